@@ -1,0 +1,66 @@
+"""The ``dialkit`` command: a thin layer over library functions a notebook can call too."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import httpx
+import typer
+
+from dialkit.sandbox import ConfigError, SandboxStartError, start
+from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
+from dialkit.sandbox._service import Service
+
+app = typer.Typer(help="dialkit: a toolkit for the accounts of an outbound dialing service.",
+                  no_args_is_help=True, add_completion=False)
+sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True)
+app.add_typer(sandbox_app, name="sandbox")
+
+
+@sandbox_app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8787,
+    config: Annotated[Path | None, typer.Option(help="TOML configuration file.")] = None,
+    db: Annotated[Path | None, typer.Option(help="SQLite file that keeps the data.")] = None,
+) -> None:
+    """Serve every operation of the v1 contract under /v1 until interrupted."""
+    try:
+        resolved = resolve_config(config)
+        sock = bind(host, port)
+        service = Service(resolved, None if db is None else str(db))
+    except (ConfigError, SandboxStartError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    bound_host, bound_port = sock.getsockname()[:2]
+    typer.echo(f"listening on http://{bound_host}:{bound_port}")
+    for label, key in keys_of(resolved).items():
+        typer.echo(f"{label} key: {key}")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    make_server(service).run(sockets=[sock])
+
+
+@app.command()
+def demo() -> None:
+    """Start the emulator in-process and show it answering."""
+    with start() as sandbox:
+        headers = {"Authorization": f"Bearer {sandbox.keys['test']}"}
+        with httpx.Client(base_url=sandbox.base_url, headers=headers) as http:
+            me = http.get("/v1/me").json()
+            campaigns = http.get("/v1/campaigns", params={"limit": 100}).json()["data"]
+            calls = http.get("/v1/calls", params={"limit": 5}).json()["data"]
+        typer.echo(f"dialkit sandbox answering at {sandbox.base_url}")
+        typer.echo(f"GET /v1/me -> account {me.get('account', {}).get('name')!r}")
+        typer.echo(f"GET /v1/campaigns -> {len(campaigns)} campaigns:")
+        for campaign in campaigns:
+            typer.echo(f"  {campaign['status']:<10} {campaign['name']}")
+        typer.echo("GET /v1/calls?limit=5 -> newest calls:")
+        for call in calls:
+            typer.echo(f"  {call['created_at']}  {call['to_number']:<16} {call['status']}")
+
+
+def main() -> None:
+    """Entry point of the ``dialkit`` console script."""
+    app()

@@ -1,0 +1,151 @@
+"""The table of every API operation: method, path, scope and write rules.
+
+The client builds requests from it and the emulator routes and authorises
+with it, so a path or scope is written down once. Names are
+``<area>.<verb>`` in the contract's words (``leads.import``,
+``webhooks.rotate_secret``), ``me`` for the identity call.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ._scopes import SCOPE_SWITCH, SCOPE_TIER, Scope, Switch
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One operation of the contract.
+
+    Attributes:
+        name: Stable ``<area>.<verb>`` name, e.g. ``"leads.import"``.
+        method: HTTP method in upper case.
+        path: Path template with ``{name}`` placeholders, e.g.
+            ``"/v1/leads/{lead_id}"``.
+        scope: The scope it needs; ``None`` only for ``GET /v1/me``.
+        write: True for a POST or DELETE that changes data, which therefore
+            requires ``Idempotency-Key``. PATCH is False: it accepts the key
+            optionally. ``POST /v1/dnc/check`` is read-only and False.
+        sending: True for click-to-call and SMS, which need a sending key.
+        tier_blocked: True when the operation answers 403
+            ``tier_not_enabled`` for every account (WhatsApp for now).
+    """
+
+    name: str
+    method: str
+    path: str
+    scope: Scope | None
+    write: bool
+    sending: bool = False
+    tier_blocked: bool = False
+
+    @property
+    def tier(self) -> int:
+        """Tier of the operation's scope; ``GET /v1/me`` is tier 1."""
+        return 1 if self.scope is None else SCOPE_TIER[self.scope]
+
+    @property
+    def switch(self) -> Switch | None:
+        """The account switch the operation needs, if it is tier 2."""
+        return None if self.scope is None else SCOPE_SWITCH.get(self.scope)
+
+
+def _read(name: str, path: str, scope: Scope | None) -> Operation:
+    return Operation(name, "GET", path, scope, write=False)
+
+
+def _post(name: str, path: str, scope: Scope, *, sending: bool = False) -> Operation:
+    return Operation(name, "POST", path, scope, write=True, sending=sending)
+
+
+_S = Scope
+_LEAD = "/v1/leads/{lead_id}"
+_CAMPAIGN = "/v1/campaigns/{campaign_id}"
+_CALL = "/v1/calls/{call_id}"
+_WEBHOOK = "/v1/webhooks/{webhook_id}"
+_EVENT = "/v1/webhook-events/{event_id}"
+_CALLBACK = "/v1/callbacks/{callback_id}"
+_APPOINTMENT = "/v1/appointments/{appointment_id}"
+
+OPERATIONS: tuple[Operation, ...] = (
+    _read("me", "/v1/me", None),
+    _read("leads.list", "/v1/leads", _S.LEADS_READ),
+    _read("leads.get", _LEAD, _S.LEADS_READ),
+    _read("leads.history", f"{_LEAD}/history", _S.LEADS_READ),
+    _post("leads.create", "/v1/leads", _S.LEADS_WRITE),
+    Operation("leads.update", "PATCH", _LEAD, _S.LEADS_WRITE, write=False),
+    _post("leads.import", "/v1/leads/import", _S.LEADS_WRITE),
+    _read("campaigns.list", "/v1/campaigns", _S.CAMPAIGNS_READ),
+    _read("campaigns.get", _CAMPAIGN, _S.CAMPAIGNS_READ),
+    _read("campaigns.progress", f"{_CAMPAIGN}/progress", _S.CAMPAIGNS_READ),
+    _post("campaigns.pause", f"{_CAMPAIGN}/pause", _S.CAMPAIGNS_PAUSE),
+    _post("campaigns.resume", f"{_CAMPAIGN}/resume", _S.CAMPAIGNS_RESUME),
+    _read("calls.list", "/v1/calls", _S.CALLS_READ),
+    _read("calls.get", _CALL, _S.CALLS_READ),
+    _post("calls.create", "/v1/calls", _S.CALLS_ORIGINATE, sending=True),
+    _read("calls.recording", f"{_CALL}/recording", _S.RECORDINGS_READ),
+    _read("calls.transcript", f"{_CALL}/transcript", _S.TRANSCRIPTS_READ),
+    _read("calls.summary", f"{_CALL}/summary", _S.SUMMARIES_READ),
+    _read("webhooks.list", "/v1/webhooks", _S.WEBHOOKS_READ),
+    _read("webhooks.get", _WEBHOOK, _S.WEBHOOKS_READ),
+    _post("webhooks.create", "/v1/webhooks", _S.WEBHOOKS_WRITE),
+    Operation("webhooks.update", "PATCH", _WEBHOOK, _S.WEBHOOKS_WRITE, write=False),
+    Operation("webhooks.delete", "DELETE", _WEBHOOK, _S.WEBHOOKS_WRITE, write=True),
+    _post("webhooks.test", f"{_WEBHOOK}/test", _S.WEBHOOKS_WRITE),
+    _post("webhooks.rotate_secret", f"{_WEBHOOK}/rotate-secret", _S.WEBHOOKS_WRITE),
+    _read("webhook_events.list", "/v1/webhook-events", _S.WEBHOOKS_READ),
+    _read("webhook_events.get", _EVENT, _S.WEBHOOKS_READ),
+    _post("webhook_events.replay", f"{_EVENT}/replay", _S.WEBHOOKS_WRITE),
+    Operation("dnc.check", "POST", "/v1/dnc/check", _S.DNC_CHECK, write=False),
+    _post("dnc.add", "/v1/dnc", _S.DNC_ADD),
+    _post("consents.create", "/v1/consents", _S.CONSENT_WRITE),
+    _read("callbacks.list", "/v1/callbacks", _S.CALLBACKS_READ),
+    _post("callbacks.create", "/v1/callbacks", _S.CALLBACKS_WRITE),
+    _post("callbacks.cancel", f"{_CALLBACK}/cancel", _S.CALLBACKS_CANCEL),
+    _post("callbacks.reschedule", f"{_CALLBACK}/reschedule", _S.CALLBACKS_WRITE),
+    _read("appointments.list", "/v1/appointments", _S.APPOINTMENTS_READ),
+    _read("appointments.get", _APPOINTMENT, _S.APPOINTMENTS_READ),
+    _post("appointments.create", "/v1/appointments", _S.APPOINTMENTS_WRITE),
+    _post("appointments.cancel", f"{_APPOINTMENT}/cancel", _S.APPOINTMENTS_WRITE),
+    _post(
+        "appointments.reschedule",
+        f"{_APPOINTMENT}/reschedule",
+        _S.APPOINTMENTS_WRITE,
+    ),
+    _post("sms.send", "/v1/sms", _S.MESSAGES_SEND, sending=True),
+    _read("sms.delivery_reports", "/v1/sms/delivery-reports", _S.SMS_READ),
+    _read("sms.usage", "/v1/sms/usage", _S.SMS_READ),
+    Operation(
+        "whatsapp.send",
+        "POST",
+        "/v1/whatsapp/messages",
+        _S.WHATSAPP_SEND,
+        write=True,
+        tier_blocked=True,
+    ),
+    _read("reports.dispositions", "/v1/reports/dispositions", _S.REPORTS_READ),
+)
+"""Every operation of the contract, grouped by API area."""
+
+_BY_NAME: Mapping[str, Operation] = MappingProxyType(
+    {operation.name: operation for operation in OPERATIONS}
+)
+
+
+def operation_by_name(name: str) -> Operation:
+    """Look up an operation of :data:`OPERATIONS` by its name.
+
+    Raises:
+        ValueError: If no operation has that name.
+
+    Example:
+        >>> operation_by_name("leads.import").path
+        '/v1/leads/import'
+    """
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown operation {name!r}; pass a name from OPERATIONS, "
+            "such as 'leads.list' or 'webhooks.rotate_secret'"
+        ) from None

@@ -1,0 +1,257 @@
+"""Request bodies, refusing unknown fields as the service does.
+
+Optional fields default to ``None`` meaning "not sent"; serialise with
+``model_dump(mode="json", exclude_unset=True)`` so only what the caller set
+goes on the wire (for :class:`LeadUpdateRequest` an explicit ``None`` then
+clears ``full_name`` or ``email``, and a ``None`` value in ``custom_fields``
+removes that key).
+
+Two refusals the contract gives their own code are plain validation errors
+here: too many items in ``leads`` or ``phones`` (the service answers 400
+``batch_too_large``) is a ``too_long`` error at that field, and a non-https
+webhook URL is accepted here because the service answers 422
+``webhook_url_refused`` for it.
+"""
+
+from typing import Annotated, Self
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StringConstraints,
+    WithJsonSchema,
+    model_validator,
+)
+
+from ._enums import SUBSCRIBABLE_EVENT_TYPES, WebhookEventType
+from ._ids import CampaignId, LeadId, WebhookEndpointId
+from ._limits import (
+    AGENT_EMAIL_MAX,
+    AGENT_EMAIL_MIN,
+    APPOINTMENT_CONTACT_NAME_MAX,
+    APPOINTMENT_DURATION_MAX,
+    APPOINTMENT_DURATION_MIN,
+    APPOINTMENT_NOTES_MAX,
+    APPOINTMENT_SERVICE_TYPE_MAX,
+    APPOINTMENT_TIMEZONE_MAX,
+    CALLBACK_NOTES_MAX,
+    DIAL_WINDOW_DEFAULT,
+    DIAL_WINDOW_MAX,
+    DIAL_WINDOW_MIN,
+    DNC_CHECK_BATCH,
+    EMAIL_MAX,
+    EXTERNAL_ID_MAX,
+    FIRST_NAME_MAX,
+    FULL_NAME_MAX,
+    LAST_NAME_MAX,
+    MAX_CUSTOM_FIELDS,
+    MAX_IMPORT_BATCH,
+    PHONE_MAX,
+    SMS_BODY_MAX,
+    SMS_CLIENT_REFERENCE_MAX,
+    SOURCE_MAX,
+    WEBHOOK_DESCRIPTION_MAX,
+    WEBHOOK_EVENTS_MAX,
+    WEBHOOK_EVENTS_MIN,
+    WEBHOOK_URL_MAX,
+    WEBHOOK_URL_MIN,
+)
+
+E164_PATTERN = r"^\+[1-9][0-9]{1,14}$"
+
+E164 = Annotated[str, StringConstraints(pattern=E164_PATTERN)]
+"""A phone number in E.164 form, e.g. ``+14155550123``."""
+
+
+def _subscribable(value: WebhookEventType) -> WebhookEventType:
+    if value not in SUBSCRIBABLE_EVENT_TYPES:
+        raise ValueError(f"{value.value!r} is not a subscribable event type")
+    return value
+
+
+SubscribableEventType = Annotated[
+    WebhookEventType,
+    AfterValidator(_subscribable),
+    WithJsonSchema({"type": "string", "enum": sorted(t.value for t in SUBSCRIBABLE_EVENT_TYPES)}),
+]
+"""A :class:`WebhookEventType` other than ``webhook.test``."""
+
+_WebhookUrl = Annotated[
+    str, StringConstraints(min_length=WEBHOOK_URL_MIN, max_length=WEBHOOK_URL_MAX)
+]
+_WebhookEvents = Annotated[
+    list[SubscribableEventType],
+    Field(min_length=WEBHOOK_EVENTS_MIN, max_length=WEBHOOK_EVENTS_MAX),
+]
+_WebhookDescription = Annotated[str, Field(max_length=WEBHOOK_DESCRIPTION_MAX)]
+_AppointmentDuration = Annotated[
+    int, Field(ge=APPOINTMENT_DURATION_MIN, le=APPOINTMENT_DURATION_MAX)
+]
+_Timezone = Annotated[str, Field(max_length=APPOINTMENT_TIMEZONE_MAX)]
+
+
+class RequestBody(BaseModel):
+    """Base of every request body: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class EmptyBody(RequestBody):
+    """Body of pause, resume, cancel, rotate-secret and test: empty or ``{}``."""
+
+
+class LeadInput(RequestBody):
+    """One lead as imported or added; only ``phone`` is required."""
+
+    external_id: str | None = Field(default=None, min_length=1, max_length=EXTERNAL_ID_MAX)
+    phone: str = Field(min_length=1, max_length=PHONE_MAX)
+    first_name: str | None = Field(default=None, max_length=FIRST_NAME_MAX)
+    last_name: str | None = Field(default=None, max_length=LAST_NAME_MAX)
+    full_name: str | None = Field(default=None, max_length=FULL_NAME_MAX)
+    email: str | None = Field(default=None, max_length=EMAIL_MAX)
+    custom_fields: dict[str, JsonValue] | None = Field(default=None, max_length=MAX_CUSTOM_FIELDS)
+
+
+class LeadImportRequest(RequestBody):
+    """Body of ``POST /v1/leads/import?campaign_id=...``."""
+
+    leads: list[LeadInput] = Field(min_length=1, max_length=MAX_IMPORT_BATCH)
+
+
+class LeadCreateRequest(LeadInput):
+    """Body of ``POST /v1/leads``: a lead plus campaign and dial-now options.
+
+    ``source`` is the code of one of the account's lead sources; it is stored
+    on the lead as the custom field ``lead_source``.
+    """
+
+    campaign_id: CampaignId
+    source: str | None = Field(default=None, min_length=1, max_length=SOURCE_MAX)
+    dial_now: bool = False
+    dial_within_seconds: int = Field(
+        default=DIAL_WINDOW_DEFAULT, ge=DIAL_WINDOW_MIN, le=DIAL_WINDOW_MAX
+    )
+
+
+class LeadUpdateRequest(RequestBody):
+    """Body of ``PATCH /v1/leads/{lead_id}``; only these fields can change.
+
+    In ``custom_fields`` a key set to null is removed and keys not sent are
+    kept.
+    """
+
+    full_name: str | None = Field(default=None, max_length=FULL_NAME_MAX)
+    email: str | None = Field(default=None, max_length=EMAIL_MAX)
+    custom_fields: dict[str, JsonValue] | None = Field(default=None, max_length=MAX_CUSTOM_FIELDS)
+
+
+class CallCreateRequest(RequestBody):
+    """Body of ``POST /v1/calls`` (click-to-call).
+
+    The agent is named by exactly one of ``agent_extension`` or
+    ``agent_email``.
+    """
+
+    to: E164
+    agent_extension: str | None = Field(default=None, min_length=1)
+    agent_email: str | None = Field(
+        default=None, min_length=AGENT_EMAIL_MIN, max_length=AGENT_EMAIL_MAX
+    )
+    caller_id: E164 | None = None
+    campaign_id: CampaignId | None = None
+    lead_id: LeadId | None = None
+
+    @model_validator(mode="after")
+    def _one_agent(self) -> Self:
+        if (self.agent_extension is None) == (self.agent_email is None):
+            raise ValueError("name the agent by exactly one of agent_extension or agent_email")
+        return self
+
+
+class WebhookCreateRequest(RequestBody):
+    """Body of ``POST /v1/webhooks``; the URL must be https and public."""
+
+    url: _WebhookUrl
+    events: _WebhookEvents
+    description: _WebhookDescription | None = None
+
+
+class WebhookUpdateRequest(RequestBody):
+    """Body of ``PATCH /v1/webhooks/{webhook_id}``: any of these fields."""
+
+    url: _WebhookUrl | None = None
+    events: _WebhookEvents | None = None
+    description: _WebhookDescription | None = None
+    enabled: bool | None = None
+
+
+class ReplayRequest(RequestBody):
+    """Body of an event replay; without ``webhook_id`` every endpoint gets it."""
+
+    webhook_id: WebhookEndpointId | None = None
+
+
+class DncCheckRequest(RequestBody):
+    """Body of ``POST /v1/dnc/check`` (read-only)."""
+
+    phones: list[E164] = Field(min_length=1, max_length=DNC_CHECK_BATCH)
+
+
+class DncAddRequest(RequestBody):
+    """Body of ``POST /v1/dnc``; the contract does not show more than ``phone``."""
+
+    phone: E164
+
+
+class SmsSendRequest(RequestBody):
+    """Body of ``POST /v1/sms``; ``client_reference`` must be unique."""
+
+    to: E164
+    body: str = Field(min_length=1, max_length=SMS_BODY_MAX)
+    client_reference: str = Field(min_length=1, max_length=SMS_CLIENT_REFERENCE_MAX)
+
+
+class CallbackCreateRequest(RequestBody):
+    """Body of ``POST /v1/callbacks``."""
+
+    lead_id: LeadId
+    scheduled_at: AwareDatetime
+    notes: str | None = Field(default=None, max_length=CALLBACK_NOTES_MAX)
+
+
+class CallbackRescheduleRequest(RequestBody):
+    """Body of ``POST /v1/callbacks/{callback_id}/reschedule``."""
+
+    scheduled_at: AwareDatetime
+
+
+class AppointmentCreateRequest(RequestBody):
+    """Body of ``POST /v1/appointments``; no email is accepted.
+
+    The contract gives ``duration_minutes`` no default, so it is omitted
+    unless set.
+    """
+
+    phone: E164
+    scheduled_at: AwareDatetime
+    duration_minutes: _AppointmentDuration | None = None
+    timezone: _Timezone | None = None
+    service_type: str | None = Field(default=None, max_length=APPOINTMENT_SERVICE_TYPE_MAX)
+    contact_name: str | None = Field(default=None, max_length=APPOINTMENT_CONTACT_NAME_MAX)
+    notes: str | None = Field(default=None, max_length=APPOINTMENT_NOTES_MAX)
+
+
+class AppointmentRescheduleRequest(RequestBody):
+    """Body of an appointment reschedule.
+
+    The contract does not show this shape; these fields mirror the create
+    body's time fields.
+    """
+
+    scheduled_at: AwareDatetime
+    duration_minutes: _AppointmentDuration | None = None
+    timezone: _Timezone | None = None

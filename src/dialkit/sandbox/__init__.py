@@ -1,0 +1,36 @@
+"""The emulator of the dialing service: ``dialkit sandbox serve`` or :func:`start` in-process.
+
+It serves every operation of the v1 contract under ``/v1`` from a deterministic
+synthetic world in SQLite, with the contract's authentication, idempotency,
+pagination, rate limits and state machines, plus an admin surface under
+``/_sandbox/`` (reset, manual clock, fault injection, the planted problems).
+"""
+
+from ._config import (
+    AccountConfig,
+    ClientConfig,
+    ConfigError,
+    KeyConfig,
+    SandboxConfig,
+    ServerConfig,
+    default_config,
+    load_config,
+    parse_config,
+)
+from ._server import ApiKey, Sandbox, SandboxStartError, start
+
+__all__ = [
+    "AccountConfig",
+    "ApiKey",
+    "ClientConfig",
+    "ConfigError",
+    "KeyConfig",
+    "Sandbox",
+    "SandboxConfig",
+    "SandboxStartError",
+    "ServerConfig",
+    "default_config",
+    "load_config",
+    "parse_config",
+    "start",
+]

@@ -1,0 +1,117 @@
+"""The emulator's ASGI application: FastAPI routes behind the request pipeline.
+
+Every error leaves as problem+json: the pipeline's own checks, the handlers'
+:class:`ApiProblem` and FastAPI's validation errors (as 400 ``validation_failed``
+with JSON pointers). Anything unexpected is caught by the pipeline (500
+``internal_error``, logged, never a traceback on the wire).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp
+
+from dialkit.contract import ErrorCode
+
+from ._pipeline import Pipeline
+from ._problems import ApiProblem, render
+from ._service import Service
+
+_ERROR_CODES = {
+    "missing": "missing",
+    "extra_forbidden": "unknown_field",
+    "string_too_long": "too_long",
+    "too_long": "too_long",
+    "string_too_short": "too_short",
+    "too_short": "too_short",
+    "string_pattern_mismatch": "invalid_format",
+}
+
+
+def _pointer(loc: Sequence[Any]) -> str:
+    """A JSON pointer for a validation error location: into the body, or ``/query/<name>``."""
+    parts = list(loc)
+    if parts and parts[0] == "body":
+        parts = parts[1:]
+    escaped = (str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "".join("/" + p for p in escaped)
+
+
+def _field_code(error_type: str) -> str:
+    if error_type in _ERROR_CODES:
+        return _ERROR_CODES[error_type]
+    if error_type.startswith(("greater_than", "less_than")):
+        return "out_of_range"
+    if error_type.endswith(("_type", "_parsing")):
+        return "invalid_type"
+    return "invalid"
+
+
+def validation_problem(errors: Sequence[Any]) -> ApiProblem:
+    """400 ``validation_failed`` listing every field error as ``{pointer, code}``."""
+    pairs = [(_pointer(e["loc"]), _field_code(e["type"])) for e in errors]
+    first = errors[0] if errors else {"msg": "invalid request"}
+    where = pairs[0][0] or "the body" if pairs else "the request"
+    return ApiProblem(ErrorCode.VALIDATION_FAILED,
+                      f"The request is not valid: {where}: {first['msg']}.", errors=pairs)
+
+
+def _answer(request: Request, problem: ApiProblem, docs_base: str) -> Response:
+    request_id = request.scope.get("state", {}).get("request_id", "req_unknown")
+    status, headers, body = render(problem, request_id, docs_base)
+    return Response(body, status_code=status, headers=headers)
+
+
+def build_fastapi(service: Service) -> FastAPI:
+    """The FastAPI application with every route and the error handlers."""
+    from .routes import ROUTERS  # the route modules import this package's machinery
+
+    app = FastAPI(
+        title="Outbound Dialing Service API (dialkit sandbox)",
+        version="1.0.0-rc6",
+        description="A local emulator of the v1 contract. Errors are RFC 9457 problems.",
+        openapi_url="/_sandbox/openapi.json",
+        docs_url="/_sandbox/docs",
+        redoc_url=None,
+        redirect_slashes=False,
+    )
+    app.state.service = service
+    docs = service.docs_base
+
+    async def on_problem(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiProblem)
+        return _answer(request, exc, docs)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return _answer(request, validation_problem(exc.errors()), docs)
+
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 405:
+            problem = ApiProblem(ErrorCode.METHOD_NOT_ALLOWED, "Method not allowed on this path.",
+                                 headers=dict(exc.headers or {}))
+        elif exc.status_code == 404:
+            problem = ApiProblem(ErrorCode.ROUTE_NOT_AVAILABLE, "No such path.")
+        else:
+            problem = ApiProblem(ErrorCode.VALIDATION_FAILED, str(exc.detail),
+                                 status=exc.status_code)
+        return _answer(request, problem, docs)
+
+    app.add_exception_handler(ApiProblem, on_problem)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(HTTPException, on_http)
+    for router in ROUTERS:  # flat routes: the pipeline matches them one by one
+        app.router.routes.extend(router.routes)
+    return app
+
+
+def create_app(service: Service) -> ASGIApp:
+    """The whole emulator as one ASGI application."""
+    return Pipeline(build_fastapi(service), service)

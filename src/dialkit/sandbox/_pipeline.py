@@ -1,0 +1,366 @@
+"""The request pipeline: every check the contract puts before an operation runs.
+
+A pure ASGI middleware in front of the FastAPI routes. For each ``/v1`` request,
+in this order:
+
+1. request id, and ``X-Request-ID`` / ``Cache-Control: no-store`` on every answer;
+2. the route (404 ``route_not_available``, 405 with ``Allow``);
+3. a key in the URL or in the body (400 ``credential_in_url`` / ``credential_in_body``),
+   before anything else is looked at;
+4. the per-address rate limit, the key (401), access and allow-lists (403), the
+   other rate limits (429), scope, tier and sending setup (403);
+5. ``X-Correlation-ID``, body size (413), media type (415), JSON and its depth;
+6. faults, the Idempotency-Key and the operation itself, whose answer is stored
+   for replay.
+
+Handlers then validate query and body against the contract models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote_plus
+
+import orjson
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from ulid import ULID
+
+from dialkit.contract import (
+    CORRELATION_ID_PATTERN,
+    MAX_BODY_BYTES,
+    MAX_IDEMPOTENCY_KEY_LENGTH,
+    MAX_JSON_DEPTH,
+    RATE_LIMIT_PER_ACCOUNT,
+    RATE_LIMIT_PER_CLIENT,
+    RATE_LIMIT_PER_KEY,
+    RATE_LIMIT_PER_SOURCE_ADDRESS,
+    ErrorCode,
+    Operation,
+    operation_by_name,
+)
+
+from ._auth import CREDENTIAL, Caller, authorize, check_access
+from ._faults import FaultRule
+from ._idempotency import StoredAnswer, fingerprint, outcome_unknown
+from ._problems import ApiProblem, field_error, render
+from ._service import RequestContext, Service
+
+log = logging.getLogger("dialkit.sandbox")
+_CORRELATION = re.compile(CORRELATION_ID_PATTERN)
+CONTEXT_KEY = "dialkit.context"
+BODY_KEY = "dialkit.body"
+
+
+@dataclass(slots=True)
+class Admitted:
+    """A request that passed every check before the operation."""
+
+    context: RequestContext
+    body: bytes
+    parsed: Any
+    idempotency_key: str | None
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of parsed JSON (a scalar is 0, ``{}`` is 1)."""
+    depth, level = 0, [(value, 0)]
+    while level:
+        item, d = level.pop()
+        if isinstance(item, dict | list):
+            depth = max(depth, d + 1)
+            level.extend((child, d + 1) for child in
+                         (item.values() if isinstance(item, dict) else item))
+    return depth
+
+
+class Pipeline:
+    """The ASGI middleware; ``app`` is the FastAPI application behind it."""
+
+    def __init__(self, app: ASGIApp, service: Service) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = f"req_{ULID()}"
+        scope.setdefault("state", {})["request_id"] = request_id
+        send = _stamped(send, request_id)
+        path: str = scope["path"]
+        if path != "/v1" and not path.startswith("/v1/"):
+            await self._guarded(scope, receive, send)
+            return
+        try:
+            admitted = await self._admit(scope, receive, request_id)
+        except ApiProblem as problem:
+            await self.send_problem(send, problem, request_id)
+            return
+        await self._run(scope, admitted, send)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the application; a crash becomes 500 ``internal_error``, logged, no traceback."""
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            log.exception("internal error in %s %s", scope["method"], scope["path"])
+            if not started:
+                problem = ApiProblem(ErrorCode.INTERNAL_ERROR,
+                                     "The emulator failed; the error is in its log.")
+                await self.send_problem(send, problem, scope["state"]["request_id"])
+
+    async def send_problem(self, send: Send, problem: ApiProblem, request_id: str) -> None:
+        """Answer with ``problem`` as problem+json."""
+        status, headers, body = render(problem, request_id, self.service.docs_base)
+        await _send_whole(send, StoredAnswer(status, list(headers.items()), body))
+
+    def _operation(self, scope: Scope) -> Operation:
+        allowed: list[str] = []
+        for route in getattr(self.app, "routes", []):
+            match, _ = route.matches(scope)
+            if match is Match.FULL:
+                return operation_by_name(route.name)
+            if match is Match.PARTIAL:
+                allowed.extend(sorted(route.methods or ()))
+        if allowed:
+            raise ApiProblem(ErrorCode.METHOD_NOT_ALLOWED,
+                             f"{scope['method']} is not allowed on this path.",
+                             headers={"allow": ", ".join(allowed)})
+        raise ApiProblem(ErrorCode.ROUTE_NOT_AVAILABLE, "No operation of the API has this path.")
+
+    async def _admit(self, scope: Scope, receive: Receive, request_id: str) -> Admitted:
+        operation = self._operation(scope)
+        raw_url = scope.get("raw_path", b"").decode("latin-1") + "?" + \
+            scope.get("query_string", b"").decode("latin-1")
+        if CREDENTIAL.search(raw_url) or CREDENTIAL.search(unquote_plus(raw_url)):
+            raise ApiProblem(ErrorCode.CREDENTIAL_IN_URL,
+                             "An API key appeared in the URL. Treat that key as exposed: revoke "
+                             "it, and send keys only in the Authorization header.")
+        body = await _read_body(receive)
+        if CREDENTIAL.search(body.decode("utf-8", "replace")):
+            raise ApiProblem(ErrorCode.CREDENTIAL_IN_BODY,
+                             "An API key appeared in the request body. Send keys only in the "
+                             "Authorization header, and treat that key as exposed.")
+        caller = self._authenticate(scope)
+        authorize(caller, operation)
+        context = RequestContext(self.service, caller, operation, request_id)
+        _check_correlation(scope, request_id)
+        parsed = _parse_body(scope, body)
+        key = _header(scope, b"idempotency-key")
+        if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
+            raise field_error("/header/Idempotency-Key", "invalid_length",
+                              "Idempotency-Key must be 1-255 characters.")
+        if operation.write and key is None:
+            raise ApiProblem(ErrorCode.IDEMPOTENCY_KEY_REQUIRED,
+                             "This write needs an Idempotency-Key header (1-255 characters). "
+                             "Reuse the same key when you retry.")
+        if operation.method == "GET" or operation.name == "dnc.check":
+            key = None
+        return Admitted(context, body, parsed, key)
+
+    def _authenticate(self, scope: Scope) -> Caller:
+        address = (scope.get("client") or ("unknown", 0))[0]
+        limiter = self.service.limiter
+        self._limit(limiter.take([(f"ip:{address}", RATE_LIMIT_PER_SOURCE_ADDRESS)]))
+        caller = self.service.keys.authenticate(_header(scope, b"authorization"))
+        check_access(caller, address)
+        self._limit(limiter.take([
+            (f"key:{caller.key.credential_id}", RATE_LIMIT_PER_KEY),
+            (f"client:{caller.client_id}", RATE_LIMIT_PER_CLIENT),
+            (f"account:{caller.account.name}", RATE_LIMIT_PER_ACCOUNT),
+        ]))
+        self.service.store.ensure_dataset(caller.dataset, caller.account.name,
+                                          self.service.clock.stamp())
+        return caller
+
+    @staticmethod
+    def _limit(wait: int | None) -> None:
+        if wait is not None:
+            raise ApiProblem(ErrorCode.RATE_LIMIT_EXCEEDED,
+                             f"Too many requests. Retry after {wait} s.", retry_after=wait)
+
+    async def _run(self, scope: Scope, admitted: Admitted, send: Send) -> None:
+        context = admitted.context
+        scope["state"][CONTEXT_KEY] = context
+        scope["state"][BODY_KEY] = admitted.parsed
+        fault = self.service.faults.pick(scope["method"], scope["path"])
+        idem_scope = f"{context.caller.client_id}|{context.dataset}"
+        key = admitted.idempotency_key
+        try:
+            if key is not None:
+                digest = fingerprint(scope["method"], scope["path"],
+                                     scope.get("query_string", b"").decode("latin-1"),
+                                     admitted.parsed)
+                stored = self.service.idempotency.begin(idem_scope, key, digest)
+                if stored is not None:
+                    await _send_whole(send, stored, replayed=True)
+                    return
+            if fault is not None and fault.kind in ("error", "dnc_screen_unavailable"):
+                raise _fault_problem(fault)
+        except ApiProblem as problem:
+            if key is not None and problem.code not in _KEY_ANSWERS:
+                self.service.idempotency.forget(idem_scope, key)
+            await self.send_problem(send, problem, context.request_id)
+            return
+        if fault is not None and fault.kind == "latency":
+            await asyncio.sleep(fault.latency_ms / 1000)
+        if key is None and (fault is None or fault.kind == "latency"):
+            await self._guarded(scope, _replay(admitted.body), send)
+            return
+        answer = await self._call_app(scope, admitted.body)
+        if key is not None:
+            await self._settle(idem_scope, key, answer, fault, send, context.request_id)
+        else:
+            await _send_whole(send, answer, drop=fault is not None and fault.kind == "drop")
+
+    async def _settle(self, idem_scope: str, key: str, answer: StoredAnswer,
+                      fault: FaultRule | None, send: Send, request_id: str) -> None:
+        keys = self.service.idempotency
+        if fault is not None and fault.kind == "outcome_unknown":
+            keys.mark_unknown(idem_scope, key)
+            await self.send_problem(send, outcome_unknown(), request_id)
+            return
+        keys.finish(idem_scope, key, _without_secret(answer))
+        await _send_whole(send, answer, drop=fault is not None and fault.kind == "drop")
+
+    async def _call_app(self, scope: Scope, body: bytes) -> StoredAnswer:
+        """Run the route and collect its whole answer."""
+        status, headers, chunks = 500, [], []
+
+        async def collect(message: Message) -> None:
+            nonlocal status, headers
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [(bytes(k).decode("latin-1"), bytes(v).decode("latin-1"))
+                           for k, v in message.get("headers", [])]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self._guarded(scope, _replay(body), collect)
+        return StoredAnswer(status, headers, b"".join(chunks))
+
+
+_KEY_ANSWERS = frozenset({ErrorCode.CONFLICT, ErrorCode.IDEMPOTENCY_CONFLICT,
+                          ErrorCode.OUTCOME_UNKNOWN})
+"""Answers about the key itself: they must not forget the key's record."""
+
+
+def _replay(body: bytes) -> Receive:
+    """A ``receive`` that hands the already-read body to the application again."""
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if sent:
+            await asyncio.Event().wait()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+    return receive
+
+
+def _fault_problem(fault: FaultRule) -> ApiProblem:
+    assert fault.code is not None
+    return ApiProblem(fault.code, "Injected fault: the service is failing on purpose.",
+                      status=fault.status, retry_after=fault.retry_after)
+
+
+def _without_secret(answer: StoredAnswer) -> StoredAnswer:
+    """The copy kept for replay: a webhook signing secret is never stored."""
+    if b'"secret":"' not in answer.body:
+        return answer
+    data = orjson.loads(answer.body)
+    if isinstance(data, dict) and "secret" in data:
+        data["secret"] = None
+    return StoredAnswer(answer.status, answer.headers, orjson.dumps(data))
+
+
+def _check_correlation(scope: Scope, request_id: str) -> None:
+    correlation = _header(scope, b"x-correlation-id")
+    if correlation is None:
+        return
+    if not _CORRELATION.fullmatch(correlation):
+        raise field_error("/header/X-Correlation-ID", "invalid_format",
+                          "X-Correlation-ID must be 1-128 characters of A-Z a-z 0-9 . _ : -")
+    log.info("request %s correlation %s", request_id, correlation)
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The body, read up to one byte past the limit (enough to know it is too large)."""
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        if size <= MAX_BODY_BYTES:
+            chunks.append(chunk)
+        size += len(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def _parse_body(scope: Scope, body: bytes) -> Any:
+    if len(body) > MAX_BODY_BYTES:
+        raise ApiProblem(ErrorCode.PAYLOAD_TOO_LARGE,
+                         f"The request body is over {MAX_BODY_BYTES} bytes. Send fewer items "
+                         "per request.")
+    if not body:
+        return None
+    media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise ApiProblem(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                         "Send the body as JSON with 'Content-Type: application/json'.")
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise field_error("", "invalid_json", "The body is not valid JSON in UTF-8.") from None
+    if _depth(parsed) > MAX_JSON_DEPTH:
+        raise field_error("", "too_deep", f"The body nests deeper than {MAX_JSON_DEPTH} levels.")
+    return parsed
+
+
+def _stamped(send: Send, request_id: str) -> Send:
+    """``send`` that adds the headers every answer carries."""
+    async def stamped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [(k, v) for k, v in message.get("headers", [])
+                       if k.lower() not in (b"x-request-id", b"cache-control")]
+            headers += [(b"x-request-id", request_id.encode()), (b"cache-control", b"no-store")]
+            message = {**message, "headers": headers}
+        await send(message)
+    return stamped
+
+
+async def _send_whole(send: Send, answer: StoredAnswer, *, replayed: bool = False,
+                      drop: bool = False) -> None:
+    """Send a collected answer; with ``drop``, break off in the middle of the body."""
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers
+               if k.lower() not in ("content-length", "idempotency-replayed")]
+    headers.append((b"content-length", str(len(answer.body)).encode()))
+    if replayed:
+        headers.append((b"idempotency-replayed", b"true"))
+    await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+    if drop:
+        await send({"type": "http.response.body", "body": answer.body[: len(answer.body) // 2],
+                    "more_body": True})
+        return
+    await send({"type": "http.response.body", "body": answer.body})

@@ -1,0 +1,162 @@
+"""Running the emulator: in-process on a background thread, or in the foreground for the CLI.
+
+The socket is bound before the server starts, so the port is known at once
+(``port=0`` picks a free one). In-process, uvicorn runs its own event loop on a
+daemon thread (a notebook kernel already runs one on its main thread);
+:func:`start` waits for readiness with a deadline and raises
+:class:`SandboxStartError` when the server thread dies during start-up, instead
+of waiting forever.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import uvicorn
+
+from ._app import create_app
+from ._config import SandboxConfig, default_config, load_config
+from ._service import Service
+
+STARTUP_DEADLINE_SECONDS = 30.0
+
+
+class SandboxStartError(RuntimeError):
+    """The emulator could not start; the message says why."""
+
+
+class ApiKey(str):
+    """A key that shows only its last four characters in reprs and notebook outputs."""
+
+    def __repr__(self) -> str:
+        return f"ApiKey('…{self[-4:]}')"
+
+
+class _DroppedConnectionFilter(logging.Filter):
+    """Keeps injected connection drops out of uvicorn's error log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "without completing response" not in record.getMessage()
+
+
+def keys_of(config: SandboxConfig) -> dict[str, ApiKey]:
+    """Every active key by label: ``test``, ``live`` or ``sending``, prefixed with
+    ``<account>/<client>/`` unless the config has a single client."""
+    single = len(config.accounts) == 1 and len(config.accounts[0].clients) == 1
+    labels: dict[str, ApiKey] = {}
+    for account in config.accounts:
+        for client in account.clients:
+            for key in (k for k in client.keys if not k.revoked):
+                kind = "sending" if key.sending else ("test" if key.is_test else "live")
+                base = kind if single else f"{account.name}/{client.name}/{kind}"
+                label, n = base, 2
+                while label in labels:
+                    label, n = f"{base}#{n}", n + 1
+                labels[label] = ApiKey(key.key)
+    return labels
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket (so the port is known before the server runs)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise SandboxStartError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def resolve_config(config: SandboxConfig | str | Path | None) -> SandboxConfig:
+    """A config object from ``None`` (the default account), a path, or an object."""
+    if config is None:
+        return default_config()
+    if isinstance(config, SandboxConfig):
+        return config
+    return load_config(config)
+
+
+def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
+    """A uvicorn server for ``service`` (not started)."""
+    logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
+    app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="off",
+                                access_log=False, timeout_graceful_shutdown=2)
+    return uvicorn.Server(app_config)
+
+
+@dataclass
+class Sandbox:
+    """A running emulator: its address, its keys, and how to stop it."""
+
+    base_url: str
+    keys: Mapping[str, ApiKey]
+    service: Service
+    _server: uvicorn.Server
+    _thread: threading.Thread
+
+    def __repr__(self) -> str:
+        return f"Sandbox(base_url={self.base_url!r}, keys={sorted(self.keys)})"
+
+    def stop(self) -> None:
+        """Stop the server and wait for its thread (idempotent)."""
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self.service.store.close()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.0.0.1",
+          port: int = 0, db: str | Path | None = None) -> Sandbox:
+    """Start an emulator in this process and return it once it answers.
+
+    Args:
+        config: ``None`` for one account with every scope and switch, a path to a
+            TOML file, or a :class:`SandboxConfig`.
+        host: The loopback address to listen on.
+        port: The port; 0 picks a free one.
+        db: A SQLite file to keep the data in (in memory when ``None``).
+
+    Example:
+        >>> with dialkit.sandbox.start() as sandbox:  # doctest: +SKIP
+        ...     httpx.get(sandbox.base_url + "/v1/me",
+        ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
+    """
+    resolved = resolve_config(config)
+    sock = bind(host, port)
+    service = Service(resolved, None if db is None else str(db))
+    server = make_server(service)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
+                              name="dialkit-sandbox", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_DEADLINE_SECONDS
+    while not server.started:
+        if not thread.is_alive():
+            sock.close()
+            raise SandboxStartError("the emulator's server thread stopped during start-up; "
+                                    "see the log above")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise SandboxStartError(f"the emulator did not start within "
+                                    f"{STARTUP_DEADLINE_SECONDS:.0f} s")
+        time.sleep(0.01)
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    return Sandbox(f"http://{shown}:{bound_port}", keys_of(resolved), service, server, thread)
+

@@ -1,0 +1,115 @@
+"""The emulated service's state: configuration, store, clock and the shared machinery.
+
+One :class:`Service` backs one running emulator. Route handlers reach it, and
+the caller of the request, through :class:`RequestContext`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from dialkit.contract import Operation
+
+from ._auth import Caller, KeyRegistry
+from ._clock import Clock, isoformat, parse_timestamp
+from ._config import AccountConfig, SandboxConfig
+from ._cursors import CursorCodec
+from ._faults import Faults
+from ._idempotency import IdempotencyKeys
+from ._ratelimit import RateLimiter
+from ._store import Store
+from ._world import build_world
+
+
+class Service:
+    """Everything one emulator instance holds."""
+
+    def __init__(self, config: SandboxConfig, db: str | None = None) -> None:
+        self.config = config
+        self.store = Store(db or ":memory:")
+        self.anchor = self._anchor()
+        self.clock = Clock(manual=config.server.clock == "manual", start=self._clock_start())
+        self.limiter = RateLimiter(config.server.rate_limit_scale)
+        self.cursors = CursorCodec(self._cursor_secret())
+        self.keys = KeyRegistry(config)
+        self.faults = Faults()
+        self.idempotency = IdempotencyKeys(self.store, self.clock)
+        self.accounts = {a.name: a for a in config.accounts}
+        for account in config.accounts:
+            self.seed(account)
+
+    @property
+    def docs_base(self) -> str:
+        """Where error documentation lives (the ``type`` of problem bodies)."""
+        return self.config.server.docs_base.rstrip("/")
+
+    def _anchor(self) -> datetime:
+        """The world's "now": the configured start time, or the hour the store was made."""
+        start = self.config.server.start_time
+        if start is not None:
+            return start.astimezone(UTC)
+        stored = self.store.meta("anchor")
+        if stored is not None:
+            return parse_timestamp(stored)
+        anchor = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+        self.store.set_meta("anchor", isoformat(anchor))
+        return anchor
+
+    def _clock_start(self) -> datetime:
+        stored = self.store.meta("manual_clock")
+        return parse_timestamp(stored) if stored else self.anchor
+
+    def _cursor_secret(self) -> bytes:
+        stored = self.store.meta("cursor_secret")
+        if stored is None:
+            stored = secrets.token_hex(32)
+            self.store.set_meta("cursor_secret", stored)
+        return bytes.fromhex(stored)
+
+    def seed(self, account: AccountConfig, *, force: bool = False) -> None:
+        """Build the account's world unless the store already holds this very world."""
+        signature = f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+        if force or self.store.meta(f"world:{account.name}") != signature:
+            self.store.drop_datasets(account.name)
+            build_world(self.store, account.name, seed=account.seed, scale=account.scale,
+                        anchor=self.anchor)
+            self.store.set_meta(f"world:{account.name}", signature)
+
+    def reset(self) -> None:
+        """Back to the seeded worlds: every data set, key and fault forgotten."""
+        for account in self.config.accounts:
+            self.store.drop_datasets(account.name)
+        self.idempotency.clear()
+        self.faults.clear()
+
+    def advance_clock(self, seconds: float) -> datetime:
+        """Move the manual clock and remember it across restarts."""
+        now = self.clock.advance(seconds)
+        self.store.set_meta("manual_clock", isoformat(now))
+        return now
+
+
+@dataclass(slots=True)
+class RequestContext:
+    """What a route handler knows about its request."""
+
+    service: Service
+    caller: Caller
+    operation: Operation
+    request_id: str
+
+    @property
+    def dataset(self) -> str:
+        """The data set answering this request (made on first use)."""
+        return self.caller.dataset
+
+    @property
+    def account(self) -> AccountConfig:
+        """The caller's account."""
+        return self.caller.account
+
+    def now(self) -> str:
+        """Service time in storage form."""
+        return self.service.clock.stamp()

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""The project's two entry points, runnable with nothing but Python 3.11+ and pip.
+
+    python3 tasks.py demo   # start the emulator and show it answering
+    python3 tasks.py test   # install everything, then ruff, mypy and the whole test suite
+
+Each creates (or reuses) the virtual environment ``.venv`` beside this file and
+installs the project into it; a stamp file records what was installed, so a
+second run only reinstalls after ``pyproject.toml`` changed. Only the standard
+library is used here, because this script runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".dialkit-install-stamp"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+
+
+def _run(*args: str | Path) -> None:
+    """Run a command from the project root; exit with its status when it fails."""
+    done = subprocess.run([str(a) for a in args], cwd=ROOT, check=False)
+    if done.returncode != 0:
+        sys.exit(done.returncode)
+
+
+def ensure_venv(extras: str) -> None:
+    """Create ``.venv`` if needed and install the project with ``extras`` into it."""
+    if sys.version_info < (3, 11):  # noqa: UP036 (this runs under any python3)
+        sys.exit(f"dialkit needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
+    if not (BIN / "python").exists():
+        print(f"creating the virtual environment {VENV.name}/", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    installed = STAMP.read_text().split() if STAMP.exists() else []
+    if wanted in installed:
+        return
+    print(f"installing dialkit[{extras}] into {VENV.name}/ (once)", flush=True)
+    _run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    _run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extras}]")
+    STAMP.write_text(" ".join([*installed, wanted]))
+
+
+def demo() -> None:
+    """The main job: for now, the emulator starting and answering."""
+    ensure_venv("test")
+    _run(BIN / "dialkit", "demo")
+
+
+def test() -> None:
+    """Lint, type-check and run every test; the exit status is the first failure's."""
+    ensure_venv("test")
+    _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "tasks.py")
+    _run(BIN / "mypy", "src")
+    _run(BIN / "python", "-m", "pytest", *sys.argv[2:])
+
+
+COMMANDS = {"demo": demo, "test": test}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(f"usage: python3 {Path(__file__).name} {{{'|'.join(COMMANDS)}}} [pytest args]")
+    COMMANDS[sys.argv[1]]()
