@@ -64,3 +64,7 @@ def demo() -> None:
 def main() -> None:
     """Entry point of the ``dialkit`` console script."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -145,6 +145,7 @@ from ._requests import (
     RequestBody,
     SmsSendRequest,
     SubscribableEventType,
+    UtcDateTime,
     WebhookCreateRequest,
     WebhookUpdateRequest,
 )
@@ -306,6 +307,7 @@ __all__ = [
     "SummaryStatus",
     "Switch",
     "TypedId",
+    "UtcDateTime",
     "WEBHOOK_ANSWER_SECONDS",
     "WEBHOOK_DESCRIPTION_MAX",
     "WEBHOOK_EVENTS_MAX",

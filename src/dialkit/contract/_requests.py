@@ -13,6 +13,7 @@ webhook URL is accepted here because the service answers 422
 ``webhook_url_refused`` for it.
 """
 
+from datetime import UTC, datetime
 from typing import Annotated, Self
 
 from pydantic import (
@@ -65,6 +66,17 @@ E164_PATTERN = r"^\+[1-9][0-9]{1,14}$"
 
 E164 = Annotated[str, StringConstraints(pattern=E164_PATTERN)]
 """A phone number in E.164 form, e.g. ``+14155550123``."""
+
+
+def _in_utc(value: datetime) -> datetime:
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the instant falls outside years 1-9999 once in UTC") from None
+
+
+UtcDateTime = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+"""A request timestamp: ISO 8601 with an offset, converted to UTC (the service stores UTC)."""
 
 
 def _subscribable(value: WebhookEventType) -> WebhookEventType:
@@ -219,14 +231,14 @@ class CallbackCreateRequest(RequestBody):
     """Body of ``POST /v1/callbacks``."""
 
     lead_id: LeadId
-    scheduled_at: AwareDatetime
+    scheduled_at: UtcDateTime
     notes: str | None = Field(default=None, max_length=CALLBACK_NOTES_MAX)
 
 
 class CallbackRescheduleRequest(RequestBody):
     """Body of ``POST /v1/callbacks/{callback_id}/reschedule``."""
 
-    scheduled_at: AwareDatetime
+    scheduled_at: UtcDateTime
 
 
 class AppointmentCreateRequest(RequestBody):
@@ -237,7 +249,7 @@ class AppointmentCreateRequest(RequestBody):
     """
 
     phone: E164
-    scheduled_at: AwareDatetime
+    scheduled_at: UtcDateTime
     duration_minutes: _AppointmentDuration | None = None
     timezone: _Timezone | None = None
     service_type: str | None = Field(default=None, max_length=APPOINTMENT_SERVICE_TYPE_MAX)
@@ -252,6 +264,6 @@ class AppointmentRescheduleRequest(RequestBody):
     body's time fields.
     """
 
-    scheduled_at: AwareDatetime
+    scheduled_at: UtcDateTime
     duration_minutes: _AppointmentDuration | None = None
     timezone: _Timezone | None = None

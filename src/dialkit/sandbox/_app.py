@@ -8,7 +8,9 @@ with JSON pointers). Anything unexpected is caught by the pipeline (500
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -68,8 +70,26 @@ def _answer(request: Request, problem: ApiProblem, docs_base: str) -> Response:
     return Response(body, status_code=status, headers=headers)
 
 
-def build_fastapi(service: Service) -> FastAPI:
-    """The FastAPI application with every route and the error handlers."""
+def _lifespan(service: Service) -> Any:
+    """Background work while the server runs: webhook delivery, and the dialer on a real clock."""
+    from ._delivery import delivery_loop
+    from ._simulation import simulation_loop
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(delivery_loop(service), name="webhook delivery")]
+        if not service.clock.manual:
+            tasks.append(asyncio.create_task(simulation_loop(service), name="dialer"))
+        yield
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    return lifespan
+
+
+def _routed_app(**kwargs: Any) -> FastAPI:
+    """A FastAPI application holding every route, flat (the pipeline matches them one by one)."""
     from .routes import ROUTERS  # the route modules import this package's machinery
 
     app = FastAPI(
@@ -80,7 +100,21 @@ def build_fastapi(service: Service) -> FastAPI:
         docs_url="/_sandbox/docs",
         redoc_url=None,
         redirect_slashes=False,
+        **kwargs,
     )
+    for router in ROUTERS:
+        app.router.routes.extend(router.routes)
+    return app
+
+
+def openapi_document() -> dict[str, Any]:
+    """The emulator's OpenAPI document, as served at ``/_sandbox/openapi.json``."""
+    return _routed_app().openapi()
+
+
+def build_fastapi(service: Service) -> FastAPI:
+    """The FastAPI application with every route and the error handlers."""
+    app = _routed_app(lifespan=_lifespan(service))
     app.state.service = service
     docs = service.docs_base
 
@@ -107,8 +141,6 @@ def build_fastapi(service: Service) -> FastAPI:
     app.add_exception_handler(ApiProblem, on_problem)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(HTTPException, on_http)
-    for router in ROUTERS:  # flat routes: the pipeline matches them one by one
-        app.router.routes.extend(router.routes)
     return app
 
 

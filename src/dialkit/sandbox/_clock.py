@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
 
 def isoformat(moment: datetime) -> str:
     """The wire and storage form: UTC, millisecond precision, ``Z``; fixed width, so it sorts."""
-    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)[:-4] + "Z"
+    m = moment.astimezone(UTC)
+    return (f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:"
+            f"{m.second:02d}.{m.microsecond // 1000:03d}Z")
 
 
 def parse_timestamp(text: str) -> datetime:
@@ -28,7 +28,8 @@ class Clock:
 
     def __init__(self, *, manual: bool, start: datetime | None = None) -> None:
         self.manual = manual
-        self._now = (start or datetime.now(UTC)).astimezone(UTC)
+        self.start = (start or datetime.now(UTC)).astimezone(UTC)
+        self._now = self.start
 
     def now(self) -> datetime:
         """The current service time (aware, UTC)."""
@@ -46,3 +47,7 @@ class Clock:
             raise ValueError("the clock only moves forward; pass seconds >= 0")
         self._now += timedelta(seconds=seconds)
         return self._now
+
+    def rewind(self) -> None:
+        """Back to the start (the admin reset); a real clock ignores it."""
+        self._now = self.start

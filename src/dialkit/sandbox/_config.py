@@ -17,7 +17,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    StringConstraints,
+)
 from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
@@ -26,7 +34,18 @@ KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""
 
 Scale = Literal["small", "medium", "large"]
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _network(value: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(str(value))
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid IPv4 or IPv6 network "
+                         "(write it as a CIDR, e.g. 10.0.0.0/8)") from None
+
+
+Network = Annotated[ipaddress.IPv4Network | ipaddress.IPv6Network, PlainValidator(_network),
+                    PlainSerializer(str)]
 CountryCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
 
 

@@ -148,7 +148,6 @@ class Pipeline:
         raise ApiProblem(ErrorCode.ROUTE_NOT_AVAILABLE, "No operation of the API has this path.")
 
     async def _admit(self, scope: Scope, receive: Receive, request_id: str) -> Admitted:
-        operation = self._operation(scope)
         raw_url = scope.get("raw_path", b"").decode("latin-1") + "?" + \
             scope.get("query_string", b"").decode("latin-1")
         if CREDENTIAL.search(raw_url) or CREDENTIAL.search(unquote_plus(raw_url)):
@@ -160,11 +159,14 @@ class Pipeline:
             raise ApiProblem(ErrorCode.CREDENTIAL_IN_BODY,
                              "An API key appeared in the request body. Send keys only in the "
                              "Authorization header, and treat that key as exposed.")
+        operation = self._operation(scope)
         caller = self._authenticate(scope)
         authorize(caller, operation)
         context = RequestContext(self.service, caller, operation, request_id)
         _check_correlation(scope, request_id)
         parsed = _parse_body(scope, body)
+        if operation.method == "GET" or operation.name == "dnc.check":
+            return Admitted(context, body, parsed, None)  # reads do not use the key (rule 8)
         key = _header(scope, b"idempotency-key")
         if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
             raise field_error("/header/Idempotency-Key", "invalid_length",
@@ -173,8 +175,6 @@ class Pipeline:
             raise ApiProblem(ErrorCode.IDEMPOTENCY_KEY_REQUIRED,
                              "This write needs an Idempotency-Key header (1-255 characters). "
                              "Reuse the same key when you retry.")
-        if operation.method == "GET" or operation.name == "dnc.check":
-            key = None
         return Admitted(context, body, parsed, key)
 
     def _authenticate(self, scope: Scope) -> Caller:

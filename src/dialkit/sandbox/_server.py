@@ -90,7 +90,7 @@ def resolve_config(config: SandboxConfig | str | Path | None) -> SandboxConfig:
 def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
     """A uvicorn server for ``service`` (not started)."""
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
-    app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="off",
+    app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="on",
                                 access_log=False, timeout_graceful_shutdown=2)
     return uvicorn.Server(app_config)
 

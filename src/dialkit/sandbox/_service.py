@@ -78,11 +78,13 @@ class Service:
             self.store.set_meta(f"world:{account.name}", signature)
 
     def reset(self) -> None:
-        """Back to the seeded worlds: every data set, key and fault forgotten."""
+        """Back to the seeded worlds: every data set, key and fault forgotten, the clock rewound."""
         for account in self.config.accounts:
             self.store.drop_datasets(account.name)
         self.idempotency.clear()
         self.faults.clear()
+        self.clock.rewind()
+        self.store.conn.execute("DELETE FROM meta WHERE key = 'manual_clock'")
 
     def advance_clock(self, seconds: float) -> datetime:
         """Move the manual clock and remember it across restarts."""

@@ -1,0 +1,145 @@
+"""Emulator throughput and start-up: the figures the foundation issue asks for.
+
+Measures, on this machine:
+
+1. how long the emulator takes to start at the ``small`` scale (in-process
+   ``dialkit.sandbox.start``, until it answers), median of several runs;
+2. how long the ``large`` world takes to build (``Service`` construction);
+3. list throughput at the ``large`` scale with rate limiting off: the server
+   runs as ``dialkit sandbox serve`` in its own process, and a lean asyncio
+   HTTP/1.1 load generator (keep-alive connections, no HTTP library, so that
+   the client costs little CPU of the two cores) walks ``GET /v1/calls`` with
+   ``limit=100``, following cursors, for a fixed time; it reports requests per
+   second and latency percentiles.
+
+Run: ``.venv/bin/python benchmarks/bench_emulator.py [--seconds 20] [--connections 8]``.
+Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dialkit.sandbox import parse_config, start
+from dialkit.sandbox._config import generate_key
+from dialkit.sandbox._service import Service
+
+CURSOR = re.compile(rb'"next_cursor":"([^"]+)"')
+
+
+def time_small_start(runs: int) -> list[float]:
+    """Seconds from ``start()`` to a running, answering emulator at the small scale."""
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        with start():
+            times.append(time.perf_counter() - began)
+    return times
+
+
+def time_large_build() -> float:
+    """Seconds to build the large world into an in-memory store."""
+    config = parse_config({"accounts": [{"name": "big", "scale": "large"}]})
+    began = time.perf_counter()
+    service = Service(config)
+    elapsed = time.perf_counter() - began
+    count = service.store.row("SELECT COUNT(*) FROM calls")
+    print(f"large world: {count[0] if count else 0:,} calls", flush=True)
+    service.store.close()
+    return elapsed
+
+
+def _config_file(key: str) -> Path:
+    text = (
+        "[server]\nrate_limit_scale = 0\n\n[[accounts]]\nname = \"big\"\nscale = \"large\"\n\n"
+        "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
+        f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
+    )
+    path = Path(tempfile.mkdtemp()) / "bench.toml"
+    path.write_text(text)
+    return path
+
+
+async def _walker(host: str, port: int, key: str, stop_at: float,
+                  latencies: list[float]) -> None:
+    """One keep-alive connection walking the call list page after page."""
+    reader, writer = await asyncio.open_connection(host, port)
+    cursor: bytes | None = None
+    while time.perf_counter() < stop_at:
+        target = b"/v1/calls?limit=100" + (b"&cursor=" + cursor if cursor else b"")
+        request = (b"GET " + target + b" HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer "
+                   + key.encode() + b"\r\n\r\n")
+        began = time.perf_counter()
+        writer.write(request)
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+        body = await reader.readexactly(length)
+        latencies.append(time.perf_counter() - began)
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(head.decode() + body.decode())
+        found = CURSOR.search(body)
+        cursor = found.group(1) if found else None
+    writer.close()
+
+
+async def _load(host: str, port: int, key: str, seconds: float,
+                connections: int) -> list[float]:
+    latencies: list[float] = []
+    stop_at = time.perf_counter() + seconds
+    await asyncio.gather(*(_walker(host, port, key, stop_at, latencies)
+                           for _ in range(connections)))
+    return latencies
+
+
+def measure_list_throughput(seconds: float, connections: int) -> tuple[float, list[float]]:
+    """Requests per second and latencies of cursor walks over the large world's calls."""
+    key = generate_key()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "dialkit.cli", "sandbox", "serve", "--port", "0",
+         "--config", str(_config_file(key))],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline().strip()
+        host, port = first.removeprefix("listening on http://").rsplit(":", 1)
+        asyncio.run(_load(host, int(port), key, 2.0, connections))  # warm up
+        began = time.perf_counter()
+        latencies = asyncio.run(_load(host, int(port), key, seconds, connections))
+        elapsed = time.perf_counter() - began
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return len(latencies) / elapsed, latencies
+
+
+def _ms(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=1000)[int(q * 1000) - 1] * 1000
+
+
+def main() -> None:
+    """Run every measurement and print a summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--start-runs", type=int, default=5)
+    args = parser.parse_args()
+    starts = time_small_start(args.start_runs)
+    print(f"small start: median {statistics.median(starts):.2f} s "
+          f"(runs: {', '.join(f'{s:.2f}' for s in starts)})", flush=True)
+    print(f"large build: {time_large_build():.1f} s", flush=True)
+    rate, latencies = measure_list_throughput(args.seconds, args.connections)
+    print(f"GET /v1/calls?limit=100 with cursors, {args.connections} connections, "
+          f"{args.seconds:.0f} s: {rate:,.0f} req/s; latency p50 {_ms(latencies, 0.5):.1f} ms, "
+          f"p99 {_ms(latencies, 0.99):.1f} ms", flush=True)
+
+
+if __name__ == "__main__":
+    main()

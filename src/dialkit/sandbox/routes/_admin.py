@@ -1,0 +1,107 @@
+"""The admin surface under ``/_sandbox/``: reset, manual clock, faults, planted problems.
+
+Outside ``/v1`` and outside the contract: it needs no key, and it exists so
+that tests, notebooks and demos can steer the emulator over HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from dialkit.contract import ErrorCode
+
+from .._clock import isoformat
+from .._faults import FaultRule
+from .._problems import ApiProblem
+from .._routing import json_response
+from .._service import Service
+from .._simulation import simulate_all, totals
+
+router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])
+
+
+def _service(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+class ClockAdvance(BaseModel):
+    """Body of POST /_sandbox/clock."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    advance_seconds: float = Field(ge=0, le=400 * 86400)
+
+
+@router.post("/reset", summary="Back to the seeded world")
+async def reset(request: Request) -> Any:
+    """Forget every client's data, every idempotency key and every fault."""
+    _service(request).reset()
+    return json_response({"reset": True})
+
+
+@router.get("/clock", summary="Service time")
+async def get_clock(request: Request) -> Any:
+    """The service clock: its time and whether it is manual."""
+    clock = _service(request).clock
+    return json_response({"now": isoformat(clock.now()), "manual": clock.manual})
+
+
+@router.post("/clock", summary="Advance the manual clock")
+async def advance_clock(request: Request, body: ClockAdvance) -> Any:
+    """Move the manual clock forward; the dialer simulation moves with it.
+
+    Every data set in use runs through the elapsed interval (:mod:`.._simulation`);
+    the answer counts what happened, in total (``simulated``) and per data set.
+    """
+    service = _service(request)
+    if not service.clock.manual:
+        raise ApiProblem(ErrorCode.VALIDATION_FAILED,
+                         "The clock is real; start the sandbox with [server] clock = \"manual\".",
+                         errors=[("/advance_seconds", "clock_not_manual")])
+    before = service.clock.now()
+    now = service.advance_clock(body.advance_seconds)
+    results = simulate_all(service, before, now)
+    return json_response({"now": isoformat(now), "manual": True, "simulated": totals(results),
+                          "datasets": results})
+
+
+@router.get("/faults", summary="Active fault rules")
+async def list_faults(request: Request) -> Any:
+    """The active fault rules, oldest first."""
+    return json_response([r.model_dump(mode="json") for r in _service(request).faults.rules()])
+
+
+@router.post("/faults", summary="Add a fault rule", status_code=201)
+async def add_fault(request: Request, rule: FaultRule) -> Any:
+    """Activate a fault rule (see the module :mod:`dialkit.sandbox._faults`)."""
+    _service(request).faults.add(rule)
+    return json_response(rule.model_dump(mode="json"), status_code=201)
+
+
+@router.delete("/faults", summary="Remove every fault rule")
+async def clear_faults(request: Request) -> Any:
+    """Remove every fault rule."""
+    _service(request).faults.clear()
+    return json_response({"cleared": True})
+
+
+@router.get("/ground-truth", summary="The planted compliance problems")
+async def ground_truth(request: Request, account: str) -> Any:
+    """The compliance problems planted in an account's seeded world, by kind."""
+    service = _service(request)
+    if account not in service.accounts:
+        raise ApiProblem(ErrorCode.NOT_FOUND, f"No account named {account!r} is configured.")
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for row in service.store.rows(
+            "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? "
+            "ORDER BY kind, call_id, phone", (account,)):
+        kinds.setdefault(row["kind"], []).append({
+            "call_id": row["call_id"], "phone": row["phone"],
+            "detail": None if row["detail"] is None else orjson.loads(row["detail"])})
+    return json_response({"account": account, "problems": kinds,
+                          "counts": {k: len(v) for k, v in kinds.items()}})

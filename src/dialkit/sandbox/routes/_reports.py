@@ -1,0 +1,72 @@
+"""GET /v1/reports/dispositions: disposition counts of the account's calls over a date range.
+
+The contract names the operation and its range limit (92 days) but shows no
+shape; the emulator's choice (see docs/emulator.md): query ``from`` and ``to``
+(UTC dates, both inclusive, default the last 7 days up to today) and an
+optional ``campaign_id``; the answer is ``{from, to, campaign_id, total,
+data: [{disposition_code, count}]}``, most frequent code first.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from dialkit.contract import REPORT_MAX_DAYS, CampaignId
+
+from .._problems import field_error
+from .._routing import Ctx, endpoint, json_response, query_model
+from .._service import RequestContext
+
+router = APIRouter()
+
+DEFAULT_REPORT_DAYS = 7
+"""Days covered when the caller names no ``from`` (today and the six before)."""
+
+
+class DispositionReportQuery(BaseModel):
+    """Query of the dispositions report; ``from`` is a Python keyword, hence the alias."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    from_: date | None = Field(None, alias="from")
+    to: date | None = None
+    campaign_id: CampaignId | None = None
+
+
+def _range(ctx: RequestContext, query: DispositionReportQuery) -> tuple[date, date]:
+    """The inclusive date range asked for, or 400 when it is inverted or too long."""
+    to = query.to or ctx.service.clock.now().date()
+    start = query.from_ or to - timedelta(days=DEFAULT_REPORT_DAYS - 1)
+    if to < start:
+        raise field_error("/query/to", "before_from",
+                          "'to' is before 'from'; send from <= to (dates as YYYY-MM-DD).")
+    if (to - start).days + 1 > REPORT_MAX_DAYS:
+        raise field_error("/query/to", "range_too_long",
+                          f"The range covers more than {REPORT_MAX_DAYS} days; ask for a "
+                          "shorter range and combine the reports.")
+    return start, to
+
+
+@endpoint(router, "reports.dispositions", response_model=dict[str, Any], query=True)
+async def dispositions(ctx: Ctx, query: query_model(DispositionReportQuery)) -> Any:  # type: ignore[valid-type]
+    """Calls with a disposition, counted by code, over whole UTC days."""
+    start, to = _range(ctx, query)
+    store = ctx.service.store
+    where = ("account = ? AND dataset IN (?, ?) AND disposition IS NOT NULL "
+             "AND created_at >= ? AND created_at < ?")
+    params: list[Any] = [ctx.account.name, *store.layers(ctx.dataset, ctx.account.name),
+                         start.isoformat(), (to + timedelta(days=1)).isoformat()]
+    if query.campaign_id is not None:
+        where += " AND campaign_id = ?"
+        params.append(query.campaign_id)
+    rows = store.rows(f"SELECT disposition, COUNT(*) AS n FROM calls WHERE {where} "
+                      "GROUP BY disposition ORDER BY n DESC, disposition", params)
+    data = [{"disposition_code": r["disposition"], "count": r["n"]} for r in rows]
+    return json_response({
+        "from": start.isoformat(), "to": to.isoformat(), "campaign_id": query.campaign_id,
+        "total": sum(d["count"] for d in data), "data": data,
+    })

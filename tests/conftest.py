@@ -1,0 +1,135 @@
+"""Shared fixtures: emulators started in-process, over real HTTP on loopback.
+
+``sandbox`` is one emulator for the whole session with rate limiting off and a
+manual clock; an autouse fixture resets it before each test, so every test
+starts from the seeded world. Tests that need another configuration start
+their own with ``make_sandbox``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from dialkit.contract import Scope, Switch
+from dialkit.sandbox import Sandbox, parse_config, start
+
+START = "2026-11-02T15:00:00Z"
+
+KEYS = {
+    "full": "svc_test_fullkey01_AAAAbbbbCCCCddddEEEEffff0001",
+    "full_live": "svc_live_fulllive01_AAAAbbbbCCCCddddEEEEffff0002",
+    "sending": "svc_test_sendkey01_AAAAbbbbCCCCddddEEEEffff0003",
+    "other": "svc_test_otherkey01_AAAAbbbbCCCCddddEEEEffff0004",
+    "reader": "svc_test_readkey01_AAAAbbbbCCCCddddEEEEffff0005",
+    "noscope": "svc_test_noscope01_AAAAbbbbCCCCddddEEEEffff0006",
+    "revoked": "svc_test_revoked01_AAAAbbbbCCCCddddEEEEffff0007",
+    "nosandbox": "svc_test_nosandbx01_AAAAbbbbCCCCddddEEEEffff0008",
+    "noswitch": "svc_test_noswitch01_AAAAbbbbCCCCddddEEEEffff0009",
+}
+"""Keys of the session emulator, by the role their client plays in tests."""
+
+READ_SCOPES = [s for s in Scope if s.endswith(":read")]
+
+
+def base_config() -> dict[str, Any]:
+    """The session emulator's configuration (a TOML document as a dict)."""
+    every = [s.value for s in Scope]
+    return {
+        "server": {"rate_limit_scale": 0, "clock": "manual", "start_time": START,
+                   "allow_loopback_webhooks": True},
+        "accounts": [
+            {"name": "acme", "seed": 7, "scale": "small", "switches": [s.value for s in Switch],
+             "clients": [
+                 {"name": "full", "scopes": every, "keys": [
+                     {"key": KEYS["full"]}, {"key": KEYS["full_live"]},
+                     {"key": KEYS["sending"], "sending": True},
+                     {"key": KEYS["revoked"], "revoked": True}]},
+                 {"name": "other", "scopes": every, "keys": [{"key": KEYS["other"]}]},
+                 {"name": "reader", "scopes": READ_SCOPES, "keys": [{"key": KEYS["reader"]}]},
+                 {"name": "noscope", "keys": [{"key": KEYS["noscope"]}]},
+             ]},
+            {"name": "nosandbox", "sandbox_enabled": False, "clients": [
+                {"name": "c", "scopes": every, "keys": [{"key": KEYS["nosandbox"]}]}]},
+            {"name": "noswitch", "switches": [], "clients": [
+                {"name": "c", "scopes": every, "keys": [{"key": KEYS["noswitch"]}]}]},
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[Sandbox]:
+    """The session's emulator."""
+    with start(parse_config(base_config())) as running:
+        yield running
+
+
+@pytest.fixture(autouse=True)
+def _fresh(request: pytest.FixtureRequest) -> None:
+    """Reset the session emulator before each test that uses it."""
+    if "sandbox" in request.fixturenames:
+        running: Sandbox = request.getfixturevalue("sandbox")
+        httpx.post(running.base_url + "/_sandbox/reset").raise_for_status()
+
+
+def client_for(running: Sandbox, key: str | None) -> httpx.Client:
+    """An httpx client for ``running`` that sends ``key`` (none when ``None``)."""
+    headers = {} if key is None else {"Authorization": f"Bearer {key}"}
+    return httpx.Client(base_url=running.base_url, headers=headers, timeout=10)
+
+
+@pytest.fixture
+def api(sandbox: Sandbox) -> Iterator[httpx.Client]:
+    """A client with the ``full`` test key: every scope, every switch."""
+    with client_for(sandbox, KEYS["full"]) as http:
+        yield http
+
+
+@pytest.fixture
+def key_client(sandbox: Sandbox) -> Iterator[Callable[[str], httpx.Client]]:
+    """Clients for the other roles: ``key_client("reader")``."""
+    made: list[httpx.Client] = []
+
+    def make(role: str) -> httpx.Client:
+        made.append(client_for(sandbox, KEYS[role]))
+        return made[-1]
+
+    yield make
+    for http in made:
+        http.close()
+
+
+@pytest.fixture
+def make_sandbox() -> Iterator[Callable[..., Sandbox]]:
+    """Start an emulator with a custom configuration dict; stopped after the test."""
+    running: list[Sandbox] = []
+
+    def make(config: dict[str, Any], **kwargs: Any) -> Sandbox:
+        running.append(start(parse_config(config), **kwargs))
+        return running[-1]
+
+    yield make
+    for item in running:
+        item.stop()
+
+
+def write(http: httpx.Client, path: str, body: Any = None, *, key: str = "k1",
+          method: str = "POST", **kwargs: Any) -> httpx.Response:
+    """A write with an Idempotency-Key (``key``)."""
+    headers = {"Idempotency-Key": key, **kwargs.pop("headers", {})}
+    return http.request(method, path, json=body, headers=headers, **kwargs)
+
+
+def assert_problem(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """Check an error answer's status, code and problem+json form; return its body."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code, body
+    assert body["status"] == status
+    if status in (429, 503):
+        assert int(response.headers["retry-after"]) >= 0
+    return body

@@ -1,0 +1,251 @@
+"""The admin surface under /_sandbox/: reset, clock, faults and the planted ground truth.
+
+Tests that move the clock start their own emulator, so that the session's
+clock stays where the other tests expect it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from conftest import KEYS, assert_problem, base_config, client_for, write
+from dialkit.sandbox import Sandbox
+
+IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
+
+
+def admin(running: Sandbox, method: str, path: str, body: Any = None,
+          **params: Any) -> httpx.Response:
+    """A request to the admin surface (no key)."""
+    return httpx.request(method, running.base_url + "/_sandbox" + path, json=body,
+                         params=params, timeout=30)
+
+
+def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:
+    """Activate a fault rule and return it as the emulator completed it."""
+    answer = admin(running, "POST", "/faults", rule)
+    assert answer.status_code == 201, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def first_campaign(http: httpx.Client, status: str) -> str:
+    """The id of the newest campaign with ``status``."""
+    return str(http.get("/v1/campaigns", params={"status": status}).json()["data"][0]["id"])
+
+
+def lead_total(http: httpx.Client, campaign_id: str) -> int:
+    """How many leads the campaign holds."""
+    return int(http.get(f"/v1/campaigns/{campaign_id}/progress").json()["leads"]["total"])
+
+
+@pytest.fixture
+def own(make_sandbox: Callable[..., Sandbox]) -> Sandbox:
+    """An emulator of the ``acme`` account alone, whose clock the test may move."""
+    config = base_config()
+    config["accounts"] = config["accounts"][:1]
+    return make_sandbox(config)
+
+
+# Reset ------------------------------------------------------------------------------------------
+
+def test_reset_restores_the_seeded_world(sandbox: Sandbox, api: httpx.Client) -> None:
+    campaign = first_campaign(api, "running")
+    phone = "+442079460996"
+    assert write(api, f"/v1/campaigns/{campaign}/pause", key="same").status_code == 200
+    assert write(api, "/v1/dnc", {"phone": phone}, key="dnc").status_code == 201
+    add_fault(sandbox, path="/v1/me", code="temporarily_unavailable")
+    answer = admin(sandbox, "POST", "/reset")
+    assert answer.status_code == 200 and answer.json() == {"reset": True}
+    assert api.get(f"/v1/campaigns/{campaign}").json()["status"] == "running"
+    checked = api.post("/v1/dnc/check", json={"phones": [phone]}).json()["data"]
+    assert checked == [{"phone": phone, "listed": False}]
+    assert admin(sandbox, "GET", "/faults").json() == []
+    assert api.get("/v1/me").status_code == 200
+    again = write(api, f"/v1/campaigns/{campaign}/resume", key="same")
+    assert again.status_code == 200 and "idempotency-replayed" not in again.headers
+
+
+def test_reset_forgets_simulated_calls(own: Sandbox) -> None:
+    with client_for(own, KEYS["full"]) as http:
+        newest = http.get("/v1/calls", params={"limit": 1}).json()["data"]
+        assert admin(own, "POST", "/clock", {"advance_seconds": 3600}).status_code == 200
+        assert http.get("/v1/calls", params={"limit": 1}).json()["data"] != newest
+        admin(own, "POST", "/reset")
+        assert http.get("/v1/calls", params={"limit": 1}).json()["data"] == newest
+
+
+# Clock ------------------------------------------------------------------------------------------
+
+def test_clock_advances_and_reports_the_simulation(own: Sandbox) -> None:
+    assert admin(own, "GET", "/clock").json() == {"now": "2026-11-02T15:00:00.000Z",
+                                                  "manual": True}
+    answer = admin(own, "POST", "/clock", {"advance_seconds": 90.5})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert (body["now"], body["manual"], body["datasets"]) == (
+        "2026-11-02T15:01:30.500Z", True, {})
+    assert body["simulated"]["calls_placed"] == 0
+    assert admin(own, "GET", "/clock").json()["now"] == "2026-11-02T15:01:30.500Z"
+
+
+@pytest.mark.parametrize("body", [{"advance_seconds": -1}, {"advance_seconds": "soon"},
+                                  {"advance_seconds": 1, "extra": True}, {}])
+def test_clock_refuses_a_bad_advance(sandbox: Sandbox, body: dict[str, Any]) -> None:
+    before = admin(sandbox, "GET", "/clock").json()
+    problem = assert_problem(admin(sandbox, "POST", "/clock", body), 400, "validation_failed")
+    assert problem["errors"]
+    assert admin(sandbox, "GET", "/clock").json() == before
+
+
+def test_a_real_clock_cannot_be_moved(make_sandbox: Callable[..., Sandbox]) -> None:
+    config = base_config()
+    config["server"]["clock"] = "real"
+    config["accounts"] = config["accounts"][:1]
+    real = make_sandbox(config)
+    assert admin(real, "GET", "/clock").json()["manual"] is False
+    problem = assert_problem(admin(real, "POST", "/clock", {"advance_seconds": 60}), 400,
+                             "validation_failed")
+    assert problem["errors"] == [{"pointer": "/advance_seconds", "code": "clock_not_manual"}]
+
+
+# Faults: the rules themselves --------------------------------------------------------------------
+
+def test_faults_are_added_listed_and_cleared(sandbox: Sandbox) -> None:
+    assert admin(sandbox, "GET", "/faults").json() == []
+    rule = add_fault(sandbox, path="/v1/leads*", method="post", kind="outcome_unknown")
+    assert (rule["method"], rule["status"], rule["code"]) == ("POST", 409, "outcome_unknown")
+    add_fault(sandbox, path="/v1/me", code="upstream_unavailable")
+    listed = admin(sandbox, "GET", "/faults").json()
+    assert [r["path"] for r in listed] == ["/v1/leads*", "/v1/me"]
+    assert listed[1]["status"] == 503
+    assert admin(sandbox, "DELETE", "/faults").json() == {"cleared": True}
+    assert admin(sandbox, "GET", "/faults").json() == []
+
+
+@pytest.mark.parametrize("rule", [
+    {"path": "/v1/me", "kind": "error"},
+    {"path": "/v1/me", "code": "no_such_code"},
+    {"path": "", "code": "internal_error"},
+    {"path": "/v1/me", "kind": "explode"},
+    {"path": "/v1/me", "code": "internal_error", "probability": 2},
+    {"path": "/v1/me", "code": "internal_error", "surprise": 1},
+])
+def test_a_bad_fault_rule_is_refused(sandbox: Sandbox, rule: dict[str, Any]) -> None:
+    assert_problem(admin(sandbox, "POST", "/faults", rule), 400, "validation_failed")
+    assert admin(sandbox, "GET", "/faults").json() == []
+
+
+# Faults: each kind over HTTP ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("code", "status", "expected"), [
+    ("temporarily_unavailable", None, 503),
+    ("upstream_invalid_response", None, 502),
+    ("rate_limit_exceeded", None, 429),
+    ("internal_error", 503, 503),
+])
+def test_error_fault_answers_its_status_and_code(sandbox: Sandbox, api: httpx.Client, code: str,
+                                                 status: int | None, expected: int) -> None:
+    add_fault(sandbox, path="/v1/campaigns", method="GET", code=code, status=status,
+              retry_after=7, count=1)
+    problem = assert_problem(api.get("/v1/campaigns"), expected, code)
+    assert problem["status"] == expected
+    assert api.get("/v1/campaigns").status_code == 200
+
+
+def test_error_fault_on_a_write_writes_nothing(sandbox: Sandbox, api: httpx.Client) -> None:
+    campaign = first_campaign(api, "running")
+    add_fault(sandbox, path="/v1/campaigns/*/pause", code="temporarily_unavailable",
+              retry_after=3, count=1)
+    answer = write(api, f"/v1/campaigns/{campaign}/pause", key="k")
+    assert_problem(answer, 503, "temporarily_unavailable")
+    assert answer.headers["retry-after"] == "3"
+    assert api.get(f"/v1/campaigns/{campaign}").json()["status"] == "running"
+    retry = write(api, f"/v1/campaigns/{campaign}/pause", key="k")
+    assert retry.status_code == 200 and retry.json()["status"] == "paused"
+    assert "idempotency-replayed" not in retry.headers
+
+
+def test_latency_fault_delays_the_answer(sandbox: Sandbox, api: httpx.Client) -> None:
+    add_fault(sandbox, path="/v1/me", kind="latency", latency_ms=400)
+    started = time.perf_counter()
+    assert api.get("/v1/me").status_code == 200
+    assert time.perf_counter() - started >= 0.4
+
+
+def test_drop_fault_breaks_the_connection(sandbox: Sandbox, api: httpx.Client) -> None:
+    add_fault(sandbox, path="/v1/campaigns", method="GET", kind="drop", count=1)
+    with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError)):
+        api.get("/v1/campaigns")
+    assert api.get("/v1/campaigns").status_code == 200
+
+
+def test_drop_fault_on_a_write_keeps_the_answer_for_the_retry(sandbox: Sandbox,
+                                                              api: httpx.Client) -> None:
+    campaign = first_campaign(api, "paused")
+    total = lead_total(api, campaign)
+    add_fault(sandbox, path="/v1/leads/import", kind="drop", count=1)
+    path = f"/v1/leads/import?campaign_id={campaign}"
+    with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError)):
+        write(api, path, IMPORT_LEAD, key="imp")
+    retry = write(api, path, IMPORT_LEAD, key="imp")
+    assert retry.status_code == 200 and retry.headers["idempotency-replayed"] == "true"
+    assert retry.json()["summary"]["accepted"] == 1
+    assert lead_total(api, campaign) == total + 1
+
+
+def test_outcome_unknown_fault_writes_once_and_answers_409_on_every_retry(
+        sandbox: Sandbox, api: httpx.Client) -> None:
+    campaign = first_campaign(api, "paused")
+    total = lead_total(api, campaign)
+    add_fault(sandbox, path="/v1/leads/import", kind="outcome_unknown", count=1)
+    path = f"/v1/leads/import?campaign_id={campaign}"
+    for _ in range(3):
+        assert_problem(write(api, path, IMPORT_LEAD, key="imp"), 409, "outcome_unknown")
+    assert lead_total(api, campaign) == total + 1
+
+
+def test_dnc_screen_unavailable_refuses_the_import(sandbox: Sandbox, api: httpx.Client) -> None:
+    campaign = first_campaign(api, "paused")
+    total = lead_total(api, campaign)
+    add_fault(sandbox, path="/v1/leads/import", kind="dnc_screen_unavailable", retry_after=5,
+              count=1)
+    path = f"/v1/leads/import?campaign_id={campaign}"
+    answer = write(api, path, IMPORT_LEAD, key="imp")
+    assert_problem(answer, 503, "dnc_screen_unavailable")
+    assert answer.headers["retry-after"] == "5"
+    assert lead_total(api, campaign) == total
+    retry = write(api, path, IMPORT_LEAD, key="imp")
+    assert retry.status_code == 200 and retry.json()["summary"]["accepted"] == 1
+    assert lead_total(api, campaign) == total + 1
+
+
+# Ground truth -----------------------------------------------------------------------------------
+
+def test_ground_truth_lists_the_planted_problems(sandbox: Sandbox, api: httpx.Client) -> None:
+    answer = admin(sandbox, "GET", "/ground-truth", account="acme")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["account"] == "acme"
+    assert set(body["problems"]) == {"outside_calling_hours", "dnc_call", "frequency",
+                                     "abandoned"}
+    assert body["counts"] == {kind: len(items) for kind, items in body["problems"].items()}
+    assert all(count > 0 for count in body["counts"].values())
+    for items in body["problems"].values():
+        call = api.get(f"/v1/calls/{items[0]['call_id']}")
+        assert call.status_code == 200
+        assert call.json()["to_number"] == items[0]["phone"]
+
+
+@pytest.mark.parametrize(("params", "status", "code"), [
+    ({"account": "nobody"}, 404, "not_found"),
+    ({}, 400, "validation_failed"),
+])
+def test_ground_truth_of_an_unknown_account(sandbox: Sandbox, params: dict[str, str],
+                                            status: int, code: str) -> None:
+    assert_problem(admin(sandbox, "GET", "/ground-truth", **params), status, code)
