@@ -102,8 +102,9 @@ def _routed_app(**kwargs: Any) -> FastAPI:
         redirect_slashes=False,
         **kwargs,
     )
-    for router in ROUTERS:
-        app.router.routes.extend(router.routes)
+    routes = [route for router in ROUTERS for route in router.routes]
+    # Literal segments win over parameters: /v1/leads/import before /v1/leads/{lead_id}.
+    app.router.routes.extend(sorted(routes, key=lambda r: getattr(r, "path", "").count("{")))
     return app
 
 

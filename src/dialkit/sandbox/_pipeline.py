@@ -134,18 +134,20 @@ class Pipeline:
         await _send_whole(send, StoredAnswer(status, list(headers.items()), body))
 
     def _operation(self, scope: Scope) -> Operation:
-        allowed: list[str] = []
-        for route in getattr(self.app, "routes", []):
-            match, _ = route.matches(scope)
-            if match is Match.FULL:
+        """The operation of the most literal path template matching (literal segments first)."""
+        routes = getattr(self.app, "routes", [])
+        path = next((r.path for r in routes if r.matches(scope)[0] is not Match.NONE), None)
+        if path is None:
+            raise ApiProblem(ErrorCode.ROUTE_NOT_AVAILABLE,
+                             "No operation of the API has this path.")
+        same_path = [r for r in routes if getattr(r, "path", None) == path]
+        for route in same_path:
+            if scope["method"] in route.methods:
                 return operation_by_name(route.name)
-            if match is Match.PARTIAL:
-                allowed.extend(sorted(route.methods or ()))
-        if allowed:
-            raise ApiProblem(ErrorCode.METHOD_NOT_ALLOWED,
-                             f"{scope['method']} is not allowed on this path.",
-                             headers={"allow": ", ".join(allowed)})
-        raise ApiProblem(ErrorCode.ROUTE_NOT_AVAILABLE, "No operation of the API has this path.")
+        allowed = sorted(m for r in same_path for m in r.methods)
+        raise ApiProblem(ErrorCode.METHOD_NOT_ALLOWED,
+                         f"{scope['method']} is not allowed on this path; use "
+                         f"{' or '.join(allowed)}.", headers={"allow": ", ".join(allowed)})
 
     async def _admit(self, scope: Scope, receive: Receive, request_id: str) -> Admitted:
         raw_url = scope.get("raw_path", b"").decode("latin-1") + "?" + \

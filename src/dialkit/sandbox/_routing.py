@@ -33,13 +33,30 @@ from ._service import RequestContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+
+def _inlined(schema: Any, defs: dict[str, Any]) -> Any:
+    """``schema`` with its local ``$defs`` references replaced by their definitions."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref", "")
+        if ref.startswith("#/$defs/"):
+            return _inlined(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: _inlined(v, defs) for k, v in schema.items() if k != "$defs"}
+    if isinstance(schema, list):
+        return [_inlined(item, defs) for item in schema]
+    return schema
+
+
+_PROBLEM_SCHEMA = Problem.model_json_schema()
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     "default": {"description": "An error (RFC 9457 problem).",
-                "content": {PROBLEM_MEDIA_TYPE: {"schema": Problem.model_json_schema()}}},
+                "content": {PROBLEM_MEDIA_TYPE: {
+                    "schema": _inlined(_PROBLEM_SCHEMA, _PROBLEM_SCHEMA.get("$defs", {}))}}},
 }
+"""Every operation documents its errors as problem+json (self-contained: no ``$defs``)."""
 
 
-def _context(request: Request) -> RequestContext:
+async def _context(request: Request) -> RequestContext:
     context: RequestContext = request.scope["state"][CONTEXT_KEY]
     return context
 
@@ -53,7 +70,7 @@ def raw_body(request: Request) -> Any:
     return request.scope["state"].get(BODY_KEY)
 
 
-def _no_query(request: Request) -> None:
+async def _no_query(request: Request) -> None:
     if request.query_params:
         raise ApiProblem(ErrorCode.VALIDATION_FAILED,
                          "This operation takes no query parameters.",

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 
 from dialkit.contract import Campaign, CampaignStatus, EmptyBody, ErrorCode, LeadStatus, Page
 
+from .._caps import check_daily_cap
 from .._problems import ApiProblem
 from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
 from .._service import RequestContext
@@ -120,6 +121,7 @@ async def resume_campaign(ctx: Ctx, campaign_id: str, body: EmptyBody | None = N
     """paused → running (unless a stale national DNC registry blocks it); running stays."""
     campaign = load(ctx, campaign_id)
     if campaign["status"] == "paused":
+        check_daily_cap(ctx)
         stale = _stale_countries(ctx, campaign_id)
         if stale:
             raise ApiProblem(ErrorCode.REGISTRY_STALE_BLOCKED,

@@ -24,7 +24,10 @@ The checks run in the contract's order and the first refusal decides:
    ``invalid``/``unknown_source``;
 6. the Do-Not-Call screen: ``on_dnc``.
 
-A lead that passes is :class:`Accepted`, ready to be stored.
+A lead that passes is :class:`Accepted`, ready to be stored (custom fields
+sent as null are left out). The contract's ``failed`` status, with reasons
+``not_stored`` and ``unrecognised``, never occurs in the emulator: the accepted
+leads of a request are written in one transaction, or the request fails whole.
 """
 
 from __future__ import annotations

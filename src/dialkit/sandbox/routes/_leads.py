@@ -9,7 +9,6 @@ with 400. The OpenAPI document shows exactly that.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
@@ -18,7 +17,6 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Header
 from fastapi.responses import Response
-from fastapi.routing import APIRoute
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, create_model
 
 from dialkit.contract import (
@@ -370,18 +368,3 @@ async def update_lead(
                          "VALUES (?, ?, ?, 'updated', ?)", (ctx.dataset, lead_id, now, detail))
         row = load(ctx, lead_id)
     return _lead_answer(row)
-
-
-def _literal_segment_wins(segment: str) -> None:
-    """Keep the ``{lead_id}`` routes off ``/v1/leads/<segment>``, a path of its own.
-
-    Without this, ``GET /v1/leads/import`` would read a lead named ``import``
-    (404 ``not_found``) instead of answering 405 with ``Allow: POST``.
-    """
-    for route in router.routes:
-        if isinstance(route, APIRoute) and "{lead_id}" in route.path:
-            route.path_regex = re.compile(route.path_regex.pattern.replace(
-                "(?P<lead_id>[^/]+)", f"(?P<lead_id>(?!{segment}(?:/|$))[^/]+)"))
-
-
-_literal_segment_wins("import")
