@@ -57,9 +57,9 @@ def time_large_build() -> float:
     return elapsed
 
 
-def _config_file(key: str) -> Path:
+def _config_file(key: str, scale: str) -> Path:
     text = (
-        "[server]\nrate_limit_scale = 0\n\n[[accounts]]\nname = \"big\"\nscale = \"large\"\n\n"
+        f"[server]\nrate_limit_scale = 0\n\n[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
         "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
         f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
     )
@@ -99,12 +99,13 @@ async def _load(host: str, port: int, key: str, seconds: float,
     return latencies
 
 
-def measure_list_throughput(seconds: float, connections: int) -> tuple[float, list[float]]:
-    """Requests per second and latencies of cursor walks over the large world's calls."""
+def measure_list_throughput(seconds: float, connections: int,
+                            scale: str) -> tuple[float, list[float]]:
+    """Requests per second and latencies of cursor walks over a world's calls."""
     key = generate_key()
     server = subprocess.Popen(
         [sys.executable, "-m", "dialkit.cli", "sandbox", "serve", "--port", "0",
-         "--config", str(_config_file(key))],
+         "--config", str(_config_file(key, scale))],
         stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -130,15 +131,22 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--start-runs", type=int, default=5)
+    parser.add_argument("--scale", default="large", help="world for the list measurement")
+    parser.add_argument("--only-list", action="store_true", help="skip start-up and build")
     args = parser.parse_args()
-    starts = time_small_start(args.start_runs)
+    if not args.only_list:
+        _startup_figures(args.start_runs)
+    rate, latencies = measure_list_throughput(args.seconds, args.connections, args.scale)
+    print(f"GET /v1/calls?limit=100 with cursors, {args.scale} world, {args.connections} "
+          f"connections, {args.seconds:.0f} s: {rate:,.0f} req/s; latency p50 "
+          f"{_ms(latencies, 0.5):.1f} ms, p99 {_ms(latencies, 0.99):.1f} ms", flush=True)
+
+
+def _startup_figures(runs: int) -> None:
+    starts = time_small_start(runs)
     print(f"small start: median {statistics.median(starts):.2f} s "
           f"(runs: {', '.join(f'{s:.2f}' for s in starts)})", flush=True)
     print(f"large build: {time_large_build():.1f} s", flush=True)
-    rate, latencies = measure_list_throughput(args.seconds, args.connections)
-    print(f"GET /v1/calls?limit=100 with cursors, {args.connections} connections, "
-          f"{args.seconds:.0f} s: {rate:,.0f} req/s; latency p50 {_ms(latencies, 0.5):.1f} ms, "
-          f"p99 {_ms(latencies, 0.99):.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

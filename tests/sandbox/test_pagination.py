@@ -194,8 +194,10 @@ def test_cursor_expires_after_24_hours(make_sandbox: Callable[..., Sandbox]) -> 
                        "invalid_cursor")
 
 
-@pytest.mark.parametrize("cursor", ["abc", "a.b", "...", "x" * MAX_CURSOR_LENGTH, "%00"],
-                         ids=["short", "two parts", "dots", "longest", "nul"])
+@pytest.mark.parametrize("cursor", ["abc", "a.b", "...", "x" * MAX_CURSOR_LENGTH, "%00",
+                                    ".\u00fb\x1f", "abc.\u00e9t\u00e9"],
+                         ids=["short", "two parts", "dots", "longest", "nul", "non-ascii body",
+                              "non-ascii signature"])
 def test_made_up_cursor_is_refused(api: httpx.Client, cursor: str) -> None:
     assert_problem(api.get("/v1/campaigns", params={"cursor": cursor}), 400, "invalid_cursor")
 

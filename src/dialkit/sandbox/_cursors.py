@@ -64,7 +64,7 @@ class CursorCodec:
         """The position stored in ``cursor``, or 400 ``invalid_cursor``."""
         try:
             text, signature = cursor.split(".")
-            valid = hmac.compare_digest(signature, self._sign(text))
+            valid = hmac.compare_digest(signature.encode(), self._sign(text).encode())
             payload = orjson.loads(_unb64(text)) if valid else None
         except (ValueError, UnicodeEncodeError):
             payload = None

@@ -9,14 +9,16 @@ the declared ``response_model`` documents the answer in the OpenAPI document.
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import orjson
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dialkit.contract import (
     DEFAULT_PAGE_LIMIT,
@@ -88,16 +90,24 @@ def endpoint(router: APIRouter, name: str, *, status_code: int = 200,
         name: The operation's name in the contract table, e.g. ``"leads.import"``.
         status_code: The success status.
         response_model: The documented success body.
-        query: Whether the handler declares query parameters; if not, any is refused.
+        query: Whether the handler declares query parameters (with :func:`query_model`);
+            if not, any query parameter is refused.
         summary: The OpenAPI summary (defaults to the operation name).
     """
     operation = operation_by_name(name)
-    return router.api_route(
-        operation.path, methods=[operation.method], name=name, status_code=status_code,
-        response_model=response_model, responses=PROBLEM_RESPONSES,
-        dependencies=[] if query else [Depends(_no_query)], summary=summary or name,
-        operation_id=name.replace(".", "_"),
-    )
+
+    def register(handler: F) -> F:
+        model = _declared_query_model(handler)
+        extra = None if model is None else {"parameters": _query_parameters(model)}
+        decorator = router.api_route(
+            operation.path, methods=[operation.method], name=name, status_code=status_code,
+            response_model=response_model, responses=PROBLEM_RESPONSES,
+            dependencies=[] if query else [Depends(_no_query)], summary=summary or name,
+            operation_id=name.replace(".", "_"), openapi_extra=extra,
+        )
+        return decorator(handler)
+
+    return register
 
 
 def json_response(content: Any, status_code: int = 200,
@@ -121,13 +131,51 @@ class ListQuery(BaseModel):
 
 
 def query_model(model: type[BaseModel]) -> Any:
-    """``Annotated[model, Query()]``: a query-parameter model for a handler signature."""
-    return Annotated[model, Query()]
+    """``Annotated[model, ...]``: a handler parameter holding the validated query.
+
+    The query is validated with the model itself rather than FastAPI's parameter
+    machinery, which costs a fifth of a millisecond per request on the busiest
+    lists; :func:`endpoint` documents the model's fields as query parameters.
+    """
+    async def parse(request: Request) -> BaseModel:
+        try:
+            return model.model_validate(dict(request.query_params))
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**error, "loc": ("query", *error["loc"])} for error in exc.errors()]
+            ) from None
+
+    parse.query_model = model  # type: ignore[attr-defined]
+    return Annotated[model, Depends(parse)]
+
+
+def _declared_query_model(handler: Callable[..., Any]) -> type[BaseModel] | None:
+    for parameter in inspect.signature(handler, eval_str=True).parameters.values():
+        for meta in getattr(parameter.annotation, "__metadata__", ()):
+            model = getattr(getattr(meta, "dependency", None), "query_model", None)
+            if model is not None:
+                return cast(type[BaseModel], model)
+    return None
+
+
+def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
+    """OpenAPI parameter objects for the fields of a query model."""
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+    return [{"name": field.alias or name, "in": "query", "required": field.is_required(),
+             "schema": _inlined(schema["properties"][field.alias or name], defs)}
+            for name, field in model.model_fields.items()]
+
+
+def json_object_sql(columns: Sequence[str]) -> str:
+    """An SQL expression that renders a row as a JSON object of ``columns`` (SQLite does it)."""
+    return "json_object(" + ", ".join(f"'{c}', {c}" for c in columns) + ")"
 
 
 def paginate(context: RequestContext, listing: str, query: ListQuery, *, table: str,
-             where: str, params: Sequence[Any], render: Callable[[sqlite3.Row], Any],
-             columns: str = "*") -> Response:
+             where: str, params: Sequence[Any],
+             render: Callable[[sqlite3.Row], Any] | None = None,
+             columns: str = "*", json_sql: str | None = None) -> Response:
     """One page of ``table`` newest first (``created_at`` then ``id``, descending).
 
     Args:
@@ -138,11 +186,15 @@ def paginate(context: RequestContext, listing: str, query: ListQuery, *, table: 
         where: SQL conditions selecting the caller's rows and the filters.
         params: Parameters of ``where``.
         render: Turns a row into the resource's JSON object.
-        columns: The columns to select.
+        columns: The columns to select for ``render``.
+        json_sql: Instead of ``render``, an SQL expression giving each item's JSON text
+            (see :func:`json_object_sql`): the fast path of the largest lists, which
+            skips building Python objects for every field.
     """
     service, filters = context.service, query.filters()
     now = service.clock.now().timestamp()
-    sql = f"SELECT {columns} FROM {table} WHERE {where}"
+    selected = f"{json_sql} AS item, created_at, id" if json_sql else columns
+    sql = f"SELECT {selected} FROM {table} WHERE {where}"
     args = list(params)
     if query.cursor is not None:
         position = service.cursors.decode(query.cursor, listing=listing, dataset=context.dataset,
@@ -158,5 +210,10 @@ def paginate(context: RequestContext, listing: str, query: ListQuery, *, table: 
         last = rows[-1]
         cursor = service.cursors.encode(listing=listing, dataset=context.dataset, filters=filters,
                                         position=[last["created_at"], last["id"]], now=now)
-    return json_response({"data": [render(r) for r in rows],
-                          "page": {"next_cursor": cursor, "has_more": more}})
+    page = {"next_cursor": cursor, "has_more": more}
+    if json_sql is None:
+        assert render is not None, "paginate needs render or json_sql"
+        return json_response({"data": [render(r) for r in rows], "page": page})
+    items = ",".join(r["item"] for r in rows).encode()
+    return Response(b'{"data":[' + items + b'],"page":' + orjson.dumps(page) + b"}",
+                    media_type="application/json")

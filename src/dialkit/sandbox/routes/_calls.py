@@ -7,14 +7,16 @@ recording, transcript and summary shapes are not shown by the contract; the
 emulator derives them from the call row and the service clock alone, so they
 are the same on every read:
 
-- a call has a recording once it was answered and has ended: a WAV file (8 kHz,
-  16-bit mono PCM) as long as ``duration_seconds``, of two tones taking turns
-  (agent and customer) with pauses, streamed second by second;
+- a recorded call has a recording once it was answered and has ended: a WAV
+  file (8 kHz, 16-bit mono PCM) as long as ``duration_seconds``, silent while
+  it rang, then two tones taking turns (agent and customer) with pauses,
+  streamed second by second;
 - transcript and summary are ``processing`` while the call runs (a click-to-call
   stays ``dialing`` in the sandbox) and for :data:`PROCESSING_SECONDS` after it
   ends; ``not_generated`` for an unanswered call (``no_conversation``) or a
-  conversation under :data:`MIN_CONVERSATION_SECONDS` (``too_short``); else
-  ``ready`` with content that follows the call's disposition.
+  conversation (answer to end) under :data:`MIN_CONVERSATION_SECONDS`
+  (``too_short``); else ``ready`` with content that follows the call's
+  disposition, the transcript's lines on the recording's timeline.
 """
 
 from __future__ import annotations
@@ -46,7 +48,15 @@ from dialkit.contract import (
 from .._clock import isoformat, parse_timestamp
 from .._phones import country_of
 from .._problems import ApiProblem
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from .._routing import (
+    Ctx,
+    ListQuery,
+    endpoint,
+    json_object_sql,
+    json_response,
+    paginate,
+    query_model,
+)
 from .._service import RequestContext
 from ._click_to_call import start_call
 
@@ -56,7 +66,7 @@ COLUMNS = ("id", "direction", "from_number", "to_number", "status", "created_at"
            "ended_at", "duration_seconds", "campaign_id", "disposition", "hangup_cause")
 """The Call record's fields, in the contract's order; also the list's selected columns."""
 
-_SELECT = ", ".join(COLUMNS)
+_ITEM_JSON = json_object_sql(COLUMNS)
 
 SAMPLE_RATE = 8000
 """Recording sample rate (telephone quality); samples are 16-bit mono PCM."""
@@ -90,13 +100,23 @@ def wav_header(data_bytes: int) -> bytes:
                        1, SAMPLE_RATE, _SECOND_BYTES, 2, 16, b"data", data_bytes)
 
 
-def _conversation(row: sqlite3.Row) -> bool:
-    """Whether the call was answered and has ended, so that it was recorded."""
-    return row["answered_at"] is not None and row["ended_at"] is not None
+def _talk(row: sqlite3.Row) -> tuple[float, float]:
+    """Start and end of the conversation of an answered call that ended.
+
+    Both are seconds from the call's ``created_at``, the start of the recording,
+    which lasts ``duration_seconds`` (ringing included).
+    """
+    created = parse_timestamp(row["created_at"])
+    start = (parse_timestamp(row["answered_at"]) - created).total_seconds()
+    end = row["duration_seconds"]
+    if end is None:
+        end = (parse_timestamp(row["ended_at"]) - created).total_seconds()
+    return start, float(end)
 
 
-def _seconds(call_id: str) -> Iterator[bytes]:
-    """Endless seconds of audio: turns of 2-8 s per speaker, a second of pause between."""
+def _seconds(call_id: str, ringing: int) -> Iterator[bytes]:
+    """Endless seconds of audio: silence while ringing, then turns of 2-8 s per speaker."""
+    yield from itertools.repeat(_SILENCE, ringing)
     rng, voice = random.Random(call_id), 0
     while True:
         yield from itertools.repeat(_VOICES[voice], rng.randint(2, 8))
@@ -104,11 +124,11 @@ def _seconds(call_id: str) -> Iterator[bytes]:
         voice = 1 - voice
 
 
-async def _wav(call_id: str, data_bytes: int) -> AsyncIterator[bytes]:
+async def _wav(call_id: str, ringing: int, data_bytes: int) -> AsyncIterator[bytes]:
     """The WAV file, header first, then one chunk per second of audio."""
     yield wav_header(data_bytes)
     left = data_bytes
-    for second in _seconds(call_id):
+    for second in _seconds(call_id, ringing):
         if left <= 0:
             return
         yield second[:left]
@@ -117,10 +137,11 @@ async def _wav(call_id: str, data_bytes: int) -> AsyncIterator[bytes]:
 
 def recording_stream(row: sqlite3.Row) -> tuple[int, AsyncIterator[bytes]] | None:
     """The recording's total length and its chunks, or ``None`` when the call has none."""
-    if not _conversation(row):
+    if not row["recording"] or row["answered_at"] is None or row["ended_at"] is None:
         return None
-    data_bytes = round((row["duration_seconds"] or 0) * SAMPLE_RATE) * 2
-    return 44 + data_bytes, _wav(row["id"], data_bytes)
+    start, end = _talk(row)
+    data_bytes = round(end * SAMPLE_RATE) * 2
+    return 44 + data_bytes, _wav(row["id"], round(start), data_bytes)
 
 
 def _readiness(row: sqlite3.Row, now: datetime) -> tuple[SummaryStatus, str | None, str | None]:
@@ -129,7 +150,8 @@ def _readiness(row: sqlite3.Row, now: datetime) -> tuple[SummaryStatus, str | No
         return SummaryStatus.PROCESSING, None, None
     if row["answered_at"] is None:
         return SummaryStatus.NOT_GENERATED, "no_conversation", None
-    if (row["duration_seconds"] or 0) < MIN_CONVERSATION_SECONDS:
+    start, end = _talk(row)
+    if end - start < MIN_CONVERSATION_SECONDS:
         return SummaryStatus.NOT_GENERATED, "too_short", None
     generated = parse_timestamp(row["ended_at"]) + timedelta(seconds=PROCESSING_SECONDS)
     if generated > now:
@@ -181,11 +203,12 @@ _NEXT: dict[str | None, tuple[str, str]] = {
 
 
 def _segments(row: sqlite3.Row) -> list[dict[str, Any]]:
-    """The conversation's lines, spread evenly over the call's duration."""
+    """The conversation's lines, spread evenly over it on the recording's timeline."""
     lines = (*_OPENINGS[row["direction"]], *_ENDINGS.get(row["disposition"], ()))
-    step = float(row["duration_seconds"]) / len(lines)
-    return [{"speaker": speaker, "start_seconds": round(i * step, 1),
-             "end_seconds": round((i + 1) * step, 1), "text": text}
+    start, end = _talk(row)
+    step = (end - start) / len(lines)
+    return [{"speaker": speaker, "start_seconds": round(start + i * step, 1),
+             "end_seconds": round(start + (i + 1) * step, 1), "text": text}
             for i, (speaker, text) in enumerate(lines)]
 
 
@@ -252,7 +275,7 @@ async def list_calls(ctx: Ctx, query: query_model(CallListQuery)) -> Any:  # typ
         where += " AND direction = ?"
         params.append(query.direction)
     return paginate(ctx, "calls", query, table="calls", where=where, params=params,
-                    render=render, columns=_SELECT)
+                    json_sql=_ITEM_JSON)
 
 
 @endpoint(router, "calls.get", response_model=Call)

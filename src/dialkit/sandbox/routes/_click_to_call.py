@@ -112,13 +112,14 @@ def _hold_agent(ctx: RequestContext, conn: sqlite3.Connection, request: CallCrea
     if agent["state"] != READY:
         doing = _NOT_READY.get(agent["state"], f"is {agent['state']}")
         raise ApiProblem(ErrorCode.AGENT_UNAVAILABLE,
-                         f"{who} {doing}; nothing was dialled. Retry when the agent is ready, "
-                         "or name another agent.")
+                         f"{who} {doing}; nothing was dialled. When the agent is ready, "
+                         "send the call again with a new Idempotency-Key, or name another agent.")
     stamp = isoformat(now)
     if agent["held_until"] is not None and agent["held_until"] > stamp:
         raise ApiProblem(ErrorCode.AGENT_UNAVAILABLE,
                          f"{who} is held for another call until {agent['held_until']}; nothing "
-                         "was dialled. Retry later, or name another agent.")
+                         "was dialled. Send the call again later with a new Idempotency-Key, or "
+                         "name another agent.")
     conn.execute("UPDATE agents SET held_until = ? WHERE dataset = ? AND id = ?",
                  (isoformat(now + HOLD), ctx.dataset, agent["id"]))
     return agent
