@@ -9,7 +9,8 @@ within 08:00-21:00 at the recipient and never to a number on the Do-Not-Call
 list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
 call). A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
-(:mod:`._simulation_calls`). Agents whose click-to-call hold expired are
+(:mod:`._simulation_calls`). Click-to-calls that are over end
+(:mod:`._simulation_clicks`), agents whose click-to-call hold expired are
 released, and a campaign whose leads are all finished becomes ``completed``.
 
 A call is written once it has ended, so nothing the API shows lies in the
@@ -51,6 +52,7 @@ from ._simulation_calls import (
     typed_id,
     write_call,
 )
+from ._simulation_clicks import finish_click_to_calls
 
 log = logging.getLogger("dialkit.sandbox.simulation")
 
@@ -65,7 +67,7 @@ SIMULATION_STEP_SECONDS = 5.0
 
 COUNTERS = ("calls_placed", "calls_answered", "callbacks_due", "callbacks_completed",
             "callbacks_scheduled", "leads_screened_dnc", "dnc_added", "events_recorded",
-            "agents_released", "campaigns_completed")
+            "agents_released", "campaigns_completed", "click_to_calls_ended")
 """What a run reports, each a count."""
 
 _SLOT_MS = 60_000 // CALLS_PER_MINUTE
@@ -89,6 +91,9 @@ def simulate(service: Service, dataset: str, account: str, start: datetime,
     if run.end <= run.start:
         return run.counts
     with service.store.transaction():
+        ended = finish_click_to_calls(service.store, dataset, account, run.end)
+        run.counts["click_to_calls_ended"] += len(ended)
+        run.counts["events_recorded"] += sum(ended)
         run.release_agents()
         for campaign in run.running_campaigns():
             _Dialer(run, campaign).dial()

@@ -144,8 +144,8 @@ class PlacedCall:
     id: str
     dataset: str
     account: str
-    campaign_id: str
-    lead_id: str
+    campaign_id: str | None
+    lead_id: str | None
     caller_id: str
     phone: str
     dialled: int
