@@ -181,9 +181,10 @@ def paginate(context: RequestContext, listing: str, query: ListQuery, *, table: 
     Args:
         context: The request context (binds the cursor to the caller's data set).
         listing: The list's name; a cursor of another list is refused.
-        query: ``limit``, ``cursor`` and the filters.
+        query: ``limit``, ``cursor`` and the filters; each filter given is a column of
+            ``table`` that must equal it.
         table: The table to read.
-        where: SQL conditions selecting the caller's rows and the filters.
+        where: SQL conditions selecting the caller's rows.
         params: Parameters of ``where``.
         render: Turns a row into the resource's JSON object.
         columns: The columns to select for ``render``.
@@ -196,6 +197,10 @@ def paginate(context: RequestContext, listing: str, query: ListQuery, *, table: 
     selected = f"{json_sql} AS item, created_at, id" if json_sql else columns
     sql = f"SELECT {selected} FROM {table} WHERE {where}"
     args = list(params)
+    for column, value in filters.items():
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(value)
     if query.cursor is not None:
         position = service.cursors.decode(query.cursor, listing=listing, dataset=context.dataset,
                                           filters=filters, now=now)

@@ -132,9 +132,6 @@ def _change(ctx: RequestContext, row: sqlite3.Row, event: WebhookEventType,
 async def list_appointments(ctx: Ctx, query: query_model(AppointmentListQuery)) -> Any:  # type: ignore[valid-type]
     """Appointments newest created first, optionally of one status."""
     where, params = "dataset = ?", [ctx.dataset]
-    if query.status is not None:
-        where += " AND status = ?"
-        params.append(query.status)
     return paginate(ctx, "appointments", query, table="appointments", where=where,
                     params=params, render=render)
 

@@ -132,10 +132,7 @@ def _not_pending(row: sqlite3.Row) -> ApiProblem:
 @endpoint(router, "callbacks.list", response_model=Page[Callback], query=True)
 async def list_callbacks(ctx: Ctx, query: query_model(CallbackListQuery)) -> Any:  # type: ignore[valid-type]
     """A campaign's callbacks, newest created first; an unknown campaign gives an empty page."""
-    where, params = "dataset = ? AND campaign_id = ?", [ctx.dataset, query.campaign_id]
-    if query.status is not None:
-        where += " AND status = ?"
-        params.append(query.status)
+    where, params = "dataset = ?", [ctx.dataset]
     return paginate(ctx, "callbacks", query, table="callbacks", where=where, params=params,
                     render=render)
 

@@ -268,12 +268,6 @@ async def list_calls(ctx: Ctx, query: query_model(CallListQuery)) -> Any:  # typ
     where = "account = ? AND dataset IN (?, ?)"
     params: list[Any] = [ctx.account.name, *ctx.service.store.layers(ctx.dataset,
                                                                     ctx.account.name)]
-    if query.campaign_id is not None:
-        where += " AND campaign_id = ?"
-        params.append(query.campaign_id)
-    if query.direction is not None:
-        where += " AND direction = ?"
-        params.append(query.direction)
     return paginate(ctx, "calls", query, table="calls", where=where, params=params,
                     json_sql=_ITEM_JSON)
 

@@ -45,9 +45,6 @@ def load(ctx: RequestContext, campaign_id: str) -> sqlite3.Row:
 async def list_campaigns(ctx: Ctx, query: query_model(CampaignListQuery)) -> Any:  # type: ignore[valid-type]
     """Campaigns newest first; archived ones are never listed."""
     where, params = "dataset = ? AND archived = 0", [ctx.dataset]
-    if query.status is not None:
-        where += " AND status = ?"
-        params.append(query.status)
     return paginate(ctx, "campaigns", query, table="campaigns", where=where, params=params,
                     render=render)
 

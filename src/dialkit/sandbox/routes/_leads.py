@@ -151,15 +151,9 @@ def _lead_answer(row: sqlite3.Row) -> Response:
 async def list_leads(ctx: Ctx, query: query_model(LeadListQuery)) -> Any:  # type: ignore[valid-type]
     """Leads newest first, by campaign, status or the caller's own ``external_id``."""
     where, params = "dataset = ?", [ctx.dataset]
-    if query.campaign_id is not None:
-        where += " AND campaign_id = ?"
-        params.append(query.campaign_id)
-    if query.status is not None:
-        where += " AND status = ?"
-        params.append(query.status)
-    if query.external_id is not None:
-        where += " AND owner_client = ? AND external_id = ?"
-        params += [ctx.caller.client_id, query.external_id]
+    if query.external_id is not None:  # external ids are the caller's client's own
+        where += " AND owner_client = ?"
+        params.append(ctx.caller.client_id)
     return paginate(ctx, "leads", query, table="leads", where=where, params=params,
                     render=render)
 

@@ -186,9 +186,6 @@ def _report(row: sqlite3.Row, now: datetime) -> dict[str, Any]:
 async def delivery_reports(ctx: Ctx, query: query_model(DeliveryReportQuery)) -> Any:  # type: ignore[valid-type]
     """Delivery reports of the caller's messages, newest first."""
     where, params = "dataset = ?", [ctx.dataset]
-    if query.client_reference is not None:
-        where += " AND client_reference = ?"
-        params.append(query.client_reference)
     now = ctx.service.clock.now()
     return paginate(ctx, "sms_delivery_reports", query, table="sms", where=where, params=params,
                     render=lambda row: _report(row, now))

@@ -95,9 +95,6 @@ def load_event(ctx: RequestContext, event_id: str) -> sqlite3.Row:
 async def list_events(ctx: WebhookCtx, query: query_model(WebhookEventListQuery)) -> Any:  # type: ignore[valid-type]
     """Events of the last 30 days, newest first, optionally of one ``type``."""
     where, params = "dataset = ? AND created_at >= ?", [ctx.dataset, _kept_since(ctx)]
-    if query.type is not None:
-        where += " AND type = ?"
-        params.append(query.type)
     return paginate(ctx, "webhook_events", query, table="webhook_events", where=where,
                     params=params, render=lambda row: render(ctx, row))
 
