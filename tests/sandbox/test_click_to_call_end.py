@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+from test_click_to_call import agents, dial, number_at
 
 from conftest import assert_problem
 from dialkit.sandbox import Sandbox
-from test_click_to_call import agents, dial, number_at
 
 
 def _advance(running: Sandbox, seconds: int) -> None:
