@@ -26,7 +26,7 @@ from dialkit.sandbox import Sandbox, _simulation
 NOW = datetime.fromisoformat(START)
 COUNTERS = {"calls_placed", "calls_answered", "callbacks_due", "callbacks_completed",
             "callbacks_scheduled", "leads_screened_dnc", "dnc_added", "events_recorded",
-            "agents_released", "campaigns_completed"}
+            "campaigns_completed", "click_to_calls_ended"}
 FINAL = {"sale": "completed", "not_interested": "completed", "wrong_number": "completed",
          "do_not_call": "dnc", "callback_requested": "callback"}
 """Lead status after an answered call with this disposition (else ``contacted``)."""
@@ -272,12 +272,12 @@ def test_call_events_carry_the_contract_fields(world: Sandbox, full: httpx.Clien
         assert event["data"]["disposition_code"] == calls[event["data"]["call_id"]]["disposition"]
 
 
-def test_expired_click_to_call_holds_release_their_agent(world: Sandbox) -> None:
+def test_a_click_to_call_ends_within_30_minutes_and_frees_its_agent(world: Sandbox) -> None:
     with client_for(world, KEYS["sending"]) as sender:
         call = {"to": "+442079460998", "agent_extension": "1001"}
         assert write(sender, "/v1/calls", call, key="c1").status_code == 201
         assert write(sender, "/v1/calls", call, key="c2").status_code == 409
-        assert advance(world, 30 * 60 + 1)["simulated"]["agents_released"] == 1
+        assert advance(world, 30 * 60 + 1)["simulated"]["click_to_calls_ended"] == 1
         assert write(sender, "/v1/calls", call, key="c3").status_code == 201
 
 

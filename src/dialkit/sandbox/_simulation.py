@@ -9,9 +9,9 @@ within 08:00-21:00 at the recipient and never to a number on the Do-Not-Call
 list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
 call). A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
-(:mod:`._simulation_calls`). Click-to-calls that are over end
-(:mod:`._simulation_clicks`), agents whose click-to-call hold expired are
-released, and a campaign whose leads are all finished becomes ``completed``.
+(:mod:`._simulation_calls`). Click-to-calls that are over end and free
+their agent (:mod:`._simulation_clicks`), and a campaign whose leads are all
+finished becomes ``completed``.
 
 A call is written once it has ended, so nothing the API shows lies in the
 future: the rate counts calls by their end, and a call that ends in the
@@ -67,7 +67,7 @@ SIMULATION_STEP_SECONDS = 5.0
 
 COUNTERS = ("calls_placed", "calls_answered", "callbacks_due", "callbacks_completed",
             "callbacks_scheduled", "leads_screened_dnc", "dnc_added", "events_recorded",
-            "agents_released", "campaigns_completed", "click_to_calls_ended")
+            "campaigns_completed", "click_to_calls_ended")
 """What a run reports, each a count."""
 
 _SLOT_MS = 60_000 // CALLS_PER_MINUTE
@@ -94,7 +94,6 @@ def simulate(service: Service, dataset: str, account: str, start: datetime,
         ended = finish_click_to_calls(service.store, dataset, account, run.end)
         run.counts["click_to_calls_ended"] += len(ended)
         run.counts["events_recorded"] += sum(ended)
-        run.release_agents()
         for campaign in run.running_campaigns():
             _Dialer(run, campaign).dial()
     return run.counts
@@ -187,13 +186,6 @@ class _Run:
         self._listed: dict[str, bool] = {}
         self.callers = self._caller_ids()
         self.agents = self._agent_extensions()
-
-    def release_agents(self) -> None:
-        """Agents held for a click-to-call whose hold expired are free again."""
-        cursor = self.conn.execute(
-            "UPDATE agents SET held_until = NULL WHERE dataset = ? AND held_until <= ?",
-            (self.dataset, stamp(self.end)))
-        self.counts["agents_released"] += cursor.rowcount
 
     def running_campaigns(self) -> list[sqlite3.Row]:
         """The running campaigns in id order (so that runs are reproducible); none when the

@@ -1,0 +1,45 @@
+"""The command line: its reference in docs/cli.md matches --help, and the demo runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dialkit.cli import app
+
+DOCS = Path(__file__).parents[1] / "docs" / "cli.md"
+runner = CliRunner()
+
+
+def _documented_commands() -> list[list[str]]:
+    return [heading.split()[1:] for heading in
+            re.findall(r"^## `(dialkit[^`]*)`", DOCS.read_text(), re.MULTILINE)]
+
+
+def _documented_options(command: list[str]) -> set[str]:
+    section = DOCS.read_text().split(f"## `dialkit {' '.join(command)}`")[1].split("\n## ")[0]
+    return set(re.findall(r"^\| `(--[a-z-]+)`", section, re.MULTILINE))
+
+
+def test_every_command_is_documented() -> None:
+    documented = {tuple(c) for c in _documented_commands()}
+    assert documented == {("demo",), ("sandbox", "serve")}
+
+
+@pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
+def test_documented_options_are_the_real_ones(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    real = set(re.findall(r"(--[a-z][a-z-]+)", result.output)) - {"--help"}
+    assert _documented_options(command) == real
+
+
+def test_demo_shows_the_emulator_answering() -> None:
+    result = runner.invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert "GET /v1/me -> account 'demo'" in result.output
+    assert re.search(r"GET /v1/campaigns -> \d+ campaigns", result.output)
+    assert "svc_" not in result.output
