@@ -9,12 +9,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from dialkit.contract import Operation
 
 from ._auth import Caller, KeyRegistry
 from ._clock import Clock, isoformat, parse_timestamp
-from ._config import AccountConfig, SandboxConfig
+from ._config import AccountConfig, SandboxConfig, parse_config
 from ._cursors import CursorCodec
 from ._faults import Faults
 from ._idempotency import IdempotencyKeys
@@ -27,16 +28,15 @@ class Service:
     """Everything one emulator instance holds."""
 
     def __init__(self, config: SandboxConfig, db: str | None = None) -> None:
-        self.config = config
+        self.configured = config
+        self._use_config(config)
         self.store = Store(db or ":memory:")
         self.anchor = self._anchor()
         self.clock = Clock(manual=config.server.clock == "manual", start=self._clock_start())
         self.limiter = RateLimiter(config.server.rate_limit_scale)
         self.cursors = CursorCodec(self._cursor_secret())
-        self.keys = KeyRegistry(config)
         self.faults = Faults()
         self.idempotency = IdempotencyKeys(self.store, self.clock)
-        self.accounts = {a.name: a for a in config.accounts}
         for account in config.accounts:
             self.seed(account)
 
@@ -78,13 +78,44 @@ class Service:
             self.store.set_meta(f"world:{account.name}", signature)
 
     def reset(self) -> None:
-        """Back to the seeded worlds: every data set, key and fault forgotten, the clock rewound."""
+        """Back to the seeded worlds and the configured access: every data set, key and fault
+        forgotten, the clock rewound."""
         for account in self.config.accounts:
             self.store.drop_datasets(account.name)
+        self._use_config(self.configured)
         self.idempotency.clear()
         self.faults.clear()
         self.clock.rewind()
         self.store.conn.execute("DELETE FROM meta WHERE key = 'manual_clock'")
+
+    def change_access(self, account: str, changes: dict[str, Any],
+                      client: str | None = None) -> AccountConfig:
+        """Change an account's (or one of its clients') access settings while running.
+
+        The contract lets access changes (a revoked key, a disabled client, an
+        allow-list or a switch) take up to 15 seconds; here they apply to the
+        next request. Raises ``KeyError`` for an unknown account or client and
+        :class:`ConfigError` for a value the configuration would refuse.
+        """
+        old = self.accounts[account]
+        data = old.model_dump()
+        if client is None:
+            data.update(changes)
+        else:
+            targets = [c for c in data["clients"] if c["name"] == client]
+            if not targets:
+                raise KeyError(client)
+            targets[0].update(changes)
+        where = f"accounts[{self.config.accounts.index(old)}]"
+        new = parse_config({"accounts": [data]}, where).accounts[0]
+        self._use_config(self.config.model_copy(update={"accounts": [
+            new if a.name == account else a for a in self.config.accounts]}))
+        return new
+
+    def _use_config(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.accounts = {a.name: a for a in config.accounts}
+        self.keys = KeyRegistry(config)
 
     def advance_clock(self, seconds: float) -> datetime:
         """Move the manual clock and remember it across restarts."""

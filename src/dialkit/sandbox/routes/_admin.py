@@ -10,11 +10,12 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from dialkit.contract import ErrorCode
 
 from .._clock import isoformat
+from .._config import AccountConfig, ConfigError
 from .._faults import FaultRule
 from .._problems import ApiProblem
 from .._routing import json_response
@@ -88,6 +89,41 @@ async def clear_faults(request: Request) -> Any:
     """Remove every fault rule."""
     _service(request).faults.clear()
     return json_response({"cleared": True})
+
+
+ACCOUNT_ACCESS_FIELDS = frozenset(AccountConfig.model_fields) - {"name", "seed", "scale",
+                                                                   "clients"}
+CLIENT_ACCESS_FIELDS = frozenset({"enabled", "scopes", "ip_allow_list", "keys"})
+
+
+def _change_access(request: Request, account: str, changes: dict[str, JsonValue],
+                   allowed: frozenset[str], client: str | None = None) -> Any:
+    unknown = sorted(set(changes) - allowed)
+    if unknown:
+        raise ApiProblem(ErrorCode.VALIDATION_FAILED,
+                         f"Only these fields can change: {', '.join(sorted(allowed))}.",
+                         errors=[(f"/{name}", "unknown_field") for name in unknown])
+    try:
+        changed = _service(request).change_access(account, changes, client)
+    except KeyError:
+        raise ApiProblem(ErrorCode.NOT_FOUND, "No such account or client is configured.") from None
+    except ConfigError as exc:
+        raise ApiProblem(ErrorCode.VALIDATION_FAILED, str(exc)) from None
+    return json_response(changed.model_dump(mode="json", exclude={"clients"}))
+
+
+@router.patch("/accounts/{account}", summary="Change an account's access settings")
+async def change_account(request: Request, account: str,
+                         changes: dict[str, JsonValue]) -> Any:
+    """Switches, access, allow-list, sending state, caps: from the next request on."""
+    return _change_access(request, account, changes, ACCOUNT_ACCESS_FIELDS)
+
+
+@router.patch("/accounts/{account}/clients/{client}", summary="Change a client's access")
+async def change_client(request: Request, account: str, client: str,
+                        changes: dict[str, JsonValue]) -> Any:
+    """Enable or disable an API client, change its scopes, allow-list or keys (revoke one)."""
+    return _change_access(request, account, changes, CLIENT_ACCESS_FIELDS, client)
 
 
 @router.get("/ground-truth", summary="The planted compliance problems")
