@@ -5,8 +5,9 @@ Measures, on this machine:
 1. how long the emulator takes to start at the ``small`` scale (in-process
    ``dialkit.sandbox.start``, until it answers), median of several runs;
 2. how long the ``large`` world takes to build (``Service`` construction);
-3. list throughput at the ``large`` scale with rate limiting off: the server
-   runs as ``dialkit sandbox serve`` in its own process, and a lean asyncio
+3. list throughput at the ``large`` scale with rate limiting off and a manual
+   clock (so the dialer simulation does not run during the measurement): the
+   server runs as ``dialkit sandbox serve`` in its own process, and a lean asyncio
    HTTP/1.1 load generator (keep-alive connections, no HTTP library, so that
    the client costs little CPU of the two cores) walks ``GET /v1/calls`` with
    ``limit=100``, following cursors, for a fixed time; it reports requests per
@@ -59,7 +60,8 @@ def time_large_build() -> float:
 
 def _config_file(key: str, scale: str) -> Path:
     text = (
-        f"[server]\nrate_limit_scale = 0\n\n[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
+        "[server]\nrate_limit_scale = 0\nclock = \"manual\"\n\n"
+        f"[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
         "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
         f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
     )
