@@ -20,7 +20,7 @@ import pytest
 from test_auth import campaign_in, campaign_status
 
 from conftest import KEYS, base_config, write
-from dialkit.sandbox import ApiKey, Sandbox, SandboxStartError, parse_config, start
+from dialkit.sandbox import ApiKey, Sandbox, SandboxStartError, _server, parse_config, start
 
 DIALKIT = str(Path(sys.executable).parent / "dialkit")
 LISTENING = re.compile(r"^listening on http://127\.0\.0\.1:(\d+)$")
@@ -244,3 +244,18 @@ def test_cli_db_keeps_data_across_restarts(tmp_path: Path,
         replay = write(live, live_pause, key="pause-1")
         assert replay.headers["idempotency-replayed"] == "true"
         assert replay.content == paused.content
+
+
+def test_start_raises_when_the_server_thread_dies_during_start_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn ends its thread quietly when it cannot serve; start() must say so, not hang."""
+    def unusable(host: str, port: int) -> socket.socket:
+        sock = socket.socket()
+        sock.close()  # uvicorn's thread fails on a closed socket
+        return sock
+
+    monkeypatch.setattr(_server, "bind", unusable)
+    began = time.monotonic()
+    with pytest.raises(SandboxStartError, match="stopped during start-up"):
+        start()
+    assert time.monotonic() - began < _server.STARTUP_DEADLINE_SECONDS

@@ -142,15 +142,23 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
     sock = bind(host, port)
     service = Service(resolved, None if db is None else str(db))
     server = make_server(service)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
-                              name="dialkit-sandbox", daemon=True)
+    failures: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            server.run(sockets=[sock])
+        except BaseException as exc:  # reported by start(), which waits for this thread
+            failures.append(exc)
+
+    thread = threading.Thread(target=serve, name="dialkit-sandbox", daemon=True)
     thread.start()
     deadline = time.monotonic() + STARTUP_DEADLINE_SECONDS
     while not server.started:
         if not thread.is_alive():
             sock.close()
-            raise SandboxStartError("the emulator's server thread stopped during start-up; "
-                                    "see the log above")
+            cause = f": {failures[0]!r}" if failures else "; see the log above"
+            raise SandboxStartError(f"the emulator's server thread stopped during start-up"
+                                    f"{cause}")
         if time.monotonic() > deadline:
             server.should_exit = True
             raise SandboxStartError(f"the emulator did not start within "
