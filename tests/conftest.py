@@ -9,6 +9,7 @@ their own with ``make_sandbox``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -132,4 +133,18 @@ def assert_problem(response: httpx.Response, status: int, code: str) -> dict[str
     assert body["status"] == status
     if status in (429, 503):
         assert int(response.headers["retry-after"]) >= 0
+    return body
+
+
+def service_time(running: Sandbox) -> datetime:
+    """The emulator's service time."""
+    return datetime.fromisoformat(httpx.get(running.base_url + "/_sandbox/clock").json()["now"])
+
+
+def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
+    """Move the emulator's manual clock forward; the answer of POST /_sandbox/clock."""
+    answer = httpx.post(running.base_url + "/_sandbox/clock", json={"advance_seconds": seconds},
+                        timeout=30)
+    answer.raise_for_status()
+    body: dict[str, Any] = answer.json()
     return body

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from datetime import datetime
 from itertools import count
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -18,7 +17,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from conftest import START, assert_problem, base_config, client_for, write
+from conftest import START, advance, assert_problem, base_config, client_for, service_time, write
 from dialkit.contract import id_pattern
 from dialkit.sandbox import Sandbox, parse_config, start
 
@@ -43,20 +42,13 @@ EASTERN = "+12125550142"
 _keys = count()
 
 
-def clock(running: Sandbox) -> datetime:
-    """The emulator's service time."""
-    return datetime.fromisoformat(httpx.get(running.base_url + "/_sandbox/clock").json()["now"])
 
 
-def advance(running: Sandbox, seconds: float) -> None:
-    """Move the emulator's manual clock forward."""
-    httpx.post(running.base_url + "/_sandbox/clock",
-               json={"advance_seconds": seconds}).raise_for_status()
 
 
 def number_at(running: Sandbox, *, allowed: bool) -> str:
     """A number whose local time now is inside (``allowed``) or outside 08:00-21:00."""
-    now = clock(running)
+    now = service_time(running)
     for zone, number in LOCAL_NUMBERS.items():
         if (8 <= now.astimezone(ZoneInfo(zone)).hour < 21) == allowed:
             return number
@@ -124,7 +116,7 @@ def test_a_call_is_started_for_a_ready_agent(sender: httpx.Client, api: httpx.Cl
     started = response.json()
     caller_ids = sandbox.service.store.rows(
         "SELECT phone FROM caller_ids WHERE dataset = 'seed:acme' ORDER BY phone")
-    now = clock(sandbox).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    now = service_time(sandbox).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     assert re.fullmatch(id_pattern("call_"), started.pop("call_id"))
     assert started == {"status": "dialing", "to": to, "agent_extension": crew[0]["extension"],
                        "caller_id": caller_ids[0]["phone"], "campaign_id": None,

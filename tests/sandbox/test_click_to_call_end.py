@@ -7,13 +7,8 @@ from collections.abc import Callable
 import httpx
 from test_click_to_call import agents, dial, number_at
 
-from conftest import assert_problem
+from conftest import advance, assert_problem
 from dialkit.sandbox import Sandbox
-
-
-def _advance(running: Sandbox, seconds: int) -> None:
-    httpx.post(f"{running.base_url}/_sandbox/clock",
-               json={"advance_seconds": seconds}).raise_for_status()
 
 
 def test_a_click_to_call_ends_and_frees_its_agent(
@@ -29,7 +24,7 @@ def test_a_click_to_call_ends_and_frees_its_agent(
     assert_problem(dial(http, {"to": to, "agent_extension": agent["extension"]}), 409,
                    "agent_unavailable")
 
-    _advance(sandbox, 31 * 60)
+    advance(sandbox, 31 * 60)
 
     call = http.get(f"/v1/calls/{call_id}").json()
     assert call["status"] != "dialing"
@@ -48,5 +43,5 @@ def test_a_click_to_call_still_ringing_is_left_dialing(
     agent = agents(sandbox, "client:acme/full")[0]
     started = dial(http, {"to": number_at(sandbox, allowed=True),
                           "agent_extension": agent["extension"]})
-    _advance(sandbox, 1)
+    advance(sandbox, 1)
     assert http.get(f"/v1/calls/{started.json()['call_id']}").json()["status"] == "dialing"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from datetime import datetime
 from itertools import count
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,7 +16,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from conftest import KEYS, assert_problem, base_config, client_for, write
+from conftest import KEYS, advance, assert_problem, base_config, client_for, service_time, write
 from dialkit.contract import id_pattern
 from dialkit.sandbox import Sandbox
 
@@ -39,20 +38,13 @@ EASTERN = "+12125550142"
 _refs = count()
 
 
-def clock(running: Sandbox) -> datetime:
-    """The emulator's service time."""
-    return datetime.fromisoformat(httpx.get(running.base_url + "/_sandbox/clock").json()["now"])
 
 
-def advance(running: Sandbox, seconds: float) -> None:
-    """Move the emulator's manual clock forward."""
-    httpx.post(running.base_url + "/_sandbox/clock",
-               json={"advance_seconds": seconds}).raise_for_status()
 
 
 def number_at(running: Sandbox, *, allowed: bool, line: str = "0142") -> str:
     """A number whose local time now is inside (``allowed``) or outside 08:00-21:00."""
-    now = clock(running)
+    now = service_time(running)
     for zone, prefix in LOCAL_PREFIXES.items():
         if (8 <= now.astimezone(ZoneInfo(zone)).hour < 21) == allowed:
             return prefix + line
@@ -91,7 +83,7 @@ def test_send_accepts_a_message(sender: httpx.Client, sandbox: Sandbox) -> None:
     message = response.json()
     assert re.fullmatch(id_pattern("msg_"), message.pop("id"))
     assert message == {"to": to, "status": "queued", "client_reference": "order-1",
-                       "created_at": clock(sandbox).isoformat(timespec="milliseconds")
+                       "created_at": service_time(sandbox).isoformat(timespec="milliseconds")
                        .replace("+00:00", "Z")}
 
 
@@ -302,7 +294,7 @@ def test_delivery_moves_on_with_the_clock(sender: httpx.Client, sandbox: Sandbox
     advance(sandbox, 4)
     assert states() == {ok["id"]: ("delivered", None), failing["id"]: ("failed", "unreachable")}
     report = reports(sender)[0]
-    assert report["updated_at"] == clock(sandbox).isoformat(timespec="milliseconds").replace(
+    assert report["updated_at"] == service_time(sandbox).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z")
     assert report["created_at"] < report["updated_at"]
 

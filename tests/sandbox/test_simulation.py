@@ -20,7 +20,7 @@ import phonenumbers
 import pytest
 from phonenumbers import timezone as phone_timezones
 
-from conftest import KEYS, START, base_config, client_for, write
+from conftest import KEYS, START, advance, base_config, client_for, write
 from dialkit.sandbox import Sandbox, _simulation
 
 NOW = datetime.fromisoformat(START)
@@ -47,13 +47,6 @@ def full(world: Sandbox) -> Iterator[httpx.Client]:
         yield http
 
 
-def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
-    """Move the clock and return the answer of POST /_sandbox/clock."""
-    answer = httpx.post(running.base_url + "/_sandbox/clock",
-                        json={"advance_seconds": seconds}, timeout=30)
-    answer.raise_for_status()
-    body: dict[str, Any] = answer.json()
-    return body
 
 
 def every(http: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
