@@ -110,6 +110,24 @@ def endpoint(router: APIRouter, name: str, *, status_code: int = 200,
     return register
 
 
+def find(ctx: RequestContext, table: str, row_id: str, what: str,
+         *, condition: str = "") -> sqlite3.Row:
+    """A row of the caller's data set by id, or 404 ``not_found`` naming ``what``.
+
+    Args:
+        ctx: The request context.
+        table: A copied or own table (one with ``dataset`` and ``id``).
+        row_id: The id from the path or body.
+        what: The resource's name in the error, e.g. ``"callback"``.
+        condition: More SQL for the row to count, e.g. ``" AND archived = 0"``.
+    """
+    row = ctx.service.store.row(
+        f"SELECT * FROM {table} WHERE dataset = ? AND id = ?{condition}", (ctx.dataset, row_id))
+    if row is None:
+        raise ApiProblem(ErrorCode.NOT_FOUND, f"No {what} of this account has this id.")
+    return row
+
+
 def json_response(content: Any, status_code: int = 200,
                   headers: Mapping[str, str] | None = None) -> Response:
     """A JSON answer serialised with orjson."""

@@ -30,7 +30,7 @@ from dialkit.contract import (
 from .._compliance import country_of, e164, require_phone
 from .._events import record_event
 from .._problems import ApiProblem, field_error
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from .._service import RequestContext
 from ._callbacks import require_future
 
@@ -84,11 +84,7 @@ def event_data(row: sqlite3.Row) -> dict[str, Any]:
 
 
 def _load(ctx: RequestContext, appointment_id: str) -> sqlite3.Row:
-    row = ctx.service.store.row("SELECT * FROM appointments WHERE dataset = ? AND id = ?",
-                                (ctx.dataset, appointment_id))
-    if row is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND, "No appointment of this account has this id.")
-    return row
+    return find(ctx, "appointments", appointment_id, "appointment")
 
 
 def _modifiable(ctx: RequestContext, appointment_id: str, if_match: str | None) -> sqlite3.Row:

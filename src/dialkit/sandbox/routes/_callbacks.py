@@ -34,7 +34,7 @@ from .._caps import check_daily_cap
 from .._clock import isoformat
 from .._compliance import is_listed
 from .._problems import ApiProblem, field_error
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from .._service import RequestContext
 
 router = APIRouter()
@@ -68,19 +68,7 @@ def require_future(ctx: RequestContext, moment: datetime, pointer: str) -> str:
 
 
 def _load(ctx: RequestContext, callback_id: str) -> sqlite3.Row:
-    row = ctx.service.store.row("SELECT * FROM callbacks WHERE dataset = ? AND id = ?",
-                                (ctx.dataset, callback_id))
-    if row is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND, "No callback of this account has this id.")
-    return row
-
-
-def _load_lead(ctx: RequestContext, lead_id: str) -> sqlite3.Row:
-    lead = ctx.service.store.row("SELECT * FROM leads WHERE dataset = ? AND id = ?",
-                                 (ctx.dataset, lead_id))
-    if lead is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND, "No lead of this account has this id.")
-    return lead
+    return find(ctx, "callbacks", callback_id, "callback")
 
 
 def _check_callable(ctx: RequestContext, lead: sqlite3.Row) -> None:
@@ -140,7 +128,7 @@ async def list_callbacks(ctx: Ctx, query: query_model(CallbackListQuery)) -> Any
 @endpoint(router, "callbacks.create", status_code=201, response_model=Callback)
 async def create_callback(ctx: Ctx, body: CallbackCreateRequest) -> Any:
     """Schedule a callback for a lead that is not on the Do-Not-Call list."""
-    lead = _load_lead(ctx, body.lead_id)
+    lead = find(ctx, "leads", body.lead_id, "lead")
     scheduled_at = require_future(ctx, body.scheduled_at, "/scheduled_at")
     _check_callable(ctx, lead)
     check_daily_cap(ctx)

@@ -11,7 +11,7 @@ from dialkit.contract import Campaign, CampaignStatus, EmptyBody, ErrorCode, Lea
 
 from .._caps import check_daily_cap
 from .._problems import ApiProblem
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from .._service import RequestContext
 
 router = APIRouter()
@@ -33,12 +33,7 @@ def render(row: sqlite3.Row) -> dict[str, Any]:
 
 def load(ctx: RequestContext, campaign_id: str) -> sqlite3.Row:
     """A listed (not archived) campaign of the caller's data set, or 404 ``not_found``."""
-    row = ctx.service.store.row(
-        "SELECT * FROM campaigns WHERE dataset = ? AND id = ? AND archived = 0",
-        (ctx.dataset, campaign_id))
-    if row is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND, "No campaign of this account has this id.")
-    return row
+    return find(ctx, "campaigns", campaign_id, "campaign", condition=" AND archived = 0")
 
 
 @endpoint(router, "campaigns.list", response_model=Page[Campaign], query=True)

@@ -46,7 +46,7 @@ from dialkit.contract import (
 
 from .._clock import isoformat
 from .._problems import ApiProblem, field_error
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from .._service import RequestContext
 from ._campaigns import load as load_campaign
 from ._lead_rules import EMAIL_PATTERN, Accepted, CustomValue, LeadData, Verdict, judge_leads
@@ -136,11 +136,7 @@ def etag(row: sqlite3.Row) -> str:
 
 def load(ctx: RequestContext, lead_id: str) -> sqlite3.Row:
     """A lead of the caller's data set, or 404 ``not_found``."""
-    row = ctx.service.store.row("SELECT * FROM leads WHERE dataset = ? AND id = ?",
-                                (ctx.dataset, lead_id))
-    if row is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND, "No lead of this account has this id.")
-    return row
+    return find(ctx, "leads", lead_id, "lead")
 
 
 def _lead_answer(row: sqlite3.Row) -> Response:
