@@ -223,3 +223,16 @@ def test_openapi_document_is_json(sandbox: Sandbox) -> None:
     response = httpx.get(sandbox.base_url + "/_sandbox/openapi.json")
     assert response.status_code == 200
     assert "/v1/campaigns/{campaign_id}/pause" in orjson.loads(response.content)["paths"]
+
+
+def test_a_crash_answers_internal_error_as_a_problem_and_the_server_keeps_serving(
+        sandbox: Sandbox, api: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure inside the emulator (provoked here: the store breaks) is never a traceback."""
+    def broken(*args: object) -> None:
+        raise RuntimeError("the store broke")
+
+    monkeypatch.setattr(sandbox.service.store, "rows", broken)
+    body = assert_problem(api.get("/v1/campaigns"), 500, "internal_error")
+    assert "Traceback" not in body["detail"] and "the store broke" not in body["detail"]
+    monkeypatch.undo()
+    assert api.get("/v1/campaigns").status_code == 200

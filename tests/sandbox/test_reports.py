@@ -97,3 +97,16 @@ def test_bad_queries_are_refused(api: httpx.Client, params: dict[str, str], poin
 def test_needs_the_reports_scope(key_client: Callable[[str], httpx.Client]) -> None:
     assert _report(key_client("reader"))["total"] > 0
     assert_problem(key_client("noscope").get(PATH), 403, "insufficient_scope")
+
+
+@pytest.mark.parametrize(("params", "first", "last"), [
+    ({"to": "0001-01-01"}, "0001-01-01", "0001-01-01"),
+    ({"to": "0001-01-03"}, "0001-01-01", "0001-01-03"),
+    ({"from": "9999-12-31", "to": "9999-12-31"}, "9999-12-31", "9999-12-31"),
+])
+def test_ranges_at_the_ends_of_the_calendar_are_answered(api: httpx.Client,
+                                                         params: dict[str, str], first: str,
+                                                         last: str) -> None:
+    answer = api.get("/v1/reports/dispositions", params=params)
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["from"], answer.json()["to"], answer.json()["total"]) == (first, last, 0)

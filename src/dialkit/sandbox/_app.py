@@ -139,7 +139,13 @@ def build_fastapi(service: Service) -> FastAPI:
                                  status=exc.status_code)
         return _answer(request, problem, docs)
 
+    async def on_crash(request: Request, exc: Exception) -> Response:
+        # Starlette answers with this, then re-raises to the pipeline, which logs the crash.
+        return _answer(request, ApiProblem(ErrorCode.INTERNAL_ERROR,
+                                           "The emulator failed; the error is in its log."), docs)
+
     app.add_exception_handler(ApiProblem, on_problem)
+    app.add_exception_handler(Exception, on_crash)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(HTTPException, on_http)
     return app

@@ -9,7 +9,7 @@ data: [{disposition_code, count}]}``, most frequent code first.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter
@@ -40,7 +40,7 @@ class DispositionReportQuery(BaseModel):
 def _range(ctx: RequestContext, query: DispositionReportQuery) -> tuple[date, date]:
     """The inclusive date range asked for, or 400 when it is inverted or too long."""
     to = query.to or ctx.service.clock.now().date()
-    start = query.from_ or to - timedelta(days=DEFAULT_REPORT_DAYS - 1)
+    start = query.from_ or date.fromordinal(max(1, to.toordinal() - DEFAULT_REPORT_DAYS + 1))
     if to < start:
         raise field_error("/query/to", "before_from",
                           "'to' is before 'from'; send from <= to (dates as YYYY-MM-DD).")
@@ -57,9 +57,9 @@ async def dispositions(ctx: Ctx, query: query_model(DispositionReportQuery)) -> 
     start, to = _range(ctx, query)
     store = ctx.service.store
     where = ("account = ? AND dataset IN (?, ?) AND disposition IS NOT NULL "
-             "AND created_at >= ? AND created_at < ?")
+             "AND created_at >= ? AND created_at <= ?")
     params: list[Any] = [ctx.account.name, *store.layers(ctx.dataset, ctx.account.name),
-                         start.isoformat(), (to + timedelta(days=1)).isoformat()]
+                         start.isoformat(), f"{to.isoformat()}T23:59:59.999Z"]
     if query.campaign_id is not None:
         where += " AND campaign_id = ?"
         params.append(query.campaign_id)
