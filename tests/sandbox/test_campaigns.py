@@ -87,20 +87,12 @@ def test_allowed_transitions(api: httpx.Client, status: str, verb: str, outcome:
 
 
 @pytest.mark.parametrize("status", ["draft", "ready", "completed"])
-def test_pause_of_a_campaign_neither_running_nor_paused_is_refused(api: httpx.Client,
-                                                                   status: str) -> None:
+@pytest.mark.parametrize(("verb", "code"), [("pause", "campaign_not_running"),
+                                            ("resume", "campaign_not_paused")])
+def test_pause_or_resume_of_a_campaign_neither_running_nor_paused_is_refused(
+        api: httpx.Client, status: str, verb: str, code: str) -> None:
     campaign = campaign_in(api, status)
-    assert_problem(write(api, f"/v1/campaigns/{campaign['id']}/pause"), 409,
-                   "campaign_not_running")
-    assert api.get(f"/v1/campaigns/{campaign['id']}").json()["status"] == status
-
-
-@pytest.mark.parametrize("status", ["draft", "ready", "completed"])
-def test_resume_of_a_campaign_neither_paused_nor_running_is_refused(api: httpx.Client,
-                                                                    status: str) -> None:
-    campaign = campaign_in(api, status)
-    assert_problem(write(api, f"/v1/campaigns/{campaign['id']}/resume"), 409,
-                   "campaign_not_paused")
+    assert_problem(write(api, f"/v1/campaigns/{campaign['id']}/{verb}"), 409, code)
     assert api.get(f"/v1/campaigns/{campaign['id']}").json()["status"] == status
 
 

@@ -34,6 +34,7 @@ from .._compliance import (
     within_calling_hours,
 )
 from .._problems import ApiProblem
+from .._routing import find
 from .._service import RequestContext
 from ._dnc import consent_withdrawn
 
@@ -73,19 +74,10 @@ def start_call(ctx: RequestContext, request: CallCreateRequest) -> dict[str, Any
 
 def _check_references(ctx: RequestContext, request: CallCreateRequest) -> None:
     """404 ``not_found`` for a ``campaign_id`` or ``lead_id`` the caller's data set lacks."""
-    store = ctx.service.store
-    if request.campaign_id is not None and store.row(
-            "SELECT 1 FROM campaigns WHERE dataset = ? AND id = ? AND archived = 0",
-            (ctx.dataset, request.campaign_id)) is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND,
-                         "No campaign of this account has the given campaign_id. Take the id "
-                         "from GET /v1/campaigns, or leave campaign_id out.")
-    if request.lead_id is not None and store.row(
-            "SELECT 1 FROM leads WHERE dataset = ? AND id = ?",
-            (ctx.dataset, request.lead_id)) is None:
-        raise ApiProblem(ErrorCode.NOT_FOUND,
-                         "No lead of this account has the given lead_id. Take the id from "
-                         "GET /v1/leads, or leave lead_id out.")
+    if request.campaign_id is not None:
+        find(ctx, "campaigns", request.campaign_id, "campaign", condition=" AND archived = 0")
+    if request.lead_id is not None:
+        find(ctx, "leads", request.lead_id, "lead")
 
 
 def _find_agent(ctx: RequestContext, conn: sqlite3.Connection,
