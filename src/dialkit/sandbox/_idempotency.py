@@ -78,7 +78,7 @@ class IdempotencyKeys:
 
     def finish(self, scope: str, key: str, answer: StoredAnswer) -> None:
         """Store the answer of a final outcome, or forget the key after a transient failure."""
-        if answer.status >= 500 or answer.status == 429 or _is_in_flight_conflict(answer):
+        if answer.status >= 500 or answer.status == 429:
             self.forget(scope, key)
             return
         self._store.conn.execute(
@@ -99,10 +99,6 @@ class IdempotencyKeys:
     def clear(self) -> None:
         """Forget every key (the admin reset)."""
         self._store.conn.execute("DELETE FROM idempotency")
-
-
-def _is_in_flight_conflict(answer: StoredAnswer) -> bool:
-    return answer.status == 409 and b'"code":"conflict"' in answer.body
 
 
 def outcome_unknown() -> ApiProblem:

@@ -53,7 +53,6 @@ from ._service import RequestContext, Service
 log = logging.getLogger("dialkit.sandbox")
 _CORRELATION = re.compile(CORRELATION_ID_PATTERN)
 CONTEXT_KEY = "dialkit.context"
-BODY_KEY = "dialkit.body"
 
 
 @dataclass(slots=True)
@@ -203,7 +202,6 @@ class Pipeline:
     async def _run(self, scope: Scope, admitted: Admitted, send: Send) -> None:
         context = admitted.context
         scope["state"][CONTEXT_KEY] = context
-        scope["state"][BODY_KEY] = admitted.parsed
         fault = self.service.faults.pick(scope["method"], scope["path"])
         idem_scope = f"{context.caller.client_id}|{context.dataset}"
         key = admitted.idempotency_key

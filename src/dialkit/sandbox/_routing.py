@@ -29,7 +29,7 @@ from dialkit.contract import (
     operation_by_name,
 )
 
-from ._pipeline import BODY_KEY, CONTEXT_KEY
+from ._pipeline import CONTEXT_KEY
 from ._problems import PROBLEM_MEDIA_TYPE, ApiProblem
 from ._service import RequestContext
 
@@ -65,11 +65,6 @@ async def _context(request: Request) -> RequestContext:
 
 Ctx = Annotated[RequestContext, Depends(_context)]
 """The handler's view of its request: service, caller, operation, request id."""
-
-
-def raw_body(request: Request) -> Any:
-    """The parsed JSON body as the pipeline read it (``None`` when empty)."""
-    return request.scope["state"].get(BODY_KEY)
 
 
 async def _no_query(request: Request) -> None:
