@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from dialkit import Client
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
 
@@ -115,6 +116,36 @@ def make_sandbox() -> Iterator[Callable[..., Sandbox]]:
     yield make
     for item in running:
         item.stop()
+
+
+@pytest.fixture
+def client(sandbox: Sandbox) -> Iterator[Client]:
+    """A :class:`dialkit.Client` with the ``full`` test key; client-side limiting off."""
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as made:
+        yield made
+
+
+@pytest.fixture
+def client_as(sandbox: Sandbox) -> Iterator[Callable[..., Client]]:
+    """dialkit clients for the other roles: ``client_as("sending", max_retries=0)``."""
+    made: list[Client] = []
+
+    def make(role: str, **options: Any) -> Client:
+        options.setdefault("rate_limit", None)
+        made.append(Client(KEYS[role], base_url=sandbox.base_url, **options))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close()
+
+
+def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:
+    """Activate a fault rule (see docs/emulator.md) and return it as the emulator completed it."""
+    answer = httpx.post(running.base_url + "/_sandbox/faults", json=rule, timeout=30)
+    assert answer.status_code == 201, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
 
 
 def write(http: httpx.Client, path: str, body: Any = None, *, key: str = "k1",

@@ -1,9 +1,20 @@
 """dialkit: a Python toolkit for the accounts of an outbound dialing service.
 
-The service's contract lives in :mod:`dialkit.contract`; a faithful local
-emulator of it in :mod:`dialkit.sandbox`.
+:class:`Client` calls every operation of the service's v1 contract
+(:mod:`dialkit.contract`), raising :mod:`dialkit.errors` exceptions; a
+faithful local emulator of the service is in :mod:`dialkit.sandbox`.
+
+Example:
+    >>> import dialkit
+    >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
+    >>> next(client.calls.list()).status  # doctest: +SKIP
+    'completed'
 """
+
+from . import errors
+from .client import ApiData, Client, ListIterator
+from .contract import ResponseInfo
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import KEYS, assert_problem, base_config, client_for, write
+from conftest import KEYS, add_fault, assert_problem, base_config, client_for, write
 from dialkit.sandbox import Sandbox
 
 IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
@@ -24,14 +24,6 @@ def admin(running: Sandbox, method: str, path: str, body: Any = None,
     """A request to the admin surface (no key)."""
     return httpx.request(method, running.base_url + "/_sandbox" + path, json=body,
                          params=params, timeout=30)
-
-
-def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:
-    """Activate a fault rule and return it as the emulator completed it."""
-    answer = admin(running, "POST", "/faults", rule)
-    assert answer.status_code == 201, answer.text
-    body: dict[str, Any] = answer.json()
-    return body
 
 
 def first_campaign(http: httpx.Client, status: str) -> str:

@@ -168,6 +168,7 @@ from ._resources import (
     ReplayDelivery,
     ReplayResponse,
     Resource,
+    ResponseInfo,
     SecretRotation,
     SmsMessage,
     StartedCall,
@@ -175,6 +176,7 @@ from ._resources import (
     WebhookEndpoint,
     WebhookEndpointCreated,
     WebhookEvent,
+    WebhookSecret,
 )
 from ._scopes import (
     SCOPE_SWITCH,
@@ -289,6 +291,7 @@ __all__ = [
     "ReplayResponse",
     "RequestBody",
     "Resource",
+    "ResponseInfo",
     "SCOPE_SWITCH",
     "SCOPE_TIER",
     "SECRET_ROTATION_OVERLAP_SECONDS",
@@ -325,6 +328,7 @@ __all__ = [
     "WebhookEvent",
     "WebhookEventId",
     "WebhookEventType",
+    "WebhookSecret",
     "WebhookUpdateRequest",
     "id_pattern",
     "is_valid_id",

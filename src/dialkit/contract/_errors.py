@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
-from ._resources import Resource
+from pydantic import BaseModel, ConfigDict
 
 
 class ErrorCode(StrEnum):
@@ -199,7 +199,7 @@ def problem_type(docs_base: str, code: str) -> str:
     return f"{docs_base.rstrip('/')}/errors/{code.replace('_', '-')}"
 
 
-class FieldError(Resource):
+class FieldError(BaseModel):
     """One entry of a validation problem's ``errors`` array.
 
     Attributes:
@@ -207,16 +207,21 @@ class FieldError(Resource):
         code: Per-field code; the full set is not shown (``missing`` appears).
     """
 
+    model_config = ConfigDict(extra="ignore")
+
     pointer: str
     code: str
 
 
-class Problem(Resource):
+class Problem(BaseModel):
     """An RFC 9457 problem body as the service sends it.
 
     ``code`` stays a ``str`` so a code added within v1 still parses; compare
-    it with :class:`ErrorCode` members, which are strings too.
+    it with :class:`ErrorCode` members, which are strings too. Unknown fields
+    are ignored, as in every response model.
     """
+
+    model_config = ConfigDict(extra="ignore")
 
     type: str
     title: str

@@ -5,15 +5,32 @@ becomes ``T | None`` (still always present), date-times are timezone-aware,
 ids are typed. Every model ignores unknown fields, because v1 responses may
 gain fields. Statuses whose full set the contract leaves open are ``str``.
 
+Every model can also tell what the answer's headers said about it
+(:class:`ResponseInfo`: ``X-Request-ID``, ``Idempotency-Replayed``, ``ETag``)
+through :attr:`Resource.request_id`, :attr:`Resource.replayed` and
+:attr:`Resource.etag`; the client fills them in. Webhook signing secrets are
+:class:`~dialkit._secrets.MaskedStr`, so reprs and notebook outputs show only
+their last four characters.
+
 Resources the contract does not shape (me, lead history entry, campaign
 progress, transcript, DNC entry, consent record, SMS delivery report, usage
 counters, WhatsApp message, disposition report) have no model on purpose.
 """
 
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Generic, TypeVar
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PrivateAttr,
+)
 
+from .._secrets import MaskedStr
 from ._enums import (
     ApiVersion,
     CallbackStatus,
@@ -45,10 +62,54 @@ from ._limits import MAX_CURSOR_LENGTH
 _T = TypeVar("_T")
 
 
+def _masked(value: str) -> str:
+    return MaskedStr(value)
+
+
+WebhookSecret = Annotated[str, AfterValidator(_masked)]
+"""A webhook signing secret (``whsec_...``) whose repr shows only its last four characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseInfo:
+    """What an answer's status and headers say about it.
+
+    Attributes:
+        request_id: ``X-Request-ID``: quote it to the service's support.
+        replayed: ``Idempotency-Replayed: true``: the stored answer of an
+            earlier request with the same Idempotency-Key; nothing was done
+            again.
+        status_code: The HTTP status.
+        etag: ``ETag``, to send back as ``If-Match`` (leads, appointments).
+    """
+
+    request_id: str | None
+    replayed: bool = False
+    status_code: int = 200
+    etag: str | None = None
+
+
 class Resource(BaseModel):
     """Base of every response model: unknown fields are ignored."""
 
     model_config = ConfigDict(extra="ignore")
+
+    _response: ResponseInfo | None = PrivateAttr(default=None)
+
+    @property
+    def request_id(self) -> str | None:
+        """The ``X-Request-ID`` of the answer this came from, if it came from one."""
+        return None if self._response is None else self._response.request_id
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the answer was an idempotent replay of an earlier request."""
+        return self._response is not None and self._response.replayed
+
+    @property
+    def etag(self) -> str | None:
+        """The answer's ``ETag``, to pass back as ``if_match=``."""
+        return None if self._response is None else self._response.etag
 
 
 class PageInfo(Resource):
@@ -192,14 +253,14 @@ class WebhookEndpoint(Resource):
 class WebhookEndpointCreated(WebhookEndpoint):
     """Create answer: the endpoint plus ``secret``, null on a replayed answer."""
 
-    secret: str | None
+    secret: WebhookSecret | None
 
 
 class SecretRotation(Resource):
     """Answer to rotate-secret; ``secret`` is null on a replayed answer."""
 
     webhook_id: WebhookEndpointId
-    secret: str | None
+    secret: WebhookSecret | None
     secret_hint: str
     previous_secret_expires_at: AwareDatetime | None
 

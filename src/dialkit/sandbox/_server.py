@@ -21,6 +21,7 @@ from types import TracebackType
 
 import uvicorn
 
+from .._secrets import MaskedStr
 from ._app import create_app
 from ._config import SandboxConfig, default_config, load_config
 from ._service import Service
@@ -32,11 +33,8 @@ class SandboxStartError(RuntimeError):
     """The emulator could not start; the message says why."""
 
 
-class ApiKey(str):
+class ApiKey(MaskedStr):
     """A key that shows only its last four characters in reprs and notebook outputs."""
-
-    def __repr__(self) -> str:
-        return f"ApiKey('…{self[-4:]}')"
 
 
 class _DroppedConnectionFilter(logging.Filter):

@@ -1,0 +1,120 @@
+"""What every resource class shares: call options, parsing, bodies and lists."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any, TypedDict, TypeVar
+
+import orjson
+from pydantic import BaseModel
+
+from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
+from ._pagination import ListIterator
+from ._results import ApiData, Result, attach
+from ._transport import Answer, Call, Transport
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class Options(TypedDict, total=False):
+    """Options every method takes.
+
+    Attributes:
+        correlation_id: ``X-Correlation-ID`` for this call (1-128 characters of
+            ``A-Z a-z 0-9 . _ : -``), over the client's own.
+    """
+
+    correlation_id: str
+
+
+class WriteOptions(Options, total=False):
+    """Options of methods that change data.
+
+    Attributes:
+        idempotency_key: The Idempotency-Key (1-255 characters); one is made
+            when none is given. Pass the key of an earlier call to receive its
+            stored answer instead of doing it again.
+    """
+
+    idempotency_key: str
+
+
+class Unset(enum.Enum):
+    """Marks an argument as not given, where ``None`` is a value (it clears a field)."""
+
+    UNSET = "UNSET"
+
+
+UNSET = Unset.UNSET
+
+
+def request_body(model: type[BaseModel], *, omit: object = None, **fields: Any) -> dict[str, Any]:
+    """The JSON body of ``fields`` checked against the contract's request model.
+
+    Arguments equal to ``omit`` are not sent: ``None`` for create methods, and
+    :data:`UNSET` for updates, where ``None`` is sent to clear a field. A field
+    the model refuses raises ``pydantic.ValidationError``, a ``ValueError``
+    that names the field and what it must be.
+    """
+    sent = {name: value for name, value in fields.items() if value is not omit}
+    dumped: dict[str, Any] = model.model_validate(sent).model_dump(mode="json", exclude_unset=True)
+    return dumped
+
+
+def plain_body(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A body whose shape the contract does not show: the fields as given, ``None`` dropped."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+class Area:
+    """Base of the resource classes: one per area of the contract."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def _model(self, model: type[Result], call: Call) -> Result:
+        """Send ``call`` and parse its answer as ``model``."""
+        answer = self._transport.send(call)
+        return attach(_parse(model, answer), answer.info)
+
+    def _data(self, call: Call) -> ApiData:
+        """Send ``call`` whose answer's shape is not shown: plain data."""
+        return self._model(ApiData, call)
+
+    def _info(self, call: Call) -> ResponseInfo:
+        """Send ``call`` whose answer has no body."""
+        return self._transport.send(call).info
+
+    def _list(
+        self,
+        item: type[Result],
+        operation: str,
+        params: Mapping[str, Any],
+        *,
+        limit: int,
+        cursor: str | None,
+        options: Options,
+    ) -> ListIterator[Result]:
+        """A lazy iterator over every item of a list operation."""
+        if not 1 <= limit <= MAX_PAGE_LIMIT:
+            raise ValueError(f"limit is the page size: pass 1-{MAX_PAGE_LIMIT}, not {limit}")
+        page_model = Page[item]  # type: ignore[valid-type]
+
+        def fetch(at: str | None) -> Page[Result]:
+            call = Call(operation, params={**params, "limit": limit, "cursor": at}, **options)
+            answer = self._transport.send(call)
+            page: Page[Result] = page_model.model_validate_json(answer.content)
+            for each in page.data:
+                attach(each, answer.info)
+            return attach(page, answer.info)
+
+        return ListIterator(fetch, cursor)
+
+
+def _parse(model: type[Result], answer: Answer) -> Result:
+    if issubclass(model, ApiData):
+        data = orjson.loads(answer.content) if answer.content else {}
+        return model(data)
+    parsed: Result = model.model_validate_json(answer.content)
+    return parsed

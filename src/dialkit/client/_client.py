@@ -1,0 +1,198 @@
+"""``dialkit.Client``: the front door to every operation of the v1 contract."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self, Unpack
+
+import httpx
+
+from ..contract import RATE_LIMIT_PER_KEY, RateLimit
+from ._appointments import Appointments
+from ._base import Area, Options
+from ._callbacks import Callbacks
+from ._calls import Calls
+from ._campaigns import Campaigns
+from ._dnc import Consents, Dnc
+from ._leads import Leads
+from ._messaging import Sms, WhatsApp
+from ._reports import Reports
+from ._results import ApiData
+from ._retry import DEFAULT_DEADLINE_SECONDS
+from ._transport import Call, Transport
+from ._webhooks import WebhookEvents, Webhooks
+
+if TYPE_CHECKING:
+    from ..sandbox import Sandbox, SandboxConfig
+
+API_KEY_VARIABLE = "DIALKIT_API_KEY"
+BASE_URL_VARIABLE = "DIALKIT_BASE_URL"
+_LOCAL_NAMES = frozenset({"localhost"})
+
+
+class Client:
+    """A client of the dialing service for one key; safe to share between threads.
+
+    Every operation of the contract is a method of one resource attribute
+    (``client.leads.import_batch``, ``client.webhooks.rotate_secret``, ...).
+    Lists are lazy iterators over every page; writes carry an Idempotency-Key
+    kept across retries; transient failures are retried; requests wait on the
+    key's token bucket instead of drawing 429s; errors raise
+    :mod:`dialkit.errors` exceptions.
+
+    Args:
+        api_key: The key; defaults to the environment variable ``DIALKIT_API_KEY``.
+        base_url: The service's address (``https://...``, with or without
+            ``/v1``); defaults to ``DIALKIT_BASE_URL``. Plain http is accepted
+            only for a local address (an emulator).
+        timeout: Seconds to wait for each answer.
+        max_retries: Retries of a transient failure, at most.
+        correlation_id: ``X-Correlation-ID`` sent with every call.
+        rate_limit: The key's token bucket, by default the contract's 10/s with
+            a burst of 20; ``None`` turns client-side limiting off.
+        deadline: Seconds a call may take in total, retries and waits included.
+        transport: An httpx transport (tests that need a broken network).
+
+    Example:
+        >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
+        >>> for call in client.calls.list(direction="outbound"):  # doctest: +SKIP
+        ...     print(call.id, call.disposition)
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 5,
+        correlation_id: str | None = None,
+        rate_limit: RateLimit | None = RATE_LIMIT_PER_KEY,
+        deadline: float = DEFAULT_DEADLINE_SECONDS,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
+        self._transport = Transport(
+            api_key=_api_key(api_key), base_url=_base_url(base_url), timeout=timeout,
+            max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
+            rate_limit=rate_limit, transport=transport,
+        )
+        self.emulator: Sandbox | None = None
+        """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
+        self.leads = Leads(self._transport)
+        self.campaigns = Campaigns(self._transport)
+        self.calls = Calls(self._transport)
+        self.webhooks = Webhooks(self._transport)
+        self.webhook_events = WebhookEvents(self._transport)
+        self.dnc = Dnc(self._transport)
+        self.consents = Consents(self._transport)
+        self.callbacks = Callbacks(self._transport)
+        self.appointments = Appointments(self._transport)
+        self.sms = Sms(self._transport)
+        self.whatsapp = WhatsApp(self._transport)
+        self.reports = Reports(self._transport)
+
+    @classmethod
+    def sandbox(
+        cls, config: SandboxConfig | str | Path | None = None, *, key: str = "test",
+        **client_options: Any,
+    ) -> Self:
+        """Start the emulator in this process and return a client pointed at it.
+
+        Args:
+            config: The emulator's configuration (see ``docs/emulator.md``);
+                ``None`` for one account with every scope and switch on.
+            key: Which of the emulator's keys to use (``"test"``, ``"sending"``,
+                or ``"<account>/<client>/<kind>"`` for a larger configuration).
+            client_options: Other :class:`Client` arguments. The rate limit
+                follows the emulator's ``rate_limit_scale`` unless given.
+
+        Example:
+            >>> with dialkit.Client.sandbox() as client:  # doctest: +SKIP
+            ...     print(client.me()["client"]["scopes"])
+        """
+        from .. import sandbox
+
+        emulator = sandbox.start(config)
+        try:
+            scale = emulator.service.config.server.rate_limit_scale
+            client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))
+            client = cls(emulator.keys[key], base_url=emulator.base_url, **client_options)
+        except BaseException:
+            emulator.stop()
+            raise
+        client.emulator = emulator
+        return client
+
+    @property
+    def base_url(self) -> str:
+        """The service's address."""
+        return self._transport.base_url
+
+    def me(self, **options: Unpack[Options]) -> ApiData:
+        """The key's identity: account, API client and key (shape not shown: plain data)."""
+        return Area(self._transport)._data(Call("me", **options))
+
+    def close(self) -> None:
+        """Close the connections, and stop the emulator this client started."""
+        self._transport.close()
+        if self.emulator is not None:
+            self.emulator.stop()
+            self.emulator = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client(base_url={self.base_url!r}, api_key='{self._transport.key_hint}')"
+
+
+def _api_key(value: str | None) -> str:
+    key = value if value is not None else os.environ.get(API_KEY_VARIABLE)
+    if not key:
+        raise ValueError(f"no API key: pass api_key= or set {API_KEY_VARIABLE} "
+                         "(or use dialkit.Client.sandbox() to try the emulator)")
+    if key != key.strip() or any(c.isspace() for c in key):
+        raise ValueError("the API key contains whitespace: copy it again without spaces "
+                         "or line breaks")
+    return key
+
+
+def _base_url(value: str | None) -> str:
+    """The base URL without a trailing ``/`` or ``/v1``; https unless local."""
+    url = value if value is not None else os.environ.get(BASE_URL_VARIABLE)
+    if not url:
+        raise ValueError(f"no base URL: pass base_url= or set {BASE_URL_VARIABLE} "
+                         "(or use dialkit.Client.sandbox() to try the emulator)")
+    parsed = httpx.URL(url.rstrip("/").removesuffix("/v1"))
+    if parsed.scheme not in ("https", "http") or not parsed.host:
+        raise ValueError(f"base_url {url!r} is not an http(s) address such as "
+                         "'https://api.example.com'")
+    if parsed.scheme == "http" and not _is_local(parsed.host):
+        raise ValueError(f"base_url {url!r} uses plain http, which would send the API key "
+                         "unencrypted: use https (http is accepted only for localhost)")
+    return str(parsed)
+
+
+def _is_local(host: str) -> bool:
+    if host in _LOCAL_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _scaled(limit: RateLimit, scale: float) -> RateLimit | None:
+    """The emulator's per-key bucket for its ``rate_limit_scale`` (0: no limit)."""
+    if scale == 0:
+        return None
+    return RateLimit(rate=limit.rate * scale, burst=max(1, round(limit.burst * scale)))

@@ -1,0 +1,63 @@
+"""``client.dnc`` and ``client.consents``: Do-Not-Call checks and adds, consent records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Unpack
+
+from ..contract import (
+    DNC_CHECK_BATCH,
+    DncAddRequest,
+    DncCheckRequest,
+    DncCheckResponse,
+    DncCheckResult,
+)
+from ._base import Area, Options, WriteOptions, plain_body, request_body
+from ._results import ApiData, attach
+from ._transport import Call
+
+
+class Dnc(Area):
+    """The account's Do-Not-Call list. Removing a number is done in the console only."""
+
+    def check(self, phones: Iterable[str], **options: Unpack[Options]) -> list[DncCheckResult]:
+        """Whether each number is listed, one result per number in input order.
+
+        Any number of phones (E.164) is accepted; they are sent in batches of
+        100, the contract's limit. Each result carries its batch's request id.
+
+        Example:
+            >>> [r.listed for r in client.dnc.check(["+14155550100"])]  # doctest: +SKIP
+            [False]
+        """
+        numbers = list(phones)
+        results: list[DncCheckResult] = []
+        for start in range(0, len(numbers), DNC_CHECK_BATCH):
+            body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])
+            answer = self._transport.send(Call("dnc.check", body=body, **options))
+            batch = DncCheckResponse.model_validate_json(answer.content)
+            results += [attach(result, answer.info) for result in batch.data]
+        return results
+
+    def add(self, phone: str, **options: Unpack[WriteOptions]) -> ApiData:
+        """Put a number (E.164) on the list (answer shape not shown: plain data)."""
+        body = request_body(DncAddRequest, phone=phone)
+        return self._data(Call("dnc.add", body=body, **options))
+
+
+class Consents(Area):
+    """Consent evidence: ``POST /v1/consents`` (tier 2, ``consent:write``)."""
+
+    def create(self, *, idempotency_key: str | None = None, correlation_id: str | None = None,
+               **fields: Any) -> ApiData:
+        """Record consent evidence for a phone number.
+
+        The contract does not show this body, so the fields are sent as given
+        (``None`` values dropped; dates as ISO 8601). The emulator takes
+        ``phone``, ``channel`` (sms, call, whatsapp), ``granted``,
+        ``captured_at``, ``method`` (web_form, verbal, written, sms_keyword) and
+        optional ``evidence_url`` and ``text``.
+        """
+        call = Call("consents.create", body=plain_body(fields), idempotency_key=idempotency_key,
+                    correlation_id=correlation_id)
+        return self._data(call)

@@ -1,0 +1,150 @@
+"""``client.leads``: read, add, update and import leads."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Unpack
+
+import orjson
+
+from ..contract import (
+    MAX_IMPORT_BATCH,
+    MAX_PAGE_LIMIT,
+    ImportResponse,
+    Lead,
+    LeadCreated,
+    LeadCreateRequest,
+    LeadImportRequest,
+    LeadInput,
+    LeadStatus,
+    LeadUpdateRequest,
+)
+from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
+from ._pagination import ListIterator
+from ._results import ApiData
+from ._transport import Call
+
+
+def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
+    """An Idempotency-Key derived from an import's campaign and content.
+
+    The same leads sent to the same campaign always get the same key, so
+    running a notebook cell twice within the key's 24 hours returns the first
+    import's answer instead of importing again.
+    """
+    content = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    digest = hashlib.sha256(campaign_id.encode() + b"\0" + content)
+    return f"dk_import_{digest.hexdigest()[:48]}"
+
+
+class Leads(Area):
+    """Leads (contacts): ``GET/POST /v1/leads``, ``PATCH /v1/leads/{lead_id}``, import."""
+
+    def list(
+        self,
+        *,
+        campaign_id: str | None = None,
+        status: LeadStatus | str | None = None,
+        external_id: str | None = None,
+        limit: int = MAX_PAGE_LIMIT,
+        cursor: str | None = None,
+        **options: Unpack[Options],
+    ) -> ListIterator[Lead]:
+        """Every lead, newest first, lazily across pages (scope ``leads:read``).
+
+        ``external_id`` matches only this API client's own ids.
+
+        Example:
+            >>> new = [lead.phone for lead in client.leads.list(status="new")]  # doctest: +SKIP
+        """
+        filters = {"campaign_id": campaign_id, "status": status, "external_id": external_id}
+        return self._list(Lead, "leads.list", filters, limit=limit, cursor=cursor, options=options)
+
+    def get(self, lead_id: str, **options: Unpack[Options]) -> Lead:
+        """One lead; its ``etag`` can be passed to :meth:`update` as ``if_match``."""
+        return self._model(Lead, Call("leads.get", {"lead_id": lead_id}, **options))
+
+    def history(self, lead_id: str, **options: Unpack[Options]) -> ApiData:
+        """The lead's history (shape not shown by the contract: plain data)."""
+        return self._data(Call("leads.history", {"lead_id": lead_id}, **options))
+
+    def create(
+        self,
+        *,
+        campaign_id: str,
+        phone: str,
+        external_id: str | None = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        full_name: str | None = None,
+        email: str | None = None,
+        custom_fields: Mapping[str, Any] | None = None,
+        source: str | None = None,
+        dial_now: bool | None = None,
+        dial_within_seconds: int | None = None,
+        **options: Unpack[WriteOptions],
+    ) -> LeadCreated:
+        """Add one lead to a campaign, optionally to be dialled first (``dial_now``).
+
+        The answer says whether it was accepted (``status``, ``reason``) and
+        what became of ``dial_now``. A running campaign or ``dial_now`` also
+        needs scope ``calls:originate`` and the click-to-call switch.
+        """
+        body = request_body(
+            LeadCreateRequest, campaign_id=campaign_id, phone=phone, external_id=external_id,
+            first_name=first_name, last_name=last_name, full_name=full_name, email=email,
+            custom_fields=custom_fields, source=source, dial_now=dial_now,
+            dial_within_seconds=dial_within_seconds,
+        )
+        return self._model(LeadCreated, Call("leads.create", body=body, **options))
+
+    def update(
+        self,
+        lead_id: str,
+        *,
+        full_name: str | None | Unset = UNSET,
+        email: str | None | Unset = UNSET,
+        custom_fields: Mapping[str, Any] | None | Unset = UNSET,
+        if_match: str | None = None,
+        **options: Unpack[WriteOptions],
+    ) -> Lead:
+        """Change a lead's name, email or custom fields; the phone never changes.
+
+        ``None`` clears ``full_name`` or ``email``; in ``custom_fields`` a key
+        set to ``None`` is removed and keys not sent are kept. ``if_match``
+        (a lead's ``etag``) refuses the change with 412 if the lead changed.
+        """
+        body = request_body(LeadUpdateRequest, omit=UNSET, full_name=full_name, email=email,
+                            custom_fields=custom_fields)
+        call = Call("leads.update", {"lead_id": lead_id}, body=body, if_match=if_match, **options)
+        return self._model(Lead, call)
+
+    def import_batch(
+        self,
+        campaign_id: str,
+        leads: Sequence[LeadInput | Mapping[str, Any]],
+        **options: Unpack[WriteOptions],
+    ) -> ImportResponse:
+        """Import up to 200 leads into a draft, ready or paused campaign.
+
+        The answer holds one :class:`~dialkit.contract.LeadResult` per input
+        lead, by 0-based ``index``. Unless ``idempotency_key`` is given, the
+        key is derived from the campaign and the leads, so the same batch is
+        never imported twice: a repeat within 24 hours returns the first
+        answer (``replayed`` is true).
+
+        Example:
+            >>> result = client.leads.import_batch(  # doctest: +SKIP
+            ...     "cmp_...", [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
+            >>> result.summary.accepted
+        """
+        if len(leads) > MAX_IMPORT_BATCH:
+            raise ValueError(
+                f"import_batch takes at most {MAX_IMPORT_BATCH} leads, not {len(leads)}: "
+                f"split the list into batches of {MAX_IMPORT_BATCH}"
+            )
+        body = request_body(LeadImportRequest, leads=list(leads))
+        options.setdefault("idempotency_key", import_key(campaign_id, body))
+        call = Call("leads.import", params={"campaign_id": campaign_id}, body=body, **options)
+        return self._model(ImportResponse, call)

@@ -1,0 +1,108 @@
+"""Client-side rate limiting: a token bucket per key, shared by every thread.
+
+The service limits each key to 10 requests per second with a burst of 20 and
+answers 429 beyond that. Waiting on our side before sending, on the same
+bucket, is cheaper than drawing a 429 and sleeping on its ``Retry-After``: a
+loop or a thread pool runs at the limit and never past it. Two clients that
+use the same key share one bucket (:func:`bucket_for`), as the service does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+
+from ..contract import RateLimit
+
+SAFETY_TOKENS = 1.0
+"""Tokens held back from the burst, so that network jitter (a request that
+reaches the service a little sooner than the one before it) cannot draw a 429."""
+
+SLOWDOWN_FACTOR = 0.5
+"""The sending rate is multiplied by this when a 429 arrives anyway."""
+
+MIN_RATE_SHARE = 0.125
+"""The rate never drops below this share of the configured rate."""
+
+RECOVERY_SECONDS = 10.0
+"""Time a slowed-down bucket takes to climb back to the configured rate."""
+
+
+class TokenBucket:
+    """A thread-safe token bucket that makes callers wait instead of failing.
+
+    :meth:`acquire` reserves the next token and sleeps, outside the lock, until
+    it is due, so waiting threads are served in order. After a 429,
+    :meth:`slow_down` empties the bucket, pauses it for ``Retry-After`` and
+    halves the rate, which then recovers linearly.
+
+    Example:
+        >>> bucket = TokenBucket(RateLimit(rate=10.0, burst=20))
+        >>> bucket.acquire()  # returns at once while the burst lasts
+    """
+
+    def __init__(
+        self,
+        limit: RateLimit,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.limit = limit
+        self._clock = clock
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._capacity = max(1.0, limit.burst - SAFETY_TOKENS)
+        self._tokens = self._capacity
+        self._rate = limit.rate
+        self._updated = clock()
+
+    @property
+    def rate(self) -> float:
+        """The current sending rate in requests per second."""
+        with self._lock:
+            self._refill(self._clock())
+            return self._rate
+
+    def acquire(self) -> None:
+        """Take one token, waiting until one is available."""
+        with self._lock:
+            now = self._clock()
+            self._refill(now)
+            self._tokens -= 1.0
+            wait = 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+        if wait > 0:
+            self._sleep(wait)
+
+    def slow_down(self, retry_after: float | None) -> None:
+        """React to a 429: empty the bucket, pause ``retry_after``, halve the rate."""
+        with self._lock:
+            now = self._clock()
+            self._refill(now)
+            self._rate = max(self.limit.rate * MIN_RATE_SHARE, self._rate * SLOWDOWN_FACTOR)
+            pause = retry_after if retry_after is not None else 1.0 / self._rate
+            self._tokens = min(self._tokens, 0.0) - pause * self._rate
+
+    def _refill(self, now: float) -> None:
+        elapsed = max(0.0, now - self._updated)
+        self._updated = now
+        if self._rate < self.limit.rate:
+            regained = self.limit.rate * elapsed / RECOVERY_SECONDS
+            self._rate = min(self.limit.rate, self._rate + regained)
+        self._tokens = min(self._capacity, self._tokens + elapsed * self._rate)
+
+
+_BUCKETS: dict[tuple[str, str, RateLimit], TokenBucket] = {}
+_BUCKETS_LOCK = threading.Lock()
+
+
+def bucket_for(base_url: str, api_key: str, limit: RateLimit) -> TokenBucket:
+    """The one bucket of this key at this service with these figures.
+
+    Keyed by a digest of the key, so the registry never holds the key itself.
+    """
+    digest = hashlib.sha256(api_key.encode()).hexdigest()
+    with _BUCKETS_LOCK:
+        return _BUCKETS.setdefault((base_url, digest, limit), TokenBucket(limit))

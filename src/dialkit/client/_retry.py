@@ -1,0 +1,60 @@
+"""When to retry a failed call, and how long to wait first.
+
+Retries always resend the same request with the same Idempotency-Key, so a
+retried write is applied at most once. Only failures a later attempt can
+change are retried: the contract's transient answers, gateway errors without
+a problem body, and no answer at all. ``outcome_unknown`` and the caps are
+never retried: the first must not be, the second cannot succeed today.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..contract import ErrorCode
+from ..errors import ApiConnectionError, ApiError
+
+BACKOFF_BASE_SECONDS = 0.5
+"""First backoff ceiling; it doubles with every attempt."""
+
+BACKOFF_MAX_SECONDS = 8.0
+"""Highest backoff ceiling, before jitter."""
+
+DEFAULT_DEADLINE_SECONDS = 120.0
+"""Longest a call may take in total, retries and their waits included."""
+
+_E = ErrorCode
+
+TRANSIENT: frozenset[tuple[int, str | None]] = frozenset({
+    (429, _E.RATE_LIMIT_EXCEEDED),
+    (503, _E.TEMPORARILY_UNAVAILABLE),
+    (503, _E.UPSTREAM_UNAVAILABLE),
+    (503, _E.DNC_SCREEN_UNAVAILABLE),
+    (409, _E.CONFLICT),
+    (502, None),
+    (503, None),
+    (504, None),
+})
+"""(status, code) of answers worth retrying; code ``None`` is a gateway's
+answer that is not problem+json (the request may not have reached the API)."""
+
+
+def is_transient(error: ApiError) -> bool:
+    """Whether a retry with the same request and key may succeed."""
+    if isinstance(error, ApiConnectionError):
+        return True
+    return (error.status, error.code) in TRANSIENT
+
+
+def backoff(attempt: int, retry_after: float | None, rng: random.Random | None = None) -> float:
+    """Seconds to wait before retry number ``attempt`` (1 for the first retry).
+
+    ``Retry-After`` is honoured when the service sent it; otherwise the wait is
+    exponential backoff with full jitter: uniform between 0 and
+    ``min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (attempt - 1))``, so
+    clients that failed together do not retry together.
+    """
+    if retry_after is not None:
+        return retry_after
+    ceiling = min(BACKOFF_MAX_SECONDS, BACKOFF_BASE_SECONDS * 2 ** (attempt - 1))
+    return (rng or random).uniform(0.0, ceiling)

@@ -1,0 +1,266 @@
+"""Exceptions raised by the dialkit client, one tree mapped from status and code.
+
+::
+
+    ApiError                        every failure of a call to the service
+     ├── ApiConnectionError         no answer: connection refused or dropped
+     │    └── ApiTimeoutError       no answer within the timeout
+     ├── AuthenticationError        401 invalid_api_key
+     ├── PermissionDeniedError      403 insufficient_scope, tier_not_enabled, ...
+     ├── NotFoundError              404 not_found, route_not_available
+     ├── ConflictError              409 conflict, campaign_not_importable, ...
+     ├── ValidationError            400 and 422: validation_failed, on_dnc, ...
+     ├── RateLimitError             429 rate_limit_exceeded, daily_cap_reached, ...
+     ├── ServiceUnavailableError    5xx
+     ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
+     └── IdempotencyConflictError   409 idempotency_conflict
+
+Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
+value, or ``None`` when the answer was not problem+json), never on the text.
+Answers with another status (402, 405, 412, 413, 415) are plain
+:class:`ApiError`. ``str(error)`` says what happened and, where the contract
+says it, what to do next.
+
+Example:
+    >>> from dialkit.errors import error_from_answer
+    >>> error = error_from_answer(409, {"code": "outcome_unknown", "detail": "Not confirmed."})
+    >>> type(error).__name__
+    'OutcomeUnknownError'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from .contract import ErrorCode, FieldError
+
+_E = ErrorCode
+
+_NEXT_STEP: Mapping[str, str] = MappingProxyType({
+    _E.INVALID_API_KEY: "Check the key (DIALKIT_API_KEY or api_key=): it may be mistyped, "
+    "revoked or expired, or a test key of an account without the sandbox.",
+    _E.API_ACCESS_DISABLED: "API access of the account or client is switched off; "
+    "ask the account administrator.",
+    _E.IP_NOT_ALLOWED: "Call from an address on the account's and the client's allow-lists.",
+    _E.INSUFFICIENT_SCOPE: "Ask the account administrator to grant the client this "
+    "operation's scope.",
+    _E.TIER_NOT_ENABLED: "This tier-2 operation needs its account switch (and, for sending, "
+    "a key from the guided sending setup); ask the operator to enable it.",
+    _E.CREDENTIAL_IN_URL: "Treat this key as exposed: rotate it in the console.",
+    _E.CREDENTIAL_IN_BODY: "Treat this key as exposed: rotate it in the console.",
+    _E.INVALID_CURSOR: "Start the list again without a cursor; cursors belong to one list "
+    "with the same filters and expire.",
+    _E.BATCH_TOO_LARGE: "Split the request into smaller batches.",
+    _E.IDEMPOTENCY_KEY_REQUIRED: "Send an Idempotency-Key with every write.",
+    _E.CONFLICT: "The first request with this Idempotency-Key is still running; retry later "
+    "with the same key to receive its answer.",
+    _E.IDEMPOTENCY_CONFLICT: "This Idempotency-Key was already used for a different request; "
+    "use a new key for a new request.",
+    _E.OUTCOME_UNKNOWN: "The service could not confirm whether the write happened. Never "
+    "retry it with a new Idempotency-Key: check the data, or retry later with the same key.",
+    _E.PRECONDITION_FAILED: "The resource changed since it was read: read it again and pass "
+    "its new etag as if_match.",
+    _E.RATE_LIMIT_EXCEEDED: "Slow down; wait Retry-After seconds before the next request.",
+    _E.DAILY_CAP_REACHED: "The daily cap is reached; it resets at 00:00 UTC.",
+    _E.SPEND_CAP_REACHED: "The daily estimated-spend limit is reached; it resets at 00:00 UTC.",
+    _E.REPLAY_LIMIT_REACHED: "This event was replayed 5 times today (UTC); try tomorrow.",
+    _E.DNC_SCREEN_UNAVAILABLE: "Nothing was written; retrying with the same "
+    "Idempotency-Key is safe.",
+    _E.WEBHOOKS_DISABLED: "Webhooks are not enabled for the account; ask the operator.",
+    _E.WEBHOOK_LIMIT_REACHED: "The account has 10 endpoints; delete one first.",
+})
+
+
+class ApiError(Exception):
+    """A call to the service failed; base of every dialkit client error.
+
+    Attributes:
+        status: HTTP status, or ``None`` when no answer arrived.
+        code: The problem's ``code`` (compare with :class:`~dialkit.contract.ErrorCode`),
+            or ``None`` when the answer was not problem+json.
+        detail: The problem's ``detail``, or a description of what went wrong.
+        request_id: ``X-Request-ID`` of the answer, if one arrived.
+        errors: Per-field errors of a validation problem (``pointer``, ``code``).
+        retry_after: Seconds the service asked to wait, from ``Retry-After``.
+        idempotency_key: The Idempotency-Key the write was sent with; retry
+            with it (``idempotency_key=``) to receive the stored answer.
+    """
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        status: int | None = None,
+        code: str | None = None,
+        request_id: str | None = None,
+        errors: list[FieldError] | None = None,
+        retry_after: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.request_id = request_id
+        self.errors = errors or []
+        self.retry_after = retry_after
+        self.idempotency_key = idempotency_key
+
+    def __str__(self) -> str:
+        head = " ".join(str(part) for part in (self.status, self.code) if part is not None)
+        parts = [f"{head}: {self.detail}" if head else self.detail]
+        parts += [f"{e.pointer or '(body)'}: {e.code}" for e in self.errors]
+        if self.code is not None and self.code in _NEXT_STEP:
+            parts.append(_NEXT_STEP[self.code])
+        if self.retry_after is not None:
+            parts.append(f"Retry after {self.retry_after:g} s.")
+        if self.idempotency_key is not None:
+            parts.append(f"Idempotency-Key: {self.idempotency_key}.")
+        if self.request_id is not None:
+            parts.append(f"Request id: {self.request_id}.")
+        return " ".join(parts)
+
+
+class ApiConnectionError(ApiError):
+    """No answer arrived: the connection failed or broke mid-answer.
+
+    A write may or may not have been applied; retrying it with the same
+    ``idempotency_key`` is safe and returns its answer.
+    """
+
+
+class ApiTimeoutError(ApiConnectionError):
+    """No answer arrived within the client's ``timeout``."""
+
+
+class AuthenticationError(ApiError):
+    """401: the key is missing, malformed, unknown, expired or revoked."""
+
+
+class PermissionDeniedError(ApiError):
+    """403: access off, address not allowed, missing scope, tier or sending setup."""
+
+
+class NotFoundError(ApiError):
+    """404: an unknown id (or one of another account), or an unknown path."""
+
+
+class ConflictError(ApiError):
+    """409: the resource's state refuses the operation, or a request is still running."""
+
+
+class ValidationError(ApiError):
+    """400 or 422: the request was refused for its content; it will not succeed as sent."""
+
+
+class RateLimitError(ApiError):
+    """429: a rate limit, daily cap or spend limit was reached."""
+
+
+class ServiceUnavailableError(ApiError):
+    """5xx: the service or one of its upstreams failed."""
+
+
+class OutcomeUnknownError(ApiError):
+    """409 ``outcome_unknown``: the write may or may not have happened.
+
+    It is never retried automatically, and must never be retried with a new
+    Idempotency-Key.
+    """
+
+
+class IdempotencyConflictError(ApiError):
+    """409 ``idempotency_conflict``: the key was used for a different request."""
+
+
+_BY_STATUS: Mapping[int, type[ApiError]] = MappingProxyType({
+    400: ValidationError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: ValidationError,
+    429: RateLimitError,
+})
+
+_BY_CODE: Mapping[str, type[ApiError]] = MappingProxyType({
+    _E.OUTCOME_UNKNOWN: OutcomeUnknownError,
+    _E.IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
+})
+
+
+def error_class(status: int, code: str | None) -> type[ApiError]:
+    """The exception class for an error answer's status and code."""
+    if code is not None and code in _BY_CODE:
+        return _BY_CODE[code]
+    if status >= 500:
+        return ServiceUnavailableError
+    return _BY_STATUS.get(status, ApiError)
+
+
+def error_from_answer(
+    status: int,
+    problem: Mapping[str, Any],
+    *,
+    request_id: str | None = None,
+    retry_after: float | None = None,
+    idempotency_key: str | None = None,
+) -> ApiError:
+    """Build the exception for an error answer from its status and problem body.
+
+    Args:
+        status: The HTTP status of the answer.
+        problem: The problem+json body; fields that are missing or of the
+            wrong type are tolerated, so a garbled answer still gives an error.
+        request_id: ``X-Request-ID``, used when the body names none.
+        retry_after: Seconds from ``Retry-After``.
+        idempotency_key: The key the request was sent with, if any.
+    """
+    code = problem.get("code")
+    code = code if isinstance(code, str) else None
+    detail = problem.get("detail")
+    if not isinstance(detail, str) or not detail:
+        detail = f"The service answered {status} without an explanation."
+    body_request_id = problem.get("request_id")
+    return error_class(status, code)(
+        detail,
+        status=status,
+        code=code,
+        request_id=request_id or (body_request_id if isinstance(body_request_id, str) else None),
+        errors=_field_errors(problem.get("errors")),
+        retry_after=retry_after,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _field_errors(raw: object) -> list[FieldError]:
+    """The well-formed entries of a problem's ``errors`` array."""
+    if not isinstance(raw, list):
+        return []
+    return [
+        FieldError(pointer=item["pointer"], code=item["code"])
+        for item in raw
+        if isinstance(item, dict)
+        and isinstance(item.get("pointer"), str)
+        and isinstance(item.get("code"), str)
+    ]
+
+
+__all__ = [
+    "ApiConnectionError",
+    "ApiError",
+    "ApiTimeoutError",
+    "AuthenticationError",
+    "ConflictError",
+    "IdempotencyConflictError",
+    "NotFoundError",
+    "OutcomeUnknownError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "ServiceUnavailableError",
+    "ValidationError",
+    "error_class",
+    "error_from_answer",
+]
