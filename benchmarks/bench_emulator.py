@@ -23,14 +23,10 @@ import argparse
 import asyncio
 import re
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
+from _emulator import config_file, new_key, serve
 from dialkit.sandbox import parse_config, start
-from dialkit.sandbox._config import generate_key
 from dialkit.sandbox._service import Service
 
 CURSOR = re.compile(rb'"next_cursor":"([^"]+)"')
@@ -56,18 +52,6 @@ def time_large_build() -> float:
     print(f"large world: {count[0] if count else 0:,} calls", flush=True)
     service.store.close()
     return elapsed
-
-
-def _config_file(key: str, scale: str) -> Path:
-    text = (
-        "[server]\nrate_limit_scale = 0\nclock = \"manual\"\n\n"
-        f"[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
-        "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
-        f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
-    )
-    path = Path(tempfile.mkdtemp()) / "bench.toml"
-    path.write_text(text)
-    return path
 
 
 async def _walker(host: str, port: int, key: str, stop_at: float,
@@ -104,22 +88,13 @@ async def _load(host: str, port: int, key: str, seconds: float,
 def measure_list_throughput(seconds: float, connections: int,
                             scale: str) -> tuple[float, list[float]]:
     """Requests per second and latencies of cursor walks over a world's calls."""
-    key = generate_key()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "dialkit.cli", "sandbox", "serve", "--port", "0",
-         "--config", str(_config_file(key, scale))],
-        stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        first = server.stdout.readline().strip()
-        host, port = first.removeprefix("listening on http://").rsplit(":", 1)
+    key = new_key()
+    with serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url:
+        host, port = base_url.removeprefix("http://").rsplit(":", 1)
         asyncio.run(_load(host, int(port), key, 2.0, connections))  # warm up
         began = time.perf_counter()
         latencies = asyncio.run(_load(host, int(port), key, seconds, connections))
         elapsed = time.perf_counter() - began
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     return len(latencies) / elapsed, latencies
 
 

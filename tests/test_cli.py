@@ -40,6 +40,7 @@ def test_documented_options_are_the_real_ones(command: list[str]) -> None:
 def test_demo_shows_the_emulator_answering() -> None:
     result = runner.invoke(app, ["demo"])
     assert result.exit_code == 0, result.output
-    assert "GET /v1/me -> account 'demo'" in result.output
-    assert re.search(r"GET /v1/campaigns -> \d+ campaigns", result.output)
+    assert "client.me() -> account 'demo'" in result.output
+    assert re.search(r"client.campaigns.list\(\) -> \d+ campaigns", result.output)
+    assert len(re.findall(r"\+\d+ +\S+ +(?:not )?on DNC", result.output)) == 5
     assert "svc_" not in result.output

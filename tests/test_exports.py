@@ -7,7 +7,8 @@ import inspect
 
 import pytest
 
-PUBLIC_PACKAGES = ["dialkit", "dialkit.contract", "dialkit.sandbox"]
+PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
+                   "dialkit.sandbox"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_PACKAGES)
@@ -24,5 +25,6 @@ def test_every_public_class_and_function_is_listed(name: str) -> None:
     public = {
         attr for attr, value in vars(module).items()
         if not attr.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
+        and value.__module__.startswith("dialkit")
     }
     assert public <= set(module.__all__), public - set(module.__all__)

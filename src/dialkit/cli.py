@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from itertools import islice
 from pathlib import Path
 from typing import Annotated
 
-import httpx
 import typer
 
-from dialkit.sandbox import ConfigError, SandboxStartError, start
+from dialkit.client import Client
+from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
 from dialkit.sandbox._service import Service
 
@@ -44,21 +45,22 @@ def serve(
 
 @app.command()
 def demo() -> None:
-    """Start the emulator in-process and show it answering."""
-    with start() as sandbox:
-        headers = {"Authorization": f"Bearer {sandbox.keys['test']}"}
-        with httpx.Client(base_url=sandbox.base_url, headers=headers) as http:
-            me = http.get("/v1/me").json()
-            campaigns = http.get("/v1/campaigns", params={"limit": 100}).json()["data"]
-            calls = http.get("/v1/calls", params={"limit": 5}).json()["data"]
-        typer.echo(f"dialkit sandbox answering at {sandbox.base_url}")
-        typer.echo(f"GET /v1/me -> account {me.get('account', {}).get('name')!r}")
-        typer.echo(f"GET /v1/campaigns -> {len(campaigns)} campaigns:")
+    """Start the emulator in-process and show the client using it."""
+    with Client.sandbox() as client:
+        me = client.me()
+        campaigns = list(client.campaigns.list())
+        calls = list(islice(client.calls.list(limit=5), 5))
+        checked = client.dnc.check(call.to_number for call in calls)
+        typer.echo(f"dialkit sandbox answering at {client.base_url}")
+        typer.echo(f"client.me() -> account {me.get('account', {}).get('name')!r}")
+        typer.echo(f"client.campaigns.list() -> {len(campaigns)} campaigns:")
         for campaign in campaigns:
-            typer.echo(f"  {campaign['status']:<10} {campaign['name']}")
-        typer.echo("GET /v1/calls?limit=5 -> newest calls:")
-        for call in calls:
-            typer.echo(f"  {call['created_at']}  {call['to_number']:<16} {call['status']}")
+            typer.echo(f"  {campaign.status:<10} {campaign.name}")
+        typer.echo("client.calls.list() -> newest calls, with client.dnc.check() of each number:")
+        for call, result in zip(calls, checked, strict=True):
+            listed = "on DNC" if result.listed else "not on DNC"
+            typer.echo(f"  {call.created_at:%Y-%m-%d %H:%M}  {call.to_number:<16} "
+                       f"{call.status:<10} {listed}")
 
 
 def main() -> None:

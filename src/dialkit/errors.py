@@ -34,9 +34,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .contract import ErrorCode, FieldError
+from . import contract
 
-_E = ErrorCode
+_E = contract.ErrorCode
 
 _NEXT_STEP: Mapping[str, str] = MappingProxyType({
     _E.INVALID_API_KEY: "Check the key (DIALKIT_API_KEY or api_key=): it may be mistyped, "
@@ -95,7 +95,7 @@ class ApiError(Exception):
         status: int | None = None,
         code: str | None = None,
         request_id: str | None = None,
-        errors: list[FieldError] | None = None,
+        errors: list[contract.FieldError] | None = None,
         retry_after: float | None = None,
         idempotency_key: str | None = None,
     ) -> None:
@@ -235,12 +235,12 @@ def error_from_answer(
     )
 
 
-def _field_errors(raw: object) -> list[FieldError]:
+def _field_errors(raw: object) -> list[contract.FieldError]:
     """The well-formed entries of a problem's ``errors`` array."""
     if not isinstance(raw, list):
         return []
     return [
-        FieldError(pointer=item["pointer"], code=item["code"])
+        contract.FieldError(pointer=item["pointer"], code=item["code"])
         for item in raw
         if isinstance(item, dict)
         and isinstance(item.get("pointer"), str)

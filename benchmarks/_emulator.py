@@ -1,0 +1,57 @@
+"""The emulator in its own process, for benchmarks that must not share its CPU.
+
+``serve`` runs ``dialkit sandbox serve --port 0`` with a one-account, one-key
+configuration written by ``config_file`` (manual clock, so the dialer
+simulation does not run during a measurement) and yields its base URL.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from dialkit.sandbox._config import generate_key
+
+LISTENING = "listening on "
+
+
+def new_key() -> str:
+    """A fresh test key for a benchmark's configuration."""
+    return generate_key()
+
+
+def config_file(key: str, *, scale: str, rate_limit_scale: float) -> Path:
+    """A TOML configuration: one account at ``scale``, one client reading calls, ``key``."""
+    text = (
+        f"[server]\nrate_limit_scale = {rate_limit_scale}\nclock = \"manual\"\n\n"
+        f"[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
+        "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
+        f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
+    )
+    path = Path(tempfile.mkdtemp()) / "bench.toml"
+    path.write_text(text)
+    return path
+
+
+@contextmanager
+def serve(config: Path) -> Iterator[str]:
+    """Run the emulator with ``config`` in a child process; yield ``http://HOST:PORT``."""
+    with tempfile.TemporaryFile(mode="w+") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "dialkit.cli", "sandbox", "serve", "--port", "0",
+             "--config", str(config)],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        try:
+            assert server.stdout is not None
+            first = server.stdout.readline().strip()
+            if not first.startswith(LISTENING):
+                log.seek(0)
+                raise RuntimeError(f"the emulator did not start: {first!r}\n{log.read()}")
+            yield first.removeprefix(LISTENING)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)

@@ -1,0 +1,1 @@
+"""Client tests; a package so their file names may repeat those of tests/sandbox/."""

@@ -1,0 +1,5 @@
+"""x."""
+
+
+def test_x() -> None:
+    assert True
