@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
-from ..contract import Resource, ResponseInfo
+from ..contract import Answered, Resource, ResponseInfo
 
 
-class ApiData(dict[str, Any]):
+class ApiData(Answered, dict[str, Any]):
     """An answer whose shape the contract does not show, kept as plain data.
 
     A ``dict`` of the JSON answer, so it works unchanged against the real
@@ -31,21 +31,6 @@ class ApiData(dict[str, Any]):
     """
 
     _response: ResponseInfo | None = None
-
-    @property
-    def request_id(self) -> str | None:
-        """The ``X-Request-ID`` of the answer."""
-        return None if self._response is None else self._response.request_id
-
-    @property
-    def replayed(self) -> bool:
-        """Whether the answer was an idempotent replay of an earlier request."""
-        return self._response is not None and self._response.replayed
-
-    @property
-    def etag(self) -> str | None:
-        """The answer's ``ETag``, if it carried one."""
-        return None if self._response is None else self._response.etag
 
     @classmethod
     def __get_pydantic_core_schema__(

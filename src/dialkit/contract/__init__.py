@@ -150,6 +150,7 @@ from ._requests import (
     WebhookUpdateRequest,
 )
 from ._resources import (
+    Answered,
     Appointment,
     Call,
     Callback,
@@ -196,6 +197,7 @@ __all__ = [
     "APPOINTMENT_NOTES_MAX",
     "APPOINTMENT_SERVICE_TYPE_MAX",
     "APPOINTMENT_TIMEZONE_MAX",
+    "Answered",
     "ApiClientId",
     "ApiVersion",
     "Appointment",

@@ -89,12 +89,14 @@ class ResponseInfo:
     etag: str | None = None
 
 
-class Resource(BaseModel):
-    """Base of every response model: unknown fields are ignored."""
+class Answered:
+    """Mixin of results that tell what their answer's headers said.
 
-    model_config = ConfigDict(extra="ignore")
+    Subclasses hold the answer's :class:`ResponseInfo` in ``_response``
+    (``None`` for objects that did not come from an answer).
+    """
 
-    _response: ResponseInfo | None = PrivateAttr(default=None)
+    _response: ResponseInfo | None
 
     @property
     def request_id(self) -> str | None:
@@ -110,6 +112,14 @@ class Resource(BaseModel):
     def etag(self) -> str | None:
         """The answer's ``ETag``, to pass back as ``if_match=``."""
         return None if self._response is None else self._response.etag
+
+
+class Resource(Answered, BaseModel):
+    """Base of every response model: unknown fields are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    _response: ResponseInfo | None = PrivateAttr(default=None)
 
 
 class PageInfo(Resource):

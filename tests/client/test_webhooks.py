@@ -1,0 +1,320 @@
+"""``client.webhooks`` and ``client.webhook_events`` against the emulator, over real HTTP.
+
+Endpoints point at a receiver on 127.0.0.1 (the session emulator allows loopback
+receivers and runs its delivery worker), so the signing secrets the client
+returns are checked against the signatures of real deliveries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, TypeVar
+
+import httpx
+import pydantic
+import pytest
+
+from conftest import advance, service_time
+from dialkit import Client, ResponseInfo
+from dialkit.contract import (
+    ReplayResponse,
+    SecretRotation,
+    WebhookEndpoint,
+    WebhookEndpointCreated,
+    WebhookEvent,
+)
+from dialkit.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    ValidationError,
+)
+from dialkit.sandbox import Sandbox
+
+T = TypeVar("T")
+EVENTS = ["appointment.booked", "appointment.cancelled"]
+
+
+class Recorder(httpx.HTTPTransport):
+    """An HTTP transport that keeps every request it sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        return super().handle_request(request)
+
+
+class Receiver:
+    """A webhook receiver on 127.0.0.1 that answers 204 and keeps (headers, body) of each POST."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[dict[str, str], bytes]] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                owner.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                """Quiet."""
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/dialer"
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
+                                       daemon=True)
+        self.thread.start()
+
+    def received(self, delivery_id: str) -> tuple[dict[str, str], bytes]:
+        """The request of one delivery, once it has arrived (5 s at most)."""
+        return wait_for(lambda: next((r for r in self.requests
+                                      if r[0]["service-delivery-id"] == delivery_id), None))
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A local receiver for the test."""
+    running = Receiver()
+    yield running
+    running.close()
+
+
+def wait_for(check: Callable[[], T | None], timeout: float = 5.0) -> T:
+    """Poll ``check`` until it gives a value."""
+    deadline = time.monotonic() + timeout
+    while (value := check()) is None:
+        assert time.monotonic() < deadline, "timed out waiting for the delivery worker"
+        time.sleep(0.05)
+    return value
+
+
+def signature(secret: str, headers: dict[str, str], body: bytes) -> str:
+    """``sha256=<hex>`` of one secret over ``<Service-Timestamp>.<body>``."""
+    signed = headers["service-timestamp"].encode() + b"." + body
+    return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def new_endpoint(client: Client, url: str, **fields: Any) -> WebhookEndpointCreated:
+    """A created endpoint for ``EVENTS``."""
+    return client.webhooks.create(url=url, events=EVENTS, **fields)
+
+
+def test_create_returns_the_secret_once_and_masks_it(client: Client, receiver: Receiver) -> None:
+    created = new_endpoint(client, receiver.url, description="CRM", idempotency_key="create-1")
+    assert isinstance(created, WebhookEndpointCreated)
+    assert isinstance(created.secret, str) and created.secret.startswith("whsec_")
+    secret = str(created.secret)
+    assert len(secret) > 10
+    assert created.secret_hint == secret[-4:]
+    assert secret not in repr(created) and secret not in str(created)
+    assert f"…{secret[-4:]}" in repr(created)
+    assert created.id.startswith("wh_")
+    assert (created.host, created.url_preview) == ("127.0.0.1", receiver.url.rsplit("/", 2)[0]
+                                                   + "/…")
+    assert (created.description, created.events, created.enabled) == ("CRM", EVENTS, True)
+    assert created.created_at == created.updated_at == service_time_of(client)
+    assert created.replayed is False and created.request_id is not None
+
+    again = new_endpoint(client, receiver.url, description="CRM", idempotency_key="create-1")
+    assert again.replayed is True
+    assert again.secret is None
+    assert again.model_dump(exclude={"secret"}) == created.model_dump(exclude={"secret"})
+    assert [e.id for e in client.webhooks.list()] == [created.id]
+
+
+def service_time_of(client: Client) -> datetime:
+    """The emulator's service time, through the client's base URL."""
+    now = httpx.get(client.base_url + "/_sandbox/clock").json()["now"]
+    return datetime.fromisoformat(now)
+
+
+def test_the_create_secret_signs_deliveries(client: Client, receiver: Receiver) -> None:
+    created = new_endpoint(client, receiver.url)
+    assert created.secret is not None
+    sent = client.webhooks.test(created.id)
+    headers, body = receiver.received(sent["delivery_id"])
+    assert headers["service-event-id"] == sent["event_id"]
+    assert headers["service-signature"] == signature(created.secret, headers, body)
+
+
+def test_get_list_and_update(client: Client, sandbox: Sandbox, receiver: Receiver) -> None:
+    first = new_endpoint(client, receiver.url, idempotency_key="a")
+    advance(sandbox, 60)
+    second = new_endpoint(client, "https://hooks.example.com/in?token=x", idempotency_key="b")
+    fetched = client.webhooks.get(first.id)
+    assert isinstance(fetched, WebhookEndpoint) and not isinstance(fetched,
+                                                                   WebhookEndpointCreated)
+    assert fetched.model_dump() == first.model_dump(exclude={"secret"})
+    assert fetched.request_id is not None and fetched.request_id.startswith("req_")
+    assert [e.id for e in client.webhooks.list()] == [second.id, first.id]
+    assert [e.id for e in client.webhooks.list(limit=1)] == [second.id, first.id]
+
+    advance(sandbox, 60)
+    changed = client.webhooks.update(first.id, description="Billing", events=["call.completed"],
+                                     enabled=False, url="https://other.example.org/x")
+    assert isinstance(changed, WebhookEndpoint)
+    assert (changed.description, changed.events, changed.enabled) == (
+        "Billing", ["call.completed"], False)
+    assert (changed.host, changed.url_preview) == ("other.example.org",
+                                                   "https://other.example.org/…")
+    assert changed.updated_at == service_time(sandbox) > changed.created_at == first.created_at
+    assert client.webhooks.get(first.id).model_dump() == changed.model_dump()
+    kept = client.webhooks.update(first.id, enabled=True)
+    assert (kept.enabled, kept.description, kept.events) == (True, "Billing", ["call.completed"])
+
+
+def test_delete_answers_info_and_the_endpoint_is_gone(client: Client,
+                                                      receiver: Receiver) -> None:
+    hook = new_endpoint(client, receiver.url)
+    info = client.webhooks.delete(hook.id)
+    assert isinstance(info, ResponseInfo)
+    assert info.status_code == 204
+    assert info.request_id is not None and info.request_id.startswith("req_")
+    with pytest.raises(NotFoundError) as caught:
+        client.webhooks.get(hook.id)
+    assert (caught.value.status, caught.value.code) == (404, "not_found")
+    assert list(client.webhooks.list()) == []
+
+
+def test_rotate_secret_gives_a_new_secret_that_signs_with_the_old(
+        client: Client, sandbox: Sandbox, receiver: Receiver) -> None:
+    hook = new_endpoint(client, receiver.url)
+    rotation = client.webhooks.rotate_secret(hook.id)
+    assert isinstance(rotation, SecretRotation)
+    assert rotation.webhook_id == hook.id
+    assert rotation.secret is not None and rotation.secret.startswith("whsec_")
+    assert hook.secret is not None and rotation.secret != hook.secret
+    assert rotation.secret_hint == rotation.secret[-4:] == client.webhooks.get(hook.id).secret_hint
+    assert str(rotation.secret) not in repr(rotation)
+    assert rotation.previous_secret_expires_at == service_time(sandbox) + timedelta(hours=24)
+    sent = client.webhooks.test(hook.id)
+    headers, body = receiver.received(sent["delivery_id"])
+    assert headers["service-signature"] == ",".join(
+        signature(s, headers, body) for s in (rotation.secret, hook.secret))
+
+
+def test_test_event_is_listed_and_read(client: Client, receiver: Receiver) -> None:
+    hook = new_endpoint(client, receiver.url)
+    sent = client.webhooks.test(hook.id)
+    assert sent["event_id"].startswith("evt_") and sent["delivery_id"].startswith("whd_")
+    assert sent.request_id is not None
+    event = client.webhook_events.get(sent["event_id"])
+    assert isinstance(event, WebhookEvent)
+    assert (event.id, event.type, event.api_version) == (sent["event_id"], "webhook.test", "v1")
+    assert event.data["webhook_id"] == hook.id
+    assert [(d.id, d.webhook_id) for d in event.deliveries] == [(sent["delivery_id"], hook.id)]
+    assert [e.id for e in client.webhook_events.list()] == [event.id]
+
+
+def test_event_list_filters_by_type(client: Client, sandbox: Sandbox,
+                                    receiver: Receiver) -> None:
+    sent = client.webhooks.test(new_endpoint(client, receiver.url).id)
+    advance(sandbox, 600)  # the dialer simulation records call events
+    every = list(client.webhook_events.list())
+    calls = [e.id for e in every if e.type == "call.completed"]
+    assert len(calls) > 10
+    assert [e.id for e in client.webhook_events.list(type="call.completed", limit=10)] == calls
+    assert [e.id for e in client.webhook_events.list(type="webhook.test")] == [sent["event_id"]]
+    assert list(client.webhook_events.list(type="appointment.moved")) == []
+    with pytest.raises(ValidationError) as caught:
+        list(client.webhook_events.list(type="call.started"))
+    assert caught.value.code == "validation_failed"
+
+
+def test_replay_is_a_new_delivery_of_the_same_event(client: Client,
+                                                    receiver: Receiver) -> None:
+    hook = new_endpoint(client, receiver.url)
+    sent = client.webhooks.test(hook.id)
+    answer = client.webhook_events.replay(sent["event_id"], webhook_id=hook.id)
+    assert isinstance(answer, ReplayResponse)
+    assert answer.event_id == sent["event_id"]
+    [new] = answer.deliveries
+    assert new.event_id == sent["event_id"] and new.delivery_id != sent["delivery_id"]
+    replays = {d.id: d for d in client.webhook_events.get(sent["event_id"]).deliveries}
+    assert (replays[new.delivery_id].replay_of, replays[new.delivery_id].webhook_id) == (
+        sent["delivery_id"], hook.id)
+    headers, _ = receiver.received(new.delivery_id)
+    assert headers["service-event-id"] == sent["event_id"]
+
+
+def test_replay_to_an_endpoint_that_never_received_it_is_unavailable(
+        client: Client, receiver: Receiver) -> None:
+    hook = new_endpoint(client, receiver.url, idempotency_key="a")
+    other = new_endpoint(client, receiver.url, idempotency_key="b")
+    sent = client.webhooks.test(hook.id)
+    with pytest.raises(ConflictError) as caught:
+        client.webhook_events.replay(sent["event_id"], webhook_id=other.id)
+    assert (caught.value.status, caught.value.code) == (409, "replay_unavailable")
+
+
+def test_replay_limit_is_not_retried(client_as: Callable[..., Client], sandbox: Sandbox,
+                                     receiver: Receiver) -> None:
+    recorder = Recorder()
+    client = client_as("full", transport=recorder, max_retries=5)
+    sent = client.webhooks.test(new_endpoint(client, receiver.url).id)
+    now = service_time(sandbox)
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    advance(sandbox, (midnight - now).total_seconds() - 1)  # Retry-After will be 1 s
+    for _ in range(5):
+        client.webhook_events.replay(sent["event_id"])
+    recorder.requests.clear()
+    with pytest.raises(RateLimitError) as caught:
+        client.webhook_events.replay(sent["event_id"])
+    assert (caught.value.status, caught.value.code) == (429, "replay_limit_reached")
+    assert caught.value.retry_after == 1
+    assert [(r.method, r.url.path) for r in recorder.requests] == [
+        ("POST", f"/v1/webhook-events/{sent['event_id']}/replay")]
+
+
+@pytest.mark.parametrize("operation", [
+    lambda c: list(c.webhooks.list()),
+    lambda c: c.webhooks.create(url="https://hooks.example.com/in", events=EVENTS),
+    lambda c: c.webhooks.get("wh_123e4567-e89b-42d3-a456-426614174000"),
+    lambda c: list(c.webhook_events.list()),
+], ids=["list", "create", "get", "events"])
+def test_webhooks_disabled_is_permission_denied(client: Client, sandbox: Sandbox,
+                                                operation: Callable[[Client], object]) -> None:
+    httpx.patch(sandbox.base_url + "/_sandbox/accounts/acme",
+                json={"webhooks_enabled": False}).raise_for_status()
+    with pytest.raises(PermissionDeniedError) as caught:
+        operation(client)
+    assert (caught.value.status, caught.value.code) == (403, "webhooks_disabled")
+
+
+def test_a_private_url_is_refused_by_the_service(client: Client) -> None:
+    with pytest.raises(ValidationError) as caught:
+        new_endpoint(client, "https://10.1.2.3/in")
+    assert (caught.value.status, caught.value.code) == (422, "webhook_url_refused")
+    assert list(client.webhooks.list()) == []
+
+
+@pytest.mark.parametrize(("url", "events"), [
+    ("https://hooks.example.com/in", []),
+    ("https://hooks.example.com/in", ["webhook.test"]),
+    ("https://hooks.example.com/in", ["call.started"]),
+    ("https://a", EVENTS),
+])
+def test_bad_create_arguments_are_refused_before_sending(client_as: Callable[..., Client],
+                                                         url: str, events: list[str]) -> None:
+    recorder = Recorder()
+    client = client_as("full", transport=recorder)
+    with pytest.raises(pydantic.ValidationError):
+        client.webhooks.create(url=url, events=events)
+    assert recorder.requests == []
