@@ -31,6 +31,7 @@ from dialkit.contract import (
 )
 from dialkit.errors import (
     ConflictError,
+    IdempotencyConflictError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -38,20 +39,10 @@ from dialkit.errors import (
 )
 from dialkit.sandbox import Sandbox
 
+from ._recording import RecordingTransport
+
 T = TypeVar("T")
 EVENTS = ["appointment.booked", "appointment.cancelled"]
-
-
-class Recorder(httpx.HTTPTransport):
-    """An HTTP transport that keeps every request it sends."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.requests: list[httpx.Request] = []
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        return super().handle_request(request)
 
 
 class Receiver:
@@ -116,7 +107,8 @@ def new_endpoint(client: Client, url: str, **fields: Any) -> WebhookEndpointCrea
     return client.webhooks.create(url=url, events=EVENTS, **fields)
 
 
-def test_create_returns_the_secret_once_and_masks_it(client: Client, receiver: Receiver) -> None:
+def test_create_returns_the_secret_once_and_masks_it(client: Client, sandbox: Sandbox,
+                                                     receiver: Receiver) -> None:
     created = new_endpoint(client, receiver.url, description="CRM", idempotency_key="create-1")
     assert isinstance(created, WebhookEndpointCreated)
     assert isinstance(created.secret, str) and created.secret.startswith("whsec_")
@@ -129,7 +121,7 @@ def test_create_returns_the_secret_once_and_masks_it(client: Client, receiver: R
     assert (created.host, created.url_preview) == ("127.0.0.1", receiver.url.rsplit("/", 2)[0]
                                                    + "/…")
     assert (created.description, created.events, created.enabled) == ("CRM", EVENTS, True)
-    assert created.created_at == created.updated_at == service_time_of(client)
+    assert created.created_at == created.updated_at == service_time(sandbox)
     assert created.replayed is False and created.request_id is not None
 
     again = new_endpoint(client, receiver.url, description="CRM", idempotency_key="create-1")
@@ -137,12 +129,9 @@ def test_create_returns_the_secret_once_and_masks_it(client: Client, receiver: R
     assert again.secret is None
     assert again.model_dump(exclude={"secret"}) == created.model_dump(exclude={"secret"})
     assert [e.id for e in client.webhooks.list()] == [created.id]
-
-
-def service_time_of(client: Client) -> datetime:
-    """The emulator's service time, through the client's base URL."""
-    now = httpx.get(client.base_url + "/_sandbox/clock").json()["now"]
-    return datetime.fromisoformat(now)
+    with pytest.raises(IdempotencyConflictError) as caught:
+        new_endpoint(client, receiver.url, description="Other", idempotency_key="create-1")
+    assert (caught.value.status, caught.value.code) == (409, "idempotency_conflict")
 
 
 def test_the_create_secret_signs_deliveries(client: Client, receiver: Receiver) -> None:
@@ -183,13 +172,17 @@ def test_get_list_and_update(client: Client, sandbox: Sandbox, receiver: Receive
 def test_delete_answers_info_and_the_endpoint_is_gone(client: Client,
                                                       receiver: Receiver) -> None:
     hook = new_endpoint(client, receiver.url)
-    info = client.webhooks.delete(hook.id)
+    info = client.webhooks.delete(hook.id, idempotency_key="delete-1")
     assert isinstance(info, ResponseInfo)
-    assert info.status_code == 204
+    assert (info.status_code, info.replayed) == (204, False)
     assert info.request_id is not None and info.request_id.startswith("req_")
+    again = client.webhooks.delete(hook.id, idempotency_key="delete-1")
+    assert (again.status_code, again.replayed) == (204, True)
     with pytest.raises(NotFoundError) as caught:
         client.webhooks.get(hook.id)
     assert (caught.value.status, caught.value.code) == (404, "not_found")
+    with pytest.raises(NotFoundError):
+        client.webhooks.delete(hook.id)  # a new key: deleted already
     assert list(client.webhooks.list()) == []
 
 
@@ -266,7 +259,7 @@ def test_replay_to_an_endpoint_that_never_received_it_is_unavailable(
 
 def test_replay_limit_is_not_retried(client_as: Callable[..., Client], sandbox: Sandbox,
                                      receiver: Receiver) -> None:
-    recorder = Recorder()
+    recorder = RecordingTransport()
     client = client_as("full", transport=recorder, max_retries=5)
     sent = client.webhooks.test(new_endpoint(client, receiver.url).id)
     now = service_time(sandbox)
@@ -309,11 +302,11 @@ def test_a_private_url_is_refused_by_the_service(client: Client) -> None:
     ("https://hooks.example.com/in", []),
     ("https://hooks.example.com/in", ["webhook.test"]),
     ("https://hooks.example.com/in", ["call.started"]),
-    ("https://a", EVENTS),
+    ("https://", EVENTS),  # shorter than 9 characters
 ])
 def test_bad_create_arguments_are_refused_before_sending(client_as: Callable[..., Client],
                                                          url: str, events: list[str]) -> None:
-    recorder = Recorder()
+    recorder = RecordingTransport()
     client = client_as("full", transport=recorder)
     with pytest.raises(pydantic.ValidationError):
         client.webhooks.create(url=url, events=events)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Unpack
 
+from pydantic import TypeAdapter
+
 from ..contract import (
     DNC_CHECK_BATCH,
+    E164,
     DncAddRequest,
     DncCheckRequest,
     DncCheckResponse,
@@ -15,6 +18,8 @@ from ..contract import (
 from ._base import Area, Options, WriteOptions, plain_body, request_body
 from ._results import ApiData, attach
 from ._transport import Call
+
+_PHONES: TypeAdapter[list[str]] = TypeAdapter(list[E164])
 
 
 class Dnc(Area):
@@ -25,12 +30,14 @@ class Dnc(Area):
 
         Any number of phones (E.164) is accepted; they are sent in batches of
         100, the contract's limit. Each result carries its batch's request id.
+        Every number is checked before anything is sent: a malformed one raises
+        ``pydantic.ValidationError`` (a ``ValueError``) naming its position.
 
         Example:
             >>> [r.listed for r in client.dnc.check(["+14155550100"])]  # doctest: +SKIP
             [False]
         """
-        numbers = list(phones)
+        numbers = _PHONES.validate_python(list(phones))
         results: list[DncCheckResult] = []
         for start in range(0, len(numbers), DNC_CHECK_BATCH):
             body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])

@@ -177,9 +177,11 @@ class Transport:
         )
         params = {k: _query_value(v) for k, v in (call.params or {}).items() if v is not None}
         content = None if call.body is None else orjson.dumps(call.body)
+        headers = self._headers(call, key, content is not None)
+        for name, value in headers.items():
+            self._refuse_credentials(value.encode(), f"{name} header")
         request = self._http.build_request(
-            operation.method, path, params=params, content=content,
-            headers=self._headers(call, key, content is not None),
+            operation.method, path, params=params, content=content, headers=headers,
         )
         self._refuse_credentials(request.url.raw_path, "URL")
         if content is not None:
@@ -273,13 +275,15 @@ class Transport:
                 f"with a body that is not problem+json "
                 f"({response.headers.get('Content-Type', 'no content type')}): {snippet!r}"
             )}
-        error = error_from_answer(response.status_code, problem, request_id=request_id,
-                                  retry_after=retry_after, idempotency_key=key)
-        error.detail = self._scrub(error.detail)
-        return error
+        if isinstance(problem.get("detail"), str):
+            # Scrubbed before the error exists: its args (and so its repr) keep the detail.
+            problem = {**problem, "detail": self._scrub(problem["detail"])}
+        return error_from_answer(response.status_code, problem, request_id=request_id,
+                                 retry_after=retry_after, idempotency_key=key)
 
     def _scrub(self, text: str) -> str:
         """Mask anything key-shaped, in case an answer echoes what it was sent."""
+        text = text.replace(self._key.decode(), mask(self._key.decode()))
         return KEY_SHAPE.sub(lambda match: mask(match.group()), text)
 
     def _retry_wait(self, error: ApiError, attempt: int, started: float) -> float | None:

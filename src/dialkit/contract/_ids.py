@@ -17,6 +17,7 @@ import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Annotated, Any
 
@@ -70,7 +71,13 @@ def is_valid_id(prefix: str, value: str) -> bool:
         >>> is_valid_id("cmp_", "cmp_123E4567-E89B-42D3-A456-426614174000")
         False
     """
-    return re.fullmatch(id_pattern(prefix), value) is not None
+    return _id_regex(prefix).fullmatch(value) is not None
+
+
+@cache
+def _id_regex(prefix: str) -> re.Pattern[str]:
+    """The compiled pattern of a prefix: ids are checked on every item of every page."""
+    return re.compile(id_pattern(prefix))
 
 
 def new_id(prefix: str) -> str:
