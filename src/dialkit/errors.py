@@ -86,6 +86,9 @@ class ApiError(Exception):
         retry_after: Seconds the service asked to wait, from ``Retry-After``.
         idempotency_key: The Idempotency-Key the write was sent with; retry
             with it (``idempotency_key=``) to receive the stored answer.
+        replayed: Whether this refusal is the stored answer of an earlier
+            request with the same key (``Idempotency-Replayed: true``), not a
+            new refusal.
     """
 
     def __init__(
@@ -98,6 +101,7 @@ class ApiError(Exception):
         errors: list[contract.FieldError] | None = None,
         retry_after: float | None = None,
         idempotency_key: str | None = None,
+        replayed: bool = False,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -107,6 +111,7 @@ class ApiError(Exception):
         self.errors = errors or []
         self.retry_after = retry_after
         self.idempotency_key = idempotency_key
+        self.replayed = replayed
 
     def __str__(self) -> str:
         head = " ".join(str(part) for part in (self.status, self.code) if part is not None)
@@ -117,7 +122,8 @@ class ApiError(Exception):
         if self.retry_after is not None:
             parts.append(f"Retry after {self.retry_after:g} s.")
         if self.idempotency_key is not None:
-            parts.append(f"Idempotency-Key: {self.idempotency_key}.")
+            stored = " (the stored answer of an earlier request)" if self.replayed else ""
+            parts.append(f"Idempotency-Key: {self.idempotency_key}{stored}.")
         if self.request_id is not None:
             parts.append(f"Request id: {self.request_id}.")
         return " ".join(parts)
@@ -207,6 +213,7 @@ def error_from_answer(
     request_id: str | None = None,
     retry_after: float | None = None,
     idempotency_key: str | None = None,
+    replayed: bool = False,
 ) -> ApiError:
     """Build the exception for an error answer from its status and problem body.
 
@@ -217,6 +224,7 @@ def error_from_answer(
         request_id: ``X-Request-ID``, used when the body names none.
         retry_after: Seconds from ``Retry-After``.
         idempotency_key: The key the request was sent with, if any.
+        replayed: Whether the answer was a stored one (``Idempotency-Replayed``).
     """
     code = problem.get("code")
     code = code if isinstance(code, str) else None
@@ -232,6 +240,7 @@ def error_from_answer(
         errors=_field_errors(problem.get("errors")),
         retry_after=retry_after,
         idempotency_key=idempotency_key,
+        replayed=replayed,
     )
 
 

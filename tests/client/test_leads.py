@@ -440,19 +440,33 @@ def test_import_into_a_running_campaign_is_refused(client: Client, sandbox: Sand
     assert answer.data[0].status == "accepted"
 
 
-@pytest.mark.xfail(strict=True, raises=ConflictError, reason=(
-    "known bug: the derived Idempotency-Key replays the stored 409 campaign_not_importable "
-    "after the campaign was paused (errors do not expose Idempotency-Replayed)"))
-def test_a_refused_batch_can_be_imported_once_the_campaign_is_paused(
+def test_a_refused_batch_is_imported_once_the_campaign_is_paused(
         client: Client, sandbox: Sandbox) -> None:
     running = campaign_in(client, "running")
     leads = [{"phone": fresh_phones(sandbox, 1)[0]}]
-    with pytest.raises(ConflictError):
-        client.leads.import_batch(running, leads)
+    for _ in range(2):  # the re-run meets the stored refusal, follows on, and is refused anew
+        with pytest.raises(ConflictError) as raised:
+            client.leads.import_batch(running, leads)
+        assert (raised.value.code, raised.value.replayed) == ("campaign_not_importable", False)
     client.campaigns.pause(running)
     answer = client.leads.import_batch(running, leads)
-    assert answer.data[0].status == "accepted"
-    assert answer.data[0].lead_id in ids(client.leads.list(campaign_id=running))
+    assert (answer.data[0].status, answer.replayed) == ("accepted", False)
+    again = client.leads.import_batch(running, leads)
+    assert again.replayed and again.data[0].lead_id == answer.data[0].lead_id
+    assert ids(client.leads.list(campaign_id=running)).count(answer.data[0].lead_id) == 1
+
+
+def test_a_caller_key_is_not_followed_after_a_stored_refusal(client: Client,
+                                                              sandbox: Sandbox) -> None:
+    running = campaign_in(client, "running")
+    leads = [{"phone": fresh_phones(sandbox, 1)[0]}]
+    with pytest.raises(ConflictError):
+        client.leads.import_batch(running, leads, idempotency_key="my-import-1")
+    client.campaigns.pause(running)
+    with pytest.raises(ConflictError) as raised:
+        client.leads.import_batch(running, leads, idempotency_key="my-import-1")
+    assert raised.value.replayed and raised.value.idempotency_key == "my-import-1"
+    assert "stored answer" in str(raised.value)
 
 
 def test_import_into_an_unknown_campaign_is_not_found(client: Client) -> None:

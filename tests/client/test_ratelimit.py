@@ -92,6 +92,17 @@ def test_slow_down_pauses_for_retry_after_halves_the_rate_and_recovers() -> None
     assert bucket.rate == pytest.approx(LIMIT.rate)
 
 
+def test_no_burst_follows_a_pause() -> None:
+    """The pause earns no tokens: after it, every request still waits its turn."""
+    fake = FakeTime()
+    bucket = fake.bucket()
+    drain(bucket, fake, BURST)
+    bucket.slow_down(2.0)
+    drain(bucket, fake, 5)
+    assert fake.sleeps[0] >= 2.0
+    assert len(fake.sleeps) == 5 and all(wait > 0 for wait in fake.sleeps), fake.sleeps
+
+
 def test_slow_down_without_retry_after_still_halves_the_rate() -> None:
     fake = FakeTime()
     bucket = fake.bucket()

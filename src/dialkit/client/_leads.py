@@ -11,6 +11,7 @@ import orjson
 from ..contract import (
     MAX_IMPORT_BATCH,
     MAX_PAGE_LIMIT,
+    ErrorCode,
     ImportResponse,
     Lead,
     LeadCreated,
@@ -20,10 +21,17 @@ from ..contract import (
     LeadStatus,
     LeadUpdateRequest,
 )
+from ..errors import ApiError
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
 from ._pagination import ListIterator
 from ._results import ApiData
 from ._transport import Call
+
+MAX_KEY_CHAIN = 20
+"""Most keys an import walks through after stored refusals (see :func:`next_import_key`)."""
+
+_NOT_REFUSALS = frozenset({ErrorCode.OUTCOME_UNKNOWN, ErrorCode.CONFLICT,
+                           ErrorCode.IDEMPOTENCY_CONFLICT})
 
 
 def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
@@ -34,8 +42,29 @@ def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
     import's answer instead of importing again.
     """
     content = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
-    digest = hashlib.sha256(campaign_id.encode() + b"\0" + content)
-    return f"dk_import_{digest.hexdigest()[:48]}"
+    return _key(campaign_id.encode() + b"\0" + content)
+
+
+def next_import_key(key: str) -> str:
+    """The key that follows ``key`` once the import under it was refused.
+
+    The service stores a refusal (say 409 ``campaign_not_importable``) under
+    its key for 24 hours, so a derived key would keep answering it after the
+    cause is fixed. A refused import wrote nothing, so the same batch may go
+    again under the next key of a fixed chain; a re-run walks the same chain
+    and meets the same stored answers, so the batch is still imported once.
+    """
+    return _key(f"{key}/next".encode())
+
+
+def _key(material: bytes) -> str:
+    return f"dk_import_{hashlib.sha256(material).hexdigest()[:48]}"
+
+
+def _stored_refusal(error: ApiError) -> bool:
+    """A refusal (4xx, nothing written) that is the stored answer of an earlier request."""
+    return (error.replayed and error.status is not None and 400 <= error.status < 500
+            and error.code not in _NOT_REFUSALS)
 
 
 class Leads(Area):
@@ -132,7 +161,9 @@ class Leads(Area):
         lead, by 0-based ``index``. Unless ``idempotency_key`` is given, the
         key is derived from the campaign and the leads, so the same batch is
         never imported twice: a repeat within 24 hours returns the first
-        answer (``replayed`` is true).
+        answer (``replayed`` is true). A batch the service refused (a paused
+        campaign that was running, a scope granted since) goes again under
+        the next key of a fixed chain, see :func:`next_import_key`.
 
         Example:
             >>> result = client.leads.import_batch(  # doctest: +SKIP
@@ -145,6 +176,19 @@ class Leads(Area):
                 f"split the list into batches of {MAX_IMPORT_BATCH}"
             )
         body = request_body(LeadImportRequest, leads=list(leads))
-        options.setdefault("idempotency_key", import_key(campaign_id, body))
+        if "idempotency_key" in options:
+            return self._import(campaign_id, body, options)
+        options["idempotency_key"] = import_key(campaign_id, body)
+        for link in range(MAX_KEY_CHAIN):
+            try:
+                return self._import(campaign_id, body, options)
+            except ApiError as error:
+                if not _stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
+                    raise
+                options["idempotency_key"] = next_import_key(options["idempotency_key"])
+        raise AssertionError("unreachable: the last link returns or raises")
+
+    def _import(self, campaign_id: str, body: dict[str, Any],
+                options: WriteOptions) -> ImportResponse:
         call = Call("leads.import", params={"campaign_id": campaign_id}, body=body, **options)
         return self._model(ImportResponse, call)

@@ -58,6 +58,7 @@ class TokenBucket:
         self._tokens = self._capacity
         self._rate = limit.rate
         self._updated = clock()
+        self._resume_at = float("-inf")
 
     @property
     def rate(self) -> float:
@@ -72,7 +73,8 @@ class TokenBucket:
             now = self._clock()
             self._refill(now)
             self._tokens -= 1.0
-            wait = 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+            paused = max(0.0, self._resume_at - now)
+            wait = paused + max(0.0, -self._tokens) / self._rate
         if wait > 0:
             self._sleep(wait)
 
@@ -83,15 +85,17 @@ class TokenBucket:
             self._refill(now)
             self._rate = max(self.limit.rate * MIN_RATE_SHARE, self._rate * SLOWDOWN_FACTOR)
             pause = retry_after if retry_after is not None else 1.0 / self._rate
-            self._tokens = min(self._tokens, 0.0) - pause * self._rate
+            self._resume_at = max(self._resume_at, now + pause)
+            self._tokens = min(self._tokens, 0.0)
 
     def _refill(self, now: float) -> None:
-        elapsed = max(0.0, now - self._updated)
-        self._updated = now
+        """Add the tokens earned since the last update; none are earned while paused."""
+        earning = max(0.0, now - max(self._updated, self._resume_at))
         if self._rate < self.limit.rate:
-            regained = self.limit.rate * elapsed / RECOVERY_SECONDS
+            regained = self.limit.rate * max(0.0, now - self._updated) / RECOVERY_SECONDS
             self._rate = min(self.limit.rate, self._rate + regained)
-        self._tokens = min(self._capacity, self._tokens + elapsed * self._rate)
+        self._updated = now
+        self._tokens = min(self._capacity, self._tokens + earning * self._rate)
 
 
 _BUCKETS: dict[tuple[str, str, RateLimit], TokenBucket] = {}

@@ -278,8 +278,10 @@ class Transport:
         if isinstance(problem.get("detail"), str):
             # Scrubbed before the error exists: its args (and so its repr) keep the detail.
             problem = {**problem, "detail": self._scrub(problem["detail"])}
-        return error_from_answer(response.status_code, problem, request_id=request_id,
-                                 retry_after=retry_after, idempotency_key=key)
+        return error_from_answer(
+            response.status_code, problem, request_id=request_id, retry_after=retry_after,
+            idempotency_key=key, replayed=_response_info(response).replayed,
+        )
 
     def _scrub(self, text: str) -> str:
         """Mask anything key-shaped, in case an answer echoes what it was sent."""
