@@ -81,6 +81,7 @@ class Client:
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
             rate_limit=rate_limit, transport=transport,
         )
+        self._identity = Area(self._transport)
         self.emulator: Sandbox | None = None
         """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
         self.leads = Leads(self._transport)
@@ -135,7 +136,7 @@ class Client:
 
     def me(self, **options: Unpack[Options]) -> ApiData:
         """The key's identity: account, API client and key (shape not shown: plain data)."""
-        return Area(self._transport)._data(Call("me", **options))
+        return self._identity._data(Call("me", **options))
 
     def close(self) -> None:
         """Close the connections, and stop the emulator this client started."""
