@@ -18,6 +18,7 @@ import pytest
 from dialkit import Client
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
+from receivers import Receiver
 
 START = "2026-11-02T15:00:00Z"
 
@@ -138,6 +139,14 @@ def client_as(sandbox: Sandbox) -> Iterator[Callable[..., Client]]:
     yield make
     for each in made:
         each.close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A webhook receiver on 127.0.0.1 for the test."""
+    running = Receiver()
+    yield running
+    running.close()
 
 
 def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:

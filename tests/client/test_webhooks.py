@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pydantic
@@ -38,62 +35,11 @@ from dialkit.errors import (
     ValidationError,
 )
 from dialkit.sandbox import Sandbox
+from receivers import Receiver
 
 from ._recording import RecordingTransport
 
-T = TypeVar("T")
 EVENTS = ["appointment.booked", "appointment.cancelled"]
-
-
-class Receiver:
-    """A webhook receiver on 127.0.0.1 that answers 204 and keeps (headers, body) of each POST."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[dict[str, str], bytes]] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                owner.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                """Quiet."""
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/dialer"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
-                                       daemon=True)
-        self.thread.start()
-
-    def received(self, delivery_id: str) -> tuple[dict[str, str], bytes]:
-        """The request of one delivery, once it has arrived (5 s at most)."""
-        return wait_for(lambda: next((r for r in self.requests
-                                      if r[0]["service-delivery-id"] == delivery_id), None))
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    """A local receiver for the test."""
-    running = Receiver()
-    yield running
-    running.close()
-
-
-def wait_for(check: Callable[[], T | None], timeout: float = 5.0) -> T:
-    """Poll ``check`` until it gives a value."""
-    deadline = time.monotonic() + timeout
-    while (value := check()) is None:
-        assert time.monotonic() < deadline, "timed out waiting for the delivery worker"
-        time.sleep(0.05)
-    return value
 
 
 def signature(secret: str, headers: dict[str, str], body: bytes) -> str:

@@ -12,12 +12,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Coroutine, Iterator
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 
 import httpx
@@ -30,43 +27,10 @@ from dialkit.sandbox import Sandbox, parse_config, start
 from dialkit.sandbox._clock import parse_timestamp
 from dialkit.sandbox._delivery import delivery_loop
 from dialkit.sandbox._events import record_event
+from receivers import Receiver, wait_for
 
 T = TypeVar("T")
 DATASET = "client:acme/full"
-
-
-class Receiver:
-    """An HTTP receiver on 127.0.0.1 that records each request and answers ``statuses`` in
-    turn (then ``default``)."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[dict[str, str], bytes]] = []
-        self.statuses: deque[int] = deque()
-        self.default = 200
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                owner.requests.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                status = owner.statuses.popleft() if owner.statuses else owner.default
-                self.send_response(status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                """Quiet."""
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/dialer"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
-                                       daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
 
 
 @pytest.fixture(scope="module")
@@ -105,25 +69,6 @@ def api(emulator: Sandbox, delivering: None) -> Iterator[httpx.Client]:
     """The ``full`` client of the module's emulator."""
     with client_for(emulator, KEYS["full"]) as http:
         yield http
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    """A local receiver for the test."""
-    running = Receiver()
-    yield running
-    running.close()
-
-
-def wait_for(check: Callable[[], T | None], timeout: float = 5.0) -> T:
-    """Poll ``check`` until it gives a truthy value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting for the delivery worker"
-        time.sleep(0.05)
 
 
 def endpoint(http: httpx.Client, url: str, *, key: str = "wh",
