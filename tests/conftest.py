@@ -71,6 +71,13 @@ def sandbox() -> Iterator[Sandbox]:
 
 
 @pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test caches frames in a folder of its own, never in the user's cache."""
+    monkeypatch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture(autouse=True)
 def _fresh(request: pytest.FixtureRequest) -> None:
     """Reset the session emulator before each test that uses it."""
     if "sandbox" in request.fixturenames:

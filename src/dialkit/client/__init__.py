@@ -8,7 +8,7 @@ where the contract does not show a shape, and lists are
 
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
-from ._pagination import ListIterator
+from ._pagination import ListIterator, RawPage
 from ._ratelimit import TokenBucket
 from ._results import ApiData
 
@@ -19,6 +19,7 @@ __all__ = [
     "Client",
     "ListIterator",
     "Options",
+    "RawPage",
     "TokenBucket",
     "UNSET",
     "Unset",

@@ -101,15 +101,17 @@ class Area:
             raise ValueError(f"limit is the page size: pass 1-{MAX_PAGE_LIMIT}, not {limit}")
         page_model = Page[item]  # type: ignore[valid-type]
 
-        def fetch(at: str | None) -> Page[Result]:
+        def fetch(at: str | None) -> Answer:
             call = Call(operation, params={**params, "limit": limit, "cursor": at}, **options)
-            answer = self._transport.send(call)
+            return self._transport.send(call)
+
+        def parse(answer: Answer) -> Page[Result]:
             page: Page[Result] = page_model.model_validate_json(answer.content)
             for each in page.data:
                 attach(each, answer.info)
             return attach(page, answer.info)
 
-        return ListIterator(fetch, cursor)
+        return ListIterator(fetch, parse, cursor)
 
 
 def _parse(model: type[Result], answer: Answer) -> Result:

@@ -26,6 +26,7 @@ from ._transport import Call, Transport
 from ._webhooks import WebhookEvents, Webhooks
 
 if TYPE_CHECKING:
+    from ..frames import Cache, Frames
     from ..sandbox import Sandbox, SandboxConfig
 
 API_KEY_VARIABLE = "DIALKIT_API_KEY"
@@ -55,6 +56,8 @@ class Client:
             a burst of 20; ``None`` turns client-side limiting off.
         deadline: Seconds a call may take in total, retries and waits included.
         transport: An httpx transport (tests that need a broken network).
+        cache_dir: Where ``client.frames`` keeps its Parquet cache; default
+            ``$DIALKIT_CACHE_DIR``, else the platform's user cache folder.
 
     Example:
         >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
@@ -73,6 +76,7 @@ class Client:
         rate_limit: RateLimit | None = RATE_LIMIT_PER_KEY,
         deadline: float = DEFAULT_DEADLINE_SECONDS,
         transport: httpx.BaseTransport | None = None,
+        cache_dir: str | Path | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
@@ -82,6 +86,8 @@ class Client:
             rate_limit=rate_limit, transport=transport,
         )
         self._identity = Area(self._transport)
+        self._cache_dir = cache_dir
+        self._frames: Frames | None = None
         self.emulator: Sandbox | None = None
         """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
         self.leads = Leads(self._transport)
@@ -133,6 +139,25 @@ class Client:
     def base_url(self) -> str:
         """The service's address."""
         return self._transport.base_url
+
+    @property
+    def credential_id(self) -> str:
+        """The key's credential id: what names the key without its secret."""
+        return self._transport.credential_id
+
+    @property
+    def frames(self) -> Frames:
+        """Typed DataFrames of the account's data, cached as Parquet (see ``docs/frames.md``)."""
+        if self._frames is None:
+            from ..frames import Cache, Frames
+
+            self._frames = Frames(self, Cache.for_client(self, self._cache_dir))
+        return self._frames
+
+    @property
+    def cache(self) -> Cache:
+        """The Parquet cache behind :attr:`frames`: ``info()``, ``clear()``, file paths."""
+        return self.frames.cache
 
     def me(self, **options: Unpack[Options]) -> ApiData:
         """The key's identity: account, API client and key (shape not shown: plain data)."""

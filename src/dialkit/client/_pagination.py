@@ -8,14 +8,45 @@ costs one request and a loop over a million calls holds one page at a time.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from ..contract import Page
+import orjson
+
+from ..contract import Page, ResponseInfo
+from ._transport import Answer
 
 Item = TypeVar("Item")
+AnyPage = TypeVar("AnyPage")
 
-FetchPage = Callable[[str | None], Page[Item]]
-"""Fetches the page at a cursor (``None`` for the first page)."""
+FetchAnswer = Callable[[str | None], Answer]
+"""Fetches the answer of the page at a cursor (``None`` for the first page)."""
+
+Position = tuple[str | None, bool]
+"""A page's ``next_cursor`` and ``has_more``."""
+
+ParsePage = Callable[[Answer], Page[Item]]
+"""Turns a page's answer into the typed page."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawPage:
+    """One page as the service sent it: JSON objects, not models.
+
+    For loaders that turn pages into columns and would only take models apart
+    again (``client.frames``); :meth:`ListIterator.pages` gives typed pages.
+
+    Attributes:
+        data: The page's items, as decoded JSON objects.
+        next_cursor: The cursor of the next page, ``None`` on the last page.
+        has_more: Whether another page follows.
+        info: The answer's request id and headers.
+    """
+
+    data: list[dict[str, Any]]
+    next_cursor: str | None
+    has_more: bool
+    info: ResponseInfo
 
 
 class ListIterator(Iterator[Item], Generic[Item]):
@@ -30,8 +61,10 @@ class ListIterator(Iterator[Item], Generic[Item]):
         ...     print(call.id, call.status)
     """
 
-    def __init__(self, fetch: FetchPage[Item], cursor: str | None = None) -> None:
+    def __init__(self, fetch: FetchAnswer, parse: ParsePage[Item],
+                 cursor: str | None = None) -> None:
         self._fetch = fetch
+        self._parse = parse
         self._cursor = cursor
         self._items: Iterator[Item] = self._walk()
 
@@ -40,14 +73,30 @@ class ListIterator(Iterator[Item], Generic[Item]):
 
     def pages(self) -> Iterator[Page[Item]]:
         """The pages from the list's starting cursor, fetched as they are reached."""
+        return self._follow(self._parse, lambda page: (page.page.next_cursor, page.page.has_more))
+
+    def raw_pages(self) -> Iterator[RawPage]:
+        """The pages as decoded JSON, without building models (faster for bulk loads)."""
+        return self._follow(_raw, lambda page: (page.next_cursor, page.has_more))
+
+    def _follow(self, parse: Callable[[Answer], AnyPage],
+                position: Callable[[AnyPage], Position]) -> Iterator[AnyPage]:
+        """Fetch and parse pages from the starting cursor until the last one."""
         cursor = self._cursor
         while True:
-            page = self._fetch(cursor)
+            page = parse(self._fetch(cursor))
             yield page
-            cursor = page.page.next_cursor
-            if not page.page.has_more or cursor is None:
+            cursor, more = position(page)
+            if not more or cursor is None:
                 return
 
     def _walk(self) -> Iterator[Item]:
         for page in self.pages():
             yield from page.data
+
+
+def _raw(answer: Answer) -> RawPage:
+    body = orjson.loads(answer.content)
+    page = body.get("page") or {}
+    return RawPage(body.get("data") or [], page.get("next_cursor"), bool(page.get("has_more")),
+                   answer.info)

@@ -10,6 +10,7 @@ header; reprs, logs and errors show its last four characters at most.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
@@ -42,6 +43,7 @@ logger = logging.getLogger("dialkit.client")
 KEY_SHAPE = re.compile(r"svc_(?:live|test)_[A-Za-z0-9]+_[A-Za-z0-9]+")
 """What an API key looks like; never sent outside the Authorization header."""
 
+_CREDENTIAL_ID = re.compile(r"svc_(?:live|test)_([A-Za-z0-9]+)_")
 _KEY_SHAPE_BYTES = re.compile(KEY_SHAPE.pattern.encode())
 _CORRELATION_ID = re.compile(CORRELATION_ID_PATTERN)
 _SNIPPET_CHARS = 200
@@ -92,6 +94,18 @@ def check_correlation_id(value: str | None) -> str | None:
     return value
 
 
+def credential_id(api_key: str) -> str:
+    """The key's credential id (``svc_live_<credential_id>_<secret>``), never its secret.
+
+    A key of another form is named by a digest of it instead, so that caches
+    can tell keys apart without holding anything a key can be rebuilt from.
+    """
+    match = _CREDENTIAL_ID.match(api_key)
+    if match:
+        return match.group(1)
+    return "sha256-" + hashlib.sha256(api_key.encode()).hexdigest()[:16]
+
+
 def new_idempotency_key() -> str:
     """A fresh Idempotency-Key: ``dk_`` plus a ULID (time-ordered, unique)."""
     return f"dk_{ULID()}"
@@ -125,6 +139,7 @@ class Transport:
     ) -> None:
         self.base_url = base_url
         self.key_hint = mask(api_key)
+        self.credential_id = credential_id(api_key)
         self.max_retries = max_retries
         self.deadline = deadline
         self.correlation_id = check_correlation_id(correlation_id)

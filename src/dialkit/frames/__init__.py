@@ -1,0 +1,24 @@
+"""Typed pandas DataFrames of the account's data, with a Parquet cache.
+
+Reached through a client: ``client.frames.calls()``, ``client.cache.info()``.
+Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
+"""
+
+from ._cache import CACHE_DIR_VARIABLE, Cache, CacheMissError, Entry
+from ._frames import SPECS, Frames, Spec
+from ._reports import windows
+from ._schemas import SCHEMAS, Column, Schema
+
+__all__ = [
+    "CACHE_DIR_VARIABLE",
+    "Cache",
+    "CacheMissError",
+    "Column",
+    "Entry",
+    "Frames",
+    "SCHEMAS",
+    "SPECS",
+    "Schema",
+    "Spec",
+    "windows",
+]

@@ -1,0 +1,305 @@
+"""The Parquet cache behind ``client.frames``: one folder per frame and filters.
+
+Layout under the cache root (``$DIALKIT_CACHE_DIR``, else the platform's user
+cache folder), every folder ``0700`` and every file ``0600`` because frames
+hold personal data::
+
+    <root>/<service>/<resource>-<filters digest>/
+        data.parquet       the frame, written with page checksums
+        manifest.json      what it holds: resource, filters, rows, bytes, when
+        partial/           an interrupted load: page chunks and the next cursor
+        .lock              held while a load reads or writes the entry
+
+``<service>`` is a digest of the base URL and the key's credential id (never
+its secret), so two keys or two services never share an entry. Every file is
+written to a temporary name and renamed, so a crash leaves the old file or the
+new one, never half of one; a file that fails its size or checksum on reading
+is treated as absent and fetched again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import pandas as pd
+import platformdirs
+import pyarrow as pa
+import pyarrow.parquet as pq
+from filelock import FileLock
+
+from ._schemas import Schema
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+logger = logging.getLogger("dialkit.frames")
+
+CACHE_DIR_VARIABLE = "DIALKIT_CACHE_DIR"
+FORMAT_VERSION = 1
+"""Bumped when the layout or a schema changes; entries of another version are refetched."""
+
+_DIRECTORY_MODE = 0o700
+_FILE_MODE = 0o600
+
+
+def digest(value: Any) -> str:
+    """A short stable digest of JSON-able data (filters, service identity)."""
+    return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
+
+
+def _private_dir(path: Path) -> Path:
+    """Make ``path`` and every missing folder above it, each owner-only."""
+    for folder in [*reversed(path.parents), path]:
+        if not folder.exists():
+            folder.mkdir(mode=_DIRECTORY_MODE, exist_ok=True)
+            folder.chmod(_DIRECTORY_MODE)
+    return path
+
+
+def _replace(temporary: Path, target: Path) -> None:
+    """Make ``temporary`` owner-only and rename it over ``target`` (atomic on one file system).
+
+    No fsync: the rename protects against a crashed or interrupted process,
+    which is what a notebook meets; a lost machine loses at most a cache.
+    """
+    temporary.chmod(_FILE_MODE)
+    os.replace(temporary, target)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically, owner-only."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+    _replace(Path(name), path)
+
+
+def read_json(path: Path) -> Any:
+    """Read JSON, or ``None`` when the file is absent or not valid JSON."""
+    try:
+        return orjson.loads(path.read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError):
+        return None
+
+
+def write_parquet(path: Path, frame: pd.DataFrame) -> int:
+    """Write ``frame`` atomically with page checksums; its size in bytes."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    os.close(fd)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    pq.write_table(table, name, write_page_checksum=True)
+    _replace(Path(name), path)
+    return path.stat().st_size
+
+
+def read_parquet(path: Path, schema: Schema, size: int | None = None) -> pd.DataFrame | None:
+    """Read a frame, or ``None`` if the file is absent, cut short or corrupt."""
+    try:
+        if size is not None and path.stat().st_size != size:
+            raise OSError(f"{path.name} has {path.stat().st_size} bytes, expected {size}")
+        table = pq.read_table(path, page_checksum_verification=True)
+        return schema.conform(table.to_pandas())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        logger.warning("cache file %s is unreadable (%s); fetching it again", path, exc)
+        return None
+
+
+class CacheMissError(LookupError):
+    """``refresh="offline"`` asked for a frame the cache does not hold."""
+
+
+def age(manifest: Mapping[str, Any]) -> timedelta:
+    """How long ago the manifest's frame was fetched."""
+    return datetime.now(UTC) - datetime.fromisoformat(manifest["fetched_at"])
+
+
+def lookup(entry: Entry, schema: Schema, refresh: str,
+           max_age: timedelta) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """What the cache offers a load: (the frame to return as it is, the frame to refresh).
+
+    ``refresh="offline"`` returns the cached frame or raises
+    :class:`CacheMissError`; ``"auto"`` returns it while younger than
+    ``max_age``; otherwise the cached frame (if any) is the base of a refresh.
+    """
+    cached = entry.read(schema)
+    if refresh == "offline" and cached is None:
+        raise CacheMissError(f"no cached {entry.resource} frame for {dict(entry.filters)}: "
+                             "load it once online (refresh='auto' or 'full')")
+    if cached is not None and (refresh == "offline"
+                               or (refresh == "auto" and age(cached[1]) < max_age)):
+        return cached[0], cached[0]
+    return None, None if cached is None else cached[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The cache of one frame for one set of filters."""
+
+    path: Path
+    resource: str
+    filters: Mapping[str, Any]
+    identity: Mapping[str, str]
+
+    @property
+    def data_path(self) -> Path:
+        """The Parquet file, readable by pandas, DuckDB, Polars or Dask."""
+        return self.path / "data.parquet"
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the entry's lock, so two notebooks never write it at once."""
+        _private_dir(self.path)
+        with FileLock(self.path / ".lock"):
+            yield
+
+    def manifest(self) -> dict[str, Any] | None:
+        """The entry's manifest, or ``None`` when absent, corrupt or of another version."""
+        manifest = read_json(self.path / "manifest.json")
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
+            return None
+        return manifest
+
+    def read(self, schema: Schema) -> tuple[pd.DataFrame, dict[str, Any]] | None:
+        """The cached frame and its manifest, or ``None`` if either is missing or bad."""
+        manifest = self.manifest()
+        if manifest is None:
+            return None
+        frame = read_parquet(self.data_path, schema, manifest.get("bytes"))
+        return None if frame is None else (frame, manifest)
+
+    def write(self, frame: pd.DataFrame, **facts: Any) -> dict[str, Any]:
+        """Store ``frame`` and a new manifest (``facts`` are kept in it); return the manifest."""
+        _private_dir(self.path)
+        size = write_parquet(self.data_path, frame)
+        manifest = {
+            "format": FORMAT_VERSION, **self.identity, "resource": self.resource,
+            "filters": dict(self.filters), "rows": len(frame), "bytes": size,
+            "fetched_at": datetime.now(UTC).isoformat(), **facts,
+        }
+        write_json(self.path / "manifest.json", manifest)
+        return manifest
+
+    def partial(self) -> Partial:
+        """The entry's record of an interrupted load."""
+        return Partial(self.path / "partial")
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """Pages of a load in progress, kept so an interrupted load resumes.
+
+    ``state.json`` holds the load's plan (its mode and where it must stop)
+    and the cursor after the last chunk written; ``NNNNNN.parquet`` are the
+    pages' rows. A chunk is written before the state that counts it.
+    """
+
+    path: Path
+
+    def state(self) -> dict[str, Any] | None:
+        """The saved state, or ``None`` when no load is in progress."""
+        state = read_json(self.path / "state.json")
+        return state if isinstance(state, dict) else None
+
+    def start(self, plan: Mapping[str, Any]) -> None:
+        """Forget any earlier progress and record a new load's plan."""
+        self.clear()
+        _private_dir(self.path)
+        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None})
+
+    def add(self, frame: pd.DataFrame, cursor: str | None) -> None:
+        """Keep one page's rows and the cursor that follows them."""
+        state = self.state() or {"plan": {}, "chunks": 0}
+        write_parquet(self.path / f"{state['chunks']:06d}.parquet", frame)
+        write_json(self.path / "state.json",
+                   {**state, "chunks": state["chunks"] + 1, "cursor": cursor})
+
+    def frames(self, schema: Schema) -> list[pd.DataFrame] | None:
+        """The saved pages, or ``None`` if any of them is unreadable."""
+        state = self.state() or {"chunks": 0}
+        pages = [read_parquet(self.path / f"{n:06d}.parquet", schema)
+                 for n in range(state["chunks"])]
+        return None if any(page is None for page in pages) else pages
+
+    def clear(self) -> None:
+        """Forget the load in progress."""
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+class Cache:
+    """The cache of one client: its service and key's credential id.
+
+    Args:
+        root: The cache folder shared by every service and key.
+        base_url: The service the client talks to.
+        credential_id: The key's credential id (never the secret).
+    """
+
+    def __init__(self, root: Path, base_url: str, credential_id: str) -> None:
+        self.root = Path(root)
+        self.identity = {"base_url": base_url, "credential_id": credential_id}
+        self.path = self.root / digest(self.identity)
+
+    @classmethod
+    def for_client(cls, client: Client, root: str | os.PathLike[str] | None = None) -> Cache:
+        """The cache of ``client`` under ``root`` (default: ``$DIALKIT_CACHE_DIR`` or the
+        platform's user cache folder)."""
+        chosen = (root or os.environ.get(CACHE_DIR_VARIABLE)
+                  or platformdirs.user_cache_dir("dialkit"))
+        return cls(Path(chosen), client.base_url, client.credential_id)
+
+    def entry(self, resource: str, filters: Mapping[str, Any]) -> Entry:
+        """The entry of ``resource`` with ``filters`` (``None`` values ignored)."""
+        kept = {name: value for name, value in sorted(filters.items()) if value is not None}
+        return Entry(self.path / f"{resource}-{digest(kept)}", resource, kept, self.identity)
+
+    def entries(self) -> Iterator[Entry]:
+        """Every entry of this client's service and key that holds a manifest."""
+        for folder in sorted(self.path.glob("*-*")) if self.path.is_dir() else ():
+            manifest = read_json(folder / "manifest.json")
+            if isinstance(manifest, dict) and "resource" in manifest:
+                yield Entry(folder, manifest["resource"], manifest.get("filters", {}),
+                            self.identity)
+
+    def info(self) -> pd.DataFrame:
+        """One row per cached frame: resource, filters, rows, bytes, fetched_at, path.
+
+        Example:
+            >>> client.cache.info()[["resource", "rows", "path"]]  # doctest: +SKIP
+        """
+        rows = []
+        for entry in self.entries():
+            manifest = entry.manifest() or {}
+            rows.append({"resource": entry.resource, "filters": dict(entry.filters),
+                         "rows": manifest.get("rows"), "bytes": manifest.get("bytes"),
+                         "fetched_at": manifest.get("fetched_at"),
+                         "path": str(entry.data_path)})
+        frame = pd.DataFrame(rows, columns=["resource", "filters", "rows", "bytes",
+                                            "fetched_at", "path"])
+        frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
+        return frame.astype({"rows": "Int64", "bytes": "Int64"})
+
+    def clear(self, resource: str | None = None) -> int:
+        """Delete the cached frames of ``resource`` (every resource by default); how many."""
+        removed = 0
+        for entry in list(self.entries()):
+            if resource is None or entry.resource == resource:
+                with entry.locked():
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                removed += 1
+        return removed
+
+    def __repr__(self) -> str:
+        return f"Cache({str(self.path)!r})"

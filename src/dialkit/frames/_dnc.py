@@ -1,0 +1,53 @@
+"""The DNC frame: one row per distinct phone, checks cached per phone for ``max_age``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from ._cache import Cache, CacheMissError
+from ._schemas import DNC
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+
+def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
+             max_age: timedelta) -> pd.DataFrame:
+    """``phone``, ``listed``, ``checked_at`` for each distinct phone, in first-seen order.
+
+    Phones checked within ``max_age`` come from the cache; the rest (every
+    phone with ``refresh="full"``) are checked in batches of 100 and added to
+    it. ``refresh="offline"`` raises :class:`CacheMissError` for a phone never
+    checked.
+    """
+    wanted = list(dict.fromkeys(str(phone) for phone in phones))
+    entry = cache.entry("dnc", {})
+    with entry.locked():
+        found = entry.read(DNC)
+        known = found[0] if found is not None else DNC.empty()
+        due = _due(known, wanted, refresh, max_age)
+        if due and refresh == "offline":
+            raise CacheMissError(f"{len(due)} phones were never checked, e.g. {due[0]}: check "
+                                 "them online first")
+        if due:
+            checked_at = datetime.now(UTC).isoformat()
+            fresh = DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at}
+                              for r in client.dnc.check(due))
+            known = pd.concat([fresh, known], ignore_index=True).drop_duplicates("phone")
+            entry.write(DNC.conform(known.reset_index(drop=True)))
+    by_phone = known.set_index("phone", drop=False)
+    return DNC.conform(by_phone.loc[wanted].reset_index(drop=True)) if wanted else DNC.empty()
+
+
+def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelta) -> list[str]:
+    """The wanted phones to check now: never checked, checked too long ago, or all."""
+    if refresh == "full":
+        return wanted
+    if refresh == "offline":
+        return [p for p in wanted if p not in set(known["phone"])]
+    recent = known[known["checked_at"] >= datetime.now(UTC) - max_age]
+    seen = set(recent["phone"])
+    return [phone for phone in wanted if phone not in seen]

@@ -1,0 +1,289 @@
+"""``client.frames``: one call, and a typed DataFrame of the account's data.
+
+Each frame is loaded from the cache while it is younger than ``max_age``,
+else from the network: incrementally for lists whose records settle soon
+after creation (calls, SMS reports, webhook events: fetch from the top until
+records already cached, beyond an overlap window), in full for records that
+can change at any time (leads, campaigns, callbacks, appointments). Every page
+is kept on disk as it arrives, so an interrupted load resumes where it
+stopped. A filter given as a list makes one partition per value, loaded in
+parallel under the client's one rate limiter.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import pandas as pd
+
+from ..client import ListIterator, RawPage
+from ..contract import MAX_PAGE_LIMIT, ErrorCode
+from ..errors import ApiError
+from . import _schemas as schemas
+from ._cache import Cache, Entry, lookup
+from ._dnc import load_dnc
+from ._progress import Progress
+from ._reports import load_dispositions
+from ._schemas import Schema
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+Refresh = Literal["auto", "incremental", "full", "offline"]
+REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
+MAX_PARALLEL_PARTITIONS = 4
+"""Partitions fetched at once; the rate limiter, not this, sets the pace."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """How one list frame is loaded.
+
+    Attributes:
+        schema: The frame's schema.
+        lister: The client's list method for it.
+        max_age: How long a cached frame is reused by ``refresh="auto"``.
+        overlap: For an incremental refresh, how far before the newest cached
+            record to fetch again (records may still change that long after
+            creation); ``None`` for frames always refreshed in full.
+        key: The column that identifies a record.
+    """
+
+    schema: Schema
+    lister: Callable[[Client], Callable[..., ListIterator[Any]]]
+    max_age: timedelta
+    overlap: timedelta | None
+    key: str = "id"
+
+
+_HOUR = timedelta(hours=1)
+SPECS: Mapping[str, Spec] = {
+    "calls": Spec(schemas.CALLS, lambda c: c.calls.list, _HOUR, timedelta(minutes=30)),
+    "leads": Spec(schemas.LEADS, lambda c: c.leads.list, _HOUR, None),
+    "campaigns": Spec(schemas.CAMPAIGNS, lambda c: c.campaigns.list, _HOUR, None),
+    "callbacks": Spec(schemas.CALLBACKS, lambda c: c.callbacks.list, _HOUR, None),
+    "appointments": Spec(schemas.APPOINTMENTS, lambda c: c.appointments.list, _HOUR, None),
+    "webhook_events": Spec(schemas.WEBHOOK_EVENTS, lambda c: c.webhook_events.list, _HOUR,
+                           timedelta(hours=6)),
+    "sms_reports": Spec(schemas.SMS_REPORTS, lambda c: c.sms.delivery_reports,
+                        timedelta(minutes=15), timedelta(minutes=30), key="message_id"),
+}
+"""Every list frame; ``docs/frames.md`` explains each ``max_age`` and ``overlap``."""
+
+
+class Frames:
+    """Typed DataFrames of the account's data, cached as Parquet.
+
+    Every method takes ``refresh`` (``"auto"``: the cache while younger than
+    ``max_age``, else a refresh; ``"incremental"``; ``"full"``; ``"offline"``:
+    the cache only, :class:`CacheMissError` if absent), ``max_age`` (a
+    ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
+    than one page).
+
+    Example:
+        >>> calls = client.frames.calls(direction="outbound")  # doctest: +SKIP
+        >>> calls.groupby("disposition").size()  # doctest: +SKIP
+    """
+
+    def __init__(self, client: Client, cache: Cache) -> None:
+        self.client = client
+        self.cache = cache
+
+    def calls(self, *, campaign_id: str | Sequence[str] | None = None,
+              direction: str | Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+        """Every call of the account, newest first (schema: ``docs/frames.md#calls``)."""
+        return self._list("calls", {"campaign_id": campaign_id, "direction": direction}, options)
+
+    def leads(self, *, campaign_id: str | Sequence[str] | None = None,
+              status: str | Sequence[str] | None = None, external_id: str | None = None,
+              **options: Any) -> pd.DataFrame:
+        """Every lead, newest first; ``custom_fields`` is one JSON-text column."""
+        filters = {"campaign_id": campaign_id, "status": status, "external_id": external_id}
+        return self._list("leads", filters, options)
+
+    def campaigns(self, *, status: str | Sequence[str] | None = None,
+                  **options: Any) -> pd.DataFrame:
+        """Every campaign, archived ones excepted."""
+        return self._list("campaigns", {"status": status}, options)
+
+    def callbacks(self, campaign_id: str | Sequence[str], *,
+                  status: str | Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+        """The callbacks of one campaign, or of several (one partition each)."""
+        return self._list("callbacks", {"campaign_id": campaign_id, "status": status}, options)
+
+    def appointments(self, *, status: str | Sequence[str] | None = None,
+                     **options: Any) -> pd.DataFrame:
+        """Every appointment."""
+        return self._list("appointments", {"status": status}, options)
+
+    def webhook_events(self, *, type: str | Sequence[str] | None = None,  # noqa: A002
+                       **options: Any) -> pd.DataFrame:
+        """Webhook events of the last 30 days; ``deliveries`` and ``data`` are JSON text."""
+        return self._list("webhook_events", {"type": type}, options)
+
+    def sms_reports(self, *, client_reference: str | None = None,
+                    **options: Any) -> pd.DataFrame:
+        """SMS delivery reports (the emulator's shape; unknown fields dropped)."""
+        return self._list("sms_reports", {"client_reference": client_reference}, options)
+
+    def dispositions(self, start: date | str, end: date | str, *,
+                     campaign_id: str | None = None, **options: Any) -> pd.DataFrame:
+        """Disposition counts from ``start`` to ``end`` (inclusive), any length of range.
+
+        The range is split into windows of at most 92 days, one request each;
+        one row per window and disposition code, as the service answered.
+        """
+        refresh, max_age, _ = _options(options, _HOUR)
+        return load_dispositions(self.client, self.cache, _day(start), _day(end), campaign_id,
+                                 refresh=refresh, max_age=max_age)
+
+    def dnc(self, phones: Sequence[str] | pd.Series, **options: Any) -> pd.DataFrame:
+        """Whether each distinct phone is on the DNC list: ``phone``, ``listed``, ``checked_at``.
+
+        Results are cached per phone and reused up to ``max_age`` (default 24 h);
+        ``refresh="full"`` checks every phone again.
+        """
+        refresh, max_age, _ = _options(options, timedelta(hours=24))
+        return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age)
+
+    def _list(self, name: str, filters: Mapping[str, Any], options: Mapping[str, Any]) -> (
+            pd.DataFrame):
+        spec = SPECS[name]
+        refresh, max_age, progress = _options(options, spec.max_age)
+        parts = list(_partitions(filters))
+
+        def load(part: dict[str, Any]) -> pd.DataFrame:
+            return _Load(self, spec, part, refresh, max_age, progress).run()
+
+        if len(parts) == 1:
+            return load(parts[0])
+        with ThreadPoolExecutor(min(MAX_PARALLEL_PARTITIONS, len(parts))) as pool:
+            frames = list(pool.map(load, parts))
+        return _newest_first(pd.concat(frames, ignore_index=True), spec)
+
+
+def _options(options: Mapping[str, Any], default_age: timedelta) -> tuple[Refresh, timedelta,
+                                                                         bool]:
+    """``refresh``, ``max_age`` and ``progress`` from a frame method's options."""
+    unknown = set(options) - {"refresh", "max_age", "progress"}
+    if unknown:
+        raise TypeError(f"unknown options {sorted(unknown)}: pass refresh=, max_age= or "
+                        "progress=, and the list's own filters")
+    refresh = options.get("refresh", "auto")
+    if refresh not in REFRESH_CHOICES:
+        raise ValueError(f"refresh={refresh!r}: pass one of {', '.join(REFRESH_CHOICES)}")
+    max_age = options.get("max_age", default_age)
+    if not isinstance(max_age, timedelta):
+        max_age = timedelta(seconds=float(max_age))
+    return refresh, max_age, bool(options.get("progress", True))
+
+
+def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """One filter set per combination of list-valued filters."""
+    names = list(filters)
+    choices = [v if isinstance(v, list | tuple | pd.Series) else [v] for v in filters.values()]
+    for combination in itertools.product(*choices):
+        yield dict(zip(names, combination, strict=True))
+
+
+def _day(value: date | str) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
+
+
+def _newest_first(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
+    order = [c for c in ("created_at", spec.key) if c in frame.columns]
+    return frame.sort_values(order, ascending=False, ignore_index=True, kind="stable")
+
+
+class _Load:
+    """One partition's load: from the cache, or resumed, incremental or full from the API."""
+
+    def __init__(self, frames: Frames, spec: Spec, filters: dict[str, Any], refresh: Refresh,
+                 max_age: timedelta, progress: bool) -> None:
+        self.client = frames.client
+        self.spec = spec
+        self.filters = filters
+        self.refresh = refresh
+        self.max_age = max_age
+        self.progress = progress
+        self.entry: Entry = frames.cache.entry(spec.schema.name, filters)
+
+    def run(self) -> pd.DataFrame:
+        with self.entry.locked():
+            ready, cached = lookup(self.entry, self.spec.schema, self.refresh, self.max_age)
+            return ready if ready is not None else self._fetch(cached)
+
+    def _fetch(self, cached: pd.DataFrame | None) -> pd.DataFrame:
+        boundary = self._boundary(cached)
+        plan = {"boundary": None if boundary is None else boundary.isoformat()}
+        pages = self._resume(plan)
+        try:
+            fresh = self._walk(pages, boundary)
+        except ApiError as error:
+            if error.code != ErrorCode.INVALID_CURSOR:
+                raise
+            fresh = self._walk(self._restart(plan), boundary)  # the saved cursor expired
+        merged = fresh if boundary is None else self._merge(fresh, cached)
+        self.entry.write(merged)
+        self.entry.partial().clear()
+        return merged
+
+    def _boundary(self, cached: pd.DataFrame | None) -> datetime | None:
+        """Where an incremental refresh may stop, or ``None`` for a full one."""
+        if (self.spec.overlap is None or self.refresh == "full" or cached is None
+                or cached.empty):
+            return None
+        newest: datetime = cached["created_at"].max().to_pydatetime()
+        return newest - self.spec.overlap
+
+    def _resume(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
+        """The pages of an interrupted load with the same plan, and the cursor after them."""
+        partial = self.entry.partial()
+        state = partial.state()
+        if state is not None and state.get("plan") == dict(plan) and state.get("chunks"):
+            saved = partial.frames(self.spec.schema)
+            if saved is not None and state.get("cursor"):
+                return saved, state["cursor"]
+        return self._restart(plan)
+
+    def _restart(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
+        self.entry.partial().start(plan)
+        return [], None
+
+    def _walk(self, start: tuple[list[pd.DataFrame], str | None],
+              boundary: datetime | None) -> pd.DataFrame:
+        """Fetch pages from the start's cursor, keeping each on disk, until done."""
+        pages, cursor = start
+        partial = self.entry.partial()
+        with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
+            for page in self._raw_pages(cursor):
+                frame = self.spec.schema.frame(page.data)
+                partial.add(frame, page.next_cursor)
+                pages.append(frame)
+                bar.page(len(frame), more=page.has_more)
+                if boundary is not None and _reached(frame, boundary):
+                    break
+        return pd.concat(pages, ignore_index=True) if pages else self.spec.schema.empty()
+
+    def _raw_pages(self, cursor: str | None) -> Iterator[RawPage]:
+        lister = self.spec.lister(self.client)
+        return lister(**self.filters, limit=MAX_PAGE_LIMIT, cursor=cursor).raw_pages()
+
+    def _merge(self, fresh: pd.DataFrame, cached: pd.DataFrame | None) -> pd.DataFrame:
+        """Fetched records over cached ones, by key; newest first."""
+        if cached is None:
+            return fresh
+        merged = pd.concat([fresh, cached], ignore_index=True)
+        merged = merged.drop_duplicates(self.spec.key, keep="first")
+        return self.spec.schema.conform(_newest_first(merged, self.spec))
+
+
+def _reached(frame: pd.DataFrame, boundary: datetime) -> bool:
+    """Whether a page (newest first) reaches records older than ``boundary``."""
+    return bool(len(frame)) and frame["created_at"].iloc[-1] < boundary
+

@@ -1,0 +1,41 @@
+"""A progress bar for loads of more than one page: rows and pages, widget or text."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any
+
+from tqdm.auto import tqdm
+
+
+class Progress:
+    """Counts a load's pages and rows; shows a bar once a second page is on its way.
+
+    ``tqdm.auto`` draws a widget in Jupyter and text in a terminal. A load that
+    fits in one page shows nothing, so quick calls stay quiet.
+    """
+
+    def __init__(self, name: str, enabled: bool, *, resumed: int = 0) -> None:
+        self.name = name
+        self.enabled = enabled
+        self.pages = resumed
+        self.rows = 0
+        self._bar: Any = None
+
+    def page(self, rows: int, *, more: bool) -> None:
+        """Count one page of ``rows``; ``more`` when another follows."""
+        self.pages += 1
+        self.rows += rows
+        if self._bar is None and more and self.enabled:
+            self._bar = tqdm(desc=f"loading {self.name}", unit=" pages", initial=self.pages - 1)
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.set_postfix(rows=self.rows, refresh=False)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._bar is not None:
+            self._bar.close()

@@ -1,0 +1,167 @@
+"""One documented schema per frame, applied the same way to every source.
+
+A frame from the network, from the cache or from an empty result goes
+through :meth:`Schema.frame` or :meth:`Schema.conform`, so its columns and
+dtypes are always the schema's: Arrow-backed strings, timezone-aware UTC
+timestamps, nullable integers, floats and booleans, and categoricals for the
+contract's closed value sets. Nested objects are kept whole as one JSON-text
+column (their keys differ from row to row, and a stable schema matters more
+than a wide one); ``docs/frames.md`` lists every column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import orjson
+import pandas as pd
+import pyarrow as pa
+
+from ..contract import (
+    CallbackStatus,
+    CallDirection,
+    CampaignStatus,
+    LeadStatus,
+    WebhookEventType,
+)
+
+Kind = Literal["string", "timestamp", "int", "float", "bool", "category", "date", "json"]
+
+STRING = pd.StringDtype("pyarrow")
+TIMESTAMP = pd.DatetimeTZDtype(unit="us", tz="UTC")
+DATE = pd.ArrowDtype(pa.date32())
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column: its name, kind, and for a category its closed value set.
+
+    Attributes:
+        name: The column name, the contract's field name.
+        kind: How values are typed.
+        categories: The closed value set of a ``category`` column.
+    """
+
+    name: str
+    kind: Kind
+    categories: tuple[str, ...] = ()
+
+    @property
+    def dtype(self) -> Any:
+        """The pandas dtype of the column."""
+        if self.kind == "category":
+            return pd.CategoricalDtype(list(self.categories))
+        return _DTYPES[self.kind]
+
+    def convert(self, values: Sequence[Any]) -> pd.Series:
+        """The values of a page (decoded JSON) as a typed column."""
+        if self.kind == "timestamp":
+            return pd.to_datetime(pd.Series(values, dtype=object), utc=True,
+                                  format="ISO8601").astype(TIMESTAMP)
+        if self.kind == "date":
+            return pd.to_datetime(pd.Series(values, dtype=object), format="ISO8601").astype(DATE)
+        if self.kind == "json":
+            values = [None if v is None else orjson.dumps(v).decode() for v in values]
+        return pd.Series(values, dtype=object).astype(self.dtype)
+
+
+_DTYPES: Mapping[str, Any] = {
+    "string": STRING, "json": STRING, "timestamp": TIMESTAMP, "date": DATE,
+    "int": pd.Int64Dtype(), "float": pd.Float64Dtype(), "bool": pd.BooleanDtype(),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """The columns of one frame, in order."""
+
+    name: str
+    columns: tuple[Column, ...]
+
+    @property
+    def dtypes(self) -> dict[str, Any]:
+        """Column name to dtype."""
+        return {column.name: column.dtype for column in self.columns}
+
+    def frame(self, records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+        """Records as decoded from the API (missing fields null, unknown fields dropped)."""
+        rows = list(records)
+        return pd.DataFrame({
+            c.name: c.convert([row.get(c.name) for row in rows]) for c in self.columns
+        }, index=pd.RangeIndex(len(rows)))
+
+    def empty(self) -> pd.DataFrame:
+        """A frame with no rows and every column of the schema."""
+        return self.frame([])
+
+    def conform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` with exactly the schema's columns and dtypes (casts only where needed).
+
+        Raises:
+            ValueError: If a column is missing (a cache file of another schema).
+        """
+        missing = [c.name for c in self.columns if c.name not in frame.columns]
+        if missing:
+            raise ValueError(f"the {self.name} frame lacks columns {missing}")
+        frame = frame[[c.name for c in self.columns]]
+        wrong = {name: dtype for name, dtype in self.dtypes.items() if frame[name].dtype != dtype}
+        return frame.astype(wrong) if wrong else frame
+
+
+def _values(kind: type[Any]) -> tuple[str, ...]:
+    return tuple(member.value for member in kind)
+
+
+def _s(*names: str) -> tuple[Column, ...]:
+    return tuple(Column(name, "string") for name in names)
+
+
+def _t(*names: str) -> tuple[Column, ...]:
+    return tuple(Column(name, "timestamp") for name in names)
+
+
+CALLS = Schema("calls", (
+    *_s("id"), Column("direction", "category", _values(CallDirection)),
+    *_s("from_number", "to_number", "status"), *_t("created_at", "answered_at", "ended_at"),
+    Column("duration_seconds", "float"), *_s("campaign_id", "disposition", "hangup_cause"),
+))
+LEADS = Schema("leads", (
+    *_s("id", "campaign_id", "external_id", "phone", "full_name", "email"),
+    Column("status", "category", _values(LeadStatus)), Column("attempts", "int"),
+    Column("custom_fields", "json"), *_t("last_attempt_at", "next_attempt_at"),
+    *_s("disposition_code", "hangup_cause"), *_t("created_at", "updated_at"),
+))
+CAMPAIGNS = Schema("campaigns", (
+    *_s("id", "name"), Column("status", "category", _values(CampaignStatus)),
+    *_s("dialer_mode"), *_t("created_at", "updated_at", "started_at", "completed_at"),
+))
+CALLBACKS = Schema("callbacks", (
+    *_s("id", "lead_id", "campaign_id"), *_t("scheduled_at"),
+    Column("status", "category", _values(CallbackStatus)), *_s("notes"), *_t("created_at"),
+))
+APPOINTMENTS = Schema("appointments", (
+    *_s("id", "status"), *_t("scheduled_at"), *_s("timezone"), Column("duration_minutes", "int"),
+    *_s("service_type", "contact_name", "phone", "email", "notes", "source"),
+    *_t("created_at", "updated_at"),
+))
+DISPOSITIONS = Schema("dispositions", (
+    Column("from", "date"), Column("to", "date"), *_s("campaign_id", "disposition_code"),
+    Column("count", "int"),
+))
+DNC = Schema("dnc", (*_s("phone"), Column("listed", "bool"), *_t("checked_at")))
+WEBHOOK_EVENTS = Schema("webhook_events", (
+    *_s("id"), Column("type", "category", _values(WebhookEventType)), *_t("created_at"),
+    *_s("api_version"), Column("schema_version", "int"), Column("deliveries", "json"),
+    Column("data", "json"),
+))
+SMS_REPORTS = Schema("sms_reports", (
+    *_s("message_id", "to", "status", "error_code", "client_reference"),
+    Column("segments", "int"), Column("estimated_cost", "float"), *_t("created_at", "updated_at"),
+))
+
+SCHEMAS: Mapping[str, Schema] = {schema.name: schema for schema in (
+    CALLS, LEADS, CAMPAIGNS, CALLBACKS, APPOINTMENTS, DISPOSITIONS, DNC, WEBHOOK_EVENTS,
+    SMS_REPORTS)}
+"""Every frame's schema by frame name."""

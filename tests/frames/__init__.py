@@ -1,0 +1,1 @@
+"""Frame and cache tests; a package so their file names may repeat those elsewhere."""
