@@ -162,7 +162,7 @@ class Entry:
     def locked(self) -> Iterator[None]:
         """Hold the entry's lock, so two notebooks never write it at once."""
         _private_dir(self.path)
-        with FileLock(self.path / ".lock"):
+        with FileLock(self.path / ".lock", mode=_FILE_MODE):
             yield
 
     def manifest(self) -> dict[str, Any] | None:
@@ -292,13 +292,20 @@ class Cache:
         return frame.astype({"rows": "Int64", "bytes": "Int64"})
 
     def clear(self, resource: str | None = None) -> int:
-        """Delete the cached frames of ``resource`` (every resource by default); how many."""
+        """Delete the cached frames of ``resource`` (every resource by default); how many.
+
+        Every entry folder goes, including one that holds only an interrupted
+        load's pages or an unreadable manifest: those pages are personal data
+        too, and a load after a clear must not resume from them.
+        """
         removed = 0
-        for entry in list(self.entries()):
-            if resource is None or entry.resource == resource:
-                with entry.locked():
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                removed += 1
+        for folder in sorted(self.path.glob("*-*")) if self.path.is_dir() else ():
+            name = folder.name.rsplit("-", 1)[0]
+            if folder.is_dir() and (resource is None or name == resource):
+                with Entry(folder, name, {}, self.identity).locked():
+                    held = any(item.name != ".lock" for item in folder.iterdir())
+                    shutil.rmtree(folder, ignore_errors=True)
+                removed += held
         return removed
 
     def __repr__(self) -> str:

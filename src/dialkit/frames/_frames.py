@@ -156,6 +156,8 @@ class Frames:
         spec = SPECS[name]
         refresh, max_age, progress = _options(options, spec.max_age)
         parts = list(_partitions(filters))
+        if not parts:  # a filter given as an empty list matches nothing
+            return spec.schema.empty()
 
         def load(part: dict[str, Any]) -> pd.DataFrame:
             return _Load(self, spec, part, refresh, max_age, progress).run()
@@ -184,9 +186,10 @@ def _options(options: Mapping[str, Any], default_age: timedelta) -> tuple[Refres
 
 
 def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
-    """One filter set per combination of list-valued filters."""
+    """One filter set per combination of list-valued filters (repeated values once)."""
     names = list(filters)
-    choices = [v if isinstance(v, list | tuple | pd.Series) else [v] for v in filters.values()]
+    choices = [list(dict.fromkeys(v)) if isinstance(v, list | tuple | pd.Series) else [v]
+               for v in filters.values()]
     for combination in itertools.product(*choices):
         yield dict(zip(names, combination, strict=True))
 
