@@ -24,8 +24,10 @@ Measures, on this machine, each beside its baseline in the same run:
    a full load, the clock is moved by each of ``--advances`` seconds in turn
    (the dialer simulation places calls meanwhile) and
    ``client.frames.calls(refresh="incremental")`` counts its requests against
-   ``ceil(N / 100) + 2`` for the N new call ids; a full reload at the end
-   checks that the refreshed frame holds the same calls.
+   ``ceil(N / 100) + 2`` for the N new call ids, beside the pages a walk to
+   the overlap window needs (``ceil((N + O + 1) / 100)``, O the cached calls
+   in the window); a full reload at the end checks that the refreshed frame
+   holds the same calls.
 
 Both emulators serve the ``medium`` world (about 73,000 calls) in their own process.
 
@@ -187,6 +189,12 @@ class Step:
     def bound(self) -> int:
         """The target: ``ceil(N / 100) + 2`` requests."""
         return math.ceil(self.new_calls / PAGE_LIMIT) + 2
+
+    @property
+    def walked(self) -> int:
+        """The pages a walk needs to pass the overlap: N new calls, the O cached calls in
+        the overlap window, and one older call (the stop is a page whose last call is older)."""
+        return math.ceil((self.new_calls + self.overlap_rows + 1) / PAGE_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -486,11 +494,12 @@ def print_refreshes(refreshes: Refreshes) -> None:
           f"after the refreshes, a full reload holds the same frame: "
           f"{'yes' if refreshes.same_as_full else 'NO'}")
     print("| clock advance | new calls N | requests | ceil(N/100) + 2 | cached rows in the "
-          "30 min overlap | time |")
-    print("|---|---|---|---|---|---|")
+          "30 min overlap O | ceil((N + O + 1)/100) | time |")
+    print("|---|---|---|---|---|---|---|")
     for step in refreshes.steps:
         print(f"| {timedelta(seconds=step.advance_seconds)} | {step.new_calls} | "
-              f"{step.requests} | {step.bound} | {step.overlap_rows} | {step.seconds:.2f} s |")
+              f"{step.requests} | {step.bound} | {step.overlap_rows} | {step.walked} | "
+              f"{step.seconds:.2f} s |")
 
 
 def main() -> None:
