@@ -108,8 +108,10 @@ def read_parquet(path: Path, schema: Schema, size: int | None = None) -> pd.Data
     try:
         if size is not None and path.stat().st_size != size:
             raise OSError(f"{path.name} has {path.stat().st_size} bytes, expected {size}")
-        table = pq.read_table(path, page_checksum_verification=True)
-        return schema.conform(table.to_pandas())
+        table = pq.read_table(path, page_checksum_verification=True, memory_map=True)
+        # One block per column, each Arrow column freed once converted: half the
+        # peak memory of a plain to_pandas(), and far fewer page faults.
+        return schema.conform(table.to_pandas(split_blocks=True, self_destruct=True))
     except FileNotFoundError:
         return None
     except (OSError, ValueError, pa.ArrowException) as exc:
