@@ -5,7 +5,7 @@ Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
 """
 
 from ._cache import CACHE_DIR_VARIABLE, Cache, CacheMissError, Entry
-from ._frames import SPECS, Frames, Spec
+from ._frames import SPECS, FrameOptions, Frames, Spec
 from ._reports import windows
 from ._schemas import SCHEMAS, Column, Schema
 
@@ -15,6 +15,7 @@ __all__ = [
     "CacheMissError",
     "Column",
     "Entry",
+    "FrameOptions",
     "Frames",
     "SCHEMAS",
     "SPECS",

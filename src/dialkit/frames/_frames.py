@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
@@ -35,6 +35,22 @@ if TYPE_CHECKING:
     from ..client import Client
 
 Refresh = Literal["auto", "incremental", "full", "offline"]
+
+
+class FrameOptions(TypedDict, total=False):
+    """Options every frame method takes.
+
+    Attributes:
+        refresh: ``"auto"``, ``"incremental"``, ``"full"`` or ``"offline"``.
+        max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta`` or seconds.
+        progress: Show a progress bar on loads of more than one page.
+    """
+
+    refresh: Refresh
+    max_age: timedelta | float
+    progress: bool
+
+
 REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
 MAX_PARALLEL_PARTITIONS = 4
 """Partitions fetched at once; the rate limiter, not this, sets the pace."""
@@ -95,44 +111,47 @@ class Frames:
         self.cache = cache
 
     def calls(self, *, campaign_id: str | Sequence[str] | None = None,
-              direction: str | Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+              direction: str | Sequence[str] | None = None,
+              **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Every call of the account, newest first (schema: ``docs/frames.md#calls``)."""
         return self._list("calls", {"campaign_id": campaign_id, "direction": direction}, options)
 
     def leads(self, *, campaign_id: str | Sequence[str] | None = None,
               status: str | Sequence[str] | None = None, external_id: str | None = None,
-              **options: Any) -> pd.DataFrame:
+              **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Every lead, newest first; ``custom_fields`` is one JSON-text column."""
         filters = {"campaign_id": campaign_id, "status": status, "external_id": external_id}
         return self._list("leads", filters, options)
 
     def campaigns(self, *, status: str | Sequence[str] | None = None,
-                  **options: Any) -> pd.DataFrame:
+                  **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Every campaign, archived ones excepted."""
         return self._list("campaigns", {"status": status}, options)
 
     def callbacks(self, campaign_id: str | Sequence[str], *,
-                  status: str | Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+                  status: str | Sequence[str] | None = None,
+                  **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """The callbacks of one campaign, or of several (one partition each)."""
         return self._list("callbacks", {"campaign_id": campaign_id, "status": status}, options)
 
     def appointments(self, *, status: str | Sequence[str] | None = None,
-                     **options: Any) -> pd.DataFrame:
+                     **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Every appointment."""
         return self._list("appointments", {"status": status}, options)
 
     def webhook_events(self, *, type: str | Sequence[str] | None = None,  # noqa: A002
-                       **options: Any) -> pd.DataFrame:
+                       **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Webhook events of the last 30 days; ``deliveries`` and ``data`` are JSON text."""
         return self._list("webhook_events", {"type": type}, options)
 
     def sms_reports(self, *, client_reference: str | None = None,
-                    **options: Any) -> pd.DataFrame:
+                    **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """SMS delivery reports (the emulator's shape; unknown fields dropped)."""
         return self._list("sms_reports", {"client_reference": client_reference}, options)
 
     def dispositions(self, start: date | str, end: date | str, *,
-                     campaign_id: str | None = None, **options: Any) -> pd.DataFrame:
+                     campaign_id: str | None = None,
+                     **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Disposition counts from ``start`` to ``end`` (inclusive), any length of range.
 
         The range is split into windows of at most 92 days, one request each;
@@ -142,7 +161,8 @@ class Frames:
         return load_dispositions(self.client, self.cache, _day(start), _day(end), campaign_id,
                                  refresh=refresh, max_age=max_age)
 
-    def dnc(self, phones: Sequence[str] | pd.Series, **options: Any) -> pd.DataFrame:
+    def dnc(self, phones: Sequence[str] | pd.Series,
+            **options: Unpack[FrameOptions]) -> pd.DataFrame:
         """Whether each distinct phone is on the DNC list: ``phone``, ``listed``, ``checked_at``.
 
         Results are cached per phone and reused up to ``max_age`` (default 24 h);
@@ -151,8 +171,8 @@ class Frames:
         refresh, max_age, _ = _options(options, timedelta(hours=24))
         return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age)
 
-    def _list(self, name: str, filters: Mapping[str, Any], options: Mapping[str, Any]) -> (
-            pd.DataFrame):
+    def _list(self, name: str, filters: Mapping[str, Any],
+              options: FrameOptions) -> pd.DataFrame:
         spec = SPECS[name]
         refresh, max_age, progress = _options(options, spec.max_age)
         parts = list(_partitions(filters))
@@ -169,8 +189,8 @@ class Frames:
         return _newest_first(pd.concat(frames, ignore_index=True), spec)
 
 
-def _options(options: Mapping[str, Any], default_age: timedelta) -> tuple[Refresh, timedelta,
-                                                                         bool]:
+def _options(options: FrameOptions,
+             default_age: timedelta) -> tuple[Refresh, timedelta, bool]:
     """``refresh``, ``max_age`` and ``progress`` from a frame method's options."""
     unknown = set(options) - {"refresh", "max_age", "progress"}
     if unknown:
