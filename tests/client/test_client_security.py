@@ -276,3 +276,23 @@ def test_client_sandbox_starts_an_emulator_and_close_stops_it() -> None:
         httpx.get(emulator.base_url + "/v1/me", timeout=2)
     with pytest.raises(RuntimeError, match="closed"):
         client.me()
+
+
+@pytest.mark.parametrize(("key", "credential_id"), [
+    (KEYS["full"], "fullkey01"),
+    ("an-unusual-key-of-another-form-0042", None),
+])
+def test_credential_id_names_the_key_without_its_secret(key: str,
+                                                        credential_id: str | None) -> None:
+    with Client(key, base_url="https://api.example.test") as client:
+        named = client.credential_id
+    if credential_id is not None:
+        assert named == credential_id
+    else:
+        assert named.startswith("sha256-") and "0042" not in named and key not in named
+    assert key.rsplit("_", 1)[-1] not in named
+
+
+def test_a_negative_max_retries_is_refused() -> None:
+    with pytest.raises(ValueError, match="max_retries"):
+        Client(KEYS["full"], base_url="https://api.example.test", max_retries=-1)

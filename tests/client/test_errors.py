@@ -13,6 +13,8 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from typing import Any
 
 import httpx
@@ -285,3 +287,21 @@ def test_no_answer_within_the_timeout_raises_timeout_error(sandbox: Sandbox,
     assert isinstance(caught.value, ApiConnectionError)
     assert (caught.value.status, caught.value.code) == (None, None)
     assert "within the timeout" in str(caught.value)
+
+
+# Retry-After as an HTTP date. ---------------------------------------------------------------------
+
+
+def test_retry_after_as_an_http_date_is_read_in_seconds() -> None:
+    when = datetime.now(UTC) + timedelta(seconds=30)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(503, headers={"Retry-After": format_datetime(when, usegmt=True)},
+                              json={"code": "temporarily_unavailable", "detail": "Down."})
+
+    client = Client(KEYS["full"], base_url="https://api.example.test", rate_limit=None,
+                    max_retries=0, transport=httpx.MockTransport(answer))
+    with pytest.raises(ServiceUnavailableError) as caught:
+        client.me()
+    assert caught.value.retry_after is not None
+    assert 25 <= caught.value.retry_after <= 30

@@ -239,10 +239,10 @@ class Transport:
                              request.url.path, response.status_code, info.request_id,
                              1000 * (time.perf_counter() - started), attempt + 1)
             if not response.is_success:
-                raise self._error(response, key)
+                raise self._error(response, info, key)
             if sink is None:
                 return Answer(response.content, info)
-            self._stream(response, key, sink)
+            self._stream(response, info, key, sink)
             return Answer(b"", info)
         finally:
             response.close()
@@ -265,20 +265,19 @@ class Transport:
                 f"({type(exc).__name__}).", idempotency_key=key,
             ) from exc
 
-    def _stream(self, response: httpx.Response, key: str | None, sink: Sink) -> None:
+    def _stream(self, response: httpx.Response, info: ResponseInfo, key: str | None,
+                sink: Sink) -> None:
         try:
             sink(response)
         except httpx.TransportError as exc:
             raise ApiConnectionError(
                 f"The connection broke while streaming {response.request.url.path} "
-                f"({type(exc).__name__}).", request_id=response.headers.get("X-Request-ID"),
-                idempotency_key=key,
+                f"({type(exc).__name__}).", request_id=info.request_id, idempotency_key=key,
             ) from exc
 
-    def _error(self, response: httpx.Response, key: str | None) -> ApiError:
+    def _error(self, response: httpx.Response, info: ResponseInfo, key: str | None) -> ApiError:
         """The exception for an error answer, problem+json or not."""
         retry_after = _retry_after(response.headers.get("Retry-After"))
-        request_id = response.headers.get("X-Request-ID")
         try:
             problem = orjson.loads(response.content)
         except orjson.JSONDecodeError:
@@ -294,8 +293,8 @@ class Transport:
             # Scrubbed before the error exists: its args (and so its repr) keep the detail.
             problem = {**problem, "detail": self._scrub(problem["detail"])}
         return error_from_answer(
-            response.status_code, problem, request_id=request_id, retry_after=retry_after,
-            idempotency_key=key, replayed=_response_info(response).replayed,
+            response.status_code, problem, request_id=info.request_id, retry_after=retry_after,
+            idempotency_key=key, replayed=info.replayed,
         )
 
     def _scrub(self, text: str) -> str:

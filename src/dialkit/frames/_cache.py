@@ -221,12 +221,12 @@ class Partial:
         _private_dir(self.path)
         write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None})
 
-    def add(self, frame: pd.DataFrame, cursor: str | None) -> None:
-        """Keep one page's rows and the cursor that follows them."""
-        state = self.state() or {"plan": {}, "chunks": 0}
-        write_parquet(self.path / f"{state['chunks']:06d}.parquet", frame)
+    def add(self, number: int, frame: pd.DataFrame, cursor: str | None,
+            plan: Mapping[str, Any]) -> None:
+        """Keep page ``number`` (0-based) of the load with ``plan``, and the cursor after it."""
+        write_parquet(self.path / f"{number:06d}.parquet", frame)
         write_json(self.path / "state.json",
-                   {**state, "chunks": state["chunks"] + 1, "cursor": cursor})
+                   {"plan": dict(plan), "chunks": number + 1, "cursor": cursor})
 
     def frames(self, schema: Schema) -> list[pd.DataFrame] | None:
         """The saved pages, or ``None`` if any of them is unreadable."""
@@ -267,14 +267,6 @@ class Cache:
         kept = {name: value for name, value in sorted(filters.items()) if value is not None}
         return Entry(self.path / f"{resource}-{digest(kept)}", resource, kept, self.identity)
 
-    def entries(self) -> Iterator[Entry]:
-        """Every entry of this client's service and key that holds a manifest."""
-        for folder in sorted(self.path.glob("*-*")) if self.path.is_dir() else ():
-            manifest = read_json(folder / "manifest.json")
-            if isinstance(manifest, dict) and "resource" in manifest:
-                yield Entry(folder, manifest["resource"], manifest.get("filters", {}),
-                            self.identity)
-
     def info(self) -> pd.DataFrame:
         """One row per cached frame: resource, filters, rows, bytes, fetched_at, path.
 
@@ -282,12 +274,14 @@ class Cache:
             >>> client.cache.info()[["resource", "rows", "path"]]  # doctest: +SKIP
         """
         rows = []
-        for entry in self.entries():
-            manifest = entry.manifest() or {}
-            rows.append({"resource": entry.resource, "filters": dict(entry.filters),
-                         "rows": manifest.get("rows"), "bytes": manifest.get("bytes"),
-                         "fetched_at": manifest.get("fetched_at"),
-                         "path": str(entry.data_path)})
+        for folder in self._folders():
+            manifest = read_json(folder / "manifest.json")
+            if isinstance(manifest, dict) and "resource" in manifest:
+                rows.append({"resource": manifest["resource"],
+                             "filters": manifest.get("filters", {}),
+                             "rows": manifest.get("rows"), "bytes": manifest.get("bytes"),
+                             "fetched_at": manifest.get("fetched_at"),
+                             "path": str(folder / "data.parquet")})
         frame = pd.DataFrame(rows, columns=["resource", "filters", "rows", "bytes",
                                             "fetched_at", "path"])
         frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
@@ -301,7 +295,7 @@ class Cache:
         too, and a load after a clear must not resume from them.
         """
         removed = 0
-        for folder in sorted(self.path.glob("*-*")) if self.path.is_dir() else ():
+        for folder in self._folders():
             name = folder.name.rsplit("-", 1)[0]
             if folder.is_dir() and (resource is None or name == resource):
                 with Entry(folder, name, {}, self.identity).locked():
@@ -309,6 +303,10 @@ class Cache:
                     shutil.rmtree(folder, ignore_errors=True)
                 removed += held
         return removed
+
+    def _folders(self) -> list[Path]:
+        """The entry folders (``<resource>-<digest>``) of this service and key."""
+        return sorted(self.path.glob("*-*")) if self.path.is_dir() else []
 
     def __repr__(self) -> str:
         return f"Cache({str(self.path)!r})"

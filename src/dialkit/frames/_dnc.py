@@ -46,8 +46,7 @@ def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelt
     """The wanted phones to check now: never checked, checked too long ago, or all."""
     if refresh == "full":
         return wanted
-    if refresh == "offline":
-        return [p for p in wanted if p not in set(known["phone"])]
-    recent = known[known["checked_at"] >= datetime.now(UTC) - max_age]
-    seen = set(recent["phone"])
+    checked = known if refresh == "offline" else known[
+        known["checked_at"] >= datetime.now(UTC) - max_age]
+    seen = set(checked["phone"])
     return [phone for phone in wanted if phone not in seen]

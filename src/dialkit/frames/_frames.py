@@ -246,11 +246,11 @@ class _Load:
         plan = {"boundary": None if boundary is None else boundary.isoformat()}
         pages = self._resume(plan)
         try:
-            fresh = self._walk(pages, boundary)
+            fresh = self._walk(pages, plan, boundary)
         except ApiError as error:
             if error.code != ErrorCode.INVALID_CURSOR:
                 raise
-            fresh = self._walk(self._restart(plan), boundary)  # the saved cursor expired
+            fresh = self._walk(self._restart(plan), plan, boundary)  # the saved cursor expired
         merged = fresh if boundary is None else self._merge(fresh, cached)
         self.entry.write(merged)
         self.entry.partial().clear()
@@ -278,7 +278,7 @@ class _Load:
         self.entry.partial().start(plan)
         return [], None
 
-    def _walk(self, start: tuple[list[pd.DataFrame], str | None],
+    def _walk(self, start: tuple[list[pd.DataFrame], str | None], plan: Mapping[str, Any],
               boundary: datetime | None) -> pd.DataFrame:
         """Fetch pages from the start's cursor, keeping each on disk, until done."""
         pages, cursor = start
@@ -286,7 +286,7 @@ class _Load:
         with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
             for page in self._raw_pages(cursor):
                 frame = self.spec.schema.frame(page.data)
-                partial.add(frame, page.next_cursor)
+                partial.add(len(pages), frame, page.next_cursor, plan)
                 pages.append(frame)
                 bar.page(len(frame), more=page.has_more)
                 if boundary is not None and _reached(frame, boundary):
