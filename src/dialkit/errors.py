@@ -15,6 +15,11 @@
      ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
      └── IdempotencyConflictError   409 idempotency_conflict
 
+Two more are raised before any request is sent::
+
+    InvalidArgumentError (ValueError)   an argument the service would refuse whole
+    ClientClosedError (RuntimeError)    a call on a closed client
+
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
 Answers with another status (402, 405, 412, 413, 415) are plain
@@ -181,6 +186,46 @@ class IdempotencyConflictError(ApiError):
     """409 ``idempotency_conflict``: the key was used for a different request."""
 
 
+class FieldProblem(contract.FieldError):
+    """One refused part of an argument: the service's ``pointer`` and ``code``, and why.
+
+    Attributes:
+        detail: What is wrong with the part and what to pass instead.
+    """
+
+    detail: str
+
+
+class InvalidArgumentError(ValueError):
+    """An argument the service would refuse whole; nothing was sent.
+
+    Every method checks the request it is about to send against the
+    contract's request model, and refuses here what the service would refuse
+    as a whole, in the service's terms: ``code`` is the problem's code
+    (``validation_failed``, or ``batch_too_large``) and ``errors`` its
+    per-field errors, with JSON pointers into the request body. Per-lead
+    problems of an import or a single add (no phone, an invalid phone, a bad
+    email) are not refused here: the service answers them in the lead's
+    result.
+
+    Attributes:
+        code: The problem's code the service would answer with.
+        detail: What is wrong, naming the argument, the item and what to pass.
+        errors: The per-field errors the service would list.
+    """
+
+    def __init__(self, detail: str, *, code: str = _E.VALIDATION_FAILED,
+                 errors: list[FieldProblem] | None = None) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.errors = errors or []
+
+
+class ClientClosedError(RuntimeError):
+    """A call on a client that was closed (``close()``, or the end of its ``with`` block)."""
+
+
 _BY_STATUS: Mapping[int, type[ApiError]] = MappingProxyType({
     400: ValidationError,
     401: AuthenticationError,
@@ -262,8 +307,11 @@ __all__ = [
     "ApiError",
     "ApiTimeoutError",
     "AuthenticationError",
+    "ClientClosedError",
     "ConflictError",
+    "FieldProblem",
     "IdempotencyConflictError",
+    "InvalidArgumentError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",

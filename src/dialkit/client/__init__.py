@@ -3,20 +3,22 @@
 Most users need only :class:`Client` (also at ``dialkit.Client``); results are
 the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
-:class:`ListIterator` objects. Errors are in :mod:`dialkit.errors`.
+:class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
+Errors are in :mod:`dialkit.errors`.
 """
 
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._pagination import ListIterator, RawPage
 from ._ratelimit import TokenBucket
-from ._results import ApiData
+from ._results import ApiData, ImportResult
 
 __all__ = [
     "API_KEY_VARIABLE",
     "ApiData",
     "BASE_URL_VARIABLE",
     "Client",
+    "ImportResult",
     "ListIterator",
     "Options",
     "RawPage",

@@ -10,6 +10,7 @@ import orjson
 from pydantic import BaseModel
 
 from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
+from ._arguments import checked
 from ._pagination import ListIterator
 from ._results import ApiData, Result, attach
 from ._transport import Answer, Call, Transport
@@ -53,12 +54,14 @@ def request_body(model: type[BaseModel], *, omit: object = None, **fields: Any) 
     """The JSON body of ``fields`` checked against the contract's request model.
 
     Arguments equal to ``omit`` are not sent: ``None`` for create methods, and
-    :data:`UNSET` for updates, where ``None`` is sent to clear a field. A field
-    the model refuses raises ``pydantic.ValidationError``, a ``ValueError``
-    that names the field and what it must be.
+    :data:`UNSET` for updates, where ``None`` is sent to clear a field. What
+    the model refuses raises :class:`~dialkit.errors.InvalidArgumentError`
+    (a ``ValueError``) with the service's pointers and codes, naming each
+    argument and what to pass.
     """
     sent = {name: value for name, value in fields.items() if value is not omit}
-    dumped: dict[str, Any] = model.model_validate(sent).model_dump(mode="json", exclude_unset=True)
+    dumped: dict[str, Any] = checked(model.model_validate, sent).model_dump(
+        mode="json", exclude_unset=True)
     return dumped
 
 

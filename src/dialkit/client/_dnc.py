@@ -15,6 +15,7 @@ from ..contract import (
     DncCheckResponse,
     DncCheckResult,
 )
+from ._arguments import checked
 from ._base import Area, Options, WriteOptions, plain_body, request_body
 from ._results import ApiData, attach
 from ._transport import Call
@@ -31,13 +32,14 @@ class Dnc(Area):
         Any number of phones (E.164) is accepted; they are sent in batches of
         100, the contract's limit. Each result carries its batch's request id.
         Every number is checked before anything is sent: a malformed one raises
-        ``pydantic.ValidationError`` (a ``ValueError``) naming its position.
+        :class:`~dialkit.errors.InvalidArgumentError` (a ``ValueError``) naming
+        its position in ``phones`` and, where it can tell, its E.164 form.
 
         Example:
             >>> [r.listed for r in client.dnc.check(["+14155550100"])]  # doctest: +SKIP
             [False]
         """
-        numbers = _PHONES.validate_python(list(phones))
+        numbers = checked(_PHONES.validate_python, list(phones), at=("phones",))
         results: list[DncCheckResult] = []
         for start in range(0, len(numbers), DNC_CHECK_BATCH):
             body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])

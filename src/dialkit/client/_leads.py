@@ -12,19 +12,19 @@ from ..contract import (
     MAX_IMPORT_BATCH,
     MAX_PAGE_LIMIT,
     ErrorCode,
-    ImportResponse,
     Lead,
+    LeadCreateBody,
     LeadCreated,
-    LeadCreateRequest,
-    LeadImportRequest,
+    LeadImportBody,
     LeadInput,
     LeadStatus,
     LeadUpdateRequest,
 )
-from ..errors import ApiError
+from ..errors import ApiError, InvalidArgumentError
+from ._arguments import without_missing
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
 from ._pagination import ListIterator
-from ._results import ApiData
+from ._results import ApiData, ImportResult
 from ._transport import Call
 
 MAX_KEY_CHAIN = 20
@@ -117,15 +117,20 @@ class Leads(Area):
         """Add one lead to a campaign, optionally to be dialled first (``dial_now``).
 
         The answer says whether it was accepted (``status``, ``reason``) and
-        what became of ``dial_now``. A running campaign or ``dial_now`` also
-        needs scope ``calls:originate`` and the click-to-call switch.
+        what became of ``dial_now``. As in an import, the lead's fields are
+        judged by the service: no phone, an invalid phone or a bad email is an
+        ``invalid`` answer with its reason, not an error. Empty cells (NaN,
+        ``None``, ``pd.NA``, ``pd.NaT``) are not sent, so a record of
+        ``DataFrame.to_dict("records")`` can be passed as ``**record``. A
+        running campaign or ``dial_now`` also needs scope ``calls:originate``
+        and the click-to-call switch.
         """
-        body = request_body(
-            LeadCreateRequest, campaign_id=campaign_id, phone=phone, external_id=external_id,
-            first_name=first_name, last_name=last_name, full_name=full_name, email=email,
-            custom_fields=custom_fields, source=source, dial_now=dial_now,
-            dial_within_seconds=dial_within_seconds,
-        )
+        body = request_body(LeadCreateBody, **without_missing({
+            "campaign_id": campaign_id, "phone": phone, "external_id": external_id,
+            "first_name": first_name, "last_name": last_name, "full_name": full_name,
+            "email": email, "custom_fields": custom_fields, "source": source,
+            "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
+        }))
         return self._model(LeadCreated, Call("leads.create", body=body, **options))
 
     def update(
@@ -141,11 +146,14 @@ class Leads(Area):
         """Change a lead's name, email or custom fields; the phone never changes.
 
         ``None`` clears ``full_name`` or ``email``; in ``custom_fields`` a key
-        set to ``None`` is removed and keys not sent are kept. ``if_match``
-        (a lead's ``etag``) refuses the change with 412 if the lead changed.
+        set to ``None`` is removed and keys not sent are kept. An empty cell
+        (NaN, ``pd.NA``, ``pd.NaT``) is not sent, so that field or key keeps
+        its value. ``if_match`` (a lead's ``etag``) refuses the change with
+        412 if the lead changed.
         """
-        body = request_body(LeadUpdateRequest, omit=UNSET, full_name=full_name, email=email,
-                            custom_fields=custom_fields)
+        fields = {"full_name": full_name, "email": email, "custom_fields": custom_fields}
+        body = request_body(LeadUpdateRequest, omit=UNSET,
+                            **without_missing(fields, none_is_value=True))
         call = Call("leads.update", {"lead_id": lead_id}, body=body, if_match=if_match, **options)
         return self._model(Lead, call)
 
@@ -154,11 +162,20 @@ class Leads(Area):
         campaign_id: str,
         leads: Sequence[LeadInput | Mapping[str, Any]],
         **options: Unpack[WriteOptions],
-    ) -> ImportResponse:
+    ) -> ImportResult:
         """Import up to 200 leads into a draft, ready or paused campaign.
 
         The answer holds one :class:`~dialkit.contract.LeadResult` per input
-        lead, by 0-based ``index``. Unless ``idempotency_key`` is given, the
+        lead in ``.data``, by 0-based ``index``; iterating the answer walks
+        them, and ``.to_frame()`` gives them as a DataFrame. Each lead is
+        judged by the service: a lead with no phone, an invalid phone or a bad
+        email gets its own ``invalid`` result, and only the request's shape
+        (no leads, more than 200, a field the contract does not know) refuses
+        the batch, raised here before sending as
+        :class:`~dialkit.errors.InvalidArgumentError`. A lead is a dict or a
+        :class:`~dialkit.contract.LeadInput`; empty cells (NaN, ``None``,
+        ``pd.NA``, ``pd.NaT``) are not sent, so ``df.to_dict("records")``
+        can be passed as it comes. Unless ``idempotency_key`` is given, the
         key is derived from the campaign and the leads, so the same batch is
         never imported twice: a repeat within 24 hours returns the first
         answer (``replayed`` is true). A batch the service refused (a paused
@@ -168,14 +185,9 @@ class Leads(Area):
         Example:
             >>> result = client.leads.import_batch(  # doctest: +SKIP
             ...     "cmp_...", [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
-            >>> result.summary.accepted
+            >>> result.summary.accepted, [lead.status for lead in result]
         """
-        if len(leads) > MAX_IMPORT_BATCH:
-            raise ValueError(
-                f"import_batch takes at most {MAX_IMPORT_BATCH} leads, not {len(leads)}: "
-                f"split the list into batches of {MAX_IMPORT_BATCH}"
-            )
-        body = request_body(LeadImportRequest, leads=list(leads))
+        body = _import_body(leads)
         if "idempotency_key" in options:
             return self._import(campaign_id, body, options)
         options["idempotency_key"] = import_key(campaign_id, body)
@@ -189,6 +201,43 @@ class Leads(Area):
         raise AssertionError("unreachable: the last link returns or raises")
 
     def _import(self, campaign_id: str, body: dict[str, Any],
-                options: WriteOptions) -> ImportResponse:
+                options: WriteOptions) -> ImportResult:
         call = Call("leads.import", params={"campaign_id": campaign_id}, body=body, **options)
-        return self._model(ImportResponse, call)
+        return self._model(ImportResult, call)
+
+
+def _import_body(leads: Sequence[LeadInput | Mapping[str, Any]]) -> dict[str, Any]:
+    """The import's body, refused here only where the service would refuse it whole.
+
+    The shape is checked first and the batch size second, in the service's
+    order, so the error is the one the service would answer.
+    """
+    not_a_list = _not_a_list(leads)
+    if not_a_list is not None:
+        raise InvalidArgumentError(f"{not_a_list}. Nothing was sent.")
+    items = [_lead_fields(lead) for lead in leads]
+    body = request_body(LeadImportBody, leads=items)
+    if len(items) > MAX_IMPORT_BATCH:
+        raise InvalidArgumentError(
+            f"leads holds {len(items)} leads; an import takes at most {MAX_IMPORT_BATCH}: "
+            f"split the list into batches of {MAX_IMPORT_BATCH}. Nothing was sent.",
+            code=ErrorCode.BATCH_TOO_LARGE)
+    return body
+
+
+def _not_a_list(leads: object) -> str | None:
+    """What to pass instead, when ``leads`` is one lead or a whole DataFrame."""
+    if isinstance(leads, Mapping | LeadInput):
+        return "leads is one lead: pass a list of leads, such as [lead]"
+    if hasattr(leads, "to_dict") and hasattr(leads, "columns"):
+        return "leads is a DataFrame: pass its rows as leads.to_dict('records')"
+    return None
+
+
+def _lead_fields(lead: object) -> object:
+    """A lead's fields without empty cells; anything else as given, for the shape check."""
+    if isinstance(lead, LeadInput):
+        return without_missing(lead.model_dump(exclude_unset=True))
+    if isinstance(lead, Mapping):
+        return without_missing(lead)
+    return lead

@@ -34,7 +34,13 @@ from ..contract import (
     ResponseInfo,
     operation_by_name,
 )
-from ..errors import ApiConnectionError, ApiError, ApiTimeoutError, error_from_answer
+from ..errors import (
+    ApiConnectionError,
+    ApiError,
+    ApiTimeoutError,
+    ClientClosedError,
+    error_from_answer,
+)
 from ._ratelimit import TokenBucket, bucket_for
 from ._retry import backoff, is_transient
 
@@ -163,6 +169,9 @@ class Transport:
 
         With ``sink``, a successful answer is streamed into it rather than read.
         """
+        if self._http.is_closed:
+            raise ClientClosedError("This client is closed (by close() or the end of its with "
+                                    "block): make a new dialkit.Client to call the service.")
         operation = operation_by_name(call.operation)
         key = self._idempotency_key(operation, call)
         request = self._build(operation, call, key)

@@ -6,7 +6,7 @@ with :data:`ERROR_STATUS` and :data:`ERROR_TITLES`, so both sides read one
 table.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -197,6 +197,48 @@ def problem_type(docs_base: str, code: str) -> str:
         'https://docs.example.com/errors/invalid-api-key'
     """
     return f"{docs_base.rstrip('/')}/errors/{code.replace('_', '-')}"
+
+
+FIELD_ERROR_CODES: Mapping[str, str] = MappingProxyType(
+    {
+        "missing": "missing",
+        "extra_forbidden": "unknown_field",
+        "string_too_long": "too_long",
+        "too_long": "too_long",
+        "string_too_short": "too_short",
+        "too_short": "too_short",
+        "string_pattern_mismatch": "invalid_format",
+    }
+)
+"""Per-field ``code`` of a validation problem, by the pydantic error type of a
+request model's refusal. The contract shows only ``missing``; the emulator
+answers these, and the client's local checks name the same codes."""
+
+
+def field_error_code(error_type: str) -> str:
+    """The per-field ``code`` for a pydantic error type (see :data:`FIELD_ERROR_CODES`).
+
+    Example:
+        >>> field_error_code("extra_forbidden"), field_error_code("int_parsing")
+        ('unknown_field', 'invalid_type')
+    """
+    if error_type in FIELD_ERROR_CODES:
+        return FIELD_ERROR_CODES[error_type]
+    if error_type.startswith(("greater_than", "less_than")):
+        return "out_of_range"
+    if error_type.endswith(("_type", "_parsing")):
+        return "invalid_type"
+    return "invalid"
+
+
+def json_pointer(path: Iterable[str | int]) -> str:
+    """The JSON pointer (RFC 6901) of a location in a body, as a problem's ``pointer``.
+
+    Example:
+        >>> json_pointer(["leads", 3, "a/b"])
+        '/leads/3/a~1b'
+    """
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
 class FieldError(BaseModel):

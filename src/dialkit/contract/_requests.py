@@ -6,6 +6,14 @@ goes on the wire (for :class:`LeadUpdateRequest` an explicit ``None`` then
 clears ``full_name`` or ``email``, and a ``None`` value in ``custom_fields``
 removes that key).
 
+Lead import and single add are checked in two layers. The contract's rules
+for a lead's fields (:class:`LeadInput`) are answered per lead, in the lead's
+result, and never refuse the request; only the request's shape is refused
+whole. :class:`LeadImportBody` and :class:`LeadCreateBody` are that shape:
+any JSON per lead field, unknown fields refused, and the single add's
+options checked strictly. The emulator parses requests with them, and the
+client checks arguments with them before sending.
+
 Two refusals the contract gives their own code are plain validation errors
 here: too many items in ``leads`` or ``phones`` (the service answers 400
 ``batch_too_large``) is a ``too_long`` error at that field, and a non-https
@@ -25,6 +33,7 @@ from pydantic import (
     JsonValue,
     StringConstraints,
     WithJsonSchema,
+    create_model,
     model_validator,
 )
 
@@ -147,6 +156,34 @@ class LeadCreateRequest(LeadInput):
     dial_within_seconds: int = Field(
         default=DIAL_WINDOW_DEFAULT, ge=DIAL_WINDOW_MIN, le=DIAL_WINDOW_MAX
     )
+
+
+_LENIENT = ("Any JSON. A value breaking the contract's rule for this field makes this lead's "
+            "result `invalid`; the request is not refused.")
+_LEAD_FIELDS = {name: (JsonValue, Field(None, description=_LENIENT))
+                for name in LeadInput.model_fields}
+_CREATE_OPTIONS = {name: (info.annotation, info)
+                   for name, info in LeadCreateRequest.model_fields.items()
+                   if name not in LeadInput.model_fields}
+
+LeadItem = create_model(  # type: ignore[call-overload]
+    "LeadItem", __base__=RequestBody,
+    __doc__="One lead of an import; each field is judged per lead.", **_LEAD_FIELDS)
+LeadCreateBody = create_model(  # type: ignore[call-overload]
+    "LeadCreateBody", __base__=RequestBody,
+    __doc__="Body of POST /v1/leads: strict options, lead fields judged per lead.",
+    **_CREATE_OPTIONS, **_LEAD_FIELDS)
+
+
+class LeadImportBody(RequestBody):
+    """Body of ``POST /v1/leads/import`` as refused whole: 1 or more leads of known fields.
+
+    More than 200 leads is refused as 400 ``batch_too_large`` once the shape
+    is valid, so the limit is in the schema only.
+    """
+
+    leads: list[LeadItem] = Field(
+        min_length=1, json_schema_extra={"maxItems": MAX_IMPORT_BATCH})
 
 
 class LeadUpdateRequest(RequestBody):

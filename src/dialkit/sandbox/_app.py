@@ -19,21 +19,11 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp
 
-from dialkit.contract import ErrorCode
+from dialkit.contract import ErrorCode, field_error_code, json_pointer
 
 from ._pipeline import Pipeline
 from ._problems import ApiProblem, render
 from ._service import Service
-
-_ERROR_CODES = {
-    "missing": "missing",
-    "extra_forbidden": "unknown_field",
-    "string_too_long": "too_long",
-    "too_long": "too_long",
-    "string_too_short": "too_short",
-    "too_short": "too_short",
-    "string_pattern_mismatch": "invalid_format",
-}
 
 
 def _pointer(loc: Sequence[Any]) -> str:
@@ -41,23 +31,12 @@ def _pointer(loc: Sequence[Any]) -> str:
     parts = list(loc)
     if parts and parts[0] == "body":
         parts = parts[1:]
-    escaped = (str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-    return "".join("/" + p for p in escaped)
-
-
-def _field_code(error_type: str) -> str:
-    if error_type in _ERROR_CODES:
-        return _ERROR_CODES[error_type]
-    if error_type.startswith(("greater_than", "less_than")):
-        return "out_of_range"
-    if error_type.endswith(("_type", "_parsing")):
-        return "invalid_type"
-    return "invalid"
+    return json_pointer(parts)
 
 
 def validation_problem(errors: Sequence[Any]) -> ApiProblem:
     """400 ``validation_failed`` listing every field error as ``{pointer, code}``."""
-    pairs = [(_pointer(e["loc"]), _field_code(e["type"])) for e in errors]
+    pairs = [(_pointer(e["loc"]), field_error_code(e["type"])) for e in errors]
     first = errors[0] if errors else {"msg": "invalid request"}
     where = pairs[0][0] or "the body" if pairs else "the request"
     return ApiProblem(ErrorCode.VALIDATION_FAILED,

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Header
 from fastapi.responses import Response
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue, create_model
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from dialkit.contract import (
     EMAIL_MAX,
@@ -30,15 +30,15 @@ from dialkit.contract import (
     ErrorCode,
     ImportResponse,
     Lead,
+    LeadCreateBody,
     LeadCreated,
-    LeadCreateRequest,
     LeadId,
+    LeadImportBody,
     LeadInput,
     LeadResultStatus,
     LeadStatus,
     LeadUpdateRequest,
     Page,
-    RequestBody,
     Scope,
     Switch,
     new_id,
@@ -58,29 +58,6 @@ IMPORTABLE = ("draft", "ready", "paused")
 
 ADDABLE = (*IMPORTABLE, "running")
 """Campaign states a single add accepts (running needs ``calls:originate`` too)."""
-
-_LENIENT = ("Any JSON. A value breaking the contract's rule for this field makes this lead's "
-            "result `invalid`; the request is not refused.")
-_LEAD_FIELDS = {name: (JsonValue, Field(None, description=_LENIENT))
-                for name in LeadInput.model_fields}
-_OPTIONS = {name: (info.annotation, info) for name, info in LeadCreateRequest.model_fields.items()
-            if name not in LeadInput.model_fields}
-
-LeadItem = create_model(  # type: ignore[call-overload]
-    "LeadItem", __base__=RequestBody,
-    __doc__="One lead of an import; each field is judged per lead.", **_LEAD_FIELDS)
-LeadCreateBody = create_model(  # type: ignore[call-overload]
-    "LeadCreateBody", __base__=RequestBody,
-    __doc__="Body of POST /v1/leads: strict options, lead fields judged per lead.",
-    **_OPTIONS, **_LEAD_FIELDS)
-
-
-class LeadImportBody(RequestBody):
-    """Body of POST /v1/leads/import: 1-200 leads (more is 400 ``batch_too_large``)."""
-
-    leads: list[LeadItem] = Field(
-        min_length=1, json_schema_extra={"maxItems": MAX_IMPORT_BATCH})
-
 
 class ImportQuery(BaseModel):
     """Query of POST /v1/leads/import."""
@@ -283,7 +260,7 @@ def _dial_now(ctx: RequestContext, options: Mapping[str, Any], running: bool,
 @endpoint(router, "leads.create", response_model=LeadCreated)
 async def create_lead(ctx: Ctx, body: LeadCreateBody) -> Any:
     """Add one lead with the import's checks; optionally put it first in the dialling order."""
-    options = body.model_dump(include=set(_OPTIONS))
+    options = body.model_dump(exclude=set(LeadInput.model_fields))
     campaign = _addable(ctx, options["campaign_id"], ADDABLE)
     running = campaign["status"] == "running"
     if running or options["dial_now"]:
