@@ -147,11 +147,13 @@ def python_path(loc: Sequence[str | int]) -> str:
 
 
 def shown(value: object) -> str:
-    """A value for a message: its repr, shortened, with anything key-shaped masked."""
-    if isinstance(value, Mapping | list):
-        return f"(a {type(value).__name__})"
+    """A value for a message: its repr, with anything key-shaped masked, or what it is if long."""
     text = KEY_SHAPE.sub(lambda match: mask(match.group()), repr(value))
-    return text if len(text) <= _VALUE_CHARS else text[:_VALUE_CHARS - 1] + "…"
+    if len(text) <= _VALUE_CHARS:
+        return text
+    if isinstance(value, Mapping | list):
+        return f"(a {type(value).__name__} of {len(value)})"
+    return text[:_VALUE_CHARS - 1] + "…"
 
 
 def e164_advice(value: str) -> str:
