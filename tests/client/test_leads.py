@@ -22,6 +22,7 @@ from dialkit.contract import ImportResponse, Lead, LeadCreated, LeadInput, Page
 from dialkit.errors import (
     ApiError,
     ConflictError,
+    InvalidArgumentError,
     NotFoundError,
     PermissionDeniedError,
 )
@@ -412,10 +413,10 @@ def test_import_takes_dicts_and_lead_inputs_in_one_batch(client: Client,
 
 
 @pytest.mark.parametrize("leads", [[{"phone": "+12015550100"}] * 201, [], [{"mobile": "x"}]],
-                         ids=["201 leads", "none", "no phone"])
+                         ids=["201 leads", "none", "unknown field"])
 def test_a_bad_batch_is_refused_before_any_request(leads: list[dict[str, str]]) -> None:
     wire = RecordingTransport()
-    with pytest.raises(ValueError, match="200" if len(leads) > 200 else "leads"):
+    with pytest.raises(InvalidArgumentError, match="200" if len(leads) > 200 else "leads"):
         offline(wire).leads.import_batch(UNKNOWN_CAMPAIGN, leads)
     assert wire.requests == []
 
