@@ -12,6 +12,8 @@
      ├── ValidationError            400 and 422: validation_failed, on_dnc, ...
      ├── RateLimitError             429 rate_limit_exceeded, daily_cap_reached, ...
      ├── ServiceUnavailableError    5xx
+     ├── MalformedResponseError     an answer the client cannot use: not JSON, the
+     │                              wrong shape, too large, or pages that never end
      ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
      └── IdempotencyConflictError   409 idempotency_conflict
 
@@ -169,6 +171,23 @@ class ServiceUnavailableError(ApiError):
     """5xx: the service or one of its upstreams failed."""
 
 
+class MalformedResponseError(ApiError):
+    """The service's answer cannot be used: not JSON, the wrong shape, too large,
+    or a list whose pages never end.
+
+    It is raised after the answer arrived, so a write it answers is not retried:
+    the write may have been applied. ``status`` is the answer's status;
+    ``operation`` names the operation whose answer it was.
+
+    Attributes:
+        operation: The operation's name in :data:`~dialkit.contract.OPERATIONS`.
+    """
+
+    def __init__(self, detail: str, *, operation: str, **info: Any) -> None:
+        super().__init__(f"{operation}: {detail}", **info)
+        self.operation = operation
+
+
 class OutcomeUnknownError(ApiError):
     """409 ``outcome_unknown``: the write may or may not have happened.
 
@@ -264,6 +283,7 @@ __all__ = [
     "AuthenticationError",
     "ConflictError",
     "IdempotencyConflictError",
+    "MalformedResponseError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",

@@ -16,6 +16,7 @@ from ..contract import (
     DncCheckResult,
 )
 from ._base import Area, Options, WriteOptions, plain_body, request_body
+from ._decode import decode
 from ._results import ApiData, attach
 from ._transport import Call
 
@@ -42,7 +43,7 @@ class Dnc(Area):
         for start in range(0, len(numbers), DNC_CHECK_BATCH):
             body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])
             answer = self._transport.send(Call("dnc.check", body=body, **options))
-            batch = DncCheckResponse.model_validate_json(answer.content)
+            batch = decode(answer, DncCheckResponse.model_validate_json)
             results += [attach(result, answer.info) for result in batch.data]
         return results
 
