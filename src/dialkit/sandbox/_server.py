@@ -24,6 +24,7 @@ import uvicorn
 from .._secrets import MaskedStr
 from ._app import create_app
 from ._config import SandboxConfig, default_config, load_config
+from ._protocol import protocol_for
 from ._service import Service
 
 STARTUP_DEADLINE_SECONDS = 30.0
@@ -89,7 +90,8 @@ def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Serv
     """A uvicorn server for ``service`` (not started)."""
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
     app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="on",
-                                access_log=False, timeout_graceful_shutdown=2)
+                                access_log=False, timeout_graceful_shutdown=2,
+                                http=protocol_for(service.docs_base))
     return uvicorn.Server(app_config)
 
 
