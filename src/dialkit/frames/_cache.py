@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -51,6 +52,13 @@ FORMAT_VERSION = 1
 
 _DIRECTORY_MODE = 0o700
 _FILE_MODE = 0o600
+_TEMPORARY = re.compile(r"\.(?:data\.parquet|manifest\.json|state\.json|\d{6}\.parquet)\..+")
+"""Names of the temporary files writes rename into place (``tempfile`` adds a suffix)."""
+
+RESUME_WINDOW = timedelta(minutes=10)
+"""How long the pages of an interrupted load may be resumed. Past it they are
+dropped and the load starts again, so no load returns pages read long before
+it; a cached frame's ``fetched_at`` is when its first page was read."""
 
 
 def digest(value: Any) -> str:
@@ -162,9 +170,16 @@ class Entry:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the entry's lock, so two notebooks never write it at once."""
+        """Hold the entry's lock, so two notebooks never write it at once.
+
+        Temporary files left by a process killed in the middle of a write are
+        removed once the lock is held: every write happens under it, so none
+        of them can be in use.
+        """
         _private_dir(self.path)
         with FileLock(self.path / ".lock", mode=_FILE_MODE):
+            _remove_temporaries(self.path)
+            _remove_temporaries(self.path / "partial")
             yield
 
     def manifest(self) -> dict[str, Any] | None:
@@ -215,18 +230,32 @@ class Partial:
         state = read_json(self.path / "state.json")
         return state if isinstance(state, dict) else None
 
-    def start(self, plan: Mapping[str, Any]) -> None:
-        """Forget any earlier progress and record a new load's plan."""
+    def resumable(self, plan: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The state of an interrupted load with ``plan``, begun within :data:`RESUME_WINDOW`."""
+        state = self.state()
+        if state is None or state.get("plan") != dict(plan) or not state.get("chunks"):
+            return None
+        try:
+            started = datetime.fromisoformat(state["started_at"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        return state if datetime.now(UTC) - started < RESUME_WINDOW else None
+
+    def start(self, plan: Mapping[str, Any]) -> str:
+        """Forget any earlier progress and record a new load's plan; when it started."""
         self.clear()
         _private_dir(self.path)
-        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None})
+        started_at = datetime.now(UTC).isoformat()
+        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None,
+                                              "started_at": started_at})
+        return started_at
 
     def add(self, number: int, frame: pd.DataFrame, cursor: str | None,
-            plan: Mapping[str, Any]) -> None:
+            plan: Mapping[str, Any], started_at: str) -> None:
         """Keep page ``number`` (0-based) of the load with ``plan``, and the cursor after it."""
         write_parquet(self.path / f"{number:06d}.parquet", frame)
-        write_json(self.path / "state.json",
-                   {"plan": dict(plan), "chunks": number + 1, "cursor": cursor})
+        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": number + 1,
+                                              "cursor": cursor, "started_at": started_at})
 
     def frames(self, schema: Schema) -> list[pd.DataFrame] | None:
         """The saved pages, or ``None`` if any of them is unreadable."""
@@ -238,6 +267,14 @@ class Partial:
     def clear(self) -> None:
         """Forget the load in progress."""
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _remove_temporaries(folder: Path) -> None:
+    """Delete the temporary files a killed write left in ``folder``."""
+    if folder.is_dir():
+        for item in folder.iterdir():
+            if _TEMPORARY.fullmatch(item.name):
+                item.unlink(missing_ok=True)
 
 
 class Cache:

@@ -223,6 +223,16 @@ def _newest_first(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
     return frame.sort_values(order, ascending=False, ignore_index=True, kind="stable")
 
 
+@dataclass(slots=True)
+class _Start:
+    """Where a load starts: the pages already saved, the cursor after them, and when the
+    load began (ISO 8601), which becomes the cached frame's ``fetched_at``."""
+
+    pages: list[pd.DataFrame]
+    cursor: str | None
+    started_at: str
+
+
 class _Load:
     """One partition's load: from the cache, or resumed, incremental or full from the API."""
 
@@ -244,15 +254,16 @@ class _Load:
     def _fetch(self, cached: pd.DataFrame | None) -> pd.DataFrame:
         boundary = self._boundary(cached)
         plan = {"boundary": None if boundary is None else boundary.isoformat()}
-        pages = self._resume(plan)
+        start = self._resume(plan)
         try:
-            fresh = self._walk(pages, plan, boundary)
+            fresh = self._walk(start, plan, boundary)
         except ApiError as error:
             if error.code != ErrorCode.INVALID_CURSOR:
                 raise
-            fresh = self._walk(self._restart(plan), plan, boundary)  # the saved cursor expired
+            start = self._restart(plan)  # the saved cursor expired
+            fresh = self._walk(start, plan, boundary)
         merged = fresh if boundary is None else self._merge(fresh, cached)
-        self.entry.write(merged)
+        self.entry.write(merged, fetched_at=start.started_at)
         self.entry.partial().clear()
         return merged
 
@@ -264,29 +275,33 @@ class _Load:
         newest: datetime = cached["created_at"].max().to_pydatetime()
         return newest - self.spec.overlap
 
-    def _resume(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
-        """The pages of an interrupted load with the same plan, and the cursor after them."""
+    def _resume(self, plan: Mapping[str, Any]) -> _Start:
+        """The pages of an interrupted load of the same plan, and the cursor after them.
+
+        A full refresh never resumes: it must return what the service holds
+        now, not pages read before it was called. Other loads resume a load
+        begun within the cache's resume window.
+        """
         partial = self.entry.partial()
-        state = partial.state()
-        if state is not None and state.get("plan") == dict(plan) and state.get("chunks"):
+        state = None if self.refresh == "full" else partial.resumable(plan)
+        if state is not None and state.get("cursor"):
             saved = partial.frames(self.spec.schema)
-            if saved is not None and state.get("cursor"):
-                return saved, state["cursor"]
+            if saved is not None:
+                return _Start(saved, state["cursor"], state["started_at"])
         return self._restart(plan)
 
-    def _restart(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
-        self.entry.partial().start(plan)
-        return [], None
+    def _restart(self, plan: Mapping[str, Any]) -> _Start:
+        return _Start([], None, self.entry.partial().start(plan))
 
-    def _walk(self, start: tuple[list[pd.DataFrame], str | None], plan: Mapping[str, Any],
+    def _walk(self, start: _Start, plan: Mapping[str, Any],
               boundary: datetime | None) -> pd.DataFrame:
         """Fetch pages from the start's cursor, keeping each on disk, until done."""
-        pages, cursor = start
+        pages, cursor = start.pages, start.cursor
         partial = self.entry.partial()
         with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
             for page in self._raw_pages(cursor):
                 frame = self.spec.schema.frame(page.data)
-                partial.add(len(pages), frame, page.next_cursor, plan)
+                partial.add(len(pages), frame, page.next_cursor, plan, start.started_at)
                 pages.append(frame)
                 bar.page(len(frame), more=page.has_more)
                 if boundary is not None and _reached(frame, boundary):
