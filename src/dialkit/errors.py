@@ -17,6 +17,10 @@
      ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
      └── IdempotencyConflictError   409 idempotency_conflict
 
+Arguments refused before anything is sent raise :class:`InvalidArgumentError`,
+a ``ValueError`` outside this tree: no call was made. A call on a closed
+client raises :class:`ClientClosedError`, a ``RuntimeError``.
+
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
 Answers with another status (402, 405, 412, 413, 415) are plain
@@ -200,6 +204,28 @@ class IdempotencyConflictError(ApiError):
     """409 ``idempotency_conflict``: the key was used for a different request."""
 
 
+class InvalidArgumentError(ValueError):
+    """An argument was refused before anything was sent, for what the service would
+    refuse the whole request for.
+
+    The message names each argument (``phones[0]``, ``leads[3].email``) and what
+    to pass instead.
+
+    Attributes:
+        errors: One entry per problem, as the service reports them: ``pointer``
+            (a JSON pointer into the request body, e.g. ``/leads/3/email``) and
+            ``code`` (``invalid_format``, ``unknown_field``, ``too_long``, ...).
+    """
+
+    def __init__(self, message: str, errors: list[contract.FieldError]) -> None:
+        super().__init__(message)
+        self.errors = errors
+
+
+class ClientClosedError(RuntimeError):
+    """The client was closed (``close()`` or the end of its ``with`` block); nothing was sent."""
+
+
 _BY_STATUS: Mapping[int, type[ApiError]] = MappingProxyType({
     400: ValidationError,
     401: AuthenticationError,
@@ -281,8 +307,10 @@ __all__ = [
     "ApiError",
     "ApiTimeoutError",
     "AuthenticationError",
+    "ClientClosedError",
     "ConflictError",
     "IdempotencyConflictError",
+    "InvalidArgumentError",
     "MalformedResponseError",
     "NotFoundError",
     "OutcomeUnknownError",

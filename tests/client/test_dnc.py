@@ -14,13 +14,12 @@ from typing import Any
 
 import httpx
 import orjson
-import pydantic
 import pytest
 
 from conftest import service_time
 from dialkit import ApiData, Client
 from dialkit.contract import DNC_CHECK_BATCH, DncCheckResult, id_pattern
-from dialkit.errors import PermissionDeniedError, ValidationError
+from dialkit.errors import InvalidArgumentError, PermissionDeniedError, ValidationError
 from dialkit.sandbox import Sandbox
 
 from ._recording import recording
@@ -100,10 +99,12 @@ def test_check_refuses_a_bad_number_before_sending(client_as: Callable[..., Clie
     client, recorder = recording(client_as)
     phones = [f"+1212555{line:04d}" for line in range(1000, 1250)]
     phones[position] = bad
-    with pytest.raises(pydantic.ValidationError) as caught:
+    with pytest.raises(InvalidArgumentError) as caught:
         client.dnc.check(phones)
     assert isinstance(caught.value, ValueError)
-    assert [error["loc"] for error in caught.value.errors()] == [(position,)]
+    assert [(e.pointer, e.code) for e in caught.value.errors] == [
+        (f"/phones/{position}", "invalid_format")]
+    assert f"phones[{position}] {bad!r}" in str(caught.value)
     assert recorder.requests == []
 
 
@@ -142,8 +143,10 @@ def test_add_of_a_listed_number_answers_the_existing_entry(client: Client,
 
 def test_add_refuses_a_bad_number_before_sending(client_as: Callable[..., Client]) -> None:
     client, recorder = recording(client_as)
-    with pytest.raises(pydantic.ValidationError):
+    with pytest.raises(InvalidArgumentError, match=r"phone '2125550142' is not E.164 \(pass "
+                       r"\+12125550142") as caught:
         client.dnc.add("2125550142")
+    assert [(e.pointer, e.code) for e in caught.value.errors] == [("/phone", "invalid_format")]
     assert recorder.requests == []
 
 

@@ -13,13 +13,17 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import pydantic
 import pytest
 
 from conftest import advance, service_time
 from dialkit import ApiData, Client, ListIterator
 from dialkit.contract import SmsMessage, id_pattern
-from dialkit.errors import ConflictError, PermissionDeniedError, ValidationError
+from dialkit.errors import (
+    ConflictError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+    ValidationError,
+)
 from dialkit.sandbox import Sandbox
 
 from ._recording import RecordingTransport
@@ -132,8 +136,11 @@ def test_bad_arguments_are_refused_before_sending(client_as: Callable[..., Clien
     recorder = RecordingTransport()
     sender = client_as("sending", transport=recorder)
     arguments = {"to": EASTERN, "body": "Hello", "client_reference": "bad-1", **fields}
-    with pytest.raises(pydantic.ValidationError):
+    with pytest.raises(InvalidArgumentError) as caught:
         sender.sms.send(**arguments)
+    (name,) = fields
+    assert [e.pointer for e in caught.value.errors] == [f"/{name}"]
+    assert str(caught.value).startswith(name)
     assert recorder.requests == []
 
 

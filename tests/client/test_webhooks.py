@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-import pydantic
 import pytest
 
 from conftest import advance, service_time
@@ -29,6 +28,7 @@ from dialkit.contract import (
 from dialkit.errors import (
     ConflictError,
     IdempotencyConflictError,
+    InvalidArgumentError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -254,6 +254,8 @@ def test_bad_create_arguments_are_refused_before_sending(client_as: Callable[...
                                                          url: str, events: list[str]) -> None:
     recorder = RecordingTransport()
     client = client_as("full", transport=recorder)
-    with pytest.raises(pydantic.ValidationError):
+    with pytest.raises(InvalidArgumentError) as caught:
         client.webhooks.create(url=url, events=events)
+    refused = "/url" if url == "https://" else "/events"
+    assert [e.pointer.startswith(refused) for e in caught.value.errors] == [True]
     assert recorder.requests == []

@@ -10,13 +10,14 @@ from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._pagination import ListIterator, RawPage
 from ._ratelimit import TokenBucket
-from ._results import ApiData
+from ._results import ApiData, ImportResult
 
 __all__ = [
     "API_KEY_VARIABLE",
     "ApiData",
     "BASE_URL_VARIABLE",
     "Client",
+    "ImportResult",
     "ListIterator",
     "Options",
     "RawPage",

@@ -6,9 +6,11 @@ import enum
 from collections.abc import Mapping
 from typing import Any, TypedDict, TypeVar
 
+import pydantic
 from pydantic import BaseModel
 
 from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
+from ._arguments import refused
 from ._decode import decode, json_object
 from ._pagination import ListIterator
 from ._results import ApiData, Result, attach
@@ -54,11 +56,15 @@ def request_body(model: type[BaseModel], *, omit: object = None, **fields: Any) 
 
     Arguments equal to ``omit`` are not sent: ``None`` for create methods, and
     :data:`UNSET` for updates, where ``None`` is sent to clear a field. A field
-    the model refuses raises ``pydantic.ValidationError``, a ``ValueError``
-    that names the field and what it must be.
+    the model refuses raises :class:`~dialkit.errors.InvalidArgumentError`, a
+    ``ValueError`` that names the field and what to pass.
     """
     sent = {name: value for name, value in fields.items() if value is not omit}
-    dumped: dict[str, Any] = model.model_validate(sent).model_dump(mode="json", exclude_unset=True)
+    try:
+        checked = model.model_validate(sent)
+    except pydantic.ValidationError as exc:
+        raise refused(exc) from None
+    dumped: dict[str, Any] = checked.model_dump(mode="json", exclude_unset=True)
     return dumped
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Unpack
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from ..contract import (
     DNC_CHECK_BATCH,
@@ -15,6 +15,7 @@ from ..contract import (
     DncCheckResponse,
     DncCheckResult,
 )
+from ._arguments import refused
 from ._base import Area, Options, WriteOptions, plain_body, request_body
 from ._decode import decode
 from ._results import ApiData, attach
@@ -32,13 +33,17 @@ class Dnc(Area):
         Any number of phones (E.164) is accepted; they are sent in batches of
         100, the contract's limit. Each result carries its batch's request id.
         Every number is checked before anything is sent: a malformed one raises
-        ``pydantic.ValidationError`` (a ``ValueError``) naming its position.
+        :class:`~dialkit.errors.InvalidArgumentError` (a ``ValueError``) naming
+        its position (``phones[0]``) and, for a plain US number, its E.164 form.
 
         Example:
             >>> [r.listed for r in client.dnc.check(["+14155550100"])]  # doctest: +SKIP
             [False]
         """
-        numbers = _PHONES.validate_python(list(phones))
+        try:
+            numbers = _PHONES.validate_python(list(phones))
+        except ValidationError as exc:
+            raise refused(exc, ("phones",)) from None
         results: list[DncCheckResult] = []
         for start in range(0, len(numbers), DNC_CHECK_BATCH):
             body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])

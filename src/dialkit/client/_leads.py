@@ -9,22 +9,19 @@ from typing import Any, Unpack
 import orjson
 
 from ..contract import (
-    MAX_IMPORT_BATCH,
     MAX_PAGE_LIMIT,
     ErrorCode,
-    ImportResponse,
     Lead,
     LeadCreated,
-    LeadCreateRequest,
-    LeadImportRequest,
     LeadInput,
     LeadStatus,
     LeadUpdateRequest,
 )
 from ..errors import ApiError
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
+from ._lead_bodies import import_body, lead_fields
 from ._pagination import ListIterator
-from ._results import ApiData
+from ._results import ApiData, ImportResult
 from ._transport import Call
 
 MAX_KEY_CHAIN = 20
@@ -117,15 +114,18 @@ class Leads(Area):
         """Add one lead to a campaign, optionally to be dialled first (``dial_now``).
 
         The answer says whether it was accepted (``status``, ``reason``) and
-        what became of ``dial_now``. A running campaign or ``dial_now`` also
-        needs scope ``calls:originate`` and the click-to-call switch.
+        what became of ``dial_now``: a blank or invalid phone or a field over
+        its limit is the service's ``invalid`` answer, not a local error.
+        Missing values (``None``, NaN, ``pd.NA``) are not sent. A running
+        campaign or ``dial_now`` also needs scope ``calls:originate`` and the
+        click-to-call switch.
         """
-        body = request_body(
-            LeadCreateRequest, campaign_id=campaign_id, phone=phone, external_id=external_id,
+        body = lead_fields(dict(
+            campaign_id=campaign_id, phone=phone, external_id=external_id,
             first_name=first_name, last_name=last_name, full_name=full_name, email=email,
             custom_fields=custom_fields, source=source, dial_now=dial_now,
             dial_within_seconds=dial_within_seconds,
-        )
+        ))
         return self._model(LeadCreated, Call("leads.create", body=body, **options))
 
     def update(
@@ -154,11 +154,18 @@ class Leads(Area):
         campaign_id: str,
         leads: Sequence[LeadInput | Mapping[str, Any]],
         **options: Unpack[WriteOptions],
-    ) -> ImportResponse:
+    ) -> ImportResult:
         """Import up to 200 leads into a draft, ready or paused campaign.
 
-        The answer holds one :class:`~dialkit.contract.LeadResult` per input
-        lead, by 0-based ``index``. Unless ``idempotency_key`` is given, the
+        ``leads`` are dicts (``df.to_dict("records")`` as it comes: missing
+        values are not sent) or :class:`~dialkit.contract.LeadInput`. Only the
+        batch's shape is checked here (1-200 dicts with the contract's fields,
+        else :class:`~dialkit.errors.InvalidArgumentError`); a lead without a
+        phone or with a bad one gets its own result from the service.
+
+        The answer's ``data`` holds one :class:`~dialkit.contract.LeadResult`
+        per input lead, by 0-based ``index``; iterate the answer for them, or
+        ``to_frame()`` for a DataFrame. Unless ``idempotency_key`` is given, the
         key is derived from the campaign and the leads, so the same batch is
         never imported twice: a repeat within 24 hours returns the first
         answer (``replayed`` is true). A batch the service refused (a paused
@@ -170,12 +177,7 @@ class Leads(Area):
             ...     "cmp_...", [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
             >>> result.summary.accepted
         """
-        if len(leads) > MAX_IMPORT_BATCH:
-            raise ValueError(
-                f"import_batch takes at most {MAX_IMPORT_BATCH} leads, not {len(leads)}: "
-                f"split the list into batches of {MAX_IMPORT_BATCH}"
-            )
-        body = request_body(LeadImportRequest, leads=list(leads))
+        body = import_body(leads)
         if "idempotency_key" in options:
             return self._import(campaign_id, body, options)
         options["idempotency_key"] = import_key(campaign_id, body)
@@ -189,6 +191,6 @@ class Leads(Area):
         raise AssertionError("unreachable: the last link returns or raises")
 
     def _import(self, campaign_id: str, body: dict[str, Any],
-                options: WriteOptions) -> ImportResponse:
+                options: WriteOptions) -> ImportResult:
         call = Call("leads.import", params={"campaign_id": campaign_id}, body=body, **options)
-        return self._model(ImportResponse, call)
+        return self._model(ImportResult, call)

@@ -9,12 +9,24 @@ properties, answers whose shape the contract does not show as
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
-from ..contract import Answered, Resource, ResponseInfo
+from ..contract import (
+    Answered,
+    ImportResponse,
+    LeadResult,
+    LeadResultReason,
+    LeadResultStatus,
+    Resource,
+    ResponseInfo,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class ApiData(Answered, dict[str, Any]):
@@ -47,3 +59,39 @@ def attach(result: Result, info: ResponseInfo) -> Result:
     """Record the answer's headers on a result and return it."""
     result._response = info
     return result
+
+
+class ImportResult(ImportResponse):
+    """The answer to ``leads.import_batch``: one result per input lead, in input order.
+
+    Iterating it yields the :class:`~dialkit.contract.LeadResult` of each lead
+    (the same as ``.data``); :meth:`to_frame` gives them as a DataFrame.
+
+    Example:
+        >>> result = client.leads.import_batch(campaign_id, records)  # doctest: +SKIP
+        >>> [lead.status for lead in result]  # doctest: +SKIP
+        >>> result.to_frame().query("status != 'accepted'")  # doctest: +SKIP
+    """
+
+    def __iter__(self) -> Iterator[LeadResult]:  # type: ignore[override]
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per lead: ``index``, ``status``, ``reason``, ``field``, ``lead_id``,
+        ``external_id``; statuses and reasons as categoricals of the contract's values."""
+        import pandas as pd  # here: the client imports pandas only for those who ask
+
+        rows = [result.model_dump(mode="json") for result in self.data]
+        frame = pd.DataFrame(rows, columns=list(_RESULT_COLUMNS))
+        return frame.astype({
+            "index": "Int64",
+            "status": pd.CategoricalDtype([s.value for s in LeadResultStatus]),
+            "reason": pd.CategoricalDtype([r.value for r in LeadResultReason]),
+            **{name: "string[pyarrow]" for name in ("field", "lead_id", "external_id")},
+        })
+
+
+_RESULT_COLUMNS = ("index", "status", "reason", "field", "lead_id", "external_id")

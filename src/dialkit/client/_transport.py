@@ -40,6 +40,7 @@ from ..errors import (
     ApiConnectionError,
     ApiError,
     ApiTimeoutError,
+    ClientClosedError,
     MalformedResponseError,
     error_from_answer,
 )
@@ -184,6 +185,10 @@ class Transport:
 
         With ``sink``, a successful answer is streamed into it rather than read.
         """
+        if self._http.is_closed:
+            raise ClientClosedError(
+                f"this client was closed, so {call.operation} was not sent: create a new "
+                "dialkit.Client (or keep the calls inside its with block)")
         operation = operation_by_name(call.operation)
         key = self._idempotency_key(operation, call)
         request = self._build(operation, call, key)
