@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,14 @@ def _documented_commands() -> list[list[str]]:
 
 
 def _documented_options(command: list[str]) -> set[str]:
-    section = DOCS.read_text().split(f"## `dialkit {' '.join(command)}`")[1].split("\n## ")[0]
+    heading = " ".join(["dialkit", *command])
+    section = DOCS.read_text().split(f"## `{heading}`\n")[1].split("\n## ")[0]
     return set(re.findall(r"^\| `(--[a-z-]+)`", section, re.MULTILINE))
 
 
 def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
-    assert documented == {("demo",), ("sandbox", "serve")}
+    assert documented == {(), ("demo",), ("sandbox", "serve")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -35,6 +37,24 @@ def test_documented_options_are_the_real_ones(command: list[str]) -> None:
     assert result.exit_code == 0, result.output
     real = set(re.findall(r"(--[a-z][a-z-]+)", result.output)) - {"--help"}
     assert _documented_options(command) == real
+
+
+def test_version_is_the_installed_packages() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert (result.exit_code, result.output) == (0, f"dialkit {version('dialkit')}\n")
+
+
+@pytest.mark.parametrize("command", [[], ["sandbox"], ["sandbox", "serve"], ["demo"]],
+                         ids=lambda c: " ".join(c) or "dialkit")
+def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"<(?:bool|str|int|path)>", result.output)
+    options = re.findall(r"^  (--[a-z-]+)(?: ([A-Z]+))?  +(\S.*)$", result.output, re.MULTILINE)
+    assert {name for name, _, _ in options} >= {"--help"}
+    for name, value, text in options:
+        assert text.strip(), name
+        assert value or name in ("--help", "--version"), f"{name} has no value name"
 
 
 def test_demo_shows_the_emulator_answering() -> None:

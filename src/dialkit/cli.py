@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from importlib.metadata import version
 from itertools import islice
 from pathlib import Path
 from typing import Annotated
@@ -15,17 +16,37 @@ from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
 from dialkit.sandbox._service import Service
 
 app = typer.Typer(help="dialkit: a toolkit for the accounts of an outbound dialing service.",
-                  no_args_is_help=True, add_completion=False)
-sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True)
+                  no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True,
+                          rich_markup_mode=None)
 app.add_typer(sandbox_app, name="sandbox")
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"dialkit {version('dialkit')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[bool, typer.Option(
+        "--version", help="Show dialkit's version and exit.", is_eager=True,
+        callback=_print_version)] = False,
+) -> None:
+    """dialkit: a toolkit for the accounts of an outbound dialing service."""
 
 
 @sandbox_app.command("serve")
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8787,
-    config: Annotated[Path | None, typer.Option(help="TOML configuration file.")] = None,
-    db: Annotated[Path | None, typer.Option(help="SQLite file that keeps the data.")] = None,
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT",
+                                      help="Port to listen on; 0 picks a free one.")] = 8787,
+    config: Annotated[Path | None, typer.Option(metavar="FILE",
+                                                help="TOML configuration file.")] = None,
+    db: Annotated[Path | None, typer.Option(metavar="PATH", help=(
+        "SQLite file that keeps the data across restarts."))] = None,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
     try:

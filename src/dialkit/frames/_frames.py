@@ -27,7 +27,7 @@ from ..errors import ApiError
 from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
 from ._dnc import load_dnc
-from ._progress import Progress
+from ._progress import Progress, watched
 from ._reports import load_dispositions
 from ._schemas import Schema
 
@@ -43,12 +43,14 @@ class FrameOptions(TypedDict, total=False):
     Attributes:
         refresh: ``"auto"``, ``"incremental"``, ``"full"`` or ``"offline"``.
         max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta`` or seconds.
-        progress: Show a progress bar on loads of more than one page.
+        progress: Show a progress bar on loads of more than one page; by
+            default only where someone watches: in a notebook, or when
+            standard error is a terminal (not in a script's log).
     """
 
     refresh: Refresh
     max_age: timedelta | float
-    progress: bool
+    progress: bool | None
 
 
 REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
@@ -99,7 +101,7 @@ class Frames:
     ``max_age``, else a refresh; ``"incremental"``; ``"full"``; ``"offline"``:
     the cache only, :class:`CacheMissError` if absent), ``max_age`` (a
     ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
-    than one page).
+    than one page; by default in a notebook or a terminal only).
 
     Example:
         >>> calls = client.frames.calls(direction="outbound")  # doctest: +SKIP
@@ -202,7 +204,8 @@ def _options(options: FrameOptions,
     max_age = options.get("max_age", default_age)
     if not isinstance(max_age, timedelta):
         max_age = timedelta(seconds=float(max_age))
-    return refresh, max_age, bool(options.get("progress", True))
+    progress = options.get("progress")
+    return refresh, max_age, watched() if progress is None else bool(progress)
 
 
 def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
