@@ -58,8 +58,11 @@ def serve(
         raise typer.Exit(2) from None
     bound_host, bound_port = sock.getsockname()[:2]
     typer.echo(f"listening on http://{bound_host}:{bound_port}")
-    for label, key in keys_of(resolved).items():
-        typer.echo(f"{label} key: {key}")
+    shown: set[str] = set()
+    for label, key in sorted(keys_of(resolved).items(), key=lambda item: len(item[0])):
+        if key not in shown:  # each key once, under its shortest label
+            shown.add(key)
+            typer.echo(f"{label} key: {key}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     make_server(service).run(sockets=[sock])
 

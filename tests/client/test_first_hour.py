@@ -10,6 +10,7 @@ request the service would refuse whole is refused locally.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ import pytest
 
 from dialkit import Client
 from dialkit.errors import ClientClosedError, InvalidArgumentError
-from dialkit.sandbox import Sandbox
+from dialkit.sandbox import Sandbox, parse_config
 
 from ._recording import recording
 
@@ -179,3 +180,31 @@ def test_a_call_on_a_closed_client_raises_client_closed(client_as: ClientAs) -> 
     with pytest.raises(RuntimeError):
         list(client.campaigns.list())
     assert wire.requests == []
+
+
+# 4. Key labels: the documented forms work, an unknown one lists those there are. ---------------
+
+ONE_CLIENT = {"accounts": [{"name": "acme", "scale": "small", "clients": [
+    {"name": "analytics", "scopes": ["leads:read", "calls:read"],
+     "keys": [{"key": "svc_test_k7f3a9c2_Zx81mQ4vTn0pLs92RbWc6yHd"},
+              {"key": "svc_test_k7f3a9c3_Zx81mQ4vTn0pLs92RbWc6yHe"}]}]}]}
+
+
+@pytest.mark.parametrize(("label", "key"), [
+    ("acme/analytics/test", "svc_test_k7f3a9c2_Zx81mQ4vTn0pLs92RbWc6yHd"),
+    ("test", "svc_test_k7f3a9c2_Zx81mQ4vTn0pLs92RbWc6yHd"),
+    ("acme/analytics/test#2", "svc_test_k7f3a9c3_Zx81mQ4vTn0pLs92RbWc6yHe"),
+    ("test#2", "svc_test_k7f3a9c3_Zx81mQ4vTn0pLs92RbWc6yHe"),
+])
+def test_a_documented_key_label_picks_its_key(label: str, key: str) -> None:
+    with Client.sandbox(parse_config(ONE_CLIENT), key=label) as client:
+        assert client.credential_id == key.split("_")[2]
+        assert client.me()["client"]["name"] == "analytics"
+
+
+def test_an_unknown_key_label_lists_the_labels_there_are() -> None:
+    before = threading.active_count()
+    with pytest.raises(ValueError, match="no key labelled 'acme/analyst/test'") as caught:
+        Client.sandbox(parse_config(ONE_CLIENT), key="acme/analyst/test")
+    assert "acme/analytics/test, acme/analytics/test#2, test, test#2" in str(caught.value)
+    assert threading.active_count() <= before  # the emulator it started was stopped

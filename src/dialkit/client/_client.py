@@ -113,8 +113,10 @@ class Client:
         Args:
             config: The emulator's configuration (see ``docs/emulator.md``);
                 ``None`` for one account with every scope and switch on.
-            key: Which of the emulator's keys to use (``"test"``, ``"sending"``,
-                or ``"<account>/<client>/<kind>"`` for a larger configuration).
+            key: The label of the emulator's key to use: ``"<account>/<client>/<kind>"``
+                (kind ``test``, ``live`` or ``sending``), or the kind alone when the
+                configuration has one client (``"test"``, ``"sending"``). An
+                unknown label raises ``ValueError`` listing the labels there are.
             client_options: Other :class:`Client` arguments. The rate limit
                 follows the emulator's ``rate_limit_scale`` unless given.
 
@@ -123,12 +125,14 @@ class Client:
             ...     print(client.me()["client"]["scopes"])
         """
         from .. import sandbox
+        from ..sandbox._server import key_for
 
         emulator = sandbox.start(config)
         try:
             scale = emulator.service.config.server.rate_limit_scale
             client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))
-            client = cls(emulator.keys[key], base_url=emulator.base_url, **client_options)
+            api_key = key_for(emulator.keys, key)
+            client = cls(api_key, base_url=emulator.base_url, **client_options)
         except BaseException:
             emulator.stop()
             raise

@@ -75,24 +75,26 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
     h11_protocol: type[ProblemH11Protocol] = ProblemH11Protocol
     _received = b""
     _head_bytes = 0
-    """Bytes received since the current request began, until its headers ended."""
+    """Bytes of the request head received so far (httptools buffers a header until it ends)."""
+    _ends = 0
+    """Request heads and messages completed on this connection."""
     _in_body = False
 
     def data_received(self, data: bytes) -> None:
         self._received = data
-        if not self._in_body:
-            self._head_bytes += len(data)
+        ends = self._ends
+        super().data_received(data)
+        if ends == self._ends and not self._in_body and not self.transport.is_closing():
+            self._head_bytes += len(data)  # nothing ended in this chunk: all of it is head
             if self._head_bytes > MAX_HEAD_BYTES:
                 self.send_400_response("The request head is too long.")
-                return
-        super().data_received(data)
 
     def on_headers_complete(self) -> None:
-        self._in_body, self._head_bytes = True, 0
+        self._ends, self._head_bytes, self._in_body = self._ends + 1, 0, True
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
-        self._in_body = False
+        self._ends, self._in_body = self._ends + 1, False
         super().on_message_complete()
 
     def send_400_response(self, msg: str) -> None:

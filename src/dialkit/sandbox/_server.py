@@ -46,20 +46,38 @@ class _DroppedConnectionFilter(logging.Filter):
 
 
 def keys_of(config: SandboxConfig) -> dict[str, ApiKey]:
-    """Every active key by label: ``test``, ``live`` or ``sending``, prefixed with
-    ``<account>/<client>/`` unless the config has a single client."""
+    """Every active key by label.
+
+    Each key is ``<account>/<client>/<kind>``, its kind ``test``, ``live`` or
+    ``sending``, with ``#2``, ``#3``... for further keys of the same kind. When
+    the config has a single client, each is also labelled by ``<kind>`` alone
+    (``test``, ``sending``), the short labels of the default configuration.
+    """
     single = len(config.accounts) == 1 and len(config.accounts[0].clients) == 1
     labels: dict[str, ApiKey] = {}
     for account in config.accounts:
         for client in account.clients:
             for key in (k for k in client.keys if not k.revoked):
                 kind = "sending" if key.sending else ("test" if key.is_test else "live")
-                base = kind if single else f"{account.name}/{client.name}/{kind}"
-                label, n = base, 2
-                while label in labels:
-                    label, n = f"{base}#{n}", n + 1
-                labels[label] = ApiKey(key.key)
+                for base in [f"{account.name}/{client.name}/{kind}", *([kind] * single)]:
+                    labels[_free(labels, base)] = ApiKey(key.key)
     return labels
+
+
+def _free(labels: Mapping[str, object], base: str) -> str:
+    """``base``, or ``base#2``, ``base#3``... : the first label not yet taken."""
+    label, n = base, 2
+    while label in labels:
+        label, n = f"{base}#{n}", n + 1
+    return label
+
+
+def key_for(labels: Mapping[str, ApiKey], label: str) -> ApiKey:
+    """The key of ``label``; a ValueError listing the labels there are otherwise."""
+    if label not in labels:
+        raise ValueError(f"this emulator has no key labelled {label!r}; its labels are "
+                         f"{', '.join(sorted(labels))} (see docs/emulator.md, 'Running it')")
+    return labels[label]
 
 
 def bind(host: str, port: int) -> socket.socket:
