@@ -114,6 +114,7 @@ class AccountConfig(_Section):
     daily_cap: int | None = Field(None, ge=0)
     spend_limit: float | None = Field(None, ge=0)
     lead_sources: list[str] = ["web_form", "referral", "partner_api", "trade_show"]
+    recent_activity: bool = True
     clients: list[ClientConfig] = []
 
 

@@ -70,11 +70,12 @@ class Service:
 
     def seed(self, account: AccountConfig, *, force: bool = False) -> None:
         """Build the account's world unless the store already holds this very world."""
-        signature = f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+        signature = (f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+                     f"{'' if account.recent_activity else '/quiet'}")
         if force or self.store.meta(f"world:{account.name}") != signature:
             self.store.drop_datasets(account.name)
             build_world(self.store, account.name, seed=account.seed, scale=account.scale,
-                        anchor=self.anchor)
+                        anchor=self.anchor, activity=account.recent_activity)
             self.store.set_meta(f"world:{account.name}", signature)
 
     def reset(self) -> None:
