@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from dialkit.client import Client
+from dialkit.frames import cache_info, cache_root, clear_cache
 from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
 from dialkit.sandbox._service import Service
@@ -20,6 +21,12 @@ app = typer.Typer(help="dialkit: a toolkit for the accounts of an outbound diali
 sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True,
                           rich_markup_mode=None)
 app.add_typer(sandbox_app, name="sandbox")
+cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_help=True,
+                        rich_markup_mode=None)
+app.add_typer(cache_app, name="cache")
+CacheDir = Annotated[Path | None, typer.Option(
+    "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
+    "user cache folder.")]
 
 
 def _print_version(asked: bool) -> None:
@@ -50,7 +57,7 @@ def serve(
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
     try:
-        resolved = resolve_config(config)
+        resolved = resolve_config(config, db)
         sock = bind(host, port)
         service = Service(resolved, None if db is None else str(db))
     except (ConfigError, SandboxStartError) as exc:
@@ -65,6 +72,29 @@ def serve(
             typer.echo(f"{label} key: {key}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     make_server(service).run(sockets=[sock])
+
+
+@cache_app.command("info")
+def cache_info_command(cache_dir: CacheDir = None) -> None:
+    """List every cached frame: service, resource, rows, size, when fetched, file."""
+    frame = cache_info(cache_dir)
+    if frame.empty:
+        typer.echo(f"no cached frames in {cache_root(cache_dir)}")
+        return
+    shown = frame[["service", "resource", "rows", "bytes", "fetched_at", "path"]]
+    typer.echo(shown.to_string(index=False))
+
+
+@cache_app.command("clear")
+def cache_clear_command(
+    cache_dir: CacheDir = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Clear without asking.")] = False,
+) -> None:
+    """Delete every cached frame of every service and key."""
+    root = cache_root(cache_dir)
+    if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
+        raise typer.Exit(1)
+    typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")
 
 
 @app.command()

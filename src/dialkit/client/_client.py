@@ -87,6 +87,7 @@ class Client:
         )
         self._identity = Area(self._transport)
         self._cache_dir = cache_dir
+        self._service = self._transport.base_url
         self._frames: Frames | None = None
         self.emulator: Sandbox | None = None
         """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
@@ -106,7 +107,7 @@ class Client:
     @classmethod
     def sandbox(
         cls, config: SandboxConfig | str | Path | None = None, *, key: str = "test",
-        **client_options: Any,
+        db: str | Path | None = None, **client_options: Any,
     ) -> Self:
         """Start the emulator in this process and return a client pointed at it.
 
@@ -117,6 +118,11 @@ class Client:
                 (kind ``test``, ``live`` or ``sending``), or the kind alone when the
                 configuration has one client (``"test"``, ``"sending"``). An
                 unknown label raises ``ValueError`` listing the labels there are.
+            db: A SQLite file that keeps the world across sessions: its data, its
+                keys (for the default configuration) and its identity, so the
+                frames cached in one session are found again in the next. Without
+                it the world lives in memory, and its cached frames are removed
+                when the client closes.
             client_options: Other :class:`Client` arguments. The rate limit
                 follows the emulator's ``rate_limit_scale`` unless given.
 
@@ -127,7 +133,7 @@ class Client:
         from .. import sandbox
         from ..sandbox._server import key_for
 
-        emulator = sandbox.start(config)
+        emulator = sandbox.start(config, db=db)
         try:
             scale = emulator.service.config.server.rate_limit_scale
             client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))
@@ -137,6 +143,7 @@ class Client:
             emulator.stop()
             raise
         client.emulator = emulator
+        client._service = f"sandbox:{emulator.world_id}"
         return client
 
     @property
@@ -148,6 +155,12 @@ class Client:
     def credential_id(self) -> str:
         """The key's credential id: what names the key without its secret."""
         return self._transport.credential_id
+
+    @property
+    def service_identity(self) -> str:
+        """What the cache knows the service by: the base URL, or for an emulator started
+        by :meth:`sandbox`, ``sandbox:<world id>`` (the port changes between sessions)."""
+        return self._service
 
     @property
     def frames(self) -> Frames:
@@ -168,9 +181,15 @@ class Client:
         return self._identity._data(Call("me", **options))
 
     def close(self) -> None:
-        """Close the connections, and stop the emulator this client started."""
+        """Close the connections, and stop the emulator this client started.
+
+        The cached frames of an emulator whose world lived in memory are
+        removed with it: no later session can reach that world again.
+        """
         self._transport.close()
         if self.emulator is not None:
+            if not self.emulator.persistent and self._frames is not None:
+                self._frames.cache.remove()
             self.emulator.stop()
             self.emulator = None
 

@@ -10,8 +10,11 @@ hold personal data::
         partial/           an interrupted load: page chunks and the next cursor
         .lock              held while a load reads or writes the entry
 
-``<service>`` is a digest of the base URL and the key's credential id (never
-its secret), so two keys or two services never share an entry. Every file is
+``<service>`` is a digest of the service's identity and the key's credential
+id (never its secret), so two keys or two services never share an entry. The
+identity is the base URL, or for a sandbox started by ``Client.sandbox()`` its
+world's id, so a world kept in a file (``db=``) finds its cache again in a new
+session whatever port it gets. Every file is
 written to a temporary name and renamed, so a crash leaves the old file or the
 new one, never half of one; a file that fails its size or checksum on reading
 is treated as absent and fetched again.
@@ -277,27 +280,84 @@ def _remove_temporaries(folder: Path) -> None:
                 item.unlink(missing_ok=True)
 
 
+_COLUMNS = ("resource", "filters", "rows", "bytes", "fetched_at", "path")
+
+
+def cache_root(root: str | os.PathLike[str] | None = None) -> Path:
+    """The cache folder: ``root``, else ``$DIALKIT_CACHE_DIR``, else the platform's
+    user cache folder (``~/.cache/dialkit`` on Linux)."""
+    return Path(root or os.environ.get(CACHE_DIR_VARIABLE)
+                or platformdirs.user_cache_dir("dialkit"))
+
+
+def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """One row per cached frame of every service and key under the cache folder:
+    ``service``, ``credential_id``, then the columns of :meth:`Cache.info`.
+
+    Example:
+        >>> dialkit.frames.cache_info()[["service", "resource", "rows"]]  # doctest: +SKIP
+    """
+    folders = sorted(cache_root(root).glob("*/*-*"))
+    return _info(folders, ("service", "credential_id", *_COLUMNS))
+
+
+def clear_cache(root: str | os.PathLike[str] | None = None) -> int:
+    """Delete every cached frame under the cache folder, of every service and key;
+    how many. Each entry is removed under its lock, so a load in progress finishes
+    first."""
+    services = sorted(path for path in cache_root(root).glob("*") if path.is_dir())
+    removed = _clear(sorted(cache_root(root).glob("*/*-*")))
+    for service in services:
+        shutil.rmtree(service, ignore_errors=True)
+    return removed
+
+
+def _clear(folders: list[Path], resource: str | None = None) -> int:
+    """Delete the entry ``folders`` (of ``resource`` only, when given), each under its
+    lock; how many held anything."""
+    removed = 0
+    for folder in folders:
+        name = folder.name.rsplit("-", 1)[0]
+        if folder.is_dir() and (resource is None or name == resource):
+            with Entry(folder, name, {}, {}).locked():
+                held = any(item.name != ".lock" for item in folder.iterdir())
+                shutil.rmtree(folder, ignore_errors=True)
+            removed += held
+    return removed
+
+
+def _info(folders: list[Path], columns: tuple[str, ...]) -> pd.DataFrame:
+    """The manifests of entry ``folders`` as a frame of ``columns``."""
+    rows = []
+    for folder in folders:
+        manifest = read_json(folder / "manifest.json")
+        if isinstance(manifest, dict) and "resource" in manifest:
+            rows.append({**{name: manifest.get(name) for name in columns},
+                         "filters": manifest.get("filters", {}),
+                         "path": str(folder / "data.parquet")})
+    frame = pd.DataFrame(rows, columns=list(columns))
+    frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
+    return frame.astype({"rows": "Int64", "bytes": "Int64"})
+
+
 class Cache:
     """The cache of one client: its service and key's credential id.
 
     Args:
         root: The cache folder shared by every service and key.
-        base_url: The service the client talks to.
+        service: The service's identity: its base URL, or ``sandbox:<world id>``.
         credential_id: The key's credential id (never the secret).
     """
 
-    def __init__(self, root: Path, base_url: str, credential_id: str) -> None:
+    def __init__(self, root: Path, service: str, credential_id: str) -> None:
         self.root = Path(root)
-        self.identity = {"base_url": base_url, "credential_id": credential_id}
+        self.identity = {"service": service, "credential_id": credential_id}
         self.path = self.root / digest(self.identity)
 
     @classmethod
     def for_client(cls, client: Client, root: str | os.PathLike[str] | None = None) -> Cache:
-        """The cache of ``client`` under ``root`` (default: ``$DIALKIT_CACHE_DIR`` or the
-        platform's user cache folder)."""
-        chosen = (root or os.environ.get(CACHE_DIR_VARIABLE)
-                  or platformdirs.user_cache_dir("dialkit"))
-        return cls(Path(chosen), client.base_url, client.credential_id)
+        """The cache of ``client`` under ``root`` (default: :func:`cache_root`)."""
+        return cls(cache_root(root), client.service_identity, client.credential_id)
 
     def entry(self, resource: str, filters: Mapping[str, Any]) -> Entry:
         """The entry of ``resource`` with ``filters`` (``None`` values ignored)."""
@@ -310,19 +370,7 @@ class Cache:
         Example:
             >>> client.cache.info()[["resource", "rows", "path"]]  # doctest: +SKIP
         """
-        rows = []
-        for folder in self._folders():
-            manifest = read_json(folder / "manifest.json")
-            if isinstance(manifest, dict) and "resource" in manifest:
-                rows.append({"resource": manifest["resource"],
-                             "filters": manifest.get("filters", {}),
-                             "rows": manifest.get("rows"), "bytes": manifest.get("bytes"),
-                             "fetched_at": manifest.get("fetched_at"),
-                             "path": str(folder / "data.parquet")})
-        frame = pd.DataFrame(rows, columns=["resource", "filters", "rows", "bytes",
-                                            "fetched_at", "path"])
-        frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
-        return frame.astype({"rows": "Int64", "bytes": "Int64"})
+        return _info(self._folders(), _COLUMNS)
 
     def clear(self, resource: str | None = None) -> int:
         """Delete the cached frames of ``resource`` (every resource by default); how many.
@@ -331,15 +379,12 @@ class Cache:
         load's pages or an unreadable manifest: those pages are personal data
         too, and a load after a clear must not resume from them.
         """
-        removed = 0
-        for folder in self._folders():
-            name = folder.name.rsplit("-", 1)[0]
-            if folder.is_dir() and (resource is None or name == resource):
-                with Entry(folder, name, {}, self.identity).locked():
-                    held = any(item.name != ".lock" for item in folder.iterdir())
-                    shutil.rmtree(folder, ignore_errors=True)
-                removed += held
-        return removed
+        return _clear(self._folders(), resource)
+
+    def remove(self) -> None:
+        """Delete every entry of this service and key, and their folder."""
+        self.clear()
+        shutil.rmtree(self.path, ignore_errors=True)
 
     def _folders(self) -> list[Path]:
         """The entry folders (``<resource>-<digest>``) of this service and key."""

@@ -23,9 +23,13 @@ import uvicorn
 
 from .._secrets import MaskedStr
 from ._app import create_app
-from ._config import SandboxConfig, default_config, load_config
+from ._config import SandboxConfig, default_config, generate_key, load_config
 from ._protocol import protocol_for
 from ._service import Service
+from ._store import Store
+
+DEFAULT_KEYS_META = "default_keys"
+"""Where a kept world stores its default account's keys (the file is the user's own)."""
 
 STARTUP_DEADLINE_SECONDS = 30.0
 
@@ -95,13 +99,33 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def resolve_config(config: SandboxConfig | str | Path | None) -> SandboxConfig:
-    """A config object from ``None`` (the default account), a path, or an object."""
+def resolve_config(config: SandboxConfig | str | Path | None,
+                   db: str | Path | None = None) -> SandboxConfig:
+    """A config object from ``None`` (the default account), a path, or an object.
+
+    The default account of a world kept in ``db`` keeps its keys: they are
+    made once and stored in the file, so a re-opened world answers to the keys
+    (and the caches) of its earlier sessions.
+    """
     if config is None:
-        return default_config()
+        return default_config(keys=None if db is None else stored_keys(str(db)))
     if isinstance(config, SandboxConfig):
         return config
     return load_config(config)
+
+
+def stored_keys(db: str) -> tuple[str, str]:
+    """The default account's (test, sending) keys kept in the store at ``db``, made once."""
+    store = Store(db)
+    try:
+        kept = store.meta(DEFAULT_KEYS_META)
+        if kept is None:
+            kept = f"{generate_key()} {generate_key()}"
+            store.set_meta(DEFAULT_KEYS_META, kept)
+        test, sending = kept.split()
+        return test, sending
+    finally:
+        store.close()
 
 
 def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
@@ -122,6 +146,17 @@ class Sandbox:
     service: Service
     _server: uvicorn.Server
     _thread: threading.Thread
+
+    @property
+    def world_id(self) -> str:
+        """The identity of this emulator's world: the same for every session of a world
+        kept in a file, new for each world in memory."""
+        return self.service.world_id
+
+    @property
+    def persistent(self) -> bool:
+        """Whether the world is kept in a file (``db=``) and outlives this session."""
+        return self.service.store.path != ":memory:"
 
     def __repr__(self) -> str:
         return f"Sandbox(base_url={self.base_url!r}, keys={sorted(self.keys)})"
@@ -156,7 +191,7 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         ...     httpx.get(sandbox.base_url + "/v1/me",
         ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
     """
-    resolved = resolve_config(config)
+    resolved = resolve_config(config, db)
     sock = bind(host, port)
     service = Service(resolved, None if db is None else str(db))
     server = make_server(service)

@@ -41,6 +41,15 @@ class Service:
             self.seed(account)
 
     @property
+    def world_id(self) -> str:
+        """A random id made once per store: kept with a world in a file, new in memory."""
+        kept = self.store.meta("world_id")
+        if kept is None:
+            kept = secrets.token_hex(16)
+            self.store.set_meta("world_id", kept)
+        return kept
+
+    @property
     def docs_base(self) -> str:
         """Where error documentation lives (the ``type`` of problem bodies)."""
         return self.config.server.docs_base.rstrip("/")
