@@ -53,7 +53,7 @@ def serve(
     config: Annotated[Path | None, typer.Option(metavar="FILE",
                                                 help="TOML configuration file.")] = None,
     db: Annotated[Path | None, typer.Option(metavar="PATH", help=(
-        "SQLite file that keeps the data across restarts."))] = None,
+        "SQLite file that keeps the world, its data and its keys across restarts."))] = None,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
     try:
