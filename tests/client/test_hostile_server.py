@@ -369,20 +369,11 @@ def test_a_declared_huge_answer_is_refused_before_reading() -> None:
     assert body.produced == 0
 
 
-def test_an_undeclared_endless_answer_is_cut_at_the_cap() -> None:
+@pytest.mark.parametrize("status", [200, 400], ids=["success", "error"])
+def test_an_undeclared_endless_answer_is_cut_at_the_cap(status: int) -> None:
     body = Endless()
     with (
-        hostile(lambda request: httpx.Response(200, stream=body)) as client,
-        pytest.raises(MalformedResponseError, match="larger than"),
-    ):
-        client.me()
-    assert body.produced <= MAX_ANSWER_BYTES + (1 << 20)
-
-
-def test_an_endless_error_answer_is_cut_at_the_cap_too() -> None:
-    body = Endless()
-    with (
-        hostile(lambda request: httpx.Response(400, stream=body)) as client,
+        hostile(lambda request: httpx.Response(status, stream=body)) as client,
         pytest.raises(MalformedResponseError, match="larger than"),
     ):
         client.me()
