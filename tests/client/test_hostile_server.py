@@ -385,3 +385,25 @@ def test_a_recording_larger_than_the_cap_streams_to_disk(tmp_path: Path) -> None
     with hostile(lambda request: httpx.Response(200, stream=Endless(size))) as client:
         client.calls.recording("call_00000000-0000-4000-8000-000000000001", tmp_path / "a.wav")
     assert (tmp_path / "a.wav").stat().st_size == size
+
+
+@pytest.mark.parametrize("results", [
+    [],
+    [{"phone": "+14155550123", "listed": False}] * 2,
+    [{"phone": "+14155550999", "listed": True}],
+], ids=["none", "one too many", "another number"])
+def test_dnc_results_that_do_not_match_the_numbers_sent_are_refused(results: Any) -> None:
+    with (
+        hostile(lambda request: answer(200, {"data": results})) as client,
+        pytest.raises(MalformedResponseError, match="matched to its number"),
+    ):
+        client.dnc.check(["+14155550123"])
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("timeout", 0), ("timeout", -1), ("timeout", float("nan")), ("timeout", float("inf")),
+    ("deadline", 0), ("deadline", float("nan")),
+])
+def test_a_timeout_or_deadline_that_bounds_nothing_is_refused(option: str, value: float) -> None:
+    with pytest.raises(ValueError, match=f"{option} is seconds"):
+        Client(fresh_key(), base_url=BASE_URL, **{option: value})

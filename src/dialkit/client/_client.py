@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from pathlib import Path
 from types import TracebackType
@@ -80,6 +81,12 @@ class Client:
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
+        if not 0 < timeout < math.inf:
+            raise ValueError(f"timeout is seconds per attempt: pass a number above 0, "
+                             f"not {timeout}")
+        if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
+            raise ValueError(f"deadline is seconds per call: pass a number above 0, "
+                             f"not {deadline}")
         self._transport = Transport(
             api_key=_api_key(api_key), base_url=_base_url(base_url), timeout=timeout,
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
