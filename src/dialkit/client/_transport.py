@@ -309,9 +309,8 @@ class Transport:
     def _scrub(self, text: str) -> str:
         """Mask anything key-shaped, in case an answer echoes what it was sent,
         and cut text too long to show."""
-        text = text[:MAX_ANSWER_STRING_CHARS]
         text = text.replace(self._key.decode(), mask(self._key.decode()))
-        return KEY_SHAPE.sub(lambda match: mask(match.group()), text)
+        return KEY_SHAPE.sub(lambda match: mask(match.group()), text)[:MAX_ANSWER_STRING_CHARS]
 
     def _scrub_all(self, value: Any) -> Any:
         """``value`` with every string in it, keys of objects included, scrubbed."""
