@@ -407,3 +407,18 @@ def test_dnc_results_that_do_not_match_the_numbers_sent_are_refused(results: Any
 def test_a_timeout_or_deadline_that_bounds_nothing_is_refused(option: str, value: float) -> None:
     with pytest.raises(ValueError, match=f"{option} is seconds"):
         Client(fresh_key(), base_url=BASE_URL, **{option: value})
+
+
+def test_an_echoed_key_in_the_reason_phrase_is_masked_in_httpx_logs(
+        caplog: pytest.LogCaptureFixture) -> None:
+    key = fresh_key()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=orjson.dumps(ME),
+                              extensions={"reason_phrase": f"OK {key}".encode()})
+
+    caplog.set_level(logging.INFO, logger="httpx")
+    with hostile(handler, key=key) as client:
+        client.me()
+    assert "HTTP Request" in caplog.text and key[-4:] in caplog.text
+    assert key not in caplog.text

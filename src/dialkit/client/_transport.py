@@ -105,6 +105,28 @@ Sink = Callable[[Iterator[bytes]], None]
 """Consumes a streamed answer's chunks; called afresh on every attempt."""
 
 
+def mask_keys(text: str) -> str:
+    """``text`` with anything key-shaped masked to its last four characters."""
+    return KEY_SHAPE.sub(lambda match: mask(match.group()), text)
+
+
+class _MaskKeys(logging.Filter):
+    """Masks key-shaped text in httpx's own log lines.
+
+    httpx logs every answer at INFO with its reason phrase, which a hostile
+    server can make the key itself; our own log lines are scrubbed already.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(mask_keys(arg) if isinstance(arg, str) else arg
+                                for arg in record.args)
+        return True
+
+
+logging.getLogger("httpx").addFilter(_MaskKeys())
+
+
 def check_correlation_id(value: str | None) -> str | None:
     """Return ``value`` if it fits the contract's pattern, else raise ``ValueError``."""
     if value is not None and not _CORRELATION_ID.fullmatch(value):
@@ -310,7 +332,7 @@ class Transport:
         """Mask anything key-shaped, in case an answer echoes what it was sent,
         and cut text too long to show."""
         text = text.replace(self._key.decode(), mask(self._key.decode()))
-        return KEY_SHAPE.sub(lambda match: mask(match.group()), text)[:MAX_ANSWER_STRING_CHARS]
+        return mask_keys(text)[:MAX_ANSWER_STRING_CHARS]
 
     def _scrub_all(self, value: Any) -> Any:
         """``value`` with every string in it, keys of objects included, scrubbed."""
