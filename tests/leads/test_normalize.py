@@ -59,7 +59,9 @@ def test_an_empty_cell_is_missing_phone(cell: object) -> None:
                                             ("4,15555E+09", "excel_scientific"),
                                             ("555-0123", None), ("+1 415 555", None),
                                             ("call me", "vanity"),
-                                            ("49502000000000000", "over_15_digits")])
+                                            ("49502000000000000", "over_15_digits"),
+                                            ("4630463310", None),  # not Sweden's +46
+                                            ("0442079460123", None)])
 def test_what_cannot_be_recovered_is_refused_never_guessed(cell: str, flag: str | None) -> None:
     row = normalize([cell]).iloc[0]
     assert (row["reason"], pd.isna(row["phone_e164"])) == ("invalid_phone", True)

@@ -28,6 +28,8 @@ _COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of
                     "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
                     "scotland": "GB", "wales": "GB"}
 _E164 = phonenumbers.PhoneNumberFormat.E164
+MIN_INTERNATIONAL_DIGITS = 11
+"""Digits a number without ``+`` needs before it is tried as international."""
 _E164_SHAPE = re.compile(E164_PATTERN)
 
 
@@ -101,9 +103,8 @@ def _one(text: str | None, region: str) -> Outcome:
     if cleaned.refusal is not None or cleaned.text is None:
         return Outcome(None, None, cleaned.extension, cleaned.refusal, ",".join(flags) or None)
     number = _valid(cleaned.text, region)
-    digits = "".join(c for c in cleaned.text if c.isdigit())
-    if number is None and not cleaned.text.startswith("+") and len(digits) >= 10:
-        number = _valid("+" + digits, region)  # a full international number lost its +
+    if number is None and _lost_plus(cleaned.text, region):
+        number = _valid("+" + "".join(c for c in cleaned.text if c.isdigit()), region)
         if number is not None:
             flags.append("added_plus")
     e164 = None if number is None else phonenumbers.format_number(number, _E164)
@@ -114,6 +115,19 @@ def _one(text: str | None, region: str) -> Outcome:
         return Outcome(None, None, cleaned.extension, "invalid_phone", ",".join(flags) or None)
     return Outcome(e164, phonenumbers.region_code_for_number(number), cleaned.extension, None,
                    ",".join(flags) or None)
+
+
+def _lost_plus(text: str, region: str) -> bool:
+    """Whether ``text`` looks like a full international number without its ``+``.
+
+    Only a number too long to be national (11 digits or more) that starts with
+    neither a trunk ``0`` nor the region's own calling code: a 10-digit invalid
+    US number (``4630463310``) must stay invalid, not become a Swedish one (``+46…``).
+    """
+    digits = "".join(c for c in text if c.isdigit())
+    own = str(phonenumbers.country_code_for_region(region))
+    return (not text.lstrip().startswith("+") and len(digits) >= MIN_INTERNATIONAL_DIGITS
+            and not digits.startswith(("0", own)))
 
 
 def _valid(text: str, region: str) -> phonenumbers.PhoneNumber | None:
