@@ -33,6 +33,7 @@ def test_a_kept_worlds_default_keys_are_stable_and_its_own(tmp_path: Path) -> No
     assert [k.key for k in keys[0]] == [k.key for k in keys[1]]
     assert not {k.key for k in keys[0]} & {k.key for k in keys[2]}
     assert resolve_config(None).accounts[0].clients[0].keys[0].key != keys[0][0].key
+    assert one.stat().st_mode & 0o777 == 0o600  # the file holds keys
 
 
 def test_a_world_in_memory_takes_its_cache_with_it(tmp_path: Path) -> None:

@@ -115,8 +115,12 @@ def resolve_config(config: SandboxConfig | str | Path | None,
 
 
 def stored_keys(db: str) -> tuple[str, str]:
-    """The default account's (test, sending) keys kept in the store at ``db``, made once."""
+    """The default account's (test, sending) keys kept in the store at ``db``, made once.
+
+    The file then holds keys, so it is made owner-only.
+    """
     store = Store(db)
+    Path(db).chmod(0o600)
     try:
         kept = store.meta(DEFAULT_KEYS_META)
         if kept is None:
