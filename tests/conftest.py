@@ -46,6 +46,7 @@ def base_config() -> dict[str, Any]:
                    "allow_loopback_webhooks": True},
         "accounts": [
             {"name": "acme", "seed": 7, "scale": "small", "switches": [s.value for s in Switch],
+             "recent_activity": False,  # tests count the events and messages they cause
              "clients": [
                  {"name": "full", "scopes": every, "keys": [
                      {"key": KEYS["full"]}, {"key": KEYS["full_live"]},

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from dialkit import Client
 from dialkit.cli import app
+from dialkit.frames import cache_info
 
 DOCS = Path(__file__).parents[1] / "docs" / "cli.md"
 runner = CliRunner()
@@ -20,13 +23,15 @@ def _documented_commands() -> list[list[str]]:
 
 
 def _documented_options(command: list[str]) -> set[str]:
-    section = DOCS.read_text().split(f"## `dialkit {' '.join(command)}`")[1].split("\n## ")[0]
+    heading = " ".join(["dialkit", *command])
+    section = DOCS.read_text().split(f"## `{heading}`\n")[1].split("\n## ")[0]
     return set(re.findall(r"^\| `(--[a-z-]+)`", section, re.MULTILINE))
 
 
 def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
-    assert documented == {("demo",), ("sandbox", "serve")}
+    assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
+                          ("cache", "clear")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -37,6 +42,25 @@ def test_documented_options_are_the_real_ones(command: list[str]) -> None:
     assert _documented_options(command) == real
 
 
+def test_version_is_the_installed_packages() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert (result.exit_code, result.output) == (0, f"dialkit {version('dialkit')}\n")
+
+
+@pytest.mark.parametrize("command", [[], ["sandbox"], ["sandbox", "serve"], ["demo"],
+                                     ["cache"], ["cache", "info"], ["cache", "clear"]],
+                         ids=lambda c: " ".join(c) or "dialkit")
+def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert not re.search(r"<(?:bool|str|int|path)>", result.output)
+    options = re.findall(r"^  (--[a-z-]+)(?: ([A-Z]+))?  +(\S.*)$", result.output, re.MULTILINE)
+    assert {name for name, _, _ in options} >= {"--help"}
+    for name, value, text in options:
+        assert text.strip(), name
+        assert value or name in ("--help", "--version", "--yes"), f"{name} has no value name"
+
+
 def test_demo_shows_the_emulator_answering() -> None:
     result = runner.invoke(app, ["demo"])
     assert result.exit_code == 0, result.output
@@ -44,3 +68,24 @@ def test_demo_shows_the_emulator_answering() -> None:
     assert re.search(r"client.campaigns.list\(\) -> \d+ campaigns", result.output)
     assert len(re.findall(r"\+\d+ +\S+ +(?:not )?on DNC", result.output)) == 5
     assert "svc_" not in result.output
+
+
+def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:
+    with Client.sandbox(db=tmp_path / "a.sqlite", cache_dir=tmp_path / "cache") as kept:
+        kept.frames.campaigns(progress=False)
+        kept.frames.calls(direction="inbound", progress=False)
+        service = kept.service_identity
+    with Client.sandbox(db=tmp_path / "b.sqlite", cache_dir=tmp_path / "cache") as other:
+        other.frames.campaigns(progress=False)
+    listed = runner.invoke(app, ["cache", "info", "--dir", str(tmp_path / "cache")])
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.count("campaigns-") == 2 and service in listed.output
+    assert "svc_" not in listed.output
+
+    refused = runner.invoke(app, ["cache", "clear", "--dir", str(tmp_path / "cache")], input="n\n")
+    assert refused.exit_code == 1 and len(cache_info(tmp_path / "cache")) == 3
+    cleared = runner.invoke(app, ["cache", "clear", "--dir", str(tmp_path / "cache"), "--yes"])
+    assert cleared.exit_code == 0 and "removed 3 cached frames" in cleared.output
+    assert cache_info(tmp_path / "cache").empty and not list((tmp_path / "cache").iterdir())
+    empty = runner.invoke(app, ["cache", "info", "--dir", str(tmp_path / "cache")])
+    assert "no cached frames" in empty.output

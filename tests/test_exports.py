@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
-                   "dialkit.frames", "dialkit.sandbox"]
+                   "dialkit.frames", "dialkit.leads", "dialkit.sandbox"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_PACKAGES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from importlib.metadata import version
 from itertools import islice
 from pathlib import Path
 from typing import Annotated
@@ -10,26 +11,53 @@ from typing import Annotated
 import typer
 
 from dialkit.client import Client
+from dialkit.frames import cache_info, cache_root, clear_cache
 from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
 from dialkit.sandbox._service import Service
 
 app = typer.Typer(help="dialkit: a toolkit for the accounts of an outbound dialing service.",
-                  no_args_is_help=True, add_completion=False)
-sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True)
+                  no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True,
+                          rich_markup_mode=None)
 app.add_typer(sandbox_app, name="sandbox")
+cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_help=True,
+                        rich_markup_mode=None)
+app.add_typer(cache_app, name="cache")
+CacheDir = Annotated[Path | None, typer.Option(
+    "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
+    "user cache folder.")]
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"dialkit {version('dialkit')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[bool, typer.Option(
+        "--version", help="Show dialkit's version and exit.", is_eager=True,
+        callback=_print_version)] = False,
+) -> None:
+    """dialkit: a toolkit for the accounts of an outbound dialing service."""
 
 
 @sandbox_app.command("serve")
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on; 0 picks a free one.")] = 8787,
-    config: Annotated[Path | None, typer.Option(help="TOML configuration file.")] = None,
-    db: Annotated[Path | None, typer.Option(help="SQLite file that keeps the data.")] = None,
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT",
+                                      help="Port to listen on; 0 picks a free one.")] = 8787,
+    config: Annotated[Path | None, typer.Option(metavar="FILE",
+                                                help="TOML configuration file.")] = None,
+    db: Annotated[Path | None, typer.Option(metavar="PATH", help=(
+        "SQLite file that keeps the world, its data and its keys across restarts."))] = None,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
     try:
-        resolved = resolve_config(config)
+        resolved = resolve_config(config, db)
         sock = bind(host, port)
         service = Service(resolved, None if db is None else str(db))
     except (ConfigError, SandboxStartError) as exc:
@@ -37,10 +65,36 @@ def serve(
         raise typer.Exit(2) from None
     bound_host, bound_port = sock.getsockname()[:2]
     typer.echo(f"listening on http://{bound_host}:{bound_port}")
-    for label, key in keys_of(resolved).items():
-        typer.echo(f"{label} key: {key}")
+    shown: set[str] = set()
+    for label, key in sorted(keys_of(resolved).items(), key=lambda item: len(item[0])):
+        if key not in shown:  # each key once, under its shortest label
+            shown.add(key)
+            typer.echo(f"{label} key: {key}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     make_server(service).run(sockets=[sock])
+
+
+@cache_app.command("info")
+def cache_info_command(cache_dir: CacheDir = None) -> None:
+    """List every cached frame: service, resource, rows, size, when fetched, file."""
+    frame = cache_info(cache_dir)
+    if frame.empty:
+        typer.echo(f"no cached frames in {cache_root(cache_dir)}")
+        return
+    shown = frame[["service", "resource", "rows", "bytes", "fetched_at", "path"]]
+    typer.echo(shown.to_string(index=False))
+
+
+@cache_app.command("clear")
+def cache_clear_command(
+    cache_dir: CacheDir = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Clear without asking.")] = False,
+) -> None:
+    """Delete every cached frame of every service and key."""
+    root = cache_root(cache_dir)
+    if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
+        raise typer.Exit(1)
+    typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")
 
 
 @app.command()

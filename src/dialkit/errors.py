@@ -12,13 +12,14 @@
      ├── ValidationError            400 and 422: validation_failed, on_dnc, ...
      ├── RateLimitError             429 rate_limit_exceeded, daily_cap_reached, ...
      ├── ServiceUnavailableError    5xx
+     ├── MalformedResponseError     an answer the client cannot use: not JSON, the
+     │                              wrong shape, too large, or pages that never end
      ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
      └── IdempotencyConflictError   409 idempotency_conflict
 
-Two more are raised before any request is sent::
-
-    InvalidArgumentError (ValueError)   an argument the service would refuse whole
-    ClientClosedError (RuntimeError)    a call on a closed client
+Arguments refused before anything is sent raise :class:`InvalidArgumentError`,
+a ``ValueError`` outside this tree: no call was made. A call on a closed
+client raises :class:`ClientClosedError`, a ``RuntimeError``.
 
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
@@ -174,6 +175,23 @@ class ServiceUnavailableError(ApiError):
     """5xx: the service or one of its upstreams failed."""
 
 
+class MalformedResponseError(ApiError):
+    """The service's answer cannot be used: not JSON, the wrong shape, too large,
+    or a list whose pages never end.
+
+    It is raised after the answer arrived, so a write it answers is not retried:
+    the write may have been applied. ``status`` is the answer's status;
+    ``operation`` names the operation whose answer it was.
+
+    Attributes:
+        operation: The operation's name in :data:`~dialkit.contract.OPERATIONS`.
+    """
+
+    def __init__(self, detail: str, *, operation: str, **info: Any) -> None:
+        super().__init__(f"{operation}: {detail}", **info)
+        self.operation = operation
+
+
 class OutcomeUnknownError(ApiError):
     """409 ``outcome_unknown``: the write may or may not have happened.
 
@@ -201,17 +219,21 @@ class InvalidArgumentError(ValueError):
 
     Every method checks the request it is about to send against the
     contract's request model, and refuses here what the service would refuse
-    as a whole, in the service's terms: ``code`` is the problem's code
-    (``validation_failed``, or ``batch_too_large``) and ``errors`` its
-    per-field errors, with JSON pointers into the request body. Per-lead
-    problems of an import or a single add (no phone, an invalid phone, a bad
-    email) are not refused here: the service answers them in the lead's
-    result.
+    as a whole, in the service's terms. Per-lead problems of an import or a
+    single add (no phone, an invalid phone, a bad email) are not refused
+    here: the service answers them in the lead's result.
+
+    The message names each argument (``phones[0]``, ``leads[3].plan``) and
+    what to pass instead.
 
     Attributes:
-        code: The problem's code the service would answer with.
-        detail: What is wrong, naming the argument, the item and what to pass.
-        errors: The per-field errors the service would list.
+        code: The problem's code the service would answer with
+            (``validation_failed``, or ``batch_too_large``).
+        detail: The message.
+        errors: The per-field errors the service would list: ``pointer`` (a
+            JSON pointer into the request body, e.g. ``/leads/3/plan``),
+            ``code`` (``invalid_format``, ``unknown_field``, ``too_long``, ...)
+            and ``detail``.
     """
 
     def __init__(self, detail: str, *, code: str = _E.VALIDATION_FAILED,
@@ -223,7 +245,7 @@ class InvalidArgumentError(ValueError):
 
 
 class ClientClosedError(RuntimeError):
-    """A call on a client that was closed (``close()``, or the end of its ``with`` block)."""
+    """The client was closed (``close()`` or the end of its ``with`` block); nothing was sent."""
 
 
 _BY_STATUS: Mapping[int, type[ApiError]] = MappingProxyType({
@@ -312,6 +334,7 @@ __all__ = [
     "FieldProblem",
     "IdempotencyConflictError",
     "InvalidArgumentError",
+    "MalformedResponseError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",

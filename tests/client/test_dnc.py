@@ -102,8 +102,9 @@ def test_check_refuses_a_bad_number_before_sending(client_as: Callable[..., Clie
     with pytest.raises(InvalidArgumentError) as caught:
         client.dnc.check(phones)
     assert isinstance(caught.value, ValueError)
-    assert [error.pointer for error in caught.value.errors] == [f"/phones/{position}"]
-    assert f"phones[{position}]" in str(caught.value)
+    assert [(e.pointer, e.code) for e in caught.value.errors] == [
+        (f"/phones/{position}", "invalid_format")]
+    assert f"phones[{position}] {bad!r}" in str(caught.value)
     assert recorder.requests == []
 
 
@@ -142,8 +143,10 @@ def test_add_of_a_listed_number_answers_the_existing_entry(client: Client,
 
 def test_add_refuses_a_bad_number_before_sending(client_as: Callable[..., Client]) -> None:
     client, recorder = recording(client_as)
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(InvalidArgumentError, match=r"phone '2125550142' is not E.164 \(pass "
+                       r"\+12125550142") as caught:
         client.dnc.add("2125550142")
+    assert [(e.pointer, e.code) for e in caught.value.errors] == [("/phone", "invalid_format")]
     assert recorder.requests == []
 
 

@@ -161,7 +161,9 @@ def test_the_import_answer_iterates_and_makes_a_typed_frame(client: Client,
     assert list(result) == result.data and len(result) == 3
     assert all(isinstance(item, LeadResult) for item in result)
     frame = result.to_frame()
-    assert list(frame.columns) == list(LeadResult.model_fields)
+    assert list(frame.columns) == ["index", "status", "reason", "field", "lead_id",
+                                   "external_id"]
+    assert set(frame.columns) == set(LeadResult.model_fields)
     assert frame.index.equals(pd.RangeIndex(3))
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == {
         "index": "Int64", "external_id": "string", "status": "category",

@@ -25,7 +25,7 @@ from dialkit.client._arguments import is_missing
 from dialkit.errors import ClientClosedError, InvalidArgumentError
 
 from ._recording import RecordingTransport, offline, recording
-from .test_leads import UNKNOWN_CAMPAIGN, campaign_in
+from .test_leads import UNKNOWN_CAMPAIGN, UNKNOWN_LEAD, campaign_in
 
 FREE = "+14155550100"
 WHEN = "2026-11-03T10:00:00Z"
@@ -52,11 +52,11 @@ CASES: dict[str, Case] = {
         lambda client, _: client.dnc.check(["415-555-0123", FREE, "+1 (415) 555-0124"]),
         "POST", lambda _: "/v1/dnc/check",
         {"phones": ["415-555-0123", FREE, "+1 (415) 555-0124"]},
-        ("phones[0] '415-555-0123' is not an E.164 number: pass '+14155550123' if it is a US "
-         "number", "phones[2]", "pass '+14155550124'", "phonenumbers")),
+        ("phones[0] '415-555-0123' is not E.164 (pass +14155550123 if it is a US number)",
+         "phones[2] '+1 (415) 555-0124' is not E.164 (pass +14155550124)", "phonenumbers")),
     "dnc add of a local number": Case(
         lambda client, _: client.dnc.add("415-555-0123"), "POST", lambda _: "/v1/dnc",
-        {"phone": "415-555-0123"}, ("phone '415-555-0123'", "'+14155550123'")),
+        {"phone": "415-555-0123"}, ("phone '415-555-0123' is not E.164 (pass +14155550123",)),
     "import with an extra column": _import(
         [{"phone": FREE, "plan": "gold"}, {"phone": "+14155550101"}],
         "leads[0] has an unknown field 'plan'", "put other columns in custom_fields"),
@@ -136,13 +136,30 @@ def test_leads_that_are_not_a_list_say_what_to_pass(leads: Any, says: str) -> No
     assert wire.requests == []
 
 
+@pytest.mark.parametrize(("call", "pointer", "named"), [
+    (lambda client: client.leads.create(campaign_id=UNKNOWN_CAMPAIGN, phone=FREE,
+                                        custom_fields={"seen": {1, 2}}),
+     "/custom_fields/seen", "custom_fields.seen is of type set"),
+    (lambda client: client.leads.update(UNKNOWN_LEAD, custom_fields={"a": [1, object()]}),
+     "/custom_fields/a/1", "custom_fields.a[1] is of type object"),
+], ids=["create", "update"])
+def test_a_value_json_cannot_carry_is_named(call: Callable[[Client], object], pointer: str,
+                                            named: str) -> None:
+    wire = RecordingTransport()
+    with pytest.raises(InvalidArgumentError) as caught:
+        call(offline(wire))
+    assert [(e.pointer, e.code) for e in caught.value.errors] == [(pointer, "invalid_type")]
+    assert str(caught.value).startswith(named)
+    assert wire.requests == []
+
+
 def test_a_key_shaped_value_is_masked_in_the_error() -> None:
     key = KEYS["full"]
     with pytest.raises(InvalidArgumentError) as caught:
         offline(RecordingTransport()).dnc.check([FREE, key])
     shown = str(caught.value) + repr(caught.value.errors)
     assert key not in shown and key[:-4] not in shown
-    assert "phones[1] '…0001' is not an E.164 number" in shown
+    assert "phones[1] '…0001' is not E.164" in shown
 
 
 @pytest.mark.parametrize(("value", "missing"), [

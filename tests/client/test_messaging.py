@@ -136,8 +136,11 @@ def test_bad_arguments_are_refused_before_sending(client_as: Callable[..., Clien
     recorder = RecordingTransport()
     sender = client_as("sending", transport=recorder)
     arguments = {"to": EASTERN, "body": "Hello", "client_reference": "bad-1", **fields}
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(InvalidArgumentError) as caught:
         sender.sms.send(**arguments)
+    (name,) = fields
+    assert [e.pointer for e in caught.value.errors] == [f"/{name}"]
+    assert str(caught.value).startswith(name)
     assert recorder.requests == []
 
 

@@ -37,6 +37,8 @@ def test_the_readme_example_lists_calls_and_imports_leads() -> None:
         assert isinstance(result, ImportResponse)
         assert result.summary.received == 1
         assert result.data[0].status == "accepted"
+        assert list(result) == result.data  # as the README says: iterate it, or a frame
+        assert result.to_frame()["status"].tolist() == ["accepted"]
         assert namespace["sales"], "the seeded world has sales among its outbound calls"
         assert all(c.disposition == "sale" for c in map(client.calls.get, namespace["sales"][:3]))
         exec(compile(records, str(README), "exec"), namespace)  # noqa: S102 - our own docs

@@ -254,6 +254,8 @@ def test_bad_create_arguments_are_refused_before_sending(client_as: Callable[...
                                                          url: str, events: list[str]) -> None:
     recorder = RecordingTransport()
     client = client_as("full", transport=recorder)
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(InvalidArgumentError) as caught:
         client.webhooks.create(url=url, events=events)
+    refused = "/url" if url == "https://" else "/events"
+    assert [e.pointer.startswith(refused) for e in caught.value.errors] == [True]
     assert recorder.requests == []

@@ -11,7 +11,9 @@ entry) per value. ``dispositions`` and ``dnc`` have tests of their own in
 from __future__ import annotations
 
 import functools
+import io
 import math
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -342,6 +344,23 @@ def test_no_bar_when_off_or_one_page(world: World, capsys: pytest.CaptureFixture
     frame, sent = world.sent(lambda: load(world))
     assert sent >= 1 and len(frame) > 0
     assert capsys.readouterr() == ("", "")
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["script", "terminal"])
+def test_by_default_a_bar_shows_only_where_someone_watches(
+        world: World, monkeypatch: pytest.MonkeyPatch, terminal: bool) -> None:
+    stderr = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    frame = _busy_calls(world)
+    assert len(frame) > PAGE
+    assert ("loading calls" in stderr.getvalue()) is terminal
 
 
 def test_a_load_from_the_cache_shows_no_bar(world: World,

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
@@ -25,7 +26,9 @@ from pandas.testing import assert_frame_equal
 from client._recording import recording
 from conftest import advance
 from dialkit import Client
+from dialkit.errors import ApiConnectionError
 from dialkit.frames import CacheMissError
+from dialkit.frames._cache import RESUME_WINDOW
 from dialkit.sandbox import Sandbox
 from receivers import wait_for
 
@@ -37,6 +40,7 @@ from ._cache_helpers import (
     LONDON_LEADS,
     PAGE,
     ClientAs,
+    Interrupting,
     gets,
     interrupted,
     ready_agent,
@@ -324,3 +328,74 @@ def test_a_corrupt_saved_page_makes_the_load_start_again(
     clean, pages = reference_calls(client_as, tmp_path, **INBOUND)
     assert gets(wire, CALLS) == pages
     assert_frame_equal(frame, clean)
+
+
+# --- what a resume may return ------------------------------------------------------------------
+
+
+def test_a_full_refresh_never_returns_pages_read_before_it(sandbox: Sandbox,
+                                                           client_as: ClientAs) -> None:
+    wire = Interrupting(sandbox, LEADS, 3, "drop")
+    broken = client_as("full", transport=wire, max_retries=0)
+    with pytest.raises(ApiConnectionError):  # killed half-way: two pages are saved
+        broken.frames.leads(refresh="full", progress=False)
+    newest = next(broken.leads.list())  # on the first, saved, page
+    broken.leads.update(newest.id, full_name="Renamed After The Crash")
+
+    again, wire = recording(client_as)
+    frame = again.frames.leads(refresh="full", progress=False)
+    assert frame.set_index("id").loc[newest.id, "full_name"] == "Renamed After The Crash"
+    assert gets(wire, LEADS) == math.ceil(len(frame) / PAGE)  # every page read again
+
+
+def _started_at(client: Client, resource: str, filters: dict[str, Any]) -> datetime:
+    state = orjson.loads((client.cache.entry(resource, filters).path / "partial"
+                          / "state.json").read_bytes())
+    return datetime.fromisoformat(state["started_at"])
+
+
+def test_a_resumed_frame_is_as_old_as_its_first_page(sandbox: Sandbox,
+                                                     client_as: ClientAs) -> None:
+    broken = interrupted(sandbox, client_as, 3, "drop", filters=INBOUND)
+    started = _started_at(broken, "calls", INBOUND)
+
+    again, _ = recording(client_as)
+    again.frames.calls(**INBOUND, progress=False)
+    fetched = again.cache.info().set_index("resource").loc["calls", "fetched_at"]
+    assert fetched.to_pydatetime() == started
+
+
+def test_pages_older_than_the_resume_window_are_read_again(sandbox: Sandbox,
+                                                           client_as: ClientAs) -> None:
+    broken = interrupted(sandbox, client_as, 3, "drop", filters=INBOUND)
+    state_file = broken.cache.entry("calls", INBOUND).path / "partial" / "state.json"
+    state = orjson.loads(state_file.read_bytes())
+    state["started_at"] = (datetime.now(UTC) - RESUME_WINDOW - timedelta(seconds=1)).isoformat()
+    state_file.write_bytes(orjson.dumps(state))
+
+    again, wire = recording(client_as)
+    frame = again.frames.calls(**INBOUND, progress=False)
+    assert gets(wire, CALLS) == math.ceil(len(frame) / PAGE)
+    fetched = again.cache.info().set_index("resource").loc["calls", "fetched_at"]
+    assert datetime.now(UTC) - fetched.to_pydatetime() < timedelta(minutes=1)
+
+
+# --- temporary files -------------------------------------------------------------------------
+
+LEFT_BY_A_KILL = [".data.parquet.k9x2", ".manifest.json.a1b2", "partial/.000003.parquet.zz",
+                  "partial/.state.json.q7"]
+
+
+@pytest.mark.parametrize("refresh", ["auto", "full", "offline"])
+def test_temporary_files_left_by_a_kill_are_removed_by_the_next_load(
+        sandbox: Sandbox, client_as: ClientAs, refresh: str) -> None:
+    client, _ = recording(client_as)
+    client.frames.calls(**INBOUND, progress=False)
+    entry = client.cache.entry("calls", INBOUND).path
+    (entry / "partial").mkdir(mode=0o700)
+    for name in [*LEFT_BY_A_KILL, "partial/notes.txt"]:
+        (entry / name).write_bytes(b"half of a file")
+
+    client.frames.calls(**INBOUND, refresh=refresh, progress=False)
+    assert not [name for name in LEFT_BY_A_KILL if (entry / name).exists()]
+    assert (entry / "partial" / "notes.txt").exists() or refresh == "full"

@@ -17,6 +17,7 @@ import pytest
 
 from client._recording import RecordingTransport, recording
 from dialkit import Client
+from dialkit.errors import InvalidArgumentError
 from dialkit.frames import CacheMissError, windows
 
 from ._world import assert_schema, column
@@ -242,7 +243,7 @@ def test_dnc_offline_answers_from_the_cache_or_raises_a_miss(
 def test_dnc_of_a_malformed_phone_is_refused_and_nothing_is_cached(
         recorded: tuple[Client, RecordingTransport]) -> None:
     dialkit, wire = recorded
-    with pytest.raises(ValueError, match="pattern"):
+    with pytest.raises(InvalidArgumentError, match=r"phones\[1\] .212 555 0100. is not E.164"):
         dialkit.frames.dnc([_fictional(1)[0], "212 555 0100"])
     assert wire.sent == []
     with pytest.raises(CacheMissError):

@@ -83,7 +83,9 @@ def test_sandbox_is_a_context_manager() -> None:
 
 def test_start_with_no_config_serves_one_client_with_a_test_and_a_sending_key() -> None:
     with start() as running:
-        assert sorted(running.keys) == ["sending", "test"]
+        assert sorted(running.keys) == ["demo/default/sending", "demo/default/test", "sending",
+                                        "test"]
+        assert running.keys["test"] == running.keys["demo/default/test"]
         with authorized(running.base_url, running.keys["test"]) as http:
             assert http.get("/v1/me").json()["key"]["mode"] == "test"
 
@@ -92,7 +94,7 @@ def test_start_reads_a_config_file(tmp_path: Path) -> None:
     path = tmp_path / "sandbox.toml"
     path.write_text(CONFIG, encoding="utf-8")
     with start(path) as running, authorized(running.base_url, LIVE) as http:
-        assert sorted(running.keys) == ["live", "test"]
+        assert sorted(running.keys) == ["acme/crm/live", "acme/crm/test", "live", "test"]
         assert http.get("/v1/me").json()["key"]["mode"] == "live"
 
 

@@ -35,7 +35,7 @@ def strict() -> Iterator[Sandbox]:
     config: dict[str, Any] = {
         "server": {"rate_limit_scale": 0, "clock": "manual", "start_time": "2026-11-02T15:00:00Z"},
         "accounts": [
-            {"name": "acme", "clients": [
+            {"name": "acme", "recent_activity": False, "clients": [
                 {"name": "full", "scopes": every, "keys": [{"key": KEYS["full"]}]}]},
             {"name": "nohooks", "webhooks_enabled": False, "clients": [
                 {"name": "c", "scopes": every, "keys": [{"key": NOHOOKS_KEY}]}]},

@@ -5,8 +5,8 @@ contract's request model and turns a refusal into one
 :class:`~dialkit.errors.InvalidArgumentError`: the service's per-field codes
 and JSON pointers, and a message naming the argument, the item index and what
 to pass. Lead fields arrive from ``DataFrame.to_dict("records")`` with NaN,
-``None``, ``pd.NA`` or ``pd.NaT`` for an empty cell; :func:`without_missing`
-reads those as "absent".
+``None``, ``pd.NA`` or ``pd.NaT`` for an empty cell and ``pd.Timestamp`` for a
+date; :func:`sendable` reads the first as "absent" and sends dates as ISO 8601.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 import numbers
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -63,21 +64,28 @@ def is_missing(value: object) -> bool:
     return isinstance(value, numbers.Real) and math.isnan(value)
 
 
-def without_missing(fields: Mapping[str, Any], *, none_is_value: bool = False) -> dict[str, Any]:
-    """``fields`` without its empty cells, also inside ``custom_fields``.
+def sendable(fields: Mapping[str, Any], *, none_is_value: bool = False) -> dict[str, Any]:
+    """A lead's fields as sent: empty cells left out, dates as ISO 8601, also in ``custom_fields``.
 
     Args:
         fields: A lead's fields (a record of ``DataFrame.to_dict("records")``).
         none_is_value: Keep ``None`` (an update, where it clears a field).
-    """
-    def absent(value: object) -> bool:
-        return is_missing(value) and not (none_is_value and value is None)
 
-    kept = {name: value for name, value in fields.items() if not absent(value)}
+    Example:
+        >>> sendable({"phone": "+14155550123", "email": float("nan"), "custom_fields": None})
+        {'phone': '+14155550123'}
+    """
+    kept = _sendable(fields, none_is_value)
     custom = kept.get(CUSTOM_FIELDS)
     if isinstance(custom, Mapping):
-        kept[CUSTOM_FIELDS] = {key: value for key, value in custom.items() if not absent(value)}
+        kept[CUSTOM_FIELDS] = _sendable(custom, none_is_value)
     return kept
+
+
+def _sendable(fields: Mapping[str, Any], none_is_value: bool) -> dict[str, Any]:
+    return {name: value.isoformat() if isinstance(value, date) else value
+            for name, value in fields.items()
+            if not is_missing(value) or (none_is_value and value is None)}
 
 
 def checked(validate: Callable[[Any], T], data: Any, *, at: Sequence[str | int] = ()) -> T:
@@ -96,25 +104,57 @@ def checked(validate: Callable[[Any], T], data: Any, *, at: Sequence[str | int] 
 
 def invalid_argument(errors: Sequence[ErrorDetails],
                      at: Sequence[str | int] = ()) -> InvalidArgumentError:
-    """The error for pydantic's ``errors``, with the service's pointers and codes.
-
-    Its message spells out the first few problems, then each hint once (what a
-    lead's fields are, how to convert local numbers).
-    """
+    """The error for pydantic's ``errors``, with the service's pointers and codes."""
     problems: list[FieldProblem] = []
-    hints: dict[str, None] = {}  # insertion-ordered, each hint once
+    hints: list[str] = []
     for error in errors:
         loc = [*at, *error["loc"]]
         detail, hint = _describe(error, loc)
         problems.append(FieldProblem(pointer=json_pointer(loc),
                                      code=field_error_code(error["type"]), detail=detail))
-        if hint is not None:
-            hints[hint] = None
+        hints += [] if hint is None else [hint]
+    return refusal(problems, hints)
+
+
+def refusal(problems: Sequence[FieldProblem], hints: Sequence[str] = ()) -> InvalidArgumentError:
+    """One error for every problem found: the message spells out the first few, then each
+    hint once (what a lead's fields are, how to convert local numbers)."""
     parts = [problem.detail for problem in problems[:SHOWN_PROBLEMS]]
     if len(problems) > SHOWN_PROBLEMS:
         parts.append(f"and {len(problems) - SHOWN_PROBLEMS} more (see .errors)")
-    message = " ".join(["; ".join(parts) + ". Nothing was sent.", *hints])
-    return InvalidArgumentError(message, errors=problems)
+    message = " ".join(["; ".join(parts) + ". Nothing was sent.", *dict.fromkeys(hints)])
+    return InvalidArgumentError(message, errors=list(problems))
+
+
+def require_json(value: object, at: Sequence[str | int] = ()) -> None:
+    """Refuse what JSON cannot carry in a lead's fields, naming each place.
+
+    A lead's fields take any JSON (the service judges them per lead), so no
+    request model would name these precisely.
+    """
+    problems = json_problems(value, at)
+    if problems:
+        raise refusal(problems)
+
+
+def json_problems(value: object, at: Sequence[str | int] = ()) -> list[FieldProblem]:
+    """Where ``value`` holds something JSON cannot carry (a lead's fields take any JSON).
+
+    Example:
+        >>> [p.pointer for p in json_problems({"custom_fields": {"at": object()}}, ["leads", 0])]
+        ['/leads/0/custom_fields/at']
+    """
+    if isinstance(value, Mapping):
+        return [problem for key, item in value.items()
+                for problem in json_problems(item, [*at, str(key)])]
+    if isinstance(value, list):
+        return [problem for index, item in enumerate(value)
+                for problem in json_problems(item, [*at, index])]
+    if value is None or isinstance(value, str | int | float | bool):
+        return []
+    detail = (f"{python_path(at)} is of type {type(value).__name__}, which JSON cannot carry: "
+              "pass text, a number or a boolean")
+    return [FieldProblem(pointer=json_pointer(at), code="invalid_type", detail=detail)]
 
 
 def _describe(error: ErrorDetails, loc: Sequence[str | int]) -> tuple[str, str | None]:
@@ -128,8 +168,9 @@ def _describe(error: ErrorDetails, loc: Sequence[str | int]) -> tuple[str, str |
     if is_missing(value):
         return f"{where} is a missing value ({value!r}): pass a value or leave it out", None
     if kind == "string_pattern_mismatch" and error.get("ctx", {}).get("pattern") == E164_PATTERN:
-        return (f"{where} {shown(value)} is not an E.164 number: {e164_advice(str(value))}",
-                E164_HINT)
+        return f"{where} {shown(value)} is not E.164 ({e164_advice(str(value))})", E164_HINT
+    if kind in ("model_type", "dict_type"):
+        return f"{where} {shown(value)} must be a dict of fields, not {type(value).__name__}", None
     return f"{where} {shown(value)}: {error['msg'][:1].lower()}{error['msg'][1:]}", None
 
 
@@ -164,7 +205,7 @@ def e164_advice(value: str) -> str:
 
     Example:
         >>> e164_advice("415-555-0123")
-        "pass '+14155550123' if it is a US number"
+        'pass +14155550123 if it is a US number'
     """
     import phonenumbers
 
@@ -174,6 +215,6 @@ def e164_advice(value: str) -> str:
     except phonenumbers.NumberParseException:
         number = None
     if number is None or not phonenumbers.is_valid_number(number):
-        return "pass '+', the country code and the number, digits only (such as '+14155550123')"
+        return "E.164 is + then the country code and number, digits only, e.g. +14155550123"
     e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-    return f"pass {e164!r}" if international else f"pass {e164!r} if it is a US number"
+    return f"pass {e164}" if international else f"pass {e164} if it is a US number"

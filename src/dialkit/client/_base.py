@@ -6,11 +6,11 @@ import enum
 from collections.abc import Mapping
 from typing import Any, TypedDict, TypeVar
 
-import orjson
 from pydantic import BaseModel
 
 from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
 from ._arguments import checked
+from ._decode import decode, json_object
 from ._pagination import ListIterator
 from ._results import ApiData, Result, attach
 from ._transport import Answer, Call, Transport
@@ -109,7 +109,7 @@ class Area:
             return self._transport.send(call)
 
         def parse(answer: Answer) -> Page[Result]:
-            page: Page[Result] = page_model.model_validate_json(answer.content)
+            page: Page[Result] = decode(answer, page_model.model_validate_json)
             for each in page.data:
                 attach(each, answer.info)
             return attach(page, answer.info)
@@ -119,7 +119,6 @@ class Area:
 
 def _parse(model: type[Result], answer: Answer) -> Result:
     if issubclass(model, ApiData):
-        data = orjson.loads(answer.content) if answer.content else {}
-        return model(data)
-    parsed: Result = model.model_validate_json(answer.content)
+        return model(decode(answer, json_object))
+    parsed: Result = decode(answer, model.model_validate_json)
     return parsed

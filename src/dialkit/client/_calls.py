@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Unpack
-
-import httpx
 
 from ..contract import (
     MAX_PAGE_LIMIT,
@@ -24,10 +22,7 @@ from ._base import Area, Options, WriteOptions, request_body
 from ._pagination import ListIterator
 from ._results import ApiData
 from ._transport import Call as ApiCall
-from ._transport import Transport
-
-CHUNK_BYTES = 64 * 1024
-"""Size of the pieces a recording is written in."""
+from ._transport import Sink, Transport
 
 
 class Calls(Area):
@@ -102,12 +97,12 @@ class Calls(Area):
         return self._model(CallSummary, ApiCall("calls.summary", {"call_id": call_id}, **options))
 
 
-def _file_sink(target: BinaryIO) -> Callable[[httpx.Response], None]:
+def _file_sink(target: BinaryIO) -> Sink:
     """Writes an answer into ``target``, rewinding to where it started on a retry."""
     start = target.tell() if target.seekable() else None
     written = 0
 
-    def sink(response: httpx.Response) -> None:
+    def sink(chunks: Iterator[bytes]) -> None:
         nonlocal written
         if start is not None:
             target.seek(start)
@@ -117,7 +112,7 @@ def _file_sink(target: BinaryIO) -> Callable[[httpx.Response], None]:
                 f"The download broke after {written} bytes were written to a file object "
                 "that cannot be rewound; download again into a new file or a path."
             )
-        for chunk in response.iter_bytes(CHUNK_BYTES):
+        for chunk in chunks:
             written += target.write(chunk)
 
     return sink

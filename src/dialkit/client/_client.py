@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from pathlib import Path
 from types import TracebackType
@@ -80,6 +81,12 @@ class Client:
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
+        if not 0 < timeout < math.inf:
+            raise ValueError(f"timeout is seconds per attempt: pass a number above 0, "
+                             f"not {timeout}")
+        if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
+            raise ValueError(f"deadline is seconds per call: pass a number above 0, "
+                             f"not {deadline}")
         self._transport = Transport(
             api_key=_api_key(api_key), base_url=_base_url(base_url), timeout=timeout,
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
@@ -87,6 +94,7 @@ class Client:
         )
         self._identity = Area(self._transport)
         self._cache_dir = cache_dir
+        self._service = self._transport.base_url
         self._frames: Frames | None = None
         self.emulator: Sandbox | None = None
         """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
@@ -106,15 +114,22 @@ class Client:
     @classmethod
     def sandbox(
         cls, config: SandboxConfig | str | Path | None = None, *, key: str = "test",
-        **client_options: Any,
+        db: str | Path | None = None, **client_options: Any,
     ) -> Self:
         """Start the emulator in this process and return a client pointed at it.
 
         Args:
             config: The emulator's configuration (see ``docs/emulator.md``);
                 ``None`` for one account with every scope and switch on.
-            key: Which of the emulator's keys to use (``"test"``, ``"sending"``,
-                or ``"<account>/<client>/<kind>"`` for a larger configuration).
+            key: The label of the emulator's key to use: ``"<account>/<client>/<kind>"``
+                (kind ``test``, ``live`` or ``sending``), or the kind alone when the
+                configuration has one client (``"test"``, ``"sending"``). An
+                unknown label raises ``ValueError`` listing the labels there are.
+            db: A SQLite file that keeps the world across sessions: its data, its
+                keys (for the default configuration) and its identity, so the
+                frames cached in one session are found again in the next. Without
+                it the world lives in memory, and its cached frames are removed
+                when the client closes.
             client_options: Other :class:`Client` arguments. The rate limit
                 follows the emulator's ``rate_limit_scale`` unless given.
 
@@ -123,16 +138,19 @@ class Client:
             ...     print(client.me()["client"]["scopes"])
         """
         from .. import sandbox
+        from ..sandbox._server import key_for
 
-        emulator = sandbox.start(config)
+        emulator = sandbox.start(config, db=db)
         try:
             scale = emulator.service.config.server.rate_limit_scale
             client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))
-            client = cls(emulator.keys[key], base_url=emulator.base_url, **client_options)
+            api_key = key_for(emulator.keys, key)
+            client = cls(api_key, base_url=emulator.base_url, **client_options)
         except BaseException:
             emulator.stop()
             raise
         client.emulator = emulator
+        client._service = f"sandbox:{emulator.world_id}"
         return client
 
     @property
@@ -144,6 +162,12 @@ class Client:
     def credential_id(self) -> str:
         """The key's credential id: what names the key without its secret."""
         return self._transport.credential_id
+
+    @property
+    def service_identity(self) -> str:
+        """What the cache knows the service by: the base URL, or for an emulator started
+        by :meth:`sandbox`, ``sandbox:<world id>`` (the port changes between sessions)."""
+        return self._service
 
     @property
     def frames(self) -> Frames:
@@ -164,9 +188,15 @@ class Client:
         return self._identity._data(Call("me", **options))
 
     def close(self) -> None:
-        """Close the connections, and stop the emulator this client started."""
+        """Close the connections, and stop the emulator this client started.
+
+        The cached frames of an emulator whose world lived in memory are
+        removed with it: no later session can reach that world again.
+        """
         self._transport.close()
         if self.emulator is not None:
+            if not self.emulator.persistent and self._frames is not None:
+                self._frames.cache.remove()
             self.emulator.stop()
             self.emulator = None
 

@@ -17,6 +17,7 @@ from ..contract import (
 )
 from ._arguments import checked
 from ._base import Area, Options, WriteOptions, plain_body, request_body
+from ._decode import decode, malformed
 from ._results import ApiData, attach
 from ._transport import Call
 
@@ -42,9 +43,14 @@ class Dnc(Area):
         numbers = checked(_PHONES.validate_python, list(phones), at=("phones",))
         results: list[DncCheckResult] = []
         for start in range(0, len(numbers), DNC_CHECK_BATCH):
-            body = request_body(DncCheckRequest, phones=numbers[start:start + DNC_CHECK_BATCH])
+            sent = numbers[start:start + DNC_CHECK_BATCH]
+            body = request_body(DncCheckRequest, phones=sent)
             answer = self._transport.send(Call("dnc.check", body=body, **options))
-            batch = DncCheckResponse.model_validate_json(answer.content)
+            batch = decode(answer, DncCheckResponse.model_validate_json)
+            if [result.phone for result in batch.data] != sent:
+                raise malformed(answer, f"it holds {len(batch.data)} results for the "
+                                f"{len(sent)} numbers sent, or not in their order, so no "
+                                "result can be matched to its number")
             results += [attach(result, answer.info) for result in batch.data]
         return results
 

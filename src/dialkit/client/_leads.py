@@ -9,20 +9,18 @@ from typing import Any, Unpack
 import orjson
 
 from ..contract import (
-    MAX_IMPORT_BATCH,
     MAX_PAGE_LIMIT,
     ErrorCode,
     Lead,
-    LeadCreateBody,
     LeadCreated,
-    LeadImportBody,
     LeadInput,
     LeadStatus,
     LeadUpdateRequest,
 )
-from ..errors import ApiError, InvalidArgumentError
-from ._arguments import without_missing
+from ..errors import ApiError
+from ._arguments import require_json, sendable
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
+from ._lead_bodies import create_body, import_body
 from ._pagination import ListIterator
 from ._results import ApiData, ImportResult
 from ._transport import Call
@@ -119,18 +117,19 @@ class Leads(Area):
         The answer says whether it was accepted (``status``, ``reason``) and
         what became of ``dial_now``. As in an import, the lead's fields are
         judged by the service: no phone, an invalid phone or a bad email is an
-        ``invalid`` answer with its reason, not an error. Empty cells (NaN,
-        ``None``, ``pd.NA``, ``pd.NaT``) are not sent, so a record of
-        ``DataFrame.to_dict("records")`` can be passed as ``**record``. A
-        running campaign or ``dial_now`` also needs scope ``calls:originate``
-        and the click-to-call switch.
+        ``invalid`` answer with its reason, not an error; only the options
+        (``campaign_id``, ``source``, ``dial_now``, ``dial_within_seconds``)
+        are checked here. Empty cells (NaN, ``None``, ``pd.NA``, ``pd.NaT``)
+        are not sent, so a record of ``DataFrame.to_dict("records")`` can be
+        passed as ``**record``. A running campaign or ``dial_now`` also needs
+        scope ``calls:originate`` and the click-to-call switch.
         """
-        body = request_body(LeadCreateBody, **without_missing({
+        body = create_body({
             "campaign_id": campaign_id, "phone": phone, "external_id": external_id,
             "first_name": first_name, "last_name": last_name, "full_name": full_name,
             "email": email, "custom_fields": custom_fields, "source": source,
             "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
-        }))
+        })
         return self._model(LeadCreated, Call("leads.create", body=body, **options))
 
     def update(
@@ -151,9 +150,11 @@ class Leads(Area):
         its value. ``if_match`` (a lead's ``etag``) refuses the change with
         412 if the lead changed.
         """
-        fields = {"full_name": full_name, "email": email, "custom_fields": custom_fields}
-        body = request_body(LeadUpdateRequest, omit=UNSET,
-                            **without_missing(fields, none_is_value=True))
+        fields = sendable({"full_name": full_name, "email": email,
+                           "custom_fields": custom_fields}, none_is_value=True)
+        if isinstance(custom_fields, Mapping):
+            require_json(fields["custom_fields"], ["custom_fields"])
+        body = request_body(LeadUpdateRequest, omit=UNSET, **fields)
         call = Call("leads.update", {"lead_id": lead_id}, body=body, if_match=if_match, **options)
         return self._model(Lead, call)
 
@@ -187,7 +188,7 @@ class Leads(Area):
             ...     "cmp_...", [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
             >>> result.summary.accepted, [lead.status for lead in result]
         """
-        body = _import_body(leads)
+        body = import_body(leads)
         if "idempotency_key" in options:
             return self._import(campaign_id, body, options)
         options["idempotency_key"] = import_key(campaign_id, body)
@@ -204,40 +205,3 @@ class Leads(Area):
                 options: WriteOptions) -> ImportResult:
         call = Call("leads.import", params={"campaign_id": campaign_id}, body=body, **options)
         return self._model(ImportResult, call)
-
-
-def _import_body(leads: Sequence[LeadInput | Mapping[str, Any]]) -> dict[str, Any]:
-    """The import's body, refused here only where the service would refuse it whole.
-
-    The shape is checked first and the batch size second, in the service's
-    order, so the error is the one the service would answer.
-    """
-    not_a_list = _not_a_list(leads)
-    if not_a_list is not None:
-        raise InvalidArgumentError(f"{not_a_list}. Nothing was sent.")
-    items = [_lead_fields(lead) for lead in leads]
-    body = request_body(LeadImportBody, leads=items)
-    if len(items) > MAX_IMPORT_BATCH:
-        raise InvalidArgumentError(
-            f"leads holds {len(items)} leads; an import takes at most {MAX_IMPORT_BATCH}: "
-            f"split the list into batches of {MAX_IMPORT_BATCH}. Nothing was sent.",
-            code=ErrorCode.BATCH_TOO_LARGE)
-    return body
-
-
-def _not_a_list(leads: object) -> str | None:
-    """What to pass instead, when ``leads`` is one lead or a whole DataFrame."""
-    if isinstance(leads, Mapping | LeadInput):
-        return "leads is one lead: pass a list of leads, such as [lead]"
-    if hasattr(leads, "to_dict") and hasattr(leads, "columns"):
-        return "leads is a DataFrame: pass its rows as leads.to_dict('records')"
-    return None
-
-
-def _lead_fields(lead: object) -> object:
-    """A lead's fields without empty cells; anything else as given, for the shape check."""
-    if isinstance(lead, LeadInput):
-        return without_missing(lead.model_dump(exclude_unset=True))
-    if isinstance(lead, Mapping):
-        return without_missing(lead)
-    return lead

@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import orjson
-
 from ..contract import Page, ResponseInfo
+from ._decode import decode, json_object, malformed
 from ._transport import Answer
 
 Item = TypeVar("Item")
@@ -27,6 +26,11 @@ Position = tuple[str | None, bool]
 
 ParsePage = Callable[[Answer], Page[Item]]
 """Turns a page's answer into the typed page."""
+
+MAX_EMPTY_PAGES = 100
+"""Pages in a row without items that a list may send before it is taken to be
+looping: a page is empty only at the end of a list or when a filter skips many
+items, and never a hundred times in a row."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,20 +87,51 @@ class ListIterator(Iterator[Item], Generic[Item]):
                 position: Callable[[AnyPage], Position]) -> Iterator[AnyPage]:
         """Fetch and parse pages from the starting cursor until the last one."""
         cursor = self._cursor
+        seen: set[str] = set()
+        empty = 0
         while True:
-            page = parse(self._fetch(cursor))
+            answer = self._fetch(cursor)
+            page = parse(answer)
             yield page
             cursor, more = position(page)
             if not more or cursor is None:
                 return
+            empty = 0 if _has_items(page) else empty + 1
+            _check_progress(answer, cursor, seen, empty)
+            seen.add(cursor)
 
     def _walk(self) -> Iterator[Item]:
         for page in self.pages():
             yield from page.data
 
 
+def _check_progress(answer: Answer, cursor: str, seen: set[str], empty: int) -> None:
+    """Refuse a list that would never end: a cursor sent before, or endless empty pages."""
+    if cursor in seen:
+        raise malformed(answer, "the list sent a next_cursor it had sent before, so it would "
+                        f"never end; the items read so far are complete up to page {len(seen)}")
+    if empty >= MAX_EMPTY_PAGES:
+        raise malformed(answer, f"the list sent {empty} pages in a row without items and "
+                        "still says has_more, so it looks like it would never end")
+
+
+def _has_items(page: object) -> bool:
+    return bool(getattr(page, "data", None))
+
+
 def _raw(answer: Answer) -> RawPage:
-    body = orjson.loads(answer.content)
-    page = body.get("page") or {}
-    return RawPage(body.get("data") or [], page.get("next_cursor"), bool(page.get("has_more")),
-                   answer.info)
+    return decode(answer, lambda content: _raw_page(json_object(content), answer.info))
+
+
+def _raw_page(body: dict[str, Any], info: ResponseInfo) -> RawPage:
+    """The page's parts, checked for the types the loaders rely on."""
+    data, page = body.get("data"), body.get("page")
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise TypeError("its data is not an array of objects")
+    if not isinstance(page, dict):
+        raise TypeError("it has no page object")
+    cursor, more = page.get("next_cursor"), page.get("has_more")
+    if not (cursor is None or isinstance(cursor, str)) or not isinstance(more, bool):
+        raise TypeError("its page.next_cursor is not a string or null, or page.has_more "
+                        "is not a boolean")
+    return RawPage(data, cursor, more, info)

@@ -10,11 +10,13 @@ use the same key share one bucket (:func:`bucket_for`), as the service does.
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 import time
 from collections.abc import Callable
 
 from ..contract import RateLimit
+from ..errors import RateLimitError
 
 SAFETY_TOKENS = 1.0
 """Tokens held back from the burst, so that network jitter (a request that
@@ -28,6 +30,12 @@ MIN_RATE_SHARE = 0.125
 
 RECOVERY_SECONDS = 10.0
 """Time a slowed-down bucket takes to climb back to the configured rate."""
+
+MAX_PAUSE_SECONDS = 60.0
+"""Longest pause one 429 imposes on the bucket, whatever its ``Retry-After``:
+the bucket is shared by every client of the key in the process, so one
+absurd answer must not stall them all. A call that must wait longer draws the
+429 again and gives up on its own deadline."""
 
 
 class TokenBucket:
@@ -67,25 +75,41 @@ class TokenBucket:
             self._refill(self._clock())
             return self._rate
 
-    def acquire(self) -> None:
-        """Take one token, waiting until one is available."""
+    def acquire(self, max_wait: float = math.inf) -> None:
+        """Take one token, waiting until one is available.
+
+        Raises:
+            RateLimitError: The token is due only after ``max_wait`` seconds
+                (the caller's deadline); no token is taken, and the error's
+                ``retry_after`` says when one will be.
+        """
         with self._lock:
             now = self._clock()
             self._refill(now)
-            self._tokens -= 1.0
             paused = max(0.0, self._resume_at - now)
-            wait = paused + max(0.0, -self._tokens) / self._rate
+            wait = paused + max(0.0, 1.0 - self._tokens) / self._rate
+            if wait > max_wait:
+                raise RateLimitError(
+                    f"The key's rate limit lets the next request go in {wait:.1f} s, after "
+                    "this call's deadline; nothing was sent. The limit is shared by every "
+                    "client of this key in the process.", retry_after=wait)
+            self._tokens -= 1.0
         if wait > 0:
             self._sleep(wait)
 
     def slow_down(self, retry_after: float | None) -> None:
-        """React to a 429: empty the bucket, pause ``retry_after``, halve the rate."""
+        """React to a 429: empty the bucket, pause ``retry_after``, halve the rate.
+
+        The pause is at most :data:`MAX_PAUSE_SECONDS`, and a value that is not
+        a finite non-negative number is taken as no ``Retry-After``.
+        """
         with self._lock:
             now = self._clock()
             self._refill(now)
             self._rate = max(self.limit.rate * MIN_RATE_SHARE, self._rate * SLOWDOWN_FACTOR)
-            pause = retry_after if retry_after is not None else 1.0 / self._rate
-            self._resume_at = max(self._resume_at, now + pause)
+            if retry_after is None or not 0.0 <= retry_after < math.inf:
+                retry_after = 1.0 / self._rate
+            self._resume_at = max(self._resume_at, now + min(retry_after, MAX_PAUSE_SECONDS))
             self._tokens = min(self._tokens, 0.0)
 
     def _refill(self, now: float) -> None:

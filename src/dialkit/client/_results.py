@@ -52,59 +52,6 @@ class ApiData(Answered, dict[str, Any]):
         return core_schema.no_info_after_validator_function(cls, handler(dict[str, Any]))
 
 
-class ImportResult(ImportResponse):
-    """The answer to a lead import: one :class:`~dialkit.contract.LeadResult` per lead.
-
-    The results are in ``data``, in input order (``index`` is the lead's
-    0-based position in the batch); iterating the answer walks them, and
-    :meth:`to_frame` gives them as a DataFrame. ``summary`` counts them.
-
-    Example:
-        >>> result = client.leads.import_batch(campaign_id, leads)  # doctest: +SKIP
-        >>> [(r.index, r.reason) for r in result if r.status != "accepted"]  # doctest: +SKIP
-        [(1, 'missing_phone')]
-    """
-
-    def __iter__(self) -> Iterator[LeadResult]:  # type: ignore[override]
-        """The lead results, in input order (not the model's fields, as a model's would)."""
-        return iter(self.data)
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The results as a DataFrame, one row per lead, a column per LeadResult field.
-
-        The columns are ``index``, ``external_id``, ``status``, ``reason``,
-        ``field`` and ``lead_id``, typed as the frames of :mod:`dialkit.frames` are: Arrow-backed
-        strings, a nullable integer ``index``, and categoricals of the
-        contract's statuses and reasons. The rows follow the batch, so
-        ``pd.concat([df.reset_index(drop=True), result.to_frame()], axis=1)``
-        puts each lead beside its result.
-        """
-        import pandas as pd
-
-        dtypes = _result_dtypes(pd)
-        rows = [result.model_dump(mode="json") for result in self.data]
-        return pd.DataFrame({
-            name: pd.Series([row[name] for row in rows], dtype=object).astype(dtype)
-            for name, dtype in dtypes.items()
-        }, index=pd.RangeIndex(len(rows)))
-
-
-def _result_dtypes(pd: Any) -> dict[str, Any]:
-    """Column name to dtype of :meth:`ImportResult.to_frame`, in the contract's field order."""
-    string = pd.StringDtype("pyarrow")
-    return {
-        "index": pd.Int64Dtype(),
-        "external_id": string,
-        "status": pd.CategoricalDtype([member.value for member in LeadResultStatus]),
-        "reason": pd.CategoricalDtype([member.value for member in LeadResultReason]),
-        "field": string,
-        "lead_id": string,
-    }
-
-
 Result = TypeVar("Result", bound=Resource | ApiData)
 
 
@@ -112,3 +59,39 @@ def attach(result: Result, info: ResponseInfo) -> Result:
     """Record the answer's headers on a result and return it."""
     result._response = info
     return result
+
+
+class ImportResult(ImportResponse):
+    """The answer to ``leads.import_batch``: one result per input lead, in input order.
+
+    Iterating it yields the :class:`~dialkit.contract.LeadResult` of each lead
+    (the same as ``.data``); :meth:`to_frame` gives them as a DataFrame.
+
+    Example:
+        >>> result = client.leads.import_batch(campaign_id, records)  # doctest: +SKIP
+        >>> [lead.status for lead in result]  # doctest: +SKIP
+        >>> result.to_frame().query("status != 'accepted'")  # doctest: +SKIP
+    """
+
+    def __iter__(self) -> Iterator[LeadResult]:  # type: ignore[override]
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per lead: ``index``, ``status``, ``reason``, ``field``, ``lead_id``,
+        ``external_id``; statuses and reasons as categoricals of the contract's values."""
+        import pandas as pd  # here: the client imports pandas only for those who ask
+
+        rows = [result.model_dump(mode="json") for result in self.data]
+        frame = pd.DataFrame(rows, columns=list(_RESULT_COLUMNS))
+        return frame.astype({
+            "index": "Int64",
+            "status": pd.CategoricalDtype([s.value for s in LeadResultStatus]),
+            "reason": pd.CategoricalDtype([r.value for r in LeadResultReason]),
+            **{name: "string[pyarrow]" for name in ("field", "lead_id", "external_id")},
+        })
+
+
+_RESULT_COLUMNS = ("index", "status", "reason", "field", "lead_id", "external_id")

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -27,6 +28,7 @@ from ulid import ULID
 from .._secrets import mask
 from ..contract import (
     CORRELATION_ID_PATTERN,
+    MAX_BODY_BYTES,
     MAX_IDEMPOTENCY_KEY_LENGTH,
     MAX_IF_MATCH_LENGTH,
     Operation,
@@ -39,6 +41,7 @@ from ..errors import (
     ApiError,
     ApiTimeoutError,
     ClientClosedError,
+    MalformedResponseError,
     error_from_answer,
 )
 from ._ratelimit import TokenBucket, bucket_for
@@ -53,6 +56,17 @@ _CREDENTIAL_ID = re.compile(r"svc_(?:live|test)_([A-Za-z0-9]+)_")
 _KEY_SHAPE_BYTES = re.compile(KEY_SHAPE.pattern.encode())
 _CORRELATION_ID = re.compile(CORRELATION_ID_PATTERN)
 _SNIPPET_CHARS = 200
+
+MAX_ANSWER_BYTES = 16 * MAX_BODY_BYTES
+"""Largest answer read into memory. The contract caps bodies at 1 MiB; a
+larger answer is refused (``MalformedResponseError``) rather than read whole.
+Recordings are streamed to their file and not capped."""
+
+MAX_RETRY_AFTER_SECONDS = 86_400.0
+"""``Retry-After`` values above a day are taken as a day."""
+
+MAX_ANSWER_STRING_CHARS = 1_000
+"""Longest text taken from an answer into an exception or a log line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +94,37 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A successful answer: its body and what its headers say."""
+    """A successful answer: the operation it answers, its body and what its headers say."""
 
+    operation: str
     content: bytes
     info: ResponseInfo
 
 
-Sink = Callable[[httpx.Response], None]
-"""Consumes a streamed answer; called afresh on every attempt."""
+Sink = Callable[[Iterator[bytes]], None]
+"""Consumes a streamed answer's chunks; called afresh on every attempt."""
+
+
+def mask_keys(text: str) -> str:
+    """``text`` with anything key-shaped masked to its last four characters."""
+    return KEY_SHAPE.sub(lambda match: mask(match.group()), text)
+
+
+class _MaskKeys(logging.Filter):
+    """Masks key-shaped text in httpx's own log lines.
+
+    httpx logs every answer at INFO with its reason phrase, which a hostile
+    server can make the key itself; our own log lines are scrubbed already.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(mask_keys(arg) if isinstance(arg, str) else arg
+                                for arg in record.args)
+        return True
+
+
+logging.getLogger("httpx").addFilter(_MaskKeys())
 
 
 def check_correlation_id(value: str | None) -> str | None:
@@ -144,6 +181,7 @@ class Transport:
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url
+        self.timeout = timeout
         self.key_hint = mask(api_key)
         self.credential_id = credential_id(api_key)
         self.max_retries = max_retries
@@ -170,17 +208,18 @@ class Transport:
         With ``sink``, a successful answer is streamed into it rather than read.
         """
         if self._http.is_closed:
-            raise ClientClosedError("This client is closed (by close() or the end of its with "
-                                    "block): make a new dialkit.Client to call the service.")
+            raise ClientClosedError(
+                f"this client was closed, so {call.operation} was not sent: create a new "
+                "dialkit.Client (or keep the calls inside its with block)")
         operation = operation_by_name(call.operation)
         key = self._idempotency_key(operation, call)
         request = self._build(operation, call, key)
-        started = time.monotonic()
+        attempts = _Attempts(operation.name, key, time.monotonic() + self.deadline)
         for attempt in range(self.max_retries + 1):
             try:
-                return self._attempt(request, attempt, key, sink)
+                return self._attempt(request, attempt, attempts, sink)
             except ApiError as error:
-                wait = self._retry_wait(error, attempt, started)
+                wait = self._retry_wait(error, attempt, attempts.deadline_at)
                 if wait is None:
                     raise
                 self._log_retry(request, error, attempt, wait)
@@ -234,91 +273,85 @@ class Transport:
                 "Remove it from the arguments."
             )
 
-    def _attempt(
-        self, request: httpx.Request, attempt: int, key: str | None, sink: Sink | None
-    ) -> Answer:
+    def _attempt(self, request: httpx.Request, attempt: int, attempts: _Attempts,
+                 sink: Sink | None) -> Answer:
         if self.bucket is not None:
-            self.bucket.acquire()
+            self.bucket.acquire(max_wait=attempts.remaining())
+        request.extensions["timeout"] = httpx.Timeout(
+            max(0.001, min(self.timeout, attempts.remaining()))).as_dict()
         started = time.perf_counter()
-        response = self._transmit(request, key, sink is not None)
+        response = self._transmit(request, attempts)
         try:
-            info = _response_info(response)
+            info = _response_info(response, self._scrub)
             if logger.isEnabledFor(logging.DEBUG):
                 logger.debug("%s %s -> %s %s in %.1f ms (attempt %d)", request.method,
                              request.url.path, response.status_code, info.request_id,
                              1000 * (time.perf_counter() - started), attempt + 1)
             if not response.is_success:
-                raise self._error(response, info, key)
+                raise self._error(response, attempts.read(response, info), info, attempts.key)
             if sink is None:
-                return Answer(response.content, info)
-            self._stream(response, info, key, sink)
-            return Answer(b"", info)
+                return Answer(attempts.operation, attempts.read(response, info), info)
+            sink(attempts.chunks(response, info, limit=None))
+            return Answer(attempts.operation, b"", info)
         finally:
             response.close()
 
-    def _transmit(self, request: httpx.Request, key: str | None, stream: bool) -> httpx.Response:
-        """Send once; a missing answer becomes an ApiConnectionError."""
+    def _transmit(self, request: httpx.Request, attempts: _Attempts) -> httpx.Response:
+        """Send once and receive the headers; a missing answer becomes an ApiConnectionError."""
         try:
-            response = self._http.send(request, stream=True)
-            if not stream or not response.is_success:
-                response.read()
-            return response
-        except httpx.TimeoutException as exc:
-            raise ApiTimeoutError(
-                f"No answer to {request.method} {request.url.path} within the timeout.",
-                idempotency_key=key,
-            ) from exc
+            return self._http.send(request, stream=True)
         except httpx.TransportError as exc:
-            raise ApiConnectionError(
-                f"The connection failed during {request.method} {request.url.path} "
-                f"({type(exc).__name__}).", idempotency_key=key,
-            ) from exc
+            raise attempts.no_answer(exc, f"{request.method} {request.url.path}", None) from exc
 
-    def _stream(self, response: httpx.Response, info: ResponseInfo, key: str | None,
-                sink: Sink) -> None:
-        try:
-            sink(response)
-        except httpx.TransportError as exc:
-            raise ApiConnectionError(
-                f"The connection broke while streaming {response.request.url.path} "
-                f"({type(exc).__name__}).", request_id=info.request_id, idempotency_key=key,
-            ) from exc
+    def _error(self, response: httpx.Response, content: bytes, info: ResponseInfo,
+               key: str | None) -> ApiError:
+        """The exception for an error answer, problem+json or not.
 
-    def _error(self, response: httpx.Response, info: ResponseInfo, key: str | None) -> ApiError:
-        """The exception for an error answer, problem+json or not."""
+        Every string of the problem is scrubbed before the error exists: its
+        args (and so its repr) keep what they were given.
+        """
         retry_after = _retry_after(response.headers.get("Retry-After"))
         try:
-            problem = orjson.loads(response.content)
+            problem = orjson.loads(content)
         except orjson.JSONDecodeError:
             problem = None
         if not isinstance(problem, dict):
-            snippet = self._scrub(response.content[:_SNIPPET_CHARS].decode("utf-8", "replace"))
+            snippet = content[:_SNIPPET_CHARS].decode("utf-8", "replace")
             problem = {"detail": (
                 f"The service answered {response.status_code} {response.reason_phrase} "
                 f"with a body that is not problem+json "
                 f"({response.headers.get('Content-Type', 'no content type')}): {snippet!r}"
             )}
-        if isinstance(problem.get("detail"), str):
-            # Scrubbed before the error exists: its args (and so its repr) keep the detail.
-            problem = {**problem, "detail": self._scrub(problem["detail"])}
+        problem = self._scrub_all(problem)
         return error_from_answer(
             response.status_code, problem, request_id=info.request_id, retry_after=retry_after,
             idempotency_key=key, replayed=info.replayed,
         )
 
     def _scrub(self, text: str) -> str:
-        """Mask anything key-shaped, in case an answer echoes what it was sent."""
+        """Mask anything key-shaped, in case an answer echoes what it was sent,
+        and cut text too long to show."""
         text = text.replace(self._key.decode(), mask(self._key.decode()))
-        return KEY_SHAPE.sub(lambda match: mask(match.group()), text)
+        return mask_keys(text)[:MAX_ANSWER_STRING_CHARS]
 
-    def _retry_wait(self, error: ApiError, attempt: int, started: float) -> float | None:
+    def _scrub_all(self, value: Any) -> Any:
+        """``value`` with every string in it, keys of objects included, scrubbed."""
+        if isinstance(value, str):
+            return self._scrub(value)
+        if isinstance(value, list):
+            return [self._scrub_all(item) for item in value]
+        if isinstance(value, dict):
+            return {self._scrub(k): self._scrub_all(v) for k, v in value.items()}
+        return value
+
+    def _retry_wait(self, error: ApiError, attempt: int, deadline_at: float) -> float | None:
         """Seconds to wait before retrying, or ``None`` when the error is final."""
         if error.status == 429 and self.bucket is not None and is_transient(error):
             self.bucket.slow_down(error.retry_after)
         if attempt >= self.max_retries or not is_transient(error):
             return None
         wait = backoff(attempt + 1, error.retry_after)
-        if time.monotonic() - started + wait > self.deadline:
+        if time.monotonic() + wait > deadline_at:
             return None
         return wait
 
@@ -336,26 +369,114 @@ def _query_value(value: Any) -> str:
     return str(getattr(value, "value", value))
 
 
-def _response_info(response: httpx.Response) -> ResponseInfo:
+class _Attempts:
+    """One call's attempts: its operation, key and deadline, and how answers are read.
+
+    The deadline bounds the whole call: the bucket's wait, each attempt's
+    timeout, the retries' waits, and reading the body, which is read in
+    chunks so that an answer that drips in cannot outlast it.
+    """
+
+    def __init__(self, operation: str, key: str | None, deadline_at: float) -> None:
+        self.operation = operation
+        self.key = key
+        self.deadline_at = deadline_at
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline (negative once it passed)."""
+        return self.deadline_at - time.monotonic()
+
+    def read(self, response: httpx.Response, info: ResponseInfo) -> bytes:
+        """The whole body, within the deadline and :data:`MAX_ANSWER_BYTES`."""
+        return b"".join(self.chunks(response, info, limit=MAX_ANSWER_BYTES))
+
+    def chunks(self, response: httpx.Response, info: ResponseInfo,
+               limit: int | None) -> Iterator[bytes]:
+        """The body's chunks as they arrive; refused once past ``limit`` bytes."""
+        where = f"{response.request.method} {response.request.url.path}"
+        if limit is not None:
+            self._check_size(_content_length(response), limit, response, info)
+        received = 0
+        try:
+            for chunk in response.iter_bytes():
+                received += len(chunk)
+                if limit is not None:
+                    self._check_size(received, limit, response, info)
+                if self.remaining() < 0:
+                    raise httpx.ReadTimeout("the deadline passed", request=response.request)
+                yield chunk
+        except httpx.TransportError as exc:
+            raise self.no_answer(exc, where, info.request_id) from exc
+
+    def _check_size(self, size: int | None, limit: int, response: httpx.Response,
+                    info: ResponseInfo) -> None:
+        if size is not None and size > limit:
+            raise MalformedResponseError(
+                f"the answer is larger than {limit // MAX_BODY_BYTES} MiB, far past the "
+                "contract's 1 MiB; it was not read. Check base_url points at the service.",
+                operation=self.operation, status=response.status_code,
+                request_id=info.request_id, idempotency_key=self.key)
+
+    def no_answer(self, exc: httpx.TransportError, where: str,
+                  request_id: str | None) -> ApiConnectionError:
+        """The error for httpx's network failure ``exc``: no (complete) answer."""
+        if isinstance(exc, httpx.TimeoutException):
+            return ApiTimeoutError(
+                f"No complete answer to {where} within the timeout or the call's deadline.",
+                request_id=request_id, idempotency_key=self.key)
+        return ApiConnectionError(
+            f"The connection failed during {where} ({type(exc).__name__}).",
+            request_id=request_id, idempotency_key=self.key)
+
+
+def _content_length(response: httpx.Response) -> int | None:
+    try:
+        return int(response.headers.get("Content-Length", ""))
+    except ValueError:
+        return None
+
+
+def _response_info(response: httpx.Response, scrub: Callable[[str], str]) -> ResponseInfo:
+    """What the headers say, every value scrubbed: a hostile server may echo the key."""
     headers = response.headers
+
+    def header(name: str) -> str | None:
+        value = headers.get(name)
+        return None if value is None else scrub(value)
+
     return ResponseInfo(
-        request_id=headers.get("X-Request-ID"),
+        request_id=header("X-Request-ID"),
         replayed=headers.get("Idempotency-Replayed", "").lower() == "true",
         status_code=response.status_code,
-        etag=headers.get("ETag"),
+        etag=header("ETag"),
     )
 
 
 def _retry_after(value: str | None) -> float | None:
-    """``Retry-After`` in seconds, from delta-seconds or an HTTP date."""
+    """``Retry-After`` in seconds, from delta-seconds or an HTTP date.
+
+    A value that is not a finite, non-negative number or a date is ignored;
+    one over :data:`MAX_RETRY_AFTER_SECONDS` is taken as that; a date in the
+    past means now.
+    """
     if value is None:
         return None
+    seconds: float | None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
-        pass
+        seconds = _seconds_until(value)
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return None
+    return min(seconds, MAX_RETRY_AFTER_SECONDS)
+
+
+def _seconds_until(value: str) -> float | None:
+    """Seconds from now until an HTTP date (0 if it is past), or ``None``."""
     try:
         moment = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if moment.tzinfo is None:
         return None
     return max(0.0, moment.timestamp() - time.time())

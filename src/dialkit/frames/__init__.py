@@ -4,7 +4,15 @@ Reached through a client: ``client.frames.calls()``, ``client.cache.info()``.
 Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
 """
 
-from ._cache import CACHE_DIR_VARIABLE, Cache, CacheMissError, Entry
+from ._cache import (
+    CACHE_DIR_VARIABLE,
+    Cache,
+    CacheMissError,
+    Entry,
+    cache_info,
+    cache_root,
+    clear_cache,
+)
 from ._frames import SPECS, FrameOptions, Frames, Spec
 from ._reports import windows
 from ._schemas import SCHEMAS, Column, Schema
@@ -21,5 +29,8 @@ __all__ = [
     "SPECS",
     "Schema",
     "Spec",
+    "cache_info",
+    "cache_root",
+    "clear_cache",
     "windows",
 ]

@@ -10,8 +10,11 @@ hold personal data::
         partial/           an interrupted load: page chunks and the next cursor
         .lock              held while a load reads or writes the entry
 
-``<service>`` is a digest of the base URL and the key's credential id (never
-its secret), so two keys or two services never share an entry. Every file is
+``<service>`` is a digest of the service's identity and the key's credential
+id (never its secret), so two keys or two services never share an entry. The
+identity is the base URL, or for a sandbox started by ``Client.sandbox()`` its
+world's id, so a world kept in a file (``db=``) finds its cache again in a new
+session whatever port it gets. Every file is
 written to a temporary name and renamed, so a crash leaves the old file or the
 new one, never half of one; a file that fails its size or checksum on reading
 is treated as absent and fetched again.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -51,6 +55,13 @@ FORMAT_VERSION = 1
 
 _DIRECTORY_MODE = 0o700
 _FILE_MODE = 0o600
+_TEMPORARY = re.compile(r"\.(?:data\.parquet|manifest\.json|state\.json|\d{6}\.parquet)\..+")
+"""Names of the temporary files writes rename into place (``tempfile`` adds a suffix)."""
+
+RESUME_WINDOW = timedelta(minutes=10)
+"""How long the pages of an interrupted load may be resumed. Past it they are
+dropped and the load starts again, so no load returns pages read long before
+it; a cached frame's ``fetched_at`` is when its first page was read."""
 
 
 def digest(value: Any) -> str:
@@ -162,9 +173,16 @@ class Entry:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the entry's lock, so two notebooks never write it at once."""
+        """Hold the entry's lock, so two notebooks never write it at once.
+
+        Temporary files left by a process killed in the middle of a write are
+        removed once the lock is held: every write happens under it, so none
+        of them can be in use.
+        """
         _private_dir(self.path)
         with FileLock(self.path / ".lock", mode=_FILE_MODE):
+            _remove_temporaries(self.path)
+            _remove_temporaries(self.path / "partial")
             yield
 
     def manifest(self) -> dict[str, Any] | None:
@@ -215,18 +233,32 @@ class Partial:
         state = read_json(self.path / "state.json")
         return state if isinstance(state, dict) else None
 
-    def start(self, plan: Mapping[str, Any]) -> None:
-        """Forget any earlier progress and record a new load's plan."""
+    def resumable(self, plan: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The state of an interrupted load with ``plan``, begun within :data:`RESUME_WINDOW`."""
+        state = self.state()
+        if state is None or state.get("plan") != dict(plan) or not state.get("chunks"):
+            return None
+        try:
+            started = datetime.fromisoformat(state["started_at"])
+        except (KeyError, TypeError, ValueError):
+            return None
+        return state if datetime.now(UTC) - started < RESUME_WINDOW else None
+
+    def start(self, plan: Mapping[str, Any]) -> str:
+        """Forget any earlier progress and record a new load's plan; when it started."""
         self.clear()
         _private_dir(self.path)
-        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None})
+        started_at = datetime.now(UTC).isoformat()
+        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None,
+                                              "started_at": started_at})
+        return started_at
 
     def add(self, number: int, frame: pd.DataFrame, cursor: str | None,
-            plan: Mapping[str, Any]) -> None:
+            plan: Mapping[str, Any], started_at: str) -> None:
         """Keep page ``number`` (0-based) of the load with ``plan``, and the cursor after it."""
         write_parquet(self.path / f"{number:06d}.parquet", frame)
-        write_json(self.path / "state.json",
-                   {"plan": dict(plan), "chunks": number + 1, "cursor": cursor})
+        write_json(self.path / "state.json", {"plan": dict(plan), "chunks": number + 1,
+                                              "cursor": cursor, "started_at": started_at})
 
     def frames(self, schema: Schema) -> list[pd.DataFrame] | None:
         """The saved pages, or ``None`` if any of them is unreadable."""
@@ -240,27 +272,92 @@ class Partial:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+def _remove_temporaries(folder: Path) -> None:
+    """Delete the temporary files a killed write left in ``folder``."""
+    if folder.is_dir():
+        for item in folder.iterdir():
+            if _TEMPORARY.fullmatch(item.name):
+                item.unlink(missing_ok=True)
+
+
+_COLUMNS = ("resource", "filters", "rows", "bytes", "fetched_at", "path")
+
+
+def cache_root(root: str | os.PathLike[str] | None = None) -> Path:
+    """The cache folder: ``root``, else ``$DIALKIT_CACHE_DIR``, else the platform's
+    user cache folder (``~/.cache/dialkit`` on Linux)."""
+    return Path(root or os.environ.get(CACHE_DIR_VARIABLE)
+                or platformdirs.user_cache_dir("dialkit"))
+
+
+def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """One row per cached frame of every service and key under the cache folder:
+    ``service``, ``credential_id``, then the columns of :meth:`Cache.info`.
+
+    Example:
+        >>> dialkit.frames.cache_info()[["service", "resource", "rows"]]  # doctest: +SKIP
+    """
+    folders = sorted(cache_root(root).glob("*/*-*"))
+    return _info(folders, ("service", "credential_id", *_COLUMNS))
+
+
+def clear_cache(root: str | os.PathLike[str] | None = None) -> int:
+    """Delete every cached frame under the cache folder, of every service and key;
+    how many. Each entry is removed under its lock, so a load in progress finishes
+    first."""
+    services = sorted(path for path in cache_root(root).glob("*") if path.is_dir())
+    removed = _clear(sorted(cache_root(root).glob("*/*-*")))
+    for service in services:
+        shutil.rmtree(service, ignore_errors=True)
+    return removed
+
+
+def _clear(folders: list[Path], resource: str | None = None) -> int:
+    """Delete the entry ``folders`` (of ``resource`` only, when given), each under its
+    lock; how many held anything."""
+    removed = 0
+    for folder in folders:
+        name = folder.name.rsplit("-", 1)[0]
+        if folder.is_dir() and (resource is None or name == resource):
+            with Entry(folder, name, {}, {}).locked():
+                held = any(item.name != ".lock" for item in folder.iterdir())
+                shutil.rmtree(folder, ignore_errors=True)
+            removed += held
+    return removed
+
+
+def _info(folders: list[Path], columns: tuple[str, ...]) -> pd.DataFrame:
+    """The manifests of entry ``folders`` as a frame of ``columns``."""
+    rows = []
+    for folder in folders:
+        manifest = read_json(folder / "manifest.json")
+        if isinstance(manifest, dict) and "resource" in manifest:
+            rows.append({**{name: manifest.get(name) for name in columns},
+                         "filters": manifest.get("filters", {}),
+                         "path": str(folder / "data.parquet")})
+    frame = pd.DataFrame(rows, columns=list(columns))
+    frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
+    return frame.astype({"rows": "Int64", "bytes": "Int64"})
+
+
 class Cache:
     """The cache of one client: its service and key's credential id.
 
     Args:
         root: The cache folder shared by every service and key.
-        base_url: The service the client talks to.
+        service: The service's identity: its base URL, or ``sandbox:<world id>``.
         credential_id: The key's credential id (never the secret).
     """
 
-    def __init__(self, root: Path, base_url: str, credential_id: str) -> None:
+    def __init__(self, root: Path, service: str, credential_id: str) -> None:
         self.root = Path(root)
-        self.identity = {"base_url": base_url, "credential_id": credential_id}
+        self.identity = {"service": service, "credential_id": credential_id}
         self.path = self.root / digest(self.identity)
 
     @classmethod
     def for_client(cls, client: Client, root: str | os.PathLike[str] | None = None) -> Cache:
-        """The cache of ``client`` under ``root`` (default: ``$DIALKIT_CACHE_DIR`` or the
-        platform's user cache folder)."""
-        chosen = (root or os.environ.get(CACHE_DIR_VARIABLE)
-                  or platformdirs.user_cache_dir("dialkit"))
-        return cls(Path(chosen), client.base_url, client.credential_id)
+        """The cache of ``client`` under ``root`` (default: :func:`cache_root`)."""
+        return cls(cache_root(root), client.service_identity, client.credential_id)
 
     def entry(self, resource: str, filters: Mapping[str, Any]) -> Entry:
         """The entry of ``resource`` with ``filters`` (``None`` values ignored)."""
@@ -273,19 +370,7 @@ class Cache:
         Example:
             >>> client.cache.info()[["resource", "rows", "path"]]  # doctest: +SKIP
         """
-        rows = []
-        for folder in self._folders():
-            manifest = read_json(folder / "manifest.json")
-            if isinstance(manifest, dict) and "resource" in manifest:
-                rows.append({"resource": manifest["resource"],
-                             "filters": manifest.get("filters", {}),
-                             "rows": manifest.get("rows"), "bytes": manifest.get("bytes"),
-                             "fetched_at": manifest.get("fetched_at"),
-                             "path": str(folder / "data.parquet")})
-        frame = pd.DataFrame(rows, columns=["resource", "filters", "rows", "bytes",
-                                            "fetched_at", "path"])
-        frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
-        return frame.astype({"rows": "Int64", "bytes": "Int64"})
+        return _info(self._folders(), _COLUMNS)
 
     def clear(self, resource: str | None = None) -> int:
         """Delete the cached frames of ``resource`` (every resource by default); how many.
@@ -294,15 +379,12 @@ class Cache:
         load's pages or an unreadable manifest: those pages are personal data
         too, and a load after a clear must not resume from them.
         """
-        removed = 0
-        for folder in self._folders():
-            name = folder.name.rsplit("-", 1)[0]
-            if folder.is_dir() and (resource is None or name == resource):
-                with Entry(folder, name, {}, self.identity).locked():
-                    held = any(item.name != ".lock" for item in folder.iterdir())
-                    shutil.rmtree(folder, ignore_errors=True)
-                removed += held
-        return removed
+        return _clear(self._folders(), resource)
+
+    def remove(self) -> None:
+        """Delete every entry of this service and key, and their folder."""
+        self.clear()
+        shutil.rmtree(self.path, ignore_errors=True)
 
     def _folders(self) -> list[Path]:
         """The entry folders (``<resource>-<digest>``) of this service and key."""

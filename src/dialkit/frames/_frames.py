@@ -27,7 +27,7 @@ from ..errors import ApiError
 from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
 from ._dnc import load_dnc
-from ._progress import Progress
+from ._progress import Progress, watched
 from ._reports import load_dispositions
 from ._schemas import Schema
 
@@ -43,12 +43,14 @@ class FrameOptions(TypedDict, total=False):
     Attributes:
         refresh: ``"auto"``, ``"incremental"``, ``"full"`` or ``"offline"``.
         max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta`` or seconds.
-        progress: Show a progress bar on loads of more than one page.
+        progress: Show a progress bar on loads of more than one page; by
+            default only where someone watches: in a notebook, or when
+            standard error is a terminal (not in a script's log).
     """
 
     refresh: Refresh
     max_age: timedelta | float
-    progress: bool
+    progress: bool | None
 
 
 REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
@@ -99,7 +101,7 @@ class Frames:
     ``max_age``, else a refresh; ``"incremental"``; ``"full"``; ``"offline"``:
     the cache only, :class:`CacheMissError` if absent), ``max_age`` (a
     ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
-    than one page).
+    than one page; by default in a notebook or a terminal only).
 
     Example:
         >>> calls = client.frames.calls(direction="outbound")  # doctest: +SKIP
@@ -202,7 +204,8 @@ def _options(options: FrameOptions,
     max_age = options.get("max_age", default_age)
     if not isinstance(max_age, timedelta):
         max_age = timedelta(seconds=float(max_age))
-    return refresh, max_age, bool(options.get("progress", True))
+    progress = options.get("progress")
+    return refresh, max_age, watched() if progress is None else bool(progress)
 
 
 def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
@@ -221,6 +224,16 @@ def _day(value: date | str) -> date:
 def _newest_first(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
     order = [c for c in ("created_at", spec.key) if c in frame.columns]
     return frame.sort_values(order, ascending=False, ignore_index=True, kind="stable")
+
+
+@dataclass(slots=True)
+class _Start:
+    """Where a load starts: the pages already saved, the cursor after them, and when the
+    load began (ISO 8601), which becomes the cached frame's ``fetched_at``."""
+
+    pages: list[pd.DataFrame]
+    cursor: str | None
+    started_at: str
 
 
 class _Load:
@@ -244,15 +257,16 @@ class _Load:
     def _fetch(self, cached: pd.DataFrame | None) -> pd.DataFrame:
         boundary = self._boundary(cached)
         plan = {"boundary": None if boundary is None else boundary.isoformat()}
-        pages = self._resume(plan)
+        start = self._resume(plan)
         try:
-            fresh = self._walk(pages, plan, boundary)
+            fresh = self._walk(start, plan, boundary)
         except ApiError as error:
             if error.code != ErrorCode.INVALID_CURSOR:
                 raise
-            fresh = self._walk(self._restart(plan), plan, boundary)  # the saved cursor expired
+            start = self._restart(plan)  # the saved cursor expired
+            fresh = self._walk(start, plan, boundary)
         merged = fresh if boundary is None else self._merge(fresh, cached)
-        self.entry.write(merged)
+        self.entry.write(merged, fetched_at=start.started_at)
         self.entry.partial().clear()
         return merged
 
@@ -264,29 +278,33 @@ class _Load:
         newest: datetime = cached["created_at"].max().to_pydatetime()
         return newest - self.spec.overlap
 
-    def _resume(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
-        """The pages of an interrupted load with the same plan, and the cursor after them."""
+    def _resume(self, plan: Mapping[str, Any]) -> _Start:
+        """The pages of an interrupted load of the same plan, and the cursor after them.
+
+        A full refresh never resumes: it must return what the service holds
+        now, not pages read before it was called. Other loads resume a load
+        begun within the cache's resume window.
+        """
         partial = self.entry.partial()
-        state = partial.state()
-        if state is not None and state.get("plan") == dict(plan) and state.get("chunks"):
+        state = None if self.refresh == "full" else partial.resumable(plan)
+        if state is not None and state.get("cursor"):
             saved = partial.frames(self.spec.schema)
-            if saved is not None and state.get("cursor"):
-                return saved, state["cursor"]
+            if saved is not None:
+                return _Start(saved, state["cursor"], state["started_at"])
         return self._restart(plan)
 
-    def _restart(self, plan: Mapping[str, Any]) -> tuple[list[pd.DataFrame], str | None]:
-        self.entry.partial().start(plan)
-        return [], None
+    def _restart(self, plan: Mapping[str, Any]) -> _Start:
+        return _Start([], None, self.entry.partial().start(plan))
 
-    def _walk(self, start: tuple[list[pd.DataFrame], str | None], plan: Mapping[str, Any],
+    def _walk(self, start: _Start, plan: Mapping[str, Any],
               boundary: datetime | None) -> pd.DataFrame:
         """Fetch pages from the start's cursor, keeping each on disk, until done."""
-        pages, cursor = start
+        pages, cursor = start.pages, start.cursor
         partial = self.entry.partial()
         with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
             for page in self._raw_pages(cursor):
                 frame = self.spec.schema.frame(page.data)
-                partial.add(len(pages), frame, page.next_cursor, plan)
+                partial.add(len(pages), frame, page.next_cursor, plan, start.started_at)
                 pages.append(frame)
                 bar.page(len(frame), more=page.has_more)
                 if boundary is not None and _reached(frame, boundary):

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 from types import TracebackType
 from typing import Any
 
 from tqdm.auto import tqdm
+
+
+def watched() -> bool:
+    """Whether someone watches this process: a notebook kernel, or a terminal on stderr.
+
+    A script whose output goes to a log or a CI job gets no bar, so its log
+    is not filled with carriage returns.
+    """
+    isatty = getattr(sys.stderr, "isatty", None)
+    if isatty is not None and isatty():
+        return True
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
 
 
 class Progress:

@@ -9,12 +9,15 @@ the configuration does.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from dialkit.contract import ErrorCode
 
 from ._clock import isoformat
 from ._problems import ApiProblem
-from ._service import RequestContext
+
+if TYPE_CHECKING:  # the world imports the prices, and the service imports the world
+    from ._service import RequestContext
 
 PRICES = {"call": 0.05, "sms": 0.01}
 """Estimated cost of one call or one SMS segment (the emulator's own figures)."""

@@ -114,6 +114,7 @@ class AccountConfig(_Section):
     daily_cap: int | None = Field(None, ge=0)
     spend_limit: float | None = Field(None, ge=0)
     lead_sources: list[str] = ["web_form", "referral", "partner_api", "trade_show"]
+    recent_activity: bool = True
     clients: list[ClientConfig] = []
 
 
@@ -187,12 +188,18 @@ def generate_key(*, test: bool = True) -> str:
     return f"svc_{'test' if test else 'live'}_{credential}_{secret}"
 
 
-def default_config(start_time: datetime | None = None) -> SandboxConfig:
-    """One account, one client with every scope, every switch on, a test and a sending key."""
+def default_config(start_time: datetime | None = None,
+                   keys: tuple[str, str] | None = None) -> SandboxConfig:
+    """One account, one client with every scope, every switch on, a test and a sending key.
+
+    ``keys`` (test, sending) are the keys of a world kept in a file; new random
+    ones otherwise.
+    """
+    test, sending = keys or (generate_key(), generate_key())
     client = ClientConfig(
         name="default",
         scopes=list(Scope),
-        keys=[KeyConfig(key=generate_key()), KeyConfig(key=generate_key(), sending=True)],
+        keys=[KeyConfig(key=test), KeyConfig(key=sending, sending=True)],
     )
     account = AccountConfig(name="demo", switches=list(Switch), clients=[client])
     return SandboxConfig(server=ServerConfig(start_time=start_time), accounts=[account])

@@ -7,6 +7,7 @@ set, so a sandbox client's endpoints only ever receive that client's events.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -70,3 +71,51 @@ def record_event(store: Store, dataset: str, event_type: str, data: dict[str, An
     for webhook_id in targets:
         queue_delivery(store, dataset, event_id, webhook_id, now)
     return event_id
+
+
+@dataclass(frozen=True, slots=True)
+class CallFacts:
+    """What a finished outbound call's events say (times in storage form)."""
+
+    call_id: str
+    campaign_id: str | None
+    lead_id: str | None
+    from_number: str
+    to_number: str
+    status: str
+    started_at: str
+    answered_at: str | None
+    ended_at: str
+    duration_seconds: float
+    hangup_cause: str | None
+    disposition: str | None
+    follow_up_at: str | None = None
+
+
+def call_events(call: CallFacts) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``call.completed`` and, when an agent logged an outcome, ``disposition.logged``:
+    each as (type, data, call_details), stamped with the call's end.
+
+    The one description of these events, for the dialer simulation and the
+    seeded world's history alike.
+    """
+    answered = call.answered_at is not None
+    summary: dict[str, Any] = dict.fromkeys(
+        ("text", "next_action", "language", "source", "generated_at"))
+    summary.update(status="processing" if answered else "not_generated", truncated=False)
+    disposition = None if call.disposition is None else {
+        "status": "ready", "code": call.disposition, "notes": None,
+        "follow_up_at": call.follow_up_at, "logged_at": call.ended_at}
+    details = {"schema_version": 1, "summary": summary, "disposition": disposition}
+    events = [("call.completed", {
+        "call_id": call.call_id, "direction": "outbound", "status": call.status,
+        "from": call.from_number, "to": call.to_number, "campaign_id": call.campaign_id,
+        "started_at": call.started_at, "answered_at": call.answered_at,
+        "ended_at": call.ended_at, "duration_seconds": call.duration_seconds,
+        "hangup_cause": call.hangup_cause}, details)]
+    if answered and call.disposition:
+        events.append(("disposition.logged", {
+            "call_id": call.call_id, "campaign_id": call.campaign_id, "lead_id": call.lead_id,
+            "disposition_code": call.disposition, "notes": None, "phone": call.to_number,
+            "logged_at": call.ended_at}, details))
+    return events

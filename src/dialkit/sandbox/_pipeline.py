@@ -5,11 +5,12 @@ in this order:
 
 1. request id, and ``X-Request-ID`` / ``Cache-Control: no-store`` on every answer;
 2. the route (404 ``route_not_available``, 405 with ``Allow``);
-3. a key in the URL or in the body (400 ``credential_in_url`` / ``credential_in_body``),
-   before anything else is looked at;
+3. a declared or received body over 1 MiB (413, at once, without reading on), then a
+   key in the URL or anywhere in the body, raw or JSON-decoded (400
+   ``credential_in_url`` / ``credential_in_body``), before anything else is looked at;
 4. the per-address rate limit, the key (401), access and allow-lists (403), the
    other rate limits (429), scope, tier and sending setup (403);
-5. ``X-Correlation-ID``, body size (413), media type (415), JSON and its depth;
+5. ``X-Correlation-ID``, media type (415), JSON, its depth and its numbers;
 6. faults, the Idempotency-Key and the operation itself, whose answer is stored
    for replay.
 
@@ -34,7 +35,6 @@ from dialkit.contract import (
     CORRELATION_ID_PATTERN,
     MAX_BODY_BYTES,
     MAX_IDEMPOTENCY_KEY_LENGTH,
-    MAX_JSON_DEPTH,
     RATE_LIMIT_PER_ACCOUNT,
     RATE_LIMIT_PER_CLIENT,
     RATE_LIMIT_PER_KEY,
@@ -47,11 +47,19 @@ from dialkit.contract import (
 from ._auth import CREDENTIAL, Caller, authorize, check_access
 from ._faults import FaultRule
 from ._idempotency import StoredAnswer, fingerprint, outcome_unknown
+from ._json_body import JsonBody, decode
 from ._problems import ApiProblem, field_error, render
 from ._service import RequestContext, Service
 
 log = logging.getLogger("dialkit.sandbox")
 _CORRELATION = re.compile(CORRELATION_ID_PATTERN)
+_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+
+MAX_URL_BYTES = 8_192
+"""Longest path and query string taken; lists and filters need far less."""
+
+MAX_HEADER_BYTES = 16_384
+"""Most bytes of header names and values taken, all headers together."""
 CONTEXT_KEY = "dialkit.context"
 
 
@@ -70,18 +78,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
         if key == name:
             return bytes(value).decode("latin-1")
     return None
-
-
-def _depth(value: Any) -> int:
-    """Nesting depth of parsed JSON (a scalar is 0, ``{}`` is 1)."""
-    depth, level = 0, [(value, 0)]
-    while level:
-        item, d = level.pop()
-        if isinstance(item, dict | list):
-            depth = max(depth, d + 1)
-            level.extend((child, d + 1) for child in
-                         (item.values() if isinstance(item, dict) else item))
-    return depth
 
 
 class Pipeline:
@@ -155,8 +151,11 @@ class Pipeline:
             raise ApiProblem(ErrorCode.CREDENTIAL_IN_URL,
                              "An API key appeared in the URL. Treat that key as exposed: revoke "
                              "it, and send keys only in the Authorization header.")
-        body = await _read_body(receive)
-        if CREDENTIAL.search(body.decode("utf-8", "replace")):
+        _check_head(scope, raw_url)
+        body = await _read_body(scope, receive)
+        json_body = decode(body) if body else JsonBody(None)
+        if CREDENTIAL.search(body.decode("utf-8", "replace")) or any(
+                CREDENTIAL.search(text) for text in json_body.strings()):
             raise ApiProblem(ErrorCode.CREDENTIAL_IN_BODY,
                              "An API key appeared in the request body. Send keys only in the "
                              "Authorization header, and treat that key as exposed.")
@@ -165,7 +164,7 @@ class Pipeline:
         authorize(caller, operation)
         context = RequestContext(self.service, caller, operation, request_id)
         _check_correlation(scope, request_id)
-        parsed = _parse_body(scope, body)
+        parsed = _parse_body(scope, body, json_body)
         if operation.method == "GET" or operation.name == "dnc.check":
             return Admitted(context, body, parsed, None)  # reads do not use the key (rule 8)
         key = _header(scope, b"idempotency-key")
@@ -303,39 +302,65 @@ def _check_correlation(scope: Scope, request_id: str) -> None:
     log.info("request %s correlation %s", request_id, correlation)
 
 
-async def _read_body(receive: Receive) -> bytes:
-    """The body, read up to one byte past the limit (enough to know it is too large)."""
+def _check_head(scope: Scope, raw_url: str) -> None:
+    """Refuse an oversize URL or header block, and control characters in header values.
+
+    uvicorn's parser takes these when they arrive in one piece; the service
+    answers them as its other validation failures.
+    """
+    if len(raw_url) > MAX_URL_BYTES:
+        raise field_error("/url", "too_long", f"The path and query string are over "
+                          f"{MAX_URL_BYTES} bytes; send fewer or shorter query parameters.")
+    headers = scope["headers"]
+    if sum(len(name) + len(value) for name, value in headers) > MAX_HEADER_BYTES:
+        raise field_error("/header", "too_long",
+                          f"The headers are over {MAX_HEADER_BYTES} bytes together.")
+    for name, value in headers:
+        if _CONTROL.search(value):
+            header = bytes(name).decode("latin-1")
+            raise field_error(f"/header/{header}", "invalid_format",
+                              f"The {header} header holds a control character.")
+
+
+async def _read_body(scope: Scope, receive: Receive) -> bytes:
+    """The body; refused with 413 as soon as its declared or received size is over 1 MiB.
+
+    Nothing more is read after the refusal, so an endless upload costs the
+    service one MiB, not what the sender chooses.
+    """
+    declared = _header(scope, b"content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _too_large()
     chunks, size, more = [], 0, True
     while more:
         message = await receive()
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
-        if size <= MAX_BODY_BYTES:
-            chunks.append(chunk)
         size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _too_large()
+        chunks.append(chunk)
         more = message.get("more_body", False)
     return b"".join(chunks)
 
 
-def _parse_body(scope: Scope, body: bytes) -> Any:
-    if len(body) > MAX_BODY_BYTES:
-        raise ApiProblem(ErrorCode.PAYLOAD_TOO_LARGE,
-                         f"The request body is over {MAX_BODY_BYTES} bytes. Send fewer items "
-                         "per request.")
+def _too_large() -> ApiProblem:
+    return ApiProblem(ErrorCode.PAYLOAD_TOO_LARGE,
+                      f"The request body is over {MAX_BODY_BYTES} bytes. Send fewer items "
+                      "per request.")
+
+
+def _parse_body(scope: Scope, body: bytes, json_body: JsonBody) -> Any:
     if not body:
         return None
     media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
     if media != "application/json":
         raise ApiProblem(ErrorCode.UNSUPPORTED_MEDIA_TYPE,
                          "Send the body as JSON with 'Content-Type: application/json'.")
-    try:
-        parsed = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        raise field_error("", "invalid_json", "The body is not valid JSON in UTF-8.") from None
-    if _depth(parsed) > MAX_JSON_DEPTH:
-        raise field_error("", "too_deep", f"The body nests deeper than {MAX_JSON_DEPTH} levels.")
-    return parsed
+    if json_body.problem is not None:
+        raise json_body.problem
+    return json_body.value
 
 
 def _stamped(send: Send, request_id: str) -> Send:

@@ -23,8 +23,13 @@ import uvicorn
 
 from .._secrets import MaskedStr
 from ._app import create_app
-from ._config import SandboxConfig, default_config, load_config
+from ._config import SandboxConfig, default_config, generate_key, load_config
+from ._protocol import protocol_for
 from ._service import Service
+from ._store import Store
+
+DEFAULT_KEYS_META = "default_keys"
+"""Where a kept world stores its default account's keys (the file is the user's own)."""
 
 STARTUP_DEADLINE_SECONDS = 30.0
 
@@ -45,20 +50,38 @@ class _DroppedConnectionFilter(logging.Filter):
 
 
 def keys_of(config: SandboxConfig) -> dict[str, ApiKey]:
-    """Every active key by label: ``test``, ``live`` or ``sending``, prefixed with
-    ``<account>/<client>/`` unless the config has a single client."""
+    """Every active key by label.
+
+    Each key is ``<account>/<client>/<kind>``, its kind ``test``, ``live`` or
+    ``sending``, with ``#2``, ``#3``... for further keys of the same kind. When
+    the config has a single client, each is also labelled by ``<kind>`` alone
+    (``test``, ``sending``), the short labels of the default configuration.
+    """
     single = len(config.accounts) == 1 and len(config.accounts[0].clients) == 1
     labels: dict[str, ApiKey] = {}
     for account in config.accounts:
         for client in account.clients:
             for key in (k for k in client.keys if not k.revoked):
                 kind = "sending" if key.sending else ("test" if key.is_test else "live")
-                base = kind if single else f"{account.name}/{client.name}/{kind}"
-                label, n = base, 2
-                while label in labels:
-                    label, n = f"{base}#{n}", n + 1
-                labels[label] = ApiKey(key.key)
+                for base in [f"{account.name}/{client.name}/{kind}", *([kind] * single)]:
+                    labels[_free(labels, base)] = ApiKey(key.key)
     return labels
+
+
+def _free(labels: Mapping[str, object], base: str) -> str:
+    """``base``, or ``base#2``, ``base#3``... : the first label not yet taken."""
+    label, n = base, 2
+    while label in labels:
+        label, n = f"{base}#{n}", n + 1
+    return label
+
+
+def key_for(labels: Mapping[str, ApiKey], label: str) -> ApiKey:
+    """The key of ``label``; a ValueError listing the labels there are otherwise."""
+    if label not in labels:
+        raise ValueError(f"this emulator has no key labelled {label!r}; its labels are "
+                         f"{', '.join(sorted(labels))} (see docs/emulator.md, 'Running it')")
+    return labels[label]
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -76,20 +99,45 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def resolve_config(config: SandboxConfig | str | Path | None) -> SandboxConfig:
-    """A config object from ``None`` (the default account), a path, or an object."""
+def resolve_config(config: SandboxConfig | str | Path | None,
+                   db: str | Path | None = None) -> SandboxConfig:
+    """A config object from ``None`` (the default account), a path, or an object.
+
+    The default account of a world kept in ``db`` keeps its keys: they are
+    made once and stored in the file, so a re-opened world answers to the keys
+    (and the caches) of its earlier sessions.
+    """
     if config is None:
-        return default_config()
+        return default_config(keys=None if db is None else stored_keys(str(db)))
     if isinstance(config, SandboxConfig):
         return config
     return load_config(config)
+
+
+def stored_keys(db: str) -> tuple[str, str]:
+    """The default account's (test, sending) keys kept in the store at ``db``, made once.
+
+    The file then holds keys, so it is made owner-only.
+    """
+    store = Store(db)
+    Path(db).chmod(0o600)
+    try:
+        kept = store.meta(DEFAULT_KEYS_META)
+        if kept is None:
+            kept = f"{generate_key()} {generate_key()}"
+            store.set_meta(DEFAULT_KEYS_META, kept)
+        test, sending = kept.split()
+        return test, sending
+    finally:
+        store.close()
 
 
 def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
     """A uvicorn server for ``service`` (not started)."""
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
     app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="on",
-                                access_log=False, timeout_graceful_shutdown=2)
+                                access_log=False, timeout_graceful_shutdown=2,
+                                http=protocol_for(service.docs_base))
     return uvicorn.Server(app_config)
 
 
@@ -102,6 +150,17 @@ class Sandbox:
     service: Service
     _server: uvicorn.Server
     _thread: threading.Thread
+
+    @property
+    def world_id(self) -> str:
+        """The identity of this emulator's world: the same for every session of a world
+        kept in a file, new for each world in memory."""
+        return self.service.world_id
+
+    @property
+    def persistent(self) -> bool:
+        """Whether the world is kept in a file (``db=``) and outlives this session."""
+        return self.service.store.path != ":memory:"
 
     def __repr__(self) -> str:
         return f"Sandbox(base_url={self.base_url!r}, keys={sorted(self.keys)})"
@@ -136,7 +195,7 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         ...     httpx.get(sandbox.base_url + "/v1/me",
         ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
     """
-    resolved = resolve_config(config)
+    resolved = resolve_config(config, db)
     sock = bind(host, port)
     service = Service(resolved, None if db is None else str(db))
     server = make_server(service)

@@ -41,6 +41,15 @@ class Service:
             self.seed(account)
 
     @property
+    def world_id(self) -> str:
+        """A random id made once per store: kept with a world in a file, new in memory."""
+        kept = self.store.meta("world_id")
+        if kept is None:
+            kept = secrets.token_hex(16)
+            self.store.set_meta("world_id", kept)
+        return kept
+
+    @property
     def docs_base(self) -> str:
         """Where error documentation lives (the ``type`` of problem bodies)."""
         return self.config.server.docs_base.rstrip("/")
@@ -70,11 +79,12 @@ class Service:
 
     def seed(self, account: AccountConfig, *, force: bool = False) -> None:
         """Build the account's world unless the store already holds this very world."""
-        signature = f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+        signature = (f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+                     f"{'' if account.recent_activity else '/quiet'}")
         if force or self.store.meta(f"world:{account.name}") != signature:
             self.store.drop_datasets(account.name)
             build_world(self.store, account.name, seed=account.seed, scale=account.scale,
-                        anchor=self.anchor)
+                        anchor=self.anchor, activity=account.recent_activity)
             self.store.set_meta(f"world:{account.name}", signature)
 
     def reset(self) -> None:

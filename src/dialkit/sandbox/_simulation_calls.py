@@ -18,10 +18,9 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from ._clock import isoformat
-from ._events import record_event
+from ._events import CallFacts, call_events, record_event
 from ._store import Store
 from ._world_calls import DISPOSITIONS, HANGUP_CAUSES, STATUSES
 
@@ -193,34 +192,19 @@ def write_call(conn: sqlite3.Connection, call: PlacedCall) -> None:
          json.dumps({"call_id": call.id, "disposition": o.disposition})))
 
 
-def _call_details(call: PlacedCall, follow_up: int | None) -> dict[str, Any]:
-    """The envelope's ``call_details``: the summary is still being made when the call ends."""
-    o = call.outcome
-    summary = dict.fromkeys(("text", "next_action", "language", "source", "generated_at"))
-    summary.update(status="processing" if o.answered else "not_generated", truncated=False)
-    disposition = None if o.disposition is None else {
-        "status": "ready", "code": o.disposition, "notes": None,
-        "follow_up_at": _optional(follow_up), "logged_at": stamp(call.ended_at)}
-    return {"schema_version": 1, "summary": summary, "disposition": disposition}
-
-
 def record_call_events(store: Store, call: PlacedCall, follow_up: int | None) -> int:
     """``call.completed`` and, when an agent logged an outcome, ``disposition.logged``.
 
     Both are stamped with the call's end. Returns how many events were recorded.
     """
     o, ended = call.outcome, stamp(call.ended_at)
-    details = _call_details(call, follow_up)
-    record_event(store, call.dataset, "call.completed", {
-        "call_id": call.id, "direction": "outbound", "status": o.status,
-        "from": call.caller_id, "to": call.phone, "campaign_id": call.campaign_id,
-        "started_at": stamp(call.dialled), "answered_at": _optional(call.answered_at),
-        "ended_at": ended, "duration_seconds": o.duration_ms / 1000,
-        "hangup_cause": o.hangup_cause}, ended, call_details=details)
-    if not (o.answered and o.disposition):
-        return 1
-    record_event(store, call.dataset, "disposition.logged", {
-        "call_id": call.id, "campaign_id": call.campaign_id, "lead_id": call.lead_id,
-        "disposition_code": o.disposition, "notes": None, "phone": call.phone,
-        "logged_at": ended}, ended, call_details=details)
-    return 2
+    facts = CallFacts(
+        call_id=call.id, campaign_id=call.campaign_id, lead_id=call.lead_id,
+        from_number=call.caller_id, to_number=call.phone, status=o.status,
+        started_at=stamp(call.dialled), answered_at=_optional(call.answered_at),
+        ended_at=ended, duration_seconds=o.duration_ms / 1000, hangup_cause=o.hangup_cause,
+        disposition=o.disposition, follow_up_at=_optional(follow_up))
+    events = call_events(facts)
+    for kind, data, details in events:
+        record_event(store, call.dataset, kind, data, ended, call_details=details)
+    return len(events)

@@ -146,14 +146,14 @@ CREATE TABLE IF NOT EXISTS planted (
 CREATE INDEX IF NOT EXISTS planted_account ON planted (account, kind);
 """
 
-COPIED_TABLES = ("campaigns", "leads", "callbacks", "appointments", "agents")
+COPIED_TABLES = ("campaigns", "leads", "callbacks", "appointments", "agents", "sms",
+                 "webhooks", "webhook_events", "webhook_deliveries")
 """Mutable tables: each data set works on its own copy of the seeded rows."""
 
 LAYERED_TABLES = ("calls", "lead_history", "dnc", "caller_ids")
 """Append-only tables: a data set reads the seeded rows plus its own."""
 
-OWN_TABLES = ("consents", "sms", "sending_log", "webhooks", "webhook_events",
-              "webhook_deliveries")
+OWN_TABLES = ("consents", "sending_log")
 """Tables with no seeded rows at all."""
 
 

@@ -37,6 +37,7 @@ from . import _world_calls as wc
 from ._clock import isoformat
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, world_numbers
 from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
+from ._world_activity import write_activity
 from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 
 Scale = Literal["small", "medium", "large"]
@@ -92,8 +93,11 @@ _STREAMS = ("campaigns", "phones", "leads", "calls", "listing", "plant", "inboun
 
 
 def build_world(store: Store, account: str, *, seed: int, scale: Scale,
-                anchor: datetime) -> None:
+                anchor: datetime, activity: bool = True) -> None:
     """Replace the account's seeded world (and its planted problems) with a fresh build.
+
+    With ``activity``, the world also holds its recent webhook events and text
+    messages (:mod:`._world_activity`).
 
     Raises:
         ValueError: ``scale`` is not one of ``small``, ``medium``, ``large``, or
@@ -109,7 +113,7 @@ def build_world(store: Store, account: str, *, seed: int, scale: Scale,
         for table in (*COPIED_TABLES, *LAYERED_TABLES):
             conn.execute(f"DELETE FROM {table} WHERE dataset = ?", (seed_dataset(account),))
         conn.execute("DELETE FROM planted WHERE account = ?", (account,))
-        world.write(conn, seed_dataset(account), account)
+        world.write(conn, seed_dataset(account), account, activity=activity)
 
 
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
@@ -285,6 +289,7 @@ class _World:
                     for i, name in enumerate(_STREAMS)}
         account_key = int.from_bytes(hashlib.sha256(account.encode()).digest()[:8], "big")
         self.rng["ids"] = np.random.default_rng([len(_STREAMS), seed % 2**64, account_key])
+        self.rng["activity"] = np.random.default_rng([len(_STREAMS) + 1, seed % 2**64])
         self.shape, self.anchor = shape, anchor
         start = anchor - shape.weeks * 7 * DAY_MS
         self.campaigns = _campaigns(self.rng["campaigns"], shape, start, anchor)
@@ -305,7 +310,8 @@ class _World:
         self.calls = every.take(order)
         self.rank = np.argsort(order)
 
-    def write(self, conn: sqlite3.Connection, dataset: str, account: str) -> None:
+    def write(self, conn: sqlite3.Connection, dataset: str, account: str, *,
+              activity: bool = True) -> None:
         """Insert every table of the world into ``dataset`` (and ``planted``)."""
         ids = self.rng["ids"]
         campaign_ids = _objects(uuid_texts(ids, "cmp_", len(self.campaigns.status)))
@@ -330,6 +336,9 @@ class _World:
                 ((dataset, p) for p in sorted(self.callers.e164.tolist())))
         _insert(conn, "planted", "account kind call_id phone detail",
                 self._planted_rows(account, call_ids))
+        if activity:
+            write_activity(conn, dataset, _stamp(self.anchor), self.rng["activity"],
+                           lambda prefix, n: uuid_texts(ids, prefix, n))
 
     def _write_leads(self, conn: sqlite3.Connection, dataset: str,
                      campaign_ids: NDArray[np.object_], lead_ids: NDArray[np.object_]) -> None:

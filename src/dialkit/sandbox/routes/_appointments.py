@@ -9,8 +9,8 @@ quotes (``"3"``), and an ``If-Match`` that names another version answers 412
 from __future__ import annotations
 
 import sqlite3
+from importlib.resources import files
 from typing import Annotated, Any
-from zoneinfo import available_timezones
 
 from fastapi import APIRouter, Header
 
@@ -45,7 +45,9 @@ SOURCE = "api"
 MODIFIABLE = frozenset({AppointmentStatus.SCHEDULED, AppointmentStatus.CONFIRMED})
 """States an appointment can be cancelled or moved from."""
 
-_ZONES = frozenset(available_timezones())
+_ZONES = frozenset(files("tzdata").joinpath("zones").read_text().split()) - {"Factory"}
+"""The IANA zone names, from the tzdata package's list. Not ``available_timezones()``:
+that also lists the machine's ``localtime`` and other files that are not zones."""
 _COLUMNS = ("id", "status", "scheduled_at", "timezone", "duration_minutes", "service_type",
             "contact_name", "phone", "email", "notes", "source", "created_at", "updated_at")
 

@@ -1,0 +1,49 @@
+"""Which column of a lead file holds which lead field, by the names people give them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from ..contract import MAX_CUSTOM_FIELDS
+
+ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "phone": ("phone", "phonenumber", "mobile", "mobilephone", "cell", "cellphone", "tel",
+              "telephone"),
+    "first_name": ("firstname", "givenname"),
+    "last_name": ("lastname", "surname", "familyname"),
+    "full_name": ("fullname", "name"),
+    "email": ("email", "emailaddress"),
+    "external_id": ("externalid", "id", "leadid"),
+    "country": ("country", "countrycode"),
+})
+"""Header names of each field, compared without case, spaces or punctuation
+(``E-mail``, ``Phone Number`` and ``first_name`` all match). ``country`` is not
+a lead field: it tells the normaliser each row's country."""
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def squeeze(header: str) -> str:
+    """A header without case, spaces or punctuation: ``"E-mail Address"`` → ``"emailaddress"``."""
+    return _NOT_ALNUM.sub("", header.casefold())
+
+
+def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
+                ) -> tuple[dict[str, str], list[str], list[str]]:
+    """(field → column, custom field columns, columns beyond the custom-field limit).
+
+    ``mapping`` (field → column) wins over the names; of two columns with names
+    of one field, the first is the field and the second a custom field.
+    """
+    fields = dict(mapping or {})
+    taken = set(fields.values())
+    by_name = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
+    for column in columns:
+        field = by_name.get(squeeze(column))
+        if column not in taken and field is not None and field not in fields:
+            fields[field] = column
+            taken.add(column)
+    rest = [column for column in columns if column not in taken]
+    return fields, rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]

@@ -1,0 +1,177 @@
+"""E.164 normalisation of phone columns, with the metadata of the ``phonenumbers`` package.
+
+Each distinct (text, region) pair is cleaned (:mod:`._phone_text`) and parsed
+once, then mapped back to every row that holds it: lead files repeat numbers,
+and ``phonenumbers`` is the slow part. The verdict is ``phonenumbers``' own on
+the cleaned text: ``parse`` + ``is_valid_number`` + ``format_number(E164)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import phonenumbers
+from phonenumbers import geocoder
+
+from ..contract import E164_PATTERN
+from ._phone_text import clean
+
+COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
+"""The columns :func:`normalize` returns, besides the input's index."""
+
+_COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of america": "US",
+                    "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
+                    "scotland": "GB", "wales": "GB"}
+_E164 = phonenumbers.PhoneNumberFormat.E164
+MIN_INTERNATIONAL_DIGITS = 11
+"""Digits a number without ``+`` needs before it is tried as international."""
+_E164_SHAPE = re.compile(E164_PATTERN)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one distinct cell became."""
+
+    phone_e164: str | None
+    country: str | None
+    extension: str | None
+    reason: str | None
+    flags: str | None
+
+
+def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
+              country: Sequence[Any] | pd.Series | None = None) -> pd.DataFrame:
+    """Phone numbers to E.164, one row per input, on the input's index.
+
+    Args:
+        phones: The phone cells, as text (numbers are taken as their text).
+        region: The default region (ISO alpha-2) of numbers written nationally.
+        country: Each row's country, where the file has one: ISO alpha-2, an
+            English country name, or a calling code (``44``, ``+44``); a blank
+            or unknown one falls back to ``region`` (flagged ``unknown_country``).
+
+    Returns:
+        ``phone_e164`` (``None`` unless valid), ``country`` (the number's region),
+        ``extension``, ``reason`` (``missing_phone``, ``invalid_phone`` or ``None``)
+        and ``flags`` (comma-separated: ``excel_float``, ``excel_scientific``,
+        ``extension``, ``two_numbers``, ``vanity``, ``international_prefix``,
+        ``added_plus``, ``unknown_country``, ``over_15_digits``: a number
+        ``phonenumbers`` accepts that is longer than E.164 allows, refused as the
+        contract's pattern refuses it).
+
+    Example:
+        >>> normalize(["(415) 555-0123", "0044 20 7946 0123"])["phone_e164"].tolist()
+        ['+14155550123', '+442079460123']
+    """
+    region = _region(region)
+    cells = pd.Series(phones).astype(object)
+    texts = cells.map(lambda v: None if _missing(v) else str(v))
+    regions, unknown = _row_regions(country, region, cells.index)
+    keys = pd.MultiIndex.from_arrays([texts.fillna("\0"), regions])
+    codes, distinct = pd.factorize(keys)
+    outcomes = [_one(None if text == "\0" else text, where) for text, where in distinct]
+    frame = pd.DataFrame([outcomes[code] for code in codes], columns=list(COLUMNS),
+                         index=cells.index).astype("string[pyarrow]")
+    if unknown.any():
+        frame.loc[unknown, "flags"] = frame.loc[unknown, "flags"].map(
+            lambda f: "unknown_country" if pd.isna(f) else f"{f},unknown_country")
+    return frame
+
+
+def region_of(value: Any) -> str | None:
+    """The region (ISO alpha-2) a country cell names, or ``None``."""
+    if _missing(value):
+        return None
+    text = str(value).strip()
+    if text.upper() in phonenumbers.SUPPORTED_REGIONS:
+        return text.upper()
+    code = text.removeprefix("+").strip()
+    if code.isdigit():
+        found = phonenumbers.region_code_for_country_code(int(code))
+        return None if found == phonenumbers.UNKNOWN_REGION else found
+    return _country_names().get(text.casefold()) or _COUNTRY_ALIASES.get(text.casefold())
+
+
+def _one(text: str | None, region: str) -> Outcome:
+    cleaned = clean(text, region)
+    flags = cleaned.flags
+    if cleaned.refusal is not None or cleaned.text is None:
+        return Outcome(None, None, cleaned.extension, cleaned.refusal, ",".join(flags) or None)
+    number = _valid(cleaned.text, region)
+    if number is None and _lost_plus(cleaned.text, region):
+        number = _valid("+" + "".join(c for c in cleaned.text if c.isdigit()), region)
+        if number is not None:
+            flags.append("added_plus")
+    e164 = None if number is None else phonenumbers.format_number(number, _E164)
+    if e164 is not None and not _E164_SHAPE.match(e164):
+        flags.append("over_15_digits")  # valid to phonenumbers, refused by the contract
+        e164 = None
+    if number is None or e164 is None:
+        return Outcome(None, None, cleaned.extension, "invalid_phone", ",".join(flags) or None)
+    return Outcome(e164, phonenumbers.region_code_for_number(number), cleaned.extension, None,
+                   ",".join(flags) or None)
+
+
+def _lost_plus(text: str, region: str) -> bool:
+    """Whether ``text`` looks like a full international number without its ``+``.
+
+    Only a number too long to be national (11 digits or more) that starts with
+    neither a trunk ``0`` nor the region's own calling code: a 10-digit invalid
+    US number (``4630463310``) must stay invalid, not become a Swedish one (``+46…``).
+    """
+    digits = "".join(c for c in text if c.isdigit())
+    own = str(phonenumbers.country_code_for_region(region))
+    return (not text.lstrip().startswith("+") and len(digits) >= MIN_INTERNATIONAL_DIGITS
+            and not digits.startswith(("0", own)))
+
+
+def _valid(text: str, region: str) -> phonenumbers.PhoneNumber | None:
+    try:
+        number = phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException:
+        return None
+    return number if phonenumbers.is_valid_number(number) else None
+
+
+def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
+                 index: pd.Index) -> tuple[list[str], pd.Series]:
+    if country is None:
+        return [region] * len(index), pd.Series(False, index=index)
+    values = pd.Series(country).astype(object)
+    if len(values) != len(index):
+        raise ValueError(f"country has {len(values)} values for {len(index)} phones: pass "
+                         "one country per phone (or none)")
+    found = [region_of(value) for value in values.tolist()]
+    unknown = pd.Series([f is None and not _missing(v) for f, v in zip(found, values.tolist(),
+                                                                       strict=True)],
+                        index=index)
+    return [f or region for f in found], unknown
+
+
+def _region(region: str) -> str:
+    found = region_of(region)
+    if found is None:
+        raise ValueError(f"region={region!r} is not a region phonenumbers knows: pass an ISO "
+                         "3166 alpha-2 code such as 'US' or 'GB'")
+    return found
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
+
+
+@functools.cache
+def _country_names() -> dict[str, str]:
+    """English country names of every region phonenumbers knows, folded."""
+    names = {}
+    for code in phonenumbers.SUPPORTED_REGIONS:
+        example = phonenumbers.example_number(code)
+        name = example and geocoder.country_name_for_number(example, "en")
+        if name:
+            names[name.casefold()] = code
+    return names
