@@ -17,10 +17,11 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 import pytest
+from test_auth import ACCESS_KEYS, access_config
 
 from conftest import KEYS, assert_problem, write
 from dialkit.contract import MAX_BODY_BYTES
-from dialkit.sandbox import Sandbox
+from dialkit.sandbox import Sandbox, parse_config, start
 
 PHONE = "+442079460111"
 
@@ -224,3 +225,13 @@ def test_other_undecodable_bodies_are_invalid_json(api: httpx.Client, body: byte
                      content=body)
     problem = assert_problem(response, 400, "validation_failed")
     assert problem["errors"] == [{"pointer": "", "code": "invalid_json"}]
+
+
+# Beyond the review: the source address is the connection's, whatever a header says. ------------
+
+def test_a_forwarded_for_header_does_not_pass_an_allow_list() -> None:
+    headers = {"Authorization": f"Bearer {ACCESS_KEYS['client list']}",
+               "X-Forwarded-For": "10.1.2.3", "Forwarded": "for=10.1.2.3"}
+    with start(parse_config(access_config())) as running:
+        response = httpx.get(running.base_url + "/v1/me", headers=headers)
+    assert_problem(response, 403, "ip_not_allowed")

@@ -133,11 +133,17 @@ def stored_keys(db: str) -> tuple[str, str]:
 
 
 def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
-    """A uvicorn server for ``service`` (not started)."""
+    """A uvicorn server for ``service`` (not started).
+
+    It trusts no ``X-Forwarded-For``: uvicorn would take one from a loopback
+    caller, so any local program could name an allowed address and pass an IP
+    allow-list or the per-address rate limit. The source address is the
+    connection's own.
+    """
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
     app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="on",
                                 access_log=False, timeout_graceful_shutdown=2,
-                                http=protocol_for(service.docs_base))
+                                http=protocol_for(service.docs_base), proxy_headers=False)
     return uvicorn.Server(app_config)
 
 
