@@ -217,9 +217,13 @@ def _cell_text(value: Any) -> str | None:
 def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A frame's columns as text; numeric columns' cells reported as numbers."""
     numbers: list[tuple[int, str, str]] = []
-    columns = {}
+    columns: dict[str, Any] = {}
     for column in source.columns:
-        values = source[column].astype(object).where(source[column].notna(), None)
+        series = source[column]
+        if pd.api.types.infer_dtype(series, skipna=True) in ("string", "empty"):
+            columns[str(column)] = series.to_numpy(dtype=object)  # text already: no loop
+            continue
+        values = series.astype(object).where(series.notna(), None)
         columns[str(column)] = [_cell(v, n, str(column), numbers)
                                 for n, v in enumerate(values.tolist(), start=1)]
     frame = pd.DataFrame(columns, index=pd.RangeIndex(len(source)), dtype=object)
