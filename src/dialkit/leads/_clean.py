@@ -46,6 +46,10 @@ FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX)
 """The lead fields a file can fill, in the contract's field order, with their
 length limits: the first one that breaks a rule is the refusal's ``field``."""
 
+MAX_ID_LOOKUPS = 100
+"""External ids of a file found among the account's leads that are asked about one
+by one, to tell this API client's from another's (the list does not say whose)."""
+
 _WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in map(chr, range(0x110000)) if c.isspace())
 _EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
 """The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
@@ -149,10 +153,10 @@ def _skipped(client: Client | None, campaign_id: str | None) -> dict[str, str]:
     """The checks that did not run, each with what would run it."""
     skipped = {}
     if client is None or campaign_id is None:
-        skipped["duplicate_in_campaign"] = "pass client= and campaign_id= to compare with " \
-                                           "the campaign's leads"
+        skipped["duplicate_in_campaign"] = "needs the campaign's leads: pass client= and " \
+                                           "campaign_id="
     if client is None:
-        skipped["on_dnc"] = "pass client= to screen the numbers against the DNC list"
+        skipped["on_dnc"] = "needs the account's DNC list: pass client="
     return skipped
 
 
@@ -168,14 +172,17 @@ def _account(client: Client, campaign_id: str | None, e164: pd.Series,
         leads = client.frames.leads(campaign_id=None if has_ids else campaign_id,
                                     refresh="full")
         phones = frozenset(leads.loc[leads["campaign_id"] == campaign_id, "phone"].dropna())
-        # The list shows every API client's ids without saying whose: the few
-        # that match are asked again, scoped to this client as the service's rule is.
-        asked = external[e164.notna() & ~e164.isin(phones) & external.isin(
-            frozenset(leads["external_id"].dropna()))]
-        for ident in asked.unique().tolist():
-            lead = next(iter(client.leads.list(external_id=ident, limit=1)), None)
-            if lead is not None:
-                (here if lead.campaign_id == campaign_id else elsewhere).add(ident)
+        # The list shows every API client's ids without saying whose: the ids that
+        # match are asked again, scoped to this client as the service's rule is,
+        # up to MAX_ID_LOOKUPS (one request each); the rest are taken as this client's.
+        listed = leads.drop_duplicates("external_id").set_index("external_id")["campaign_id"]
+        asked = external[e164.notna() & ~e164.isin(phones) & external.isin(listed.index)]
+        for n, ident in enumerate(asked.unique().tolist()):
+            owner = listed[ident] if n >= MAX_ID_LOOKUPS else next(
+                (lead.campaign_id for lead in client.leads.list(external_id=ident, limit=1)),
+                None)
+            if owner is not None:
+                (here if owner == campaign_id else elsewhere).add(ident)
     wanted = e164.dropna().unique().tolist()
     screened = client.frames.dnc(wanted) if wanted else None
     listed = frozenset() if screened is None else frozenset(

@@ -25,7 +25,7 @@ from typing import IO, Any, TypeAlias
 import pandas as pd
 from python_calamine import CalamineWorkbook
 
-from ._headers import map_headers
+from ._headers import ALIASES, map_headers
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
 """What :func:`read` takes: a path, a binary file object, or a DataFrame."""
@@ -244,6 +244,10 @@ def _no_numbers() -> pd.DataFrame:
 def _mapped(name: str, frame: pd.DataFrame, numbers: pd.DataFrame,
             mapping: Mapping[str, str] | None, encoding: str | None) -> LeadFile:
     columns: Sequence[str] = [str(c) for c in frame.columns]
+    unknown = [name for name in (mapping or {}) if name not in ALIASES]
+    if unknown:
+        raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
+                            f"map any of {', '.join(ALIASES)}")
     missing = [column for column in (mapping or {}).values() if column not in columns]
     if missing:
         raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
