@@ -72,7 +72,7 @@ def import_command(
     region: Region = "US", country_column: CountryColumn = None, mapping: Maps = None,
     blocked_countries: Blocked = "", sheet: Sheet = None, encoding: Encoding = None,
     journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
-        "The folder of import journals; default imports/ in the cache folder."))] = None,
+        "The folder of import journals; default imports/ in the key's cache folder."))] = None,
     out: Out = None,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run

@@ -119,8 +119,9 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         source: A lead file (as for :func:`read`), what :func:`read` returned,
             or what :func:`clean` returned (imported as it was cleaned).
         campaign_id: A draft, ready or paused campaign.
-        journal: The folder of journals; by default ``imports/`` in the cache
-            folder. One journal per file content, campaign and options.
+        journal: The folder of journals; by default ``imports/`` in the client's
+            cache folder (``client.cache.path``). One journal per file content,
+            campaign and options.
         progress: A progress bar over rows; by default in a notebook or a terminal.
         region, blocked_countries, country_column, sheet, mapping, encoding:
             As for :func:`clean`.
@@ -150,7 +151,7 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         cleaned = None
         content = content_hash(file.frame) + orjson.dumps(
             {"options": options, "fields": file.fields}, option=orjson.OPT_SORT_KEYS).hex()
-    book = Journal.open(journal_folder(journal, content, campaign_id))
+    book = Journal.open(journal_folder(journal, client.cache.path, content, campaign_id))
     plan = book.plan
     if plan is not None:
         cleaned = CleanResult(plan, file, region, campaign_id, (), {})

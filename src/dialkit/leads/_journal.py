@@ -23,16 +23,16 @@ from typing import Any
 import orjson
 import pandas as pd
 
-from ..frames import cache_root
-
 PLAN = "plan.parquet"
 LINES = "journal.jsonl"
 
 
-def journal_folder(root: str | os.PathLike[str] | None, content: str, campaign_id: str) -> Path:
+def journal_folder(root: str | os.PathLike[str] | None, cache: Path, content: str,
+                   campaign_id: str) -> Path:
     """The journal's folder for one file and campaign: ``<root>/<sha256>``, by default
-    under the cache folder (``imports/``)."""
-    base = Path(root) if root is not None else cache_root() / "imports"
+    in ``imports/`` of the client's cache folder (one per service and key, so an
+    emulator's journals go with its cache)."""
+    base = Path(root) if root is not None else cache / "imports"
     name = hashlib.sha256(f"{content}\0{campaign_id}".encode()).hexdigest()[:32]
     return base / name
 
