@@ -71,15 +71,28 @@ def messy(rng: random.Random, e164: str, n: int) -> tuple[str, str]:
     return cases[n % len(cases)][1], cases[n % len(cases)][0]
 
 
-SPECIAL = [  # cells no generator makes: each messy case that is not a US number
-    ("1-800-FLOWERS", "vanity"), ("1-800-GOT-JUNK", "vanity"), ("4.15555E+09", "excel scientific"),
-    ("4.155550123E9", "excel scientific"), ("", "empty"), ("N/A", "n/a"), ("null", "null"),
-    ("none", "none"), ("-", "dash"), ("0", "zero"), ("12345", "too short"),
-    ("555-0123", "no area code"), ("(000) 000-0000", "invalid"), ("0044 20 7946 0958", "00 prefix"),
-    ("442079460958", "lost plus"), ("+44 20 7946 0958", "international"),
-    ("+98 21 2222 3333", "blocked country (IR)"), ("+850 2 381 2321", "blocked country (KP)"),
-    ("+1 415 555 0123 4567 8901 2345 6789 0123 4567", "longer than 32 characters"),
-]
+def special(rng: random.Random, n: int) -> tuple[str, str]:
+    """Cell ``n`` of the cases that are not a US number written messily."""
+    gb = valid_number(rng, "GB")
+    national = str(gb.national_number)
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXY") for _ in range(7))
+    cases = [
+        (f"1-800-{letters[:3]}-{letters[3:]}", "vanity"), ("4.15555E+09", "excel scientific"),
+        (f"4.{rng.randint(10**8, 10**9 - 1)}E9", "excel scientific"), ("", "empty"),
+        ("N/A", "n/a"), ("null", "null"), ("none", "none"), ("-", "dash"), ("0", "zero"),
+        (str(rng.randint(1000, 99999)), "too short"), (f"555-01{rng.randint(10, 99)}",
+                                                       "no area code"),
+        ("(000) 000-0000", "invalid"), (f"0044 {national[:2]} {national[2:]}", "00 prefix"),
+        (f"44{national}", "lost plus"),
+        (phonenumbers.format_number(valid_number(rng, rng.choice(("DE", "FR", "JP"))),
+                                    phonenumbers.PhoneNumberFormat.INTERNATIONAL),
+         "international"),
+        (phonenumbers.format_number(valid_number(rng, "IR"),
+                                    phonenumbers.PhoneNumberFormat.INTERNATIONAL),
+         "blocked country (IR)"),
+        ("+1 415 555 0123 4567 8901 2345 6789 0123 4567", "longer than 32 characters"),
+    ]
+    return cases[n % len(cases)]
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[str]], *, encoding: str = "utf-8",
@@ -115,7 +128,7 @@ def messy_us(rng: random.Random, dnc: list[str]) -> None:
         elif n % 75 == 20:
             phone, case = rng.choice(dnc), "on the DNC list"
         elif n % 25 == 4:
-            phone, case = SPECIAL[(n // 25) % len(SPECIAL)]
+            phone, case = special(rng, n // 25)
         else:
             e164 = us_number(rng)
             phone, case = messy(rng, e164, n)
