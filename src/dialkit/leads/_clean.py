@@ -285,23 +285,49 @@ def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
 
     The service counts only leads it accepted earlier in the request, so a row
     is a duplicate of the first row with its phone (or id) that passes every
-    other check. Rows sharing no phone and no id with another eligible row are
-    never duplicates; the few that do are walked in file order.
+    other check. With one kind of key repeated, that is one vectorised pass;
+    with both, a row's fate can hang on another's through either key, and the
+    rows that share one are walked in file order.
     """
+    keys = [codes for codes in (_codes(e164, eligible), _codes(external, eligible))
+            if codes is not None]
+    if len(keys) == 1:
+        return _after_first(keys[0], eligible & passes)
     result = np.zeros(len(e164), dtype=bool)
-    phone = e164.astype(object).where(e164.notna(), None).to_numpy()
-    ident = external.astype(object).where(external.notna(), None).to_numpy()
+    if not keys:
+        return result
+    phone, ident = keys
     shared = np.zeros(len(e164), dtype=bool)
-    for keys in (phone, ident):
-        keyed = eligible & pd.notna(keys)
-        shared[keyed] |= pd.Series(keys[keyed]).duplicated(keep=False).to_numpy()
-    phones_taken: set[str] = set()
-    ids_taken: set[str] = set()
-    for row in np.flatnonzero(shared):
-        if phone[row] in phones_taken or (ident[row] is not None and ident[row] in ids_taken):
+    for codes in keys:
+        keyed = codes >= 0
+        shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
+    phones_taken: set[int] = set()
+    ids_taken: set[int] = set()
+    for row in np.flatnonzero(shared).tolist():
+        number, own = int(phone[row]), int(ident[row])
+        if number in phones_taken or (own >= 0 and own in ids_taken):
             result[row] = True
         elif passes[row]:
-            phones_taken.add(phone[row])
-            if ident[row] is not None:
-                ids_taken.add(ident[row])
+            phones_taken.add(number)
+            if own >= 0:
+                ids_taken.add(own)
+    return result
+
+
+def _codes(keys: pd.Series, eligible: np.ndarray) -> np.ndarray | None:
+    """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats."""
+    codes = np.full(len(keys), -1, dtype=np.int64)
+    found, distinct = pd.factorize(keys[eligible])
+    codes[eligible] = found
+    return codes if len(distinct) < np.count_nonzero(found >= 0) else None
+
+
+def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:
+    """Rows with a key that a passing row earlier in the file holds."""
+    candidates = np.flatnonzero(passing & (codes >= 0))
+    first = np.full(codes.max() + 1, len(codes))
+    first[codes[candidates][::-1]] = candidates[::-1]  # of repeated indices, the last write stays
+    keyed = codes >= 0
+    result = np.zeros(len(codes), dtype=bool)
+    result[keyed] = first[codes[keyed]] < np.flatnonzero(keyed)
     return result

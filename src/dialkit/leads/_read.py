@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import IO, Any, TypeAlias
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 from python_calamine import CalamineWorkbook
 
 from ._headers import ALIASES, map_headers
@@ -97,8 +99,8 @@ def read(source: Source, *, sheet: str | int | None = None,
             frame, numbers = _from_workbook(data, sheet, name)
             encoding_read = None
         else:
-            text, encoding_read = _decode(data, encoding, name)
-            frame, numbers = _from_text(text, name), _no_numbers()
+            frame, encoding_read = _from_text(data, encoding, name)
+            numbers = _no_numbers()
     return _mapped(name, frame, numbers, mapping, encoding_read)
 
 
@@ -115,27 +117,51 @@ def _load(source: str | os.PathLike[str] | IO[bytes]) -> tuple[str, bytes]:
     return str(path), data
 
 
-def _decode(data: bytes, encoding: str | None, name: str) -> tuple[str, str]:
-    """The text and its encoding: ``encoding``, a BOM's, UTF-8, or the detected one."""
+def _from_text(data: bytes, encoding: str | None, name: str) -> tuple[pd.DataFrame, str]:
+    """A CSV or TSV file's frame and the encoding it was read in.
+
+    UTF-8 bytes go to pyarrow's CSV reader as they are (it checks them); other
+    encodings are turned into UTF-8 first. A file that is not valid UTF-8
+    and names no encoding is read as a Western single-byte file.
+    """
+    utf8, found = _as_utf8(data, encoding, name)
+    try:
+        return _parsed(utf8, found, name), found
+    except _NotUtf8:
+        if encoding is not None or found != "utf-8":
+            raise LeadFileError(f"{name}: cannot be read as {found} (invalid bytes); leave "
+                                "encoding= out to detect it, or name the right one") from None
+    utf8, found = _legacy(data)
+    return _parsed(utf8, found, name), found
+
+
+class _NotUtf8(Exception):
+    """The bytes given to the CSV reader are not valid UTF-8."""
+
+
+def _as_utf8(data: bytes, encoding: str | None, name: str) -> tuple[bytes, str]:
+    """The file as UTF-8 bytes and the encoding read: ``encoding``, a BOM's, or UTF-8."""
     if encoding is not None:
         try:
-            return data.decode(encoding), encoding
+            codec = codecs.lookup(encoding).name
+            if codec == "utf-8":
+                return data.removeprefix(codecs.BOM_UTF8), encoding
+            return data.decode(encoding).encode("utf-8"), encoding
         except (UnicodeDecodeError, LookupError) as exc:
             cause = exc.reason if isinstance(exc, UnicodeDecodeError) else "unknown encoding"
             raise LeadFileError(f"{name}: cannot be read as {encoding} ({cause}); leave "
                                 "encoding= out to detect it") from None
     for bom, found in _BOMS:
         if data.startswith(bom):
-            return data.decode(found, errors="replace"), found
+            if found == "utf-8-sig":
+                return data[len(bom):], found
+            return data.decode(found, errors="replace").encode("utf-8"), found
     if b"\x00" in data[:_SNIFFED]:
         raise LeadFileError(f"{name}: this is a binary file, not a CSV or Excel lead file")
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return _legacy(data)
+    return data, "utf-8"
 
 
-def _legacy(data: bytes) -> tuple[str, str]:
+def _legacy(data: bytes) -> tuple[bytes, str]:
     """A Western single-byte file: cp1252, or latin-1 where cp1252 leaves a byte undefined.
 
     Not a statistical guess: on short Western lists charset-normalizer picked
@@ -143,17 +169,62 @@ def _legacy(data: bytes) -> tuple[str, str]:
     ``Zoļ``). Files in other code pages name theirs with ``encoding=``.
     """
     try:
-        return data.decode("cp1252"), "cp1252"
+        return data.decode("cp1252").encode("utf-8"), "cp1252"
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+        return data.decode("latin-1").encode("utf-8"), "latin-1"
 
 
-def _from_text(text: str, name: str) -> pd.DataFrame:
-    sample = text[:_SNIFFED]
+def _parsed(utf8: bytes, encoding: str, name: str) -> pd.DataFrame:
+    """Every column as text, by pyarrow's reader; rows of another width by pandas'.
+
+    pyarrow refuses a row whose width differs from the header's, where pandas
+    fills a short row with empty cells and names the line of a long one: such
+    a file is read again by pandas.
+    """
+    sample = utf8[:_SNIFFED].decode("utf-8", errors="ignore")
     try:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
+    parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
+    try:
+        names = pacsv.open_csv(io.BytesIO(utf8), parse_options=parse).schema.names
+        table = pacsv.read_csv(io.BytesIO(utf8), parse_options=parse,
+                               read_options=pacsv.ReadOptions(column_names=_headers(names),
+                                                              skip_rows=1),
+                               convert_options=pacsv.ConvertOptions(
+                                   column_types=dict.fromkeys(_headers(names), pa.string())))
+    except UnicodeDecodeError:  # a header that is not UTF-8
+        raise _NotUtf8 from None
+    except pa.ArrowException as exc:
+        if "UTF8" in str(exc) or "UTF-8" in str(exc):
+            raise _NotUtf8 from None
+        if "columns" in str(exc) or "Empty CSV" in str(exc):
+            return _ragged(utf8, delimiter, name)
+        raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
+    frame = table.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get)
+    return _as_text(frame)
+
+
+def _headers(names: Sequence[str]) -> list[str]:
+    """Header names made unique as pandas makes them (``a``, ``a.1``), a blank one named
+    by its position."""
+    seen: dict[str, int] = {}
+    unique = []
+    for n, raw in enumerate(names):
+        header = raw.strip() and raw or f"column {n + 1}"
+        count = seen.get(header, 0)
+        seen[header] = count + 1
+        unique.append(header if count == 0 else f"{header}.{count}")
+    return unique
+
+
+def _ragged(utf8: bytes, delimiter: str, name: str) -> pd.DataFrame:
+    """pandas' reading of a file whose rows are not all as wide as its header."""
+    try:
+        text = utf8.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NotUtf8 from None
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, dtype=str, keep_default_na=False,
                             skip_blank_lines=True)
