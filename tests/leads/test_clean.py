@@ -4,8 +4,10 @@ the result's views and exports; and no input that makes it raise or lose a row."
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -234,3 +236,19 @@ def test_random_csv_text_raises_only_a_lead_file_error(table: list[list[str]]) -
         return
     assert len(result.frame) == len(read(io.BytesIO(text.encode())).frame)
     assert result.frame["status"].notna().all()
+
+
+def test_the_readme_lead_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    section = readme.read_text("utf-8").split("## Lead files", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    monkeypatch.chdir(readme.parent)
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(readme), "exec"), namespace)  # noqa: S102 - our own docs
+    try:
+        result, report = namespace["result"], namespace["report"]
+        assert len(result.frame) == 3000 and not result.skipped
+        assert report.counts["imported"] == len(result.accepted) > 2500
+        assert report.counts["refused_locally"] == len(result.rejected)
+    finally:
+        namespace["client"].close()
