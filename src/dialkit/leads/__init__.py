@@ -16,12 +16,12 @@ from ._result import CleanResult
 
 __all__ = [
     "ALIASES",
-    "OUTCOMES",
     "CleanResult",
     "ImportReport",
     "ImportStoppedError",
     "LeadFile",
     "LeadFileError",
+    "OUTCOMES",
     "clean",
     "import_leads",
     "normalize",
