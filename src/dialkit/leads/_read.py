@@ -94,45 +94,74 @@ def read(source: Source, *, sheet: str | int | None = None,
         name, encoding_read = "DataFrame", None
         frame, numbers = _from_frame(source)
     else:
-        name, data = _load(source)
-        if data.startswith(_EXCEL_MAGIC):
-            frame, numbers = _from_workbook(data, sheet, name)
+        file = _load(source)
+        if file.head.startswith(_EXCEL_MAGIC):
+            frame, numbers = _from_workbook(file.data(), sheet, file.name)
             encoding_read = None
         else:
-            frame, encoding_read = _from_text(data, encoding, name)
+            frame, encoding_read = _from_text(file, encoding)
             numbers = _no_numbers()
+        name = file.name
     return _mapped(name, frame, numbers, mapping, encoding_read)
 
 
-def _load(source: str | os.PathLike[str] | IO[bytes]) -> tuple[str, bytes]:
+@dataclass
+class _File:
+    """A file to read: its name, its first bytes, and where the rest is.
+
+    A plain UTF-8 file on disk is parsed by pyarrow from its path, so its
+    bytes are never held in Python besides the parsed columns.
+    """
+
+    name: str
+    head: bytes
+    path: Path | None = None
+    whole: bytes | None = None
+
+    def data(self) -> bytes:
+        """Every byte of the file."""
+        if self.whole is None:
+            assert self.path is not None
+            self.whole = self.path.read_bytes()
+        return self.whole
+
+
+def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
     if hasattr(source, "read"):
-        return str(getattr(source, "name", "the file")), bytes(source.read())
+        data = bytes(source.read())
+        return _File(str(getattr(source, "name", "the file")), data[:_SNIFFED], whole=data)
     path = Path(source)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as opened:
+            head = opened.read(_SNIFFED)
     except OSError as exc:
         raise LeadFileError(f"{path}: cannot be opened ({exc.strerror or exc})") from None
-    if not data.strip():
+    if len(head) < _SNIFFED and not head.strip():
         raise LeadFileError(f"{path}: the file is empty; expected a header line and rows")
-    return str(path), data
+    return _File(str(path), head, path)
 
 
-def _from_text(data: bytes, encoding: str | None, name: str) -> tuple[pd.DataFrame, str]:
+def _from_text(file: _File, encoding: str | None) -> tuple[pd.DataFrame, str]:
     """A CSV or TSV file's frame and the encoding it was read in.
 
-    UTF-8 bytes go to pyarrow's CSV reader as they are (it checks them); other
-    encodings are turned into UTF-8 first. A file that is not valid UTF-8
-    and names no encoding is read as a Western single-byte file.
+    UTF-8 goes to pyarrow's CSV reader as it is (from the path when there is
+    one; the reader checks it); other encodings are turned into UTF-8 first. A
+    file that is not valid UTF-8 and names no encoding is read as a Western
+    single-byte file.
     """
-    utf8, found = _as_utf8(data, encoding, name)
+    plain = (encoding is None and file.path is not None and b"\x00" not in file.head
+             and not file.head.startswith(tuple(bom for bom, _ in _BOMS)))
     try:
-        return _parsed(utf8, found, name), found
+        if plain:
+            return _parsed(file.head, str(file.path), file.name), "utf-8"
+        utf8, found = _as_utf8(file.data(), encoding, file.name)
+        return _parsed(utf8, utf8, file.name), found
     except _NotUtf8:
-        if encoding is not None or found != "utf-8":
-            raise LeadFileError(f"{name}: cannot be read as {found} (invalid bytes); leave "
+        if not plain and (encoding is not None or found != "utf-8"):
+            raise LeadFileError(f"{file.name}: cannot be read as {found} (invalid bytes); leave "
                                 "encoding= out to detect it, or name the right one") from None
-    utf8, found = _legacy(data)
-    return _parsed(utf8, found, name), found
+    utf8, found = _legacy(file.data())
+    return _parsed(utf8, utf8, file.name), found
 
 
 class _NotUtf8(Exception):
@@ -174,36 +203,56 @@ def _legacy(data: bytes) -> tuple[bytes, str]:
         return data.decode("latin-1").encode("utf-8"), "latin-1"
 
 
-def _parsed(utf8: bytes, encoding: str, name: str) -> pd.DataFrame:
+def _parsed(head: bytes, source: bytes | str, name: str) -> pd.DataFrame:
     """Every column as text, by pyarrow's reader; rows of another width by pandas'.
 
-    pyarrow refuses a row whose width differs from the header's, where pandas
-    fills a short row with empty cells and names the line of a long one: such
-    a file is read again by pandas.
+    ``source`` is the UTF-8 text or the path of a UTF-8 file, ``head`` its
+    first bytes. pyarrow refuses a row whose width differs from the header's,
+    where pandas fills a short row with empty cells and names the line of a
+    long one: such a file is read again by pandas. One thread: on two cores
+    it is as fast, and holds less memory at once.
     """
-    sample = utf8[:_SNIFFED].decode("utf-8", errors="ignore")
+    sample = head[:_SNIFFED].decode("utf-8", errors="ignore")
     try:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
     parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
+    header = _header(sample, delimiter)
     try:
-        names = pacsv.open_csv(io.BytesIO(utf8), parse_options=parse).schema.names
-        table = pacsv.read_csv(io.BytesIO(utf8), parse_options=parse,
-                               read_options=pacsv.ReadOptions(column_names=_headers(names),
-                                                              skip_rows=1),
-                               convert_options=pacsv.ConvertOptions(
-                                   column_types=dict.fromkeys(_headers(names), pa.string())))
+        table = pacsv.read_csv(
+            pa.BufferReader(source) if isinstance(source, bytes) else source,
+            parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(header, pa.large_string()),
+                strings_can_be_null=True, quoted_strings_can_be_null=True))
     except UnicodeDecodeError:  # a header that is not UTF-8
         raise _NotUtf8 from None
     except pa.ArrowException as exc:
         if "UTF8" in str(exc) or "UTF-8" in str(exc):
             raise _NotUtf8 from None
         if "columns" in str(exc) or "Empty CSV" in str(exc):
-            return _ragged(utf8, delimiter, name)
+            return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
+                           delimiter, name)
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
-    frame = table.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get)
-    return _as_text(frame)
+    if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
+        return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
+                       delimiter, name)
+    table = table.rename_columns(_headers(table.column_names))
+    # empty cells are already missing, and the columns stay pyarrow's: no copy
+    frame: pd.DataFrame = table.to_pandas(
+        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+    return frame
+
+
+def _header(sample: str, delimiter: str) -> list[str]:
+    """The header's names as the standard library reads them (for pyarrow's column types;
+    a header it reads otherwise than pyarrow is caught by the types that follow)."""
+    try:
+        rows = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)
+        return next((row for row in rows if row), [])
+    except csv.Error:
+        return []
 
 
 def _headers(names: Sequence[str]) -> list[str]:
