@@ -56,8 +56,9 @@ def clean_command(
             with Client() as client:
                 result = clean(source, client=client, campaign_id=campaign, **options)
         _write(result, out, rejects)
-    typer.echo(f"{source}: {len(result.frame)} rows, {len(result.accepted)} accepted, "
-               f"{len(result.rejected)} rejected")
+    accepted = result.counts.get("accepted", 0)
+    typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
+               f"{len(result.frame) - accepted} rejected")
     typer.echo(result.summary.fillna("").to_string(index=False))
     if result.skipped:
         typer.echo(f"not checked: {', '.join(result.skipped)} (--campaign CAMPAIGN_ID checks "

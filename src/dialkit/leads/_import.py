@@ -28,7 +28,7 @@ from ..frames import watched
 from ._clean import clean
 from ._journal import Journal, content_hash, journal_folder
 from ._read import LeadFile, Source, read
-from ._result import CleanResult
+from ._result import CleanResult, count_rows
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -89,10 +89,7 @@ class ImportReport:
     @property
     def summary(self) -> pd.DataFrame:
         """Rows by ``outcome``, ``status``, ``reason`` and ``field``."""
-        keys = ["outcome", "status", "reason", "field"]
-        counts = self.frame[keys].astype(object).fillna("").value_counts(sort=True)
-        summary: pd.DataFrame = counts.rename("rows").reset_index().replace({"": None})
-        return summary
+        return count_rows(self.frame, ["outcome", "status", "reason", "field"])
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name} {count}" for name, count in self.counts.items())

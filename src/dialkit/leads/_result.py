@@ -83,9 +83,12 @@ class CleanResult:
     @property
     def summary(self) -> pd.DataFrame:
         """Rows by ``status``, ``reason`` and ``field``, most frequent first."""
-        keys = ["status", "reason", "field"]
-        counts = self.frame[keys].astype(object).fillna("").value_counts(sort=True)
-        return counts.rename("rows").reset_index().replace({"": None})
+        return count_rows(self.frame, ["status", "reason", "field"])
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Rows by ``status``, without copying any row."""
+        return {str(k): int(v) for k, v in self.frame["status"].value_counts().items()}
 
     def leads(self) -> list[dict[str, Any]]:
         """The accepted rows as the import sends them: E.164 phone, the mapped
@@ -143,14 +146,24 @@ class CleanResult:
 
     def _repr_html_(self) -> str:
         """The counts, a bar chart of the reasons, and the first rejected rows."""
-        title = html.escape(f"{self.file.name}: {len(self.frame):,} rows, "
-                            f"{len(self.accepted):,} accepted, {len(self.rejected):,} rejected")
+        accepted = self.counts.get("accepted", 0)
+        title = html.escape(f"{self.file.name}: {len(self.frame):,} rows, {accepted:,} "
+                            f"accepted, {len(self.frame) - accepted:,} rejected")
         notes = "".join(f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
                         for check, why in self.skipped.items())
         shown = self.rejected.head(_SHOWN_REJECTS)
         return (f"<div><strong>{title}</strong>{self.summary.to_html(index=False)}"
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
+
+
+def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Rows by ``keys`` (missing values a group of their own, shown as ``None``), most
+    frequent first, counted on the columns as they are (no copy as Python objects)."""
+    counts = frame.groupby(keys, dropna=False, sort=False).size().sort_values(
+        ascending=False, kind="stable")
+    table = counts.rename("rows").reset_index().astype(object)
+    return table.where(table.notna(), None)
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:
