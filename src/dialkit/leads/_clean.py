@@ -46,7 +46,7 @@ FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX)
 """The lead fields a file can fill, in the contract's field order, with their
 length limits: the first one that breaks a rule is the refusal's ``field``."""
 
-CHUNK_ROWS = 250_000
+CHUNK_ROWS = 100_000
 """Rows normalised at a time: a million-row file's working memory stays a fraction of
 its own size, at no cost in speed."""
 
@@ -59,6 +59,8 @@ _EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
 """The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
 (the service's) is every Unicode space."""
 
+STATUSES = [status.value for status in LeadResultStatus]
+REASONS = [reason.value for reason in LeadResultReason]
 _ACCEPTED = LeadResultStatus.ACCEPTED.value
 _INVALID = LeadResultStatus.INVALID.value
 _DUPLICATE = LeadResultStatus.DUPLICATE.value
@@ -225,10 +227,17 @@ class _Verdicts:
             self.decided |= new
 
     def frame(self, index: pd.Index) -> pd.DataFrame:
-        codes = pa.array(self.codes)
-        return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array([pc.take(
-            pa.array([kind[n] for kind in self.kinds], type=pa.large_string()), codes)]))
-            for n, name in enumerate(("status", "reason", "field"))}, index=index)
+        """``status`` and ``reason`` as categoricals of the contract's values (as in
+        ``ImportResult.to_frame``), ``field`` as text."""
+        columns: dict[str, Any] = {}
+        for n, (name, values) in enumerate((("status", STATUSES), ("reason", REASONS))):
+            where = np.array([-1 if value is None else values.index(value)
+                              for value in (kind[n] for kind in self.kinds)], dtype=np.int8)
+            columns[name] = pd.Categorical.from_codes(where[self.codes], values)
+        fields = pa.array([kind[2] for kind in self.kinds], type=pa.large_string())
+        columns["field"] = pd.arrays.ArrowStringArray(
+            pa.chunked_array([pc.take(fields, pa.array(self.codes))]))
+        return pd.DataFrame(columns, index=index)
 
 
 def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
@@ -342,10 +351,11 @@ def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
 
 def _codes(keys: pd.Series, eligible: np.ndarray) -> np.ndarray | None:
     """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats."""
-    codes = np.full(len(keys), -1, dtype=np.int64)
-    found, distinct = pd.factorize(keys[eligible])
-    codes[eligible] = found
-    return codes if len(distinct) < np.count_nonzero(found >= 0) else None
+    column = pa.array(keys, type=pa.large_string())
+    if pc.count_distinct(column).as_py() == len(column) - column.null_count:
+        return None  # no key repeats at all: the common case of ids, at the cost of a count
+    codes = np.where(eligible, pd.factorize(keys)[0], -1)
+    return codes if (np.bincount(codes[codes >= 0]) > 1).any() else None
 
 
 def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:

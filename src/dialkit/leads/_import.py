@@ -223,7 +223,7 @@ class _Run:
             ~attempted, "not_attempted", np.where(status == "accepted", "imported",
                                                   "refused_by_service")))
         for name, values in answers.items():
-            frame[name] = pd.array(values, dtype="string[pyarrow]")
+            frame[name] = pd.array(values, dtype=frame[name].dtype)
         frame["lead_id"] = pd.array(lead_id, dtype="string[pyarrow]")
         frame["batch"] = pd.array(batch, dtype="Int64")
         frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
