@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -44,7 +45,6 @@ MAX_TEXT = 250
 MIN_DIGITS = 3
 """Fewest digits a plain cell needs to go fast (``phonenumbers``' viable-number rule)."""
 
-_PLAIN = r"^ *\+?[0-9 ().\-]*$"
 _EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
 _NANP_00 = r"^ *\(?00 *[1-9]"
 _OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
@@ -90,19 +90,19 @@ class _Parsed:
 
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each)."""
-    n = len(texts)
     known = np.array([name in phonenumbers.SUPPORTED_REGIONS for name in names])
-    done = _plain(texts) & known[regions]
+    all_digits, plain, plus = _scan(texts)
+    done = plain & known[regions]
     rows = np.flatnonzero(done)
-    sub, where = texts.take(rows), regions[rows]
-    nanp = np.array([name in NANP_REGIONS for name in names])[where] & _match(sub, _NANP_00)
-    digits = pc.replace_substring_regex(sub, r"[^0-9]", "")
-    digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
-    plus = nanp | _match(sub, r"^ *\+")
+    digits, where, plus = _take(all_digits, rows), regions[rows], plus[rows]
+    nanp = _nanp_00(texts, all_digits, rows, np.array([n in NANP_REGIONS for n in names])[where])
+    if nanp.any():
+        digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
+    plus |= nanp
     first = _parse(digits, plus, where, names)
     valid, country = _validate(first)
     retry = np.flatnonzero(~valid & ~first.slow & ~plus & _lost_plus(digits, where, names))
-    again = _parse(digits.take(retry), np.ones(len(retry), bool), where[retry], names)
+    again = _parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
     valid_again, country_again = _validate(again)
     added = np.zeros(len(rows), bool)
     added[retry] = valid_again
@@ -115,21 +115,55 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     return _assemble(done, rows, valid & ~slow, code, nsn, country, (nanp, added))
 
 
-def _plain(texts: pa.Array) -> Bools:
-    digits = pc.utf8_length(pc.replace_substring_regex(texts, r"[^0-9]", ""))
-    return (_match(texts, _PLAIN) & ~_match(texts, _EXCEL_FLOAT)
-            & _numpy(pc.greater_equal(digits, MIN_DIGITS))
-            & _numpy(pc.less_equal(pc.utf8_length(texts), MAX_TEXT)))
+_BYTE_KINDS = np.full(256, 3, np.int8)
+_BYTE_KINDS[list(b"0123456789")] = 0
+_BYTE_KINDS[list(b" ()-")] = 1
+_BYTE_KINDS[ord(".")] = 2
+_BYTE_KINDS[ord("+")] = 4
+"""Each byte of a cell: 0 a digit, 1 a separator, 2 a dot, 3 not plain, 4 a plus sign."""
+
+
+def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
+    """Each cell's digits, whether it is plain, and whether it starts with ``+``: one pass over
+    the column's bytes (a regex replace over a million cells takes half a second)."""
+    offsets, data = _buffers(texts)
+    lengths = np.diff(offsets)
+    kinds = _BYTE_KINDS[data]
+    digit = kinds == 0
+    ends = np.zeros(len(data) + 1, np.int32)
+    np.cumsum(digit, out=ends[1:])
+    digits = _from_bytes(data[digit], ends[offsets])
+
+    def cells(kind: int) -> Ints:
+        return np.searchsorted(offsets, np.flatnonzero(kinds == kind), side="right") - 1
+    first = data[np.minimum(offsets[:-1], max(len(data) - 1, 0))] if len(data) else lengths
+    lead = (lengths > 0) & (first == ord("+"))
+    spaced = np.flatnonzero((lengths > 0) & (first == ord(" ")))
+    lead[spaced] = _match(texts.take(pa.array(spaced)), r"^ *\+")
+    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (np.diff(ends[offsets]) >= MIN_DIGITS)
+             & (np.bincount(cells(4), minlength=len(lengths)) <= lead))
+    plain[cells(3)] = False
+    dotted = np.flatnonzero(plain & (np.bincount(cells(2), minlength=len(lengths)) > 0))
+    plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
+    return digits, plain, lead
+
+
+def _nanp_00(texts: pa.Array, digits: pa.Array, rows: NDArray[np.intp], nanp: Bools) -> Bools:
+    """``_phone_text``'s rule: ``00`` then a digit 1-9 in a NANP region means ``+``."""
+    found = np.zeros(len(rows), bool)
+    maybe = np.flatnonzero(nanp & _match(_take(digits, rows), "^00"))
+    found[maybe] = _match(texts.take(pa.array(rows[maybe])), _NANP_00)
+    return found
 
 
 def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
     """``_normalize._lost_plus`` over a column: 11 digits or more, no ``0`` nor own code first."""
     own = np.array([str(phonenumbers.country_code_for_region(name)) for name in names],
                    dtype=object)[where]
-    starts = np.zeros(len(digits), bool)
+    starts = _starts(digits, "0")
     for code in set(own.tolist()):
-        starts |= (own == code) & _match(digits, "^" + code)
-    return (_lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~starts & ~_match(digits, "^0")
+        starts |= (own == code) & _starts(digits, code)
+    return (_lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~starts
 
 
 # Parsing: calling code and national significant number -------------------------------------
@@ -139,154 +173,185 @@ def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> 
     state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
     if not n:
         return state
-    keys = np.where(plus, -1, where)
-    outs = _per_group(keys, lambda key, rows: _prefixed(digits.take(rows), plus[rows],
-                                                       None if key < 0 else names[key]))
-    intl, rest = outs[0], outs[1]
-    code, number, plan_keys, parsed, slow = _intl(rest, intl, plus)
-    home = ~intl
-    if home.any():
-        nat = _per_group(np.where(home, where, -1), lambda key, rows: _national(
-            digits.take(rows), None if key < 0 else names[key]))
-        code = np.where(home, nat[0], code)
-        number = pc.if_else(pa.array(home), nat[1], number)
-        plan_keys = np.where(home, nat[2], plan_keys)
-        slow |= home & nat[3]
+    intl, rest = plus.copy(), digits
+    for key, rows in _groups(where, ~plus):
+        stripped, after = _prefixed(_take(digits, rows), names[key])
+        intl[rows[stripped]] = True
+        rest = _replace(rest, rows[stripped], after)
+    code, number, plans, parsed, slow = _intl(rest, intl, plus)
+    for key, rows in _groups(where, ~intl):
+        local, better, after, slow_rows = _national(_take(digits, rows), names[key])
+        code[rows], plans[rows] = local, _id(names[key])
+        plans[rows[better]] = _id(_code_plan(local))
+        slow[rows[slow_rows]] = True
+        number = _replace(number, rows[better], after)
     state.code, state.parsed, state.slow = code, parsed & (_lengths(number) >= 2), slow
-    state.nsn = _strip_all(number, plan_keys, state)
+    state.nsn = _strip_all(number, plans, state)
     return state
 
 
-def _prefixed(digits: pa.Array, plus: Bools, region: str | None) -> list[Any]:
-    """Whether each number is international (``+``, or the region's IDD), and what follows."""
-    if region is None:
-        return [np.ones(len(digits), bool), digits]
+def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
+    """Which numbers start with the region's IDD (``phonenumbers``' rule), and what follows."""
     idd = _plan(region).idd
+    stripped = np.zeros(len(digits), bool)
     if idd is None:
-        return [np.zeros(len(digits), bool), digits]
+        return stripped, digits.slice(0, 0)
     pattern = f"^(?:{idd})"
-    matched = _match(digits, pattern)
-    rest = pc.replace_substring_regex(digits, pattern, "", max_replacements=1)
-    stripped = matched & ~_match(rest, "^0")  # a 0 after the IDD: not an IDD
-    return [stripped, pc.if_else(pa.array(stripped), rest, digits)]
+    matched = np.flatnonzero(_match(digits, pattern))
+    rest = pc.replace_substring_regex(digits.take(pa.array(matched)), pattern, "",
+                                      max_replacements=1)
+    idd_rows = ~_starts(rest, "0")  # a 0 after the IDD: not an IDD
+    stripped[matched[idd_rows]] = True
+    return stripped, rest.filter(pa.array(idd_rows))
 
 
 def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
     """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
-    n = len(rest)
-    code = np.zeros(n, np.int64)
-    width = np.zeros(n, np.int64)
-    known = pa.array([str(c) for c in phonenumbers.COUNTRY_CODE_TO_REGION_CODE])
+    code = np.zeros(len(rest), np.int64)
+    width = np.zeros(len(rest), np.int64)
     for size in (3, 2, 1):
-        head = pc.utf8_slice_codeunits(rest, 0, size)
-        hit = _numpy(pc.is_in(head, value_set=known)) & (_lengths(rest) >= size)
+        head = _heads(rest, size)
+        hit = (head >= 10 ** (size - 1)) & _CODES[np.maximum(head, 0)]
         width = np.where(hit, size, width)
-        code = np.where(hit, _ints(head, hit), code)
+        code = np.where(hit, head, code)
     long_enough = _lengths(rest) > 2
     found = intl & long_enough & (width > 0)
     slow = intl & long_enough & (width == 0) & plus  # phonenumbers retries without the +
-    number = pc.if_else(pa.array(found), _slice_from(rest, width), rest)
-    return code, number, _code_ids(code), ~intl | found, slow
+    code = np.where(found, code, 0)
+    return code, _drop(rest, np.where(found, width, 0)), _code_ids(code), ~intl | found, slow
 
 
-def _national(digits: pa.Array, region: str | None) -> list[Any]:
-    """A national number: the region's code, unless it starts with it and reads better without
-    (``_maybe_extract_country_code``'s rule)."""
-    n = len(digits)
-    if region is None:
-        return [np.zeros(n, np.int64), digits, np.zeros(n, np.int64), np.zeros(n, bool)]
+_REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
+"""What ``region_code_for_number`` can answer for a valid number, by index."""
+_CODES = np.zeros(1000, bool)
+_CODES[list(phonenumbers.COUNTRY_CODE_TO_REGION_CODE)] = True
+"""The calling codes ``phonenumbers`` knows, by value."""
+
+
+def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bools]:
+    """A national number: the region's code; the rows that start with that code and read
+    better without it (``_maybe_extract_country_code``'s rule), what they become, and the
+    rows whose national prefix this module does not reproduce."""
     plan = _plan(region)
     own = str(plan.code)
-    starts = _match(digits, "^" + own)
-    pot = pc.utf8_slice_codeunits(digits, len(own))
-    pot2, slow = _strip(pot, plan, starts)
-    too_long = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(digits), 40)] == 2
-    better = starts & ~slow & ((~_full(digits, plan.general) & _full(pot2, plan.general))
-                               | too_long)
-    number = pc.if_else(pa.array(better), pot2, digits)
-    keys = np.where(better, _id(_code_plan(plan.code)), _id(region))
-    return [np.full(n, plan.code, np.int64), number, keys, starts & slow]
+    starts = np.flatnonzero(_starts(digits, own))
+    sub = digits.take(pa.array(starts))
+    pot = _drop(sub, np.full(len(starts), len(own)))
+    changed, after, slow = _strip(pot, plan)
+    pot = _replace(pot, changed, after)
+    too_long = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(sub), 40)] == 2
+    better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
+    rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
+    rows[starts[better]], slow_rows[starts[slow]] = True, True
+    return plan.code, rows, pot.filter(pa.array(better)), slow_rows
 
 
-def _strip_all(number: pa.Array, keys: Ints, state: _Parsed) -> pa.Array:
+def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
     """The national prefix off, where ``parse`` takes it off (its length check after)."""
-    def one(key: int, rows: NDArray[np.intp]) -> list[Any]:
-        sub = number.take(rows)
-        if key == 0:
-            return [sub, np.zeros(len(rows), bool)]
-        region = _NAMES[key]
-        stripped, slow = _strip(sub, _plan(region), state.parsed[rows])
-        kept = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(stripped), 40)] >= 1
-        return [pc.if_else(pa.array(kept), stripped, sub), slow]
-    out = _per_group(keys, one)
-    state.slow |= out[1] & state.parsed
-    state.parsed &= _lengths(out[0]) <= pnu._MAX_LENGTH_FOR_NSN
-    return out[0]
+    for key, rows in _groups(plans, state.parsed & (plans > 0)):
+        changed, after, slow = _strip(_take(number, rows), _plan(_NAMES[key]))
+        state.slow[rows[slow]] = True
+        verdicts = np.array(_length_verdicts(_NAMES[key], 40))
+        kept = verdicts[np.minimum(_lengths(after), 40)] >= 1
+        number = _replace(number, rows[changed[kept]], after.filter(pa.array(kept)))
+    state.parsed &= _lengths(number) <= pnu._MAX_LENGTH_FOR_NSN
+    return number
 
 
-def _strip(number: pa.Array, plan: _Plan, rows: Bools) -> tuple[pa.Array, Bools]:
-    """``_maybe_strip_national_prefix_carrier_code`` on ``rows``; the rows it can't reproduce."""
-    none = np.zeros(len(number), bool)
+def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, Bools]:
+    """``_maybe_strip_national_prefix_carrier_code``: the rows it changes, what they become,
+    and the rows whose rule this module does not reproduce."""
+    slow = np.zeros(len(number), bool)
+    nothing = (np.zeros(0, np.intp), number.slice(0, 0), slow)
     if plan.prefix is None:
-        return number, none
-    matched = rows & _match(number, plan.prefix) & (_lengths(number) > 0)
-    if not matched.any():
-        return number, none
+        return nothing
+    tried = np.flatnonzero(_lengths(number) > 0)
+    sub = _take(number, tried)
+    hit = _match(sub, plan.prefix)
+    if not hit.any():
+        return nothing
+    matched, sub = tried[hit], sub.filter(pa.array(hit))
     if plan.opaque:
-        return number, matched
-    candidate = pc.replace_substring_regex(number, plan.prefix, "", max_replacements=1)
+        slow[matched] = True
+        return np.zeros(0, np.intp), number.slice(0, 0), slow
+    candidate = pc.replace_substring_regex(sub, plan.prefix, "", max_replacements=1)
     if plan.own is not None:
-        own = _match(number, plan.own)
+        own = _match(sub, plan.own)
         candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
-            plan.own_digits, number, ""), candidate)
-    keep = matched & ~(_full(number, plan.general) & ~_full(candidate, plan.general))
-    return pc.if_else(pa.array(keep), candidate, number), none
+            plan.own_digits, sub, ""), candidate)
+    keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
+    return matched[keep], candidate.filter(pa.array(keep)), slow
 
 
 # Validity: region_code_for_number and is_valid_number ---------------------------------------
 
-def _validate(parsed: _Parsed) -> tuple[Bools, NDArray[np.object_]]:
-    """Each number's validity and region, grouped by calling code and length."""
-    if not len(parsed.code):
-        return np.zeros(0, bool), np.full(0, None, object)
-    keys = np.where(parsed.parsed & ~parsed.slow,
-                    parsed.code * 64 + np.minimum(_lengths(parsed.nsn), 63), -1)
-
-    def one(key: int, rows: NDArray[np.intp]) -> list[Any]:
-        if key < 0:
-            return [np.zeros(len(rows), bool), np.full(len(rows), None, object)]
-        return list(_valid(parsed.nsn.take(rows), key // 64, key % 64))
-    out = _per_group(keys, one)
-    return out[0], out[1]
+def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
+    """Each number's validity and region (an index into ``_REGIONS``), by calling code and
+    length."""
+    valid = np.zeros(len(parsed.code), bool)
+    country = np.zeros(len(parsed.code), np.int64)
+    keys = parsed.code * 64 + np.minimum(_lengths(parsed.nsn), 63)
+    for key, rows in _groups(keys, parsed.parsed & ~parsed.slow):
+        valid[rows], country[rows] = _valid(_take(parsed.nsn, rows), key // 64, key % 64)
+    return valid, country
 
 
-def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, NDArray[np.object_]]:
+def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, Ints]:
+    """``region_code_for_number``, then ``is_valid_number_for_region``, for one code and length.
+
+    A calling code shared by several regions goes to the first whose ``leading_digits``
+    match, or, for one without, whose number type is known; consecutive regions with
+    leading digits are first tested together, so most rows skip them in one pass."""
     regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
-    valid = np.zeros(len(nsn), bool)
-    country = np.full(len(nsn), None, object)
     if len(regions) == 1:
         ok = _typed(nsn, _code_plan(code), length)
-        return ok, np.where(ok, regions[0], None)
-    open_ = np.ones(len(nsn), bool)
+        return ok, np.full(len(nsn), _REGIONS.index(regions[0]))
+    valid = np.zeros(len(nsn), bool)
+    country = np.zeros(len(nsn), np.int64)
+    left = np.arange(len(nsn))
+    for run in _runs(regions):
+        if not len(left):
+            break
+        leading = [_plan(region).metadata.leading_digits for region in run]
+        if leading[0] is None:
+            hit = _typed(_take(nsn, left), run[0], length)
+            valid[left[hit]], country[left[hit]] = True, _REGIONS.index(run[0])
+            left = left[~hit]
+            continue
+        either = "^(?:" + "|".join(f"(?:{d})" for d in leading) + ")"
+        maybe = left[_match(_take(nsn, left), either)]
+        settled = [np.zeros(0, np.intp)]
+        for region, digits in zip(run, leading, strict=True):
+            hit = _match(nsn.take(pa.array(maybe)), f"^(?:{digits})")
+            rows, maybe = maybe[hit], maybe[~hit]
+            country[rows] = _REGIONS.index(region)
+            valid[rows] = _typed(nsn.take(pa.array(rows)), region, length)
+            settled.append(rows)
+        left = np.setdiff1d(left, np.concatenate(settled), assume_unique=True)
+    return valid, country
+
+
+def _runs(regions: Sequence[str]) -> list[list[str]]:
+    """``regions`` in order, consecutive ones with leading digits together."""
+    runs: list[list[str]] = []
     for region in regions:
-        leading = _plan(region).metadata.leading_digits
-        if leading is not None:
-            hit = open_ & _match(nsn, f"^(?:{leading})")
-            valid |= hit & _typed(nsn, region, length)
+        has = _plan(region).metadata.leading_digits is not None
+        if has and runs and _plan(runs[-1][0]).metadata.leading_digits is not None:
+            runs[-1].append(region)
         else:
-            hit = open_ & _typed(nsn, region, length)
-            valid |= hit
-        country[hit] = region
-        open_ &= ~hit
-    return valid, np.where(valid, country, None)
+            runs.append([region])
+    return runs
 
 
 def _typed(nsn: pa.Array, name: str, length: int) -> Bools:
-    """``_number_type_helper(...) != UNKNOWN``: the general pattern and one type's."""
+    """``_number_type_helper(...) != UNKNOWN``: one type's pattern and the general one."""
     patterns = _type_patterns(name, length)
     if patterns is None:
         return np.zeros(len(nsn), bool)
-    return _match(nsn, patterns[0]) & _match(nsn, patterns[1])
+    typed = _match(nsn, patterns[1])
+    rows = np.flatnonzero(typed)
+    typed[rows] = _match(_take(nsn, rows), patterns[0])
+    return typed
 
 
 @functools.cache
@@ -374,43 +439,81 @@ def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
 # Array helpers -------------------------------------------------------------------------------
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
-              country: NDArray[np.object_], flags: tuple[Bools, Bools]) -> Verdicts:
+              country: Ints, flags: tuple[Bools, Bools]) -> Verdicts:
     e164 = pc.binary_join_element_wise("+", pc.cast(pa.array(code), pa.string()), nsn, "")
-    short = valid & _match(e164, E164_PATTERN)
+    size = _lengths(e164)
+    odd = np.flatnonzero(valid & ((size < 3) | (size > 16)))  # the pattern's lengths
+    short = valid.copy()
+    short[odd] = _match(e164.take(pa.array(odd)), E164_PATTERN)
     over = valid & ~short
-    n = len(done)
-    mask = pa.array(~short)
-
-    def spread(values: pa.Array) -> pa.Array:
-        positions = np.full(n, -1, np.int64)
-        positions[rows] = np.arange(len(rows))
-        return values.take(pa.array(positions, mask=positions < 0))
+    positions = np.full(len(done), -1, np.int64)
+    positions[rows] = np.arange(len(rows))
+    spread = pa.array(positions, mask=positions < 0)
+    refused = pa.array(~short)
     bits = flags[0] * 1 + flags[1] * 2 + over * 4
     names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
                       for b in range(8)], pa.string())
     return Verdicts(
-        done=done, phone_e164=spread(pc.if_else(mask, pa.scalar(None, pa.string()), e164)),
-        country=spread(pa.array(np.where(short, country, None), pa.string())),
-        reason=spread(pa.array(np.where(short, None, "invalid_phone"), pa.string())),
-        flags=spread(names.take(pa.array(bits))))
+        done=done,
+        phone_e164=pc.if_else(refused, pa.scalar(None, pa.string()), e164).take(spread),
+        country=pa.array(_REGIONS).take(pa.array(country, mask=~short)).take(spread),
+        reason=pc.if_else(refused, "invalid_phone", pa.scalar(None, pa.string())).take(spread),
+        flags=names.take(pa.array(bits)).take(spread))
 
 
-def _per_group(keys: Ints, function: Callable[[int, NDArray[np.intp]], list[Any]]) -> list[Any]:
-    """``function(key, rows)`` for each key's rows, its outputs put back in row order."""
-    order = np.argsort(keys, kind="stable")
-    cuts = np.flatnonzero(np.diff(keys[order])) + 1
-    parts = [function(int(keys[rows[0]]), rows) for rows in np.split(order, cuts) if len(rows)]
-    inverse = np.empty_like(order)
-    inverse[order] = np.arange(len(order))
-    if not parts:
-        return [np.zeros(0, bool)] * 8
-    return [_concat([p[i] for p in parts], inverse) for i in range(len(parts[0]))]
+def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
+    """The rows (of ``among``) of each key; a column of one region needs no sort."""
+    rows = np.flatnonzero(among)
+    if not len(rows):
+        return []
+    picked = keys[rows]
+    if (picked == picked[0]).all():
+        return [(int(picked[0]), rows)]
+    codes, distinct = pd.factorize(picked)
+    if len(distinct) <= 16:
+        return [(int(key), rows[codes == i]) for i, key in enumerate(distinct)]
+    order = np.argsort(codes, kind="stable")
+    cuts = np.flatnonzero(np.diff(codes[order])) + 1
+    return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
 
 
-def _concat(values: list[Any], inverse: NDArray[np.intp]) -> Any:
-    if isinstance(values[0], np.ndarray):
-        return np.concatenate(values)[inverse]
-    return pa.concat_arrays(values).take(pa.array(inverse))
+def _buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
+    """A string array's offsets (from 0) and bytes."""
+    _, offsets_buffer, data_buffer = values.buffers()
+    offsets = np.frombuffer(offsets_buffer, np.int32)[values.offset:values.offset + len(values) + 1]
+    offsets = offsets.astype(np.int64)
+    data = (np.zeros(0, np.uint8) if data_buffer is None
+            else np.frombuffer(data_buffer, np.uint8)[offsets[0]:offsets[-1]])
+    return offsets - offsets[0], data
+
+
+def _from_bytes(data: NDArray[np.uint8], offsets: Ints) -> pa.Array:
+    return pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets.astype(np.int32)),
+                                       pa.py_buffer(data.tobytes()))
+
+
+def _heads(values: pa.Array, size: int) -> Ints:
+    """The number the first ``size`` digits of each value make, -1 where it is shorter."""
+    offsets, data = _buffers(values)
+    long_enough = np.diff(offsets) >= size
+    head = np.zeros(len(values), np.int64)
+    for at in range(size):
+        index = np.minimum(offsets[:-1] + at, max(len(data) - 1, 0))
+        digit = data[index].astype(np.int64) - 48 if len(data) else np.zeros(len(values), np.int64)
+        head = head * 10 + digit
+    return np.where(long_enough, head, -1)
+
+
+def _drop(values: pa.Array, heads: Ints) -> pa.Array:
+    """Each value without its first ``heads`` characters (ASCII)."""
+    offsets, data = _buffers(values)
+    lengths = np.diff(offsets)
+    heads = np.minimum(heads, lengths)
+    kept = lengths - heads
+    new = np.zeros(len(values) + 1, np.int64)
+    np.cumsum(kept, out=new[1:])
+    index = np.repeat(offsets[:-1] + heads - new[:-1], kept) + np.arange(new[-1])
+    return _from_bytes(data[index], new)
 
 
 def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
@@ -423,15 +526,8 @@ def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Arra
     return pc.if_else(pa.array(mask), spread, values)
 
 
-def _slice_from(values: pa.Array, starts: Ints) -> pa.Array:
-    out = values
-    for start in set(starts.tolist()) - {0}:
-        out = pc.if_else(pa.array(starts == start), pc.utf8_slice_codeunits(values, start), out)
-    return out
-
-
 def _match(values: pa.Array, pattern: str) -> Bools:
-    return _numpy(pc.match_substring_regex(values, pattern))
+    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
 
 
 def _full(values: pa.Array, pattern: str | None) -> Bools:
@@ -442,7 +538,16 @@ def _full(values: pa.Array, pattern: str | None) -> Bools:
 
 
 def _lengths(values: pa.Array) -> Ints:
-    return np.asarray(pc.utf8_length(values).to_numpy(zero_copy_only=False), np.int64)
+    return np.diff(_buffers(values)[0])
+
+
+def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
+    """``values[rows]`` for sorted distinct ``rows``: all of them is ``values`` itself."""
+    return values if len(rows) == len(values) else values.take(pa.array(rows))
+
+
+def _starts(values: pa.Array, prefix: str) -> Bools:
+    return _numpy(pc.starts_with(values, prefix))
 
 
 def _ints(values: pa.Array, rows: Bools) -> Ints:
