@@ -158,11 +158,10 @@ def _nanp_00(texts: pa.Array, digits: pa.Array, rows: NDArray[np.intp], nanp: Bo
 
 def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
     """``_normalize._lost_plus`` over a column: 11 digits or more, no ``0`` nor own code first."""
-    own = np.array([str(phonenumbers.country_code_for_region(name)) for name in names],
-                   dtype=object)[where]
     starts = _starts(digits, "0")
-    for code in set(own.tolist()):
-        starts |= (own == code) & _starts(digits, code)
+    for key, rows in _groups(where, _lengths(digits) >= MIN_INTERNATIONAL_DIGITS):
+        own = str(phonenumbers.country_code_for_region(names[key]))
+        starts[rows] |= _starts(_take(digits, rows), own)
     return (_lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~starts
 
 
@@ -399,9 +398,9 @@ def _code_plan(code: int) -> str:
 
 
 def _code_ids(codes: Ints) -> Ints:
-    distinct, inverse = np.unique(codes, return_inverse=True)
+    inverse, distinct = pd.factorize(codes)
     ids = np.array([_id(_code_plan(int(c))) if c else 0 for c in distinct], np.int64)
-    return ids[inverse.reshape(-1)] if len(codes) else np.zeros(0, np.int64)
+    return ids[inverse] if len(codes) else np.zeros(0, np.int64)
 
 
 @functools.cache
@@ -448,17 +447,21 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
     over = valid & ~short
     positions = np.full(len(done), -1, np.int64)
     positions[rows] = np.arange(len(rows))
-    spread = pa.array(positions, mask=positions < 0)
+
+    def spread(values: pa.Array) -> pa.Array:
+        if len(rows) == len(done):
+            return values
+        return values.take(pa.array(positions, mask=positions < 0))
     refused = pa.array(~short)
     bits = flags[0] * 1 + flags[1] * 2 + over * 4
     names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
                       for b in range(8)], pa.string())
     return Verdicts(
         done=done,
-        phone_e164=pc.if_else(refused, pa.scalar(None, pa.string()), e164).take(spread),
-        country=pa.array(_REGIONS).take(pa.array(country, mask=~short)).take(spread),
-        reason=pc.if_else(refused, "invalid_phone", pa.scalar(None, pa.string())).take(spread),
-        flags=names.take(pa.array(bits)).take(spread))
+        phone_e164=spread(pc.if_else(refused, pa.scalar(None, pa.string()), e164)),
+        country=spread(pa.array(_REGIONS).take(pa.array(country, mask=~short))),
+        reason=spread(pc.if_else(refused, "invalid_phone", pa.scalar(None, pa.string()))),
+        flags=spread(names.take(pa.array(bits))))
 
 
 def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:

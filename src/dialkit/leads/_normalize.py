@@ -145,13 +145,12 @@ def _merge(column: pa.Array, rows: NDArray[np.intp], values: pa.Array) -> pa.Arr
 def _texts(cells: pd.Series) -> pa.Array:
     """The cells as text (a number as its ``str``), null where missing."""
     values = cells.to_numpy(dtype=object)
-    missing = pd.isna(values)
-    if pd.api.types.infer_dtype(values, skipna=True) not in ("string", "empty"):
-        values = np.array([None if m else str(v) for v, m in zip(values, missing, strict=True)],
-                          dtype=object)
-    elif missing.any():
-        values = np.where(missing, None, values)
-    return pa.array(values, pa.string())
+    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+        try:
+            return pa.array(values, pa.string(), from_pandas=True)  # NaN, None and NA: null
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+    return pa.array([None if _missing(v) else str(v) for v in values], pa.string())
 
 
 def _one(text: str | None, region: str) -> Outcome:
