@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize
-from dialkit.leads._fast import verdicts
+from dialkit.leads._fast import THREAD_ROWS, verdicts
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
@@ -140,3 +140,14 @@ def test_every_world_number_gets_the_same_answer_fast_slow_and_from_phonenumbers
     assert fast["phone_e164"].astype(object).where(fast["phone_e164"].notna(), None).tolist() \
         == expected
     assert fast["reason"].isna().all() and fast["country"].tolist() == countries
+
+
+def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
+    rows = [("(415) 555-0123", "US"), ("+44 20 7946 0123", "US"), ("0044 20 7946 0123", "US"),
+            ("020 7946 0123", "GB"), ("06 12 34 56 78", "FR"), ("N/A", "US"),
+            ("415 555 0123 x7", "CA"), ("12", "DE"), ("+54 9 11 2345-6789", "AR")]
+    count = 2 * THREAD_ROWS // len(rows) + 1
+    texts, countries = [t for t, _ in rows] * count, [c for _, c in rows] * count
+    once = normalize([t for t, _ in rows], country=[c for _, c in rows])
+    repeated = pd.concat([once] * count, ignore_index=True)
+    pd.testing.assert_frame_equal(normalize(texts, country=countries), repeated)
