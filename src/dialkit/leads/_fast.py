@@ -89,6 +89,9 @@ class _Plan:
 
 @dataclass(slots=True)
 class _Parsed:
+    """What ``parse`` made of each number: calling code, national significant number,
+    whether it raised (``parsed`` false: invalid), and whether the slow path must say."""
+
     code: Ints
     nsn: pa.Array
     parsed: Bools
@@ -112,6 +115,7 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
 
 
 def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
+    """The verdicts of one part: parse, validate, and the ``added_plus`` retry."""
     known = np.array([name in phonenumbers.SUPPORTED_REGIONS for name in names])
     all_digits, plain, plus = _scan(texts)
     done = plain & known[regions]
@@ -162,7 +166,8 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     lead = (lengths > 0) & (first == ord("+"))
     spaced = np.flatnonzero((lengths > 0) & (first == ord(" ")))
     lead[spaced] = _match(texts.take(pa.array(spaced)), r"^ *\+")
-    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (np.diff(ends[offsets]) >= MIN_DIGITS)
+    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT)
+             & (np.diff(ends[offsets]) >= MIN_DIGITS)
              & (np.bincount(cells(4), minlength=len(lengths)) <= lead))
     plain[cells(3)] = False
     dotted = np.flatnonzero(plain & (np.bincount(cells(2), minlength=len(lengths)) > 0))
@@ -190,6 +195,7 @@ def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
 # Parsing: calling code and national significant number -------------------------------------
 
 def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> _Parsed:
+    """``phonenumbers.parse`` of each number (digits, and whether a ``+`` led them)."""
     n = len(digits)
     state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
     if not n:
@@ -228,18 +234,21 @@ def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
 
 def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
     """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
-    code = np.zeros(len(rest), np.int64)
-    width = np.zeros(len(rest), np.int64)
+    tried = intl & (_lengths(rest) > 2)  # else: too short after the IDD, invalid
+    rows = np.flatnonzero(tried)
+    sub = _take(rest, rows)
+    code = np.zeros(len(rows), np.int64)
+    width = np.zeros(len(rows), np.int64)
     for size in (3, 2, 1):
-        head = _heads(rest, size)
+        head = _heads(sub, size)
         hit = (head >= 10 ** (size - 1)) & _CODES[np.maximum(head, 0)]
         width = np.where(hit, size, width)
         code = np.where(hit, head, code)
-    long_enough = _lengths(rest) > 2
-    found = intl & long_enough & (width > 0)
-    slow = intl & long_enough & (width == 0) & plus  # phonenumbers retries without the +
-    code = np.where(found, code, 0)
-    return code, _drop(rest, np.where(found, width, 0)), _code_ids(code), ~intl | found, slow
+    codes, widths = np.zeros(len(rest), np.int64), np.zeros(len(rest), np.int64)
+    codes[rows], widths[rows] = code, width
+    found = widths > 0
+    slow = tried & plus & ~found  # phonenumbers retries without the +
+    return codes, _drop(rest, widths), _code_ids(codes), ~intl | found, slow
 
 
 _REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
@@ -377,6 +386,8 @@ def _typed(nsn: pa.Array, name: str, length: int) -> Bools:
 
 @functools.cache
 def _type_patterns(name: str, length: int) -> tuple[str, str] | None:
+    """The general pattern and the union of the type patterns that allow ``length``, or
+    ``None`` where no number of that length can be valid."""
     metadata = _plan(name).metadata
     general = metadata.general_desc
     if not _fits(general, length):
@@ -404,8 +415,6 @@ def _fits(desc: Any, length: int) -> bool:
 _NAMES: list[str] = [""]
 """Plans by integer id (0: none), for grouping rows by plan: a region, or ``001/<code>``."""
 _IDS: dict[str, int] = {}
-
-
 _IDS_LOCK = threading.Lock()
 
 
@@ -431,17 +440,22 @@ def _code_ids(codes: Ints) -> Ints:
 
 @functools.cache
 def _plan(name: str) -> _Plan:
-    if name.startswith("001/"):
-        metadata = PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
-    else:
-        metadata = PhoneMetadata.metadata_for_region(name, None)
-    prefix, rule = metadata.national_prefix_for_parsing, metadata.national_prefix_transform_rule
-    own = _OWN_LINE.fullmatch(prefix or "")
-    rewrite = _OWN_REWRITE.fullmatch(rule or "")
-    nanp_like = (own is not None and rewrite is not None
-                 and re.compile(prefix).groups == 1)
-    general = metadata.general_desc.national_number_pattern
-    return _Plan(code=metadata.country_code, general=f"^(?:{general})$" if general else None,
+    """The plan of a region, or of a non-geographic calling code (``001/800``).
+
+    A national-prefix transform is reproduced only in the NANP style ``(local)$|prefix``
+    with a ``digits\\1`` rule (the local number, written without its area code, gets it
+    back); a row another transform rule would touch is ``opaque``: the slow path's."""
+    metadata = (PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
+                if name.startswith("001/") else PhoneMetadata.metadata_for_region(name, None))
+    if metadata is None:
+        raise ValueError(f"phonenumbers has no metadata for {name!r}")
+    prefix = metadata.national_prefix_for_parsing or ""
+    rule = metadata.national_prefix_transform_rule or ""
+    own, rewrite = _OWN_LINE.fullmatch(prefix), _OWN_REWRITE.fullmatch(rule)
+    nanp_like = own is not None and rewrite is not None and re.compile(prefix).groups == 1
+    general = metadata.general_desc.national_number_pattern if metadata.general_desc else None
+    return _Plan(code=int(metadata.country_code or 0),
+                 general=f"^(?:{general})$" if general else None,
                  prefix=f"^(?:{prefix})" if prefix else None,
                  own=f"^(?:{own.group(1)})$" if nanp_like and own else None,
                  own_digits=rewrite.group(1) if nanp_like and rewrite else "",
@@ -465,6 +479,7 @@ def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
               country: Ints, flags: tuple[Bools, Bools]) -> Verdicts:
+    """The columns ``_normalize._one`` gives, E.164 refused past the contract's 15 digits."""
     e164 = pc.binary_join_element_wise("+", pc.cast(pa.array(code), pa.string()), nsn, "")
     size = _lengths(e164)
     odd = np.flatnonzero(valid & ((size < 3) | (size > 16)))  # the pattern's lengths
@@ -499,9 +514,10 @@ def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
     if (picked == picked[0]).all():
         return [(int(picked[0]), rows)]
     codes, distinct = pd.factorize(picked)
-    if len(distinct) <= 16:
+    if len(distinct) <= 4:
         return [(int(key), rows[codes == i]) for i, key in enumerate(distinct)]
-    order = np.argsort(codes, kind="stable")
+    small = codes.astype(np.int16) if len(distinct) < 2**15 else codes
+    order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
     cuts = np.flatnonzero(np.diff(codes[order])) + 1
     return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
 
@@ -516,7 +532,7 @@ def _buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
     return offsets - offsets[0], data
 
 
-def _from_bytes(data: NDArray[np.uint8], offsets: Ints) -> pa.Array:
+def _from_bytes(data: NDArray[np.uint8], offsets: NDArray[np.integer[Any]]) -> pa.Array:
     return pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets.astype(np.int32)),
                                        pa.py_buffer(data.tobytes()))
 
@@ -534,18 +550,19 @@ def _heads(values: pa.Array, size: int) -> Ints:
 
 
 def _drop(values: pa.Array, heads: Ints) -> pa.Array:
-    """Each value without its first ``heads`` characters (ASCII)."""
+    """Each value without its first ``heads`` characters (ASCII; a few at most)."""
     offsets, data = _buffers(values)
-    lengths = np.diff(offsets)
-    heads = np.minimum(heads, lengths)
-    kept = lengths - heads
-    new = np.zeros(len(values) + 1, np.int64)
-    np.cumsum(kept, out=new[1:])
-    index = np.repeat(offsets[:-1] + heads - new[:-1], kept) + np.arange(new[-1])
-    return _from_bytes(data[index], new)
+    heads = np.minimum(heads, np.diff(offsets))
+    keep = np.ones(len(data), bool)
+    for at in range(int(heads.max(initial=0))):
+        keep[offsets[:-1][heads > at] + at] = False
+    dropped = np.zeros(len(offsets), np.int64)
+    np.cumsum(heads, out=dropped[1:])
+    return _from_bytes(data[keep], offsets - dropped)
 
 
 def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
+    """``values`` with ``new`` at ``rows`` (sorted)."""
     if not len(rows):
         return values
     mask = np.zeros(len(values), bool)
@@ -556,7 +573,14 @@ def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Arra
 
 
 def _match(values: pa.Array, pattern: str) -> Bools:
+    """Where ``pattern`` (RE2) matches; a literal prefix is tested as such, ten times faster."""
+    literal = _LITERAL.fullmatch(pattern)
+    if literal is not None:
+        return _starts(values, literal.group(1))
     return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+
+
+_LITERAL = re.compile(r"\^(?:\(\?:)?(\d+)(?:\))?")
 
 
 def _full(values: pa.Array, pattern: str | None) -> Bools:
@@ -577,11 +601,6 @@ def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
 
 def _starts(values: pa.Array, prefix: str) -> Bools:
     return _numpy(pc.starts_with(values, prefix))
-
-
-def _ints(values: pa.Array, rows: Bools) -> Ints:
-    safe = pc.if_else(pa.array(rows), values, "0")
-    return np.asarray(pc.cast(safe, pa.int64()).to_numpy(zero_copy_only=False), np.int64)
 
 
 def _numpy(values: pa.Array) -> Bools:
