@@ -151,26 +151,25 @@ _BYTE_KINDS[ord("+")] = 4
 
 def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     """Each cell's digits, whether it is plain, and whether it starts with ``+``: one pass over
-    the column's bytes (a regex replace over a million cells takes half a second)."""
+    the column's bytes (a regex replace over a million cells takes half a second). A ``+``
+    after leading spaces is left to the slow path."""
     offsets, data = _buffers(texts)
     lengths = np.diff(offsets)
+    starts = np.minimum(offsets[:-1], max(len(data) - 1, 0))
     kinds = _BYTE_KINDS[data]
+    lead = (lengths > 0) & (kinds[starts] == 4) if len(data) else lengths > 0
+    kinds[starts[lead]] = 1  # a leading + is plain, any other is not
     digit = kinds == 0
-    ends = np.zeros(len(data) + 1, np.int32)
-    np.cumsum(digit, out=ends[1:])
-    digits = _from_bytes(data[digit], ends[offsets])
-
-    def cells(kind: int) -> Ints:
-        return np.searchsorted(offsets, np.flatnonzero(kinds == kind), side="right") - 1
-    first = data[np.minimum(offsets[:-1], max(len(data) - 1, 0))] if len(data) else lengths
-    lead = (lengths > 0) & (first == ord("+"))
-    spaced = np.flatnonzero((lengths > 0) & (first == ord(" ")))
-    lead[spaced] = _match(texts.take(pa.array(spaced)), r"^ *\+")
-    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT)
-             & (np.diff(ends[offsets]) >= MIN_DIGITS)
-             & (np.bincount(cells(4), minlength=len(lengths)) <= lead))
-    plain[cells(3)] = False
-    dotted = np.flatnonzero(plain & (np.bincount(cells(2), minlength=len(lengths)) > 0))
+    counts = np.add.reduceat(np.append(digit, False), offsets[:-1], dtype=np.int64)
+    counts[lengths == 0] = 0  # reduceat gives an empty cell its next byte
+    ends = np.zeros(len(offsets), np.int64)
+    np.cumsum(counts, out=ends[1:])
+    digits = _from_bytes(data[digit], ends)
+    others = np.searchsorted(offsets, np.flatnonzero(kinds >= 3), side="right") - 1
+    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
+    plain[others] = False
+    dots = np.searchsorted(offsets, np.flatnonzero(kinds == 2), side="right") - 1
+    dotted = np.unique(dots[plain[dots]])
     plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
     return digits, plain, lead
 
@@ -562,14 +561,12 @@ def _drop(values: pa.Array, heads: Ints) -> pa.Array:
 
 
 def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
-    """``values`` with ``new`` at ``rows`` (sorted)."""
+    """``values`` with ``new`` at ``rows`` (sorted): one take from both."""
     if not len(rows):
         return values
-    mask = np.zeros(len(values), bool)
-    mask[rows] = True
-    positions = np.cumsum(mask) - 1
-    spread = new.take(pa.array(np.where(mask, positions, 0)))
-    return pc.if_else(pa.array(mask), spread, values)
+    index = np.arange(len(values))
+    index[rows] = len(values) + np.arange(len(rows))
+    return pa.concat_arrays([values, new]).take(pa.array(index))
 
 
 def _match(values: pa.Array, pattern: str) -> Bools:

@@ -1,9 +1,12 @@
 """E.164 normalisation of phone columns, with the metadata of the ``phonenumbers`` package.
 
-Each distinct (text, region) pair is cleaned (:mod:`._phone_text`) and parsed
-once, then mapped back to every row that holds it: lead files repeat numbers,
-and ``phonenumbers`` is the slow part. The verdict is ``phonenumbers``' own on
-the cleaned text: ``parse`` + ``is_valid_number`` + ``format_number(E164)``.
+Cells of plain shape (digits, a leading ``+``, separators) are read a whole column at
+a time by :mod:`._fast`, which follows ``phonenumbers``' own rules over pyarrow arrays.
+Every other cell is cleaned (:mod:`._phone_text`) and parsed one by one, each distinct
+(text, region) pair once, then mapped back to every row that holds it: lead files
+repeat numbers, and ``phonenumbers`` is the slow part. Either way the verdict is
+``phonenumbers``' own on the cleaned text: ``parse`` + ``is_valid_number`` +
+``format_number(E164)``.
 """
 
 from __future__ import annotations
