@@ -1,20 +1,24 @@
 """Vectorised E.164 verdicts for the plain cells of a phone column.
 
-Parsing a million cells one by one with ``phonenumbers`` takes half a minute;
+Parsing a million cells one by one with ``phonenumbers`` takes most of a minute;
 its metadata patterns are RE2-compatible, so ``pyarrow.compute`` can test a
 whole column against them in one pass. This module reproduces, over arrays,
 what ``phonenumbers.parse`` + ``is_valid_number`` + ``format_number(E164)``
 do to a cell of *plain shape*: ASCII digits with an optional leading ``+`` and
 the separators `` -.()``, which ``_phone_text.clean`` leaves alone (but for a
-NANP ``00``, done here the same way).
+NANP ``00``, done here the same way). The column's bytes are scanned with numpy;
+rows are grouped by region, calling code and length, so each group meets one
+union of patterns, built once.
 
-The steps follow ``phonenumbers``' own (``_maybe_extract_country_code``,
+The steps follow ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
+``_extract_country_code``, ``_maybe_extract_country_code``,
 ``_maybe_strip_national_prefix_carrier_code``, ``_test_number_length``,
 ``region_code_for_number``, ``_number_type_helper``), on the metadata's own
 patterns and ``phonenumbers``' own length verdicts. Where a rule is not
 reproduced (a national-prefix transform other than the NANP-style
-``(local)$|prefix``, a ``+`` followed by no known calling code), the row is
-handed back undone, and the caller parses it with ``phonenumbers``.
+``(local)$|prefix``, as Argentina's, Brazil's and Gabon's, on a number it would
+touch; a ``+`` followed by no known calling code), the row is handed back
+undone, and the caller parses it with ``phonenumbers``.
 """
 
 from __future__ import annotations
@@ -277,12 +281,17 @@ def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bool
 
 def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
     """The national prefix off, where ``parse`` takes it off (its length check after)."""
+    where, values = [np.zeros(0, np.intp)], [number.slice(0, 0)]
     for key, rows in _groups(plans, state.parsed & (plans > 0)):
         changed, after, slow = _strip(_take(number, rows), _plan(_NAMES[key]))
         state.slow[rows[slow]] = True
         verdicts = np.array(_length_verdicts(_NAMES[key], 40))
         kept = verdicts[np.minimum(_lengths(after), 40)] >= 1
-        number = _replace(number, rows[changed[kept]], after.filter(pa.array(kept)))
+        where.append(rows[changed[kept]])
+        values.append(after.filter(pa.array(kept)))
+    order = np.argsort(np.concatenate(where), kind="stable")
+    number = _replace(number, np.concatenate(where)[order],
+                      pa.concat_arrays(values).take(pa.array(order)))
     state.parsed &= _lengths(number) <= pnu._MAX_LENGTH_FOR_NSN
     return number
 
