@@ -501,15 +501,17 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
         if len(rows) == len(done):
             return values
         return values.take(pa.array(positions, mask=positions < 0))
-    refused = pa.array(~short)
     bits = flags[0] * 1 + flags[1] * 2 + over * 4
     names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
                       for b in range(8)], pa.string())
+    _, offsets, data = e164.buffers()  # a fresh array: no offset, no nulls
     return Verdicts(
         done=done,
-        phone_e164=spread(pc.if_else(refused, pa.scalar(None, pa.string()), e164)),
+        phone_e164=spread(pa.StringArray.from_buffers(
+            len(e164), offsets, data, pa.array(short).buffers()[1])),
         country=spread(pa.array(_REGIONS).take(pa.array(country, mask=~short))),
-        reason=spread(pc.if_else(refused, "invalid_phone", pa.scalar(None, pa.string()))),
+        reason=spread(pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(short), np.int64),
+                                                                 mask=short))),
         flags=spread(names.take(pa.array(bits))))
 
 
