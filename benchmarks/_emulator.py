@@ -24,12 +24,14 @@ def new_key() -> str:
     return generate_key()
 
 
-def config_file(key: str, *, scale: str, rate_limit_scale: float) -> Path:
-    """A TOML configuration: one account at ``scale``, one client reading calls, ``key``."""
+def config_file(key: str, *, scale: str, rate_limit_scale: float,
+                scopes: tuple[str, ...] = ("calls:read",)) -> Path:
+    """A TOML configuration: one account at ``scale``, one client with ``scopes``, ``key``."""
+    scope_list = ", ".join(f'"{scope}"' for scope in scopes)
     text = (
         f"[server]\nrate_limit_scale = {rate_limit_scale}\nclock = \"manual\"\n\n"
         f"[[accounts]]\nname = \"big\"\nscale = \"{scale}\"\n\n"
-        "[[accounts.clients]]\nname = \"bench\"\nscopes = [\"calls:read\"]\n\n"
+        f"[[accounts.clients]]\nname = \"bench\"\nscopes = [{scope_list}]\n\n"
         f"[[accounts.clients.keys]]\nkey = \"{key}\"\n"
     )
     path = Path(tempfile.mkdtemp()) / "bench.toml"

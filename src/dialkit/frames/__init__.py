@@ -14,6 +14,7 @@ from ._cache import (
     clear_cache,
 )
 from ._frames import SPECS, FrameOptions, Frames, Spec
+from ._progress import watched
 from ._reports import windows
 from ._schemas import SCHEMAS, Column, Schema
 
@@ -32,5 +33,6 @@ __all__ = [
     "cache_info",
     "cache_root",
     "clear_cache",
+    "watched",
     "windows",
 ]

@@ -7,8 +7,24 @@ Example:
     {'phone': 'Mobile', 'full_name': 'Name', 'email': 'E-mail'}
 """
 
+from ._clean import clean
 from ._headers import ALIASES
+from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
 from ._normalize import normalize, region_of
 from ._read import LeadFile, LeadFileError, read
+from ._result import CleanResult
 
-__all__ = ["ALIASES", "LeadFile", "LeadFileError", "normalize", "read", "region_of"]
+__all__ = [
+    "ALIASES",
+    "CleanResult",
+    "ImportReport",
+    "ImportStoppedError",
+    "LeadFile",
+    "LeadFileError",
+    "OUTCOMES",
+    "clean",
+    "import_leads",
+    "normalize",
+    "read",
+    "region_of",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -19,15 +20,17 @@ ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "country": ("country", "countrycode"),
 })
 """Header names of each field, compared without case, spaces or punctuation
-(``E-mail``, ``Phone Number`` and ``first_name`` all match). ``country`` is not
+(``E-mail``, ``Phone Number``, ``Téléphone`` and ``first_name`` all match). ``country`` is not
 a lead field: it tells the normaliser each row's country."""
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def squeeze(header: str) -> str:
-    """A header without case, spaces or punctuation: ``"E-mail Address"`` → ``"emailaddress"``."""
-    return _NOT_ALNUM.sub("", header.casefold())
+    """A header without case, accents, spaces or punctuation: ``"E-mail Address"`` →
+    ``"emailaddress"``, ``"Téléphone"`` → ``"telephone"``."""
+    letters = unicodedata.normalize("NFKD", header.casefold())
+    return _NOT_ALNUM.sub("", "".join(c for c in letters if not unicodedata.combining(c)))
 
 
 def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None

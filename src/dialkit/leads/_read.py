@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import IO, Any, TypeAlias
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
 from python_calamine import CalamineWorkbook
 
-from ._headers import map_headers
+from ._headers import ALIASES, map_headers
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
 """What :func:`read` takes: a path, a binary file object, or a DataFrame."""
@@ -92,50 +94,103 @@ def read(source: Source, *, sheet: str | int | None = None,
         name, encoding_read = "DataFrame", None
         frame, numbers = _from_frame(source)
     else:
-        name, data = _load(source)
-        if data.startswith(_EXCEL_MAGIC):
-            frame, numbers = _from_workbook(data, sheet, name)
+        file = _load(source)
+        if file.head.startswith(_EXCEL_MAGIC):
+            frame, numbers = _from_workbook(file.data(), sheet, file.name)
             encoding_read = None
         else:
-            text, encoding_read = _decode(data, encoding, name)
-            frame, numbers = _from_text(text, name), _no_numbers()
+            frame, encoding_read = _from_text(file, encoding)
+            numbers = _no_numbers()
+        name = file.name
     return _mapped(name, frame, numbers, mapping, encoding_read)
 
 
-def _load(source: str | os.PathLike[str] | IO[bytes]) -> tuple[str, bytes]:
+@dataclass
+class _File:
+    """A file to read: its name, its first bytes, and where the rest is.
+
+    A plain UTF-8 file on disk is parsed by pyarrow from its path, so its
+    bytes are never held in Python besides the parsed columns.
+    """
+
+    name: str
+    head: bytes
+    path: Path | None = None
+    whole: bytes | None = None
+
+    def data(self) -> bytes:
+        """Every byte of the file."""
+        if self.whole is None:
+            assert self.path is not None
+            self.whole = self.path.read_bytes()
+        return self.whole
+
+
+def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
     if hasattr(source, "read"):
-        return str(getattr(source, "name", "the file")), bytes(source.read())
+        data = bytes(source.read())
+        return _File(str(getattr(source, "name", "the file")), data[:_SNIFFED], whole=data)
     path = Path(source)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as opened:
+            head = opened.read(_SNIFFED)
     except OSError as exc:
         raise LeadFileError(f"{path}: cannot be opened ({exc.strerror or exc})") from None
-    if not data.strip():
+    if len(head) < _SNIFFED and not head.strip():
         raise LeadFileError(f"{path}: the file is empty; expected a header line and rows")
-    return str(path), data
+    return _File(str(path), head, path)
 
 
-def _decode(data: bytes, encoding: str | None, name: str) -> tuple[str, str]:
-    """The text and its encoding: ``encoding``, a BOM's, UTF-8, or the detected one."""
+def _from_text(file: _File, encoding: str | None) -> tuple[pd.DataFrame, str]:
+    """A CSV or TSV file's frame and the encoding it was read in.
+
+    UTF-8 goes to pyarrow's CSV reader as it is (from the path when there is
+    one; the reader checks it); other encodings are turned into UTF-8 first. A
+    file that is not valid UTF-8 and names no encoding is read as a Western
+    single-byte file.
+    """
+    plain = (encoding is None and file.path is not None and b"\x00" not in file.head
+             and not file.head.startswith(tuple(bom for bom, _ in _BOMS)))
+    try:
+        if plain:
+            return _parsed(file.head, str(file.path), file.name), "utf-8"
+        utf8, found = _as_utf8(file.data(), encoding, file.name)
+        return _parsed(utf8, utf8, file.name), found
+    except _NotUtf8:
+        if not plain and (encoding is not None or found != "utf-8"):
+            raise LeadFileError(f"{file.name}: cannot be read as {found} (invalid bytes); leave "
+                                "encoding= out to detect it, or name the right one") from None
+    utf8, found = _legacy(file.data())
+    return _parsed(utf8, utf8, file.name), found
+
+
+class _NotUtf8(Exception):
+    """The bytes given to the CSV reader are not valid UTF-8."""
+
+
+def _as_utf8(data: bytes, encoding: str | None, name: str) -> tuple[bytes, str]:
+    """The file as UTF-8 bytes and the encoding read: ``encoding``, a BOM's, or UTF-8."""
     if encoding is not None:
         try:
-            return data.decode(encoding), encoding
+            codec = codecs.lookup(encoding).name
+            if codec == "utf-8":
+                return data.removeprefix(codecs.BOM_UTF8), encoding
+            return data.decode(encoding).encode("utf-8"), encoding
         except (UnicodeDecodeError, LookupError) as exc:
             cause = exc.reason if isinstance(exc, UnicodeDecodeError) else "unknown encoding"
             raise LeadFileError(f"{name}: cannot be read as {encoding} ({cause}); leave "
                                 "encoding= out to detect it") from None
     for bom, found in _BOMS:
         if data.startswith(bom):
-            return data.decode(found, errors="replace"), found
+            if found == "utf-8-sig":
+                return data[len(bom):], found
+            return data.decode(found, errors="replace").encode("utf-8"), found
     if b"\x00" in data[:_SNIFFED]:
         raise LeadFileError(f"{name}: this is a binary file, not a CSV or Excel lead file")
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return _legacy(data)
+    return data, "utf-8"
 
 
-def _legacy(data: bytes) -> tuple[str, str]:
+def _legacy(data: bytes) -> tuple[bytes, str]:
     """A Western single-byte file: cp1252, or latin-1 where cp1252 leaves a byte undefined.
 
     Not a statistical guess: on short Western lists charset-normalizer picked
@@ -143,17 +198,82 @@ def _legacy(data: bytes) -> tuple[str, str]:
     ``Zoļ``). Files in other code pages name theirs with ``encoding=``.
     """
     try:
-        return data.decode("cp1252"), "cp1252"
+        return data.decode("cp1252").encode("utf-8"), "cp1252"
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+        return data.decode("latin-1").encode("utf-8"), "latin-1"
 
 
-def _from_text(text: str, name: str) -> pd.DataFrame:
-    sample = text[:_SNIFFED]
+def _parsed(head: bytes, source: bytes | str, name: str) -> pd.DataFrame:
+    """Every column as text, by pyarrow's reader; rows of another width by pandas'.
+
+    ``source`` is the UTF-8 text or the path of a UTF-8 file, ``head`` its
+    first bytes. pyarrow refuses a row whose width differs from the header's,
+    where pandas fills a short row with empty cells and names the line of a
+    long one: such a file is read again by pandas. One thread: on two cores
+    it is as fast, and holds less memory at once.
+    """
+    sample = head[:_SNIFFED].decode("utf-8", errors="ignore")
     try:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
+    parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
+    header = _header(sample, delimiter)
+    try:
+        table = pacsv.read_csv(
+            pa.BufferReader(source) if isinstance(source, bytes) else source,
+            parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(header, pa.large_string()),
+                strings_can_be_null=True, quoted_strings_can_be_null=True))
+    except UnicodeDecodeError:  # a header that is not UTF-8
+        raise _NotUtf8 from None
+    except pa.ArrowException as exc:
+        if "UTF8" in str(exc) or "UTF-8" in str(exc):
+            raise _NotUtf8 from None
+        if "columns" in str(exc) or "Empty CSV" in str(exc):
+            return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
+                           delimiter, name)
+        raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
+    if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
+        return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
+                       delimiter, name)
+    table = table.rename_columns(_headers(table.column_names))
+    # empty cells are already missing, and the columns stay pyarrow's: no copy
+    frame: pd.DataFrame = table.to_pandas(
+        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+    return frame
+
+
+def _header(sample: str, delimiter: str) -> list[str]:
+    """The header's names as the standard library reads them (for pyarrow's column types;
+    a header it reads otherwise than pyarrow is caught by the types that follow)."""
+    try:
+        rows = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)
+        return next((row for row in rows if row), [])
+    except csv.Error:
+        return []
+
+
+def _headers(names: Sequence[str]) -> list[str]:
+    """Header names made unique as pandas makes them (``a``, ``a.1``), a blank one named
+    by its position."""
+    seen: dict[str, int] = {}
+    unique = []
+    for n, raw in enumerate(names):
+        header = raw.strip() and raw or f"column {n + 1}"
+        count = seen.get(header, 0)
+        seen[header] = count + 1
+        unique.append(header if count == 0 else f"{header}.{count}")
+    return unique
+
+
+def _ragged(utf8: bytes, delimiter: str, name: str) -> pd.DataFrame:
+    """pandas' reading of a file whose rows are not all as wide as its header."""
+    try:
+        text = utf8.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NotUtf8 from None
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delimiter, dtype=str, keep_default_na=False,
                             skip_blank_lines=True)
@@ -244,6 +364,10 @@ def _no_numbers() -> pd.DataFrame:
 def _mapped(name: str, frame: pd.DataFrame, numbers: pd.DataFrame,
             mapping: Mapping[str, str] | None, encoding: str | None) -> LeadFile:
     columns: Sequence[str] = [str(c) for c in frame.columns]
+    unknown = [name for name in (mapping or {}) if name not in ALIASES]
+    if unknown:
+        raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
+                            f"map any of {', '.join(ALIASES)}")
     missing = [column for column in (mapping or {}).values() if column not in columns]
     if missing:
         raise LeadFileError(f"{name}: mapping= names columns the file does not have: "

@@ -42,6 +42,7 @@ from pydantic import AfterValidator, JsonValue, ValidationError, WithJsonSchema
 
 from dialkit.contract import (
     E164_PATTERN,
+    EMAIL_PATTERN,
     MAX_CUSTOM_FIELDS,
     PHONE_MAX,
     LeadCreatedReason,
@@ -58,9 +59,6 @@ LeadData = Mapping[str, JsonValue]
 
 LEAD_SOURCE_FIELD = "lead_source"
 """The custom field a single add's ``source`` is stored in."""
-
-EMAIL_PATTERN = r"^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$"
-"""What an email must look like: ``local@domain.tld``, one ``@``, no spaces."""
 
 _SEPARATORS = re.compile(r"[ \-.()]")
 _E164 = re.compile(E164_PATTERN)

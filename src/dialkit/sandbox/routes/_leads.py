@@ -21,7 +21,9 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from dialkit.contract import (
     EMAIL_MAX,
+    EMAIL_PATTERN,
     EXTERNAL_ID_MAX,
+    IMPORTABLE_STATUSES,
     MAX_CUSTOM_FIELDS,
     MAX_IF_MATCH_LENGTH,
     MAX_IMPORT_BATCH,
@@ -49,11 +51,11 @@ from .._problems import ApiProblem, field_error
 from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from .._service import RequestContext
 from ._campaigns import load as load_campaign
-from ._lead_rules import EMAIL_PATTERN, Accepted, CustomValue, LeadData, Verdict, judge_leads
+from ._lead_rules import Accepted, CustomValue, LeadData, Verdict, judge_leads
 
 router = APIRouter()
 
-IMPORTABLE = ("draft", "ready", "paused")
+IMPORTABLE: tuple[str, ...] = tuple(IMPORTABLE_STATUSES)
 """Campaign states a lead import accepts."""
 
 ADDABLE = (*IMPORTABLE, "running")

@@ -1,0 +1,132 @@
+"""``dialkit leads clean|import``: a thin layer over :func:`dialkit.leads.clean` and
+:func:`dialkit.leads.import_leads`, for lists cleaned from a shell or a scheduler."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dialkit.client import Client
+from dialkit.errors import ApiError
+from dialkit.leads import CleanResult, ImportStoppedError, LeadFileError, clean, import_leads
+
+leads_app = typer.Typer(help="Lead files: check them as the service will, then import them.",
+                        no_args_is_help=True, rich_markup_mode=None)
+
+Input = Annotated[Path, typer.Argument(metavar="INPUT", help="The lead file.",
+                                       show_default=False)]
+Region = Annotated[str, typer.Option(metavar="REGION", help=(
+    "Default region (ISO alpha-2) of numbers written nationally."))]
+CountryColumn = Annotated[str | None, typer.Option(metavar="COLUMN", help=(
+    "The column of each row's country; default the one named country."))]
+Maps = Annotated[list[str] | None, typer.Option("--map", metavar="FIELD=COLUMN", help=(
+    "Read a lead field from a column (repeatable): --map phone=Mobil."))]
+Blocked = Annotated[str, typer.Option(metavar="CODES", help=(
+    "Countries the account blocks, comma-separated: KP,IR."))]
+Sheet = Annotated[str | None, typer.Option(metavar="SHEET", help=(
+    "The workbook's sheet, by name or 0-based number; default the first."))]
+Encoding = Annotated[str | None, typer.Option(metavar="ENCODING", help=(
+    "The text encoding; default detected."))]
+Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
+    "Write every row with its verdict: .csv, or .xlsx (accepted, rejected, summary)."))]
+Rejects = Annotated[Path | None, typer.Option(metavar="PATH", help=(
+    "Write the rejected rows alone as CSV."))]
+
+
+@leads_app.command("clean")
+def clean_command(
+    source: Input, region: Region = "US", country_column: CountryColumn = None,
+    mapping: Maps = None, blocked_countries: Blocked = "", sheet: Sheet = None,
+    encoding: Encoding = None, out: Out = None, rejects: Rejects = None,
+    campaign: Annotated[str | None, typer.Option(metavar="CAMPAIGN_ID", help=(
+        "Also check the campaign's leads and the DNC list, with the account of "
+        "DIALKIT_API_KEY."))] = None,
+) -> None:
+    """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
+    the verdicts' summary."""
+    with _errors():
+        options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
+        if campaign is None:
+            result = clean(source, **options)
+        else:
+            with Client() as client:
+                result = clean(source, client=client, campaign_id=campaign, **options)
+        _write(result, out, rejects)
+    typer.echo(f"{source}: {len(result.frame)} rows, {len(result.accepted)} accepted, "
+               f"{len(result.rejected)} rejected")
+    typer.echo(result.summary.fillna("").to_string(index=False))
+    if result.skipped:
+        typer.echo(f"not checked: {', '.join(result.skipped)} (--campaign CAMPAIGN_ID checks "
+                   "them with the account of DIALKIT_API_KEY)")
+
+
+@leads_app.command("import")
+def import_command(
+    source: Input,
+    campaign: Annotated[str, typer.Option(metavar="CAMPAIGN_ID", help=(
+        "The draft, ready or paused campaign to import into."), show_default=False)],
+    region: Region = "US", country_column: CountryColumn = None, mapping: Maps = None,
+    blocked_countries: Blocked = "", sheet: Sheet = None, encoding: Encoding = None,
+    journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
+        "The folder of import journals; default imports/ in the key's cache folder."))] = None,
+    out: Out = None,
+) -> None:
+    """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
+    again, it resumes), and print every row's reconciled outcome."""
+    with _errors():
+        options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
+        with Client() as client:
+            try:
+                report = import_leads(client, source, campaign, journal=journal, **options)
+            except ImportStoppedError as stop:
+                typer.echo(stop.report.summary.fillna("").to_string(index=False))
+                typer.echo(f"error: {stop}", err=True)
+                raise typer.Exit(1) from None
+        if out is not None:
+            report.frame.to_csv(out, index=False)
+    typer.echo(f"{source} into {campaign}: {len(report.frame)} rows in {report.batches} "
+               f"batches ({report.resumed} done by an earlier run)")
+    typer.echo(report.summary.fillna("").to_string(index=False))
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """A bad file, option or answer ends the command with its message, not a traceback."""
+    try:
+        yield
+    except (LeadFileError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    except ApiError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _options(region: str, country_column: str | None, mapping: list[str] | None,
+             blocked: str, sheet: str | None, encoding: str | None) -> dict[str, Any]:
+    pairs = {}
+    for item in mapping or []:
+        field, sep, column = item.partition("=")
+        if not sep or not field or not column:
+            raise ValueError(f"--map {item!r}: write FIELD=COLUMN, as in --map phone=Mobil")
+        pairs[field.strip()] = column.strip()
+    return {"region": region, "country_column": country_column, "mapping": pairs or None,
+            "blocked_countries": [c.strip() for c in blocked.split(",") if c.strip()],
+            "sheet": int(sheet) if sheet is not None and sheet.isdigit() else sheet,
+            "encoding": encoding}
+
+
+def _write(result: CleanResult, out: Path | None, rejects: Path | None) -> None:
+    if out is not None:
+        if out.suffix.lower() == ".xlsx":
+            result.to_excel(out)
+        elif out.suffix.lower() == ".csv":
+            result.to_csv(out)
+        else:
+            raise ValueError(f"--out {out}: name a .csv or .xlsx file")
+    if rejects is not None:
+        result.to_csv(rejects, rows="rejected")

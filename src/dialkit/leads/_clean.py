@@ -1,0 +1,359 @@
+"""Validating a lead file the way the service will: ``dialkit.leads.clean``.
+
+The service judges each lead on its own, in a fixed order, and the first
+failing check decides (``docs/emulator.md``, "Leads"): the phone, a blocked
+country, a duplicate earlier in the request or already in the campaign, the
+field rules, the Do-Not-Call screen. :func:`clean` runs the same checks in
+the same order over whole columns, so the local verdict of each row is the
+service's ``LeadResult`` for it, in the service's own words, before anything
+is sent. The checks that need the account (the campaign's leads, the DNC
+list) run only with a ``client``; the result says which did not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..contract import (
+    EMAIL_MAX,
+    EMAIL_PATTERN,
+    EXTERNAL_ID_MAX,
+    FIRST_NAME_MAX,
+    FULL_NAME_MAX,
+    LAST_NAME_MAX,
+    PHONE_MAX,
+    LeadResultReason,
+    LeadResultStatus,
+)
+from ._normalize import normalize, region_of
+from ._read import LeadFile, Source, read
+from ._result import CleanResult
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX),
+                ("last_name", LAST_NAME_MAX), ("full_name", FULL_NAME_MAX),
+                ("email", EMAIL_MAX))
+"""The lead fields a file can fill, in the contract's field order, with their
+length limits: the first one that breaks a rule is the refusal's ``field``."""
+
+CHUNK_ROWS = 250_000
+"""Rows normalised at a time: a million-row file's working memory stays a fraction of
+its own size, at no cost in speed."""
+
+MAX_ID_LOOKUPS = 100
+"""External ids of a file found among the account's leads that are asked about one
+by one, to tell this API client's from another's (the list does not say whose)."""
+
+_WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in map(chr, range(0x110000)) if c.isspace())
+_EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
+"""The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
+(the service's) is every Unicode space."""
+
+_ACCEPTED = LeadResultStatus.ACCEPTED.value
+_INVALID = LeadResultStatus.INVALID.value
+_DUPLICATE = LeadResultStatus.DUPLICATE.value
+_FIELD_RULE = LeadResultReason.FIELD_RULE.value
+
+
+@dataclass(frozen=True, slots=True)
+class _Account:
+    """What the checks that need the account compare with."""
+
+    campaign_phones: frozenset[str]
+    campaign_ids: frozenset[str]
+    other_ids: frozenset[str]
+    listed: frozenset[str]
+
+
+def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
+          campaign_id: str | None = None, blocked_countries: Collection[str] = (),
+          country_column: str | None = None, sheet: str | int | None = None,
+          mapping: Mapping[str, str] | None = None, encoding: str | None = None) -> CleanResult:
+    """Check every row of a lead file as the service will, before importing it.
+
+    Args:
+        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a
+            DataFrame, or what :func:`read` returned.
+        region: The default region of numbers written nationally.
+        client: With a client, the checks that need the account run too: the
+            DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
+            the leads already in the campaign (and, when the file has external
+            ids, the ids this API client uses in other campaigns).
+        campaign_id: The campaign the leads are for.
+        blocked_countries: Regions (ISO alpha-2) the account blocks; the
+            service knows the account's list, the API does not show it.
+        country_column: The column of each row's country; by default the one
+            named country or country code.
+        sheet, mapping, encoding: As for :func:`read`.
+
+    Returns:
+        A :class:`CleanResult`: one row per input row with its ``status``,
+        ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
+
+    Raises:
+        LeadFileError: The file cannot be read, or has no phone column.
+
+    Example:
+        >>> result = dialkit.leads.clean("vendor.csv", region="GB")  # doctest: +SKIP
+        >>> result.summary  # doctest: +SKIP
+    """
+    file = source if isinstance(source, LeadFile) else read(
+        source, sheet=sheet, mapping=mapping, encoding=encoding)
+    column = country_column or file.fields.get("country")
+    if column is not None and column not in file.frame.columns:
+        raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
+                         f"columns are {', '.join(map(str, file.frame.columns))}")
+    blocked = frozenset(_blocked(blocked_countries))
+    phones = file.frame[file.fields["phone"]]
+    countries = None if column is None else file.frame[column]
+    numbers = pd.concat([
+        normalize(phones.iloc[at:at + CHUNK_ROWS], region=region,
+                  country=None if countries is None else countries.iloc[at:at + CHUNK_ROWS])
+        for at in range(0, max(len(phones), 1), CHUNK_ROWS)])
+    numbers["flags"] = _stored_as_number(numbers["flags"], file)
+    external = _text(file.frame, file.fields.get("external_id"))
+    account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
+                                                    external)
+    verdicts = _verdicts(file, phones, numbers, blocked, account)
+    skipped = _skipped(client, campaign_id)
+    return CleanResult.build(file, numbers, verdicts, region=region, campaign_id=campaign_id,
+                             blocked_countries=tuple(sorted(blocked)), skipped=skipped)
+
+
+def _blocked(countries: Collection[str]) -> list[str]:
+    if isinstance(countries, str):
+        countries = [c for c in re.split(r"[,\s]+", countries) if c]
+    found = []
+    for country in countries:
+        code = region_of(country)
+        if code is None:
+            raise ValueError(f"blocked_countries: {country!r} is not a country phonenumbers "
+                             "knows; pass ISO alpha-2 codes such as 'KP'")
+        found.append(code)
+    return found
+
+
+def _stored_as_number(flags: pd.Series, file: LeadFile) -> pd.Series:
+    """Flag the phone cells a workbook held as numbers: Excel may have dropped a
+    leading zero or digits before anything read the file."""
+    phone = file.fields["phone"]
+    rows = file.numbers.loc[file.numbers["column"] == phone, "row"].to_numpy() - 1
+    if len(rows) == 0:
+        return flags
+    flags = flags.copy()
+    flags.iloc[rows] = [f"{f},stored_as_number" if isinstance(f, str) else "stored_as_number"
+                        for f in flags.iloc[rows].tolist()]
+    return flags
+
+
+def _skipped(client: Client | None, campaign_id: str | None) -> dict[str, str]:
+    """The checks that did not run, each with what would run it."""
+    skipped = {}
+    if client is None or campaign_id is None:
+        skipped["duplicate_in_campaign"] = "needs the campaign's leads: pass client= and " \
+                                           "campaign_id="
+    if client is None:
+        skipped["on_dnc"] = "needs the account's DNC list: pass client="
+    return skipped
+
+
+def _account(client: Client, campaign_id: str | None, e164: pd.Series,
+             external: pd.Series) -> _Account:
+    """The campaign's phones, which of the file's ids this client uses here or in
+    another campaign, and which numbers are on the DNC list."""
+    phones: frozenset[str] = frozenset()
+    here: set[str] = set()
+    elsewhere: set[str] = set()
+    if campaign_id is not None:
+        has_ids = bool(external.notna().any())
+        leads = client.frames.leads(campaign_id=None if has_ids else campaign_id,
+                                    refresh="full")
+        phones = frozenset(leads.loc[leads["campaign_id"] == campaign_id, "phone"].dropna())
+        # The list shows every API client's ids without saying whose: the ids that
+        # match are asked again, scoped to this client as the service's rule is,
+        # up to MAX_ID_LOOKUPS (one request each); the rest are taken as this client's.
+        listed = leads.drop_duplicates("external_id").set_index("external_id")["campaign_id"]
+        asked = external[e164.notna() & ~e164.isin(phones) & external.isin(listed.index)]
+        for n, ident in enumerate(asked.unique().tolist()):
+            owner = listed[ident] if n >= MAX_ID_LOOKUPS else next(
+                (lead.campaign_id for lead in client.leads.list(external_id=ident, limit=1)),
+                None)
+            if owner is not None:
+                (here if owner == campaign_id else elsewhere).add(ident)
+    wanted = e164.dropna().unique().tolist()
+    screened = client.frames.dnc(wanted) if wanted else None
+    listed = frozenset() if screened is None else frozenset(
+        screened.loc[screened["listed"].fillna(False).astype(bool), "phone"])
+    return _Account(phones, frozenset(here), frozenset(elsewhere), listed)
+
+
+def _text(frame: pd.DataFrame, column: str | None) -> pd.Series:
+    if column is None:
+        return pd.Series(pd.NA, index=frame.index, dtype="string[pyarrow]")
+    return frame[column]
+
+
+Verdict = tuple[str, str | None, str | None]
+"""A row's ``status``, ``reason`` and ``field``."""
+
+
+class _Verdicts:
+    """Every row's verdict as a small integer into the verdicts seen, the first decided
+    staying: a million rows cost a million bytes, not three columns of objects."""
+
+    def __init__(self, rows: int) -> None:
+        self.kinds: list[Verdict] = [(_ACCEPTED, None, None)]
+        self.codes = np.zeros(rows, dtype=np.int8)
+        self.decided = np.zeros(rows, dtype=bool)
+
+    def decide(self, mask: np.ndarray, verdict: Verdict) -> None:
+        new = mask & ~self.decided
+        if new.any():
+            if verdict not in self.kinds:
+                self.kinds.append(verdict)
+            self.codes[new] = self.kinds.index(verdict)
+            self.decided |= new
+
+    def frame(self, index: pd.Index) -> pd.DataFrame:
+        codes = pa.array(self.codes)
+        return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array([pc.take(
+            pa.array([kind[n] for kind in self.kinds], type=pa.large_string()), codes)]))
+            for n, name in enumerate(("status", "reason", "field"))}, index=index)
+
+
+def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
+              blocked: frozenset[str], account: _Account | None) -> pd.DataFrame:
+    """``status``, ``reason`` and ``field`` of every row, the first failing check deciding."""
+    verdicts = _Verdicts(len(phones))
+    e164 = numbers["phone_e164"]
+    missing = (numbers["reason"] == "missing_phone").fillna(False).to_numpy(dtype=bool)
+    invalid = (numbers["reason"] == "invalid_phone").fillna(False).to_numpy(dtype=bool)
+    verdicts.decide(missing, (_INVALID, "missing_phone", None))
+    verdicts.decide(invalid & (_lengths(phones) > PHONE_MAX),  # the service reads no further
+                    (_INVALID, _FIELD_RULE, "phone"))
+    verdicts.decide(invalid, (_INVALID, "invalid_phone", None))
+    verdicts.decide(numbers["country"].isin(blocked).to_numpy(dtype=bool),
+                    ("blocked_country", None, None))
+    external = _text(file.frame, file.fields.get("external_id"))
+    later = _after_duplicates(e164, external, _first_bad_field(file), account)
+    in_request = _in_request(e164, external, eligible=~verdicts.decided,
+                             passes=~later["refused"])
+    verdicts.decide(in_request, (_DUPLICATE, "duplicate_in_request", None))
+    for mask, verdict in later["steps"]:
+        verdicts.decide(mask, verdict)
+    return verdicts.frame(phones.index)
+
+
+def _after_duplicates(e164: pd.Series, external: pd.Series, bad_field: np.ndarray,
+                      account: _Account | None) -> dict[str, Any]:
+    """The checks after the request's duplicates, in order, and whether each row fails one."""
+    steps: list[tuple[np.ndarray, Verdict]] = []
+    if account is not None:
+        in_campaign = (e164.isin(account.campaign_phones) | external.isin(account.campaign_ids))
+        steps.append((in_campaign.to_numpy(dtype=bool),
+                      (_DUPLICATE, "duplicate_in_campaign", None)))
+        steps.append((external.isin(account.other_ids).to_numpy(dtype=bool),
+                      (_INVALID, _FIELD_RULE, "external_id")))
+    for code, (name, _) in enumerate(FIELD_LIMITS, start=1):
+        steps.append((bad_field == code, (_INVALID, _FIELD_RULE, name)))
+    if account is not None:
+        steps.append((e164.isin(account.listed).to_numpy(dtype=bool),
+                      (LeadResultStatus.ON_DNC.value, None, None)))
+    refused = np.zeros(len(e164), dtype=bool)
+    for mask, _ in steps:
+        refused |= mask
+    return {"steps": steps, "refused": refused}
+
+
+def _first_bad_field(file: LeadFile) -> np.ndarray:
+    """Per row, the first lead field that breaks its rule, as its 1-based place in
+    :data:`FIELD_LIMITS` (0: none)."""
+    bad = np.zeros(len(file.frame), dtype=np.int8)
+    for code, (name, limit) in reversed(list(enumerate(FIELD_LIMITS, start=1))):
+        column = file.fields.get(name)
+        if column is None:
+            continue
+        values = file.frame[column]
+        broken = _lengths(values) > limit
+        if name == "email":
+            broken |= values.notna().to_numpy() & ~_matches(values, _EMAIL_RE2)
+        bad[broken] = code  # in reverse order: the first field in order wins
+    return bad
+
+
+def _lengths(values: pd.Series) -> np.ndarray:
+    """Characters (code points, as the service counts them) of each cell; 0 when empty."""
+    array = pa.array(values.astype("string[pyarrow]"), type=pa.large_string())
+    lengths: np.ndarray = pc.fill_null(pc.utf8_length(array), 0).to_numpy(zero_copy_only=False)
+    return lengths
+
+
+def _matches(values: pd.Series, pattern: str) -> np.ndarray:
+    array = pa.array(values.astype("string[pyarrow]"), type=pa.large_string())
+    found: np.ndarray = pc.fill_null(pc.match_substring_regex(array, pattern), False).to_numpy(
+        zero_copy_only=False)
+    return found
+
+
+def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
+                passes: np.ndarray) -> np.ndarray:
+    """Rows whose phone or external id an earlier accepted row of the file already has.
+
+    The service counts only leads it accepted earlier in the request, so a row
+    is a duplicate of the first row with its phone (or id) that passes every
+    other check. With one kind of key repeated, that is one vectorised pass;
+    with both, a row's fate can hang on another's through either key, and the
+    rows that share one are walked in file order.
+    """
+    keys = [codes for codes in (_codes(e164, eligible), _codes(external, eligible))
+            if codes is not None]
+    if len(keys) == 1:
+        return _after_first(keys[0], eligible & passes)
+    result = np.zeros(len(e164), dtype=bool)
+    if not keys:
+        return result
+    phone, ident = keys
+    shared = np.zeros(len(e164), dtype=bool)
+    for codes in keys:
+        keyed = codes >= 0
+        shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
+    phones_taken: set[int] = set()
+    ids_taken: set[int] = set()
+    for row in np.flatnonzero(shared).tolist():
+        number, own = int(phone[row]), int(ident[row])
+        if number in phones_taken or (own >= 0 and own in ids_taken):
+            result[row] = True
+        elif passes[row]:
+            phones_taken.add(number)
+            if own >= 0:
+                ids_taken.add(own)
+    return result
+
+
+def _codes(keys: pd.Series, eligible: np.ndarray) -> np.ndarray | None:
+    """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats."""
+    codes = np.full(len(keys), -1, dtype=np.int64)
+    found, distinct = pd.factorize(keys[eligible])
+    codes[eligible] = found
+    return codes if len(distinct) < np.count_nonzero(found >= 0) else None
+
+
+def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:
+    """Rows with a key that a passing row earlier in the file holds."""
+    candidates = np.flatnonzero(passing & (codes >= 0))
+    first = np.full(codes.max() + 1, len(codes))
+    first[codes[candidates][::-1]] = candidates[::-1]  # of repeated indices, the last write stays
+    keyed = codes >= 0
+    result = np.zeros(len(codes), dtype=bool)
+    result[keyed] = first[codes[keyed]] < np.flatnonzero(keyed)
+    return result

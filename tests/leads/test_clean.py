@@ -1,0 +1,254 @@
+"""``dialkit.leads.clean``: every status, reason and field, in the service's check order;
+the result's views and exports; and no input that makes it raise or lose a row."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dialkit import Client
+from dialkit.leads import CleanResult, LeadFileError, clean, read
+
+SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"
+
+
+def verdicts(result: CleanResult) -> list[tuple[str, str | None, str | None]]:
+    frame = result.frame[["status", "reason", "field"]].astype(object)
+    return [tuple(None if pd.isna(v) else v for v in row)  # type: ignore[misc]
+            for row in frame.itertuples(index=False)]
+
+
+def one(**cells: str | None) -> tuple[str, str | None, str | None]:
+    """The verdict of a one-row file with ``cells``."""
+    return verdicts(clean(pd.DataFrame({k: [v] for k, v in cells.items()}),
+                          blocked_countries=["IR"]))[0]
+
+
+CASES = {
+    "accepted": ({"phone": "(415) 555-0123"}, ("accepted", None, None)),
+    "missing phone": ({"phone": "N/A"}, ("invalid", "missing_phone", None)),
+    "empty phone": ({"phone": None}, ("invalid", "missing_phone", None)),
+    "invalid phone": ({"phone": "555-0123"}, ("invalid", "invalid_phone", None)),
+    "excel scientific": ({"phone": "4.15555E+09"}, ("invalid", "invalid_phone", None)),
+    "phone cell over 32 characters": ({"phone": "call me on 415 555 0123 4567 or later"},
+                                      ("invalid", "field_rule", "phone")),
+    "blocked country": ({"phone": TEHRAN}, ("blocked_country", None, None)),
+    "external_id over 128": ({"phone": SF, "id": "x" * 129},
+                             ("invalid", "field_rule", "external_id")),
+    "first_name over 100": ({"phone": SF, "first name": "x" * 101},
+                            ("invalid", "field_rule", "first_name")),
+    "last_name over 100": ({"phone": SF, "surname": "x" * 101},
+                           ("invalid", "field_rule", "last_name")),
+    "full_name over 200": ({"phone": SF, "name": "x" * 201},
+                           ("invalid", "field_rule", "full_name")),
+    "email over 254": ({"phone": SF, "email": "a@" + "b" * 250 + ".com"},
+                       ("invalid", "field_rule", "email")),
+    "email without @": ({"phone": SF, "email": "ada at example.com"},
+                        ("invalid", "field_rule", "email")),
+    "email with a non-breaking space": ({"phone": SF, "email": "ada\u00a0l@example.com"},
+                                        ("invalid", "field_rule", "email")),
+    "email without a dot": ({"phone": SF, "email": "ada@localhost"},
+                            ("invalid", "field_rule", "email")),
+    "limits are characters, not bytes": ({"phone": SF, "first name": "é" * 100},
+                                         ("accepted", None, None)),
+    "the first bad field in the contract's order": (
+        {"phone": SF, "email": "bad", "first name": "x" * 101, "id": "ok"},
+        ("invalid", "field_rule", "first_name")),
+    "the phone decides before the fields": ({"phone": "12", "email": "bad"},
+                                            ("invalid", "invalid_phone", None)),
+    "a blocked country decides before the fields": ({"phone": TEHRAN, "email": "bad"},
+                                                    ("blocked_country", None, None)),
+}
+
+
+@pytest.mark.parametrize(("cells", "expected"), CASES.values(), ids=CASES)
+def test_each_status_reason_and_field(cells: dict[str, str | None],
+                                      expected: tuple[str, str | None, str | None]) -> None:
+    assert one(**cells) == expected
+
+
+def test_a_number_again_is_a_duplicate_and_the_first_stays() -> None:
+    frame = pd.DataFrame({"phone": ["415-555-0123", NY, "+1 (415) 555 0123"]})
+    assert verdicts(clean(frame)) == [("accepted", None, None), ("accepted", None, None),
+                                      ("duplicate", "duplicate_in_request", None)]
+
+
+def test_an_external_id_again_is_a_duplicate() -> None:
+    frame = pd.DataFrame({"phone": [SF, NY], "lead id": ["A-1", "A-1"]})
+    assert verdicts(clean(frame))[1] == ("duplicate", "duplicate_in_request", None)
+
+
+def test_a_refused_first_row_makes_no_duplicate() -> None:
+    """The service counts only leads it accepted earlier in the request: a first row
+    refused for a field leaves the second one free, by phone and by id."""
+    frame = pd.DataFrame({"phone": [SF, SF, NY, LONDON], "email": ["bad", None, None, None],
+                          "id": ["A", "B", "B", "C"]})
+    assert verdicts(clean(frame)) == [("invalid", "field_rule", "email"),
+                                      ("accepted", None, None),
+                                      ("duplicate", "duplicate_in_request", None),
+                                      ("accepted", None, None)]
+
+
+def test_a_duplicate_is_judged_before_the_fields() -> None:
+    frame = pd.DataFrame({"phone": [SF, SF], "email": [None, "bad"]})
+    assert verdicts(clean(frame))[1] == ("duplicate", "duplicate_in_request", None)
+
+
+def test_offline_the_result_says_which_checks_did_not_run() -> None:
+    result = clean(pd.DataFrame({"phone": [SF]}))
+    assert set(result.skipped) == {"duplicate_in_campaign", "on_dnc"}
+    assert "pass client=" in result.skipped["on_dnc"]
+    assert "not checked" in result._repr_html_()
+
+
+def test_with_the_account_the_campaign_and_the_dnc_list_are_checked(client: Client) -> None:
+    campaign = next(client.campaigns.list(status="paused")).id
+    other = next(c.id for c in client.campaigns.list() if c.id != campaign)
+    client.leads.import_batch(campaign, [{"phone": SF, "external_id": "in-here"}])
+    client.leads.import_batch(other, [{"phone": LONDON, "external_id": "elsewhere"}])
+    client.dnc.add(NY)
+    frame = pd.DataFrame({"phone": [SF, "+13125550177", "+16175550123", NY, "+17025550123"],
+                          "external_id": [None, "in-here", "elsewhere", None, None]})
+    result = clean(frame, client=client, campaign_id=campaign)
+    assert verdicts(result) == [("duplicate", "duplicate_in_campaign", None),
+                                ("duplicate", "duplicate_in_campaign", None),
+                                ("invalid", "field_rule", "external_id"),
+                                ("on_dnc", None, None), ("accepted", None, None)]
+    assert result.skipped == {}
+    answers = client.leads.import_batch(campaign, [
+        {"phone": row.phone_e164, **({} if pd.isna(row.external_id) else
+                                     {"external_id": row.external_id})}
+        for row in result.frame.itertuples()])
+    assert [(r.status, r.reason, r.field) for r in answers] == verdicts(result)
+
+
+def test_another_clients_external_id_is_not_a_clash(
+        client: Client, client_as: Callable[..., Client]) -> None:
+    campaign = next(client.campaigns.list(status="paused")).id
+    client_as("other").leads.import_batch(campaign, [{"phone": LONDON, "external_id": "X-1"}])
+    result = clean(pd.DataFrame({"phone": [SF], "external_id": ["X-1"]}), client=client,
+                   campaign_id=campaign)
+    assert verdicts(result) == [("accepted", None, None)]
+
+
+def test_the_result_views_and_exports(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"Mobile": ["415.555.0123 x7", "n/a", "+44 20 7946 0958"],
+                          "status": ["hot", "cold", "warm"], "Notes": ["a", None, "c"]})
+    result = clean(frame)
+    assert list(result.frame.columns) == ["Mobile", "status (file)", "Notes", "row",
+                                          "phone_e164", "country", "extension", "status",
+                                          "reason", "field", "flags"]
+    assert result.frame["row"].tolist() == [1, 2, 3]
+    assert result.accepted["row"].tolist() == [1, 3]
+    assert result.rejected["reason"].tolist() == ["missing_phone"]
+    assert result.summary.to_dict("records") == [
+        {"status": "accepted", "reason": None, "field": None, "rows": 2},
+        {"status": "invalid", "reason": "missing_phone", "field": None, "rows": 1}]
+    assert result.leads() == [
+        {"phone": SF, "custom_fields": {"status": "hot", "Notes": "a"}},
+        {"phone": LONDON, "custom_fields": {"status": "warm", "Notes": "c"}}]
+    assert result.frame.loc[0, "extension"] == "7"
+    back = pd.read_csv(io.StringIO(result.to_csv() or ""), dtype=str)
+    assert back["phone_e164"].tolist()[::2] == [SF, LONDON]
+    result.to_csv(tmp_path / "rejects.csv", rows="rejected")
+    assert pd.read_csv(tmp_path / "rejects.csv")["row"].tolist() == [2]
+    result.to_excel(tmp_path / "out.xlsx")
+    book = pd.read_excel(tmp_path / "out.xlsx", sheet_name=None, dtype=str, engine="calamine")
+    assert list(book) == ["accepted", "rejected", "summary"]
+    assert book["accepted"]["phone_e164"].tolist() == [SF, LONDON]
+    assert "data:image/png;base64," in result._repr_html_()
+    assert "missing_phone" in result._repr_html_()
+    assert repr(result) == "<CleanResult DataFrame: 3 rows: accepted 2, invalid 1>"
+    with pytest.raises(ValueError, match="rows='some'"):
+        result.to_csv(rows="some")
+
+
+def test_cells_a_workbook_held_as_numbers_are_flagged(tmp_path: Path) -> None:
+    path = tmp_path / "book.xlsx"
+    pd.DataFrame({"phone": [4155550123, 2125550142]}).to_excel(path, index=False)
+    result = clean(path)
+    assert result.frame["flags"].tolist() == ["stored_as_number", "stored_as_number"]
+    assert result.frame["status"].tolist() == ["accepted", "accepted"]
+
+
+def test_a_country_column_and_bad_arguments() -> None:
+    frame = pd.DataFrame({"tel": ["020 7946 0958", "(415) 555-0123"], "land": ["UK", "USA"]})
+    result = clean(frame, country_column="land")
+    assert result.frame["phone_e164"].tolist() == [LONDON, SF]
+    with pytest.raises(ValueError, match="country_column='nope' is not a column"):
+        clean(frame, country_column="nope")
+    with pytest.raises(ValueError, match="blocked_countries: 'Atlantis'"):
+        clean(frame, blocked_countries=["Atlantis"])
+    assert one(phone=LONDON) == ("accepted", None, None)
+    assert verdicts(clean(frame, country_column="land", blocked_countries="GB, KP"))[0] == (
+        "blocked_country", None, None)
+
+
+def test_a_read_file_can_be_cleaned_again() -> None:
+    file = read(pd.DataFrame({"Mobil": [SF]}), mapping={"phone": "Mobil"})
+    assert verdicts(clean(file)) == [("accepted", None, None)]
+
+
+MESSY_CELL = st.one_of(st.none(), st.text(max_size=40),
+                       st.from_regex(r"\+?[0-9 ()\-.]{0,20}( ?(x|ext\.?|#) ?[0-9]{1,4})?",
+                                     fullmatch=True))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(MESSY_CELL, MESSY_CELL, MESSY_CELL), min_size=1, max_size=30))
+def test_clean_keeps_every_row_of_any_frame(rows: list[tuple[str | None, ...]]) -> None:
+    frame = pd.DataFrame(rows, columns=["phone", "email", "id"])
+    result = clean(frame)
+    assert len(result.frame) == len(frame)
+    assert result.frame["row"].tolist() == list(range(1, len(frame) + 1))
+    assert result.frame["status"].notna().all()
+    assert len(result.accepted) + len(result.rejected) == len(frame)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=400))
+def test_random_bytes_raise_only_a_lead_file_error(data: bytes) -> None:
+    try:
+        result = clean(io.BytesIO(data))
+    except LeadFileError as error:
+        assert "the file" in str(error)
+        return
+    assert len(result.frame) == len(read(io.BytesIO(data)).frame)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"]),
+                                 max_size=12), min_size=1, max_size=4), min_size=1, max_size=12))
+def test_random_csv_text_raises_only_a_lead_file_error(table: list[list[str]]) -> None:
+    text = "phone,email\n" + "\n".join(",".join(f'"{c.replace(chr(34), "")}"' for c in row[:2])
+                                       for row in table)
+    try:
+        result = clean(io.BytesIO(text.encode()))
+    except LeadFileError:
+        return
+    assert len(result.frame) == len(read(io.BytesIO(text.encode())).frame)
+    assert result.frame["status"].notna().all()
+
+
+def test_the_readme_lead_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    section = readme.read_text("utf-8").split("## Lead files", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    monkeypatch.chdir(readme.parent)
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(readme), "exec"), namespace)  # noqa: S102 - our own docs
+    try:
+        result, report = namespace["result"], namespace["report"]
+        assert len(result.frame) == 3000 and not result.skipped
+        assert report.counts["imported"] == len(result.accepted) > 2500
+        assert report.counts["refused_locally"] == len(result.rejected)
+    finally:
+        namespace["client"].close()

@@ -1,0 +1,84 @@
+"""``dialkit leads clean|import`` on every sample file, and an import run twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from conftest import KEYS
+from dialkit import Client
+from dialkit.cli import app
+from dialkit.sandbox import Sandbox
+
+SAMPLES = Path(__file__).resolve().parents[2] / "data_samples"
+runner = CliRunner()
+OPTIONS = {"legacy_cp1252.csv": ["--region", "FR", "--map", "first_name=Prénom",
+                                 "--map", "last_name=Nom"]}
+VERDICT = ["row", "phone_e164", "country", "extension", "status", "reason", "field", "flags"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir()
+                                        if p.suffix in (".csv", ".tsv", ".xlsx")))
+def test_clean_reads_every_sample_and_writes_every_row(name: str, tmp_path: Path) -> None:
+    out, rejects = tmp_path / "out.csv", tmp_path / "rejects.csv"
+    result = runner.invoke(app, ["leads", "clean", str(SAMPLES / name), "--blocked-countries",
+                                 "KP,IR", "--out", str(out), "--rejects", str(rejects),
+                                 *OPTIONS.get(name, [])])
+    assert result.exit_code == 0, result.output
+    written = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(written.columns[-len(VERDICT):]) == VERDICT
+    assert written["row"].tolist() == [str(n) for n in range(1, len(written) + 1)]
+    assert f"{len(written)} rows" in result.output and "not checked: " in result.output
+    refused = pd.read_csv(rejects, dtype=str, keep_default_na=False)
+    assert (refused["status"] != "accepted").all()
+    assert f"{len(refused)} rejected" in result.output
+
+
+def test_clean_writes_a_workbook(tmp_path: Path) -> None:
+    out = tmp_path / "out.xlsx"
+    result = runner.invoke(app, ["leads", "clean", str(SAMPLES / "excel_export.xlsx"),
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    sheets = pd.read_excel(out, sheet_name=None, dtype=str, engine="calamine")
+    assert list(sheets) == ["accepted", "rejected", "summary"]
+    assert sum(len(sheets[s]) for s in ("accepted", "rejected")) == 300
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["leads", "clean", "/nonexistent.csv"], "/nonexistent.csv: cannot be opened"),
+    (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--map", "phone"],
+     "--map 'phone': write FIELD=COLUMN"),
+    (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--out", "x.json"],
+     "name a .csv or .xlsx file"),
+    (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--blocked-countries", "Atlantis"],
+     "'Atlantis' is not a country"),
+])
+def test_bad_input_ends_with_a_message(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_import_then_again_resumes(sandbox: Sandbox, client: Client, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    campaign = next(client.campaigns.list(status="paused")).id
+    arguments = ["leads", "import", str(SAMPLES / "international.csv"), "--campaign", campaign,
+                 "--journal", str(tmp_path), "--out", str(tmp_path / "outcome.csv")]
+    first = runner.invoke(app, arguments)
+    assert first.exit_code == 0, first.output
+    outcome = pd.read_csv(tmp_path / "outcome.csv", dtype=str)
+    imported = int((outcome["outcome"] == "imported").sum())
+    assert imported > 900 and "(0 done by an earlier run)" in first.output
+    again = runner.invoke(app, arguments)
+    assert again.exit_code == 0 and "(5 done by an earlier run)" in again.output
+    leads = client.frames.leads(campaign_id=campaign, refresh="full")
+    assert leads["phone"].isin(outcome["phone_e164"]).sum() == imported
+    running = next(client.campaigns.list(status="running")).id
+    stopped = runner.invoke(app, ["leads", "import", str(SAMPLES / "dnc_list.csv"),
+                                  "--campaign", running, "--journal", str(tmp_path)])
+    assert stopped.exit_code == 1 and f"campaign {running} is running" in stopped.output
