@@ -57,7 +57,7 @@ _NANP_00 = r"^ *\(?00 *[1-9]"
 _OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
 """A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
 _OWN_REWRITE = re.compile(r"(\d*)\\1")
-THREAD_ROWS = 250_000
+THREAD_ROWS = 100_000
 """Fewest rows a thread is given: shorter columns are read on the calling thread."""
 MAX_THREADS = 4
 _COLUMNS = ("phone_e164", "country", "reason", "flags")
