@@ -1,9 +1,12 @@
 """E.164 normalisation of phone columns, with the metadata of the ``phonenumbers`` package.
 
-Each distinct (text, region) pair is cleaned (:mod:`._phone_text`) and parsed
-once, then mapped back to every row that holds it: lead files repeat numbers,
-and ``phonenumbers`` is the slow part. The verdict is ``phonenumbers``' own on
-the cleaned text: ``parse`` + ``is_valid_number`` + ``format_number(E164)``.
+Cells of plain shape (digits, a leading ``+``, separators) are read a whole column at
+a time by :mod:`._fast`, which follows ``phonenumbers``' own rules over pyarrow arrays.
+Every other cell is cleaned (:mod:`._phone_text`) and parsed one by one, each distinct
+(text, region) pair once, then mapped back to every row that holds it: lead files
+repeat numbers, and ``phonenumbers`` is the slow part. Either way the verdict is
+``phonenumbers``' own on the cleaned text: ``parse`` + ``is_valid_number`` +
+``format_number(E164)``.
 """
 
 from __future__ import annotations
@@ -14,11 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
 from phonenumbers import geocoder
 
 from ..contract import E164_PATTERN
+from . import _fast
+from ._fast import MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean
 
 COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
@@ -28,8 +37,6 @@ _COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of
                     "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
                     "scotland": "GB", "wales": "GB"}
 _E164 = phonenumbers.PhoneNumberFormat.E164
-MIN_INTERNATIONAL_DIGITS = 11
-"""Digits a number without ``+`` needs before it is tried as international."""
 _E164_SHAPE = re.compile(E164_PATTERN)
 
 
@@ -48,6 +55,12 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
               country: Sequence[Any] | pd.Series | None = None) -> pd.DataFrame:
     """Phone numbers to E.164, one row per input, on the input's index.
 
+    Cells of plain shape (ASCII digits, an optional leading ``+``, spaces, dashes,
+    dots and brackets) are read a whole column at a time against ``phonenumbers``'
+    own metadata (:mod:`._fast`); any other cell, and any rule that path does not
+    reproduce, goes through ``phonenumbers`` itself, once per distinct cell and
+    region. Both give the same answer.
+
     Args:
         phones: The phone cells, as text (numbers are taken as their text).
         region: The default region (ISO alpha-2) of numbers written nationally.
@@ -62,25 +75,38 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
         ``extension``, ``two_numbers``, ``vanity``, ``international_prefix``,
         ``added_plus``, ``unknown_country``, ``over_15_digits``: a number
         ``phonenumbers`` accepts that is longer than E.164 allows, refused as the
-        contract's pattern refuses it).
+        contract's pattern refuses it), all of dtype ``string[pyarrow]``.
 
     Example:
         >>> normalize(["(415) 555-0123", "0044 20 7946 0123"])["phone_e164"].tolist()
         ['+14155550123', '+442079460123']
     """
+    return _frame(phones, region=region, country=country, fast=True)
+
+
+def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
+           country: Sequence[Any] | pd.Series | None, fast: bool) -> pd.DataFrame:
+    """:func:`normalize`; ``fast=False`` parses every cell with ``phonenumbers``, the
+    reference the tests hold the fast path to."""
     region = _region(region)
-    cells = pd.Series(phones).astype(object)
-    texts = cells.map(lambda v: None if _missing(v) else str(v))
-    regions, unknown = _row_regions(country, region, cells.index)
-    keys = pd.MultiIndex.from_arrays([texts.fillna("\0"), regions])
-    codes, distinct = pd.factorize(keys)
-    outcomes = [_one(None if text == "\0" else text, where) for text, where in distinct]
-    frame = pd.DataFrame([outcomes[code] for code in codes], columns=list(COLUMNS),
-                         index=cells.index).astype("string[pyarrow]")
+    cells = pd.Series(phones)
+    texts = _texts(cells)
+    where, names, unknown = _row_regions(country, region, cells.index)
+    if fast:
+        found = _fast.verdicts(texts, where, names)
+        columns = [found.phone_e164, found.country, pa.nulls(len(texts), pa.string()),
+                   found.reason, found.flags]
+        rest = np.flatnonzero(~found.done)
+    else:
+        columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))
+    slow = _slow(texts.take(pa.array(rest)).to_pylist(), [names[w] for w in where[rest].tolist()])
+    columns = [_merge(column, rest, values) for column, values in zip(columns, slow, strict=True)]
     if unknown.any():
-        frame.loc[unknown, "flags"] = frame.loc[unknown, "flags"].map(
-            lambda f: "unknown_country" if pd.isna(f) else f"{f},unknown_country")
-    return frame
+        columns[4] = pc.if_else(pa.array(unknown), pc.binary_join_element_wise(
+            columns[4], "unknown_country", ",", null_handling="skip"), columns[4])
+    return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
+                         for name, column in zip(COLUMNS, columns, strict=True)},
+                        index=cells.index)
 
 
 def region_of(value: Any) -> str | None:
@@ -95,6 +121,39 @@ def region_of(value: Any) -> str | None:
         found = phonenumbers.region_code_for_country_code(int(code))
         return None if found == phonenumbers.UNKNOWN_REGION else found
     return _country_names().get(text.casefold()) or _COUNTRY_ALIASES.get(text.casefold())
+
+
+def _slow(texts: list[str | None], regions: list[str]) -> list[pa.Array]:
+    """The columns for cells parsed by ``phonenumbers``, each distinct (cell, region) once."""
+    seen: dict[tuple[str | None, str], Outcome] = {}
+    for key in zip(texts, regions, strict=True):
+        if key not in seen:
+            seen[key] = _one(*key)
+    outcomes = [seen[key] for key in zip(texts, regions, strict=True)]
+    return [pa.array([getattr(o, name) for o in outcomes], pa.string()) for name in COLUMNS]
+
+
+def _merge(column: pa.Array, rows: NDArray[np.intp], values: pa.Array) -> pa.Array:
+    """``column`` with ``values`` at ``rows``."""
+    if len(rows) == len(column):
+        return values
+    if not len(rows):
+        return column
+    positions = np.full(len(column), -1, np.int64)
+    positions[rows] = np.arange(len(rows))
+    spread = values.take(pa.array(positions, mask=positions < 0))
+    return pc.if_else(pa.array(positions >= 0), spread, column)
+
+
+def _texts(cells: pd.Series) -> pa.Array:
+    """The cells as text (a number as its ``str``), null where missing."""
+    values = cells.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+        try:
+            return pa.array(values, pa.string(), from_pandas=True)  # NaN, None and NA: null
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+    return pa.array([None if _missing(v) else str(v) for v in values], pa.string())
 
 
 def _one(text: str | None, region: str) -> Outcome:
@@ -139,18 +198,22 @@ def _valid(text: str, region: str) -> phonenumbers.PhoneNumber | None:
 
 
 def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
-                 index: pd.Index) -> tuple[list[str], pd.Series]:
+                 index: pd.Index) -> tuple[NDArray[np.int64], list[str], NDArray[np.bool_]]:
+    """Each row's region as an index into the regions found (the first is ``region``), and
+    which rows named a country no region matches. Each distinct country cell is read once."""
+    rows = len(index)
     if country is None:
-        return [region] * len(index), pd.Series(False, index=index)
-    values = pd.Series(country).astype(object)
-    if len(values) != len(index):
-        raise ValueError(f"country has {len(values)} values for {len(index)} phones: pass "
+        return np.zeros(rows, np.int64), [region], np.zeros(rows, bool)
+    values = pd.Series(country)
+    if len(values) != rows:
+        raise ValueError(f"country has {len(values)} values for {rows} phones: pass "
                          "one country per phone (or none)")
-    found = [region_of(value) for value in values.tolist()]
-    unknown = pd.Series([f is None and not _missing(v) for f, v in zip(found, values.tolist(),
-                                                                       strict=True)],
-                        index=index)
-    return [f or region for f in found], unknown
+    codes, distinct = pd.factorize(_texts(values).to_pandas(types_mapper=None))
+    found = [region_of(value) for value in distinct.tolist()]
+    names = [region, *sorted({f for f in found if f is not None} - {region})]
+    lookup = np.array([names.index(f or region) for f in found] + [0], np.int64)
+    unknown = np.array([f is None for f in found] + [False])
+    return lookup[codes], names, unknown[codes]
 
 
 def _region(region: str) -> str:

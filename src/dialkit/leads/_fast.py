@@ -1,0 +1,615 @@
+"""Vectorised E.164 verdicts for the plain cells of a phone column.
+
+Parsing a million cells one by one with ``phonenumbers`` takes most of a minute;
+its metadata patterns are RE2-compatible, so ``pyarrow.compute`` can test a
+whole column against them in one pass. This module reproduces, over arrays,
+what ``phonenumbers.parse`` + ``is_valid_number`` + ``format_number(E164)``
+do to a cell of *plain shape*: ASCII digits with an optional leading ``+`` and
+the separators `` -.()``, which ``_phone_text.clean`` leaves alone (but for a
+NANP ``00``, done here the same way). The column's bytes are scanned with numpy;
+rows are grouped by region, calling code and length, so each group meets one
+union of patterns, built once.
+
+The steps follow ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
+``_extract_country_code``, ``_maybe_extract_country_code``,
+``_maybe_strip_national_prefix_carrier_code``, ``_test_number_length``,
+``region_code_for_number``, ``_number_type_helper``), on the metadata's own
+patterns and ``phonenumbers``' own length verdicts. Where a rule is not
+reproduced (a national-prefix transform other than the NANP-style
+``(local)$|prefix``, as Argentina's, Brazil's and Gabon's, on a number it would
+touch; a ``+`` followed by no known calling code), the row is handed back
+undone, and the caller parses it with ``phonenumbers``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+from phonenumbers import phonenumberutil as pnu
+from phonenumbers.phonemetadata import PhoneMetadata
+
+from ..contract import E164_PATTERN
+from ._phone_text import NANP_REGIONS
+
+MIN_INTERNATIONAL_DIGITS = 11
+"""Digits a number without ``+`` needs before it is tried as international (``added_plus``)."""
+
+MAX_TEXT = 250
+"""Longest cell ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
+MIN_DIGITS = 3
+"""Fewest digits a plain cell needs to go fast (``phonenumbers``' viable-number rule)."""
+
+_EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
+_NANP_00 = r"^ *\(?00 *[1-9]"
+_OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
+"""A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
+_OWN_REWRITE = re.compile(r"(\d*)\\1")
+THREAD_ROWS = 100_000
+"""Fewest rows a thread is given: shorter columns are read on the calling thread."""
+MAX_THREADS = 4
+_COLUMNS = ("phone_e164", "country", "reason", "flags")
+_FLAG_NAMES = ("international_prefix", "added_plus", "over_15_digits")
+Bools = NDArray[np.bool_]
+Ints = NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdicts:
+    """The fast path's answer for each row; rows not ``done`` are the slow path's."""
+
+    done: Bools
+    phone_e164: pa.Array
+    country: pa.Array
+    reason: pa.Array
+    flags: pa.Array
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What parsing needs of one metadata (a region's, or a non-geographic calling code's)."""
+
+    code: int
+    general: str | None
+    prefix: str | None
+    own: str | None
+    own_digits: str
+    opaque: bool
+    idd: str | None
+    metadata: Any
+
+
+@dataclass(slots=True)
+class _Parsed:
+    """What ``parse`` made of each number: calling code, national significant number,
+    whether it raised (``parsed`` false: invalid), and whether the slow path must say."""
+
+    code: Ints
+    nsn: pa.Array
+    parsed: Bools
+    slow: Bools
+
+
+def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
+    """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
+
+    A long column is cut in parts read on threads, one per core: numpy and pyarrow
+    release the GIL for the whole-column work, so two cores take two thirds of the time."""
+    parts = min(len(texts) // THREAD_ROWS, len(os.sched_getaffinity(0)), MAX_THREADS)
+    if parts < 2:
+        return _verdicts(texts, regions, names)
+    cuts = np.linspace(0, len(texts), parts + 1).astype(np.int64).tolist()
+    with ThreadPoolExecutor(parts) as pool:
+        found = list(pool.map(lambda a, b: _verdicts(texts.slice(a, b - a), regions[a:b], names),
+                              cuts[:-1], cuts[1:]))
+    return Verdicts(np.concatenate([f.done for f in found]),
+                    *(pa.concat_arrays([getattr(f, c) for f in found]) for c in _COLUMNS))
+
+
+def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
+    """The verdicts of one part: parse, validate, and the ``added_plus`` retry."""
+    known = np.array([name in phonenumbers.SUPPORTED_REGIONS for name in names])
+    all_digits, plain, plus = _scan(texts)
+    done = plain & known[regions]
+    rows = np.flatnonzero(done)
+    digits, where, plus = _take(all_digits, rows), regions[rows], plus[rows]
+    nanp = _nanp_00(texts, all_digits, rows, np.array([n in NANP_REGIONS for n in names])[where])
+    if nanp.any():
+        digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
+    plus |= nanp
+    first = _parse(digits, plus, where, names)
+    valid, country = _validate(first)
+    retry = np.flatnonzero(~valid & ~first.slow & ~plus & _lost_plus(digits, where, names))
+    again = _parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
+    valid_again, country_again = _validate(again)
+    added = np.zeros(len(rows), bool)
+    added[retry] = valid_again
+    slow = first.slow.copy()
+    slow[retry] = again.slow
+    valid[retry], country[retry] = valid_again, country_again
+    code, nsn = first.code.copy(), _replace(first.nsn, retry, again.nsn)
+    code[retry] = again.code
+    done[rows[slow]] = False
+    return _assemble(done, rows, valid & ~slow, code, nsn, country, (nanp, added))
+
+
+_BYTE_KINDS = np.full(256, 3, np.int8)
+_BYTE_KINDS[list(b"0123456789")] = 0
+_BYTE_KINDS[list(b" ()-")] = 1
+_BYTE_KINDS[ord(".")] = 2
+_BYTE_KINDS[ord("+")] = 4
+"""Each byte of a cell: 0 a digit, 1 a separator, 2 a dot, 3 not plain, 4 a plus sign."""
+
+
+def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
+    """Each cell's digits, whether it is plain, and whether it starts with ``+``: one pass over
+    the column's bytes (a regex replace over a million cells takes half a second). A ``+``
+    after leading spaces is left to the slow path."""
+    offsets, data = _buffers(texts)
+    lengths = np.diff(offsets)
+    starts = np.minimum(offsets[:-1], max(len(data) - 1, 0))
+    kinds = _BYTE_KINDS[data]
+    lead = (lengths > 0) & (kinds[starts] == 4) if len(data) else lengths > 0
+    kinds[starts[lead]] = 1  # a leading + is plain, any other is not
+    digit = kinds == 0
+    counts = np.add.reduceat(np.append(digit, False), offsets[:-1], dtype=np.int64)
+    counts[lengths == 0] = 0  # reduceat gives an empty cell its next byte
+    ends = np.zeros(len(offsets), np.int64)
+    np.cumsum(counts, out=ends[1:])
+    digits = _from_bytes(data[digit], ends)
+    others = np.searchsorted(offsets, np.flatnonzero(kinds >= 3), side="right") - 1
+    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
+    plain[others] = False
+    dots = np.searchsorted(offsets, np.flatnonzero(kinds == 2), side="right") - 1
+    dotted = np.unique(dots[plain[dots]])
+    plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
+    return digits, plain, lead
+
+
+def _nanp_00(texts: pa.Array, digits: pa.Array, rows: NDArray[np.intp], nanp: Bools) -> Bools:
+    """``_phone_text``'s rule: ``00`` then a digit 1-9 in a NANP region means ``+``."""
+    found = np.zeros(len(rows), bool)
+    maybe = np.flatnonzero(nanp & _match(_take(digits, rows), "^00"))
+    found[maybe] = _match(texts.take(pa.array(rows[maybe])), _NANP_00)
+    return found
+
+
+def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
+    """``_normalize._lost_plus`` over a column: 11 digits or more, no ``0`` nor own code first."""
+    starts = _starts(digits, "0")
+    for key, rows in _groups(where, _lengths(digits) >= MIN_INTERNATIONAL_DIGITS):
+        own = str(phonenumbers.country_code_for_region(names[key]))
+        starts[rows] |= _starts(_take(digits, rows), own)
+    return (_lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~starts
+
+
+# Parsing: calling code and national significant number -------------------------------------
+
+def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> _Parsed:
+    """``phonenumbers.parse`` of each number (digits, and whether a ``+`` led them)."""
+    n = len(digits)
+    state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
+    if not n:
+        return state
+    intl, rest = plus.copy(), digits
+    for key, rows in _groups(where, ~plus):
+        stripped, after = _prefixed(_take(digits, rows), names[key])
+        intl[rows[stripped]] = True
+        rest = _replace(rest, rows[stripped], after)
+    code, number, plans, parsed, slow = _intl(rest, intl, plus)
+    for key, rows in _groups(where, ~intl):
+        local, better, after, slow_rows = _national(_take(digits, rows), names[key])
+        code[rows], plans[rows] = local, _id(names[key])
+        plans[rows[better]] = _id(_code_plan(local))
+        slow[rows[slow_rows]] = True
+        number = _replace(number, rows[better], after)
+    state.code, state.parsed, state.slow = code, parsed & (_lengths(number) >= 2), slow
+    state.nsn = _strip_all(number, plans, state)
+    return state
+
+
+def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
+    """Which numbers start with the region's IDD (``phonenumbers``' rule), and what follows."""
+    idd = _plan(region).idd
+    stripped = np.zeros(len(digits), bool)
+    if idd is None:
+        return stripped, digits.slice(0, 0)
+    pattern = f"^(?:{idd})"
+    matched = np.flatnonzero(_match(digits, pattern))
+    rest = pc.replace_substring_regex(digits.take(pa.array(matched)), pattern, "",
+                                      max_replacements=1)
+    idd_rows = ~_starts(rest, "0")  # a 0 after the IDD: not an IDD
+    stripped[matched[idd_rows]] = True
+    return stripped, rest.filter(pa.array(idd_rows))
+
+
+def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
+    """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
+    tried = intl & (_lengths(rest) > 2)  # else: too short after the IDD, invalid
+    rows = np.flatnonzero(tried)
+    sub = _take(rest, rows)
+    code = np.zeros(len(rows), np.int64)
+    width = np.zeros(len(rows), np.int64)
+    for size in (3, 2, 1):
+        head = _heads(sub, size)
+        hit = (head >= 10 ** (size - 1)) & _CODES[np.maximum(head, 0)]
+        width = np.where(hit, size, width)
+        code = np.where(hit, head, code)
+    codes, widths = np.zeros(len(rest), np.int64), np.zeros(len(rest), np.int64)
+    codes[rows], widths[rows] = code, width
+    found = widths > 0
+    slow = tried & plus & ~found  # phonenumbers retries without the +
+    return codes, _drop(rest, widths), _code_ids(codes), ~intl | found, slow
+
+
+_REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
+"""What ``region_code_for_number`` can answer for a valid number, by index."""
+_CODES = np.zeros(1000, bool)
+_CODES[list(phonenumbers.COUNTRY_CODE_TO_REGION_CODE)] = True
+"""The calling codes ``phonenumbers`` knows, by value."""
+
+
+def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bools]:
+    """A national number: the region's code; the rows that start with that code and read
+    better without it (``_maybe_extract_country_code``'s rule), what they become, and the
+    rows whose national prefix this module does not reproduce."""
+    plan = _plan(region)
+    own = str(plan.code)
+    starts = np.flatnonzero(_starts(digits, own))
+    sub = digits.take(pa.array(starts))
+    pot = _drop(sub, np.full(len(starts), len(own)))
+    changed, after, slow = _strip(pot, plan)
+    pot = _replace(pot, changed, after)
+    too_long = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(sub), 40)] == 2
+    better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
+    rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
+    rows[starts[better]], slow_rows[starts[slow]] = True, True
+    return plan.code, rows, pot.filter(pa.array(better)), slow_rows
+
+
+def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
+    """The national prefix off, where ``parse`` takes it off (its length check after)."""
+    where, values = [np.zeros(0, np.intp)], [number.slice(0, 0)]
+    for key, rows in _groups(plans, state.parsed & (plans > 0)):
+        changed, after, slow = _strip(_take(number, rows), _plan(_NAMES[key]))
+        state.slow[rows[slow]] = True
+        verdicts = np.array(_length_verdicts(_NAMES[key], 40))
+        kept = verdicts[np.minimum(_lengths(after), 40)] >= 1
+        where.append(rows[changed[kept]])
+        values.append(after.filter(pa.array(kept)))
+    order = np.argsort(np.concatenate(where), kind="stable")
+    number = _replace(number, np.concatenate(where)[order],
+                      pa.concat_arrays(values).take(pa.array(order)))
+    state.parsed &= _lengths(number) <= pnu._MAX_LENGTH_FOR_NSN
+    return number
+
+
+def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, Bools]:
+    """``_maybe_strip_national_prefix_carrier_code``: the rows it changes, what they become,
+    and the rows whose rule this module does not reproduce."""
+    slow = np.zeros(len(number), bool)
+    nothing = (np.zeros(0, np.intp), number.slice(0, 0), slow)
+    if plan.prefix is None:
+        return nothing
+    tried = np.flatnonzero(_lengths(number) > 0)
+    sub = _take(number, tried)
+    hit = _match(sub, plan.prefix)
+    if not hit.any():
+        return nothing
+    matched, sub = tried[hit], sub.filter(pa.array(hit))
+    if plan.opaque:
+        slow[matched] = True
+        return np.zeros(0, np.intp), number.slice(0, 0), slow
+    candidate = pc.replace_substring_regex(sub, plan.prefix, "", max_replacements=1)
+    if plan.own is not None:
+        own = _match(sub, plan.own)
+        candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
+            plan.own_digits, sub, ""), candidate)
+    keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
+    return matched[keep], candidate.filter(pa.array(keep)), slow
+
+
+# Validity: region_code_for_number and is_valid_number ---------------------------------------
+
+def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
+    """Each number's validity and region (an index into ``_REGIONS``), by calling code and
+    length."""
+    valid = np.zeros(len(parsed.code), bool)
+    country = np.zeros(len(parsed.code), np.int64)
+    keys = parsed.code * 64 + np.minimum(_lengths(parsed.nsn), 63)
+    for key, rows in _groups(keys, parsed.parsed & ~parsed.slow):
+        valid[rows], country[rows] = _valid(_take(parsed.nsn, rows), key // 64, key % 64)
+    return valid, country
+
+
+def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, Ints]:
+    """``region_code_for_number``, then ``is_valid_number_for_region``, for one code and length.
+
+    A calling code shared by several regions goes to the first whose ``leading_digits``
+    match, or, for one without, whose number type is known; consecutive regions with
+    leading digits are first tested together, so most rows skip them in one pass."""
+    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+    if len(regions) == 1:
+        ok = _typed(nsn, _code_plan(code), length)
+        return ok, np.full(len(nsn), _REGIONS.index(regions[0]))
+    valid = np.zeros(len(nsn), bool)
+    country = np.zeros(len(nsn), np.int64)
+    left = np.arange(len(nsn))
+    for run in _runs(regions):
+        if not len(left):
+            break
+        leading = [_plan(region).metadata.leading_digits for region in run]
+        if leading[0] is None:
+            hit = _typed(_take(nsn, left), run[0], length)
+            valid[left[hit]], country[left[hit]] = True, _REGIONS.index(run[0])
+            left = left[~hit]
+            continue
+        either = "^(?:" + "|".join(f"(?:{d})" for d in leading) + ")"
+        maybe = left[_match(_take(nsn, left), either)]
+        settled = [np.zeros(0, np.intp)]
+        for region, digits in zip(run, leading, strict=True):
+            hit = _match(nsn.take(pa.array(maybe)), f"^(?:{digits})")
+            rows, maybe = maybe[hit], maybe[~hit]
+            country[rows] = _REGIONS.index(region)
+            valid[rows] = _typed(nsn.take(pa.array(rows)), region, length)
+            settled.append(rows)
+        left = np.setdiff1d(left, np.concatenate(settled), assume_unique=True)
+    return valid, country
+
+
+def _runs(regions: Sequence[str]) -> list[list[str]]:
+    """``regions`` in order, consecutive ones with leading digits together."""
+    runs: list[list[str]] = []
+    for region in regions:
+        has = _plan(region).metadata.leading_digits is not None
+        if has and runs and _plan(runs[-1][0]).metadata.leading_digits is not None:
+            runs[-1].append(region)
+        else:
+            runs.append([region])
+    return runs
+
+
+def _typed(nsn: pa.Array, name: str, length: int) -> Bools:
+    """``_number_type_helper(...) != UNKNOWN``: one type's pattern and the general one."""
+    patterns = _type_patterns(name, length)
+    if patterns is None:
+        return np.zeros(len(nsn), bool)
+    typed = _match(nsn, patterns[1])
+    rows = np.flatnonzero(typed)
+    typed[rows] = _match(_take(nsn, rows), patterns[0])
+    return typed
+
+
+@functools.cache
+def _type_patterns(name: str, length: int) -> tuple[str, str] | None:
+    """The general pattern and the union of the type patterns that allow ``length``, or
+    ``None`` where no number of that length can be valid."""
+    metadata = _plan(name).metadata
+    general = metadata.general_desc
+    if not _fits(general, length):
+        return None
+    types = [metadata.premium_rate, metadata.toll_free, metadata.shared_cost, metadata.voip,
+             metadata.personal_number, metadata.pager, metadata.uan, metadata.voicemail,
+             metadata.fixed_line]
+    if not metadata.same_mobile_and_fixed_line_pattern:
+        types.append(metadata.mobile)
+    found = [d.national_number_pattern for d in types if _fits(d, length)]
+    if not found:
+        return None
+    return (f"^(?:{general.national_number_pattern})$",
+            "^(?:" + "|".join(f"(?:{p})" for p in found) + ")$")
+
+
+def _fits(desc: Any, length: int) -> bool:
+    """``_is_number_matching_desc``'s checks that do not need the number itself."""
+    return (desc is not None and bool(desc.national_number_pattern)
+            and (not desc.possible_length or length in desc.possible_length))
+
+
+# Metadata plans ------------------------------------------------------------------------------
+
+_NAMES: list[str] = [""]
+"""Plans by integer id (0: none), for grouping rows by plan: a region, or ``001/<code>``."""
+_IDS: dict[str, int] = {}
+_IDS_LOCK = threading.Lock()
+
+
+def _id(name: str) -> int:
+    with _IDS_LOCK:
+        if name not in _IDS:
+            _IDS[name] = len(_NAMES)
+            _NAMES.append(name)
+        return _IDS[name]
+
+
+def _code_plan(code: int) -> str:
+    """The plan ``parse`` reads a number of calling code ``code`` by: its main region's."""
+    main = phonenumbers.region_code_for_country_code(code)
+    return f"001/{code}" if main == "001" else str(main)
+
+
+def _code_ids(codes: Ints) -> Ints:
+    inverse, distinct = pd.factorize(codes)
+    ids = np.array([_id(_code_plan(int(c))) if c else 0 for c in distinct], np.int64)
+    return ids[inverse] if len(codes) else np.zeros(0, np.int64)
+
+
+@functools.cache
+def _plan(name: str) -> _Plan:
+    """The plan of a region, or of a non-geographic calling code (``001/800``).
+
+    A national-prefix transform is reproduced only in the NANP style ``(local)$|prefix``
+    with a ``digits\\1`` rule (the local number, written without its area code, gets it
+    back); a row another transform rule would touch is ``opaque``: the slow path's."""
+    metadata = (PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
+                if name.startswith("001/") else PhoneMetadata.metadata_for_region(name, None))
+    if metadata is None:
+        raise ValueError(f"phonenumbers has no metadata for {name!r}")
+    prefix = metadata.national_prefix_for_parsing or ""
+    rule = metadata.national_prefix_transform_rule or ""
+    own, rewrite = _OWN_LINE.fullmatch(prefix), _OWN_REWRITE.fullmatch(rule)
+    nanp_like = own is not None and rewrite is not None and re.compile(prefix).groups == 1
+    general = metadata.general_desc.national_number_pattern if metadata.general_desc else None
+    return _Plan(code=int(metadata.country_code or 0),
+                 general=f"^(?:{general})$" if general else None,
+                 prefix=f"^(?:{prefix})" if prefix else None,
+                 own=f"^(?:{own.group(1)})$" if nanp_like and own else None,
+                 own_digits=rewrite.group(1) if nanp_like and rewrite else "",
+                 opaque=bool(rule) and not nanp_like,
+                 idd=metadata.international_prefix, metadata=metadata)
+
+
+@functools.cache
+def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
+    """Per length: 2 ``TOO_LONG``, 1 kept after a national prefix is stripped, 0 not."""
+    metadata = _plan(name).metadata
+    verdicts = []
+    for length in range(up_to + 1):
+        result = pnu._test_number_length("0" * length, metadata)
+        verdicts.append(2 if result == pnu.ValidationResult.TOO_LONG else int(
+            result == pnu.ValidationResult.IS_POSSIBLE))
+    return tuple(verdicts)
+
+
+# Array helpers -------------------------------------------------------------------------------
+
+def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
+              country: Ints, flags: tuple[Bools, Bools]) -> Verdicts:
+    """The columns ``_normalize._one`` gives, E.164 refused past the contract's 15 digits."""
+    e164 = pc.binary_join_element_wise("+", pc.cast(pa.array(code), pa.string()), nsn, "")
+    size = _lengths(e164)
+    odd = np.flatnonzero(valid & ((size < 3) | (size > 16)))  # the pattern's lengths
+    short = valid.copy()
+    short[odd] = _match(e164.take(pa.array(odd)), E164_PATTERN)
+    over = valid & ~short
+    positions = np.full(len(done), -1, np.int64)
+    positions[rows] = np.arange(len(rows))
+
+    def spread(values: pa.Array) -> pa.Array:
+        if len(rows) == len(done):
+            return values
+        return values.take(pa.array(positions, mask=positions < 0))
+    bits = flags[0] * 1 + flags[1] * 2 + over * 4
+    names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
+                      for b in range(8)], pa.string())
+    _, offsets, data = e164.buffers()  # a fresh array: no offset, no nulls
+    return Verdicts(
+        done=done,
+        phone_e164=spread(pa.StringArray.from_buffers(
+            len(e164), offsets, data, pa.array(short).buffers()[1])),
+        country=spread(pa.array(_REGIONS).take(pa.array(country, mask=~short))),
+        reason=spread(pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(short), np.int64),
+                                                                 mask=short))),
+        flags=spread(names.take(pa.array(bits))))
+
+
+def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
+    """The rows (of ``among``) of each key; a column of one region needs no sort."""
+    rows = np.flatnonzero(among)
+    if not len(rows):
+        return []
+    picked = keys[rows]
+    if (picked == picked[0]).all():
+        return [(int(picked[0]), rows)]
+    codes, distinct = pd.factorize(picked)
+    if len(distinct) <= 4:
+        return [(int(key), rows[codes == i]) for i, key in enumerate(distinct)]
+    small = codes.astype(np.int16) if len(distinct) < 2**15 else codes
+    order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
+    cuts = np.flatnonzero(np.diff(codes[order])) + 1
+    return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
+
+
+def _buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
+    """A string array's offsets (from 0) and bytes."""
+    _, offsets_buffer, data_buffer = values.buffers()
+    offsets = np.frombuffer(offsets_buffer, np.int32)[values.offset:values.offset + len(values) + 1]
+    offsets = offsets.astype(np.int64)
+    data = (np.zeros(0, np.uint8) if data_buffer is None
+            else np.frombuffer(data_buffer, np.uint8)[offsets[0]:offsets[-1]])
+    return offsets - offsets[0], data
+
+
+def _from_bytes(data: NDArray[np.uint8], offsets: NDArray[np.integer[Any]]) -> pa.Array:
+    return pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets.astype(np.int32)),
+                                       pa.py_buffer(data.tobytes()))
+
+
+def _heads(values: pa.Array, size: int) -> Ints:
+    """The number the first ``size`` digits of each value make, -1 where it is shorter."""
+    offsets, data = _buffers(values)
+    long_enough = np.diff(offsets) >= size
+    head = np.zeros(len(values), np.int64)
+    for at in range(size):
+        index = np.minimum(offsets[:-1] + at, max(len(data) - 1, 0))
+        digit = data[index].astype(np.int64) - 48 if len(data) else np.zeros(len(values), np.int64)
+        head = head * 10 + digit
+    return np.where(long_enough, head, -1)
+
+
+def _drop(values: pa.Array, heads: Ints) -> pa.Array:
+    """Each value without its first ``heads`` characters (ASCII; a few at most)."""
+    offsets, data = _buffers(values)
+    heads = np.minimum(heads, np.diff(offsets))
+    keep = np.ones(len(data), bool)
+    for at in range(int(heads.max(initial=0))):
+        keep[offsets[:-1][heads > at] + at] = False
+    dropped = np.zeros(len(offsets), np.int64)
+    np.cumsum(heads, out=dropped[1:])
+    return _from_bytes(data[keep], offsets - dropped)
+
+
+def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
+    """``values`` with ``new`` at ``rows`` (sorted): one take from both."""
+    if not len(rows):
+        return values
+    index = np.arange(len(values))
+    index[rows] = len(values) + np.arange(len(rows))
+    return pa.concat_arrays([values, new]).take(pa.array(index))
+
+
+def _match(values: pa.Array, pattern: str) -> Bools:
+    """Where ``pattern`` (RE2) matches; a literal prefix is tested as such, ten times faster."""
+    literal = _LITERAL.fullmatch(pattern)
+    if literal is not None:
+        return _starts(values, literal.group(1))
+    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+
+
+_LITERAL = re.compile(r"\^(?:\(\?:)?(\d+)(?:\))?")
+
+
+def _full(values: pa.Array, pattern: str | None) -> Bools:
+    """``_match_national_number(value, desc, False)``: a full match of the desc's pattern."""
+    if pattern is None:
+        return np.zeros(len(values), bool)
+    return _match(values, pattern)
+
+
+def _lengths(values: pa.Array) -> Ints:
+    return np.diff(_buffers(values)[0])
+
+
+def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
+    """``values[rows]`` for sorted distinct ``rows``: all of them is ``values`` itself."""
+    return values if len(rows) == len(values) else values.take(pa.array(rows))
+
+
+def _starts(values: pa.Array, prefix: str) -> Bools:
+    return _numpy(pc.starts_with(values, prefix))
+
+
+def _numpy(values: pa.Array) -> Bools:
+    return np.asarray(values.to_numpy(zero_copy_only=False), bool)

@@ -1,0 +1,153 @@
+"""The vectorised fast path gives what ``phonenumbers`` gives: on generated numbers of many
+regions in every shape, and on every number of the emulator's synthetic world."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dialkit.leads import normalize
+from dialkit.leads._fast import THREAD_ROWS, verdicts
+from dialkit.leads._normalize import _frame
+from dialkit.sandbox._store import Store
+from dialkit.sandbox._world import build_world
+
+REGIONS = sorted(phonenumbers.SUPPORTED_REGIONS)[1::5]  # 49 regions over the alphabet
+TYPES = (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE,
+         phonenumbers.PhoneNumberType.TOLL_FREE, phonenumbers.PhoneNumberType.PREMIUM_RATE,
+         phonenumbers.PhoneNumberType.VOIP, phonenumbers.PhoneNumberType.UAN)
+STYLES = (phonenumbers.PhoneNumberFormat.NATIONAL, phonenumbers.PhoneNumberFormat.INTERNATIONAL,
+          phonenumbers.PhoneNumberFormat.E164, phonenumbers.PhoneNumberFormat.RFC3966)
+PREFIXES = ("", "", "+", "00", "011", "0", "1", "8", "+0", "0 ")
+
+
+def _with_separators(text: str, seps: list[str]) -> str:
+    return "".join(c + (seps[i % len(seps)] if seps else "") for i, c in enumerate(text))
+
+
+@st.composite
+def cells(draw: st.DrawFn) -> tuple[str, str]:
+    """A cell and the row's region: an example number of some type and region, its digits
+    perturbed, written in one of ``phonenumbers``' formats, with a prefix and separators;
+    or a random digit string."""
+    region = draw(st.sampled_from(REGIONS))
+    if draw(st.integers(0, 5)) == 0:
+        return draw(st.text("0123456789", min_size=3, max_size=18)), region
+    source = draw(st.sampled_from(REGIONS)) if draw(st.booleans()) else region
+    example = phonenumbers.example_number_for_type(source, draw(st.sampled_from(TYPES)))
+    if example is None:
+        example = phonenumbers.example_number(source)
+    assert example is not None
+    digits = list(phonenumbers.national_significant_number(example))
+    for _ in range(draw(st.integers(0, 3))):
+        digits[draw(st.integers(0, len(digits) - 1))] = draw(st.sampled_from("0123456789"))
+    digits += draw(st.text("0123456789", max_size=2))
+    number = phonenumbers.PhoneNumber(country_code=example.country_code,
+                                      national_number=int("".join(digits)))
+    if digits[0] == "0":
+        number.italian_leading_zero = True
+        number.number_of_leading_zeros = len(digits) - len("".join(digits).lstrip("0")) or None
+    text = phonenumbers.format_number(number, draw(st.sampled_from(STYLES))).removeprefix("tel:")
+    prefix = draw(st.sampled_from(PREFIXES))
+    text = prefix + text.removeprefix("+") if prefix and text.startswith("+") else text
+    seps = draw(st.lists(st.sampled_from([" ", "-", ".", "(", ")", "", ""]), max_size=3))
+    return _with_separators(text, seps) if draw(st.booleans()) else text, region
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(cells(), min_size=1, max_size=40), default=st.sampled_from(REGIONS))
+def test_normalize_equals_the_slow_path_on_every_row(rows: list[tuple[str, str]],
+                                                     default: str) -> None:
+    texts, regions = [t for t, _ in rows], [r for _, r in rows]
+    for country in (regions, None):
+        fast = normalize(texts, region=default, country=country)
+        slow = _frame(texts, region=default, country=country, fast=False)
+        pd.testing.assert_frame_equal(fast, slow)
+
+
+def test_plain_cells_of_many_regions_do_go_fast() -> None:
+    """Else the property above would hold by never taking the fast path."""
+    texts, where = [], []
+    for index, region in enumerate(REGIONS):
+        for style in STYLES[:3]:
+            example = phonenumbers.example_number(region)
+            assert example is not None
+            texts.append(phonenumbers.format_number(example, style))
+            where.append(index)
+    found = verdicts(pa.array(texts, pa.string()), np.array(where, np.int64), REGIONS)
+    assert found.done.mean() > 0.9
+    assert set(found.reason.to_pylist()) == {None}
+
+
+@pytest.mark.parametrize(("cell", "region", "e164", "country", "flags"), [
+    ("(415) 555-0123", "US", "+14155550123", "US", None),
+    ("0044 20 7946 0123", "US", "+442079460123", "GB", "international_prefix"),
+    ("442079460123", "US", "+442079460123", "GB", "added_plus"),
+    ("+1 268 464 1234", "US", "+12684641234", "AG", None),
+    ("464 1234", "AG", "+12684641234", "AG", None),
+    ("020 7946 0123", "GB", "+442079460123", "GB", None),
+    ("+39 06 6981 2345", "US", "+390669812345", "VA", None),  # 06 698: the Vatican
+    ("+39 06 4820 1234", "US", "+390648201234", "IT", None),
+    ("+800 1234 5678", "US", "+80012345678", "001", None),
+    ("49502000000000000", "US", None, None, "added_plus,over_15_digits"),
+])
+def test_a_plain_cell_goes_fast_and_gets_phonenumbers_answer(
+        cell: str, region: str, e164: str | None, country: str | None, flags: str | None) -> None:
+    found = verdicts(pa.array([cell], pa.string()), np.zeros(1, np.int64), [region])
+    assert found.done.tolist() == [True]
+    assert (found.phone_e164[0].as_py(), found.country[0].as_py(), found.flags[0].as_py()) == (
+        e164, country, flags)
+    row = normalize([cell], region=region).iloc[0]
+    assert [None if pd.isna(v) else v for v in row[["phone_e164", "country", "flags"]]] == [
+        e164, country, flags]
+
+
+def _world_phones() -> list[str]:
+    """Every phone number of the smallest world, in any table."""
+    store = Store()
+    build_world(store, "demo", seed=7, scale="small", anchor=datetime(2026, 11, 21, 10, tzinfo=UTC))
+    phones: set[str] = set()
+    for (table,) in store.rows("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        for column in (c[1] for c in store.rows(f"PRAGMA table_info({table})") if "phone" in c[1]):
+            phones.update(str(p) for (p,) in store.rows(
+                f"SELECT DISTINCT {column} FROM {table} WHERE {column} IS NOT NULL"))
+    store.close()
+    return sorted(phones)
+
+
+def test_every_world_number_gets_the_same_answer_fast_slow_and_from_phonenumbers() -> None:
+    phones = _world_phones()
+    assert len(phones) > 1000
+    cells, countries, expected = [], [], []
+    for e164 in phones:  # as stored, and as a person in its country writes it
+        number = phonenumbers.parse(e164)
+        national = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+        cells += [e164, national, national.replace(" ", "-")]
+        countries += [phonenumbers.region_code_for_number(number)] * 3
+        valid = phonenumbers.is_valid_number(number)
+        expected += [phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+                     if valid else None] * 3
+    fast = normalize(cells, country=countries)
+    slow = _frame(cells, region="US", country=countries, fast=False)
+    pd.testing.assert_frame_equal(fast, slow)
+    assert fast["phone_e164"].astype(object).where(fast["phone_e164"].notna(), None).tolist() \
+        == expected
+    assert fast["reason"].isna().all() and fast["country"].tolist() == countries
+
+
+def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
+    rows = [("(415) 555-0123", "US"), ("+44 20 7946 0123", "US"), ("0044 20 7946 0123", "US"),
+            ("020 7946 0123", "GB"), ("06 12 34 56 78", "FR"), ("N/A", "US"),
+            ("415 555 0123 x7", "CA"), ("12", "DE"), ("+54 9 11 2345-6789", "AR")]
+    count = 2 * THREAD_ROWS // len(rows) + 1
+    texts, countries = [t for t, _ in rows] * count, [c for _, c in rows] * count
+    once = normalize([t for t, _ in rows], country=[c for _, c in rows])
+    repeated = pd.concat([once] * count, ignore_index=True)
+    pd.testing.assert_frame_equal(normalize(texts, country=countries), repeated)
