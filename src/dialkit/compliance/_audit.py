@@ -1,0 +1,157 @@
+"""``dialkit.compliance.audit``: every rule over the account's frames, one report.
+
+Pure functions over DataFrames with the frames' documented columns, so the
+same audit runs on ``client.frames``, on the cache, on a CSV or Parquet export
+with those column names, or on one partition of a large account.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from . import _checks as checks
+from ._rules import RULE_IDS, US_FEDERAL, Rules
+
+CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
+                "ended_at", "campaign_id", "disposition")
+LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
+DNC_COLUMNS = ("phone", "listed", "checked_at")
+_TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
+          "checked_at")
+
+
+class AuditInputError(ValueError):
+    """A frame given to the audit lacks a column it needs: the message names both."""
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """What an audit found.
+
+    Attributes:
+        findings: One row per finding: ``rule``, ``severity``, ``campaign_id``,
+            ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
+            ``timezone``, ``evidence`` (in words), and each rule's own columns.
+        abandoned: Every abandoned call, with its campaign's rate over the window.
+        rules: The rules applied.
+        ran: The rules that ran.
+        notes: Each rule that did not run and why; how abandonment was told.
+    """
+
+    findings: pd.DataFrame
+    abandoned: pd.DataFrame
+    rules: Rules
+    ran: tuple[str, ...]
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """Findings per rule and campaign."""
+        counts = self.findings.groupby(["rule", "campaign_id"], dropna=False,
+                                       sort=True).size()
+        return counts.rename("findings").reset_index()
+
+    @property
+    def passed(self) -> pd.Series:
+        """Per rule that ran: whether it found nothing."""
+        found = set(self.findings["rule"])
+        return pd.Series({rule: rule not in found for rule in self.ran}, name="passed")
+
+
+def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
+          dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
+          blocked_countries: Collection[str] = (), rules: Rules = US_FEDERAL,
+          campaigns: Collection[str] | None = None,
+          as_of: pd.Timestamp | str | None = None) -> AuditReport:
+    """Audit what the account did against ``rules``.
+
+    Args:
+        calls: Calls (``client.frames.calls()`` or an export with its columns);
+            only outbound calls can be findings.
+        leads: Leads, for the lead rules and to name each call's lead.
+        dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
+            the data have it, dates each listing).
+        verified_caller_ids: The account's verified caller ids; without them
+            ``unverified_caller_id`` does not run.
+        blocked_countries: Regions (ISO alpha-2) calls must not reach.
+        rules: ``US_FEDERAL``, ``US_FLORIDA``, ``UK_OFCOM`` or one's own.
+        campaigns: Audit these campaigns only.
+        as_of: When the audit looks from (for the DNC scrub age); default now.
+
+    Raises:
+        AuditInputError: A frame lacks a column the audit needs.
+    """
+    moment = pd.Timestamp.now(tz="UTC") if as_of is None else pd.Timestamp(as_of)
+    moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
+    outbound = _outbound(calls, leads, campaigns)
+    leads = None if leads is None else _prepared(leads, LEAD_COLUMNS, "leads").rename(
+        columns={"id": "lead_id"})
+    if leads is not None and campaigns is not None:
+        leads = leads[leads["campaign_id"].isin(set(campaigns))]
+    dnc = None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
+    found: list[pd.DataFrame] = []
+    notes: dict[str, str] = {}
+    hours, unknown = checks.calling_hours(outbound, rules)
+    found += [hours, unknown, checks.call_frequency(outbound, rules)]
+    dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
+    found.append(dropped)
+    found.append(checks.blocked_country(outbound, blocked_countries))
+    ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
+           "blocked_country"]
+    if verified_caller_ids is None:
+        notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
+    else:
+        found.append(checks.unverified_caller_id(outbound, verified_caller_ids))
+        ran.append("unverified_caller_id")
+    if dnc is None:
+        notes.update(dict.fromkeys(("dnc_call", "dnc_lead", "unscreened_lead"),
+                                   "not run: pass dnc= (client.frames.dnc of the numbers)"))
+    else:
+        found.append(checks.dnc_call(outbound, dnc))
+        ran.append("dnc_call")
+        if leads is None:
+            notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"),
+                                       "not run: pass leads="))
+        else:
+            found += [checks.dnc_lead(leads, dnc),
+                      checks.unscreened_lead(leads, dnc, rules, moment)]
+            ran += ["dnc_lead", "unscreened_lead"]
+    frame = pd.concat([f for f in found if len(f)] or [found[0]], ignore_index=True)
+    order = {rule: n for n, rule in enumerate(RULE_IDS)}
+    frame = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
+                              else c, kind="stable", ignore_index=True)
+    return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran), notes)
+
+
+def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
+    """A copy with the needed columns checked and the times as UTC."""
+    missing = [column for column in needed if column not in frame.columns]
+    if missing:
+        raise AuditInputError(f"{name} has no column {', '.join(missing)}: pass the frame of "
+                              f"client.frames.{name} or an export with its columns "
+                              f"({', '.join(needed)})")
+    out = frame.copy()
+    for column in _TIMES:
+        if column in out:
+            out[column] = pd.to_datetime(out[column], utc=True, format="ISO8601")
+    return out
+
+
+def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,
+              campaigns: Collection[str] | None) -> pd.DataFrame:
+    """Outbound calls with the findings' names: ``call_id``, ``phone``, ``at``, ``lead_id``."""
+    prepared = _prepared(calls, CALL_COLUMNS, "calls")
+    outbound = prepared[prepared["direction"].astype(str) == "outbound"].rename(
+        columns={"id": "call_id", "to_number": "phone", "created_at": "at"})
+    if campaigns is not None:
+        outbound = outbound[outbound["campaign_id"].isin(set(campaigns))]
+    outbound = outbound.reset_index(drop=True)
+    if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
+        return outbound.assign(lead_id=pd.NA)
+    ids = leads[["id", "campaign_id", "phone"]].drop_duplicates(["campaign_id", "phone"])
+    named = outbound.merge(ids.rename(columns={"id": "lead_id"}), how="left",
+                           on=["campaign_id", "phone"])
+    return named.set_axis(outbound.index)

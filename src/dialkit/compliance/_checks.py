@@ -1,0 +1,200 @@
+"""One function per rule: the findings of that rule over the audit's frames.
+
+Each takes the outbound calls (or the leads) as prepared by :mod:`._audit`
+and returns findings with the columns of :data:`COLUMNS`, plus the rule's own.
+All of them work on whole columns; none loops over calls in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+
+from ._rules import SEVERITY, Rules, period_words
+from ._zones import local_times, zones_of
+
+_DAY_MS = 24 * 3600 * 1000
+
+COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
+           "local_time", "timezone", "evidence")
+"""The columns every finding has, whatever its rule."""
+
+
+def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
+             **extra: pd.Series) -> pd.DataFrame:
+    """Findings of ``rule`` for ``rows`` (calls or leads with the common columns)."""
+    frame = pd.DataFrame({
+        "rule": rule, "severity": SEVERITY[rule],
+        "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
+        "lead_id": rows.get("lead_id"), "phone": rows.get("phone"), "at": rows.get("at"),
+        "local_time": rows.get("local_time"), "timezone": rows.get("timezone"),
+        "evidence": evidence, **extra}, index=rows.index)
+    return frame
+
+
+def calling_hours(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Calls outside the window in any of their number's zones; calls to numbers of no
+    known zone (``unknown_timezone``)."""
+    zones = zones_of(calls["phone"])
+    pairs = calls[["phone", "at"]].reset_index().merge(zones, on="phone", how="left")
+    known = pairs[pairs["zone"].notna()].copy()
+    known["local"] = local_times(known["at"], known["zone"]).to_numpy()
+    seconds = (known["local"] - known["local"].dt.normalize()).dt.total_seconds()
+    start, end = (t.hour * 3600 + t.minute * 60 + t.second for t in rules.window)
+    known["outside"] = (seconds < start) | (seconds >= end)
+    outside = known[known["outside"]].drop_duplicates("index").set_index("index")
+    hits = calls.loc[outside.index].assign(
+        local_time=outside["local"].dt.strftime("%Y-%m-%d %H:%M:%S"), timezone=outside["zone"])
+    window = "-".join(t.strftime("%H:%M") for t in rules.window)
+    evidence = ("called " + hits["local_time"].str[11:16] + " " + hits["timezone"]
+                + f", window {window}")
+    unknown = calls.loc[pairs.loc[pairs["zone"].isna(), "index"].unique()]
+    return (findings("calling_hours", hits, evidence),
+            findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
+                     pd.Series("no time zone is known for this number, so the local time "
+                               "of the call cannot be checked", index=unknown.index)))
+
+
+def call_frequency(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """Calls that are at least the (limit + 1)th to their number in the 24 hours up to
+    and including them (a call exactly 24 hours before does not count)."""
+    ordered = calls.sort_values(["phone", "at"], kind="stable")
+    millis = (ordered["at"] - ordered["at"].min()).dt.total_seconds().to_numpy() * 1000
+    # one sorted key: the number's code in the high digits, the time's milliseconds in
+    # the low 12 (31 years); a window never reaches into another number's calls
+    key = pd.factorize(ordered["phone"])[0].astype(np.int64) * 10**12 + millis.astype(np.int64)
+    counts = np.arange(len(key)) - np.searchsorted(key, key - _DAY_MS, side="right") + 1
+    hits = ordered[counts > rules.max_calls_per_24h].assign(
+        calls_in_24h=counts[counts > rules.max_calls_per_24h])
+    evidence = (hits["calls_in_24h"].astype(str) + " outbound calls to the number in the 24 "
+                f"hours up to this one; at most {rules.max_calls_per_24h} allowed")
+    return findings("call_frequency", hits, evidence, calls_in_24h=hits["calls_in_24h"])
+
+
+def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
+    """Calls to a listed number placed after it was listed; where the listing date is
+    unknown, every call to it, saying so."""
+    listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
+    since = listed.set_index("phone")["listed_at"] if "listed_at" in listed else pd.Series(
+        pd.NaT, index=listed["phone"], dtype="datetime64[ns, UTC]")
+    asked = calls.loc[calls["disposition"] == "do_not_call"].groupby("phone")["ended_at"].min()
+    since = since.groupby(level=0).min().combine(asked, _earlier) if len(asked) else since
+    to_listed = calls[calls["phone"].isin(listed["phone"])].copy()
+    to_listed["listed_at"] = to_listed["phone"].map(since)
+    dated = to_listed["listed_at"].notna()
+    hits = to_listed[~dated | (to_listed["at"] > to_listed["listed_at"])]
+    evidence = pd.Series(np.where(
+        hits["listed_at"].notna(),
+        "called after the number was listed on " + hits["listed_at"].astype(str).str[:19],
+        "the number is on the DNC list; the date it was listed is unknown, so this call "
+        "may have been placed before"), index=hits.index)
+    return findings("dnc_call", hits, evidence, listed_at=hits["listed_at"])
+
+
+def _earlier(first: pd.Timestamp, second: pd.Timestamp) -> pd.Timestamp:
+    return min(t for t in (first, second) if pd.notna(t)) if pd.notna(first) or pd.notna(
+        second) else pd.NaT
+
+
+def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
+    """Leads whose number is listed while their status still lets them be dialled."""
+    listed = dnc.loc[dnc["listed"].fillna(False).astype(bool), "phone"]
+    hits = leads[leads["phone"].isin(listed) & ~leads["status"].isin(["dnc", "completed"])]
+    evidence = "the number is on the DNC list but the lead is " + hits["status"].astype(str)
+    return findings("dnc_lead", hits, evidence)
+
+
+def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
+                    as_of: pd.Timestamp) -> pd.DataFrame:
+    """Leads with no DNC check of their number, or one older than the scrub age."""
+    checked = dnc.groupby("phone")["checked_at"].max()
+    last = leads["phone"].map(checked)
+    stale = last.isna() | (last < as_of - rules.scrub_age)
+    hits = leads[stale & ~leads["status"].isin(["dnc", "completed"])]
+    when = last[hits.index]
+    evidence = pd.Series(np.where(
+        when.isna(), "no DNC check of the number",
+        "last DNC check " + when.astype(str).str[:10]
+        + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
+    return findings("unscreened_lead", hits, evidence, checked_at=when)
+
+
+def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFrame:
+    """Calls to a number of a blocked country."""
+    if not blocked:
+        return findings("blocked_country", calls.iloc[:0], pd.Series(dtype=str))
+    regions = pd.Series({phone: _region(phone) for phone in calls["phone"].dropna().unique()},
+                        dtype=object)
+    country = calls["phone"].map(regions)
+    hits = calls[country.isin(set(blocked))]
+    return findings("blocked_country", hits,
+                    "called a number in " + country[hits.index].astype(str)
+                    + ", a blocked country", country=country[hits.index])
+
+
+def _region(phone: str) -> str | None:
+    try:
+        return phonenumbers.region_code_for_number(phonenumbers.parse(phone))
+    except phonenumbers.NumberParseException:
+        return None
+
+
+def unverified_caller_id(calls: pd.DataFrame, verified: Collection[str]) -> pd.DataFrame:
+    """Calls whose caller id is not one of the account's verified numbers."""
+    hits = calls[~calls["from_number"].isin(set(verified))]
+    return findings("unverified_caller_id", hits,
+                    "caller id " + hits["from_number"].astype(str) + " is not verified",
+                    from_number=hits["from_number"])
+
+
+def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """Abandoned calls in campaigns whose abandonment rate over the rolling window
+    exceeds the limit; also every abandoned call, and how they were told apart.
+
+    With join times (``agent_joined_at``), a call is abandoned when it was
+    answered and no agent joined within ``agent_join_seconds``; without them,
+    when it was answered, got no disposition, and ended within
+    ``proxy_talk_seconds`` of the answer.
+    """
+    answered = calls[calls["answered_at"].notna()].sort_values(
+        ["campaign_id", "answered_at"], kind="stable", na_position="first")
+    if "agent_joined_at" in answered:
+        late = answered["agent_joined_at"] - answered["answered_at"]
+        dropped = answered["agent_joined_at"].isna() | (
+            late > pd.Timedelta(seconds=rules.agent_join_seconds))
+        method = (f"agent_joined_at: answered, and no agent joined within "
+                  f"{rules.agent_join_seconds:g} s")
+    else:
+        talk = answered["ended_at"] - answered["answered_at"]
+        dropped = answered["disposition"].isna() & (
+            talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
+        method = (f"proxy (the data have no agent join times): answered, no disposition, "
+                  f"ended within {rules.proxy_talk_seconds:g} s of the answer")
+    flags = dropped.to_numpy(dtype=bool)
+    millis = (answered["answered_at"] - answered["answered_at"].min()).dt.total_seconds()
+    key = (pd.factorize(answered["campaign_id"].fillna(""))[0].astype(np.int64) * 10**12
+           + (millis.to_numpy() * 1000).astype(np.int64))
+    window = int(rules.abandonment_window.total_seconds() * 1000)
+    first = np.searchsorted(key, key - window, side="right")
+    total = np.arange(len(key)) - first + 1
+    dropped_so_far = np.cumsum(flags)
+    in_window = dropped_so_far - np.r_[0, dropped_so_far][first]
+    rate = np.divide(in_window, total, out=np.zeros(len(total)), where=total > 0)
+    abandoned = answered[flags].assign(window_rate=rate[flags], window_answered=total[flags],
+                                       window_abandoned=in_window[flags])
+    hits = abandoned[abandoned["window_rate"] > rules.abandonment_limit]
+    span = period_words(rules.abandonment_window)
+    label = "no agent joined in time" if "agent_joined_at" in answered else "by the proxy"
+    evidence = (f"abandoned ({label}); the campaign abandoned "
+                + hits["window_abandoned"].astype(str) + " of "
+                + hits["window_answered"].astype(str) + " answered calls ("
+                + (hits["window_rate"] * 100).round(1).astype(str)
+                + f"%) in the {span} up to this call; limit {rules.abandonment_limit:.0%}")
+    found = findings("abandonment", hits, evidence, window_rate=hits["window_rate"],
+                     window_answered=hits["window_answered"],
+                     window_abandoned=hits["window_abandoned"])
+    return found, abandoned, method
+

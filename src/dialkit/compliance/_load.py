@@ -1,0 +1,37 @@
+"""Fetching what an audit needs from an account: calls, leads, and the DNC results of
+every number called or held."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+
+def load(client: Client, *, since: datetime | str | None = None,
+         campaign_id: str | None = None) -> dict[str, pd.DataFrame]:
+    """The frames :func:`audit` takes, as keyword arguments: ``audit(**load(client))``.
+
+    Args:
+        client: The account to audit.
+        since: Audit calls placed from then on (the frames are cached whole;
+            the cut is made here).
+        campaign_id: One campaign's calls and leads only.
+
+    Returns:
+        ``calls``, ``leads`` and ``dnc`` (every number called or held, checked
+        through ``client.frames.dnc``: batched, cached for a day).
+    """
+    calls = client.frames.calls(campaign_id=campaign_id)
+    leads = client.frames.leads(campaign_id=campaign_id)
+    if since is not None:
+        start = pd.Timestamp(since)
+        start = start.tz_localize("UTC") if start.tzinfo is None else start.tz_convert("UTC")
+        calls = calls[calls["created_at"] >= start]
+    numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
+                     | set(leads["phone"].dropna()))
+    return {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
