@@ -7,12 +7,15 @@ with those column names, or on one partition of a large account.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
 from . import _checks as checks
+from ._evidence import page, write_workbook
 from ._rules import RULE_IDS, US_FEDERAL, Rules
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -59,6 +62,32 @@ class AuditReport:
         """Per rule that ran: whether it found nothing."""
         found = set(self.findings["rule"])
         return pd.Series({rule: rule not in found for rule in self.ran}, name="passed")
+
+    def to_excel(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
+                 about: Mapping[str, str] | None = None) -> None:
+        """The evidence workbook: a cover (what was audited: ``about``, e.g. the account
+        and period, then the rules and their parameters and how abandonment was told),
+        the summary, and one sheet per rule with every finding, headers frozen and
+        filtered; ``mask_pii`` shows phone numbers as ``+1415*****23``."""
+        write_workbook(self, path, mask_pii=mask_pii, about=about or {})
+
+    def to_html(self, path: str | os.PathLike[str] | None = None, *, mask_pii: bool = False,
+                about: Mapping[str, str] | None = None) -> str:
+        """One self-contained page: what was audited, the summary, a chart and the
+        findings of each rule; written to ``path`` if given, and returned."""
+        body = page(self, mask_pii=mask_pii, about=about or {})
+        text = f"<!doctype html><meta charset='utf-8'><title>Compliance audit</title>{body}"
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def _repr_html_(self) -> str:
+        return page(self, mask_pii=False, about={}, shown=5)
+
+    def __repr__(self) -> str:
+        counts = self.findings["rule"].value_counts()
+        shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
+        return f"<AuditReport {self.rules.name}: {len(self.findings)} findings: {shown or 'none'}>"
 
 
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,

@@ -1,0 +1,118 @@
+"""The evidence an audit hands on: a workbook a regulator can filter, and one HTML page.
+
+Both start with what was audited (the rules and their parameters, the data and
+how abandonment was told apart), then the counts, then every finding. With
+``mask_pii`` the phone numbers are shown as ``+1415*****23``: enough to match
+a number one already has, not to dial it.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from ._rules import RULE_IDS
+
+if TYPE_CHECKING:
+    from ._audit import AuditReport
+
+_PHONE_COLUMNS = ("phone", "from_number")
+_WIDEST = 60
+
+
+def mask_phone(phone: object) -> object:
+    """``+14155550123`` → ``+1415*****23``: the first four digits and the last two."""
+    if not isinstance(phone, str) or len(phone) < 8:
+        return phone
+    return phone[:5] + "*" * (len(phone) - 7) + phone[-2:]
+
+
+def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
+    """``frame`` with its phone columns masked when asked (a copy; the report keeps its own)."""
+    if not mask_pii:
+        return frame
+    out = frame.copy()
+    for column in _PHONE_COLUMNS:
+        if column in out:
+            out[column] = out[column].map(mask_phone)
+    return out
+
+
+def cover(report: AuditReport, about: Mapping[str, str]) -> pd.DataFrame:
+    """What was audited, as two columns: the item and its value."""
+    rows = {**about, **report.rules.describe(),
+            "rules run": ", ".join(report.ran),
+            **{f"note: {rule}": note for rule, note in report.notes.items()},
+            "findings": str(len(report.findings))}
+    return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
+
+
+def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pii: bool,
+                   about: Mapping[str, str]) -> None:
+    """The evidence workbook: cover, summary, then one sheet per rule with findings."""
+    with pd.ExcelWriter(path, engine="xlsxwriter") as book:
+        sheets = {"cover": cover(report, about), "summary": report.summary}
+        for rule in RULE_IDS:
+            rows = report.findings[report.findings["rule"] == rule]
+            if rule in report.ran or len(rows):
+                sheets[rule] = masked(_plain(rows.dropna(axis=1, how="all")), mask_pii)
+        for name, frame in sheets.items():
+            frame.to_excel(book, sheet_name=name[:31], index=False)
+            sheet = book.sheets[name[:31]]
+            sheet.freeze_panes(1, 0)
+            sheet.autofilter(0, 0, max(len(frame), 1), max(len(frame.columns) - 1, 0))
+            for n, column in enumerate(frame.columns):
+                width = max([len(str(column)), *frame[column].astype(str).str.len().head(
+                    1000).tolist()]) if len(frame) else len(str(column))
+                sheet.set_column(n, n, min(width + 2, _WIDEST))
+
+
+def _plain(frame: pd.DataFrame) -> pd.DataFrame:
+    """Times as text in UTC (Excel has no time zones) and categories as text."""
+    out = frame.copy()
+    for column in out.columns:
+        if isinstance(out[column].dtype, pd.DatetimeTZDtype):
+            out[column] = out[column].dt.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return out
+
+
+def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
+         shown: int | None = None) -> str:
+    """One self-contained HTML page: what was audited, the summary, a chart per rule with
+    findings, and the findings (the first ``shown`` of each rule, or all)."""
+    parts = [f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
+             cover(report, about).to_html(index=False, escape=True),
+             "<h3>Findings by rule</h3>", report.passed.to_frame().to_html(escape=True)]
+    for rule in RULE_IDS:
+        rows = report.findings[report.findings["rule"] == rule]
+        if rows.empty:
+            continue
+        parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
+        parts.append(_chart(rows))
+        table = masked(_plain(rows.dropna(axis=1, how="all")), mask_pii)
+        parts.append((table if shown is None else table.head(shown)).to_html(
+            index=False, escape=True))
+    return "<div>" + "".join(parts) + "</div>"
+
+
+def _chart(rows: pd.DataFrame) -> str:
+    """Findings per day, as an inline PNG."""
+    from matplotlib.figure import Figure  # a report's page only: imported when drawn
+
+    days = rows["at"].dt.tz_convert("UTC").dt.floor("D").value_counts().sort_index()
+    figure = Figure(figsize=(6, 1.8))
+    axes = figure.subplots()
+    axes.bar(days.index.tz_localize(None), days.to_numpy(), width=0.8, color="#c0504d")
+    axes.set_ylabel("findings")
+    figure.autofmt_xdate()
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=80)
+    encoded = base64.b64encode(buffer.getvalue()).decode()
+    return f'<img alt="findings per day" src="data:image/png;base64,{encoded}"/>'
