@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._cli_compliance import compliance_app
 from dialkit._cli_leads import leads_app
 from dialkit.client import Client
 from dialkit.frames import cache_info, cache_root, clear_cache
@@ -26,6 +27,7 @@ cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_h
                         rich_markup_mode=None)
 app.add_typer(cache_app, name="cache")
 app.add_typer(leads_app, name="leads")
+app.add_typer(compliance_app, name="compliance")
 CacheDir = Annotated[Path | None, typer.Option(
     "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
     "user cache folder.")]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import _checks as checks
-from ._evidence import page, write_workbook
+from ._evidence import masked, page, write_workbook
 from ._rules import RULE_IDS, US_FEDERAL, Rules
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -62,6 +62,10 @@ class AuditReport:
         """Per rule that ran: whether it found nothing."""
         found = set(self.findings["rule"])
         return pd.Series({rule: rule not in found for rule in self.ran}, name="passed")
+
+    def to_csv(self, path: str | os.PathLike[str], *, mask_pii: bool = False) -> None:
+        """Every finding as one CSV row (times in UTC)."""
+        masked(self.findings, mask_pii).to_csv(path, index=False)
 
     def to_excel(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
                  about: Mapping[str, str] | None = None) -> None:
@@ -166,7 +170,21 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
     for column in _TIMES:
         if column in out:
             out[column] = pd.to_datetime(out[column], utc=True, format="ISO8601")
+    if "listed" in out and not pd.api.types.is_bool_dtype(out["listed"]):
+        out["listed"] = out["listed"].map(_truth).astype("boolean")  # as a CSV writes it
     return out
+
+
+def _truth(value: object) -> bool | None:
+    """``True``/``False`` as a CSV export writes them (``true``, ``1``, ``yes`` too)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    text = str(value).strip().casefold()
+    if text in ("true", "1", "yes", "t", "y"):
+        return True
+    if text in ("false", "0", "no", "f", "n"):
+        return False
+    return None
 
 
 def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,

@@ -1,0 +1,105 @@
+"""``dialkit compliance audit``: the audit of :mod:`dialkit.compliance` from a shell, on
+an account or on exported frames."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import pandas as pd
+import typer
+
+from dialkit.client import Client
+from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
+from dialkit.errors import ApiError
+
+compliance_app = typer.Typer(help="Compliance audits of what the account did.",
+                             no_args_is_help=True, rich_markup_mode=None)
+
+Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
+    "An export of the frame, CSV or Parquet, with the columns of client.frames."))]
+
+
+@compliance_app.command("audit")
+def audit_command(
+    calls: Frame = None, leads: Frame = None, dnc: Frame = None,
+    verified_caller_ids: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "The account's verified caller ids, one per line (or a CSV's first column)."))] = None,
+    blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
+        "Countries calls must not reach, comma-separated: KP,IR."))] = "",
+    preset: Annotated[str, typer.Option(metavar="PRESET", help=(
+        "The rules: us, us-florida or uk."))] = "us",
+    out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
+        "Write one row per finding (CSV)."))] = None,
+    workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
+        "Write the evidence workbook (.xlsx)."))] = None,
+    html: Annotated[Path | None, typer.Option(metavar="REPORT", help=(
+        "Write the report as one HTML page."))] = None,
+    mask_pii: Annotated[bool, typer.Option("--mask-pii", help=(
+        "Show phone numbers as +1415*****23 in the files written."))] = False,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help=(
+        "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
+) -> None:
+    """Audit calls, leads and DNC results against a preset's rules; print the findings by
+    rule. Exits 0 whether or not there are findings: a finding is not an error."""
+    if preset not in PRESETS:
+        _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
+    options: dict[str, Any] = {
+        "rules": PRESETS[preset],
+        "blocked_countries": [c.strip().upper() for c in blocked_countries.split(",")
+                              if c.strip()]}
+    if verified_caller_ids is not None:
+        options["verified_caller_ids"] = _numbers(verified_caller_ids)
+    report, about = _audited(calls, leads, dnc, sandbox, options)
+    if out is not None:
+        report.to_csv(out, mask_pii=mask_pii)
+    if workbook is not None:
+        report.to_excel(workbook, mask_pii=mask_pii, about=about)
+    if html is not None:
+        report.to_html(html, mask_pii=mask_pii, about=about)
+    typer.echo(f"{len(report.findings)} findings ({report.rules.name})")
+    typer.echo(report.passed.map({True: "passed", False: "findings"}).to_string())
+    for rule, note in report.notes.items():
+        typer.echo(f"{rule}: {note}")
+
+
+def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
+             options: dict[str, Any]) -> tuple[AuditReport, dict[str, str]]:
+    files = {"calls": calls, "leads": leads, "dnc": dnc}
+    if any(files.values()):
+        if calls is None:
+            _fail("--calls FILE is needed with --leads or --dnc")
+        frames = {name: _read(path) for name, path in files.items() if path is not None}
+        try:
+            return audit(**frames, **options), {name: str(path) for name, path in files.items()
+                                                if path is not None}
+        except AuditInputError as error:
+            name = str(error).split(" ", 1)[0]
+            _fail(f"{files.get(name) or name}: {error}")
+    try:
+        with Client.sandbox() if sandbox else Client() as client:
+            return audit(**load(client), **options), {"service": client.service_identity}
+    except (ApiError, ValueError) as error:
+        _fail(str(error))
+
+
+def _read(path: Path) -> pd.DataFrame:
+    try:
+        if path.suffix.lower() == ".parquet":
+            return pd.read_parquet(path)
+        return pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
+    except (OSError, ValueError) as error:
+        _fail(f"{path}: cannot be read as {path.suffix or 'CSV'} ({error})")
+
+
+def _numbers(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        _fail(f"{path}: cannot be read ({error})")
+    return [line.split(",")[0].strip() for line in lines if line.strip().startswith("+")]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
