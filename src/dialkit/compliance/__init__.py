@@ -10,6 +10,7 @@ Example:
 from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
 from ._rules import PRESETS, RULE_IDS, UK_OFCOM, US_FEDERAL, US_FLORIDA, Rules
+from ._zones import local_call_times
 
 __all__ = [
     "AuditInputError",
@@ -22,4 +23,5 @@ __all__ = [
     "US_FLORIDA",
     "audit",
     "load",
+    "local_call_times",
 ]

@@ -40,3 +40,16 @@ def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
         local[rows] = at[rows].dt.tz_convert(str(zone)).dt.tz_localize(None).astype(
             "datetime64[ns]")
     return local
+
+
+def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
+    """When each call rang at the other end: ``id``, ``to_number``, ``zone``, ``local_time``
+    (wall-clock, naive), one row per zone of the number; a number of no known zone has
+    one row with neither."""
+    pairs = calls[["id", "to_number", "created_at"]].merge(
+        zones_of(calls["to_number"]), left_on="to_number", right_on="phone", how="left")
+    known = pairs["zone"].notna()
+    at = pd.to_datetime(pairs["created_at"], utc=True, format="ISO8601")
+    pairs["local_time"] = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns]")
+    pairs.loc[known, "local_time"] = local_times(at[known], pairs.loc[known, "zone"])
+    return pairs[["id", "to_number", "zone", "local_time"]]
