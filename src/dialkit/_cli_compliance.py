@@ -58,9 +58,19 @@ def audit_command(
     if html is not None:
         report.to_html(html, mask_pii=mask_pii, about=about)
     typer.echo(f"{len(report.findings)} findings ({report.rules.name})")
-    typer.echo(report.passed.map({True: "passed", False: "findings"}).to_string())
+    typer.echo(summary_text(report))
     for rule, note in report.notes.items():
         typer.echo(f"{rule}: {note}")
+
+
+def summary_text(report: AuditReport) -> str:
+    """Per rule: findings, among how many calls or leads, the rate, and the verdict."""
+    totals = report.totals
+    shown = pd.DataFrame({
+        "findings": totals["findings"], "audited": totals["audited"].map("{:,}".format),
+        "of": totals["unit"], "rate": totals["rate"].map(lambda r: f"{r:.2%}"),
+        "verdict": totals["passed"].map({True: "passed", False: "findings"})})
+    return str(shown.to_string())
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
@@ -69,18 +79,26 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
     if any(files.values()):
         if calls is None:
             _fail("--calls FILE is needed with --leads or --dnc")
-        frames = {name: _read(path) for name, path in files.items() if path is not None}
+        given = {name: path for name, path in files.items() if path is not None}
+        frames = {name: _read(path) for name, path in given.items()}
+        for name, path in given.items():
+            frames[name].attrs.update(source=str(path), fetched_at=f"{_modified(path)} (file)")
         try:
-            return audit(**frames, **options), {name: str(path) for name, path in files.items()
-                                                if path is not None}
+            return audit(**frames, **options), {}  # the cover names the files (sources)
         except AuditInputError as error:
             name = str(error).split(" ", 1)[0]
             _fail(f"{files.get(name) or name}: {error}")
     try:
         with Client.sandbox() if sandbox else Client() as client:
+            if client.emulator is not None:  # the emulator knows the account's caller ids
+                options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return audit(**load(client), **options), {"service": client.service_identity}
     except (ApiError, ValueError) as error:
         _fail(str(error))
+
+
+def _modified(path: Path) -> str:
+    return f"{pd.Timestamp(path.stat().st_mtime, unit='s', tz='UTC'):%Y-%m-%d %H:%M UTC}"
 
 
 def _read(path: Path) -> pd.DataFrame:

@@ -37,13 +37,22 @@ def test_exports_are_audited_like_the_account(exports: dict[str, pd.DataFrame], 
     result = runner.invoke(app, ["compliance", "audit", "--calls", str(paths["calls"]),
                                  "--leads", str(paths["leads"]), "--dnc", str(paths["dnc"]),
                                  "--verified-caller-ids", str(ids), "--blocked-countries",
-                                 "KP,IR", "--out", str(out), "--mask-pii"])
+                                 "KP,IR", "--out", str(out), "--mask-pii", "--workbook",
+                                 str(tmp_path / "evidence.xlsx")])
     assert result.exit_code == 0, result.output
     findings = pd.read_csv(out, dtype=str)
     assert {"rule", "call_id", "lead_id", "phone", "at", "evidence"} <= set(findings.columns)
     assert {"calling_hours", "call_frequency", "unverified_caller_id"} <= set(findings["rule"])
     assert findings["phone"].str.contains(r"\*{5}").all()
-    assert re.search(r"calling_hours +findings", result.output)
+    outbound = (exports["calls"]["direction"] == "outbound").sum()
+    hours = (findings["rule"] == "calling_hours").sum()
+    assert re.search(rf"calling_hours +{hours} +{outbound:,} +outbound calls +"
+                     rf"{hours / outbound:.2%} +findings", result.output)
+    assert re.search(r"dnc_lead +0 +[\d,]+ +leads +0.00% +passed", result.output)
+    cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
+    data = dict(zip(cover["item"], cover["value"], strict=True))
+    assert data["data: calls"].startswith(f"{len(exports['calls']):,} rows, created_at ")
+    assert f"from {paths['calls']}, fetched " in data["data: calls"]
     audited = audit(**exports, verified_caller_ids=["+14155550100"],
                     blocked_countries=["KP", "IR"])
     assert len(findings) == len(audited.findings)  # the export says what the account says
@@ -64,5 +73,6 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
                                  str(tmp_path / "report.html")])
     assert result.exit_code == 0, result.output
     assert "findings (US federal" in result.output
+    assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
     assert (tmp_path / "evidence.xlsx").stat().st_size > 0
     assert "<h2>Compliance audit" in (tmp_path / "report.html").read_text()

@@ -59,7 +59,7 @@ COLUMNS: Mapping[str, list[tuple[str, str]]] = {
     "calls": _columns(
         "id:s direction:direction from_number:s to_number:s status:s created_at:t "
         "answered_at:t ended_at:t duration_seconds:f campaign_id:s disposition:s "
-        "hangup_cause:s"),
+        "hangup_cause:s agent_joined_at:t"),
     "leads": _columns(
         "id:s campaign_id:s external_id:s phone:s full_name:s email:s status:lead_status "
         "attempts:i custom_fields:j last_attempt_at:t next_attempt_at:t disposition_code:s "
@@ -74,7 +74,7 @@ COLUMNS: Mapping[str, list[tuple[str, str]]] = {
         "id:s status:s scheduled_at:t timezone:s duration_minutes:i service_type:s "
         "contact_name:s phone:s email:s notes:s source:s created_at:t updated_at:t"),
     "dispositions": _columns("from:d to:d campaign_id:s disposition_code:s count:i"),
-    "dnc": _columns("phone:s listed:b checked_at:t"),
+    "dnc": _columns("phone:s listed:b checked_at:t listed_at:t"),
     "webhook_events": _columns(
         "id:s type:event_type created_at:t api_version:s schema_version:i deliveries:j "
         "data:j"),

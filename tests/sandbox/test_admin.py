@@ -56,7 +56,7 @@ def test_reset_restores_the_seeded_world(sandbox: Sandbox, api: httpx.Client) ->
     assert answer.status_code == 200 and answer.json() == {"reset": True}
     assert api.get(f"/v1/campaigns/{campaign}").json()["status"] == "running"
     checked = api.post("/v1/dnc/check", json={"phones": [phone]}).json()["data"]
-    assert checked == [{"phone": phone, "listed": False}]
+    assert checked == [{"phone": phone, "listed": False, "listed_at": None}]
     assert admin(sandbox, "GET", "/faults").json() == []
     assert api.get("/v1/me").status_code == 200
     again = write(api, f"/v1/campaigns/{campaign}/resume", key="same")
@@ -234,10 +234,21 @@ def test_ground_truth_lists_the_planted_problems(sandbox: Sandbox, api: httpx.Cl
         assert call.json()["to_number"] == items[0]["phone"]
 
 
+def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,
+                                                      api: httpx.Client) -> None:
+    answer = admin(sandbox, "GET", "/caller-ids", account="acme")
+    assert answer.status_code == 200
+    verified = answer.json()["caller_ids"]
+    assert answer.json()["account"] == "acme" and verified == sorted(set(verified))
+    calls = api.get("/v1/calls", params={"direction": "outbound", "limit": 100}).json()["data"]
+    assert len(calls) == 100 and {call["from_number"] for call in calls} <= set(verified)
+
+
+@pytest.mark.parametrize("path", ["/ground-truth", "/caller-ids"])
 @pytest.mark.parametrize(("params", "status", "code"), [
     ({"account": "nobody"}, 404, "not_found"),
     ({}, 400, "validation_failed"),
 ])
-def test_ground_truth_of_an_unknown_account(sandbox: Sandbox, params: dict[str, str],
-                                            status: int, code: str) -> None:
-    assert_problem(admin(sandbox, "GET", "/ground-truth", **params), status, code)
+def test_admin_reads_of_an_unknown_account(sandbox: Sandbox, path: str, params: dict[str, str],
+                                           status: int, code: str) -> None:
+    assert_problem(admin(sandbox, "GET", path, **params), status, code)

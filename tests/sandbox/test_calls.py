@@ -20,8 +20,8 @@ from dialkit.sandbox import Sandbox
 
 CALL_FIELDS = {"id", "direction", "from_number", "to_number", "status", "created_at",
                "answered_at", "ended_at", "duration_seconds", "campaign_id", "disposition",
-               "hangup_cause"}
-"""The contract's Call record."""
+               "hangup_cause", "agent_joined_at"}
+"""The contract's Call record, and the emulator's extra ``agent_joined_at``."""
 
 SUMMARY_CONTENT = ("reason_for_contact", "intent", "next_action", "outcome_candidate",
                    "language", "source", "generated_at")

@@ -58,10 +58,10 @@ def test_check_answers_each_number_in_input_order(api: httpx.Client,
     phones = [FREE, seeded["phone"], FREE_TOO, seeded["phone"], FREE]
     response = check(api, phones)
     assert response.status_code == 200, response.text
+    free = {"listed": False, "listed_at": None}
+    held = {"phone": seeded["phone"], "listed": True, "listed_at": seeded["added_at"]}
     assert response.json() == {"data": [
-        {"phone": FREE, "listed": False}, {"phone": seeded["phone"], "listed": True},
-        {"phone": FREE_TOO, "listed": False}, {"phone": seeded["phone"], "listed": True},
-        {"phone": FREE, "listed": False}]}
+        {"phone": FREE, **free}, held, {"phone": FREE_TOO, **free}, held, {"phone": FREE, **free}]}
 
 
 def test_check_takes_up_to_the_batch_limit(api: httpx.Client) -> None:
@@ -99,6 +99,13 @@ def test_check_is_read_only_and_never_replayed(api: httpx.Client) -> None:
     assert first.json()["data"][0]["listed"] is False
     assert again.json()["data"][0]["listed"] is True
     assert "idempotency-replayed" not in again.headers
+
+
+def test_check_says_since_when_a_number_is_listed(api: httpx.Client, sandbox: Sandbox) -> None:
+    added = write(api, "/v1/dnc", {"phone": FREE}).json()["added_at"]
+    httpx.post(sandbox.base_url + "/_sandbox/clock", json={"advance_seconds": 3600})
+    assert write(api, "/v1/dnc", {"phone": FREE}, key="again").status_code == 200
+    assert check(api, [FREE]).json()["data"][0]["listed_at"] == added
 
 
 @pytest.mark.parametrize(("role", "path", "body"), [

@@ -16,6 +16,7 @@ import pandas as pd
 
 from . import _checks as checks
 from ._evidence import masked, page, write_workbook
+from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US_FEDERAL, Rules
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -41,6 +42,11 @@ class AuditReport:
         abandoned: Every abandoned call, with its campaign's rate over the window.
         rules: The rules applied.
         ran: The rules that ran.
+        population: Per campaign, what was audited: ``calls`` (outbound),
+            ``answered`` (of those) and ``leads``.
+        sources: Each input frame in words: rows, period, where it came from
+            and when it was fetched (from the frame's ``attrs``, as
+            :func:`load` sets them).
         notes: Each rule that did not run and why; how abandonment was told.
     """
 
@@ -48,14 +54,21 @@ class AuditReport:
     abandoned: pd.DataFrame
     rules: Rules
     ran: tuple[str, ...]
+    population: pd.DataFrame
+    sources: Mapping[str, str]
     notes: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def summary(self) -> pd.DataFrame:
-        """Findings per rule and campaign."""
-        counts = self.findings.groupby(["rule", "campaign_id"], dropna=False,
-                                       sort=True).size()
-        return counts.rename("findings").reset_index()
+        """Per rule that ran and campaign: ``findings``, what they are counted among
+        (``audited`` of ``unit``: outbound calls, answered calls or leads) and ``rate``."""
+        return summarised(self.findings, self.population, self.ran)
+
+    @property
+    def totals(self) -> pd.DataFrame:
+        """The summary over every campaign, one row per rule that ran: ``findings``,
+        ``audited``, ``unit``, ``rate``, ``passed``."""
+        return by_rule(self.summary)
 
     @property
     def passed(self) -> pd.Series:
@@ -117,6 +130,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     Raises:
         AuditInputError: A frame lacks a column the audit needs.
     """
+    given = {"calls": calls, "leads": leads, "dnc": dnc}
     moment = pd.Timestamp.now(tz="UTC") if as_of is None else pd.Timestamp(as_of)
     moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
     outbound = _outbound(calls, leads, campaigns)
@@ -156,7 +170,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     order = {rule: n for n, rule in enumerate(RULE_IDS)}
     frame = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
                               else c, kind="stable", ignore_index=True)
-    return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran), notes)
+    return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
+                       population_of(outbound, leads), sources_of(given), notes)
 
 
 def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:

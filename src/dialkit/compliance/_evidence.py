@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ._checks import COLUMNS
 from ._rules import RULE_IDS
 
 if TYPE_CHECKING:
@@ -46,9 +47,11 @@ def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
 
 def cover(report: AuditReport, about: Mapping[str, str]) -> pd.DataFrame:
     """What was audited, as two columns: the item and its value."""
-    rows = {**about, **report.rules.describe(),
+    rows = {**about, **{f"data: {name}": words for name, words in report.sources.items()},
+            **report.rules.describe(),
             "rules run": ", ".join(report.ran),
-            **{f"note: {rule}": note for rule, note in report.notes.items()},
+            **{("abandonment told by" if rule == "abandonment" else f"note: {rule}"): note
+               for rule, note in report.notes.items()},
             "findings": str(len(report.findings))}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
 
@@ -61,7 +64,7 @@ def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pi
         for rule in RULE_IDS:
             rows = report.findings[report.findings["rule"] == rule]
             if rule in report.ran or len(rows):
-                sheets[rule] = masked(_plain(rows.dropna(axis=1, how="all")), mask_pii)
+                sheets[rule] = masked(_plain(_own_columns(rows)), mask_pii)
         for name, frame in sheets.items():
             frame.to_excel(book, sheet_name=name[:31], index=False)
             sheet = book.sheets[name[:31]]
@@ -71,6 +74,12 @@ def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pi
                 width = max([len(str(column)), *frame[column].astype(str).str.len().head(
                     1000).tolist()]) if len(frame) else len(str(column))
                 sheet.set_column(n, n, min(width + 2, _WIDEST))
+
+
+def _own_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """One rule's findings with the columns every finding has, and those of the other
+    columns (other rules' own) that hold a value here."""
+    return rows[[c for c in rows.columns if c in COLUMNS or rows[c].notna().any()]]
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
@@ -88,14 +97,14 @@ def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
     findings, and the findings (the first ``shown`` of each rule, or all)."""
     parts = [f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              cover(report, about).to_html(index=False, escape=True),
-             "<h3>Findings by rule</h3>", report.passed.to_frame().to_html(escape=True)]
+             "<h3>Findings by rule</h3>", report.totals.to_html(escape=True)]
     for rule in RULE_IDS:
         rows = report.findings[report.findings["rule"] == rule]
         if rows.empty:
             continue
         parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
         parts.append(_chart(rows))
-        table = masked(_plain(rows.dropna(axis=1, how="all")), mask_pii)
+        table = masked(_plain(_own_columns(rows)), mask_pii)
         parts.append((table if shown is None else table.head(shown)).to_html(
             index=False, escape=True))
     return "<div>" + "".join(parts) + "</div>"

@@ -34,4 +34,19 @@ def load(client: Client, *, since: datetime | str | None = None,
         calls = calls[calls["created_at"] >= start]
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
                      | set(leads["phone"].dropna()))
-    return {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
+    frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
+    fetched = _fetched(client)
+    for name, frame in frames.items():
+        frame.attrs.update(source=f"client.frames.{name} of {client.base_url}")
+        if name in fetched:
+            frame.attrs["fetched_at"] = fetched[name]
+    return frames
+
+
+def _fetched(client: Client) -> dict[str, str]:
+    """When each resource was last fetched into the cache (its oldest part for DNC checks,
+    which are cached number by number)."""
+    info = client.cache.info()
+    newest = info.groupby("resource")["fetched_at"].max()
+    return {name: f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}" for name, at in newest.items()
+            if pd.notna(at)}

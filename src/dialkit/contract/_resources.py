@@ -364,7 +364,14 @@ class LeadCreated(Resource):
 
 
 class DncCheckResult(Resource):
-    """Whether one checked number is on the Do-Not-Call list."""
+    """Whether one checked number is on the Do-Not-Call list.
+
+    Fields a service adds within v1 are kept as plain data in ``model_extra``
+    rather than dropped: the emulator's ``listed_at`` (since when the number is
+    listed) is what dates a listing for a compliance audit.
+    """
+
+    model_config = ConfigDict(extra="allow")
 
     phone: str
     listed: bool

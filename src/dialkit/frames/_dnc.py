@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
              max_age: timedelta) -> pd.DataFrame:
-    """``phone``, ``listed``, ``checked_at`` for each distinct phone, in first-seen order.
+    """``phone``, ``listed``, ``checked_at``, ``listed_at`` for each distinct phone, in
+    first-seen order (``listed_at`` where the service says since when a number is listed,
+    as the emulator does; else null).
 
     Phones checked within ``max_age`` come from the cache; the rest (every
     phone with ``refresh="full"``) are checked in batches of 100 and added to
@@ -34,7 +36,8 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
                                  "them online first")
         if due:
             checked_at = datetime.now(UTC).isoformat()
-            fresh = DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at}
+            fresh = DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
+                               "listed_at": (r.model_extra or {}).get("listed_at")}
                               for r in client.dnc.check(due))
             known = pd.concat([fresh, known], ignore_index=True).drop_duplicates("phone")
             entry.write(DNC.conform(known.reset_index(drop=True)))

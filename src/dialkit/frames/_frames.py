@@ -165,7 +165,8 @@ class Frames:
 
     def dnc(self, phones: Sequence[str] | pd.Series,
             **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Whether each distinct phone is on the DNC list: ``phone``, ``listed``, ``checked_at``.
+        """Whether each distinct phone is on the DNC list: ``phone``, ``listed``, ``checked_at``,
+        ``listed_at`` (since when, where the service says so).
 
         Results are cached per phone and reused up to ``max_age`` (default 24 h);
         ``refresh="full"`` checks every phone again.

@@ -126,6 +126,7 @@ CALLS = Schema("calls", (
     *_s("id"), Column("direction", "category", _values(CallDirection)),
     *_s("from_number", "to_number", "status"), *_t("created_at", "answered_at", "ended_at"),
     Column("duration_seconds", "float"), *_s("campaign_id", "disposition", "hangup_cause"),
+    *_t("agent_joined_at"),
 ))
 LEADS = Schema("leads", (
     *_s("id", "campaign_id", "external_id", "phone", "full_name", "email"),
@@ -150,7 +151,7 @@ DISPOSITIONS = Schema("dispositions", (
     Column("from", "date"), Column("to", "date"), *_s("campaign_id", "disposition_code"),
     Column("count", "int"),
 ))
-DNC = Schema("dnc", (*_s("phone"), Column("listed", "bool"), *_t("checked_at")))
+DNC = Schema("dnc", (*_s("phone"), Column("listed", "bool"), *_t("checked_at", "listed_at")))
 WEBHOOK_EVENTS = Schema("webhook_events", (
     *_s("id"), Column("type", "category", _values(WebhookEventType)), *_t("created_at"),
     *_s("api_version"), Column("schema_version", "int"), Column("deliveries", "json"),

@@ -16,6 +16,7 @@ from dialkit.contract import ErrorCode
 
 from ._problems import ApiProblem
 from ._service import RequestContext
+from ._store import Store, seed_dataset
 
 CALLING_HOURS = (8, 21)
 """Recipient local time in which calls and texts are allowed: 08:00 to 21:00."""
@@ -58,10 +59,16 @@ def within_calling_hours(number: phonenumbers.PhoneNumber, moment: datetime) -> 
 
 def is_listed(ctx: RequestContext, phone: str) -> bool:
     """Whether ``phone`` is on the account's Do-Not-Call list (seeded or added)."""
+    return listed_since(ctx, phone) is not None
+
+
+def listed_since(ctx: RequestContext, phone: str) -> str | None:
+    """When ``phone`` was first put on the account's Do-Not-Call list, or ``None``."""
     layers = ctx.service.store.layers(ctx.dataset, ctx.account.name)
     row = ctx.service.store.row(
-        "SELECT 1 FROM dnc WHERE phone = ? AND dataset IN (?, ?)", (phone, *layers))
-    return row is not None
+        "SELECT MIN(added_at) AS since FROM dnc WHERE phone = ? AND dataset IN (?, ?)",
+        (phone, *layers))
+    return None if row is None else row["since"]
 
 
 def require_phone(value: str, pointer: str) -> phonenumbers.PhoneNumber:
@@ -81,3 +88,11 @@ def check_destination(ctx: RequestContext, number: phonenumbers.PhoneNumber) -> 
                          f"The account blocks destinations in {country}.")
     if is_listed(ctx, e164(number)):
         raise ApiProblem(ErrorCode.ON_DNC, "The number is on the Do-Not-Call list.")
+
+
+def verified_caller_ids(store: Store, account: str) -> list[str]:
+    """The numbers an account's seeded world may dial from, sorted: the contract lists
+    them nowhere (a real account's come from its console), but an audit needs them."""
+    rows = store.rows("SELECT phone FROM caller_ids WHERE dataset = ? ORDER BY phone",
+                      (seed_dataset(account),))
+    return [row["phone"] for row in rows]

@@ -23,6 +23,7 @@ import uvicorn
 
 from .._secrets import MaskedStr
 from ._app import create_app
+from ._compliance import verified_caller_ids
 from ._config import SandboxConfig, default_config, generate_key, load_config
 from ._protocol import protocol_for
 from ._service import Service
@@ -167,6 +168,16 @@ class Sandbox:
     def persistent(self) -> bool:
         """Whether the world is kept in a file (``db=``) and outlives this session."""
         return self.service.store.path != ":memory:"
+
+    def caller_ids(self, account: str | None = None) -> list[str]:
+        """The verified caller ids of ``account`` (default: the first configured), for
+        ``dialkit.compliance.audit(verified_caller_ids=...)``: the contract has no
+        operation that lists them."""
+        name = account or self.service.config.accounts[0].name
+        if name not in self.service.accounts:
+            raise ValueError(f"no account named {name!r}: pass one of "
+                             f"{', '.join(self.service.accounts)}")
+        return verified_caller_ids(self.service.store, name)
 
     def __repr__(self) -> str:
         return f"Sandbox(base_url={self.base_url!r}, keys={sorted(self.keys)})"

@@ -1,4 +1,5 @@
-"""The admin surface under ``/_sandbox/``: reset, manual clock, faults, planted problems.
+"""The admin surface under ``/_sandbox/``: reset, manual clock, faults, planted problems,
+verified caller ids.
 
 Outside ``/v1`` and outside the contract: it needs no key, and it exists so
 that tests, notebooks and demos can steer the emulator over HTTP.
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from dialkit.contract import ErrorCode
 
 from .._clock import isoformat
+from .._compliance import verified_caller_ids
 from .._config import AccountConfig, ConfigError
 from .._faults import FaultRule
 from .._problems import ApiProblem
@@ -126,12 +128,26 @@ async def change_client(request: Request, account: str, client: str,
     return _change_access(request, account, changes, CLIENT_ACCESS_FIELDS, client)
 
 
+def _known(service: Service, account: str) -> None:
+    """404 ``not_found`` for an account the configuration does not name."""
+    if account not in service.accounts:
+        raise ApiProblem(ErrorCode.NOT_FOUND, f"No account named {account!r} is configured.")
+
+
+@router.get("/caller-ids", summary="The account's verified caller ids")
+async def caller_ids(request: Request, account: str) -> Any:
+    """The seeded world's verified caller ids, for an audit's ``verified_caller_ids``."""
+    service = _service(request)
+    _known(service, account)
+    return json_response({"account": account,
+                          "caller_ids": verified_caller_ids(service.store, account)})
+
+
 @router.get("/ground-truth", summary="The planted compliance problems")
 async def ground_truth(request: Request, account: str) -> Any:
     """The compliance problems planted in an account's seeded world, by kind."""
     service = _service(request)
-    if account not in service.accounts:
-        raise ApiProblem(ErrorCode.NOT_FOUND, f"No account named {account!r} is configured.")
+    _known(service, account)
     kinds: dict[str, list[dict[str, Any]]] = {}
     for row in service.store.rows(
             "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? "

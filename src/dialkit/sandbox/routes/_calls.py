@@ -63,8 +63,12 @@ from ._click_to_call import start_call
 router = APIRouter()
 
 COLUMNS = ("id", "direction", "from_number", "to_number", "status", "created_at", "answered_at",
-           "ended_at", "duration_seconds", "campaign_id", "disposition", "hangup_cause")
-"""The Call record's fields, in the contract's order; also the list's selected columns."""
+           "ended_at", "duration_seconds", "campaign_id", "disposition", "hangup_cause",
+           "agent_joined_at")
+"""The Call record's fields, in the contract's order, then the emulator's extra
+``agent_joined_at`` (when an agent joined the answered call; null if none did),
+which the contract does not show but an abandonment audit needs; also the
+list's selected columns."""
 
 _ITEM_JSON = json_object_sql(COLUMNS)
 

@@ -36,7 +36,7 @@ from dialkit.contract import (
 )
 
 from .._clock import isoformat
-from .._compliance import e164, is_listed, parse_phone, require_phone
+from .._compliance import e164, listed_since, parse_phone, require_phone
 from .._problems import ApiProblem, field_error
 from .._routing import Ctx, endpoint, json_response
 from .._service import RequestContext
@@ -128,7 +128,12 @@ def canonical_phone(value: str, pointer: str) -> str:
 
 @endpoint(router, "dnc.check", response_model=DncCheckResponse)
 async def check_numbers(ctx: Ctx, body: DncCheckBody) -> Any:
-    """Listed or not, one result per input number in input order (repeats answered each time)."""
+    """Listed or not, one result per input number in input order (repeats answered each time).
+
+    Each result also says since when the number is listed (``listed_at``, the
+    emulator's extra field; null when not listed), so an audit can tell a call
+    placed before the listing from one placed after it.
+    """
     if len(body.phones) > DNC_CHECK_BATCH:
         raise ApiProblem(ErrorCode.BATCH_TOO_LARGE,
                          f"{len(body.phones)} numbers sent; check at most {DNC_CHECK_BATCH} per "
@@ -139,9 +144,11 @@ async def check_numbers(ctx: Ctx, body: DncCheckBody) -> Any:
         raise ApiProblem(ErrorCode.VALIDATION_FAILED,
                          f"{len(errors)} of the numbers are not valid E.164 numbers (such as "
                          "+14155550123); each is named in errors.", errors=errors)
-    results = [{"phone": phone, "listed": is_listed(ctx, canonical_phone(phone, f"/phones/{i}"))}
-               for i, phone in enumerate(body.phones)]
-    return json_response({"data": results})
+    since = [listed_since(ctx, canonical_phone(phone, f"/phones/{i}"))
+             for i, phone in enumerate(body.phones)]
+    return json_response({"data": [
+        {"phone": phone, "listed": at is not None, "listed_at": at}
+        for phone, at in zip(body.phones, since, strict=True)]})
 
 
 def _listed_entry(ctx: RequestContext, phone: str) -> sqlite3.Row | None:

@@ -1,0 +1,76 @@
+"""What an audit looked at: how many calls and leads per campaign, and where they came from.
+
+A count of findings means little to a regulator without what it is counted
+among ("3 of 4,512 outbound calls"), nor without the data it was drawn from
+and when that was fetched. These are kept beside the findings, for the summary
+and the workbook's cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answered calls"}
+"""What each rule's findings are counted among; every other rule's, outbound calls."""
+
+_COUNTED = {"outbound calls": "calls", "answered calls": "answered", "leads": "leads"}
+_SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at"}
+
+
+def population_of(outbound: pd.DataFrame, leads: pd.DataFrame | None) -> pd.DataFrame:
+    """Per campaign (null: calls of none): outbound ``calls``, ``answered``, ``leads``."""
+    by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
+    counts = pd.DataFrame({"calls": by_campaign.size(),
+                           "answered": by_campaign["answered_at"].count()})
+    if leads is not None:
+        counts = counts.join(leads.groupby("campaign_id", dropna=False, observed=True)
+                             .size().rename("leads"), how="outer")
+    counts = counts.reindex(columns=["calls", "answered", "leads"]).fillna(0).astype("int64")
+    counts.index.name = "campaign_id"
+    return counts.sort_index()
+
+
+def summarised(findings: pd.DataFrame, population: pd.DataFrame,
+               ran: tuple[str, ...]) -> pd.DataFrame:
+    """Per rule that ran and campaign: ``findings``, ``audited`` of ``unit``, ``rate``."""
+    found = findings.groupby(["rule", "campaign_id"], dropna=False, observed=True).size()
+    rows = []
+    for rule in ran:
+        unit = UNITS.get(rule, "outbound calls")
+        for campaign, audited in population[_COUNTED[unit]].items():
+            count = int(found.get((rule, campaign), 0))
+            rows.append((rule, campaign, count, int(audited), unit,
+                         count / audited if audited else float("nan")))
+    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", "audited", "unit",
+                                       "rate"])
+
+
+def sources_of(frames: Mapping[str, pd.DataFrame | None]) -> dict[str, str]:
+    """Each given frame in words: its rows and period, and its ``attrs``' ``source`` and
+    ``fetched_at`` where it has them (as :func:`~dialkit.compliance.load` sets them)."""
+    words = {}
+    for name, frame in frames.items():
+        if frame is None:
+            continue
+        text = f"{len(frame):,} rows"
+        times = pd.to_datetime(frame.get(_SPANS[name], pd.Series(dtype=object)), utc=True,
+                               format="ISO8601", errors="coerce").dropna()
+        if len(times):
+            text += f", {_SPANS[name]} {times.min():%Y-%m-%d} to {times.max():%Y-%m-%d}"
+        if "source" in frame.attrs:
+            text += f"; from {frame.attrs['source']}"
+        if "fetched_at" in frame.attrs:
+            text += f", fetched {frame.attrs['fetched_at']}"
+        words[name] = text
+    return words
+
+
+def by_rule(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary over every campaign: per rule, ``findings``, ``audited``, ``unit``,
+    ``rate`` and ``passed``, in the order the rules ran."""
+    totals = summary.groupby("rule", sort=False).agg(
+        findings=("findings", "sum"), audited=("audited", "sum"), unit=("unit", "first"))
+    rate = totals["findings"] / totals["audited"].where(totals["audited"] > 0)
+    return totals.assign(rate=rate.round(4), passed=totals["findings"] == 0)
