@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -76,3 +77,20 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
     assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
     assert (tmp_path / "evidence.xlsx").stat().st_size > 0
     assert "<h2>Compliance audit" in (tmp_path / "report.html").read_text()
+
+
+def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = Path(__file__).parents[2] / "README.md"
+    section = readme.read_text("utf-8").split("## Compliance audits", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(readme), "exec"), namespace)  # noqa: S102 - our own docs
+    try:
+        report = namespace["report"]
+        assert report.totals["passed"].to_dict() == report.passed.to_dict()
+        assert "unverified_caller_id" in report.ran
+        cover = pd.read_excel("evidence.xlsx", sheet_name="cover", engine="calamine")
+        assert {"account", "period", "data: calls"} <= set(cover["item"])
+    finally:
+        namespace["client"].close()
