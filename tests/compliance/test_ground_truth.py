@@ -64,6 +64,13 @@ def test_the_audit_finds_exactly_the_planted_calls(audited: tuple[AuditReport, T
     assert _found(report, rule) == truth[kind]
 
 
+def test_counts_stay_whole_numbers_beside_other_rules(audited: tuple[AuditReport, Truth]) -> None:
+    report, _ = audited
+    assert str(report.findings["calls_in_24h"].dtype) == "Int64"
+    frequent = report.findings[report.findings["rule"] == "call_frequency"]
+    assert (frequent["calls_in_24h"] >= 4).all()
+
+
 def test_dnc_calls_are_dated_by_the_listing(audited: tuple[AuditReport, Truth]) -> None:
     report, _ = audited
     calls = report.findings[report.findings["rule"] == "dnc_call"]

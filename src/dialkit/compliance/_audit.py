@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import _checks as checks
-from ._evidence import masked, page, write_workbook
+from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US_FEDERAL, Rules
 
@@ -23,6 +23,7 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
+_COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
           "checked_at")
 
@@ -93,7 +94,8 @@ class AuditReport:
         """One self-contained page: what was audited, the summary, a chart and the
         findings of each rule; written to ``path`` if given, and returned."""
         body = page(self, mask_pii=mask_pii, about=about or {})
-        text = f"<!doctype html><meta charset='utf-8'><title>Compliance audit</title>{body}"
+        text = ("<!doctype html><meta charset='utf-8'><title>Compliance audit</title>"
+                f"<style>{PAGE_STYLE}</style>{body}")
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
         return text
@@ -167,6 +169,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       checks.unscreened_lead(leads, dnc, rules, moment)]
             ran += ["dnc_lead", "unscreened_lead"]
     frame = pd.concat([f for f in found if len(f)] or [found[0]], ignore_index=True)
+    for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
+        frame[column] = frame[column].astype("Int64")
     order = {rule: n for n, rule in enumerate(RULE_IDS)}
     frame = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
                               else c, kind="stable", ignore_index=True)

@@ -23,6 +23,12 @@ from ._rules import RULE_IDS
 if TYPE_CHECKING:
     from ._audit import AuditReport
 
+PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
+              "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}"
+              "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
+              "th{background:#f2f2f2}h3{margin-top:2em}")
+"""The stand-alone page's look: plain, compact tables that print well."""
+
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60
 
@@ -97,7 +103,8 @@ def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
     findings, and the findings (the first ``shown`` of each rule, or all)."""
     parts = [f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              cover(report, about).to_html(index=False, escape=True),
-             "<h3>Findings by rule</h3>", report.totals.to_html(escape=True)]
+             "<h3>Findings by rule</h3>", report.totals.to_html(
+                 escape=True, formatters={"rate": "{:.2%}".format})]
     for rule in RULE_IDS:
         rows = report.findings[report.findings["rule"] == rule]
         if rows.empty:
