@@ -1,0 +1,46 @@
+"""Where a campaign loses its leads, when people answer, and what the agents log.
+
+Pure functions over the frames of ``client.frames`` (or exports with their
+columns: Parquet, CSV), each returning a tidy DataFrame; a plot for each, which
+takes that frame and an optional ``ax`` and returns the Axes; and a notebook
+explorer. ``docs/analytics.md`` gives every definition.
+
+Example:
+    >>> frames = dialkit.analytics.load(client)  # doctest: +SKIP
+    >>> table = dialkit.analytics.funnel(**frames)  # doctest: +SKIP
+    >>> dialkit.analytics.plot_funnel(table)  # doctest: +SKIP
+"""
+
+from ._compare import compare
+from ._explore import Explorer, explore
+from ._funnel import CONVERSATION_SECONDS, STAGES, funnel
+from ._inputs import POSITIVE, AnalyticsInputError
+from ._load import load
+from ._local import WEEKDAYS
+from ._mix import disposition_mix, hangup_causes
+from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
+from ._rates import answer_rates, attempts_to_contact
+from ._stats import two_proportion_test, wilson_interval
+
+__all__ = [
+    "AnalyticsInputError",
+    "CONVERSATION_SECONDS",
+    "Explorer",
+    "POSITIVE",
+    "STAGES",
+    "WEEKDAYS",
+    "answer_rates",
+    "attempts_to_contact",
+    "compare",
+    "disposition_mix",
+    "explore",
+    "funnel",
+    "hangup_causes",
+    "load",
+    "plot_answer_heatmap",
+    "plot_attempts",
+    "plot_disposition_mix",
+    "plot_funnel",
+    "two_proportion_test",
+    "wilson_interval",
+]

@@ -1,0 +1,114 @@
+"""``funnel``: where a campaign loses its leads, stage by stage.
+
+Each stage counts the leads that reached the stage before it and meet its own
+condition; a lead that meets a stage's condition without having reached the
+stage before it (a callback booked for a lead nobody dialled) is not counted
+there but in ``skipped``, so every stage is part of the one before it and the
+rates never exceed 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+import pandas as pd
+
+from ._inputs import POSITIVE, Bools, answered, outbound, positive_calls, prepared, talked
+from ._match import Matched, matched
+
+STAGES = ("leads", "dialled", "answered", "conversation", "positive", "booked")
+"""The funnel's stages, in order."""
+CONVERSATION_SECONDS = 30
+"""Talk time (``ended_at - answered_at``) from which an answered call is a conversation."""
+CALL_COLUMNS = ("campaign_id", "to_number", "answered_at", "ended_at", "disposition")
+LEAD_COLUMNS = ("id", "campaign_id", "phone")
+
+
+def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
+           callbacks: pd.DataFrame | None = None, appointments: pd.DataFrame | None = None,
+           conversation_seconds: float = CONVERSATION_SECONDS,
+           positive: Collection[str] = POSITIVE) -> pd.DataFrame:
+    """Per campaign, how many leads reached each stage, and the rates between stages.
+
+    The stages: ``leads``; ``dialled`` (an outbound call of the lead's campaign went
+    to its phone: calls carry no lead id); ``answered`` (one of those calls has an
+    ``answered_at``); ``conversation`` (talk time, ``ended_at - answered_at``, of at
+    least ``conversation_seconds``); ``positive`` (a call's disposition is one of
+    ``positive``); ``booked`` (a callback for the lead, by ``lead_id``, or an
+    appointment for its phone: appointments carry no lead or campaign). Only
+    outbound calls count. Callbacks and appointments of every status count: filter
+    the frames first to count, say, only pending ones.
+
+    Args:
+        leads: ``client.frames.leads()`` or an export with its columns.
+        calls: ``client.frames.calls()``; inbound calls are left out.
+        callbacks: ``client.frames.callbacks(...)``; without it (and
+            ``appointments``) the ``booked`` stage counts nothing.
+        appointments: ``client.frames.appointments()``.
+        conversation_seconds: The talk time that makes a conversation.
+        positive: The disposition codes that are a positive outcome.
+
+    Returns:
+        One row per campaign (sorted) and stage: ``campaign_id``, ``stage`` (an
+        ordered categorical of :data:`STAGES`), ``leads`` (the count), ``skipped``
+        (leads meeting the stage's condition without the stage before it),
+        ``rate`` (of the stage before; NaN when that is 0) and ``overall`` (of
+        the campaign's leads).
+
+    Raises:
+        AnalyticsInputError: A frame lacks a column this needs.
+
+    Example:
+        >>> table = funnel(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
+        >>> table.pivot(index="campaign_id", columns="stage", values="leads")  # doctest: +SKIP
+    """
+    lead_frame = prepared(leads, LEAD_COLUMNS, "leads")
+    call_frame = outbound(calls, CALL_COLUMNS)
+    keyed = matched(lead_frame, call_frame)
+    conditions = [np.ones(len(lead_frame), bool), *_call_stages(
+        keyed, call_frame, conversation_seconds, positive),
+        _booked(lead_frame, callbacks, appointments)]
+    return _table(keyed, conditions)
+
+
+def _call_stages(keyed: Matched, calls: pd.DataFrame, conversation_seconds: float,
+                 positive: Collection[str]) -> list[Bools]:
+    """Per lead: dialled, answered, conversation, positive (each on some call)."""
+    picked = answered(calls)
+    return [keyed.reached(np.ones(len(calls), bool)), keyed.reached(picked),
+            keyed.reached(picked & talked(calls, conversation_seconds)),
+            keyed.reached(positive_calls(calls, positive))]
+
+
+def _booked(leads: pd.DataFrame, callbacks: pd.DataFrame | None,
+            appointments: pd.DataFrame | None) -> Bools:
+    """Per lead: a callback names it, or an appointment is for its phone."""
+    booked = np.zeros(len(leads), bool)
+    if callbacks is not None:
+        ids = prepared(callbacks, ("lead_id",), "callbacks")["lead_id"].dropna()
+        booked |= leads["id"].isin(ids).fillna(False).to_numpy(bool)
+    if appointments is not None:
+        phones = prepared(appointments, ("phone",), "appointments")["phone"].dropna()
+        booked |= leads["phone"].isin(phones).fillna(False).to_numpy(bool)
+    return booked
+
+
+def _table(keyed: Matched, conditions: list[Bools]) -> pd.DataFrame:
+    """The tidy table from each stage's condition per lead."""
+    reached = np.logical_and.accumulate(np.vstack(conditions), axis=0)
+    counts = np.vstack([keyed.per_campaign(row) for row in reached])
+    skipped = np.vstack([np.zeros(len(keyed.campaigns), np.int64)] + [
+        keyed.per_campaign(condition & ~before)
+        for condition, before in zip(conditions[1:], reached[:-1], strict=True)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.vstack([np.full(len(keyed.campaigns), np.nan), counts[1:] / counts[:-1]])
+        overall = counts / counts[0]
+    rate[np.vstack([np.zeros((1, counts.shape[1]), bool), counts[:-1] == 0])] = np.nan
+    overall[:, counts[0] == 0] = np.nan
+    stage = pd.Categorical(np.tile(STAGES, len(keyed.campaigns)), categories=STAGES,
+                           ordered=True)
+    return pd.DataFrame({
+        "campaign_id": pd.array(np.repeat(keyed.campaigns, len(STAGES)), "string[pyarrow]"),
+        "stage": stage, "leads": counts.T.ravel(), "skipped": skipped.T.ravel(),
+        "rate": rate.T.ravel(), "overall": overall.T.ravel()})

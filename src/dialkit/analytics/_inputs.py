@@ -1,0 +1,86 @@
+"""The frames the analytics read: their columns checked, times as UTC, outbound calls.
+
+Every function takes frames with the documented columns of ``client.frames``
+(``docs/frames.md``), whether they came from the network, the cache, Parquet or
+a CSV export: a CSV's times arrive as text and are read here as UTC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+TIMES = frozenset({"created_at", "answered_at", "ended_at", "scheduled_at"})
+POSITIVE = ("sale", "callback_requested", "info_sent")
+"""Dispositions counted as a positive outcome unless told otherwise: a sale, and the two
+codes of a person who asked for more (a call back, information sent)."""
+
+Bools = NDArray[np.bool_]
+
+
+class AnalyticsInputError(ValueError):
+    """A frame given to an analytics function lacks a column it needs: the message names
+    the frame, the missing columns and what to pass instead."""
+
+
+def prepared(frame: pd.DataFrame, needed: Collection[str], name: str) -> pd.DataFrame:
+    """The ``needed`` columns of ``frame`` (a new frame), times as UTC.
+
+    Raises:
+        AnalyticsInputError: ``frame`` lacks one of them.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame (client.frames.{name}() or "
+                        f"pd.read_csv/read_parquet of an export), not {type(frame).__name__}")
+    missing = [column for column in needed if column not in frame.columns]
+    if missing:
+        raise AnalyticsInputError(
+            f"{name} has no column {', '.join(missing)}: pass the frame of "
+            f"client.frames.{name}() or an export with its columns ({', '.join(needed)})")
+    out = frame[list(needed)]
+    for column in TIMES.intersection(needed):
+        if not isinstance(out[column].dtype, pd.DatetimeTZDtype) or str(
+                out[column].dt.tz) != "UTC":
+            out = out.assign(**{column: pd.to_datetime(out[column], utc=True,
+                                                       format="ISO8601")})
+    return out
+
+
+def outbound(calls: pd.DataFrame, needed: Collection[str]) -> pd.DataFrame:
+    """The outbound calls' ``needed`` columns (``direction`` is checked too)."""
+    frame = prepared(calls, ["direction", *needed], "calls")
+    return frame[(frame["direction"].astype("string") == "outbound").fillna(False).to_numpy(
+        bool)].drop(columns="direction").reset_index(drop=True)
+
+
+def answered(calls: pd.DataFrame) -> Bools:
+    """Whether each call was answered: it has an ``answered_at``."""
+    return bools(calls["answered_at"].notna())
+
+
+def talked(calls: pd.DataFrame, seconds: float) -> Bools:
+    """Whether each call's talk time (``ended_at - answered_at``) is at least ``seconds``."""
+    talk = (calls["ended_at"] - calls["answered_at"]).dt.total_seconds()
+    return bools(talk >= seconds)
+
+
+def positive_calls(calls: pd.DataFrame, positive: Collection[str]) -> Bools:
+    """Whether each call's disposition is one of ``positive``."""
+    codes = checked_codes(positive)
+    return bools(calls["disposition"].isin(codes))
+
+
+def checked_codes(positive: Collection[str]) -> list[str]:
+    """``positive`` as a list, refusing a lone string (``"sale"`` would be five letters)."""
+    if isinstance(positive, str):
+        raise TypeError(f"positive= takes a collection of disposition codes: "
+                        f"positive=({positive!r},), not positive={positive!r}")
+    return list(positive)
+
+
+def bools(mask: pd.Series) -> Bools:
+    """A boolean column as a numpy array, null as False."""
+    return np.asarray(mask.fillna(False).to_numpy(bool), np.bool_)

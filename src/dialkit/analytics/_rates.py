@@ -1,0 +1,114 @@
+"""``answer_rates`` and ``attempts_to_contact``: when people answer, and after how many tries.
+
+Only outbound calls count: an inbound call's "answer" is the agents', not the
+person's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._inputs import AnalyticsInputError, answered, outbound, prepared
+from ._local import local_clock
+from ._match import matched
+from ._stats import wilson_interval
+
+LOCAL = ("zone", "multi_zone", "local_hour", "weekday")
+"""What :func:`answer_rates` can group by beyond the calls' own columns."""
+
+
+def answer_rates(calls: pd.DataFrame, *,
+                 by: Sequence[str] = ("local_hour", "weekday")) -> pd.DataFrame:
+    """The answer rate of outbound calls by the recipient's local hour and weekday, with
+    counts and a 95% Wilson interval per cell, so 1 of 2 reads differently from 1,000 of 2,000.
+
+    Local time is in the zone of ``to_number`` (``phonenumbers``' zones, via
+    :func:`dialkit.compliance.local_call_times`); a number spanning several zones
+    is counted in its first, and each cell says how many of its calls that is.
+    Calls to a number of no known zone form the cells whose local hour and
+    weekday are null.
+
+    Args:
+        calls: ``client.frames.calls()`` or an export with its columns.
+        by: What to group by: ``local_hour``, ``weekday`` (``Mon``..``Sun``),
+            ``zone``, or any column of ``calls`` (``campaign_id``, ...).
+
+    Returns:
+        One row per cell that has calls, sorted: the ``by`` columns, ``calls``,
+        ``answered``, ``rate``, ``low``, ``high`` (the interval) and
+        ``multi_zone`` (calls whose number spans several zones).
+
+    Example:
+        >>> rates = answer_rates(client.frames.calls())  # doctest: +SKIP
+        >>> rates.pivot(index="local_hour", columns="weekday", values="rate")  # doctest: +SKIP
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    if not by:
+        raise ValueError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
+    own = [column for column in by if column not in LOCAL]
+    frame = outbound(calls, dict.fromkeys(["to_number", "created_at", "answered_at", *own]))
+    cells = local_clock(frame)[[c for c in LOCAL if c in by or c == "multi_zone"]]
+    cells = cells.assign(**{c: frame[c] for c in own}, answered=answered(frame))
+    grouped = cells.groupby(by, observed=True, dropna=False, sort=True)
+    table = grouped.agg(calls=("answered", "size"), answered=("answered", "sum"),
+                        multi_zone=("multi_zone", "sum")).reset_index()
+    low, high = wilson_interval(table["answered"], table["calls"])
+    table = table.astype({"calls": "int64", "answered": "int64", "multi_zone": "int64"})
+    table = table.assign(rate=table["answered"] / table["calls"], low=low, high=high)
+    return table[[*by, "calls", "answered", "rate", "low", "high", "multi_zone"]]
+
+
+def attempts_to_contact(leads: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:
+    """Per campaign, how many outbound calls it took to reach each dialled lead (the
+    first answered call, counting it), and how many were never reached.
+
+    Attempts are counted from the calls given (the calls of the lead's campaign
+    to its phone, in order of ``created_at``), not from the leads' ``attempts``
+    column, so they agree with the funnel. Leads never dialled are left out (the
+    funnel counts them).
+
+    Returns:
+        One row per campaign and number of attempts: ``campaign_id``, ``attempts``
+        (Int64; null for the dialled leads never reached), ``leads`` and ``share``
+        (of the campaign's dialled leads).
+
+    Example:
+        >>> attempts_to_contact(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
+    """
+    lead_frame = prepared(leads, ("id", "campaign_id", "phone"), "leads")
+    call_frame = outbound(calls, ("campaign_id", "to_number", "created_at", "answered_at"))
+    keyed = matched(lead_frame, call_frame)
+    per_pair = _first_answer(keyed.call_pair, call_frame, keyed.pairs)
+    attempts = per_pair[keyed.lead_pair]
+    dialled = (attempts != 0) & (keyed.lead_campaign >= 0)
+    table = pd.DataFrame({
+        "campaign_id": np.array(keyed.campaigns, dtype=object)[keyed.lead_campaign[dialled]],
+        "attempts": pd.arrays.IntegerArray(attempts[dialled], attempts[dialled] < 0)})
+    counts = table.groupby(["campaign_id", "attempts"], dropna=False, sort=True).size()
+    out = counts.rename("leads").reset_index().astype({"campaign_id": "string[pyarrow]",
+                                                      "leads": "int64"})
+    out["share"] = out["leads"] / out.groupby("campaign_id")["leads"].transform("sum")
+    return out
+
+
+def _first_answer(pair: np.ndarray, calls: pd.DataFrame, pairs: int) -> np.ndarray:
+    """Per (campaign, phone) pair: the 1-based position of its first answered call; -1 when
+    dialled but never answered; 0 when never dialled."""
+    known = np.flatnonzero(pair >= 0)
+    if calls["created_at"].isna().to_numpy(bool)[known].any():
+        raise AnalyticsInputError("calls has outbound calls with no created_at: the order "
+                                  "of attempts needs each call's time")
+    created = calls["created_at"].to_numpy("datetime64[us]")[known].view(np.int64)
+    order = known[np.lexsort((created, pair[known]))]
+    ordered = pair[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(ordered)) + 1]
+    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    result = np.zeros(pairs, np.int64)
+    result[ordered] = -1
+    picked = answered(calls)[order]
+    first = np.unique(ordered[picked], return_index=True)
+    result[first[0]] = position[picked][first[1]] + 1
+    return result
