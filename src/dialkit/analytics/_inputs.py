@@ -2,7 +2,8 @@
 
 Every function takes frames with the documented columns of ``client.frames``
 (``docs/frames.md``), whether they came from the network, the cache, Parquet or
-a CSV export: a CSV's times arrive as text and are read here as UTC.
+a CSV export: a CSV's times arrive as text and are read here as UTC, and its
+E.164 numbers, which ``pd.read_csv`` reads as integers, get their ``+`` back.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 TIMES = frozenset({"created_at", "answered_at", "ended_at", "scheduled_at"})
+PHONES = frozenset({"to_number", "phone"})
 POSITIVE = ("sale", "callback_requested", "info_sent")
 """Dispositions counted as a positive outcome unless told otherwise: a sale, and the two
 codes of a person who asked for more (a call back, information sent)."""
@@ -46,7 +48,17 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str) -> pd.Data
                 out[column].dt.tz) != "UTC":
             out = out.assign(**{column: pd.to_datetime(out[column], utc=True,
                                                        format="ISO8601")})
+    for column in PHONES.intersection(needed):
+        if pd.api.types.is_numeric_dtype(out[column].dtype):
+            out = out.assign(**{column: _e164(out[column])})
     return out
+
+
+def _e164(numbers: pd.Series) -> pd.Series:
+    """Phone numbers that ``pd.read_csv`` read as numbers (``+12125550123`` became
+    12125550123) as the E.164 text they were."""
+    digits = numbers.astype("Int64").astype("string[pyarrow]")
+    return ("+" + digits).astype("string[pyarrow]")
 
 
 def outbound(calls: pd.DataFrame, needed: Collection[str]) -> pd.DataFrame:

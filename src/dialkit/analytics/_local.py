@@ -61,5 +61,5 @@ def _wall_clock(created: pd.Series, zone: Ints, zones: list[str]) -> tuple[Ints,
         rows = order[bounds[code]:bounds[code + 1]]
         rows = rows[moments[rows].notna()]
         local = moments[rows].tz_convert(name)
-        hour[rows], day[rows] = local.hour, local.weekday
+        hour[rows], day[rows] = local.hour, local.day_of_week
     return hour, day

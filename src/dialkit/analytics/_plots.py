@@ -114,7 +114,8 @@ def _label_cells(ax: Axes, rate: np.ndarray, calls: np.ndarray, norm: Normalize)
 def _heatmap_title(frame: pd.DataFrame, known: pd.DataFrame) -> str:
     """The title, saying what was left out or moved: unknown zones, several zones."""
     total, shown = int(frame["calls"].sum()), int(known["calls"].sum())
-    title = f"Answer rate by local hour and weekday: {shown:,} outbound calls"
+    title = (f"Answer rate by local hour and weekday: {shown:,} outbound calls "
+             "(each cell: rate, calls)")
     notes = []
     if "multi_zone" in frame and (multi := int(frame["multi_zone"].sum())):
         notes.append(f"{multi:,} to numbers of several zones, placed in their first")
@@ -155,6 +156,7 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None,
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.set_ylabel("share of calls")
+    ax.set_xlabel(_period_axis(shares.index))
     ax.set_title(f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
                  f"{int(counts.to_numpy().sum()):,} calls")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
@@ -172,6 +174,13 @@ def _palette(count: int) -> list[tuple[float, float, float, float]]:
 def _period_label(period: object) -> str:
     """A period as its first day (``2026-10-26``), or as pandas writes it."""
     return f"{period.start_time:%Y-%m-%d}" if isinstance(period, pd.Period) else str(period)
+
+
+def _period_axis(periods: pd.Index) -> str:
+    """What the x axis counts: ``week (W-SUN) starting, UTC``."""
+    freq = getattr(periods, "freqstr", None) or getattr(
+        periods[0] if len(periods) else None, "freqstr", None)
+    return f"period ({freq}) starting, UTC" if freq else "period"
 
 
 def plot_attempts(attempts: pd.DataFrame, *, ax: Axes | None = None) -> Axes:

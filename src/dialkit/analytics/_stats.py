@@ -22,7 +22,8 @@ Floats = NDArray[np.float64]
 
 def wilson_interval(successes: ArrayLike, trials: ArrayLike,
                     z: float = Z95) -> tuple[Floats, Floats]:
-    """The Wilson score interval of ``successes`` out of ``trials``, element-wise.
+    """The Wilson score interval of ``successes`` out of ``trials``, element-wise; exactly
+    0 below none and 1 above all, where rounding would put the bound a hair off.
 
     Args:
         successes: Counts of successes (scalars or arrays).
@@ -45,8 +46,8 @@ def wilson_interval(successes: ArrayLike, trials: ArrayLike,
         centre = (p + z * z / (2 * n)) / denominator
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     empty = n <= 0
-    low = np.where(empty, np.nan, np.clip(centre - half, 0.0, 1.0))
-    high = np.where(empty, np.nan, np.clip(centre + half, 0.0, 1.0))
+    low = np.where(empty, np.nan, np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0)))
+    high = np.where(empty, np.nan, np.where(k >= n, 1.0, np.clip(centre + half, 0.0, 1.0)))
     return low, high
 
 

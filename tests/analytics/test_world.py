@@ -1,0 +1,66 @@
+"""On the emulator's seeded world, fetched over real HTTP as a user would, the library's
+counts equal those of a plainer method walking the rows one at a time (``rowwise``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pandas as pd
+import pytest
+import rowwise
+
+from conftest import KEYS
+from dialkit import Client
+from dialkit.analytics import answer_rates, attempts_to_contact, funnel, load
+from dialkit.sandbox import Sandbox
+
+Frames = dict[str, pd.DataFrame]
+
+
+@pytest.fixture(scope="module")
+def world(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Frames]:
+    """The seeded world's leads, calls, callbacks and appointments (loaded once)."""
+    httpx.post(sandbox.base_url + "/_sandbox/reset").raise_for_status()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
+            yield load(client)
+
+
+def test_the_world_has_what_the_comparison_needs(world: Frames) -> None:
+    calls = world["calls"]
+    assert {"leads", "calls", "callbacks", "appointments"} <= set(world)
+    assert len(world["leads"]) >= 500 and len(world["callbacks"]) and len(world["appointments"])
+    outbound = calls[calls["direction"] == "outbound"]
+    assert outbound["answered_at"].notna().any() and outbound["answered_at"].isna().any()
+    assert (calls["direction"] == "inbound").any()
+
+
+@pytest.mark.parametrize("options", [{}, {"conversation_seconds": 120, "positive": ("sale",)}])
+def test_the_funnel_equals_the_row_by_row_count(world: Frames,
+                                                options: dict[str, object]) -> None:
+    table = funnel(**world, **options)  # type: ignore[arg-type]
+    expected = rowwise.funnel(world["leads"], world["calls"], world["callbacks"],
+                              world["appointments"], **options)  # type: ignore[arg-type]
+    got = {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]].itertuples(
+        index=False) if n}
+    assert got == dict(expected)
+    assert sum(n for (_, stage), n in got.items() if stage == "booked") > 0
+
+
+def test_answer_rates_equal_the_call_by_call_count(world: Frames) -> None:
+    table = answer_rates(world["calls"])
+    got = {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
+           for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]].itertuples(
+               index=False)}
+    assert got == rowwise.answer_rates(world["calls"])
+    assert (table["low"] <= table["rate"]).all() and (table["rate"] <= table["high"]).all()
+
+
+def test_attempts_equal_the_row_by_row_count(world: Frames) -> None:
+    table = attempts_to_contact(world["leads"], world["calls"])
+    got = {(c, None if pd.isna(a) else int(a)): n
+           for c, a, n in table[["campaign_id", "attempts", "leads"]].itertuples(index=False)}
+    assert got == dict(rowwise.attempts(world["leads"], world["calls"]))
+    assert table.groupby("campaign_id")["share"].sum().to_numpy() == pytest.approx(1.0)
