@@ -28,7 +28,7 @@ from ._webhooks import WebhookEvents, Webhooks
 
 if TYPE_CHECKING:
     from ..frames import Cache, Frames
-    from ..sandbox import Sandbox, SandboxConfig
+    from ..sandbox import RemoteSandbox, Sandbox, SandboxConfig
 
 API_KEY_VARIABLE = "DIALKIT_API_KEY"
 BASE_URL_VARIABLE = "DIALKIT_BASE_URL"
@@ -96,8 +96,9 @@ class Client:
         self._cache_dir = cache_dir
         self._service = self._transport.base_url
         self._frames: Frames | None = None
-        self.emulator: Sandbox | None = None
-        """The emulator this client started (:meth:`sandbox`), stopped by :meth:`close`."""
+        self.emulator: Sandbox | RemoteSandbox | None = None
+        """The emulator of :meth:`sandbox`: one it started, stopped by :meth:`close`, or
+        one another process runs, which it leaves running."""
         self.leads = Leads(self._transport)
         self.campaigns = Campaigns(self._transport)
         self.calls = Calls(self._transport)
@@ -117,6 +118,11 @@ class Client:
         db: str | Path | None = None, **client_options: Any,
     ) -> Self:
         """Start the emulator in this process and return a client pointed at it.
+
+        When the environment names a running emulator (``DIALKIT_SANDBOX_URL`` and
+        ``DIALKIT_SANDBOX_KEY``, as ``dialkit demo`` sets them for its notebooks)
+        and neither ``config`` nor ``db`` is given, the client attaches to that
+        one instead, and :meth:`close` leaves it running.
 
         Args:
             config: The emulator's configuration (see ``docs/emulator.md``);
@@ -140,6 +146,14 @@ class Client:
         from .. import sandbox
         from ..sandbox._server import key_for
 
+        attached = sandbox.RemoteSandbox.from_environment()
+        if attached is not None and config is None and db is None:
+            client_options.setdefault("rate_limit",
+                                      _scaled(RATE_LIMIT_PER_KEY, attached.rate_limit_scale))
+            client = cls(key_for(attached.keys, key), base_url=attached.base_url,
+                         **client_options)
+            client.emulator = attached
+            return client
         emulator = sandbox.start(config, db=db)
         try:
             scale = emulator.service.config.server.rate_limit_scale

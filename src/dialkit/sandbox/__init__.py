@@ -17,6 +17,7 @@ from ._config import (
     load_config,
     parse_config,
 )
+from ._remote import RemoteSandbox, attach_environment
 from ._server import ApiKey, Sandbox, SandboxStartError, start
 
 __all__ = [
@@ -25,10 +26,12 @@ __all__ = [
     "ClientConfig",
     "ConfigError",
     "KeyConfig",
+    "RemoteSandbox",
     "Sandbox",
     "SandboxConfig",
     "SandboxStartError",
     "ServerConfig",
+    "attach_environment",
     "default_config",
     "load_config",
     "parse_config",

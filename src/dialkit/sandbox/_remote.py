@@ -1,0 +1,101 @@
+"""An emulator running in another process, attached to over HTTP.
+
+``dialkit demo`` starts one emulator and runs each notebook in a kernel of its
+own: :func:`attach_environment` gives the variables that tell such a process
+where the emulator is, and :meth:`RemoteSandbox.from_environment` (what
+``dialkit.Client.sandbox()`` calls) reads them back. The attached process can
+use the emulator, never stop it: it belongs to the process that started it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import httpx
+
+from ._server import ApiKey, Sandbox, key_for
+
+SANDBOX_URL_VARIABLE = "DIALKIT_SANDBOX_URL"
+"""The running emulator's base URL; when set, ``Client.sandbox()`` attaches to it."""
+SANDBOX_KEY_VARIABLE = "DIALKIT_SANDBOX_KEY"
+"""The key the attached client uses."""
+SANDBOX_RATE_LIMIT_VARIABLE = "DIALKIT_SANDBOX_RATE_LIMIT_SCALE"
+"""The emulator's ``[server] rate_limit_scale`` (1 when unset), so the attached client
+limits itself as the emulator does (0: not at all)."""
+
+_ADMIN_TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class RemoteSandbox:
+    """An emulator another process started, seen from a process attached to it.
+
+    It offers what a notebook asks of ``client.emulator``: the address, the key,
+    and the account's verified caller ids (from the admin surface).
+    """
+
+    base_url: str
+    keys: Mapping[str, ApiKey]
+    rate_limit_scale: float = 1.0
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> RemoteSandbox | None:
+        """The emulator the environment names (``DIALKIT_SANDBOX_URL``), or ``None``.
+
+        Raises:
+            ValueError: the URL is set without a key, or the scale is not a number.
+        """
+        environ = os.environ if environ is None else environ
+        url = environ.get(SANDBOX_URL_VARIABLE)
+        if not url:
+            return None
+        key = environ.get(SANDBOX_KEY_VARIABLE)
+        if not key:
+            raise ValueError(f"{SANDBOX_URL_VARIABLE} is set but {SANDBOX_KEY_VARIABLE} is "
+                             "not: set both (or neither, to start an emulator in-process)")
+        scale = environ.get(SANDBOX_RATE_LIMIT_VARIABLE, "1")
+        try:
+            rate_limit_scale = float(scale)
+        except ValueError:
+            raise ValueError(f"{SANDBOX_RATE_LIMIT_VARIABLE} is {scale!r}: pass a number "
+                             "such as 1 (the documented limits) or 0 (no limit)") from None
+        return cls(url.rstrip("/"), {"test": ApiKey(key)}, rate_limit_scale)
+
+    @property
+    def persistent(self) -> bool:
+        """Always true: the world outlives this process (its owner stops it)."""
+        return True
+
+    def caller_ids(self, account: str | None = None) -> list[str]:
+        """The verified caller ids of ``account`` (default: the key's own account), for
+        ``dialkit.compliance.audit(verified_caller_ids=...)``."""
+        with httpx.Client(base_url=self.base_url, timeout=_ADMIN_TIMEOUT_SECONDS) as http:
+            if account is None:
+                me = http.get("/v1/me", headers={"Authorization": f"Bearer {self.keys['test']}"})
+                account = str(me.raise_for_status().json()["account"]["name"])
+            answer = http.get("/_sandbox/caller-ids", params={"account": account})
+            if answer.status_code == httpx.codes.NOT_FOUND:
+                raise ValueError(f"the emulator has no account named {account!r}")
+            return [str(phone) for phone in answer.raise_for_status().json()["caller_ids"]]
+
+    def stop(self) -> None:
+        """Detach; the emulator keeps running for the process that started it."""
+
+    def __repr__(self) -> str:
+        return f"RemoteSandbox(base_url={self.base_url!r}, keys={sorted(self.keys)})"
+
+
+def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
+    """The variables that make ``dialkit.Client.sandbox()`` in another process attach to
+    ``sandbox`` with its key labelled ``key``, limited as the emulator limits.
+
+    Example:
+        >>> with dialkit.sandbox.start() as sandbox:  # doctest: +SKIP
+        ...     subprocess.run([...], env=os.environ | attach_environment(sandbox))
+    """
+    scale = sandbox.service.config.server.rate_limit_scale
+    return {SANDBOX_URL_VARIABLE: sandbox.base_url,
+            SANDBOX_KEY_VARIABLE: str(key_for(sandbox.keys, key)),
+            SANDBOX_RATE_LIMIT_VARIABLE: repr(scale)}
