@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project's two entry points, runnable with nothing but Python 3.11+ and pip.
 
-    python3 tasks.py demo   # start the emulator and show it answering
+    python3 tasks.py demo   # run the notebooks against the emulator: reports/index.html
     python3 tasks.py test   # install everything, then ruff, mypy and the whole test suite
 
 Each creates (or reuses) the virtual environment ``.venv`` beside this file and
@@ -50,9 +50,10 @@ def ensure_venv(extras: str) -> None:
 
 
 def demo() -> None:
-    """The main job: for now, the emulator starting and answering."""
+    """The main job: ``dialkit demo`` (options after ``demo`` are passed on, e.g. ``--scale
+    small``), which runs the notebooks against the emulator and writes ``reports/``."""
     ensure_venv("test")
-    _run(BIN / "dialkit", "demo")
+    _run(BIN / "dialkit", "demo", *sys.argv[2:])
 
 
 def test() -> None:
@@ -67,5 +68,5 @@ COMMANDS = {"demo": demo, "test": test}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
-        sys.exit(f"usage: python3 {Path(__file__).name} {{{'|'.join(COMMANDS)}}} [pytest args]")
+        sys.exit(f"usage: python3 {Path(__file__).name} {{{'|'.join(COMMANDS)}}} [options]")
     COMMANDS[sys.argv[1]]()

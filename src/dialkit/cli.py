@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
+from enum import StrEnum
 from importlib.metadata import version
-from itertools import islice
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +12,6 @@ import typer
 
 from dialkit._cli_compliance import compliance_app
 from dialkit._cli_leads import leads_app
-from dialkit.client import Client
 from dialkit.frames import cache_info, cache_root, clear_cache
 from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
@@ -101,24 +100,34 @@ def cache_clear_command(
     typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")
 
 
+class DemoScale(StrEnum):
+    """The worlds ``dialkit demo`` offers."""
+
+    small = "small"
+    medium = "medium"
+
+
 @app.command()
-def demo() -> None:
-    """Start the emulator in-process and show the client using it."""
-    with Client.sandbox() as client:
-        me = client.me()
-        campaigns = list(client.campaigns.list())
-        calls = list(islice(client.calls.list(limit=5), 5))
-        checked = client.dnc.check(call.to_number for call in calls)
-        typer.echo(f"dialkit sandbox answering at {client.base_url}")
-        typer.echo(f"client.me() -> account {me.get('account', {}).get('name')!r}")
-        typer.echo(f"client.campaigns.list() -> {len(campaigns)} campaigns:")
-        for campaign in campaigns:
-            typer.echo(f"  {campaign.status:<10} {campaign.name}")
-        typer.echo("client.calls.list() -> newest calls, with client.dnc.check() of each number:")
-        for call, result in zip(calls, checked, strict=True):
-            listed = "on DNC" if result.listed else "not on DNC"
-            typer.echo(f"  {call.created_at:%Y-%m-%d %H:%M}  {call.to_number:<16} "
-                       f"{call.status:<10} {listed}")
+def demo(
+    out: Annotated[Path, typer.Option(metavar="DIR", help=(
+        "Folder to write the report into: a page per notebook, the files they write, "
+        "index.html."))] = Path("reports"),
+    scale: Annotated[DemoScale, typer.Option(metavar="SCALE", help=(
+        "The emulator's world: small or medium."))] = DemoScale.medium,
+) -> None:
+    """Run the notebooks against the emulator and write them, their files and an index."""
+    from dialkit._demo import run_demo
+    from dialkit._demo_index import summary
+
+    try:
+        report = run_demo(out, scale=scale.value, echo=typer.echo)
+    except FileNotFoundError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in summary(report):
+        typer.echo(line, err=line.startswith("error:"))
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -1,0 +1,241 @@
+"""``dialkit demo``: the notebooks run against one emulator and written out as a report.
+
+One emulator starts in this process; each notebook runs in a kernel of its own
+(this interpreter, with ``ipykernel``) that attaches to it through the
+variables of :func:`dialkit.sandbox.attach_environment`, and writes its files
+into the output folder (``DIALKIT_OUTPUT_DIR``). Each executed notebook is
+exported as one self-contained HTML page (plots embedded), and ``index.html``
+links them with a few headline figures. A notebook that fails is still
+exported, up to the failing cell, and makes :attr:`DemoReport.ok` false.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import ipykernel.kernelspec
+import nbformat
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+from nbconvert import HTMLExporter
+
+from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
+from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
+from .sandbox._config import Scale
+
+NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
+"""The notebooks the demo runs, in this order, from the repository's ``notebooks/``."""
+PENDING_NOTEBOOKS = frozenset({"campaign_funnel"})
+"""Notebooks not written yet, skipped (and said so) while they are missing.
+Temporary (issue 12): empty this once ``campaign_funnel.ipynb`` is in the repository."""
+OUTPUT_DIR_VARIABLE = "DIALKIT_OUTPUT_DIR"
+"""Where the notebooks write their files (each defaults to a fresh temporary folder)."""
+DEFAULT_SCALE: Scale = "medium"
+CELL_TIMEOUT_SECONDS = 300
+_KERNEL_NAME = "dialkit-demo-python"
+_NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+_INLINE_PLOTS = "module://matplotlib_inline.backend_inline"
+
+Echo = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    """How one notebook went: ``done``, ``failed`` (and where) or ``skipped`` (and why)."""
+
+    name: str
+    status: Literal["done", "failed", "skipped"]
+    seconds: float = 0.0
+    html: Path | None = None
+    files: tuple[Path, ...] = ()
+    """The files the notebook wrote into the output folder."""
+    problem: str | None = None
+    """Why it failed or was skipped, in one line."""
+
+
+@dataclass(frozen=True)
+class DemoReport:
+    """What :func:`run_demo` did: where, on which world, each notebook's run."""
+
+    out: Path
+    scale: str
+    runs: tuple[NotebookRun, ...]
+    seconds: float
+    headlines: dict[str, list[str]] = field(default_factory=dict)
+    """Headline figures by notebook name, read from the files it wrote."""
+
+    @property
+    def index(self) -> Path:
+        """The page that links everything."""
+        return self.out / "index.html"
+
+    @property
+    def ok(self) -> bool:
+        """Whether no notebook failed."""
+        return all(run.status != "failed" for run in self.runs)
+
+
+def default_notebooks() -> list[Path]:
+    """The paths of :data:`NOTEBOOKS` in the repository this package runs from.
+
+    Raises:
+        FileNotFoundError: there is no ``notebooks/`` folder beside ``src/`` (an
+            installed wheel rather than a clone of the repository).
+    """
+    if not _NOTEBOOKS_DIR.is_dir():
+        raise FileNotFoundError(f"the notebooks are not at {_NOTEBOOKS_DIR}: dialkit demo "
+                                "runs from a clone of the repository (notebooks/ beside src/)")
+    return [_NOTEBOOKS_DIR / f"{name}.ipynb" for name in NOTEBOOKS]
+
+
+def demo_config(scale: str = DEFAULT_SCALE) -> SandboxConfig:
+    """The default emulator (one account, one client with every scope) with a world of
+    ``scale`` and rate limiting off."""
+    if scale not in get_args(Scale):
+        raise ValueError(f"scale {scale!r} is not a world the emulator has: pass "
+                         f"{', '.join(get_args(Scale))}")
+    base = default_config()
+    server = base.server.model_copy(update={"rate_limit_scale": 0})
+    accounts = [account.model_copy(update={"scale": scale}) for account in base.accounts]
+    return base.model_copy(update={"server": server, "accounts": accounts})
+
+
+def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
+             notebooks: Sequence[Path] | None = None, echo: Echo = print) -> DemoReport:
+    """Run the notebooks against one emulator and write the report folder ``out``.
+
+    Args:
+        out: The folder for the HTML pages, the notebooks' files and ``index.html``
+            (created if needed; files of an earlier run are replaced).
+        scale: The emulator's world: ``small``, ``medium`` or ``large``.
+        notebooks: The notebooks to run; default :func:`default_notebooks`.
+        echo: Where progress lines go.
+
+    Example:
+        >>> report = run_demo("reports", scale="small")  # doctest: +SKIP
+        >>> report.ok, report.index
+    """
+    from ._demo_index import headlines, write_index
+
+    config = demo_config(scale)
+    paths = list(default_notebooks() if notebooks is None else notebooks)
+    _check_present(paths)
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    echo(f"starting the emulator: a {scale} world, rate limiting off")
+    with start(config) as sandbox, tempfile.TemporaryDirectory(
+            prefix="dialkit-demo-", ignore_cleanup_errors=True) as cache:
+        env = kernel_environment(sandbox, out, Path(cache))
+        runs = tuple(_run_one(path, out, env, f"[{i}/{len(paths)}]", echo)
+                     for i, path in enumerate(paths, 1))
+    report = DemoReport(out, scale, runs, time.monotonic() - began)
+    report.headlines.update(headlines(report))
+    write_index(report)
+    return report
+
+
+def _check_present(paths: Iterable[Path]) -> None:
+    missing = [str(p) for p in paths if not p.exists() and p.stem not in PENDING_NOTEBOOKS]
+    if missing:
+        raise FileNotFoundError(f"no such notebook: {', '.join(missing)}")
+
+
+def kernel_environment(sandbox: Sandbox, out: Path, cache: Path) -> dict[str, str]:
+    """This process's environment for a notebook's kernel: attached to ``sandbox`` (never
+    to a real account), writing into ``out``, caching frames in ``cache``, plots inline."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in (API_KEY_VARIABLE, BASE_URL_VARIABLE)}
+    return env | attach_environment(sandbox) | {
+        OUTPUT_DIR_VARIABLE: str(out), "DIALKIT_CACHE_DIR": str(cache),
+        "MPLBACKEND": _INLINE_PLOTS}
+
+
+def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) -> NotebookRun:
+    name = path.stem
+    if not path.exists():  # a notebook of PENDING_NOTEBOOKS
+        echo(f"{step} {name}: skipped, {path.name} is not written yet")
+        return NotebookRun(name, "skipped", problem=f"{path.name} is not written yet")
+    echo(f"{step} {name}: running")
+    before = _snapshot(out)
+    began = time.monotonic()
+    notebook, problem = execute(path, env)
+    seconds = time.monotonic() - began
+    html = out / f"{name}.html"
+    html.write_text(to_html(notebook), encoding="utf-8")
+    files = tuple(sorted(p for p, stamp in _snapshot(out).items()
+                         if before.get(p) != stamp and p != html))
+    if problem is not None:
+        echo(f"{step} {name}: FAILED after {seconds:.1f} s, {problem}")
+        return NotebookRun(name, "failed", seconds, html, files, problem)
+    echo(f"{step} {name}: done in {seconds:.1f} s")
+    return NotebookRun(name, "done", seconds, html, files)
+
+
+def _snapshot(folder: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.is_file()}
+
+
+def execute(path: Path, env: dict[str, str],
+            timeout: int = CELL_TIMEOUT_SECONDS) -> tuple[nbformat.NotebookNode, str | None]:
+    """Run the notebook at ``path`` top to bottom in a new kernel of this interpreter, in
+    its own folder; the executed notebook, and ``None`` or where and why it failed."""
+    notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+    started: list[int] = []
+    client = NotebookClient(
+        notebook, km=AsyncKernelManager(kernel_name=_KERNEL_NAME,
+                                        kernel_spec_manager=_ThisInterpreter()),
+        timeout=timeout, resources={"metadata": {"path": str(path.parent)}},
+        on_cell_start=lambda cell, cell_index: started.append(cell_index))
+    try:
+        client.execute(env=env, stderr=subprocess.DEVNULL, cleanup_kc=True)
+    except CellExecutionError as exc:
+        return notebook, _where(notebook, started, _first_line(f"{exc.ename}: {exc.evalue}"))
+    except CellTimeoutError:
+        return notebook, _where(notebook, started, f"no answer within {timeout} s")
+    except DeadKernelError:
+        return notebook, _where(notebook, started, "the kernel died")
+    return notebook, None
+
+
+def _where(notebook: nbformat.NotebookNode, started: list[int], error: str) -> str:
+    """``cell 8 (In [4], 'report = audit(...')``: which cell failed, and how."""
+    if not started:
+        return f"before the first cell: {error}"
+    cell = notebook.cells[started[-1]]
+    count = cell.get("execution_count")
+    shown = f"In [{count}], " if count else ""
+    first = _first_line(cell.source)
+    return f"cell {started[-1] + 1} ({shown}{first!r}): {error}"
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def to_html(notebook: nbformat.NotebookNode) -> str:
+    """The notebook as one HTML page, its plots and images embedded as data URIs."""
+    exporter = HTMLExporter(embed_images=True)  # type: ignore[no-untyped-call]
+    body: str = exporter.from_notebook_node(notebook)[0]
+    return body
+
+
+class _ThisInterpreter(KernelSpecManager):
+    """Kernel specs as usual, plus :data:`_KERNEL_NAME`: ipykernel on ``sys.executable``,
+    whatever ``python3`` kernel the user has installed elsewhere."""
+
+    def get_kernel_spec(self, kernel_name: str) -> Any:
+        if kernel_name != _KERNEL_NAME:
+            return super().get_kernel_spec(kernel_name)
+        return KernelSpec(resource_dir=ipykernel.kernelspec.RESOURCES,
+                          **ipykernel.kernelspec.get_kernel_dict())  # argv: sys.executable

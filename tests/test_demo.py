@@ -1,0 +1,138 @@
+"""``dialkit demo``: the notebooks run against one emulator, written out with an index; a
+notebook that fails names its cell; a kernel attaches to the demo's emulator."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import nbformat
+import pandas as pd
+import pytest
+from click.testing import Result
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from typer.testing import CliRunner
+
+import dialkit._demo
+from dialkit import Client
+from dialkit._demo import NotebookRun, demo_config, run_demo
+from dialkit.cli import app
+from dialkit.sandbox import RemoteSandbox, attach_environment, start
+
+runner = CliRunner()
+NOTEBOOK_PAGES = ["lead_cleaning.html", "compliance_audit.html"]
+FILES = ["messy_us_cleaned.xlsx", "evidence.xlsx", "report.html"]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    """One run of the real demo on a small world: its folder and what it printed."""
+    out = tmp_path_factory.mktemp("demo") / "reports"
+    return out, runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+
+
+def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, Result]) -> None:
+    out, result = demo
+
+    assert result.exit_code == 0, result.output
+    for name in ("lead_cleaning", "compliance_audit"):
+        assert re.search(rf"^\[\d/3\] {name}: running$", result.output, re.MULTILINE)
+        assert re.search(rf"^\[\d/3\] {name}: done in \d+\.\d s$", result.output, re.MULTILINE)
+    assert "small world with rate limiting off" in result.output
+    assert result.output.rstrip().endswith(f"open {out / 'index.html'}")
+    index = (out / "index.html").read_text()
+    links = set(re.findall(r'href="([^"]+)"', index))
+    assert links == {*NOTEBOOK_PAGES, *FILES}
+    assert all((out / link).is_file() for link in links)
+    assert "rate limiting off" in index and "<strong>small</strong> world" in index
+    for page in NOTEBOOK_PAGES:
+        assert (out / page).read_text().count('src="data:image/png;base64,') >= 2
+    for text in [result.output, index, *((out / page).read_text() for page in NOTEBOOK_PAGES)]:
+        assert "svc_test_" not in text
+
+
+def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
+        demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+    summary = pd.read_excel(out / "messy_us_cleaned.xlsx", sheet_name="summary",
+                            engine="calamine")
+    rows, accepted = summary["rows"].sum(), summary.loc[summary["status"] == "accepted", "rows"]
+    cover = pd.read_excel(out / "evidence.xlsx", sheet_name="cover", engine="calamine")
+    findings = int(cover.set_index("item")["value"]["findings"])
+
+    assert result.exit_code == 0, result.output
+    assert (f"  {rows:,} rows checked as the service would: {accepted.sum():,} accepted, "
+            f"{rows - accepted.sum():,} refused") in result.output
+    assert f"  {findings:,} findings; " in result.output
+    links = set(re.findall(r'href="([^"]+)"', (out / "index.html").read_text()))
+    assert links == {*NOTEBOOK_PAGES, *FILES}  # files rewritten by this run: still linked
+
+
+def _notebook(path: Path, *sources: str) -> Path:
+    cells = [new_markdown_cell("# A notebook"), *(new_code_cell(s) for s in sources)]
+    nbformat.write(new_notebook(cells=cells), path)
+    return path
+
+
+def test_a_failing_cell_is_named_and_the_demo_exits_non_zero(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = _notebook(tmp_path / "broken.ipynb", "total = 1", "share = total / 0\nshare",
+                       "print('not reached')")
+    pending = tmp_path / "campaign_funnel.ipynb"  # not written yet: skipped, and said so
+    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: [broken, pending])
+    out = tmp_path / "reports"
+
+    result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+
+    assert result.exit_code == 1
+    where = "cell 3 (In [2], 'share = total / 0'): ZeroDivisionError: division by zero"
+    assert "[1/2] broken: FAILED after" in result.output and where in result.output
+    assert f"error: broken.ipynb failed at {where}" in result.stderr
+    assert "[2/2] campaign_funnel: skipped, campaign_funnel.ipynb is not written yet" in (
+        result.output)
+    assert "ZeroDivisionError" in (out / "broken.html").read_text()
+    assert "<strong>failed</strong> at cell 3" in (out / "index.html").read_text()
+
+
+def test_a_missing_notebook_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no such notebook: .*lead_cleaning_v2"):
+        run_demo(tmp_path, notebooks=[tmp_path / "lead_cleaning_v2.ipynb"])
+    with pytest.raises(ValueError, match="pass small, medium, large"):
+        demo_config("huge")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_skipped_notebook_leaves_no_page(tmp_path: Path) -> None:
+    report = run_demo(tmp_path, scale="small", notebooks=[tmp_path / "campaign_funnel.ipynb"],
+                      echo=lambda line: None)
+    assert report.runs == (NotebookRun("campaign_funnel", "skipped",
+                                       problem="campaign_funnel.ipynb is not written yet"),)
+    assert report.ok and sorted(p.name for p in tmp_path.iterdir()) == ["index.html"]
+
+
+def test_client_sandbox_attaches_to_the_emulator_the_environment_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    with start(demo_config("small")) as emulator:
+        for name, value in attach_environment(emulator).items():
+            monkeypatch.setenv(name, value)
+        with Client.sandbox() as client:
+            assert isinstance(client.emulator, RemoteSandbox)
+            assert client.base_url == emulator.base_url
+            assert client.emulator.caller_ids() == emulator.caller_ids()
+            assert client.me()["account"]["name"] == "demo"
+        assert httpx.get(f"{emulator.base_url}/_sandbox/clock").status_code == 200  # running
+        with Client.sandbox(db=None, config=demo_config("small")) as own:  # a config: its own
+            assert own.base_url != emulator.base_url
+
+
+@pytest.mark.parametrize(("environ", "message"), [
+    ({"DIALKIT_SANDBOX_URL": "http://127.0.0.1:1"}, "DIALKIT_SANDBOX_KEY is not"),
+    ({"DIALKIT_SANDBOX_URL": "http://127.0.0.1:1", "DIALKIT_SANDBOX_KEY": "k",
+      "DIALKIT_SANDBOX_RATE_LIMIT_SCALE": "off"}, "pass a number"),
+])
+def test_a_half_set_environment_is_refused(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RemoteSandbox.from_environment(environ)
+    assert RemoteSandbox.from_environment({}) is None
