@@ -1,0 +1,55 @@
+"""The explorer without a browser: its widget tree, a redraw on every change, and the plain
+message outside a notebook."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets  # type: ignore[import-untyped]
+import pytest
+from test_known import account
+
+from dialkit.analytics import Explorer, explore
+from dialkit.analytics._explore import NO_NOTEBOOK
+
+PNG = b"\x89PNG"
+
+
+def test_outside_a_notebook_explore_prints_what_to_call_instead(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert explore(account()) is None
+    assert capsys.readouterr().out.strip() == NO_NOTEBOOK
+
+
+def test_the_widget_tree_holds_the_controls_the_table_and_the_plots() -> None:
+    shown = Explorer(account())
+    assert isinstance(shown.widget, widgets.VBox)
+    assert shown.campaigns.options == ("cmp_1", "cmp_2") and shown.campaigns.value == (
+        "cmp_1", "cmp_2")
+    assert (str(shown.start.value), str(shown.end.value)) == ("2026-06-01", "2026-06-02")
+    assert set(shown.images) == {"funnel", "answer_rates", "disposition_mix", "attempts"}
+    assert all(bytes(image.value).startswith(PNG) for image in shown.images.values())
+    assert "all campaigns" in shown.table.value and "cmp_2" in shown.table.value
+    assert "_repr_mimebundle_" in dir(shown)
+
+
+def test_choosing_a_campaign_redraws_the_table_and_the_plots() -> None:
+    shown = Explorer(account())
+    before = {name: image.value for name, image in shown.images.items()}
+    shown.campaigns.value = ("cmp_2",)
+    assert "cmp_1" not in shown.table.value and "cmp_2" in shown.table.value
+    assert all(shown.images[name].value != before[name] for name in before)
+    assert "<b>1</b> campaigns" in shown.note.value
+
+
+def test_a_date_range_narrows_the_calls() -> None:
+    shown = Explorer(account())
+    shown.end.value = shown.start.value  # only 1 June: L4's answered call was on 2 June
+    assert "<b>8</b> calls" in shown.note.value
+    assert "1 (12%)" in shown.table.value  # one lead of 8 in a conversation: L5
+
+
+def test_the_direction_changes_the_mix_only() -> None:
+    shown = Explorer(account())
+    funnel_png, mix_png = shown.images["funnel"].value, shown.images["disposition_mix"].value
+    shown.direction.value = "both"
+    assert shown.images["disposition_mix"].value != mix_png
+    assert shown.images["funnel"].value == funnel_png

@@ -1,0 +1,110 @@
+"""Each plot draws its frame on the Axes it is given, says what it shows, and leaves
+matplotlib's global state alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+from handmade import answered, calls
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from test_known import P, account
+
+from dialkit.analytics import (
+    answer_rates,
+    attempts_to_contact,
+    disposition_mix,
+    funnel,
+    hangup_causes,
+    plot_answer_heatmap,
+    plot_attempts,
+    plot_disposition_mix,
+    plot_funnel,
+)
+
+
+def tables() -> dict[str, tuple[Callable[..., Axes], pd.DataFrame]]:
+    given = account()
+    return {"funnel": (plot_funnel, funnel(**given)),
+            "heatmap": (plot_answer_heatmap, answer_rates(given["calls"])),
+            "mix": (plot_disposition_mix, disposition_mix(given["calls"])),
+            "hangups": (plot_disposition_mix, hangup_causes(given["calls"])),
+            "attempts": (plot_attempts, attempts_to_contact(given["leads"], given["calls"]))}
+
+
+@pytest.fixture
+def untouched() -> Iterator[None]:
+    """Fails the test if it changed rcParams or left a pyplot figure open."""
+    before, figures = dict(matplotlib.rcParams), plt.get_fignums()
+    yield
+    assert dict(matplotlib.rcParams) == before and plt.get_fignums() == figures
+
+
+@pytest.mark.parametrize("name", ["funnel", "heatmap", "mix", "hangups", "attempts"])
+def test_a_plot_draws_on_the_axes_given_and_nowhere_else(name: str, untouched: None) -> None:
+    plot, table = tables()[name]
+    figure = Figure()
+    ax = figure.add_subplot()
+    assert plot(table, ax=ax) is ax
+    assert ax.get_title() and (ax.patches or ax.images)
+    figure.savefig(__import__("io").BytesIO(), format="png")
+
+
+def test_without_axes_a_plot_makes_one_figure_for_the_notebook(untouched: None) -> None:
+    plot, table = tables()["funnel"]
+    ax = plot(table)
+    try:
+        assert plt.get_fignums() == [ax.figure.number]  # type: ignore[union-attr]
+    finally:
+        plt.close(ax.figure)  # type: ignore[arg-type]
+
+
+def texts(ax: Axes) -> list[str]:
+    return [text.get_text() for text in ax.texts]
+
+
+def test_the_funnel_bars_carry_counts_and_rates() -> None:
+    ax = plot_funnel(funnel(**account()), ax=Figure().add_subplot())
+    assert [round(bar.get_width()) for bar in ax.patches] == [8, 6, 5, 3, 2, 1]
+    assert texts(ax)[2] == "  5  (62.5% of leads, 83.3% of dialled)"
+    assert ax.get_title() == "Funnel: 2 campaigns, 8 leads"
+
+
+def test_the_heatmap_labels_each_cell_with_rate_and_calls() -> None:
+    made = calls(answered(P[1], "2026-06-01T16:30:00Z", 60),  # Mon 12:30 New York
+                 {"to_number": P[2], "created_at": "2026-06-01T16:40:00Z"},
+                 {"to_number": P[3], "created_at": "2026-06-02T22:10:00Z"},  # Tue 18:10
+                 {"to_number": "+80012345678", "created_at": "2026-06-02T22:10:00Z"})
+    ax = plot_answer_heatmap(answer_rates(made), ax=Figure().add_subplot())
+    assert sorted(texts(ax)) == ["0%\n1", "50%\n2"]
+    positions = sorted(text.get_position() for text in ax.texts)
+    assert positions == [(12, 0), (18, 1)]  # (hour, weekday row)
+    assert "3 outbound calls" in ax.get_title() and "1 to numbers of no known zone" in \
+        ax.get_title()
+
+
+def test_the_attempts_histogram_has_a_never_bar() -> None:
+    given = account()
+    ax = plot_attempts(attempts_to_contact(given["leads"], given["calls"]),
+                       ax=Figure().add_subplot())
+    assert [label.get_text() for label in ax.get_xticklabels()] == ["1", "2", "never"]
+    assert [round(bar.get_height()) for bar in ax.patches] == [4, 1, 1]
+    assert ax.get_title().endswith("6 dialled leads, 16.7% never reached")
+
+
+def test_the_mix_stacks_shares_per_period(untouched: None) -> Any:
+    made = calls(answered(P[1], "2026-06-01T10:00:00Z", 60, "sale"),
+                 answered(P[2], "2026-06-09T10:00:00Z", 60, "sale"),
+                 answered(P[3], "2026-06-10T10:00:00Z", 60))
+    ax = plot_disposition_mix(disposition_mix(made), ax=Figure().add_subplot())
+    heights = {(round(bar.get_x() + bar.get_width() / 2), bar.get_height()) for bar in
+               ax.patches if bar.get_height()}
+    assert heights == {(0, 1.0), (1, 0.5)}
+    assert [label.get_text() for label in ax.get_xticklabels()] == ["2026-06-01", "2026-06-08"]
+    assert ax.get_legend() is not None and [t.get_text() for t in ax.get_legend().get_texts()
+                                            ] == ["(none)", "sale"]
