@@ -127,7 +127,7 @@ def test_a_call_is_started_for_a_ready_agent(sender: httpx.Client, api: httpx.Cl
                       "from_number": caller_ids[0]["phone"], "to_number": to,
                       "status": "dialing", "created_at": now, "answered_at": None,
                       "ended_at": None, "duration_seconds": None, "campaign_id": None,
-                      "disposition": None, "hangup_cause": None}
+                      "disposition": None, "hangup_cause": None, "agent_joined_at": None}
 
 
 def test_the_agent_can_be_named_by_email_and_the_references_are_kept(
