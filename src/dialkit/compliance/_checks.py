@@ -11,10 +11,9 @@ from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
-import phonenumbers
 
 from ._rules import SEVERITY, Rules, period_words
-from ._zones import local_times, zones_of
+from ._zones import ZONES, regions_among, wall_clock, zoned
 
 _DAY_MS = 24 * 3600 * 1000
 
@@ -36,22 +35,22 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
 
 
 def calling_hours(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Calls outside the window in any of their number's zones; calls to numbers of no
-    known zone (``unknown_timezone``)."""
-    zones = zones_of(calls["phone"])
-    pairs = calls[["phone", "at"]].reset_index().merge(zones, on="phone", how="left")
-    known = pairs[pairs["zone"].notna()].copy()
-    known["local"] = local_times(known["at"], known["zone"]).to_numpy()
-    seconds = (known["local"] - known["local"].dt.normalize()).dt.total_seconds()
+    """Calls outside the window in any of their number's zones (the first such zone is
+    named); calls to numbers of no known zone (``unknown_timezone``)."""
+    pairs = zoned(calls["phone"])
+    local = wall_clock(calls["at"], pairs)
+    seconds = (local - local.astype("datetime64[D]")) / np.timedelta64(1, "s")
     start, end = (t.hour * 3600 + t.minute * 60 + t.second for t in rules.window)
-    known["outside"] = (seconds < start) | (seconds >= end)
-    outside = known[known["outside"]].drop_duplicates("index").set_index("index")
-    hits = calls.loc[outside.index].assign(
-        local_time=outside["local"].dt.strftime("%Y-%m-%d %H:%M:%S"), timezone=outside["zone"])
+    outside = np.flatnonzero(((seconds < start) | (seconds >= end)) & ~np.isnat(local))
+    first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
+    hits = calls.iloc[pairs.row[first]]
+    hits = hits.assign(
+        local_time=pd.Series(local[first], index=hits.index).dt.strftime("%Y-%m-%d %H:%M:%S"),
+        timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index))
     window = "-".join(t.strftime("%H:%M") for t in rules.window)
     evidence = ("called " + hits["local_time"].str[11:16] + " " + hits["timezone"]
                 + f", window {window}")
-    unknown = calls.loc[pairs.loc[pairs["zone"].isna(), "index"].unique()]
+    unknown = calls.iloc[pairs.unknown]
     return (findings("calling_hours", hits, evidence),
             findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
                      pd.Series("no time zone is known for this number, so the local time "
@@ -126,20 +125,12 @@ def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFra
     """Calls to a number of a blocked country."""
     if not blocked:
         return findings("blocked_country", calls.iloc[:0], pd.Series(dtype=str))
-    regions = pd.Series({phone: _region(phone) for phone in calls["phone"].dropna().unique()},
-                        dtype=object)
-    country = calls["phone"].map(regions)
-    hits = calls[country.isin(set(blocked))]
+    regions = regions_among(calls["phone"], blocked)
+    hits = calls[calls["phone"].isin(regions.index)]
+    country = hits["phone"].map(regions)
     return findings("blocked_country", hits,
-                    "called a number in " + country[hits.index].astype(str)
-                    + ", a blocked country", country=country[hits.index])
-
-
-def _region(phone: str) -> str | None:
-    try:
-        return phonenumbers.region_code_for_number(phonenumbers.parse(phone))
-    except phonenumbers.NumberParseException:
-        return None
+                    "called a number in " + country.astype(str) + ", a blocked country",
+                    country=country)
 
 
 def unverified_caller_id(calls: pd.DataFrame, verified: Collection[str]) -> pd.DataFrame:

@@ -1,36 +1,127 @@
-"""The time zones of phone numbers, and the local time of calls in them.
+"""Where phone numbers are, their region and time zones, and the local time of calls there.
 
-``phonenumbers`` knows the zones of a number by its prefix: one for most
-numbers, several for a region that spans more (some US area codes, most of
-Canada's, Australia's mobiles). A number it knows no zone for is reported as
-such, never read as UTC.
+``phonenumbers`` knows the zones of a number by its prefix, once it knows the
+number's type: one zone for most numbers, several for a region that spans more
+(some US area codes, most of Canada's, Australia's mobiles). A number it knows
+no zone for is reported as such, never read as UTC.
+
+Asked number by number, ``phonenumbers`` takes some 40 µs a number: seconds for
+an account's 200,000 numbers. So numbers written as the service writes them,
+``+`` and digits, are answered a whole column at a time, each step as
+``phonenumbers`` takes it: ``parse`` (the calling code is the first one to three
+digits that are one), ``region_code_for_number`` and ``number_type`` (the
+metadata's own patterns, whose syntax is RE2's too, matched by ``pyarrow``), and
+``time_zones_for_number`` (the longest prefix in its own table). A number
+written any other way, or one whose national prefix ``parse`` would strip, is
+asked of ``phonenumbers`` itself; so every answer is the one it gives.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
+from phonenumbers.tzdata import TIMEZONE_DATA, TIMEZONE_LONGEST_PREFIX
 
 UNKNOWN_ZONE = "Etc/Unknown"
+MAX_TEXT = 250
+"""Longest text ``parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
+MIN_NSN, MAX_NSN = 2, 17
+"""National significant numbers ``parse`` keeps (``_MIN_``/``_MAX_LENGTH_FOR_NSN``)."""
+
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
+Rows = NDArray[np.intp]
+
+_PLAIN = r"^\+[1-9][0-9]{2,}$"
+"""E.164 as the service writes it: a text ``parse`` reads with no rule for its writing."""
+_CODES = np.zeros(1000, bool)
+_CODES[list(COUNTRY_CODE_TO_REGION_CODE)] = True
+_EARLIER_TYPES = (
+    ("premium_rate", PhoneNumberType.PREMIUM_RATE), ("toll_free", PhoneNumberType.TOLL_FREE),
+    ("shared_cost", PhoneNumberType.SHARED_COST), ("voip", PhoneNumberType.VOIP),
+    ("personal_number", PhoneNumberType.PERSONAL_NUMBER), ("pager", PhoneNumberType.PAGER),
+    ("uan", PhoneNumberType.UAN), ("voicemail", PhoneNumberType.VOICEMAIL))
+"""The types ``_number_type_helper`` tries before fixed line and mobile, in its order."""
+
+_SETS = tuple(dict.fromkeys([(UNKNOWN_ZONE,), *TIMEZONE_DATA.values()]))
+"""Every answer ``time_zones_for_number`` can give, by index; 0 is "unknown"."""
+_SET_IDS = {zones: n for n, zones in enumerate(_SETS)}
+ZONES = tuple(sorted({zone for zones in _SETS for zone in zones if zone != UNKNOWN_ZONE}))
+"""Every zone name, by index."""
+_SET_ZONES = [[ZONES.index(z) for z in zones if z != UNKNOWN_ZONE] for zones in _SETS]
+_SET_NAMES: list[list[str | None]] = [[ZONES[z] for z in zones] or [None] for zones in _SET_ZONES]
+_SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
+_SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
+_SET_FLAT = np.array([zone for zones in _SET_ZONES for zone in zones])
+_PREFIXES = pa.array(list(TIMEZONE_DATA), pa.string())
+_PREFIX_SETS = np.array([_SET_IDS[zones] for zones in TIMEZONE_DATA.values()])
+
+
+@dataclass(frozen=True)
+class Zoned:
+    """The zones of a column of numbers: one pair per (row, zone) in row, then
+    ``phonenumbers``' order; ``unknown``, the rows of no known zone (or no number)."""
+
+    row: Rows
+    zone: Rows
+    unknown: Rows
+
+
+def zoned(phones: pd.Series) -> Zoned:
+    """Each row's zones (see :class:`Zoned`), without a join on the numbers' text."""
+    rows, distinct = _distinct(phones)
+    sets = np.where(rows >= 0, _zone_sets(distinct)[rows], 0)
+    sizes = _SET_SIZES[sets]
+    row = np.repeat(np.arange(len(sets)), sizes)
+    offset = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    zone = _SET_FLAT[np.repeat(_SET_STARTS[sets], sizes) + offset]
+    return Zoned(row, zone, np.flatnonzero(sizes == 0))
 
 
 def zones_of(phones: pd.Series) -> pd.DataFrame:
     """One row per (distinct phone, zone): ``phone``, ``zone`` (``None`` when unknown)."""
-    rows: list[tuple[str, str | None]] = []
-    for phone in phones.dropna().unique().tolist():
-        zones: list[str | None] = list(_zones(phone)) or [None]
-        rows.extend((phone, zone) for zone in zones)
+    _, distinct = _distinct(phones)
+    sets = _zone_sets(distinct).tolist()
+    rows = [(phone, zone) for phone, found in zip(distinct.to_pylist(), sets, strict=True)
+            for zone in _SET_NAMES[found]]
     return pd.DataFrame(rows, columns=["phone", "zone"])
 
 
-def _zones(phone: str) -> list[str]:
-    try:
-        number = phonenumbers.parse(phone)
-    except phonenumbers.NumberParseException:
-        return []
-    return [zone for zone in phone_timezones.time_zones_for_number(number)
-            if zone != UNKNOWN_ZONE]
+def regions_among(phones: pd.Series, regions: Collection[str]) -> pd.Series:
+    """The distinct numbers of ``phones`` whose region (``region_code_for_number``) is one
+    of ``regions``, with it. Only numbers of those regions' calling codes are looked at."""
+    distinct = _distinct(phones)[1]
+    wanted = set(regions)
+    found = np.full(len(distinct), None, object)
+    parsed, code, nsn, slow = _parse(distinct)
+    codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
+    maybe = np.flatnonzero(np.isin(code, codes))
+    found[parsed[maybe]] = _regions_and_types(code[maybe], _take(nsn, maybe))[0]
+    found[slow] = [_asked(text)[0] for text in _take(distinct, slow).to_pylist()]
+    among = np.flatnonzero(np.isin(found, list(wanted)))
+    return pd.Series(found[among], index=_take(distinct, among).to_pylist(), dtype=object)
+
+
+def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
+    """Each pair's UTC moment (``at`` of its row) as wall-clock time in its zone (naive,
+    nanoseconds), one zone at a time."""
+    moments = pd.DatetimeIndex(at).take(pairs.row)
+    local = np.empty(len(pairs.row), "datetime64[ns]")
+    for zone, members in _groups(pairs.zone):
+        local[members] = moments[members].tz_convert(ZONES[zone]).tz_localize(
+            None).as_unit("ns").to_numpy()
+    return local
 
 
 def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
@@ -53,3 +144,266 @@ def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
     pairs["local_time"] = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns]")
     pairs.loc[known, "local_time"] = local_times(at[known], pairs.loc[known, "zone"])
     return pairs[["id", "to_number", "zone", "local_time"]]
+
+
+# A column of numbers: parse, region and type, zones ------------------------------------------
+
+def _distinct(phones: pd.Series) -> tuple[Ints, pa.Array]:
+    """Each row's index into the distinct numbers (-1: none), and those numbers."""
+    rows, distinct = pd.factorize(phones)
+    return rows.astype(np.int64), pa.array(distinct.array, pa.string())
+
+
+def _zone_sets(texts: pa.Array) -> Ints:
+    """``time_zones_for_number(parse(text))`` of each text, as an index into ``_SETS``
+    (0 where ``parse`` raises)."""
+    sets = np.zeros(len(texts), np.int64)
+    parsed, code, nsn, slow = _parse(texts)
+    kind = _regions_and_types(code, nsn)[1]
+    sets[parsed] = _zones_by_type(code, nsn, kind)
+    sets[slow] = [_asked(text)[1] for text in _take(texts, slow).to_pylist()]
+    return sets
+
+
+def _asked(text: str) -> tuple[str | None, int]:
+    """``phonenumbers``' own answers for one number: its region, and its zones (an
+    index into ``_SETS``)."""
+    try:
+        number = phonenumbers.parse(text)
+    except phonenumbers.NumberParseException:
+        return None, 0
+    return (phonenumbers.region_code_for_number(number),
+            _SET_IDS[tuple(phone_timezones.time_zones_for_number(number))])
+
+
+def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
+    """``parse`` of the plain texts: the rows it reads, their calling codes and national
+    significant numbers; and the rows only ``parse`` itself can read. A plain text of no
+    calling code, or whose national number is too short or too long, raises."""
+    plain = _match(texts, _PLAIN) & (_lengths(texts) <= MAX_TEXT)
+    rows = np.flatnonzero(plain)
+    digits = pc.utf8_slice_codeunits(_take(texts, rows), 1)
+    code, width = _calling_codes(digits)
+    nsn = pc.if_else(pa.array(width == 1), pc.utf8_slice_codeunits(digits, 1), pc.if_else(
+        pa.array(width == 2), pc.utf8_slice_codeunits(digits, 2),
+        pc.utf8_slice_codeunits(digits, 3)))
+    size = _lengths(nsn)
+    tried = (code > 0) & (size >= MIN_NSN)
+    strips = _strips_prefix(code, nsn, tried)
+    kept = tried & ~strips & (size <= MAX_NSN)
+    slow = np.sort(np.r_[np.flatnonzero(~plain), rows[strips]])
+    return rows[kept], code[kept], nsn.filter(pa.array(kept)), slow
+
+
+def _calling_codes(digits: pa.Array) -> tuple[Ints, Ints]:
+    """``_extract_country_code``: the first of the leading 1, 2, 3 digits that is a calling
+    code, and how many digits it took (0: none)."""
+    code = np.zeros(len(digits), np.int64)
+    width = np.zeros(len(digits), np.int64)
+    for size in (3, 2, 1):
+        head = np.asarray(pc.cast(pc.utf8_slice_codeunits(digits, 0, size), pa.int64()))
+        hit = _CODES[head]
+        code, width = np.where(hit, head, code), np.where(hit, size, width)
+    return code, width
+
+
+def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:
+    """Where ``parse`` would try to strip a national prefix: the prefix for parsing of the
+    calling code's main region matches the start of the national number."""
+    strips = np.zeros(len(code), bool)
+    for cc, rows in _groups(code, among):
+        metadata = PhoneMetadata.metadata_for_region_or_calling_code(
+            cc, phonenumbers.region_code_for_country_code(cc))
+        if metadata is None:
+            strips[rows] = True
+        elif metadata.national_prefix_for_parsing:
+            prefix = f"^(?:{metadata.national_prefix_for_parsing})"
+            strips[rows] = _match(_take(nsn, rows), prefix)
+    return strips
+
+
+def _regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], Ints]:
+    """``region_code_for_number`` and ``number_type`` of each parsed number."""
+    region = np.full(len(code), None, object)
+    kind = np.full(len(code), PhoneNumberType.UNKNOWN, np.int64)
+    for cc, rows in _groups(code):
+        region[rows], kind[rows] = _resolved(_take(nsn, rows), cc)
+    return region, kind
+
+
+def _resolved(nsn: pa.Array, code: int) -> tuple[NDArray[np.object_], Ints]:
+    """Region and type of numbers of one calling code. Of a code several regions share,
+    a number is the first region's whose ``leading_digits`` match it or, for a region
+    without, whose type of number it is (``_region_code_for_number_from_list``)."""
+    candidates = COUNTRY_CODE_TO_REGION_CODE[code]
+    if len(candidates) == 1:
+        return np.full(len(nsn), candidates[0], object), _types(nsn, code, candidates[0])
+    region = np.full(len(nsn), None, object)
+    kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
+    left = np.arange(len(nsn))
+    for candidate in candidates:
+        metadata = PhoneMetadata.metadata_for_region(candidate.upper(), None)
+        if metadata is None or not len(left):
+            continue
+        if metadata.leading_digits is not None:
+            hit = _match(_take(nsn, left), f"^(?:{metadata.leading_digits})")
+            kinds = _types(_take(nsn, left[hit]), code, candidate)
+        else:
+            kinds = _types(_take(nsn, left), code, candidate)
+            hit = kinds != PhoneNumberType.UNKNOWN
+            kinds = kinds[hit]
+        region[left[hit]], kind[left[hit]] = candidate, kinds
+        left = left[~hit]
+    return region, kind
+
+
+def _types(nsn: pa.Array, code: int, region: str) -> Ints:
+    """``_number_type_helper`` with the metadata of ``region`` (of ``code`` for a
+    non-geographic entity): each number's ``PhoneNumberType``."""
+    kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
+    for size, rows in _groups(_lengths(nsn)):
+        patterns = _patterns(code, region, size)
+        if patterns is not None:
+            kind[rows] = _types_of_length(_take(nsn, rows), patterns)
+    return kind
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """The patterns that can match a number of one metadata and one length (whole-text
+    patterns; ``None``: that type has no number of that length)."""
+
+    general: str
+    earlier: tuple[tuple[int, str], ...]
+    either: str | None
+    fixed: str | None
+    mobile: str | None
+    same: bool
+
+
+def _types_of_length(nsn: pa.Array, patterns: _Patterns) -> Ints:
+    """``_number_type_helper`` of numbers of one length, in its order: the general
+    pattern, each earlier type (all of them tried at once first), fixed line, mobile."""
+    kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
+    left = _match(nsn, patterns.general)
+    maybe = _subset(nsn, left, patterns.either)
+    for value, pattern in patterns.earlier:
+        hit = _subset(nsn, maybe, pattern)
+        kind[hit], maybe, left = value, maybe & ~hit, left & ~hit
+    fixed = _subset(nsn, left, patterns.fixed)
+    if patterns.same:
+        kind[fixed] = PhoneNumberType.FIXED_LINE_OR_MOBILE
+        return kind
+    mobile = _subset(nsn, left, patterns.mobile)
+    kind[fixed] = np.where(mobile[fixed], PhoneNumberType.FIXED_LINE_OR_MOBILE,
+                           PhoneNumberType.FIXED_LINE)
+    kind[mobile & ~fixed] = PhoneNumberType.MOBILE
+    return kind
+
+
+@functools.cache
+def _patterns(code: int, region: str, size: int) -> _Patterns | None:
+    """The patterns of ``region``'s metadata for numbers of ``size`` digits, as
+    ``_is_number_matching_desc`` applies them; ``None`` where none can match."""
+    metadata = PhoneMetadata.metadata_for_region_or_calling_code(code, region)
+    general = None if metadata is None else _whole(metadata.general_desc, size)
+    if metadata is None or general is None:
+        return None
+    earlier = tuple((int(value), pattern) for name, value in _EARLIER_TYPES
+                    if (pattern := _whole(getattr(metadata, name), size)) is not None)
+    either = "|".join(f"(?:{pattern})" for _, pattern in earlier) or None
+    return _Patterns(general, earlier, either, _whole(metadata.fixed_line, size),
+                     _whole(metadata.mobile, size),
+                     bool(metadata.same_mobile_and_fixed_line_pattern))
+
+
+def _whole(desc: object, size: int) -> str | None:
+    """A description's pattern as a whole-text pattern, where a number of ``size`` digits
+    can match it (its possible lengths allow it)."""
+    pattern = getattr(desc, "national_number_pattern", None)
+    lengths = getattr(desc, "possible_length", None) or ()
+    if not pattern or (lengths and size not in lengths):
+        return None
+    return f"^(?:{pattern})$"
+
+
+def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
+    """``time_zones_for_number`` given each number's type: none for an unknown type, the
+    calling code's for a type not geographical there, else by the number's prefix."""
+    sets = np.zeros(len(code), np.int64)
+    pairs = code * 1000 + kind
+    for pair, rows in _groups(pairs, kind != PhoneNumberType.UNKNOWN):
+        cc, type_ = divmod(pair, 1000)
+        if not phonenumbers.is_number_type_geographical(type_, cc):
+            sets[rows] = _country_zones(cc)
+    geographical = np.flatnonzero((kind != PhoneNumberType.UNKNOWN) & (sets == 0))
+    digits = pc.binary_join_element_wise(
+        pc.cast(pa.array(code[geographical]), pa.string()), _take(nsn, geographical), "")
+    sets[geographical] = _by_prefix(digits)
+    return sets
+
+
+@functools.cache
+def _country_zones(code: int) -> int:
+    """The zones of a calling code, as ``time_zones_for_number`` gives a number of it
+    whose type is not geographical."""
+    number = phonenumbers.PhoneNumber(country_code=code, national_number=0)
+    return _SET_IDS[tuple(phone_timezones._country_level_time_zones_for_number(number))]
+
+
+def _by_prefix(digits: pa.Array) -> Ints:
+    """``time_zones_for_geographical_number``: the zones of the longest prefix of each
+    number (calling code and national number) in ``phonenumbers``' table."""
+    sets = np.zeros(len(digits), np.int64)
+    left = np.arange(len(digits))
+    for size in range(TIMEZONE_LONGEST_PREFIX, 0, -1):
+        heads = pc.utf8_slice_codeunits(_take(digits, left), 0, size)
+        found = pc.index_in(heads, value_set=_PREFIXES)
+        hit = np.asarray(found.is_valid())
+        sets[left[hit]] = _PREFIX_SETS[np.asarray(found.filter(pa.array(hit)))]
+        left = left[~hit]
+    return sets
+
+
+# Array helpers -------------------------------------------------------------------------------
+
+def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]]:
+    """The rows of each distinct key (of the rows ``among``), keys in first-seen order."""
+    rows = np.arange(len(keys)) if among is None else np.flatnonzero(among)
+    codes, distinct = pd.factorize(keys[rows])
+    if len(distinct) < 2:
+        yield from ((int(key), rows) for key in distinct)
+        return
+    order = np.argsort(codes, kind="stable")
+    cuts = np.flatnonzero(np.diff(codes[order])) + 1
+    for part in np.split(order, cuts):
+        yield int(distinct[codes[part[0]]]), rows[part]
+
+
+def _match(values: pa.Array, pattern: str) -> Bools:
+    """Where the RE2 ``pattern`` matches; with Python's ``re`` where RE2 cannot read it."""
+    try:
+        found = pc.match_substring_regex(values, pattern)
+    except pa.ArrowInvalid:
+        compiled = re.compile(pattern)
+        return np.array([compiled.search(value) is not None for value in values.to_pylist()],
+                        bool)
+    return np.asarray(pc.fill_null(found, False))
+
+
+def _subset(values: pa.Array, among: Bools, pattern: str | None) -> Bools:
+    """Where ``pattern`` matches, tried only on the rows ``among``."""
+    found = np.zeros(len(values), bool)
+    rows = np.flatnonzero(among)
+    if pattern is not None and len(rows):
+        found[rows] = _match(_take(values, rows), pattern)
+    return found
+
+
+def _take(values: pa.Array, rows: Rows) -> pa.Array:
+    """``values[rows]`` for ascending distinct ``rows``: all of them is ``values`` itself."""
+    return values if len(rows) == len(values) else values.take(pa.array(rows))
+
+
+def _lengths(values: pa.Array) -> Ints:
+    return np.asarray(pc.fill_null(pc.utf8_length(values), 0), np.int64)
