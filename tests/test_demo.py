@@ -102,6 +102,9 @@ def test_a_missing_notebook_is_refused_before_anything_starts(tmp_path: Path) ->
     with pytest.raises(ValueError, match="pass small, medium, large"):
         demo_config("huge")
     assert not list(tmp_path.iterdir())
+    (tmp_path / "taken").write_text("a file, not a folder")
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path / "taken"), "--scale", "small"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: ")
 
 
 def test_a_skipped_notebook_leaves_no_page(tmp_path: Path) -> None:

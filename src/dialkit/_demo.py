@@ -204,6 +204,8 @@ def execute(path: Path, env: dict[str, str],
         return notebook, _where(notebook, started, f"no answer within {timeout} s")
     except DeadKernelError:
         return notebook, _where(notebook, started, "the kernel died")
+    except RuntimeError as exc:  # the kernel did not start, or stopped answering
+        return notebook, _where(notebook, started, f"the kernel stopped: {_first_line(str(exc))}")
     return notebook, None
 
 

@@ -121,7 +121,7 @@ def demo(
 
     try:
         report = run_demo(out, scale=scale.value, echo=typer.echo)
-    except FileNotFoundError as exc:
+    except OSError as exc:  # a notebook missing, an --out that cannot be written
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     for line in summary(report):
