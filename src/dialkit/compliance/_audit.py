@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import _checks as checks
@@ -179,15 +180,17 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
 
 
 def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
-    """A copy with the needed columns checked and the times as UTC."""
+    """A copy with the needed columns checked and the times as UTC (a column already in
+    UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data)."""
     missing = [column for column in needed if column not in frame.columns]
     if missing:
         raise AuditInputError(f"{name} has no column {', '.join(missing)}: pass the frame of "
                               f"client.frames.{name} or an export with its columns "
                               f"({', '.join(needed)})")
-    out = frame.copy()
-    for column in _TIMES:
-        if column in out:
+    out = frame.copy(deep=False)
+    for column in (c for c in _TIMES if c in out):
+        dtype = out[column].dtype
+        if not (isinstance(dtype, pd.DatetimeTZDtype) and str(dtype.tz) == "UTC"):
             out[column] = pd.to_datetime(out[column], utc=True, format="ISO8601")
     if "listed" in out and not pd.api.types.is_bool_dtype(out["listed"]):
         out["listed"] = out["listed"].map(_truth).astype("boolean")  # as a CSV writes it
@@ -208,16 +211,29 @@ def _truth(value: object) -> bool | None:
 
 def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,
               campaigns: Collection[str] | None) -> pd.DataFrame:
-    """Outbound calls with the findings' names: ``call_id``, ``phone``, ``at``, ``lead_id``."""
+    """Outbound calls with the findings' names: ``call_id``, ``phone``, ``at``, ``lead_id``
+    (the first lead of the call's campaign with its number, as a left merge finds it).
+
+    Rows are taken by position and leads found by integer keys: a boolean mask and a
+    merge on two text columns took most of a second on a million calls."""
     prepared = _prepared(calls, CALL_COLUMNS, "calls")
-    outbound = prepared[prepared["direction"].astype(str) == "outbound"].rename(
-        columns={"id": "call_id", "to_number": "phone", "created_at": "at"})
+    direction = prepared["direction"]
+    if isinstance(direction.dtype, pd.CategoricalDtype):  # the categories' text, not the rows'
+        wanted = np.flatnonzero(direction.cat.categories.astype(str) == "outbound")
+        keep = np.isin(direction.cat.codes.to_numpy(), wanted)
+    else:
+        keep = (direction.astype(str) == "outbound").to_numpy(dtype=bool)
     if campaigns is not None:
-        outbound = outbound[outbound["campaign_id"].isin(set(campaigns))]
-    outbound = outbound.reset_index(drop=True)
+        keep &= prepared["campaign_id"].isin(set(campaigns)).to_numpy(dtype=bool)
+    outbound = prepared.take(np.flatnonzero(keep)).reset_index(drop=True).rename(
+        columns={"id": "call_id", "to_number": "phone", "created_at": "at"})
     if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
         return outbound.assign(lead_id=pd.NA)
-    ids = leads[["id", "campaign_id", "phone"]].drop_duplicates(["campaign_id", "phone"])
-    named = outbound.merge(ids.rename(columns={"id": "lead_id"}), how="left",
-                           on=["campaign_id", "phone"])
-    return named.set_axis(outbound.index)
+    campaign, phone = (pd.factorize(pd.concat([outbound[c], leads[c]], ignore_index=True),
+                                    use_na_sentinel=False)[0] for c in ("campaign_id", "phone"))
+    key = campaign.astype(np.int64) * (int(phone.max(initial=0)) + 1) + phone
+    lead_keys = pd.Index(key[len(outbound):])
+    first = np.flatnonzero(~lead_keys.duplicated())
+    found = lead_keys[first].get_indexer(key[:len(outbound)])
+    lead = np.where(found >= 0, first[found], -1)
+    return outbound.assign(lead_id=leads["id"].array.take(lead, allow_fill=True))
