@@ -64,8 +64,8 @@ def _e164(numbers: pd.Series) -> pd.Series:
 def outbound(calls: pd.DataFrame, needed: Collection[str]) -> pd.DataFrame:
     """The outbound calls' ``needed`` columns (``direction`` is checked too)."""
     frame = prepared(calls, ["direction", *needed], "calls")
-    return frame[(frame["direction"].astype("string") == "outbound").fillna(False).to_numpy(
-        bool)].drop(columns="direction").reset_index(drop=True)
+    return frame[bools(frame["direction"] == "outbound")].drop(columns="direction").reset_index(
+        drop=True)
 
 
 def answered(calls: pd.DataFrame) -> Bools:

@@ -10,8 +10,11 @@ all of that zone's calls.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from ..compliance import local_call_times
 from ._match import Ints, _encoded
@@ -20,20 +23,45 @@ WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _EPOCH = pd.Timestamp("2026-01-01", tz="UTC")
 
 
-def local_clock(calls: pd.DataFrame) -> pd.DataFrame:
-    """Per call (same index): ``zone`` (the first zone of ``to_number``; null when none is
-    known), ``multi_zone`` (the number spans several), ``local_hour`` (0-23) and
-    ``weekday`` (``Mon``..``Sun``, an ordered categorical), null where the zone is not known."""
+@dataclass(frozen=True)
+class Clock:
+    """Each call's place and local time, as integer codes (-1: the zone is not known).
+
+    Attributes:
+        zone: An index into ``zones`` (sorted names): the first zone of ``to_number``.
+        zones: The zones met.
+        multi_zone: Whether the number spans several zones.
+        hour: The local hour, 0-23.
+        day: The local weekday, Monday 0.
+    """
+
+    zone: Ints
+    zones: list[str]
+    multi_zone: NDArray[np.bool_]
+    hour: Ints
+    day: Ints
+
+    def column(self, name: str) -> tuple[Ints, pd.api.extensions.ExtensionArray]:
+        """One of ``zone``, ``multi_zone``, ``local_hour``, ``weekday``: the codes, and
+        the values they index with a missing value last (code -1 is that one)."""
+        if name == "local_hour":
+            return self.hour, pd.array([*range(24), None], "Int64")
+        if name == "weekday":
+            return self.day, pd.Categorical([*WEEKDAYS, None], categories=list(WEEKDAYS),
+                                            ordered=True)
+        if name == "zone":
+            return self.zone, pd.array([*self.zones, None], "string[pyarrow]")
+        return self.multi_zone.astype(np.int64), pd.array([False, True, None], "boolean")
+
+
+def local_clock(calls: pd.DataFrame) -> Clock:
+    """The zone, local hour and weekday of each call (``to_number``, ``created_at``)."""
     number, distinct = _encoded(calls["to_number"])
     zone_codes, zones, multi = _first_zones(distinct.to_pylist())
-    call_zone = np.where(number >= 0, zone_codes[np.maximum(number, 0)], -1)
+    known = number >= 0
+    call_zone = np.where(known, zone_codes[np.maximum(number, 0)], -1)
     hour, day = _wall_clock(calls["created_at"], call_zone, zones)
-    return pd.DataFrame({
-        "zone": pd.array(np.array([*zones, None], dtype=object)[call_zone], "string[pyarrow]"),
-        "multi_zone": (number >= 0) & multi[np.maximum(number, 0)],
-        "local_hour": pd.arrays.IntegerArray(hour, hour < 0),
-        "weekday": pd.Categorical.from_codes(day, categories=list(WEEKDAYS), ordered=True),
-    }, index=calls.index)
+    return Clock(call_zone, zones, known & multi[np.maximum(number, 0)], hour, day)
 
 
 def _first_zones(numbers: list[str]) -> tuple[Ints, list[str], np.ndarray]:
@@ -43,11 +71,16 @@ def _first_zones(numbers: list[str]) -> tuple[Ints, list[str], np.ndarray]:
         return np.zeros(0, np.int64), [], np.zeros(0, bool)
     asked = pd.DataFrame({"id": numbers, "to_number": numbers, "created_at": _EPOCH})
     rows = local_call_times(asked)
-    per_number = rows.groupby("id", sort=False)["zone"]
-    first, count = per_number.first(), per_number.count()
-    first, count = first.reindex(numbers), count.reindex(numbers, fill_value=0)
-    codes, zones = pd.factorize(first)
-    return codes.astype(np.int64), [str(z) for z in zones], (count > 1).to_numpy(bool)
+    starts = np.flatnonzero(~rows["id"].duplicated().to_numpy(bool))
+    if len(starts) == len(numbers) and (rows["id"].to_numpy(object)[starts] == numbers).all():
+        first = rows["zone"].iloc[starts]  # one run of rows per number, in their order
+        several = np.diff(np.r_[starts, len(rows)]) > 1
+    else:
+        per_number = rows.groupby("id", sort=False)["zone"]
+        first = per_number.first().reindex(numbers)
+        several = (per_number.count().reindex(numbers, fill_value=0) > 1).to_numpy(bool)
+    codes, zones = pd.factorize(first.to_numpy(object), sort=True)
+    return codes.astype(np.int64), [str(z) for z in zones], several
 
 
 def _wall_clock(created: pd.Series, zone: Ints, zones: list[str]) -> tuple[Ints, Ints]:

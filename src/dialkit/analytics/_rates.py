@@ -7,6 +7,7 @@ person's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,15 +51,42 @@ def answer_rates(calls: pd.DataFrame, *,
         raise ValueError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
     own = [column for column in by if column not in LOCAL]
     frame = outbound(calls, dict.fromkeys(["to_number", "created_at", "answered_at", *own]))
-    cells = local_clock(frame)[[c for c in LOCAL if c in by or c == "multi_zone"]]
-    cells = cells.assign(**{c: frame[c] for c in own}, answered=answered(frame))
-    grouped = cells.groupby(by, observed=True, dropna=False, sort=True)
-    table = grouped.agg(calls=("answered", "size"), answered=("answered", "sum"),
-                        multi_zone=("multi_zone", "sum")).reset_index()
+    clock = local_clock(frame)
+    codes, labels = zip(*[clock.column(c) if c in LOCAL else _factorized(frame[c])
+                          for c in by], strict=True)
+    cell, kept = _cells(list(codes), [len(values) for values in labels])
+    calls_in = np.bincount(cell, minlength=len(kept))
+    table = pd.DataFrame({
+        column: values.take(index) for column, values, index in zip(
+            by, labels, np.unravel_index(kept, [len(values) for values in labels]),
+            strict=True)} | {
+        "calls": calls_in.astype(np.int64),
+        "answered": np.bincount(cell, answered(frame), len(kept)).astype(np.int64)})
     low, high = wilson_interval(table["answered"], table["calls"])
-    table = table.astype({"calls": "int64", "answered": "int64", "multi_zone": "int64"})
-    table = table.assign(rate=table["answered"] / table["calls"], low=low, high=high)
-    return table[[*by, "calls", "answered", "rate", "low", "high", "multi_zone"]]
+    return table.assign(rate=table["answered"] / table["calls"], low=low, high=high,
+                        multi_zone=np.bincount(cell, clock.multi_zone, len(kept)).astype(
+                            np.int64))
+
+
+def _factorized(column: pd.Series) -> tuple[np.ndarray, Any]:
+    """A column's codes into its sorted distinct values, a missing value last (code -1)."""
+    codes, values = pd.factorize(column, sort=True)
+    distinct = pd.array(values)
+    return codes, distinct.take(np.r_[np.arange(len(distinct)), -1], allow_fill=True)
+
+
+def _cells(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's cell (an index into the cells met) and the cells met, as flat indexes
+    into the grid of ``sizes`` (in order, so the table comes sorted)."""
+    flat = np.ravel_multi_index([np.where(c >= 0, c, size - 1) for c, size in
+                                 zip(codes, sizes, strict=True)], sizes)
+    if int(np.prod(sizes, dtype=np.float64)) <= 1 << 22:
+        met = np.flatnonzero(np.bincount(flat, minlength=int(np.prod(sizes))))
+        position = np.zeros(int(np.prod(sizes)), np.int64)
+        position[met] = np.arange(len(met))
+        return position[flat], met
+    met, cell = np.unique(flat, return_inverse=True)
+    return cell, met
 
 
 def attempts_to_contact(leads: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFrame:

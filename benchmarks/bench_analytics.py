@@ -1,0 +1,234 @@
+"""The campaign analytics over a million calls: ``funnel`` and ``answer_rates`` beside a
+row-by-row version of the same computation.
+
+The analytics issue's target (#12): on frames of 1,000,000 calls and 200,000
+leads, the funnel and the answer-rate table each under 1 s, and at least 50x a
+straightforward row-by-row version of the same computation, with the same counts.
+
+The frames are generated with the columns and dtypes of ``client.frames``
+(``SCHEMAS[...].conform``): ``--leads`` leads in 25 campaigns, one number each
+(US numbers of real area codes and exchanges, about 4% Canadian, so some numbers
+of several zones, and a few of no known zone); ``--calls`` calls over six
+weeks, 90% outbound to the leads of their campaign (one to about fifteen
+attempts a lead, some leads never dialled), 10% inbound; about 30% of the
+outbound answered, talk times by disposition; a callback for each
+``callback_requested`` call and appointments for 1% of the numbers.
+
+What one run measures (``--runs`` times each; the medians are quoted):
+
+1. ``funnel(leads, calls, callbacks=, appointments=)`` and ``answer_rates(calls)``
+   on the whole frames: wall time;
+2. on the subset of every twentieth lead (its calls, callbacks and
+   appointments: about 50,000 calls), the row-by-row versions of
+   ``tests/analytics/rowwise.py`` (the second method the tests hold the library
+   equal to: ``to_dict("records")``, a dict of calls per (campaign, phone),
+   ``phonenumbers`` and ``zoneinfo`` per call with the zone cached per number)
+   and the library, alternating: wall times, the ratio of the medians, and
+   every count checked equal on every run;
+3. ``--full-baseline``: the row-by-row versions once on the whole frames, their
+   counts held equal to the library's (minutes).
+
+Run: ``.venv/bin/python benchmarks/bench_analytics.py [--calls 1000000] [--leads 200000]
+[--runs 3] [--full-baseline]``. Results go to ``benchmarks/RESULTS.md`` by hand, with the
+command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+from phonenumbers import timezone as phone_timezones
+
+from dialkit.analytics import answer_rates, funnel
+from dialkit.frames import SCHEMAS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "analytics"))
+import rowwise  # noqa: E402
+
+START = pd.Timestamp("2026-09-21", tz="UTC")
+DAYS, CAMPAIGNS, SUBSET = 42, 25, 20
+DISPOSITIONS = np.array(["sale", "not_interested", "callback_requested", "info_sent",
+                         "wrong_number", "do_not_call"])
+SHARES = np.array([.12, .3, .2, .28, .06, .04])
+TALK_S = np.array([480, 50, 90, 180, 15, 20])
+UNANSWERED = np.array(["no-answer", "busy", "failed", "voicemail"])
+CAUSES = {"completed": "normal_clearing", "no-answer": "no_answer", "busy": "user_busy",
+          "failed": "call_rejected", "voicemail": "normal_clearing"}
+
+
+def exchanges(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Valid US and Canadian area code + exchange prefixes (six digits), apart."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for prefix in np.unique(rng.integers(200_000, 1_000_000, 30_000)).tolist():
+        number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
+        region = phonenumbers.region_code_for_number(number)
+        if region in ("US", "CA") and phone_timezones.time_zones_for_number(number):
+            found[region == "CA"].append(prefix)
+    return np.array(found[0]), np.array(found[1])
+
+
+def phones(count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` distinct E.164 numbers: 4% Canadian, 0.2% of an unknown zone."""
+    us, ca = exchanges(rng)
+    prefix = np.where(rng.random(count * 2) < 0.04, rng.choice(ca, count * 2),
+                      rng.choice(us, count * 2))
+    national = np.unique(prefix * 10_000 + rng.integers(0, 10_000, count * 2))
+    national = rng.permutation(national)[:count]
+    numbers = np.char.add("+1", national.astype(str))
+    nowhere = np.flatnonzero(rng.random(count) < 0.002)  # freephone: no zone
+    numbers[nowhere] = np.char.add("+800", (10_000_000 + np.arange(len(nowhere))).astype(str))
+    return numbers
+
+
+def ids(prefix: str, count: int) -> np.ndarray:
+    """Contract-shaped ids (prefix + a UUID-like text), distinct."""
+    return np.char.add(f"{prefix}00000000-0000-4000-8000-", np.char.zfill(
+        np.arange(count).astype(str), 12))
+
+
+def frames(calls: int, leads: int, seed: int = 12) -> dict[str, pd.DataFrame]:
+    """``leads``, ``calls``, ``callbacks`` and ``appointments`` of a generated account."""
+    rng = np.random.default_rng(seed)
+    campaigns = ids("cmp_", CAMPAIGNS)
+    lead_frame = pd.DataFrame({"id": ids("lead_", leads), "phone": phones(leads, rng),
+                               "campaign_id": campaigns[rng.integers(0, CAMPAIGNS, leads)],
+                               "status": "contacted", "attempts": 0,
+                               "created_at": START - pd.Timedelta(days=1)})
+    call_frame = _calls(lead_frame, calls, rng)
+    asked = call_frame["disposition"] == "callback_requested"
+    callbacks = pd.DataFrame({"id": ids("cb_", int(asked.sum())), "status": "pending",
+                              "lead_id": call_frame.loc[asked, "lead_id"].to_numpy(),
+                              "campaign_id": call_frame.loc[asked, "campaign_id"].to_numpy(),
+                              "scheduled_at": START + pd.Timedelta(days=DAYS + 2),
+                              "created_at": call_frame.loc[asked, "ended_at"].to_numpy()})
+    booked = lead_frame.sample(frac=0.01, random_state=seed)
+    appointments = pd.DataFrame({"id": ids("appt_", len(booked)), "status": "scheduled",
+                                 "phone": booked["phone"].to_numpy(),
+                                 "scheduled_at": START + pd.Timedelta(days=DAYS + 3),
+                                 "created_at": START + pd.Timedelta(days=DAYS)})
+    return {name: SCHEMAS[name].conform(_filled(frame, name)) for name, frame in (
+        ("leads", lead_frame), ("calls", call_frame.drop(columns="lead_id")),
+        ("callbacks", callbacks), ("appointments", appointments))} | {
+        "lead_of_call": call_frame[["lead_id"]]}
+
+
+def _calls(leads: pd.DataFrame, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Calls: 90% outbound to leads (most leads dialled, a few many times), 10% inbound."""
+    outbound = int(count * 0.9)
+    weight = rng.pareto(2.5, len(leads)) + 0.3
+    weight[rng.random(len(leads)) < 0.08] = 0  # never dialled
+    lead = rng.choice(len(leads), outbound, p=weight / weight.sum())
+    lead = np.r_[lead, rng.integers(0, len(leads), count - outbound)]
+    created = START + pd.to_timedelta(np.sort(rng.integers(0, DAYS * 86_400_000, count)), "ms")
+    answered = rng.random(count) < 0.3
+    kind = rng.choice(len(DISPOSITIONS), count, p=SHARES)
+    talk = rng.lognormal(np.log(TALK_S[kind]), 0.8)
+    ring = pd.to_timedelta(rng.integers(3_000, 25_000, count), "ms")
+    answered_at = pd.Series(created + ring).where(answered)
+    status = np.where(answered, "completed", UNANSWERED[rng.choice(4, count,
+                                                                   p=[.55, .11, .07, .27])])
+    return pd.DataFrame({
+        "id": ids("call_", count), "lead_id": leads["id"].to_numpy()[lead],
+        "direction": np.where(np.arange(count) < outbound, "outbound", "inbound"),
+        "from_number": "+14155550100", "to_number": leads["phone"].to_numpy()[lead],
+        "status": status, "created_at": created, "answered_at": answered_at,
+        "ended_at": answered_at.fillna(pd.Series(created + ring)) + pd.to_timedelta(
+            np.where(answered, talk, 0), "s"),
+        "campaign_id": leads["campaign_id"].to_numpy()[lead],
+        "disposition": pd.Series(DISPOSITIONS[kind]).where(answered),
+        "hangup_cause": pd.Series(status).map(CAUSES)}).sample(
+        frac=1, random_state=1, ignore_index=True)
+
+
+def _filled(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``frame`` with the schema's other columns, empty."""
+    return frame.assign(**{c.name: None for c in SCHEMAS[name].columns if c.name not in frame})
+
+
+def subset(account: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Every ``SUBSET``-th lead and its calls, callbacks and appointments."""
+    leads = account["leads"].iloc[::SUBSET]
+    kept = account["lead_of_call"]["lead_id"].isin(leads["id"]).to_numpy()
+    return {"leads": leads, "calls": account["calls"][kept],
+            "callbacks": account["callbacks"][account["callbacks"]["lead_id"].isin(leads["id"])],
+            "appointments": account["appointments"][
+                account["appointments"]["phone"].isin(leads["phone"])]}
+
+
+def funnel_counts(frames: dict[str, pd.DataFrame]) -> dict[tuple[str, str], int]:
+    table = funnel(**frames)
+    return {(c, str(s)): int(n) for c, s, n in table[["campaign_id", "stage", "leads"]]
+            .itertuples(index=False) if n}
+
+
+def rate_counts(calls: pd.DataFrame) -> dict[tuple[Any, Any], tuple[int, int]]:
+    table = answer_rates(calls)
+    return {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (int(n), int(k))
+            for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]]
+            .itertuples(index=False)}
+
+
+def timed(work: Callable[[], Any]) -> tuple[float, Any]:
+    gc.collect()
+    began = time.perf_counter()
+    result = work()
+    return time.perf_counter() - began, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=1_000_000)
+    parser.add_argument("--leads", type=int, default=200_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--full-baseline", action="store_true")
+    options = parser.parse_args()
+    account = frames(options.calls, options.leads)
+    whole = {k: account[k] for k in ("leads", "calls", "callbacks", "appointments")}
+    small = subset(account)
+    print(f"{len(whole['calls']):,} calls, {len(whole['leads']):,} leads, "
+          f"{len(whole['callbacks']):,} callbacks, {len(whole['appointments']):,} "
+          f"appointments; subset {len(small['calls']):,} calls, {len(small['leads']):,} leads")
+    sides: dict[str, list[float]] = {k: [] for k in (
+        "funnel", "answer_rates", "funnel_sub", "rates_sub", "funnel_rows", "rates_rows")}
+    for run in range(options.runs):
+        sides["funnel"].append(timed(lambda: funnel(**whole))[0])
+        sides["answer_rates"].append(timed(lambda: answer_rates(whole["calls"]))[0])
+        seconds, ours_f = timed(lambda: funnel_counts(small))
+        sides["funnel_sub"].append(seconds)
+        seconds, rows_f = timed(lambda: rowwise.funnel(**small))
+        sides["funnel_rows"].append(seconds)
+        seconds, ours_r = timed(lambda: rate_counts(small["calls"]))
+        sides["rates_sub"].append(seconds)
+        seconds, rows_r = timed(lambda: rowwise.answer_rates(small["calls"]))
+        sides["rates_rows"].append(seconds)
+        assert ours_f == dict(rows_f) and ours_r == rows_r, "the two methods differ"
+        print(f"run {run + 1}: " + ", ".join(f"{k} {v[-1]:.3f} s" for k, v in sides.items()))
+    median = {k: statistics.median(v) for k, v in sides.items()}
+    print(f"medians of {options.runs} runs: funnel {median['funnel']:.3f} s, answer_rates "
+          f"{median['answer_rates']:.3f} s on the whole frames")
+    for name, ours, rows in (("funnel", "funnel_sub", "funnel_rows"),
+                             ("answer_rates", "rates_sub", "rates_rows")):
+        print(f"subset {name}: row by row {median[rows]:.2f} s, dialkit {median[ours]:.3f} s,"
+              f" ratio {median[rows] / median[ours]:.0f}x, same counts on every run")
+    if options.full_baseline:
+        seconds, rows_f = timed(lambda: rowwise.funnel(**whole))
+        assert funnel_counts(whole) == dict(rows_f)
+        other, rows_r = timed(lambda: rowwise.answer_rates(whole["calls"]))
+        assert rate_counts(whole["calls"]) == rows_r
+        print(f"whole frames row by row: funnel {seconds:.1f} s "
+              f"({seconds / median['funnel']:.0f}x), answer_rates {other:.1f} s "
+              f"({other / median['answer_rates']:.0f}x); same counts")
+
+
+if __name__ == "__main__":
+    main()
