@@ -224,7 +224,7 @@ def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,
     else:
         keep = (direction.astype(str) == "outbound").to_numpy(dtype=bool)
     if campaigns is not None:
-        keep &= prepared["campaign_id"].isin(set(campaigns)).to_numpy(dtype=bool)
+        keep = keep & prepared["campaign_id"].isin(set(campaigns)).to_numpy(dtype=bool)
     outbound = prepared.take(np.flatnonzero(keep)).reset_index(drop=True).rename(
         columns={"id": "call_id", "to_number": "phone", "created_at": "at"})
     if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
@@ -236,4 +236,5 @@ def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,
     first = np.flatnonzero(~lead_keys.duplicated())
     found = lead_keys[first].get_indexer(key[:len(outbound)])
     lead = np.where(found >= 0, first[found], -1)
-    return outbound.assign(lead_id=leads["id"].array.take(lead, allow_fill=True))
+    return outbound.assign(lead_id=pd.Series(leads["id"].array.take(lead, allow_fill=True),
+                                             dtype=leads["id"].dtype))
