@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._inputs import POSITIVE, Bools, answered, outbound, positive_calls, prepared, talked
-from ._match import Matched, matched
+from ._match import Matched, contained, matched
 
 STAGES = ("leads", "dialled", "answered", "conversation", "positive", "booked")
 """The funnel's stages, in order."""
@@ -87,10 +87,10 @@ def _booked(leads: pd.DataFrame, callbacks: pd.DataFrame | None,
     booked = np.zeros(len(leads), bool)
     if callbacks is not None:
         ids = prepared(callbacks, ("lead_id",), "callbacks")["lead_id"].dropna()
-        booked |= leads["id"].isin(ids).fillna(False).to_numpy(bool)
+        booked |= contained(leads["id"], ids)
     if appointments is not None:
         phones = prepared(appointments, ("phone",), "appointments")["phone"].dropna()
-        booked |= leads["phone"].isin(phones).fillna(False).to_numpy(bool)
+        booked |= contained(leads["phone"], phones)
     return booked
 
 

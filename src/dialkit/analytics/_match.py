@@ -3,7 +3,8 @@
 Call records carry no lead id, only ``campaign_id`` and ``to_number``, so a call
 belongs to the leads of its campaign with that phone. Both columns are
 dictionary-encoded once (Arrow) and joined as one integer per (campaign, phone):
-a sort of the leads and a binary search of the calls, no string hash join.
+the leads' keys sorted, each call's looked up in a direct table (or, for a huge key
+space, by binary search); no string hash join.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 TEXT = pd.StringDtype("pyarrow")
+TABLE_LIMIT = 1 << 25
+"""The largest (campaign, phone) key space looked up by a direct table (256 MiB)."""
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 
@@ -67,11 +70,31 @@ def matched(leads: pd.DataFrame, calls: pd.DataFrame) -> Matched:
     call_keys = np.where((call_campaign >= 0) & (call_phone >= 0),
                          call_campaign * width + call_phone, -2)
     distinct, lead_pair = np.unique(lead_keys, return_inverse=True)
-    at = np.minimum(np.searchsorted(distinct, call_keys), max(len(distinct) - 1, 0))
-    found = distinct[at] == call_keys if len(distinct) else np.zeros(len(call_keys), bool)
     return Matched(sorted(campaigns.to_pylist()), np.where(campaign >= 0, rank[campaign], -1),
-                   lead_pair.astype(np.int64), np.where(found, at, -1).astype(np.int64),
+                   lead_pair.astype(np.int64), _pairs_of(call_keys, distinct),
                    len(distinct))
+
+
+def _pairs_of(keys: Ints, distinct: Ints) -> Ints:
+    """Each key's index into ``distinct`` (sorted, non-negative where valid), -1 where not
+    there: a direct table while the key space is small, else a binary search."""
+    if len(distinct) == 0:
+        return np.full(len(keys), -1, np.int64)
+    size = int(distinct[-1]) + 1
+    if size <= TABLE_LIMIT:
+        table = np.full(size, -1, np.int64)
+        valid = distinct >= 0
+        table[distinct[valid]] = np.flatnonzero(valid)
+        inside = (keys >= 0) & (keys < size)
+        return np.where(inside, table[np.where(inside, keys, 0)], -1)
+    at = np.minimum(np.searchsorted(distinct, keys), len(distinct) - 1)
+    return np.where(distinct[at] == keys, at, -1).astype(np.int64)
+
+
+def contained(column: pd.Series, values: pd.Series) -> Bools:
+    """Whether each value of ``column`` is among ``values`` (null: no), on Arrow."""
+    found = pc.is_in(_arrow(column), value_set=_arrow(values.dropna()))
+    return np.asarray(found.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
 
 
 def _arrow(column: pd.Series) -> pa.Array:
