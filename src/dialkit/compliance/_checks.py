@@ -105,23 +105,22 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     since = listed.set_index("phone")["listed_at"] if "listed_at" in listed else pd.Series(
         pd.NaT, index=listed["phone"], dtype="datetime64[ns, UTC]")
-    asked = calls.loc[calls["disposition"] == "do_not_call"].groupby("phone")["ended_at"].min()
-    since = since.groupby(level=0).min().combine(asked, _earlier) if len(asked) else since
-    to_listed = calls[calls["phone"].isin(listed["phone"])].copy()
-    to_listed["listed_at"] = to_listed["phone"].map(since)
+    asked = calls.loc[(calls["disposition"] == "do_not_call").to_numpy(bool, na_value=False),
+                      ["phone", "ended_at"]].groupby("phone")["ended_at"].min()
+    if len(asked):  # the earlier of the listing and the first do_not_call, where either is
+        dated = [times for times in (since.dropna(), asked) if len(times)]
+        since = pd.concat(dated).groupby(level=0).min()
+    rows = np.flatnonzero(calls["phone"].isin(listed["phone"]).to_numpy(dtype=bool))
+    to_listed = calls.iloc[rows].assign(listed_at=lambda c: c["phone"].map(since))
     dated = to_listed["listed_at"].notna()
     hits = to_listed[~dated | (to_listed["at"] > to_listed["listed_at"])]
     evidence = pd.Series(np.where(
         hits["listed_at"].notna(),
-        "called after the number was listed on " + hits["listed_at"].astype(str).str[:19],
+        "called after the number was listed on "
+        + hits["listed_at"].dt.strftime("%Y-%m-%d %H:%M:%S"),
         "the number is on the DNC list; the date it was listed is unknown, so this call "
         "may have been placed before"), index=hits.index)
     return findings("dnc_call", hits, evidence, listed_at=hits["listed_at"])
-
-
-def _earlier(first: pd.Timestamp, second: pd.Timestamp) -> pd.Timestamp:
-    return min(t for t in (first, second) if pd.notna(t)) if pd.notna(first) or pd.notna(
-        second) else pd.NaT
 
 
 def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
@@ -135,14 +134,14 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
 def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                     as_of: pd.Timestamp) -> pd.DataFrame:
     """Leads with no DNC check of their number, or one older than the scrub age."""
-    checked = dnc.groupby("phone")["checked_at"].max()
+    checked = dnc.groupby("phone", sort=False)["checked_at"].max()
     last = leads["phone"].map(checked)
     stale = last.isna() | (last < as_of - rules.scrub_age)
     hits = leads[stale & ~leads["status"].isin(["dnc", "completed"])]
     when = last[hits.index]
     evidence = pd.Series(np.where(
         when.isna(), "no DNC check of the number",
-        "last DNC check " + when.astype(str).str[:10]
+        "last DNC check " + when.dt.strftime("%Y-%m-%d")
         + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
 
