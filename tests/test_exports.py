@@ -8,7 +8,8 @@ import inspect
 import pytest
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
-                   "dialkit.frames", "dialkit.leads", "dialkit.sandbox"]
+                   "dialkit.frames", "dialkit.leads", "dialkit.sandbox", "dialkit.compliance",
+                   "dialkit.analytics"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_PACKAGES)
