@@ -138,8 +138,7 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
         env = kernel_environment(sandbox, out, Path(cache))
         runs = tuple(_run_one(path, out, env, f"[{i}/{len(paths)}]", echo)
                      for i, path in enumerate(paths, 1))
-    report = DemoReport(out, scale, runs, time.monotonic() - began)
-    report.headlines.update(headlines(report))
+    report = DemoReport(out, scale, runs, time.monotonic() - began, headlines(runs))
     write_index(report)
     return report
 
@@ -175,7 +174,7 @@ def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) 
     files = tuple(sorted(p for p, stamp in _snapshot(out).items()
                          if before.get(p) != stamp and p != html))
     if problem is not None:
-        echo(f"{step} {name}: FAILED after {seconds:.1f} s, {problem}")
+        echo(f"{step} {name}: FAILED after {seconds:.1f} s at {problem}")
         return NotebookRun(name, "failed", seconds, html, files, problem)
     echo(f"{step} {name}: done in {seconds:.1f} s")
     return NotebookRun(name, "done", seconds, html, files)
@@ -212,7 +211,7 @@ def execute(path: Path, env: dict[str, str],
 def _where(notebook: nbformat.NotebookNode, started: list[int], error: str) -> str:
     """``cell 8 (In [4], 'report = audit(...')``: which cell failed, and how."""
     if not started:
-        return f"before the first cell: {error}"
+        return f"the start, before any cell: {error}"
     cell = notebook.cells[started[-1]]
     count = cell.get("execution_count")
     shown = f"In [{count}], " if count else ""

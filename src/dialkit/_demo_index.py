@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from html import escape
 from importlib.metadata import version
@@ -56,10 +56,10 @@ DESCRIPTIONS = {
 """What the notebooks' files are, by name, for the index page."""
 
 
-def headlines(report: DemoReport) -> dict[str, list[str]]:
+def headlines(runs: Iterable[NotebookRun]) -> dict[str, list[str]]:
     """Each notebook's headline figures, from the files it wrote that :data:`READERS` know."""
     found: dict[str, list[str]] = {}
-    for run in report.runs:
+    for run in runs:
         lines = [line for file in run.files if file.name in READERS
                  for line in READERS[file.name](file)]
         if lines:
