@@ -101,7 +101,7 @@ def zones_of(phones: pd.Series) -> pd.DataFrame:
 def regions_among(phones: pd.Series, regions: Collection[str]) -> pd.Series:
     """The distinct numbers of ``phones`` whose region (``region_code_for_number``) is one
     of ``regions``, with it. Only numbers of those regions' calling codes are looked at."""
-    distinct = _distinct(phones)[1]
+    distinct = pc.drop_null(pa.array(pd.unique(phones), pa.string(), from_pandas=True))
     wanted = set(regions)
     found = np.full(len(distinct), None, object)
     parsed, code, nsn, slow = _parse(distinct)
@@ -116,12 +116,12 @@ def regions_among(phones: pd.Series, regions: Collection[str]) -> pd.Series:
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
     """Each pair's UTC moment (``at`` of its row) as wall-clock time in its zone (naive,
     nanoseconds), one zone at a time."""
-    moments = pd.DatetimeIndex(at).take(pairs.row)
-    local = np.empty(len(pairs.row), "datetime64[ns]")
+    moments = pd.DatetimeIndex(at).as_unit("ns").asi8[pairs.row]
+    local = np.empty(len(moments), np.int64)
     for zone, members in _groups(pairs.zone):
-        local[members] = moments[members].tz_convert(ZONES[zone]).tz_localize(
-            None).as_unit("ns").to_numpy()
-    return local
+        local[members] = pd.DatetimeIndex(moments[members], tz="UTC").tz_convert(
+            ZONES[zone]).tz_localize(None).asi8
+    return local.view("datetime64[ns]")
 
 
 def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
@@ -374,7 +374,8 @@ def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]
     if len(distinct) < 2:
         yield from ((int(key), rows) for key in distinct)
         return
-    order = np.argsort(codes, kind="stable")
+    small = codes.astype(np.int16) if len(distinct) < 2**15 else codes
+    order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
     cuts = np.flatnonzero(np.diff(codes[order])) + 1
     for part in np.split(order, cuts):
         yield int(distinct[codes[part[0]]]), rows[part]
