@@ -11,11 +11,15 @@ exported, up to the failing cell, and makes :attr:`DemoReport.ok` false.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -43,6 +47,7 @@ DEFAULT_SCALE: Scale = "medium"
 CELL_TIMEOUT_SECONDS = 300
 _KERNEL_NAME = "dialkit-demo-python"
 _NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+_INTERRUPT_GRACE_SECONDS = 10
 _INLINE_PLOTS = "module://matplotlib_inline.backend_inline"
 
 Echo = Callable[[str], None]
@@ -190,13 +195,13 @@ def execute(path: Path, env: dict[str, str],
     its own folder; the executed notebook, and ``None`` or where and why it failed."""
     notebook = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     started: list[int] = []
+    kernel = AsyncKernelManager(kernel_name=_KERNEL_NAME, kernel_spec_manager=_ThisInterpreter())
     client = NotebookClient(
-        notebook, km=AsyncKernelManager(kernel_name=_KERNEL_NAME,
-                                        kernel_spec_manager=_ThisInterpreter()),
-        timeout=timeout, resources={"metadata": {"path": str(path.parent)}},
+        notebook, km=kernel, timeout=timeout, resources={"metadata": {"path": str(path.parent)}},
         on_cell_start=lambda cell, cell_index: started.append(cell_index))
     try:
-        client.execute(env=env, stderr=subprocess.DEVNULL, cleanup_kc=True)
+        _interruptible(kernel, lambda: client.execute(env=env, stderr=subprocess.DEVNULL,
+                                                      cleanup_kc=True))
     except CellExecutionError as exc:
         return notebook, _where(notebook, started, _first_line(f"{exc.ename}: {exc.evalue}"))
     except CellTimeoutError:
@@ -206,6 +211,33 @@ def execute(path: Path, env: dict[str, str],
     except RuntimeError as exc:  # the kernel did not start, or stopped answering
         return notebook, _where(notebook, started, f"the kernel stopped: {_first_line(str(exc))}")
     return notebook, None
+
+
+def _interruptible(kernel: AsyncKernelManager, run: Callable[[], object]) -> None:
+    """``run()`` on a worker thread, so that Ctrl-C stays a KeyboardInterrupt here: it
+    interrupts the kernel's cell, waits for the notebook to stop, and goes on up.
+
+    (On the main thread, nbclient would take SIGINT itself, shut the kernel down under
+    the running cell and fail in its own cleanup.)
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="dialkit-demo-notebook") as pool:
+        running = pool.submit(run)
+        try:
+            running.result()
+        except KeyboardInterrupt:
+            with contextlib.suppress(RuntimeError):  # no kernel yet, or no longer
+                _wait_for(kernel.interrupt_kernel())
+            futures.wait([running], timeout=_INTERRUPT_GRACE_SECONDS)
+            if not running.done():
+                _wait_for(kernel.shutdown_kernel(now=True))
+            raise
+
+
+def _wait_for(step: Awaitable[object]) -> None:
+    async def waiting() -> None:
+        await step
+
+    asyncio.run(waiting())
 
 
 def _where(notebook: nbformat.NotebookNode, started: list[int], error: str) -> str:
