@@ -11,6 +11,8 @@ from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from ._rules import SEVERITY, Rules, period_words
@@ -110,7 +112,7 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     if len(asked):  # the earlier of the listing and the first do_not_call, where either is
         dated = [times for times in (since.dropna(), asked) if len(times)]
         since = pd.concat(dated).groupby(level=0).min()
-    rows = np.flatnonzero(calls["phone"].isin(listed["phone"]).to_numpy(dtype=bool))
+    rows = np.flatnonzero(_isin(calls["phone"], listed["phone"]))
     to_listed = calls.iloc[rows].assign(listed_at=lambda c: c["phone"].map(since))
     dated = to_listed["listed_at"].notna()
     hits = to_listed[~dated | (to_listed["at"] > to_listed["listed_at"])]
@@ -126,7 +128,8 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
 def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     """Leads whose number is listed while their status still lets them be dialled."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool), "phone"]
-    hits = leads[leads["phone"].isin(listed) & ~leads["status"].isin(["dnc", "completed"])]
+    dialable = ~leads["status"].isin(["dnc", "completed"]).to_numpy(dtype=bool)
+    hits = leads.iloc[np.flatnonzero(_isin(leads["phone"], listed) & dialable)]
     evidence = "the number is on the DNC list but the lead is " + hits["status"].astype(str)
     return findings("dnc_lead", hits, evidence)
 
@@ -151,7 +154,7 @@ def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFra
     if not blocked:
         return findings("blocked_country", calls.iloc[:0], pd.Series(dtype=str))
     regions = regions_among(calls["phone"], blocked)
-    hits = calls[calls["phone"].isin(regions.index)]
+    hits = calls.iloc[np.flatnonzero(_isin(calls["phone"], regions.index))]
     country = hits["phone"].map(regions)
     return findings("blocked_country", hits,
                     "called a number in " + country.astype(str) + ", a blocked country",
@@ -160,10 +163,27 @@ def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFra
 
 def unverified_caller_id(calls: pd.DataFrame, verified: Collection[str]) -> pd.DataFrame:
     """Calls whose caller id is not one of the account's verified numbers."""
-    hits = calls[~calls["from_number"].isin(set(verified))]
+    hits = calls.iloc[np.flatnonzero(~_isin(calls["from_number"], list(verified)))]
     return findings("unverified_caller_id", hits,
                     "caller id " + hits["from_number"].astype(str) + " is not verified",
                     from_number=hits["from_number"])
+
+
+def _isin(column: pd.Series, values: pd.Series | pd.Index | list[str]) -> Bools:
+    """``column.isin(values)``; an Arrow text column in one pass of ``pyarrow`` (pandas
+    first makes an Arrow scalar of each value: 50 ms for 10,000 numbers)."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        try:
+            wanted = pa.array(values, pa.large_string(), from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass  # not all text: as pandas does it
+        else:
+            arrow = pa.chunked_array(column.array.__arrow_array__())
+            found: Bools = pc.is_in(arrow, value_set=wanted.cast(arrow.type)).to_numpy()
+            return found
+    among: Bools = column.isin(values).to_numpy(dtype=bool)
+    return among
 
 
 def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame, str]:
