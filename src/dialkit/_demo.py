@@ -200,8 +200,8 @@ def execute(path: Path, env: dict[str, str],
         notebook, km=kernel, timeout=timeout, resources={"metadata": {"path": str(path.parent)}},
         on_cell_start=lambda cell, cell_index: started.append(cell_index))
     try:
-        _interruptible(kernel, lambda: client.execute(env=env, stderr=subprocess.DEVNULL,
-                                                      cleanup_kc=True))
+        _interruptible(kernel, lambda: asyncio.run(client.async_execute(
+            env=env, stderr=subprocess.DEVNULL, cleanup_kc=True)))  # a loop closed after
     except CellExecutionError as exc:
         return notebook, _where(notebook, started, _first_line(f"{exc.ename}: {exc.evalue}"))
     except CellTimeoutError:
