@@ -22,6 +22,7 @@ import functools
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
@@ -120,8 +121,15 @@ def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
     local = np.empty(len(moments), np.int64)
     for zone, members in _groups(pairs.zone):
         local[members] = pd.DatetimeIndex(moments[members], tz="UTC").tz_convert(
-            ZONES[zone]).tz_localize(None).asi8
+            _zone(zone)).tz_localize(None).asi8
     return local.view("datetime64[ns]")
+
+
+@functools.cache
+def _zone(index: int) -> ZoneInfo:
+    """A zone, kept: ``ZoneInfo`` holds only its last few zones once no time refers to
+    them, and reads the others' files again (a millisecond a zone, each audit)."""
+    return ZoneInfo(ZONES[index])
 
 
 def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
