@@ -192,9 +192,9 @@ def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
     rows = np.flatnonzero(plain)
     digits = pc.utf8_slice_codeunits(_take(texts, rows), 1)
     code, width = _calling_codes(digits)
-    nsn = pc.if_else(pa.array(width == 1), pc.utf8_slice_codeunits(digits, 1), pc.if_else(
-        pa.array(width == 2), pc.utf8_slice_codeunits(digits, 2),
-        pc.utf8_slice_codeunits(digits, 3)))
+    nsn = digits
+    for taken in (1, 2, 3):
+        nsn = pc.if_else(pa.array(width == taken), pc.utf8_slice_codeunits(digits, taken), nsn)
     size = _lengths(nsn)
     tried = (code > 0) & (size >= MIN_NSN)
     strips = _strips_prefix(code, nsn, tried)
