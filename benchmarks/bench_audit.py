@@ -1,0 +1,650 @@
+"""The compliance audit over a million calls: its time, a row-by-row baseline, peak memory.
+
+The compliance issue's target: on frames of 1,000,000 calls and 200,000 leads,
+``dialkit.compliance.audit`` with every rule under 3 s and at least 50x a
+straightforward row-by-row version of the same rules, measured side by side in
+one run with identical findings; peak memory under 2 GiB.
+
+The frames are generated with the columns and dtypes of ``client.frames``
+(Arrow strings, ``timestamp[us, UTC]``, nullable booleans, categoricals), plus
+``agent_joined_at`` on calls and ``listed_at`` on DNC results: ``--leads``
+numbers, one lead each in 25 campaigns, valid by ``phonenumbers`` (about 94%
+US in its real area codes and exchanges, so some area codes of two zones; 3%
+Canada, then UK, Germany, France, Mexico, Australia, India, a few of Iran and
+North Korea, a few toll-free and international freephone numbers); ``--calls``
+calls over six weeks that cross the end of US daylight saving time, 90%
+outbound, placed in local daytime in the number's first zone, about a third
+answered; a DNC result for every number. Each rule has a realistic share of
+findings: night calls, bursts of 4-5 calls to a number in a day, calls after a
+listing (numbers listed during the window, or with no listing date and a
+``do_not_call`` disposition), unverified caller ids, agents joining late or never.
+
+What one run measures (``--runs`` times each, alternating where there are two):
+
+1. the audit (``verified_caller_ids``, ``blocked_countries=["KP", "IR"]``,
+   ``dnc``, ``leads``) on the whole frames: wall time;
+2. on the subset of every tenth number (its calls, its leads, its DNC results:
+   about a tenth of the account), :func:`row_by_row` and the audit, alternating:
+   wall times, the ratio of the medians, and the same set of (rule, call or
+   lead id) on every run;
+3. ``--full-baseline``: the row-by-row version once on the whole frames, its
+   findings held equal to the audit's (it takes minutes);
+4. peak memory: a fresh process reads the frames from Parquet, then audits
+   them; the rise of its ``VmHWM`` over the audit, and its ``VmHWM`` at the end.
+
+Run: ``.venv/bin/python benchmarks/bench_audit.py [--calls 1000000] [--leads 200000] [--runs 3]
+[--full-baseline]``. Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Collection
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+from phonenumbers import timezone as phone_timezones
+
+import dialkit.compliance
+from dialkit.compliance import US_FEDERAL, Rules
+from dialkit.frames import SCHEMAS
+
+START = pd.Timestamp("2026-09-21", tz="UTC")
+"""The first day of the calls: six weeks to 2 November cross the end of US DST."""
+DAYS = 42
+AS_OF = START + pd.Timedelta(days=DAYS + 1)
+CAMPAIGNS = 25
+BLOCKED = ("KP", "IR")
+SHARES = {"CA": 0.03, "GB": 0.012, "DE": 0.004, "FR": 0.004, "MX": 0.004, "AU": 0.003,
+          "IN": 0.003, "IR": 0.0004, "KP": 0.0002}
+"""The share of the numbers outside the US, by region."""
+TOLL_FREE, FREEPHONE, VAGUE = 20, 10, 0.002
+"""US toll-free numbers (every NANP zone), international freephone ones (no zone), and the
+share of US numbers in exchanges whose zone ``phonenumbers`` does not know (every NANP zone)."""
+OUTBOUND, ANSWERED = 0.9, 0.35
+NIGHT, BURSTS, UNVERIFIED = 0.003, 0.004, 0.004
+"""Shares of outbound calls placed at night, of numbers given a burst of calls in a day,
+of outbound calls from a caller id that is not verified."""
+VERIFIED = tuple(f"+1415555{n:04d}" for n in range(100, 112))
+TEXT = SCHEMAS["calls"].dtypes["id"]
+WHEN = SCHEMAS["calls"].dtypes["created_at"]
+SECOND_MS = 1000
+DAY_MS = 86_400 * SECOND_MS
+
+
+# The numbers ---------------------------------------------------------------------------------
+
+def numbers(count: int, rng: np.random.Generator) -> pd.DataFrame:
+    """``count`` distinct valid numbers: ``phone`` (E.164), ``region``, ``zone`` (the first
+    of its zones, where the dialer places calls in daytime), in random order."""
+    us, ca, vague = _nanp_exchanges(rng)
+    counts = {region: max(1, round(count * share)) for region, share in SHARES.items()}
+    parts = [_nanp(ca, counts.pop("CA"), rng, "CA"), _toll_free(rng), _freephone(rng),
+             _nanp(vague, round(count * VAGUE), rng, "US, zone not known")]
+    parts += [_international(region, n, rng) for region, n in counts.items()]
+    parts.append(_nanp(us, count - sum(len(p) for p in parts), rng, "US"))
+    pool = pd.concat(parts, ignore_index=True)
+    assert pool["phone"].is_unique and len(pool) == count
+    return pool.sample(frac=1, random_state=rng.integers(2**31), ignore_index=True)
+
+
+def _nanp_exchanges(rng: np.random.Generator) -> tuple[dict[int, str], ...]:
+    """Area code and exchange pairs valid in ``phonenumbers`` (time zones are keyed by these
+    six digits at most), each with the first of its zones: US ones, Canadian ones, and US ones
+    ``phonenumbers`` gives every NANP zone (it knows no narrower one)."""
+    found: tuple[dict[int, str], ...] = ({}, {}, {})
+    for prefix in np.unique(rng.integers(200_000, 1_000_000, 60_000)).tolist():
+        number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
+        region = phonenumbers.region_code_for_number(number)
+        if region in ("US", "CA") and phonenumbers.is_valid_number(number):
+            zones = phone_timezones.time_zones_for_number(number)
+            which = 1 if region == "CA" else 2 if len(zones) > 4 else 0
+            found[which][prefix] = zones[0]
+    return found
+
+
+def _nanp(exchanges: dict[int, str], count: int, rng: np.random.Generator,
+          region: str) -> pd.DataFrame:
+    """``count`` distinct numbers of the given exchanges, each one checked valid."""
+    prefixes = np.array(list(exchanges))
+    national = np.unique(prefixes[rng.integers(0, len(prefixes), count * 2)] * 10_000
+                         + rng.integers(0, 10_000, count * 2))
+    national = rng.permutation(national)[:count]
+    assert all(phonenumbers.is_valid_number(phonenumbers.PhoneNumber(
+        country_code=1, national_number=n)) for n in national.tolist())
+    zones = pd.Series(exchanges)[national // 10_000].to_numpy()
+    return pd.DataFrame({"phone": "+1" + pd.Series(national.astype(str)), "region": region,
+                         "zone": zones})
+
+
+def _varied(example: phonenumbers.PhoneNumber, count: int, rng: np.random.Generator,
+            digits: int = 4) -> list[phonenumbers.PhoneNumber]:
+    """Valid numbers like ``example`` with their last ``digits`` digits drawn at random."""
+    scale = 10**digits
+    found = {}
+    for tail in rng.integers(0, scale, count * 4).tolist():
+        number = phonenumbers.PhoneNumber(
+            country_code=example.country_code,
+            national_number=example.national_number // scale * scale + tail)
+        if phonenumbers.is_valid_number(number):
+            found[number.national_number] = number
+    assert len(found) >= count, example
+    return list(found.values())[:count]
+
+
+def _international(region: str, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Mobile and fixed numbers of ``region``, half and half."""
+    rows = []
+    for kind, share in ((phonenumbers.PhoneNumberType.MOBILE, count // 2),
+                        (phonenumbers.PhoneNumberType.FIXED_LINE, count - count // 2)):
+        example = phonenumbers.example_number_for_type(region, kind)
+        for number in _varied(example, share, rng, digits=5 if count > 2_000 else 4):
+            e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+            rows.append((e164, region, phone_timezones.time_zones_for_number(number)[0]))
+    return pd.DataFrame(rows, columns=["phone", "region", "zone"])
+
+
+def _toll_free(rng: np.random.Generator) -> pd.DataFrame:
+    example = phonenumbers.parse("+18002345678")
+    phones = [phonenumbers.format_number(n, phonenumbers.PhoneNumberFormat.E164)
+              for n in _varied(example, TOLL_FREE, rng)]
+    return pd.DataFrame({"phone": phones, "region": "US toll-free", "zone": "America/New_York"})
+
+
+def _freephone(rng: np.random.Generator) -> pd.DataFrame:
+    example = phonenumbers.example_number_for_non_geo_entity(800)
+    phones = [phonenumbers.format_number(n, phonenumbers.PhoneNumberFormat.E164)
+              for n in _varied(example, FREEPHONE, rng, digits=3)]
+    return pd.DataFrame({"phone": phones, "region": "freephone", "zone": "UTC"})
+
+
+def ids(prefix: str, count: int, rng: np.random.Generator) -> pd.Series:
+    """``count`` ids of the contract's shape: ``prefix`` and a lower-case UUID."""
+    raw = np.frombuffer(rng.bytes(16 * count), np.uint8).reshape(count, 16)
+    hex_digits = np.frombuffer(b"0123456789abcdef", np.uint8)
+    digits = np.stack([hex_digits[raw >> 4], hex_digits[raw & 15]], axis=2).reshape(count, 32)
+    dash = np.full((count, 1), ord("-"), np.uint8)
+    head = np.tile(np.frombuffer(prefix.encode(), np.uint8), (count, 1))
+    parts = [head, digits[:, :8], dash, digits[:, 8:12], dash, digits[:, 12:16], dash,
+             digits[:, 16:20], dash, digits[:, 20:]]
+    joined = np.ascontiguousarray(np.concatenate(parts, axis=1))
+    return pd.Series(joined.view(f"S{joined.shape[1]}").ravel().astype(str), dtype=TEXT)
+
+
+# The frames ----------------------------------------------------------------------------------
+
+def frames(calls: int, leads: int, seed: int = 11) -> dict[str, pd.DataFrame]:
+    """``calls``, ``leads`` and ``dnc`` frames of an account of ``leads`` numbers (and the
+    ``numbers`` themselves, with their regions)."""
+    rng = np.random.default_rng(seed)
+    pool = numbers(leads, rng)
+    pool["campaign"] = rng.integers(0, CAMPAIGNS, leads)
+    pool["listed"] = rng.choice(3, leads, p=[0.966, 0.03, 0.004])  # 1 before, 2 during
+    call_frame = _calls(pool, calls, rng)
+    asked = set(call_frame.loc[call_frame["disposition"] == "do_not_call", "to_number"])
+    pool["asked"] = pool["phone"].isin(asked)
+    return {"calls": call_frame, "leads": _leads(pool, call_frame, rng),
+            "dnc": _dnc(pool, rng), "numbers": pool}
+
+
+def _calls(pool: pd.DataFrame, count: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Outbound calls (regular ones, some at night, and bursts) and inbound ones, by time."""
+    outbound = round(count * OUTBOUND)
+    burst, burst_day, burst_ms = _bursts(pool, rng)
+    weights = rng.gamma(4.0, size=len(pool))
+    weights[(pool["listed"] == 1) & (rng.random(len(pool)) > 0.02)] = 0  # scrubbed, mostly
+    regular = rng.choice(len(pool), outbound - len(burst), p=weights / weights.sum())
+    local_ms = rng.integers(8 * 3600 + 300, 20 * 3600 + 3300, len(regular)) * SECOND_MS
+    night = rng.random(len(regular)) < NIGHT
+    local_ms[night] = (rng.integers(21 * 3600, 32 * 3600, int(night.sum())) % (24 * 3600)
+                       * SECOND_MS)
+    who = np.r_[regular, burst]
+    day = np.r_[rng.integers(0, DAYS, len(regular)), burst_day]
+    at = _utc(day * DAY_MS + np.r_[local_ms, burst_ms] + rng.integers(0, SECOND_MS, len(who)),
+              pool["zone"].to_numpy()[who])
+    out = pd.DataFrame({"number": who, "created_at": at, "direction": "outbound"})
+    inbound = count - outbound
+    into = pd.DataFrame({"number": rng.integers(0, len(pool), inbound), "direction": "inbound",
+                         "created_at": START + pd.to_timedelta(
+                             rng.integers(0, DAYS * DAY_MS, inbound), unit="ms")})
+    frame = pd.concat([out, into], ignore_index=True).sort_values(
+        "created_at", kind="stable", ignore_index=True)
+    return _call_columns(frame, pool, rng)
+
+
+def _bursts(pool: pd.DataFrame, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """4 or 5 calls to a number within five hours of one day, for a share of the numbers:
+    the numbers, the days and the local times (ms into the day)."""
+    numbers = rng.choice(np.flatnonzero(pool["listed"] != 1), round(len(pool) * BURSTS),
+                         replace=False)
+    sizes = rng.integers(4, 6, len(numbers))
+    first = rng.integers(9 * 3600, 15 * 3600, len(numbers)) * SECOND_MS
+    later = rng.integers(0, 5 * 3600 * SECOND_MS, sizes.sum())
+    return (np.repeat(numbers, sizes), np.repeat(rng.integers(0, DAYS, len(numbers)), sizes),
+            np.repeat(first, sizes) + later)
+
+
+def _utc(local_ms: np.ndarray, zones: np.ndarray) -> pd.Series:
+    """Wall-clock times (ms after ``START``'s midnight) in each row's zone, as UTC."""
+    naive = START.tz_localize(None) + pd.to_timedelta(local_ms, unit="ms")
+    at = pd.Series(pd.NaT, index=range(len(zones)), dtype=WHEN)
+    for zone, rows in pd.Series(zones).groupby(zones).groups.items():
+        local = naive[rows].tz_localize(str(zone), ambiguous=np.zeros(len(rows), bool),
+                                        nonexistent="shift_forward")
+        at[rows] = local.tz_convert("UTC").as_unit("us")
+    return at
+
+
+DISPOSITIONS = ("sale", "interested", "not_interested", "callback", "wrong_number", "do_not_call")
+DISPOSITION_SHARES = (0.1, 0.19, 0.45, 0.2, 0.05, 0.01)
+UNANSWERED = ("no-answer", "busy", "failed", "voicemail")
+
+
+def _call_columns(frame: pd.DataFrame, pool: pd.DataFrame,
+                  rng: np.random.Generator) -> pd.DataFrame:
+    """The calls frame's columns for calls of pool numbers placed at ``created_at``."""
+    n = len(frame)
+    out = (frame["direction"] == "outbound").to_numpy()
+    phone = pool["phone"].to_numpy()[frame["number"]]
+    ours = np.array(VERIFIED)[rng.integers(0, len(VERIFIED), n)]
+    caller = np.where(rng.random(n) < UNVERIFIED, np.array(["+14155550199", "+13125550142"])[
+        rng.integers(0, 2, n)], ours)
+    answered = rng.random(n) < np.where(out, ANSWERED, 0.6)
+    created = frame["created_at"]
+    answer = created + pd.to_timedelta(rng.integers(4_000, 30_000, n), unit="ms")
+    talk = pd.to_timedelta(rng.exponential(100_000, n).astype(np.int64) + 5_000, unit="ms")
+    ring = pd.to_timedelta(rng.integers(15_000, 45_000, n), unit="ms")
+    ended = (answer + talk).where(answered, created + ring)
+    joined, dropped = _joined(answer, pool["campaign"].to_numpy()[frame["number"]], rng)
+    disposition = pd.Series(rng.choice(DISPOSITIONS, n, p=DISPOSITION_SHARES), dtype=TEXT)
+    disposition[~answered | joined.isna()] = pd.NA
+    calls = pd.DataFrame({
+        "id": ids("call_", n, rng), "direction": frame["direction"],
+        "from_number": np.where(out, caller, phone), "to_number": np.where(out, phone, ours),
+        "status": np.where(answered, "completed", rng.choice(UNANSWERED, n)),
+        "created_at": created, "answered_at": answer.where(answered),
+        "ended_at": ended, "duration_seconds": np.where(
+            answered, (ended - answer).dt.total_seconds(), 0.0),
+        "campaign_id": np.where(out, _campaigns()[pool["campaign"].to_numpy()[frame["number"]]],
+                                None),
+        "disposition": disposition, "hangup_cause": np.where(
+            answered, "normal_clearing", "no_answer")})
+    return typed(calls.assign(agent_joined_at=joined.where(answered)), "calls")
+
+
+def _joined(answer: pd.Series, campaign: np.ndarray,
+            rng: np.random.Generator) -> tuple[pd.Series, np.ndarray]:
+    """When an agent joined each call if answered: mostly within 1.5 s; in each campaign
+    its own share (0.5% to 5%) late (2-9 s) or never."""
+    n = len(answer)
+    rates = np.random.default_rng(3).uniform(0.005, 0.05, CAMPAIGNS)
+    dropped = rng.random(n) < rates[campaign]
+    delay = np.where(dropped, rng.integers(2_050, 9_000, n), rng.integers(200, 1_500, n))
+    joined = answer + pd.to_timedelta(delay, unit="ms")
+    return joined.where(~(dropped & (rng.random(n) < 0.5))), dropped
+
+
+def _campaigns() -> np.ndarray:
+    return ids("cmp_", CAMPAIGNS, np.random.default_rng(5)).to_numpy(dtype=object)
+
+
+LEAD_STATUSES = ("new", "contacted", "callback", "completed")
+
+
+def _leads(pool: pd.DataFrame, calls: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """One lead per number; numbers listed before the window mostly ``dnc``, and those
+    whose person asked not to be called often."""
+    n = len(pool)
+    status = rng.choice(LEAD_STATUSES, n, p=[0.3, 0.45, 0.1, 0.15]).astype(object)
+    status[(pool["listed"] == 1).to_numpy() & (rng.random(n) < 0.92)] = "dnc"
+    status[pool["asked"].to_numpy() & (rng.random(n) < 0.6)] = "dnc"
+    outbound = calls[calls["direction"] == "outbound"]
+    attempts = outbound.groupby("to_number", observed=True).size()
+    last = outbound.groupby("to_number", observed=True)["created_at"].max()
+    created = pd.Series(START - pd.to_timedelta(rng.integers(1, 60 * DAY_MS, n), unit="ms"))
+    ids_ = ids("lead_", n, rng)
+    leads = pd.DataFrame({
+        "id": ids_, "campaign_id": _campaigns()[pool["campaign"]],
+        "external_id": "crm-" + pd.Series(np.arange(n).astype(str)).str.zfill(7),
+        "phone": pool["phone"], "full_name": rng.choice(["Ada Lovelace", "Grace Hopper",
+                                                         "Alan Turing", "Zoë Müller"], n),
+        "email": ids_.str[5:13] + "@example.com", "status": status,
+        "attempts": pool["phone"].map(attempts).fillna(0).astype("Int64"),
+        "custom_fields": np.where(rng.random(n) < 0.3, '{"tier":"gold"}', None),
+        "last_attempt_at": pool["phone"].map(last),
+        "next_attempt_at": pd.Series(pd.NaT, index=range(n), dtype=WHEN),
+        "disposition_code": None, "hangup_cause": None, "created_at": created,
+        "updated_at": pool["phone"].map(last).fillna(created)})
+    return typed(leads, "leads")
+
+
+def _dnc(pool: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
+    """A result for every number: listed before the window, during it, or (half of those who
+    asked not to be called, and a tenth of the rest) with no listing date; most checked in
+    the last 25 days, 5% more than 31 days before the audit."""
+    n = len(pool)
+    state = pool["listed"].to_numpy()
+    days = pd.to_timedelta(rng.integers(30 * DAY_MS, 2000 * DAY_MS, n), unit="ms")
+    during = pd.to_timedelta(rng.integers(3 * DAY_MS, 38 * DAY_MS, n), unit="ms")
+    listed_at = pd.Series(np.where(state == 1, START - days, START + during), dtype=WHEN)
+    undated = pool["asked"].to_numpy() & (rng.random(n) < 0.5) & (state == 0)
+    listed = (state > 0) | undated
+    listed_at[~listed | undated | ((state == 1) & (rng.random(n) < 0.1))] = pd.NaT
+    age = np.where(rng.random(n) < 0.05, rng.integers(32 * DAY_MS, 150 * DAY_MS, n),
+                   rng.integers(DAY_MS, 25 * DAY_MS, n))
+    checked = AS_OF - pd.to_timedelta(age, unit="ms")
+    checked = checked.where(listed_at.isna() | (checked > listed_at), listed_at + pd.Timedelta(
+        days=1))
+    return typed(pd.DataFrame({"phone": pool["phone"], "listed": listed, "checked_at": checked,
+                               "listed_at": listed_at}), "dnc")
+
+
+def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``frame`` with the dtypes of ``client.frames``' frame ``name`` (times: UTC)."""
+    dtypes = {column: SCHEMAS[name].dtypes.get(column, WHEN) for column in frame}
+    return frame.astype({c: d for c, d in dtypes.items() if frame[c].dtype != d})
+
+
+# The row-by-row version ----------------------------------------------------------------------
+
+def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
+               verified: Collection[str], blocked: Collection[str], rules: Rules,
+               as_of: pd.Timestamp) -> set[tuple[str, str]]:
+    """The audit's rules as a user writes them by hand: a loop over the calls and one over
+    the leads, ``phonenumbers`` and ``zoneinfo`` on each call, a deque per number for the
+    frequency and one per campaign for abandonment. The findings as (rule, call or lead id)."""
+    outbound = [call for call in calls.to_dict("records") if call["direction"] == "outbound"]
+    for call in outbound:
+        for column in ("created_at", "answered_at", "ended_at", "agent_joined_at"):
+            call[column] = None if pd.isna(call[column]) else call[column].to_pydatetime()
+    found: set[tuple[str, str]] = set()
+    for call in outbound:
+        found.update(_per_call(call, verified, blocked, rules))
+    found.update(_frequency(outbound, rules))
+    found.update(_abandonment(outbound, rules))
+    listed, since, checked = _dnc_lists(dnc, outbound)
+    for call in outbound:
+        when = since.get(call["to_number"])
+        if call["to_number"] in listed and (when is None or call["created_at"] > when):
+            found.add(("dnc_call", call["id"]))
+    stale_before = (as_of - rules.scrub_age).to_pydatetime()
+    for lead in leads.to_dict("records"):
+        if lead["status"] in ("dnc", "completed"):
+            continue
+        if lead["phone"] in listed:
+            found.add(("dnc_lead", lead["id"]))
+        last = checked.get(lead["phone"])
+        if last is None or last < stale_before:
+            found.add(("unscreened_lead", lead["id"]))
+    return found
+
+
+def _per_call(call: dict[str, Any], verified: Collection[str], blocked: Collection[str],
+              rules: Rules) -> list[tuple[str, str]]:
+    """Calling hours in every zone of the number, its country, the caller id."""
+    found = []
+    try:
+        number = phonenumbers.parse(call["to_number"])
+    except phonenumbers.NumberParseException:
+        number = None
+    zones = [] if number is None else [
+        zone for zone in phone_timezones.time_zones_for_number(number) if zone != "Etc/Unknown"]
+    if not zones:
+        found.append(("unknown_timezone", call["id"]))
+    for zone in zones:
+        local = call["created_at"].astimezone(ZoneInfo(zone)).time()
+        if not rules.window[0] <= local < rules.window[1]:
+            found.append(("calling_hours", call["id"]))
+            break
+    if number is not None and phonenumbers.region_code_for_number(number) in blocked:
+        found.append(("blocked_country", call["id"]))
+    if call["from_number"] not in verified:
+        found.append(("unverified_caller_id", call["id"]))
+    return found
+
+
+def _frequency(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, str]]:
+    """Each call that is more than the limit to its number in the 24 hours up to it."""
+    found = []
+    recent: dict[str, deque[datetime]] = defaultdict(deque)
+    for call in sorted(outbound, key=lambda c: c["created_at"]):
+        calls = recent[call["to_number"]]
+        while calls and calls[0] <= call["created_at"] - timedelta(hours=24):
+            calls.popleft()
+        calls.append(call["created_at"])
+        if len(calls) > rules.max_calls_per_24h:
+            found.append(("call_frequency", call["id"]))
+    return found
+
+
+def _abandonment(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, str]]:
+    """Each abandoned call while its campaign's rate over the window is above the limit."""
+    found = []
+    window: dict[str, deque[tuple[datetime, bool]]] = defaultdict(deque)
+    dropped_in: dict[str, int] = defaultdict(int)
+    answered = [call for call in outbound if call["answered_at"] is not None]
+    late = pd.Timedelta(seconds=rules.agent_join_seconds)
+    for call in sorted(answered, key=lambda c: (c["campaign_id"] or "", c["answered_at"])):
+        campaign, at = call["campaign_id"] or "", call["answered_at"]
+        joined = call["agent_joined_at"]
+        dropped = joined is None or joined - at > late
+        calls = window[campaign]
+        while calls and calls[0][0] <= at - rules.abandonment_window:
+            dropped_in[campaign] -= calls.popleft()[1]
+        calls.append((at, dropped))
+        dropped_in[campaign] += dropped
+        if dropped and dropped_in[campaign] / len(calls) > rules.abandonment_limit:
+            found.append(("abandonment", call["id"]))
+    return found
+
+
+def _dnc_lists(dnc: pd.DataFrame, outbound: list[dict[str, Any]]) -> tuple[
+        set[str], dict[str, datetime], dict[str, datetime]]:
+    """The listed numbers; since when each is listed (its listing date or the first
+    ``do_not_call`` disposition, the earlier); when each number was last checked."""
+    listed: set[str] = set()
+    since: dict[str, datetime] = {}
+    checked: dict[str, datetime] = {}
+    for row in dnc.to_dict("records"):
+        if pd.notna(row["checked_at"]):
+            at = row["checked_at"].to_pydatetime()
+            checked[row["phone"]] = max(checked.get(row["phone"], at), at)
+        if row["listed"] is True:
+            listed.add(row["phone"])
+            if pd.notna(row["listed_at"]):
+                at = row["listed_at"].to_pydatetime()
+                since[row["phone"]] = min(since.get(row["phone"], at), at)
+    for call in outbound:
+        if call["disposition"] == "do_not_call" and call["ended_at"] is not None:
+            phone, at = call["to_number"], call["ended_at"]
+            since[phone] = min(since.get(phone, at), at)
+    return listed, since, checked
+
+
+# Measuring -----------------------------------------------------------------------------------
+
+def audited(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The audit with every rule on: the findings."""
+    return dialkit.compliance.audit(
+        frame["calls"], leads=frame["leads"], dnc=frame["dnc"], verified_caller_ids=VERIFIED,
+        blocked_countries=BLOCKED, rules=US_FEDERAL, as_of=AS_OF).findings
+
+
+def by_hand(frame: dict[str, pd.DataFrame]) -> set[tuple[str, str]]:
+    return row_by_row(frame["calls"], frame["leads"], frame["dnc"], VERIFIED, BLOCKED,
+                      US_FEDERAL, AS_OF)
+
+
+def found(findings: pd.DataFrame) -> set[tuple[str, str]]:
+    """The findings as (rule, call id, or lead id for a lead rule)."""
+    ids = findings["call_id"].astype(object).where(findings["call_id"].notna(),
+                                                  findings["lead_id"].astype(object))
+    return set(zip(findings["rule"], ids, strict=True))
+
+
+def per_rule(findings: set[tuple[str, str]]) -> dict[str, int]:
+    counts = pd.Series([rule for rule, _ in findings], dtype=object).value_counts()
+    return {rule: int(counts.get(rule, 0)) for rule in dialkit.compliance.RULE_IDS}
+
+
+def timed(function: Callable[[dict[str, pd.DataFrame]], Any],
+          frame: dict[str, pd.DataFrame]) -> tuple[float, Any]:
+    gc.collect()
+    began = time.perf_counter()
+    result = function(frame)
+    return time.perf_counter() - began, result
+
+
+def subset(frame: dict[str, pd.DataFrame], every: int) -> dict[str, pd.DataFrame]:
+    """The calls, leads and DNC results of every ``every``-th number (by the leads' order)."""
+    phones = set(frame["leads"]["phone"].iloc[::every])
+    calls = frame["calls"]
+    number = calls["to_number"].where(calls["direction"] == "outbound", calls["from_number"])
+    return {"calls": calls[number.isin(phones)].reset_index(drop=True),
+            "leads": frame["leads"][frame["leads"]["phone"].isin(phones)].reset_index(drop=True),
+            "dnc": frame["dnc"][frame["dnc"]["phone"].isin(phones)].reset_index(drop=True)}
+
+
+def agree(ours: pd.DataFrame, theirs: set[tuple[str, str]], label: str) -> None:
+    mine = found(ours)
+    if mine != theirs:
+        raise AssertionError(f"{label}: the audit and the row-by-row version differ: "
+                             f"{sorted(mine - theirs)[:5]} only in the audit, "
+                             f"{sorted(theirs - mine)[:5]} only by hand")
+
+
+RUN = textwrap.dedent("""
+    import json, sys, time
+    import pandas as pd
+    sys.path.insert(0, sys.argv[2])
+    import bench_audit
+    def high_water():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    frame = {name: pd.read_parquet(f"{sys.argv[1]}/{name}.parquet")
+             for name in ("calls", "leads", "dnc")}
+    base = high_water()
+    began = time.perf_counter()
+    findings = bench_audit.audited(frame)
+    seconds = time.perf_counter() - began
+    print(json.dumps({"seconds": seconds, "rise": high_water() - base, "peak": high_water(),
+                      "findings": len(findings)}))
+""")
+
+
+def in_a_fresh_process(folder: Path) -> dict[str, float]:
+    """The audit of the frames written in ``folder``, in a new process: its time, the rise
+    of its ``VmHWM`` over the audit and its ``VmHWM`` at the end (bytes)."""
+    done = subprocess.run([sys.executable, "-c", RUN, str(folder), str(Path(__file__).parent)],
+                          capture_output=True, text=True, check=True)
+    measured: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=1_000_000)
+    parser.add_argument("--leads", type=int, default=200_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--every", type=int, default=10,
+                        help="the subset: calls, leads and DNC results of every EVERY-th number")
+    parser.add_argument("--full-baseline", action="store_true",
+                        help="run the row-by-row version on the whole frames too (minutes a run)")
+    options = parser.parse_args()
+    began = time.perf_counter()
+    frame = frames(options.calls, options.leads)
+    describe(frame, time.perf_counter() - began)
+    whole = side_by_side(frame, options.runs, options.full_baseline, "whole frames")
+    part = subset(frame, options.every)
+    sub = side_by_side(part, options.runs, True, f"every {options.every}th number")
+    folder = Path(tempfile.mkdtemp())
+    for name in ("calls", "leads", "dnc"):
+        frame[name].to_parquet(folder / f"{name}.parquet")
+    memory = [in_a_fresh_process(folder) for _ in range(options.runs)]
+    report(options, frame, part, whole, sub, memory)
+
+
+Timings = dict[str, list[float]]
+
+
+def side_by_side(frame: dict[str, pd.DataFrame], runs: int, by_hand_too: bool,
+                 label: str) -> tuple[Timings, set[tuple[str, str]]]:
+    """The audit (and the row-by-row version before it, if asked) ``runs`` times,
+    alternating; every run of both checked to find the same."""
+    times: Timings = {"audit": [], "row by row": []}
+    findings: set[tuple[str, str]] = set()
+    for run in range(runs):
+        expected = None
+        if by_hand_too:
+            seconds, expected = timed(by_hand, frame)
+            times["row by row"].append(seconds)
+        seconds, result = timed(audited, frame)
+        times["audit"].append(seconds)
+        findings = found(result)
+        if expected is not None:
+            agree(result, expected, f"{label}, run {run + 1}")
+        print(f"{label}, run {run + 1}: " + ", ".join(
+            f"{side} {values[-1]:.3f} s" for side, values in times.items() if values)
+            + f"; {len(findings):,} findings" + (", the same both ways" if by_hand_too else ""),
+            flush=True)
+    return times, findings
+
+
+def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:
+    calls, dnc = frame["calls"], frame["dnc"]
+    outbound = calls[calls["direction"] == "outbound"]
+    regions = frame["numbers"]["region"].value_counts(normalize=True)
+    print(f"generated in {seconds:.1f} s: {len(calls):,} calls ({len(outbound) / len(calls):.1%} "
+          f"outbound, {outbound['answered_at'].notna().mean():.1%} of them answered) to "
+          f"{outbound['to_number'].nunique():,} numbers, {calls['created_at'].min()} to "
+          f"{calls['created_at'].max()}; {len(frame['leads']):,} leads; {len(dnc):,} DNC "
+          f"results, {dnc['listed'].mean():.2%} listed; numbers by region: "
+          + ", ".join(f"{region} {share:.2%}" for region, share in regions.items()), flush=True)
+
+
+def report(options: argparse.Namespace, frame: dict[str, pd.DataFrame],
+           part: dict[str, pd.DataFrame], whole: tuple[Timings, set[tuple[str, str]]],
+           sub: tuple[Timings, set[tuple[str, str]]], memory: list[dict[str, float]]) -> None:
+    """The figures, as a table for ``RESULTS.md``."""
+    rows = [(f"audit, {len(frame['calls']):,} calls, {len(frame['leads']):,} leads",
+             whole[0]["audit"], "< 3 s")]
+    if whole[0]["row by row"]:
+        rows.append(("row by row, the same frames", whole[0]["row by row"], ""))
+    sized = (f"{len(part['calls']):,} calls, {len(part['leads']):,} leads")
+    rows += [(f"row by row, every {options.every}th number ({sized})", sub[0]["row by row"], ""),
+             (f"audit, every {options.every}th number", sub[0]["audit"], "")]
+    print("\n| measurement | median | runs (s) | target |\n|---|---|---|---|")
+    for label, values, target in rows:
+        print(f"| {label} | {statistics.median(values):.3f} s | "
+              f"{', '.join(f'{v:.3f}' for v in values)} | {target} |")
+    for label, (times, _) in (("whole frames", whole), ("subset", sub)):
+        if times["row by row"]:
+            ratio = statistics.median(times["row by row"]) / statistics.median(times["audit"])
+            print(f"| ratio, {label} | {ratio:.1f}x | | >= 50x |")
+    rise = [m["rise"] / 2**30 for m in memory]
+    print(f"| audit in a fresh process: time; VmHWM rise over the audit; VmHWM | "
+          f"{statistics.median(m['seconds'] for m in memory):.2f} s; "
+          f"{statistics.median(rise):.2f} GiB; "
+          f"{statistics.median(m['peak'] for m in memory) / 2**30:.2f} GiB | "
+          f"{', '.join(f'{r:.2f}' for r in rise)} GiB | < 2 GiB |")
+    print("\nfindings per rule, whole frames:", per_rule(whole[1]))
+    print(f"findings per rule, every {options.every}th number:", per_rule(sub[1]))
+
+
+if __name__ == "__main__":
+    main()
