@@ -66,15 +66,6 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
             f"{name} has no value name")
 
 
-def test_demo_shows_the_emulator_answering() -> None:
-    result = runner.invoke(app, ["demo"])
-    assert result.exit_code == 0, result.output
-    assert "client.me() -> account 'demo'" in result.output
-    assert re.search(r"client.campaigns.list\(\) -> \d+ campaigns", result.output)
-    assert len(re.findall(r"\+\d+ +\S+ +(?:not )?on DNC", result.output)) == 5
-    assert "svc_" not in result.output
-
-
 def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:
     with Client.sandbox(db=tmp_path / "a.sqlite", cache_dir=tmp_path / "cache") as kept:
         kept.frames.campaigns(progress=False)
