@@ -208,3 +208,27 @@ def test_an_unknown_key_label_lists_the_labels_there_are() -> None:
         Client.sandbox(parse_config(ONE_CLIENT), key="acme/analyst/test")
     assert "acme/analytics/test, acme/analytics/test#2, test, test#2" in str(caught.value)
     assert threading.active_count() <= before  # the emulator it started was stopped
+
+
+# 5. A pinned world: the same start time gives the same world, so notebooks repeat. ---------
+
+
+def test_the_same_start_time_gives_the_same_world() -> None:
+    worlds = []
+    for _ in range(2):
+        with Client.sandbox(start_time="2026-11-02T15:00:00Z") as client:
+            worlds.append([(c.id, c.created_at, c.disposition)
+                           for c in next(client.calls.list(limit=100).pages()).data])
+    assert worlds[0] == worlds[1] and len(worlds[0]) == 100
+    assert str(worlds[0][0][1]) < "2026-11-02T15:00:00+00:00"
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"start_time": "2026-11-02"}, "has no time zone"),
+    ({"start_time": "yesterday"}, "is not ISO 8601"),
+    ({"start_time": "2026-11-02T15:00:00Z", "config": parse_config(ONE_CLIENT)},
+     r"set \[server\] start_time in it"),
+])
+def test_a_start_time_it_cannot_use_is_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Client.sandbox(**options)

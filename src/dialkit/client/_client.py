@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, Unpack
@@ -115,7 +116,8 @@ class Client:
     @classmethod
     def sandbox(
         cls, config: SandboxConfig | str | Path | None = None, *, key: str = "test",
-        db: str | Path | None = None, **client_options: Any,
+        db: str | Path | None = None, start_time: datetime | str | None = None,
+        **client_options: Any,
     ) -> Self:
         """Start the emulator in this process and return a client pointed at it.
 
@@ -136,6 +138,10 @@ class Client:
                 frames cached in one session are found again in the next. Without
                 it the world lives in memory, and its cached frames are removed
                 when the client closes.
+            start_time: The default world's "now" (ISO 8601 text or an aware
+                datetime; default the current hour): the same moment gives the
+                same world, so a notebook's numbers repeat from run to run. An
+                attached emulator keeps its own world.
             client_options: Other :class:`Client` arguments. The rate limit
                 follows the emulator's ``rate_limit_scale`` unless given.
 
@@ -154,7 +160,7 @@ class Client:
                          **client_options)
             client.emulator = attached
             return client
-        emulator = sandbox.start(config, db=db)
+        emulator = sandbox.start(config, db=db, start_time=start_time)
         try:
             scale = emulator.service.config.server.rate_limit_scale
             client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
@@ -101,15 +102,25 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def resolve_config(config: SandboxConfig | str | Path | None,
-                   db: str | Path | None = None) -> SandboxConfig:
+                   db: str | Path | None = None,
+                   start_time: datetime | str | None = None) -> SandboxConfig:
     """A config object from ``None`` (the default account), a path, or an object.
 
     The default account of a world kept in ``db`` keeps its keys: they are
     made once and stored in the file, so a re-opened world answers to the keys
-    (and the caches) of its earlier sessions.
+    (and the caches) of its earlier sessions. ``start_time`` pins the default
+    world's "now", so that it is the same world on every run.
+
+    Raises:
+        ValueError: ``start_time`` with a ``config``, whose ``[server]`` holds it.
     """
     if config is None:
-        return default_config(keys=None if db is None else stored_keys(str(db)))
+        keys = None if db is None else stored_keys(str(db))
+        moment = None if start_time is None else _utc(start_time)
+        return default_config(start_time=moment, keys=keys)
+    if start_time is not None:
+        raise ValueError("start_time is for the default world: with a config, set "
+                         "[server] start_time in it")
     if isinstance(config, SandboxConfig):
         return config
     return load_config(config)
@@ -197,7 +208,8 @@ class Sandbox:
 
 
 def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.0.0.1",
-          port: int = 0, db: str | Path | None = None) -> Sandbox:
+          port: int = 0, db: str | Path | None = None,
+          start_time: datetime | str | None = None) -> Sandbox:
     """Start an emulator in this process and return it once it answers.
 
     Args:
@@ -206,13 +218,15 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         host: The loopback address to listen on.
         port: The port; 0 picks a free one.
         db: A SQLite file to keep the data in (in memory when ``None``).
+        start_time: The default world's "now" (an aware datetime or ISO 8601
+            text), for the same world on every run; default the current hour.
 
     Example:
         >>> with dialkit.sandbox.start() as sandbox:  # doctest: +SKIP
         ...     httpx.get(sandbox.base_url + "/v1/me",
         ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
     """
-    resolved = resolve_config(config, db)
+    resolved = resolve_config(config, db, start_time)
     sock = bind(host, port)
     service = Service(resolved, None if db is None else str(db))
     server = make_server(service)
@@ -242,3 +256,14 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     return Sandbox(f"http://{shown}:{bound_port}", keys_of(resolved), service, server, thread)
 
+
+def _utc(moment: datetime | str) -> datetime:
+    """An aware datetime from a datetime or ISO 8601 text, or ``ValueError`` saying so."""
+    try:
+        parsed = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+    except ValueError:
+        raise ValueError(f"start_time {moment!r} is not ISO 8601: pass e.g. "
+                         "'2026-11-02T15:00:00Z'") from None
+    if parsed.tzinfo is None:
+        raise ValueError(f"start_time {moment!r} has no time zone: add Z or an offset")
+    return parsed
