@@ -16,13 +16,13 @@ from typer.testing import CliRunner
 
 import dialkit._demo
 from dialkit import Client
-from dialkit._demo import NotebookRun, demo_config, run_demo
+from dialkit._demo import demo_config, run_demo
 from dialkit.cli import app
 from dialkit.sandbox import RemoteSandbox, attach_environment, start
 
 runner = CliRunner()
-NOTEBOOK_PAGES = ["lead_cleaning.html", "compliance_audit.html"]
-FILES = ["messy_us_cleaned.xlsx", "evidence.xlsx", "report.html"]
+NOTEBOOK_PAGES = ["lead_cleaning.html", "campaign_funnel.html", "compliance_audit.html"]
+FILES = ["messy_us_cleaned.xlsx", "funnel.csv", "evidence.xlsx", "report.html"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
     out, result = demo
 
     assert result.exit_code == 0, result.output
-    for name in ("lead_cleaning", "compliance_audit"):
+    for name in ("lead_cleaning", "campaign_funnel", "compliance_audit"):
         assert re.search(rf"^\[\d/3\] {name}: running$", result.output, re.MULTILINE)
         assert re.search(rf"^\[\d/3\] {name}: done in \d+\.\d s$", result.output, re.MULTILINE)
     assert "small world with rate limiting off" in result.output
@@ -66,6 +66,8 @@ def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
     assert (f"  {rows:,} rows checked as the service would: {accepted.sum():,} accepted, "
             f"{rows - accepted.sum():,} refused") in result.output
     assert f"  {findings:,} findings; " in result.output
+    stages = pd.read_csv(out / "funnel.csv").groupby("stage", sort=False)["leads"].sum()
+    assert f"  {stages['leads']:,} leads → {stages['dialled']:,} dialled → " in result.output
     links = set(re.findall(r'href="([^"]+)"', (out / "index.html").read_text()))
     assert links == {*NOTEBOOK_PAGES, *FILES}  # files rewritten by this run: still linked
 
@@ -80,8 +82,8 @@ def test_a_failing_cell_is_named_and_the_demo_exits_non_zero(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     broken = _notebook(tmp_path / "broken.ipynb", "total = 1", "share = total / 0\nshare",
                        "print('not reached')")
-    pending = tmp_path / "campaign_funnel.ipynb"  # not written yet: skipped, and said so
-    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: [broken, pending])
+    fine = _notebook(tmp_path / "fine.ipynb", "print('still run')")
+    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: [broken, fine])
     out = tmp_path / "reports"
 
     result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
@@ -90,8 +92,7 @@ def test_a_failing_cell_is_named_and_the_demo_exits_non_zero(
     where = "cell 3 (In [2], 'share = total / 0'): ZeroDivisionError: division by zero"
     assert "[1/2] broken: FAILED after" in result.output and where in result.output
     assert f"error: broken.ipynb failed at {where}" in result.stderr
-    assert "[2/2] campaign_funnel: skipped, campaign_funnel.ipynb is not written yet" in (
-        result.output)
+    assert re.search(r"^\[2/2\] fine: done in", result.output, re.MULTILINE)  # the rest still run
     assert "ZeroDivisionError" in (out / "broken.html").read_text()
     assert "<strong>failed</strong> at cell 3" in (out / "index.html").read_text()
 
@@ -105,14 +106,6 @@ def test_a_missing_notebook_is_refused_before_anything_starts(tmp_path: Path) ->
     (tmp_path / "taken").write_text("a file, not a folder")
     result = runner.invoke(app, ["demo", "--out", str(tmp_path / "taken"), "--scale", "small"])
     assert result.exit_code == 2 and result.stderr.startswith("error: ")
-
-
-def test_a_skipped_notebook_leaves_no_page(tmp_path: Path) -> None:
-    report = run_demo(tmp_path, scale="small", notebooks=[tmp_path / "campaign_funnel.ipynb"],
-                      echo=lambda line: None)
-    assert report.runs == (NotebookRun("campaign_funnel", "skipped",
-                                       problem="campaign_funnel.ipynb is not written yet"),)
-    assert report.ok and sorted(p.name for p in tmp_path.iterdir()) == ["index.html"]
 
 
 def test_client_sandbox_attaches_to_the_emulator_the_environment_names(

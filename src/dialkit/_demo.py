@@ -38,9 +38,6 @@ from .sandbox._config import Scale
 
 NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
 """The notebooks the demo runs, in this order, from the repository's ``notebooks/``."""
-PENDING_NOTEBOOKS = frozenset({"campaign_funnel"})
-"""Notebooks not written yet, skipped (and said so) while they are missing.
-Temporary (issue 12): empty this once ``campaign_funnel.ipynb`` is in the repository."""
 OUTPUT_DIR_VARIABLE = "DIALKIT_OUTPUT_DIR"
 """Where the notebooks write their files (each defaults to a fresh temporary folder)."""
 DEFAULT_SCALE: Scale = "medium"
@@ -55,16 +52,16 @@ Echo = Callable[[str], None]
 
 @dataclass(frozen=True)
 class NotebookRun:
-    """How one notebook went: ``done``, ``failed`` (and where) or ``skipped`` (and why)."""
+    """How one notebook went: ``done``, or ``failed`` (and where)."""
 
     name: str
-    status: Literal["done", "failed", "skipped"]
-    seconds: float = 0.0
-    html: Path | None = None
+    status: Literal["done", "failed"]
+    seconds: float
+    html: Path
     files: tuple[Path, ...] = ()
     """The files the notebook wrote into the output folder."""
     problem: str | None = None
-    """Why it failed or was skipped, in one line."""
+    """Where and why it failed, in one line."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +146,7 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
 
 
 def _check_present(paths: Iterable[Path]) -> None:
-    missing = [str(p) for p in paths if not p.exists() and p.stem not in PENDING_NOTEBOOKS]
+    missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise FileNotFoundError(f"no such notebook: {', '.join(missing)}")
 
@@ -166,9 +163,6 @@ def kernel_environment(sandbox: Sandbox, out: Path, cache: Path) -> dict[str, st
 
 def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) -> NotebookRun:
     name = path.stem
-    if not path.exists():  # a notebook of PENDING_NOTEBOOKS
-        echo(f"{step} {name}: skipped, {path.name} is not written yet")
-        return NotebookRun(name, "skipped", problem=f"{path.name} is not written yet")
     echo(f"{step} {name}: running")
     before = _snapshot(out)
     began = time.monotonic()
