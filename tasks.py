@@ -59,7 +59,7 @@ def demo() -> None:
 def test() -> None:
     """Lint, type-check and run every test; the exit status is the first failure's."""
     ensure_venv("test")
-    _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "tasks.py")
+    _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py")
     _run(BIN / "mypy", "src")
     _run(BIN / "python", "-m", "pytest", *sys.argv[2:])
 

@@ -9,6 +9,7 @@ Example:
 
 from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
+from ._plots import plot_summary
 from ._rules import PRESETS, RULE_IDS, UK_OFCOM, US_FEDERAL, US_FLORIDA, Rules
 from ._zones import local_call_times
 
@@ -24,4 +25,5 @@ __all__ = [
     "audit",
     "load",
     "local_call_times",
+    "plot_summary",
 ]
