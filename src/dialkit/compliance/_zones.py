@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
-from phonenumbers.tzdata import TIMEZONE_DATA, TIMEZONE_LONGEST_PREFIX
+from phonenumbers.tzdata import TIMEZONE_DATA
 
 UNKNOWN_ZONE = "Etc/Unknown"
 MAX_TEXT = 250
@@ -44,8 +44,6 @@ Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
 
-_PLAIN = r"^\+[1-9][0-9]{2,}$"
-"""E.164 as the service writes it: a text ``parse`` reads with no rule for its writing."""
 _CODES = np.zeros(1000, bool)
 _CODES[list(COUNTRY_CODE_TO_REGION_CODE)] = True
 _EARLIER_TYPES = (
@@ -92,7 +90,7 @@ def zoned(phones: pd.Series) -> Zoned:
 
 def zones_of(phones: pd.Series) -> pd.DataFrame:
     """One row per (distinct phone, zone): ``phone``, ``zone`` (``None`` when unknown)."""
-    _, distinct = _distinct(phones)
+    distinct = _distinct(phones)[1]
     sets = _zone_sets(distinct).tolist()
     rows = [(phone, zone) for phone, found in zip(distinct.to_pylist(), sets, strict=True)
             for zone in _SET_NAMES[found]]
@@ -101,14 +99,18 @@ def zones_of(phones: pd.Series) -> pd.DataFrame:
 
 def regions_among(phones: pd.Series, regions: Collection[str]) -> pd.Series:
     """The distinct numbers of ``phones`` whose region (``region_code_for_number``) is one
-    of ``regions``, with it. Only numbers of those regions' calling codes are looked at."""
-    distinct = pc.drop_null(pa.array(pd.unique(phones), pa.string(), from_pandas=True))
+    of ``regions``, with it. Of the numbers written as E.164, only those that start with
+    one of those regions' calling codes are looked at."""
     wanted = set(regions)
+    codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
+    texts = _text(phones)
+    maybe = ~_plain(texts)
+    for cc in codes:
+        maybe |= np.asarray(pc.starts_with(texts, f"+{cc}"), bool)
+    distinct = pc.drop_null(pc.unique(texts.filter(pa.array(maybe))))
     found = np.full(len(distinct), None, object)
     parsed, code, nsn, slow = _parse(distinct)
-    codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
-    maybe = np.flatnonzero(np.isin(code, codes))
-    found[parsed[maybe]] = _regions_and_types(code[maybe], _take(nsn, maybe))[0]
+    found[parsed] = _regions_and_types(code, nsn)[0]
     found[slow] = [_asked(text)[0] for text in _take(distinct, slow).to_pylist()]
     among = np.flatnonzero(np.isin(found, list(wanted)))
     return pd.Series(found[among], index=_take(distinct, among).to_pylist(), dtype=object)
@@ -156,12 +158,6 @@ def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
 
 # A column of numbers: parse, region and type, zones ------------------------------------------
 
-def _distinct(phones: pd.Series) -> tuple[Ints, pa.Array]:
-    """Each row's index into the distinct numbers (-1: none), and those numbers."""
-    rows, distinct = pd.factorize(phones)
-    return rows.astype(np.int64), pa.array(distinct.array, pa.string())
-
-
 def _zone_sets(texts: pa.Array) -> Ints:
     """``time_zones_for_number(parse(text))`` of each text, as an index into ``_SETS``
     (0 where ``parse`` raises)."""
@@ -188,7 +184,7 @@ def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
     """``parse`` of the plain texts: the rows it reads, their calling codes and national
     significant numbers; and the rows only ``parse`` itself can read. A plain text of no
     calling code, or whose national number is too short or too long, raises."""
-    plain = _match(texts, _PLAIN) & (_lengths(texts) <= MAX_TEXT)
+    plain = _plain(texts)
     rows = np.flatnonzero(plain)
     digits = pc.utf8_slice_codeunits(_take(texts, rows), 1)
     code, width = _calling_codes(digits)
@@ -339,15 +335,12 @@ def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
     """``time_zones_for_number`` given each number's type: none for an unknown type, the
     calling code's for a type not geographical there, else by the number's prefix."""
     sets = np.zeros(len(code), np.int64)
-    pairs = code * 1000 + kind
-    for pair, rows in _groups(pairs, kind != PhoneNumberType.UNKNOWN):
+    for pair, rows in _groups(code * 1000 + kind, kind != PhoneNumberType.UNKNOWN):
         cc, type_ = divmod(pair, 1000)
-        if not phonenumbers.is_number_type_geographical(type_, cc):
+        if phonenumbers.is_number_type_geographical(type_, cc):
+            sets[rows] = _by_prefix(_take(nsn, rows), cc)
+        else:
             sets[rows] = _country_zones(cc)
-    geographical = np.flatnonzero((kind != PhoneNumberType.UNKNOWN) & (sets == 0))
-    digits = pc.binary_join_element_wise(
-        pc.cast(pa.array(code[geographical]), pa.string()), _take(nsn, geographical), "")
-    sets[geographical] = _by_prefix(digits)
     return sets
 
 
@@ -359,12 +352,13 @@ def _country_zones(code: int) -> int:
     return _SET_IDS[tuple(phone_timezones._country_level_time_zones_for_number(number))]
 
 
-def _by_prefix(digits: pa.Array) -> Ints:
+def _by_prefix(nsn: pa.Array, code: int) -> Ints:
     """``time_zones_for_geographical_number``: the zones of the longest prefix of each
     number (calling code and national number) in ``phonenumbers``' table."""
+    digits = pc.binary_join_element_wise(str(code), nsn, "")
     sets = np.zeros(len(digits), np.int64)
     left = np.arange(len(digits))
-    for size in range(TIMEZONE_LONGEST_PREFIX, 0, -1):
+    for size in _prefix_sizes(code):
         heads = pc.utf8_slice_codeunits(_take(digits, left), 0, size)
         found = pc.index_in(heads, value_set=_PREFIXES)
         hit = np.asarray(found.is_valid())
@@ -373,7 +367,56 @@ def _by_prefix(digits: pa.Array) -> Ints:
     return sets
 
 
+@functools.cache
+def _prefix_sizes(code: int) -> list[int]:
+    """The lengths of the table's prefixes a number of calling code ``code`` can start
+    with, longest first."""
+    text = str(code)
+    return sorted({len(prefix) for prefix in TIMEZONE_DATA
+                   if prefix.startswith(text) or text.startswith(prefix)}, reverse=True)
+
+
 # Array helpers -------------------------------------------------------------------------------
+
+def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
+    """``pd.factorize(column, sort=sort)[0]``: each row's index into the column's distinct
+    values (-1: null). A text column is hashed by pyarrow: a third faster on the 32-bit
+    offsets it is cast to than pandas on the 64-bit ones ``client.frames`` holds."""
+    try:
+        codes, values = _distinct(column)
+    except pa.ArrowException:  # not text
+        found: Ints = pd.factorize(column, sort=sort)[0].astype(np.int64)
+        return found
+    if sort:
+        order = np.asarray(pc.sort_indices(values), np.int64)
+        rank = np.empty(len(order) + 1, np.int64)
+        rank[order], rank[-1] = np.arange(len(order)), -1
+        codes = rank[codes]
+    return codes
+
+
+def _distinct(column: pd.Series) -> tuple[Ints, pa.Array]:
+    """Each row's index into the distinct texts of ``column`` (-1: null), and those texts in
+    first-seen order."""
+    encoded = pc.dictionary_encode(_text(column))
+    return np.asarray(encoded.indices.fill_null(-1), np.int64), encoded.dictionary
+
+
+def _text(column: pd.Series) -> pa.Array:
+    """A text column as one Arrow ``string`` array."""
+    text = pa.array(column.array, pa.string(), from_pandas=True)
+    return text.combine_chunks() if isinstance(text, pa.ChunkedArray) else text
+
+
+def _plain(texts: pa.Array) -> Bools:
+    """Which texts are E.164 as the service writes it (``+``, a digit 1-9, two or more
+    digits): the texts ``parse`` reads with no rule for how they are written."""
+    digits = pc.utf8_slice_codeunits(texts, 1)
+    plain = pc.and_kleene(pc.and_kleene(pc.starts_with(texts, "+"), pc.ascii_is_decimal(digits)),
+                          pc.invert(pc.starts_with(digits, "0")))
+    lengths = _lengths(texts)
+    return np.asarray(pc.fill_null(plain, False), bool) & (lengths >= 4) & (lengths <= MAX_TEXT)
+
 
 def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]]:
     """The rows of each distinct key (of the rows ``among``), keys in first-seen order."""
