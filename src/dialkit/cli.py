@@ -12,6 +12,7 @@ import typer
 
 from dialkit._cli_compliance import compliance_app
 from dialkit._cli_leads import leads_app
+from dialkit._cli_webhooks import webhooks_app
 from dialkit.frames import cache_info, cache_root, clear_cache
 from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
@@ -27,6 +28,7 @@ cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_h
 app.add_typer(cache_app, name="cache")
 app.add_typer(leads_app, name="leads")
 app.add_typer(compliance_app, name="compliance")
+app.add_typer(webhooks_app, name="webhooks")
 CacheDir = Annotated[Path | None, typer.Option(
     "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
     "user cache folder.")]

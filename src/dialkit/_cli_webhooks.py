@@ -1,0 +1,95 @@
+"""``dialkit webhooks listen``: a :class:`dialkit.webhooks.Receiver` served by uvicorn."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+import uvicorn
+
+from dialkit._secrets import mask
+from dialkit.webhooks import EventStore, Receiver, StoreError
+
+SECRETS_VARIABLE = "DIALKIT_WEBHOOK_SECRETS"
+"""Where the signing secrets come from: never the command line (shell history, ``ps``)."""
+
+webhooks_app = typer.Typer(help="Receiving the service's webhook events.", no_args_is_help=True,
+                           rich_markup_mode=None)
+
+
+class SyncMode(StrEnum):
+    """SQLite's ``synchronous`` setting for the store."""
+
+    full = "full"
+    normal = "normal"
+
+
+@webhooks_app.command("listen")
+def listen(
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT",
+                                      help="Port to listen on; 0 picks a free one.")] = 8788,
+    db: Annotated[Path, typer.Option(metavar="PATH", help=(
+        "SQLite file the events are stored in (created if missing)."))] = Path("events.sqlite"),
+    synchronous: Annotated[SyncMode, typer.Option(metavar="MODE", help=(
+        "full: each answered event survives a power loss; normal: a crash of this process "
+        "only."))] = SyncMode.full,
+) -> None:
+    """Receive webhook deliveries: verify each, store it once in --db, answer 2xx only once
+    it is committed. The signing secrets come from DIALKIT_WEBHOOK_SECRETS
+    (comma-separated during a rotation), never from the command line."""
+    secrets = secrets_from_env()
+    try:
+        store = EventStore(db, synchronous=synchronous.value)
+    except StoreError as exc:
+        _fail(str(exc))
+    try:
+        sock = _bind(host, port)
+    except OSError as exc:
+        store.close()
+        _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    bound_host, bound_port = sock.getsockname()[:2]
+    typer.echo(f"listening on http://{bound_host}:{bound_port}")
+    typer.echo(f"storing events in {db} (synchronous={synchronous.value}); "
+               f"secrets: {', '.join(mask(s) for s in secrets)}")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    receiver = Receiver(store, secrets)
+    config = uvicorn.Config(receiver, lifespan="off", log_level="warning", access_log=False)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        store.close()
+
+
+def secrets_from_env() -> list[str]:
+    """The secrets of ``DIALKIT_WEBHOOK_SECRETS``; exit status 2 with a message when unset."""
+    secrets = [s.strip() for s in os.environ.get(SECRETS_VARIABLE, "").split(",") if s.strip()]
+    if not secrets:
+        _fail(f"set {SECRETS_VARIABLE} to the endpoint's signing secret (whsec_...), or to "
+              "the new and the old one, comma-separated, during a rotation; secrets are not "
+              "taken from the command line")
+    return secrets
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)

@@ -1,0 +1,65 @@
+"""Receiving the service's webhook events: verify, store once, analyse, act.
+
+- :func:`verify` checks a delivery over its raw bytes (headers, timestamp
+  tolerance, HMAC-SHA256 in constant time, either secret during a rotation)
+  and only then parses it into a typed :class:`Event`; it raises
+  :class:`SignatureError` (a ``ValueError``) saying which check failed.
+- :class:`Receiver` is an ASGI app to mount in a Starlette or FastAPI server
+  (or run with ``dialkit webhooks listen``): it verifies, commits the event to
+  an :class:`EventStore` (SQLite, WAL) before it answers 2xx, and stores a
+  duplicate delivery once, counting it.
+- :func:`events_frame` reads the store into the frame of
+  ``client.frames.webhook_events()`` plus ``received_at`` and ``deliveries_seen``.
+- :mod:`dialkit.webhooks.handlers` dispatches events to functions:
+  ``@on("call.completed")``.
+
+The exceptions are drawn in :mod:`dialkit.webhooks._errors`.
+
+Example:
+    >>> from dialkit import webhooks
+    >>> event = webhooks.verify(body, headers, secret)  # doctest: +SKIP
+"""
+
+from . import handlers
+from ._errors import EnvelopeError, SignatureError, StoreError
+from ._events import (
+    AiCallCompletedData,
+    AppointmentCancelledData,
+    AppointmentData,
+    CallCompletedData,
+    CallDetails,
+    Customer,
+    DispositionDetails,
+    DispositionLoggedData,
+    Event,
+    EventData,
+    SummaryDetails,
+)
+from ._frame import events_frame
+from ._receiver import Receiver
+from ._store import EventStore, Stored
+from ._verify import sign, verify
+
+__all__ = [
+    "AiCallCompletedData",
+    "AppointmentCancelledData",
+    "AppointmentData",
+    "CallCompletedData",
+    "CallDetails",
+    "Customer",
+    "DispositionDetails",
+    "DispositionLoggedData",
+    "EnvelopeError",
+    "Event",
+    "EventData",
+    "EventStore",
+    "Receiver",
+    "SignatureError",
+    "StoreError",
+    "Stored",
+    "SummaryDetails",
+    "events_frame",
+    "handlers",
+    "sign",
+    "verify",
+]

@@ -1,0 +1,81 @@
+"""The stored events as a typed DataFrame, next to what ``client.frames`` loads."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from dialkit.frames import SCHEMAS, Column
+
+from ._errors import StoreError
+from ._store import EventStore
+
+COLUMNS = (*SCHEMAS["webhook_events"].columns, Column("received_at", "timestamp"),
+           Column("deliveries_seen", "int"))
+"""The columns of ``client.frames.webhook_events()``, then ``received_at`` and
+``deliveries_seen``."""
+
+_SELECT = """
+SELECT id, type, created_at, json_extract(body, '$.api_version'),
+       json_extract(body, '$.schema_version'), deliveries, json_extract(body, '$.data'),
+       received_at, deliveries_seen
+FROM events
+"""
+
+
+def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
+    """The events a receiver stored, one row per event, ordered by ``created_at``.
+
+    The columns and dtypes are those of ``client.frames.webhook_events()``
+    (``docs/frames.md``), then ``received_at`` (when the first delivery of the
+    event arrived, by the receiver's clock) and ``deliveries_seen``. Here
+    ``deliveries`` is the deliveries this receiver saw, as JSON text
+    (``[{"id": "whd_...", "received_at": ...}]``), and ``data`` the data
+    exactly as delivered.
+
+    Args:
+        db: The receiver's store, or the path of its SQLite file.
+
+    Raises:
+        StoreError: There is no readable event store at ``db``.
+
+    Example:
+        >>> frame = events_frame("events.sqlite")  # doctest: +SKIP
+        >>> frame.groupby("type", observed=True).size()  # doctest: +SKIP
+    """
+    path = db.path if isinstance(db, EventStore) else Path(db)
+    if not path.is_file():
+        raise StoreError(f"no event store at {path}")
+    try:
+        with _reader(path) as conn:
+            rows = conn.execute(_SELECT).fetchall()
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read the event store {path}: {exc}") from None
+    values = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    frame = pd.DataFrame({column.name: _typed(column, list(vals))
+                          for column, vals in zip(COLUMNS, values, strict=True)})
+    return frame.sort_values(["created_at", "id"], kind="stable").reset_index(drop=True)
+
+
+def _typed(column: Column, values: list[Any]) -> pd.Series:
+    if column.kind == "json":  # already JSON text
+        return pd.Series(values, dtype=object).astype(column.dtype)
+    return column.convert(values)
+
+
+class _reader:  # noqa: N801 (a context manager used like a function)
+    """A read-only connection, closed on exit (``sqlite3.connect``'s own manager only
+    commits)."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()

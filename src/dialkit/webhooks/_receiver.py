@@ -1,0 +1,210 @@
+"""The receiver: an ASGI app that verifies each delivery, stores it, then answers.
+
+It answers 200 only once the event is committed (a new event, or a duplicate
+counted), 400 to a delivery it refuses (nothing is stored), 503 when the store
+could not commit within :data:`ANSWER_DEADLINE_SECONDS` (the service retries;
+the contract gives a receiver 10 s), 405 to anything but POST and 413 to a
+body over the contract's 1 MiB. It is a plain ASGI callable, so it can be
+mounted in a user's own Starlette or FastAPI app, or run alone by
+``dialkit webhooks listen``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from dialkit._secrets import mask
+from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_ANSWER_SECONDS
+
+from ._errors import EnvelopeError, SignatureError, StoreError
+from ._events import Event
+from ._store import EventStore, Stored, row_of
+from ._verify import Secrets, secret_keys, verify_lowered
+from .handlers import Handlers
+
+log = logging.getLogger("dialkit.webhooks")
+
+ANSWER_DEADLINE_SECONDS = WEBHOOK_ANSWER_SECONDS - 2
+"""How long a delivery waits for its commit before the receiver answers 503 instead."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Clock = Callable[[], float | datetime]
+
+
+class Receiver:
+    """An ASGI app that receives webhook deliveries durably.
+
+    Args:
+        store: An :class:`EventStore`, or the path of its SQLite file (then the
+            receiver opens it, and closes it when the server shuts down).
+        secrets: The endpoint's signing secret, or several during a rotation.
+        tolerance: Seconds a ``Service-Timestamp`` may be from the receiver's clock.
+        now: The receiver's clock (returning Unix seconds or an aware datetime);
+            the real clock by default. Tests against the emulator's manual clock
+            pass the emulator's: ``now=sandbox.service.clock.now``.
+        handlers: Called with each new event after it is stored and answered
+            (never for a duplicate); see :mod:`dialkit.webhooks.handlers`.
+
+    Example:
+        >>> from starlette.applications import Starlette  # doctest: +SKIP
+        >>> from starlette.routing import Mount
+        >>> receiver = Receiver("events.sqlite", os.environ["DIALKIT_WEBHOOK_SECRETS"])
+        >>> app = Starlette(routes=[Mount("/hooks/dialer", app=receiver)])
+    """
+
+    def __init__(self, store: EventStore | str | os.PathLike[str], secrets: Secrets, *,
+                 tolerance: float = SIGNATURE_TOLERANCE_SECONDS, now: Clock | None = None,
+                 handlers: Handlers | None = None) -> None:
+        self._owns_store = not isinstance(store, EventStore)
+        self.store = store if isinstance(store, EventStore) else EventStore(store)
+        self.secrets = secrets
+        self.tolerance = tolerance
+        self.now = now
+        self.handlers = handlers
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The secrets accepted, masked; assign new ones to rotate without a restart."""
+        return tuple(mask(key.decode()) for key in self._keys)
+
+    @secrets.setter
+    def secrets(self, secrets: Secrets) -> None:
+        self._keys = secret_keys(secrets)
+
+    def __repr__(self) -> str:
+        return f"Receiver({self.store!r}, secrets={list(self.secrets)})"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+
+    def close(self) -> None:
+        """Close the store if the receiver opened it."""
+        if self._owns_store:
+            self.store.close()
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await asyncio.to_thread(self.close)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "POST":
+            await _answer(send, 405, {"error": "method_not_allowed"}, [(b"allow", b"POST")])
+            return
+        body = await _body(receive, scope["headers"])
+        if body is None:
+            await _answer(send, 413, {"error": "body_too_large", "limit": MAX_BODY_BYTES})
+            return
+        headers = {name.decode("latin-1"): value.decode("latin-1")
+                   for name, value in scope["headers"]}
+        received_at = self._clock()
+        try:
+            event = verify_lowered(body, headers, self._keys, tolerance=self.tolerance,
+                                   now=received_at.timestamp())
+        except (SignatureError, EnvelopeError) as exc:
+            await self._refuse(send, exc, headers)
+            return
+        stored = await self._store(event, body, received_at)
+        if stored is None:
+            await _answer(send, 503, {"error": "not_stored"}, [(b"retry-after", b"60")])
+            return
+        await _answer(send, 200, {"event_id": event.id,
+                                  "deliveries_seen": stored.deliveries_seen})
+        if self.handlers is not None and not stored.duplicate:
+            await self._dispatch(event)
+
+    def _clock(self) -> datetime:
+        moment = time.time() if self.now is None else self.now()
+        if isinstance(moment, datetime):
+            return moment
+        return datetime.fromtimestamp(moment, UTC)
+
+    async def _refuse(self, send: Send, exc: ValueError, headers: dict[str, str]) -> None:
+        reason = exc.reason if isinstance(exc, SignatureError) else "not_an_envelope"
+        log.warning("refused delivery %s of event %s (%s): %s",
+                    headers.get("service-delivery-id", "?")[:60],
+                    headers.get("service-event-id", "?")[:60], reason, exc)
+        await _answer(send, 400, {"error": "delivery_refused", "reason": reason,
+                                  "detail": str(exc)})
+
+    async def _store(self, event: Event, body: bytes, received_at: datetime) -> Stored | None:
+        """The commit's outcome; ``None`` (logged) when it failed or took too long."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Stored | StoreError] = loop.create_future()
+
+        def done(result: Stored | StoreError) -> None:
+            loop.call_soon_threadsafe(_settle, future, result)
+
+        try:
+            self.store.submit(row_of(event, body, received_at), done)
+            result = await asyncio.wait_for(future, ANSWER_DEADLINE_SECONDS)
+        except TimeoutError:
+            log.error("event %s: not committed within %s s; answered 503 (the service "
+                      "retries)", event.id, ANSWER_DEADLINE_SECONDS)
+            return None
+        except StoreError as exc:
+            result = exc
+        if isinstance(result, StoreError):
+            log.error("event %s: %s; answered 503 (the service retries)", event.id, result)
+            return None
+        return result
+
+    async def _dispatch(self, event: Event) -> None:
+        assert self.handlers is not None
+        try:
+            await asyncio.to_thread(self.handlers.dispatch, event)
+        except Exception:
+            log.exception("a handler of %s failed on event %s (the event is stored)",
+                          event.type, event.id)
+
+
+def _settle(future: asyncio.Future[Stored | StoreError], result: Stored | StoreError) -> None:
+    if not future.done():
+        future.set_result(result)
+
+
+async def _body(receive: Receive, headers: Iterable[tuple[bytes, bytes]]) -> bytes | None:
+    """The whole request body; ``None`` when it is over :data:`MAX_BODY_BYTES`."""
+    for name, value in headers:
+        if name == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
+            return None
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b""
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _answer(send: Send, status: int, body: dict[str, Any],
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    content = orjson.dumps(body)
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(content)).encode()),
+        *(headers or [])]})
+    await send({"type": "http.response.body", "body": content})
