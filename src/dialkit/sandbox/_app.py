@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -24,6 +25,9 @@ from dialkit.contract import ErrorCode, field_error_code, json_pointer
 from ._pipeline import Pipeline
 from ._problems import ApiProblem, render
 from ._service import Service
+
+Running = Callable[[], AbstractAsyncContextManager[None]]
+"""Something to run for as long as the application runs (entered by its lifespan)."""
 
 
 def _pointer(loc: Sequence[Any]) -> str:
@@ -49,20 +53,24 @@ def _answer(request: Request, problem: ApiProblem, docs_base: str) -> Response:
     return Response(body, status_code=status, headers=headers)
 
 
-def _lifespan(service: Service) -> Any:
-    """Background work while the server runs: webhook delivery, and the dialer on a real clock."""
+def _lifespan(service: Service, running: Running | None = None) -> Any:
+    """Background work while the server runs: webhook delivery, the dialer on a real clock,
+    and ``running`` (the tool server's sessions)."""
     from ._delivery import delivery_loop
     from ._simulation import simulation_loop
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(delivery_loop(service), name="webhook delivery")]
-        if not service.clock.manual:
-            tasks.append(asyncio.create_task(simulation_loop(service), name="dialer"))
-        yield
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        async with contextlib.AsyncExitStack() as stack:
+            if running is not None:
+                await stack.enter_async_context(running())
+            tasks = [asyncio.create_task(delivery_loop(service), name="webhook delivery")]
+            if not service.clock.manual:
+                tasks.append(asyncio.create_task(simulation_loop(service), name="dialer"))
+            yield
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     return lifespan
 
@@ -92,9 +100,10 @@ def openapi_document() -> dict[str, Any]:
     return _routed_app().openapi()
 
 
-def build_fastapi(service: Service) -> FastAPI:
-    """The FastAPI application with every route and the error handlers."""
-    app = _routed_app(lifespan=_lifespan(service))
+def build_fastapi(service: Service, running: Running | None = None) -> FastAPI:
+    """The FastAPI application with every route and the error handlers; ``running`` is
+    entered for as long as the application runs."""
+    app = _routed_app(lifespan=_lifespan(service, running))
     app.state.service = service
     docs = service.docs_base
 
@@ -131,5 +140,8 @@ def build_fastapi(service: Service) -> FastAPI:
 
 
 def create_app(service: Service) -> ASGIApp:
-    """The whole emulator as one ASGI application."""
-    return Pipeline(build_fastapi(service), service)
+    """The whole emulator as one ASGI application: ``/mcp`` and the pipeline behind it."""
+    from ._mcp import McpMount
+
+    mount = McpMount(service)
+    return mount.in_front_of(Pipeline(build_fastapi(service, mount.running), service))

@@ -19,6 +19,7 @@ from .._clock import isoformat
 from .._compliance import verified_caller_ids
 from .._config import AccountConfig, ConfigError
 from .._faults import FaultRule
+from .._mcp import audit_records, clear_audit
 from .._problems import ApiProblem
 from .._routing import json_response
 from .._service import Service
@@ -42,9 +43,17 @@ class ClockAdvance(BaseModel):
 
 @router.post("/reset", summary="Back to the seeded world")
 async def reset(request: Request) -> Any:
-    """Forget every client's data, every idempotency key and every fault."""
-    _service(request).reset()
+    """Forget every client's data, every idempotency key, every fault and the tool audit log."""
+    service = _service(request)
+    service.reset()
+    clear_audit(service.store)
     return json_response({"reset": True})
+
+
+@router.get("/mcp/audit", summary="The audit log of tool calls at /mcp")
+async def mcp_audit(request: Request, account: str | None = None) -> Any:
+    """Every tool call made at ``/mcp``, oldest first (one account's, when given)."""
+    return json_response({"records": audit_records(_service(request).store, account)})
 
 
 @router.get("/clock", summary="Service time")

@@ -1,0 +1,57 @@
+"""Every operation of the v1 contract as an MCP tool, for assistants.
+
+One tool per entry of :data:`dialkit.contract.OPERATIONS` (``leads_import``,
+``calls_create``, ``dnc_check``, ...), with input schemas from the contract's
+request models, structured output from its response models, and annotations
+from the operation (read-only, destructive, idempotent, open-world). A tool
+that can reach a person runs only after the user confirms that call.
+
+This package depends only on :mod:`dialkit.contract` and the MCP SDK: what
+runs a tool call is an :class:`Executor` given to :func:`build_server`. The
+emulator serves the tools at ``/mcp`` through its own request pipeline;
+``dialkit mcp serve`` runs them through :class:`dialkit.Client`.
+
+Example:
+    >>> from dialkit.mcp import TOOLS
+    >>> [t.name for t in TOOLS][:3]
+    ['me', 'leads_list', 'leads_get']
+"""
+
+from ._audit import (
+    AuditLog,
+    AuditRecord,
+    Confirmation,
+    JsonLinesAuditLog,
+    MemoryAuditLog,
+    Outcome,
+)
+from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
+from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
+from ._server import SERVER_NAME, allowed, build_server, select_tools
+from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
+
+__all__ = [
+    "CONFIRM_TIMEOUT_SECONDS",
+    "SERVER_NAME",
+    "TOOLS",
+    "TOOLS_BY_NAME",
+    "AccessRefusedError",
+    "AuditLog",
+    "AuditRecord",
+    "Confirmation",
+    "Executor",
+    "Identity",
+    "JsonLinesAuditLog",
+    "MemoryAuditLog",
+    "Outcome",
+    "ToolAnswer",
+    "ToolCall",
+    "ToolSpec",
+    "allowed",
+    "build_server",
+    "confirmation_text",
+    "derived_key",
+    "reaches_people",
+    "select_tools",
+    "tool_name",
+]

@@ -1,0 +1,124 @@
+"""The audit log of tool calls: one record per call, whatever became of it.
+
+A record names the time, the API client and the key's credential id (never
+the secret), the tool, a digest of the arguments (never the arguments: they
+hold personal data), the outcome and what the user said when asked to
+confirm. :class:`AuditLog` is what the server writes to; the emulator keeps
+its records in its store, ``dialkit mcp serve`` in a JSON Lines file.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+import orjson
+
+Confirmation = Literal["not_needed", "asked", "given", "declined", "cancelled", "unanswered",
+                       "unsupported"]
+"""What became of the confirmation: not needed (the tool cannot reach a person), asked
+(the question went to the client, no answer yet), given, or refused in one of four ways."""
+
+Outcome = Literal["ok", "error", "not_run"]
+"""``ok``: the operation succeeded; ``error``: the service refused it (``code`` says why);
+``not_run``: nothing was sent (no confirmation, or arguments refused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One tool call.
+
+    Attributes:
+        at: When, ISO 8601 in UTC.
+        account: The account's name, where known.
+        client_id: The API client's id.
+        credential_id: The key's credential id.
+        tool: The tool's name.
+        arguments_digest: SHA-256 of the tool's name and arguments (canonical JSON).
+        outcome: ``ok``, ``error`` or ``not_run``.
+        confirmation: What the user said, if asked.
+        status: The service's HTTP status, if it was called.
+        code: The problem's ``code`` of a refusal, or why nothing ran.
+        request_id: ``X-Request-ID`` of the service's answer.
+        replayed: The answer was the stored answer of an earlier identical call.
+    """
+
+    at: str
+    account: str | None
+    client_id: str | None
+    credential_id: str | None
+    tool: str
+    arguments_digest: str
+    outcome: Outcome
+    confirmation: Confirmation
+    status: int | None = None
+    code: str | None = None
+    request_id: str | None = None
+    replayed: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """The record as plain data (JSON-ready)."""
+        return asdict(self)
+
+
+class AuditLog(Protocol):
+    """Where the tool server writes its records."""
+
+    def write(self, record: AuditRecord) -> None:
+        """Keep ``record``."""
+        ...
+
+
+class MemoryAuditLog:
+    """Records kept in memory, oldest first (tests, notebooks)."""
+
+    def __init__(self) -> None:
+        self._records: list[AuditRecord] = []
+        self._lock = threading.Lock()
+
+    def write(self, record: AuditRecord) -> None:
+        """Keep ``record``."""
+        with self._lock:
+            self._records.append(record)
+
+    def records(self) -> list[AuditRecord]:
+        """Every record so far, oldest first."""
+        with self._lock:
+            return list(self._records)
+
+    def __iter__(self) -> Iterator[AuditRecord]:
+        return iter(self.records())
+
+
+class JsonLinesAuditLog:
+    """Records appended to a JSON Lines file (one object a line), owner-only.
+
+    Example:
+        >>> log = JsonLinesAuditLog("audit.jsonl")  # doctest: +SKIP
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+
+    def write(self, record: AuditRecord) -> None:
+        """Append ``record`` as one line."""
+        line = orjson.dumps(record.to_dict()) + b"\n"
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+
+    def records(self) -> list[AuditRecord]:
+        """Every record in the file, oldest first."""
+        if not self.path.exists():
+            return []
+        return [AuditRecord(**orjson.loads(line))
+                for line in self.path.read_bytes().splitlines() if line.strip()]

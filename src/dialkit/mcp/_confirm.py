@@ -1,0 +1,212 @@
+"""Confirmation: a tool that can reach a person runs only after the user says yes.
+
+The question states in words what will happen ("Call +1 415 555 0123 now
+from agent 1001."). It is asked through MCP elicitation in the form the
+connection speaks: on a 2026-07-28 connection the call *returns* the question
+(``InputRequiredResult``) and the client's retry carries the answer; on an
+older connection the server asks with ``ctx.elicit`` and waits, at most
+:data:`CONFIRM_TIMEOUT_SECONDS`. A decline, a cancel, no answer, or a client
+that cannot be asked: the tool does not run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+import anyio
+import phonenumbers
+from mcp.server.elicitation import (
+    AcceptedElicitation,
+    DeclinedElicitation,
+    render_elicitation_schema,
+)
+from mcp.server.mcpserver import Context
+from mcp.shared.exceptions import MCPError
+from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
+from pydantic import BaseModel, Field
+
+from ._audit import Confirmation
+
+CONFIRM_TIMEOUT_SECONDS = 120.0
+"""How long an older client's user has to answer before the call is dropped unrun."""
+
+CONFIRM_KEY = "dialkit_confirm"
+"""The key of the question in ``input_requests`` and of the answer in ``input_responses``."""
+
+MODERN_PROTOCOL = "2026-07-28"
+"""The first protocol revision whose tool calls return their questions."""
+
+
+class Confirm(BaseModel):
+    """The confirmation form: one yes/no."""
+
+    confirm: bool = Field(description="Yes: do it now. No: do nothing.")
+
+
+_SCHEMA = render_elicitation_schema(Confirm)
+
+
+def phone_text(value: Any) -> str:
+    """An E.164 number spaced for reading (``+1 415 555 0123``); other text as given."""
+    text = str(value)
+    try:
+        number = phonenumbers.parse(text, None)
+    except phonenumbers.NumberParseException:
+        return text
+    spaced = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+    return spaced.replace("-", " ")
+
+
+def time_text(value: Any) -> str:
+    """An ISO 8601 instant as ``2026-11-03 10:00 UTC`` (other text as given)."""
+    try:
+        moment = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.utcoffset() is None:
+        return moment.strftime("%Y-%m-%d %H:%M")
+    offset = moment.utcoffset()
+    zone = "UTC" if not offset else moment.strftime("UTC%z")
+    return f"{moment.strftime('%Y-%m-%d %H:%M')} {zone}"
+
+
+def _call(a: Mapping[str, Any]) -> str:
+    agent = a.get("agent_extension") or a.get("agent_email")
+    text = f"Call {phone_text(a.get('to'))} now from agent {agent}"
+    if a.get("caller_id"):
+        text += f", showing caller ID {phone_text(a['caller_id'])}"
+    if a.get("campaign_id"):
+        text += f", for campaign {a['campaign_id']}"
+    return text + "."
+
+
+def _lead(a: Mapping[str, Any]) -> str:
+    text = f"Add {phone_text(a.get('phone'))} to campaign {a.get('campaign_id')}"
+    if a.get("dial_now"):
+        text += f" and dial it first, within {a.get('dial_within_seconds', 300)} s"
+    return text + ": the campaign's dialler may call them."
+
+
+def _appointment(a: Mapping[str, Any]) -> str:
+    who = a.get("contact_name") or phone_text(a.get("phone"))
+    return (f"Book an appointment with {who} ({phone_text(a.get('phone'))}) at "
+            f"{time_text(a.get('scheduled_at'))}; the customer may be texted a confirmation.")
+
+
+def _consent(a: Mapping[str, Any]) -> str:
+    given = "gave" if a.get("granted") else "withdrew or refused"
+    return (f"Record that {phone_text(a.get('phone'))} {given} consent to "
+            f"{a.get('channel', 'contact')} contact ({a.get('method', 'method not given')}).")
+
+
+_TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "calls_create": _call,
+    "sms_send": lambda a: f"Send an SMS to {phone_text(a.get('to'))} now: “{a.get('body')}”.",
+    "whatsapp_send": lambda a: f"Send a WhatsApp message to {phone_text(a.get('to'))} now.",
+    "campaigns_resume": lambda a: (f"Resume campaign {a.get('campaign_id')} now: its dialler "
+                                   "starts calling its leads."),
+    "callbacks_create": lambda a: (f"Schedule a callback: lead {a.get('lead_id')} will be "
+                                   f"called at {time_text(a.get('scheduled_at'))}."),
+    "callbacks_reschedule": lambda a: (f"Move callback {a.get('callback_id')} to "
+                                       f"{time_text(a.get('scheduled_at'))}: the lead will be "
+                                       "called then."),
+    "appointments_create": _appointment,
+    "appointments_cancel": lambda a: (f"Cancel appointment {a.get('appointment_id')}; the "
+                                      "customer may be texted."),
+    "appointments_reschedule": lambda a: (f"Move appointment {a.get('appointment_id')} to "
+                                          f"{time_text(a.get('scheduled_at'))}; the customer "
+                                          "may be texted."),
+    "consents_create": _consent,
+    "leads_create": _lead,
+}
+
+
+def confirmation_text(tool: str, arguments: Mapping[str, Any]) -> str:
+    """What the tool call will do, in words, as the user is asked to confirm it.
+
+    Example:
+        >>> confirmation_text("calls_create", {"to": "+14155550123", "agent_extension": "1001"})
+        'Call +1 415 555 0123 now from agent 1001.'
+    """
+    text = _TEXTS.get(tool)
+    if text is None:
+        return f"Run {tool} now with {dict(arguments)}."
+    return text(arguments)
+
+
+def is_modern(protocol_version: str | None) -> bool:
+    """Whether the connection speaks the round-trip form (2026-07-28 or later)."""
+    return protocol_version is not None and protocol_version >= MODERN_PROTOCOL
+
+
+def can_elicit(ctx: Context[Any, Any]) -> bool:
+    """Whether the client declared form elicitation (a bare ``elicitation: {}`` counts)."""
+    capabilities = ctx.client_capabilities
+    elicitation = None if capabilities is None else capabilities.elicitation
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def _digest(message: str) -> str:
+    return "confirm:" + hashlib.sha256(message.encode()).hexdigest()[:32]
+
+
+def _verdict(action: str, content: Mapping[str, Any] | None) -> Confirmation:
+    if action == "accept":
+        return "given" if content is not None and content.get("confirm") is True else "declined"
+    return "declined" if action == "decline" else "cancelled"
+
+
+def _round_trip(ctx: Context[Any, Any], message: str) -> Confirmation | InputRequiredResult:
+    """The 2026-07-28 form: return the question; read the answer on the retry."""
+    answer = (ctx.input_responses or {}).get(CONFIRM_KEY)
+    if isinstance(answer, ElicitResult) and ctx.request_state == _digest(message):
+        return _verdict(answer.action, answer.content)
+    question = ElicitRequest(params=ElicitRequestFormParams(message=message,
+                                                            requested_schema=_SCHEMA))
+    return InputRequiredResult(input_requests={CONFIRM_KEY: question},
+                               request_state=_digest(message))
+
+
+async def _ask_and_wait(ctx: Context[Any, Any], message: str,
+                        timeout: float) -> Confirmation:
+    """The older form: ``ctx.elicit`` on the session's back-channel, with a deadline."""
+    try:
+        with anyio.fail_after(timeout):
+            result = await ctx.elicit(message, Confirm)
+    except TimeoutError:
+        return "unanswered"
+    except (MCPError, ValueError):  # the client answered with an error, or nonsense
+        return "unanswered"
+    if isinstance(result, AcceptedElicitation):
+        return "given" if result.data.confirm else "declined"
+    return "declined" if isinstance(result, DeclinedElicitation) else "cancelled"
+
+
+async def confirm(ctx: Context[Any, Any], message: str,
+                  timeout: float = CONFIRM_TIMEOUT_SECONDS) -> Confirmation | InputRequiredResult:
+    """Ask the user to confirm ``message``: the verdict, or the question to return.
+
+    Returns ``"unsupported"`` at once for a client that cannot be asked.
+    """
+    if not can_elicit(ctx):
+        return "unsupported"
+    if is_modern(ctx.protocol_version):
+        return _round_trip(ctx, message)
+    return await _ask_and_wait(ctx, message, timeout)
+
+
+REFUSALS: dict[Confirmation, str] = {
+    "declined": "The user declined this call, so it was not run. Nothing was done.",
+    "cancelled": "The user dismissed the confirmation, so the call was not run. Nothing was "
+                 "done.",
+    "unanswered": "The user did not answer the confirmation in time, so the call was not run. "
+                  "Nothing was done.",
+    "unsupported": "This tool can reach a real person, so it runs only after the user confirms "
+                   "the call, and this client cannot ask the user (it declared no form "
+                   "elicitation capability). Nothing was done: use a client that supports "
+                   "elicitation, or make the call with dialkit.Client.",
+}
+"""What a tool answers when it did not run for want of a confirmation."""

@@ -1,0 +1,310 @@
+"""The tool server: an ``MCPServer`` with one generated tool per operation.
+
+Every tool runs the same way: find who calls (:meth:`Executor.identify`),
+ask the user to confirm if the call can reach a person, run the operation
+through the executor, answer with the service's answer (a tool error that
+carries the problem's ``code`` for a refusal), and write an audit record.
+``tools/list`` shows only the tools the caller's scopes allow.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any, Literal, cast
+
+import orjson
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_REQUEST,
+    AudioContent,
+    CallToolResult,
+    ContentBlock,
+    InputRequiredResult,
+    ListToolsResult,
+    TextContent,
+)
+from pydantic import ConfigDict, Field, create_model
+
+from dialkit.contract import Operation, Scope, operation_by_name
+
+from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
+from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text
+from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
+from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_digest, is_read, reaches_people
+
+SERVER_NAME = "dialkit"
+INSTRUCTIONS = (
+    "Every operation of the outbound dialing service's v1 API as a tool, named <area>_<verb>. "
+    "Tools that can reach a real person (calls, SMS, campaign resume, callbacks, appointments, "
+    "consents, leads dialled now) ask the user to confirm each call before they run. A refusal "
+    "by the service is a tool error whose text starts with the HTTP status and the problem's "
+    "code. Retrying a write with the same arguments never does it twice.")
+SECRET_WITHHELD = ("The webhook signing secret is not passed to assistants; the endpoint's "
+                   "secret_hint names it. Rotate the secret with dialkit.Client to read a new one.")
+_UNSET: Any = object()
+
+
+class _Arguments(ArgModelBase):
+    """Hands the tool exactly the arguments the client sent, as one ``arguments`` dict."""
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        sent = {name: getattr(self, name) for name in self.model_fields_set}
+        sent.update(self.model_extra or {})
+        return {"arguments": sent}
+
+
+def _argument_model(spec: ToolSpec) -> type[ArgModelBase]:
+    """Names and presence of the arguments only: the service itself checks the values,
+    so a tool call is refused exactly as the REST request would be."""
+    required = set(spec.input_schema.get("required", ()))
+    fields: dict[str, Any] = {
+        name: (Any, ... if name in required else Field(default=_UNSET))
+        for name in spec.input_schema.get("properties", {})}
+    extra: Literal["allow", "forbid"] = (
+        "allow" if spec.input_schema.get("additionalProperties") else "forbid")
+    base = cast(type[_Arguments], type(f"{spec.name}_base", (_Arguments,), {
+        "model_config": ConfigDict(arbitrary_types_allowed=True, extra=extra)}))
+    return create_model(f"{spec.name}_args", __base__=base, **fields)
+
+
+def select_tools(names: Iterable[str] | None = None, *, read_only: bool = False
+                 ) -> tuple[ToolSpec, ...]:
+    """The tools to serve: all, those named, and with ``read_only`` only tier-1 reads.
+
+    Raises:
+        ValueError: A name that is no tool's.
+    """
+    chosen = TOOLS
+    if names is not None:
+        wanted = list(names)
+        unknown = sorted(set(wanted) - set(TOOLS_BY_NAME))
+        if unknown:
+            raise ValueError(f"no tool named {', '.join(unknown)}; tools are named "
+                             f"<area>_<verb>, such as calls_list or leads_import")
+        chosen = tuple(t for t in TOOLS if t.name in wanted)
+    if read_only:
+        chosen = tuple(t for t in chosen if is_read(t.operation) and t.operation.tier == 1)
+    return chosen
+
+
+def allowed(operation: Operation, scopes: frozenset[Scope]) -> bool:
+    """Whether a key whose client holds ``scopes`` may run ``operation``."""
+    return operation.scope is None or operation.scope in scopes
+
+
+def _transport(ctx: Context[Any, Any] | ServerRequestContext[Any, Any]
+               ) -> tuple[str | None, str | None]:
+    """The bearer token and client address of the HTTP request, if there is one."""
+    request_context = ctx.request_context if isinstance(ctx, Context) else ctx
+    request = request_context.request
+    if request is None:
+        return None, None
+    headers = getattr(request, "headers", {})
+    scheme, _, token = str(headers.get("authorization", "")).partition(" ")
+    client = getattr(request, "client", None)
+    credentials = token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    return credentials, None if client is None else client.host
+
+
+class _Runner:
+    """Runs tool calls: identify, confirm, execute, answer, audit."""
+
+    def __init__(self, executor: Executor, audit: AuditLog | None, timeout: float) -> None:
+        self.executor = executor
+        self.audit = audit
+        self.timeout = timeout
+
+    async def call(self, spec: ToolSpec, arguments: dict[str, Any],
+                   ctx: Context[Any, Any]) -> CallToolResult | InputRequiredResult:
+        credentials, source = _transport(ctx)
+        try:
+            identity = await self.executor.identify(credentials)
+        except AccessRefusedError as refused:
+            return _error_text(f"{refused.status} {refused.code}: {refused}", refused.code)
+        note = _Note(spec, arguments, identity)
+        confirmation: Confirmation = "not_needed"
+        if await self._needs_confirmation(spec, arguments, identity, credentials, source):
+            verdict = await confirm(ctx, confirmation_text(spec.name, arguments), self.timeout)
+            if isinstance(verdict, InputRequiredResult):
+                self._write(note, "not_run", "asked", code="awaiting_confirmation")
+                return verdict
+            confirmation = verdict
+            if verdict != "given":
+                self._write(note, "not_run", verdict, code=f"confirmation_{verdict}")
+                return _error_text(REFUSALS[verdict], f"confirmation_{verdict}")
+        request = spec.request(arguments)
+        answer = await self.executor.execute(ToolCall(
+            spec.operation, request.path, request.query, request.body, request.idempotency_key,
+            request.if_match, credentials, source))
+        problem = None if answer.ok else _problem(answer)
+        self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
+                    code=None if problem is None else problem.get("code"))
+        return _result(spec, answer) if problem is None else _error(answer, problem)
+
+    async def _needs_confirmation(self, spec: ToolSpec, arguments: Mapping[str, Any],
+                                  identity: Identity, credentials: str | None,
+                                  source: str | None) -> bool:
+        """Whether to ask: never for a call the key cannot make (it is refused anyway)."""
+        operation = spec.operation
+        if not reaches_people(operation) or not allowed(operation, identity.scopes):
+            return False
+        if operation.name != "leads.create":
+            return True
+        if arguments.get("dial_now"):
+            return True
+        if Scope.CALLS_ORIGINATE not in identity.scopes or not arguments.get("campaign_id"):
+            return False  # without calls:originate an add to a running campaign is refused
+        status = await self._campaign_status(str(arguments["campaign_id"]), credentials, source)
+        return status != "paused" and status not in ("draft", "ready", "completed")
+
+    async def _campaign_status(self, campaign_id: str, credentials: str | None,
+                               source: str | None) -> str | None:
+        """The campaign's status, or ``None`` when it cannot be read (then the user is asked)."""
+        answer = await self.executor.execute(ToolCall(
+            operation_by_name("campaigns.get"), {"campaign_id": campaign_id},
+            credentials=credentials, source=source))
+        data = answer.json() if answer.ok else None
+        return data.get("status") if isinstance(data, dict) else None
+
+    def _write(self, note: _Note, outcome: Outcome, confirmation: Confirmation, *,
+               answer: ToolAnswer | None = None, code: str | None = None) -> None:
+        if self.audit is None:
+            return
+        self.audit.write(AuditRecord(
+            at=datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            account=note.identity.account, client_id=note.identity.client_id,
+            credential_id=note.identity.credential_id, tool=note.spec.name,
+            arguments_digest=arguments_digest(note.spec.name, note.arguments),
+            outcome=outcome, confirmation=confirmation,
+            status=None if answer is None else answer.status, code=code,
+            request_id=None if answer is None else answer.request_id,
+            replayed=answer is not None and answer.replayed))
+
+
+class _Note:
+    """What an audit record of one call repeats: the tool, its arguments, the caller."""
+
+    __slots__ = ("arguments", "identity", "spec")
+
+    def __init__(self, spec: ToolSpec, arguments: Mapping[str, Any], identity: Identity) -> None:
+        self.spec = spec
+        self.arguments = arguments
+        self.identity = identity
+
+
+def _problem(answer: ToolAnswer) -> dict[str, Any]:
+    data = answer.json()
+    if isinstance(data, dict):
+        return data
+    if answer.status == 0:
+        return {"code": "no_answer", "status": 0, "detail": answer.body.decode("utf-8", "replace")
+                or "No complete answer arrived; the outcome is unknown. Retry the same call: "
+                "its Idempotency-Key makes the retry safe."}
+    return {"status": answer.status, "detail": answer.body[:200].decode("utf-8", "replace")}
+
+
+def _error(answer: ToolAnswer, problem: dict[str, Any]) -> CallToolResult:
+    """A refusal as a tool error: ``<status> <code>: <detail>``, the problem as data."""
+    code = problem.get("code")
+    text = f"{answer.status} {code}: {problem.get('detail', '')}".strip()
+    if answer.retry_after is not None:
+        text += f" Retry after {answer.retry_after:g} s."
+    if answer.request_id:
+        text += f" Request id: {answer.request_id}."
+    structured = {**problem, "retry_after": answer.retry_after}
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured, is_error=True)
+
+
+def _error_text(text: str, code: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content={"code": code, "detail": text}, is_error=True)
+
+
+def _result(spec: ToolSpec, answer: ToolAnswer) -> CallToolResult:
+    """A success: the answer's JSON as text and as structured content."""
+    meta = {"dialkit/request_id": answer.request_id, "dialkit/replayed": answer.replayed}
+    if answer.content_type.startswith("audio/"):
+        audio = AudioContent(type="audio", data=base64.b64encode(answer.body).decode(),
+                             mime_type=answer.content_type.split(";")[0])
+        return CallToolResult(content=[audio], _meta=meta)
+    data = answer.json()
+    content: list[ContentBlock] = []
+    if answer.replayed:
+        content.append(TextContent(type="text", text=(
+            "This is the stored answer of an earlier identical call (Idempotency-Replayed): "
+            "nothing was done again.")))
+    if isinstance(data, dict) and isinstance(data.get("secret"), str):
+        data = {**data, "secret": None}
+        content.append(TextContent(type="text", text=SECRET_WITHHELD))
+    if data is None:
+        text = f"Done ({answer.status})." if not answer.body else \
+            answer.body.decode("utf-8", "replace")
+        return CallToolResult(content=[TextContent(type="text", text=text), *content],
+                              _meta=meta)
+    content.insert(0, TextContent(type="text", text=orjson.dumps(data).decode()))
+    structured = data if spec.output_schema is not None else None
+    return CallToolResult(content=content, structured_content=structured, _meta=meta)
+
+
+def _tool(spec: ToolSpec, runner: _Runner) -> Tool:
+    async def run(ctx: Context[Any, Any], arguments: dict[str, Any]
+                  ) -> CallToolResult | InputRequiredResult:
+        return await runner.call(spec, arguments, ctx)
+
+    return Tool(fn=run, name=spec.name, title=spec.operation.name,
+                description=spec.description, parameters=spec.input_schema,
+                fn_metadata=FuncMetadata(arg_model=_argument_model(spec),
+                                         output_schema=spec.output_schema),
+                is_async=True, context_kwarg="ctx", annotations=spec.annotations)
+
+
+def _scope_filter(executor: Executor) -> Any:
+    """Middleware: ``tools/list`` shows only the tools the caller's key may run."""
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                         ) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method != "tools/list":
+            return result
+        credentials, _ = _transport(ctx)
+        try:
+            identity = await executor.identify(credentials)
+        except AccessRefusedError as refused:
+            raise MCPError(INVALID_REQUEST, f"{refused.status} {refused.code}: {refused}"
+                           ) from None
+        listed = ListToolsResult.model_validate(result) if isinstance(result, dict) else result
+        assert isinstance(listed, ListToolsResult)
+        visible = [t for t in listed.tools
+                   if allowed(TOOLS_BY_NAME[t.name].operation, identity.scopes)]
+        return listed.model_copy(update={"tools": visible})
+
+    return middleware
+
+
+def build_server(executor: Executor, *, audit: AuditLog | None = None,
+                 tools: Iterable[str] | None = None, read_only: bool = False,
+                 confirm_timeout: float = CONFIRM_TIMEOUT_SECONDS) -> MCPServer:
+    """The MCP server with one tool per operation, run by ``executor``.
+
+    Args:
+        executor: What runs the operations (the emulator's pipeline, or a client).
+        audit: Where every tool call is recorded.
+        tools: Serve only these tools (names such as ``calls_list``).
+        read_only: Serve only the tier-1 read tools.
+        confirm_timeout: Seconds an older client's user has to confirm a call.
+
+    Example:
+        >>> server = build_server(executor, read_only=True)  # doctest: +SKIP
+        >>> server.run("stdio")  # doctest: +SKIP
+    """
+    runner = _Runner(executor, audit, confirm_timeout)
+    chosen = select_tools(tools, read_only=read_only)
+    return MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING",
+                     tools=[_tool(spec, runner) for spec in chosen],
+                     middleware=[_scope_filter(executor)])

@@ -1,0 +1,271 @@
+"""One tool per operation of the contract, generated from the operation table.
+
+Each :class:`ToolSpec` holds what MCP shows of a tool (name, input and output
+schema, annotations) and how its arguments become a REST request: path values,
+query parameters, body, ``If-Match``, and the Idempotency-Key derived from
+the call. Nothing here is written per tool: names come from the operation
+names, schemas from the contract's request and response models, annotations
+from the operation's method and tier.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+from typing import Any, Literal
+
+import orjson
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from dialkit.contract import (
+    OPERATIONS,
+    AppointmentId,
+    CallbackId,
+    CallId,
+    CampaignId,
+    LeadId,
+    Operation,
+    WebhookEndpointId,
+    WebhookEventId,
+)
+
+from ._shapes import ANY_OBJECT, EMPTY_BODY, FREE_BODY, IF_MATCH_FIELD, NO_JSON, SHAPES, Shape
+
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+_PATH_TYPES: dict[str, Any] = {
+    "lead_id": LeadId, "campaign_id": CampaignId, "call_id": CallId,
+    "webhook_id": WebhookEndpointId, "event_id": WebhookEventId,
+    "callback_id": CallbackId, "appointment_id": AppointmentId,
+}
+IDEMPOTENCY_ARGUMENT = "idempotency_key"
+IF_MATCH_ARGUMENT = "if_match"
+IDEMPOTENCY_KEY_PREFIX = "mcp_"
+_IDEMPOTENCY_FIELD = Field(
+    None, min_length=1, max_length=200,
+    description="Leave out: the Idempotency-Key is derived from the call, so retrying the same "
+    "call never does it twice (within 24 h). Pass a new value only to do the same thing again "
+    "on purpose.")
+_DESTRUCTIVE_VERBS = frozenset({"delete", "update", "cancel", "reschedule", "rotate_secret"})
+
+
+def tool_name(operation: Operation) -> str:
+    """The tool's name: the operation's name with ``_`` for ``.`` (``leads_import``)."""
+    return operation.name.replace(".", "_")
+
+
+def reaches_people(operation: Operation) -> bool:
+    """Whether the operation can reach a person: its tool asks the user first.
+
+    Tier 2 operations (click-to-call, SMS, campaign resume, callback and
+    appointment writes, consent writes) and WhatsApp sending; a single lead
+    add does when it targets a running campaign or asks ``dial_now``, which
+    :func:`dialkit.mcp.needs_confirmation` decides per call.
+    """
+    return operation.tier == 2 or operation.tier_blocked or operation.name == "leads.create"
+
+
+def is_read(operation: Operation) -> bool:
+    """Reads: GET, and the read-only DNC check."""
+    return operation.method == "GET" or operation.name == "dnc.check"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A tool call's arguments sorted into the parts of a REST request."""
+
+    path: dict[str, str]
+    query: dict[str, str]
+    body: Any
+    if_match: str | None
+    idempotency_key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One generated tool.
+
+    Attributes:
+        name: The tool's name (``calls_create``).
+        operation: The contract operation it runs.
+        shape: Its query, body and answer shapes.
+        description: What the tool does, generated from the operation.
+        input_schema: JSON Schema of its arguments.
+        output_schema: JSON Schema of its structured result, or ``None`` (not JSON).
+        annotations: MCP hints: read-only, destructive, idempotent, open-world.
+    """
+
+    name: str
+    operation: Operation
+    shape: Shape
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    annotations: ToolAnnotations
+
+    @property
+    def path_names(self) -> tuple[str, ...]:
+        """The path template's placeholders."""
+        return tuple(_PLACEHOLDER.findall(self.operation.path))
+
+    @property
+    def query_names(self) -> tuple[str, ...]:
+        """Query parameters by their wire names."""
+        query = self.shape.query
+        if query is None:
+            return ()
+        return tuple(f.alias or n for n, f in query.model_fields.items())
+
+    @property
+    def takes_key(self) -> bool:
+        """Whether the call carries an Idempotency-Key (writes and PATCH)."""
+        return self.operation.write or self.operation.method == "PATCH"
+
+    def request(self, arguments: Mapping[str, Any]) -> Request:
+        """Sort ``arguments`` (as sent) into path, query, body and headers."""
+        rest = dict(arguments)
+        path = {name: str(rest.pop(name)) for name in self.path_names if name in rest}
+        query = {name: _wire(rest.pop(name)) for name in self.query_names
+                 if rest.get(name) is not None}
+        for name in self.query_names:
+            rest.pop(name, None)
+        if_match = rest.pop(IF_MATCH_ARGUMENT, None) if self.shape.if_match else None
+        chosen = rest.pop(IDEMPOTENCY_ARGUMENT, None) if self.takes_key else None
+        body = self._body(rest)
+        key = None
+        if self.takes_key:
+            key = chosen if chosen is not None else derived_key(self.name, arguments)
+        return Request(path, query, body, if_match, key)
+
+    def _body(self, rest: dict[str, Any]) -> Any:
+        if self.shape.body is None:
+            return None
+        if self.shape.body == EMPTY_BODY:
+            return {}
+        return rest
+
+
+def derived_key(name: str, arguments: Mapping[str, Any]) -> str:
+    """The Idempotency-Key of a tool call: a digest of the tool and its arguments.
+
+    An assistant that retries a call (a dropped connection, a timeout, a
+    second confirmation round) sends the same arguments, so the service
+    answers the retry with the first call's stored answer instead of doing
+    it again.
+    """
+    return IDEMPOTENCY_KEY_PREFIX + arguments_digest(name, arguments)[:40]
+
+
+def arguments_digest(name: str, arguments: Mapping[str, Any]) -> str:
+    """SHA-256 of a tool's name and its arguments in canonical JSON (sorted keys)."""
+    canonical = orjson.dumps({"tool": name, "arguments": arguments},
+                             option=orjson.OPT_SORT_KEYS, default=str)
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def _wire(value: Any) -> str:
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def _input_model(operation: Operation, shape: Shape) -> type[BaseModel]:
+    """A pydantic model of every argument: path values, query, body fields, headers."""
+    fields: dict[str, Any] = {}
+    for name in _PLACEHOLDER.findall(operation.path):
+        fields[name] = (_PATH_TYPES.get(name, str), Field(description=f"The {name} (path)."))
+    if shape.query is not None:
+        for name, info in shape.query.model_fields.items():
+            fields[name] = (info.annotation, info)
+    if isinstance(shape.body, type):
+        for name, info in shape.body.model_fields.items():
+            if name in fields:
+                raise ValueError(f"{operation.name}: argument {name!r} is both path or query "
+                                 "and body")
+            fields[name] = (info.annotation, info)
+    if shape.if_match:
+        fields[IF_MATCH_ARGUMENT] = (str | None, IF_MATCH_FIELD)
+    if operation.write or operation.method == "PATCH":
+        fields[IDEMPOTENCY_ARGUMENT] = (str | None, _IDEMPOTENCY_FIELD)
+    extra: Literal["allow", "forbid"] = "allow" if shape.body == FREE_BODY else "forbid"
+    model: type[BaseModel] = create_model(
+        f"{tool_name(operation)}_arguments", __config__=ConfigDict(extra=extra), **fields)
+    return model
+
+
+def _output_schema(shape: Shape) -> dict[str, Any] | None:
+    if shape.answer == NO_JSON:
+        return None
+    if shape.answer == ANY_OBJECT:
+        return {"type": "object"}
+    schema: dict[str, Any] = shape.answer.model_json_schema(mode="serialization")
+    return schema
+
+
+def _annotations(operation: Operation) -> ToolAnnotations:
+    verb = operation.name.rpartition(".")[2]
+    if is_read(operation):
+        return ToolAnnotations(title=operation.name, read_only_hint=True,
+                               idempotent_hint=True, open_world_hint=False)
+    people = reaches_people(operation) and operation.name != "leads.create"
+    return ToolAnnotations(
+        title=operation.name, read_only_hint=False,
+        destructive_hint=people or verb in _DESTRUCTIVE_VERBS,
+        idempotent_hint=True,  # the Idempotency-Key is derived from the arguments
+        open_world_hint=reaches_people(operation))
+
+
+_ROLE = re.compile(r":\w+:`~?([^`]+)`")
+
+
+def _first_line(model: Any) -> str:
+    """The first line of a model's docstring, without reST markup."""
+    doc = (getattr(model, "__doc__", None) or "").strip()
+    line = doc.splitlines()[0] if doc else ""
+    return _ROLE.sub(r"\1", line).replace("``", "")
+
+
+def _description(operation: Operation, shape: Shape) -> str:
+    scope = "any active key" if operation.scope is None else f"scope {operation.scope}"
+    parts = [f"{operation.method} {operation.path} ({scope}, tier {operation.tier})."]
+    if operation.switch is not None:
+        parts.append(f"Needs the account switch {operation.switch}.")
+    if operation.tier_blocked:
+        parts.append("Answers 403 tier_not_enabled for every account for now.")
+    if reaches_people(operation):
+        parts.append("It can reach a real person, so it runs only after the user confirms "
+                     "this very call." if operation.name != "leads.create" else
+                     "Adding to a running campaign or with dial_now can reach a real person: "
+                     "such an add runs only after the user confirms it.")
+    if isinstance(shape.body, type) and _first_line(shape.body):
+        parts.append(_first_line(shape.body))
+    if shape.body == FREE_BODY:
+        parts.append("The contract does not show the body: the arguments are sent as it.")
+    if shape.answer not in (ANY_OBJECT, NO_JSON) and _first_line(shape.answer):
+        parts.append(f"Answer: {_first_line(shape.answer)}")
+    return " ".join(parts)
+
+
+def _spec(operation: Operation) -> ToolSpec:
+    shape = SHAPES[operation.name]
+    schema = _input_model(operation, shape).model_json_schema(by_alias=True)
+    schema.pop("title", None)
+    return ToolSpec(
+        name=tool_name(operation), operation=operation, shape=shape,
+        description=_description(operation, shape), input_schema=schema,
+        output_schema=_output_schema(shape), annotations=_annotations(operation))
+
+
+TOOLS: tuple[ToolSpec, ...] = tuple(_spec(operation) for operation in OPERATIONS)
+"""One tool per operation of :data:`dialkit.contract.OPERATIONS`, in the same order."""
+
+TOOLS_BY_NAME: Mapping[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
+"""The tools by name."""
