@@ -138,7 +138,8 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
         dated = [times for times in (since.dropna(), asked) if len(times)]
         since = pd.concat(dated).groupby(level=0).min()
     rows = np.flatnonzero(_isin(calls["phone"], listed["phone"]))
-    to_listed = calls.iloc[rows].assign(listed_at=lambda c: c["phone"].map(since))
+    to_listed = calls.iloc[rows].assign(  # not map: it fails on an empty mapping
+        listed_at=lambda c: since.reindex(c["phone"]).array)
     dated = to_listed["listed_at"].notna()
     hits = to_listed[~dated | (to_listed["at"] > to_listed["listed_at"])]
     evidence = pd.Series(np.where(
