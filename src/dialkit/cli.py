@@ -12,6 +12,7 @@ import typer
 
 from dialkit._cli_compliance import compliance_app
 from dialkit._cli_leads import leads_app
+from dialkit._cli_mcp import mcp_app
 from dialkit._cli_webhooks import webhooks_app
 from dialkit.frames import cache_info, cache_root, clear_cache
 from dialkit.sandbox import ConfigError, SandboxStartError
@@ -28,6 +29,7 @@ cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_h
 app.add_typer(cache_app, name="cache")
 app.add_typer(leads_app, name="leads")
 app.add_typer(compliance_app, name="compliance")
+app.add_typer(mcp_app, name="mcp")
 app.add_typer(webhooks_app, name="webhooks")
 CacheDir = Annotated[Path | None, typer.Option(
     "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
@@ -70,6 +72,7 @@ def serve(
         raise typer.Exit(2) from None
     bound_host, bound_port = sock.getsockname()[:2]
     typer.echo(f"listening on http://{bound_host}:{bound_port}")
+    typer.echo(f"mcp url: http://{bound_host}:{bound_port}/mcp")
     shown: set[str] = set()
     for label, key in sorted(keys_of(resolved).items(), key=lambda item: len(item[0])):
         if key not in shown:  # each key once, under its shortest label

@@ -1,0 +1,116 @@
+"""The tools at the emulator's /mcp: one per operation, shown by scope, the REST answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+import pytest
+from conftest import KEYS, READ_SCOPES
+from mcp_harness import MODES, call, listed, text
+
+from dialkit.contract import OPERATIONS, Scope
+from dialkit.mcp import TOOLS, TOOLS_BY_NAME, tool_name
+from dialkit.sandbox import Sandbox
+
+EVERY_TOOL = [operation.name.replace(".", "_") for operation in OPERATIONS]
+
+
+def test_every_operation_has_one_tool_named_from_the_contract() -> None:
+    assert [tool.name for tool in TOOLS] == EVERY_TOOL
+    assert {"leads_import", "calls_create", "dnc_check"} <= set(EVERY_TOOL)
+    assert [tool.operation for tool in TOOLS] == list(OPERATIONS)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_tool_is_listed_for_a_key_with_every_scope(sandbox: Sandbox, mode: str) -> None:
+    assert listed(sandbox, KEYS["full"], mode) == EVERY_TOOL
+
+
+@pytest.mark.parametrize(("role", "scopes"), [
+    ("reader", set(READ_SCOPES)),
+    ("noscope", set()),
+])
+def test_a_tool_is_hidden_from_a_key_without_its_scope(sandbox: Sandbox, role: str,
+                                                      scopes: set[Scope]) -> None:
+    shown = listed(sandbox, KEYS[role])
+    assert shown == [tool_name(op) for op in OPERATIONS if op.scope is None or op.scope in scopes]
+    assert "me" in shown and "calls_create" not in shown
+
+
+@pytest.mark.parametrize(("tool", "read_only", "destructive", "idempotent", "open_world"), [
+    ("calls_list", True, None, True, False),
+    ("dnc_check", True, None, True, False),
+    ("leads_import", False, False, True, False),
+    ("webhooks_delete", False, True, True, False),
+    ("calls_create", False, True, True, True),
+    ("sms_send", False, True, True, True),
+    ("campaigns_resume", False, True, True, True),
+    ("callbacks_cancel", False, True, True, False),
+])
+def test_annotations_match_the_operation(tool: str, read_only: bool, destructive: bool | None,
+                                         idempotent: bool, open_world: bool) -> None:
+    hints = TOOLS_BY_NAME[tool].annotations
+    assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint,
+            hints.open_world_hint) == (read_only, destructive, idempotent, open_world)
+
+
+def test_input_schemas_are_the_contracts_request_models() -> None:
+    create = TOOLS_BY_NAME["calls_create"].input_schema
+    assert create["required"] == ["to"] and create["additionalProperties"] is False
+    assert {"to", "agent_extension", "agent_email", "caller_id", "idempotency_key"} <= set(
+        create["properties"])
+    imported = TOOLS_BY_NAME["leads_import"].input_schema
+    assert set(imported["required"]) == {"campaign_id", "leads"}
+    assert "if_match" in TOOLS_BY_NAME["leads_update"].input_schema["properties"]
+    assert "idempotency_key" not in TOOLS_BY_NAME["calls_list"].input_schema["properties"]
+    assert TOOLS_BY_NAME["calls_recording"].output_schema is None
+    assert "data" in TOOLS_BY_NAME["calls_list"].output_schema["properties"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_read_tool_returns_what_the_rest_call_returns(sandbox: Sandbox, api: httpx.Client,
+                                                       mode: str) -> None:
+    result = call(sandbox, KEYS["full"], "calls_list", {"limit": 5, "direction": "outbound"},
+                  mode=mode)
+    rest = api.get("/v1/calls", params={"limit": 5, "direction": "outbound"}).json()
+    assert not result.is_error
+    assert result.structured_content["data"] == rest["data"]
+    assert result.structured_content["page"]["has_more"] == rest["page"]["has_more"]
+    lead = api.get("/v1/leads", params={"limit": 1}).json()["data"][0]
+    got = call(sandbox, KEYS["full"], "leads_get", {"lead_id": lead["id"]}, mode=mode)
+    assert got.structured_content == api.get(f"/v1/leads/{lead['id']}").json()
+
+
+def test_a_refusal_is_a_tool_error_carrying_the_problems_code(sandbox: Sandbox) -> None:
+    missing = "lead_00000000-0000-4000-8000-000000000000"
+    result = call(sandbox, KEYS["full"], "leads_get", {"lead_id": missing})
+    assert result.is_error and text(result).startswith("404 not_found:")
+    assert result.structured_content["code"] == "not_found"
+    invalid = call(sandbox, KEYS["full"], "dnc_check", {"phones": ["0415 555"]})
+    assert invalid.is_error and invalid.structured_content["code"] == "validation_failed"
+
+
+def test_a_key_without_the_scope_gets_the_rest_paths_refusal(sandbox: Sandbox) -> None:
+    result = call(sandbox, KEYS["reader"], "dnc_add", {"phone": "+12125550100"})
+    assert result.is_error and result.structured_content["code"] == "insufficient_scope"
+
+
+def test_unknown_arguments_are_refused_before_anything_runs(sandbox: Sandbox) -> None:
+    result = call(sandbox, KEYS["full"], "calls_list", {"limit": 1, "colour": "red"})
+    assert result.is_error and "colour" in text(result)
+
+
+@pytest.mark.parametrize(("key", "status", "code"), [
+    (None, 401, "invalid_api_key"),
+    (KEYS["revoked"], 401, "invalid_api_key"),
+    (KEYS["nosandbox"], 401, "invalid_api_key"),
+])
+def test_mcp_refuses_a_bad_key_as_v1_does(sandbox: Sandbox, key: str | None, status: int,
+                                          code: str,
+                                          key_client: Callable[[str], httpx.Client]) -> None:
+    headers = {} if key is None else {"Authorization": f"Bearer {key}"}
+    answer = httpx.post(sandbox.base_url + "/mcp", json={}, headers=headers)
+    assert answer.status_code == status
+    assert answer.headers["content-type"].startswith("application/problem+json")
+    assert answer.json()["code"] == code
