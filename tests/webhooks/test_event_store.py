@@ -1,0 +1,72 @@
+"""The event store on its own: group commits, duplicates, the file, the frame, the exports."""
+
+from __future__ import annotations
+
+import inspect
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from webhook_servers import delivery, envelope
+
+import dialkit.webhooks
+from dialkit.frames import SCHEMAS
+from dialkit.webhooks import EventStore, StoreError, events_frame, verify
+
+SECRET, CLOCK = "whsec_store_0123456789abcdef", 1_793_631_600
+
+
+def verified(created_at: str = "2026-11-02T15:00:00.000Z") -> tuple[bytes, dialkit.webhooks.Event]:
+    body, headers = delivery(envelope(created_at=created_at), SECRET, CLOCK)
+    return body, verify(body, headers, SECRET, now=CLOCK)
+
+
+def test_threads_adding_at_once_are_committed_and_counted(tmp_path: Path) -> None:
+    events = [verified() for _ in range(200)]
+    with EventStore(tmp_path / "e.sqlite") as store, ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(lambda e: store.add(e[1], e[0]), events + events[:50]))
+    assert sum(r.duplicate for r in results) == 50
+    frame = events_frame(tmp_path / "e.sqlite")
+    assert len(frame) == 200 and frame["deliveries_seen"].sum() == 250
+
+
+def test_the_file_is_owner_only_and_reopens(tmp_path: Path) -> None:
+    path = tmp_path / "e.sqlite"
+    body, event = verified()
+    with EventStore(path) as store:
+        assert store.add(event, body).deliveries_seen == 1
+        assert repr(store) == f"EventStore({str(path)!r}, synchronous='full')"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    with EventStore(path, synchronous="normal") as again:
+        assert again.add(event, body).deliveries_seen == 2
+    with pytest.raises(StoreError, match="is closed"):
+        again.add(event, body)
+    with pytest.raises(ValueError, match="pass 'full' or 'normal'"):
+        EventStore(path, synchronous="off")  # type: ignore[arg-type]
+
+
+def test_the_frame_is_ordered_by_created_at_and_typed_when_empty(tmp_path: Path) -> None:
+    path = tmp_path / "e.sqlite"
+    late, early = verified("2026-11-02T16:00:00.000Z"), verified("2026-11-02T14:00:00+00:00")
+    with EventStore(path) as store:
+        assert events_frame(store).empty
+        empty = events_frame(store)
+        for body, event in (late, early):
+            store.add(event, body)
+    expected = {**SCHEMAS["webhook_events"].dtypes}
+    assert dict(empty.dtypes.drop(["received_at", "deliveries_seen"])) == expected
+    assert list(events_frame(path)["id"]) == [early[1].id, late[1].id]
+    with pytest.raises(StoreError, match="no event store at"):
+        events_frame(tmp_path / "missing.sqlite")
+
+
+def test_all_is_sorted_and_lists_every_public_name() -> None:
+    names = dialkit.webhooks.__all__
+    assert list(names) == sorted(names)
+    public = {name for name, value in vars(dialkit.webhooks).items()
+              if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value)
+                                               or inspect.ismodule(value))
+              and getattr(value, "__module__", value.__name__).startswith("dialkit.webhooks")}
+    assert public <= set(names), public - set(names)
+    assert all(hasattr(dialkit.webhooks, name) for name in names)
