@@ -72,12 +72,12 @@ def serve(
         raise typer.Exit(2) from None
     bound_host, bound_port = sock.getsockname()[:2]
     typer.echo(f"listening on http://{bound_host}:{bound_port}")
-    typer.echo(f"mcp url: http://{bound_host}:{bound_port}/mcp")
     shown: set[str] = set()
     for label, key in sorted(keys_of(resolved).items(), key=lambda item: len(item[0])):
         if key not in shown:  # each key once, under its shortest label
             shown.add(key)
             typer.echo(f"{label} key: {key}")
+    typer.echo(f"mcp url: http://{bound_host}:{bound_port}/mcp")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     make_server(service).run(sockets=[sock])
 

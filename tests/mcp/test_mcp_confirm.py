@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import KEYS
 from mcp_harness import MODES, answering, audit, call, connect, run, text
 from mcp_types import InputRequiredResult
 
+from conftest import KEYS
 from dialkit.sandbox import Sandbox
 
 EASTERN = "+12125550142"

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from conftest import KEYS, READ_SCOPES
 from mcp_harness import MODES, call, listed, text
 
+from conftest import KEYS, READ_SCOPES
 from dialkit.contract import OPERATIONS, Scope
 from dialkit.mcp import TOOLS, TOOLS_BY_NAME, tool_name
 from dialkit.sandbox import Sandbox

@@ -1,0 +1,144 @@
+"""``dialkit mcp serve``: the same tools over a real account's key, through dialkit.Client.
+
+The account here is the session emulator's, reached over HTTP like a real one;
+the server is connected in memory, and once as the subprocess an assistant
+launches over stdio.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp import StdioServerParameters
+from mcp_harness import MODES, answering, call, connect, listed, run, slow, text
+from typer.testing import CliRunner
+
+from conftest import KEYS, READ_SCOPES
+from dialkit import Client
+from dialkit._cli_mcp import ClientExecutor
+from dialkit.cli import app
+from dialkit.contract import OPERATIONS
+from dialkit.mcp import JsonLinesAuditLog, build_server, select_tools, tool_name
+from dialkit.sandbox import Sandbox
+
+DOCS = Path(__file__).parents[2] / "docs" / "cli.md"
+EASTERN = "+12125550142"
+
+
+@pytest.fixture
+def serve(sandbox: Sandbox, tmp_path: Path) -> Iterator[Any]:
+    """``build_server`` as ``dialkit mcp serve`` builds it, for a role's key."""
+    clients: list[Client] = []
+
+    def make(role: str = "full", **options: Any) -> Any:
+        clients.append(Client(KEYS[role], base_url=sandbox.base_url, rate_limit=None,
+                              max_retries=0))
+        executor = ClientExecutor(clients[-1], KEYS[role])
+        options.setdefault("audit", JsonLinesAuditLog(tmp_path / "audit.jsonl"))
+        return build_server(executor, **options)
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+def test_every_tool_is_listed_for_every_scope_and_hidden_without(serve: Any) -> None:
+    assert listed(serve(), None) == [tool_name(op) for op in OPERATIONS]
+    reader = listed(serve("reader"), None)
+    assert reader == [tool_name(op) for op in OPERATIONS
+                      if op.scope is None or op.scope in READ_SCOPES]
+
+
+def test_read_only_and_tools_narrow_the_set(serve: Any) -> None:
+    read_only = listed(serve(read_only=True), None)
+    assert "calls_list" in read_only and "dnc_check" in read_only
+    assert not {"calls_create", "leads_import", "campaigns_pause"} & set(read_only)
+    assert listed(serve(tools=["calls_list", "dnc_check"]), None) == ["calls_list", "dnc_check"]
+    with pytest.raises(ValueError, match="no tool named calls_delete"):
+        select_tools(["calls_delete"])
+
+
+def test_a_read_returns_what_the_rest_call_returns(serve: Any, api: httpx.Client) -> None:
+    result = call(serve(), None, "campaigns_list", {"limit": 3})
+    assert result.structured_content["data"] == api.get(
+        "/v1/campaigns", params={"limit": 3}).json()["data"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_confirmed_call_runs_once_and_a_retry_is_replayed(
+        serve: Any, sandbox: Sandbox, api: httpx.Client, mode: str, tmp_path: Path) -> None:
+    api.get("/v1/me").raise_for_status()
+    with sandbox.service.store.lock:
+        sandbox.service.store.conn.execute(
+            "UPDATE agents SET state = 'ready', held_until = NULL WHERE dataset = ?",
+            ("client:acme/full",))
+        extension = sandbox.service.store.row(
+            "SELECT extension FROM agents WHERE dataset = 'client:acme/full' "
+            "ORDER BY extension")["extension"]
+    server = serve("sending")
+    arguments = {"to": EASTERN, "agent_extension": extension}
+
+    async def scenario() -> list[Any]:
+        async with connect(server, mode=mode, answer=answering("accept")) as client:
+            return [await client.call_tool("calls_create", arguments) for _ in range(2)]
+
+    first, retry = run(scenario)
+    assert not first.is_error, text(first)
+    assert retry.meta["dialkit/replayed"] is True
+    calls = api.get("/v1/calls", params={"limit": 20}).json()["data"]
+    assert sum(c["status"] == "dialing" for c in calls) == 1
+    records = JsonLinesAuditLog(tmp_path / "audit.jsonl").records()
+    assert [r.replayed for r in records if r.outcome == "ok"] == [False, True]
+
+
+def test_an_unanswered_confirmation_runs_nothing(serve: Any, api: httpx.Client) -> None:
+    result = call(serve("sending", confirm_timeout=0.2), None, "sms_send",
+                  {"to": EASTERN, "body": "Hi", "client_reference": "late-1"},
+                  mode="legacy", answer=slow(5))
+    assert result.is_error and result.structured_content["code"] == "confirmation_unanswered"
+    assert api.get("/v1/sms/delivery-reports").json()["data"] == []
+
+
+def test_a_refusal_carries_the_problems_code(serve: Any) -> None:
+    result = call(serve(), None, "callbacks_list", {"campaign_id": "cmp_nope"})
+    assert result.is_error and result.structured_content["code"] == "validation_failed"
+
+
+def test_the_stdio_server_an_assistant_launches(sandbox: Sandbox, tmp_path: Path) -> None:
+    parameters = StdioServerParameters(
+        command=sys.executable, args=["-m", "dialkit.cli", "mcp", "serve", "--read-only",
+                                      "--audit-log", str(tmp_path / "a.jsonl")],
+        env={"DIALKIT_API_KEY": KEYS["full"], "DIALKIT_BASE_URL": sandbox.base_url,
+             "DIALKIT_CACHE_DIR": os.environ["DIALKIT_CACHE_DIR"]})
+
+    async def scenario() -> tuple[list[str], Any]:
+        from mcp import Client as McpClient
+
+        async with McpClient(parameters) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            return names, await client.call_tool("me", {})
+
+    names, me = run(scenario)
+    assert "calls_list" in names and "calls_create" not in names
+    assert me.structured_content["client"]["name"] == "full"
+    assert JsonLinesAuditLog(tmp_path / "a.jsonl").records()[0].tool == "me"
+
+
+def test_a_missing_key_ends_with_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DIALKIT_API_KEY", raising=False)
+    result = CliRunner().invoke(app, ["mcp", "serve"])
+    assert result.exit_code == 2 and "error: no API key" in result.output
+
+
+def test_the_docs_name_every_option_of_mcp_serve() -> None:
+    section = DOCS.read_text().split("## `dialkit mcp serve`\n")[1].split("\n## ")[0]
+    documented = set(re.findall(r"^\| `(--[a-z-]+)`", section, re.MULTILINE))
+    shown = CliRunner().invoke(app, ["mcp", "serve", "--help"]).output
+    assert documented == set(re.findall(r"(--[a-z][a-z-]+)", shown)) - {"--help"}
