@@ -114,3 +114,16 @@ def test_mcp_refuses_a_bad_key_as_v1_does(sandbox: Sandbox, key: str | None, sta
     assert answer.status_code == status
     assert answer.headers["content-type"].startswith("application/problem+json")
     assert answer.json()["code"] == code
+
+
+def test_the_package_lists_exactly_what_it_offers_sorted() -> None:
+    import inspect
+
+    import dialkit.mcp as package
+
+    assert list(package.__all__) == sorted(package.__all__)
+    assert all(hasattr(package, name) for name in package.__all__)
+    public = {name for name, value in vars(package).items()
+              if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
+              and value.__module__.startswith("dialkit")}
+    assert public <= set(package.__all__)

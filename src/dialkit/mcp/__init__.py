@@ -31,19 +31,19 @@ from ._server import SERVER_NAME, allowed, build_server, select_tools
 from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
 
 __all__ = [
-    "CONFIRM_TIMEOUT_SECONDS",
-    "SERVER_NAME",
-    "TOOLS",
-    "TOOLS_BY_NAME",
     "AccessRefusedError",
     "AuditLog",
     "AuditRecord",
+    "CONFIRM_TIMEOUT_SECONDS",
     "Confirmation",
     "Executor",
     "Identity",
     "JsonLinesAuditLog",
     "MemoryAuditLog",
     "Outcome",
+    "SERVER_NAME",
+    "TOOLS",
+    "TOOLS_BY_NAME",
     "ToolAnswer",
     "ToolCall",
     "ToolSpec",
