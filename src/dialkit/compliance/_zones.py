@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -397,9 +398,24 @@ def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
 
 def _distinct(column: pd.Series) -> tuple[Ints, pa.Array]:
     """Each row's index into the distinct texts of ``column`` (-1: null), and those texts in
-    first-seen order."""
+    first-seen order. The answer for an Arrow column is kept while its data live: an audit
+    asks it of the same numbers for the calling hours and again for the frequency."""
+    source = column.array.__arrow_array__() if hasattr(column.array, "__arrow_array__") else None
+    kept = _HASHED.get(id(source)) if source is not None else None
+    if kept is not None and kept[0]() is source:
+        return kept[1]
     encoded = pc.dictionary_encode(_text(column))
-    return np.asarray(encoded.indices.fill_null(-1), np.int64), encoded.dictionary
+    codes = np.asarray(encoded.indices.fill_null(-1), np.int64)
+    codes.setflags(write=False)  # shared by every caller
+    found = codes, encoded.dictionary
+    if source is not None:
+        key = id(source)
+        _HASHED[key] = (weakref.ref(source, lambda _: _HASHED.pop(key, None)), found)
+    return found
+
+
+_HASHED: dict[int, tuple[weakref.ref[pa.ChunkedArray], tuple[Ints, pa.Array]]] = {}
+"""Hashed Arrow columns by the identity of their data, each while its data live."""
 
 
 def _text(column: pd.Series) -> pa.Array:
