@@ -39,7 +39,7 @@ Run: ``.venv/bin/python benchmarks/bench_audit.py [--calls 1000000] [--leads 200
 from __future__ import annotations
 
 import argparse
-import gc
+import hashlib
 import json
 import statistics
 import subprocess
@@ -489,11 +489,21 @@ def by_hand(frame: dict[str, pd.DataFrame]) -> set[tuple[str, str]]:
                       US_FEDERAL, AS_OF)
 
 
-def found(findings: pd.DataFrame) -> set[tuple[str, str]]:
-    """The findings as (rule, call id, or lead id for a lead rule)."""
-    ids = findings["call_id"].astype(object).where(findings["call_id"].notna(),
-                                                  findings["lead_id"].astype(object))
-    return set(zip(findings["rule"], ids, strict=True))
+WARM_UP = 100
+"""Before its timed run, each process runs its side on every 100th number's frames: the
+modules, ``phonenumbers``' metadata and the zone files it first reads are its own cost."""
+SIDES: dict[str, Callable[[dict[str, pd.DataFrame]], Any]] = {
+    "row by row": by_hand, "audit": audited}
+NAMES = ("calls", "leads", "dnc")
+
+
+def found(result: pd.DataFrame | set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Findings as (rule, call id, or lead id for a lead rule)."""
+    if isinstance(result, set):
+        return result
+    ids = result["call_id"].astype(object).where(result["call_id"].notna(),
+                                                result["lead_id"].astype(object))
+    return set(zip(result["rule"], ids, strict=True))
 
 
 def per_rule(findings: set[tuple[str, str]]) -> dict[str, int]:
@@ -501,12 +511,8 @@ def per_rule(findings: set[tuple[str, str]]) -> dict[str, int]:
     return {rule: int(counts.get(rule, 0)) for rule in dialkit.compliance.RULE_IDS}
 
 
-def timed(function: Callable[[dict[str, pd.DataFrame]], Any],
-          frame: dict[str, pd.DataFrame]) -> tuple[float, Any]:
-    gc.collect()
-    began = time.perf_counter()
-    result = function(frame)
-    return time.perf_counter() - began, result
+def digest(findings: set[tuple[str, str]]) -> str:
+    return hashlib.sha256("\n".join(sorted(" ".join(f) for f in findings)).encode()).hexdigest()
 
 
 def subset(frame: dict[str, pd.DataFrame], every: int) -> dict[str, pd.DataFrame]:
@@ -519,40 +525,68 @@ def subset(frame: dict[str, pd.DataFrame], every: int) -> dict[str, pd.DataFrame
             "dnc": frame["dnc"][frame["dnc"]["phone"].isin(phones)].reset_index(drop=True)}
 
 
-def agree(ours: pd.DataFrame, theirs: set[tuple[str, str]], label: str) -> None:
-    mine = found(ours)
-    if mine != theirs:
-        raise AssertionError(f"{label}: the audit and the row-by-row version differ: "
-                             f"{sorted(mine - theirs)[:5]} only in the audit, "
-                             f"{sorted(theirs - mine)[:5]} only by hand")
+def written(frame: dict[str, pd.DataFrame], folder: Path) -> Path:
+    folder.mkdir()
+    for name in NAMES:
+        frame[name].to_parquet(folder / f"{name}.parquet")
+    return folder
+
+
+def load(folder: Path) -> dict[str, pd.DataFrame]:
+    """The frames as written, with the dtypes of ``client.frames``."""
+    return {name: typed(pd.read_parquet(folder / f"{name}.parquet"), name) for name in NAMES}
 
 
 RUN = textwrap.dedent("""
     import json, sys, time
-    import pandas as pd
-    sys.path.insert(0, sys.argv[2])
-    import bench_audit
+    sys.path.insert(0, sys.argv[3])
+    import bench_audit as bench
     def high_water():
         for line in open("/proc/self/status"):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) * 1024
-    frame = {name: pd.read_parquet(f"{sys.argv[1]}/{name}.parquet")
-             for name in ("calls", "leads", "dnc")}
+    frame = bench.load(bench.Path(sys.argv[2]))
+    side = bench.SIDES[sys.argv[1]]
+    began = time.perf_counter()
+    side(bench.subset(frame, bench.WARM_UP))
+    warm_up = time.perf_counter() - began
     base = high_water()
     began = time.perf_counter()
-    findings = bench_audit.audited(frame)
+    result = side(frame)
     seconds = time.perf_counter() - began
-    print(json.dumps({"seconds": seconds, "rise": high_water() - base, "peak": high_water(),
-                      "findings": len(findings)}))
+    rise, peak = high_water() - base, high_water()
+    findings = bench.found(result)
+    print(json.dumps({"seconds": seconds, "warm_up": warm_up, "rise": rise, "peak": peak,
+                      "digest": bench.digest(findings), "per_rule": bench.per_rule(findings)}))
 """)
+Run = dict[str, Any]
 
 
-def in_a_fresh_process(folder: Path) -> dict[str, float]:
-    """The audit of the frames written in ``folder``, in a new process: its time, the rise
-    of its ``VmHWM`` over the audit and its ``VmHWM`` at the end (bytes)."""
-    done = subprocess.run([sys.executable, "-c", RUN, str(folder), str(Path(__file__).parent)],
+def in_a_fresh_process(side: str, folder: Path) -> Run:
+    """One run of ``side`` in a new process that first reads the frames in ``folder``: its
+    wall time, the rise of its ``VmHWM`` over the run and its ``VmHWM`` at the end (bytes),
+    and its findings (a digest, and a count per rule)."""
+    here = str(Path(__file__).parent)
+    done = subprocess.run([sys.executable, "-c", RUN, side, str(folder), here],
                           capture_output=True, text=True, check=True)
-    measured: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    measured: Run = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured
+
+
+def alternate(folder: Path, sides: tuple[str, ...], runs: int, label: str) -> dict[str, list[Run]]:
+    """``runs`` runs of each side, in turn; every run of either finds the same."""
+    measured: dict[str, list[Run]] = {side: [] for side in sides}
+    for run in range(runs):
+        for side in sides:
+            measured[side].append(in_a_fresh_process(side, folder))
+        digests = {m["digest"] for results in measured.values() for m in results}
+        if len(digests) != 1:
+            counts = {side: [m["per_rule"] for m in ms] for side, ms in measured.items()}
+            raise AssertionError(f"{label}, run {run + 1}: the sides found differently: {counts}")
+        print(f"{label}, run {run + 1}: " + ", ".join(
+            f"{side} {ms[-1]['seconds']:.3f} s" for side, ms in measured.items())
+            + f"; {sum(measured[sides[-1]][-1]['per_rule'].values()):,} findings"
+            + (", the same both ways" if len(sides) > 1 else ""), flush=True)
     return measured
 
 
@@ -564,45 +598,21 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10,
                         help="the subset: calls, leads and DNC results of every EVERY-th number")
     parser.add_argument("--full-baseline", action="store_true",
-                        help="run the row-by-row version on the whole frames too (minutes a run)")
+                        help="run the row-by-row version on the whole frames too (a minute a run)")
     options = parser.parse_args()
     began = time.perf_counter()
     frame = frames(options.calls, options.leads)
     describe(frame, time.perf_counter() - began)
-    whole = side_by_side(frame, options.runs, options.full_baseline, "whole frames")
-    part = subset(frame, options.every)
-    sub = side_by_side(part, options.runs, True, f"every {options.every}th number")
     folder = Path(tempfile.mkdtemp())
-    for name in ("calls", "leads", "dnc"):
-        frame[name].to_parquet(folder / f"{name}.parquet")
-    memory = [in_a_fresh_process(folder) for _ in range(options.runs)]
-    report(options, frame, part, whole, sub, memory)
-
-
-Timings = dict[str, list[float]]
-
-
-def side_by_side(frame: dict[str, pd.DataFrame], runs: int, by_hand_too: bool,
-                 label: str) -> tuple[Timings, set[tuple[str, str]]]:
-    """The audit (and the row-by-row version before it, if asked) ``runs`` times,
-    alternating; every run of both checked to find the same."""
-    times: Timings = {"audit": [], "row by row": []}
-    findings: set[tuple[str, str]] = set()
-    for run in range(runs):
-        expected = None
-        if by_hand_too:
-            seconds, expected = timed(by_hand, frame)
-            times["row by row"].append(seconds)
-        seconds, result = timed(audited, frame)
-        times["audit"].append(seconds)
-        findings = found(result)
-        if expected is not None:
-            agree(result, expected, f"{label}, run {run + 1}")
-        print(f"{label}, run {run + 1}: " + ", ".join(
-            f"{side} {values[-1]:.3f} s" for side, values in times.items() if values)
-            + f"; {len(findings):,} findings" + (", the same both ways" if by_hand_too else ""),
-            flush=True)
-    return times, findings
+    part = subset(frame, options.every)
+    whole_sides = ("row by row", "audit") if options.full_baseline else ("audit",)
+    results = {
+        "whole frames": alternate(written(frame, folder / "whole"), whole_sides, options.runs,
+                                  "whole frames"),
+        f"every {options.every}th number": alternate(
+            written(part, folder / "part"), ("row by row", "audit"), options.runs,
+            f"every {options.every}th number")}
+    report(frame, part, results)
 
 
 def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:
@@ -617,33 +627,29 @@ def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:
           + ", ".join(f"{region} {share:.2%}" for region, share in regions.items()), flush=True)
 
 
-def report(options: argparse.Namespace, frame: dict[str, pd.DataFrame],
-           part: dict[str, pd.DataFrame], whole: tuple[Timings, set[tuple[str, str]]],
-           sub: tuple[Timings, set[tuple[str, str]]], memory: list[dict[str, float]]) -> None:
+def report(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFrame],
+           results: dict[str, dict[str, list[Run]]]) -> None:
     """The figures, as a table for ``RESULTS.md``."""
-    rows = [(f"audit, {len(frame['calls']):,} calls, {len(frame['leads']):,} leads",
-             whole[0]["audit"], "< 3 s")]
-    if whole[0]["row by row"]:
-        rows.append(("row by row, the same frames", whole[0]["row by row"], ""))
-    sized = (f"{len(part['calls']):,} calls, {len(part['leads']):,} leads")
-    rows += [(f"row by row, every {options.every}th number ({sized})", sub[0]["row by row"], ""),
-             (f"audit, every {options.every}th number", sub[0]["audit"], "")]
-    print("\n| measurement | median | runs (s) | target |\n|---|---|---|---|")
-    for label, values, target in rows:
-        print(f"| {label} | {statistics.median(values):.3f} s | "
-              f"{', '.join(f'{v:.3f}' for v in values)} | {target} |")
-    for label, (times, _) in (("whole frames", whole), ("subset", sub)):
-        if times["row by row"]:
-            ratio = statistics.median(times["row by row"]) / statistics.median(times["audit"])
-            print(f"| ratio, {label} | {ratio:.1f}x | | >= 50x |")
-    rise = [m["rise"] / 2**30 for m in memory]
-    print(f"| audit in a fresh process: time; VmHWM rise over the audit; VmHWM | "
-          f"{statistics.median(m['seconds'] for m in memory):.2f} s; "
-          f"{statistics.median(rise):.2f} GiB; "
-          f"{statistics.median(m['peak'] for m in memory) / 2**30:.2f} GiB | "
-          f"{', '.join(f'{r:.2f}' for r in rise)} GiB | < 2 GiB |")
-    print("\nfindings per rule, whole frames:", per_rule(whole[1]))
-    print(f"findings per rule, every {options.every}th number:", per_rule(sub[1]))
+    sizes = {label: f"{len(f['calls']):,} calls, {len(f['leads']):,} leads"
+             for label, f in zip(results, (frame, part), strict=True)}
+    print("\n| frames | side | median time | runs (s) | warm-up | median VmHWM rise | VmHWM |")
+    print("|---|---|---|---|---|---|---|")
+    for label, sides in results.items():
+        for side, runs in sides.items():
+            seconds = [r["seconds"] for r in runs]
+            shown = ", ".join(f"{s:.3f}" for s in seconds)
+            rise = statistics.median(r["rise"] for r in runs) / 2**30
+            peak = statistics.median(r["peak"] for r in runs) / 2**30
+            warm_up = statistics.median(r["warm_up"] for r in runs)
+            print(f"| {label} ({sizes[label]}) | {side} | {statistics.median(seconds):.3f} s "
+                  f"| {shown} | {warm_up:.3f} s | {rise:.2f} GiB | {peak:.2f} GiB |")
+    for label, sides in results.items():
+        if len(sides) == 2:
+            ratios = [a["seconds"] / b["seconds"]
+                      for a, b in zip(sides["row by row"], sides["audit"], strict=True)]
+            print(f"ratio, {label}: {statistics.median(ratios):.1f}x (the median of the runs' "
+                  f"ratios: {', '.join(f'{r:.1f}' for r in ratios)})")
+        print(f"findings per rule, {label}:", next(iter(sides.values()))[0]["per_rule"])
 
 
 if __name__ == "__main__":
