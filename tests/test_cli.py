@@ -32,7 +32,7 @@ def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
-                          ("compliance", "audit")}
+                          ("compliance", "audit"), ("webhooks", "listen"), ("mcp", "serve")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)

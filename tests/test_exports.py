@@ -9,7 +9,7 @@ import pytest
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
                    "dialkit.frames", "dialkit.leads", "dialkit.sandbox", "dialkit.compliance",
-                   "dialkit.analytics"]
+                   "dialkit.analytics", "dialkit.mcp", "dialkit.webhooks"]
 
 
 @pytest.mark.parametrize("name", PUBLIC_PACKAGES)
