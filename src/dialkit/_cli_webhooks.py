@@ -60,7 +60,8 @@ def listen(
                f"secrets: {', '.join(mask(s) for s in secrets)}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     receiver = Receiver(store, secrets)
-    config = uvicorn.Config(receiver, lifespan="off", log_level="warning", access_log=False)
+    config = uvicorn.Config(receiver, lifespan="off", log_level="warning", access_log=False,
+                            proxy_headers=False)  # the client's address is not used
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -86,6 +87,7 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError:
         sock.close()
         raise
+    sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     sock.set_inheritable(True)
     return sock
 

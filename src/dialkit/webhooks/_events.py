@@ -153,8 +153,10 @@ DATA_MODELS: dict[str, type[_Data]] = {
 }
 """The data model of each event type whose data the contract shows."""
 
+_KNOWN_TYPES = frozenset(t.value for t in WebhookEventType)
 
-class _Envelope(BaseModel):
+
+class Envelope(BaseModel):
     """The envelope as parsed from the raw body, before ``data`` is typed."""
 
     model_config = ConfigDict(extra="ignore")
@@ -200,12 +202,25 @@ def parse_event(body: bytes, delivery_id: str | None) -> Event:
     Raises:
         EnvelopeError: If the body is not JSON or lacks an envelope field.
     """
+    return event_of(parse_envelope(body), delivery_id)
+
+
+def parse_envelope(body: bytes) -> Envelope:
+    """The envelope of a verified raw body, ``data`` not yet typed (all a store needs).
+
+    Raises:
+        EnvelopeError: If the body is not JSON or lacks an envelope field.
+    """
     try:
-        envelope = _Envelope.model_validate_json(body)
+        return Envelope.model_validate_json(body)
     except ValidationError as exc:
         raise EnvelopeError(f"the signed body is not a v1 event envelope: {_first(exc)}") from None
+
+
+def event_of(envelope: Envelope, delivery_id: str | None) -> Event:
+    """The typed :class:`Event` of a parsed envelope."""
     kind: WebhookEventType | str = envelope.type
-    if kind in WebhookEventType.__members__.values():
+    if kind in _KNOWN_TYPES:
         kind = WebhookEventType(kind)
     return Event.model_construct(
         id=envelope.id, type=kind, created_at=envelope.created_at.astimezone(UTC),

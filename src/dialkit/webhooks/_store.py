@@ -1,12 +1,12 @@
-"""The event store: one SQLite file in WAL mode, written by one thread in group commits.
+"""The event store: one SQLite file in WAL mode, written in group commits.
 
 A receiver must not answer 2xx before the event is committed, yet a commit per
-request costs a full write of the log (and with ``synchronous=FULL`` an
-fsync) while nothing else is written. So every request hands its row to one
-writer thread and waits; the writer takes whatever has queued up meanwhile,
-writes it all in one transaction, commits once, and only then tells each
-request. Under load one commit serves many requests; alone, a request waits
-for its own commit only.
+request costs a write of the log (and with ``synchronous=FULL`` an fsync) for
+each event. So the receiver hands the store every delivery verified in one
+turn of its event loop as one batch: :meth:`EventStore.write` stores them with
+one statement in one transaction, commits once, and only then are they
+answered. Under load one commit serves many deliveries; alone, a delivery
+waits for its own commit only.
 
 Durability: ``synchronous="full"`` (the default) makes a commit durable against
 power loss and OS crashes; ``"normal"`` in WAL mode only against a crash of the
@@ -20,22 +20,20 @@ delivery id is added to ``deliveries``.
 from __future__ import annotations
 
 import os
-import queue
 import sqlite3
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
 from ._errors import StoreError
-from ._events import Event
+from ._events import Envelope, Event
 
 Synchronous = Literal["full", "normal"]
 
-MAX_BATCH = 512
-"""Most rows one commit writes."""
+MAX_BATCH = 500
+"""Most rows one statement writes (7 parameters each, under SQLite's 32,766)."""
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another connection's lock before it fails."""
@@ -55,13 +53,22 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
-UPSERT = """
+_VALUES = "(?, ?, ?, ?, 1, json_array(json_object('id', ?, 'received_at', ?)), ?)"
+_UPSERT = """
 INSERT INTO events (id, type, created_at, received_at, deliveries_seen, deliveries, body)
-VALUES (?1, ?2, ?3, ?4, 1, json_array(json_object('id', ?5, 'received_at', ?4)), ?6)
+VALUES {values}
 ON CONFLICT (id) DO UPDATE SET deliveries_seen = deliveries_seen + 1,
-    deliveries = json_insert(deliveries, '$[#]', json_object('id', ?5, 'received_at', ?4))
-RETURNING deliveries_seen
+    deliveries = json_insert(deliveries, '$[#]', json(json_extract(excluded.deliveries, '$[0]')))
 """
+
+
+def _upsert(rows: list[Row]) -> tuple[str, list[str | None]]:
+    """One statement for a whole batch (the writer releases the GIL once, not per row)."""
+    params: list[str | None] = []
+    for event_id, kind, created_at, received_at, delivery_id, body in rows:
+        params += (event_id, kind, created_at, received_at, delivery_id, received_at, body)
+    return _UPSERT.format(values=", ".join([_VALUES] * len(rows))), params
+
 
 Row = tuple[str, str, str, str, str | None, str]
 """What the writer inserts: id, type, created_at, received_at, delivery id, body."""
@@ -84,19 +91,19 @@ class Stored(NamedTuple):
         return self.deliveries_seen > 1
 
 
-Done = Callable[[Stored | StoreError], None]
-"""Told, on the writer thread, how storing a row ended."""
-
-
 def stamp(moment: datetime) -> str:
     """Storage form of a time: UTC, microseconds, fixed width (sorts as text)."""
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def row_of(event: Event, body: bytes, received_at: datetime) -> Row:
-    """The stored row of a verified delivery."""
+def row_of(event: Event | Envelope, body: bytes, received_at: datetime,
+           delivery_id: str | None = None) -> Row:
+    """The stored row of a verified delivery (the delivery id is the event's own when it
+    has one)."""
+    if isinstance(event, Event):
+        delivery_id = event.delivery_id
     return (event.id, str(event.type), stamp(event.created_at), stamp(received_at),
-            event.delivery_id, body.decode())
+            delivery_id, body.decode())
 
 
 class EventStore:
@@ -122,9 +129,7 @@ class EventStore:
         self.path = Path(path)
         self.synchronous = synchronous
         self._conn = _open(self.path, synchronous)
-        self._queue: queue.SimpleQueue[tuple[Row, Done] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
         self._closed = False
 
     def __repr__(self) -> str:
@@ -141,41 +146,41 @@ class EventStore:
         Raises:
             StoreError: The write failed; nothing was stored.
         """
-        finished = threading.Event()
-        outcome: list[Stored | StoreError] = []
+        return self.write([row_of(event, body, received_at or datetime.now(UTC))])[0]
 
-        def done(result: Stored | StoreError) -> None:
-            outcome.append(result)
-            finished.set()
+    def write(self, rows: list[Row]) -> list[Stored]:
+        """Store rows (from :func:`row_of`) in one transaction: one commit for all.
 
-        self.submit(row_of(event, body, received_at or datetime.now(UTC)), done)
-        finished.wait()
-        if isinstance(outcome[0], StoreError):
-            raise outcome[0]
-        return outcome[0]
+        Safe to call from several threads (one writes at a time).
 
-    def submit(self, row: Row, done: Done) -> None:
-        """Queue a row for the next group commit; ``done`` is called on the writer thread."""
+        Raises:
+            StoreError: The write failed; none of the rows was stored.
+        """
         with self._lock:
             if self._closed:
                 raise StoreError(f"the event store {self.path} is closed")
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._write_loop, daemon=True,
-                                                 name="dialkit event store")
-                self._thread.start()
-            self._queue.put((row, done))
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                seen = self._seen_before(rows)
+                for start in range(0, len(rows), MAX_BATCH):
+                    self._conn.execute(*_upsert(rows[start:start + MAX_BATCH]))
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise StoreError(f"could not store events in {self.path}: {exc}") from None
+        stored = []
+        for row in rows:
+            seen[row[0]] = seen.get(row[0], 0) + 1
+            stored.append(Stored(row[0], seen[row[0]]))
+        return stored
 
     def close(self) -> None:
-        """Commit what is queued, stop the writer and close the file."""
+        """Close the file (a write in progress ends first)."""
         with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            thread = self._thread
-        if thread is not None:
-            self._queue.put(None)
-            thread.join()
-        self._conn.close()
+            if not self._closed:
+                self._closed = True
+                self._conn.close()
 
     def __enter__(self) -> EventStore:
         return self
@@ -184,40 +189,16 @@ class EventStore:
                  traceback: TracebackType | None) -> None:
         self.close()
 
-    def _write_loop(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch, stop = [first], False
-            while len(batch) < MAX_BATCH:
-                try:
-                    job = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    stop = True
-                    break
-                batch.append(job)
-            self._commit(batch)
-            if stop:
-                return
-
-    def _commit(self, batch: list[tuple[Row, Done]]) -> None:
-        """Write a batch in one transaction; tell every request how it ended."""
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            seen = [self._conn.execute(UPSERT, row).fetchone()[0] for row, _ in batch]
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            failed = StoreError(f"could not store events in {self.path}: {exc}")
-            for _, done in batch:
-                done(failed)
-            return
-        for (row, done), count in zip(batch, seen, strict=True):
-            done(Stored(row[0], count))
+    def _seen_before(self, rows: list[Row]) -> dict[str, int]:
+        """Deliveries seen of the rows' events already stored (usually none)."""
+        ids = list({row[0] for row in rows})
+        seen: dict[str, int] = {}
+        for start in range(0, len(ids), MAX_BATCH):
+            chunk = ids[start:start + MAX_BATCH]
+            marks = ", ".join("?" * len(chunk))
+            seen.update(self._conn.execute(
+                f"SELECT id, deliveries_seen FROM events WHERE id IN ({marks})", chunk))
+        return seen
 
 
 def _open(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
@@ -239,9 +220,9 @@ def _open(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
 
 
 def _prepare(conn: sqlite3.Connection) -> None:
-    if sqlite3.sqlite_version_info < (3, 35):
-        raise sqlite3.NotSupportedError(f"SQLite {sqlite3.sqlite_version} is older than 3.35 "
-                                        "(RETURNING)")
+    if sqlite3.sqlite_version_info < (3, 31):
+        raise sqlite3.NotSupportedError(f"SQLite {sqlite3.sqlite_version} is older than 3.31 "
+                                        "(JSON paths with [#])")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version not in (0, FORMAT_VERSION):
         raise sqlite3.DatabaseError(f"it is a SQLite file of another kind (user_version "

@@ -25,7 +25,7 @@ from datetime import datetime
 from dialkit.contract import SIGNATURE_TOLERANCE_SECONDS, is_valid_id
 
 from ._errors import SignatureError
-from ._events import Event, parse_event
+from ._events import Envelope, Event, event_of, parse_envelope
 
 TIMESTAMP = "service-timestamp"
 SIGNATURE = "service-signature"
@@ -87,22 +87,31 @@ def verify(body: bytes, headers: Mapping[str, str], secrets: Secrets, *,
 
 def verify_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ...], *,
                    tolerance: float, now: float) -> Event:
-    """:func:`verify` over lower-cased headers and encoded secrets (the receiver's fast path)."""
+    """:func:`verify` over lower-cased headers and encoded secrets."""
+    return event_of(*check_lowered(body, headers, keys, tolerance=tolerance, now=now))
+
+
+def check_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ...], *,
+                  tolerance: float, now: float) -> tuple[Envelope, str]:
+    """Every check of :func:`verify`; the envelope (``data`` untyped) and the delivery id.
+
+    The receiver's fast path: storing an event needs no typed ``data``.
+    """
     timestamp = _timestamp(headers)
     signatures = _signatures(headers)
     event_id, delivery_id = _id_header(headers, EVENT_ID, "evt_"), _id_header(
         headers, DELIVERY_ID, "whd_")
     _check_tolerance(int(timestamp), tolerance, now)
     _check_signature(timestamp.encode() + b"." + body, signatures, keys)
-    event = parse_event(body, delivery_id)
-    if event.id != event_id:
+    envelope = parse_envelope(body)
+    if envelope.id != event_id:
         raise SignatureError("malformed_header", f"Service-Event-Id {event_id} is not the "
-                             f"signed event's id {event.id}")
+                             f"signed event's id {envelope.id}")
     kind = headers.get(EVENT_TYPE)
-    if kind is not None and kind != event.type:
+    if kind is not None and kind != envelope.type:
         raise SignatureError("malformed_header", f"Service-Event {kind!r} is not the signed "
-                             f"event's type {str(event.type)!r}")
-    return event
+                             f"event's type {envelope.type!r}")
+    return envelope, delivery_id
 
 
 def sign(body: bytes, secrets: Secrets, *, timestamp: int) -> str:
