@@ -19,7 +19,7 @@ from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US_FEDERAL, Rules
-from ._zones import codes_of
+from ._zones import codes_in
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -230,8 +230,7 @@ def _outbound(calls: pd.DataFrame, leads: pd.DataFrame | None,
         columns={"id": "call_id", "to_number": "phone", "created_at": "at"})
     if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
         return outbound.assign(lead_id=pd.NA)
-    campaign, phone = (codes_of(pd.concat([outbound[c], leads[c]], ignore_index=True)) + 1
-                       for c in ("campaign_id", "phone"))  # 0: null, as a merge matches it
+    campaign, phone = (codes_in(outbound[c], leads[c]) for c in ("campaign_id", "phone"))
     key = campaign * (int(phone.max(initial=0)) + 1) + phone
     lead_keys = pd.Index(key[len(outbound):])
     first = np.flatnonzero(~lead_keys.duplicated())

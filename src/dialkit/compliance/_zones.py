@@ -396,6 +396,26 @@ def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
     return codes
 
 
+def codes_in(column: pd.Series, values: pd.Series) -> Ints:
+    """Codes for the rows of ``column`` and then of ``values``, equal for equal texts (and
+    for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. The long
+    column is hashed as :func:`codes_of` hashes it (and keeps it), ``values`` looked up."""
+    try:
+        codes, distinct = _distinct(column)
+        other = pa.chunked_array(pa.array(values.array, from_pandas=True))
+        if not (pa.types.is_string(other.type) or pa.types.is_large_string(other.type)):
+            raise pa.ArrowTypeError(f"{other.type} is not text")
+    except pa.ArrowException:  # not text on both sides: as pandas does it
+        both = pd.concat([column, values], ignore_index=True)
+        found: Ints = pd.factorize(both, use_na_sentinel=False)[0].astype(np.int64) + 1
+        return found
+    looked_up = np.asarray(pc.fill_null(pc.index_in(other, value_set=distinct.cast(
+        other.type)), -1), np.int64)
+    nulls = np.asarray(other.is_null(), bool)
+    looked_up[nulls] = len(distinct)
+    return np.concatenate([np.where(codes < 0, len(distinct), codes), looked_up]) + 1
+
+
 def _distinct(column: pd.Series) -> tuple[Ints, pa.Array]:
     """Each row's index into the distinct texts of ``column`` (-1: null), and those texts in
     first-seen order. The answer for an Arrow column is kept while its data live: an audit
