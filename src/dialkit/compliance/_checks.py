@@ -179,9 +179,9 @@ def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFra
     """Calls to a number of a blocked country."""
     if not blocked:
         return findings("blocked_country", calls.iloc[:0], pd.Series(dtype=str))
-    regions = regions_among(calls["phone"], blocked)
-    hits = calls.iloc[np.flatnonzero(_isin(calls["phone"], regions.index))]
-    country = hits["phone"].map(regions)
+    rows, numbers = regions_among(calls["phone"], blocked)
+    hits = calls.iloc[rows]
+    country = hits["phone"].map(numbers)
     return findings("blocked_country", hits,
                     "called a number in " + country.astype(str) + ", a blocked country",
                     country=country)

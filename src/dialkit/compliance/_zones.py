@@ -98,23 +98,26 @@ def zones_of(phones: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["phone", "zone"])
 
 
-def regions_among(phones: pd.Series, regions: Collection[str]) -> pd.Series:
-    """The distinct numbers of ``phones`` whose region (``region_code_for_number``) is one
-    of ``regions``, with it. Of the numbers written as E.164, only those that start with
-    one of those regions' calling codes are looked at."""
+def regions_among(phones: pd.Series, regions: Collection[str]) -> tuple[Rows, pd.Series]:
+    """The rows of ``phones`` whose number's region (``region_code_for_number``) is one of
+    ``regions``; and those numbers, with their region. Of the numbers written as E.164,
+    only those that start with one of those regions' calling codes are looked at."""
     wanted = set(regions)
     codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
-    texts = _text(phones)
+    rows, texts = _distinct(phones)
     maybe = ~_plain(texts)
     for cc in codes:
         maybe |= np.asarray(pc.starts_with(texts, f"+{cc}"), bool)
-    distinct = pc.drop_null(pc.unique(texts.filter(pa.array(maybe))))
+    candidates = np.flatnonzero(maybe)
+    distinct = _take(texts, candidates)
     found = np.full(len(distinct), None, object)
     parsed, code, nsn, slow = _parse(distinct)
     found[parsed] = _regions_and_types(code, nsn)[0]
     found[slow] = [_asked(text)[0] for text in _take(distinct, slow).to_pylist()]
-    among = np.flatnonzero(np.isin(found, list(wanted)))
-    return pd.Series(found[among], index=_take(distinct, among).to_pylist(), dtype=object)
+    among = np.isin(found, list(wanted))
+    numbers = pd.Series(found[among], index=_take(distinct, np.flatnonzero(among)).to_pylist(),
+                        dtype=object)
+    return np.flatnonzero(np.isin(rows, candidates[among])), numbers
 
 
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
