@@ -538,7 +538,7 @@ def load(folder: Path) -> dict[str, pd.DataFrame]:
 
 
 RUN = textwrap.dedent("""
-    import json, sys, time
+    import json, resource, sys, time
     sys.path.insert(0, sys.argv[3])
     import bench_audit as bench
     def high_water():
@@ -550,13 +550,15 @@ RUN = textwrap.dedent("""
     began = time.perf_counter()
     side(bench.subset(frame, bench.WARM_UP))
     warm_up = time.perf_counter() - began
-    base = high_water()
+    base, before = high_water(), resource.getrusage(resource.RUSAGE_SELF)
     began = time.perf_counter()
     result = side(frame)
     seconds = time.perf_counter() - began
-    rise, peak = high_water() - base, high_water()
+    rise, peak, after = high_water() - base, high_water(), resource.getrusage(resource.RUSAGE_SELF)
     findings = bench.found(result)
     print(json.dumps({"seconds": seconds, "warm_up": warm_up, "rise": rise, "peak": peak,
+                      "user": after.ru_utime - before.ru_utime,
+                      "sys": after.ru_stime - before.ru_stime,
                       "digest": bench.digest(findings), "per_rule": bench.per_rule(findings)}))
 """)
 Run = dict[str, Any]
@@ -632,8 +634,9 @@ def report(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFrame],
     """The figures, as a table for ``RESULTS.md``."""
     sizes = {label: f"{len(f['calls']):,} calls, {len(f['leads']):,} leads"
              for label, f in zip(results, (frame, part), strict=True)}
-    print("\n| frames | side | median time | runs (s) | warm-up | median VmHWM rise | VmHWM |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| frames | side | median time | runs (s) | CPU user + sys | warm-up | VmHWM rise "
+          "| VmHWM |")
+    print("|---|---|---|---|---|---|---|---|")
     for label, sides in results.items():
         for side, runs in sides.items():
             seconds = [r["seconds"] for r in runs]
@@ -641,8 +644,11 @@ def report(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFrame],
             rise = statistics.median(r["rise"] for r in runs) / 2**30
             peak = statistics.median(r["peak"] for r in runs) / 2**30
             warm_up = statistics.median(r["warm_up"] for r in runs)
+            user = statistics.median(r["user"] for r in runs)
+            system = statistics.median(r["sys"] for r in runs)
             print(f"| {label} ({sizes[label]}) | {side} | {statistics.median(seconds):.3f} s "
-                  f"| {shown} | {warm_up:.3f} s | {rise:.2f} GiB | {peak:.2f} GiB |")
+                  f"| {shown} | {user:.2f} + {system:.2f} s | {warm_up:.3f} s | {rise:.2f} GiB "
+                  f"| {peak:.2f} GiB |")
     for label, sides in results.items():
         if len(sides) == 2:
             ratios = [a["seconds"] / b["seconds"]
