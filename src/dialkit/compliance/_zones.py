@@ -19,7 +19,6 @@ asked of ``phonenumbers`` itself; so every answer is the one it gives.
 from __future__ import annotations
 
 import functools
-import re
 import weakref
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -59,7 +58,8 @@ _SETS = tuple(dict.fromkeys([(UNKNOWN_ZONE,), *TIMEZONE_DATA.values()]))
 _SET_IDS = {zones: n for n, zones in enumerate(_SETS)}
 ZONES = tuple(sorted({zone for zones in _SETS for zone in zones if zone != UNKNOWN_ZONE}))
 """Every zone name, by index."""
-_SET_ZONES = [[ZONES.index(z) for z in zones if z != UNKNOWN_ZONE] for zones in _SETS]
+_ZONE_IDS = {zone: n for n, zone in enumerate(ZONES)}
+_SET_ZONES = [[_ZONE_IDS[z] for z in zones if z != UNKNOWN_ZONE] for zones in _SETS]
 _SET_NAMES: list[list[str | None]] = [[ZONES[z] for z in zones] or [None] for zones in _SET_ZONES]
 _SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
 _SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
@@ -472,14 +472,8 @@ def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]
 
 
 def _match(values: pa.Array, pattern: str) -> Bools:
-    """Where the RE2 ``pattern`` matches; with Python's ``re`` where RE2 cannot read it."""
-    try:
-        found = pc.match_substring_regex(values, pattern)
-    except pa.ArrowInvalid:
-        compiled = re.compile(pattern)
-        return np.array([compiled.search(value) is not None for value in values.to_pylist()],
-                        bool)
-    return np.asarray(pc.fill_null(found, False))
+    """Where ``pattern`` matches (RE2 reads every pattern of the metadata as ``re`` does)."""
+    return np.asarray(pc.fill_null(pc.match_substring_regex(values, pattern), False))
 
 
 def _subset(values: pa.Array, among: Bools, pattern: str | None) -> Bools:
