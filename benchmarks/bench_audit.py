@@ -9,31 +9,36 @@ The frames are generated with the columns and dtypes of ``client.frames``
 (Arrow strings, ``timestamp[us, UTC]``, nullable booleans, categoricals), plus
 ``agent_joined_at`` on calls and ``listed_at`` on DNC results: ``--leads``
 numbers, one lead each in 25 campaigns, valid by ``phonenumbers`` (about 94%
-US in its real area codes and exchanges, so some area codes of two zones; 3%
-Canada, then UK, Germany, France, Mexico, Australia, India, a few of Iran and
-North Korea, a few toll-free and international freephone numbers); ``--calls``
-calls over six weeks that cross the end of US daylight saving time, 90%
-outbound, placed in local daytime in the number's first zone, about a third
-answered; a DNC result for every number. Each rule has a realistic share of
-findings: night calls, bursts of 4-5 calls to a number in a day, calls after a
-listing (numbers listed during the window, or with no listing date and a
-``do_not_call`` disposition), unverified caller ids, agents joining late or never.
+US in its real area codes and exchanges, so some area codes of two zones, and a
+few exchanges it knows no zone for; 3% Canada, then UK, Germany, France,
+Mexico, Australia, India, a few of Iran and North Korea, toll-free and
+international freephone numbers); ``--calls`` calls over six weeks that cross
+the end of US daylight saving time, 90% outbound, placed in local daytime in the
+number's first zone, about a third answered; a DNC result for every number.
+Each rule has a realistic share of findings: night calls, bursts of 4-5 calls to
+a number in a day, calls after a listing (numbers listed during the window, or
+with no listing date and a ``do_not_call`` disposition), unverified caller ids,
+agents joining late or never.
 
-What one run measures (``--runs`` times each, alternating where there are two):
+:func:`row_by_row` is the same rules as a user writes them by hand: one loop over
+the calls (``phonenumbers`` and ``zoneinfo`` on each), one over the leads, a
+deque per number for the frequency and one per campaign for abandonment.
 
-1. the audit (``verified_caller_ids``, ``blocked_countries=["KP", "IR"]``,
-   ``dnc``, ``leads``) on the whole frames: wall time;
-2. on the subset of every tenth number (its calls, its leads, its DNC results:
-   about a tenth of the account), :func:`row_by_row` and the audit, alternating:
-   wall times, the ratio of the medians, and the same set of (rule, call or
-   lead id) on every run;
-3. ``--full-baseline``: the row-by-row version once on the whole frames, its
-   findings held equal to the audit's (it takes minutes);
-4. peak memory: a fresh process reads the frames from Parquet, then audits
-   them; the rise of its ``VmHWM`` over the audit, and its ``VmHWM`` at the end.
+Both sides are measured the same way, on the whole frames (the row-by-row one
+with ``--full-baseline``: about a minute a run) and on the calls, leads and DNC
+results of every ``--every``-th number: ``--runs`` fresh processes of each side,
+in turn. Each process reads the frames from Parquet (as the cache gives them,
+Arrow text in chunks), warms up on every 100th number's frames (imports,
+``phonenumbers``' metadata, zone files), then runs its side twice on the frames:
+the first run is what a notebook session sees first (in this virtual machine,
+memory the process has not touched yet costs system time), the second the
+same process again. It reports each run's wall, user and system seconds, its
+``VmHWM`` rise over the two runs and at the end, and a digest of its findings,
+(rule, call id or lead id); the digests of every run of both sides must agree.
 
-Run: ``.venv/bin/python benchmarks/bench_audit.py [--calls 1000000] [--leads 200000] [--runs 3]
-[--full-baseline]``. Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
+Run: ``.venv/bin/python benchmarks/bench_audit.py [--calls 1000000] [--leads 200000]
+[--runs 3] [--every 10] [--full-baseline]``. Results go to ``benchmarks/RESULTS.md`` by
+hand, with the command.
 """
 
 from __future__ import annotations
@@ -41,11 +46,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Collection
@@ -537,37 +542,45 @@ def load(folder: Path) -> dict[str, pd.DataFrame]:
     return {name: typed(pd.read_parquet(folder / f"{name}.parquet"), name) for name in NAMES}
 
 
-RUN = textwrap.dedent("""
-    import json, resource, sys, time
-    sys.path.insert(0, sys.argv[3])
-    import bench_audit as bench
-    def high_water():
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    frame = bench.load(bench.Path(sys.argv[2]))
-    side = bench.SIDES[sys.argv[1]]
-    began = time.perf_counter()
-    side(bench.subset(frame, bench.WARM_UP))
-    warm_up = time.perf_counter() - began
-    base, before = high_water(), resource.getrusage(resource.RUSAGE_SELF)
-    began = time.perf_counter()
-    result = side(frame)
-    seconds = time.perf_counter() - began
-    rise, peak, after = high_water() - base, high_water(), resource.getrusage(resource.RUSAGE_SELF)
-    findings = bench.found(result)
-    print(json.dumps({"seconds": seconds, "warm_up": warm_up, "rise": rise, "peak": peak,
-                      "user": after.ru_utime - before.ru_utime,
-                      "sys": after.ru_stime - before.ru_stime,
-                      "digest": bench.digest(findings), "per_rule": bench.per_rule(findings)}))
-""")
+RUN = "import sys; sys.path.insert(0, sys.argv[3]); import bench_audit; bench_audit.measure()"
 Run = dict[str, Any]
 
 
+def measure() -> None:
+    """In a fresh process (``python -c RUN SIDE FOLDER HERE``): read the frames, warm up,
+    then run the side twice on the whole frames; print the figures as JSON."""
+    side, folder = SIDES[sys.argv[1]], Path(sys.argv[2])
+    frame = load(folder)
+    began = time.perf_counter()
+    side(subset(frame, WARM_UP))
+    measured: Run = {"warm_up": time.perf_counter() - began}
+    base = high_water()
+    measured["first"], measured["second"] = timed(side, frame), timed(side, frame)
+    measured["rise"], measured["peak"] = high_water() - base, high_water()
+    print(json.dumps(measured))
+
+
+def timed(side: Callable[[dict[str, pd.DataFrame]], Any], frame: dict[str, pd.DataFrame]) -> Run:
+    """One run: wall, user and system seconds, and the findings (a digest, a count per rule)."""
+    before, began = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    result = side(frame)
+    seconds, after = time.perf_counter() - began, resource.getrusage(resource.RUSAGE_SELF)
+    findings = found(result)
+    return {"seconds": seconds, "user": after.ru_utime - before.ru_utime,
+            "sys": after.ru_stime - before.ru_stime, "digest": digest(findings),
+            "per_rule": per_rule(findings)}
+
+
+def high_water() -> int:
+    """This process's peak resident memory (``VmHWM``), in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
 def in_a_fresh_process(side: str, folder: Path) -> Run:
-    """One run of ``side`` in a new process that first reads the frames in ``folder``: its
-    wall time, the rise of its ``VmHWM`` over the run and its ``VmHWM`` at the end (bytes),
-    and its findings (a digest, and a count per rule)."""
+    """One process's figures for ``side`` on the frames written in ``folder``."""
     here = str(Path(__file__).parent)
     done = subprocess.run([sys.executable, "-c", RUN, side, str(folder), here],
                           capture_output=True, text=True, check=True)
@@ -576,18 +589,20 @@ def in_a_fresh_process(side: str, folder: Path) -> Run:
 
 
 def alternate(folder: Path, sides: tuple[str, ...], runs: int, label: str) -> dict[str, list[Run]]:
-    """``runs`` runs of each side, in turn; every run of either finds the same."""
+    """``runs`` processes of each side, in turn; every run of either finds the same."""
     measured: dict[str, list[Run]] = {side: [] for side in sides}
     for run in range(runs):
         for side in sides:
             measured[side].append(in_a_fresh_process(side, folder))
-        digests = {m["digest"] for results in measured.values() for m in results}
+        digests = {m[which]["digest"] for ms in measured.values() for m in ms
+                   for which in ("first", "second")}
         if len(digests) != 1:
-            counts = {side: [m["per_rule"] for m in ms] for side, ms in measured.items()}
+            counts = {side: [m["first"]["per_rule"] for m in ms] for side, ms in measured.items()}
             raise AssertionError(f"{label}, run {run + 1}: the sides found differently: {counts}")
-        print(f"{label}, run {run + 1}: " + ", ".join(
-            f"{side} {ms[-1]['seconds']:.3f} s" for side, ms in measured.items())
-            + f"; {sum(measured[sides[-1]][-1]['per_rule'].values()):,} findings"
+        print(f"{label}, run {run + 1}: " + "; ".join(
+            f"{side} {ms[-1]['first']['seconds']:.3f} s, then {ms[-1]['second']['seconds']:.3f} s"
+            for side, ms in measured.items())
+            + f"; {sum(measured[sides[-1]][-1]['first']['per_rule'].values()):,} findings"
             + (", the same both ways" if len(sides) > 1 else ""), flush=True)
     return measured
 
@@ -631,31 +646,34 @@ def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:
 
 def report(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFrame],
            results: dict[str, dict[str, list[Run]]]) -> None:
-    """The figures, as a table for ``RESULTS.md``."""
+    """The figures, as tables for ``RESULTS.md``."""
     sizes = {label: f"{len(f['calls']):,} calls, {len(f['leads']):,} leads"
              for label, f in zip(results, (frame, part), strict=True)}
-    print("\n| frames | side | median time | runs (s) | CPU user + sys | warm-up | VmHWM rise "
-          "| VmHWM |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| frames | side | run | median wall | runs (s) | median CPU user + sys |")
+    print("|---|---|---|---|---|---|")
     for label, sides in results.items():
         for side, runs in sides.items():
-            seconds = [r["seconds"] for r in runs]
-            shown = ", ".join(f"{s:.3f}" for s in seconds)
-            rise = statistics.median(r["rise"] for r in runs) / 2**30
-            peak = statistics.median(r["peak"] for r in runs) / 2**30
-            warm_up = statistics.median(r["warm_up"] for r in runs)
-            user = statistics.median(r["user"] for r in runs)
-            system = statistics.median(r["sys"] for r in runs)
-            print(f"| {label} ({sizes[label]}) | {side} | {statistics.median(seconds):.3f} s "
-                  f"| {shown} | {user:.2f} + {system:.2f} s | {warm_up:.3f} s | {rise:.2f} GiB "
-                  f"| {peak:.2f} GiB |")
+            for which in ("first", "second"):
+                wall = [r[which]["seconds"] for r in runs]
+                user = statistics.median(r[which]["user"] for r in runs)
+                system = statistics.median(r[which]["sys"] for r in runs)
+                print(f"| {label} ({sizes[label]}) | {side} | {which} | "
+                      f"{statistics.median(wall):.3f} s | {', '.join(f'{w:.3f}' for w in wall)} | "
+                      f"{user:.2f} + {system:.2f} s |")
+    print("\n| frames | side | warm-up (every 100th number) | VmHWM rise | VmHWM |")
+    print("|---|---|---|---|---|")
     for label, sides in results.items():
-        if len(sides) == 2:
-            ratios = [a["seconds"] / b["seconds"]
+        for side, runs in sides.items():
+            print(f"| {label} | {side} | {statistics.median(r['warm_up'] for r in runs):.3f} s | "
+                  f"{statistics.median(r['rise'] for r in runs) / 2**30:.2f} GiB | "
+                  f"{statistics.median(r['peak'] for r in runs) / 2**30:.2f} GiB |")
+    for label, sides in results.items():
+        for which in ("first", "second") if len(sides) == 2 else ():
+            ratios = [a[which]["seconds"] / b[which]["seconds"]
                       for a, b in zip(sides["row by row"], sides["audit"], strict=True)]
-            print(f"ratio, {label}: {statistics.median(ratios):.1f}x (the median of the runs' "
-                  f"ratios: {', '.join(f'{r:.1f}' for r in ratios)})")
-        print(f"findings per rule, {label}:", next(iter(sides.values()))[0]["per_rule"])
+            print(f"ratio, {label}, {which} runs: {statistics.median(ratios):.1f}x (per process: "
+                  f"{', '.join(f'{r:.1f}' for r in ratios)})")
+        print(f"findings per rule, {label}:", next(iter(sides.values()))[0]["first"]["per_rule"])
 
 
 if __name__ == "__main__":
