@@ -86,7 +86,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         try:
             return audit(**frames, **options), {}  # the cover names the files (sources)
         except AuditInputError as error:
-            name = str(error).split(" ", 1)[0]
+            name = str(error).split(" ", 1)[0].split(".")[0]  # "calls" of "calls.created_at"
             _fail(f"{files.get(name) or name}: {error}")
     try:
         with Client.sandbox() if sandbox else Client() as client:

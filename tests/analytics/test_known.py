@@ -5,6 +5,7 @@ threshold, a number spanning two zones, one of no known zone, inbound calls left
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import phonenumbers
@@ -106,6 +107,17 @@ def test_a_missing_column_is_named_with_its_frame(name: str, column: str) -> Non
     with pytest.raises(AnalyticsInputError, match=f"^{name} has no column {column}:"):
         funnel(**given)
     assert issubclass(AnalyticsInputError, ValueError)
+
+
+@pytest.mark.parametrize(("column", "reads"), [("created_at", answer_rates),
+                                              ("answered_at", funnel), ("ended_at", funnel)])
+def test_a_time_that_is_not_one_is_named_with_its_frame_and_row(column: str, reads: Any) -> None:
+    given = account()
+    given["calls"] = given["calls"].astype({column: object})
+    given["calls"].loc[1, column] = "tomorrow at noon"
+    with pytest.raises(AnalyticsInputError, match=rf"^calls\.{column} holds 'tomorrow at "
+                       "noon' at row 1, which is not an ISO 8601 time"):
+        reads(**given) if reads is funnel else reads(given["calls"])
 
 
 def test_bad_arguments_say_what_to_pass() -> None:

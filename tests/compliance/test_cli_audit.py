@@ -94,3 +94,16 @@ def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         assert {"account", "period", "data: calls"} <= set(cover["item"])
     finally:
         namespace["client"].close()
+
+
+def test_a_file_with_a_time_that_is_not_one_is_named(exports: dict[str, pd.DataFrame],
+                                                    tmp_path: Path) -> None:
+    path = tmp_path / "calls.csv"
+    calls = exports["calls"].astype({"created_at": object})
+    calls.loc[3, "created_at"] = "03/11/2026 14:00"
+    calls.to_csv(path, index=False)
+    result = runner.invoke(app, ["compliance", "audit", "--calls", str(path)])
+    assert result.exit_code == 2
+    assert (f"{path}: calls.created_at holds '03/11/2026 14:00' at row 3, which is not an "
+            "ISO 8601 time") in result.stderr
+    assert "Traceback" not in result.output

@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..frames import utc_times
+
 TIMES = frozenset({"created_at", "answered_at", "ended_at", "scheduled_at"})
 PHONES = frozenset({"to_number", "phone"})
 POSITIVE = ("sale", "callback_requested", "info_sent")
@@ -44,10 +46,10 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str) -> pd.Data
             f"client.frames.{name}() or an export with its columns ({', '.join(needed)})")
     out = frame[list(needed)]
     for column in TIMES.intersection(needed):
-        if not isinstance(out[column].dtype, pd.DatetimeTZDtype) or str(
-                out[column].dt.tz) != "UTC":
-            out = out.assign(**{column: pd.to_datetime(out[column], utc=True,
-                                                       format="ISO8601")})
+        try:
+            out = out.assign(**{column: utc_times(out[column], f"{name}.{column}")})
+        except ValueError as error:
+            raise AnalyticsInputError(str(error)) from None
     for column in PHONES.intersection(needed):
         if pd.api.types.is_numeric_dtype(out[column].dtype):
             out = out.assign(**{column: _e164(out[column])})

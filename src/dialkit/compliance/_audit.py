@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..frames import utc_times
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
@@ -190,9 +191,10 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
                               f"({', '.join(needed)})")
     out = frame.copy(deep=False)
     for column in (c for c in _TIMES if c in out):
-        dtype = out[column].dtype
-        if not (isinstance(dtype, pd.DatetimeTZDtype) and str(dtype.tz) == "UTC"):
-            out[column] = pd.to_datetime(out[column], utc=True, format="ISO8601")
+        try:
+            out[column] = utc_times(out[column], f"{name}.{column}")
+        except ValueError as error:
+            raise AuditInputError(str(error)) from None
     if "listed" in out and not pd.api.types.is_bool_dtype(out["listed"]):
         out["listed"] = out["listed"].map(_truth).astype("boolean")  # as a CSV writes it
     return out

@@ -16,7 +16,7 @@ from ._cache import (
 from ._frames import SPECS, FrameOptions, Frames, Spec
 from ._progress import watched
 from ._reports import windows
-from ._schemas import SCHEMAS, Column, Schema
+from ._schemas import SCHEMAS, Column, Schema, utc_times
 
 __all__ = [
     "CACHE_DIR_VARIABLE",
@@ -33,6 +33,7 @@ __all__ = [
     "cache_info",
     "cache_root",
     "clear_cache",
+    "utc_times",
     "watched",
     "windows",
 ]
