@@ -1,6 +1,6 @@
 """The recipient's wall-clock time of each call: local hour and weekday in the number's zone.
 
-The zones of a number come from :func:`dialkit.compliance.local_call_times`, asked
+The zones of a number come from :func:`dialkit.compliance.first_zones`, asked
 once per distinct number rather than once per call; a number that spans several
 zones (some US area codes, most of Canada) is placed in its first zone, the one
 ``phonenumbers`` names first, and flagged, so a table can say how many of its
@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ..compliance import local_call_times
-from ._match import Ints, _encoded
+from ..compliance import first_zones
+from ._match import Ints
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_EPOCH = pd.Timestamp("2026-01-01", tz="UTC")
 
 
 @dataclass(frozen=True)
@@ -56,31 +55,9 @@ class Clock:
 
 def local_clock(calls: pd.DataFrame) -> Clock:
     """The zone, local hour and weekday of each call (``to_number``, ``created_at``)."""
-    number, distinct = _encoded(calls["to_number"])
-    zone_codes, zones, multi = _first_zones(distinct.to_pylist())
-    known = number >= 0
-    call_zone = np.where(known, zone_codes[np.maximum(number, 0)], -1)
-    hour, day = _wall_clock(calls["created_at"], call_zone, zones)
-    return Clock(call_zone, zones, known & multi[np.maximum(number, 0)], hour, day)
-
-
-def _first_zones(numbers: list[str]) -> tuple[Ints, list[str], np.ndarray]:
-    """For each distinct number: its first zone (an index into the zones; -1: none known),
-    the zones, and whether it has several."""
-    if not numbers:
-        return np.zeros(0, np.int64), [], np.zeros(0, bool)
-    asked = pd.DataFrame({"id": numbers, "to_number": numbers, "created_at": _EPOCH})
-    rows = local_call_times(asked)
-    starts = np.flatnonzero(~rows["id"].duplicated().to_numpy(bool))
-    if len(starts) == len(numbers) and (rows["id"].to_numpy(object)[starts] == numbers).all():
-        first = rows["zone"].iloc[starts]  # one run of rows per number, in their order
-        several = np.diff(np.r_[starts, len(rows)]) > 1
-    else:
-        per_number = rows.groupby("id", sort=False)["zone"]
-        first = per_number.first().reindex(numbers)
-        several = (per_number.count().reindex(numbers, fill_value=0) > 1).to_numpy(bool)
-    codes, zones = pd.factorize(first.to_numpy(object), sort=True)
-    return codes.astype(np.int64), [str(z) for z in zones], several
+    zones, zone, count = first_zones(calls["to_number"])
+    hour, day = _wall_clock(calls["created_at"], zone, zones)
+    return Clock(zone, zones, count > 1, hour, day)
 
 
 def _wall_clock(created: pd.Series, zone: Ints, zones: list[str]) -> tuple[Ints, Ints]:

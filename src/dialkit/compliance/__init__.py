@@ -11,7 +11,7 @@ from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
 from ._plots import plot_summary
 from ._rules import PRESETS, RULE_IDS, UK_OFCOM, US_FEDERAL, US_FLORIDA, Rules
-from ._zones import local_call_times
+from ._zones import first_zones, local_call_times
 
 __all__ = [
     "AuditInputError",
@@ -23,6 +23,7 @@ __all__ = [
     "US_FEDERAL",
     "US_FLORIDA",
     "audit",
+    "first_zones",
     "load",
     "local_call_times",
     "plot_summary",

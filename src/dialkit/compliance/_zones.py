@@ -492,3 +492,24 @@ def _take(values: pa.Array, rows: Rows) -> pa.Array:
 
 def _lengths(values: pa.Array) -> Ints:
     return np.asarray(pc.fill_null(pc.utf8_length(values), 0), np.int64)
+
+
+def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
+    """Each row's number placed in one zone, for tables by local time: the zone names met,
+    each row's index into them (its number's first zone, the one ``phonenumbers`` lists
+    first; -1 when none is known), and how many zones its number has.
+
+    Example:
+        >>> names, zone, count = first_zones(pd.Series(["+12125550100"]))
+        >>> names[zone[0]], int(count[0])
+        ('America/New_York', 1)
+    """
+    pairs = zoned(phones)
+    count = np.bincount(pairs.row, minlength=len(phones)).astype(np.int64)
+    first = np.full(len(phones), -1, np.int64)
+    known = count > 0
+    first[known] = pairs.zone[(np.cumsum(count) - count)[known]]
+    codes, met = pd.factorize(first[known], sort=True)
+    index = np.full(len(phones), -1, np.int64)
+    index[known] = codes
+    return [ZONES[int(z)] for z in met], index, count
