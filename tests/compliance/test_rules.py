@@ -187,7 +187,30 @@ def test_abandonment_by_proxy_without_join_times() -> None:
     assert report.abandoned["call_id"].tolist() == ["call_10"]
     assert "proxy" in report.notes["abandonment"] and "5 s" in report.notes["abandonment"]
     assert report.findings["rule"].tolist() == ["abandonment"]  # 1 of 11 in 24 hours
-    assert "in the 24 hours up to this call" in report.findings["evidence"][0]
+    assert "in the campaign's first 24 hours" in report.findings["evidence"][0]
+
+
+def test_a_campaigns_opening_weeks_are_judged_whole() -> None:
+    rows = [answered(0, "2026-06-01T15:00Z", 5.0)]  # the campaign's first call, abandoned
+    rows += [answered(n, "2026-06-01T15:00Z", 1.0) for n in range(1, 40)]  # then 39 good
+    frame = calls(*rows)
+    frame["agent_joined_at"] = pd.to_datetime(frame["agent_joined_at"], utc=True)
+    report = audit(frame)
+    assert report.abandoned["call_id"].tolist() == ["call_0"]
+    assert report.abandoned["window_answered"].tolist() == [40]  # not 1 of 1: 1 of 40
+    assert report.findings.empty
+
+
+def test_after_the_opening_weeks_the_window_rolls() -> None:
+    opening = [answered(n, "2026-06-01T15:00Z", 1.0) for n in range(40)]
+    later = [answered(n, "2026-08-01T15:00Z", 1.0) for n in range(20)]
+    later.append(answered(30, "2026-08-01T15:00Z", 4.0))  # 1 of the 21 in the 30 days to it
+    frame = calls(*opening, *later)
+    frame["agent_joined_at"] = pd.to_datetime(frame["agent_joined_at"], utc=True)
+    report = audit(frame)
+    assert report.findings["call_id"].tolist() == ["call_60"]
+    assert "1 of 21 answered calls (4.8%) in the 30 days up to this call" in (
+        report.findings["evidence"][0])
 
 
 def test_a_frame_without_a_needed_column_is_named() -> None:

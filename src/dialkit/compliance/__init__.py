@@ -9,9 +9,9 @@ Example:
 
 from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
+from ._localtime import first_zones, local_call_times
 from ._plots import plot_summary
 from ._rules import PRESETS, RULE_IDS, UK_OFCOM, US_FEDERAL, US_FLORIDA, Rules
-from ._zones import first_zones, local_call_times
 
 __all__ = [
     "AuditInputError",

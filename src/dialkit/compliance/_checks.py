@@ -15,8 +15,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
-from ._zones import ZONES, codes_of, regions_among, wall_clock, zoned
+from ._zones import ZONES, codes_of, regions_among, zoned
 
 _DAY_MS = 24 * 3600 * 1000
 Ints = NDArray[np.int64]
@@ -227,22 +228,25 @@ def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.Dat
     order = _sorted(campaign, calls["answered_at"], rows)
     answered = calls[[c for c in _DROP_COLUMNS if c in calls]].iloc[order]
     flags, method = _dropped(answered, rules)
-    first = _window_starts(campaign[order], _millis(answered["answered_at"]),
-                           int(rules.abandonment_window.total_seconds() * 1000))
-    total = np.arange(len(order)) - first + 1
-    dropped_so_far = np.cumsum(flags)
-    in_window = dropped_so_far - np.r_[0, dropped_so_far][first]
+    first, last, opening = _abandonment_windows(
+        campaign[order], _millis(answered["answered_at"]),
+        int(rules.abandonment_window.total_seconds() * 1000))
+    total = last - first + 1
+    dropped_so_far = np.r_[0, np.cumsum(flags)]
+    in_window = dropped_so_far[last + 1] - dropped_so_far[first]
     rate = np.divide(in_window, total, out=np.zeros(len(total)), where=total > 0)
     abandoned = calls.iloc[order[flags]].assign(
         window_rate=rate[flags], window_answered=total[flags], window_abandoned=in_window[flags])
     hits = abandoned[abandoned["window_rate"] > rules.abandonment_limit]
     span = period_words(rules.abandonment_window)
     label = "no agent joined in time" if "agent_joined_at" in answered else "by the proxy"
+    period = pd.Series(np.where(opening[flags], f"in the campaign's first {span}",
+                                f"in the {span} up to this call"), index=abandoned.index)
     evidence = (f"abandoned ({label}); the campaign abandoned "
                 + hits["window_abandoned"].astype(str) + " of "
                 + hits["window_answered"].astype(str) + " answered calls ("
-                + (hits["window_rate"] * 100).round(1).astype(str)
-                + f"%) in the {span} up to this call; limit {rules.abandonment_limit:.0%}")
+                + (hits["window_rate"] * 100).round(1).astype(str) + "%) "
+                + period[hits.index] + f"; limit {rules.abandonment_limit:.0%}")
     found = findings("abandonment", hits, evidence, window_rate=hits["window_rate"],
                      window_answered=hits["window_answered"],
                      window_abandoned=hits["window_abandoned"])
@@ -250,6 +254,25 @@ def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.Dat
 
 
 _DROP_COLUMNS = ("answered_at", "agent_joined_at", "ended_at", "disposition")
+
+
+def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, Ints, Bools]:
+    """For answered calls sorted by campaign and time: each one's window, its first and
+    last row, and whether it is the campaign's opening window.
+
+    A call ``span`` or more after its campaign's first answered call is judged over the
+    ``span`` up to it. One sooner is judged over the campaign's first ``span`` (its whole
+    length if shorter), as the TSR measures a campaign shorter than its period: over
+    the few calls before it, the first abandoned call of a campaign would be 100%.
+    """
+    key = group * 10**12 + millis  # the campaign in the high digits: windows stay inside it
+    heads = np.r_[0, np.flatnonzero(np.diff(group)) + 1] if len(key) else np.zeros(0, np.int64)
+    head = np.repeat(heads, np.diff(np.r_[heads, len(key)]))
+    opening = key < key[head] + span
+    first = np.where(opening, head, np.searchsorted(key, key - span, side="right"))
+    last = np.where(opening, np.searchsorted(key, key[head] + span, side="left") - 1,
+                    np.arange(len(key)))
+    return first, last, opening
 
 
 def _dropped(answered: pd.DataFrame, rules: Rules) -> tuple[Bools, str]:

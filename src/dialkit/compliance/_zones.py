@@ -1,4 +1,4 @@
-"""Where phone numbers are, their region and time zones, and the local time of calls there.
+"""Where phone numbers are: their region and time zones (local times: :mod:`._localtime`).
 
 ``phonenumbers`` knows the zones of a number by its prefix, once it knows the
 number's type: one zone for most numbers, several for a region that spans more
@@ -22,7 +22,6 @@ import functools
 import weakref
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
@@ -119,48 +118,6 @@ def regions_among(phones: pd.Series, regions: Collection[str]) -> tuple[Rows, pd
                         dtype=object)
     return np.flatnonzero(np.isin(rows, candidates[among])), numbers
 
-
-def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
-    """Each pair's UTC moment (``at`` of its row) as wall-clock time in its zone (naive,
-    nanoseconds), one zone at a time."""
-    moments = pd.DatetimeIndex(at).as_unit("ns").asi8[pairs.row]
-    local = np.empty(len(moments), np.int64)
-    for zone, members in _groups(pairs.zone):
-        local[members] = pd.DatetimeIndex(moments[members], tz="UTC").tz_convert(
-            _zone(zone)).tz_localize(None).asi8
-    return local.view("datetime64[ns]")
-
-
-@functools.cache
-def _zone(index: int) -> ZoneInfo:
-    """A zone, kept: ``ZoneInfo`` holds only its last few zones once no time refers to
-    them, and reads the others' files again (a millisecond a zone, each audit)."""
-    return ZoneInfo(ZONES[index])
-
-
-def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
-    """Each UTC moment as wall-clock time in its zone (naive), one zone group at a time."""
-    local = pd.Series(pd.NaT, index=at.index, dtype="datetime64[ns]")
-    for zone, rows in at.groupby(zones, sort=False).groups.items():
-        local[rows] = at[rows].dt.tz_convert(str(zone)).dt.tz_localize(None).astype(
-            "datetime64[ns]")
-    return local
-
-
-def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
-    """When each call rang at the other end: ``id``, ``to_number``, ``zone``, ``local_time``
-    (wall-clock, naive), one row per zone of the number; a number of no known zone has
-    one row with neither."""
-    pairs = calls[["id", "to_number", "created_at"]].merge(
-        zones_of(calls["to_number"]), left_on="to_number", right_on="phone", how="left")
-    known = pairs["zone"].notna()
-    at = pd.to_datetime(pairs["created_at"], utc=True, format="ISO8601")
-    pairs["local_time"] = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns]")
-    pairs.loc[known, "local_time"] = local_times(at[known], pairs.loc[known, "zone"])
-    return pairs[["id", "to_number", "zone", "local_time"]]
-
-
-# A column of numbers: parse, region and type, zones ------------------------------------------
 
 def _zone_sets(texts: pa.Array) -> Ints:
     """``time_zones_for_number(parse(text))`` of each text, as an index into ``_SETS``
@@ -492,24 +449,3 @@ def _take(values: pa.Array, rows: Rows) -> pa.Array:
 
 def _lengths(values: pa.Array) -> Ints:
     return np.asarray(pc.fill_null(pc.utf8_length(values), 0), np.int64)
-
-
-def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
-    """Each row's number placed in one zone, for tables by local time: the zone names met,
-    each row's index into them (its number's first zone, the one ``phonenumbers`` lists
-    first; -1 when none is known), and how many zones its number has.
-
-    Example:
-        >>> names, zone, count = first_zones(pd.Series(["+12125550100"]))
-        >>> names[zone[0]], int(count[0])
-        ('America/New_York', 1)
-    """
-    pairs = zoned(phones)
-    count = np.bincount(pairs.row, minlength=len(phones)).astype(np.int64)
-    first = np.full(len(phones), -1, np.int64)
-    known = count > 0
-    first[known] = pairs.zone[(np.cumsum(count) - count)[known]]
-    codes, met = pd.factorize(first[known], sort=True)
-    index = np.full(len(phones), -1, np.int64)
-    index[known] = codes
-    return [ZONES[int(z)] for z in met], index, count
