@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -12,6 +11,7 @@ from typing import Annotated, NoReturn
 import typer
 import uvicorn
 
+from dialkit._net import listening_socket
 from dialkit._secrets import mask
 from dialkit.webhooks import EventStore, Receiver, StoreError
 
@@ -50,7 +50,7 @@ def listen(
     except StoreError as exc:
         _fail(str(exc))
     try:
-        sock = _bind(host, port)
+        sock = listening_socket(host, port)
     except OSError as exc:
         store.close()
         _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
@@ -76,20 +76,6 @@ def secrets_from_env() -> list[str]:
               "the new and the old one, comma-separated, during a rotation; secrets are not "
               "taken from the command line")
     return secrets
-
-
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError:
-        sock.close()
-        raise
-    sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
-    sock.set_inheritable(True)
-    return sock
 
 
 def _fail(message: str) -> NoReturn:

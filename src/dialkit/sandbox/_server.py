@@ -22,6 +22,7 @@ from types import TracebackType
 
 import uvicorn
 
+from .._net import listening_socket
 from .._secrets import MaskedStr
 from ._app import create_app
 from ._compliance import verified_caller_ids
@@ -88,17 +89,10 @@ def key_for(labels: Mapping[str, ApiKey], label: str) -> ApiKey:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket (so the port is known before the server runs)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        return listening_socket(host, port)
     except OSError as exc:
-        sock.close()
         raise SandboxStartError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    return sock
 
 
 def resolve_config(config: SandboxConfig | str | Path | None,
