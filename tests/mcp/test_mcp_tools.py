@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import httpx
@@ -127,3 +128,10 @@ def test_the_package_lists_exactly_what_it_offers_sorted() -> None:
               if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
               and value.__module__.startswith("dialkit")}
     assert public <= set(package.__all__)
+
+
+def test_output_schemas_refer_to_nothing_and_admit_null_where_null_is_allowed() -> None:
+    schemas = [tool.output_schema for tool in TOOLS if tool.output_schema is not None]
+    assert schemas and not any("$ref" in json.dumps(schema) for schema in schemas)
+    reason = TOOLS_BY_NAME["leads_create"].output_schema["properties"]["reason"]
+    assert None in reason["enum"] and "null" in reason["type"]  # a null reason is valid
