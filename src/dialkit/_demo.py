@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import subprocess
 import tempfile
@@ -48,6 +49,8 @@ _INTERRUPT_GRACE_SECONDS = 10
 _INLINE_PLOTS = "module://matplotlib_inline.backend_inline"
 
 Echo = Callable[[str], None]
+_EXPORT_LOG = logging.getLogger("dialkit.demo.export")
+_EXPORT_LOG.setLevel(logging.ERROR)
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,7 @@ def _first_line(text: str) -> str:
 def to_html(notebook: nbformat.NotebookNode) -> str:
     """The notebook as one HTML page, its plots and images embedded as data URIs."""
     exporter = HTMLExporter(embed_images=True)  # type: ignore[no-untyped-call]
+    exporter.log = _EXPORT_LOG  # not its warning, per notebook, that plots lack alt text
     body: str = exporter.from_notebook_node(notebook)[0]
     return body
 
