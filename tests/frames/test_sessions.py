@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pandas.testing import assert_frame_equal
 
+from conftest import START
 from dialkit import Client
 from dialkit.frames import CacheMissError
 from dialkit.sandbox._server import resolve_config
@@ -15,13 +16,15 @@ from dialkit.sandbox._server import resolve_config
 
 def test_a_kept_world_finds_its_keys_data_and_cache_again(tmp_path: Path) -> None:
     db = tmp_path / "world.sqlite"
-    with Client.sandbox(db=db, cache_dir=tmp_path / "cache") as first:
+    # a pinned world: the number added below is on the DNC list of some hours' worlds
+    world = {"db": db, "cache_dir": tmp_path / "cache", "start_time": START}
+    with Client.sandbox(**world) as first:
         campaigns = first.frames.campaigns(progress=False)
         paused = next(first.campaigns.list(status="paused")).id
         added = first.leads.create(campaign_id=paused, phone="+442079460501").lead_id
         identity = first.service_identity
 
-    with Client.sandbox(db=db, cache_dir=tmp_path / "cache") as again:
+    with Client.sandbox(**world) as again:
         assert again.service_identity == identity and identity.startswith("sandbox:")
         assert_frame_equal(again.frames.campaigns(refresh="offline"), campaigns)
         assert again.leads.get(added or "").phone == "+442079460501"
