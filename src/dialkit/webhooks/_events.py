@@ -196,15 +196,6 @@ class Event(BaseModel):
     delivery_id: WebhookDeliveryId | None = None
 
 
-def parse_event(body: bytes, delivery_id: str | None) -> Event:
-    """The :class:`Event` of a verified raw body.
-
-    Raises:
-        EnvelopeError: If the body is not JSON or lacks an envelope field.
-    """
-    return event_of(parse_envelope(body), delivery_id)
-
-
 def parse_envelope(body: bytes) -> Envelope:
     """The envelope of a verified raw body, ``data`` not yet typed (all a store needs).
 
