@@ -34,6 +34,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from nbconvert import HTMLExporter
 
 from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
+from .frames._progress import PROGRESS_VARIABLE
 from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
 from .sandbox._config import Scale
 
@@ -156,12 +157,13 @@ def _check_present(paths: Iterable[Path]) -> None:
 
 def kernel_environment(sandbox: Sandbox, out: Path, cache: Path) -> dict[str, str]:
     """This process's environment for a notebook's kernel: attached to ``sandbox`` (never
-    to a real account), writing into ``out``, caching frames in ``cache``, plots inline."""
+    to a real account), writing into ``out``, caching frames in ``cache``, plots inline,
+    no progress bars (a page shows a widget bar only as it began: "0 pages")."""
     env = {name: value for name, value in os.environ.items()
            if name not in (API_KEY_VARIABLE, BASE_URL_VARIABLE)}
     return env | attach_environment(sandbox) | {
         OUTPUT_DIR_VARIABLE: str(out), "DIALKIT_CACHE_DIR": str(cache),
-        "MPLBACKEND": _INLINE_PLOTS}
+        "MPLBACKEND": _INLINE_PLOTS, PROGRESS_VARIABLE: "0"}
 
 
 def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) -> NotebookRun:

@@ -363,6 +363,19 @@ def test_by_default_a_bar_shows_only_where_someone_watches(
     assert ("loading calls" in stderr.getvalue()) is terminal
 
 
+@pytest.mark.parametrize(("setting", "shown"), [("0", False), (" 0 ", False), ("1", True),
+                                                 ("", True)])
+def test_dialkit_progress_0_turns_the_default_bar_off(
+        world: World, monkeypatch: pytest.MonkeyPatch, setting: str, shown: bool) -> None:
+    stderr = Terminal()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setenv("DIALKIT_PROGRESS", setting)
+    assert len(_busy_calls(world, refresh="full")) > PAGE
+    assert ("loading calls" in stderr.getvalue()) is shown
+    _busy_calls(world, refresh="full", progress=True)  # asked for, it shows all the same
+    assert "loading calls" in stderr.getvalue()
+
+
 def test_a_load_from_the_cache_shows_no_bar(world: World,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     _busy_calls(world, progress=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from types import TracebackType
 from typing import Any
@@ -9,12 +10,21 @@ from typing import Any
 from tqdm.auto import tqdm
 
 
+PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
+"""Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
+report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
+first state ("0 pages")."""
+
+
 def watched() -> bool:
     """Whether someone watches this process: a notebook kernel, or a terminal on stderr.
 
     A script whose output goes to a log or a CI job gets no bar, so its log
-    is not filled with carriage returns.
+    is not filled with carriage returns; nor does any process with
+    ``DIALKIT_PROGRESS=0``.
     """
+    if os.environ.get(PROGRESS_VARIABLE, "").strip() == "0":
+        return False
     isatty = getattr(sys.stderr, "isatty", None)
     if isatty is not None and isatty():
         return True
