@@ -49,6 +49,7 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
     for page in NOTEBOOK_PAGES:
         assert (out / page).read_text().count('src="data:image/png;base64,') >= 2
         assert "ProgressModel" not in (out / page).read_text()  # no bar frozen at "0 pages"
+    assert "<title>Compliance audit</title>" in (out / "compliance_audit.html").read_text()
     for text in [result.output, index, *((out / page).read_text() for page in NOTEBOOK_PAGES)]:
         assert "svc_test_" not in text
 

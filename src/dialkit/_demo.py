@@ -67,6 +67,16 @@ class NotebookRun:
     problem: str | None = None
     """Where and why it failed, in one line."""
 
+    @property
+    def title(self) -> str:
+        """``Lead cleaning``: how the index and the page's browser tab name the notebook."""
+        return title_of(self.name)
+
+
+def title_of(name: str) -> str:
+    """A notebook's title from its file's stem (``lead_cleaning`` → ``Lead cleaning``)."""
+    return name.replace("_", " ").capitalize()
+
 
 @dataclass(frozen=True)
 class DemoReport:
@@ -174,7 +184,7 @@ def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) 
     notebook, problem = execute(path, env)
     seconds = time.monotonic() - began
     html = out / f"{name}.html"
-    html.write_text(to_html(notebook), encoding="utf-8")
+    html.write_text(to_html(notebook, title_of(name)), encoding="utf-8")
     files = tuple(sorted(p for p, stamp in _snapshot(out).items()
                          if before.get(p) != stamp and p != html))
     if problem is not None:
@@ -255,11 +265,12 @@ def _first_line(text: str) -> str:
     return lines[0] if lines else ""
 
 
-def to_html(notebook: nbformat.NotebookNode) -> str:
-    """The notebook as one HTML page, its plots and images embedded as data URIs."""
+def to_html(notebook: nbformat.NotebookNode, title: str) -> str:
+    """The notebook as one HTML page titled ``title`` (nbconvert's default is "Notebook"),
+    its plots and images embedded as data URIs."""
     exporter = HTMLExporter(embed_images=True)  # type: ignore[no-untyped-call]
     exporter.log = _EXPORT_LOG  # not its warning, per notebook, that plots lack alt text
-    body: str = exporter.from_notebook_node(notebook)[0]
+    body: str = exporter.from_notebook_node(notebook, {"metadata": {"name": title}})[0]
     return body
 
 

@@ -101,7 +101,7 @@ def write_index(report: DemoReport) -> Path:
 
 
 def _section(run: NotebookRun, report: DemoReport) -> str:
-    title = escape(run.name.replace("_", " ").capitalize())
+    title = escape(run.title)
     state = f"ran in {run.seconds:.1f} s" if run.status == "done" else (
         f"<strong>failed</strong> at {escape(run.problem or '')}")
     figures = "".join(f"<li>{escape(line)}</li>" for line in report.headlines.get(run.name, []))

@@ -9,7 +9,6 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-
 PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
 """Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
 report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
