@@ -18,7 +18,7 @@ import pytest
 from dialkit import Client
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
-from receivers import Receiver
+from receivers import Receiver, wait_for
 
 START = "2026-11-02T15:00:00Z"
 
@@ -182,6 +182,14 @@ def assert_problem(response: httpx.Response, status: int, code: str) -> dict[str
     if status in (429, 503):
         assert int(response.headers["retry-after"]) >= 0
     return body
+
+
+def wait_until_running(running: Sandbox, key: str) -> None:
+    """Wait until the emulator holds ``key``'s first request as still running (a request
+    with the same key now answers 409 ``conflict``), rather than sleeping a guessed while."""
+    wait_for(lambda: running.service.store.row(
+        "SELECT 1 FROM idempotency WHERE key = ? AND state = 'running'", (key,)),
+        what=f"the emulator to record Idempotency-Key {key!r} as running", interval=0.01)
 
 
 def service_time(running: Sandbox) -> datetime:

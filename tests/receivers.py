@@ -15,15 +15,16 @@ Delivery = tuple[dict[str, str], bytes]
 """One request as received: lower-cased headers and the raw body."""
 
 
-def wait_for(check: Callable[[], T | None], timeout: float = 5.0) -> T:
+def wait_for(check: Callable[[], T | None], timeout: float = 5.0, *,
+             what: str = "the delivery worker", interval: float = 0.05) -> T:
     """Poll ``check`` until it gives a truthy value."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
         if value:
             return value
-        assert time.monotonic() < deadline, "timed out waiting for the delivery worker"
-        time.sleep(0.05)
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(interval)
 
 
 class Receiver:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import add_fault
+from conftest import add_fault, wait_until_running
 from dialkit import Client
 from dialkit.errors import (
     ApiError,
@@ -144,10 +144,7 @@ def test_request_in_flight_gets_conflict_then_the_stored_answer(
 
     runner = threading.Thread(target=send_first)
     runner.start()
-    deadline = time.monotonic() + 2
-    while not spy.to(CREATE, "POST") and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.2)  # the emulator has recorded the key as running
+    wait_until_running(sandbox, "in-flight-1")
     second = client.leads.create(campaign_id=campaign, phone=PHONE, idempotency_key="in-flight-1")
     runner.join()
     statuses = [a.status for a in spy.to(CREATE, "POST")]

@@ -7,7 +7,6 @@ so a test can tell whether a request ran again or was answered from storage.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +14,7 @@ import httpx
 import pytest
 from test_auth import campaign_in, campaign_status, concrete
 
-from conftest import KEYS, assert_problem, base_config, client_for, write
+from conftest import KEYS, assert_problem, base_config, client_for, wait_until_running, write
 from dialkit.contract import MAX_IDEMPOTENCY_KEY_LENGTH, OPERATIONS, Operation
 from dialkit.sandbox import Sandbox
 
@@ -114,7 +113,7 @@ def test_key_in_flight_answers_conflict_then_the_stored_answer(sandbox: Sandbox,
 
     runner = threading.Thread(target=first)
     runner.start()
-    time.sleep(0.4)
+    wait_until_running(sandbox, "k1")
     busy = write(api, path)
     runner.join()
     assert_problem(busy, 409, "conflict")
