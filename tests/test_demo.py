@@ -50,6 +50,9 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
         assert (out / page).read_text().count('src="data:image/png;base64,') >= 2
         assert "ProgressModel" not in (out / page).read_text()  # no bar frozen at "0 pages"
     assert "<title>Compliance audit</title>" in (out / "compliance_audit.html").read_text()
+    funnel_page = (out / "campaign_funnel.html").read_text()  # the explorer, as a page shows it
+    assert funnel_page.count('<div class="dialkit-explorer">') == 1
+    assert '<script type="application/vnd.jupyter.widget-view+json">' not in funnel_page
     for text in [result.output, index, *((out / page).read_text() for page in NOTEBOOK_PAGES)]:
         assert "svc_test_" not in text
 

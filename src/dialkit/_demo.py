@@ -32,6 +32,7 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 from nbconvert import HTMLExporter
+from traitlets.config import Config
 
 from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from .frames._progress import PROGRESS_VARIABLE
@@ -267,11 +268,20 @@ def _first_line(text: str) -> str:
 
 def to_html(notebook: nbformat.NotebookNode, title: str) -> str:
     """The notebook as one HTML page titled ``title`` (nbconvert's default is "Notebook"),
-    its plots and images embedded as data URIs."""
-    exporter = HTMLExporter(embed_images=True)  # type: ignore[no-untyped-call]
+    its plots and images embedded as data URIs, and an output that offers HTML besides
+    a widget (``analytics.explore``) shown as that HTML: a page has no kernel to drive
+    the widget, and would load its renderer from a CDN."""
+    exporter = HTMLExporter(config=_static_first(), embed_images=True)  # type: ignore[no-untyped-call]
     exporter.log = _EXPORT_LOG  # not its warning, per notebook, that plots lack alt text
     body: str = exporter.from_notebook_node(notebook, {"metadata": {"name": title}})[0]
     return body
+
+
+def _static_first() -> Config:
+    """nbconvert's order of output kinds for a page, with HTML ahead of widgets."""
+    default = HTMLExporter().default_config.NbConvertBase.display_data_priority  # type: ignore[no-untyped-call]
+    return Config({"NbConvertBase": {"display_data_priority": [
+        "text/html", *(kind for kind in default if kind != "text/html")]}})
 
 
 class _ThisInterpreter(KernelSpecManager):

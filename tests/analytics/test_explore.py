@@ -3,6 +3,9 @@ message outside a notebook."""
 
 from __future__ import annotations
 
+import base64
+import re
+
 import ipywidgets as widgets  # type: ignore[import-untyped]
 import pytest
 from test_known import account
@@ -28,7 +31,19 @@ def test_the_widget_tree_holds_the_controls_the_table_and_the_plots() -> None:
     assert set(shown.images) == {"funnel", "answer_rates", "disposition_mix", "attempts"}
     assert all(bytes(image.value).startswith(PNG) for image in shown.images.values())
     assert "all campaigns" in shown.table.value and "cmp_2" in shown.table.value
-    assert "_repr_mimebundle_" in dir(shown)
+
+
+def test_beside_the_widget_a_page_without_a_kernel_gets_the_view_as_html() -> None:
+    shown = Explorer(account())
+    shown.campaigns.value = ("cmp_2",)
+    bundle = shown._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    assert html == shown.static_html()
+    images = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]+">', html)
+    assert [base64.b64decode(i) for i in images] == [shown.images[name].value for name in (
+        "funnel", "answer_rates", "disposition_mix", "attempts")]
+    assert shown.table.value in html and "<b>1</b> campaigns" in html
 
 
 def test_choosing_a_campaign_redraws_the_table_and_the_plots() -> None:

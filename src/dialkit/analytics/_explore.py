@@ -7,6 +7,7 @@ replaces exactly what it shows and leaves nothing behind in pyplot.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import io
 from collections.abc import Callable, Mapping
@@ -35,6 +36,9 @@ DIRECTIONS = ("outbound", "inbound", "both")
 PLOTS = ("funnel", "answer_rates", "disposition_mix", "attempts")
 _SIZES = {"funnel": (7, 3.4), "answer_rates": (13, 4.2), "disposition_mix": (9, 3.8),
           "attempts": (7, 3.4)}
+_ALT = {"funnel": "The funnel: leads at each stage", "answer_rates":
+        "Answer rates by local hour and weekday", "disposition_mix":
+        "Dispositions per campaign", "attempts": "Attempts until a lead was reached"}
 
 
 def explore(client_or_frames: Client | Mapping[str, pd.DataFrame]) -> Explorer | None:
@@ -151,7 +155,21 @@ class Explorer:
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget, and beside it the view as HTML (:meth:`static_html`), which a page
+        without a running kernel shows instead: an exported report, a notebook viewer."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        return {**bundle, "text/html": self.static_html()} if bundle else bundle
+
+    def static_html(self) -> str:
+        """What the explorer shows now, with no controls: the note, the funnel table and
+        the plots as inline PNG images."""
+        def image(name: str) -> str:
+            data = base64.b64encode(bytes(self.images[name].value)).decode()
+            return f'<img src="data:image/png;base64,{data}" alt="{_ALT[name]}">'
+
+        return (f'<div class="dialkit-explorer"><p>{self.note.value}</p>{image("funnel")}'
+                f'{self.table.value}{image("answer_rates")}'
+                f'<div>{image("disposition_mix")}{image("attempts")}</div></div>')
 
 
 def _days(created: pd.Series) -> tuple[dt.date | None, dt.date | None]:
