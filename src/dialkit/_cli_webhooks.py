@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -13,10 +12,7 @@ import uvicorn
 
 from dialkit._net import listening_socket
 from dialkit._secrets import mask
-from dialkit.webhooks import EventStore, Receiver, StoreError
-
-SECRETS_VARIABLE = "DIALKIT_WEBHOOK_SECRETS"
-"""Where the signing secrets come from: never the command line (shell history, ``ps``)."""
+from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
 
 webhooks_app = typer.Typer(help="Receiving the service's webhook events.", no_args_is_help=True,
                            rich_markup_mode=None)
@@ -44,7 +40,10 @@ def listen(
     """Receive webhook deliveries: verify each, store it once in --db, answer 2xx only once
     it is committed. The signing secrets come from DIALKIT_WEBHOOK_SECRETS
     (comma-separated during a rotation), never from the command line."""
-    secrets = secrets_from_env()
+    try:
+        secrets = secrets_from_env()
+    except ValueError as exc:
+        _fail(str(exc))
     try:
         store = EventStore(db, synchronous=synchronous.value)
     except StoreError as exc:
@@ -66,16 +65,6 @@ def listen(
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         store.close()
-
-
-def secrets_from_env() -> list[str]:
-    """The secrets of ``DIALKIT_WEBHOOK_SECRETS``; exit status 2 with a message when unset."""
-    secrets = [s.strip() for s in os.environ.get(SECRETS_VARIABLE, "").split(",") if s.strip()]
-    if not secrets:
-        _fail(f"set {SECRETS_VARIABLE} to the endpoint's signing secret (whsec_...), or to "
-              "the new and the old one, comma-separated, during a rotation; secrets are not "
-              "taken from the command line")
-    return secrets
 
 
 def _fail(message: str) -> NoReturn:

@@ -12,6 +12,7 @@ import logging
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -163,7 +164,7 @@ def test_a_replay_is_stored_once_and_counted(api: httpx.Client, emulator: Sandbo
                                              db: Path) -> None:
     with serve(receiver := receiver_for(emulator, db, WRONG)) as url:
         hook = endpoint(api, url)
-        receiver.secrets = hook["secret"]
+        receiver.rotate_secrets(hook["secret"])
         event_id, first = send_test(api, hook["id"])
         attempted(api, event_id, first, 1)
         replay = write(api, f"/v1/webhook-events/{event_id}/replay", key="r").json()
@@ -183,18 +184,18 @@ def test_rotation_old_and_new_secret_for_24_hours_then_only_the_new(
         new = write(api, f"/v1/webhooks/{hook['id']}/rotate-secret", key="rot").json()["secret"]
         stored = []
         for secrets in ([old], [new]):  # during the overlap either secret alone passes
-            receiver.secrets = secrets
+            receiver.rotate_secrets(secrets)
             ids = send_test(api, hook["id"])
             assert attempted(api, *ids, 1)["status"] == "delivered"
             stored.append(ids[0])
             advance(api, 1)  # created_at apart: the frame's order is theirs
         advance(api, 24 * 3600)
-        receiver.secrets = [old]  # a receiver never given the new secret
+        receiver.rotate_secrets([old])  # a receiver never given the new secret
         late = send_test(api, hook["id"])
         refused = attempted(api, *late, 1)
         assert (refused["status"], refused["last_status_code"]) == ("retry_scheduled", 400)
         assert list(events_frame(db)["id"]) == stored
-        receiver.secrets = [new, old]
+        receiver.rotate_secrets([new, old])
         advance(api, 60)
         assert attempted(api, *late, 2)["status"] == "delivered"
     assert list(events_frame(db)["id"]) == [*stored, late[0]]
@@ -286,6 +287,40 @@ def test_concurrent_deliveries_share_commits_and_duplicates_count(db: Path) -> N
     assert {a.status_code for a in answers} == {200}
     frame = events_frame(db)
     assert len(frame) == 60 and frame["deliveries_seen"].sum() == 70
+    receiver.close()
+
+
+def test_a_handler_that_fails_is_logged_and_a_duplicate_is_not_dispatched(
+        db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    handlers, seen = Handlers(), []
+
+    @handlers.on("webhook.test")
+    def fails(event: Event) -> None:
+        seen.append(event.id)
+        raise RuntimeError("the handler broke")
+
+    body, headers = delivery(envelope(), SECRET, CLOCK)
+    receiver = Receiver(db, SECRET, now=lambda: CLOCK, handlers=handlers)
+    with caplog.at_level(logging.ERROR, "dialkit.webhooks"), serve(receiver) as url:
+        answers = [httpx.post(url, content=body, headers=headers).status_code for _ in "ab"]
+        wait_for(lambda: "a handler of webhook.test failed" in caplog.text, what="the log")
+    assert answers == [200, 200] and seen == [headers["Service-Event-Id"]]
+    assert caplog.text.count("a handler of webhook.test failed") == 1
+    assert events_frame(db)["deliveries_seen"].tolist() == [2]
+    receiver.close()
+
+
+def test_a_clock_of_naive_datetimes_is_refused_when_the_receiver_is_made(db: Path) -> None:
+    with pytest.raises(ValueError, match="naive datetime; pass an aware one"):
+        Receiver(db, SECRET, now=lambda: datetime(2026, 11, 2, 15))
+
+
+def test_the_secrets_are_shown_masked_and_rotated_by_a_method(db: Path) -> None:
+    receiver = Receiver(db, ["whsec_new_abcd", "whsec_old_wxyz"])
+    assert receiver.secret_hints == ("…abcd", "…wxyz")
+    assert "whsec" not in repr(receiver) and "…abcd" in repr(receiver)
+    receiver.rotate_secrets("whsec_only_1234")
+    assert receiver.secret_hints == ("…1234",)
     receiver.close()
 
 

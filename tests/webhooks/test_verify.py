@@ -17,6 +17,7 @@ from dialkit.webhooks import (
     DispositionLoggedData,
     EnvelopeError,
     SignatureError,
+    secrets_from_env,
     sign,
     verify,
 )
@@ -60,7 +61,9 @@ def test_a_match_on_any_secret_passes(signed_with: list[str], accepted_with: Any
     lambda h: {k.lower(): v for k, v in h.items()},
     lambda h: {k.upper(): v for k, v in h.items()},
     httpx.Headers,
-], ids=["lower", "upper", "httpx.Headers"])
+    lambda h: list(h.items()),
+    lambda h: [(k.lower().encode(), v.encode()) for k, v in h.items()],
+], ids=["lower", "upper", "httpx.Headers", "pairs", "asgi-bytes"])
 def test_header_names_are_case_insensitive(make_headers: Any) -> None:
     body, headers = delivery(envelope(), SECRET, NOW)
     assert verify(body, make_headers(headers), SECRET, now=NOW).id == headers["Service-Event-Id"]
@@ -140,6 +143,30 @@ def test_bad_arguments_say_what_to_pass(body: Any, secrets: Any, error: type[Exc
                                         message: str) -> None:
     with pytest.raises(error, match=message):
         verify(body, {}, secrets)
+
+
+@pytest.mark.parametrize("headers", [["service-timestamp"], 42], ids=["not-pairs", "int"])
+def test_headers_that_are_neither_a_mapping_nor_pairs_say_what_to_pass(headers: Any) -> None:
+    with pytest.raises(TypeError, match=r"as a mapping \(request.headers\) or as"):
+        verify(b"{}", headers, SECRET)
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("whsec_a", ["whsec_a"]), ("whsec_new, whsec_old ", ["whsec_new", "whsec_old"])])
+def test_secrets_from_env_reads_one_or_a_rotations_two(
+        monkeypatch: pytest.MonkeyPatch, value: str, expected: list[str]) -> None:
+    monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", value)
+    assert secrets_from_env() == expected
+
+
+@pytest.mark.parametrize("value", [None, "", " , "])
+def test_secrets_from_env_unset_or_empty_says_what_to_set(
+        monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
+    monkeypatch.delenv("DIALKIT_WEBHOOK_SECRETS", raising=False)
+    if value is not None:
+        monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", value)
+    with pytest.raises(ValueError, match="set DIALKIT_WEBHOOK_SECRETS to the endpoint's"):
+        secrets_from_env()
 
 
 @pytest.mark.parametrize("raw, message", [

@@ -10,6 +10,7 @@
   duplicate delivery once, counting it.
 - :func:`events_frame` reads the store into the frame of
   ``client.frames.webhook_events()`` plus ``received_at`` and ``deliveries_seen``.
+- :func:`secrets_from_env` reads the secrets from ``DIALKIT_WEBHOOK_SECRETS``.
 - :mod:`dialkit.webhooks.handlers` dispatches events to functions:
   ``@on("call.completed")``.
 
@@ -38,7 +39,7 @@ from ._events import (
 from ._frame import events_frame
 from ._receiver import Receiver
 from ._store import EventStore, Stored
-from ._verify import sign, verify
+from ._verify import SECRETS_VARIABLE, secrets_from_env, sign, verify
 
 __all__ = [
     "AiCallCompletedData",
@@ -54,12 +55,14 @@ __all__ = [
     "EventData",
     "EventStore",
     "Receiver",
+    "SECRETS_VARIABLE",
     "SignatureError",
     "StoreError",
     "Stored",
     "SummaryDetails",
     "events_frame",
     "handlers",
+    "secrets_from_env",
     "sign",
     "verify",
 ]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from datetime import UTC, datetime
 from typing import Any
@@ -32,7 +31,7 @@ from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS
 from ._errors import EnvelopeError, SignatureError, StoreError
 from ._events import Envelope, Event, event_of
 from ._store import EventStore, Row, Stored, row_of
-from ._verify import Secrets, check_lowered, secret_keys
+from ._verify import Secrets, check_lowered, clock_seconds, secret_keys
 from .handlers import Handlers
 
 log = logging.getLogger("dialkit.webhooks")
@@ -62,9 +61,9 @@ class Receiver:
 
     Example:
         >>> from starlette.applications import Starlette  # doctest: +SKIP
-        >>> from starlette.routing import Mount
-        >>> receiver = Receiver("events.sqlite", os.environ["DIALKIT_WEBHOOK_SECRETS"])
-        >>> app = Starlette(routes=[Mount("/hooks/dialer", app=receiver)])
+        >>> receiver = Receiver("events.sqlite", secrets_from_env())
+        >>> app = Starlette()
+        >>> app.add_route("/hooks/dialer", receiver, methods=["POST"])  # not a Mount: 307
     """
 
     def __init__(self, store: EventStore | str | os.PathLike[str], secrets: Secrets, *,
@@ -72,23 +71,26 @@ class Receiver:
                  handlers: Handlers | None = None) -> None:
         self._owns_store = not isinstance(store, EventStore)
         self.store = store if isinstance(store, EventStore) else EventStore(store)
-        self.secrets = secrets
+        self.rotate_secrets(secrets)
         self.tolerance = tolerance
         self.now = now
+        if now is not None:
+            clock_seconds(now())  # a clock of naive datetimes is refused here, not per delivery
         self.handlers = handlers
         self._batches: dict[asyncio.AbstractEventLoop, list[Waiting]] = {}
 
     @property
-    def secrets(self) -> tuple[str, ...]:
-        """The secrets accepted, masked; assign new ones to rotate without a restart."""
+    def secret_hints(self) -> tuple[str, ...]:
+        """The secrets accepted, masked (``…cdef``): which ones, without showing them."""
         return tuple(mask(key.decode()) for key in self._keys)
 
-    @secrets.setter
-    def secrets(self, secrets: Secrets) -> None:
+    def rotate_secrets(self, secrets: Secrets) -> None:
+        """Accept ``secrets`` from now on, without a restart (new and old during a
+        rotation's overlap, then the new one alone)."""
         self._keys = secret_keys(secrets)
 
     def __repr__(self) -> str:
-        return f"Receiver({self.store!r}, secrets={list(self.secrets)})"
+        return f"Receiver({self.store!r}, secrets={list(self.secret_hints)})"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -139,10 +141,9 @@ class Receiver:
             await self._dispatch(event_of(envelope, delivery_id))
 
     def _clock(self) -> datetime:
-        moment = time.time() if self.now is None else self.now()
-        if isinstance(moment, datetime):
-            return moment
-        return datetime.fromtimestamp(moment, UTC)
+        """The receiver's time, by :func:`verify`'s rules (a naive datetime refused)."""
+        return datetime.fromtimestamp(clock_seconds(None if self.now is None else self.now()),
+                                      UTC)
 
     async def _refuse(self, send: Send, exc: ValueError, headers: dict[str, str]) -> None:
         reason = exc.reason if isinstance(exc, SignatureError) else "not_an_envelope"

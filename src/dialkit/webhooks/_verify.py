@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import time
 from collections.abc import Iterable, Mapping
@@ -46,16 +47,19 @@ _DIGITS = re.compile(r"[0-9]{1,12}")
 
 Secrets = str | Iterable[str]
 """One signing secret (``whsec_...``), or several during a rotation."""
+Headers = Mapping[str, str] | Iterable[tuple[str | bytes, str | bytes]]
+"""A request's headers: a mapping, or (name, value) pairs."""
 
 
-def verify(body: bytes, headers: Mapping[str, str], secrets: Secrets, *,
+def verify(body: bytes, headers: Headers, secrets: Secrets, *,
            tolerance: float = SIGNATURE_TOLERANCE_SECONDS,
            now: float | datetime | None = None) -> Event:
     """Verify a delivery over its raw bytes, then parse it into an :class:`Event`.
 
     Args:
         body: The request body exactly as received (bytes, before any parsing).
-        headers: The request headers, any mapping; names are matched case-insensitively.
+        headers: The request headers: any mapping, or (name, value) pairs, as ``str``
+            or ``bytes``; names are matched case-insensitively.
         secrets: The endpoint's signing secret, or several during a rotation: a
             match on any of them passes.
         tolerance: Seconds the ``Service-Timestamp`` may be from ``now``, either way.
@@ -80,15 +84,23 @@ def verify(body: bytes, headers: Mapping[str, str], secrets: Secrets, *,
     if not isinstance(body, bytes | bytearray | memoryview):
         raise TypeError(f"pass the raw body as bytes, not {type(body).__name__}: "
                         "a decoded or re-encoded body may differ from what was signed")
-    lowered = {str(name).lower(): value for name, value in headers.items()}
-    return verify_lowered(bytes(body), lowered, secret_keys(secrets), tolerance=tolerance,
-                          now=_seconds(now))
+    return event_of(*check_lowered(bytes(body), _lowered(headers), secret_keys(secrets),
+                                   tolerance=tolerance, now=clock_seconds(now)))
 
 
-def verify_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ...], *,
-                   tolerance: float, now: float) -> Event:
-    """:func:`verify` over lower-cased headers and encoded secrets."""
-    return event_of(*check_lowered(body, headers, keys, tolerance=tolerance, now=now))
+def _lowered(headers: Headers) -> dict[str, str]:
+    """The headers as text under lower-cased names, from a mapping or (name, value) pairs,
+    names and values as ``str`` or as the ``bytes`` an ASGI scope holds."""
+    pairs = headers.items() if isinstance(headers, Mapping) else headers
+    try:
+        return {_text(name).lower(): _text(value) for name, value in pairs}
+    except (TypeError, ValueError):
+        raise TypeError("pass the request's headers as a mapping (request.headers) or as "
+                        "(name, value) pairs") from None
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
 def check_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ...], *,
@@ -149,7 +161,27 @@ def secret_keys(secrets: Secrets) -> tuple[bytes, ...]:
     return tuple(keys)
 
 
-def _seconds(now: float | datetime | None) -> float:
+SECRETS_VARIABLE = "DIALKIT_WEBHOOK_SECRETS"
+"""Where the signing secrets come from: never code or a command line (shell history, ``ps``)."""
+
+
+def secrets_from_env() -> list[str]:
+    """The signing secrets in ``DIALKIT_WEBHOOK_SECRETS``: one, or the new and the old one
+    comma-separated during a rotation (spaces around each ignored).
+
+    Raises:
+        ValueError: The variable is unset or holds no secret.
+    """
+    secrets = [s.strip() for s in os.environ.get(SECRETS_VARIABLE, "").split(",") if s.strip()]
+    if not secrets:
+        raise ValueError(f"set {SECRETS_VARIABLE} to the endpoint's signing secret "
+                         "(whsec_...), or to the new and the old one, comma-separated, during "
+                         "a rotation; secrets are not taken from code or the command line")
+    return secrets
+
+
+def clock_seconds(now: float | datetime | None) -> float:
+    """Unix seconds of ``now`` (the real clock when ``None``); a naive datetime refused."""
     if now is None:
         return time.time()
     if isinstance(now, datetime):
