@@ -61,6 +61,30 @@ def test_the_frame_is_ordered_by_created_at_and_typed_when_empty(tmp_path: Path)
         events_frame(tmp_path / "missing.sqlite")
 
 
+def test_an_event_type_newer_than_the_contracts_keeps_its_name_in_the_frame(
+        tmp_path: Path) -> None:
+    body, headers = delivery(envelope(kind="call.transferred", data={"x": 1}), SECRET, CLOCK)
+    known, event = verified()
+    with EventStore(tmp_path / "e.sqlite") as store:
+        store.add(verify(body, headers, SECRET, now=CLOCK), body)
+        store.add(event, known)
+    frame = events_frame(tmp_path / "e.sqlite")
+    assert sorted(frame["type"].astype(str)) == ["call.transferred", "webhook.test"]
+    assert "call.completed" in frame["type"].cat.categories  # the contract's kept as well
+
+
+def test_stored_events_come_back_typed_oldest_first_to_run_handlers_again(
+        tmp_path: Path) -> None:
+    late, early = verified("2026-11-02T16:00:00.000Z"), verified("2026-11-02T14:00:00.000Z")
+    with EventStore(tmp_path / "e.sqlite") as store:
+        for body, event in (late, early, late):
+            store.add(event, body)
+        again = store.events()
+    assert again == [early[1], late[1]]
+    with pytest.raises(StoreError, match="is closed"):
+        store.events()
+
+
 def test_all_is_sorted_and_lists_every_public_name() -> None:
     names = dialkit.webhooks.__all__
     assert list(names) == sorted(names)

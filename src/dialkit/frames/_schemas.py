@@ -65,6 +65,12 @@ class Column:
             return pd.to_datetime(pd.Series(values, dtype=object), format="ISO8601").astype(DATE)
         if self.kind == "json":
             values = [None if v is None else orjson.dumps(v).decode() for v in values]
+        if self.kind == "category":
+            # A value newer than the contract's set (an event type a webhook receiver
+            # stored) is kept as a category of its own, not turned into NaN.
+            known = set(self.categories)
+            newer = sorted({v for v in values if v is not None and v not in known})
+            return pd.Series(values, dtype=pd.CategoricalDtype([*self.categories, *newer]))
         return pd.Series(values, dtype=object).astype(self.dtype)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
@@ -34,8 +35,9 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
     (``docs/frames.md``), then ``received_at`` (when the first delivery of the
     event arrived, by the receiver's clock) and ``deliveries_seen``. Here
     ``deliveries`` is the deliveries this receiver saw, as JSON text
-    (``[{"id": "whd_...", "received_at": ...}]``), and ``data`` the data
-    exactly as delivered.
+    (``[{"id": "whd_...", "received_at": ...}]``), ``data`` the data as
+    delivered (as compact JSON text), and ``type`` keeps an event type newer
+    than the contract's list as a category of its own.
 
     Args:
         db: The receiver's store, or the path of its SQLite file.
@@ -67,15 +69,7 @@ def _typed(column: Column, values: list[Any]) -> pd.Series:
     return column.convert(values)
 
 
-class _reader:  # noqa: N801 (a context manager used like a function)
+def _reader(path: Path) -> contextlib.closing[sqlite3.Connection]:
     """A read-only connection, closed on exit (``sqlite3.connect``'s own manager only
     commits)."""
-
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-
-    def __enter__(self) -> sqlite3.Connection:
-        return self.conn
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()
+    return contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True))

@@ -28,12 +28,13 @@ from types import TracebackType
 from typing import Literal, NamedTuple
 
 from ._errors import StoreError
-from ._events import Envelope, Event
+from ._events import Envelope, Event, event_of, parse_envelope
 
 Synchronous = Literal["full", "normal"]
 
 MAX_BATCH = 500
-"""Most rows one statement writes (7 parameters each, under SQLite's 32,766)."""
+"""Most rows one statement writes (7 parameters each, under SQLite's 32,766); a larger
+batch is several statements in the one transaction."""
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another connection's lock before it fails."""
@@ -97,11 +98,8 @@ def stamp(moment: datetime) -> str:
 
 
 def row_of(event: Event | Envelope, body: bytes, received_at: datetime,
-           delivery_id: str | None = None) -> Row:
-    """The stored row of a verified delivery (the delivery id is the event's own when it
-    has one)."""
-    if isinstance(event, Event):
-        delivery_id = event.delivery_id
+           delivery_id: str | None) -> Row:
+    """The stored row of a verified delivery."""
     return (event.id, str(event.type), stamp(event.created_at), stamp(received_at),
             delivery_id, body.decode())
 
@@ -146,7 +144,8 @@ class EventStore:
         Raises:
             StoreError: The write failed; nothing was stored.
         """
-        return self.write([row_of(event, body, received_at or datetime.now(UTC))])[0]
+        return self.write([row_of(event, body, received_at or datetime.now(UTC),
+                                  event.delivery_id)])[0]
 
     def write(self, rows: list[Row]) -> list[Stored]:
         """Store rows (from :func:`row_of`) in one transaction: one commit for all.
@@ -174,6 +173,25 @@ class EventStore:
             seen[row[0]] = seen.get(row[0], 0) + 1
             stored.append(Stored(row[0], seen[row[0]]))
         return stored
+
+    def events(self) -> list[Event]:
+        """Every stored event as :func:`~dialkit.webhooks.verify` gave it, oldest first
+        (``created_at``), its ``delivery_id`` the first delivery's: to run handlers again
+        after the process stopped before they ran (``registry.dispatch`` each one).
+
+        Raises:
+            StoreError: The store is closed or cannot be read.
+        """
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"the event store {self.path} is closed")
+            try:
+                rows = self._conn.execute(
+                    "SELECT body, json_extract(deliveries, '$[0].id') FROM events "
+                    "ORDER BY created_at, id").fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot read the event store {self.path}: {exc}") from None
+        return [event_of(parse_envelope(body.encode()), delivery_id) for body, delivery_id in rows]
 
     def close(self) -> None:
         """Close the file (a write in progress ends first)."""

@@ -69,9 +69,6 @@ class Handlers:
             handler(event)
         return len(called)
 
-    def __len__(self) -> int:
-        return sum(len(each) for each in self._by_type.values())
-
 
 registry = Handlers()
 """The default registry of :func:`on` and :func:`dispatch`."""
