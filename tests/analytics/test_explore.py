@@ -10,7 +10,7 @@ import ipywidgets as widgets  # type: ignore[import-untyped]
 import pytest
 from test_known import account
 
-from dialkit.analytics import Explorer, explore
+from dialkit.analytics import AnalyticsInputError, Explorer, explore
 from dialkit.analytics._explore import NO_NOTEBOOK
 
 PNG = b"\x89PNG"
@@ -68,3 +68,28 @@ def test_the_direction_changes_the_mix_only() -> None:
     shown.direction.value = "both"
     assert shown.images["disposition_mix"].value != mix_png
     assert shown.images["funnel"].value == funnel_png
+
+
+@pytest.mark.parametrize(("given", "missing", "named"), [
+    (["leads"], "no calls", "leads"), (["calls"], "no leads", "calls"),
+    (["callbacks", "appointments"], "no leads and no calls", "callbacks, appointments"),
+    ([], "no leads and no calls", "none")])
+def test_frames_without_leads_or_calls_are_told_what_to_pass(
+        given: list[str], missing: str, named: str) -> None:
+    frames = {name: frame for name, frame in account().items() if name in given}
+    with pytest.raises(AnalyticsInputError, match=rf"^the frames have {missing} \(given: "
+                       rf"{named}\): pass \{{'leads': client\.frames\.leads\(\), 'calls': "
+                       r"client\.frames\.calls\(\)\}.*analytics\.load\(client\)$"):
+        Explorer(frames)
+
+
+def test_a_frame_given_as_none_counts_as_missing() -> None:
+    with pytest.raises(AnalyticsInputError, match=r"^the frames have no calls \(given: "
+                       r"leads\)"):
+        Explorer({"leads": account()["leads"], "calls": None})  # type: ignore[dict-item]
+
+
+def test_the_explorer_refuses_what_is_not_a_mapping_of_frames() -> None:
+    with pytest.raises(TypeError, match=r"^Explorer takes the frames, a mapping such as "
+                       r"analytics\.load\(client\), not list"):
+        Explorer([account()["leads"]])  # type: ignore[arg-type]

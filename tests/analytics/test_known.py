@@ -184,6 +184,60 @@ def test_answer_rates_group_by_any_column_of_the_calls() -> None:
         ["cmp_1", 6, 4], ["cmp_2", 2, 2]]
 
 
+def test_answer_rates_group_by_the_first_zone_of_each_number() -> None:
+    made = calls(answered(P[1], "2026-06-01T16:30:00Z", 60),  # New York
+                 {"to_number": P[2], "created_at": "2026-06-01T16:40:00Z"},
+                 answered("+12135550123", "2026-06-01T18:00:00Z", 60),  # Los Angeles
+                 {"to_number": "+80012345678", "created_at": "2026-06-01T18:00:00Z"},
+                 answered(P[3], "2026-06-01T16:30:00Z", 60, direction="inbound"))
+    table = answer_rates(made, by=("zone",))
+    assert list(table.columns) == ["zone", "calls", "answered", "rate", "low", "high",
+                                   "multi_zone"]
+    assert str(table["zone"].dtype) == "string"
+    rows = [(None if pd.isna(z) else z, n, k) for z, n, k in table[
+        ["zone", "calls", "answered"]].itertuples(index=False)]
+    assert rows == [("America/Los_Angeles", 1, 1), ("America/New_York", 2, 1), (None, 1, 0)]
+
+
+def test_answer_rates_group_by_zone_and_local_hour_together() -> None:
+    made = calls(answered(P[1], "2026-06-01T16:30:00Z", 60),  # 12:30 in New York
+                 answered("+12135550123", "2026-06-01T16:30:00Z", 60))  # 09:30 in LA
+    table = answer_rates(made, by=("zone", "local_hour"))
+    assert table[["zone", "local_hour", "calls"]].values.tolist() == [
+        ["America/Los_Angeles", 9, 1], ["America/New_York", 12, 1]]
+
+
+@pytest.mark.parametrize("by", [("local_hour", "local_hour"), ("campaign_id", "zone",
+                                                               "campaign_id")])
+def test_answer_rates_refuse_a_by_name_given_twice(by: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError, match=rf"^by= names {by[0]} more than once: give each "
+                       "column once"):
+        answer_rates(account()["calls"], by=by)
+
+
+@pytest.mark.parametrize("name", ["calls", "answered", "rate", "low", "high", "multi_zone"])
+def test_answer_rates_refuse_a_by_name_they_would_overwrite(name: str) -> None:
+    given = account()["calls"].assign(**{name: "x"})
+    with pytest.raises(ValueError, match=rf"^by= cannot take {name}: answer_rates writes a "
+                       rf"{name} column of its own.*calls\.rename\(columns=\{{'{name}': "
+                       rf"'by_{name}'\}}\)"):
+        answer_rates(given, by=("local_hour", name))
+
+
+def test_a_renamed_column_of_an_output_name_groups_as_the_refusal_says() -> None:
+    given = account()["calls"]
+    given = given.assign(rate=given["campaign_id"].map({"cmp_1": "cheap", "cmp_2": "premium"}))
+    table = answer_rates(given.rename(columns={"rate": "by_rate"}), by=("by_rate",))
+    assert table[["by_rate", "calls", "answered"]].values.tolist() == [["cheap", 6, 4],
+                                                                       ["premium", 2, 2]]
+
+
+def test_answer_rates_refuse_to_group_by_direction() -> None:
+    with pytest.raises(ValueError, match="^by= cannot take direction: only outbound calls "
+                       "count"):
+        answer_rates(account()["calls"], by=("direction",))
+
+
 def test_the_disposition_mix_counts_per_campaign_and_week() -> None:
     made = calls(answered(P[1], "2026-06-01T10:00:00Z", 60, "sale"),
                  answered(P[2], "2026-06-03T10:00:00Z", 60, "sale"),
@@ -222,3 +276,14 @@ def test_compare_tests_both_rates() -> None:
             conversion["trials_b"]) == (2, 4, 2, 2)  # sale of L5 and L7, of 4 answered
     test = two_proportion_test(4, 6, 2, 2)
     assert answer["difference"] == pytest.approx(1 / 3) and answer["p_value"] == test["p_value"]
+
+
+def test_compare_z_sets_the_width_of_the_interval_only() -> None:
+    made = account()["calls"]
+    sides = made[made["campaign_id"] == "cmp_1"], made[made["campaign_id"] == "cmp_2"]
+    usual, wider = compare(*sides), compare(*sides, z=2.576)
+    half = (usual["high"] - usual["difference"]) / 1.959963984540054
+    assert (wider["high"] - wider["difference"]).tolist() == pytest.approx(
+        (half * 2.576).tolist())
+    assert wider["p_value"].tolist() == usual["p_value"].tolist()
+    assert wider["z"].tolist() == usual["z"].tolist()

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from test_known import P, account
 
 from dialkit.analytics import (
+    AnalyticsInputError,
     answer_rates,
     attempts_to_contact,
     disposition_mix,
@@ -108,3 +109,32 @@ def test_the_mix_stacks_shares_per_period(untouched: None) -> Any:
     assert [label.get_text() for label in ax.get_xticklabels()] == ["2026-06-01", "2026-06-08"]
     assert ax.get_legend() is not None and [t.get_text() for t in ax.get_legend().get_texts()
                                             ] == ["(none)", "sale"]
+
+
+def test_a_table_without_campaigns_is_titled_as_all_calls() -> None:
+    given = account()
+    table = funnel(**given).groupby("stage", observed=True, as_index=False)["leads"].sum()
+    ax = plot_funnel(table, ax=Figure().add_subplot())
+    assert ax.get_title() == "Funnel: all calls, 8 leads"
+    attempts = attempts_to_contact(given["leads"], given["calls"]).drop(columns="campaign_id")
+    ax = plot_attempts(attempts, ax=Figure().add_subplot())
+    assert ax.get_title().startswith("Attempts to contact: all calls, 6 dialled leads")
+
+
+def test_the_mix_plot_takes_the_hangup_cause_of_a_table_without_dispositions() -> None:
+    made = calls({"to_number": P[1], "created_at": "2026-06-01T10:00:00Z",
+                  "hangup_cause": "no_answer"},
+                 {"to_number": P[2], "created_at": "2026-06-01T11:00:00Z",
+                  "hangup_cause": "user_busy"})
+    ax = plot_disposition_mix(hangup_causes(made), ax=Figure().add_subplot())
+    assert ax.get_title().startswith("Hangup cause mix per period: campaign cmp_1, 2 calls")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["no_answer", "user_busy"]
+
+
+@pytest.mark.parametrize(("plot", "computed_by"), [
+    (plot_funnel, "funnel()"), (plot_answer_heatmap, "answer_rates()"),
+    (plot_disposition_mix, "disposition_mix()"), (plot_attempts, "attempts_to_contact()")])
+def test_a_plot_of_a_table_it_cannot_read_names_the_function_that_makes_one(
+        plot: Callable[..., Axes], computed_by: str) -> None:
+    with pytest.raises(AnalyticsInputError, match=rf"pass the table of {computed_by}"):
+        plot(pd.DataFrame({"x": [1]}), ax=Figure().add_subplot())

@@ -19,7 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ._funnel import STAGES, funnel
-from ._inputs import prepared
+from ._inputs import AnalyticsInputError, prepared
 from ._load import load
 from ._mix import disposition_mix
 from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
@@ -33,6 +33,8 @@ NO_NOTEBOOK = ("dialkit.analytics.explore shows widgets, which need a running no
                "with: funnel, answer_rates, attempts_to_contact, disposition_mix and the "
                "plot_* functions.")
 DIRECTIONS = ("outbound", "inbound", "both")
+NEEDED = ("leads", "calls")
+"""The frames every view of the explorer reads; callbacks and appointments are optional."""
 PLOTS = ("funnel", "answer_rates", "disposition_mix", "attempts")
 _SIZES = {"funnel": (7, 3.4), "answer_rates": (13, 4.2), "disposition_mix": (9, 3.8),
           "attempts": (7, 3.4)}
@@ -91,7 +93,7 @@ class Explorer:
     """
 
     def __init__(self, frames: Mapping[str, pd.DataFrame]) -> None:
-        self.frames = {name: frame for name, frame in frames.items() if frame is not None}
+        self.frames = _given(frames)
         calls = prepared(self.frames["calls"], ("campaign_id", "created_at"), "calls")
         self.frames["calls"] = self.frames["calls"].assign(created_at=calls["created_at"])
         leads = prepared(self.frames["leads"], ("campaign_id",), "leads")
@@ -170,6 +172,25 @@ class Explorer:
         return (f'<div class="dialkit-explorer"><p>{self.note.value}</p>{image("funnel")}'
                 f'{self.table.value}{image("answer_rates")}'
                 f'<div>{image("disposition_mix")}{image("attempts")}</div></div>')
+
+
+def _given(frames: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The frames given (a ``None`` counts as not given), checked for leads and calls
+    before anything reads them, so a mapping without them is told what to pass rather
+    than failing on a missing key deep in a redraw."""
+    if not isinstance(frames, Mapping):
+        raise TypeError(f"Explorer takes the frames, a mapping such as analytics.load(client), "
+                        f"not {type(frames).__name__}; for a Client call "
+                        f"analytics.explore(client)")
+    given = {name: frame for name, frame in frames.items() if frame is not None}
+    missing = [name for name in NEEDED if name not in given]
+    if missing:
+        raise AnalyticsInputError(
+            f"the frames have no {' and no '.join(missing)} (given: "
+            f"{', '.join(map(str, given)) or 'none'}): pass {{'leads': client.frames.leads(), "
+            f"'calls': client.frames.calls()}}, optionally with 'callbacks' and "
+            f"'appointments', or analytics.load(client)")
+    return given
 
 
 def _days(created: pd.Series) -> tuple[dt.date | None, dt.date | None]:

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from ..frames import utc_times
 
-TIMES = frozenset({"created_at", "answered_at", "ended_at", "scheduled_at"})
+TIMES = frozenset({"created_at", "answered_at", "ended_at"})
 PHONES = frozenset({"to_number", "phone"})
 POSITIVE = ("sale", "callback_requested", "info_sent")
 """Dispositions counted as a positive outcome unless told otherwise: a sale, and the two
@@ -26,24 +26,30 @@ Bools = NDArray[np.bool_]
 
 
 class AnalyticsInputError(ValueError):
-    """A frame given to an analytics function lacks a column it needs: the message names
-    the frame, the missing columns and what to pass instead."""
+    """A frame given to an analytics function lacks a column it needs (or the frames given
+    to the explorer lack one it needs): the message names the frame, what is missing and
+    what to pass instead."""
 
 
-def prepared(frame: pd.DataFrame, needed: Collection[str], name: str) -> pd.DataFrame:
+def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
+             source: str | None = None) -> pd.DataFrame:
     """The ``needed`` columns of ``frame`` (a new frame), times as UTC.
+
+    ``source`` says where such a frame comes from (a plot's table comes from the
+    function that computes it); by default ``client.frames.<name>()`` or an export.
 
     Raises:
         AnalyticsInputError: ``frame`` lacks one of them.
     """
+    source = source or f"client.frames.{name}() or an export with its columns"
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame (client.frames.{name}() or "
-                        f"pd.read_csv/read_parquet of an export), not {type(frame).__name__}")
+        raise TypeError(f"{name} must be a pandas DataFrame ({source}), not "
+                        f"{type(frame).__name__}")
     missing = [column for column in needed if column not in frame.columns]
     if missing:
         raise AnalyticsInputError(
-            f"{name} has no column {', '.join(missing)}: pass the frame of "
-            f"client.frames.{name}() or an export with its columns ({', '.join(needed)})")
+            f"{name} has no column {', '.join(missing)}: pass {source} "
+            f"({', '.join(needed)})")
     out = frame[list(needed)]
     for column in TIMES.intersection(needed):
         try:

@@ -20,7 +20,8 @@ def load(client: Client, *, campaign_id: str | None = None) -> dict[str, pd.Data
 
     Returns:
         ``leads``, ``calls`` (both directions; the analytics keep what they need),
-        ``callbacks`` (of every campaign of the leads) and ``appointments``.
+        ``callbacks`` (of every campaign of the leads and the calls; absent when
+        they name no campaign) and ``appointments``.
     """
     leads = client.frames.leads(campaign_id=campaign_id)
     calls = client.frames.calls(campaign_id=campaign_id)

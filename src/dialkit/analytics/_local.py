@@ -41,8 +41,8 @@ class Clock:
     day: Ints
 
     def column(self, name: str) -> tuple[Ints, pd.api.extensions.ExtensionArray]:
-        """One of ``zone``, ``multi_zone``, ``local_hour``, ``weekday``: the codes, and
-        the values they index with a missing value last (code -1 is that one)."""
+        """One of ``zone``, ``local_hour``, ``weekday``: the codes, and the values they
+        index with a missing value last (code -1 is that one)."""
         if name == "local_hour":
             return self.hour, pd.array([*range(24), None], "Int64")
         if name == "weekday":
@@ -50,7 +50,7 @@ class Clock:
                                             ordered=True)
         if name == "zone":
             return self.zone, pd.array([*self.zones, None], "string[pyarrow]")
-        return self.multi_zone.astype(np.int64), pd.array([False, True, None], "boolean")
+        raise ValueError(f"no local column {name!r}: zone, local_hour or weekday")
 
 
 def local_clock(calls: pd.DataFrame) -> Clock:

@@ -46,7 +46,7 @@ def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Example:
         >>> plot_funnel(funnel(leads, calls))  # doctest: +SKIP
     """
-    frame = prepared(table, ("stage", "leads"), "funnel table")
+    frame = prepared(table, ("stage", "leads"), "funnel table", "the table of funnel()")
     counts = frame.groupby(frame["stage"].astype(str))["leads"].sum().reindex(
         STAGES, fill_value=0).to_numpy(np.int64)
     ax = _axes(ax, (8, 4))
@@ -81,7 +81,8 @@ def plot_answer_heatmap(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Example:
         >>> plot_answer_heatmap(answer_rates(calls))  # doctest: +SKIP
     """
-    frame = prepared(rates, ("local_hour", "weekday", "calls", "answered"), "answer_rates table")
+    frame = prepared(rates, ("local_hour", "weekday", "calls", "answered"), "answer_rates table",
+                     "the table of answer_rates()")
     known = frame.dropna(subset=["local_hour", "weekday"])
     grid = known.groupby([known["weekday"].astype(str), known["local_hour"].astype(int)])[
         ["calls", "answered"]].sum()
@@ -124,22 +125,17 @@ def _heatmap_title(frame: pd.DataFrame, known: pd.DataFrame) -> str:
     return title + ("\n(" + "; ".join(notes) + ")" if notes else "")
 
 
-def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None,
-                         column: str | None = None) -> Axes:
+def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Stacked bars of the share of each disposition per period, from
-    :func:`disposition_mix` (summed over campaigns); works on :func:`hangup_causes` too.
-
-    Args:
-        mix: The table.
-        ax: Where to draw.
-        column: The value column; by default ``disposition`` or ``hangup_cause``,
-            whichever the table has.
+    :func:`disposition_mix` (summed over campaigns); works on :func:`hangup_causes` too,
+    whose ``hangup_cause`` column it takes when the table has no ``disposition``.
 
     Example:
         >>> plot_disposition_mix(disposition_mix(calls))  # doctest: +SKIP
     """
-    column = column or ("disposition" if "disposition" in mix else "hangup_cause")
-    frame = prepared(mix, ("period", column, "calls"), "mix table")
+    column = "disposition" if "disposition" in mix else "hangup_cause"
+    frame = prepared(mix, ("period", column, "calls"), "mix table",
+                     "the table of disposition_mix()")
     values = frame[column].astype(object).where(frame[column].notna(), "(none)")
     counts = frame.groupby([frame["period"], values])["calls"].sum().unstack(fill_value=0)
     shares = counts.div(counts.sum(axis=1), axis=0)
@@ -191,7 +187,8 @@ def plot_attempts(attempts: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     Example:
         >>> plot_attempts(attempts_to_contact(leads, calls))  # doctest: +SKIP
     """
-    frame = prepared(attempts, ("attempts", "leads"), "attempts table")
+    frame = prepared(attempts, ("attempts", "leads"), "attempts table",
+                     "the table of attempts_to_contact()")
     reached = frame.dropna(subset=["attempts"]).groupby(
         frame["attempts"].dropna().astype(int))["leads"].sum()
     never = int(frame.loc[frame["attempts"].isna(), "leads"].sum())

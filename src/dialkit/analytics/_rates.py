@@ -17,8 +17,10 @@ from ._local import local_clock
 from ._match import matched
 from ._stats import wilson_interval
 
-LOCAL = ("zone", "multi_zone", "local_hour", "weekday")
+LOCAL = ("zone", "local_hour", "weekday")
 """What :func:`answer_rates` can group by beyond the calls' own columns."""
+OUTPUT = ("calls", "answered", "rate", "low", "high", "multi_zone")
+"""The columns :func:`answer_rates` writes after the ``by`` columns."""
 
 
 def answer_rates(calls: pd.DataFrame, *,
@@ -27,28 +29,32 @@ def answer_rates(calls: pd.DataFrame, *,
     counts and a 95% Wilson interval per cell, so 1 of 2 reads differently from 1,000 of 2,000.
 
     Local time is in the zone of ``to_number`` (``phonenumbers``' zones, via
-    :func:`dialkit.compliance.local_call_times`); a number spanning several zones
-    is counted in its first, and each cell says how many of its calls that is.
-    Calls to a number of no known zone form the cells whose local hour and
-    weekday are null.
+    :func:`dialkit.compliance.first_zones`, asked once per distinct number); a number
+    spanning several zones is counted in its first, and each cell says how many of its
+    calls that is. Calls to a number of no known zone form the cells whose local hour,
+    weekday and zone are null.
 
     Args:
         calls: ``client.frames.calls()`` or an export with its columns.
-        by: What to group by: ``local_hour``, ``weekday`` (``Mon``..``Sun``),
-            ``zone``, or any column of ``calls`` (``campaign_id``, ...).
+        by: What to group by, each name once: ``local_hour``, ``weekday``
+            (``Mon``..``Sun``), ``zone`` (the first zone's name), or any column of
+            ``calls`` (``campaign_id``, ...) but ``direction`` and the names of the
+            output columns below.
 
     Returns:
         One row per cell that has calls, sorted: the ``by`` columns, ``calls``,
         ``answered``, ``rate``, ``low``, ``high`` (the interval) and
         ``multi_zone`` (calls whose number spans several zones).
 
+    Raises:
+        ValueError: ``by`` is empty, names a column twice, or names ``direction`` or an
+            output column (which would overwrite it).
+
     Example:
         >>> rates = answer_rates(client.frames.calls())  # doctest: +SKIP
         >>> rates.pivot(index="local_hour", columns="weekday", values="rate")  # doctest: +SKIP
     """
-    by = [by] if isinstance(by, str) else list(by)
-    if not by:
-        raise ValueError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
+    by = _grouping(by)
     own = [column for column in by if column not in LOCAL]
     frame = outbound(calls, dict.fromkeys(["to_number", "created_at", "answered_at", *own]))
     clock = local_clock(frame)
@@ -66,6 +72,38 @@ def answer_rates(calls: pd.DataFrame, *,
     return table.assign(rate=table["answered"] / table["calls"], low=low, high=high,
                         multi_zone=np.bincount(cell, clock.multi_zone, len(kept)).astype(
                             np.int64))
+
+
+def _grouping(by: Sequence[str]) -> list[str]:
+    """``by`` as a list, refused where the table would come out wrong without a word: a
+    name given twice collapses into one column, a name of an output column is overwritten
+    by it, and ``direction`` is dropped with the inbound calls."""
+    names = [by] if isinstance(by, str) else list(by)
+    if not names:
+        raise ValueError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
+    repeated = list(dict.fromkeys(name for name in names if names.count(name) > 1))
+    if repeated:
+        raise ValueError(f"by= names {', '.join(map(str, repeated))} more than once: give "
+                         f"each column once, e.g. by=('local_hour', 'weekday')")
+    clashing = [name for name in names if name in OUTPUT]
+    if clashing:
+        raise ValueError(_clash_message(clashing[0]))
+    if "direction" in names:
+        raise ValueError("by= cannot take direction: only outbound calls count (an inbound "
+                         "call's answer is the agents'), so every cell would be 'outbound'; "
+                         "leave it out, e.g. by=('campaign_id', 'local_hour')")
+    return names
+
+
+def _clash_message(name: str) -> str:
+    """Why ``by=(name,)`` is refused, and how to group by a calls column of that name."""
+    why = (" (each row's multi_zone already counts its calls to numbers of several zones)"
+           if name == "multi_zone" else "")
+    return (f"by= cannot take {name}: answer_rates writes a {name} column of its own"
+            f"{why}, which would overwrite the grouping ({', '.join(OUTPUT)} are taken); "
+            f"to group by a calls column of that name, rename it first: "
+            f"answer_rates(calls.rename(columns={{'{name}': 'by_{name}'}}), "
+            f"by=('by_{name}',))")
 
 
 def _factorized(column: pd.Series) -> tuple[np.ndarray, Any]:
