@@ -204,3 +204,19 @@ def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
     answer.raise_for_status()
     body: dict[str, Any] = answer.json()
     return body
+
+
+def ready_agents(running: Sandbox, dataset: str = "client:acme/full") -> list[dict[str, Any]]:
+    """The agents of a data set by extension, every one made ready to take a call.
+
+    The contract offers no API for agent state, so the store is changed as the console
+    would. The data set must exist: a data set is made by its client's first request.
+    """
+    store = running.service.store
+    with store.lock:
+        store.conn.execute("UPDATE agents SET state = 'ready', held_until = NULL "
+                           "WHERE dataset = ?", (dataset,))
+        rows = store.rows("SELECT * FROM agents WHERE dataset = ? ORDER BY extension",
+                          (dataset,))
+    assert len(rows) >= 3, f"the seeded data set {dataset} has agents"
+    return [dict(row) for row in rows]

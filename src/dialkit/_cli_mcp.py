@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import hmac
 import os
+import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import anyio.to_thread
 import orjson
 import platformdirs
 import typer
+from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from dialkit._net import listening_socket
 from dialkit.client import API_KEY_VARIABLE, Client
 from dialkit.client._transport import Call
 from dialkit.contract import ErrorCode
@@ -34,12 +37,15 @@ from dialkit.mcp import (
     ToolAnswer,
     ToolCall,
     build_server,
+    select_tools,
 )
 
 mcp_app = typer.Typer(help="The assistant-tool (MCP) server over your account.",
                       no_args_is_help=True, rich_markup_mode=None)
 
 AUDIT_FILE = "mcp-audit.jsonl"
+HOST = "127.0.0.1"
+"""``--http`` serves on loopback only: the key travels as a bearer token."""
 
 
 def default_audit_path() -> Path:
@@ -102,7 +108,7 @@ class ClientExecutor:
             return ToolAnswer(400, orjson.dumps(body), "application/problem+json")
         info = answer.info
         return ToolAnswer(info.status_code, answer.content, _media_type(answer.content),
-                          request_id=info.request_id, replayed=info.replayed)
+                          request_id=info.request_id, replayed=info.replayed, etag=info.etag)
 
 
 def _media_type(content: bytes) -> str:
@@ -148,10 +154,68 @@ def _tool_names(tools: str | None) -> list[str] | None:
     return None if tools is None else [t.strip() for t in tools.split(",") if t.strip()]
 
 
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _executor(names: list[str] | None, read_only: bool) -> tuple[ClientExecutor, str]:
+    """The executor over ``DIALKIT_API_KEY``, its identity asked once; the tool names are
+    checked first, so a mistyped one is refused before the key is used."""
+    api_key = os.environ.get(API_KEY_VARIABLE, "")
+    try:
+        select_tools(names, read_only=read_only)
+        client = Client(api_key or None)
+    except ValueError as exc:
+        _fail(str(exc))
+    executor = ClientExecutor(client, api_key)
+    try:
+        executor.identity()
+    except (ValueError, ApiError) as exc:
+        client.close()
+        _fail(str(exc))
+    return executor, api_key
+
+
+def _listen(port: int) -> socket.socket:
+    """The HTTP socket, bound before anything is written, so a busy port ends the start
+    and ``--http 0`` learns its port."""
+    try:
+        return listening_socket(HOST, port)
+    except OSError as exc:
+        _fail(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}; pick another port "
+              "(0: any free one)")
+
+
+def _audit(path: Path) -> JsonLinesAuditLog:
+    """The audit log, its file opened now: a tool must never run an operation and then
+    fail to record it."""
+    try:
+        return JsonLinesAuditLog(path)
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+        _fail(f"cannot write the audit log {path}: {exc.strerror or exc}{where}; pass a "
+              "writable --audit-log PATH")
+
+
+def _serve_http(server: MCPServer, api_key: str, sock: socket.socket) -> None:
+    """Serve Streamable HTTP on the bound socket, behind the bearer gate."""
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    typer.echo(f"listening on http://{host}:{port}/mcp", err=True)
+    config = uvicorn.Config(bearer_gate(server.streamable_http_app(), api_key),
+                            log_level="warning")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
 @mcp_app.command("serve")
 def serve(
     http: Annotated[int | None, typer.Option(metavar="PORT", help=(
-        "Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio."))] = None,
+        "Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (0: a free port)."))] = None,
     read_only: Annotated[bool, typer.Option("--read-only", help=(
         "Offer only the tier-1 read tools."))] = False,
     tools: Annotated[str | None, typer.Option(metavar="NAMES", help=(
@@ -161,21 +225,20 @@ def serve(
     ] = None,
 ) -> None:
     """Serve every operation as an MCP tool over DIALKIT_API_KEY's account."""
+    names = _tool_names(tools)
+    executor, api_key = _executor(names, read_only)
+    sock: socket.socket | None = None
     try:
-        api_key = os.environ.get(API_KEY_VARIABLE, "")
-        client = Client(api_key or None)
-        executor = ClientExecutor(client, api_key)
-        executor.identity()
-        server = build_server(executor, tools=_tool_names(tools), read_only=read_only,
-                              audit=JsonLinesAuditLog(audit_log or default_audit_path()))
-    except (ValueError, ApiError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    if http is None:
+        if http is not None:
+            sock = _listen(http)
+        audit = _audit(audit_log or default_audit_path())
+    except typer.Exit:  # a refused start: let go of what was opened
+        executor.client.close()
+        if sock is not None:
+            sock.close()
+        raise
+    server = build_server(executor, tools=names, read_only=read_only, audit=audit)
+    if sock is None:
         server.run("stdio")
-        return
-    import uvicorn
-
-    app = bearer_gate(server.streamable_http_app(), api_key)
-    typer.echo(f"listening on http://127.0.0.1:{http}/mcp", err=True)
-    uvicorn.run(app, host="127.0.0.1", port=http, log_level="warning")
+    else:
+        _serve_http(server, api_key, sock)

@@ -13,7 +13,7 @@ import pytest
 from mcp_harness import MODES, answering, audit, call, connect, run, text
 from mcp_types import InputRequiredResult
 
-from conftest import KEYS
+from conftest import KEYS, ready_agents
 from dialkit.sandbox import Sandbox
 
 EASTERN = "+12125550142"
@@ -25,14 +25,7 @@ DATASET = "client:acme/full"
 def extension(sandbox: Sandbox, api: httpx.Client) -> str:
     """An agent of the ``full`` client's data set, ready to take a call."""
     api.get("/v1/me").raise_for_status()
-    store = sandbox.service.store
-    with store.lock:
-        store.conn.execute("UPDATE agents SET state = 'ready', held_until = NULL "
-                           "WHERE dataset = ?", (DATASET,))
-        row = store.row("SELECT extension FROM agents WHERE dataset = ? ORDER BY extension",
-                        (DATASET,))
-    assert row is not None
-    return str(row["extension"])
+    return str(ready_agents(sandbox, DATASET)[0]["extension"])
 
 
 def dialled(api: httpx.Client, to: str = EASTERN) -> int:

@@ -11,6 +11,14 @@ from mcp_harness import answering, audit, call, connect, run, text
 
 from conftest import KEYS, base_config
 from dialkit.contract import Scope, Switch
+from dialkit.mcp import (
+    AccessRefusedError,
+    Identity,
+    MemoryAuditLog,
+    ToolAnswer,
+    ToolCall,
+    build_server,
+)
 from dialkit.sandbox import Sandbox
 
 
@@ -79,3 +87,23 @@ def test_the_audit_log_holds_every_call_with_its_outcome(sandbox: Sandbox) -> No
     assert all(len(r["arguments_digest"]) == 64 for r in records)
     assert phone not in str(records), "the log holds digests, never the arguments"
     assert records[0]["request_id"].startswith("req_")
+
+
+class _RefusingExecutor:
+    """An executor whose key is refused: the race of a key revoked during a session."""
+
+    async def identify(self, credentials: str | None) -> Identity:
+        raise AccessRefusedError("The key was revoked.", status=401, code="invalid_api_key")
+
+    async def execute(self, call: ToolCall) -> ToolAnswer:
+        raise AssertionError("a call whose key is refused runs nothing")
+
+
+def test_a_refused_key_is_in_the_audit_log_too() -> None:
+    log = MemoryAuditLog()
+    result = call(build_server(_RefusingExecutor(), audit=log), None, "calls_create",
+                  {"to": "+12125550142"})
+    assert result.is_error and text(result).startswith("401 invalid_api_key:")
+    [record] = log.records()
+    assert (record.tool, record.outcome, record.status, record.code, record.client_id) == (
+        "calls_create", "error", 401, "invalid_api_key", None)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import select
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +22,10 @@ from mcp import StdioServerParameters
 from mcp_harness import MODES, answering, call, connect, listed, run, slow, text
 from typer.testing import CliRunner
 
-from conftest import KEYS, READ_SCOPES
+from conftest import KEYS, READ_SCOPES, ready_agents
 from dialkit import Client
 from dialkit._cli_mcp import ClientExecutor
+from dialkit._net import listening_socket
 from dialkit.cli import app
 from dialkit.contract import OPERATIONS
 from dialkit.mcp import JsonLinesAuditLog, build_server, select_tools, tool_name
@@ -75,13 +78,7 @@ def test_a_read_returns_what_the_rest_call_returns(serve: Any, api: httpx.Client
 def test_a_confirmed_call_runs_once_and_a_retry_is_replayed(
         serve: Any, sandbox: Sandbox, api: httpx.Client, mode: str, tmp_path: Path) -> None:
     api.get("/v1/me").raise_for_status()
-    with sandbox.service.store.lock:
-        sandbox.service.store.conn.execute(
-            "UPDATE agents SET state = 'ready', held_until = NULL WHERE dataset = ?",
-            ("client:acme/full",))
-        extension = sandbox.service.store.row(
-            "SELECT extension FROM agents WHERE dataset = 'client:acme/full' "
-            "ORDER BY extension")["extension"]
+    extension = ready_agents(sandbox, "client:acme/full")[0]["extension"]
     server = serve("sending")
     arguments = {"to": EASTERN, "agent_extension": extension}
 
@@ -131,10 +128,69 @@ def test_the_stdio_server_an_assistant_launches(sandbox: Sandbox, tmp_path: Path
     assert JsonLinesAuditLog(tmp_path / "a.jsonl").records()[0].tool == "me"
 
 
-def test_a_missing_key_ends_with_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_key_ends_with_status_2(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
     monkeypatch.delenv("DIALKIT_API_KEY", raising=False)
-    result = CliRunner().invoke(app, ["mcp", "serve"])
+    log = tmp_path / "audit.jsonl"
+    result = CliRunner().invoke(app, ["mcp", "serve", "--audit-log", str(log)])
     assert result.exit_code == 2 and "error: no API key" in result.output
+    assert not log.exists(), "a refused start writes nothing"
+
+
+@pytest.fixture
+def account(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
+    """``dialkit mcp serve``'s environment: the ``full`` key of the session emulator."""
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    return sandbox
+
+
+def test_an_audit_log_that_cannot_be_written_ends_the_start(account: Sandbox,
+                                                            tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder")
+    log = tmp_path / "taken" / "audit.jsonl"
+    result = CliRunner().invoke(app, ["mcp", "serve", "--audit-log", str(log)])
+    assert result.exit_code == 2, result.output
+    assert f"error: cannot write the audit log {log}: " in result.output
+
+
+def test_a_busy_port_ends_the_start(account: Sandbox, tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    with listening_socket("127.0.0.1", 0) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["mcp", "serve", "--http", str(port),
+                                          "--audit-log", str(log)])
+    assert result.exit_code == 2, result.output
+    assert f"error: cannot listen on 127.0.0.1:{port}: " in result.output
+    assert "listening on" not in result.output
+    assert not log.exists(), "a refused start writes nothing"
+
+
+def test_http_on_port_0_prints_the_port_it_bound(sandbox: Sandbox, tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "dialkit.cli", "mcp", "serve", "--http", "0", "--read-only",
+         "--audit-log", str(tmp_path / "a.jsonl")],
+        env={**os.environ, "DIALKIT_API_KEY": KEYS["full"], "DIALKIT_BASE_URL": sandbox.base_url},
+        stderr=subprocess.PIPE, text=True)
+    try:
+        line = _first_line(server, timeout=30)
+        found = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)/mcp\n", line)
+        assert found and int(found[1]) != 0, line
+        refused = httpx.post(f"http://127.0.0.1:{found[1]}/mcp", json={}, timeout=10)
+        assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        assert server.stderr is not None
+        server.stderr.close()
+
+
+def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
+    """The first line the process writes to standard error, waiting at most ``timeout``."""
+    assert process.stderr is not None
+    ready, _, _ = select.select([process.stderr], [], [], timeout)
+    assert ready, f"nothing written to standard error within {timeout} s"
+    return process.stderr.readline()
 
 
 def test_the_docs_name_every_option_of_mcp_serve() -> None:

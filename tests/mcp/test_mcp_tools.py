@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from mcp_harness import MODES, call, listed, text
+from mcp_harness import MODES, audit, call, listed, text
 
 from conftest import KEYS, READ_SCOPES
 from dialkit.contract import OPERATIONS, Scope
-from dialkit.mcp import TOOLS, TOOLS_BY_NAME, tool_name
+from dialkit.mcp import TOOLS, TOOLS_BY_NAME, confirmation_text, reaches_people, tool_name
 from dialkit.sandbox import Sandbox
 
 EVERY_TOOL = [operation.name.replace(".", "_") for operation in OPERATIONS]
@@ -99,7 +99,45 @@ def test_a_key_without_the_scope_gets_the_rest_paths_refusal(sandbox: Sandbox) -
 
 def test_unknown_arguments_are_refused_before_anything_runs(sandbox: Sandbox) -> None:
     result = call(sandbox, KEYS["full"], "calls_list", {"limit": 1, "colour": "red"})
-    assert result.is_error and "colour" in text(result)
+    assert result.is_error and "calls_list takes no argument colour" in text(result)
+    assert result.structured_content["code"] == "invalid_arguments"
+    missing = call(sandbox, KEYS["full"], "leads_get", {})
+    assert missing.is_error and "missing the required argument lead_id" in text(missing)
+    records = audit(sandbox)
+    assert [(r["tool"], r["outcome"], r["status"], r["code"]) for r in records] == [
+        ("calls_list", "not_run", None, "invalid_arguments"),
+        ("leads_get", "not_run", None, "invalid_arguments"),
+    ]
+    assert all(r["credential_id"] == "fullkey01" for r in records)
+
+
+def test_the_etag_of_a_read_guards_an_update(sandbox: Sandbox, api: httpx.Client) -> None:
+    lead_id = api.get("/v1/leads", params={"limit": 1}).json()["data"][0]["id"]
+    read = call(sandbox, KEYS["full"], "leads_get", {"lead_id": lead_id})
+    etag = read.meta["dialkit/etag"]
+    assert etag == api.get(f"/v1/leads/{lead_id}").headers["etag"]
+    updated = call(sandbox, KEYS["full"], "leads_update",
+                   {"lead_id": lead_id, "full_name": "Ada Lovelace", "if_match": etag})
+    assert not updated.is_error, text(updated)
+    assert updated.meta["dialkit/etag"] not in (None, etag)
+    stale = call(sandbox, KEYS["full"], "leads_update",
+                 {"lead_id": lead_id, "full_name": "Grace Hopper", "if_match": etag})
+    assert stale.is_error and text(stale).startswith("412 precondition_failed:")
+    assert stale.structured_content["code"] == "precondition_failed"
+    assert api.get(f"/v1/leads/{lead_id}").json()["full_name"] == "Ada Lovelace"
+
+
+def test_an_answer_without_an_etag_has_none_in_meta(sandbox: Sandbox) -> None:
+    listed_calls = call(sandbox, KEYS["full"], "calls_list", {"limit": 1})
+    assert "dialkit/etag" not in listed_calls.meta
+
+
+def test_every_tool_that_reaches_people_has_its_own_confirmation_text() -> None:
+    texts = {tool.name: confirmation_text(tool.name, {}) for tool in TOOLS
+             if reaches_people(tool.operation)}  # a tool without a text raises
+    assert "calls_create" in texts and all(texts.values())
+    with pytest.raises(ValueError, match="calls_list has no confirmation text"):
+        confirmation_text("calls_list", {})
 
 
 @pytest.mark.parametrize(("key", "status", "code"), [

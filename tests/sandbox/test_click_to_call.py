@@ -17,7 +17,16 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from conftest import START, advance, assert_problem, base_config, client_for, service_time, write
+from conftest import (
+    START,
+    advance,
+    assert_problem,
+    base_config,
+    client_for,
+    ready_agents,
+    service_time,
+    write,
+)
 from dialkit.contract import id_pattern
 from dialkit.sandbox import Sandbox, parse_config, start
 
@@ -60,18 +69,6 @@ def dial(http: httpx.Client, body: dict[str, Any], key: str | None = None) -> ht
     return write(http, "/v1/calls", body, key=key or f"call-{next(_keys)}")
 
 
-def agents(running: Sandbox, dataset: str = DATASET) -> list[dict[str, Any]]:
-    """The agents of a data set, every one made ready (the data set must exist)."""
-    store = running.service.store
-    with store.lock:
-        store.conn.execute("UPDATE agents SET state = 'ready', held_until = NULL "
-                           "WHERE dataset = ?", (dataset,))
-        rows = store.rows("SELECT * FROM agents WHERE dataset = ? ORDER BY extension",
-                          (dataset,))
-    assert len(rows) >= 3, "the seeded world has agents"
-    return [dict(r) for r in rows]
-
-
 def set_state(running: Sandbox, extension: str, state: str) -> None:
     """Put an agent of the ``full`` client's data set in ``state``."""
     with running.service.store.lock:
@@ -104,7 +101,7 @@ def sender(key_client: Callable[[str], httpx.Client]) -> httpx.Client:
 def crew(sandbox: Sandbox, api: httpx.Client) -> list[dict[str, Any]]:
     """The ``full`` client's agents, all ready."""
     api.get("/v1/me").raise_for_status()
-    return agents(sandbox)
+    return ready_agents(sandbox, DATASET)
 
 
 def test_a_call_is_started_for_a_ready_agent(sender: httpx.Client, api: httpx.Client,
@@ -337,7 +334,7 @@ def limited(limits: Sandbox) -> Iterator[Callable[[str, int], httpx.Client]]:
 
 def _two_calls(limits: Sandbox, http: httpx.Client, account: str) -> list[httpx.Response]:
     """Two calls from one key, with two ready agents of the account."""
-    crew = agents(limits, f"client:{account}/c")
+    crew = ready_agents(limits, f"client:{account}/c")
     return [dial(http, {"to": EASTERN, "agent_extension": agent["extension"]})
             for agent in crew[:2]]
 
@@ -360,7 +357,7 @@ def test_the_per_minute_cap_frees_up_after_a_minute(limits: Sandbox,
                                                     limited: Callable[[str, int], httpx.Client]
                                                     ) -> None:
     http = limited("keycaps", 2)
-    crew = agents(limits, "client:keycaps/c")
+    crew = ready_agents(limits, "client:keycaps/c")
     assert dial(http, {"to": EASTERN, "agent_extension": crew[0]["extension"]}).status_code == 201
     advance(limits, 61)
     assert dial(http, {"to": EASTERN, "agent_extension": crew[1]["extension"]}).status_code == 201
@@ -375,7 +372,7 @@ def test_the_account_sending_state_refuses_calls(limits: Sandbox,
                                                  limited: Callable[[str, int], httpx.Client],
                                                  account: str, status: int, code: str) -> None:
     http = limited(account, 0)
-    crew = agents(limits, f"client:{account}/c")
+    crew = ready_agents(limits, f"client:{account}/c")
     response = dial(http, {"to": EASTERN, "agent_extension": crew[0]["extension"]})
     assert_problem(response, status, code)
     assert nothing_dialled(http)
@@ -384,7 +381,7 @@ def test_the_account_sending_state_refuses_calls(limits: Sandbox,
 def test_an_account_without_verified_caller_ids_cannot_dial(
         limits: Sandbox, limited: Callable[[str, int], httpx.Client]) -> None:
     http = limited("quota", 0)
-    crew = agents(limits, "client:quota/c")
+    crew = ready_agents(limits, "client:quota/c")
     store = limits.service.store
     with store.lock:
         kept = store.rows("SELECT * FROM caller_ids WHERE dataset = 'seed:quota'")

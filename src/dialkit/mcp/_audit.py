@@ -1,4 +1,5 @@
-"""The audit log of tool calls: one record per call, whatever became of it.
+"""The audit log of tool calls: one record per call, whatever became of it (run,
+refused by the service, refused for its arguments or key, or not confirmed).
 
 A record names the time, the API client and the key's credential id (never
 the secret), the tool, a digest of the arguments (never the arguments: they
@@ -20,12 +21,14 @@ import orjson
 
 Confirmation = Literal["not_needed", "asked", "given", "declined", "cancelled", "unanswered",
                        "unsupported"]
-"""What became of the confirmation: not needed (the tool cannot reach a person), asked
-(the question went to the client, no answer yet), given, or refused in one of four ways."""
+"""What became of the confirmation: not needed (the tool cannot reach a person, or the
+call was refused before it could be asked), asked (the question went to the client, no
+answer yet), given, or refused in one of four ways."""
 
 Outcome = Literal["ok", "error", "not_run"]
-"""``ok``: the operation succeeded; ``error``: the service refused it (``code`` says why);
-``not_run``: nothing was sent (no confirmation, or arguments refused)."""
+"""``ok``: the operation succeeded; ``error``: the service refused it, or the key
+(``code`` says why); ``not_run``: nothing was sent (no confirmation, or the arguments'
+names refused: ``invalid_arguments``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,12 @@ class MemoryAuditLog:
 class JsonLinesAuditLog:
     """Records appended to a JSON Lines file (one object a line), owner-only.
 
+    The file (and its folder) is created when the log is made, so a path that cannot
+    be written fails then, before any tool runs an operation it could not record.
+
+    Raises:
+        OSError: The file cannot be created or opened for appending.
+
     Example:
         >>> log = JsonLinesAuditLog("audit.jsonl")  # doctest: +SKIP
     """
@@ -104,13 +113,18 @@ class JsonLinesAuditLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        os.close(self._open())
+
+    def _open(self) -> int:
+        """The file opened for appending, created owner-only if missing."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
 
     def write(self, record: AuditRecord) -> None:
         """Append ``record`` as one line."""
         line = orjson.dumps(record.to_dict()) + b"\n"
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = self._open()
             try:
                 os.write(fd, line)
             finally:

@@ -127,13 +127,20 @@ _TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 def confirmation_text(tool: str, arguments: Mapping[str, Any]) -> str:
     """What the tool call will do, in words, as the user is asked to confirm it.
 
+    Every tool that can reach a person has its own text (a test holds to that), so
+    the user never confirms a raw dump of arguments.
+
+    Raises:
+        ValueError: ``tool`` cannot reach a person, so it is never confirmed.
+
     Example:
         >>> confirmation_text("calls_create", {"to": "+14155550123", "agent_extension": "1001"})
         'Call +1 415 555 0123 now from agent 1001.'
     """
     text = _TEXTS.get(tool)
     if text is None:
-        return f"Run {tool} now with {dict(arguments)}."
+        raise ValueError(f"{tool} has no confirmation text: only a tool that can reach a "
+                         "person (dialkit.mcp.reaches_people) is confirmed")
     return text(arguments)
 
 

@@ -71,6 +71,8 @@ class ToolAnswer:
         request_id: ``X-Request-ID``, if the answer had one.
         replayed: ``Idempotency-Replayed: true``: the stored answer of an earlier call.
         retry_after: ``Retry-After`` in seconds, if given.
+        etag: ``ETag``, if given: the assistant passes it back as ``if_match`` to
+            guard an update against a change made since its read.
     """
 
     status: int
@@ -79,6 +81,7 @@ class ToolAnswer:
     request_id: str | None = None
     replayed: bool = False
     retry_after: float | None = None
+    etag: str | None = None
 
     @property
     def ok(self) -> bool:

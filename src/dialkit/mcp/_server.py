@@ -1,9 +1,10 @@
 """The tool server: an ``MCPServer`` with one generated tool per operation.
 
 Every tool runs the same way: find who calls (:meth:`Executor.identify`),
-ask the user to confirm if the call can reach a person, run the operation
-through the executor, answer with the service's answer (a tool error that
-carries the problem's ``code`` for a refusal), and write an audit record.
+check the argument names, ask the user to confirm if the call can reach a
+person, run the operation through the executor, and answer with the
+service's answer (a tool error that carries the problem's ``code`` for a
+refusal). Each call, whatever became of it, writes one audit record.
 ``tools/list`` shows only the tools the caller's scopes allow.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import orjson
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
@@ -31,7 +32,7 @@ from mcp_types import (
 )
 from pydantic import ConfigDict, Field, create_model
 
-from dialkit.contract import Operation, Scope, operation_by_name
+from dialkit.contract import CampaignStatus, Operation, Scope, operation_by_name
 
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text
@@ -47,11 +48,21 @@ INSTRUCTIONS = (
     "code. Retrying a write with the same arguments never does it twice.")
 SECRET_WITHHELD = ("The webhook signing secret is not passed to assistants; the endpoint's "
                    "secret_hint names it. Rotate the secret with dialkit.Client to read a new one.")
+INVALID_ARGUMENTS = "invalid_arguments"
+"""The code of a call refused for a missing or unknown argument name: nothing was sent."""
+_DIALLING_NOBODY = frozenset({CampaignStatus.DRAFT, CampaignStatus.READY, CampaignStatus.PAUSED,
+                              CampaignStatus.COMPLETED})
+"""Campaign states whose dialler calls no one, so a lead added to one reaches no one yet;
+any other (running, or a status that could not be read) asks the user first."""
 _UNSET: Any = object()
 
 
 class _Arguments(ArgModelBase):
-    """Hands the tool exactly the arguments the client sent, as one ``arguments`` dict."""
+    """Hands the tool exactly the arguments the client sent, as one ``arguments`` dict.
+
+    It refuses nothing: :meth:`ToolSpec.argument_problem` checks the names inside the
+    tool, so a refused call is written to the audit log like any other.
+    """
 
     def model_dump_one_level(self) -> dict[str, Any]:
         sent = {name: getattr(self, name) for name in self.model_fields_set}
@@ -60,16 +71,13 @@ class _Arguments(ArgModelBase):
 
 
 def _argument_model(spec: ToolSpec) -> type[ArgModelBase]:
-    """Names and presence of the arguments only: the service itself checks the values,
-    so a tool call is refused exactly as the REST request would be."""
-    required = set(spec.input_schema.get("required", ()))
-    fields: dict[str, Any] = {
-        name: (Any, ... if name in required else Field(default=_UNSET))
-        for name in spec.input_schema.get("properties", {})}
-    extra: Literal["allow", "forbid"] = (
-        "allow" if spec.input_schema.get("additionalProperties") else "forbid")
+    """The argument names, each of any value and none required: the names let the SDK
+    unpack a JSON-encoded value as it does for any tool; presence and unknown names are
+    checked by the tool itself, the values by the service (as for the REST request)."""
+    fields: dict[str, Any] = {name: (Any, Field(default=_UNSET))
+                              for name in spec.input_schema.get("properties", {})}
     base = cast(type[_Arguments], type(f"{spec.name}_base", (_Arguments,), {
-        "model_config": ConfigDict(arbitrary_types_allowed=True, extra=extra)}))
+        "model_config": ConfigDict(arbitrary_types_allowed=True, extra="allow")}))
     return create_model(f"{spec.name}_args", __base__=base, **fields)
 
 
@@ -113,7 +121,7 @@ def _transport(ctx: Context[Any, Any] | ServerRequestContext[Any, Any]
 
 
 class _Runner:
-    """Runs tool calls: identify, confirm, execute, answer, audit."""
+    """Runs tool calls: identify, check the arguments, confirm, execute, answer, audit."""
 
     def __init__(self, executor: Executor, audit: AuditLog | None, timeout: float) -> None:
         self.executor = executor
@@ -126,26 +134,47 @@ class _Runner:
         try:
             identity = await self.executor.identify(credentials)
         except AccessRefusedError as refused:
+            self._write(_Note(spec, arguments, None), "error", "not_needed",
+                        status=refused.status, code=refused.code)
             return _error_text(f"{refused.status} {refused.code}: {refused}", refused.code)
         note = _Note(spec, arguments, identity)
-        confirmation: Confirmation = "not_needed"
-        if await self._needs_confirmation(spec, arguments, identity, credentials, source):
-            verdict = await confirm(ctx, confirmation_text(spec.name, arguments), self.timeout)
-            if isinstance(verdict, InputRequiredResult):
-                self._write(note, "not_run", "asked", code="awaiting_confirmation")
-                return verdict
-            confirmation = verdict
-            if verdict != "given":
-                self._write(note, "not_run", verdict, code=f"confirmation_{verdict}")
-                return _error_text(REFUSALS[verdict], f"confirmation_{verdict}")
-        request = spec.request(arguments)
+        problem = spec.argument_problem(arguments)
+        if problem is not None:
+            self._write(note, "not_run", "not_needed", code=INVALID_ARGUMENTS)
+            return _error_text(problem, INVALID_ARGUMENTS)
+        confirmation = await self._confirmation(note, identity, ctx, credentials, source)
+        if not isinstance(confirmation, str):
+            return confirmation
+        return await self._run(note, confirmation, credentials, source)
+
+    async def _confirmation(self, note: _Note, identity: Identity, ctx: Context[Any, Any],
+                            credentials: str | None, source: str | None
+                            ) -> Confirmation | CallToolResult | InputRequiredResult:
+        """``not_needed`` or ``given`` when the call may run; otherwise what to answer
+        instead (the question, or why nothing ran), already written to the log."""
+        spec, arguments = note.spec, note.arguments
+        if not await self._needs_confirmation(spec, arguments, identity, credentials, source):
+            return "not_needed"
+        verdict = await confirm(ctx, confirmation_text(spec.name, arguments), self.timeout)
+        if isinstance(verdict, InputRequiredResult):
+            self._write(note, "not_run", "asked", code="awaiting_confirmation")
+            return verdict
+        if verdict != "given":
+            self._write(note, "not_run", verdict, code=f"confirmation_{verdict}")
+            return _error_text(REFUSALS[verdict], f"confirmation_{verdict}")
+        return verdict
+
+    async def _run(self, note: _Note, confirmation: Confirmation, credentials: str | None,
+                   source: str | None) -> CallToolResult:
+        """Send the operation, write its record, and answer with the service's answer."""
+        request = note.spec.request(note.arguments)
         answer = await self.executor.execute(ToolCall(
-            spec.operation, request.path, request.query, request.body, request.idempotency_key,
-            request.if_match, credentials, source))
+            note.spec.operation, request.path, request.query, request.body,
+            request.idempotency_key, request.if_match, credentials, source))
         problem = None if answer.ok else _problem(answer)
         self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
                     code=None if problem is None else problem.get("code"))
-        return _result(spec, answer) if problem is None else _error(answer, problem)
+        return _result(note.spec, answer) if problem is None else _error(answer, problem)
 
     async def _needs_confirmation(self, spec: ToolSpec, arguments: Mapping[str, Any],
                                   identity: Identity, credentials: str | None,
@@ -161,7 +190,7 @@ class _Runner:
         if Scope.CALLS_ORIGINATE not in identity.scopes or not arguments.get("campaign_id"):
             return False  # without calls:originate an add to a running campaign is refused
         status = await self._campaign_status(str(arguments["campaign_id"]), credentials, source)
-        return status != "paused" and status not in ("draft", "ready", "completed")
+        return status not in _DIALLING_NOBODY
 
     async def _campaign_status(self, campaign_id: str, credentials: str | None,
                                source: str | None) -> str | None:
@@ -173,26 +202,34 @@ class _Runner:
         return data.get("status") if isinstance(data, dict) else None
 
     def _write(self, note: _Note, outcome: Outcome, confirmation: Confirmation, *,
-               answer: ToolAnswer | None = None, code: str | None = None) -> None:
+               answer: ToolAnswer | None = None, status: int | None = None,
+               code: str | None = None) -> None:
+        """Write the call's record; ``status`` stands in for an answer the service gave
+        without one reaching the executor (a refused key)."""
         if self.audit is None:
             return
+        identity = note.identity
         self.audit.write(AuditRecord(
             at=datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            account=note.identity.account, client_id=note.identity.client_id,
-            credential_id=note.identity.credential_id, tool=note.spec.name,
+            account=None if identity is None else identity.account,
+            client_id=None if identity is None else identity.client_id,
+            credential_id=None if identity is None else identity.credential_id,
+            tool=note.spec.name,
             arguments_digest=arguments_digest(note.spec.name, note.arguments),
             outcome=outcome, confirmation=confirmation,
-            status=None if answer is None else answer.status, code=code,
+            status=status if answer is None else answer.status, code=code,
             request_id=None if answer is None else answer.request_id,
             replayed=answer is not None and answer.replayed))
 
 
 class _Note:
-    """What an audit record of one call repeats: the tool, its arguments, the caller."""
+    """What an audit record of one call repeats: the tool, its arguments, the caller
+    (``None`` when the key was refused)."""
 
     __slots__ = ("arguments", "identity", "spec")
 
-    def __init__(self, spec: ToolSpec, arguments: Mapping[str, Any], identity: Identity) -> None:
+    def __init__(self, spec: ToolSpec, arguments: Mapping[str, Any],
+                 identity: Identity | None) -> None:
         self.spec = spec
         self.arguments = arguments
         self.identity = identity
@@ -227,9 +264,19 @@ def _error_text(text: str, code: str) -> CallToolResult:
                           structured_content={"code": code, "detail": text}, is_error=True)
 
 
+def _meta(answer: ToolAnswer) -> dict[str, Any]:
+    """What a success says beside its content: the request id, whether it was replayed, and
+    the ``ETag`` where the answer has one, which is what ``if_match`` takes."""
+    meta: dict[str, Any] = {"dialkit/request_id": answer.request_id,
+                            "dialkit/replayed": answer.replayed}
+    if answer.etag is not None:
+        meta["dialkit/etag"] = answer.etag
+    return meta
+
+
 def _result(spec: ToolSpec, answer: ToolAnswer) -> CallToolResult:
     """A success: the answer's JSON as text and as structured content."""
-    meta = {"dialkit/request_id": answer.request_id, "dialkit/replayed": answer.replayed}
+    meta = _meta(answer)
     if answer.content_type.startswith("audio/"):
         audio = AudioContent(type="audio", data=base64.b64encode(answer.body).decode(),
                              mime_type=answer.content_type.split(";")[0])

@@ -14,8 +14,6 @@ import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
-from enum import Enum
 from typing import Any, Literal
 
 import orjson
@@ -63,8 +61,8 @@ def reaches_people(operation: Operation) -> bool:
 
     Tier 2 operations (click-to-call, SMS, campaign resume, callback and
     appointment writes, consent writes) and WhatsApp sending; a single lead
-    add does when it targets a running campaign or asks ``dial_now``, which
-    :func:`dialkit.mcp.needs_confirmation` decides per call.
+    add does when it targets a running campaign or asks ``dial_now``, which the
+    tool server decides per call (reading the campaign's status first).
     """
     return operation.tier == 2 or operation.tier_blocked or operation.name == "leads.create"
 
@@ -141,6 +139,28 @@ class ToolSpec:
             key = chosen if chosen is not None else derived_key(self.name, arguments)
         return Request(path, query, body, if_match, key)
 
+    def argument_problem(self, arguments: Mapping[str, Any]) -> str | None:
+        """Why ``arguments`` cannot be sent (a missing or an unknown name), or ``None``.
+
+        The tool server checks names here rather than leaving it to the SDK, so a call
+        refused for its arguments is written to the audit log like any other; the values
+        are the service's to check, so the refusal is exactly the REST request's.
+        """
+        properties = self.input_schema.get("properties", {})
+        missing = [name for name in self.input_schema.get("required", ()) if name not in arguments]
+        if missing:
+            many = len(missing) > 1
+            return (f"{self.name} is missing the required argument{'s' * many} "
+                    f"{', '.join(missing)}: send {'them' if many else 'it'} and call again. "
+                    "Nothing was done.")
+        if self.input_schema.get("additionalProperties"):
+            return None
+        unknown = sorted(set(arguments) - set(properties))
+        if unknown:
+            return (f"{self.name} takes no argument {', '.join(unknown)}; its arguments are "
+                    f"{', '.join(properties) or 'none'}. Nothing was done.")
+        return None
+
     def _body(self, rest: dict[str, Any]) -> Any:
         if self.shape.body is None:
             return None
@@ -168,12 +188,10 @@ def arguments_digest(name: str, arguments: Mapping[str, Any]) -> str:
 
 
 def _wire(value: Any) -> str:
-    if isinstance(value, Enum):
-        return str(value.value)
+    """A query value as sent: tool arguments arrive as JSON, so only a boolean needs
+    its JSON spelling (``true``, not Python's ``True``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, date):
-        return value.isoformat()
     return str(value)
 
 

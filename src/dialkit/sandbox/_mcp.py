@@ -158,7 +158,8 @@ class _Collector:
             content_type=self.headers.get("content-type", "application/octet-stream"),
             request_id=self.headers.get("x-request-id"),
             replayed=self.headers.get("idempotency-replayed") == "true",
-            retry_after=float(retry_after) if retry_after else None)
+            retry_after=float(retry_after) if retry_after else None,
+            etag=self.headers.get("etag"))
 
 
 class McpMount:
