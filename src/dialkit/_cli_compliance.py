@@ -11,6 +11,7 @@ import typer
 
 from dialkit.client import Client
 from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
+from dialkit.compliance._population import rate_text
 from dialkit.errors import ApiError
 
 compliance_app = typer.Typer(help="Compliance audits of what the account did.",
@@ -68,7 +69,7 @@ def summary_text(report: AuditReport) -> str:
     totals = report.totals
     shown = pd.DataFrame({
         "findings": totals["findings"], "audited": totals["audited"].map("{:,}".format),
-        "of": totals["unit"], "rate": totals["rate"].map(lambda r: f"{r:.2%}"),
+        "of": totals["unit"], "rate": totals["rate"].map(rate_text),
         "verdict": totals["passed"].map({True: "passed", False: "findings"})})
     return str(shown.to_string())
 
@@ -86,8 +87,8 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         try:
             return audit(**frames, **options), {}  # the cover names the files (sources)
         except AuditInputError as error:
-            name = str(error).split(" ", 1)[0].split(".")[0]  # "calls" of "calls.created_at"
-            _fail(f"{files.get(name) or name}: {error}")
+            named = files.get(error.frame) if error.frame else None
+            _fail(f"{named}: {error}" if named else str(error))
     try:
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids

@@ -190,6 +190,24 @@ def test_abandonment_by_proxy_without_join_times() -> None:
     assert "in the campaign's first 24 hours" in report.findings["evidence"][0]
 
 
+@pytest.mark.parametrize("empty", [
+    pd.Series(pd.NaT, index=range(11), dtype="datetime64[ns, UTC]"),  # as client.frames types it
+    pd.Series(None, index=range(11), dtype=object),                   # as a CSV export reads
+])
+def test_a_join_time_column_with_no_time_in_it_means_the_proxy(empty: pd.Series) -> None:
+    """``client.frames.calls`` has the column even for a service that never sends it: read
+    as join times, every answered call would be one no agent joined."""
+    rows = [answered(n, "2026-06-01T15:00Z", 1.0) for n in range(10)]  # talked, disposed
+    short = answered(20, "2026-06-01T15:00Z", None)
+    short["ended_at"] = short["answered_at"] + pd.Timedelta(seconds=3)
+    frame = calls(*rows, short).assign(agent_joined_at=empty)
+    report = audit(frame, rules=UK_OFCOM)
+    assert report.abandoned["call_id"].tolist() == ["call_10"]
+    assert report.notes["abandonment"].startswith("proxy")
+    assert report.findings["evidence"].str.startswith("abandoned (by the proxy)").tolist() == [
+        True]
+
+
 def test_a_campaigns_opening_weeks_are_judged_whole() -> None:
     rows = [answered(0, "2026-06-01T15:00Z", 5.0)]  # the campaign's first call, abandoned
     rows += [answered(n, "2026-06-01T15:00Z", 1.0) for n in range(1, 40)]  # then 39 good

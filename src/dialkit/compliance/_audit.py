@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import phonenumbers
 
 from ..frames import utc_times
 from . import _checks as checks
@@ -32,7 +33,15 @@ _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at
 
 
 class AuditInputError(ValueError):
-    """A frame given to the audit lacks a column it needs: the message names both."""
+    """An input the audit cannot use: a frame that lacks a column it needs or holds a
+    time that is not one, or a ``blocked_countries`` value that is not a region code.
+    The message names the input; ``frame`` names the frame at fault (``calls``,
+    ``leads`` or ``dnc``; ``None`` for another argument), so a caller that read the
+    frames from files can name the file."""
+
+    def __init__(self, message: str, *, frame: str | None = None) -> None:
+        super().__init__(message)
+        self.frame = frame
 
 
 @dataclass(frozen=True)
@@ -127,14 +136,17 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             the data have it, dates each listing).
         verified_caller_ids: The account's verified caller ids; without them
             ``unverified_caller_id`` does not run.
-        blocked_countries: Regions (ISO alpha-2) calls must not reach.
+        blocked_countries: Regions calls must not reach, as ISO 3166 alpha-2 codes
+            (``["KP", "IR"]``; any case).
         rules: ``US_FEDERAL``, ``US_FLORIDA``, ``UK_OFCOM`` or one's own.
         campaigns: Audit these campaigns only.
         as_of: When the audit looks from (for the DNC scrub age); default now.
 
     Raises:
-        AuditInputError: A frame lacks a column the audit needs.
+        AuditInputError: A frame lacks a column the audit needs or holds a time that is
+            not one; a ``blocked_countries`` value is not a region code.
     """
+    blocked = _regions(blocked_countries)
     given = {"calls": calls, "leads": leads, "dnc": dnc}
     moment = pd.Timestamp.now(tz="UTC") if as_of is None else pd.Timestamp(as_of)
     moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
@@ -150,7 +162,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     found += [hours, unknown, checks.call_frequency(outbound, rules)]
     dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
     found.append(dropped)
-    found.append(checks.blocked_country(outbound, blocked_countries))
+    found.append(checks.blocked_country(outbound, blocked))
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country"]
     if verified_caller_ids is None:
@@ -181,6 +193,38 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                        population_of(outbound, leads), sources_of(given), notes)
 
 
+def _regions(blocked: Collection[str]) -> list[str]:
+    """``blocked_countries`` as upper-case region codes. A value that is not one is refused,
+    not passed over: a blocked region no number can be in finds nothing, and the rule
+    would pass. So is one text: ``"US"`` would be read as the regions ``U`` and ``S``."""
+    if isinstance(blocked, str):
+        listed = [part.strip().upper() for part in blocked.split(",") if part.strip()]
+        raise AuditInputError(f"blocked_countries={blocked!r} is one text: pass a list of "
+                              f"ISO 3166 alpha-2 codes, such as {listed or ['KP', 'IR']!r}")
+    return [_region(value) for value in blocked]
+
+
+def _region(value: object) -> str:
+    """One ``blocked_countries`` value as a region code, or why it is not one (naming the
+    region a country name such as ``"Iran"`` or ``"UK"`` stands for, as
+    :func:`dialkit.leads.region_of` reads a lead file's country column)."""
+    code = value.strip().upper() if isinstance(value, str) else None
+    if code in phonenumbers.SUPPORTED_REGIONS:
+        return code
+    from ..leads import region_of  # only to name the code: it loads the country names
+
+    named = region_of(value) if isinstance(value, str) and not _calling_code(value) else None
+    hint = f"pass {named!r}" if named else "pass ISO 3166 alpha-2 codes, such as 'KP' or 'IR'"
+    raise AuditInputError(f"blocked_countries holds {value!r}, which is not a region code "
+                          f"phonenumbers knows: {hint}")
+
+
+def _calling_code(text: str) -> bool:
+    """Whether ``text`` is written as a calling code (``"+1"``, ``"44"``): not a region, as
+    several regions can share one (``+1``: the US, Canada and much of the Caribbean)."""
+    return text.strip().removeprefix("+").strip().isdigit()
+
+
 def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
     """A copy with the needed columns checked and the times as UTC (a column already in
     UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data)."""
@@ -188,13 +232,13 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
     if missing:
         raise AuditInputError(f"{name} has no column {', '.join(missing)}: pass the frame of "
                               f"client.frames.{name} or an export with its columns "
-                              f"({', '.join(needed)})")
+                              f"({', '.join(needed)})", frame=name)
     out = frame.copy(deep=False)
     for column in (c for c in _TIMES if c in out):
         try:
             out[column] = utc_times(out[column], f"{name}.{column}")
         except ValueError as error:
-            raise AuditInputError(str(error)) from None
+            raise AuditInputError(str(error), frame=name) from None
     if "listed" in out and not pd.api.types.is_bool_dtype(out["listed"]):
         out["listed"] = out["listed"].map(_truth).astype("boolean")  # as a CSV writes it
     return out

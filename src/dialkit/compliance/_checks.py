@@ -217,17 +217,17 @@ def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.Dat
     """Abandoned calls in campaigns whose abandonment rate over the rolling window
     exceeds the limit; also every abandoned call, and how they were told apart.
 
-    With join times (``agent_joined_at``), a call is abandoned when it was
-    answered and no agent joined within ``agent_join_seconds``; without them,
-    when it was answered, got no disposition, and ended within
-    ``proxy_talk_seconds`` of the answer.
+    With join times (``agent_joined_at`` holding at least one time), a call is
+    abandoned when it was answered and no agent joined within
+    ``agent_join_seconds``; without them, when it was answered, got no
+    disposition, and ended within ``proxy_talk_seconds`` of the answer.
     """
     rows = np.flatnonzero(calls["answered_at"].notna().to_numpy())
     campaign = np.zeros(len(calls), np.int64)
     campaign[rows] = _groups(calls["campaign_id"].iloc[rows].fillna(""), sort=True)
     order = _sorted(campaign, calls["answered_at"], rows)
     answered = calls[[c for c in _DROP_COLUMNS if c in calls]].iloc[order]
-    flags, method = _dropped(answered, rules)
+    flags, method, label = _dropped(answered, rules)
     first, last, opening = _abandonment_windows(
         campaign[order], _millis(answered["answered_at"]),
         int(rules.abandonment_window.total_seconds() * 1000))
@@ -239,7 +239,6 @@ def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.Dat
         window_rate=rate[flags], window_answered=total[flags], window_abandoned=in_window[flags])
     hits = abandoned[abandoned["window_rate"] > rules.abandonment_limit]
     span = period_words(rules.abandonment_window)
-    label = "no agent joined in time" if "agent_joined_at" in answered else "by the proxy"
     period = pd.Series(np.where(opening[flags], f"in the campaign's first {span}",
                                 f"in the {span} up to this call"), index=abandoned.index)
     evidence = (f"abandoned ({label}); the campaign abandoned "
@@ -275,18 +274,27 @@ def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, In
     return first, last, opening
 
 
-def _dropped(answered: pd.DataFrame, rules: Rules) -> tuple[Bools, str]:
-    """Which answered calls were abandoned, and how that was told."""
-    if "agent_joined_at" in answered:
+def _dropped(answered: pd.DataFrame, rules: Rules) -> tuple[Bools, str, str]:
+    """Which answered calls were abandoned, and how that was told: in full (for the
+    report's notes) and in short (for each finding's evidence)."""
+    if _has_join_times(answered):
         late = answered["agent_joined_at"] - answered["answered_at"]
         dropped = answered["agent_joined_at"].isna() | (
             late > pd.Timedelta(seconds=rules.agent_join_seconds))
         method = (f"agent_joined_at: answered, and no agent joined within "
                   f"{rules.agent_join_seconds:g} s")
-    else:
-        talk = answered["ended_at"] - answered["answered_at"]
-        dropped = answered["disposition"].isna() & (
-            talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
-        method = (f"proxy (the data have no agent join times): answered, no disposition, "
-                  f"ended within {rules.proxy_talk_seconds:g} s of the answer")
-    return dropped.to_numpy(dtype=bool), method
+        return dropped.to_numpy(dtype=bool), method, "no agent joined in time"
+    talk = answered["ended_at"] - answered["answered_at"]
+    dropped = answered["disposition"].isna() & (
+        talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
+    method = (f"proxy (the data have no agent join times): answered, no disposition, "
+              f"ended within {rules.proxy_talk_seconds:g} s of the answer")
+    return dropped.to_numpy(dtype=bool), method, "by the proxy"
+
+
+def _has_join_times(answered: pd.DataFrame) -> bool:
+    """Whether the answered calls hold join times. Not whether the column exists:
+    ``client.frames.calls`` always has ``agent_joined_at``, null throughout when the
+    service does not send it, and read as join times that would make every answered
+    call one no agent joined."""
+    return "agent_joined_at" in answered and bool(answered["agent_joined_at"].notna().any())

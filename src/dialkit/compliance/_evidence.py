@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ._checks import COLUMNS
+from ._population import rate_text
 from ._rules import RULE_IDS
 
 if TYPE_CHECKING:
@@ -103,8 +104,8 @@ def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
     findings, and the findings (the first ``shown`` of each rule, or all)."""
     parts = [f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              cover(report, about).to_html(index=False, escape=True),
-             "<h3>Findings by rule</h3>", report.totals.to_html(
-                 escape=True, formatters={"rate": "{:.2%}".format})]
+             "<h3>Findings by rule</h3>", report.totals.assign(
+                 rate=lambda t: t["rate"].map(rate_text)).to_html(escape=True)]
     for rule in RULE_IDS:
         rows = report.findings[report.findings["rule"] == rule]
         if rows.empty:

@@ -35,7 +35,7 @@ def load(client: Client, *, since: datetime | str | None = None,
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
                      | set(leads["phone"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
-    fetched = _fetched(client)
+    fetched = _fetched(client, frames)
     for name, frame in frames.items():
         frame.attrs.update(source=f"client.frames.{name} of {client.base_url}")
         if name in fetched:
@@ -43,10 +43,15 @@ def load(client: Client, *, since: datetime | str | None = None,
     return frames
 
 
-def _fetched(client: Client) -> dict[str, str]:
-    """When each resource was last fetched into the cache (its oldest part for DNC checks,
-    which are cached number by number)."""
-    info = client.cache.info()
-    newest = info.groupby("resource")["fetched_at"].max()
-    return {name: f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}" for name, at in newest.items()
-            if pd.notna(at)}
+def _fetched(client: Client, frames: dict[str, pd.DataFrame]) -> dict[str, str]:
+    """When each frame was fetched. Calls and leads: when their resource was last fetched
+    into the cache. DNC results: their oldest check (``checked_at``), for they are cached
+    number by number and the cache's own time is only that of the newest batch; with no
+    check times, that time, as for the others."""
+    newest = client.cache.info().groupby("resource")["fetched_at"].max()
+    times = {name: newest.get(name) for name in frames}
+    checked = frames["dnc"].get("checked_at")
+    if checked is not None and checked.notna().any():
+        times["dnc"] = checked.min()
+    return {name: f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}" for name, at in times.items()
+            if at is not None and pd.notna(at)}

@@ -57,9 +57,6 @@ def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
     return pairs[["id", "to_number", "zone", "local_time"]]
 
 
-# A column of numbers: parse, region and type, zones ------------------------------------------
-
-
 def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
     """Each row's number placed in one zone, for tables by local time: the zone names met,
     each row's index into them (its number's first zone, the one ``phonenumbers`` lists

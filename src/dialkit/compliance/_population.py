@@ -74,3 +74,9 @@ def by_rule(summary: pd.DataFrame) -> pd.DataFrame:
         findings=("findings", "sum"), audited=("audited", "sum"), unit=("unit", "first"))
     rate = totals["findings"] / totals["audited"].where(totals["audited"] > 0)
     return totals.assign(rate=rate.round(4), passed=totals["findings"] == 0)
+
+
+def rate_text(rate: float) -> str:
+    """A rate as a percentage, or "–" where there was nothing to count among (no answered
+    calls, no leads): a rate of nothing is not a number, and "nan%" reads as a fault."""
+    return "–" if pd.isna(rate) else f"{rate:.2%}"

@@ -1,0 +1,93 @@
+"""What ``audit`` takes and how its report reads: bad ``blocked_countries`` are refused by
+name, a bad frame is named by attribute, and a rate of nothing audited is shown as such."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from dialkit._cli_compliance import summary_text
+from dialkit.cli import app
+from dialkit.compliance import AuditInputError, audit
+
+IR = "+982122223333"
+NY = "+12125550123"
+
+
+def calls(*phones: str) -> pd.DataFrame:
+    """Unanswered outbound calls, one to each phone, at 15:00 UTC."""
+    return pd.DataFrame({
+        "id": [f"call_{n}" for n in range(len(phones))], "direction": "outbound",
+        "from_number": "+14155550100", "to_number": list(phones),
+        "created_at": pd.Timestamp("2026-06-01T15:00Z"), "answered_at": pd.NaT,
+        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
+
+
+@pytest.mark.parametrize("blocked", [["IR"], ["ir"], [" Ir "], ("KP", "IR"), {"IR"}])
+def test_blocked_countries_are_region_codes_in_any_case(blocked: Any) -> None:
+    found = audit(calls(IR, NY), blocked_countries=blocked).findings
+    assert found[["rule", "call_id"]].values.tolist() == [["blocked_country", "call_0"]]
+    assert found["country"].tolist() == ["IR"]
+
+
+@pytest.mark.parametrize(("blocked", "message"), [
+    ("IR", "blocked_countries='IR' is one text: pass a list of ISO 3166 alpha-2 codes, "
+           "such as ['IR']"),
+    ("kp, ir", "blocked_countries='kp, ir' is one text: pass a list of ISO 3166 alpha-2 "
+               "codes, such as ['KP', 'IR']"),
+    (["XX"], "blocked_countries holds 'XX', which is not a region code phonenumbers knows: "
+             "pass ISO 3166 alpha-2 codes, such as 'KP' or 'IR'"),
+    (["KP", "Iran"], "blocked_countries holds 'Iran', which is not a region code "
+                     "phonenumbers knows: pass 'IR'"),
+    (["UK"], "blocked_countries holds 'UK', which is not a region code phonenumbers "
+             "knows: pass 'GB'"),
+    (["+98"], "blocked_countries holds '+98', which is not a region code phonenumbers "
+              "knows: pass ISO 3166 alpha-2 codes"),  # a calling code: +1 is not only the US
+    ([98], "blocked_countries holds 98, which is not a region code"),
+    ([""], "blocked_countries holds '', which is not a region code"),
+])
+def test_a_blocked_country_that_is_not_a_region_code_is_refused(blocked: Any,
+                                                                message: str) -> None:
+    with pytest.raises(AuditInputError, match="^" + re.escape(message)) as raised:
+        audit(calls(IR), blocked_countries=blocked)
+    assert raised.value.frame is None
+
+
+def test_a_bad_frame_is_named_by_attribute_too() -> None:
+    with pytest.raises(AuditInputError, match="^calls has no column to_number") as raised:
+        audit(calls(NY).drop(columns="to_number"))
+    assert raised.value.frame == "calls"
+    with pytest.raises(AuditInputError, match="^dnc has no column listed") as raised:
+        audit(calls(NY), dnc=pd.DataFrame({"phone": [NY], "checked_at": ["2026-06-01"]}))
+    assert raised.value.frame == "dnc"
+
+
+def test_the_cli_names_a_bad_blocked_country_without_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "calls.csv"
+    calls(IR, NY).to_csv(path, index=False)
+    runner = CliRunner()
+    bad = runner.invoke(app, ["compliance", "audit", "--calls", str(path),
+                              "--blocked-countries", "KP,XX"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: blocked_countries holds 'XX', which is not a region "
+                                 "code phonenumbers knows")
+    good = runner.invoke(app, ["compliance", "audit", "--calls", str(path),
+                               "--blocked-countries", "kp, ir"])
+    assert good.exit_code == 0, good.output
+    assert "1 findings" in good.output
+
+
+def test_a_rule_with_nothing_audited_shows_no_rate() -> None:
+    report = audit(calls(NY))  # no call answered: abandonment is counted among none
+    assert pd.isna(report.totals.loc["abandonment", "rate"])
+    rows = {line.split()[0]: line for line in summary_text(report).splitlines()[1:]}
+    assert rows["abandonment"].split()[1:] == ["0", "0", "answered", "calls", "–", "passed"]
+    assert "0.00%" in rows["calling_hours"]
+    page = report.to_html()
+    assert "nan%" not in summary_text(report) and "nan%" not in page
+    assert "<td>–</td>" in page

@@ -1,0 +1,121 @@
+"""The column-at-a-time zones and regions give what ``phonenumbers`` gives number by number:
+``parse``, then ``time_zones_for_number`` and ``region_code_for_number``. On every
+region's example number of every type (and the non-geographic entities'), written as
+E.164, internationally, nationally and as a ``tel:`` URI, with digits changed, dropped and
+added; and on random digits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+import pyarrow as pa
+import pytest
+from phonenumbers import PhoneNumberFormat, PhoneNumberType
+from phonenumbers import timezone as phone_timezones
+
+from dialkit.compliance import first_zones
+from dialkit.compliance._zones import UNKNOWN_ZONE, ZONES, _parse, regions_among, zoned, zones_of
+
+TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]
+STYLES = (PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.NATIONAL,
+          PhoneNumberFormat.RFC3966)
+
+
+def _examples() -> list[phonenumbers.PhoneNumber]:
+    """Every example number ``phonenumbers`` has: by region and type, and non-geographic."""
+    found = [phonenumbers.example_number_for_type(region, kind)
+             for region in sorted(phonenumbers.SUPPORTED_REGIONS) for kind in TYPES]
+    found += [phonenumbers.example_number_for_non_geo_entity(code)
+              for code in sorted(phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS)]
+    return [number for number in found if number is not None]
+
+
+def _changed(e164: str, rng: np.random.Generator) -> list[str]:
+    """``e164`` with its last digits changed, its last dropped and one added: numbers of the
+    same prefix that may be invalid, or of another type or region."""
+    digits = "".join(rng.choice(list("0123456789"), 3))
+    return [e164[:-3] + digits, e164[:-1], e164 + digits[0]]
+
+
+def _texts() -> list[str | None]:
+    rng = np.random.default_rng(20260601)
+    e164, other = [], []
+    for number in _examples():
+        plain = phonenumbers.format_number(number, PhoneNumberFormat.E164)
+        e164 += [plain, *_changed(plain, rng)]
+        other += [phonenumbers.format_number(number, style) for style in STYLES]
+    random = ["+" * int(rng.integers(0, 2)) + "".join(rng.choice(list("0123456789"), size))
+              for size in rng.integers(1, 19, 1500)]
+    return [*e164, *other, *random, None, "", "+", "+1", "+12125550123"]
+
+
+TEXTS = _texts()
+
+
+def _expected(text: str | None) -> tuple[str | None, list[str]]:
+    """``phonenumbers``' region and zones of one text (none where ``parse`` raises)."""
+    try:
+        number = phonenumbers.parse(text)
+    except phonenumbers.NumberParseException:
+        return None, []
+    zones = phone_timezones.time_zones_for_number(number)
+    return (phonenumbers.region_code_for_number(number),
+            [zone for zone in zones if zone != UNKNOWN_ZONE])
+
+
+EXPECTED = [_expected(text) for text in TEXTS]
+
+
+@pytest.fixture
+def phones() -> pd.Series:
+    """The texts as ``client.frames`` types a column of numbers."""
+    return pd.Series(TEXTS, dtype="string[pyarrow]")
+
+
+def test_the_texts_are_many_and_mostly_go_the_column_way() -> None:
+    """Else the answers below could all be ``phonenumbers``' own, asked one at a time."""
+    assert len(TEXTS) > 5000
+    assert sum(region is not None for region, _ in EXPECTED) > 3000
+    plain = pa.array([t for t in TEXTS if t and t.startswith("+") and t[1:].isdigit()
+                      and not t.startswith("+0") and len(t) >= 4], pa.string())
+    slow = _parse(plain)[3]
+    assert len(plain) > 3000 and len(slow) < 0.1 * len(plain)
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", object])
+def test_each_rows_zones_are_phonenumbers_in_its_order(dtype: object) -> None:
+    pairs = zoned(pd.Series(TEXTS, dtype=dtype))
+    found: list[list[str]] = [[] for _ in TEXTS]
+    for row, zone in zip(pairs.row.tolist(), pairs.zone.tolist(), strict=True):
+        found[row].append(ZONES[zone])
+    assert found == [zones for _, zones in EXPECTED]
+    assert pairs.unknown.tolist() == [n for n, (_, zones) in enumerate(EXPECTED) if not zones]
+
+
+def test_first_zones_are_phonenumbers_first(phones: pd.Series) -> None:
+    names, zone, count = first_zones(phones)
+    assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
+        zones[0] if zones else None for _, zones in EXPECTED]
+    assert count.tolist() == [len(zones) for _, zones in EXPECTED]
+
+
+def test_zones_of_each_distinct_number_are_phonenumbers(phones: pd.Series) -> None:
+    table = zones_of(phones)
+    found = table.groupby("phone", sort=False)["zone"].agg(
+        lambda z: [v for v in z if isinstance(v, str)]).to_dict()
+    expected = {text: zones for text, (_, zones) in zip(TEXTS, EXPECTED, strict=True)
+                if text is not None}
+    assert found == expected
+
+
+@pytest.mark.parametrize("regions", [
+    sorted(phonenumbers.SUPPORTED_REGIONS | {"001"}),  # every number's region
+    ["CA", "JE", "VA", "KZ"],  # regions that share a calling code with another
+    ["US"],
+])
+def test_regions_among_are_phonenumbers_regions(phones: pd.Series, regions: list[str]) -> None:
+    rows, numbers = regions_among(phones, regions)
+    wanted = [n for n, (region, _) in enumerate(EXPECTED) if region in regions]
+    assert rows.tolist() == wanted
+    assert numbers.to_dict() == {TEXTS[n]: EXPECTED[n][0] for n in wanted}
