@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_click_to_call import agents, dial, number_at
+from test_click_to_call import dial, number_at
 
-from conftest import assert_problem
+from conftest import assert_problem, ready_agents
 from dialkit.sandbox import Sandbox
 
 CALL_FIELDS = {"id", "direction", "from_number", "to_number", "status", "created_at",
@@ -43,7 +43,7 @@ def place_call(running: Sandbox, sender: httpx.Client) -> str:
     """Start a click-to-call with the sending key and a ready agent; its id."""
     sender.get("/v1/me").raise_for_status()
     started = dial(sender, {"to": number_at(running, allowed=True),
-                            "agent_extension": agents(running)[0]["extension"]})
+                            "agent_extension": ready_agents(running)[0]["extension"]})
     assert started.status_code == 201, started.text
     return str(started.json()["call_id"])
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
-from test_click_to_call import agents, dial, number_at
+from test_click_to_call import dial, number_at
 
-from conftest import advance, assert_problem
+from conftest import advance, assert_problem, ready_agents
 from dialkit.sandbox import Sandbox
 
 
@@ -15,7 +15,7 @@ def test_a_click_to_call_ends_and_frees_its_agent(
         sandbox: Sandbox, key_client: Callable[[str], httpx.Client]) -> None:
     http = key_client("sending")
     http.get("/v1/me").raise_for_status()  # the client's data set exists from its first request
-    agent = agents(sandbox, "client:acme/full")[0]
+    agent = ready_agents(sandbox)[0]
     to = number_at(sandbox, allowed=True)
     started = dial(http, {"to": to, "agent_extension": agent["extension"]})
     assert started.status_code == 201, started.text
@@ -40,7 +40,7 @@ def test_a_click_to_call_still_ringing_is_left_dialing(
         sandbox: Sandbox, key_client: Callable[[str], httpx.Client]) -> None:
     http = key_client("sending")
     http.get("/v1/me").raise_for_status()  # the client's data set exists from its first request
-    agent = agents(sandbox, "client:acme/full")[0]
+    agent = ready_agents(sandbox)[0]
     started = dial(http, {"to": number_at(sandbox, allowed=True),
                           "agent_extension": agent["extension"]})
     advance(sandbox, 0.4)  # no drawn course ends sooner than 0.5 s (a failed call's ring)
