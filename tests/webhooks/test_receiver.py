@@ -114,8 +114,9 @@ def test_a_booked_appointment_arrives_typed_and_stored(api: httpx.Client, emulat
     assert orjson.loads(frame["data"][0])["appointment_id"] == booked["id"]
     with Client(KEYS["full"], base_url=emulator.base_url, rate_limit=None) as client:
         listed = client.frames.webhook_events(progress=False)
-    assert dict(frame.dtypes.drop(["received_at", "deliveries_seen"])) == dict(listed.dtypes)
-    assert list(frame.columns[:-2]) == list(listed.columns)
+    assert dict(frame.dtypes.drop(["received_at", "deliveries_seen", "repeats"])) == dict(
+        listed.dtypes)
+    assert list(frame.columns[:-3]) == list(listed.columns)
     same = ["id", "type", "created_at", "api_version", "schema_version", "data"]
     assert frame[same].equals(listed[listed["id"] == event.id][same].reset_index(drop=True))
     receiver.close()
@@ -278,7 +279,7 @@ def test_a_store_that_cannot_commit_answers_503_and_the_event_comes_again(
     assert list(events_frame(db)["id"]) == [headers["Service-Event-Id"]]
 
 
-def test_concurrent_deliveries_share_commits_and_duplicates_count(db: Path) -> None:
+def test_concurrent_deliveries_share_commits_and_repeats_count_apart(db: Path) -> None:
     bodies = [delivery(envelope(), SECRET, CLOCK) for _ in range(60)]
     receiver = Receiver(db, SECRET, now=lambda: CLOCK)
     with serve(receiver) as url, httpx.Client() as http, ThreadPoolExecutor(12) as pool:
@@ -286,7 +287,8 @@ def test_concurrent_deliveries_share_commits_and_duplicates_count(db: Path) -> N
                                 bodies + bodies[:10]))
     assert {a.status_code for a in answers} == {200}
     frame = events_frame(db)
-    assert len(frame) == 60 and frame["deliveries_seen"].sum() == 70
+    assert len(frame) == 60 and frame["deliveries_seen"].sum() == 60
+    assert frame["repeats"].sum() == 10
     receiver.close()
 
 
@@ -306,7 +308,27 @@ def test_a_handler_that_fails_is_logged_and_a_duplicate_is_not_dispatched(
         wait_for(lambda: "a handler of webhook.test failed" in caplog.text, what="the log")
     assert answers == [200, 200] and seen == [headers["Service-Event-Id"]]
     assert caplog.text.count("a handler of webhook.test failed") == 1
-    assert events_frame(db)["deliveries_seen"].tolist() == [2]
+    frame = events_frame(db)
+    assert (frame["deliveries_seen"].tolist(), frame["repeats"].tolist()) == ([1], [1])
+    receiver.close()
+
+
+def test_a_byte_identical_delivery_sent_again_is_a_repeat_not_a_delivery(db: Path) -> None:
+    """Issue 19, item 11: a captured delivery sent again within the tolerance raised
+    ``deliveries_seen``; distinct delivery ids count, the same one again counts apart."""
+    event = envelope()
+    body, headers = delivery(event, SECRET, CLOCK)
+    retried = delivery(event, SECRET, CLOCK + 60)  # the service again: a new delivery id
+    receiver = Receiver(db, SECRET, now=lambda: CLOCK + 60)
+    with serve(receiver) as url, httpx.Client() as http:
+        answers = [http.post(url, content=body, headers=headers).json() for _ in range(5)]
+        answers.append(http.post(url, content=retried[0], headers=retried[1]).json())
+        answers.append(http.post(url, content=body, headers=headers).json())
+    assert [a["deliveries_seen"] for a in answers] == [1, 1, 1, 1, 1, 2, 2]
+    frame = events_frame(db)
+    assert (frame["deliveries_seen"].tolist(), frame["repeats"].tolist()) == ([2], [5])
+    assert [d["id"] for d in orjson.loads(frame["deliveries"][0])] == [
+        headers["Service-Delivery-Id"], retried[1]["Service-Delivery-Id"]]
     receiver.close()
 
 

@@ -30,4 +30,5 @@ def test_the_readme_example_receives_and_reads_back(tmp_path: Path,
             assert httpx.post(url, content=raw, headers=headers).status_code == 200
     exec(compile("frame = " + block.split("frame = ")[1], str(README), "exec"), namespace)  # noqa: S102
     frame = namespace["frame"]
-    assert frame["id"].tolist() == [body["id"]] and frame["deliveries_seen"].tolist() == [2]
+    assert frame["id"].tolist() == [body["id"]] and frame["deliveries_seen"].tolist() == [1]
+    assert frame["repeats"].tolist() == [1]

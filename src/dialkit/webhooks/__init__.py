@@ -7,9 +7,10 @@
 - :class:`Receiver` is an ASGI app to mount in a Starlette or FastAPI server
   (or run with ``dialkit webhooks listen``): it verifies, commits the event to
   an :class:`EventStore` (SQLite, WAL) before it answers 2xx, and stores a
-  duplicate delivery once, counting it.
+  duplicate delivery once, counting it (distinct deliveries and repeats apart).
 - :func:`events_frame` reads the store into the frame of
-  ``client.frames.webhook_events()`` plus ``received_at`` and ``deliveries_seen``.
+  ``client.frames.webhook_events()`` plus ``received_at``, ``deliveries_seen``
+  and ``repeats``.
 - :func:`secrets_from_env` reads the secrets from ``DIALKIT_WEBHOOK_SECRETS``.
 - :mod:`dialkit.webhooks.handlers` dispatches events to functions:
   ``@on("call.completed")``.

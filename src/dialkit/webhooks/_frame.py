@@ -13,17 +13,17 @@ import pandas as pd
 from dialkit.frames import SCHEMAS, Column
 
 from ._errors import StoreError
-from ._store import EventStore
+from ._store import FORMAT_VERSION, EventStore
 
 COLUMNS = (*SCHEMAS["webhook_events"].columns, Column("received_at", "timestamp"),
-           Column("deliveries_seen", "int"))
-"""The columns of ``client.frames.webhook_events()``, then ``received_at`` and
-``deliveries_seen``."""
+           Column("deliveries_seen", "int"), Column("repeats", "int"))
+"""The columns of ``client.frames.webhook_events()``, then ``received_at``,
+``deliveries_seen`` and ``repeats``."""
 
 _SELECT = """
 SELECT id, type, created_at, json_extract(body, '$.api_version'),
        json_extract(body, '$.schema_version'), deliveries, json_extract(body, '$.data'),
-       received_at, deliveries_seen
+       received_at, deliveries_seen, repeats
 FROM events
 """
 
@@ -33,7 +33,8 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
 
     The columns and dtypes are those of ``client.frames.webhook_events()``
     (``docs/frames.md``), then ``received_at`` (when the first delivery of the
-    event arrived, by the receiver's clock) and ``deliveries_seen``. Here
+    event arrived, by the receiver's clock), ``deliveries_seen`` (distinct
+    delivery ids) and ``repeats`` (arrivals of a delivery id already seen). Here
     ``deliveries`` is the deliveries this receiver saw, as JSON text
     (``[{"id": "whd_...", "received_at": ...}]``), ``data`` the data as
     delivered (as compact JSON text), and ``type`` keeps an event type newer
@@ -52,6 +53,8 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
     path = db.path if isinstance(db, EventStore) else Path(db)
     if not path.is_file():
         raise StoreError(f"no event store at {path}")
+    if 0 < _version(path) < FORMAT_VERSION:
+        EventStore(path).close()  # brings a store of an older dialkit up to date
     try:
         with _reader(path) as conn:
             rows = conn.execute(_SELECT).fetchall()
@@ -67,6 +70,15 @@ def _typed(column: Column, values: list[Any]) -> pd.Series:
     if column.kind == "json":  # already JSON text
         return pd.Series(values, dtype=object).astype(column.dtype)
     return column.convert(values)
+
+
+def _version(path: Path) -> int:
+    """The store's format version (0 for a file that is not one: the read then says why)."""
+    try:
+        with _reader(path) as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error:
+        return FORMAT_VERSION
 
 
 def _reader(path: Path) -> contextlib.closing[sqlite3.Connection]:

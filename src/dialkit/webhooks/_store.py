@@ -12,13 +12,17 @@ Durability: ``synchronous="full"`` (the default) makes a commit durable against
 power loss and OS crashes; ``"normal"`` in WAL mode only against a crash of the
 process (a ``kill -9``), since the log is synced at checkpoints only.
 
-A delivery of an event already stored (same id: a retry, a replay, a
-duplicate) is not stored again: its ``deliveries_seen`` goes up by one and its
-delivery id is added to ``deliveries``.
+A delivery of an event already stored (same event id: a retry, a replay, a
+duplicate) is not stored again. A new delivery id raises ``deliveries_seen`` by
+one and is added to ``deliveries``; a delivery id already seen (the same
+delivery again: sent twice by a sender that missed the answer, or captured and
+sent again by someone else within the signature's tolerance) raises only
+``repeats``, so ``deliveries_seen`` counts distinct deliveries.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -39,8 +43,9 @@ batch is several statements in the one transaction."""
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another connection's lock before it fails."""
 
-FORMAT_VERSION = 1
-"""``PRAGMA user_version`` of a store made by this module."""
+FORMAT_VERSION = 2
+"""``PRAGMA user_version`` of a store made by this module (version 1, which counted a
+repeated delivery id in ``deliveries_seen``, is brought up to it when opened)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -50,24 +55,34 @@ CREATE TABLE IF NOT EXISTS events (
     received_at TEXT NOT NULL,
     deliveries_seen INTEGER NOT NULL,
     deliveries TEXT NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    repeats INTEGER NOT NULL DEFAULT 0
 );
 """
 
-_VALUES = "(?, ?, ?, ?, 1, json_array(json_object('id', ?, 'received_at', ?)), ?)"
+_VALUES = "(?, ?, ?, ?, 1, json_array(json_object('id', ?, 'received_at', ?)), ?, ?)"
 _UPSERT = """
-INSERT INTO events (id, type, created_at, received_at, deliveries_seen, deliveries, body)
+INSERT INTO events (id, type, created_at, received_at, deliveries_seen, deliveries, body,
+                    repeats)
 VALUES {values}
-ON CONFLICT (id) DO UPDATE SET deliveries_seen = deliveries_seen + 1,
-    deliveries = json_insert(deliveries, '$[#]', json(json_extract(excluded.deliveries, '$[0]')))
+ON CONFLICT (id) DO UPDATE SET
+    deliveries_seen = deliveries_seen + 1 - excluded.repeats,
+    repeats = repeats + excluded.repeats,
+    deliveries = CASE WHEN excluded.repeats THEN deliveries ELSE
+        json_insert(deliveries, '$[#]', json(json_extract(excluded.deliveries, '$[0]'))) END
 """
+"""``repeats`` of a row to insert is 1 when its delivery id was seen before (decided by
+:meth:`EventStore.write` under the write lock), so a conflict adds it to one count or
+the other; a new event's row always has 0."""
 
 
-def _upsert(rows: list[Row]) -> tuple[str, list[str | None]]:
+def _upsert(rows: list[Row], repeated: list[bool]) -> tuple[str, list[str | int | None]]:
     """One statement for a whole batch (the writer releases the GIL once, not per row)."""
-    params: list[str | None] = []
-    for event_id, kind, created_at, received_at, delivery_id, body in rows:
-        params += (event_id, kind, created_at, received_at, delivery_id, received_at, body)
+    params: list[str | int | None] = []
+    for (event_id, kind, created_at, received_at, delivery_id, body), again in zip(
+            rows, repeated, strict=True):
+        params += (event_id, kind, created_at, received_at, delivery_id, received_at, body,
+                   int(again))
     return _UPSERT.format(values=", ".join([_VALUES] * len(rows))), params
 
 
@@ -80,16 +95,19 @@ class Stored(NamedTuple):
 
     Attributes:
         event_id: The event's id.
-        deliveries_seen: Deliveries of this event seen so far, this one included.
+        deliveries_seen: Distinct deliveries (by delivery id) of this event seen so far,
+            this one included.
+        repeated: Whether this delivery's id was seen before (the same delivery again).
     """
 
     event_id: str
     deliveries_seen: int
+    repeated: bool = False
 
     @property
     def duplicate(self) -> bool:
         """Whether the event was stored before (this delivery only counted)."""
-        return self.deliveries_seen > 1
+        return self.deliveries_seen > 1 or self.repeated
 
 
 def stamp(moment: datetime) -> str:
@@ -160,18 +178,16 @@ class EventStore:
                 raise StoreError(f"the event store {self.path} is closed")
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
-                seen = self._seen_before(rows)
+                stored = _outcomes(rows, self._seen_before(rows))
+                repeated = [outcome.repeated for outcome in stored]
                 for start in range(0, len(rows), MAX_BATCH):
-                    self._conn.execute(*_upsert(rows[start:start + MAX_BATCH]))
+                    end = start + MAX_BATCH
+                    self._conn.execute(*_upsert(rows[start:end], repeated[start:end]))
                 self._conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 raise StoreError(f"could not store events in {self.path}: {exc}") from None
-        stored = []
-        for row in rows:
-            seen[row[0]] = seen.get(row[0], 0) + 1
-            stored.append(Stored(row[0], seen[row[0]]))
         return stored
 
     def events(self) -> list[Event]:
@@ -207,16 +223,31 @@ class EventStore:
                  traceback: TracebackType | None) -> None:
         self.close()
 
-    def _seen_before(self, rows: list[Row]) -> dict[str, int]:
-        """Deliveries seen of the rows' events already stored (usually none)."""
+    def _seen_before(self, rows: list[Row]) -> dict[str, list[str | None]]:
+        """The delivery ids seen of the rows' events already stored (usually none)."""
         ids = list({row[0] for row in rows})
-        seen: dict[str, int] = {}
+        seen: dict[str, list[str | None]] = {}
         for start in range(0, len(ids), MAX_BATCH):
             chunk = ids[start:start + MAX_BATCH]
             marks = ", ".join("?" * len(chunk))
-            seen.update(self._conn.execute(
-                f"SELECT id, deliveries_seen FROM events WHERE id IN ({marks})", chunk))
+            for event_id, delivery_id in self._conn.execute(
+                    "SELECT events.id, json_extract(value, '$.id') FROM events, "
+                    f"json_each(events.deliveries) WHERE events.id IN ({marks})", chunk):
+                seen.setdefault(event_id, []).append(delivery_id)
         return seen
+
+
+def _outcomes(rows: list[Row], seen: dict[str, list[str | None]]) -> list[Stored]:
+    """Each row's outcome, in order: a delivery id seen before (stored, or earlier in
+    ``rows``) is a repeat; any other delivery, one without an id included, is new."""
+    stored = []
+    for event_id, _, _, _, delivery_id, _ in rows:
+        known = seen.setdefault(event_id, [])
+        repeated = delivery_id is not None and delivery_id in known
+        if not repeated:
+            known.append(delivery_id)
+        stored.append(Stored(event_id, len(known), repeated))
+    return stored
 
 
 def _open(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
@@ -242,10 +273,39 @@ def _prepare(conn: sqlite3.Connection) -> None:
         raise sqlite3.NotSupportedError(f"SQLite {sqlite3.sqlite_version} is older than 3.31 "
                                         "(JSON paths with [#])")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version not in (0, FORMAT_VERSION):
+    if version not in (0, 1, FORMAT_VERSION):
         raise sqlite3.DatabaseError(f"it is a SQLite file of another kind (user_version "
                                     f"{version})")
     if conn.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
         raise sqlite3.OperationalError("WAL mode is not available for it")
     conn.executescript(SCHEMA)
+    if version == 1:
+        _from_version_1(conn)
     conn.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+
+
+def _from_version_1(conn: sqlite3.Connection) -> None:
+    """Add ``repeats`` to a version-1 store and count each event's repeated delivery ids
+    there instead of in ``deliveries_seen``, in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("ALTER TABLE events ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0")
+        rows = conn.execute("SELECT id, deliveries FROM events").fetchall()
+        conn.executemany(
+            "UPDATE events SET deliveries = ?, deliveries_seen = ?, repeats = ? WHERE id = ?",
+            [(*_distinct(deliveries), event_id) for event_id, deliveries in rows])
+        conn.execute("COMMIT")
+    except sqlite3.Error:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _distinct(deliveries: str) -> tuple[str, int, int]:
+    """A version-1 ``deliveries`` list without its repeated ids (the first arrival of each
+    kept), its length, and how many were left out."""
+    listed = json.loads(deliveries)
+    kept: list[dict[str, str | None]] = []
+    for delivery in listed:
+        if delivery["id"] is None or all(k["id"] != delivery["id"] for k in kept):
+            kept.append(delivery)
+    return json.dumps(kept, separators=(",", ":")), len(kept), len(listed) - len(kept)
