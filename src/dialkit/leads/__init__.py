@@ -10,6 +10,7 @@ Example:
 from ._clean import clean
 from ._headers import ALIASES
 from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
+from ._journal import ImportJournalError
 from ._normalize import normalize, region_of
 from ._read import LeadFile, LeadFileError, read
 from ._result import CleanResult
@@ -17,6 +18,7 @@ from ._result import CleanResult
 __all__ = [
     "ALIASES",
     "CleanResult",
+    "ImportJournalError",
     "ImportReport",
     "ImportStoppedError",
     "LeadFile",

@@ -5,14 +5,18 @@ in batches of at most 200, and maps each of the service's ``LeadResult``
 answers back to the file's row. Batches are planned once and kept in a
 journal (:mod:`._journal`): a re-run after a crash, a kill or a stop resumes
 after the last finished batch, and a batch that was in flight goes again under
-the same content-derived Idempotency-Key, so the service imports it once.
+the same content-derived Idempotency-Key, so the service imports it once. A
+journal that does not match its plan is refused, never applied to other
+batches. What the service cannot say (a key answered ``outcome_unknown`` again
+and again, a row that is already a lead of the campaign) is settled from the
+campaign's leads (:mod:`._recheck`).
 """
 
 from __future__ import annotations
 
 import html
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,22 +25,30 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ..client import batch_key
 from ..contract import IMPORTABLE_STATUSES, MAX_IMPORT_BATCH, ErrorCode
 from ..errors import ApiError, OutcomeUnknownError
 from ..frames import watched
 from ._clean import clean
-from ._journal import Journal, content_hash, journal_folder
+from ._journal import Batch, Journal, content_hash, journal_folder
 from ._read import LeadFile, Source, read
-from ._result import CleanResult, count_rows
+from ._recheck import (
+    UNKNOWN_LIMIT,
+    campaign_leads,
+    found_note,
+    lead_key,
+    recheck_note,
+    send_rest,
+)
+from ._result import CleanResult, _cells, count_rows
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ..client import Client, ImportResult
 
 OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted")
 """Every row's final outcome, one of these."""
 
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
+_IN_CAMPAIGN = "duplicate_in_campaign"
 
 
 class ImportStoppedError(RuntimeError):
@@ -72,6 +84,9 @@ class ImportReport:
         batches: How many batches the import has; ``resumed`` of them were done
             by an earlier run and not sent again.
         journal: The journal's folder.
+        notes: What the import settled from the campaign's leads rather than
+            from the service's answers (a batch whose outcome stayed unknown,
+            rows already leads of the campaign), one sentence each.
     """
 
     frame: pd.DataFrame
@@ -79,6 +94,7 @@ class ImportReport:
     batches: int
     resumed: int
     journal: str
+    notes: tuple[str, ...] = ()
 
     @property
     def counts(self) -> pd.Series:
@@ -100,7 +116,8 @@ class ImportReport:
         title = html.escape(f"Import into {self.campaign_id}: {len(self.frame):,} rows in "
                             f"{self.batches} batches ({self.resumed} done by an earlier run)")
         summary: str = self.summary.to_html(index=False)
-        return f"<div><strong>{title}</strong>{summary}</div>"
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
+        return f"<div><strong>{title}</strong>{summary}<ul>{notes}</ul></div>"
 
 
 def import_leads(client: Client, source: Source | LeadFile | CleanResult, campaign_id: str, *,
@@ -110,6 +127,13 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
                  mapping: Mapping[str, str] | None = None,
                  encoding: str | None = None) -> ImportReport:
     """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
+
+    A row the service (or the local screen) answers ``duplicate_in_campaign``
+    whose lead is in the campaign with the row's phone and external id is
+    ``imported``, with that lead's ``lead_id``: an earlier import put it there.
+    A batch the service answered ``outcome_unknown`` for twice is settled from
+    the campaign's leads: the rows found there are imported, the others go
+    under a new key. ``ImportReport.notes`` says when either happened.
 
     Args:
         client: The account to import into.
@@ -131,6 +155,9 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             importable, the outcome of a batch is unknown, the service or the
             network kept failing). Nothing finished is lost: run the same
             import again and it resumes.
+        ImportJournalError: The journal does not match its plan, or the plan is
+            missing or damaged; nothing was sent, and the message says how to
+            start afresh.
         LeadFileError: The file cannot be read.
 
     Example:
@@ -171,71 +198,136 @@ class _Run:
         self.book = book
         leads = cleaned.leads()
         rows = np.flatnonzero((cleaned.frame["status"] == "accepted").to_numpy(dtype=bool))
-        self.batches = [(rows[at:at + MAX_IMPORT_BATCH], leads[at:at + MAX_IMPORT_BATCH])
-                        for at in range(0, len(leads), MAX_IMPORT_BATCH)]
-        self.resumed = sum(1 for n in range(len(self.batches)) if n in book.done)
+        self.batches = [Batch.plan(number, rows[at:at + MAX_IMPORT_BATCH],
+                                   leads[at:at + MAX_IMPORT_BATCH], campaign_id)
+                        for number, at in enumerate(range(0, len(leads), MAX_IMPORT_BATCH))]
+        book.apply(self.batches)
+        self.resumed = sum(1 for batch in self.batches if batch.number in book.done)
         self.progress = watched() if progress is None else progress
 
     def run(self) -> ImportReport:
         with self._bar() as bar:
-            for number, (positions, leads) in enumerate(self.batches):
-                if number in self.book.done:
+            for batch in self.batches:
+                if batch.number in self.book.done:
                     continue
                 try:
-                    self._send(number, leads)
+                    self._settle(batch)
                 except (ApiError, OSError) as error:
-                    raise self._stopped(number, error) from error
-                bar.update(len(positions))
+                    raise self._stopped(batch, error) from error
+                bar.update(len(batch.positions))
+        try:
+            self._find_in_campaign()
+        except (ApiError, OSError) as error:
+            raise self._unlisted(error) from error
         return self.report()
 
-    def _send(self, number: int, leads: list[dict[str, Any]]) -> None:
-        key = batch_key(self.campaign_id, leads)
-        self.book.record_sent(number, key)
-        answer = self.client.leads.import_batch(self.campaign_id, leads)
-        results = [[lead[name] for name in _ANSWER_COLUMNS]
-                   for lead in (r.model_dump(mode="json") for r in answer)]
-        self.book.record_done(number, key, results)
+    def _settle(self, batch: Batch) -> None:
+        """Send a batch under its key, or settle it from the campaign's leads once the
+        service has answered ``outcome_unknown`` for it :data:`UNKNOWN_LIMIT` times."""
+        if self.book.unknown.get(batch.number, 0) >= UNKNOWN_LIMIT:
+            self._recheck(batch)
+            return
+        try:
+            self._send(batch)
+        except OutcomeUnknownError as error:
+            if self.book.record_unknown(batch, error.idempotency_key) < UNKNOWN_LIMIT:
+                raise
+            self._recheck(batch)
 
-    def report(self) -> ImportReport:
-        """Every row's outcome: the service's answer where its batch is done, else local."""
-        frame = self.cleaned.frame.copy()
-        attempted = np.zeros(len(frame), dtype=bool)
+    def _send(self, batch: Batch) -> None:
+        self.book.record_sent(batch)
+        answer = self.client.leads.import_batch(self.campaign_id, batch.leads)
+        self.book.record_done(batch, _results(answer, range(len(batch.leads))))
+
+    def _recheck(self, batch: Batch) -> None:
+        """Take the batch's leads found in the campaign as imported; send the others
+        under a key derived from the batch's (see :func:`._recheck.rest_key`)."""
+        leads = campaign_leads(self.client, self.campaign_id)
+        found = {n: leads.get(lead_key(lead)) for n, lead in enumerate(batch.leads)}
+        results = [[n, "accepted", None, None, lead_id] for n, lead_id in found.items()
+                   if lead_id is not None]
+        rest = [n for n, lead_id in found.items() if lead_id is None]
+        key = None
+        if rest:
+            attempt = self.book.unknown.get(batch.number, 0)
+            try:
+                answer, key = send_rest(self.client, self.campaign_id,
+                                        [batch.leads[n] for n in rest], batch.key, attempt)
+            except OutcomeUnknownError as error:
+                self.book.record_unknown(batch, error.idempotency_key)
+                raise
+            results += _results(answer, rest)
+        self.book.record_done(batch, sorted(results, key=lambda result: int(result[0])),
+                              {"found": len(batch.leads) - len(rest), "sent": len(rest),
+                               "key": key})
+
+    def _find_in_campaign(self) -> None:
+        """Look up, once, the leads of rows answered ``duplicate_in_campaign``: a lead
+        with the row's phone and external id is the row's, imported earlier."""
+        if self.book.found is not None:
+            return
+        reasons = self._answers()["reason"]
+        wanted = np.flatnonzero(reasons == _IN_CAMPAIGN)
+        if len(wanted) == 0:
+            return
+        leads = campaign_leads(self.client, self.campaign_id)
+        frame = self.cleaned.frame
+        column = self.cleaned.file.fields.get("external_id")
+        external = _cells(frame, self.cleaned._column(column)) if column else [None] * len(frame)
+        phones = frame["phone_e164"].astype(object).to_numpy()
+        found = {int(p): leads[(phones[p], external[p])] for p in wanted
+                 if (phones[p], external[p]) in leads}
+        self.book.record_found(found)
+
+    def _answers(self) -> dict[str, np.ndarray]:
+        """Every row's ``status``, ``reason``, ``field``, ``lead_id`` and ``batch``: the
+        service's answer where its batch is done, else the local verdict; ``attempted``
+        says which."""
+        frame = self.cleaned.frame
         answers = {name: frame[name].astype(object).to_numpy(copy=True)
                    for name in ("status", "reason", "field")}
-        lead_id = np.full(len(frame), None, dtype=object)
-        batch = np.full(len(frame), None, dtype=object)
-        for number, (positions, _) in enumerate(self.batches):
-            results = self.book.done.get(number)
-            if results is None:
-                continue
-            for result in results:
-                position = positions[result[0]]
-                attempted[position] = True
-                batch[position] = number + 1
+        answers.update({name: np.full(len(frame), None, dtype=object)
+                        for name in ("lead_id", "batch")})
+        answers["attempted"] = np.zeros(len(frame), dtype=bool)
+        for batch in self.batches:
+            for result in self.book.done.get(batch.number, ()):
+                position = batch.positions[result[0]]
+                answers["attempted"][position] = True
+                answers["batch"][position] = batch.number + 1
                 for name, value in zip(_ANSWER_COLUMNS[1:], result[1:], strict=True):
-                    if name == "lead_id":
-                        lead_id[position] = value
-                    else:
-                        answers[name][position] = value
-        local = (frame["status"] != "accepted").to_numpy(dtype=bool)
-        status = answers["status"]
-        outcome = np.where(local, "refused_locally", np.where(
-            ~attempted, "not_attempted", np.where(status == "accepted", "imported",
-                                                  "refused_by_service")))
-        for name, values in answers.items():
-            frame[name] = pd.array(values, dtype=frame[name].dtype)
-        frame["lead_id"] = pd.array(lead_id, dtype="string[pyarrow]")
-        frame["batch"] = pd.array(batch, dtype="Int64")
-        frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
-        return ImportReport(frame, self.campaign_id, len(self.batches), self.resumed,
-                            str(self.book.folder))
+                    answers[name][position] = value
+        return answers
 
-    def _stopped(self, number: int, error: BaseException) -> ImportStoppedError:
-        where = f"batch {number + 1} of {len(self.batches)}"
+    def report(self) -> ImportReport:
+        """Every row's outcome: the service's answer where its batch is done, else local;
+        rows found in the campaign after ``duplicate_in_campaign`` imported."""
+        frame = self.cleaned.frame.copy()
+        answers = self._answers()
+        found = np.zeros(len(frame), dtype=bool)
+        for position, lead_id in (self.book.found or {}).items():
+            if answers["reason"][position] == _IN_CAMPAIGN:
+                found[position] = True
+                answers["lead_id"][position] = lead_id
+        local = (frame["status"] != "accepted").to_numpy(dtype=bool)
+        outcome = np.where(found, "imported", np.where(local, "refused_locally", np.where(
+            ~answers["attempted"], "not_attempted", np.where(
+                answers["status"] == "accepted", "imported", "refused_by_service"))))
+        for name in ("status", "reason", "field"):
+            frame[name] = pd.array(answers[name], dtype=frame[name].dtype)
+        frame["lead_id"] = pd.array(answers["lead_id"], dtype="string[pyarrow]")
+        frame["batch"] = pd.array(answers["batch"], dtype="Int64")
+        frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
+        notes = [recheck_note(batch.number, len(batch.leads), self.book.rechecked[batch.number])
+                 for batch in self.batches if batch.number in self.book.rechecked]
+        if found.any():
+            notes.append(found_note(int(found.sum())))
+        return ImportReport(frame, self.campaign_id, len(self.batches), self.resumed,
+                            str(self.book.folder), tuple(notes))
+
+    def _stopped(self, batch: Batch, error: BaseException) -> ImportStoppedError:
+        where = f"batch {batch.number + 1} of {len(self.batches)}"
         if isinstance(error, OutcomeUnknownError):
-            why = (f"the outcome of {where} is unknown (the service could not say whether it "
-                   f"was imported). Its key is kept in the journal: run the same import again "
-                   f"and the batch goes again under that key, so it is imported once.")
+            why = self._unknown(batch, where)
         elif isinstance(error, ApiError) and error.code == ErrorCode.CAMPAIGN_NOT_IMPORTABLE:
             why = (f"campaign {self.campaign_id} is {self._campaign_status()}, and leads can go "
                    f"only into a {', '.join(IMPORTABLE_STATUSES[:-1])} or "
@@ -244,7 +336,31 @@ class _Run:
         else:
             why = f"{where} failed ({error}). Run the same import again to resume at it."
         return ImportStoppedError(f"The import stopped: {why}", report=self.report(),
-                                  batch=number + 1, cause=error)
+                                  batch=batch.number + 1, cause=error)
+
+    def _unknown(self, batch: Batch, where: str) -> str:
+        """What to do after ``outcome_unknown``: advice that the next run carries out."""
+        if self.book.unknown.get(batch.number, 0) < UNKNOWN_LIMIT:
+            return (f"the outcome of {where} is unknown (the service could not say whether it "
+                    f"was imported). Its key is kept in the journal: run the same import "
+                    f"again and the batch goes again under that key, so it is imported once; "
+                    f"if the service still cannot say, the import looks for the batch's rows "
+                    f"among the campaign's leads and sends only those it does not find, under "
+                    f"a new key.")
+        return (f"the outcome of {where} is still unknown: its rows not found among the "
+                f"campaign's leads went under a new key, and the service could not say whether "
+                f"that import happened either. Run the same import again: it looks for the "
+                f"rows among the campaign's leads again and sends only those still missing, "
+                f"under another key.")
+
+    def _unlisted(self, error: BaseException) -> ImportStoppedError:
+        """Every batch is done, but the leads of rows answered duplicate_in_campaign
+        could not be looked up."""
+        return ImportStoppedError(
+            f"The import stopped: every batch is done, but the campaign's leads could not be "
+            f"listed to find the rows answered {_IN_CAMPAIGN} ({error}). Run the same import "
+            f"again: it sends nothing again and lists them once more.",
+            report=self.report(), batch=len(self.batches), cause=error)
 
     def _campaign_status(self) -> str:
         try:
@@ -253,9 +369,21 @@ class _Run:
             return "not importable"
 
     def _bar(self) -> Any:
-        total = sum(len(p) for p, _ in self.batches)
-        done = sum(len(p) for n, (p, _) in enumerate(self.batches) if n in self.book.done)
+        total = sum(len(batch.positions) for batch in self.batches)
+        done = sum(len(batch.positions) for batch in self.batches
+                   if batch.number in self.book.done)
         return _Bar(total, done, self.progress)
+
+
+def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
+    """The service's answers as journal lists, each index mapped to the batch's own
+    (``indexes[i]`` for the i-th lead sent)."""
+    results = []
+    for lead in (result.model_dump(mode="json") for result in answer):
+        row = [lead[name] for name in _ANSWER_COLUMNS]
+        row[0] = indexes[row[0]]
+        results.append(row)
+    return results
 
 
 class _Bar:
