@@ -85,6 +85,7 @@ def import_command(
                 report = import_leads(client, source, campaign, journal=journal, **options)
             except ImportStoppedError as stop:
                 typer.echo(stop.report.summary.fillna("").to_string(index=False))
+                _notes(stop.report.notes)
                 typer.echo(f"error: {stop}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
@@ -92,6 +93,13 @@ def import_command(
     typer.echo(f"{source} into {campaign}: {len(report.frame)} rows in {report.batches} "
                f"batches ({report.resumed} done by an earlier run)")
     typer.echo(report.summary.fillna("").to_string(index=False))
+    _notes(report.notes)
+
+
+def _notes(notes: tuple[str, ...]) -> None:
+    """What the import settled from the campaign's leads, one line each."""
+    for note in notes:
+        typer.echo(f"note: {note}")
 
 
 @contextmanager

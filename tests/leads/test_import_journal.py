@@ -16,21 +16,25 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
-from conftest import add_fault
+from conftest import KEYS, add_fault
 from dialkit import Client
+from dialkit.cli import app
 from dialkit.errors import OutcomeUnknownError
 from dialkit.leads import ImportJournalError, ImportStoppedError, clean, import_leads
 from dialkit.sandbox import Sandbox
 from receivers import wait_for
 
 IMPORT = "/v1/leads/import"
+runner = CliRunner()
 
 
 def numbers(count: int, start: int = 0) -> list[str]:
@@ -253,7 +257,7 @@ KILLED = textwrap.dedent("""
 
 
 def running_keys(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         return [row[0] for row in conn.execute(
             "SELECT key FROM idempotency WHERE state = 'running'")]
 
@@ -282,3 +286,24 @@ def test_a_batch_killed_with_its_in_process_emulator_is_imported_once_on_the_sec
         assert report.frame["lead_id"].tolist() == [leads[p] for p in numbers(250, 1000)]
         [note] = report.notes
         assert "0 of its 200 rows" in note and "new key" in note
+
+
+def test_the_cli_refuses_a_broken_journal_with_its_message_and_prints_the_notes(
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    path = tmp_path / "leads.csv"
+    pd.DataFrame({"Phone": numbers(20)}).to_csv(path, index=False)
+    journals = tmp_path / "journals"
+    arguments = ["leads", "import", str(path), "--campaign", paused(client),
+                 "--journal", str(journals)]
+    assert runner.invoke(app, arguments).exit_code == 0
+    append(journals, b'{"event":"done"}')
+    refused = runner.invoke(app, arguments)
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "line 4 is broken" in refused.output and "delete that folder" in refused.output
+    shutil.rmtree(folder_of(journals))
+    again = runner.invoke(app, arguments)
+    assert again.exit_code == 0, again.output
+    assert "note: 20 rows were already leads of the campaign" in again.output

@@ -198,8 +198,8 @@ class _Run:
         self.book = book
         leads = cleaned.leads()
         rows = np.flatnonzero((cleaned.frame["status"] == "accepted").to_numpy(dtype=bool))
-        self.batches = [Batch.plan(number, rows[at:at + MAX_IMPORT_BATCH],
-                                   leads[at:at + MAX_IMPORT_BATCH], campaign_id)
+        self.batches = [Batch(number, rows[at:at + MAX_IMPORT_BATCH],
+                              leads[at:at + MAX_IMPORT_BATCH], campaign_id)
                         for number, at in enumerate(range(0, len(leads), MAX_IMPORT_BATCH))]
         book.apply(self.batches)
         self.resumed = sum(1 for batch in self.batches if batch.number in book.done)

@@ -29,6 +29,7 @@ import io
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -97,21 +98,26 @@ def content_hash(frame: pd.DataFrame) -> str:
 @dataclass(frozen=True)
 class Batch:
     """One planned batch: its 0-based ``number``, the plan rows it sends
-    (``positions``), the ``leads`` as sent, its Idempotency-Key and content hash."""
+    (``positions``) and the ``leads`` as sent; its Idempotency-Key and content hash
+    are worked out when first needed (a resumed million-row import checks only
+    the batches its journal names)."""
 
     number: int
     positions: np.ndarray
     leads: list[dict[str, Any]]
-    key: str
-    digest: str
+    campaign_id: str
 
-    @classmethod
-    def plan(cls, number: int, positions: np.ndarray, leads: list[dict[str, Any]],
-             campaign_id: str) -> Batch:
-        """A batch with the key the client derives for it and its content hash."""
-        content = orjson.dumps([positions.tolist(), leads], option=orjson.OPT_SORT_KEYS)
-        return cls(number, positions, leads, batch_key(campaign_id, leads),
-                   hashlib.sha256(content).hexdigest())
+    @cached_property
+    def key(self) -> str:
+        """The Idempotency-Key the client derives for the batch."""
+        return batch_key(self.campaign_id, self.leads)
+
+    @cached_property
+    def digest(self) -> str:
+        """A hash of the batch's content: the rows' places in the plan and the leads."""
+        content = orjson.dumps([self.positions.tolist(), self.leads],
+                               option=orjson.OPT_SORT_KEYS)
+        return hashlib.sha256(content).hexdigest()
 
     def names(self) -> dict[str, Any]:
         """What a journal line holds to name this batch."""
