@@ -196,6 +196,19 @@ def test_a_damaged_plan_is_refused_with_what_to_do(client: Client, tmp_path: Pat
     assert_refused(caught.value, folder_of(tmp_path), "plan.parquet")
 
 
+def test_a_journal_of_an_earlier_dialkit_is_refused_with_what_to_do(client: Client,
+                                                                   tmp_path: Path) -> None:
+    campaign = paused(client)
+    frame = pd.DataFrame({"phone": numbers(300)})
+    import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    path = folder_of(tmp_path) / "journal.jsonl"
+    old = [{k: v for k, v in line.items() if k != "hash"} for line in lines_of(tmp_path)[1:]]
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in old))
+    with pytest.raises(ImportJournalError) as caught:
+        import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    assert_refused(caught.value, folder_of(tmp_path), "earlier dialkit")
+
+
 def test_a_torn_last_line_is_dropped_and_the_journal_stays_resumable(
         client: Client, tmp_path: Path) -> None:
     campaign = paused(client)

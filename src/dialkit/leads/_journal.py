@@ -208,11 +208,9 @@ class Journal:
         (self.folder / LINES).unlink(missing_ok=True)  # lines of no plan: none can apply
         self._append({"event": "plan", "hash": self.plan_hash})
 
-    def record_sent(self, batch: Batch, sent_key: str | None = None) -> None:
-        """Note a batch about to be sent, before it is sent (``sent_key`` when it goes
-        under another key than its own)."""
-        extra = {} if sent_key is None else {"sent_key": sent_key}
-        self._append({"event": "sent", **batch.names(), **extra})
+    def record_sent(self, batch: Batch) -> None:
+        """Note a batch about to be sent, with its key, before it is sent."""
+        self._append({"event": "sent", **batch.names()})
 
     def record_unknown(self, batch: Batch, answered_key: str | None) -> int:
         """Note an ``outcome_unknown`` answer for a batch; how many it has had."""
@@ -308,6 +306,11 @@ class Journal:
             except orjson.JSONDecodeError:
                 line = None
             why = _bad_line(line)
+            if number == 1 and why is not None and isinstance(line, dict) \
+                    and line.get("event") in ("sent", "done") and "hash" not in line:
+                why = ("it was written by an earlier dialkit, whose lines did not name their "
+                       "batch's content")
+                raise ImportJournalError(self.folder, why)
             if why is not None:
                 raise ImportJournalError(self.folder, f"line {number} is broken ({why})")
             yield number, line
