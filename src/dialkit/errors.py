@@ -4,7 +4,7 @@
 
     ApiError                        every failure of a call to the service
      ├── ApiConnectionError         no answer: connection refused or dropped
-     │    └── ApiTimeoutError       no answer within the timeout
+     │    └── ApiTimeoutError       no answer within the timeout or the deadline
      ├── AuthenticationError        401 invalid_api_key
      ├── PermissionDeniedError      403 insufficient_scope, tier_not_enabled, ...
      ├── NotFoundError              404 not_found, route_not_available
@@ -144,7 +144,7 @@ class ApiConnectionError(ApiError):
 
 
 class ApiTimeoutError(ApiConnectionError):
-    """No answer arrived within the client's ``timeout``."""
+    """No (complete) answer arrived within the client's ``timeout`` or the call's ``deadline``."""
 
 
 class AuthenticationError(ApiError):

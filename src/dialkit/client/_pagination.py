@@ -7,6 +7,7 @@ costs one request and a loop over a million calls holds one page at a time.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -31,6 +32,17 @@ MAX_EMPTY_PAGES = 100
 """Pages in a row without items that a list may send before it is taken to be
 looping: a page is empty only at the end of a list or when a filter skips many
 items, and never a hundred times in a row."""
+
+RECENT_PAGES = 10
+"""Pages whose item ids are remembered to tell a list that repeats itself (at
+most ``10 * MAX_PAGE_LIMIT`` ids, however long the list)."""
+
+MAX_REPEATED_PAGES = 3
+"""Pages in a row, each holding only items of the recent pages, that a list may
+send before it is taken to be looping. Items inserted at the head of a list
+while it is read can push items already read onto the next page, even a whole
+page of them after a burst; a list that does so three times in a row, or keeps
+sending the same items under new cursors, does not end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +99,7 @@ class ListIterator(Iterator[Item], Generic[Item]):
                 position: Callable[[AnyPage], Position]) -> Iterator[AnyPage]:
         """Fetch and parse pages from the starting cursor until the last one."""
         cursor = self._cursor
-        seen: set[str] = set()
-        empty = 0
+        progress = _Progress()
         while True:
             answer = self._fetch(cursor)
             page = parse(answer)
@@ -96,27 +107,69 @@ class ListIterator(Iterator[Item], Generic[Item]):
             cursor, more = position(page)
             if not more or cursor is None:
                 return
-            empty = 0 if _has_items(page) else empty + 1
-            _check_progress(answer, cursor, seen, empty)
-            seen.add(cursor)
+            progress.check(answer, cursor, _item_ids(page))
 
     def _walk(self) -> Iterator[Item]:
         for page in self.pages():
             yield from page.data
 
 
-def _check_progress(answer: Answer, cursor: str, seen: set[str], empty: int) -> None:
-    """Refuse a list that would never end: a cursor sent before, or endless empty pages."""
-    if cursor in seen:
-        raise malformed(answer, "the list sent a next_cursor it had sent before, so it would "
-                        f"never end; the items read so far are complete up to page {len(seen)}")
-    if empty >= MAX_EMPTY_PAGES:
-        raise malformed(answer, f"the list sent {empty} pages in a row without items and "
-                        "still says has_more, so it looks like it would never end")
+class _Progress:
+    """Whether a list is getting anywhere; refuses one that would never end.
+
+    A list loops if it sends a cursor it sent before, a hundred empty pages in
+    a row, or :data:`MAX_REPEATED_PAGES` pages in a row of items it sent on
+    its last :data:`RECENT_PAGES` pages (new cursors over the same items).
+    """
+
+    def __init__(self) -> None:
+        self.cursors: set[str] = set()
+        self.pages = 0
+        self.empty = 0
+        self.repeated = 0
+        self.recent: deque[frozenset[str]] = deque(maxlen=RECENT_PAGES)
+
+    def check(self, answer: Answer, cursor: str, ids: frozenset[str] | None) -> None:
+        """Take in a page that says more follow at ``cursor``; ``ids`` are its items' ids."""
+        self.pages += 1
+        if cursor in self.cursors:
+            raise malformed(answer, "the list sent a next_cursor it had sent before, so it "
+                            "would never end; the items read so far are complete up to page "
+                            f"{len(self.cursors)}")
+        self.cursors.add(cursor)
+        self._count_empty(answer, ids)
+        self._count_repeated(answer, ids)
+
+    def _count_empty(self, answer: Answer, ids: frozenset[str] | None) -> None:
+        self.empty = 0 if ids is None or ids else self.empty + 1
+        if self.empty >= MAX_EMPTY_PAGES:
+            raise malformed(answer, f"the list sent {self.empty} pages in a row without items "
+                            "and still says has_more, so it looks like it would never end")
+
+    def _count_repeated(self, answer: Answer, ids: frozenset[str] | None) -> None:
+        """Count pages of items already sent; an empty page neither counts nor breaks a run."""
+        if ids == frozenset():
+            return
+        if ids is not None and ids <= frozenset().union(*self.recent):
+            self.repeated += 1
+        else:
+            self.repeated = 0
+        if ids is not None:
+            self.recent.append(ids)
+        if self.repeated >= MAX_REPEATED_PAGES:
+            raise malformed(answer, f"the list sent {self.repeated} pages in a row, each under "
+                            "a new next_cursor, whose items it had all sent on the pages "
+                            "before, so it would never end; the items read so far are complete "
+                            f"up to page {self.pages - self.repeated}")
 
 
-def _has_items(page: object) -> bool:
-    return bool(getattr(page, "data", None))
+def _item_ids(page: object) -> frozenset[str] | None:
+    """The ids of a page's items (typed or raw), or ``None`` if an item has none."""
+    ids = [item.get("id") if isinstance(item, dict) else getattr(item, "id", None)
+           for item in getattr(page, "data", None) or []]
+    if not all(isinstance(each, str) for each in ids):
+        return None
+    return frozenset(ids)  # type: ignore[arg-type]
 
 
 def _raw(answer: Answer) -> RawPage:

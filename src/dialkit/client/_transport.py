@@ -44,6 +44,7 @@ from ..errors import (
     MalformedResponseError,
     error_from_answer,
 )
+from ._deadline import bound_by_deadline, deadline
 from ._ratelimit import TokenBucket, bucket_for
 from ._retry import backoff, is_transient
 
@@ -67,6 +68,9 @@ MAX_RETRY_AFTER_SECONDS = 86_400.0
 
 MAX_ANSWER_STRING_CHARS = 1_000
 """Longest text taken from an answer into an exception or a log line."""
+
+_DEADLINE_SLACK_SECONDS = 0.01
+"""A timeout this close to the deadline was the deadline's: waits were cut to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +201,7 @@ class Transport:
             headers={"Authorization": f"Bearer {api_key}"},
             transport=transport,
         )
+        bound_by_deadline(self._http)
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -214,16 +219,17 @@ class Transport:
         operation = operation_by_name(call.operation)
         key = self._idempotency_key(operation, call)
         request = self._build(operation, call, key)
-        attempts = _Attempts(operation.name, key, time.monotonic() + self.deadline)
-        for attempt in range(self.max_retries + 1):
-            try:
-                return self._attempt(request, attempt, attempts, sink)
-            except ApiError as error:
-                wait = self._retry_wait(error, attempt, attempts.deadline_at)
-                if wait is None:
-                    raise
-                self._log_retry(request, error, attempt, wait)
-                time.sleep(wait)
+        attempts = _Attempts(operation.name, key, self.timeout, self.deadline)
+        with deadline(attempts.deadline_at):
+            for attempt in range(self.max_retries + 1):
+                try:
+                    return self._attempt(request, attempt, attempts, sink)
+                except ApiError as error:
+                    wait = self._retry_wait(error, attempt, attempts.deadline_at)
+                    if wait is None:
+                        raise
+                    self._log_retry(request, error, attempt, wait)
+                    time.sleep(wait)
         raise AssertionError("unreachable: the last attempt raises or returns")
 
     def _idempotency_key(self, operation: Operation, call: Call) -> str | None:
@@ -373,14 +379,18 @@ class _Attempts:
     """One call's attempts: its operation, key and deadline, and how answers are read.
 
     The deadline bounds the whole call: the bucket's wait, each attempt's
-    timeout, the retries' waits, and reading the body, which is read in
-    chunks so that an answer that drips in cannot outlast it.
+    timeout, the retries' waits, and every network wait of each attempt,
+    headers and body included (:mod:`._deadline` bounds the connection's
+    reads, so an answer that drips in cannot outlast it).
     """
 
-    def __init__(self, operation: str, key: str | None, deadline_at: float) -> None:
+    def __init__(self, operation: str, key: str | None, timeout: float,
+                 deadline_seconds: float) -> None:
         self.operation = operation
         self.key = key
-        self.deadline_at = deadline_at
+        self.timeout = timeout
+        self.deadline = deadline_seconds
+        self.deadline_at = time.monotonic() + deadline_seconds
 
     def remaining(self) -> float:
         """Seconds left before the deadline (negative once it passed)."""
@@ -417,13 +427,24 @@ class _Attempts:
                 operation=self.operation, status=response.status_code,
                 request_id=info.request_id, idempotency_key=self.key)
 
+    def _timed_out(self, where: str) -> str:
+        """What ran out, the deadline or an attempt's timeout, and what to pass instead."""
+        if self.remaining() < _DEADLINE_SLACK_SECONDS:
+            return (f"No complete answer to {where} within the call's deadline of "
+                    f"{self.deadline:g} s (headers, body and retries included): the service, "
+                    "or something between, answers too slowly. If it is only slow, pass a "
+                    "larger deadline= (and timeout=) to dialkit.Client.")
+        return (f"No answer to {where} within the timeout of {self.timeout:g} s (a wait "
+                "for the connection or for the next bytes), with the call's deadline of "
+                f"{self.deadline:g} s not yet reached. If the service is only slow, pass a "
+                "larger timeout= to dialkit.Client.")
+
     def no_answer(self, exc: httpx.TransportError, where: str,
                   request_id: str | None) -> ApiConnectionError:
         """The error for httpx's network failure ``exc``: no (complete) answer."""
         if isinstance(exc, httpx.TimeoutException):
-            return ApiTimeoutError(
-                f"No complete answer to {where} within the timeout or the call's deadline.",
-                request_id=request_id, idempotency_key=self.key)
+            return ApiTimeoutError(self._timed_out(where), request_id=request_id,
+                                   idempotency_key=self.key)
         return ApiConnectionError(
             f"The connection failed during {where} ({type(exc).__name__}).",
             request_id=request_id, idempotency_key=self.key)
