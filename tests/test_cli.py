@@ -62,8 +62,8 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
     assert {name for name, _, _ in options} >= {"--help"}
     for name, value, text in options:
         assert text.strip(), name
-        assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox"), (
-            f"{name} has no value name")
+        assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
+                                 "--raw-csv"), f"{name} has no value name"
 
 
 def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:

@@ -38,6 +38,10 @@ def audit_command(
         "Write the report as one HTML page."))] = None,
     mask_pii: Annotated[bool, typer.Option("--mask-pii", help=(
         "Show phone numbers as +1415*****23 in the files written."))] = False,
+    raw_csv: Annotated[bool, typer.Option("--raw-csv", help=(
+        "Write the findings' cells as they are, for programs; by default a text cell "
+        "starting with = + - @, a tab or a carriage return gets a leading ' (a "
+        "spreadsheet shows it as text)."))] = False,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
 ) -> None:
@@ -53,7 +57,7 @@ def audit_command(
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
     report, about = _audited(calls, leads, dnc, sandbox, options)
     if out is not None:
-        report.to_csv(out, mask_pii=mask_pii)
+        report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
     if workbook is not None:
         report.to_excel(workbook, mask_pii=mask_pii, about=about)
     if html is not None:

@@ -12,6 +12,7 @@ import typer
 
 from dialkit.client import Client
 from dialkit.errors import ApiError
+from dialkit.frames import write_csv
 from dialkit.leads import CleanResult, ImportStoppedError, LeadFileError, clean, import_leads
 
 leads_app = typer.Typer(help="Lead files: check them as the service will, then import them.",
@@ -35,6 +36,10 @@ Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
     "Write every row with its verdict: .csv, or .xlsx (accepted, rejected, summary)."))]
 Rejects = Annotated[Path | None, typer.Option(metavar="PATH", help=(
     "Write the rejected rows alone as CSV."))]
+RawCsv = Annotated[bool, typer.Option("--raw-csv", help=(
+    "Write CSV cells as they are, for programs; by default a text cell starting with "
+    "= + - @, a tab or a carriage return gets a leading ' (a spreadsheet shows it as "
+    "text)."))]
 
 
 @leads_app.command("clean")
@@ -45,6 +50,7 @@ def clean_command(
     campaign: Annotated[str | None, typer.Option(metavar="CAMPAIGN_ID", help=(
         "Also check the campaign's leads and the DNC list, with the account of "
         "DIALKIT_API_KEY."))] = None,
+    raw_csv: RawCsv = False,
 ) -> None:
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary."""
@@ -55,7 +61,7 @@ def clean_command(
         else:
             with Client() as client:
                 result = clean(source, client=client, campaign_id=campaign, **options)
-        _write(result, out, rejects)
+        _write(result, out, rejects, escape_formulas=not raw_csv)
     accepted = result.counts.get("accepted", 0)
     typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
                f"{len(result.frame) - accepted} rejected")
@@ -74,7 +80,7 @@ def import_command(
     blocked_countries: Blocked = "", sheet: Sheet = None, encoding: Encoding = None,
     journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "The folder of import journals; default imports/ in the key's cache folder."))] = None,
-    out: Out = None,
+    out: Out = None, raw_csv: RawCsv = False,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print every row's reconciled outcome."""
@@ -89,7 +95,7 @@ def import_command(
                 typer.echo(f"error: {stop}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
-            report.frame.to_csv(out, index=False)
+            write_csv(report.frame, out, escape_formulas=not raw_csv)
     typer.echo(f"{source} into {campaign}: {len(report.frame)} rows in {report.batches} "
                f"batches ({report.resumed} done by an earlier run)")
     typer.echo(report.summary.fillna("").to_string(index=False))
@@ -129,13 +135,14 @@ def _options(region: str, country_column: str | None, mapping: list[str] | None,
             "encoding": encoding}
 
 
-def _write(result: CleanResult, out: Path | None, rejects: Path | None) -> None:
+def _write(result: CleanResult, out: Path | None, rejects: Path | None, *,
+           escape_formulas: bool) -> None:
     if out is not None:
         if out.suffix.lower() == ".xlsx":
             result.to_excel(out)
         elif out.suffix.lower() == ".csv":
-            result.to_csv(out)
+            result.to_csv(out, escape_formulas=escape_formulas)
         else:
             raise ValueError(f"--out {out}: name a .csv or .xlsx file")
     if rejects is not None:
-        result.to_csv(rejects, rows="rejected")
+        result.to_csv(rejects, rows="rejected", escape_formulas=escape_formulas)

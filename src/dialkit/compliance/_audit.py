@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import phonenumbers
 
-from ..frames import utc_times
+from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
@@ -89,9 +89,17 @@ class AuditReport:
         found = set(self.findings["rule"])
         return pd.Series({rule: rule not in found for rule in self.ran}, name="passed")
 
-    def to_csv(self, path: str | os.PathLike[str], *, mask_pii: bool = False) -> None:
-        """Every finding as one CSV row (times in UTC)."""
-        masked(self.findings, mask_pii).to_csv(path, index=False)
+    def to_csv(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
+               escape_formulas: bool = True) -> None:
+        """Every finding as one CSV row (times in UTC).
+
+        Ids and numbers come from the account's data and can hold a formula; by default
+        a text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+        return is written with a leading ``'`` so that a spreadsheet shows it as text
+        (a whole E.164 number is left as it is; a masked one is text, and escaped).
+        ``escape_formulas=False`` writes the values as they are, for programs.
+        """
+        write_csv(masked(self.findings, mask_pii), path, escape_formulas=escape_formulas)
 
     def to_excel(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
                  about: Mapping[str, str] | None = None) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..frames import excel_writer
 from ._checks import COLUMNS
 from ._population import rate_text
 from ._rules import RULE_IDS
@@ -65,8 +66,9 @@ def cover(report: AuditReport, about: Mapping[str, str]) -> pd.DataFrame:
 
 def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pii: bool,
                    about: Mapping[str, str]) -> None:
-    """The evidence workbook: cover, summary, then one sheet per rule with findings."""
-    with pd.ExcelWriter(path, engine="xlsxwriter") as book:
+    """The evidence workbook: cover, summary, then one sheet per rule with findings; every
+    text a string cell, never a formula or link (ids and names come from outside)."""
+    with excel_writer(path) as book:
         sheets = {"cover": cover(report, about), "summary": report.summary}
         for rule in RULE_IDS:
             rows = report.findings[report.findings["rule"] == rule]

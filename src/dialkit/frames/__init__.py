@@ -2,6 +2,8 @@
 
 Reached through a client: ``client.frames.calls()``, ``client.cache.info()``.
 Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
+Files for people (workbooks, CSV) are written by :func:`excel_writer` and
+:func:`write_csv`, which keep every text inert.
 """
 
 from ._cache import (
@@ -14,6 +16,7 @@ from ._cache import (
     clear_cache,
 )
 from ._frames import SPECS, FrameOptions, Frames, Spec
+from ._outputs import excel_writer, formulas_escaped, write_csv
 from ._progress import watched
 from ._reports import windows
 from ._schemas import SCHEMAS, Column, Schema, utc_times
@@ -33,7 +36,10 @@ __all__ = [
     "cache_info",
     "cache_root",
     "clear_cache",
+    "excel_writer",
+    "formulas_escaped",
     "utc_times",
     "watched",
     "windows",
+    "write_csv",
 ]

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ..contract import LeadInput
+from ..frames import excel_writer, formulas_escaped
 from ._read import LeadFile
 
 VERDICT_COLUMNS = ("row", "phone_e164", "country", "extension", "status", "reason", "field",
@@ -115,21 +116,31 @@ class CleanResult:
         return f"{name} (file)" if name in VERDICT_COLUMNS else name
 
     def to_csv(self, path: str | os.PathLike[str] | None = None,
-               rows: str = "all") -> str | None:
+               rows: str = "all", *, escape_formulas: bool = True) -> str | None:
         """Write every row (``rows="accepted"`` or ``"rejected"`` for those only) as
         CSV, UTF-8; without ``path``, return the text.
 
+        A lead file's text can hold a formula (``=HYPERLINK(...)``); by default a text
+        cell or column name that starts with ``=``, ``+``, ``-``, ``@``, a tab or a
+        carriage return is written with a leading ``'`` so that a spreadsheet shows it
+        as text (a whole E.164 number such as ``+14155550123`` is left as it is; see
+        :func:`dialkit.frames.formulas_escaped`). ``escape_formulas=False`` writes the
+        values as they are, for programs.
+
         Written by pyarrow's CSV writer, ten times pandas' speed on a large file.
         """
-        table = pa.Table.from_pandas(self._rows(rows), preserve_index=False)
+        frame = self._rows(rows)
+        table = pa.Table.from_pandas(formulas_escaped(frame) if escape_formulas else frame,
+                                     preserve_index=False)
         sink = io.BytesIO() if path is None else os.fspath(path)
         pacsv.write_csv(table, sink, pacsv.WriteOptions(quoting_style="needed"))
         return sink.getvalue().decode() if isinstance(sink, io.BytesIO) else None
 
     def to_excel(self, path: str | os.PathLike[str]) -> None:
         """An Excel workbook: the accepted rows, the rejected rows and the summary,
-        each on its own sheet, every cell as text (no phone becomes a number)."""
-        with pd.ExcelWriter(path, engine="xlsxwriter") as book:
+        each on its own sheet, every text a string cell: no phone becomes a number and
+        no cell a formula or link, whatever the file held."""
+        with excel_writer(path) as book:
             for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
                                ("summary", self.summary)):
                 part.to_excel(book, sheet_name=name, index=False)

@@ -1,0 +1,111 @@
+"""Files people open: workbooks and CSV that hold text as text, never as a formula.
+
+A lead file, an id or an account name can hold ``=HYPERLINK(...)`` or
+``=cmd|' /C calc'!A0``; a spreadsheet that opens a file holding it as a formula
+runs it. So every workbook dialkit writes goes through :func:`excel_writer`,
+which writes each text as a string cell, and every CSV meant for a spreadsheet
+through :func:`formulas_escaped`, OWASP's advice for CSV injection: a text cell
+that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
+leading ``'``, which a spreadsheet shows and never evaluates. Numbers, times
+and missing cells are not text and are written as they are.
+
+One exception keeps phone numbers readable: a cell that is wholly an E.164
+number, ``+`` and 1 to 15 digits (``+14155550123``), is left as it is. No
+spreadsheet runs anything from it (Excel and LibreOffice read it as the number
+14155550123), and dialkit's own readers and other programs get the exact
+number. A number written otherwise (``+1 415 555 0123``) or masked
+(``+1415*****23``) is text and is escaped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Final
+
+import pandas as pd
+
+FORMULA_START: Final = r"[=+\-@\t\r]"
+"""The first characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
+E164_CELL: Final = r"\+[0-9]{1,15}"
+"""A whole cell of this form is an E.164 number, never escaped."""
+EXCEL_OPTIONS: Final = {"strings_to_formulas": False, "strings_to_urls": False,
+                        "strings_to_numbers": False}
+"""xlsxwriter's options: a text is always a string cell, not a formula, link or number."""
+
+_START = re.compile(FORMULA_START)
+_E164 = re.compile(E164_CELL)
+
+
+def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
+    """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell.
+
+    Example:
+        >>> with excel_writer("out.xlsx") as book:  # doctest: +SKIP
+        ...     frame.to_excel(book, sheet_name="leads", index=False)
+    """
+    return pd.ExcelWriter(path, engine="xlsxwriter",
+                          engine_kwargs={"options": dict(EXCEL_OPTIONS)})
+
+
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str] | None = None, *,
+              escape_formulas: bool = True) -> str | None:
+    """Write ``frame`` as CSV (UTF-8, no index) to ``path``, or return the text.
+
+    With ``escape_formulas`` (the default) the text cells and column names go through
+    :func:`formulas_escaped`, for people who open the file in a spreadsheet; pass
+    ``False`` for raw values, for programs.
+
+    Lines end in CRLF, as RFC 4180 has them, so that a cell holding a carriage return
+    is quoted (pandas quotes only the characters of its line ending, and a bare CR
+    would start a new row, and a new first cell, in a spreadsheet).
+
+    Example:
+        >>> write_csv(pd.DataFrame({"name": ["=1+1"]}))
+        "name\\r\\n'=1+1\\r\\n"
+    """
+    shown = formulas_escaped(frame) if escape_formulas else frame
+    text: str | None = shown.to_csv(path, index=False, lineterminator="\r\n")
+    return text
+
+
+def formulas_escaped(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` whose text cells and column names that a spreadsheet would read
+    as a formula start with ``'``; numbers, times, missing cells and whole E.164 numbers
+    are left as they are."""
+    out = frame.rename(columns=escaped_cell)
+    for n in range(out.shape[1]):
+        values = out.iloc[:, n]
+        if _textual(values):
+            out.isetitem(n, _escaped(values))
+    return out
+
+
+def escaped_cell(value: Any) -> Any:
+    """One cell, escaped if it is text that starts as a formula would."""
+    if isinstance(value, str) and _START.match(value) and not _E164.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _textual(values: pd.Series) -> bool:
+    """Whether a column can hold text: strings, Python objects, or categories of either."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    return bool(pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype))
+
+
+def _escaped(values: pd.Series) -> pd.Series:
+    """A text column escaped: vectorised for string columns, cell by cell for columns of
+    Python objects (which may mix text with numbers), by category for categoricals."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        categories = values.cat.categories.to_series()
+        if not categories.map(escaped_cell).ne(categories).any():
+            return values
+        return values.astype(object).map(escaped_cell)
+    if pd.api.types.is_object_dtype(values.dtype):
+        return values.map(escaped_cell)
+    risky = (values.str.match(FORMULA_START, na=False)
+             & ~values.str.fullmatch(E164_CELL, na=False))
+    return values.mask(risky, "'" + values) if risky.any() else values
