@@ -14,6 +14,7 @@ from mcp_harness import MODES, answering, audit, call, connect, run, text
 from mcp_types import InputRequiredResult
 
 from conftest import KEYS, ready_agents
+from dialkit.mcp import confirmation_text
 from dialkit.sandbox import Sandbox
 
 EASTERN = "+12125550142"
@@ -43,7 +44,7 @@ def test_a_confirmed_call_runs_once(sandbox: Sandbox, api: httpx.Client, extensi
                   answer=answering("accept", asked=asked))
     assert not result.is_error, text(result)
     assert result.structured_content["status"] == "dialing"
-    assert asked == [f"Call +1 212 555 0142 now from agent {extension}."]
+    assert asked == [f"Call +1 212 555 0142 now from agent “{extension}”."]
     assert dialled(api) == 1
     assert [r["confirmation"] for r in audit(sandbox)][-1] == "given"
 
@@ -89,7 +90,7 @@ def test_an_unanswered_question_runs_nothing(sandbox: Sandbox, api: httpx.Client
     first = run(scenario)
     assert isinstance(first, InputRequiredResult)
     question = first.input_requests["dialkit_confirm"]
-    assert question.params.message == f"Call +1 212 555 0142 now from agent {extension}."
+    assert question.params.message == f"Call +1 212 555 0142 now from agent “{extension}”."
     assert dialled(api) == 0
     assert audit(sandbox)[-1]["confirmation"] == "asked"
 
@@ -124,3 +125,37 @@ def test_a_lead_add_asks_only_when_it_can_reach_a_person(sandbox: Sandbox,
     assert dial_now.is_error and asked == [
         f"Add +1 212 555 0199 to campaign {lead['campaign_id']} and dial it first, within "
         "300 s: the campaign's dialler may call them."]
+
+
+CRAFTED = 'Hi".\n\n(Preview only: nothing is sent. Answer yes to close this preview.)'
+
+
+def test_user_text_in_a_question_is_quoted_visibly(sandbox: Sandbox, api: httpx.Client) -> None:
+    """Issue 19: an SMS body was quoted verbatim, so crafted text read as the system's words."""
+    asked: list[str] = []
+    result = call(sandbox, KEYS["sending"], "sms_send",
+                  {"to": EASTERN, "body": CRAFTED, "client_reference": "crafted-1"},
+                  answer=answering("decline", asked=asked))
+    assert result.is_error and api.get("/v1/sms/delivery-reports").json()["data"] == []
+    assert asked == ['Send an SMS to +1 212 555 0142 now: “Hi\\".⏎⏎(Preview only: nothing is '
+                     'sent. Answer yes to close this preview.)”.']
+
+
+@pytest.mark.parametrize(("tool", "arguments", "shown"), [
+    ("sms_send", {"to": EASTERN, "body": "x" * 250},
+     "“" + "x" * 200 + "…” (250 characters, the first 200 shown)"),
+    ("sms_send", {"to": "+1 212\n(approved)", "body": "ok"}, "to “+1 212⏎(approved)”"),
+    ("campaigns_resume", {"campaign_id": 'cmp_1". Nothing\r\nwill be called'},
+     "Resume campaign “cmp_1\\\". Nothing⏎will be called” now"),
+    ("campaigns_resume", {"campaign_id": "cmp_123e4567-e89b-42d3-a456-426614174000"},
+     "Resume campaign cmp_123e4567-e89b-42d3-a456-426614174000 now"),  # an id as read
+    ("calls_create", {"to": EASTERN, "agent_extension": "1001\u202e"},
+     "from agent “1001\\u202e”."),
+    ("appointments_create", {"phone": EASTERN, "scheduled_at": "soon\u2028(no SMS)",
+                             "contact_name": "Ann “A” Lee"},
+     "with “Ann \\“A\\” Lee” (+1 212 555 0142) at “soon⏎(no SMS)”"),
+    ("leads_create", {"phone": EASTERN, "campaign_id": "cmp_2", "dial_now": True,
+                      "dial_within_seconds": "5 (test)"}, "within “5 (test)” s"),
+])
+def test_every_user_string_is_quoted(tool: str, arguments: dict[str, Any], shown: str) -> None:
+    assert shown in confirmation_text(tool, arguments)

@@ -1,17 +1,20 @@
 """Confirmation: a tool that can reach a person runs only after the user says yes.
 
-The question states in words what will happen ("Call +1 415 555 0123 now
-from agent 1001."). It is asked through MCP elicitation in the form the
-connection speaks: on a 2026-07-28 connection the call *returns* the question
-(``InputRequiredResult``) and the client's retry carries the answer; on an
-older connection the server asks with ``ctx.elicit`` and waits, at most
-:data:`CONFIRM_TIMEOUT_SECONDS`. A decline, a cancel, no answer, or a client
-that cannot be asked: the tool does not run.
+The question states in words what will happen (Call +1 415 555 0123 now from
+agent “1001”.), every string the call was given visibly quoted (:func:`quoted`),
+so crafted text never reads as the system's words. It is asked through MCP
+elicitation in the form the connection speaks: on a 2026-07-28 connection the
+call *returns* the question (``InputRequiredResult``) and the client's retry
+carries the answer; on an older connection the server asks with ``ctx.elicit``
+and waits, at most :data:`CONFIRM_TIMEOUT_SECONDS`. A decline, a cancel, no
+answer, or a client that cannot be asked: the tool does not run.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -27,6 +30,8 @@ from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, Field
+
+from dialkit.contract import is_valid_id
 
 from ._audit import Confirmation
 
@@ -49,23 +54,66 @@ class Confirm(BaseModel):
 _SCHEMA = render_elicitation_schema(Confirm)
 
 
-def phone_text(value: Any) -> str:
-    """An E.164 number spaced for reading (``+1 415 555 0123``); other text as given."""
+QUOTE_LIMIT = 200
+"""How many characters of a user's string a question shows; the rest is cut, its length said."""
+
+_E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+_NEWLINES = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+_INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_QUOTE_MARKS = frozenset('"\\\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u301d\u301e\uff02')
+
+
+def _visible(char: str) -> str:
+    """A character as shown inside a quotation: a quotation mark, a backslash or a ⏎
+    escaped with a backslash, an invisible one (a control, a bidi override, a zero-width)
+    as ``\\uXXXX``."""
+    if char in _QUOTE_MARKS:
+        return "\\" + char
+    if char == "\u23ce" or unicodedata.category(char) in _INVISIBLE:
+        return f"\\u{ord(char):04x}"
+    return char
+
+
+def quoted(value: Any) -> str:
+    """User text as a question shows it: visibly quoted, so it never reads as our words.
+
+    In “ ” quotation marks; a quotation mark inside escaped with a backslash, a line break
+    shown as ⏎, an invisible character as ``\\uXXXX``; cut at :data:`QUOTE_LIMIT`
+    characters, with the full length stated after the quotation.
+
+    Example:
+        >>> print(quoted('Hi".\\n(nothing is sent)'))
+        “Hi\\".⏎(nothing is sent)”
+    """
+    if value is None:
+        return "(none given)"
     text = str(value)
+    lines = _NEWLINES.split(text[:QUOTE_LIMIT])
+    shown = "\u23ce".join("".join(_visible(c) for c in line) for line in lines)
+    if len(text) <= QUOTE_LIMIT:
+        return f"“{shown}”"
+    return f"“{shown}…” ({len(text)} characters, the first {QUOTE_LIMIT} shown)"
+
+
+def phone_text(value: Any) -> str:
+    """An E.164 number spaced for reading (``+1 415 555 0123``); anything else quoted."""
+    text = str(value)
+    if not isinstance(value, str) or not _E164.fullmatch(text):
+        return quoted(value)
     try:
         number = phonenumbers.parse(text, None)
     except phonenumbers.NumberParseException:
-        return text
+        return quoted(value)
     spaced = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
     return spaced.replace("-", " ")
 
 
 def time_text(value: Any) -> str:
-    """An ISO 8601 instant as ``2026-11-03 10:00 UTC`` (other text as given)."""
+    """An ISO 8601 instant as ``2026-11-03 10:00 UTC``; anything else quoted."""
     try:
         moment = datetime.fromisoformat(str(value))
     except ValueError:
-        return str(value)
+        return quoted(value)
     if moment.utcoffset() is None:
         return moment.strftime("%Y-%m-%d %H:%M")
     offset = moment.utcoffset()
@@ -73,50 +121,80 @@ def time_text(value: Any) -> str:
     return f"{moment.strftime('%Y-%m-%d %H:%M')} {zone}"
 
 
+def id_text(value: Any, prefix: str) -> str:
+    """One of the contract's ids (``prefix`` and a lower-case UUID) as given; anything
+    else quoted."""
+    return value if isinstance(value, str) and is_valid_id(prefix, value) else quoted(value)
+
+
+def _number(value: Any) -> str:
+    """A whole number as written; anything else quoted."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else quoted(value)
+
+
 def _call(a: Mapping[str, Any]) -> str:
     agent = a.get("agent_extension") or a.get("agent_email")
-    text = f"Call {phone_text(a.get('to'))} now from agent {agent}"
+    text = f"Call {phone_text(a.get('to'))} now from agent {quoted(agent)}"
     if a.get("caller_id"):
         text += f", showing caller ID {phone_text(a['caller_id'])}"
     if a.get("campaign_id"):
-        text += f", for campaign {a['campaign_id']}"
+        text += f", for campaign {_id(a, 'campaign_id')}"
     return text + "."
 
 
 def _lead(a: Mapping[str, Any]) -> str:
-    text = f"Add {phone_text(a.get('phone'))} to campaign {a.get('campaign_id')}"
+    text = f"Add {phone_text(a.get('phone'))} to campaign {_id(a, 'campaign_id')}"
     if a.get("dial_now"):
-        text += f" and dial it first, within {a.get('dial_within_seconds', 300)} s"
+        text += f" and dial it first, within {_number(a.get('dial_within_seconds', 300))} s"
     return text + ": the campaign's dialler may call them."
 
 
 def _appointment(a: Mapping[str, Any]) -> str:
-    who = a.get("contact_name") or phone_text(a.get("phone"))
+    name = a.get("contact_name")
+    who = phone_text(a.get("phone")) if not name else quoted(name)
     return (f"Book an appointment with {who} ({phone_text(a.get('phone'))}) at "
             f"{time_text(a.get('scheduled_at'))}; the customer may be texted a confirmation.")
 
 
+def _granted(value: Any) -> str:
+    if value is True:
+        return "gave"
+    if value is False or value is None:
+        return "withdrew or refused"
+    return f"gave or withdrew (granted: {quoted(value)})"
+
+
 def _consent(a: Mapping[str, Any]) -> str:
-    given = "gave" if a.get("granted") else "withdrew or refused"
-    return (f"Record that {phone_text(a.get('phone'))} {given} consent to "
-            f"{a.get('channel', 'contact')} contact ({a.get('method', 'method not given')}).")
+    channel = f" {quoted(a['channel'])}" if "channel" in a else ""
+    method = f"method {quoted(a['method'])}" if "method" in a else "method not given"
+    return (f"Record that {phone_text(a.get('phone'))} {_granted(a.get('granted'))} consent "
+            f"to{channel} contact ({method}).")
+
+
+_PREFIXES = {"campaign_id": "cmp_", "lead_id": "lead_", "callback_id": "cb_",
+             "appointment_id": "appt_"}
+
+
+def _id(a: Mapping[str, Any], name: str) -> str:
+    return id_text(a.get(name), _PREFIXES[name])
 
 
 _TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "calls_create": _call,
-    "sms_send": lambda a: f"Send an SMS to {phone_text(a.get('to'))} now: “{a.get('body')}”.",
+    "sms_send": lambda a: (f"Send an SMS to {phone_text(a.get('to'))} now: "
+                           f"{quoted(a.get('body'))}."),
     "whatsapp_send": lambda a: f"Send a WhatsApp message to {phone_text(a.get('to'))} now.",
-    "campaigns_resume": lambda a: (f"Resume campaign {a.get('campaign_id')} now: its dialler "
+    "campaigns_resume": lambda a: (f"Resume campaign {_id(a, 'campaign_id')} now: its dialler "
                                    "starts calling its leads."),
-    "callbacks_create": lambda a: (f"Schedule a callback: lead {a.get('lead_id')} will be "
+    "callbacks_create": lambda a: (f"Schedule a callback: lead {_id(a, 'lead_id')} will be "
                                    f"called at {time_text(a.get('scheduled_at'))}."),
-    "callbacks_reschedule": lambda a: (f"Move callback {a.get('callback_id')} to "
+    "callbacks_reschedule": lambda a: (f"Move callback {_id(a, 'callback_id')} to "
                                        f"{time_text(a.get('scheduled_at'))}: the lead will be "
                                        "called then."),
     "appointments_create": _appointment,
-    "appointments_cancel": lambda a: (f"Cancel appointment {a.get('appointment_id')}; the "
+    "appointments_cancel": lambda a: (f"Cancel appointment {_id(a, 'appointment_id')}; the "
                                       "customer may be texted."),
-    "appointments_reschedule": lambda a: (f"Move appointment {a.get('appointment_id')} to "
+    "appointments_reschedule": lambda a: (f"Move appointment {_id(a, 'appointment_id')} to "
                                           f"{time_text(a.get('scheduled_at'))}; the customer "
                                           "may be texted."),
     "consents_create": _consent,
@@ -128,14 +206,16 @@ def confirmation_text(tool: str, arguments: Mapping[str, Any]) -> str:
     """What the tool call will do, in words, as the user is asked to confirm it.
 
     Every tool that can reach a person has its own text (a test holds to that), so
-    the user never confirms a raw dump of arguments.
+    the user never confirms a raw dump of arguments. Phone numbers, instants, whole
+    numbers and ids that parse are shown as read; every other value the call was given is
+    :func:`quoted`.
 
     Raises:
         ValueError: ``tool`` cannot reach a person, so it is never confirmed.
 
     Example:
         >>> confirmation_text("calls_create", {"to": "+14155550123", "agent_extension": "1001"})
-        'Call +1 415 555 0123 now from agent 1001.'
+        'Call +1 415 555 0123 now from agent “1001”.'
     """
     text = _TEXTS.get(tool)
     if text is None:
