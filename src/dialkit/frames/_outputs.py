@@ -23,6 +23,7 @@ import os
 import re
 from typing import Any, Final
 
+import numpy as np
 import pandas as pd
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
@@ -106,6 +107,13 @@ def _escaped(values: pd.Series) -> pd.Series:
         return values.astype(object).map(escaped_cell)
     if pd.api.types.is_object_dtype(values.dtype):
         return values.map(escaped_cell)
-    risky = (values.str.match(FORMULA_START, na=False)
-             & ~values.str.fullmatch(E164_CELL, na=False))
-    return values.mask(risky, "'" + values) if risky.any() else values
+    starts = np.flatnonzero(values.str.match(FORMULA_START, na=False).to_numpy(bool))
+    if not len(starts):  # the common case: one pass, no copy
+        return values
+    e164 = values.iloc[starts].str.fullmatch(E164_CELL, na=False).to_numpy(bool)
+    risky = starts[~e164]
+    if not len(risky):
+        return values
+    out = values.copy()
+    out.iloc[risky] = ("'" + values.iloc[risky]).array
+    return out
