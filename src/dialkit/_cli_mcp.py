@@ -79,7 +79,9 @@ class ClientExecutor:
         self._identity: Identity | None = None
 
     def identity(self) -> Identity:
-        """The key's identity, asked of the service once (``GET /v1/me``)."""
+        """The key's identity, asked of the service once (``GET /v1/me``). Its scopes shape
+        only what ``tools/list`` shows: whether a call asks the user never depends on them
+        (a scope granted later must not skip a question), and the service checks each call."""
         if self._identity is None:
             self._identity = identity_from_me(dict(self.client.me()), self.client.credential_id)
         return self._identity

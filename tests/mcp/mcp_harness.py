@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import httpx
@@ -17,7 +17,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, ElicitResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import CallToolResult, ElicitResult, Request
 
 from dialkit.sandbox import Sandbox
 
@@ -72,6 +73,30 @@ def call(target: Sandbox | MCPServer, key: str | None, tool: str, arguments: dic
             return await client.call_tool(tool, arguments)
     result: CallToolResult = run(scenario)
     return result
+
+
+class RawToolCall(Request[dict[str, Any], Literal["tools/call"]]):
+    """A ``tools/call`` whose params are sent as given (the SDK's own request checks them)."""
+
+    name_param = "name"
+
+
+def raw_calls(target: Sandbox | MCPServer, key: str | None,
+              params: list[dict[str, Any]], mode: str = "auto") -> list[CallToolResult | MCPError]:
+    """Each ``tools/call`` with ``params`` as sent, and what it was answered: a result, or the
+    protocol error."""
+    async def scenario() -> list[CallToolResult | MCPError]:
+        answers: list[CallToolResult | MCPError] = []
+        async with connect(target, key, mode=mode) as client:
+            for one in params:
+                try:
+                    answers.append(await client.session.send_request(
+                        RawToolCall(method="tools/call", params=one), CallToolResult))
+                except MCPError as error:
+                    answers.append(error)
+        return answers
+    answers: list[CallToolResult | MCPError] = run(scenario)
+    return answers
 
 
 def listed(target: Sandbox | MCPServer, key: str | None, mode: str = "auto") -> list[str]:

@@ -159,3 +159,27 @@ def test_user_text_in_a_question_is_quoted_visibly(sandbox: Sandbox, api: httpx.
 ])
 def test_every_user_string_is_quoted(tool: str, arguments: dict[str, Any], shown: str) -> None:
     assert shown in confirmation_text(tool, arguments)
+
+
+def test_a_lead_add_whose_campaign_cannot_be_read_is_refused(sandbox: Sandbox,
+                                                            api: httpx.Client) -> None:
+    """Whether the add can reach a person depends on the campaign's status: unread, the
+    call is refused (and audited), not run on a guess."""
+    campaign = api.get("/v1/campaigns", params={"status": "running", "limit": 1}
+                       ).json()["data"][0]["id"]
+    before = api.get("/v1/leads", params={"campaign_id": campaign, "limit": 1}).json()["data"]
+    httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/acme/clients/full",
+                json={"scopes": ["leads:write", "leads:read", "calls:originate"]}
+                ).raise_for_status()
+    asked: list[str] = []
+    result = call(sandbox, KEYS["full"], "leads_create",
+                  {"campaign_id": campaign, "phone": "+12125550198"},
+                  answer=answering("accept", asked=asked))
+    assert result.is_error and result.structured_content["code"] == "confirmation_undecided"
+    assert "(403 insufficient_scope)" in text(result) and "Nothing was done" in text(result)
+    assert asked == []
+    assert api.get("/v1/leads", params={"campaign_id": campaign, "limit": 1}
+                   ).json()["data"] == before, "no lead was added"
+    record = audit(sandbox)[-1]
+    assert (record["tool"], record["outcome"], record["confirmation"], record["code"]) == (
+        "leads_create", "not_run", "undecided", "confirmation_undecided")

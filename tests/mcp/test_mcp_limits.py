@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from mcp_harness import answering, audit, call, connect, run, text
+from mcp.shared.exceptions import MCPError
+from mcp_harness import answering, audit, call, connect, raw_calls, run, text
 
 from conftest import KEYS, base_config
 from dialkit.contract import Scope, Switch
@@ -107,3 +108,31 @@ def test_a_refused_key_is_in_the_audit_log_too() -> None:
     [record] = log.records()
     assert (record.tool, record.outcome, record.status, record.code, record.client_id) == (
         "calls_create", "error", 401, "invalid_api_key", None)
+
+
+UNROUTED = [{"name": "calls_delete", "arguments": {"call_id": "x"}},
+            {"name": "calls_list", "arguments": ["limit", 1]},
+            {"name": "dnc_check", "arguments": "+12125550142"}]
+"""Calls that never reach a tool: an unknown name, arguments that are not an object."""
+
+
+def unrouted_records(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(r["tool"], r["outcome"], r["confirmation"], r["status"], r["code"])
+            for r in records]
+
+
+UNROUTED_RECORDS = [("calls_delete", "not_run", "not_needed", None, "unknown_tool"),
+                    ("calls_list", "not_run", "not_needed", None, "invalid_arguments"),
+                    ("dnc_check", "not_run", "not_needed", None, "invalid_arguments")]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_call_that_reaches_no_tool_is_audited_too(sandbox: Sandbox, mode: str) -> None:
+    """Issue 19: an unknown tool, or arguments that are not an object, left no record."""
+    answers = raw_calls(sandbox, KEYS["full"], UNROUTED, mode=mode)
+    assert answers[0].is_error and "calls_delete" in text(answers[0])
+    assert all(isinstance(a, MCPError) or a.is_error for a in answers[1:])
+    records = audit(sandbox)
+    assert unrouted_records(records) == UNROUTED_RECORDS
+    assert {r["credential_id"] for r in records} == {"fullkey01"}
+    assert all(len(r["arguments_digest"]) == 64 for r in records)

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from mcp import StdioServerParameters
-from mcp_harness import MODES, answering, call, connect, listed, run, slow, text
+from mcp_harness import MODES, answering, call, connect, listed, raw_calls, run, slow, text
 from typer.testing import CliRunner
 
 from conftest import KEYS, READ_SCOPES, ready_agents
@@ -198,3 +198,47 @@ def test_the_docs_name_every_option_of_mcp_serve() -> None:
     documented = set(re.findall(r"^\| `(--[a-z-]+)`", section, re.MULTILINE))
     shown = CliRunner().invoke(app, ["mcp", "serve", "--help"]).output
     assert documented == set(re.findall(r"(--[a-z][a-z-]+)", shown)) - {"--help"}
+
+
+def test_a_scope_granted_while_serving_still_asks_first(sandbox: Sandbox, api: httpx.Client,
+                                                        tmp_path: Path) -> None:
+    """Issue 19: the key's scopes read at start made a tier-2 call granted later run unasked."""
+    campaign = api.get("/v1/campaigns", params={"status": "paused", "limit": 1}
+                       ).json()["data"][0]["id"]
+    log = tmp_path / "a.jsonl"
+    parameters = StdioServerParameters(
+        command=sys.executable, args=["-m", "dialkit.cli", "mcp", "serve", "--audit-log",
+                                      str(log)],
+        env={"DIALKIT_API_KEY": KEYS["reader"], "DIALKIT_BASE_URL": sandbox.base_url,
+             "DIALKIT_CACHE_DIR": os.environ["DIALKIT_CACHE_DIR"]})
+
+    async def scenario() -> tuple[list[str], Any]:
+        from mcp import Client as McpClient
+
+        async with McpClient(parameters) as client:  # declares no elicitation
+            names = [t.name for t in (await client.list_tools()).tools]
+            grant = httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/acme/clients/reader",
+                                json={"scopes": [*READ_SCOPES, "campaigns:resume"]})
+            grant.raise_for_status()
+            return names, await client.call_tool("campaigns_resume",
+                                                 {"campaign_id": campaign})
+
+    names, resumed = run(scenario)
+    assert "campaigns_resume" not in names, "the key lacked the scope when serve started"
+    assert resumed.is_error and resumed.structured_content["code"] == "confirmation_unsupported"
+    assert api.get(f"/v1/campaigns/{campaign}").json()["status"] == "paused"
+    record = JsonLinesAuditLog(log).records()[-1]
+    assert (record.tool, record.outcome, record.confirmation, record.code) == (
+        "campaigns_resume", "not_run", "unsupported", "confirmation_unsupported")
+
+
+def test_a_call_that_reaches_no_tool_is_audited_too(serve: Any, tmp_path: Path) -> None:
+    """Issue 19: an unknown tool, or arguments that are not an object, left no record."""
+    answers = raw_calls(serve(tools=["calls_list", "dnc_check"]), None, [
+        {"name": "calls_create", "arguments": {"to": EASTERN}},  # a tool not served
+        {"name": "calls_list", "arguments": [1]}])
+    assert answers[0].is_error
+    records = JsonLinesAuditLog(tmp_path / "audit.jsonl").records()
+    assert [(r.tool, r.outcome, r.code, r.credential_id) for r in records] == [
+        ("calls_create", "not_run", "unknown_tool", "fullkey01"),
+        ("calls_list", "not_run", "invalid_arguments", "fullkey01")]

@@ -19,16 +19,18 @@ from typing import Literal, Protocol
 
 import orjson
 
-Confirmation = Literal["not_needed", "asked", "given", "declined", "cancelled", "unanswered",
-                       "unsupported"]
+Confirmation = Literal["not_needed", "undecided", "asked", "given", "declined", "cancelled",
+                       "unanswered", "unsupported"]
 """What became of the confirmation: not needed (the tool cannot reach a person, or the
-call was refused before it could be asked), asked (the question went to the client, no
-answer yet), given, or refused in one of four ways."""
+call was refused before it could be asked), undecided (whether to ask could not be
+decided, so the call was refused), asked (the question went to the client, no answer
+yet), given, or refused in one of four ways."""
 
 Outcome = Literal["ok", "error", "not_run"]
 """``ok``: the operation succeeded; ``error``: the service refused it, or the key
-(``code`` says why); ``not_run``: nothing was sent (no confirmation, or the arguments'
-names refused: ``invalid_arguments``)."""
+(``code`` says why), or the tool server failed (``internal_error``); ``not_run``: nothing
+was sent (``code`` says why: no confirmation, ``invalid_arguments``, ``unknown_tool``,
+``malformed_call``, ``confirmation_undecided``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,13 @@
 
 Every tool runs the same way: find who calls (:meth:`Executor.identify`),
 check the argument names, ask the user to confirm if the call can reach a
-person, run the operation through the executor, and answer with the
-service's answer (a tool error that carries the problem's ``code`` for a
-refusal). Each call, whatever became of it, writes one audit record.
-``tools/list`` shows only the tools the caller's scopes allow.
+person (decided from the operation and, for a lead add, the campaign's status
+read then; never from the key's scopes), run the operation through the
+executor, and answer with the service's answer (a tool error that carries the
+problem's ``code`` for a refusal). Each ``tools/call``, whatever became of it,
+writes one audit record, one that reaches no tool (an unknown name, arguments
+that are not an object) included. ``tools/list`` shows only the tools the
+caller's scopes allow.
 """
 
 from __future__ import annotations
@@ -49,11 +52,22 @@ INSTRUCTIONS = (
 SECRET_WITHHELD = ("The webhook signing secret is not passed to assistants; the endpoint's "
                    "secret_hint names it. Rotate the secret with dialkit.Client to read a new one.")
 INVALID_ARGUMENTS = "invalid_arguments"
-"""The code of a call refused for a missing or unknown argument name: nothing was sent."""
+"""The code of a call refused for a missing or unknown argument name, or arguments that
+are not an object: nothing was sent."""
+UNKNOWN_TOOL = "unknown_tool"
+"""The code of a call to a tool this server does not serve: nothing was sent."""
+MALFORMED_CALL = "malformed_call"
+"""The code of a call the SDK refused as malformed before any tool saw it."""
+CONFIRMATION_UNDECIDED = "confirmation_undecided"
+"""The code of a call refused because whether to ask the user could not be decided."""
+INTERNAL_ERROR = "internal_error"
+"""The code of a call that failed inside the tool server (a fault of dialkit's)."""
+TOOL_NAME_KEPT = 100
+"""How much of a tool name a client sent is kept in the audit log."""
 _DIALLING_NOBODY = frozenset({CampaignStatus.DRAFT, CampaignStatus.READY, CampaignStatus.PAUSED,
                               CampaignStatus.COMPLETED})
 """Campaign states whose dialler calls no one, so a lead added to one reaches no one yet;
-any other (running, or a status that could not be read) asks the user first."""
+any other (running, or a status newer than the contract) asks the user first."""
 _UNSET: Any = object()
 
 
@@ -134,26 +148,45 @@ class _Runner:
         try:
             identity = await self.executor.identify(credentials)
         except AccessRefusedError as refused:
-            self._write(_Note(spec, arguments, None), "error", "not_needed",
+            self._write(_Note(spec.name, arguments, None), "error", "not_needed",
                         status=refused.status, code=refused.code)
             return _error_text(f"{refused.status} {refused.code}: {refused}", refused.code)
-        note = _Note(spec, arguments, identity)
-        problem = spec.argument_problem(arguments)
+        except Exception:
+            self._write(_Note(spec.name, arguments, None), "error", "not_needed",
+                        code=INTERNAL_ERROR)
+            raise
+        note = _Note(spec.name, arguments, identity)
+        try:
+            return await self._checked(spec, note, ctx, credentials, source)
+        except Exception:  # a fault of ours: recorded, then the SDK answers it as a tool error
+            self._write(note, "error", "not_needed", code=INTERNAL_ERROR)
+            raise
+
+    async def _checked(self, spec: ToolSpec, note: _Note, ctx: Context[Any, Any],
+                       credentials: str | None, source: str | None
+                       ) -> CallToolResult | InputRequiredResult:
+        """Check the argument names, confirm if need be, run."""
+        problem = spec.argument_problem(note.arguments)
         if problem is not None:
             self._write(note, "not_run", "not_needed", code=INVALID_ARGUMENTS)
             return _error_text(problem, INVALID_ARGUMENTS)
-        confirmation = await self._confirmation(note, identity, ctx, credentials, source)
+        confirmation = await self._confirmation(spec, note, ctx, credentials, source)
         if not isinstance(confirmation, str):
             return confirmation
-        return await self._run(note, confirmation, credentials, source)
+        return await self._run(spec, note, confirmation, credentials, source)
 
-    async def _confirmation(self, note: _Note, identity: Identity, ctx: Context[Any, Any],
+    async def _confirmation(self, spec: ToolSpec, note: _Note, ctx: Context[Any, Any],
                             credentials: str | None, source: str | None
                             ) -> Confirmation | CallToolResult | InputRequiredResult:
         """``not_needed`` or ``given`` when the call may run; otherwise what to answer
         instead (the question, or why nothing ran), already written to the log."""
-        spec, arguments = note.spec, note.arguments
-        if not await self._needs_confirmation(spec, arguments, identity, credentials, source):
+        arguments = note.arguments
+        try:
+            needed = await self._needs_confirmation(spec, arguments, credentials, source)
+        except _Undecided as undecided:
+            self._write(note, "not_run", "undecided", code=CONFIRMATION_UNDECIDED)
+            return _error_text(str(undecided), CONFIRMATION_UNDECIDED)
+        if not needed:
             return "not_needed"
         verdict = await confirm(ctx, confirmation_text(spec.name, arguments), self.timeout)
         if isinstance(verdict, InputRequiredResult):
@@ -164,42 +197,68 @@ class _Runner:
             return _error_text(REFUSALS[verdict], f"confirmation_{verdict}")
         return verdict
 
-    async def _run(self, note: _Note, confirmation: Confirmation, credentials: str | None,
-                   source: str | None) -> CallToolResult:
+    async def _run(self, spec: ToolSpec, note: _Note, confirmation: Confirmation,
+                   credentials: str | None, source: str | None) -> CallToolResult:
         """Send the operation, write its record, and answer with the service's answer."""
-        request = note.spec.request(note.arguments)
+        request = spec.request(note.arguments)
         answer = await self.executor.execute(ToolCall(
-            note.spec.operation, request.path, request.query, request.body,
+            spec.operation, request.path, request.query, request.body,
             request.idempotency_key, request.if_match, credentials, source))
         problem = None if answer.ok else _problem(answer)
         self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
                     code=None if problem is None else problem.get("code"))
-        return _result(note.spec, answer) if problem is None else _error(answer, problem)
+        return _result(spec, answer) if problem is None else _error(answer, problem)
 
     async def _needs_confirmation(self, spec: ToolSpec, arguments: Mapping[str, Any],
-                                  identity: Identity, credentials: str | None,
-                                  source: str | None) -> bool:
-        """Whether to ask: never for a call the key cannot make (it is refused anyway)."""
+                                  credentials: str | None, source: str | None) -> bool:
+        """Whether to ask, decided from the operation, never from what the key holds
+        (scopes granted while serving must not skip a question): a tier-2 operation or
+        WhatsApp always; a lead add when it asks ``dial_now`` or its campaign, read now,
+        is dialling.
+
+        Raises:
+            _Undecided: The campaign's status could not be read.
+        """
         operation = spec.operation
-        if not reaches_people(operation) or not allowed(operation, identity.scopes):
+        if not reaches_people(operation):
             return False
-        if operation.name != "leads.create":
+        if operation.name != "leads.create" or arguments.get("dial_now"):
             return True
-        if arguments.get("dial_now"):
-            return True
-        if Scope.CALLS_ORIGINATE not in identity.scopes or not arguments.get("campaign_id"):
-            return False  # without calls:originate an add to a running campaign is refused
-        status = await self._campaign_status(str(arguments["campaign_id"]), credentials, source)
+        status = await self._campaign_status(str(arguments.get("campaign_id")), credentials,
+                                             source)
         return status not in _DIALLING_NOBODY
 
     async def _campaign_status(self, campaign_id: str, credentials: str | None,
-                               source: str | None) -> str | None:
-        """The campaign's status, or ``None`` when it cannot be read (then the user is asked)."""
+                               source: str | None) -> str:
+        """The campaign's status, read now.
+
+        Raises:
+            _Undecided: The service did not tell it.
+        """
         answer = await self.executor.execute(ToolCall(
             operation_by_name("campaigns.get"), {"campaign_id": campaign_id},
             credentials=credentials, source=source))
         data = answer.json() if answer.ok else None
-        return data.get("status") if isinstance(data, dict) else None
+        status = data.get("status") if isinstance(data, dict) else None
+        if isinstance(status, str):
+            return status
+        problem = _problem(answer) if not answer.ok else {"code": "no_status"}
+        raise _Undecided(
+            f"A lead added to a running campaign can be called at once, so leads_create asks "
+            f"the user first when the campaign is running; its status could not be read "
+            f"({answer.status} {problem.get('code')}), so whether to ask cannot be decided "
+            "and the call was refused. Nothing was done: check the campaign_id and that the "
+            "key holds campaigns:read, or pass dial_now: true to be asked in any case.")
+
+    async def unrouted(self, ctx: ServerRequestContext[Any, Any], tool: str, arguments: Any,
+                       code: str) -> None:
+        """Write the record of a ``tools/call`` that reaches no tool (refused by the SDK)."""
+        credentials, _ = _transport(ctx)
+        try:
+            identity: Identity | None = await self.executor.identify(credentials)
+        except Exception:  # a refused key: the record names no one, the SDK still answers
+            identity = None
+        self._write(_Note(tool, arguments, identity), "not_run", "not_needed", code=code)
 
     def _write(self, note: _Note, outcome: Outcome, confirmation: Confirmation, *,
                answer: ToolAnswer | None = None, status: int | None = None,
@@ -214,8 +273,8 @@ class _Runner:
             account=None if identity is None else identity.account,
             client_id=None if identity is None else identity.client_id,
             credential_id=None if identity is None else identity.credential_id,
-            tool=note.spec.name,
-            arguments_digest=arguments_digest(note.spec.name, note.arguments),
+            tool=note.tool,
+            arguments_digest=arguments_digest(note.tool, note.arguments),
             outcome=outcome, confirmation=confirmation,
             status=status if answer is None else answer.status, code=code,
             request_id=None if answer is None else answer.request_id,
@@ -223,16 +282,20 @@ class _Runner:
 
 
 class _Note:
-    """What an audit record of one call repeats: the tool, its arguments, the caller
-    (``None`` when the key was refused)."""
+    """What an audit record of one call repeats: the tool's name, its arguments (as sent:
+    not an object for a call that reaches no tool), the caller (``None`` when the key was
+    refused)."""
 
-    __slots__ = ("arguments", "identity", "spec")
+    __slots__ = ("arguments", "identity", "tool")
 
-    def __init__(self, spec: ToolSpec, arguments: Mapping[str, Any],
-                 identity: Identity | None) -> None:
-        self.spec = spec
+    def __init__(self, tool: str, arguments: Any, identity: Identity | None) -> None:
+        self.tool = tool
         self.arguments = arguments
         self.identity = identity
+
+
+class _Undecided(Exception):
+    """Whether a call needs confirmation cannot be decided; the message says why."""
 
 
 def _problem(answer: ToolAnswer) -> dict[str, Any]:
@@ -334,6 +397,45 @@ def _scope_filter(executor: Executor) -> Any:
     return middleware
 
 
+def _unrouted_code(params: Any, served: frozenset[str]) -> str | None:
+    """Why a ``tools/call`` reaches no tool (an unknown name, arguments that are not an
+    object), or ``None`` when it does."""
+    if not isinstance(params, Mapping) or params.get("name") not in served:
+        return UNKNOWN_TOOL
+    arguments = params.get("arguments")
+    return None if arguments is None or isinstance(arguments, Mapping) else INVALID_ARGUMENTS
+
+
+def _named(params: Any) -> tuple[str, Any]:
+    """The tool name (cut at :data:`TOOL_NAME_KEPT`; JSON when not a string) and the
+    arguments of a ``tools/call``, as sent."""
+    if not isinstance(params, Mapping):
+        return "", None
+    name = params.get("name")
+    text = name if isinstance(name, str) else orjson.dumps(name, default=str).decode()
+    return text[:TOOL_NAME_KEPT], params.get("arguments")
+
+
+def _call_audit(runner: _Runner, served: frozenset[str]) -> Any:
+    """Middleware: a ``tools/call`` that reaches no tool is written to the audit log too
+    (the tools write their own records); the SDK answers it as it would."""
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                         ) -> HandlerResult:
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        code = _unrouted_code(ctx.params, served)
+        if code is not None:
+            await runner.unrouted(ctx, *_named(ctx.params), code)
+            return await call_next(ctx)
+        try:
+            return await call_next(ctx)
+        except MCPError:  # the request was refused before the tool ran
+            await runner.unrouted(ctx, *_named(ctx.params), MALFORMED_CALL)
+            raise
+
+    return middleware
+
+
 def build_server(executor: Executor, *, audit: AuditLog | None = None,
                  tools: Iterable[str] | None = None, read_only: bool = False,
                  confirm_timeout: float = CONFIRM_TIMEOUT_SECONDS) -> MCPServer:
@@ -352,6 +454,7 @@ def build_server(executor: Executor, *, audit: AuditLog | None = None,
     """
     runner = _Runner(executor, audit, confirm_timeout)
     chosen = select_tools(tools, read_only=read_only)
+    served = frozenset(spec.name for spec in chosen)
     return MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING",
                      tools=[_tool(spec, runner) for spec in chosen],
-                     middleware=[_scope_filter(executor)])
+                     middleware=[_call_audit(runner, served), _scope_filter(executor)])
