@@ -183,3 +183,19 @@ def test_a_lead_add_whose_campaign_cannot_be_read_is_refused(sandbox: Sandbox,
     record = audit(sandbox)[-1]
     assert (record["tool"], record["outcome"], record["confirmation"], record["code"]) == (
         "leads_create", "not_run", "undecided", "confirmation_undecided")
+
+
+def test_a_tier_2_call_is_asked_whatever_the_key_holds(sandbox: Sandbox,
+                                                       api: httpx.Client) -> None:
+    """Whether to ask is the operation's, not the key's: the reader's scopes lack
+    campaigns:resume, it is asked all the same, and the service refuses the confirmed call."""
+    campaign = api.get("/v1/campaigns", params={"status": "paused", "limit": 1}
+                       ).json()["data"][0]["id"]
+    asked: list[str] = []
+    result = call(sandbox, KEYS["reader"], "campaigns_resume", {"campaign_id": campaign},
+                  answer=answering("accept", asked=asked))
+    assert asked == [f"Resume campaign {campaign} now: its dialler starts calling its leads."]
+    assert result.is_error and result.structured_content["code"] == "insufficient_scope"
+    record = audit(sandbox)[-1]
+    assert (record["outcome"], record["confirmation"], record["status"]) == (
+        "error", "given", 403)
