@@ -13,6 +13,7 @@ from dialkit.client import Client
 from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
 from dialkit.compliance._population import rate_text
 from dialkit.errors import ApiError
+from dialkit.leads._limits import FileLimits, LimitError, check_delimited
 
 compliance_app = typer.Typer(help="Compliance audits of what the account did.",
                              no_args_is_help=True, rich_markup_mode=None)
@@ -107,10 +108,15 @@ def _modified(path: Path) -> str:
 
 
 def _read(path: Path) -> pd.DataFrame:
+    """A CSV export's lines checked against the leads' file limits before pandas parses it
+    (a million-column line took 5 GB)."""
     try:
         if path.suffix.lower() == ".parquet":
             return pd.read_parquet(path)
+        check_delimited(path, ",", str(path), FileLimits.from_env(), keyword=False)
         return pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
+    except LimitError as error:
+        _fail(str(error))
     except (OSError, ValueError) as error:
         _fail(f"{path}: cannot be read as {path.suffix or 'CSV'} ({error})")
 

@@ -11,6 +11,7 @@ from ._clean import clean
 from ._headers import ALIASES
 from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
 from ._journal import ImportJournalError
+from ._limits import FileLimits
 from ._normalize import normalize, region_of
 from ._read import LeadFile, LeadFileError, read
 from ._result import CleanResult
@@ -18,6 +19,7 @@ from ._result import CleanResult
 __all__ = [
     "ALIASES",
     "CleanResult",
+    "FileLimits",
     "ImportJournalError",
     "ImportReport",
     "ImportStoppedError",

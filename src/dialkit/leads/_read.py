@@ -28,6 +28,7 @@ import pyarrow.csv as pacsv
 from python_calamine import CalamineWorkbook
 
 from ._headers import ALIASES, map_headers
+from ._limits import FileLimits, LimitError, check_delimited, check_workbook
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
 """What :func:`read` takes: a path, a binary file object, or a DataFrame."""
@@ -37,6 +38,7 @@ _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls 
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16"))
 _SNIFFED = 65_536
+_BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
@@ -71,7 +73,8 @@ class LeadFile:
 
 
 def read(source: Source, *, sheet: str | int | None = None,
-         mapping: Mapping[str, str] | None = None, encoding: str | None = None) -> LeadFile:
+         mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+         limits: FileLimits | None = None) -> LeadFile:
     """Read a lead file as text and map its headers to lead fields.
 
     Args:
@@ -82,9 +85,14 @@ def read(source: Source, *, sheet: str | int | None = None,
         encoding: The text encoding; by default UTF-8 or UTF-16 by their byte order
             mark, else UTF-8 if the file is valid UTF-8, else cp1252 (latin-1 for
             the bytes cp1252 leaves undefined).
+        limits: What a file may hold, checked before it is parsed (columns and line
+            length of a CSV, a workbook's uncompressed size and compression ratio);
+            by default :class:`FileLimits`' defaults and their ``DIALKIT_MAX_*``
+            variables. :func:`clean` and :func:`import_leads` take what this returns.
 
     Raises:
-        LeadFileError: The file cannot be read, holds no rows, or has no phone column.
+        LeadFileError: The file cannot be read, holds no rows, has no phone column, or
+            is past a limit.
 
     Example:
         >>> leads = dialkit.leads.read("vendor.csv")  # doctest: +SKIP
@@ -95,14 +103,24 @@ def read(source: Source, *, sheet: str | int | None = None,
         frame, numbers = _from_frame(source)
     else:
         file = _load(source)
-        if file.head.startswith(_EXCEL_MAGIC):
-            frame, numbers = _from_workbook(file.data(), sheet, file.name)
-            encoding_read = None
-        else:
-            frame, encoding_read = _from_text(file, encoding)
-            numbers = _no_numbers()
+        try:
+            frame, numbers, encoding_read = _from_file(file, sheet, encoding,
+                                                       limits or FileLimits.from_env())
+        except LimitError as refused:
+            raise LeadFileError(str(refused)) from None
         name = file.name
     return _mapped(name, frame, numbers, mapping, encoding_read)
+
+
+def _from_file(file: _File, sheet: str | int | None, encoding: str | None,
+               limits: FileLimits) -> tuple[pd.DataFrame, pd.DataFrame, str | None]:
+    """A file's frame, its numeric cells and the encoding read, each limit checked first."""
+    if file.head.startswith(_EXCEL_MAGIC):
+        check_workbook(file.path, file.whole, file.name, limits)
+        frame, numbers = _from_workbook(file.data(), sheet, file.name)
+        return frame, numbers, None
+    frame, encoding_read = _from_text(file, encoding, limits)
+    return frame, _no_numbers(), encoding_read
 
 
 @dataclass
@@ -141,7 +159,8 @@ def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
     return _File(str(path), head, path)
 
 
-def _from_text(file: _File, encoding: str | None) -> tuple[pd.DataFrame, str]:
+def _from_text(file: _File, encoding: str | None,
+               limits: FileLimits) -> tuple[pd.DataFrame, str]:
     """A CSV or TSV file's frame and the encoding it was read in.
 
     UTF-8 goes to pyarrow's CSV reader as it is (from the path when there is
@@ -153,15 +172,15 @@ def _from_text(file: _File, encoding: str | None) -> tuple[pd.DataFrame, str]:
              and not file.head.startswith(tuple(bom for bom, _ in _BOMS)))
     try:
         if plain:
-            return _parsed(file.head, str(file.path), file.name), "utf-8"
+            return _parsed(file.head, str(file.path), file.name, limits), "utf-8"
         utf8, found = _as_utf8(file.data(), encoding, file.name)
-        return _parsed(utf8, utf8, file.name), found
+        return _parsed(utf8, utf8, file.name, limits), found
     except _NotUtf8:
         if not plain and (encoding is not None or found != "utf-8"):
             raise LeadFileError(f"{file.name}: cannot be read as {found} (invalid bytes); leave "
                                 "encoding= out to detect it, or name the right one") from None
     utf8, found = _legacy(file.data())
-    return _parsed(utf8, utf8, file.name), found
+    return _parsed(utf8, utf8, file.name, limits), found
 
 
 class _NotUtf8(Exception):
@@ -203,26 +222,32 @@ def _legacy(data: bytes) -> tuple[bytes, str]:
         return data.decode("latin-1").encode("utf-8"), "latin-1"
 
 
-def _parsed(head: bytes, source: bytes | str, name: str) -> pd.DataFrame:
+def _parsed(head: bytes, source: bytes | str, name: str, limits: FileLimits) -> pd.DataFrame:
     """Every column as text, by pyarrow's reader; rows of another width by pandas'.
 
     ``source`` is the UTF-8 text or the path of a UTF-8 file, ``head`` its
-    first bytes. pyarrow refuses a row whose width differs from the header's,
-    where pandas fills a short row with empty cells and names the line of a
-    long one: such a file is read again by pandas. One thread: on two cores
-    it is as fast, and holds less memory at once.
+    first bytes; its lines are checked against ``limits`` before either reads
+    it, and a block holds two of the longest lines allowed. pyarrow refuses a
+    row whose width differs from the header's, where pandas fills a short row
+    with empty cells and names the line of a long one: such a file is read
+    again by pandas. One thread: on two cores it is as fast, and holds less
+    memory at once.
     """
     sample = head[:_SNIFFED].decode("utf-8", errors="ignore")
     try:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
+    check_delimited(source if isinstance(source, bytes) else Path(source), delimiter, name,
+                    limits)
     parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
     header = _header(sample, delimiter)
+    block = max(_BLOCK, 2 * limits.max_line_bytes)
     try:
         table = pacsv.read_csv(
             pa.BufferReader(source) if isinstance(source, bytes) else source,
-            parse_options=parse, read_options=pacsv.ReadOptions(use_threads=False),
+            parse_options=parse,
+            read_options=pacsv.ReadOptions(use_threads=False, block_size=block),
             convert_options=pacsv.ConvertOptions(
                 column_types=dict.fromkeys(header, pa.large_string()),
                 strings_can_be_null=True, quoted_strings_can_be_null=True))

@@ -1,0 +1,238 @@
+"""Limits on the files dialkit reads, checked before a parser sees them.
+
+A reader's memory grows with what it parses, not with the file: a 3 MB XLSX
+whose sheet inflates to a GiB of rows, or a 8 MB CSV whose header has a million
+columns, took more than 6 GB. So a workbook's zip directory is read first
+(sizes and compression ratios, without inflating anything), and a delimited
+file's lines are scanned in chunks (lengths and columns) before pyarrow or
+pandas parse it. What passes costs memory in proportion to its size.
+
+The defaults hold the largest real files with room to spare: a lead workbook
+of a million rows and 8 columns written by xlsxwriter is 467 MiB uncompressed,
+its sheet compressed 11:1 (18:1 when every row is the same); real lead files
+have tens of columns and lines under a few KiB. Each limit can be raised with
+``limits=FileLimits(...)`` or its environment variable.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+MAX_COLUMNS = 500
+"""Columns of a delimited file's line (the contract sends at most 20 custom fields)."""
+MAX_LINE_BYTES = 1 << 20
+"""Bytes of one line of a delimited file."""
+MAX_WORKBOOK_BYTES = 1 << 30
+"""Bytes of a workbook, uncompressed (the sum of its zip members' sizes)."""
+MAX_WORKBOOK_RATIO = 100
+"""How many times a workbook's zip member may inflate (members of 1 MiB and over)."""
+
+VARIABLES = {"max_columns": "DIALKIT_MAX_COLUMNS", "max_line_bytes": "DIALKIT_MAX_LINE_BYTES",
+             "max_workbook_bytes": "DIALKIT_MAX_WORKBOOK_BYTES",
+             "max_workbook_ratio": "DIALKIT_MAX_WORKBOOK_RATIO"}
+"""Each limit's environment variable, read by :meth:`FileLimits.from_env`."""
+
+_RATIO_FROM = 1 << 20  # a smaller member cannot exhaust memory, whatever its ratio
+_CHUNK = 8 << 20
+_NEWLINE = ord("\n")
+
+
+@dataclass(frozen=True)
+class FileLimits:
+    """What a file may hold before it is parsed; a file past one is refused, unread.
+
+    Attributes:
+        max_columns: Columns of one line of a CSV or TSV file.
+        max_line_bytes: Bytes of one line of a CSV or TSV file.
+        max_workbook_bytes: Bytes of a workbook: uncompressed for XLSX and ODS (read
+            from the zip's directory), the file's own size for XLS.
+        max_workbook_ratio: How many times a member of a workbook's zip may inflate.
+
+    Example:
+        >>> wide = FileLimits(max_columns=2000)
+        >>> leads = dialkit.leads.read("export.csv", limits=wide)  # doctest: +SKIP
+    """
+
+    max_columns: int = MAX_COLUMNS
+    max_line_bytes: int = MAX_LINE_BYTES
+    max_workbook_bytes: int = MAX_WORKBOOK_BYTES
+    max_workbook_ratio: int = MAX_WORKBOOK_RATIO
+
+    @classmethod
+    def from_env(cls) -> FileLimits:
+        """The defaults, each replaced by its environment variable when set
+        (``DIALKIT_MAX_COLUMNS=2000``): how a shell raises a limit."""
+        given = {}
+        for name, variable in VARIABLES.items():
+            value = os.environ.get(variable, "").strip()
+            if value:
+                if not value.isdigit() or int(value) < 1:
+                    raise ValueError(f"{variable}={value!r}: set a whole number of "
+                                     f"{'bytes' if 'bytes' in name else name[4:]}, or unset it")
+                given[name] = int(value)
+        return cls(**given)
+
+    def __post_init__(self) -> None:
+        for limit in fields(self):
+            value = getattr(self, limit.name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"FileLimits({limit.name}={value!r}): pass a whole number "
+                                 "of 1 or more")
+
+
+def refusal(name: str, found: str, limit: str, *, keyword: bool = True) -> str:
+    """The message of a file past a limit: the file, what it holds past ``limit``, and
+    how to raise it (``keyword=False`` where no ``limits=`` can be passed: a shell)."""
+    how = f"set {VARIABLES[limit]}"
+    if keyword:
+        how = f"pass limits=FileLimits({limit}=...) or {how}"
+    return (f"{name}: {found} ({limit}); refused unread, as such a file can exhaust "
+            f"memory. If the file is right, {how} to raise the limit")
+
+
+class LimitError(ValueError):
+    """A file past one of its :class:`FileLimits`: the message is a :func:`refusal`."""
+
+
+def check_workbook(path: Path | None, data: bytes | None, name: str, limits: FileLimits) -> None:
+    """Refuse a workbook whose zip members would inflate past the limits, from the sizes
+    in the zip's directory (the reader holds each member to its stated size, so the
+    sizes cannot lie); a workbook that is not a zip (XLS) by its own size."""
+    source: Path | io.BytesIO = path if path is not None else io.BytesIO(data or b"")
+    size = path.stat().st_size if path is not None else len(data or b"")
+    if not zipfile.is_zipfile(source):
+        if size > limits.max_workbook_bytes:
+            raise LimitError(refusal(name, f"{size:,} bytes, more than "
+                                     f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
+        return
+    try:
+        members = zipfile.ZipFile(source).infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # the workbook reader names what is wrong with it
+    _check_members(members, name, limits)
+
+
+def _check_members(members: list[zipfile.ZipInfo], name: str, limits: FileLimits) -> None:
+    total = sum(member.file_size for member in members)
+    if total > limits.max_workbook_bytes:
+        raise LimitError(refusal(name, f"{total:,} bytes uncompressed, more than "
+                                 f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size >= _RATIO_FROM and ratio > limits.max_workbook_ratio:
+            raise LimitError(refusal(
+                name, f"{member.filename} inflates {ratio:.0f} times ({member.compress_size:,} "
+                f"bytes to {member.file_size:,}), more than {limits.max_workbook_ratio:,}",
+                "max_workbook_ratio"))
+
+
+def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: FileLimits, *,
+                    keyword: bool = True) -> None:
+    """Refuse a delimited file with a line longer or wider than the limits, scanning it
+    in chunks (never whole in memory when it is a path).
+
+    A line's columns are its delimiters plus one, counted again by the csv module only
+    when past the limit, so that delimiters inside quotes are not columns. The header
+    record is also read whole (up to the line limit), as a header whose quoted values
+    hold newlines spans lines, and its columns are the columns of every row.
+    """
+    scan = _Scan(delimiter, name, limits, keyword)
+    scan.header(_start(source, limits.max_line_bytes + 1))
+    line, carry = 1, b""
+    for chunk in _chunks(source):
+        buffer = carry + chunk
+        ends = np.flatnonzero(np.frombuffer(buffer, np.uint8) == _NEWLINE)
+        scan.lines(buffer, ends, line)
+        line += len(ends)
+        carry = buffer[ends[-1] + 1:] if len(ends) else buffer
+        if len(carry) > limits.max_line_bytes:
+            scan.too_long(line)
+    scan.lines(carry + b"\n", np.array([len(carry)]), line)
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """The checks of :func:`check_delimited`, with what each refusal names."""
+
+    delimiter: str
+    name: str
+    limits: FileLimits
+    keyword: bool
+
+    def lines(self, buffer: bytes, ends: npt.NDArray[np.intp], first: int) -> None:
+        """Check the whole lines of ``buffer`` (ending at ``ends``; ``first`` is the
+        first's number): their lengths, then the columns of those with many delimiters."""
+        if not len(ends):
+            return
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        long = np.flatnonzero(ends - starts > self.limits.max_line_bytes)
+        if len(long):
+            self.too_long(first + int(long[0]))
+        marks = np.flatnonzero(np.frombuffer(buffer, np.uint8) == ord(self.delimiter))
+        widths = np.searchsorted(marks, ends) - np.searchsorted(marks, starts) + 1
+        for n in np.flatnonzero(widths > self.limits.max_columns):
+            text = buffer[starts[n]:ends[n]].decode("utf-8", errors="replace")
+            try:
+                columns = len(next(csv.reader([text], delimiter=self.delimiter), []))
+            except csv.Error:  # a field past the csv module's size: count the delimiters
+                columns = int(widths[n])
+            if columns > self.limits.max_columns:
+                self.too_wide(f"line {first + int(n)}", columns)
+
+    def header(self, start: bytes) -> None:
+        """The header record's columns, read whole by the csv module from the file's
+        first bytes; a header not ended within the line limit is too long."""
+        text = io.StringIO(start.decode("utf-8", errors="replace"), newline="")
+        rows = csv.reader(text, delimiter=self.delimiter)
+        cut = len(start) > self.limits.max_line_bytes
+        header: list[str] = []
+        try:
+            while not header:
+                header = next(rows)
+        except StopIteration:
+            return
+        except csv.Error:  # a broken header: the parser names it, unless it is too long
+            header = []
+        if cut and (not header or text.tell() >= len(text.getvalue())):
+            self.too_long(1)
+        if len(header) > self.limits.max_columns:
+            lines = rows.line_num
+            self.too_wide("line 1" if lines == 1 else f"the header (lines 1-{lines})",
+                          len(header))
+
+    def too_wide(self, where: str, columns: int) -> NoReturn:
+        raise LimitError(refusal(self.name, f"{where} has {columns:,} columns, more than "
+                                 f"{self.limits.max_columns:,}", "max_columns",
+                                 keyword=self.keyword))
+
+    def too_long(self, line: int) -> NoReturn:
+        raise LimitError(refusal(self.name, f"line {line} is longer than "
+                                 f"{self.limits.max_line_bytes:,} bytes", "max_line_bytes",
+                                 keyword=self.keyword))
+
+
+def _start(source: Path | bytes, size: int) -> bytes:
+    if isinstance(source, bytes):
+        return source[:size]
+    with source.open("rb") as opened:
+        return opened.read(size)
+
+
+def _chunks(source: Path | bytes) -> Iterator[bytes]:
+    if isinstance(source, bytes):
+        for at in range(0, len(source), _CHUNK):
+            yield source[at:at + _CHUNK]
+        return
+    with source.open("rb") as opened:
+        while chunk := opened.read(_CHUNK):
+            yield chunk

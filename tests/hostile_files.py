@@ -1,0 +1,118 @@
+"""Files built to exhaust a reader's memory, made in a fraction of a second, and a way to
+run the command line on them under a memory ceiling.
+
+The zip bomb is an XLSX whose sheet XML is a few GiB of one repeated ``<row>``. It is
+not compressed by zlib byte by byte (several seconds a GiB): one chunk is deflated
+once, ended with a full flush so the next deflated copy does not refer back to it,
+and its compressed bytes are repeated. The CRC is that of the real content, so the
+archive is valid and every reader inflates the whole sheet.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+CEILING = 2 << 30
+"""The address space a capped run may take: room for dialkit, pandas and pyarrow to
+import and read a small file (they did not start under 1.4-1.5 GiB, where an allocator
+reserves an arena the rest then lacks), well below what the hostile files took."""
+
+_XML = b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+_MAIN = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_RELS = b"http://schemas.openxmlformats.org/package/2006/relationships"
+_OFFICE = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PARTS = {
+    "[Content_Types].xml": _XML + b'<Types xmlns="http://schemas.openxmlformats.org/package/'
+    b'2006/content-types"><Default Extension="rels" ContentType="application/'
+    b'vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" '
+    b'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType='
+    b'"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    b'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/'
+    b'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    "_rels/.rels": _XML + b'<Relationships xmlns="' + _RELS + b'"><Relationship Id="rId1" '
+    b'Type="' + _OFFICE + b'/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": _XML + b'<workbook xmlns="' + _MAIN + b'" xmlns:r="' + _OFFICE +
+    b'"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": _XML + b'<Relationships xmlns="' + _RELS + b'">'
+    b'<Relationship Id="rId1" Type="' + _OFFICE + b'/worksheet" '
+    b'Target="worksheets/sheet1.xml"/></Relationships>',
+}
+_ROW = b'<row><c t="inlineStr"><is><t>+14155550123</t></is></c></row>'
+
+
+def zip_bomb(path: Path, mib: int) -> Path:
+    """An XLSX of a few MB whose sheet inflates to ``mib`` MiB of one phone per row."""
+    chunk = _ROW * ((1 << 20) // len(_ROW))
+    sheet = [(_XML + b'<worksheet xmlns="' + _MAIN + b'"><sheetData><row><c t="inlineStr">'
+              b"<is><t>phone</t></is></c></row>", 1), (chunk, mib),
+             (b"</sheetData></worksheet>", 1)]
+    members = [(name, [(data, 1)]) for name, data in _PARTS.items()]
+    path.write_bytes(_zipped([*members, ("xl/worksheets/sheet1.xml", sheet)]))
+    return path
+
+
+def wide_csv(path: Path, columns: int) -> Path:
+    """A CSV whose header line has ``columns`` one-letter columns (2 MB for a million)."""
+    path.write_text("phone," + "x," * (columns - 2) + "x\n+14155550123\n")
+    return path
+
+
+def long_line_csv(path: Path, mib: int = 50) -> Path:
+    """A CSV with one ``mib`` MiB line among short ones."""
+    with path.open("w") as out:
+        out.write("phone,name\n+14155550123,Ann\n+14155550124,")
+        for _ in range(mib):
+            out.write("y" * (1 << 20))
+        out.write("\n+14155550125,Bob\n")
+    return path
+
+
+def run_capped(*args: str, env: dict[str, str] | None = None,
+               ceiling: int = CEILING) -> subprocess.CompletedProcess[str]:
+    """``dialkit *args`` in a process whose address space cannot pass ``ceiling``."""
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
+
+    command = [str(Path(sys.executable).with_name("dialkit")), *args]
+    return subprocess.run(command, preexec_fn=cap, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, **(env or {})}, check=False)
+
+
+def _zipped(members: list[tuple[str, list[tuple[bytes, int]]]]) -> bytes:
+    """A zip archive of deflated members, each given as (chunk, times repeated) pairs."""
+    body, central, offset = [], [], 0
+    for name, parts in members:
+        data, crc, size = _deflated(parts)
+        encoded = name.encode()
+        fields = (20, 0, 8, 0, 0, crc, len(data), size, len(encoded))
+        local = struct.pack("<IHHHHHIIIHH", 0x04034B50, *fields, 0) + encoded
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, *fields,
+                                   0, 0, 0, 0, 0, offset) + encoded)
+        body += [local, data]
+        offset += len(local) + len(data)
+    directory = b"".join(central)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central),
+                      len(directory), offset, 0)
+    return b"".join(body) + directory + end
+
+
+def _deflated(parts: list[tuple[bytes, int]]) -> tuple[bytes, int, int]:
+    """Raw deflate of the parts, with the CRC-32 and size of what it inflates to."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    out, crc, size = [], 0, 0
+    for chunk, times in parts:
+        out.append(deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH))
+        if times > 1:  # after a full flush, the same chunk deflates to the same bytes
+            out.append((deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH))
+                       * (times - 1))
+        for _ in range(times):
+            crc = zlib.crc32(chunk, crc)
+        size += len(chunk) * times
+    out.append(deflate.flush())
+    return b"".join(out), crc, size
