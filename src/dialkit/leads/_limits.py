@@ -142,7 +142,8 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
     in chunks (never whole in memory when it is a path).
 
     A line's columns are its delimiters plus one, counted again by the csv module only
-    when past the limit, so that delimiters inside quotes are not columns. The header
+    when past the limit, so that delimiters inside quotes are not columns (a line
+    inside a quoted value that holds newlines is counted alone, as if it were a row). The header
     record is also read whole (up to the line limit), as a header whose quoted values
     hold newlines spans lines, and its columns are the columns of every row.
     """
@@ -171,23 +172,29 @@ class _Scan:
 
     def lines(self, buffer: bytes, ends: npt.NDArray[np.intp], first: int) -> None:
         """Check the whole lines of ``buffer`` (ending at ``ends``; ``first`` is the
-        first's number): their lengths, then the columns of those with many delimiters."""
+        first's number): their lengths, then the columns of those long enough to hold
+        too many (real lead lines are shorter: their delimiters are not counted)."""
         if not len(ends):
             return
         starts = np.concatenate(([0], ends[:-1] + 1))
         long = np.flatnonzero(ends - starts > self.limits.max_line_bytes)
         if len(long):
             self.too_long(first + int(long[0]))
-        marks = np.flatnonzero(np.frombuffer(buffer, np.uint8) == ord(self.delimiter))
-        widths = np.searchsorted(marks, ends) - np.searchsorted(marks, starts) + 1
-        for n in np.flatnonzero(widths > self.limits.max_columns):
-            text = buffer[starts[n]:ends[n]].decode("utf-8", errors="replace")
-            try:
-                columns = len(next(csv.reader([text], delimiter=self.delimiter), []))
-            except csv.Error:  # a field past the csv module's size: count the delimiters
-                columns = int(widths[n])
-            if columns > self.limits.max_columns:
-                self.too_wide(f"line {first + int(n)}", columns)
+        mark = self.delimiter.encode()
+        for n in np.flatnonzero(ends - starts >= self.limits.max_columns):  # room for as many
+            start, end = int(starts[n]), int(ends[n])
+            if buffer.count(mark, start, end) >= self.limits.max_columns:
+                self.columns(buffer[start:end], first + int(n))
+
+    def columns(self, line: bytes, number: int) -> None:
+        """A line's columns by the csv module, so that delimiters in quotes do not count."""
+        text = line.decode("utf-8", errors="replace")
+        try:
+            columns = len(next(csv.reader([text], delimiter=self.delimiter), []))
+        except csv.Error:  # a field past the csv module's size: count the delimiters
+            columns = text.count(self.delimiter) + 1
+        if columns > self.limits.max_columns:
+            self.too_wide(f"line {number}", columns)
 
     def header(self, start: bytes) -> None:
         """The header record's columns, read whole by the csv module from the file's
