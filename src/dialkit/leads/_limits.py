@@ -148,7 +148,7 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
     hold newlines spans lines, and its columns are the columns of every row.
     """
     scan = _Scan(delimiter, name, limits, keyword)
-    scan.header(_start(source, limits.max_line_bytes + 1))
+    scan.header(_start(source, limits.max_line_bytes + 2))  # the longest line, its CR LF
     line, carry = 1, b""
     for chunk in _chunks(source):
         buffer = carry + chunk
