@@ -1,7 +1,7 @@
 """Limits on the files dialkit reads, checked before a parser sees them.
 
 A reader's memory grows with what it parses, not with the file: a 3 MB XLSX
-whose sheet inflates to a GiB of rows, or a 8 MB CSV whose header has a million
+whose sheet inflates to a GiB of rows, or an 8 MB CSV whose header has a million
 columns, took more than 6 GB. So a workbook's zip directory is read first
 (sizes and compression ratios, without inflating anything), and a delimited
 file's lines are scanned in chunks (lengths and columns) before pyarrow or
@@ -143,9 +143,9 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
 
     A line's columns are its delimiters plus one, counted again by the csv module only
     when past the limit, so that delimiters inside quotes are not columns (a line
-    inside a quoted value that holds newlines is counted alone, as if it were a row). The header
-    record is also read whole (up to the line limit), as a header whose quoted values
-    hold newlines spans lines, and its columns are the columns of every row.
+    inside a quoted value that holds newlines is counted alone, as if it were a row).
+    The header record is also read whole (up to the line limit), as a header whose
+    quoted values hold newlines spans lines, and its columns are every row's.
     """
     scan = _Scan(delimiter, name, limits, keyword)
     scan.header(_start(source, limits.max_line_bytes + 2))  # the longest line, its CR LF
