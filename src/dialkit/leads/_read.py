@@ -5,38 +5,37 @@ damage them on the way in: pandas turns a phone column into floats and drops
 leading zeros, Excel has already stored some cells as numbers. So every
 column is read as text, the cells a workbook holds as numbers are reported,
 and a file that cannot be read raises one :class:`LeadFileError` in words,
-never a codec's or pandas' traceback.
+never a codec's or pandas' traceback. What was found rather than given (the
+delimiter, the header's line, the sheet, the encoding of each line, the blank
+rows skipped) is reported in :class:`LeadFile`, never assumed silently.
 """
 
 from __future__ import annotations
 
-import codecs
-import csv
 import io
-import math
 import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
 from pathlib import Path
 from typing import IO, Any, TypeAlias
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
-from python_calamine import CalamineWorkbook
 
+from ._delimiter import DELIMITERS, Layout, layout, shown
+from ._encoding import BOMS, EncodingError, decode
 from ._headers import ALIASES, map_headers
 from ._limits import FileLimits, LimitError, check_delimited, check_workbook
+from ._workbook import WorkbookError, cell_text, read_workbook
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
 """What :func:`read` takes: a path, a binary file object, or a DataFrame."""
 
 TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-         (codecs.BOM_UTF16_BE, "utf-16"))
 _SNIFFED = 65_536
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
@@ -46,6 +45,10 @@ class LeadFileError(ValueError):
     """A lead file that cannot be read: the message names the file and the cause."""
 
 
+def _no_formulas() -> pd.DataFrame:
+    return pd.DataFrame({"row": pd.Series(dtype="int64"), "column": pd.Series(dtype=object)})
+
+
 @dataclass(frozen=True)
 class LeadFile:
     """A lead file read as text, with its columns mapped to lead fields.
@@ -53,14 +56,28 @@ class LeadFile:
     Attributes:
         name: The file's name (``"DataFrame"`` for a frame).
         frame: Every column of the file as text (``string[pyarrow]``), empty cells
-            missing, in file order; ``frame.index + 1`` is the data line.
+            missing, in file order; ``frame.index + 1`` is the data row (the first
+            row after the header is 1), blank rows left out but counted.
         fields: Lead field (and ``country``) → the column that holds it.
         custom_fields: Columns sent as custom fields (at most 20, the contract's limit).
         unused: Columns beyond the 20 custom fields: reported, never sent.
         numbers: Cells the file held as numbers (``row``, ``column``, ``text``): an
             Excel cell that Excel already turned into a number, which may have
-            lost a leading zero or digits before dialkit read it.
+            lost a leading zero or digits before dialkit read it (``text`` is as the
+            cell's number format shows it, ``07700900123`` for ``00000000000``).
         encoding: The text encoding read, ``None`` for a workbook or a frame.
+        delimiter: The delimiter a text file was read with (chosen among
+            ``, ; tab |``), ``None`` for a workbook or a frame.
+        header_row: The file's line (a workbook's row) that holds the header, 1-based:
+            titles and blank lines above it are skipped. ``None`` for a frame.
+        sheet: The workbook's sheet read.
+        blank_rows: Data rows of a file with no cell that holds anything: skipped, not
+            leads (a DataFrame's rows are all kept).
+        other_encoding_lines: Lines of a file mostly in ``encoding`` that only
+            ``other_encoding`` reads (a file appended to by two tools).
+        other_encoding: The encoding of those lines (``cp1252``).
+        formulas: A workbook's cells holding a formula with no value (``row``,
+            ``column``): never calculated, so the file does not hold what Excel shows.
     """
 
     name: str
@@ -70,6 +87,51 @@ class LeadFile:
     unused: list[str]
     numbers: pd.DataFrame = field(repr=False)
     encoding: str | None = None
+    delimiter: str | None = None
+    header_row: int | None = None
+    sheet: str | None = None
+    blank_rows: tuple[int, ...] = ()
+    other_encoding_lines: tuple[int, ...] = ()
+    other_encoding: str | None = None
+    formulas: pd.DataFrame = field(default_factory=_no_formulas, repr=False)
+
+    @property
+    def notes(self) -> list[str]:
+        """What was found in the file rather than given, in words, for a summary."""
+        notes = []
+        if self.delimiter is not None:
+            notes.append(f"columns split at {shown(self.delimiter)}")
+        if self.header_row not in (None, 1):
+            notes.append(f"header on {'row' if self.sheet else 'line'} {self.header_row}"
+                         f"{f' of sheet {self.sheet}' if self.sheet else ''}")
+        if self.blank_rows:
+            notes.append(f"{len(self.blank_rows)} blank row{'s' * (len(self.blank_rows) > 1)} "
+                         f"skipped (row{'s' * (len(self.blank_rows) > 1)} "
+                         f"{_listed(self.blank_rows)})")
+        if self.other_encoding_lines:
+            notes.append(f"line{'s' * (len(self.other_encoding_lines) > 1)} "
+                         f"{_listed(self.other_encoding_lines)} read as {self.other_encoding} "
+                         f"(the rest {self.encoding})")
+        if len(self.formulas):
+            notes.append(f"{len(self.formulas)} formula cell{'s' * (len(self.formulas) > 1)} "
+                         "without a value (the workbook was saved uncalculated)")
+        return notes
+
+
+def _listed(numbers: Sequence[int], shown_at_most: int = 10) -> str:
+    listed = ", ".join(map(str, numbers[:shown_at_most]))
+    return listed + (f" and {len(numbers) - shown_at_most} more"
+                     if len(numbers) > shown_at_most else "")
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What a reader found besides the frame: the :class:`LeadFile` fields it fills."""
+
+    frame: pd.DataFrame
+    numbers: pd.DataFrame
+    about: dict[str, Any] = field(default_factory=dict)
+    blank_rows: bool = True  # rows with nothing in them are left out
 
 
 def read(source: Source, *, sheet: str | int | None = None,
@@ -78,13 +140,17 @@ def read(source: Source, *, sheet: str | int | None = None,
     """Read a lead file as text and map its headers to lead fields.
 
     Args:
-        source: A CSV or TSV file (delimiter sniffed), an XLSX or XLS workbook, a
-            binary file object of one, or a DataFrame.
-        sheet: The workbook's sheet, by name or 0-based index; the first by default.
+        source: A CSV, TSV or TXT file, an XLSX or XLS workbook, a binary file
+            object of one, or a DataFrame. A text file's delimiter is the one of
+            ``, ; tab |`` that gives a phone column and rows as wide as the header;
+            its header is the first of its first 20 lines with a phone-like name.
+        sheet: The workbook's sheet, by name or 0-based index; by default the first,
+            or the only other sheet that has a phone column.
         mapping: Lead field → column, over the names found (``{"phone": "Mobil"}``).
         encoding: The text encoding; by default UTF-8 or UTF-16 by their byte order
-            mark, else UTF-8 if the file is valid UTF-8, else cp1252 (latin-1 for
-            the bytes cp1252 leaves undefined).
+            mark, else UTF-8 if the file is valid UTF-8, else each line in UTF-8 if it
+            reads so and cp1252 if not (latin-1 for the bytes cp1252 leaves undefined).
+            An encoding that contradicts the file's byte order mark is refused.
         limits: What a file may hold, checked before it is parsed (columns and line
             length of a CSV, a workbook's uncompressed size and compression ratio);
             by default :class:`FileLimits`' defaults and their ``DIALKIT_MAX_*``
@@ -98,29 +164,32 @@ def read(source: Source, *, sheet: str | int | None = None,
         >>> leads = dialkit.leads.read("vendor.csv")  # doctest: +SKIP
         >>> leads.fields["phone"], len(leads.frame)  # doctest: +SKIP
     """
+    phones = [mapping["phone"]] if mapping and "phone" in mapping else []
     if isinstance(source, pd.DataFrame):
-        name, encoding_read = "DataFrame", None
-        frame, numbers = _from_frame(source)
+        name = "DataFrame"
+        found = _Read(*_from_frame(source), blank_rows=False)  # a frame's rows are its own
     else:
         file = _load(source)
+        name = file.name
         try:
-            frame, numbers, encoding_read = _from_file(file, sheet, encoding,
-                                                       limits or FileLimits.from_env())
+            found = _from_file(file, sheet, encoding, limits or FileLimits.from_env(), phones)
         except LimitError as refused:
             raise LeadFileError(str(refused)) from None
-        name = file.name
-    return _mapped(name, frame, numbers, mapping, encoding_read)
+        except (EncodingError, WorkbookError) as refused:
+            raise LeadFileError(f"{name}: {refused}") from None
+    return _mapped(name, found, mapping)
 
 
 def _from_file(file: _File, sheet: str | int | None, encoding: str | None,
-               limits: FileLimits) -> tuple[pd.DataFrame, pd.DataFrame, str | None]:
-    """A file's frame, its numeric cells and the encoding read, each limit checked first."""
+               limits: FileLimits, phones: list[str]) -> _Read:
+    """A file's frame and what was found reading it, each limit checked first."""
     if file.head.startswith(_EXCEL_MAGIC):
         check_workbook(file.path, file.whole, file.name, limits)
-        frame, numbers = _from_workbook(file.data(), sheet, file.name)
-        return frame, numbers, None
-    frame, encoding_read = _from_text(file, encoding, limits)
-    return frame, _no_numbers(), encoding_read
+        book = read_workbook(file.data(), sheet, phones)
+        return _Read(_as_text(book.frame), book.numbers,
+                     {"sheet": book.name, "header_row": book.header_row,
+                      "formulas": book.formulas})
+    return _from_text(file, encoding, limits, phones)
 
 
 @dataclass
@@ -159,97 +228,65 @@ def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
     return _File(str(path), head, path)
 
 
-def _from_text(file: _File, encoding: str | None,
-               limits: FileLimits) -> tuple[pd.DataFrame, str]:
-    """A CSV or TSV file's frame and the encoding it was read in.
+def _from_text(file: _File, encoding: str | None, limits: FileLimits,
+               phones: list[str]) -> _Read:
+    """A CSV, TSV or TXT file's frame, its delimiter, header line and encoding.
 
     UTF-8 goes to pyarrow's CSV reader as it is (from the path when there is
-    one; the reader checks it); other encodings are turned into UTF-8 first. A
-    file that is not valid UTF-8 and names no encoding is read as a Western
-    single-byte file.
+    one; the reader checks it); other encodings, and a file that turns out not to
+    be UTF-8 as a whole, are turned into UTF-8 first (:func:`decode`).
     """
     plain = (encoding is None and file.path is not None and b"\x00" not in file.head
-             and not file.head.startswith(tuple(bom for bom, _ in _BOMS)))
-    try:
-        if plain:
-            return _parsed(file.head, str(file.path), file.name, limits), "utf-8"
-        utf8, found = _as_utf8(file.data(), encoding, file.name)
-        return _parsed(utf8, utf8, file.name, limits), found
-    except _NotUtf8:
-        if not plain and (encoding is not None or found != "utf-8"):
-            raise LeadFileError(f"{file.name}: cannot be read as {found} (invalid bytes); leave "
-                                "encoding= out to detect it, or name the right one") from None
-    utf8, found = _legacy(file.data())
-    return _parsed(utf8, utf8, file.name, limits), found
+             and not file.head.startswith(tuple(bom for bom, _ in BOMS)))
+    if plain:
+        try:
+            frame, found = _parsed(file.head, Path(str(file.path)), file.name, limits, phones)
+            return _Read(frame, _no_numbers(), _about(found, "utf-8"))
+        except _NotUtf8:
+            pass
+    decoded = decode(file.data(), encoding)
+    frame, found = _parsed(decoded.utf8, decoded.utf8, file.name, limits, phones)
+    about = _about(found, decoded.encoding)
+    if decoded.other_lines:
+        about.update(other_encoding_lines=decoded.other_lines, other_encoding=decoded.other)
+    return _Read(frame, _no_numbers(), about)
+
+
+def _about(found: Layout, encoding: str) -> dict[str, Any]:
+    return {"encoding": encoding, "delimiter": found.delimiter, "header_row": found.header_line}
 
 
 class _NotUtf8(Exception):
     """The bytes given to the CSV reader are not valid UTF-8."""
 
 
-def _as_utf8(data: bytes, encoding: str | None, name: str) -> tuple[bytes, str]:
-    """The file as UTF-8 bytes and the encoding read: ``encoding``, a BOM's, or UTF-8."""
-    if encoding is not None:
-        try:
-            codec = codecs.lookup(encoding).name
-            if codec == "utf-8":
-                return data.removeprefix(codecs.BOM_UTF8), encoding
-            return data.decode(encoding).encode("utf-8"), encoding
-        except (UnicodeDecodeError, LookupError) as exc:
-            cause = exc.reason if isinstance(exc, UnicodeDecodeError) else "unknown encoding"
-            raise LeadFileError(f"{name}: cannot be read as {encoding} ({cause}); leave "
-                                "encoding= out to detect it") from None
-    for bom, found in _BOMS:
-        if data.startswith(bom):
-            if found == "utf-8-sig":
-                return data[len(bom):], found
-            return data.decode(found, errors="replace").encode("utf-8"), found
-    if b"\x00" in data[:_SNIFFED]:
-        raise LeadFileError(f"{name}: this is a binary file, not a CSV or Excel lead file")
-    return data, "utf-8"
-
-
-def _legacy(data: bytes) -> tuple[bytes, str]:
-    """A Western single-byte file: cp1252, or latin-1 where cp1252 leaves a byte undefined.
-
-    Not a statistical guess: on short Western lists charset-normalizer picked
-    Baltic and Central European code pages for cp1252 files (``Zoë`` read as
-    ``Zoļ``). Files in other code pages name theirs with ``encoding=``.
-    """
-    try:
-        return data.decode("cp1252").encode("utf-8"), "cp1252"
-    except UnicodeDecodeError:
-        return data.decode("latin-1").encode("utf-8"), "latin-1"
-
-
-def _parsed(head: bytes, source: bytes | str, name: str, limits: FileLimits) -> pd.DataFrame:
+def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
+            phones: list[str]) -> tuple[pd.DataFrame, Layout]:
     """Every column as text, by pyarrow's reader; rows of another width by pandas'.
 
     ``source`` is the UTF-8 text or the path of a UTF-8 file, ``head`` its
-    first bytes; its lines are checked against ``limits`` before either reads
-    it, and a block holds two of the longest lines allowed. pyarrow refuses a
-    row whose width differs from the header's, where pandas fills a short row
-    with empty cells and names the line of a long one: such a file is read
-    again by pandas. One thread: on two cores it is as fast, and holds less
-    memory at once.
+    first bytes, from which the delimiter and the header's line are found
+    (:func:`layout`); its lines are checked against ``limits`` before either
+    reads it, and a block holds two of the longest lines allowed. A blank line
+    is read as a row (so that the rows after it keep their numbers) and left out
+    later. pyarrow refuses a row whose width differs from the header's, where
+    pandas fills a short row with empty cells and names the line of a long one:
+    such a file is read again by pandas. One thread: on two cores it is as fast,
+    and holds less memory at once.
     """
-    sample = head[:_SNIFFED].decode("utf-8", errors="ignore")
-    try:
-        delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
-    except csv.Error:
-        delimiter = "\t" if name.lower().endswith((".tsv", ".tab")) else ","
-    check_delimited(source if isinstance(source, bytes) else Path(source), delimiter, name,
-                    limits)
-    parse = pacsv.ParseOptions(delimiter=delimiter, newlines_in_values=True)
-    header = _header(sample, delimiter)
+    found = layout(head[:_SNIFFED].decode("utf-8", errors="ignore"), name, phones)
+    check_delimited(source, found.delimiter, name, limits)
+    parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
+                               ignore_empty_lines=False)
     block = max(_BLOCK, 2 * limits.max_line_bytes)
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(source) if isinstance(source, bytes) else source,
+            pa.BufferReader(source) if isinstance(source, bytes) else str(source),
             parse_options=parse,
-            read_options=pacsv.ReadOptions(use_threads=False, block_size=block),
+            read_options=pacsv.ReadOptions(use_threads=False, block_size=block,
+                                           skip_rows=found.skip),
             convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(header, pa.large_string()),
+                column_types=dict.fromkeys(found.header, pa.large_string()),
                 strings_can_be_null=True, quoted_strings_can_be_null=True))
     except UnicodeDecodeError:  # a header that is not UTF-8
         raise _NotUtf8 from None
@@ -257,27 +294,19 @@ def _parsed(head: bytes, source: bytes | str, name: str, limits: FileLimits) -> 
         if "UTF8" in str(exc) or "UTF-8" in str(exc):
             raise _NotUtf8 from None
         if "columns" in str(exc) or "Empty CSV" in str(exc):
-            return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
-                           delimiter, name)
+            return _ragged(_bytes(source), found, name), found
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
     if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
-        return _ragged(source if isinstance(source, bytes) else Path(source).read_bytes(),
-                       delimiter, name)
+        return _ragged(_bytes(source), found, name), found
     table = table.rename_columns(_headers(table.column_names))
     # empty cells are already missing, and the columns stay pyarrow's: no copy
     frame: pd.DataFrame = table.to_pandas(
         types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-    return frame
+    return frame, found
 
 
-def _header(sample: str, delimiter: str) -> list[str]:
-    """The header's names as the standard library reads them (for pyarrow's column types;
-    a header it reads otherwise than pyarrow is caught by the types that follow)."""
-    try:
-        rows = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter)
-        return next((row for row in rows if row), [])
-    except csv.Error:
-        return []
+def _bytes(source: bytes | Path) -> bytes:
+    return source if isinstance(source, bytes) else source.read_bytes()
 
 
 def _headers(names: Sequence[str]) -> list[str]:
@@ -293,70 +322,26 @@ def _headers(names: Sequence[str]) -> list[str]:
     return unique
 
 
-def _ragged(utf8: bytes, delimiter: str, name: str) -> pd.DataFrame:
+def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
     """pandas' reading of a file whose rows are not all as wide as its header."""
     try:
         text = utf8.decode("utf-8")
     except UnicodeDecodeError:
         raise _NotUtf8 from None
+    if found.skip:
+        text = text.split("\n", found.skip)[-1]
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=delimiter, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True)
+        frame = pd.read_csv(io.StringIO(text), sep=found.delimiter, dtype=str,
+                            keep_default_na=False, skip_blank_lines=False)
     except pd.errors.ParserError as exc:
         ragged = _RAGGED.search(str(exc))
-        cause = (f"line {ragged[2]} has {ragged[3]} fields where the header has {ragged[1]}; "
-                 "quote values that contain the delimiter") if ragged else "it is not valid CSV"
+        cause = (f"line {int(ragged[2]) + found.skip} has {ragged[3]} fields where the header "
+                 f"has {ragged[1]}; quote values that contain the delimiter "
+                 f"({shown(found.delimiter)})") if ragged else "it is not valid CSV"
         raise LeadFileError(f"{name}: {cause}") from None
     except pd.errors.EmptyDataError:
         raise LeadFileError(f"{name}: the file has no header line") from None
     return _as_text(frame)
-
-
-def _from_workbook(data: bytes, sheet: str | int | None,
-                   name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    try:
-        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        chosen = sheet if sheet is not None else 0
-        if isinstance(chosen, str) and chosen not in book.sheet_names:
-            raise LeadFileError(f"{name}: no sheet {chosen!r}; its sheets are "
-                                f"{', '.join(book.sheet_names)}")
-        table = (book.get_sheet_by_name(chosen) if isinstance(chosen, str)
-                 else book.get_sheet_by_index(chosen)).to_python(skip_empty_area=True)
-    except LeadFileError:
-        raise
-    except Exception as exc:  # calamine's errors are not one documented class
-        raise LeadFileError(f"{name}: cannot be read as an Excel workbook "
-                            f"({type(exc).__name__}: {str(exc)[:200]})") from None
-    if not table:
-        raise LeadFileError(f"{name}: the sheet is empty; expected a header row and rows")
-    header = [_cell_text(cell) or f"column {n + 1}" for n, cell in enumerate(table[0])]
-    numbers: list[tuple[int, str, str]] = []
-    rows = [[_cell(cell, line, column, numbers) for cell, column in zip(row, header, strict=False)]
-            for line, row in enumerate(table[1:], start=1)]
-    frame = pd.DataFrame(rows, columns=header, dtype=object)
-    return _as_text(frame), pd.DataFrame(numbers, columns=["row", "column", "text"])
-
-
-def _cell(value: Any, line: int, column: str, numbers: list[tuple[int, str, str]]) -> str | None:
-    """A workbook cell as text; a numeric cell is reported in ``numbers``."""
-    text = _cell_text(value)
-    if isinstance(value, int | float) and not isinstance(value, bool) and text is not None:
-        numbers.append((line, column, text))
-    return text
-
-
-def _cell_text(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        if math.isfinite(value) and value.is_integer():
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, datetime | date | time):
-        return value.isoformat()
-    return str(value)
 
 
 def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -369,7 +354,7 @@ def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             columns[str(column)] = series.to_numpy(dtype=object)  # text already: no loop
             continue
         values = series.astype(object).where(series.notna(), None)
-        columns[str(column)] = [_cell(v, n, str(column), numbers)
+        columns[str(column)] = [cell_text(v, n, str(column), numbers)
                                 for n, v in enumerate(values.tolist(), start=1)]
     frame = pd.DataFrame(columns, index=pd.RangeIndex(len(source)), dtype=object)
     return _as_text(frame), pd.DataFrame(numbers, columns=["row", "column", "text"])
@@ -386,9 +371,25 @@ def _no_numbers() -> pd.DataFrame:
                          "text": pd.Series(dtype=str)})
 
 
-def _mapped(name: str, frame: pd.DataFrame, numbers: pd.DataFrame,
-            mapping: Mapping[str, str] | None, encoding: str | None) -> LeadFile:
-    columns: Sequence[str] = [str(c) for c in frame.columns]
+def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, ...]]:
+    """The frame without rows whose every cell is empty or spaces, and those rows'
+    numbers (``index + 1``); the rest keep their index, and so their numbers. Each
+    column is looked at only in the rows still blank: the first usually settles most."""
+    blank = np.ones(len(frame), dtype=bool)
+    for column in frame.columns:
+        rows = np.flatnonzero(blank)
+        if not len(rows):
+            break
+        values = frame[column].iloc[rows]
+        filled = values.str.strip().fillna("").to_numpy(dtype=object) != ""
+        blank[rows[filled]] = False
+    if not blank.any():
+        return frame, ()
+    return frame[~blank], tuple((frame.index[blank] + 1).tolist())
+
+
+def _mapped(name: str, found: _Read, mapping: Mapping[str, str] | None) -> LeadFile:
+    columns: Sequence[str] = [str(c) for c in found.frame.columns]
     unknown = [name for name in (mapping or {}) if name not in ALIASES]
     if unknown:
         raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
@@ -396,12 +397,26 @@ def _mapped(name: str, frame: pd.DataFrame, numbers: pd.DataFrame,
     missing = [column for column in (mapping or {}).values() if column not in columns]
     if missing:
         raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
-                            f"{', '.join(missing)}; its columns are {', '.join(columns)}")
+                            f"{', '.join(missing)}; its columns are {', '.join(columns)}"
+                            f"{_split(found)}")
     fields, custom, unused = map_headers(columns, mapping)
     if "phone" not in fields:
-        raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}; "
-                            "name one phone, mobile, cell or telephone, or pass "
-                            "mapping={'phone': '<column>'}")
+        raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
+                            f"{_split(found)}; name one phone, mobile, cell or telephone, or "
+                            "pass mapping={'phone': '<column>'}")
+    frame, blank = _without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
     if frame.empty:
-        raise LeadFileError(f"{name}: the file has a header but no rows")
-    return LeadFile(name, frame, fields, custom, unused, numbers, encoding)
+        raise LeadFileError(f"{name}: the file has a header but no rows"
+                            f"{f' ({len(blank)} blank)' if blank else ''}")
+    return LeadFile(name, frame, fields, custom, unused, found.numbers, blank_rows=blank,
+                    **found.about)
+
+
+def _split(found: _Read) -> str:
+    """How a text file's columns were found, for an error about its columns."""
+    delimiter = found.about.get("delimiter")
+    if delimiter is None:
+        return ""
+    tried = ", ".join(shown(d) for d in DELIMITERS)
+    return (f" (the header on line {found.about['header_row']}, split at "
+            f"{shown(delimiter)}; tried {tried})")

@@ -1,0 +1,146 @@
+"""The text encoding of a lead file: named, marked by a byte order mark, or found.
+
+A file appended to by two tools holds UTF-8 lines and cp1252 lines, and no one
+encoding reads it: such a file is read line by line, each line in the encoding
+that reads it, and the lines that needed the other one are reported. An
+encoding named wrongly is refused in words (the line, the byte and what to pass),
+never with a codec's wording, and never read into mojibake.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+
+BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"))
+"""Byte order marks and the encoding each one names."""
+
+_BOM_NAMES = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16"}
+_SNIFFED = 65_536
+
+
+class EncodingError(ValueError):
+    """Bytes that cannot be read as text: the message follows the file's name."""
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A file's text as UTF-8 bytes, the encoding read, and the lines read in another."""
+
+    utf8: bytes
+    encoding: str
+    other_lines: tuple[int, ...] = ()
+    other: str | None = None
+
+
+def decode(data: bytes, encoding: str | None) -> Decoded:
+    """The file as UTF-8: in ``encoding``, a byte order mark's, UTF-8, or line by line.
+
+    Raises:
+        EncodingError: ``encoding`` is unknown, contradicts the file's byte order mark,
+            or does not read some byte of it; or the file is binary.
+    """
+    if encoding is not None:
+        return Decoded(_named(data, encoding), encoding)
+    for bom, found in BOMS:
+        if data.startswith(bom):
+            if found == "utf-8-sig":
+                return Decoded(data[len(bom):], found)
+            return Decoded(data.decode(found, errors="replace").encode("utf-8"), found)
+    if b"\x00" in data[:_SNIFFED]:
+        raise EncodingError("this is a binary file, not a CSV or Excel lead file")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return by_line(data)
+    return Decoded(data, "utf-8")
+
+
+def _named(data: bytes, encoding: str) -> bytes:
+    """The file read in the encoding its reader named, refused where it cannot be."""
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise EncodingError(f"encoding={encoding!r} is not an encoding Python knows; leave "
+                            "encoding= out to detect it, or name one such as 'cp1252'") from None
+    _check_bom(data, encoding, codec)
+    if codec.startswith("utf-8"):
+        data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise EncodingError(f"cannot be read as {encoding}: {where(data, exc.start)} holds "
+                            f"{_shown(data[exc.start:exc.end])}, which {encoding} does not "
+                            "read; leave encoding= out to detect it, or name the right "
+                            "one") from None
+    return data if codec == "utf-8" else text.encode("utf-8")
+
+
+def _check_bom(data: bytes, encoding: str, codec: str) -> None:
+    """Refuse an encoding other than the one the file's byte order mark names (a
+    UTF-8 file read as cp1252 gets a header ``ï»¿First Name`` and mojibake)."""
+    for bom, found in BOMS:
+        if data.startswith(bom):
+            if not codec.startswith(found[:5]):  # utf-8 or utf-16, with or without -sig/-le
+                raise EncodingError(
+                    f"starts with a {_BOM_NAMES[found]} byte order mark, so it is "
+                    f"{_BOM_NAMES[found]}, but encoding={encoding!r} was given; leave "
+                    f"encoding= out (or pass encoding={found!r})")
+            return
+
+
+def by_line(data: bytes) -> Decoded:
+    """A file that is not UTF-8 as a whole: each line in UTF-8 when it reads so, else in
+    cp1252 (latin-1 for the bytes cp1252 leaves undefined).
+
+    A line that reads as UTF-8 is UTF-8: cp1252 text almost never does (``é`` alone
+    is an invalid UTF-8 byte). A file with no such line beyond ASCII is a cp1252
+    file. Not a statistical guess: on short Western lists charset-normalizer picked
+    Baltic and Central European code pages for cp1252 files (``Zoë`` read as ``Zoļ``);
+    files in other code pages name theirs with ``encoding=``.
+    """
+    lines = data.split(b"\n")
+    utf8_seen = False
+    other: list[int] = []
+    out = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            text = line.decode("utf-8")
+            utf8_seen = utf8_seen or not line.isascii()
+        except UnicodeDecodeError:
+            text = _legacy(line)
+            other.append(number)
+        out.append(text)
+    utf8 = "\n".join(out).encode("utf-8")
+    legacy = "cp1252" if _cp1252(data) else "latin-1"
+    if not utf8_seen:
+        return Decoded(utf8, legacy)
+    return Decoded(utf8, "utf-8", tuple(other), legacy)
+
+
+def _legacy(line: bytes) -> str:
+    try:
+        return line.decode("cp1252")
+    except UnicodeDecodeError:
+        return line.decode("latin-1")
+
+
+def _cp1252(data: bytes) -> bool:
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def where(data: bytes, offset: int) -> str:
+    """Where a byte is, in words: ``line 3, byte 40 of the file (byte 12 of the line)``."""
+    line = data.count(b"\n", 0, offset) + 1
+    start = data.rfind(b"\n", 0, offset) + 1
+    return f"line {line}, byte {offset + 1:,} of the file (byte {offset - start + 1} of the line)"
+
+
+def _shown(raw: bytes) -> str:
+    shown = " ".join(f"0x{b:02X}" for b in raw[:4])
+    return f"the byte {shown}" if len(raw) == 1 else f"the bytes {shown}"

@@ -1,0 +1,165 @@
+"""What an XLSX workbook says about its phone cells that calamine does not: each
+cell's number format and whether it holds a formula with no value.
+
+Excel shows ``07700900123`` for the number 7700900123 formatted ``00000000000``,
+and a phone column typed that way is stored as numbers: the digits the user saw
+come back only by applying the format. calamine (0.9) reads values alone, no
+formats and no formulas, and openpyxl is a test dependency only; so the styles
+and the sheet's XML are read here with the standard library (``zipfile`` and a
+streaming ``iterparse`` that clears each row), for the phone columns only, and
+only when a phone cell is a number or empty. XLS and ODS files are left as
+calamine reads them.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from typing import IO
+from xml.etree.ElementTree import Element, ParseError, fromstring, iterparse
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+_PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_BUILT_IN = {1: "0"}  # of Excel's built-in formats, the only one that is digits alone
+_CELL = re.compile(r"([A-Z]+)(\d+)")
+_QUOTED = re.compile(r'"([^"]*)"|\\(.)|(_.|\*.)|([0#?])|(.)')
+_NOT_DIGITS = re.compile(r'[.,%Ee/@\[]|(?<!\\)[yYmMdDhHsS]')
+
+
+@dataclass
+class CellFacts:
+    """Per sheet cell (0-based row and column): the number format of the wanted
+    columns' cells that have one, and the cells holding a formula with no value."""
+
+    formats: dict[tuple[int, int], str] = field(default_factory=dict)
+    unevaluated: set[tuple[int, int]] = field(default_factory=set)
+
+
+def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
+               formats: bool, formulas: bool) -> CellFacts:
+    """The facts of ``columns`` (0-based) of ``sheet``: empty when the workbook is not
+    XLSX, when neither is asked for, or when its parts cannot be read (calamine has
+    read the values; what is missing here only leaves them as calamine read them)."""
+    facts = CellFacts()
+    if not (formats or formulas) or not columns:
+        return facts
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as book:
+            path = _sheet_path(book, sheet)
+            styles = _styles(book) if formats else []
+            if path is None or not (any(styles) or formulas):
+                return facts
+            with book.open(path) as xml:
+                _scan(xml, set(columns), styles, facts)
+    except (zipfile.BadZipFile, KeyError, ParseError, OSError, ValueError):
+        return CellFacts()
+    return facts
+
+
+def _sheet_path(book: zipfile.ZipFile, sheet: str) -> str | None:
+    """The zip member of the sheet named ``sheet``, by the workbook's relationships."""
+    if "xl/workbook.xml" not in book.namelist():
+        return None
+    workbook = fromstring(book.read("xl/workbook.xml"))
+    ident = next((s.get(_REL) for s in workbook.iter(f"{_MAIN}sheet")
+                  if s.get("name") == sheet), None)
+    rels = fromstring(book.read("xl/_rels/workbook.xml.rels"))
+    target = next((r.get("Target") for r in rels.iter(f"{_PKG_REL}Relationship")
+                   if r.get("Id") == ident), None)
+    if target is None:
+        return None
+    return target.lstrip("/") if target.startswith("/") else posixpath.normpath(
+        posixpath.join("xl", target))
+
+
+def _styles(book: zipfile.ZipFile) -> list[str | None]:
+    """Per cell style (a cell's ``s``), its number format when it is one of digits and
+    text alone (``00000000000``, ``"+44 "0000 000000``): the formats that change
+    how a whole number shows."""
+    if "xl/styles.xml" not in book.namelist():
+        return []
+    root = fromstring(book.read("xl/styles.xml"))
+    codes = dict(_BUILT_IN)
+    for fmt in root.iter(f"{_MAIN}numFmt"):
+        codes[int(fmt.get("numFmtId", "0"))] = fmt.get("formatCode", "")
+    xfs = root.find(f"{_MAIN}cellXfs")
+    found = [codes.get(int(xf.get("numFmtId", "0"))) for xf in
+             (xfs.iter(f"{_MAIN}xf") if xfs is not None else [])]
+    return [code if code is not None and _digits_only(code) else None for code in found]
+
+
+def _digits_only(code: str) -> bool:
+    section = _first_section(code)
+    plain = _QUOTED.sub(lambda m: "" if m[1] is not None or m[2] else m[0], section)
+    return "0" in section and not _NOT_DIGITS.search(plain) and code != "0"
+
+
+def _first_section(code: str) -> str:
+    """The format of positive numbers: the text before the first ``;`` outside quotes."""
+    quoted = False
+    for n, char in enumerate(code):
+        if char == '"':
+            quoted = not quoted
+        elif char == ";" and not quoted:
+            return code[:n]
+    return code
+
+
+def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
+          facts: CellFacts) -> None:
+    """Read the sheet's cells of ``columns`` as they stream by, each row cleared after."""
+    for cell in _cells(xml):
+        place = _place(cell.get("r", ""))
+        if place is None or place[1] not in columns:
+            continue
+        formula = cell.find(f"{_MAIN}f")
+        value = cell.find(f"{_MAIN}v")
+        if formula is not None and (value is None or not value.text):
+            facts.unevaluated.add(place)
+        style = int(cell.get("s", "0"))
+        if cell.get("t", "n") == "n" and style < len(styles) and styles[style] is not None:
+            facts.formats[place] = str(styles[style])
+
+
+def _cells(xml: IO[bytes]) -> Iterator[Element]:
+    for _, element in iterparse(xml, events=("end",)):
+        if element.tag == f"{_MAIN}c":
+            yield element
+        elif element.tag == f"{_MAIN}row":
+            element.clear()
+
+
+def _place(ref: str) -> tuple[int, int] | None:
+    """``"B12"`` as 0-based (row, column): (11, 1)."""
+    found = _CELL.fullmatch(ref)
+    if found is None:
+        return None
+    column = 0
+    for letter in found[1]:
+        column = column * 26 + ord(letter) - 64
+    return int(found[2]) - 1, column - 1
+
+
+def shown(value: float, code: str) -> str | None:
+    """A whole number as a digits-and-text format shows it (``00000000000``:
+    7700900123 → ``07700900123``), or ``None`` for a number it does not fit."""
+    if not float(value).is_integer() or value < 0:
+        return None
+    digits = str(int(value))
+    parts = [("", m[4]) if m[4] else (m[1] if m[1] is not None else m[2] or m[5] or "", "")
+             for m in _QUOTED.finditer(_first_section(code)) if not m[3]]
+    slots = [n for n, (_, placeholder) in enumerate(parts) if placeholder]
+    if not slots:
+        return None
+    out = [literal for literal, _ in parts]
+    rest = digits
+    for n in reversed(slots):  # digits fill the placeholders from the right, as Excel's
+        out[n] = rest[-1] if rest else {"0": "0", "#": "", "?": " "}[parts[n][1]]
+        rest = rest[:-1]
+    out[slots[0]] = rest + out[slots[0]]
+    return "".join(out)

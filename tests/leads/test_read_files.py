@@ -1,0 +1,167 @@
+"""Lead files as other tools write them (issue 20, items 6-9): delimiters chosen by the
+columns they give, header rows found below titles, blank rows skipped and counted,
+workbooks read as Excel shows them, and files in two encodings read line by line."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+import xlsxwriter
+
+from dialkit.leads import LeadFileError, clean, read
+
+NOTE = 'the "VIP" list; call first | then mail, twice'
+
+
+def written(delimiter: str, rows: list[list[str]]) -> bytes:
+    """Rows as the csv module writes them with ``delimiter`` (quoting a cell that holds
+    the delimiter or a quote, quotes doubled: LibreOffice's and Excel's way)."""
+    text = io.StringIO()
+    csv.writer(text, delimiter=delimiter, lineterminator="\r\n").writerows(rows)
+    return text.getvalue().encode()
+
+
+ROWS = [["Full Name", "Phone", "Notes"], ["Ada Lovelace", "+14155550100", NOTE],
+        ["Bo Diddley", "+14155550101", "plain"]]
+
+
+@pytest.mark.parametrize(("delimiter", "name"), [(";", "a.csv"), ("|", "a.csv"), ("\t", "a.csv"),
+                                                 ("\t", "a.txt"), (";", "a.txt"), (",", "a.txt")])
+def test_a_quoted_cell_holding_the_delimiter_or_a_quote_does_not_hide_it(
+        tmp_path: Path, delimiter: str, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(written(delimiter, ROWS))
+    leads = read(path)
+    assert list(leads.frame.columns) == ["Full Name", "Phone", "Notes"]
+    assert leads.frame["Notes"].tolist() == [NOTE, "plain"]
+    assert leads.delimiter == delimiter and leads.header_row == 1
+
+
+def test_a_title_row_and_blank_lines_above_the_header_are_skipped_and_named(
+        tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"Leads exported 2026-11-02;;\r\n\r\n;;\r\n" + written(";", ROWS))
+    leads = read(path)
+    assert leads.header_row == 4 and leads.delimiter == ";"
+    assert leads.frame["Phone"].tolist() == ["+14155550100", "+14155550101"]
+    assert "header on line 4" in " ".join(leads.notes)
+
+
+def test_a_file_with_no_phone_column_names_the_delimiters_tried(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(written(";", [["Name", "Email"], ["Ada", "a@example.com"]]))
+    with pytest.raises(LeadFileError, match=r"no phone column among Name, Email.*';'"):
+        read(path)
+
+
+def test_blank_rows_are_skipped_counted_and_keep_the_row_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "leads.csv"
+    path.write_bytes(b"Phone,Name\r\n+14155550100,Ada\r\n\r\n   ,  \r\n+14155550101,Bo\r\n,\r\n")
+    leads = read(path)
+    assert leads.blank_rows == (2, 3, 5)
+    result = clean(leads)
+    assert result.frame["row"].tolist() == [1, 4]
+    assert result.counts == {"accepted": 2}
+    assert "3 blank rows skipped (rows 2, 3, 5)" in result.file.notes
+
+
+def excel_like(path: Path) -> Path:
+    """A workbook as Excel saves a vendor list: a merged title row, phones stored as
+    numbers with a zero-padding format, and a formula Excel did not calculate."""
+    book = xlsxwriter.Workbook(path)
+    sheet = book.add_worksheet("Leads")
+    padded = book.add_format({"num_format": "00000000000"})
+    spaced = book.add_format({"num_format": '"+44 "0000 000000'})
+    sheet.merge_range(0, 0, 0, 2, "Vendor list, November")
+    sheet.write_row(1, 0, ["Name", "Phone", "Company"])
+    sheet.write_string(2, 0, "Ada")
+    sheet.write_number(2, 1, 7400123456, padded)
+    sheet.write_string(3, 0, "Bo")
+    sheet.write_number(3, 1, 2079460123, spaced)
+    sheet.write_string(4, 0, "Cy")
+    sheet.write_formula(4, 1, '="0"&"7700900124"', None, "")  # saved uncalculated: no value
+    sheet.write_string(5, 0, "Di")
+    sheet.write_number(5, 1, 4155550123)
+    book.close()
+    return path
+
+
+def test_a_number_format_gives_back_the_digits_excel_shows(tmp_path: Path) -> None:
+    leads = read(excel_like(tmp_path / "leads.xlsx"))
+    assert leads.header_row == 2
+    assert leads.frame["Phone"].tolist()[:2] == ["07400123456", "+44 2079 460123"]
+    assert leads.frame["Phone"].tolist()[3] == "4155550123"
+    assert leads.numbers["text"].tolist() == ["07400123456", "+44 2079 460123", "4155550123"]
+    result = clean(leads, region="GB")
+    assert result.frame["phone_e164"].tolist()[0] == "+447400123456"
+    assert "stored_as_number" in result.frame["flags"][0]
+
+
+def test_a_formula_without_a_value_is_reported_as_such(tmp_path: Path) -> None:
+    leads = read(excel_like(tmp_path / "leads.xlsx"))
+    assert leads.formulas.to_dict("records") == [{"row": 3, "column": "Phone"}]
+    row = clean(leads, region="GB").frame.iloc[2]
+    assert row["reason"] != "missing_phone" and "formula_without_value" in row["flags"]
+
+
+def sheets(path: Path, *columns: list[str]) -> Path:
+    book = xlsxwriter.Workbook(path)
+    for n, header in enumerate(columns):
+        sheet = book.add_worksheet(f"Sheet{n + 1}")
+        sheet.write_row(0, 0, header)
+        sheet.write_row(1, 0, ["x" if c != "Phone" else "+14155550100" for c in header])
+    book.close()
+    return path
+
+
+def test_the_sheet_with_a_phone_column_is_chosen(tmp_path: Path) -> None:
+    leads = read(sheets(tmp_path / "w.xlsx", ["Read me"], ["Name", "Phone"]))
+    assert leads.sheet == "Sheet2" and leads.frame["Phone"][0] == "+14155550100"
+
+
+@pytest.mark.parametrize(("columns", "cause"), [
+    ([["Read me"], ["Name"]], "no sheet has a phone column: Sheet1 (Read me), Sheet2 (Name)"),
+    ([["Read me"], ["Phone"], ["Name", "Phone"]], "2 sheets have a phone column: Sheet2, "
+     "Sheet3"),
+], ids=["none", "several"])
+def test_without_one_sheet_to_read_every_sheet_is_named(tmp_path: Path, columns: list[list[str]],
+                                                        cause: str) -> None:
+    with pytest.raises(LeadFileError, match=re.escape(cause)):
+        read(sheets(tmp_path / "w.xlsx", *columns))
+
+
+MIXED = ("Phone,Name\r\n+14155550100,Zoë\r\n".encode()
+         + "+14155550101,José\r\n".encode("cp1252")
+         + "+14155550102,Ñúñez €\r\n".encode()
+         + "+14155550103,Renée\r\n".encode("cp1252"))
+
+
+def test_a_file_in_two_encodings_is_read_line_by_line(tmp_path: Path) -> None:
+    path = tmp_path / "appended.csv"
+    path.write_bytes(MIXED)
+    leads = read(path)
+    assert leads.frame["Name"].tolist() == ["Zoë", "José", "Ñúñez €", "Renée"]
+    assert leads.encoding == "utf-8" and leads.other_encoding_lines == (3, 5)
+    assert "lines 3, 5 read as cp1252 (the rest utf-8)" in leads.notes
+
+
+def test_bytes_that_cannot_be_decoded_are_named_by_line_and_offset(tmp_path: Path) -> None:
+    path = tmp_path / "leads.csv"
+    path.write_bytes(b"Phone,Name\n+14155550100,Ada\n+14155550101,Jos\xe9\n")
+    with pytest.raises(LeadFileError) as caught:
+        read(path, encoding="utf-8")
+    message = str(caught.value)
+    assert "line 3" in message and "byte 45 of the file" in message and "0xE9" in message
+    assert "codec" not in message and "position" not in message
+
+
+def test_a_wrong_encoding_for_a_file_with_a_byte_order_mark_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "leads.csv"
+    path.write_bytes(codecs.BOM_UTF8 + "First Name,Phone\nZoë,+14155550100\n".encode())
+    with pytest.raises(LeadFileError, match="starts with a UTF-8 byte order mark.*encoding="):
+        read(path, encoding="cp1252")
