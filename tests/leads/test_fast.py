@@ -26,6 +26,11 @@ TYPES = (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.M
 STYLES = (phonenumbers.PhoneNumberFormat.NATIONAL, phonenumbers.PhoneNumberFormat.INTERNATIONAL,
           phonenumbers.PhoneNumberFormat.E164, phonenumbers.PhoneNumberFormat.RFC3966)
 PREFIXES = ("", "", "+", "00", "011", "0", "1", "8", "+0", "0 ")
+EXTENSIONS = ("", "", "", " ext. 123", " x12", " #7", ";ext=45", ",,9", " доб. 3", " - 12#")
+DATES = ("2012-01-02", "02.01.2012", "1-2-2012", "2012.1.2", "2012-01-02 08:00", "08:00",
+         "1/2/12", "2012-13-02", "32.01.2012", "2012-01-02-03", "012-01-02")
+"""Dates in the shapes a spreadsheet writes, plain (dashes and dots) or not; and shapes that
+are no date (month 13, day 32, a third dash, a short year)."""
 
 
 def _with_separators(text: str, seps: list[str]) -> str:
@@ -40,6 +45,8 @@ def cells(draw: st.DrawFn) -> tuple[str, str]:
     region = draw(st.sampled_from(REGIONS))
     if draw(st.integers(0, 5)) == 0:
         return draw(st.text("0123456789", min_size=3, max_size=18)), region
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(DATES)), region
     source = draw(st.sampled_from(REGIONS)) if draw(st.booleans()) else region
     example = phonenumbers.example_number_for_type(source, draw(st.sampled_from(TYPES)))
     if example is None:
@@ -58,7 +65,8 @@ def cells(draw: st.DrawFn) -> tuple[str, str]:
     prefix = draw(st.sampled_from(PREFIXES))
     text = prefix + text.removeprefix("+") if prefix and text.startswith("+") else text
     seps = draw(st.lists(st.sampled_from([" ", "-", ".", "(", ")", "", ""]), max_size=3))
-    return _with_separators(text, seps) if draw(st.booleans()) else text, region
+    text = _with_separators(text, seps) if draw(st.booleans()) else text
+    return text + draw(st.sampled_from(EXTENSIONS)), region
 
 
 @settings(max_examples=150, deadline=None)
@@ -107,6 +115,21 @@ def test_a_plain_cell_goes_fast_and_gets_phonenumbers_answer(
     row = normalize([cell], region=region).iloc[0]
     assert [None if pd.isna(v) else v for v in row[["phone_e164", "country", "flags"]]] == [
         e164, country, flags]
+
+
+@pytest.mark.parametrize("region", ["US", "GB", "DE", "FR", "EG", "JP"])
+def test_dates_and_extensions_get_the_slow_path_s_answer(region: str) -> None:
+    """A plain date (``2012-01-02``) is no number: the fast path leaves it to the slow one,
+    which says ``not_a_phone``; an extension never goes fast, and both paths agree."""
+    numbers = ["923 123 456", "79 56 12 34", "810 12 34 56", "+244 923 123 456",
+               "442079460123", "020 7946 0123", "(415) 555-0123", "0044 20 7946 0123"]
+    texts = [*DATES, *(n + e for n in numbers for e in EXTENSIONS)]
+    fast = normalize(texts, region=region)
+    pd.testing.assert_frame_equal(fast, _frame(texts, region=region, country=None, fast=False))
+    found = verdicts(pa.array(DATES, pa.string()), np.zeros(len(DATES), np.int64), [region])
+    dates = fast["flags"].iloc[:len(DATES)].eq("not_a_phone").fillna(False).to_numpy(bool)
+    assert dates.tolist() == [True] * 7 + [False] * 4
+    assert not found.done[dates].any()
 
 
 def _world_phones() -> list[str]:

@@ -6,9 +6,9 @@ whole column against them in one pass. This module reproduces, over arrays,
 what ``phonenumbers.parse`` + ``is_valid_number`` + ``format_number(E164)``
 do to a cell of *plain shape*: ASCII digits with an optional leading ``+`` and
 the separators `` -.()``, which ``_phone_text.clean`` leaves alone (but for a
-NANP ``00``, done here the same way). The column's bytes are scanned with numpy;
-rows are grouped by region, calling code and length, so each group meets one
-union of patterns, built once.
+NANP ``00``, done here the same way, and a date such as ``2012-01-02``, left to
+it). The column's bytes are scanned with numpy; rows are grouped by region,
+calling code and length, so each group meets one union of patterns, built once.
 
 The steps follow ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
 ``_extract_country_code``, ``_maybe_extract_country_code``,
@@ -42,7 +42,7 @@ from phonenumbers import phonenumberutil as pnu
 from phonenumbers.phonemetadata import PhoneMetadata
 
 from ..contract import E164_PATTERN
-from ._phone_text import NANP_REGIONS
+from ._phone_text import NANP_REGIONS, PLAIN_DATE
 
 MIN_INTERNATIONAL_DIGITS = 11
 """Digits a number without ``+`` needs before it is tried as international (``added_plus``)."""
@@ -51,6 +51,9 @@ MAX_TEXT = 250
 """Longest cell ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
 MIN_DIGITS = 3
 """Fewest digits a plain cell needs to go fast (``phonenumbers``' viable-number rule)."""
+DATE_DIGITS = (6, 8)
+"""Fewest and most digits of a date written with ``-`` or ``.`` (``1-2-2012``, ``2012-01-02``):
+only plain cells with these many are tested for a date's shape."""
 
 _EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
 _NANP_00 = r"^ *\(?00 *[1-9]"
@@ -175,6 +178,8 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     dots = np.searchsorted(offsets, np.flatnonzero(kinds == 2), side="right") - 1
     dotted = np.unique(dots[plain[dots]])
     plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
+    dated = np.flatnonzero(plain & (counts >= DATE_DIGITS[0]) & (counts <= DATE_DIGITS[1]))
+    plain[dated] &= ~_match(texts.take(pa.array(dated)), PLAIN_DATE)  # not_a_phone: slow path's
     return digits, plain, lead
 
 

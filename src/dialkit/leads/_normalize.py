@@ -28,7 +28,7 @@ from phonenumbers import geocoder
 from ..contract import E164_PATTERN
 from . import _fast
 from ._fast import MIN_INTERNATIONAL_DIGITS
-from ._phone_text import clean
+from ._phone_text import clean, plain
 
 COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 """The columns :func:`normalize` returns, besides the input's index."""
@@ -73,9 +73,12 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
         ``extension``, ``reason`` (``missing_phone``, ``invalid_phone`` or ``None``)
         and ``flags`` (comma-separated: ``excel_float``, ``excel_scientific``,
         ``extension``, ``two_numbers``, ``vanity``, ``international_prefix``,
-        ``added_plus``, ``unknown_country``, ``over_15_digits``: a number
-        ``phonenumbers`` accepts that is longer than E.164 allows, refused as the
-        contract's pattern refuses it), all of dtype ``string[pyarrow]``.
+        ``added_plus``, ``unknown_country``, ``not_a_phone``: a date, a time or
+        text without a digit, ``over_15_digits``: a number ``phonenumbers``
+        accepts that is longer than E.164 allows, refused as the contract's
+        pattern refuses it), all of dtype ``string[pyarrow]``. An extension is
+        read as ``phonenumbers.parse`` reads it (``ext. 123``, ``x123``,
+        ``#123``, ``;ext=123``, ``доб. 123``, ``,,123`` ...).
 
     Example:
         >>> normalize(["(415) 555-0123", "0044 20 7946 0123"])["phone_e164"].tolist()
@@ -182,10 +185,13 @@ def _lost_plus(text: str, region: str) -> bool:
     Only a number too long to be national (11 digits or more) that starts with
     neither a trunk ``0`` nor the region's own calling code: a 10-digit invalid
     US number (``4630463310``) must stay invalid, not become a Swedish one (``+46…``).
+    And only text of digits and separators alone: the digits of an extension, a
+    date or a second number are never joined on (``923 123 456 ext. 123`` is no
+    Pakistani ``+923123456123``).
     """
     digits = "".join(c for c in text if c.isdigit())
     own = str(phonenumbers.country_code_for_region(region))
-    return (not text.lstrip().startswith("+") and len(digits) >= MIN_INTERNATIONAL_DIGITS
+    return (plain(text) and len(digits) >= MIN_INTERNATIONAL_DIGITS
             and not digits.startswith(("0", own)))
 
 

@@ -3,8 +3,16 @@
 Each rule answers one way people and spreadsheets write phone numbers: Unicode
 digits, dashes and spaces; Excel's ``.0`` and scientific notation; an extension
 after the number; two numbers in one cell; a European ``00`` prefix in a NANP
-file. What a rule did is kept as a flag, so a reader can see why a number
-looks different from its cell.
+file; a date or a time where a number should be. What a rule did is kept as a
+flag, so a reader can see why a number looks different from its cell.
+
+An extension is found exactly as ``phonenumbers.parse`` finds it, with its own
+private helpers (``_build_national_number_for_parsing``, ``_is_viable_phone_number``,
+``_maybe_strip_extension``, over its ``_EXTN_PATTERNS_FOR_PARSING``; typed in its
+stubs): a copy of its patterns would drift from the package's, and an extension
+it reads that we did not would have its digits joined onto the number by a later
+fix-up. ``tests/leads/test_normalize_examples.py`` holds the two to the same
+extension on every example number of every region.
 """
 
 from __future__ import annotations
@@ -12,6 +20,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+
+import phonenumbers
+from phonenumbers import phonenumberutil as pnu
 
 EMPTY_TOKENS = frozenset({"", "n/a", "na", "null", "none", "nil", "-", "--", "0", "nan",
                           "#n/a", "unknown"})
@@ -26,11 +37,28 @@ _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe
                         "-")
 _EXCEL_FLOAT = re.compile(r"^\+?\d+\.0+$")
 _EXCEL_SCIENTIFIC = re.compile(r"^[+-]?\d(?:[.,]\d+)?[eE][+-]?\d+$")
-_EXTENSION = re.compile(
-    r"(?:\s*[,;]?\s*(?:ext(?:ension)?\.?|x|#)\s*:?\s*(\d{1,7})|;ext=(\d{1,7}))\s*$",
-    re.IGNORECASE)
 _SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
-_LETTERS = re.compile(r"[A-Za-z]")
+_PLAIN = re.compile(r"[\d ().\-]+")
+"""Digits and separators only: text whose digits are all one number's."""
+_MAX_TEXT = 250
+"""Longest text ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
+
+
+def _date_shapes() -> tuple[str, str]:
+    """A date (year 19xx or 20xx; day and month in range), optionally with a time, or a
+    time alone: for Python's ``re`` and, without the time (its ``:`` is never plain), for
+    RE2 over the fast path's plain cells. No back-references, which RE2 lacks."""
+    year, month, day = r"(?:19|20)\d\d", r"(?:0?[1-9]|1[0-2])", r"(?:0?[1-9]|[12]\d|3[01])"
+    dates = [f"{year}{s}{month}{s}{day}|{day}{s}{day}{s}{year}" for s in ("-", r"\.", "/")]
+    date = "(?:" + "|".join([*dates, rf"{day}/{day}/\d\d"]) + ")"
+    clock = r"\d{1,2}:\d\d(?::\d\d(?:\.\d+)?)?(?: ?[AaPp]\.?[Mm]\.?)?"
+    zone = r"(?: ?(?:Z|UTC|GMT|[+-]\d\d:?\d\d))?"
+    return rf"^(?:{date}(?:[ T]{clock}{zone})?|{clock}{zone})$", rf"^ *{date} *$"
+
+
+DATE_OR_TIME, PLAIN_DATE = _date_shapes()
+"""A cell that is a date or a time, not a phone number; the same for a plain cell (RE2)."""
+_DATE_OR_TIME = re.compile(DATE_OR_TIME)
 
 
 @dataclass(slots=True)
@@ -54,15 +82,24 @@ def clean(cell: str | None, region: str) -> Cleaned:
         result.flags.append("excel_scientific")  # digits were lost; never guessed back
         result.refusal = "invalid_phone"
         return result
+    if _DATE_OR_TIME.match(text) or not any(c.isdigit() for c in text):
+        result.flags.append("not_a_phone")
+        result.refusal = "invalid_phone"
+        return result
     if _EXCEL_FLOAT.match(text):
         text = text.split(".")[0]
         result.flags.append("excel_float")
-    text = _extension(text, result)
-    text = _first_number(text, result)
-    if _LETTERS.search(text):
+    text = _number_alone(text, result)
+    if phonenumbers.is_alpha_number(text):
         result.flags.append("vanity")
     result.text = _international_prefix(text, region, result)
     return result
+
+
+def plain(text: str) -> bool:
+    """Whether ``text`` holds nothing but digits and separators, so that its digits are all
+    one number's: the only text a fix-up that joins digits (``added_plus``) may read."""
+    return _PLAIN.fullmatch(text) is not None
 
 
 def _plain(cell: str) -> str:
@@ -78,22 +115,36 @@ def _plain(cell: str) -> str:
     return " ".join("".join(chars).split())
 
 
-def _extension(text: str, result: Cleaned) -> str:
-    match = _EXTENSION.search(text)
-    if match is None or not re.search(r"\d{4}", text[:match.start()]):
-        return text
-    result.extension = match.group(1) or match.group(2)
-    result.flags.append("extension")
-    return text[:match.start()].rstrip()
-
-
-def _first_number(text: str, result: Cleaned) -> str:
+def _number_alone(text: str, result: Cleaned) -> str:
+    """The first number of ``text``, without its extension: an extension at the end goes
+    first (it is one only if ``phonenumbers`` reads it so), then a second number, whose
+    extension the first one's is not."""
+    extension, text = _extension(text)
     parts = _SECOND_NUMBER.split(text, maxsplit=1)
     if len(parts) == 2 and sum(c.isdigit() for c in parts[1]) >= 6 \
             and sum(c.isdigit() for c in parts[0]) >= 6:
         result.flags.append("two_numbers")
-        return parts[0].strip()
+        extension, text = _extension(parts[0].strip())
+    if extension is not None:
+        result.extension = extension
+        result.flags.append("extension")
     return text
+
+
+def _extension(text: str) -> tuple[str | None, str]:
+    """The extension at the end of ``text`` and the number before it, as ``phonenumbers.parse``
+    reads them (it takes an extension off only a text it finds viable as a number, and
+    reads only from the first digit or ``+`` on); ``None`` and ``text`` without one."""
+    if len(text) > _MAX_TEXT:
+        return None, text
+    try:
+        number = pnu._build_national_number_for_parsing(text)
+    except phonenumbers.NumberParseException:
+        return None, text
+    if not pnu._is_viable_phone_number(number):
+        return None, text
+    extension, rest = pnu._maybe_strip_extension(number)
+    return (extension, rest.rstrip()) if extension else (None, text)
 
 
 def _international_prefix(text: str, region: str, result: Cleaned) -> str:
