@@ -7,6 +7,7 @@ Example:
     {'phone': 'Mobile', 'full_name': 'Name', 'email': 'E-mail'}
 """
 
+from ._campaign import CampaignError, campaigns
 from ._clean import clean
 from ._headers import ALIASES
 from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
@@ -18,6 +19,7 @@ from ._result import CleanResult
 
 __all__ = [
     "ALIASES",
+    "CampaignError",
     "CleanResult",
     "FileLimits",
     "ImportJournalError",
@@ -26,6 +28,7 @@ __all__ = [
     "LeadFile",
     "LeadFileError",
     "OUTCOMES",
+    "campaigns",
     "clean",
     "import_leads",
     "normalize",

@@ -33,6 +33,7 @@ from ..contract import (
     LeadResultReason,
     LeadResultStatus,
 )
+from ._campaign import check_campaign
 from ._normalize import normalize, region_of
 from ._read import LeadFile, Source, read
 from ._result import CleanResult
@@ -104,12 +105,16 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
 
     Raises:
+        CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
+            account's, or cannot take leads (read before the file).
         LeadFileError: The file cannot be read, or has no phone column.
 
     Example:
         >>> result = dialkit.leads.clean("vendor.csv", region="GB")  # doctest: +SKIP
         >>> result.summary  # doctest: +SKIP
     """
+    if client is not None and campaign_id is not None:
+        check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
     file = source if isinstance(source, LeadFile) else read(
         source, sheet=sheet, mapping=mapping, encoding=encoding)
     column = country_column or file.fields.get("country")

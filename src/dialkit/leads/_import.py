@@ -25,9 +25,17 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
-from ..contract import IMPORTABLE_STATUSES, MAX_IMPORT_BATCH, ErrorCode
-from ..errors import ApiError, OutcomeUnknownError
+from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
+from ..errors import (
+    ApiConnectionError,
+    ApiError,
+    MalformedResponseError,
+    OutcomeUnknownError,
+    RateLimitError,
+    ServiceUnavailableError,
+)
 from ..frames import watched
+from ._campaign import not_importable
 from ._clean import clean
 from ._journal import Batch, Journal, content_hash, journal_folder
 from ._read import LeadFile, Source, read
@@ -107,14 +115,19 @@ class ImportReport:
         """Rows by ``outcome``, ``status``, ``reason`` and ``field``."""
         return count_rows(self.frame, ["outcome", "status", "reason", "field"])
 
+    @property
+    def headline(self) -> str:
+        """``1,204 rows in 7 batches (2 done by an earlier run)``, in the singular for one."""
+        return (f"{counted(len(self.frame), 'row')} in {counted(self.batches, 'batch')} "
+                f"({self.resumed} done by an earlier run)")
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{name} {count}" for name, count in self.counts.items())
         return f"<ImportReport {self.campaign_id}: {len(self.frame)} rows: {shown}>"
 
     def _repr_html_(self) -> str:
         """The counts by outcome, then by the service's status, reason and field."""
-        title = html.escape(f"Import into {self.campaign_id}: {len(self.frame):,} rows in "
-                            f"{self.batches} batches ({self.resumed} done by an earlier run)")
+        title = html.escape(f"Import into {self.campaign_id}: {self.headline}")
         summary: str = self.summary.to_html(index=False)
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
         return f"<div><strong>{title}</strong>{summary}<ul>{notes}</ul></div>"
@@ -329,12 +342,15 @@ class _Run:
         if isinstance(error, OutcomeUnknownError):
             why = self._unknown(batch, where)
         elif isinstance(error, ApiError) and error.code == ErrorCode.CAMPAIGN_NOT_IMPORTABLE:
-            why = (f"campaign {self.campaign_id} is {self._campaign_status()}, and leads can go "
-                   f"only into a {', '.join(IMPORTABLE_STATUSES[:-1])} or "
-                   f"{IMPORTABLE_STATUSES[-1]} campaign: pause it, then run the same import "
-                   f"again to resume at {where}.")
-        else:
+            status = self._campaign_status()
+            then = (f", then run the same import again to resume at {where}."
+                    if status == CampaignStatus.RUNNING else f" (stopped at {where}).")
+            why = not_importable(self.campaign_id, status) + then
+        elif transient(error):
             why = f"{where} failed ({error}). Run the same import again to resume at it."
+        else:
+            why = (f"{where} was refused ({error}). Running the same import again would be "
+                   f"refused the same way: fix what the error names first.")
         return ImportStoppedError(f"The import stopped: {why}", report=self.report(),
                                   batch=batch.number + 1, cause=error)
 
@@ -356,10 +372,12 @@ class _Run:
     def _unlisted(self, error: BaseException) -> ImportStoppedError:
         """Every batch is done, but the leads of rows answered duplicate_in_campaign
         could not be looked up."""
+        then = ("Run the same import again: it sends nothing again and lists them once more."
+                if transient(error) else "Fix what the error names, then run the same import "
+                "again: it sends nothing again and lists them once more.")
         return ImportStoppedError(
             f"The import stopped: every batch is done, but the campaign's leads could not be "
-            f"listed to find the rows answered {_IN_CAMPAIGN} ({error}). Run the same import "
-            f"again: it sends nothing again and lists them once more.",
+            f"listed to find the rows answered {_IN_CAMPAIGN} ({error}). {then}",
             report=self.report(), batch=len(self.batches), cause=error)
 
     def _campaign_status(self) -> str:
@@ -373,6 +391,24 @@ class _Run:
         done = sum(len(batch.positions) for batch in self.batches
                    if batch.number in self.book.done)
         return _Bar(total, done, self.progress)
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 batch``, ``2 batches``, ``1,204 rows``: a count and its noun agreed."""
+    plural = noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{count:,} {noun if count == 1 else plural}"
+
+
+def transient(error: BaseException) -> bool:
+    """Whether running the import again, unchanged, can get past ``error``: no answer
+    or a broken one, a 5xx, a 429, a request with the same key still in flight. A 400,
+    403, 404, 409 on the campaign's state or 422 would be answered the same way again.
+    (``outcome_unknown`` has its own advice: :meth:`_Run._unknown`.)"""
+    if isinstance(error, OSError | ApiConnectionError | ServiceUnavailableError
+                  | RateLimitError | MalformedResponseError):
+        return True
+    return isinstance(error, ApiError) and (
+        error.status is None or error.status >= 500 or error.code == ErrorCode.CONFLICT)
 
 
 def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:

@@ -1,0 +1,116 @@
+"""The campaign a lead file is for: read before anything is checked or sent.
+
+A mistyped campaign id, or a campaign that is running, used to surface only
+when the first batch was refused, after the file had been cleaned against
+it. :func:`check_campaign` reads the campaign first and refuses with the
+account's campaigns that can take leads; :func:`campaigns` lists them, with
+their lead counts, for a notebook or ``dialkit campaigns list``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Unpack
+
+import pandas as pd
+
+from ..contract import IMPORTABLE_STATUSES, CampaignStatus
+from ..errors import NotFoundError, PermissionDeniedError
+
+if TYPE_CHECKING:
+    from ..client import Client
+    from ..frames import FrameOptions
+
+LISTED_MAX = 20
+"""Campaigns named in a refusal at most; the rest are counted."""
+
+_ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
+
+
+class CampaignError(ValueError):
+    """The campaign a lead file is for cannot take leads: the account has no campaign
+    with this id, or its state refuses imports. Nothing was sent.
+
+    Attributes:
+        campaign_id: The campaign asked for.
+        status: Its status, ``None`` when the account has no such campaign.
+    """
+
+    def __init__(self, message: str, *, campaign_id: str, status: str | None) -> None:
+        super().__init__(message)
+        self.campaign_id = campaign_id
+        self.status = status
+
+
+def not_importable(campaign_id: str, status: str) -> str:
+    """Why a campaign in ``status`` takes no leads and what to do: the one wording of
+    the check at clean time and of an import the service stopped with
+    ``campaign_not_importable``. Only a running campaign can be made to take them
+    (by pausing it); the caller adds what follows."""
+    advice = "pause it" if status == CampaignStatus.RUNNING else "choose another campaign"
+    return (f"campaign {campaign_id} is {status}, and leads can go only into a {_ALLOWED} "
+            f"campaign: {advice}")
+
+
+def check_campaign(client: Client, campaign_id: str) -> None:
+    """Refuse a campaign that is not the account's or cannot take leads.
+
+    A key that may not read campaigns (403) is let through: it may still import,
+    and the service's answer to the import decides.
+
+    Raises:
+        CampaignError: The campaign is unknown or not in an importable state; the
+            message lists the account's campaigns that can take leads.
+    """
+    try:
+        status = str(client.campaigns.get(campaign_id).status.value)
+    except NotFoundError:
+        raise CampaignError(f"campaign {campaign_id!r} is not a campaign of this account. "
+                            f"{_choices(client)}", campaign_id=campaign_id, status=None) from None
+    except PermissionDeniedError:
+        return
+    if status in IMPORTABLE_STATUSES:
+        return
+    if status == CampaignStatus.RUNNING:
+        message = f"{not_importable(campaign_id, status)}, then run it again."
+    else:
+        message = f"{not_importable(campaign_id, status)}. {_choices(client)}"
+    raise CampaignError(message, campaign_id=campaign_id, status=status)
+
+
+def _choices(client: Client) -> str:
+    """The account's campaigns that can take leads, one per line (id, name, status)."""
+    found = [c for c in client.campaigns.list() if c.status in IMPORTABLE_STATUSES]
+    if not found:
+        return f"The account has no {_ALLOWED} campaign to take leads."
+    lines = [f"  {c.id}  {c.name} ({c.status.value})" for c in found[:LISTED_MAX]]
+    if len(found) > LISTED_MAX:
+        lines.append(f"  and {len(found) - LISTED_MAX} more (dialkit campaigns list)")
+    return "Campaigns that can take leads:\n" + "\n".join(lines)
+
+
+def campaigns(client: Client, **options: Unpack[FrameOptions]) -> pd.DataFrame:
+    """The account's campaigns with how many leads each holds, to choose where a lead
+    file goes.
+
+    The contract's campaign has no lead count, so the leads are counted from the
+    account's lead list (``client.frames.leads``, cached as every frame is;
+    ``refresh="full"`` counts afresh).
+
+    Args:
+        client: The account.
+        **options: ``refresh``, ``max_age`` and ``progress``, as for ``client.frames``.
+
+    Returns:
+        One row per campaign, archived ones excepted, newest first: ``id``,
+        ``name``, ``status`` and ``leads`` (``Int64``); ``importable`` says whether
+        it takes leads now (draft, ready or paused).
+
+    Example:
+        >>> dialkit.leads.campaigns(client)  # doctest: +SKIP
+    """
+    frame = client.frames.campaigns(**options)
+    counts = client.frames.leads(**options)["campaign_id"].value_counts()
+    shown = frame[["id", "name", "status"]].copy()
+    shown["leads"] = pd.array(shown["id"].map(counts).fillna(0).astype(int), dtype="Int64")
+    shown["importable"] = shown["status"].isin([s.value for s in IMPORTABLE_STATUSES])
+    return shown.reset_index(drop=True)
