@@ -32,7 +32,8 @@ def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
-                          ("compliance", "audit"), ("webhooks", "listen"), ("mcp", "serve")}
+                          ("compliance", "audit"), ("webhooks", "listen"), ("mcp", "serve"),
+                          ("campaigns", "list")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -51,7 +52,8 @@ def test_version_is_the_installed_packages() -> None:
 @pytest.mark.parametrize("command", [[], ["sandbox"], ["sandbox", "serve"], ["demo"],
                                      ["cache"], ["cache", "info"], ["cache", "clear"],
                                      ["leads"], ["leads", "clean"], ["leads", "import"],
-                                     ["compliance"], ["compliance", "audit"]],
+                                     ["compliance"], ["compliance", "audit"],
+                                     ["campaigns"], ["campaigns", "list"]],
                          ids=lambda c: " ".join(c) or "dialkit")
 def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
@@ -63,7 +65,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
     for name, value, text in options:
         assert text.strip(), name
         assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
-                                 "--raw-csv"), f"{name} has no value name"
+                                 "--raw-csv", "--importable"), f"{name} has no value name"
 
 
 def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:

@@ -9,11 +9,18 @@ from typing import Annotated, Any, NoReturn
 import pandas as pd
 import typer
 
+from dialkit._cli_flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
 from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
 from dialkit.compliance._population import rate_text
 from dialkit.errors import ApiError
 from dialkit.leads._limits import FileLimits, LimitError, check_delimited
+
+AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
+               "verified_caller_ids=": "--verified-caller-ids FILE",
+               "blocked_countries=": "--blocked-countries", "leads=": "--leads FILE",
+               "dnc= (client.frames.dnc of the numbers)": "--dnc FILE"}
+"""``dialkit compliance audit``'s flags for the arguments the library's messages name."""
 
 compliance_app = typer.Typer(help="Compliance audits of what the account did.",
                              no_args_is_help=True, rich_markup_mode=None)
@@ -66,7 +73,7 @@ def audit_command(
     typer.echo(f"{len(report.findings)} findings ({report.rules.name})")
     typer.echo(summary_text(report))
     for rule, note in report.notes.items():
-        typer.echo(f"{rule}: {note}")
+        typer.echo(f"{rule}: {cli_text(note, AUDIT_FLAGS)}")
 
 
 def summary_text(report: AuditReport) -> str:
@@ -130,5 +137,5 @@ def _numbers(path: Path) -> list[str]:
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {cli_text(message, AUDIT_FLAGS)}", err=True)
     raise typer.Exit(2)

@@ -10,10 +10,24 @@ from typing import Annotated, Any
 
 import typer
 
+from dialkit._cli_flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
 from dialkit.errors import ApiError
 from dialkit.frames import write_csv
-from dialkit.leads import CleanResult, ImportStoppedError, LeadFileError, clean, import_leads
+from dialkit.leads import (
+    CampaignError,
+    CleanResult,
+    ImportStoppedError,
+    LeadFileError,
+    clean,
+    import_leads,
+)
+
+CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
+               "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign"}
+"""``dialkit leads clean``'s flags for the arguments the library's messages name."""
+IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
+"""``dialkit leads import``'s: ``clean``'s and the journal's folder."""
 
 leads_app = typer.Typer(help="Lead files: check them as the service will, then import them.",
                         no_args_is_help=True, rich_markup_mode=None)
@@ -54,7 +68,7 @@ def clean_command(
 ) -> None:
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary."""
-    with _errors():
+    with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         if campaign is None:
             result = clean(source, **options)
@@ -84,7 +98,7 @@ def import_command(
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print every row's reconciled outcome."""
-    with _errors():
+    with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         with Client() as client:
             try:
@@ -92,12 +106,11 @@ def import_command(
             except ImportStoppedError as stop:
                 typer.echo(stop.report.summary.fillna("").to_string(index=False))
                 _notes(stop.report.notes)
-                typer.echo(f"error: {stop}", err=True)
+                typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
             write_csv(report.frame, out, escape_formulas=not raw_csv)
-    typer.echo(f"{source} into {campaign}: {len(report.frame)} rows in {report.batches} "
-               f"batches ({report.resumed} done by an earlier run)")
+    typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
     _notes(report.notes)
 
@@ -109,15 +122,18 @@ def _notes(notes: tuple[str, ...]) -> None:
 
 
 @contextmanager
-def _errors() -> Iterator[None]:
-    """A bad file, option or answer ends the command with its message, not a traceback."""
+def _errors(flags: dict[str, str]) -> Iterator[None]:
+    """A bad file, option or answer ends the command with its message in the command's
+    flags, not a traceback: status 2 for a bad file or option (an unknown campaign
+    too), 1 for what the account answered (a campaign that takes no leads now)."""
     try:
         yield
     except (LeadFileError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        typer.echo(f"error: {cli_text(str(error), flags)}", err=True)
+        known = isinstance(error, CampaignError) and error.status is not None
+        raise typer.Exit(1 if known else 2) from None
     except ApiError as error:
-        typer.echo(f"error: {error}", err=True)
+        typer.echo(f"error: {cli_text(str(error), flags)}", err=True)
         raise typer.Exit(1) from None
 
 

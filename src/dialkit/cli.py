@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._cli_campaigns import campaigns_app
 from dialkit._cli_compliance import compliance_app
 from dialkit._cli_leads import leads_app
 from dialkit._cli_mcp import mcp_app
@@ -27,6 +28,7 @@ app.add_typer(sandbox_app, name="sandbox")
 cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_help=True,
                         rich_markup_mode=None)
 app.add_typer(cache_app, name="cache")
+app.add_typer(campaigns_app, name="campaigns")
 app.add_typer(leads_app, name="leads")
 app.add_typer(compliance_app, name="compliance")
 app.add_typer(mcp_app, name="mcp")

@@ -1,0 +1,45 @@
+"""``dialkit campaigns list``: the account's campaigns, so a shell user can find the
+campaign id a lead file goes to; a thin layer over :func:`dialkit.leads.campaigns`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from dialkit._cli_flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
+from dialkit.client import Client
+from dialkit.errors import ApiError
+from dialkit.leads import campaigns
+
+LIST_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS}
+"""``dialkit campaigns list``'s flags for the arguments the library's messages name."""
+
+campaigns_app = typer.Typer(help="The account's campaigns.", no_args_is_help=True,
+                            rich_markup_mode=None)
+
+
+@campaigns_app.command("list")
+def list_command(
+    importable: Annotated[bool, typer.Option("--importable", help=(
+        "Only the campaigns that can take leads now: draft, ready or paused."))] = False,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help=(
+        "List the local emulator's campaigns instead of DIALKIT_API_KEY's."))] = False,
+) -> None:
+    """List the account's campaigns, newest first: id, name, status and how many leads
+    each holds (counted from the account's leads)."""
+    try:
+        with Client.sandbox() if sandbox else Client() as client:
+            frame = campaigns(client, refresh="full")
+    except ValueError as error:  # no key, or a malformed one
+        typer.echo(f"error: {cli_text(str(error), LIST_FLAGS)}", err=True)
+        raise typer.Exit(2) from None
+    except ApiError as error:
+        typer.echo(f"error: {cli_text(str(error), LIST_FLAGS)}", err=True)
+        raise typer.Exit(1) from None
+    if importable:
+        frame = frame[frame["importable"]]
+    if frame.empty:
+        typer.echo("no campaigns that can take leads" if importable else "no campaigns")
+        return
+    typer.echo(frame[["id", "name", "status", "leads"]].to_string(index=False))
