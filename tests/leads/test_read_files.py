@@ -67,7 +67,7 @@ def test_blank_rows_are_skipped_counted_and_keep_the_row_numbers(tmp_path: Path)
     result = clean(leads)
     assert result.frame["row"].tolist() == [1, 4]
     assert result.counts == {"accepted": 2}
-    assert "3 blank rows skipped (rows 2, 3, 5)" in result.file.notes
+    assert "3 blank rows skipped (rows 2, 3, 5)" in result.notes
 
 
 def excel_like(path: Path) -> Path:
@@ -87,6 +87,9 @@ def excel_like(path: Path) -> Path:
     sheet.write_formula(4, 1, '="0"&"7700900124"', None, "")  # saved uncalculated: no value
     sheet.write_string(5, 0, "Di")
     sheet.write_number(5, 1, 4155550123)
+    sheet.write_string(6, 0, "Ed")  # Excel's Format Cells > Special > Phone Number
+    sheet.write_number(6, 1, 4155550124,
+                       book.add_format({"num_format": "[<=9999999]###-####;(###) ###-####"}))
     book.close()
     return path
 
@@ -95,8 +98,9 @@ def test_a_number_format_gives_back_the_digits_excel_shows(tmp_path: Path) -> No
     leads = read(excel_like(tmp_path / "leads.xlsx"))
     assert leads.header_row == 2
     assert leads.frame["Phone"].tolist()[:2] == ["07400123456", "+44 2079 460123"]
-    assert leads.frame["Phone"].tolist()[3] == "4155550123"
-    assert leads.numbers["text"].tolist() == ["07400123456", "+44 2079 460123", "4155550123"]
+    assert leads.frame["Phone"].tolist()[3:] == ["4155550123", "(415) 555-0124"]
+    assert leads.numbers["text"].tolist() == ["07400123456", "+44 2079 460123", "4155550123",
+                                              "(415) 555-0124"]
     result = clean(leads, region="GB")
     assert result.frame["phone_e164"].tolist()[0] == "+447400123456"
     assert "stored_as_number" in result.frame["flags"][0]

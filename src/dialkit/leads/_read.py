@@ -23,6 +23,7 @@ from typing import IO, Any, TypeAlias
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ._delimiter import DELIMITERS, Layout, layout, shown
@@ -99,7 +100,7 @@ class LeadFile:
     def notes(self) -> list[str]:
         """What was found in the file rather than given, in words, for a summary."""
         notes = []
-        if self.delimiter is not None:
+        if self.delimiter not in (None, ","):
             notes.append(f"columns split at {shown(self.delimiter)}")
         if self.header_row not in (None, 1):
             notes.append(f"header on {'row' if self.sheet else 'line'} {self.header_row}"
@@ -374,17 +375,16 @@ def _no_numbers() -> pd.DataFrame:
 def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, ...]]:
     """The frame without rows whose every cell is empty or spaces, and those rows'
     numbers (``index + 1``); the rest keep their index, and so their numbers. Each
-    column is looked at only in the rows still blank: the first usually settles most."""
+    column is tested whole, as bitmaps (no copy of its text), until no row is left
+    that could be blank: the first column usually settles most."""
     blank = np.ones(len(frame), dtype=bool)
     for column in frame.columns:
-        rows = np.flatnonzero(blank)
-        if not len(rows):
-            break
-        values = frame[column].iloc[rows]
-        filled = values.str.strip().fillna("").to_numpy(dtype=object) != ""
-        blank[rows[filled]] = False
-    if not blank.any():
-        return frame, ()
+        values = pa.array(frame[column], type=pa.large_string())
+        empty = pc.or_kleene(pc.is_null(values), pc.or_kleene(pc.equal(values, ""),
+                                                               pc.utf8_is_space(values)))
+        blank &= pc.fill_null(empty, True).to_numpy(zero_copy_only=False)
+        if not blank.any():
+            return frame, ()
     return frame[~blank], tuple((frame.index[blank] + 1).tolist())
 
 

@@ -28,6 +28,8 @@ _PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _BUILT_IN = {1: "0"}  # of Excel's built-in formats, the only one that is digits alone
 _CELL = re.compile(r"([A-Z]+)(\d+)")
 _QUOTED = re.compile(r'"([^"]*)"|\\(.)|(_.|\*.)|([0#?])|(.)')
+_TAGS = re.compile(r"\[[^\]]*\]")  # a condition ([<=9999999]), a colour ([Red])
+_CONDITION = re.compile(r"\[(<=|>=|<>|<|>|=)(\d+(?:\.\d+)?)\]")
 _NOT_DIGITS = re.compile(r'[.,%Ee/@\[]|(?<!\\)[yYmMdDhHsS]')
 
 
@@ -94,20 +96,43 @@ def _styles(book: zipfile.ZipFile) -> list[str | None]:
 
 
 def _digits_only(code: str) -> bool:
-    section = _first_section(code)
-    plain = _QUOTED.sub(lambda m: "" if m[1] is not None or m[2] else m[0], section)
-    return "0" in section and not _NOT_DIGITS.search(plain) and code != "0"
+    """Whether a format shows a whole number as digits and text alone, in each of its
+    sections for positive numbers (Excel's phone format is two, by a condition:
+    ``[<=9999999]###-####;(###) ###-####``)."""
+    sections = [_TAGS.sub("", section) for section in _sections(code)[:2]]
+    for section in sections:
+        plain = _QUOTED.sub(lambda m: "" if m[1] is not None or m[2] else m[0], section)
+        if _NOT_DIGITS.search(plain) or not re.search(r"[0#?]", plain):
+            return False
+    return sections[0] not in ("0", "#")
 
 
-def _first_section(code: str) -> str:
-    """The format of positive numbers: the text before the first ``;`` outside quotes."""
-    quoted = False
+def _sections(code: str) -> list[str]:
+    """A format's sections: the text between ``;`` outside quotes."""
+    sections, quoted, start = [], False, 0
     for n, char in enumerate(code):
         if char == '"':
             quoted = not quoted
         elif char == ";" and not quoted:
-            return code[:n]
-    return code
+            sections.append(code[start:n])
+            start = n + 1
+    return [*sections, code[start:]]
+
+
+def _section(code: str, value: float) -> str | None:
+    """The section that shows ``value``: the first, unless a condition sends it to the
+    second (``[<=9999999]``)."""
+    sections = _sections(code)
+    for section in sections[:2]:
+        condition = _CONDITION.search(section)
+        if condition is None or _holds(condition[1], float(condition[2]), value):
+            return _TAGS.sub("", section)
+    return None
+
+
+def _holds(operator: str, bound: float, value: float) -> bool:
+    return {"<": value < bound, "<=": value <= bound, ">": value > bound,
+            ">=": value >= bound, "=": value == bound, "<>": value != bound}[operator]
 
 
 def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
@@ -151,8 +176,11 @@ def shown(value: float, code: str) -> str | None:
     if not float(value).is_integer() or value < 0:
         return None
     digits = str(int(value))
+    section = _section(code, value)
+    if section is None:
+        return None
     parts = [("", m[4]) if m[4] else (m[1] if m[1] is not None else m[2] or m[5] or "", "")
-             for m in _QUOTED.finditer(_first_section(code)) if not m[3]]
+             for m in _QUOTED.finditer(section) if not m[3]]
     slots = [n for n, (_, placeholder) in enumerate(parts) if placeholder]
     if not slots:
         return None
