@@ -38,6 +38,7 @@ _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe
 _EXCEL_FLOAT = re.compile(r"^\+?\d+\.0+$")
 _EXCEL_SCIENTIFIC = re.compile(r"^[+-]?\d(?:[.,]\d+)?[eE][+-]?\d+$")
 _SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
+_LETTERS = re.compile(r"[A-Za-z]")
 _PLAIN = re.compile(r"[\d ().\-]+")
 """Digits and separators only: text whose digits are all one number's."""
 _MAX_TEXT = 250
@@ -90,7 +91,7 @@ def clean(cell: str | None, region: str) -> Cleaned:
         text = text.split(".")[0]
         result.flags.append("excel_float")
     text = _number_alone(text, result)
-    if phonenumbers.is_alpha_number(text):
+    if _LETTERS.search(text) and phonenumbers.is_alpha_number(text):
         result.flags.append("vanity")
     result.text = _international_prefix(text, region, result)
     return result
@@ -135,7 +136,7 @@ def _extension(text: str) -> tuple[str | None, str]:
     """The extension at the end of ``text`` and the number before it, as ``phonenumbers.parse``
     reads them (it takes an extension off only a text it finds viable as a number, and
     reads only from the first digit or ``+`` on); ``None`` and ``text`` without one."""
-    if len(text) > _MAX_TEXT:
+    if len(text) > _MAX_TEXT or plain(text):  # no extension form is plain
         return None, text
     try:
         number = pnu._build_national_number_for_parsing(text)
