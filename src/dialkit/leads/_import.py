@@ -60,7 +60,8 @@ _IN_CAMPAIGN = "duplicate_in_campaign"
 
 
 class ImportStoppedError(RuntimeError):
-    """An import stopped before its last batch; running it again resumes.
+    """An import stopped before its last batch; running it again resumes, once the
+    cause is gone (the message says whether a re-run alone can succeed).
 
     Attributes:
         report: The reconciled outcome of every row so far (rows not sent yet
@@ -166,8 +167,12 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
     Raises:
         ImportStoppedError: A batch could not be imported (the campaign is not
             importable, the outcome of a batch is unknown, the service or the
-            network kept failing). Nothing finished is lost: run the same
-            import again and it resumes.
+            network kept failing, the service refused the batch). Nothing
+            finished is lost: run the same import again and it resumes; the
+            message says so only where a re-run alone can succeed (no answer, a
+            5xx, a 429), else what to fix first.
+        CampaignError: The campaign is not the account's or cannot take leads
+            (read before anything is written, by :func:`clean`).
         ImportJournalError: The journal does not match its plan, or the plan is
             missing or damaged; nothing was sent, and the message says how to
             start afresh.
