@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import pandas as pd
 import typer
 
 from dialkit._cli_flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
@@ -42,4 +43,15 @@ def list_command(
     if frame.empty:
         typer.echo("no campaigns that can take leads" if importable else "no campaigns")
         return
-    typer.echo(frame[["id", "name", "status", "leads"]].to_string(index=False))
+    typer.echo(_table(frame))
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """Id, name and status left-aligned, the lead count right-aligned, a space apart."""
+    texts = {column: [column, *frame[column].astype(str)]
+             for column in ("id", "name", "status", "leads")}
+    widths = {column: max(map(len, cells)) for column, cells in texts.items()}
+    return "\n".join(
+        " ".join([*(f"{texts[c][n]:<{widths[c]}}" for c in ("id", "name", "status")),
+                  f"{texts['leads'][n]:>{widths['leads']}}"])
+        for n in range(len(frame) + 1))
