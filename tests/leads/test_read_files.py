@@ -96,7 +96,7 @@ def excel_like(path: Path) -> Path:
 
 def test_a_number_format_gives_back_the_digits_excel_shows(tmp_path: Path) -> None:
     leads = read(excel_like(tmp_path / "leads.xlsx"))
-    assert leads.header_row == 2
+    assert leads.header_row == 2 and "sheet 'Leads' read, its header on row 2" in leads.notes
     assert leads.frame["Phone"].tolist()[:2] == ["07400123456", "+44 2079 460123"]
     assert leads.frame["Phone"].tolist()[3:] == ["4155550123", "(415) 555-0124"]
     assert leads.numbers["text"].tolist() == ["07400123456", "+44 2079 460123", "4155550123",
@@ -126,6 +126,7 @@ def sheets(path: Path, *columns: list[str]) -> Path:
 def test_the_sheet_with_a_phone_column_is_chosen(tmp_path: Path) -> None:
     leads = read(sheets(tmp_path / "w.xlsx", ["Read me"], ["Name", "Phone"]))
     assert leads.sheet == "Sheet2" and leads.frame["Phone"][0] == "+14155550100"
+    assert leads.notes == ["sheet 'Sheet2' read"]
 
 
 @pytest.mark.parametrize(("columns", "cause"), [
@@ -169,3 +170,25 @@ def test_a_wrong_encoding_for_a_file_with_a_byte_order_mark_is_refused(tmp_path:
     path.write_bytes(codecs.BOM_UTF8 + "First Name,Phone\nZoë,+14155550100\n".encode())
     with pytest.raises(LeadFileError, match="starts with a UTF-8 byte order mark.*encoding="):
         read(path, encoding="cp1252")
+
+
+def test_a_long_row_below_a_title_is_named_by_its_line_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"Leads;\r\n\r\nName;Phone\r\nAda;+14155550100\r\nBo;+14155550101;x;y\r\n")
+    with pytest.raises(LeadFileError, match="line 5 has 4 fields where the header has 2"):
+        read(path)
+
+
+def test_an_offset_sheet_keeps_its_phone_formats_and_formulas(tmp_path: Path) -> None:
+    path = tmp_path / "offset.xlsx"
+    book = xlsxwriter.Workbook(path)
+    sheet = book.add_worksheet("x")
+    sheet.write_row(2, 27, ["Name", "Mobile"])  # AB3: the data starts off A1
+    sheet.write_string(3, 27, "Ada")
+    sheet.write_number(3, 28, 7400123456, book.add_format({"num_format": "00000000000"}))
+    sheet.write_string(5, 27, "Bo")
+    sheet.write_formula(5, 28, "=A1", None, "")
+    book.close()
+    leads = read(path)
+    assert leads.frame["Mobile"].tolist()[0] == "07400123456" and leads.header_row == 3
+    assert leads.blank_rows == (2,) and leads.formulas["row"].tolist() == [3]

@@ -102,9 +102,11 @@ class LeadFile:
         notes = []
         if self.delimiter not in (None, ","):
             notes.append(f"columns split at {shown(self.delimiter)}")
-        if self.header_row not in (None, 1):
-            notes.append(f"header on {'row' if self.sheet else 'line'} {self.header_row}"
-                         f"{f' of sheet {self.sheet}' if self.sheet else ''}")
+        if self.sheet is not None:
+            notes.append(f"sheet {self.sheet!r} read" + (
+                f", its header on row {self.header_row}" if self.header_row != 1 else ""))
+        elif self.header_row not in (None, 1):
+            notes.append(f"header on line {self.header_row}")
         if self.blank_rows:
             notes.append(f"{len(self.blank_rows)} blank row{'s' * (len(self.blank_rows) > 1)} "
                          f"skipped (row{'s' * (len(self.blank_rows) > 1)} "

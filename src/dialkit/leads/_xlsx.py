@@ -5,10 +5,10 @@ Excel shows ``07700900123`` for the number 7700900123 formatted ``00000000000``,
 and a phone column typed that way is stored as numbers: the digits the user saw
 come back only by applying the format. calamine (0.9) reads values alone, no
 formats and no formulas, and openpyxl is a test dependency only; so the styles
-and the sheet's XML are read here with the standard library (``zipfile`` and a
-streaming ``iterparse`` that clears each row), for the phone columns only, and
-only when a phone cell is a number or empty. XLS and ODS files are left as
-calamine reads them.
+and the sheet's XML are read here with the standard library (``zipfile``, the
+small parts by ``ElementTree``, the sheet streamed in chunks through a pattern
+that matches the phone columns' cells alone), only when a phone cell is a
+number or empty. XLS and ODS files are left as calamine reads them.
 """
 
 from __future__ import annotations
@@ -17,15 +17,20 @@ import io
 import posixpath
 import re
 import zipfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import IO
-from xml.etree.ElementTree import Element, ParseError, fromstring, iterparse
+from xml.etree.ElementTree import ParseError, fromstring
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 _PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _BUILT_IN = {1: "0"}  # of Excel's built-in formats, the only one that is digits alone
+_CHUNK = 4 << 20
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
+_STYLE = re.compile(rb'\bs="(\d+)"')
+_KIND = re.compile(rb'\bt="(\w+)"')
 _CELL = re.compile(r"([A-Z]+)(\d+)")
 _QUOTED = re.compile(r'"([^"]*)"|\\(.)|(_.|\*.)|([0#?])|(.)')
 _TAGS = re.compile(r"\[[^\]]*\]")  # a condition ([<=9999999]), a colour ([Red])
@@ -54,7 +59,7 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
         with zipfile.ZipFile(io.BytesIO(data)) as book:
             path = _sheet_path(book, sheet)
             styles = _styles(book) if formats else []
-            if path is None or not (any(styles) or formulas):
+            if path is None or not (any(styles) or formulas and _has_formula(book, path)):
                 return facts
             with book.open(path) as xml:
                 _scan(xml, set(columns), styles, facts)
@@ -135,28 +140,63 @@ def _holds(operator: str, bound: float, value: float) -> bool:
             ">=": value >= bound, "=": value == bound, "<>": value != bound}[operator]
 
 
+def _has_formula(book: zipfile.ZipFile, path: str) -> bool:
+    """Whether the sheet holds a formula at all: a scan of its bytes for ``<f``, a
+    fraction of the time the XML parse takes (a vendor sheet with empty phone cells
+    seldom holds formulas)."""
+    tail = b""
+    with book.open(path) as xml:
+        while chunk := xml.read(_CHUNK):
+            if _FORMULA.search(tail + chunk):
+                return True
+            tail = chunk[-16:]
+    return False
+
+
 def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
           facts: CellFacts) -> None:
-    """Read the sheet's cells of ``columns`` as they stream by, each row cleared after."""
-    for cell in _cells(xml):
-        place = _place(cell.get("r", ""))
-        if place is None or place[1] not in columns:
-            continue
-        formula = cell.find(f"{_MAIN}f")
-        value = cell.find(f"{_MAIN}v")
-        if formula is not None and (value is None or not value.text):
-            facts.unevaluated.add(place)
-        style = int(cell.get("s", "0"))
-        if cell.get("t", "n") == "n" and style < len(styles) and styles[style] is not None:
-            facts.formats[place] = str(styles[style])
+    """Read the sheet's cells of ``columns`` from its bytes as they stream by, by a
+    pattern that only those cells match: an XML parse of every cell took 37 µs a row
+    (3.7 s for 100,000), the pattern a tenth. Cells are found by their ``r``, which
+    Excel, LibreOffice, xlsxwriter and openpyxl all write (a cell without one is left
+    as calamine read it)."""
+    letters = b"|".join(_letters(column).encode() for column in sorted(columns))
+    cells = re.compile(rb'<(?:\w+:)?c\s([^>]*?\br="(' + letters + rb')(\d+)"[^>]*?)'
+                       rb"(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
+    carry = b""
+    while True:
+        chunk = xml.read(_CHUNK)
+        buffer = carry + chunk
+        cut = buffer.rfind(b"row>") + 4 if chunk else len(buffer)  # a whole row's end
+        for found in cells.finditer(buffer, 0, max(cut, 0)):
+            _cell(found, styles, facts)
+        carry = buffer[cut:]
+        if not chunk:
+            return
 
 
-def _cells(xml: IO[bytes]) -> Iterator[Element]:
-    for _, element in iterparse(xml, events=("end",)):
-        if element.tag == f"{_MAIN}c":
-            yield element
-        elif element.tag == f"{_MAIN}row":
-            element.clear()
+def _cell(found: re.Match[bytes], styles: list[str | None], facts: CellFacts) -> None:
+    attributes, inner = found[1], found[4] or b""
+    place = _place(found[2].decode() + found[3].decode())
+    if place is None:
+        return
+    if _FORMULA.search(inner) and not _VALUE.search(inner):
+        facts.unevaluated.add(place)
+    style = _STYLE.search(attributes)
+    kind = _KIND.search(attributes)
+    code = styles[int(style[1])] if style and int(style[1]) < len(styles) else None
+    if code is not None and (kind is None or kind[1] == b"n"):
+        facts.formats[place] = code
+
+
+def _letters(column: int) -> str:
+    """A 0-based column as Excel names it: 0 → ``A``, 27 → ``AB``."""
+    name = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        name = chr(65 + rest) + name
+    return name
 
 
 def _place(ref: str) -> tuple[int, int] | None:
