@@ -10,6 +10,7 @@ never with a codec's wording, and never read into mojibake.
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
@@ -18,6 +19,8 @@ BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
 
 _BOM_NAMES = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16"}
 _SNIFFED = 65_536
+_HIGH = bytes(range(128, 256))
+_NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 
 
 class EncodingError(ValueError):
@@ -100,23 +103,42 @@ def by_line(data: bytes) -> Decoded:
     Baltic and Central European code pages for cp1252 files (``Zoë`` read as ``Zoļ``);
     files in other code pages name theirs with ``encoding=``.
     """
-    lines = data.split(b"\n")
-    utf8_seen = False
+    if _cp1252(data) and not _utf8_beyond_ascii(data):
+        return Decoded(data.decode("cp1252").encode("utf-8"), "cp1252")  # at C speed
+    pieces: list[bytes] = []
     other: list[int] = []
-    out = []
-    for number, line in enumerate(lines, start=1):
-        try:
-            text = line.decode("utf-8")
-            utf8_seen = utf8_seen or not line.isascii()
-        except UnicodeDecodeError:
-            text = _legacy(line)
-            other.append(number)
-        out.append(text)
-    utf8 = "\n".join(out).encode("utf-8")
+    utf8_seen = False
+    last, line = 0, 1
+    for found in _NON_ASCII_LINE.finditer(data):  # ASCII lines read alike in both: kept
+        line += data.count(b"\n", last, found.start())
+        pieces.append(data[last:found.start()])
+        if _utf8(found[0]):
+            pieces.append(found[0])
+            utf8_seen = True
+        else:
+            pieces.append(_legacy(found[0]).encode("utf-8"))
+            other.append(line)
+        last = found.end()
+    pieces.append(data[last:])
     legacy = "cp1252" if _cp1252(data) else "latin-1"
     if not utf8_seen:
-        return Decoded(utf8, legacy)
-    return Decoded(utf8, "utf-8", tuple(other), legacy)
+        return Decoded(b"".join(pieces), legacy)
+    return Decoded(b"".join(pieces), "utf-8", tuple(other), legacy)
+
+
+def _utf8_beyond_ascii(data: bytes) -> bool:
+    """Whether some bytes beyond ASCII read as UTF-8: fewer bytes fail to decode than
+    there are such bytes (counted in C, a tenth of a second for 50 MB)."""
+    invalid = len(data) - len(data.decode("utf-8", "surrogateescape").encode("utf-8", "ignore"))
+    return invalid < len(data) - len(data.translate(None, _HIGH))
+
+
+def _utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _legacy(line: bytes) -> str:
