@@ -192,3 +192,11 @@ def test_an_offset_sheet_keeps_its_phone_formats_and_formulas(tmp_path: Path) ->
     leads = read(path)
     assert leads.frame["Mobile"].tolist()[0] == "07400123456" and leads.header_row == 3
     assert leads.blank_rows == (2,) and leads.formulas["row"].tolist() == [3]
+
+
+def test_a_data_row_that_says_mobile_is_not_taken_for_the_header(tmp_path: Path) -> None:
+    path = tmp_path / "crm.csv"
+    path.write_bytes(b"Name,Number,Type\r\nAda,+14155550100,Mobile\r\n")
+    with pytest.raises(LeadFileError, match="no phone column among Name, Number, Type"):
+        read(path)
+    assert read(path, mapping={"phone": "Number"}).frame["Type"].tolist() == ["Mobile"]

@@ -101,9 +101,20 @@ def _records(sample: str, delimiter: str) -> list[tuple[list[str], int]]:
 
 
 def _header_index(records: list[tuple[list[str], int]], wanted: Collection[str]) -> int | None:
-    for n, (row, _) in enumerate(records[:HEADER_ROWS]):
+    return header_index([row for row, _ in records], wanted)
+
+
+def header_index(rows: list[list[str]], wanted: Collection[str] = ()) -> int | None:
+    """The header among a file's first rows: the first of the first :data:`HEADER_ROWS`
+    with a phone-like cell, if every row above it that holds anything holds fewer cells
+    (a title, an export date); else ``None``. So a data row whose type column says
+    ``Mobile`` under a header without a phone name is never taken for the header."""
+    widest = 0
+    for n, row in enumerate(rows[:HEADER_ROWS]):
+        filled = sum(1 for cell in row if cell.strip())
         if any(phone_like(cell, wanted) for cell in row):
-            return n
+            return n if filled > widest else None
+        widest = max(widest, filled)
     return None
 
 

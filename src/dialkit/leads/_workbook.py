@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 from python_calamine import CalamineSheet, CalamineWorkbook
 
-from ._delimiter import HEADER_ROWS, phone_like
+from ._delimiter import HEADER_ROWS, header_index, phone_like
 from ._xlsx import CellFacts, cell_facts, shown
 
 
@@ -101,11 +101,9 @@ def _columns(rows: list[list[Any]]) -> str:
 
 
 def _phone_row(rows: list[list[Any]], phone_columns: Collection[str]) -> int | None:
-    """The first of the first rows with a phone-like cell."""
-    for n, row in enumerate(rows[:HEADER_ROWS]):
-        if any(phone_like(_cell_text(cell) or "", phone_columns) for cell in row):
-            return n
-    return None
+    """The header row, when one has a phone-like cell (:func:`header_index`)."""
+    return header_index([[_cell_text(cell) or "" for cell in row] for row in rows[:HEADER_ROWS]],
+                        phone_columns)
 
 
 def _header_at(rows: list[list[Any]], phone_columns: Collection[str]) -> int:
