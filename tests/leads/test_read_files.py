@@ -200,3 +200,13 @@ def test_a_data_row_that_says_mobile_is_not_taken_for_the_header(tmp_path: Path)
     with pytest.raises(LeadFileError, match="no phone column among Name, Number, Type"):
         read(path)
     assert read(path, mapping={"phone": "Number"}).frame["Type"].tolist() == ["Mobile"]
+
+
+def test_a_utf16_file_broken_half_way_is_named_by_line_not_read_with_replacements(
+        tmp_path: Path) -> None:
+    path = tmp_path / "export.tsv"
+    path.write_bytes(codecs.BOM_UTF16_LE + "Phone\n+14155550100\n".encode("utf-16-le")
+                     + b"\x00\xd8" + "x\n".encode("utf-16-le"))
+    with pytest.raises(LeadFileError, match=r"cannot be read as utf-16: line 3, byte 41 of the "
+                       r"file holds the bytes 0x00 0xD8.*save it again as UTF-8"):
+        read(path)

@@ -50,7 +50,7 @@ def decode(data: bytes, encoding: str | None) -> Decoded:
         if data.startswith(bom):
             if found == "utf-8-sig":
                 return Decoded(data[len(bom):], found)
-            return Decoded(data.decode(found, errors="replace").encode("utf-8"), found)
+            return Decoded(_named(data, found, given=False), found)
     if b"\x00" in data[:_SNIFFED]:
         raise EncodingError("this is a binary file, not a CSV or Excel lead file")
     try:
@@ -60,8 +60,9 @@ def decode(data: bytes, encoding: str | None) -> Decoded:
     return Decoded(data, "utf-8")
 
 
-def _named(data: bytes, encoding: str) -> bytes:
-    """The file read in the encoding its reader named, refused where it cannot be."""
+def _named(data: bytes, encoding: str, *, given: bool = True) -> bytes:
+    """The file read in the encoding its reader named (``given``) or its byte order
+    mark names, refused where it cannot be."""
     try:
         codec = codecs.lookup(encoding).name
     except LookupError:
@@ -73,10 +74,14 @@ def _named(data: bytes, encoding: str) -> bytes:
     try:
         text = data.decode(codec)
     except UnicodeDecodeError as exc:
-        raise EncodingError(f"cannot be read as {encoding}: {where(data, exc.start)} holds "
-                            f"{_shown(data[exc.start:exc.end])}, which {encoding} does not "
-                            "read; leave encoding= out to detect it, or name the right "
-                            "one") from None
+        line = data[:exc.start].decode(codec, errors="replace").count("\n") + 1
+        how = ("leave encoding= out to detect it, or name the right one" if given else
+               f"the file starts with a {encoding.upper()} byte order mark but is not "
+               f"{encoding.upper()} throughout: save it again as UTF-8")
+        place = where(data, exc.start, line, in_line=not codec.startswith(("utf-16", "utf-32")))
+        raise EncodingError(f"cannot be read as {encoding}: {place} "
+                            f"holds {_shown(data[exc.start:exc.end])}, which {encoding} does "
+                            f"not read; {how}") from None
     return data if codec == "utf-8" else text.encode("utf-8")
 
 
@@ -156,9 +161,12 @@ def _cp1252(data: bytes) -> bool:
     return True
 
 
-def where(data: bytes, offset: int) -> str:
-    """Where a byte is, in words: ``line 3, byte 40 of the file (byte 12 of the line)``."""
-    line = data.count(b"\n", 0, offset) + 1
+def where(data: bytes, offset: int, line: int, *, in_line: bool = True) -> str:
+    """Where a byte is, in words: ``line 3, byte 40 of the file (byte 12 of the line)``
+    (``in_line``: the byte of the line too, for an encoding whose line end is the
+    byte ``\\n``, not UTF-16's two)."""
+    if not in_line:
+        return f"line {line}, byte {offset + 1:,} of the file"
     start = data.rfind(b"\n", 0, offset) + 1
     return f"line {line}, byte {offset + 1:,} of the file (byte {offset - start + 1} of the line)"
 
