@@ -144,8 +144,8 @@ def test_the_result_views_and_exports(tmp_path: Path) -> None:
                           "status": ["hot", "cold", "warm"], "Notes": ["a", None, "c"]})
     result = clean(frame)
     assert list(result.frame.columns) == ["Mobile", "status (file)", "Notes", "row",
-                                          "phone_e164", "country", "extension", "status",
-                                          "reason", "field", "flags"]
+                                          "phone_e164", "country", "extension", "alt_phone",
+                                          "status", "reason", "field", "flags", "hint"]
     assert result.frame["row"].tolist() == [1, 2, 3]
     assert result.accepted["row"].tolist() == [1, 3]
     assert result.rejected["reason"].tolist() == ["missing_phone"]
@@ -153,7 +153,7 @@ def test_the_result_views_and_exports(tmp_path: Path) -> None:
         {"status": "accepted", "reason": None, "field": None, "rows": 2},
         {"status": "invalid", "reason": "missing_phone", "field": None, "rows": 1}]
     assert result.leads() == [
-        {"phone": SF, "custom_fields": {"status": "hot", "Notes": "a"}},
+        {"phone": SF, "custom_fields": {"status": "hot", "Notes": "a", "phone_extension": "7"}},
         {"phone": LONDON, "custom_fields": {"status": "warm", "Notes": "c"}}]
     assert result.frame.loc[0, "extension"] == "7"
     back = pd.read_csv(io.StringIO(result.to_csv() or ""), dtype=str)

@@ -34,9 +34,12 @@ from ..contract import (
     LeadResultStatus,
 )
 from ._campaign import check_campaign
+from ._hints import region_hints
 from ._normalize import normalize, region_of
+from ._phones import Phones, choose
 from ._read import LeadFile, Source, read
-from ._result import CleanResult
+from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult, phone_columns
+from ._workbook import unevaluated
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -82,7 +85,9 @@ class _Account:
 def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
           campaign_id: str | None = None, blocked_countries: Collection[str] = (),
           country_column: str | None = None, sheet: str | int | None = None,
-          mapping: Mapping[str, str] | None = None, encoding: str | None = None) -> CleanResult:
+          mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+          extension_field: str | None = EXTENSION_FIELD,
+          alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanResult:
     """Check every row of a lead file as the service will, before importing it.
 
     Args:
@@ -99,6 +104,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         country_column: The column of each row's country; by default the one
             named country or country code.
         sheet, mapping, encoding: As for :func:`read`.
+        extension_field: The custom field a phone's extension is sent as, ``None``
+            to leave extensions out (the E.164 phone cannot hold one).
+        alt_phone_field: The custom field a row's other numbers are sent as (a
+            second number in the phone cell, the other phone columns' numbers),
+            ``None`` to leave them out.
 
     Returns:
         A :class:`CleanResult`: one row per input row with its ``status``,
@@ -122,20 +132,58 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
                          f"columns are {', '.join(map(str, file.frame.columns))}")
     blocked = frozenset(_blocked(blocked_countries))
-    phones = file.frame[file.fields["phone"]]
     countries = None if column is None else file.frame[column]
-    numbers = pd.concat([
-        normalize(phones.iloc[at:at + CHUNK_ROWS], region=region,
-                  country=None if countries is None else countries.iloc[at:at + CHUNK_ROWS])
-        for at in range(0, max(len(phones), 1), CHUNK_ROWS)])
-    numbers["flags"] = _stored_as_number(numbers["flags"], file)
+    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
+                    lambda cells: _normalized(cells, region, countries))
+    phones, numbers = chosen.cells, chosen.numbers
+    numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
+    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
     external = _text(file.frame, file.fields.get("external_id"))
     account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
                                                     external)
-    verdicts = _verdicts(file, phones, numbers, blocked, account)
-    skipped = _skipped(client, campaign_id)
-    return CleanResult.build(file, numbers, verdicts, region=region, campaign_id=campaign_id,
-                             blocked_countries=tuple(sorted(blocked)), skipped=skipped)
+    verdicts, duplicate_of = _verdicts(file, phones, numbers, blocked, account)
+    hints, looks_like = region_hints(
+        file.frame[chosen.columns[0]], numbers, _region(region), countries,
+        lambda cells, name: normalize(cells, region=name))
+    numbers["alt_phone"] = chosen.alt_phone
+    return CleanResult.build(
+        file, numbers, verdicts, region=region, campaign_id=campaign_id,
+        blocked_countries=tuple(sorted(blocked)), skipped=_skipped(client, campaign_id),
+        extension_field=_field_name("extension_field", extension_field),
+        alt_phone_field=_field_name("alt_phone_field", alt_phone_field),
+        hints=hints, duplicate_of=duplicate_of,
+        sources=_sources(chosen), looks_like=looks_like)
+
+
+def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
+    """:func:`normalize` of some of the file's cells (by index), each with its row's
+    country, :data:`CHUNK_ROWS` at a time."""
+    country = None if countries is None else countries.loc[cells.index]
+    return pd.concat([
+        normalize(cells.iloc[at:at + CHUNK_ROWS], region=region,
+                  country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
+        for at in range(0, max(len(cells), 1), CHUNK_ROWS)])
+
+
+def _region(region: str) -> str:
+    return region_of(region) or region
+
+
+def _field_name(option: str, name: str | None) -> str | None:
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ValueError(f"{option}={name!r}: pass the custom field's name, or None to leave "
+                         "it out")
+    return name
+
+
+def _sources(chosen: Phones) -> dict[str, int]:
+    """Rows whose valid phone each phone column gave, the phone column first (only
+    with fallback columns)."""
+    if len(chosen.columns) == 1:
+        return {}
+    valid = chosen.numbers["phone_e164"].notna().to_numpy(dtype=bool)
+    counts = np.bincount(chosen.source[valid], minlength=len(chosen.columns))
+    return {column: int(count) for column, count in zip(chosen.columns, counts, strict=True)}
 
 
 def _blocked(countries: Collection[str]) -> list[str]:
@@ -151,11 +199,14 @@ def _blocked(countries: Collection[str]) -> list[str]:
     return found
 
 
-def _stored_as_number(flags: pd.Series, file: LeadFile) -> pd.Series:
+def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:
     """Flag the phone cells a workbook held as numbers: Excel may have dropped a
     leading zero or digits before anything read the file."""
-    phone = file.fields["phone"]
-    rows = file.numbers.loc[file.numbers["column"] == phone, "row"].to_numpy() - 1
+    rows = np.concatenate([
+        rows[chosen.source[rows] == place] for place, rows in enumerate(
+            file.frame.index.get_indexer(  # positions: blank rows are not in the frame
+                file.numbers.loc[file.numbers["column"] == column, "row"].to_numpy(np.int64) - 1)
+            for column in chosen.columns)])
     if len(rows) == 0:
         return flags
     flags = flags.copy()
@@ -247,8 +298,10 @@ class _Verdicts:
 
 
 def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
-              blocked: frozenset[str], account: _Account | None) -> pd.DataFrame:
-    """``status``, ``reason`` and ``field`` of every row, the first failing check deciding."""
+              blocked: frozenset[str], account: _Account | None
+              ) -> tuple[pd.DataFrame, np.ndarray]:
+    """``status``, ``reason`` and ``field`` of every row, the first failing check deciding;
+    and per row the position of the row a ``duplicate_in_request`` repeats (else -1)."""
     verdicts = _Verdicts(len(phones))
     e164 = numbers["phone_e164"]
     missing = (numbers["reason"] == "missing_phone").fillna(False).to_numpy(dtype=bool)
@@ -261,12 +314,12 @@ def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
                     ("blocked_country", None, None))
     external = _text(file.frame, file.fields.get("external_id"))
     later = _after_duplicates(e164, external, _first_bad_field(file), account)
-    in_request = _in_request(e164, external, eligible=~verdicts.decided,
-                             passes=~later["refused"])
-    verdicts.decide(in_request, (_DUPLICATE, "duplicate_in_request", None))
+    owners = _in_request(e164, external, eligible=~verdicts.decided,
+                         passes=~later["refused"])
+    verdicts.decide(owners >= 0, (_DUPLICATE, "duplicate_in_request", None))
     for mask, verdict in later["steps"]:
         verdicts.decide(mask, verdict)
-    return verdicts.frame(phones.index)
+    return verdicts.frame(phones.index), owners
 
 
 def _after_duplicates(e164: pd.Series, external: pd.Series, bad_field: np.ndarray,
@@ -322,7 +375,8 @@ def _matches(values: pd.Series, pattern: str) -> np.ndarray:
 
 def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
                 passes: np.ndarray) -> np.ndarray:
-    """Rows whose phone or external id an earlier accepted row of the file already has.
+    """Per row, the position of the earlier accepted row of the file that already has its
+    phone or external id (-1: none), which the hint names (``duplicate of row 14``).
 
     The service counts only leads it accepted earlier in the request, so a row
     is a duplicate of the first row with its phone (or id) that passes every
@@ -335,7 +389,7 @@ def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
             if codes is not None]
     if len(keys) == 1:
         return _after_first(keys[0], eligible & passes)
-    result = np.zeros(len(e164), dtype=bool)
+    result = np.full(len(e164), -1, dtype=np.int64)
     if not keys:
         return result
     phone, ident = keys
@@ -343,16 +397,17 @@ def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
     for codes in keys:
         keyed = codes >= 0
         shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
-    phones_taken: set[int] = set()
-    ids_taken: set[int] = set()
+    phones_taken: dict[int, int] = {}
+    ids_taken: dict[int, int] = {}
     for row in np.flatnonzero(shared).tolist():
         number, own = int(phone[row]), int(ident[row])
-        if number in phones_taken or (own >= 0 and own in ids_taken):
-            result[row] = True
+        taker = phones_taken.get(number, ids_taken.get(own, -1) if own >= 0 else -1)
+        if taker >= 0:
+            result[row] = taker
         elif passes[row]:
-            phones_taken.add(number)
+            phones_taken[number] = row
             if own >= 0:
-                ids_taken.add(own)
+                ids_taken[own] = row
     return result
 
 
@@ -384,11 +439,12 @@ def _codes(keys: pd.Series | np.ndarray, eligible: np.ndarray, *,
 
 
 def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:
-    """Rows with a key that a passing row earlier in the file holds."""
+    """Per row with a key that a passing row earlier in the file holds, that row (else -1)."""
     candidates = np.flatnonzero(passing & (codes >= 0))
     first = np.full(codes.max() + 1, len(codes))
     first[codes[candidates][::-1]] = candidates[::-1]  # of repeated indices, the last write stays
     keyed = codes >= 0
-    result = np.zeros(len(codes), dtype=bool)
-    result[keyed] = first[codes[keyed]] < np.flatnonzero(keyed)
+    holder = first[codes[keyed]]
+    result = np.full(len(codes), -1, dtype=np.int64)
+    result[keyed] = np.where(holder < np.flatnonzero(keyed), holder, -1)
     return result

@@ -10,8 +10,10 @@ from types import MappingProxyType
 from ..contract import MAX_CUSTOM_FIELDS
 
 ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "phone": ("phone", "phonenumber", "mobile", "mobilephone", "cell", "cellphone", "tel",
-              "telephone"),
+    "phone": ("phone", "phonenumber", "mobile", "mobilephone", "mobilenumber", "cell",
+              "cellphone", "cellnumber", "tel", "telephone", "telephonenumber", "workphone",
+              "homephone", "officephone", "businessphone", "otherphone", "altphone",
+              "alternatephone", "phone2", "secondphone"),
     "first_name": ("firstname", "givenname"),
     "last_name": ("lastname", "surname", "familyname"),
     "full_name": ("fullname", "name"),
@@ -50,3 +52,11 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
             taken.add(column)
     rest = [column for column in columns if column not in taken]
     return fields, rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]
+
+
+def other_phones(columns: Sequence[str], phone: str) -> list[str]:
+    """The columns besides ``phone`` named for a phone (``Mobile``, ``Work phone``), in
+    file order: where the phone column holds no valid number, the first of them that
+    does gives the row's phone, and the rest are kept as the lead's other numbers."""
+    names = set(ALIASES["phone"])
+    return [column for column in columns if column != phone and squeeze(column) in names]

@@ -47,7 +47,7 @@ from ._recheck import (
     recheck_note,
     send_rest,
 )
-from ._result import CleanResult, _cells, count_rows
+from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult, _cells, count_rows, extras_note
 
 if TYPE_CHECKING:
     from ..client import Client, ImportResult
@@ -138,8 +138,9 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
                  journal: str | os.PathLike[str] | None = None, progress: bool | None = None,
                  region: str = "US", blocked_countries: Collection[str] = (),
                  country_column: str | None = None, sheet: str | int | None = None,
-                 mapping: Mapping[str, str] | None = None,
-                 encoding: str | None = None) -> ImportReport:
+                 mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+                 extension_field: str | None = EXTENSION_FIELD,
+                 alt_phone_field: str | None = ALT_PHONE_FIELD) -> ImportReport:
     """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
 
     A row the service (or the local screen) answers ``duplicate_in_campaign``
@@ -158,8 +159,11 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             cache folder (``client.cache.path``). One journal per file content,
             campaign and options.
         progress: A progress bar over rows; by default in a notebook or a terminal.
-        region, blocked_countries, country_column, sheet, mapping, encoding:
-            As for :func:`clean`.
+        region, blocked_countries, country_column, sheet, mapping, encoding,
+        extension_field, alt_phone_field: As for :func:`clean` (a
+            :class:`CleanResult` is imported with its own): each lead carries its
+            extension and its other numbers as these custom fields, and
+            ``ImportReport.notes`` counts them.
 
     Returns:
         An :class:`ImportReport` with one outcome per row of the file.
@@ -183,10 +187,13 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         >>> report.counts  # doctest: +SKIP
     """
     options = {"region": region, "blocked_countries": sorted(blocked_countries),
-               "country_column": country_column}
+               "country_column": country_column, "extension_field": extension_field,
+               "alt_phone_field": alt_phone_field}
     if isinstance(source, CleanResult):
         file, cleaned = source.file, source
-        content = content_hash(source.frame)
+        extension_field, alt_phone_field = source.extension_field, source.alt_phone_field
+        content = content_hash(source.frame) + orjson.dumps(
+            [extension_field, alt_phone_field]).hex()
     else:
         file = source if isinstance(source, LeadFile) else read(
             source, sheet=sheet, mapping=mapping, encoding=encoding)
@@ -196,10 +203,12 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
     book = Journal.open(journal_folder(journal, client.cache.path, content, campaign_id))
     plan = book.plan
     if plan is not None:
-        cleaned = CleanResult(plan, file, region, campaign_id, (), {})
+        cleaned = CleanResult(plan, file, region, campaign_id, (), {},
+                              extension_field=extension_field, alt_phone_field=alt_phone_field)
     elif cleaned is None:
         cleaned = clean(file, client=client, campaign_id=campaign_id, region=region,
-                        blocked_countries=blocked_countries, country_column=country_column)
+                        blocked_countries=blocked_countries, country_column=country_column,
+                        extension_field=extension_field, alt_phone_field=alt_phone_field)
     if plan is None:
         book.write_plan(cleaned.frame)
     return _Run(client, cleaned, campaign_id, book, progress).run()
@@ -339,6 +348,10 @@ class _Run:
                  for batch in self.batches if batch.number in self.book.rechecked]
         if found.any():
             notes.append(found_note(int(found.sum())))
+        sent = extras_note([lead for batch in self.batches if batch.number in self.book.done
+                            for lead in batch.leads], self.cleaned)
+        if sent:
+            notes.append(sent)
         return ImportReport(frame, self.campaign_id, len(self.batches), self.resumed,
                             str(self.book.folder), tuple(notes))
 

@@ -9,6 +9,7 @@ and a file to send back to the vendor.
 from __future__ import annotations
 
 import base64
+import codecs
 import html
 import io
 import os
@@ -19,15 +20,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from ..contract import LeadInput
+from ..contract import MAX_CUSTOM_FIELDS, LeadInput
 from ..frames import excel_writer, formulas_escaped
+from ._headers import other_phones
+from ._hints import hint_note
 from ._read import LeadFile
 
-VERDICT_COLUMNS = ("row", "phone_e164", "country", "extension", "status", "reason", "field",
-                   "flags")
+VERDICT_COLUMNS = ("row", "phone_e164", "country", "extension", "alt_phone", "status",
+                   "reason", "field", "flags", "hint")
 """The columns :func:`clean` adds after the file's own."""
+
+EXTENSION_FIELD = "phone_extension"
+"""The custom field a phone's extension is sent as, by default."""
+
+ALT_PHONE_FIELD = "alt_phone"
+"""The custom field a lead's other numbers are sent as, by default."""
+
+_BOM_ENCODINGS = ("utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32")
 
 SENT_FIELDS = tuple(name for name in LeadInput.model_fields if name not in ("phone",
                                                                              "custom_fields"))
@@ -44,13 +56,21 @@ class CleanResult:
         frame: One row per input row, in file order: the file's columns (a
             column named like a verdict column gets `` (file)`` appended), then
             ``row`` (the 1-based data line), ``phone_e164``, ``country``,
-            ``extension``, ``status`` (``accepted`` or the service's refusal),
-            ``reason``, ``field`` and ``flags``.
+            ``extension``, ``alt_phone`` (the row's other numbers), ``status``
+            (``accepted`` or the service's refusal), ``reason``, ``field``,
+            ``flags`` and ``hint`` (``duplicate of row 14``, a region the number
+            is valid in).
         file: The file as read: its name, field mapping and custom fields.
         region: The default region the numbers were read in.
         campaign_id: The campaign checked against, if any.
         blocked_countries: The regions refused as blocked.
         skipped: Checks that did not run, each with what would run it.
+        extension_field: The custom field the extension is sent as (``None``: not sent).
+        alt_phone_field: The custom field ``alt_phone`` is sent as (``None``: not sent).
+        sources: Rows whose phone each phone column gave, when the file has more
+            than one (``{"Phone": 950, "Mobile": 40}``).
+        looks_like: Rows refused whose number is valid in another of the file's
+            regions, by region.
     """
 
     frame: pd.DataFrame
@@ -59,16 +79,26 @@ class CleanResult:
     campaign_id: str | None
     blocked_countries: tuple[str, ...]
     skipped: Mapping[str, str]
+    extension_field: str | None = EXTENSION_FIELD
+    alt_phone_field: str | None = ALT_PHONE_FIELD
+    sources: Mapping[str, int] = field(default_factory=dict)
+    looks_like: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, file: LeadFile, numbers: pd.DataFrame, verdicts: pd.DataFrame,
+    def build(cls, file: LeadFile, numbers: pd.DataFrame, verdicts: pd.DataFrame, *,
+              hints: pa.Array | None = None, duplicate_of: np.ndarray | None = None,
               **about: Any) -> CleanResult:
-        """Join the file's columns, the normalised numbers and the verdicts."""
+        """Join the file's columns, the normalised numbers, the verdicts and the hints
+        (``duplicate_of``: per row, the position of the row it repeats, or -1)."""
         original = file.frame.rename(columns={c: f"{c} (file)" for c in file.frame.columns
                                               if c in VERDICT_COLUMNS})
-        row = pd.Series(np.arange(1, len(original) + 1), index=original.index, name="row")
+        row = pd.Series(original.index + 1, index=original.index, name="row")  # blanks skipped
+        hint = pd.Series(pd.arrays.ArrowStringArray(_hints(hints, duplicate_of, row, len(row))),
+                         index=original.index, name="hint")
+        alt = numbers["alt_phone"] if "alt_phone" in numbers else pd.Series(
+            pd.NA, index=original.index, dtype="string[pyarrow]", name="alt_phone")
         frame = pd.concat([original, row, numbers[["phone_e164", "country", "extension"]],
-                           verdicts, numbers[["flags"]]], axis=1)
+                           alt, verdicts, numbers[["flags"]], hint], axis=1)
         return cls(frame, file, **about)
 
     @property
@@ -87,6 +117,53 @@ class CleanResult:
         return count_rows(self.frame, ["status", "reason", "field"])
 
     @property
+    def notes(self) -> tuple[str, ...]:
+        """What the verdicts do not show, one sentence each: which column gave the
+        phones, what goes as custom fields, numbers valid in another region; first, what
+        reading the file found (:attr:`LeadFile.notes`: blank rows skipped, the header's
+        line, lines in another encoding)."""
+        notes = list(self.file.notes)
+        if self.sources:
+            (first, rows), *others = self.sources.items()
+            taken = [f"{count:,} from {column}" for column, count in others if count]
+            notes.append(f"valid phones: {rows:,} from {first}" + (
+                f", {', '.join(taken)} (where {first} held none)" if taken else ""))
+        sent = self.sent_as_custom_fields()
+        if sent:
+            notes.append(sent)
+        notes += [hint_note(region, rows) for region, rows in self.looks_like.items()]
+        return tuple(notes)
+
+    def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
+        """How many extensions and other numbers of ``frame``'s rows (the accepted rows
+        by default) go as custom fields, and how many found no room; ``None`` when none."""
+        held = [column for column in ("extension", "alt_phone") if column in self.frame
+                and self.frame[column].notna().any()]
+        if not held:
+            return None  # no copy of a million rows to say nothing
+        if frame is None:
+            needed = [self._column(name) for name in self._custom_columns()] + held
+            frame = self.frame.loc[(self.frame["status"] == "accepted").to_numpy(), needed]
+        extras = self._extras(frame)
+        said = []
+        for name, word in ((self.extension_field, "extension"), (self.alt_phone_field,
+                                                                  "second number")):
+            if name is None or name not in extras:
+                continue
+            sent, no_room = extras[name]
+            if sent.any():
+                said.append(f"{_plural(int(sent.sum()), word)}")
+            if no_room.any():
+                said.append(f"{_plural(int(no_room.sum()), word)} not sent: the row already "
+                            f"has {MAX_CUSTOM_FIELDS} custom fields")
+        sent_words = [part for part in said if "not sent" not in part]
+        text = " and ".join(sent_words)
+        if sent_words:
+            text += f" sent as custom fields ({', '.join(self._extra_names())})"
+        rest = [part for part in said if "not sent" in part]
+        return "; ".join([t for t in (text, *rest) if t]) or None
+
+    @property
     def counts(self) -> dict[str, int]:
         """Rows by ``status``, without copying any row."""
         counts = self.frame["status"].value_counts()
@@ -99,7 +176,11 @@ class CleanResult:
         fields = {name: self.file.fields[name] for name in SENT_FIELDS
                   if name in self.file.fields}
         columns = {name: _cells(rows, self._column(column)) for name, column in fields.items()}
-        custom = {name: _cells(rows, self._column(name)) for name in self.file.custom_fields}
+        custom = {name: _cells(rows, self._column(name)) for name in self._custom_columns()}
+        extras = self._extras(rows)
+        for name, (sent, _) in extras.items():
+            cells = _cells(rows, "extension" if name == self.extension_field else "alt_phone")
+            custom[name] = [cell if go else None for cell, go in zip(cells, sent, strict=True)]
         phones = rows["phone_e164"].tolist()
         leads = []
         for n, phone in enumerate(phones):
@@ -111,14 +192,53 @@ class CleanResult:
             leads.append(lead)
         return leads
 
+    def _custom_columns(self) -> list[str]:
+        """The file's columns sent as custom fields: not its other phone columns, whose
+        numbers go in ``alt_phone``."""
+        phones = set(phone_columns(self.file))
+        return [name for name in self.file.custom_fields if name not in phones]
+
+    def _extra_names(self) -> list[str]:
+        return [name for name in (self.extension_field, self.alt_phone_field) if name]
+
+    def _extras(self, rows: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per custom field sent besides the file's (the extension's, ``alt_phone``'s):
+        which of ``rows`` send it, and which hold one but have no room left under
+        the contract's limit (the extension goes first)."""
+        used = np.zeros(len(rows), dtype=np.int64)
+        for custom in self._custom_columns():
+            used += rows[self._column(custom)].notna().to_numpy(dtype=np.int64)
+        extras = {}
+        for option, column in ((self.extension_field, "extension"),
+                               (self.alt_phone_field, "alt_phone")):
+            if option is None or column not in rows:
+                continue
+            name: str = option
+            if name in self._custom_columns():
+                raise ValueError(
+                    f"{self.file.name} has a column {name!r}, the custom field "
+                    f"{'extensions' if column == 'extension' else 'other numbers'} are sent "
+                    f"as: pass {'extension_field' if column == 'extension' else 'alt_phone_field'}"
+                    f"= another name, or None to leave them out")
+            held = rows[column].notna().to_numpy(dtype=bool)
+            sent = held & (used < MAX_CUSTOM_FIELDS)
+            used += sent
+            extras[name] = (sent, held & ~sent)
+        return extras
+
     def _column(self, name: str) -> str:
         """A file column's name in :attr:`frame` (renamed if a verdict column took it)."""
         return f"{name} (file)" if name in VERDICT_COLUMNS else name
 
     def to_csv(self, path: str | os.PathLike[str] | None = None,
-               rows: str = "all", *, escape_formulas: bool = True) -> str | None:
+               rows: str = "all", *, escape_formulas: bool = True,
+               bom: bool | None = None) -> str | None:
         """Write every row (``rows="accepted"`` or ``"rejected"`` for those only) as
         CSV, UTF-8; without ``path``, return the text.
+
+        The file starts with a UTF-8 byte order mark when the lead file had one (Excel
+        reads UTF-8 without it as its ANSI code page: ``Zoë`` becomes ``ZoÃ«``);
+        ``bom=True`` or ``False`` decides otherwise.
 
         A lead file's text can hold a formula (``=HYPERLINK(...)``); by default a text
         cell or column name that starts with ``=``, ``+``, ``-``, ``@``, a tab or a
@@ -132,9 +252,21 @@ class CleanResult:
         frame = self._rows(rows)
         table = pa.Table.from_pandas(formulas_escaped(frame) if escape_formulas else frame,
                                      preserve_index=False)
-        sink = io.BytesIO() if path is None else os.fspath(path)
-        pacsv.write_csv(table, sink, pacsv.WriteOptions(quoting_style="needed"))
-        return sink.getvalue().decode() if isinstance(sink, io.BytesIO) else None
+        if path is None:
+            sink = io.BytesIO()
+            pacsv.write_csv(table, sink, pacsv.WriteOptions(quoting_style="needed"))
+            return sink.getvalue().decode()
+        with open(path, "wb") as out:
+            if bom if bom is not None else self._had_bom():
+                out.write(codecs.BOM_UTF8)
+            pacsv.write_csv(table, out, pacsv.WriteOptions(quoting_style="needed"))
+        return None
+
+    def _had_bom(self) -> bool:
+        """Whether the file was read with a byte order mark (as Excel writes UTF-8 for
+        text beyond ASCII, and needs to read it back so)."""
+        encoding = (self.file.encoding or "").lower().replace("_", "-")
+        return encoding in _BOM_ENCODINGS
 
     def to_excel(self, path: str | os.PathLike[str]) -> None:
         """An Excel workbook: the accepted rows, the rejected rows and the summary,
@@ -143,7 +275,7 @@ class CleanResult:
         with excel_writer(path) as book:
             for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
                                ("summary", self.summary)):
-                part.to_excel(book, sheet_name=name, index=False)
+                _as_text(part).to_excel(book, sheet_name=name, index=False)
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows == "all":
@@ -180,6 +312,53 @@ def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     table = counts.rename_columns([*keys, "rows"]).to_pandas().astype(object)
     table = table.sort_values("rows", ascending=False, kind="stable", ignore_index=True)
     return table.where(table.notna(), None)
+
+
+def phone_columns(file: LeadFile) -> list[str]:
+    """The file's columns besides its phone named for a phone and mapped to no other
+    field: the fallbacks for the phone, and the row's other numbers."""
+    mapped = set(file.fields.values())
+    return [column for column in other_phones([str(c) for c in file.frame.columns],
+                                              file.fields["phone"]) if column not in mapped]
+
+
+def _hints(hints: pa.Array | None, duplicate_of: np.ndarray | None, row: pd.Series,
+           rows: int) -> pa.Array:
+    """Each row's hint: ``duplicate of row N`` (by the ``row`` numbers), or a region's."""
+    found = hints if hints is not None else pa.nulls(rows, pa.string())
+    if duplicate_of is None or not (duplicate_of >= 0).any():
+        return found
+    repeats = np.flatnonzero(duplicate_of >= 0)
+    numbers = pa.array(row.to_numpy()[duplicate_of[repeats]])
+    said = pc.binary_join_element_wise("duplicate of row ", pc.cast(numbers, pa.string()), "")
+    positions = np.full(rows, -1, np.int64)
+    positions[repeats] = np.arange(len(repeats))
+    spread = said.take(pa.array(positions, mask=positions < 0))
+    return spread if hints is None else pc.coalesce(spread, found)
+
+
+def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every cell as text (a string cell in a workbook), empty ones empty: the row
+    number too, so every cell of the cleaned workbook is text."""
+    return frame.astype(object).map(lambda v: None if v is None or v is pd.NA or (
+        isinstance(v, float) and np.isnan(v)) else str(v))
+
+
+def extras_note(leads: list[dict[str, Any]], cleaned: CleanResult) -> str | None:
+    """How many of ``leads`` (as sent) carried an extension and other numbers as custom
+    fields; ``None`` when none did."""
+    said = []
+    for name, word in ((cleaned.extension_field, "extension"),
+                       (cleaned.alt_phone_field, "second number")):
+        count = sum(1 for lead in leads if name in lead.get("custom_fields", ()))
+        if name is not None and count:
+            said.append(_plural(count, word))
+    names = ", ".join(cleaned._extra_names())
+    return f"{' and '.join(said)} sent as custom fields ({names})" if said else None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:

@@ -1,0 +1,78 @@
+"""Hints for numbers refused under the default region but valid under another.
+
+A US file that holds a few British numbers written nationally (``020 7946 0958``)
+refuses them as ``invalid_phone``, which is true but not helpful: the file itself
+often says where they are from, by its other rows' numbers or its ``country``
+column. A refused number that is valid under exactly one of the file's ten
+commonest regions gets a hint naming that region and how to read it so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ._normalize import region_of
+
+HINT_REGIONS = 10
+"""The file's commonest regions a refused number is tried under."""
+
+Regional = Callable[[pd.Series, str], pd.DataFrame]
+"""Normalises cells under one region."""
+
+
+def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
+                 countries: pd.Series | None,
+                 normalized: Regional) -> tuple[pa.Array | None, dict[str, int]]:
+    """Per row, a hint for a refused number valid in exactly one of the file's commonest
+    regions (null elsewhere), and the rows hinted per region."""
+    refused = ((numbers["reason"] == "invalid_phone")
+               & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
+               ).fillna(False).to_numpy(dtype=bool)
+    candidates = _regions(numbers, countries, region) if refused.any() else []
+    if not candidates:
+        return None, {}
+    rows = np.flatnonzero(refused)
+    codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
+    texts = pd.Series(distinct, dtype="string[pyarrow]")
+    valid = [normalized(texts, name)["phone_e164"].to_numpy(dtype=object) for name in candidates]
+    found = np.array([pd.notna(e164) for e164 in valid])  # region × distinct text
+    single = found.sum(axis=0) == 1
+    if not single.any():
+        return None, {}
+    where = found.argmax(axis=0)
+    said = [f"valid as a {candidates[where[n]]} number ({valid[where[n]][n]}): pass "
+            f"region='{candidates[where[n]]}' or a country" if single[n] else None
+            for n in range(len(distinct))]
+    hinted = (codes >= 0) & single[codes]
+    positions = np.full(len(cells), -1, np.int64)
+    positions[rows[hinted]] = codes[hinted]
+    hints = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
+    counts = Counter(candidates[where[code]] for code in codes[hinted].tolist())
+    return hints, dict(counts.most_common())
+
+
+def hint_note(region: str, rows: int) -> str:
+    """The summary's sentence for the rows hinted to one region."""
+    return (f"{rows} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
+            f"number{'s' if rows != 1 else ''}: pass region='{region}' or a country column")
+
+
+def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
+             region: str) -> list[str]:
+    """The file's ten commonest regions but ``region``: of its valid numbers and its
+    country column, by rows."""
+    counts: Counter[str] = Counter()
+    counts.update({str(k): int(v) for k, v in numbers["country"].value_counts().items()})
+    if countries is not None:
+        for value, count in countries.value_counts().items():
+            found = region_of(value)
+            if found is not None:
+                counts[found] += int(count)
+    counts.pop(region, None)
+    return [name for name, _ in counts.most_common(HINT_REGIONS)]
+
