@@ -17,7 +17,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "data_samples"
 runner = CliRunner()
 OPTIONS = {"legacy_cp1252.csv": ["--region", "FR", "--map", "first_name=Prénom",
                                  "--map", "last_name=Nom"]}
-VERDICT = ["row", "phone_e164", "country", "extension", "status", "reason", "field", "flags"]
+VERDICT = ["row", "phone_e164", "country", "extension", "alt_phone", "status", "reason", "field",
+           "flags", "hint"]
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.iterdir()

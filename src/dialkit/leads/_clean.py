@@ -146,13 +146,15 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         file.frame[chosen.columns[0]], numbers, _region(region), countries,
         lambda cells, name: normalize(cells, region=name))
     numbers["alt_phone"] = chosen.alt_phone
-    return CleanResult.build(
+    result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,
         blocked_countries=tuple(sorted(blocked)), skipped=_skipped(client, campaign_id),
         extension_field=_field_name("extension_field", extension_field),
         alt_phone_field=_field_name("alt_phone_field", alt_phone_field),
         hints=hints, duplicate_of=duplicate_of,
         sources=_sources(chosen), looks_like=looks_like)
+    result.check_names()
+    return result
 
 
 def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:

@@ -198,6 +198,17 @@ class CleanResult:
         phones = set(phone_columns(self.file))
         return [name for name in self.file.custom_fields if name not in phones]
 
+    def check_names(self) -> None:
+        """Refuse a custom field name of the extension or ``alt_phone`` that a column of the
+        file already sends, when there is something to send under it."""
+        for name, column, option, what in (
+                (self.extension_field, "extension", "extension_field", "extensions"),
+                (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers")):
+            if name in self._custom_columns() and self.frame[column].notna().any():
+                raise ValueError(f"{self.file.name} has a column {name!r}, the custom field "
+                                 f"{what} are sent as: pass {option}= another name, or None "
+                                 "to leave them out")
+
     def _extra_names(self) -> list[str]:
         return [name for name in (self.extension_field, self.alt_phone_field) if name]
 
@@ -214,12 +225,6 @@ class CleanResult:
             if option is None or column not in rows:
                 continue
             name: str = option
-            if name in self._custom_columns():
-                raise ValueError(
-                    f"{self.file.name} has a column {name!r}, the custom field "
-                    f"{'extensions' if column == 'extension' else 'other numbers'} are sent "
-                    f"as: pass {'extension_field' if column == 'extension' else 'alt_phone_field'}"
-                    f"= another name, or None to leave them out")
             held = rows[column].notna().to_numpy(dtype=bool)
             sent = held & (used < MAX_CUSTOM_FIELDS)
             used += sent
