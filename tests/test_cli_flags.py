@@ -162,3 +162,14 @@ def test_one_batch_is_one_batch(sandbox: Sandbox, client: Client, tmp_path: Path
                                  "--journal", str(tmp_path / "journal")])
     assert result.exit_code == 0, result.output
     assert "3 rows in 1 batch (0 done by an earlier run)" in result.output
+
+
+def test_a_region_hint_names_the_flags(tmp_path: Path) -> None:
+    source = tmp_path / "gb.csv"
+    source.write_text("Name,Phone\nA,020 7946 0958\nB,020 7946 0959\nC,+44 20 7946 0960\n"
+                      "D,+44 20 7946 0961\n", encoding="utf-8")
+    result = runner.invoke(app, ["leads", "clean", str(source)])
+    assert result.exit_code == 0, result.output
+    assert "note: 2 rows look like GB numbers: pass --region 'GB' or --country-column " \
+           "COLUMN" in result.output
+    assert not PYTHON.search(result.output), result.output

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +24,8 @@ from dialkit.leads import (
 )
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
-               "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign"}
+               "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
+               "or a country column": "or --country-column COLUMN"}
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
@@ -80,6 +81,7 @@ def clean_command(
     typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
                f"{len(result.frame) - accepted} rejected")
     typer.echo(result.summary.fillna("").to_string(index=False))
+    _notes(result.notes, CLEAN_FLAGS)
     if result.skipped:
         typer.echo(f"not checked: {', '.join(result.skipped)} (--campaign CAMPAIGN_ID checks "
                    "them with the account of DIALKIT_API_KEY)")
@@ -105,20 +107,21 @@ def import_command(
                 report = import_leads(client, source, campaign, journal=journal, **options)
             except ImportStoppedError as stop:
                 typer.echo(stop.report.summary.fillna("").to_string(index=False))
-                _notes(stop.report.notes)
+                _notes(stop.report.notes, IMPORT_FLAGS)
                 typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
             write_csv(report.frame, out, escape_formulas=not raw_csv)
     typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
-    _notes(report.notes)
+    _notes(report.notes, IMPORT_FLAGS)
 
 
-def _notes(notes: tuple[str, ...]) -> None:
-    """What the import settled from the campaign's leads, one line each."""
+def _notes(notes: Sequence[str], flags: dict[str, str]) -> None:
+    """What the verdicts and outcomes do not show (what reading found, what the import
+    settled from the campaign's leads), one line each, in the command's flags."""
     for note in notes:
-        typer.echo(f"note: {note}")
+        typer.echo(f"note: {cli_text(note, flags)}")
 
 
 @contextmanager
