@@ -25,7 +25,9 @@ from dialkit.leads import (
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
-               "or a country column": "or --country-column COLUMN"}
+               "or a country column": "or --country-column COLUMN",
+               "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
+               "or None to leave them out": "or '' to leave them out"}
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
@@ -51,6 +53,11 @@ Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
     "Write every row with its verdict: .csv, or .xlsx (accepted, rejected, summary)."))]
 Rejects = Annotated[Path | None, typer.Option(metavar="PATH", help=(
     "Write the rejected rows alone as CSV."))]
+ExtensionField = Annotated[str, typer.Option(metavar="NAME", help=(
+    "The custom field a phone's extension is sent as; '' leaves extensions out."))]
+AltPhoneField = Annotated[str, typer.Option(metavar="NAME", help=(
+    "The custom field a lead's other numbers (a second number, the other phone "
+    "columns) are sent as; '' leaves them out."))]
 RawCsv = Annotated[bool, typer.Option("--raw-csv", help=(
     "Write CSV cells as they are, for programs; by default a text cell starting with "
     "= + - @, a tab or a carriage return gets a leading ' (a spreadsheet shows it as "
@@ -65,12 +72,14 @@ def clean_command(
     campaign: Annotated[str | None, typer.Option(metavar="CAMPAIGN_ID", help=(
         "Also check the campaign's leads and the DNC list, with the account of "
         "DIALKIT_API_KEY."))] = None,
-    raw_csv: RawCsv = False,
+    raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
+    alt_phone_field: AltPhoneField = "alt_phone",
 ) -> None:
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary."""
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
+        options.update(_custom_names(extension_field, alt_phone_field))
         if campaign is None:
             result = clean(source, **options)
         else:
@@ -96,12 +105,14 @@ def import_command(
     blocked_countries: Blocked = "", sheet: Sheet = None, encoding: Encoding = None,
     journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "The folder of import journals; default imports/ in the key's cache folder."))] = None,
-    out: Out = None, raw_csv: RawCsv = False,
+    out: Out = None, raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
+    alt_phone_field: AltPhoneField = "alt_phone",
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print every row's reconciled outcome."""
     with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
+        options.update(_custom_names(extension_field, alt_phone_field))
         with Client() as client:
             try:
                 report = import_leads(client, source, campaign, journal=journal, **options)
@@ -115,6 +126,12 @@ def import_command(
     typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
     _notes(report.notes, IMPORT_FLAGS)
+
+
+def _custom_names(extension: str, alt_phone: str) -> dict[str, str | None]:
+    """The custom fields' names, an empty one (``--extension-field ''``) left out."""
+    return {"extension_field": extension.strip() or None,
+            "alt_phone_field": alt_phone.strip() or None}
 
 
 def _notes(notes: Sequence[str], flags: dict[str, str]) -> None:

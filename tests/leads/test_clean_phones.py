@@ -81,7 +81,7 @@ def test_the_custom_fields_can_be_renamed_or_left_out(client: Client, tmp_path: 
     with pytest.raises(ValueError, match="extension_field=''"):
         clean(path, extension_field="")
     with pytest.raises(ValueError, match="has a column 'Notes'.*extension_field"):
-        clean(path, extension_field="Notes").leads()
+        clean(path, extension_field="Notes")
 
 
 def test_the_custom_fields_stay_within_the_contracts_limit(client: Client,
@@ -152,11 +152,18 @@ def test_a_number_valid_in_another_region_of_the_file_gets_a_hint(tmp_path: Path
 
 
 def test_the_country_column_points_to_the_region_of_a_blank_country(tmp_path: Path) -> None:
-    text = "Name,Phone,Country\nAda,030 901820,DE\nCharles,030 901821,\n"
+    text = "Name,Phone,Country\nAda,030 90182000,DE\nCharles,030 90182001,\n"
     result = clean(vendor_file(tmp_path, text))
-    assert cells(result.frame["phone_e164"])[0] == "+4930901820"
-    assert cells(result.frame["hint"])[1] == ("valid as a DE number (+4930901821): pass "
+    assert cells(result.frame["phone_e164"])[0] == "+493090182000"
+    assert cells(result.frame["hint"])[1] == ("valid as a DE number (+493090182001): pass "
                                                 "region='DE' or a country")
+
+
+def test_a_number_too_short_for_the_default_region_gets_no_hint(tmp_path: Path) -> None:
+    text = "Name,Phone\nAda,+49 30 90182000\nCharles,555-0198\n"  # a US number, no area code
+    result = clean(vendor_file(tmp_path, text))
+    assert cells(result.frame["reason"])[1] == "invalid_phone"
+    assert cells(result.frame["hint"]) == [None, None]  # though 5550198 is valid in DE
 
 
 def test_a_duplicate_names_the_row_it_repeats(tmp_path: Path) -> None:
@@ -194,3 +201,23 @@ def test_the_cleaned_workbook_holds_every_cell_as_text(tmp_path: Path) -> None:
     accepted = pd.read_excel(tmp_path / "out.xlsx", sheet_name="accepted", dtype=str,
                              engine="calamine")
     assert accepted["row"].tolist() == ["1"]
+
+
+def test_the_command_names_the_custom_fields_and_the_hints_in_its_flags(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dialkit.cli import app
+
+    runner = CliRunner()
+    path = vendor_file(tmp_path, EXTENSIONS)
+    said = runner.invoke(app, ["leads", "clean", str(path), "--extension-field", "Ext"]).output
+    assert "note: 2 extensions and 1 second number sent as custom fields (Ext, alt_phone)" in said
+    said = runner.invoke(app, ["leads", "clean", str(path), "--extension-field", "",
+                               "--alt-phone-field", ""]).output
+    assert "custom fields" not in said
+    said = runner.invoke(app, ["leads", "clean", str(path), "--extension-field", "Notes"])
+    assert said.exit_code == 2
+    assert "pass --extension-field another name, or '' to leave them out" in said.output
+    said = runner.invoke(app, ["leads", "clean", str(vendor_file(tmp_path, US_FILE_WITH_UK_ROWS))])
+    assert ("note: 2 rows look like GB numbers: pass --region 'GB' or --country-column COLUMN"
+            in said.output)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from dialkit import Client
-from dialkit.contract import MAX_IMPORT_BATCH
+from dialkit.contract import MAX_CUSTOM_FIELDS, MAX_IMPORT_BATCH
 from dialkit.leads import CleanResult, clean
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data_samples"
@@ -28,7 +28,8 @@ FILES = {
 
 def sent(result: CleanResult) -> list[dict[str, Any]]:
     """Every row as an import would carry it: the E.164 number where there is one, no
-    phone where the cell is empty, else the cell as written; the mapped fields."""
+    phone where the cell is empty, else the cell as written; the mapped fields; the
+    custom fields, the extension and the other numbers included."""
     file, frame = result.file, result.frame
     columns = {name: file.fields[name] for name in
                ("external_id", "first_name", "last_name", "full_name", "email")
@@ -43,7 +44,11 @@ def sent(result: CleanResult) -> list[dict[str, Any]]:
             lead["phone"] = row[file.fields["phone"]]
         lead.update({name: row[column] for name, column in columns.items()
                      if pd.notna(row[column])})
-        custom = {name: row[name] for name in file.custom_fields if pd.notna(row[name])}
+        custom = {name: row[name] for name in result._custom_columns() if pd.notna(row[name])}
+        for name, column in ((result.extension_field, "extension"),
+                             (result.alt_phone_field, "alt_phone")):
+            if name is not None and pd.notna(row[column]) and len(custom) < MAX_CUSTOM_FIELDS:
+                custom[name] = row[column]  # as leads() sends them: the service takes them
         if custom:
             lead["custom_fields"] = custom
         leads.append(lead)

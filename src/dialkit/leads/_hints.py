@@ -4,7 +4,9 @@ A US file that holds a few British numbers written nationally (``020 7946 0958``
 refuses them as ``invalid_phone``, which is true but not helpful: the file itself
 often says where they are from, by its other rows' numbers or its ``country``
 column. A refused number that is valid under exactly one of the file's ten
-commonest regions gets a hint naming that region and how to read it so.
+commonest regions gets a hint naming that region and how to read it so; one
+shorter than the default region's full numbers is taken for an incomplete
+number of that region and gets none.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
+import phonenumbers
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ._normalize import region_of
 
@@ -38,6 +42,8 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
         return None, {}
     rows = np.flatnonzero(refused)
     codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
+    complete = _complete(distinct, region)
+    codes = np.where((codes >= 0) & complete[codes], codes, -1)
     texts = pd.Series(distinct, dtype="string[pyarrow]")
     valid = [normalized(texts, name)["phone_e164"].to_numpy(dtype=object) for name in candidates]
     found = np.array([pd.notna(e164) for e164 in valid])  # region × distinct text
@@ -60,6 +66,19 @@ def hint_note(region: str, rows: int) -> str:
     """The summary's sentence for the rows hinted to one region."""
     return (f"{rows} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
             f"number{'s' if rows != 1 else ''}: pass region='{region}' or a country column")
+
+
+def _complete(texts: np.ndarray, region: str) -> np.ndarray:
+    """Which texts hold as many digits as a full number of ``region`` (``555-0198`` in a
+    US file is a US number without its area code, not the German number it also is)."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    general = None if metadata is None else metadata.general_desc
+    lengths = () if general is None else general.possible_length
+    shortest = min((n for n in lengths if n > 0), default=0)
+    digits = pc.utf8_length(pc.replace_substring_regex(pa.array(texts, pa.string()), r"\D", ""))
+    complete: np.ndarray = pc.fill_null(pc.greater_equal(digits, shortest), False).to_numpy(
+        zero_copy_only=False)
+    return complete
 
 
 def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
