@@ -37,7 +37,8 @@ _DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe
                         "-")
 _EXCEL_FLOAT = re.compile(r"^\+?\d+\.0+$")
 _EXCEL_SCIENTIFIC = re.compile(r"^[+-]?\d(?:[.,]\d+)?[eE][+-]?\d+$")
-_SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
+SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
+"""Where a cell holds a second number (split once; :mod:`._phones` keeps the second)."""
 _LETTERS = re.compile(r"[A-Za-z]")
 _PLAIN = re.compile(r"[\d ().\-]+")
 """Digits and separators only: text whose digits are all one number's."""
@@ -121,7 +122,7 @@ def _number_alone(text: str, result: Cleaned) -> str:
     first (it is one only if ``phonenumbers`` reads it so), then a second number, whose
     extension the first one's is not."""
     extension, text = _extension(text)
-    parts = _SECOND_NUMBER.split(text, maxsplit=1)
+    parts = SECOND_NUMBER.split(text, maxsplit=1)
     if len(parts) == 2 and sum(c.isdigit() for c in parts[1]) >= 6 \
             and sum(c.isdigit() for c in parts[0]) >= 6:
         result.flags.append("two_numbers")

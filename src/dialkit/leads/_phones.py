@@ -19,11 +19,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._phone_text import SECOND_NUMBER
+
 ALT_SEPARATOR = ", "
 """Between the numbers of one row's ``alt_phone`` (custom field values are scalars)."""
 
-_SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
-"""Where a cell flagged ``two_numbers`` holds its second number (the normaliser's split)."""
 
 Normalizer = Callable[[pd.Series], pd.DataFrame]
 """Normalises cells of the file (all or some rows, by the frame's index), each with its
@@ -136,5 +136,5 @@ def _second_numbers(cells: pd.Series, numbers: pd.DataFrame,
 
 
 def _after_first(cell: str) -> str | None:
-    parts = _SECOND_NUMBER.split(cell, maxsplit=1)
+    parts = SECOND_NUMBER.split(cell, maxsplit=1)
     return parts[1].strip() or None if len(parts) == 2 else None
