@@ -155,8 +155,24 @@ BAD_FILES = {
     "no phone column": (b"name,email\nAda,a@example.com\n", "no phone column among name, email"),
     "ragged": (b"phone,name\n+14155550100,Ada\n+14155550101,Bo,extra,more\n",
                "line 3 has 4 fields where the header has 2"),
+    "ragged first row": (b"phone,name\n+14155550100,Ada,extra\n+14155550101,Bo\n",
+                         "line 2 has 3 fields where the header has 2"),
+    "ragged after a blank line": (b"name,phone\n\nAda,+14155550100,,x\n",
+                                  "line 3 has 4 fields where the header has 2"),
     "broken workbook": (b"PK\x03\x04" + os.urandom(200), "cannot be read as an Excel workbook"),
 }
+
+
+def test_delimiters_ending_every_line_add_no_column_and_shift_none(tmp_path: Path) -> None:
+    """Some exports end every line with a delimiter: the empty cells past the header are
+    dropped. pandas took a wide first row's first cell for an index, so every column
+    moved one place left and each phone was read as missing."""
+    data = b"Name,Phone\nAda,4155550123,\nBob,\"415 555 0124\",,\n\nCy,4155550125\n"
+    leads = read(write(tmp_path, "export.csv", data))
+    assert leads.frame.columns.tolist() == ["Name", "Phone"]
+    assert leads.frame["Name"].tolist() == ["Ada", "Bob", "Cy"]
+    assert leads.frame["Phone"].tolist() == ["4155550123", "415 555 0124", "4155550125"]
+    assert (leads.frame.index + 1).tolist() == [1, 2, 4] and leads.blank_rows == (3,)
 
 
 @pytest.mark.parametrize(("data", "cause"), BAD_FILES.values(), ids=BAD_FILES)

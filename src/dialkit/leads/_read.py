@@ -12,9 +12,9 @@ rows skipped) is reported in :class:`LeadFile`, never assumed silently.
 
 from __future__ import annotations
 
+import csv
 import io
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +39,6 @@ TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
 _SNIFFED = 65_536
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
-_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 
 
 class LeadFileError(ValueError):
@@ -326,25 +325,54 @@ def _headers(names: Sequence[str]) -> list[str]:
 
 
 def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
-    """pandas' reading of a file whose rows are not all as wide as its header."""
+    """pandas' reading of a file whose rows are not all as wide as its header.
+
+    A short row is filled with empty cells. A row wider than the header is
+    refused, naming its line, unless its extra cells are empty (a delimiter
+    after the last cell, as some exports end every line): those are dropped.
+    pandas is given the widest row's width, so it never takes a wide first row's
+    first cell for an index and shifts every column by one, as it does unasked.
+    """
     try:
         text = utf8.decode("utf-8")
     except UnicodeDecodeError:
         raise _NotUtf8 from None
     if found.skip:
         text = text.split("\n", found.skip)[-1]
+    width = _widest(text, found, name)
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=found.delimiter, dtype=str,
-                            keep_default_na=False, skip_blank_lines=False)
-    except pd.errors.ParserError as exc:
-        ragged = _RAGGED.search(str(exc))
-        cause = (f"line {int(ragged[2]) + found.skip} has {ragged[3]} fields where the header "
-                 f"has {ragged[1]}; quote values that contain the delimiter "
-                 f"({shown(found.delimiter)})") if ragged else "it is not valid CSV"
-        raise LeadFileError(f"{name}: {cause}") from None
+        frame = pd.read_csv(io.StringIO(text), sep=found.delimiter, dtype=str, header=None,
+                            names=range(width), keep_default_na=False,
+                            skip_blank_lines=False)
+    except pd.errors.ParserError:
+        raise LeadFileError(f"{name}: it is not valid CSV") from None
     except pd.errors.EmptyDataError:
         raise LeadFileError(f"{name}: the file has no header line") from None
+    header = frame.iloc[0, :len(found.header)].fillna("").tolist()
+    frame = frame.iloc[1:, :len(found.header)].set_axis(_headers(header), axis=1)
     return _as_text(frame)
+
+
+def _widest(text: str, found: Layout, name: str) -> int:
+    """The most cells a row of ``text`` has; ``LeadFileError`` naming the first line whose
+    cells beyond the header's width hold anything."""
+    columns = len(found.header)
+    rows = csv.reader(io.StringIO(text), delimiter=found.delimiter)
+    try:
+        return max([columns, *(_width(row, rows.line_num + found.skip, columns, found, name)
+                             for row in rows)])
+    except csv.Error:
+        raise LeadFileError(f"{name}: line {rows.line_num + found.skip} is not valid CSV (a "
+                            "cell over 131,072 characters, or a quote left open)") from None
+
+
+def _width(row: list[str], line: int, columns: int, found: Layout, name: str) -> int:
+    """How many cells ``row`` has, refused when cells beyond the header's hold anything."""
+    if len(row) > columns and any(cell.strip() for cell in row[columns:]):
+        raise LeadFileError(
+            f"{name}: line {line} has {len(row)} fields where the header has {columns}; "
+            f"quote values that contain the delimiter ({shown(found.delimiter)})") from None
+    return len(row)
 
 
 def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
