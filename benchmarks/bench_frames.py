@@ -280,6 +280,10 @@ def synthetic_calls(rows: int, seed: int = 4) -> pd.DataFrame:
     duration = np.where(completed | voicemail, talk, rng.uniform(20, 40, rows).round(3))
     answered = (created + pd.to_timedelta(ring, unit="s")).where(completed)
     ended = created + pd.to_timedelta(duration, unit="s")
+    # an agent joins an answered call within 0.2-2 s (its own generator: the other columns
+    # stay those of the figures measured before the column existed)
+    join = np.random.default_rng(seed + 1).integers(200, 2_000, rows)
+    joined = answered + pd.to_timedelta(join, unit="ms")
     return SCHEMAS["calls"].conform(pd.DataFrame({
         "id": [f"call_{uuid.uuid4()}" for _ in range(rows)],
         "direction": np.where(rng.random(rows) < 0.9, "outbound", "inbound"),
@@ -289,7 +293,7 @@ def synthetic_calls(rows: int, seed: int = 4) -> pd.DataFrame:
         "campaign_id": np.array([f"cmp_{uuid.uuid4()}" for _ in range(40)])[
             rng.integers(0, 40, rows)],
         "disposition": _dispositions(rng, completed, voicemail),
-        "hangup_cause": _hangup_causes(rng, status),
+        "hangup_cause": _hangup_causes(rng, status), "agent_joined_at": joined,
     }))
 
 
