@@ -1,0 +1,275 @@
+"""The realistic mix of phone cells every lead benchmark runs on (issue 21), seeded.
+
+Shares of cells (each cell is of one kind; the shares add up to 100 %):
+
+===============  =====  =====================================================
+kind             share  what the cell holds
+===============  =====  =====================================================
+``us``           71 %   a US number in one of eleven national styles: with
+                        dashes, spaces, dots, brackets, bare digits, ``+1``
+                        and trunk ``1`` (``(415) 555-0123``, ``415.555.0123``,
+                        ``+1 415-555-0123``, ``1-415-555-0123`` ...); 3 % of
+                        them with an area code and exchange drawn at random
+                        (mostly ones no plan has: invalid)
+``international`` 20 %  a number of another region, written internationally
+                        (``+44 20 7946 0123``, 40 %), as E.164 (20 %) or
+                        nationally (``020 7946 0123``, 40 %)
+``extension``     3 %   a US (80 %) or international number followed by an
+                        extension in a form ``phonenumbers.parse`` reads
+                        (`` ext. 45``, `` x45``, `` #45``, ``;ext=45``,
+                        ``,,45``, `` extension 45``, `` Ext: 45`` ...)
+``excel_float``   2 %   a number as Excel exports a numeric cell:
+                        ``4155550123.0``, ``14155550123.0`` or a foreign
+                        number's E.164 digits without ``+`` (``442079460123.0``)
+``idd``           2 %   a number of another region after an exit code:
+                        ``011 44 20 …`` (half) or ``00 44 20 …`` / ``0044…``
+``two_numbers``   1 %   two numbers in one cell (``415-555-0123 / 212-555-0187``,
+                        ``, ``, ``; ``, `` or ``, `` & ``)
+``junk``          1 %   blanks (missing or empty, half) and junk (``n/a``,
+                        ``TBD``, ``call back``, a date, a 7-digit number ...)
+===============  =====  =====================================================
+
+and then 10 % of the rows repeat an earlier row (phone, country and kind), as
+lead files repeat leads.
+
+**Regions and the country column.** A number written nationally only means
+something with its region, so each cell comes with a ``country`` cell (ISO
+alpha-2) as a lead file with a Country column has it: a foreign number written
+nationally, or as Excel digits, always has its region there; one written with
+``+`` has it half the time (blank otherwise); a ``00`` cell has it half the time,
+an ``011`` cell never (written by US staff); a US cell has ``US`` a third of the
+time, blank otherwise. A blank country means the file's default region, ``US``.
+The benchmarks pass the column as ``country=`` / ``--country-column Country`` and
+the naive path parses each cell with its row's region.
+
+**The numbers** are not a hand list: the other regions' numbers are
+``phonenumbers``' own example numbers (mobile and fixed line) with their last
+three digits varied (99.8 % of these stay valid), of every region the package
+supports outside NANP: 70 % of the international cells from ten regions common in
+US lead files (``HEAD_REGIONS``, Canada among them), 30 % spread over all the
+others. US area codes and exchanges are those ``phonenumbers`` finds valid.
+
+Usage::
+
+    from leads_mix import cells, mix, write_leads
+    frame = mix(1_000_000)            # columns phone, country, kind
+    write_leads(1_000_000, "leads.csv")
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+
+SHARES = {"us": 0.71, "international": 0.20, "extension": 0.03, "excel_float": 0.02,
+          "idd": 0.02, "two_numbers": 0.01, "junk": 0.01}
+"""The share of cells of each kind (see the module docstring)."""
+REPEATS = 0.10
+"""The share of rows that repeat an earlier row."""
+HEAD_REGIONS = ("CA", "MX", "GB", "IN", "DE", "PH", "FR", "BR", "AU", "ES")
+"""Regions 70 % of the international cells come from; the rest from every other region."""
+HEAD_SHARE = 0.70
+INVALID_US = 0.03
+SEED = 21
+
+_US_STYLES = ("({a}) {b}-{c}", "{a}-{b}-{c}", "{a}.{b}.{c}", "{a} {b} {c}", "{a}{b}{c}",
+              "+1 {a}-{b}-{c}", "+1 ({a}) {b}-{c}", "+1{a}{b}{c}", "1-{a}-{b}-{c}",
+              "1 ({a}) {b}-{c}", "1.{a}.{b}.{c}")
+_EXTENSIONS = (" ext. {}", " x{}", " ext {}", " #{}", ";ext={}", ",,{}", " extension {}",
+               " Ext: {}", " x. {}")
+_JOINS = (" / ", ", ", "; ", " or ", " & ")
+_JUNK = ("n/a", "N/A", "none", "-", "unknown", "TBD", "call back", "no phone", "2024-03-15",
+         "555-0123", "0", "asdf", "12/05/2023", "see notes", "?")
+_TYPES = (phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE)
+_FORMATS = phonenumbers.PhoneNumberFormat
+_NANP = 1
+
+
+def cells(rows: int, seed: int = SEED) -> pd.Series:
+    """``rows`` phone cells of the mix (object dtype; ``None`` for a missing cell)."""
+    return mix(rows, seed)["phone"]
+
+
+def mix(rows: int, seed: int = SEED) -> pd.DataFrame:
+    """``rows`` rows of the mix: ``phone`` (the cell), ``country`` (ISO alpha-2 or ``""``)
+    and ``kind`` (which share of :data:`SHARES` the cell belongs to)."""
+    rng = np.random.default_rng(seed)
+    kinds = rng.choice(list(SHARES), rows, p=list(SHARES.values()))
+    phone = np.empty(rows, dtype=object)
+    country = np.full(rows, "", dtype=object)
+    for kind, make in _MAKERS.items():
+        at = np.flatnonzero(kinds == kind)
+        made = make(rng, len(at))
+        phone[at], country[at] = made[0], made[1]
+    repeat = np.flatnonzero(rng.random(rows) < REPEATS)
+    repeat = repeat[repeat > 0]
+    source = (rng.random(len(repeat)) * repeat).astype(np.int64)
+    phone[repeat], country[repeat], kinds[repeat] = phone[source], country[source], kinds[source]
+    return pd.DataFrame({"phone": phone, "country": country, "kind": kinds})
+
+
+def write_leads(rows: int, path: str | Path, seed: int = SEED) -> pd.DataFrame:
+    """A lead CSV of ``rows`` rows of the mix at ``path``: ``Lead ID``, ``First Name``,
+    ``Last Name``, ``Email``, ``Phone``, ``Country``, ``Source``; returns the mix."""
+    rng = np.random.default_rng(seed + 1)
+    frame = mix(rows, seed)
+    first = rng.choice(["Ada", "Grace", "Alan", "Zoë", "José", "Chloé", "Wei", "Priya"], rows)
+    last = rng.choice(["Lovelace", "Hopper", "Turing", "Müller", "García", "Nguyen"], rows)
+    ids = "L" + pd.Series(np.arange(rows).astype(str))
+    email = (pd.Series(first).str.lower() + "." + pd.Series(last).str.lower() + ids
+             + "@example.com")
+    phone = frame["phone"].where(frame["phone"].notna(), "")
+    pd.DataFrame({"Lead ID": ids, "First Name": first, "Last Name": last, "Email": email,
+                  "Phone": phone, "Country": frame["country"],
+                  "Source": rng.choice(["web", "partner", "event"], rows)}
+                 ).to_csv(path, index=False)
+    return frame
+
+
+def _us(rng: np.random.Generator, count: int, *, styles: int = len(_US_STYLES)) -> list[str]:
+    """US numbers in the first ``styles`` of ``_US_STYLES``."""
+    digits = _us_digits(rng, count)
+    picked = rng.integers(0, styles, count).tolist()
+    return [_US_STYLES[s].format(a=d[:3], b=d[3:6], c=d[6:])
+            for d, s in zip(digits, picked, strict=True)]
+
+
+def _us_digits(rng: np.random.Generator, count: int) -> list[str]:
+    """Ten-digit US numbers, :data:`INVALID_US` of them with a random area code and exchange."""
+    prefixes = _us_prefixes()
+    picked = prefixes[rng.integers(0, len(prefixes), count)]
+    wrong = rng.random(count) < INVALID_US
+    picked[wrong] = rng.integers(200_000, 1_000_000, int(wrong.sum()))
+    lines = rng.integers(0, 10_000, count)
+    return [f"{p}{line:04d}" for p, line in zip(picked.tolist(), lines.tolist(), strict=True)]
+
+
+@functools.cache
+def _us_prefixes() -> np.ndarray:
+    """Area code and exchange pairs ``phonenumbers`` finds valid (with line 0123)."""
+    rng = np.random.default_rng(1)
+    found = [prefix for prefix in rng.integers(200_000, 1_000_000, 10_000).tolist()
+             if phonenumbers.is_valid_number(phonenumbers.PhoneNumber(
+                 country_code=_NANP, national_number=prefix * 10_000 + 123))]
+    return np.array(found, dtype=np.int64)
+
+
+@functools.cache
+def _examples() -> tuple[list[phonenumbers.PhoneNumber], list[str], np.ndarray]:
+    """Every non-NANP region's example numbers (and Canada's), their regions, and the
+    weight each is drawn with."""
+    numbers, regions = [], []
+    for region in sorted(phonenumbers.SUPPORTED_REGIONS):
+        if region == "US" or (phonenumbers.country_code_for_region(region) == _NANP
+                              and region != "CA"):
+            continue
+        for kind in _TYPES:
+            example = phonenumbers.example_number_for_type(region, kind)
+            if example is not None:
+                numbers.append(example)
+                regions.append(region)
+    head = np.isin(regions, HEAD_REGIONS)
+    weights = np.where(head, HEAD_SHARE / head.sum(), (1 - HEAD_SHARE) / (~head).sum())
+    return numbers, regions, weights / weights.sum()
+
+
+def _foreign(rng: np.random.Generator, count: int) -> tuple[list[phonenumbers.PhoneNumber],
+                                                             list[str]]:
+    """``count`` numbers of other regions: example numbers with the last three digits varied."""
+    numbers, regions, weights = _examples()
+    picked = rng.choice(len(numbers), count, p=weights).tolist()
+    tails = rng.integers(0, 1000, count).tolist()
+    made = []
+    for which, tail in zip(picked, tails, strict=True):
+        example = numbers[which]
+        made.append(phonenumbers.PhoneNumber(
+            country_code=example.country_code,
+            national_number=example.national_number // 1000 * 1000 + tail,
+            italian_leading_zero=example.italian_leading_zero,
+            number_of_leading_zeros=example.number_of_leading_zeros))
+    return made, [regions[w] for w in picked]
+
+
+def _make_us(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    country = np.where(rng.random(count) < 1 / 3, "US", "").tolist()
+    return _us(rng, count), country
+
+
+def _make_international(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    numbers, regions = _foreign(rng, count)
+    styles = rng.choice(3, count, p=[0.4, 0.2, 0.4]).tolist()
+    named = (rng.random(count) < 0.5).tolist()
+    texts, country = [], []
+    for number, region, style, name in zip(numbers, regions, styles, named, strict=True):
+        shape = (_FORMATS.INTERNATIONAL, _FORMATS.E164, _FORMATS.NATIONAL)[style]
+        texts.append(phonenumbers.format_number(number, shape))
+        country.append(region if style == 2 or name else "")
+    return texts, country
+
+
+def _make_extension(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    foreign = int((rng.random(count) < 0.2).sum())
+    texts, country = _make_international(rng, foreign)
+    us, us_country = _make_us(rng, count - foreign)
+    forms = rng.integers(0, len(_EXTENSIONS), count).tolist()
+    numbers = rng.integers(1, 100_000, count).tolist()
+    cells = [t + _EXTENSIONS[f].format(n)
+             for t, f, n in zip(texts + us, forms, numbers, strict=True)]
+    return _shuffled(rng, cells, country + us_country)
+
+
+def _make_excel_float(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    kinds = rng.choice(3, count, p=[0.8, 0.1, 0.1])
+    us = _us_digits(rng, count)
+    numbers, regions = _foreign(rng, count)
+    texts, country = [], []
+    for kind, digits, number, region in zip(kinds.tolist(), us, numbers, regions, strict=True):
+        if kind == 2:
+            texts.append(phonenumbers.format_number(number, _FORMATS.E164)[1:] + ".0")
+            country.append(region)
+        else:
+            texts.append(("1" if kind else "") + digits + ".0")
+            country.append("")
+    return texts, country
+
+
+def _make_idd(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    numbers, regions = _foreign(rng, count)
+    ways = rng.integers(0, 4, count).tolist()
+    texts, country = [], []
+    for number, region, way in zip(numbers, regions, ways, strict=True):
+        written = phonenumbers.format_number(number, _FORMATS.INTERNATIONAL)[1:]
+        prefix = ("011 ", "011 ", "00 ", "00")[way]
+        texts.append(prefix + (written.replace(" ", "") if way == 3 else written))
+        country.append(region if way == 2 else "")
+    return texts, country
+
+
+def _make_two_numbers(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    first, country = _make_us(rng, count)
+    second = _us(rng, count)
+    joins = rng.integers(0, len(_JOINS), count).tolist()
+    return [a + _JOINS[j] + b for a, j, b in zip(first, joins, second, strict=True)], country
+
+
+def _make_junk(rng: np.random.Generator, count: int) -> tuple[list[str | None], list[str]]:
+    picked = rng.integers(0, len(_JUNK), count).tolist()
+    blank = rng.integers(0, 4, count).tolist()  # 0: missing, 1: "", 2 and 3: junk text
+    cells: list[str | None] = [None if b == 0 else "" if b == 1 else _JUNK[p]
+                               for p, b in zip(picked, blank, strict=True)]
+    return cells, [""] * count
+
+
+def _shuffled(rng: np.random.Generator, cells: list[str],
+              country: list[str]) -> tuple[list[str], list[str]]:
+    order = rng.permutation(len(cells)).tolist()
+    return [cells[i] for i in order], [country[i] for i in order]
+
+
+_MAKERS = {"us": _make_us, "international": _make_international, "extension": _make_extension,
+           "excel_float": _make_excel_float, "idd": _make_idd, "two_numbers": _make_two_numbers,
+           "junk": _make_junk}
