@@ -77,10 +77,11 @@ CAUSES = {"completed": "normal_clearing", "no-answer": "no_answer", "busy": "use
           "failed": "call_rejected", "voicemail": "normal_clearing"}
 
 
-def exchanges(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Valid US and Canadian area code + exchange prefixes (six digits), apart."""
+def exchanges(rng: np.random.Generator, draws: int) -> tuple[np.ndarray, np.ndarray]:
+    """Valid US and Canadian area code + exchange prefixes (six digits), apart, among
+    ``draws`` random ones (30,000 from 10,000 leads up, fewer for the smoke sizes)."""
     found: tuple[list[int], list[int]] = ([], [])
-    for prefix in np.unique(rng.integers(200_000, 1_000_000, 30_000)).tolist():
+    for prefix in np.unique(rng.integers(200_000, 1_000_000, draws)).tolist():
         number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
         region = phonenumbers.region_code_for_number(number)
         if region in ("US", "CA") and phone_timezones.time_zones_for_number(number):
@@ -90,7 +91,7 @@ def exchanges(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
 
 def phones(count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` distinct E.164 numbers: 4% Canadian, 0.2% of an unknown zone."""
-    us, ca = exchanges(rng)
+    us, ca = exchanges(rng, min(30_000, max(4_000, 3 * count)))
     prefix = np.where(rng.random(count * 2) < 0.04, rng.choice(ca, count * 2),
                       rng.choice(us, count * 2))
     national = np.unique(prefix * 10_000 + rng.integers(0, 10_000, count * 2))

@@ -110,7 +110,7 @@ DAY_MS = 86_400 * SECOND_MS
 def numbers(count: int, rng: np.random.Generator) -> pd.DataFrame:
     """``count`` distinct valid numbers: ``phone`` (E.164), ``region``, ``zone`` (the first
     of its zones, where the dialer places calls in daytime), in random order."""
-    us, ca, vague = _nanp_exchanges(rng)
+    us, ca, vague = _nanp_exchanges(rng, min(60_000, max(8_000, 3 * count)))
     counts = {region: max(1, round(count * share)) for region, share in SHARES.items()}
     parts = [_nanp(ca, counts.pop("CA"), rng, "CA"), _toll_free(rng), _freephone(rng),
              _nanp(vague, round(count * VAGUE), rng, "US, zone not known")]
@@ -121,12 +121,13 @@ def numbers(count: int, rng: np.random.Generator) -> pd.DataFrame:
     return pool.sample(frac=1, random_state=rng.integers(2**31), ignore_index=True)
 
 
-def _nanp_exchanges(rng: np.random.Generator) -> tuple[dict[int, str], ...]:
+def _nanp_exchanges(rng: np.random.Generator, draws: int) -> tuple[dict[int, str], ...]:
     """Area code and exchange pairs valid in ``phonenumbers`` (time zones are keyed by these
     six digits at most), each with the first of its zones: US ones, Canadian ones, and US ones
-    ``phonenumbers`` gives every NANP zone (it knows no narrower one)."""
+    ``phonenumbers`` gives every NANP zone (it knows no narrower one), among ``draws``
+    random prefixes (60,000 from 20,000 numbers up, fewer for the smoke sizes)."""
     found: tuple[dict[int, str], ...] = ({}, {}, {})
-    for prefix in np.unique(rng.integers(200_000, 1_000_000, 60_000)).tolist():
+    for prefix in np.unique(rng.integers(200_000, 1_000_000, draws)).tolist():
         number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
         region = phonenumbers.region_code_for_number(number)
         if region in ("US", "CA") and phonenumbers.is_valid_number(number):

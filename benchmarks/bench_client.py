@@ -27,6 +27,7 @@ Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -118,14 +119,15 @@ def walk_httpx(base_url: str, key: str, pages: int) -> Walk:
     return Walk(seconds, requests, throttled)
 
 
-def rate_limited_walks(pages: int, repeats: int, pause: float) -> dict[str, list[Walk]]:
+def rate_limited_walks(pages: int, repeats: int, pause: float,
+                       scale: str = SCALE) -> dict[str, list[Walk]]:
     """Alternate both walks ``repeats`` times against an emulator at the documented limits."""
     walkers: dict[str, Callable[[str, str, int], Walk]] = {
         "dialkit.Client": walk_dialkit, "httpx + Retry-After": walk_httpx,
     }
     walks: dict[str, list[Walk]] = {name: [] for name in walkers}
     key = new_key()
-    with serve(config_file(key, scale=SCALE, rate_limit_scale=1)) as base_url:
+    with serve(config_file(key, scale=scale, rate_limit_scale=1)) as base_url:
         for repeat in range(repeats):
             for name, walker in walkers.items():
                 time.sleep(pause)  # the server's (and the client's) buckets refill
@@ -163,10 +165,10 @@ def compare(ours: Callable[[], object], theirs: Callable[[], object], blocks: in
                     statistics.median(differences))
 
 
-def overheads(blocks: int, per_block: int) -> dict[str, Overhead]:
+def overheads(blocks: int, per_block: int, scale: str = SCALE) -> dict[str, Overhead]:
     """The client's cost beyond httpx, rate limiting off, for one call and one page."""
     key = new_key()
-    with (serve(config_file(key, scale=SCALE, rate_limit_scale=0)) as base_url,
+    with (serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url,
           httpx.Client(base_url=base_url, headers=_auth(key)) as http,
           dialkit.Client(key, base_url=base_url, rate_limit=None) as client):
         call_id = http.get("/v1/calls", params={"limit": 1}).json()["data"][0]["id"]
@@ -196,7 +198,7 @@ def print_walks(walks: dict[str, list[Walk]], pages: int) -> None:
     for name, runs in walks.items():
         median = statistics.median(w.seconds for w in runs)
         every = ", ".join(f"{w.seconds:.2f} / {w.throttled}" for w in runs)
-        print(f"| {name} | {median:.2f} s | {median / bound:.3f} | "
+        print(f"| {name} | {median:.2f} s | {median / (bound or math.nan):.3f} | "
               f"{statistics.median(w.throttled for w in runs):g} | {every} |")
 
 
@@ -219,11 +221,12 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=4.0, help="seconds between walks")
     parser.add_argument("--blocks", type=int, default=20, help="overhead blocks each way")
     parser.add_argument("--per-block", type=int, default=100, help="requests per block")
+    parser.add_argument("--scale", default=SCALE, help="the emulators' world")
     args = parser.parse_args()
     print("rate-limited walks:", flush=True)
-    walks = rate_limited_walks(args.pages, args.repeats, args.pause)
+    walks = rate_limited_walks(args.pages, args.repeats, args.pause, args.scale)
     print("overhead (rate limiting off) ...", flush=True)
-    results = overheads(args.blocks, args.per_block)
+    results = overheads(args.blocks, args.per_block, args.scale)
     print_walks(walks, args.pages)
     print_overheads(results, args.blocks, args.per_block)
 

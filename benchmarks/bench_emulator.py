@@ -42,14 +42,14 @@ def time_small_start(runs: int) -> list[float]:
     return times
 
 
-def time_large_build() -> float:
-    """Seconds to build the large world into an in-memory store."""
-    config = parse_config({"accounts": [{"name": "big", "scale": "large"}]})
+def time_large_build(scale: str = "large") -> float:
+    """Seconds to build the large world (or ``scale``'s) into an in-memory store."""
+    config = parse_config({"accounts": [{"name": "big", "scale": scale}]})
     began = time.perf_counter()
     service = Service(config)
     elapsed = time.perf_counter() - began
     count = service.store.row("SELECT COUNT(*) FROM calls")
-    print(f"large world: {count[0] if count else 0:,} calls", flush=True)
+    print(f"{scale} world: {count[0] if count else 0:,} calls", flush=True)
     service.store.close()
     return elapsed
 
@@ -85,13 +85,13 @@ async def _load(host: str, port: int, key: str, seconds: float,
     return latencies
 
 
-def measure_list_throughput(seconds: float, connections: int,
-                            scale: str) -> tuple[float, list[float]]:
+def measure_list_throughput(seconds: float, connections: int, scale: str,
+                            warm_up: float = 2.0) -> tuple[float, list[float]]:
     """Requests per second and latencies of cursor walks over a world's calls."""
     key = new_key()
     with serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url:
         host, port = base_url.removeprefix("http://").rsplit(":", 1)
-        asyncio.run(_load(host, int(port), key, 2.0, connections))  # warm up
+        asyncio.run(_load(host, int(port), key, warm_up, connections))
         began = time.perf_counter()
         latencies = asyncio.run(_load(host, int(port), key, seconds, connections))
         elapsed = time.perf_counter() - began
@@ -110,20 +110,24 @@ def main() -> None:
     parser.add_argument("--start-runs", type=int, default=5)
     parser.add_argument("--scale", default="large", help="world for the list measurement")
     parser.add_argument("--only-list", action="store_true", help="skip start-up and build")
+    parser.add_argument("--build-scale", default="large", help="world for the build time")
+    parser.add_argument("--warm-up", type=float, default=2.0,
+                        help="seconds of load before the measured list walk")
     args = parser.parse_args()
     if not args.only_list:
-        _startup_figures(args.start_runs)
-    rate, latencies = measure_list_throughput(args.seconds, args.connections, args.scale)
+        _startup_figures(args.start_runs, args.build_scale)
+    rate, latencies = measure_list_throughput(args.seconds, args.connections, args.scale,
+                                              args.warm_up)
     print(f"GET /v1/calls?limit=100 with cursors, {args.scale} world, {args.connections} "
           f"connections, {args.seconds:.0f} s: {rate:,.0f} req/s; latency p50 "
           f"{_ms(latencies, 0.5):.1f} ms, p99 {_ms(latencies, 0.99):.1f} ms", flush=True)
 
 
-def _startup_figures(runs: int) -> None:
+def _startup_figures(runs: int, build_scale: str) -> None:
     starts = time_small_start(runs)
     print(f"small start: median {statistics.median(starts):.2f} s "
           f"(runs: {', '.join(f'{s:.2f}' for s in starts)})", flush=True)
-    print(f"large build: {time_large_build():.1f} s", flush=True)
+    print(f"{build_scale} build: {time_large_build(build_scale):.1f} s", flush=True)
 
 
 if __name__ == "__main__":

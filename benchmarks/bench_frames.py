@@ -152,15 +152,15 @@ def _walk_campaign(http: httpx.Client, campaign: str,
             return requests, throttled
 
 
-def rate_limited_loads(campaigns: Sequence[str], repeats: int,
-                       pause: float) -> dict[str, list[Load]]:
+def rate_limited_loads(campaigns: Sequence[str], repeats: int, pause: float,
+                       scale: str = SCALE) -> dict[str, list[Load]]:
     """Alternate both loads ``repeats`` times against an emulator at the documented limits."""
     loaders: dict[str, Callable[[str, str, Sequence[str]], Load]] = {
         "client.frames.calls": load_dialkit, "httpx + json_normalize": load_httpx,
     }
     loads: dict[str, list[Load]] = {name: [] for name in loaders}
     key = new_key()
-    with serve(config_file(key, scale=SCALE, rate_limit_scale=1)) as base_url:
+    with serve(config_file(key, scale=scale, rate_limit_scale=1)) as base_url:
         for repeat in range(repeats):
             for name, loader in loaders.items():
                 time.sleep(pause)  # the server's buckets refill
@@ -208,11 +208,11 @@ class Refreshes:
     same_as_full: bool
 
 
-def refresh_steps(advances: Sequence[int]) -> Refreshes:
+def refresh_steps(advances: Sequence[int], scale: str = SCALE) -> Refreshes:
     """Load every call, then move the clock by each of ``advances`` and refresh incrementally."""
     key = new_key()
     transport = CountingTransport()
-    with (serve(config_file(key, scale=SCALE, rate_limit_scale=0)) as base_url,
+    with (serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url,
           tempfile.TemporaryDirectory() as cache_dir,
           dialkit.Client(key, base_url=base_url, rate_limit=None, transport=transport,
                          cache_dir=cache_dir) as client,
@@ -458,7 +458,7 @@ def print_loads(loads: dict[str, list[Load]], campaigns: Sequence[str]) -> None:
     for name, runs in loads.items():
         median = statistics.median(r.seconds for r in runs)
         every = ", ".join(f"{r.seconds:.2f} / {r.requests} / {r.throttled}" for r in runs)
-        print(f"| {name} | {median:.2f} s | {median / bound:.3f} | "
+        print(f"| {name} | {median:.2f} s | {median / (bound or math.nan):.3f} | "
               f"{statistics.median(r.throttled for r in runs):g} | {runs[0].rows} | {every} |")
 
 
@@ -515,6 +515,9 @@ def main() -> None:
     parser.add_argument("--cache-runs", type=int, default=5, help="cache loads of each kind")
     parser.add_argument("--advances", type=int, nargs="+", default=list(ADVANCES),
                         help="clock moves (seconds) before each incremental refresh")
+    parser.add_argument("--scale", default=SCALE, help="the emulators' world")
+    parser.add_argument("--target-calls", type=int, default=TARGET_CALLS,
+                        help="calls of the campaigns of the rate-limited load")
     parser.add_argument("--only", choices=("cache", "network"),
                         help="run only the cache loads, or only the other two parts")
     parser.add_argument("--child", choices=("frames", "read_parquet", "breakdown"),
@@ -535,10 +538,10 @@ def main() -> None:
 def network(args: argparse.Namespace) -> None:
     """The refreshes and the rate-limited loads (and the cache loads, unless ``--only``)."""
     print("incremental refreshes (rate limiting off):", flush=True)
-    refreshes = refresh_steps(args.advances)
-    campaigns = choose_campaigns(refreshes.counts)
+    refreshes = refresh_steps(args.advances, args.scale)
+    campaigns = choose_campaigns(refreshes.counts, args.target_calls)
     print("rate-limited loads:", flush=True)
-    loads = rate_limited_loads(campaigns, args.repeats, args.pause)
+    loads = rate_limited_loads(campaigns, args.repeats, args.pause, args.scale)
     cache = None
     if args.only is None:
         print("cache loads:", flush=True)

@@ -18,6 +18,7 @@ Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import tempfile
 import time
@@ -90,7 +91,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--leads", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pause", type=float, default=None,
+                        help="seconds before each run (default: until the bucket refills)")
     options = parser.parse_args()
+    pause = (RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1 if options.pause is None
+             else options.pause)
     key = new_key()
     config = config_file(key, scale="small", rate_limit_scale=1, scopes=SCOPES)
     results: dict[str, list[tuple[float, int, int]]] = {"dialkit": [], "httpx": []}
@@ -100,7 +105,7 @@ def main() -> None:
         run = 0
         for _ in range(options.repeats):
             for name, side in (("dialkit", with_dialkit), ("httpx", with_httpx)):
-                time.sleep(RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1)
+                time.sleep(pause)
                 results[name].append(side(base_url, key, campaign, leads(options.leads, run)))
                 run += 1
                 print(name, results[name][-1], flush=True)
@@ -114,7 +119,7 @@ def main() -> None:
     for name, runs in results.items():
         median = statistics.median(r[0] for r in runs)
         shown = ", ".join(f"{s:.2f} / {t}" for s, _, t in runs)
-        print(f"| {name} | {median:.2f} s | {median / bound:.3f} | "
+        print(f"| {name} | {median:.2f} s | {median / (bound or math.nan):.3f} | "
               f"{statistics.median(r[1] for r in runs):.0f} | "
               f"{statistics.median(r[2] for r in runs):.0f} | {shown} |")
 

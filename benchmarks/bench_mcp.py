@@ -46,7 +46,8 @@ def _ms(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(0.9 * (len(ordered) - 1))] * 1000
 
 
-async def measure(base_url: str, key: str, calls: int) -> dict[str, dict[str, list[float]]]:
+async def measure(base_url: str, key: str, calls: int,
+                  warm_up: int = 20) -> dict[str, dict[str, list[float]]]:
     """Per operation and side, the seconds of each call, interleaved REST then MCP."""
     times: dict[str, dict[str, list[float]]] = {
         op: {"rest": [], "mcp": [], "bare": []} for op in ("calls_list", "leads_create")}
@@ -68,9 +69,9 @@ async def measure(base_url: str, key: str, calls: int) -> dict[str, dict[str, li
             async with McpClient(checked) as tools, McpClient(unchecked) as bare:
                 await bare.list_tools()
                 bare.session._tool_output_schemas = dict.fromkeys(times)  # skip the check
-                for i in range(-20, calls):  # the first 20 warm every side up
+                for i in range(-warm_up, calls):  # the first ones warm every side up
                     for op in times:
-                        n = 3 * (i + 20)
+                        n = 3 * (i + warm_up)
                         began = time.perf_counter()
                         rest[op](n)
                         first = time.perf_counter()
@@ -89,10 +90,12 @@ async def measure(base_url: str, key: str, calls: int) -> dict[str, dict[str, li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300, help="calls of each kind per side")
-    calls = parser.parse_args().calls
+    parser.add_argument("--warm-up", type=int, default=20, help="unmeasured calls first")
+    options = parser.parse_args()
+    calls = options.calls
     key = new_key()
     with serve(config_file(key, scale="small", rate_limit_scale=0, scopes=SCOPES)) as url:
-        times = anyio.run(measure, url, key, calls)
+        times = anyio.run(measure, url, key, calls, options.warm_up)
     print(f"{calls} calls of each, interleaved; median (p90) ms per call")
     print("| operation | REST via dialkit.Client | MCP, SDK client | added | "
           "MCP, answer not re-checked | added |")

@@ -235,6 +235,7 @@ def main() -> None:
     parser.add_argument("--synchronous", choices=["full", "normal"], default="full")
     parser.add_argument("--ceiling", type=int, default=12000, help="events signed per second "
                         "of a run, beforehand (more than either side can take)")
+    parser.add_argument("--warm-up", type=float, default=1.0, help="seconds per side first")
     parser.add_argument("--serve-baseline", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -251,7 +252,7 @@ def main() -> None:
                 server("dialkit", dbs["dialkit"], args.synchronous) as dialkit:
             addresses = {"baseline": baseline, "dialkit": dialkit}
             for side in sides:  # warm up
-                answered[side] += measure(addresses[side], 1.0, args.connections,
+                answered[side] += measure(addresses[side], args.warm_up, args.connections,
                                           args.ceiling)[0]
             for run in range(args.runs):
                 for side in sides if run % 2 == 0 else sides[::-1]:
