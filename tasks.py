@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The project's two entry points, runnable with nothing but Python 3.11+ and pip.
+"""The project's entry points, runnable with nothing but Python 3.11+ and pip.
 
     python3 tasks.py demo   # run the notebooks against the emulator: reports/index.html
     python3 tasks.py test   # install everything, then ruff, mypy and the whole test suite
+    python3 tasks.py bench NAME [options]   # run benchmarks/bench_NAME.py in full
 
 Each creates (or reuses) the virtual environment ``.venv`` beside this file and
 installs the project into it; a stamp file records what was installed, so a
@@ -64,7 +65,19 @@ def test() -> None:
     _run(BIN / "python", "-m", "pytest", *sys.argv[2:])
 
 
-COMMANDS = {"demo": demo, "test": test}
+def bench() -> None:
+    """One benchmark at its full size: ``benchmarks/bench_NAME.py`` with the options after
+    its name (the test suite runs every one at tiny sizes; the figures are taken by hand)."""
+    scripts = sorted(p.stem.removeprefix("bench_")
+                     for p in (ROOT / "benchmarks").glob("bench_*.py"))
+    if len(sys.argv) < 3 or sys.argv[2] not in scripts:
+        sys.exit(f"usage: python3 {Path(__file__).name} bench NAME [options], NAME one of: "
+                 f"{', '.join(scripts)}")
+    ensure_venv("test")
+    _run(BIN / "python", ROOT / "benchmarks" / f"bench_{sys.argv[2]}.py", *sys.argv[3:])
+
+
+COMMANDS = {"demo": demo, "test": test, "bench": bench}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
