@@ -44,10 +44,11 @@ the naive path parses each cell with its row's region.
 
 **The numbers** are not a hand list: the other regions' numbers are
 ``phonenumbers``' own example numbers (mobile and fixed line) with their last
-three digits varied (99.8 % of these stay valid), of every region the package
-supports outside NANP: 70 % of the international cells from ten regions common in
-US lead files (``HEAD_REGIONS``, Canada among them), 30 % spread over all the
-others. US area codes and exchanges are those ``phonenumbers`` finds valid.
+four digits varied (three if shorter than eight digits; 99.8 % stay valid), of
+every region the package supports outside NANP: 70 % of the international cells
+from ten regions common in US lead files (``HEAD_REGIONS``, Canada among them),
+30 % spread over all the others. US area codes and exchanges are those
+``phonenumbers`` finds valid.
 
 Usage::
 
@@ -179,16 +180,18 @@ def _examples() -> tuple[list[phonenumbers.PhoneNumber], list[str], np.ndarray]:
 
 def _foreign(rng: np.random.Generator, count: int) -> tuple[list[phonenumbers.PhoneNumber],
                                                              list[str]]:
-    """``count`` numbers of other regions: example numbers with the last three digits varied."""
+    """``count`` numbers of other regions: example numbers with their last four digits varied
+    (three when the national number is shorter than eight digits)."""
     numbers, regions, weights = _examples()
     picked = rng.choice(len(numbers), count, p=weights).tolist()
-    tails = rng.integers(0, 1000, count).tolist()
+    tails = rng.integers(0, 10_000, count).tolist()
     made = []
     for which, tail in zip(picked, tails, strict=True):
         example = numbers[which]
+        size = 10_000 if example.national_number >= 10_000_000 else 1000
         made.append(phonenumbers.PhoneNumber(
             country_code=example.country_code,
-            national_number=example.national_number // 1000 * 1000 + tail,
+            national_number=example.national_number // size * size + tail % size,
             italian_leading_zero=example.italian_leading_zero,
             number_of_leading_zeros=example.number_of_leading_zeros))
     return made, [regions[w] for w in picked]
