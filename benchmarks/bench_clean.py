@@ -15,6 +15,8 @@ alternating, the floor a user would otherwise start from: pandas reading the fil
 as text and writing it back (``pd.read_csv(dtype=str)`` + ``to_csv``), which checks
 nothing. ``import dialkit.leads`` is timed in fresh processes (median), and one
 ``python -X importtime`` run lists the packages that take the most of it.
+``--phases`` then cleans once more in the benchmark's process with its parts
+(read, normalize's fast and slow paths, region hints) timed apart.
 
 Run: ``.venv/bin/python benchmarks/bench_clean.py [--rows 1000000] [--runs 3]``.
 Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
@@ -32,6 +34,7 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -109,12 +112,59 @@ def import_profile(top: int = 8) -> list[tuple[float, str]]:
     return sorted(found, reverse=True)[:top]
 
 
+def phases(source: Path, out: Path) -> None:
+    """One clean in this process with its parts timed apart, through the private modules
+    of ``dialkit.leads`` (skipped with a note if they changed)."""
+    spent: dict[str, list[float]] = {}
+
+    def timing(module: Any, name: str, label: str) -> None:
+        function = getattr(module, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began, cpu = time.perf_counter(), time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                total = spent[label]
+                total[0] += time.perf_counter() - began
+                total[1] += time.process_time() - cpu
+                total[2] += 1
+        spent[label] = [0.0, 0.0, 0]
+        setattr(module, name, timed)
+
+    try:
+        from dialkit.cli import app  # noqa: PLC0415
+        from dialkit.leads import _clean, _fast, _normalize  # noqa: PLC0415
+
+        for module, name, label in ((_clean, "read", "read the file"),
+                                    (_clean, "normalize", "normalize, every call"),
+                                    (_fast, "verdicts", "  of which the fast path"),
+                                    (_normalize, "_slow", "  of which phonenumbers (slow path)"),
+                                    (_normalize, "_row_regions", "  of which country to region"),
+                                    (_clean, "region_hints", "region hints")):
+            timing(module, name, label)
+    except (AttributeError, ImportError) as changed:
+        print(f"phases skipped: dialkit.leads' private modules changed ({changed!r})")
+        return
+    began, cpu = time.perf_counter(), time.process_time()
+    try:
+        app(["leads", "clean", str(source), "--country-column", "Country", "--out", str(out)])
+    except SystemExit as done:
+        assert not done.code, done.code
+    print(f"\nphases of one clean in this process (imports done): "
+          f"{time.perf_counter() - began:.2f} s wall, {time.process_time() - cpu:.2f} CPU s")
+    for label, (wall, cpu_s, calls) in spent.items():
+        print(f"  {label}: {wall:.2f} s wall, {cpu_s:.2f} CPU s ({calls:.0f} calls)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--import-runs", type=int, default=2,
                         help="fresh processes timing import dialkit.leads, per run")
+    parser.add_argument("--phases", action="store_true",
+                        help="then clean once in this process, its parts timed apart")
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     source = folder / "leads.csv"
@@ -145,14 +195,15 @@ def main() -> None:
               f"{median('work'):.2f} s | {median('peak') / 2**20:.0f} MiB "
               f"({median('peak') / loaded:.2f}x) | {median('rise') / 2**20:.0f} MiB "
               f"({median('rise') / loaded:.2f}x) | {shown} |")
-    if not imports:
-        return
-    print(f"\nimport dialkit.leads in a fresh process: median {statistics.median(imports):.3f} s "
-          f"of {len(imports)} (target < {TARGETS['import']} s); "
-          f"runs {', '.join(f'{s:.3f}' for s in imports)}")
-    print("cumulative import time of each package entered from another:")
-    for seconds, name in import_profile():
-        print(f"  {seconds:.3f} s {name}")
+    if imports:
+        print(f"\nimport dialkit.leads in a fresh process: median "
+              f"{statistics.median(imports):.3f} s of {len(imports)} (target < "
+              f"{TARGETS['import']} s); runs {', '.join(f'{s:.3f}' for s in imports)}")
+        print("cumulative import time of each package entered from another:")
+        for seconds, name in import_profile():
+            print(f"  {seconds:.3f} s {name}")
+    if options.phases:
+        phases(source, folder / "phases.csv")
 
 
 if __name__ == "__main__":
