@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -137,11 +138,11 @@ def phases(source: Path, out: Path) -> None:
         from dialkit.leads import _clean, _fast, _normalize  # noqa: PLC0415
 
         for module, name, label in ((_clean, "read", "read the file"),
-                                    (_clean, "normalize", "normalize, every call"),
-                                    (_fast, "verdicts", "  of which the fast path"),
-                                    (_normalize, "_slow", "  of which phonenumbers (slow path)"),
-                                    (_normalize, "_row_regions", "  of which country to region"),
-                                    (_clean, "region_hints", "region hints")):
+                                    (_clean, "_normalized", "normalize the phone column"),
+                                    (_clean, "region_hints", "region hints (normalize again)"),
+                                    (_fast, "verdicts", "normalize's fast path, both above"),
+                                    (_normalize, "_slow", "normalize's phonenumbers, both above"),
+                                    (_normalize, "_row_regions", "normalize's country to region")):
             timing(module, name, label)
     except (AttributeError, ImportError) as changed:
         print(f"phases skipped: dialkit.leads' private modules changed ({changed!r})")
@@ -167,6 +168,14 @@ def main() -> None:
                         help="then clean once in this process, its parts timed apart")
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
+    try:
+        measure(options, folder)
+    finally:
+        shutil.rmtree(folder)
+
+
+def measure(options: argparse.Namespace, folder: Path) -> None:
+    """The runs, the tables and the profiles, on a file written in ``folder``."""
     source = folder / "leads.csv"
     write_leads(options.rows, source)
     from dialkit.leads import read  # noqa: PLC0415 (after the file is written)
