@@ -108,7 +108,7 @@ def by_line(data: bytes) -> Decoded:
     Baltic and Central European code pages for cp1252 files (``Zoë`` read as ``Zoļ``);
     files in other code pages name theirs with ``encoding=``.
     """
-    if _cp1252(data) and not _utf8_beyond_ascii(data):
+    if _decodes(data, "cp1252") and not _utf8_beyond_ascii(data):
         return Decoded(data.decode("cp1252").encode("utf-8"), "cp1252")  # at C speed
     pieces: list[bytes] = []
     other: list[int] = []
@@ -117,7 +117,7 @@ def by_line(data: bytes) -> Decoded:
     for found in _NON_ASCII_LINE.finditer(data):  # ASCII lines read alike in both: kept
         line += data.count(b"\n", last, found.start())
         pieces.append(data[last:found.start()])
-        if _utf8(found[0]):
+        if _decodes(found[0], "utf-8"):
             pieces.append(found[0])
             utf8_seen = True
         else:
@@ -125,7 +125,7 @@ def by_line(data: bytes) -> Decoded:
             other.append(line)
         last = found.end()
     pieces.append(data[last:])
-    legacy = "cp1252" if _cp1252(data) else "latin-1"
+    legacy = "cp1252" if _decodes(data, "cp1252") else "latin-1"
     if not utf8_seen:
         return Decoded(b"".join(pieces), legacy)
     return Decoded(b"".join(pieces), "utf-8", tuple(other), legacy)
@@ -138,9 +138,10 @@ def _utf8_beyond_ascii(data: bytes) -> bool:
     return invalid < len(data) - len(data.translate(None, _HIGH))
 
 
-def _utf8(line: bytes) -> bool:
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether every byte of ``data`` reads in ``encoding``."""
     try:
-        line.decode("utf-8")
+        data.decode(encoding)
     except UnicodeDecodeError:
         return False
     return True
@@ -151,14 +152,6 @@ def _legacy(line: bytes) -> str:
         return line.decode("cp1252")
     except UnicodeDecodeError:
         return line.decode("latin-1")
-
-
-def _cp1252(data: bytes) -> bool:
-    try:
-        data.decode("cp1252")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def where(data: bytes, offset: int, line: int, *, in_line: bool = True) -> str:
