@@ -155,6 +155,9 @@ def _errors(flags: dict[str, str]) -> Iterator[None]:
     except ApiError as error:
         typer.echo(f"error: {cli_text(str(error), flags)}", err=True)
         raise typer.Exit(1) from None
+    except OSError as error:  # a --journal or --out that cannot be written
+        typer.echo(f"error: {error.filename or 'a file'}: {error.strerror or error}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _options(region: str, country_column: str | None, mapping: list[str] | None,

@@ -83,3 +83,17 @@ def test_import_then_again_resumes(sandbox: Sandbox, client: Client, tmp_path: P
     stopped = runner.invoke(app, ["leads", "import", str(SAMPLES / "dnc_list.csv"),
                                   "--campaign", running, "--journal", str(tmp_path)])
     assert stopped.exit_code == 1 and f"campaign {running} is running" in stopped.output
+
+
+def test_a_journal_folder_that_cannot_be_written_ends_with_a_message(
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    campaign = next(client.campaigns.list(status="paused")).id
+    a_file = tmp_path / "journal.txt"
+    a_file.write_text("not a folder")
+    result = runner.invoke(app, ["leads", "import", str(SAMPLES / "dnc_list.csv"),
+                                 "--campaign", campaign, "--journal", str(a_file)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.startswith(f"error: {a_file}") and "Not a directory" in result.output

@@ -97,7 +97,7 @@ def test_a_duplicate_that_is_the_rows_own_lead_is_imported_with_its_lead_id(
     first = report.frame.iloc[0]
     assert (first["outcome"], first["reason"], first["lead_id"]) == (
         "imported", "duplicate_in_campaign", earlier.lead_id)
-    assert report.counts["imported"] == 2 and "1 rows were already leads" in report.notes[0]
+    assert report.counts["imported"] == 2 and "1 row was already leads" in report.notes[0]
     again = import_leads(client, cleaned, campaign, journal=tmp_path, progress=False)
     assert again.frame.equals(report.frame) and again.notes == report.notes
 

@@ -42,13 +42,11 @@ from phonenumbers import phonenumberutil as pnu
 from phonenumbers.phonemetadata import PhoneMetadata
 
 from ..contract import E164_PATTERN
-from ._phone_text import NANP_REGIONS, PLAIN_DATE
+from ._phone_text import MAX_TEXT, NANP_REGIONS, PLAIN_DATE
 
 MIN_INTERNATIONAL_DIGITS = 11
 """Digits a number without ``+`` needs before it is tried as international (``added_plus``)."""
 
-MAX_TEXT = 250
-"""Longest cell ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
 MIN_DIGITS = 3
 """Fewest digits a plain cell needs to go fast (``phonenumbers``' viable-number rule)."""
 DATE_DIGITS = (6, 8)

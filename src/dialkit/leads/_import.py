@@ -47,7 +47,15 @@ from ._recheck import (
     recheck_note,
     send_rest,
 )
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult, _cells, count_rows, extras_note
+from ._result import (
+    ALT_PHONE_FIELD,
+    EXTENSION_FIELD,
+    CleanResult,
+    _cells,
+    count_rows,
+    counted,
+    extras_note,
+)
 
 if TYPE_CHECKING:
     from ..client import Client, ImportResult
@@ -409,12 +417,6 @@ class _Run:
         done = sum(len(batch.positions) for batch in self.batches
                    if batch.number in self.book.done)
         return _Bar(total, done, self.progress)
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 batch``, ``2 batches``, ``1,204 rows``: a count and its noun agreed."""
-    plural = noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{count:,} {noun if count == 1 else plural}"
 
 
 def transient(error: BaseException) -> bool:

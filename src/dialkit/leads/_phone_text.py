@@ -42,7 +42,7 @@ SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGN
 _LETTERS = re.compile(r"[A-Za-z]")
 _PLAIN = re.compile(r"[\d ().\-]+")
 """Digits and separators only: text whose digits are all one number's."""
-_MAX_TEXT = 250
+MAX_TEXT = 250
 """Longest text ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
 
 
@@ -137,7 +137,7 @@ def _extension(text: str) -> tuple[str | None, str]:
     """The extension at the end of ``text`` and the number before it, as ``phonenumbers.parse``
     reads them (it takes an extension off only a text it finds viable as a number, and
     reads only from the first digit or ``+`` on); ``None`` and ``text`` without one."""
-    if len(text) > _MAX_TEXT or plain(text):  # no extension form is plain
+    if len(text) > MAX_TEXT or plain(text):  # no extension form is plain
         return None, text
     try:
         number = pnu._build_national_number_for_parsing(text)

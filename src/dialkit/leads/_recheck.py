@@ -27,6 +27,7 @@ import orjson
 from ..client import ImportResult
 from ..contract import ErrorCode
 from ..errors import ApiError
+from ._result import counted
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -98,6 +99,7 @@ def recheck_note(number: int, size: int, recheck: Mapping[str, Any]) -> str:
 
 def found_note(rows: int) -> str:
     """What the report says about rows found in the campaign after ``duplicate_in_campaign``."""
-    return (f"{rows} rows were already leads of the campaign (answered "
+    return (f"{counted(rows, 'row')} {'was' if rows == 1 else 'were'} already leads of "
+            "the campaign (answered "
             "duplicate_in_campaign; found by phone and external id, as an earlier import "
             "left them): reported imported, with their lead_id.")

@@ -152,9 +152,9 @@ class CleanResult:
                 continue
             sent, no_room = extras[name]
             if sent.any():
-                said.append(f"{_plural(int(sent.sum()), word)}")
+                said.append(f"{counted(int(sent.sum()), word)}")
             if no_room.any():
-                said.append(f"{_plural(int(no_room.sum()), word)} not sent: the row already "
+                said.append(f"{counted(int(no_room.sum()), word)} not sent: the row already "
                             f"has {MAX_CUSTOM_FIELDS} custom fields")
         sent_words = [part for part in said if "not sent" not in part]
         text = " and ".join(sent_words)
@@ -357,13 +357,15 @@ def extras_note(leads: list[dict[str, Any]], cleaned: CleanResult) -> str | None
                        (cleaned.alt_phone_field, "second number")):
         count = sum(1 for lead in leads if name in lead.get("custom_fields", ()))
         if name is not None and count:
-            said.append(_plural(count, word))
+            said.append(counted(count, word))
     names = ", ".join(cleaned._extra_names())
     return f"{' and '.join(said)} sent as custom fields ({names})" if said else None
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+def counted(count: int, noun: str) -> str:
+    """``1 batch``, ``2 batches``, ``1,204 rows``: a count and its noun agreed."""
+    plural = noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{count:,} {noun if count == 1 else plural}"
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:
