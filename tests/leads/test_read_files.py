@@ -155,6 +155,35 @@ def test_a_file_in_two_encodings_is_read_line_by_line(tmp_path: Path) -> None:
     assert "lines 3, 5 read as cp1252 (the rest utf-8)" in leads.notes
 
 
+def test_a_file_marked_utf8_with_cp1252_lines_appended_is_read_line_by_line(
+        tmp_path: Path) -> None:
+    """Excel's CSV (UTF-8 with its mark) appended to by a cp1252 tool: the mark alone
+    let the bytes through unchecked, and the reader failed with an internal error."""
+    path = tmp_path / "appended.csv"
+    path.write_bytes(codecs.BOM_UTF8 + MIXED)
+    leads = read(path)
+    assert leads.frame["Name"].tolist() == ["Zoë", "José", "Ñúñez €", "Renée"]
+    assert leads.encoding == "utf-8-sig" and leads.other_encoding_lines == (3, 5)
+
+
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be", "utf-16", "utf-16-be"])
+def test_a_utf32_or_utf16_file_with_its_mark_is_read_as_such(tmp_path: Path,
+                                                             codec: str) -> None:
+    """UTF-32's little-endian mark starts with UTF-16's: such a file was read as UTF-16,
+    every cell full of NULs."""
+    text = "Name,Phone\nZoë,+14155550100\n"
+    data = text.encode(codec)
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and "16" in codec:
+        data = codecs.BOM_UTF16_BE + data
+    if not data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) and "32" in codec:
+        data = codecs.BOM_UTF32_BE + data
+    path = tmp_path / "leads.csv"
+    path.write_bytes(data)
+    leads = read(path)
+    assert leads.frame["Name"].tolist() == ["Zoë"]
+    assert leads.frame["Phone"].tolist() == ["+14155550100"]
+
+
 def test_bytes_that_cannot_be_decoded_are_named_by_line_and_offset(tmp_path: Path) -> None:
     path = tmp_path / "leads.csv"
     path.write_bytes(b"Phone,Name\n+14155550100,Ada\n+14155550101,Jos\xe9\n")
@@ -210,3 +239,31 @@ def test_a_utf16_file_broken_half_way_is_named_by_line_not_read_with_replacement
     with pytest.raises(LeadFileError, match=r"cannot be read as utf-16: line 3, byte 41 of the "
                        r"file holds the bytes 0x00 0xD8.*save it again as UTF-8"):
         read(path)
+
+
+def test_a_workbooks_repeated_and_blank_headers_are_named_as_a_csvs(tmp_path: Path) -> None:
+    """Two ``Notes`` columns were kept as they were, and the cleaned file could not be
+    written (pandas refuses repeated column names); a CSV's got ``Notes.1``."""
+    path = sheets(tmp_path / "w.xlsx", ["Phone", "Notes", "Notes", ""])
+    leads = read(path)
+    assert leads.frame.columns.tolist() == ["Phone", "Notes", "Notes.1", "column 4"]
+    assert "Notes.1" in clean(leads).to_csv().splitlines()[0]
+
+
+def test_formats_are_kept_when_a_sheet_row_is_longer_than_a_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sheet's XML is read in chunks cut at a row's end; a chunk holding no row's
+    end (a row longer than a chunk) lost three bytes each time, and the phone cell at
+    the row's start with them."""
+    path = tmp_path / "long_rows.xlsx"
+    book = xlsxwriter.Workbook(path)
+    sheet, padded = book.add_worksheet("Leads"), book.add_format({"num_format": "00000000000"})
+    sheet.write_row(0, 0, ["Phone", "Notes"])
+    for row in range(1, 6):
+        sheet.write_number(row, 0, 7400123450 + row, padded)
+        sheet.write_number(row, 1, 12345)
+    book.close()
+    expected = [f"0740012345{row}" for row in range(1, 6)]
+    assert read(path).frame["Phone"].tolist() == expected
+    monkeypatch.setattr("dialkit.leads._xlsx._CHUNK", 7)
+    assert read(path).frame["Phone"].tolist() == expected

@@ -13,12 +13,16 @@ import codecs
 import re
 from dataclasses import dataclass
 
-BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
         (codecs.BOM_UTF16_BE, "utf-16"))
-"""Byte order marks and the encoding each one names."""
+"""Byte order marks and the encoding each one names (UTF-32's before UTF-16's: the
+little-endian UTF-32 mark starts with the UTF-16 one)."""
 
-_BOM_NAMES = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16"}
-_SNIFFED = 65_536
+SNIFFED = 65_536
+"""The bytes of a file looked at before it is read: for a binary file, the delimiter
+and the header's line."""
+_BOM_NAMES = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}
 _HIGH = bytes(range(128, 256))
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 
@@ -49,15 +53,24 @@ def decode(data: bytes, encoding: str | None) -> Decoded:
     for bom, found in BOMS:
         if data.startswith(bom):
             if found == "utf-8-sig":
-                return Decoded(data[len(bom):], found)
+                return _after_utf8_bom(data[len(bom):])
             return Decoded(_named(data, found, given=False), found)
-    if b"\x00" in data[:_SNIFFED]:
+    if b"\x00" in data[:SNIFFED]:
         raise EncodingError("this is a binary file, not a CSV or Excel lead file")
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return by_line(data)
     return Decoded(data, "utf-8")
+
+
+def _after_utf8_bom(body: bytes) -> Decoded:
+    """A file marked UTF-8: as it is, or line by line when another tool appended
+    cp1252 lines to it (the mark kept as its encoding, for the cleaned file's)."""
+    if _decodes(body, "utf-8"):
+        return Decoded(body, "utf-8-sig")
+    mixed = by_line(body)
+    return Decoded(mixed.utf8, "utf-8-sig", mixed.other_lines, mixed.other)
 
 
 def _named(data: bytes, encoding: str, *, given: bool = True) -> bytes:
@@ -90,7 +103,7 @@ def _check_bom(data: bytes, encoding: str, codec: str) -> None:
     UTF-8 file read as cp1252 gets a header ``ï»¿First Name`` and mojibake)."""
     for bom, found in BOMS:
         if data.startswith(bom):
-            if not codec.startswith(found[:5]):  # utf-8 or utf-16, with or without -sig/-le
+            if not codec.startswith(found[:5]):  # utf-8, -16 or -32, with or without -sig/-le
                 raise EncodingError(
                     f"starts with a {_BOM_NAMES[found]} byte order mark, so it is "
                     f"{_BOM_NAMES[found]}, but encoding={encoding!r} was given; leave "

@@ -60,3 +60,16 @@ def other_phones(columns: Sequence[str], phone: str) -> list[str]:
     does gives the row's phone, and the rest are kept as the lead's other numbers."""
     names = set(ALIASES["phone"])
     return [column for column in columns if column != phone and squeeze(column) in names]
+
+
+def unique_headers(names: Sequence[str]) -> list[str]:
+    """Header names made unique as pandas makes them (``a``, ``a.1``), a blank one named
+    by its position (a CSV's and a workbook's header alike)."""
+    seen: dict[str, int] = {}
+    unique = []
+    for n, raw in enumerate(names):
+        header = raw.strip() and raw or f"column {n + 1}"
+        count = seen.get(header, 0)
+        seen[header] = count + 1
+        unique.append(header if count == 0 else f"{header}.{count}")
+    return unique

@@ -27,8 +27,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ._delimiter import DELIMITERS, Layout, layout, shown
-from ._encoding import BOMS, EncodingError, decode
-from ._headers import ALIASES, map_headers
+from ._encoding import BOMS, SNIFFED, EncodingError, decode
+from ._headers import ALIASES, map_headers, unique_headers
 from ._limits import FileLimits, LimitError, check_delimited, check_workbook
 from ._workbook import WorkbookError, cell_text, read_workbook
 
@@ -37,7 +37,6 @@ Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
 
 TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
-_SNIFFED = 65_536
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
 
 
@@ -218,14 +217,14 @@ class _File:
 def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
     if hasattr(source, "read"):
         data = bytes(source.read())
-        return _File(str(getattr(source, "name", "the file")), data[:_SNIFFED], whole=data)
+        return _File(str(getattr(source, "name", "the file")), data[:SNIFFED], whole=data)
     path = Path(source)
     try:
         with path.open("rb") as opened:
-            head = opened.read(_SNIFFED)
+            head = opened.read(SNIFFED)
     except OSError as exc:
         raise LeadFileError(f"{path}: cannot be opened ({exc.strerror or exc})") from None
-    if len(head) < _SNIFFED and not head.strip():
+    if len(head) < SNIFFED and not head.strip():
         raise LeadFileError(f"{path}: the file is empty; expected a header line and rows")
     return _File(str(path), head, path)
 
@@ -276,7 +275,7 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
     such a file is read again by pandas. One thread: on two cores it is as fast,
     and holds less memory at once.
     """
-    found = layout(head[:_SNIFFED].decode("utf-8", errors="ignore"), name, phones)
+    found = layout(head[:SNIFFED].decode("utf-8", errors="ignore"), name, phones)
     check_delimited(source, found.delimiter, name, limits)
     parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
                                ignore_empty_lines=False)
@@ -300,7 +299,7 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
     if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
         return _ragged(_bytes(source), found, name), found
-    table = table.rename_columns(_headers(table.column_names))
+    table = table.rename_columns(unique_headers(table.column_names))
     # empty cells are already missing, and the columns stay pyarrow's: no copy
     frame: pd.DataFrame = table.to_pandas(
         types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
@@ -309,19 +308,6 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
 
 def _bytes(source: bytes | Path) -> bytes:
     return source if isinstance(source, bytes) else source.read_bytes()
-
-
-def _headers(names: Sequence[str]) -> list[str]:
-    """Header names made unique as pandas makes them (``a``, ``a.1``), a blank one named
-    by its position."""
-    seen: dict[str, int] = {}
-    unique = []
-    for n, raw in enumerate(names):
-        header = raw.strip() and raw or f"column {n + 1}"
-        count = seen.get(header, 0)
-        seen[header] = count + 1
-        unique.append(header if count == 0 else f"{header}.{count}")
-    return unique
 
 
 def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
@@ -349,7 +335,7 @@ def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
     except pd.errors.EmptyDataError:
         raise LeadFileError(f"{name}: the file has no header line") from None
     header = frame.iloc[0, :len(found.header)].fillna("").tolist()
-    frame = frame.iloc[1:, :len(found.header)].set_axis(_headers(header), axis=1)
+    frame = frame.iloc[1:, :len(found.header)].set_axis(unique_headers(header), axis=1)
     return _as_text(frame)
 
 

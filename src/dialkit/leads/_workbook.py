@@ -21,6 +21,7 @@ import pandas as pd
 from python_calamine import CalamineSheet, CalamineWorkbook
 
 from ._delimiter import HEADER_ROWS, header_index, phone_like
+from ._headers import unique_headers
 from ._xlsx import CellFacts, cell_facts, shown
 
 
@@ -57,7 +58,7 @@ def read_workbook(data: bytes, sheet: str | int | None,
         raise WorkbookError(f"the sheet {chosen.name!r} is empty; expected a header row and rows")
     top, left = chosen.start or (0, 0)
     at = _header_at(table, phone_columns)
-    header = [_cell_text(cell) or f"column {n + 1}" for n, cell in enumerate(table[at])]
+    header = unique_headers([_cell_text(cell) or "" for cell in table[at]])
     phones = [n for n, name in enumerate(header) if phone_like(name, phone_columns)]
     body = table[at + 1:]
     facts = _facts(data, chosen.name, body, phones, left, top + at + 1)

@@ -167,8 +167,9 @@ def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
     while True:
         chunk = xml.read(_CHUNK)
         buffer = carry + chunk
-        cut = buffer.rfind(b"row>") + 4 if chunk else len(buffer)  # a whole row's end
-        for found in cells.finditer(buffer, 0, max(cut, 0)):
+        end = buffer.rfind(b"row>")  # a whole row's end; none yet in a row over a chunk
+        cut = len(buffer) if not chunk else end + 4 if end >= 0 else 0
+        for found in cells.finditer(buffer, 0, cut):
             _cell(found, styles, facts)
         carry = buffer[cut:]
         if not chunk:
