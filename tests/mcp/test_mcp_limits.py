@@ -136,3 +136,15 @@ def test_a_call_that_reaches_no_tool_is_audited_too(sandbox: Sandbox, mode: str)
     assert unrouted_records(records) == UNROUTED_RECORDS
     assert {r["credential_id"] for r in records} == {"fullkey01"}
     assert all(len(r["arguments_digest"]) == 64 for r in records)
+
+
+def test_an_integer_past_64_bits_is_answered_and_audited_once(sandbox: Sandbox) -> None:
+    """Its arguments' digest failed (orjson writes no such integer), so the call ended
+    as the SDK's internal error with no audit record."""
+    before = len(audit(sandbox))
+    [answer] = raw_calls(sandbox, KEYS["full"], [{"name": "calls_list",
+                                                   "arguments": {"limit": 10**30}}])
+    assert not isinstance(answer, MCPError) and answer.is_error
+    [record] = audit(sandbox)[before:]
+    assert (record["tool"], record["outcome"], record["status"]) == ("calls_list", "error", 400)
+    assert len(record["arguments_digest"]) == 64

@@ -30,7 +30,7 @@ Outcome = Literal["ok", "error", "not_run"]
 """``ok``: the operation succeeded; ``error``: the service refused it, or the key
 (``code`` says why), or the tool server failed (``internal_error``); ``not_run``: nothing
 was sent (``code`` says why: no confirmation, ``invalid_arguments``, ``unknown_tool``,
-``malformed_call``, ``confirmation_undecided``)."""
+``confirmation_undecided``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ caller's scopes allow.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -35,7 +36,7 @@ from mcp_types import (
 )
 from pydantic import ConfigDict, Field, create_model
 
-from dialkit.contract import CampaignStatus, Operation, Scope, operation_by_name
+from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text
@@ -56,12 +57,8 @@ INVALID_ARGUMENTS = "invalid_arguments"
 are not an object: nothing was sent."""
 UNKNOWN_TOOL = "unknown_tool"
 """The code of a call to a tool this server does not serve: nothing was sent."""
-MALFORMED_CALL = "malformed_call"
-"""The code of a call the SDK refused as malformed before any tool saw it."""
 CONFIRMATION_UNDECIDED = "confirmation_undecided"
 """The code of a call refused because whether to ask the user could not be decided."""
-INTERNAL_ERROR = "internal_error"
-"""The code of a call that failed inside the tool server (a fault of dialkit's)."""
 TOOL_NAME_KEPT = 100
 """How much of a tool name a client sent is kept in the audit log."""
 _DIALLING_NOBODY = frozenset({CampaignStatus.DRAFT, CampaignStatus.READY, CampaignStatus.PAUSED,
@@ -153,13 +150,13 @@ class _Runner:
             return _error_text(f"{refused.status} {refused.code}: {refused}", refused.code)
         except Exception:
             self._write(_Note(spec.name, arguments, None), "error", "not_needed",
-                        code=INTERNAL_ERROR)
+                        code=ErrorCode.INTERNAL_ERROR)
             raise
         note = _Note(spec.name, arguments, identity)
         try:
             return await self._checked(spec, note, ctx, credentials, source)
         except Exception:  # a fault of ours: recorded, then the SDK answers it as a tool error
-            self._write(note, "error", "not_needed", code=INTERNAL_ERROR)
+            self._write(note, "error", "not_needed", code=ErrorCode.INTERNAL_ERROR)
             raise
 
     async def _checked(self, spec: ToolSpec, note: _Note, ctx: Context[Any, Any],
@@ -412,7 +409,7 @@ def _named(params: Any) -> tuple[str, Any]:
     if not isinstance(params, Mapping):
         return "", None
     name = params.get("name")
-    text = name if isinstance(name, str) else orjson.dumps(name, default=str).decode()
+    text = name if isinstance(name, str) else json.dumps(name, default=str)  # any int
     return text[:TOOL_NAME_KEPT], params.get("arguments")
 
 
@@ -426,12 +423,7 @@ def _call_audit(runner: _Runner, served: frozenset[str]) -> Any:
         code = _unrouted_code(ctx.params, served)
         if code is not None:
             await runner.unrouted(ctx, *_named(ctx.params), code)
-            return await call_next(ctx)
-        try:
-            return await call_next(ctx)
-        except MCPError:  # the request was refused before the tool ran
-            await runner.unrouted(ctx, *_named(ctx.params), MALFORMED_CALL)
-            raise
+        return await call_next(ctx)
 
     return middleware
 

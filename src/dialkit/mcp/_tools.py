@@ -11,6 +11,7 @@ from the operation's method and tier.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -182,8 +183,12 @@ def derived_key(name: str, arguments: Mapping[str, Any]) -> str:
 
 def arguments_digest(name: str, arguments: Mapping[str, Any]) -> str:
     """SHA-256 of a tool's name and its arguments in canonical JSON (sorted keys)."""
-    canonical = orjson.dumps({"tool": name, "arguments": arguments},
-                             option=orjson.OPT_SORT_KEYS, default=str)
+    call = {"tool": name, "arguments": arguments}
+    try:
+        canonical = orjson.dumps(call, option=orjson.OPT_SORT_KEYS, default=str)
+    except orjson.JSONEncodeError:  # an integer past 64 bits, which only json writes
+        canonical = json.dumps(call, sort_keys=True, default=str,
+                               separators=(",", ":")).encode()
     return hashlib.sha256(canonical).hexdigest()
 
 
