@@ -74,7 +74,8 @@ def formulas_escaped(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``frame`` whose text cells and column names that a spreadsheet would read
     as a formula start with ``'``; numbers, times, missing cells and whole E.164 numbers
     are left as they are."""
-    out = frame.rename(columns=escaped_cell)
+    out = frame.copy(deep=False)  # the columns' data shared until a column is escaped
+    out.columns = [escaped_cell(name) for name in frame.columns]
     for n in range(out.shape[1]):
         values = out.iloc[:, n]
         if _textual(values):

@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from dialkit.contract import is_valid_id
+from dialkit.contract import E164_PATTERN, ID_PREFIXES, is_valid_id
 
 from ._audit import Confirmation
 
@@ -57,7 +57,7 @@ _SCHEMA = render_elicitation_schema(Confirm)
 QUOTE_LIMIT = 200
 """How many characters of a user's string a question shows; the rest is cut, its length said."""
 
-_E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+_E164 = re.compile(E164_PATTERN)
 _NEWLINES = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _QUOTE_MARKS = frozenset('"\\\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u301d\u301e\uff02')
@@ -171,12 +171,8 @@ def _consent(a: Mapping[str, Any]) -> str:
             f"to{channel} contact ({method}).")
 
 
-_PREFIXES = {"campaign_id": "cmp_", "lead_id": "lead_", "callback_id": "cb_",
-             "appointment_id": "appt_"}
-
-
 def _id(a: Mapping[str, Any], name: str) -> str:
-    return id_text(a.get(name), _PREFIXES[name])
+    return id_text(a.get(name), ID_PREFIXES[name.removesuffix("_id")])
 
 
 _TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
