@@ -1,0 +1,200 @@
+"""The jurisdiction table: its rows against the statutes' own days and hours, its
+checks against broken copies of the file, the package data and the docs page."""
+
+from __future__ import annotations
+
+import fnmatch
+import subprocess
+import sys
+import tomllib
+from datetime import date, datetime, time, timedelta
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from dialkit.compliance import _jurisdictions as jurisdictions
+from dialkit.compliance._jurisdictions import JurisdictionDataError, UnknownJurisdictionError
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = resources.files("dialkit.compliance").joinpath(jurisdictions.DATA_FILE)
+ROW = "[[jurisdiction]]\n"
+
+
+def test_the_table_has_the_baseline_first_and_each_id_once() -> None:
+    ids = [row.id for row in jurisdictions.all()]
+    assert ids[0] == "US"
+    assert len(ids) == len(set(ids))
+    assert {"US", "US-FL", "US-OK", "US-MD", "US-LA", "GB", "CA"} <= set(ids)
+
+
+def test_the_package_table_is_read_once() -> None:
+    assert jurisdictions.get("US-FL") is jurisdictions.get("US-FL")
+    assert jurisdictions.all() == tuple(jurisdictions.load().values())
+
+
+def test_an_unknown_id_is_named_in_the_error() -> None:
+    with pytest.raises(UnknownJurisdictionError, match="'US-ZZ'.*known ids: US, "):
+        jurisdictions.get("US-ZZ")
+
+
+@pytest.mark.parametrize(("jid", "local", "window"), [
+    ("US", datetime(2026, 11, 22, 20, 59), (time(8), time(21))),
+    ("US-FL", datetime(2026, 11, 23, 19, 30), (time(8), time(20))),
+    ("US-LA", datetime(2026, 11, 21, 12), (time(8), time(20))),          # a Saturday
+    ("US-LA", datetime(2026, 11, 22, 12), None),                         # a Sunday
+    ("US-MS", datetime(2026, 11, 22, 12), None),
+    ("US-RI", datetime(2026, 11, 21, 12), (time(10), time(17))),
+    ("US-RI", datetime(2026, 11, 23, 12), (time(9), time(18))),
+    ("US-TX", datetime(2026, 11, 22, 10), (time(12), time(21))),
+    ("CA", datetime(2026, 11, 23, 21), (time(9), time(21, 30))),         # a Monday
+    ("CA", datetime(2026, 11, 22, 9), (time(10), time(18))),             # a Sunday
+])
+def test_the_window_of_a_local_time(jid: str, local: datetime,
+                                    window: tuple[time, time] | None) -> None:
+    assert jurisdictions.get(jid).window_for(local) == window
+
+
+@pytest.mark.parametrize(("jid", "local", "allowed"), [
+    ("US-FL", datetime(2026, 11, 23, 19, 59, 59), True),
+    ("US-FL", datetime(2026, 11, 23, 20, 0), False),   # the end is outside
+    ("US-FL", datetime(2026, 11, 23, 8, 0), True),
+    ("US", datetime(2026, 11, 23, 20, 30), True),
+    ("US-KY", datetime(2026, 11, 23, 9, 59), False),
+    ("CA", datetime(2026, 11, 23, 21, 29), True),
+    ("CA", datetime(2026, 11, 21, 18, 0), False),      # Saturday ends at 18:00
+    ("US-LA", datetime(2026, 11, 22, 12, 0), False),   # no calls on Sunday at all
+    ("GB", datetime(2026, 11, 22, 23, 30), True),      # no statutory hours
+])
+def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
+                                                  allowed: bool) -> None:
+    assert jurisdictions.get(jid).allows(local) is allowed
+
+
+# The statutes' own named days, dated by hand (not by the holidays package):
+# 2026-07-04 is a Saturday, so Friday 2026-07-03 is its observed day.
+@pytest.mark.parametrize(("jid", "day", "banned"), [
+    ("US-UT", date(2026, 7, 4), True),     # Independence Day
+    ("US-UT", date(2026, 7, 3), True),     # ... observed (Utah Code 63G-1-301)
+    ("US-UT", date(2026, 7, 24), True),    # Pioneer Day, a Friday
+    ("US-UT", date(2026, 11, 26), True),   # Thanksgiving, the fourth Thursday
+    ("US-UT", date(2026, 11, 25), False),  # the Wednesday before
+    ("US-LA", date(2026, 2, 17), True),    # Mardi Gras: 47 days before Easter (5 April)
+    ("US-LA", date(2026, 11, 26), True),   # Thanksgiving
+    ("US-LA", date(2026, 7, 3), False),    # no observed days in Louisiana's row
+    ("US-AL", date(2026, 4, 27), True),    # Confederate Memorial Day, fourth Monday of April
+    ("US-AL", date(2026, 12, 25), True),   # Christmas
+    ("US-AL", date(2026, 7, 3), True),     # Independence Day observed (Ala. Code 1-3-8)
+    ("US-RI", date(2026, 8, 10), True),    # Victory Day, second Monday of August
+    ("US-RI", date(2026, 11, 11), True),   # Veterans Day, a Wednesday
+    ("US-PA", date(2026, 11, 26), True),   # Thanksgiving
+    ("US-MS", date(2026, 12, 25), False),  # holiday ban repealed in 2024; a Friday
+    ("US-MS", date(2026, 12, 27), True),   # a Sunday
+    ("US-FL", date(2026, 7, 4), False),    # Florida bans no day
+    ("US", date(2026, 12, 25), False),
+    ("CA", date(2026, 7, 1), False),       # Canada Day: the CRTC bans no day
+])
+def test_banned_days_are_the_statutes_named_days(jid: str, day: date, banned: bool) -> None:
+    assert jurisdictions.is_banned_day(jid, day) is banned
+
+
+def test_a_banned_holiday_is_named() -> None:
+    assert jurisdictions.get("US-UT").holiday_on(date(2026, 7, 3)) == \
+        "Independence Day (observed)"
+    assert jurisdictions.get("US-LA").holiday_on(date(2026, 2, 17)) == "Mardi Gras"
+    assert jurisdictions.get("US-FL").holiday_on(date(2026, 7, 4)) is None
+
+
+def test_frequency_caps_and_scrub_ages() -> None:
+    for jid in ("US-FL", "US-OK", "US-MD"):
+        row = jurisdictions.get(jid)
+        assert (row.max_calls, row.cap_period) == (3, timedelta(hours=24))
+    assert jurisdictions.get("US").max_calls is None
+    assert jurisdictions.get("US").dnc_scrub_age == timedelta(days=31)
+    assert jurisdictions.get("GB").dnc_scrub_age == timedelta(days=28)
+    assert jurisdictions.get("US-FL").dnc_scrub_age is None   # the federal rule applies
+
+
+def test_unconfirmed_rows_are_exposed_not_hidden() -> None:
+    unconfirmed = jurisdictions.unconfirmed()
+    assert {row.id for row in unconfirmed} == \
+        {row.id for row in jurisdictions.all() if not row.confirmed}
+    assert "US-TX" in {row.id for row in unconfirmed}
+    assert all(row.status == "unconfirmed" and row.doubts for row in unconfirmed)
+
+
+def test_each_row_cites_its_law_and_two_independent_sources() -> None:
+    for row in jurisdictions.all():
+        hosts = {urlparse(url).hostname for url in row.sources}
+        assert len(row.sources) >= 2 and len(hosts) >= 2, row.id
+        assert row.citation and row.reviewed <= date.today(), row.id
+
+
+def test_the_data_file_ships_in_the_package() -> None:
+    assert DATA.is_file()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = project["tool"]["setuptools"]["package-data"]["dialkit"]
+    shipped = f"compliance/{jurisdictions.DATA_FILE}"
+    assert any(fnmatch.fnmatch(shipped, pattern) for pattern in patterns)
+    assert any(dep.startswith("holidays") for dep in project["project"]["dependencies"])
+
+
+def test_the_docs_page_shows_the_table_as_generated() -> None:
+    page = (ROOT / "docs" / "jurisdictions.md").read_text(encoding="utf-8")
+    start, end = "<!-- table: generated -->\n", "<!-- table: end -->"
+    shown = page[page.index(start) + len(start):page.index(end)]
+    assert shown.strip() == jurisdictions.markdown().strip(), (
+        "docs/jurisdictions.md is out of date: paste the output of "
+        "`python -c 'from dialkit.compliance import _jurisdictions as j; print(j.markdown())'`"
+        " between its table markers")
+
+
+def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None:
+    code = ("import sys, dialkit, dialkit.compliance._jurisdictions as j; "
+            "print('holidays' in sys.modules, j._table.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "0"]
+
+
+# A broken copy of the real file: each case changes one thing in one row, and the
+# error names the row and what is wrong with it.
+@pytest.mark.parametrize(("jid", "old", "new", "message"), [
+    ("US-AL", 'weekday = "08:00-20:00"', 'weekday = "25:00-20:00"',
+     r"row 2 \('US-AL'\): weekday '25:00-20:00' is not a window"),
+    ("US-CT", 'weekday = "09:00-20:00"', 'weekday = "20:00-09:00"',
+     r"'US-CT'\): weekday '20:00-09:00' ends before it starts"),
+    ("US-AL", 'sunday = "no calls"', 'sunday = "closed"',
+     r"'US-AL'\): sunday 'closed' is not a window"),
+    ("US-UT", '"Pioneer Day",', '"Pioneers Day",',
+     r"'US-UT'\): unknown holiday name\(s\) \['Pioneers Day'\] for US-UT"),
+    ("US-FL", "citation =", "citations =", r"'US-FL'\): citation is missing"),
+    ("US-KY", 'citation = "KRS 367.46955 (prohibited telephone solicitation acts and practices)"',
+     'citation = " "', r"'US-KY'\): citation is missing \(empty\)"),
+    ("US-FL", '    "https://www.nolo.com/legal-encyclopedia/florida-restrictions-telemarketers.html",\n',
+     "", r"'US-FL'\): sources must be two or more"),
+    ("US-FL", "reviewed = 2026-11-23", 'reviewed = "last week"',
+     r"'US-FL'\): reviewed must be a date"),
+    ("US-FL", "cap_hours = 24\n", "", r"'US-FL'\): max_calls and cap_hours must both"),
+    ("US-OK", 'id = "US-OK"', 'id = "US-FL"', r"id 'US-FL' is repeated"),
+    ("CA", 'id = "CA"', 'id = "Canada"', r"'Canada'\): id 'Canada' is not"),
+    ("CA", "confirmed = true", 'confirmed = "yes"', r"'CA'\): confirmed must be a bool"),
+    ("US", 'id = "US"', 'id = "US', "is not valid TOML"),
+])
+def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
+        tmp_path: Path, jid: str, old: str, new: str, message: str) -> None:
+    head, *rows = DATA.read_text(encoding="utf-8").split(ROW)
+    (index,) = [n for n, row in enumerate(rows) if row.startswith(f'id = "{jid}"\n')]
+    assert rows[index].count(old) == 1, old
+    rows[index] = rows[index].replace(old, new)
+    broken = tmp_path / "jurisdictions.toml"
+    broken.write_text(ROW.join([head, *rows]), encoding="utf-8")
+    with pytest.raises(JurisdictionDataError, match=message):
+        jurisdictions.load(broken)
+
+
+def test_the_real_file_passes_the_same_checks(tmp_path: Path) -> None:
+    copy = tmp_path / "jurisdictions.toml"
+    copy.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
+    assert jurisdictions.load(copy) == jurisdictions.load()
