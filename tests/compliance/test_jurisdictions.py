@@ -48,6 +48,7 @@ def test_an_unknown_id_is_named_in_the_error() -> None:
     ("US-RI", datetime(2026, 11, 21, 12), (time(10), time(17))),
     ("US-RI", datetime(2026, 11, 23, 12), (time(9), time(18))),
     ("US-TX", datetime(2026, 11, 22, 10), (time(12), time(21))),
+    ("US-NM", datetime(2026, 11, 23, 8, 30), (time(9), time(21))),
     ("CA", datetime(2026, 11, 23, 21), (time(9), time(21, 30))),         # a Monday
     ("CA", datetime(2026, 11, 22, 9), (time(10), time(18))),             # a Sunday
 ])
