@@ -43,6 +43,8 @@ from phonenumbers.phonemetadata import PhoneMetadata
 
 from ..contract import E164_PATTERN
 from ._phone_text import MAX_TEXT, NANP_REGIONS, PLAIN_DATE
+from ._rewrite import FLAGS as REWRITE_FLAGS
+from ._rewrite import rewrite
 
 MIN_INTERNATIONAL_DIGITS = 11
 """Digits a number without ``+`` needs before it is tried as international (``added_plus``)."""
@@ -61,8 +63,9 @@ _OWN_REWRITE = re.compile(r"(\d*)\\1")
 THREAD_ROWS = 100_000
 """Fewest rows a thread is given: shorter columns are read on the calling thread."""
 MAX_THREADS = 4
-_COLUMNS = ("phone_e164", "country", "reason", "flags")
-_FLAG_NAMES = ("international_prefix", "added_plus", "over_15_digits")
+_COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
+_FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
+"""Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
 Bools = NDArray[np.bool_]
 Ints = NDArray[np.int64]
 
@@ -74,6 +77,7 @@ class Verdicts:
     done: Bools
     phone_e164: pa.Array
     country: pa.Array
+    extension: pa.Array
     reason: pa.Array
     flags: pa.Array
 
@@ -120,9 +124,11 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
 
 
 def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
-    """The verdicts of one part: parse, validate, and the ``added_plus`` retry."""
+    """The verdicts of one part: the cells :mod:`._rewrite` reads rewritten, then parse,
+    validate, and the ``added_plus`` retry."""
     known = np.array([name in phonenumbers.SUPPORTED_REGIONS for name in names])
     all_digits, plain, plus = _scan(texts)
+    texts, all_digits, rewritten = _rewritten(texts, all_digits, plain, plus)
     done = plain & known[regions]
     rows = np.flatnonzero(done)
     digits, where, plus = _take(all_digits, rows), regions[rows], plus[rows]
@@ -143,7 +149,34 @@ def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     code, nsn = first.code.copy(), _replace(first.nsn, retry, again.nsn)
     code[retry] = again.code
     done[rows[slow]] = False
-    return _assemble(done, rows, valid & ~slow, code, nsn, country, (nanp, added))
+    bits = rewritten.flags[rows] | nanp << 3 | added << 4
+    return _assemble(done, rows, valid & ~slow, code, nsn, country, bits, rewritten.extension)
+
+
+def _rewritten(texts: pa.Array, digits: pa.Array, plain: Bools,
+               plus: Bools) -> tuple[pa.Array, pa.Array, _Rewrites]:
+    """The column with the cells :mod:`._rewrite` reads rewritten (``plain``, ``plus``
+    updated in place), their digits, and each row's flags and extension."""
+    rows = np.flatnonzero(~plain & _numpy(texts.is_valid()) & (_lengths(texts) <= MAX_TEXT))
+    found = rewrite(texts, rows)
+    flags = np.zeros(len(texts), np.int64)
+    flags[found.rows] = found.flags
+    positions = np.full(len(texts), -1, np.int64)
+    positions[found.rows] = np.arange(len(found.rows))
+    extension = found.extension.take(pa.array(positions, mask=positions < 0))
+    if not len(found.rows):
+        return texts, digits, _Rewrites(flags, extension)
+    new_digits, plain[found.rows], plus[found.rows] = _scan(found.texts)
+    return (_replace(texts, found.rows, found.texts), _replace(digits, found.rows, new_digits),
+            _Rewrites(flags, extension))
+
+
+@dataclass(frozen=True, slots=True)
+class _Rewrites:
+    """Each row's flags from :mod:`._rewrite` (bits of its ``FLAGS``) and extension."""
+
+    flags: Ints
+    extension: pa.Array
 
 
 _BYTE_KINDS = np.full(256, 3, np.int8)
@@ -206,18 +239,20 @@ def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> 
     state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
     if not n:
         return state
-    intl, rest = plus.copy(), digits
+    intl, changes = plus.copy(), _Changes(digits)
     for key, rows in _groups(where, ~plus):
         stripped, after = _prefixed(_take(digits, rows), names[key])
         intl[rows[stripped]] = True
-        rest = _replace(rest, rows[stripped], after)
-    code, number, plans, parsed, slow = _intl(rest, intl, plus)
+        changes.add(rows[stripped], after)
+    code, number, plans, parsed, slow = _intl(changes.applied(), intl, plus)
+    changes = _Changes(number)
     for key, rows in _groups(where, ~intl):
         local, better, after, slow_rows = _national(_take(digits, rows), names[key])
         code[rows], plans[rows] = local, _id(names[key])
         plans[rows[better]] = _id(_code_plan(local))
         slow[rows[slow_rows]] = True
-        number = _replace(number, rows[better], after)
+        changes.add(rows[better], after)
+    number = changes.applied()
     state.code, state.parsed, state.slow = code, parsed & (_lengths(number) >= 2), slow
     state.nsn = _strip_all(number, plans, state)
     return state
@@ -284,17 +319,14 @@ def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bool
 
 def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
     """The national prefix off, where ``parse`` takes it off (its length check after)."""
-    where, values = [np.zeros(0, np.intp)], [number.slice(0, 0)]
+    changes = _Changes(number)
     for key, rows in _groups(plans, state.parsed & (plans > 0)):
         changed, after, slow = _strip(_take(number, rows), _plan(_NAMES[key]))
         state.slow[rows[slow]] = True
         verdicts = np.array(_length_verdicts(_NAMES[key], 40))
         kept = verdicts[np.minimum(_lengths(after), 40)] >= 1
-        where.append(rows[changed[kept]])
-        values.append(after.filter(pa.array(kept)))
-    order = np.argsort(np.concatenate(where), kind="stable")
-    number = _replace(number, np.concatenate(where)[order],
-                      pa.concat_arrays(values).take(pa.array(order)))
+        changes.add(rows[changed[kept]], after.filter(pa.array(kept)))
+    number = changes.applied()
     state.parsed &= _lengths(number) <= pnu._MAX_LENGTH_FOR_NSN
     return number
 
@@ -489,7 +521,7 @@ def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
 # Array helpers -------------------------------------------------------------------------------
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
-              country: Ints, flags: tuple[Bools, Bools]) -> Verdicts:
+              country: Ints, bits: Ints, extension: pa.Array) -> Verdicts:
     """The columns ``_normalize._one`` gives, E.164 refused past the contract's 15 digits."""
     e164 = pc.binary_join_element_wise("+", pc.cast(pa.array(code), pa.string()), nsn, "")
     size = _lengths(e164)
@@ -504,15 +536,16 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
         if len(rows) == len(done):
             return values
         return values.take(pa.array(positions, mask=positions < 0))
-    bits = flags[0] * 1 + flags[1] * 2 + over * 4
+    bits = bits | over << 5
     names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
-                      for b in range(8)], pa.string())
+                      for b in range(1 << len(_FLAG_NAMES))], pa.string())
     _, offsets, data = e164.buffers()  # a fresh array: no offset, no nulls
     return Verdicts(
         done=done,
         phone_e164=spread(pa.StringArray.from_buffers(
             len(e164), offsets, data, pa.array(short).buffers()[1])),
         country=spread(pa.array(_REGIONS).take(pa.array(country, mask=~short))),
+        extension=extension,
         reason=spread(pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(short), np.int64),
                                                                  mask=short))),
         flags=spread(names.take(pa.array(bits))))
@@ -572,6 +605,28 @@ def _drop(values: pa.Array, heads: Ints) -> pa.Array:
     dropped = np.zeros(len(offsets), np.int64)
     np.cumsum(heads, out=dropped[1:])
     return _from_bytes(data[keep], offsets - dropped)
+
+
+class _Changes:
+    """New values for some rows of a column, gathered group by group and put in with one
+    take at the end: a whole-column take per group cost most of the fast path."""
+
+    def __init__(self, values: pa.Array) -> None:
+        self.values = values
+        self.rows: list[NDArray[np.intp]] = []
+        self.new: list[pa.Array] = []
+
+    def add(self, rows: NDArray[np.intp], new: pa.Array) -> None:
+        if len(rows):
+            self.rows.append(rows)
+            self.new.append(new)
+
+    def applied(self) -> pa.Array:
+        if not self.rows:
+            return self.values
+        rows = np.concatenate(self.rows)
+        order = np.argsort(rows, kind="stable")
+        return _replace(self.values, rows[order], pa.concat_arrays(self.new).take(pa.array(order)))
 
 
 def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:

@@ -97,8 +97,7 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     where, names, unknown = _row_regions(country, region, cells.index)
     if fast:
         found = _fast.verdicts(texts, where, names)
-        columns = [found.phone_e164, found.country, pa.nulls(len(texts), pa.string()),
-                   found.reason, found.flags]
+        columns = [found.phone_e164, found.country, found.extension, found.reason, found.flags]
         rest = np.flatnonzero(~found.done)
     else:
         columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))

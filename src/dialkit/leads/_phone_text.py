@@ -78,7 +78,7 @@ def clean(cell: str | None, region: str) -> Cleaned:
     """The number in ``cell`` as text ``phonenumbers`` can parse for ``region``."""
     if cell is None or cell.strip().casefold() in EMPTY_TOKENS:
         return Cleaned(None, refusal="missing_phone")
-    text = _plain(cell)
+    text = normalized_text(cell)
     result = Cleaned(text)
     if _EXCEL_SCIENTIFIC.match(text):
         result.flags.append("excel_scientific")  # digits were lost; never guessed back
@@ -104,8 +104,9 @@ def plain(text: str) -> bool:
     return _PLAIN.fullmatch(text) is not None
 
 
-def _plain(cell: str) -> str:
-    """Unicode digits as ASCII, Unicode dashes as ``-``, every kind of space as one space."""
+def normalized_text(cell: str) -> str:
+    """Unicode digits as ASCII, Unicode dashes as ``-``, every kind of space as one space:
+    what every other rule reads."""
     chars = []
     for char in unicodedata.normalize("NFKC", cell).translate(_DASHES):
         if char.isdecimal():
