@@ -107,6 +107,16 @@ def test_a_banned_holiday_is_named() -> None:
     assert jurisdictions.get("US-FL").holiday_on(date(2026, 7, 4)) is None
 
 
+@pytest.mark.parametrize("jid", ["US-UT", "US-AL", "US-LA", "US-RI", "US-FL"])
+def test_the_holidays_of_a_period_are_those_asked_day_by_day(jid: str) -> None:
+    row = jurisdictions.get(jid)
+    start = date(2025, 12, 1)
+    days = [start + timedelta(days=n) for n in range(400)]
+    by_day = {day: row.holiday_on(day) for day in days}
+    assert row.holidays_between(days[0], days[-1]) == \
+        {day: name for day, name in by_day.items() if name is not None}
+
+
 def test_frequency_caps_and_scrub_ages() -> None:
     for jid in ("US-FL", "US-OK", "US-MD"):
         row = jurisdictions.get(jid)
@@ -170,7 +180,9 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
      r"'US-AL'\): sunday 'closed' is not a window"),
     ("US-UT", '"Pioneer Day",', '"Pioneers Day",',
      r"'US-UT'\): unknown holiday name\(s\) \['Pioneers Day'\] for US-UT"),
-    ("US-FL", "citation =", "citations =", r"'US-FL'\): citation is missing"),
+    ("US-FL", 'citation = "Fla. Stat. 501.616(6)(a)-(b) (Florida Telemarketing Act, as amended '
+     'by SB 1120, 2021); 501.059 (Telephone Solicitation)"\n', "",
+     r"'US-FL'\): citation is missing"),
     ("US-KY", 'citation = "KRS 367.46955 (prohibited telephone solicitation acts and practices)"',
      'citation = " "', r"'US-KY'\): citation is missing \(empty\)"),
     ("US-FL", '    "https://www.nolo.com/legal-encyclopedia/florida-restrictions-telemarketers.html",\n',
@@ -182,6 +194,9 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("CA", 'id = "CA"', 'id = "Canada"', r"'Canada'\): id 'Canada' is not"),
     ("CA", "confirmed = true", 'confirmed = "yes"', r"'CA'\): confirmed must be a bool"),
     ("US", 'id = "US"', 'id = "US', "is not valid TOML"),
+    ("US-MD", "max_calls = 3", "max_call = 3", r"'US-MD'\): unknown column\(s\) \['max_call'\]"),
+    ("US-CT", 'sunday = "09:00-20:00"', 'sunday = "09:00-20:00"\nholiday = "no calls"',
+     r"'US-CT'\): a holiday window needs the holidays"),
 ])
 def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
         tmp_path: Path, jid: str, old: str, new: str, message: str) -> None:

@@ -57,6 +57,12 @@ WHOLE_DAY: Window = (time.min, time.max)
 DAY_COLUMNS = ("weekday", "saturday", "sunday")
 _WINDOW = re.compile(r"(\d\d):(\d\d)-(\d\d):(\d\d)")
 _ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
+COLUMNS = frozenset({
+    "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
+    "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
+    "reviewed", "confirmed", "doubts"})
+"""Every column a row may have: any other is refused, so that a misspelt
+``max_call`` cannot drop a cap without a word."""
 
 
 class JurisdictionDataError(ValueError):
@@ -132,6 +138,20 @@ class Jurisdiction:
             if base in self.holidays and (base == name or self.observed):
                 return name
         return None
+
+    def holidays_between(self, start: date, end: date) -> dict[date, str]:
+        """This row's named holidays from ``start`` to ``end`` (both included), by date.
+
+        What an audit over many calls looks up once per row, instead of asking
+        :meth:`holiday_on` call by call.
+        """
+        if not self.holidays:
+            return {}
+        calendar = _calendar(self.country, self.subdivision)
+        for year in range(start.year, end.year + 1):
+            calendar.get(date(year, 1, 1))  # fills the calendar for the year
+        found = {day: self.holiday_on(day) for day in calendar if start <= day <= end}
+        return {day: name for day, name in sorted(found.items()) if name is not None}
 
     def window_on(self, day: date) -> Window | None:
         """The allowed window on a recipient-local date, or None if no calls are allowed."""
@@ -226,7 +246,13 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
     jid = _text(raw, "id", where)
     if not _ID.fullmatch(jid):
         raise JurisdictionDataError(f"{where}: id {jid!r} is not 'US', 'US-XX', 'GB' or 'CA'")
+    unknown = sorted(set(raw) - COLUMNS)
+    if unknown:
+        raise JurisdictionDataError(f"{where}: unknown column(s) {unknown}; the columns are "
+                                    f"{sorted(COLUMNS)}")
     holidays = tuple(_strings(raw, "holidays", where, required=False))
+    if "holiday" in raw and not holidays:
+        raise JurisdictionDataError(f"{where}: a holiday window needs the holidays it applies to")
     _check_holidays(jid, holidays, where)
     max_calls, cap_period = _cap(raw, where)
     return Jurisdiction(
