@@ -210,6 +210,11 @@ def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
         jurisdictions.load(broken)
 
 
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(JurisdictionDataError, match="cannot read .*nowhere.toml"):
+        jurisdictions.load(tmp_path / "nowhere.toml")
+
+
 def test_the_real_file_passes_the_same_checks(tmp_path: Path) -> None:
     copy = tmp_path / "jurisdictions.toml"
     copy.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")

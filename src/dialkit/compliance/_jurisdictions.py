@@ -176,7 +176,12 @@ class Jurisdiction:
 
 def get(jurisdiction_id: str) -> Jurisdiction:
     """The row of a jurisdiction, by id (``"US-FL"``, ``"US"``, ``"GB"``, ``"CA"``)."""
-    return _lookup(_table(), jurisdiction_id)
+    table = _table()
+    try:
+        return table[jurisdiction_id]
+    except KeyError:
+        raise UnknownJurisdictionError(f"no jurisdiction {jurisdiction_id!r} in the table; "
+                                       f"known ids: {', '.join(table)}") from None
 
 
 def all() -> tuple[Jurisdiction, ...]:
@@ -209,7 +214,11 @@ def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
         text = resources.files("dialkit.compliance").joinpath(DATA_FILE).read_text(encoding="utf-8")
         where = DATA_FILE
     else:
-        text, where = Path(path).read_text(encoding="utf-8"), str(path)
+        where = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise JurisdictionDataError(f"cannot read {where}: {exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -230,15 +239,6 @@ def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
 def _table() -> dict[str, Jurisdiction]:
     """The package's table, read and checked once."""
     return load()
-
-
-def _lookup(table: Mapping[str, Jurisdiction], jurisdiction_id: str) -> Jurisdiction:
-    try:
-        return table[jurisdiction_id]
-    except KeyError:
-        known = ", ".join(table)
-        raise UnknownJurisdictionError(
-            f"no jurisdiction {jurisdiction_id!r} in the table; known ids: {known}") from None
 
 
 def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
