@@ -7,6 +7,7 @@ import base64
 import re
 
 import ipywidgets as widgets  # type: ignore[import-untyped]
+import pandas as pd
 import pytest
 from test_known import account
 
@@ -25,8 +26,8 @@ def test_outside_a_notebook_explore_prints_what_to_call_instead(
 def test_the_widget_tree_holds_the_controls_the_table_and_the_plots() -> None:
     shown = Explorer(account())
     assert isinstance(shown.widget, widgets.VBox)
-    assert shown.campaigns.options == ("cmp_1", "cmp_2") and shown.campaigns.value == (
-        "cmp_1", "cmp_2")
+    assert shown.campaigns.options == (("cmp_1", "cmp_1"), ("cmp_2", "cmp_2"))
+    assert shown.campaigns.value == ("cmp_1", "cmp_2")
     assert (str(shown.start.value), str(shown.end.value)) == ("2026-06-01", "2026-06-02")
     assert set(shown.images) == {"funnel", "answer_rates", "disposition_mix", "attempts"}
     assert all(bytes(image.value).startswith(PNG) for image in shown.images.values())
@@ -44,6 +45,16 @@ def test_beside_the_widget_a_page_without_a_kernel_gets_the_view_as_html() -> No
     assert [base64.b64decode(i) for i in images] == [shown.images[name].value for name in (
         "funnel", "answer_rates", "disposition_mix", "attempts")]
     assert shown.table.value in html and "<b>1</b> campaigns" in html
+
+
+def test_campaigns_are_shown_by_name_and_id_when_the_frames_hold_them() -> None:
+    names = pd.DataFrame({"id": ["cmp_1", "cmp_2"], "name": ["Spring renewals", None]})
+    shown = Explorer({**account(), "campaigns": names})
+    assert shown.campaigns.options == (("Spring renewals (cmp_1)", "cmp_1"),
+                                       ("cmp_2", "cmp_2"))  # no name: the id alone
+    assert "<th>Spring renewals (cmp_1)</th>" in shown.table.value
+    shown.campaigns.value = ("cmp_1",)
+    assert "<th>Spring renewals (cmp_1)</th>" in shown.static_html()
 
 
 def test_choosing_a_campaign_redraws_the_table_and_the_plots() -> None:

@@ -108,7 +108,24 @@ def test_the_mix_stacks_shares_per_period(untouched: None) -> Any:
     assert heights == {(0, 1.0), (1, 0.5)}
     assert [label.get_text() for label in ax.get_xticklabels()] == ["2026-06-01", "2026-06-08"]
     assert ax.get_legend() is not None and [t.get_text() for t in ax.get_legend().get_texts()
-                                            ] == ["(none)", "sale"]
+                                            ] == ["none logged", "sale"]
+
+
+def test_the_mix_folds_the_rarer_of_many_kinds_into_other() -> None:
+    made = calls(*({"to_number": P[1 + n % 3], "created_at": "2026-06-01T10:00:00Z",
+                    "hangup_cause": f"cause_{n:02d}"} for n in range(15) for _ in range(15 - n)))
+    ax = plot_disposition_mix(hangup_causes(made), ax=Figure().add_subplot())
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [*(f"cause_{n:02d}" for n in range(11)), "other (4 kinds)"]
+    assert sum(bar.get_height() for bar in ax.patches) == pytest.approx(1.0)
+
+
+def test_a_campaign_is_titled_by_name_and_id_when_the_table_knows_its_name() -> None:
+    table = funnel(**account())
+    table = table[table["campaign_id"] == "cmp_2"].copy()
+    table.attrs["campaign_names"] = {"cmp_2": "Spring renewals"}
+    ax = plot_funnel(table, ax=Figure().add_subplot())
+    assert ax.get_title().startswith("Funnel: campaign Spring renewals (cmp_2), ")
 
 
 def test_a_table_without_campaigns_is_titled_as_all_calls() -> None:

@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from ..frames._pages import campaign_label, campaign_names
 from ._funnel import STAGES, funnel
 from ._inputs import AnalyticsInputError, prepared
 from ._load import load
@@ -50,8 +51,9 @@ def explore(client_or_frames: Client | Mapping[str, pd.DataFrame]) -> Explorer |
 
     Args:
         client_or_frames: A :class:`dialkit.Client` (its frames are loaded with
-            :func:`load`) or the frames themselves: ``leads`` and ``calls``, and
-            optionally ``callbacks`` and ``appointments``.
+            :func:`load`, and its campaigns for their names) or the frames themselves:
+            ``leads`` and ``calls``, and optionally ``callbacks``, ``appointments`` and
+            ``campaigns`` (``client.frames.campaigns()``: campaigns shown by name and id).
 
     Returns:
         The :class:`Explorer` (shown when it is a cell's value); outside a notebook,
@@ -64,7 +66,7 @@ def explore(client_or_frames: Client | Mapping[str, pd.DataFrame]) -> Explorer |
         print(NO_NOTEBOOK)
         return None
     frames = (client_or_frames if isinstance(client_or_frames, Mapping)
-              else load(client_or_frames))
+              else {**load(client_or_frames), "campaigns": client_or_frames.frames.campaigns()})
     return Explorer(frames)
 
 
@@ -82,7 +84,8 @@ class Explorer:
     """The explorer's widgets and what they show.
 
     Attributes:
-        campaigns: Which campaigns (a ``SelectMultiple``; all at first).
+        campaigns: Which campaigns (a ``SelectMultiple`` of ids, each labelled by name
+            and id when the frames hold ``campaigns``; all at first).
         start, end: The calls' date range, inclusive, in UTC (``DatePicker``).
         direction: The calls of the disposition mix: outbound, inbound or both; the
             funnel, answer rates and attempts are of outbound calls by definition.
@@ -97,11 +100,13 @@ class Explorer:
         calls = prepared(self.frames["calls"], ("campaign_id", "created_at"), "calls")
         self.frames["calls"] = self.frames["calls"].assign(created_at=calls["created_at"])
         leads = prepared(self.frames["leads"], ("campaign_id",), "leads")
-        names = sorted(set(leads["campaign_id"].dropna()) | set(calls["campaign_id"].dropna()))
+        ids = sorted(set(leads["campaign_id"].dropna()) | set(calls["campaign_id"].dropna()))
+        self.names = campaign_names(self.frames.get("campaigns"))
         first, last = _days(calls["created_at"])
-        self.campaigns = widgets.SelectMultiple(options=names, value=tuple(names),
-                                                rows=min(8, max(len(names), 1)),
-                                                description="Campaigns")
+        self.campaigns = widgets.SelectMultiple(
+            options=[(str(campaign_label(c, self.names)), c) for c in ids], value=tuple(ids),
+            rows=min(8, max(len(ids), 1)), description="Campaigns",
+            layout=widgets.Layout(width="32em"))
         self.start = widgets.DatePicker(value=first, description="From")
         self.end = widgets.DatePicker(value=last, description="To")
         self.direction = widgets.ToggleButtons(options=list(DIRECTIONS), value="outbound",
@@ -140,7 +145,7 @@ class Explorer:
         direction = self.direction.value
         table = funnel(leads, calls, callbacks=frames.get("callbacks"),
                        appointments=frames.get("appointments"))
-        self.table.value = _funnel_html(table)
+        self.table.value = _funnel_html(table, self.names)
         drawn: dict[str, tuple[Callable[..., Axes], pd.DataFrame]] = {
             "funnel": (plot_funnel, table),
             "answer_rates": (plot_answer_heatmap, answer_rates(calls)),
@@ -148,6 +153,7 @@ class Explorer:
                 calls, direction=None if direction == "both" else direction)),
             "attempts": (plot_attempts, attempts_to_contact(leads, calls))}
         for name, (plot, data) in drawn.items():
+            data.attrs["campaign_names"] = self.names  # titles name a campaign so
             self.images[name].value = _png(plot, data, _SIZES[name])
         self.note.value = (f"<b>{len(self.campaigns.value)}</b> campaigns, <b>{len(calls):,}"
                            f"</b> calls, <b>{len(leads):,}</b> leads. Funnel, answer rates "
@@ -209,10 +215,11 @@ def _png(plot: Callable[..., Axes], data: pd.DataFrame, size: tuple[float, float
     return buffer.getvalue()
 
 
-def _funnel_html(table: pd.DataFrame) -> str:
-    """The funnel as one row per campaign, a column per stage: leads, and % of the leads."""
-    rows = {str(campaign): _cells(part) for campaign, part in table.groupby(
-        "campaign_id", sort=True)}
+def _funnel_html(table: pd.DataFrame, names: Mapping[str, str]) -> str:
+    """The funnel as one row per campaign (by name and id), a column per stage: leads,
+    and % of the leads."""
+    rows = {str(campaign_label(campaign, names)): _cells(part) for campaign, part in
+            table.groupby("campaign_id", sort=True)}
     rows["all campaigns"] = _cells(table.groupby("stage", observed=True, as_index=False)[
         "leads"].sum())
     shown = pd.DataFrame.from_dict(rows, orient="index", columns=list(STAGES))

@@ -14,11 +14,15 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
+from ..frames._pages import campaign_label
 from ._funnel import STAGES
 from ._inputs import prepared
 from ._local import WEEKDAYS
 
 NEVER_COLOR, BAR_COLOR, EMPTY_COLOR = "#c44e52", "#4c72b0", "#eeeeee"
+MOST_KINDS = 12
+"""A legend's entries at most: the rarer kinds are folded into one "other" entry."""
+NONE_LOGGED = "none logged"
 
 
 def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
@@ -32,11 +36,14 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 
 
 def _campaigns(frame: pd.DataFrame) -> str:
-    """"campaign X" or "N campaigns", for a title."""
+    """"campaign X" or "N campaigns", for a title; X by name and id when the frame's
+    ``attrs["campaign_names"]`` (names by id, as the explorer sets them) know it."""
     if "campaign_id" not in frame:
         return "all calls"
     ids = frame["campaign_id"].dropna().unique()
-    return f"campaign {ids[0]}" if len(ids) == 1 else f"{len(ids)} campaigns"
+    if len(ids) != 1:
+        return f"{len(ids)} campaigns"
+    return f"campaign {campaign_label(ids[0], frame.attrs.get('campaign_names'))}"
 
 
 def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -136,8 +143,9 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     column = "disposition" if "disposition" in mix else "hangup_cause"
     frame = prepared(mix, ("period", column, "calls"), "mix table",
                      "the table of disposition_mix()")
-    values = frame[column].astype(object).where(frame[column].notna(), "(none)")
-    counts = frame.groupby([frame["period"], values])["calls"].sum().unstack(fill_value=0)
+    values = frame[column].astype(object).where(frame[column].notna(), NONE_LOGGED)
+    counts = _folded(frame.groupby([frame["period"], values])["calls"].sum().unstack(
+        fill_value=0))
     shares = counts.div(counts.sum(axis=1), axis=0)
     ax = _axes(ax, (10, 4.5))
     bottom = np.zeros(len(shares))
@@ -157,6 +165,16 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                  f"{int(counts.to_numpy().sum()):,} calls")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     return ax
+
+
+def _folded(counts: pd.DataFrame) -> pd.DataFrame:
+    """``counts`` (a column per kind) with at most :data:`MOST_KINDS` columns: the
+    commonest kinds, then the rest summed as ``other (N kinds)``."""
+    if len(counts.columns) <= MOST_KINDS:
+        return counts
+    order = counts.sum().sort_values(ascending=False).index
+    kept, rest = order[:MOST_KINDS - 1], order[MOST_KINDS - 1:]
+    return counts[kept].assign(**{f"other ({len(rest)} kinds)": counts[rest].sum(axis=1)})
 
 
 def _palette(count: int) -> list[tuple[float, float, float, float]]:

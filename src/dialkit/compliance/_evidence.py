@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ..frames import excel_writer
+from ..frames._pages import TABLE_STYLE, campaign_label, html_table
 from ._checks import COLUMNS
 from ._population import rate_text
 from ._rules import RULE_IDS
@@ -33,6 +34,8 @@ PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
 
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60
+_RATE_FORMAT = "0.00%"
+"""A rate in the workbook: a number (it sorts and filters) shown as a percentage."""
 
 
 def mask_phone(phone: object) -> object:
@@ -64,16 +67,34 @@ def cover(report: AuditReport, about: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
 
 
+def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
+    """``frame`` with its ``campaign_id`` column (or index) as ``campaign``, by name and
+    id (:func:`campaign_label`), when ``names`` are given; else ``frame`` as it is."""
+    if names is None:
+        return frame
+    out = frame.rename_axis("campaign" if frame.index.name == "campaign_id" else
+                            frame.index.name)
+    if out.index.name == "campaign":
+        out.index = out.index.map(lambda c: campaign_label(c, names))
+    if "campaign_id" in out:
+        out = out.assign(campaign_id=out["campaign_id"].map(
+            lambda c: campaign_label(c, names))).rename(columns={"campaign_id": "campaign"})
+    return out
+
+
 def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pii: bool,
-                   about: Mapping[str, str]) -> None:
+                   about: Mapping[str, str], names: Mapping[str, str] | None = None) -> None:
     """The evidence workbook: cover, summary, then one sheet per rule with findings; every
-    text a string cell, never a formula or link (ids and names come from outside)."""
+    text a string cell, never a formula or link (ids and names come from outside); a
+    missing value an empty cell, a rate a number shown as a percentage, a campaign by
+    its name and id when ``names`` (campaign names by id) are given."""
     with excel_writer(path) as book:
-        sheets = {"cover": cover(report, about), "summary": report.summary}
+        sheets = {"cover": cover(report, about), "summary": named(report.summary, names)}
         for rule in RULE_IDS:
             rows = report.findings[report.findings["rule"] == rule]
             if rule in report.ran or len(rows):
-                sheets[rule] = masked(_plain(_own_columns(rows)), mask_pii)
+                sheets[rule] = named(masked(_plain(_own_columns(rows)), mask_pii), names)
+        percent = book.book.add_format({"num_format": _RATE_FORMAT})
         for name, frame in sheets.items():
             frame.to_excel(book, sheet_name=name[:31], index=False)
             sheet = book.sheets[name[:31]]
@@ -82,7 +103,8 @@ def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pi
             for n, column in enumerate(frame.columns):
                 width = max([len(str(column)), *frame[column].astype(str).str.len().head(
                     1000).tolist()]) if len(frame) else len(str(column))
-                sheet.set_column(n, n, min(width + 2, _WIDEST))
+                sheet.set_column(n, n, min(width + 2, _WIDEST),
+                                 percent if column == "rate" else None)
 
 
 def _own_columns(rows: pd.DataFrame) -> pd.DataFrame:
@@ -101,37 +123,47 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
-         shown: int | None = None) -> str:
+         shown: int | None = None, names: Mapping[str, str] | None = None) -> str:
     """One self-contained HTML page: what was audited, the summary, a chart per rule with
-    findings, and the findings (the first ``shown`` of each rule, or all)."""
-    parts = [f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
-             cover(report, about).to_html(index=False, escape=True),
-             "<h3>Findings by rule</h3>", report.totals.assign(
-                 rate=lambda t: t["rate"].map(rate_text)).to_html(escape=True)]
+    findings, and the findings (the first ``shown`` of each rule, or all). Tables as
+    :func:`~dialkit.frames._pages.html_table` draws them: missing values empty, rates as
+    percentages, counts with separators, long ids cut with the whole in a tooltip, the
+    evidence wrapped; campaigns by name and id when ``names`` are given."""
+    totals = report.totals
+    parts = [f"<style>{TABLE_STYLE}</style>",
+             f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
+             html_table(cover(report, about)), "<h3>Findings by rule</h3>",
+             html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]
     for rule in RULE_IDS:
         rows = report.findings[report.findings["rule"] == rule]
         if rows.empty:
             continue
         parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
-        parts.append(_chart(rows))
-        table = masked(_plain(_own_columns(rows)), mask_pii)
-        parts.append((table if shown is None else table.head(shown)).to_html(
-            index=False, escape=True))
+        parts.append(_chart(rows, rule))
+        table = named(masked(_plain(_own_columns(rows)), mask_pii), names)
+        parts.append(html_table(table if shown is None else table.head(shown)))
+        if shown is not None and len(rows) > shown:
+            parts.append(f"<p>The first {shown:,} of {len(rows):,}: the workbook and "
+                         "<code>report.findings</code> hold them all.</p>")
     return "<div>" + "".join(parts) + "</div>"
 
 
-def _chart(rows: pd.DataFrame) -> str:
-    """Findings per day, as an inline PNG."""
+def _chart(rows: pd.DataFrame, rule: str) -> str:
+    """Findings per day (UTC), as an inline PNG."""
     from matplotlib.figure import Figure  # a report's page only: imported when drawn
+    from matplotlib.ticker import MaxNLocator
 
     days = rows["at"].dt.tz_convert("UTC").dt.floor("D").value_counts().sort_index()
     figure = Figure(figsize=(6, 1.8))
     axes = figure.subplots()
     axes.bar(days.index.tz_localize(None), days.to_numpy(), width=0.8, color="#c0504d")
     axes.set_ylabel("findings")
+    axes.set_title(f"{rule}: findings per day (UTC)", fontsize=10)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     figure.autofmt_xdate()
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80)
     encoded = base64.b64encode(buffer.getvalue()).decode()
-    return f'<img alt="findings per day" src="data:image/png;base64,{encoded}"/>'
+    return (f'<img alt="{html.escape(rule)}: findings per day, UTC" '
+            f'src="data:image/png;base64,{encoded}"/>')

@@ -1,0 +1,132 @@
+"""How a table reads on a page: missing values one way, long ids cut, prose wrapped.
+
+A person reading a table wants an empty cell where nothing is known (``–`` where
+a number is expected), never pandas' ``None``, ``nan``, ``<NA>`` or ``NaT``;
+a long id cut in the middle (its start and its end are what tell two apart) with
+the whole of it in a tooltip; a long sentence wrapped, not cut; and a table too
+wide for the page scrolling in its own box rather than stretching the page.
+The compliance evidence page builds its tables with :func:`html_table`; the
+demo's notebook pages pass their outputs' tables through the same rules
+(:func:`cell_text`). Only the standard library and pandas: nothing to import
+until a page is drawn.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+WIDEST = 60
+"""A cell's text at most, in characters: a longer id is cut in the middle, a longer
+sentence wraps."""
+NO_NUMBER = "–"
+"""What a cell shows where a number is expected and there is none."""
+MISSING_TEXTS = frozenset({"None", "nan", "NaN", "<NA>", "NaT"})
+"""How pandas and Python write a missing value: never shown to a reader."""
+TABLE_STYLE = (
+    ".dialkit-scroll{overflow-x:auto;max-width:100%}"
+    ".dialkit-scroll table{margin:0}"
+    "td.dialkit-prose,th.dialkit-prose{white-space:normal;min-width:16em;max-width:36em;"
+    "text-align:left}"
+    "td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums}")
+"""The rules :func:`html_table`'s classes need: a page adds them to its style."""
+_NUMBER = re.compile(r"-?[\d,]*\.?\d+(e[-+]?\d+)?\s?%?", re.IGNORECASE)
+
+
+def is_missing(value: object) -> bool:
+    """Whether ``value`` is a missing value: ``None``, ``NaN``, ``pd.NA``, ``NaT``."""
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # a list or an array: a value, not a missing one
+        return False
+
+
+def middle_cut(text: str, widest: int = WIDEST) -> str:
+    """``text`` at most ``widest`` characters long, cut in the middle with ``…``."""
+    if len(text) <= widest:
+        return text
+    head = widest // 2
+    return text[:head] + "…" + text[len(text) - (widest - head - 1):]
+
+
+def cell_text(text: str) -> tuple[str, str | None, bool]:
+    """What a cell of ``text`` shows: the text shown, the whole text for a tooltip when
+    it was cut (else ``None``), and whether it is prose to wrap (a long text with
+    spaces) rather than a token to cut (an id, a URL)."""
+    if len(text) <= WIDEST:
+        return text, None, False
+    if " " in text.strip():
+        return text, None, True
+    return middle_cut(text), text, False
+
+
+def numeric(texts: Iterable[str]) -> bool:
+    """Whether a column of cell texts holds numbers: each one that is not missing reads
+    as a number (``1,234``, ``0.5``, ``12 %``), and there is at least one."""
+    found = [t for t in (t.strip() for t in texts) if t and t not in MISSING_TEXTS]
+    return bool(found) and all(_NUMBER.fullmatch(t) for t in found)
+
+
+def shown(value: object, *, number: bool) -> str:
+    """One value as a cell's text: missing as nothing (``–`` in a column of numbers),
+    whole numbers with thousands separators, times as pandas writes them."""
+    if is_missing(value):
+        return NO_NUMBER if number else ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return f"{int(value):,}"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def campaign_label(campaign_id: object, names: Mapping[str, str] | None) -> object:
+    """``Spring renewals (cmp_...)``: a campaign as a person reads it, by name and id;
+    the id alone where the name is not known (an archived campaign), nothing for none."""
+    if not isinstance(campaign_id, str):
+        return campaign_id
+    name = (names or {}).get(campaign_id)
+    return f"{name} ({campaign_id})" if name else campaign_id
+
+
+def campaign_names(campaigns: pd.DataFrame | None) -> dict[str, str]:
+    """Names by id from the campaigns frame (``client.frames.campaigns()``), or none."""
+    if campaigns is None or not {"id", "name"} <= set(campaigns.columns):
+        return {}
+    known = campaigns.dropna(subset=["id", "name"])
+    return dict(zip(known["id"].astype(str), known["name"].astype(str), strict=True))
+
+
+def html_table(frame: pd.DataFrame, *, index: bool = False,
+               texts: Mapping[str, pd.Series] | None = None) -> str:
+    """``frame`` as an HTML table in a box of its own that scrolls when too wide, every
+    cell by :func:`shown` and :func:`cell_text`; ``texts`` gives a column's cells
+    already as text (a rate as a percentage), as they are."""
+    table = frame.reset_index() if index else frame
+    given = texts or {}
+    columns = []
+    for name in table.columns:
+        series = table[name]
+        number = pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
+            series.dtype)
+        cells = (given[name].tolist() if name in given
+                 else [shown(v, number=number) for v in series.tolist()])
+        columns.append((str(name), cells, number and name not in given))
+    head = "".join(f"<th>{html.escape(name)}</th>" for name, _, _ in columns)
+    rows = "".join("<tr>" + "".join(_cell(cells[n], number) for _, cells, number in columns)
+                   + "</tr>" for n in range(len(table)))
+    return (f'<div class="dialkit-scroll"><table class="dialkit-table"><thead><tr>{head}'
+            f"</tr></thead><tbody>{rows}</tbody></table></div>")
+
+
+def _cell(text: str, number: bool) -> str:
+    seen, whole, prose = cell_text(text)
+    classes = " ".join(c for c, on in (("dialkit-number", number), ("dialkit-prose", prose))
+                       if on)
+    attributes = (f' class="{classes}"' if classes else "") + (
+        f' title="{html.escape(whole)}"' if whole else "")
+    return f"<td{attributes}>{html.escape(seen)}</td>"
