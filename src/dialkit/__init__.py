@@ -4,6 +4,9 @@
 (:mod:`dialkit.contract`), raising :mod:`dialkit.errors` exceptions; a
 faithful local emulator of the service is in :mod:`dialkit.sandbox`.
 
+Each export is imported on first use (:mod:`dialkit._lazy`): ``import
+dialkit.leads`` does not import the client's httpx.
+
 Example:
     >>> import dialkit
     >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
@@ -11,10 +14,19 @@ Example:
     'completed'
 """
 
-from . import errors
-from .client import ApiData, Client, ListIterator
-from .contract import ResponseInfo
+from typing import TYPE_CHECKING
+
+from . import _lazy
+
+if TYPE_CHECKING:
+    from . import errors
+    from .client import ApiData, Client, ListIterator
+    from .contract import ResponseInfo
 
 __version__ = "0.1.0"
 
 __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]
+
+__getattr__, __dir__ = _lazy.exports(__name__, {
+    "ApiData": ".client", "Client": ".client", "ListIterator": ".client",
+    "ResponseInfo": ".contract", "errors": ".errors"})

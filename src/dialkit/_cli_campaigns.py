@@ -16,8 +16,7 @@ from dialkit.leads import campaigns
 LIST_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS}
 """``dialkit campaigns list``'s flags for the arguments the library's messages name."""
 
-campaigns_app = typer.Typer(help="The account's campaigns.", no_args_is_help=True,
-                            rich_markup_mode=None)
+campaigns_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 
 @campaigns_app.command("list")

@@ -22,8 +22,7 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "dnc= (client.frames.dnc of the numbers)": "--dnc FILE"}
 """``dialkit compliance audit``'s flags for the arguments the library's messages name."""
 
-compliance_app = typer.Typer(help="Compliance audits of what the account did.",
-                             no_args_is_help=True, rich_markup_mode=None)
+compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
     "An export of the frame, CSV or Parquet, with the columns of client.frames."))]

@@ -6,22 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dialkit._cli_flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
-from dialkit.client import Client
 from dialkit.errors import ApiError
-from dialkit.frames import write_csv
-from dialkit.leads import (
-    CampaignError,
-    CleanResult,
-    ImportStoppedError,
-    LeadFileError,
-    clean,
-    import_leads,
-)
+from dialkit.leads import CampaignError, LeadFileError, clean
+
+if TYPE_CHECKING:
+    from dialkit.leads import CleanResult
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
@@ -32,8 +26,7 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
 
-leads_app = typer.Typer(help="Lead files: check them as the service will, then import them.",
-                        no_args_is_help=True, rich_markup_mode=None)
+leads_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 Input = Annotated[Path, typer.Argument(metavar="INPUT", help="The lead file.",
                                        show_default=False)]
@@ -83,6 +76,8 @@ def clean_command(
         if campaign is None:
             result = clean(source, **options)
         else:
+            from dialkit.client import Client  # the account's checks only: httpx when asked
+
             with Client() as client:
                 result = clean(source, client=client, campaign_id=campaign, **options)
         _write(result, out, rejects, escape_formulas=not raw_csv)
@@ -110,6 +105,10 @@ def import_command(
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print every row's reconciled outcome."""
+    from dialkit.client import Client
+    from dialkit.frames import write_csv
+    from dialkit.leads import ImportStoppedError, import_leads
+
     with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))

@@ -40,8 +40,7 @@ from dialkit.mcp import (
     select_tools,
 )
 
-mcp_app = typer.Typer(help="The assistant-tool (MCP) server over your account.",
-                      no_args_is_help=True, rich_markup_mode=None)
+mcp_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 AUDIT_FILE = "mcp-audit.jsonl"
 HOST = "127.0.0.1"

@@ -14,8 +14,7 @@ from dialkit._net import listening_socket
 from dialkit._secrets import mask
 from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
 
-webhooks_app = typer.Typer(help="Receiving the service's webhook events.", no_args_is_help=True,
-                           rich_markup_mode=None)
+webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 
 class SyncMode(StrEnum):

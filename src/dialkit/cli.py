@@ -1,41 +1,81 @@
-"""The ``dialkit`` command: a thin layer over library functions a notebook can call too."""
+"""The ``dialkit`` command: a thin layer over library functions a notebook can call too.
+
+Each command group lives in its own ``dialkit._cli_*`` module, imported only when
+that group runs (:class:`LazyGroups`): ``dialkit leads clean`` does not import the
+emulator, the MCP server or uvicorn, and ``dialkit --help`` imports none of them.
+"""
 
 from __future__ import annotations
 
-import logging
+import importlib
 from enum import StrEnum
 from importlib.metadata import version
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 import typer
+from typer import _click  # typer's own copy of click, whose classes it builds
+from typer.core import TyperCommand, TyperGroup
 
-from dialkit._cli_campaigns import campaigns_app
-from dialkit._cli_compliance import compliance_app
-from dialkit._cli_leads import leads_app
-from dialkit._cli_mcp import mcp_app
-from dialkit._cli_webhooks import webhooks_app
-from dialkit.frames import cache_info, cache_root, clear_cache
-from dialkit.sandbox import ConfigError, SandboxStartError
-from dialkit.sandbox._server import bind, keys_of, make_server, resolve_config
-from dialkit.sandbox._service import Service
 
-app = typer.Typer(help="dialkit: a toolkit for the accounts of an outbound dialing service.",
-                  no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-sandbox_app = typer.Typer(help="The local emulator of the service.", no_args_is_help=True,
-                          rich_markup_mode=None)
-app.add_typer(sandbox_app, name="sandbox")
-cache_app = typer.Typer(help="The Parquet cache of client.frames.", no_args_is_help=True,
-                        rich_markup_mode=None)
-app.add_typer(cache_app, name="cache")
-app.add_typer(campaigns_app, name="campaigns")
-app.add_typer(leads_app, name="leads")
-app.add_typer(compliance_app, name="compliance")
-app.add_typer(mcp_app, name="mcp")
-app.add_typer(webhooks_app, name="webhooks")
-CacheDir = Annotated[Path | None, typer.Option(
-    "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
-    "user cache folder.")]
+class Group(NamedTuple):
+    """A command group: the module and attribute of its ``typer.Typer``, and its help."""
+
+    module: str
+    attribute: str
+    help: str
+
+
+GROUPS = {
+    "sandbox": Group("dialkit._cli_sandbox", "sandbox_app", "The local emulator of the service."),
+    "cache": Group("dialkit._cli_cache", "cache_app", "The Parquet cache of client.frames."),
+    "campaigns": Group("dialkit._cli_campaigns", "campaigns_app", "The account's campaigns."),
+    "leads": Group("dialkit._cli_leads", "leads_app",
+                   "Lead files: check them as the service will, then import them."),
+    "compliance": Group("dialkit._cli_compliance", "compliance_app",
+                        "Compliance audits of what the account did."),
+    "mcp": Group("dialkit._cli_mcp", "mcp_app",
+                 "The assistant-tool (MCP) server over your account."),
+    "webhooks": Group("dialkit._cli_webhooks", "webhooks_app",
+                      "Receiving the service's webhook events."),
+}
+"""``dialkit``'s command groups, in the order ``--help`` lists them."""
+
+
+class LazyGroups(TyperGroup):
+    """``dialkit`` itself: a group of :data:`GROUPS` is imported when it is run (or asked
+    for its own help), and listed from its entry there."""
+
+    listing = False
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in GROUPS
+                                               if name not in self.commands)]
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        group = GROUPS.get(cmd_name)
+        if found is not None or group is None:
+            return found
+        if self.listing:  # its name and help, without importing it
+            return TyperCommand(cmd_name, help=group.help)
+        command = typer.main.get_group(
+            getattr(importlib.import_module(group.module), group.attribute))
+        command.name, command.help = cmd_name, group.help
+        self.commands[cmd_name] = command
+        return command
+
+    def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        self.listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self.listing = False
+
+
+app = typer.Typer(cls=LazyGroups, no_args_is_help=True, add_completion=False,
+                  rich_markup_mode=None,
+                  help="dialkit: a toolkit for the accounts of an outbound dialing service.")
 
 
 def _print_version(asked: bool) -> None:
@@ -51,60 +91,6 @@ def _options(
         callback=_print_version)] = False,
 ) -> None:
     """dialkit: a toolkit for the accounts of an outbound dialing service."""
-
-
-@sandbox_app.command("serve")
-def serve(
-    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
-                    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(metavar="PORT",
-                                      help="Port to listen on; 0 picks a free one.")] = 8787,
-    config: Annotated[Path | None, typer.Option(metavar="FILE",
-                                                help="TOML configuration file.")] = None,
-    db: Annotated[Path | None, typer.Option(metavar="PATH", help=(
-        "SQLite file that keeps the world, its data and its keys across restarts."))] = None,
-) -> None:
-    """Serve every operation of the v1 contract under /v1 until interrupted."""
-    try:
-        resolved = resolve_config(config, db)
-        sock = bind(host, port)
-        service = Service(resolved, None if db is None else str(db))
-    except (ConfigError, SandboxStartError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    bound_host, bound_port = sock.getsockname()[:2]
-    typer.echo(f"listening on http://{bound_host}:{bound_port}")
-    shown: set[str] = set()
-    for label, key in sorted(keys_of(resolved).items(), key=lambda item: len(item[0])):
-        if key not in shown:  # each key once, under its shortest label
-            shown.add(key)
-            typer.echo(f"{label} key: {key}")
-    typer.echo(f"mcp url: http://{bound_host}:{bound_port}/mcp")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    make_server(service).run(sockets=[sock])
-
-
-@cache_app.command("info")
-def cache_info_command(cache_dir: CacheDir = None) -> None:
-    """List every cached frame: service, resource, rows, size, when fetched, file."""
-    frame = cache_info(cache_dir)
-    if frame.empty:
-        typer.echo(f"no cached frames in {cache_root(cache_dir)}")
-        return
-    shown = frame[["service", "resource", "rows", "bytes", "fetched_at", "path"]]
-    typer.echo(shown.to_string(index=False))
-
-
-@cache_app.command("clear")
-def cache_clear_command(
-    cache_dir: CacheDir = None,
-    yes: Annotated[bool, typer.Option("--yes", help="Clear without asking.")] = False,
-) -> None:
-    """Delete every cached frame of every service and key."""
-    root = cache_root(cache_dir)
-    if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
-        raise typer.Exit(1)
-    typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")
 
 
 class DemoScale(StrEnum):

@@ -1,21 +1,30 @@
 """Lead files: read them as text with their columns mapped to lead fields, and
 normalise their phone numbers to E.164.
 
+Each export is imported on first use (:mod:`dialkit._lazy`): ``import
+dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
+``phonenumbers``, ``dialkit.leads.import_leads`` the client too.
+
 Example:
     >>> leads = dialkit.leads.read("vendor.csv")  # doctest: +SKIP
     >>> leads.fields                               # doctest: +SKIP
     {'phone': 'Mobile', 'full_name': 'Name', 'email': 'E-mail'}
 """
 
-from ._campaign import CampaignError, campaigns
-from ._clean import clean
-from ._headers import ALIASES
-from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
-from ._journal import ImportJournalError
-from ._limits import FileLimits
-from ._normalize import normalize, region_of
-from ._read import LeadFile, LeadFileError, read
-from ._result import CleanResult
+from typing import TYPE_CHECKING
+
+from .. import _lazy
+
+if TYPE_CHECKING:
+    from ._campaign import CampaignError, campaigns
+    from ._clean import clean
+    from ._headers import ALIASES
+    from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
+    from ._journal import ImportJournalError
+    from ._limits import FileLimits
+    from ._normalize import normalize, region_of
+    from ._read import LeadFile, LeadFileError, read
+    from ._result import CleanResult
 
 __all__ = [
     "ALIASES",
@@ -35,3 +44,11 @@ __all__ = [
     "read",
     "region_of",
 ]
+
+__getattr__, __dir__ = _lazy.exports(__name__, {
+    "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
+    "clean": "._clean", "OUTCOMES": "._import", "ImportReport": "._import",
+    "ImportStoppedError": "._import", "import_leads": "._import",
+    "ImportJournalError": "._journal", "FileLimits": "._limits", "normalize": "._normalize",
+    "region_of": "._normalize", "LeadFile": "._read", "LeadFileError": "._read",
+    "read": "._read", "CleanResult": "._result"})

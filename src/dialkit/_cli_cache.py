@@ -1,0 +1,38 @@
+"""``dialkit cache info|clear``: the Parquet cache of ``client.frames``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dialkit.frames import cache_info, cache_root, clear_cache
+
+cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
+CacheDir = Annotated[Path | None, typer.Option(
+    "--dir", metavar="PATH", help="The cache folder; default $DIALKIT_CACHE_DIR, else the "
+    "user cache folder.")]
+
+
+@cache_app.command("info")
+def cache_info_command(cache_dir: CacheDir = None) -> None:
+    """List every cached frame: service, resource, rows, size, when fetched, file."""
+    frame = cache_info(cache_dir)
+    if frame.empty:
+        typer.echo(f"no cached frames in {cache_root(cache_dir)}")
+        return
+    shown = frame[["service", "resource", "rows", "bytes", "fetched_at", "path"]]
+    typer.echo(shown.to_string(index=False))
+
+
+@cache_app.command("clear")
+def cache_clear_command(
+    cache_dir: CacheDir = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Clear without asking.")] = False,
+) -> None:
+    """Delete every cached frame of every service and key."""
+    root = cache_root(cache_dir)
+    if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
+        raise typer.Exit(1)
+    typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")

@@ -1,0 +1,74 @@
+"""What a fresh process imports: only what the call it makes needs (issue 21).
+
+``import dialkit.leads`` took 0.84 s when it imported every function's modules
+(``phonenumbers``' geocoder, pandas, httpx through the client), and every
+``dialkit`` command imported every command group (the emulator, the MCP server,
+uvicorn). Each case runs in a fresh interpreter and lists the modules it loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "clean" / "tricky.csv"
+NEVER = ["fastapi", "uvicorn", "starlette", "mcp", "matplotlib", "ipywidgets", "xlsxwriter",
+         "dialkit.sandbox", "dialkit.mcp", "dialkit.webhooks", "dialkit.compliance",
+         "dialkit.analytics", "dialkit._cli_mcp", "dialkit._cli_sandbox",
+         "dialkit._cli_webhooks", "dialkit._cli_compliance", "dialkit._cli_campaigns",
+         "dialkit._cli_cache", "dialkit.leads._import", "dialkit.leads._journal"]
+"""Loaded by no case below."""
+
+
+def loaded(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    done = subprocess.run([sys.executable, "-c", f"{code}\nimport sys, json\n"
+                           "print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_import_dialkit_leads_loads_none_of_its_dependencies() -> None:
+    found = loaded("import dialkit.leads")
+    heavy = [*NEVER, "phonenumbers", "phonenumbers.geocoder", "pandas", "numpy", "pyarrow",
+             "httpx", "pydantic", "dialkit.client", "dialkit.frames"]
+    assert found & set(heavy) == set()
+
+
+def test_import_dialkit_loads_no_client_until_asked() -> None:
+    assert {"httpx", "dialkit.client"} & loaded("import dialkit") == set()
+    assert {"httpx", "dialkit.client"} <= loaded("import dialkit\ndialkit.Client")
+
+
+def test_help_lists_every_group_and_imports_none() -> None:
+    code = ("from dialkit.cli import app, GROUPS\ntry:\n    app(['--help'])\n"
+            "except SystemExit:\n    pass")
+    found = loaded(code)
+    assert found & {*NEVER, "dialkit._cli_leads", "pandas", "httpx"} == set()
+
+
+def test_leads_clean_imports_only_what_it_uses(tmp_path: Path) -> None:
+    code = ("from dialkit.cli import app\ntry:\n"
+            f"    app(['leads', 'clean', {str(SAMPLE)!r}, '--out', "
+            f"{str(tmp_path / 'out.csv')!r}])\n"
+            "except SystemExit as done:\n    assert not done.code, done.code")
+    found = loaded(code)
+    assert "dialkit.leads._clean" in found and (tmp_path / "out.csv").exists()
+    assert found & set(NEVER) == set()
+
+
+@pytest.mark.parametrize("name", ["clean", "normalize", "read", "CleanResult", "import_leads"])
+def test_each_export_is_found_on_first_use(name: str) -> None:
+    found = loaded(f"import dialkit.leads\nassert callable(dialkit.leads.{name})")
+    assert any(module.startswith("dialkit.leads._") for module in found)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    import dialkit.leads
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        dialkit.leads.nope  # noqa: B018
