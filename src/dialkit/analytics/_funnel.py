@@ -14,7 +14,15 @@ from collections.abc import Collection
 import numpy as np
 import pandas as pd
 
-from ._inputs import POSITIVE, Bools, answered, outbound, positive_calls, prepared, talked
+from ._inputs import (
+    POSITIVE,
+    Bools,
+    answered,
+    positive_calls,
+    prepared,
+    talked,
+    with_direction,
+)
 from ._match import Matched, contained, matched
 
 STAGES = ("leads", "dialled", "answered", "conversation", "positive", "booked")
@@ -64,8 +72,8 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         >>> table.pivot(index="campaign_id", columns="stage", values="leads")  # doctest: +SKIP
     """
     lead_frame = prepared(leads, LEAD_COLUMNS, "leads")
-    call_frame = outbound(calls, CALL_COLUMNS)
-    keyed = matched(lead_frame, call_frame)
+    call_frame, out = with_direction(calls, CALL_COLUMNS)
+    keyed = matched(lead_frame, call_frame, out)
     conditions = [np.ones(len(lead_frame), bool), *_call_stages(
         keyed, call_frame, conversation_seconds, positive),
         _booked(lead_frame, callbacks, appointments)]

@@ -72,8 +72,19 @@ def _e164(numbers: pd.Series) -> pd.Series:
 def outbound(calls: pd.DataFrame, needed: Collection[str]) -> pd.DataFrame:
     """The outbound calls' ``needed`` columns (``direction`` is checked too)."""
     frame = prepared(calls, ["direction", *needed], "calls")
-    return frame[bools(frame["direction"] == "outbound")].drop(columns="direction").reset_index(
-        drop=True)
+    return frame[is_outbound(frame)].drop(columns="direction").reset_index(drop=True)
+
+
+def with_direction(calls: pd.DataFrame, needed: Collection[str]) -> tuple[pd.DataFrame, Bools]:
+    """All the calls' ``needed`` columns and ``direction`` (no row copied), and which calls
+    are outbound: for work that keeps to integer codes and masks until its table."""
+    frame = prepared(calls, ["direction", *needed], "calls")
+    return frame, is_outbound(frame)
+
+
+def is_outbound(calls: pd.DataFrame) -> Bools:
+    """Whether each call is outbound."""
+    return bools(calls["direction"] == "outbound")
 
 
 def answered(calls: pd.DataFrame) -> Bools:
@@ -82,9 +93,21 @@ def answered(calls: pd.DataFrame) -> Bools:
 
 
 def talked(calls: pd.DataFrame, seconds: float) -> Bools:
-    """Whether each call's talk time (``ended_at - answered_at``) is at least ``seconds``."""
-    talk = (calls["ended_at"] - calls["answered_at"]).dt.total_seconds()
-    return bools(talk >= seconds)
+    """Whether each call's talk time (``ended_at - answered_at``) is at least ``seconds``.
+
+    The seconds are pandas' ``total_seconds()`` (whole seconds plus the rest, divided
+    apart), computed on the times' integer ticks rather than through a column of
+    timedeltas; times of two units, or of a span pandas would nudge, go through pandas.
+    """
+    ended, began = pd.DatetimeIndex(calls["ended_at"]), pd.DatetimeIndex(calls["answered_at"])
+    known = ~(ended.isna() | began.isna())
+    ticks = np.where(known, ended.asi8, 0) - np.where(known, began.asi8, 0)
+    if ended.dtype != began.dtype or (np.abs(ticks) > 2**53).any():
+        return bools((calls["ended_at"] - calls["answered_at"]).dt.total_seconds() >= seconds)
+    per_second = int(np.timedelta64(1, "s") // np.timedelta64(1, ended.unit))
+    whole, rest = np.divmod(ticks, per_second)
+    talk: Bools = known & (whole + rest / per_second >= seconds)
+    return talk
 
 
 def positive_calls(calls: pd.DataFrame, positive: Collection[str]) -> Bools:

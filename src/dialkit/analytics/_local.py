@@ -10,14 +10,20 @@ all of that zone's calls.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from ..compliance import first_zones
-from ._match import Ints
+from ._match import TEXT, Ints, as_arrow
+
+Rows = NDArray[np.intp]
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -53,23 +59,51 @@ class Clock:
         raise ValueError(f"no local column {name!r}: zone, local_hour or weekday")
 
 
-def local_clock(calls: pd.DataFrame) -> Clock:
-    """The zone, local hour and weekday of each call (``to_number``, ``created_at``)."""
-    zones, zone, count = first_zones(calls["to_number"])
-    hour, day = _wall_clock(calls["created_at"], zone, zones)
-    return Clock(zone, zones, count > 1, hour, day)
+def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
+    """The zone, local hour and weekday of the calls ``rows`` (``to_number``,
+    ``created_at``); the numbers hashed in place, and each distinct one asked once."""
+    codes, numbers = _distinct(calls["to_number"], rows)
+    zones, zone, count = first_zones(pd.Series(numbers, dtype=TEXT))
+    known = codes >= 0
+    hour, day = _wall_clock(calls["created_at"].array[rows], np.where(known, zone[codes], -1),
+                            zones)
+    return Clock(np.where(known, zone[codes], -1), zones, known & (count[codes] > 1), hour, day)
 
 
-def _wall_clock(created: pd.Series, zone: Ints, zones: list[str]) -> tuple[Ints, Ints]:
-    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none."""
+@functools.cache
+def _zone(name: str) -> ZoneInfo:
+    """A zone, kept: ``ZoneInfo`` keeps only its last few zones once no time refers to them
+    and reads the others' files again, a millisecond a zone and a table."""
+    return ZoneInfo(name)
+
+
+def _distinct(column: pd.Series, rows: Rows) -> tuple[Ints, pa.Array]:
+    """Each of ``rows``' index into the distinct texts those rows hold (-1: null), and those
+    texts: one hash pass over the whole column, no copy of its texts."""
+    encoded = pc.dictionary_encode(as_arrow(column))
+    codes = np.asarray(encoded.indices.fill_null(-1), np.int64)[rows]
+    used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(encoded.dictionary)))
+    index = np.full(len(encoded.dictionary) + 1, -1, np.int64)
+    index[used] = np.arange(len(used))
+    return index[codes], encoded.dictionary.take(pa.array(used))
+
+
+def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
+                zones: list[str]) -> tuple[Ints, Ints]:
+    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none. Wall-clock
+    time is computed once per zone over all of that zone's calls, hour and weekday then
+    read off its integer ticks (1970-01-01 was a Thursday)."""
+    moments = pd.DatetimeIndex(created)
+    per_hour = int(np.timedelta64(1, "h") // np.timedelta64(1, moments.unit))
+    zone = np.where(np.asarray(moments.isna()), -1, zone)
     hour = np.full(len(zone), -1, np.int64)
     day = np.full(len(zone), -1, np.int64)
-    moments = pd.DatetimeIndex(created)
-    order = np.argsort(zone, kind="stable")
+    order = np.argsort(zone.astype(np.int16 if len(zones) < 2**15 else np.int64),
+                       kind="stable")
     bounds = np.searchsorted(zone[order], np.arange(len(zones) + 1))
     for code, name in enumerate(zones):
         rows = order[bounds[code]:bounds[code + 1]]
-        rows = rows[moments[rows].notna()]
-        local = moments[rows].tz_convert(name)
-        hour[rows], day[rows] = local.hour, local.day_of_week
+        local = moments[rows].tz_convert(_zone(name)).tz_localize(None).asi8
+        hours = local // per_hour
+        hour[rows], day[rows] = hours % 24, (hours // 24 + 3) % 7
     return hour, day

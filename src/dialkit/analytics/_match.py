@@ -1,10 +1,12 @@
 """Which lead each outbound call went to.
 
 Call records carry no lead id, only ``campaign_id`` and ``to_number``, so a call
-belongs to the leads of its campaign with that phone. Both columns are
-dictionary-encoded once (Arrow) and joined as one integer per (campaign, phone):
-the leads' keys sorted, each call's looked up in a direct table (or, for a huge key
-space, by binary search); no string hash join.
+belongs to the leads of its campaign with that phone. The leads' and the calls'
+campaigns are dictionary-encoded in one Arrow pass over both columns, and so are
+their phones, so equal texts get equal integer codes without a join on text or a
+copy of the calls' text columns; the leads' (phone, campaign) pairs are then sorted
+once, and each call finds its pair by its phone's slice of them (almost always one
+pair: a call's campaign is compared, a number in several campaigns searched).
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 TEXT = pd.StringDtype("pyarrow")
-TABLE_LIMIT = 1 << 25
-"""The largest (campaign, phone) key space looked up by a direct table (256 MiB)."""
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 
@@ -29,11 +29,13 @@ class Matched:
     """Leads and calls keyed by (campaign, phone).
 
     Attributes:
-        campaigns: The campaign ids, sorted.
+        campaigns: The leads' campaign ids, sorted.
         lead_campaign: Each lead's index into ``campaigns`` (-1: none).
-        lead_pair: Each lead's (campaign, phone) pair, an index into the distinct pairs.
-        call_pair: Each call's pair (-1: no lead of its campaign has that phone).
-        pairs: How many distinct pairs the leads hold.
+        lead_pair: Each lead's (campaign, phone) pair, an index into the pairs; a lead
+            without a campaign or a phone has the last one, which no call reaches.
+        call_pair: Each call's pair (-1: not among ``calls_among``, or no lead of its
+            campaign has that phone).
+        pairs: How many pairs (the leads' distinct ones, and the last).
     """
 
     campaigns: list[str]
@@ -55,63 +57,79 @@ class Matched:
                            minlength=len(self.campaigns)).astype(np.int64)
 
 
-def matched(leads: pd.DataFrame, calls: pd.DataFrame) -> Matched:
-    """``leads`` (``campaign_id``, ``phone``) and ``calls`` (``campaign_id``,
-    ``to_number``) on one key."""
-    campaign, campaigns = _encoded(leads["campaign_id"])
-    phone, phones = _encoded(leads["phone"])
-    order = np.argsort(np.array(campaigns.to_pylist(), dtype=object)).astype(np.int64)
-    rank = np.empty(len(order), np.int64)
-    rank[order] = np.arange(len(order))
-    width = max(len(phones), 1)
-    lead_keys = np.where((campaign >= 0) & (phone >= 0), campaign * width + phone, -1)
-    call_campaign, call_phone = _among(calls["campaign_id"], campaigns), _among(
-        calls["to_number"], phones)
-    call_keys = np.where((call_campaign >= 0) & (call_phone >= 0),
-                         call_campaign * width + call_phone, -2)
-    distinct, lead_pair = np.unique(lead_keys, return_inverse=True)
-    return Matched(sorted(campaigns.to_pylist()), np.where(campaign >= 0, rank[campaign], -1),
-                   lead_pair.astype(np.int64), _pairs_of(call_keys, distinct),
-                   len(distinct))
+def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Matched:
+    """``leads`` (``campaign_id``, ``phone``) and the calls ``calls_among`` of ``calls``
+    (``campaign_id``, ``to_number``) on one key."""
+    (lead_campaign, call_campaign), names = _codes(leads["campaign_id"], calls["campaign_id"])
+    (lead_phone, call_phone), _ = _codes(leads["phone"], calls["to_number"])
+    campaigns, rank = _sorted_campaigns(names, lead_campaign)
+    width = max(len(names), 1)
+    valid = (lead_campaign >= 0) & (lead_phone >= 0)
+    distinct, inverse = np.unique(lead_phone[valid] * width + lead_campaign[valid],
+                                  return_inverse=True)
+    lead_pair = np.full(len(valid), len(distinct), np.int64)
+    lead_pair[valid] = inverse.reshape(-1)
+    call_pair = np.full(len(call_phone), -1, np.int64)
+    rows = np.flatnonzero(calls_among & (call_campaign >= 0) & (call_phone >= 0))
+    call_pair[rows] = _pairs_of(call_phone[rows], call_campaign[rows], distinct, width)
+    return Matched(campaigns, np.where(lead_campaign >= 0, rank[lead_campaign], -1),
+                   lead_pair, call_pair, len(distinct) + 1)
 
 
-def _pairs_of(keys: Ints, distinct: Ints) -> Ints:
-    """Each key's index into ``distinct`` (sorted, non-negative where valid), -1 where not
-    there: a direct table while the key space is small, else a binary search."""
-    if len(distinct) == 0:
-        return np.full(len(keys), -1, np.int64)
-    size = int(distinct[-1]) + 1
-    if size <= TABLE_LIMIT:
-        table = np.full(size, -1, np.int64)
-        valid = distinct >= 0
-        table[distinct[valid]] = np.flatnonzero(valid)
-        inside = (keys >= 0) & (keys < size)
-        return np.where(inside, table[np.where(inside, keys, 0)], -1)
-    at = np.minimum(np.searchsorted(distinct, keys), len(distinct) - 1)
-    return np.where(distinct[at] == keys, at, -1).astype(np.int64)
+def _sorted_campaigns(names: pa.Array, codes: Ints) -> tuple[list[str], Ints]:
+    """The campaigns of ``codes`` (indexes into ``names``), sorted; and for each name,
+    its index among them (-1: not met)."""
+    met = np.unique(codes[codes >= 0])
+    texts = names.take(pa.array(met, pa.int64())).to_pylist()
+    order = np.argsort(np.array(texts, dtype=object)).astype(np.int64)
+    rank = np.full(len(names), -1, np.int64)
+    rank[met[order]] = np.arange(len(order))
+    return [texts[n] for n in order], rank
+
+
+def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
+    """Each (phone, campaign)'s index into ``distinct`` (sorted keys ``phone * width +
+    campaign``), -1 where not there. A phone of one pair (almost all) is looked up in a
+    table by phone, its campaign compared; the key of a phone of several is searched."""
+    pair_phone = distinct // width
+    size = int(max(phone.max(initial=-1), pair_phone.max(initial=-1))) + 1
+    alone = np.bincount(pair_phone, minlength=size)[pair_phone] == 1
+    only_pair = np.full(size, -1, np.int64)
+    only_pair[pair_phone] = -2  # several pairs
+    only_pair[pair_phone[alone]] = np.flatnonzero(alone)
+    only_campaign = np.full(size, -1, np.int64)
+    only_campaign[pair_phone[alone]] = distinct[alone] % width
+    found = only_pair[phone]
+    several = np.flatnonzero(found == -2)
+    found = np.where(only_campaign[phone] == campaign, found, -1)
+    keys = phone[several] * width + campaign[several]
+    at = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
+    found[several] = np.where(distinct[at] == keys, at, -1)
+    return found
+
+
+def _codes(*columns: pd.Series) -> tuple[list[Ints], pa.Array]:
+    """Each column's codes into the distinct texts of all of them (-1: null), from one
+    hash pass over the columns as they are; and those texts."""
+    encoded = pc.dictionary_encode(pa.chunked_array([as_arrow(c) for c in columns],
+                                                    pa.string()))
+    codes = np.concatenate([_filled(chunk.indices) for chunk in encoded.chunks]
+                           or [np.empty(0, np.int64)])
+    bounds = np.cumsum([len(c) for c in columns])[:-1]
+    names = encoded.chunks[0].dictionary if encoded.num_chunks else pa.array([], pa.string())
+    return np.split(codes, bounds), names
 
 
 def contained(column: pd.Series, values: pd.Series) -> Bools:
     """Whether each value of ``column`` is among ``values`` (null: no), on Arrow."""
-    found = pc.is_in(_arrow(column), value_set=_arrow(values.dropna()))
+    found = pc.is_in(as_arrow(column), value_set=as_arrow(values.dropna()))
     return np.asarray(found.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
 
 
-def _arrow(column: pd.Series) -> pa.Array:
+def as_arrow(column: pd.Series) -> pa.Array:
     """A column as one Arrow string array."""
     values = pa.array(column.astype(TEXT).array, pa.string())
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-
-
-def _encoded(column: pd.Series) -> tuple[Ints, pa.Array]:
-    """Each value's index into the column's distinct values (-1: null), and those values."""
-    encoded = _arrow(column).dictionary_encode()
-    return _filled(encoded.indices), encoded.dictionary
-
-
-def _among(column: pd.Series, values: pa.Array) -> Ints:
-    """Each value's index into ``values`` (-1: null or not there)."""
-    return _filled(pc.index_in(_arrow(column), value_set=values))
 
 
 def _filled(indices: pa.Array) -> Ints:

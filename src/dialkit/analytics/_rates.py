@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._inputs import AnalyticsInputError, answered, outbound, prepared
+from ._inputs import AnalyticsInputError, answered, prepared, with_direction
 from ._local import local_clock
 from ._match import matched
 from ._stats import wilson_interval
@@ -56,9 +56,11 @@ def answer_rates(calls: pd.DataFrame, *,
     """
     by = _grouping(by)
     own = [column for column in by if column not in LOCAL]
-    frame = outbound(calls, dict.fromkeys(["to_number", "created_at", "answered_at", *own]))
-    clock = local_clock(frame)
-    codes, labels = zip(*[clock.column(c) if c in LOCAL else _factorized(frame[c])
+    frame, out = with_direction(calls, dict.fromkeys(["to_number", "created_at",
+                                                      "answered_at", *own]))
+    rows = np.flatnonzero(out)
+    clock = local_clock(frame, rows)
+    codes, labels = zip(*[clock.column(c) if c in LOCAL else _factorized(frame[c].take(rows))
                           for c in by], strict=True)
     cell, kept = _cells(list(codes), [len(values) for values in labels])
     calls_in = np.bincount(cell, minlength=len(kept))
@@ -67,7 +69,7 @@ def answer_rates(calls: pd.DataFrame, *,
             by, labels, np.unravel_index(kept, [len(values) for values in labels]),
             strict=True)} | {
         "calls": calls_in.astype(np.int64),
-        "answered": np.bincount(cell, answered(frame), len(kept)).astype(np.int64)})
+        "answered": np.bincount(cell, answered(frame)[rows], len(kept)).astype(np.int64)})
     low, high = wilson_interval(table["answered"], table["calls"])
     return table.assign(rate=table["answered"] / table["calls"], low=low, high=high,
                         multi_zone=np.bincount(cell, clock.multi_zone, len(kept)).astype(
@@ -145,8 +147,9 @@ def attempts_to_contact(leads: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
         >>> attempts_to_contact(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
     """
     lead_frame = prepared(leads, ("id", "campaign_id", "phone"), "leads")
-    call_frame = outbound(calls, ("campaign_id", "to_number", "created_at", "answered_at"))
-    keyed = matched(lead_frame, call_frame)
+    call_frame, out = with_direction(calls, ("campaign_id", "to_number", "created_at",
+                                             "answered_at"))
+    keyed = matched(lead_frame, call_frame, out)
     per_pair = _first_answer(keyed.call_pair, call_frame, keyed.pairs)
     attempts = per_pair[keyed.lead_pair]
     dialled = (attempts != 0) & (keyed.lead_campaign >= 0)
