@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 
@@ -11,7 +12,14 @@ from mcp_harness import MODES, audit, call, listed, text
 
 from conftest import KEYS, READ_SCOPES
 from dialkit.contract import OPERATIONS, Scope
-from dialkit.mcp import TOOLS, TOOLS_BY_NAME, confirmation_text, reaches_people, tool_name
+from dialkit.mcp import (
+    TOOLS,
+    TOOLS_BY_NAME,
+    AuditRecord,
+    confirmation_text,
+    reaches_people,
+    tool_name,
+)
 from dialkit.sandbox import Sandbox
 
 EVERY_TOOL = [operation.name.replace(".", "_") for operation in OPERATIONS]
@@ -173,3 +181,23 @@ def test_output_schemas_refer_to_nothing_and_admit_null_where_null_is_allowed() 
     assert schemas and not any("$ref" in json.dumps(schema) for schema in schemas)
     reason = TOOLS_BY_NAME["leads_create"].output_schema["properties"]["reason"]
     assert None in reason["enum"] and "null" in reason["type"]  # a null reason is valid
+
+
+def test_output_schemas_offer_no_choice_per_field() -> None:
+    """The SDK's client checks every item of a page against the schema: an ``anyOf`` per
+    field would check a value against each choice (issue 21: the check is most of a call)."""
+    written = json.dumps([tool.output_schema for tool in TOOLS])
+    assert not [word for word in ("anyOf", "oneOf", "allOf") if f'"{word}"' in written]
+
+
+@pytest.mark.parametrize("record", [
+    AuditRecord(at="2026-11-23T10:00:00.000Z", account="acme", client_id="cli_1",
+                credential_id="fullkey01", tool="calls_list", arguments_digest="0" * 64,
+                outcome="ok", confirmation="not_needed", status=200, request_id="req_1"),
+    AuditRecord(at="2026-11-23T10:00:00.001Z", account=None, client_id=None,
+                credential_id=None, tool="sms_send", arguments_digest="f" * 64,
+                outcome="not_run", confirmation="declined", code="confirmation_declined",
+                replayed=True),
+])
+def test_an_audit_record_as_data_is_every_field_in_order(record: AuditRecord) -> None:
+    assert list(record.to_dict().items()) == list(dataclasses.asdict(record).items())

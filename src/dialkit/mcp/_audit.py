@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -66,8 +66,13 @@ class AuditRecord:
     replayed: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        """The record as plain data (JSON-ready)."""
-        return asdict(self)
+        """The record as plain data (JSON-ready): every field is a string, a number, a
+        boolean or ``None``, so it is read field by field, not deep-copied as
+        ``dataclasses.asdict`` would (a third of the cost of writing a record)."""
+        return {name: getattr(self, name) for name in _FIELDS}
+
+
+_FIELDS = tuple(field.name for field in fields(AuditRecord))
 
 
 class AuditLog(Protocol):
