@@ -198,16 +198,17 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     lead = (lengths > 0) & (kinds[starts] == 4) if len(data) else lengths > 0
     kinds[starts[lead]] = 1  # a leading + is plain, any other is not
     digit = kinds == 0
-    counts = np.add.reduceat(np.append(digit, False), offsets[:-1], dtype=np.int64)
-    counts[lengths == 0] = 0  # reduceat gives an empty cell its next byte
-    ends = np.zeros(len(offsets), np.int64)
-    np.cumsum(counts, out=ends[1:])
+    before = np.zeros(len(data) + 1, np.int64)  # digits before each byte
+    np.cumsum(digit, out=before[1:])
+    ends = before[offsets]
+    counts = np.diff(ends)
     digits = _from_bytes(data[digit], ends)
     others = np.searchsorted(offsets, np.flatnonzero(kinds >= 3), side="right") - 1
     plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
     plain[others] = False
-    dots = np.searchsorted(offsets, np.flatnonzero(kinds == 2), side="right") - 1
-    dotted = np.unique(dots[plain[dots]])
+    dots = np.bincount(np.searchsorted(offsets, np.flatnonzero(kinds == 2), side="right") - 1,
+                       minlength=len(lengths))
+    dotted = np.flatnonzero(plain & (dots == 1))  # an Excel float has one dot
     plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
     dated = np.flatnonzero(plain & (counts >= DATE_DIGITS[0]) & (counts <= DATE_DIGITS[1]))
     plain[dated] &= ~_match(texts.take(pa.array(dated)), PLAIN_DATE)  # not_a_phone: slow path's

@@ -39,16 +39,28 @@ FLAGS = ("excel_float", "two_numbers", "extension")
 _NUMBER = r"(?P<number>\+?[0-9 ().\-]*[0-9])"
 """One number of digits and separators, as ``_phone_text.plain`` has it (a ``+`` first)."""
 _EXCEL_FLOAT = r"^ *(?P<number>\+?[0-9]+)\.0+ *$"
-_EXTENSION = (r"(?i)^ *" + _NUMBER + r"(?:;ext=|(?:[ ,]*(?:e?xt(?:ensio)?n?|anexo|[x#~]|int)"
-              r"| *(?:,+|;))[:.]?[ ,\-]*)(?P<extension>[0-9]{1,6}) *$")
-"""``phonenumbers``' extension forms (``_EXTN_PATTERNS_FOR_PARSING``) in ASCII: ``;ext=``,
-an explicit label (``ext``, ``extn``, ``extension``, ``anexo``), an ambiguous one (``x``,
-``#``, ``~``, ``int``), ``,,``, ``;`` or commas alone; six digits at most."""
+_AFTER_LABEL = r"[:.]?[ ,\-]*"
+
+
+def _extension(label: str, most: int) -> str:
+    return rf"(?i)^ *{_NUMBER}{label}(?P<extension>[0-9]{{1,{most}}}) *$"
+
+
+_EXTENSIONS = (_extension(";ext=", 20),
+               _extension(r"[ ,]*(?:e?xt(?:ensio)?n?|anexo)" + _AFTER_LABEL, 20),
+               _extension(r"[ ,]*(?:[x#~]|int)" + _AFTER_LABEL, 9),
+               _extension(r" *(?:,,|;)" + _AFTER_LABEL, 15),
+               _extension(r" *,+" + _AFTER_LABEL, 9))
+"""``phonenumbers``' extension forms (``_EXTN_PATTERNS_FOR_PARSING``) in ASCII, each with
+its longest extension: ``;ext=`` and an explicit label (``ext``, ``extn``, ``extension``,
+``anexo``) 20 digits, an ambiguous one (``x``, ``#``, ``~``, ``int``) 9, ``,,`` or ``;``
+15, commas alone 9."""
 _TWO_NUMBERS = (r"(?i)^ *" + _NUMBER + r" *(?:[/,;&]| +(?:or|and) +) *"
                 r"(?P<second>[+(0-9][0-9 ().\-]*?) *$")
 """Two numbers as ``_phone_text.SECOND_NUMBER`` splits them, each of digits and separators."""
-_DIGITS_ALONE_AFTER = r"[,;][ ,\-]*[0-9]+ *$"
-"""A cell whose end ``phonenumbers`` may read as an extension (``,`` or ``;``, then digits)."""
+_READ_AS_EXTENSION = r"(?:;|,,)[:.]?[ ,\-]*[0-9]{1,15} *$|,[:.]?[ ,\-]*[0-9]{1,9} *$"
+"""A cell whose end ``phonenumbers`` reads as an extension (``;`` or ``,`` then digits), to
+be split as two numbers only after it, never by :data:`_TWO_NUMBERS`."""
 _SECOND_DIGITS = 6
 """Digits each of two numbers needs (``_phone_text._number_alone``'s rule)."""
 
@@ -100,22 +112,28 @@ def rewrite(texts: pa.Array, rows: NDArray[np.intp]) -> Rewritten:
                      np.concatenate(flags)[order], pa.concat_arrays(extensions).take(take))
 
 
-_RULES = {_EXCEL_FLOAT: (0, False), _EXTENSION: (2, True), _TWO_NUMBERS: (1, False)}
+_RULES = {_EXCEL_FLOAT: (0, False), **dict.fromkeys(_EXTENSIONS, (2, True)),
+          _TWO_NUMBERS: (1, False)}
 """Each shape, its flag's place in :data:`FLAGS`, and whether it reads an extension; a cell
 is read by the first shape it has."""
 
 
 def _read(cells: pa.Array, pattern: str) -> tuple[NDArray[np.bool_], pa.Array, pa.Array]:
-    """Which cells have the shape, and their number and extension (or second number)."""
-    parts = pc.extract_regex(cells, pattern)
-    hit = _bools(parts.is_valid())
+    """Which cells have the shape, and their number and extension (or second number).
+    The shape is tested first without its groups, which RE2 does several times faster."""
+    hit = _bools(pc.match_substring_regex(cells, pattern))
+    parts = pc.extract_regex(cells.filter(pa.array(hit)), pattern)
     if pattern == _TWO_NUMBERS:
-        hit &= ~_bools(pc.match_substring_regex(cells, _DIGITS_ALONE_AFTER))
+        cells = cells.filter(pa.array(hit))
+        rows = np.flatnonzero(hit)
+        ok = ~_bools(pc.match_substring_regex(cells, _READ_AS_EXTENSION))
         for name in ("number", "second"):
-            hit &= _bools(pc.greater_equal(pc.count_substring_regex(
+            ok &= _bools(pc.greater_equal(pc.count_substring_regex(
                 parts.field(name), "[0-9]"), _SECOND_DIGITS))
-    chosen = parts.filter(pa.array(hit))
-    extra = chosen.field("extension") if pattern == _EXTENSION else pa.nulls(len(chosen),
+        hit[rows[~ok]] = False
+        parts = parts.filter(pa.array(ok))
+    chosen = parts
+    extra = chosen.field("extension") if pattern in _EXTENSIONS else pa.nulls(len(chosen),
                                                                                pa.string())
     return hit, pc.utf8_trim_whitespace(chosen.field("number")), extra
 
