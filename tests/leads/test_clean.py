@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit import Client
-from dialkit.leads import CleanResult, LeadFileError, clean, read
+from dialkit.leads import CleanResult, LeadFileError, clean, normalize, read
 
 SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"
 
@@ -252,3 +252,38 @@ def test_the_readme_lead_example_runs_as_written(monkeypatch: pytest.MonkeyPatch
         assert report.counts["refused_locally"] == len(result.rejected)
     finally:
         namespace["client"].close()
+
+
+def _international_cells() -> list[str]:
+    """Numbers written with their calling code, valid and not: each region's example
+    numbers, a digit short, a digit long, and after an unknown code."""
+    import phonenumbers
+
+    cells = []
+    for region in sorted(phonenumbers.SUPPORTED_REGIONS)[::3]:
+        example = phonenumbers.example_number(region)
+        if example is None:
+            continue
+        text = phonenumbers.format_number(example, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+        cells += [text, text[:-1], text + "7", " " + text.replace(" ", "-")]
+    return [*cells, "+999 123 4567", "+1 598-697-1366", "+44 20 7946 0958 ext. 12"]
+
+
+@pytest.mark.parametrize("region", ["GB", "DE", "BR", "MX", "IN", "FR", "AU", "JP", "AR"])
+def test_a_number_with_its_calling_code_reads_alike_in_every_region(region: str) -> None:
+    """Why region hints never try a refused ``+`` cell under another region."""
+    cells = _international_cells()
+    assert (normalize(cells, region="US")["phone_e164"].tolist()
+            == normalize(cells, region=region)["phone_e164"].tolist())
+
+
+def test_a_refused_number_valid_in_one_region_of_the_file_gets_a_hint() -> None:
+    frame = pd.DataFrame({"phone": ["+49 30 901820", "+49 30 9018211", "030 9018223",
+                                    "+44 20 7946 0958", "+44 20 7946 09", "(415) 555-0123"],
+                          "country": ["DE", "", "", "", "", ""]})
+    result = clean(frame)
+    assert result.frame["hint"].fillna("").tolist() == [
+        "", "", "valid as a DE number (+49309018223): pass region='DE' or a country", "", "",
+        ""]
+    assert result.frame["reason"].tolist()[4] == "invalid_phone"
+    assert dict(result.looks_like) == {"DE": 1}

@@ -142,9 +142,8 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
                                                     external)
     verdicts, duplicate_of = _verdicts(file, phones, numbers, blocked, account)
-    hints, looks_like = region_hints(
-        file.frame[chosen.columns[0]], numbers, _region(region), countries,
-        lambda cells, name: normalize(cells, region=name))
+    hints, looks_like = region_hints(file.frame[chosen.columns[0]], numbers, _region(region),
+                                     countries)
     numbers["alt_phone"] = chosen.alt_phone
     result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,

@@ -12,7 +12,6 @@ number of that region and gets none.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -20,20 +19,25 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._normalize import region_of
+from ._normalize import normalize, region_of
 
 HINT_REGIONS = 10
 """The file's commonest regions a refused number is tried under."""
 
-Regional = Callable[[pd.Series, str], pd.DataFrame]
-"""Normalises cells under one region."""
+_INTERNATIONAL = r"^\s*\+"
+"""A cell written with its calling code: read so under every region, so none can
+change its refusal, and it is not tried again."""
 
 
 def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
-                 countries: pd.Series | None,
-                 normalized: Regional) -> tuple[pa.Array | None, dict[str, int]]:
+                 countries: pd.Series | None) -> tuple[pa.Array | None, dict[str, int]]:
     """Per row, a hint for a refused number valid in exactly one of the file's commonest
-    regions (null elsewhere), and the rows hinted per region."""
+    regions (null elsewhere), and the rows hinted per region.
+
+    Each distinct refused text a region could change (as long as a full number of
+    ``region``, not written with its calling code) is normalised once under every
+    candidate region, in one call with each copy's region as its country.
+    """
     refused = ((numbers["reason"] == "invalid_phone")
                & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
                ).fillna(False).to_numpy(dtype=bool)
@@ -42,18 +46,21 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
         return None, {}
     rows = np.flatnonzero(refused)
     codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
-    complete = _complete(distinct, region)
-    codes = np.where((codes >= 0) & complete[codes], codes, -1)
-    texts = pd.Series(distinct, dtype="string[pyarrow]")
-    valid = [normalized(texts, name)["phone_e164"].to_numpy(dtype=object) for name in candidates]
-    found = np.array([pd.notna(e164) for e164 in valid])  # region × distinct text
+    texts = pa.array(distinct, pa.string())
+    tried = np.flatnonzero(_complete(texts, region) & ~_international(texts))
+    place = np.full(len(distinct) + 1, -1, np.int64)  # distinct text -> place in tried
+    place[tried] = np.arange(len(tried))
+    codes = place[codes]  # a missing cell's -1 stays -1
+    e164 = _tried(texts.take(pa.array(tried)), region, candidates)
+    found = e164.notna().to_numpy(dtype=bool).reshape(len(candidates), len(tried))
     single = found.sum(axis=0) == 1
     if not single.any():
         return None, {}
     where = found.argmax(axis=0)
-    said = [f"valid as a {candidates[where[n]]} number ({valid[where[n]][n]}): pass "
+    valid = e164.to_numpy(dtype=object).reshape(len(candidates), len(tried))
+    said = [f"valid as a {candidates[where[n]]} number ({valid[where[n], n]}): pass "
             f"region='{candidates[where[n]]}' or a country" if single[n] else None
-            for n in range(len(distinct))]
+            for n in range(len(tried))]
     hinted = (codes >= 0) & single[codes]
     positions = np.full(len(cells), -1, np.int64)
     positions[rows[hinted]] = codes[hinted]
@@ -62,23 +69,37 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
     return hints, dict(counts.most_common())
 
 
+def _tried(texts: pa.Array, region: str, candidates: list[str]) -> pd.Series:
+    """``phone_e164`` of every text under each candidate region, region after region."""
+    copies = pa.concat_arrays([texts] * len(candidates))
+    regions = np.repeat(np.array(candidates, dtype=object), len(texts))
+    return normalize(pd.Series(pd.arrays.ArrowStringArray(copies)), region=region,
+                     country=pd.Series(regions, dtype=object))["phone_e164"]
+
+
 def hint_note(region: str, rows: int) -> str:
     """The summary's sentence for the rows hinted to one region."""
     return (f"{rows} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
             f"number{'s' if rows != 1 else ''}: pass region='{region}' or a country column")
 
 
-def _complete(texts: np.ndarray, region: str) -> np.ndarray:
+def _complete(texts: pa.Array, region: str) -> np.ndarray:
     """Which texts hold as many digits as a full number of ``region`` (``555-0198`` in a
     US file is a US number without its area code, not the German number it also is)."""
     metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
     general = None if metadata is None else metadata.general_desc
     lengths = () if general is None else general.possible_length
     shortest = min((n for n in lengths if n > 0), default=0)
-    digits = pc.utf8_length(pc.replace_substring_regex(pa.array(texts, pa.string()), r"\D", ""))
+    digits = pc.utf8_length(pc.replace_substring_regex(texts, r"\D", ""))
     complete: np.ndarray = pc.fill_null(pc.greater_equal(digits, shortest), False).to_numpy(
         zero_copy_only=False)
     return complete
+
+
+def _international(texts: pa.Array) -> np.ndarray:
+    found: np.ndarray = pc.fill_null(pc.match_substring_regex(texts, _INTERNATIONAL),
+                                     False).to_numpy(zero_copy_only=False)
+    return found
 
 
 def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
