@@ -2,7 +2,8 @@
 """The project's entry points, runnable with nothing but Python 3.11+ and pip.
 
     python3 tasks.py demo   # run the notebooks against the emulator: reports/index.html
-    python3 tasks.py test   # install everything, then ruff, mypy and the whole test suite
+    python3 tasks.py test   # install everything (chromium too, as root on Debian), then
+                            # ruff, mypy and the whole test suite
     python3 tasks.py bench NAME [options]   # run benchmarks/bench_NAME.py in full
 
 Each creates (or reuses) the virtual environment ``.venv`` beside this file and
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -57,9 +59,29 @@ def demo() -> None:
     _run(BIN / "dialkit", "demo", *sys.argv[2:])
 
 
+def ensure_chromium() -> None:
+    """Install Debian's ``chromium`` for the browser tests (tests/test_browser.py) when it
+    is missing and this runs as root on Debian; elsewhere say why those tests will be
+    skipped. A failed install is said and the tests go on (they skip, and say so)."""
+    if shutil.which("chromium") or shutil.which("chromium-browser"):
+        return
+    debian = Path("/etc/debian_version").exists() and shutil.which("apt-get")
+    if not debian or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        print("no chromium: the browser tests will be skipped (on Debian, as root, "
+              "this installs it: apt-get install chromium)", flush=True)
+        return
+    print("installing chromium for the browser tests (apt-get, once)", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    steps = (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", "chromium"])
+    if not all(subprocess.run(step, stdout=subprocess.DEVNULL, env=env, check=False)
+               .returncode == 0 for step in steps):
+        print("chromium could not be installed: the browser tests will be skipped", flush=True)
+
+
 def test() -> None:
     """Lint, type-check and run every test; the exit status is the first failure's."""
     ensure_venv("test")
+    ensure_chromium()
     _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py")
     _run(BIN / "mypy", "src")
     _run(BIN / "python", "-m", "pytest", *sys.argv[2:])

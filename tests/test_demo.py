@@ -15,6 +15,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from typer.testing import CliRunner
 
 import dialkit._demo
+from demo_run import small_demo
 from dialkit import Client
 from dialkit._demo import demo_config, run_demo
 from dialkit.cli import app
@@ -27,9 +28,9 @@ FILES = ["messy_us_cleaned.xlsx", "funnel.csv", "evidence.xlsx", "report.html"]
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
-    """One run of the real demo on a small world: its folder and what it printed."""
-    out = tmp_path_factory.mktemp("demo") / "reports"
-    return out, runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+    """One run of the real demo on a small world (shared with ``test_browser``): its
+    folder and what it printed."""
+    return small_demo(tmp_path_factory.getbasetemp())
 
 
 def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, Result]) -> None:

@@ -34,6 +34,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
+from ._demo_pages import readable
 from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from .frames._progress import PROGRESS_VARIABLE
 from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
@@ -270,11 +271,12 @@ def to_html(notebook: nbformat.NotebookNode, title: str) -> str:
     """The notebook as one HTML page titled ``title`` (nbconvert's default is "Notebook"),
     its plots and images embedded as data URIs, and an output that offers HTML besides
     a widget (``analytics.explore``) shown as that HTML: a page has no kernel to drive
-    the widget, and would load its renderer from a CDN."""
+    the widget, and would load its renderer from a CDN. Tables and plots are then made
+    for their readers (:func:`dialkit._demo_pages.readable`)."""
     exporter = HTMLExporter(config=_static_first(), embed_images=True)  # type: ignore[no-untyped-call]
     exporter.log = _EXPORT_LOG  # not its warning, per notebook, that plots lack alt text
     body: str = exporter.from_notebook_node(notebook, {"metadata": {"name": title}})[0]
-    return body
+    return readable(body)
 
 
 def _static_first() -> Config:

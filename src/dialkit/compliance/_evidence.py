@@ -34,6 +34,7 @@ PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
 
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60
+_FIRST_READ = ("severity", "at", "local_time", "timezone", "evidence")
 _RATE_FORMAT = "0.00%"
 """A rate in the workbook: a number (it sorts and filters) shown as a percentage."""
 
@@ -113,6 +114,14 @@ def _own_columns(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[[c for c in rows.columns if c in COLUMNS or rows[c].notna().any()]]
 
 
+def _reading_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """A page's columns in the order a reader wants them: when and what (the time, the
+    local time, the evidence) before the ids that find the call; the rule's name, the
+    section's title, left out."""
+    first = [c for c in _FIRST_READ if c in frame]
+    return frame[first + [c for c in frame.columns if c not in first and c != "rule"]]
+
+
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     """Times as text in UTC (Excel has no time zones) and categories as text."""
     out = frame.copy()
@@ -140,7 +149,7 @@ def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
             continue
         parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
         parts.append(_chart(rows, rule))
-        table = named(masked(_plain(_own_columns(rows)), mask_pii), names)
+        table = _reading_order(named(masked(_plain(_own_columns(rows)), mask_pii), names))
         parts.append(html_table(table if shown is None else table.head(shown)))
         if shown is not None and len(rows) > shown:
             parts.append(f"<p>The first {shown:,} of {len(rows):,}: the workbook and "

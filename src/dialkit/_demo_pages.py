@@ -1,0 +1,85 @@
+"""The demo's notebook pages made for their readers, after nbconvert has written them.
+
+A notebook's tables are pandas' (and the toolkit's) HTML: missing values written
+``None``, ``nan`` or ``<NA>``, a 130-character id that makes a table 4,000 px
+wide. Each table in an output is passed through the rules of
+:mod:`dialkit.frames._pages`: missing values as an empty cell (``–`` in a column
+of numbers), long ids cut in the middle with the whole in a tooltip, long
+sentences wrapped, and the table in a box of its own that scrolls sideways. A
+plot has no alt text of its own (nbconvert writes a placeholder): it takes the
+first sentence of the text cell above it, which says what the plot shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, Tag
+
+from .frames._pages import MISSING_TEXTS, NO_NUMBER, TABLE_STYLE, cell_text, numeric
+
+PLACEHOLDER_ALT = "No description has been provided for this image"
+"""What nbconvert writes as a plot's alt text when it has none."""
+_PAGE_STYLE = TABLE_STYLE + (
+    ".jp-RenderedHTMLCommon .dialkit-scroll table{margin:0}"
+    ".jp-RenderedHTMLCommon td.dialkit-prose{text-align:left}")
+_SENTENCE = re.compile(r"(.{12,}?[.?!:])(\s|$)", re.DOTALL)
+_LONGEST_ALT = 200
+
+
+def readable(page: str) -> str:
+    """``page`` (an exported notebook) with its output tables tidied and its plots
+    described; the rest as it was."""
+    soup = BeautifulSoup(page, features="html.parser")
+    for table in soup.select(".jp-OutputArea-output table"):
+        tidy(table, soup)
+    for image in soup.select(".jp-OutputArea-output img"):
+        if image.get("alt", PLACEHOLDER_ALT) == PLACEHOLDER_ALT:
+            image["alt"] = _described(image)
+    style = soup.new_tag("style")
+    style.string = _PAGE_STYLE
+    (soup.head or soup).append(style)
+    return str(soup)
+
+
+def tidy(table: Tag, soup: BeautifulSoup) -> None:
+    """One table by the rules of :mod:`dialkit.frames._pages`, in a scrolling box."""
+    if not (table.parent and "dialkit-scroll" in (table.parent.get("class") or [])):
+        table.wrap(soup.new_tag("div", attrs={"class": "dialkit-scroll"}))
+    rows = [row.find_all(["td", "th"], recursive=False) for row in table.select("tbody tr")]
+    width = max((len(row) for row in rows), default=0)
+    numbers = [numeric(row[n].get_text() for row in rows if n < len(row))
+               for n in range(width)]
+    for row in rows:
+        for n, cell in enumerate(row):
+            _tidy_cell(cell, numbers[n])
+
+
+def _tidy_cell(cell: Tag, number: bool) -> None:
+    text = cell.get_text()
+    if text.strip() in MISSING_TEXTS:
+        cell.string = NO_NUMBER if number else ""
+        return
+    if cell.find(True) is not None or cell.get("title"):  # markup of its own: as it is
+        return
+    shown, whole, prose = cell_text(text)
+    if whole is not None:
+        cell.string, cell["title"] = shown, whole
+    if prose:
+        cell["class"] = " ".join([*(cell.get("class") or []), "dialkit-prose"])
+
+
+def _described(image: Tag) -> str:
+    """The first sentence of the text cell before the plot's cell (its first paragraph,
+    not its heading), or what it is."""
+    cell = image.find_parent(class_="jp-Cell")
+    while cell is not None:
+        cell = cell.find_previous_sibling(class_="jp-Cell")
+        if cell is not None and "jp-MarkdownCell" in (cell.get("class") or []):
+            words = cell.find("p") or cell
+            text = " ".join(words.get_text(" ").replace("¶", "").split())
+            found = _SENTENCE.match(text)
+            sentence = found.group(1) if found else text
+            if sentence:
+                return "Plot: " + sentence[:_LONGEST_ALT]
+    return "Plot"
