@@ -29,10 +29,12 @@ MISSING_TEXTS = frozenset({"None", "nan", "NaN", "<NA>", "NaT"})
 TABLE_STYLE = (
     ".dialkit-scroll{overflow-x:auto;max-width:100%}"
     ".dialkit-scroll table{margin:0}"
-    "td.dialkit-prose,th.dialkit-prose{white-space:normal;min-width:16em;max-width:36em;"
+    ".dialkit-scroll td,.dialkit-scroll th{white-space:nowrap}"
+    ".dialkit-scroll td.dialkit-prose{white-space:normal;min-width:16em;max-width:36em;"
     "text-align:left}"
-    "td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums}")
-"""The rules :func:`html_table`'s classes need: a page adds them to its style."""
+    ".dialkit-scroll td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums}")
+"""The rules :func:`html_table`'s classes need: a page adds them to its style. Ids and
+times stay on one line (a wide table scrolls); only prose wraps."""
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+(e[-+]?\d+)?\s?%?", re.IGNORECASE)
 
 
