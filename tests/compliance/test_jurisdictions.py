@@ -14,12 +14,22 @@ from urllib.parse import urlparse
 
 import pytest
 
+from dialkit.compliance import _checked_states
 from dialkit.compliance import _jurisdictions as jurisdictions
 from dialkit.compliance._jurisdictions import JurisdictionDataError, UnknownJurisdictionError
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = resources.files("dialkit.compliance").joinpath(jurisdictions.DATA_FILE)
 ROW = "[[jurisdiction]]\n"
+CHECKED = "[[checked]]\n"
+STATES = (
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN",
+    "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH",
+    "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT",
+    "VT", "VA", "WA", "WV", "WI", "WY",
+)
+"""The 50 states and DC by postal code, written out here rather than taken from a
+library, so that the test does not share a mistake with the code it checks."""
 
 
 def test_the_table_has_the_baseline_first_and_each_id_once() -> None:
@@ -90,6 +100,11 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-RI", date(2026, 8, 10), True),    # Victory Day, second Monday of August
     ("US-RI", date(2026, 11, 11), True),   # Veterans Day, a Wednesday
     ("US-PA", date(2026, 11, 26), True),   # Thanksgiving
+    ("US-PA", date(2026, 4, 3), True),     # Good Friday: Easter is 5 April 2026
+    ("US-PA", date(2028, 11, 7), True),    # Election Day, 2028
+    ("US-PA", date(2027, 6, 14), False),   # Flag Day, a Monday: not in the calendar, unlisted
+    ("US-PA", date(2026, 11, 27), False),  # the day after Thanksgiving: not in the Act's list
+    ("US-AL", date(2026, 2, 17), False),   # Mardi Gras: Baldwin and Mobile only, unlisted
     ("US-MS", date(2026, 12, 25), False),  # holiday ban repealed in 2024; a Friday
     ("US-MS", date(2026, 12, 27), True),   # a Sunday
     ("US-FL", date(2026, 7, 4), False),    # Florida bans no day
@@ -107,7 +122,7 @@ def test_a_banned_holiday_is_named() -> None:
     assert jurisdictions.get("US-FL").holiday_on(date(2026, 7, 4)) is None
 
 
-@pytest.mark.parametrize("jid", ["US-UT", "US-AL", "US-LA", "US-RI", "US-FL"])
+@pytest.mark.parametrize("jid", ["US-UT", "US-AL", "US-LA", "US-RI", "US-PA", "US-FL"])
 def test_the_holidays_of_a_period_are_those_asked_day_by_day(jid: str) -> None:
     row = jurisdictions.get(jid)
     start = date(2025, 12, 1)
@@ -131,8 +146,39 @@ def test_unconfirmed_rows_are_exposed_not_hidden() -> None:
     unconfirmed = jurisdictions.unconfirmed()
     assert {row.id for row in unconfirmed} == \
         {row.id for row in jurisdictions.all() if not row.confirmed}
-    assert "US-TX" in {row.id for row in unconfirmed}
+    assert "GB" in {row.id for row in unconfirmed}
     assert all(row.status == "unconfirmed" and row.doubts for row in unconfirmed)
+
+
+def test_a_holiday_the_calendar_lacks_is_named_but_not_applied() -> None:
+    pennsylvania = jurisdictions.get("US-PA")
+    assert pennsylvania.unlisted_holidays == ("Flag Day",)
+    assert pennsylvania.holiday_categories == ("public", "unofficial")
+    assert set(jurisdictions.get("US-AL").unlisted_holidays) == {"Mardi Gras", "Rosa Parks Day"}
+    for row in jurisdictions.all():
+        assert not set(row.unlisted_holidays) & set(row.holidays), row.id
+
+
+def test_mini_tcpa_rows_say_which_calls_they_cover() -> None:
+    for jid in ("US-FL", "US-OK", "US-MD", "US-PA", "US-MS"):
+        assert jurisdictions.get(jid).scope, jid
+    assert jurisdictions.get("US").scope == ""
+
+
+def test_every_state_and_dc_is_a_row_or_checked_once() -> None:
+    rows = [row.id for row in jurisdictions.all() if row.id.startswith("US-")]
+    checked = [state.id for state in _checked_states.checked()]
+    assert sorted(rows + checked) == sorted(f"US-{code}" for code in STATES)
+
+
+def test_checked_states_say_what_was_found_and_where() -> None:
+    states = _checked_states.checked()
+    assert {state.id for state in states if state.finding == "open"} == \
+        {"US-MI", "US-MN", "US-NV"}
+    for state in states:
+        assert state.note and state.sources and state.reviewed <= date.today(), state.id
+        assert all(url.startswith(("https://", "http://")) for url in state.sources)
+    assert _checked_states.checked() is _checked_states.checked()   # read once
 
 
 def test_each_row_cites_its_law_and_two_independent_sources() -> None:
@@ -197,17 +243,51 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("US-MD", "max_calls = 3", "max_call = 3", r"'US-MD'\): unknown column\(s\) \['max_call'\]"),
     ("US-CT", 'sunday = "09:00-20:00"', 'sunday = "09:00-20:00"\nholiday = "no calls"',
      r"'US-CT'\): a holiday window needs the holidays"),
+    ("US-PA", 'unlisted_holidays = ["Flag Day"]', 'unlisted_holidays = ["Labor Day"]',
+     r"'US-PA'\): unlisted holiday\(s\) \['Labor Day'\] are in the holidays calendar now"),
+    ("US-PA", 'holiday_categories = ["public", "unofficial"]', 'holiday_categories = ["public"]',
+     r"'US-PA'\): unknown holiday name\(s\) \['Good Friday', 'Election Day'\]"),
+    ("US-PA", 'holiday_categories = ["public", "unofficial"]',
+     'holiday_categories = ["public", "folklore"]',
+     r"'US-PA'\): holiday_categories \['public', 'folklore'\]: Category is not supported"),
 ])
 def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
         tmp_path: Path, jid: str, old: str, new: str, message: str) -> None:
-    head, *rows = DATA.read_text(encoding="utf-8").split(ROW)
-    (index,) = [n for n, row in enumerate(rows) if row.startswith(f'id = "{jid}"\n')]
-    assert rows[index].count(old) == 1, old
-    rows[index] = rows[index].replace(old, new)
-    broken = tmp_path / "jurisdictions.toml"
-    broken.write_text(ROW.join([head, *rows]), encoding="utf-8")
+    broken = _broken_copy(tmp_path, ROW, jid, old, new)
     with pytest.raises(JurisdictionDataError, match=message):
         jurisdictions.load(broken)
+
+
+# The same for the [[checked]] entries: each change breaks one entry.
+@pytest.mark.parametrize(("sid", "old", "new", "message"), [
+    ("US-AK", 'finding = "federal"', 'finding = "probably fine"',
+     r"checked 1 \('US-AK'\): finding 'probably fine' is not one of"),
+    ("US-AZ", 'id = "US-AZ"', 'id = "US-AK"', r"checked 2 \('US-AK'\): US-AK is already checked"),
+    ("US-AZ", 'id = "US-AZ"', 'id = "US-FL"', r"'US-FL'\): US-FL is already a row"),
+    ("US-AZ", 'id = "US-AZ"', 'id = "GB"', r"'GB'\): id 'GB' is not a state's 'US-XX'"),
+    ("US-AZ", 'finding = "federal"', 'verdict = "federal"',
+     r"'US-AZ'\): unknown column\(s\) \['verdict'\]"),
+    ("US-IN", '    "http://in.gov/attorneygeneral/2538.htm",\n    "https://www.dropcowboy.com/'
+     'state-compliance",\n', "", r"'US-IN'\): sources must be one or more"),
+    ("US-AZ", "reviewed = 2026-11-23", "reviewed = 2026", r"'US-AZ'\): reviewed must be a date"),
+])
+def test_a_broken_checked_entry_is_refused_naming_it(
+        tmp_path: Path, sid: str, old: str, new: str, message: str) -> None:
+    broken = _broken_copy(tmp_path, CHECKED, sid, old, new)
+    with pytest.raises(JurisdictionDataError, match=message):
+        _checked_states.load_checked(broken)
+
+
+def _broken_copy(tmp_path: Path, marker: str, key: str, old: str, new: str) -> Path:
+    """A copy of the real file with ``old`` replaced by ``new`` in the one table
+    (after ``marker``) whose id is ``key``."""
+    head, *tables = DATA.read_text(encoding="utf-8").split(marker)
+    (index,) = [n for n, table in enumerate(tables) if table.startswith(f'id = "{key}"\n')]
+    assert tables[index].count(old) == 1, old
+    tables[index] = tables[index].replace(old, new)
+    broken = tmp_path / "jurisdictions.toml"
+    broken.write_text(marker.join([head, *tables]), encoding="utf-8")
+    return broken
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
@@ -219,3 +299,4 @@ def test_the_real_file_passes_the_same_checks(tmp_path: Path) -> None:
     copy = tmp_path / "jurisdictions.toml"
     copy.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
     assert jurisdictions.load(copy) == jurisdictions.load()
+    assert _checked_states.load_checked(copy) == _checked_states.checked()

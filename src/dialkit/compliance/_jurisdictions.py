@@ -76,9 +76,10 @@ _ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
 COLUMNS = frozenset({
     "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
     "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
-    "reviewed", "confirmed", "doubts"})
+    "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "unlisted_holidays"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
+DEFAULT_CATEGORIES = ("public",)
 
 
 class JurisdictionDataError(ValueError):
@@ -112,6 +113,12 @@ class Jurisdiction:
         reviewed: When the row was last checked.
         confirmed: Whether two independent sources agree on the row.
         doubts: What the research left open.
+        scope: Which calls the rule covers, where the law says (a "mini-TCPA"
+            that covers some calls only, its exemptions); empty when unsaid.
+        holiday_categories: The ``holidays`` categories ``holidays`` are named
+            from (``public`` unless a banned day is in another, as Good Friday).
+        unlisted_holidays: Days the law bans that the ``holidays`` calendar
+            lacks: named so reports can say so, never applied (no hand-made dates).
     """
 
     id: str
@@ -131,6 +138,9 @@ class Jurisdiction:
     reviewed: date
     confirmed: bool
     doubts: str
+    scope: str = ""
+    holiday_categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    unlisted_holidays: tuple[str, ...] = ()
 
     @property
     def status(self) -> str:
@@ -149,7 +159,7 @@ class Jurisdiction:
         """The named holiday of this row that ``day`` is (or is observed on), if any."""
         if not self.holidays:
             return None
-        for name in _calendar(self.country, self.subdivision).get_list(day):
+        for name in self._calendar().get_list(day):
             base = name.removesuffix(OBSERVED_SUFFIX)
             if base in self.holidays and (base == name or self.observed):
                 return name
@@ -163,11 +173,14 @@ class Jurisdiction:
         """
         if not self.holidays:
             return {}
-        calendar = _calendar(self.country, self.subdivision)
+        calendar = self._calendar()
         for year in range(start.year, end.year + 1):
             calendar.get(date(year, 1, 1))  # fills the calendar for the year
         found = {day: self.holiday_on(day) for day in calendar if start <= day <= end}
         return {day: name for day, name in sorted(found.items()) if name is not None}
+
+    def _calendar(self) -> HolidayBase:
+        return _calendar(self.country, self.subdivision, self.holiday_categories)
 
     def window_on(self, day: date) -> Window | None:
         """The allowed window on a recipient-local date, or None if no calls are allowed."""
@@ -226,19 +239,7 @@ def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
         JurisdictionDataError: The file cannot be read as the table; the message
             names the row and the column at fault.
     """
-    if path is None:
-        text = resources.files("dialkit.compliance").joinpath(DATA_FILE).read_text(encoding="utf-8")
-        where = DATA_FILE
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise JurisdictionDataError(f"cannot read {where}: {exc}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise JurisdictionDataError(f"{where} is not valid TOML: {exc}") from None
+    data, where = _read(path)
     rows = data.get("jurisdiction")
     if not isinstance(rows, list) or not rows:
         raise JurisdictionDataError(f"{where} has no [[jurisdiction]] rows")
@@ -249,6 +250,23 @@ def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
             raise JurisdictionDataError(f"{where}, row {number}: id {row.id!r} is repeated")
         table[row.id] = row
     return table
+
+
+def _read(path: Path | str | None) -> tuple[dict[str, Any], str]:
+    """A table file's TOML and the name errors call it by."""
+    if path is None:
+        text = resources.files("dialkit.compliance").joinpath(DATA_FILE).read_text(encoding="utf-8")
+        where = DATA_FILE
+    else:
+        where = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise JurisdictionDataError(f"cannot read {where}: {exc}") from None
+    try:
+        return tomllib.loads(text), where
+    except tomllib.TOMLDecodeError as exc:
+        raise JurisdictionDataError(f"{where} is not valid TOML: {exc}") from None
 
 
 @lru_cache(maxsize=1)
@@ -269,7 +287,10 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
     holidays = tuple(_strings(raw, "holidays", where, required=False))
     if "holiday" in raw and not holidays:
         raise JurisdictionDataError(f"{where}: a holiday window needs the holidays it applies to")
-    _check_holidays(jid, holidays, where)
+    categories = tuple(_strings(raw, "holiday_categories", where, required=False)) \
+        or DEFAULT_CATEGORIES
+    unlisted = tuple(_strings(raw, "unlisted_holidays", where, required=False))
+    _check_holidays(jid, holidays, unlisted, categories, where)
     max_calls, cap_period = _cap(raw, where)
     return Jurisdiction(
         id=jid, name=_text(raw, "name", where),
@@ -285,6 +306,8 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         reviewed=_reviewed(raw, where),
         confirmed=_typed(raw, "confirmed", bool, where, None),
         doubts=_typed(raw, "doubts", str, where, ""),
+        scope=_typed(raw, "scope", str, where, ""),
+        holiday_categories=categories, unlisted_holidays=unlisted,
     )
 
 
@@ -354,10 +377,12 @@ def _days(raw: Mapping[str, Any], key: str, where: str) -> timedelta | None:
     return timedelta(days=days) if days else None
 
 
-def _sources(raw: Mapping[str, Any], where: str) -> tuple[str, ...]:
+def _sources(raw: Mapping[str, Any], where: str, least: int = 2) -> tuple[str, ...]:
     sources = _strings(raw, "sources", where, required=True)
-    if len(sources) < 2 or not builtins.all(s.startswith(("https://", "http://")) for s in sources):
-        raise JurisdictionDataError(f"{where}: sources must be two or more http(s) addresses")
+    if len(sources) < least or not builtins.all(
+            s.startswith(("https://", "http://")) for s in sources):
+        raise JurisdictionDataError(
+            f"{where}: sources must be {'two' if least == 2 else 'one'} or more http(s) addresses")
     return tuple(sources)
 
 
@@ -369,21 +394,36 @@ def _reviewed(raw: Mapping[str, Any], where: str) -> date:
     return value
 
 
-def _check_holidays(jid: str, names: tuple[str, ...], where: str) -> None:
-    """Refuse a holiday name the ``holidays`` calendar of the row's place never uses."""
-    if not names:
+def _check_holidays(jid: str, names: tuple[str, ...], unlisted: tuple[str, ...],
+                    categories: tuple[str, ...], where: str) -> None:
+    """Refuse a holiday name the row's calendar never uses, and an unlisted one it has.
+
+    An "unlisted" day that the ``holidays`` calendar has since gained must move
+    to ``holidays``, so that it is applied rather than only reported.
+    """
+    if not names and not unlisted:
         return
-    known = _holiday_names(jid[:2], jid[3:] or None)
+    try:
+        known = _holiday_names(jid[:2], jid[3:] or None, categories)
+    except ValueError as exc:  # the holidays package refuses an unknown category
+        raise JurisdictionDataError(
+            f"{where}: holiday_categories {list(categories)}: {exc}") from None
     unknown = [name for name in names if name not in known]
     if unknown:
         raise JurisdictionDataError(
             f"{where}: unknown holiday name(s) {unknown} for {jid}; the holidays "
             f"package names these: {sorted(known)}")
+    listed = [name for name in unlisted if name in known]
+    if listed:
+        raise JurisdictionDataError(
+            f"{where}: unlisted holiday(s) {listed} are in the holidays calendar now; "
+            f"move them to holidays")
 
 
 @cache
-def _holiday_names(country: str, subdivision: str | None) -> frozenset[str]:
-    calendar = _calendar(country, subdivision)
+def _holiday_names(country: str, subdivision: str | None,
+                   categories: tuple[str, ...]) -> frozenset[str]:
+    calendar = _calendar(country, subdivision, categories)
     for year in HOLIDAY_CHECK_YEARS:
         calendar.get(date(year, 1, 1))  # fills the calendar for the year
     return frozenset(name.removesuffix(OBSERVED_SUFFIX)
@@ -391,11 +431,12 @@ def _holiday_names(country: str, subdivision: str | None) -> frozenset[str]:
 
 
 @cache
-def _calendar(country: str, subdivision: str | None) -> HolidayBase:
-    """The public holidays of a place; imported here so ``import dialkit`` stays light."""
+def _calendar(country: str, subdivision: str | None,
+              categories: tuple[str, ...] = DEFAULT_CATEGORIES) -> HolidayBase:
+    """The holidays of a place; imported here so ``import dialkit`` stays light."""
     import holidays
 
-    return holidays.country_holidays(country, subdiv=subdivision)
+    return holidays.country_holidays(country, subdiv=subdivision, categories=categories)
 
 
 def window_text(window: Window | None) -> str:
@@ -416,25 +457,10 @@ def cap_text(row: Jurisdiction) -> str:
 
 
 def markdown() -> str:
-    """The table as docs/jurisdictions.md shows it, generated so the two cannot drift."""
-    lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Cap per number "
-             "| DNC scrub | Citation | Reviewed | Status |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for row in all():
-        scrub = f"{row.dnc_scrub_age.days} days" if row.dnc_scrub_age else "federal"
-        holiday = (f"{window_text(row.holiday)} ({len(row.holidays)} days)"
-                   if row.holidays else "as the weekday")
-        status = "confirmed" if row.confirmed else "**unconfirmed**"
-        lines.append(
-            f"| {row.id} | {row.name} | {window_text(row.weekday)} | {window_text(row.saturday)} "
-            f"| {window_text(row.sunday)} | {holiday} | {cap_text(row)} | {scrub} "
-            f"| {row.citation} | {row.reviewed.isoformat()} | {status} |")
-    for row in all():
-        lines += ["", f"### {row.id}: {row.name} ({row.status})", ""]
-        if row.holidays:
-            lines.append(f"- No calls{' (observed days too)' if row.observed else ''} on: "
-                         + "; ".join(row.holidays) + ".")
-        lines += [f"- Sources: {', '.join(f'<{url}>' for url in row.sources)}"]
-        if row.doubts:
-            lines.append(f"- Doubts: {row.doubts}")
-    return "\n".join(lines) + "\n"
+    """The table as docs/jurisdictions.md shows it, generated so the two cannot drift.
+
+    Rendered by ``_jurisdictions_docs`` (imported here, on use, as it imports this module).
+    """
+    from dialkit.compliance._jurisdictions_docs import markdown as render
+
+    return render()
