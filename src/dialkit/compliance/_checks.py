@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
-from ._zones import ZONES, codes_of, regions_among, zoned
+from ._zones import ZONES, codes_in, codes_of, regions_among, zoned
 
 _DAY_MS = 24 * 3600 * 1000
 Ints = NDArray[np.int64]
@@ -164,8 +164,7 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
 def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                     as_of: pd.Timestamp) -> pd.DataFrame:
     """Leads with no DNC check of their number, or one older than the scrub age."""
-    checked = dnc.groupby("phone", sort=False)["checked_at"].max()
-    last = leads["phone"].map(checked)
+    last = _last_checks(leads["phone"], dnc)
     stale = last.isna() | (last < as_of - rules.scrub_age)
     hits = leads[stale & ~leads["status"].isin(["dnc", "completed"])]
     when = last[hits.index]
@@ -174,6 +173,19 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
         "last DNC check " + when.dt.strftime("%Y-%m-%d")
         + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
+
+
+def _last_checks(phones: pd.Series, dnc: pd.DataFrame) -> pd.Series:
+    """The latest ``checked_at`` of each of ``phones`` in ``dnc`` (``NaT``: never checked),
+    grouped by integer codes of the numbers: a group-by on their text and a ``map`` took
+    0.1 s for 200,000 leads. A null number has no check."""
+    codes = codes_in(phones, dnc["phone"])
+    lead_codes, dnc_codes = codes[:len(phones)], codes[len(phones):]
+    checked = dnc["checked_at"].reset_index(drop=True)
+    known = dnc["phone"].notna().to_numpy()
+    latest = checked[known].groupby(dnc_codes[known]).max()
+    found = latest.reindex(np.where(phones.notna().to_numpy(), lead_codes, -1))
+    return pd.Series(found.array, index=phones.index, name=phones.name)
 
 
 def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFrame:
