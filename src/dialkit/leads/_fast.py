@@ -146,7 +146,7 @@ def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     slow = first.slow.copy()
     slow[retry] = again.slow
     valid[retry], country[retry] = valid_again, country_again
-    code, nsn = first.code.copy(), _replace(first.nsn, retry, again.nsn)
+    code, nsn = first.code.copy(), replace_rows(first.nsn, retry, again.nsn)
     code[retry] = again.code
     done[rows[slow]] = False
     bits = rewritten.flags[rows] | nanp << 3 | added << 4
@@ -167,8 +167,8 @@ def _rewritten(texts: pa.Array, digits: pa.Array, plain: Bools,
     if not len(found.rows):
         return texts, digits, _Rewrites(flags, extension)
     new_digits, plain[found.rows], plus[found.rows] = _scan(found.texts)
-    return (_replace(texts, found.rows, found.texts), _replace(digits, found.rows, new_digits),
-            _Rewrites(flags, extension))
+    return (replace_rows(texts, found.rows, found.texts),
+            replace_rows(digits, found.rows, new_digits), _Rewrites(flags, extension))
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +310,7 @@ def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bool
     sub = digits.take(pa.array(starts))
     pot = _drop(sub, np.full(len(starts), len(own)))
     changed, after, slow = _strip(pot, plan)
-    pot = _replace(pot, changed, after)
+    pot = replace_rows(pot, changed, after)
     too_long = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(sub), 40)] == 2
     better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
     rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
@@ -627,13 +627,16 @@ class _Changes:
             return self.values
         rows = np.concatenate(self.rows)
         order = np.argsort(rows, kind="stable")
-        return _replace(self.values, rows[order], pa.concat_arrays(self.new).take(pa.array(order)))
+        new = pa.concat_arrays(self.new).take(pa.array(order))
+        return replace_rows(self.values, rows[order], new)
 
 
-def _replace(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
+def replace_rows(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
     """``values`` with ``new`` at ``rows`` (sorted): one take from both."""
     if not len(rows):
         return values
+    if len(rows) == len(values):
+        return new
     index = np.arange(len(values))
     index[rows] = len(values) + np.arange(len(rows))
     return pa.concat_arrays([values, new]).take(pa.array(index))

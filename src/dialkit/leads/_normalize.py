@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from ..contract import E164_PATTERN
 from . import _fast
-from ._fast import MIN_INTERNATIONAL_DIGITS
+from ._fast import MIN_INTERNATIONAL_DIGITS, replace_rows
 from ._phone_text import clean, plain
 
 COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
@@ -101,10 +101,11 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     else:
         columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))
     slow = _slow(texts.take(pa.array(rest)).to_pylist(), [names[w] for w in where[rest].tolist()])
-    columns = [_merge(column, rest, values) for column, values in zip(columns, slow, strict=True)]
-    if unknown.any():
-        columns[4] = pc.if_else(pa.array(unknown), pc.binary_join_element_wise(
-            columns[4], "unknown_country", ",", null_handling="skip"), columns[4])
+    columns = [replace_rows(column, rest, values)
+               for column, values in zip(columns, slow, strict=True)]
+    unknown_rows = np.flatnonzero(unknown)
+    columns[4] = replace_rows(columns[4], unknown_rows, pc.binary_join_element_wise(
+        columns[4].take(pa.array(unknown_rows)), "unknown_country", ",", null_handling="skip"))
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
                          for name, column in zip(COLUMNS, columns, strict=True)},
                         index=cells.index)
@@ -132,18 +133,6 @@ def _slow(texts: list[str | None], regions: list[str]) -> list[pa.Array]:
             seen[key] = _one(*key)
     outcomes = [seen[key] for key in zip(texts, regions, strict=True)]
     return [pa.array([getattr(o, name) for o in outcomes], pa.string()) for name in COLUMNS]
-
-
-def _merge(column: pa.Array, rows: NDArray[np.intp], values: pa.Array) -> pa.Array:
-    """``column`` with ``values`` at ``rows``."""
-    if len(rows) == len(column):
-        return values
-    if not len(rows):
-        return column
-    positions = np.full(len(column), -1, np.int64)
-    positions[rows] = np.arange(len(rows))
-    spread = values.take(pa.array(positions, mask=positions < 0))
-    return pc.if_else(pa.array(positions >= 0), spread, column)
 
 
 def _texts(cells: pd.Series) -> pa.Array:
