@@ -185,3 +185,40 @@ def test_the_fast_path_gives_the_slow_path_s_answer_on_every_example() -> None:
     cells = _cells()
     slow = _frame(cells["text"], region="US", country=cells["region"], fast=False)
     pd.testing.assert_frame_equal(normalize(cells["text"], country=cells["region"]), slow)
+
+
+WIDE = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@functools.cache
+def _other_shapes() -> pd.DataFrame:
+    """Each example as the other shapes a lead file holds, read column-wise before the fast
+    path: its E.164 digits as an Excel float, after ``00`` and ``011``, national and
+    international full-width, and first of two numbers; each with the file's region."""
+    rows = []
+    examples = _examples()
+    for index, (region, number) in enumerate(examples):
+        home = "US" if region == "001" else region
+        e164 = _e164(number)
+        international = phonenumbers.format_number(number, Format.INTERNATIONAL)
+        national = phonenumbers.format_number(number, Format.NATIONAL)
+        other = _e164(examples[(index + 1) % len(examples)][1])
+        for cell, where in ((e164[1:] + ".0", home), (e164[1:] + ".0", "US"),
+                            ("+" + e164[1:] + ".00", "US"), ("00" + e164[1:], "US"),
+                            ("00 " + international[1:], home), ("011 " + international[1:], "US"),
+                            (national.translate(WIDE), home),
+                            (international.translate(WIDE) + " x12", "US"),
+                            (national + " / " + other, home), (international + ", " + national,
+                                                               "US")):
+            rows.append((cell, where))
+    return pd.DataFrame(rows, columns=["text", "region"])
+
+
+def test_the_fast_path_gives_the_slow_path_s_answer_on_every_example_in_other_shapes() -> None:
+    cells = _other_shapes()
+    fast = normalize(cells["text"], country=cells["region"])
+    slow = _frame(cells["text"], region="US", country=cells["region"], fast=False)
+    pd.testing.assert_frame_equal(fast, slow)
+    flags = fast["flags"].fillna("")
+    for flag in ("excel_float", "international_prefix", "two_numbers", "extension"):
+        assert flags.str.contains(flag).sum() > 500, flag
