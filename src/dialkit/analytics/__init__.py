@@ -13,7 +13,7 @@ Example:
 
 from ._compare import compare
 from ._explore import Explorer, explore
-from ._funnel import CONVERSATION_SECONDS, STAGES, funnel
+from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
 from ._inputs import POSITIVE, AnalyticsInputError
 from ._load import load
 from ._local import WEEKDAYS
@@ -31,6 +31,7 @@ __all__ = [
     "WEEKDAYS",
     "answer_rates",
     "attempts_to_contact",
+    "biggest_loss",
     "compare",
     "disposition_mix",
     "explore",

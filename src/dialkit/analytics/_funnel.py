@@ -120,3 +120,48 @@ def _table(keyed: Matched, conditions: list[Bools]) -> pd.DataFrame:
         "campaign_id": pd.array(np.repeat(keyed.campaigns, len(STAGES)), "string[pyarrow]"),
         "stage": stage, "leads": counts.T.ravel(), "skipped": skipped.T.ravel(),
         "rate": rate.T.ravel(), "overall": overall.T.ravel()})
+
+
+def biggest_loss(table: pd.DataFrame) -> pd.DataFrame:
+    """Per campaign, the stage where it loses leads most against the rest of the account:
+    the stage whose ``rate`` (of the stage before) is furthest below the account's median
+    ``rate`` for that stage.
+
+    The share of leads lost is largest at the same late stage for almost every campaign
+    (few leads book), so it tells campaigns apart by nothing; measured against the
+    account's median at each stage, each campaign's weakest step shows. The median of a
+    stage is over the campaigns whose rate there is defined (not NaN: the stage before
+    has leads), so a campaign never dialled sets no median past ``dialled``. On a tie the
+    earlier stage is named. A campaign at or above the median at every stage has no
+    biggest loss (null), as has every campaign of an account of one campaign.
+
+    Args:
+        table: What :func:`funnel` returns (``campaign_id``, ``stage``, ``rate``); filter
+            it first to compare only some campaigns (say, those that have dialled).
+
+    Returns:
+        One row per campaign (sorted): ``campaign_id``, ``biggest_loss`` (the stage, an
+        ordered categorical of :data:`STAGES`; null when none is below the median),
+        ``rate`` (the campaign's rate at that stage), ``median`` (the account's) and
+        ``shortfall`` (``median - rate``; NaN where there is no such stage).
+
+    Example:
+        >>> biggest_loss(funnel(**frames))  # doctest: +SKIP
+    """
+    frame = prepared(table, ("campaign_id", "stage", "rate"), "table", "funnel(...)")
+    rates = frame.assign(stage=frame["stage"].astype(str)).pivot(
+        index="campaign_id", columns="stage", values="rate").reindex(columns=list(STAGES[1:]))
+    values = rates.to_numpy(np.float64, na_value=np.nan)
+    median = rates.median().to_numpy(np.float64, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        shortfall = np.where(median - values > 0, median - values, np.nan)
+    pick = np.where(np.isnan(shortfall), -np.inf, shortfall).argmax(axis=1)
+    found = ~np.isnan(shortfall).all(axis=1)
+    rows = np.arange(len(values))
+    return pd.DataFrame({
+        "campaign_id": pd.array(rates.index.astype(str), "string[pyarrow]"),
+        "biggest_loss": pd.Categorical.from_codes(np.where(found, pick + 1, -1),
+                                                  categories=STAGES, ordered=True),
+        "rate": np.where(found, values[rows, pick], np.nan),
+        "median": np.where(found, median[pick], np.nan),
+        "shortfall": np.where(found, shortfall[rows, pick], np.nan)})

@@ -64,10 +64,9 @@ def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
     ``created_at``); the numbers hashed in place, and each distinct one asked once."""
     codes, numbers = _distinct(calls["to_number"], rows)
     zones, zone, count = first_zones(pd.Series(numbers, dtype=TEXT))
-    known = codes >= 0
-    hour, day = _wall_clock(calls["created_at"].array[rows], np.where(known, zone[codes], -1),
-                            zones)
-    return Clock(np.where(known, zone[codes], -1), zones, known & (count[codes] > 1), hour, day)
+    zone, count = np.r_[zone, -1][codes], np.r_[count, 0][codes]  # code -1: no number
+    hour, day = _wall_clock(calls["created_at"].array[rows], zone, zones)
+    return Clock(zone, zones, count > 1, hour, day)
 
 
 @functools.cache

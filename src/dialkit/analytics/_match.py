@@ -72,17 +72,16 @@ def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Mat
     call_pair = np.full(len(call_phone), -1, np.int64)
     rows = np.flatnonzero(calls_among & (call_campaign >= 0) & (call_phone >= 0))
     call_pair[rows] = _pairs_of(call_phone[rows], call_campaign[rows], distinct, width)
-    return Matched(campaigns, np.where(lead_campaign >= 0, rank[lead_campaign], -1),
-                   lead_pair, call_pair, len(distinct) + 1)
+    return Matched(campaigns, rank[lead_campaign], lead_pair, call_pair, len(distinct) + 1)
 
 
 def _sorted_campaigns(names: pa.Array, codes: Ints) -> tuple[list[str], Ints]:
     """The campaigns of ``codes`` (indexes into ``names``), sorted; and for each name,
-    its index among them (-1: not met)."""
+    its index among them (-1: not met), then -1 for code -1 (null)."""
     met = np.unique(codes[codes >= 0])
     texts = names.take(pa.array(met, pa.int64())).to_pylist()
     order = np.argsort(np.array(texts, dtype=object)).astype(np.int64)
-    rank = np.full(len(names), -1, np.int64)
+    rank = np.full(len(names) + 1, -1, np.int64)
     rank[met[order]] = np.arange(len(order))
     return [texts[n] for n in order], rank
 

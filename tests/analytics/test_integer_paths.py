@@ -1,0 +1,132 @@
+"""The integer paths of the funnel, the attempts and the answer rates (calls matched to leads
+on dictionary codes, local times read off each zone's ticks, talk time from ticks) against
+the row-by-row reference, on random small accounts: a phone in several campaigns, twice in
+one campaign, nulls, calls of a campaign with no leads, inbound calls, times across DST
+changes, before 1970, and a zone half an hour off the hour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import rowwise
+from handmade import calls, frame, leads
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dialkit.analytics import answer_rates, attempts_to_contact, funnel
+from dialkit.analytics._inputs import talked
+
+PHONES = ["+12125550101", "+12125550102", "+12135550123", "+17095550123",  # St John's: -3:30
+          "+442079460958", "+80012345678", None]
+CAMPAIGNS = ["cmp_a", "cmp_b", "cmp_c", None]
+MOMENTS = [pd.Timestamp(t) for t in (
+    "2026-03-08T06:30:00Z",  # New York springs forward at 07:00 UTC
+    "2026-11-01T05:30:00Z",  # and falls back at 06:00 UTC
+    "2026-03-08T05:00:00Z",  # St John's springs forward at 05:30 UTC
+    "2026-03-29T00:30:00Z",  # London at 01:00 UTC
+    "2026-06-01T14:00:00Z", "1969-12-31T23:00:00Z")]
+DISPOSITIONS = ["sale", "not_interested", "info_sent", None]
+
+
+@st.composite
+def call_rows(draw: st.DrawFn) -> dict[str, Any]:
+    at = draw(st.sampled_from(MOMENTS)) + pd.Timedelta(minutes=draw(st.integers(0, 120)))
+    row = {"to_number": draw(st.sampled_from(PHONES)), "created_at": at.isoformat(),
+           "campaign_id": draw(st.sampled_from([*CAMPAIGNS, "cmp_z"])),
+           "direction": draw(st.sampled_from(["outbound", "outbound", "inbound"]))}
+    if draw(st.booleans()):
+        talk = draw(st.sampled_from([0, 29.999, 30, 30.001, 400]))
+        row |= {"answered_at": at + pd.Timedelta(seconds=5),
+                "ended_at": at + pd.Timedelta(seconds=5 + talk),
+                "disposition": draw(st.sampled_from(DISPOSITIONS))}
+    return row
+
+
+@st.composite
+def accounts(draw: st.DrawFn) -> dict[str, pd.DataFrame]:
+    people = leads(*draw(st.lists(st.tuples(st.sampled_from(CAMPAIGNS),
+                                            st.sampled_from(PHONES)), max_size=12))).reindex(
+        columns=["id", "campaign_id", "phone", "status", "attempts", "created_at"])
+    made = calls(*draw(st.lists(call_rows(), max_size=25)))
+    if made.empty:
+        made = calls({"to_number": PHONES[0], "created_at": "2026-06-01T14:00:00Z"}).iloc[:0]
+    booked = draw(st.lists(st.integers(0, 12), max_size=4))
+    callbacks = frame([{"lead_id": f"lead_{n}"} for n in booked], "cb", {"status": "pending"})
+    appointments = frame([{"phone": p} for p in draw(st.lists(st.sampled_from(PHONES),
+                                                               max_size=2))],
+                         "appt", {"status": "scheduled"})
+    return {"leads": people, "calls": made,
+            "callbacks": callbacks.reindex(columns=["id", "lead_id", "status"]),
+            "appointments": appointments.reindex(columns=["id", "phone", "status"])}
+
+
+@settings(max_examples=60, deadline=None)
+@given(account=accounts())
+def test_the_funnel_and_the_attempts_equal_the_row_by_row_counts(
+        account: dict[str, pd.DataFrame]) -> None:
+    table = funnel(**account)
+    got = {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]].itertuples(
+        index=False) if n}
+    assert got == _campaigned(rowwise.funnel(**account))
+    tries = attempts_to_contact(account["leads"], account["calls"])
+    got_tries = {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
+        ["campaign_id", "attempts", "leads"]].itertuples(index=False)}
+    assert got_tries == _campaigned(rowwise.attempts(account["leads"], account["calls"]))
+
+
+def _campaigned(counts: Any) -> dict[Any, int]:
+    """The reference's counts but those of leads of no campaign (which the tables leave
+    out: a lead belongs to no campaign's funnel without one)."""
+    return {key: n for key, n in counts.items() if key[0] is not None}
+
+
+@settings(max_examples=60, deadline=None)
+@given(account=accounts())
+def test_answer_rates_equal_the_call_by_call_count(account: dict[str, pd.DataFrame]) -> None:
+    table = answer_rates(account["calls"])
+    got = {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
+           for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]].itertuples(
+               index=False)}
+    assert got == rowwise.answer_rates(account["calls"])
+
+
+def test_a_phone_in_several_campaigns_counts_for_the_lead_of_the_call_s_campaign() -> None:
+    people = leads(("cmp_a", PHONES[0]), ("cmp_b", PHONES[0]), ("cmp_c", PHONES[0]),
+                   ("cmp_b", PHONES[1]))
+    made = calls({"to_number": PHONES[0], "created_at": "2026-06-01T14:00:00Z",
+                  "campaign_id": "cmp_b"},
+                 {"to_number": PHONES[1], "created_at": "2026-06-01T14:00:00Z",
+                  "campaign_id": "cmp_a"})
+    table = funnel(people, made)
+    dialled = table[table["stage"] == "dialled"].set_index("campaign_id")["leads"]
+    assert dialled.to_dict() == {"cmp_a": 0, "cmp_b": 1, "cmp_c": 0}
+
+
+@settings(max_examples=150, deadline=None)
+@given(ticks=st.lists(st.integers(-10**6, 10**9), min_size=1, max_size=8),
+       unit=st.sampled_from(["s", "ms", "us", "ns"]), other=st.sampled_from(["us", "ns"]),
+       seconds=st.sampled_from([0, 0.1, 29.999999, 30, 30.0000001, 1e6]))
+def test_talk_time_is_pandas_total_seconds(ticks: list[int], unit: str, other: str,
+                                           seconds: float) -> None:
+    start = pd.Timestamp("2026-06-01T14:00:00Z")
+    ended = pd.Series(start + pd.to_timedelta(np.array(ticks), unit)).astype(
+        f"datetime64[{unit}, UTC]")
+    began = pd.Series([start, pd.NaT, *[start] * (len(ticks) - 1)][:len(ticks)]).astype(
+        f"datetime64[{other}, UTC]")
+    made = pd.DataFrame({"answered_at": began, "ended_at": ended})
+    expected = ((ended - began).dt.total_seconds() >= seconds).fillna(False).to_numpy(bool)
+    assert talked(made, seconds).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("far", ["2250-01-01T00:00:00.5Z", "1800-01-01T00:00:00.5Z"])
+def test_talk_time_of_a_span_pandas_nudges_goes_through_pandas(far: str) -> None:
+    began = pd.Series(pd.to_datetime(["2026-06-01T14:00:00Z"] * 2, utc=True)).astype(
+        "datetime64[ns, UTC]")
+    ended = pd.Series(pd.to_datetime([far, "2026-06-01T14:00:30Z"], utc=True,
+                                     format="ISO8601")).astype("datetime64[ns, UTC]")
+    made = pd.DataFrame({"answered_at": began, "ended_at": ended})
+    expected = ((ended - began).dt.total_seconds() >= 30).to_numpy(bool)
+    assert talked(made, 30).tolist() == expected.tolist()
