@@ -25,6 +25,8 @@ from typing import Any, Final
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
 """The first characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
@@ -36,6 +38,8 @@ EXCEL_OPTIONS: Final = {"strings_to_formulas": False, "strings_to_urls": False,
 
 _START = re.compile(FORMULA_START)
 _E164 = re.compile(E164_CELL)
+_FIRST_BYTES = np.array([bool(_START.match(chr(byte))) for byte in range(256)])
+"""Which bytes :data:`FORMULA_START` matches (each of its characters is ASCII)."""
 
 
 def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
@@ -99,8 +103,9 @@ def _textual(values: pd.Series) -> bool:
 
 
 def _escaped(values: pd.Series) -> pd.Series:
-    """A text column escaped: vectorised for string columns, cell by cell for columns of
-    Python objects (which may mix text with numbers), by category for categoricals."""
+    """A text column escaped: over its Arrow strings for string columns, cell by cell for
+    columns of Python objects (which may mix text with numbers), by category for
+    categoricals."""
     if isinstance(values.dtype, pd.CategoricalDtype):
         categories = values.cat.categories.to_series()
         if not categories.map(escaped_cell).ne(categories).any():
@@ -108,13 +113,60 @@ def _escaped(values: pd.Series) -> pd.Series:
         return values.astype(object).map(escaped_cell)
     if pd.api.types.is_object_dtype(values.dtype):
         return values.map(escaped_cell)
-    starts = np.flatnonzero(values.str.match(FORMULA_START, na=False).to_numpy(bool))
+    column = _arrow_text(values)
+    first = _first_bytes(column)
+    starts = np.flatnonzero(_FIRST_BYTES[first])
     if not len(starts):  # the common case: one pass, no copy
         return values
-    e164 = values.iloc[starts].str.fullmatch(E164_CELL, na=False).to_numpy(bool)
-    risky = starts[~e164]
+    risky = starts[~_whole_e164(column.take(pa.array(starts)))]
     if not len(risky):
         return values
-    out = values.copy()
-    out.iloc[risky] = ("'" + values.iloc[risky]).array
-    return out
+    mask = np.zeros(len(values), dtype=bool)
+    mask[risky] = True
+    quoted = pc.utf8_replace_slice(column.take(pa.array(risky)), 0, 0, "'").combine_chunks()
+    escaped = pc.replace_with_mask(column, pa.array(mask), quoted)
+    return pd.Series(pd.array(escaped, dtype=values.dtype), index=values.index, name=values.name)
+
+
+def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
+    """A string column's cells as Arrow (large) strings, as pandas holds them when Arrow
+    does."""
+    column = values.array.__arrow_array__()
+    column = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return column
+    return column.cast(pa.large_string())
+
+
+def _first_bytes(column: pa.ChunkedArray) -> np.ndarray:
+    """Each cell's first byte (0 when empty or missing), read from the arrays' buffers: a
+    regex over a million cells took 50 ms, this a few. The characters of
+    :data:`FORMULA_START` are ASCII, so a UTF-8 cell starts with one exactly when its
+    first byte is one."""
+    width = np.int64 if pa.types.is_large_string(column.type) else np.int32
+    found = [np.zeros(0, dtype=np.uint8)]
+    for chunk in column.chunks:
+        validity, offsets_buffer, data = chunk.buffers()
+        if not len(chunk) or data is None or not data.size:
+            found.append(np.zeros(len(chunk), dtype=np.uint8))
+            continue
+        span = slice(chunk.offset, chunk.offset + len(chunk))
+        offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
+            chunk.offset:chunk.offset + len(chunk) + 1]
+        filled = offsets[1:] > offsets[:-1]
+        if chunk.null_count:
+            filled &= np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little"
+                                    )[span].astype(bool)
+        at = np.minimum(offsets[:-1], data.size - 1)  # an empty last cell ends the data
+        found.append(np.where(filled, np.frombuffer(data, np.uint8)[at], 0).astype(np.uint8))
+    return np.concatenate(found)
+
+
+def _whole_e164(cells: pa.ChunkedArray) -> np.ndarray:
+    """Which cells are wholly :data:`E164_CELL` (``+`` then 1 to 15 ASCII digits), by
+    kernels: the regex took 60 ms on a million numbers."""
+    digits = pc.utf8_slice_codeunits(cells, 1)
+    whole = pc.and_(pc.and_(pc.starts_with(cells, "+"), pc.ascii_is_decimal(digits)),
+                    pc.less_equal(pc.binary_length(digits), 15))
+    found: np.ndarray = pc.fill_null(whole, False).to_numpy(zero_copy_only=False)
+    return found
