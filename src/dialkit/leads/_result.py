@@ -13,9 +13,11 @@ import codecs
 import html
 import io
 import os
+from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -46,6 +48,11 @@ SENT_FIELDS = tuple(name for name in LeadInput.model_fields if name not in ("pho
 """The lead fields a file's columns can fill, besides the phone and custom fields."""
 
 _SHOWN_REJECTS = 10
+
+CSV_PART_ROWS = 50_000
+"""Rows of the cleaned CSV written at a time (a few MiB of text)."""
+CSV_THREADS = 2
+"""Parts of the cleaned CSV being written at once."""
 
 
 @dataclass(frozen=True)
@@ -252,19 +259,20 @@ class CleanResult:
         :func:`dialkit.frames.formulas_escaped`). ``escape_formulas=False`` writes the
         values as they are, for programs.
 
-        Written by pyarrow's CSV writer, ten times pandas' speed on a large file.
+        Written by pyarrow's CSV writer, ten times pandas' speed on a large file, in
+        parts on two threads (:func:`_write_csv`).
         """
         frame = self._rows(rows)
         table = pa.Table.from_pandas(formulas_escaped(frame) if escape_formulas else frame,
                                      preserve_index=False)
         if path is None:
             sink = io.BytesIO()
-            pacsv.write_csv(table, sink, pacsv.WriteOptions(quoting_style="needed"))
+            _write_csv(table, sink)
             return sink.getvalue().decode()
         with open(path, "wb") as out:
             if bom if bom is not None else self._had_bom():
                 out.write(codecs.BOM_UTF8)
-            pacsv.write_csv(table, out, pacsv.WriteOptions(quoting_style="needed"))
+            _write_csv(table, out)
         return None
 
     def _had_bom(self) -> bool:
@@ -306,6 +314,28 @@ class CleanResult:
         return (f"<div><strong>{title}</strong>{self.summary.to_html(index=False)}"
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
+
+
+def _write_csv(table: pa.Table, out: IO[bytes]) -> None:
+    """``table`` as CSV (a header, strings quoted), :data:`CSV_PART_ROWS` rows at a time,
+    two parts being written on threads while the one before goes out: pyarrow's writer
+    runs on one core, and a part's text is all that is held besides the table."""
+    parts = range(0, max(table.num_rows, 1), CSV_PART_ROWS)
+
+    def text(start: int) -> bytes:
+        sink = io.BytesIO()
+        pacsv.write_csv(table.slice(start, CSV_PART_ROWS), sink, pacsv.WriteOptions(
+            include_header=start == 0, quoting_style="needed"))
+        return sink.getvalue()
+
+    with ThreadPoolExecutor(CSV_THREADS) as pool:
+        pending: deque[Future[bytes]] = deque()
+        for start in parts:
+            pending.append(pool.submit(text, start))
+            if len(pending) > CSV_THREADS:
+                out.write(pending.popleft().result())
+        while pending:
+            out.write(pending.popleft().result())
 
 
 def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
