@@ -229,43 +229,72 @@ def _output_schema(shape: Shape) -> dict[str, Any] | None:
         return None
     if shape.answer == ANY_OBJECT:
         return {"type": "object"}
-    schema = shape.answer.model_json_schema(mode="serialization")
-    inlined: dict[str, Any] = _nullable(_inlined(schema, schema.pop("$defs", {})))
-    return inlined
+    return _flat(shape.answer.model_json_schema(mode="serialization"))
+
+
+def _flat(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with no reference and no choice of a type or null, for less work per
+    call: a client's validator checks each listed item against an output schema, and the
+    SDK's server walks every position of an input schema for each call (its
+    ``x-mcp-header`` check). The same schema: it accepts exactly the same values."""
+    flat: dict[str, Any] = _nullable(_inlined(schema, schema.pop("$defs", {})))
+    return flat
+
+
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples"})
+"""Keywords that say something about a value but refuse none."""
+_IGNORED_BY_NULL = _ANNOTATIONS | {
+    "type", "pattern", "minLength", "maxLength", "format", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "items", "prefixItems", "minItems",
+    "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
+    "patternProperties", "propertyNames", "minProperties", "maxProperties"}
+"""Keywords that hold for ``null`` whatever their value (each constrains only one type)."""
+
+
+def _joined(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """One schema requiring both ``base`` and ``over``, ``over``'s annotations shown; a
+    keyword the two give different values stays a conjunction (``allOf``)."""
+    if any(base[key] != over[key] for key in base.keys() & over.keys() - _ANNOTATIONS):
+        return {**over, "allOf": [*over.get("allOf", ()), base]}
+    return {**base, **over}
 
 
 def _inlined(schema: Any, defs: dict[str, Any]) -> Any:
-    """``schema`` with each ``$ref`` to its ``$defs`` replaced by the definition: a
-    client's validator resolves no reference per item (a page of 50 calls: a fifth less
-    time), and clients that do not follow references read it too. The contract's
-    response models refer to no model within itself, so this ends."""
+    """``schema`` with each ``$ref`` to its ``$defs`` replaced by the definition, joined with
+    the keywords beside the reference (a field's description, its default): a client's
+    validator resolves no reference per item (a page of 50 calls: a fifth less time), and
+    clients that do not follow references read it too. The contract's models refer to no
+    model within itself, so this ends."""
     if isinstance(schema, list):
         return [_inlined(item, defs) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    if "$ref" in schema:
-        return _inlined(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
-    return {key: _inlined(value, defs) for key, value in schema.items()}
+    inlined = {key: _inlined(value, defs) for key, value in schema.items() if key != "$ref"}
+    if "$ref" not in schema:
+        return inlined
+    return _joined(_inlined(defs[schema["$ref"].rsplit("/", 1)[-1]], defs), inlined)
 
 
 def _nullable(schema: Any) -> Any:
-    """``anyOf: [{type: T, ...}, {type: null}]`` as ``type: [T, "null"]``: the same schema,
-    which a client's validator checks in 40% less time (a page of 50 calls: 4 ms, not 7)."""
+    """``anyOf: [{type: T, ...}, {type: null}]`` as ``type: [T, "null"]``, the field's own
+    keywords (its title, description, default) kept over the type's: the same schema,
+    which a client's validator checks in 40% less time (a page of 50 calls: 4 ms, not 7).
+    Left as it is when ``T``'s keywords could refuse ``null`` (``const``, ``not``, ...)."""
     if isinstance(schema, list):
         return [_nullable(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     schema = {key: _nullable(value) for key, value in schema.items()}
     options = schema.get("anyOf")
-    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
-        other = next(option for option in options if option != {"type": "null"})
-        if isinstance(other.get("type"), str):
-            rest = {key: value for key, value in schema.items() if key != "anyOf"}
-            merged = {**rest, **other, "type": [other["type"], "null"]}
-            if "enum" in other:  # null is one of the values too
-                merged["enum"] = [*other["enum"], None]
-            return merged
-    return schema
+    if not (isinstance(options, list) and len(options) == 2 and {"type": "null"} in options):
+        return schema
+    other = next(option for option in options if option != {"type": "null"})
+    if not isinstance(other.get("type"), str) or set(other) - _IGNORED_BY_NULL - {"enum"}:
+        return schema
+    nullable = {**other, "type": [other["type"], "null"]}
+    if "enum" in other:  # null is one of the values too
+        nullable["enum"] = [*other["enum"], None]
+    return _joined(nullable, {key: value for key, value in schema.items() if key != "anyOf"})
 
 
 def _annotations(operation: Operation) -> ToolAnnotations:
@@ -318,7 +347,7 @@ def _spec(operation: Operation) -> ToolSpec:
     schema.pop("title", None)
     return ToolSpec(
         name=tool_name(operation), operation=operation, shape=shape,
-        description=_description(operation, shape), input_schema=schema,
+        description=_description(operation, shape), input_schema=_flat(schema),
         output_schema=_output_schema(shape), annotations=_annotations(operation))
 
 
