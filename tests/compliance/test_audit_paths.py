@@ -1,12 +1,16 @@
 """The audit's faster paths against the plain pandas they replace: the last DNC check of each
 lead's number by integer codes, the abandoned calls with every column of the calls though
-the checks read only a few."""
+the checks read only a few; and the recipient's local time on every finding of a call."""
 
 from __future__ import annotations
 
+from datetime import time
+
 import pandas as pd
+import phonenumbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import audit
 from dialkit.compliance._checks import _last_checks
@@ -72,3 +76,87 @@ def test_abandoned_calls_keep_every_column_of_the_calls_in_order() -> None:
         "lead_id", "window_rate", "window_answered", "window_abandoned"]
     assert abandoned["hangup_cause"].tolist() == ["normal_clearing", "caller_hangup"]
     assert abandoned["duration_seconds"].tolist() == [3.0, 4.0]
+
+
+# The recipient's local time on every finding of a call ------------------------------------
+
+def outbound(phones: list[str], times: list[pd.Timestamp]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": [f"call_{n}" for n in range(len(phones))], "direction": "outbound",
+        "from_number": NY, "to_number": phones,
+        "created_at": pd.to_datetime(times, utc=True, format="ISO8601"),
+        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
+
+
+def listed(*phones: str) -> pd.DataFrame:
+    return pd.DataFrame({"phone": list(phones), "listed": True,
+                         "checked_at": pd.Timestamp("2026-06-05", tz="UTC")})
+
+
+def two_zones() -> tuple[str, tuple[str, ...]]:
+    """A NANP number of two zones an hour or more apart (their order as phonenumbers
+    lists them)."""
+    for area in range(201, 1000):
+        number = phonenumbers.parse(f"+1{area}5550123")
+        zones = phone_timezones.time_zones_for_number(number)
+        if phonenumbers.is_valid_number(number) and len({
+                pd.Timestamp("2026-06-01T12:00Z").tz_convert(z).utcoffset() for z in zones}) > 1:
+            return f"+1{area}5550123", zones
+    raise AssertionError("phonenumbers knows no NANP area code of two zones")
+
+
+def test_a_frequency_finding_shows_the_local_time_of_the_call_over_the_cap() -> None:
+    times = ["2026-06-01T14:00Z", "2026-06-01T16:00Z", "2026-06-01T18:00Z",
+             "2026-06-01T19:30:15Z"]
+    found = audit(outbound([NY] * 4, times)).findings
+    assert found[["rule", "call_id", "local_time", "timezone"]].values.tolist() == [
+        ["call_frequency", "call_3", "2026-06-01 15:30:15", "America/New_York"]]
+
+
+def test_a_dnc_finding_shows_the_local_time_of_the_call_to_the_listed_number() -> None:
+    london = "+442071234567"
+    found = audit(outbound([NY, london], ["2026-06-01T13:00Z", "2026-06-01T13:00Z"]),
+                  dnc=listed(NY, london)).findings
+    assert found[["call_id", "local_time", "timezone"]].values.tolist() == [
+        ["call_0", "2026-06-01 09:00:00", "America/New_York"],
+        ["call_1", "2026-06-01 14:00:00", "Europe/London"]]
+
+
+def test_a_call_of_no_known_zone_shows_none() -> None:
+    freephone = "+80012345678"
+    found = audit(outbound([freephone], ["2026-06-01T13:00Z"]), dnc=listed(freephone)).findings
+    assert found["rule"].tolist() == ["unknown_timezone", "dnc_call"]
+    assert found["local_time"].tolist() == [None, None]
+    assert found["timezone"].tolist() == [None, None]
+
+
+PHONES = [NY, "+442071234567", "+61212345678", "+80012345678", two_zones()[0]]
+
+
+def expected_local(phone: str, at: pd.Timestamp) -> tuple[str | None, str | None]:
+    """Per call, as a calling-hours finding names it: the first zone whose window the call
+    is outside, else the number's first zone."""
+    zones = [z for z in phone_timezones.time_zones_for_number(phonenumbers.parse(phone))
+             if z != "Etc/Unknown"]
+    if not zones:
+        return None, None
+    outside = [z for z in zones if not time(8) <= at.tz_convert(z).time() < time(21)]
+    zone = (outside or zones)[0]
+    return at.tz_convert(zone).strftime("%Y-%m-%d %H:%M:%S"), zone
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PHONES), st.integers(0, 60 * 24 * 200)),
+                min_size=1, max_size=12))
+def test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives(
+        drawn: list[tuple[str, int]]) -> None:
+    """Every call to a listed number is a DNC finding (no listing date), at any hour, in
+    any season, to a number of one zone, two or none."""
+    phones = [phone for phone, _ in drawn]
+    times = [pd.Timestamp("2026-01-01T00:00:30Z") + pd.Timedelta(minutes=m) for _, m in drawn]
+    found = audit(outbound(phones, times), dnc=listed(*set(phones))).findings
+    calls = found[found["rule"] == "dnc_call"]
+    assert len(calls) == len(drawn)
+    for call_id, local_time, zone in calls[["call_id", "local_time", "timezone"]].values:
+        n = int(call_id.removeprefix("call_"))
+        assert (local_time, zone) == expected_local(phones[n], times[n])

@@ -171,24 +171,26 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     dnc = None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
     found: list[pd.DataFrame] = []
     notes: dict[str, str] = {}
-    hours, unknown = checks.calling_hours(outbound, rules)
-    found += [hours, unknown, checks.call_frequency(outbound, rules)]
+    times = checks.clock(outbound, rules)
+    found += [*checks.calling_hours(outbound, rules, times), checks.located(
+        checks.call_frequency(outbound, rules), times)]
     dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
     abandoned = _every_column(abandoned, prepared, rows)
-    found.append(dropped)
-    found.append(checks.blocked_country(outbound, blocked))
+    found += [checks.located(dropped, times),
+              checks.located(checks.blocked_country(outbound, blocked), times)]
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country"]
     if verified_caller_ids is None:
         notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
     else:
-        found.append(checks.unverified_caller_id(outbound, verified_caller_ids))
+        found.append(checks.located(checks.unverified_caller_id(outbound, verified_caller_ids),
+                                    times))
         ran.append("unverified_caller_id")
     if dnc is None:
         notes.update(dict.fromkeys(("dnc_call", "dnc_lead", "unscreened_lead"),
                                    "not run: pass dnc= (client.frames.dnc of the numbers)"))
     else:
-        found.append(checks.dnc_call(outbound, dnc))
+        found.append(checks.located(checks.dnc_call(outbound, dnc), times))
         ran.append("dnc_call")
         if leads is None:
             notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"),

@@ -8,6 +8,7 @@ All of them work on whole columns; none loops over calls in Python.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -17,9 +18,11 @@ from numpy.typing import NDArray
 
 from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
-from ._zones import ZONES, codes_in, codes_of, regions_among, zoned
+from ._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
 
 _DAY_MS = 24 * 3600 * 1000
+LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
+"""How a finding writes the recipient's wall-clock time (``local_time``)."""
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
@@ -41,18 +44,41 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
     return frame
 
 
-def calling_hours(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Calls outside the window in any of their number's zones (the first such zone is
-    named); calls to numbers of no known zone (``unknown_timezone``)."""
+@dataclass(frozen=True)
+class Clock:
+    """Each outbound call in its recipient's time: the (call, zone) ``pairs`` of its number,
+    the wall-clock time of each pair (``local``), the first pair of each call outside the
+    calling window (``outside``), and the pair each call's findings name (``named``: that
+    first pair outside, else the number's first zone; -1 where no zone is known)."""
+
+    pairs: Zoned
+    local: NDArray[np.datetime64]
+    outside: Rows
+    named: Ints
+
+
+def clock(calls: pd.DataFrame, rules: Rules) -> Clock:
+    """The calls' local times in every zone of their numbers, against ``rules.window``."""
     pairs = zoned(calls["phone"])
     local = wall_clock(calls["at"], pairs)
     seconds = (local - local.astype("datetime64[D]")) / np.timedelta64(1, "s")
     start, end = (t.hour * 3600 + t.minute * 60 + t.second for t in rules.window)
     outside = np.flatnonzero(((seconds < start) | (seconds >= end)) & ~np.isnat(local))
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
+    count = np.bincount(pairs.row, minlength=len(calls))
+    named = np.where(count > 0, np.cumsum(count) - count, -1)
+    named[pairs.row[first]] = first
+    return Clock(pairs, local, first, named)
+
+
+def calling_hours(calls: pd.DataFrame, rules: Rules,
+                  times: Clock) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Calls outside the window in any of their number's zones (the first such zone is
+    named); calls to numbers of no known zone (``unknown_timezone``)."""
+    pairs, local, first = times.pairs, times.local, times.outside
     hits = calls.iloc[pairs.row[first]]
     hits = hits.assign(
-        local_time=pd.Series(local[first], index=hits.index).dt.strftime("%Y-%m-%d %H:%M:%S"),
+        local_time=pd.Series(local[first], index=hits.index).dt.strftime(LOCAL_FORMAT),
         timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index))
     window = "-".join(t.strftime("%H:%M") for t in rules.window)
     evidence = ("called " + hits["local_time"].str[11:16] + " " + hits["timezone"]
@@ -62,6 +88,21 @@ def calling_hours(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.D
             findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
                      pd.Series("no time zone is known for this number, so the local time "
                                "of the call cannot be checked", index=unknown.index)))
+
+
+def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
+    """Findings of calls (indexed by the call's position among the outbound calls) with
+    ``local_time`` and ``timezone`` as a calling-hours finding shows them: the call's
+    wall-clock time in the zone its findings name; ``None`` where no zone is known."""
+    pair = times.named[found.index.to_numpy()]
+    known = pair >= 0
+    shown = np.full(len(found), None, object), np.full(len(found), None, object)
+    shown[0][known] = pd.Series(times.local[pair[known]]).dt.strftime(LOCAL_FORMAT).to_numpy(
+        object)
+    shown[1][known] = np.array(ZONES, object)[times.pairs.zone[pair[known]]]
+    return found.assign(**{name: pd.Series(values, index=found.index, dtype=object)
+                           for name, values in zip(("local_time", "timezone"), shown,
+                                                   strict=True)})
 
 
 def call_frequency(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
