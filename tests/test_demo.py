@@ -18,6 +18,7 @@ import dialkit._demo
 from demo_run import small_demo
 from dialkit import Client
 from dialkit._demo import demo_config, run_demo
+from dialkit._demo_pages import readable
 from dialkit.cli import app
 from dialkit.sandbox import RemoteSandbox, attach_environment, start
 
@@ -138,3 +139,34 @@ def test_a_half_set_environment_is_refused(environ: dict[str, str], message: str
     with pytest.raises(ValueError, match=message):
         RemoteSandbox.from_environment(environ)
     assert RemoteSandbox.from_environment({}) is None
+
+
+NOTEBOOK_PAGE = """<html><head></head><body>
+<div class="jp-Cell jp-MarkdownCell"><h2>3. Where<a>¶</a></h2>
+<p>Leads lost at each step, by campaign. More words.</p></div>
+<div class="jp-Cell jp-CodeCell"><div class="jp-OutputArea-output">
+<table class="dataframe"><thead><tr><th></th><th>id</th><th>rows</th><th>note</th></tr></thead>
+<tbody><tr><th>0</th><td>{long}</td><td>2</td><td>{prose}</td></tr>
+<tr><th>1</th><td>&lt;NA&gt;</td><td>NaN</td><td>None</td></tr></tbody></table>
+<img src="data:image/png;base64,AA==" alt="No description has been provided for this image">
+</div></div></body></html>"""
+
+
+def test_a_notebook_pages_tables_and_plots_are_made_for_their_readers() -> None:
+    long, prose = "Z" * 130, "a sentence of many words " * 4
+    page = readable(NOTEBOOK_PAGE.format(long=long, prose=prose))
+
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.DOTALL)
+    assert f'<td title="{long}">{"Z" * 30}…{"Z" * 29}</td>' in rows[1]
+    assert f'<td class="dialkit-prose">{prose}</td>' in rows[1]
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", rows[2]) == ["", "–", ""]  # – for a number
+    assert '<div class="dialkit-scroll"><table class="dataframe">' in page
+    assert 'alt="Plot: Leads lost at each step, by campaign."' in page
+    assert ".dialkit-scroll{overflow-x:auto" in page
+
+
+def test_no_text_on_the_demos_pages_is_cut_by_pandas(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    for page in NOTEBOOK_PAGES:
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", (out / page).read_text())
+        assert cells and not [c for c in cells if c.endswith("...")], page

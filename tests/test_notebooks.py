@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import nbformat
 import pytest
+from matplotlib.figure import Figure
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
@@ -49,3 +51,53 @@ def test_a_notebook_tells_its_story_between_the_cells(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     kinds = [cell.cell_type for cell in notebook.cells]
     assert kinds.count("markdown") >= len(kinds) // 3
+
+
+CHARTED = ["lead_cleaning.ipynb", "compliance_audit.ipynb"]
+MOST_LABELS = 24
+"""Labelled ticks on an axis at most: about 20 categories, or the 24 hours of a day."""
+
+
+def unreadable(figure: Figure) -> list[str]:
+    """What a reader of ``figure`` would struggle with: an axes without a title or an
+    axis label, more than :data:`MOST_LABELS` labels on an axis, labels that overlap."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    found = []
+    for ax in figure.axes:
+        if ax.get_label() == "<colorbar>":
+            continue
+        if not ax.get_title() or not (ax.get_xlabel() or ax.get_ylabel()):
+            found.append(f"axes without a title or an axis label: {ax.get_title()!r}")
+        for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
+            shown = [label for label in labels if label.get_text() and label.get_visible()]
+            if len(shown) > MOST_LABELS:
+                found.append(f"{len(shown)} labels on an axis of {ax.get_title()!r}")
+            boxes = [label.get_window_extent(renderer) for label in shown]
+            if any(a.overlaps(b) for n, a in enumerate(boxes) for b in boxes[n + 1:]):
+                found.append(f"labels overlap on an axis of {ax.get_title()!r}")
+    return found
+
+
+@pytest.mark.parametrize("name", CHARTED)
+def test_a_notebooks_charts_are_readable(name: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each code cell run in this process (figures on Agg, ``plt.show`` a no-op), and
+    every figure it leaves checked by :func:`unreadable`."""
+    notebook = nbformat.read(NOTEBOOKS[[p.name for p in NOTEBOOKS].index(name)], as_version=4)
+    monkeypatch.setenv("DIALKIT_OUTPUT_DIR", str(tmp_path))
+    monkeypatch.setattr(plt, "show", lambda *args, **kwargs: None)
+    namespace: dict[str, object] = {}
+    found: dict[int, list[str]] = {}
+    try:
+        for n, cell in enumerate(notebook.cells):
+            if cell.cell_type == "code":
+                exec(compile(cell.source, f"{name} cell {n}", "exec"), namespace)
+                problems = [problem for number in plt.get_fignums()
+                            for problem in unreadable(plt.figure(number))]
+                if problems:
+                    found[n] = problems
+                plt.close("all")
+    finally:
+        plt.close("all")
+    assert found == {}
