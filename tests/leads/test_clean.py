@@ -299,3 +299,14 @@ def test_the_csv_is_the_same_written_in_parts(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(_result, "CSV_PART_ROWS", 4)
     assert result.to_csv() == whole
     assert whole is not None and whole.startswith('"phone"') and whole.count('"phone"') == 1
+
+
+def test_the_verdicts_are_the_same_normalised_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dialkit.leads import _clean
+
+    mix = Path(__file__).parents[1] / "fixtures" / "clean" / "mix_1500.csv"
+    whole = clean(mix, country_column="Country")
+    monkeypatch.setattr(_clean, "CHUNK_ROWS", 97)
+    parts = clean(mix, country_column="Country")
+    pd.testing.assert_frame_equal(parts.frame, whole.frame)
+    assert parts.to_csv() == whole.to_csv() and parts.notes == whole.notes

@@ -158,12 +158,19 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
 
 def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
     """:func:`normalize` of some of the file's cells (by index), each with its row's
-    country, :data:`CHUNK_ROWS` at a time."""
-    country = None if countries is None else countries.loc[cells.index]
-    return pd.concat([
-        normalize(cells.iloc[at:at + CHUNK_ROWS], region=region,
-                  country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
-        for at in range(0, max(len(cells), 1), CHUNK_ROWS)])
+    country, :data:`CHUNK_ROWS` at a time; the parts' columns joined as Arrow chunks,
+    not copied into one."""
+    country = None if countries is None or countries.index.equals(cells.index) else (
+        countries.loc[cells.index])
+    country = countries if country is None else country
+    parts = [normalize(cells.iloc[at:at + CHUNK_ROWS], region=region,
+                       country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
+             for at in range(0, max(len(cells), 1), CHUNK_ROWS)]
+    if len(parts) == 1:
+        return parts[0]
+    return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array(
+        [chunk for part in parts for chunk in part[name].array.__arrow_array__().chunks],
+        type=pa.large_string())) for name in parts[0].columns}, index=cells.index)
 
 
 def _region(region: str) -> str:
