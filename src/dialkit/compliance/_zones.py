@@ -63,8 +63,11 @@ _SET_NAMES: list[list[str | None]] = [[ZONES[z] for z in zones] or [None] for zo
 _SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
 _SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
 _SET_FLAT = np.array([zone for zones in _SET_ZONES for zone in zones])
-_PREFIXES = pa.array(list(TIMEZONE_DATA), pa.string())
-_PREFIX_SETS = np.array([_SET_IDS[zones] for zones in TIMEZONE_DATA.values()])
+_LONGEST_PREFIX = max(len(prefix) for prefix in TIMEZONE_DATA)
+_KEY_WIDTH = 16
+"""A prefix's key: its digits as an integer times this, plus its length (at most 9)."""
+_PREFIX_KEYS = pd.Index([int(prefix) * _KEY_WIDTH + len(prefix) for prefix in TIMEZONE_DATA])
+_PREFIX_KEY_SETS = np.array([_SET_IDS[zones] for zones in TIMEZONE_DATA.values()])
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,9 @@ def _calling_codes(digits: pa.Array) -> tuple[Ints, Ints]:
     code, and how many digits it took (0: none)."""
     code = np.zeros(len(digits), np.int64)
     width = np.zeros(len(digits), np.int64)
-    for size in (3, 2, 1):
-        head = np.asarray(pc.cast(pc.utf8_slice_codeunits(digits, 0, size), pa.int64()))
+    three = np.asarray(pc.cast(pc.utf8_slice_codeunits(digits, 0, 3), pa.int64()))
+    for size in (3, 2, 1):  # every text has three digits or more (see _plain)
+        head = three // 10 ** (3 - size)
         hit = _CODES[head]
         code, width = np.where(hit, head, code), np.where(hit, size, width)
     return code, width
@@ -315,15 +319,21 @@ def _country_zones(code: int) -> int:
 
 def _by_prefix(nsn: pa.Array, code: int) -> Ints:
     """``time_zones_for_geographical_number``: the zones of the longest prefix of each
-    number (calling code and national number) in ``phonenumbers``' table."""
-    digits = pc.binary_join_element_wise(str(code), nsn, "")
-    sets = np.zeros(len(digits), np.int64)
-    left = np.arange(len(digits))
-    for size in _prefix_sizes(code):
-        heads = pc.utf8_slice_codeunits(_take(digits, left), 0, size)
-        found = pc.index_in(heads, value_set=_PREFIXES)
-        hit = np.asarray(found.is_valid())
-        sets[left[hit]] = _PREFIX_SETS[np.asarray(found.filter(pa.array(hit)))]
+    number (calling code and national number) in ``phonenumbers``' table, looked up as
+    integers: a prefix and its length are one key (a text's slice shorter than the
+    prefix sought is the whole text, as ``str`` slices it)."""
+    room = _LONGEST_PREFIX - len(str(code))  # no prefix is longer: the rest is never read
+    head_nsn = pc.utf8_slice_codeunits(nsn, 0, room)
+    size = _lengths(head_nsn) + len(str(code))
+    head = code * 10 ** (size - len(str(code))) + np.asarray(pc.cast(head_nsn, pa.int64()))
+    sets = np.zeros(len(nsn), np.int64)
+    left = np.arange(len(nsn))
+    for wanted in _prefix_sizes(code):
+        taken = np.minimum(size[left], wanted)
+        key = head[left] // 10 ** (size[left] - taken) * _KEY_WIDTH + taken
+        at = _PREFIX_KEYS.get_indexer(key)
+        hit = at >= 0
+        sets[left[hit]] = _PREFIX_KEY_SETS[at[hit]]
         left = left[~hit]
     return sets
 
