@@ -27,6 +27,7 @@ from ._audit import (
 )
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
 from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
+from ._http import StreamableHttp
 from ._server import SERVER_NAME, allowed, build_server, select_tools
 from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
 
@@ -42,6 +43,7 @@ __all__ = [
     "MemoryAuditLog",
     "Outcome",
     "SERVER_NAME",
+    "StreamableHttp",
     "TOOLS",
     "TOOLS_BY_NAME",
     "ToolAnswer",

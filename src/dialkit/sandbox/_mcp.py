@@ -25,6 +25,7 @@ from dialkit.mcp import (
     AccessRefusedError,
     AuditRecord,
     Identity,
+    StreamableHttp,
     ToolAnswer,
     ToolCall,
     build_server,
@@ -170,11 +171,11 @@ class McpMount:
         self.pipeline: Any = None
         self.server = build_server(PipelineExecutor(service, lambda: self.pipeline),
                                    audit=StoreAuditLog(service.store))
-        self.http = self.server.streamable_http_app(streamable_http_path=MCP_PATH)
+        self.http = StreamableHttp(self.server, MCP_PATH)
 
     def running(self) -> AbstractAsyncContextManager[None]:
         """The tool server's sessions, run for as long as the emulator runs (its lifespan)."""
-        return self.server.session_manager.run()
+        return self.http.running()
 
     def in_front_of(self, pipeline: Any) -> McpMount:
         """Route everything but ``/mcp`` to ``pipeline``; return self."""
