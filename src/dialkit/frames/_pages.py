@@ -22,6 +22,9 @@ import pandas as pd
 WIDEST = 60
 """A cell's text at most, in characters: a longer id is cut in the middle, a longer
 sentence wraps."""
+PROSE_WORDS = 6
+"""A long text of this many words or more is a sentence, which wraps; a shorter one is
+a name or an id, which is cut."""
 NO_NUMBER = "–"
 """What a cell shows where a number is expected and there is none."""
 MISSING_TEXTS = frozenset({"None", "nan", "NaN", "<NA>", "NaT"})
@@ -56,11 +59,12 @@ def middle_cut(text: str, widest: int = WIDEST) -> str:
 
 def cell_text(text: str) -> tuple[str, str | None, bool]:
     """What a cell of ``text`` shows: the text shown, the whole text for a tooltip when
-    it was cut (else ``None``), and whether it is prose to wrap (a long text with
-    spaces) rather than a token to cut (an id, a URL)."""
+    it was cut (else ``None``), and whether it is prose to wrap (a long text of
+    :data:`PROSE_WORDS` words or more) rather than a name or an id to cut in the middle
+    (``Home Insurance Renewal 1 (cmp_…f-610e168398a9)``, a URL)."""
     if len(text) <= WIDEST:
         return text, None, False
-    if " " in text.strip():
+    if len(text.split()) >= PROSE_WORDS:
         return text, None, True
     return middle_cut(text), text, False
 
