@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import time
 
+import numpy as np
 import pandas as pd
 import phonenumbers
 from hypothesis import given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import audit
-from dialkit.compliance._checks import _last_checks
+from dialkit.compliance._checks import _last_checks, _sorted
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -39,6 +40,23 @@ def test_last_checks_are_the_group_by_and_map_they_replace(
     expected = (phones.map(latest) if len(latest)  # map fails on an empty mapping
                 else pd.Series(pd.NaT, index=phones.index, dtype=latest.dtype, name="phone"))
     pd.testing.assert_series_equal(_last_checks(phones, dnc), expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 1, 2, 7, 2**15 - 1, 2**15, 2**40]),
+                          st.one_of(st.none(), st.integers(0, 5))), max_size=30),
+       st.data())
+def test_rows_sort_by_group_then_time_as_a_lexsort_does(
+        drawn: list[tuple[int, int | None]], data: st.DataObject) -> None:
+    """By time and then stably by group (a radix sort for 16-bit groups, not above)."""
+    group = np.array([g for g, _ in drawn], np.int64)
+    at = pd.Series(pd.to_datetime([None if t is None else pd.Timestamp("2026-06-01") +
+                                   pd.Timedelta(hours=t) for _, t in drawn], utc=True),
+                   dtype="datetime64[us, UTC]")
+    rows = np.array(sorted(data.draw(st.sets(st.sampled_from(range(len(drawn))))
+                                     if drawn else st.just(set()))), np.intp)
+    expected = rows[np.lexsort((pd.DatetimeIndex(at).asi8[rows], group[rows]))]
+    assert _sorted(group, at, rows).tolist() == expected.tolist()
 
 
 NY = "+12125550123"

@@ -148,8 +148,12 @@ def _groups(column: pd.Series, *, sort: bool = False) -> Ints:
 
 def _sorted(group: Ints, at: pd.Series, rows: Rows) -> Rows:
     """``rows`` sorted by group, then ``at``, stably: as numbers, where a frame's
-    ``sort_values`` on the text costs half a second a million rows."""
-    order: Rows = rows[np.lexsort((pd.DatetimeIndex(at).asi8[rows], group[rows]))]
+    ``sort_values`` on the text costs half a second a million rows; by time, then stably
+    by group, a radix sort for groups that fit 16 bits (half the time of a ``lexsort``)."""
+    by_time = rows[np.argsort(pd.DatetimeIndex(at).asi8[rows], kind="stable")]
+    keys = group[by_time]
+    narrow = len(keys) > 0 and keys.min() >= 0 and keys.max() < 2**15
+    order: Rows = by_time[np.argsort(keys.astype(np.int16) if narrow else keys, kind="stable")]
     return order
 
 
