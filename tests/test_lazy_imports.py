@@ -17,6 +17,7 @@ import pytest
 
 SAMPLE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "clean" / "tricky.csv"
 NEVER = ["fastapi", "uvicorn", "starlette", "mcp", "matplotlib", "ipywidgets", "xlsxwriter",
+         "phonenumbers.geocoder",
          "dialkit.sandbox", "dialkit.mcp", "dialkit.webhooks", "dialkit.compliance",
          "dialkit.analytics", "dialkit._cli_mcp", "dialkit._cli_sandbox",
          "dialkit._cli_webhooks", "dialkit._cli_compliance", "dialkit._cli_campaigns",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from enum import StrEnum
-from importlib.metadata import version
 from pathlib import Path
 from typing import Annotated, NamedTuple
 
@@ -80,6 +79,8 @@ app = typer.Typer(cls=LazyGroups, no_args_is_help=True, add_completion=False,
 
 def _print_version(asked: bool) -> None:
     if asked:
+        from importlib.metadata import version  # 0.08 s to import: only when asked
+
         typer.echo(f"dialkit {version('dialkit')}")
         raise typer.Exit()
 
