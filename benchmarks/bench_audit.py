@@ -58,6 +58,7 @@ import argparse
 import gc
 import hashlib
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -721,7 +722,7 @@ def timed(side: Callable[[dict[str, pd.DataFrame]], Any], frame: dict[str, pd.Da
     findings = found(result)
     return {"seconds": seconds, "user": after.ru_utime - before.ru_utime,
             "sys": after.ru_stime - before.ru_stime, "digest": digest(findings),
-            "per_rule": per_rule(findings)}
+            "per_rule": per_rule(findings), "load": os.getloadavg()[0]}
 
 
 def high_water() -> int:
@@ -844,8 +845,8 @@ def report_interleaved(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFr
     for side, why in WHY.items():
         print(f"{LABELS[side]}: {why}")
     print("| frames | side | median wall | ratio to the audit (median of per-run) | runs (s) "
-          "| median CPU user + sys |")
-    print("|---|---|---|---|---|---|")
+          "| median CPU user + sys | load (1 min) after each run |")
+    print("|---|---|---|---|---|---|---|")
     for label, sides in results.items():
         for side, runs in sides.items():
             wall = [r["seconds"] for r in runs]
@@ -854,7 +855,8 @@ def report_interleaved(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFr
                   f"{statistics.median(wall):.3f} s | {ratio} | "
                   f"{', '.join(f'{w:.3f}' for w in wall)} | "
                   f"{statistics.median(r['user'] for r in runs):.2f} + "
-                  f"{statistics.median(r['sys'] for r in runs):.2f} s |")
+                  f"{statistics.median(r['sys'] for r in runs):.2f} s | "
+                  f"{', '.join(format(r['load'], '.1f') for r in runs)} |")
         print(f"findings per rule, {label}:", sides["audit"][0]["per_rule"])
 
 
