@@ -2,7 +2,8 @@
 on dictionary codes, local times read off each zone's ticks, talk time from ticks) against
 the row-by-row reference, on random small accounts: a phone in several campaigns, twice in
 one campaign, nulls, calls of a campaign with no leads, inbound calls, times across DST
-changes, before 1970, and a zone half an hour off the hour."""
+changes, before 1970, and a zone half an hour off the hour (Adelaide, changing at half
+past a UTC hour)."""
 
 from __future__ import annotations
 
@@ -19,21 +20,24 @@ from hypothesis import strategies as st
 from dialkit.analytics import answer_rates, attempts_to_contact, funnel
 from dialkit.analytics._inputs import talked
 
-PHONES = ["+12125550101", "+12125550102", "+12135550123", "+17095550123",  # St John's: -3:30
+PHONES = ["+12125550101", "+12125550102", "+12135550123", "+61882123456",  # Adelaide: +9:30
           "+442079460958", "+80012345678", None]
 CAMPAIGNS = ["cmp_a", "cmp_b", "cmp_c", None]
 MOMENTS = [pd.Timestamp(t) for t in (
     "2026-03-08T06:30:00Z",  # New York springs forward at 07:00 UTC
     "2026-11-01T05:30:00Z",  # and falls back at 06:00 UTC
-    "2026-03-08T05:00:00Z",  # St John's springs forward at 05:30 UTC
+    "2026-04-04T16:00:00Z",  # Adelaide falls back at 16:30 UTC
     "2026-03-29T00:30:00Z",  # London at 01:00 UTC
-    "2026-06-01T14:00:00Z", "1969-12-31T23:00:00Z")]
+    "2026-06-01T14:00:00Z")]
+"""Within a year: local times come from a table of each zone's offset per UTC hour."""
+SPREAD = [*MOMENTS, pd.Timestamp("1969-12-31T23:00:00Z")]
+"""Over decades, more hours than calls: local times moment by moment."""
 DISPOSITIONS = ["sale", "not_interested", "info_sent", None]
 
 
 @st.composite
-def call_rows(draw: st.DrawFn) -> dict[str, Any]:
-    at = draw(st.sampled_from(MOMENTS)) + pd.Timedelta(minutes=draw(st.integers(0, 120)))
+def call_rows(draw: st.DrawFn, moments: list[pd.Timestamp]) -> dict[str, Any]:
+    at = draw(st.sampled_from(moments)) + pd.Timedelta(minutes=draw(st.integers(0, 120)))
     row = {"to_number": draw(st.sampled_from(PHONES)), "created_at": at.isoformat(),
            "campaign_id": draw(st.sampled_from([*CAMPAIGNS, "cmp_z"])),
            "direction": draw(st.sampled_from(["outbound", "outbound", "inbound"]))}
@@ -46,11 +50,11 @@ def call_rows(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
-def accounts(draw: st.DrawFn) -> dict[str, pd.DataFrame]:
+def accounts(draw: st.DrawFn, moments: list[pd.Timestamp] = SPREAD) -> dict[str, pd.DataFrame]:
     people = leads(*draw(st.lists(st.tuples(st.sampled_from(CAMPAIGNS),
                                             st.sampled_from(PHONES)), max_size=12))).reindex(
         columns=["id", "campaign_id", "phone", "status", "attempts", "created_at"])
-    made = calls(*draw(st.lists(call_rows(), max_size=25)))
+    made = calls(*draw(st.lists(call_rows(moments), max_size=25)))
     if made.empty:
         made = calls({"to_number": PHONES[0], "created_at": "2026-06-01T14:00:00Z"}).iloc[:0]
     booked = draw(st.lists(st.integers(0, 12), max_size=4))
@@ -83,9 +87,12 @@ def _campaigned(counts: Any) -> dict[Any, int]:
     return {key: n for key, n in counts.items() if key[0] is not None}
 
 
+@pytest.mark.parametrize("moments", [MOMENTS, SPREAD], ids=["hourly-table", "one-by-one"])
 @settings(max_examples=60, deadline=None)
-@given(account=accounts())
-def test_answer_rates_equal_the_call_by_call_count(account: dict[str, pd.DataFrame]) -> None:
+@given(data=st.data())
+def test_answer_rates_equal_the_call_by_call_count(moments: list[pd.Timestamp],
+                                                   data: st.DataObject) -> None:
+    account = data.draw(accounts(moments))
     table = answer_rates(account["calls"])
     got = {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
            for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]].itertuples(
@@ -130,3 +137,12 @@ def test_talk_time_of_a_span_pandas_nudges_goes_through_pandas(far: str) -> None
     made = pd.DataFrame({"answered_at": began, "ended_at": ended})
     expected = ((ended - began).dt.total_seconds() >= 30).to_numpy(bool)
     assert talked(made, 30).tolist() == expected.tolist()
+
+
+def test_an_hour_in_which_the_offset_changes_half_past_is_read_call_by_call() -> None:
+    """Adelaide falls back at 16:30 UTC on 4 April 2026 (03:00 ACDT to 02:00 ACST): the
+    calls a quarter before and after fall in one UTC hour of two offsets."""
+    made = calls(*[{"to_number": PHONES[3], "created_at": at} for at in (
+        "2026-04-04T16:15:00Z", "2026-04-04T16:45:00Z", "2026-04-04T15:15:00Z")])
+    table = answer_rates(made, by=("local_hour",))
+    assert table[["local_hour", "calls"]].values.tolist() == [[1, 1], [2, 2]]

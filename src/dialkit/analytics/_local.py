@@ -89,20 +89,55 @@ def _distinct(column: pd.Series, rows: Rows) -> tuple[Ints, pa.Array]:
 
 def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
                 zones: list[str]) -> tuple[Ints, Ints]:
-    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none. Wall-clock
-    time is computed once per zone over all of that zone's calls, hour and weekday then
-    read off its integer ticks (1970-01-01 was a Thursday)."""
+    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none, hour and
+    weekday read off the local integer ticks (1970-01-01 was a Thursday)."""
     moments = pd.DatetimeIndex(created)
-    per_hour = int(np.timedelta64(1, "h") // np.timedelta64(1, moments.unit))
-    zone = np.where(np.asarray(moments.isna()), -1, zone)
+    ticks, unit = moments.asi8, moments.unit
+    known = np.flatnonzero((zone >= 0) & ~np.asarray(moments.isna()))
+    per_hour = int(np.timedelta64(1, "h") // np.timedelta64(1, unit))
+    hours = (_offsets(ticks[known], zone[known], zones, unit, per_hour) + ticks[known]
+             ) // per_hour
     hour = np.full(len(zone), -1, np.int64)
     day = np.full(len(zone), -1, np.int64)
-    order = np.argsort(zone.astype(np.int16 if len(zones) < 2**15 else np.int64),
-                       kind="stable")
+    hour[known], day[known] = hours % 24, (hours // 24 + 3) % 7
+    return hour, day
+
+
+def _offsets(ticks: Ints, zone: Ints, zones: list[str], unit: str, per_hour: int) -> Ints:
+    """Each UTC moment's offset in its zone, in ticks. A zone's offset is looked up per UTC
+    hour from a table of the hours the moments span (each hour converted at its first and
+    last tick); an hour in which the offset changes (St John's changes at half past), or
+    a span longer than the moments are many, is converted moment by moment, per zone."""
+    offset = np.full(len(ticks), MIXED, np.int64)
+    if len(ticks) and len(zones):
+        bucket = ticks // per_hour
+        first, span = int(bucket.min()), int(bucket.max() - bucket.min()) + 1
+        if span * len(zones) <= max(len(ticks), 1 << 16):
+            starts = (first + np.arange(span)) * per_hour
+            table = np.vstack([_hourly(starts, per_hour, name, unit) for name in zones])
+            offset = table[zone, bucket - first]
+    mixed = np.flatnonzero(offset == MIXED)
+    order = mixed[np.argsort(zone[mixed], kind="stable")]
     bounds = np.searchsorted(zone[order], np.arange(len(zones) + 1))
     for code, name in enumerate(zones):
         rows = order[bounds[code]:bounds[code + 1]]
-        local = moments[rows].tz_convert(_zone(name)).tz_localize(None).asi8
-        hours = local // per_hour
-        hour[rows], day[rows] = hours % 24, (hours // 24 + 3) % 7
-    return hour, day
+        offset[rows] = _local(ticks[rows], name, unit) - ticks[rows]
+    return offset
+
+
+MIXED = np.iinfo(np.int64).min
+"""The offset of an hour in which it changes: its moments are converted one by one."""
+
+
+def _hourly(starts: Ints, per_hour: int, name: str, unit: str) -> Ints:
+    """The offset of each UTC hour from ``starts`` in zone ``name``; ``MIXED`` where the
+    hour's first and last ticks differ."""
+    first = _local(starts, name, unit) - starts
+    last = _local(starts + per_hour - 1, name, unit) - (starts + per_hour - 1)
+    return np.where(first == last, first, MIXED)
+
+
+def _local(ticks: Ints, name: str, unit: str) -> Ints:
+    """UTC ticks as the wall-clock ticks of zone ``name``."""
+    moments = pd.DatetimeIndex(ticks.view(f"datetime64[{unit}]")).tz_localize("UTC")
+    return np.asarray(moments.tz_convert(_zone(name)).tz_localize(None).asi8, np.int64)
