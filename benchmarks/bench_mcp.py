@@ -170,11 +170,15 @@ class _ShareTimer:
     async def timed(self, mount: Any, scope: Any, receive: Any, send: Any) -> None:
         """Run one ``POST /mcp`` through ``mount``; keep its share if it was a tool call."""
         body: list[bytes] = []
+        whole = [False]  # the request's body has all arrived
         answered = [0.0, 0.0]
 
         async def waited() -> Any:
+            if whole[0]:  # a watcher of the client's disconnect, while the server works
+                return await receive()
             message = await self.elsewhere(receive())
             body.append(message.get("body", b""))
+            whole[0] = not message.get("more_body", False)
             return message
 
         async def answer(message: Any) -> None:
