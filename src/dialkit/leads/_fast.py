@@ -198,7 +198,7 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     lead = (lengths > 0) & (kinds[starts] == 4) if len(data) else lengths > 0
     kinds[starts[lead]] = 1  # a leading + is plain, any other is not
     digit = kinds == 0
-    before = np.zeros(len(data) + 1, np.int64)  # digits before each byte
+    before = np.zeros(len(data) + 1, np.int32)  # digits before each byte (under 2 GiB of text)
     np.cumsum(digit, out=before[1:])
     ends = before[offsets]
     counts = np.diff(ends)
@@ -581,7 +581,7 @@ def _buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
 
 def _from_bytes(data: NDArray[np.uint8], offsets: NDArray[np.integer[Any]]) -> pa.Array:
     return pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets.astype(np.int32)),
-                                       pa.py_buffer(data.tobytes()))
+                                       pa.py_buffer(np.ascontiguousarray(data)))
 
 
 def _heads(values: pa.Array, size: int) -> Ints:
