@@ -114,18 +114,25 @@ def _escaped(values: pd.Series) -> pd.Series:
     if pd.api.types.is_object_dtype(values.dtype):
         return values.map(escaped_cell)
     column = _arrow_text(values)
-    first = _first_bytes(column)
-    starts = np.flatnonzero(_FIRST_BYTES[first])
-    if not len(starts):  # the common case: one pass, no copy
-        return values
-    risky = starts[~_whole_e164(column.take(pa.array(starts)))]
-    if not len(risky):
-        return values
-    mask = np.zeros(len(values), dtype=bool)
-    mask[risky] = True
-    quoted = pc.utf8_replace_slice(column.take(pa.array(risky)), 0, 0, "'").combine_chunks()
-    escaped = pc.replace_with_mask(column, pa.array(mask), quoted)
+    held = column.chunks
+    chunks = [_escaped_chunk(chunk) for chunk in held]
+    if all(new is old for new, old in zip(chunks, held, strict=True)):
+        return values  # the common case: no copy
+    escaped = pa.chunked_array(chunks, type=column.type)
     return pd.Series(pd.array(escaped, dtype=values.dtype), index=values.index, name=values.name)
+
+
+def _escaped_chunk(chunk: pa.Array) -> pa.Array:
+    """One Arrow array of a text column escaped, or the same array when no cell needs it
+    (a chunk at a time: a take over the whole chunked column first joined its chunks)."""
+    starts = np.flatnonzero(_FIRST_BYTES[_first_bytes(chunk)])
+    risky = starts[~_whole_e164(chunk)[starts]] if len(starts) else starts
+    if not len(risky):
+        return chunk
+    mask = np.zeros(len(chunk), dtype=bool)
+    mask[risky] = True
+    quoted = pc.utf8_replace_slice(chunk.take(pa.array(risky)), 0, 0, "'")
+    return pc.replace_with_mask(chunk, pa.array(mask), quoted)
 
 
 def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
@@ -138,35 +145,29 @@ def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
     return column.cast(pa.large_string())
 
 
-def _first_bytes(column: pa.ChunkedArray) -> np.ndarray:
-    """Each cell's first byte (0 when empty or missing), read from the arrays' buffers: a
+def _first_bytes(chunk: pa.Array) -> np.ndarray:
+    """Each cell's first byte (0 when empty or missing), read from the array's buffers: a
     regex over a million cells took 50 ms, this a few. The characters of
     :data:`FORMULA_START` are ASCII, so a UTF-8 cell starts with one exactly when its
     first byte is one."""
-    width = np.int64 if pa.types.is_large_string(column.type) else np.int32
-    found = [np.zeros(0, dtype=np.uint8)]
-    for chunk in column.chunks:
-        validity, offsets_buffer, data = chunk.buffers()
-        if not len(chunk) or data is None or not data.size:
-            found.append(np.zeros(len(chunk), dtype=np.uint8))
-            continue
-        span = slice(chunk.offset, chunk.offset + len(chunk))
-        offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
-            chunk.offset:chunk.offset + len(chunk) + 1]
-        filled = offsets[1:] > offsets[:-1]
-        if chunk.null_count:
-            filled &= np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little"
-                                    )[span].astype(bool)
-        at = np.minimum(offsets[:-1], data.size - 1)  # an empty last cell ends the data
-        found.append(np.where(filled, np.frombuffer(data, np.uint8)[at], 0).astype(np.uint8))
-    return np.concatenate(found)
+    validity, offsets_buffer, data = chunk.buffers()
+    if not len(chunk) or data is None or not data.size:
+        return np.zeros(len(chunk), dtype=np.uint8)
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
+        chunk.offset:chunk.offset + len(chunk) + 1]
+    filled = offsets[1:] > offsets[:-1]
+    if chunk.null_count:
+        filled &= np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[
+            chunk.offset:chunk.offset + len(chunk)].astype(bool)
+    at = np.minimum(offsets[:-1], data.size - 1)  # an empty last cell ends the data
+    first: np.ndarray = np.where(filled, np.frombuffer(data, np.uint8)[at], 0).astype(np.uint8)
+    return first
 
 
-def _whole_e164(cells: pa.ChunkedArray) -> np.ndarray:
-    """Which cells are wholly :data:`E164_CELL` (``+`` then 1 to 15 ASCII digits), by
-    kernels: the regex took 60 ms on a million numbers."""
-    digits = pc.utf8_slice_codeunits(cells, 1)
-    whole = pc.and_(pc.and_(pc.starts_with(cells, "+"), pc.ascii_is_decimal(digits)),
-                    pc.less_equal(pc.binary_length(digits), 15))
-    found: np.ndarray = pc.fill_null(whole, False).to_numpy(zero_copy_only=False)
+def _whole_e164(chunk: pa.Array) -> np.ndarray:
+    """Which cells are wholly :data:`E164_CELL`, by one pass over the array (a take of the
+    cells starting with ``+`` first held a copy of most of an E.164 column)."""
+    found: np.ndarray = pc.fill_null(pc.match_substring_regex(chunk, f"^{E164_CELL}$"),
+                                     False).to_numpy(zero_copy_only=False)
     return found
