@@ -42,9 +42,9 @@ def call_rows(draw: st.DrawFn, moments: list[pd.Timestamp]) -> dict[str, Any]:
            "campaign_id": draw(st.sampled_from([*CAMPAIGNS, "cmp_z"])),
            "direction": draw(st.sampled_from(["outbound", "outbound", "inbound"]))}
     if draw(st.booleans()):
-        talk = draw(st.sampled_from([0, 29.999, 30, 30.001, 400]))
+        talk = draw(st.sampled_from([0, 29_999, 30_000, 30_001, 400_000]))  # ms
         row |= {"answered_at": at + pd.Timedelta(seconds=5),
-                "ended_at": at + pd.Timedelta(seconds=5 + talk),
+                "ended_at": at + pd.Timedelta(milliseconds=5_000 + talk),
                 "disposition": draw(st.sampled_from(DISPOSITIONS))}
     return row
 

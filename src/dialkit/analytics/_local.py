@@ -119,9 +119,9 @@ def _offsets(ticks: Ints, zone: Ints, zones: list[str], unit: str, per_hour: int
     mixed = np.flatnonzero(offset == MIXED)
     order = mixed[np.argsort(zone[mixed], kind="stable")]
     bounds = np.searchsorted(zone[order], np.arange(len(zones) + 1))
-    for code, name in enumerate(zones):
+    for code in np.flatnonzero(np.diff(bounds)):
         rows = order[bounds[code]:bounds[code + 1]]
-        offset[rows] = _local(ticks[rows], name, unit) - ticks[rows]
+        offset[rows] = _local(ticks[rows], zones[code], unit) - ticks[rows]
     return offset
 
 
