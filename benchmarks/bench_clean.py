@@ -9,9 +9,11 @@ Each run is a fresh process doing what the ``dialkit`` console script does
 (``from dialkit.cli import app``, then ``dialkit leads clean FILE --country-column
 Country --out OUT.csv``); the whole process is timed from outside (start to exit),
 and inside it the imports (``dialkit.cli`` and the ``leads`` group's module, which
-the command imports when it runs) apart from the work. Memory: the process's peak RSS
-(``VmHWM``, from ``wait4``) and its rise above the value after the imports, each
-against the loaded frame (``read(FILE).frame.memory_usage(deep=True)``). Beside it,
+the command imports when it runs) apart from the work; its CPU seconds (user and
+system, all threads, from ``wait4``) beside the wall time, as the machine is shared.
+Memory: the process's peak RSS (``VmHWM``, from ``wait4``) and its rise above the
+value after the imports, each against the loaded frame
+(``read(FILE).frame.memory_usage(deep=True)``). Beside it,
 alternating, the floor a user would otherwise start from: pandas reading the file
 as text and writing it back (``pd.read_csv(dtype=str)`` + ``to_csv``), which checks
 nothing. ``import dialkit.leads`` is timed in fresh processes (median), and one
@@ -88,7 +90,8 @@ def run(side: str, source: Path, out: Path) -> dict[str, float]:
     if child.returncode:
         raise SystemExit(f"{side} failed ({child.returncode}):\n{err}")
     measured: dict[str, float] = json.loads(err.strip().splitlines()[-1])
-    return {**measured, "whole": whole, "peak": usage.ru_maxrss * 1024}
+    return {**measured, "whole": whole, "cpu": usage.ru_utime + usage.ru_stime,
+            "peak": usage.ru_maxrss * 1024}
 
 
 def import_seconds(times: int) -> list[float]:
@@ -187,6 +190,7 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
 
     loaded = int(read(source).frame.memory_usage(deep=True).sum())
     runs: dict[str, list[dict[str, float]]] = {"dialkit": [], "pandas": []}
+    load = [f"{os.getloadavg()[0]:.2f}"]
     imports = []
     for _ in range(options.runs):
         for side in runs:
@@ -198,14 +202,16 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
           f"frame {loaded / 2**20:.1f} MiB; {(cleaned['status'] == 'accepted').mean():.1%} "
           f"accepted; targets: whole process < {TARGETS['whole']} s, peak < {TARGETS['peak']}x "
           "the loaded frame")
-    print("| side | whole process | imports | work | peak RSS (x frame) | rise after imports "
-          "(x frame) | whole, runs (s) |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"load average before the runs {load[0]}, after {os.getloadavg()[0]:.2f}")
+    print("| side | whole process | CPU | imports | work | peak RSS (x frame) | rise after "
+          "imports (x frame) | whole, runs (s) |")
+    print("|---|---|---|---|---|---|---|---|")
     for side, measured in runs.items():
         def median(key: str, measured: list[dict[str, float]] = measured) -> float:
             return statistics.median(m[key] for m in measured)
         shown = ", ".join(f"{m['whole']:.2f}" for m in measured)
-        print(f"| {side} | {median('whole'):.2f} s | {median('imports'):.2f} s | "
+        print(f"| {side} | {median('whole'):.2f} s | {median('cpu'):.2f} s | "
+              f"{median('imports'):.2f} s | "
               f"{median('work'):.2f} s | {median('peak') / 2**20:.0f} MiB "
               f"({median('peak') / loaded:.2f}x) | {median('rise') / 2**20:.0f} MiB "
               f"({median('rise') / loaded:.2f}x) | {shown} |")
