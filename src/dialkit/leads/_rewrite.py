@@ -140,12 +140,12 @@ def _read(cells: pa.Array, pattern: str) -> tuple[NDArray[np.bool_], pa.Array, p
 
 def _ascii(cells: pa.Array, foreign: NDArray[np.bool_]) -> pa.Array:
     """``cells`` with the ``foreign`` ones as ``clean`` writes them before it reads them."""
-    rows = np.flatnonzero(foreign)
-    made = {text: normalized_text(text) for text in set(cells.take(pa.array(rows)).to_pylist())}
-    positions = np.arange(len(cells))
-    positions[rows] = len(cells) + np.arange(len(rows))
-    new = pa.array([made[t] for t in cells.take(pa.array(rows)).to_pylist()], pa.string())
-    return pa.concat_arrays([cells, new]).take(pa.array(positions))
+    texts = cells.to_pylist()
+    rows = np.flatnonzero(foreign).tolist()
+    made = {text: normalized_text(text) for text in {texts[row] for row in rows}}
+    for row in rows:
+        texts[row] = made[texts[row]]
+    return pa.array(texts, pa.string())
 
 
 def _bools(values: pa.Array) -> NDArray[np.bool_]:
