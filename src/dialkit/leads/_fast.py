@@ -7,7 +7,9 @@ what ``phonenumbers.parse`` + ``is_valid_number`` + ``format_number(E164)``
 do to a cell of *plain shape*: ASCII digits with an optional leading ``+`` and
 the separators `` -.()``, which ``_phone_text.clean`` leaves alone (but for a
 NANP ``00``, done here the same way, and a date such as ``2012-01-02``, left to
-it). The column's bytes are scanned with numpy; rows are grouped by region,
+it). Cells :mod:`._rewrite` takes apart (an Excel float, an extension, two numbers,
+Unicode digits) are read as the plain text it gives, with its flags and extension.
+The column's bytes are scanned with numpy; rows are grouped by region,
 calling code and length, so each group meets one union of patterns, built once.
 
 The steps follow ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,

@@ -1,9 +1,11 @@
 """E.164 normalisation of phone columns, with the metadata of the ``phonenumbers`` package.
 
 Cells of plain shape (digits, a leading ``+``, separators) are read a whole column at
-a time by :mod:`._fast`, which follows ``phonenumbers``' own rules over pyarrow arrays.
-Every other cell is cleaned (:mod:`._phone_text`) and parsed one by one, each distinct
-(text, region) pair once, then mapped back to every row that holds it: lead files
+a time by :mod:`._fast`, which follows ``phonenumbers``' own rules over pyarrow arrays;
+so are Excel floats, extensions, two numbers and Unicode digits in the shapes
+:mod:`._rewrite` takes apart column-wise first. Every other cell is cleaned
+(:mod:`._phone_text`) and parsed one by one, each distinct (text, region) pair once,
+then mapped back to every row that holds it: lead files
 repeat numbers, and ``phonenumbers`` is the slow part. Either way the verdict is
 ``phonenumbers``' own on the cleaned text: ``parse`` + ``is_valid_number`` +
 ``format_number(E164)``.
@@ -55,10 +57,12 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
     """Phone numbers to E.164, one row per input, on the input's index.
 
     Cells of plain shape (ASCII digits, an optional leading ``+``, spaces, dashes,
-    dots and brackets) are read a whole column at a time against ``phonenumbers``'
-    own metadata (:mod:`._fast`); any other cell, and any rule that path does not
-    reproduce, goes through ``phonenumbers`` itself, once per distinct cell and
-    region. Both give the same answer.
+    dots and brackets), and the common shapes cleaning rewrites into one (an Excel
+    float, an extension, two numbers, Unicode digits), are read a whole column at a
+    time against ``phonenumbers``' own metadata (:mod:`._rewrite`, :mod:`._fast`);
+    any other cell, and any rule that path does not reproduce, goes through
+    ``phonenumbers`` itself, once per distinct cell and region. Both give the same
+    answer.
 
     Args:
         phones: The phone cells, as text (numbers are taken as their text).
