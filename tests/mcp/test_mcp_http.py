@@ -8,13 +8,23 @@ where a confirmation is asked during the call (``test_mcp_confirm`` runs both).
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
-from mcp_harness import audit
+import uvicorn
+from mcp import Client as McpClient
+from mcp.client.streamable_http import streamable_http_client
+from mcp_harness import MODES, audit, run
 
 from conftest import KEYS
+from dialkit import Client
+from dialkit._cli_mcp import ClientExecutor
+from dialkit._net import listening_socket
+from dialkit.mcp import StreamableHttp, build_server
 from dialkit.sandbox import Sandbox
 
 MODERN = "2026-07-28"
@@ -50,3 +60,36 @@ def test_a_handshake_version_without_a_session_is_still_refused(sandbox: Sandbox
     answer = _tool_call(sandbox, "application/json, text/event-stream", "calls_list", {},
                         version="2025-11-25")
     assert answer.status_code == 400 and audit(sandbox) == []
+
+
+def test_the_app_serves_both_eras_under_an_asgi_servers_lifespan(sandbox: Sandbox,
+                                                                 api: httpx.Client) -> None:
+    """``StreamableHttp`` on its own under uvicorn (as ``dialkit mcp serve --http`` could
+    serve it): its lifespan runs both session managers, so a 2026-07-28 call and a
+    2025-11-25 session are both answered."""
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
+        app = StreamableHttp(build_server(ClientExecutor(client, KEYS["full"])))
+        with listening_socket("127.0.0.1", 0) as sock:
+            server = uvicorn.Server(uvicorn.Config(app, lifespan="on", log_level="warning"))
+            thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+            thread.start()
+            try:
+                while not server.started and thread.is_alive():
+                    time.sleep(0.01)
+                url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+                pages = [run(_calls_page, url, mode) for mode in MODES]
+            finally:
+                server.should_exit = True
+                thread.join(timeout=10)
+    expected = api.get("/v1/calls", params={"limit": 2}).json()["data"]
+    assert pages == [(MODERN, expected), ("2025-11-25", expected)]
+
+
+async def _calls_page(url: str, mode: str) -> tuple[str, Any]:
+    """The protocol the SDK's client settled on (``auto`` falls back to a 2025 session when
+    a 2026-07-28 call fails), and a page of calls."""
+    async with httpx2.AsyncClient(timeout=30) as http, McpClient(
+            streamable_http_client(url + "/mcp", http_client=http), mode=mode) as tools:
+        result = await tools.call_tool("calls_list", {"limit": 2})
+        assert not result.is_error, result.content
+        return tools.protocol_version, result.structured_content["data"]

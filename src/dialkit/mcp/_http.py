@@ -26,12 +26,15 @@ _VERSION_HEADER = b"mcp-protocol-version"
 
 
 class StreamableHttp:
-    """An ASGI application serving ``server`` at ``path``; run it within :meth:`running`.
+    """An ASGI application serving ``server`` at ``path``.
+
+    Its session managers run for as long as :meth:`running` is entered: an ASGI
+    server's lifespan does that (uvicorn's default), or the application that mounts it
+    enters it in its own lifespan.
 
     Example:
         >>> app = StreamableHttp(build_server(executor))  # doctest: +SKIP
-        >>> async with app.running():  # doctest: +SKIP
-        ...     ...  # serve ``app`` with any ASGI server
+        >>> uvicorn.run(app, port=8000)  # doctest: +SKIP
     """
 
     def __init__(self, server: MCPServer, path: str = "/mcp") -> None:
@@ -50,10 +53,20 @@ class StreamableHttp:
             yield
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == self.path and _single_exchange(scope):
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http" and scope["path"] == self.path and _single_exchange(scope):
             await self._single.handle_request(scope, receive, send)
         else:
             await self.sessions(scope, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        """Run :meth:`running` from the server's start-up to its shut-down."""
+        await receive()  # lifespan.startup
+        async with self.running():
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+        await send({"type": "lifespan.shutdown.complete"})
 
 
 def _single_exchange(scope: Scope) -> bool:
