@@ -4,8 +4,9 @@ The zones of a number come from :func:`dialkit.compliance.first_zones`, asked
 once per distinct number rather than once per call; a number that spans several
 zones (some US area codes, most of Canada) is placed in its first zone, the one
 ``phonenumbers`` names first, and flagged, so a table can say how many of its
-calls that touches. The conversion to local time then runs once per zone over
-all of that zone's calls.
+calls that touches. Each zone's UTC offset is then read from a table per UTC hour
+the calls span, and hour and weekday off the local integer ticks; only an hour in
+which a zone's offset changes is converted call by call.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
 def _offsets(ticks: Ints, zone: Ints, zones: list[str], unit: str, per_hour: int) -> Ints:
     """Each UTC moment's offset in its zone, in ticks. A zone's offset is looked up per UTC
     hour from a table of the hours the moments span (each hour converted at its first and
-    last tick); an hour in which the offset changes (St John's changes at half past), or
+    last tick); an hour in which the offset changes (Adelaide's, at half past), or
     a span longer than the moments are many, is converted moment by moment, per zone."""
     offset = np.full(len(ticks), MIXED, np.int64)
     if len(ticks) and len(zones):

@@ -5,8 +5,9 @@ belongs to the leads of its campaign with that phone. The leads' and the calls'
 campaigns are dictionary-encoded in one Arrow pass over both columns, and so are
 their phones, so equal texts get equal integer codes without a join on text or a
 copy of the calls' text columns; the leads' (phone, campaign) pairs are then sorted
-once, and each call finds its pair by its phone's slice of them (almost always one
-pair: a call's campaign is compared, a number in several campaigns searched).
+once, and each call finds its pair in a table by phone (almost every phone has one
+pair, whose campaign is compared with the call's; the pair of a phone in several
+campaigns is searched).
 """
 
 from __future__ import annotations
