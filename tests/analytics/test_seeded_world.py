@@ -12,7 +12,7 @@ import rowwise
 
 from conftest import KEYS
 from dialkit import Client
-from dialkit.analytics import answer_rates, attempts_to_contact, funnel, load
+from dialkit.analytics import answer_rates, attempts_to_contact, biggest_loss, funnel, load
 from dialkit.sandbox import Sandbox
 
 Frames = dict[str, pd.DataFrame]
@@ -64,3 +64,12 @@ def test_attempts_equal_the_row_by_row_count(world: Frames) -> None:
            for c, a, n in table[["campaign_id", "attempts", "leads"]].itertuples(index=False)}
     assert got == dict(rowwise.attempts(world["leads"], world["calls"]))
     assert table.groupby("campaign_id")["share"].sum().to_numpy() == pytest.approx(1.0)
+
+
+def test_the_biggest_loss_tells_the_world_s_campaigns_apart(world: Frames) -> None:
+    """The share of leads lost named ``booked`` for every campaign of this world; the
+    stage furthest below the account's median names more than one."""
+    table = funnel(**world)
+    dialled = table[(table["stage"] == "dialled") & (table["leads"] > 0)]["campaign_id"]
+    found = biggest_loss(table[table["campaign_id"].isin(dialled)])
+    assert found["biggest_loss"].dropna().nunique() > 1
