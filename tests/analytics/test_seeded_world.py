@@ -67,9 +67,10 @@ def test_attempts_equal_the_row_by_row_count(world: Frames) -> None:
 
 
 def test_the_biggest_loss_tells_the_world_s_campaigns_apart(world: Frames) -> None:
-    """The share of leads lost named ``booked`` for every campaign of this world; the
-    stage furthest below the account's median names more than one."""
+    """The stage where a campaign loses the largest share of its leads is ``booked`` for
+    most campaigns of any world (5 of the 7 dialled here, the demo's all); the stage
+    furthest below the account's median tells them apart."""
     table = funnel(**world)
     dialled = table[(table["stage"] == "dialled") & (table["leads"] > 0)]["campaign_id"]
     found = biggest_loss(table[table["campaign_id"].isin(dialled)])
-    assert found["biggest_loss"].dropna().nunique() > 1
+    assert found["biggest_loss"].dropna().nunique() >= 3
