@@ -1,9 +1,10 @@
 """A pinned world is the same on every run and every machine (issue 22, "Determinism").
 
 Each build runs in a process of its own, started with another day on the machine's
-clock (``time.time`` and ``datetime.now`` moved by weeks before dialkit is
-imported: faketime as far as Python code sees it), another local time zone (``TZ``)
-and another ``PYTHONHASHSEED``. The emulator is started the way the demo and the
+clock (``time.time`` moved by weeks, and ``datetime.now`` in every loaded module
+that names ``datetime``: faketime as far as Python code sees it; the ``datetime``
+type itself stays, as compiled extensions check its size), another local time zone
+(``TZ``) and another ``PYTHONHASHSEED``. The emulator is started the way the demo and the
 notebooks start it, from a configuration with a pinned ``start_time``; the hashes of
 its seeded frames must be equal.
 """
@@ -24,6 +25,10 @@ TABLES = {"calls": "id", "leads": "id", "campaigns": "id", "dnc": "phone",
 _BUILD = textwrap.dedent("""
     import datetime as _dt, hashlib, json, sys, time
 
+    import dialkit.compliance, dialkit.sandbox._app  # every module first: then patched
+    from dialkit.sandbox import parse_config, start
+    from dialkit.sandbox._clock import Clock
+
     shift = float(sys.argv[1])
     real_time, real_time_ns = time.time, time.time_ns
     time.time = lambda: real_time() + shift
@@ -32,22 +37,24 @@ _BUILD = textwrap.dedent("""
     class _Shifted(_dt.datetime):
         @classmethod
         def now(cls, tz=None):
-            return _dt.datetime.fromtimestamp(time.time(), tz)
+            return real.fromtimestamp(time.time(), tz)
 
         @classmethod
-        def utcnow(cls):
-            return _dt.datetime.now(_dt.UTC).replace(tzinfo=None) + _dt.timedelta(seconds=shift)
+        def today(cls):
+            return cls.now()
 
-    _dt.datetime = _Shifted
-
-    from dialkit.sandbox import parse_config, start
+    real = _dt.datetime
+    for module in list(sys.modules.values()):  # every module that asks the clock by name
+        if module is not _dt and getattr(module, "datetime", None) is real:
+            module.datetime = _Shifted
 
     config = {"server": {"rate_limit_scale": 0, "clock": "manual", "start_time": sys.argv[2]},
               "accounts": [{"name": "acme", "seed": 7, "scale": "small"}]}
     tables = json.loads(sys.argv[3])
     with start(parse_config(config)) as sandbox:
         store = sandbox.service.store
-        digests = {"machine day": _dt.datetime.now(_dt.UTC).date().isoformat()}
+        seen = Clock(manual=False).now()  # the emulator's own reading of the machine's clock
+        digests = {"machine day": seen.date().isoformat()}
         for table, order in tables.items():
             rows = store.rows(f"SELECT * FROM {table} ORDER BY {order}")
             digest = hashlib.sha256()

@@ -7,7 +7,9 @@ the tuples below) and becomes text only when it is written.
 
 Clean by construction. The dialer reaches a lead at most once per local
 calendar day, between 08:00 and 20:55 at the recipient (the first time zone
-``phonenumbers`` gives the number), never after the number joined the DNC list,
+``phonenumbers`` gives the number) or inside the shorter window of the law of
+the place called, never on a day that law bans (:mod:`._world_law`), never
+after the number joined the DNC list,
 and an agent (or an AI agent) joins every answered call within 1.5 s. So no
 24-hour window holds more than two outbound calls to one number, and every
 problem in the world is one planted on purpose:
@@ -22,7 +24,11 @@ problem in the world is one planted on purpose:
   its number within the 24 hours up to and including it, with that count as
   ``detail.calls_in_24h``; the number is in ``phone``.
 
-Each planted problem sits on a lead of its own, so no call is two problems.
+Each planted problem sits on a lead of its own, so no call is two problems
+(except that a state's cap of three is today's federal preset's too: such a call
+is listed as ``state_frequency`` and ``frequency``). Moved, burst and DNC calls go
+to numbers whose place has no rule stricter than the federal one; the ``state_*``
+kinds are planted by :mod:`._world_law`.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numpy.typing import NDArray
 
+from . import _world_law as law
 from ._phones import DAY_MS, I64, LocalClock
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
@@ -45,8 +52,9 @@ NONE, SALE, NOT_INTERESTED, CALLBACK, INFO_SENT, WRONG_NUMBER, DO_NOT_CALL, VOIC
 HANGUP_CAUSES = ("normal_clearing", "no_answer", "user_busy", "call_rejected",
                  "unallocated_number", "network_out_of_order")
 NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(6)
-KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned")
+KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS)
 CLEAN, OUTSIDE_HOURS, DNC_CALL, FREQUENCY, ABANDONED = range(5)
+STATE_FREQUENCY = KINDS.index("state_frequency")
 AI_AGENTS = ("Ava (AI)", "Orion (AI)")
 CAMPAIGN_STATUSES = ("draft", "ready", "running", "paused", "completed")
 DRAFT, READY, RUNNING, PAUSED, FINISHED = range(5)
@@ -98,6 +106,7 @@ class Frame:
     agents: int
     caller_first: I64
     caller_count: I64
+    law: law.Law
 
     def at(self, lead: I64, day: I64, local: I64) -> I64:
         """UTC of ``local`` ms into local ``day`` at the lead's number."""
@@ -174,10 +183,11 @@ def _slots(rng: np.random.Generator, frame: Frame) -> tuple[I64, I64, I64, I64]:
              + (rng.random(len(leads)) * span_days * 0.3).astype(np.int64))
     gaps = rng.geometric(0.75, size=(len(leads), _MAX_SLOTS))
     day = first[:, None] + np.cumsum(gaps, axis=1) - gaps[:, :1]
-    local = _dial_times(rng, day.shape)
     lead = np.broadcast_to(leads[:, None], day.shape)
+    opens, closes = frame.law.allowed(lead, day)
+    local = law.squeeze(_dial_times(rng, day.shape), opens, closes, _LAST_DIAL_MS)
     created = frame.at(lead, day, local)
-    keep = ((created >= start[:, None]) & (created < end[:, None])
+    keep = ((created >= start[:, None]) & (created < end[:, None]) & (opens >= 0)
             & (rng.random(day.shape) < _KEEP_BY_WEEKDAY[frame.clock.weekday(day)]))
     keep &= np.cumsum(keep, axis=1) <= frame.max_attempts[frame.lead_campaign[leads]][:, None]
     return lead[keep], day[keep], local[keep], created[keep]
@@ -249,29 +259,58 @@ def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: f
 
 
 def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
-          per_kind: int) -> Calls:
-    """Plant ``per_kind`` problems of each kind; return every call, sorted by lead and time.
+          per_kind: int, per_case: int) -> Calls:
+    """Plant ``per_kind`` problems of each federal kind and ``per_case`` of each (row, kind)
+    of the place's law (:mod:`._world_law`); return every call, sorted by lead and time.
 
     ``calls`` (sorted by lead) change in place. ``listed_at`` gives each lead's DNC
     listing time (``-1``: not listed); listed leads get no other kind of problem.
     Abandoned calls are human-handled answered calls other than the lead's last;
     moved and burst calls lie 16 h or more inside their campaign's dialling window,
-    so their whole local day does.
+    so their whole local day does. Moved, burst and DNC calls go to numbers whose
+    place has no rule stricter than the federal one, so they break no other law.
     """
     taken = listed_at >= 0
     not_last = np.r_[calls.lead[1:] == calls.lead[:-1], False]
     answered = (calls.answered >= 0) & (calls.ai < 0) & not_last
     _plant_abandoned(rng, calls, _pick_leads(rng, calls, per_kind, taken, answered))
+    strict = frame.law.strict()
+    busy = taken | ~strict
+    taken |= strict
     start, end = frame.window(calls.lead)
     inside = (calls.created - 16 * HOUR_MS >= start) & (calls.created + 16 * HOUR_MS <= end)
     _plant_outside_hours(rng, frame, calls, _pick_leads(rng, calls, per_kind, taken, inside))
     burst = _pick_leads(rng, calls, per_kind, taken, inside)
     extra = _plant_burst(rng, frame, calls, burst)
-    planted = Calls.concat(calls, extra, _dnc_calls(rng, frame, listed_at, per_kind))
+    placed = _dnc_calls(rng, frame, np.where(strict, -1, listed_at), per_kind)
+    planted = Calls.concat(calls, extra, placed, _plant_state(rng, frame, calls, busy, per_case))
     planted = planted.take(np.lexsort((planted.created, planted.lead)))
     hits = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[burst])
     planted.kind[hits] = FREQUENCY
     return planted
+
+
+def _plant_state(rng: np.random.Generator, frame: Frame, calls: Calls,
+                 taken: NDArray[np.bool_], per_case: int) -> Calls:
+    """Calls that break the law of the place called and no federal rule, on leads
+    not ``taken`` whose last call (``calls`` sorted by lead) was not conclusive."""
+    last = np.flatnonzero(np.r_[calls.lead[1:] != calls.lead[:-1], True])
+    last = last[~taken[calls.lead[last]] & ~np.isin(calls.disposition[last], CONCLUSIVE)
+                & (calls.hangup[last] != UNALLOCATED)]
+    leads = calls.lead[last]
+    cases = law.plan_cases(rng, frame, leads, frame.day_of(leads, calls.created[last]),
+                           per_case)
+    sizes = [len(case.local) for case in cases]
+    lead = np.repeat(np.array([c.lead for c in cases], dtype=np.int64), sizes)
+    day = np.repeat(np.array([c.day for c in cases], dtype=np.int64), sizes)
+    local = np.array([t for case in cases for t in case.local], dtype=np.int64)
+    status = rng.choice(np.array([NO_ANSWER, BUSY, VOICEMAIL]), size=len(lead), p=[.6, .25, .15])
+    disposition, hangup = _outcomes(rng, status, _ANSWERED)
+    placed = _finish(rng, frame, lead, frame.at(lead, day, local), status, disposition, hangup,
+                     outbound=True)
+    ends = np.cumsum(sizes) - 1
+    placed.kind[ends] = [KINDS.index(case.kind) for case in cases]
+    return placed
 
 
 def _pick_leads(rng: np.random.Generator, calls: Calls, k: int, taken: NDArray[np.bool_],

@@ -7,7 +7,7 @@ that tests, notebooks and demos can steer the emulator over HTTP.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 from fastapi import APIRouter, Request
@@ -153,13 +153,20 @@ async def caller_ids(request: Request, account: str) -> Any:
 
 
 @router.get("/ground-truth", summary="The planted compliance problems")
-async def ground_truth(request: Request, account: str) -> Any:
-    """The compliance problems planted in an account's seeded world, by kind."""
+async def ground_truth(request: Request, account: str,
+                       law: Literal["federal", "place", "all"] = "federal") -> Any:
+    """The compliance problems planted in an account's seeded world, by kind.
+
+    ``law`` picks which: ``federal`` (the rules of today's presets), ``place`` (the
+    ``state_*`` kinds: the law of the place called, issue 22) or ``all``.
+    """
     service = _service(request)
     _known(service, account)
     kinds: dict[str, list[dict[str, Any]]] = {}
+    which = {"federal": "AND substr(kind, 1, 6) <> 'state_'",
+             "place": "AND substr(kind, 1, 6) = 'state_'", "all": ""}[law]
     for row in service.store.rows(
-            "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? "
+            f"SELECT kind, call_id, phone, detail FROM planted WHERE account = ? {which} "
             "ORDER BY kind, call_id, phone", (account,)):
         kinds.setdefault(row["kind"], []).append({
             "call_id": row["call_id"], "phone": row["phone"],
