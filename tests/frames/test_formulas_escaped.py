@@ -54,3 +54,13 @@ def test_a_null_with_a_length_is_not_read() -> None:
     array = pa.Array.from_buffers(pa.string(), 2, [validity, offsets, data], null_count=1)
     out = formulas_escaped(pd.DataFrame({"a": pd.arrays.ArrowStringArray(array)}))["a"]
     assert shown(out) == [None, "'=y"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_escaped_in_parts_as_whole(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dialkit.frames import _outputs
+
+    cells = ["=1", None, "+14155550123", "", "a", "-2", "+1 415", "@", "é", "\tx", None]
+    monkeypatch.setattr(_outputs, "ESCAPE_ROWS", 3)
+    out = formulas_escaped(pd.DataFrame({"a": pd.Series(cells, dtype=dtype)}))["a"]
+    assert shown(out) == expected(cells) and out.dtype == dtype
