@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pandas as pd
 import phonenumbers
 import pytest
@@ -22,6 +23,7 @@ from phonenumbers import timezone as phone_timezone
 
 from conftest import START
 from dialkit.compliance import _jurisdictions as jurisdictions
+from dialkit.sandbox import parse_config, start
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
 
@@ -31,7 +33,7 @@ WORLDS = {
     "small-spring": (11, "small", datetime(2026, 3, 20, 15, 17, 33, 250_000, tzinfo=UTC)),
     "medium": (7, "medium", datetime.fromisoformat(START)),
 }
-STATE_KINDS = ("state_calling_hours", "state_day_ban", "state_holiday", "state_frequency")
+KEY = "svc_test_worldlaw0001_AAAAbbbbCCCCddddEEEEffff0011"
 
 
 @pytest.fixture(scope="module", params=sorted(WORLDS))
@@ -56,10 +58,10 @@ def _place(phone: str) -> str | None:
     return None
 
 
-def _judged(store: Store) -> pd.DataFrame:
+def _judged(store: Store, account: str = ACCOUNT) -> pd.DataFrame:
     """Each outbound call to a number with a row: its row, local time and breach (or None)."""
     out = pd.read_sql_query(f"SELECT id, to_number, created_at FROM calls WHERE account = "
-                            f"'{ACCOUNT}' AND direction = 'outbound'", store.conn)
+                            f"'{account}' AND direction = 'outbound'", store.conn)
     out["row"] = out.to_number.map({p: _place(p) for p in out.to_number.unique()})
     out = out[out.row.notna()].copy()
     at = pd.to_datetime(out.created_at, utc=True, format="ISO8601")
@@ -143,3 +145,19 @@ def test_the_medium_world_covers_every_confirmed_rule(world: tuple[str, Store]) 
             expected.add((row.id, "state_holiday"))
     assert covered == expected
     assert planted.groupby(["jurisdiction", "kind"]).size().min() >= 1
+
+
+def test_the_simulated_dialer_keeps_the_law_of_the_place_too() -> None:
+    config = {"server": {"rate_limit_scale": 0, "clock": "manual", "start_time": START},
+              "accounts": [{"name": "acme", "seed": 7, "scale": "small", "clients": [
+                  {"name": "c", "scopes": ["calls:read"], "keys": [{"key": KEY}]}]}]}
+    with start(parse_config(config)) as sandbox:
+        before = len(_judged(sandbox.service.store, "acme"))
+        headers = {"Authorization": f"Bearer {KEY}"}  # makes the data set the dialer moves
+        assert httpx.get(f"{sandbox.base_url}/v1/calls", headers=headers).status_code == 200
+        answer = httpx.post(f"{sandbox.base_url}/_sandbox/clock", timeout=300,
+                            json={"advance_seconds": 7 * 86_400})  # a week: Sunday and all
+        assert answer.status_code == 200
+        judged, planted = _judged(sandbox.service.store, "acme"), _planted(sandbox.service.store)
+    assert len(judged) > before + 30  # the dialer did call numbers of places with a row
+    assert set(judged.id[judged.breach.notna()]) == set(planted.call_id)

@@ -5,7 +5,8 @@ each running campaign it places calls at a bounded rate
 (:data:`CALLS_PER_MINUTE`), choosing among the leads that are due (``new``
 leads; ``contacted`` ones whose ``next_attempt_at`` has come; leads with a
 pending callback at its ``scheduled_at``), dial-now leads first, and only
-within 08:00-21:00 at the recipient and never to a number on the Do-Not-Call
+within 08:00-21:00 at the recipient and the hours and days the law of the place
+called allows (:mod:`._world_law`), and never to a number on the Do-Not-Call
 list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
 call). A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
@@ -33,6 +34,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import phonenumbers
 from phonenumbers import timezone as phone_timezones
@@ -55,6 +57,7 @@ from ._simulation_calls import (
     write_call,
 )
 from ._simulation_clicks import finish_click_to_calls
+from ._world_law import allows, area_jurisdiction
 
 log = logging.getLogger("dialkit.sandbox.simulation")
 
@@ -203,7 +206,7 @@ class _Run:
         self.rng = random.Random(f"{dataset}|{stamp(start)}")
         self.counts = dict.fromkeys(COUNTERS, 0)
         self.layers = self.store.layers(dataset, account)
-        self._hours: dict[tuple[str, int], bool] = {}
+        self._hours: dict[tuple[str, str, int], bool] = {}
         self._listed: dict[str, bool] = {}
         self.callers = self._caller_ids()
         self.agents = self._agent_extensions()
@@ -217,12 +220,15 @@ class _Run:
                                "ORDER BY id", (self.dataset,))
 
     def callable_at(self, lead: _Lead, moment: int) -> bool:
-        """Whether ``moment`` is within calling hours at the lead (cached per zone and quarter)."""
+        """Whether ``moment`` is within calling hours at the lead, federal and those of the
+        place called (:mod:`._world_law`), cached per zone, place and quarter."""
         quarter = moment // _QUARTER_MS
-        key = (lead.zone, quarter)
+        place = area_jurisdiction(lead.country or "", lead.phone[:5])
+        key = (lead.zone, place, quarter)
         if key not in self._hours:
             when = parse_timestamp(stamp(quarter * _QUARTER_MS))
-            self._hours[key] = within_calling_hours(lead.number, when)
+            local = when.astimezone(ZoneInfo(lead.zone)).replace(tzinfo=None)
+            self._hours[key] = within_calling_hours(lead.number, when) and allows(place, local)
         return self._hours[key]
 
     def next_opening(self, lead: _Lead, moment: int) -> int:

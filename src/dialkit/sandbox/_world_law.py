@@ -57,10 +57,17 @@ _MIDDAY = (12 * HOUR_MS, 16 * HOUR_MS)
 _SEARCH_DAYS = 21
 
 
+@cache
 def _rows() -> tuple[Jurisdiction, ...]:
     from dialkit.compliance import _jurisdictions  # noqa: PLC0415 - the table, on first build
 
     return tuple(row for row in _jurisdictions.all() if row.id != "US")
+
+
+def allows(jurisdiction: str, local: datetime) -> bool:
+    """Whether the row ``jurisdiction`` (``""``: none) allows a call at this recipient-local
+    time; the federal window is the caller's to check."""
+    return not jurisdiction or next(r for r in _rows() if r.id == jurisdiction).allows(local)
 
 
 @cache
