@@ -87,3 +87,11 @@ def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:
     assert cache_info(tmp_path / "cache").empty and not list((tmp_path / "cache").iterdir())
     empty = runner.invoke(app, ["cache", "info", "--dir", str(tmp_path / "cache")])
     assert "no cached frames" in empty.output
+
+
+@pytest.mark.parametrize(("typed", "meant"), [(["lead"], "leads"), (["sandbx"], "sandbox"),
+                                              (["leads", "clen"], "clean")])
+def test_a_mistyped_command_is_offered_the_right_one(typed: list[str], meant: str) -> None:
+    result = runner.invoke(app, typed)
+    assert result.exit_code == 2
+    assert f"Did you mean '{meant}'?" in result.output

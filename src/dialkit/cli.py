@@ -8,6 +8,7 @@ emulator, the MCP server or uvicorn, and ``dialkit --help`` imports none of them
 from __future__ import annotations
 
 import importlib
+from difflib import get_close_matches
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NamedTuple
@@ -63,6 +64,19 @@ class LazyGroups(TyperGroup):
         command.name, command.help = cmd_name, group.help
         self.commands[cmd_name] = command
         return command
+
+    def resolve_command(self, ctx: _click.Context, args: list[str]
+                        ) -> tuple[str | None, _click.Command | None, list[str]]:
+        """As typer's, whose suggestion for a mistyped command is drawn from the groups
+        loaded so far only: here from every group."""
+        try:
+            return super().resolve_command(ctx, args)
+        except _click.exceptions.UsageError as error:
+            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches and "Did you mean" not in error.message:
+                error.message = (f"{error.message.rstrip('.')}. Did you mean "
+                                 f"{', '.join(map(repr, matches))}?")
+            raise
 
     def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
         self.listing = True
