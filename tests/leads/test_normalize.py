@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize, region_of
+from dialkit.leads._normalize import _frame
 from dialkit.leads._phone_text import clean
 
 SF = "+14155550123"
@@ -76,6 +77,20 @@ def test_each_row_can_have_its_own_country() -> None:
                                             "+61412345678"]
     assert frame["reason"][2] == "invalid_phone"  # no country: the default region, AU
     assert frame["flags"].tolist() == [pd.NA] * 4 + ["unknown_country"]  # falls back to AU
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\u00a0", None, float("nan")])
+def test_a_blank_country_cell_is_the_default_region_unflagged(blank: object) -> None:
+    """A CSV's empty country field reads as ``""``: the file's default region, as a
+    missing value is, never ``unknown_country`` (half the rows of a real file had it)."""
+    cells = ["4155550123", "020 7946 0123", "+44 20 7946 0123", "N/A"]
+    for region in ("US", "GB"):
+        fast = normalize(cells, region=region, country=[blank] * len(cells))
+        slow = _frame(cells, region=region, country=[blank] * len(cells), fast=False)
+        pd.testing.assert_frame_equal(fast, slow)
+        pd.testing.assert_frame_equal(fast, normalize(cells, region=region))
+    row = normalize(["4155550123"], country=[""]).iloc[0]
+    assert (row["phone_e164"], row["country"], pd.isna(row["flags"])) == (SF, "US", True)
 
 
 @pytest.mark.parametrize(("value", "region"), [("gb", "GB"), ("United Kingdom", "GB"),

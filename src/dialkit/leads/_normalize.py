@@ -69,7 +69,8 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
         region: The default region (ISO alpha-2) of numbers written nationally.
         country: Each row's country, where the file has one: ISO alpha-2, an
             English country name, or a calling code (``44``, ``+44``); a blank
-            or unknown one falls back to ``region`` (flagged ``unknown_country``).
+            or unknown one falls back to ``region`` (only an unknown one flagged
+            ``unknown_country``).
 
     Returns:
         ``phone_e164`` (``None`` unless valid), ``country`` (the number's region),
@@ -202,7 +203,9 @@ def _valid(text: str, region: str) -> phonenumbers.PhoneNumber | None:
 def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
                  index: pd.Index) -> tuple[NDArray[np.int64], list[str], NDArray[np.bool_]]:
     """Each row's region as an index into the regions found (the first is ``region``), and
-    which rows named a country no region matches. Each distinct country cell is read once."""
+    which rows named a country no region matches. Each distinct country cell is read once.
+    A blank cell (empty or spaces, as a CSV's empty field reads) is a missing one: the
+    file's default region, not an unknown country."""
     rows = len(index)
     if country is None:
         return np.zeros(rows, np.int64), [region], np.zeros(rows, bool)
@@ -212,10 +215,12 @@ def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
                          "one country per phone (or none)")
     encoded = pc.dictionary_encode(_texts(values))
     codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
-    found = [region_of(value) for value in encoded.dictionary.to_pylist()]
+    texts = encoded.dictionary.to_pylist()
+    found = [region_of(value) for value in texts]
     names = [region, *sorted({f for f in found if f is not None} - {region})]
     lookup = np.array([names.index(f or region) for f in found] + [0], np.int64)
-    unknown = np.array([f is None for f in found] + [False])
+    unknown = np.array([f is None and bool(v.strip()) for f, v in zip(found, texts,
+                                                                        strict=True)] + [False])
     return lookup[codes], names, unknown[codes]
 
 
