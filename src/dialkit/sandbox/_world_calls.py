@@ -293,12 +293,16 @@ def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
 def _plant_state(rng: np.random.Generator, frame: Frame, calls: Calls,
                  taken: NDArray[np.bool_], per_case: int) -> Calls:
     """Calls that break the law of the place called and no federal rule, on leads
-    not ``taken`` whose last call (``calls`` sorted by lead) was not conclusive."""
-    last = np.flatnonzero(np.r_[calls.lead[1:] != calls.lead[:-1], True])
-    last = last[~taken[calls.lead[last]] & ~np.isin(calls.disposition[last], CONCLUSIVE)
-                & (calls.hangup[last] != UNALLOCATED)]
+    not ``taken`` whose last call (``calls`` sorted by lead) was not conclusive, so a
+    call before it changes no outcome."""
+    first = np.flatnonzero(np.r_[True, calls.lead[1:] != calls.lead[:-1]])
+    last = np.r_[first[1:], len(calls)] - 1
+    fit = ~taken[calls.lead[last]] & ~np.isin(calls.disposition[last], CONCLUSIVE) & (
+        calls.hangup[last] != UNALLOCATED)
+    first, last = first[fit], last[fit]
     leads = calls.lead[last]
-    cases = law.plan_cases(rng, frame, leads, frame.day_of(leads, calls.created[last]),
+    cases = law.plan_cases(rng, frame, leads, (frame.day_of(leads, calls.created[first]),
+                                               frame.day_of(leads, calls.created[last])),
                            per_case)
     sizes = [len(case.local) for case in cases]
     lead = np.repeat(np.array([c.lead for c in cases], dtype=np.int64), sizes)

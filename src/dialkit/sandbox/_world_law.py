@@ -55,6 +55,8 @@ KINDS = ("state_calling_hours", "state_day_ban", "state_holiday", "state_frequen
 _MIDDAY = (12 * HOUR_MS, 16 * HOUR_MS)
 """When day-ban and holiday calls are placed: inside every row's weekday window."""
 _SEARCH_DAYS = 21
+_TRIES = 400
+"""Leads of a row tried for one kind at most: enough for every case, bounded on the large world."""
 
 
 @cache
@@ -177,11 +179,13 @@ class Case:
     kind: str
 
 
-def plan_cases(rng: np.random.Generator, frame: Frame, leads: I64, last_day: I64,
+def plan_cases(rng: np.random.Generator, frame: Frame, leads: I64, days: tuple[I64, I64],
                per_case: int) -> list[Case]:
     """Up to ``per_case`` cases per (confirmed row, kind), each on a lead of ``leads``
-    (free of other problems) of that row, on a day after the lead's last call
-    (``last_day``, a local day) whose calls all fall in the lead's campaign window."""
+    (free of other problems) of that row, on a day whose calls all fall in the lead's
+    campaign window. ``days`` are each lead's first and last call's local days: a
+    banned day (Sunday, holiday) may lie between them, as the dialer left it free;
+    the other kinds come after the last call, so no day holds two calls."""
     law, cases = frame.law, []
     free = np.ones(len(leads), dtype=bool)
     start, end = frame.window(leads)
@@ -189,15 +193,17 @@ def plan_cases(rng: np.random.Generator, frame: Frame, leads: I64, last_day: I64
         if row is None or not row.confirmed:
             continue
         mine = np.flatnonzero(law.lead_row[leads] == r)
-        for kind in KINDS:
+        for kind in _kinds(law, r, row):
             placed = 0
-            for k in rng.permutation(mine).tolist():
+            for k in rng.permutation(mine)[:_TRIES].tolist():
                 if placed == per_case:
                     break
                 if not free[k]:
                     continue
-                for day in range(int(last_day[k]) + 1 + (kind == "state_frequency"),
-                                 min(int(last_day[k]) + _SEARCH_DAYS, law.windows.shape[1])):
+                banned = kind in ("state_day_ban", "state_holiday")
+                first = int(days[0][k] if banned else days[1][k] + 1 + (kind == "state_frequency"))
+                for day in range(first, min(int(days[1][k]) + _SEARCH_DAYS,
+                                            law.windows.shape[1])):
                     local = _times(rng, law, r, kind, day, row)
                     if local is None:
                         continue
@@ -208,6 +214,16 @@ def plan_cases(rng: np.random.Generator, frame: Frame, leads: I64, last_day: I64
                         free[k], placed = False, placed + 1
                     break
     return cases
+
+
+def _kinds(law: Law, r: int, row: Jurisdiction) -> list[str]:
+    """The kinds row ``r`` can be broken by on some day of the world."""
+    start, end = law.windows[r, :, 0], law.windows[r, :, 1]
+    gaps = (start >= 0) & ((start > FEDERAL[0]) | (end < FEDERAL[1]))
+    can = {"state_calling_hours": bool(gaps.any()), "state_day_ban": row.sunday is None,
+           "state_holiday": bool(law.holiday[r].any()),
+           "state_frequency": row.max_calls is not None}
+    return [kind for kind in KINDS if can[kind]]
 
 
 def _times(rng: np.random.Generator, law: Law, r: int, kind: str, day: int,
