@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize
-from dialkit.leads._fast import THREAD_ROWS, verdicts
+from dialkit.leads._fast import REGION_WORK, THREAD_ROWS, _cuts, verdicts
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
@@ -174,3 +174,14 @@ def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
     once = normalize([t for t, _ in rows], country=[c for _, c in rows])
     repeated = pd.concat([once] * count, ignore_index=True)
     pd.testing.assert_frame_equal(normalize(texts, country=countries), repeated)
+
+
+def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
+    """One big region and 200 small ones: the big one's rows are cut where the work is
+    halved, each small region stays whole in the second part."""
+    ordered = np.concatenate([np.zeros(300_000, np.int64), np.repeat(np.arange(1, 201), 500)])
+    cuts = _cuts(ordered, 2)
+    first, second = ordered[cuts[0]:cuts[1]], ordered[cuts[1]:cuts[2]]
+    assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
+    work = [len(first) + REGION_WORK, len(second) + REGION_WORK * 201]
+    assert abs(work[0] - work[1]) <= 1 + REGION_WORK

@@ -112,17 +112,46 @@ class _Parsed:
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
-    A long column is cut in parts read on threads, one per core: numpy and pyarrow
-    release the GIL for the whole-column work, so two cores take two thirds of the time."""
+    A long column is read in parts on threads, one per core: numpy and pyarrow release
+    the GIL for the whole-column work. The rows are ordered by region first and cut by
+    work, not by rows: a region's rows fall in one part (but where a cut splits one),
+    so each region's groups and patterns are met once, not once per part; a part
+    of the main region's rows alone pays no per-region work at all."""
     parts = min(len(texts) // THREAD_ROWS, len(os.sched_getaffinity(0)), MAX_THREADS)
     if parts < 2:
         return _verdicts(texts, regions, names)
-    cuts = np.linspace(0, len(texts), parts + 1).astype(np.int64).tolist()
+    order = np.argsort(regions.astype(np.int16) if len(names) < 2**15 else regions,
+                       kind="stable")  # a radix sort for 16-bit keys
+    ordered = regions[order]
+    cuts = _cuts(ordered, parts)
+    part_texts = texts.take(pa.array(order))
     with ThreadPoolExecutor(parts) as pool:
-        found = list(pool.map(lambda a, b: _verdicts(texts.slice(a, b - a), regions[a:b], names),
-                              cuts[:-1], cuts[1:]))
-    return Verdicts(np.concatenate([f.done for f in found]),
-                    *(pa.concat_arrays([getattr(f, c) for f in found]) for c in _COLUMNS))
+        found = list(pool.map(lambda a, b: _verdicts(part_texts.slice(a, b - a), ordered[a:b],
+                                                     names), cuts[:-1], cuts[1:]))
+    back = np.empty(len(order), np.int64)
+    back[order] = np.arange(len(order))
+    index = pa.array(back)
+    return Verdicts(np.concatenate([f.done for f in found])[back],
+                    *(pa.chunked_array([getattr(f, c) for f in found], pa.string())
+                      .take(index).combine_chunks() for c in _COLUMNS))
+
+
+REGION_WORK = 400
+"""A region's fixed work in a part (its groups, patterns and takes), counted as this many
+rows' work when the parts are cut: measured on the mix, ~0.7 ms a region against ~1.6 µs
+a row (the parts' thread CPU within a tenth of each other)."""
+
+
+def _cuts(ordered: Ints, parts: int) -> list[int]:
+    """Where to cut rows ordered by region into ``parts`` of about equal work: a row's
+    work, and a region's fixed work at its first row."""
+    work = np.ones(len(ordered), np.int64)
+    work[np.flatnonzero(np.diff(ordered)) + 1] += REGION_WORK
+    work[0] += REGION_WORK
+    total = np.cumsum(work)
+    targets = total[-1] * np.arange(1, parts) // parts
+    inner = np.searchsorted(total, targets, side="right").tolist()
+    return [0, *inner, len(ordered)]
 
 
 def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
