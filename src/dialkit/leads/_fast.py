@@ -554,33 +554,41 @@ def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
               country: Ints, bits: Ints, extension: pa.Array) -> Verdicts:
-    """The columns ``_normalize._one`` gives, E.164 refused past the contract's 15 digits."""
-    e164 = pc.binary_join_element_wise("+", pc.cast(pa.array(code), pa.string()), nsn, "")
+    """The columns ``_normalize._one`` gives, E.164 refused past the contract's 15 digits.
+    Each calling code's ``+code`` is written once and taken (casting a million codes to
+    text cost more); the per-row columns are laid out at full length in numpy, one take
+    each."""
+    inverse, distinct = pd.factorize(code)
+    prefixes = pa.array([f"+{c}" for c in distinct.tolist()], pa.string())
+    e164 = pc.binary_join_element_wise(prefixes.take(pa.array(inverse)), nsn, "")
     size = _lengths(e164)
     odd = np.flatnonzero(valid & ((size < 3) | (size > 16)))  # the pattern's lengths
     short = valid.copy()
     short[odd] = _match(e164.take(pa.array(odd)), E164_PATTERN)
     over = valid & ~short
-    positions = np.full(len(done), -1, np.int64)
-    positions[rows] = np.arange(len(rows))
 
-    def spread(values: pa.Array) -> pa.Array:
+    def full(values: NDArray[Any]) -> NDArray[Any]:
         if len(rows) == len(done):
             return values
-        return values.take(pa.array(positions, mask=positions < 0))
-    bits = bits | over << 5
+        out = np.zeros(len(done), values.dtype)
+        out[rows] = values
+        return out
+    ok, bits, where = full(short), full(bits | over << 5), full(np.ones(len(rows), bool))
     names = pa.array([",".join(f for i, f in enumerate(_FLAG_NAMES) if b >> i & 1) or None
                       for b in range(1 << len(_FLAG_NAMES))], pa.string())
     _, offsets, data = e164.buffers()  # a fresh array: no offset, no nulls
+    phone = pa.StringArray.from_buffers(len(e164), offsets, data, pa.array(short).buffers()[1])
+    if len(rows) != len(done):
+        positions = np.full(len(done), -1, np.int64)
+        positions[rows] = np.arange(len(rows))
+        phone = phone.take(pa.array(positions, mask=positions < 0))
     return Verdicts(
-        done=done,
-        phone_e164=spread(pa.StringArray.from_buffers(
-            len(e164), offsets, data, pa.array(short).buffers()[1])),
-        country=spread(pa.array(_REGIONS).take(pa.array(country, mask=~short))),
+        done=done, phone_e164=phone,
+        country=pa.array(_REGIONS).take(pa.array(full(country), mask=~ok)),
         extension=extension,
-        reason=spread(pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(short), np.int64),
-                                                                 mask=short))),
-        flags=spread(names.take(pa.array(bits))))
+        reason=pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(done), np.int64),
+                                                         mask=ok | ~where)),
+        flags=names.take(pa.array(bits)))
 
 
 def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
