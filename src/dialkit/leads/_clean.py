@@ -50,10 +50,12 @@ FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX)
 """The lead fields a file can fill, in the contract's field order, with their
 length limits: the first one that breaks a rule is the refusal's ``field``."""
 
-CHUNK_ROWS = 100_000
-"""Rows normalised at a time: a million-row file's working memory stays a fraction of
-its own size (measured: 100,000 was as fast as a whole million, with a third less
-peak memory; see ``benchmarks/bench_clean.py``)."""
+CHUNK_ROWS = 250_000
+"""Rows normalised at a time. :func:`normalize` has a fixed cost per call and reads a
+part of 200,000 rows or more on two threads; its working memory grows with the part.
+On the 1,000,000-row mix (``benchmarks/bench_clean.py``, whole clean, CPU seconds and
+peak RSS): 100,000 rows 7.3 s and 528 MiB, 250,000 6.3 s and 546 MiB, 500,000 5.3 s and
+621 MiB."""
 
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
