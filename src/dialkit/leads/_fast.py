@@ -592,19 +592,21 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
 
 
 def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
-    """The rows (of ``among``) of each key; a column of one region needs no sort."""
+    """The rows (of ``among``) of each key; a column of one region needs no sort. Keys
+    that fit in 16 bits (regions, plans, a calling code and length) are radix-sorted as
+    they are: hashing them first (``factorize``) cost twice the sort."""
     rows = np.flatnonzero(among)
     if not len(rows):
         return []
     picked = keys[rows]
     if (picked == picked[0]).all():
         return [(int(picked[0]), rows)]
-    codes, distinct = pd.factorize(picked)
-    if len(distinct) <= 4:
-        return [(int(key), rows[codes == i]) for i, key in enumerate(distinct)]
-    small = codes.astype(np.int16) if len(distinct) < 2**15 else codes
+    if picked.min() >= 0 and picked.max() < 2**16:
+        small = picked.astype(np.uint16)
+    else:
+        small = pd.factorize(picked)[0]
     order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
-    cuts = np.flatnonzero(np.diff(codes[order])) + 1
+    cuts = np.flatnonzero(np.diff(small[order])) + 1
     return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
 
 
