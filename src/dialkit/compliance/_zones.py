@@ -136,12 +136,19 @@ def _zone_sets(texts: pa.Array) -> Ints:
 def _asked(text: str) -> tuple[str | None, int]:
     """``phonenumbers``' own answers for one number: its region, and its zones (an
     index into ``_SETS``)."""
-    try:
-        number = phonenumbers.parse(text)
-    except phonenumbers.NumberParseException:
+    number = _asked_number(text)
+    if number is None:
         return None, 0
     return (phonenumbers.region_code_for_number(number),
             _SET_IDS[tuple(phone_timezones.time_zones_for_number(number))])
+
+
+def _asked_number(text: str) -> phonenumbers.PhoneNumber | None:
+    """``phonenumbers.parse(text)``, or None where it raises."""
+    try:
+        return phonenumbers.parse(text)
+    except phonenumbers.NumberParseException:
+        return None
 
 
 def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:

@@ -1,0 +1,57 @@
+"""Where the person called is: each number's region and US state, by its area code."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+import pandas as pd
+import phonenumbers
+import pytest
+from phonenumbers.geodata import GEOCODE_DATA
+
+from dialkit.compliance._states import places
+
+LOUISIANA, MIAMI, TOLL_FREE = "+15045550123", "+13055550123", "+18005550123"
+LONDON, WINNIPEG = "+442079460000", "+12042345678"
+
+
+def test_the_area_code_table_agrees_with_the_geocoder() -> None:
+    """Every area code of the table is a US number's, and the geocoder's own name for it
+    (``1`` + the code), where it has one (all but 203, 310, 713, 718), is that state's."""
+    text = resources.files("dialkit.compliance").joinpath("area_codes.toml").read_text()
+    table = tomllib.loads(text)["states"]
+    assert len(table) == 51  # 50 states and DC
+    for state, codes in table.items():
+        for code in codes:
+            number = phonenumbers.parse(f"+1{code}2345678")
+            assert phonenumbers.region_code_for_number(number) == "US"
+            name = GEOCODE_DATA.get(f"1{code}", {}).get("en")
+            said = None if name is None else _NAMES.get(name, name.rsplit(", ", 1)[-1])
+            assert said in (None, state), (code, name, state)
+    assert sum(len(codes) for codes in table.values()) > 300
+
+
+_NAMES = {
+    "Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA",
+    "Colorado": "CO", "Connecticut": "CT", "Delaware": "DE", "Florida": "FL", "Georgia": "GA",
+    "Hawaii": "HI", "Idaho": "ID", "Illinois": "IL", "Indiana": "IN", "Iowa": "IA",
+    "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA", "Maine": "ME", "Maryland": "MD",
+    "Massachusetts": "MA", "Michigan": "MI", "Minnesota": "MN", "Mississippi": "MS",
+    "Missouri": "MO", "Montana": "MT", "Nebraska": "NE", "Nevada": "NV", "New Hampshire": "NH",
+    "New Jersey": "NJ", "New Mexico": "NM", "New York": "NY", "North Carolina": "NC",
+    "North Dakota": "ND", "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR", "Pennsylvania": "PA",
+    "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD", "Tennessee": "TN",
+    "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA", "Washington D.C.": "DC",
+    "Washington State": "WA", "West Virginia": "WV", "Wisconsin": "WI", "Wyoming": "WY"}
+"""The geocoder's names of the states ("City, ST" names end in the postal code)."""
+
+
+@pytest.mark.parametrize(("number", "region", "state"), [
+    (LOUISIANA, "US", "LA"), (MIAMI, "US", "FL"), (TOLL_FREE, "US", None),
+    (WINNIPEG, "CA", None), (LONDON, "GB", None), ("+1 (504) 555-0123", "US", "LA"),
+    ("not a number", None, None)])
+def test_places_of_numbers(number: str, region: str | None, state: str | None) -> None:
+    where = places(pd.Series([number, None]))
+    assert where.number[1] == -1
+    assert (where.region[0], where.state[0]) == (region, state)
