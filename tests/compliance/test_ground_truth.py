@@ -25,8 +25,12 @@ AUDITOR_KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0010"
 """A key with only what an audit reads: calls, leads, DNC checks."""
 
 RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_frequency",
-                "dnc_call": "dnc_call"}
-"""Each planted kind whose every call is a finding of one rule."""
+                "dnc_call": "dnc_call", "state_calling_hours": "calling_hours",
+                "state_day_ban": "calling_hours", "state_holiday": "calling_hours",
+                "state_frequency": "call_frequency"}
+"""Each planted kind whose every call is a finding of one rule: the federal kinds, and the
+law of the place's (a state's or Canada's row, which the ``US`` preset applies)."""
+FEDERAL_KINDS = {"outside_calling_hours", "frequency", "dnc_call"}
 
 
 @pytest.fixture(scope="module", params=["small", "medium"])
@@ -39,8 +43,10 @@ def audited(request: pytest.FixtureRequest,
     with pytest.MonkeyPatch.context() as patch, start(parse_config(config)) as sandbox:
         patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         admin = f"{sandbox.base_url}/_sandbox"
-        problems = httpx.get(f"{admin}/ground-truth", params={"account": "acme"}).json()
-        verified = httpx.get(f"{admin}/caller-ids", params={"account": "acme"}).json()
+        problems = httpx.get(f"{admin}/ground-truth", params={"account": "acme",
+                                                                  "law": "all"}).json()
+        verified = httpx.get(f"{admin}/caller-ids", params={"account": "acme",
+                                                                  "law": "all"}).json()
         with Client(AUDITOR_KEY, base_url=sandbox.base_url, rate_limit=None) as client:
             report = audit(**load(client), blocked_countries=["KP", "IR"],
                            verified_caller_ids=verified["caller_ids"])
@@ -54,14 +60,19 @@ def _found(report: AuditReport, rule: str) -> set[str]:
 
 def test_the_world_plants_every_kind(audited: tuple[AuditReport, Truth]) -> None:
     _, truth = audited
-    assert set(truth) == {*RULE_OF_KIND, "abandoned"} and all(truth.values())
+    assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban"} <= set(truth)
+    assert set(truth) <= {*RULE_OF_KIND, "abandoned"} and all(truth.values())
 
 
-@pytest.mark.parametrize(("kind", "rule"), RULE_OF_KIND.items())
+@pytest.mark.parametrize("rule", sorted(set(RULE_OF_KIND.values())))
 def test_the_audit_finds_exactly_the_planted_calls(audited: tuple[AuditReport, Truth],
-                                                   kind: str, rule: str) -> None:
+                                                   rule: str) -> None:
+    """Each rule's findings are the calls of every kind planted for it: under ``US``, a
+    Sunday call to Louisiana and a 20:30 one to Florida are calling-hours findings too."""
     report, truth = audited
-    assert _found(report, rule) == truth[kind]
+    planted = set().union(*(truth.get(kind, set()) for kind, of in RULE_OF_KIND.items()
+                            if of == rule))
+    assert _found(report, rule) == planted
 
 
 def test_counts_stay_whole_numbers_beside_other_rules(audited: tuple[AuditReport, Truth]) -> None:
@@ -98,8 +109,10 @@ def test_the_world_has_no_other_findings(audited: tuple[AuditReport, Truth]) -> 
     report, _ = audited
     assert set(report.ran) == {"calling_hours", "unknown_timezone", "call_frequency",
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
-                               "blocked_country", "unverified_caller_id"}
+                               "blocked_country", "unverified_caller_id",
+                               "unknown_jurisdiction"}
     assert not set(report.findings["rule"]) & {"unknown_timezone", "blocked_country",
+                                                "unknown_jurisdiction",
                                                 "dnc_lead", "unscreened_lead",
                                                 "unverified_caller_id"}
 

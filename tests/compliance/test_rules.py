@@ -4,6 +4,7 @@ of two zones, one of none, the 4th call at exactly 24 h, a call on the day of li
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import time
 from typing import Any
 
 import pandas as pd
@@ -11,7 +12,7 @@ import phonenumbers
 import pytest
 from phonenumbers import timezone as phone_timezones
 
-from dialkit.compliance import UK_OFCOM, US_FEDERAL, US_FLORIDA, AuditInputError, audit
+from dialkit.compliance import POLICY, UK_OFCOM, US_FEDERAL, AuditInputError, audit
 
 NY = "+12125550123"  # America/New_York
 
@@ -46,14 +47,17 @@ def test_calling_hours_at_the_edges_and_across_dst(utc: str, outside: bool) -> N
     assert (found["rule"].tolist() == ["calling_hours"]) is outside
     if outside:
         assert found["timezone"][0] == "America/New_York"
-        assert found["evidence"][0].startswith(f"called {found['local_time'][0][11:16]} "
-                                               "America/New_York, window 08:00-21:00")
+        weekday = pd.Timestamp(found["local_time"][0]).strftime("%a")
+        assert found["evidence"][0].startswith(
+            f"called {weekday} {found['local_time'][0][11:16]} America/New_York "
+            "(US federal (TSR, TCPA): window 08:00-21:00, 16 CFR 310.4(c)")
 
 
-def test_a_state_preset_has_its_own_window() -> None:
+def test_a_policy_has_its_own_window_for_every_call() -> None:
     late = calls({"to_number": NY, "created_at": "2026-06-02T00:30:00Z"})  # 20:30 EDT
     assert rules_found(late) == []
-    assert rules_found(late, rules=US_FLORIDA) == [("calling_hours", "call_0")]
+    own = POLICY("08:00-20:00 everywhere", window=(time(8), time(20)))
+    assert rules_found(late, rules=own) == [("calling_hours", "call_0")]
 
 
 def two_zone_number() -> tuple[str, list[str]]:

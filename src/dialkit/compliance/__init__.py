@@ -7,23 +7,28 @@ Example:
     >>> report.findings.groupby("rule").size()  # doctest: +SKIP
 """
 
+from . import _jurisdictions as jurisdictions
 from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
 from ._localtime import first_zones, local_call_times
 from ._plots import plot_summary
-from ._rules import PRESETS, RULE_IDS, UK_OFCOM, US_FEDERAL, US_FLORIDA, Rules
+from ._rules import CA, POLICY, PRESETS, RULE_IDS, UK, UK_OFCOM, US, US_FEDERAL, Rules
 
 __all__ = [
     "AuditInputError",
     "AuditReport",
+    "CA",
+    "POLICY",
     "PRESETS",
     "RULE_IDS",
     "Rules",
+    "UK",
     "UK_OFCOM",
+    "US",
     "US_FEDERAL",
-    "US_FLORIDA",
     "audit",
     "first_zones",
+    "jurisdictions",
     "load",
     "local_call_times",
     "plot_summary",

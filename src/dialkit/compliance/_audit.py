@@ -20,7 +20,7 @@ from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
-from ._rules import RULE_IDS, US_FEDERAL, Rules
+from ._rules import RULE_IDS, US, Rules
 from ._zones import Rows, codes_in
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -134,7 +134,7 @@ class AuditReport:
 
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
-          blocked_countries: Collection[str] = (), rules: Rules = US_FEDERAL,
+          blocked_countries: Collection[str] = (), rules: Rules = US,
           campaigns: Collection[str] | None = None,
           as_of: pd.Timestamp | str | None = None) -> AuditReport:
     """Audit what the account did against ``rules``.
@@ -149,7 +149,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             ``unverified_caller_id`` does not run.
         blocked_countries: Regions calls must not reach, as ISO 3166 alpha-2 codes
             (``["KP", "IR"]``; any case).
-        rules: ``US_FEDERAL``, ``US_FLORIDA``, ``UK_OFCOM`` or one's own.
+        rules: ``US`` (the federal rule and each state's, by where the person called
+            is), ``UK``, ``CA``, ``US_FEDERAL`` (the federal rule alone, for every
+            call) or one's own ``POLICY(...)``.
         campaigns: Audit these campaigns only.
         as_of: When the audit looks from (for the DNC scrub age); default now.
 
@@ -172,14 +174,14 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     found: list[pd.DataFrame] = []
     notes: dict[str, str] = {}
     times = checks.clock(outbound, rules)
-    found += [*checks.calling_hours(outbound, rules, times), checks.located(
+    found += [*checks.calling_hours(outbound, times), checks.located(
         checks.call_frequency(outbound, rules), times)]
     dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
     abandoned = _every_column(abandoned, prepared, rows)
     found += [checks.located(dropped, times),
               checks.located(checks.blocked_country(outbound, blocked), times)]
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
-           "blocked_country"]
+           "blocked_country", *(["unknown_jurisdiction"] if rules.jurisdictions else [])]
     if verified_caller_ids is None:
         notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
     else:

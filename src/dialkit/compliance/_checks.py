@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from ._law import Judged, evidence, judge
 from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
 from ._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
@@ -48,43 +49,51 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
 class Clock:
     """Each outbound call in its recipient's time: the (call, zone) ``pairs`` of its number,
     the wall-clock time of each pair (``local``), the first pair of each call outside the
-    calling window (``outside``), and the pair each call's findings name (``named``: that
-    first pair outside, else the number's first zone; -1 where no zone is known)."""
+    calling window of the law of the place called (``outside``; ``judged``: which rule
+    decided), and the pair each call's findings name (``named``: that first pair outside,
+    else the number's first zone; -1 where no zone is known)."""
 
     pairs: Zoned
     local: NDArray[np.datetime64]
     outside: Rows
     named: Ints
+    judged: Judged
 
 
 def clock(calls: pd.DataFrame, rules: Rules) -> Clock:
-    """The calls' local times in every zone of their numbers, against ``rules.window``."""
+    """The calls' local times in every zone of their numbers, against the law of the place
+    called (:mod:`._law`; ``rules.window`` where the preset applies no row)."""
     pairs = zoned(calls["phone"])
     local = wall_clock(calls["at"], pairs)
-    seconds = (local - local.astype("datetime64[D]")) / np.timedelta64(1, "s")
-    start, end = (t.hour * 3600 + t.minute * 60 + t.second for t in rules.window)
-    outside = np.flatnonzero(((seconds < start) | (seconds >= end)) & ~np.isnat(local))
+    judged = judge(calls["phone"], pairs.row, local, rules)
+    outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))
     named = np.where(count > 0, np.cumsum(count) - count, -1)
     named[pairs.row[first]] = first
-    return Clock(pairs, local, first, named)
+    return Clock(pairs, local, first, named, judged)
 
 
-def calling_hours(calls: pd.DataFrame, rules: Rules,
-                  times: Clock) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Calls outside the window in any of their number's zones (the first such zone is
-    named); calls to numbers of no known zone (``unknown_timezone``)."""
+def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]:
+    """Calls outside the window of the law of the place called in any of their number's
+    zones (the first such zone is named, with the rule that decided); of those, calls to
+    a number of no known state, judged by the strictest row (``unknown_jurisdiction``);
+    calls to numbers of no known zone (``unknown_timezone``)."""
     pairs, local, first = times.pairs, times.local, times.outside
     hits = calls.iloc[pairs.row[first]]
     hits = hits.assign(
         local_time=pd.Series(local[first], index=hits.index).dt.strftime(LOCAL_FORMAT),
         timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index))
-    window = "-".join(t.strftime("%H:%M") for t in rules.window)
-    evidence = ("called " + hits["local_time"].str[11:16] + " " + hits["timezone"]
-                + f", window {window}")
+    rule = pd.Series(evidence(times.judged, first).to_numpy(object), index=hits.index)
+    lawful = times.judged.decided[first] > 0
+    shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
+    weekday = pd.Series(local[first], index=hits.index).dt.strftime("%a ")
+    said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
+                              "called " + shown + ", " + rule), index=hits.index)
+    unknown_state = times.judged.law.strictest[times.judged.decided[first]]
     unknown = calls.iloc[pairs.unknown]
-    return (findings("calling_hours", hits, evidence),
+    return (findings("calling_hours", hits[~unknown_state], said[~unknown_state]),
+            findings("unknown_jurisdiction", hits[unknown_state], said[unknown_state]),
             findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
                      pd.Series("no time zone is known for this number, so the local time "
                                "of the call cannot be checked", index=unknown.index)))

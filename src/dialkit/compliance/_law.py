@@ -1,0 +1,235 @@
+"""The law of the place called, as arrays: each call's calling window from the rows of
+:mod:`._jurisdictions` that apply where the person called is.
+
+A preset names the table's countries it applies (:attr:`Rules.jurisdictions`). A
+call to a number of one of them is judged by that country's row and, for a US
+number, by its state's row too: the stricter decides, and is named. A US number
+of no known state (toll-free, non-geographic) is judged by the strictest of the
+country's rows, and its findings are ``unknown_jurisdiction``. Every other call
+is judged by the preset's own ``window``. Only confirmed rows are applied: an
+unconfirmed one is named on the report's cover (:func:`._rules.law_words`).
+
+Each row is eight windows in seconds (Monday to Sunday, then its named
+holidays), so a million (call, zone) pairs are judged by array lookups; the
+holidays of the audited period are looked up once per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, time
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from . import _jurisdictions as table
+from ._rules import Rules
+from ._states import places
+
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
+Floats = NDArray[np.float64]
+Objects = NDArray[np.object_]
+
+_HOLIDAY = 7
+"""The slot of a row's named holidays, after Monday (0) to Sunday (6)."""
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_KEY = 1 << 20
+"""A (row, day) key: the row times this, plus the day (days since 1970)."""
+
+
+@dataclass(frozen=True)
+class Law:
+    """The rows an audit applies: row 0 is the preset's own window, then each applied
+    row of the table, then each country's strictest row (``strictest`` marks them).
+    ``start``/``end`` are each row's windows in seconds by slot (no calls: 0, 0)."""
+
+    names: list[str]
+    citations: list[str]
+    start: Floats
+    end: Floats
+    strictest: Bools
+    holiday_keys: pd.Index
+    holiday_names: Objects
+
+
+@dataclass(frozen=True)
+class Judged:
+    """Each (call, zone) pair judged: whether it is ``outside`` the law's window, the
+    row that ``decided`` (the stricter that forbids it, else the number's own), and
+    the ``slot`` of the day in that row (a weekday, or ``_HOLIDAY``)."""
+
+    law: Law
+    outside: Bools
+    decided: Ints
+    slot: Ints
+    days: Ints
+
+
+def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64],
+          rules: Rules) -> Judged:
+    """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
+    ``local``: its wall-clock time) by the rows that apply where the number is."""
+    rows, by_country = _applied(rules)
+    primary, secondary = _call_rows(phones, rules, by_country)
+    primary, secondary = primary[row], secondary[row]
+    known = ~np.isnat(local)
+    day = local.astype("datetime64[D]")
+    seconds = (local - day) / np.timedelta64(1, "s")
+    days = day.astype(np.int64)
+    law = _law(rules, rows, by_country, days[known])
+    weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
+    slot_p, out_p = _outside(law, primary, days, weekday, seconds)
+    has = secondary >= 0
+    slot_s, out_s = _outside(law, np.where(has, secondary, 0), days, weekday, seconds)
+    out_s &= has
+    return Judged(law, (out_p | out_s) & known, np.where(out_s, secondary, primary),
+                  np.where(out_s, slot_s, slot_p), days)
+
+
+def evidence(judged: Judged, pairs: Ints) -> pd.Series:
+    """The rule that decided each of ``pairs``, in words: ``Louisiana: no calls on
+    Sunday, La. R.S. 45:844.14``; for the preset's own window, ``window 08:00-21:00``."""
+    law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
+    start, end = law.start[decided, slot], law.end[decided, slot]
+    window = pd.Series("window " + _clock(start) + "-" + _clock(end), dtype=object)
+    banned = end <= start
+    day = pd.Series(np.array(_DAY_NAMES + ("",), object)[slot])
+    holiday = slot == _HOLIDAY
+    if holiday.any():
+        at = law.holiday_keys.get_indexer(decided[holiday] * _KEY
+                                          + judged.days[pairs][holiday])
+        day[holiday] = law.holiday_names[at]
+    rule = pd.Series(np.where(banned, "no calls on " + day, np.where(
+        holiday, window + " on " + day, window)), dtype=object)
+    named = np.array(law.names, object)[decided]
+    cited = np.array(law.citations, object)[decided]
+    said = pd.Series(np.where(decided == 0, rule, named + ": " + rule + ", " + cited),
+                     dtype=object)
+    return said
+
+
+def _clock(seconds: Floats) -> pd.Series:
+    """Seconds into a day as ``HH:MM`` (the end of a whole day as ``24:00``)."""
+    minutes = np.ceil(seconds / 60).astype(np.int64)
+    return (pd.Series(minutes // 60).astype(str).str.zfill(2) + ":"
+            + pd.Series(minutes % 60).astype(str).str.zfill(2))
+
+
+def _outside(law: Law, rows: Ints, days: Ints, weekday: Ints,
+             seconds: Floats) -> tuple[Ints, Bools]:
+    """Each pair's slot in its row (its holiday, else its weekday), and whether its
+    time is outside that slot's window."""
+    holiday = law.holiday_keys.get_indexer(rows * _KEY + days) >= 0 if len(
+        law.holiday_keys) else np.zeros(len(rows), bool)
+    slot = np.where(holiday, _HOLIDAY, weekday)
+    outside = (seconds < law.start[rows, slot]) | (seconds >= law.end[rows, slot])
+    return slot, outside
+
+
+def _applied(rules: Rules) -> tuple[list[table.Jurisdiction], dict[str, dict[str, int]]]:
+    """The confirmed rows of the preset's countries, and per country the law row of its
+    own row (``""``; 0, the preset's window, where it has none confirmed), of each state
+    (its postal code) and, for a country with state rows, its strictest (``"*"``, after
+    every row of the table)."""
+    rows: list[table.Jurisdiction] = []
+    by_country: dict[str, dict[str, int]] = {}
+    for country in rules.jurisdictions:
+        found = by_country.setdefault(country, {"": 0})
+        for row in table.all():
+            if row.country == country and row.confirmed:
+                rows.append(row)
+                found[row.subdivision or ""] = len(rows)
+    after = len(rows) + 1
+    for found in by_country.values():
+        if len(found) > 1 + ("" in found and found[""] > 0):
+            found["*"], after = after, after + 1
+    return rows, by_country
+
+
+def _call_rows(phones: pd.Series, rules: Rules,
+               by_country: dict[str, dict[str, int]]) -> tuple[Ints, Ints]:
+    """Each call's own law row (its country's; the strictest where a country with
+    state rows does not know the number's state; else 0) and its state's (-1: none)."""
+    if not by_country:  # the preset's own window for every call
+        return np.zeros(len(phones), np.int64), np.full(len(phones), -1, np.int64)
+    where = places(phones)
+    primary = np.zeros(len(where.region) + 1, np.int64)  # the last: no number
+    secondary = np.full(len(where.region) + 1, -1, np.int64)
+    for country, found in by_country.items():
+        ours = np.flatnonzero(where.region == country)
+        primary[ours] = found[""]
+        if "*" not in found:
+            continue
+        states = {k: v for k, v in found.items() if k not in ("", "*")}
+        state = where.state[ours]
+        primary[ours[pd.isna(state)]] = found["*"]
+        secondary[ours] = pd.Series(state, dtype=object).map(states).fillna(-1).to_numpy(
+            np.int64)
+    return primary[where.number], secondary[where.number]
+
+
+def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dict[str, int]],
+         days: Ints) -> Law:
+    """The arrays of the preset's window, the applied rows and each country's strictest,
+    with the holidays from the first to the last of ``days``."""
+    policy = [_seconds(rules.window)] * 8
+    windows = [policy] + [_row_windows(row) for row in rows]
+    names = ["", *(row.name for row in rows)]
+    citations = ["", *(row.citation for row in rows)]
+    keys: list[int] = []
+    holiday_names: list[str] = []
+    first, last = (date.fromordinal(int(d) + 719163) for d in (
+        (days.min(), days.max()) if len(days) else (0, 0)))
+    found = {row.id: row.holidays_between(first, last) for row in rows}
+    for n, row in enumerate(rows, start=1):
+        for day, name in found[row.id].items():
+            keys.append(n * _KEY + day.toordinal() - 719163)
+            holiday_names.append(name)
+    strictest = []
+    for country, found_rows in by_country.items():
+        if "*" not in found_rows:
+            continue
+        ours = [n for key, n in found_rows.items() if key != "*" and n > 0]
+        at = found_rows["*"]
+        strictest.append(at)
+        windows.append(_intersection([windows[n] for n in ours]))
+        names.append(f"no state is known for this number, so the strictest {country} row")
+        citations.append("each of " + ", ".join(rows[n - 1].id for n in ours))
+        for n in ours:
+            for day, name in found[rows[n - 1].id].items():
+                keys.append(at * _KEY + day.toordinal() - 719163)
+                holiday_names.append(name)
+    start = np.array([[w[0] for w in row] for row in windows], np.float64)
+    end = np.array([[w[1] for w in row] for row in windows], np.float64)
+    index = pd.Index(keys)
+    unique = ~index.duplicated()
+    flags = np.zeros(len(windows), bool)
+    flags[strictest] = True
+    return Law(names, citations, start, end, flags, index[unique],
+               np.array(holiday_names, object)[unique])
+
+
+def _row_windows(row: table.Jurisdiction) -> list[tuple[float, float]]:
+    days = [row.weekday] * 5 + [row.saturday, row.sunday, row.holiday]
+    return [_seconds(window) for window in days]
+
+
+def _seconds(window: tuple[time, time] | None) -> tuple[float, float]:
+    """A window as seconds into the day (no calls: 0, 0; the whole day: 0, 86400)."""
+    if window is None:
+        return 0.0, 0.0
+    if window == table.WHOLE_DAY:
+        return 0.0, 86400.0
+    start, end = (t.hour * 3600 + t.minute * 60 + t.second for t in window)
+    return float(start), float(end)
+
+
+def _intersection(rows: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """Per slot, the window every row allows (no calls where they share none)."""
+    joined = []
+    for slot in zip(*rows, strict=True):
+        start, end = max(w[0] for w in slot), min(w[1] for w in slot)
+        joined.append((start, end) if end > start else (0.0, 0.0))
+    return joined

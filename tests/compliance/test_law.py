@@ -1,0 +1,93 @@
+"""The law of the place called, through ``audit`` on frames made by hand: each call to
+a US number is judged by the federal rule and its state's, the stricter deciding and
+named; a US number of no known state by the strictest row (``unknown_jurisdiction``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from dialkit.compliance import CA, PRESETS, UK, US, US_FEDERAL, audit, jurisdictions
+
+LOUISIANA, MIAMI, NEW_YORK = "+15045550123", "+13055550123", "+12125550123"
+TOLL_FREE, LONDON, WINNIPEG = "+18005550123", "+442079460000", "+12042345678"
+
+
+def calls(*rows: tuple[str, str]) -> pd.DataFrame:
+    """Outbound unanswered calls, one per (number, UTC time)."""
+    return pd.DataFrame([{
+        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": number, "created_at": pd.Timestamp(at, tz="UTC"), "answered_at": pd.NaT,
+        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None}
+        for n, (number, at) in enumerate(rows)])
+
+
+def found(frame: pd.DataFrame, rules: object = US) -> list[tuple[str, str, str]]:
+    report = audit(frame, rules=rules)  # type: ignore[arg-type]
+    got = report.findings
+    return list(zip(got["rule"], got["call_id"], got["evidence"], strict=True))
+
+
+def test_a_sunday_call_to_louisiana_is_named_by_louisianas_rule() -> None:
+    sunday = calls((LOUISIANA, "2026-11-22T16:14:00Z"))  # Sun 10:14 CST
+    [(rule, _, evidence)] = found(sunday)
+    assert rule == "calling_hours"
+    assert evidence.startswith("called Sun 10:14 America/Chicago (Louisiana: no calls on "
+                               "Sunday, " + jurisdictions.get("US-LA").citation)
+    assert found(sunday, US_FEDERAL) == []  # the federal rule alone allows it
+    assert found(calls((NEW_YORK, "2026-11-22T15:14:00Z"))) == []  # New York: no Sunday ban
+
+
+def test_a_call_at_2030_to_florida_breaks_floridas_8_pm_end() -> None:
+    late = calls((MIAMI, "2026-11-24T01:30:00Z"), (NEW_YORK, "2026-11-24T01:30:00Z"))
+    [(rule, call, evidence)] = found(late)
+    assert (rule, call) == ("calling_hours", "call_0")
+    assert evidence.startswith("called Mon 20:30 America/New_York (Florida: window "
+                               "08:00-20:00, Fla. Stat.")
+    early = calls((MIAMI, "2026-11-24T00:59:00Z"))  # 19:59
+    assert found(early) == []
+
+
+def test_a_holiday_call_to_louisiana_names_the_holiday() -> None:
+    thanksgiving = calls((LOUISIANA, "2026-11-26T16:00:00Z"))  # Thu 10:00 CST
+    [(rule, _, evidence)] = found(thanksgiving)
+    assert rule == "calling_hours"
+    assert "(Louisiana: no calls on Thanksgiving Day, " in evidence
+    assert found(calls((LOUISIANA, "2026-11-25T16:00:00Z"))) == []  # the day before
+
+
+def test_a_toll_free_number_is_an_unknown_jurisdiction_judged_by_the_strictest_row() -> None:
+    sunday = calls((TOLL_FREE, "2026-11-22T19:00:00Z"))  # Sunday afternoon in every zone
+    [(rule, _, evidence)] = found(sunday)
+    assert rule == "unknown_jurisdiction"
+    assert "no state is known for this number, so the strictest US row: no calls on Sunday" \
+        in evidence
+    # a toll-free number spans Guam to Adak: no moment is inside 10:00-18:00 in all of them
+    [(_, _, tuesday)] = found(calls((TOLL_FREE, "2026-11-24T21:00:00Z")))
+    assert "Pacific/Guam (no state is known" in tuesday and "window 10:00-18:00" in tuesday
+    assert "unknown_jurisdiction" in audit(sunday, rules=US).ran
+    assert "unknown_jurisdiction" not in audit(sunday, rules=US_FEDERAL).ran
+
+
+def test_a_london_number_under_uk_and_a_winnipeg_one_under_ca() -> None:
+    late = calls((LONDON, "2026-11-24T21:30:00Z"), (WINNIPEG, "2026-11-22T23:00:00Z"))
+    assert [(r, c) for r, c, _ in found(late, UK)] == [("calling_hours", "call_0")]
+    # Winnipeg Sunday 17:00: inside the CRTC's 10:00-18:00 weekend window
+    assert [(r, c) for r, c, _ in found(late, CA)] == [("calling_hours", "call_0")]
+    sunday_evening = calls((WINNIPEG, "2026-11-23T01:00:00Z"))  # Sun 19:00 CST
+    [(rule, _, evidence)] = found(sunday_evening, CA)
+    assert rule == "calling_hours" and "(Canada (CRTC): window 10:00-18:00, " in evidence
+
+
+def test_unconfirmed_rows_are_named_on_the_cover_and_not_applied() -> None:
+    cover = US.describe()
+    unconfirmed = [row for row in jurisdictions.unconfirmed() if row.country == "US"]
+    assert all(f"({row.id})" in cover["unconfirmed (not applied)"] for row in unconfirmed)
+    assert all(f"({row.id})" not in cover["jurisdictions applied"] for row in unconfirmed)
+    assert "(GB)" in UK.describe()["unconfirmed (not applied)"]  # no UK hours are law
+    assert "Canada (CRTC) (CA)" in UK.describe()["jurisdictions applied"]
+    assert set(PRESETS) == {"us", "uk", "ca"}
+
+
+def test_utah_unconfirmed_sunday_ban_is_not_applied() -> None:
+    assert not jurisdictions.get("US-UT").confirmed
+    assert found(calls(("+18015550123", "2026-11-22T18:00:00Z"))) == []  # Sun 11:00 MST
