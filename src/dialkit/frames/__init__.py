@@ -4,22 +4,31 @@ Reached through a client: ``client.frames.calls()``, ``client.cache.info()``.
 Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
 Files for people (workbooks, CSV) are written by :func:`excel_writer` and
 :func:`write_csv`, which keep every text inert.
+
+Each export is imported on first use (:mod:`dialkit._lazy`), so a module that needs
+the schemas or the writers does not load the cache's Parquet and the client's HTTP
+stack with them.
 """
 
-from ._cache import (
-    CACHE_DIR_VARIABLE,
-    Cache,
-    CacheMissError,
-    Entry,
-    cache_info,
-    cache_root,
-    clear_cache,
-)
-from ._frames import SPECS, FrameOptions, Frames, Spec
-from ._outputs import excel_writer, formulas_escaped, write_csv
-from ._progress import watched
-from ._reports import windows
-from ._schemas import SCHEMAS, Column, Schema, utc_times
+from typing import TYPE_CHECKING
+
+from .. import _lazy
+
+if TYPE_CHECKING:
+    from ._cache import (
+        CACHE_DIR_VARIABLE,
+        Cache,
+        CacheMissError,
+        Entry,
+        cache_info,
+        cache_root,
+        clear_cache,
+    )
+    from ._frames import SPECS, FrameOptions, Frames, Spec
+    from ._outputs import excel_writer, formulas_escaped, write_csv
+    from ._progress import watched
+    from ._reports import windows
+    from ._schemas import SCHEMAS, Column, Schema, utc_times
 
 __all__ = [
     "CACHE_DIR_VARIABLE",
@@ -43,3 +52,12 @@ __all__ = [
     "windows",
     "write_csv",
 ]
+
+__getattr__, __dir__ = _lazy.exports(__name__, {
+    "CACHE_DIR_VARIABLE": "._cache", "Cache": "._cache", "CacheMissError": "._cache",
+    "Entry": "._cache", "cache_info": "._cache", "cache_root": "._cache",
+    "clear_cache": "._cache", "SPECS": "._frames", "FrameOptions": "._frames",
+    "Frames": "._frames", "Spec": "._frames", "excel_writer": "._outputs",
+    "formulas_escaped": "._outputs", "write_csv": "._outputs", "watched": "._progress",
+    "windows": "._reports", "SCHEMAS": "._schemas", "Column": "._schemas",
+    "Schema": "._schemas", "utc_times": "._schemas"})
