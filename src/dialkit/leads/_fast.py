@@ -125,15 +125,15 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     ordered = regions[order]
     cuts = _cuts(ordered, parts)
     part_texts = texts.take(pa.array(order))
-    with ThreadPoolExecutor(parts) as pool:
-        found = list(pool.map(lambda a, b: _verdicts(part_texts.slice(a, b - a), ordered[a:b],
-                                                     names), cuts[:-1], cuts[1:]))
     back = np.empty(len(order), np.int64)
     back[order] = np.arange(len(order))
     index = pa.array(back)
-    return Verdicts(np.concatenate([f.done for f in found])[back],
-                    *(pa.chunked_array([getattr(f, c) for f in found], pa.string())
-                      .take(index).combine_chunks() for c in _COLUMNS))
+    with ThreadPoolExecutor(parts) as pool:
+        found = list(pool.map(lambda a, b: _verdicts(part_texts.slice(a, b - a), ordered[a:b],
+                                                     names), cuts[:-1], cuts[1:]))
+        columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in found], pa.string())
+                           .take(index).combine_chunks(), _COLUMNS)  # back in row order
+        return Verdicts(np.concatenate([f.done for f in found])[back], *columns)
 
 
 REGION_WORK = 400
