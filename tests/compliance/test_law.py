@@ -4,6 +4,8 @@ named; a US number of no known state by the strictest row (``unknown_jurisdictio
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from dialkit.compliance import CA, PRESETS, UK, US, US_FEDERAL, audit, jurisdictions
@@ -91,3 +93,27 @@ def test_unconfirmed_rows_are_named_on_the_cover_and_not_applied() -> None:
 def test_utah_unconfirmed_sunday_ban_is_not_applied() -> None:
     assert not jurisdictions.get("US-UT").confirmed
     assert found(calls(("+18015550123", "2026-11-22T18:00:00Z"))) == []  # Sun 11:00 MST
+
+
+def test_a_fourth_call_in_24_hours_to_florida_names_floridas_cap() -> None:
+    four = calls(*((MIAMI, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)),
+                 *((NEW_YORK, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    got = audit(four, rules=US).findings
+    florida = got[got["phone"] == MIAMI]
+    [evidence] = florida["evidence"]
+    assert florida["call_id"].tolist() == ["call_3"]
+    assert evidence == ("4 outbound calls to the number in the 24 hours up to this one; at "
+                        "most 3 allowed (Florida: " + jurisdictions.cap_text(
+                            jurisdictions.get("US-FL")) + ", "
+                        + jurisdictions.get("US-FL").citation + ")")
+    [federal] = got.loc[got["phone"] == NEW_YORK, "evidence"]  # no state cap: the preset's
+    assert federal.endswith("at most 3 allowed")
+
+
+def test_a_states_stricter_cap_decides_over_a_looser_policy() -> None:
+    four = calls(*((MIAMI, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)),
+                 *((NEW_YORK, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    loose = replace(US, max_calls_per_24h=5)
+    got = audit(four, rules=loose).findings
+    assert got[["rule", "call_id"]].values.tolist() == [["call_frequency", "call_3"]]
+    assert audit(four, rules=replace(US_FEDERAL, max_calls_per_24h=5)).findings.empty

@@ -175,7 +175,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     notes: dict[str, str] = {}
     times = checks.clock(outbound, rules)
     found += [*checks.calling_hours(outbound, times), checks.located(
-        checks.call_frequency(outbound, rules), times)]
+        checks.call_frequency(outbound, rules, times), times)]
     dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
     abandoned = _every_column(abandoned, prepared, rows)
     found += [checks.located(dropped, times),

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from ._law import Judged, evidence, judge
+from ._law import Judged, cap_words, evidence, judge
 from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
 from ._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
@@ -114,22 +114,56 @@ def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
                                                    strict=True)})
 
 
-def call_frequency(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
-    """Calls that are at least the (limit + 1)th to their number in the 24 hours up to
-    and including them (a call exactly 24 hours before does not count). Only the calls
-    of numbers called more than the limit in some two days are sorted and counted."""
+def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFrame:
+    """Calls that are at least the (cap + 1)th to their number in the cap's period up to and
+    including them (a call exactly one period before does not count). The cap is the
+    stricter of the preset's (``max_calls_per_24h``) and that of the law of the place
+    called (a state's), which is named where it decides. Only the calls of numbers called
+    more than a 24-hour cap in some two days are sorted and counted."""
     number = _groups(calls["phone"])
     millis = _millis(calls["at"])
-    rows = (np.arange(len(calls)) if calls["at"].isna().any()
-            else _crowded(number, millis, rules.max_calls_per_24h))
-    order = _sorted(number, calls["at"], rows)
-    counts = np.arange(len(order)) - _window_starts(number[order], millis[order], _DAY_MS) + 1
-    over = counts > rules.max_calls_per_24h
-    hits = calls.iloc[order[over]].assign(calls_in_24h=counts[over]).sort_values(
-        ["phone", "at"], kind="stable")  # by number, as the calls are listed
+    over = np.zeros(len(calls), bool)
+    count = np.zeros(len(calls), np.int64)
+    decided = np.zeros(len(calls), np.int64)
+    for period, cap, row in _caps(len(calls), rules, times.judged):
+        least = int(cap.min()) if len(cap) else 0
+        rows = (_crowded(number, millis, least) if period == _DAY_MS
+                and not calls["at"].isna().any() else np.arange(len(calls)))
+        order = _sorted(number, calls["at"], rows)
+        counts = np.arange(len(order)) - _window_starts(number[order], millis[order], period) + 1
+        flag = (counts > cap[order]) & ~over[order]
+        hit = order[flag]
+        over[hit], decided[hit], count[hit] = True, row[hit], counts[flag]
+    at = np.flatnonzero(over)
+    hits = calls.iloc[at].assign(calls_in_24h=count[at], cap=cap_words(
+        times.judged.law, decided[at]).to_numpy(object), limit=_limits(
+        rules, times.judged, decided[at])).sort_values(["phone", "at"], kind="stable")
     evidence = (hits["calls_in_24h"].astype(str) + " outbound calls to the number in the 24 "
-                f"hours up to this one; at most {rules.max_calls_per_24h} allowed")
+                "hours up to this one; at most " + hits["limit"] + " allowed" + hits["cap"])
     return findings("call_frequency", hits, evidence, calls_in_24h=hits["calls_in_24h"])
+
+
+def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints]]:
+    """Per period: each call's cap in it and the law row that sets it (0: the preset's).
+    A state's cap over 24 hours replaces the preset's where it is as strict or stricter."""
+    policy = np.full(size, rules.max_calls_per_24h, np.int64)
+    periods: dict[int, tuple[Ints, Ints]] = {_DAY_MS: (policy, np.zeros(size, np.int64))}
+    for own in judged.own:
+        for n, cap in enumerate(judged.law.caps):
+            rows = np.flatnonzero(own == n)
+            if cap is None or not len(rows):
+                continue
+            limit, source = periods.setdefault(cap[1], (np.full(size, np.iinfo(np.int64).max),
+                                                        np.zeros(size, np.int64)))
+            stricter = rows[cap[0] <= limit[rows]]
+            limit[stricter], source[stricter] = cap[0], n
+    return [(period, cap, row) for period, (cap, row) in periods.items()]
+
+
+def _limits(rules: Rules, judged: Judged, rows: Ints) -> pd.Series:
+    caps = np.array([rules.max_calls_per_24h] + [cap[0] if cap else 0 for cap in
+                                                judged.law.caps[1:]], np.int64)
+    return pd.Series(caps[rows]).astype(str).to_numpy(object)
 
 
 def _crowded(group: Ints, millis: Ints, limit: int) -> Rows:

@@ -47,6 +47,8 @@ class Law:
 
     names: list[str]
     citations: list[str]
+    caps: list[tuple[int, int, str] | None]
+    """Each row's frequency cap: calls, period in ms, in words; None where it sets none."""
     start: Floats
     end: Floats
     strictest: Bools
@@ -65,6 +67,9 @@ class Judged:
     decided: Ints
     slot: Ints
     days: Ints
+    own: tuple[Ints, Ints]
+    """Each call's own law rows: its country's (or the strictest, or 0) and its state's
+    (-1: none), for the frequency caps."""
 
 
 def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64],
@@ -72,8 +77,8 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64],
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is."""
     rows, by_country = _applied(rules)
-    primary, secondary = _call_rows(phones, rules, by_country)
-    primary, secondary = primary[row], secondary[row]
+    own = _call_rows(phones, rules, by_country)
+    primary, secondary = own[0][row], own[1][row]
     known = ~np.isnat(local)
     day = local.astype("datetime64[D]")
     seconds = (local - day) / np.timedelta64(1, "s")
@@ -85,7 +90,7 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64],
     slot_s, out_s = _outside(law, np.where(has, secondary, 0), days, weekday, seconds)
     out_s &= has
     return Judged(law, (out_p | out_s) & known, np.where(out_s, secondary, primary),
-                  np.where(out_s, slot_s, slot_p), days)
+                  np.where(out_s, slot_s, slot_p), days, own)
 
 
 def evidence(judged: Judged, pairs: Ints) -> pd.Series:
@@ -207,8 +212,24 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     unique = ~index.duplicated()
     flags = np.zeros(len(windows), bool)
     flags[strictest] = True
-    return Law(names, citations, start, end, flags, index[unique],
+    caps = [None, *(_cap(row) for row in rows)]
+    caps += [None] * (len(windows) - len(caps))  # the strictest rows: caps by state only
+    return Law(names, citations, caps, start, end, flags, index[unique],
                np.array(holiday_names, object)[unique])
+
+
+def _cap(row: table.Jurisdiction) -> tuple[int, int, str] | None:
+    if row.max_calls is None or row.cap_period is None:
+        return None
+    return row.max_calls, int(row.cap_period.total_seconds() * 1000), table.cap_text(row)
+
+
+def cap_words(law: Law, rows: Ints) -> pd.Series:
+    """The cap that decided each finding, in words: `` (Florida: 3 per 24 h (...), Fla.
+    Stat. ...)``; empty for the preset's own cap (row 0)."""
+    each = np.array([f" ({name}: {cap[2]}, {cited})" if cap and n else "" for n, (name, cap, cited)
+                     in enumerate(zip(law.names, law.caps, law.citations, strict=True))], object)
+    return pd.Series(each[rows], dtype=object)
 
 
 def _row_windows(row: table.Jurisdiction) -> list[tuple[float, float]]:
