@@ -117,3 +117,35 @@ def test_a_states_stricter_cap_decides_over_a_looser_policy() -> None:
     got = audit(four, rules=loose).findings
     assert got[["rule", "call_id"]].values.tolist() == [["call_frequency", "call_3"]]
     assert audit(four, rules=replace(US_FEDERAL, max_calls_per_24h=5)).findings.empty
+
+
+def leads_of(frame: pd.DataFrame, **columns: object) -> pd.DataFrame:
+    """One lead per called number, of the calls' campaign."""
+    phones = frame["to_number"].drop_duplicates().reset_index(drop=True)
+    return pd.DataFrame({"id": [f"lead_{n}" for n in range(len(phones))],
+                         "campaign_id": "cmp_1", "phone": phones, "status": "new", **columns})
+
+
+def test_the_leads_address_state_applies_too_and_the_finding_says_so() -> None:
+    sunday = calls((NEW_YORK, "2026-11-22T16:14:00Z"))  # Sun 11:14 in New York: federal
+    assert found(sunday) == []
+    for leads in (leads_of(sunday, state=["LA"]),
+                  leads_of(sunday, custom_fields=['{"state": "Louisiana", "zip": "70112"}'])):
+        [(rule, _, evidence)] = list(zip(*(audit(sunday, leads=leads).findings[c] for c in (
+            "rule", "call_id", "evidence")), strict=True))
+        assert rule == "calling_hours"
+        assert "(Louisiana (the lead's address state): no calls on Sunday, " in evidence
+
+
+def test_the_numbers_state_decides_where_it_forbids_the_call() -> None:
+    late = calls((MIAMI, "2026-11-24T01:30:00Z"))  # 20:30 in Florida
+    leads = leads_of(late, state=["NY"])  # New York has no row: federal
+    [evidence] = audit(late, leads=leads).findings["evidence"]
+    assert "(Florida: window 08:00-20:00, " in evidence
+
+
+def test_a_toll_free_number_with_an_address_state_is_judged_by_that_state() -> None:
+    tuesday = calls((TOLL_FREE, "2026-11-24T21:00:00Z"))
+    leads = leads_of(tuesday, state=["Texas"])
+    got = audit(tuesday, leads=leads).findings
+    assert "unknown_jurisdiction" not in set(got["rule"])

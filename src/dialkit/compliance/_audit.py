@@ -7,6 +7,7 @@ with those column names, or on one partition of a large account.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from ..frames import utc_times, write_csv
 from . import _checks as checks
@@ -165,7 +169,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
     prepared = _prepared(calls, CALL_COLUMNS, "calls")
     rows = _outbound_rows(prepared, campaigns)
-    outbound = _outbound(prepared, rows, leads)
+    outbound, address = _outbound(prepared, rows, leads)
     leads = None if leads is None else _prepared(leads, LEAD_COLUMNS, "leads").rename(
         columns={"id": "lead_id"})
     if leads is not None and campaigns is not None:
@@ -173,7 +177,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     dnc = None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
     found: list[pd.DataFrame] = []
     notes: dict[str, str] = {}
-    times = checks.clock(outbound, rules)
+    times = checks.clock(outbound, rules, address)
     found += [*checks.calling_hours(outbound, times), checks.located(
         checks.call_frequency(outbound, rules, times), times)]
     dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
@@ -288,11 +292,13 @@ def _outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) ->
     return np.flatnonzero(keep)
 
 
-def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None) -> pd.DataFrame:
+def _outbound(prepared: pd.DataFrame, rows: Rows,
+              leads: pd.DataFrame | None) -> tuple[pd.DataFrame, NDArray[np.object_] | None]:
     """The outbound calls at ``rows`` with the findings' names: ``call_id``, ``phone``,
     ``at``, ``lead_id`` (the first lead of the call's campaign with its number, as a left
     merge finds it); only the columns the checks read (:func:`_every_column` adds the rest
-    to the few rows that need them).
+    to the few rows that need them). Also each call's lead's address state, where the
+    leads hold one (:func:`_address_states`; None: they hold none).
 
     Rows are taken by position and leads found by integer keys: a boolean mask and a
     merge on two text columns took most of a second on a million calls, and taking every
@@ -300,15 +306,48 @@ def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None) ->
     outbound = prepared[[c for c in prepared.columns if c in _READ]].take(rows).reset_index(
         drop=True).rename(columns=_NAMES)
     if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
-        return outbound.assign(lead_id=pd.NA)
+        return outbound.assign(lead_id=pd.NA), None
     campaign, phone = (codes_in(outbound[c], leads[c]) for c in ("campaign_id", "phone"))
     key = campaign * (int(phone.max(initial=0)) + 1) + phone
     lead_keys = pd.Index(key[len(outbound):])
     first = np.flatnonzero(~lead_keys.duplicated())
     found = lead_keys[first].get_indexer(key[:len(outbound)])
     lead = np.where(found >= 0, first[found], -1)
+    states = _address_states(leads)
+    address = None
+    if states is not None:
+        address = np.r_[states, np.array([None], object)][np.where(lead >= 0, lead,
+                                                                    len(states))]
     return outbound.assign(lead_id=pd.Series(leads["id"].array.take(lead, allow_fill=True),
-                                             dtype=leads["id"].dtype))
+                                             dtype=leads["id"].dtype)), address
+
+
+_STATE_FIELD = r'"state"\s*:\s*"(?P<state>[^"]*)"'
+"""A ``state`` key of a lead's ``custom_fields`` JSON text, read by one regex over the
+column (a million ``json.loads`` would take a second)."""
+
+
+def _address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
+    """Each lead's address state as its text (``"LA"``, ``"Louisiana"``; None where it has
+    none): a ``state`` column (a column mapped to it), else the ``state`` key of the
+    ``custom_fields`` JSON text; None where the leads have neither."""
+    if "state" in leads.columns:
+        column: NDArray[np.object_] = leads["state"].astype(object).where(
+            leads["state"].notna(), None).to_numpy(object)
+        return column
+    if "custom_fields" not in leads.columns:
+        return None
+    fields = leads["custom_fields"]
+    try:
+        text = pa.array(fields.array, pa.string(), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # a hand-made frame's dicts
+        text = pa.array([None if pd.isna(v) else json.dumps(v) if not isinstance(v, str)
+                         else v for v in fields.astype(object)], pa.string())
+    if isinstance(text, pa.ChunkedArray):  # as pandas' Arrow columns give it
+        text = text.combine_chunks()
+    found: NDArray[np.object_] = np.asarray(
+        pc.extract_regex(text, _STATE_FIELD).field("state").to_pylist(), object)
+    return found
 
 
 def _every_column(taken: pd.DataFrame, prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:

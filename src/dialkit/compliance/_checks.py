@@ -60,12 +60,14 @@ class Clock:
     judged: Judged
 
 
-def clock(calls: pd.DataFrame, rules: Rules) -> Clock:
+def clock(calls: pd.DataFrame, rules: Rules,
+          address: NDArray[np.object_] | None = None) -> Clock:
     """The calls' local times in every zone of their numbers, against the law of the place
-    called (:mod:`._law`; ``rules.window`` where the preset applies no row)."""
+    called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
+    number is and, where given, each call's lead's ``address`` state."""
     pairs = zoned(calls["phone"])
     local = wall_clock(calls["at"], pairs)
-    judged = judge(calls["phone"], pairs.row, local, rules)
+    judged = judge(calls["phone"], pairs.row, local, rules, address)
     outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))

@@ -67,30 +67,39 @@ class Judged:
     decided: Ints
     slot: Ints
     days: Ints
-    own: tuple[Ints, Ints]
-    """Each call's own law rows: its country's (or the strictest, or 0) and its state's
-    (-1: none), for the frequency caps."""
+    own: tuple[Ints, Ints, Ints]
+    """Each call's own law rows: its country's (or the strictest, or 0), its number's
+    state's and its lead's address state's (-1: none)."""
+    by_address: Bools
+    """Whether the row that decided a pair is the lead's address state's."""
 
 
-def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64],
-          rules: Rules) -> Judged:
+def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Rules,
+          address: Objects | None = None) -> Judged:
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
-    ``local``: its wall-clock time) by the rows that apply where the number is."""
+    ``local``: its wall-clock time) by the rows that apply where the number is and, where
+    ``address`` gives a call's lead's address state, that state's row too: of the number's
+    state and the address's, the one that forbids the call decides (the number's first)."""
     rows, by_country = _applied(rules)
-    own = _call_rows(phones, rules, by_country)
-    primary, secondary = own[0][row], own[1][row]
+    own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
     day = local.astype("datetime64[D]")
     seconds = (local - day) / np.timedelta64(1, "s")
     days = day.astype(np.int64)
     law = _law(rules, rows, by_country, days[known])
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
-    slot_p, out_p = _outside(law, primary, days, weekday, seconds)
-    has = secondary >= 0
-    slot_s, out_s = _outside(law, np.where(has, secondary, 0), days, weekday, seconds)
-    out_s &= has
-    return Judged(law, (out_p | out_s) & known, np.where(out_s, secondary, primary),
-                  np.where(out_s, slot_s, slot_p), days, own)
+    decided = own[0][row]
+    slot, outside = _outside(law, decided, days, weekday, seconds)
+    by_address = np.zeros(len(row), bool)
+    for which in (2, 1):  # the address's state, then the number's: the last that forbids
+        its = own[which][row]
+        has = its >= 0
+        slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, seconds)
+        out_w &= has
+        decided, slot = np.where(out_w, its, decided), np.where(out_w, slot_w, slot)
+        by_address = np.where(out_w, which == 2, by_address)
+        outside |= out_w
+    return Judged(law, outside & known, decided, slot, days, own, by_address)
 
 
 def evidence(judged: Judged, pairs: Ints) -> pd.Series:
@@ -109,6 +118,7 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     rule = pd.Series(np.where(banned, "no calls on " + day, np.where(
         holiday, window + " on " + day, window)), dtype=object)
     named = np.array(law.names, object)[decided]
+    named = np.where(judged.by_address[pairs], named + " (the lead's address state)", named)
     cited = np.array(law.citations, object)[decided]
     said = pd.Series(np.where(decided == 0, rule, named + ": " + rule + ", " + cited),
                      dtype=object)
@@ -153,12 +163,28 @@ def _applied(rules: Rules) -> tuple[list[table.Jurisdiction], dict[str, dict[str
     return rows, by_country
 
 
-def _call_rows(phones: pd.Series, rules: Rules,
-               by_country: dict[str, dict[str, int]]) -> tuple[Ints, Ints]:
+def _address_rows(address: Objects | None, by_country: dict[str, dict[str, int]],
+                  size: int) -> Ints:
+    """Each call's address state's US row (-1: none), by postal code or name, any case."""
+    states = by_country.get("US", {})
+    if address is None or "*" not in states:
+        return np.full(size, -1, np.int64)
+    names = {row.name.casefold(): row.subdivision for row in table.all()
+             if row.country == "US" and row.subdivision}
+    codes, distinct = pd.factorize(pd.Series(address, dtype=object))
+    said = [str(text).strip().casefold() for text in distinct]
+    found = np.array([states.get(names.get(text, text.upper()), -1) for text in said] + [-1],
+                     np.int64)
+    return found[np.where(codes >= 0, codes, len(said))]
+
+
+def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
+               address: Ints) -> tuple[Ints, Ints, Ints]:
     """Each call's own law row (its country's; the strictest where a country with
-    state rows does not know the number's state; else 0) and its state's (-1: none)."""
+    state rows knows neither the number's state nor the lead's address state; else 0),
+    its number's state's (-1: none), and ``address``."""
     if not by_country:  # the preset's own window for every call
-        return np.zeros(len(phones), np.int64), np.full(len(phones), -1, np.int64)
+        return np.zeros(len(phones), np.int64), address, address
     where = places(phones)
     primary = np.zeros(len(where.region) + 1, np.int64)  # the last: no number
     secondary = np.full(len(where.region) + 1, -1, np.int64)
@@ -172,7 +198,11 @@ def _call_rows(phones: pd.Series, rules: Rules,
         primary[ours[pd.isna(state)]] = found["*"]
         secondary[ours] = pd.Series(state, dtype=object).map(states).fillna(-1).to_numpy(
             np.int64)
-    return primary[where.number], secondary[where.number]
+    primary = primary[where.number]
+    if "US" in by_country:  # a US number of no known state, but of a known address state
+        primary = np.where((primary == by_country["US"].get("*", -2)) & (address >= 0),
+                           by_country["US"][""], primary)
+    return primary, secondary[where.number], address
 
 
 def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dict[str, int]],
