@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pandas as pd
+import pytest
 
 from dialkit.compliance import CA, PRESETS, UK, US, US_FEDERAL, audit, jurisdictions
 
@@ -149,3 +150,13 @@ def test_a_toll_free_number_with_an_address_state_is_judged_by_that_state() -> N
     leads = leads_of(tuesday, state=["Texas"])
     got = audit(tuesday, leads=leads).findings
     assert "unknown_jurisdiction" not in set(got["rule"])
+
+
+@pytest.mark.parametrize("fields", ['{"tier": "gold"}', None, '{"state": ""}', '{"state": "XX"}'])
+def test_a_lead_without_a_known_address_state_changes_nothing(fields: str | None) -> None:
+    sunday = calls((TOLL_FREE, "2026-11-22T19:00:00Z"), (LOUISIANA, "2026-11-22T16:14:00Z"))
+    alone = audit(sunday).findings
+    with_leads = audit(sunday, leads=leads_of(sunday, custom_fields=[fields] * 2)).findings
+    assert with_leads["rule"].tolist() == alone["rule"].tolist() == [
+        "calling_hours", "unknown_jurisdiction"]
+    assert with_leads["evidence"].tolist() == alone["evidence"].tolist()

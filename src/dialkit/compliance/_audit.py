@@ -346,7 +346,7 @@ def _address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
     if isinstance(text, pa.ChunkedArray):  # as pandas' Arrow columns give it
         text = text.combine_chunks()
     found: NDArray[np.object_] = np.asarray(
-        pc.extract_regex(text, _STATE_FIELD).field("state").to_pylist(), object)
+        pc.struct_field(pc.extract_regex(text, _STATE_FIELD), "state").to_pylist(), object)
     return found
 
 

@@ -173,7 +173,8 @@ def _address_rows(address: Objects | None, by_country: dict[str, dict[str, int]]
              if row.country == "US" and row.subdivision}
     codes, distinct = pd.factorize(pd.Series(address, dtype=object))
     said = [str(text).strip().casefold() for text in distinct]
-    found = np.array([states.get(names.get(text, text.upper()), -1) for text in said] + [-1],
+    rows = {code: n for code, n in states.items() if code not in ("", "*")}  # states only
+    found = np.array([rows.get(names.get(text, text.upper()), -1) for text in said] + [-1],
                      np.int64)
     return found[np.where(codes >= 0, codes, len(said))]
 
