@@ -169,7 +169,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
     prepared = _prepared(calls, CALL_COLUMNS, "calls")
     rows = _outbound_rows(prepared, campaigns)
-    outbound, address = _outbound(prepared, rows, leads)
+    outbound, address = _outbound(prepared, rows, leads, bool(rules.jurisdictions))
     leads = None if leads is None else _prepared(leads, LEAD_COLUMNS, "leads").rename(
         columns={"id": "lead_id"})
     if leads is not None and campaigns is not None:
@@ -292,13 +292,14 @@ def _outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) ->
     return np.flatnonzero(keep)
 
 
-def _outbound(prepared: pd.DataFrame, rows: Rows,
-              leads: pd.DataFrame | None) -> tuple[pd.DataFrame, NDArray[np.object_] | None]:
+def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
+              addressed: bool) -> tuple[pd.DataFrame, NDArray[np.object_] | None]:
     """The outbound calls at ``rows`` with the findings' names: ``call_id``, ``phone``,
     ``at``, ``lead_id`` (the first lead of the call's campaign with its number, as a left
     merge finds it); only the columns the checks read (:func:`_every_column` adds the rest
-    to the few rows that need them). Also each call's lead's address state, where the
-    leads hold one (:func:`_address_states`; None: they hold none).
+    to the few rows that need them). Also, if ``addressed`` (the rules apply the law of
+    the place called), each call's lead's address state, where the leads hold one
+    (:func:`_address_states`; None: they hold none).
 
     Rows are taken by position and leads found by integer keys: a boolean mask and a
     merge on two text columns took most of a second on a million calls, and taking every
@@ -313,7 +314,7 @@ def _outbound(prepared: pd.DataFrame, rows: Rows,
     first = np.flatnonzero(~lead_keys.duplicated())
     found = lead_keys[first].get_indexer(key[:len(outbound)])
     lead = np.where(found >= 0, first[found], -1)
-    states = _address_states(leads)
+    states = _address_states(leads) if addressed else None
     address = None
     if states is not None:
         address = np.r_[states, np.array([None], object)][np.where(lead >= 0, lead,
