@@ -36,7 +36,7 @@ def audit_command(
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
         "Countries calls must not reach, comma-separated: KP,IR."))] = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", help=(
-        "The rules: us, us-florida or uk."))] = "us",
+        "The rules: us (federal and each state's), uk or ca."))] = "us",
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from dialkit.compliance import AuditReport, audit
-from dialkit.compliance._evidence import page, write_workbook
+from dialkit.compliance._evidence import page
 from dialkit.frames._pages import middle_cut
 
 LONG_CAMPAIGN = "cmp_" + "x" * 126
@@ -63,10 +63,9 @@ def test_a_long_id_is_cut_in_the_middle_with_the_whole_in_a_tooltip(
 
 def test_campaigns_are_named_on_the_page_and_in_the_workbook(report: AuditReport,
                                                              tmp_path: Path) -> None:
-    assert "Spring renewals (cmp_1)" in cells(page(report, mask_pii=False, about={},
-                                                   names=NAMES))
+    assert "Spring renewals (cmp_1)" in cells(report.to_html(names=NAMES))
     path = tmp_path / "evidence.xlsx"
-    write_workbook(report, path, mask_pii=True, about={}, names=NAMES)
+    report.to_excel(path, mask_pii=True, names=NAMES)
     book = openpyxl.load_workbook(path)
     summary = book["summary"]
     header = [c.value for c in summary[1]]

@@ -109,18 +109,23 @@ class AuditReport:
         write_csv(masked(self.findings, mask_pii), path, escape_formulas=escape_formulas)
 
     def to_excel(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
-                 about: Mapping[str, str] | None = None) -> None:
+                 about: Mapping[str, str] | None = None,
+                 names: Mapping[str, str] | None = None) -> None:
         """The evidence workbook: a cover (what was audited: ``about``, e.g. the account
         and period, then the rules and their parameters and how abandonment was told),
         the summary, and one sheet per rule with every finding, headers frozen and
-        filtered; ``mask_pii`` shows phone numbers as ``+1415*****23``."""
-        write_workbook(self, path, mask_pii=mask_pii, about=about or {})
+        filtered; ``mask_pii`` shows phone numbers as ``+1415*****23``; ``names``
+        (campaign names by id, e.g. ``client.frames.campaigns().set_index("id")["name"]``)
+        shows each campaign as ``Spring renewals (cmp_...)``."""
+        write_workbook(self, path, mask_pii=mask_pii, about=about or {}, names=names)
 
     def to_html(self, path: str | os.PathLike[str] | None = None, *, mask_pii: bool = False,
-                about: Mapping[str, str] | None = None) -> str:
+                about: Mapping[str, str] | None = None,
+                names: Mapping[str, str] | None = None) -> str:
         """One self-contained page: what was audited, the summary, a chart and the
-        findings of each rule; written to ``path`` if given, and returned."""
-        body = page(self, mask_pii=mask_pii, about=about or {})
+        findings of each rule, campaigns by name and id when ``names`` are given (as
+        :meth:`to_excel`); written to ``path`` if given, and returned."""
+        body = page(self, mask_pii=mask_pii, about=about or {}, names=names)
         text = ("<!doctype html><meta charset='utf-8'><title>Compliance audit</title>"
                 f"<style>{PAGE_STYLE}</style>{body}")
         if path is not None:
