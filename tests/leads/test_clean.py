@@ -310,3 +310,14 @@ def test_the_verdicts_are_the_same_normalised_in_parts(monkeypatch: pytest.Monke
     parts = clean(mix, country_column="Country")
     pd.testing.assert_frame_equal(parts.frame, whole.frame)
     assert parts.to_csv() == whole.to_csv() and parts.notes == whole.notes
+
+
+def test_a_clean_reads_as_counts_in_a_notebook() -> None:
+    """Counts with separators and no ``None`` where a reason or field does not apply
+    (the demo's lead-cleaning page showed ``2734``)."""
+    result = clean(pd.DataFrame({"phone": ["+14155550123"] * 1_500 + [""]}))
+    shown = result._repr_html_()
+    assert "<td>1,499</td>" in shown
+    assert "None" not in shown.split("<img")[0] and "NaN" not in shown
+    assert repr(result) == ("<CleanResult DataFrame: 1,501 rows: duplicate 1,499, accepted 1, "
+                            "invalid 1>")

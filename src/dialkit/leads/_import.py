@@ -54,6 +54,7 @@ from ._result import (
     _cells,
     count_rows,
     counted,
+    counts_html,
     extras_note,
 )
 
@@ -131,13 +132,13 @@ class ImportReport:
                 f"({self.resumed} done by an earlier run)")
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name} {count}" for name, count in self.counts.items())
-        return f"<ImportReport {self.campaign_id}: {len(self.frame)} rows: {shown}>"
+        shown = ", ".join(f"{name} {count:,}" for name, count in self.counts.items())
+        return f"<ImportReport {self.campaign_id}: {len(self.frame):,} rows: {shown}>"
 
     def _repr_html_(self) -> str:
         """The counts by outcome, then by the service's status, reason and field."""
         title = html.escape(f"Import into {self.campaign_id}: {self.headline}")
-        summary: str = self.summary.to_html(index=False)
+        summary = counts_html(self.summary)
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
         return f"<div><strong>{title}</strong>{summary}<ul>{notes}</ul></div>"
 

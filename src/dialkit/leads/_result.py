@@ -300,8 +300,8 @@ class CleanResult:
         raise ValueError(f"rows={rows!r}: pass 'all', 'accepted' or 'rejected'")
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{status} {count}" for status, count in self.counts.items())
-        return f"<CleanResult {self.file.name}: {len(self.frame)} rows: {shown}>"
+        shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
+        return f"<CleanResult {self.file.name}: {len(self.frame):,} rows: {shown}>"
 
     def _repr_html_(self) -> str:
         """The counts, a bar chart of the reasons, and the first rejected rows."""
@@ -311,7 +311,7 @@ class CleanResult:
         notes = "".join(f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
                         for check, why in self.skipped.items())
         shown = self.rejected.head(_SHOWN_REJECTS)
-        return (f"<div><strong>{title}</strong>{self.summary.to_html(index=False)}"
+        return (f"<div><strong>{title}</strong>{counts_html(self.summary)}"
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
 
@@ -404,6 +404,13 @@ def _cells(rows: pd.DataFrame, column: str) -> list[Any]:
     return cells
 
 
+def counts_html(summary: pd.DataFrame) -> str:
+    """A table of counts as a person reads it: ``2,734``, and a blank cell where a
+    reason or field does not apply (pandas writes ``None``)."""
+    shown: str = summary.fillna("").to_html(index=False, formatters={"rows": "{:,}".format})
+    return shown
+
+
 def _chart(summary: pd.DataFrame) -> str:
     """A horizontal bar chart of the refusals, as an inline PNG."""
     refused = summary[summary["status"] != "accepted"]
@@ -417,6 +424,7 @@ def _chart(summary: pd.DataFrame) -> str:
     axes = figure.subplots()
     axes.barh(labels[::-1], refused["rows"].tolist()[::-1], color="#c0504d")
     axes.set_xlabel("rows refused")
+    axes.set_title("Rows the service would refuse, by reason")
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80)
