@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from dialkit.compliance._jurisdictions import (
+from dialkit._places._jurisdictions import (
     JurisdictionDataError,
     _read,
     _reviewed,

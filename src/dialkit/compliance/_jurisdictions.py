@@ -1,46 +1,38 @@
-"""The calling rules of each place, as data: one table shipped in the package.
+"""``dialkit.compliance.jurisdictions``: the calling rules of each place, as data.
 
-Law is data (DESIGN.md): the calling windows by day, the Sunday and holiday
-bans, the frequency caps and the Do-Not-Call scrub ages of the federal
-baseline, the US states whose rules differ from it, the UK and Canada live in
-``jurisdictions.toml`` beside this module, a row per jurisdiction with its
-citation, two sources and the date it was last reviewed. A row that two
-independent public sources did not both confirm says so (``confirmed`` is
-false), so that a report can name it rather than apply it silently as law.
-
-The file is read and checked once, on first use: a bad time, an unknown
-holiday name, a missing citation or a row without two sources is refused with
-an error naming the row. Holidays are resolved through the maintained
-``holidays`` package for the row's country and subdivision, by the names the
-row gives.
+The table and its loader live in :mod:`dialkit._places._jurisdictions` (the
+emulator's world keeps the same law, and may not import this package); this module
+publishes them where users look, with :func:`markdown`, the docs page's rendering.
 
 Example:
-    >>> from dialkit.compliance import _jurisdictions as jurisdictions
-    >>> florida = jurisdictions.get("US-FL")
-    >>> florida.window_for(datetime(2026, 11, 23, 19, 30))
-    (datetime.time(8, 0), datetime.time(20, 0))
-    >>> jurisdictions.is_banned_day("US-LA", date(2026, 11, 22))  # a Sunday
-    True
+    >>> from dialkit.compliance import jurisdictions
+    >>> jurisdictions.get("US-FL").name
+    'Florida'
 """
 
 from __future__ import annotations
 
-import builtins
-import re
-import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
-from functools import cache, lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from holidays import HolidayBase
+from dialkit._places._jurisdictions import (
+    DATA_FILE,
+    DEFAULT_CATEGORIES,
+    WHOLE_DAY,
+    Jurisdiction,
+    JurisdictionDataError,
+    UnknownJurisdictionError,
+    Window,
+    all,
+    cap_text,
+    get,
+    is_banned_day,
+    load,
+    unconfirmed,
+    window_text,
+)
 
 __all__ = [
     "DATA_FILE",
+    "DEFAULT_CATEGORIES",
+    "WHOLE_DAY",
     "Jurisdiction",
     "JurisdictionDataError",
     "UnknownJurisdictionError",
@@ -55,411 +47,11 @@ __all__ = [
     "window_text",
 ]
 
-DATA_FILE = "jurisdictions.toml"
-"""The table's file name inside the ``dialkit.compliance`` package."""
-
-NO_CALLS = "no calls"
-ANY_TIME = "any"
-OBSERVED_SUFFIX = " (observed)"
-HOLIDAY_CHECK_YEARS = range(2020, 2031)
-"""The years a row's holiday names are looked for in the ``holidays`` calendar
-when the file is checked: a name the calendar never uses there is a typo."""
-
-Window = tuple[time, time]
-"""Recipient-local hours in which calls are allowed, from the first to the
-second (a call at the second is outside)."""
-
-WHOLE_DAY: Window = (time.min, time.max)
-DAY_COLUMNS = ("weekday", "saturday", "sunday")
-_WINDOW = re.compile(r"(\d\d):(\d\d)-(\d\d):(\d\d)")
-_ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
-COLUMNS = frozenset({
-    "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
-    "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
-    "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "unlisted_holidays"})
-"""Every column a row may have: any other is refused, so that a misspelt
-``max_call`` cannot drop a cap without a word."""
-DEFAULT_CATEGORIES = ("public",)
-
-
-class JurisdictionDataError(ValueError):
-    """The table's file is not as it must be; the message names the row."""
-
-
-class UnknownJurisdictionError(ValueError):
-    """No row has the id asked for; the message names it and the known ids."""
-
-
-@dataclass(frozen=True)
-class Jurisdiction:
-    """One row of the table: a place's calling rules and where they come from.
-
-    Attributes:
-        id: ``US`` (federal), ``US-XX`` (a state by its postal code), ``GB``, ``CA``.
-        name: What reports call it.
-        weekday, saturday, sunday: The allowed window on that day, or None for
-            "no calls".
-        holiday: The window on the named holidays (None: no calls); None too
-            when the row names no holidays, which are then ordinary days.
-        holidays: The holidays ``holiday`` applies to, as the ``holidays``
-            package names them for this country and subdivision.
-        observed: Whether a holiday's "(observed)" substitute day counts too.
-        max_calls, cap_period, cap_scope: At most ``max_calls`` calls per number
-            in any ``cap_period`` (None: no cap set by law), and what counts.
-        dnc_scrub_age: How old a Do-Not-Call check may be, where the row sets
-            its own (None in a state row: the federal rule applies).
-        citation: The statute or rule.
-        sources: The public pages the row was checked against.
-        reviewed: When the row was last checked.
-        confirmed: Whether two independent sources agree on the row.
-        doubts: What the research left open.
-        scope: Which calls the rule covers, where the law says (a "mini-TCPA"
-            that covers some calls only, its exemptions); empty when unsaid.
-        holiday_categories: The ``holidays`` categories ``holidays`` are named
-            from (``public`` unless a banned day is in another, as Good Friday).
-        unlisted_holidays: Days the law bans that the ``holidays`` calendar
-            lacks: named so reports can say so, never applied (no hand-made dates).
-    """
-
-    id: str
-    name: str
-    weekday: Window | None
-    saturday: Window | None
-    sunday: Window | None
-    holiday: Window | None
-    holidays: tuple[str, ...]
-    observed: bool
-    max_calls: int | None
-    cap_period: timedelta | None
-    cap_scope: str
-    dnc_scrub_age: timedelta | None
-    citation: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
-    scope: str = ""
-    holiday_categories: tuple[str, ...] = DEFAULT_CATEGORIES
-    unlisted_holidays: tuple[str, ...] = ()
-
-    @property
-    def status(self) -> str:
-        """``confirmed`` or ``unconfirmed``, as a report's cover says it."""
-        return "confirmed" if self.confirmed else "unconfirmed"
-
-    @property
-    def country(self) -> str:
-        return self.id[:2]
-
-    @property
-    def subdivision(self) -> str | None:
-        return self.id[3:] or None
-
-    def holiday_on(self, day: date) -> str | None:
-        """The named holiday of this row that ``day`` is (or is observed on), if any."""
-        if not self.holidays:
-            return None
-        for name in self._calendar().get_list(day):
-            base = name.removesuffix(OBSERVED_SUFFIX)
-            if base in self.holidays and (base == name or self.observed):
-                return name
-        return None
-
-    def holidays_between(self, start: date, end: date) -> dict[date, str]:
-        """This row's named holidays from ``start`` to ``end`` (both included), by date.
-
-        What an audit over many calls looks up once per row, instead of asking
-        :meth:`holiday_on` call by call.
-        """
-        if not self.holidays:
-            return {}
-        calendar = self._calendar()
-        for year in range(start.year, end.year + 1):
-            calendar.get(date(year, 1, 1))  # fills the calendar for the year
-        found = {day: self.holiday_on(day) for day in calendar if start <= day <= end}
-        return {day: name for day, name in sorted(found.items()) if name is not None}
-
-    def _calendar(self) -> HolidayBase:
-        return _calendar(self.country, self.subdivision, self.holiday_categories)
-
-    def window_on(self, day: date) -> Window | None:
-        """The allowed window on a recipient-local date, or None if no calls are allowed."""
-        if self.holiday_on(day) is not None:
-            return self.holiday
-        return (self.weekday, self.weekday, self.weekday, self.weekday, self.weekday,
-                self.saturday, self.sunday)[day.weekday()]
-
-    def window_for(self, local: datetime) -> Window | None:
-        """The allowed window on the day of a recipient-local time, or None."""
-        return self.window_on(local.date())
-
-    def allows(self, local: datetime) -> bool:
-        """Whether a call at this recipient-local time is inside the row's window."""
-        window = self.window_for(local)
-        return window is not None and window[0] <= local.time() < window[1]
-
-    def is_banned_day(self, day: date) -> bool:
-        """Whether no calls at all are allowed on this recipient-local date."""
-        return self.window_on(day) is None
-
-
-def get(jurisdiction_id: str) -> Jurisdiction:
-    """The row of a jurisdiction, by id (``"US-FL"``, ``"US"``, ``"GB"``, ``"CA"``)."""
-    table = _table()
-    try:
-        return table[jurisdiction_id]
-    except KeyError:
-        raise UnknownJurisdictionError(f"no jurisdiction {jurisdiction_id!r} in the table; "
-                                       f"known ids: {', '.join(table)}") from None
-
-
-def all() -> tuple[Jurisdiction, ...]:
-    """Every row, in the file's order (the federal baseline first)."""
-    return tuple(_table().values())
-
-
-def unconfirmed() -> tuple[Jurisdiction, ...]:
-    """The rows two independent sources did not both confirm, for a report's cover."""
-    return tuple(row for row in all() if not row.confirmed)
-
-
-def is_banned_day(jurisdiction_id: str, day: date) -> bool:
-    """Whether a jurisdiction allows no calls at all on a recipient-local date.
-
-    A Sunday in a state that bans Sunday calls is banned, and so is one of the
-    holidays its row names (resolved through the ``holidays`` package).
-    """
-    return get(jurisdiction_id).is_banned_day(day)
-
-
-def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
-    """Read and check a table file (the package's own by default), rows by id.
-
-    Raises:
-        JurisdictionDataError: The file cannot be read as the table; the message
-            names the row and the column at fault.
-    """
-    data, where = _read(path)
-    rows = data.get("jurisdiction")
-    if not isinstance(rows, list) or not rows:
-        raise JurisdictionDataError(f"{where} has no [[jurisdiction]] rows")
-    table: dict[str, Jurisdiction] = {}
-    for number, raw in enumerate(rows, start=1):
-        row = _row(raw, f"{where}, row {number} ({raw.get('id', 'no id')!r})")
-        if row.id in table:
-            raise JurisdictionDataError(f"{where}, row {number}: id {row.id!r} is repeated")
-        table[row.id] = row
-    return table
-
-
-def _read(path: Path | str | None) -> tuple[dict[str, Any], str]:
-    """A table file's TOML and the name errors call it by."""
-    if path is None:
-        text = resources.files("dialkit.compliance").joinpath(DATA_FILE).read_text(encoding="utf-8")
-        where = DATA_FILE
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise JurisdictionDataError(f"cannot read {where}: {exc}") from None
-    try:
-        return tomllib.loads(text), where
-    except tomllib.TOMLDecodeError as exc:
-        raise JurisdictionDataError(f"{where} is not valid TOML: {exc}") from None
-
-
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Jurisdiction]:
-    """The package's table, read and checked once."""
-    return load()
-
-
-def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
-    """One checked row from its TOML table."""
-    jid = _text(raw, "id", where)
-    if not _ID.fullmatch(jid):
-        raise JurisdictionDataError(f"{where}: id {jid!r} is not 'US', 'US-XX', 'GB' or 'CA'")
-    unknown = sorted(set(raw) - COLUMNS)
-    if unknown:
-        raise JurisdictionDataError(f"{where}: unknown column(s) {unknown}; the columns are "
-                                    f"{sorted(COLUMNS)}")
-    holidays = tuple(_strings(raw, "holidays", where, required=False))
-    if "holiday" in raw and not holidays:
-        raise JurisdictionDataError(f"{where}: a holiday window needs the holidays it applies to")
-    categories = tuple(_strings(raw, "holiday_categories", where, required=False)) \
-        or DEFAULT_CATEGORIES
-    unlisted = tuple(_strings(raw, "unlisted_holidays", where, required=False))
-    _check_holidays(jid, holidays, unlisted, categories, where)
-    max_calls, cap_period = _cap(raw, where)
-    return Jurisdiction(
-        id=jid, name=_text(raw, "name", where),
-        weekday=_window(raw, "weekday", where), saturday=_window(raw, "saturday", where),
-        sunday=_window(raw, "sunday", where),
-        holiday=_window(raw, "holiday", where) if holidays else None,
-        holidays=holidays, observed=_typed(raw, "observed", bool, where, False),
-        max_calls=max_calls, cap_period=cap_period,
-        cap_scope=_typed(raw, "cap_scope", str, where, ""),
-        dnc_scrub_age=_days(raw, "dnc_scrub_days", where),
-        citation=_text(raw, "citation", where),
-        sources=_sources(raw, where),
-        reviewed=_reviewed(raw, where),
-        confirmed=_typed(raw, "confirmed", bool, where, None),
-        doubts=_typed(raw, "doubts", str, where, ""),
-        scope=_typed(raw, "scope", str, where, ""),
-        holiday_categories=categories, unlisted_holidays=unlisted,
-    )
-
-
-def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
-    """A column's value of the given type; its default when absent (None: required)."""
-    if key not in raw:
-        if default is None:
-            raise JurisdictionDataError(f"{where}: {key} is missing")
-        return default
-    value = raw[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise JurisdictionDataError(
-            f"{where}: {key} must be a {kind.__name__}, not {value!r}")
-    return value
-
-
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
-    value: str = _typed(raw, key, str, where, None)
-    if not value.strip():
-        raise JurisdictionDataError(f"{where}: {key} is missing (empty)")
-    return value
-
-
-def _strings(raw: Mapping[str, Any], key: str, where: str, *, required: bool) -> list[str]:
-    values: list[Any] = _typed(raw, key, list, where, None if required else [])
-    if not builtins.all(isinstance(value, str) and value.strip() for value in values):
-        raise JurisdictionDataError(f"{where}: {key} must be a list of non-empty strings")
-    return values
-
-
-def _window(raw: Mapping[str, Any], key: str, where: str) -> Window | None:
-    """A day's window from ``"HH:MM-HH:MM"``, ``"any"`` or ``"no calls"``."""
-    value: str = _typed(raw, key, str, where, None)
-    if value == NO_CALLS:
-        return None
-    if value == ANY_TIME:
-        return WHOLE_DAY
-    match = _WINDOW.fullmatch(value)
-    try:
-        if match is None:
-            raise ValueError
-        h1, m1, h2, m2 = (int(part) for part in match.groups())
-        start, end = time(h1, m1), time(h2, m2)
-    except ValueError:
-        raise JurisdictionDataError(
-            f"{where}: {key} {value!r} is not a window 'HH:MM-HH:MM', "
-            f"{ANY_TIME!r} or {NO_CALLS!r}") from None
-    if start >= end:
-        raise JurisdictionDataError(f"{where}: {key} {value!r} ends before it starts")
-    return start, end
-
-
-def _cap(raw: Mapping[str, Any], where: str) -> tuple[int | None, timedelta | None]:
-    """The frequency cap: both ``max_calls`` and ``cap_hours``, or neither."""
-    calls = _typed(raw, "max_calls", int, where, 0) or None
-    hours = _typed(raw, "cap_hours", int, where, 0) or None
-    if (calls is None) != (hours is None) or (calls or 1) < 1 or (hours or 1) < 1:
-        raise JurisdictionDataError(
-            f"{where}: max_calls and cap_hours must both be positive, or both absent")
-    return calls, None if hours is None else timedelta(hours=hours)
-
-
-def _days(raw: Mapping[str, Any], key: str, where: str) -> timedelta | None:
-    days: int = _typed(raw, key, int, where, 0)
-    if key in raw and days < 1:
-        raise JurisdictionDataError(f"{where}: {key} must be a positive number of days")
-    return timedelta(days=days) if days else None
-
-
-def _sources(raw: Mapping[str, Any], where: str, least: int = 2) -> tuple[str, ...]:
-    sources = _strings(raw, "sources", where, required=True)
-    if len(sources) < least or not builtins.all(
-            s.startswith(("https://", "http://")) for s in sources):
-        raise JurisdictionDataError(
-            f"{where}: sources must be {'two' if least == 2 else 'one'} or more http(s) addresses")
-    return tuple(sources)
-
-
-def _reviewed(raw: Mapping[str, Any], where: str) -> date:
-    value = raw.get("reviewed")
-    if not isinstance(value, date) or isinstance(value, datetime):
-        raise JurisdictionDataError(
-            f"{where}: reviewed must be a date (reviewed = 2026-11-23), not {value!r}")
-    return value
-
-
-def _check_holidays(jid: str, names: tuple[str, ...], unlisted: tuple[str, ...],
-                    categories: tuple[str, ...], where: str) -> None:
-    """Refuse a holiday name the row's calendar never uses, and an unlisted one it has.
-
-    An "unlisted" day that the ``holidays`` calendar has since gained must move
-    to ``holidays``, so that it is applied rather than only reported.
-    """
-    if not names and not unlisted:
-        return
-    try:
-        known = _holiday_names(jid[:2], jid[3:] or None, categories)
-    except ValueError as exc:  # the holidays package refuses an unknown category
-        raise JurisdictionDataError(
-            f"{where}: holiday_categories {list(categories)}: {exc}") from None
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise JurisdictionDataError(
-            f"{where}: unknown holiday name(s) {unknown} for {jid}; the holidays "
-            f"package names these: {sorted(known)}")
-    listed = [name for name in unlisted if name in known]
-    if listed:
-        raise JurisdictionDataError(
-            f"{where}: unlisted holiday(s) {listed} are in the holidays calendar now; "
-            f"move them to holidays")
-
-
-@cache
-def _holiday_names(country: str, subdivision: str | None,
-                   categories: tuple[str, ...]) -> frozenset[str]:
-    calendar = _calendar(country, subdivision, categories)
-    for year in HOLIDAY_CHECK_YEARS:
-        calendar.get(date(year, 1, 1))  # fills the calendar for the year
-    return frozenset(name.removesuffix(OBSERVED_SUFFIX)
-                     for names in calendar.values() for name in names.split("; "))
-
-
-@cache
-def _calendar(country: str, subdivision: str | None,
-              categories: tuple[str, ...] = DEFAULT_CATEGORIES) -> HolidayBase:
-    """The holidays of a place; imported here so ``import dialkit`` stays light."""
-    import holidays
-
-    return holidays.country_holidays(country, subdiv=subdivision, categories=categories)
-
-
-def window_text(window: Window | None) -> str:
-    """A window as the table and the reports say it: ``08:00-20:00``, ``no calls``."""
-    if window is None:
-        return NO_CALLS
-    if window == WHOLE_DAY:
-        return "any time"
-    return "-".join(t.strftime("%H:%M") for t in window)
-
-
-def cap_text(row: Jurisdiction) -> str:
-    """A row's frequency cap in words, or ``none`` where the law sets none."""
-    if row.max_calls is None or row.cap_period is None:
-        return "none"
-    text = f"{row.max_calls} per {row.cap_period.total_seconds() / 3600:g} h"
-    return f"{text} ({row.cap_scope})" if row.cap_scope else text
-
 
 def markdown() -> str:
     """The table as docs/jurisdictions.md shows it, generated so the two cannot drift.
 
-    Rendered by ``_jurisdictions_docs`` (imported here, on use, as it imports this module).
+    Rendered by ``_jurisdictions_docs`` (imported on use: only the docs need it).
     """
     from dialkit.compliance._jurisdictions_docs import markdown as render
 

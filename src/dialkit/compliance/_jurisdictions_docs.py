@@ -1,6 +1,6 @@
 """The generated part of docs/jurisdictions.md: the jurisdiction table as markdown.
 
-Kept apart from the table's loader (``_jurisdictions``) because it is only
+Kept apart from the table's loader (:mod:`dialkit._places._jurisdictions`) because it is only
 needed to write and to check the docs page; ``_jurisdictions.markdown()`` calls
 it. The page shows every row (windows, holidays, cap, citation, status), each
 row's scope, sources and doubts, and the US states checked without a row.
@@ -8,9 +8,9 @@ row's scope, sources and doubts, and the US states checked without a row.
 
 from __future__ import annotations
 
-from dialkit.compliance import _jurisdictions as jurisdictions
+from dialkit._places import _jurisdictions as jurisdictions
+from dialkit._places._jurisdictions import Jurisdiction, cap_text, window_text
 from dialkit.compliance._checked_states import CheckedState, checked
-from dialkit.compliance._jurisdictions import Jurisdiction, cap_text, window_text
 
 __all__ = ["markdown"]
 
