@@ -25,9 +25,11 @@ from ._audit import (
     MemoryAuditLog,
     Outcome,
 )
+from ._client_executor import ClientExecutor, identity_from_me
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
 from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
 from ._http import StreamableHttp
+from ._serve import bearer_gate, serve
 from ._server import SERVER_NAME, allowed, build_server, select_tools
 from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
 
@@ -36,6 +38,7 @@ __all__ = [
     "AuditLog",
     "AuditRecord",
     "CONFIRM_TIMEOUT_SECONDS",
+    "ClientExecutor",
     "Confirmation",
     "Executor",
     "Identity",
@@ -50,10 +53,13 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "allowed",
+    "bearer_gate",
     "build_server",
     "confirmation_text",
     "derived_key",
+    "identity_from_me",
     "reaches_people",
     "select_tools",
+    "serve",
     "tool_name",
 ]

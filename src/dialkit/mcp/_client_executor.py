@@ -1,0 +1,156 @@
+"""Tool calls run through a :class:`dialkit.Client`: its key, rate limit, retries with the
+same Idempotency-Key, and error mapping.
+
+This package may not import :mod:`dialkit.client` (it takes an executor; the
+layers test holds it to the contract), so the client comes in as
+:class:`AccountClient`, the part of a ``dialkit.Client`` this executor uses.
+Its transport is that part too: the one place that sends any operation by
+name, which no public client method does today.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import anyio.to_thread
+import orjson
+
+from dialkit.contract import ErrorCode, ResponseInfo, Scope
+from dialkit.errors import ApiError
+
+from ._executor import AccessRefusedError, Identity, ToolAnswer, ToolCall
+
+
+class SentAnswer(Protocol):
+    """A successful answer of the client's transport."""
+
+    @property
+    def content(self) -> bytes: ...
+
+    @property
+    def info(self) -> ResponseInfo: ...
+
+
+class OperationSender(Protocol):
+    """The client's transport: sends one operation, retrying as the client does."""
+
+    def send(self, call: Any, /) -> SentAnswer: ...
+
+
+class AccountClient(Protocol):
+    """What :class:`ClientExecutor` uses of a :class:`dialkit.Client`."""
+
+    @property
+    def credential_id(self) -> str: ...
+
+    @property
+    def _transport(self) -> OperationSender: ...
+
+    def me(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One operation for the client's transport, in the fields its own ``Call`` has."""
+
+    operation: str
+    path: Mapping[str, str]
+    params: Mapping[str, Any]
+    body: Any
+    idempotency_key: str | None
+    if_match: str | None
+    correlation_id: str | None = None
+
+
+def identity_from_me(me: Mapping[str, Any], credential_id: str) -> Identity:
+    """An :class:`Identity` from ``GET /v1/me`` (whose shape the contract does not show:
+    missing parts are left open, and with no scopes listed every tool is shown).
+
+    Example:
+        >>> me = {"account": {"name": "Acme"}, "client": {"id": "cli_1", "scopes": ["calls:read"]}}
+        >>> identity_from_me(me, "cred_1").scopes
+        frozenset({<Scope.CALLS_READ: 'calls:read'>})
+    """
+    client = _part(me, "client")
+    listed = client.get("scopes")
+    known = {s.value for s in Scope}
+    scopes = (frozenset(Scope) if not isinstance(listed, list)
+              else frozenset(Scope(s) for s in listed if s in known))
+    return Identity(_part(me, "account").get("name"), str(client.get("id", "")), credential_id,
+                    scopes)
+
+
+def _part(me: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    part = me.get(name)
+    return part if isinstance(part, dict) else {}
+
+
+class ClientExecutor:
+    """Runs tool calls through a :class:`dialkit.Client` (its key, its retries).
+
+    Args:
+        client: The client whose account the tools act on.
+        bearer_token: Over HTTP, the token every request must carry (the client's key,
+            for one); ``None`` where the transport carries none (stdio).
+
+    Example:
+        >>> server = build_server(ClientExecutor(client))  # doctest: +SKIP
+    """
+
+    def __init__(self, client: AccountClient, bearer_token: str | None = None) -> None:
+        self.client = client
+        self._token = bearer_token
+        self._identity: Identity | None = None
+
+    def identity(self) -> Identity:
+        """The key's identity, asked of the service once (``GET /v1/me``). Its scopes shape
+        only what ``tools/list`` shows: whether a call asks the user never depends on them
+        (a scope granted later must not skip a question), and the service checks each call."""
+        if self._identity is None:
+            self._identity = identity_from_me(self.client.me(), self.client.credential_id)
+        return self._identity
+
+    async def identify(self, credentials: str | None) -> Identity:
+        """The key's identity; a request that carries a bearer token must carry this
+        executor's."""
+        if credentials is not None and (self._token is None or not hmac.compare_digest(
+                credentials.encode(), self._token.encode())):
+            raise AccessRefusedError("The bearer token is not this server's key.",
+                                     status=401, code=ErrorCode.INVALID_API_KEY)
+        if self._identity is not None:
+            return self._identity
+        return await anyio.to_thread.run_sync(self.identity)
+
+    async def execute(self, call: ToolCall) -> ToolAnswer:
+        """Send ``call`` with the client; a refusal comes back as its problem."""
+        sent = _Call(call.operation.name, path=dict(call.path), params=dict(call.query),
+                     body=call.body, idempotency_key=call.idempotency_key,
+                     if_match=call.if_match)
+        try:
+            answer = await anyio.to_thread.run_sync(self.client._transport.send, sent)
+        except ApiError as error:
+            return _problem_answer(error)
+        except ValueError as refused:  # refused before sending (a key in the arguments)
+            body = {"code": ErrorCode.VALIDATION_FAILED, "status": 400, "detail": str(refused)}
+            return ToolAnswer(400, orjson.dumps(body), "application/problem+json")
+        info = answer.info
+        return ToolAnswer(info.status_code, answer.content, _media_type(answer.content),
+                          request_id=info.request_id, replayed=info.replayed, etag=info.etag)
+
+
+def _media_type(content: bytes) -> str:
+    if content.startswith(b"RIFF"):
+        return "audio/wav"
+    return "application/json" if content[:1] in (b"{", b"[") else "application/octet-stream"
+
+
+def _problem_answer(error: ApiError) -> ToolAnswer:
+    problem = {"code": error.code, "status": error.status, "detail": error.detail,
+               "request_id": error.request_id,
+               "errors": [{"pointer": e.pointer, "code": e.code} for e in error.errors]}
+    return ToolAnswer(error.status or 0, orjson.dumps(problem), "application/problem+json",
+                      request_id=error.request_id, replayed=error.replayed,
+                      retry_after=error.retry_after)
