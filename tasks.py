@@ -55,7 +55,7 @@ def ensure_venv(extras: str) -> None:
 def demo() -> None:
     """The main job: ``dialkit demo`` (options after ``demo`` are passed on, e.g. ``--scale
     small``), which runs the notebooks against the emulator and writes ``reports/``."""
-    ensure_venv("test")
+    ensure_venv("all,test")
     _run(BIN / "dialkit", "demo", *sys.argv[2:])
 
 
@@ -80,7 +80,7 @@ def ensure_chromium() -> None:
 
 def test() -> None:
     """Lint, type-check and run every test; the exit status is the first failure's."""
-    ensure_venv("test")
+    ensure_venv("all,test")
     ensure_chromium()
     _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py")
     _run(BIN / "mypy", "src")
@@ -95,7 +95,7 @@ def bench() -> None:
     if len(sys.argv) < 3 or sys.argv[2] not in scripts:
         sys.exit(f"usage: python3 {Path(__file__).name} bench NAME [options], NAME one of: "
                  f"{', '.join(scripts)}")
-    ensure_venv("test")
+    ensure_venv("all,test")
     _run(BIN / "python", ROOT / "benchmarks" / f"bench_{sys.argv[2]}.py", *sys.argv[3:])
 
 
