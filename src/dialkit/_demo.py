@@ -146,7 +146,7 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
 
     Example:
         >>> report = run_demo("reports", scale="small")  # doctest: +SKIP
-        >>> report.ok, report.index
+        >>> report.ok, report.index  # doctest: +SKIP
     """
     from ._demo_index import headlines, write_index
 

@@ -191,9 +191,14 @@ class Leads(Area):
         the next key of a fixed chain, see :func:`next_import_key`.
 
         Example:
-            >>> result = client.leads.import_batch(  # doctest: +SKIP
-            ...     "cmp_...", [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
-            >>> result.summary.accepted, [lead.status for lead in result]
+            >>> import dialkit
+            >>> client = dialkit.Client.sandbox()
+            >>> campaign = next(client.campaigns.list(status="paused"))
+            >>> result = client.leads.import_batch(
+            ...     campaign.id, [{"phone": "+14155550123", "full_name": "Ada Lovelace"}])
+            >>> result.summary.accepted, [str(lead.status) for lead in result]
+            (1, ['accepted'])
+            >>> client.close()
         """
         body = import_body(leads)
         if "idempotency_key" in options:

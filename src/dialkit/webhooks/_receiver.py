@@ -60,8 +60,8 @@ class Receiver:
             (never for a duplicate); see :mod:`dialkit.webhooks.handlers`.
 
     Example:
-        >>> from starlette.applications import Starlette  # doctest: +SKIP
-        >>> receiver = Receiver("events.sqlite", secrets_from_env())
+        >>> from starlette.applications import Starlette
+        >>> receiver = Receiver("events.sqlite", ["whsec_new...", "whsec_old..."])
         >>> app = Starlette()
         >>> app.add_route("/hooks/dialer", receiver, methods=["POST"])  # not a Mount: 307
     """
