@@ -18,6 +18,7 @@ from ._config import (
     parse_config,
 )
 from ._remote import RemoteSandbox, attach_environment
+from ._serve import serve
 from ._server import ApiKey, Sandbox, SandboxStartError, start
 
 __all__ = [
@@ -35,5 +36,6 @@ __all__ = [
     "default_config",
     "load_config",
     "parse_config",
+    "serve",
     "start",
 ]
