@@ -10,10 +10,12 @@ rates never exceed 1.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._partitions import Plan, on_dask, read_whole, register
 from ._inputs import (
     POSITIVE,
     Bools,
@@ -36,7 +38,7 @@ LEAD_COLUMNS = ("id", "campaign_id", "phone")
 def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
            callbacks: pd.DataFrame | None = None, appointments: pd.DataFrame | None = None,
            conversation_seconds: float = CONVERSATION_SECONDS,
-           positive: Collection[str] = POSITIVE) -> pd.DataFrame:
+           positive: Collection[str] = POSITIVE, compute: bool = True) -> pd.DataFrame:
     """Per campaign, how many leads reached each stage, and the rates between stages.
 
     The stages: ``leads``; ``dialled`` (an outbound call of the lead's campaign went
@@ -49,13 +51,17 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     the frames first to count, say, only pending ones.
 
     Args:
-        leads: ``client.frames.leads()`` or an export with its columns.
-        calls: ``client.frames.calls()``; inbound calls are left out.
+        leads: ``client.frames.leads()`` or an export with its columns; or a Dask
+            DataFrame of them, or the path of a Parquet dataset of them
+            (:func:`dialkit.frames.export`'s ``leads``), read with Dask when it is
+            installed (``docs/scale.md``), else with pandas.
+        calls: ``client.frames.calls()`` (inbound calls are left out); or as ``leads``.
         callbacks: ``client.frames.callbacks(...)``; without it (and
             ``appointments``) the ``booked`` stage counts nothing.
         appointments: ``client.frames.appointments()``.
         conversation_seconds: The talk time that makes a conversation.
         positive: The disposition codes that are a positive outcome.
+        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
 
     Returns:
         One row per campaign (sorted) and stage: ``campaign_id``, ``stage`` (an
@@ -71,6 +77,19 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         >>> table = funnel(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
         >>> table.pivot(index="campaign_id", columns="stage", values="leads")  # doctest: +SKIP
     """
+    options: dict[str, Any] = {"callbacks": callbacks, "appointments": appointments,
+               "conversation_seconds": conversation_seconds, "positive": positive}
+    if on_dask((leads, calls), compute):
+        from . import _dask  # Dask is imported for Dask's frames only
+        return _dask.funnel(leads, calls, compute=compute, **options)
+    return FUNNEL.local(read_whole(leads, "leads"), read_whole(calls, "calls"), **options)
+
+
+def campaign_stages(leads: pd.DataFrame, calls: pd.DataFrame, *,
+                    callbacks: pd.DataFrame | None, appointments: pd.DataFrame | None,
+                    conversation_seconds: float, positive: Collection[str]) -> pd.DataFrame:
+    """The funnel of the campaigns of ``leads``, which must come with every call of those
+    campaigns (``calls`` may hold others'); callbacks and appointments whole."""
     lead_frame = prepared(leads, LEAD_COLUMNS, "leads")
     call_frame, out = with_direction(calls, CALL_COLUMNS)
     keyed = matched(lead_frame, call_frame, out)
@@ -78,6 +97,16 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         keyed, call_frame, conversation_seconds, positive),
         _booked(lead_frame, callbacks, appointments)]
     return _table(keyed, conditions)
+
+
+def by_campaign(tables: pd.DataFrame, **_: Any) -> pd.DataFrame:
+    """Funnel tables of parts holding distinct campaigns, stacked, as one sorted by
+    campaign (each campaign's stages in order)."""
+    return tables.sort_values("campaign_id", kind="stable", ignore_index=True)
+
+
+FUNNEL = register(Plan("funnel", campaign_stages, by_campaign, key="campaign_id"))
+"""The funnel of each campaign needs its leads and calls together; campaigns apart."""
 
 
 def _call_stages(keyed: Matched, calls: pd.DataFrame, conversation_seconds: float,

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._partitions import Plan, on_dask, read_whole, register
 from ._inputs import AnalyticsInputError, answered, prepared, with_direction
 from ._local import local_clock
 from ._match import matched
@@ -23,8 +24,8 @@ OUTPUT = ("calls", "answered", "rate", "low", "high", "multi_zone")
 """The columns :func:`answer_rates` writes after the ``by`` columns."""
 
 
-def answer_rates(calls: pd.DataFrame, *,
-                 by: Sequence[str] = ("local_hour", "weekday")) -> pd.DataFrame:
+def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "weekday"),
+                 compute: bool = True) -> pd.DataFrame:
     """The answer rate of outbound calls by the recipient's local hour and weekday, with
     counts and a 95% Wilson interval per cell, so 1 of 2 reads differently from 1,000 of 2,000.
 
@@ -35,11 +36,15 @@ def answer_rates(calls: pd.DataFrame, *,
     weekday and zone are null.
 
     Args:
-        calls: ``client.frames.calls()`` or an export with its columns.
+        calls: ``client.frames.calls()`` or an export with its columns; or a Dask
+            DataFrame of them, or the path of a Parquet dataset of them
+            (:func:`dialkit.frames.export`'s ``calls``), read with Dask when it is
+            installed (``docs/scale.md``), else with pandas.
         by: What to group by, each name once: ``local_hour``, ``weekday``
             (``Mon``..``Sun``), ``zone`` (the first zone's name), or any column of
             ``calls`` (``campaign_id``, ...) but ``direction`` and the names of the
             output columns below.
+        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
 
     Returns:
         One row per cell that has calls, sorted: the ``by`` columns, ``calls``,
@@ -54,7 +59,15 @@ def answer_rates(calls: pd.DataFrame, *,
         >>> rates = answer_rates(client.frames.calls())  # doctest: +SKIP
         >>> rates.pivot(index="local_hour", columns="weekday", values="rate")  # doctest: +SKIP
     """
-    by = _grouping(by)
+    if on_dask((calls,), compute):
+        from . import _dask  # Dask is imported for Dask's frames only
+        return _dask.answer_rates(calls, by=_grouping(by), compute=compute)
+    return ANSWER_RATES.local(read_whole(calls, "calls"), by=_grouping(by))
+
+
+def cell_counts(calls: pd.DataFrame, *, by: list[str]) -> pd.DataFrame:
+    """Per cell of ``by`` that has outbound calls: the ``by`` columns, ``calls``,
+    ``answered`` and ``multi_zone`` (counts; a part's answer, summed by :func:`summed`)."""
     own = [column for column in by if column not in LOCAL]
     frame, out = with_direction(calls, dict.fromkeys(["to_number", "created_at",
                                                       "answered_at", *own]))
@@ -62,18 +75,35 @@ def answer_rates(calls: pd.DataFrame, *,
     clock = local_clock(frame, rows)
     codes, labels = zip(*[clock.column(c) if c in LOCAL else _factorized(frame[c].take(rows))
                           for c in by], strict=True)
-    cell, kept = _cells(list(codes), [len(values) for values in labels])
-    calls_in = np.bincount(cell, minlength=len(kept))
-    table = pd.DataFrame({
-        column: values.take(index) for column, values, index in zip(
-            by, labels, np.unravel_index(kept, [len(values) for values in labels]),
-            strict=True)} | {
-        "calls": calls_in.astype(np.int64),
-        "answered": np.bincount(cell, answered(frame)[rows], len(kept)).astype(np.int64)})
+    weights = {"answered": answered(frame)[rows], "multi_zone": clock.multi_zone}
+    return _table(by, list(codes), list(labels), np.ones(len(rows), np.int64), weights)
+
+
+def summed(counts: pd.DataFrame, *, by: list[str]) -> pd.DataFrame:
+    """The cells of :func:`cell_counts`' answers (stacked, a cell in several), each cell
+    once with its counts summed, sorted; and its rate and 95% Wilson interval."""
+    codes, labels = zip(*[_factorized(counts[column]) for column in by], strict=True)
+    weights = {name: counts[name].to_numpy(np.int64) for name in ("answered", "multi_zone")}
+    table = _table(by, list(codes), list(labels), counts["calls"].to_numpy(np.int64), weights)
     low, high = wilson_interval(table["answered"], table["calls"])
     return table.assign(rate=table["answered"] / table["calls"], low=low, high=high,
-                        multi_zone=np.bincount(cell, clock.multi_zone, len(kept)).astype(
-                            np.int64))
+                        multi_zone=table.pop("multi_zone"))
+
+
+def _table(by: list[str], codes: list[np.ndarray], labels: list[Any], calls: np.ndarray,
+           weights: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per cell met (sorted): its labels, ``calls`` (the sum of ``calls``) and the
+    sum of each of ``weights``."""
+    cell, kept = _cells(codes, [len(values) for values in labels])
+    index = np.unravel_index(kept, [len(values) for values in labels])
+    return pd.DataFrame({
+        column: values.take(at) for column, values, at in zip(by, labels, index, strict=True)
+    } | {name: np.bincount(cell, weight, len(kept)).astype(np.int64)
+         for name, weight in {"calls": calls, **weights}.items()})
+
+
+ANSWER_RATES = register(Plan("answer_rates", cell_counts, summed))
+"""Cells counted per part of the calls (any split), then summed."""
 
 
 def _grouping(by: Sequence[str]) -> list[str]:

@@ -3,7 +3,8 @@
 Reached through a client: ``client.frames.calls()``, ``client.cache.info()``.
 Each frame's columns and dtypes are in :data:`SCHEMAS` and ``docs/frames.md``.
 Files for people (workbooks, CSV) are written by :func:`excel_writer` and
-:func:`write_csv`, which keep every text inert.
+:func:`write_csv`, which keep every text inert; :func:`export` writes the calls and
+leads as a partitioned Parquet dataset for Dask, DuckDB, Polars or Spark.
 
 Each export is imported on first use (:mod:`dialkit._lazy`), so a module that needs
 the schemas or the writers does not load the cache's Parquet and the client's HTTP
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
         cache_root,
         clear_cache,
     )
+    from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
     from ._outputs import excel_writer, formulas_escaped, write_csv
     from ._progress import watched
@@ -46,6 +48,7 @@ __all__ = [
     "cache_root",
     "clear_cache",
     "excel_writer",
+    "export",
     "formulas_escaped",
     "utc_times",
     "watched",
@@ -56,7 +59,7 @@ __all__ = [
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "CACHE_DIR_VARIABLE": "._cache", "Cache": "._cache", "CacheMissError": "._cache",
     "Entry": "._cache", "cache_info": "._cache", "cache_root": "._cache",
-    "clear_cache": "._cache", "SPECS": "._frames", "FrameOptions": "._frames",
+    "clear_cache": "._cache", "export": "._export", "SPECS": "._frames", "FrameOptions": "._frames",
     "Frames": "._frames", "Spec": "._frames", "excel_writer": "._outputs",
     "formulas_escaped": "._outputs", "write_csv": "._outputs", "watched": "._progress",
     "windows": "._reports", "SCHEMAS": "._schemas", "Column": "._schemas",
