@@ -160,3 +160,65 @@ def test_a_lead_without_a_known_address_state_changes_nothing(fields: str | None
     assert with_leads["rule"].tolist() == alone["rule"].tolist() == [
         "calling_hours", "unknown_jurisdiction"]
     assert with_leads["evidence"].tolist() == alone["evidence"].tolist()
+
+
+
+def deciders(report_findings: pd.DataFrame) -> list[tuple[str, str, object, object]]:
+    got = report_findings
+    return list(zip(got["rule"], got["phone"], got["jurisdiction"], got["decided_by"],
+                    strict=True))
+
+
+def test_each_finding_names_the_row_that_decided_and_whose_it_is() -> None:
+    """``jurisdiction``: the id of the row that decided; ``decided_by``: the number's row,
+    or the strictest of the country's where the number's state is unknown."""
+    frame = calls((LOUISIANA, "2026-11-22T16:14:00Z"),   # Sun 10:14 in Louisiana
+                  (NEW_YORK, "2026-11-24T02:30:00Z"),    # Mon 21:30 in New York
+                  (TOLL_FREE, "2026-11-22T19:00:00Z"),   # Sunday in every zone
+                  (WINNIPEG, "2026-11-23T01:00:00Z"),    # Sun 19:00 in Winnipeg
+                  *((MIAMI, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    assert deciders(audit(frame, rules=US).findings) == [  # by rule, then time
+        ("calling_hours", LOUISIANA, "US-LA", "number"),
+        ("calling_hours", WINNIPEG, "CA", "number"),
+        ("calling_hours", NEW_YORK, "US", "number"),
+        ("unknown_jurisdiction", TOLL_FREE, "US", "strictest"),
+        ("call_frequency", MIAMI, "US-FL", "number")]
+
+
+def test_no_row_decided_leaves_the_columns_missing() -> None:
+    """The preset's own window (a London call under ``US``: GB's row is unconfirmed; every
+    call under ``US_FEDERAL``) and own cap (New York has none) are no row of the table."""
+    frame = calls((LONDON, "2026-11-24T21:30:00Z"),
+                  *((NEW_YORK, f"2026-11-25T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    for rules in (US, US_FEDERAL):
+        got = audit(frame, rules=rules).findings
+        assert got["rule"].tolist() == ["calling_hours", "call_frequency"]
+        assert got["jurisdiction"].isna().all() and got["decided_by"].isna().all()
+        assert str(got["jurisdiction"].dtype) == "str"
+
+
+def test_the_leads_address_state_is_named_as_the_decider() -> None:
+    sunday = calls((NEW_YORK, "2026-11-22T16:14:00Z"),  # Sun 11:14: only Louisiana forbids
+                   *((NEW_YORK, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    got = audit(sunday, leads=leads_of(sunday, state=["LA"]), rules=US).findings
+    assert deciders(got)[0] == ("calling_hours", NEW_YORK, "US-LA", "address")
+    florida = calls(*((NEW_YORK, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    got = audit(florida, leads=leads_of(florida, state=["Florida"]), rules=US).findings
+    assert deciders(got) == [("call_frequency", NEW_YORK, "US-FL", "address")]
+    assert "at most 3 allowed (Florida (the lead's address state): 3 per 24 h" in \
+        got["evidence"].iloc[0]
+    # a number in a state with a cap as strict as the address's: the number's decides
+    both = calls(*((MIAMI, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
+    got = audit(both, leads=leads_of(both, state=["MD"]), rules=US).findings
+    assert deciders(got) == [("call_frequency", MIAMI, "US-FL", "number")]
+
+
+def test_findings_no_row_decides_have_the_columns_empty() -> None:
+    frame = calls((NEW_YORK, "2026-11-24T02:30:00Z"))
+    dnc = pd.DataFrame({"phone": [NEW_YORK], "listed": [True],
+                        "checked_at": [pd.Timestamp("2026-11-01", tz="UTC")]})
+    got = audit(frame, dnc=dnc, leads=leads_of(frame), as_of="2026-11-25").findings
+    assert set(got["rule"]) == {"calling_hours", "dnc_call", "dnc_lead"}
+    law = got["rule"] == "calling_hours"
+    assert got.loc[law, "jurisdiction"].tolist() == ["US"]
+    assert got.loc[~law, ["jurisdiction", "decided_by"]].isna().all().all()

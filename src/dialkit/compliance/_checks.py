@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from ._law import Judged, cap_words, evidence, judge
+from ._law import Judged, cap_words, deciders, evidence, judge
 from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
 from ._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
@@ -29,19 +29,25 @@ Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
 
 COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
-           "local_time", "timezone", "evidence")
-"""The columns every finding has, whatever its rule."""
+           "local_time", "timezone", "evidence", "jurisdiction", "decided_by")
+"""The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
+name the row of the law of the place called that decided (:func:`._law.deciders`); they
+are missing for the findings no row decides (DNC, caller id, abandonment, ...)."""
+_LAW = ("jurisdiction", "decided_by")
 
 
 def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
              **extra: pd.Series) -> pd.DataFrame:
-    """Findings of ``rule`` for ``rows`` (calls or leads with the common columns)."""
+    """Findings of ``rule`` for ``rows`` (calls or leads with the common columns; the
+    law's columns text, missing where ``rows`` lack them)."""
     frame = pd.DataFrame({
         "rule": rule, "severity": SEVERITY[rule],
         "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
         "lead_id": rows.get("lead_id"), "phone": rows.get("phone"), "at": rows.get("at"),
         "local_time": rows.get("local_time"), "timezone": rows.get("timezone"),
-        "evidence": evidence, **extra}, index=rows.index)
+        "evidence": evidence, **{column: pd.Series(rows.get(column), index=rows.index,
+                                                   dtype="str") for column in _LAW},
+        **extra}, index=rows.index)
     return frame
 
 
@@ -83,16 +89,19 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
     calls to numbers of no known zone (``unknown_timezone``)."""
     pairs, local, first = times.pairs, times.local, times.outside
     hits = calls.iloc[pairs.row[first]]
+    judged = times.judged
     hits = hits.assign(
         local_time=pd.Series(local[first], index=hits.index).dt.strftime(LOCAL_FORMAT),
-        timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index))
-    rule = pd.Series(evidence(times.judged, first).to_numpy(object), index=hits.index)
-    lawful = times.judged.decided[first] > 0
+        timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index),
+        **{column: pd.Series(values, index=hits.index) for column, values in deciders(
+            judged.law, judged.decided[first], judged.by_address[first]).items()})
+    rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
+    lawful = judged.decided[first] > 0
     shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
     weekday = pd.Series(local[first], index=hits.index).dt.strftime("%a ")
     said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
                               "called " + shown + ", " + rule), index=hits.index)
-    unknown_state = times.judged.law.strictest[times.judged.decided[first]]
+    unknown_state = judged.law.strictest[judged.decided[first]]
     unknown = calls.iloc[pairs.unknown]
     return (findings("calling_hours", hits[~unknown_state], said[~unknown_state]),
             findings("unknown_jurisdiction", hits[unknown_state], said[unknown_state]),
@@ -127,7 +136,8 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFr
     over = np.zeros(len(calls), bool)
     count = np.zeros(len(calls), np.int64)
     decided = np.zeros(len(calls), np.int64)
-    for period, cap, row in _caps(len(calls), rules, times.judged):
+    by_address = np.zeros(len(calls), bool)
+    for period, cap, row, address in _caps(len(calls), rules, times.judged):
         least = int(cap.min()) if len(cap) else 0
         rows = (_crowded(number, millis, least) if period == _DAY_MS
                 and not calls["at"].isna().any() else np.arange(len(calls)))
@@ -136,30 +146,39 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFr
         flag = (counts > cap[order]) & ~over[order]
         hit = order[flag]
         over[hit], decided[hit], count[hit] = True, row[hit], counts[flag]
+        by_address[hit] = address[hit]
     at = np.flatnonzero(over)
-    hits = calls.iloc[at].assign(calls_in_24h=count[at], cap=cap_words(
-        times.judged.law, decided[at]).to_numpy(object), limit=_limits(
-        rules, times.judged, decided[at])).sort_values(["phone", "at"], kind="stable")
+    law = times.judged.law
+    hits = calls.iloc[at].assign(
+        calls_in_24h=count[at], cap=cap_words(law, decided[at], by_address[at]).to_numpy(
+            object), limit=_limits(rules, times.judged, decided[at]),
+        **deciders(law, decided[at], by_address[at])).sort_values(["phone", "at"],
+                                                                  kind="stable")
     evidence = (hits["calls_in_24h"].astype(str) + " outbound calls to the number in the 24 "
                 "hours up to this one; at most " + hits["limit"] + " allowed" + hits["cap"])
     return findings("call_frequency", hits, evidence, calls_in_24h=hits["calls_in_24h"])
 
 
-def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints]]:
-    """Per period: each call's cap in it and the law row that sets it (0: the preset's).
-    A state's cap over 24 hours replaces the preset's where it is as strict or stricter."""
+def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints, Bools]]:
+    """Per period: each call's cap in it, the law row that sets it (0: the preset's) and
+    whether that row is the lead's address state's. A state's cap over 24 hours replaces
+    the preset's where it is as strict or stricter; of the number's state and the
+    address's, the number's decides where both are as strict (as for calling hours)."""
     policy = np.full(size, rules.max_calls_per_24h, np.int64)
-    periods: dict[int, tuple[Ints, Ints]] = {_DAY_MS: (policy, np.zeros(size, np.int64))}
-    for own in judged.own:
+    periods: dict[int, tuple[Ints, Ints, Bools]] = {
+        _DAY_MS: (policy, np.zeros(size, np.int64), np.zeros(size, bool))}
+    country, number, address = judged.own
+    for own, is_address in ((country, False), (address, True), (number, False)):
         for n, cap in enumerate(judged.law.caps):
             rows = np.flatnonzero(own == n)
             if cap is None or not len(rows):
                 continue
-            limit, source = periods.setdefault(cap[1], (np.full(size, np.iinfo(np.int64).max),
-                                                        np.zeros(size, np.int64)))
+            limit, source, by_address = periods.setdefault(cap[1], (
+                np.full(size, np.iinfo(np.int64).max), np.zeros(size, np.int64),
+                np.zeros(size, bool)))
             stricter = rows[cap[0] <= limit[rows]]
-            limit[stricter], source[stricter] = cap[0], n
-    return [(period, cap, row) for period, (cap, row) in periods.items()]
+            limit[stricter], source[stricter], by_address[stricter] = cap[0], n, is_address
+    return [(period, *found) for period, found in periods.items()]
 
 
 def _limits(rules: Rules, judged: Judged, rows: Ints) -> pd.Series:

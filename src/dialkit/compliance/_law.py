@@ -45,6 +45,9 @@ class Law:
     row of the table, then each country's strictest row (``strictest`` marks them).
     ``start``/``end`` are each row's windows in seconds by slot (no calls: 0, 0)."""
 
+    ids: list[str | None]
+    """Each row's id in the table (``US-FL``; a strictest row's: its country's; None: the
+    preset's own window), for the findings' ``jurisdiction`` column."""
     names: list[str]
     citations: list[str]
     caps: list[tuple[int, int, str] | None]
@@ -123,6 +126,20 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     said = pd.Series(np.where(decided == 0, rule, named + ": " + rule + ", " + cited),
                      dtype=object)
     return said
+
+
+def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
+    """The findings' ``jurisdiction`` and ``decided_by`` for the law ``rows`` that decided
+    them: the row's id (``US-FL``; ``US`` for the federal row and for the strictest US
+    row) and whose row it is: ``number`` (the number's country or state), ``address``
+    (the lead's address state) or ``strictest`` (no state is known for the number: the
+    strictest of its country's rows). Both None where the preset's own window or cap
+    decided (row 0): no row of the table did."""
+    ids = np.array(law.ids, object)[rows]
+    by = np.where(by_address, "address", np.where(law.strictest[rows], "strictest",
+                                                  "number")).astype(object)
+    by[rows == 0] = None
+    return {"jurisdiction": ids, "decided_by": by}
 
 
 def _clock(seconds: Floats) -> pd.Series:
@@ -212,6 +229,7 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     with the holidays from the first to the last of ``days``."""
     policy = [_seconds(rules.window)] * 8
     windows = [policy] + [_row_windows(row) for row in rows]
+    ids: list[str | None] = [None, *(row.id for row in rows)]
     names = ["", *(row.name for row in rows)]
     citations = ["", *(row.citation for row in rows)]
     keys: list[int] = []
@@ -231,6 +249,7 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
         at = found_rows["*"]
         strictest.append(at)
         windows.append(_intersection([windows[n] for n in ours]))
+        ids.append(country)
         names.append(f"no state is known for this number, so the strictest {country} row")
         citations.append("each of " + ", ".join(rows[n - 1].id for n in ours))
         for n in ours:
@@ -245,7 +264,7 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     flags[strictest] = True
     caps = [None, *(_cap(row) for row in rows)]
     caps += [None] * (len(windows) - len(caps))  # the strictest rows: caps by state only
-    return Law(names, citations, caps, start, end, flags, index[unique],
+    return Law(ids, names, citations, caps, start, end, flags, index[unique],
                np.array(holiday_names, object)[unique])
 
 
@@ -255,12 +274,15 @@ def _cap(row: table.Jurisdiction) -> tuple[int, int, str] | None:
     return row.max_calls, int(row.cap_period.total_seconds() * 1000), table.cap_text(row)
 
 
-def cap_words(law: Law, rows: Ints) -> pd.Series:
+def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:
     """The cap that decided each finding, in words: `` (Florida: 3 per 24 h (...), Fla.
-    Stat. ...)``; empty for the preset's own cap (row 0)."""
-    each = np.array([f" ({name}: {cap[2]}, {cited})" if cap and n else "" for n, (name, cap, cited)
-                     in enumerate(zip(law.names, law.caps, law.citations, strict=True))], object)
-    return pd.Series(each[rows], dtype=object)
+    Stat. ...)``, the state's name followed by ``(the lead's address state)`` where that
+    state's cap decided; empty for the preset's own cap (row 0)."""
+    named = np.array(law.names, object)[rows]
+    named = np.where(by_address, named + " (the lead's address state)", named)
+    each = np.array([f": {cap[2]}, {cited})" if cap and n else "" for n, (cap, cited)
+                     in enumerate(zip(law.caps, law.citations, strict=True))], object)[rows]
+    return pd.Series(np.where(each == "", "", " (" + named + each), dtype=object)
 
 
 def _row_windows(row: table.Jurisdiction) -> list[tuple[float, float]]:
