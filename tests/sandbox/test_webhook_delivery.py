@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import time
 from collections.abc import Coroutine, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -25,7 +24,7 @@ from conftest import KEYS, assert_problem, client_for, write
 from dialkit.contract import WEBHOOK_RETRY_MINUTES, Scope
 from dialkit.sandbox import Sandbox, parse_config, start
 from dialkit.sandbox._clock import parse_timestamp
-from dialkit.sandbox._delivery import delivery_loop
+from dialkit.sandbox._delivery import deliver_due, delivery_loop
 from dialkit.sandbox._events import record_event
 from receivers import Receiver, wait_for
 
@@ -112,6 +111,15 @@ def clock(http: httpx.Client) -> datetime:
     return parse_timestamp(http.get("/_sandbox/clock").json()["now"])
 
 
+def deliver(emulator: Sandbox) -> int:
+    """One delivery pass now, at the manual clock's time: how many deliveries it attempted.
+
+    To show that nothing is due, a test moves the clock and runs the pass the background
+    loops run, rather than sleeping a while and finding nothing happened (which a slow
+    loop would pass too)."""
+    return on_server(emulator, deliver_due(emulator.service))
+
+
 def signatures(headers: dict[str, str], body: bytes, *secrets: str) -> str:
     """The Service-Signature value expected for ``secrets``."""
     signed = headers["service-timestamp"].encode() + b"." + body
@@ -157,6 +165,7 @@ def test_rotation_signs_with_both_secrets_for_24_hours(api: httpx.Client,
 
 
 def test_failing_receiver_is_retried_on_the_contract_schedule(api: httpx.Client,
+                                                              emulator: Sandbox,
                                                               receiver: Receiver) -> None:
     receiver.default = 500
     sent = send_test(api, endpoint(api, receiver.url)["id"])
@@ -170,7 +179,7 @@ def test_failing_receiver_is_retried_on_the_contract_schedule(api: httpx.Client,
         assert state["failure_reason"] is None
         if attempt == 1:  # not attempted before it is due
             advance(api, minutes * 60 - 1)
-            time.sleep(0.4)
+            assert deliver(emulator) == 0
             assert delivery(api, *ids)["attempts"] == 1
             now = advance(api, 1)
         else:
@@ -219,7 +228,7 @@ def test_url_is_checked_again_before_delivery_and_replay(api: httpx.Client, emul
     assert receiver.requests == []
 
 
-def test_disabling_or_deleting_cancels_waiting_deliveries(api: httpx.Client,
+def test_disabling_or_deleting_cancels_waiting_deliveries(api: httpx.Client, emulator: Sandbox,
                                                           receiver: Receiver) -> None:
     receiver.default = 500
     first, second = endpoint(api, receiver.url, key="a"), endpoint(api, receiver.url, key="b")
@@ -232,8 +241,8 @@ def test_disabling_or_deleting_cancels_waiting_deliveries(api: httpx.Client,
     assert [(s["status"], s["next_attempt_at"], s["failure_reason"]) for s in states] == [
         ("cancelled", None, "the endpoint was disabled"),
         ("cancelled", None, "the endpoint was deleted")]
-    advance(api, 120)
-    time.sleep(0.4)
+    advance(api, 120)  # past both retries' time: a pass now attempts neither
+    assert deliver(emulator) == 0
     assert len(receiver.requests) == 2
 
 
