@@ -10,7 +10,7 @@ import phonenumbers
 import pytest
 from phonenumbers.geodata import GEOCODE_DATA
 
-from dialkit.compliance._states import places
+from dialkit._places._states import places
 
 LOUISIANA, MIAMI, TOLL_FREE = "+15045550123", "+13055550123", "+18005550123"
 LONDON, WINNIPEG = "+442079460000", "+12042345678"
@@ -19,7 +19,7 @@ LONDON, WINNIPEG = "+442079460000", "+12042345678"
 def test_the_area_code_table_agrees_with_the_geocoder() -> None:
     """Every area code of the table is a US number's, and the geocoder's own name for it
     (``1`` + the code), where it has one (all but 203, 310, 713, 718), is that state's."""
-    text = resources.files("dialkit.compliance").joinpath("area_codes.toml").read_text()
+    text = resources.files("dialkit._places").joinpath("area_codes.toml").read_text()
     table = tomllib.loads(text)["states"]
     assert len(table) == 51  # 50 states and DC
     for state, codes in table.items():

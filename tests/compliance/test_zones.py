@@ -14,8 +14,8 @@ import pytest
 from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 
+from dialkit._places._zones import UNKNOWN_ZONE, ZONES, _parse, regions_among, zoned, zones_of
 from dialkit.compliance import first_zones
-from dialkit.compliance._zones import UNKNOWN_ZONE, ZONES, _parse, regions_among, zoned, zones_of
 
 TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]
 STYLES = (PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.NATIONAL,
@@ -98,6 +98,16 @@ def test_first_zones_are_phonenumbers_first(phones: pd.Series) -> None:
     assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
         zones[0] if zones else None for _, zones in EXPECTED]
     assert count.tolist() == [len(zones) for _, zones in EXPECTED]
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", object])
+@pytest.mark.parametrize("cells", [[None], [None, None], []])
+def test_a_column_of_no_number_has_unknown_zones(dtype: object, cells: list[None]) -> None:
+    """All nulls (the distinct numbers are none) raised IndexError: -1 indexed an empty
+    array."""
+    names, zone, count = first_zones(pd.Series(cells, dtype=dtype))
+    assert (names, zone.tolist(), count.tolist()) == ([], [-1] * len(cells), [0] * len(cells))
+    assert zoned(pd.Series(cells, dtype=dtype)).unknown.tolist() == list(range(len(cells)))
 
 
 def test_zones_of_each_distinct_number_are_phonenumbers(phones: pd.Series) -> None:

@@ -1,6 +1,7 @@
 """The recipient's wall-clock time of each call: local hour and weekday in the number's zone.
 
-The zones of a number come from :func:`dialkit.compliance.first_zones`, asked
+The zones of a number come from :func:`dialkit._places._localtime.first_zones`
+(published as ``dialkit.compliance.first_zones``), asked
 once per distinct number rather than once per call; a number that spans several
 zones (some US area codes, most of Canada) is placed in its first zone, the one
 ``phonenumbers`` names first, and flagged, so a table can say how many of its
@@ -21,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from ..compliance import first_zones
+from .._places._localtime import first_zones
 from ._match import TEXT, Ints, as_arrow
 
 Rows = NDArray[np.intp]

@@ -7,11 +7,13 @@ Example:
     >>> report.findings.groupby("rule").size()  # doctest: +SKIP
 """
 
+from dialkit._places._localtime import first_zones, local_call_times
+
 from . import _jurisdictions as jurisdictions
 from ._audit import AuditInputError, AuditReport, audit
 from ._load import load
-from ._localtime import first_zones, local_call_times
-from ._plots import plot_summary
+from ._plots import plot_by_state, plot_summary
+from ._read import read_export
 from ._rules import CA, POLICY, PRESETS, RULE_IDS, UK, UK_OFCOM, US, US_FEDERAL, Rules
 
 __all__ = [
@@ -31,5 +33,7 @@ __all__ = [
     "jurisdictions",
     "load",
     "local_call_times",
+    "plot_by_state",
     "plot_summary",
+    "read_export",
 ]

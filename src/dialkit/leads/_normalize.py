@@ -13,7 +13,6 @@ repeat numbers, and ``phonenumbers`` is the slow part. Either way the verdict is
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._regions import is_missing
+from .._places._regions import region_of as region_of  # published by dialkit.leads
 from ..contract import E164_PATTERN
 from . import _fast
 from ._fast import MIN_INTERNATIONAL_DIGITS, replace_rows
@@ -34,9 +35,6 @@ from ._phone_text import clean, plain
 COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 """The columns :func:`normalize` returns, besides the input's index."""
 
-_COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of america": "US",
-                    "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
-                    "scotland": "GB", "wales": "GB"}
 _E164 = phonenumbers.PhoneNumberFormat.E164
 _E164_SHAPE = re.compile(E164_PATTERN)
 
@@ -116,20 +114,6 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
                         index=cells.index)
 
 
-def region_of(value: Any) -> str | None:
-    """The region (ISO alpha-2) a country cell names, or ``None``."""
-    if _missing(value):
-        return None
-    text = str(value).strip()
-    if text.upper() in phonenumbers.SUPPORTED_REGIONS:
-        return text.upper()
-    code = text.removeprefix("+").strip()
-    if code.isdigit():
-        found = phonenumbers.region_code_for_country_code(int(code))
-        return None if found == phonenumbers.UNKNOWN_REGION else found
-    return _country_names().get(text.casefold()) or _COUNTRY_ALIASES.get(text.casefold())
-
-
 def _slow(texts: list[str | None], regions: list[str]) -> list[pa.Array]:
     """The columns for cells parsed by ``phonenumbers``, each distinct (cell, region) once."""
     seen: dict[tuple[str | None, str], Outcome] = {}
@@ -153,7 +137,7 @@ def _texts(cells: pd.Series) -> pa.Array:
             return pa.array(values, pa.string(), from_pandas=True)  # NaN, None and NA: null
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
-    return pa.array([None if _missing(v) else str(v) for v in values], pa.string())
+    return pa.array([None if is_missing(v) else str(v) for v in values], pa.string())
 
 
 def _one(text: str | None, region: str) -> Outcome:
@@ -230,22 +214,3 @@ def _region(region: str) -> str:
         raise ValueError(f"region={region!r} is not a region phonenumbers knows: pass an ISO "
                          "3166 alpha-2 code such as 'US' or 'GB'")
     return found
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
-
-
-@functools.cache
-def _country_names() -> dict[str, str]:
-    """English country names of every region phonenumbers knows, folded. Its geocoder is
-    imported here, when a country cell is first read as a name: importing it took 0.3 s."""
-    from phonenumbers import geocoder  # noqa: PLC0415
-
-    names = {}
-    for code in phonenumbers.SUPPORTED_REGIONS:
-        example = phonenumbers.example_number(code)
-        name = example and geocoder.country_name_for_number(example, "en")
-        if name:
-            names[name.casefold()] = code
-    return names

@@ -1,12 +1,13 @@
 """The law of the place each lead's number is in, for the seeded world (issue 22).
 
 The world is clean under the law of the place called, not only under the federal
-rule: its dialer keeps to every row of :mod:`dialkit.compliance._jurisdictions`
+rule: its dialer keeps to every row of :mod:`dialkit._places._jurisdictions`
 (a state's shorter window, its Sundays and banned holidays, Canada's weekend
 hours), and the problems it breaks that law with are planted and listed, as the
-federal ones are. A number's row comes from its area code (the state
-``phonenumbers``' geocoder names for the area code; every NANP area code lies in
-one state or province) or its country (``CA``); a number whose place has no row
+federal ones are. A number's row comes from its area code (its state by
+:func:`dialkit._places._states.area_states`, the table the audit places numbers
+by, so the world keeps the law the audit applies) or its country (``CA``); a
+number whose place has no row
 (a state without one, ``GB``'s "any time") keeps the federal 08:00-21:00.
 
 Planted, each on a lead of its own, one or more per (confirmed row, rule kind),
@@ -35,13 +36,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import phonenumbers
 from numpy.typing import NDArray
 
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers
 
 if TYPE_CHECKING:
-    from dialkit.compliance._jurisdictions import Jurisdiction
+    from dialkit._places._jurisdictions import Jurisdiction
 
     from ._world_calls import Frame
 
@@ -61,7 +61,7 @@ _TRIES = 400
 
 @cache
 def _rows() -> tuple[Jurisdiction, ...]:
-    from dialkit.compliance import _jurisdictions  # noqa: PLC0415 - the table, on first build
+    from dialkit._places import _jurisdictions  # noqa: PLC0415 - the table, on first build
 
     return tuple(row for row in _jurisdictions.all() if row.id != "US")
 
@@ -76,17 +76,13 @@ def allows(jurisdiction: str, local: datetime) -> bool:
 def area_jurisdiction(country: str, prefix: str) -> str:
     """The row id for a number's country and first digits (``+1`` and the area code),
     or ``""`` where no row applies."""
-    from phonenumbers import geocoder  # noqa: PLC0415 - 0.4 s of data, for a world build only
+    from dialkit._places._states import area_states  # noqa: PLC0415 - pandas, on first build
 
-    ids = {row.id: row for row in _rows()}
+    ids = {row.id for row in _rows()}
     if country != "US":
         return country if country in ids else ""
-    place = geocoder.description_for_number(phonenumbers.parse(f"{prefix}5550100"), "en")
-    state = place.rsplit(", ", 1)[1] if ", " in place else None
-    for row in ids.values():
-        if row.id == f"US-{state}" or row.name == place.removesuffix(" State"):
-            return row.id
-    return ""
+    state = area_states(np.array([int(prefix[2:5])]))[0]
+    return f"US-{state}" if state is not None and f"US-{state}" in ids else ""
 
 
 @dataclass(frozen=True)

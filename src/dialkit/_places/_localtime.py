@@ -1,0 +1,78 @@
+"""Calls in the recipient's own time: wall-clock times in the zones of the numbers called.
+
+The zones themselves come from :mod:`._zones`; here each UTC moment is converted
+once per zone over all of that zone's calls, and a number's zones are turned
+into what a table by local hour needs.
+"""
+
+from __future__ import annotations
+
+import functools
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from ._zones import ZONES, Ints, Zoned, _groups, zoned, zones_of
+
+
+def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
+    """Each pair's UTC moment (``at`` of its row) as wall-clock time in its zone (naive,
+    nanoseconds), one zone at a time."""
+    moments = pd.DatetimeIndex(at).as_unit("ns").asi8[pairs.row]
+    local = np.empty(len(moments), np.int64)
+    for zone, members in _groups(pairs.zone):
+        local[members] = pd.DatetimeIndex(moments[members], tz="UTC").tz_convert(
+            _zone(zone)).tz_localize(None).asi8
+    return local.view("datetime64[ns]")
+
+
+@functools.cache
+def _zone(index: int) -> ZoneInfo:
+    """A zone, kept: ``ZoneInfo`` holds only its last few zones once no time refers to
+    them, and reads the others' files again (a millisecond a zone, each audit)."""
+    return ZoneInfo(ZONES[index])
+
+
+def local_times(at: pd.Series, zones: pd.Series) -> pd.Series:
+    """Each UTC moment as wall-clock time in its zone (naive), one zone group at a time."""
+    local = pd.Series(pd.NaT, index=at.index, dtype="datetime64[ns]")
+    for zone, rows in at.groupby(zones, sort=False).groups.items():
+        local[rows] = at[rows].dt.tz_convert(str(zone)).dt.tz_localize(None).astype(
+            "datetime64[ns]")
+    return local
+
+
+def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
+    """When each call rang at the other end: ``id``, ``to_number``, ``zone``, ``local_time``
+    (wall-clock, naive), one row per zone of the number; a number of no known zone has
+    one row with neither."""
+    pairs = calls[["id", "to_number", "created_at"]].merge(
+        zones_of(calls["to_number"]), left_on="to_number", right_on="phone", how="left")
+    known = pairs["zone"].notna()
+    at = pd.to_datetime(pairs["created_at"], utc=True, format="ISO8601")
+    pairs["local_time"] = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns]")
+    pairs.loc[known, "local_time"] = local_times(at[known], pairs.loc[known, "zone"])
+    return pairs[["id", "to_number", "zone", "local_time"]]
+
+
+def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
+    """Each row's number placed in one zone, for tables by local time: the zone names met,
+    each row's index into them (its number's first zone, the one ``phonenumbers`` lists
+    first; -1 when none is known), and how many zones its number has.
+
+    Example:
+        >>> names, zone, count = first_zones(pd.Series(["+12125550100"]))
+        >>> names[zone[0]], int(count[0])
+        ('America/New_York', 1)
+    """
+    pairs = zoned(phones)
+    count = np.bincount(pairs.row, minlength=len(phones)).astype(np.int64)
+    first = np.full(len(phones), -1, np.int64)
+    known = count > 0
+    first[known] = pairs.zone[(np.cumsum(count) - count)[known]]
+    codes, met = pd.factorize(first[known], sort=True)
+    index = np.full(len(phones), -1, np.int64)
+    index[known] = codes
+    return [ZONES[int(z)] for z in met], index, count

@@ -1,0 +1,97 @@
+"""Where the person called is: each number's region and, for a US number, its state.
+
+The state of a NANP number is its area code's, from ``area_codes.toml`` beside
+this module (made from ``phonenumbers``' geocoder data: the geocoder itself
+names some area codes by a city, so it is not read at run time), looked up by
+:func:`area_states` alone: the audit and the emulator's world both place a number
+through it, so the law the world keeps is the law the audit applies. Numbers are
+answered per distinct number, a whole column at a time, with the same parse
+:mod:`._zones` uses; a toll-free, non-geographic or unknown number has no state.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+import phonenumbers
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from ._zones import Ints, _asked_number, _distinct, _parse, _regions_and_types, _take
+
+AREA_CODES_FILE = "area_codes.toml"
+Objects = NDArray[np.object_]
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where a column's numbers are: ``number``, each row's index into the distinct
+    numbers (-1: no number); per distinct number its ``region`` (``None``: unknown)
+    and US ``state`` as a postal code (``None``: not a US geographic number)."""
+
+    number: Ints
+    region: Objects
+    state: Objects
+
+
+def places(phones: pd.Series) -> Places:
+    """The region and US state of each distinct number of ``phones``."""
+    rows, texts = _distinct(phones)
+    region = np.full(len(texts), None, object)
+    state = np.full(len(texts), None, object)
+    parsed, code, nsn, slow = _parse(texts)
+    found, kind = _regions_and_types(code, nsn)
+    region[parsed] = found
+    us = np.flatnonzero((code == 1) & (found == "US") & np.isin(kind, _GEOGRAPHIC))
+    if len(us):
+        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(_take(nsn, us), 0, 3), "int64"))
+        state[parsed[us]] = area_states(area)
+    for at, text in zip(slow, _take(texts, slow).to_pylist(), strict=True):
+        region[at], state[at] = _slow_place(text)
+    return Places(rows, region, state)
+
+
+_GEOGRAPHIC = [phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE,
+               phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE]
+"""The types of a NANP number that are geographic (``is_number_type_geographical``)."""
+
+
+def _slow_place(text: str) -> tuple[str | None, str | None]:
+    """Region and state of a number written other than as plain E.164, asked of
+    ``phonenumbers`` itself."""
+    number = _asked_number(text)
+    if number is None:
+        return None, None
+    region = phonenumbers.region_code_for_number(number)
+    geographic = phonenumbers.number_type(number) in _GEOGRAPHIC
+    if region != "US" or not geographic:
+        return region, None
+    area = int(str(number.national_number)[:3])
+    return region, area_states(np.array([area]))[0]
+
+
+def area_states(areas: Ints) -> Objects:
+    """The US state (postal code) of each three-digit NANP area code; ``None`` for a code
+    of no state (toll-free, non-geographic, another country's, unassigned).
+
+    Example:
+        >>> area_states(np.array([212, 800])).tolist()
+        ['NY', None]
+    """
+    found: Objects = _area_table()[areas]
+    return found
+
+
+@functools.cache
+def _area_table() -> Objects:
+    """Each three-digit area code's state (``None``: none), by the code as an index."""
+    text = resources.files("dialkit._places").joinpath(AREA_CODES_FILE).read_text("utf-8")
+    table = np.full(1000, None, object)
+    for state, codes in tomllib.loads(text)["states"].items():
+        table[codes] = state
+    return table
