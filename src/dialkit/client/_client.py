@@ -150,13 +150,12 @@ class Client:
             ...     print(client.me()["client"]["scopes"])
         """
         from .. import sandbox
-        from ..sandbox._server import key_for
 
         attached = sandbox.RemoteSandbox.from_environment()
         if attached is not None and config is None and db is None:
             client_options.setdefault("rate_limit",
                                       _scaled(RATE_LIMIT_PER_KEY, attached.rate_limit_scale))
-            client = cls(key_for(attached.keys, key), base_url=attached.base_url,
+            client = cls(attached.key(key), base_url=attached.base_url,
                          **client_options)
             client.emulator = attached
             return client
@@ -164,7 +163,7 @@ class Client:
         try:
             scale = emulator.service.config.server.rate_limit_scale
             client_options.setdefault("rate_limit", _scaled(RATE_LIMIT_PER_KEY, scale))
-            api_key = key_for(emulator.keys, key)
+            api_key = emulator.key(key)
             client = cls(api_key, base_url=emulator.base_url, **client_options)
         except BaseException:
             emulator.stop()

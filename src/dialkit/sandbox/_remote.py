@@ -68,6 +68,10 @@ class RemoteSandbox:
         """Always true: the world outlives this process (its owner stops it)."""
         return True
 
+    def key(self, label: str = "test") -> ApiKey:
+        """The key the environment gave, labelled ``test`` (as :meth:`Sandbox.key`)."""
+        return key_for(self.keys, label)
+
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the key's own account), for
         ``dialkit.compliance.audit(verified_caller_ids=...)``."""
@@ -97,5 +101,5 @@ def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
     """
     scale = sandbox.service.config.server.rate_limit_scale
     return {SANDBOX_URL_VARIABLE: sandbox.base_url,
-            SANDBOX_KEY_VARIABLE: str(key_for(sandbox.keys, key)),
+            SANDBOX_KEY_VARIABLE: str(sandbox.key(key)),
             SANDBOX_RATE_LIMIT_VARIABLE: repr(scale)}

@@ -174,6 +174,11 @@ class Sandbox:
         """Whether the world is kept in a file (``db=``) and outlives this session."""
         return self.service.store.path != ":memory:"
 
+    def key(self, label: str = "test") -> ApiKey:
+        """The API key labelled ``label`` (``test``, ``sending``, ``acme/crm/live``...: see
+        ``keys``); a ValueError listing the labels there are otherwise."""
+        return key_for(self.keys, label)
+
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the first configured), for
         ``dialkit.compliance.audit(verified_caller_ids=...)``: the contract has no
