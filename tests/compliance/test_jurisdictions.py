@@ -188,9 +188,6 @@ def test_each_row_cites_its_law_and_two_independent_sources() -> None:
         assert row.citation and row.reviewed <= date.today(), row.id
 
 
-@pytest.mark.xfail(strict=True, reason="pyproject.toml's package-data needs '_places/*.toml' "
-                   "(the table moved to dialkit._places, issue 24): the lead adds it, then "
-                   "removes this mark")
 def test_the_data_file_ships_in_the_package() -> None:
     assert DATA.is_file()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
