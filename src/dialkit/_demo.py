@@ -26,23 +26,29 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-import ipykernel.kernelspec
-import nbformat
-from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-from nbconvert import HTMLExporter
-from traitlets.config import Config
-
-from ._demo_pages import readable
+from . import _packaged
+from ._demo_index import headlines, write_index
+from ._extras import needs
 from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from .frames._progress import PROGRESS_VARIABLE
-from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
-from .sandbox._config import Scale
+
+with needs("demo"):
+    import ipykernel.kernelspec
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    from ._demo_pages import readable
+    from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
+    from .sandbox._config import Scale
 
 NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
-"""The notebooks the demo runs, in this order, from the repository's ``notebooks/``."""
+"""The notebooks the demo runs, in this order: the package's ``dialkit.notebooks``
+(the repository's ``notebooks/`` folder, mapped there by pyproject.toml)."""
 OUTPUT_DIR_VARIABLE = "DIALKIT_OUTPUT_DIR"
 """Where the notebooks write their files (each defaults to a fresh temporary folder)."""
 DEFAULT_SCALE: Scale = "medium"
@@ -51,7 +57,6 @@ DEMO_START = datetime(2026, 11, 2, 15, tzinfo=UTC)
 """The demo world's moment: the campaign funnel notebook's own pin, so its figures and
 the demo's agree."""
 _KERNEL_NAME = "dialkit-demo-python"
-_NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 _INTERRUPT_GRACE_SECONDS = 10
 _INLINE_PLOTS = "module://matplotlib_inline.backend_inline"
 
@@ -107,16 +112,9 @@ class DemoReport:
 
 
 def default_notebooks() -> list[Path]:
-    """The paths of :data:`NOTEBOOKS` in the repository this package runs from.
-
-    Raises:
-        FileNotFoundError: there is no ``notebooks/`` folder beside ``src/`` (an
-            installed wheel rather than a clone of the repository).
-    """
-    if not _NOTEBOOKS_DIR.is_dir():
-        raise FileNotFoundError(f"the notebooks are not at {_NOTEBOOKS_DIR}: dialkit demo "
-                                "runs from a clone of the repository (notebooks/ beside src/)")
-    return [_NOTEBOOKS_DIR / f"{name}.ipynb" for name in NOTEBOOKS]
+    """The files of :data:`NOTEBOOKS`, shipped in the package (the wheel's, or the
+    clone's folder through the editable install)."""
+    return [_packaged.file("dialkit.notebooks", f"{name}.ipynb") for name in NOTEBOOKS]
 
 
 def demo_config(scale: str = DEFAULT_SCALE) -> SandboxConfig:
@@ -148,8 +146,6 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
         >>> report = run_demo("reports", scale="small")  # doctest: +SKIP
         >>> report.ok, report.index  # doctest: +SKIP
     """
-    from ._demo_index import headlines, write_index
-
     config = demo_config(scale)
     paths = list(default_notebooks() if notebooks is None else notebooks)
     _check_present(paths)

@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 from html import escape
 from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from ._demo import DemoReport, NotebookRun
+if TYPE_CHECKING:  # types only: _demo imports this module to write its index
+    from ._demo import DemoReport, NotebookRun
 
 RATE_LIMIT_NOTE = ("rate limiting off: at the service's documented 10 requests per second "
                    "per key, a medium world's calls would take over a minute per notebook")

@@ -11,8 +11,10 @@ Example:
     >>> dialkit.analytics.plot_funnel(table)  # doctest: +SKIP
 """
 
+from typing import TYPE_CHECKING
+
+from .. import _lazy
 from ._compare import compare
-from ._explore import Explorer, explore
 from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
 from ._inputs import POSITIVE, AnalyticsInputError
 from ._load import load
@@ -21,6 +23,14 @@ from ._mix import disposition_mix, hangup_causes
 from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
 from ._rates import answer_rates, attempts_to_contact
 from ._stats import two_proportion_test, wilson_interval
+
+if TYPE_CHECKING:
+    from ._explore import Explorer, explore
+
+# The explorer needs ipywidgets (dialkit[notebook]): imported when first used, so the
+# analytics themselves need only the core.
+__getattr__, __dir__ = _lazy.exports(__name__, {"Explorer": "._explore",
+                                                "explore": "._explore"})
 
 __all__ = [
     "AnalyticsInputError",

@@ -13,11 +13,11 @@ import io
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets  # type: ignore[import-untyped]
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .._extras import needs
 from ..frames._pages import campaign_label, campaign_names
 from ._funnel import STAGES, funnel
 from ._inputs import AnalyticsInputError, prepared
@@ -25,6 +25,9 @@ from ._load import load
 from ._mix import disposition_mix
 from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
 from ._rates import answer_rates, attempts_to_contact
+
+with needs("notebook"):
+    import ipywidgets as widgets  # type: ignore[import-untyped]
 
 if TYPE_CHECKING:
     from ..client import Client

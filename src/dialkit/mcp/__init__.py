@@ -17,21 +17,24 @@ Example:
     ['me', 'leads_list', 'leads_get']
 """
 
-from ._audit import (
-    AuditLog,
-    AuditRecord,
-    Confirmation,
-    JsonLinesAuditLog,
-    MemoryAuditLog,
-    Outcome,
-)
-from ._client_executor import ClientExecutor, identity_from_me
-from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
-from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
-from ._http import StreamableHttp
-from ._serve import bearer_gate, serve
-from ._server import SERVER_NAME, allowed, build_server, select_tools
-from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
+from .._extras import needs
+
+with needs("mcp"):
+    from ._audit import (
+        AuditLog,
+        AuditRecord,
+        Confirmation,
+        JsonLinesAuditLog,
+        MemoryAuditLog,
+        Outcome,
+    )
+    from ._client_executor import ClientExecutor, identity_from_me
+    from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
+    from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
+    from ._http import StreamableHttp
+    from ._serve import bearer_gate, serve
+    from ._server import SERVER_NAME, allowed, build_server, select_tools
+    from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
 
 __all__ = [
     "AccessRefusedError",

@@ -6,20 +6,23 @@ pagination, rate limits and state machines, plus an admin surface under
 ``/_sandbox/`` (reset, manual clock, fault injection, the planted problems).
 """
 
-from ._config import (
-    AccountConfig,
-    ClientConfig,
-    ConfigError,
-    KeyConfig,
-    SandboxConfig,
-    ServerConfig,
-    default_config,
-    load_config,
-    parse_config,
-)
-from ._remote import RemoteSandbox, attach_environment
-from ._serve import serve
-from ._server import ApiKey, Sandbox, SandboxStartError, start
+from .._extras import needs
+
+with needs("sandbox"):
+    from ._config import (
+        AccountConfig,
+        ClientConfig,
+        ConfigError,
+        KeyConfig,
+        SandboxConfig,
+        ServerConfig,
+        default_config,
+        load_config,
+        parse_config,
+    )
+    from ._remote import RemoteSandbox, attach_environment
+    from ._serve import serve
+    from ._server import ApiKey, Sandbox, SandboxStartError, start
 
 __all__ = [
     "AccountConfig",
