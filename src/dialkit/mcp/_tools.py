@@ -229,7 +229,38 @@ def _output_schema(shape: Shape) -> dict[str, Any] | None:
         return None
     if shape.answer == ANY_OBJECT:
         return {"type": "object"}
-    return _flat(shape.answer.model_json_schema(mode="serialization"))
+    return _items_by_presence(_flat(shape.answer.model_json_schema(mode="serialization")))
+
+
+ITEM_FIELDS_NOTE = "Its fields, as JSON Schema (a client checks only that each is there):"
+"""Begins the part of a listed item's description that gives its fields' schemas."""
+
+
+def _items_by_presence(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with the items of each list of objects (a page's ``data``, an import's
+    results) checked for their fields' presence, the fields' own schemas given in the
+    item's description instead of checked: a client's validator descends into each
+    field of each item (a page of 50 calls: 600 descents, 96 % of a 5-9 ms check), and
+    a field of schema ``true`` costs it nothing. The answers are the service's, whose
+    models the contract gives, so a client loses only a re-check of the service's types."""
+    schema = dict(schema)
+    if isinstance(schema.get("properties"), dict):
+        schema["properties"] = {name: _items_by_presence(field)
+                                for name, field in schema["properties"].items()}
+    items = schema.get("items")
+    if isinstance(items, dict) and isinstance(items.get("properties"), dict):
+        schema["items"] = _by_presence(items)
+    return schema
+
+
+def _by_presence(item: dict[str, Any]) -> dict[str, Any]:
+    """An object schema whose fields are ``true``, their schemas (titles left out) written
+    in its description."""
+    fields = {name: {key: value for key, value in field.items() if key != "title"}
+              for name, field in item["properties"].items()}
+    note = f"{ITEM_FIELDS_NOTE} {json.dumps(fields)}"
+    return {**item, "properties": dict.fromkeys(fields, True),
+            "description": f"{item['description']} {note}" if item.get("description") else note}
 
 
 def _flat(schema: dict[str, Any]) -> dict[str, Any]:
