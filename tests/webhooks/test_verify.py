@@ -172,7 +172,7 @@ def test_secrets_from_env_unset_or_empty_says_what_to_set(
 @pytest.mark.parametrize("raw, message", [
     (b"not json", "not a v1 event envelope"),
     (orjson.dumps({"id": new_id("evt_"), "type": "webhook.test"}), "created_at: Field required"),
-])
+], ids=["not json", "no created_at"])  # fixed ids: pytest-xdist's workers must collect the same
 def test_a_signed_body_that_is_no_envelope_is_an_envelope_error(raw: bytes,
                                                                 message: str) -> None:
     body, headers = delivery(raw, SECRET, NOW, Service_Event_Id=new_id("evt_"))
