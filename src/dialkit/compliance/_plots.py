@@ -1,6 +1,7 @@
-"""The audit's summary as a picture: one bar per rule, findings against what was audited.
+"""The audit as pictures: one bar per rule, findings against what was audited; and
+findings by the jurisdiction whose rule decided them.
 
-Like the plots of :mod:`dialkit.analytics`, it takes what it draws and an
+Like the plots of :mod:`dialkit.analytics`, each takes what it draws and an
 optional ``ax``, returns the Axes, and changes no global state.
 """
 
@@ -10,10 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from . import _jurisdictions as table
+
 if TYPE_CHECKING:
     from ._audit import AuditReport
 
 _FOUND, _PASSED = "#c0504d", "#9bbb59"
+_DECIDERS = {"number": ("#c0504d", "the number's state or country"),
+             "address": ("#4f81bd", "the lead's address state"),
+             "strictest": ("#8064a2", "no state known: the strictest row")}
+"""Each ``decided_by`` of a finding: its bar's colour and its legend's words."""
+MOST_BARS = 24
+"""Bars of :func:`plot_by_state` at most, by default: more would not be read."""
 
 
 def plot_summary(report: AuditReport, ax: Any = None) -> Any:
@@ -54,3 +63,92 @@ def _label(row: pd.Series) -> str:
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
     return f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} ({row['rate']:.2%})"
+
+
+def plot_by_state(report: AuditReport, *, ax: Any = None, top: int = MOST_BARS) -> Any:
+    """Findings by the jurisdiction whose rule decided them (``report.findings``'
+    ``jurisdiction`` column): a horizontal bar per state or country, by name ("Florida
+    (US-FL)"), the most findings at the top, each bar split by whose row decided (the
+    number's, the lead's address state's) and labelled with its count. Past ``top`` bars,
+    the jurisdictions with fewest findings are summed as one "other" bar. Findings no row
+    decided (DNC, abandonment, caller id; under a flat ``POLICY``, all) are not drawn:
+    the title counts them.
+
+    Args:
+        report: What :func:`~dialkit.compliance.audit` returned.
+        ax: The matplotlib Axes to draw on; a new figure's when ``None``.
+        top: Bars at most, the "other" bar included (at least 2).
+
+    Returns:
+        The Axes drawn on.
+
+    Example:
+        >>> compliance.plot_by_state(report)  # doctest: +SKIP
+    """
+    if isinstance(top, bool) or not isinstance(top, int) or top < 2:
+        raise ValueError(f"top={top!r}: pass the number of bars to draw at most, 2 or more "
+                         f"(the last sums the rest as 'other'), such as {MOST_BARS}")
+    counts, places = _by_state(report.findings, top)
+    from matplotlib.ticker import MaxNLocator
+
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(9, 0.3 * max(len(counts), 3) + 1.4), layout="constrained")
+    left = pd.Series(0, index=counts.index)
+    for decider in counts.columns:
+        colour, words = _DECIDERS[decider]
+        ax.barh(counts.index, counts[decider], left=left, color=colour, label=words)
+        left += counts[decider]
+    for y, total in enumerate(left):
+        ax.annotate(f"{int(total):,}", (total, y), xytext=(3, 0), textcoords="offset points",
+                    va="center", fontsize=8)
+    if not len(counts):  # no bar: no numbered axis pretending to be one
+        ax.set_yticks([])
+    ax.set_xlim(0, max(float(left.max()) if len(left) else 0.0, 1.0) * 1.12)
+    ax.set_xlabel("findings")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.tick_params(axis="y", labelsize=8)
+    if len(counts.columns) > 1:
+        ax.legend(title="decided by", fontsize=8, title_fontsize=8, loc="upper left",
+                  bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.set_title(_by_state_title(len(report.findings), int(left.sum()), places), fontsize=10)
+    ax.spines[["top", "right"]].set_visible(False)
+    return ax
+
+
+def _by_state(findings: pd.DataFrame, top: int) -> tuple[pd.DataFrame, int]:
+    """Findings per jurisdiction (rows, by name, fewest first: ``barh`` draws upwards) and
+    whose row decided (columns), the rows past ``top - 1`` summed as one "other" row; and
+    how many jurisdictions there are."""
+    decided = findings[findings["jurisdiction"].notna()]
+    names = {jid: _state_name(jid) for jid in decided["jurisdiction"].unique()}
+    label = decided["jurisdiction"].map(names).where(
+        decided["decided_by"] != "strictest",
+        decided["jurisdiction"] + ", no known state: strictest row")
+    counts = decided.groupby([label, decided["decided_by"]]).size().unstack(fill_value=0)
+    counts = counts[[d for d in _DECIDERS if d in counts.columns]]
+    counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False, kind="stable").index]
+    places = len(counts)
+    if places > top:
+        rest = counts.iloc[top - 1:]
+        counts = pd.concat([counts.iloc[:top - 1], rest.sum().to_frame(
+            f"other ({len(rest)} jurisdictions)").T])
+    return counts.iloc[::-1], places
+
+
+def _state_name(jid: str) -> str:
+    """``Florida (US-FL)``; a federal or country row by its name alone."""
+    name = table.get(jid).name
+    return f"{name} ({jid})" if "-" in jid else name
+
+
+def _by_state_title(findings: int, shown: int, places: int) -> str:
+    """What the chart shows and what it leaves out, counted."""
+    head = (f"Findings by the jurisdiction whose rule decided: {shown:,} in {places:,} "
+            f"jurisdiction{'s' if places != 1 else ''}" if shown else
+            "No finding was decided by a jurisdiction's rule")
+    others = findings - shown
+    left_out = ("1 other finding, which no jurisdiction's row decided, is" if others == 1
+                else f"{others:,} other findings, which no jurisdiction's row decided, are")
+    return head + (f"\n{left_out} not drawn" if others else "")
