@@ -43,21 +43,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from holidays import HolidayBase
 
-__all__ = [
-    "DATA_FILE",
-    "Jurisdiction",
-    "JurisdictionDataError",
-    "UnknownJurisdictionError",
-    "Window",
-    "all",
-    "cap_text",
-    "get",
-    "is_banned_day",
-    "load",
-    "unconfirmed",
-    "window_text",
-]
-
 DATA_FILE = "jurisdictions.toml"
 """The table's file name inside the ``dialkit._places`` package."""
 
