@@ -1,6 +1,7 @@
 """On the emulator's small seeded world, through the client over HTTP: each finding of a
 planted case of the law of the place names the row that decided it, and the chart of
-findings by state draws them.
+findings by state draws them. And docs/compliance.md shows the jurisdiction table as
+generated from the data file.
 
 The exact sets of findings are checked in ``test_ground_truth.py``; here, which row.
 """
@@ -8,6 +9,7 @@ The exact sets of findings are checked in ``test_ground_truth.py``; here, which 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,6 +19,7 @@ from matplotlib.figure import Figure
 from conftest import START
 from dialkit import Client
 from dialkit.compliance import AuditReport, audit, jurisdictions, load, plot_by_state
+from dialkit.compliance._jurisdictions_docs import compact
 from dialkit.sandbox import parse_config, start
 
 KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0011"
@@ -77,3 +80,16 @@ def test_findings_by_state_draws_each_jurisdiction_by_name(
     assert f"{len(decided):,} in {decided.nunique()} jurisdictions" in ax.get_title()
     left_out = len(report.findings) - len(decided)
     assert f"{left_out:,} other findings, which no jurisdiction's row decided" in ax.get_title()
+
+
+def test_the_compliance_page_shows_the_table_as_generated() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "compliance.md").read_text(
+        encoding="utf-8")
+    start, end = "<!-- jurisdictions: generated -->\n", "<!-- jurisdictions: end -->"
+    shown = page[page.index(start) + len(start):page.index(end)]
+    assert shown == compact(), (
+        "docs/compliance.md's jurisdiction table is out of date: paste the output of "
+        "`python -c 'from dialkit.compliance._jurisdictions_docs import compact; "
+        "print(compact(), end=\"\")'` between its markers")
+    for row in jurisdictions.all():  # every row, with its citation and first source
+        assert row.citation in shown and row.sources[0] in shown, row.id

@@ -1,9 +1,12 @@
-"""The generated part of docs/jurisdictions.md: the jurisdiction table as markdown.
+"""The generated parts of docs/jurisdictions.md and docs/compliance.md: the jurisdiction
+table as markdown.
 
 Kept apart from the table's loader (:mod:`dialkit._places._jurisdictions`) because it is only
-needed to write and to check the docs page; ``_jurisdictions.markdown()`` calls
-it. The page shows every row (windows, holidays, cap, citation, status), each
-row's scope, sources and doubts, and the US states checked without a row.
+needed to write and to check the docs pages; ``_jurisdictions.markdown()`` calls
+it. docs/jurisdictions.md shows every row (windows, holidays, cap, citation, status),
+each row's scope, sources and doubts, and the US states checked without a row;
+docs/compliance.md, where an officer reads what the audit applies, the same rows in
+one compact table (:func:`compact`) that links there for the rest.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dialkit._places import _jurisdictions as jurisdictions
 from dialkit._places._jurisdictions import Jurisdiction, cap_text, window_text
 from dialkit.compliance._checked_states import CheckedState, checked
 
-__all__ = ["markdown"]
+__all__ = ["compact", "markdown"]
 
 FINDING_TEXT = {"federal": "federal rule applies", "open": "**open**"}
 
@@ -26,18 +29,51 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def compact() -> str:
+    """The table as docs/compliance.md shows it: a line per row with its windows by day,
+    holidays, cap, citation and two sources, and review date; an unconfirmed row is
+    marked as not applied; then how many states were checked without a row, naming
+    those still open."""
+    lines = ["| Jurisdiction | Mon-Fri | Sat | Sun | Holidays | Cap per number | Source "
+             "| Reviewed |", "|---|---|---|---|---|---|---|---|"]
+    for row in jurisdictions.all():
+        named = f"{row.name} ({row.id})" if row.subdivision else row.name
+        if not row.confirmed:
+            named += ", **unconfirmed: not applied**"
+        cap = (f"{row.max_calls} per {row.cap_period.total_seconds() / 3600:g} h"
+               if row.max_calls is not None and row.cap_period is not None else "none")
+        links = ", ".join(f"[{n}]({url})" for n, url in enumerate(row.sources[:2], start=1))
+        lines.append(
+            f"| {named} | {window_text(row.weekday)} | {window_text(row.saturday)} "
+            f"| {window_text(row.sunday)} | {_holidays(row)} | {cap} | {row.citation} "
+            f"({links}) | {row.reviewed.isoformat()} |")
+    states = checked()
+    still_open = [state.name for state in states if state.finding == "open"]
+    district = any(state.id == "US-DC" for state in states)
+    others = f"{len(states) - district} US states" + (" and DC" if district else "")
+    lines += ["", f"The other {others} were checked and have no row: "
+              f"the federal rule applies to {len(states) - len(still_open)}; open, so not "
+              "applied: " + (", ".join(still_open) or "none") + "."]
+    return "\n".join(lines) + "\n"
+
+
+def _holidays(row: Jurisdiction) -> str:
+    """A row's holiday rule: ``no calls (13 days)``, or ``as the weekday``."""
+    if not row.holidays:
+        return "as the weekday"
+    return f"{window_text(row.holiday)} ({len(row.holidays)} days)"
+
+
 def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
     lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Cap per number "
              "| DNC scrub | Citation | Reviewed | Status |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         scrub = f"{row.dnc_scrub_age.days} days" if row.dnc_scrub_age else "federal"
-        holiday = (f"{window_text(row.holiday)} ({len(row.holidays)} days)"
-                   if row.holidays else "as the weekday")
         status = "confirmed" if row.confirmed else "**unconfirmed**"
         lines.append(
             f"| {row.id} | {row.name} | {window_text(row.weekday)} | {window_text(row.saturday)} "
-            f"| {window_text(row.sunday)} | {holiday} | {cap_text(row)} | {scrub} "
+            f"| {window_text(row.sunday)} | {_holidays(row)} | {cap_text(row)} | {scrub} "
             f"| {row.citation} | {row.reviewed.isoformat()} | {status} |")
     return lines
 
