@@ -20,6 +20,7 @@ from dialkit.mcp import (
     reaches_people,
     tool_name,
 )
+from dialkit.mcp._server import SECRET_WITHHELD
 from dialkit.sandbox import Sandbox
 
 EVERY_TOOL = [operation.name.replace(".", "_") for operation in OPERATIONS]
@@ -89,6 +90,20 @@ def test_a_read_tool_returns_what_the_rest_call_returns(sandbox: Sandbox, api: h
     lead = api.get("/v1/leads", params={"limit": 1}).json()["data"][0]
     got = call(sandbox, KEYS["full"], "leads_get", {"lead_id": lead["id"]}, mode=mode)
     assert got.structured_content == api.get(f"/v1/leads/{lead['id']}").json()
+
+
+def test_a_success_text_is_the_answers_json_and_a_signing_secret_is_in_neither(
+        sandbox: Sandbox, api: httpx.Client) -> None:
+    page = call(sandbox, KEYS["full"], "calls_list", {"limit": 3})
+    assert [block.type for block in page.content] == ["text"]
+    assert json.loads(text(page)) == page.structured_content == api.get(
+        "/v1/calls", params={"limit": 3}).json()
+    made = call(sandbox, KEYS["full"], "webhooks_create",
+                {"url": "https://hooks.example.com/in", "events": ["call.completed"]})
+    answer = json.loads(made.content[0].text)
+    assert answer == made.structured_content and answer["secret"] is None
+    assert answer["secret_hint"] and SECRET_WITHHELD in text(made)
+    assert "whsec" not in text(made) and "whsec" not in json.dumps(made.structured_content)
 
 
 def test_a_refusal_is_a_tool_error_carrying_the_problems_code(sandbox: Sandbox) -> None:

@@ -335,13 +335,15 @@ def _meta(answer: ToolAnswer) -> dict[str, Any]:
 
 
 def _result(spec: ToolSpec, answer: ToolAnswer) -> CallToolResult:
-    """A success: the answer's JSON as text and as structured content."""
+    """A success: the answer's JSON as text (the body as it came, not written again) and
+    as structured content."""
     meta = _meta(answer)
     if answer.content_type.startswith("audio/"):
         audio = AudioContent(type="audio", data=base64.b64encode(answer.body).decode(),
                              mime_type=answer.content_type.split(";")[0])
         return CallToolResult(content=[audio], _meta=meta)
     data = answer.json()
+    text = answer.body.decode("utf-8", "replace")
     content: list[ContentBlock] = []
     if answer.replayed:
         content.append(TextContent(type="text", text=(
@@ -349,13 +351,12 @@ def _result(spec: ToolSpec, answer: ToolAnswer) -> CallToolResult:
             "nothing was done again.")))
     if isinstance(data, dict) and isinstance(data.get("secret"), str):
         data = {**data, "secret": None}
+        text = orjson.dumps(data).decode()
         content.append(TextContent(type="text", text=SECRET_WITHHELD))
     if data is None:
-        text = f"Done ({answer.status})." if not answer.body else \
-            answer.body.decode("utf-8", "replace")
-        return CallToolResult(content=[TextContent(type="text", text=text), *content],
-                              _meta=meta)
-    content.insert(0, TextContent(type="text", text=orjson.dumps(data).decode()))
+        done = TextContent(type="text", text=text or f"Done ({answer.status}).")
+        return CallToolResult(content=[done, *content], _meta=meta)
+    content.insert(0, TextContent(type="text", text=text))
     structured = data if spec.output_schema is not None else None
     return CallToolResult(content=content, structured_content=structured, _meta=meta)
 
