@@ -10,7 +10,7 @@ parts' answers. So there is one implementation of every rule, and every plan is 
 :data:`PLANS`, which a test holds equal to the Dask entry points.
 
 Nothing here imports Dask: a frame is told to be Dask's by its class's module, and a
-path is read with Dask only when Dask is installed (else with pyarrow, whole).
+dataset's path is read with Dask only when Dask is installed (else with pyarrow, whole).
 """
 
 from __future__ import annotations
@@ -68,9 +68,13 @@ def is_dask(value: Any) -> bool:
     return type(value).__module__.partition(".")[0] in ("dask", "dask_expr")
 
 
-def is_path(value: Any) -> bool:
-    """Whether ``value`` names a dataset on disk (a folder or file of Parquet)."""
-    return isinstance(value, str | os.PathLike)
+def is_dataset(value: Any) -> bool:
+    """Whether ``value`` is the path of a Parquet dataset: a folder, or a ``.parquet`` file
+    (a lead file's path, ``vendor.csv``, is not)."""
+    if not isinstance(value, str | os.PathLike):
+        return False
+    path = Path(value)
+    return path.is_dir() or path.suffix == ".parquet"
 
 
 def dask_installed() -> bool:
@@ -90,7 +94,7 @@ def on_dask(frames: Sequence[Any], compute: bool) -> bool:
     """
     if any(is_dask(frame) for frame in frames):
         return True
-    if not any(is_path(frame) for frame in frames):
+    if not any(is_dataset(frame) for frame in frames):
         return False
     if dask_installed():
         return True
@@ -101,13 +105,7 @@ def on_dask(frames: Sequence[Any], compute: bool) -> bool:
     return False
 
 
-def read_whole(source: Any, name: str) -> Any:
-    """``source`` as a pandas frame when it is a path (the dataset read whole with
-    pyarrow, its partition columns beside the frame's), else as it is."""
-    if not is_path(source):
-        return source
-    path = Path(source)
-    if not path.exists():
-        raise FileNotFoundError(f"{name}: no dataset at {path}: pass a folder written by "
-                                "dialkit.frames.export (its calls or leads) or a Parquet file")
-    return pd.read_parquet(path)
+def read_whole(source: Any) -> Any:
+    """``source`` as a pandas frame when it is a dataset's path (read whole with pyarrow,
+    its partition columns beside the frame's), else as it is."""
+    return pd.read_parquet(source) if is_dataset(source) else source

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._partitions import Plan, is_dask, is_path
+from ._partitions import Plan, is_dask, is_dataset
 
 dd: Any = importlib.import_module("dask.dataframe")
 """Dask's DataFrame module, typed loosely: its functions are not typed for a strict
@@ -33,7 +33,7 @@ def frame(source: Any, columns: Sequence[str], name: str, check: Any = None) -> 
     """``source`` (a Dask frame, a dataset path or a pandas frame) as a Dask frame of
     ``columns`` only (the rest is never read); ``check(meta)`` first, which raises the
     pandas path's own error for a frame that lacks a column."""
-    data = dd.read_parquet(str(source)) if is_path(source) else (
+    data = dd.read_parquet(str(source)) if is_dataset(source) else (
         source if is_dask(source) else dd.from_pandas(source, npartitions=1))
     if check is not None:
         check(data._meta)
@@ -42,7 +42,7 @@ def frame(source: Any, columns: Sequence[str], name: str, check: Any = None) -> 
 
 def whole(source: Any) -> Any:
     """A small frame every part needs (callbacks, appointments) as pandas."""
-    if is_path(source):
+    if is_dataset(source):
         return pd.read_parquet(source)
     return source.compute() if is_dask(source) else source
 

@@ -82,7 +82,7 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     if on_dask((leads, calls), compute):
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.funnel(leads, calls, compute=compute, **options)
-    return FUNNEL.local(read_whole(leads, "leads"), read_whole(calls, "calls"), **options)
+    return FUNNEL.local(read_whole(leads), read_whole(calls), **options)
 
 
 def campaign_stages(leads: pd.DataFrame, calls: pd.DataFrame, *,

@@ -62,7 +62,7 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
     if on_dask((calls,), compute):
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.answer_rates(calls, by=_grouping(by), compute=compute)
-    return ANSWER_RATES.local(read_whole(calls, "calls"), by=_grouping(by))
+    return ANSWER_RATES.local(read_whole(calls), by=_grouping(by))
 
 
 def cell_counts(calls: pd.DataFrame, *, by: list[str]) -> pd.DataFrame:

@@ -13,7 +13,7 @@ list) run only with a ``client``; the result says which did not.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._partitions import Plan, on_dask, read_whole, register
 from ..contract import (
     EMAIL_MAX,
     EMAIL_PATTERN,
@@ -94,7 +95,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
 
     Args:
         source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a
-            DataFrame, or what :func:`read` returned.
+            DataFrame, or what :func:`read` returned; or a Dask DataFrame, or a
+            Parquet dataset (a folder, or a ``.parquet`` file), read with Dask when
+            it is installed: the phones are normalised on Dask's workers, partition
+            by partition, and the rows judged together on the client
+            (``docs/scale.md``).
         region: The default region of numbers written nationally.
         client: With a client, the checks that need the account run too: the
             DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
@@ -127,8 +132,12 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     """
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
+    normalized: Callable[[pd.Series, str, pd.Series | None], pd.DataFrame] = _normalized
+    if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
+        from . import _dask
+        source, normalized = _dask.whole(source), _dask.normalizer(source)
     file = source if isinstance(source, LeadFile) else read(
-        source, sheet=sheet, mapping=mapping, encoding=encoding)
+        read_whole(source), sheet=sheet, mapping=mapping, encoding=encoding)
     column = country_column or file.fields.get("country")
     if column is not None and column not in file.frame.columns:
         raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
@@ -136,7 +145,7 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     blocked = frozenset(_blocked(blocked_countries))
     countries = None if column is None else file.frame[column]
     chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
-                    lambda cells: _normalized(cells, region, countries))
+                    lambda cells: normalized(cells, region, countries))
     phones, numbers = chosen.cells, chosen.numbers
     numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
     numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
@@ -160,12 +169,23 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
 
 def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
     """:func:`normalize` of some of the file's cells (by index), each with its row's
-    country, :data:`CHUNK_ROWS` at a time; the parts' columns joined as Arrow chunks,
-    not copied into one."""
-    country = None if countries is None or countries.index.equals(cells.index) else (
-        countries.loc[cells.index])
-    country = countries if country is None else country
-    parts = [normalize(cells.iloc[at:at + CHUNK_ROWS], region=region,
+    country (:data:`NORMALIZED` run whole)."""
+    return NORMALIZED.local(cell_frame(cells, countries), region=region)
+
+
+def cell_frame(cells: pd.Series, countries: pd.Series | None) -> pd.DataFrame:
+    """The cells (``cell``) and, when given, each one's row's country (``country``)."""
+    if countries is None:
+        return pd.DataFrame({"cell": cells})
+    country = countries if countries.index.equals(cells.index) else countries.loc[cells.index]
+    return pd.DataFrame({"cell": cells, "country": country})
+
+
+def normalized_part(cells: pd.DataFrame, *, region: str) -> pd.DataFrame:
+    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`CHUNK_ROWS` at a time;
+    the parts' columns joined as Arrow chunks, not copied into one."""
+    country = cells.get("country")
+    parts = [normalize(cells["cell"].iloc[at:at + CHUNK_ROWS], region=region,
                        country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
              for at in range(0, max(len(cells), 1), CHUNK_ROWS)]
     if len(parts) == 1:
@@ -173,6 +193,17 @@ def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> p
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array(
         [chunk for part in parts for chunk in part[name].array.__arrow_array__().chunks],
         type=pa.large_string())) for name in parts[0].columns}, index=cells.index)
+
+
+def _in_order(numbers: pd.DataFrame, **_: Any) -> pd.DataFrame:
+    """Parts' numbers stacked in the cells' order are the whole's."""
+    return numbers
+
+
+NORMALIZED = register(Plan("clean", normalized_part, _in_order))
+"""Each phone on its own: parts of the cells normalised anywhere, stacked in order; the
+checks that need all rows (duplicates in the file, the DNC screen, hints by the file's
+regions) run on the whole file once its numbers are back."""
 
 
 def _region(region: str) -> str:
