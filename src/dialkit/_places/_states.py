@@ -1,31 +1,22 @@
 """Where the person called is: each number's region and, for a US number, its state.
 
-The state of a NANP number is its area code's, from ``area_codes.toml`` beside
-this module (made from ``phonenumbers``' geocoder data: the geocoder itself
-names some area codes by a city, so it is not read at run time), looked up by
-:func:`area_states` alone: the audit and the emulator's world both place a number
-through it, so the law the world keeps is the law the audit applies. Numbers are
+The state of a NANP number is its area code's, by :func:`._areas.area_states`,
+which the emulator's world places its numbers by too. Numbers are
 answered per distinct number, a whole column at a time, with the same parse
 :mod:`._zones` uses; a toll-free, non-geographic or unknown number has no state.
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 
 import numpy as np
 import pandas as pd
 import phonenumbers
 import pyarrow.compute as pc
-from numpy.typing import NDArray
 
+from ._areas import Objects, area_states
 from ._zones import Ints, _asked_number, _distinct, _parse, _regions_and_types, _take
-
-AREA_CODES_FILE = "area_codes.toml"
-Objects = NDArray[np.object_]
 
 
 @dataclass(frozen=True)
@@ -74,24 +65,3 @@ def _slow_place(text: str) -> tuple[str | None, str | None]:
     area = int(str(number.national_number)[:3])
     return region, area_states(np.array([area]))[0]
 
-
-def area_states(areas: Ints) -> Objects:
-    """The US state (postal code) of each three-digit NANP area code; ``None`` for a code
-    of no state (toll-free, non-geographic, another country's, unassigned).
-
-    Example:
-        >>> area_states(np.array([212, 800])).tolist()
-        ['NY', None]
-    """
-    found: Objects = _area_table()[areas]
-    return found
-
-
-@functools.cache
-def _area_table() -> Objects:
-    """Each three-digit area code's state (``None``: none), by the code as an index."""
-    text = resources.files("dialkit._places").joinpath(AREA_CODES_FILE).read_text("utf-8")
-    table = np.full(1000, None, object)
-    for state, codes in tomllib.loads(text)["states"].items():
-        table[codes] = state
-    return table

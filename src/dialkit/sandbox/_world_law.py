@@ -5,10 +5,10 @@ rule: its dialer keeps to every row of :mod:`dialkit._places._jurisdictions`
 (a state's shorter window, its Sundays and banned holidays, Canada's weekend
 hours), and the problems it breaks that law with are planted and listed, as the
 federal ones are. A number's row comes from its area code (its state by
-:func:`dialkit._places._states.area_states`, the table the audit places numbers
+:func:`dialkit._places._areas.area_states`, the table the audit places numbers
 by, so the world keeps the law the audit applies) or its country (``CA``); a
-number whose place has no row
-(a state without one, ``GB``'s "any time") keeps the federal 08:00-21:00.
+number whose place has no row (a state without one, ``GB``'s "any time") keeps
+the federal 08:00-21:00.
 
 Planted, each on a lead of its own, one or more per (confirmed row, rule kind),
 always inside 08:00-21:00 local time and never on a listed number, so no federal
@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from dialkit._places._areas import area_states
 
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers
 
@@ -76,8 +78,6 @@ def allows(jurisdiction: str, local: datetime) -> bool:
 def area_jurisdiction(country: str, prefix: str) -> str:
     """The row id for a number's country and first digits (``+1`` and the area code),
     or ``""`` where no row applies."""
-    from dialkit._places._states import area_states  # noqa: PLC0415 - pandas, on first build
-
     ids = {row.id for row in _rows()}
     if country != "US":
         return country if country in ids else ""
