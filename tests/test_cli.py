@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dialkit import Client
+from dialkit import Client, samples
 from dialkit.cli import app
 from dialkit.frames import cache_info
 
@@ -33,7 +33,7 @@ def test_every_command_is_documented() -> None:
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
                           ("compliance", "audit"), ("webhooks", "listen"), ("mcp", "serve"),
-                          ("campaigns", "list")}
+                          ("campaigns", "list"), ("samples",)}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -53,7 +53,7 @@ def test_version_is_the_installed_packages() -> None:
                                      ["cache"], ["cache", "info"], ["cache", "clear"],
                                      ["leads"], ["leads", "clean"], ["leads", "import"],
                                      ["compliance"], ["compliance", "audit"],
-                                     ["campaigns"], ["campaigns", "list"]],
+                                     ["campaigns"], ["campaigns", "list"], ["samples"]],
                          ids=lambda c: " ".join(c) or "dialkit")
 def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
@@ -95,3 +95,22 @@ def test_a_mistyped_command_is_offered_the_right_one(typed: list[str], meant: st
     result = runner.invoke(app, typed)
     assert result.exit_code == 2
     assert f"Did you mean '{meant}'?" in result.output
+
+
+def test_samples_lists_the_packaged_files_and_copies_them(tmp_path: Path) -> None:
+    listed = runner.invoke(app, ["samples"])
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.splitlines() == samples.names() and "messy_us.csv" in listed.output
+    copied = runner.invoke(app, ["samples", "--copy", str(tmp_path / "mine")])
+    assert copied.exit_code == 0, copied.output
+    written = [tmp_path / "mine" / name for name in samples.names()]
+    assert copied.output.splitlines() == [str(path) for path in written]
+    assert all(path.read_bytes() == samples.path(path.name).read_bytes() for path in written)
+
+
+def test_samples_never_overwrite_a_different_file(tmp_path: Path) -> None:
+    (tmp_path / "messy_us.csv").write_text("mine", encoding="utf-8")
+    refused = runner.invoke(app, ["samples", "--copy", str(tmp_path)])
+    assert refused.exit_code == 2 and refused.output.startswith("error: not copying the samples")
+    assert (tmp_path / "messy_us.csv").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["messy_us.csv"]

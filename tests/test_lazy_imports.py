@@ -20,9 +20,10 @@ SAMPLE = Path(__file__).resolve().parent / "fixtures" / "clean" / "mix_1500.csv"
 NEVER = ["fastapi", "uvicorn", "starlette", "mcp", "matplotlib", "ipywidgets", "xlsxwriter",
          "phonenumbers.geocoder",
          "dialkit.sandbox", "dialkit.mcp", "dialkit.webhooks", "dialkit.compliance",
-         "dialkit.analytics", "dialkit._cli_mcp", "dialkit._cli_sandbox",
-         "dialkit._cli_webhooks", "dialkit._cli_compliance", "dialkit._cli_campaigns",
-         "dialkit._cli_cache", "dialkit.leads._import", "dialkit.leads._journal"]
+         "dialkit.analytics", "dialkit.cli._mcp", "dialkit.cli._sandbox",
+         "dialkit.cli._webhooks", "dialkit.cli._compliance", "dialkit.cli._campaigns",
+         "dialkit.cli._cache", "dialkit.cli._samples", "dialkit.samples",
+         "dialkit.leads._import", "dialkit.leads._journal"]
 """Loaded by no case below."""
 
 
@@ -50,7 +51,7 @@ def test_help_lists_every_group_and_imports_none() -> None:
     code = ("from dialkit.cli import app, GROUPS\ntry:\n    app(['--help'])\n"
             "except SystemExit:\n    pass")
     found = loaded(code)
-    assert found & {*NEVER, "dialkit._cli_leads", "pandas", "httpx"} == set()
+    assert found & {*NEVER, "dialkit.cli._leads", "pandas", "httpx"} == set()
 
 
 def test_leads_clean_imports_only_what_it_uses(tmp_path: Path) -> None:

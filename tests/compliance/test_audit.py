@@ -11,9 +11,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._cli_compliance import summary_text
 from dialkit.cli import app
-from dialkit.compliance import AuditInputError, audit
+from dialkit.compliance import AuditInputError, audit, read_export
 
 IR = "+982122223333"
 NY = "+12125550123"
@@ -85,9 +84,32 @@ def test_the_cli_names_a_bad_blocked_country_without_a_file(tmp_path: Path) -> N
 def test_a_rule_with_nothing_audited_shows_no_rate() -> None:
     report = audit(calls(NY))  # no call answered: abandonment is counted among none
     assert pd.isna(report.totals.loc["abandonment", "rate"])
-    rows = {line.split()[0]: line for line in summary_text(report).splitlines()[1:]}
+    text = report.to_text()
+    assert text.splitlines()[0] == f"0 findings ({report.rules.name})"
+    rows = {line.split()[0]: line for line in text.splitlines()[2:]}
     assert rows["abandonment"].split()[1:] == ["0", "0", "answered", "calls", "–", "passed"]
     assert "0.00%" in rows["calling_hours"]
     page = report.to_html()
-    assert "nan%" not in summary_text(report) and "nan%" not in page
+    assert "nan%" not in text and "nan%" not in page
     assert "<td>–</td>" in page
+
+
+def test_an_export_read_back_audits_as_the_frame_and_is_named_on_the_cover(
+        tmp_path: Path) -> None:
+    frame = calls(IR, NY)
+    frame.to_csv(tmp_path / "calls.csv", index=False)
+    read = read_export(tmp_path / "calls.csv")
+    assert read.attrs["source"] == str(tmp_path / "calls.csv")
+    assert read.attrs["fetched_at"].endswith(" UTC (file)")
+    report = audit(read, blocked_countries=["IR"])
+    assert report.findings["call_id"].tolist() == ["call_0"]
+    assert str(tmp_path / "calls.csv") in report.sources["calls"]
+
+
+def test_an_export_that_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> None:
+    wide = tmp_path / "calls.csv"
+    wide.write_text(",".join(["a"] * 600) + "\n", encoding="utf-8")
+    with pytest.raises(AuditInputError, match=f"{re.escape(str(wide))}: line 1 has 600 col"):
+        read_export(wide)
+    with pytest.raises(AuditInputError, match=r"gone\.parquet: cannot be read as \.parquet"):
+        read_export(tmp_path / "gone.parquet")

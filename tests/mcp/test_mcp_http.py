@@ -22,9 +22,8 @@ from mcp_harness import MODES, audit, run
 
 from conftest import KEYS
 from dialkit import Client
-from dialkit._cli_mcp import ClientExecutor
 from dialkit._net import listening_socket
-from dialkit.mcp import StreamableHttp, build_server
+from dialkit.mcp import ClientExecutor, StreamableHttp, build_server
 from dialkit.sandbox import Sandbox
 
 MODERN = "2026-07-28"

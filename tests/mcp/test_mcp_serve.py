@@ -17,18 +17,21 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
+from mcp import Client as McpClient
 from mcp import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp_harness import MODES, answering, call, connect, listed, raw_calls, run, slow, text
 from typer.testing import CliRunner
 
 from conftest import KEYS, READ_SCOPES, ready_agents
 from dialkit import Client
-from dialkit._cli_mcp import ClientExecutor
 from dialkit._net import listening_socket
 from dialkit.cli import app
 from dialkit.contract import OPERATIONS
-from dialkit.mcp import JsonLinesAuditLog, build_server, select_tools, tool_name
+from dialkit.mcp import ClientExecutor, JsonLinesAuditLog, build_server, select_tools, tool_name
+from dialkit.mcp import serve as serve_account
 from dialkit.sandbox import Sandbox
 
 DOCS = Path(__file__).parents[2] / "docs" / "cli.md"
@@ -116,8 +119,6 @@ def test_the_stdio_server_an_assistant_launches(sandbox: Sandbox, tmp_path: Path
              "DIALKIT_CACHE_DIR": os.environ["DIALKIT_CACHE_DIR"]})
 
     async def scenario() -> tuple[list[str], Any]:
-        from mcp import Client as McpClient
-
         async with McpClient(parameters) as client:
             names = [t.name for t in (await client.list_tools()).tools]
             return names, await client.call_tool("me", {})
@@ -166,7 +167,11 @@ def test_a_busy_port_ends_the_start(account: Sandbox, tmp_path: Path) -> None:
     assert not log.exists(), "a refused start writes nothing"
 
 
-def test_http_on_port_0_prints_the_port_it_bound(sandbox: Sandbox, tmp_path: Path) -> None:
+def test_http_serves_streamable_http_on_the_port_it_printed(sandbox: Sandbox, api: httpx.Client,
+                                                            tmp_path: Path) -> None:
+    """``--http 0`` prints the port it bound, refuses a request without the key, and
+    serves the SDK's own Streamable HTTP client in both eras (a 2026-07-28 call, a
+    2025-11-25 session) once it carries the key."""
     server = subprocess.Popen(
         [sys.executable, "-m", "dialkit.cli", "mcp", "serve", "--http", "0", "--read-only",
          "--audit-log", str(tmp_path / "a.jsonl")],
@@ -176,13 +181,43 @@ def test_http_on_port_0_prints_the_port_it_bound(sandbox: Sandbox, tmp_path: Pat
         line = _first_line(server, timeout=30)
         found = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)/mcp\n", line)
         assert found and int(found[1]) != 0, line
-        refused = httpx.post(f"http://127.0.0.1:{found[1]}/mcp", json={}, timeout=10)
+        url = f"http://127.0.0.1:{found[1]}/mcp"
+        refused = httpx.post(url, json={}, timeout=10)
         assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
+        pages = [run(_calls_page, url, mode) for mode in MODES]
     finally:
         server.terminate()
         server.wait(timeout=30)
         assert server.stderr is not None
         server.stderr.close()
+
+
+    expected = api.get("/v1/calls", params={"limit": 2}).json()["data"]
+    assert pages == [("2026-07-28", expected), ("2025-11-25", expected)]
+
+
+async def _calls_page(url: str, mode: str) -> tuple[str, Any]:
+    """The protocol the SDK's client settled on, and a page of calls, asked with the key."""
+    headers = {"Authorization": f"Bearer {KEYS['full']}"}
+    async with httpx2.AsyncClient(timeout=30, headers=headers) as http, McpClient(
+            streamable_http_client(url, http_client=http), mode=mode) as tools:
+        result = await tools.call_tool("calls_list", {"limit": 2})
+        assert not result.is_error, result.content
+        return tools.protocol_version, result.structured_content["data"]
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"tools": ["calls_delete"]}, "no tool named calls_delete"),
+    ({"http": 0}, "serving over HTTP needs bearer_token="),
+])
+def test_the_library_refuses_a_start_before_it_serves(sandbox: Sandbox, tmp_path: Path,
+                                                      options: dict[str, Any],
+                                                      message: str) -> None:
+    log = tmp_path / "audit.jsonl"
+    with Client(KEYS["full"], base_url=sandbox.base_url) as client, pytest.raises(
+            ValueError, match=message):
+        serve_account(client, audit_log=log, **options)
+    assert not log.exists(), "a refused start writes nothing"
 
 
 def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
@@ -213,8 +248,6 @@ def test_a_scope_granted_while_serving_still_asks_first(sandbox: Sandbox, api: h
              "DIALKIT_CACHE_DIR": os.environ["DIALKIT_CACHE_DIR"]})
 
     async def scenario() -> tuple[list[str], Any]:
-        from mcp import Client as McpClient
-
         async with McpClient(parameters) as client:  # declares no elicitation
             names = [t.name for t in (await client.list_tools()).tools]
             grant = httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/acme/clients/reader",

@@ -129,10 +129,11 @@ def test_keys_are_labelled_by_account_client_and_kind(sandbox: Sandbox) -> None:
 # The CLI as a subprocess.
 
 class Served:
-    """A ``dialkit sandbox serve`` process and the lines it printed."""
+    """A ``dialkit sandbox serve`` process (or ``command``'s) and the lines it printed."""
 
-    def __init__(self, *args: str) -> None:
-        self.process = subprocess.Popen([DIALKIT, "sandbox", "serve", *args],
+    def __init__(self, *args: str, command: tuple[str, ...] = (DIALKIT, "sandbox", "serve")
+                 ) -> None:
+        self.process = subprocess.Popen([*command, *args],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True)
         self.lines: queue.Queue[str] = queue.Queue()
@@ -183,8 +184,8 @@ def serve() -> Iterator[Callable[..., Served]]:
     """Start ``dialkit sandbox serve`` with arguments; every process is stopped afterwards."""
     started: list[Served] = []
 
-    def run(*args: str) -> Served:
-        started.append(Served(*args))
+    def run(*args: str, **options: tuple[str, ...]) -> Served:
+        started.append(Served(*args, **options))
         return started[-1]
 
     yield run
@@ -198,6 +199,17 @@ def test_cli_prints_its_address_first_then_answers(serve: Callable[..., Served])
     keys = dict(served.line().split(" key: ") for _ in range(2))
     assert sorted(keys) == ["sending", "test"]
     with authorized(base_url, keys["test"]) as http:
+        assert http.get("/v1/me").status_code == 200
+
+
+def test_the_library_serves_as_the_command_does(serve: Callable[..., Served]) -> None:
+    """``dialkit.sandbox.serve``, which the command calls, from a script of its own."""
+    served = serve("-c", "import dialkit.sandbox; dialkit.sandbox.serve(port=0)",
+                   command=(sys.executable,))
+    base_url = served.base_url()
+    keys = dict(served.line().split(" key: ") for _ in range(2))
+    assert served.line() == f"mcp url: {base_url}/mcp"
+    with authorized(base_url, keys["sending"]) as http:
         assert http.get("/v1/me").status_code == 200
 
 

@@ -25,6 +25,7 @@ from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US, Rules
+from ._text import totals_text
 from ._zones import Rows, codes_in
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -132,6 +133,22 @@ class AuditReport:
             Path(path).write_text(text, encoding="utf-8")
         return text
 
+    def to_text(self) -> str:
+        """The audit in plain text: how many findings under which rules, then per rule the
+        findings, among how many calls or leads, the rate and the verdict, then each
+        note (a rule that did not run and why), a line each.
+
+        Example:
+            >>> print(audit(calls).to_text())  # doctest: +SKIP
+            0 findings (US)
+                           findings audited     of   rate verdict
+            calling_hours         0   1,200  calls  0.00%  passed
+            ...
+        """
+        notes = (f"{rule}: {note}" for rule, note in self.notes.items())
+        return "\n".join([f"{len(self.findings)} findings ({self.rules.name})",
+                          totals_text(self.totals), *notes])
+
     def _repr_html_(self) -> str:
         return page(self, mask_pii=False, about={}, shown=5)
 
@@ -238,7 +255,7 @@ def _region(value: object) -> str:
     code = value.strip().upper() if isinstance(value, str) else None
     if code in phonenumbers.SUPPORTED_REGIONS:
         return code
-    from ..leads import region_of  # only to name the code: it loads the country names
+    from .._places._regions import region_of  # only to name the code: it loads the country names
 
     named = region_of(value) if isinstance(value, str) and not _calling_code(value) else None
     hint = f"pass {named!r}" if named else "pass ISO 3166 alpha-2 codes, such as 'KP' or 'IR'"

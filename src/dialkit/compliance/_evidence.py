@@ -13,7 +13,7 @@ import html
 import io
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pandas as pd
 
@@ -21,10 +21,7 @@ from ..frames import excel_writer
 from ..frames._pages import TABLE_STYLE, campaign_label, html_table
 from ._checks import COLUMNS
 from ._population import rate_text
-from ._rules import RULE_IDS
-
-if TYPE_CHECKING:
-    from ._audit import AuditReport
+from ._rules import RULE_IDS, Rules
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
               "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}"
@@ -37,6 +34,31 @@ _WIDEST = 60
 _FIRST_READ = ("severity", "at", "local_time", "timezone", "evidence")
 _RATE_FORMAT = "0.00%"
 """A rate in the workbook: a number (it sorts and filters) shown as a percentage."""
+
+
+class Audited(Protocol):
+    """What the evidence shows of an audit (an :class:`AuditReport`, which writes it)."""
+
+    @property
+    def findings(self) -> pd.DataFrame: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def ran(self) -> tuple[str, ...]: ...
+
+    @property
+    def sources(self) -> Mapping[str, str]: ...
+
+    @property
+    def notes(self) -> Mapping[str, str]: ...
+
+    @property
+    def summary(self) -> pd.DataFrame: ...
+
+    @property
+    def totals(self) -> pd.DataFrame: ...
 
 
 def mask_phone(phone: object) -> object:
@@ -57,7 +79,7 @@ def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
     return out
 
 
-def cover(report: AuditReport, about: Mapping[str, str]) -> pd.DataFrame:
+def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
     """What was audited, as two columns: the item and its value."""
     rows = {**about, **{f"data: {name}": words for name, words in report.sources.items()},
             **report.rules.describe(),
@@ -83,7 +105,7 @@ def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
     return out
 
 
-def write_workbook(report: AuditReport, path: str | os.PathLike[str], *, mask_pii: bool,
+def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: bool,
                    about: Mapping[str, str], names: Mapping[str, str] | None = None) -> None:
     """The evidence workbook: cover, summary, then one sheet per rule with findings; every
     text a string cell, never a formula or link (ids and names come from outside); a
@@ -131,7 +153,7 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def page(report: AuditReport, *, mask_pii: bool, about: Mapping[str, str],
+def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
          shown: int | None = None, names: Mapping[str, str] | None = None) -> str:
     """One self-contained HTML page: what was audited, the summary, a chart per rule with
     findings, and the findings (the first ``shown`` of each rule, or all). Tables as

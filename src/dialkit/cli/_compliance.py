@@ -6,15 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-import pandas as pd
 import typer
 
-from dialkit._cli_flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
+from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
-from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
-from dialkit.compliance._population import rate_text
+from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load, read_export
 from dialkit.errors import ApiError
-from dialkit.leads._limits import FileLimits, LimitError, check_delimited
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
@@ -69,20 +66,7 @@ def audit_command(
         report.to_excel(workbook, mask_pii=mask_pii, about=about)
     if html is not None:
         report.to_html(html, mask_pii=mask_pii, about=about)
-    typer.echo(f"{len(report.findings)} findings ({report.rules.name})")
-    typer.echo(summary_text(report))
-    for rule, note in report.notes.items():
-        typer.echo(f"{rule}: {cli_text(note, AUDIT_FLAGS)}")
-
-
-def summary_text(report: AuditReport) -> str:
-    """Per rule: findings, among how many calls or leads, the rate, and the verdict."""
-    totals = report.totals
-    shown = pd.DataFrame({
-        "findings": totals["findings"], "audited": totals["audited"].map("{:,}".format),
-        "of": totals["unit"], "rate": totals["rate"].map(rate_text),
-        "verdict": totals["passed"].map({True: "passed", False: "findings"})})
-    return str(shown.to_string())
+    typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
@@ -92,10 +76,8 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         if calls is None:
             _fail("--calls FILE is needed with --leads or --dnc")
         given = {name: path for name, path in files.items() if path is not None}
-        frames = {name: _read(path) for name, path in given.items()}
-        for name, path in given.items():
-            frames[name].attrs.update(source=str(path), fetched_at=f"{_modified(path)} (file)")
         try:
+            frames = {name: read_export(path) for name, path in given.items()}
             return audit(**frames, **options), {}  # the cover names the files (sources)
         except AuditInputError as error:
             named = files.get(error.frame) if error.frame else None
@@ -107,24 +89,6 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
             return audit(**load(client), **options), {"service": client.service_identity}
     except (ApiError, ValueError) as error:
         _fail(str(error))
-
-
-def _modified(path: Path) -> str:
-    return f"{pd.Timestamp(path.stat().st_mtime, unit='s', tz='UTC'):%Y-%m-%d %H:%M UTC}"
-
-
-def _read(path: Path) -> pd.DataFrame:
-    """A CSV export's lines checked against the leads' file limits before pandas parses it
-    (a million-column line took 5 GB)."""
-    try:
-        if path.suffix.lower() == ".parquet":
-            return pd.read_parquet(path)
-        check_delimited(path, ",", str(path), FileLimits.from_env(), keyword=False)
-        return pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
-    except LimitError as error:
-        _fail(str(error))
-    except (OSError, ValueError) as error:
-        _fail(f"{path}: cannot be read as {path.suffix or 'CSV'} ({error})")
 
 
 def _numbers(path: Path) -> list[str]:

@@ -1,6 +1,6 @@
 """The ``dialkit`` command: a thin layer over library functions a notebook can call too.
 
-Each command group lives in its own ``dialkit._cli_*`` module, imported only when
+Each command group lives in its own ``dialkit.cli._*`` module, imported only when
 that group runs (:class:`LazyGroups`): ``dialkit leads clean`` does not import the
 emulator, the MCP server or uvicorn, and ``dialkit --help`` imports none of them.
 """
@@ -27,17 +27,19 @@ class Group(NamedTuple):
 
 
 GROUPS = {
-    "sandbox": Group("dialkit._cli_sandbox", "sandbox_app", "The local emulator of the service."),
-    "cache": Group("dialkit._cli_cache", "cache_app", "The Parquet cache of client.frames."),
-    "campaigns": Group("dialkit._cli_campaigns", "campaigns_app", "The account's campaigns."),
-    "leads": Group("dialkit._cli_leads", "leads_app",
+    "sandbox": Group("dialkit.cli._sandbox", "sandbox_app", "The local emulator of the service."),
+    "cache": Group("dialkit.cli._cache", "cache_app", "The Parquet cache of client.frames."),
+    "campaigns": Group("dialkit.cli._campaigns", "campaigns_app", "The account's campaigns."),
+    "leads": Group("dialkit.cli._leads", "leads_app",
                    "Lead files: check them as the service will, then import them."),
-    "compliance": Group("dialkit._cli_compliance", "compliance_app",
+    "compliance": Group("dialkit.cli._compliance", "compliance_app",
                         "Compliance audits of what the account did."),
-    "mcp": Group("dialkit._cli_mcp", "mcp_app",
+    "mcp": Group("dialkit.cli._mcp", "mcp_app",
                  "The assistant-tool (MCP) server over your account."),
-    "webhooks": Group("dialkit._cli_webhooks", "webhooks_app",
+    "webhooks": Group("dialkit.cli._webhooks", "webhooks_app",
                       "Receiving the service's webhook events."),
+    "samples": Group("dialkit.cli._samples", "samples_app",
+                     "The sample lead files packaged with dialkit: list or copy them."),
 }
 """``dialkit``'s command groups, in the order ``--help`` lists them."""
 
@@ -142,6 +144,3 @@ def main() -> None:
     """Entry point of the ``dialkit`` console script."""
     app()
 
-
-if __name__ == "__main__":
-    main()

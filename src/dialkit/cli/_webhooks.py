@@ -12,6 +12,7 @@ import uvicorn
 
 from dialkit._net import listening_socket
 from dialkit._secrets import mask
+from dialkit.cli._flags import Host, Port
 from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -26,10 +27,7 @@ class SyncMode(StrEnum):
 
 @webhooks_app.command("listen")
 def listen(
-    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
-                    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(metavar="PORT",
-                                      help="Port to listen on; 0 picks a free one.")] = 8788,
+    host: Host = "127.0.0.1", port: Port = 8788,
     db: Annotated[Path, typer.Option(metavar="PATH", help=(
         "SQLite file the events are stored in (created if missing)."))] = Path("events.sqlite"),
     synchronous: Annotated[SyncMode, typer.Option(metavar="MODE", help=(

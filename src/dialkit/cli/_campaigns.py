@@ -8,7 +8,7 @@ from typing import Annotated
 import pandas as pd
 import typer
 
-from dialkit._cli_flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
+from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
 from dialkit.errors import ApiError
 from dialkit.leads import campaigns

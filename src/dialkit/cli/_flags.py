@@ -1,4 +1,5 @@
-"""Library messages in the words of the command that reached them.
+"""The options several commands share, and library messages in the words of the command
+that reached them.
 
 The library's messages name what to pass as Python arguments (``mapping=``,
 ``region='GB'``, ``pass api_key= or set DIALKIT_API_KEY``); a shell user has
@@ -14,6 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Annotated
+
+import typer
+
+Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")]
+"""``--host`` of the commands that serve (``sandbox serve``, ``webhooks listen``)."""
+Port = Annotated[int, typer.Option(metavar="PORT", help="Port to listen on; 0 picks a free one.")]
+"""``--port`` of the commands that serve; each gives its own default."""
 
 ACCOUNT_FLAGS: Mapping[str, str] = {
     # The key never comes from the command line (shell history and ps show it).
