@@ -15,13 +15,14 @@ import dialkit
 from dialkit._extras import PACKAGES, needs
 
 NOT_IN_CORE = {
-    "sandbox": ["fastapi", "starlette", "uvicorn", "httptools", "mcp", "mcp_types"],
-    "mcp": ["mcp", "mcp_types", "starlette", "uvicorn"],
+    "sandbox": ["fastapi", "starlette", "httptools", "mcp", "mcp_types"],
+    "mcp": ["mcp", "mcp_types", "starlette"],
     "notebook": ["ipywidgets", "ipykernel", "IPython"],
     "demo": ["nbclient", "nbconvert", "nbformat", "jupyter_client", "bs4"],
 }
 """By extra, the top-level modules of the packages it installs and the core does not
-(h11 and anyio come with httpx, so they stay)."""
+(uvicorn is the core's, for ``dialkit webhooks listen``; h11 and anyio come with
+httpx)."""
 EVERY_EXTRA = sorted({name for names in NOT_IN_CORE.values() for name in names})
 
 
@@ -69,6 +70,15 @@ print(dialkit.__version__, len(result.accepted) > 0)
 """, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [dialkit.__version__, "True"]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["webhooks", "listen", "--help"],
+                                  ["leads", "clean", "--help"]])
+def test_the_dialkit_command_works_without_any_extra(args: list[str], tmp_path: Path) -> None:
+    done = run(f"sys.argv = ['dialkit', *{args!r}]\nfrom dialkit.cli import main\nmain()",
+               tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("dialkit " if args == ["--version"] else "Usage: dialkit")
 
 
 def test_import_dialkit_loads_no_extra(tmp_path: Path) -> None:

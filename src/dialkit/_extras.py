@@ -1,9 +1,10 @@
 """The optional parts of dialkit, and the ImportError that says which one to install.
 
 ``pip install dialkit`` installs what every user needs: the client, frames and their
-cache, leads, compliance, analytics and plots. The emulator, the MCP server, the
-notebook explorer and the demo need packages most users never load, so they are
-extras (pyproject.toml's ``[project.optional-dependencies]``). Each extra's modules
+cache, leads, compliance, analytics and plots, and uvicorn for ``dialkit webhooks
+listen``. The emulator, the MCP server, the notebook explorer and the demo need
+packages most users never load, so they are extras (pyproject.toml's
+``[project.optional-dependencies]``). Each extra's modules
 import its packages under :func:`needs`: used without the extra, the feature fails at
 once with ``pip install 'dialkit[sandbox]'`` in its message, not with "No module
 named 'fastapi'" from deep inside.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_MCP = frozenset({"mcp", "mcp_types", "anyio", "starlette", "uvicorn"})
+_MCP = frozenset({"mcp", "mcp_types", "starlette"})
 _SANDBOX = _MCP | {"fastapi", "h11", "httptools"}  # the emulator serves MCP too
 _NOTEBOOK = frozenset({"ipywidgets", "ipykernel", "IPython"})
 _DEMO = _SANDBOX | _NOTEBOOK | {"nbclient", "nbconvert", "nbformat", "jupyter_client",
