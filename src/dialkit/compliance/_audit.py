@@ -139,10 +139,18 @@ class AuditReport:
         note (a rule that did not run and why), a line each.
 
         Example:
-            >>> print(audit(calls).to_text())  # doctest: +SKIP
-            0 findings (US)
-                           findings audited     of   rate verdict
-            calling_hours         0   1,200  calls  0.00%  passed
+            >>> calls = pd.DataFrame({
+            ...     "id": ["call_1"], "direction": "outbound", "from_number": "+14155550100",
+            ...     "to_number": "+12125550123", "created_at": pd.Timestamp("2026-06-01T15:00Z"),
+            ...     "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+            ...     "disposition": None})
+            >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+            0 findings (US federal and state law (TSR, TCPA, state statutes))
+                                  findings audited              of   rate verdict
+            rule
+            calling_hours                0       1  outbound calls  0.00%  passed
+            ...
+            unverified_caller_id: not run: pass verified_caller_ids=
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
