@@ -238,11 +238,13 @@ def test_random_csv_text_raises_only_a_lead_file_error(table: list[list[str]]) -
     assert result.frame["status"].notna().all()
 
 
-def test_the_readme_lead_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_lead_example_runs_as_written(monkeypatch: pytest.MonkeyPatch,
+                                                 tmp_path: Path) -> None:
+    """From any folder: the example reads its file through ``dialkit.samples``."""
     readme = Path(__file__).resolve().parents[2] / "README.md"
     section = readme.read_text("utf-8").split("## Lead files", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    monkeypatch.chdir(readme.parent)
+    monkeypatch.chdir(tmp_path)
     namespace: dict[str, Any] = {}
     exec(compile(block, str(readme), "exec"), namespace)  # noqa: S102 - our own docs
     try:
