@@ -138,6 +138,12 @@ def test_a_missing_key_ends_with_status_2(monkeypatch: pytest.MonkeyPatch,
     assert not log.exists(), "a refused start writes nothing"
 
 
+def test_a_mistyped_tool_is_refused_before_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DIALKIT_API_KEY", raising=False)
+    result = CliRunner().invoke(app, ["mcp", "serve", "--tools", "calls_list,calls_lst"])
+    assert result.exit_code == 2 and "error: no tool named calls_lst;" in result.output
+
+
 @pytest.fixture
 def account(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
     """``dialkit mcp serve``'s environment: the ``full`` key of the session emulator."""

@@ -16,9 +16,10 @@ import typer
 from dialkit.cli._flags import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.client import API_KEY_VARIABLE, Client
 from dialkit.errors import ApiError
+from dialkit.mcp import select_tools
 from dialkit.mcp import serve as serve_account
 
-SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log=": "--audit-log"}
+SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH"}
 """``dialkit mcp serve``'s flags for the arguments the library's messages name."""
 
 mcp_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -40,6 +41,7 @@ def serve(
     names = None if tools is None else [t.strip() for t in tools.split(",") if t.strip()]
     api_key = os.environ.get(API_KEY_VARIABLE, "")
     try:
+        select_tools(names, read_only=read_only)  # a mistyped name first, before the key
         with Client(api_key or None) as client:
             serve_account(client, http=http, bearer_token=api_key, tools=names,
                           read_only=read_only, audit_log=audit_log)
