@@ -54,7 +54,7 @@ RUN = textwrap.dedent("""
     SIDE, SOURCE, OUT = sys.argv[1:4]
     if SIDE == "dialkit":
         from dialkit.cli import app
-        import dialkit._cli_leads  # what the command imports when it runs
+        import dialkit.cli._leads  # what the command imports when it runs
     else:
         import pandas as pd
     imported = time.perf_counter()
@@ -71,7 +71,7 @@ RUN = textwrap.dedent("""
 """)
 IMPORT = ("import time; began = time.perf_counter(); import dialkit.leads; "
           "print(time.perf_counter() - began)")
-COMMAND_IMPORTS = "from dialkit.cli import app; import dialkit._cli_leads"
+COMMAND_IMPORTS = "from dialkit.cli import app; import dialkit.cli._leads"
 """What ``dialkit leads clean`` imports before it reads the file (its group's module
 and what that imports are loaded when the group runs)."""
 TARGETS = {"whole": 4.0, "peak": 2.0, "import": 0.5}
