@@ -2,35 +2,31 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from dialkit.client import ImportResult
 from dialkit.contract import ImportResponse
+from doc_blocks import ROOT, Block, python_blocks, run
 
-README = Path(__file__).parents[2] / "README.md"
 
-
-def _client_examples() -> list[str]:
+def _client_examples() -> list[Block]:
     """The python blocks under the README's "The client" heading, in order."""
-    section = README.read_text("utf-8").split("## The client", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    blocks = python_blocks(ROOT / "README.md", "The client")
     assert blocks, "README's client section has no python example"
     return blocks
 
 
 def test_the_readme_example_is_five_lines() -> None:
-    lines = [line for line in _client_examples()[0].splitlines() if line.strip()]
+    lines = [line for line in _client_examples()[0].source.splitlines() if line.strip()]
     assert len(lines) == 5
 
 
 def test_the_readme_example_lists_calls_and_imports_leads() -> None:
     first, records = _client_examples()
     namespace: dict[str, Any] = {}
-    exec(compile(first, str(README), "exec"), namespace)  # noqa: S102 - our own docs
+    run(first, namespace)
     client = namespace["client"]
     try:
         result = namespace["result"]
@@ -41,7 +37,7 @@ def test_the_readme_example_lists_calls_and_imports_leads() -> None:
         assert result.to_frame()["status"].tolist() == ["accepted"]
         assert namespace["sales"], "the seeded world has sales among its outbound calls"
         assert all(c.disposition == "sale" for c in map(client.calls.get, namespace["sales"][:3]))
-        exec(compile(records, str(README), "exec"), namespace)  # noqa: S102 - our own docs
+        run(records, namespace)
         assert isinstance(namespace["result"], ImportResult)
         frame: pd.DataFrame = namespace["frame"]
         assert frame["status"].tolist() == ["accepted", "invalid"]
