@@ -1,5 +1,6 @@
-"""What ``audit`` takes and how its report reads: bad ``blocked_countries`` are refused by
-name, a bad frame is named by attribute, and a rate of nothing audited is shown as such."""
+"""What ``audit`` takes and how its report reads: ``blocked_countries`` that name no country
+are refused by name, a bad frame is named by attribute, and a rate of nothing audited is
+shown as such."""
 
 from __future__ import annotations
 
@@ -27,31 +28,30 @@ def calls(*phones: str) -> pd.DataFrame:
         "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
 
 
-@pytest.mark.parametrize("blocked", [["IR"], ["ir"], [" Ir "], ("KP", "IR"), {"IR"}])
-def test_blocked_countries_are_region_codes_in_any_case(blocked: Any) -> None:
+@pytest.mark.parametrize("blocked", [["IR"], ["ir"], [" Ir "], ("KP", "IR"), {"IR"}, "IR",
+                                     "kp, ir", ["Iran"], "North Korea, Iran"])
+def test_blocked_countries_are_codes_or_names_in_a_list_or_one_text(blocked: Any) -> None:
     found = audit(calls(IR, NY), blocked_countries=blocked).findings
     assert found[["rule", "call_id"]].values.tolist() == [["blocked_country", "call_0"]]
     assert found["country"].tolist() == ["IR"]
 
 
+NAMES_NO_COUNTRY = ("which names no country phonenumbers knows: pass ISO 3166 alpha-2 codes "
+                    "or English country names, such as ['KP', 'IR'], 'KP, IR' or "
+                    "['North Korea', 'Iran']")
+
+
 @pytest.mark.parametrize(("blocked", "message"), [
-    ("IR", "blocked_countries='IR' is one text: pass a list of ISO 3166 alpha-2 codes, "
-           "such as ['IR']"),
-    ("kp, ir", "blocked_countries='kp, ir' is one text: pass a list of ISO 3166 alpha-2 "
-               "codes, such as ['KP', 'IR']"),
-    (["XX"], "blocked_countries holds 'XX', which is not a region code phonenumbers knows: "
-             "pass ISO 3166 alpha-2 codes, such as 'KP' or 'IR'"),
-    (["KP", "Iran"], "blocked_countries holds 'Iran', which is not a region code "
-                     "phonenumbers knows: pass 'IR'"),
-    (["UK"], "blocked_countries holds 'UK', which is not a region code phonenumbers "
-             "knows: pass 'GB'"),
-    (["+98"], "blocked_countries holds '+98', which is not a region code phonenumbers "
-              "knows: pass ISO 3166 alpha-2 codes"),  # a calling code: +1 is not only the US
-    ([98], "blocked_countries holds 98, which is not a region code"),
-    ([""], "blocked_countries holds '', which is not a region code"),
+    (["XX"], f"blocked_countries holds 'XX', {NAMES_NO_COUNTRY}"),
+    ("KP, Atlantis", f"blocked_countries holds 'Atlantis', {NAMES_NO_COUNTRY}"),
+    (["+98"], "blocked_countries holds '+98', a calling code, not a country: pass 'IR'"),
+    (["+1"], "blocked_countries holds '+1', a calling code, not a country: pass the "
+             "countries meant among 'US', "),  # +1 is not only the US
+    ([98], f"blocked_countries holds 98, {NAMES_NO_COUNTRY}"),
+    ([""], f"blocked_countries holds '', {NAMES_NO_COUNTRY}"),
 ])
-def test_a_blocked_country_that_is_not_a_region_code_is_refused(blocked: Any,
-                                                                message: str) -> None:
+def test_a_blocked_country_that_names_no_country_is_refused(blocked: Any,
+                                                            message: str) -> None:
     with pytest.raises(AuditInputError, match="^" + re.escape(message)) as raised:
         audit(calls(IR), blocked_countries=blocked)
     assert raised.value.frame is None
@@ -73,8 +73,8 @@ def test_the_cli_names_a_bad_blocked_country_without_a_file(tmp_path: Path) -> N
     bad = runner.invoke(app, ["compliance", "audit", "--calls", str(path),
                               "--blocked-countries", "KP,XX"])
     assert bad.exit_code == 2
-    assert bad.stderr.startswith("error: blocked_countries holds 'XX', which is not a region "
-                                 "code phonenumbers knows")
+    assert bad.stderr.startswith("error: --blocked-countries holds 'XX', which names no "
+                                 "country phonenumbers knows")
     good = runner.invoke(app, ["compliance", "audit", "--calls", str(path),
                                "--blocked-countries", "kp, ir"])
     assert good.exit_code == 0, good.output

@@ -185,7 +185,7 @@ def test_a_country_column_and_bad_arguments() -> None:
     assert result.frame["phone_e164"].tolist() == [LONDON, SF]
     with pytest.raises(ValueError, match="country_column='nope' is not a column"):
         clean(frame, country_column="nope")
-    with pytest.raises(ValueError, match="blocked_countries: 'Atlantis'"):
+    with pytest.raises(ValueError, match="blocked_countries holds 'Atlantis', which names no"):
         clean(frame, blocked_countries=["Atlantis"])
     assert one(phone=LONDON) == ("accepted", None, None)
     assert verdicts(clean(frame, country_column="land", blocked_countries="GB, KP"))[0] == (

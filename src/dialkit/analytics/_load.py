@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -10,13 +11,15 @@ if TYPE_CHECKING:
     from ..client import Client
 
 
-def load(client: Client, *, campaign_id: str | None = None) -> dict[str, pd.DataFrame]:
+def load(client: Client, *,
+         campaign_id: str | Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
     """The frames :func:`funnel` takes, as keyword arguments: ``funnel(**load(client))``.
 
     Args:
         client: The account.
-        campaign_id: One campaign's leads, calls and callbacks only (appointments
-            carry no campaign: all of them come, and the funnel matches them by phone).
+        campaign_id: One campaign's leads, calls and callbacks only, or several
+            campaigns' (a list of ids); appointments carry no campaign: all of them
+            come, and the funnel matches them by phone.
 
     Returns:
         ``leads``, ``calls`` (both directions; the analytics keep what they need),

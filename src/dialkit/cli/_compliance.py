@@ -15,7 +15,7 @@ from dialkit.errors import ApiError
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
-               "blocked_countries=": "--blocked-countries", "leads=": "--leads FILE",
+               "blocked_countries holds": "--blocked-countries holds", "leads=": "--leads FILE",
                "dnc= (client.frames.dnc of the numbers)": "--dnc FILE"}
 """``dialkit compliance audit``'s flags for the arguments the library's messages name."""
 
@@ -31,7 +31,7 @@ def audit_command(
     verified_caller_ids: Annotated[Path | None, typer.Option(metavar="FILE", help=(
         "The account's verified caller ids, one per line (or a CSV's first column)."))] = None,
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
-        "Countries calls must not reach, comma-separated: KP,IR."))] = "",
+        "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", help=(
         "The rules: us (federal and each state's), uk or ca."))] = "us",
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
@@ -53,10 +53,7 @@ def audit_command(
     rule. Exits 0 whether or not there are findings: a finding is not an error."""
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
-    options: dict[str, Any] = {
-        "rules": PRESETS[preset],
-        "blocked_countries": [c.strip().upper() for c in blocked_countries.split(",")
-                              if c.strip()]}
+    options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries}
     if verified_caller_ids is not None:
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
     report, about = _audited(calls, leads, dnc, sandbox, options)

@@ -47,7 +47,7 @@ LEAD_FILE_FLAGS: Mapping[str, str] = {
     "region=": "--region",
     "country_column=": "--country-column",
     "blocked_countries=": "--blocked-countries",
-    "blocked_countries:": "--blocked-countries:",
+    "blocked_countries holds": "--blocked-countries holds",
     "sheet=": "--sheet",
     "encoding=": "--encoding",
 }

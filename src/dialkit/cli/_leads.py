@@ -168,7 +168,7 @@ def _options(region: str, country_column: str | None, mapping: list[str] | None,
             raise ValueError(f"--map {item!r}: write FIELD=COLUMN, as in --map phone=Mobil")
         pairs[field.strip()] = column.strip()
     return {"region": region, "country_column": country_column, "mapping": pairs or None,
-            "blocked_countries": [c.strip() for c in blocked.split(",") if c.strip()],
+            "blocked_countries": blocked,
             "sheet": int(sheet) if sheet is not None and sheet.isdigit() else sheet,
             "encoding": encoding}
 

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._blocked import blocked_regions
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
@@ -42,7 +43,7 @@ _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at
 
 class AuditInputError(ValueError):
     """An input the audit cannot use: a frame that lacks a column it needs or holds a
-    time that is not one, or a ``blocked_countries`` value that is not a region code.
+    time that is not one, or a ``blocked_countries`` value that names no country.
     The message names the input; ``frame`` names the frame at fault (``calls``,
     ``leads`` or ``dnc``; ``None`` for another argument), so a caller that read the
     frames from files can name the file."""
@@ -169,8 +170,9 @@ class AuditReport:
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
-          campaigns: Collection[str] | None = None,
-          as_of: pd.Timestamp | str | None = None) -> AuditReport:
+          campaign_id: str | Collection[str] | None = None,
+          as_of: pd.Timestamp | str | None = None,
+          campaigns: Collection[str] | None = None) -> AuditReport:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -181,19 +183,23 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             the data have it, dates each listing).
         verified_caller_ids: The account's verified caller ids; without them
             ``unverified_caller_id`` does not run.
-        blocked_countries: Regions calls must not reach, as ISO 3166 alpha-2 codes
-            (``["KP", "IR"]``; any case).
+        blocked_countries: Countries calls must not reach: ISO 3166 alpha-2 codes (any
+            case) or English names, in a list or one comma-separated text
+            (``["KP", "IR"]``, ``"KP, IR"``, ``["North Korea", "Iran"]``), read as
+            :func:`dialkit.leads.clean` reads them.
         rules: ``US`` (the federal rule and each state's, by where the person called
             is), ``UK``, ``CA``, ``US_FEDERAL`` (the federal rule alone, for every
             call) or one's own ``POLICY(...)``.
-        campaigns: Audit these campaigns only.
+        campaign_id: Audit this campaign only, or these (a list of ids).
         as_of: When the audit looks from (for the DNC scrub age); default now.
+        campaigns: The old name of ``campaign_id``, kept for one release: it warns.
 
     Raises:
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
-            not one; a ``blocked_countries`` value is not a region code.
+            not one; a ``blocked_countries`` value names no country.
     """
     blocked = _regions(blocked_countries)
+    campaigns = _campaigns(campaign_id, campaigns)
     given = {"calls": calls, "leads": leads, "dnc": dnc}
     moment = pd.Timestamp.now(tz="UTC") if as_of is None else pd.Timestamp(as_of)
     moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
@@ -203,7 +209,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     leads = None if leads is None else _prepared(leads, LEAD_COLUMNS, "leads").rename(
         columns={"id": "lead_id"})
     if leads is not None and campaigns is not None:
-        leads = leads[leads["campaign_id"].isin(set(campaigns))]
+        leads = leads[leads["campaign_id"].isin(campaigns)]
     dnc = None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
     found: list[pd.DataFrame] = []
     notes: dict[str, str] = {}
@@ -245,36 +251,13 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                        population_of(outbound, leads), sources_of(given), notes)
 
 
-def _regions(blocked: Collection[str]) -> list[str]:
-    """``blocked_countries`` as upper-case region codes. A value that is not one is refused,
-    not passed over: a blocked region no number can be in finds nothing, and the rule
-    would pass. So is one text: ``"US"`` would be read as the regions ``U`` and ``S``."""
-    if isinstance(blocked, str):
-        listed = [part.strip().upper() for part in blocked.split(",") if part.strip()]
-        raise AuditInputError(f"blocked_countries={blocked!r} is one text: pass a list of "
-                              f"ISO 3166 alpha-2 codes, such as {listed or ['KP', 'IR']!r}")
-    return [_region(value) for value in blocked]
-
-
-def _region(value: object) -> str:
-    """One ``blocked_countries`` value as a region code, or why it is not one (naming the
-    region a country name such as ``"Iran"`` or ``"UK"`` stands for, as
-    :func:`dialkit.leads.region_of` reads a lead file's country column)."""
-    code = value.strip().upper() if isinstance(value, str) else None
-    if code in phonenumbers.SUPPORTED_REGIONS:
-        return code
-    from .._places._regions import region_of  # only to name the code: it loads the country names
-
-    named = region_of(value) if isinstance(value, str) and not _calling_code(value) else None
-    hint = f"pass {named!r}" if named else "pass ISO 3166 alpha-2 codes, such as 'KP' or 'IR'"
-    raise AuditInputError(f"blocked_countries holds {value!r}, which is not a region code "
-                          f"phonenumbers knows: {hint}")
-
-
-def _calling_code(text: str) -> bool:
-    """Whether ``text`` is written as a calling code (``"+1"``, ``"44"``): not a region, as
-    several regions can share one (``+1``: the US, Canada and much of the Caribbean)."""
-    return text.strip().removeprefix("+").strip().isdigit()
+def _regions(blocked: Collection[str]) -> tuple[str, ...]:
+    """``blocked_countries`` as region codes, read as ``leads.clean`` reads them; a value
+    that names no country is refused as an :class:`AuditInputError`."""
+    try:
+        return blocked_regions(blocked)
+    except ValueError as error:
+        raise AuditInputError(str(error)) from None
 
 
 def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
@@ -308,6 +291,21 @@ def _truth(value: object) -> bool | None:
     return None
 
 
+def _campaigns(campaign_id: str | Collection[str] | None,
+               campaigns: Collection[str] | None) -> frozenset[str] | None:
+    """The campaigns audited, as a set of ids (``None``: every campaign); ``campaigns=``,
+    the name before ``campaign_id=`` (issue 24), still works for a release, and warns."""
+    if campaigns is not None:
+        if campaign_id is not None:
+            raise AuditInputError("pass campaign_id= alone: campaigns= is its old name")
+        warnings.warn("audit(campaigns=...) is now audit(campaign_id=...)",
+                      DeprecationWarning, stacklevel=3)
+        campaign_id = campaigns
+    if campaign_id is None:
+        return None
+    return frozenset([campaign_id] if isinstance(campaign_id, str) else campaign_id)
+
+
 def _outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) -> Rows:
     """The positions of the outbound calls (of ``campaigns``, if given), without a boolean
     mask over the rows' text."""
@@ -318,7 +316,7 @@ def _outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) ->
     else:
         keep = (direction.astype(str) == "outbound").to_numpy(dtype=bool)
     if campaigns is not None:
-        keep = keep & prepared["campaign_id"].isin(set(campaigns)).to_numpy(dtype=bool)
+        keep = keep & prepared["campaign_id"].isin(campaigns).to_numpy(dtype=bool)
     return np.flatnonzero(keep)
 
 

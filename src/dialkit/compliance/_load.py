@@ -3,6 +3,7 @@ every number called or held."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -12,15 +13,18 @@ if TYPE_CHECKING:
     from ..client import Client
 
 
-def load(client: Client, *, since: datetime | str | None = None,
-         campaign_id: str | None = None) -> dict[str, pd.DataFrame]:
+def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
+         since: datetime | str | None = None,
+         until: datetime | str | None = None) -> dict[str, pd.DataFrame]:
     """The frames :func:`audit` takes, as keyword arguments: ``audit(**load(client))``.
 
     Args:
         client: The account to audit.
+        campaign_id: One campaign's calls and leads only, or several campaigns' (a
+            list of ids).
         since: Audit calls placed from then on (the frames are cached whole;
-            the cut is made here).
-        campaign_id: One campaign's calls and leads only.
+            the cut is made here). A time without a zone is UTC.
+        until: Audit calls placed before then (a date: before that day begins).
 
     Returns:
         ``calls``, ``leads`` and ``dnc`` (every number called or held, checked
@@ -29,9 +33,9 @@ def load(client: Client, *, since: datetime | str | None = None,
     calls = client.frames.calls(campaign_id=campaign_id)
     leads = client.frames.leads(campaign_id=campaign_id)
     if since is not None:
-        start = pd.Timestamp(since)
-        start = start.tz_localize("UTC") if start.tzinfo is None else start.tz_convert("UTC")
-        calls = calls[calls["created_at"] >= start]
+        calls = calls[calls["created_at"] >= _utc(since)]
+    if until is not None:
+        calls = calls[calls["created_at"] < _utc(until)]
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
                      | set(leads["phone"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
@@ -41,6 +45,12 @@ def load(client: Client, *, since: datetime | str | None = None,
         if name in fetched:
             frame.attrs["fetched_at"] = fetched[name]
     return frames
+
+
+def _utc(moment: datetime | str) -> pd.Timestamp:
+    """``moment`` in UTC (one without a zone is taken as UTC)."""
+    at = pd.Timestamp(moment)
+    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
 
 
 def _fetched(client: Client, frames: dict[str, pd.DataFrame]) -> dict[str, str]:

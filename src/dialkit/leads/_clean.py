@@ -12,7 +12,6 @@ list) run only with a ``client``; the result says which did not.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._partitions import Plan, on_dask, read_whole, register
+from .._places._blocked import blocked_regions
 from ..contract import (
     EMAIL_MAX,
     EMAIL_PATTERN,
@@ -106,8 +106,10 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             the leads already in the campaign (and, when the file has external
             ids, the ids this API client uses in other campaigns).
         campaign_id: The campaign the leads are for.
-        blocked_countries: Regions (ISO alpha-2) the account blocks; the
-            service knows the account's list, the API does not show it.
+        blocked_countries: Countries the account blocks: ISO 3166 alpha-2 codes or
+            English names, in a list or one comma-separated text (``"KP, IR"``), as
+            :func:`dialkit.compliance.audit` takes them; the service knows the
+            account's list, the API does not show it.
         country_column: The column of each row's country; by default the one
             named country or country code.
         sheet, mapping, encoding: As for :func:`read`.
@@ -142,7 +144,7 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     if column is not None and column not in file.frame.columns:
         raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
                          f"columns are {', '.join(map(str, file.frame.columns))}")
-    blocked = frozenset(_blocked(blocked_countries))
+    blocked = frozenset(blocked_regions(blocked_countries))
     countries = None if column is None else file.frame[column]
     chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
                     lambda cells: normalized(cells, region, countries))
@@ -225,19 +227,6 @@ def _sources(chosen: Phones) -> dict[str, int]:
     valid = chosen.numbers["phone_e164"].notna().to_numpy(dtype=bool)
     counts = np.bincount(chosen.source[valid], minlength=len(chosen.columns))
     return {column: int(count) for column, count in zip(chosen.columns, counts, strict=True)}
-
-
-def _blocked(countries: Collection[str]) -> list[str]:
-    if isinstance(countries, str):
-        countries = [c for c in re.split(r"[,\s]+", countries) if c]
-    found = []
-    for country in countries:
-        code = region_of(country)
-        if code is None:
-            raise ValueError(f"blocked_countries: {country!r} is not a country phonenumbers "
-                             "knows; pass ISO alpha-2 codes such as 'KP'")
-        found.append(code)
-    return found
 
 
 def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:

@@ -25,6 +25,7 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._places._blocked import blocked_regions
 from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from ..errors import (
     ApiConnectionError,
@@ -195,6 +196,7 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         >>> report = dialkit.leads.import_leads(client, "vendor.csv", "cmp_...")  # doctest: +SKIP
         >>> report.counts  # doctest: +SKIP
     """
+    blocked_countries = blocked_regions(blocked_countries)  # before anything is read
     options = {"region": region, "blocked_countries": sorted(blocked_countries),
                "country_column": country_column, "extension_field": extension_field,
                "alt_phone_field": alt_phone_field}

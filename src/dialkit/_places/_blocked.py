@@ -1,0 +1,58 @@
+"""``blocked_countries``, read one way wherever it is taken: ``leads.clean``,
+``leads.import_leads``, ``compliance.audit`` and the commands that pass it.
+
+A blocked country is named by its ISO 3166 alpha-2 code (any case) or its English
+name (``"Iran"``, ``"UK"``), in a list or in one comma-separated text (``"KP, IR"``,
+as a shell option writes it). A value that names no country is refused, not passed
+over: a blocked region no number can be in blocks nothing, and the check would pass.
+So is a calling code (``"+98"``): several countries can share one (``+1``: the US,
+Canada and much of the Caribbean), so the message names the codes to pass instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import phonenumbers
+
+from ._regions import region_of
+
+_EXAMPLE = "such as ['KP', 'IR'], 'KP, IR' or ['North Korea', 'Iran']"
+
+
+def blocked_regions(countries: Collection[object] | str) -> tuple[str, ...]:
+    """The region codes ``countries`` names, in order, each once.
+
+    Raises:
+        ValueError: A value names no country, or is a calling code; the message names
+            the value and what to pass.
+
+    Example:
+        >>> blocked_regions("kp, Iran")
+        ('KP', 'IR')
+        >>> blocked_regions(["KP", "+98"])
+        Traceback (most recent call last):
+        ...
+        ValueError: blocked_countries holds '+98', a calling code, not a country: pass 'IR'
+    """
+    values = ([part for part in (p.strip() for p in countries.split(",")) if part]
+              if isinstance(countries, str) else list(countries))
+    return tuple(dict.fromkeys(_region(value) for value in values))
+
+
+def _region(value: object) -> str:
+    text = value.strip() if isinstance(value, str) else None
+    calling = text.removeprefix("+").strip() if text else None
+    if calling is not None and calling.isdigit():
+        shared = phonenumbers.region_codes_for_country_code(int(calling))
+        hint = (f"pass {shared[0]!r}" if len(shared) == 1
+                else f"pass the countries meant among {', '.join(map(repr, shared))}"
+                if shared else f"pass country codes or names, {_EXAMPLE}")
+        raise ValueError(f"blocked_countries holds {value!r}, a calling code, not a "
+                         f"country: {hint}")
+    code = region_of(text) if text else None
+    if code is None:
+        raise ValueError(f"blocked_countries holds {value!r}, which names no country "
+                         f"phonenumbers knows: pass ISO 3166 alpha-2 codes or English "
+                         f"country names, {_EXAMPLE}")
+    return code
