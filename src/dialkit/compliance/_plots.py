@@ -14,6 +14,8 @@ import pandas as pd
 from . import _jurisdictions as table
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn
+
     from ._audit import AuditReport
 
 _FOUND, _PASSED = "#c0504d", "#9bbb59"
@@ -25,7 +27,7 @@ MOST_BARS = 24
 """Bars of :func:`plot_by_state` at most, by default: more would not be read."""
 
 
-def plot_summary(report: AuditReport, ax: Any = None) -> Any:
+def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     """Findings per rule that ran, each bar labelled with its count among the calls or
     leads audited and its rate; a rule that found nothing is marked passed.
 

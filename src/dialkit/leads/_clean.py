@@ -132,6 +132,7 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         >>> result = dialkit.leads.clean("vendor.csv", region="GB")  # doctest: +SKIP
         >>> result.summary  # doctest: +SKIP
     """
+    blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
     normalized: Callable[[pd.Series, str, pd.Series | None], pd.DataFrame] = _normalized
@@ -144,7 +145,6 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     if column is not None and column not in file.frame.columns:
         raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
                          f"columns are {', '.join(map(str, file.frame.columns))}")
-    blocked = frozenset(blocked_regions(blocked_countries))
     countries = None if column is None else file.frame[column]
     chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
                     lambda cells: normalized(cells, region, countries))
