@@ -1,13 +1,69 @@
-"""The doctests of ``src/dialkit`` (collected by ``--doctest-modules``) each run in an empty
-folder of their own with a cache of their own, so an example can write ``events.sqlite``
-or cache frames as a reader's session would, without touching the checkout, the user's
-cache or another worker's files. (Here at the root, not in ``src/``: a second top-level
-``conftest`` loaded after ``tests/conftest.py`` would shadow the one the tests import.)
+"""Hooks for the whole test command: the tests, the notebooks and the doctests.
+
+The slow tests are marked ``slow`` here, in one list, so ``-m "not slow"`` is a
+developer's quick loop (CI runs all: nothing is skipped by the mark). The doctests of
+``src/dialkit`` (collected by ``--doctest-modules``) each run in an empty folder of their
+own with a cache of their own, so an example can write ``events.sqlite`` or cache frames
+as a reader's session would, without touching the checkout, the user's cache or another
+worker's files. (At the root, not in ``src/``: a second top-level ``conftest`` loaded
+after ``tests/conftest.py`` would shadow the one the tests import.)
 """
 
 from __future__ import annotations
 
 import pytest
+
+SLOW = [
+    # a world, the demo, a kernel, a browser, a fresh venv or a benchmark each
+    "notebooks/",
+    "tests/test_benchmarks_smoke.py",
+    "tests/test_browser.py",
+    "tests/test_demo.py",
+    "tests/test_docs.py::test_every_python_block_of_the_page_runs",
+    "tests/test_extras.py",
+    "tests/test_notebooks.py",
+    "tests/test_package.py",
+    "tests/analytics/test_dask.py",
+    "tests/compliance/test_ground_truth.py",
+    "tests/sandbox/test_world_state_truth.py",
+    "tests/sandbox/test_world_determinism.py::test_two_machines_on_two_days_build_the_same_world",
+    "tests/sandbox/test_server.py::test_cli_prints_its_address_first_then_answers",
+    "tests/sandbox/test_server.py::test_cli_db_keeps_data_across_restarts",
+    # hypothesis and whole-sample comparisons with the slow path
+    "tests/leads/test_normalize.py::test_any_cell_gets_one_row_and_nothing_else",
+    "tests/leads/test_normalize.py::test_the_verdict_is_phonenumbers_own_on_the_cleaned_text",
+    "tests/leads/test_normalize_examples.py",
+    "tests/leads/test_fast.py::test_normalize_equals_the_slow_path_on_every_row",
+    "tests/leads/test_rewrite.py::test_every_rewritten_cell_gets_the_slow_path_s_answer",
+    "tests/leads/test_clean.py::test_clean_keeps_every_row_of_any_frame",
+    "tests/leads/test_clean.py::test_random_csv_text_raises_only_a_lead_file_error",
+    "tests/compliance/test_audit_paths.py::"
+    "test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives",
+    # processes killed and resumed, refreshes over many pages
+    "tests/leads/test_import.py::test_an_import_killed_half_way_resumes_and_imports_each_row_once",
+    "tests/leads/test_import_journal.py::"
+    "test_a_batch_killed_with_its_in_process_emulator_is_imported_once_on_the_second_rerun",
+    "tests/frames/test_cache.py::test_processes_loading_one_frame_at_once_get_the_same_frame",
+    "tests/frames/test_refresh.py::test_an_incremental_refresh_fetches_only_the_new_pages",
+    "tests/frames/test_refresh.py::"
+    "test_an_incremental_refresh_updates_every_record_within_the_overlap",
+]
+"""Test modules, tests (``path::name``, every parameter) or folders (ending ``/``) that
+take over about 3 s each on a quiet 2-core machine; ``tests/test_slow_marks.py`` checks
+each still names something."""
+
+
+def is_slow(nodeid: str) -> bool:
+    """Whether the test ``nodeid`` is one :data:`SLOW` names."""
+    base = nodeid.split("[", 1)[0]
+    return any(base.startswith(entry) if entry.endswith("/") else
+               base == entry or base.startswith(entry + "::") for entry in SLOW)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item.nodeid):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -22,8 +22,6 @@ from dialkit import Client, samples
 from dialkit.sandbox import Sandbox
 from doc_blocks import ROOT, Block, python_blocks, run
 
-pytestmark = pytest.mark.slow
-
 PAGES = sorted(path for path in (ROOT / "docs").glob("*.md") if python_blocks(path))
 
 
