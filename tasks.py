@@ -79,10 +79,14 @@ def ensure_chromium() -> None:
 
 
 def test() -> None:
-    """Lint, type-check and run every test; the exit status is the first failure's."""
+    """Lint, type-check and run every test, the doctests and the notebooks, on every core
+    (pyproject's addopts: pytest-xdist); the exit status is the first failure's. Options
+    after ``test`` go to pytest: ``-m "not slow"`` for the quick loop, ``-n 0`` for one
+    process."""
     ensure_venv("all,test")
     ensure_chromium()
-    _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py")
+    _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py",
+         "conftest.py")
     _run(BIN / "mypy", "src")
     _run(BIN / "python", "-m", "pytest", *sys.argv[2:])
 
