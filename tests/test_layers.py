@@ -52,13 +52,7 @@ SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames")}
 """The one import against the layers: ``Client.frames``, a lazy convenience (issue 24)."""
 
-KNOWN_BREACHES = {
-    # issue 24: the export reader moved out of the CLI checks files with leads' limits,
-    # which belong in a shared module (dialkit/_*.py) for both
-    ("dialkit.compliance._read", "dialkit.leads._limits"),
-    # issue 24: the demo sizes its world with the sandbox's private Scale
-    ("dialkit._demo", "dialkit.sandbox._config"),
-}
+KNOWN_BREACHES: set[tuple[str, str]] = set()
 """(importer, imported) pairs that break the contract only because another helper's part
 of an issue has not landed yet; the lead removes each when it does (a stale entry fails
 :func:`test_the_known_breaches_are_still_there`)."""

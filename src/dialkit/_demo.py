@@ -43,8 +43,7 @@ with needs("demo"):
     from traitlets.config import Config
 
     from ._demo_pages import readable
-    from .sandbox import Sandbox, SandboxConfig, attach_environment, default_config, start
-    from .sandbox._config import Scale
+    from .sandbox import Sandbox, SandboxConfig, Scale, attach_environment, default_config, start
 
 NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
 """The notebooks the demo runs, in this order: the package's ``dialkit.notebooks``

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..leads._limits import FileLimits, LimitError, check_delimited
+from .._file_limits import FileLimits, LimitError, check_delimited
 from ._audit import AuditInputError
 
 

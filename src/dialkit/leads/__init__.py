@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 from .. import _lazy
 
 if TYPE_CHECKING:
+    from .._file_limits import FileLimits
     from .._places._regions import region_of
     from ._campaign import CampaignError, campaigns
     from ._clean import clean
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
     from ._journal import ImportJournalError
-    from ._limits import FileLimits
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
@@ -50,6 +50,7 @@ __getattr__, __dir__ = _lazy.exports(__name__, {
     "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
     "clean": "._clean", "OUTCOMES": "._import", "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",
-    "ImportJournalError": "._journal", "FileLimits": "._limits", "normalize": "._normalize",
+    "ImportJournalError": "._journal", "FileLimits": "dialkit._file_limits",
+    "normalize": "._normalize",
     "region_of": "dialkit._places._regions", "LeadFile": "._read", "LeadFileError": "._read",
     "read": "._read", "CleanResult": "._result"})

@@ -26,10 +26,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .._file_limits import FileLimits, LimitError, check_delimited, check_workbook
 from ._delimiter import DELIMITERS, Layout, layout, shown
 from ._encoding import BOMS, SNIFFED, EncodingError, decode
 from ._headers import ALIASES, map_headers, unique_headers
-from ._limits import FileLimits, LimitError, check_delimited, check_workbook
 from ._workbook import WorkbookError, cell_text, read_workbook
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"

@@ -12,6 +12,9 @@ of a million rows and 8 columns written by xlsxwriter is 467 MiB uncompressed,
 its sheet compressed 11:1 (18:1 when every row is the same); real lead files
 have tens of columns and lines under a few KiB. Each limit can be raised with
 ``limits=FileLimits(...)`` or its environment variable.
+
+Shared by the lead reader and compliance's export reader, so it lives below both
+(standard library and numpy only); ``dialkit.leads.FileLimits`` publishes it.
 """
 
 from __future__ import annotations
