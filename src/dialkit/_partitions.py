@@ -15,7 +15,7 @@ dataset's path is read with Dask only when Dask is installed (else with pyarrow,
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -78,9 +78,12 @@ def is_dataset(value: Any) -> bool:
 
 
 def dask_installed() -> bool:
-    """Whether ``dask.dataframe`` can be imported."""
-    return importlib.util.find_spec("dask") is not None and \
-        importlib.util.find_spec("dask.dataframe") is not None
+    """Whether ``dask.dataframe`` imports (asked only when a dataset's path is given)."""
+    try:
+        importlib.import_module("dask.dataframe")
+    except ImportError:
+        return False
+    return True
 
 
 def on_dask(frames: Sequence[Any], compute: bool) -> bool:
