@@ -18,7 +18,7 @@ from dialkit.sandbox import Sandbox
 SAMPLES = Path(__file__).resolve().parents[1] / "data_samples"
 PYTHON = re.compile(r"(?<![\w-])(mapping|region|encoding|api_key|country_column|sheet|"
                     r"blocked_countries|verified_caller_ids|leads|dnc|calls|client|"
-                    r"campaign_id|journal)=|Client\.sandbox\(\)|blocked_countries:")
+                    r"campaign_id|journal)=|Client\.sandbox\(\)|blocked_countries(:| holds)")
 runner = CliRunner()
 
 
@@ -49,7 +49,7 @@ LEAD_FILE_REFUSALS = [
     (["--region", "XX"], "messy", "--region 'XX' is not a region"),
     (["--encoding", "no-such-codec"], "messy", "leave --encoding out"),
     (["--country-column", "Nope"], "messy", "--country-column 'Nope' is not a column"),
-    (["--blocked-countries", "Atlantis"], "messy", "--blocked-countries: 'Atlantis'"),
+    (["--blocked-countries", "Atlantis"], "messy", "--blocked-countries holds 'Atlantis'"),
 ]
 
 
