@@ -24,6 +24,7 @@ from .._places._blocked import blocked_regions
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
+from ._load import utc_moment
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US, Rules
 from ._text import totals_text
@@ -201,8 +202,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     blocked = _regions(blocked_countries)
     campaigns = _campaigns(campaign_id, campaigns)
     given = {"calls": calls, "leads": leads, "dnc": dnc}
-    moment = pd.Timestamp.now(tz="UTC") if as_of is None else pd.Timestamp(as_of)
-    moment = moment.tz_localize("UTC") if moment.tzinfo is None else moment.tz_convert("UTC")
+    moment = utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
     prepared = _prepared(calls, CALL_COLUMNS, "calls")
     rows = _outbound_rows(prepared, campaigns)
     outbound, address = _outbound(prepared, rows, leads, bool(rules.jurisdictions))

@@ -33,9 +33,9 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
     calls = client.frames.calls(campaign_id=campaign_id)
     leads = client.frames.leads(campaign_id=campaign_id)
     if since is not None:
-        calls = calls[calls["created_at"] >= _utc(since)]
+        calls = calls[calls["created_at"] >= utc_moment(since)]
     if until is not None:
-        calls = calls[calls["created_at"] < _utc(until)]
+        calls = calls[calls["created_at"] < utc_moment(until)]
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
                      | set(leads["phone"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
@@ -47,8 +47,9 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
     return frames
 
 
-def _utc(moment: datetime | str) -> pd.Timestamp:
-    """``moment`` in UTC (one without a zone is taken as UTC)."""
+def utc_moment(moment: datetime | pd.Timestamp | str) -> pd.Timestamp:
+    """``moment`` in UTC; one without a zone is taken as UTC (``load``'s period and the
+    audit's ``as_of``)."""
     at = pd.Timestamp(moment)
     return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
 
