@@ -17,9 +17,9 @@ Example:
     ['me', 'leads_list', 'leads_get']
 """
 
-from .._extras import needs
+from .. import _extras
 
-with needs("mcp"):
+with _extras.needs("mcp"):
     from ._audit import (
         AuditLog,
         AuditRecord,

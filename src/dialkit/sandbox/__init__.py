@@ -6,9 +6,9 @@ pagination, rate limits and state machines, plus an admin surface under
 ``/_sandbox/`` (reset, manual clock, fault injection, the planted problems).
 """
 
-from .._extras import needs
+from .. import _extras
 
-with needs("sandbox"):
+with _extras.needs("sandbox"):
     from ._config import (
         AccountConfig,
         ClientConfig,
