@@ -39,7 +39,7 @@ data: at 500 MB the workers pause (at 80%) again and again and the funnel stalls
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  memory_limit=WORKER_MEMORY, dashboard_address=None) as local, \
+                                  memory_limit=WORKER_MEMORY, dashboard_address=":0") as local, \
             distributed.Client(local) as client:
         yield client
 

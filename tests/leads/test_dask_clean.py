@@ -33,7 +33,7 @@ deprecates; with worker processes the warning stays in the workers, in-process i
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as local, \
+                                  dashboard_address=":0") as local, \
             distributed.Client(local) as client:
         yield client
 
