@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from ._cache import Cache, read_json, write_json
+from ._cache import Cache, CacheMissError, read_json, write_json
 from ._schemas import SCHEMAS
 
 if TYPE_CHECKING:
@@ -137,8 +137,6 @@ def _frames(source: Client | Cache) -> dict[str, pd.DataFrame]:
     """The calls and leads of a client, or those its cache holds."""
     if not isinstance(source, Cache):
         return {"calls": source.frames.calls(), "leads": source.frames.leads()}
-    from ._cache import CacheMissError
-
     frames = {name: frame for name in ("calls", "leads")
               if (frame := _cached(source, name)) is not None}
     if not frames:
