@@ -146,7 +146,6 @@ def _write_big(folder: Path) -> tuple[int, int]:
     return held, called
 
 
-@pytest.mark.slow
 def test_a_funnel_larger_than_a_worker_completes_without_a_worker_killed(
         cluster: Any, tmp_path: Path) -> None:
     held, called = _write_big(tmp_path)
