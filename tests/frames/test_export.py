@@ -130,3 +130,24 @@ def test_an_export_that_fails_midway_leaves_no_dataset(client: Client, tmp_path:
         export(broken, earlier)
     assert sorted(p.relative_to(earlier) for p in earlier.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["account", "cache"]
+
+
+@pytest.mark.parametrize("reader", ["duckdb", "polars"])
+def test_duckdb_and_polars_read_the_dataset_as_it_is(client: Client, tmp_path: Path,
+                                                     reader: str) -> None:
+    module = pytest.importorskip(reader)
+    path = export(client, tmp_path / "account")
+    calls = client.frames.calls()
+    files = str(path / "calls" / "*" / "*.parquet")
+    if reader == "duckdb":
+        found = module.sql(f"SELECT count(DISTINCT id), count(DISTINCT month), "
+                           f"sum(duration_seconds) FROM read_parquet('{files}', "
+                           "hive_partitioning = true)").fetchall()[0]
+    else:
+        col = module.col
+        found = module.scan_parquet(files, hive_partitioning=True).select(
+            col("id").n_unique(), col("month").n_unique(), col("duration_seconds").sum()
+        ).collect().row(0)
+    months = calls["created_at"].dt.strftime("%Y-%m").nunique()
+    assert found[:2] == (len(calls), months)
+    assert found[2] == pytest.approx(calls["duration_seconds"].sum())
