@@ -19,6 +19,7 @@ NOT_IN_CORE = {
     "mcp": ["mcp", "mcp_types", "starlette"],
     "notebook": ["ipywidgets", "ipykernel", "IPython"],
     "demo": ["nbclient", "nbconvert", "nbformat", "jupyter_client", "bs4"],
+    "dask": ["dask", "distributed"],
 }
 """By extra, the top-level modules of the packages it installs and the core does not
 (uvicorn is the core's, for ``dialkit webhooks listen``; h11 and anyio come with
@@ -41,6 +42,7 @@ def run(code: str, cwd: Path, hide: list[str] = EVERY_EXTRA) -> subprocess.Compl
     ("notebook", "from dialkit.analytics import explore"),
     ("notebook", "import dialkit.analytics\ndialkit.analytics.Explorer"),
     ("demo", "import dialkit._demo"),
+    ("dask", "import dialkit._partitions_dask"),
 ])
 def test_a_feature_without_its_extra_names_the_extra(extra: str, code: str,
                                                      tmp_path: Path) -> None:

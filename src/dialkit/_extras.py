@@ -2,7 +2,7 @@
 
 ``pip install dialkit`` installs what every user needs: the client, frames and their
 cache, leads, compliance, analytics and plots, and uvicorn for ``dialkit webhooks
-listen``. The emulator, the MCP server, the notebook explorer and the demo need
+listen``. The emulator, the MCP server, the notebook explorer, the demo and Dask need
 packages most users never load, so they are extras (pyproject.toml's
 ``[project.optional-dependencies]``). Each extra's modules
 import its packages under :func:`needs`: used without the extra, the feature fails at
@@ -22,13 +22,15 @@ _DEMO = _SANDBOX | _NOTEBOOK | {"nbclient", "nbconvert", "nbformat", "jupyter_cl
                                 "traitlets", "bs4"}
 
 PACKAGES: dict[str, frozenset[str]] = {
-    "sandbox": _SANDBOX, "mcp": _MCP, "notebook": _NOTEBOOK, "demo": _DEMO}
+    "sandbox": _SANDBOX, "mcp": _MCP, "notebook": _NOTEBOOK, "demo": _DEMO,
+    "dask": frozenset({"dask", "distributed"})}
 """By extra, the top-level modules dialkit imports from the packages it installs."""
 
 FEATURES = {"sandbox": "the emulator (dialkit.sandbox, Client.sandbox)",
             "mcp": "the MCP server (dialkit.mcp)",
             "notebook": "the notebook explorer (dialkit.analytics.explore)",
-            "demo": "dialkit demo"}
+            "demo": "dialkit demo",
+            "dask": "running on Dask (a Dask frame or a dataset's path with compute=False)"}
 """What each extra is for, as its error names it."""
 
 

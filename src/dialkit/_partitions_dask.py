@@ -20,9 +20,11 @@ from typing import Any
 
 import pandas as pd
 
+from . import _extras
 from ._partitions import Plan, is_dask, is_dataset
 
-dd: Any = importlib.import_module("dask.dataframe")
+with _extras.needs("dask"):
+    dd: Any = importlib.import_module("dask.dataframe")
 """Dask's DataFrame module, typed loosely: its functions are not typed for a strict
 checker, and a checker without Dask installed checks this module too."""
 
