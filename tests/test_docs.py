@@ -10,6 +10,7 @@ the reader. A block marked ``<!-- not run: reason -->`` is skipped, saying the r
 
 from __future__ import annotations
 
+import gc
 import shutil
 from pathlib import Path
 from typing import Any
@@ -35,10 +36,19 @@ def reader(sandbox: Sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", "whsec_new,whsec_old")
 
 
+def _open_clients() -> dict[int, Client]:
+    """Every dialkit client alive in the process, by id."""
+    return {id(each): each for each in gc.get_objects() if isinstance(each, Client)}
+
+
 def _run_page(blocks: list[Block]) -> list[str]:
-    """Run a page's blocks in order; the reasons of those not run."""
+    """Run a page's blocks in order; the reasons of those not run. Every client the page
+    made is closed after it, those it no longer names too (``client = dialkit.Client()``
+    then ``client = dialkit.Client.sandbox()``): one left to the garbage collector would
+    warn of an unclosed socket in whichever test runs then."""
     namespace: dict[str, Any] = {"__name__": "__doc_page__"}
     skipped = []
+    before = _open_clients()
     try:
         for block in blocks:
             if block.not_run is None:
@@ -46,9 +56,9 @@ def _run_page(blocks: list[Block]) -> list[str]:
             else:
                 skipped.append(f"{block}: {block.not_run}")
     finally:
-        for value in namespace.values():
-            if isinstance(value, Client):
-                value.close()
+        for key, made in _open_clients().items():
+            if key not in before:
+                made.close()
         plt.close("all")
     return skipped
 
