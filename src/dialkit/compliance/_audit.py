@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._places._blocked import blocked_regions
+from .._places._zones import Rows, codes_in
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
@@ -28,7 +29,6 @@ from ._load import utc_moment
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import RULE_IDS, US, Rules
 from ._text import totals_text
-from ._zones import Rows, codes_in
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")

@@ -16,10 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._localtime import wall_clock
+from .._places._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
 from ._law import Judged, cap_words, deciders, evidence, judge
-from ._localtime import wall_clock
 from ._rules import SEVERITY, Rules, period_words
-from ._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
 
 _DAY_MS = 24 * 3600 * 1000
 LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"

@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from .._places._states import places
 from . import _jurisdictions as table
 from ._rules import Rules
-from ._states import places
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
