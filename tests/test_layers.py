@@ -52,18 +52,6 @@ SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames")}
 """The one import against the layers: ``Client.frames``, a lazy convenience (issue 24)."""
 
-KNOWN_BREACHES: set[tuple[str, str]] = set()
-"""(importer, imported) pairs that break the contract only because another helper's part
-of an issue has not landed yet; the lead removes each when it does (a stale entry fails
-:func:`test_the_known_breaches_are_still_there`)."""
-KNOWN_CYCLES = {
-    # issue 25 (Dask): the pandas path imports its Dask module on use, which imports it
-    frozenset({"dialkit.analytics._dask", "dialkit.analytics._funnel"}),
-    frozenset({"dialkit.leads._clean", "dialkit.leads._dask"}),
-}
-"""The modules of import cycles still to be broken in another helper's part, as above."""
-
-
 @dataclass(frozen=True)
 class Import:
     """One import of one module of the package by another, where it is written."""
@@ -270,32 +258,18 @@ def test_every_module_is_in_a_layer() -> None:
 
 
 def test_the_package_keeps_its_layers() -> None:
-    found = [b for b in breaches(_ours()) if _pair(b) not in KNOWN_BREACHES]
+    found = breaches(_ours())
     assert not found, "imports against the layers (tests/test_layers.py):\n" + "\n".join(found)
 
 
 def test_no_modules_import_each_other() -> None:
-    found = [c for c in cycles(_ours()) if frozenset(c) not in KNOWN_CYCLES]
+    found = cycles(_ours())
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
-
-
-def test_the_known_breaches_are_still_there() -> None:
-    """An entry of the allow-lists that the package no longer needs is removed."""
-    found = {_pair(b) for b in breaches(_ours())}
-    looped = {frozenset(c) for c in cycles(_ours())}
-    assert not KNOWN_BREACHES - found, f"fixed, remove: {KNOWN_BREACHES - found}"
-    assert not KNOWN_CYCLES - looped, f"fixed, remove: {KNOWN_CYCLES - looped}"
 
 
 def test_client_frames_is_the_one_exception_and_is_still_there() -> None:
     found = {(i.importer, i.scope, i.imported) for i in _ours()}
     assert found >= ALLOWED
-
-
-def _pair(said: str) -> tuple[str, str]:
-    """(importer, imported) of a breach's sentence."""
-    head = said.split(": ", 1)[0]
-    return head.split(" ", 1)[0], head.rsplit(" imports ", 1)[1]
 
 
 # The check itself fails where it should ------------------------------------------------------

@@ -8,6 +8,7 @@ Without Dask (or without a Dask frame) nothing imports it.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import subprocess
@@ -27,6 +28,9 @@ DASK_MODULES = {"dialkit.analytics": analytics_dask, "dialkit.leads": leads_dask
 ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
            "clean": "dialkit.leads"}
 """Each plan and the package whose public function of that name runs it."""
+PANDAS_MODULES = [importlib.import_module(name) for name in (
+    "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean")]
+"""The pandas path's modules, which register the plans as they are imported."""
 
 
 def _public_functions(module: ModuleType) -> set[str]:

@@ -12,9 +12,7 @@ from typing import Any
 
 from .._partitions import PLANS
 from .._partitions_dask import frame, run, whole
-from ._funnel import CALL_COLUMNS, LEAD_COLUMNS
-from ._inputs import prepared
-from ._rates import LOCAL
+from ._inputs import FUNNEL_CALLS, FUNNEL_LEADS, LOCAL, prepared
 
 
 def funnel(leads: Any, calls: Any, *, callbacks: Any, appointments: Any,
@@ -22,8 +20,8 @@ def funnel(leads: Any, calls: Any, *, callbacks: Any, appointments: Any,
            compute: bool) -> Any:
     """:func:`dialkit.analytics.funnel` with the leads and calls on Dask: shuffled by
     campaign, each partition's campaigns counted by the pandas path."""
-    lead_frame = _columns(leads, LEAD_COLUMNS, "leads")
-    call_frame = _columns(calls, ("direction", *CALL_COLUMNS), "calls")
+    lead_frame = _columns(leads, FUNNEL_LEADS, "leads")
+    call_frame = _columns(calls, ("direction", *FUNNEL_CALLS), "calls")
     return run(PLANS["funnel"], (lead_frame, call_frame), compute=compute,
                callbacks=None if callbacks is None else whole(callbacks),
                appointments=None if appointments is None else whole(appointments),

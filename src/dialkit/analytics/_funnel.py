@@ -17,6 +17,8 @@ import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
 from ._inputs import (
+    FUNNEL_CALLS,
+    FUNNEL_LEADS,
     POSITIVE,
     Bools,
     answered,
@@ -31,8 +33,6 @@ STAGES = ("leads", "dialled", "answered", "conversation", "positive", "booked")
 """The funnel's stages, in order."""
 CONVERSATION_SECONDS = 30
 """Talk time (``ended_at - answered_at``) from which an answered call is a conversation."""
-CALL_COLUMNS = ("campaign_id", "to_number", "answered_at", "ended_at", "disposition")
-LEAD_COLUMNS = ("id", "campaign_id", "phone")
 
 
 def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
@@ -90,8 +90,8 @@ def campaign_stages(leads: pd.DataFrame, calls: pd.DataFrame, *,
                     conversation_seconds: float, positive: Collection[str]) -> pd.DataFrame:
     """The funnel of the campaigns of ``leads``, which must come with every call of those
     campaigns (``calls`` may hold others'); callbacks and appointments whole."""
-    lead_frame = prepared(leads, LEAD_COLUMNS, "leads")
-    call_frame, out = with_direction(calls, CALL_COLUMNS)
+    lead_frame = prepared(leads, FUNNEL_LEADS, "leads")
+    call_frame, out = with_direction(calls, FUNNEL_CALLS)
     keyed = matched(lead_frame, call_frame, out)
     conditions = [np.ones(len(lead_frame), bool), *_call_stages(
         keyed, call_frame, conversation_seconds, positive),

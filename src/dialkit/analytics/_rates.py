@@ -13,13 +13,11 @@ import numpy as np
 import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
-from ._inputs import AnalyticsInputError, answered, prepared, with_direction
+from ._inputs import LOCAL, AnalyticsInputError, answered, prepared, with_direction
 from ._local import local_clock
 from ._match import matched
 from ._stats import wilson_interval
 
-LOCAL = ("zone", "local_hour", "weekday")
-"""What :func:`answer_rates` can group by beyond the calls' own columns."""
 OUTPUT = ("calls", "answered", "rate", "low", "high", "multi_zone")
 """The columns :func:`answer_rates` writes after the ``by`` columns."""
 

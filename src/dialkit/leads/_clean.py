@@ -35,6 +35,7 @@ from ..contract import (
     LeadResultStatus,
 )
 from ._campaign import check_campaign
+from ._cells import CHUNK_ROWS, cell_frame
 from ._hints import region_hints
 from ._normalize import normalize, region_of
 from ._phones import Phones, choose
@@ -50,13 +51,6 @@ FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX)
                 ("email", EMAIL_MAX))
 """The lead fields a file can fill, in the contract's field order, with their
 length limits: the first one that breaks a rule is the refusal's ``field``."""
-
-CHUNK_ROWS = 250_000
-"""Rows normalised at a time. :func:`normalize` has a fixed cost per call and reads a
-part of 200,000 rows or more on two threads; its working memory grows with the part.
-On the 1,000,000-row mix (``benchmarks/bench_clean.py``, whole clean, CPU seconds and
-peak RSS): 100,000 rows 7.3 s and 528 MiB, 250,000 6.3 s and 546 MiB, 500,000 5.3 s and
-621 MiB."""
 
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
@@ -173,14 +167,6 @@ def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> p
     """:func:`normalize` of some of the file's cells (by index), each with its row's
     country (:data:`NORMALIZED` run whole)."""
     return NORMALIZED.local(cell_frame(cells, countries), region=region)
-
-
-def cell_frame(cells: pd.Series, countries: pd.Series | None) -> pd.DataFrame:
-    """The cells (``cell``) and, when given, each one's row's country (``country``)."""
-    if countries is None:
-        return pd.DataFrame({"cell": cells})
-    country = countries if countries.index.equals(cells.index) else countries.loc[cells.index]
-    return pd.DataFrame({"cell": cells, "country": country})
 
 
 def normalized_part(cells: pd.DataFrame, *, region: str) -> pd.DataFrame:

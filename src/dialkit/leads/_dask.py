@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._partitions import PLANS, is_dataset
 from .._partitions_dask import dd, run
-from ._clean import CHUNK_ROWS, cell_frame
+from ._cells import CHUNK_ROWS, cell_frame
 
 Normalizer = Callable[[pd.Series, str, "pd.Series | None"], pd.DataFrame]
 
