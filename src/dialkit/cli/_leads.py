@@ -37,7 +37,7 @@ CountryColumn = Annotated[str | None, typer.Option(metavar="COLUMN", help=(
 Maps = Annotated[list[str] | None, typer.Option("--map", metavar="FIELD=COLUMN", help=(
     "Read a lead field from a column (repeatable): --map phone=Mobil."))]
 Blocked = Annotated[str, typer.Option(metavar="CODES", help=(
-    "Countries the account blocks, comma-separated: KP,IR."))]
+    "Countries the account blocks, codes or names, comma-separated: KP,IR."))]
 Sheet = Annotated[str | None, typer.Option(metavar="SHEET", help=(
     "The workbook's sheet, by name or 0-based number; default the first."))]
 Encoding = Annotated[str | None, typer.Option(metavar="ENCODING", help=(
