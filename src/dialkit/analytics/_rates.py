@@ -28,7 +28,7 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
     counts and a 95% Wilson interval per cell, so 1 of 2 reads differently from 1,000 of 2,000.
 
     Local time is in the zone of ``to_number`` (``phonenumbers``' zones, via
-    :func:`dialkit.compliance.first_zones`, asked once per distinct number); a number
+    ``first_zones``, shared with the compliance audit, asked once per distinct number); a number
     spanning several zones is counted in its first, and each cell says how many of its
     calls that is. Calls to a number of no known zone form the cells whose local hour,
     weekday and zone are null.

@@ -7,7 +7,7 @@ optional ``ax``, returns the Axes, and changes no global state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -67,7 +67,8 @@ def _label(row: pd.Series) -> str:
     return f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} ({row['rate']:.2%})"
 
 
-def plot_by_state(report: AuditReport, *, ax: Any = None, top: int = MOST_BARS) -> Any:
+def plot_by_state(report: AuditReport, *, ax: Axes | None = None,
+                  top: int = MOST_BARS) -> Axes:
     """Findings by the jurisdiction whose rule decided them (``report.findings``'
     ``jurisdiction`` column): a horizontal bar per state or country, by name ("Florida
     (US-FL)"), the most findings at the top, each bar split by whose row decided (the
