@@ -146,6 +146,7 @@ def _write_big(folder: Path) -> tuple[int, int]:
     return held, called
 
 
+@pytest.mark.timeout(300)  # 16 s on a quiet machine; over 120 s once while others ran
 def test_a_funnel_larger_than_a_worker_completes_without_a_worker_killed(
         cluster: Any, tmp_path: Path) -> None:
     held, called = _write_big(tmp_path)
