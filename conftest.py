@@ -11,7 +11,13 @@ after ``tests/conftest.py`` would shadow the one the tests import.)
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
+
 import pytest
+
+DOCTEST_NOW = "2026-11-02T15:00:00+00:00"
+"""The doctests' world's "now", so its numbers are the same on every run."""
 
 SLOW = [
     # a world, the demo, a kernel, a browser, a fresh venv or a benchmark each
@@ -67,10 +73,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session")
+def _doctest_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """One emulator for every doctest of this session (of this xdist worker): the
+    variables that make ``dialkit.Client.sandbox()`` in an example attach to it, and
+    one cache folder they share, so the frames are fetched once, not per example."""
+    import dialkit.sandbox
+
+    with dialkit.sandbox.start(start_time=DOCTEST_NOW) as emulator:
+        yield {**dialkit.sandbox.attach_environment(emulator),
+               "DIALKIT_CACHE_DIR": str(tmp_path_factory.mktemp("doctest-cache"))}
+
+
 @pytest.fixture(autouse=True)
 def _doctest_folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
                     monkeypatch: pytest.MonkeyPatch) -> None:
     if isinstance(request.node, pytest.DoctestItem):
-        folder = tmp_path_factory.mktemp("doctest")
-        monkeypatch.chdir(folder)
-        monkeypatch.setenv("DIALKIT_CACHE_DIR", str(folder / "cache"))
+        monkeypatch.chdir(tmp_path_factory.mktemp("doctest"))
+        for name, value in request.getfixturevalue("_doctest_emulator").items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("MPLBACKEND", "Agg")
+        request.getfixturevalue("doctest_namespace")["dialkit"] = importlib.import_module(
+            "dialkit")

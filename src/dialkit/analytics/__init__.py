@@ -6,9 +6,14 @@ takes that frame and an optional ``ax`` and returns the Axes; and a notebook
 explorer. ``docs/analytics.md`` gives every definition.
 
 Example:
-    >>> frames = dialkit.analytics.load(client)  # doctest: +SKIP
-    >>> table = dialkit.analytics.funnel(**frames)  # doctest: +SKIP
-    >>> dialkit.analytics.plot_funnel(table)  # doctest: +SKIP
+    >>> client = dialkit.Client.sandbox()
+    >>> frames = dialkit.analytics.load(client)
+    >>> sorted(frames)
+    ['appointments', 'callbacks', 'calls', 'leads']
+    >>> table = dialkit.analytics.funnel(**frames)
+    >>> dialkit.analytics.plot_funnel(table).get_title()
+    '...'
+    >>> client.close()
 """
 
 from typing import TYPE_CHECKING

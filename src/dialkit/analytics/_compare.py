@@ -33,9 +33,13 @@ def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, *,
         ``z`` and ``p_value`` (two-sided).
 
     Example:
-        >>> calls = client.frames.calls()  # doctest: +SKIP
-        >>> compare(calls[calls.created_at < "2026-10-15"],
-        ...         calls[calls.created_at >= "2026-10-15"])  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> calls = client.frames.calls()
+        >>> table = compare(calls[calls.created_at < "2026-10-28"],
+        ...                 calls[calls.created_at >= "2026-10-28"])
+        >>> table["metric"].tolist(), bool((table["trials_a"] > 0).all())
+        (['answer_rate', 'conversion_rate'], True)
+        >>> client.close()
     """
     sides = [_counts(frame, positive) for frame in (frame_a, frame_b)]
     rows = []

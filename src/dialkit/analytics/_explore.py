@@ -63,7 +63,10 @@ def explore(client_or_frames: Client | Mapping[str, pd.DataFrame]) -> Explorer |
         ``None``, after printing what to call instead.
 
     Example:
-        >>> dialkit.analytics.explore(client)  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> dialkit.analytics.explore(client)  # outside a notebook: it says what to call
+        dialkit.analytics.explore shows widgets, which need a running notebook kernel ...
+        >>> client.close()
     """
     if not _in_notebook():
         print(NO_NOTEBOOK)

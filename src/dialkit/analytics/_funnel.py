@@ -74,8 +74,11 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         AnalyticsInputError: A frame lacks a column this needs.
 
     Example:
-        >>> table = funnel(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
-        >>> table.pivot(index="campaign_id", columns="stage", values="leads")  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> table = funnel(client.frames.leads(), client.frames.calls())
+        >>> table.pivot(index="campaign_id", columns="stage", values="leads").columns.tolist()
+        ['leads', 'dialled', 'answered', 'conversation', 'positive', 'booked']
+        >>> client.close()
     """
     options: dict[str, Any] = {"callbacks": callbacks, "appointments": appointments,
                "conversation_seconds": conversation_seconds, "positive": positive}
@@ -175,7 +178,11 @@ def biggest_loss(table: pd.DataFrame) -> pd.DataFrame:
         ``shortfall`` (``median - rate``; NaN where there is no such stage).
 
     Example:
-        >>> biggest_loss(funnel(**frames))  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> frames = dialkit.analytics.load(client)
+        >>> biggest_loss(funnel(**frames)).columns.tolist()
+        ['campaign_id', 'biggest_loss', 'rate', 'median', 'shortfall']
+        >>> client.close()
     """
     frame = prepared(table, ("campaign_id", "stage", "rate"), "table", "funnel(...)")
     rates = frame.assign(stage=frame["stage"].astype(str)).pivot(

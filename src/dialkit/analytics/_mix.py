@@ -26,7 +26,10 @@ def disposition_mix(calls: pd.DataFrame, *, freq: str = "W",
         ``calls`` and ``share`` (of the campaign's calls in the period).
 
     Example:
-        >>> disposition_mix(client.frames.calls(), freq="D")  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> disposition_mix(client.frames.calls(), freq="D").columns.tolist()
+        ['campaign_id', 'period', 'disposition', 'calls', 'share']
+        >>> client.close()
     """
     return _mix(calls, "disposition", freq, direction)
 
@@ -37,7 +40,10 @@ def hangup_causes(calls: pd.DataFrame, *, freq: str = "W",
     same shape as :func:`disposition_mix` with ``hangup_cause`` in place of ``disposition``.
 
     Example:
-        >>> hangup_causes(client.frames.calls())  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> hangup_causes(client.frames.calls()).columns.tolist()
+        ['campaign_id', 'period', 'hangup_cause', 'calls', 'share']
+        >>> client.close()
     """
     return _mix(calls, "hangup_cause", freq, direction)
 

@@ -51,7 +51,13 @@ def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     campaigns), each labelled with its count, its share of the leads and of the stage before.
 
     Example:
-        >>> plot_funnel(funnel(leads, calls))  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> from dialkit.analytics import funnel
+        >>> ax = plot_funnel(funnel(leads, calls))
+        >>> ax.get_title(), len(ax.patches)  # a bar per stage
+        ('Funnel: ... campaigns, ... leads', 6)
+        >>> client.close()
     """
     frame = prepared(table, ("stage", "leads"), "funnel table", "the table of funnel()")
     counts = frame.groupby(frame["stage"].astype(str))["leads"].sum().reindex(
@@ -86,7 +92,12 @@ def plot_answer_heatmap(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     are left grey. Other grouping columns (a campaign) are summed over.
 
     Example:
-        >>> plot_answer_heatmap(answer_rates(calls))  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> from dialkit.analytics import answer_rates
+        >>> plot_answer_heatmap(answer_rates(calls)).get_title()
+        'Answer rate by local hour and weekday: ... outbound calls (each cell: rate, calls)'
+        >>> client.close()
     """
     frame = prepared(rates, ("local_hour", "weekday", "calls", "answered"), "answer_rates table",
                      "the table of answer_rates()")
@@ -138,7 +149,12 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     whose ``hangup_cause`` column it takes when the table has no ``disposition``.
 
     Example:
-        >>> plot_disposition_mix(disposition_mix(calls))  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> from dialkit.analytics import disposition_mix
+        >>> plot_disposition_mix(disposition_mix(calls)).get_title()
+        'Disposition mix per period: ... campaigns, ... calls'
+        >>> client.close()
     """
     column = "disposition" if "disposition" in mix else "hangup_cause"
     frame = prepared(mix, ("period", column, "calls"), "mix table",
@@ -203,7 +219,12 @@ def plot_attempts(attempts: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     a bar of their own.
 
     Example:
-        >>> plot_attempts(attempts_to_contact(leads, calls))  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> from dialkit.analytics import attempts_to_contact
+        >>> plot_attempts(attempts_to_contact(leads, calls)).get_title()
+        'Attempts to contact: ... campaigns, ... dialled leads, ...% never reached'
+        >>> client.close()
     """
     frame = prepared(attempts, ("attempts", "leads"), "attempts table",
                      "the table of attempts_to_contact()")

@@ -54,8 +54,11 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
             output column (which would overwrite it).
 
     Example:
-        >>> rates = answer_rates(client.frames.calls())  # doctest: +SKIP
-        >>> rates.pivot(index="local_hour", columns="weekday", values="rate")  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> rates = answer_rates(client.frames.calls())
+        >>> rates.pivot(index="local_hour", columns="weekday", values="rate").columns.tolist()
+        ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+        >>> client.close()
     """
     if on_dask((calls,), compute):
         from . import _dask  # Dask is imported for Dask's frames only
@@ -172,7 +175,10 @@ def attempts_to_contact(leads: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
         (of the campaign's dialled leads).
 
     Example:
-        >>> attempts_to_contact(client.frames.leads(), client.frames.calls())  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> attempts_to_contact(client.frames.leads(), client.frames.calls()).columns.tolist()
+        ['campaign_id', 'attempts', 'leads', 'share']
+        >>> client.close()
     """
     lead_frame = prepared(leads, ("id", "campaign_id", "phone"), "leads")
     call_frame, out = with_direction(calls, ("campaign_id", "to_number", "created_at",

@@ -40,8 +40,12 @@ class Calls(Area):
         """Every call of the account, newest first, lazily across pages.
 
         Example:
-            >>> calls = client.calls.list(direction="outbound")  # doctest: +SKIP
-            >>> answered = sum(c.answered_at is not None for c in calls)  # doctest: +SKIP
+            >>> client = dialkit.Client.sandbox()
+            >>> calls = client.calls.list(direction="outbound")
+            >>> answered = sum(c.answered_at is not None for c in calls)
+            >>> answered > 0
+            True
+            >>> client.close()
         """
         filters = {"campaign_id": campaign_id, "direction": direction}
         return self._list(Call, "calls.list", filters, limit=limit, cursor=cursor, options=options)

@@ -62,9 +62,11 @@ class Client:
             ``$DIALKIT_CACHE_DIR``, else the platform's user cache folder.
 
     Example:
-        >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
-        >>> for call in client.calls.list(direction="outbound"):  # doctest: +SKIP
-        ...     print(call.id, call.disposition)
+        >>> client = dialkit.Client.sandbox()
+        >>> call = next(client.calls.list(direction="outbound"))
+        >>> print(call.id, call.direction)
+        call_... outbound
+        >>> client.close()
     """
 
     def __init__(
@@ -146,8 +148,9 @@ class Client:
                 follows the emulator's ``rate_limit_scale`` unless given.
 
         Example:
-            >>> with dialkit.Client.sandbox() as client:  # doctest: +SKIP
+            >>> with dialkit.Client.sandbox() as client:
             ...     print(client.me()["client"]["scopes"])
+            ['appointments:read', ..., 'calls:read', ..., 'whatsapp:send']
         """
         from .. import sandbox
 

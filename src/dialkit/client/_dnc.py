@@ -37,8 +37,10 @@ class Dnc(Area):
         its position in ``phones`` and, where it can tell, its E.164 form.
 
         Example:
-            >>> [r.listed for r in client.dnc.check(["+14155550100"])]  # doctest: +SKIP
+            >>> client = dialkit.Client.sandbox()
+            >>> [r.listed for r in client.dnc.check(["+14155550100"])]
             [False]
+            >>> client.close()
         """
         numbers = checked(_PHONES.validate_python, list(phones), at=("phones",))
         results: list[DncCheckResult] = []

@@ -90,7 +90,11 @@ class Leads(Area):
         ``external_id`` matches only this API client's own ids.
 
         Example:
-            >>> new = [lead.phone for lead in client.leads.list(status="new")]  # doctest: +SKIP
+            >>> client = dialkit.Client.sandbox()
+            >>> new = [lead.phone for lead in client.leads.list(status="new")]
+            >>> len(new) > 0, new[0].startswith("+")
+            (True, True)
+            >>> client.close()
         """
         filters = {"campaign_id": campaign_id, "status": status, "external_id": external_id}
         return self._list(Lead, "leads.list", filters, limit=limit, cursor=cursor, options=options)

@@ -73,8 +73,14 @@ class ListIterator(Iterator[Item], Generic[Item]):
     that wants to keep cursors, e.g. to resume a long load later.
 
     Example:
-        >>> for call in client.calls.list(direction="inbound"):  # doctest: +SKIP
-        ...     print(call.id, call.status)
+        >>> client = dialkit.Client.sandbox()
+        >>> calls = client.calls.list(direction="inbound")
+        >>> next(calls).direction == "inbound"
+        True
+        >>> page = next(client.calls.list(direction="inbound").pages())
+        >>> len(page.data) > 1, page.page.next_cursor is not None
+        (True, True)
+        >>> client.close()
     """
 
     def __init__(self, fetch: FetchAnswer, parse: ParsePage[Item],

@@ -68,9 +68,16 @@ class ImportResult(ImportResponse):
     (the same as ``.data``); :meth:`to_frame` gives them as a DataFrame.
 
     Example:
-        >>> result = client.leads.import_batch(campaign_id, records)  # doctest: +SKIP
-        >>> [lead.status for lead in result]  # doctest: +SKIP
-        >>> result.to_frame().query("status != 'accepted'")  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> campaign_id = next(client.campaigns.list(status="draft")).id
+        >>> records = [{"phone": "+14155550177", "full_name": "Grace Hopper"},
+        ...            {"phone": "not a phone", "full_name": "Nobody"}]
+        >>> result = client.leads.import_batch(campaign_id, records)
+        >>> [str(lead.status) for lead in result]
+        ['accepted', 'invalid']
+        >>> result.to_frame().query("status != 'accepted'")["index"].tolist()
+        [1]
+        >>> client.close()
     """
 
     def __iter__(self) -> Iterator[LeadResult]:  # type: ignore[override]
