@@ -24,8 +24,14 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
         AuditInputError: The file cannot be read, or passes a limit (``DIALKIT_MAX_*``).
 
     Example:
-        >>> calls = read_export("calls.parquet")  # doctest: +SKIP
-        >>> audit(calls).to_text()  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> client.frames.calls().to_parquet("calls.parquet")  # an export, as it came
+        >>> from dialkit.compliance import audit
+        >>> calls = read_export("calls.parquet")
+        >>> text = audit(calls).to_text()
+        >>> text.splitlines()[1].split()  # a line per rule follows
+        ['findings', 'audited', 'of', 'rate', 'verdict']
+        >>> client.close()
     """
     path = Path(path)
     try:

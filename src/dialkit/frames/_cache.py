@@ -295,7 +295,13 @@ def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     ``service``, ``credential_id``, then the columns of :meth:`Cache.info`.
 
     Example:
-        >>> dialkit.frames.cache_info()[["service", "resource", "rows"]]  # doctest: +SKIP
+        >>> import dialkit.frames
+        >>> client = dialkit.Client.sandbox()
+        >>> calls = client.frames.calls()
+        >>> info = dialkit.frames.cache_info()
+        >>> info.columns[:3].tolist(), "calls" in set(info["resource"])
+        (['service', 'credential_id', 'resource'], True)
+        >>> client.close()
     """
     folders = sorted(cache_root(root).glob("*/*-*"))
     return _info(folders, ("service", "credential_id", *_COLUMNS))
@@ -368,7 +374,12 @@ class Cache:
         """One row per cached frame: resource, filters, rows, bytes, fetched_at, path.
 
         Example:
-            >>> client.cache.info()[["resource", "rows", "path"]]  # doctest: +SKIP
+            >>> client = dialkit.Client.sandbox()
+            >>> calls = client.frames.calls()
+            >>> info = client.cache.info()
+            >>> int(info.loc[info["resource"] == "calls", "rows"].max()) == len(calls)
+            True
+            >>> client.close()
         """
         return _info(self._folders(), _COLUMNS)
 

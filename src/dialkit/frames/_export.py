@@ -93,8 +93,14 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
         CacheMissError: Given a cache that holds neither calls nor leads.
 
     Example:
-        >>> dialkit.frames.export(client, "account-data")  # doctest: +SKIP
-        >>> calls = dask.dataframe.read_parquet("account-data/calls")  # doctest: +SKIP
+        >>> import dialkit.frames, pandas as pd
+        >>> client = dialkit.Client.sandbox()
+        >>> dialkit.frames.export(client, "account-data")
+        PosixPath('account-data')
+        >>> calls = pd.read_parquet("account-data/calls")  # or dask.dataframe.read_parquet
+        >>> len(calls) == len(client.frames.calls())
+        True
+        >>> client.close()
     """
     if partition_by not in PERIODS:
         raise ValueError(f"partition_by={partition_by!r}: pass one of "

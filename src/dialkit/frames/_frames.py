@@ -104,8 +104,13 @@ class Frames:
     than one page; by default in a notebook or a terminal only).
 
     Example:
-        >>> calls = client.frames.calls(direction="outbound")  # doctest: +SKIP
-        >>> calls.groupby("disposition").size()  # doctest: +SKIP
+        >>> client = dialkit.Client.sandbox()
+        >>> calls = client.frames.calls(direction="outbound")
+        >>> calls["direction"].unique().tolist()
+        ['outbound']
+        >>> int(calls.groupby("disposition", observed=True).size().sum()) <= len(calls)
+        True
+        >>> client.close()
     """
 
     def __init__(self, client: Client, cache: Cache) -> None:

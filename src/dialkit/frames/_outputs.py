@@ -48,8 +48,12 @@ def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
     """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell.
 
     Example:
-        >>> with excel_writer("out.xlsx") as book:  # doctest: +SKIP
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"phone": ["+14155550199"], "note": ["=1+1"]})
+        >>> with excel_writer("out.xlsx") as book:
         ...     frame.to_excel(book, sheet_name="leads", index=False)
+        >>> pd.read_excel("out.xlsx", engine="calamine")["note"].tolist()  # text, not a formula
+        ['=1+1']
     """
     return pd.ExcelWriter(path, engine="xlsxwriter",
                           engine_kwargs={"options": dict(EXCEL_OPTIONS)})

@@ -6,8 +6,12 @@ dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
 ``phonenumbers``, ``dialkit.leads.import_leads`` the client too.
 
 Example:
-    >>> leads = dialkit.leads.read("vendor.csv")  # doctest: +SKIP
-    >>> leads.fields                               # doctest: +SKIP
+    >>> import dialkit.leads
+    >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+    ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+    ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+    >>> leads = dialkit.leads.read("vendor.csv")
+    >>> leads.fields
     {'phone': 'Mobile', 'full_name': 'Name', 'email': 'E-mail'}
 """
 

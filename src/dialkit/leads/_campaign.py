@@ -106,7 +106,14 @@ def campaigns(client: Client, **options: Unpack[FrameOptions]) -> pd.DataFrame:
         it takes leads now (draft, ready or paused).
 
     Example:
-        >>> dialkit.leads.campaigns(client)  # doctest: +SKIP
+        >>> import dialkit.leads
+        >>> client = dialkit.Client.sandbox()
+        >>> table = dialkit.leads.campaigns(client)
+        >>> table.columns.tolist()
+        ['id', 'name', 'status', 'leads', 'importable']
+        >>> sorted(table.loc[table["importable"], "status"].unique())
+        ['draft', 'paused', 'ready']
+        >>> client.close()
     """
     frame = client.frames.campaigns(**options)
     counts = client.frames.leads(**options)["campaign_id"].value_counts()

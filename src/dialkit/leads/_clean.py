@@ -123,8 +123,15 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         LeadFileError: The file cannot be read, or has no phone column.
 
     Example:
-        >>> result = dialkit.leads.clean("vendor.csv", region="GB")  # doctest: +SKIP
-        >>> result.summary  # doctest: +SKIP
+        >>> import dialkit.leads
+        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+        >>> result = dialkit.leads.clean("vendor.csv", region="US")
+        >>> result.summary
+             status         reason field rows
+        0  accepted           None  None    2
+        1   invalid  invalid_phone  None    1
     """
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:

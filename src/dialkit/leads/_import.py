@@ -193,8 +193,20 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         LeadFileError: The file cannot be read.
 
     Example:
-        >>> report = dialkit.leads.import_leads(client, "vendor.csv", "cmp_...")  # doctest: +SKIP
-        >>> report.counts  # doctest: +SKIP
+        >>> import dialkit.leads
+        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+        >>> client = dialkit.Client.sandbox()
+        >>> campaign_id = next(client.campaigns.list(status="ready")).id
+        >>> report = dialkit.leads.import_leads(client, "vendor.csv", campaign_id)
+        >>> report.counts
+        imported              2
+        refused_locally       1
+        refused_by_service    0
+        not_attempted         0
+        Name: rows, dtype: int64
+        >>> client.close()
     """
     blocked_countries = blocked_regions(blocked_countries)  # before anything is read
     options = {"region": region, "blocked_countries": sorted(blocked_countries),

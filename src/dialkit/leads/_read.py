@@ -162,8 +162,13 @@ def read(source: Source, *, sheet: str | int | None = None,
             is past a limit.
 
     Example:
-        >>> leads = dialkit.leads.read("vendor.csv")  # doctest: +SKIP
-        >>> leads.fields["phone"], len(leads.frame)  # doctest: +SKIP
+        >>> import dialkit.leads
+        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+        >>> leads = dialkit.leads.read("vendor.csv")
+        >>> leads.fields["phone"], len(leads.frame)
+        ('Mobile', 3)
     """
     phones = [mapping["phone"]] if mapping and "phone" in mapping else []
     if isinstance(source, pd.DataFrame):
