@@ -142,8 +142,9 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
         echo: Where progress lines go.
 
     Example:
-        >>> report = run_demo("reports", scale="small")  # doctest: +SKIP
+        >>> report = run_demo("reports", scale="small")  # about a minute  # doctest: +SKIP
         >>> report.ok, report.index  # doctest: +SKIP
+        (True, PosixPath('.../reports/index.html'))
     """
     config = demo_config(scale)
     paths = list(default_notebooks() if notebooks is None else notebooks)

@@ -114,7 +114,9 @@ class JsonLinesAuditLog:
         OSError: The file cannot be created or opened for appending.
 
     Example:
-        >>> log = JsonLinesAuditLog("audit.jsonl")  # doctest: +SKIP
+        >>> log = JsonLinesAuditLog("audit.jsonl")
+        >>> log.path.is_file()  # created at once, so a bad path fails here, not mid-call
+        True
     """
 
     def __init__(self, path: str | Path) -> None:

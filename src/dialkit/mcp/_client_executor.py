@@ -97,7 +97,13 @@ class ClientExecutor:
             for one); ``None`` where the transport carries none (stdio).
 
     Example:
-        >>> server = build_server(ClientExecutor(client))  # doctest: +SKIP
+        >>> from dialkit.mcp import build_server
+        >>> client = dialkit.Client.sandbox()
+        >>> executor = ClientExecutor(client)
+        >>> "calls:read" in executor.identity().scopes  # what the tools may do
+        True
+        >>> server = build_server(executor)
+        >>> client.close()
     """
 
     def __init__(self, client: AccountClient, bearer_token: str | None = None) -> None:

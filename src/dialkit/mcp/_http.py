@@ -33,8 +33,14 @@ class StreamableHttp:
     enters it in its own lifespan.
 
     Example:
-        >>> app = StreamableHttp(build_server(executor))  # doctest: +SKIP
-        >>> uvicorn.run(app, port=8000)  # doctest: +SKIP
+        >>> from dialkit.mcp import ClientExecutor, build_server
+        >>> client = dialkit.Client.sandbox()
+        >>> app = StreamableHttp(build_server(ClientExecutor(client)))
+        >>> app.path
+        '/mcp'
+        >>> import uvicorn
+        >>> uvicorn.run(app, port=8000)  # serves until interrupted  # doctest: +SKIP
+        >>> client.close()
     """
 
     def __init__(self, server: MCPServer, path: str = "/mcp") -> None:

@@ -66,8 +66,13 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
         OSError: The port cannot be bound or the audit log cannot be written.
 
     Example:
-        >>> with dialkit.Client() as client:  # doctest: +SKIP
-        ...     dialkit.mcp.serve(client, http=8000, bearer_token=os.environ["DIALKIT_API_KEY"])
+        >>> import os
+        >>> import dialkit.mcp
+        >>> client = dialkit.Client.sandbox()  # or dialkit.Client() for the service
+        >>> token = os.environ["DIALKIT_SANDBOX_KEY"]  # the client's key, for one
+        >>> # serves until interrupted (so the doctests skip it):
+        >>> dialkit.mcp.serve(client, http=8000, bearer_token=token)  # doctest: +SKIP
+        >>> client.close()
     """
     names = None if tools is None else list(tools)
     select_tools(names, read_only=read_only)
@@ -133,7 +138,17 @@ def bearer_gate(app: ASGIApp, token: str) -> ASGIApp:
     ``token``; other scopes (the lifespan) pass through.
 
     Example:
-        >>> app = bearer_gate(StreamableHttp(server), token)  # doctest: +SKIP
+        >>> import asyncio, httpx
+        >>> from dialkit.mcp import ClientExecutor, build_server
+        >>> client = dialkit.Client.sandbox()
+        >>> app = bearer_gate(StreamableHttp(build_server(ClientExecutor(client))), "s3cret")
+        >>> async def post(token):
+        ...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+        ...                                  base_url="http://mcp") as http:
+        ...         return await http.post("/mcp", headers={"Authorization": f"Bearer {token}"})
+        >>> asyncio.run(post("wrong")).status_code
+        401
+        >>> client.close()
     """
     expected = f"Bearer {token}".encode()
 

@@ -442,8 +442,15 @@ def build_server(executor: Executor, *, audit: AuditLog | None = None,
         confirm_timeout: Seconds an older client's user has to confirm a call.
 
     Example:
-        >>> server = build_server(executor, read_only=True)  # doctest: +SKIP
-        >>> server.run("stdio")  # doctest: +SKIP
+        >>> import asyncio
+        >>> from dialkit.mcp import ClientExecutor
+        >>> client = dialkit.Client.sandbox()
+        >>> server = build_server(ClientExecutor(client), read_only=True)
+        >>> tools = asyncio.run(server.list_tools())
+        >>> len(tools) > 0, all(tool.annotations.read_only_hint for tool in tools)
+        (True, True)
+        >>> server.run("stdio")  # serves until stdin closes  # doctest: +SKIP
+        >>> client.close()
     """
     runner = _Runner(executor, audit, confirm_timeout)
     chosen = select_tools(tools, read_only=read_only)

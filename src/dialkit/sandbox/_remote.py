@@ -96,8 +96,14 @@ def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
     ``sandbox`` with its key labelled ``key``, limited as the emulator limits.
 
     Example:
-        >>> with dialkit.sandbox.start() as sandbox:  # doctest: +SKIP
-        ...     subprocess.run([...], env=os.environ | attach_environment(sandbox))
+        >>> import os, subprocess, sys
+        >>> import dialkit.sandbox
+        >>> code = "import dialkit; print(dialkit.Client.sandbox().emulator.persistent)"
+        >>> with dialkit.sandbox.start() as sandbox:
+        ...     run = subprocess.run([sys.executable, "-c", code], capture_output=True,
+        ...                          text=True, env=os.environ | attach_environment(sandbox))
+        >>> run.stdout  # the other process attached to it, and did not start its own
+        'True\\n'
     """
     scale = sandbox.service.config.server.rate_limit_scale
     return {SANDBOX_URL_VARIABLE: sandbox.base_url,

@@ -35,7 +35,7 @@ def serve(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         SandboxStartError: The port cannot be bound.
 
     Example:
-        >>> serve(port=0)  # doctest: +SKIP
+        >>> serve(port=0)  # serves until interrupted  # doctest: +SKIP
         listening on http://127.0.0.1:40467
         test key: sk_test_...
         mcp url: http://127.0.0.1:40467/mcp

@@ -221,9 +221,12 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
             text), for the same world on every run; default the current hour.
 
     Example:
-        >>> with dialkit.sandbox.start() as sandbox:  # doctest: +SKIP
+        >>> import httpx
+        >>> import dialkit.sandbox
+        >>> with dialkit.sandbox.start() as sandbox:
         ...     httpx.get(sandbox.base_url + "/v1/me",
         ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
+        <Response [200 OK]>
     """
     resolved = resolve_config(config, db, start_time)
     sock = bind(host, port)
