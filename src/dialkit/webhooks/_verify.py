@@ -77,9 +77,20 @@ def verify(body: bytes, headers: Headers, secrets: Secrets, *,
         TypeError: ``body`` is not bytes (a decoded body may not be what was signed).
 
     Example:
-        >>> event = verify(request.body, request.headers, "whsec_...")  # doctest: +SKIP
-        >>> event.type, event.data.call_id  # doctest: +SKIP
-        ('call.completed', 'call_...')
+        >>> import json, time
+        >>> from dialkit.webhooks import sign
+        >>> body = json.dumps({  # a delivery signed here as the service signs one
+        ...     "id": "evt_5f0c6c1e-3b7a-4c55-9a51-2d4f6f3e8a10", "type": "call.completed",
+        ...     "created_at": "2026-11-02T15:00:00Z", "api_version": "v1", "schema_version": 1,
+        ...     "data": {"call_id": "call_1b4e28ba-2fa1-4d2e-883f-0016d3cca427"}}).encode()
+        >>> sent = int(time.time())
+        >>> headers = {"Service-Timestamp": str(sent), "Service-Signature": sign(body, "whsec_test",
+        ...                                                                   timestamp=sent),
+        ...            "Service-Event-Id": "evt_5f0c6c1e-3b7a-4c55-9a51-2d4f6f3e8a10",
+        ...            "Service-Delivery-Id": "whd_0d6a3c8e-8f7b-4d0e-9c43-5b1e2a7f9d31"}
+        >>> event = verify(body, headers, "whsec_test")  # a receiver's request.body, .headers
+        >>> str(event.type), event.data.call_id
+        ('call.completed', 'call_1b4e28ba-2fa1-4d2e-883f-0016d3cca427')
     """
     if not isinstance(body, bytes | bytearray | memoryview):
         raise TypeError(f"pass the raw body as bytes, not {type(body).__name__}: "
