@@ -3,21 +3,26 @@
 The slow tests are marked ``slow`` here, in one list, so ``-m "not slow"`` is a
 developer's quick loop (CI runs all: nothing is skipped by the mark). The doctests of
 ``src/dialkit`` (collected by ``--doctest-modules``) each run in an empty folder of their
-own with a cache of their own, so an example can write ``events.sqlite`` or cache frames
-as a reader's session would, without touching the checkout, the user's cache or another
-worker's files. (At the root, not in ``src/``: a second top-level ``conftest`` loaded
-after ``tests/conftest.py`` would shadow the one the tests import.)
+own, so an example can write ``vendor.csv`` or ``events.sqlite`` as a reader's session
+would, without touching the checkout, the user's cache or another worker's files. They
+share one emulator per worker (started when the first doctest runs, its world pinned),
+which ``dialkit.Client.sandbox()`` in an example attaches to through the variables of
+``dialkit.sandbox.attach_environment``, and one frames cache beside it, so the examples
+read as a reader types them and still run in seconds. (At the root, not in ``src/``: a
+second top-level ``conftest`` loaded after ``tests/conftest.py`` would shadow the one the
+tests import.)
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 DOCTEST_NOW = "2026-11-02T15:00:00+00:00"
-"""The doctests' world's "now", so its numbers are the same on every run."""
+"""The doctests' world's "now"."""
 
 SLOW = [
     # a world, the demo, a kernel, a browser, a fresh venv or a benchmark each
@@ -77,21 +82,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _doctest_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """One emulator for every doctest of this session (of this xdist worker): the
     variables that make ``dialkit.Client.sandbox()`` in an example attach to it, and
-    one cache folder they share, so the frames are fetched once, not per example."""
+    one cache folder they share, so the frames are fetched once, not per example.
+
+    It is ``Client.sandbox()``'s default world, pinned as ``dialkit demo`` pins its own (a
+    fixed "now" and a manual clock, so no dialling goes on between examples, and the
+    same world on every run) and not rate limited."""
     import dialkit.sandbox
 
-    with dialkit.sandbox.start(start_time=DOCTEST_NOW) as emulator:
+    base = dialkit.sandbox.default_config(start_time=DOCTEST_NOW)
+    server = base.server.model_copy(update={"rate_limit_scale": 0, "clock": "manual"})
+    with dialkit.sandbox.start(base.model_copy(update={"server": server})) as emulator:
         yield {**dialkit.sandbox.attach_environment(emulator),
                "DIALKIT_CACHE_DIR": str(tmp_path_factory.mktemp("doctest-cache"))}
 
 
 @pytest.fixture(autouse=True)
 def _doctest_folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-                    monkeypatch: pytest.MonkeyPatch) -> None:
-    if isinstance(request.node, pytest.DoctestItem):
-        monkeypatch.chdir(tmp_path_factory.mktemp("doctest"))
-        for name, value in request.getfixturevalue("_doctest_emulator").items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("MPLBACKEND", "Agg")
-        request.getfixturevalue("doctest_namespace")["dialkit"] = importlib.import_module(
-            "dialkit")
+                    monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A doctest's folder, emulator and ``dialkit`` (as after the package docstring's
+    ``import dialkit``); the figures its plots drew (Agg, no window) are closed after."""
+    if not isinstance(request.node, pytest.DoctestItem):
+        yield
+        return
+    monkeypatch.chdir(tmp_path_factory.mktemp("doctest"))
+    for name, value in request.getfixturevalue("_doctest_emulator").items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    request.getfixturevalue("doctest_namespace")["dialkit"] = importlib.import_module("dialkit")
+    yield
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")

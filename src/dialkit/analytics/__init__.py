@@ -6,6 +6,7 @@ takes that frame and an optional ``ax`` and returns the Axes; and a notebook
 explorer. ``docs/analytics.md`` gives every definition.
 
 Example:
+    >>> import dialkit.analytics
     >>> client = dialkit.Client.sandbox()
     >>> frames = dialkit.analytics.load(client)
     >>> sorted(frames)

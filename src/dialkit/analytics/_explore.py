@@ -63,6 +63,7 @@ def explore(client_or_frames: Client | Mapping[str, pd.DataFrame]) -> Explorer |
         ``None``, after printing what to call instead.
 
     Example:
+        >>> import dialkit.analytics
         >>> client = dialkit.Client.sandbox()
         >>> dialkit.analytics.explore(client)  # outside a notebook: it says what to call
         dialkit.analytics.explore shows widgets, which need a running notebook kernel ...

@@ -178,6 +178,7 @@ def biggest_loss(table: pd.DataFrame) -> pd.DataFrame:
         ``shortfall`` (``median - rate``; NaN where there is no such stage).
 
     Example:
+        >>> import dialkit.analytics
         >>> client = dialkit.Client.sandbox()
         >>> frames = dialkit.analytics.load(client)
         >>> biggest_loss(funnel(**frames)).columns.tolist()
