@@ -13,7 +13,7 @@ Example:
     ['appointments', 'callbacks', 'calls', 'leads']
     >>> table = dialkit.analytics.funnel(**frames)
     >>> dialkit.analytics.plot_funnel(table).get_title()
-    '...'
+    'Funnel: ... campaigns, ... leads'
     >>> client.close()
 """
 
