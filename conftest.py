@@ -16,7 +16,9 @@ tests import.)
 from __future__ import annotations
 
 import importlib
+import json
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -108,7 +110,26 @@ def _doctest_folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.Tem
     for name, value in request.getfixturevalue("_doctest_emulator").items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    request.getfixturevalue("doctest_namespace")["dialkit"] = importlib.import_module("dialkit")
+    namespace = request.getfixturevalue("doctest_namespace")
+    namespace["dialkit"] = importlib.import_module("dialkit")
+    namespace["body"], namespace["headers"] = _signed_delivery()
     yield
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+def _signed_delivery() -> tuple[bytes, dict[str, str]]:
+    """A ``call.completed`` delivery signed with ``whsec_test`` as the service signs one,
+    for the webhook examples after ``verify``'s, which builds it in full for the reader."""
+    from dialkit.webhooks import sign
+
+    event_id = "evt_5f0c6c1e-3b7a-4c55-9a51-2d4f6f3e8a10"
+    body = json.dumps({
+        "id": event_id, "type": "call.completed", "created_at": "2026-11-02T15:00:00Z",
+        "api_version": "v1", "schema_version": 1,
+        "data": {"call_id": "call_1b4e28ba-2fa1-4d2e-883f-0016d3cca427"}}).encode()
+    sent = int(time.time())
+    return body, {"Service-Timestamp": str(sent),
+                  "Service-Signature": sign(body, "whsec_test", timestamp=sent),
+                  "Service-Event-Id": event_id,
+                  "Service-Delivery-Id": "whd_0d6a3c8e-8f7b-4d0e-9c43-5b1e2a7f9d31"}

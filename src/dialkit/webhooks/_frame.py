@@ -47,17 +47,9 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
         StoreError: There is no readable event store at ``db``.
 
     Example:
-        >>> import json, time
-        >>> from dialkit.webhooks import EventStore, sign, verify
-        >>> body = json.dumps({  # a delivery signed here as the service signs one
-        ...     "id": "evt_5f0c6c1e-3b7a-4c55-9a51-2d4f6f3e8a10", "type": "call.completed",
-        ...     "created_at": "2026-11-02T15:00:00Z", "api_version": "v1", "schema_version": 1,
-        ...     "data": {"call_id": "call_1b4e28ba-2fa1-4d2e-883f-0016d3cca427"}}).encode()
-        >>> sent = int(time.time())
-        >>> headers = {"Service-Timestamp": str(sent), "Service-Signature": sign(body, "whsec_test",
-        ...                                                                   timestamp=sent),
-        ...            "Service-Event-Id": "evt_5f0c6c1e-3b7a-4c55-9a51-2d4f6f3e8a10",
-        ...            "Service-Delivery-Id": "whd_0d6a3c8e-8f7b-4d0e-9c43-5b1e2a7f9d31"}
+        >>> from dialkit.webhooks import EventStore, verify
+        >>> # body, headers: a call.completed delivery signed with "whsec_test",
+        >>> # built as in verify's example
         >>> with EventStore("events.sqlite") as store:
         ...     _ = store.add(verify(body, headers, "whsec_test"), body)
         >>> frame = events_frame("events.sqlite")
