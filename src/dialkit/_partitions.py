@@ -40,16 +40,21 @@ class Plan:
             any order), and the options.
         key: The column whose rows ``part`` needs together in each frame, or ``None``
             when rows can be split anyhow.
+        stacked: Whether ``part`` answers with a frame and ``combine`` takes the parts'
+            frames stacked in one; else ``part`` answers with any object (the audit's
+            part is three frames) and ``combine`` takes the list of them.
     """
 
     name: str
-    part: Callable[..., pd.DataFrame]
-    combine: Callable[..., pd.DataFrame]
+    part: Callable[..., Any]
+    combine: Callable[..., Any]
     key: str | None = None
+    stacked: bool = True
 
     def local(self, *frames: pd.DataFrame, **options: Any) -> pd.DataFrame:
-        """The answer for pandas frames: the whole as one part."""
-        return self.combine(self.part(*frames, **options), **options)
+        """The answer for pandas frames of a stacked plan: the whole as one part."""
+        answer: pd.DataFrame = self.combine(self.part(*frames, **options), **options)
+        return answer
 
 
 PLANS: dict[str, Plan] = {}

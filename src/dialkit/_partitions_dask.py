@@ -15,7 +15,7 @@ Dask installed.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -25,21 +25,22 @@ from ._partitions import Plan, is_dask, is_dataset
 
 with _extras.needs("dask"):
     dd: Any = importlib.import_module("dask.dataframe")
+    delayed: Any = importlib.import_module("dask").delayed
 """Dask's DataFrame module, typed loosely: its functions are not typed for a strict
 checker, and a checker without Dask installed checks this module too."""
 
 TEXT = pd.StringDtype("pyarrow")
 
 
-def frame(source: Any, columns: Sequence[str], name: str, check: Any = None) -> Any:
+def frame(source: Any, columns: Sequence[str] | None, name: str, check: Any = None) -> Any:
     """``source`` (a Dask frame, a dataset path or a pandas frame) as a Dask frame of
-    ``columns`` only (the rest is never read); ``check(meta)`` first, which raises the
-    pandas path's own error for a frame that lacks a column."""
+    ``columns`` only (the rest is never read; ``None``: every column); ``check(meta)``
+    first, which raises the pandas path's own error for a frame that lacks a column."""
     data = dd.read_parquet(str(source)) if is_dataset(source) else (
         source if is_dask(source) else dd.from_pandas(source, npartitions=1))
     if check is not None:
         check(data._meta)
-    return data[list(columns)]
+    return data if columns is None else data[list(columns)]
 
 
 def whole(source: Any) -> Any:
@@ -49,19 +50,52 @@ def whole(source: Any) -> Any:
     return source.compute() if is_dask(source) else source
 
 
-def run(plan: Plan, frames: Sequence[Any], *, compute: bool, **options: Any) -> Any:
+def run(plan: Plan, frames: Sequence[Any], *, compute: bool,
+        finish: Mapping[str, Any] | None = None, **options: Any) -> Any:
     """``plan`` over Dask ``frames``: pandas' answer, or with ``compute=False`` the lazy
-    Dask frame that computes to it."""
+    Dask frame (of a stacked plan; else the ``dask.delayed`` object) that computes to it.
+    ``combine`` is given the ``options`` and ``finish``, ``part`` the ``options`` (a Dask
+    scalar or delayed object among them is computed first)."""
+    if not plan.stacked:
+        options = {name: value.to_delayed() if is_dask(value) else value
+                   for name, value in options.items()}
+        answer = delayed(plan.combine)(listed_parts(plan, frames, **options),
+                                       **options, **(finish or {}))
+        return answer.compute() if compute else answer
     if plan.key is not None:
         frames = co_partitioned(frames, plan.key)
     meta = plan.part(*(part._meta for part in frames), **options)
     parts = dd.map_partitions(plan.part, *frames, meta=meta, align_dataframes=False,
                               **options)
+    options = {**options, **(finish or {})}
     if compute:
         return plan.combine(parts.compute(), **options)
     joined = parts.repartition(npartitions=1).map_partitions(
         plan.combine, meta=plan.combine(meta, **options), **options)
     return joined
+
+
+def stacked_parts(plan: Plan, frames: Sequence[Any], **options: Any) -> Any:
+    """The lazy Dask frame of a stacked plan's parts, uncombined: its ``part`` over
+    ``frames`` (shuffled on its ``key`` first), where an option may be a Dask object (a
+    scalar the parts need, computed first). The audit shuffles these parts again."""
+    meta = plan.part(*(part._meta for part in frames), **{  # a Dask option by its own meta
+        name: value._meta if is_dask(value) else value for name, value in options.items()})
+    return dd.from_delayed(listed_parts(plan, frames, **{
+        name: value.to_delayed() if is_dask(value) else value
+        for name, value in options.items()}), meta=meta, verify_meta=False)
+
+
+def listed_parts(plan: Plan, frames: Sequence[Any | None], **options: Any) -> list[Any]:
+    """A ``dask.delayed`` part of ``plan`` per partition of ``frames`` shuffled on its
+    ``key``; a ``None`` among ``frames`` (a frame not given) is given to every part as
+    ``None``. An option that is a Dask object is given as its ``to_delayed()``."""
+    given = [part for part in frames if part is not None]
+    shuffled = iter(co_partitioned(given, plan.key) if plan.key is not None else given)
+    pieces = [None if part is None else next(shuffled).to_delayed() for part in frames]
+    count = max(len(piece) for piece in pieces if piece is not None)
+    return [delayed(plan.part)(*(None if piece is None else piece[n] for piece in pieces),
+                               **options) for n in range(count)]
 
 
 def co_partitioned(frames: Sequence[Any], key: str) -> list[Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._partitions import on_dask, read_whole
 from .._places._blocked import blocked_regions
 from .._places._zones import Rows, codes_in
 from ..frames import utc_times, write_csv
@@ -38,6 +39,10 @@ _READ = (*CALL_COLUMNS, "agent_joined_at")
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
+_FINDING_COLUMNS = (*checks.COLUMNS, "calls_in_24h", "window_rate", "window_answered",
+                    "window_abandoned", "country", "from_number", "listed_at", "checked_at")
+"""The findings' columns, every rule's own after the common ones in the order the rules
+run (:func:`audited`), so that the findings of many parts have one part's order."""
 _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
           "checked_at")
 
@@ -173,12 +178,13 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
           campaign_id: str | Collection[str] | None = None,
           as_of: pd.Timestamp | str | None = None,
-          campaigns: Collection[str] | None = None) -> AuditReport:
+          campaigns: Collection[str] | None = None, compute: bool = True) -> AuditReport:
     """Audit what the account did against ``rules``.
 
     Args:
         calls: Calls (``client.frames.calls()`` or an export with its columns);
-            only outbound calls can be findings.
+            only outbound calls can be findings. Also a Dask DataFrame, or the path of a
+            Parquet dataset (``dialkit.frames.export``'s ``calls`` folder): see below.
         leads: Leads, for the lead rules and to name each call's lead.
         dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
             the data have it, dates each listing).
@@ -194,61 +200,171 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         campaign_id: Audit this campaign only, or these (a list of ids).
         as_of: When the audit looks from (for the DNC scrub age); default now.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
+        compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
+            ``compute()`` gives the report.
+
+    With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
+    audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
+    report: each number's calls, leads and DNC results are shuffled into one partition
+    and audited there by the rules below, and the answered calls of each campaign into
+    one for the abandonment rate. Without Dask, a path is read whole with pandas.
 
     Raises:
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
     """
-    blocked = _regions(blocked_countries)
-    campaigns = _campaigns(campaign_id, campaigns)
+    options = Options(rules=rules, blocked=_regions(blocked_countries),
+                      verified=None if verified_caller_ids is None
+                      else frozenset(verified_caller_ids),
+                      campaigns=_campaigns(campaign_id, campaigns),
+                      moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
+                                        else as_of))
+    if on_dask((calls, leads, dnc), compute):
+        from . import _dask  # Dask is imported for Dask's inputs only
+        return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]
+    calls, leads, dnc = (read_whole(frame) for frame in (calls, leads, dnc))
     given = {"calls": calls, "leads": leads, "dnc": dnc}
-    moment = utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
-    prepared = _prepared(calls, CALL_COLUMNS, "calls")
-    rows = _outbound_rows(prepared, campaigns)
+    prepared = prepared_calls(calls)
+    rows = outbound_rows(prepared, options.campaigns)
+    answered = answered_calls(prepared, rows)
+    joined = checks.has_join_times(answered)
+    windows = checks.abandonment_windows(answered, rules, joined)
+    part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
+                   prepared_dnc(dnc), windows, options=options, joined=joined)
+    return report([part], options=options, joined=joined, sources=sources_of(given))
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the caller asked of the audit, as every part of it needs it."""
+
+    rules: Rules
+    blocked: tuple[str, ...]
+    verified: frozenset[str] | None
+    campaigns: frozenset[str] | None
+    moment: pd.Timestamp
+
+
+@dataclass(frozen=True)
+class Part:
+    """The audit of some numbers' calls and leads (all of the account's, on pandas):
+    their ``findings``, ``abandoned`` calls and ``population`` (:class:`AuditReport`'s)."""
+
+    findings: pd.DataFrame
+    abandoned: pd.DataFrame
+    population: pd.DataFrame
+
+
+def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
+    """The calls checked for the audit's columns, times in UTC."""
+    return _prepared(calls, CALL_COLUMNS, "calls")
+
+
+def prepared_leads(leads: pd.DataFrame | None,
+                   campaigns: Collection[str] | None) -> pd.DataFrame | None:
+    """The leads of the audited campaigns, checked, their ``id`` as ``lead_id``."""
+    if leads is None:
+        return None
+    leads = _prepared(leads, LEAD_COLUMNS, "leads").rename(columns={"id": "lead_id"})
+    return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
+
+
+def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The DNC results checked, times in UTC, ``listed`` as booleans."""
+    return None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
+
+
+def answered_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
+    """The answered calls among the outbound ones at ``rows``, with the columns abandonment
+    reads, indexed by their position among the outbound calls."""
+    where = np.flatnonzero(prepared["answered_at"].notna().to_numpy()[rows])
+    columns = [c for c in checks.ANSWERED_COLUMNS if c in prepared]
+    return prepared[columns].take(rows[where]).set_axis(pd.RangeIndex(len(rows))[where])
+
+
+def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
+            dnc: pd.DataFrame | None, windows: pd.DataFrame, *, options: Options,
+            joined: bool) -> Part:
+    """Every rule over the outbound calls at ``rows`` of the ``prepared`` calls and the
+    ``leads`` (both as the ``prepared_*`` functions give them), given the abandoned calls'
+    ``windows`` (:func:`._checks.abandonment_windows`, indexed by position among those
+    calls). All of the account's calls, or on Dask all calls, leads and DNC results of
+    some numbers: no rule but abandonment's rate looks beyond one number."""
+    rules = options.rules
     outbound, address = _outbound(prepared, rows, leads, bool(rules.jurisdictions))
-    leads = None if leads is None else _prepared(leads, LEAD_COLUMNS, "leads").rename(
-        columns={"id": "lead_id"})
-    if leads is not None and campaigns is not None:
-        leads = leads[leads["campaign_id"].isin(campaigns)]
-    dnc = None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
     found: list[pd.DataFrame] = []
-    notes: dict[str, str] = {}
     times = checks.clock(outbound, rules, address)
     found += [*checks.calling_hours(outbound, times), checks.located(
         checks.call_frequency(outbound, rules, times), times)]
-    dropped, abandoned, notes["abandonment"] = checks.abandonment(outbound, rules)
-    abandoned = _every_column(abandoned, prepared, rows)
+    dropped, abandoned = checks.abandonment(outbound, windows, rules, joined)
     found += [checks.located(dropped, times),
-              checks.located(checks.blocked_country(outbound, blocked), times)]
+              checks.located(checks.blocked_country(outbound, options.blocked), times)]
+    if options.verified is not None:
+        found.append(checks.located(checks.unverified_caller_id(outbound, options.verified),
+                                    times))
+    if dnc is not None:
+        found.append(checks.located(checks.dnc_call(outbound, dnc), times))
+        if leads is not None:
+            found += [checks.dnc_lead(leads, dnc),
+                      checks.unscreened_lead(leads, dnc, rules, options.moment)]
+    frame = pd.concat([f for f in found if len(f)] or [found[0]], ignore_index=True)
+    return Part(frame, _every_column(abandoned, prepared, rows),
+                population_of(outbound, leads))
+
+
+def report(parts: Sequence[Part], *, options: Options, joined: bool,
+           sources: Mapping[str, str]) -> AuditReport:
+    """The report of the ``parts`` (one on pandas; one per partition on Dask): their
+    findings in order of rule and time, their abandoned calls in order of campaign and
+    answer time, the population summed; ``sources`` names the frames given
+    (:func:`._population.sources_of`), so the rules that need leads or DNC results ran
+    where they name them."""
+    rules = options.rules
+    has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country", *(["unknown_jurisdiction"] if rules.jurisdictions else [])]
-    if verified_caller_ids is None:
+    notes = {"abandonment": checks.told(rules, joined)[0]}
+    if options.verified is None:
         notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
     else:
-        found.append(checks.located(checks.unverified_caller_id(outbound, verified_caller_ids),
-                                    times))
         ran.append("unverified_caller_id")
-    if dnc is None:
+    if not has_dnc:
         notes.update(dict.fromkeys(("dnc_call", "dnc_lead", "unscreened_lead"),
                                    "not run: pass dnc= (client.frames.dnc of the numbers)"))
-    else:
-        found.append(checks.located(checks.dnc_call(outbound, dnc), times))
+    elif not has_leads:
         ran.append("dnc_call")
-        if leads is None:
-            notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"),
-                                       "not run: pass leads="))
-        else:
-            found += [checks.dnc_lead(leads, dnc),
-                      checks.unscreened_lead(leads, dnc, rules, moment)]
-            ran += ["dnc_lead", "unscreened_lead"]
-    frame = pd.concat([f for f in found if len(f)] or [found[0]], ignore_index=True)
+        notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"), "not run: pass leads="))
+    else:
+        ran += ["dnc_call", "dnc_lead", "unscreened_lead"]
+    frame = pd.concat([part.findings for part in parts], ignore_index=True)
+    frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
     order = {rule: n for n, rule in enumerate(RULE_IDS)}
     frame = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
                               else c, kind="stable", ignore_index=True)
+    abandoned = parts[0].abandoned if len(parts) == 1 else _in_campaign_order(
+        pd.concat([part.abandoned for part in parts]))
+    population = parts[0].population if len(parts) == 1 else _summed(
+        [part.population for part in parts])
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
-                       population_of(outbound, leads), sources_of(given), notes)
+                       population, sources, notes)
+
+
+def _in_campaign_order(abandoned: pd.DataFrame) -> pd.DataFrame:
+    """Abandoned calls of several parts, indexed by their calls' order, in the order one
+    part of them all gives: by campaign (as its text sorts), answer time, then the calls'
+    order; the index then counts them."""
+    order = np.lexsort((abandoned.index.to_numpy(),
+                        pd.DatetimeIndex(abandoned["answered_at"]).asi8,
+                        checks.campaign_codes(abandoned)))
+    return abandoned.iloc[order].reset_index(drop=True)
+
+
+def _summed(populations: list[pd.DataFrame]) -> pd.DataFrame:
+    """The population of several parts: each campaign's counts summed."""
+    whole = pd.concat(populations).groupby(level=0, dropna=False).sum()
+    return whole.astype("int64").rename_axis("campaign_id").sort_index()
 
 
 def _regions(blocked: Collection[str]) -> tuple[str, ...]:
@@ -306,7 +422,7 @@ def _campaigns(campaign_id: str | Collection[str] | None,
     return frozenset([campaign_id] if isinstance(campaign_id, str) else campaign_id)
 
 
-def _outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) -> Rows:
+def outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) -> Rows:
     """The positions of the outbound calls (of ``campaigns``, if given), without a boolean
     mask over the rows' text."""
     direction = prepared["direction"]
@@ -334,7 +450,7 @@ def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     column (status, hangup cause, duration) another 0.2 s."""
     outbound = prepared[[c for c in prepared.columns if c in _READ]].take(rows).reset_index(
         drop=True).rename(columns=_NAMES)
-    if leads is None or not {"id", "campaign_id", "phone"} <= set(leads.columns):
+    if leads is None:
         return outbound.assign(lead_id=pd.NA), None
     campaign, phone = (codes_in(outbound[c], leads[c]) for c in ("campaign_id", "phone"))
     key = campaign * (int(phone.max(initial=0)) + 1) + phone
@@ -347,8 +463,8 @@ def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if states is not None:
         address = np.r_[states, np.array([None], object)][np.where(lead >= 0, lead,
                                                                     len(states))]
-    return outbound.assign(lead_id=pd.Series(leads["id"].array.take(lead, allow_fill=True),
-                                             dtype=leads["id"].dtype)), address
+    return outbound.assign(lead_id=pd.Series(leads["lead_id"].array.take(lead, allow_fill=True),
+                                             dtype=leads["lead_id"].dtype)), address
 
 
 _STATE_FIELD = r'"state"\s*:\s*"(?P<state>[^"]*)"'

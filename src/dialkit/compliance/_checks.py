@@ -334,46 +334,84 @@ def _isin(column: pd.Series, values: pd.Series | pd.Index | list[str]) -> Bools:
     return among
 
 
-def abandonment(calls: pd.DataFrame, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Abandoned calls in campaigns whose abandonment rate over the rolling window
-    exceeds the limit; also every abandoned call, and how they were told apart.
+WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "opening")
+"""What :func:`abandonment_windows` tells of each abandoned call: its campaign's rate over
+its window, the answered and abandoned calls in it, and whether it is the opening one."""
 
-    With join times (``agent_joined_at`` holding at least one time), a call is
-    abandoned when it was answered and no agent joined within
-    ``agent_join_seconds``; without them, when it was answered, got no
-    disposition, and ended within ``proxy_talk_seconds`` of the answer.
+
+def abandonment_windows(answered: pd.DataFrame, rules: Rules,
+                        joined: bool) -> pd.DataFrame:
+    """Each abandoned call among ``answered`` (calls with an answer time; the columns of
+    :data:`ANSWERED_COLUMNS`) with its window (:data:`WINDOW_COLUMNS`), in the order of
+    campaign and answer time (the calls' own order among equal times); indexed as
+    ``answered`` is. The rate needs every answered call of the campaign, and nothing else:
+    on Dask this runs on the answered calls shuffled by campaign.
+
+    ``joined`` is whether the calls hold join times anywhere (:func:`has_join_times` of
+    them all), so that every part of a campaign's calls tells abandonment one way.
     """
-    rows = np.flatnonzero(calls["answered_at"].notna().to_numpy())
-    campaign = np.zeros(len(calls), np.int64)
-    campaign[rows] = _groups(calls["campaign_id"].iloc[rows].fillna(""), sort=True)
-    order = _sorted(campaign, calls["answered_at"], rows)
-    answered = calls[[c for c in _DROP_COLUMNS if c in calls]].iloc[order]
-    flags, method, label = _dropped(answered, rules)
+    campaign = campaign_codes(answered)
+    order = _sorted(campaign, answered["answered_at"], np.arange(len(answered)))
+    calls = answered.iloc[order]
+    flags = _dropped(calls, rules, joined)
     first, last, opening = _abandonment_windows(
-        campaign[order], _millis(answered["answered_at"]),
+        campaign[order], _millis(calls["answered_at"]),
         int(rules.abandonment_window.total_seconds() * 1000))
     total = last - first + 1
     dropped_so_far = np.r_[0, np.cumsum(flags)]
     in_window = dropped_so_far[last + 1] - dropped_so_far[first]
     rate = np.divide(in_window, total, out=np.zeros(len(total)), where=total > 0)
-    abandoned = calls.iloc[order[flags]].assign(
-        window_rate=rate[flags], window_answered=total[flags], window_abandoned=in_window[flags])
-    hits = abandoned[abandoned["window_rate"] > rules.abandonment_limit]
+    return pd.DataFrame({"window_rate": rate[flags], "window_answered": total[flags],
+                         "window_abandoned": in_window[flags], "opening": opening[flags]},
+                        index=calls.index[flags])
+
+
+def campaign_codes(calls: pd.DataFrame) -> Ints:
+    """Each call's campaign as the rank of its id's text (no campaign as ``""``): the
+    order abandoned calls are found and listed in."""
+    return _groups(calls["campaign_id"].fillna(""), sort=True)
+
+
+def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
+                rules: Rules, joined: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Abandoned calls in campaigns whose abandonment rate over the rolling window
+    exceeds the limit; also every abandoned call. ``windows`` are the abandoned calls'
+    windows (:func:`abandonment_windows`), indexed by their rows' positions in ``calls``.
+
+    With join times (``joined``), a call is abandoned when it was answered and no agent
+    joined within ``agent_join_seconds``; without them, when it was answered, got no
+    disposition, and ended within ``proxy_talk_seconds`` of the answer.
+    """
+    abandoned = calls.iloc[windows.index.to_numpy()].assign(
+        **{column: windows[column].to_numpy() for column in WINDOW_COLUMNS[:3]})
+    over = (abandoned["window_rate"] > rules.abandonment_limit).to_numpy()
+    hits = abandoned[over]
     span = period_words(rules.abandonment_window)
-    period = pd.Series(np.where(opening[flags], f"in the campaign's first {span}",
-                                f"in the {span} up to this call"), index=abandoned.index)
-    evidence = (f"abandoned ({label}); the campaign abandoned "
+    period = np.where(windows["opening"].to_numpy()[over], f"in the campaign's first {span}",
+                      f"in the {span} up to this call")
+    evidence = (f"abandoned ({told(rules, joined)[1]}); the campaign abandoned "
                 + hits["window_abandoned"].astype(str) + " of "
                 + hits["window_answered"].astype(str) + " answered calls ("
                 + (hits["window_rate"] * 100).round(1).astype(str) + "%) "
-                + period[hits.index] + f"; limit {rules.abandonment_limit:.0%}")
+                + pd.Series(period, index=hits.index) + f"; limit {rules.abandonment_limit:.0%}")
     found = findings("abandonment", hits, evidence, window_rate=hits["window_rate"],
                      window_answered=hits["window_answered"],
                      window_abandoned=hits["window_abandoned"])
-    return found, abandoned, method
+    return found, abandoned
 
 
-_DROP_COLUMNS = ("answered_at", "agent_joined_at", "ended_at", "disposition")
+def told(rules: Rules, joined: bool) -> tuple[str, str]:
+    """How abandoned calls were told apart: in full (for the report's notes) and in short
+    (for each finding's evidence)."""
+    if joined:
+        return (f"agent_joined_at: answered, and no agent joined within "
+                f"{rules.agent_join_seconds:g} s", "no agent joined in time")
+    return (f"proxy (the data have no agent join times): answered, no disposition, "
+            f"ended within {rules.proxy_talk_seconds:g} s of the answer", "by the proxy")
+
+
+ANSWERED_COLUMNS = ("campaign_id", "answered_at", "agent_joined_at", "ended_at", "disposition")
+"""The columns of the answered calls that :func:`abandonment_windows` reads."""
 
 
 def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, Ints, Bools]:
@@ -395,25 +433,21 @@ def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, In
     return first, last, opening
 
 
-def _dropped(answered: pd.DataFrame, rules: Rules) -> tuple[Bools, str, str]:
-    """Which answered calls were abandoned, and how that was told: in full (for the
-    report's notes) and in short (for each finding's evidence)."""
-    if _has_join_times(answered):
+def _dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
+    """Which answered calls were abandoned, told as :func:`told` says."""
+    if joined:
         late = answered["agent_joined_at"] - answered["answered_at"]
         dropped = answered["agent_joined_at"].isna() | (
             late > pd.Timedelta(seconds=rules.agent_join_seconds))
-        method = (f"agent_joined_at: answered, and no agent joined within "
-                  f"{rules.agent_join_seconds:g} s")
-        return dropped.to_numpy(dtype=bool), method, "no agent joined in time"
-    talk = answered["ended_at"] - answered["answered_at"]
-    dropped = answered["disposition"].isna() & (
-        talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
-    method = (f"proxy (the data have no agent join times): answered, no disposition, "
-              f"ended within {rules.proxy_talk_seconds:g} s of the answer")
-    return dropped.to_numpy(dtype=bool), method, "by the proxy"
+    else:
+        talk = answered["ended_at"] - answered["answered_at"]
+        dropped = answered["disposition"].isna() & (
+            talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
+    flags: Bools = dropped.to_numpy(dtype=bool)
+    return flags
 
 
-def _has_join_times(answered: pd.DataFrame) -> bool:
+def has_join_times(answered: pd.DataFrame) -> bool:
     """Whether the answered calls hold join times. Not whether the column exists:
     ``client.frames.calls`` always has ``agent_joined_at``, null throughout when the
     service does not send it, and read as join times that would make every answered

@@ -50,21 +50,30 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
 def sources_of(frames: Mapping[str, pd.DataFrame | None]) -> dict[str, str]:
     """Each given frame in words: its rows and period, and its ``attrs``' ``source`` and
     ``fetched_at`` where it has them (as :func:`~dialkit.compliance.load` sets them)."""
-    words = {}
-    for name, frame in frames.items():
-        if frame is None:
-            continue
-        text = f"{len(frame):,} rows"
-        times = pd.to_datetime(frame.get(_SPANS[name], pd.Series(dtype=object)), utc=True,
-                               format="ISO8601", errors="coerce").dropna()
-        if len(times):
-            text += f", {_SPANS[name]} {times.min():%Y-%m-%d} to {times.max():%Y-%m-%d}"
-        if "source" in frame.attrs:
-            text += f"; from {frame.attrs['source']}"
-        if "fetched_at" in frame.attrs:
-            text += f", fetched {frame.attrs['fetched_at']}"
-        words[name] = text
-    return words
+    return {name: source_words(name, span_of(frame, name), frame.attrs)
+            for name, frame in frames.items() if frame is not None}
+
+
+def span_of(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """One row: the frame's ``rows`` and the ``first`` and ``last`` time of its period's
+    column (NaT where it has none). A Dask frame's is its partitions' spans, joined by
+    :func:`source_words`."""
+    times = pd.to_datetime(frame.get(_SPANS[name], pd.Series(dtype=object)), utc=True,
+                           format="ISO8601", errors="coerce")
+    return pd.DataFrame({"rows": [len(frame)], "first": [times.min()], "last": [times.max()]})
+
+
+def source_words(name: str, spans: pd.DataFrame, attrs: Mapping[str, object]) -> str:
+    """A frame in words from the spans of its parts (:func:`span_of`) and its ``attrs``."""
+    text = f"{int(spans['rows'].sum()):,} rows"
+    first, last = spans["first"].min(), spans["last"].max()
+    if pd.notna(first):
+        text += f", {_SPANS[name]} {first:%Y-%m-%d} to {last:%Y-%m-%d}"
+    if "source" in attrs:
+        text += f"; from {attrs['source']}"
+    if "fetched_at" in attrs:
+        text += f", fetched {attrs['fetched_at']}"
+    return text
 
 
 def by_rule(summary: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,62 @@
+"""The audit on Dask: the pandas path's plans (:mod:`._parts`), run on partitions.
+
+The graph: the calls' outbound rows (every column, their order and number); their
+answered rows shuffled by campaign into the abandoned calls' windows
+(``PLANS["audit:abandonment"]``); then the outbound calls, leads, DNC results and
+windows shuffled by number into one audit per partition (``PLANS["audit"]``), joined
+into the report on the client. Whether the calls hold agent join times is one Dask
+scalar that both shuffles' parts are given, so that every partition tells abandonment
+one way. Each frame's rows and period for the report's sources are summed from its
+partitions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from .._partitions import PLANS, is_dask, is_dataset
+from .._partitions_dask import delayed, frame, run, stacked_parts
+from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
+from ._parts import answered_part, dnc_part, leads_part, outbound_part
+from ._population import source_words, span_of
+
+
+def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) -> Any:
+    """:func:`dialkit.compliance.audit` with some of its frames on Dask: the report, or
+    with ``compute=False`` the ``dask.delayed`` object that computes to it."""
+    given = {"calls": frame(calls, None, "calls", prepared_calls)}
+    if leads is not None:
+        given["leads"] = frame(leads, None, "leads", lambda m: prepared_leads(m, None))
+    if dnc is not None:
+        given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
+    outbound = given["calls"].map_partitions(outbound_part, campaigns=options.campaigns)
+    answered = outbound.map_partitions(answered_part)
+    joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
+              else False)
+    windows = stacked_parts(PLANS["audit:abandonment"], (answered,), rules=options.rules,
+                            joined=joined)
+    audited_leads = None if leads is None else given["leads"].map_partitions(
+        leads_part, campaigns=options.campaigns)
+    audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
+    sources = {name: _source(name, data, original)
+               for (name, data), original in zip(given.items(), (calls, leads, dnc),
+                                                 strict=False)}
+    return run(PLANS["audit"], (outbound, audited_leads, audited_dnc, windows),
+               compute=compute, finish={"sources": sources}, options=options, joined=joined)
+
+
+def _source(name: str, data: Any, original: Any) -> Any:
+    """The frame ``name`` in words (a ``dask.delayed`` text): its rows and period summed
+    from its partitions, and where it came from (the dataset's path, or the pandas
+    frame's ``attrs``)."""
+    spans = data.map_partitions(span_of, name, meta=span_of(data._meta, name))
+    attrs = ({"source": str(original)} if is_dataset(original)
+             else {} if is_dask(original) else dict(original.attrs))
+    return delayed(_words)(name, spans.to_delayed(), attrs)
+
+
+def _words(name: str, spans: list[pd.DataFrame], attrs: dict[str, object]) -> str:
+    """:func:`._population.source_words` over the partitions' ``spans``."""
+    return source_words(name, pd.concat(spans), attrs)
