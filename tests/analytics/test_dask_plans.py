@@ -20,16 +20,19 @@ import pandas as pd
 import pytest
 
 import dialkit.analytics._dask as analytics_dask
+import dialkit.compliance._dask as compliance_dask
 import dialkit.leads._dask as leads_dask
 from dialkit import _partitions
 from dialkit._partitions import PLANS, Plan, on_dask, register
 
-DASK_MODULES = {"dialkit.analytics": analytics_dask, "dialkit.leads": leads_dask}
 ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
-           "clean": "dialkit.leads"}
-"""Each plan and the package whose public function of that name runs it."""
+           "clean": "dialkit.leads", "audit": "dialkit.compliance",
+           "audit:abandonment": "dialkit.compliance"}
+"""Each plan and the package whose public function of that name (before a ``:``, which
+names one stage of it) runs it."""
 PANDAS_MODULES = [importlib.import_module(name) for name in (
-    "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean")]
+    "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean",
+    "dialkit.compliance._parts")]
 """The pandas path's modules, which register the plans as they are imported."""
 
 
@@ -41,7 +44,7 @@ def _public_functions(module: ModuleType) -> set[str]:
 def test_every_plan_is_a_public_function_of_its_package() -> None:
     assert set(PLANS) == set(ENTRIES)
     for name, package in ENTRIES.items():
-        assert callable(getattr(sys.modules[package], name))
+        assert callable(getattr(sys.modules[package], name.partition(":")[0]))
 
 
 def test_plans_are_made_of_the_pandas_paths_functions() -> None:
@@ -58,6 +61,10 @@ def test_the_dask_modules_hold_one_entry_per_plan_and_no_rule() -> None:
     assert _public_functions(leads_dask) == {"whole", "normalizer"}  # clean's two hooks
     source = inspect.getsource(leads_dask)
     assert 'PLANS["clean"]' in source and "normalize(" not in source
+    assert _public_functions(compliance_dask) == {"audit"}
+    source = inspect.getsource(compliance_dask)
+    assert 'PLANS["audit"]' in source and 'PLANS["audit:abandonment"]' in source
+    assert "checks" not in source  # no rule of its own
 
 
 def test_a_plan_is_registered_once() -> None:

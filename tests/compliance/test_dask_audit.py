@@ -1,0 +1,135 @@
+"""The audit on Dask equals the audit on pandas of the same account (issue 25).
+
+The account is the audit benchmark's generator (every rule with findings: night calls,
+bursts to a number, calls after a listing, unverified caller ids, agents joining late),
+at 120,000 calls, cached as a client caches it and exported by day: 44 partitions of
+calls and 25 of leads, read back by Dask from the folders; the DNC results a Dask frame
+of their own. One 2-worker ``LocalCluster`` (worker processes) serves the module.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dialkit.compliance import RULE_IDS, US_FEDERAL, AuditInputError, AuditReport, audit
+from dialkit.frames import Cache, export
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("dask.distributed")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_audit  # noqa: E402
+
+OPTIONS = {"verified_caller_ids": bench_audit.VERIFIED, "blocked_countries": bench_audit.BLOCKED,
+           "as_of": bench_audit.AS_OF}
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as local, \
+            distributed.Client(local) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def account(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The generated account's frames as the export holds them, and its path."""
+    frames = bench_audit.frames(120_000, 24_000)
+    cache = Cache(tmp_path_factory.mktemp("cache"), "generated", "cred_generated")
+    for name in ("calls", "leads"):
+        cache.entry(name, {}).write(frames[name])
+    path = export(cache, tmp_path_factory.mktemp("export") / "account", partition_by="day")
+    return {"calls": pd.read_parquet(path / "calls"), "leads": pd.read_parquet(path / "leads"),
+            "dnc": frames["dnc"], "path": path}
+
+
+def _dnc(account: dict[str, Any]) -> Any:
+    return dd.from_pandas(account["dnc"], npartitions=4)
+
+
+def assert_same_report(found: AuditReport, expected: AuditReport) -> None:
+    """The same findings (sorted by rule and id), abandoned calls, population, rules run
+    and notes."""
+    def ordered(findings: pd.DataFrame) -> pd.DataFrame:
+        return findings.sort_values(["rule", "call_id", "lead_id"], ignore_index=True)
+
+    pd.testing.assert_frame_equal(ordered(found.findings), ordered(expected.findings))
+    pd.testing.assert_frame_equal(found.abandoned, expected.abandoned.reset_index(drop=True))
+    pd.testing.assert_frame_equal(found.population, expected.population)
+    assert (found.ran, found.notes, found.rules) == (expected.ran, expected.notes,
+                                                     expected.rules)
+
+
+def test_the_export_is_in_many_partitions(account: dict[str, Any]) -> None:
+    calls = dd.read_parquet(account["path"] / "calls")
+    assert calls.npartitions == 44  # six weeks and two days, UTC
+
+
+def test_the_audit_on_dask_equals_pandas(cluster: Any, account: dict[str, Any]) -> None:
+    expected = audit(account["calls"], leads=account["leads"], dnc=account["dnc"], **OPTIONS)
+    path = account["path"]
+    found = audit(path / "calls", leads=path / "leads", dnc=_dnc(account), **OPTIONS)
+    counts = expected.findings["rule"].value_counts()
+    assert set(counts.index) == set(RULE_IDS)  # every rule has findings to compare
+    assert_same_report(found, expected)
+    assert found.sources["calls"] == f"{expected.sources['calls']}; from {path / 'calls'}"
+    assert found.sources["dnc"] == expected.sources["dnc"]
+
+
+def test_one_campaigns_audit_and_the_proxy_for_abandonment(
+        cluster: Any, account: dict[str, Any], tmp_path: Path) -> None:
+    calls = account["calls"].assign(agent_joined_at=pd.NaT)  # no join times: the proxy
+    for part, rows in enumerate(np.array_split(np.arange(len(calls)), 6)):  # plain files
+        calls.iloc[rows].to_parquet(tmp_path / f"calls-{part}.parquet")
+    campaign = calls["campaign_id"].dropna().iloc[0]
+    expected = audit(calls, leads=account["leads"], dnc=account["dnc"], campaign_id=campaign,
+                     **OPTIONS)
+    found = audit(dd.read_parquet(tmp_path), leads=account["path"] / "leads",
+                  dnc=_dnc(account), campaign_id=campaign, **OPTIONS)
+    assert expected.notes["abandonment"].startswith("proxy")
+    assert list(expected.population.index) == [campaign]
+    assert_same_report(found, expected)
+
+
+def test_a_lazy_audit_on_request(cluster: Any, account: dict[str, Any]) -> None:
+    path = account["path"]
+    lazy = audit(path / "calls", leads=path / "leads", rules=US_FEDERAL, compute=False,
+                 **OPTIONS)
+    assert not isinstance(lazy, AuditReport)
+    found = lazy.compute()
+    assert_same_report(found, audit(account["calls"], leads=account["leads"], rules=US_FEDERAL,
+                                    **OPTIONS))
+    assert "dnc_call" in found.notes  # no DNC results given: said, not run
+
+
+def test_a_missing_column_is_named_before_dask_runs(account: dict[str, Any]) -> None:
+    calls = dd.from_pandas(account["calls"].drop(columns="to_number"), npartitions=2)
+    with pytest.raises(AuditInputError, match="calls has no column to_number") as raised:
+        audit(calls)
+    assert raised.value.frame == "calls"
+    leads = dd.from_pandas(account["leads"].drop(columns="status"), npartitions=2)
+    with pytest.raises(AuditInputError, match="leads has no column status"):
+        audit(account["path"] / "calls", leads=leads)
+
+
+def test_pandas_inputs_import_no_dask() -> None:
+    code = ("import sys, json\nimport pandas as pd\nfrom dialkit.compliance import audit\n"
+            "calls = pd.DataFrame({'id': ['call_1'], 'direction': 'outbound', "
+            "'from_number': '+14155550100', 'to_number': '+12125550123', "
+            "'created_at': pd.Timestamp('2026-06-01T15:00Z'), 'answered_at': pd.NaT, "
+            "'ended_at': pd.NaT, 'campaign_id': 'cmp_1', 'disposition': None})\n"
+            "assert audit(calls).findings.empty\n"
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
+    assert not loaded & {"dask", "distributed"}
