@@ -14,7 +14,8 @@ Example:
 from dialkit._places._localtime import first_zones, local_call_times
 
 from . import _jurisdictions as jurisdictions
-from ._audit import AuditInputError, AuditReport, audit
+from ._audit import AuditInputError, AuditReport
+from ._entry import audit
 from ._load import load
 from ._plots import plot_by_state, plot_summary
 from ._read import read_export

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,15 +19,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._partitions import on_dask, read_whole
-from .._places._blocked import blocked_regions
 from .._places._zones import Rows, codes_in
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
-from ._load import utc_moment
 from ._population import by_rule, population_of, sources_of, summarised
-from ._rules import RULE_IDS, US, Rules
+from ._rules import RULE_IDS, Rules
 from ._text import totals_text
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -151,6 +147,7 @@ class AuditReport:
             ...     "to_number": "+12125550123", "created_at": pd.Timestamp("2026-06-01T15:00Z"),
             ...     "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
             ...     "disposition": None})
+            >>> from dialkit.compliance import audit
             >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
             0 findings (US federal and state law (TSR, TCPA, state statutes))
                                   findings audited              of   rate verdict
@@ -173,62 +170,16 @@ class AuditReport:
         return f"<AuditReport {self.rules.name}: {len(self.findings)} findings: {shown or 'none'}>"
 
 
-def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
-          dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
-          blocked_countries: Collection[str] = (), rules: Rules = US,
-          campaign_id: str | Collection[str] | None = None,
-          as_of: pd.Timestamp | str | None = None,
-          campaigns: Collection[str] | None = None, compute: bool = True) -> AuditReport:
-    """Audit what the account did against ``rules``.
-
-    Args:
-        calls: Calls (``client.frames.calls()`` or an export with its columns);
-            only outbound calls can be findings. Also a Dask DataFrame, or the path of a
-            Parquet dataset (``dialkit.frames.export``'s ``calls`` folder): see below.
-        leads: Leads, for the lead rules and to name each call's lead.
-        dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
-            the data have it, dates each listing).
-        verified_caller_ids: The account's verified caller ids; without them
-            ``unverified_caller_id`` does not run.
-        blocked_countries: Countries calls must not reach: ISO 3166 alpha-2 codes (any
-            case) or English names, in a list or one comma-separated text
-            (``["KP", "IR"]``, ``"KP, IR"``, ``["North Korea", "Iran"]``), read as
-            :func:`dialkit.leads.clean` reads them.
-        rules: ``US`` (the federal rule and each state's, by where the person called
-            is), ``UK``, ``CA``, ``US_FEDERAL`` (the federal rule alone, for every
-            call) or one's own ``POLICY(...)``.
-        campaign_id: Audit this campaign only, or these (a list of ids).
-        as_of: When the audit looks from (for the DNC scrub age); default now.
-        campaigns: The old name of ``campaign_id``, kept for one release: it warns.
-        compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
-            ``compute()`` gives the report.
-
-    With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
-    audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
-    report: each number's calls, leads and DNC results are shuffled into one partition
-    and audited there by the rules below, and the answered calls of each campaign into
-    one for the abandonment rate. Without Dask, a path is read whole with pandas.
-
-    Raises:
-        AuditInputError: A frame lacks a column the audit needs or holds a time that is
-            not one; a ``blocked_countries`` value names no country.
-    """
-    options = Options(rules=rules, blocked=_regions(blocked_countries),
-                      verified=None if verified_caller_ids is None
-                      else frozenset(verified_caller_ids),
-                      campaigns=_campaigns(campaign_id, campaigns),
-                      moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
-                                        else as_of))
-    if on_dask((calls, leads, dnc), compute):
-        from . import _dask  # Dask is imported for Dask's inputs only
-        return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]
-    calls, leads, dnc = (read_whole(frame) for frame in (calls, leads, dnc))
+def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
+                 options: Options) -> AuditReport:
+    """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
+    as one part."""
     given = {"calls": calls, "leads": leads, "dnc": dnc}
     prepared = prepared_calls(calls)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows)
     joined = checks.has_join_times(answered)
-    windows = checks.abandonment_windows(answered, rules, joined)
+    windows = checks.abandonment_windows(answered, options.rules, joined)
     part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
                    prepared_dnc(dnc), windows, options=options, joined=joined)
     return report([part], options=options, joined=joined, sources=sources_of(given))
@@ -367,15 +318,6 @@ def _summed(populations: list[pd.DataFrame]) -> pd.DataFrame:
     return whole.astype("int64").rename_axis("campaign_id").sort_index()
 
 
-def _regions(blocked: Collection[str]) -> tuple[str, ...]:
-    """``blocked_countries`` as region codes, read as ``leads.clean`` reads them; a value
-    that names no country is refused as an :class:`AuditInputError`."""
-    try:
-        return blocked_regions(blocked)
-    except ValueError as error:
-        raise AuditInputError(str(error)) from None
-
-
 def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
     """A copy with the needed columns checked and the times as UTC (a column already in
     UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data)."""
@@ -405,21 +347,6 @@ def _truth(value: object) -> bool | None:
     if text in ("false", "0", "no", "f", "n"):
         return False
     return None
-
-
-def _campaigns(campaign_id: str | Collection[str] | None,
-               campaigns: Collection[str] | None) -> frozenset[str] | None:
-    """The campaigns audited, as a set of ids (``None``: every campaign); ``campaigns=``,
-    the name before ``campaign_id=`` (issue 24), still works for a release, and warns."""
-    if campaigns is not None:
-        if campaign_id is not None:
-            raise AuditInputError("pass campaign_id= alone: campaigns= is its old name")
-        warnings.warn("audit(campaigns=...) is now audit(campaign_id=...)",
-                      DeprecationWarning, stacklevel=3)
-        campaign_id = campaigns
-    if campaign_id is None:
-        return None
-    return frozenset([campaign_id] if isinstance(campaign_id, str) else campaign_id)
 
 
 def outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) -> Rows:
