@@ -113,3 +113,18 @@ def test_an_export_that_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> N
         read_export(wide)
     with pytest.raises(AuditInputError, match=r"gone\.parquet: cannot be read as \.parquet"):
         read_export(tmp_path / "gone.parquet")
+
+
+def test_calls_and_leads_findings_together_keep_a_time_column_and_the_page_renders() -> None:
+    night = calls("+12125550123").assign(created_at=pd.Timestamp("2026-06-01T03:00Z"))
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"],
+                          "phone": ["+12125550123"], "status": ["new"]})
+    dnc = pd.DataFrame({"phone": ["+13125550100"], "listed": [False],
+                        "checked_at": [pd.Timestamp("2026-05-30T00:00Z")]})
+    report = audit(night, leads=leads, dnc=dnc, as_of="2026-06-02")
+    assert report.findings["rule"].tolist() == ["calling_hours", "unscreened_lead"]
+    assert isinstance(report.findings["at"].dtype, pd.DatetimeTZDtype)  # not text: None
+    assert report.findings["at"].isna().tolist() == [False, True]
+    page = report.to_html()  # its chart by day failed on a column of None and times
+    assert "calling_hours: findings per day" in page
+    assert "unscreened_lead: findings per day" not in page  # a lead has no moment

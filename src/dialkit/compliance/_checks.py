@@ -34,6 +34,10 @@ COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at
 name the row of the law of the place called that decided (:func:`._law.deciders`); they
 are missing for the findings no row decides (DNC, caller id, abandonment, ...)."""
 _LAW = ("jurisdiction", "decided_by")
+_NO_TIME = "datetime64[us, UTC]"
+"""The ``at`` of a lead's finding, which has no moment: typed as the calls' times, so that
+the findings' ``at`` stays a time column (``None`` made it text-like, and the report's
+charts by day failed on it)."""
 
 
 def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
@@ -43,7 +47,8 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
     frame = pd.DataFrame({
         "rule": rule, "severity": SEVERITY[rule],
         "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
-        "lead_id": rows.get("lead_id"), "phone": rows.get("phone"), "at": rows.get("at"),
+        "lead_id": rows.get("lead_id"), "phone": rows.get("phone"),
+        "at": rows["at"] if "at" in rows else pd.Series(pd.NaT, index=rows.index, dtype=_NO_TIME),
         "local_time": rows.get("local_time"), "timezone": rows.get("timezone"),
         "evidence": evidence, **{column: pd.Series(rows.get(column), index=rows.index,
                                                    dtype="str") for column in _LAW},

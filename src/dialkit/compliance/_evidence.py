@@ -170,7 +170,8 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
         if rows.empty:
             continue
         parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
-        parts.append(_chart(rows, rule))
+        if rows["at"].notna().any():  # a lead's finding has no moment to chart
+            parts.append(_chart(rows, rule))
         table = _reading_order(named(masked(_plain(_own_columns(rows)), mask_pii), names))
         parts.append(html_table(table if shown is None else table.head(shown)))
         if shown is not None and len(rows) > shown:
