@@ -88,7 +88,7 @@ def answered_part(outbound: pd.DataFrame) -> pd.DataFrame:
 def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
     """The windows of the abandoned calls among ``answered`` (:func:`answered_part`'s rows
     of whole campaigns), with their :data:`ORDER` and :data:`NUMBER`."""
-    answered = answered.sort_values(ORDER, kind="stable", ignore_index=True)
+    answered = _in_order(answered)
     windows = checks.abandonment_windows(answered, rules, bool(joined))
     at = windows.index.to_numpy()
     return windows.reset_index(drop=True).assign(**{
@@ -100,18 +100,25 @@ def numbers_part(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     """The audit of the numbers of a partition: all their outbound calls
     (:func:`outbound_part`), leads, DNC results and abandoned calls' windows
     (:func:`campaign_part`); the abandoned calls indexed by their :data:`ORDER`."""
-    calls = calls.sort_values(ORDER, kind="stable", ignore_index=True)
+    calls = _in_order(calls)
     order = calls[ORDER].to_numpy()
     windows = windows[list(checks.WINDOW_COLUMNS)].set_axis(
         pd.Index(order).get_indexer(windows[ORDER]))
     if leads is not None:
-        leads = leads.sort_values(ORDER, kind="stable", ignore_index=True).drop(
-            columns=[ORDER, NUMBER])
+        leads = _in_order(leads).drop(columns=[ORDER, NUMBER])
     part = audited(calls.drop(columns=[ORDER, NUMBER]), np.arange(len(calls)), leads,
                    None if dnc is None else dnc.drop(columns=[NUMBER]), windows,
                    options=options, joined=bool(joined))
     abandoned = part.abandoned.set_axis(order[part.abandoned.index.to_numpy()])
     return Part(part.findings, abandoned, part.population)
+
+
+def _in_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame``'s rows in their frame's order (:data:`ORDER`), indexed by position; a
+    shuffle mostly keeps them so, and then nothing is copied."""
+    if frame[ORDER].is_monotonic_increasing:
+        return frame.reset_index(drop=True)
+    return frame.sort_values(ORDER, kind="stable", ignore_index=True)
 
 
 def _ordinals(rows: np.ndarray[Any, Any], partition_info: dict[str, Any] | None) -> Any:

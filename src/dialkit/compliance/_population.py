@@ -16,7 +16,8 @@ UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answer
 """What each rule's findings are counted among; every other rule's, outbound calls."""
 
 _COUNTED = {"outbound calls": "calls", "answered calls": "answered", "leads": "leads"}
-_SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at"}
+SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at"}
+"""The column that dates each frame's rows, for its period in the report's sources."""
 
 
 def population_of(outbound: pd.DataFrame, leads: pd.DataFrame | None) -> pd.DataFrame:
@@ -58,7 +59,7 @@ def span_of(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """One row: the frame's ``rows`` and the ``first`` and ``last`` time of its period's
     column (NaT where it has none). A Dask frame's is its partitions' spans, joined by
     :func:`source_words`."""
-    times = pd.to_datetime(frame.get(_SPANS[name], pd.Series(dtype=object)), utc=True,
+    times = pd.to_datetime(frame.get(SPANS[name], pd.Series(dtype=object)), utc=True,
                            format="ISO8601", errors="coerce")
     return pd.DataFrame({"rows": [len(frame)], "first": [times.min()], "last": [times.max()]})
 
@@ -68,7 +69,7 @@ def source_words(name: str, spans: pd.DataFrame, attrs: Mapping[str, object]) ->
     text = f"{int(spans['rows'].sum()):,} rows"
     first, last = spans["first"].min(), spans["last"].max()
     if pd.notna(first):
-        text += f", {_SPANS[name]} {first:%Y-%m-%d} to {last:%Y-%m-%d}"
+        text += f", {SPANS[name]} {first:%Y-%m-%d} to {last:%Y-%m-%d}"
     if "source" in attrs:
         text += f"; from {attrs['source']}"
     if "fetched_at" in attrs:
