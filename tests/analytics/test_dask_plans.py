@@ -81,7 +81,7 @@ def test_pandas_frames_and_lead_files_stay_on_pandas() -> None:
     assert _partitions.is_dataset("calls.parquet")
 
 
-def test_pandas_inputs_import_no_dask() -> None:
+def test_pandas_inputs_import_no_dask() -> None:  # funnel, answer rates, audit
     code = ("import pandas as pd\nfrom dialkit.analytics import funnel, answer_rates\n"
             "calls = pd.DataFrame({'direction': ['outbound'], 'campaign_id': ['cmp_a'], "
             "'to_number': ['+12125550101'], 'created_at': [pd.Timestamp('2026-11-02', tz='UTC')],"
@@ -90,6 +90,9 @@ def test_pandas_inputs_import_no_dask() -> None:
             "'phone': ['+12125550101']})\n"
             "assert funnel(leads, calls)['leads'].tolist()[:2] == [1, 1]\n"
             "answer_rates(calls)\n"
+            "from dialkit.compliance import audit\n"
+            "calls = calls.assign(id='call_1', from_number='+14155550100')\n"
+            "assert audit(calls).findings.empty\n"
             "import sys, json\nprint(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)

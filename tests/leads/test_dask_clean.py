@@ -19,9 +19,9 @@ import pytest
 from dialkit.leads import clean
 
 dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("dask.distributed")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import leads_mix  # noqa: E402
+from dask_helpers import local_cluster  # noqa: E402
 
 ROWS = 60_000
 
@@ -32,9 +32,7 @@ deprecates; with worker processes the warning stays in the workers, in-process i
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as local, \
-            distributed.Client(local) as client:
+    with local_cluster(processes=False) as client:
         yield client
 
 
