@@ -57,7 +57,7 @@ def run(plan: Plan, frames: Sequence[Any], *, compute: bool,
     ``combine`` is given the ``options`` and ``finish``, ``part`` the ``options`` (a Dask
     scalar or delayed object among them is computed first)."""
     if not plan.stacked:
-        options = {name: value.to_delayed() if is_dask(value) else value
+        options = {name: value.to_delayed(optimize_graph=False) if is_dask(value) else value
                    for name, value in options.items()}
         answer = delayed(plan.combine)(listed_parts(plan, frames, **options),
                                        **options, **(finish or {}))
@@ -82,17 +82,22 @@ def stacked_parts(plan: Plan, frames: Sequence[Any], **options: Any) -> Any:
     meta = plan.part(*(part._meta for part in frames), **{  # a Dask option by its own meta
         name: value._meta if is_dask(value) else value for name, value in options.items()})
     return dd.from_delayed(listed_parts(plan, frames, **{
-        name: value.to_delayed() if is_dask(value) else value
+        name: value.to_delayed(optimize_graph=False) if is_dask(value) else value
         for name, value in options.items()}), meta=meta, verify_meta=False)
 
 
 def listed_parts(plan: Plan, frames: Sequence[Any | None], **options: Any) -> list[Any]:
     """A ``dask.delayed`` part of ``plan`` per partition of ``frames`` shuffled on its
     ``key``; a ``None`` among ``frames`` (a frame not given) is given to every part as
-    ``None``. An option that is a Dask object is given as its ``to_delayed()``."""
+    ``None``. An option that is a Dask object is given as its ``to_delayed()``.
+
+    The graphs are taken unoptimised: optimising each alone fuses a frame they share (the
+    audit's outbound calls feed two shuffles and a scalar) into tasks of other names in
+    each, and the shared frame was read and prepared once for each."""
     given = [part for part in frames if part is not None]
     shuffled = iter(co_partitioned(given, plan.key) if plan.key is not None else given)
-    pieces = [None if part is None else next(shuffled).to_delayed() for part in frames]
+    pieces = [None if part is None else next(shuffled).to_delayed(optimize_graph=False)
+              for part in frames]
     count = max(len(piece) for piece in pieces if piece is not None)
     return [delayed(plan.part)(*(None if piece is None else piece[n] for piece in pieces),
                                **options) for n in range(count)]

@@ -20,7 +20,7 @@ from .._partitions import PLANS, is_dask, is_dataset
 from .._partitions_dask import delayed, frame, run, stacked_parts
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from ._parts import answered_part, dnc_part, leads_part, outbound_part
-from ._population import SPANS, source_words, span_of
+from ._population import source_words, span_of
 
 
 def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) -> Any:
@@ -51,11 +51,10 @@ def _source(name: str, data: Any, original: Any) -> Any:
     """The frame ``name`` in words (a ``dask.delayed`` text): its rows and period summed
     from its partitions, and where it came from (the dataset's path, or the pandas
     frame's ``attrs``)."""
-    columns = [column for column in (SPANS[name],) if column in data.columns]
-    spans = data[columns].map_partitions(span_of, name, meta=span_of(data._meta, name))
+    spans = data.map_partitions(span_of, name, meta=span_of(data._meta, name))
     attrs = ({"source": str(original)} if is_dataset(original)
              else {} if is_dask(original) else dict(original.attrs))
-    return delayed(_words)(name, spans.to_delayed(), attrs)
+    return delayed(_words)(name, spans.to_delayed(optimize_graph=False), attrs)
 
 
 def _words(name: str, spans: list[pd.DataFrame], attrs: dict[str, object]) -> str:
