@@ -8,7 +8,10 @@ with nothing written; an export that fails midway leaves no dataset behind.
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -130,6 +133,22 @@ def test_an_export_that_fails_midway_leaves_no_dataset(client: Client, tmp_path:
         export(broken, earlier)
     assert sorted(p.relative_to(earlier) for p in earlier.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["account", "cache"]
+
+
+def test_what_a_killed_export_left_is_removed_by_the_next_and_a_running_ones_kept(
+        client: Client, tmp_path: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    killed = tmp_path / f".account.{gone.stdout.strip()}.x1y2z3"  # its process has ended
+    (killed / "calls").mkdir(parents=True)
+    (killed / "calls" / "part-0.parquet").write_bytes(b"PAR1")
+    running = tmp_path / f".account.{os.getppid()}.a1b2c3"  # a process that still runs
+    running.mkdir()
+    other = tmp_path / f".accounts.{gone.stdout.strip()}.q9"  # another export's name
+    other.mkdir()
+    export(client, tmp_path / "account")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["account", running.name, other.name])
 
 
 @pytest.mark.parametrize("reader", ["duckdb", "polars"])

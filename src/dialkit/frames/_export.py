@@ -16,7 +16,9 @@ so a partition read alone is a frame like any other; the partition's own column
 uses, so a reader of the whole dataset sees it beside the schema's columns and never
 in place of one. The export is written to a temporary folder beside ``path`` and
 renamed into place: a crash leaves the previous export or none, never a half one
-(the readers would take a half one for the whole). Folders are ``0700`` and files
+(the readers would take a half one for the whole). The temporary folder's name holds
+the writing process's id, so that the next export to the same path removes what a
+killed one left (its process gone) and never a running one's. Folders are ``0700`` and files
 ``0600``, as in the cache: frames hold personal data.
 """
 
@@ -110,7 +112,8 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     frames = _frames(client_or_cache)
     keys = {"calls": ("month" if partition_by == "month" else "day", _period(partition_by)),
             "leads": ("campaign", _campaign)}
-    temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+    _sweep(target)
+    temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=_prefix(target)))
     try:
         written = {name: _write(temporary / name, frame, *keys[name])
                    for name, frame in frames.items()}
@@ -122,6 +125,32 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
     return target
+
+
+def _prefix(target: Path, pid: int | None = None) -> str:
+    """The start of the name of a temporary folder of an export to ``target`` by the
+    process ``pid`` (this one's by default)."""
+    return f".{target.name}.{os.getpid() if pid is None else pid}."
+
+
+def _sweep(target: Path) -> None:
+    """Remove the temporary folders that exports to ``target`` by processes no longer
+    running left beside it (an export killed before it renamed its dataset into place)."""
+    for folder in target.parent.glob(f".{target.name}.*.*"):
+        pid = folder.name[len(target.name) + 2:].partition(".")[0]
+        if folder.is_dir() and pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _check_target(target: Path) -> None:
@@ -198,7 +227,7 @@ def _swap(new: Path, target: Path) -> None:
     if not target.exists():
         os.replace(new, target)
         return
-    old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.old."))
+    old = Path(tempfile.mkdtemp(dir=target.parent, prefix=_prefix(target)))
     os.replace(target, old / "export")
     os.replace(new, target)
     shutil.rmtree(old, ignore_errors=True)
