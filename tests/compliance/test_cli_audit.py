@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from dialkit import Client
 from dialkit.cli import app
 from dialkit.compliance import audit, load
+from dialkit.frames import export
 
 runner = CliRunner()
 
@@ -106,4 +107,30 @@ def test_a_file_with_a_time_that_is_not_one_is_named(exports: dict[str, pd.DataF
     assert result.exit_code == 2
     assert (f"{path}: calls.created_at holds '03/11/2026 14:00' at row 3, which is not an "
             "ISO 8601 time") in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
+def test_an_exported_dataset_is_audited_from_its_folders(client: Client, tmp_path: Path) -> None:
+    frames = load(client)
+    path = export(client, tmp_path / "account")
+    frames["dnc"].to_parquet(tmp_path / "dnc.parquet")
+    out = tmp_path / "findings.csv"
+    result = runner.invoke(app, ["compliance", "audit", "--calls", str(path / "calls"),
+                                 "--leads", str(path / "leads"), "--dnc",
+                                 str(tmp_path / "dnc.parquet"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    found = pd.read_csv(out, dtype=str)
+    expected = audit(**frames).findings
+    assert sorted(zip(found["rule"], found["call_id"].fillna(""), strict=True)) == sorted(
+        zip(expected["rule"], expected["call_id"].fillna(""), strict=True))
+    assert len(found) > 0
+
+
+def test_a_folder_that_is_no_dataset_is_named(client: Client, tmp_path: Path) -> None:
+    (tmp_path / "calls").mkdir()
+    (tmp_path / "calls" / "calls.csv").write_text("id,direction\ncall_1,outbound\n")
+    result = runner.invoke(app, ["compliance", "audit", "--calls", str(tmp_path / "calls")])
+    assert result.exit_code != 0
+    assert f"{tmp_path / 'calls'}: is not a Parquet dataset" in result.output
     assert "Traceback" not in result.output

@@ -10,7 +10,8 @@ import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
-from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load, read_export
+from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
+from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
@@ -22,7 +23,8 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
-    "An export of the frame, CSV or Parquet, with the columns of client.frames."))]
+    "An export of the frame, CSV or Parquet, with the columns of client.frames; or the "
+    "folder of a dialkit.frames.export dataset (audited on Dask where it is installed)."))]
 
 
 @compliance_app.command("audit")
@@ -74,7 +76,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
             _fail("--calls FILE is needed with --leads or --dnc")
         given = {name: path for name, path in files.items() if path is not None}
         try:
-            frames = {name: read_export(path) for name, path in given.items()}
+            frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
             return audit(**frames, **options), {}  # the cover names the files (sources)
         except AuditInputError as error:
             named = files.get(error.frame) if error.frame else None

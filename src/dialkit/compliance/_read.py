@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
 
 from .._file_limits import FileLimits, LimitError, check_delimited
 from ._audit import AuditInputError
@@ -43,6 +45,27 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
                               f"({error})") from None
     frame.attrs.update(source=str(path), fetched_at=f"{_modified(path)} (file)")
     return frame
+
+
+def read_source(path: str | os.PathLike[str]) -> pd.DataFrame | Path:
+    """What :func:`audit` takes for the file or folder at ``path``: a file read by
+    :func:`read_export`; a folder, a Parquet dataset (``dialkit.frames.export``'s
+    ``calls`` or ``leads``), as its path, which the audit reads on Dask where Dask is
+    installed (else whole with pandas), once its schema was read here.
+
+    Raises:
+        AuditInputError: The file cannot be read, or the folder is not a Parquet dataset.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        return read_export(path)
+    try:
+        ds.dataset(path, format="parquet", partitioning="hive").schema  # noqa: B018
+    except (OSError, ValueError, pa.ArrowException) as error:
+        raise AuditInputError(f"{path}: is not a Parquet dataset ({error}); pass a folder "
+                              "that dialkit.frames.export wrote, or a CSV or Parquet "
+                              "file") from None
+    return path
 
 
 def _read(path: Path) -> pd.DataFrame:
