@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.analytics import answer_rates, attempts_to_contact, funnel
+from dialkit.analytics._funnel import FUNNEL
 from dialkit.analytics._inputs import talked
+from dialkit.analytics._reach import call_stages
 
 PHONES = ["+12125550101", "+12125550102", "+12135550123", "+61882123456",  # Adelaide: +9:30
           "+442079460958", "+80012345678", None]
@@ -146,3 +148,21 @@ def test_an_hour_in_which_the_offset_changes_half_past_is_read_call_by_call() ->
         "2026-04-04T16:15:00Z", "2026-04-04T16:45:00Z", "2026-04-04T15:15:00Z")])
     table = answer_rates(made, by=("local_hour",))
     assert table[["local_hour", "calls"]].values.tolist() == [[1, 1], [2, 2]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(account=accounts(), cuts=st.lists(st.integers(0, 25), max_size=3))
+def test_the_calls_reduced_part_by_part_give_the_same_funnel(
+        account: dict[str, pd.DataFrame], cuts: list[int]) -> None:
+    """The Dask path's reduction: each part of the calls (any split) reduced to its distinct
+    (campaign, number, stages) and stacked counts as the calls themselves do."""
+    rules = {"conversation_seconds": 30, "positive": ("sale", "info_sent")}
+    calls = account["calls"]
+    parts = np.split(np.arange(len(calls)), sorted(min(cut, len(calls)) for cut in cuts))
+    reduced = pd.concat([call_stages(calls.iloc[rows], distinct=True, **rules)
+                         for rows in parts], ignore_index=True)
+    assert len(reduced) <= (calls["direction"] == "outbound").sum()
+    bookings = {"callbacks": account["callbacks"], "appointments": account["appointments"]}
+    pd.testing.assert_frame_equal(
+        FUNNEL.local(account["leads"], reduced, **bookings, **rules),
+        funnel(account["leads"], calls, **bookings, **rules))

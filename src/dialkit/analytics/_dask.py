@@ -13,19 +13,28 @@ from typing import Any
 from .._partitions import PLANS
 from .._partitions_dask import frame, run, whole
 from ._inputs import FUNNEL_CALLS, FUNNEL_LEADS, LOCAL, prepared
+from ._reach import call_stages
 
 
 def funnel(leads: Any, calls: Any, *, callbacks: Any, appointments: Any,
            conversation_seconds: float, positive: Collection[str],
            compute: bool) -> Any:
-    """:func:`dialkit.analytics.funnel` with the leads and calls on Dask: shuffled by
-    campaign, each partition's campaigns counted by the pandas path."""
+    """:func:`dialkit.analytics.funnel` with the leads and calls on Dask: each partition of
+    the calls reduced to its distinct (campaign, number, stages reached) by the pandas
+    path's :func:`~dialkit.analytics._reach.call_stages`, then those and the leads
+    shuffled by campaign, each partition's campaigns counted by the pandas path. The
+    reduction shuffles three columns instead of six, and a row per pair and stages met
+    in the partition instead of a row per call."""
     lead_frame = _columns(leads, FUNNEL_LEADS, "leads")
     call_frame = _columns(calls, ("direction", *FUNNEL_CALLS), "calls")
-    return run(PLANS["funnel"], (lead_frame, call_frame), compute=compute,
+    rules: dict[str, Any] = {"conversation_seconds": conversation_seconds,
+                             "positive": positive}
+    stages = call_frame.map_partitions(call_stages, **rules, distinct=True,
+                                       meta=call_stages(call_frame._meta, **rules))
+    return run(PLANS["funnel"], (lead_frame, stages), compute=compute,
                callbacks=None if callbacks is None else whole(callbacks),
                appointments=None if appointments is None else whole(appointments),
-               conversation_seconds=conversation_seconds, positive=positive)
+               **rules)
 
 
 def answer_rates(calls: Any, *, by: list[str], compute: bool) -> Any:

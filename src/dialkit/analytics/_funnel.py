@@ -16,20 +16,11 @@ import numpy as np
 import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
-from ._inputs import (
-    FUNNEL_CALLS,
-    FUNNEL_LEADS,
-    POSITIVE,
-    Bools,
-    answered,
-    positive_calls,
-    prepared,
-    talked,
-    with_direction,
-)
+from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._match import Matched, contained, matched
+from ._reach import CALL_STAGES, call_stages
 
-STAGES = ("leads", "dialled", "answered", "conversation", "positive", "booked")
+STAGES = ("leads", *CALL_STAGES, "booked")
 """The funnel's stages, in order."""
 CONVERSATION_SECONDS = 30
 """Talk time (``ended_at - answered_at``) from which an answered call is a conversation."""
@@ -85,20 +76,23 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     if on_dask((leads, calls), compute):
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.funnel(leads, calls, compute=compute, **options)
-    return FUNNEL.local(read_whole(leads), read_whole(calls), **options)
+    stages = call_stages(read_whole(calls), conversation_seconds=conversation_seconds,
+                         positive=positive)
+    return FUNNEL.local(read_whole(leads), stages, **options)
 
 
-def campaign_stages(leads: pd.DataFrame, calls: pd.DataFrame, *,
+def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,
                     callbacks: pd.DataFrame | None, appointments: pd.DataFrame | None,
-                    conversation_seconds: float, positive: Collection[str]) -> pd.DataFrame:
-    """The funnel of the campaigns of ``leads``, which must come with every call of those
-    campaigns (``calls`` may hold others'); callbacks and appointments whole."""
+                    **_: Any) -> pd.DataFrame:
+    """The funnel of the campaigns of ``leads``, which must come with the :func:`call_stages`
+    of every call of those campaigns (``stages`` may hold others'); callbacks and
+    appointments whole."""
     lead_frame = prepared(leads, FUNNEL_LEADS, "leads")
-    call_frame, out = with_direction(calls, FUNNEL_CALLS)
-    keyed = matched(lead_frame, call_frame, out)
-    conditions = [np.ones(len(lead_frame), bool), *_call_stages(
-        keyed, call_frame, conversation_seconds, positive),
-        _booked(lead_frame, callbacks, appointments)]
+    bits = stages["stages"].to_numpy(np.uint8)
+    keyed = matched(lead_frame, stages, bits != 0)
+    conditions = [np.ones(len(lead_frame), bool),
+                  *[keyed.reached(bits & (1 << n) != 0) for n in range(len(CALL_STAGES))],
+                  _booked(lead_frame, callbacks, appointments)]
     return _table(keyed, conditions)
 
 
@@ -109,16 +103,8 @@ def by_campaign(tables: pd.DataFrame, **_: Any) -> pd.DataFrame:
 
 
 FUNNEL = register(Plan("funnel", campaign_stages, by_campaign, key="campaign_id"))
-"""The funnel of each campaign needs its leads and calls together; campaigns apart."""
-
-
-def _call_stages(keyed: Matched, calls: pd.DataFrame, conversation_seconds: float,
-                 positive: Collection[str]) -> list[Bools]:
-    """Per lead: dialled, answered, conversation, positive (each on some call)."""
-    picked = answered(calls)
-    return [keyed.reached(np.ones(len(calls), bool)), keyed.reached(picked),
-            keyed.reached(picked & talked(calls, conversation_seconds)),
-            keyed.reached(positive_calls(calls, positive))]
+"""The funnel of each campaign needs its leads and its calls' stages together; campaigns
+apart."""
 
 
 def _booked(leads: pd.DataFrame, callbacks: pd.DataFrame | None,

@@ -1,0 +1,43 @@
+"""What each call reaches of the funnel: the one step of it that needs the calls.
+
+:func:`~dialkit.analytics.funnel` (``_funnel``) counts leads from these rows, not from
+the calls; the Dask path reduces each partition of the calls to them before its
+shuffle. Apart from ``_funnel`` so that the Dask path imports it without importing the
+module that imports the Dask path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+import pandas as pd
+
+from ._inputs import FUNNEL_CALLS, answered, positive_calls, talked, with_direction
+
+CALL_STAGES = ("dialled", "answered", "conversation", "positive")
+"""The funnel's stages a call reaches by itself: bits 1, 2, 4, 8 of :func:`call_stages`'
+``stages``."""
+
+
+def call_stages(calls: pd.DataFrame, *, conversation_seconds: float,
+                positive: Collection[str], distinct: bool = False) -> pd.DataFrame:
+    """Each call's ``campaign_id``, ``to_number`` and ``stages``, the bits of the stages of
+    :data:`CALL_STAGES` it reaches (0 for an inbound call, which reaches none): all the
+    funnel needs of a call, so the Dask path shuffles this instead of the calls.
+
+    A lead reaches a stage when some call of its (campaign, number) does, so calls of one
+    pair with the same bits say no more than one of them: ``distinct=True`` keeps one row
+    per (campaign, number, stages) met, and none of no stage (the Dask path's reduction of
+    each partition before the shuffle; the pandas path keeps every row, as hashing the
+    pairs here would cost what matching them costs later)."""
+    frame, out = with_direction(calls, FUNNEL_CALLS)
+    picked = out & answered(frame)
+    bits = (out.astype(np.uint8) | picked.astype(np.uint8) << 1
+            | (picked & talked(frame, conversation_seconds)).astype(np.uint8) << 2
+            | (out & positive_calls(frame, positive)).astype(np.uint8) << 3)
+    stages = pd.DataFrame({"campaign_id": frame["campaign_id"],
+                           "to_number": frame["to_number"], "stages": bits})
+    if not distinct:
+        return stages
+    return stages[out].drop_duplicates(ignore_index=True)
