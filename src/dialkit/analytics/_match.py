@@ -5,10 +5,11 @@ belongs to the leads of its campaign with that phone. The leads' campaigns and
 phones are dictionary-encoded (Arrow), and each call's campaign and number looked up
 among the leads' (``index_in``), so equal texts get equal integer codes without a join
 on text or a copy of the calls' text columns; a call of a campaign or a number no lead
-has gets none, as it reaches no lead. Looking up is cheaper than encoding the calls'
-numbers with the leads' in one pass: the table holds the leads' distinct numbers only,
-built once, and the calls' million probes only read it (0.09 s for 1M calls against
-0.13 s). The leads' (phone, campaign) pairs are then sorted once, and each call finds
+has gets none, as it reaches no lead. Looking up is a little cheaper than encoding the
+calls' numbers with the leads' in one pass (the table holds the leads' distinct numbers
+only, and the calls' probes only read it: 80-93 ms against 87-144 ms for 1M calls and
+200k leads, on a shared machine); either way these probes are most of the funnel's
+time. The leads' (phone, campaign) pairs are then sorted once, and each call finds
 its pair in a table by phone (almost every phone has one pair, whose campaign is
 compared with the call's; the pair of a phone in several campaigns is searched).
 """
@@ -64,8 +65,8 @@ class Matched:
 def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Matched:
     """``leads`` (``campaign_id``, ``phone``) and the calls ``calls_among`` of ``calls``
     (``campaign_id``, ``to_number``) on one key."""
-    lead_campaign, names = encoded(leads["campaign_id"])
-    lead_phone, phones = encoded(leads["phone"])
+    lead_campaign, names = _encoded(leads["campaign_id"])
+    lead_phone, phones = _encoded(leads["phone"])
     call_campaign = _index_in(calls["campaign_id"], names)
     call_phone = _index_in(calls["to_number"], phones)
     campaigns, rank = _sorted_campaigns(names, lead_campaign)
@@ -113,7 +114,7 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     return found
 
 
-def encoded(column: pd.Series) -> tuple[Ints, pa.Array]:
+def _encoded(column: pd.Series) -> tuple[Ints, pa.Array]:
     """A column's codes into its distinct texts (-1: null), from one hash pass over the
     column as it is; and those texts."""
     codes = pc.dictionary_encode(as_arrow(column))
