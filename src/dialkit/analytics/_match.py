@@ -1,17 +1,13 @@
 """Which lead each outbound call went to.
 
 Call records carry no lead id, only ``campaign_id`` and ``to_number``, so a call
-belongs to the leads of its campaign with that phone. The leads' campaigns and
-phones are dictionary-encoded (Arrow), and each call's campaign and number looked up
-among the leads' (``index_in``), so equal texts get equal integer codes without a join
-on text or a copy of the calls' text columns; a call of a campaign or a number no lead
-has gets none, as it reaches no lead. Looking up is a little cheaper than encoding the
-calls' numbers with the leads' in one pass (the table holds the leads' distinct numbers
-only, and the calls' probes only read it: 80-93 ms against 87-144 ms for 1M calls and
-200k leads, on a shared machine); either way these probes are most of the funnel's
-time. The leads' (phone, campaign) pairs are then sorted once, and each call finds
-its pair in a table by phone (almost every phone has one pair, whose campaign is
-compared with the call's; the pair of a phone in several campaigns is searched).
+belongs to the leads of its campaign with that phone. The leads' and the calls'
+campaigns are dictionary-encoded in one Arrow pass over both columns, and so are
+their phones, so equal texts get equal integer codes without a join on text or a
+copy of the calls' text columns; the leads' (phone, campaign) pairs are then sorted
+once, and each call finds its pair in a table by phone (almost every phone has one
+pair, whose campaign is compared with the call's; the pair of a phone in several
+campaigns is searched).
 """
 
 from __future__ import annotations
@@ -65,10 +61,8 @@ class Matched:
 def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Matched:
     """``leads`` (``campaign_id``, ``phone``) and the calls ``calls_among`` of ``calls``
     (``campaign_id``, ``to_number``) on one key."""
-    lead_campaign, names = _encoded(leads["campaign_id"])
-    lead_phone, phones = _encoded(leads["phone"])
-    call_campaign = _index_in(calls["campaign_id"], names)
-    call_phone = _index_in(calls["to_number"], phones)
+    (lead_campaign, call_campaign), names = _codes(leads["campaign_id"], calls["campaign_id"])
+    (lead_phone, call_phone), _ = _codes(leads["phone"], calls["to_number"])
     campaigns, rank = _sorted_campaigns(names, lead_campaign)
     width = max(len(names), 1)
     valid = (lead_campaign >= 0) & (lead_phone >= 0)
@@ -114,16 +108,16 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     return found
 
 
-def _encoded(column: pd.Series) -> tuple[Ints, pa.Array]:
-    """A column's codes into its distinct texts (-1: null), from one hash pass over the
-    column as it is; and those texts."""
-    codes = pc.dictionary_encode(as_arrow(column))
-    return _filled(codes.indices), codes.dictionary
-
-
-def _index_in(column: pd.Series, texts: pa.Array) -> Ints:
-    """Each value's index into ``texts`` (distinct, no null); -1 for null or not there."""
-    return _filled(pc.index_in(as_arrow(column), value_set=texts))
+def _codes(*columns: pd.Series) -> tuple[list[Ints], pa.Array]:
+    """Each column's codes into the distinct texts of all of them (-1: null), from one
+    hash pass over the columns as they are; and those texts."""
+    encoded = pc.dictionary_encode(pa.chunked_array([as_arrow(c) for c in columns],
+                                                    pa.string()))
+    codes = np.concatenate([_filled(chunk.indices) for chunk in encoded.chunks]
+                           or [np.empty(0, np.int64)])
+    bounds = np.cumsum([len(c) for c in columns])[:-1]
+    names = encoded.chunks[0].dictionary if encoded.num_chunks else pa.array([], pa.string())
+    return np.split(codes, bounds), names
 
 
 def contained(column: pd.Series, values: pd.Series) -> Bools:
