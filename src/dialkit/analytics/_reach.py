@@ -33,9 +33,9 @@ def call_stages(calls: pd.DataFrame, *, conversation_seconds: float,
     pairs here would cost what matching them costs later)."""
     frame, out = with_direction(calls, FUNNEL_CALLS)
     picked = out & answered(frame)
-    bits = (out.astype(np.uint8) | picked.astype(np.uint8) << 1
-            | (picked & talked(frame, conversation_seconds)).astype(np.uint8) << 2
-            | (out & positive_calls(frame, positive)).astype(np.uint8) << 3)
+    bits = out.view(np.uint8) | picked.view(np.uint8) << 1  # a bool's byte is 0 or 1
+    bits |= (picked & talked(frame, conversation_seconds)).view(np.uint8) << 2
+    bits |= (out & positive_calls(frame, positive)).view(np.uint8) << 3
     stages = pd.DataFrame({"campaign_id": frame["campaign_id"],
                            "to_number": frame["to_number"], "stages": bits})
     if not distinct:
