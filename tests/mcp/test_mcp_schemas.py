@@ -26,6 +26,7 @@ from dialkit.contract import Call
 from dialkit.mcp import TOOLS, TOOLS_BY_NAME, ToolSpec
 from dialkit.mcp._shapes import ANY_OBJECT, NO_JSON
 from dialkit.mcp._tools import ITEM_FIELDS_NOTE, _input_model
+from dialkit.mcp._tools import _items_by_presence as items_by_presence
 from dialkit.sandbox import Sandbox
 
 JSON = st.recursive(
@@ -201,10 +202,22 @@ LISTED = [(tool.name, item) for tool in TOOLS for item in _listed_items(tool.out
 @pytest.mark.parametrize(("tool", "item"), LISTED, ids=[tool for tool, _ in LISTED])
 def test_a_listed_items_fields_are_checked_for_presence_and_their_schemas_written(
         tool: str, item: dict[str, Any]) -> None:
-    assert item["properties"] == dict.fromkeys(item["required"], True)
+    assert "properties" not in item  # fields of schema true the client's check would walk
     fields = documented_fields(item)
     assert list(fields) == item["required"] and all(isinstance(f, dict) for f in fields.values())
     Draft202012Validator.check_schema({"type": "object", "properties": fields})
+
+
+def test_a_listed_item_that_refuses_other_fields_still_allows_its_own() -> None:
+    item = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+            "additionalProperties": False}
+    flat = items_by_presence({"type": "object", "properties": {
+        "data": {"type": "array", "items": item}}})
+    assert flat["properties"]["data"]["items"]["properties"] == {"a": True}
+    page = Draft202012Validator(flat)
+    assert page.is_valid({"data": [{"a": 1}]})
+    assert not page.is_valid({"data": [{"a": "x", "b": 1}]})
+    assert not page.is_valid({"data": [{}]})
 
 
 def test_a_page_of_calls_names_the_contracts_fields_with_their_types() -> None:
