@@ -330,7 +330,7 @@ def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
     missing = (numbers["reason"] == "missing_phone").fillna(False).to_numpy(dtype=bool)
     invalid = (numbers["reason"] == "invalid_phone").fillna(False).to_numpy(dtype=bool)
     verdicts.decide(missing, (_INVALID, "missing_phone", None))
-    verdicts.decide(invalid & (_lengths(phones) > PHONE_MAX),  # the service reads no further
+    verdicts.decide(invalid & _longer(phones, PHONE_MAX),  # the service reads no further
                     (_INVALID, _FIELD_RULE, "phone"))
     verdicts.decide(invalid, (_INVALID, "invalid_phone", None))
     verdicts.decide(numbers["country"].isin(blocked).to_numpy(dtype=bool),
@@ -375,25 +375,35 @@ def _first_bad_field(file: LeadFile) -> np.ndarray:
         if column is None:
             continue
         values = file.frame[column]
-        broken = _lengths(values) > limit
+        broken = _longer(values, limit)
         if name == "email":
             broken |= values.notna().to_numpy() & ~_matches(values, _EMAIL_RE2)
         bad[broken] = code  # in reverse order: the first field in order wins
     return bad
 
 
-def _lengths(values: pd.Series) -> np.ndarray:
-    """Characters (code points, as the service counts them) of each cell; 0 when empty."""
-    array = pa.array(values.astype("string[pyarrow]"), type=pa.large_string())
-    lengths: np.ndarray = pc.fill_null(pc.utf8_length(array), 0).to_numpy(zero_copy_only=False)
-    return lengths
+def _longer(values: pd.Series, limit: int) -> np.ndarray:
+    """Which cells hold more than ``limit`` characters (code points, as the service counts
+    them): counted only when a cell has more bytes than that, which the column's offsets
+    tell without reading its text."""
+    cells = _arrow_text(values)
+    if (pc.max(pc.binary_length(cells)).as_py() or 0) <= limit:
+        return np.zeros(len(values), dtype=bool)
+    longer: np.ndarray = pc.fill_null(pc.greater(pc.utf8_length(cells), limit), False).to_numpy(
+        zero_copy_only=False)
+    return longer
 
 
 def _matches(values: pd.Series, pattern: str) -> np.ndarray:
-    array = pa.array(values.astype("string[pyarrow]"), type=pa.large_string())
-    found: np.ndarray = pc.fill_null(pc.match_substring_regex(array, pattern), False).to_numpy(
-        zero_copy_only=False)
+    found: np.ndarray = pc.fill_null(pc.match_substring_regex(_arrow_text(values), pattern),
+                                     False).to_numpy(zero_copy_only=False)
     return found
+
+
+def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
+    """A column's cells as Arrow strings, its chunks as they are (not joined into a copy)."""
+    cells = values.astype("string[pyarrow]").array.__arrow_array__()
+    return cells if isinstance(cells, pa.ChunkedArray) else pa.chunked_array([cells])
 
 
 def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
