@@ -56,7 +56,11 @@ MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
 
-_WHITESPACE = "".join(f"\\x{{{ord(c):x}}}" for c in map(chr, range(0x110000)) if c.isspace())
+SPACES = (*range(0x9, 0xE), *range(0x1C, 0x21), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
+          0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+"""The characters Python's ``\\s`` (the service's) matches, listed: finding them among
+all 1,114,112 took 0.13 s of every clean's start (a test checks the list)."""
+_WHITESPACE = "".join(f"\\x{{{code:x}}}" for code in SPACES)
 _EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
 """The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
 (the service's) is every Unicode space."""
