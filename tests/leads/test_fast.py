@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize
-from dialkit.leads._fast import REGION_WORK, THREAD_ROWS, _cuts, verdicts
+from dialkit.leads._fast import REGION_WORK, SMALL_MATCH, THREAD_ROWS, _cuts, verdicts
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
@@ -185,3 +185,28 @@ def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
     assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
     work = [len(first) + REGION_WORK, len(second) + REGION_WORK * 201]
     assert abs(work[0] - work[1]) <= 1 + REGION_WORK
+
+
+def test_small_groups_matched_by_python_re_get_what_re2_gives() -> None:
+    """Fewer than ``SMALL_MATCH`` values are matched with Python's ``re``, more with RE2 in
+    pyarrow: example numbers of every type of 49 regions, national and international, with
+    and without an IDD or a trunk prefix, and dates, read once (small groups) and repeated
+    ``SMALL_MATCH`` times (every group large), give the same verdicts, row by row."""
+    texts, where = [], []
+    for index, region in enumerate(REGIONS):
+        for kind in TYPES:
+            example = phonenumbers.example_number_for_type(region, kind)
+            for style in STYLES[:2] if example is not None else ():
+                text = phonenumbers.format_number(example, style)
+                for prefix in ("", "00", "0", "1"):
+                    texts.append(prefix + text.removeprefix("+"))
+                    where.append(index)
+    texts += DATES
+    where += [0] * len(DATES)
+    once = verdicts(pa.array(texts, pa.string()), np.array(where, np.int64), REGIONS)
+    many = verdicts(pa.array(texts * SMALL_MATCH, pa.string()),
+                    np.array(where * SMALL_MATCH, np.int64), REGIONS)
+    assert once.done.mean() > 0.5
+    assert many.done.tolist() == once.done.tolist() * SMALL_MATCH
+    for column in ("phone_e164", "country", "extension", "reason", "flags"):
+        assert getattr(many, column).to_pylist() == getattr(once, column).to_pylist() * SMALL_MATCH
