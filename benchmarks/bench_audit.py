@@ -49,7 +49,8 @@ fresh-process figures above (first and second run).
 
 Run: ``.venv/bin/python benchmarks/bench_audit.py [--calls 1000000] [--leads 200000]
 [--runs 3] [--every 10] [--full-baseline] [--fresh-processes]``. Results go to
-``benchmarks/RESULTS.md`` by hand, with the command.
+``benchmarks/RESULTS.md`` by hand, with the command. ``--profile 40`` instead profiles one
+warm audit (``cProfile``, the 40 costliest functions), to see where its time goes.
 """
 
 from __future__ import annotations
@@ -784,11 +785,17 @@ def main() -> None:
                         help="run the row-by-row version on the whole frames too (a minute a run)")
     parser.add_argument("--fresh-processes", action="store_true",
                         help="also each side's first and second run in fresh processes")
+    parser.add_argument("--profile", type=int, metavar="LINES", default=0,
+                        help="instead: profile one warm audit of the frames as the cache "
+                             "gives them, the LINES costliest functions (cumulative time)")
     options = parser.parse_args()
     began = time.perf_counter()
     frame = frames(options.calls, options.leads)
     describe(frame, time.perf_counter() - began)
     folder = Path(tempfile.mkdtemp())
+    if options.profile:
+        profiled(load(written(frame, folder / "whole")), options.profile)
+        return
     part = subset(frame, options.every)
     whole_sides = ("audit", "pandas", *(("row by row",) if options.full_baseline else ()))
     wholes, parts = written(frame, folder / "whole"), written(part, folder / "part")
@@ -804,6 +811,19 @@ def main() -> None:
                 parts, ("row by row", "pandas", "audit"), options.runs,
                 f"every {options.every}th number")}
         report(frame, part, results)
+
+
+def profiled(frame: dict[str, pd.DataFrame], lines: int) -> None:
+    """One audit under ``cProfile`` after a warm-up run on the same frames (as the
+    interleaved runs time it): its costliest functions by cumulative time, then by own."""
+    import cProfile
+    import pstats
+
+    audited(frame)
+    profile = cProfile.Profile()
+    profile.runcall(audited, frame)
+    for order in ("cumulative", "tottime"):
+        pstats.Stats(profile).sort_stats(order).print_stats(lines)
 
 
 def interleaved(frame: dict[str, pd.DataFrame], sides: tuple[str, ...],

@@ -13,6 +13,7 @@ import pyarrow as pa
 import pytest
 from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
+from phonenumbers.tzdata import TIMEZONE_DATA
 
 from dialkit._places._zones import UNKNOWN_ZONE, ZONES, _parse, regions_among, zoned, zones_of
 from dialkit.compliance import first_zones
@@ -129,3 +130,36 @@ def test_regions_among_are_phonenumbers_regions(phones: pd.Series, regions: list
     wanted = [n for n, (region, _) in enumerate(EXPECTED) if region in regions]
     assert rows.tolist() == wanted
     assert numbers.to_dict() == {TEXTS[n]: EXPECTED[n][0] for n in wanted}
+
+
+def _at_every_prefix() -> list[str]:
+    """Numbers that start with each prefix of ``phonenumbers``' zone table: its calling
+    code's main region's example fixed-line and mobile numbers with their first digits
+    replaced by the prefix's, and the prefix alone (shorter than the prefixes the table
+    is read by)."""
+    texts = []
+    for prefix in TIMEZONE_DATA:
+        for code in (int(prefix[:n]) for n in (1, 2, 3) if int(prefix[:n]) in
+                     phonenumbers.COUNTRY_CODE_TO_REGION_CODE):
+            region = phonenumbers.region_code_for_country_code(code)
+            for kind in (PhoneNumberType.FIXED_LINE, PhoneNumberType.MOBILE):
+                example = phonenumbers.example_number_for_type(region, kind)
+                if example is not None:
+                    digits = phonenumbers.format_number(example, PhoneNumberFormat.E164)[1:]
+                    texts.append("+" + prefix + digits[len(prefix):])
+        texts.append("+" + prefix)
+    return texts
+
+
+def test_zones_at_every_prefix_of_the_table_are_phonenumbers() -> None:
+    """The zones of a geographic number are read from one array per calling code, by the
+    number's first digits (``_prefix_table``): the longest prefix of the table decides,
+    as ``time_zones_for_number`` finds it, for numbers longer and shorter than those."""
+    texts = _at_every_prefix()
+    expected = [_expected(text)[1] for text in texts]
+    pairs = zoned(pd.Series(texts, dtype="string[pyarrow]"))
+    found: list[list[str]] = [[] for _ in texts]
+    for row, zone in zip(pairs.row.tolist(), pairs.zone.tolist(), strict=True):
+        found[row].append(ZONES[zone])
+    assert found == expected
+    assert sum(1 for zones in expected if zones) > 3000  # most reach the prefix lookup

@@ -333,10 +333,18 @@ def _by_prefix(nsn: pa.Array, code: int) -> Ints:
     prefix sought is the whole text, as ``str`` slices it)."""
     room = _LONGEST_PREFIX - len(str(code))  # no prefix is longer: the rest is never read
     head_nsn = pc.utf8_slice_codeunits(nsn, 0, room)
+    digits = np.asarray(pc.cast(head_nsn, pa.int64()))
     size = _lengths(head_nsn) + len(str(code))
-    head = code * 10 ** (size - len(str(code))) + np.asarray(pc.cast(head_nsn, pa.int64()))
+    head = code * 10 ** (size - len(str(code))) + digits
     sets = np.zeros(len(nsn), np.int64)
-    left = np.arange(len(nsn))
+    found = _prefix_table(code)
+    if found is None:
+        left = np.arange(len(nsn))
+    else:  # a number of ``width`` digits or more: its first ones are its table's index
+        width, table = found
+        long = size - len(str(code)) >= width
+        sets[long] = table[digits[long] // 10 ** (size[long] - len(str(code)) - width)]
+        left = np.flatnonzero(~long)
     for wanted in _prefix_sizes(code):
         taken = np.minimum(size[left], wanted)
         key = head[left] // 10 ** (size[left] - taken) * _KEY_WIDTH + taken
@@ -345,6 +353,28 @@ def _by_prefix(nsn: pa.Array, code: int) -> Ints:
         sets[left[hit]] = _PREFIX_KEY_SETS[at[hit]]
         left = left[~hit]
     return sets
+
+
+@functools.cache
+def _prefix_table(code: int) -> tuple[int, NDArray[np.int16]] | None:
+    """For calling code ``code``: ``width``, the national digits its longest prefix in the
+    table reads, and by those digits of a national number, the zones (an index into
+    ``_SETS``) of its longest prefix: one array lookup a number instead of one hash
+    lookup per prefix length (five for +1). None where the array would take more than a
+    million entries (a prefix over six digits after the calling code); two bytes an
+    entry (``_SETS`` holds a few hundred answers)."""
+    text = str(code)
+    width = max([0, *(size - len(text) for size in _prefix_sizes(code))])
+    if width > 6:
+        return None
+    table = np.zeros(10**width, np.int16)
+    for prefix, zones in sorted(TIMEZONE_DATA.items(), key=lambda item: len(item[0])):
+        if text.startswith(prefix):  # every number of the code: the longer ones overwrite
+            table[:] = _SET_IDS[zones]
+        elif prefix.startswith(text):
+            start, scale = int(prefix[len(text):]), 10 ** (width - len(prefix) + len(text))
+            table[start * scale:(start + 1) * scale] = _SET_IDS[zones]
+    return width, table
 
 
 @functools.cache

@@ -95,6 +95,8 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     slot, outside = _outside(law, decided, days, weekday, seconds)
     by_address = np.zeros(len(row), bool)
     for which in (2, 1):  # the address's state, then the number's: the last that forbids
+        if not (own[which] >= 0).any():  # no call has such a row (a flat policy: none)
+            continue
         its = own[which][row]
         has = its >= 0
         slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, seconds)
