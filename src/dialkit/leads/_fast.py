@@ -300,8 +300,7 @@ def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
         return stripped, digits.slice(0, 0)
     pattern = f"^(?:{idd})"
     matched = np.flatnonzero(_match(digits, pattern))
-    rest = pc.replace_substring_regex(digits.take(pa.array(matched)), pattern, "",
-                                      max_replacements=1)
+    rest = _cut(digits.take(pa.array(matched)), pattern)
     idd_rows = ~_starts(rest, "0")  # a 0 after the IDD: not an IDD
     stripped[matched[idd_rows]] = True
     return stripped, rest.filter(pa.array(idd_rows))
@@ -381,7 +380,7 @@ def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, B
     if plan.opaque:
         slow[matched] = True
         return np.zeros(0, np.intp), number.slice(0, 0), slow
-    candidate = pc.replace_substring_regex(sub, plan.prefix, "", max_replacements=1)
+    candidate = _cut(sub, plan.prefix)
     if plan.own is not None:
         own = _match(sub, plan.own)
         candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
@@ -686,7 +685,7 @@ def replace_rows(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.
 
 
 SMALL_MATCH = 256
-"""Fewest values matched by pyarrow's RE2, which compiles the pattern anew on each call:
+"""Fewest values matched (or cut) by pyarrow's RE2, which compiles the pattern on each call:
 0.1-0.4 ms for a region's patterns, most of the work of the many small groups of rows
 (regions, calling codes and lengths) a column with countries has. Fewer are matched
 one by one with Python's ``re``, each pattern compiled once (~1 µs a value)."""
@@ -697,12 +696,30 @@ def _match(values: pa.Array, pattern: str) -> Bools:
     literal = _LITERAL.fullmatch(pattern)
     if literal is not None:
         return _starts(values, literal.group(1))
-    if len(values) < SMALL_MATCH:
-        texts = values.to_pylist()
-        if all(t is None or (t.isascii() and "\n" not in t) for t in texts):
-            search = _compiled(pattern).search  # as RE2 on ASCII text without line breaks
-            return np.array([t is not None and search(t) is not None for t in texts], bool)
+    texts = _few(values)
+    if texts is not None:
+        search = _compiled(pattern).search
+        return np.array([t is not None and search(t) is not None for t in texts], bool)
     return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+
+
+def _cut(values: pa.Array, pattern: str) -> pa.Array:
+    """Each value without the first match of ``pattern`` (RE2); few values as :func:`_match`
+    matches them."""
+    texts = _few(values)
+    if texts is not None:
+        sub = _compiled(pattern).sub
+        return pa.array([None if t is None else sub("", t, count=1) for t in texts], pa.string())
+    return pc.replace_substring_regex(values, pattern, "", max_replacements=1)
+
+
+def _few(values: pa.Array) -> list[str | None] | None:
+    """Fewer than ``SMALL_MATCH`` values as Python text, where Python's ``re`` reads them as
+    RE2 does (ASCII, no line break for ``$`` to stop before); else ``None``."""
+    if len(values) >= SMALL_MATCH:
+        return None
+    texts: list[str | None] = values.to_pylist()
+    return texts if all(t is None or (t.isascii() and "\n" not in t) for t in texts) else None
 
 
 @functools.cache
