@@ -353,7 +353,10 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules,
     on Dask this runs on the answered calls shuffled by campaign.
 
     ``joined`` is whether the calls hold join times anywhere (:func:`has_join_times` of
-    them all), so that every part of a campaign's calls tells abandonment one way.
+    them all), so that every part of a campaign's calls tells abandonment one way. With
+    join times, a call is abandoned when it was answered and no agent joined within
+    ``agent_join_seconds``; without them, when it was answered, got no disposition, and
+    ended within ``proxy_talk_seconds`` of the answer.
     """
     campaign = campaign_codes(answered)
     order = _sorted(campaign, answered["answered_at"], np.arange(len(answered)))
@@ -381,11 +384,8 @@ def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
                 rules: Rules, joined: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Abandoned calls in campaigns whose abandonment rate over the rolling window
     exceeds the limit; also every abandoned call. ``windows`` are the abandoned calls'
-    windows (:func:`abandonment_windows`), indexed by their rows' positions in ``calls``.
-
-    With join times (``joined``), a call is abandoned when it was answered and no agent
-    joined within ``agent_join_seconds``; without them, when it was answered, got no
-    disposition, and ended within ``proxy_talk_seconds`` of the answer.
+    windows (:func:`abandonment_windows`), indexed by their rows' positions in ``calls``;
+    ``joined`` says how they were told apart, for the evidence.
     """
     abandoned = calls.iloc[windows.index.to_numpy()].assign(
         **{column: windows[column].to_numpy() for column in WINDOW_COLUMNS[:3]})

@@ -130,10 +130,13 @@ def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: b
                                  percent if column == "rate" else None)
 
 
-def _own_columns(rows: pd.DataFrame) -> pd.DataFrame:
-    """One rule's findings with the columns every finding has, and those of the other
-    columns (other rules' own) that hold a value here."""
-    return rows[[c for c in rows.columns if c in COLUMNS or rows[c].notna().any()]]
+def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFrame:
+    """One rule's findings with the columns every finding has (all of them in a workbook's
+    sheet, which programs read; on a page, only those that hold a value here: a lead's
+    finding has no time, zone or call), and those of the other columns (other rules' own)
+    that hold a value here."""
+    return rows[[c for c in rows.columns
+                 if (every_common and c in COLUMNS) or rows[c].notna().any()]]
 
 
 def _reading_order(frame: pd.DataFrame) -> pd.DataFrame:
@@ -172,7 +175,8 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
         parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
         if rows["at"].notna().any():  # a lead's finding has no moment to chart
             parts.append(_chart(rows, rule))
-        table = _reading_order(named(masked(_plain(_own_columns(rows)), mask_pii), names))
+        table = _reading_order(named(masked(_plain(_own_columns(rows, every_common=False)),
+                                            mask_pii), names))
         parts.append(html_table(table if shown is None else table.head(shown)))
         if shown is not None and len(rows) > shown:
             parts.append(f"<p>The first {shown:,} of {len(rows):,}: the workbook and "
