@@ -93,7 +93,7 @@ def plot_answer_heatmap(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
     Example:
         >>> client = dialkit.Client.sandbox()
-        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> calls = client.frames.calls()
         >>> from dialkit.analytics import answer_rates
         >>> plot_answer_heatmap(answer_rates(calls)).get_title()
         'Answer rate by local hour and weekday: ... outbound calls (each cell: rate, calls)'
@@ -150,7 +150,7 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
     Example:
         >>> client = dialkit.Client.sandbox()
-        >>> leads, calls = client.frames.leads(), client.frames.calls()
+        >>> calls = client.frames.calls()
         >>> from dialkit.analytics import disposition_mix
         >>> plot_disposition_mix(disposition_mix(calls)).get_title()
         'Disposition mix per period: ... campaigns, ... calls'
