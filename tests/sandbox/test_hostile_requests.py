@@ -235,3 +235,20 @@ def test_a_forwarded_for_header_does_not_pass_an_allow_list() -> None:
     with start(parse_config(access_config())) as running:
         response = httpx.get(running.base_url + "/v1/me", headers=headers)
     assert_problem(response, 403, "ip_not_allowed")
+
+
+def test_a_request_whose_sender_left_before_its_body_is_not_handled(
+        sandbox: Sandbox, api: httpx.Client) -> None:
+    """A client killed after its request's head: its retry of the whole request under the
+    same Idempotency-Key is handled afresh (the half request's empty body had been
+    handled and stored under the key, and the retry refused as another request)."""
+    body = orjson.dumps({"phone": PHONE})
+    head = (f"POST /v1/dnc HTTP/1.1\r\nHost: emulator\r\nAuthorization: Bearer {KEYS['full']}"
+            f"\r\nContent-Type: application/json\r\nIdempotency-Key: left-early\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    with socket.create_connection(address(sandbox), timeout=5) as connection:
+        connection.sendall(head)  # then the sender is gone, before its body
+    time.sleep(0.3)  # the emulator sees the disconnect
+    answer = write(api, "/v1/dnc", {"phone": PHONE}, key="left-early")
+    assert answer.status_code == 201, answer.text
+    assert "idempotency-replayed" not in answer.headers

@@ -103,6 +103,8 @@ class Pipeline:
         except ApiProblem as problem:
             await self.send_problem(send, problem, request_id)
             return
+        except ClientGone:
+            return  # nobody to answer, and nothing was asked in full
         await self._run(scope, admitted, send)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -332,8 +334,18 @@ def _check_head(scope: Scope, raw_url: str) -> None:
                               f"The {header} header holds a control character.")
 
 
+class ClientGone(Exception):  # noqa: N818 (not an error of the request: its sender left)
+    """The client disconnected before its request's body arrived whole."""
+
+
 async def _read_body(scope: Scope, receive: Receive) -> bytes:
     """The body; refused with 413 as soon as its declared or received size is over 1 MiB.
+
+    A client that disconnects before the body is whole (killed mid-request) raises
+    :class:`ClientGone`: the request is not handled, as a server does not handle half of
+    one. Handled as the part received, an empty body's request stored its
+    Idempotency-Key with another request's fingerprint, and the client's retry of the
+    whole request was refused with 409 ``idempotency_conflict``.
 
     Nothing more is read after the refusal, so an endless upload costs the
     service one MiB, not what the sender chooses.
@@ -345,7 +357,7 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes:
     while more:
         message = await receive()
         if message["type"] == "http.disconnect":
-            break
+            raise ClientGone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY_BYTES:
