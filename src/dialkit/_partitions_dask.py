@@ -3,10 +3,10 @@ partitions, then its ``combine`` over the parts' answers.
 
 Where the plan has a ``key``, every frame is first shuffled on it into the same number
 of partitions: the key's values are hashed alike in every frame (the column is cast to
-one text type first), so partition ``i`` of each frame holds the same keys, and
-``part`` meets all rows of a key at once. The parts' answers are small (a table per
-campaign, counts per cell); they are joined on the client (``compute=True``) or in one
-last partition (``compute=False``).
+one text type first, unless it holds integers in every frame), so partition ``i`` of
+each frame holds the same keys, and ``part`` meets all rows of a key at once. The parts'
+answers are small (a table per campaign, counts per cell); they are joined on the client
+(``compute=True``) or in one last partition (``compute=False``).
 
 Imported only when a Dask frame or a dataset path is given: ``dialkit`` runs without
 Dask installed.
@@ -51,15 +51,17 @@ def whole(source: Any) -> Any:
 
 
 def run(plan: Plan, frames: Sequence[Any], *, compute: bool,
-        finish: Mapping[str, Any] | None = None, **options: Any) -> Any:
+        finish: Mapping[str, Any] | None = None, to_parts: Mapping[str, Any] | None = None,
+        **options: Any) -> Any:
     """``plan`` over Dask ``frames``: pandas' answer, or with ``compute=False`` the lazy
     Dask frame (of a stacked plan; else the ``dask.delayed`` object) that computes to it.
     ``combine`` is given the ``options`` and ``finish``, ``part`` the ``options`` (a Dask
-    scalar or delayed object among them is computed first)."""
+    scalar or delayed object among them is computed first) and, of a plan not stacked,
+    ``to_parts``."""
     if not plan.stacked:
         options = {name: value.to_delayed(optimize_graph=False) if is_dask(value) else value
                    for name, value in options.items()}
-        answer = delayed(plan.combine)(listed_parts(plan, frames, **options),
+        answer = delayed(plan.combine)(listed_parts(plan, frames, **options, **(to_parts or {})),
                                        **options, **(finish or {}))
         return answer.compute() if compute else answer
     if plan.key is not None:
@@ -107,5 +109,5 @@ def co_partitioned(frames: Sequence[Any], key: str) -> list[Any]:
     """``frames`` shuffled on ``key`` into one number of partitions, each key's rows of
     every frame in the partition of the same number."""
     count = max(part.npartitions for part in frames)
-    return [part.assign(**{key: part[key].astype(TEXT)}).shuffle(key, npartitions=count)
-            for part in frames]
+    return [(part if pd.api.types.is_integer_dtype(part[key].dtype) else part.assign(
+        **{key: part[key].astype(TEXT)})).shuffle(key, npartitions=count) for part in frames]

@@ -1,13 +1,13 @@
 """The audit on Dask: the pandas path's plans (:mod:`._parts`), run on partitions.
 
-The graph: the calls' outbound rows (every column, their order and number); their
-answered rows shuffled by campaign into the abandoned calls' windows
-(``PLANS["audit:abandonment"]``); then the outbound calls, leads, DNC results and
-windows shuffled by number into one audit per partition (``PLANS["audit"]``), joined
-into the report on the client. Whether the calls hold agent join times is one Dask
-scalar that both shuffles' parts are given, so that every partition tells abandonment
-one way. Each frame's rows and period for the report's sources are summed from its
-partitions.
+The graph: the calls' outbound rows (every column, their order); their answered rows
+shuffled by campaign into the abandoned calls' windows (``PLANS["audit:abandonment"]``);
+then the outbound calls' columns the rules read, the other columns of the calls that may
+be abandoned, the leads, DNC results and windows shuffled by number into one audit per
+partition (``PLANS["audit"]``), joined into the report on the client. Whether the calls
+hold agent join times is one Dask scalar that both shuffles' parts are given, so that
+every partition tells abandonment one way. Each frame's rows and period for the report's
+sources are summed from its partitions.
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ import pandas as pd
 from .._partitions import PLANS, is_dask, is_dataset
 from .._partitions_dask import delayed, frame, run, stacked_parts
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
-from ._parts import answered_part, dnc_part, leads_part, outbound_part
+from ._parts import (
+    NUMBER,
+    ORDER,
+    answered_part,
+    calls_part,
+    dnc_part,
+    leads_part,
+    outbound_part,
+    rest_part,
+    shape,
+)
 from ._population import source_words, span_of
 
 
@@ -38,13 +48,20 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     windows = stacked_parts(PLANS["audit:abandonment"], (answered,), rules=options.rules,
                             joined=joined)
     audited_leads = None if leads is None else given["leads"].map_partitions(
-        leads_part, campaigns=options.campaigns)
+        leads_part, campaigns=options.campaigns, places=bool(options.rules.jurisdictions))
     audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
+    shapes = {"calls": shape(outbound._meta.drop(columns=[ORDER, NUMBER])),
+              "leads": None if leads is None else shape(prepared_leads(given["leads"]._meta,
+                                                                       None)),
+              "dnc": None if dnc is None else shape(prepared_dnc(given["dnc"]._meta))}
     sources = {name: _source(name, data, original)
                for (name, data), original in zip(given.items(), (calls, leads, dnc),
                                                  strict=False)}
-    return run(PLANS["audit"], (outbound, audited_leads, audited_dnc, windows),
-               compute=compute, finish={"sources": sources}, options=options, joined=joined)
+    return run(PLANS["audit"], (outbound.map_partitions(calls_part),
+                                outbound.map_partitions(rest_part, rules=options.rules),
+                                audited_leads, audited_dnc, windows),
+               compute=compute, finish={"sources": sources}, options=options, joined=joined,
+               to_parts={"shapes": shapes})
 
 
 def _source(name: str, data: Any, original: Any) -> Any:

@@ -10,20 +10,34 @@ like the rest. The functions here only prepare partitions (the pandas path's
 ``prepared_*`` functions, plus each row's place in the frame and the key it is shuffled
 on) and hand them to the pandas path; :mod:`._dask` builds the Dask graph of them.
 
+What goes through the shuffles is what the rules read, no more (the shuffles were most of
+the Dask audit's time): the calls' other columns (status, duration, hangup cause) only
+for the calls that may be abandoned, whose rows the report gives whole
+(:func:`rest_part`); the leads' and DNC results' columns the rules read; text of few
+values (campaign, caller id, disposition) as categories; the number as an integer,
+which Dask hashes for every row it shuffles. :func:`numbers_part` gives the pandas
+path the frames as pandas has them again.
+
 Rows are put back in the frame's order (:data:`ORDER`) before a part runs, so that what
-depends on order (the first lead with a number, ties in time) is decided as on pandas.
+depends on order (the first lead of a number, ties in time) is decided as on pandas.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .._partitions import Plan, register
 from . import _checks as checks
 from ._audit import (
+    _READ,
+    DNC_COLUMNS,
+    LEAD_COLUMNS,
     Options,
     Part,
     answered_calls,
@@ -37,80 +51,158 @@ from ._audit import (
 from ._rules import Rules
 
 NUMBER = "_number"
-"""The column the calls, leads, DNC results and windows are shuffled on: the number called."""
+"""The column the calls, leads, DNC results and windows are shuffled on: the number called
+as an integer (:func:`number_key`)."""
 CAMPAIGN = "_campaign"
-"""The column the answered calls are shuffled on: the campaign (no campaign as ``""``,
-as abandonment groups it)."""
+"""The column the answered calls are shuffled on: their ``campaign_id``, no campaign as
+``""`` (as abandonment groups it)."""
 ORDER = "_order"
 """Each call's and lead's place in its frame: partition number, then row."""
 _ROWS_PER_PARTITION = 2**32
+_FEW = ("campaign_id", "from_number", "disposition")
+"""Text columns of few distinct values (campaigns, caller ids, dispositions): shuffled as
+categories, a byte or two a row instead of the text."""
+_LEAD_PLACES = ("state", "custom_fields")
+"""The leads' columns the law of the place reads (their address state)."""
 
 
 def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
                   partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's outbound calls (of ``campaigns``, if given), prepared, with every
-    column, their :data:`ORDER` and :data:`NUMBER`."""
+    column and their :data:`ORDER`: what :func:`calls_part`, :func:`rest_part` and
+    :func:`answered_part` take their shares from."""
     prepared = prepared_calls(calls)
     rows = outbound_rows(prepared, campaigns)
-    return prepared.take(rows).assign(**{ORDER: _ordinals(rows, partition_info),
-                                         NUMBER: prepared["to_number"].take(rows).array})
+    taken = prepared if len(rows) == len(prepared) else prepared.take(rows)
+    return taken.assign(**{ORDER: _ordinals(rows, partition_info),
+                           NUMBER: number_key(taken["to_number"])})
 
 
-def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
+def calls_part(outbound: pd.DataFrame) -> pd.DataFrame:
+    """The columns of :func:`outbound_part`'s calls the rules read, with their
+    :data:`ORDER` and :data:`NUMBER`."""
+    return _compact(outbound[[c for c in outbound.columns if c in (*_READ, ORDER, NUMBER)]])
+
+
+def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
+    """The columns the rules do not read of :func:`outbound_part`'s calls that may be
+    abandoned, told either way (whether the calls hold join times is known only once
+    every partition is read), with their :data:`ORDER` and :data:`NUMBER`: the report
+    lists every abandoned call whole."""
+    answered = answered_calls(outbound, np.arange(len(outbound)))
+    maybe = checks._dropped(answered, rules, False)
+    if "agent_joined_at" in answered:
+        maybe = maybe | checks._dropped(answered, rules, True)
+    return outbound[[c for c in outbound.columns if c not in _READ]].iloc[
+        answered.index.to_numpy()[maybe]]
+
+
+def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None, places: bool,
                partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
-    """A partition's leads (of ``campaigns``, if given), prepared, with :data:`ORDER` and
-    :data:`NUMBER`."""
+    """A partition's leads (of ``campaigns``, if given), prepared, the columns the rules
+    read (with their address, if the law of the place applies: ``places``), with their
+    :data:`ORDER` and :data:`NUMBER`."""
     prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
     assert prepared is not None
-    rows = prepared.index.to_numpy()
-    return prepared.reset_index(drop=True).assign(**{
-        ORDER: _ordinals(rows, partition_info), NUMBER: prepared["phone"].array})
+    read = ["lead_id", *LEAD_COLUMNS[1:], *(c for c in _LEAD_PLACES if places and c in prepared)]
+    return _compact(prepared[read].reset_index(drop=True).assign(**{
+        ORDER: _ordinals(prepared.index.to_numpy(), partition_info),
+        NUMBER: number_key(prepared["phone"])}))
 
 
 def dnc_part(dnc: pd.DataFrame) -> pd.DataFrame:
-    """A partition's DNC results, prepared, with :data:`NUMBER`."""
+    """A partition's DNC results, prepared, the columns the rules read, with their
+    :data:`NUMBER`."""
     prepared = prepared_dnc(dnc)
     assert prepared is not None
-    return prepared.assign(**{NUMBER: prepared["phone"].array})
+    read = [*DNC_COLUMNS, *(["listed_at"] if "listed_at" in prepared else [])]
+    return prepared[read].assign(**{NUMBER: number_key(prepared["phone"])})
 
 
 def answered_part(outbound: pd.DataFrame) -> pd.DataFrame:
     """The answered calls of a partition of :func:`outbound_part`, with the columns
-    abandonment reads, their :data:`ORDER`, :data:`NUMBER` and :data:`CAMPAIGN`."""
+    abandonment reads, ``campaign_id`` as :data:`CAMPAIGN`, their :data:`ORDER` and
+    :data:`NUMBER`."""
     answered = answered_calls(outbound, np.arange(len(outbound)))
     at = answered.index.to_numpy()
-    campaign = answered["campaign_id"].astype(object).where(answered["campaign_id"].notna(), "")
-    return answered.reset_index(drop=True).assign(**{
-        ORDER: outbound[ORDER].to_numpy()[at], NUMBER: outbound[NUMBER].array.take(at),
-        CAMPAIGN: campaign.to_numpy(object)})
+    campaign = answered["campaign_id"].fillna("")
+    return _compact(answered.drop(columns="campaign_id")).reset_index(drop=True).assign(**{
+        ORDER: outbound[ORDER].to_numpy()[at], NUMBER: outbound[NUMBER].to_numpy()[at],
+        CAMPAIGN: campaign.array})
 
 
 def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
     """The windows of the abandoned calls among ``answered`` (:func:`answered_part`'s rows
     of whole campaigns), with their :data:`ORDER` and :data:`NUMBER`."""
-    answered = _in_order(answered)
+    answered = _in_order(answered).rename(columns={CAMPAIGN: "campaign_id"})
     windows = checks.abandonment_windows(answered, rules, bool(joined))
     at = windows.index.to_numpy()
     return windows.reset_index(drop=True).assign(**{
-        ORDER: answered[ORDER].to_numpy()[at], NUMBER: answered[NUMBER].array.take(at)})
+        ORDER: answered[ORDER].to_numpy()[at], NUMBER: answered[NUMBER].to_numpy()[at]})
 
 
-def numbers_part(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
-                 windows: pd.DataFrame, *, options: Options, joined: bool) -> Part:
+def numbers_part(calls: pd.DataFrame, rest: pd.DataFrame, leads: pd.DataFrame | None,
+                 dnc: pd.DataFrame | None, windows: pd.DataFrame, *, options: Options,
+                 joined: bool, shapes: Mapping[str, pd.Series]) -> Part:
     """The audit of the numbers of a partition: all their outbound calls
-    (:func:`outbound_part`), leads, DNC results and abandoned calls' windows
-    (:func:`campaign_part`); the abandoned calls indexed by their :data:`ORDER`."""
+    (:func:`calls_part`, with :func:`rest_part`'s columns where it has them), leads, DNC
+    results and abandoned calls' windows (:func:`campaign_part`), each as pandas has
+    them (``shapes``: each frame's columns and their types, in order); the abandoned
+    calls indexed by their :data:`ORDER`."""
     calls = _in_order(calls)
     order = calls[ORDER].to_numpy()
+    whole = pd.Index(rest[ORDER]).get_indexer(order)
+    calls = calls.assign(**{c: rest[c].array.take(whole, allow_fill=True)
+                            for c in shapes["calls"].index if c not in calls})
     windows = windows[list(checks.WINDOW_COLUMNS)].set_axis(
         pd.Index(order).get_indexer(windows[ORDER]))
-    if leads is not None:
-        leads = _in_order(leads).drop(columns=[ORDER, NUMBER])
-    part = audited(calls.drop(columns=[ORDER, NUMBER]), np.arange(len(calls)), leads,
-                   None if dnc is None else dnc.drop(columns=[NUMBER]), windows,
+    part = audited(_as_given(calls, shapes["calls"]), np.arange(len(calls)),
+                   None if leads is None else _as_given(_in_order(leads), shapes["leads"]),
+                   None if dnc is None else _as_given(dnc, shapes["dnc"]), windows,
                    options=options, joined=bool(joined))
     abandoned = part.abandoned.set_axis(order[part.abandoned.index.to_numpy()])
     return Part(part.findings, abandoned, part.population)
+
+
+def shape(frame: pd.DataFrame) -> pd.Series:
+    """A frame's columns and their types, in order, as :func:`numbers_part` gives the
+    pandas path the frame shuffled (from the Dask frame's meta, before the parts above
+    take it apart)."""
+    return frame.dtypes
+
+
+def number_key(numbers: pd.Series) -> Any:
+    """Each number as an integer to shuffle on, equal for equal texts: an E.164 number's
+    digits (Dask hashes an integer twenty times faster than a text, and hashes the key of
+    every row it shuffles); another text's hash; 0 for none. Two numbers may share a key
+    (``+0123`` and ``+123``): they then share a partition, which is all a key decides."""
+    text = pa.array(numbers.array, pa.string(), from_pandas=True)
+    digits = pc.utf8_slice_codeunits(text, 1)
+    plain = pc.and_kleene(pc.and_kleene(pc.starts_with(text, "+"), pc.ascii_is_decimal(digits)),
+                          pc.less_equal(pc.utf8_length(digits), 18))
+    plain = np.asarray(pc.fill_null(plain, False), bool)
+    key = np.zeros(len(text), np.int64)
+    key[plain] = np.asarray(pc.cast(digits.filter(pa.array(plain)), pa.int64()))
+    other = np.flatnonzero(~plain & np.asarray(text.is_valid(), bool))
+    if len(other):
+        key[other] = pd.util.hash_array(np.asarray(text.take(pa.array(other)), object)
+                                        ).view(np.int64)
+    return key
+
+
+def _compact(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text columns of few values (:data:`_FEW`) as categories."""
+    return frame.astype({c: "category" for c in _FEW if c in frame
+                         and not isinstance(frame[c].dtype, pd.CategoricalDtype)})
+
+
+def _as_given(frame: pd.DataFrame, dtypes: pd.Series) -> pd.DataFrame:
+    """A shuffled frame as pandas has it: its columns of ``dtypes`` in their order, a
+    category back as its text."""
+    kept = [c for c in dtypes.index if c in frame]
+    changed = {c: dtypes[c] for c in kept if frame[c].dtype != dtypes[c]
+               and not isinstance(dtypes[c], pd.CategoricalDtype)}
+    return frame[kept].astype(changed)
 
 
 def _in_order(frame: pd.DataFrame) -> pd.DataFrame:
