@@ -35,12 +35,15 @@ TEXT = pd.StringDtype("pyarrow")
 def frame(source: Any, columns: Sequence[str] | None, name: str, check: Any = None) -> Any:
     """``source`` (a Dask frame, a dataset path or a pandas frame) as a Dask frame of
     ``columns`` only (the rest is never read; ``None``: every column); ``check(meta)``
-    first, which raises the pandas path's own error for a frame that lacks a column."""
+    first, which raises the pandas path's own error for a frame that lacks a column.
+
+    The columns are chosen in an optimised graph (the read told which to read), since
+    the graphs of the parts are taken unoptimised (:func:`listed_parts`)."""
     data = dd.read_parquet(str(source)) if is_dataset(source) else (
         source if is_dask(source) else dd.from_pandas(source, npartitions=1))
     if check is not None:
         check(data._meta)
-    return data if columns is None else data[list(columns)]
+    return data if columns is None else data[list(columns)].optimize(fuse=False)
 
 
 def whole(source: Any) -> Any:

@@ -25,6 +25,7 @@ from ._parts import (
     answered_part,
     calls_part,
     dnc_part,
+    lead_columns,
     leads_part,
     outbound_part,
     rest_part,
@@ -38,7 +39,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     with ``compute=False`` the ``dask.delayed`` object that computes to it."""
     given = {"calls": frame(calls, None, "calls", prepared_calls)}
     if leads is not None:
-        given["leads"] = frame(leads, None, "leads", lambda m: prepared_leads(m, None))
+        whole = frame(leads, None, "leads", lambda m: prepared_leads(m, None))
+        given["leads"] = frame(whole, lead_columns(whole.columns, options.rules), "leads")
     if dnc is not None:
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
     outbound = given["calls"].map_partitions(outbound_part, campaigns=options.campaigns)
@@ -48,7 +50,7 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     windows = stacked_parts(PLANS["audit:abandonment"], (answered,), rules=options.rules,
                             joined=joined)
     audited_leads = None if leads is None else given["leads"].map_partitions(
-        leads_part, campaigns=options.campaigns, places=bool(options.rules.jurisdictions))
+        leads_part, campaigns=options.campaigns)
     audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
     shapes = {"calls": shape(outbound._meta.drop(columns=[ORDER, NUMBER])),
               "leads": None if leads is None else shape(prepared_leads(given["leads"]._meta,

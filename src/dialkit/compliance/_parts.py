@@ -10,13 +10,13 @@ like the rest. The functions here only prepare partitions (the pandas path's
 ``prepared_*`` functions, plus each row's place in the frame and the key it is shuffled
 on) and hand them to the pandas path; :mod:`._dask` builds the Dask graph of them.
 
-What goes through the shuffles is what the rules read, no more (the shuffles were most of
-the Dask audit's time): the calls' other columns (status, duration, hangup cause) only
-for the calls that may be abandoned, whose rows the report gives whole
-(:func:`rest_part`); the leads' and DNC results' columns the rules read; text of few
-values (campaign, caller id, disposition) as categories; the number as an integer,
-which Dask hashes for every row it shuffles. :func:`numbers_part` gives the pandas
-path the frames as pandas has them again.
+What goes through the shuffles is what the rules read, no more (the shuffles were most
+of the Dask audit's time): the calls' other columns (status, duration, hangup cause)
+only for the calls that may be abandoned, whose rows the report gives whole
+(:func:`rest_part`); of the leads and DNC results, the columns the rules read (the
+leads' others are not even read); text of few values (campaign, caller id, disposition)
+as categories; the number as an integer, which Dask hashes for every row it shuffles.
+:func:`numbers_part` gives the pandas path the frames as pandas has them again.
 
 Rows are put back in the frame's order (:data:`ORDER`) before a part runs, so that what
 depends on order (the first lead of a number, ties in time) is decided as on pandas.
@@ -24,7 +24,7 @@ depends on order (the first lead of a number, ties in time) is decided as on pan
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,7 @@ from ._audit import (
     prepared_leads,
     report,
 )
+from ._population import SPANS
 from ._rules import Rules
 
 NUMBER = "_number"
@@ -97,15 +98,20 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
         answered.index.to_numpy()[maybe]]
 
 
-def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None, places: bool,
+def lead_columns(columns: Collection[str], rules: Rules) -> list[str]:
+    """Of the leads' ``columns``, those the audit reads: the rules' (the address too, where
+    the law of the place applies) and the date for the report's sources."""
+    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ())}
+    return [c for c in columns if c in read]
+
+
+def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
                partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
-    """A partition's leads (of ``campaigns``, if given), prepared, the columns the rules
-    read (with their address, if the law of the place applies: ``places``), with their
-    :data:`ORDER` and :data:`NUMBER`."""
+    """A partition's leads (of ``campaigns``, if given; the columns of
+    :func:`lead_columns`), prepared, with their :data:`ORDER` and :data:`NUMBER`."""
     prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
     assert prepared is not None
-    read = ["lead_id", *LEAD_COLUMNS[1:], *(c for c in _LEAD_PLACES if places and c in prepared)]
-    return _compact(prepared[read].reset_index(drop=True).assign(**{
+    return _compact(prepared.reset_index(drop=True).assign(**{
         ORDER: _ordinals(prepared.index.to_numpy(), partition_info),
         NUMBER: number_key(prepared["phone"])}))
 
