@@ -1,0 +1,89 @@
+"""The audit on Dask at scale (issue 25): a few million calls in many partitions, on two
+workers whose memory limit is below what the account takes as pandas frames, gives
+pandas' report, and no worker is killed.
+
+The account is the Dask benchmark's (``bench_dask_audit``): ``bench_audit``'s generator
+chunk by chunk over one pool of numbers, laid out as ``dialkit.frames.export`` lays out
+an account (calls by month in files of at most 200,000 rows, leads by campaign, DNC
+results). The Dask side runs as a user's script runs it, its own cluster in a fresh
+process (inside a pytest-xdist worker a shuffle of the funnel's stalled that took 16 s
+alone); the report comes back pickled and is compared here with pandas' audit of the
+same folders.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dialkit.compliance import RULE_IDS, audit
+
+pytest.importorskip("dask.distributed")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from test_dask_audit import OPTIONS, assert_same_report  # noqa: E402
+
+import bench_audit  # noqa: E402
+import bench_dask_audit  # noqa: E402
+
+CALLS, LEADS, ROWS_PER_FILE = 4_000_000, 800_000, 200_000
+WORKER_MEMORY = 2**30
+"""Each worker's limit: under the frames' size as pandas holds them (asserted)."""
+
+BIG_AUDIT = """
+import json, pickle, sys
+from pathlib import Path
+import dask
+from dask import distributed
+sys.path.insert(0, sys.argv[3])
+import bench_audit
+from dialkit.compliance import audit
+
+if __name__ == "__main__":
+    folder, memory = Path(sys.argv[1]), int(sys.argv[2])
+    options = {"verified_caller_ids": bench_audit.VERIFIED,
+               "blocked_countries": bench_audit.BLOCKED, "as_of": bench_audit.AS_OF}
+    # p2p keeps up to 1 GiB of unsent shards a worker by default: more than this worker has
+    dask.config.set({"distributed.p2p.comm.buffer": "100 MiB"})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  memory_limit=memory, dashboard_address=":0") as local, \\
+            distributed.Client(local) as client:
+        workers = set(client.scheduler_info()["workers"])
+        report = audit(folder / "calls", leads=folder / "leads", dnc=folder / "dnc", **options)
+        same = set(client.scheduler_info()["workers"]) == workers
+        logs = client.get_worker_logs(nanny=True)
+    restarts = [line for lines in logs.values() for _, line in lines
+                if "restart" in line.lower() or "exceeded" in line.lower()]
+    (folder.parent / "report.pickle").write_bytes(pickle.dumps(report))
+    print(json.dumps({"same_workers": same, "restarts": restarts,
+                      "partitions": len(list((folder / "calls").rglob("*.parquet")))}))
+"""
+
+
+@pytest.mark.timeout(400)
+def test_a_few_million_calls_on_workers_smaller_than_the_account(tmp_path: Path) -> None:
+    folder = bench_dask_audit.dataset(tmp_path / "data", CALLS, LEADS, 1_000_000, ROWS_PER_FILE,
+                                      seed=11)
+    frames = {name: pd.read_parquet(folder / name) for name in bench_audit.NAMES}
+    held = sum(int(frame.memory_usage(deep=True).sum()) for frame in frames.values())
+    assert held > WORKER_MEMORY  # the account as pandas holds it outgrows a worker
+    expected = audit(frames["calls"], leads=frames["leads"], dnc=frames["dnc"], **OPTIONS)
+    del frames
+    script = tmp_path / "big_audit.py"
+    script.write_text(BIG_AUDIT, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(folder), str(WORKER_MEMORY),
+                           str(Path(bench_audit.__file__).parent)],
+                          capture_output=True, text=True, timeout=380, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    ran = json.loads(done.stdout.strip().splitlines()[-1])
+    assert ran["partitions"] >= CALLS // ROWS_PER_FILE
+    assert ran["same_workers"] and not ran["restarts"]  # no worker died and came back
+    found = pickle.loads((folder.parent / "report.pickle").read_bytes())
+    assert set(expected.findings["rule"]) == set(RULE_IDS)  # every rule has findings
+    assert_same_report(found, expected)
+    assert found.sources["calls"].startswith(expected.sources["calls"].split(";")[0])
