@@ -31,7 +31,7 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-_READ = (*CALL_COLUMNS, "agent_joined_at")
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at")
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
@@ -375,8 +375,8 @@ def _outbound(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     Rows are taken by position and leads found by integer keys: a boolean mask and a
     merge on two text columns took most of a second on a million calls, and taking every
     column (status, hangup cause, duration) another 0.2 s."""
-    outbound = prepared[[c for c in prepared.columns if c in _READ]].take(rows).reset_index(
-        drop=True).rename(columns=_NAMES)
+    outbound = prepared[[c for c in prepared.columns if c in READ_COLUMNS]].take(
+        rows).reset_index(drop=True).rename(columns=_NAMES)
     if leads is None:
         return outbound.assign(lead_id=pd.NA), None
     campaign, phone = (codes_in(outbound[c], leads[c]) for c in ("campaign_id", "phone"))
@@ -427,8 +427,8 @@ def _every_column(taken: pd.DataFrame, prepared: pd.DataFrame, rows: Rows) -> pd
     outbound calls), with every column of the calls again, in the calls' order, and the
     columns the audit added after them. Only the columns the checks did not read are
     taken from the calls (a few rows of a chunked Arrow column cost a copy of its chunks)."""
-    read = [_NAMES.get(c, c) for c in prepared.columns if c in _READ]
-    rest = prepared[[c for c in prepared.columns if c not in _READ]].take(
+    read = [_NAMES.get(c, c) for c in prepared.columns if c in READ_COLUMNS]
+    rest = prepared[[c for c in prepared.columns if c not in READ_COLUMNS]].take(
         rows[taken.index.to_numpy()]).set_axis(taken.index)
     whole = pd.concat([taken[read], rest], axis=1)[[_NAMES.get(c, c) for c in prepared]]
     return whole.assign(**{c: taken[c] for c in taken.columns if c not in read})

@@ -361,7 +361,7 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules,
     campaign = campaign_codes(answered)
     order = _sorted(campaign, answered["answered_at"], np.arange(len(answered)))
     calls = answered.iloc[order]
-    flags = _dropped(calls, rules, joined)
+    flags = dropped(calls, rules, joined)
     first, last, opening = _abandonment_windows(
         campaign[order], _millis(calls["answered_at"]),
         int(rules.abandonment_window.total_seconds() * 1000))
@@ -438,17 +438,17 @@ def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, In
     return first, last, opening
 
 
-def _dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
+def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
     """Which answered calls were abandoned, told as :func:`told` says."""
     if joined:
         late = answered["agent_joined_at"] - answered["answered_at"]
-        dropped = answered["agent_joined_at"].isna() | (
+        told_so = answered["agent_joined_at"].isna() | (
             late > pd.Timedelta(seconds=rules.agent_join_seconds))
     else:
         talk = answered["ended_at"] - answered["answered_at"]
-        dropped = answered["disposition"].isna() & (
+        told_so = answered["disposition"].isna() & (
             talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
-    flags: Bools = dropped.to_numpy(dtype=bool)
+    flags: Bools = told_so.to_numpy(dtype=bool)
     return flags
 
 

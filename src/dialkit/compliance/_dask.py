@@ -29,7 +29,6 @@ from ._parts import (
     leads_part,
     outbound_part,
     rest_part,
-    shape,
 )
 from ._population import source_words, span_of
 
@@ -52,10 +51,11 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     audited_leads = None if leads is None else given["leads"].map_partitions(
         leads_part, campaigns=options.campaigns)
     audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
-    shapes = {"calls": shape(outbound._meta.drop(columns=[ORDER, NUMBER])),
-              "leads": None if leads is None else shape(prepared_leads(given["leads"]._meta,
-                                                                       None)),
-              "dnc": None if dnc is None else shape(prepared_dnc(given["dnc"]._meta))}
+    metas = {"calls": outbound._meta.drop(columns=[ORDER, NUMBER]),
+             "leads": None if leads is None else prepared_leads(given["leads"]._meta, None),
+             "dnc": None if dnc is None else prepared_dnc(given["dnc"]._meta)}
+    # each frame's columns and types as pandas has them, for the parts to give them back so
+    shapes = {name: None if meta is None else meta.dtypes for name, meta in metas.items()}
     sources = {name: _source(name, data, original)
                for (name, data), original in zip(given.items(), (calls, leads, dnc),
                                                  strict=False)}

@@ -35,9 +35,9 @@ import pyarrow.compute as pc
 from .._partitions import Plan, register
 from . import _checks as checks
 from ._audit import (
-    _READ,
     DNC_COLUMNS,
     LEAD_COLUMNS,
+    READ_COLUMNS,
     Options,
     Part,
     answered_calls,
@@ -82,7 +82,7 @@ def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
 def calls_part(outbound: pd.DataFrame) -> pd.DataFrame:
     """The columns of :func:`outbound_part`'s calls the rules read, with their
     :data:`ORDER` and :data:`NUMBER`."""
-    return _compact(outbound[[c for c in outbound.columns if c in (*_READ, ORDER, NUMBER)]])
+    return _compact(outbound[[c for c in outbound.columns if c in (*READ_COLUMNS, ORDER, NUMBER)]])
 
 
 def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
@@ -91,10 +91,10 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
     every partition is read), with their :data:`ORDER` and :data:`NUMBER`: the report
     lists every abandoned call whole."""
     answered = answered_calls(outbound, np.arange(len(outbound)))
-    maybe = checks._dropped(answered, rules, False)
+    maybe = checks.dropped(answered, rules, False)
     if "agent_joined_at" in answered:
-        maybe = maybe | checks._dropped(answered, rules, True)
-    return outbound[[c for c in outbound.columns if c not in _READ]].iloc[
+        maybe = maybe | checks.dropped(answered, rules, True)
+    return outbound[[c for c in outbound.columns if c not in READ_COLUMNS]].iloc[
         answered.index.to_numpy()[maybe]]
 
 
@@ -170,17 +170,10 @@ def numbers_part(calls: pd.DataFrame, rest: pd.DataFrame, leads: pd.DataFrame | 
     return Part(part.findings, abandoned, part.population)
 
 
-def shape(frame: pd.DataFrame) -> pd.Series:
-    """A frame's columns and their types, in order, as :func:`numbers_part` gives the
-    pandas path the frame shuffled (from the Dask frame's meta, before the parts above
-    take it apart)."""
-    return frame.dtypes
-
-
 def number_key(numbers: pd.Series) -> Any:
     """Each number as an integer to shuffle on, equal for equal texts: an E.164 number's
-    digits (Dask hashes an integer twenty times faster than a text, and hashes the key of
-    every row it shuffles); another text's hash; 0 for none. Two numbers may share a key
+    digits (Dask hashes the key of every row it shuffles, an integer some fifteen times
+    faster than a text); another text's hash; 0 for none. Two numbers may share a key
     (``+0123`` and ``+123``): they then share a partition, which is all a key decides."""
     text = pa.array(numbers.array, pa.string(), from_pandas=True)
     digits = pc.utf8_slice_codeunits(text, 1)
