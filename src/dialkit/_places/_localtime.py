@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ._zones import ZONES, Ints, Zoned, zoned, zones_of
+from ._zones import ZONES, Ints, Zoned, first_zone, zones_of
 
 
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
@@ -73,12 +73,8 @@ def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
         >>> names[zone[0]], int(count[0])
         ('America/New_York', 1)
     """
-    pairs = zoned(phones)
-    count = np.bincount(pairs.row, minlength=len(phones)).astype(np.int64)
-    first = np.full(len(phones), -1, np.int64)
-    known = count > 0
-    first[known] = pairs.zone[(np.cumsum(count) - count)[known]]
-    codes, met = pd.factorize(first[known], sort=True)
-    index = np.full(len(phones), -1, np.int64)
-    index[known] = codes
-    return [ZONES[int(z)] for z in met], index, count
+    first, count = first_zone(phones)
+    met = np.flatnonzero(np.bincount(first + 1, minlength=len(ZONES) + 1)[1:])
+    rank = np.full(len(ZONES) + 1, -1, np.int64)  # a row of no zone (-1) takes the last
+    rank[met] = np.arange(len(met))
+    return [ZONES[int(z)] for z in met], rank[first], count

@@ -16,7 +16,7 @@ import phonenumbers
 import pyarrow.compute as pc
 
 from ._areas import Objects, area_states
-from ._zones import Ints, _asked_number, _distinct, _parse, _regions_and_types, _take
+from ._zones import Ints, _asked_number, _parse, _regions_and_types, _take, hashed
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Places:
 
 def places(phones: pd.Series) -> Places:
     """The region and US state of each distinct number of ``phones``."""
-    rows, texts = _distinct(phones)
+    rows, texts = hashed(phones)
     region = np.full(len(texts), None, object)
     state = np.full(len(texts), None, object)
     parsed, code, nsn, slow = _parse(texts)

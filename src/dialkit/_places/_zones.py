@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -63,6 +64,7 @@ _SET_NAMES: list[list[str | None]] = [[ZONES[z] for z in zones] or [None] for zo
 _SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
 _SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
 _SET_FLAT = np.array([zone for zones in _SET_ZONES for zone in zones])
+_SET_FIRST = np.array([zones[0] if zones else -1 for zones in _SET_ZONES])
 _LONGEST_PREFIX = max(len(prefix) for prefix in TIMEZONE_DATA)
 _KEY_WIDTH = 16
 """A prefix's key: its digits as an integer times this, plus its length (at most 9)."""
@@ -82,10 +84,7 @@ class Zoned:
 
 def zoned(phones: pd.Series) -> Zoned:
     """Each row's zones (see :class:`Zoned`), without a join on the numbers' text."""
-    rows, distinct = _distinct(phones)
-    sets = np.zeros(len(rows), np.int64)  # a null has no zone, even where all are null
-    known = rows >= 0
-    sets[known] = _zone_sets(distinct)[rows[known]]
+    sets = _row_sets(phones)
     sizes = _SET_SIZES[sets]
     row = np.repeat(np.arange(len(sets)), sizes)
     offset = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -93,9 +92,25 @@ def zoned(phones: pd.Series) -> Zoned:
     return Zoned(row, zone, np.flatnonzero(sizes == 0))
 
 
+def first_zone(phones: pd.Series) -> tuple[Ints, Ints]:
+    """Each row's first zone (the one ``phonenumbers`` lists first: an index into
+    :data:`ZONES`, -1 where none is known) and how many zones its number has."""
+    sets = _row_sets(phones)
+    return _SET_FIRST[sets], _SET_SIZES[sets]
+
+
+def _row_sets(phones: pd.Series) -> Ints:
+    """Each row's zones as an index into ``_SETS`` (0: none known, or no number): asked once
+    per distinct number, and kept with the column's hash (:func:`hashed`)."""
+    rows, distinct = hashed(phones)
+    per_number = kept("zone sets", distinct, lambda: _zone_sets(distinct))
+    found: Ints = np.r_[per_number, 0][rows]  # a null's row (-1) takes the last: none
+    return found
+
+
 def zones_of(phones: pd.Series) -> pd.DataFrame:
     """One row per (distinct phone, zone): ``phone``, ``zone`` (``None`` when unknown)."""
-    distinct = _distinct(phones)[1]
+    distinct = hashed(phones)[1]
     sets = _zone_sets(distinct).tolist()
     rows = [(phone, zone) for phone, found in zip(distinct.to_pylist(), sets, strict=True)
             for zone in _SET_NAMES[found]]
@@ -108,7 +123,7 @@ def regions_among(phones: pd.Series, regions: Collection[str]) -> tuple[Rows, pd
     only those that start with one of those regions' calling codes are looked at."""
     wanted = set(regions)
     codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
-    rows, texts = _distinct(phones)
+    rows, texts = hashed(phones)
     maybe = ~_plain(texts)
     for cc in codes:
         maybe |= np.asarray(pc.starts_with(texts, f"+{cc}"), bool)
@@ -393,7 +408,7 @@ def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
     values (-1: null). A text column is hashed by pyarrow: a third faster on the 32-bit
     offsets it is cast to than pandas on the 64-bit ones ``client.frames`` holds."""
     try:
-        codes, values = _distinct(column)
+        codes, values = hashed(column)
     except pa.ArrowException:  # not text
         found: Ints = pd.factorize(column, sort=sort)[0].astype(np.int64)
         return found
@@ -410,7 +425,7 @@ def codes_in(column: pd.Series, values: pd.Series) -> Ints:
     for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. The long
     column is hashed as :func:`codes_of` hashes it (and keeps it), ``values`` looked up."""
     try:
-        codes, distinct = _distinct(column)
+        codes, distinct = hashed(column)
         other = pa.chunked_array(pa.array(values.array, from_pandas=True))
         if not (pa.types.is_string(other.type) or pa.types.is_large_string(other.type)):
             raise pa.ArrowTypeError(f"{other.type} is not text")
@@ -425,26 +440,48 @@ def codes_in(column: pd.Series, values: pd.Series) -> Ints:
     return np.concatenate([np.where(codes < 0, len(distinct), codes), looked_up]) + 1
 
 
-def _distinct(column: pd.Series) -> tuple[Ints, pa.Array]:
+def hashed(column: pd.Series) -> tuple[Ints, pa.Array]:
     """Each row's index into the distinct texts of ``column`` (-1: null), and those texts in
-    first-seen order. The answer for an Arrow column is kept while its data live: an audit
-    asks it of the same numbers for the calling hours and again for the frequency."""
+    first-seen order. The answer for an Arrow column is kept while its data live (see
+    :func:`kept`): an audit asks it of the same numbers for the calling hours and again for
+    the frequency, and a notebook's funnel, answer rates and attempts of the same calls."""
     source = column.array.__arrow_array__() if hasattr(column.array, "__arrow_array__") else None
-    kept = _HASHED.get(id(source)) if source is not None else None
-    if kept is not None and kept[0]() is source:
-        return kept[1]
+    if source is None:
+        return _hashed(column)
+    return kept("hashed", source, lambda: _hashed(column))
+
+
+def _hashed(column: pd.Series) -> tuple[Ints, pa.Array]:
     encoded = pc.dictionary_encode(_text(column))
     codes = np.asarray(encoded.indices.fill_null(-1), np.int64)
     codes.setflags(write=False)  # shared by every caller
-    found = codes, encoded.dictionary
-    if source is not None:
-        key = id(source)
-        _HASHED[key] = (weakref.ref(source, lambda _: _HASHED.pop(key, None)), found)
-    return found
+    return codes, encoded.dictionary
 
 
-_HASHED: dict[int, tuple[weakref.ref[pa.ChunkedArray], tuple[Ints, pa.Array]]] = {}
-"""Hashed Arrow columns by the identity of their data, each while its data live."""
+T = TypeVar("T")
+
+
+def kept(kind: str, sources: object | tuple[object, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, kept for ``sources`` (Arrow arrays, immutable) while they live, under
+    ``kind``: hashing a million texts takes 60-100 ms, asking their zones as long again, and
+    a frame's columns are asked again and again (every analysis, every widget's redraw).
+    Kept by the identity of the data, not by their value, so equal data elsewhere are
+    computed anew; a pandas column set anew holds new Arrow data."""
+    held = sources if isinstance(sources, tuple) else (sources,)
+    key = (kind, *map(id, held))
+    found = _KEPT.get(key)
+    if found is not None and all(ref() is source for ref, source in zip(found[0], held,
+                                                                        strict=True)):
+        return cast(T, found[1])
+    value = compute()
+    memo = _KEPT  # the callbacks hold the dict itself: at exit the module's names are gone
+    memo[key] = (tuple(weakref.ref(source, lambda _: memo.pop(key, None)) for source in held),
+                 value)
+    return value
+
+
+_KEPT: dict[tuple[object, ...], tuple[tuple[weakref.ref[Any], ...], object]] = {}
+"""What :func:`kept` holds: by kind and the identity of the data, each while its data live."""
 
 
 def _text(column: pd.Series) -> pa.Array:

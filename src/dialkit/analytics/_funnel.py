@@ -90,8 +90,9 @@ def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,
     lead_frame = prepared(leads, FUNNEL_LEADS, "leads")
     bits = stages["stages"].to_numpy(np.uint8)
     keyed = matched(lead_frame, stages, bits != 0)
+    reached = keyed.reached(bits)
     conditions = [np.ones(len(lead_frame), bool),
-                  *[keyed.reached(bits & (1 << n) != 0) for n in range(len(CALL_STAGES))],
+                  *[reached & (1 << n) != 0 for n in range(len(CALL_STAGES))],
                   _booked(lead_frame, callbacks, appointments)]
     return _table(keyed, conditions)
 
@@ -112,11 +113,10 @@ def _booked(leads: pd.DataFrame, callbacks: pd.DataFrame | None,
     """Per lead: a callback names it, or an appointment is for its phone."""
     booked = np.zeros(len(leads), bool)
     if callbacks is not None:
-        ids = prepared(callbacks, ("lead_id",), "callbacks")["lead_id"].dropna()
-        booked |= contained(leads["id"], ids)
+        booked |= contained(leads["id"], prepared(callbacks, ("lead_id",), "callbacks")["lead_id"])
     if appointments is not None:
-        phones = prepared(appointments, ("phone",), "appointments")["phone"].dropna()
-        booked |= contained(leads["phone"], phones)
+        booked |= contained(leads["phone"],
+                            prepared(appointments, ("phone",), "appointments")["phone"])
     return booked
 
 

@@ -104,13 +104,19 @@ def talked(calls: pd.DataFrame, seconds: float) -> Bools:
     The seconds are pandas' ``total_seconds()`` (whole seconds plus the rest, divided
     apart), computed on the times' integer ticks rather than through a column of
     timedeltas; times of two units, or of a span pandas would nudge, go through pandas.
+    For whole ``seconds`` (the default 30) that sum reaches them exactly when the whole
+    seconds do (the rest is under one, and below 2**51 ticks a float of their size tells
+    a tick apart): one integer comparison instead of four passes.
     """
     ended, began = pd.DatetimeIndex(calls["ended_at"]), pd.DatetimeIndex(calls["answered_at"])
     known = ~(ended.isna() | began.isna())
-    ticks = np.where(known, ended.asi8, 0) - np.where(known, began.asi8, 0)
-    if ended.dtype != began.dtype or (np.abs(ticks) > 2**53).any():
+    ticks = np.where(known, ended.asi8 - began.asi8, 0)  # NaT's difference is never read
+    if ended.dtype != began.dtype or max(ticks.max(initial=0), -ticks.min(initial=0)) > 2**53:
         return bools((calls["ended_at"] - calls["answered_at"]).dt.total_seconds() >= seconds)
     per_second = int(np.timedelta64(1, "s") // np.timedelta64(1, ended.unit))
+    if float(seconds).is_integer() and abs(seconds) * per_second < 2**51:
+        whole_enough: Bools = known & (ticks >= int(seconds) * per_second)
+        return whole_enough
     whole, rest = np.divmod(ticks, per_second)
     talk: Bools = known & (whole + rest / per_second >= seconds)
     return talk

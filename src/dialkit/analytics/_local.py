@@ -18,12 +18,10 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._places._localtime import first_zones
-from ._match import TEXT, Ints, as_arrow
+from ._match import Ints
 
 Rows = NDArray[np.intp]
 
@@ -63,12 +61,16 @@ class Clock:
 
 def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
     """The zone, local hour and weekday of the calls ``rows`` (``to_number``,
-    ``created_at``); the numbers hashed in place, and each distinct one asked once."""
-    codes, numbers = _distinct(calls["to_number"], rows)
-    zones, zone, count = first_zones(pd.Series(numbers, dtype=TEXT))
-    zone, count = np.r_[zone, -1][codes], np.r_[count, 0][codes]  # code -1: no number
-    hour, day = _wall_clock(calls["created_at"].array[rows], zone, zones)
-    return Clock(zone, zones, count > 1, hour, day)
+    ``created_at``); each distinct number asked once, and its zones kept with the column
+    (so the calls' next table by local time asks none)."""
+    names, zone, count = first_zones(calls["to_number"])
+    zone, count = zone[rows], count[rows]
+    used = np.flatnonzero(np.bincount(zone + 1, minlength=len(names) + 1)[1:])
+    rank = np.full(len(names) + 1, -1, np.int64)  # no zone (-1) takes the last
+    rank[used] = np.arange(len(used))
+    zones = [names[n] for n in used]
+    hour, day = _wall_clock(calls["created_at"].array[rows], rank[zone], zones)
+    return Clock(rank[zone], zones, count > 1, hour, day)
 
 
 @functools.cache
@@ -76,17 +78,6 @@ def _zone(name: str) -> ZoneInfo:
     """A zone, kept: ``ZoneInfo`` keeps only its last few zones once no time refers to them
     and reads the others' files again, a millisecond a zone and a table."""
     return ZoneInfo(name)
-
-
-def _distinct(column: pd.Series, rows: Rows) -> tuple[Ints, pa.Array]:
-    """Each of ``rows``' index into the distinct texts those rows hold (-1: null), and those
-    texts: one hash pass over the whole column, no copy of its texts."""
-    encoded = pc.dictionary_encode(as_arrow(column))
-    codes = np.asarray(encoded.indices.fill_null(-1), np.int64)[rows]
-    used = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=len(encoded.dictionary)))
-    index = np.full(len(encoded.dictionary) + 1, -1, np.int64)
-    index[used] = np.arange(len(used))
-    return index[codes], encoded.dictionary.take(pa.array(used))
 
 
 def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,

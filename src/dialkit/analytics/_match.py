@@ -20,6 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._zones import hashed, kept
+
 TEXT = pd.StringDtype("pyarrow")
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
@@ -45,10 +47,12 @@ class Matched:
     call_pair: Ints
     pairs: int
 
-    def reached(self, calls_mask: Bools) -> Bools:
-        """Per lead: whether some call of its pair has ``calls_mask``."""
-        per_pair = np.zeros(self.pairs, bool)
-        per_pair[self.call_pair[calls_mask & (self.call_pair >= 0)]] = True
+    def reached(self, bits: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """Per lead: the ``bits`` of the calls of its pair, or-ed together (one pass over
+        the calls for every bit, not one a bit)."""
+        per_pair = np.zeros(self.pairs, np.uint8)
+        known = self.call_pair >= 0
+        np.bitwise_or.at(per_pair, self.call_pair[known], bits[known])
         return per_pair[self.lead_pair]
 
     def per_campaign(self, lead_mask: Bools) -> Ints:
@@ -61,8 +65,8 @@ class Matched:
 def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Matched:
     """``leads`` (``campaign_id``, ``phone``) and the calls ``calls_among`` of ``calls``
     (``campaign_id``, ``to_number``) on one key."""
-    (lead_campaign, call_campaign), names = _codes(leads["campaign_id"], calls["campaign_id"])
-    (lead_phone, call_phone), _ = _codes(leads["phone"], calls["to_number"])
+    lead_campaign, call_campaign, names = _codes(leads["campaign_id"], calls["campaign_id"])
+    lead_phone, call_phone, _ = _codes(leads["phone"], calls["to_number"])
     campaigns, rank = _sorted_campaigns(names, lead_campaign)
     width = max(len(names), 1)
     valid = (lead_campaign >= 0) & (lead_phone >= 0)
@@ -108,22 +112,39 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     return found
 
 
-def _codes(*columns: pd.Series) -> tuple[list[Ints], pa.Array]:
-    """Each column's codes into the distinct texts of all of them (-1: null), from one
-    hash pass over the columns as they are; and those texts."""
-    encoded = pc.dictionary_encode(pa.chunked_array([as_arrow(c) for c in columns],
-                                                    pa.string()))
-    codes = np.concatenate([_filled(chunk.indices) for chunk in encoded.chunks]
-                           or [np.empty(0, np.int64)])
-    bounds = np.cumsum([len(c) for c in columns])[:-1]
-    names = encoded.chunks[0].dictionary if encoded.num_chunks else pa.array([], pa.string())
-    return np.split(codes, bounds), names
+def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
+    """Codes of the texts of ``short`` (the leads') and ``long`` (the calls'), equal for
+    equal texts (-1: null), and the texts they index. The long column is hashed once (as
+    the zones hash it: ``hashed``) and the short one looked up in it, its texts the long
+    one lacks coded after; the answer is kept while both columns' data live, so the same
+    frames' next funnel or attempts hash nothing (a notebook asks both, a widget each
+    redraw)."""
+    sources = tuple(column.array.__arrow_array__() for column in (short, long)
+                    if hasattr(column.array, "__arrow_array__"))
+    if len(sources) < 2:
+        return _coded(short, long)
+    return kept("codes", sources, lambda: _coded(short, long))
+
+
+def _coded(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
+    long_codes, distinct = hashed(long)
+    texts = as_arrow(short)
+    codes = _filled(pc.index_in(texts, value_set=distinct))
+    lacking = np.flatnonzero((codes < 0) & np.asarray(texts.is_valid(), bool))
+    extra = pc.dictionary_encode(texts.take(pa.array(lacking, pa.int64())))
+    codes[lacking] = len(distinct) + _filled(extra.indices)
+    codes.setflags(write=False)  # kept, shared by every caller
+    return codes, long_codes, pa.concat_arrays([distinct, extra.dictionary])
 
 
 def contained(column: pd.Series, values: pd.Series) -> Bools:
-    """Whether each value of ``column`` is among ``values`` (null: no), on Arrow."""
-    found = pc.is_in(as_arrow(column), value_set=as_arrow(values.dropna()))
-    return np.asarray(found.fill_null(False).to_numpy(zero_copy_only=False), np.bool_)
+    """Whether each value of ``column`` is among ``values`` (null: no), by the codes of
+    :func:`_codes` (kept, so a frame's next funnel looks nothing up)."""
+    value_codes, codes, names = _codes(values, column)
+    among = np.zeros(len(names) + 1, bool)  # a null's code (-1) takes the last: no
+    among[value_codes[value_codes >= 0]] = True
+    found: Bools = among[codes]
+    return found
 
 
 def as_arrow(column: pd.Series) -> pa.Array:
