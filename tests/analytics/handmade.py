@@ -41,3 +41,9 @@ def leads(*rows: tuple[str, str]) -> pd.DataFrame:
     """Leads from (campaign_id, phone) pairs."""
     return frame([{"campaign_id": c, "phone": p} for c, p in rows], "lead",
                  {"status": "new", "attempts": 0, "created_at": "2026-05-01T00:00:00Z"})
+
+
+def arrow(made: pd.DataFrame) -> pd.DataFrame:
+    """``made`` with its text columns as Arrow text, as ``client.frames`` holds them (the
+    analytics keep what they hash of such columns while their data live)."""
+    return made.astype({c: "string[pyarrow]" for c in made.columns if made[c].dtype == object})

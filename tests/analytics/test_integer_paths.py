@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import rowwise
-from handmade import calls, frame, leads
+from handmade import arrow, calls, frame, leads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,14 +73,19 @@ def accounts(draw: st.DrawFn, moments: list[pd.Timestamp] = SPREAD) -> dict[str,
 @given(account=accounts())
 def test_the_funnel_and_the_attempts_equal_the_row_by_row_counts(
         account: dict[str, pd.DataFrame]) -> None:
-    table = funnel(**account)
-    got = {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]].itertuples(
-        index=False) if n}
-    assert got == _campaigned(rowwise.funnel(**account))
-    tries = attempts_to_contact(account["leads"], account["calls"])
-    got_tries = {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
-        ["campaign_id", "attempts", "leads"]].itertuples(index=False)}
-    assert got_tries == _campaigned(rowwise.attempts(account["leads"], account["calls"]))
+    """On the frames as made, and as Arrow text twice: hashed, then from what was kept."""
+    expected = _campaigned(rowwise.funnel(**account))
+    expected_tries = _campaigned(rowwise.attempts(account["leads"], account["calls"]))
+    as_arrow = {name: arrow(made) for name, made in account.items()}
+    for frames in (account, as_arrow, as_arrow):
+        table = funnel(**frames)
+        got = {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
+               .itertuples(index=False) if n}
+        assert got == expected
+        tries = attempts_to_contact(frames["leads"], frames["calls"])
+        got_tries = {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
+            ["campaign_id", "attempts", "leads"]].itertuples(index=False)}
+        assert got_tries == expected_tries
 
 
 def _campaigned(counts: Any) -> dict[Any, int]:
@@ -95,11 +100,14 @@ def _campaigned(counts: Any) -> dict[Any, int]:
 def test_answer_rates_equal_the_call_by_call_count(moments: list[pd.Timestamp],
                                                    data: st.DataObject) -> None:
     account = data.draw(accounts(moments))
-    table = answer_rates(account["calls"])
-    got = {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
-           for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]].itertuples(
-               index=False)}
-    assert got == rowwise.answer_rates(account["calls"])
+    expected = rowwise.answer_rates(account["calls"])
+    as_arrow = arrow(account["calls"])
+    for made in (account["calls"], as_arrow, as_arrow):  # hashed, then from what was kept
+        table = answer_rates(made)
+        got = {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
+               for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]]
+               .itertuples(index=False)}
+        assert got == expected
 
 
 def test_a_phone_in_several_campaigns_counts_for_the_lead_of_the_call_s_campaign() -> None:
@@ -127,6 +135,23 @@ def test_talk_time_is_pandas_total_seconds(ticks: list[int], unit: str, other: s
         f"datetime64[{other}, UTC]")
     made = pd.DataFrame({"answered_at": began, "ended_at": ended})
     expected = ((ended - began).dt.total_seconds() >= seconds).fillna(False).to_numpy(bool)
+    assert talked(made, seconds).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("seconds", [0, 30, -30, 2_000_000, 3_000_000])
+def test_talk_time_at_a_whole_number_of_seconds_and_a_tick_either_side(unit: str,
+                                                                       seconds: int) -> None:
+    """Whole seconds are compared as integer ticks (up to 2**51 of them: 2.25 million
+    seconds in nanoseconds, past which pandas' float sum is compared): one tick short, the
+    tick itself and one past, as pandas' ``total_seconds()`` counts them."""
+    start = pd.Timestamp("2026-06-01T14:00:00Z")
+    tick = pd.Timedelta(1, unit)
+    ended = pd.Series([start + pd.Timedelta(seconds=seconds) + n * tick for n in (-1, 0, 1)]
+                      ).astype(f"datetime64[{unit}, UTC]")
+    began = pd.Series([start] * 3).astype(f"datetime64[{unit}, UTC]")
+    made = pd.DataFrame({"answered_at": began, "ended_at": ended})
+    expected = ((ended - began).dt.total_seconds() >= seconds).to_numpy(bool)
     assert talked(made, seconds).tolist() == expected.tolist()
 
 

@@ -1,0 +1,65 @@
+"""What the analytics keep between calls (``_zones.kept``): a column's hash, its numbers'
+zones and the leads' codes among the calls', kept while the column's Arrow data live.
+A frame changed in place holds new data and is answered anew; nothing outlives its data."""
+
+from __future__ import annotations
+
+import gc
+
+import pandas as pd
+import rowwise
+from handmade import answered, arrow, calls, leads
+
+from dialkit._places import _zones
+from dialkit.analytics import answer_rates, attempts_to_contact, funnel
+
+
+def account() -> dict[str, pd.DataFrame]:
+    people = arrow(leads(("cmp_a", "+12125550101"), ("cmp_a", "+12135550123"),
+                         ("cmp_b", "+12125550101")))
+    made = arrow(calls(answered("+12125550101", "2026-06-01T14:00:00Z", 40, "sale",
+                                campaign_id="cmp_a"),
+                       {"to_number": "+12135550123", "created_at": "2026-06-01T15:00:00Z",
+                        "campaign_id": "cmp_a"},
+                       answered("+12125550101", "2026-06-02T16:00:00Z", 10,
+                                campaign_id="cmp_b")))
+    callbacks = arrow(pd.DataFrame({"lead_id": ["lead_1"]}))
+    return {"leads": people, "calls": made, "callbacks": callbacks}
+
+
+def test_calls_changed_in_place_are_answered_anew() -> None:
+    frames = account()
+    before = answer_rates(frames["calls"], by=("zone",))
+    frames["calls"].loc[1, "to_number"] = "+442079460958"  # Los Angeles to London
+    after = answer_rates(frames["calls"], by=("zone",))
+    assert after.equals(answer_rates(frames["calls"].astype(object), by=("zone",)))
+    assert "Europe/London" in after["zone"].tolist()
+    assert not before.equals(after)
+
+
+def test_leads_and_bookings_changed_in_place_are_matched_anew() -> None:
+    frames = account()
+    funnel(**frames)
+    attempts_to_contact(frames["leads"], frames["calls"])
+    frames["leads"].loc[0, "phone"] = "+19175550199"  # no call went there
+    frames["leads"].loc[2, "campaign_id"] = "cmp_a"  # the other lead of cmp_a's number
+    frames["callbacks"].loc[0, "lead_id"] = "lead_2"
+    table = funnel(**frames)
+    assert {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
+            .itertuples(index=False) if n} == rowwise.funnel(**frames)
+    tries = attempts_to_contact(frames["leads"], frames["calls"])
+    assert {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
+        ["campaign_id", "attempts", "leads"]].itertuples(index=False)} == rowwise.attempts(
+        frames["leads"], frames["calls"])
+
+
+def test_nothing_kept_outlives_its_data() -> None:
+    gc.collect()
+    held = len(_zones._KEPT)
+    frames = account()
+    funnel(**frames)
+    answer_rates(frames["calls"])
+    assert len(_zones._KEPT) > held
+    del frames
+    gc.collect()
+    assert len(_zones._KEPT) == held
