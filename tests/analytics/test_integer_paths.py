@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import phonenumbers.timezone
 import pytest
 import rowwise
 from handmade import arrow, calls, frame, leads
@@ -164,6 +165,23 @@ def test_talk_time_of_a_span_pandas_nudges_goes_through_pandas(far: str) -> None
     made = pd.DataFrame({"answered_at": began, "ended_at": ended})
     expected = ((ended - began).dt.total_seconds() >= 30).to_numpy(bool)
     assert talked(made, 30).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(("number", "moments"), [
+    ("+97714567890", ["2026-06-01T14:10:00Z", "2026-06-01T14:20:00Z", "2026-06-01T14:50:00Z"]),
+    ("+917410410123", ["2026-06-01T14:29:59Z", "2026-06-01T14:30:00Z"]),
+    ("+12125550101", ["1880-06-01T14:00:00Z", "1880-06-01T14:57:00Z", "1880-06-01T18:05:00Z"]),
+], ids=["Kathmandu +5:45", "Kolkata +5:30", "New York's local mean time -4:56:02"])
+def test_local_hours_of_zones_off_the_hour_are_zoneinfo_s(number: str, moments: list[str]) -> None:
+    """Local hours are read from a table per UTC quarter hour: Nepal's quarter past, India's
+    half past, and a local mean time of no whole quarters (converted call by call) each as
+    ``zoneinfo`` gives them, the calls side by side with a spread of other moments."""
+    made = calls(*[{"to_number": number, "created_at": at} for at in moments])
+    zone = phonenumbers.timezone.time_zones_for_number(phonenumbers.parse(number))[0]
+    expected = sorted(pd.Timestamp(at).tz_convert(zone).hour for at in moments)
+    table = answer_rates(made, by=("local_hour",))
+    assert [h for h, n in table[["local_hour", "calls"]].values.tolist() for _ in range(n)
+            ] == expected
 
 
 def test_an_hour_in_which_the_offset_changes_half_past_is_read_call_by_call() -> None:

@@ -82,52 +82,73 @@ def _zone(name: str) -> ZoneInfo:
 
 def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
                 zones: list[str]) -> tuple[Ints, Ints]:
-    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none, hour and
-    weekday read off the local integer ticks (1970-01-01 was a Thursday)."""
+    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none."""
     moments = pd.DatetimeIndex(created)
     ticks, unit = moments.asi8, moments.unit
     known = np.flatnonzero((zone >= 0) & ~np.asarray(moments.isna()))
-    per_hour = int(np.timedelta64(1, "h") // np.timedelta64(1, unit))
-    hours = (_offsets(ticks[known], zone[known], zones, unit, per_hour) + ticks[known]
-             ) // per_hour
     hour = np.full(len(zone), -1, np.int64)
     day = np.full(len(zone), -1, np.int64)
-    hour[known], day[known] = hours % 24, (hours // 24 + 3) % 7
+    per_quarter = int(QUARTER // np.timedelta64(1, unit))
+    hour[known], day[known] = _local_hours(ticks[known], zone[known], zones, unit, per_quarter)
     return hour, day
 
 
-def _offsets(ticks: Ints, zone: Ints, zones: list[str], unit: str, per_hour: int) -> Ints:
-    """Each UTC moment's offset in its zone, in ticks. A zone's offset is looked up per UTC
-    hour from a table of the hours the moments span (each hour converted at its first and
-    last tick); an hour in which the offset changes (Adelaide's, at half past), or
-    a span longer than the moments are many, is converted moment by moment, per zone."""
-    offset = np.full(len(ticks), MIXED, np.int64)
+QUARTER = np.timedelta64(15, "m")
+"""Every zone's offset today is a whole number of quarter hours (Nepal's +5:45 among them),
+so all the moments of a UTC quarter hour over which a zone's offset holds share their local
+hour there: one table entry each."""
+MIXED = int(np.iinfo(np.int64).min)
+"""A quarter hour whose moments are converted one by one: its offset changes within it
+(Adelaide's, at half past), or is not a whole number of quarters (a local mean time)."""
+
+
+def _local_hours(ticks: Ints, zone: Ints, zones: list[str], unit: str,
+                 per_quarter: int) -> tuple[Ints, Ints]:
+    """Each UTC moment's local hour and weekday in its zone, read from a table per zone of
+    the quarter hours the moments span (each converted at its first and last tick): one
+    division and two lookups a call instead of an offset, a sum and four divisions. A
+    ``MIXED`` quarter, or a span longer than the moments are many, is converted moment
+    by moment, per zone."""
+    hour = np.full(len(ticks), MIXED, np.int64)
+    day = np.full(len(ticks), MIXED, np.int64)
     if len(ticks) and len(zones):
-        bucket = ticks // per_hour
+        bucket = ticks // per_quarter
         first, span = int(bucket.min()), int(bucket.max() - bucket.min()) + 1
         if span * len(zones) <= max(len(ticks), 1 << 16):
-            starts = (first + np.arange(span)) * per_hour
-            table = np.vstack([_hourly(starts, per_hour, name, unit) for name in zones])
-            offset = table[zone, bucket - first]
-    mixed = np.flatnonzero(offset == MIXED)
+            starts = (first + np.arange(span)) * per_quarter
+            hours = np.vstack([_quarterly(starts, per_quarter, name, unit) for name in zones])
+            table_hour, table_day = _hour_and_day(hours, MIXED)
+            at = zone * span + (bucket - first)
+            hour, day = table_hour.ravel()[at], table_day.ravel()[at]
+    mixed = np.flatnonzero(hour == MIXED)
     order = mixed[np.argsort(zone[mixed], kind="stable")]
     bounds = np.searchsorted(zone[order], np.arange(len(zones) + 1))
+    per_hour = per_quarter * 4
     for code in np.flatnonzero(np.diff(bounds)):
         rows = order[bounds[code]:bounds[code + 1]]
-        offset[rows] = _local(ticks[rows], zones[code], unit) - ticks[rows]
-    return offset
+        hour[rows], day[rows] = _hour_and_day(_local(ticks[rows], zones[code], unit)
+                                              // per_hour)
+    return hour, day
 
 
-MIXED = np.iinfo(np.int64).min
-"""The offset of an hour in which it changes: its moments are converted one by one."""
+def _hour_and_day(hours: Ints, missing: int | None = None) -> tuple[Ints, Ints]:
+    """Local hours since 1970 as the hour of the day and the weekday (1970-01-01 was a
+    Thursday); ``missing`` stays itself."""
+    hour, day = hours % 24, (hours // 24 + 3) % 7
+    if missing is not None:
+        hour[hours == missing], day[hours == missing] = missing, missing
+    return hour, day
 
 
-def _hourly(starts: Ints, per_hour: int, name: str, unit: str) -> Ints:
-    """The offset of each UTC hour from ``starts`` in zone ``name``; ``MIXED`` where the
-    hour's first and last ticks differ."""
+def _quarterly(starts: Ints, per_quarter: int, name: str, unit: str) -> Ints:
+    """The local hour (since 1970) of each UTC quarter hour from ``starts`` in zone
+    ``name``; ``MIXED`` where its first and last ticks' offsets differ, or are not a whole
+    number of quarters."""
     first = _local(starts, name, unit) - starts
-    last = _local(starts + per_hour - 1, name, unit) - (starts + per_hour - 1)
-    return np.where(first == last, first, MIXED)
+    ends = starts + per_quarter - 1
+    last = _local(ends, name, unit) - ends
+    steady = (first == last) & (first % per_quarter == 0)
+    return np.where(steady, (starts + first) // (per_quarter * 4), MIXED)
 
 
 def _local(ticks: Ints, name: str, unit: str) -> Ints:
