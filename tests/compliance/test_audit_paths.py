@@ -16,7 +16,7 @@ from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import audit
 from dialkit.compliance._audit import take
-from dialkit.compliance._checks import _last_checks, _sorted
+from dialkit.compliance._checks import _last_checks, _millis, _sorted
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -97,6 +97,20 @@ def test_a_few_rows_taken_chunk_by_chunk_are_what_pandas_takes(
     got = take(column, at)
     assert got.dtype == expected.dtype
     pd.testing.assert_extension_array_equal(got, expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(offsets=st.lists(st.integers(0, 10**15), max_size=6),
+       unit=st.sampled_from(["ns", "us", "ms", "s"]))
+def test_milliseconds_since_the_first_are_whole_ones_rounded_down(offsets: list[int],
+                                                                 unit: str) -> None:
+    """The windows' milliseconds, in integers: each time's whole milliseconds after the
+    first, as Python's own arithmetic of the times gives them."""
+    times = pd.Series(pd.Timestamp("2026-03-01", tz="UTC")
+                      + pd.to_timedelta(offsets, unit="us")).dt.as_unit(unit)
+    first = times.min()
+    expected = [(t - first) // pd.Timedelta(milliseconds=1) for t in times]
+    assert _millis(times).tolist() == expected
 
 
 def test_abandoned_calls_keep_every_column_of_the_calls_in_order() -> None:
