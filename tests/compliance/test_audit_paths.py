@@ -9,12 +9,14 @@ from datetime import time
 import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import audit
-from dialkit.compliance._checks import _last_checks, _sorted
+from dialkit.compliance._audit import take
+from dialkit.compliance._checks import _last_checks, _millis, _sorted
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -75,6 +77,40 @@ def test_with_no_dnc_result_every_active_lead_is_unscreened() -> None:
     found = audit(calls, leads=leads, dnc=dnc, as_of="2026-06-10").findings
     assert found[["rule", "lead_id"]].values.tolist() == [["unscreened_lead", "lead_a"]]
     assert found["evidence"].tolist() == ["no DNC check of the number"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(chunks=st.lists(st.lists(st.one_of(st.none(), st.text(max_size=3)), max_size=5),
+                       min_size=1, max_size=4),
+       dtype=st.sampled_from(["string[pyarrow]", "str", "object"]), data=st.data())
+def test_a_few_rows_taken_chunk_by_chunk_are_what_pandas_takes(
+        chunks: list[list[str | None]], dtype: str, data: st.DataObject) -> None:
+    """Findings name their calls by a take from each chunk of the column (pyarrow joins
+    the chunks to take): the same values, order and type as the column's own take."""
+    arrow = pa.chunked_array([pa.array(chunk, pa.large_string()) for chunk in chunks])
+    column = pd.Series(arrow.to_pylist() if dtype == "object" else pd.array(arrow, dtype=dtype),
+                       dtype=dtype)
+    size = len(column)
+    at = np.array(data.draw(st.lists(st.integers(0, size - 1), max_size=8) if size
+                            else st.just([])), np.intp)
+    expected = column.array.take(at)
+    got = take(column, at)
+    assert got.dtype == expected.dtype
+    pd.testing.assert_extension_array_equal(got, expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(offsets=st.lists(st.integers(0, 10**15), max_size=6),
+       unit=st.sampled_from(["ns", "us", "ms", "s"]))
+def test_milliseconds_since_the_first_are_whole_ones_rounded_down(offsets: list[int],
+                                                                 unit: str) -> None:
+    """The windows' milliseconds, in integers: each time's whole milliseconds after the
+    first, as Python's own arithmetic of the times gives them."""
+    times = pd.Series(pd.Timestamp("2026-03-01", tz="UTC")
+                      + pd.to_timedelta(offsets, unit="us")).dt.as_unit(unit)
+    first = times.min()
+    expected = [(t - first) // pd.Timedelta(milliseconds=1) for t in times]
+    assert _millis(times).tolist() == expected
 
 
 def test_abandoned_calls_keep_every_column_of_the_calls_in_order() -> None:
