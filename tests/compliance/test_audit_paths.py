@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
-from dialkit.compliance import audit
+from dialkit.compliance import AuditReport, audit
 from dialkit.compliance._audit import take
 from dialkit.compliance._checks import _last_checks, _millis, _sorted
 
@@ -214,3 +214,31 @@ def test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives(
     for call_id, local_time, zone in calls[["call_id", "local_time", "timezone"]].values:
         n = int(call_id.removeprefix("call_"))
         assert (local_time, zone) == expected_local(phones[n], times[n])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PHONES), st.integers(0, 60 * 24 * 200),
+                          st.booleans()), min_size=1, max_size=12),
+       st.integers(0, 11), st.sampled_from(PHONES))
+def test_calls_audited_again_or_changed_in_place_are_judged_as_new_ones(
+        drawn: list[tuple[str, int, bool]], changed: int, phone: str) -> None:
+    """The outbound calls' numbers take the hash and zones kept with the calls' own column
+    (``_zones.hash_taken``): on Arrow text, among inbound calls, audited twice and again
+    after a number is set anew, each report is the one of the same calls as plain objects,
+    which keep nothing."""
+    made = outbound([p for p, _, _ in drawn], [
+        pd.Timestamp("2026-01-01T00:00:30Z") + pd.Timedelta(minutes=m) for _, m, _ in drawn])
+    made["direction"] = ["inbound" if inbound else "outbound" for _, _, inbound in drawn]
+    arrow = made.astype({"to_number": "string[pyarrow]"})
+    plain = made.astype({"to_number": object})  # pandas 3 would infer Arrow-backed str
+    dnc = listed(*PHONES[:2])
+    for _ in range(2):
+        same_findings(audit(arrow, dnc=dnc), audit(plain, dnc=dnc))
+    arrow.loc[changed % len(made), "to_number"] = phone
+    plain.loc[changed % len(made), "to_number"] = phone
+    same_findings(audit(arrow, dnc=dnc), audit(plain, dnc=dnc))
+
+
+def same_findings(got: AuditReport, expected: AuditReport) -> None:
+    """The same findings, the numbers' text type aside (the calls' own)."""
+    pd.testing.assert_frame_equal(got.findings, expected.findings, check_dtype=False)

@@ -445,10 +445,33 @@ def hashed(column: pd.Series) -> tuple[Ints, pa.Array]:
     first-seen order. The answer for an Arrow column is kept while its data live (see
     :func:`kept`): an audit asks it of the same numbers for the calling hours and again for
     the frequency, and a notebook's funnel, answer rates and attempts of the same calls."""
-    source = column.array.__arrow_array__() if hasattr(column.array, "__arrow_array__") else None
+    source = _arrow_data(column)
     if source is None:
         return _hashed(column)
     return kept("hashed", source, lambda: _hashed(column))
+
+
+def hash_taken(taken: pd.Series, column: pd.Series, rows: Rows) -> None:
+    """Keep for ``taken``, ``column``'s ``rows``, the hash of ``column`` (kept) at those
+    rows: its hash then costs a gather, and its numbers' zones (kept by the same distinct
+    texts) nothing, where an audit takes the outbound calls' numbers from the calls' own
+    column anew each time (70 ms of hashing and 100 ms of zones a million calls). Its
+    distinct texts may then hold some that ``taken`` lacks, a code no row has, which every
+    caller here allows."""
+    source, whole = (_arrow_data(c) for c in (taken, column))
+    if source is None or whole is None:
+        return
+    codes, distinct = hashed(column)
+    at = codes[rows]
+    at.setflags(write=False)
+    kept("hashed", source, lambda: (at, distinct))
+
+
+def _arrow_data(column: pd.Series) -> object | None:
+    """A column's Arrow data (what :func:`kept` keeps by), or None."""
+    found: object | None = (column.array.__arrow_array__()
+                            if hasattr(column.array, "__arrow_array__") else None)
+    return found
 
 
 def _hashed(column: pd.Series) -> tuple[Ints, pa.Array]:

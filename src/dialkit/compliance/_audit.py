@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._zones import Rows, codes_in
+from .._places._zones import Rows, codes_in, hash_taken
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
@@ -381,8 +381,10 @@ def _outbound(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
     to the abandoned calls. Rows are taken by position: a boolean mask took most of a
     second on a million calls, and taking every column (status, hangup cause, duration)
     another 0.2 s; the id and the lead of every call, 0.1 s more."""
-    return prepared[[c for c in prepared.columns if c in _SCANNED]].take(
+    outbound = prepared[[c for c in prepared.columns if c in _SCANNED]].take(
         rows).reset_index(drop=True).rename(columns=_NAMES)
+    hash_taken(outbound["phone"], prepared["to_number"], rows)
+    return outbound
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame) -> Rows:
