@@ -59,8 +59,10 @@ def with_dialkit(base_url: str, key: str, campaign: str,
         report = import_leads(client, cleaned, campaign, journal=tempfile.mkdtemp(),
                               progress=False)
         seconds = time.perf_counter() - began
-    # a few numbers may already be the world's (in the campaign, or on its DNC list)
-    assert report.counts["imported"] >= 0.999 * len(cleaned.frame), report.counts
+    # a few numbers may already be the world's (in the campaign, or on its DNC list): one in
+    # a thousand, and at least one, which the smoke mode's 200 leads met on some days
+    allowed = max(1, len(cleaned.frame) // 1000)
+    assert report.counts["imported"] >= len(cleaned.frame) - allowed, report.counts
     return seconds, transport.requests, transport.throttled
 
 
