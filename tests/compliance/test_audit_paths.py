@@ -10,13 +10,11 @@ import numpy as np
 import pandas as pd
 import phonenumbers
 import pyarrow as pa
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import AuditReport, audit
-from dialkit.compliance import _checks as checks
 from dialkit.compliance._audit import take
 from dialkit.compliance._checks import _last_checks, _millis, _sorted
 
@@ -248,18 +246,15 @@ def same_findings(got: AuditReport, expected: AuditReport) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5 * 86_400_000)), min_size=1,
-                max_size=30), st.integers(0, 4), st.sampled_from([0, 16, 10**9]))
-def test_crowded_groups_are_those_a_groupby_by_day_finds(
-        drawn: list[tuple[int, int]], limit: int, dense: int) -> None:
-    """Groups with more than ``limit`` rows in some two consecutive days, counted in a
-    dense table or by sorting (``DENSE_PER_ROW`` 0: always sorting), as pandas counts
+                max_size=30), st.integers(0, 4))
+def test_crowded_groups_are_those_a_groupby_by_day_finds(drawn: list[tuple[int, int]],
+                                                         limit: int) -> None:
+    """Groups with more than ``limit`` rows in some two consecutive days, as pandas counts
     them per (group, day)."""
     group = np.array([g for g, _ in drawn], np.int64)
     millis = np.array([m for _, m in drawn], np.int64)
     per_day = pd.Series(1, index=pd.MultiIndex.from_arrays([group, millis // 86_400_000])
                         ).groupby(level=[0, 1]).sum()
     busy = {g for (g, d), n in per_day.items() if n + per_day.get((g, d + 1), 0) > limit}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(checks, "DENSE_PER_ROW", dense)
-        rows = checks._crowded(group, millis, limit)
-    assert rows.tolist() == [n for n, g in enumerate(group) if g in busy]
+    assert _crowded(group, millis, limit).tolist() == [n for n, g in enumerate(group)
+                                                       if g in busy]

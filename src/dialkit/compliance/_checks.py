@@ -194,31 +194,18 @@ def _limits(rules: Rules, judged: Judged, rows: Ints) -> pd.Series:
 
 def _crowded(group: Ints, millis: Ints, limit: int) -> Rows:
     """The rows of the groups with more than ``limit`` rows in some two consecutive days
-    (counted from the first moment): any 24 hours lie within two such days. Counted per
-    (group, day) in a dense table where it is at most :data:`DENSE_PER_ROW` entries a row
-    (a million calls to 185,000 numbers over six weeks: 9), else by sorting the keys (five
-    times as long)."""
+    (counted from the first moment): any 24 hours lie within two such days."""
     if not len(group):
         return np.zeros(0, np.intp)
     day = millis // _DAY_MS
     width = int(day.max()) + 2  # a group's last day + 1 is no other group's day
-    groups = int(group.max()) + 1
-    keys = group * width + day
-    crowded = np.zeros(groups, bool)
-    if groups * width <= DENSE_PER_ROW * len(keys):
-        per_key = np.bincount(keys, minlength=groups * width)
-        crowded[group[per_key[keys] + per_key[keys + 1] > limit]] = True
-    else:
-        distinct, per_key = np.unique(keys, return_counts=True)
-        after = np.minimum(np.searchsorted(distinct, distinct + 1), len(distinct) - 1)
-        busy = per_key + np.where(distinct[after] == distinct + 1, per_key[after], 0) > limit
-        crowded[distinct[busy] // width] = True
+    keys, per_key = np.unique(group * width + day, return_counts=True)
+    after = np.minimum(np.searchsorted(keys, keys + 1), len(keys) - 1)
+    busy = per_key + np.where(keys[after] == keys + 1, per_key[after], 0) > limit
+    crowded = np.zeros(int(group.max()) + 1, bool)
+    crowded[keys[busy] // width] = True
     rows: Rows = np.flatnonzero(crowded[group])
     return rows
-
-
-DENSE_PER_ROW = 16
-"""The most entries a row :func:`_crowded` counts in a dense table (8 bytes each)."""
 
 
 def _groups(column: pd.Series, *, sort: bool = False) -> Ints:
