@@ -16,7 +16,7 @@ from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import AuditReport, audit
 from dialkit.compliance._audit import take
-from dialkit.compliance._checks import _last_checks, _millis, _sorted
+from dialkit.compliance._checks import _crowded, _last_checks, _millis, _sorted
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
