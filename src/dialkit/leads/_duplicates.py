@@ -129,7 +129,8 @@ class Taken:
     def __call__(self, e164: pd.Series, external: pd.Series, eligible: np.ndarray,
                  passes: np.ndarray, rows: np.ndarray) -> np.ndarray:
         phone = _phone_numbers(e164)
-        ident = pa.array(external, type=pa.large_string())
+        ident = pa.chunked_array(external.array.__arrow_array__()).cast(
+            pa.large_string()).combine_chunks()
         by_phone = np.where(eligible, _held(pa.array(phone), self.phones, self.phone_rows), -1)
         by_id = np.where(eligible, _held(ident, self.ids, self.id_rows), -1)
         fresh = eligible & (by_phone < 0) & (by_id < 0)
