@@ -28,8 +28,6 @@ def region_of(value: Any) -> str | None:
     if is_missing(value):
         return None
     text = str(value).strip()
-    if not text:  # no name: the names' table (the geocoder's data, 100 MiB) is not loaded
-        return None
     if text.upper() in phonenumbers.SUPPORTED_REGIONS:
         return text.upper()
     code = text.removeprefix("+").strip()

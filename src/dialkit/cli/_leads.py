@@ -1,4 +1,4 @@
-"""``dialkit leads clean|import``: a thin layer over :func:`dialkit.leads.clean_file` and
+"""``dialkit leads clean|import``: a thin layer over :func:`dialkit.leads.clean` and
 :func:`dialkit.leads.import_leads`, for lists cleaned from a shell or a scheduler."""
 
 from __future__ import annotations
@@ -6,19 +6,22 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.errors import ApiError
-from dialkit.leads import CampaignError, LeadFileError, clean_file
+from dialkit.leads import CampaignError, LeadFileError, clean
+
+if TYPE_CHECKING:
+    from dialkit.leads import CleanResult
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
                "or a country column": "or --country-column COLUMN",
                "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
-               "or None to leave them out": "or '' to leave them out", "out=": "--out"}
+               "or None to leave them out": "or '' to leave them out"}
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
@@ -70,21 +73,21 @@ def clean_command(
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        options.update(out=out, rejects=rejects, escape_formulas=not raw_csv)
         if campaign is None:
-            done = clean_file(source, **options)
+            result = clean(source, **options)
         else:
             from dialkit.client import Client  # the account's checks only: httpx when asked
 
             with Client() as client:
-                done = clean_file(source, client=client, campaign_id=campaign, **options)
-    accepted = done.counts.get("accepted", 0)
-    typer.echo(f"{source}: {done.rows} rows, {accepted} accepted, {done.rows - accepted} "
-               "rejected")
-    typer.echo(done.summary.fillna("").to_string(index=False))
-    _notes(done.notes, CLEAN_FLAGS)
-    if done.skipped:
-        typer.echo(f"not checked: {', '.join(done.skipped)} (--campaign CAMPAIGN_ID checks "
+                result = clean(source, client=client, campaign_id=campaign, **options)
+        _write(result, out, rejects, escape_formulas=not raw_csv)
+    accepted = result.counts.get("accepted", 0)
+    typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
+               f"{len(result.frame) - accepted} rejected")
+    typer.echo(result.summary.fillna("").to_string(index=False))
+    _notes(result.notes, CLEAN_FLAGS)
+    if result.skipped:
+        typer.echo(f"not checked: {', '.join(result.skipped)} (--campaign CAMPAIGN_ID checks "
                    "them with the account of DIALKIT_API_KEY)")
 
 
@@ -168,3 +171,16 @@ def _options(region: str, country_column: str | None, mapping: list[str] | None,
             "blocked_countries": blocked,
             "sheet": int(sheet) if sheet is not None and sheet.isdigit() else sheet,
             "encoding": encoding}
+
+
+def _write(result: CleanResult, out: Path | None, rejects: Path | None, *,
+           escape_formulas: bool) -> None:
+    if out is not None:
+        if out.suffix.lower() == ".xlsx":
+            result.to_excel(out)
+        elif out.suffix.lower() == ".csv":
+            result.to_csv(out, escape_formulas=escape_formulas)
+        else:
+            raise ValueError(f"--out {out}: name a .csv or .xlsx file")
+    if rejects is not None:
+        result.to_csv(rejects, rows="rejected", escape_formulas=escape_formulas)

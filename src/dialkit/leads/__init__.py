@@ -30,13 +30,11 @@ if TYPE_CHECKING:
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
-    from ._stream import CleanSummary, clean_file
 
 __all__ = [
     "ALIASES",
     "CampaignError",
     "CleanResult",
-    "CleanSummary",
     "FileLimits",
     "ImportJournalError",
     "ImportReport",
@@ -46,7 +44,6 @@ __all__ = [
     "OUTCOMES",
     "campaigns",
     "clean",
-    "clean_file",
     "import_leads",
     "normalize",
     "read",
@@ -60,5 +57,4 @@ __getattr__, __dir__ = _lazy.exports(__name__, {
     "ImportJournalError": "._journal", "FileLimits": "dialkit._file_limits",
     "normalize": "._normalize",
     "region_of": "dialkit._places._regions", "LeadFile": "._read", "LeadFileError": "._read",
-    "read": "._read", "CleanResult": "._result", "CleanSummary": "._stream",
-    "clean_file": "._stream"})
+    "read": "._read", "CleanResult": "._result"})

@@ -36,7 +36,6 @@ from ..contract import (
 )
 from ._campaign import check_campaign
 from ._cells import CHUNK_ROWS, cell_frame
-from ._duplicates import InRequest, in_file
 from ._hints import region_hints
 from ._normalize import normalize, region_of
 from ._phones import Phones, choose
@@ -72,10 +71,6 @@ _ACCEPTED = LeadResultStatus.ACCEPTED.value
 _INVALID = LeadResultStatus.INVALID.value
 _DUPLICATE = LeadResultStatus.DUPLICATE.value
 _FIELD_RULE = LeadResultReason.FIELD_RULE.value
-
-
-Normalizer = Callable[[pd.Series, str, "pd.Series | None"], pd.DataFrame]
-"""Normalises some of a file's cells (by index) in a region, each with its row's country."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,67 +140,38 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
-    normalized: Normalizer = _normalized
+    normalized: Callable[[pd.Series, str, pd.Series | None], pd.DataFrame] = _normalized
     if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
         from . import _dask
         source, normalized = _dask.whole(source), _dask.normalizer(source)
     file = source if isinstance(source, LeadFile) else read(
         read_whole(source), sheet=sheet, mapping=mapping, encoding=encoding)
-    countries = countries_of(file, country_column)
-    chosen, numbers = phone_numbers(file, region, countries, normalized)
-    external = _text(file.frame, file.fields.get("external_id"))
-    account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
-                                                    external)
-    verdicts, duplicate_of = judged(file, chosen.cells, numbers, blocked, account)
-    hints, looks_like = region_hints(file.frame[chosen.columns[0]], numbers, _region(region),
-                                     countries)
-    result = CleanResult.build(
-        file, with_alt_phone(numbers, chosen), verdicts.frame(file.frame.index),
-        hints=hints, duplicate_of=duplicate_of, sources=phone_sources(chosen),
-        looks_like=looks_like,
-        **settings(region, campaign_id, blocked, client, extension_field, alt_phone_field))
-    result.check_names()
-    return result
-
-
-def countries_of(file: LeadFile, country_column: str | None) -> pd.Series | None:
-    """The column of each row's country (``country_column``, else the one the headers
-    named), ``None`` when the file has none."""
     column = country_column or file.fields.get("country")
     if column is not None and column not in file.frame.columns:
         raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
                          f"columns are {', '.join(map(str, file.frame.columns))}")
-    return None if column is None else file.frame[column]
-
-
-def phone_numbers(file: LeadFile, region: str, countries: pd.Series | None,
-                  normalized: Normalizer | None = None) -> tuple[Phones, pd.DataFrame]:
-    """Each row's phone (from a fallback column where the phone column has none) and
-    :func:`normalize`'s columns for it (by ``normalized``, default in this process), a
-    workbook's numbers and formulas flagged."""
+    countries = None if column is None else file.frame[column]
     chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
-                    lambda cells: (normalized or _normalized)(cells, region, countries))
-    numbers = chosen.numbers
+                    lambda cells: normalized(cells, region, countries))
+    phones, numbers = chosen.cells, chosen.numbers
     numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
-    return chosen, unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
-
-
-def with_alt_phone(numbers: pd.DataFrame, chosen: Phones) -> pd.DataFrame:
-    """``numbers`` with the rows' other numbers (``alt_phone``)."""
+    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
+    external = _text(file.frame, file.fields.get("external_id"))
+    account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
+                                                    external)
+    verdicts, duplicate_of = _verdicts(file, phones, numbers, blocked, account)
+    hints, looks_like = region_hints(file.frame[chosen.columns[0]], numbers, _region(region),
+                                     countries)
     numbers["alt_phone"] = chosen.alt_phone
-    return numbers
-
-
-def settings(region: str, campaign_id: str | None, blocked: frozenset[str],
-             client: Client | None, extension_field: str | None,
-             alt_phone_field: str | None) -> dict[str, Any]:
-    """What a :class:`CleanResult` says of how it was cleaned, the custom fields'
-    names checked."""
-    return {"region": region, "campaign_id": campaign_id,
-            "blocked_countries": tuple(sorted(blocked)),
-            "skipped": _skipped(client, campaign_id),
-            "extension_field": _field_name("extension_field", extension_field),
-            "alt_phone_field": _field_name("alt_phone_field", alt_phone_field)}
+    result = CleanResult.build(
+        file, numbers, verdicts, region=region, campaign_id=campaign_id,
+        blocked_countries=tuple(sorted(blocked)), skipped=_skipped(client, campaign_id),
+        extension_field=_field_name("extension_field", extension_field),
+        alt_phone_field=_field_name("alt_phone_field", alt_phone_field),
+        hints=hints, duplicate_of=duplicate_of,
+        sources=_sources(chosen), looks_like=looks_like)
+    result.check_names()
+    return result
 
 
 def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
@@ -250,7 +216,7 @@ def _field_name(option: str, name: str | None) -> str | None:
     return name
 
 
-def phone_sources(chosen: Phones) -> dict[str, int]:
+def _sources(chosen: Phones) -> dict[str, int]:
     """Rows whose valid phone each phone column gave, the phone column first (only
     with fallback columns)."""
     if len(chosen.columns) == 1:
@@ -344,18 +310,6 @@ class _Verdicts:
             self.codes[new] = self.kinds.index(verdict)
             self.decided |= new
 
-    @classmethod
-    def joined(cls, parts: list[_Verdicts]) -> _Verdicts:
-        """The verdicts of a file's parts, in file order, as one file's."""
-        whole = cls(0)
-        for part in parts:
-            whole.kinds += [kind for kind in part.kinds if kind not in whole.kinds]
-        codes = [np.array([whole.kinds.index(kind) for kind in part.kinds], np.int8)[part.codes]
-                 for part in parts]
-        whole.codes = np.concatenate([whole.codes, *codes])
-        whole.decided = np.concatenate([whole.decided, *(part.decided for part in parts)])
-        return whole
-
     def frame(self, index: pd.Index) -> pd.DataFrame:
         """``status`` and ``reason`` as categoricals of the contract's values (as in
         ``ImportResult.to_frame``), ``field`` as text."""
@@ -370,12 +324,11 @@ class _Verdicts:
         return pd.DataFrame(columns, index=index)
 
 
-def judged(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
-           blocked: frozenset[str], account: _Account | None,
-           in_request: InRequest = in_file) -> tuple[_Verdicts, np.ndarray]:
+def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
+              blocked: frozenset[str], account: _Account | None
+              ) -> tuple[pd.DataFrame, np.ndarray]:
     """``status``, ``reason`` and ``field`` of every row, the first failing check deciding;
-    and per row the number of the row a ``duplicate_in_request`` repeats (else -1).
-    ``in_request`` finds the duplicates (by default among ``file``'s rows alone)."""
+    and per row the position of the row a ``duplicate_in_request`` repeats (else -1)."""
     verdicts = _Verdicts(len(phones))
     e164 = numbers["phone_e164"]
     missing = (numbers["reason"] == "missing_phone").fillna(False).to_numpy(dtype=bool)
@@ -388,12 +341,12 @@ def judged(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
                     ("blocked_country", None, None))
     external = _text(file.frame, file.fields.get("external_id"))
     later = _after_duplicates(e164, external, _first_bad_field(file), account)
-    owners = in_request(e164, external, ~verdicts.decided, ~later["refused"],
-                                     file.frame.index.to_numpy() + 1)
+    owners = _in_request(e164, external, eligible=~verdicts.decided,
+                         passes=~later["refused"])
     verdicts.decide(owners >= 0, (_DUPLICATE, "duplicate_in_request", None))
     for mask, verdict in later["steps"]:
         verdicts.decide(mask, verdict)
-    return verdicts, owners
+    return verdicts.frame(phones.index), owners
 
 
 def _after_duplicates(e164: pd.Series, external: pd.Series, bad_field: np.ndarray,
@@ -455,3 +408,80 @@ def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
     """A column's cells as Arrow strings, its chunks as they are (not joined into a copy)."""
     cells = values.astype("string[pyarrow]").array.__arrow_array__()
     return cells if isinstance(cells, pa.ChunkedArray) else pa.chunked_array([cells])
+
+
+def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
+                passes: np.ndarray) -> np.ndarray:
+    """Per row, the position of the earlier accepted row of the file that already has its
+    phone or external id (-1: none), which the hint names (``duplicate of row 14``).
+
+    The service counts only leads it accepted earlier in the request, so a row
+    is a duplicate of the first row with its phone (or id) that passes every
+    other check. With one kind of key repeated, that is one vectorised pass;
+    with both, a row's fate can hang on another's through either key, and the
+    rows that share one are walked in file order.
+    """
+    keys = [codes for codes in (_codes(_phone_numbers(e164), eligible),
+                                _codes(external, eligible, check_first=True))
+            if codes is not None]
+    if len(keys) == 1:
+        return _after_first(keys[0], eligible & passes)
+    result = np.full(len(e164), -1, dtype=np.int64)
+    if not keys:
+        return result
+    phone, ident = keys
+    shared = np.zeros(len(e164), dtype=bool)
+    for codes in keys:
+        keyed = codes >= 0
+        shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
+    phones_taken: dict[int, int] = {}
+    ids_taken: dict[int, int] = {}
+    for row in np.flatnonzero(shared).tolist():
+        number, own = int(phone[row]), int(ident[row])
+        taker = phones_taken.get(number, ids_taken.get(own, -1) if own >= 0 else -1)
+        if taker >= 0:
+            result[row] = taker
+        elif passes[row]:
+            phones_taken[number] = row
+            if own >= 0:
+                ids_taken[own] = row
+    return result
+
+
+def _phone_numbers(e164: pd.Series) -> np.ndarray:
+    """E.164 numbers as integers (at most 15 digits; -1 for none): hashing a million of
+    them takes a fraction of the memory their text would."""
+    column = pa.array(e164, type=pa.large_string())
+    digits = pc.cast(pc.utf8_slice_codeunits(column, 1), pa.int64())
+    numbers: np.ndarray = pc.fill_null(digits, -1).to_numpy()
+    return numbers
+
+
+def _codes(keys: pd.Series | np.ndarray, eligible: np.ndarray, *,
+           check_first: bool = False) -> np.ndarray | None:
+    """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats.
+
+    ``check_first``: look for a repeat by sorting before hashing; for ids, which
+    seldom repeat, a sort costs less memory than the hash table it saves.
+    """
+    if check_first:
+        column = pa.array(keys, type=pa.large_string()).drop_null()
+        ordered = column.take(pc.array_sort_indices(column))
+        if len(ordered) < 2 or not pc.any(pc.equal(ordered[1:], ordered[:-1])).as_py():
+            return None
+    codes = np.where(eligible, pd.factorize(keys, use_na_sentinel=True)[0], -1)
+    if isinstance(keys, np.ndarray):
+        codes[keys < 0] = -1  # no number
+    return codes if (np.bincount(codes[codes >= 0]) > 1).any() else None
+
+
+def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:
+    """Per row with a key that a passing row earlier in the file holds, that row (else -1)."""
+    candidates = np.flatnonzero(passing & (codes >= 0))
+    first = np.full(codes.max() + 1, len(codes))
+    first[codes[candidates][::-1]] = candidates[::-1]  # of repeated indices, the last write stays
+    keyed = codes >= 0
+    holder = first[codes[keyed]]
+    result = np.full(len(codes), -1, dtype=np.int64)
+    result[keyed] = np.where(holder < np.flatnonzero(keyed), holder, -1)
+    return result

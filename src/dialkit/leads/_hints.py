@@ -32,39 +32,20 @@ change its refusal, and it is not tried again."""
 def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
                  countries: pd.Series | None) -> tuple[pa.Array | None, dict[str, int]]:
     """Per row, a hint for a refused number valid in exactly one of the file's commonest
-    regions (null elsewhere), and the rows hinted per region."""
-    rows = np.flatnonzero(refused(numbers))
-    candidates = hint_regions(numbers["country"], countries, region) if len(rows) else []
-    said, counts = hinted(cells.iloc[rows], region, candidates)
-    if said is None:
-        return None, {}
-    positions = np.full(len(cells), -1, np.int64)
-    positions[rows] = np.arange(len(rows))
-    return said.take(pa.array(positions, mask=positions < 0)), counts
-
-
-def refused(numbers: pd.DataFrame) -> np.ndarray:
-    """The rows whose number another region could make valid: refused as
-    ``invalid_phone``, not as Excel's scientific notation (its digits are lost)."""
-    found: np.ndarray = ((numbers["reason"] == "invalid_phone")
-                         & ~numbers["flags"].fillna("").str.contains("excel_scientific",
-                                                                     regex=False)
-                         ).fillna(False).to_numpy(dtype=bool)
-    return found
-
-
-def hinted(cells: pd.Series, region: str, candidates: list[str]
-           ) -> tuple[pa.Array | None, dict[str, int]]:
-    """Per refused cell, its hint (null: none), and the cells hinted per region; ``None``
-    when no cell has one.
+    regions (null elsewhere), and the rows hinted per region.
 
     Each distinct refused text a region could change (as long as a full number of
     ``region``, not written with its calling code) is normalised once under every
     candidate region, in one call with each copy's region as its country.
     """
-    if not candidates or not len(cells):
+    refused = ((numbers["reason"] == "invalid_phone")
+               & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
+               ).fillna(False).to_numpy(dtype=bool)
+    candidates = _regions(numbers, countries, region) if refused.any() else []
+    if not candidates:
         return None, {}
-    codes, distinct = pd.factorize(cells.to_numpy(dtype=object))
+    rows = np.flatnonzero(refused)
+    codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
     texts = pa.array(distinct, pa.string())
     tried = np.flatnonzero(_complete(texts, region) & ~_international(texts))
     place = np.full(len(distinct) + 1, -1, np.int64)  # distinct text -> place in tried
@@ -80,9 +61,11 @@ def hinted(cells: pd.Series, region: str, candidates: list[str]
     said = [f"valid as a {candidates[where[n]]} number ({valid[where[n], n]}): pass "
             f"region='{candidates[where[n]]}' or a country" if single[n] else None
             for n in range(len(tried))]
-    hints = pa.array(said, pa.string()).take(pa.array(codes, mask=codes < 0))
-    counts = Counter(candidates[where[code]] for code in codes[codes >= 0].tolist()
-                     if single[code])
+    hinted = (codes >= 0) & single[codes]
+    positions = np.full(len(cells), -1, np.int64)
+    positions[rows[hinted]] = codes[hinted]
+    hints = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
+    counts = Counter(candidates[where[code]] for code in codes[hinted].tolist())
     return hints, dict(counts.most_common())
 
 
@@ -119,11 +102,12 @@ def _international(texts: pa.Array) -> np.ndarray:
     return found
 
 
-def hint_regions(found: pd.Series, countries: pd.Series | None, region: str) -> list[str]:
-    """The file's ten commonest regions but ``region``: of its valid numbers (``found``,
-    each row's number's region) and its country column, by rows."""
+def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
+             region: str) -> list[str]:
+    """The file's ten commonest regions but ``region``: of its valid numbers and its
+    country column, by rows."""
     counts: Counter[str] = Counter()
-    counts.update({str(k): int(v) for k, v in found.value_counts().items()})
+    counts.update({str(k): int(v) for k, v in numbers["country"].value_counts().items()})
     if countries is not None:
         for value, count in countries.value_counts().items():
             found = region_of(value)

@@ -282,10 +282,18 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
     """
     found = layout(head[:SNIFFED].decode("utf-8", errors="ignore"), name, phones)
     check_delimited(source, found.delimiter, name, limits)
+    parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
+                               ignore_empty_lines=False)
+    block = max(_BLOCK, 2 * limits.max_line_bytes)
     try:
         table = pacsv.read_csv(
             pa.BufferReader(source) if isinstance(source, bytes) else str(source),
-            **csv_options(found, limits))
+            parse_options=parse,
+            read_options=pacsv.ReadOptions(use_threads=False, block_size=block,
+                                           skip_rows=found.skip),
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(found.header, pa.large_string()),
+                strings_can_be_null=True, quoted_strings_can_be_null=True))
     except UnicodeDecodeError:  # a header that is not UTF-8
         raise _NotUtf8 from None
     except pa.ArrowException as exc:
@@ -294,40 +302,13 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
         if "columns" in str(exc) or "Empty CSV" in str(exc):
             return _ragged(_bytes(source), found, name), found
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
-    if not all_text(table.schema):  # a header read apart
+    if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
         return _ragged(_bytes(source), found, name), found
-    return text_frame(table), found
-
-
-def csv_options(found: Layout, limits: FileLimits) -> dict[str, Any]:
-    """pyarrow's options to read a text file of this layout: every column as text, empty
-    cells missing, blank lines kept, a block holding two of the longest lines allowed."""
-    return {"parse_options": pacsv.ParseOptions(delimiter=found.delimiter,
-                                                newlines_in_values=True,
-                                                ignore_empty_lines=False),
-            "read_options": pacsv.ReadOptions(use_threads=False,
-                                              block_size=max(_BLOCK, 2 * limits.max_line_bytes),
-                                              skip_rows=found.skip),
-            "convert_options": pacsv.ConvertOptions(
-                column_types=dict.fromkeys(found.header, pa.large_string()),
-                strings_can_be_null=True, quoted_strings_can_be_null=True)}
-
-
-def all_text(schema: pa.Schema) -> bool:
-    """Whether every column was read as text: one that was not is missing from the header
-    the layout found (read apart from it)."""
-    return all(kind == pa.large_string() for kind in schema.types)
-
-
-def text_frame(table: pa.Table, start: int = 0) -> pd.DataFrame:
-    """The table's columns as text, under unique names, its rows numbered from ``start``:
-    empty cells are already missing, and the columns stay pyarrow's (no copy)."""
     table = table.rename_columns(unique_headers(table.column_names))
+    # empty cells are already missing, and the columns stay pyarrow's: no copy
     frame: pd.DataFrame = table.to_pandas(
         types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-    if start:
-        frame.index = pd.RangeIndex(start, start + len(frame))
-    return frame
+    return frame, found
 
 
 def _bytes(source: bytes | Path) -> bytes:
@@ -412,7 +393,7 @@ def _no_numbers() -> pd.DataFrame:
                          "text": pd.Series(dtype=str)})
 
 
-def without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, ...]]:
+def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, ...]]:
     """The frame without rows whose every cell is empty or spaces, and those rows'
     numbers (``index + 1``); the rest keep their index, and so their numbers. Each
     column is tested whole, as bitmaps (no copy of its text), until no row is left
@@ -429,20 +410,7 @@ def without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, ..
 
 
 def _mapped(name: str, found: _Read, mapping: Mapping[str, str] | None) -> LeadFile:
-    fields, custom, unused = mapped_fields(name, [str(c) for c in found.frame.columns],
-                                           mapping, found.about)
-    frame, blank = without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
-    if frame.empty:
-        raise LeadFileError(f"{name}: the file has a header but no rows"
-                            f"{f' ({len(blank)} blank)' if blank else ''}")
-    return LeadFile(name, frame, fields, custom, unused, found.numbers, blank_rows=blank,
-                    **found.about)
-
-
-def mapped_fields(name: str, columns: list[str], mapping: Mapping[str, str] | None,
-                  about: Mapping[str, Any]) -> tuple[dict[str, str], list[str], list[str]]:
-    """The file's columns mapped to lead fields, custom fields and columns left unused;
-    ``LeadFileError`` for a mapping of unknown fields or columns, or no phone column."""
+    columns: Sequence[str] = [str(c) for c in found.frame.columns]
     unknown = [name for name in (mapping or {}) if name not in ALIASES]
     if unknown:
         raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
@@ -451,20 +419,25 @@ def mapped_fields(name: str, columns: list[str], mapping: Mapping[str, str] | No
     if missing:
         raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
                             f"{', '.join(missing)}; its columns are {', '.join(columns)}"
-                            f"{_split(about)}")
+                            f"{_split(found)}")
     fields, custom, unused = map_headers(columns, mapping)
     if "phone" not in fields:
         raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
-                            f"{_split(about)}; name one phone, mobile, cell or telephone, or "
+                            f"{_split(found)}; name one phone, mobile, cell or telephone, or "
                             "pass mapping={'phone': '<column>'}")
-    return fields, custom, unused
+    frame, blank = _without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
+    if frame.empty:
+        raise LeadFileError(f"{name}: the file has a header but no rows"
+                            f"{f' ({len(blank)} blank)' if blank else ''}")
+    return LeadFile(name, frame, fields, custom, unused, found.numbers, blank_rows=blank,
+                    **found.about)
 
 
-def _split(about: Mapping[str, Any]) -> str:
+def _split(found: _Read) -> str:
     """How a text file's columns were found, for an error about its columns."""
-    delimiter = about.get("delimiter")
+    delimiter = found.about.get("delimiter")
     if delimiter is None:
         return ""
     tried = ", ".join(shown(d) for d in DELIMITERS)
-    return (f" (the header on line {about['header_row']}, split at "
+    return (f" (the header on line {found.about['header_row']}, split at "
             f"{shown(delimiter)}; tried {tried})")

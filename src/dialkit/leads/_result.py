@@ -93,11 +93,11 @@ class CleanResult:
               hints: pa.Array | None = None, duplicate_of: np.ndarray | None = None,
               **about: Any) -> CleanResult:
         """Join the file's columns, the normalised numbers, the verdicts and the hints
-        (``duplicate_of``: per row, the number of the row it repeats, or -1)."""
+        (``duplicate_of``: per row, the position of the row it repeats, or -1)."""
         original = file.frame.rename(columns={c: f"{c} (file)" for c in file.frame.columns
                                               if c in VERDICT_COLUMNS})
         row = pd.Series(original.index + 1, index=original.index, name="row")  # blanks skipped
-        hint = pd.Series(pd.arrays.ArrowStringArray(_hints(hints, duplicate_of, len(row))),
+        hint = pd.Series(pd.arrays.ArrowStringArray(_hints(hints, duplicate_of, row, len(row))),
                          index=original.index, name="hint")
         alt = numbers["alt_phone"] if "alt_phone" in numbers else pd.Series(
             pd.NA, index=original.index, dtype="string[pyarrow]", name="alt_phone")
@@ -126,36 +126,54 @@ class CleanResult:
         phones, what goes as custom fields, numbers valid in another region; first, what
         reading the file found (:attr:`LeadFile.notes`: blank rows skipped, the header's
         line, lines in another encoding)."""
-        return said_notes(self.file.notes, self.sources, self.sent_as_custom_fields(),
-                          self.looks_like)
+        notes = list(self.file.notes)
+        if self.sources:
+            (first, rows), *others = self.sources.items()
+            taken = [f"{count:,} from {column}" for column, count in others if count]
+            notes.append(f"valid phones: {rows:,} from {first}" + (
+                f", {', '.join(taken)} (where {first} held none)" if taken else ""))
+        sent = self.sent_as_custom_fields()
+        if sent:
+            notes.append(sent)
+        notes += [hint_note(region, rows) for region, rows in self.looks_like.items()]
+        return tuple(notes)
 
     def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
         """How many extensions and other numbers of ``frame``'s rows (the accepted rows
         by default) go as custom fields, and how many found no room; ``None`` when none."""
-        return said_extras(self.extra_counts(frame), self.extension_field,
-                           self.alt_phone_field)
-
-    def extra_counts(self, frame: pd.DataFrame | None = None) -> dict[str, tuple[int, int]]:
-        """Per custom field sent besides the file's (the extension's, ``alt_phone``'s): how
-        many of ``frame``'s rows (the accepted rows by default) send it, and how many hold
-        one but have no room left."""
         held = [column for column in ("extension", "alt_phone") if column in self.frame
                 and self.frame[column].notna().any()]
         if not held:
-            return {}  # no copy of a million rows to say nothing
+            return None  # no copy of a million rows to say nothing
         if frame is None:  # every row counted, the accepted kept: no copy of their cells
             accepted = (self.frame["status"] == "accepted").to_numpy(dtype=bool)
             extras = {name: (sent & accepted, no_room & accepted)
                       for name, (sent, no_room) in self._extras(self.frame).items()}
         else:
             extras = self._extras(frame)
-        return {name: (int(sent.sum()), int(no_room.sum()))
-                for name, (sent, no_room) in extras.items()}
+        said = []
+        for name, word in ((self.extension_field, "extension"), (self.alt_phone_field,
+                                                                  "second number")):
+            if name is None or name not in extras:
+                continue
+            sent, no_room = extras[name]
+            if sent.any():
+                said.append(f"{counted(int(sent.sum()), word)}")
+            if no_room.any():
+                said.append(f"{counted(int(no_room.sum()), word)} not sent: the row already "
+                            f"has {MAX_CUSTOM_FIELDS} custom fields")
+        sent_words = [part for part in said if "not sent" not in part]
+        text = " and ".join(sent_words)
+        if sent_words:
+            text += f" sent as custom fields ({', '.join(self._extra_names())})"
+        rest = [part for part in said if "not sent" in part]
+        return "; ".join([t for t in (text, *rest) if t]) or None
 
     @property
     def counts(self) -> dict[str, int]:
         """Rows by ``status``, without copying any row."""
-        return status_counts(self.frame)
+        counts = self.frame["status"].value_counts()
+        return {str(k): int(v) for k, v in counts.items() if v}
 
     def leads(self) -> list[dict[str, Any]]:
         """The accepted rows as the import sends them: E.164 phone, the mapped
@@ -189,19 +207,13 @@ class CleanResult:
     def check_names(self) -> None:
         """Refuse a custom field name of the extension or ``alt_phone`` that a column of the
         file already sends, when there is something to send under it."""
-        for name, column, option, what in self.named_twice():
-            if self.frame[column].notna().any():
+        for name, column, option, what in (
+                (self.extension_field, "extension", "extension_field", "extensions"),
+                (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers")):
+            if name in self._custom_columns() and self.frame[column].notna().any():
                 raise ValueError(f"{self.file.name} has a column {name!r}, the custom field "
                                  f"{what} are sent as: pass {option}= another name, or None "
                                  "to leave them out")
-
-    def named_twice(self) -> list[tuple[str, str, str, str]]:
-        """The extension's and ``alt_phone``'s custom field names that a column of the file
-        already sends: each with its column, its option, and what goes under it."""
-        return [(name, column, option, what) for name, column, option, what in (
-            (self.extension_field, "extension", "extension_field", "extensions"),
-            (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers"))
-            if name is not None and name in self._custom_columns()]
 
     def _extra_names(self) -> list[str]:
         return [name for name in (self.extension_field, self.alt_phone_field) if name]
@@ -247,26 +259,22 @@ class CleanResult:
         values as they are, for programs.
 
         Written by pyarrow's CSV writer, ten times pandas' speed on a large file
-        (:func:`write_csv`).
+        (:func:`_write_csv`).
         """
-        table = self.csv_table(rows, escape_formulas=escape_formulas)
+        frame = self._rows(rows)
+        table = pa.Table.from_pandas(_escaped(frame) if escape_formulas else frame,
+                                     preserve_index=False)
         if path is None:
             sink = io.BytesIO()
-            write_csv(table, sink)
+            _write_csv(table, sink)
             return sink.getvalue().decode()
         with open(path, "wb") as out:
-            if bom if bom is not None else self.had_bom():
+            if bom if bom is not None else self._had_bom():
                 out.write(codecs.BOM_UTF8)
-            write_csv(table, out)
+            _write_csv(table, out)
         return None
 
-    def csv_table(self, rows: str = "all", *, escape_formulas: bool = True) -> pa.Table:
-        """The rows :meth:`to_csv` writes, as the Arrow table it writes."""
-        frame = self._rows(rows)
-        return pa.Table.from_pandas(_escaped(frame) if escape_formulas else frame,
-                                    preserve_index=False)
-
-    def had_bom(self) -> bool:
+    def _had_bom(self) -> bool:
         """Whether the file was read with a byte order mark (as Excel writes UTF-8 for
         text beyond ASCII, and needs to read it back so)."""
         encoding = (self.file.encoding or "").lower().replace("_", "-")
@@ -307,61 +315,14 @@ class CleanResult:
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
 
 
-def said_extras(counts: Mapping[str, tuple[int, int]], extension_field: str | None,
-                alt_phone_field: str | None) -> str | None:
-    """:meth:`CleanResult.extra_counts`' counts in words (``None``: none sent or left out),
-    under the extension's and the other numbers' custom field names."""
-    said = []
-    for name, word in ((extension_field, "extension"), (alt_phone_field, "second number")):
-        if name is None or name not in counts:
-            continue
-        sent, no_room = counts[name]
-        if sent:
-            said.append(f"{counted(sent, word)}")
-        if no_room:
-            said.append(f"{counted(no_room, word)} not sent: the row already "
-                        f"has {MAX_CUSTOM_FIELDS} custom fields")
-    sent_words = [part for part in said if "not sent" not in part]
-    text = " and ".join(sent_words)
-    if sent_words:
-        names = [name for name in (extension_field, alt_phone_field) if name]
-        text += f" sent as custom fields ({', '.join(names)})"
-    rest = [part for part in said if "not sent" in part]
-    return "; ".join([t for t in (text, *rest) if t]) or None
-
-
-def said_notes(file_notes: list[str], sources: Mapping[str, int], sent: str | None,
-               looks_like: Mapping[str, int]) -> tuple[str, ...]:
-    """:attr:`CleanResult.notes` from what they say: what reading the file found, the rows
-    each phone column gave, the extras sent as custom fields, and the rows hinted to
-    another region."""
-    notes = list(file_notes)
-    if sources:
-        (first, rows), *others = sources.items()
-        taken = [f"{count:,} from {column}" for column, count in others if count]
-        notes.append(f"valid phones: {rows:,} from {first}" + (
-            f", {', '.join(taken)} (where {first} held none)" if taken else ""))
-    if sent:
-        notes.append(sent)
-    notes += [hint_note(region, rows) for region, rows in looks_like.items()]
-    return tuple(notes)
-
-
-def write_csv(table: pa.Table, out: IO[bytes], *, header: bool = True) -> None:
-    """``table`` as CSV (a header unless ``header`` is false, strings quoted), straight
-    into ``out``, :data:`CSV_BATCH_ROWS` rows at a time: a batch's text is all that is
-    held besides the table. One pass on one thread: parts written on two threads took
-    more CPU time (0.48 against 0.33 s for the 1M-row mix) and no less wall time on a
-    shared machine."""
-    pacsv.write_csv(table, out, pacsv.WriteOptions(include_header=header,
-                                                   quoting_style="needed",
+def _write_csv(table: pa.Table, out: IO[bytes]) -> None:
+    """``table`` as CSV (a header, strings quoted), straight into ``out``,
+    :data:`CSV_BATCH_ROWS` rows at a time: a batch's text is all that is held besides
+    the table. One pass on one thread: parts written on two threads took more CPU
+    time (0.48 against 0.33 s for the 1M-row mix) and no less wall time on a shared
+    machine."""
+    pacsv.write_csv(table, out, pacsv.WriteOptions(quoting_style="needed",
                                                    batch_size=CSV_BATCH_ROWS))
-
-
-def status_counts(frame: pd.DataFrame) -> dict[str, int]:
-    """Rows by ``status``, without copying any row."""
-    counts = frame["status"].value_counts()
-    return {str(k): int(v) for k, v in counts.items() if v}
 
 
 NO_FORMULAS = ("phone_e164", "country")
@@ -419,13 +380,14 @@ def phone_columns(file: LeadFile) -> list[str]:
                                               file.fields["phone"]) if column not in mapped]
 
 
-def _hints(hints: pa.Array | None, duplicate_of: np.ndarray | None, rows: int) -> pa.Array:
-    """Each row's hint: ``duplicate of row N``, or a region's."""
+def _hints(hints: pa.Array | None, duplicate_of: np.ndarray | None, row: pd.Series,
+           rows: int) -> pa.Array:
+    """Each row's hint: ``duplicate of row N`` (by the ``row`` numbers), or a region's."""
     found = hints if hints is not None else pa.nulls(rows, pa.string())
     if duplicate_of is None or not (duplicate_of >= 0).any():
         return found
     repeats = np.flatnonzero(duplicate_of >= 0)
-    numbers = pa.array(duplicate_of[repeats])
+    numbers = pa.array(row.to_numpy()[duplicate_of[repeats]])
     said = pc.binary_join_element_wise("duplicate of row ", pc.cast(numbers, pa.string()), "")
     positions = np.full(rows, -1, np.int64)
     positions[repeats] = np.arange(len(repeats))
