@@ -107,8 +107,8 @@ def test_a_country_cell_names_a_region(value: object, region: str | None) -> Non
 
 
 def test_country_cells_leave_the_geocoder_unloaded() -> None:
-    """Codes, blanks and names are read without ``phonenumbers``' geocoder, whose data
-    took 0.3 s and ~100 MiB of a fresh process (the mix's blank cells loaded it)."""
+    """Codes, blank texts and names are read without ``phonenumbers``' geocoder, whose
+    data took 0.34 CPU s and ~98 MiB of a process (a blank text or a name loaded it)."""
     code = ("import sys; from dialkit.leads import normalize; "
             "normalize(['4155550123', '020 7946 0123', '030 901820'], country=['', 'GB', "
             "'Germany']); print('phonenumbers.geocoder' in sys.modules)")
