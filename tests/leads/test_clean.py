@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit import Client
-from dialkit.leads import CleanResult, LeadFileError, clean, normalize, read
+from dialkit.leads import CleanResult, LeadFileError, _clean, clean, normalize, read
+from dialkit.leads._cells import cell_frame
 
 SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"
 
@@ -336,3 +337,18 @@ def test_the_email_rule_knows_every_space_python_does() -> None:
                            "email": ["ada@example.com", "ada\u2003l@example.com",
                                      "ada@exa\u0085mple.com"]})
     assert clean(spaced).frame["field"].fillna("").tolist() == ["", "email", "email"]
+
+
+@pytest.mark.parametrize("part_rows", [7, 100, 1000])
+def test_parts_give_each_row_its_own_answer(part_rows: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut into parts (more rows than a part), the phones of the mix (and a missing
+    country cell) get what one :func:`normalize` of them all gives, row by row, on their
+    own index."""
+    frame = read(Path(__file__).resolve().parents[1] / "fixtures" / "clean" / "mix_1500.csv").frame
+    frame.loc[3, "Country"] = None
+    cells = cell_frame(frame["Phone"], frame["Country"]).set_axis(frame.index + 10)
+    whole = normalize(cells["cell"], region="US", country=cells["country"])
+    monkeypatch.setattr(_clean, "CHUNK_ROWS", part_rows)
+    parted = _clean.normalized_part(cells, region="US")
+    pd.testing.assert_frame_equal(parted.astype(object), whole.astype(object))

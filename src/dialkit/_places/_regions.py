@@ -7,11 +7,12 @@ country), so that the two read a country the same way.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import pandas as pd
 import phonenumbers
+
+from ._country_names import COUNTRY_NAMES
 
 _COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of america": "US",
                     "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
@@ -34,24 +35,9 @@ def region_of(value: Any) -> str | None:
     if code.isdigit():
         found = phonenumbers.region_code_for_country_code(int(code))
         return None if found == phonenumbers.UNKNOWN_REGION else found
-    return _country_names().get(text.casefold()) or _COUNTRY_ALIASES.get(text.casefold())
+    return COUNTRY_NAMES.get(text.casefold()) or _COUNTRY_ALIASES.get(text.casefold())
 
 
 def is_missing(value: Any) -> bool:
     """Whether a cell holds nothing: ``None``, NaN, ``pd.NA``, ``NaT`` (a blank text is not)."""
     return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
-
-
-@functools.cache
-def _country_names() -> dict[str, str]:
-    """English country names of every region phonenumbers knows, folded. Its geocoder is
-    imported here, when a country cell is first read as a name: importing it took 0.3 s."""
-    from phonenumbers import geocoder  # noqa: PLC0415
-
-    names = {}
-    for code in phonenumbers.SUPPORTED_REGIONS:
-        example = phonenumbers.example_number(code)
-        name = example and geocoder.country_name_for_number(example, "en")
-        if name:
-            names[name.casefold()] = code
-    return names
