@@ -1,4 +1,4 @@
-"""What the analytics keep between calls (``_zones.kept``): a column's hash, its numbers'
+"""What the analytics keep between calls (``_places._kept``): a column's hash, its numbers'
 zones and the leads' codes among the calls', kept while the column's Arrow data live.
 A frame changed in place holds new data and is answered anew; nothing outlives its data."""
 
@@ -10,7 +10,7 @@ import pandas as pd
 import rowwise
 from handmade import answered, arrow, calls, leads
 
-from dialkit._places import _zones
+from dialkit._places import _kept
 from dialkit.analytics import answer_rates, attempts_to_contact, funnel
 
 
@@ -55,11 +55,11 @@ def test_leads_and_bookings_changed_in_place_are_matched_anew() -> None:
 
 def test_nothing_kept_outlives_its_data() -> None:
     gc.collect()
-    held = len(_zones._KEPT)
+    held = len(_kept._KEPT)
     frames = account()
     funnel(**frames)
     answer_rates(frames["calls"])
-    assert len(_zones._KEPT) > held
+    assert len(_kept._KEPT) > held
     del frames
     gc.collect()
-    assert len(_zones._KEPT) == held
+    assert len(_kept._KEPT) == held

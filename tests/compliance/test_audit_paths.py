@@ -223,7 +223,7 @@ def test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives(
 def test_calls_audited_again_or_changed_in_place_are_judged_as_new_ones(
         drawn: list[tuple[str, int, bool]], changed: int, phone: str) -> None:
     """The outbound calls' numbers take the hash and zones kept with the calls' own column
-    (``_zones.hash_taken``): on Arrow text, among inbound calls, audited twice and again
+    (``_kept.hash_taken``): on Arrow text, among inbound calls, audited twice and again
     after a number is set anew, each report is the one of the same calls as plain objects,
     which keep nothing."""
     made = outbound([p for p, _, _ in drawn], [

@@ -16,7 +16,8 @@ import phonenumbers
 import pyarrow.compute as pc
 
 from ._areas import Objects, area_states
-from ._zones import Ints, _asked_number, _parse, _regions_and_types, _take, hashed
+from ._kept import hashed
+from ._zones import Ints, _asked_number, _parse, _regions_and_types, _take
 
 
 @dataclass(frozen=True)

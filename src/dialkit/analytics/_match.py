@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._zones import hashed, kept
+from .._places._kept import arrow_data, hashed, kept
 
 TEXT = pd.StringDtype("pyarrow")
 Ints = NDArray[np.int64]
@@ -119,9 +119,8 @@ def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
     one lacks coded after; the answer is kept while both columns' data live, so the same
     frames' next funnel or attempts hash nothing (a notebook asks both, a widget each
     redraw)."""
-    sources = tuple(column.array.__arrow_array__() for column in (short, long)
-                    if hasattr(column.array, "__arrow_array__"))
-    if len(sources) < 2:
+    sources = (arrow_data(short), arrow_data(long))
+    if None in sources:
         return _coded(short, long)
     return kept("codes", sources, lambda: _coded(short, long))
 

@@ -19,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._zones import Rows, codes_in, hash_taken
+from .._places._kept import hash_taken
+from .._places._zones import Rows, codes_in
 from ..frames import utc_times, write_csv
 from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
