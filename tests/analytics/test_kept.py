@@ -63,3 +63,18 @@ def test_nothing_kept_outlives_its_data() -> None:
     del frames
     gc.collect()
     assert len(_kept._KEPT) == held
+
+
+def test_ids_read_as_numbers_are_matched_as_their_text() -> None:
+    """A CSV export's campaign ids may come back as numbers (``pd.read_csv``); the codes
+    kept are of text, so they are matched as the texts they were."""
+    frames = account()
+    as_numbers = {name: frame.assign(**{"campaign_id": frame["campaign_id"].map(
+        {"cmp_a": 1, "cmp_b": 2})}) if "campaign_id" in frame else frame
+        for name, frame in frames.items()}
+    table = funnel(**as_numbers)
+    expected = funnel(**frames).assign(campaign_id=lambda t: t["campaign_id"].map(
+        {"cmp_a": "1", "cmp_b": "2"}).astype("string[pyarrow]"))
+    pd.testing.assert_frame_equal(table, expected)
+    calls = frames["calls"].assign(to_number=frames["calls"]["to_number"].astype(object))
+    assert answer_rates(calls).equals(answer_rates(frames["calls"]))

@@ -21,7 +21,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from .._places._localtime import first_zones
-from ._match import Ints
+from ._match import TEXT, Ints
 
 Rows = NDArray[np.intp]
 
@@ -63,7 +63,10 @@ def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
     """The zone, local hour and weekday of the calls ``rows`` (``to_number``,
     ``created_at``); each distinct number asked once, and its zones kept with the column
     (so the calls' next table by local time asks none)."""
-    names, zone, count = first_zones(calls["to_number"])
+    numbers = calls["to_number"]
+    if not isinstance(numbers.dtype, pd.StringDtype):  # objects: hashed as text
+        numbers = numbers.astype(TEXT)
+    names, zone, count = first_zones(numbers)
     zone, count = zone[rows], count[rows]
     used = np.flatnonzero(np.bincount(zone + 1, minlength=len(names) + 1)[1:])
     rank = np.full(len(names) + 1, -1, np.int64)  # no zone (-1) takes the last

@@ -1,10 +1,11 @@
 """Which lead each outbound call went to.
 
 Call records carry no lead id, only ``campaign_id`` and ``to_number``, so a call
-belongs to the leads of its campaign with that phone. The leads' and the calls'
-campaigns are dictionary-encoded in one Arrow pass over both columns, and so are
-their phones, so equal texts get equal integer codes without a join on text or a
-copy of the calls' text columns; the leads' (phone, campaign) pairs are then sorted
+belongs to the leads of its campaign with that phone. The calls' campaigns are
+dictionary-encoded with Arrow and the leads' looked up among them, and so are their
+phones, so equal texts get equal integer codes without a join on text or a copy of the
+calls' text columns (and the codes are kept while the columns' data live, see
+:mod:`dialkit._places._kept`); the leads' (phone, campaign) pairs are then sorted
 once, and each call finds its pair in a table by phone (almost every phone has one
 pair, whose campaign is compared with the call's; the pair of a phone in several
 campaigns is searched).
@@ -119,6 +120,8 @@ def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
     one lacks coded after; the answer is kept while both columns' data live, so the same
     frames' next funnel or attempts hash nothing (a notebook asks both, a widget each
     redraw)."""
+    if not isinstance(long.dtype, pd.StringDtype):  # ids read from a CSV as numbers
+        long = long.astype(TEXT)
     sources = (arrow_data(short), arrow_data(long))
     if None in sources:
         return _coded(short, long)
