@@ -186,8 +186,10 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     joined = checks.has_join_times(answered)
     windows = checks.abandonment_windows(answered, options.rules, joined)
     part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
-                   prepared_dnc(dnc), windows, options=options, joined=joined)
-    return report([part], options=options, joined=joined, sources=sources_of(given))
+                   prepared_dnc(dnc), windows.index.to_numpy(), options=options,
+                   joined=joined)
+    return report([part], windows=windows, options=options, joined=joined,
+                  sources=sources_of(given))
 
 
 @dataclass(frozen=True)
@@ -204,10 +206,12 @@ class Options:
 @dataclass(frozen=True)
 class Part:
     """The audit of some numbers' calls and leads (all of the account's, on pandas):
-    their ``findings``, ``abandoned`` calls and ``population`` (:class:`AuditReport`'s)."""
+    their ``findings`` but abandonment's, the ``dropped`` calls (the abandoned ones, each
+    with every column, its lead and its local time, not yet judged against its
+    campaign's rate) and the ``population`` (:class:`AuditReport`'s)."""
 
     findings: pd.DataFrame
-    abandoned: pd.DataFrame
+    dropped: pd.DataFrame
     population: pd.DataFrame
 
 
@@ -239,22 +243,22 @@ def answered_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
-            dnc: pd.DataFrame | None, windows: pd.DataFrame, *, options: Options,
+            dnc: pd.DataFrame | None, dropped: Rows, *, options: Options,
             joined: bool) -> Part:
-    """Every rule over the outbound calls at ``rows`` of the ``prepared`` calls and the
-    ``leads`` (both as the ``prepared_*`` functions give them), given the abandoned calls'
-    ``windows`` (:func:`._checks.abandonment_windows`, indexed by position among those
-    calls). All of the account's calls, or on Dask all calls, leads and DNC results of
-    some numbers: no rule but abandonment's rate looks beyond one number."""
+    """Every rule but abandonment's rate over the outbound calls at ``rows`` of the
+    ``prepared`` calls and the ``leads`` (both as the ``prepared_*`` functions give them);
+    the abandoned calls (``dropped``: their positions among the outbound calls, as
+    :func:`._checks.dropped` tells them) made ready for it. All of the account's calls,
+    or on Dask all calls, leads and DNC results of some numbers: no rule but
+    abandonment's rate looks beyond one number, and that rate is judged in
+    :func:`report`, so that a part need not wait for every campaign's windows."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
     lead, address = _addresses(outbound, leads, bool(rules.jurisdictions))
     times = checks.clock(outbound, rules, address)
     found = [*checks.calling_hours(outbound, times), checks.located(
         checks.call_frequency(outbound, rules, times), times)]
-    dropped, abandoned = checks.abandonment(outbound, windows, rules, joined)
-    found += [checks.located(dropped, times),
-              checks.located(checks.blocked_country(outbound, options.blocked), times)]
+    found += [checks.located(checks.blocked_country(outbound, options.blocked), times)]
     if options.verified is not None:
         found.append(checks.located(checks.unverified_caller_id(outbound, options.verified),
                                     times))
@@ -264,6 +268,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if dnc is not None and leads is not None:
         found += [checks.dnc_lead(leads, dnc),
                   checks.unscreened_lead(leads, dnc, rules, options.moment)]
+    abandoned = checks.located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
                 population_of(outbound, leads))
@@ -275,11 +280,13 @@ def _concat(found: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat([f for f in found if len(f)] or [found[0]])
 
 
-def report(parts: Sequence[Part], *, options: Options, joined: bool,
+def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, joined: bool,
            sources: Mapping[str, str]) -> AuditReport:
     """The report of the ``parts`` (one on pandas; one per partition on Dask): their
-    findings in order of rule and time, their abandoned calls in order of campaign and
-    answer time, the population summed; ``sources`` names the frames given
+    findings and those of abandonment's rate, judged here from every campaign's
+    ``windows`` (:func:`._checks.abandonment_windows`, indexed as the parts' dropped calls
+    are), in order of rule and time; the abandoned calls in order of campaign and answer
+    time; the population summed; ``sources`` names the frames given
     (:func:`._population.sources_of`), so the rules that need leads or DNC results ran
     where they name them."""
     rules = options.rules
@@ -299,15 +306,23 @@ def report(parts: Sequence[Part], *, options: Options, joined: bool,
         notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"), "not run: pass leads="))
     else:
         ran += ["dnc_call", "dnc_lead", "unscreened_lead"]
-    frame = pd.concat([part.findings for part in parts], ignore_index=True)
+    dropped = parts[0].dropped if len(parts) == 1 else pd.concat(
+        [part.dropped for part in parts])
+    at = dropped.index.get_indexer(windows.index)
+    if (at < 0).any():
+        raise RuntimeError("an abandoned call's window has no call: the parts and the "
+                           "windows were told apart differently")
+    found, abandoned = checks.abandonment(dropped, windows.set_axis(at), rules, joined)
+    frame = _concat([*(part.findings for part in parts), found]).reset_index(drop=True)
     frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
     order = {rule: n for n, rule in enumerate(RULE_IDS)}
     frame = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
                               else c, kind="stable", ignore_index=True)
-    abandoned = parts[0].abandoned if len(parts) == 1 else _in_campaign_order(
-        pd.concat([part.abandoned for part in parts]))
+    abandoned = abandoned.drop(columns=["local_time", "timezone"])
+    if len(parts) > 1:
+        abandoned = _in_campaign_order(abandoned)
     population = parts[0].population if len(parts) == 1 else _summed(
         [part.population for part in parts])
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),

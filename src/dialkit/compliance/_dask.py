@@ -1,12 +1,15 @@
 """The audit on Dask: the pandas path's plans (:mod:`._parts`), run on partitions.
 
 The graph: the calls' outbound rows (every column, their order); their answered rows
-shuffled by campaign into the abandoned calls' windows (``PLANS["audit:abandonment"]``);
-then the outbound calls' columns the rules read, the other columns of the calls that may
-be abandoned, the leads, DNC results and windows shuffled by number into one audit per
-partition (``PLANS["audit"]``), joined into the report on the client. Whether the calls
-hold agent join times is one Dask scalar that both shuffles' parts are given, so that
-every partition tells abandonment one way. Each frame's rows and period for the report's
+shuffled by campaign into the abandoned calls' windows (``PLANS["audit:abandonment"]``),
+stacked into one frame; the outbound calls' columns the rules read, the other columns of
+the calls that may be abandoned, the leads and DNC results shuffled by number into one
+audit per partition (``PLANS["audit"]``), joined with the windows into the report on the
+client. The windows are not shuffled to the numbers' parts: a part that waited for them
+held its shuffled rows in memory until every campaign's were found (a worker of 2 GiB
+passed 95 % so at 20,000,000 calls). Whether the calls hold agent join times is one Dask
+scalar that both shuffles' parts are given, so that every partition tells abandonment
+one way. Each frame's rows and period for the report's
 sources are summed from its partitions.
 """
 
@@ -17,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from .._partitions import PLANS, is_dask, is_dataset
-from .._partitions_dask import delayed, frame, run, stacked_parts
+from .._partitions_dask import combined, delayed, frame, run
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from ._parts import (
     NUMBER,
@@ -46,8 +49,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     answered = outbound.map_partitions(answered_part)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
-    windows = stacked_parts(PLANS["audit:abandonment"], (answered,), rules=options.rules,
-                            joined=joined)
+    windows = combined(PLANS["audit:abandonment"], (answered,), rules=options.rules,
+                       joined=joined)
     audited_leads = None if leads is None else given["leads"].map_partitions(
         leads_part, campaigns=options.campaigns)
     audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
@@ -61,8 +64,9 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
                                                  strict=False)}
     return run(PLANS["audit"], (outbound.map_partitions(calls_part),
                                 outbound.map_partitions(rest_part, rules=options.rules),
-                                audited_leads, audited_dnc, windows),
-               compute=compute, finish={"sources": sources}, options=options, joined=joined,
+                                audited_leads, audited_dnc),
+               compute=compute, finish={"sources": sources, "windows": windows},
+               options=options, joined=joined,
                to_parts={"shapes": shapes})
 
 

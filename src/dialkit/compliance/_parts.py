@@ -5,8 +5,9 @@ so the audit of a partition that holds all rows of some numbers is those numbers
 of the whole audit (:func:`numbers_part`, which is the pandas path's
 :func:`._audit.audited`). The one exception is abandonment, whose rate is over a
 campaign's answered calls: :func:`campaign_part` finds each abandoned call's window over
-a partition that holds whole campaigns, and the windows are then shuffled on the number
-like the rest. The functions here only prepare partitions (the pandas path's
+a partition that holds whole campaigns, and the report judges the windows, which are few,
+with the abandoned calls each part made ready (:func:`._audit.report`), so that no part
+waits for them. The functions here only prepare partitions (the pandas path's
 ``prepared_*`` functions, plus each row's place in the frame and the key it is shuffled
 on) and hand them to the pandas path; :mod:`._dask` builds the Dask graph of them.
 
@@ -52,7 +53,7 @@ from ._population import SPANS
 from ._rules import Rules
 
 NUMBER = "_number"
-"""The column the calls, leads, DNC results and windows are shuffled on: the number called
+"""The column the calls, leads and DNC results are shuffled on: the number called
 as an integer (:func:`number_key`)."""
 CAMPAIGN = "_campaign"
 """The column the answered calls are shuffled on: their ``campaign_id``, no campaign as
@@ -139,35 +140,36 @@ def answered_part(outbound: pd.DataFrame) -> pd.DataFrame:
 
 def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
     """The windows of the abandoned calls among ``answered`` (:func:`answered_part`'s rows
-    of whole campaigns), with their :data:`ORDER` and :data:`NUMBER`."""
+    of whole campaigns), with their :data:`ORDER`."""
     answered = _in_order(answered).rename(columns={CAMPAIGN: "campaign_id"})
     windows = checks.abandonment_windows(answered, rules, bool(joined))
-    at = windows.index.to_numpy()
-    return windows.reset_index(drop=True).assign(**{
-        ORDER: answered[ORDER].to_numpy()[at], NUMBER: answered[NUMBER].to_numpy()[at]})
+    return windows.reset_index(drop=True).assign(
+        **{ORDER: answered[ORDER].to_numpy()[windows.index.to_numpy()]})
 
 
 def numbers_part(calls: pd.DataFrame, rest: pd.DataFrame, leads: pd.DataFrame | None,
-                 dnc: pd.DataFrame | None, windows: pd.DataFrame, *, options: Options,
-                 joined: bool, shapes: Mapping[str, pd.Series]) -> Part:
+                 dnc: pd.DataFrame | None, *, options: Options, joined: bool,
+                 shapes: Mapping[str, pd.Series]) -> Part:
     """The audit of the numbers of a partition: all their outbound calls
-    (:func:`calls_part`, with :func:`rest_part`'s columns where it has them), leads, DNC
-    results and abandoned calls' windows (:func:`campaign_part`), each as pandas has
-    them (``shapes``: each frame's columns and their types, in order); the abandoned
-    calls indexed by their :data:`ORDER`."""
+    (:func:`calls_part`, with :func:`rest_part`'s columns where it has them), leads and
+    DNC results, each as pandas has them (``shapes``: each frame's columns and their
+    types, in order); the dropped calls indexed by their :data:`ORDER`, as the windows
+    are (:func:`every_window`). It needs no window: it starts as soon as its numbers'
+    rows are shuffled here, so that they do not wait in memory for every campaign's."""
     calls = _in_order(calls)
     order = calls[ORDER].to_numpy()
     whole = pd.Index(rest[ORDER]).get_indexer(order)
-    calls = calls.assign(**{c: rest[c].array.take(whole, allow_fill=True)
-                            for c in shapes["calls"].index if c not in calls})
-    windows = windows[list(checks.WINDOW_COLUMNS)].set_axis(
-        pd.Index(order).get_indexer(windows[ORDER]))
-    part = audited(_as_given(calls, shapes["calls"]), np.arange(len(calls)),
+    calls = _as_given(calls.assign(**{c: rest[c].array.take(whole, allow_fill=True)
+                                      for c in shapes["calls"].index if c not in calls}),
+                      shapes["calls"])
+    maybe = np.flatnonzero(whole >= 0)
+    dropped = maybe[checks.dropped(calls.iloc[maybe], options.rules, bool(joined))]
+    part = audited(calls, np.arange(len(calls)),
                    None if leads is None else _as_given(_in_order(leads), shapes["leads"]),
-                   None if dnc is None else _as_given(dnc, shapes["dnc"]), windows,
+                   None if dnc is None else _as_given(dnc, shapes["dnc"]), dropped,
                    options=options, joined=bool(joined))
-    abandoned = part.abandoned.set_axis(order[part.abandoned.index.to_numpy()])
-    return Part(part.findings, abandoned, part.population)
+    return Part(part.findings, part.dropped.set_axis(order[part.dropped.index.to_numpy()]),
+                part.population)
 
 
 def number_key(numbers: pd.Series) -> Any:
@@ -219,9 +221,10 @@ def _ordinals(rows: np.ndarray[Any, Any], partition_info: dict[str, Any] | None)
 
 
 def every_window(windows: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
-    """The windows of every campaign: the parts' stacked, as they are (each campaign's
-    are in one part)."""
-    return windows
+    """The windows of every campaign (the parts' stacked; each campaign's are in one
+    part), indexed by their calls' :data:`ORDER`, as :func:`numbers_part`'s dropped calls
+    are: the report judges them together."""
+    return windows.set_index(ORDER)[list(checks.WINDOW_COLUMNS)]
 
 
 WINDOWS = register(Plan("audit:abandonment", campaign_part, every_window, key=CAMPAIGN))
