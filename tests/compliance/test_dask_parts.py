@@ -1,13 +1,15 @@
 """The key the Dask audit shuffles on (:func:`dialkit.compliance._parts.number_key`): equal
-numbers meet in one partition whatever text or column holds them."""
+numbers meet in one partition whatever text or column holds them; a shuffled frame's
+categories are given back as the text pandas had (:func:`~dialkit.compliance._parts._as_given`)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import phonenumbers
+import pytest
 
-from dialkit.compliance._parts import number_key
+from dialkit.compliance._parts import _as_given, _compact, number_key
 
 
 def _examples() -> list[str]:
@@ -37,3 +39,17 @@ def test_equal_texts_have_equal_keys_in_any_column_type() -> None:
     assert first[6] == 0  # none
     others = first[[1, 2, 3, 4, 5]]
     assert len(set(others.tolist())) == 5 and 0 not in others  # hashed, apart
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "str"])
+def test_a_shuffled_frames_categories_are_its_text_again(dtype: str) -> None:
+    """Text as Parquet and pandas 3 give it (object columns come back as object, a missing
+    value as NaN: a category keeps no difference between None and NaN)."""
+    given = pd.DataFrame({
+        "disposition": pd.Series(["sale", None, "", "sale", "callback", None], dtype=dtype),
+        "campaign_id": pd.Series(["cmp_b", "cmp_a", "cmp_b", None, "cmp_a", "cmp_b"],
+                                 dtype=dtype),
+        "at": pd.date_range("2026-11-02", periods=6, freq="h", tz="UTC")})
+    shuffled = _compact(given).iloc[[5, 0, 3]][["at", "campaign_id", "disposition"]]
+    assert isinstance(shuffled["campaign_id"].dtype, pd.CategoricalDtype)
+    pd.testing.assert_frame_equal(_as_given(shuffled, given.dtypes), given.iloc[[5, 0, 3]])

@@ -203,7 +203,19 @@ def _as_given(frame: pd.DataFrame, dtypes: pd.Series) -> pd.DataFrame:
     kept = [c for c in dtypes.index if c in frame]
     changed = {c: dtypes[c] for c in kept if frame[c].dtype != dtypes[c]
                and not isinstance(dtypes[c], pd.CategoricalDtype)}
-    return frame[kept].astype(changed)
+    texts = {c: _text_of(frame[c], changed.pop(c)) for c in list(changed)
+             if isinstance(changed[c], pd.StringDtype)
+             and isinstance(frame[c].dtype, pd.CategoricalDtype)}
+    return frame[kept].astype(changed).assign(**texts)
+
+
+def _text_of(column: pd.Series, dtype: pd.StringDtype) -> pd.Series:
+    """A category column as text of ``dtype``: its categories' text taken by its codes, where
+    ``astype`` made a Python object of every row first (0.17 of a part's 0.7 s at
+    210,000 calls)."""
+    text = pd.array(column.cat.categories, dtype=dtype).take(column.cat.codes.to_numpy(),
+                                                              allow_fill=True)
+    return pd.Series(text, index=column.index, name=column.name)
 
 
 def _in_order(frame: pd.DataFrame) -> pd.DataFrame:
