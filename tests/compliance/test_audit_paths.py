@@ -245,12 +245,14 @@ def same_findings(got: AuditReport, expected: AuditReport) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5 * 86_400_000)), min_size=1,
-                max_size=30), st.integers(0, 4))
+@given(st.lists(st.tuples(st.one_of(st.integers(0, 6), st.just(2**17)), st.one_of(
+    st.integers(0, 5 * 86_400_000), st.just(40_000 * 86_400_000))), min_size=1, max_size=30),
+       st.integers(0, 4))
 def test_crowded_groups_are_those_a_groupby_by_day_finds(drawn: list[tuple[int, int]],
                                                          limit: int) -> None:
     """Groups with more than ``limit`` rows in some two consecutive days, as pandas counts
-    them per (group, day)."""
+    them per (group, day); keys sorted as 32-bit integers where they fit, else (a group
+    of 2**17 over 40,000 days) as 64-bit ones."""
     group = np.array([g for g, _ in drawn], np.int64)
     millis = np.array([m for _, m in drawn], np.int64)
     per_day = pd.Series(1, index=pd.MultiIndex.from_arrays([group, millis // 86_400_000])

