@@ -1,6 +1,7 @@
 """The audit's faster paths against the plain pandas they replace: the last DNC check of each
 lead's number by integer codes, the abandoned calls with every column of the calls though
-the checks read only a few; and the recipient's local time on every finding of a call."""
+the checks read only a few; and the recipient's local time on every finding of a call,
+written as ``strftime`` writes it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,15 @@ from phonenumbers import timezone as phone_timezones
 
 from dialkit.compliance import AuditReport, audit
 from dialkit.compliance._audit import take
-from dialkit.compliance._checks import _crowded, _last_checks, _millis, _sorted
+from dialkit.compliance._checks import (
+    _WEEKDAYS,
+    LOCAL_FORMAT,
+    _crowded,
+    _last_checks,
+    _millis,
+    _sorted,
+    written,
+)
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -260,3 +269,20 @@ def test_crowded_groups_are_those_a_groupby_by_day_finds(drawn: list[tuple[int, 
     busy = {g for (g, d), n in per_day.items() if n + per_day.get((g, d + 1), 0) > limit}
     assert _crowded(group, millis, limit).tolist() == [n for n, g in enumerate(group)
                                                        if g in busy]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-2**62, 2**62)), max_size=20))
+def test_times_are_written_as_strftime_writes_them(ticks: list[int | None]) -> None:
+    """Local times (naive, before 1970 too, with fractions of a second) and UTC ones (NaT
+    among them) as pandas' ``strftime`` writes them, the weekday as ``%a``."""
+    naive = np.array([t for t in ticks if t is not None], "datetime64[ns]")
+    pandas = pd.Series(naive).dt.strftime(LOCAL_FORMAT).tolist()
+    assert written(naive).tolist() == pandas
+    utc = pd.Series(pd.to_datetime(ticks, utc=True), dtype="datetime64[us, UTC]")
+    known = utc.notna().to_numpy()
+    for unit, pattern in (("s", LOCAL_FORMAT), ("D", "%Y-%m-%d")):
+        assert written(utc, unit)[known].tolist() == utc[known].dt.strftime(pattern).tolist()
+        assert set(written(utc, unit)[~known]) <= {"NaT"}
+    days = naive.astype("datetime64[D]").astype(np.int64)
+    assert _WEEKDAYS[(days + 3) % 7].tolist() == pd.Series(naive).dt.strftime("%a ").tolist()

@@ -422,22 +422,32 @@ def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
 
 def codes_in(column: pd.Series, values: pd.Series) -> Ints:
     """Codes for the rows of ``column`` and then of ``values``, equal for equal texts (and
-    for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. The long
-    column is hashed as :func:`codes_of` hashes it (and keeps it), ``values`` looked up."""
+    for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. Both are
+    hashed as :func:`codes_of` hashes them (and kept), and the distinct texts of
+    ``values`` looked up among those of ``column`` (kept too): an audit asks the leads'
+    numbers among the DNC results' and the calls' every time (an ``index_in`` of 200,000
+    texts, 22 ms; kept, a gather)."""
     try:
-        codes, distinct = hashed(column)
         other = pa.chunked_array(pa.array(values.array, from_pandas=True))
         if not (pa.types.is_string(other.type) or pa.types.is_large_string(other.type)):
             raise pa.ArrowTypeError(f"{other.type} is not text")
+        codes, distinct = hashed(column)
+        other_codes, other_distinct = hashed(values)
     except pa.ArrowException:  # not text on both sides: as pandas does it
         both = pd.concat([column, values], ignore_index=True)
         found: Ints = pd.factorize(both, use_na_sentinel=False)[0].astype(np.int64) + 1
         return found
-    looked_up = np.asarray(pc.fill_null(pc.index_in(other, value_set=distinct.cast(
-        other.type)), -1), np.int64)
-    nulls = np.asarray(other.is_null(), bool)
-    looked_up[nulls] = len(distinct)
-    return np.concatenate([np.where(codes < 0, len(distinct), codes), looked_up]) + 1
+    among = kept("codes in", (other_distinct, distinct), lambda: _index_in(
+        other_distinct, distinct))
+    return np.concatenate([np.where(codes < 0, len(distinct), codes),
+                           np.r_[among, len(distinct)][other_codes]]) + 1
+
+
+def _index_in(texts: pa.Array, distinct: pa.Array) -> Ints:
+    """Each of ``texts``' index among the ``distinct`` texts (-1: not there)."""
+    found: Ints = np.asarray(pc.fill_null(pc.index_in(texts, value_set=distinct), -1),
+                             np.int64)
+    return found
 
 
 def _plain(texts: pa.Array) -> Bools:

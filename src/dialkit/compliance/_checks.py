@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._kept import hashed
 from .._places._localtime import wall_clock
 from .._places._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
 from ._law import Judged, cap_words, deciders, evidence, judge
@@ -96,14 +98,15 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
     hits = calls.iloc[pairs.row[first]]
     judged = times.judged
     hits = hits.assign(
-        local_time=pd.Series(local[first], index=hits.index).dt.strftime(LOCAL_FORMAT),
+        local_time=pd.Series(written(local[first]), index=hits.index, dtype="str"),
         timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index),
         **{column: pd.Series(values, index=hits.index) for column, values in deciders(
             judged.law, judged.decided[first], judged.by_address[first]).items()})
     rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
     lawful = judged.decided[first] > 0
     shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
-    weekday = pd.Series(local[first], index=hits.index).dt.strftime("%a ")
+    weekday = pd.Series(_WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
+                        dtype="str")  # 1970-01-01 was a Thursday
     said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
                               "called " + shown + ", " + rule), index=hits.index)
     unknown_state = judged.law.strictest[judged.decided[first]]
@@ -115,6 +118,25 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
                                "of the call cannot be checked", index=unknown.index)))
 
 
+_WEEKDAYS = np.array(["Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun "], object)
+"""How a calling-hours finding names the day (``strftime``'s ``%a`` in the C locale)."""
+
+
+def written(times: NDArray[np.datetime64] | pd.Series,
+            unit: Literal["s", "D"] = "s") -> NDArray[np.object_]:
+    """Times as ``strftime`` writes :data:`LOCAL_FORMAT` (``unit`` ``"s"``) or ``%Y-%m-%d``
+    (``"D"``): the second (the day) each falls in, as numpy's ISO text with a space for
+    the ``T``; NaT as ``NaT``; a series of UTC times in UTC. pandas' ``strftime`` of a
+    format asks Python's of each time: 55 ms for 7,000 calls' local times, 110 ms for
+    the audit's findings; this, a few ms."""
+    if isinstance(times, pd.Series):
+        times = pd.DatetimeIndex(times).tz_convert("UTC").tz_localize(None).to_numpy()
+    text = np.datetime_as_string(times, unit=unit)
+    if unit == "s" and len(text):  # np.char.replace fails on no text
+        text = np.where(np.isnat(times), text, np.char.replace(text, "T", " "))
+    return text.astype(object)
+
+
 def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
     """Findings of calls (indexed by the call's position among the outbound calls) with
     ``local_time`` and ``timezone`` as a calling-hours finding shows them: the call's
@@ -122,8 +144,7 @@ def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
     pair = times.named[found.index.to_numpy()]
     known = pair >= 0
     shown = np.full(len(found), None, object), np.full(len(found), None, object)
-    shown[0][known] = pd.Series(times.local[pair[known]]).dt.strftime(LOCAL_FORMAT).to_numpy(
-        object)
+    shown[0][known] = written(times.local[pair[known]])
     shown[1][known] = np.array(ZONES, object)[times.pairs.zone[pair[known]]]
     return found.assign(**{name: pd.Series(values, index=found.index, dtype=object)
                            for name, values in zip(("local_time", "timezone"), shown,
@@ -272,7 +293,7 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     evidence = pd.Series(np.where(
         hits["listed_at"].notna(),
         "called after the number was listed on "
-        + hits["listed_at"].dt.strftime("%Y-%m-%d %H:%M:%S"),
+        + written(hits["listed_at"]),
         "the number is on the DNC list; the date it was listed is unknown, so this call "
         "may have been placed before"), index=hits.index)
     return findings("dnc_call", hits, evidence, listed_at=hits["listed_at"])
@@ -296,7 +317,7 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
     when = last[hits.index]
     evidence = pd.Series(np.where(
         when.isna(), "no DNC check of the number",
-        "last DNC check " + when.dt.strftime("%Y-%m-%d")
+        "last DNC check " + written(when, "D")
         + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
 
@@ -335,8 +356,10 @@ def unverified_caller_id(calls: pd.DataFrame, verified: Collection[str]) -> pd.D
 
 
 def _isin(column: pd.Series, values: pd.Series | pd.Index | list[str]) -> Bools:
-    """``column.isin(values)``; an Arrow text column in one pass of ``pyarrow`` (pandas
-    first makes an Arrow scalar of each value: 50 ms for 10,000 numbers)."""
+    """``column.isin(values)``; an Arrow text column by its distinct texts (its hash,
+    :func:`hashed`, kept where the audit took the column: a ``pyarrow`` ``is_in`` of the
+    185,000 distinct numbers and a gather, 8 ms, where one of 900,000 calls took 25 ms);
+    pandas would first make an Arrow scalar of each value (50 ms for 10,000 numbers)."""
     dtype = column.dtype
     if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
         try:
@@ -344,11 +367,12 @@ def _isin(column: pd.Series, values: pd.Series | pd.Index | list[str]) -> Bools:
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass  # not all text: as pandas does it
         else:
-            arrow = pa.chunked_array(column.array.__arrow_array__())
-            found: Bools = pc.is_in(arrow, value_set=wanted.cast(arrow.type)).to_numpy()
+            codes, distinct = hashed(column)
+            among = np.asarray(pc.is_in(distinct, value_set=wanted.cast(distinct.type)), bool)
+            found: Bools = np.r_[among, wanted.null_count > 0][codes]  # a null: -1, the last
             return found
-    among: Bools = column.isin(values).to_numpy(dtype=bool)
-    return among
+    among_values: Bools = column.isin(values).to_numpy(dtype=bool)
+    return among_values
 
 
 WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "opening")
@@ -372,10 +396,9 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules,
     """
     campaign = campaign_codes(answered)
     order = _sorted(campaign, answered["answered_at"], np.arange(len(answered)))
-    calls = answered.iloc[order]
-    flags = dropped(calls, rules, joined)
-    first, last, opening = _abandonment_windows(
-        campaign[order], _millis(calls["answered_at"]),
+    flags = dropped(answered, rules, joined)[order]  # the calls' columns are not reordered:
+    first, last, opening = _abandonment_windows(  # 30 ms of 315,000 answered calls
+        campaign[order], _millis(answered["answered_at"])[order],
         int(rules.abandonment_window.total_seconds() * 1000))
     total = last - first + 1
     dropped_so_far = np.r_[0, np.cumsum(flags)]
@@ -383,7 +406,7 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules,
     rate = np.divide(in_window, total, out=np.zeros(len(total)), where=total > 0)
     return pd.DataFrame({"window_rate": rate[flags], "window_answered": total[flags],
                          "window_abandoned": in_window[flags], "opening": opening[flags]},
-                        index=calls.index[flags])
+                        index=answered.index[order[flags]])
 
 
 def campaign_codes(calls: pd.DataFrame) -> Ints:
