@@ -420,9 +420,10 @@ def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
     return codes
 
 
-def codes_in(column: pd.Series, values: pd.Series) -> Ints:
-    """Codes for the rows of ``column`` and then of ``values``, equal for equal texts (and
-    for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. Both are
+def codes_in(column: pd.Series, values: pd.Series, at: Rows | None = None) -> Ints:
+    """Codes for the rows of ``column`` and then of ``values`` (its rows ``at``, if given),
+    equal for equal texts (and for nulls), all above 0; 0 for a text of ``values`` that
+    ``column`` lacks. Both are
     hashed as :func:`codes_of` hashes them (and kept), and the distinct texts of
     ``values`` looked up among those of ``column`` (kept too): an audit asks the leads'
     numbers among the DNC results' and the calls' every time (an ``index_in`` of 200,000
@@ -434,13 +435,14 @@ def codes_in(column: pd.Series, values: pd.Series) -> Ints:
         codes, distinct = hashed(column)
         other_codes, other_distinct = hashed(values)
     except pa.ArrowException:  # not text on both sides: as pandas does it
-        both = pd.concat([column, values], ignore_index=True)
+        both = pd.concat([column, values if at is None else values.iloc[at]],
+                         ignore_index=True)
         found: Ints = pd.factorize(both, use_na_sentinel=False)[0].astype(np.int64) + 1
         return found
     among = kept("codes in", (other_distinct, distinct), lambda: _index_in(
         other_distinct, distinct))
-    return np.concatenate([np.where(codes < 0, len(distinct), codes),
-                           np.r_[among, len(distinct)][other_codes]]) + 1
+    return np.concatenate([np.where(codes < 0, len(distinct), codes), np.r_[
+        among, len(distinct)][other_codes if at is None else other_codes[at]]]) + 1
 
 
 def _index_in(texts: pa.Array, distinct: pa.Array) -> Ints:
