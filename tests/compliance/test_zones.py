@@ -141,6 +141,17 @@ def test_regions_among_are_phonenumbers_regions(phones: pd.Series, regions: list
     assert numbers.to_dict() == {TEXTS[n]: EXPECTED[n][0] for n in wanted}
 
 
+def test_regions_among_are_kept_per_regions_asked(phones: pd.Series) -> None:
+    """One column asked of several sets of regions in turn, twice: each set's own answer,
+    kept with the column's distinct numbers."""
+    sets = (["CA", "JE"], ["US"], ["JE", "CA"], [])
+    for regions in (*sets, *sets):
+        rows, numbers = regions_among(phones, regions)
+        assert rows.tolist() == [n for n, (region, _) in enumerate(EXPECTED)
+                                 if region in regions]
+        assert set(numbers) <= set(regions)
+
+
 def _at_every_prefix() -> list[str]:
     """Numbers that start with each prefix of ``phonenumbers``' zone table: its calling
     code's main region's example fixed-line and mobile numbers with their first digits

@@ -303,7 +303,7 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     """Leads whose number is listed while their status still lets them be dialled."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool), "phone"]
     dialable = ~leads["status"].isin(["dnc", "completed"]).to_numpy(dtype=bool)
-    hits = leads.iloc[np.flatnonzero(_isin(leads["phone"], listed) & dialable)]
+    hits = _read(leads).iloc[np.flatnonzero(_isin(leads["phone"], listed) & dialable)]
     evidence = "the number is on the DNC list but the lead is " + hits["status"].astype(str)
     return findings("dnc_lead", hits, evidence)
 
@@ -313,13 +313,20 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
     """Leads with no DNC check of their number, or one older than the scrub age."""
     last = _last_checks(leads["phone"], dnc)
     stale = last.isna() | (last < as_of - rules.scrub_age)
-    hits = leads[stale & ~leads["status"].isin(["dnc", "completed"])]
+    hits = _read(leads)[stale & ~leads["status"].isin(["dnc", "completed"])]
     when = last[hits.index]
     evidence = pd.Series(np.where(
         when.isna(), "no DNC check of the number",
         "last DNC check " + written(when, "D")
         + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
+
+
+def _read(leads: pd.DataFrame) -> pd.DataFrame:
+    """The leads' columns a finding of a lead reads (:func:`findings`; ``status`` for the
+    evidence): of 200,000 leads, taking a few rows of all their columns (names, emails,
+    custom fields) took 15 ms of joining each text column's chunks."""
+    return leads[[c for c in leads.columns if c in (*COLUMNS, "status")]]
 
 
 def _last_checks(phones: pd.Series, dnc: pd.DataFrame) -> pd.Series:
