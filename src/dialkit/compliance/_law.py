@@ -36,6 +36,7 @@ _HOLIDAY = 7
 """The slot of a row's named holidays, after Monday (0) to Sunday (6)."""
 _DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _DAY_NS = 86_400 * 10**9
+_FIRST, _LAST = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 _KEY = 1 << 20
 """A (row, day) key: the row times this, plus the day (days since 1970)."""
 
@@ -87,9 +88,10 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     rows, by_country = _applied(rules)
     own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
-    days = local.astype("datetime64[D]").astype(np.int64)
+    days = local.astype("datetime64[D]").view(np.int64)
     nanos = local.view(np.int64) - days * _DAY_NS  # into the day (a NaT's: not known)
-    law = _law(rules, rows, by_country, days[known])
+    law = _law(rules, rows, by_country, (int(days.min(initial=_LAST, where=known)),
+                                         int(days.max(initial=_FIRST, where=known))))
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
     decided = own[0][row]
     slot, outside = _outside(law, decided, days, weekday, nanos)
@@ -230,9 +232,10 @@ def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
 
 
 def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dict[str, int]],
-         days: Ints) -> Law:
+         span: tuple[int, int]) -> Law:
     """The arrays of the preset's window, the applied rows and each country's strictest,
-    with the holidays from the first to the last of ``days``."""
+    with the holidays from the first to the last day of ``span`` (days since 1970; none
+    known: the first after the last)."""
     policy = [_seconds(rules.window)] * 8
     windows = [policy] + [_row_windows(row) for row in rows]
     ids: list[str | None] = [None, *(row.id for row in rows)]
@@ -240,8 +243,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     citations = ["", *(row.citation for row in rows)]
     keys: list[int] = []
     holiday_names: list[str] = []
-    first, last = (date.fromordinal(int(d) + 719163) for d in (
-        (days.min(), days.max()) if len(days) else (0, 0)))
+    first, last = (date.fromordinal(d + 719163) for d in (span if span[0] <= span[1]
+                                                          else (0, 0)))
     found = {row.id: row.holidays_between(first, last) for row in rows}
     for n, row in enumerate(rows, start=1):
         for day, name in found[row.id].items():
