@@ -17,7 +17,7 @@ from phonenumbers import timezone as phone_timezones
 
 from dialkit._places._kept import hash_taken
 from dialkit.compliance import AuditReport, audit
-from dialkit.compliance._audit import take
+from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._checks import (
     _WEEKDAYS,
     LOCAL_FORMAT,
@@ -28,6 +28,7 @@ from dialkit.compliance._checks import (
     written,
 )
 from dialkit.compliance._population import population_of
+from dialkit.compliance._rules import RULE_IDS
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -310,3 +311,18 @@ def test_population_counts_calls_as_the_group_by_it_replaces(
     expected = pd.DataFrame({"calls": by_campaign.size(), "answered": by_campaign[
         "answered_at"].count(), "leads": 0}).astype("int64").rename_axis("campaign_id")
     pd.testing.assert_frame_equal(population_of(outbound, None), expected.sort_index())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(RULE_IDS), st.one_of(st.none(), st.integers(0, 3))),
+                max_size=20))
+def test_findings_are_in_the_order_of_rule_then_time(found: list[tuple[str, int | None]]) -> None:
+    """By rule as ``RULE_IDS`` lists them, then time (none last), ties as given: the
+    keyed ``sort_values`` the lexsort replaces."""
+    frame = pd.DataFrame({"rule": pd.Series([r for r, _ in found], dtype="str"), "at": pd.Series(
+        [pd.NaT if t is None else pd.Timestamp("2026-06-01", tz="UTC") + pd.Timedelta(hours=t)
+         for _, t in found], dtype="datetime64[us, UTC]")})
+    order = {rule: n for n, rule in enumerate(RULE_IDS)}
+    expected = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
+                                 else c, kind="stable")
+    assert _in_rule_order(frame).tolist() == expected.index.tolist()
