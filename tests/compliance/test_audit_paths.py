@@ -19,16 +19,14 @@ from dialkit._places._kept import hash_taken
 from dialkit.compliance import AuditReport, audit
 from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._checks import (
-    _WEEKDAYS,
-    LOCAL_FORMAT,
     _crowded,
     _last_checks,
     _millis,
     _sorted,
-    written,
 )
 from dialkit.compliance._population import population_of
 from dialkit.compliance._rules import RULE_IDS
+from dialkit.compliance._text import LOCAL_FORMAT, WEEKDAYS, written
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -288,7 +286,7 @@ def test_times_are_written_as_strftime_writes_them(ticks: list[int | None]) -> N
         assert written(utc, unit)[known].tolist() == utc[known].dt.strftime(pattern).tolist()
         assert set(written(utc, unit)[~known]) <= {"NaT"}
     days = naive.astype("datetime64[D]").astype(np.int64)
-    assert _WEEKDAYS[(days + 3) % 7].tolist() == pd.Series(naive).dt.strftime("%a ").tolist()
+    assert WEEKDAYS[(days + 3) % 7].tolist() == pd.Series(naive).dt.strftime("%a ").tolist()
 
 
 @settings(max_examples=100, deadline=None)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -17,15 +16,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._places._codes import codes_in, codes_of
 from .._places._kept import hashed
 from .._places._localtime import wall_clock
-from .._places._zones import ZONES, Zoned, codes_in, codes_of, regions_among, zoned
+from .._places._zones import ZONES, Zoned, regions_among, zoned
 from ._law import Judged, cap_words, deciders, evidence, judge
 from ._rules import SEVERITY, Rules, period_words
+from ._text import WEEKDAYS, written
 
 _DAY_MS = 24 * 3600 * 1000
-LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
-"""How a finding writes the recipient's wall-clock time (``local_time``)."""
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
@@ -105,7 +104,7 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
     rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
     lawful = judged.decided[first] > 0
     shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
-    weekday = pd.Series(_WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
+    weekday = pd.Series(WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
                         dtype="str")  # 1970-01-01 was a Thursday
     said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
                               "called " + shown + ", " + rule), index=hits.index)
@@ -116,25 +115,6 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
             findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
                      pd.Series("no time zone is known for this number, so the local time "
                                "of the call cannot be checked", index=unknown.index)))
-
-
-_WEEKDAYS = np.array(["Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun "], object)
-"""How a calling-hours finding names the day (``strftime``'s ``%a`` in the C locale)."""
-
-
-def written(times: NDArray[np.datetime64] | pd.Series,
-            unit: Literal["s", "D"] = "s") -> NDArray[np.object_]:
-    """Times as ``strftime`` writes :data:`LOCAL_FORMAT` (``unit`` ``"s"``) or ``%Y-%m-%d``
-    (``"D"``): the second (the day) each falls in, as numpy's ISO text with a space for
-    the ``T``; NaT as ``NaT``; a series of UTC times in UTC. pandas' ``strftime`` of a
-    format asks Python's of each time: 55 ms for 7,000 calls' local times, 110 ms for
-    the audit's findings; this, a few ms."""
-    if isinstance(times, pd.Series):
-        times = pd.DatetimeIndex(times).tz_convert("UTC").tz_localize(None).to_numpy()
-    text = np.datetime_as_string(times, unit=unit)
-    if unit == "s" and len(text):  # np.char.replace fails on no text
-        text = np.where(np.isnat(times), text, np.char.replace(text, "T", " "))
-    return text.astype(object)
 
 
 def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
