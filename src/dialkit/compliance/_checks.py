@@ -260,7 +260,7 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     since = listed.set_index("phone")["listed_at"] if "listed_at" in listed else pd.Series(
         pd.NaT, index=listed["phone"], dtype="datetime64[ns, UTC]")
-    asked = calls.loc[(calls["disposition"] == "do_not_call").to_numpy(bool, na_value=False),
+    asked = calls.loc[_isin(calls["disposition"], ["do_not_call"]),  # by the kept hash
                       ["phone", "ended_at"]].groupby("phone")["ended_at"].min()
     if len(asked):  # the earlier of the listing and the first do_not_call, where either is
         dated = [times for times in (since.dropna(), asked) if len(times)]
