@@ -1,6 +1,7 @@
 """The audit's faster paths against the plain pandas they replace: the last DNC check of each
 lead's number by integer codes, the abandoned calls with every column of the calls though
-the checks read only a few; and the recipient's local time on every finding of a call."""
+the checks read only a few; and the recipient's local time on every finding of a call,
+written as ``strftime`` writes it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
+from dialkit._places._kept import hash_taken
 from dialkit.compliance import AuditReport, audit
-from dialkit.compliance._audit import take
-from dialkit.compliance._checks import _crowded, _last_checks, _millis, _sorted
+from dialkit.compliance._audit import _in_rule_order, take
+from dialkit.compliance._checks import (
+    _crowded,
+    _last_checks,
+    _millis,
+    _sorted,
+)
+from dialkit.compliance._population import population_of
+from dialkit.compliance._rules import RULE_IDS
+from dialkit.compliance._text import LOCAL_FORMAT, WEEKDAYS, written
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -245,12 +255,14 @@ def same_findings(got: AuditReport, expected: AuditReport) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 5 * 86_400_000)), min_size=1,
-                max_size=30), st.integers(0, 4))
+@given(st.lists(st.tuples(st.one_of(st.integers(0, 6), st.just(2**17)), st.one_of(
+    st.integers(0, 5 * 86_400_000), st.just(40_000 * 86_400_000))), min_size=1, max_size=30),
+       st.integers(0, 4))
 def test_crowded_groups_are_those_a_groupby_by_day_finds(drawn: list[tuple[int, int]],
                                                          limit: int) -> None:
     """Groups with more than ``limit`` rows in some two consecutive days, as pandas counts
-    them per (group, day)."""
+    them per (group, day); keys sorted as 32-bit integers where they fit, else (a group
+    of 2**17 over 40,000 days) as 64-bit ones."""
     group = np.array([g for g, _ in drawn], np.int64)
     millis = np.array([m for _, m in drawn], np.int64)
     per_day = pd.Series(1, index=pd.MultiIndex.from_arrays([group, millis // 86_400_000])
@@ -258,3 +270,57 @@ def test_crowded_groups_are_those_a_groupby_by_day_finds(drawn: list[tuple[int, 
     busy = {g for (g, d), n in per_day.items() if n + per_day.get((g, d + 1), 0) > limit}
     assert _crowded(group, millis, limit).tolist() == [n for n, g in enumerate(group)
                                                        if g in busy]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-2**62, 2**62)), max_size=20))
+def test_times_are_written_as_strftime_writes_them(ticks: list[int | None]) -> None:
+    """Local times (naive, before 1970 too, with fractions of a second) and UTC ones (NaT
+    among them) as pandas' ``strftime`` writes them, the weekday as ``%a``."""
+    naive = np.array([t for t in ticks if t is not None], "datetime64[ns]")
+    pandas = pd.Series(naive).dt.strftime(LOCAL_FORMAT).tolist()
+    assert written(naive).tolist() == pandas
+    utc = pd.Series(pd.to_datetime(ticks, utc=True), dtype="datetime64[us, UTC]")
+    known = utc.notna().to_numpy()
+    for unit, pattern in (("s", LOCAL_FORMAT), ("D", "%Y-%m-%d")):
+        assert written(utc, unit)[known].tolist() == utc[known].dt.strftime(pattern).tolist()
+        assert set(written(utc, unit)[~known]) <= {"NaT"}
+    days = naive.astype("datetime64[D]").astype(np.int64)
+    assert WEEKDAYS[(days + 3) % 7].tolist() == pd.Series(naive).dt.strftime("%a ").tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["cmp_b", "cmp_a", "", None]), st.booleans()),
+                max_size=12), TEXT, st.booleans())
+def test_population_counts_calls_as_the_group_by_it_replaces(
+        calls: list[tuple[str | None, bool]], text: str | type, taken: bool) -> None:
+    """Per campaign, the outbound and answered calls as a group-by of the campaigns' text
+    counts them; of a column taken from a longer one whose hash is kept (:func:`hash_taken`:
+    its distinct texts hold one that no call has) too."""
+    whole = pd.Series([c for c, _ in calls] + ["cmp_z"], dtype=text)
+    rows = np.arange(len(calls))
+    campaign = whole.take(rows).reset_index(drop=True)
+    if taken:
+        hash_taken(campaign, whole, rows)
+    outbound = pd.DataFrame({"campaign_id": campaign, "answered_at": pd.Series(
+        [pd.Timestamp("2026-06-01", tz="UTC") if a else pd.NaT for _, a in calls],
+        dtype="datetime64[us, UTC]")})
+    by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
+    expected = pd.DataFrame({"calls": by_campaign.size(), "answered": by_campaign[
+        "answered_at"].count(), "leads": 0}).astype("int64").rename_axis("campaign_id")
+    pd.testing.assert_frame_equal(population_of(outbound, None), expected.sort_index())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(RULE_IDS), st.one_of(st.none(), st.integers(0, 3))),
+                max_size=20))
+def test_findings_are_in_the_order_of_rule_then_time(found: list[tuple[str, int | None]]) -> None:
+    """By rule as ``RULE_IDS`` lists them, then time (none last), ties as given: the
+    keyed ``sort_values`` the lexsort replaces."""
+    frame = pd.DataFrame({"rule": pd.Series([r for r, _ in found], dtype="str"), "at": pd.Series(
+        [pd.NaT if t is None else pd.Timestamp("2026-06-01", tz="UTC") + pd.Timedelta(hours=t)
+         for _, t in found], dtype="datetime64[us, UTC]")})
+    order = {rule: n for n, rule in enumerate(RULE_IDS)}
+    expected = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
+                                 else c, kind="stable")
+    assert _in_rule_order(frame).tolist() == expected.index.tolist()

@@ -15,7 +15,16 @@ from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
-from dialkit._places._zones import UNKNOWN_ZONE, ZONES, _parse, regions_among, zoned, zones_of
+from dialkit._places._localtime import wall_clock
+from dialkit._places._zones import (
+    UNKNOWN_ZONE,
+    ZONES,
+    Zoned,
+    _parse,
+    regions_among,
+    zoned,
+    zones_of,
+)
 from dialkit.compliance import first_zones
 
 TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]
@@ -132,6 +141,17 @@ def test_regions_among_are_phonenumbers_regions(phones: pd.Series, regions: list
     assert numbers.to_dict() == {TEXTS[n]: EXPECTED[n][0] for n in wanted}
 
 
+def test_regions_among_are_kept_per_regions_asked(phones: pd.Series) -> None:
+    """One column asked of several sets of regions in turn, twice: each set's own answer,
+    kept with the column's distinct numbers."""
+    sets = (["CA", "JE"], ["US"], ["JE", "CA"], [])
+    for regions in (*sets, *sets):
+        rows, numbers = regions_among(phones, regions)
+        assert rows.tolist() == [n for n, (region, _) in enumerate(EXPECTED)
+                                 if region in regions]
+        assert set(numbers) <= set(regions)
+
+
 def _at_every_prefix() -> list[str]:
     """Numbers that start with each prefix of ``phonenumbers``' zone table: its calling
     code's main region's example fixed-line and mobile numbers with their first digits
@@ -163,3 +183,34 @@ def test_zones_at_every_prefix_of_the_table_are_phonenumbers() -> None:
         found[row].append(ZONES[zone])
     assert found == expected
     assert sum(1 for zones in expected if zones) > 3000  # most reach the prefix lookup
+
+
+_ODD_ZONES = ["America/St_Johns", "Australia/Adelaide", "Australia/Lord_Howe", "Asia/Kathmandu",
+              "America/New_York", "Europe/London", "Pacific/Chatham", "America/Santiago",
+              "Asia/Tehran", "Africa/Casablanca", "America/Phoenix", "Pacific/Apia"]
+"""Zones whose offsets change at half hours, by half an hour, around a day's edge, by
+the moon's calendar; or not at all."""
+
+
+@pytest.mark.parametrize(("pairs", "days"), [(40_000, 70), (3_000, 4_000), (40_000, 0)])
+def test_wall_clock_is_pandas_conversion_in_each_zone(pairs: int, days: int) -> None:
+    """Every pair's local time, by the kept hourly offsets (a span of fewer hours per zone
+    than pairs; moments on and beside the half hours at which offsets change) or zone by
+    zone (a long span of few pairs), is pandas' conversion; NaT stays NaT."""
+    rng = np.random.default_rng(pairs + days)
+    zones = [ZONES.index(z) for z in _ODD_ZONES if z in ZONES]
+    start = pd.Timestamp("2026-09-15", tz="UTC").value
+    ticks = start + rng.integers(0, max(days, 1) * 86_400 * 10**9, pairs)
+    half_hour = 1_800 * 10**9
+    ticks[: pairs // 4] = ticks[: pairs // 4] // half_hour * half_hour + rng.integers(
+        -2, 3, pairs // 4)
+    at = pd.Series(pd.to_datetime(ticks, utc=True)).astype("datetime64[us, UTC]")
+    at[::97] = pd.NaT
+    zone = rng.choice(zones, pairs)
+    local = wall_clock(at, Zoned(np.arange(pairs), zone, np.zeros(0, np.intp)))
+    expected = np.empty(pairs, "datetime64[ns]")
+    for z in zones:
+        mine = zone == z
+        expected[mine] = pd.DatetimeIndex(at[mine]).tz_convert(ZONES[z]).tz_localize(
+            None).as_unit("ns").to_numpy()
+    assert np.array_equal(local, expected, equal_nan=True)

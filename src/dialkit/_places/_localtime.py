@@ -14,24 +14,69 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ._zones import ZONES, Ints, Zoned, first_zone, zones_of
+from ._zones import ZONES, Ints, Rows, Zoned, first_zone, zones_of
 
 
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
     """Each pair's UTC moment (``at`` of its row) as wall-clock time in its zone (naive,
-    nanoseconds), one zone at a time. The pairs are put in zone order by one radix sort
-    of the zones' indices (fewer than 2**15: ``ZONES``), with no hashing of a million
-    keys first (1.2x the speed of grouping them by their distinct values, 1M calls)."""
+    nanoseconds): the moment plus its zone's UTC offset in its hour (:func:`_offsets`),
+    and for the few pairs in an hour in which their zone's offset changes, converted
+    one zone at a time (:func:`_converted`). pandas converts to a ``ZoneInfo`` zone by
+    asking its offset of each moment: 95 ms of CPU for 1.07 million (call, zone) pairs,
+    where an hourly table per zone, kept, makes it a gather. A span of more hours per
+    zone met than there are pairs is converted zone by zone."""
     moments = pd.DatetimeIndex(at).as_unit("ns").asi8[pairs.row]
+    known = moments != _NAT
+    hour = moments // _HOUR_NS
+    met = np.flatnonzero(np.bincount(pairs.zone, minlength=len(ZONES)))
+    first, last = (int(f(hour[known])) for f in (np.min, np.max)) if known.any() else (0, -1)
+    hours = last - first + 1
+    if not 0 < len(met) * hours <= len(moments):
+        return _converted(moments, pairs.zone).view("datetime64[ns]")
+    rank = np.zeros(len(ZONES), np.int64)
+    rank[met] = np.arange(len(met))
+    tables = [_offsets(int(zone), first, hours) for zone in met]
+    offset, changes = (np.concatenate([table[n] for table in tables]) for n in (0, 1))
+    cell = rank[pairs.zone] * hours + np.where(known, hour - first, 0)
+    local = np.where(known, moments + offset[cell], _NAT)
+    mixed = np.flatnonzero(changes[cell] & known)
+    local[mixed] = _converted(moments[mixed], pairs.zone[mixed])
+    return local.view("datetime64[ns]")
+
+
+_HOUR_NS = 3_600_000_000_000
+_NAT = np.iinfo(np.int64).min
+"""NaT's integer value."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _offsets(zone: int, first: int, hours: int) -> tuple[Ints, NDArray[np.bool_]]:
+    """A zone's UTC offset (ns) at the start of each of ``hours`` hours from hour ``first``
+    (since 1970), and whether it differs at the hour's end (an offset changes in that
+    hour: its moments are converted one by one). Kept: an audit asks the same hours of
+    the same zones again. No zone's offset changes and changes back within an hour."""
+    edges = (first + np.arange(hours + 1, dtype=np.int64)) * _HOUR_NS
+    local = pd.DatetimeIndex(edges, tz="UTC").tz_convert(_zone(zone)).tz_localize(None)
+    offset = local.as_unit("ns").asi8 - edges
+    tables = offset[:-1], offset[:-1] != offset[1:]
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
+def _converted(moments: Ints, zones: Rows) -> Ints:
+    """UTC moments (ns) as wall-clock times in their zones, by pandas, one zone at a time,
+    the pairs put in zone order by one radix sort of the zones' indices (fewer than
+    2**15: ``ZONES``), with no hashing of a million keys first."""
     local = np.empty(len(moments), np.int64)
-    order = np.argsort(pairs.zone.astype(np.int16), kind="stable")
-    zones = pairs.zone[order]
-    starts = np.flatnonzero(np.diff(zones, prepend=-1))  # each zone's first pair
+    order = np.argsort(zones.astype(np.int16), kind="stable")
+    ordered = zones[order]
+    starts = np.flatnonzero(np.diff(ordered, prepend=-1))  # each zone's first pair
     for start, stop in zip(starts, [*starts[1:], len(order)], strict=False):
         members = order[start:stop]
         local[members] = pd.DatetimeIndex(moments[members], tz="UTC").tz_convert(
-            _zone(int(zones[start]))).tz_localize(None).asi8
-    return local.view("datetime64[ns]")
+            _zone(int(ordered[start]))).tz_localize(None).as_unit("ns").asi8
+    return local
 
 
 @functools.cache

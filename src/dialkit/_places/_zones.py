@@ -119,11 +119,23 @@ def zones_of(phones: pd.Series) -> pd.DataFrame:
 
 def regions_among(phones: pd.Series, regions: Collection[str]) -> tuple[Rows, pd.Series]:
     """The rows of ``phones`` whose number's region (``region_code_for_number``) is one of
-    ``regions``; and those numbers, with their region. Of the numbers written as E.164,
-    only those that start with one of those regions' calling codes are looked at."""
-    wanted = set(regions)
-    codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
+    ``regions``; and those numbers, with their region. Asked of the column's distinct
+    numbers and kept with them (:func:`kept`; 25 ms of 185,000 numbers, which an audit
+    asks again), then looked up by each row's hash."""
+    wanted = frozenset(regions)
     rows, texts = hashed(phones)
+    at, numbers = kept("regions " + ",".join(sorted(wanted)), texts,
+                       lambda: _regions_among(texts, wanted))
+    hit = np.zeros(len(texts) + 1, bool)  # a null's row (-1) takes the last: none
+    hit[at] = True
+    return np.flatnonzero(hit[rows]), numbers
+
+
+def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Series]:
+    """Which of the distinct ``texts`` are numbers of the ``wanted`` regions, and those
+    numbers with their region. Of the numbers written as E.164, only those that start with
+    one of those regions' calling codes are looked at."""
+    codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
     maybe = ~_plain(texts)
     for cc in codes:
         maybe |= np.asarray(pc.starts_with(texts, f"+{cc}"), bool)
@@ -136,7 +148,7 @@ def regions_among(phones: pd.Series, regions: Collection[str]) -> tuple[Rows, pd
     among = np.isin(found, list(wanted))
     numbers = pd.Series(found[among], index=_take(distinct, np.flatnonzero(among)).to_pylist(),
                         dtype=object)
-    return np.flatnonzero(np.isin(rows, candidates[among])), numbers
+    return candidates[among], numbers
 
 
 def _zone_sets(texts: pa.Array) -> Ints:
@@ -402,43 +414,6 @@ def _prefix_sizes(code: int) -> list[int]:
 
 
 # Array helpers -------------------------------------------------------------------------------
-
-def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
-    """``pd.factorize(column, sort=sort)[0]``: each row's index into the column's distinct
-    values (-1: null). A text column is hashed by pyarrow: a third faster on the 32-bit
-    offsets it is cast to than pandas on the 64-bit ones ``client.frames`` holds."""
-    try:
-        codes, values = hashed(column)
-    except pa.ArrowException:  # not text
-        found: Ints = pd.factorize(column, sort=sort)[0].astype(np.int64)
-        return found
-    if sort:
-        order = np.asarray(pc.sort_indices(values), np.int64)
-        rank = np.empty(len(order) + 1, np.int64)
-        rank[order], rank[-1] = np.arange(len(order)), -1
-        codes = rank[codes]
-    return codes
-
-
-def codes_in(column: pd.Series, values: pd.Series) -> Ints:
-    """Codes for the rows of ``column`` and then of ``values``, equal for equal texts (and
-    for nulls), all above 0; 0 for a text of ``values`` that ``column`` lacks. The long
-    column is hashed as :func:`codes_of` hashes it (and keeps it), ``values`` looked up."""
-    try:
-        codes, distinct = hashed(column)
-        other = pa.chunked_array(pa.array(values.array, from_pandas=True))
-        if not (pa.types.is_string(other.type) or pa.types.is_large_string(other.type)):
-            raise pa.ArrowTypeError(f"{other.type} is not text")
-    except pa.ArrowException:  # not text on both sides: as pandas does it
-        both = pd.concat([column, values], ignore_index=True)
-        found: Ints = pd.factorize(both, use_na_sentinel=False)[0].astype(np.int64) + 1
-        return found
-    looked_up = np.asarray(pc.fill_null(pc.index_in(other, value_set=distinct.cast(
-        other.type)), -1), np.int64)
-    nulls = np.asarray(other.is_null(), bool)
-    looked_up[nulls] = len(distinct)
-    return np.concatenate([np.where(codes < 0, len(distinct), codes), looked_up]) + 1
-
 
 def _plain(texts: pa.Array) -> Bools:
     """Which texts are E.164 as the service writes it (``+``, a digit 1-9, two or more

@@ -35,6 +35,8 @@ Objects = NDArray[np.object_]
 _HOLIDAY = 7
 """The slot of a row's named holidays, after Monday (0) to Sunday (6)."""
 _DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_DAY_NS = 86_400 * 10**9
+_FIRST, _LAST = np.iinfo(np.int64).min, np.iinfo(np.int64).max
 _KEY = 1 << 20
 """A (row, day) key: the row times this, plus the day (days since 1970)."""
 
@@ -86,20 +88,20 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     rows, by_country = _applied(rules)
     own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
-    day = local.astype("datetime64[D]")
-    seconds = (local - day) / np.timedelta64(1, "s")
-    days = day.astype(np.int64)
-    law = _law(rules, rows, by_country, days[known])
+    days = local.astype("datetime64[D]").view(np.int64)
+    nanos = local.view(np.int64) - days * _DAY_NS  # into the day (a NaT's: not known)
+    law = _law(rules, rows, by_country, (int(days.min(initial=_LAST, where=known)),
+                                         int(days.max(initial=_FIRST, where=known))))
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
     decided = own[0][row]
-    slot, outside = _outside(law, decided, days, weekday, seconds)
+    slot, outside = _outside(law, decided, days, weekday, nanos)
     by_address = np.zeros(len(row), bool)
     for which in (2, 1):  # the address's state, then the number's: the last that forbids
         if not (own[which] >= 0).any():  # no call has such a row (a flat policy: none)
             continue
         its = own[which][row]
         has = its >= 0
-        slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, seconds)
+        slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, nanos)
         out_w &= has
         decided, slot = np.where(out_w, its, decided), np.where(out_w, slot_w, slot)
         by_address = np.where(out_w, which == 2, by_address)
@@ -152,13 +154,17 @@ def _clock(seconds: Floats) -> pd.Series:
 
 
 def _outside(law: Law, rows: Ints, days: Ints, weekday: Ints,
-             seconds: Floats) -> tuple[Ints, Bools]:
-    """Each pair's slot in its row (its holiday, else its weekday), and whether its
-    time is outside that slot's window."""
+             nanos: Ints) -> tuple[Ints, Bools]:
+    """Each pair's slot in its row (its holiday, else its weekday), and whether its time
+    (``nanos`` into its day) is outside that slot's window. In integers, by one flat
+    index into the windows (of whole seconds, so as exact as seconds in floats): 10 ms
+    of a million pairs, where a float division and a 2-D fancy index took 20."""
     holiday = law.holiday_keys.get_indexer(rows * _KEY + days) >= 0 if len(
         law.holiday_keys) else np.zeros(len(rows), bool)
     slot = np.where(holiday, _HOLIDAY, weekday)
-    outside = (seconds < law.start[rows, slot]) | (seconds >= law.end[rows, slot])
+    cell = rows * law.start.shape[1] + slot
+    start, end = ((edge * 10**9).astype(np.int64).ravel()[cell] for edge in (law.start, law.end))
+    outside: Bools = (nanos < start) | (nanos >= end)
     return slot, outside
 
 
@@ -226,9 +232,10 @@ def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
 
 
 def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dict[str, int]],
-         days: Ints) -> Law:
+         span: tuple[int, int]) -> Law:
     """The arrays of the preset's window, the applied rows and each country's strictest,
-    with the holidays from the first to the last of ``days``."""
+    with the holidays from the first to the last day of ``span`` (days since 1970; none
+    known: the first after the last)."""
     policy = [_seconds(rules.window)] * 8
     windows = [policy] + [_row_windows(row) for row in rows]
     ids: list[str | None] = [None, *(row.id for row in rows)]
@@ -236,8 +243,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     citations = ["", *(row.citation for row in rows)]
     keys: list[int] = []
     holiday_names: list[str] = []
-    first, last = (date.fromordinal(int(d) + 719163) for d in (
-        (days.min(), days.max()) if len(days) else (0, 0)))
+    first, last = (date.fromordinal(d + 719163) for d in (span if span[0] <= span[1]
+                                                          else (0, 0)))
     found = {row.id: row.holidays_between(first, last) for row in rows}
     for n, row in enumerate(rows, start=1):
         for day, name in found[row.id].items():

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+
+from .._places._kept import hashed
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answered calls"}
 """What each rule's findings are counted among; every other rule's, outbound calls."""
@@ -22,15 +26,34 @@ SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at"}
 
 def population_of(outbound: pd.DataFrame, leads: pd.DataFrame | None) -> pd.DataFrame:
     """Per campaign (null: calls of none): outbound ``calls``, ``answered``, ``leads``."""
-    by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
-    counts = pd.DataFrame({"calls": by_campaign.size(),
-                           "answered": by_campaign["answered_at"].count()})
+    counts = _call_counts(outbound)
     if leads is not None:
         counts = counts.join(leads.groupby("campaign_id", dropna=False, observed=True)
                              .size().rename("leads"), how="outer")
     counts = counts.reindex(columns=["calls", "answered", "leads"]).fillna(0).astype("int64")
     counts.index.name = "campaign_id"
     return counts.sort_index()
+
+
+def _call_counts(outbound: pd.DataFrame) -> pd.DataFrame:
+    """Per campaign, outbound ``calls`` and ``answered``. Arrow text is counted by its hash
+    (kept, where the audit took the column: :func:`hashed`), then its distinct texts
+    grouped as the calls would be (the same index): a group-by of 900,000 calls' text
+    took 30 ms, hashing them again."""
+    campaign = outbound["campaign_id"]
+    answered = outbound["answered_at"].notna().to_numpy()
+    if not (isinstance(campaign.dtype, pd.StringDtype) and campaign.dtype.storage == "pyarrow"):
+        by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
+        return pd.DataFrame({"calls": by_campaign.size(),
+                             "answered": by_campaign["answered_at"].count()})
+    codes, distinct = hashed(campaign)
+    calls = np.bincount(codes + 1, minlength=len(distinct) + 1)  # a null's code: -1
+    taken = np.bincount(codes + 1, weights=answered, minlength=len(distinct) + 1)
+    texts = pa.concat_arrays([pa.nulls(1, distinct.type), distinct])
+    seen = np.flatnonzero(calls)  # the kept hash's texts may hold some no call has
+    each = pd.DataFrame({"campaign_id": pd.array(texts.take(pa.array(seen)), dtype=campaign.dtype),
+                         "calls": calls[seen], "answered": taken[seen].astype(np.int64)})
+    return each.groupby("campaign_id", dropna=False, observed=True).sum()
 
 
 def summarised(findings: pd.DataFrame, population: pd.DataFrame,
