@@ -146,7 +146,10 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
 
 
 def _busiest(ordered: Ints, cuts: list[int]) -> list[int]:
-    """The parts in the order the threads take them: most regions first."""
+    """The parts in the order the threads take them: most regions first, so that its
+    Python work (the GIL's) runs beside the other parts' array work, not after it
+    (normalising the 1M-row mix's column: 0.92x wall, medians of 8 interleaved runs on a
+    loaded machine, pairs 0.78-1.31x)."""
     met = [np.count_nonzero(np.diff(ordered[a:b])) for a, b in zip(cuts[:-1], cuts[1:],
                                                                     strict=True)]
     return sorted(range(len(met)), key=lambda n: -met[n])
