@@ -4,6 +4,7 @@ regions in every shape, and on every number of the emulator's synthetic world.""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -185,6 +186,32 @@ def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
     assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
     work = [len(first) + REGION_WORK, len(second) + REGION_WORK * 201]
     assert abs(work[0] - work[1]) <= 1 + REGION_WORK
+
+
+@pytest.mark.parametrize("part_rows", [1, 97, 400])
+def test_more_parts_than_threads_give_each_row_its_own_answer(
+        part_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read in parts of ``PART_ROWS`` on the threads, the busiest part first, the mix's
+    phones (many small regions) and one row of each of 49 regions more get, row by row,
+    what one part of them all gives."""
+    from dialkit.leads import _fast, read
+    from dialkit.leads._normalize import _row_regions, _texts
+
+    mix = read(Path(__file__).parents[1] / "fixtures" / "clean" / "mix_1500.csv").frame
+    singles = [phonenumbers.format_number(phonenumbers.example_number(region),
+                                          phonenumbers.PhoneNumberFormat.NATIONAL)
+               for region in REGIONS]
+    cells = pd.Series([*mix["Phone"].tolist(), *singles], dtype="string[pyarrow]")
+    countries = pd.Series([*mix["Country"].tolist(), *REGIONS], dtype="string[pyarrow]")
+    texts = _texts(cells)
+    where, names, _ = _row_regions(countries, "US", cells.index)
+    whole = _fast._verdicts(texts, where, names)
+    monkeypatch.setattr(_fast, "THREAD_ROWS", 2)
+    monkeypatch.setattr(_fast, "PART_ROWS", part_rows)
+    parted = verdicts(texts, where, names)
+    assert parted.done.tolist() == whole.done.tolist()
+    for name in ("phone_e164", "country", "extension", "reason", "flags"):
+        assert getattr(parted, name).equals(getattr(whole, name)), name
 
 
 def test_small_groups_matched_by_python_re_get_what_re2_gives() -> None:

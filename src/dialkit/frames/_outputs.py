@@ -30,7 +30,8 @@ import pyarrow.compute as pc
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
 """The first characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
-E164_CELL: Final = r"\+[0-9]{1,15}"
+E164_DIGITS: Final = 15
+E164_CELL: Final = rf"\+[0-9]{{1,{E164_DIGITS}}}"
 """A whole cell of this form is an E.164 number, never escaped."""
 EXCEL_OPTIONS: Final = {"strings_to_formulas": False, "strings_to_urls": False,
                         "strings_to_numbers": False}
@@ -134,7 +135,7 @@ def _escaped_chunk(chunk: pa.Array) -> pa.Array:
     (a part at a time: a take over the whole chunked column first joined its chunks, and
     the work arrays of a million cells took 70 MiB)."""
     starts = np.flatnonzero(_FIRST_BYTES[_first_bytes(chunk)])
-    risky = starts[~_whole_e164(chunk)[starts]] if len(starts) else starts
+    risky = starts[~_whole_e164(chunk, starts)] if len(starts) else starts
     if not len(risky):
         return chunk
     mask = np.zeros(len(chunk), dtype=bool)
@@ -158,24 +159,38 @@ def _first_bytes(chunk: pa.Array) -> np.ndarray:
     regex over a million cells took 50 ms, this a few. The characters of
     :data:`FORMULA_START` are ASCII, so a UTF-8 cell starts with one exactly when its
     first byte is one."""
-    validity, offsets_buffer, data = chunk.buffers()
-    if not len(chunk) or data is None or not data.size:
+    offsets, data = _buffers(chunk)
+    if not len(chunk) or not data.size:
         return np.zeros(len(chunk), dtype=np.uint8)
-    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
-        chunk.offset:chunk.offset + len(chunk) + 1]
     filled = offsets[1:] > offsets[:-1]
     if chunk.null_count:
-        filled &= np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[
+        filled &= np.unpackbits(np.frombuffer(chunk.buffers()[0], np.uint8), bitorder="little")[
             chunk.offset:chunk.offset + len(chunk)].astype(bool)
     at = np.minimum(offsets[:-1], data.size - 1)  # an empty last cell ends the data
-    first: np.ndarray = np.where(filled, np.frombuffer(data, np.uint8)[at], 0).astype(np.uint8)
+    first: np.ndarray = np.where(filled, data[at], 0).astype(np.uint8)
     return first
 
 
-def _whole_e164(chunk: pa.Array) -> np.ndarray:
-    """Which cells are wholly :data:`E164_CELL`, by one pass over the array (a take of the
-    cells starting with ``+`` first held a copy of most of an E.164 column)."""
-    found: np.ndarray = pc.fill_null(pc.match_substring_regex(chunk, f"^{E164_CELL}$"),
-                                     False).to_numpy(zero_copy_only=False)
-    return found
+def _buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """A string array's offsets (of its own cells) and the bytes they point into."""
+    _, offsets_buffer, data = chunk.buffers()
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
+        chunk.offset:chunk.offset + len(chunk) + 1]
+    return offsets, np.zeros(0, np.uint8) if data is None else np.frombuffer(data, np.uint8)
+
+
+def _whole_e164(chunk: pa.Array, rows: np.ndarray) -> np.ndarray:
+    """Which of the cells at ``rows`` (each of a byte at least) are wholly
+    :data:`E164_CELL`, read from the array's bytes: a ``+`` and up to
+    :data:`E164_DIGITS` ASCII digits after it. The regex over the part took 0.09 of the
+    0.19 CPU s of escaping the 1M-row mix's phone column."""
+    offsets, data = _buffers(chunk)
+    start = offsets[rows].astype(np.int64)
+    size = offsets[rows + 1] - start
+    after = np.arange(1, E164_DIGITS + 1)
+    at = np.minimum(start[:, None] + after, max(data.size - 1, 0))
+    digit = (data[at] - ord("0")) <= 9  # uint8: a byte below "0" wraps past 9
+    whole: np.ndarray = ((size >= 2) & (size <= E164_DIGITS + 1) & (data[start] == ord("+"))
+                         & (digit | (after >= size[:, None])).all(axis=1))
+    return whole

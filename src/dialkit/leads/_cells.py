@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-CHUNK_ROWS = 250_000
-"""Rows normalised at a time. :func:`normalize` has a fixed cost per call and reads a
-part of 200,000 rows or more on two threads; its working memory grows with the part.
-On the 1,000,000-row mix (``benchmarks/bench_clean.py``, whole clean, CPU seconds and
-peak RSS): 100,000 rows 7.3 s and 528 MiB, 250,000 6.3 s and 546 MiB, 500,000 5.3 s and
-621 MiB."""
+CHUNK_ROWS = 500_000
+"""Rows normalised at a time. :func:`normalize` pays a fixed cost per region met in a
+call (~0.5 ms each: the mix has 221), and its working memory grows with the call's
+rows, which it reads on two threads in parts of ``_fast.PART_ROWS``. On the
+1,000,000-row mix (``benchmarks/bench_clean.py``; normalising the phone column, CPU
+seconds against 250,000 rows a call, interleaved in one process; the whole clean's peak
+RSS): 250,000 rows 1.00x and 524-545 MiB, 500,000 0.90x and 506-537 MiB, 1,000,000
+0.89x and 559-594 MiB."""
 
 
 def cell_frame(cells: pd.Series, countries: pd.Series | None) -> pd.DataFrame:
