@@ -6,10 +6,10 @@ stacked into one frame; the outbound calls' columns the rules read, the other co
 the calls that may be abandoned, the leads and DNC results shuffled by number into one
 audit per partition (``PLANS["audit"]``), joined with the windows into the report on the
 client. The windows are not shuffled to the numbers' parts: a part that waited for them
-held its shuffled rows in memory until every campaign's were found. Whether the calls hold agent join times is one Dask
-scalar that both shuffles' parts are given, so that every partition tells abandonment
-one way. Each frame's rows and period for the report's
-sources are summed from its partitions.
+held its shuffled rows in memory until every campaign's were found. Whether the calls
+hold agent join times is one Dask scalar that both shuffles' parts are given, so that
+every partition tells abandonment one way. Each frame's rows and period for the
+report's sources are summed from its partitions.
 """
 
 from __future__ import annotations
