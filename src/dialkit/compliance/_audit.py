@@ -36,9 +36,10 @@ _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at",
             "disposition")
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
-_FEW = ("campaign_id", "from_number", "disposition")
-"""The calls' text columns of few distinct values, which the checks group, count and
-compare by their hash (:func:`hash_taken`)."""
+FEW_VALUED = ("campaign_id", "from_number", "disposition")
+"""The calls' text columns of few distinct values (campaigns, caller ids, dispositions):
+the checks group, count and compare them by their hash (:func:`hash_taken`), and the
+Dask audit shuffles them as categories."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 _FINDING_COLUMNS = (*checks.COLUMNS, "calls_in_24h", "window_rate", "window_answered",
@@ -414,7 +415,7 @@ def _outbound(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
     instead (:func:`_filtered`)."""
     outbound = _columns_at(prepared, [c for c in prepared.columns if c in _SCANNED],
                            rows).rename(columns=_NAMES)
-    for column, taken_from in (("phone", "to_number"), *((c, c) for c in _FEW)):
+    for column, taken_from in (("phone", "to_number"), *((c, c) for c in FEW_VALUED)):
         hash_taken(outbound[column], prepared[taken_from], rows)
     return outbound
 

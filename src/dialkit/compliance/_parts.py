@@ -37,6 +37,7 @@ from .._partitions import Plan, register
 from . import _checks as checks
 from ._audit import (
     DNC_COLUMNS,
+    FEW_VALUED,
     LEAD_COLUMNS,
     READ_COLUMNS,
     Options,
@@ -61,9 +62,6 @@ CAMPAIGN = "_campaign"
 ORDER = "_order"
 """Each call's and lead's place in its frame: partition number, then row."""
 _ROWS_PER_PARTITION = 2**32
-_FEW = ("campaign_id", "from_number", "disposition")
-"""Text columns of few distinct values (campaigns, caller ids, dispositions): shuffled as
-categories, a byte or two a row instead of the text."""
 _LEAD_PLACES = ("state", "custom_fields")
 """The leads' columns the law of the place reads (their address state)."""
 
@@ -192,8 +190,9 @@ def number_key(numbers: pd.Series) -> Any:
 
 
 def _compact(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with its text columns of few values (:data:`_FEW`) as categories."""
-    return frame.astype({c: "category" for c in _FEW if c in frame
+    """``frame`` with its text columns of few values (:data:`._audit.FEW_VALUED`) as
+    categories: a byte or two a row through the shuffles instead of the text."""
+    return frame.astype({c: "category" for c in FEW_VALUED if c in frame
                          and not isinstance(frame[c].dtype, pd.CategoricalDtype)})
 
 
