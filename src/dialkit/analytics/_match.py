@@ -140,12 +140,22 @@ def _coded(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
 
 
 def contained(column: pd.Series, values: pd.Series) -> Bools:
-    """Whether each value of ``column`` is among ``values`` (null: no), by the codes of
-    :func:`_codes` (kept, so a frame's next funnel looks nothing up)."""
-    value_codes, codes, names = _codes(values, column)
-    among = np.zeros(len(names) + 1, bool)  # a null's code (-1) takes the last: no
-    among[value_codes[value_codes >= 0]] = True
-    found: Bools = among[codes]
+    """Whether each value of ``column`` is among ``values`` (null: no): one Arrow ``is_in``
+    (the few ``values`` hashed, the column probed: 9 ms for 200,000 lead ids among 60,000
+    callbacks' and 4 ms for their phones among 2,000 appointments', where hashing the
+    column and looking ``values`` up in it took 28 and 19 ms), kept while both columns'
+    data live, so a frame's next funnel looks nothing up."""
+    sources = (arrow_data(column), arrow_data(values))
+    if None in sources:
+        return _among(column, values)
+    return kept("contained", sources, lambda: _among(column, values))
+
+
+def _among(column: pd.Series, values: pd.Series) -> Bools:
+    """Whether each of ``column``'s texts is among ``values``' (null: no)."""
+    found: Bools = np.asarray(pc.is_in(as_arrow(column), value_set=as_arrow(values),
+                                       skip_nulls=True).fill_null(False), np.bool_)
+    found.setflags(write=False)  # kept, shared by every caller
     return found
 
 
