@@ -7,8 +7,12 @@ from __future__ import annotations
 import gc
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import rowwise
 from handmade import answered, arrow, calls, leads
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dialkit._places import _kept
 from dialkit.analytics import answer_rates, attempts_to_contact, funnel
@@ -78,3 +82,23 @@ def test_ids_read_as_numbers_are_matched_as_their_text() -> None:
     pd.testing.assert_frame_equal(table, expected)
     calls = frames["calls"].assign(to_number=frames["calls"]["to_number"].astype(object))
     assert answer_rates(calls).equals(answer_rates(frames["calls"]))
+
+
+TEXTS = ["+12125550101", "+12125550102", "+442079460958", "+1212555010", "+12125550101 ",
+         "cmp_a", "cmp_b", "", "é+1212555010", "+800123456789", None]
+"""Texts of one byte length (12: numbers that share digits, one with a trailing space, one
+with a two-byte letter) and of others, an empty one and a null."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.sampled_from(TEXTS), max_size=30), start=st.integers(0, 3))
+def test_a_column_hashes_to_its_texts_dictionary_codes(texts: list[str | None],
+                                                       start: int) -> None:
+    """``hashed`` (fixed-width binary where every text has one byte length and none is
+    null) gives ``dictionary_encode``'s codes and distinct texts, on a column that is a
+    slice of its Arrow data too."""
+    column = pd.Series(["+19175550199"] * start + texts, dtype="string[pyarrow]").iloc[start:]
+    codes, distinct = _kept.hashed(column)
+    encoded = pc.dictionary_encode(pa.array(texts, pa.string()))
+    assert codes.tolist() == encoded.indices.fill_null(-1).to_pylist()
+    assert distinct.type == pa.string() and distinct.to_pylist() == encoded.dictionary.to_pylist()
