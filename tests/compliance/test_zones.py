@@ -15,6 +15,7 @@ from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
+from dialkit._places import _zones
 from dialkit._places._localtime import wall_clock
 from dialkit._places._zones import (
     UNKNOWN_ZONE,
@@ -103,7 +104,12 @@ def test_each_rows_zones_are_phonenumbers_in_its_order(dtype: object) -> None:
     assert pairs.unknown.tolist() == [n for n, (_, zones) in enumerate(EXPECTED) if not zones]
 
 
-def test_first_zones_are_phonenumbers_first(phones: pd.Series) -> None:
+@pytest.mark.parametrize("part", [_zones.PART_TEXTS, 1000], ids=["whole", "in-parts"])
+def test_first_zones_are_phonenumbers_first(phones: pd.Series, part: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found whole (a few thousand numbers), and in halves side by side (as 50,000 and
+    more are)."""
+    monkeypatch.setattr(_zones, "PART_TEXTS", part)
     names, zone, count = first_zones(phones)
     assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
         zones[0] if zones else None for _, zones in EXPECTED]
