@@ -9,6 +9,7 @@ rates never exceed 1.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
+from .._threads import in_background
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._match import Matched, contained, matched
 from ._reach import CALL_STAGES, call_stages
@@ -88,12 +90,14 @@ def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,
     of every call of those campaigns (``stages`` may hold others'); callbacks and
     appointments whole."""
     lead_frame = prepared(leads, FUNNEL_LEADS, "leads")
+    booked = in_background(functools.partial(  # the columns taken here, each thread its own
+        _booked, lead_frame["id"], lead_frame["phone"], callbacks, appointments))
     bits = stages["stages"].to_numpy(np.uint8)
     keyed = matched(lead_frame, stages, bits != 0)
     reached = keyed.reached(bits)
     conditions = [np.ones(len(lead_frame), bool),
                   *[reached & (1 << n) != 0 for n in range(len(CALL_STAGES))],
-                  _booked(lead_frame, callbacks, appointments)]
+                  booked.result()]
     return _table(keyed, conditions)
 
 
@@ -108,15 +112,16 @@ FUNNEL = register(Plan("funnel", campaign_stages, by_campaign, key="campaign_id"
 apart."""
 
 
-def _booked(leads: pd.DataFrame, callbacks: pd.DataFrame | None,
+def _booked(ids: pd.Series, phones: pd.Series, callbacks: pd.DataFrame | None,
             appointments: pd.DataFrame | None) -> Bools:
-    """Per lead: a callback names it, or an appointment is for its phone."""
-    booked = np.zeros(len(leads), bool)
+    """Per lead (its ``id`` and ``phone``): a callback names it, or an appointment is for
+    its phone. Run beside the matching of the calls (:func:`campaign_stages`): its lookups
+    are Arrow kernels, which release the GIL."""
+    booked = np.zeros(len(ids), bool)
     if callbacks is not None:
-        booked |= contained(leads["id"], prepared(callbacks, ("lead_id",), "callbacks")["lead_id"])
+        booked |= contained(ids, prepared(callbacks, ("lead_id",), "callbacks")["lead_id"])
     if appointments is not None:
-        booked |= contained(leads["phone"],
-                            prepared(appointments, ("phone",), "appointments")["phone"])
+        booked |= contained(phones, prepared(appointments, ("phone",), "appointments")["phone"])
     return booked
 
 
