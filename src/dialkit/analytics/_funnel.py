@@ -19,7 +19,7 @@ import pandas as pd
 from .._partitions import Plan, on_dask, read_whole, register
 from .._threads import in_background
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
-from ._match import Matched, contained, matched
+from ._match import Matched, codes_ahead, contained, matched
 from ._reach import CALL_STAGES, call_stages
 
 STAGES = ("leads", *CALL_STAGES, "booked")
@@ -78,9 +78,12 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     if on_dask((leads, calls), compute):
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.funnel(leads, calls, compute=compute, **options)
-    stages = call_stages(read_whole(calls), conversation_seconds=conversation_seconds,
-                         positive=positive)
-    return FUNNEL.local(read_whole(leads), stages, **options)
+    leads, calls = read_whole(leads), read_whole(calls)
+    ahead = codes_ahead(leads, calls)
+    stages = call_stages(calls, conversation_seconds=conversation_seconds, positive=positive)
+    for codes in ahead:
+        codes.result()
+    return FUNNEL.local(leads, stages, **options)
 
 
 def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,

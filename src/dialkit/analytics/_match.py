@@ -14,6 +14,7 @@ campaigns is searched).
 from __future__ import annotations
 
 import functools
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,6 +116,23 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     at = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
     found[several] = np.where(distinct[at] == keys, at, -1)
     return found
+
+
+def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[object]]:
+    """The codes of the leads' and the calls' campaigns and phones (:func:`_codes`) started
+    in other threads, to be kept for the :func:`matched` that follows: a funnel finds its
+    calls' stages meanwhile (26 ms beside these codes' 55 and 17). None is started where
+    the match would not find them kept: a column missing (the match names it), or not
+    Arrow's text."""
+    started = []
+    for short, long in (("campaign_id", "campaign_id"), ("phone", "to_number")):
+        if short not in leads or long not in calls:
+            continue
+        columns = leads[short], calls[long]  # taken here: a thread of its own
+        if all(isinstance(column.dtype, pd.StringDtype) and arrow_data(column) is not None
+               for column in columns):
+            started.append(in_background(functools.partial(_codes, *columns)))
+    return started
 
 
 def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
