@@ -29,6 +29,8 @@ from .._threads import in_background
 TEXT = pd.StringDtype("pyarrow")
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
+Coded = tuple[Ints, Ints, pa.Array]
+"""Codes of a short column's texts and a long one's, and the texts they index."""
 
 
 @dataclass(frozen=True)
@@ -118,13 +120,13 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     return found
 
 
-def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[object]]:
+def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[Coded]]:
     """The codes of the leads' and the calls' campaigns and phones (:func:`_codes`) started
     in other threads, to be kept for the :func:`matched` that follows: a funnel finds its
     calls' stages meanwhile (26 ms beside these codes' 55 and 17). None is started where
     the match would not find them kept: a column missing (the match names it), or not
     Arrow's text."""
-    started = []
+    started: list[Future[Coded]] = []
     for short, long in (("campaign_id", "campaign_id"), ("phone", "to_number")):
         if short not in leads or long not in calls:
             continue
@@ -135,7 +137,7 @@ def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[object]
     return started
 
 
-def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
+def _codes(short: pd.Series, long: pd.Series) -> Coded:
     """Codes of the texts of ``short`` (the leads') and ``long`` (the calls'), equal for
     equal texts (-1: null), and the texts they index. The long column is hashed once (as
     the zones hash it: ``hashed``) and the short one looked up in it, its texts the long
@@ -150,7 +152,7 @@ def _codes(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
     return kept("codes", sources, lambda: _coded(short, long))
 
 
-def _coded(short: pd.Series, long: pd.Series) -> tuple[Ints, Ints, pa.Array]:
+def _coded(short: pd.Series, long: pd.Series) -> Coded:
     long_codes, distinct = hashed(long)
     texts = as_arrow(short)
     codes = _filled(pc.index_in(texts, value_set=distinct))
