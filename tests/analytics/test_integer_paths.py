@@ -111,6 +111,25 @@ def test_answer_rates_equal_the_call_by_call_count(moments: list[pd.Timestamp],
         assert got == expected
 
 
+@pytest.mark.parametrize("moments", [MOMENTS, SPREAD], ids=["hourly-table", "one-by-one"])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_a_call_of_no_time_counts_as_one_of_no_zone(moments: list[pd.Timestamp],
+                                                    data: st.DataObject) -> None:
+    """A call without ``created_at`` has no local time: its cell is the one of the calls to
+    numbers of no zone, whatever its number and wherever it falls among the others."""
+    made = data.draw(accounts(moments))["calls"]
+    timeless = data.draw(st.lists(st.booleans(), min_size=len(made), max_size=len(made)))
+    made = made.assign(created_at=made["created_at"].mask(np.array(timeless, bool)))
+    expected = rowwise.answer_rates(made.assign(
+        to_number=made["to_number"].mask(made["created_at"].isna()),
+        created_at=made["created_at"].fillna(pd.Timestamp("2026-06-01", tz="UTC"))))
+    table = answer_rates(arrow(made))
+    assert {(None if pd.isna(h) else int(h), None if pd.isna(d) else str(d)): (n, k)
+            for h, d, n, k in table[["local_hour", "weekday", "calls", "answered"]]
+            .itertuples(index=False)} == expected
+
+
 def test_a_phone_in_several_campaigns_counts_for_the_lead_of_the_call_s_campaign() -> None:
     people = leads(("cmp_a", PHONES[0]), ("cmp_b", PHONES[0]), ("cmp_c", PHONES[0]),
                    ("cmp_b", PHONES[1]))

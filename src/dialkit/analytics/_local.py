@@ -85,15 +85,19 @@ def _zone(name: str) -> ZoneInfo:
 
 def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
                 zones: list[str]) -> tuple[Ints, Ints]:
-    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none."""
+    """Each call's local hour and weekday (Monday 0) in its zone; -1 where none, or no time.
+    Every call goes through :func:`_local_hours`, a call of no time as one of no zone (at
+    another call's tick): no gather and scatter of the known ones, and one conversion a
+    zone for its table (18 against 28 ms for 900,000 calls in 17 zones)."""
     moments = pd.DatetimeIndex(created)
     ticks, unit = moments.asi8, moments.unit
-    known = np.flatnonzero((zone >= 0) & ~np.asarray(moments.isna()))
-    hour = np.full(len(zone), -1, np.int64)
-    day = np.full(len(zone), -1, np.int64)
+    missing = np.asarray(moments.isna())
+    if missing.any():  # read as of no zone, at a time the others span
+        zone = np.where(missing, -1, zone)
+        timed = ticks[~missing]
+        ticks = np.where(missing, timed[0] if len(timed) else 0, ticks)
     per_quarter = int(QUARTER // np.timedelta64(1, unit))
-    hour[known], day[known] = _local_hours(ticks[known], zone[known], zones, unit, per_quarter)
-    return hour, day
+    return _local_hours(ticks, zone, zones, unit, per_quarter)
 
 
 QUARTER = np.timedelta64(15, "m")
@@ -107,21 +111,22 @@ MIXED = int(np.iinfo(np.int64).min)
 
 def _local_hours(ticks: Ints, zone: Ints, zones: list[str], unit: str,
                  per_quarter: int) -> tuple[Ints, Ints]:
-    """Each UTC moment's local hour and weekday in its zone, read from a table per zone of
-    the quarter hours the moments span (each converted at its first and last tick): one
-    division and two lookups a call instead of an offset, a sum and four divisions. A
-    ``MIXED`` quarter, or a span longer than the moments are many, is converted moment
-    by moment, per zone."""
-    hour = np.full(len(ticks), MIXED, np.int64)
-    day = np.full(len(ticks), MIXED, np.int64)
+    """Each UTC moment's local hour and weekday in its zone (-1 for zone -1), read from a
+    table per zone of the quarter hours the moments span (each converted at its first and
+    last tick): one division and two lookups a call instead of an offset, a sum and four
+    divisions. A ``MIXED`` quarter, or a span longer than the moments are many, is
+    converted moment by moment, per zone."""
+    hour = np.where(zone >= 0, MIXED, -1)
+    day = hour.copy()
     if len(ticks) and len(zones):
         bucket = ticks // per_quarter
         first, span = int(bucket.min()), int(bucket.max() - bucket.min()) + 1
         if span * len(zones) <= max(len(ticks), 1 << 16):
             starts = (first + np.arange(span)) * per_quarter
             hours = np.vstack([_quarterly(starts, per_quarter, name, unit) for name in zones])
-            table_hour, table_day = _hour_and_day(hours, MIXED)
-            at = zone * span + (bucket - first)
+            table_hour, table_day = (np.vstack([table, np.full(span, -1)])  # no zone: -1
+                                     for table in _hour_and_day(hours, MIXED))
+            at = np.where(zone >= 0, zone, len(zones)) * span + (bucket - first)
             hour, day = table_hour.ravel()[at], table_day.ravel()[at]
     mixed = np.flatnonzero(hour == MIXED)
     order = mixed[np.argsort(zone[mixed], kind="stable")]
@@ -146,10 +151,9 @@ def _hour_and_day(hours: Ints, missing: int | None = None) -> tuple[Ints, Ints]:
 def _quarterly(starts: Ints, per_quarter: int, name: str, unit: str) -> Ints:
     """The local hour (since 1970) of each UTC quarter hour from ``starts`` in zone
     ``name``; ``MIXED`` where its first and last ticks' offsets differ, or are not a whole
-    number of quarters."""
-    first = _local(starts, name, unit) - starts
-    ends = starts + per_quarter - 1
-    last = _local(ends, name, unit) - ends
+    number of quarters. Both ends converted at once: one conversion a zone, not two."""
+    edges = np.concatenate([starts, starts + per_quarter - 1])
+    first, last = np.split(_local(edges, name, unit) - edges, 2)
     steady = (first == last) & (first % per_quarter == 0)
     return np.where(steady, (starts + first) // (per_quarter * 4), MIXED)
 
