@@ -116,6 +116,17 @@ def test_first_zones_are_phonenumbers_first(phones: pd.Series, part: int,
     assert count.tolist() == [len(zones) for _, zones in EXPECTED]
 
 
+def test_first_zones_of_some_rows_are_theirs_among_the_zones_they_meet(
+        phones: pd.Series) -> None:
+    rows = np.flatnonzero(np.arange(len(TEXTS)) % 3 == 1)
+    names, zone, count = first_zones(phones, rows)
+    expected = [EXPECTED[n][1] for n in rows]
+    assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
+        zones[0] if zones else None for zones in expected]
+    assert names == sorted({zones[0] for zones in expected if zones})
+    assert count.tolist() == [len(zones) for zones in expected]
+
+
 @pytest.mark.parametrize("dtype", ["string[pyarrow]", object])
 @pytest.mark.parametrize("cells", [[None], [None, None], []])
 def test_a_column_of_no_number_has_unknown_zones(dtype: object, cells: list[None]) -> None:

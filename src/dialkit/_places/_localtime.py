@@ -108,17 +108,19 @@ def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
     return pairs[["id", "to_number", "zone", "local_time"]]
 
 
-def first_zones(phones: pd.Series) -> tuple[list[str], Ints, Ints]:
+def first_zones(phones: pd.Series, rows: Rows | None = None) -> tuple[list[str], Ints, Ints]:
     """Each row's number placed in one zone, for tables by local time: the zone names met,
     each row's index into them (its number's first zone, the one ``phonenumbers`` lists
-    first; -1 when none is known), and how many zones its number has.
+    first; -1 when none is known), and how many zones its number has; of the ``rows`` of
+    ``phones`` only, where given (the outbound calls of a table: the zones met among
+    them, and no gather of the other rows).
 
     Example:
         >>> names, zone, count = first_zones(pd.Series(["+12125550100"]))
         >>> names[zone[0]], int(count[0])
         ('America/New_York', 1)
     """
-    first, count = first_zone(phones)
+    first, count = first_zone(phones, rows)
     met = np.flatnonzero(np.bincount(first + 1, minlength=len(ZONES) + 1)[1:])
     rank = np.full(len(ZONES) + 1, -1, np.int64)  # a row of no zone (-1) takes the last
     rank[met] = np.arange(len(met))

@@ -93,20 +93,28 @@ def zoned(phones: pd.Series) -> Zoned:
     return Zoned(row, zone, np.flatnonzero(sizes == 0))
 
 
-def first_zone(phones: pd.Series) -> tuple[Ints, Ints]:
+def first_zone(phones: pd.Series, rows: Rows | None = None) -> tuple[Ints, Ints]:
     """Each row's first zone (the one ``phonenumbers`` lists first: an index into
-    :data:`ZONES`, -1 where none is known) and how many zones its number has."""
-    sets = _row_sets(phones)
-    return _SET_FIRST[sets], _SET_SIZES[sets]
+    :data:`ZONES`, -1 where none is known) and how many zones its number has; of the
+    ``rows`` only, where given. Read per distinct number, then gathered once per row."""
+    codes, per_number = _number_sets(phones)
+    at = codes if rows is None else codes[rows]  # a null's row (-1) takes the last: none
+    return np.r_[_SET_FIRST[per_number], -1][at], np.r_[_SET_SIZES[per_number], 0][at]
 
 
 def _row_sets(phones: pd.Series) -> Ints:
-    """Each row's zones as an index into ``_SETS`` (0: none known, or no number): asked once
-    per distinct number, and kept with the column's hash (:func:`hashed`)."""
-    rows, distinct = hashed(phones)
-    per_number = kept("zone sets", distinct, lambda: _zone_sets(distinct))
-    found: Ints = np.r_[per_number, 0][rows]  # a null's row (-1) takes the last: none
+    """Each row's zones as an index into ``_SETS`` (0: none known, or no number)."""
+    codes, per_number = _number_sets(phones)
+    found: Ints = np.r_[per_number, 0][codes]  # a null's row (-1) takes the last: none
     return found
+
+
+def _number_sets(phones: pd.Series) -> tuple[Ints, Ints]:
+    """Each row's index into the column's distinct numbers (-1: null), and each distinct
+    number's zones as an index into ``_SETS``: asked once per distinct number, and kept
+    with the column's hash (:func:`hashed`)."""
+    codes, distinct = hashed(phones)
+    return codes, kept("zone sets", distinct, lambda: _zone_sets(distinct))
 
 
 def zones_of(phones: pd.Series) -> pd.DataFrame:

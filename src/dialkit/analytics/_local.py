@@ -66,14 +66,9 @@ def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
     numbers = calls["to_number"]
     if not isinstance(numbers.dtype, pd.StringDtype):  # objects: hashed as text
         numbers = numbers.astype(TEXT)
-    names, zone, count = first_zones(numbers)
-    zone, count = zone[rows], count[rows]
-    used = np.flatnonzero(np.bincount(zone + 1, minlength=len(names) + 1)[1:])
-    rank = np.full(len(names) + 1, -1, np.int64)  # no zone (-1) takes the last
-    rank[used] = np.arange(len(used))
-    zones = [names[n] for n in used]
-    hour, day = _wall_clock(calls["created_at"].array[rows], rank[zone], zones)
-    return Clock(rank[zone], zones, count > 1, hour, day)
+    zones, zone, count = first_zones(numbers, rows)
+    hour, day = _wall_clock(calls["created_at"].array[rows], zone, zones)
+    return Clock(zone, zones, count > 1, hour, day)
 
 
 @functools.cache
