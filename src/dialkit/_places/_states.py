@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 
 from ._areas import Objects, area_states
 from ._kept import hashed
-from ._zones import Ints, _asked_number, _parse, _regions_and_types, _take
+from ._texts import _take
+from ._zones import Ints, _asked_number, _parse, _regions_and_types
 
 
 @dataclass(frozen=True)
