@@ -259,9 +259,17 @@ def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:
         if metadata is None:
             strips[rows] = True
         elif metadata.national_prefix_for_parsing:
-            prefix = f"^(?:{metadata.national_prefix_for_parsing})"
-            strips[rows] = _match(_take(nsn, rows), prefix)
+            strips[rows] = _starts(_take(nsn, rows), metadata.national_prefix_for_parsing)
     return strips
+
+
+def _starts(nsn: pa.Array, prefix: str) -> Bools:
+    """Where the pattern ``prefix`` matches the start of a number. A pattern of digits
+    alone (+1's ``1``, and 95 more of the 115) is those digits, looked for as text: 0.75
+    against 2.2 ms for 183,000 numbers."""
+    if prefix.isdecimal() and prefix.isascii():
+        return np.asarray(pc.fill_null(pc.starts_with(nsn, prefix), False))
+    return _match(nsn, f"^(?:{prefix})")
 
 
 def _regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], Ints]:
