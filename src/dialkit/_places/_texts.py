@@ -50,11 +50,16 @@ def _match(values: pa.Array, pattern: str) -> Bools:
 
 
 def _subset(values: pa.Array, among: Bools, pattern: str | None) -> Bools:
-    """Where ``pattern`` matches, tried only on the rows ``among``."""
+    """Where ``pattern`` matches, of the rows ``among``: tried on those rows alone where
+    they are few, else on all (taking most of the texts costs more than matching the
+    others: 183,000 numbers, all but one in 1,000 among, 9.9 against 11.4 ms)."""
     found = np.zeros(len(values), bool)
     rows = np.flatnonzero(among)
-    if pattern is not None and len(rows):
-        found[rows] = _match(_take(values, rows), pattern)
+    if pattern is None or not len(rows):
+        return found
+    if 2 * len(rows) > len(values):
+        return _match(values, pattern) & among
+    found[rows] = _match(_take(values, rows), pattern)
     return found
 
 
