@@ -61,11 +61,14 @@ class Matched:
         np.bitwise_or.at(per_pair, self.call_pair[known], bits[known])
         return per_pair[self.lead_pair]
 
-    def per_campaign(self, lead_mask: Bools) -> Ints:
-        """How many leads of each campaign have ``lead_mask``."""
+    def per_campaign(self, kind: Ints, kinds: int) -> Ints:
+        """How many leads of each campaign (rows) are of each kind (columns; ``kind``, each
+        lead's, 0 to ``kinds`` - 1), from one pass over the leads."""
         known = self.lead_campaign >= 0
-        return np.bincount(self.lead_campaign[known & lead_mask],
-                           minlength=len(self.campaigns)).astype(np.int64)
+        flat = self.lead_campaign[known] * kinds + kind[known]
+        counts: Ints = np.bincount(flat, minlength=len(self.campaigns) * kinds).reshape(
+            len(self.campaigns), kinds)
+        return counts
 
 
 def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Matched:
