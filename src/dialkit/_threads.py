@@ -4,7 +4,9 @@ pyarrow's kernels (hashing, regular expressions, ``is_in``) and numpy's large
 operations release the GIL, so a thread doing one while this one does another runs
 beside it: a frame's first funnel hashes the calls' numbers while another thread hashes
 their campaigns and looks up the bookings, and the zones of 183,000 distinct numbers are
-found in two halves at once (60 against 110 ms on an idle machine of two cores).
+found in two halves at once (60 against 110 ms on an idle machine of two cores; with
+the other core busy elsewhere, 124 against 125 ms: the threads only help where a core is
+free, and then they cost nothing to speak of).
 
 Work handed to the pool never waits on the pool (a part run in one of its threads runs
 its own parts in that thread), so no part waits for a thread that is waiting for it.
