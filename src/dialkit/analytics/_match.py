@@ -55,10 +55,11 @@ class Matched:
 
     def reached(self, bits: NDArray[np.uint8]) -> NDArray[np.uint8]:
         """Per lead: the ``bits`` of the calls of its pair, or-ed together (one pass over
-        the calls for every bit, not one a bit)."""
-        per_pair = np.zeros(self.pairs, np.uint8)
-        known = self.call_pair >= 0
-        np.bitwise_or.at(per_pair, self.call_pair[known], bits[known])
+        the calls for every bit, not one a bit; every call, those of no pair or-ed into a
+        last entry no lead reads: 21.5 against 29.6 ms for a million calls, where the
+        calls of a pair were taken first)."""
+        per_pair = np.zeros(self.pairs + 1, np.uint8)  # a call of no pair (-1) on the last
+        np.bitwise_or.at(per_pair, self.call_pair, bits)  # no gather of the calls of a pair
         return per_pair[self.lead_pair]
 
     def per_campaign(self, kind: Ints, kinds: int) -> Ints:
