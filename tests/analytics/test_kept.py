@@ -9,13 +9,14 @@ import gc
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pytest
 import rowwise
 from handmade import answered, arrow, calls, leads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit._places import _kept
-from dialkit.analytics import answer_rates, attempts_to_contact, funnel
+from dialkit.analytics import _match, answer_rates, attempts_to_contact, funnel
 
 
 def account() -> dict[str, pd.DataFrame]:
@@ -55,6 +56,18 @@ def test_leads_and_bookings_changed_in_place_are_matched_anew() -> None:
     assert {(c, None if pd.isna(a) else int(a)): n for c, a, n in tries[
         ["campaign_id", "attempts", "leads"]].itertuples(index=False)} == rowwise.attempts(
         frames["leads"], frames["calls"])
+
+
+def test_a_funnel_finds_each_columns_codes_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    found: list[str] = []
+    coded = _match._coded
+    monkeypatch.setattr(_match, "_coded", lambda short, long: found.append(
+        str(long.name)) or coded(short, long))
+    frames = account()
+    table = funnel(**frames)  # the phones' in another thread, the campaigns' in this one
+    assert sorted(found) == ["campaign_id", "to_number"]  # the match found both kept
+    assert {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
+            .itertuples(index=False) if n} == rowwise.funnel(**frames)
 
 
 def test_nothing_kept_outlives_its_data() -> None:

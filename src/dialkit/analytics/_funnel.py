@@ -19,7 +19,7 @@ import pandas as pd
 from .._partitions import Plan, on_dask, read_whole, register
 from .._threads import in_background
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
-from ._match import Ints, Matched, codes_ahead, contained, matched
+from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, matched
 from ._reach import CALL_STAGES, call_stages
 
 STAGES = ("leads", *CALL_STAGES, "booked")
@@ -79,8 +79,9 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.funnel(leads, calls, compute=compute, **options)
     leads, calls = read_whole(leads), read_whole(calls)
-    ahead = codes_ahead(leads, calls)
+    ahead = codes_ahead(leads, calls)  # the phones', in another thread
     stages = call_stages(calls, conversation_seconds=conversation_seconds, positive=positive)
+    campaign_codes(leads, calls)  # in this one meanwhile
     for codes in ahead:
         codes.result()
     return FUNNEL.local(leads, stages, **options)
