@@ -217,6 +217,18 @@ def test_local_hours_of_zones_off_the_hour_are_zoneinfo_s(number: str, moments: 
             ] == expected
 
 
+def test_moments_years_apart_are_converted_call_by_call() -> None:
+    """Calls spanning more quarter hours than there are calls skip the table: each local
+    hour as ``zoneinfo`` gives it, and a number of no known zone (+800) in the null cell."""
+    moments = ["2020-03-08T06:30:00Z", "2026-06-01T14:10:00Z", "2026-11-01T05:45:00Z"]
+    made = calls(*[{"to_number": "+12125550101", "created_at": at} for at in moments],
+                 {"to_number": "+80012345678", "created_at": "2023-01-01T00:00:00Z"})
+    expected = sorted(pd.Timestamp(at).tz_convert("America/New_York").hour for at in moments)
+    table = answer_rates(made, by=("local_hour",))
+    assert [None if pd.isna(h) else h for h, n in table[["local_hour", "calls"]].values
+            .tolist() for _ in range(n)] == [*expected, None]
+
+
 def test_an_hour_in_which_the_offset_changes_half_past_is_read_call_by_call() -> None:
     """Adelaide falls back at 16:30 UTC on 4 April 2026 (03:00 ACDT to 02:00 ACST): the
     calls a quarter before and after fall in one UTC hour of two offsets."""

@@ -107,22 +107,13 @@ MIXED = int(np.iinfo(np.int64).min)
 def _local_hours(ticks: Ints, zone: Ints, zones: list[str], unit: str,
                  per_quarter: int) -> tuple[Ints, Ints]:
     """Each UTC moment's local hour and weekday in its zone (-1 for zone -1), read from a
-    table per zone of the quarter hours the moments span (each converted at its first and
-    last tick): one division and two lookups a call instead of an offset, a sum and four
-    divisions. A ``MIXED`` quarter, or a span longer than the moments are many, is
-    converted moment by moment, per zone."""
-    hour = np.where(zone >= 0, MIXED, -1)
-    day = hour.copy()
-    if len(ticks) and len(zones):
-        bucket = ticks // per_quarter
-        first, span = int(bucket.min()), int(bucket.max() - bucket.min()) + 1
-        if span * len(zones) <= max(len(ticks), 1 << 16):
-            starts = (first + np.arange(span)) * per_quarter
-            hours = np.vstack([_quarterly(starts, per_quarter, name, unit) for name in zones])
-            table_hour, table_day = (np.vstack([table, np.full(span, -1)])  # no zone: -1
-                                     for table in _hour_and_day(hours, MIXED))
-            at = np.where(zone >= 0, zone, len(zones)) * span + (bucket - first)
-            hour, day = table_hour.ravel()[at], table_day.ravel()[at]
+    table per zone of the quarter hours the moments span (:func:`_tabled`). A ``MIXED``
+    quarter, or a span longer than the moments are many, is converted moment by moment,
+    per zone."""
+    tabled = _tabled(ticks, zone, zones, unit, per_quarter)
+    if tabled is None:  # every moment of a zone converted
+        tabled = np.where(zone >= 0, MIXED, -1), np.where(zone >= 0, MIXED, -1)
+    hour, day = tabled
     mixed = np.flatnonzero(hour == MIXED)
     order = mixed[np.argsort(zone[mixed], kind="stable")]
     bounds = np.searchsorted(zone[order], np.arange(len(zones) + 1))
@@ -132,6 +123,28 @@ def _local_hours(ticks: Ints, zone: Ints, zones: list[str], unit: str,
         hour[rows], day[rows] = _hour_and_day(_local(ticks[rows], zones[code], unit)
                                               // per_hour)
     return hour, day
+
+
+def _tabled(ticks: Ints, zone: Ints, zones: list[str], unit: str,
+            per_quarter: int) -> tuple[Ints, Ints] | None:
+    """Each moment's local hour and weekday from a table per zone of the quarter hours the
+    moments span (each converted at its first and last tick; ``MIXED`` where they differ),
+    a moment of zone -1 read from the table's last row (-1), by its negative index: one
+    division and two lookups a call instead of an offset, a sum and four divisions; None
+    where there is no moment or zone, or the span is longer than the moments are many."""
+    if not len(ticks) or not zones:
+        return None
+    bucket = ticks // per_quarter
+    first = int(bucket.min())
+    span = int(bucket.max()) - first + 1
+    if span * len(zones) > max(len(ticks), 1 << 16):
+        return None
+    starts = (first + np.arange(span)) * per_quarter
+    hours = np.vstack([_quarterly(starts, per_quarter, name, unit) for name in zones])
+    table_hour, table_day = (np.vstack([table, np.full(span, -1)]).ravel()  # no zone: -1
+                             for table in _hour_and_day(hours, MIXED))
+    at = zone * span + (bucket - first)  # zone -1: the last row, from -span
+    return table_hour[at], table_day[at]
 
 
 def _hour_and_day(hours: Ints, missing: int | None = None) -> tuple[Ints, Ints]:
