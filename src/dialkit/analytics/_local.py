@@ -112,7 +112,8 @@ def _local_hours(ticks: Ints, zone: Ints, zones: list[str], unit: str,
     per zone."""
     tabled = _tabled(ticks, zone, zones, unit, per_quarter)
     if tabled is None:  # every moment of a zone converted
-        tabled = np.where(zone >= 0, MIXED, -1), np.where(zone >= 0, MIXED, -1)
+        unread = np.where(zone >= 0, MIXED, -1)
+        tabled = unread, unread.copy()  # two arrays: each is filled in below
     hour, day = tabled
     mixed = np.flatnonzero(hour == MIXED)
     order = mixed[np.argsort(zone[mixed], kind="stable")]
