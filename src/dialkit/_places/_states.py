@@ -18,7 +18,8 @@ import pyarrow.compute as pc
 from ._areas import Objects, area_states
 from ._kept import hashed
 from ._texts import _take
-from ._zones import Ints, _asked_number, _parse, _regions_and_types
+from ._types import regions_and_types
+from ._zones import Ints, _asked_number, _parse
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def places(phones: pd.Series) -> Places:
     region = np.full(len(texts), None, object)
     state = np.full(len(texts), None, object)
     parsed, code, nsn, slow = _parse(texts)
-    found, kind = _regions_and_types(code, nsn)
+    found, kind = regions_and_types(code, nsn)
     region[parsed] = found
     us = np.flatnonzero((code == 1) & (found == "US") & np.isin(kind, _GEOGRAPHIC))
     if len(us):
