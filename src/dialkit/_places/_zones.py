@@ -34,6 +34,7 @@ from phonenumbers.tzdata import TIMEZONE_DATA
 
 from .._threads import side_by_side
 from ._kept import hashed, kept
+from ._prefixes import prefix_sizes, representatives
 from ._texts import _groups, _lengths, _match, _plain, _sliced, _take
 from ._types import regions_and_types
 
@@ -174,10 +175,18 @@ def _part_zone_sets(texts: pa.Array) -> Ints:
     """:func:`_zone_sets` of some texts, in this thread."""
     sets = np.zeros(len(texts), np.int64)
     parsed, code, nsn, slow = _parse(texts)
-    kind = regions_and_types(code, nsn)[1]
-    sets[parsed] = _zones_by_type(code, nsn, kind)
+    sets[parsed] = _decided_sets(code, nsn)
     sets[slow] = [_asked(text)[1] for text in _take(texts, slow).to_pylist()]
     return sets
+
+
+def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
+    """The zones of parsed numbers (their calling codes and national numbers), each number
+    answered as the one its leading digits decide alike (:func:`representatives`): 13,000
+    numbers asked for 183,000 of an account."""
+    chosen, group = representatives(code, nsn)
+    code, nsn = code[chosen], _take(nsn, chosen)
+    return _zones_by_type(code, nsn, regions_and_types(code, nsn)[1])[group]
 
 
 def _asked(text: str) -> tuple[str | None, int]:
@@ -308,7 +317,7 @@ def _by_prefix(nsn: pa.Array, code: int) -> Ints:
         long = size - len(str(code)) >= width
         sets[long] = table[digits[long] // 10 ** (size[long] - len(str(code)) - width)]
         left = np.flatnonzero(~long)
-    for wanted in _prefix_sizes(code):
+    for wanted in prefix_sizes(code):
         taken = np.minimum(size[left], wanted)
         key = head[left] // 10 ** (size[left] - taken) * _KEY_WIDTH + taken
         at = _PREFIX_KEYS.get_indexer(key)
@@ -327,7 +336,7 @@ def _prefix_table(code: int) -> tuple[int, NDArray[np.int16]] | None:
     million entries (a prefix over six digits after the calling code); two bytes an
     entry (``_SETS`` holds a few hundred answers)."""
     text = str(code)
-    width = max([0, *(size - len(text) for size in _prefix_sizes(code))])
+    width = max([0, *(size - len(text) for size in prefix_sizes(code))])
     if width > 6:
         return None
     table = np.zeros(10**width, np.int16)
@@ -338,12 +347,3 @@ def _prefix_table(code: int) -> tuple[int, NDArray[np.int16]] | None:
             start, scale = int(prefix[len(text):]), 10 ** (width - len(prefix) + len(text))
             table[start * scale:(start + 1) * scale] = _SET_IDS[zones]
     return width, table
-
-
-@functools.cache
-def _prefix_sizes(code: int) -> list[int]:
-    """The lengths of the table's prefixes a number of calling code ``code`` can start
-    with, longest first."""
-    text = str(code)
-    return sorted({len(prefix) for prefix in TIMEZONE_DATA
-                   if prefix.startswith(text) or text.startswith(prefix)}, reverse=True)

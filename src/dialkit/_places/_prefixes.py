@@ -1,0 +1,174 @@
+"""How many leading digits decide a number's region, type and zones, so that the numbers
+that share them are asked as one.
+
+``phonenumbers`` decides a number by its metadata's patterns and the prefixes of its
+zone table, and those read only a number's first digits: the North American patterns
+end in "any digits" (``\\d{4}``) after at most seven, the zone table's prefixes after
+six. So of the 183,000 distinct numbers of an account, which share some 13,000 area
+codes and exchanges, one per six leading digits is asked, and its answer is every
+other's: read off the patterns themselves (:func:`decided_by`), not assumed of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
+from phonenumbers.tzdata import TIMEZONE_DATA
+
+from ._texts import _groups, _lengths, _match, _sliced, _take
+from ._types import type_patterns
+
+Ints = NDArray[np.int64]
+Rows = NDArray[np.intp]
+
+_PARSER: Any = __import__("re._parser").__dict__["_parser"]
+"""Python's own reader of regular expressions (no public module has its parse tree)."""
+_C: Any = __import__("re._constants").__dict__["_constants"]
+_ANY_DIGIT = ([(_C.CATEGORY, _C.CATEGORY_DIGIT)], [(_C.RANGE, (48, 57))])
+_ANCHORS = (_C.AT_BEGINNING, _C.AT_END, _C.AT_BEGINNING_STRING, _C.AT_END_STRING)
+MAX_DIGITS = 15
+"""Most leading digits a key is made of (an int64 holds them, times 16, plus their count)."""
+
+
+def decided_by(pattern: str) -> int | None:
+    """How many leading characters decide whether a text of digits matches ``pattern``,
+    whole or at its start, among texts of one length: the furthest a character that is
+    not "any digit" ends, on any path through it (after a repeat of a character that
+    is, or alternatives of several lengths, at its furthest). Any path matches the same
+    texts' other characters alike (each is any digit), and a path of another length
+    than the text's matches none of them. None: a repeat without bound before such a
+    character, or a construct this does not read (a look-around, a back reference)."""
+    try:
+        _, decided = _reach(_PARSER.parse(pattern), 0.0)
+    except _Unread:
+        return None
+    return None if math.isinf(decided) else int(decided)
+
+
+class _Unread(Exception):
+    """A construct :func:`_reach` does not read."""
+
+
+def _reach(items: Any, start: float) -> tuple[float, float]:
+    """The furthest end of ``items`` begun at ``start`` at the furthest, and the furthest
+    end of a character among them that is not "any digit" (``start``'s own: none)."""
+    end = decided = start
+    for op, value in items:
+        if op is _C.AT and value in _ANCHORS:
+            continue
+        if op is _C.IN and value in _ANY_DIGIT:
+            end += 1
+        elif op in (_C.LITERAL, _C.NOT_LITERAL, _C.IN, _C.ANY):
+            end = decided = end + 1
+        elif op is _C.SUBPATTERN:
+            end, inner = _reach(value[-1], end)
+            decided = max(decided, inner)
+        elif op is _C.BRANCH:
+            reached = [_reach(path, end) for path in value[1]]
+            end, decided = max(e for e, _ in reached), max(decided, *(d for _, d in reached))
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
+            size, inner = _reach(value[2], 0.0)
+            times = math.inf if value[1] is _C.MAXREPEAT else value[1]
+            end += times * size if size else 0
+            decided = max(decided, end) if inner else decided
+        else:
+            raise _Unread(op)
+    return end, decided
+
+
+def representatives(code: Ints, nsn: pa.Array) -> tuple[Rows, Rows]:
+    """Of parsed numbers (calling codes and national numbers), the rows of one number per
+    group decided alike (ascending), and each number's group: an index into them."""
+    chosen = np.arange(len(code))
+    for pair, rows in _groups(code * 100 + _lengths(nsn)):  # a length under 100
+        alike, firsts = _alike(_take(nsn, rows), *divmod(pair, 100))
+        chosen[rows] = rows[firsts][alike]
+    own = chosen == np.arange(len(code))
+    return np.flatnonzero(own), (np.cumsum(own) - 1)[chosen]
+
+
+def _alike(nsn: pa.Array, code: int, size: int) -> tuple[Ints, Ints]:
+    """National numbers of calling code ``code``, all ``size`` digits long, grouped by the
+    leading digits that decide them: each one's group, and each group's first number (a
+    group split apart is left with none: its first number is then its first part's). A
+    number that a region reading further may claim is grouped by all the digits any
+    region reads (more groups than needed, never fewer)."""
+    base, reach, deeper = _depths(code, size)
+    if reach >= size or reach > MAX_DIGITS:
+        return np.arange(len(nsn)), np.arange(len(nsn))
+    digits = (np.asarray(pc.cast(_sliced(nsn, 0, reach), pa.int64()), np.int64) if reach
+              else np.zeros(len(nsn), np.int64))  # no digit decides: all alike
+    scale = 10 ** (reach - base)
+    alike, firsts = _grouped(digits // scale)
+    if not deeper:
+        return alike, firsts
+    heads = _take(nsn, firsts)  # a group's first is as any: its base digits decide these
+    further = np.zeros(len(firsts), bool)
+    for leading in deeper:
+        further |= _match(heads, f"^(?:{leading})")
+    rows = np.flatnonzero(further[alike])  # split by all the digits read, as new groups
+    split, starts = _grouped(digits[rows])
+    alike = alike.copy()
+    alike[rows] = len(firsts) + split
+    return alike, np.r_[firsts, rows[starts]]
+
+
+def _grouped(keys: Ints) -> tuple[Ints, Ints]:
+    """Each key's group (in order of first appearance) and each group's first row: a new
+    group's number exceeds every one before it."""
+    alike = pd.factorize(keys)[0].astype(np.int64)
+    seen = np.maximum.accumulate(alike)
+    return alike, np.flatnonzero(np.diff(seen, prepend=-1) > 0)
+
+
+@functools.cache
+def _depths(code: int, size: int) -> tuple[int, int, tuple[str, ...]]:
+    """For numbers of calling code ``code`` and ``size`` national digits: how many leading
+    digits decide their region, type and zones, but for the regions whose types read
+    further; how many those read; and those regions' leading digits (only a number they
+    match is tried as such). ``size``: every digit, where some pattern is not read
+    (:func:`decided_by`)."""
+    regions = COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+    found: list[int | None] = [max([len(str(code)), *prefix_sizes(code)]) - len(str(code))]
+    deeper = []
+    for region in regions:
+        leading = _leading_digits(region) if len(regions) > 1 else None
+        patterns = type_patterns(code, region, size)
+        texts = () if patterns is None else (
+            patterns.general, *(p for _, p in patterns.earlier), patterns.fixed,
+            patterns.mobile)
+        depths = [decided_by(text) for text in texts if text is not None]
+        depth = None if None in depths else max([0, *(d for d in depths if d is not None)])
+        if leading is None:
+            found.append(depth)
+        else:
+            found.append(decided_by(leading))
+            deeper.append((leading, depth))
+    if None in found or any(depth is None for _, depth in deeper):
+        return size, size, ()
+    base = max(d for d in found if d is not None)
+    further = [(lead, d) for lead, d in deeper if d is not None and d > base]
+    return base, max([base, *(d for _, d in further)]), tuple(lead for lead, _ in further)
+
+
+def _leading_digits(region: str) -> str | None:
+    """A region's leading digits, as ``_region_code_for_number_from_list`` reads them."""
+    metadata = PhoneMetadata.metadata_for_region(region.upper(), None)
+    return None if metadata is None else metadata.leading_digits
+
+
+@functools.cache
+def prefix_sizes(code: int) -> list[int]:
+    """The lengths of the zone table's prefixes a number of calling code ``code`` can start
+    with, longest first."""
+    text = str(code)
+    return sorted({len(prefix) for prefix in TIMEZONE_DATA
+                   if prefix.startswith(text) or text.startswith(prefix)}, reverse=True)
