@@ -12,15 +12,13 @@ which a zone's offset changes is converted call by call.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._places._localtime import first_zones
+from .._places._localtime import first_zones, zone_info
 from ._match import TEXT, Ints
 
 Rows = NDArray[np.intp]
@@ -69,13 +67,6 @@ def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:
     zones, zone, count = first_zones(numbers, rows)
     hour, day = _wall_clock(calls["created_at"].array[rows], zone, zones)
     return Clock(zone, zones, count > 1, hour, day)
-
-
-@functools.cache
-def _zone(name: str) -> ZoneInfo:
-    """A zone, kept: ``ZoneInfo`` keeps only its last few zones once no time refers to them
-    and reads the others' files again, a millisecond a zone and a table."""
-    return ZoneInfo(name)
 
 
 def _wall_clock(created: pd.api.extensions.ExtensionArray, zone: Ints,
@@ -170,4 +161,4 @@ def _quarterly(starts: Ints, per_quarter: int, name: str, unit: str) -> Ints:
 def _local(ticks: Ints, name: str, unit: str) -> Ints:
     """UTC ticks as the wall-clock ticks of zone ``name``."""
     moments = pd.DatetimeIndex(ticks.view(f"datetime64[{unit}]")).tz_localize("UTC")
-    return np.asarray(moments.tz_convert(_zone(name)).tz_localize(None).asi8, np.int64)
+    return np.asarray(moments.tz_convert(zone_info(name)).tz_localize(None).asi8, np.int64)
