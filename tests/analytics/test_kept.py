@@ -115,3 +115,34 @@ def test_a_column_hashes_to_its_texts_dictionary_codes(texts: list[str | None],
     encoded = pc.dictionary_encode(pa.array(texts, pa.string()))
     assert codes.tolist() == encoded.indices.fill_null(-1).to_pylist()
     assert distinct.type == pa.string() and distinct.to_pylist() == encoded.dictionary.to_pylist()
+
+
+def _first_seen(*columns: list[str | None]) -> tuple[list[list[int]], list[str]]:
+    """Each column's codes into the texts in first-seen order over the columns in turn."""
+    order: dict[str, int] = {}
+    codes = [[-1 if text is None else order.setdefault(text, len(order)) for text in column]
+             for column in columns]
+    return codes, list(order)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.sampled_from(TEXTS), max_size=30),
+       others=st.lists(st.sampled_from(TEXTS), max_size=30), start=st.integers(0, 3),
+       hashed_first=st.booleans())
+def test_a_column_hashed_with_another_codes_both_in_first_seen_order(
+        texts: list[str | None], others: list[str | None], start: int,
+        hashed_first: bool) -> None:
+    """``hashed_with``: the column's texts coded in first-seen order, then the other's it
+    lacks; in one pass (the column's hash not kept yet) or looked up in the column's hash
+    (kept); and the column's hash kept either way, the one ``hashed`` gives."""
+    column = pd.Series(["+19175550199"] * start + texts, dtype="string[pyarrow]").iloc[start:]
+    other = pd.Series(others, dtype="string[pyarrow]")
+    if hashed_first:
+        _kept.hashed(column)
+    codes, other_codes, distinct = _kept.hashed_with(column, other)
+    (expected, expected_other), expected_texts = _first_seen(texts, others)
+    assert (codes.tolist(), other_codes.tolist()) == (expected, expected_other)
+    assert distinct.type == pa.string() and distinct.to_pylist() == expected_texts
+    kept_codes, kept_distinct = _kept.hashed(column)
+    assert kept_codes.tolist() == expected
+    assert kept_distinct.to_pylist() == expected_texts[:len(set(texts) - {None})]

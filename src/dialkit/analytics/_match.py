@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._kept import arrow_data, hashed, kept
+from .._places._kept import arrow_data, hashed_with, kept
 from .._threads import in_background
 
 TEXT = pd.StringDtype("pyarrow")
@@ -159,13 +159,12 @@ def _keyable(leads: pd.DataFrame, calls: pd.DataFrame, short: str,
 
 def _codes(short: pd.Series, long: pd.Series) -> Coded:
     """Codes of the texts of ``short`` (the leads') and ``long`` (the calls'), equal for
-    equal texts (-1: null), and the texts they index. The long column is hashed once (as
-    the zones hash it: ``hashed``) and the short one looked up in it, its texts the long
-    one lacks coded after; the answer is kept while both columns' data live, so the same
-    frames' next funnel or attempts hash nothing (a notebook asks both, a widget each
-    redraw)."""
-    if not isinstance(long.dtype, pd.StringDtype):  # ids read from a CSV as numbers
-        long = long.astype(TEXT)
+    equal texts (-1: null), and the texts they index: ``long``'s hash (as the zones hash
+    it, and kept), ``short``'s texts it lacks coded after (:func:`hashed_with`); the
+    answer is kept while both columns' data live, so the same frames' next funnel or
+    attempts hash nothing (a notebook asks both, a widget each redraw)."""
+    short, long = (c if isinstance(c.dtype, pd.StringDtype) else c.astype(TEXT)  # ids
+                   for c in (short, long))  # read from a CSV as numbers
     sources = (arrow_data(short), arrow_data(long))
     if None in sources:
         return _coded(short, long)
@@ -173,14 +172,8 @@ def _codes(short: pd.Series, long: pd.Series) -> Coded:
 
 
 def _coded(short: pd.Series, long: pd.Series) -> Coded:
-    long_codes, distinct = hashed(long)
-    texts = as_arrow(short)
-    codes = _filled(pc.index_in(texts, value_set=distinct))
-    lacking = np.flatnonzero((codes < 0) & np.asarray(texts.is_valid(), bool))
-    extra = pc.dictionary_encode(texts.take(pa.array(lacking, pa.int64())))
-    codes[lacking] = len(distinct) + _filled(extra.indices)
-    codes.setflags(write=False)  # kept, shared by every caller
-    return codes, long_codes, pa.concat_arrays([distinct, extra.dictionary])
+    long_codes, codes, texts = hashed_with(long, short)
+    return codes, long_codes, texts
 
 
 def contained(column: pd.Series, values: pd.Series) -> Bools:
@@ -207,8 +200,3 @@ def as_arrow(column: pd.Series) -> pa.Array:
     """A column as one Arrow string array."""
     values = pa.array(column.astype(TEXT).array, pa.string())
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-
-
-def _filled(indices: pa.Array) -> Ints:
-    """Arrow indices as int64, null as -1."""
-    return np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
