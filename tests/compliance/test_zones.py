@@ -58,7 +58,10 @@ def _texts() -> list[str | None]:
         other += [phonenumbers.format_number(number, style) for style in STYLES]
     random = ["+" * int(rng.integers(0, 2)) + "".join(rng.choice(list("0123456789"), size))
               for size in rng.integers(1, 19, 1500)]
-    return [*e164, *other, *random, None, "", "+", "+1", "+12125550123"]
+    unicode = ["+\u0661\u0662\u0661\u0662\u0665\u0665\u0665\u0660\u0661\u0660\u0660",
+               "+1\u06622125550100", "+\u00e92125550100", "\u00e9+12125550100",
+               "+\uff11\uff12125550100"]  # digits phonenumbers reads, and a letter
+    return [*e164, *other, *random, *unicode, None, "", "+", "+1", "+12125550123"]
 
 
 TEXTS = _texts()

