@@ -31,12 +31,20 @@ def _plain(texts: pa.Array) -> Bools:
     return np.asarray(pc.fill_null(plain, False), bool) & (lengths >= 4) & (lengths <= MAX_TEXT)
 
 
+FEW_KEYS = 8
+"""Most keys whose rows :func:`_groups` picks a pass a key rather than by one sort of all
+(183,000 numbers of two calling codes: 1.8 against 5.1 ms of CPU, 3 runs of 41)."""
+
+
 def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]]:
     """The rows of each distinct key (of the rows ``among``), keys in first-seen order."""
     rows = np.arange(len(keys)) if among is None else np.flatnonzero(among)
     codes, distinct = pd.factorize(keys[rows])
     if len(distinct) < 2:
         yield from ((int(key), rows) for key in distinct)
+        return
+    if len(distinct) <= FEW_KEYS:
+        yield from ((int(key), rows[codes == n]) for n, key in enumerate(distinct))
         return
     small = codes.astype(np.int16) if len(distinct) < 2**15 else codes
     order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
