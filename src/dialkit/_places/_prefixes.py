@@ -12,6 +12,7 @@ other's: read off the patterns themselves (:func:`decided_by`), not assumed of t
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 from typing import Any
 
@@ -29,13 +30,13 @@ from ._types import type_patterns
 Ints = NDArray[np.int64]
 Rows = NDArray[np.intp]
 
-_PARSER: Any = __import__("re._parser").__dict__["_parser"]
+_PARSER: Any = importlib.import_module("re._parser")
 """Python's own reader of regular expressions (no public module has its parse tree)."""
-_C: Any = __import__("re._constants").__dict__["_constants"]
+_C: Any = importlib.import_module("re._constants")
 _ANY_DIGIT = ([(_C.CATEGORY, _C.CATEGORY_DIGIT)], [(_C.RANGE, (48, 57))])
 _ANCHORS = (_C.AT_BEGINNING, _C.AT_END, _C.AT_BEGINNING_STRING, _C.AT_END_STRING)
 MAX_DIGITS = 15
-"""Most leading digits a key is made of (an int64 holds them, times 16, plus their count)."""
+"""Most leading digits a group's key is made of (an int64 holds them)."""
 
 
 def decided_by(pattern: str) -> int | None:
