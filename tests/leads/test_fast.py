@@ -15,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize
-from dialkit.leads._fast import REGION_WORK, SMALL_MATCH, THREAD_ROWS, _cuts, verdicts
+from dialkit.leads._fast import (
+    LEADING_BYTES,
+    REGION_WORK,
+    SMALL_MATCH,
+    THREAD_ROWS,
+    _cuts,
+    _leading,
+    verdicts,
+)
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
@@ -186,6 +194,18 @@ def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
     assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
     work = [len(first) + REGION_WORK, len(second) + REGION_WORK * 201]
     assert abs(work[0] - work[1]) <= 1 + REGION_WORK
+
+
+@given(texts=st.lists(st.one_of(st.none(), st.text(st.characters(min_codepoint=1),
+                                                    max_size=6)), min_size=1, max_size=30))
+def test_leading_bytes_order_cells_as_their_first_bytes_do(texts: list[str | None]) -> None:
+    """Cells ordered by :func:`_leading` are in the order of their first bytes (Python's
+    order of ``bytes``; a missing cell as an empty one), read from a slice's own offset
+    as a part is: so a calling code's rows lie together."""
+    heads = [(text or "").encode()[:LEADING_BYTES] for text in texts[1:]]
+    keys = _leading(pa.array(texts, pa.string()).slice(1)).tolist()
+    assert sorted(range(len(keys)), key=lambda n: (keys[n], n)) == sorted(
+        range(len(heads)), key=lambda n: (heads[n], n))
 
 
 @pytest.mark.parametrize("part_rows", [1, 97, 400])

@@ -119,18 +119,17 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
     A long column is read in parts on threads, one per core: numpy and pyarrow release
-    the GIL for the whole-column work. The rows are ordered by region first and cut by
-    work, not by rows: a region's rows fall in one part (but where a cut splits one),
-    so each region's groups and patterns are met once, not once per part; a part
-    of the main region's rows alone pays no per-region work. A part holds at most
-    about :data:`PART_ROWS` rows (its working memory grows with it), and the part of
-    the most regions goes first, so that the threads' Python work (the GIL's) meets
-    the other parts' array work."""
+    the GIL for the whole-column work. The rows are ordered by region, then by their
+    first bytes (:func:`_leading`), and cut by work, not by rows: a region's rows fall
+    in one part (but where a cut splits one), so each region's groups and patterns are
+    met once, not once per part; a part of the main region's rows alone pays no
+    per-region work. A part holds at most about :data:`PART_ROWS` rows (its working
+    memory grows with it), and the part of the most regions goes first, so that the
+    threads' Python work (the GIL's) meets the other parts' array work."""
     threads = min(len(texts) // THREAD_ROWS, len(os.sched_getaffinity(0)), MAX_THREADS)
     if threads < 2:
         return _verdicts(texts, regions, names)
-    order = np.argsort(regions.astype(np.int16) if len(names) < 2**15 else regions,
-                       kind="stable")  # a radix sort for 16-bit keys
+    order = np.argsort(regions << 32 | _leading(texts))
     ordered = regions[order]
     cuts = _cuts(ordered, max(threads, -(-len(texts) // PART_ROWS)))
     back = np.empty(len(order), np.int64)
@@ -145,6 +144,30 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
         columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
                            .take(index).combine_chunks(), _COLUMNS)  # back in row order
         return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
+
+
+LEADING_BYTES = 4
+"""A cell's first bytes that order its rows within their region, as a number."""
+
+
+def _leading(texts: pa.Array) -> Ints:
+    """Each cell's first :data:`LEADING_BYTES` bytes as one number (0 past its end).
+
+    Rows ordered by region alone left each part of the main region with numbers of
+    nearly every calling code (``+44 …``, ``0044 …``, ``442079460123.0``): 270 groups of
+    calling code and length in each part, met again part after part. Ordered by their
+    first bytes too, a calling code's rows lie together: 30 such groups in a part of
+    national numbers; normalising the 1M-row mix's column took 0.92x the wall time cold,
+    0.85x warm (medians of 5 interleaved fresh processes), the sort's 20 ms a call
+    included."""
+    offsets, data = _buffers(texts)
+    lengths = np.diff(offsets)
+    last = max(len(data) - 1, 0)
+    key = np.zeros(len(texts), np.int64)
+    for at in range(LEADING_BYTES):
+        byte = data[np.minimum(offsets[:-1] + at, last)] if len(data) else 0
+        key = key << 8 | np.where(lengths > at, byte, 0)
+    return key
 
 
 def _busiest(ordered: Ints, cuts: list[int]) -> list[int]:
