@@ -6,11 +6,12 @@ imports included; peak memory under 2x the loaded frame; ``import dialkit.leads`
 under 0.5 s in a fresh process.
 
 Each run is a fresh process doing what the ``dialkit`` console script does
-(``from dialkit.cli import app``, then ``dialkit leads clean FILE --country-column
-Country --out OUT.csv``); the whole process is timed from outside (start to exit),
-and inside it the imports (``dialkit.cli`` and the ``leads`` group's module, which
-the command imports when it runs) apart from the work; its CPU seconds (user and
-system, all threads, from ``wait4``) beside the wall time, as the machine is shared.
+(``from dialkit.cli import main``, then ``main()`` with ``sys.argv`` of ``dialkit leads
+clean FILE --country-column Country --out OUT.csv``); the whole process is timed from
+outside (start to exit), and inside it the imports (``dialkit.cli`` and the ``leads``
+group's module, imported as the command imports it when it runs) apart from the work;
+its CPU seconds (user and system, all threads, from ``wait4``) beside the wall time, as
+the machine is shared.
 Memory: the process's peak RSS (``VmHWM``, from ``wait4``) and its rise above the
 value after the imports, each against the loaded frame
 (``read(FILE).frame.memory_usage(deep=True)``). Beside it,
@@ -53,15 +54,17 @@ RUN = textwrap.dedent("""
                 return int(line.split()[1]) * 1024
     SIDE, SOURCE, OUT = sys.argv[1:4]
     if SIDE == "dialkit":
-        from dialkit.cli import app
-        import dialkit.cli._leads  # what the command imports when it runs
+        from dialkit.cli import _imported, main
+        _imported("dialkit.cli._leads")  # what the command imports when it runs, as it does
     else:
         import pandas as pd
     imported = time.perf_counter()
     base = high_water()
     if SIDE == "dialkit":
+        sys.argv = ["dialkit", "leads", "clean", SOURCE, "--country-column", "Country",
+                    "--out", OUT]
         try:
-            app(["leads", "clean", SOURCE, "--country-column", "Country", "--out", OUT])
+            main()  # as the console script runs it
         except SystemExit as done:
             assert not done.code, done.code
     else:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import importlib
 import re
+import sys
+import types
 from importlib.metadata import version
 from pathlib import Path
 
@@ -10,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dialkit import Client, samples
-from dialkit.cli import app
+from dialkit.cli import _imported, app
 from dialkit.frames import cache_info
 
 DOCS = Path(__file__).parents[1] / "docs" / "cli.md"
@@ -114,3 +118,21 @@ def test_samples_never_overwrite_a_different_file(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and refused.output.startswith("error: not copying the samples")
     assert (tmp_path / "messy_us.csv").read_text(encoding="utf-8") == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["messy_us.csv"]
+
+
+def test_a_group_is_imported_then_frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a command group's import made is frozen once the module is imported (not
+    before), and only by its first import."""
+    events = []
+
+    def import_module(name: str) -> types.ModuleType:
+        events.append("import")
+        module = types.ModuleType(name)
+        monkeypatch.setitem(sys.modules, name, module)
+        return module
+
+    monkeypatch.setattr(importlib, "import_module", import_module)
+    monkeypatch.setattr(gc, "freeze", lambda: events.append("freeze"))
+    first = _imported("dialkit.cli._no_such_group")
+    assert _imported("dialkit.cli._no_such_group") is first
+    assert events == ["import", "freeze"]

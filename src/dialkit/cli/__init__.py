@@ -7,10 +7,13 @@ emulator, the MCP server or uvicorn, and ``dialkit --help`` imports none of them
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 from difflib import get_close_matches
 from enum import StrEnum
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, NamedTuple
 
 import typer
@@ -61,8 +64,7 @@ class LazyGroups(TyperGroup):
             return found
         if self.listing:  # its name and help, without importing it
             return TyperCommand(cmd_name, help=group.help)
-        command = typer.main.get_group(
-            getattr(importlib.import_module(group.module), group.attribute))
+        command = typer.main.get_group(getattr(_imported(group.module), group.attribute))
         command.name, command.help = cmd_name, group.help
         self.commands[cmd_name] = command
         return command
@@ -86,6 +88,23 @@ class LazyGroups(TyperGroup):
             super().format_commands(ctx, formatter)
         finally:
             self.listing = False
+
+
+def _imported(name: str) -> ModuleType:
+    """A command group's module, imported, then frozen with all the process holds so far.
+
+    A group's imports (pandas, pyarrow, pydantic ...) make about 145,000 objects that
+    live as long as the process; frozen, the collector's full passes (the interpreter's
+    last ones at the exit among them) no longer read them: the exit after ``dialkit
+    leads clean`` of the 1M-row mix took 0.031 s instead of 0.131 s (from the ``atexit``
+    handlers to the process's end, medians of 8 interleaved fresh processes). Paused
+    while the group was imported too, the collector left the imports' garbage to the
+    freeze: 0.02-0.06 s less, but peak RSS 4-9 MiB more."""
+    if name in sys.modules:
+        return sys.modules[name]
+    module = importlib.import_module(name)
+    gc.freeze()
+    return module
 
 
 app = typer.Typer(cls=LazyGroups, no_args_is_help=True, add_completion=False,
