@@ -15,7 +15,7 @@ from handmade import answered, arrow, calls, leads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialkit._places import _kept
+from dialkit._places import _kept, _packed
 from dialkit.analytics import _match, answer_rates, attempts_to_contact, funnel
 
 
@@ -146,3 +146,59 @@ def test_a_column_hashed_with_another_codes_both_in_first_seen_order(
     kept_codes, kept_distinct = _kept.hashed(column)
     assert kept_codes.tolist() == expected
     assert kept_distinct.to_pylist() == expected_texts[:len(set(texts) - {None})]
+
+
+@st.composite
+def one_width(draw: st.DrawFn) -> list[str | None]:
+    """Texts of one length (7 to 17 characters, around the 8 to 16 bytes that
+    ``_packed`` packs) that begin with ``+``: digits and ``:`` (their bytes differ only in
+    the low half), sometimes ``A`` or ``+`` among them (a high half of its own), sometimes
+    a null."""
+    width = draw(st.sampled_from([7, 8, 12, 16, 17]))
+    letters = draw(st.sampled_from(["019:", "019:", "019:A+"]))
+    text = st.text(alphabet=letters, min_size=width - 1, max_size=width - 1).map("+".__add__)
+    nulls = draw(st.integers(0, 3)) == 0
+    return draw(st.lists(st.one_of(text, st.none()) if nulls else text, max_size=30))
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=one_width(), others=one_width(), start=st.integers(0, 3))
+def test_texts_of_one_length_hash_to_their_dictionary_codes(
+        texts: list[str | None], others: list[str | None], start: int) -> None:
+    """Texts of one byte length, whose bytes may differ only in their low halves (packed as
+    integers, ``_packed``), hash as ``dictionary_encode`` codes them, alone and with
+    another column (in first-seen order over both)."""
+    column = pd.Series(["+" * 40] * start + texts, dtype="string[pyarrow]").iloc[start:]
+    codes, distinct = _kept.hashed(column)
+    encoded = pc.dictionary_encode(pa.array(texts, pa.string()))
+    assert codes.tolist() == encoded.indices.fill_null(-1).to_pylist()
+    assert distinct.to_pylist() == encoded.dictionary.to_pylist()
+    fresh = pd.Series(["+" * 40] * start + texts, dtype="string[pyarrow]").iloc[start:]
+    found, other_found, both = _kept.hashed_with(fresh, pd.Series(others, dtype="string[pyarrow]"))
+    (expected, expected_other), expected_texts = _first_seen(texts, others)
+    assert (found.tolist(), other_found.tolist(), both.to_pylist()) == (
+        expected, expected_other, expected_texts)
+
+
+@pytest.mark.parametrize(("texts", "packs"), [
+    (["+12125550101", "+12125550102", "+19175550199", "+12125550101"], True),
+    (["+1212555010:", "+12125550102"], True),  # ':' differs from '0' in its low half
+    (["+1212555010A", "+12125550102"], False),  # 'A' is 0x41: a high half differs
+    (["12125550101+", "+12125550102"], False),  # '+' where the other has a digit
+    (["+1212555", "+1212556"], True),  # 8 bytes
+    (["+121255501234567", "+121255501234568"], True),  # 16 bytes
+    (["+1212555012345678", "+1212555012345679"], False),  # 17: more than one integer
+    (["+121255", "+121256"], False),  # 7: less than a word
+])
+def test_texts_are_packed_where_only_low_halves_differ(texts: list[str], packs: bool) -> None:
+    """``_packed.encoded`` takes exactly the columns it can pack one to one, and gives their
+    dictionary codes and values."""
+    width = len(texts[0])
+    fixed = pa.array([text.encode() for text in texts], pa.binary(width))
+    found = _packed.encoded([fixed[:1], fixed[1:]], width)
+    assert (found is not None) == packs
+    if found is not None:
+        encoded = pc.dictionary_encode(fixed)
+        assert [codes.tolist() for codes in found[0]] == [
+            encoded.indices.to_pylist()[:1], encoded.indices.to_pylist()[1:]]
+        assert found[1].to_pylist() == encoded.dictionary.to_pylist()

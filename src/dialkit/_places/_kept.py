@@ -21,6 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from ._packed import encoded as packed
+
 Ints = NDArray[np.int64]
 Rows = NDArray[np.intp]
 
@@ -71,17 +73,39 @@ def _filled(indices: pa.Array) -> Ints:
 
 
 def _hashed_both(text: pa.Array, other: pa.Array) -> tuple[Ints, Ints, pa.Array]:
-    """Two text arrays dictionary-encoded as one (fixed-width binary where both have
-    one width, see :func:`_one_width`): each one's codes, and the texts."""
-    width = _one_width(text)
-    fixed = width is not None and _one_width(other) == width
-    parts = [_fixed(text, width), _fixed(other, width)] if fixed and width else [text, other]
-    encoded = pc.dictionary_encode(pa.chunked_array(parts))
-    codes = [np.asarray(chunk.indices.fill_null(-1), np.int64) for chunk in encoded.chunks]
+    """Two text arrays dictionary-encoded as one (:func:`_encoded`): each one's codes, and
+    the texts."""
+    (codes, other_codes), distinct = _encoded([text, other])
+    return codes, other_codes, distinct
+
+
+def _encoded(parts: list[pa.StringArray]) -> tuple[list[Ints], pa.Array]:
+    """Text arrays dictionary-encoded as one: each one's codes (-1: null), and the texts in
+    first-seen order over the parts in turn. Where every text of every part has one byte
+    length (:func:`_one_width`), as integers packing their bytes' low halves where those
+    are all that differ (:mod:`._packed`: E.164 numbers of one country), else as
+    fixed-width binary over the same bytes."""
+    width = _one_width(parts[0])
+    if width is None or any(_one_width(part) != width for part in parts[1:]):
+        codes, distinct = _by_arrow(parts, pa.string())
+    else:
+        fixed = [_fixed(part, width) for part in parts]
+        codes, values = packed(fixed, width) or _by_arrow(fixed, pa.binary(width))
+        distinct = _from_fixed(values, width)
     for found in codes:
         found.setflags(write=False)  # shared by every caller
-    distinct = encoded.chunks[-1].dictionary  # every chunk's, all of them
-    return codes[0], codes[1], _from_fixed(distinct, width) if fixed and width else distinct
+    return codes, distinct
+
+
+def _by_arrow(parts: list[pa.Array], kind: pa.DataType) -> tuple[list[Ints], pa.Array]:
+    """Arrays of ``kind`` dictionary-encoded as one by Arrow: each one's codes (-1: null),
+    and the distinct values."""
+    encoded = pc.dictionary_encode(pa.chunked_array(parts, kind))
+    chunks = iter(encoded.chunks)  # one a part, but none for an empty part
+    codes = [np.asarray(next(chunks).indices.fill_null(-1), np.int64) if len(part)
+             else np.empty(0, np.int64) for part in parts]
+    return codes, (encoded.chunks[-1].dictionary if encoded.num_chunks
+                   else pa.array([], kind))
 
 
 def hash_taken(taken: pd.Series, column: pd.Series, rows: Rows) -> None:
@@ -108,13 +132,8 @@ def arrow_data(column: pd.Series) -> object | None:
 
 
 def _hashed(column: pd.Series) -> tuple[Ints, pa.Array]:
-    text = _text(column)
-    width = _one_width(text)
-    encoded = pc.dictionary_encode(text if width is None else _fixed(text, width))
-    codes = np.asarray(encoded.indices.fill_null(-1), np.int64)
-    codes.setflags(write=False)  # shared by every caller
-    distinct = encoded.dictionary
-    return codes, distinct if width is None else _from_fixed(distinct, width)
+    (codes,), distinct = _encoded([_text(column)])
+    return codes, distinct
 
 
 def _one_width(text: pa.StringArray) -> int | None:
