@@ -20,7 +20,7 @@ from .._partitions import Plan, on_dask, read_whole, register
 from .._threads import in_background
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, matched
-from ._reach import CALL_STAGES, call_stages
+from ._reach import CALL_STAGES, NESTED_STAGES, call_stages
 
 STAGES = ("leads", *CALL_STAGES, "booked")
 """The funnel's stages, in order."""
@@ -98,7 +98,7 @@ def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,
         _booked, lead_frame["id"], lead_frame["phone"], callbacks, appointments))
     bits = stages["stages"].to_numpy(np.uint8)
     keyed = matched(lead_frame, stages, bits != 0)
-    reached = keyed.reached(bits)
+    reached = keyed.reached(bits, NESTED_STAGES)
     conditions = [np.ones(len(lead_frame), bool),
                   *[reached & (1 << n) != 0 for n in range(len(CALL_STAGES))],
                   booked.result()]

@@ -14,6 +14,7 @@ campaigns is searched).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -53,13 +54,18 @@ class Matched:
     call_pair: Ints
     pairs: int
 
-    def reached(self, bits: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """Per lead: the ``bits`` of the calls of its pair, or-ed together (one pass over
-        the calls for every bit, not one a bit; every call, those of no pair or-ed into a
-        last entry no lead reads: 21.5 against 29.6 ms for a million calls, where the
-        calls of a pair were taken first)."""
-        per_pair = np.zeros(self.pairs + 1, np.uint8)  # a call of no pair (-1) on the last
-        np.bitwise_or.at(per_pair, self.call_pair, bits)  # no gather of the calls of a pair
+    def reached(self, bits: NDArray[np.uint8], nested: Sequence[int]) -> NDArray[np.uint8]:
+        """Per lead: the ``bits`` of the calls of its pair, or-ed together. ``nested``
+        splits the bits into runs within which a call with a bit has every lower one of
+        the run: there the or of some calls' bits is their largest, and numpy's
+        ``maximum.at`` is fast where ``bitwise_or.at`` is not (two of them 6.3 against
+        10.6 ms of CPU for a million calls). Every call is read, those of no pair (-1) on a last
+        entry no lead reads, rather than the calls of a pair gathered first."""
+        per_pair = np.zeros(self.pairs + 1, np.uint8)
+        for run in nested:
+            largest = np.zeros_like(per_pair)
+            np.maximum.at(largest, self.call_pair, bits & np.uint8(run))
+            per_pair |= largest
         return per_pair[self.lead_pair]
 
     def per_campaign(self, kind: Ints, kinds: int) -> Ints:

@@ -18,6 +18,10 @@ from ._inputs import FUNNEL_CALLS, answered, positive_calls, talked, with_direct
 CALL_STAGES = ("dialled", "answered", "conversation", "positive")
 """The funnel's stages a call reaches by itself: bits 1, 2, 4, 8 of :func:`call_stages`'
 ``stages``."""
+NESTED_STAGES = (0b0111, 0b1000)
+""":func:`call_stages`' bits in nested runs: a call reaches ``answered`` only if dialled
+and ``conversation`` only if answered, so within a run a call's bits are one of 0, 1, 3,
+7 and the or of some calls' is their largest (``positive`` needs only ``dialled``)."""
 
 
 def call_stages(calls: pd.DataFrame, *, conversation_seconds: float,
