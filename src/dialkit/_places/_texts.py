@@ -12,6 +12,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._bools import arrow_bools
+
 MAX_TEXT = 250
 """Longest text ``parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
 
@@ -28,7 +30,7 @@ def _plain(texts: pa.Array) -> Bools:
     plain = pc.and_kleene(pc.and_kleene(pc.starts_with(texts, "+"), pc.ascii_is_decimal(digits)),
                           pc.invert(pc.starts_with(digits, "0")))
     lengths = _lengths(texts)
-    return np.asarray(pc.fill_null(plain, False), bool) & (lengths >= 4) & (lengths <= MAX_TEXT)
+    return arrow_bools(plain) & (lengths >= 4) & (lengths <= MAX_TEXT)
 
 
 FEW_KEYS = 8
@@ -55,7 +57,7 @@ def _groups(keys: Ints, among: Bools | None = None) -> Iterator[tuple[int, Rows]
 
 def _match(values: pa.Array, pattern: str) -> Bools:
     """Where ``pattern`` matches (RE2 reads every pattern of the metadata as ``re`` does)."""
-    return np.asarray(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+    return arrow_bools(pc.match_substring_regex(values, pattern))
 
 
 def _subset(values: pa.Array, among: Bools, pattern: str | None) -> Bools:

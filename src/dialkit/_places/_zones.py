@@ -32,6 +32,7 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumber
 from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
+from .._bools import arrow_bools
 from .._threads import side_by_side
 from ._kept import hashed, kept
 from ._prefixes import prefix_sizes, representatives
@@ -280,7 +281,7 @@ def _starts(nsn: pa.Array, rows: Rows, prefix: str) -> Bools:
     against 2.2 ms for 183,000 numbers."""
     numbers = nsn if 2 * len(rows) > len(nsn) else _take(nsn, rows)
     if prefix.isdecimal() and prefix.isascii():
-        found = np.asarray(pc.fill_null(pc.starts_with(numbers, prefix), False))
+        found = arrow_bools(pc.starts_with(numbers, prefix))
     else:
         found = _match(numbers, f"^(?:{prefix})")
     return found[rows] if numbers is nsn and len(rows) < len(nsn) else found

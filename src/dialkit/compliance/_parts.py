@@ -33,6 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._bools import arrow_bools
 from .._partitions import Plan, register
 from . import _checks as checks
 from ._audit import (
@@ -179,7 +180,7 @@ def number_key(numbers: pd.Series) -> Any:
     digits = pc.utf8_slice_codeunits(text, 1)
     plain = pc.and_kleene(pc.and_kleene(pc.starts_with(text, "+"), pc.ascii_is_decimal(digits)),
                           pc.less_equal(pc.utf8_length(digits), 18))
-    plain = np.asarray(pc.fill_null(plain, False), bool)
+    plain = arrow_bools(plain)
     key = np.zeros(len(text), np.int64)
     key[plain] = np.asarray(pc.cast(digits.filter(pa.array(plain)), pa.int64()))
     other = np.flatnonzero(~plain & np.asarray(text.is_valid(), bool))

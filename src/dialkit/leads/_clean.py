@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._bools import arrow_bools
 from .._partitions import Plan, on_dask, read_whole, register
 from .._places._blocked import blocked_regions
 from ..contract import (
@@ -393,9 +394,7 @@ def _longer(values: pd.Series, limit: int) -> np.ndarray:
     cells = _arrow_text(values)
     if (pc.max(pc.binary_length(cells)).as_py() or 0) <= limit:
         return np.zeros(len(values), dtype=bool)
-    longer: np.ndarray = pc.fill_null(pc.greater(pc.utf8_length(cells), limit), False).to_numpy(
-        zero_copy_only=False)
-    return longer
+    return arrow_bools(pc.greater(pc.utf8_length(cells), limit))
 
 
 def _matches(values: pd.Series, pattern: str) -> np.ndarray:

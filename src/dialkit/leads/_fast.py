@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 from phonenumbers import phonenumberutil as pnu
 from phonenumbers.phonemetadata import PhoneMetadata
 
+from .._bools import arrow_bools
 from ..contract import E164_PATTERN
 from ._phone_text import MAX_TEXT, NANP_REGIONS, PLAIN_DATE
 from ._rewrite import FLAGS as REWRITE_FLAGS
@@ -232,7 +233,7 @@ def _rewritten(texts: pa.Array, digits: pa.Array, plain: Bools,
                plus: Bools) -> tuple[pa.Array, pa.Array, _Rewrites]:
     """The column with the cells :mod:`._rewrite` reads rewritten (``plain``, ``plus``
     updated in place), their digits, and each row's flags and extension."""
-    rows = np.flatnonzero(~plain & _numpy(texts.is_valid()) & (_lengths(texts) <= MAX_TEXT))
+    rows = np.flatnonzero(~plain & arrow_bools(texts.is_valid()) & (_lengths(texts) <= MAX_TEXT))
     found = rewrite(texts, rows)
     flags = np.zeros(len(texts), np.int64)
     flags[found.rows] = found.flags
@@ -282,7 +283,7 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     digits = _from_bytes(np.compress(digit, data), ends)  # compress: [] is a third slower
     marked = np.flatnonzero(kinds >= 2)  # dots and bytes no plain cell has: found in one pass
     cells, marks = np.searchsorted(offsets, marked, side="right") - 1, kinds[marked]
-    plain = (_numpy(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
+    plain = (arrow_bools(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
     plain[cells[marks >= 3]] = False
     dots = np.bincount(cells[marks == 2], minlength=len(lengths))
     dotted = np.flatnonzero(plain & (dots == 1))  # an Excel float has one dot
@@ -745,7 +746,7 @@ def _match(values: pa.Array, pattern: str) -> Bools:
     if texts is not None:
         search = _compiled(pattern).search
         return np.array([t is not None and search(t) is not None for t in texts], bool)
-    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+    return arrow_bools(pc.match_substring_regex(values, pattern))
 
 
 def _cut(values: pa.Array, pattern: str) -> pa.Array:
@@ -792,8 +793,5 @@ def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
 
 
 def _starts(values: pa.Array, prefix: str) -> Bools:
-    return _numpy(pc.starts_with(values, prefix))
+    return arrow_bools(pc.starts_with(values, prefix))
 
-
-def _numpy(values: pa.Array) -> Bools:
-    return np.asarray(values.to_numpy(zero_copy_only=False), bool)

@@ -19,6 +19,7 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._bools import arrow_bools
 from ._normalize import normalize, region_of
 
 HINT_REGIONS = 10
@@ -91,9 +92,7 @@ def _complete(texts: pa.Array, region: str) -> np.ndarray:
     lengths = () if general is None else general.possible_length
     shortest = min((n for n in lengths if n > 0), default=0)
     digits = pc.utf8_length(pc.replace_substring_regex(texts, r"\D", ""))
-    complete: np.ndarray = pc.fill_null(pc.greater_equal(digits, shortest), False).to_numpy(
-        zero_copy_only=False)
-    return complete
+    return arrow_bools(pc.greater_equal(digits, shortest))
 
 
 def _international(texts: pa.Array) -> np.ndarray:

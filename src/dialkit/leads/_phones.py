@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._bools import arrow_bools
 from ._phone_text import SECOND_NUMBER
 
 ALT_SEPARATOR = ", "
@@ -122,8 +123,7 @@ def _second_numbers(cells: pd.Series, numbers: pd.DataFrame,
                     normalized: Normalizer) -> pa.Array | None:
     """The second number of each cell flagged ``two_numbers``, as :func:`_written` has it."""
     flags = pa.array(numbers["flags"], pa.string())
-    two = pc.fill_null(pc.match_substring(flags, "two_numbers"), False).to_numpy(
-        zero_copy_only=False)
+    two = arrow_bools(pc.match_substring(flags, "two_numbers"))
     if not two.any():
         return None
     rows = np.flatnonzero(two)

@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._bools import arrow_bools
 from ._phone_text import normalized_text
 
 FLAGS = ("excel_float", "two_numbers", "extension")
@@ -86,7 +87,7 @@ def rewrite(texts: pa.Array, rows: NDArray[np.intp]) -> Rewritten:
     digits, dashes and spaces as ASCII; once per distinct cell), and kept so where no
     rule reads it, since the fast path reads ASCII alone."""
     sub = texts.take(pa.array(rows, pa.int64()))
-    foreign = ~_bools(pc.string_is_ascii(sub))
+    foreign = ~arrow_bools(pc.string_is_ascii(sub))
     if foreign.any():
         sub = _ascii(sub, foreign)
     found, values = [np.zeros(0, np.intp)], [sub.slice(0, 0)]
@@ -121,14 +122,14 @@ is read by the first shape it has."""
 def _read(cells: pa.Array, pattern: str) -> tuple[NDArray[np.bool_], pa.Array, pa.Array]:
     """Which cells have the shape, and their number and extension (or second number).
     The shape is tested first without its groups, which RE2 does several times faster."""
-    hit = _bools(pc.match_substring_regex(cells, pattern))
+    hit = arrow_bools(pc.match_substring_regex(cells, pattern))
     parts = pc.extract_regex(cells.filter(pa.array(hit)), pattern)
     if pattern == _TWO_NUMBERS:
         cells = cells.filter(pa.array(hit))
         rows = np.flatnonzero(hit)
-        ok = ~_bools(pc.match_substring_regex(cells, _READ_AS_EXTENSION))
+        ok = ~arrow_bools(pc.match_substring_regex(cells, _READ_AS_EXTENSION))
         for name in ("number", "second"):
-            ok &= _bools(pc.greater_equal(pc.count_substring_regex(
+            ok &= arrow_bools(pc.greater_equal(pc.count_substring_regex(
                 parts.field(name), "[0-9]"), _SECOND_DIGITS))
         hit[rows[~ok]] = False
         parts = parts.filter(pa.array(ok))
@@ -147,6 +148,3 @@ def _ascii(cells: pa.Array, foreign: NDArray[np.bool_]) -> pa.Array:
         texts[row] = made[texts[row]]
     return pa.array(texts, pa.string())
 
-
-def _bools(values: pa.Array) -> NDArray[np.bool_]:
-    return np.asarray(pc.fill_null(values, False).to_numpy(zero_copy_only=False), bool)
