@@ -37,7 +37,9 @@ def test_the_world_has_what_the_comparison_needs(world: Frames) -> None:
     assert (calls["direction"] == "inbound").any()
 
 
-@pytest.mark.parametrize("options", [{}, {"conversation_seconds": 120, "positive": ("sale",)}])
+@pytest.mark.parametrize("options", [
+    {}, {"conversation_seconds": 120, "positive": ("sale",)},
+    {"positive": {"sale", "info_sent", "callback_requested", "not_interested", "wrong_number"}}])
 def test_the_funnel_equals_the_row_by_row_count(world: Frames,
                                                 options: dict[str, object]) -> None:
     table = funnel(**world, **options)  # type: ignore[arg-type]
