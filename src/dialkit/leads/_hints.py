@@ -96,9 +96,7 @@ def _complete(texts: pa.Array, region: str) -> np.ndarray:
 
 
 def _international(texts: pa.Array) -> np.ndarray:
-    found: np.ndarray = pc.fill_null(pc.match_substring_regex(texts, _INTERNATIONAL),
-                                     False).to_numpy(zero_copy_only=False)
-    return found
+    return arrow_bools(pc.match_substring_regex(texts, _INTERNATIONAL))
 
 
 def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
