@@ -156,6 +156,24 @@ def test_an_inbound_call_to_a_phone_in_several_campaigns_is_no_attempt() -> None
         people, made) == {("cmp_a", None): 1}
 
 
+def test_more_campaigns_than_a_byte_codes_equal_the_row_by_row_counts() -> None:
+    """300 campaigns, whose codes (first seen in the calls) are then 0 to 299, past what a
+    byte holds: a call of campaign n + 256 to the phone of campaign n's lead is none of
+    its calls."""
+    names = [f"cmp_{n:03d}" for n in range(300)]
+    phones = [f"+1212555{n:04d}" for n in range(300)]
+    people = leads(*zip(names, phones, strict=True),
+                   *[(names[299 - n], phones[n]) for n in range(10)])  # some shared
+    made = calls(*[answered(phones[n], "2026-06-01T14:00:00Z", 45 * (n % 2),
+                            campaign_id=names[(n + shift) % 300])
+                   for shift in (0, 256) for n in range(300)])
+    for frames in ({"leads": people, "calls": made},
+                   {"leads": arrow(people), "calls": arrow(made)}):
+        table = funnel(**frames)
+        assert {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
+                .itertuples(index=False) if n} == _campaigned(rowwise.funnel(**frames))
+
+
 @settings(max_examples=150, deadline=None)
 @given(ticks=st.lists(st.integers(-10**6, 10**9), min_size=1, max_size=8),
        unit=st.sampled_from(["s", "ms", "us", "ns"]), other=st.sampled_from(["us", "ns"]),

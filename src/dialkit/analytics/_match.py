@@ -5,10 +5,10 @@ belongs to the leads of its campaign with that phone. The calls' campaigns are
 dictionary-encoded with Arrow and the leads' looked up among them, and so are their
 phones, so equal texts get equal integer codes without a join on text or a copy of the
 calls' text columns (and the codes are kept while the columns' data live, see
-:mod:`dialkit._places._kept`); the leads' (phone, campaign) pairs are then sorted
-once, and each call finds its pair in a table by phone (almost every phone has one
-pair, whose campaign is compared with the call's; the pair of a phone in several
-campaigns is searched).
+:mod:`dialkit._places._kept`); the leads' (phone, campaign) pairs are then numbered
+by phone, and each call finds its pair in a table of each phone's campaign (almost every
+phone's leads are of one campaign, which is compared with the call's; the pairs of a
+phone in several campaigns are sorted and searched).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import functools
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,11 +42,11 @@ class Matched:
     Attributes:
         campaigns: The leads' campaign ids, sorted.
         lead_campaign: Each lead's index into ``campaigns`` (-1: none).
-        lead_pair: Each lead's (campaign, phone) pair, an index into the pairs; a lead
-            without a campaign or a phone has the last one, which no call reaches.
+        lead_pair: Each lead's (campaign, phone) pair, its number (:class:`_Pairs`); a
+            lead without a campaign or a phone has the last one, which no call reaches.
         call_pair: Each call's pair (-1: not among ``calls_among``, or no lead of its
             campaign has that phone).
-        pairs: How many pairs (the leads' distinct ones, and the last).
+        pairs: How many pair numbers (some a phone's without leads, and the last).
     """
 
     campaigns: list[str]
@@ -83,18 +84,12 @@ def matched(leads: pd.DataFrame, calls: pd.DataFrame, calls_among: Bools) -> Mat
     (``campaign_id``, ``to_number``) on one key."""
     campaign_codes = in_background(functools.partial(  # beside the phones': GIL released
         _codes, leads["campaign_id"], calls["campaign_id"]))
-    lead_phone, call_phone, _ = _codes(leads["phone"], calls["to_number"])
+    lead_phone, call_phone, phones = _codes(leads["phone"], calls["to_number"])
     lead_campaign, call_campaign, names = campaign_codes.result()
     campaigns, rank = _sorted_campaigns(names, lead_campaign)
-    width = max(len(names), 1)
-    valid = (lead_campaign >= 0) & (lead_phone >= 0)
-    distinct, inverse = np.unique(lead_phone[valid] * width + lead_campaign[valid],
-                                  return_inverse=True)
-    lead_pair = np.full(len(valid), len(distinct), np.int64)
-    lead_pair[valid] = inverse.reshape(-1)
-    call_pair = _pairs_of(call_phone, call_campaign, distinct, width,
-                          calls_among & (call_campaign >= 0))
-    return Matched(campaigns, rank[lead_campaign], lead_pair, call_pair, len(distinct) + 1)
+    pairs, lead_pair = _lead_pairs(lead_phone, lead_campaign, len(phones), len(names))
+    call_pair = pairs.of(call_phone, call_campaign, calls_among & (call_campaign >= 0))
+    return Matched(campaigns, rank[lead_campaign], lead_pair, call_pair, pairs.count)
 
 
 def _sorted_campaigns(names: pa.Array, codes: Ints) -> tuple[list[str], Ints]:
@@ -109,28 +104,65 @@ def _sorted_campaigns(names: pa.Array, codes: Ints) -> tuple[list[str], Ints]:
     return [texts[n] for n in order], rank
 
 
-def _pairs_of(phone: Ints, campaign: Ints, distinct: Ints, width: int, among: Bools) -> Ints:
-    """Each (phone, campaign)'s index into ``distinct`` (sorted keys ``phone * width +
-    campaign``), -1 where not there, or not ``among``, or of no phone (-1). A phone of one
-    pair (almost all) is looked up in a table by phone, its campaign compared; the key of a
-    phone of several is searched. Every call is looked up, a phone of -1 in the table's
-    last entry (no pair), rather than the calls asked gathered and scattered back (the
-    match 37.5 against 48.8 ms for a million calls, 900,000 asked, its codes kept)."""
-    pair_phone = distinct // width
-    size = int(max(phone.max(initial=-1), pair_phone.max(initial=-1))) + 2
-    alone = np.bincount(pair_phone, minlength=size)[pair_phone] == 1
-    only_pair = np.full(size, -1, np.int64)
-    only_pair[pair_phone] = -2  # several pairs
-    only_pair[pair_phone[alone]] = np.flatnonzero(alone)
-    only_campaign = np.full(size, -1, np.int64)
-    only_campaign[pair_phone[alone]] = distinct[alone] % width
-    found = only_pair[phone]
-    several = np.flatnonzero((found == -2) & among)
-    found = np.where(among & (only_campaign[phone] == campaign), found, -1)
-    keys = phone[several] * width + campaign[several]
-    at = np.minimum(np.searchsorted(distinct, keys), max(len(distinct) - 1, 0))
-    found[several] = np.where(distinct[at] == keys, at, -1)
-    return found
+SEVERAL = -2
+"""A phone's campaign in :class:`_Pairs` where its leads are of several campaigns."""
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """The leads' (phone, campaign) pairs, numbered without sorting them: the pair of a
+    phone whose leads are of one campaign (almost every phone) is numbered by the phone's
+    code; the pairs of a phone of several campaigns after all the phones, in the order of
+    their keys ``phone * width + campaign``; the last number is no lead's pair. Where the
+    match sorted every lead's key and looked each call's phone up in two tables (its one
+    pair, its one campaign), it now sorts few and reads one: the match and the leads'
+    stages 14.4 against 26.3 ms for a million calls and 200,000 leads, codes kept.
+
+    Attributes:
+        campaign_of: Per phone code, and last for no phone (-1): the campaign of its
+            leads, :data:`SEVERAL`, or -1 (no lead); in the fewest bytes that hold them
+            (one byte for up to 126 campaigns), so a million calls' gather of it and compare
+            read less (the match's pairs 5.2 against 7.3 ms with eight bytes).
+        shared: The keys of the pairs of phones of several campaigns, sorted.
+        width: The campaigns' code space.
+    """
+
+    campaign_of: NDArray[np.signedinteger[Any]]
+    shared: Ints
+    width: int
+
+    @property
+    def count(self) -> int:
+        """How many pair numbers (the last no lead's)."""
+        return len(self.campaign_of) + len(self.shared)
+
+    def of(self, phone: Ints, campaign: Ints, among: Bools) -> Ints:
+        """Each (phone, campaign)'s pair, -1 where no lead has it or not ``among``. One
+        gather of each phone's campaign, compared with the call's, for all but the few
+        calls to a phone of several campaigns, whose keys are searched."""
+        phones = len(self.campaign_of) - 1
+        expected = self.campaign_of[phone]
+        found = np.where((expected == campaign) & among, phone, -1)
+        several = np.flatnonzero((expected == SEVERAL) & among)
+        keys = phone[several] * self.width + campaign[several]
+        at = np.minimum(np.searchsorted(self.shared, keys), max(len(self.shared) - 1, 0))
+        found[several] = np.where(self.shared[at] == keys, phones + at, -1)
+        return found
+
+
+def _lead_pairs(phone: Ints, campaign: Ints, phones: int, width: int) -> tuple[_Pairs, Ints]:
+    """The pairs of leads of ``phone`` and ``campaign`` codes (of ``phones`` and
+    ``width`` texts), and each lead's pair (no phone or no campaign: the last)."""
+    valid = (campaign >= 0) & (phone >= 0)
+    campaign_of = np.full(phones + 1, -1, np.min_scalar_type(-width - 2))
+    campaign_of[phone[valid]] = campaign[valid]
+    campaign_of[phone[valid & (campaign_of[phone] != campaign)]] = SEVERAL
+    sharing = valid & (campaign_of[phone] == SEVERAL)
+    shared, inverse = np.unique(phone[sharing] * width + campaign[sharing],
+                                return_inverse=True)
+    pair = np.where(valid, phone, phones + len(shared))
+    pair[sharing] = phones + inverse.reshape(-1)
+    return _Pairs(campaign_of, shared, width), pair
 
 
 def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[Coded]]:
