@@ -69,13 +69,13 @@ class Matched:
             per_pair |= largest
         return per_pair[self.lead_pair]
 
-    def per_campaign(self, kind: Ints, kinds: int) -> Ints:
+    def per_campaign(self, kind: NDArray[np.unsignedinteger[Any]], kinds: int) -> Ints:
         """How many leads of each campaign (rows) are of each kind (columns; ``kind``, each
-        lead's, 0 to ``kinds`` - 1), from one pass over the leads."""
-        known = self.lead_campaign >= 0
-        flat = self.lead_campaign[known] * kinds + kind[known]
-        counts: Ints = np.bincount(flat, minlength=len(self.campaigns) * kinds).reshape(
-            len(self.campaigns), kinds)
+        lead's, 0 to ``kinds`` - 1), from one pass over the leads: those of no campaign
+        (-1) are counted in a first row, dropped, rather than left out first."""
+        flat = (self.lead_campaign + 1) * kinds + kind
+        counts: Ints = np.bincount(flat, minlength=(len(self.campaigns) + 1) * kinds).reshape(
+            -1, kinds)[1:]
         return counts
 
 
