@@ -142,6 +142,22 @@ def test_a_phone_in_several_campaigns_counts_for_the_lead_of_the_call_s_campaign
     assert dialled.to_dict() == {"cmp_a": 0, "cmp_b": 1, "cmp_c": 0}
 
 
+def test_a_call_of_no_campaign_to_a_phone_in_several_campaigns_is_no_lead_s() -> None:
+    """Its key (phone * campaigns - 1) is that of the phone before's pair with the last
+    campaign, which is a lead's: the call is still none of its calls."""
+    people = leads(("cmp_a", PHONES[0]), ("cmp_b", PHONES[0]), ("cmp_a", PHONES[1]),
+                   ("cmp_b", PHONES[1]))
+    made = calls({"to_number": PHONES[0], "created_at": "2026-06-01T14:00:00Z",
+                  "campaign_id": "cmp_a"},
+                 {"to_number": PHONES[1], "created_at": "2026-06-01T14:00:00Z",
+                  "campaign_id": None})
+    for frames in ({"leads": people, "calls": made},
+                   {"leads": arrow(people), "calls": arrow(made)}):
+        table = funnel(**frames)
+        dialled = table[table["stage"] == "dialled"].set_index("campaign_id")["leads"]
+        assert dialled.to_dict() == {"cmp_a": 1, "cmp_b": 0}
+
+
 def test_an_inbound_call_to_a_phone_in_several_campaigns_is_no_attempt() -> None:
     """The calls not asked (inbound) are left out of the search among a phone's several
     pairs too: the lead of cmp_a was tried once and never reached."""
