@@ -5,6 +5,7 @@ A frame changed in place holds new data and is answered anew; nothing outlives i
 from __future__ import annotations
 
 import gc
+import time
 
 import pandas as pd
 import pyarrow as pa
@@ -66,6 +67,22 @@ def test_a_funnel_finds_each_columns_codes_once(monkeypatch: pytest.MonkeyPatch)
     frames = account()
     table = funnel(**frames)  # the phones' in another thread, the campaigns' in this one
     assert sorted(found) == ["campaign_id", "to_number"]  # the match found both kept
+    assert {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
+            .itertuples(index=False) if n} == rowwise.funnel(**frames)
+
+
+def test_a_funnel_looks_each_booking_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The appointments' lookup, in the funnel's own thread while the phones' codes are
+    found or beside the match after them, is kept for the other."""
+    found: list[str] = []
+    among, coded = _match._among, _match._coded
+    monkeypatch.setattr(_match, "_among", lambda column, values: found.append(
+        str(column.name)) or among(column, values))
+    monkeypatch.setattr(_match, "_coded", lambda short, long: time.sleep(  # not done first
+        0.2 if long.name == "to_number" else 0) or coded(short, long))
+    frames = account() | {"appointments": arrow(pd.DataFrame({"phone": ["+12135550123"]}))}
+    table = funnel(**frames)
+    assert sorted(found) == ["id", "phone"]
     assert {(c, str(s)): n for c, s, n in table[["campaign_id", "stage", "leads"]]
             .itertuples(index=False) if n} == rowwise.funnel(**frames)
 

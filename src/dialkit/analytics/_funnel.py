@@ -19,7 +19,7 @@ import pandas as pd
 from .._partitions import Plan, on_dask, read_whole, register
 from .._threads import in_background
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
-from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, matched
+from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, keyable, matched
 from ._reach import CALL_STAGES, NESTED_STAGES, call_stages
 
 STAGES = ("leads", *CALL_STAGES, "booked")
@@ -82,6 +82,8 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     ahead = codes_ahead(leads, calls)  # the phones', in another thread
     stages = call_stages(calls, conversation_seconds=conversation_seconds, positive=positive)
     campaign_codes(leads, calls)  # in this one meanwhile
+    if not all(codes.done() for codes in ahead):
+        _appointments_ahead(leads, appointments)
     for codes in ahead:
         codes.result()
     return FUNNEL.local(leads, stages, **options)
@@ -114,6 +116,17 @@ def by_campaign(tables: pd.DataFrame, **_: Any) -> pd.DataFrame:
 FUNNEL = register(Plan("funnel", campaign_stages, by_campaign, key="campaign_id"))
 """The funnel of each campaign needs its leads and its calls' stages together; campaigns
 apart."""
+
+
+def _appointments_ahead(leads: pd.DataFrame, appointments: pd.DataFrame | None) -> None:
+    """:func:`_booked`'s lookup of the leads' phones among the appointments', kept for it
+    (where it would be): a funnel's own thread does it while the other still finds the
+    phones' codes, where :func:`campaign_stages` would do it beside the match (a cold
+    funnel 89.4 against 95.0 and 102.6 against 106.8 ms, 21 rounds interleaved in one
+    process, twice). The callbacks' lookup, twice as long, outlasts the codes there."""
+    if appointments is not None:
+        for columns in keyable(leads, appointments, "phone", "phone"):
+            contained(*columns)
 
 
 def _booked(ids: pd.Series, phones: pd.Series, callbacks: pd.DataFrame | None,

@@ -178,26 +178,26 @@ def codes_ahead(leads: pd.DataFrame, calls: pd.DataFrame) -> list[Future[Coded]]
     a third thread the three shared the two cores: a cold funnel 187.7 against 157.1 ms,
     15 rounds interleaved). None is started where the match would not find them kept."""
     return [in_background(functools.partial(_codes, *columns))
-            for columns in _keyable(leads, calls, "phone", "to_number")]
+            for columns in keyable(leads, calls, "phone", "to_number")]
 
 
 def campaign_codes(leads: pd.DataFrame, calls: pd.DataFrame) -> None:
     """The codes of the leads' and the calls' campaigns (:func:`_codes`) found in this
     thread, kept for the :func:`matched` that follows (see :func:`codes_ahead`)."""
-    for columns in _keyable(leads, calls, "campaign_id", "campaign_id"):
+    for columns in keyable(leads, calls, "campaign_id", "campaign_id"):
         _codes(*columns)
 
 
-def _keyable(leads: pd.DataFrame, calls: pd.DataFrame, short: str,
-             long: str) -> list[tuple[pd.Series, pd.Series]]:
-    """The leads' ``short`` and the calls' ``long`` column, where the match would find their
-    codes kept (both there, as Arrow's text: the match names a column missing); each
-    taken here, so a thread has its own."""
-    if short not in leads or long not in calls:
+def keyable(frame: pd.DataFrame, other: pd.DataFrame, column: str,
+            other_column: str) -> list[tuple[pd.Series, pd.Series]]:
+    """``frame``'s ``column`` and ``other``'s ``other_column``, where what is asked of them
+    would be found kept (both there, as Arrow's text: the asker names a column missing);
+    each taken here, so a thread has its own."""
+    if column not in frame or other_column not in other:
         return []
-    columns = leads[short], calls[long]
-    return [columns] if all(isinstance(column.dtype, pd.StringDtype) and
-                            arrow_data(column) is not None for column in columns) else []
+    columns = frame[column], other[other_column]
+    return [columns] if all(isinstance(found.dtype, pd.StringDtype) and
+                            arrow_data(found) is not None for found in columns) else []
 
 
 def _codes(short: pd.Series, long: pd.Series) -> Coded:
