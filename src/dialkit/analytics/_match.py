@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._bools import arrow_bools
 from .._places._kept import arrow_data, hashed_with, kept
 from .._threads import in_background
 
@@ -233,8 +234,8 @@ def contained(column: pd.Series, values: pd.Series) -> Bools:
 
 def _among(column: pd.Series, values: pd.Series) -> Bools:
     """Whether each of ``column``'s texts is among ``values``' (null: no)."""
-    found: Bools = np.asarray(pc.is_in(as_arrow(column), value_set=as_arrow(values),
-                                       skip_nulls=True).fill_null(False), np.bool_)
+    found = arrow_bools(pc.is_in(as_arrow(column), value_set=as_arrow(values),
+                                 skip_nulls=True))
     found.setflags(write=False)  # kept, shared by every caller
     return found
 
