@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._bools import arrow_bools
 from ._packed import encoded as packed
 
 Ints = NDArray[np.int64]
@@ -60,7 +61,7 @@ def _looked_up(text: pa.Array, distinct: pa.Array) -> tuple[Ints, pa.Array]:
     """Codes for ``text`` among the ``distinct`` texts, those it lacks numbered after them
     in first-seen order (-1: null); and the texts they index."""
     codes = _filled(pc.index_in(text, value_set=distinct))
-    lacking = np.flatnonzero((codes < 0) & np.asarray(text.is_valid(), bool))
+    lacking = np.flatnonzero((codes < 0) & arrow_bools(text.is_valid()))
     extra = pc.dictionary_encode(text.take(pa.array(lacking, pa.int64())))
     codes[lacking] = len(distinct) + _filled(extra.indices)
     codes.setflags(write=False)  # shared by every caller
@@ -102,8 +103,8 @@ def _by_arrow(parts: list[pa.Array], kind: pa.DataType) -> tuple[list[Ints], pa.
     and the distinct values."""
     encoded = pc.dictionary_encode(pa.chunked_array(parts, kind))
     chunks = iter(encoded.chunks)  # one a part, but none for an empty part
-    codes = [np.asarray(next(chunks).indices.fill_null(-1), np.int64) if len(part)
-             else np.empty(0, np.int64) for part in parts]
+    codes = [_filled(next(chunks).indices) if len(part) else np.empty(0, np.int64)
+             for part in parts]
     return codes, (encoded.chunks[-1].dictionary if encoded.num_chunks
                    else pa.array([], kind))
 

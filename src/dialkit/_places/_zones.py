@@ -143,7 +143,7 @@ def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Se
     codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
     maybe = ~_plain(texts)
     for cc in codes:
-        maybe |= np.asarray(pc.starts_with(texts, f"+{cc}"), bool)
+        maybe |= arrow_bools(pc.starts_with(texts, f"+{cc}"))
     candidates = np.flatnonzero(maybe)
     distinct = _take(texts, candidates)
     found = np.full(len(distinct), None, object)

@@ -61,8 +61,8 @@ class Matched:
         splits the bits into runs within which a call with a bit has every lower one of
         the run: there the or of some calls' bits is their largest, and numpy's
         ``maximum.at`` is fast where ``bitwise_or.at`` is not (two of them 6.3 against
-        10.6 ms of CPU for a million calls). Every call is read, those of no pair (-1) on a last
-        entry no lead reads, rather than the calls of a pair gathered first."""
+        10.6 ms of CPU for a million calls). Every call is read, those of no pair (-1) on
+        a last entry no lead reads, rather than the calls of a pair gathered first."""
         per_pair = np.zeros(self.pairs + 1, np.uint8)
         for run in nested:
             largest = np.zeros_like(per_pair)
@@ -142,9 +142,9 @@ class _Pairs:
 
     def of(self, phone: Ints, campaign: Ints, among: Bools) -> Ints:
         """Each (phone, campaign)'s pair, -1 where no lead has it (a null campaign, -1,
-        none) or not ``among``. One
-        gather of each phone's campaign, compared with the call's, for all but the few
-        calls to a phone of several campaigns, whose keys are searched."""
+        none) or not ``among``. One gather of each phone's campaign, compared with the
+        call's, for all but the few calls to a phone of several campaigns, whose keys are
+        searched."""
         phones = len(self.campaign_of) - 1
         expected = self.campaign_of[phone]
         found = np.where((expected == campaign) & among, phone, -1)

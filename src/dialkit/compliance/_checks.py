@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._bools import arrow_bools
 from .._places._codes import codes_in, codes_of
 from .._places._kept import hashed
 from .._places._localtime import wall_clock
@@ -355,7 +356,7 @@ def _isin(column: pd.Series, values: pd.Series | pd.Index | list[str]) -> Bools:
             pass  # not all text: as pandas does it
         else:
             codes, distinct = hashed(column)
-            among = np.asarray(pc.is_in(distinct, value_set=wanted.cast(distinct.type)), bool)
+            among = arrow_bools(pc.is_in(distinct, value_set=wanted.cast(distinct.type)))
             found: Bools = np.r_[among, wanted.null_count > 0][codes]  # a null: -1, the last
             return found
     among_values: Bools = column.isin(values).to_numpy(dtype=bool)

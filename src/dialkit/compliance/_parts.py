@@ -183,7 +183,7 @@ def number_key(numbers: pd.Series) -> Any:
     plain = arrow_bools(plain)
     key = np.zeros(len(text), np.int64)
     key[plain] = np.asarray(pc.cast(digits.filter(pa.array(plain)), pa.int64()))
-    other = np.flatnonzero(~plain & np.asarray(text.is_valid(), bool))
+    other = np.flatnonzero(~plain & arrow_bools(text.is_valid()))
     if len(other):
         key[other] = pd.util.hash_array(np.asarray(text.take(pa.array(other)), object)
                                         ).view(np.int64)

@@ -794,4 +794,3 @@ def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
 
 def _starts(values: pa.Array, prefix: str) -> Bools:
     return arrow_bools(pc.starts_with(values, prefix))
-

@@ -147,4 +147,3 @@ def _ascii(cells: pa.Array, foreign: NDArray[np.bool_]) -> pa.Array:
     for row in rows:
         texts[row] = made[texts[row]]
     return pa.array(texts, pa.string())
-
