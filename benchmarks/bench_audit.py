@@ -82,7 +82,7 @@ import pyarrow as pa
 from phonenumbers import timezone as phone_timezones
 
 import dialkit.compliance
-from dialkit.compliance import US_FEDERAL, Rules
+from dialkit.compliance import HOUSE_RULES, Rules
 from dialkit.frames import SCHEMAS
 
 START = pd.Timestamp("2026-09-21", tz="UTC")
@@ -640,7 +640,7 @@ def audited(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The audit with every rule on: the findings."""
     return dialkit.compliance.audit(
         frame["calls"], leads=frame["leads"], dnc=frame["dnc"], verified_caller_ids=VERIFIED,
-        blocked_countries=BLOCKED, rules=US_FEDERAL, as_of=AS_OF).findings
+        blocked_countries=BLOCKED, rules=HOUSE_RULES, as_of=AS_OF).findings
 
 
 def under_state_law(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -653,12 +653,12 @@ def under_state_law(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 def by_hand(frame: dict[str, pd.DataFrame]) -> set[tuple[str, str]]:
     return row_by_row(frame["calls"], frame["leads"], frame["dnc"], VERIFIED, BLOCKED,
-                      US_FEDERAL, AS_OF)
+                      HOUSE_RULES, AS_OF)
 
 
 def with_pandas(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pandas_audit(frame["calls"], frame["leads"], frame["dnc"], VERIFIED, BLOCKED,
-                        US_FEDERAL, AS_OF)
+                        HOUSE_RULES, AS_OF)
 
 
 WARM_UP = 100
@@ -899,7 +899,7 @@ def report_state_law(frame: dict[str, pd.DataFrame], runs: int) -> None:
     """The audit under the ``US`` preset (state rows on) and under the federal rule alone,
     interleaved in this process: CPU seconds (user + sys, the machine being shared), each
     median, and the median of the per-round ratios."""
-    sides = {"US (state law)": under_state_law, "US_FEDERAL": audited}
+    sides = {"US (state law)": under_state_law, "HOUSE_RULES": audited}
     measured: dict[str, list[Run]] = {side: [] for side in sides}
     for run in range(runs):
         for side in list(sides)[run % 2:] + list(sides)[:run % 2]:
@@ -914,7 +914,7 @@ def report_state_law(frame: dict[str, pd.DataFrame], runs: int) -> None:
               f"{statistics.median(r['seconds'] for r in measured[side]):.2f} s; findings per "
               f"rule: {measured[side][0]['per_rule']}")
     print(f"ratio, state law over federal: {statistics.median(each):.2f}x; load "
-          f"{', '.join(format(r['load'], '.1f') for r in measured['US_FEDERAL'])}")
+          f"{', '.join(format(r['load'], '.1f') for r in measured['HOUSE_RULES'])}")
 
 
 def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:

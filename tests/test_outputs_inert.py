@@ -162,7 +162,8 @@ def test_compliance_audit_csv_is_escaped_unless_raw(tmp_path: Path) -> None:
     # quoted: pandas' own CSV leaves a cell's CR bare, which ends the row
     hostile_calls().to_csv(calls, index=False, quoting=csv.QUOTE_ALL)
     arguments = ["compliance", "audit", "--calls", str(calls), "--blocked-countries", "IR",
-                 "--out", str(out), "--workbook", str(workbook)]
+                 "--out", str(out), "--workbook", str(workbook),
+                 "--policy", "house-rules"]
     result = runner.invoke(app, arguments)
     assert result.exit_code == 0, result.output
     rows = read_csv_cells(out)

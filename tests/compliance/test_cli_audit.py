@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from dialkit import Client
 from dialkit.cli import app
-from dialkit.compliance import audit, load
+from dialkit.compliance import HOUSE_RULES, POLICY, audit, load
 from dialkit.frames import export
 
 runner = CliRunner()
@@ -40,23 +40,25 @@ def test_exports_are_audited_like_the_account(exports: dict[str, pd.DataFrame], 
                                  "--leads", str(paths["leads"]), "--dnc", str(paths["dnc"]),
                                  "--verified-caller-ids", str(ids), "--blocked-countries",
                                  "KP,IR", "--out", str(out), "--mask-pii", "--workbook",
-                                 str(tmp_path / "evidence.xlsx")])
+                                 str(tmp_path / "evidence.xlsx"), "--policy", "house-rules"])
     assert result.exit_code == 0, result.output
     findings = pd.read_csv(out, dtype=str)
     assert {"rule", "call_id", "lead_id", "phone", "at", "evidence"} <= set(findings.columns)
     assert {"calling_hours", "call_frequency", "unverified_caller_id"} <= set(findings["rule"])
     assert findings["phone"].str.contains(r"\*{5}").all()
     outbound = (exports["calls"]["direction"] == "outbound").sum()
-    hours = (findings["rule"] == "calling_hours").sum()
-    assert re.search(rf"calling_hours +{hours} +{outbound:,} +outbound calls +"
-                     rf"{hours / outbound:.2%} +findings", result.output)
-    assert re.search(r"dnc_lead +0 +[\d,]+ +leads +0.00% +passed", result.output)
+    hours = findings[findings["rule"] == "calling_hours"]
+    law = (hours["basis"] == "law").sum()
+    assert re.search(rf"calling_hours +{len(hours)} +{law} +{len(hours) - law} +{outbound:,} "
+                     rf"+outbound calls +{len(hours) / outbound:.2%} +findings", result.output)
+    assert re.search(r"dnc_lead +0 +0 +0 +[\d,]+ +leads +0.00% +passed", result.output)
+    assert "policy" in set(findings.loc[findings["rule"] == "call_frequency", "basis"])
     cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
     data = dict(zip(cover["item"], cover["value"], strict=True))
     assert data["data: calls"].startswith(f"{len(exports['calls']):,} rows, created_at ")
     assert f"from {paths['calls']}, fetched " in data["data: calls"]
     audited = audit(**exports, verified_caller_ids=["+14155550100"],
-                    blocked_countries=["KP", "IR"])
+                    blocked_countries=["KP", "IR"], policy=HOUSE_RULES)
     assert len(findings) == len(audited.findings)  # the export says what the account says
 
 
@@ -74,7 +76,7 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
                                  str(tmp_path / "evidence.xlsx"), "--html",
                                  str(tmp_path / "report.html")])
     assert result.exit_code == 0, result.output
-    assert "findings (US federal" in result.output
+    assert re.search(r"^\d+ findings: \d+ of law, 0 of policy \(US federal", result.output)
     assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
     assert (tmp_path / "evidence.xlsx").stat().st_size > 0
     assert "<h2>Compliance audit" in (tmp_path / "report.html").read_text()
@@ -134,3 +136,67 @@ def test_a_folder_that_is_no_dataset_is_named(client: Client, tmp_path: Path) ->
     assert result.exit_code != 0
     assert f"{tmp_path / 'calls'}: is not a Parquet dataset" in result.output
     assert "Traceback" not in result.output
+
+
+def _audited_file(tmp_path: Path, calls: pd.DataFrame, *flags: str) -> Any:
+    path = tmp_path / "calls.csv"
+    calls.to_csv(path, index=False)
+    return runner.invoke(app, ["compliance", "audit", "--calls", str(path), *flags])
+
+
+def _calls(*rows: tuple[str, str]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": number, "created_at": at, "answered_at": None, "ended_at": None,
+        "campaign_id": "cmp_1", "disposition": None} for n, (number, at) in enumerate(rows)])
+
+
+LATE_IN_NEW_YORK = ("+12125550123", "2026-11-24T02:30:00Z")  # Mon 21:30: the law forbids
+LATE_IN_LONDON = ("+442079460000", "2026-11-24T21:30:00Z")   # 21:30: only a policy does
+
+
+@pytest.mark.parametrize(("rows", "flags", "code"), [
+    ([LATE_IN_NEW_YORK], ["--fail-on", "law"], 1),
+    ([LATE_IN_NEW_YORK], ["--fail-on", "any"], 1),
+    ([LATE_IN_NEW_YORK], [], 0),                                        # a finding is no error
+    ([LATE_IN_LONDON], ["--fail-on", "law"], 0),                        # UK law: no hours
+    ([LATE_IN_LONDON], ["--fail-on", "law", "--policy", "house-rules"], 0),
+    ([LATE_IN_LONDON], ["--fail-on", "any", "--policy", "house-rules"], 1),
+    ([LATE_IN_LONDON], ["--fail-on", "any", "--policy-window", "08:00-21:00"], 1),
+    ([LATE_IN_LONDON], ["--fail-on", "any", "--policy-window", "08:00-22:00"], 0),
+    ([LATE_IN_LONDON], ["--fail-on", "any"], 0),
+])
+def test_fail_on_exits_1_when_it_finds_what_is_named(tmp_path: Path, rows: list[tuple[str, str]],
+                                                     flags: list[str], code: int) -> None:
+    result = _audited_file(tmp_path, _calls(*rows), *flags)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_policy_from_flags_is_reported_as_policy(tmp_path: Path) -> None:
+    four = _calls(*((LATE_IN_LONDON[0], f"2026-11-24T{h}:00:00Z") for h in (10, 11, 12, 13)))
+    out = tmp_path / "found.csv"
+    result = _audited_file(tmp_path, four, "--policy-cap", "3", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    found = pd.read_csv(out, dtype=str)
+    assert found[["rule", "call_id", "basis", "policy"]].values.tolist() == [
+        ["call_frequency", "call_3", "policy", "command line: at most 3 calls a day"]]
+    assert "1 findings: 0 of law, 1 of policy" in result.output
+    expected = audit(four.assign(created_at=pd.to_datetime(four["created_at"])),
+                     policy=POLICY("command line: at most 3 calls a day", max_calls_per_24h=3))
+    assert expected.findings["call_id"].tolist() == ["call_3"]
+    assert audit(four.assign(created_at=pd.to_datetime(four["created_at"])),
+                 policy=HOUSE_RULES).findings["call_id"].tolist() == ["call_3"]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--fail-on", "some"], "--fail-on 'some': pass law or any"),
+    (["--policy", "strict"], "--policy 'strict': pass one of house-rules"),
+    (["--policy-window", "9-20"], "--policy-window '9-20': pass the allowed hours as HH:MM-HH:MM"),
+    (["--policy-window", "20:00-09:00"], "--policy-window '20:00-09:00': pass the allowed"),
+    (["--preset", "eu"], "--preset 'eu': pass one of us, uk, ca, us-federal"),
+])
+def test_bad_policy_and_fail_on_flags_are_named(tmp_path: Path, flags: list[str],
+                                                message: str) -> None:
+    result = _audited_file(tmp_path, _calls(LATE_IN_LONDON), *flags)
+    assert result.exit_code == 2 and message in result.output

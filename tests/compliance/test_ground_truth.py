@@ -1,8 +1,10 @@
 """On the emulator's seeded worlds, the audit finds exactly the problems it planted.
 
 Each scale's world is audited once (module scope) through the client over
-real HTTP, as a user would: ``audit(**load(client))`` with the account's
-verified caller ids from the emulator's admin surface.
+real HTTP, as a user would: ``audit(**load(client), policy=HOUSE_RULES)`` with the
+account's verified caller ids from the emulator's admin surface. The world plants
+law's problems and policy's (bursts of calls that no law of the place forbids), and
+says which is which; the audit's ``basis`` tells them apart the same way.
 """
 
 from __future__ import annotations
@@ -12,14 +14,16 @@ from pathlib import Path
 
 import httpx
 import openpyxl
+import pandas as pd
 import pytest
 
 from conftest import START
 from dialkit import Client
-from dialkit.compliance import US_FEDERAL, AuditReport, audit, load
+from dialkit.compliance import HOUSE_RULES, US, AuditReport, audit, load
 from dialkit.sandbox import parse_config, start
 
 Truth = dict[str, set[str]]
+Bases = dict[str, set[str]]
 
 AUDITOR_KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0010"
 """A key with only what an audit reads: calls, leads, DNC checks."""
@@ -31,11 +35,12 @@ RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_fre
 """Each planted kind whose every call is a finding of one rule: the federal kinds, and the
 law of the place's (a state's or Canada's row, which the ``US`` preset applies)."""
 FEDERAL_KINDS = {"outside_calling_hours", "frequency", "dnc_call"}
+Audited = tuple[AuditReport, Truth, Bases, AuditReport]
 
 
 @pytest.fixture(scope="module", params=["small", "medium"])
-def audited(request: pytest.FixtureRequest,
-            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[AuditReport, Truth]]:
+def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+            ) -> Iterator[tuple[AuditReport, Truth, Bases, AuditReport]]:
     config = {"server": {"rate_limit_scale": 0, "clock": "manual", "start_time": START},
               "accounts": [{"name": "acme", "seed": 7, "scale": request.param,
                             "clients": [{"name": "auditor", "keys": [{"key": AUDITOR_KEY}],
@@ -48,65 +53,73 @@ def audited(request: pytest.FixtureRequest,
         verified = httpx.get(f"{admin}/caller-ids", params={"account": "acme",
                                                                   "law": "all"}).json()
         with Client(AUDITOR_KEY, base_url=sandbox.base_url, rate_limit=None) as client:
-            report = audit(**load(client), blocked_countries=["KP", "IR"],
+            frames = load(client)
+            report = audit(**frames, blocked_countries=["KP", "IR"], policy=HOUSE_RULES,
                            verified_caller_ids=verified["caller_ids"])
+            law_only = audit(**frames, blocked_countries=["KP", "IR"], rules=US,
+                             verified_caller_ids=verified["caller_ids"])
     truth = {kind: {p["call_id"] for p in found} for kind, found in problems["problems"].items()}
-    yield report, truth
+    bases: Bases = {"law": set(), "policy": set()}
+    for kind, found in problems["problems"].items():
+        if kind in RULE_OF_KIND:
+            for problem in found:
+                bases[problem["basis"]].add(f"{RULE_OF_KIND[kind]} {problem['call_id']}")
+    yield report, truth, bases, law_only
 
 
 def _found(report: AuditReport, rule: str) -> set[str]:
     return set(report.findings.loc[report.findings["rule"] == rule, "call_id"])
 
 
-def test_the_world_plants_every_kind(audited: tuple[AuditReport, Truth]) -> None:
-    _, truth = audited
+def test_the_world_plants_every_kind(audited: Audited) -> None:
+    _, truth, _, _ = audited
     assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban"} <= set(truth)
     assert set(truth) <= {*RULE_OF_KIND, "abandoned"} and all(truth.values())
 
 
 @pytest.mark.parametrize("rule", sorted(set(RULE_OF_KIND.values())))
-def test_the_audit_finds_exactly_the_planted_calls(audited: tuple[AuditReport, Truth],
+def test_the_audit_finds_exactly_the_planted_calls(audited: Audited,
                                                    rule: str) -> None:
     """Each rule's findings are the calls of every kind planted for it: under ``US``, a
     Sunday call to Louisiana and a 20:30 one to Florida are calling-hours findings too."""
-    report, truth = audited
+    report, truth, _, _ = audited
     planted = set().union(*(truth.get(kind, set()) for kind, of in RULE_OF_KIND.items()
                             if of == rule))
     assert _found(report, rule) == planted
 
 
-def test_counts_stay_whole_numbers_beside_other_rules(audited: tuple[AuditReport, Truth]) -> None:
-    report, _ = audited
+def test_counts_stay_whole_numbers_beside_other_rules(audited: Audited) -> None:
+    report, _, _, _ = audited
     assert str(report.findings["calls_in_24h"].dtype) == "Int64"
     frequent = report.findings[report.findings["rule"] == "call_frequency"]
     assert (frequent["calls_in_24h"] >= 4).all()
 
 
-def test_dnc_calls_are_dated_by_the_listing(audited: tuple[AuditReport, Truth]) -> None:
-    report, _ = audited
+def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
+    report, _, _, _ = audited
     calls = report.findings[report.findings["rule"] == "dnc_call"]
     assert calls["listed_at"].notna().all() and (calls["at"] > calls["listed_at"]).all()
     assert calls["evidence"].str.startswith("called after the number was listed on").all()
 
 
 def test_the_abandoned_calls_are_exactly_the_planted_ones(
-        audited: tuple[AuditReport, Truth]) -> None:
-    report, truth = audited
+        audited: Audited) -> None:
+    report, truth, _, _ = audited
     assert set(report.abandoned["call_id"]) == truth["abandoned"]
     assert report.notes["abandonment"].startswith("agent_joined_at")
 
 
 def test_abandonment_findings_are_the_abandoned_calls_over_the_limit(
-        audited: tuple[AuditReport, Truth]) -> None:
-    report, _ = audited
-    over = report.abandoned["window_rate"] > US_FEDERAL.abandonment_limit
+        audited: Audited) -> None:
+    report, _, _, _ = audited
+    over = report.abandoned["window_rate"] > US.abandonment_limit
     assert _found(report, "abandonment") == set(report.abandoned.loc[over, "call_id"])
     rates = report.abandoned["window_abandoned"] / report.abandoned["window_answered"]
     assert (rates == report.abandoned["window_rate"]).all()
 
 
-def test_the_world_has_no_other_findings(audited: tuple[AuditReport, Truth]) -> None:
-    report, _ = audited
+def test_the_world_has_no_other_findings(audited: Audited) -> None:
+    report, _, _, _ = audited
     assert set(report.ran) == {"calling_hours", "unknown_timezone", "call_frequency",
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
                                "blocked_country", "unverified_caller_id",
@@ -117,9 +130,9 @@ def test_the_world_has_no_other_findings(audited: tuple[AuditReport, Truth]) -> 
                                                 "unverified_caller_id"}
 
 
-def test_the_evidence_workbook_and_page(audited: tuple[AuditReport, Truth],
+def test_the_evidence_workbook_and_page(audited: Audited,
                                         tmp_path: Path) -> None:
-    report, _ = audited
+    report, _, _, _ = audited
     path = tmp_path / "evidence.xlsx"
     report.to_excel(path, mask_pii=True, about={"account": "acme"})
     book = openpyxl.load_workbook(path, read_only=False)
@@ -135,9 +148,38 @@ def test_the_evidence_workbook_and_page(audited: tuple[AuditReport, Truth],
     phones = [row[5].value for row in book["calling_hours"].iter_rows(min_row=2)]
     assert phones and all("*****" in phone for phone in phones)
     cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
-    assert cover["account"] == "acme" and "08:00-21:00" in cover["calling window"]
+    assert cover["account"] == "acme" and "08:00-21:00" in cover["policy: calling window"]
+    assert cover["policy"] == HOUSE_RULES.name and "jurisdictions applied" in cover
     assert "agent_joined_at" in cover["abandonment told by"]
     page = report.to_html(tmp_path / "report.html", mask_pii=True)
     assert (tmp_path / "report.html").read_text() == page
-    assert page.count("data:image/png;base64,") == len(set(report.findings["rule"]))
+    charts = report.findings[report.findings["at"].notna()].groupby(["basis", "rule"]).ngroups
+    assert page.count("data:image/png;base64,") == charts
+    law, policy = report.by_basis
+    assert f"<h2>Findings of law: {law:,}</h2>" in page
+    assert f"<h2>Findings of the account's policy: {policy:,}</h2>" in page
+    assert page.index("Findings of law") < page.index("Findings of the account's policy")
+    assert (cover["findings of law"], cover["findings of policy"]) == (str(law), str(policy))
+    summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
+    assert (summary["law"].sum(), summary["policy"].sum()) == (law, policy)
     assert not any(phone in page for phone in report.findings["phone"].dropna())
+
+
+def test_law_and_policy_findings_are_told_apart_as_the_world_planted_them(
+        audited: Audited) -> None:
+    """A burst to a number whose place sets no cap is the house rules' finding; the same
+    burst to Florida, Maryland or Oklahoma, and every hours and day ban, the law's."""
+    report, _, bases, law_only = audited
+    found = report.findings[report.findings["rule"].isin(set(RULE_OF_KIND.values()))]
+    said = {basis: set(rows["rule"] + " " + rows["call_id"])
+            for basis, rows in found.groupby("basis")}
+    assert said.get("law", set()) == bases["law"] and said["policy"] == bases["policy"]
+    assert bases["policy"] and bases["law"]
+    assert (found.loc[found["basis"] == "policy", "policy"] == HOUSE_RULES.name).all()
+    assert found.loc[found["basis"] == "law", "policy"].isna().all()
+    # the law alone finds the law's findings and nothing of the policy's
+    law = law_only.findings
+    assert law_only.by_basis["policy"] == 0
+    assert set(law["rule"] + " " + law["call_id"].fillna("")) & bases["policy"] == set()
+    assert bases["law"] <= set(law["rule"] + " " + law["call_id"].fillna(""))
+    assert report.by_basis["law"] == law_only.by_basis["law"]

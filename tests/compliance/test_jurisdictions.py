@@ -102,7 +102,11 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-PA", date(2026, 11, 26), True),   # Thanksgiving
     ("US-PA", date(2026, 4, 3), True),     # Good Friday: Easter is 5 April 2026
     ("US-PA", date(2028, 11, 7), True),    # Election Day, 2028
-    ("US-PA", date(2027, 6, 14), False),   # Flag Day, a Monday: not in the calendar, unlisted
+    ("US-PA", date(2026, 11, 3), True),    # Election Day, 2026: the holidays package lacks it
+    ("US-PA", date(2027, 11, 2), True),    # the Tuesday after the first Monday of November
+    ("US-PA", date(2027, 11, 9), False),   # a week later
+    ("US-PA", date(2027, 6, 14), True),    # Flag Day, a Monday: a day the row names itself
+    ("US-PA", date(2026, 6, 14), True),    # Flag Day on a Sunday: banned all the same
     ("US-PA", date(2026, 11, 27), False),  # the day after Thanksgiving: not in the Act's list
     ("US-AL", date(2026, 2, 17), False),   # Mardi Gras: Baldwin and Mobile only, unlisted
     ("US-MS", date(2026, 12, 25), False),  # holiday ban repealed in 2024; a Friday
@@ -150,13 +154,15 @@ def test_unconfirmed_rows_are_exposed_not_hidden() -> None:
     assert all(row.status == "unconfirmed" and row.doubts for row in unconfirmed)
 
 
-def test_a_holiday_the_calendar_lacks_is_named_but_not_applied() -> None:
+def test_a_day_the_calendar_lacks_is_stated_as_the_statute_states_it_and_applied() -> None:
     pennsylvania = jurisdictions.get("US-PA")
-    assert pennsylvania.unlisted_holidays == ("Flag Day",)
-    assert pennsylvania.holiday_categories == ("public", "unofficial")
-    assert set(jurisdictions.get("US-AL").unlisted_holidays) == {"Mardi Gras", "Rosa Parks Day"}
+    assert [(day.name, day.rule) for day in pennsylvania.named_days] == [
+        ("Flag Day", "14 June"), ("Election Day", "Tuesday after the first Monday of November")]
+    assert pennsylvania.holiday_on(date(2026, 11, 3)) == "Election Day"
+    assert pennsylvania.holidays_between(date(2026, 6, 1), date(2026, 6, 30)) == {
+        date(2026, 6, 14): "Flag Day"}
     for row in jurisdictions.all():
-        assert not set(row.unlisted_holidays) & set(row.holidays), row.id
+        assert not {day.name for day in row.named_days} & set(row.holidays), row.id
 
 
 def test_mini_tcpa_rows_say_which_calls_they_cover() -> None:
@@ -244,10 +250,24 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("US-MD", "max_calls = 3", "max_call = 3", r"'US-MD'\): unknown column\(s\) \['max_call'\]"),
     ("US-CT", 'sunday = "09:00-20:00"', 'sunday = "09:00-20:00"\nholiday = "no calls"',
      r"'US-CT'\): a holiday window needs the holidays"),
-    ("US-PA", 'unlisted_holidays = ["Flag Day"]', 'unlisted_holidays = ["Labor Day"]',
-     r"'US-PA'\): unlisted holiday\(s\) \['Labor Day'\] are in the holidays calendar now"),
+    ("US-PA", '{ name = "Flag Day", rule = "14 June"', '{ name = "Labor Day", rule = "first '
+     'Monday of September"', r"'US-PA'\): named day\(s\) \['Labor Day'\] are holidays of the "
+     r"holidays calendar in every year now"),
+    ("US-PA", 'rule = "14 June"', 'rule = "June the 14th"',
+     r"'US-PA'\): named day 'Flag Day': rule 'June the 14th' is not '14 June'"),
+    ("US-PA", 'rule = "14 June"', 'rule = "31 June"',
+     r"'US-PA'\): named day 'Flag Day': rule '31 June' is not"),
+    ("US-PA", '{ name = "Flag Day", rule = "14 June"', '{ name = "Flag Day", rule = "14 June", '
+     'years = "leap"', r"'US-PA'\): named day 'Flag Day': years 'leap' is not one of every"),
+    ("US-PA", '{ name = "Flag Day", rule = "14 June", source = "https://',
+     '{ name = "Flag Day", rule = "14 June", source = "ftp://',
+     r"'US-PA'\): named day 'Flag Day': source must be an http\(s\) address"),
+    ("US-PA", '{ name = "Flag Day", rule = "14 June", ', '{ name = "Flag Day", day = "14 June", ',
+     r"'US-PA'\): named day .*unknown key\(s\) \['day'\]"),
     ("US-PA", 'holiday_categories = ["public", "unofficial"]', 'holiday_categories = ["public"]',
-     r"'US-PA'\): unknown holiday name\(s\) \['Good Friday', 'Election Day'\]"),
+     r"'US-PA'\): unknown holiday name\(s\) \['Good Friday'\]"),
+    ("US-RI", "holiday_weekdays_only = true", 'holiday_weekdays_only = "yes"',
+     r"'US-RI'\): holiday_weekdays_only must be a bool"),
     ("US-PA", 'holiday_categories = ["public", "unofficial"]',
      'holiday_categories = ["public", "folklore"]',
      r"'US-PA'\): holiday_categories \['public', 'folklore'\]: Category is not supported"),

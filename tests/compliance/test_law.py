@@ -9,10 +9,24 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from dialkit.compliance import CA, PRESETS, UK, US, US_FEDERAL, audit, jurisdictions
+from dialkit.compliance import (
+    CA,
+    HOUSE_RULES,
+    POLICY,
+    PRESETS,
+    UK,
+    US,
+    US_FEDERAL,
+    US_WITH_HOUSE_RULES,
+    audit,
+    jurisdictions,
+)
 
 LOUISIANA, MIAMI, NEW_YORK = "+15045550123", "+13055550123", "+12125550123"
 TOLL_FREE, LONDON, WINNIPEG = "+18005550123", "+442079460000", "+12042345678"
+
+
+POLICY_OF_TWO = POLICY("two calls a day", max_calls_per_24h=2)
 
 
 def calls(*rows: tuple[str, str]) -> pd.DataFrame:
@@ -72,10 +86,15 @@ def test_a_toll_free_number_is_an_unknown_jurisdiction_judged_by_the_strictest_r
 
 
 def test_a_london_number_under_uk_and_a_winnipeg_one_under_ca() -> None:
+    """UK law sets no calling hours (GB's row: any time), so a London call at 21:30 is a
+    finding only of a policy that sets some; Winnipeg keeps the CRTC's hours."""
     late = calls((LONDON, "2026-11-24T21:30:00Z"), (WINNIPEG, "2026-11-22T23:00:00Z"))
-    assert [(r, c) for r, c, _ in found(late, UK)] == [("calling_hours", "call_0")]
     # Winnipeg Sunday 17:00: inside the CRTC's 10:00-18:00 weekend window
-    assert [(r, c) for r, c, _ in found(late, CA)] == [("calling_hours", "call_0")]
+    assert found(late, UK) == found(late, CA) == []
+    [(rule, call, evidence)] = found(late, UK.with_policy(HOUSE_RULES))
+    assert (rule, call) == ("calling_hours", "call_0")
+    assert evidence == ("called Tue 21:30 Europe/London (policy: " + HOUSE_RULES.name
+                        + ", window 08:00-21:00)")
     sunday_evening = calls((WINNIPEG, "2026-11-23T01:00:00Z"))  # Sun 19:00 CST
     [(rule, _, evidence)] = found(sunday_evening, CA)
     assert rule == "calling_hours" and "(Canada (CRTC): window 10:00-18:00, " in evidence
@@ -86,14 +105,8 @@ def test_unconfirmed_rows_are_named_on_the_cover_and_not_applied() -> None:
     unconfirmed = [row for row in jurisdictions.unconfirmed() if row.country == "US"]
     assert all(f"({row.id})" in cover["unconfirmed (not applied)"] for row in unconfirmed)
     assert all(f"({row.id})" not in cover["jurisdictions applied"] for row in unconfirmed)
-    assert "(GB)" in UK.describe()["unconfirmed (not applied)"]  # no UK hours are law
     assert "Canada (CRTC) (CA)" in UK.describe()["jurisdictions applied"]
-    assert set(PRESETS) == {"us", "uk", "ca"}
-
-
-def test_utah_unconfirmed_sunday_ban_is_not_applied() -> None:
-    assert not jurisdictions.get("US-UT").confirmed
-    assert found(calls(("+18015550123", "2026-11-22T18:00:00Z"))) == []  # Sun 11:00 MST
+    assert set(PRESETS) == {"us", "uk", "ca", "us-federal"}
 
 
 def test_a_fourth_call_in_24_hours_to_florida_names_floridas_cap() -> None:
@@ -107,8 +120,12 @@ def test_a_fourth_call_in_24_hours_to_florida_names_floridas_cap() -> None:
                         "most 3 allowed (Florida: " + jurisdictions.cap_text(
                             jurisdictions.get("US-FL")) + ", "
                         + jurisdictions.get("US-FL").citation + ")")
-    [federal] = got.loc[got["phone"] == NEW_YORK, "evidence"]  # no state cap: the preset's
-    assert federal.endswith("at most 3 allowed")
+    assert (got["phone"] == MIAMI).all()  # New York sets no cap, nor does federal law
+    with_policy = audit(four, rules=US, policy=HOUSE_RULES).findings
+    [policy] = with_policy.loc[with_policy["phone"] == NEW_YORK, "evidence"]
+    assert policy.endswith("at most 3 allowed (policy: " + HOUSE_RULES.name + ")")
+    assert dict(zip(with_policy["phone"], with_policy["basis"], strict=True)) == {
+        MIAMI: "law", NEW_YORK: "policy"}
 
 
 def test_a_states_stricter_cap_decides_over_a_looser_policy() -> None:
@@ -116,8 +133,18 @@ def test_a_states_stricter_cap_decides_over_a_looser_policy() -> None:
                  *((NEW_YORK, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
     loose = replace(US, max_calls_per_24h=5)
     got = audit(four, rules=loose).findings
-    assert got[["rule", "call_id"]].values.tolist() == [["call_frequency", "call_3"]]
+    assert got[["rule", "call_id", "basis"]].values.tolist() == [
+        ["call_frequency", "call_3", "law"]]
     assert audit(four, rules=replace(US_FEDERAL, max_calls_per_24h=5)).findings.empty
+
+
+def test_a_call_over_both_caps_is_the_laws_and_one_over_the_policys_alone_is_policy() -> None:
+    five = calls(*((MIAMI, f"2026-11-24T{hour}:00:00Z") for hour in (14, 15, 16, 17, 18)))
+    strict = audit(five, rules=US, policy=POLICY_OF_TWO).findings
+    assert strict[["call_id", "basis"]].values.tolist() == [
+        ["call_2", "policy"], ["call_3", "law"], ["call_4", "law"]]
+    assert strict["policy"].tolist()[0] == POLICY_OF_TWO.name
+    assert strict["policy"].isna().tolist() == [False, True, True]
 
 
 def leads_of(frame: pd.DataFrame, **columns: object) -> pd.DataFrame:
@@ -186,15 +213,17 @@ def test_each_finding_names_the_row_that_decided_and_whose_it_is() -> None:
 
 
 def test_no_row_decided_leaves_the_columns_missing() -> None:
-    """The preset's own window (a London call under ``US``: GB's row is unconfirmed; every
-    call under ``US_FEDERAL``) and own cap (New York has none) are no row of the table."""
+    """The policy's window (a London call: UK law sets no hours) and cap (New York has
+    none) are no row of the table: their findings are the policy's."""
     frame = calls((LONDON, "2026-11-24T21:30:00Z"),
                   *((NEW_YORK, f"2026-11-25T{hour}:00:00Z") for hour in (14, 15, 16, 17)))
-    for rules in (US, US_FEDERAL):
+    for rules in (US_WITH_HOUSE_RULES, US_FEDERAL.with_policy(HOUSE_RULES)):
         got = audit(frame, rules=rules).findings
         assert got["rule"].tolist() == ["calling_hours", "call_frequency"]
         assert got["jurisdiction"].isna().all() and got["decided_by"].isna().all()
         assert str(got["jurisdiction"].dtype) == "str"
+        assert (got["basis"] == "policy").all() and (got["policy"] == HOUSE_RULES.name).all()
+    assert audit(frame, rules=US).findings.empty and audit(frame, rules=US_FEDERAL).findings.empty
 
 
 def test_the_leads_address_state_is_named_as_the_decider() -> None:

@@ -12,7 +12,7 @@ import phonenumbers
 import pytest
 from phonenumbers import timezone as phone_timezones
 
-from dialkit.compliance import POLICY, UK_OFCOM, US_FEDERAL, AuditInputError, audit
+from dialkit.compliance import HOUSE_RULES, POLICY, UK_OFCOM, US_FEDERAL, AuditInputError, audit
 
 NY = "+12125550123"  # America/New_York
 
@@ -93,13 +93,17 @@ def test_a_number_of_no_known_zone_is_its_own_finding() -> None:
     ("2026-06-02T13:59:59.999Z", True),   # a millisecond sooner: the 4th in 24 h
 ])
 def test_the_fourth_call_in_24_hours(fourth: str, found: bool) -> None:
+    """New York sets no cap and nor does federal law: the fourth call is a finding of a
+    policy of three a day only."""
     frame = calls(*({"to_number": NY, "created_at": at} for at in (
         "2026-06-01T14:00Z", "2026-06-01T16:00Z", "2026-06-01T18:00Z", fourth)))
     expected = [("call_frequency", "call_3")] if found else []
-    assert rules_found(frame) == expected
+    assert rules_found(frame, policy=HOUSE_RULES) == expected
+    assert rules_found(frame) == []
     if found:
-        finding = audit(frame).findings.iloc[0]
+        finding = audit(frame, policy=HOUSE_RULES).findings.iloc[0]
         assert finding["calls_in_24h"] == 4 and "4 outbound calls" in finding["evidence"]
+        assert finding["basis"] == "policy"
 
 
 def dnc(listed_at: str | None = None, **extra: Any) -> pd.DataFrame:

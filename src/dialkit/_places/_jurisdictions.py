@@ -12,7 +12,9 @@ The file is read and checked once, on first use: a bad time, an unknown
 holiday name, a missing citation or a row without two sources is refused with
 an error naming the row. Holidays are resolved through the maintained
 ``holidays`` package for the row's country and subdivision, by the names the
-row gives.
+row gives; a day the law names and the calendar lacks is stated as the statute
+states it (``named_days``: a date, an nth weekday, an election Tuesday; :mod:`._days`)
+and applied the same way.
 
 Published as :mod:`dialkit.compliance.jurisdictions`; it lives here, among the
 places (:mod:`dialkit._places`), because the emulator's world keeps the same
@@ -40,6 +42,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._days import DayRule, DayRuleError, day_rule
+
 if TYPE_CHECKING:
     from holidays import HolidayBase
 
@@ -64,7 +68,8 @@ _ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
 COLUMNS = frozenset({
     "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
     "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
-    "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "unlisted_holidays"})
+    "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "named_days",
+    "holiday_weekdays_only", "text"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
 DEFAULT_CATEGORIES = ("public",)
@@ -105,8 +110,13 @@ class Jurisdiction:
             that covers some calls only, its exemptions); empty when unsaid.
         holiday_categories: The ``holidays`` categories ``holidays`` are named
             from (``public`` unless a banned day is in another, as Good Friday).
-        unlisted_holidays: Days the law bans that the ``holidays`` calendar
-            lacks: named so reports can say so, never applied (no hand-made dates).
+        named_days: Days the law bans that the ``holidays`` calendar lacks, stated
+            as the statute states them (:mod:`._days`) and applied like ``holidays``.
+        holiday_weekdays_only: Whether the holiday window replaces the weekday
+            window only (a holiday on a Saturday or Sunday keeps that day's window),
+            as a statute whose holiday exception sits in its Monday-Friday clause.
+        text: The statute's operative words, quoted, so a reader sees the law
+            itself rather than a summary of it.
     """
 
     id: str
@@ -128,7 +138,9 @@ class Jurisdiction:
     doubts: str
     scope: str = ""
     holiday_categories: tuple[str, ...] = DEFAULT_CATEGORIES
-    unlisted_holidays: tuple[str, ...] = ()
+    named_days: tuple[DayRule, ...] = ()
+    holiday_weekdays_only: bool = False
+    text: str = ""
 
     @property
     def status(self) -> str:
@@ -144,7 +156,14 @@ class Jurisdiction:
         return self.id[3:] or None
 
     def holiday_on(self, day: date) -> str | None:
-        """The named holiday of this row that ``day`` is (or is observed on), if any."""
+        """The holiday of this row that ``day`` is (or is observed on), if any: one the
+        ``holidays`` calendar names, or one of the row's own ``named_days``. None on a
+        Saturday or Sunday where the row's holidays replace the weekday window only."""
+        if self.holiday_weekdays_only and day.weekday() >= 5:
+            return None
+        for rule in self.named_days:
+            if rule.on(day.year) == day:
+                return rule.name
         if not self.holidays:
             return None
         for name in self._calendar().get_list(day):
@@ -159,12 +178,15 @@ class Jurisdiction:
         What an audit over many calls looks up once per row, instead of asking
         :meth:`holiday_on` call by call.
         """
-        if not self.holidays:
-            return {}
-        calendar = self._calendar()
-        for year in range(start.year, end.year + 1):
-            calendar.get(date(year, 1, 1))  # fills the calendar for the year
-        found = {day: self.holiday_on(day) for day in calendar if start <= day <= end}
+        days: set[date] = set()
+        for rule in self.named_days:
+            days.update(rule.between(start, end))
+        if self.holidays:
+            calendar = self._calendar()
+            for year in range(start.year, end.year + 1):
+                calendar.get(date(year, 1, 1))  # fills the calendar for the year
+            days.update(day for day in calendar if start <= day <= end)
+        found = {day: self.holiday_on(day) for day in days}
         return {day: name for day, name in sorted(found.items()) if name is not None}
 
     def _calendar(self) -> HolidayBase:
@@ -273,18 +295,18 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         raise JurisdictionDataError(f"{where}: unknown column(s) {unknown}; the columns are "
                                     f"{sorted(COLUMNS)}")
     holidays = tuple(_strings(raw, "holidays", where, required=False))
-    if "holiday" in raw and not holidays:
+    named_days = _named_days(raw, where)
+    if "holiday" in raw and not (holidays or named_days):
         raise JurisdictionDataError(f"{where}: a holiday window needs the holidays it applies to")
     categories = tuple(_strings(raw, "holiday_categories", where, required=False)) \
         or DEFAULT_CATEGORIES
-    unlisted = tuple(_strings(raw, "unlisted_holidays", where, required=False))
-    _check_holidays(jid, holidays, unlisted, categories, where)
+    _check_holidays(jid, holidays, named_days, categories, where)
     max_calls, cap_period = _cap(raw, where)
     return Jurisdiction(
         id=jid, name=_text(raw, "name", where),
         weekday=_window(raw, "weekday", where), saturday=_window(raw, "saturday", where),
         sunday=_window(raw, "sunday", where),
-        holiday=_window(raw, "holiday", where) if holidays else None,
+        holiday=_window(raw, "holiday", where) if holidays or named_days else None,
         holidays=holidays, observed=_typed(raw, "observed", bool, where, False),
         max_calls=max_calls, cap_period=cap_period,
         cap_scope=_typed(raw, "cap_scope", str, where, ""),
@@ -295,7 +317,9 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         confirmed=_typed(raw, "confirmed", bool, where, None),
         doubts=_typed(raw, "doubts", str, where, ""),
         scope=_typed(raw, "scope", str, where, ""),
-        holiday_categories=categories, unlisted_holidays=unlisted,
+        holiday_categories=categories, named_days=named_days,
+        holiday_weekdays_only=_typed(raw, "holiday_weekdays_only", bool, where, False),
+        text=_typed(raw, "text", str, where, ""),
     )
 
 
@@ -382,14 +406,21 @@ def _reviewed(raw: Mapping[str, Any], where: str) -> date:
     return value
 
 
-def _check_holidays(jid: str, names: tuple[str, ...], unlisted: tuple[str, ...],
-                    categories: tuple[str, ...], where: str) -> None:
-    """Refuse a holiday name the row's calendar never uses, and an unlisted one it has.
+def _named_days(raw: Mapping[str, Any], where: str) -> tuple[DayRule, ...]:
+    """The row's ``named_days``, each checked (:func:`._days.day_rule`)."""
+    values: list[Any] = _typed(raw, "named_days", list, where, [])
+    try:
+        return tuple(day_rule(value, where) for value in values)
+    except DayRuleError as error:
+        raise JurisdictionDataError(str(error)) from None
 
-    An "unlisted" day that the ``holidays`` calendar has since gained must move
-    to ``holidays``, so that it is applied rather than only reported.
-    """
-    if not names and not unlisted:
+
+def _check_holidays(jid: str, names: tuple[str, ...], named_days: tuple[DayRule, ...],
+                    categories: tuple[str, ...], where: str) -> None:
+    """Refuse a holiday name the row's calendar never uses, and a named day that the
+    calendar has on every date the rule gives: such a day is named from the calendar
+    (``holidays``), so that the calendar's maintainers keep its dates."""
+    if not names and not named_days:
         return
     try:
         known = _holiday_names(jid[:2], jid[3:] or None, categories)
@@ -401,11 +432,13 @@ def _check_holidays(jid: str, names: tuple[str, ...], unlisted: tuple[str, ...],
         raise JurisdictionDataError(
             f"{where}: unknown holiday name(s) {unknown} for {jid}; the holidays "
             f"package names these: {sorted(known)}")
-    listed = [name for name in unlisted if name in known]
+    calendar = _calendar(jid[:2], jid[3:] or None, categories)
+    listed = [rule.name for rule in named_days if builtins.all(
+        day in calendar for year in HOLIDAY_CHECK_YEARS if (day := rule.on(year)) is not None)]
     if listed:
         raise JurisdictionDataError(
-            f"{where}: unlisted holiday(s) {listed} are in the holidays calendar now; "
-            f"move them to holidays")
+            f"{where}: named day(s) {listed} are holidays of the holidays calendar in every "
+            f"year now; name them in holidays instead")
 
 
 @cache

@@ -3,6 +3,8 @@ an account or on exported frames."""
 
 from __future__ import annotations
 
+import re
+from datetime import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -10,7 +12,16 @@ import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.client import Client
-from dialkit.compliance import PRESETS, AuditInputError, AuditReport, audit, load
+from dialkit.compliance import (
+    POLICIES,
+    POLICY,
+    PRESETS,
+    AuditInputError,
+    AuditReport,
+    Rules,
+    audit,
+    load,
+)
 from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
 
@@ -35,7 +46,19 @@ def audit_command(
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
         "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", help=(
-        "The rules: us (federal and each state's), uk or ca."))] = "us",
+        "The law: us (federal and each state's), uk, ca (each call by the law of the "
+        "place called; they differ in abandonment's period) or us-federal (the federal "
+        "rule alone)."))] = "us",
+    policy: Annotated[str | None, typer.Option(metavar="POLICY", help=(
+        "Add the account's own stricter rule, reported as policy: house-rules (08:00-21:00 "
+        "for every call, at most 3 calls a day: the presets before issue 37)."))] = None,
+    policy_window: Annotated[str | None, typer.Option(metavar="HH:MM-HH:MM", help=(
+        "Add a policy calling window for every call, recipient local time."))] = None,
+    policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
+        "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
+    fail_on: Annotated[str | None, typer.Option(metavar="BASIS", help=(
+        "Exit 1 when the audit finds what is named: law (a finding the law decides) or "
+        "any (any finding, policy's too); for CI and cron."))] = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
@@ -51,11 +74,16 @@ def audit_command(
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
 ) -> None:
-    """Audit calls, leads and DNC results against a preset's rules; print the findings by
-    rule. Exits 0 whether or not there are findings: a finding is not an error."""
+    """Audit calls, leads and DNC results against the law of the place called (and a
+    policy, if given); print the findings by rule, law's and policy's apart. Exits 0
+    whether or not there are findings, unless --fail-on names what was found (exit 1);
+    2 on bad input."""
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
-    options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries}
+    if fail_on not in (None, "law", "any"):
+        _fail(f"--fail-on {fail_on!r}: pass law or any")
+    options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries,
+                               "policy": _policy(policy, policy_window, policy_cap)}
     if verified_caller_ids is not None:
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
     report, about = _audited(calls, leads, dnc, sandbox, options)
@@ -66,6 +94,42 @@ def audit_command(
     if html is not None:
         report.to_html(html, mask_pii=mask_pii, about=about)
     typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
+    law, found = report.by_basis["law"], len(report.findings)
+    if (fail_on == "law" and law) or (fail_on == "any" and found):
+        typer.echo(f"--fail-on {fail_on}: {law if fail_on == 'law' else found} findings",
+                   err=True)
+        raise typer.Exit(1)
+
+
+def _policy(name: str | None, window: str | None, cap: int | None) -> Rules | None:
+    """The policy the flags name: a named one, or one made of --policy-window and
+    --policy-cap (both kinds together: the stricter of each)."""
+    named = None
+    if name is not None:
+        if name not in POLICIES:
+            _fail(f"--policy {name!r}: pass one of {', '.join(POLICIES)}")
+        named = POLICIES[name]
+    if window is None and cap is None:
+        return named
+    made = POLICY("command line: " + ", ".join(
+        ([f"window {window}"] if window else []) + ([f"at most {cap} calls a day"] if cap else [])),
+        window=_window(window) if window else None, max_calls_per_24h=cap)
+    return made if named is None else named.with_policy(made)
+
+
+def _window(text: str) -> tuple[time, time]:
+    match = re.fullmatch(r"(\d\d):(\d\d)-(\d\d):(\d\d)", text)
+    try:
+        if match is None:
+            raise ValueError
+        h1, m1, h2, m2 = (int(part) for part in match.groups())
+        start, end = time(h1, m1), time(h2, m2)
+        if start >= end:
+            raise ValueError
+    except ValueError:
+        _fail(f"--policy-window {text!r}: pass the allowed hours as HH:MM-HH:MM, e.g. "
+              "09:00-20:00")
+    return start, end
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,

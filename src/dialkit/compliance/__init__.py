@@ -19,20 +19,42 @@ from ._entry import audit
 from ._load import load
 from ._plots import plot_by_state, plot_summary
 from ._read import read_export
-from ._rules import CA, POLICY, PRESETS, RULE_IDS, UK, UK_OFCOM, US, US_FEDERAL, Rules
+from ._rules import (
+    BASES,
+    CA,
+    CA_WITH_HOUSE_RULES,
+    HOUSE_RULES,
+    POLICIES,
+    POLICY,
+    PRESETS,
+    RULE_IDS,
+    UK,
+    UK_OFCOM,
+    UK_WITH_HOUSE_RULES,
+    US,
+    US_FEDERAL,
+    US_WITH_HOUSE_RULES,
+    Rules,
+)
 
 __all__ = [
     "AuditInputError",
     "AuditReport",
+    "BASES",
     "CA",
+    "CA_WITH_HOUSE_RULES",
+    "HOUSE_RULES",
+    "POLICIES",
     "POLICY",
     "PRESETS",
     "RULE_IDS",
     "Rules",
     "UK",
     "UK_OFCOM",
+    "UK_WITH_HOUSE_RULES",
     "US",
     "US_FEDERAL",
+    "US_WITH_HOUSE_RULES",
     "audit",
     "first_zones",
     "jurisdictions",

@@ -23,7 +23,7 @@ from . import _checks as checks
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._lead_of import addresses, lead_rows
 from ._population import by_rule, population_of, sources_of, summarised
-from ._rules import RULE_IDS, Rules
+from ._rules import BASES, RULE_IDS, Rules
 from ._text import totals_text
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
@@ -69,7 +69,9 @@ class AuditReport:
     Attributes:
         findings: One row per finding: ``rule``, ``severity``, ``campaign_id``,
             ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
-            ``timezone``, ``evidence`` (in words), and each rule's own columns.
+            ``timezone``, ``evidence`` (in words), ``jurisdiction`` and ``decided_by``
+            (the law's row that decided), ``basis`` (``law`` or ``policy``) and
+            ``policy`` (the policy's name), and each rule's own columns.
         abandoned: Every abandoned call, with its campaign's rate over the window.
         rules: The rules applied.
         ran: The rules that ran.
@@ -143,10 +145,17 @@ class AuditReport:
             Path(path).write_text(text, encoding="utf-8")
         return text
 
+    @property
+    def by_basis(self) -> pd.Series:
+        """How many findings law decides and how many the account's policy does."""
+        counts = self.findings["basis"].value_counts()
+        return pd.Series({basis: int(counts.get(basis, 0)) for basis in BASES},
+                         name="findings")
+
     def to_text(self) -> str:
-        """The audit in plain text: how many findings under which rules, then per rule the
-        findings, among how many calls or leads, the rate and the verdict, then each
-        note (a rule that did not run and why), a line each.
+        """The audit in plain text: how many findings, of law and of policy, then per rule
+        the findings (law's and policy's), among how many calls or leads, the rate and the
+        verdict, then each note (a rule that did not run and why), a line each.
 
         Example:
             >>> calls = pd.DataFrame({
@@ -156,16 +165,19 @@ class AuditReport:
             ...     "disposition": None})
             >>> from dialkit.compliance import audit
             >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
-            0 findings (US federal and state law (TSR, TCPA, state statutes))
-                                  findings audited              of   rate verdict
+            0 findings: 0 of law, 0 of policy (US federal and state law (TSR, TCPA, state
+            statutes))
+                                  findings  law  policy audited              of   rate verdict
             rule
-            calling_hours                0       1  outbound calls  0.00%  passed
+            calling_hours                0    0       0       1  outbound calls  0.00%  passed
             ...
             unverified_caller_id: not run: pass verified_caller_ids=
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
-        return "\n".join([f"{len(self.findings)} findings ({self.rules.name})",
+        law, policy = self.by_basis
+        return "\n".join([f"{len(self.findings)} findings: {law} of law, {policy} of policy "
+                          f"({self.rules.name})",
                           totals_text(self.totals), *notes])
 
     def _repr_html_(self) -> str:
@@ -174,7 +186,9 @@ class AuditReport:
     def __repr__(self) -> str:
         counts = self.findings["rule"].value_counts()
         shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
-        return f"<AuditReport {self.rules.name}: {len(self.findings)} findings: {shown or 'none'}>"
+        law, policy = self.by_basis
+        return (f"<AuditReport {self.rules.name}: {len(self.findings)} findings ({law} law, "
+                f"{policy} policy): {shown or 'none'}>")
 
 
 def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
@@ -298,7 +312,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
-           "blocked_country", *(["unknown_jurisdiction"] if rules.jurisdictions else [])]
+           "blocked_country",
+           *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
     notes = {"abandonment": checks.told(rules, joined)[0]}
     if options.verified is None:
         notes["unverified_caller_id"] = "not run: pass verified_caller_ids="

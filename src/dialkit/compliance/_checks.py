@@ -22,7 +22,7 @@ from .._places._kept import hashed
 from .._places._localtime import wall_clock
 from .._places._zones import ZONES, Zoned, regions_among, zoned
 from ._law import Judged, cap_words, deciders, evidence, judge
-from ._rules import SEVERITY, Rules, period_words
+from ._rules import ACCOUNT_RULES, SEVERITY, Rules, period_words
 from ._text import WEEKDAYS, written
 
 _DAY_MS = 24 * 3600 * 1000
@@ -31,11 +31,14 @@ Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
 
 COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
-           "local_time", "timezone", "evidence", "jurisdiction", "decided_by")
+           "local_time", "timezone", "evidence", "jurisdiction", "decided_by", "basis",
+           "policy")
 """The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
 name the row of the law of the place called that decided (:func:`._law.deciders`); they
-are missing for the findings no row decides (DNC, caller id, abandonment, ...)."""
-_LAW = ("jurisdiction", "decided_by")
+are missing for the findings no row decides (DNC, caller id, abandonment, ...).
+``basis`` says whether law or the account's policy decides the finding, and ``policy``
+names the policy (missing for law's findings)."""
+_LAW = ("jurisdiction", "decided_by", "basis", "policy")
 _NO_TIME = "datetime64[us, UTC]"
 """The ``at`` of a lead's finding, which has no moment: typed as the calls' times, so that
 the findings' ``at`` stays a time column (``None`` made it text-like, and the report's
@@ -45,7 +48,13 @@ charts by day failed on it)."""
 def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
              **extra: pd.Series) -> pd.DataFrame:
     """Findings of ``rule`` for ``rows`` (calls or leads with the common columns; the
-    law's columns text, missing where ``rows`` lack them)."""
+    law's columns text, missing where ``rows`` lack them). Where ``rows`` do not say
+    their ``basis``, the rule does: the account's own settings' rules
+    (:data:`._rules.ACCOUNT_RULES`) are policy, the others (Do-Not-Call, abandonment)
+    law."""
+    if "basis" not in rows:
+        rows = rows.assign(basis="policy" if rule in ACCOUNT_RULES else "law",
+                           policy=ACCOUNT_RULES.get(rule))
     frame = pd.DataFrame({
         "rule": rule, "severity": SEVERITY[rule],
         "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
@@ -108,12 +117,15 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
     weekday = pd.Series(WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
                         dtype="str")  # 1970-01-01 was a Thursday
     said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
-                              "called " + shown + ", " + rule), index=hits.index)
+                              "called " + weekday + shown + " (policy: " + judged.law.policy
+                              + ", " + rule + ")"), index=hits.index)
     unknown_state = judged.law.strictest[judged.decided[first]]
-    unknown = calls.iloc[pairs.unknown]
+    unknown = calls.iloc[pairs.unknown].assign(local_time=None, timezone=None)
+    if len(judged.law.ids) == 1:  # no row of law applies: the policy's window could not
+        unknown = unknown.assign(basis="policy", policy=judged.law.policy)  # be checked
     return (findings("calling_hours", hits[~unknown_state], said[~unknown_state]),
             findings("unknown_jurisdiction", hits[unknown_state], said[unknown_state]),
-            findings("unknown_timezone", unknown.assign(local_time=None, timezone=None),
+            findings("unknown_timezone", unknown,
                      pd.Series("no time zone is known for this number, so the local time "
                                "of the call cannot be checked", index=unknown.index)))
 
@@ -134,10 +146,10 @@ def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
 
 def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFrame:
     """Calls that are at least the (cap + 1)th to their number in the cap's period up to and
-    including them (a call exactly one period before does not count). The cap is the
-    stricter of the preset's (``max_calls_per_24h``) and that of the law of the place
-    called (a state's), which is named where it decides. Only the calls of numbers called
-    more than a 24-hour cap in some two days are sorted and counted."""
+    including them (a call exactly one period before does not count). The caps of the law
+    of the place called (a state's) are counted first, and named where they decide; then
+    the policy's (``max_calls_per_24h``), for the calls the law allows. Only the calls of
+    numbers called more than a 24-hour cap in some two days are sorted and counted."""
     number = _groups(calls["phone"])
     millis = _millis(calls["at"])
     over = np.zeros(len(calls), bool)
@@ -145,6 +157,8 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFr
     decided = np.zeros(len(calls), np.int64)
     by_address = np.zeros(len(calls), bool)
     for period, cap, row, address in _caps(len(calls), rules, times.judged):
+        if not (cap < _NO_CAP).any():
+            continue
         least = int(cap.min()) if len(cap) else 0
         rows = (_crowded(number, millis, least) if period == _DAY_MS
                 and not calls["at"].isna().any() else np.arange(len(calls)))
@@ -167,13 +181,11 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFr
 
 
 def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints, Bools]]:
-    """Per period: each call's cap in it, the law row that sets it (0: the preset's) and
-    whether that row is the lead's address state's. A state's cap over 24 hours replaces
-    the preset's where it is as strict or stricter; of the number's state and the
-    address's, the number's decides where both are as strict (as for calling hours)."""
-    policy = np.full(size, rules.max_calls_per_24h, np.int64)
-    periods: dict[int, tuple[Ints, Ints, Bools]] = {
-        _DAY_MS: (policy, np.zeros(size, np.int64), np.zeros(size, bool))}
+    """Per period, the law's first and then the policy's: each call's cap in it
+    (:data:`_NO_CAP`: none), the law row that sets it (0: the policy's) and whether that
+    row is the lead's address state's. Of the number's state and the address's, the
+    stricter decides, the number's where both are as strict (as for calling hours)."""
+    periods: dict[int, tuple[Ints, Ints, Bools]] = {}
     country, number, address = judged.own
     for own, is_address in ((country, False), (address, True), (number, False)):
         for n, cap in ((n, cap) for n, cap in enumerate(judged.law.caps) if cap is not None):
@@ -181,16 +193,23 @@ def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints
             if not len(rows):
                 continue
             limit, source, by_address = periods.setdefault(cap[1], (
-                np.full(size, np.iinfo(np.int64).max), np.zeros(size, np.int64),
-                np.zeros(size, bool)))
+                np.full(size, _NO_CAP), np.zeros(size, np.int64), np.zeros(size, bool)))
             stricter = rows[cap[0] <= limit[rows]]
             limit[stricter], source[stricter], by_address[stricter] = cap[0], n, is_address
-    return [(period, *found) for period, found in periods.items()]
+    found = [(period, *caps) for period, caps in periods.items()]
+    if rules.max_calls_per_24h is not None:
+        found.append((_DAY_MS, np.full(size, rules.max_calls_per_24h, np.int64),
+                      np.zeros(size, np.int64), np.zeros(size, bool)))
+    return found
+
+
+_NO_CAP = np.iinfo(np.int64).max
+"""A call's cap where no rule sets one."""
 
 
 def _limits(rules: Rules, judged: Judged, rows: Ints) -> pd.Series:
-    caps = np.array([rules.max_calls_per_24h] + [cap[0] if cap else 0 for cap in
-                                                judged.law.caps[1:]], np.int64)
+    caps = np.array([rules.max_calls_per_24h or 0] + [cap[0] if cap else 0 for cap in
+                                                     judged.law.caps[1:]], np.int64)
     return pd.Series(caps[rows]).astype(str).to_numpy(object)
 
 

@@ -22,7 +22,7 @@ from ._rules import US, Rules
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
-          campaign_id: str | Collection[str] | None = None,
+          policy: Rules | None = None, campaign_id: str | Collection[str] | None = None,
           as_of: pd.Timestamp | str | None = None,
           campaigns: Collection[str] | None = None, compute: bool = True) -> AuditReport:
     """Audit what the account did against ``rules``.
@@ -40,9 +40,16 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             case) or English names, in a list or one comma-separated text
             (``["KP", "IR"]``, ``"KP, IR"``, ``["North Korea", "Iran"]``), read as
             :func:`dialkit.leads.clean` reads them.
-        rules: ``US`` (the federal rule and each state's, by where the person called
-            is), ``UK``, ``CA``, ``US_FEDERAL`` (the federal rule alone, for every
-            call) or one's own ``POLICY(...)``.
+        rules: The law: ``US`` (the federal rule and each state's, by where the person
+            called is), ``UK``, ``CA`` (the same table: each call by the law of the place
+            called; they differ in abandonment's period), ``US_FEDERAL`` (the federal
+            rule alone, for US numbers); or a ``POLICY(...)`` alone, judging every call
+            by the policy and none by law.
+        policy: The account's own stricter rule, added to the law's and reported as
+            policy: ``POLICY("quiet hours", window=(time(9), time(20)))`` or
+            ``HOUSE_RULES`` (08:00-21:00 for every call, at most 3 calls a day: what the
+            presets applied as if law before issue 37). A call the law forbids is a law
+            finding whatever the policy says.
         campaign_id: Audit this campaign only, or these (a list of ids).
         as_of: When the audit looks from (for the DNC scrub age); default now.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
@@ -59,6 +66,11 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
     """
+    if policy is not None:
+        try:
+            rules = rules.with_policy(policy)
+        except ValueError as error:
+            raise AuditInputError(str(error)) from None
     options = Options(rules=rules, blocked=_regions(blocked_countries),
                       verified=None if verified_caller_ids is None
                       else frozenset(verified_caller_ids),

@@ -1,7 +1,8 @@
 """The evidence an audit hands on: a workbook a regulator can filter, and one HTML page.
 
 Both start with what was audited (the rules and their parameters, the data and
-how abandonment was told apart), then the counts, then every finding. With
+how abandonment was told apart), then the counts, then every finding: the law's
+findings apart from the account's policy's, each counted. With
 ``mask_pii`` the phone numbers are shown as ``+1415*****23``: enough to match
 a number one already has, not to dial it.
 """
@@ -21,7 +22,7 @@ from ..frames import excel_writer
 from ..frames._pages import TABLE_STYLE, campaign_label, html_table
 from ._checks import COLUMNS
 from ._population import rate_text
-from ._rules import RULE_IDS, Rules
+from ._rules import BASES, RULE_IDS, Rules
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
               "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}"
@@ -86,7 +87,9 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
             "rules run": ", ".join(report.ran),
             **{("abandonment told by" if rule == "abandonment" else f"note: {rule}"): note
                for rule, note in report.notes.items()},
-            "findings": str(len(report.findings))}
+            "findings": str(len(report.findings)),
+            **{f"findings of {basis}": str(int((report.findings["basis"] == basis).sum()))
+               for basis in BASES}}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
 
 
@@ -141,10 +144,11 @@ def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFra
 
 def _reading_order(frame: pd.DataFrame) -> pd.DataFrame:
     """A page's columns in the order a reader wants them: when and what (the time, the
-    local time, the evidence) before the ids that find the call; the rule's name, the
-    section's title, left out."""
+    local time, the evidence) before the ids that find the call; the rule's name and the
+    basis, the sections' titles, left out."""
     first = [c for c in _FIRST_READ if c in frame]
-    return frame[first + [c for c in frame.columns if c not in first and c != "rule"]]
+    return frame[first + [c for c in frame.columns
+                          if c not in first and c not in ("rule", "basis")]]
 
 
 def _plain(frame: pd.DataFrame) -> pd.DataFrame:
@@ -168,20 +172,34 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]
-    for rule in RULE_IDS:
-        rows = report.findings[report.findings["rule"] == rule]
-        if rows.empty:
+    for basis in BASES:
+        of_basis = report.findings[report.findings["basis"] == basis]
+        if of_basis.empty:
             continue
-        parts.append(f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>")
-        if rows["at"].notna().any():  # a lead's finding has no moment to chart
-            parts.append(_chart(rows, rule))
-        table = _reading_order(named(masked(_plain(_own_columns(rows, every_common=False)),
-                                            mask_pii), names))
-        parts.append(html_table(table if shown is None else table.head(shown)))
-        if shown is not None and len(rows) > shown:
-            parts.append(f"<p>The first {shown:,} of {len(rows):,}: the workbook and "
-                         "<code>report.findings</code> hold them all.</p>")
+        parts.append(f"<h2>{_HEADINGS[basis]}: {len(of_basis):,}</h2>")
+        for rule in RULE_IDS:
+            rows = of_basis[of_basis["rule"] == rule]
+            if not rows.empty:
+                parts += _section(rows, rule, mask_pii=mask_pii, shown=shown, names=names)
     return "<div>" + "".join(parts) + "</div>"
+
+
+_HEADINGS = {"law": "Findings of law", "policy": "Findings of the account's policy"}
+
+
+def _section(rows: pd.DataFrame, rule: str, *, mask_pii: bool, shown: int | None,
+             names: Mapping[str, str] | None) -> list[str]:
+    """One rule's findings of one basis: a heading, a chart by day, the table."""
+    parts = [f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>"]
+    if rows["at"].notna().any():  # a lead's finding has no moment to chart
+        parts.append(_chart(rows, rule))
+    table = _reading_order(named(masked(_plain(_own_columns(rows, every_common=False)),
+                                        mask_pii), names))
+    parts.append(html_table(table if shown is None else table.head(shown)))
+    if shown is not None and len(rows) > shown:
+        parts.append(f"<p>The first {shown:,} of {len(rows):,}: the workbook and "
+                     "<code>report.findings</code> hold them all.</p>")
+    return parts
 
 
 def _chart(rows: pd.DataFrame, rule: str) -> str:

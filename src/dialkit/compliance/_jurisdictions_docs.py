@@ -58,10 +58,13 @@ def compact() -> str:
 
 
 def _holidays(row: Jurisdiction) -> str:
-    """A row's holiday rule: ``no calls (13 days)``, or ``as the weekday``."""
-    if not row.holidays:
+    """A row's holiday rule: ``no calls (13 days)``, ``no calls Mon-Fri (13 days)``, or
+    ``as the weekday``."""
+    days = len(row.holidays) + len(row.named_days)
+    if not days:
         return "as the weekday"
-    return f"{window_text(row.holiday)} ({len(row.holidays)} days)"
+    weekdays = " Mon-Fri" if row.holiday_weekdays_only else ""
+    return f"{window_text(row.holiday)}{weekdays} ({days} days)"
 
 
 def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
@@ -82,19 +85,26 @@ def _details(row: Jurisdiction) -> list[str]:
     lines = ["", f"### {row.id}: {row.name} ({row.status})", ""]
     if row.scope:
         lines.append(f"- Applies to: {row.scope}")
-    if row.holidays:
-        lines.append(f"- No calls{' (observed days too)' if row.observed else ''} on: "
-                     + "; ".join(row.holidays) + ".")
+    if row.text:
+        lines.append(f"- The law's words: {row.text}")
+    if row.holidays or row.named_days:
+        observed = " (observed days too)" if row.observed and row.holidays else ""
+        weekdays = " that fall Monday to Friday" if row.holiday_weekdays_only else ""
+        named = [f"{day.name} ({day.rule}{_years(day.years)}, <{day.source}>)"
+                 for day in row.named_days]
+        lines.append(f"- {window_text(row.holiday).capitalize()}{observed} on the holidays"
+                     f"{weekdays}: " + "; ".join([*row.holidays, *named]) + ".")
     if row.holiday_categories != jurisdictions.DEFAULT_CATEGORIES:
         lines.append("- Holidays looked up in the holidays package's categories: "
                      + ", ".join(row.holiday_categories) + ".")
-    if row.unlisted_holidays:
-        lines.append("- Banned too, but not in the holidays package's calendar, so not applied: "
-                     + "; ".join(row.unlisted_holidays) + ".")
     lines.append(f"- Sources: {_links(row.sources)}")
     if row.doubts:
         lines.append(f"- Doubts: {row.doubts}")
     return lines
+
+
+def _years(years: str) -> str:
+    return "" if years == "every" else f", {years} years"
 
 
 def _checked(states: tuple[CheckedState, ...]) -> list[str]:

@@ -5,9 +5,10 @@ A preset names the table's countries it applies (:attr:`Rules.jurisdictions`). A
 call to a number of one of them is judged by that country's row and, for a US
 number, by its state's row too: the stricter decides, and is named. A US number
 of no known state (toll-free, non-geographic) is judged by the strictest of the
-country's rows, and its findings are ``unknown_jurisdiction``. Every other call
-is judged by the preset's own ``window``. Only confirmed rows are applied: an
-unconfirmed one is named on the report's cover (:func:`._rules.law_words`).
+country's rows, and its findings are ``unknown_jurisdiction``. Only confirmed rows
+are applied: an unconfirmed one is named on the report's cover
+(:func:`._rules.law_words`). The account's policy window (``Rules.window``), where
+there is one, judges every call the law allows: row 0, whose findings are policy's.
 
 Each row is eight windows in seconds (Monday to Sunday, then its named
 holidays), so a million (call, zone) pairs are judged by array lookups; the
@@ -43,13 +44,16 @@ _KEY = 1 << 20
 
 @dataclass(frozen=True)
 class Law:
-    """The rows an audit applies: row 0 is the preset's own window, then each applied
-    row of the table, then each country's strictest row (``strictest`` marks them).
+    """The rows an audit applies: row 0 is the policy's window (the whole day where there
+    is none), then each applied row of the table, then each country's strictest row
+    (``strictest`` marks them).
     ``start``/``end`` are each row's windows in seconds by slot (no calls: 0, 0)."""
 
+    policy: str
+    """The name of the policy whose window and cap are row 0 (empty: no policy)."""
     ids: list[str | None]
     """Each row's id in the table (``US-FL``; a strictest row's: its country's; None: the
-    preset's own window), for the findings' ``jurisdiction`` column."""
+    policy's window), for the findings' ``jurisdiction`` column."""
     names: list[str]
     citations: list[str]
     caps: list[tuple[int, int, str] | None]
@@ -73,8 +77,8 @@ class Judged:
     slot: Ints
     days: Ints
     own: tuple[Ints, Ints, Ints]
-    """Each call's own law rows: its country's (or the strictest, or 0), its number's
-    state's and its lead's address state's (-1: none)."""
+    """Each call's own law rows: its country's (or the strictest; 0: none, the policy's
+    alone), its number's state's and its lead's address state's (-1: none)."""
     by_address: Bools
     """Whether the row that decided a pair is the lead's address state's."""
 
@@ -84,7 +88,8 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is and, where
     ``address`` gives a call's lead's address state, that state's row too: of the number's
-    state and the address's, the one that forbids the call decides (the number's first)."""
+    state and the address's, the one that forbids the call decides (the number's first).
+    Where the law allows a pair, the policy's window (row 0) judges it, if there is one."""
     rows, by_country = _applied(rules)
     own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
@@ -95,6 +100,7 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
     decided = own[0][row]
     slot, outside = _outside(law, decided, days, weekday, nanos)
+    outside &= decided > 0  # row 0, the policy's, is judged last
     by_address = np.zeros(len(row), bool)
     for which in (2, 1):  # the address's state, then the number's: the last that forbids
         if not (own[which] >= 0).any():  # no call has such a row (a flat policy: none)
@@ -106,12 +112,17 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
         decided, slot = np.where(out_w, its, decided), np.where(out_w, slot_w, slot)
         by_address = np.where(out_w, which == 2, by_address)
         outside |= out_w
+    if rules.window is not None:  # the policy, where the law allows the call
+        slot_p, out_p = _outside(law, np.zeros(len(row), np.int64), days, weekday, nanos)
+        out_p &= ~outside
+        decided, slot = np.where(out_p, 0, decided), np.where(out_p, slot_p, slot)
+        outside |= out_p
     return Judged(law, outside & known, decided, slot, days, own, by_address)
 
 
 def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     """The rule that decided each of ``pairs``, in words: ``Louisiana: no calls on
-    Sunday, La. R.S. 45:844.14``; for the preset's own window, ``window 08:00-21:00``."""
+    Sunday, La. R.S. 45:844.14``; for the policy's window, ``window 08:00-21:00``."""
     law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
     start, end = law.start[decided, slot], law.end[decided, slot]
     window = pd.Series("window " + _clock(start) + "-" + _clock(end), dtype=object)
@@ -133,17 +144,22 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
 
 
 def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
-    """The findings' ``jurisdiction`` and ``decided_by`` for the law ``rows`` that decided
-    them: the row's id (``US-FL``; ``US`` for the federal row and for the strictest US
-    row) and whose row it is: ``number`` (the number's country or state), ``address``
-    (the lead's address state) or ``strictest`` (no state is known for the number: the
-    strictest of its country's rows). Both None where the preset's own window or cap
-    decided (row 0): no row of the table did."""
+    """The findings' ``jurisdiction``, ``decided_by``, ``basis`` and ``policy`` for the law
+    ``rows`` that decided them: the row's id (``US-FL``; ``US`` for the federal row and for
+    the strictest US row) and whose row it is: ``number`` (the number's country or
+    state), ``address`` (the lead's address state) or ``strictest`` (no state is known
+    for the number: the strictest of its country's rows); ``law``, no policy. Where the
+    policy's window or cap decided (row 0), no row of the table did: ``jurisdiction`` and
+    ``decided_by`` None, ``basis`` ``policy`` and ``policy`` its name."""
     ids = np.array(law.ids, object)[rows]
     by = np.where(by_address, "address", np.where(law.strictest[rows], "strictest",
                                                   "number")).astype(object)
-    by[rows == 0] = None
-    return {"jurisdiction": ids, "decided_by": by}
+    ours = rows == 0
+    by[ours] = None
+    basis = np.where(ours, "policy", "law").astype(object)
+    policy = np.full(len(rows), None, object)
+    policy[ours] = law.policy
+    return {"jurisdiction": ids, "decided_by": by, "basis": basis, "policy": policy}
 
 
 def _clock(seconds: Floats) -> pd.Series:
@@ -170,15 +186,16 @@ def _outside(law: Law, rows: Ints, days: Ints, weekday: Ints,
 
 def _applied(rules: Rules) -> tuple[list[table.Jurisdiction], dict[str, dict[str, int]]]:
     """The confirmed rows of the preset's countries, and per country the law row of its
-    own row (``""``; 0, the preset's window, where it has none confirmed), of each state
-    (its postal code) and, for a country with state rows, its strictest (``"*"``, after
-    every row of the table)."""
+    own row (``""``; 0, the policy's alone, where it has none confirmed), of each state
+    (its postal code; none where ``rules.states`` is False) and, for a country with
+    state rows, its strictest (``"*"``, after every row of the table)."""
     rows: list[table.Jurisdiction] = []
     by_country: dict[str, dict[str, int]] = {}
     for country in rules.jurisdictions:
         found = by_country.setdefault(country, {"": 0})
         for row in table.all():
-            if row.country == country and row.confirmed:
+            if row.country == country and row.confirmed and (
+                    rules.states or not row.subdivision):
                 rows.append(row)
                 found[row.subdivision or ""] = len(rows)
     after = len(rows) + 1
@@ -233,10 +250,10 @@ def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
 
 def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dict[str, int]],
          span: tuple[int, int]) -> Law:
-    """The arrays of the preset's window, the applied rows and each country's strictest,
+    """The arrays of the policy's window, the applied rows and each country's strictest,
     with the holidays from the first to the last day of ``span`` (days since 1970; none
     known: the first after the last)."""
-    policy = [_seconds(rules.window)] * 8
+    policy = [_seconds(rules.window or table.WHOLE_DAY)] * 8
     windows = [policy] + [_row_windows(row) for row in rows]
     ids: list[str | None] = [None, *(row.id for row in rows)]
     names = ["", *(row.name for row in rows)]
@@ -273,7 +290,7 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     flags[strictest] = True
     caps = [None, *(_cap(row) for row in rows)]
     caps += [None] * (len(windows) - len(caps))  # the strictest rows: caps by state only
-    return Law(ids, names, citations, caps, start, end, flags, index[unique],
+    return Law(rules.policy, ids, names, citations, caps, start, end, flags, index[unique],
                np.array(holiday_names, object)[unique])
 
 
@@ -286,12 +303,13 @@ def _cap(row: table.Jurisdiction) -> tuple[int, int, str] | None:
 def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:
     """The cap that decided each finding, in words: `` (Florida: 3 per 24 h (...), Fla.
     Stat. ...)``, the state's name followed by ``(the lead's address state)`` where that
-    state's cap decided; empty for the preset's own cap (row 0)."""
+    state's cap decided; `` (policy: house rules ...)`` for the policy's cap (row 0)."""
     named = np.array(law.names, object)[rows]
     named = np.where(by_address, named + " (the lead's address state)", named)
     each = np.array([f": {cap[2]}, {cited})" if cap and n else "" for n, (cap, cited)
                      in enumerate(zip(law.caps, law.citations, strict=True))], object)[rows]
-    return pd.Series(np.where(each == "", "", " (" + named + each), dtype=object)
+    return pd.Series(np.where(rows == 0, f" (policy: {law.policy})",
+                              np.where(each == "", "", " (" + named + each)), dtype=object)
 
 
 def _row_windows(row: table.Jurisdiction) -> list[tuple[float, float]]:

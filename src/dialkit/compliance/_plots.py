@@ -7,6 +7,7 @@ optional ``ax``, returns the Axes, and changes no global state.
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 
     from ._audit import AuditReport
 
-_FOUND, _PASSED = "#c0504d", "#9bbb59"
+_FOUND, _POLICY, _PASSED = "#c0504d", "#f79646", "#4f6228"
+"""The law's bars, the policy's, and the words of a rule that passed."""
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "address": ("#4f81bd", "the lead's address state"),
              "strictest": ("#8064a2", "no state known: the strictest row")}
@@ -28,8 +30,9 @@ MOST_BARS = 24
 
 
 def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
-    """Findings per rule that ran, each bar labelled with its count among the calls or
-    leads audited and its rate; a rule that found nothing is marked passed.
+    """Findings per rule that ran, the law's and the account's policy's apart (one bar
+    each, side by side), each rule labelled with its count among the calls or leads
+    audited and its rate; a rule that found nothing is marked passed.
 
     Args:
         report: What :func:`~dialkit.compliance.audit` returned.
@@ -44,10 +47,11 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         >>> client = dialkit.Client.sandbox()
         >>> report = compliance.audit(**compliance.load(client))
         >>> ax = compliance.plot_summary(report)
-        >>> len(ax.patches) == len(report.ran)  # a bar per rule that ran
+        >>> len(ax.patches) == 2 * len(report.ran)  # the law's and the policy's per rule
         True
         >>> print(ax.get_title())
-        Compliance audit, US federal and state law (...): ... findings, ... of 9 rules passed
+        Compliance audit: ... findings (... of law, 0 of policy), ... of 9 rules passed
+        US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """
     if ax is None:
@@ -55,16 +59,21 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
 
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(report.ran), 2) + 1))
     totals = report.totals.iloc[::-1]  # the first rule at the top
-    ax.barh(totals.index, totals["findings"],
-            color=[_PASSED if passed else _FOUND for passed in totals["passed"]])
+    ax.barh(totals.index, totals["law"], color=_FOUND, label="law")
+    ax.barh(totals.index, totals["policy"], left=totals["law"], color=_POLICY,
+            label="the account's policy")
     for y, (_, row) in enumerate(totals.iterrows()):
         ax.annotate(_label(row), (row["findings"], y), xytext=(4, 0),
-                    textcoords="offset points", va="center", fontsize=8)
+                    textcoords="offset points", va="center", fontsize=8,
+                    color=_PASSED if row["passed"] else "black")
     ax.set_xlim(0, max(float(totals["findings"].max()), 1.0) * 1.6)
     ax.set_xlabel("findings")
-    ax.set_title(f"Compliance audit, {report.rules.name}: "
-                 f"{int(totals['findings'].sum()):,} findings, "
-                 f"{int(totals['passed'].sum())} of {len(totals)} rules passed")
+    law, policy = (int(totals[basis].sum()) for basis in ("law", "policy"))
+    ax.set_title(f"Compliance audit: {law + policy:,} findings ({law:,} of law, {policy:,} of "
+                 f"policy), {int(totals['passed'].sum())} of {len(totals)} rules passed\n"
+                 + textwrap.fill(report.rules.name, 90), fontsize=10)
+    if law or policy:
+        ax.legend(loc="lower right", fontsize=8, title="decided by", title_fontsize=8)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 
@@ -72,7 +81,10 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
 def _label(row: pd.Series) -> str:
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
-    return f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} ({row['rate']:.2%})"
+    split = f"; {int(row['law']):,} law, {int(row['policy']):,} policy" if (
+        row["law"] and row["policy"]) else ""
+    return (f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} "
+            f"({row['rate']:.2%}{split})")
 
 
 def plot_by_state(report: AuditReport, *, ax: Axes | None = None,

@@ -58,17 +58,21 @@ def _call_counts(outbound: pd.DataFrame) -> pd.DataFrame:
 
 def summarised(findings: pd.DataFrame, population: pd.DataFrame,
                ran: tuple[str, ...]) -> pd.DataFrame:
-    """Per rule that ran and campaign: ``findings``, ``audited`` of ``unit``, ``rate``."""
-    found = findings.groupby(["rule", "campaign_id"], dropna=False, observed=True).size()
+    """Per rule that ran and campaign: ``findings``, of which ``law`` and ``policy`` (what
+    decided them), ``audited`` of ``unit``, ``rate``."""
+    found = findings.groupby(["rule", "campaign_id", "basis"], dropna=False,
+                             observed=True).size()
     rows = []
     for rule in ran:
         unit = UNITS.get(rule, "outbound calls")
         for campaign, audited in population[_COUNTED[unit]].items():
-            count = int(found.get((rule, campaign), 0))
-            rows.append((rule, campaign, count, int(audited), unit,
+            law, policy = (int(found.get((rule, campaign, basis), 0))
+                           for basis in ("law", "policy"))
+            count = law + policy
+            rows.append((rule, campaign, count, law, policy, int(audited), unit,
                          count / audited if audited else float("nan")))
-    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", "audited", "unit",
-                                       "rate"])
+    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", "law", "policy",
+                                       "audited", "unit", "rate"])
 
 
 def sources_of(frames: Mapping[str, pd.DataFrame | None]) -> dict[str, str]:
@@ -101,10 +105,12 @@ def source_words(name: str, spans: pd.DataFrame, attrs: Mapping[str, object]) ->
 
 
 def by_rule(summary: pd.DataFrame) -> pd.DataFrame:
-    """The summary over every campaign: per rule, ``findings``, ``audited``, ``unit``,
-    ``rate`` and ``passed``, in the order the rules ran."""
+    """The summary over every campaign: per rule, ``findings`` (of which ``law`` and
+    ``policy``), ``audited``, ``unit``, ``rate`` and ``passed``, in the order the rules
+    ran."""
     totals = summary.groupby("rule", sort=False).agg(
-        findings=("findings", "sum"), audited=("audited", "sum"), unit=("unit", "first"))
+        findings=("findings", "sum"), law=("law", "sum"), policy=("policy", "sum"),
+        audited=("audited", "sum"), unit=("unit", "first"))
     rate = totals["findings"] / totals["audited"].where(totals["audited"] > 0)
     return totals.assign(rate=rate.round(4), passed=totals["findings"] == 0)
 

@@ -1,15 +1,17 @@
-"""The rules an audit applies, with the parameters each jurisdiction sets.
+"""The rules an audit applies: the law of the place called, and the account's own policy.
 
-A preset is data, not code: the same checks run under every preset. ``US``,
-``UK`` and ``CA`` judge each call by the law of the place called, the rows of
-:mod:`._jurisdictions` (for a US number, the federal row and its state's, the
-stricter deciding); an account's own flat rule is a :func:`POLICY`, the same
-window for every call.
+A preset is data, not code: the same checks run under every preset. ``US``, ``UK``
+and ``CA`` apply law only: each call is judged by the rows of :mod:`._jurisdictions`
+of the place called (for a US number, the federal row and its state's, the stricter
+deciding). A stricter house rule (a quieter window, a cap on every number) is the
+account's policy, added on purpose (:func:`POLICY`, passed as ``audit(policy=...)``),
+and its findings say so: every finding of hours and frequency has ``basis`` ``law``
+or ``policy``. A call the law forbids is a law finding whatever the policy says.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import time, timedelta
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
@@ -24,17 +26,31 @@ SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
 """How serious a finding of each rule is: ``high`` for a call that broke a rule
 outright, ``medium`` for one a regulator would ask about."""
 
+BASES = ("law", "policy")
+"""What decides a finding: ``law`` (a statute or regulator's rule: a row of the
+jurisdiction table, the TSR's abandonment and Do-Not-Call rules) or ``policy`` (the
+account's own rule, named in the finding's ``policy`` column)."""
+
+ACCOUNT_RULES = {"blocked_country": "the account's blocked countries",
+                 "unverified_caller_id": "the account's verified caller ids"}
+"""The rules whose findings are always policy: they hold the account to its own
+settings (the countries it blocks, the caller ids it verified), not to a statute."""
+
+Window = tuple[time, time]
+
 
 @dataclass(frozen=True)
 class Rules:
-    """The parameters of one jurisdiction's rules.
+    """The parameters of the rules an audit applies: the law's, and the account's policy.
 
     Attributes:
         name: What the preset is called in reports.
-        window: The recipient-local hours in which outbound calls are allowed,
-            from the first to the second (a call at the second is outside).
-        max_calls_per_24h: Outbound calls to one number allowed in any 24 hours;
-            the next one is a finding.
+        window: The policy's calling window, recipient local time, for every call (a
+            call at the second time is outside); None: no policy window, so a call is
+            judged by the law of the place called alone.
+        max_calls_per_24h: The policy's cap: outbound calls to one number allowed in
+            any 24 hours, the next one a finding; None: only the caps the law sets
+            (Florida, Maryland, Oklahoma).
         scrub_age: How old a DNC check may be before a lead counts as unscreened.
         abandonment_limit: The share of answered calls that may be abandoned.
         abandonment_window: The rolling period the share is measured over.
@@ -43,38 +59,69 @@ class Rules:
         proxy_talk_seconds: Without join times, an answered call with no
             disposition that ended within this long is taken as abandoned.
         jurisdictions: The table's countries (``US``, ``GB``, ``CA``) whose
-            confirmed rows judge the calling hours of calls to their numbers, by
-            where the person called is (for ``US``: the federal row and the
-            state's, the stricter deciding); ``window`` judges every other call.
-            Empty: ``window`` judges every call.
+            confirmed rows judge the calls to their numbers, by where the person
+            called is. Empty: no law row judges hours (a policy alone).
+        states: Whether the US states' rows apply beside the federal one (False:
+            the federal rule alone, ``US_FEDERAL``).
+        policy: The name of the account's policy that ``window`` and
+            ``max_calls_per_24h`` are, for the findings they decide.
     """
 
     name: str
-    window: tuple[time, time] = (time(8), time(21))
-    max_calls_per_24h: int = 3
+    window: Window | None = None
+    max_calls_per_24h: int | None = None
     scrub_age: timedelta = timedelta(days=31)
     abandonment_limit: float = 0.03
     abandonment_window: timedelta = timedelta(days=30)
     agent_join_seconds: float = 2.0
     proxy_talk_seconds: float = 5.0
     jurisdictions: tuple[str, ...] = ()
+    states: bool = True
+    policy: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.window is not None or self.max_calls_per_24h is not None) \
+                and not self.policy:
+            object.__setattr__(self, "policy", "own policy")
+
+    def with_policy(self, policy: Rules) -> Rules:
+        """These rules with ``policy``'s window and cap added (the stricter of each where
+        both set one), reported under the policy's name: ``US.with_policy(HOUSE_RULES)``."""
+        if policy.window is None and policy.max_calls_per_24h is None:
+            raise ValueError(f"policy {policy.name!r} sets no window and no cap: make it with "
+                             "POLICY(name, window=(start, end), max_calls_per_24h=N)")
+        window, cap = policy.window, policy.max_calls_per_24h
+        if window is not None and self.window is not None:
+            window = (max(window[0], self.window[0]), min(window[1], self.window[1]))
+        if cap is not None and self.max_calls_per_24h is not None:
+            cap = min(cap, self.max_calls_per_24h)
+        names = [n for n in (self.policy, policy.policy or policy.name) if n]
+        return replace(self, name=f"{self.name} + {policy.name}",
+                       window=window if window is not None else self.window,
+                       max_calls_per_24h=cap if cap is not None else self.max_calls_per_24h,
+                       policy="; ".join(dict.fromkeys(names)))
 
     def describe(self) -> dict[str, str]:
-        """Each parameter in words, for a report's cover."""
-        start, end = (t.strftime("%H:%M") for t in self.window)
-        window = f"{start}-{end} recipient local time"
-        return {
-            "rules": self.name,
-            "calling window": window if not self.jurisdictions else (
-                "the law of the place called (" + ", ".join(self.jurisdictions)
-                + f" rows of dialkit.compliance.jurisdictions); other numbers {window}"),
-            **law_words(self.jurisdictions),
-            "call frequency": f"at most {self.max_calls_per_24h} outbound calls per number "
-                              "in any 24 hours",
-            "DNC scrub age": f"{self.scrub_age.days} days",
-            "abandonment": f"at most {self.abandonment_limit:.0%} of answered calls per "
-                           f"campaign over {period_words(self.abandonment_window)}",
-        }
+        """Each parameter in words, for a report's cover: what the law decides, then what
+        the account's policy adds."""
+        law = ("the law of the place called (" + ", ".join(self.jurisdictions)
+               + " rows of dialkit.compliance.jurisdictions)" if self.jurisdictions
+               else "none (a policy alone)")
+        if self.jurisdictions and not self.states:
+            law = "the federal rule alone (the US row of dialkit.compliance.jurisdictions)"
+        words = {"rules": self.name, "law applied": law,
+                 **law_words(self.jurisdictions, self.states),
+                 "policy": self.policy or "none: every finding is one of law"}
+        if self.window is not None:
+            start, end = (t.strftime("%H:%M") for t in self.window)
+            words["policy: calling window"] = f"{start}-{end} recipient local time, every call"
+        if self.max_calls_per_24h is not None:
+            words["policy: call frequency"] = (f"at most {self.max_calls_per_24h} outbound "
+                                               "calls per number in any 24 hours")
+        return {**words,
+                "DNC scrub age": f"{self.scrub_age.days} days",
+                "abandonment": f"at most {self.abandonment_limit:.0%} of answered calls per "
+                               f"campaign over {period_words(self.abandonment_window)}"}
 
 
 def period_words(span: timedelta) -> str:
@@ -83,14 +130,15 @@ def period_words(span: timedelta) -> str:
     return f"{span.days} days" if hours > 48 and hours % 24 == 0 else f"{hours:g} hours"
 
 
-def law_words(countries: tuple[str, ...]) -> dict[str, str]:
+def law_words(countries: tuple[str, ...], states: bool = True) -> dict[str, str]:
     """The table's rows a preset applies and those it does not (unconfirmed), for the
     cover: a row two sources did not both confirm is named, never applied as law."""
     if not countries:
         return {}
     from . import _jurisdictions as table  # the table is read on first use only
 
-    rows = [row for row in table.all() if row.country in countries]
+    rows = [row for row in table.all() if row.country in countries
+            and (states or not row.subdivision)]
     named = {status: ", ".join(f"{row.name} ({row.id})" for row in rows
                                if row.confirmed == (status == "applied")) or "none"
              for status in ("applied", "unconfirmed")}
@@ -98,10 +146,17 @@ def law_words(countries: tuple[str, ...]) -> dict[str, str]:
             "unconfirmed (not applied)": named["unconfirmed"]}
 
 
-def POLICY(name: str = "own policy", **parameters: object) -> Rules:  # noqa: N802
-    """One's own flat rule: the same ``window`` (and caps) for every call, whatever the
-    place called, e.g. ``POLICY("09:00-20:00 everywhere", window=(time(9), time(20)))``."""
-    return Rules(name, **parameters)  # type: ignore[arg-type]
+def POLICY(name: str = "own policy", *, window: Window | None = None,  # noqa: N802
+           max_calls_per_24h: int | None = None, **parameters: object) -> Rules:
+    """The account's own rule: a ``window`` for every call and/or a cap on every number,
+    whatever the place called, reported as policy. Pass it to ``audit(policy=...)`` beside
+    a law preset, or alone as ``rules=`` (then no law row judges the hours), e.g.
+    ``POLICY("09:00-20:00 everywhere", window=(time(9), time(20)))``."""
+    if window is None and max_calls_per_24h is None:
+        raise ValueError(f"POLICY({name!r}) sets nothing: pass window=(start, end) and/or "
+                         "max_calls_per_24h=N")
+    return Rules(name, window=window, max_calls_per_24h=max_calls_per_24h, policy=name,
+                 **parameters)  # type: ignore[arg-type]
 
 
 EVERY_PLACE = ("US", "CA", "GB")
@@ -112,8 +167,19 @@ US = Rules("US federal and state law (TSR, TCPA, state statutes)", jurisdictions
 UK = Rules("UK (Ofcom persistent misuse policy)", abandonment_window=timedelta(hours=24),
            jurisdictions=EVERY_PLACE)
 CA = Rules("Canada (CRTC Unsolicited Telecommunications Rules)", jurisdictions=EVERY_PLACE)
-US_FEDERAL = POLICY("US federal (TSR, TCPA)")
-"""The federal rule alone, the same for every call (no state's law)."""
+US_FEDERAL = Rules("US federal (TSR, TCPA)", jurisdictions=("US",), states=False)
+"""The federal rule alone, for US numbers (no state's law); other numbers' hours unjudged."""
 UK_OFCOM = UK
-PRESETS = {"us": US, "uk": UK, "ca": CA}
-"""The presets by the names the CLI takes."""
+HOUSE_RULES = POLICY("house rules: 08:00-21:00 for every call, at most 3 calls a day",
+                     window=(time(8), time(21)), max_calls_per_24h=3)
+"""The stricter rule dialkit's presets applied as if law before issue 37: the federal
+hours for every call, whatever the place's law, and at most 3 calls per number in any
+24 hours. Reported as policy: ``audit(rules=US, policy=HOUSE_RULES)``."""
+US_WITH_HOUSE_RULES = US.with_policy(HOUSE_RULES)
+UK_WITH_HOUSE_RULES = UK.with_policy(HOUSE_RULES)
+CA_WITH_HOUSE_RULES = CA.with_policy(HOUSE_RULES)
+"""The presets as they judged before issue 37, their house rules now reported as policy."""
+PRESETS = {"us": US, "uk": UK, "ca": CA, "us-federal": US_FEDERAL}
+"""The law presets by the names the CLI takes."""
+POLICIES = {"house-rules": HOUSE_RULES}
+"""The named policies by the names the CLI takes (``--policy``)."""

@@ -13,17 +13,20 @@ from ._population import rate_text
 
 
 def totals_text(totals: pd.DataFrame) -> str:
-    """Per rule: findings, among how many calls or leads, the rate, and the verdict.
+    """Per rule: findings, of which law's and policy's, among how many calls or leads, the
+    rate, and the verdict.
 
     Example:
-        >>> totals = pd.DataFrame({"findings": [0], "audited": [1200], "unit": ["calls"],
-        ...                        "rate": [0.0], "passed": [True]}, index=["calling_hours"])
+        >>> totals = pd.DataFrame({"findings": [3], "law": [1], "policy": [2],
+        ...                        "audited": [1200], "unit": ["calls"], "rate": [0.0025],
+        ...                        "passed": [False]}, index=["calling_hours"])
         >>> print(totals_text(totals))
-                       findings audited     of   rate verdict
-        calling_hours         0   1,200  calls  0.00%  passed
+                       findings  law  policy audited     of   rate   verdict
+        calling_hours         3    1       2   1,200  calls  0.25%  findings
     """
     return str(pd.DataFrame({
-        "findings": totals["findings"], "audited": totals["audited"].map("{:,}".format),
+        "findings": totals["findings"], "law": totals["law"], "policy": totals["policy"],
+        "audited": totals["audited"].map("{:,}".format),
         "of": totals["unit"], "rate": totals["rate"].map(rate_text),
         "verdict": totals["passed"].map({True: "passed", False: "findings"})}).to_string())
 

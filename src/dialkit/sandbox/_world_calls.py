@@ -25,10 +25,17 @@ problem in the world is one planted on purpose:
   ``detail.calls_in_24h``; the number is in ``phone``.
 
 Each planted problem sits on a lead of its own, so no call is two problems
-(except that a state's cap of three is today's federal preset's too: such a call
+(except that a state's cap of three is the house rules' cap too: such a call
 is listed as ``state_frequency`` and ``frequency``). Moved, burst and DNC calls go
 to numbers whose place has no rule stricter than the federal one; the ``state_*``
 kinds are planted by :mod:`._world_law`.
+
+What decides each kind (:data:`BASIS`): the law, but for ``frequency``, which no law
+of those places forbids (federal law sets no cap): a finding of the account's policy
+(``dialkit.compliance.HOUSE_RULES``: at most three calls a day), except a call that
+is also ``state_frequency``, which the state's law decides; and for an
+``outside_calling_hours`` call to a UK number, whose law sets no hours
+(:func:`._world_law.hours_basis`): the house rules' window's.
 """
 
 from __future__ import annotations
@@ -55,6 +62,9 @@ NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(
 KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS)
 CLEAN, OUTSIDE_HOURS, DNC_CALL, FREQUENCY, ABANDONED = range(5)
 STATE_FREQUENCY = KINDS.index("state_frequency")
+BASIS = {**dict.fromkeys(KINDS[1:], "law"), "frequency": "policy"}
+"""What decides each planted kind: ``law``, or ``policy`` (the house rules' cap of three
+calls a day) for ``frequency``, whose calls that are also ``state_frequency`` are law's."""
 AI_AGENTS = ("Ava (AI)", "Orion (AI)")
 CAMPAIGN_STATUSES = ("draft", "ready", "running", "paused", "completed")
 DRAFT, READY, RUNNING, PAUSED, FINISHED = range(5)

@@ -20,9 +20,9 @@ rule (nor today's presets) finds them:
 - ``state_holiday``: a call at midday on a holiday the row bans (where the
   world's dialling window holds one);
 - ``state_frequency``: the row's cap plus one calls within one day, all inside
-  the row's window; the last is the finding. The federal preset of today
-  (``US_FEDERAL``: at most 3 calls per number per 24 h) finds that call too, so
-  it is listed as ``frequency`` as well.
+  the row's window; the last is the finding. The house rules' policy
+  (``HOUSE_RULES``: at most 3 calls per number per 24 h) forbids that call too, so
+  it is listed as ``frequency`` as well (its ``basis`` the law's).
 
 Unconfirmed rows are kept by the dialer but get no planted case: the audit is not
 to apply them as law.
@@ -266,6 +266,21 @@ def detail(law: Law, kind: str, lead: int, local: datetime, zone: str) -> dict[s
     assert row is not None
     return {"jurisdiction": row.id, "rule": describe(row, kind, local),
             "local_time": local.strftime("%a %Y-%m-%d %H:%M"), "timezone": zone}
+
+
+def hours_basis(phone: str) -> str:
+    """What decides an ``outside_calling_hours`` case (a call at 06:00-07:45 or 21:15-23:30
+    recipient time) to ``phone``: ``law`` where the row of the number's country sets
+    calling hours (the US federal rule, the CRTC's), ``policy`` where it sets none (the
+    UK: any time), so that only the house rules' window forbids the call."""
+    import phonenumbers  # noqa: PLC0415 - the ground truth's, on first use
+
+    from dialkit._places import _jurisdictions  # noqa: PLC0415
+
+    country = phonenumbers.region_code_for_number(phonenumbers.parse(phone))
+    row = next((r for r in _jurisdictions.all() if r.id == country), None)
+    free = row is None or not row.confirmed or row.weekday == _jurisdictions.WHOLE_DAY
+    return "policy" if free else "law"
 
 
 def local_date(first_day: int, day: int) -> date:

@@ -24,6 +24,8 @@ from .._problems import ApiProblem
 from .._routing import json_response
 from .._service import Service
 from .._simulation import simulate_all, totals
+from .._world_calls import BASIS
+from .._world_law import hours_basis
 
 router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])
 
@@ -157,8 +159,12 @@ async def ground_truth(request: Request, account: str,
                        law: Literal["federal", "place", "all"] = "federal") -> Any:
     """The compliance problems planted in an account's seeded world, by kind.
 
-    ``law`` picks which: ``federal`` (the rules of today's presets), ``place`` (the
-    ``state_*`` kinds: the law of the place called, issue 22) or ``all``.
+    ``law`` picks which: ``federal`` (the federal kinds and the house rules' frequency),
+    ``place`` (the ``state_*`` kinds: the law of the place called, issue 22) or ``all``.
+    Each problem says its ``basis``: ``law``, or ``policy`` for a ``frequency`` call that
+    only the house rules' cap forbids and an ``outside_calling_hours`` call to a place
+    whose law sets no hours (the UK), which only the house rules' window forbids
+    (issue 37).
     """
     service = _service(request)
     _known(service, account)
@@ -169,7 +175,14 @@ async def ground_truth(request: Request, account: str,
             f"SELECT kind, call_id, phone, detail FROM planted WHERE account = ? {which} "
             "ORDER BY kind, call_id, phone", (account,)):
         kinds.setdefault(row["kind"], []).append({
-            "call_id": row["call_id"], "phone": row["phone"],
+            "call_id": row["call_id"], "phone": row["phone"], "basis": BASIS[row["kind"]],
             "detail": None if row["detail"] is None else orjson.loads(row["detail"])})
+    by_law = {row["call_id"] for row in service.store.rows(
+        "SELECT call_id FROM planted WHERE account = ? AND kind = 'state_frequency'", (account,))}
+    for problem in kinds.get("frequency", []):
+        if problem["call_id"] in by_law:
+            problem["basis"] = "law"
+    for problem in kinds.get("outside_calling_hours", []):
+        problem["basis"] = hours_basis(problem["phone"])
     return json_response({"account": account, "problems": kinds,
                           "counts": {k: len(v) for k, v in kinds.items()}})

@@ -1,0 +1,126 @@
+"""Days the law names by a rule, where the ``holidays`` package's calendar lacks them.
+
+A statute names its banned days in words: "Flag Day" (14 June), "the third Monday
+of February", "the Tuesday after the first Monday of November" (a general
+election). Where the maintained ``holidays`` calendar of the place has the day
+under some name, the jurisdiction table names it so; where it does not (Flag
+Day in Pennsylvania, Election Day in the years without a presidential election),
+the row states the day as the statute does, and this module computes its dates.
+A day the law names is then applied, never only reported.
+
+Three forms, each optionally limited to even or odd years:
+
+- a fixed date: ``"14 June"``;
+- the nth weekday of a month: ``"third Monday of February"``, ``"last Monday of May"``;
+- a weekday after one: ``"Tuesday after the first Monday of November"``.
+
+Example:
+    >>> flag = day_rule({"name": "Flag Day", "rule": "14 June", "source": "https://x.org"}, "PA")
+    >>> flag.on(2026)
+    datetime.date(2026, 6, 14)
+    >>> election = day_rule({"name": "Election Day", "rule": "Tuesday after the first Monday "
+    ...                      "of November", "source": "https://x.org"}, "PA")
+    >>> election.on(2026), election.on(2027)
+    (datetime.date(2026, 11, 3), datetime.date(2027, 11, 2))
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+MONTHS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
+WEEKDAYS = {name.casefold(): n for n, name in enumerate(calendar.day_name)}
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
+YEARS = ("every", "even", "odd")
+KEYS = frozenset({"name", "rule", "years", "source"})
+
+_FIXED = re.compile(r"(\d{1,2}) (\w+)")
+_NTH = re.compile(r"(\w+) (\w+) of (\w+)")
+_AFTER = re.compile(r"(\w+) after the (\w+) (\w+) of (\w+)")
+
+
+class DayRuleError(ValueError):
+    """A day rule the table cannot use; the message names the row and the rule."""
+
+
+@dataclass(frozen=True)
+class DayRule:
+    """A banned day as the statute states it.
+
+    Attributes:
+        name: What the statute calls the day (``Flag Day``), for reports.
+        rule: The day in words, one of the module's three forms.
+        years: ``every``, ``even`` or ``odd``: the years the day is one.
+        source: Where the statute's words naming the day were read.
+    """
+
+    name: str
+    rule: str
+    years: str
+    source: str
+
+    def on(self, year: int) -> date | None:
+        """The day's date in ``year``, or None where the rule skips that year."""
+        if (self.years == "even" and year % 2) or (self.years == "odd" and not year % 2):
+            return None
+        return _date(self.rule.casefold(), year)
+
+    def between(self, start: date, end: date) -> dict[date, str]:
+        """The day's dates from ``start`` to ``end`` (both included), with its name."""
+        found = (self.on(year) for year in range(start.year, end.year + 1))
+        return {day: self.name for day in found if day is not None and start <= day <= end}
+
+
+def day_rule(raw: Mapping[str, Any], where: str) -> DayRule:
+    """One checked rule from its TOML table (``name``, ``rule``, ``source``, ``years``).
+
+    Raises:
+        DayRuleError: A key is missing or unknown, or the rule is not one of the forms;
+            the message names ``where`` and the rule.
+    """
+    if not isinstance(raw, Mapping):
+        raise DayRuleError(f"{where}: a named day must be a table {{name, rule, source}}")
+    unknown = sorted(set(raw) - KEYS)
+    missing = sorted({"name", "rule", "source"} - set(raw))
+    if unknown or missing:
+        raise DayRuleError(f"{where}: named day {dict(raw)!r}: "
+                           + (f"unknown key(s) {unknown}" if unknown else f"missing {missing}"))
+    rule = DayRule(str(raw["name"]), str(raw["rule"]), str(raw.get("years", "every")),
+                   str(raw["source"]))
+    if rule.years not in YEARS:
+        raise DayRuleError(f"{where}: named day {rule.name!r}: years {rule.years!r} is not "
+                           f"one of {', '.join(YEARS)}")
+    if not rule.source.startswith(("https://", "http://")):
+        raise DayRuleError(f"{where}: named day {rule.name!r}: source must be an http(s) address")
+    try:
+        _date(rule.rule.casefold(), 2000)
+    except (KeyError, ValueError):
+        raise DayRuleError(
+            f"{where}: named day {rule.name!r}: rule {rule.rule!r} is not '14 June', "
+            "'third Monday of February' or 'Tuesday after the first Monday of November'"
+        ) from None
+    return rule
+
+
+def _date(rule: str, year: int) -> date:
+    """The date a rule (lower case) gives in ``year``; KeyError or ValueError if none."""
+    if match := _FIXED.fullmatch(rule):
+        return date(year, MONTHS[match[2]], int(match[1]))
+    if match := _AFTER.fullmatch(rule):
+        anchor = _nth(ORDINALS[match[2]], WEEKDAYS[match[3]], MONTHS[match[4]], year)
+        return anchor + timedelta(days=(WEEKDAYS[match[1]] - anchor.weekday() - 1) % 7 + 1)
+    if match := _NTH.fullmatch(rule):
+        return _nth(ORDINALS[match[1]], WEEKDAYS[match[2]], MONTHS[match[3]], year)
+    raise ValueError(rule)
+
+
+def _nth(nth: int, weekday: int, month: int, year: int) -> date:
+    """The ``nth`` (-1: the last) ``weekday`` of a month."""
+    days = [week[weekday] for week in calendar.Calendar().monthdatescalendar(year, month)
+            if week[weekday].month == month]
+    return days[nth - 1 if nth > 0 else nth]
