@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from importlib import resources
 from pathlib import Path
@@ -87,8 +88,11 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
 # The statutes' own named days, dated by hand (not by the holidays package):
 # 2026-07-04 is a Saturday, so Friday 2026-07-03 is its observed day.
 @pytest.mark.parametrize(("jid", "day", "banned"), [
-    ("US-UT", date(2026, 7, 4), True),     # Independence Day
-    ("US-UT", date(2026, 7, 3), True),     # ... observed (Utah Code 63G-1-301)
+    ("US-UT", date(2026, 7, 4), False),    # Independence Day on a Saturday: 63G-1-301(2)(a)
+    ("US-UT", date(2026, 7, 3), True),     # makes the Friday before the legal holiday
+    ("US-UT", date(2026, 6, 15), True),    # Juneteenth: June 19 is a Friday, so the Monday
+    ("US-UT", date(2026, 6, 19), False),   # before is the legal holiday (2)(c), not the 19th
+    ("US-UT", date(2027, 6, 21), True),    # a Saturday 19th: the Monday after (2)(d)
     ("US-UT", date(2026, 7, 24), True),    # Pioneer Day, a Friday
     ("US-UT", date(2026, 11, 26), True),   # Thanksgiving, the fourth Thursday
     ("US-UT", date(2026, 11, 25), False),  # the Wednesday before
@@ -100,6 +104,9 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-AL", date(2026, 7, 3), True),     # Independence Day observed (Ala. Code 1-3-8)
     ("US-RI", date(2026, 8, 10), True),    # Victory Day, second Monday of August
     ("US-RI", date(2026, 11, 11), True),   # Veterans Day, a Wednesday
+    ("US-RI", date(2026, 5, 4), True),     # Rhode Island Independence Day (25-1-1), a Monday
+    ("US-RI", date(2026, 11, 3), True),    # election day: a general election of state officers
+    ("US-RI", date(2027, 11, 2), False),   # ... held in even years only
     ("US-PA", date(2026, 11, 26), True),   # Thanksgiving
     ("US-PA", date(2026, 4, 3), True),     # Good Friday: Easter is 5 April 2026
     ("US-PA", date(2028, 11, 7), True),    # Election Day, 2028
@@ -147,12 +154,12 @@ def test_frequency_caps_and_scrub_ages() -> None:
     assert jurisdictions.get("US-FL").dnc_scrub_age is None   # the federal rule applies
 
 
-def test_unconfirmed_rows_are_exposed_not_hidden() -> None:
-    unconfirmed = jurisdictions.unconfirmed()
-    assert {row.id for row in unconfirmed} == \
-        {row.id for row in jurisdictions.all() if not row.confirmed}
-    assert "GB" in {row.id for row in unconfirmed}
-    assert all(row.status == "unconfirmed" and row.doubts for row in unconfirmed)
+def test_unconfirmed_rows_are_exposed_not_hidden(unconfirm: Callable[[str], None]) -> None:
+    assert jurisdictions.unconfirmed() == ()   # every shipped row was read or confirmed
+    unconfirm("US-UT")
+    [utah] = jurisdictions.unconfirmed()
+    assert (utah.id, utah.status) == ("US-UT", "unconfirmed")
+    assert utah.doubts
 
 
 def test_a_day_the_calendar_lacks_is_stated_as_the_statute_states_it_and_applied() -> None:

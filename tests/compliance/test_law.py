@@ -4,6 +4,7 @@ named; a US number of no known state by the strictest row (``unknown_jurisdictio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pandas as pd
@@ -100,11 +101,15 @@ def test_a_london_number_under_uk_and_a_winnipeg_one_under_ca() -> None:
     assert rule == "calling_hours" and "(Canada (CRTC): window 10:00-18:00, " in evidence
 
 
-def test_unconfirmed_rows_are_named_on_the_cover_and_not_applied() -> None:
+def test_unconfirmed_rows_are_named_on_the_cover_and_not_applied(
+        unconfirm: Callable[[str], None]) -> None:
+    sunday = calls(("+18015550123", "2026-11-22T19:00:00Z"))  # Salt Lake City, Sun 12:00
+    assert [rule for rule, _, _ in found(sunday)] == ["calling_hours"]
+    unconfirm("US-UT")
+    assert found(sunday) == []   # Utah's Sunday ban is not applied as law unconfirmed
     cover = US.describe()
-    unconfirmed = [row for row in jurisdictions.unconfirmed() if row.country == "US"]
-    assert all(f"({row.id})" in cover["unconfirmed (not applied)"] for row in unconfirmed)
-    assert all(f"({row.id})" not in cover["jurisdictions applied"] for row in unconfirmed)
+    assert "Utah (US-UT)" in cover["unconfirmed (not applied)"]
+    assert "(US-UT)" not in cover["jurisdictions applied"]
     assert "Canada (CRTC) (CA)" in UK.describe()["jurisdictions applied"]
     assert set(PRESETS) == {"us", "uk", "ca", "us-federal"}
 
