@@ -31,7 +31,8 @@ def main() -> None:
     with dialkit.Client.sandbox(start_time=WORLD) as client:
         funnel = analytics.funnel(**analytics.load(client))
         report = compliance.audit(**compliance.load(client), blocked_countries=["KP", "IR"],
-                                  verified_caller_ids=client.emulator.caller_ids())
+                                  verified_caller_ids=client.emulator.caller_ids(),
+                                  policy=compliance.HOUSE_RULES)
     for name, ax in (("funnel", analytics.plot_funnel(funnel)),
                      ("audit_summary", compliance.plot_summary(report))):
         ax.figure.savefig(IMAGES / f"{name}.png", dpi=100, bbox_inches="tight")
