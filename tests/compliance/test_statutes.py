@@ -7,20 +7,12 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from test_law import calls
 
 from dialkit.compliance import HOUSE_RULES, UK, US, audit, jurisdictions
 
 SALT_LAKE, PHILADELPHIA, PROVIDENCE = "+18015550123", "+12155550123", "+14015550123"
 ATLANTA, LONDON = "+14045550123", "+442079460000"
-
-
-def calls(*rows: tuple[str, str]) -> pd.DataFrame:
-    """Outbound unanswered calls, one per (number, UTC time)."""
-    return pd.DataFrame([{
-        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
-        "to_number": number, "created_at": pd.Timestamp(at, tz="UTC"), "answered_at": pd.NaT,
-        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None}
-        for n, (number, at) in enumerate(rows)])
 
 
 def judged(frame: pd.DataFrame, **options: object) -> list[tuple[str, str, str, str]]:
