@@ -36,7 +36,8 @@ def test_every_command_is_documented() -> None:
     documented = {tuple(c) for c in _documented_commands()}
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
-                          ("compliance", "audit"), ("webhooks", "listen"), ("mcp", "serve"),
+                          ("compliance", "audit"), ("compliance", "upcoming"),
+                          ("compliance", "when"), ("webhooks", "listen"), ("mcp", "serve"),
                           ("campaigns", "list"), ("samples",)}
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._areas import Objects, area_states
-from ._kept import hashed
+from ._kept import hashed, kept
 from ._texts import _take
 from ._types import regions_and_types
 from ._zones import Ints, _asked_number, _parse
@@ -36,6 +37,13 @@ class Places:
 def places(phones: pd.Series) -> Places:
     """The region and US state of each distinct number of ``phones``."""
     rows, texts = hashed(phones)
+    region, state = kept("places", texts, lambda: _places_of(texts))
+    return Places(rows, region, state)
+
+
+def _places_of(texts: pa.Array) -> tuple[Objects, Objects]:
+    """Each distinct number's region and US state (kept with the column's distinct texts:
+    a notebook asks them again of the same numbers)."""
     region = np.full(len(texts), None, object)
     state = np.full(len(texts), None, object)
     parsed, code, nsn, slow = _parse(texts)
@@ -47,7 +55,7 @@ def places(phones: pd.Series) -> Places:
         state[parsed[us]] = area_states(area)
     for at, text in zip(slow, _take(texts, slow).to_pylist(), strict=True):
         region[at], state[at] = _slow_place(text)
-    return Places(rows, region, state)
+    return region, state
 
 
 _GEOGRAPHIC = [phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE,

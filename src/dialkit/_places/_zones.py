@@ -98,6 +98,12 @@ def first_zone(phones: pd.Series, rows: Rows | None = None) -> tuple[Ints, Ints]
     return np.r_[_SET_FIRST[per_number], -1][at], np.r_[_SET_SIZES[per_number], 0][at]
 
 
+def zone_sets(phones: pd.Series) -> Ints:
+    """Each row's set of zones as one integer (0: none known, or no number): rows with the
+    same integer have the same zones."""
+    return _row_sets(phones)
+
+
 def _row_sets(phones: pd.Series) -> Ints:
     """Each row's zones as an index into ``_SETS`` (0: none known, or no number)."""
     codes, per_number = _number_sets(phones)

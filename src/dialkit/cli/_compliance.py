@@ -1,5 +1,6 @@
-"""``dialkit compliance audit``: the audit of :mod:`dialkit.compliance` from a shell, on
-an account or on exported frames."""
+"""``dialkit compliance audit``, ``upcoming`` and ``when``: the audit of
+:mod:`dialkit.compliance` from a shell, on an account or on exported frames; the calls the
+account has scheduled, judged before they happen; and when numbers may be called."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
+import pandas as pd
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
@@ -21,7 +23,10 @@ from dialkit.compliance import (
     Rules,
     audit,
     load,
+    next_allowed,
+    upcoming,
 )
+from dialkit.compliance._load import utc_moment
 from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
 
@@ -71,6 +76,12 @@ def audit_command(
         "Write the findings' cells as they are, for programs; by default a text cell "
         "starting with = + - @, a tab or a carriage return gets a leading ' (a "
         "spreadsheet shows it as text)."))] = False,
+    campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
+        "Audit this campaign only (repeat for several)."))] = None,
+    since: Annotated[str | None, typer.Option(metavar="TIME", help=(
+        "Audit calls placed from then on (ISO date or time; UTC unless it says)."))] = None,
+    until: Annotated[str | None, typer.Option(metavar="TIME", help=(
+        "Audit calls placed before then."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
 ) -> None:
@@ -86,7 +97,8 @@ def audit_command(
                                "policy": _policy(policy, policy_window, policy_cap)}
     if verified_caller_ids is not None:
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
-    report, about = _audited(calls, leads, dnc, sandbox, options)
+    period = {"campaign_id": campaign or None, "since": since, "until": until}
+    report, about = _audited(calls, leads, dnc, sandbox, options, period)
     if out is not None:
         report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
     if workbook is not None:
@@ -133,7 +145,8 @@ def _window(text: str) -> tuple[time, time]:
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
-             options: dict[str, Any]) -> tuple[AuditReport, dict[str, str]]:
+             options: dict[str, Any],
+             period: dict[str, Any]) -> tuple[AuditReport, dict[str, str]]:
     files = {"calls": calls, "leads": leads, "dnc": dnc}
     if any(files.values()):
         if calls is None:
@@ -141,7 +154,8 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         given = {name: path for name, path in files.items() if path is not None}
         try:
             frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
-            return audit(**frames, **options), {}  # the cover names the files (sources)
+            frames["calls"] = _cut(frames["calls"], period["since"], period["until"])
+            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}
         except AuditInputError as error:
             named = files.get(error.frame) if error.frame else None
             _fail(f"{named}: {error}" if named else str(error))
@@ -149,9 +163,38 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
-            return audit(**load(client), **options), {"service": client.service_identity}
+            return (audit(**load(client, **period), **options),
+                    {"service": client.service_identity})
     except (ApiError, ValueError) as error:
         _fail(str(error))
+
+
+def _cut(calls: Any, since: str | None, until: str | None) -> Any:
+    """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
+    account's."""
+    if since is None and until is None:
+        return calls
+    if not hasattr(calls, "loc") or "created_at" not in calls:
+        _fail("--since and --until need a calls file with created_at (CSV or Parquet)")
+    moments = _moments(calls["created_at"])
+    keep = moments.notna()
+    if since is not None:
+        keep &= moments >= _moment(since, "--since")
+    if until is not None:
+        keep &= moments < _moment(until, "--until")
+    return calls[keep.to_numpy()]
+
+
+def _moments(column: Any) -> Any:
+    return pd.to_datetime(column, utc=True, errors="coerce")
+
+
+def _moment(text: str, flag: str) -> Any:
+    try:
+        return utc_moment(text)
+    except (ValueError, pd.errors.ParserError):
+        _fail(f"{flag} {text!r}: pass an ISO date or time, e.g. 2026-11-01 or "
+              "2026-11-01T09:00Z")
 
 
 def _numbers(path: Path) -> list[str]:
@@ -165,3 +208,85 @@ def _numbers(path: Path) -> list[str]:
 def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {cli_text(message, AUDIT_FLAGS)}", err=True)
     raise typer.Exit(2)
+
+
+Preset = Annotated[str, typer.Option(metavar="PRESET", help=(
+    "The law: us, uk, ca or us-federal, as for audit."))]
+Policy = Annotated[str | None, typer.Option(metavar="POLICY", help=(
+    "Add the account's own stricter rule, reported as policy: house-rules."))]
+
+
+@compliance_app.command("upcoming")
+def upcoming_command(
+    campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
+        "Only this campaign's scheduled calls (repeat for several)."))] = None,
+    horizon: Annotated[str, typer.Option(metavar="SPAN", help=(
+        "How far ahead to look: 7d, 48h, 2w."))] = "7d",
+    preset: Preset = "us", policy: Policy = None,
+    out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
+        "Write one row per finding (CSV)."))] = None,
+    sandbox: Annotated[bool, typer.Option("--sandbox", help=(
+        "Look at the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
+) -> None:
+    """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
+    before they happen, as the audit judges calls made; print those that would break a
+    rule, soonest first. Exits 0 either way; 2 on bad input."""
+    rules, added = _rules(preset, policy)
+    try:
+        span = pd.Timedelta(horizon.replace("w", "W"))
+    except ValueError:
+        _fail(f"--horizon {horizon!r}: pass a span such as 7d, 48h or 2w")
+    try:
+        with Client.sandbox() if sandbox else Client() as client:
+            found = upcoming(client, campaign_id=campaign or None, horizon=span, rules=rules,
+                             policy=added)
+    except (ApiError, ValueError) as error:
+        _fail(str(error))
+    if out is not None:
+        found.to_csv(out, index=False)
+    typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "
+               f"({(found['basis'] == 'law').sum()} of law)")
+    for row in found.itertuples():
+        typer.echo(f"  in {_span(row.due_in)}  {row.kind}  {row.rule}  {row.basis}: "
+                   f"{row.evidence}")
+
+
+@compliance_app.command("when")
+def when_command(
+    numbers: Annotated[list[str], typer.Argument(metavar="NUMBER...", help=(
+        "Numbers in E.164: +14155550123."))],
+    at: Annotated[str | None, typer.Option(metavar="TIME", help=(
+        "The moment asked about (default now; UTC unless it says)."))] = None,
+    preset: Preset = "us", policy: Policy = None,
+) -> None:
+    """Whether each number may be called now (or --at TIME) by the law of the place called
+    and, if not, the next moment it may, in UTC and on the recipient's clock."""
+    rules, added = _rules(preset, policy)
+    moment = None if at is None else _moment(at, "--at")
+    try:
+        answers = next_allowed(numbers, moment, rules=rules, policy=added)
+    except (AuditInputError, ValueError) as error:
+        _fail(str(error))
+    for row in answers.itertuples():
+        if row.allowed:
+            typer.echo(f"{row.phone}: allowed ({row.next_local_time[:16]} {row.timezone})")
+        elif pd.isna(row.next_allowed_at):
+            typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); no allowed moment "
+                       "is known")
+        else:
+            typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); next allowed "
+                       f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "
+                       f"{row.timezone}")
+
+
+def _rules(preset: str, policy: str | None) -> tuple[Rules, Rules | None]:
+    if preset not in PRESETS:
+        _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
+    return PRESETS[preset], _policy(policy, None, None)
+
+
+def _span(left: pd.Timedelta) -> str:
+    """A time left as a person says it: ``2 d 3 h``, ``45 min``."""
+    minutes = max(int(left.total_seconds() // 60), 0)
+    days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
+    return f"{days} d {hours} h" if days else f"{hours} h {mins} min" if hours else f"{mins} min"

@@ -36,6 +36,8 @@ from ._rules import (
     US_WITH_HOUSE_RULES,
     Rules,
 )
+from ._upcoming import upcoming
+from ._when import next_allowed
 
 __all__ = [
     "AuditInputError",
@@ -60,7 +62,9 @@ __all__ = [
     "jurisdictions",
     "load",
     "local_call_times",
+    "next_allowed",
     "plot_by_state",
     "plot_summary",
     "read_export",
+    "upcoming",
 ]

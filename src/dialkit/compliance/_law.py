@@ -120,6 +120,15 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     return Judged(law, outside & known, decided, slot, days, own, by_address)
 
 
+def law_rows(phones: pd.Series, rules: Rules,
+             address: Objects | None = None) -> tuple[Ints, Ints, Ints]:
+    """Each number's own law rows, as :func:`judge` finds them: its country's (or the
+    strictest), its state's and its address state's (-1: none). Numbers with the same rows
+    and the same zones are judged alike at every moment (:func:`._when.next_allowed`)."""
+    _, by_country = _applied(rules)
+    return _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
+
+
 def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     """The rule that decided each of ``pairs``, in words: ``Louisiana: no calls on
     Sunday, La. R.S. 45:844.14``; for the policy's window, ``window 08:00-21:00``."""
@@ -239,8 +248,9 @@ def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
         states = {k: v for k, v in found.items() if k not in ("", "*")}
         state = where.state[ours]
         primary[ours[pd.isna(state)]] = found["*"]
-        secondary[ours] = pd.Series(state, dtype=object).map(states).fillna(-1).to_numpy(
-            np.int64)
+        codes, named = pd.factorize(state)  # a few dozen states among a million numbers
+        secondary[ours] = np.array([states.get(code, -1) for code in named] + [-1],
+                                   np.int64)[codes]
     primary = primary[where.number]
     if "US" in by_country:  # a US number of no known state, but of a known address state
         primary = np.where((primary == by_country["US"].get("*", -2)) & (address >= 0),

@@ -53,9 +53,9 @@ def _first_leads(leads: pd.DataFrame, key: Rows) -> tuple[pd.Index, Rows]:
 def addresses(outbound: pd.DataFrame, leads: pd.DataFrame | None,
                addressed: bool) -> tuple[Rows | None, NDArray[np.object_] | None]:
     """If ``addressed`` (the rules apply the law of the place called) and the leads hold
-    addresses (:func:`_address_states`): each call's lead (:func:`lead_rows`) and its
+    addresses (:func:`address_states`): each call's lead (:func:`lead_rows`) and its
     address state; else None for both."""
-    states = _address_states(leads) if leads is not None and addressed else None
+    states = address_states(leads) if leads is not None and addressed else None
     if leads is None or states is None:
         return None, None
     lead = lead_rows(outbound, leads)
@@ -68,7 +68,7 @@ _STATE_FIELD = r'"state"\s*:\s*"(?P<state>[^"]*)"'
 column (a million ``json.loads`` would take a second)."""
 
 
-def _address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
+def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
     """Each lead's address state as its text (``"LA"``, ``"Louisiana"``; None where it has
     none): a ``state`` column (a column mapped to it), else the ``state`` key of the
     ``custom_fields`` JSON text; None where the leads have neither."""

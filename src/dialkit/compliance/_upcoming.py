@@ -1,0 +1,160 @@
+"""``upcoming``: the calls the account has scheduled, judged before they happen.
+
+The service calls a pending callback when it is due ("when due the platform calls the
+lead") and dials a lead again at its ``next_attempt_at``. Each such call is judged as if
+it had been made: it is added to the account's calls at its due time and the audit
+itself (:func:`._entry.audit`) judges them all, so that a scheduled call is judged by
+the same law, the same code and the same evidence as a call already made: the hours,
+days and holidays of the place called, a number on the Do-Not-Call list now (or listed
+after the callback was set), a cap the call would exceed given the calls already made
+(and the others scheduled before it), a blocked country.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ._audit import AuditInputError
+from ._entry import audit
+from ._load import load, utc_moment
+from ._rules import US, Rules
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_frequency",
+         "dnc_call", "blocked_country")
+"""The rules a scheduled call can break: those of a call, not of a lead or a campaign."""
+KINDS = ("callback", "next_attempt")
+_PLANNED = "planned:"
+"""The prefix of a scheduled call's id among the calls the audit judges."""
+
+
+def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
+             campaign_id: str | Sequence[str] | None = None,
+             horizon: str | pd.Timedelta = "7D", rules: Rules = US,
+             policy: Rules | None = None, blocked_countries: Collection[str] = (),
+             as_of: pd.Timestamp | str | None = None) -> pd.DataFrame:
+    """The scheduled calls that would break a rule, found before they are made.
+
+    Args:
+        source: A client (its calls, leads, DNC results and pending callbacks are
+            loaded), or the frames as ``load`` gives them plus ``callbacks``
+            (``client.frames.callbacks(campaign_id, status="pending")``).
+        campaign_id: Only this campaign's scheduled calls, or these campaigns'.
+        horizon: How far ahead to look (``"7D"``, ``"48h"``, a ``Timedelta``).
+        rules: The law, as for :func:`audit` (default ``US``).
+        policy: The account's own stricter rule, as for :func:`audit`.
+        blocked_countries: As for :func:`audit`.
+        as_of: The moment to look from (default now).
+
+    Returns:
+        The findings, one per scheduled call and rule it would break, in the audit's
+        columns (``call_id`` is the callback's id, or None for a lead's next attempt;
+        ``at`` the moment it is due; ``basis`` law or policy), plus ``kind``
+        (``callback`` or ``next_attempt``), ``due_in`` (the time left before the call)
+        and the evidence, which says ``due Sun 21:30 ...`` where the audit says
+        ``called``.
+
+    Example:
+        >>> import dialkit
+        >>> from dialkit.compliance import upcoming
+        >>> with dialkit.Client.sandbox() as client:
+        ...     soon = upcoming(client, horizon="14D")
+        >>> sorted(set(soon["kind"]))
+        ['callback', 'next_attempt']
+    """
+    moment = utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
+    try:
+        until = moment + pd.Timedelta(horizon)
+    except ValueError:
+        raise AuditInputError(f"horizon {horizon!r} is not a length of time: pass e.g. "
+                              "'7D', '48h' or a pandas Timedelta") from None
+    frames = _frames(source, campaign_id)
+    planned = _planned(frames["leads"], frames["callbacks"], moment, until)
+    calls = frames["calls"]
+    judged = pd.concat([calls, planned.reindex(columns=calls.columns)], ignore_index=True)
+    report = audit(judged, leads=frames["leads"], dnc=frames.get("dnc"), rules=rules,
+                   policy=policy, blocked_countries=blocked_countries, as_of=moment)
+    found = report.findings
+    ours = found["call_id"].astype(object).isin(set(planned["id"])) & found["rule"].isin(RULES)
+    return _said(found[ours], planned, moment)
+
+
+def _frames(source: Client | Mapping[str, pd.DataFrame],
+            campaign_id: str | Sequence[str] | None) -> Mapping[str, pd.DataFrame]:
+    """The calls, leads, DNC results and pending callbacks to judge."""
+    if isinstance(source, Mapping):
+        missing = [name for name in ("calls", "leads", "callbacks") if name not in source]
+        if missing:
+            raise AuditInputError(f"upcoming() needs the frames calls, leads and callbacks "
+                                  f"(and dnc); {missing} are missing")
+        return source
+    frames = load(source, campaign_id=campaign_id)
+    campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
+                 if campaign_id is not None else
+                 source.frames.campaigns()["id"].astype(object).tolist())
+    callbacks = (source.frames.callbacks(campaigns, status="pending") if campaigns else
+                 pd.DataFrame(columns=["id", "lead_id", "campaign_id", "scheduled_at",
+                                       "status"]))
+    return {**frames, "callbacks": callbacks}
+
+
+def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
+             until: pd.Timestamp) -> pd.DataFrame:
+    """The calls due from ``moment`` to ``until``, as outbound calls the audit reads: the
+    pending callbacks (to their lead's number) and the leads' next attempts."""
+    phones = leads.set_index(leads["id"].astype(object))["phone"]
+    pending = callbacks[_between(callbacks["scheduled_at"], moment, until)
+                        & (callbacks["status"].astype(object) == "pending")]
+    from_callbacks = pd.DataFrame({
+        "id": _PLANNED + pending["id"].astype(object), "kind": "callback",
+        "scheduled_id": pending["id"].astype(object),
+        "lead_id": pending["lead_id"].astype(object),
+        "to_number": phones.reindex(pending["lead_id"].astype(object)).to_numpy(object),
+        "created_at": pending["scheduled_at"], "campaign_id": pending["campaign_id"]})
+    open_leads = ~leads["status"].astype(object).isin(["dnc", "completed"])
+    due = leads[open_leads & _between(leads["next_attempt_at"], moment, until)]
+    called_back = pd.MultiIndex.from_arrays([from_callbacks["lead_id"], pd.to_datetime(
+        from_callbacks["created_at"], utc=True)])  # a lead's next attempt is its callback
+    due = due[~pd.MultiIndex.from_arrays([due["id"].astype(object), pd.to_datetime(
+        due["next_attempt_at"], utc=True)]).isin(called_back)]
+    from_leads = pd.DataFrame({
+        "id": _PLANNED + due["id"].astype(object), "kind": "next_attempt",
+        "scheduled_id": None, "lead_id": due["id"].astype(object),
+        "to_number": due["phone"].astype(object), "created_at": due["next_attempt_at"],
+        "campaign_id": due["campaign_id"]})
+    planned = pd.concat([from_callbacks, from_leads], ignore_index=True)
+    return planned.assign(direction="outbound", from_number=None, status="queued",
+                          answered_at=pd.NaT, ended_at=pd.NaT, disposition=None)
+
+
+def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Series:
+    moments = pd.to_datetime(times, utc=True)
+    return (moments >= start) & (moments < end)
+
+
+def _said(found: pd.DataFrame, planned: pd.DataFrame, moment: pd.Timestamp) -> pd.DataFrame:
+    """The findings of scheduled calls as a scheduled call's: its kind, its own id (the
+    callback's), the time left, and ``due`` for ``called`` in the evidence."""
+    by_id = planned.set_index("id")
+    ids = found["call_id"].astype(object)
+    evidence = found["evidence"].astype(object).str.replace("^called ", "due ", regex=True)
+    return found.assign(
+        call_id=by_id["scheduled_id"].reindex(ids).to_numpy(object),
+        lead_id=by_id["lead_id"].reindex(ids).to_numpy(object),
+        kind=by_id["kind"].reindex(ids).to_numpy(object),
+        due_in=pd.to_datetime(found["at"], utc=True) - moment,
+        evidence=evidence.to_numpy(object)).reset_index(drop=True).astype(
+        {"kind": pd.CategoricalDtype(KINDS)}).pipe(_ordered)
+
+
+def _ordered(found: pd.DataFrame) -> pd.DataFrame:
+    """Soonest first, then by rule as the audit orders them."""
+    order = np.lexsort((found["rule"].map({rule: n for n, rule in enumerate(RULES)}),
+                        found["due_in"].to_numpy()))
+    return found.iloc[order].reset_index(drop=True)

@@ -1,0 +1,212 @@
+"""``next_allowed``: whether each number may be called at a moment and, if not, when.
+
+The law is the audit's, judged by the audit's own code (:func:`._checks.clock` and
+:func:`._checks.calling_hours`): the hours, Sunday and holiday bans of the place called
+(the number's zones, its state's row, a lead's address state), and a policy's window
+where one is added. Numbers with the same zones and the same rows of law are judged
+alike at every moment, so each such *place* is asked once: a million numbers are a few
+hundred places. The next allowed moment is found among the moments a window opens (each
+distinct start of the applied windows, on each of the next :data:`HORIZON_DAYS` days, in
+each of the place's zones), the earliest that every zone's law allows.
+
+Frequency caps and the Do-Not-Call list depend on what was done to a number, not on its
+place: :func:`._upcoming.upcoming` judges those for the calls the account has scheduled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from .._places._localtime import zone_info
+from .._places._zones import ZONES, zone_sets
+from ._audit import AuditInputError
+from ._checks import calling_hours, clock
+from ._law import law_rows
+from ._lead_of import address_states
+from ._load import utc_moment
+from ._rules import US, Rules
+from ._text import written
+
+HORIZON_DAYS = 14
+"""How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
+_DAY_NS = 86_400 * 10**9
+_TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
+COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
+           "forbidden_by", "jurisdiction", "basis", "policy")
+"""The columns of :func:`next_allowed`'s answer (``lead_id`` first, for leads)."""
+
+
+def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str,
+                 at: pd.Timestamp | str | None = None, *, rules: Rules = US,
+                 policy: Rules | None = None) -> pd.DataFrame:
+    """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
+
+    Args:
+        phones_or_leads: Numbers (E.164 text: one, a list or a Series), or leads
+            (``client.frames.leads()``: their ``phone``; a ``state`` column or the
+            ``state`` of ``custom_fields`` applies the address state's law too).
+        at: The moment asked about (default now; a time without a zone is UTC).
+        rules: The law, as for :func:`audit` (default ``US``).
+        policy: The account's own window, added as for :func:`audit`.
+
+    Returns:
+        One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
+        itself where allowed; ``NaT`` where no time zone is known or nothing is allowed
+        within :data:`HORIZON_DAYS` days), ``next_local_time`` and ``timezone`` (the
+        recipient's wall clock then, in the number's first zone); where the call is not
+        allowed now, the ``rule`` (``calling_hours``, ``unknown_jurisdiction``,
+        ``unknown_timezone``) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
+        America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
+        the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it.
+
+    Example:
+        >>> from dialkit.compliance import next_allowed
+        >>> next_allowed("+18015550123", "2026-11-22T19:00:00Z")[
+        ...     ["allowed", "next_allowed_at"]].to_dict("records")
+        [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
+    """
+    phones, address, leads = _numbers(phones_or_leads)
+    moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at)
+    if policy is not None:
+        try:
+            rules = rules.with_policy(policy)
+        except ValueError as error:
+            raise AuditInputError(str(error)) from None
+    place, first = _places(phones, rules, address)
+    reps = phones.iloc[first].reset_index(drop=True)
+    reps_address = None if address is None else address[first]
+    now = _judged_now(reps, moment, rules, reps_address)
+    later = _next_moments(reps, now["allowed"].to_numpy(), moment, rules, reps_address)
+    answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
+                                                    reps_address)
+    answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.array)
+    answer = answer[list(COLUMNS)]
+    return answer if leads is None else answer.assign(lead_id=leads).pipe(
+        lambda frame: frame[["lead_id", *COLUMNS]])
+
+
+def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
+    """The numbers asked about, the leads' address states (None: not leads, or none), and
+    the leads' ids (None: not leads)."""
+    if isinstance(given, pd.DataFrame):
+        if "phone" not in given:
+            raise AuditInputError("next_allowed() needs numbers or leads with a 'phone' "
+                                  f"column; these columns are {list(given.columns)}")
+        phones = given["phone"].reset_index(drop=True)
+        ids = given["id"].to_numpy(object) if "id" in given else None
+        return phones, address_states(given.reset_index(drop=True)), ids
+    if isinstance(given, str):
+        given = [given]
+    if isinstance(given, pd.Series):  # as it is: its numbers' zones are kept with its data
+        phones = given.reset_index(drop=True)
+    elif isinstance(given, Iterable):
+        phones = pd.Series(list(given), dtype=object)
+    else:
+        raise TypeError(f"next_allowed() takes a number, numbers or leads, not "
+                        f"{type(given).__name__}")
+    if pd.api.types.infer_dtype(phones, skipna=True) not in ("string", "empty"):
+        raise AuditInputError("next_allowed() takes numbers as text (E.164, "
+                              "'+14155550123'), a list or Series of them, or leads")
+    return phones, None, None
+
+
+def _places(phones: pd.Series, rules: Rules,
+            address: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each number's place (an index into the distinct places), and each place's first
+    number: a place is one set of zones and one set of law rows."""
+    primary, state, by_address = law_rows(phones, rules, address)
+    key = ((zone_sets(phones).astype(np.int64) << 36) | ((primary + 1) << 24)
+           | ((state + 1) << 12) | (by_address + 1))
+    place, _ = pd.factorize(key)
+    _, first = np.unique(place, return_index=True)
+    return place, first
+
+
+def _judged_now(reps: pd.Series, moment: pd.Timestamp, rules: Rules,
+                address: np.ndarray | None) -> pd.DataFrame:
+    """Each place's answer at ``moment``: allowed, else the finding that forbids it."""
+    calls = pd.DataFrame({"phone": reps, "at": pd.Series(moment, index=reps.index)})
+    found = pd.concat(calling_hours(calls, clock(calls, rules, address)))
+    answer = pd.DataFrame({"allowed": True, "rule": None, "forbidden_by": None,
+                           "jurisdiction": None, "basis": None, "policy": None},
+                          index=reps.index).astype(object)
+    if len(found):
+        found = found[~found.index.duplicated()]
+        answer.loc[found.index, "allowed"] = False
+        answer.loc[found.index, "rule"] = found["rule"].to_numpy(object)
+        answer.loc[found.index, "forbidden_by"] = found["evidence"].astype(
+            object).str.removeprefix("called ").to_numpy(object)
+        for column in ("jurisdiction", "basis", "policy"):
+            answer.loc[found.index, column] = found[column].astype(object).where(
+                found[column].notna(), None).to_numpy(object)
+    return answer.astype({"allowed": bool, **{column: "str" for column in _TEXTS}})
+
+
+def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: pd.Timestamp, rules: Rules,
+                  address: np.ndarray | None) -> pd.Series:
+    """Each place's next allowed moment (``moment`` where allowed now; NaT where none is
+    known): the earliest opening of a window that the law of every zone allows."""
+    later = pd.Series(pd.NaT, index=reps.index, dtype="datetime64[ns, UTC]")
+    later[allowed] = moment
+    asked = np.flatnonzero(~allowed)
+    if not len(asked):
+        return later
+    calls = pd.DataFrame({"phone": reps.iloc[asked].to_numpy(object),
+                          "at": pd.Series(moment, index=range(len(asked)))})
+    times = clock(calls, rules, None if address is None else address[asked])
+    candidates = _openings(times, rules)
+    if not len(candidates):
+        return later
+    trial = pd.DataFrame({"phone": calls["phone"].to_numpy(object)[candidates["row"]],
+                          "at": candidates["at"].to_numpy()})
+    judged = clock(trial, rules, None if address is None else address[asked][
+        candidates["row"].to_numpy()])
+    refused = np.zeros(len(trial), bool)
+    refused[judged.pairs.row[judged.outside]] = True
+    ok = candidates[~refused & (candidates["at"] > moment)]
+    earliest = ok.groupby("row")["at"].min()
+    later.iloc[asked[earliest.index.to_numpy()]] = earliest.to_numpy()
+    return later
+
+
+def _openings(times: object, rules: Rules) -> pd.DataFrame:
+    """The moments a window opens near each asked place: every distinct start of the
+    applied windows (``00:00`` too), on each of the next days, in each of its zones, as
+    UTC: ``row`` (the place among those asked) and ``at``."""
+    law = times.judged.law  # type: ignore[attr-defined]
+    starts = np.unique(np.r_[0.0, law.start[law.end > law.start]])
+    pairs, local = times.pairs, times.local  # type: ignore[attr-defined]
+    day = local.astype("datetime64[D]").astype("datetime64[ns]").view(np.int64)
+    offsets = (np.arange(HORIZON_DAYS + 1)[:, None] * _DAY_NS
+               + (starts * 10**9).astype(np.int64)[None, :]).ravel()
+    found = []
+    for zone in np.unique(pairs.zone):
+        ours = np.flatnonzero(pairs.zone == zone)
+        wall = (day[ours][:, None] + offsets[None, :]).ravel()
+        utc = pd.DatetimeIndex(wall).tz_localize(
+            zone_info(ZONES[int(zone)]), ambiguous=False,
+            nonexistent="shift_forward").tz_convert("UTC")
+        found.append(pd.DataFrame({"row": np.repeat(pairs.row[ours], len(offsets)),
+                                   "at": utc}))
+    return pd.concat(found, ignore_index=True) if found else pd.DataFrame(
+        {"row": [], "at": []})
+
+
+def _with_local_times(answer: pd.DataFrame, reps: pd.Series, rules: Rules,
+                      address: np.ndarray | None) -> pd.DataFrame:
+    """``next_local_time`` and ``timezone``: the next allowed moment on the recipient's
+    wall clock in the number's first zone (None where there is no such moment)."""
+    known = np.flatnonzero(answer["next_allowed_at"].notna().to_numpy())
+    shown = np.full(len(answer), None, object), np.full(len(answer), None, object)
+    if len(known):
+        calls = pd.DataFrame({"phone": reps.iloc[known].to_numpy(object),
+                              "at": answer["next_allowed_at"].iloc[known].to_numpy()})
+        times = clock(calls, rules, None if address is None else address[known])
+        pair = times.named
+        has = pair >= 0
+        shown[0][known[has]] = written(times.local[pair[has]])
+        shown[1][known[has]] = np.array(ZONES, object)[times.pairs.zone[pair[has]]]
+    return answer.assign(next_local_time=shown[0], timezone=shown[1])
