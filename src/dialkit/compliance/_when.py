@@ -82,7 +82,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     later = _next_moments(reps, now["allowed"].to_numpy(), moment, rules, reps_address)
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
-    answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.array)
+    answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
     answer = answer[list(COLUMNS)]
     return answer if leads is None else answer.assign(lead_id=leads).pipe(
         lambda frame: frame[["lead_id", *COLUMNS]])
@@ -209,4 +209,5 @@ def _with_local_times(answer: pd.DataFrame, reps: pd.Series, rules: Rules,
         has = pair >= 0
         shown[0][known[has]] = written(times.local[pair[has]])
         shown[1][known[has]] = np.array(ZONES, object)[times.pairs.zone[pair[has]]]
-    return answer.assign(next_local_time=shown[0], timezone=shown[1])
+    return answer.assign(next_local_time=pd.array(shown[0], dtype="str"),
+                         timezone=pd.array(shown[1], dtype="str"))

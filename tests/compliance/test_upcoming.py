@@ -1,0 +1,99 @@
+"""``upcoming``: callbacks scheduled through the emulator's API, judged before they are
+due, by the audit's own rules; the CLI's ``compliance upcoming`` and ``when``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from itertools import islice
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import dialkit
+from dialkit.cli import app
+from dialkit.compliance import HOUSE_RULES, AuditInputError, next_allowed, upcoming
+
+NOW = pd.Timestamp.now(tz="UTC").floor("min")
+"""The emulator's clock is real time: its world is made around the current hour."""
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[dialkit.Client]:
+    with dialkit.Client.sandbox() as made:
+        yield made
+
+
+def moments(phone: str, allowed: bool) -> pd.Timestamp:
+    """The first whole hour after tomorrow's start at which a call to ``phone`` is (or is
+    not) allowed, as ``next_allowed`` says."""
+    hours = [NOW.floor("D") + timedelta(days=1, hours=h) for h in range(48)]
+    answers = [next_allowed(phone, at)["allowed"].item() for at in hours]
+    return next(at for at, ok in zip(hours, answers, strict=True) if ok is allowed)
+
+
+def fresh_leads(client: dialkit.Client, count: int) -> list[dialkit.client.Lead]:
+    """New leads of the seeded world, not on the DNC list, of US numbers of a known state."""
+    leads = list(islice(client.leads.list(status="new"), 60))
+    listed = {r.phone for r in client.dnc.check([lead.phone for lead in leads]) if r.listed}
+    usable = [lead for lead in leads if lead.phone not in listed and lead.campaign_id]
+    rules = next_allowed([lead.phone for lead in usable], NOW)["rule"].astype(object)
+    return [lead for lead, rule in zip(usable, rules, strict=True)
+            if rule not in ("unknown_jurisdiction", "unknown_timezone")][:count]
+
+
+def test_a_callback_set_at_a_forbidden_moment_is_found_and_one_at_an_allowed_one_is_not(
+        client: dialkit.Client) -> None:
+    bad, good, listed = fresh_leads(client, 3)
+    forbidden, fine = moments(bad.phone, False), moments(good.phone, True)
+    late = client.callbacks.create(lead_id=bad.id, scheduled_at=forbidden.to_pydatetime())
+    client.callbacks.create(lead_id=good.id, scheduled_at=fine.to_pydatetime())
+    at_dnc = client.callbacks.create(lead_id=listed.id,
+                                     scheduled_at=moments(listed.phone, True).to_pydatetime())
+    client.dnc.add(listed.phone)  # listed after the callback was set
+    found = upcoming(client, horizon="3D", as_of=NOW)
+    ours = found[found["lead_id"].isin([bad.id, good.id, listed.id])]
+    assert set(zip(ours["call_id"], ours["rule"], ours["kind"], strict=True)) == {
+        (late.id, "calling_hours", "callback"), (at_dnc.id, "dnc_call", "callback")}
+    row = ours[ours["call_id"] == late.id].iloc[0]
+    assert row["at"] == forbidden and row["due_in"] == forbidden - NOW
+    assert row["evidence"].startswith("due ") and row["basis"] == "law"
+    assert row["phone"] == bad.phone
+
+
+def test_a_lead_whose_callback_is_its_next_attempt_is_found_once(
+        client: dialkit.Client) -> None:
+    found = upcoming(client, horizon="14D", as_of=NOW)
+    keys = found[["lead_id", "at", "rule"]].astype(str).apply(tuple, axis=1)
+    assert not keys.duplicated().any()
+    assert set(found["kind"].astype(str)) <= {"callback", "next_attempt"}
+    assert (found["due_in"] >= pd.Timedelta(0)).all()
+    assert (found["due_in"] < pd.Timedelta(days=14)).all()
+
+
+def test_a_policy_makes_more_of_them_and_says_whose_they_are(client: dialkit.Client) -> None:
+    law = upcoming(client, horizon="14D", as_of=NOW)
+    with_policy = upcoming(client, horizon="14D", as_of=NOW, policy=HOUSE_RULES)
+    assert len(with_policy) >= len(law)
+    assert set(with_policy["basis"]) <= {"law", "policy"}
+    assert (with_policy["basis"] == "law").sum() == len(law)
+
+
+def test_a_span_that_is_not_one_is_refused(client: dialkit.Client) -> None:
+    with pytest.raises(AuditInputError, match="horizon 'soon' is not a length of time"):
+        upcoming(client, horizon="soon")
+    with pytest.raises(AuditInputError, match=r"\['callbacks'\] are missing"):
+        upcoming({"calls": pd.DataFrame(), "leads": pd.DataFrame()})
+
+
+def test_the_cli_says_when_a_number_may_be_called() -> None:
+    result = CliRunner().invoke(app, ["compliance", "when", "+18015550123", "+12125550123",
+                                      "--at", "2026-11-22T19:00Z"])
+    assert result.exit_code == 0, result.output
+    utah, new_york = result.output.splitlines()
+    assert utah.startswith("+18015550123: not allowed (Sun 12:00 America/Denver (Utah: ")
+    assert utah.endswith("next allowed 2026-11-23 15:00 UTC, 2026-11-23 08:00 America/Denver")
+    assert new_york == "+12125550123: allowed (2026-11-22 14:00 America/New_York)"
+    bad = CliRunner().invoke(app, ["compliance", "when", "+18015550123", "--at", "someday"])
+    assert bad.exit_code == 2 and "--at 'someday': pass an ISO date or time" in bad.output
