@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 
 from .._extras import needs
 from ..frames._pages import campaign_label, campaign_names
+from ..frames._tabular import as_pandas
 from ._funnel import STAGES, funnel
 from ._inputs import AnalyticsInputError, prepared
 from ._load import load
@@ -195,7 +196,8 @@ def _given(frames: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         raise TypeError(f"Explorer takes the frames, a mapping such as analytics.load(client), "
                         f"not {type(frames).__name__}; for a Client call "
                         f"analytics.explore(client)")
-    given = {name: frame for name, frame in frames.items() if frame is not None}
+    given = {name: as_pandas(frame, name) for name, frame in frames.items()
+             if frame is not None}
     missing = [name for name in NEEDED if name not in given]
     if missing:
         raise AnalyticsInputError(
