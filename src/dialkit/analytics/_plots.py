@@ -179,7 +179,8 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xlabel(_period_axis(shares.index))
     ax.set_title(f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
                  f"{int(counts.to_numpy().sum()):,} calls")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    if len(shares.columns):  # no calls (none of the direction chosen): no legend
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     return ax
 
 
