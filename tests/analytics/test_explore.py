@@ -11,6 +11,7 @@ import re
 import ipywidgets as widgets  # type: ignore[import-untyped]
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 from test_known import account
 
 import dialkit
@@ -23,6 +24,7 @@ from dialkit.analytics import (
     explore,
     funnel,
     load,
+    plot_funnel,
 )
 from dialkit.analytics._explore import NO_NOTEBOOK, PLOTS, UPDATING, campaign_labels
 
@@ -217,3 +219,11 @@ def test_each_view_shows_what_its_function_gives_the_chosen_frames(
         for name, expected in SHOWN.items():
             pd.testing.assert_frame_equal(shown.shown[name], expected(frames, direction),
                                           check_dtype=False, obj=name)
+
+
+def test_a_title_names_the_one_campaign_shown_by_its_label() -> None:
+    names = pd.DataFrame({"id": ["cmp_1", "cmp_2"], "name": ["Spring renewals", "Autumn"]})
+    shown = Explorer({**account(), "campaigns": names})
+    shown.campaigns.value = ("cmp_1",)
+    title = plot_funnel(shown.shown["funnel"], ax=Figure().add_subplot()).get_title()
+    assert title == "Funnel: campaign Spring renewals, 7 leads"

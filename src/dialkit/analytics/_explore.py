@@ -246,7 +246,7 @@ class Explorer:
         if name == "answer_rates":
             table = summed(table, by=RATE_CELLS)
         self.shown[name] = table.reset_index(drop=True)
-        self.shown[name].attrs["campaign_names"] = self.names  # titles name a campaign so
+        self.shown[name].attrs["campaign_labels"] = self.names  # titles name a campaign so
         self.images[name].value = _svg(_PLOTS[name], self.shown[name], _SIZES[name])
         self.drawn[name] += 1
 
@@ -331,13 +331,14 @@ def _days(created: pd.Series) -> tuple[dt.date | None, dt.date | None]:
 
 def _fitted(name: str) -> Any:
     """An image's layout: the width of its box, at most its natural width (96 CSS pixels
-    an inch), its height following."""
+    an inch), its height following; no margin, which a width of 100% would overflow by."""
     return widgets.Layout(width="100%", max_width=f"{_SIZES[name][0] * 96:g}px",
-                          height="auto", object_fit="contain")
+                          height="auto", object_fit="contain", margin="0")
 
 
 def _svg(plot: Callable[..., Axes], data: pd.DataFrame, size: tuple[float, float]) -> bytes:
-    """``plot(data)`` on a figure of its own, as SVG bytes (text kept as text)."""
+    """``plot(data)`` on a figure of its own, as SVG bytes (text drawn as paths: the same
+    glyphs whatever fonts the browser has)."""
     figure = Figure(figsize=size, layout="constrained")
     plot(data, ax=figure.add_subplot())
     buffer = io.BytesIO()
@@ -357,8 +358,13 @@ def _funnel_html(table: pd.DataFrame, names: Mapping[str, str]) -> str:
         f'<tr><th title="{html.escape(tip)}">{html.escape(label)}</th>'
         + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
         for label, tip, cells in rows)
-    return (f'<div style="overflow-x: auto"><table class="dialkit-funnel"><thead><tr><th>'
-            f"</th>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+    return (f'<div style="overflow-x: auto">{_TABLE_STYLE}<table class="dialkit-funnel">'
+            f"<thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+_TABLE_STYLE = ("<style>.dialkit-funnel th, .dialkit-funnel td {padding: 2px 10px; "
+                "text-align: right; white-space: nowrap}</style>")
+"""The funnel table's cells spaced apart and never wrapped (a style its class scopes)."""
 
 
 def _cells(part: pd.DataFrame) -> list[str]:
