@@ -340,7 +340,7 @@ def _svg(plot: Callable[..., Axes], data: pd.DataFrame, size: tuple[float, float
     """``plot(data)`` on a figure of its own, as SVG bytes (text drawn as paths: the same
     glyphs whatever fonts the browser has)."""
     figure = Figure(figsize=size, layout="constrained")
-    plot(data, ax=figure.add_subplot())
+    plot(data, ax=figure.add_subplot()).title.set_wrap(True)  # a long name: two lines
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
