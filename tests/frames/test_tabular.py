@@ -5,7 +5,7 @@ names what is taken."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -28,20 +28,14 @@ def handed(frame: pd.DataFrame, kind: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def account() -> Iterator[dict[str, pd.DataFrame]]:
+def frames() -> dict[str, pd.DataFrame]:
     """The emulator's account as pandas frames: the analytics', the audit's, campaigns."""
     client = dialkit.Client.sandbox()
     try:
-        frames = {**analytics.load(client), **compliance.load(client),
-                  "campaigns": client.frames.campaigns()}
+        return {**analytics.load(client), **compliance.load(client),
+                "campaigns": client.frames.campaigns()}
     finally:
         client.close()
-    return iter([frames])  # type: ignore[return-value]
-
-
-@pytest.fixture(scope="module")
-def frames(account: Iterator[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
-    return next(account)
 
 
 def both(frames: dict[str, pd.DataFrame], kind: str,
