@@ -66,7 +66,8 @@ def as_pandas(value: Any, name: str, source: str | None = None) -> pd.DataFrame:
     if not is_tabular(value):
         where = f" ({source})" if source else ""
         raise TypeError(f"{name} must be {ACCEPTED}{where}, not {type(value).__name__}")
-    table = value if isinstance(value, pa.Table) else pa.table(value)
+    table = (value if isinstance(value, pa.Table)  # from_stream: pyarrow 15 and later
+             else pa.RecordBatchReader.from_stream(value).read_all())
     frame: pd.DataFrame = table.to_pandas(types_mapper=_pandas_dtype)
     return _in_schema_order(frame, name)
 
