@@ -34,6 +34,7 @@ SLOW = [
     "tests/test_demo.py",
     "tests/test_docs.py::test_every_python_block_of_the_page_runs",
     "tests/test_extras.py",
+    "tests/test_jupyterlab.py",
     "tests/test_notebooks.py",
     "tests/test_package.py",
     "tests/analytics/test_dask.py",

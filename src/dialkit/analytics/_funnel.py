@@ -18,6 +18,7 @@ import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
 from .._threads import in_background
+from ..frames._tabular import as_pandas, maybe_pandas
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, keyable, matched
 from ._reach import CALL_STAGES, NESTED_STAGES, call_stages
@@ -43,6 +44,8 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     outbound calls count. Callbacks and appointments of every status count: filter
     the frames first to count, say, only pending ones.
 
+    Every frame may also be a Polars DataFrame or a pyarrow Table, with the same answer.
+
     Args:
         leads: ``client.frames.leads()`` or an export with its columns; or a Dask
             DataFrame of them, or the path of a Parquet dataset of them
@@ -65,6 +68,7 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
 
     Raises:
         AnalyticsInputError: A frame lacks a column this needs.
+        TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
 
     Example:
         >>> client = dialkit.Client.sandbox()
@@ -73,12 +77,17 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         ['leads', 'dialled', 'answered', 'conversation', 'positive', 'booked']
         >>> client.close()
     """
-    options: dict[str, Any] = {"callbacks": callbacks, "appointments": appointments,
-               "conversation_seconds": conversation_seconds, "positive": positive}
     if on_dask((leads, calls), compute):
         from . import _dask  # Dask is imported for Dask's frames only
-        return _dask.funnel(leads, calls, compute=compute, **options)
-    leads, calls = read_whole(leads), read_whole(calls)
+        return _dask.funnel(leads, calls, compute=compute, callbacks=callbacks,
+                            appointments=appointments,
+                            conversation_seconds=conversation_seconds, positive=positive)
+    leads, calls = as_pandas(read_whole(leads), "leads"), as_pandas(read_whole(calls), "calls")
+    callbacks = maybe_pandas(callbacks, "callbacks")
+    appointments = maybe_pandas(appointments, "appointments")
+    options: dict[str, Any] = {"callbacks": callbacks, "appointments": appointments,
+                               "conversation_seconds": conversation_seconds,
+                               "positive": positive}
     ahead = codes_ahead(leads, calls)  # the phones', in another thread
     stages = call_stages(calls, conversation_seconds=conversation_seconds, positive=positive)
     campaign_codes(leads, calls)  # in this one meanwhile

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from .._bools import arrow_bools
 from .._places._kept import arrow_data
 from ..frames import utc_times
+from ..frames._tabular import as_pandas
 
 TIMES = frozenset({"created_at", "answered_at", "ended_at"})
 PHONES = frozenset({"to_number", "phone"})
@@ -44,18 +45,18 @@ class AnalyticsInputError(ValueError):
 
 def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
              source: str | None = None) -> pd.DataFrame:
-    """The ``needed`` columns of ``frame`` (a new frame), times as UTC.
+    """The ``needed`` columns of ``frame`` (a new frame), times as UTC; a Polars DataFrame
+    or a pyarrow Table is read as pandas first (:func:`dialkit.frames._tabular.as_pandas`).
 
     ``source`` says where such a frame comes from (a plot's table comes from the
     function that computes it); by default ``client.frames.<name>()`` or an export.
 
     Raises:
         AnalyticsInputError: ``frame`` lacks one of them.
+        TypeError: ``frame`` is no frame (:data:`dialkit.frames._tabular.ACCEPTED`).
     """
     source = source or f"client.frames.{name}() or an export with its columns"
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame ({source}), not "
-                        f"{type(frame).__name__}")
+    frame = as_pandas(frame, name, source)
     missing = [column for column in needed if column not in frame.columns]
     if missing:
         raise AnalyticsInputError(

@@ -36,14 +36,16 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 
 
 def _campaigns(frame: pd.DataFrame) -> str:
-    """"campaign X" or "N campaigns", for a title; X by name and id when the frame's
-    ``attrs["campaign_names"]`` (names by id, as the explorer sets them) know it."""
+    """"campaign X" or "N campaigns", for a title; X by the frame's
+    ``attrs["campaign_labels"]`` (labels by id, as the explorer sets them: short enough
+    for a title), else by name and id when its ``attrs["campaign_names"]`` know it."""
     if "campaign_id" not in frame:
         return "all calls"
     ids = frame["campaign_id"].dropna().unique()
     if len(ids) != 1:
         return f"{len(ids)} campaigns"
-    return f"campaign {campaign_label(ids[0], frame.attrs.get('campaign_names'))}"
+    label = (frame.attrs.get("campaign_labels") or {}).get(ids[0])
+    return f"campaign {label or campaign_label(ids[0], frame.attrs.get('campaign_names'))}"
 
 
 def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -179,7 +181,8 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xlabel(_period_axis(shares.index))
     ax.set_title(f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
                  f"{int(counts.to_numpy().sum()):,} calls")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    if len(shares.columns):  # no calls (none of the direction chosen): no legend
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     return ax
 
 

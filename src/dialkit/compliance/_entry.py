@@ -14,9 +14,13 @@ import pandas as pd
 
 from .._partitions import on_dask, read_whole
 from .._places._blocked import blocked_regions
+from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import AuditInputError, AuditReport, Options, audit_frames
 from ._load import utc_moment
 from ._rules import US, Rules
+
+CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
+"""Where the calls audited come from, as a refusal names them."""
 
 
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
@@ -62,7 +66,11 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     and audited there by the rules below, and the answered calls of each campaign into
     one for the abandonment rate. Without Dask, a path is read whole with pandas.
 
+    Each frame may also be a Polars DataFrame or a pyarrow Table, audited as the pandas
+    frame of the same rows would be.
+
     Raises:
+        TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
     """
@@ -80,7 +88,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
         return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]
-    return audit_frames(read_whole(calls), read_whole(leads), read_whole(dnc), options)
+    return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
+                        maybe_pandas(read_whole(leads), "leads"),
+                        maybe_pandas(read_whole(dnc), "dnc"), options)
 
 
 def _regions(blocked: Collection[str]) -> tuple[str, ...]:

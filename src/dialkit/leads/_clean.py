@@ -93,12 +93,12 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     """Check every row of a lead file as the service will, before importing it.
 
     Args:
-        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a
-            DataFrame, or what :func:`read` returned; or a Dask DataFrame, or a
-            Parquet dataset (a folder, or a ``.parquet`` file), read with Dask when
-            it is installed: the phones are normalised on Dask's workers, partition
-            by partition, and the rows judged together on the client
-            (``docs/scale.md``).
+        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
+            (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
+            Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
+            read with Dask when it is installed: the phones are normalised on Dask's
+            workers, partition by partition, and the rows judged together on the
+            client (``docs/scale.md``).
         region: The default region of numbers written nationally.
         client: With a client, the checks that need the account run too: the
             DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,

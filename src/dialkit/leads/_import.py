@@ -26,6 +26,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .._places._blocked import blocked_regions
+from .._words import counted
 from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from ..errors import (
     ApiConnectionError,
@@ -54,7 +55,6 @@ from ._result import (
     CleanResult,
     _cells,
     count_rows,
-    counted,
     counts_html,
     extras_note,
 )

@@ -27,13 +27,17 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._file_limits import FileLimits, LimitError, check_delimited, check_workbook
+from ..frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 from ._delimiter import DELIMITERS, Layout, layout, shown
 from ._encoding import BOMS, SNIFFED, EncodingError, decode
 from ._headers import ALIASES, map_headers, unique_headers
 from ._workbook import WorkbookError, cell_text, read_workbook
 
-Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame"
-"""What :func:`read` takes: a path, a binary file object, or a DataFrame."""
+Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame | ArrowStream"
+"""What :func:`read` takes: a path, a binary file object, or a frame (pandas', Polars', a
+pyarrow Table)."""
+SOURCES = f"a path, a binary file object, or {ACCEPTED}"
+"""What :func:`read` takes, as its refusal says."""
 
 TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
@@ -142,9 +146,10 @@ def read(source: Source, *, sheet: str | int | None = None,
 
     Args:
         source: A CSV, TSV or TXT file, an XLSX or XLS workbook, a binary file
-            object of one, or a DataFrame. A text file's delimiter is the one of
-            ``, ; tab |`` that gives a phone column and rows as wide as the header;
-            its header is the first of its first 20 lines with a phone-like name.
+            object of one, or a frame: pandas', Polars' or a pyarrow Table. A text
+            file's delimiter is the one of ``, ; tab |`` that gives a phone column and
+            rows as wide as the header; its header is the first of its first 20 lines
+            with a phone-like name.
         sheet: The workbook's sheet, by name or 0-based index; by default the first,
             or the only other sheet that has a phone column.
         mapping: Lead field → column, over the names found (``{"phone": "Mobil"}``).
@@ -160,6 +165,7 @@ def read(source: Source, *, sheet: str | int | None = None,
     Raises:
         LeadFileError: The file cannot be read, holds no rows, has no phone column, or
             is past a limit.
+        TypeError: ``source`` is none of these.
 
     Example:
         >>> import dialkit.leads
@@ -171,9 +177,10 @@ def read(source: Source, *, sheet: str | int | None = None,
         ('Mobile', 3)
     """
     phones = [mapping["phone"]] if mapping and "phone" in mapping else []
-    if isinstance(source, pd.DataFrame):
-        name = "DataFrame"
-        found = _Read(*_from_frame(source), blank_rows=False)  # a frame's rows are its own
+    if is_tabular(source):
+        name = type(source).__name__  # DataFrame (pandas' or Polars'), Table (pyarrow's)
+        found = _Read(*_from_frame(as_pandas(source, "source")),
+                      blank_rows=False)  # a frame's rows are its own
     else:
         file = _load(source)
         name = file.name
@@ -219,10 +226,12 @@ class _File:
         return self.whole
 
 
-def _load(source: str | os.PathLike[str] | IO[bytes]) -> _File:
+def _load(source: str | os.PathLike[str] | IO[bytes] | ArrowStream) -> _File:
     if hasattr(source, "read"):
         data = bytes(source.read())
         return _File(str(getattr(source, "name", "the file")), data[:SNIFFED], whole=data)
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(f"source must be {SOURCES}, not {type(source).__name__}")
     path = Path(source)
     try:
         with path.open("rb") as opened:

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .._words import counted
 from ..client import ImportResult
 from ..contract import ErrorCode
 from ..errors import ApiError
-from ._result import counted
 
 if TYPE_CHECKING:
     from ..client import Client

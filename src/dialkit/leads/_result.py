@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._threads import in_background
+from .._words import counted
 from ..contract import MAX_CUSTOM_FIELDS, LeadInput
 from ..frames import excel_writer, formulas_escaped
 from ._headers import other_phones
@@ -432,12 +433,6 @@ def extras_note(leads: list[dict[str, Any]], cleaned: CleanResult) -> str | None
             said.append(counted(count, word))
     names = ", ".join(cleaned._extra_names())
     return f"{' and '.join(said)} sent as custom fields ({names})" if said else None
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 batch``, ``2 batches``, ``1,204 rows``: a count and its noun agreed."""
-    plural = noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{count:,} {noun if count == 1 else plural}"
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:
