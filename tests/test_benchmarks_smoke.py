@@ -38,6 +38,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_normalize.py": ("--rows", "2000", "--runs", "1"),
     "bench_webhooks.py": ("--seconds", "0.3", "--runs", "1", "--connections", "2",
                           "--ceiling", "4000", "--warm-up", "0.2"),
+    "bench_when.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
     "bench_world.py": ("--scales", "small", "--runs", "1"),
 }
 """Each script's smallest options: a second or a few each."""

@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -107,8 +108,10 @@ def day_rule(raw: Mapping[str, Any], where: str) -> DayRule:
     return rule
 
 
+@functools.lru_cache(maxsize=4096)
 def _date(rule: str, year: int) -> date:
-    """The date a rule (lower case) gives in ``year``; KeyError or ValueError if none."""
+    """The date a rule (lower case) gives in ``year``; KeyError or ValueError if none.
+    Kept: a row's ``holiday_on`` asks it of every day it judges."""
     if match := _FIXED.fullmatch(rule):
         return date(year, MONTHS[match[2]], int(match[1]))
     if match := _AFTER.fullmatch(rule):

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _world_calls as wc
+from . import _world_upcoming as wu
 from ._clock import isoformat
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, world_numbers
 from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
@@ -296,6 +297,7 @@ class _World:
         account_key = int.from_bytes(hashlib.sha256(account.encode()).digest()[:8], "big")
         self.rng["ids"] = np.random.default_rng([len(_STREAMS), seed % 2**64, account_key])
         self.rng["activity"] = np.random.default_rng([len(_STREAMS) + 1, seed % 2**64])
+        self.rng["scheduled"] = np.random.default_rng([len(_STREAMS) + 2, seed % 2**64])
         self.shape, self.anchor = shape, anchor
         start = anchor - shape.weeks * 7 * DAY_MS
         self.campaigns = _campaigns(self.rng["campaigns"], shape, start, anchor)
@@ -311,6 +313,11 @@ class _World:
         inbound = wc.inbound_calls(self.rng["inbound"], self.frame, self.by_lead, _INBOUND_SHARE)
         self.outcomes = wc.lead_outcomes(self.rng["outcomes"], self.frame, self.by_lead,
                                          self.leads.created, self.listed_at)
+        self.scheduled = wu.scheduled(self.rng["scheduled"], self.frame, self.by_lead,
+                                      self.outcomes, self.listed_at, self.listed_by,
+                                      shape.state_planted)
+        self.outcomes, self.listed_at, self.listed_by = (
+            self.scheduled.outcomes, self.scheduled.listed_at, self.scheduled.listed_by)
         every = Calls.concat(self.by_lead, inbound)
         order = np.lexsort((every.lead, every.created))
         self.calls = every.take(order)
@@ -342,6 +349,9 @@ class _World:
                 ((dataset, p) for p in sorted(self.callers.e164.tolist())))
         _insert(conn, "planted", "account kind call_id phone detail",
                 self._planted_rows(account, call_ids))
+        _insert(conn, "planted", "account kind call_id phone detail", wu.planted_rows(
+            account, self.scheduled.planted, self.outcomes.next_attempt, lead_ids,
+            self.leads.phones.e164))
         if activity:
             write_activity(conn, dataset, _stamp(self.anchor), self.rng["activity"],
                            lambda prefix, n: uuid_texts(ids, prefix, n))

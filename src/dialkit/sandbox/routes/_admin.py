@@ -171,6 +171,7 @@ async def ground_truth(request: Request, account: str,
     kinds: dict[str, list[dict[str, Any]]] = {}
     which = {"federal": "AND substr(kind, 1, 6) <> 'state_'",
              "place": "AND substr(kind, 1, 6) = 'state_'", "all": ""}[law]
+    which += " AND substr(kind, 1, 9) <> 'upcoming_'"  # served by upcoming_truth
     for row in service.store.rows(
             f"SELECT kind, call_id, phone, detail FROM planted WHERE account = ? {which} "
             "ORDER BY kind, call_id, phone", (account,)):
@@ -184,5 +185,22 @@ async def ground_truth(request: Request, account: str,
             problem["basis"] = "law"
     for problem in kinds.get("outside_calling_hours", []):
         problem["basis"] = hours_basis(problem["phone"])
+    return json_response({"account": account, "problems": kinds,
+                          "counts": {k: len(v) for k, v in kinds.items()}})
+
+
+@router.get("/upcoming-truth", summary="The planted problems of the scheduled calls")
+async def upcoming_truth(request: Request, account: str) -> Any:
+    """The scheduled calls planted in an account's seeded world that break the law (issue
+    38), by kind: each with its lead's id, number, the rule of ``compliance.upcoming`` that
+    finds it and when it is due."""
+    service = _service(request)
+    _known(service, account)
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for row in service.store.rows(
+            "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? AND "
+            "substr(kind, 1, 9) = 'upcoming_' ORDER BY kind, call_id", (account,)):
+        kinds.setdefault(row["kind"], []).append(
+            {"lead_id": row["call_id"], "phone": row["phone"], **orjson.loads(row["detail"])})
     return json_response({"account": account, "problems": kinds,
                           "counts": {k: len(v) for k, v in kinds.items()}})
