@@ -17,7 +17,7 @@ from . import _jurisdictions as jurisdictions
 from ._audit import AuditInputError, AuditReport
 from ._entry import audit
 from ._load import load
-from ._plots import plot_by_state, plot_summary
+from ._plots import plot_by_state, plot_summary, plot_upcoming
 from ._read import read_export
 from ._rules import (
     BASES,
@@ -36,7 +36,7 @@ from ._rules import (
     US_WITH_HOUSE_RULES,
     Rules,
 )
-from ._upcoming import upcoming
+from ._upcoming import scheduled, upcoming
 from ._when import next_allowed
 
 __all__ = [
@@ -65,6 +65,8 @@ __all__ = [
     "next_allowed",
     "plot_by_state",
     "plot_summary",
+    "plot_upcoming",
     "read_export",
+    "scheduled",
     "upcoming",
 ]

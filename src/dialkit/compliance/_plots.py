@@ -180,3 +180,58 @@ def _by_state_title(findings: int, shown: int, places: int) -> str:
     left_out = ("1 other finding, which no jurisdiction's row decided, is" if others == 1
                 else f"{others:,} other findings, which no jurisdiction's row decided, are")
     return head + (f"\n{left_out} not drawn" if others else "")
+
+
+_HOURS_RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone")
+"""The rules of :func:`upcoming` that say a scheduled call is due at a forbidden moment."""
+
+
+def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
+                  ax: Axes | None = None) -> Axes:
+    """The scheduled calls by hour of the recipient's day: those due at a moment the law
+    allows, those the law forbids and those only the account's policy forbids, stacked.
+
+    Args:
+        scheduled: What :func:`~dialkit.compliance.scheduled` returned.
+        found: What :func:`~dialkit.compliance.upcoming` returned for the same calls.
+        ax: The matplotlib Axes to draw on; a new figure's when ``None``.
+
+    Returns:
+        The Axes drawn on.
+
+    Example:
+        >>> from dialkit import compliance
+        >>> with dialkit.Client.sandbox() as client:
+        ...     planned = compliance.scheduled(client, horizon="14D")
+        ...     found = compliance.upcoming(client, horizon="14D")
+        >>> ax = compliance.plot_upcoming(planned, found)
+        >>> [text.get_text() for text in ax.get_legend().get_texts()]
+        ['allowed', 'forbidden by law', "forbidden by the account's policy"]
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(9, 3.6))
+    hours = found[found["rule"].isin(_HOURS_RULES)]
+    key = scheduled["lead_id"].astype(str) + " " + scheduled["at"].astype(str)
+    basis = (hours["lead_id"].astype(str) + " " + hours["at"].astype(str)).to_frame("key").assign(
+        basis=hours["basis"].to_numpy()).drop_duplicates("key").set_index("key")["basis"]
+    judged = key.map(basis).fillna("allowed")
+    hour = scheduled["local_time"].dt.hour
+    counts = pd.crosstab(hour, judged).reindex(index=range(24), columns=[
+        "allowed", "law", "policy"], fill_value=0)
+    bottom = None
+    for column, color, label in (("allowed", _PASSED, "allowed"),
+                                 ("law", _FOUND, "forbidden by law"),
+                                 ("policy", _POLICY, "forbidden by the account's policy")):
+        ax.bar(counts.index, counts[column], bottom=bottom, color=color, label=label)
+        bottom = counts[column] if bottom is None else bottom + counts[column]
+    ax.set_xticks(range(0, 24, 2), [f"{h:02d}:00" for h in range(0, 24, 2)], fontsize=8)
+    ax.set_xlabel("hour of the recipient's day (local time)")
+    ax.set_ylabel("scheduled calls")
+    forbidden = int(counts[["law", "policy"]].to_numpy().sum())
+    ax.set_title(f"Scheduled calls: {len(scheduled):,}, of which {forbidden:,} due at a "
+                 "forbidden moment", fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.spines[["top", "right"]].set_visible(False)
+    return ax

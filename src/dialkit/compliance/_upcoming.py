@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._places._localtime import first_zones, local_times
 from ._audit import AuditInputError
 from ._entry import audit
 from ._load import load, utc_moment
@@ -68,14 +69,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         >>> sorted(set(soon["kind"]))
         ['callback', 'next_attempt']
     """
-    moment = utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
-    try:
-        until = moment + pd.Timedelta(horizon)
-    except ValueError:
-        raise AuditInputError(f"horizon {horizon!r} is not a length of time: pass e.g. "
-                              "'7D', '48h' or a pandas Timedelta") from None
+    moment = _moment(as_of)
     frames = _frames(source, campaign_id)
-    planned = _planned(frames["leads"], frames["callbacks"], moment, until)
+    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
     calls = frames["calls"]
     judged = pd.concat([calls, planned.reindex(columns=calls.columns)], ignore_index=True)
     report = audit(judged, leads=frames["leads"], dnc=frames.get("dnc"), rules=rules,
@@ -83,6 +79,49 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     found = report.findings
     ours = found["call_id"].astype(object).isin(set(planned["id"])) & found["rule"].isin(RULES)
     return _said(found[ours], planned, moment)
+
+
+def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
+              campaign_id: str | Sequence[str] | None = None,
+              horizon: str | pd.Timedelta = "7D",
+              as_of: pd.Timestamp | str | None = None) -> pd.DataFrame:
+    """Every call the account has scheduled within ``horizon``, lawful or not: what
+    :func:`upcoming` judges (arguments as there).
+
+    Returns:
+        One row per scheduled call, soonest first: ``kind`` (``callback`` or
+        ``next_attempt``), ``scheduled_id`` (the callback's id), ``lead_id``,
+        ``campaign_id``, ``phone``, ``at`` (UTC) and ``local_time`` and ``timezone``
+        (the recipient's wall clock then, in the number's first zone).
+    """
+    moment = _moment(as_of)
+    frames = _frames(source, campaign_id)
+    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
+    planned = planned.sort_values("created_at", kind="stable").reset_index(drop=True)
+    names, zone, _ = first_zones(planned["to_number"])
+    zones = pd.Series(np.asarray([*names, None], object)[zone])  # -1, no zone: None
+    local = local_times(pd.to_datetime(planned["created_at"], utc=True), zones)
+    return pd.DataFrame({
+        "kind": pd.Categorical(planned["kind"], KINDS),
+        "scheduled_id": planned["scheduled_id"].astype("str"),
+        "lead_id": planned["lead_id"].astype("str"),
+        "campaign_id": planned["campaign_id"].astype("str"),
+        "phone": planned["to_number"].astype("str"),
+        "at": pd.to_datetime(planned["created_at"], utc=True),
+        "local_time": local,
+        "timezone": zones.astype("str")})
+
+
+def _moment(as_of: pd.Timestamp | str | None) -> pd.Timestamp:
+    return utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
+
+
+def _until(moment: pd.Timestamp, horizon: str | pd.Timedelta) -> pd.Timestamp:
+    try:
+        return moment + pd.Timedelta(horizon)
+    except ValueError:
+        raise AuditInputError(f"horizon {horizon!r} is not a length of time: pass e.g. "
+                              "'7D', '48h' or a pandas Timedelta") from None
 
 
 def _frames(source: Client | Mapping[str, pd.DataFrame],
