@@ -39,9 +39,15 @@ def judged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     yield found, truth, with_policy
 
 
-def test_the_world_plants_every_kind(judged: tuple[pd.DataFrame, dict, pd.DataFrame]) -> None:
+def test_the_world_plants_every_kind(judged: tuple[pd.DataFrame, dict, pd.DataFrame],
+                                     request: pytest.FixtureRequest) -> None:
+    """Every kind at medium; the small world's paused campaigns may hold one pending
+    callback only, so it plants the hours kinds at least."""
     _, truth, _ = judged
-    assert set(truth) == set(KIND_OF) and all(truth.values())
+    hours = {"upcoming_callback_hours", "upcoming_attempt_hours"}
+    assert hours <= set(truth) <= set(KIND_OF) and all(truth.values())
+    if "medium" in request.node.name:
+        assert set(truth) == set(KIND_OF)
 
 
 def test_upcoming_finds_exactly_the_planted_calls(

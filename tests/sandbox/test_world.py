@@ -139,8 +139,11 @@ def test_small_world_has_the_promised_size(world: tuple[Store, datetime]) -> Non
     ("SELECT DISTINCT direction FROM calls", {"inbound", "outbound"}),
     ("SELECT DISTINCT source FROM dnc", {"registry", "customer_request"}),
     ("SELECT DISTINCT country FROM leads", set(COUNTRIES)),
-    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_'",
+    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_' "
+     "AND substr(kind, 1, 9) <> 'upcoming_'",
      {"outside_calling_hours", "dnc_call", "frequency", "abandoned"}),
+    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 9) = 'upcoming_'",
+     {"upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc"}),
 ])
 def test_every_value_is_present(world: tuple[Store, datetime], sql: str,
                                 expected: set[str]) -> None:
@@ -217,7 +220,11 @@ def test_leads_agree_with_their_calls(world: tuple[Store, datetime]) -> None:
     assert called.disposition_code.fillna("-").equals(last.disposition[called.index].fillna("-"))
     assert (called.hangup_cause == last.hangup_cause[called.index]).all()
     listed = set(_column(store, "SELECT phone FROM dnc"))
-    assert ((leads.status == "dnc") == leads.phone.isin(listed)).all()
+    late = set(_column(store, "SELECT call_id FROM planted WHERE kind = "
+                              "'upcoming_callback_dnc'"))  # listed after a callback was set
+    assert late and set(leads.status[list(late)]) == {"callback"}
+    kept = leads.drop(index=list(late))
+    assert ((kept.status == "dnc") == kept.phone.isin(listed)).all()
     assert set(leads.status[leads.attempts == 0]) <= {"new", "dnc"}
     assert leads.external_id.isna().all() and leads.owner_client.isna().all()
 
@@ -362,7 +369,8 @@ def test_planted_problems_are_exactly_the_problems(world: tuple[Store, datetime]
     store, _ = world
     planted: dict[str, set[str]] = {}
     for kind, call_id in store.rows("SELECT kind, call_id FROM planted WHERE account = ? "
-                                    "AND substr(kind, 1, 6) <> 'state_'", (ACCOUNT,)):
+                                    "AND substr(kind, 1, 6) <> 'state_' "
+                                    "AND substr(kind, 1, 9) <> 'upcoming_'", (ACCOUNT,)):
         planted.setdefault(kind, set()).add(call_id)
     recomputed = _recomputed(store)
     assert set(planted) == set(recomputed)
@@ -375,7 +383,8 @@ def test_planted_rows_name_the_called_number(world: tuple[Store, datetime]) -> N
     store, _ = world
     rows = store.rows("SELECT p.phone, c.to_number, p.kind, p.detail FROM planted p "
                       "JOIN calls c ON c.id = p.call_id")
-    assert len(rows) == store.row("SELECT count(*) FROM planted")[0]
+    assert len(rows) == store.row("SELECT count(*) FROM planted WHERE "
+                                  "substr(kind, 1, 9) <> 'upcoming_'")[0]
     for phone, to_number, kind, detail in rows:
         assert phone == to_number
         if kind == "frequency":

@@ -11,7 +11,7 @@ the entries so that "no row" is never read as "not looked at".
 Example:
     >>> from dialkit.compliance import _checked_states
     >>> [state.id for state in _checked_states.checked() if state.finding == "open"]
-    ['US-MI', 'US-MN', 'US-NV']
+    ['US-MI', 'US-MN', 'US-NV', 'US-WY']
 """
 
 from __future__ import annotations

@@ -202,8 +202,9 @@ def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
     Example:
         >>> from dialkit import compliance
         >>> with dialkit.Client.sandbox() as client:
-        ...     planned = compliance.scheduled(client, horizon="14D")
-        ...     found = compliance.upcoming(client, horizon="14D")
+        ...     latest = client.frames.calls()["created_at"].max()  # the world's "now"
+        ...     planned = compliance.scheduled(client, horizon="14D", as_of=latest)
+        ...     found = compliance.upcoming(client, horizon="14D", as_of=latest)
         >>> ax = compliance.plot_upcoming(planned, found)
         >>> [text.get_text() for text in ax.get_legend().get_texts()]
         ['allowed', 'forbidden by law', "forbidden by the account's policy"]

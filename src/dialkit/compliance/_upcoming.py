@@ -65,8 +65,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         >>> import dialkit
         >>> from dialkit.compliance import upcoming
         >>> with dialkit.Client.sandbox() as client:
-        ...     soon = upcoming(client, horizon="14D")
-        >>> sorted(set(soon["kind"]))
+        ...     latest = client.frames.calls()["created_at"].max()  # the world's "now"
+        ...     soon = upcoming(client, horizon="14D", as_of=latest)
+        >>> sorted(set(soon["kind"].astype(str)))
         ['callback', 'next_attempt']
     """
     moment = _moment(as_of)

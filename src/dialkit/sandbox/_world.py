@@ -315,7 +315,8 @@ class _World:
                                          self.leads.created, self.listed_at)
         self.scheduled = wu.scheduled(self.rng["scheduled"], self.frame, self.by_lead,
                                       self.outcomes, self.listed_at, self.listed_by,
-                                      shape.state_planted)
+                                      shape.state_planted,
+                                      self.campaigns.archived[self.leads.campaign] == 0)
         self.outcomes, self.listed_at, self.listed_by = (
             self.scheduled.outcomes, self.scheduled.listed_at, self.scheduled.listed_by)
         every = Calls.concat(self.by_lead, inbound)

@@ -1,7 +1,9 @@
 """The calls the seeded world has scheduled (issue 38): pending callbacks and leads' next
 attempts, each at a moment the law of the place called allows, but for a few planted
 ones that the law forbids, listed in the ``planted`` table as ``upcoming_*`` kinds and
-served by ``GET /_sandbox/upcoming-truth``.
+served by ``GET /_sandbox/upcoming-truth``. The planted callbacks are of paused
+campaigns: the emulator's dialer keeps the law and would not call them when due, so
+they stay pending until the campaign resumes, as the audit's world expects.
 
 A scheduled call is moved to at least a day after the lead's last call (so that no
 state's cap of three a day counts it) and into its row's window (a state's shorter
@@ -58,9 +60,11 @@ class Scheduled:
 
 
 def scheduled(rng: np.random.Generator, frame: Frame, calls: Calls, outcomes: Outcomes,
-              listed_at: I64, listed_by: NDArray[np.str_], per_kind: int) -> Scheduled:
-    """The world's scheduled calls made lawful, then a few planted (module docstring)."""
-    from ._world_calls import CALLBACK_DUE, CONTACTED  # noqa: PLC0415 - no import cycle
+              listed_at: I64, listed_by: NDArray[np.str_], per_kind: int,
+              shown: NDArray[np.bool_]) -> Scheduled:
+    """The world's scheduled calls made lawful, then a few planted (module docstring), on
+    leads of campaigns the API lists (``shown``: not archived)."""
+    from ._world_calls import CALLBACK_DUE, CONTACTED, PAUSED  # noqa: PLC0415 - no cycle
 
     due = np.flatnonzero(outcomes.next_attempt >= 0)
     at = outcomes.next_attempt.copy()
@@ -68,11 +72,12 @@ def scheduled(rng: np.random.Generator, frame: Frame, calls: Calls, outcomes: Ou
                     -1)
     at[due] = _lawful(frame, due, np.maximum(at[due], last + DAY_MS))
     spoken = np.isin(np.asarray(COUNTRIES, object)[frame.lead_country], ["US", "CA"])
-    pending = due[(outcomes.status[due] == CALLBACK_DUE) & spoken[due]]
+    held = (frame.campaign_status[frame.lead_campaign] == PAUSED) & shown  # not dialled
+    pending = due[(outcomes.status[due] == CALLBACK_DUE) & spoken[due] & held[due]]
     redial = due[(outcomes.status[due] == CONTACTED) & spoken[due]]
     chosen = rng.permutation(pending)
     late, listed = chosen[:per_kind], chosen[per_kind:2 * per_kind]
-    early = rng.permutation(redial)[:per_kind]
+    early = rng.permutation(redial[shown[redial]])[:per_kind]
     at[late] = _moved(frame, late, at[late], _LATE)
     at[early] = _moved(frame, early, at[early], _EARLY)
     listed_at, listed_by = listed_at.copy(), listed_by.copy()
