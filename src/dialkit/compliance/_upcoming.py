@@ -136,8 +136,8 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
         return source
     frames = load(source, campaign_id=campaign_id)
     campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
-                 if campaign_id is not None else
-                 source.frames.campaigns()["id"].astype(object).tolist())
+                 if campaign_id is not None else  # the leads' campaigns: archived ones too
+                 sorted(set(frames["leads"]["campaign_id"].dropna().astype(object))))
     callbacks = (source.frames.callbacks(campaigns, status="pending") if campaigns else
                  pd.DataFrame(columns=["id", "lead_id", "campaign_id", "scheduled_at",
                                        "status"]))
