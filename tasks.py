@@ -3,8 +3,9 @@
 
     python3 tasks.py demo   # run the notebooks against the emulator: reports/index.html
     python3 tasks.py test   # install everything (chromium too, as root on Debian), then
-                            # ruff, mypy and the whole test suite
+                            # ruff, mypy, the floors and the whole test suite
     python3 tasks.py bench NAME [options]   # run benchmarks/bench_NAME.py in full
+    python3 tasks.py floors # the lowest versions pyproject.toml allows: a quick subset
 
 Each creates (or reuses) the virtual environment ``.venv`` beside this file and
 installs the project into it; a stamp file records what was installed, so a
@@ -26,6 +27,18 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".dialkit-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+FLOORS = ROOT / ".venv-floors"
+FLOOR_EXTRAS = "sandbox,floors"
+"""What the floors job installs: the core, the emulator its tests run against, and the
+test runner's own plug-ins (pyproject's ``floors`` extra)."""
+FLOOR_TESTS = ("tests/test_cli.py", "tests/leads/test_normalize_examples.py",
+               "tests/leads/test_read_files.py", "tests/leads/test_clean_output.py",
+               "tests/sandbox/test_hostile_requests.py", "tests/frames/test_special_frames.py",
+               "tests/compliance/test_law.py", "tests/analytics/test_known.py")
+"""The quick subset run at the floors (about a minute): the CLI (typer), the phone fast
+path against ``phonenumbers`` and its private helpers, files as spreadsheets write
+them and the cleaned outputs, the emulator's own HTTP protocol (uvicorn's), the
+client and its frames, the audit, the funnel."""
 
 
 def _run(*args: str | Path) -> None:
@@ -35,21 +48,38 @@ def _run(*args: str | Path) -> None:
         sys.exit(done.returncode)
 
 
-def ensure_venv(extras: str) -> None:
-    """Create ``.venv`` if needed and install the project with ``extras`` into it."""
+def ensure_venv(extras: str, where: Path = VENV, *, lowest: bool = False) -> None:
+    """Create the virtual environment ``where`` if needed and install the project with
+    ``extras`` into it; with ``lowest``, each direct dependency at the lowest version
+    pyproject.toml allows (uv's ``--resolution lowest-direct``: pip has no such mode),
+    in an environment made anew, since uv keeps any installed version that fits."""
     if sys.version_info < (3, 11):  # noqa: UP036 (this runs under any python3)
         sys.exit(f"dialkit needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
-    if not (BIN / "python").exists():
-        print(f"creating the virtual environment {VENV.name}/", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
-    installed = STAMP.read_text().split() if STAMP.exists() else []
+    python, stamp = _bin(where) / "python", where / STAMP.name
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()
+                            + f"{extras}{lowest}".encode()).hexdigest()
+    installed = stamp.read_text().split() if stamp.exists() else []
     if wanted in installed:
         return
-    print(f"installing dialkit[{extras}] into {VENV.name}/ (once)", flush=True)
-    _run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    _run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extras}]")
-    STAMP.write_text(" ".join([*installed, wanted]))
+    if lowest and where.exists():
+        shutil.rmtree(where)
+        installed = []
+    if not python.exists():
+        print(f"creating the virtual environment {where.name}/", flush=True)
+        venv.EnvBuilder(with_pip=True).create(where)
+    print(f"installing dialkit[{extras}] into {where.name}/ (once)", flush=True)
+    _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    if lowest:
+        _run(python, "-m", "pip", "install", "--quiet", "uv")
+        _run(_bin(where) / "uv", "pip", "install", "--quiet", "--python", python,
+             "--resolution", "lowest-direct", "-e", f".[{extras}]")
+    else:
+        _run(python, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]")
+    stamp.write_text(" ".join([*installed, wanted]))
+
+
+def _bin(where: Path) -> Path:
+    return where / ("Scripts" if os.name == "nt" else "bin")
 
 
 def demo() -> None:
@@ -79,15 +109,18 @@ def ensure_chromium() -> None:
 
 
 def test() -> None:
-    """Lint, type-check and run every test, the doctests and the notebooks, on every core
-    (pyproject's addopts: pytest-xdist); the exit status is the first failure's. Options
-    after ``test`` go to pytest: ``-m "not slow"`` for the quick loop, ``-n 0`` for one
-    process."""
+    """Lint, type-check, check the dependencies' floors (:func:`floors`) and run every
+    test, the doctests and the notebooks, on every core (pyproject's addopts:
+    pytest-xdist); the exit status is the first failure's. Options after ``test`` go to
+    pytest, and leave the floors out: ``-m "not slow"`` for the quick loop, ``-n 0`` for
+    one process."""
     ensure_venv("all,test")
     ensure_chromium()
     _run(BIN / "ruff", "check", "src", "tests", "benchmarks", "data_samples", "docs", "tasks.py",
          "conftest.py")
     _run(BIN / "mypy", "src")
+    if not sys.argv[2:]:  # given pytest options, a developer's loop: those tests alone
+        floors()
     _run(BIN / "python", "-m", "pytest", *sys.argv[2:])
 
 
@@ -103,7 +136,21 @@ def bench() -> None:
     _run(BIN / "python", ROOT / "benchmarks" / f"bench_{sys.argv[2]}.py", *sys.argv[3:])
 
 
-COMMANDS = {"demo": demo, "test": test, "bench": bench}
+def floors() -> None:
+    """The lowest versions pyproject.toml allows, checked: a second environment,
+    ``.venv-floors``, holds each direct dependency at the lowest version that installs
+    (its floor, unless another requirement asks for more), and a quick subset of the
+    tests (:data:`FLOOR_TESTS`, in one process; options after ``floors`` go to pytest)
+    runs in it: a floor the code does not work with fails here."""
+    ensure_venv(FLOOR_EXTRAS, FLOORS, lowest=True)
+    # An old release warns of what a newer one of its own dependencies deprecates: a
+    # user sees a warning, not an error, so deprecations are not failures here.
+    _run(_bin(FLOORS) / "python", "-m", "pytest", "-o", "addopts=-ra --strict-markers",
+         "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning",
+         "-W", "ignore::PendingDeprecationWarning", *FLOOR_TESTS, *sys.argv[2:])
+
+
+COMMANDS = {"demo": demo, "test": test, "bench": bench, "floors": floors}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -27,8 +27,11 @@ with _extras.needs("dask"):
     dask: Any = importlib.import_module("dask")
     dd: Any = importlib.import_module("dask.dataframe")
     delayed: Any = dask.delayed
-"""Dask and its DataFrame module, typed loosely: their functions are not typed for a strict
-checker, and a checker without Dask installed checks this module too."""
+    meta_of: Any = importlib.import_module("dask.dataframe.utils").make_meta
+"""Dask and its DataFrame module (``meta_of``: a Dask frame's empty pandas twin, as the
+public ``make_meta`` gives it, not its private ``_meta``), typed loosely: their
+functions are not typed for a strict checker, and a checker without Dask installed
+checks this module too."""
 
 TEXT = pd.StringDtype("pyarrow")
 
@@ -43,7 +46,7 @@ def frame(source: Any, columns: Sequence[str] | None, name: str, check: Any = No
     data = dd.read_parquet(str(source)) if is_dataset(source) else (
         source if is_dask(source) else dd.from_pandas(source, npartitions=1))
     if check is not None:
-        check(data._meta)
+        check(meta_of(data))
     return data if columns is None else data[list(columns)].optimize(fuse=False)
 
 
@@ -74,7 +77,7 @@ def run(plan: Plan, frames: Sequence[Any], *, compute: bool,
         return plan.combine(parts, **options, **finished)
     if plan.key is not None:
         frames = co_partitioned(frames, plan.key)
-    meta = plan.part(*(part._meta for part in frames), **options)
+    meta = plan.part(*(meta_of(part) for part in frames), **options)
     parts = dd.map_partitions(plan.part, *frames, meta=meta, align_dataframes=False,
                               **options)
     options = {**options, **(finish or {})}

@@ -129,3 +129,30 @@ def test_north_american_numbers_are_phonenumbers_own() -> None:
     types = {phonenumbers.number_type(phonenumbers.parse(text)) for text in texts[:3000]}
     assert len(regions) > 10 and {PhoneNumberType.FIXED_LINE_OR_MOBILE,
                                   PhoneNumberType.UNKNOWN} <= types
+
+
+class _ChangedParser:
+    """``re._parser`` as a later Python might have it: ``parse`` gone."""
+
+
+def test_without_pythons_private_parser_every_digit_decides_and_answers_stay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``re._parser`` is private (issue 39): changed or gone, no pattern is read, each
+    distinct number is asked, and the answers are still ``phonenumbers``' own."""
+    from dialkit._places import _prefixes
+
+    texts = _north_american()[:4000]
+    monkeypatch.setattr(_prefixes, "_PARSER", _ChangedParser())
+    _prefixes._depths.cache_clear()
+    try:
+        assert decided_by(r"[2-9]\d{9}") is None
+        assert _prefixes._depths(1, 10)[0] == 10  # every digit of +1's decides
+        pairs = zoned(pd.Series(texts, dtype="string[pyarrow]"))
+    finally:
+        monkeypatch.undo()
+        _prefixes._depths.cache_clear()
+    found: list[list[str]] = [[] for _ in texts]
+    for row, zone in zip(pairs.row.tolist(), pairs.zone.tolist(), strict=True):
+        found[row].append(ZONES[zone])
+    assert found == [_expected(text)[1] for text in texts]
+    assert decided_by(r"[2-9]\d{9}") == 1 and _prefixes._depths(1, 10)[0] < 10

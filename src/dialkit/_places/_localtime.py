@@ -89,11 +89,15 @@ def zone_info(name: str) -> ZoneInfo:
     and reads the others' files again, a millisecond a zone and a table (17 zones met:
     47.7 against 52.2 ms of CPU for a warm ``answer_rates`` of a million calls, 30 rounds
     interleaved)."""
-    _TWINS.append(_PURE_PYTHON.ZoneInfo(name))
+    if _PURE_PYTHON is not None:
+        _TWINS.append(_PURE_PYTHON.ZoneInfo(name))
     return ZoneInfo(name)
 
 
-_PURE_PYTHON: Any = importlib.import_module("zoneinfo._zoneinfo")
+try:  # private to Python: only a speed-up rests on it, none where it has gone
+    _PURE_PYTHON: Any = importlib.import_module("zoneinfo._zoneinfo")
+except ImportError:
+    _PURE_PYTHON = None
 _TWINS: list[object] = []
 """The twins :func:`zone_info` keeps (a zone's, once)."""
 

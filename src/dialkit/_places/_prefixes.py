@@ -30,11 +30,17 @@ from ._types import type_patterns
 Ints = NDArray[np.int64]
 Rows = NDArray[np.intp]
 
-_PARSER: Any = importlib.import_module("re._parser")
-"""Python's own reader of regular expressions (no public module has its parse tree)."""
-_C: Any = importlib.import_module("re._constants")
-_ANY_DIGIT = ([(_C.CATEGORY, _C.CATEGORY_DIGIT)], [(_C.RANGE, (48, 57))])
-_ANCHORS = (_C.AT_BEGINNING, _C.AT_END, _C.AT_BEGINNING_STRING, _C.AT_END_STRING)
+try:
+    _PARSER: Any = importlib.import_module("re._parser")
+    """Python's own reader of regular expressions (no public module has its parse tree).
+    It is private, so nothing depends on it being there or unchanged: without it, or
+    with a tree :func:`_reach` cannot read, every digit decides (the same answers,
+    each distinct number asked)."""
+    _C: Any = importlib.import_module("re._constants")
+    _ANY_DIGIT = ([(_C.CATEGORY, _C.CATEGORY_DIGIT)], [(_C.RANGE, (48, 57))])
+    _ANCHORS = (_C.AT_BEGINNING, _C.AT_END, _C.AT_BEGINNING_STRING, _C.AT_END_STRING)
+except (ImportError, AttributeError):  # a Python whose re keeps them elsewhere
+    _PARSER = None
 MAX_DIGITS = 15
 """Most leading digits a group's key is made of (an int64 holds them)."""
 
@@ -49,7 +55,7 @@ def decided_by(pattern: str) -> int | None:
     character, or a construct this does not read (a look-around, a back reference)."""
     try:
         _, decided = _reach(_PARSER.parse(pattern), 0.0)
-    except _Unread:
+    except Exception:  # _Unread, or a private parser that changed (see _PARSER)
         return None
     return None if math.isinf(decided) else int(decided)
 

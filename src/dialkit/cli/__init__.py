@@ -14,10 +14,9 @@ from difflib import get_close_matches
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 import typer
-from typer import _click  # typer's own copy of click, whose classes it builds
 from typer.core import TyperCommand, TyperGroup
 
 
@@ -49,15 +48,19 @@ GROUPS = {
 
 class LazyGroups(TyperGroup):
     """``dialkit`` itself: a group of :data:`GROUPS` is imported when it is run (or asked
-    for its own help), and listed from its entry there."""
+    for its own help), and listed from its entry there.
+
+    The contexts, commands and formatters these methods take are click's classes, which
+    typer keeps private (its own copy, ``typer._click``, from 0.26 on; ``click``
+    before): typed ``Any`` here, so that no private module is imported."""
 
     listing = False
 
-    def list_commands(self, ctx: _click.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:
         return [*super().list_commands(ctx), *(name for name in GROUPS
                                                if name not in self.commands)]
 
-    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
         group = GROUPS.get(cmd_name)
         if found is not None or group is None:
@@ -69,20 +72,18 @@ class LazyGroups(TyperGroup):
         self.commands[cmd_name] = command
         return command
 
-    def resolve_command(self, ctx: _click.Context, args: list[str]
-                        ) -> tuple[str | None, _click.Command | None, list[str]]:
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """As typer's, whose suggestion for a mistyped command is drawn from the groups
-        loaded so far only: here from every group."""
-        try:
-            return super().resolve_command(ctx, args)
-        except _click.exceptions.UsageError as error:
-            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
-            if matches and "Did you mean" not in error.message:
-                error.message = (f"{error.message.rstrip('.')}. Did you mean "
-                                 f"{', '.join(map(repr, matches))}?")
-            raise
+        loaded so far only (and, before 0.20, made none): here from every group."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in self.list_commands(ctx):
+            matches = get_close_matches(name, self.list_commands(ctx))
+            if matches:
+                ctx.fail(f"No such command {name!r}. Did you mean "
+                         f"{', '.join(map(repr, matches))}?")
+        return super().resolve_command(ctx, args)
 
-    def format_commands(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
         self.listing = True
         try:
             super().format_commands(ctx, formatter)

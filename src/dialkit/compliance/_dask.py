@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from .._partitions import PLANS, is_dask, is_dataset
-from .._partitions_dask import combined, delayed, frame, run
+from .._partitions_dask import combined, delayed, frame, meta_of, run
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from ._parts import (
     NUMBER,
@@ -73,7 +73,7 @@ def _source(name: str, data: Any, original: Any) -> Any:
     """The frame ``name`` in words (a ``dask.delayed`` text): its rows and period summed
     from its partitions, and where it came from (the dataset's path, or the pandas
     frame's ``attrs``)."""
-    spans = data.map_partitions(span_of, name, meta=span_of(data._meta, name))
+    spans = data.map_partitions(span_of, name, meta=span_of(meta_of(data), name))
     attrs = ({"source": str(original)} if is_dataset(original)
              else {} if is_dask(original) else dict(original.attrs))
     return delayed(_words)(name, spans.to_delayed(optimize_graph=False), attrs)
