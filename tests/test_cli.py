@@ -38,7 +38,8 @@ def test_every_command_is_documented() -> None:
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
                           ("compliance", "audit"), ("compliance", "upcoming"),
                           ("compliance", "when"), ("webhooks", "listen"), ("mcp", "serve"),
-                          ("campaigns", "list"), ("samples",)}
+                          ("campaigns", "list"), ("samples",), ("profiles", "list"),
+                          ("profiles", "add")}
 
 
 @pytest.mark.parametrize("command", _documented_commands(), ids=" ".join)
@@ -58,19 +59,22 @@ def test_version_is_the_installed_packages() -> None:
                                      ["cache"], ["cache", "info"], ["cache", "clear"],
                                      ["leads"], ["leads", "clean"], ["leads", "import"],
                                      ["compliance"], ["compliance", "audit"],
-                                     ["campaigns"], ["campaigns", "list"], ["samples"]],
+                                     ["campaigns"], ["campaigns", "list"], ["samples"],
+                                     ["profiles"], ["profiles", "list"], ["profiles", "add"]],
                          ids=lambda c: " ".join(c) or "dialkit")
 def test_help_names_values_and_says_what_each_option_does(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0, result.output
     assert not re.search(r"^  --[a-z-]+ <(?:bool|str|int|path)>", result.output, re.MULTILINE)
-    options = re.findall(r"^  (--[a-z-]+)(?: ([A-Z_=]+))?  +(\S.*)$", result.output,
-                         re.MULTILINE)
+    options = re.findall(r"^  (?:-[a-z], )?(--[a-z-]+)(?: ([A-Z_=]+))?  +(\S.*)$",
+                         result.output, re.MULTILINE)
     assert {name for name, _, _ in options} >= {"--help"}
     for name, value, text in options:
         assert text.strip(), name
         assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
-                                 "--raw-csv", "--importable"), f"{name} has no value name"
+                                 "--raw-csv", "--importable", "--json", "--csv",
+                                 "--install-completion", "--show-completion", "--verbose"), \
+            f"{name} has no value name"
 
 
 def test_cache_info_and_clear_cover_every_service(tmp_path: Path) -> None:

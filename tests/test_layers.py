@@ -8,6 +8,7 @@ Layers, each importing only the layers above it::
     4  frames
     5  leads | compliance | analytics | webhooks   (side by side: none imports another)
     6  application      dialkit.cli, dialkit._demo*, dialkit.samples, the dialkit package
+                        and its ``__main__``
 
 The shared helpers import only the standard library, third-party packages, the contract
 and each other. Beside the layers: ``mcp`` imports only the contract and the shared
@@ -140,7 +141,7 @@ def layer_of(module: str) -> str:
         return "contract"
     if top in ("client", "frames", "mcp", "sandbox", *TOOLKIT):
         return top
-    if top in ("", "cli", "samples") or top.startswith("_demo"):
+    if top in ("", "cli", "samples", "__main__") or top.startswith("_demo"):
         return "application"
     if top.startswith("_"):
         return "shared"

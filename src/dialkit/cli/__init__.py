@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gc
 import importlib
+import logging
+import os
 import sys
 from difflib import get_close_matches
 from enum import StrEnum
@@ -42,6 +44,8 @@ GROUPS = {
                       "Receiving the service's webhook events."),
     "samples": Group("dialkit.cli._samples", "samples_app",
                      "The sample lead files packaged with dialkit: list or copy them."),
+    "profiles": Group("dialkit.cli._profiles", "profiles_app",
+                      "Named accounts in the config file: list or add them."),
 }
 """``dialkit``'s command groups, in the order ``--help`` lists them."""
 
@@ -108,8 +112,11 @@ def _imported(name: str) -> ModuleType:
     return module
 
 
-app = typer.Typer(cls=LazyGroups, no_args_is_help=True, add_completion=False,
-                  rich_markup_mode=None,
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+"""``-h`` as well as ``--help``, on every command (click hands it down to subcommands)."""
+
+app = typer.Typer(cls=LazyGroups, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings=HELP_OPTIONS,
                   help="dialkit: a toolkit for the accounts of an outbound dialing service.")
 
 
@@ -126,8 +133,30 @@ def _options(
     show_version: Annotated[bool, typer.Option(
         "--version", help="Show dialkit's version and exit.", is_eager=True,
         callback=_print_version)] = False,
+    profile: Annotated[str | None, typer.Option(
+        metavar="NAME", envvar="DIALKIT_PROFILE", show_envvar=False, help=(
+            "Use the account of this profile of the config file (also DIALKIT_PROFILE); "
+            "see `dialkit profiles`."))] = None,
+    verbose: Annotated[int, typer.Option(
+        "--verbose", "-v", count=True, show_default=False, help=(
+            "Log what dialkit does to standard error: -v its steps and each HTTP "
+            "request, -vv everything (keys stay masked)."))] = 0,
 ) -> None:
     """dialkit: a toolkit for the accounts of an outbound dialing service."""
+    if profile:
+        os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
+    if verbose:
+        _log_to_stderr(verbose)
+
+
+def _log_to_stderr(verbose: int) -> None:
+    """The standard ``logging`` output on standard error: dialkit's and httpx's records
+    from INFO on at ``-v``, every library's from DEBUG on at ``-vv``."""
+    logging.basicConfig(stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: "
+                        "%(message)s", level=logging.DEBUG if verbose > 1 else logging.WARNING)
+    if verbose == 1:
+        for name in ("dialkit", "httpx"):
+            logging.getLogger(name).setLevel(logging.INFO)
 
 
 class DemoScale(StrEnum):

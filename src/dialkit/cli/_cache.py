@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit.cli._output import Csv, Json, printed
 from dialkit.frames import cache_info, cache_root, clear_cache
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -16,9 +17,12 @@ CacheDir = Annotated[Path | None, typer.Option(
 
 
 @cache_app.command("info")
-def cache_info_command(cache_dir: CacheDir = None) -> None:
+def cache_info_command(cache_dir: CacheDir = None, as_json: Json = False,
+                       as_csv: Csv = False) -> None:
     """List every cached frame: service, resource, rows, size, when fetched, file."""
     frame = cache_info(cache_dir)
+    if printed(frame, as_json=as_json, as_csv=as_csv):
+        return
     if frame.empty:
         typer.echo(f"no cached frames in {cache_root(cache_dir)}")
         return

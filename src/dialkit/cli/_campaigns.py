@@ -9,6 +9,7 @@ import pandas as pd
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
+from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
 from dialkit.errors import ApiError
 from dialkit.leads import campaigns
@@ -25,6 +26,7 @@ def list_command(
         "Only the campaigns that can take leads now: draft, ready or paused."))] = False,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "List the local emulator's campaigns instead of DIALKIT_API_KEY's."))] = False,
+    as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """List the account's campaigns, newest first: id, name, status and how many leads
     each holds (counted from the account's leads)."""
@@ -39,6 +41,8 @@ def list_command(
         raise typer.Exit(1) from None
     if importable:
         frame = frame[frame["importable"]]
+    if printed(frame, as_json=as_json, as_csv=as_csv):
+        return
     if frame.empty:
         typer.echo("no campaigns that can take leads" if importable else "no campaigns")
         return

@@ -13,6 +13,7 @@ import pandas as pd
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
+from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
 from dialkit.compliance import (
     POLICIES,
@@ -26,6 +27,7 @@ from dialkit.compliance import (
     next_allowed,
     upcoming,
 )
+from dialkit.compliance._evidence import masked
 from dialkit.compliance._load import utc_moment
 from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
@@ -84,11 +86,12 @@ def audit_command(
         "Audit calls placed before then."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
+    as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Audit calls, leads and DNC results against the law of the place called (and a
-    policy, if given); print the findings by rule, law's and policy's apart. Exits 0
-    whether or not there are findings, unless --fail-on names what was found (exit 1);
-    2 on bad input."""
+    policy, if given); print the findings by rule, law's and policy's apart (with --json
+    or --csv: every finding, a row each). Exits 0 whether or not there are findings,
+    unless --fail-on names what was found (exit 1); 2 on bad input."""
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
     if fail_on not in (None, "law", "any"):
@@ -105,7 +108,8 @@ def audit_command(
         report.to_excel(workbook, mask_pii=mask_pii, about=about)
     if html is not None:
         report.to_html(html, mask_pii=mask_pii, about=about)
-    typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
+    if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
+        typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
     law, found = report.by_basis["law"], len(report.findings)
     if (fail_on == "law" and law) or (fail_on == "any" and found):
         typer.echo(f"--fail-on {fail_on}: {law if fail_on == 'law' else found} findings",
@@ -227,6 +231,7 @@ def upcoming_command(
         "Write one row per finding (CSV)."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Look at the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
+    as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
     before they happen, as the audit judges calls made; print those that would break a
@@ -244,6 +249,8 @@ def upcoming_command(
         _fail(str(error))
     if out is not None:
         found.to_csv(out, index=False)
+    if printed(found, as_json=as_json, as_csv=as_csv):
+        return
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "
                f"({(found['basis'] == 'law').sum()} of law)")
     for row in found.itertuples():
@@ -258,6 +265,7 @@ def when_command(
     at: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "The moment asked about (default now; UTC unless it says)."))] = None,
     preset: Preset = "us", policy: Policy = None,
+    as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
     and, if not, the next moment it may, in UTC and on the recipient's clock."""
@@ -267,6 +275,8 @@ def when_command(
         answers = next_allowed(numbers, moment, rules=rules, policy=added)
     except (AuditInputError, ValueError) as error:
         _fail(str(error))
+    if printed(answers, as_json=as_json, as_csv=as_csv):
+        return
     for row in answers.itertuples():
         if row.allowed:
             typer.echo(f"{row.phone}: allowed ({row.next_local_time[:16]} {row.timezone})")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
+from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
 from dialkit.leads import CampaignError, LeadFileError, clean
 
@@ -66,10 +67,11 @@ def clean_command(
         "Also check the campaign's leads and the DNC list, with the account of "
         "DIALKIT_API_KEY."))] = None,
     raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
-    alt_phone_field: AltPhoneField = "alt_phone",
+    alt_phone_field: AltPhoneField = "alt_phone", as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
-    the verdicts' summary."""
+    the verdicts' summary (with --json or --csv: the summary alone, notes on standard
+    error)."""
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
@@ -81,6 +83,9 @@ def clean_command(
             with Client() as client:
                 result = clean(source, client=client, campaign_id=campaign, **options)
         _write(result, out, rejects, escape_formulas=not raw_csv)
+    if printed(result.summary, as_json=as_json, as_csv=as_csv):
+        _notes(result.notes, CLEAN_FLAGS, err=True)
+        return
     accepted = result.counts.get("accepted", 0)
     typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
                f"{len(result.frame) - accepted} rejected")
@@ -101,10 +106,11 @@ def import_command(
     journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "The folder of import journals; default imports/ in the key's cache folder."))] = None,
     out: Out = None, raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
-    alt_phone_field: AltPhoneField = "alt_phone",
+    alt_phone_field: AltPhoneField = "alt_phone", as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
-    again, it resumes), and print every row's reconciled outcome."""
+    again, it resumes), and print the outcomes' summary (with --json or --csv: the
+    summary alone, notes on standard error)."""
     from dialkit.client import Client
     from dialkit.frames import write_csv
     from dialkit.leads import ImportStoppedError, import_leads
@@ -122,6 +128,9 @@ def import_command(
                 raise typer.Exit(1) from None
         if out is not None:
             write_csv(report.frame, out, escape_formulas=not raw_csv)
+    if printed(report.summary, as_json=as_json, as_csv=as_csv):
+        _notes(report.notes, IMPORT_FLAGS, err=True)
+        return
     typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
     _notes(report.notes, IMPORT_FLAGS)
@@ -133,11 +142,12 @@ def _custom_names(extension: str, alt_phone: str) -> dict[str, str | None]:
             "alt_phone_field": alt_phone.strip() or None}
 
 
-def _notes(notes: Sequence[str], flags: dict[str, str]) -> None:
+def _notes(notes: Sequence[str], flags: dict[str, str], *, err: bool = False) -> None:
     """What the verdicts and outcomes do not show (what reading found, what the import
-    settled from the campaign's leads), one line each, in the command's flags."""
+    settled from the campaign's leads), one line each, in the command's flags (on
+    standard error with ``err``, where standard output holds a table for programs)."""
     for note in notes:
-        typer.echo(f"note: {cli_text(note, flags)}")
+        typer.echo(f"note: {cli_text(note, flags)}", err=err)
 
 
 @contextmanager

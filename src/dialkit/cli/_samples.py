@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import pandas as pd
 import typer
 
 from dialkit import samples
+from dialkit.cli._output import Csv, Json, printed
 
 samples_app = typer.Typer(invoke_without_command=True, subcommand_metavar="",
                           rich_markup_mode=None)
@@ -19,9 +21,14 @@ def samples_command(
     copy: Annotated[Path | None, typer.Option(metavar="DIR", help=(
         "Copy every sample into DIR (made if missing; a different file of the same name "
         "is never overwritten) and print each copy's path."))] = None,
+    as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """List the packaged sample files' names, or copy them into a folder."""
     if copy is None:
+        listed = pd.DataFrame({"name": samples.names()})
+        listed["path"] = [str(samples.path(name)) for name in listed["name"]]
+        if printed(listed, as_json=as_json, as_csv=as_csv):
+            return
         for name in samples.names():
             typer.echo(name)
         return

@@ -4,13 +4,22 @@ Most users need only :class:`Client` (also at ``dialkit.Client``); results are
 the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
 :class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
-Errors are in :mod:`dialkit.errors`.
+Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
+profiles of one config file (:func:`profiles`, :func:`save_profile`).
 """
 
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._leads import batch_key
 from ._pagination import ListIterator, RawPage
+from ._profiles import (
+    CONFIG_VARIABLE,
+    PROFILE_VARIABLE,
+    Profile,
+    config_path,
+    profiles,
+    save_profile,
+)
 from ._ratelimit import TokenBucket
 from ._results import ApiData, ImportResult
 
@@ -18,14 +27,20 @@ __all__ = [
     "API_KEY_VARIABLE",
     "ApiData",
     "BASE_URL_VARIABLE",
+    "CONFIG_VARIABLE",
     "Client",
     "ImportResult",
     "ListIterator",
     "Options",
+    "PROFILE_VARIABLE",
+    "Profile",
     "RawPage",
     "TokenBucket",
     "UNSET",
     "Unset",
     "WriteOptions",
     "batch_key",
+    "config_path",
+    "profiles",
+    "save_profile",
 ]

@@ -21,6 +21,8 @@ from ._campaigns import Campaigns
 from ._dnc import Consents, Dnc
 from ._leads import Leads
 from ._messaging import Sms, WhatsApp
+from ._profiles import Profile
+from ._profiles import profile as named_profile
 from ._reports import Reports
 from ._results import ApiData
 from ._retry import DEFAULT_DEADLINE_SECONDS
@@ -60,6 +62,10 @@ class Client:
         transport: An httpx transport (tests that need a broken network).
         cache_dir: Where ``client.frames`` keeps its Parquet cache; default
             ``$DIALKIT_CACHE_DIR``, else the platform's user cache folder.
+        profile: A profile of the config file (:func:`dialkit.client.profiles`) whose
+            key and base URL are used where ``api_key`` and ``base_url`` are not
+            given; default ``$DIALKIT_PROFILE``. A named profile comes before the
+            ``DIALKIT_API_KEY`` and ``DIALKIT_BASE_URL`` variables.
 
     Example:
         >>> client = dialkit.Client.sandbox()
@@ -81,6 +87,7 @@ class Client:
         deadline: float = DEFAULT_DEADLINE_SECONDS,
         transport: httpx.BaseTransport | None = None,
         cache_dir: str | Path | None = None,
+        profile: str | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
@@ -90,8 +97,10 @@ class Client:
         if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
             raise ValueError(f"deadline is seconds per call: pass a number above 0, "
                              f"not {deadline}")
+        chosen = named_profile(profile)
         self._transport = Transport(
-            api_key=_api_key(api_key), base_url=_base_url(base_url), timeout=timeout,
+            api_key=_api_key(api_key, chosen), base_url=_base_url(base_url, chosen),
+            timeout=timeout,
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
             rate_limit=rate_limit, transport=transport,
         )
@@ -233,8 +242,10 @@ class Client:
         return f"Client(base_url={self.base_url!r}, api_key='{self._transport.key_hint}')"
 
 
-def _api_key(value: str | None) -> str:
-    key = value if value is not None else os.environ.get(API_KEY_VARIABLE)
+def _api_key(value: str | None, profile: Profile | None) -> str:
+    key = value if value is not None else (
+        profile.api_key if profile is not None and profile.api_key
+        else os.environ.get(API_KEY_VARIABLE))
     if not key:
         raise ValueError(f"no API key: pass api_key= or set {API_KEY_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
@@ -244,9 +255,11 @@ def _api_key(value: str | None) -> str:
     return key
 
 
-def _base_url(value: str | None) -> str:
+def _base_url(value: str | None, profile: Profile | None) -> str:
     """The base URL without a trailing ``/`` or ``/v1``; https unless local."""
-    url = value if value is not None else os.environ.get(BASE_URL_VARIABLE)
+    url = value if value is not None else (
+        profile.base_url if profile is not None and profile.base_url
+        else os.environ.get(BASE_URL_VARIABLE))
     if not url:
         raise ValueError(f"no base URL: pass base_url= or set {BASE_URL_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
