@@ -30,9 +30,12 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A config file of the test's own; no account in the environment."""
+    """A config file of the test's own; no account in the environment. Each variable is
+    set before it is removed, so that what a command sets (``--profile`` sets
+    ``DIALKIT_PROFILE`` for the Client it makes) is undone after the test too."""
     for name in ("DIALKIT_API_KEY", "DIALKIT_BASE_URL", "DIALKIT_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     path = tmp_path / "config" / "config.toml"
     monkeypatch.setenv("DIALKIT_CONFIG", str(path))
     return path

@@ -7,7 +7,7 @@ faithful local emulator of the service is in :mod:`dialkit.sandbox`.
 Each export is imported on first use (:mod:`dialkit._lazy`): ``import
 dialkit.leads`` does not import the client's httpx.
 
-Example:
+Examples:
     >>> import dialkit
     >>> client = dialkit.Client.sandbox()  # doctest: +SKIP
     >>> next(client.calls.list()).status  # doctest: +SKIP
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .contract import ResponseInfo
 
 __version__ = "0.1.0"
+"""dialkit's version (as the installed package's metadata has it)."""
 
 __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]
 

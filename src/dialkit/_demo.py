@@ -141,7 +141,7 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
         notebooks: The notebooks to run; default :func:`default_notebooks`.
         echo: Where progress lines go.
 
-    Example:
+    Examples:
         >>> report = run_demo("reports", scale="small")  # about a minute  # doctest: +SKIP
         >>> report.ok, report.index  # doctest: +SKIP
         (True, PosixPath('.../reports/index.html'))

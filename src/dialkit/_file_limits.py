@@ -61,7 +61,7 @@ class FileLimits:
             from the zip's directory), the file's own size for XLS.
         max_workbook_ratio: How many times a member of a workbook's zip may inflate.
 
-    Example:
+    Examples:
         >>> wide = FileLimits(max_columns=2000)
         >>> leads = dialkit.leads.read("export.csv", limits=wide)  # doctest: +SKIP
     """

@@ -15,7 +15,7 @@ def mask(secret: str) -> str:
     Secrets of eight characters or fewer are hidden entirely, since four
     characters would be half of them.
 
-    Example:
+    Examples:
         >>> mask("whsec_0123456789abcdef")
         '…cdef'
     """

@@ -27,7 +27,7 @@ Answers with another status (402, 405, 412, 413, 415) are plain
 :class:`ApiError`. ``str(error)`` says what happened and, where the contract
 says it, what to do next.
 
-Example:
+Examples:
     >>> from dialkit.errors import error_from_answer
     >>> error = error_from_answer(409, {"code": "outcome_unknown", "detail": "Not confirmed."})
     >>> type(error).__name__

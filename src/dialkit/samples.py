@@ -6,7 +6,7 @@ folder, in a clone or in an installed package alike: ``dialkit.samples.path(
 "messy_us.csv")`` is a real file that pandas reads. ``dialkit samples [--copy
 DIR]`` lists and copies them.
 
-Example:
+Examples:
     >>> from dialkit import samples
     >>> "messy_us.csv" in samples.names()
     True

@@ -24,7 +24,7 @@ def area_states(areas: NDArray[np.int64]) -> Objects:
     """The US state (postal code) of each three-digit NANP area code; ``None`` for a code
     of no state (toll-free, non-geographic, another country's, unassigned).
 
-    Example:
+    Examples:
         >>> area_states(np.array([212, 800])).tolist()
         ['NY', None]
     """

@@ -27,7 +27,7 @@ def blocked_regions(countries: Collection[object] | str) -> tuple[str, ...]:
         ValueError: A value names no country, or is a calling code; the message names
             the value and what to pass.
 
-    Example:
+    Examples:
         >>> blocked_regions("kp, Iran")
         ('KP', 'IR')
         >>> blocked_regions(["KP", "+98"])

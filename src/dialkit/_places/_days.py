@@ -14,7 +14,7 @@ Three forms, each optionally limited to even or odd years:
 - the nth weekday of a month: ``"third Monday of February"``, ``"last Monday of May"``;
 - a weekday after one: ``"Tuesday after the first Monday of November"``.
 
-Example:
+Examples:
     >>> flag = day_rule({"name": "Flag Day", "rule": "14 June", "source": "https://x.org"}, "PA")
     >>> flag.on(2026)
     datetime.date(2026, 6, 14)

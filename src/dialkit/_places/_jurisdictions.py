@@ -20,7 +20,7 @@ Published as :mod:`dialkit.compliance.jurisdictions`; it lives here, among the
 places (:mod:`dialkit._places`), because the emulator's world keeps the same
 law as the audit applies and may not import the compliance package.
 
-Example:
+Examples:
     >>> from dialkit._places import _jurisdictions as jurisdictions
     >>> florida = jurisdictions.get("US-FL")
     >>> florida.window_for(datetime(2026, 11, 23, 19, 30))

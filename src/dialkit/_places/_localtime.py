@@ -131,7 +131,7 @@ def first_zones(phones: pd.Series, rows: Rows | None = None) -> tuple[list[str],
     ``phones`` only, where given (the outbound calls of a table: the zones met among
     them, and no gather of the other rows).
 
-    Example:
+    Examples:
         >>> names, zone, count = first_zones(pd.Series(["+12125550100"]))
         >>> names[zone[0]], int(count[0])
         ('America/New_York', 1)

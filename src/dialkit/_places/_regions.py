@@ -22,7 +22,7 @@ _COUNTRY_ALIASES = {"usa": "US", "u.s.a.": "US", "u.s.": "US", "united states of
 def region_of(value: Any) -> str | None:
     """The region (ISO alpha-2) a country cell names, or ``None``.
 
-    Example:
+    Examples:
         >>> [region_of(cell) for cell in ("gb", "+49", "France", "Atlantis")]
         ['GB', 'DE', 'FR', None]
     """

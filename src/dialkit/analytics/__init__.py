@@ -5,7 +5,7 @@ columns: Parquet, CSV), each returning a tidy DataFrame; a plot for each, which
 takes that frame and an optional ``ax`` and returns the Axes; and a notebook
 explorer. ``docs/analytics.md`` gives every definition.
 
-Example:
+Examples:
     >>> import dialkit.analytics
     >>> client = dialkit.Client.sandbox()
     >>> frames = dialkit.analytics.load(client)

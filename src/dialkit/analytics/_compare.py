@@ -32,7 +32,7 @@ def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, *,
         same for b, ``difference`` (b - a), ``low`` and ``high`` (its interval),
         ``z`` and ``p_value`` (two-sided).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls()
         >>> table = compare(calls[calls.created_at < "2026-10-28"],

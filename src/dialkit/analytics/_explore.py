@@ -81,7 +81,7 @@ def explore(client_or_frames: Client | Mapping[str, Any]) -> Explorer | None:
         The :class:`Explorer` (shown when it is a cell's value); outside a notebook,
         ``None``, after printing what to call instead.
 
-    Example:
+    Examples:
         >>> import dialkit.analytics
         >>> client = dialkit.Client.sandbox()
         >>> dialkit.analytics.explore(client)  # outside a notebook: it says what to call

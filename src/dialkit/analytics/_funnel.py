@@ -70,7 +70,7 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         AnalyticsInputError: A frame lacks a column this needs.
         TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> table = funnel(client.frames.leads(), client.frames.calls())
         >>> table.pivot(index="campaign_id", columns="stage", values="leads").columns.tolist()
@@ -209,7 +209,7 @@ def biggest_loss(table: pd.DataFrame) -> pd.DataFrame:
         ``rate`` (the campaign's rate at that stage), ``median`` (the account's) and
         ``shortfall`` (``median - rate``; NaN where there is no such stage).
 
-    Example:
+    Examples:
         >>> import dialkit.analytics
         >>> client = dialkit.Client.sandbox()
         >>> frames = dialkit.analytics.load(client)

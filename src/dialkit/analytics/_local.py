@@ -24,6 +24,7 @@ from ._match import TEXT, Ints
 Rows = NDArray[np.intp]
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+"""The weekdays' names in the order of ``answer_rates``' ``local_weekday``, Monday first."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ def disposition_mix(calls: pd.DataFrame, *, freq: str = "W",
         ``period`` (a pandas Period), ``disposition`` (null: none logged),
         ``calls`` and ``share`` (of the campaign's calls in the period).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> disposition_mix(client.frames.calls(), freq="D").columns.tolist()
         ['campaign_id', 'period', 'disposition', 'calls', 'share']
@@ -39,7 +39,7 @@ def hangup_causes(calls: pd.DataFrame, *, freq: str = "W",
     """How calls ended (the carrier's ``hangup_cause``), per campaign and period; the
     same shape as :func:`disposition_mix` with ``hangup_cause`` in place of ``disposition``.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> hangup_causes(client.frames.calls()).columns.tolist()
         ['campaign_id', 'period', 'hangup_cause', 'calls', 'share']

@@ -52,7 +52,7 @@ def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Bars of the leads at each stage of :func:`funnel`'s table (summed over its
     campaigns), each labelled with its count, its share of the leads and of the stage before.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> leads, calls = client.frames.leads(), client.frames.calls()
         >>> from dialkit.analytics import funnel
@@ -93,7 +93,7 @@ def plot_answer_heatmap(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     table, each cell labelled with its rate and its number of calls; cells without calls
     are left grey. Other grouping columns (a campaign) are summed over.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls()
         >>> from dialkit.analytics import answer_rates
@@ -150,7 +150,7 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     :func:`disposition_mix` (summed over campaigns); works on :func:`hangup_causes` too,
     whose ``hangup_cause`` column it takes when the table has no ``disposition``.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls()
         >>> from dialkit.analytics import disposition_mix
@@ -221,7 +221,7 @@ def plot_attempts(attempts: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     :func:`attempts_to_contact` (summed over campaigns), with the leads never reached as
     a bar of their own.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> leads, calls = client.frames.leads(), client.frames.calls()
         >>> from dialkit.analytics import attempts_to_contact

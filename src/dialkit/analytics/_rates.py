@@ -53,7 +53,7 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
         ValueError: ``by`` is empty, names a column twice, or names ``direction`` or an
             output column (which would overwrite it).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> rates = answer_rates(client.frames.calls())
         >>> rates.pivot(index="local_hour", columns="weekday", values="rate").columns.tolist()
@@ -175,7 +175,7 @@ def attempts_to_contact(leads: pd.DataFrame, calls: pd.DataFrame) -> pd.DataFram
         (Int64; null for the dialled leads never reached), ``leads`` and ``share``
         (of the campaign's dialled leads).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> attempts_to_contact(client.frames.leads(), client.frames.calls()).columns.tolist()
         ['campaign_id', 'attempts', 'leads', 'share']

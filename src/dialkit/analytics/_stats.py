@@ -33,7 +33,7 @@ def wilson_interval(successes: ArrayLike, trials: ArrayLike,
     Returns:
         The lower and upper bounds, as float arrays.
 
-    Example:
+    Examples:
         >>> low, high = wilson_interval(81, 263)
         >>> round(float(low), 4), round(float(high), 4)
         (0.2553, 0.3662)
@@ -60,7 +60,7 @@ def two_proportion_test(successes_a: int, trials_a: int, successes_b: int, trial
         unpooled Wald interval of the difference), ``z`` and ``p_value``
         (two-sided); NaN where a side has no trials or nobody and everybody differ.
 
-    Example:
+    Examples:
         >>> round(two_proportion_test(5, 83, 12, 99)["p_value"], 3)
         0.159
     """

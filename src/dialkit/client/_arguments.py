@@ -50,7 +50,7 @@ E164_HINT = ("Local numbers convert with the phonenumbers package: "
 def is_missing(value: object) -> bool:
     """Whether ``value`` is an empty cell: ``None``, NaN, ``pd.NA`` or ``pd.NaT``.
 
-    Example:
+    Examples:
         >>> is_missing(float("nan")), is_missing(None), is_missing(0)
         (True, True, False)
     """
@@ -71,7 +71,7 @@ def sendable(fields: Mapping[str, Any], *, none_is_value: bool = False) -> dict[
         fields: A lead's fields (a record of ``DataFrame.to_dict("records")``).
         none_is_value: Keep ``None`` (an update, where it clears a field).
 
-    Example:
+    Examples:
         >>> sendable({"phone": "+14155550123", "email": float("nan"), "custom_fields": None})
         {'phone': '+14155550123'}
     """
@@ -140,7 +140,7 @@ def require_json(value: object, at: Sequence[str | int] = ()) -> None:
 def json_problems(value: object, at: Sequence[str | int] = ()) -> list[FieldProblem]:
     """Where ``value`` holds something JSON cannot carry (a lead's fields take any JSON).
 
-    Example:
+    Examples:
         >>> [p.pointer for p in json_problems({"custom_fields": {"at": object()}}, ["leads", 0])]
         ['/leads/0/custom_fields/at']
     """
@@ -177,7 +177,7 @@ def _describe(error: ErrorDetails, loc: Sequence[str | int]) -> tuple[str, str |
 def python_path(loc: Sequence[str | int]) -> str:
     """A location as the caller wrote it: ``leads[3].custom_fields.plan``.
 
-    Example:
+    Examples:
         >>> python_path(["phones", 0])
         'phones[0]'
     """
@@ -203,7 +203,7 @@ def e164_advice(value: str) -> str:
     A number written with ``+`` names its country; one without is read as a
     US number, and the suggestion says so.
 
-    Example:
+    Examples:
         >>> e164_advice("415-555-0123")
         'pass +14155550123 if it is a US number'
     """

@@ -48,6 +48,7 @@ class Unset(enum.Enum):
 
 
 UNSET = Unset.UNSET
+"""The value of an option not given (``None`` is sent as JSON ``null``)."""
 
 
 def request_body(model: type[BaseModel], *, omit: object = None, **fields: Any) -> dict[str, Any]:

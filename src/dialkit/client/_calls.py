@@ -39,7 +39,7 @@ class Calls(Area):
     ) -> ListIterator[Call]:
         """Every call of the account, newest first, lazily across pages.
 
-        Example:
+        Examples:
             >>> client = dialkit.Client.sandbox()
             >>> calls = client.calls.list(direction="outbound")
             >>> answered = sum(c.answered_at is not None for c in calls)

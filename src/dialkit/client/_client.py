@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from ..sandbox import RemoteSandbox, Sandbox, SandboxConfig
 
 API_KEY_VARIABLE = "DIALKIT_API_KEY"
+"""The environment variable a ``Client()`` reads its key from, where none is given."""
 BASE_URL_VARIABLE = "DIALKIT_BASE_URL"
+"""The environment variable a ``Client()`` reads the service's address from."""
 _LOCAL_NAMES = frozenset({"localhost"})
 
 
@@ -67,7 +69,7 @@ class Client:
             given; default ``$DIALKIT_PROFILE``. A named profile comes before the
             ``DIALKIT_API_KEY`` and ``DIALKIT_BASE_URL`` variables.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> call = next(client.calls.list(direction="outbound"))
         >>> print(call.id, call.direction)
@@ -97,7 +99,8 @@ class Client:
         if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
             raise ValueError(f"deadline is seconds per call: pass a number above 0, "
                              f"not {deadline}")
-        chosen = named_profile(profile)
+        # a key and an address given (Client.sandbox() gives both) need no profile
+        chosen = named_profile(profile) if api_key is None or base_url is None else None
         self._transport = Transport(
             api_key=_api_key(api_key, chosen), base_url=_base_url(base_url, chosen),
             timeout=timeout,
@@ -156,7 +159,7 @@ class Client:
             client_options: Other :class:`Client` arguments. The rate limit
                 follows the emulator's ``rate_limit_scale`` unless given.
 
-        Example:
+        Examples:
             >>> with dialkit.Client.sandbox() as client:
             ...     print(client.me()["client"]["scopes"])
             ['appointments:read', ..., 'calls:read', ..., 'whatsapp:send']

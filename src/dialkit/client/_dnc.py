@@ -36,7 +36,7 @@ class Dnc(Area):
         :class:`~dialkit.errors.InvalidArgumentError` (a ``ValueError``) naming
         its position in ``phones`` and, where it can tell, its E.164 form.
 
-        Example:
+        Examples:
             >>> client = dialkit.Client.sandbox()
             >>> [r.listed for r in client.dnc.check(["+14155550100"])]
             [False]

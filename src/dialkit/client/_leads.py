@@ -89,7 +89,7 @@ class Leads(Area):
 
         ``external_id`` matches only this API client's own ids.
 
-        Example:
+        Examples:
             >>> client = dialkit.Client.sandbox()
             >>> new = [lead.phone for lead in client.leads.list(status="new")]
             >>> len(new) > 0, new[0].startswith("+")
@@ -194,7 +194,7 @@ class Leads(Area):
         campaign that was running, a scope granted since) goes again under
         the next key of a fixed chain, see :func:`next_import_key`.
 
-        Example:
+        Examples:
             >>> import dialkit
             >>> client = dialkit.Client.sandbox()
             >>> campaign = next(client.campaigns.list(status="paused"))

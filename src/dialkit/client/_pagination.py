@@ -72,7 +72,7 @@ class ListIterator(Iterator[Item], Generic[Item]):
     with ``.data``, ``.page.next_cursor`` and its ``request_id``), for a caller
     that wants to keep cursors, e.g. to resume a long load later.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.calls.list(direction="inbound")
         >>> next(calls).direction == "inbound"

@@ -46,7 +46,7 @@ class TokenBucket:
     :meth:`slow_down` empties the bucket, pauses it for ``Retry-After`` and
     halves the rate, which then recovers linearly.
 
-    Example:
+    Examples:
         >>> bucket = TokenBucket(RateLimit(rate=10.0, burst=20))
         >>> bucket.acquire()  # returns at once while the burst lasts
     """

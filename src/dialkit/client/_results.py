@@ -36,7 +36,7 @@ class ApiData(Answered, dict[str, Any]):
     service whatever fields it carries, plus the answer's ``request_id``,
     ``replayed`` and ``etag``.
 
-    Example:
+    Examples:
         >>> me = ApiData({"client": {"scopes": []}})
         >>> me["client"]["scopes"], me.request_id
         ([], None)
@@ -67,7 +67,7 @@ class ImportResult(ImportResponse):
     Iterating it yields the :class:`~dialkit.contract.LeadResult` of each lead
     (the same as ``.data``); :meth:`to_frame` gives them as a DataFrame.
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> campaign_id = next(client.campaigns.list(status="draft")).id
         >>> records = [{"phone": "+14155550177", "full_name": "Grace Hopper"},

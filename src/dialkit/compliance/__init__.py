@@ -1,7 +1,7 @@
 """Compliance audits of what the account did: calling hours, call frequency, Do-Not-Call,
 abandonment, blocked countries and caller ids, with the evidence for each finding.
 
-Example:
+Examples:
     >>> import dialkit.compliance
     >>> client = dialkit.Client.sandbox()
     >>> report = dialkit.compliance.audit(**dialkit.compliance.load(client),

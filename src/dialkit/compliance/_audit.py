@@ -157,7 +157,7 @@ class AuditReport:
         the findings (law's and policy's), among how many calls or leads, the rate and the
         verdict, then each note (a rule that did not run and why), a line each.
 
-        Example:
+        Examples:
             >>> calls = pd.DataFrame({
             ...     "id": ["call_1"], "direction": "outbound", "from_number": "+14155550100",
             ...     "to_number": "+12125550123", "created_at": pd.Timestamp("2026-06-01T15:00Z"),

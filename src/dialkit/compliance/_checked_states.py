@@ -8,7 +8,7 @@ such as prerecorded messages) or that the question is open (sources disagree,
 or name a rule whose statute was not found). Reports and the docs page show
 the entries so that "no row" is never read as "not looked at".
 
-Example:
+Examples:
     >>> from dialkit.compliance import _checked_states
     >>> [state.id for state in _checked_states.checked() if state.finding == "open"]
     ['US-MI', 'US-MN', 'US-NV', 'US-WY']

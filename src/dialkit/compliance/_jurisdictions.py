@@ -4,7 +4,7 @@ The table and its loader live in :mod:`dialkit._places._jurisdictions` (the
 emulator's world keeps the same law, and may not import this package); this module
 publishes them where users look, with :func:`markdown`, the docs page's rendering.
 
-Example:
+Examples:
     >>> from dialkit.compliance import jurisdictions
     >>> jurisdictions.get("US-FL").name
     'Florida'

@@ -42,7 +42,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     Returns:
         The Axes drawn on.
 
-    Example:
+    Examples:
         >>> from dialkit import compliance
         >>> client = dialkit.Client.sandbox()
         >>> report = compliance.audit(**compliance.load(client))
@@ -105,7 +105,7 @@ def plot_by_state(report: AuditReport, *, ax: Axes | None = None,
     Returns:
         The Axes drawn on.
 
-    Example:
+    Examples:
         >>> from dialkit import compliance
         >>> client = dialkit.Client.sandbox()
         >>> report = compliance.audit(**compliance.load(client))
@@ -199,7 +199,7 @@ def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
     Returns:
         The Axes drawn on.
 
-    Example:
+    Examples:
         >>> from dialkit import compliance
         >>> with dialkit.Client.sandbox() as client:
         ...     latest = client.frames.calls()["created_at"].max()  # the world's "now"

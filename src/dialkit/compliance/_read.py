@@ -25,7 +25,7 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
     Raises:
         AuditInputError: The file cannot be read, or passes a limit (``DIALKIT_MAX_*``).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> client.frames.calls().to_parquet("calls.parquet")  # an export, as it came
         >>> from dialkit.compliance import audit

@@ -164,21 +164,28 @@ EVERY_PLACE = ("US", "CA", "GB")
 call to a Canadian number under ``US`` keeps the CRTC's hours, and to a US one under
 ``UK`` the federal rule and the state's."""
 US = Rules("US federal and state law (TSR, TCPA, state statutes)", jurisdictions=EVERY_PLACE)
+"""The law of the place called, for an account calling from the US: the federal rule and
+each state's row, the TSR's 30-day abandonment period."""
 UK = Rules("UK (Ofcom persistent misuse policy)", abandonment_window=timedelta(hours=24),
            jurisdictions=EVERY_PLACE)
+"""The law of the place called, abandonment judged over 24 hours as Ofcom's policy does."""
 CA = Rules("Canada (CRTC Unsolicited Telecommunications Rules)", jurisdictions=EVERY_PLACE)
+"""The law of the place called, for an account calling from Canada (the CRTC's rules)."""
 US_FEDERAL = Rules("US federal (TSR, TCPA)", jurisdictions=("US",), states=False)
 """The federal rule alone, for US numbers (no state's law); other numbers' hours unjudged."""
 UK_OFCOM = UK
+"""Another name of :data:`UK`."""
 HOUSE_RULES = POLICY("house rules: 08:00-21:00 for every call, at most 3 calls a day",
                      window=(time(8), time(21)), max_calls_per_24h=3)
 """The stricter rule dialkit's presets applied as if law before issue 37: the federal
 hours for every call, whatever the place's law, and at most 3 calls per number in any
 24 hours. Reported as policy: ``audit(rules=US, policy=HOUSE_RULES)``."""
 US_WITH_HOUSE_RULES = US.with_policy(HOUSE_RULES)
+""":data:`US` as it judged before issue 37, its house rules now reported as policy."""
 UK_WITH_HOUSE_RULES = UK.with_policy(HOUSE_RULES)
+""":data:`UK` as it judged before issue 37, its house rules now reported as policy."""
 CA_WITH_HOUSE_RULES = CA.with_policy(HOUSE_RULES)
-"""The presets as they judged before issue 37, their house rules now reported as policy."""
+""":data:`CA` as it judged before issue 37, its house rules now reported as policy."""
 PRESETS = {"us": US, "uk": UK, "ca": CA, "us-federal": US_FEDERAL}
 """The law presets by the names the CLI takes."""
 POLICIES = {"house-rules": HOUSE_RULES}

@@ -16,7 +16,7 @@ def totals_text(totals: pd.DataFrame) -> str:
     """Per rule: findings, of which law's and policy's, among how many calls or leads, the
     rate, and the verdict.
 
-    Example:
+    Examples:
         >>> totals = pd.DataFrame({"findings": [3], "law": [1], "policy": [2],
         ...                        "audited": [1200], "unit": ["calls"], "rate": [0.0025],
         ...                        "passed": [False]}, index=["calling_hours"])

@@ -61,7 +61,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         and the evidence, which says ``due Sun 21:30 ...`` where the audit says
         ``called``.
 
-    Example:
+    Examples:
         >>> import dialkit
         >>> from dialkit.compliance import upcoming
         >>> with dialkit.Client.sandbox() as client:

@@ -62,7 +62,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
         the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it.
 
-    Example:
+    Examples:
         >>> from dialkit.compliance import next_allowed
         >>> next_allowed("+18015550123", "2026-11-22T19:00:00Z")[
         ...     ["allowed", "next_allowed_at"]].to_dict("records")

@@ -13,7 +13,7 @@ limit, error code or scope is written down once:
 - :data:`OPERATIONS`, the table of every operation's method, path and scope;
 - named limits such as :data:`MAX_IMPORT_BATCH` and :data:`DNC_CHECK_BATCH`.
 
-Example:
+Examples:
     >>> from dialkit.contract import ERROR_STATUS, ErrorCode, operation_by_name
     >>> ERROR_STATUS[ErrorCode.BATCH_TOO_LARGE]
     400

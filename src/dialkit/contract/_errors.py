@@ -192,7 +192,7 @@ def problem_type(docs_base: str, code: str) -> str:
             trailing slash (one is tolerated).
         code: An error code such as ``"invalid_api_key"``.
 
-    Example:
+    Examples:
         >>> problem_type("https://docs.example.com", "invalid_api_key")
         'https://docs.example.com/errors/invalid-api-key'
     """
@@ -218,7 +218,7 @@ answers these, and the client's local checks name the same codes."""
 def field_error_code(error_type: str) -> str:
     """The per-field ``code`` for a pydantic error type (see :data:`FIELD_ERROR_CODES`).
 
-    Example:
+    Examples:
         >>> field_error_code("extra_forbidden"), field_error_code("int_parsing")
         ('unknown_field', 'invalid_type')
     """
@@ -234,7 +234,7 @@ def field_error_code(error_type: str) -> str:
 def json_pointer(path: Iterable[str | int]) -> str:
     """The JSON pointer (RFC 6901) of a location in a body, as a problem's ``pointer``.
 
-    Example:
+    Examples:
         >>> json_pointer(["leads", 3, "a/b"])
         '/leads/3/a~1b'
     """

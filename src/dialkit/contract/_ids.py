@@ -5,7 +5,7 @@ alias below is a plain ``str`` at runtime, but a pydantic field annotated with
 it refuses any other form with an error that names the expected one, and its
 JSON schema carries the matching ``pattern``.
 
-Example:
+Examples:
     >>> from pydantic import TypeAdapter
     >>> TypeAdapter(LeadId).validate_python(
     ...     "lead_123e4567-e89b-42d3-a456-426614174000"
@@ -55,7 +55,7 @@ def id_pattern(prefix: str) -> str:
     Returns:
         A pattern usable both by :mod:`re` and in a JSON schema.
 
-    Example:
+    Examples:
         >>> id_pattern("cb_")[:8]
         '^cb_[0-9'
     """
@@ -65,7 +65,7 @@ def id_pattern(prefix: str) -> str:
 def is_valid_id(prefix: str, value: str) -> bool:
     """Tell whether ``value`` is ``prefix`` followed by a lower-case UUID.
 
-    Example:
+    Examples:
         >>> is_valid_id("cmp_", "cmp_123e4567-e89b-42d3-a456-426614174000")
         True
         >>> is_valid_id("cmp_", "cmp_123E4567-E89B-42D3-A456-426614174000")
@@ -89,7 +89,7 @@ def new_id(prefix: str) -> str:
     Raises:
         ValueError: If ``prefix`` is not a contract id prefix.
 
-    Example:
+    Examples:
         >>> new_id("lead_").startswith("lead_")
         True
     """
@@ -135,13 +135,24 @@ class TypedId:
 
 
 LeadId = Annotated[str, TypedId(ID_PREFIXES["lead"])]
+"""The id of a lead: its prefix and a lower-case UUID, checked by pydantic."""
 CallId = Annotated[str, TypedId(ID_PREFIXES["call"])]
+"""The id of a call: its prefix and a lower-case UUID, checked by pydantic."""
 CampaignId = Annotated[str, TypedId(ID_PREFIXES["campaign"])]
+"""The id of a campaign: its prefix and a lower-case UUID, checked by pydantic."""
 CallbackId = Annotated[str, TypedId(ID_PREFIXES["callback"])]
+"""The id of a callback: its prefix and a lower-case UUID, checked by pydantic."""
 AppointmentId = Annotated[str, TypedId(ID_PREFIXES["appointment"])]
+"""The id of an appointment: its prefix and a lower-case UUID, checked by pydantic."""
 WebhookEndpointId = Annotated[str, TypedId(ID_PREFIXES["webhook_endpoint"])]
+"""The id of a webhook endpoint: its prefix and a lower-case UUID, checked by pydantic."""
 WebhookEventId = Annotated[str, TypedId(ID_PREFIXES["webhook_event"])]
+"""The id of a webhook event: its prefix and a lower-case UUID, checked by pydantic."""
 WebhookDeliveryId = Annotated[str, TypedId(ID_PREFIXES["webhook_delivery"])]
+"""The id of a webhook delivery: its prefix and a lower-case UUID, checked by pydantic."""
 ApiClientId = Annotated[str, TypedId(ID_PREFIXES["api_client"])]
+"""The id of an API client: its prefix and a lower-case UUID, checked by pydantic."""
 MessageId = Annotated[str, TypedId(ID_PREFIXES["message"])]
+"""The id of an SMS or WhatsApp message: its prefix and a lower-case UUID, checked by pydantic."""
 ConsentId = Annotated[str, TypedId(ID_PREFIXES["consent"])]
+"""The id of a consent record: its prefix and a lower-case UUID, checked by pydantic."""

@@ -138,7 +138,7 @@ def operation_by_name(name: str) -> Operation:
     Raises:
         ValueError: If no operation has that name.
 
-    Example:
+    Examples:
         >>> operation_by_name("leads.import").path
         '/v1/leads/import'
     """

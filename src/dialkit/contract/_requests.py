@@ -72,6 +72,7 @@ from ._limits import (
 )
 
 E164_PATTERN = r"^\+[1-9][0-9]{1,14}$"
+"""What a number in E.164 form looks like: ``+``, then 2 to 15 digits, the first not 0."""
 
 E164 = Annotated[str, StringConstraints(pattern=E164_PATTERN)]
 """A phone number in E.164 form, e.g. ``+14155550123``."""
@@ -167,12 +168,11 @@ _CREATE_OPTIONS = {name: (info.annotation, info)
                    if name not in LeadInput.model_fields}
 
 LeadItem = create_model(  # type: ignore[call-overload]
-    "LeadItem", __base__=RequestBody,
-    __doc__="One lead of an import; each field is judged per lead.", **_LEAD_FIELDS)
+    "LeadItem", __base__=RequestBody, **_LEAD_FIELDS)
+"""One lead of an import; each field is judged per lead."""
 LeadCreateBody = create_model(  # type: ignore[call-overload]
-    "LeadCreateBody", __base__=RequestBody,
-    __doc__="Body of POST /v1/leads: strict options, lead fields judged per lead.",
-    **_CREATE_OPTIONS, **_LEAD_FIELDS)
+    "LeadCreateBody", __base__=RequestBody, **_CREATE_OPTIONS, **_LEAD_FIELDS)
+"""Body of POST /v1/leads: strict options, lead fields judged per lead."""
 
 
 class LeadImportBody(RequestBody):

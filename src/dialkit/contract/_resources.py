@@ -137,7 +137,7 @@ class PageInfo(Resource):
 class Page(Resource, Generic[_T]):
     """One page of a list operation: ``{data: [...], page: {...}}``.
 
-    Example:
+    Examples:
         >>> Page[Campaign].model_validate(
         ...     {"data": [], "page": {"next_cursor": None, "has_more": False}}
         ... ).page.has_more

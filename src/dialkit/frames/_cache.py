@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("dialkit.frames")
 
 CACHE_DIR_VARIABLE = "DIALKIT_CACHE_DIR"
+"""The environment variable naming the cache folder, where not the user cache folder."""
 FORMAT_VERSION = 1
 """Bumped when the layout or a schema changes; entries of another version are refetched."""
 
@@ -294,7 +295,7 @@ def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """One row per cached frame of every service and key under the cache folder:
     ``service``, ``credential_id``, then the columns of :meth:`Cache.info`.
 
-    Example:
+    Examples:
         >>> import dialkit.frames
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls()
@@ -373,7 +374,7 @@ class Cache:
     def info(self) -> pd.DataFrame:
         """One row per cached frame: resource, filters, rows, bytes, fetched_at, path.
 
-        Example:
+        Examples:
             >>> client = dialkit.Client.sandbox()
             >>> calls = client.frames.calls()
             >>> info = client.cache.info()

@@ -94,7 +94,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
             files and is not an export (nothing is written).
         CacheMissError: Given a cache that holds neither calls nor leads.
 
-    Example:
+    Examples:
         >>> import dialkit.frames, pandas as pd
         >>> client = dialkit.Client.sandbox()
         >>> dialkit.frames.export(client, "account-data")

@@ -103,7 +103,7 @@ class Frames:
     ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
     than one page; by default in a notebook or a terminal only).
 
-    Example:
+    Examples:
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls(direction="outbound")
         >>> calls["direction"].unique().tolist()

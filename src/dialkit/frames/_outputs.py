@@ -48,7 +48,7 @@ _FIRST_BYTES = np.array([bool(_START.match(chr(byte))) for byte in range(256)])
 def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
     """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell.
 
-    Example:
+    Examples:
         >>> import pandas as pd
         >>> frame = pd.DataFrame({"phone": ["+14155550199"], "note": ["=1+1"]})
         >>> with excel_writer("out.xlsx") as book:
@@ -72,7 +72,7 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str] | None = None, *
     is quoted (pandas quotes only the characters of its line ending, and a bare CR
     would start a new row, and a new first cell, in a spreadsheet).
 
-    Example:
+    Examples:
         >>> write_csv(pd.DataFrame({"name": ["=1+1"]}))
         "name\\r\\n'=1+1\\r\\n"
     """

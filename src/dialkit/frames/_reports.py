@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def windows(start: date, end: date) -> list[tuple[date, date]]:
     """``start``..``end`` (inclusive) as consecutive windows of at most 92 days.
 
-    Example:
+    Examples:
         >>> windows(date(2026, 1, 1), date(2026, 4, 30))[0]
         (datetime.date(2026, 1, 1), datetime.date(2026, 4, 2))
     """

@@ -52,7 +52,7 @@ def as_pandas(value: Any, name: str, source: str | None = None) -> pd.DataFrame:
     Raises:
         TypeError: ``value`` is none of :data:`ACCEPTED`.
 
-    Example:
+    Examples:
         >>> import pyarrow as pa
         >>> as_pandas(pa.table({"phone": ["+14155550199", None]}), "leads")["phone"].tolist()
         ['+14155550199', <NA>]

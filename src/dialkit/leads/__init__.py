@@ -5,7 +5,7 @@ Each export is imported on first use (:mod:`dialkit._lazy`): ``import
 dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
 ``phonenumbers``, ``dialkit.leads.import_leads`` the client too.
 
-Example:
+Examples:
     >>> import dialkit.leads
     >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
     ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"

@@ -105,7 +105,7 @@ def campaigns(client: Client, **options: Unpack[FrameOptions]) -> pd.DataFrame:
         ``name``, ``status`` and ``leads`` (``Int64``); ``importable`` says whether
         it takes leads now (draft, ready or paused).
 
-    Example:
+    Examples:
         >>> import dialkit.leads
         >>> client = dialkit.Client.sandbox()
         >>> table = dialkit.leads.campaigns(client)

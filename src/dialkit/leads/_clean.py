@@ -111,7 +111,9 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             account's list, the API does not show it.
         country_column: The column of each row's country; by default the one
             named country or country code.
-        sheet, mapping, encoding: As for :func:`read`.
+        sheet: As for :func:`read`.
+        mapping: As for :func:`read`.
+        encoding: As for :func:`read`.
         extension_field: The custom field a phone's extension is sent as, ``None``
             to leave extensions out (the E.164 phone cannot hold one).
         alt_phone_field: The custom field a row's other numbers are sent as (a
@@ -127,7 +129,7 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             account's, or cannot take leads (read before the file).
         LeadFileError: The file cannot be read, or has no phone column.
 
-    Example:
+    Examples:
         >>> import dialkit.leads
         >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
         ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"

@@ -169,11 +169,17 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             cache folder (``client.cache.path``). One journal per file content,
             campaign and options.
         progress: A progress bar over rows; by default in a notebook or a terminal.
-        region, blocked_countries, country_column, sheet, mapping, encoding,
-        extension_field, alt_phone_field: As for :func:`clean` (a
-            :class:`CleanResult` is imported with its own): each lead carries its
-            extension and its other numbers as these custom fields, and
-            ``ImportReport.notes`` counts them.
+        region: As for :func:`clean` (a :class:`CleanResult` is imported with the
+            options it was cleaned with), and so the rest.
+        blocked_countries: As for :func:`clean`.
+        country_column: As for :func:`clean`.
+        sheet: As for :func:`clean`.
+        mapping: As for :func:`clean`.
+        encoding: As for :func:`clean`.
+        extension_field: As for :func:`clean`: each lead carries its extension as this
+            custom field, and ``ImportReport.notes`` counts them.
+        alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
+            this custom field.
 
     Returns:
         An :class:`ImportReport` with one outcome per row of the file.
@@ -192,7 +198,7 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             start afresh.
         LeadFileError: The file cannot be read.
 
-    Example:
+    Examples:
         >>> import dialkit.leads
         >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
         ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"

@@ -82,7 +82,7 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
         read as ``phonenumbers.parse`` reads it (``ext. 123``, ``x123``,
         ``#123``, ``;ext=123``, ``доб. 123``, ``,,123`` ...).
 
-    Example:
+    Examples:
         >>> normalize(["(415) 555-0123", "0044 20 7946 0123"])["phone_e164"].tolist()
         ['+14155550123', '+442079460123']
     """

@@ -167,7 +167,7 @@ def read(source: Source, *, sheet: str | int | None = None,
             is past a limit.
         TypeError: ``source`` is none of these.
 
-    Example:
+    Examples:
         >>> import dialkit.leads
         >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
         ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"

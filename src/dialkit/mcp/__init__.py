@@ -11,7 +11,7 @@ runs a tool call is an :class:`Executor` given to :func:`build_server`. The
 emulator serves the tools at ``/mcp`` through its own request pipeline;
 ``dialkit mcp serve`` runs them through :class:`dialkit.Client`.
 
-Example:
+Examples:
     >>> from dialkit.mcp import TOOLS
     >>> [t.name for t in TOOLS][:3]
     ['me', 'leads_list', 'leads_get']

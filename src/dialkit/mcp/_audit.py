@@ -113,7 +113,7 @@ class JsonLinesAuditLog:
     Raises:
         OSError: The file cannot be created or opened for appending.
 
-    Example:
+    Examples:
         >>> log = JsonLinesAuditLog("audit.jsonl")
         >>> log.path.is_file()  # created at once, so a bad path fails here, not mid-call
         True

@@ -69,7 +69,7 @@ def identity_from_me(me: Mapping[str, Any], credential_id: str) -> Identity:
     """An :class:`Identity` from ``GET /v1/me`` (whose shape the contract does not show:
     missing parts are left open, and with no scopes listed every tool is shown).
 
-    Example:
+    Examples:
         >>> me = {"account": {"name": "Acme"}, "client": {"id": "cli_1", "scopes": ["calls:read"]}}
         >>> identity_from_me(me, "cred_1").scopes
         frozenset({<Scope.CALLS_READ: 'calls:read'>})
@@ -96,7 +96,7 @@ class ClientExecutor:
         bearer_token: Over HTTP, the token every request must carry (the client's key,
             for one); ``None`` where the transport carries none (stdio).
 
-    Example:
+    Examples:
         >>> from dialkit.mcp import build_server
         >>> client = dialkit.Client.sandbox()
         >>> executor = ClientExecutor(client)

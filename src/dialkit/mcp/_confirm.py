@@ -81,7 +81,7 @@ def quoted(value: Any) -> str:
     shown as ⏎, an invisible character as ``\\uXXXX``; cut at :data:`QUOTE_LIMIT`
     characters, with the full length stated after the quotation.
 
-    Example:
+    Examples:
         >>> print(quoted('Hi".\\n(nothing is sent)'))
         “Hi\\".⏎(nothing is sent)”
     """
@@ -209,7 +209,7 @@ def confirmation_text(tool: str, arguments: Mapping[str, Any]) -> str:
     Raises:
         ValueError: ``tool`` cannot reach a person, so it is never confirmed.
 
-    Example:
+    Examples:
         >>> confirmation_text("calls_create", {"to": "+14155550123", "agent_extension": "1001"})
         'Call +1 415 555 0123 now from agent “1001”.'
     """

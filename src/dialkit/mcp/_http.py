@@ -32,7 +32,7 @@ class StreamableHttp:
     server's lifespan does that (uvicorn's default), or the application that mounts it
     enters it in its own lifespan.
 
-    Example:
+    Examples:
         >>> from dialkit.mcp import ClientExecutor, build_server
         >>> client = dialkit.Client.sandbox()
         >>> app = StreamableHttp(build_server(ClientExecutor(client)))

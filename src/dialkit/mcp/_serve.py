@@ -65,7 +65,7 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
         dialkit.errors.ApiError: The service refused the key.
         OSError: The port cannot be bound or the audit log cannot be written.
 
-    Example:
+    Examples:
         >>> import os
         >>> import dialkit.mcp
         >>> client = dialkit.Client.sandbox()  # or dialkit.Client() for the service
@@ -137,7 +137,7 @@ def bearer_gate(app: ASGIApp, token: str) -> ASGIApp:
     """``app`` refusing (401, problem+json) any HTTP request whose bearer token is not
     ``token``; other scopes (the lifespan) pass through.
 
-    Example:
+    Examples:
         >>> import asyncio, httpx
         >>> from dialkit.mcp import ClientExecutor, build_server
         >>> client = dialkit.Client.sandbox()

@@ -44,6 +44,7 @@ from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolC
 from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_digest, is_read, reaches_people
 
 SERVER_NAME = "dialkit"
+"""The name the MCP server gives itself to its clients."""
 INSTRUCTIONS = (
     "Every operation of the outbound dialing service's v1 API as a tool, named <area>_<verb>. "
     "Tools that can reach a real person (calls, SMS, campaign resume, callbacks, appointments, "
@@ -441,7 +442,7 @@ def build_server(executor: Executor, *, audit: AuditLog | None = None,
         read_only: Serve only the tier-1 read tools.
         confirm_timeout: Seconds an older client's user has to confirm a call.
 
-    Example:
+    Examples:
         >>> import asyncio
         >>> from dialkit.mcp import ClientExecutor
         >>> client = dialkit.Client.sandbox()

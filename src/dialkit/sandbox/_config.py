@@ -34,6 +34,7 @@ KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""
 
 Scale = Literal["small", "medium", "large"]
+"""The sizes of an account's synthetic world (``docs/emulator.md`` gives their counts)."""
 
 
 def _network(value: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:

@@ -95,7 +95,7 @@ def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
     """The variables that make ``dialkit.Client.sandbox()`` in another process attach to
     ``sandbox`` with its key labelled ``key``, limited as the emulator limits.
 
-    Example:
+    Examples:
         >>> import os, subprocess, sys
         >>> import dialkit.sandbox
         >>> code = "import dialkit; print(dialkit.Client.sandbox().emulator.persistent)"

@@ -34,7 +34,7 @@ def serve(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         ConfigError: The configuration is refused.
         SandboxStartError: The port cannot be bound.
 
-    Example:
+    Examples:
         >>> serve(port=0)  # serves until interrupted  # doctest: +SKIP
         listening on http://127.0.0.1:40467
         test key: sk_test_...

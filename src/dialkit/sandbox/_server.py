@@ -220,7 +220,7 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         start_time: The default world's "now" (an aware datetime or ISO 8601
             text), for the same world on every run; default the current hour.
 
-    Example:
+    Examples:
         >>> import httpx
         >>> import dialkit.sandbox
         >>> with dialkit.sandbox.start() as sandbox:

@@ -17,7 +17,7 @@
 
 The exceptions are drawn in :mod:`dialkit.webhooks._errors`.
 
-Example:
+Examples:
     >>> from dialkit import webhooks
     >>> event = webhooks.verify(body, headers, secret)  # doctest: +SKIP
 """

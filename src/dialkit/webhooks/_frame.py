@@ -46,7 +46,7 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
     Raises:
         StoreError: There is no readable event store at ``db``.
 
-    Example:
+    Examples:
         >>> from dialkit.webhooks import EventStore, verify
         >>> # body, headers: a call.completed delivery signed with "whsec_test",
         >>> # built as in verify's example

@@ -59,7 +59,7 @@ class Receiver:
         handlers: Called with each new event after it is stored and answered
             (never for a duplicate); see :mod:`dialkit.webhooks.handlers`.
 
-    Example:
+    Examples:
         >>> from starlette.applications import Starlette
         >>> receiver = Receiver("events.sqlite", ["whsec_new...", "whsec_old..."])
         >>> app = Starlette()

@@ -133,7 +133,7 @@ class EventStore:
     Raises:
         StoreError: The file cannot be opened or is not an event store.
 
-    Example:
+    Examples:
         >>> from dialkit.webhooks import verify
         >>> # body, headers: a call.completed delivery signed with "whsec_test",
         >>> # built as in verify's example

@@ -76,7 +76,7 @@ def verify(body: bytes, headers: Headers, secrets: Secrets, *,
         EnvelopeError: The body is signed but is not an event envelope.
         TypeError: ``body`` is not bytes (a decoded body may not be what was signed).
 
-    Example:
+    Examples:
         >>> import json, time
         >>> from dialkit.webhooks import sign
         >>> body = json.dumps({  # a delivery signed here as the service signs one
@@ -141,7 +141,7 @@ def sign(body: bytes, secrets: Secrets, *, timestamp: int) -> str:
     """The ``Service-Signature`` value the service sends: ``sha256=<hex>``, one per secret
     (new first during a rotation). For tests of a receiver.
 
-    Example:
+    Examples:
         >>> sign(b"{}", "whsec_test", timestamp=1700000000)[:7]
         'sha256='
     """

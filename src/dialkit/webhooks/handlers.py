@@ -9,7 +9,7 @@ failing handler never costs an event (a failure is logged). Because the event
 is stored first, a handler that did not run (the process stopped) can be run
 again over :func:`~dialkit.webhooks.events_frame` or the store.
 
-Example:
+Examples:
     >>> from dialkit.webhooks.handlers import Handlers
     >>> handlers = Handlers()
     >>> @handlers.on("call.completed", "disposition.logged")
