@@ -116,19 +116,37 @@ def mix(rows: int, seed: int = SEED) -> pd.DataFrame:
 def write_leads(rows: int, path: str | Path, seed: int = SEED) -> pd.DataFrame:
     """A lead CSV of ``rows`` rows of the mix at ``path``: ``Lead ID``, ``First Name``,
     ``Last Name``, ``Email``, ``Phone``, ``Country``, ``Source``; returns the mix."""
-    rng = np.random.default_rng(seed + 1)
     frame = mix(rows, seed)
+    lead_rows(frame, seed).to_csv(path, index=False)
+    return frame
+
+
+def stream_leads(rows: int, path: str | Path, *, chunk: int = 1_000_000,
+                 seed: int = SEED) -> None:
+    """A lead CSV of ``rows`` rows at ``path`` written ``chunk`` rows at a time, each
+    chunk a mix of its own seed (its repeats within itself), so that a file of any
+    size is made in the memory of one chunk."""
+    with open(path, "w", encoding="utf-8", newline="") as file:
+        for first in range(0, rows, chunk):
+            size = min(chunk, rows - first)
+            lead_rows(mix(size, seed + first), seed + first, first_id=first).to_csv(
+                file, index=False, header=first == 0)
+
+
+def lead_rows(frame: pd.DataFrame, seed: int, *, first_id: int = 0) -> pd.DataFrame:
+    """The columns of a lead file around the mix's ``frame``: ids from ``first_id``,
+    names, emails, the phone and country cells, a source."""
+    rows = len(frame)
+    rng = np.random.default_rng(seed + 1)
     first = rng.choice(["Ada", "Grace", "Alan", "Zoë", "José", "Chloé", "Wei", "Priya"], rows)
     last = rng.choice(["Lovelace", "Hopper", "Turing", "Müller", "García", "Nguyen"], rows)
-    ids = "L" + pd.Series(np.arange(rows).astype(str))
+    ids = "L" + pd.Series(np.arange(first_id, first_id + rows).astype(str))
     email = (pd.Series(first).str.lower() + "." + pd.Series(last).str.lower() + ids
              + "@example.com")
     phone = frame["phone"].where(frame["phone"].notna(), "")
-    pd.DataFrame({"Lead ID": ids, "First Name": first, "Last Name": last, "Email": email,
-                  "Phone": phone, "Country": frame["country"],
-                  "Source": rng.choice(["web", "partner", "event"], rows)}
-                 ).to_csv(path, index=False)
-    return frame
+    return pd.DataFrame({"Lead ID": ids, "First Name": first, "Last Name": last,
+                         "Email": email, "Phone": phone, "Country": frame["country"],
+                         "Source": rng.choice(["web", "partner", "event"], rows)})
 
 
 def _us(rng: np.random.Generator, count: int, *, styles: int = len(_US_STYLES)) -> list[str]:
