@@ -40,6 +40,9 @@ import dialkit
 from _emulator import config_file, new_key, serve
 from dialkit.contract import RATE_LIMIT_PER_KEY
 
+TIMEOUT = 30.0
+"""Seconds httpx waits for an answer, as ``dialkit.Client`` does by default (httpx's own 5 s
+timed out on a loaded machine while the emulator was still building its world)."""
 PAGE_LIMIT = 100
 SCALE = "medium"
 OVERHEAD_TARGET_MS = 1.0
@@ -100,7 +103,7 @@ def walk_httpx(base_url: str, key: str, pages: int) -> Walk:
     """``pages`` pages through a plain httpx loop that sleeps on 429 for ``Retry-After``."""
     requests = throttled = walked = 0
     cursor: str | None = None
-    with httpx.Client(base_url=base_url, headers=_auth(key)) as http:
+    with httpx.Client(base_url=base_url, headers=_auth(key), timeout=TIMEOUT) as http:
         began = time.perf_counter()
         while walked < pages:
             params: dict[str, str | int] = {"limit": PAGE_LIMIT}
@@ -169,7 +172,7 @@ def overheads(blocks: int, per_block: int, scale: str = SCALE) -> dict[str, Over
     """The client's cost beyond httpx, rate limiting off, for one call and one page."""
     key = new_key()
     with (serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url,
-          httpx.Client(base_url=base_url, headers=_auth(key)) as http,
+          httpx.Client(base_url=base_url, headers=_auth(key), timeout=TIMEOUT) as http,
           dialkit.Client(key, base_url=base_url, rate_limit=None) as client):
         call_id = http.get("/v1/calls", params={"limit": 1}).json()["data"][0]["id"]
         results = {
