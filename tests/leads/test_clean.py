@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit import Client
-from dialkit.leads import CleanResult, LeadFileError, _clean, clean, normalize, read
+from dialkit.leads import CleanResult, LeadFileError, _clean, _verdicts, clean, normalize, read
 from dialkit.leads._cells import cell_frame
 
 SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"
@@ -335,7 +335,7 @@ def test_the_email_rule_knows_every_space_python_does() -> None:
     from dialkit.leads import _clean
 
     every = "".join(map(chr, range(0x110000)))
-    assert [ord(c) for c in re.findall(r"\s", every)] == list(_clean.SPACES)
+    assert [ord(c) for c in re.findall(r"\s", every)] == list(_verdicts.SPACES)
     spaced = pd.DataFrame({"phone": ["+14155550123", "+14155550124", "+14155550125"],
                            "email": ["ada@example.com", "ada\u2003l@example.com",
                                      "ada@exa\u0085mple.com"]})

@@ -13,75 +13,31 @@ list) run only with a ``client``; the result says which did not.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from .._bools import arrow_bools
 from .._partitions import Plan, on_dask, read_whole, register
 from .._places._blocked import blocked_regions
-from ..contract import (
-    EMAIL_MAX,
-    EMAIL_PATTERN,
-    EXTERNAL_ID_MAX,
-    FIRST_NAME_MAX,
-    FULL_NAME_MAX,
-    LAST_NAME_MAX,
-    PHONE_MAX,
-    LeadResultReason,
-    LeadResultStatus,
-)
 from ._campaign import check_campaign
 from ._cells import CHUNK_ROWS, cell_frame
+from ._duplicates import in_request
 from ._hints import region_hints
 from ._normalize import normalize, region_of
 from ._phones import Phones, choose
 from ._read import LeadFile, Source, read
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult, phone_columns
+from ._verdicts import Account, checks, text, verdict_frame
 from ._workbook import unevaluated
 
 if TYPE_CHECKING:
     from ..client import Client
 
-FIELD_LIMITS = (("external_id", EXTERNAL_ID_MAX), ("first_name", FIRST_NAME_MAX),
-                ("last_name", LAST_NAME_MAX), ("full_name", FULL_NAME_MAX),
-                ("email", EMAIL_MAX))
-"""The lead fields a file can fill, in the contract's field order, with their
-length limits: the first one that breaks a rule is the refusal's ``field``."""
-
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
-
-SPACES = (*range(0x9, 0xE), *range(0x1C, 0x21), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
-          0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
-"""The characters Python's ``\\s`` (the service's) matches, listed: finding them among
-all 1,114,112 took 0.13 s of every clean's start (a test checks the list)."""
-_WHITESPACE = "".join(f"\\x{{{code:x}}}" for code in SPACES)
-_EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
-"""The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
-(the service's) is every Unicode space."""
-
-STATUSES = [status.value for status in LeadResultStatus]
-REASONS = [reason.value for reason in LeadResultReason]
-_ACCEPTED = LeadResultStatus.ACCEPTED.value
-_INVALID = LeadResultStatus.INVALID.value
-_DUPLICATE = LeadResultStatus.DUPLICATE.value
-_FIELD_RULE = LeadResultReason.FIELD_RULE.value
-
-
-@dataclass(frozen=True, slots=True)
-class _Account:
-    """What the checks that need the account compare with."""
-
-    campaign_phones: frozenset[str]
-    campaign_ids: frozenset[str]
-    other_ids: frozenset[str]
-    listed: frozenset[str]
 
 
 def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
@@ -159,10 +115,13 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     phones, numbers = chosen.cells, chosen.numbers
     numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
     numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
-    external = _text(file.frame, file.fields.get("external_id"))
+    external = text(file.frame, file.fields.get("external_id"))
     account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
                                                     external)
-    verdicts, duplicate_of = _verdicts(file, phones, numbers, blocked, account)
+    checked = checks(file.frame, file.fields, phones, numbers, blocked, account)
+    duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
+                              passes=checked.after == 0)
+    verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
     hints, looks_like = region_hints(file.frame[chosen.columns[0]], numbers, _region(region),
                                      countries)
     numbers["alt_phone"] = chosen.alt_phone
@@ -257,7 +216,7 @@ def _skipped(client: Client | None, campaign_id: str | None) -> dict[str, str]:
 
 
 def _account(client: Client, campaign_id: str | None, e164: pd.Series,
-             external: pd.Series) -> _Account:
+             external: pd.Series) -> Account:
     """The campaign's phones, which of the file's ids this client uses here or in
     another campaign, and which numbers are on the DNC list."""
     phones: frozenset[str] = frozenset()
@@ -283,206 +242,6 @@ def _account(client: Client, campaign_id: str | None, e164: pd.Series,
     screened = client.frames.dnc(wanted) if wanted else None
     listed = frozenset() if screened is None else frozenset(
         screened.loc[screened["listed"].fillna(False).astype(bool), "phone"])
-    return _Account(phones, frozenset(here), frozenset(elsewhere), listed)
+    return Account(phones, frozenset(here), frozenset(elsewhere), listed)
 
 
-def _text(frame: pd.DataFrame, column: str | None) -> pd.Series:
-    if column is None:
-        return pd.Series(pd.NA, index=frame.index, dtype="string[pyarrow]")
-    return frame[column]
-
-
-Verdict = tuple[str, str | None, str | None]
-"""A row's ``status``, ``reason`` and ``field``."""
-
-
-class _Verdicts:
-    """Every row's verdict as a small integer into the verdicts seen, the first decided
-    staying: a million rows cost a million bytes, not three columns of objects."""
-
-    def __init__(self, rows: int) -> None:
-        self.kinds: list[Verdict] = [(_ACCEPTED, None, None)]
-        self.codes = np.zeros(rows, dtype=np.int8)
-        self.decided = np.zeros(rows, dtype=bool)
-
-    def decide(self, mask: np.ndarray, verdict: Verdict) -> None:
-        new = mask & ~self.decided
-        if new.any():
-            if verdict not in self.kinds:
-                self.kinds.append(verdict)
-            self.codes[new] = self.kinds.index(verdict)
-            self.decided |= new
-
-    def frame(self, index: pd.Index) -> pd.DataFrame:
-        """``status`` and ``reason`` as categoricals of the contract's values (as in
-        ``ImportResult.to_frame``), ``field`` as text."""
-        columns: dict[str, Any] = {}
-        for n, (name, values) in enumerate((("status", STATUSES), ("reason", REASONS))):
-            where = np.array([-1 if value is None else values.index(value)
-                              for value in (kind[n] for kind in self.kinds)], dtype=np.int8)
-            columns[name] = pd.Categorical.from_codes(where[self.codes], values)
-        fields = pa.array([kind[2] for kind in self.kinds], type=pa.large_string())
-        columns["field"] = pd.arrays.ArrowStringArray(
-            pa.chunked_array([pc.take(fields, pa.array(self.codes))]))
-        return pd.DataFrame(columns, index=index)
-
-
-def _verdicts(file: LeadFile, phones: pd.Series, numbers: pd.DataFrame,
-              blocked: frozenset[str], account: _Account | None
-              ) -> tuple[pd.DataFrame, np.ndarray]:
-    """``status``, ``reason`` and ``field`` of every row, the first failing check deciding;
-    and per row the position of the row a ``duplicate_in_request`` repeats (else -1)."""
-    verdicts = _Verdicts(len(phones))
-    e164 = numbers["phone_e164"]
-    missing = (numbers["reason"] == "missing_phone").fillna(False).to_numpy(dtype=bool)
-    invalid = (numbers["reason"] == "invalid_phone").fillna(False).to_numpy(dtype=bool)
-    verdicts.decide(missing, (_INVALID, "missing_phone", None))
-    verdicts.decide(invalid & _longer(phones, PHONE_MAX),  # the service reads no further
-                    (_INVALID, _FIELD_RULE, "phone"))
-    verdicts.decide(invalid, (_INVALID, "invalid_phone", None))
-    verdicts.decide(numbers["country"].isin(blocked).to_numpy(dtype=bool),
-                    ("blocked_country", None, None))
-    external = _text(file.frame, file.fields.get("external_id"))
-    later = _after_duplicates(e164, external, _first_bad_field(file), account)
-    owners = _in_request(e164, external, eligible=~verdicts.decided,
-                         passes=~later["refused"])
-    verdicts.decide(owners >= 0, (_DUPLICATE, "duplicate_in_request", None))
-    for mask, verdict in later["steps"]:
-        verdicts.decide(mask, verdict)
-    return verdicts.frame(phones.index), owners
-
-
-def _after_duplicates(e164: pd.Series, external: pd.Series, bad_field: np.ndarray,
-                      account: _Account | None) -> dict[str, Any]:
-    """The checks after the request's duplicates, in order, and whether each row fails one."""
-    steps: list[tuple[np.ndarray, Verdict]] = []
-    if account is not None:
-        in_campaign = (e164.isin(account.campaign_phones) | external.isin(account.campaign_ids))
-        steps.append((in_campaign.to_numpy(dtype=bool),
-                      (_DUPLICATE, "duplicate_in_campaign", None)))
-        steps.append((external.isin(account.other_ids).to_numpy(dtype=bool),
-                      (_INVALID, _FIELD_RULE, "external_id")))
-    for code, (name, _) in enumerate(FIELD_LIMITS, start=1):
-        steps.append((bad_field == code, (_INVALID, _FIELD_RULE, name)))
-    if account is not None:
-        steps.append((e164.isin(account.listed).to_numpy(dtype=bool),
-                      (LeadResultStatus.ON_DNC.value, None, None)))
-    refused = np.zeros(len(e164), dtype=bool)
-    for mask, _ in steps:
-        refused |= mask
-    return {"steps": steps, "refused": refused}
-
-
-def _first_bad_field(file: LeadFile) -> np.ndarray:
-    """Per row, the first lead field that breaks its rule, as its 1-based place in
-    :data:`FIELD_LIMITS` (0: none)."""
-    bad = np.zeros(len(file.frame), dtype=np.int8)
-    for code, (name, limit) in reversed(list(enumerate(FIELD_LIMITS, start=1))):
-        column = file.fields.get(name)
-        if column is None:
-            continue
-        values = file.frame[column]
-        broken = _longer(values, limit)
-        if name == "email":
-            broken |= values.notna().to_numpy() & ~_matches(values, _EMAIL_RE2)
-        bad[broken] = code  # in reverse order: the first field in order wins
-    return bad
-
-
-def _longer(values: pd.Series, limit: int) -> np.ndarray:
-    """Which cells hold more than ``limit`` characters (code points, as the service counts
-    them): counted only when a cell has more bytes than that, which the column's offsets
-    tell without reading its text."""
-    cells = _arrow_text(values)
-    if (pc.max(pc.binary_length(cells)).as_py() or 0) <= limit:
-        return np.zeros(len(values), dtype=bool)
-    return arrow_bools(pc.greater(pc.utf8_length(cells), limit))
-
-
-def _matches(values: pd.Series, pattern: str) -> np.ndarray:
-    found: np.ndarray = pc.fill_null(pc.match_substring_regex(_arrow_text(values), pattern),
-                                     False).to_numpy(zero_copy_only=False)
-    return found
-
-
-def _arrow_text(values: pd.Series) -> pa.ChunkedArray:
-    """A column's cells as Arrow strings, its chunks as they are (not joined into a copy)."""
-    cells = values.astype("string[pyarrow]").array.__arrow_array__()
-    return cells if isinstance(cells, pa.ChunkedArray) else pa.chunked_array([cells])
-
-
-def _in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
-                passes: np.ndarray) -> np.ndarray:
-    """Per row, the position of the earlier accepted row of the file that already has its
-    phone or external id (-1: none), which the hint names (``duplicate of row 14``).
-
-    The service counts only leads it accepted earlier in the request, so a row
-    is a duplicate of the first row with its phone (or id) that passes every
-    other check. With one kind of key repeated, that is one vectorised pass;
-    with both, a row's fate can hang on another's through either key, and the
-    rows that share one are walked in file order.
-    """
-    keys = [codes for codes in (_codes(_phone_numbers(e164), eligible),
-                                _codes(external, eligible, check_first=True))
-            if codes is not None]
-    if len(keys) == 1:
-        return _after_first(keys[0], eligible & passes)
-    result = np.full(len(e164), -1, dtype=np.int64)
-    if not keys:
-        return result
-    phone, ident = keys
-    shared = np.zeros(len(e164), dtype=bool)
-    for codes in keys:
-        keyed = codes >= 0
-        shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
-    phones_taken: dict[int, int] = {}
-    ids_taken: dict[int, int] = {}
-    for row in np.flatnonzero(shared).tolist():
-        number, own = int(phone[row]), int(ident[row])
-        taker = phones_taken.get(number, ids_taken.get(own, -1) if own >= 0 else -1)
-        if taker >= 0:
-            result[row] = taker
-        elif passes[row]:
-            phones_taken[number] = row
-            if own >= 0:
-                ids_taken[own] = row
-    return result
-
-
-def _phone_numbers(e164: pd.Series) -> np.ndarray:
-    """E.164 numbers as integers (at most 15 digits; -1 for none): hashing a million of
-    them takes a fraction of the memory their text would."""
-    column = pa.array(e164, type=pa.large_string())
-    digits = pc.cast(pc.utf8_slice_codeunits(column, 1), pa.int64())
-    numbers: np.ndarray = pc.fill_null(digits, -1).to_numpy()
-    return numbers
-
-
-def _codes(keys: pd.Series | np.ndarray, eligible: np.ndarray, *,
-           check_first: bool = False) -> np.ndarray | None:
-    """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats.
-
-    ``check_first``: look for a repeat by sorting before hashing; for ids, which
-    seldom repeat, a sort costs less memory than the hash table it saves.
-    """
-    if check_first:
-        column = pa.array(keys, type=pa.large_string()).drop_null()
-        ordered = column.take(pc.array_sort_indices(column))
-        if len(ordered) < 2 or not pc.any(pc.equal(ordered[1:], ordered[:-1])).as_py():
-            return None
-    codes = np.where(eligible, pd.factorize(keys, use_na_sentinel=True)[0], -1)
-    if isinstance(keys, np.ndarray):
-        codes[keys < 0] = -1  # no number
-    return codes if (np.bincount(codes[codes >= 0]) > 1).any() else None
-
-
-def _after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:
-    """Per row with a key that a passing row earlier in the file holds, that row (else -1)."""
-    candidates = np.flatnonzero(passing & (codes >= 0))
-    first = np.full(codes.max() + 1, len(codes))
-    first[codes[candidates][::-1]] = candidates[::-1]  # of repeated indices, the last write stays
-    keyed = codes >= 0
-    holder = first[codes[keyed]]
-    result = np.full(len(codes), -1, dtype=np.int64)
-    result[keyed] = np.where(holder < np.flatnonzero(keyed), holder, -1)
-    return result
