@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeAlias
@@ -339,7 +339,7 @@ def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
         raise _NotUtf8 from None
     if found.skip:
         text = text.split("\n", found.skip)[-1]
-    width = _widest(text, found, name)
+    width = widest(io.StringIO(text), found, name)
     try:
         frame = pd.read_csv(io.StringIO(text), sep=found.delimiter, dtype=str, header=None,
                             names=range(width), keep_default_na=False,
@@ -353,11 +353,12 @@ def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
     return _as_text(frame)
 
 
-def _widest(text: str, found: Layout, name: str) -> int:
-    """The most cells a row of ``text`` has; ``LeadFileError`` naming the first line whose
-    cells beyond the header's width hold anything."""
+def widest(lines: Iterable[str], found: Layout, name: str) -> int:
+    """The most cells a row of ``lines`` (the file's after the lines before its header)
+    has; ``LeadFileError`` naming the first line whose cells beyond the header's width
+    hold anything."""
     columns = len(found.header)
-    rows = csv.reader(io.StringIO(text), delimiter=found.delimiter)
+    rows = csv.reader(lines, delimiter=found.delimiter)
     try:
         return max([columns, *(_width(row, rows.line_num + found.skip, columns, found, name)
                              for row in rows)])
@@ -419,21 +420,8 @@ def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, .
 
 
 def _mapped(name: str, found: _Read, mapping: Mapping[str, str] | None) -> LeadFile:
-    columns: Sequence[str] = [str(c) for c in found.frame.columns]
-    unknown = [name for name in (mapping or {}) if name not in ALIASES]
-    if unknown:
-        raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
-                            f"map any of {', '.join(ALIASES)}")
-    missing = [column for column in (mapping or {}).values() if column not in columns]
-    if missing:
-        raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
-                            f"{', '.join(missing)}; its columns are {', '.join(columns)}"
-                            f"{_split(found)}")
-    fields, custom, unused = map_headers(columns, mapping)
-    if "phone" not in fields:
-        raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
-                            f"{_split(found)}; name one phone, mobile, cell or telephone, or "
-                            "pass mapping={'phone': '<column>'}")
+    fields, custom, unused = mapped_columns(name, [str(c) for c in found.frame.columns],
+                                            found.about, mapping)
     frame, blank = _without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
     if frame.empty:
         raise LeadFileError(f"{name}: the file has a header but no rows"
@@ -442,11 +430,35 @@ def _mapped(name: str, found: _Read, mapping: Mapping[str, str] | None) -> LeadF
                     **found.about)
 
 
-def _split(found: _Read) -> str:
+def mapped_columns(name: str, columns: Sequence[str], about: Mapping[str, Any],
+                   mapping: Mapping[str, str] | None) -> tuple[dict[str, str], list[str],
+                                                               list[str]]:
+    """The lead fields of a file's columns (:func:`map_headers`), its custom fields and
+    the columns past their limit; refused, naming the file, when ``mapping`` names a
+    field or column it cannot or no column holds phones. ``about`` is what reading found
+    (a text file's delimiter and header line, for the refusal)."""
+    unknown = [name for name in (mapping or {}) if name not in ALIASES]
+    if unknown:
+        raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
+                            f"map any of {', '.join(ALIASES)}")
+    missing = [column for column in (mapping or {}).values() if column not in columns]
+    if missing:
+        raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
+                            f"{', '.join(missing)}; its columns are {', '.join(columns)}"
+                            f"{_split(about)}")
+    fields, custom, unused = map_headers(columns, mapping)
+    if "phone" not in fields:
+        raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
+                            f"{_split(about)}; name one phone, mobile, cell or telephone, or "
+                            "pass mapping={'phone': '<column>'}")
+    return fields, custom, unused
+
+
+def _split(about: Mapping[str, Any]) -> str:
     """How a text file's columns were found, for an error about its columns."""
-    delimiter = found.about.get("delimiter")
+    delimiter = about.get("delimiter")
     if delimiter is None:
         return ""
     tried = ", ".join(shown(d) for d in DELIMITERS)
-    return (f" (the header on line {found.about['header_row']}, split at "
+    return (f" (the header on line {about['header_row']}, split at "
             f"{shown(delimiter)}; tried {tried})")
