@@ -44,7 +44,7 @@ def sent(result: CleanResult) -> list[dict[str, Any]]:
             lead["phone"] = row[file.fields["phone"]]
         lead.update({name: row[column] for name, column in columns.items()
                      if pd.notna(row[column])})
-        custom = {name: row[name] for name in result._custom_columns() if pd.notna(row[name])}
+        custom = {name: row[name] for name in result.custom.columns() if pd.notna(row[name])}
         for name, column in ((result.extension_field, "extension"),
                              (result.alt_phone_field, "alt_phone")):
             if name is not None and pd.notna(row[column]) and len(custom) < MAX_CUSTOM_FIELDS:

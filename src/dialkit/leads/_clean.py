@@ -23,12 +23,13 @@ from .._partitions import Plan, on_dask, read_whole, register
 from .._places._blocked import blocked_regions
 from ._campaign import check_campaign
 from ._cells import CHUNK_ROWS, cell_frame
+from ._custom import phone_columns
 from ._duplicates import in_request
-from ._hints import region_hints
+from ._hints import hint_regions, region_counts, region_hints
 from ._normalize import normalize, region_of
 from ._phones import Phones, choose
 from ._read import LeadFile, Source, read
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult, phone_columns
+from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
 from ._verdicts import Account, checks, text, verdict_frame
 from ._workbook import unevaluated
 
@@ -122,8 +123,9 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
                               passes=checked.after == 0)
     verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
-    hints, looks_like = region_hints(file.frame[chosen.columns[0]], numbers, _region(region),
-                                     countries)
+    hints, looks_like = region_hints(
+        file.frame[chosen.columns[0]], numbers, _region(region),
+        lambda: hint_regions(region_counts(numbers, countries), _region(region)))
     numbers["alt_phone"] = chosen.alt_phone
     result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,

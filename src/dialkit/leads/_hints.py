@@ -12,6 +12,7 @@ number of that region and gets none.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -31,18 +32,20 @@ change its refusal, and it is not tried again."""
 
 
 def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
-                 countries: pd.Series | None) -> tuple[pa.Array | None, dict[str, int]]:
+                 regions: Callable[[], list[str]]) -> tuple[pa.Array | None, dict[str, int]]:
     """Per row, a hint for a refused number valid in exactly one of the file's commonest
     regions (null elsewhere), and the rows hinted per region.
 
-    Each distinct refused text a region could change (as long as a full number of
-    ``region``, not written with its calling code) is normalised once under every
-    candidate region, in one call with each copy's region as its country.
+    ``regions`` gives the file's commonest regions (:func:`hint_regions`), asked
+    only when a number is refused: a streamed file's chunks are given the whole
+    file's. Each distinct refused text a region could change (as long as a full
+    number of ``region``, not written with its calling code) is normalised once
+    under every candidate region, in one call with each copy's region as its country.
     """
     refused = ((numbers["reason"] == "invalid_phone")
                & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
                ).fillna(False).to_numpy(dtype=bool)
-    candidates = _regions(numbers, countries, region) if refused.any() else []
+    candidates = regions() if refused.any() else []
     if not candidates:
         return None, {}
     rows = np.flatnonzero(refused)
@@ -99,10 +102,8 @@ def _international(texts: pa.Array) -> np.ndarray:
     return arrow_bools(pc.match_substring_regex(texts, _INTERNATIONAL))
 
 
-def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
-             region: str) -> list[str]:
-    """The file's ten commonest regions but ``region``: of its valid numbers and its
-    country column, by rows."""
+def region_counts(numbers: pd.DataFrame, countries: pd.Series | None) -> Counter[str]:
+    """Rows by region: of their valid numbers, and of their country column."""
     counts: Counter[str] = Counter()
     counts.update({str(k): int(v) for k, v in numbers["country"].value_counts().items()})
     if countries is not None:
@@ -110,6 +111,13 @@ def _regions(numbers: pd.Series | pd.DataFrame, countries: pd.Series | None,
             found = region_of(value)
             if found is not None:
                 counts[found] += int(count)
-    counts.pop(region, None)
-    return [name for name, _ in counts.most_common(HINT_REGIONS)]
+    return counts
 
+
+def hint_regions(counts: Counter[str], region: str) -> list[str]:
+    """The file's ten commonest regions but ``region``, from :func:`region_counts`; of
+    regions as common, the first by code (so that a file read whole and in chunks,
+    whose counts arrive in another order, tries the same ones)."""
+    ranked = sorted((name for name in counts if name != region),
+                    key=lambda name: (-counts[name], name))
+    return ranked[:HINT_REGIONS]

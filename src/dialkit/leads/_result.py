@@ -26,15 +26,11 @@ import pyarrow.csv as pacsv
 
 from .._threads import in_background
 from .._words import counted
-from ..contract import MAX_CUSTOM_FIELDS, LeadInput
+from ..contract import LeadInput
 from ..frames import excel_writer, formulas_escaped
-from ._headers import other_phones
+from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
 from ._hints import hint_note
 from ._read import LeadFile
-
-VERDICT_COLUMNS = ("row", "phone_e164", "country", "extension", "alt_phone", "status",
-                   "reason", "field", "flags", "hint")
-"""The columns :func:`clean` adds after the file's own."""
 
 EXTENSION_FIELD = "phone_extension"
 """The custom field a phone's extension is sent as, by default."""
@@ -102,16 +98,10 @@ class CleanResult:
               **about: Any) -> CleanResult:
         """Join the file's columns, the normalised numbers, the verdicts and the hints
         (``duplicate_of``: per row, the position of the row it repeats, or -1)."""
-        original = file.frame.rename(columns={c: f"{c} (file)" for c in file.frame.columns
-                                              if c in VERDICT_COLUMNS})
-        row = pd.Series(original.index + 1, index=original.index, name="row")  # blanks skipped
-        hint = pd.Series(pd.arrays.ArrowStringArray(_hints(hints, duplicate_of, row, len(row))),
-                         index=original.index, name="hint")
-        alt = numbers["alt_phone"] if "alt_phone" in numbers else pd.Series(
-            pd.NA, index=original.index, dtype="string[pyarrow]", name="alt_phone")
-        frame = pd.concat([original, row, numbers[["phone_e164", "country", "extension"]],
-                           alt, verdicts, numbers[["flags"]], hint], axis=1)
-        return cls(frame, file, **about)
+        frame = numbered(file.frame, numbers)
+        owners = None if duplicate_of is None else np.where(
+            duplicate_of >= 0, frame["row"].to_numpy()[np.maximum(duplicate_of, 0)], -1)
+        return cls(judged(frame, verdicts, row_hints(hints, owners, len(frame))), file, **about)
 
     @property
     def accepted(self) -> pd.DataFrame:
@@ -134,17 +124,7 @@ class CleanResult:
         phones, what goes as custom fields, numbers valid in another region; first, what
         reading the file found (:attr:`LeadFile.notes`: blank rows skipped, the header's
         line, lines in another encoding)."""
-        notes = list(self.file.notes)
-        if self.sources:
-            (first, rows), *others = self.sources.items()
-            taken = [f"{count:,} from {column}" for column, count in others if count]
-            notes.append(f"valid phones: {rows:,} from {first}" + (
-                f", {', '.join(taken)} (where {first} held none)" if taken else ""))
-        sent = self.sent_as_custom_fields()
-        if sent:
-            notes.append(sent)
-        notes += [hint_note(region, rows) for region, rows in self.looks_like.items()]
-        return tuple(notes)
+        return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like)
 
     def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
         """How many extensions and other numbers of ``frame``'s rows (the accepted rows
@@ -154,28 +134,15 @@ class CleanResult:
         if not held:
             return None  # no copy of a million rows to say nothing
         if frame is None:  # every row counted, the accepted kept: no copy of their cells
-            accepted = (self.frame["status"] == "accepted").to_numpy(dtype=bool)
-            extras = {name: (sent & accepted, no_room & accepted)
-                      for name, (sent, no_room) in self._extras(self.frame).items()}
+            sent = self.custom.counted(self.frame, accepted_only=True)
         else:
-            extras = self._extras(frame)
-        said = []
-        for name, word in ((self.extension_field, "extension"), (self.alt_phone_field,
-                                                                  "second number")):
-            if name is None or name not in extras:
-                continue
-            sent, no_room = extras[name]
-            if sent.any():
-                said.append(f"{counted(int(sent.sum()), word)}")
-            if no_room.any():
-                said.append(f"{counted(int(no_room.sum()), word)} not sent: the row already "
-                            f"has {MAX_CUSTOM_FIELDS} custom fields")
-        sent_words = [part for part in said if "not sent" not in part]
-        text = " and ".join(sent_words)
-        if sent_words:
-            text += f" sent as custom fields ({', '.join(self._extra_names())})"
-        rest = [part for part in said if "not sent" in part]
-        return "; ".join([t for t in (text, *rest) if t]) or None
+            sent = self.custom.counted(frame)
+        return self.custom.said(sent)
+
+    @property
+    def custom(self) -> CustomFields:
+        """The custom fields this file's rows are sent with."""
+        return CustomFields(self.file, self.extension_field, self.alt_phone_field)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -190,8 +157,8 @@ class CleanResult:
         fields = {name: self.file.fields[name] for name in SENT_FIELDS
                   if name in self.file.fields}
         columns = {name: _cells(rows, self._column(column)) for name, column in fields.items()}
-        custom = {name: _cells(rows, self._column(name)) for name in self._custom_columns()}
-        extras = self._extras(rows)
+        custom = {name: _cells(rows, self._column(name)) for name in self.custom.columns()}
+        extras = self.custom.extras(rows)
         for name, (sent, _) in extras.items():
             cells = _cells(rows, "extension" if name == self.extension_field else "alt_phone")
             custom[name] = [cell if go else None for cell, go in zip(cells, sent, strict=True)]
@@ -206,48 +173,15 @@ class CleanResult:
             leads.append(lead)
         return leads
 
-    def _custom_columns(self) -> list[str]:
-        """The file's columns sent as custom fields: not its other phone columns, whose
-        numbers go in ``alt_phone``."""
-        phones = set(phone_columns(self.file))
-        return [name for name in self.file.custom_fields if name not in phones]
-
     def check_names(self) -> None:
         """Refuse a custom field name of the extension or ``alt_phone`` that a column of the
         file already sends, when there is something to send under it."""
-        for name, column, option, what in (
-                (self.extension_field, "extension", "extension_field", "extensions"),
-                (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers")):
-            if name in self._custom_columns() and self.frame[column].notna().any():
-                raise ValueError(f"{self.file.name} has a column {name!r}, the custom field "
-                                 f"{what} are sent as: pass {option}= another name, or None "
-                                 "to leave them out")
-
-    def _extra_names(self) -> list[str]:
-        return [name for name in (self.extension_field, self.alt_phone_field) if name]
-
-    def _extras(self, rows: pd.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Per custom field sent besides the file's (the extension's, ``alt_phone``'s):
-        which of ``rows`` send it, and which hold one but have no room left under
-        the contract's limit (the extension goes first)."""
-        used = np.zeros(len(rows), dtype=np.int64)
-        for custom in self._custom_columns():
-            used += rows[self._column(custom)].notna().to_numpy(dtype=np.int64)
-        extras = {}
-        for option, column in ((self.extension_field, "extension"),
-                               (self.alt_phone_field, "alt_phone")):
-            if option is None or column not in rows:
-                continue
-            name: str = option
-            held = rows[column].notna().to_numpy(dtype=bool)
-            sent = held & (used < MAX_CUSTOM_FIELDS)
-            used += sent
-            extras[name] = (sent, held & ~sent)
-        return extras
+        self.custom.check({column: bool(self.frame[column].notna().any())
+                           for column in ("extension", "alt_phone")})
 
     def _column(self, name: str) -> str:
         """A file column's name in :attr:`frame` (renamed if a verdict column took it)."""
-        return f"{name} (file)" if name in VERDICT_COLUMNS else name
+        return frame_column(name)
 
     def to_csv(self, path: str | os.PathLike[str] | None = None,
                rows: str = "all", *, escape_formulas: bool = True,
@@ -392,23 +326,51 @@ _DIRECT_GROUPS = 1 << 20
 each); past it, the groups found so far are numbered again."""
 
 
-def phone_columns(file: LeadFile) -> list[str]:
-    """The file's columns besides its phone named for a phone and mapped to no other
-    field: the fallbacks for the phone, and the row's other numbers."""
-    mapped = set(file.fields.values())
-    return [column for column in other_phones([str(c) for c in file.frame.columns],
-                                              file.fields["phone"]) if column not in mapped]
+def numbered(original: pd.DataFrame, numbers: pd.DataFrame) -> pd.DataFrame:
+    """A file's columns (renamed where a verdict column takes the name), each row's
+    number in the file (``index + 1``: blank rows skipped but counted) and its
+    normalised number: every column of a cleaned frame up to its verdict."""
+    frame = original.rename(columns={c: frame_column(c) for c in original.columns
+                                     if c in VERDICT_COLUMNS})
+    row = pd.Series(frame.index + 1, index=frame.index, name="row")
+    alt = numbers["alt_phone"] if "alt_phone" in numbers else pd.Series(
+        pd.NA, index=frame.index, dtype="string[pyarrow]", name="alt_phone")
+    return pd.concat([frame, row, numbers[["phone_e164", "country", "extension"]], alt,
+                      numbers[["flags"]]], axis=1)
 
 
-def _hints(hints: pa.Array | None, duplicate_of: np.ndarray | None, row: pd.Series,
-           rows: int) -> pa.Array:
-    """Each row's hint: ``duplicate of row N`` (by the ``row`` numbers), or a region's."""
+def judged(numbered: pd.DataFrame, verdicts: pd.DataFrame, hints: pa.Array) -> pd.DataFrame:
+    """A :func:`numbered` frame with its rows' verdicts before ``flags``, and their hints."""
+    flags = numbered.columns.get_loc("flags")
+    hint = pd.Series(pd.arrays.ArrowStringArray(hints), index=numbered.index, name="hint")
+    return pd.concat([numbered.iloc[:, :flags], verdicts, numbered.iloc[:, flags:], hint],
+                     axis=1)
+
+
+def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
+             looks_like: Mapping[str, int]) -> tuple[str, ...]:
+    """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read)."""
+    notes = list(file.notes)
+    if sources:
+        (first, rows), *others = sources.items()
+        taken = [f"{count:,} from {column}" for column, count in others if count]
+        notes.append(f"valid phones: {rows:,} from {first}" + (
+            f", {', '.join(taken)} (where {first} held none)" if taken else ""))
+    if sent:
+        notes.append(sent)
+    notes += [hint_note(region, rows) for region, rows in looks_like.items()]
+    return tuple(notes)
+
+
+def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> pa.Array:
+    """Each row's hint: ``duplicate of row N`` where ``owners`` (per row, the number of
+    the row it repeats, or -1) names one, else the region's hint, if any."""
     found = hints if hints is not None else pa.nulls(rows, pa.string())
-    if duplicate_of is None or not (duplicate_of >= 0).any():
+    if owners is None or not (owners >= 0).any():
         return found
-    repeats = np.flatnonzero(duplicate_of >= 0)
-    numbers = pa.array(row.to_numpy()[duplicate_of[repeats]])
-    said = pc.binary_join_element_wise("duplicate of row ", pc.cast(numbers, pa.string()), "")
+    repeats = np.flatnonzero(owners >= 0)
+    said = pc.binary_join_element_wise("duplicate of row ",
+                                       pc.cast(pa.array(owners[repeats]), pa.string()), "")
     positions = np.full(rows, -1, np.int64)
     positions[repeats] = np.arange(len(repeats))
     spread = said.take(pa.array(positions, mask=positions < 0))
@@ -431,7 +393,7 @@ def extras_note(leads: list[dict[str, Any]], cleaned: CleanResult) -> str | None
         count = sum(1 for lead in leads if name in lead.get("custom_fields", ()))
         if name is not None and count:
             said.append(counted(count, word))
-    names = ", ".join(cleaned._extra_names())
+    names = ", ".join(cleaned.custom.names())
     return f"{' and '.join(said)} sent as custom fields ({names})" if said else None
 
 
