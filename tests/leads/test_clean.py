@@ -295,14 +295,14 @@ def test_a_refused_number_valid_in_one_region_of_the_file_gets_a_hint() -> None:
 @pytest.mark.parametrize(("batch", "part"), [(4, 1 << 18), (4, 8), (1 << 16, 5)])
 def test_the_csv_is_the_same_written_in_batches(monkeypatch: pytest.MonkeyPatch, batch: int,
                                                 part: int) -> None:
-    from dialkit.leads import _result
+    from dialkit.leads import _sinks
 
     notes = ["=1+1", "a,b", "line\r\nbreak", None] * 5 + ["", "é", "x"]
     result = clean(pd.DataFrame({"phone": [f"(415) 555-{n:04d}" for n in range(23)],
                                  "note": notes}))
     whole = result.to_csv()
-    monkeypatch.setattr(_result, "CSV_BATCH_ROWS", batch)
-    monkeypatch.setattr(_result, "CSV_PART_ROWS", part)
+    monkeypatch.setattr(_sinks, "CSV_BATCH_ROWS", batch)
+    monkeypatch.setattr(_sinks, "CSV_PART_ROWS", part)
     assert result.to_csv() == whole
     assert whole is not None and whole.startswith('"phone"') and whole.count('"phone"') == 1
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import codecs
-import functools
 import html
 import io
 import os
@@ -22,15 +21,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
-from .._threads import in_background
 from .._words import counted
 from ..contract import LeadInput
-from ..frames import excel_writer, formulas_escaped
+from ..frames import excel_writer
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
 from ._hints import hint_note
 from ._read import LeadFile
+from ._sinks import CsvSink
 
 EXTENSION_FIELD = "phone_extension"
 """The custom field a phone's extension is sent as, by default."""
@@ -45,16 +43,6 @@ SENT_FIELDS = tuple(name for name in LeadInput.model_fields if name not in ("pho
 """The lead fields a file's columns can fill, besides the phone and custom fields."""
 
 _SHOWN_REJECTS = 10
-
-CSV_BATCH_ROWS = 1 << 16
-"""Rows of the cleaned CSV pyarrow's writer turns into text at a time (a few MiB): its
-default, 1,024, spends a third of the writing on the batches' overhead."""
-CSV_PART_ROWS = 1 << 18
-"""Rows of the cleaned CSV escaped and handed to Arrow at a time, on a thread, while the
-writer turns the part before into text: writing the 1M-row mix 0.37 against 0.45-0.47 s
-of wall time, and 0.44 against 0.41 CPU s, medians of 5-6 interleaved runs in one
-process (parts of 2**16 rows: the same wall time, 0.51-0.53 CPU s)."""
-
 
 @dataclass(frozen=True)
 class CleanResult:
@@ -201,17 +189,17 @@ class CleanResult:
         values as they are, for programs.
 
         Written by pyarrow's CSV writer, ten times pandas' speed on a large file
-        (:func:`_write_csv`).
+        (:class:`CsvSink`).
         """
         frame = self._rows(rows)
         if path is None:
-            sink = io.BytesIO()
-            _write_csv(frame, sink, escape_formulas=escape_formulas)
-            return sink.getvalue().decode()
+            text = io.BytesIO()
+            write_csv(frame, text, escape_formulas=escape_formulas)
+            return text.getvalue().decode()
         with open(path, "wb") as out:
             if bom if bom is not None else self._had_bom():
                 out.write(codecs.BOM_UTF8)
-            _write_csv(frame, out, escape_formulas=escape_formulas)
+            write_csv(frame, out, escape_formulas=escape_formulas)
         return None
 
     def _had_bom(self) -> bool:
@@ -255,42 +243,11 @@ class CleanResult:
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
 
 
-def _write_csv(frame: pd.DataFrame, out: IO[bytes], *, escape_formulas: bool) -> None:
-    """``frame`` as CSV (a header, strings quoted), straight into ``out``, by pyarrow's
-    writer, :data:`CSV_BATCH_ROWS` rows at a time: a batch's text is all that is held
-    besides the frame. Each part of :data:`CSV_PART_ROWS` rows is escaped and turned
-    into an Arrow table in another thread (:mod:`dialkit._threads`) while the writer,
-    which lets go of the GIL, writes the part before: escaping the whole frame first
-    left a core idle, and held an escaped copy of every column a formula starts in.
-    (Parts written as text on two threads took more CPU time, 0.48 against 0.33 s for
-    the 1M-row mix, and no less wall time on a shared machine.)"""
-    def table(start: int) -> pa.Table:
-        part = frame.iloc[start:start + CSV_PART_ROWS]
-        return pa.Table.from_pandas(_escaped(part) if escape_formulas else part,
-                                    preserve_index=False)
-
-    options = pacsv.WriteOptions(quoting_style="needed", batch_size=CSV_BATCH_ROWS)
-    part = table(0)
-    with pacsv.CSVWriter(out, part.schema, write_options=options) as writer:
-        for start in range(CSV_PART_ROWS, len(frame), CSV_PART_ROWS):
-            ahead = in_background(functools.partial(table, start))
-            writer.write_table(part)
-            part = ahead.result()
-        writer.write_table(part)  # the last, or an empty frame's header
-
-
-NO_FORMULAS = ("phone_e164", "country")
-"""Verdict columns that never hold a formula: E.164 numbers and region codes, as
-:func:`normalize` writes them."""
-
-
-def _escaped(frame: pd.DataFrame) -> pd.DataFrame:
-    """:func:`formulas_escaped` of the frame but :data:`NO_FORMULAS`, which it would read
-    a million cells of for nothing (0.07 of 0.28 CPU s); those put back in their place."""
-    shown = formulas_escaped(frame.drop(columns=list(NO_FORMULAS)))
-    for name in NO_FORMULAS:  # in the frame's order, so each lands where it was
-        shown.insert(frame.columns.get_loc(name), name, frame[name])
-    return shown
+def write_csv(frame: pd.DataFrame, out: IO[bytes], *, escape_formulas: bool) -> None:
+    """``frame`` as CSV into ``out`` (:class:`CsvSink`, in one part)."""
+    sink = CsvSink(out, escape_formulas=escape_formulas)
+    sink.write(frame)
+    sink.close()
 
 
 def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
