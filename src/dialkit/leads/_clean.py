@@ -13,6 +13,7 @@ list) run only with a ``client``; the result says which did not.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,11 +31,14 @@ from ._normalize import normalize, region_of
 from ._phones import Phones, choose
 from ._read import LeadFile, Source, read
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
-from ._verdicts import Account, checks, text, verdict_frame
+from ._verdicts import Account, Checked, checks, text, verdict_frame
 from ._workbook import unevaluated
 
 if TYPE_CHECKING:
     from ..client import Client
+
+Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
+"""Normalises some of a file's phone cells, each with its row's country."""
 
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
@@ -100,32 +104,24 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
-    normalized: Callable[[pd.Series, str, pd.Series | None], pd.DataFrame] = _normalized
+    normalized: Normalized | None = None
     if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
         from . import _dask
         source, normalized = _dask.whole(source), _dask.normalizer(source)
     file = source if isinstance(source, LeadFile) else read(
         read_whole(source), sheet=sheet, mapping=mapping, encoding=encoding)
-    column = country_column or file.fields.get("country")
-    if column is not None and column not in file.frame.columns:
-        raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
-                         f"columns are {', '.join(map(str, file.frame.columns))}")
-    countries = None if column is None else file.frame[column]
-    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
-                    lambda cells: normalized(cells, region, countries))
-    phones, numbers = chosen.cells, chosen.numbers
-    numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
-    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
+    column = country_column_of(file, country_column)
     external = text(file.frame, file.fields.get("external_id"))
-    account = None if client is None else _account(client, campaign_id, numbers["phone_e164"],
-                                                    external)
-    checked = checks(file.frame, file.fields, phones, numbers, blocked, account)
+    accounts = None if client is None else AccountChecks(client, campaign_id,
+                                                         bool(external.notna().any()))
+    part = judged(file, column, region, blocked, accounts, normalized)
+    checked, numbers, chosen = part.checked, part.numbers, part.chosen
     duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
                               passes=checked.after == 0)
     verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
     hints, looks_like = region_hints(
         file.frame[chosen.columns[0]], numbers, _region(region),
-        lambda: hint_regions(region_counts(numbers, countries), _region(region)))
+        lambda: hint_regions(region_counts(numbers, part.countries), _region(region)))
     numbers["alt_phone"] = chosen.alt_phone
     result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,
@@ -136,6 +132,43 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         sources=_sources(chosen), looks_like=looks_like)
     result.check_names()
     return result
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A file's rows (or a chunk's) with their phones chosen and normalised and every
+    check but the request's duplicates run."""
+
+    chosen: Phones
+    numbers: pd.DataFrame
+    checked: Checked
+    countries: pd.Series | None
+
+
+def judged(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
+           accounts: AccountChecks | None, normalized: Normalized | None = None) -> Judged:
+    """Each row's phone (:func:`choose`, the country ``column``'s region for each), and
+    the checks before and after the request's duplicates."""
+    countries = None if column is None else file.frame[column]
+    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
+                    lambda cells: (normalized or _normalized)(cells, region, countries))
+    numbers = chosen.numbers
+    numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
+    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
+    external = text(file.frame, file.fields.get("external_id"))
+    account = None if accounts is None else accounts.of(numbers["phone_e164"], external)
+    checked = checks(file.frame, file.fields, chosen.cells, numbers, blocked, account)
+    return Judged(chosen, numbers, checked, countries)
+
+
+def country_column_of(file: LeadFile, country_column: str | None) -> str | None:
+    """The column of each row's country: ``country_column``, or the file's country
+    field; refused when the file has no such column."""
+    column = country_column or file.fields.get("country")
+    if column is not None and column not in file.frame.columns:
+        raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
+                         f"columns are {', '.join(map(str, file.frame.columns))}")
+    return column
 
 
 def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
@@ -217,33 +250,48 @@ def _skipped(client: Client | None, campaign_id: str | None) -> dict[str, str]:
     return skipped
 
 
-def _account(client: Client, campaign_id: str | None, e164: pd.Series,
-             external: pd.Series) -> Account:
-    """The campaign's phones, which of the file's ids this client uses here or in
-    another campaign, and which numbers are on the DNC list."""
-    phones: frozenset[str] = frozenset()
-    here: set[str] = set()
-    elsewhere: set[str] = set()
-    if campaign_id is not None:
-        has_ids = bool(external.notna().any())
-        leads = client.frames.leads(campaign_id=None if has_ids else campaign_id,
-                                    refresh="full")
-        phones = frozenset(leads.loc[leads["campaign_id"] == campaign_id, "phone"].dropna())
-        # The list shows every API client's ids without saying whose: the ids that
-        # match are asked again, scoped to this client as the service's rule is,
-        # up to MAX_ID_LOOKUPS (one request each); the rest are taken as this client's.
-        listed = leads.drop_duplicates("external_id").set_index("external_id")["campaign_id"]
-        asked = external[e164.notna() & ~e164.isin(phones) & external.isin(listed.index)]
-        for n, ident in enumerate(asked.unique().tolist()):
-            owner = listed[ident] if n >= MAX_ID_LOOKUPS else next(
-                (lead.campaign_id for lead in client.leads.list(external_id=ident, limit=1)),
-                None)
-            if owner is not None:
-                (here if owner == campaign_id else elsewhere).add(ident)
-    wanted = e164.dropna().unique().tolist()
-    screened = client.frames.dnc(wanted) if wanted else None
-    listed = frozenset() if screened is None else frozenset(
-        screened.loc[screened["listed"].fillna(False).astype(bool), "phone"])
-    return Account(phones, frozenset(here), frozenset(elsewhere), listed)
+class AccountChecks:
+    """What the checks that need the account compare a file's rows with, asked once for
+    the file (the campaign's leads) and per part of it (its ids, its numbers' DNC
+    entries), so that a file streamed in chunks asks what the whole file would."""
+
+    def __init__(self, client: Client, campaign_id: str | None, has_ids: bool) -> None:
+        self.client, self.campaign_id = client, campaign_id
+        self.phones: frozenset[str] = frozenset()
+        self.owners: dict[str, str | None] = {}  # an id asked about: the campaign that has it
+        self.listed = pd.Series(dtype=object)
+        if campaign_id is not None:
+            leads = client.frames.leads(campaign_id=None if has_ids else campaign_id,
+                                        refresh="full")
+            self.phones = frozenset(leads.loc[leads["campaign_id"] == campaign_id,
+                                              "phone"].dropna())
+            self.listed = leads.drop_duplicates("external_id").set_index(
+                "external_id")["campaign_id"]
+
+    def of(self, e164: pd.Series, external: pd.Series) -> Account:
+        """The campaign's phones, which of these rows' ids this client uses here or in
+        another campaign, and which of their numbers are on the DNC list."""
+        here: set[str] = set()
+        elsewhere: set[str] = set()
+        if self.campaign_id is not None:
+            # The list shows every API client's ids without saying whose: the ids that
+            # match are asked again, scoped to this client as the service's rule is, up
+            # to MAX_ID_LOOKUPS (one request each); the rest are taken as this client's.
+            asked = external[e164.notna() & ~e164.isin(self.phones)
+                             & external.isin(self.listed.index)]
+            for ident in asked.unique().tolist():
+                if ident not in self.owners:
+                    self.owners[ident] = self.listed[ident] if len(
+                        self.owners) >= MAX_ID_LOOKUPS else next(
+                        (lead.campaign_id for lead in self.client.leads.list(
+                            external_id=ident, limit=1)), None)
+                owner = self.owners[ident]
+                if owner is not None:
+                    (here if owner == self.campaign_id else elsewhere).add(ident)
+        wanted = e164.dropna().unique().tolist()
+        screened = self.client.frames.dnc(wanted) if wanted else None
+        listed = frozenset() if screened is None else frozenset(
+            screened.loc[screened["listed"].fillna(False).astype(bool), "phone"])
+        return Account(self.phones, frozenset(here), frozenset(elsewhere), listed)
 
 

@@ -1,0 +1,188 @@
+"""The request's duplicates of a file too large for memory, found on disk.
+
+A row repeats the first earlier row with its phone (or external id) that passes
+every other check (:mod:`._duplicates`). In a streamed file the rows before a
+chunk are gone, and a set of every number seen would grow with the file (20
+million numbers and the rows that hold them are 320 MB). So each eligible row's
+keys are appended to one of a few bucket files on disk, by key, as the chunks are
+read (:meth:`Keys.add`); once the file is read, each bucket, which holds every
+row of its keys, is judged in memory on its own, and the rows that repeat another
+are written, with the row they repeat, to files by row range, which the second
+reading of the chunks takes in order (:class:`Owners`). Memory holds one bucket
+or one range at a time, however long the file.
+
+Where both phones and ids repeat, a row's fate can hang on another's through
+either key, and the rows that share one are walked in file order together
+(:func:`walk`): that walk holds the rows that share a key, not every row.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from ._duplicates import after_first, walk
+
+BUCKET_BYTES = 32 << 20
+"""Bytes of the file whose rows' keys go to one bucket: a bucket of the mix holds about
+450,000 rows, judged in about 40 MB."""
+RANGE_ROWS = 1 << 20
+"""Rows whose repeats are kept in one file, read back together."""
+
+_RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
+_IDS = pa.schema([("row", pa.int64()), ("key", pa.large_string()), ("passes", pa.bool_())])
+_PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
+
+
+class Keys:
+    """The eligible rows' phones (and external ids) of a file, in buckets in ``folder``."""
+
+    def __init__(self, folder: Path, file_bytes: int, *, ids: bool) -> None:
+        self.folder = folder
+        self.buckets = max(1, -(-file_bytes // BUCKET_BYTES))
+        self.ids = ids
+        self.id_writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
+
+    def add(self, rows: np.ndarray, phones: np.ndarray, ids: pd.Series | None,
+            passes: np.ndarray) -> None:
+        """Append eligible rows (by number, ascending): their numbers as integers,
+        their external ids (missing: none), whether each passes the later checks."""
+        records = np.empty(len(rows), dtype=_RECORD)
+        records["row"], records["key"], records["passes"] = rows, phones, passes
+        where = phones % self.buckets
+        for bucket in np.unique(where).tolist():
+            with open(self._phones(bucket), "ab") as out:
+                records[where == bucket].tofile(out)
+        if ids is None or not self.ids:
+            return
+        held = ids.notna().to_numpy(dtype=bool)
+        if not held.any():
+            return
+        keys = ids[held].astype(object).to_numpy()
+        where = pd.util.hash_array(keys) % np.uint64(self.buckets)
+        table = pa.table({"row": rows[held], "key": pa.array(keys, pa.large_string()),
+                          "passes": passes[held]}, schema=_IDS)
+        for bucket in np.unique(where).tolist():
+            part = table.filter(pa.array(where == bucket))
+            if bucket not in self.id_writers:
+                self.id_writers[bucket] = pa.ipc.new_stream(str(self._ids(bucket)), _IDS)
+            self.id_writers[bucket].write_table(part)
+
+    def owners(self) -> Owners:
+        """Every row that repeats an earlier accepted row, found bucket by bucket."""
+        for writer in self.id_writers.values():
+            writer.close()
+        owners = Owners(self.folder)
+        ids_repeat = any(_repeats(self._id_bucket(n)["key"]) for n in self.id_writers)
+        if not ids_repeat:
+            for bucket in range(self.buckets):
+                owners.add(*_firsts(self._phone_bucket(bucket)))
+        elif not any(_repeats(self._phone_bucket(n)["key"]) for n in range(self.buckets)):
+            for bucket in self.id_writers:
+                owners.add(*_firsts(self._id_bucket(bucket)))
+        else:
+            owners.add(*self._walked())
+        return owners
+
+    def _walked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows that share a phone or an id with another, walked in file order: a key
+        no other row has stands in as a number of its own (or no id)."""
+        phone_rows = [_shared(self._phone_bucket(n)) for n in range(self.buckets)]
+        id_rows = [_shared(self._id_bucket(n)) for n in self.id_writers]
+        phones = pd.concat([part for part in phone_rows if len(part)]).set_index("row")
+        ids = pd.concat([part.assign(key=pd.factorize(part["key"])[0] + offset)
+                         for offset, part in zip(np.cumsum([0] + [len(p) for p in id_rows]),
+                                                 id_rows, strict=False) if len(part)]
+                        ).set_index("row")
+        rows = phones.index.union(ids.index)  # sorted: file order
+        phone = phones["key"].reindex(rows).to_numpy(dtype=np.float64)
+        own = np.where(np.isnan(phone), -(rows.to_numpy() + 2), np.nan_to_num(phone))
+        ident = ids["key"].reindex(rows).fillna(-1).to_numpy(dtype=np.int64)
+        passes = phones["passes"].reindex(rows).fillna(ids["passes"].reindex(rows)).to_numpy(
+            dtype=bool)
+        taker = walk(own.astype(np.int64), ident, passes)
+        numbers = rows.to_numpy()
+        repeat = taker >= 0
+        return numbers[repeat], numbers[taker[repeat]], passes[repeat]
+
+    def _phones(self, bucket: int) -> Path:
+        return self.folder / f"phones-{bucket}.bin"
+
+    def _ids(self, bucket: int) -> Path:
+        return self.folder / f"ids-{bucket}.arrow"
+
+    def _phone_bucket(self, bucket: int) -> pd.DataFrame:
+        path = self._phones(bucket)
+        records = np.fromfile(path, dtype=_RECORD) if path.exists() else np.empty(0, _RECORD)
+        return pd.DataFrame({name: records[name] for name in ("row", "key", "passes")})
+
+    def _id_bucket(self, bucket: int) -> pd.DataFrame:
+        with pa.ipc.open_stream(str(self._ids(bucket))) as reader:
+            table = reader.read_all()
+        return table.to_pandas(types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+
+
+def _repeats(keys: pd.Series) -> bool:
+    return bool(keys.duplicated().any())
+
+
+def _shared(bucket: pd.DataFrame) -> pd.DataFrame:
+    """The bucket's rows whose key another row also has."""
+    return bucket[bucket["key"].duplicated(keep=False)]
+
+
+def _firsts(bucket: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bucket's rows that repeat a passing row before them (one key), the rows they
+    repeat, and whether each passes the later checks."""
+    if bucket.empty:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, bool)
+    codes = pd.factorize(bucket["key"])[0]
+    passes = bucket["passes"].to_numpy(dtype=bool)
+    holder = after_first(codes, passes)
+    repeat = holder >= 0
+    rows = bucket["row"].to_numpy()
+    return rows[repeat], rows[holder[repeat]], passes[repeat]
+
+
+class Owners:
+    """The rows that repeat another, by row range, in ``folder``; and how many of them
+    pass every other check (each would have been accepted)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.passing = 0
+        self.loaded: dict[int, np.ndarray] = {}
+
+    def add(self, rows: np.ndarray, owners: np.ndarray, passes: np.ndarray) -> None:
+        """Keep ``rows``' ``owners``, each in its range's file."""
+        self.passing += int(passes.sum())
+        pairs = np.empty(len(rows), dtype=_PAIR)
+        pairs["row"], pairs["owner"] = rows, owners
+        where = rows // RANGE_ROWS
+        for part in np.unique(where).tolist():
+            with open(self.folder / f"owners-{part}.bin", "ab") as out:
+                pairs[where == part].tofile(out)
+
+    def of(self, rows: np.ndarray) -> np.ndarray:
+        """Per row number (ascending), the number of the row it repeats, or -1."""
+        found = np.full(len(rows), -1, dtype=np.int64)
+        if not len(rows):
+            return found
+        for part in range(int(rows[0]) // RANGE_ROWS, int(rows[-1]) // RANGE_ROWS + 1):
+            pairs = self._range(part)
+            at = np.searchsorted(pairs["row"], rows)
+            hit = at < len(pairs)
+            hit[hit] = pairs["row"][at[hit]] == rows[hit]
+            found[hit] = pairs["owner"][at[hit]]
+        return found
+
+    def _range(self, part: int) -> np.ndarray:
+        """A range's pairs, sorted by row; the ranges before it let go."""
+        if part not in self.loaded:
+            path = self.folder / f"owners-{part}.bin"
+            pairs = np.fromfile(path, dtype=_PAIR) if path.exists() else np.empty(0, _PAIR)
+            self.loaded = {part: np.sort(pairs, order="row")}
+        return self.loaded[part]
