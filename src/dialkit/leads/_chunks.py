@@ -78,8 +78,8 @@ class Streamed:
 
 def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
            encoding: str | None = None, limits: FileLimits | None = None,
-           rows: int = CHUNK_ROWS) -> Streamed:
-    """Open a lead CSV on disk to be read ``rows`` rows at a time.
+           rows: int | None = None) -> Streamed:
+    """Open a lead CSV on disk to be read ``rows`` rows (:data:`CHUNK_ROWS`) at a time.
 
     Raises:
         NotStreamable: The file is not a path to a UTF-8 text file (a workbook, a
@@ -112,7 +112,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
     file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)
     streamed = Streamed(file, iter(()), path)
-    streamed.chunks = _chunks(reader, columns, rows, streamed.blank_rows, name)
+    streamed.chunks = _chunks(reader, columns, rows or CHUNK_ROWS, streamed.blank_rows, name)
     return streamed
 
 

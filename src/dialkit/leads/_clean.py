@@ -12,6 +12,7 @@ list) run only with a ``client``; the result says which did not.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,10 @@ from ._workbook import unevaluated
 if TYPE_CHECKING:
     from ..client import Client
 
+Progress = Callable[[int, float], None]
+"""Told, after each chunk of a clean written to a file, the rows done and the seconds
+since the clean began."""
+
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
 
@@ -50,7 +55,10 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
           country_column: str | None = None, sheet: str | int | None = None,
           mapping: Mapping[str, str] | None = None, encoding: str | None = None,
           extension_field: str | None = EXTENSION_FIELD,
-          alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanResult:
+          alt_phone_field: str | None = ALT_PHONE_FIELD,
+          out: str | os.PathLike[str] | None = None,
+          rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
+          progress: Progress | None = None) -> Any:
     """Check every row of a lead file as the service will, before importing it.
 
     Args:
@@ -81,9 +89,22 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             second number in the phone cell, the other phone columns' numbers),
             ``None`` to leave them out.
 
+        out: Write every row with its verdict to this file (``.csv``, ``.parquet``,
+            or ``.xlsx``: the accepted rows, the rejected rows and the summary) as it
+            is judged, and hold none: a CSV on disk is read in chunks, in memory that
+            does not grow with the file (``docs/scale.md``). The file appears once
+            complete (written under a temporary name and renamed).
+        rejects: Write the rejected rows alone to this CSV file, likewise.
+        escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
+        progress: With ``out`` or ``rejects``: called after each chunk with the rows
+            done and the seconds since the clean began (:func:`dialkit.leads.progress_bar`
+            draws a bar).
+
     Returns:
         A :class:`CleanResult`: one row per input row with its ``status``,
         ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
+        With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
+        the counts and the paths written, the rows in the files only.
 
     Raises:
         CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
@@ -101,6 +122,15 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         0  accepted           None  None    2
         1   invalid  invalid_phone  None    1
     """
+    if out is not None or rejects is not None:
+        from ._stream import clean_to
+
+        return clean_to(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
+                        progress=progress, region=region, client=client,
+                        campaign_id=campaign_id, blocked_countries=blocked_countries,
+                        country_column=country_column, sheet=sheet, mapping=mapping,
+                        encoding=encoding, extension_field=extension_field,
+                        alt_phone_field=alt_phone_field)
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
@@ -120,14 +150,14 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
                               passes=checked.after == 0)
     verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
     hints, looks_like = region_hints(
-        file.frame[chosen.columns[0]], numbers, _region(region),
-        lambda: hint_regions(region_counts(numbers, part.countries), _region(region)))
+        file.frame[chosen.columns[0]], numbers, region_code(region),
+        lambda: hint_regions(region_counts(numbers, part.countries), region_code(region)))
     numbers["alt_phone"] = chosen.alt_phone
     result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,
-        blocked_countries=tuple(sorted(blocked)), skipped=_skipped(client, campaign_id),
-        extension_field=_field_name("extension_field", extension_field),
-        alt_phone_field=_field_name("alt_phone_field", alt_phone_field),
+        blocked_countries=tuple(sorted(blocked)), skipped=skipped_checks(client, campaign_id),
+        extension_field=field_name("extension_field", extension_field),
+        alt_phone_field=field_name("alt_phone_field", alt_phone_field),
         hints=hints, duplicate_of=duplicate_of,
         sources=_sources(chosen), looks_like=looks_like)
     result.check_names()
@@ -202,11 +232,11 @@ checks that need all rows (duplicates in the file, the DNC screen, hints by the 
 regions) run on the whole file once its numbers are back."""
 
 
-def _region(region: str) -> str:
+def region_code(region: str) -> str:
     return region_of(region) or region
 
 
-def _field_name(option: str, name: str | None) -> str | None:
+def field_name(option: str, name: str | None) -> str | None:
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"{option}={name!r}: pass the custom field's name, or None to leave "
                          "it out")
@@ -239,7 +269,7 @@ def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Se
     return flags
 
 
-def _skipped(client: Client | None, campaign_id: str | None) -> dict[str, str]:
+def skipped_checks(client: Client | None, campaign_id: str | None) -> dict[str, str]:
     """The checks that did not run, each with what would run it."""
     skipped = {}
     if client is None or campaign_id is None:

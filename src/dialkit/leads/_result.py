@@ -197,16 +197,11 @@ class CleanResult:
             write_csv(frame, text, escape_formulas=escape_formulas)
             return text.getvalue().decode()
         with open(path, "wb") as out:
-            if bom if bom is not None else self._had_bom():
+            if bom if bom is not None else had_bom(self.file.encoding):
                 out.write(codecs.BOM_UTF8)
             write_csv(frame, out, escape_formulas=escape_formulas)
         return None
 
-    def _had_bom(self) -> bool:
-        """Whether the file was read with a byte order mark (as Excel writes UTF-8 for
-        text beyond ASCII, and needs to read it back so)."""
-        encoding = (self.file.encoding or "").lower().replace("_", "-")
-        return encoding in _BOM_ENCODINGS
 
     def to_excel(self, path: str | os.PathLike[str]) -> None:
         """An Excel workbook: the accepted rows, the rejected rows and the summary,
@@ -215,7 +210,7 @@ class CleanResult:
         with excel_writer(path) as book:
             for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
                                ("summary", self.summary)):
-                _as_text(part).to_excel(book, sheet_name=name, index=False)
+                as_text(part).to_excel(book, sheet_name=name, index=False)
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows == "all":
@@ -248,6 +243,12 @@ def write_csv(frame: pd.DataFrame, out: IO[bytes], *, escape_formulas: bool) -> 
     sink = CsvSink(out, escape_formulas=escape_formulas)
     sink.write(frame)
     sink.close()
+
+
+def had_bom(encoding: str | None) -> bool:
+    """Whether a file was read with a byte order mark (as Excel writes UTF-8 for text
+    beyond ASCII, and needs to read it back so): its cleaned CSV starts with one."""
+    return (encoding or "").lower().replace("_", "-") in _BOM_ENCODINGS
 
 
 def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -334,7 +335,7 @@ def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> p
     return spread if hints is None else pc.coalesce(spread, found)
 
 
-def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
+def as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Every cell as text (a string cell in a workbook), empty ones empty: the row
     number too, so every cell of the cleaned workbook is text."""
     return frame.astype(object).map(lambda v: None if v is None or v is pd.NA or (

@@ -37,7 +37,7 @@ NO_FORMULAS = ("phone_e164", "country")
 :func:`normalize` writes them."""
 
 
-def _schema(table: pa.Table) -> pa.Schema:
+def common_schema(table: pa.Table) -> pa.Schema:
     """A part's schema as every part's: text as ``large_string`` (a column empty in the
     first part is ``null`` to Arrow), no pandas metadata."""
     return pa.schema([pa.field(f.name, pa.large_string() if f.type in (
@@ -76,7 +76,7 @@ class CsvSink:
     def _table(self, table: pa.Table) -> None:
         if self.writer is None:
             options = pacsv.WriteOptions(quoting_style="needed", batch_size=CSV_BATCH_ROWS)
-            self.schema = _schema(table)
+            self.schema = common_schema(table)
             self.writer = pacsv.CSVWriter(self.out, self.schema, write_options=options)
         self.writer.write_table(table.cast(self.schema))
 
@@ -109,7 +109,7 @@ class ParquetSink:
 
         table = pa.Table.from_pandas(frame, preserve_index=False)
         if self.writer is None:
-            self.schema = _schema(table)
+            self.schema = common_schema(table)
             self.writer = pq.ParquetWriter(self.path, self.schema)
         self.writer.write_table(table.cast(self.schema))
 

@@ -1,0 +1,442 @@
+"""A lead file of any size cleaned in the memory of one chunk: ``clean(path, out=...)``.
+
+The file is read twice over, a chunk at a time (:mod:`._chunks`). The first
+reading normalises each chunk's phones and runs every check but the request's
+duplicates (:func:`judged`, as a file read whole has them), keeps the chunk's
+columns in a spill file on disk, its eligible rows' keys in buckets
+(:mod:`._spill`), and counts what the whole file's answers need: the regions
+(for the hints), the columns that gave the phones. Then the duplicates are found
+bucket by bucket, and the second reading, of the spill, finishes each chunk's
+verdicts and hints and writes its rows to the outputs. The output is the file a
+clean of the whole file in memory writes, byte for byte, and is written under a
+temporary name and renamed once complete: a clean stopped half way leaves no file
+that looks whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import html
+import os
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .._places._blocked import blocked_regions
+from ._campaign import check_campaign
+from ._cells import CHUNK_ROWS
+from ._chunks import NotStreamable, Streamed, stream
+from ._clean import (
+    AccountChecks,
+    Progress,
+    country_column_of,
+    field_name,
+    judged,
+    region_code,
+    skipped_checks,
+)
+from ._custom import CustomFields, frame_column, phone_columns
+from ._duplicates import phone_numbers
+from ._hints import hint_regions, region_counts, region_hints
+from ._result import (
+    ALT_PHONE_FIELD,
+    EXTENSION_FIELD,
+    CleanResult,
+    as_text,
+    counts_html,
+    had_bom,
+    notes_of,
+    numbered,
+    row_hints,
+)
+from ._result import judged as with_verdicts
+from ._sinks import EXCEL_ROWS, CsvSink, ParquetSink, XlsxSink, common_schema
+from ._spill import Keys, Owners
+from ._verdicts import VERDICTS, Checked, text, verdict_frame
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+OUTPUTS = (".csv", ".parquet", ".xlsx")
+"""What a cleaned file can be written as."""
+
+_INTERNAL = ("__reason", "__before", "__after")
+"""Columns the spill holds besides a cleaned frame's: normalize's reason (for the
+hints) and the codes of the checks before and after the duplicates."""
+
+@dataclass(frozen=True)
+class CleanedFile:
+    """What a clean written to a file answers: the counts, the summary and the notes,
+    and where the rows went (the rows themselves are in the file, not in memory).
+
+    Attributes:
+        name: The lead file's name.
+        rows: Rows read (blank rows skipped).
+        summary: Rows by ``status``, ``reason`` and ``field``, as :attr:`CleanResult.summary`.
+        notes: What the verdicts do not show, as :attr:`CleanResult.notes`.
+        skipped: Checks that did not run, each with what would run it.
+        out: The file every row went to, with its verdict (``None``: none asked).
+        rejects: The file the rejected rows went to (``None``: none asked).
+    """
+
+    name: str
+    rows: int
+    summary: pd.DataFrame = field(repr=False)
+    notes: tuple[str, ...] = field(repr=False)
+    skipped: dict[str, str] = field(repr=False)
+    out: Path | None = None
+    rejects: Path | None = None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Rows by ``status``."""
+        counts: Counter[str] = Counter()
+        for status, rows in zip(self.summary["status"], self.summary["rows"], strict=True):
+            counts[status] += int(rows)
+        return dict(counts)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
+        written = f" → {self.out}" if self.out is not None else ""
+        return f"<CleanedFile {self.name}: {self.rows:,} rows: {shown}{written}>"
+
+    def _repr_html_(self) -> str:
+        accepted = self.counts.get("accepted", 0)
+        title = html.escape(f"{self.name}: {self.rows:,} rows, {accepted:,} accepted, "
+                            f"{self.rows - accepted:,} rejected")
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
+        return f"<div><strong>{title}</strong>{counts_html(self.summary)}<ul>{notes}</ul></div>"
+
+
+def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
+             rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
+             bom: bool | None = None, progress: Progress | None = None,
+             region: str = "US", client: Client | None = None, campaign_id: str | None = None,
+             blocked_countries: Any = (), country_column: str | None = None,
+             sheet: str | int | None = None, mapping: Any = None, encoding: str | None = None,
+             extension_field: str | None = EXTENSION_FIELD,
+             alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanedFile:
+    """:func:`clean` with the rows written to ``out`` (``.csv``, ``.parquet`` or ``.xlsx``)
+    and the rejected ones to ``rejects`` (CSV) as they are judged, not held: a CSV on
+    disk is read in chunks, anything else (a workbook, a frame, a file in another
+    encoding) read whole and written the same way."""
+    outputs = _outputs(out, rejects)
+    options = {"region": region, "client": client, "campaign_id": campaign_id,
+               "blocked_countries": blocked_countries, "country_column": country_column,
+               "extension_field": extension_field, "alt_phone_field": alt_phone_field}
+    blocked = frozenset(blocked_regions(blocked_countries))
+    if client is not None and campaign_id is not None:
+        check_campaign(client, campaign_id)
+    field_name("extension_field", extension_field)
+    field_name("alt_phone_field", alt_phone_field)
+    try:
+        streamed = stream(source, mapping=mapping, encoding=encoding) if sheet is None else None
+    except NotStreamable:
+        streamed = None
+    began = time.perf_counter()
+    if streamed is not None:
+        with tempfile.TemporaryDirectory(prefix="dialkit-clean-") as folder:
+            try:
+                return _Run(streamed, Path(folder), blocked, options, progress, began).write(
+                    outputs, escape_formulas, bom)
+            except NotStreamable:  # found half way: another encoding, say
+                pass
+    from ._clean import clean  # the whole file in memory, as clean() without out=
+
+    result = clean(source, sheet=sheet, mapping=mapping, encoding=encoding, **options)
+    with _written(outputs) as partial:
+        _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
+    if progress is not None:
+        progress(len(result.frame), time.perf_counter() - began)
+    return CleanedFile(result.file.name, len(result.frame), result.summary, result.notes,
+                       dict(result.skipped), *outputs)
+
+
+def _outputs(out: Any, rejects: Any) -> tuple[Path | None, Path | None]:
+    """The output paths, each checked for a kind this can write."""
+    out = None if out is None else Path(out)
+    rejects = None if rejects is None else Path(rejects)
+    if out is not None and out.suffix.lower() not in OUTPUTS:
+        raise ValueError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
+    if rejects is not None and rejects.suffix.lower() != ".csv":
+        raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
+    return out, rejects
+
+
+def _kind(outputs: tuple[Path | None, Path | None]) -> str:
+    return "" if outputs[0] is None else outputs[0].suffix.lower()
+
+
+@contextlib.contextmanager
+def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | None]]:
+    """Temporary files beside each output, renamed to it once every row is written;
+    removed, and the outputs left as they were, if the clean stops."""
+    partial: list[Path | None] = []
+    try:
+        for path in outputs:
+            if path is None:
+                partial.append(None)
+                continue
+            handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial",
+                                            dir=path.parent)
+            os.close(handle)
+            partial.append(Path(name))
+        yield partial
+        for written, path in zip(partial, outputs, strict=True):
+            if written is not None and path is not None:
+                os.replace(written, path)
+    finally:
+        for written in partial:
+            if written is not None:
+                written.unlink(missing_ok=True)
+
+
+class _Sinks:
+    """The outputs a clean writes, each chunk's rows in turn."""
+
+    def __init__(self, partial: list[Path | None], kind: str, escape_formulas: bool,
+                 bom: bool) -> None:
+        self.files: list[IO[bytes]] = []
+        self.csv: CsvSink | None = None
+        self.rejects: CsvSink | None = None
+        self.parquet: ParquetSink | None = None
+        self.xlsx: XlsxSink | None = None
+        out, rejects = partial
+        if out is not None and kind == ".csv":
+            self.csv = CsvSink(self._open(out, bom), escape_formulas=escape_formulas)
+        elif out is not None and kind == ".parquet":
+            self.parquet = ParquetSink(out)
+        elif out is not None:
+            self.xlsx = XlsxSink(out)
+        if rejects is not None:
+            self.rejects = CsvSink(self._open(rejects, bom), escape_formulas=escape_formulas)
+
+    def _open(self, path: Path, bom: bool) -> IO[bytes]:
+        opened = open(path, "wb")  # noqa: SIM115 (closed in close())
+        self.files.append(opened)
+        if bom:
+            opened.write(b"\xef\xbb\xbf")
+        return opened
+
+    def write(self, frame: pd.DataFrame) -> None:
+        accepted = (frame["status"] == "accepted").to_numpy(dtype=bool)
+        if self.csv is not None:
+            self.csv.write(frame)
+        if self.parquet is not None:
+            self.parquet.write(frame)
+        if self.xlsx is not None:
+            self.xlsx.write("accepted", as_text(frame[accepted]))
+            self.xlsx.write("rejected", as_text(frame[~accepted]))
+        if self.rejects is not None:
+            self.rejects.write(frame[~accepted])
+
+    def close(self, summary: pd.DataFrame) -> None:
+        if self.xlsx is not None:
+            self.xlsx.write("summary", as_text(summary))
+        for sink in (self.csv, self.parquet, self.xlsx, self.rejects):
+            if sink is not None:
+                sink.close()
+        for opened in self.files:
+            opened.close()
+
+
+def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
+                 escape_formulas: bool, bom: bool | None) -> None:
+    """A clean of a whole file written as a streamed one's chunks are."""
+    sinks = _Sinks(partial, kind, escape_formulas,
+                   had_bom(result.file.encoding) if bom is None else bom)
+    sinks.write(result.frame)
+    sinks.close(result.summary)
+
+
+@dataclass
+class _Counted:
+    """What the whole file's answers need, counted chunk by chunk."""
+
+    rows: int = 0
+    passing: int = 0
+    regions: Counter[str] = field(default_factory=Counter)
+    sources: np.ndarray | None = None
+    held: dict[str, bool] = field(default_factory=lambda: {"extension": False,
+                                                            "alt_phone": False})
+    verdicts: np.ndarray = field(default_factory=lambda: np.zeros(len(VERDICTS), np.int64))
+    first: np.ndarray = field(default_factory=lambda: np.full(len(VERDICTS), np.iinfo(
+        np.int64).max))
+    sent: dict[str, list[int]] = field(default_factory=dict)
+    looks_like: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> pd.DataFrame:
+        """Rows by verdict, most frequent first, then in order of first appearance, as
+        :func:`count_rows` has them."""
+        present = sorted(np.flatnonzero(self.verdicts).tolist(),
+                         key=lambda code: (-self.verdicts[code], self.first[code]))
+        table = pd.DataFrame({"status": [VERDICTS[code][0] for code in present],
+                              "reason": [VERDICTS[code][1] for code in present],
+                              "field": [VERDICTS[code][2] for code in present],
+                              "rows": [int(self.verdicts[code]) for code in present]},
+                             dtype=object)
+        return table.where(table.notna(), None)
+
+
+class _Run:
+    """One streamed clean: the first reading, the duplicates, the second reading."""
+
+    def __init__(self, streamed: Streamed, folder: Path, blocked: frozenset[str],
+                 options: dict[str, Any], progress: Progress | None, began: float) -> None:
+        self.streamed, self.folder, self.blocked = streamed, folder, blocked
+        self.options, self.progress, self.began = options, progress, began
+        self.file = streamed.file
+        self.region = options["region"]
+        self.column = country_column_of(self.file, options["country_column"])
+        self.counted = _Counted()
+        self.custom = CustomFields(self.file, options["extension_field"],
+                                   options["alt_phone_field"])
+        self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
+
+    def write(self, outputs: tuple[Path | None, Path | None], escape_formulas: bool,
+              bom: bool | None) -> CleanedFile:
+        spill = self.folder / "rows.arrow"
+        keys = Keys(self.folder, os.path.getsize(self.streamed.path),
+                    ids="external_id" in self.file.fields)
+        self._first_reading(spill, keys)
+        file = self.streamed.finished()
+        self.custom.check(self.counted.held)
+        owners = keys.owners()
+        self._fits(outputs[0], owners)
+        regions = hint_regions(self.counted.regions, region_code(self.region))
+        with _written(outputs) as partial:
+            sinks = _Sinks(partial, _kind(outputs), escape_formulas,
+                           had_bom(file.encoding) if bom is None else bom)
+            try:
+                self._second_reading(spill, owners, regions, sinks)
+            finally:
+                sinks.close(self.counted.summary())
+        sources = {} if len(self.columns) == 1 else dict(zip(
+            self.columns, (int(n) for n in self.counted.sources), strict=True))
+        sent = self.custom.said({k: (v[0], v[1]) for k, v in self.counted.sent.items()}) if any(
+            self.counted.held.values()) else None
+        looks_like = dict(self.counted.looks_like.most_common())
+        notes = notes_of(file, sources, sent, looks_like)
+        return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
+                           skipped_checks(self.options["client"], self.options["campaign_id"]),
+                           *outputs)
+
+    def _first_reading(self, spill: Path, keys: Keys) -> None:
+        """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
+        client, campaign_id = self.options["client"], self.options["campaign_id"]
+        accounts = None if client is None else AccountChecks(
+            client, campaign_id, "external_id" in self.file.fields)
+        writer = None
+        try:
+            for frame in self.streamed.chunks:
+                chunk = dataclasses.replace(self.file, frame=frame)
+                part = judged(chunk, self.column, self.region, self.blocked, accounts)
+                numbers, checked = part.numbers, part.checked
+                numbers["alt_phone"] = part.chosen.alt_phone
+                self._count(part, numbers, checked)
+                eligible = checked.before == 0
+                external = text(frame, self.file.fields.get("external_id"))
+                keys.add((frame.index + 1).to_numpy()[eligible],
+                         phone_numbers(numbers["phone_e164"])[eligible],
+                         external[eligible], (checked.after == 0)[eligible])
+                spilled = numbered(frame, numbers).assign(
+                    __reason=numbers["reason"], __before=checked.before,
+                    __after=checked.after)
+                table = pa.Table.from_pandas(spilled, preserve_index=False)
+                if writer is None:
+                    schema = common_schema(table)
+                    writer = pa.ipc.new_stream(str(spill), schema)
+                writer.write_table(table.cast(schema))
+        finally:
+            if writer is not None:
+                writer.close()
+
+    def _count(self, part: Any, numbers: pd.DataFrame, checked: Checked) -> None:
+        counted = self.counted
+        counted.rows += len(numbers)
+        counted.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
+        counted.regions.update(region_counts(numbers, part.countries))
+        valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
+        found = np.bincount(part.chosen.source[valid], minlength=len(self.columns))
+        counted.sources = found if counted.sources is None else counted.sources + found
+        for column in counted.held:
+            counted.held[column] |= bool(numbers[column].notna().any())
+
+    def _fits(self, out: Path | None, owners: Owners) -> None:
+        """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
+        if out is None or out.suffix.lower() != ".xlsx":
+            return
+        accepted = self.counted.passing - owners.passing
+        largest = max(accepted, self.counted.rows - accepted)
+        if largest >= EXCEL_ROWS:
+            raise ValueError(
+                f"{self.file.name}: {largest:,} rows would go on one sheet of {out.name}, "
+                f"and an Excel sheet holds {EXCEL_ROWS - 1:,} below its header: write a "
+                ".csv or .parquet file instead")
+
+    def _second_reading(self, spill: Path, owners: Owners, regions: list[str],
+                        sinks: _Sinks) -> None:
+        """Each chunk's verdicts and hints finished and written, in file order."""
+        done = 0
+        with pa.ipc.open_stream(str(spill)) as reader:
+            for table in _tables(reader):
+                frame = table.to_pandas(
+                    types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+                frame.index = pd.Index(frame["row"].to_numpy() - 1)
+                frame = self._finished(frame, owners, regions, done)
+                sinks.write(frame)
+                done += len(frame)
+                if self.progress is not None:
+                    self.progress(done, time.perf_counter() - self.began)
+
+    def _finished(self, spilled: pd.DataFrame, owners: Owners, regions: list[str],
+                  done: int) -> pd.DataFrame:
+        """A chunk's cleaned rows: its verdicts (the duplicates found), its hints."""
+        rows = spilled["row"].to_numpy()
+        owner = owners.of(rows)
+        checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
+        codes = checked.final(owner >= 0)
+        numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
+        hints, looks_like = region_hints(spilled[frame_column(self.columns[0])], numbers,
+                                         region_code(self.region), lambda: regions)
+        base = spilled.drop(columns=list(_INTERNAL))
+        frame = with_verdicts(base, verdict_frame(codes, base.index),
+                              row_hints(hints, owner, len(base)))
+        self._tally(frame, codes, done, looks_like)
+        return frame
+
+    def _tally(self, frame: pd.DataFrame, codes: np.ndarray, done: int,
+               looks_like: dict[str, int]) -> None:
+        counted = self.counted
+        counted.verdicts += np.bincount(codes, minlength=len(VERDICTS))
+        present, first = np.unique(codes, return_index=True)
+        counted.first[present] = np.minimum(counted.first[present], first + done)
+        counted.looks_like.update(looks_like)
+        if any(counted.held.values()):
+            for name, (sent, no_room) in self.custom.counted(frame, accepted_only=True).items():
+                total = counted.sent.setdefault(name, [0, 0])
+                total[0] += sent
+                total[1] += no_room
+
+
+def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
+    """The spill's batches joined into tables of :data:`CHUNK_ROWS` rows or so."""
+    batches: list[pa.RecordBatch] = []
+    held = 0
+    for batch in reader:
+        batches.append(batch)
+        held += batch.num_rows
+        if held >= CHUNK_ROWS:
+            yield pa.Table.from_batches(batches)
+            batches, held = [], 0
+    if batches:
+        yield pa.Table.from_batches(batches)
