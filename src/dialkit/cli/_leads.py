@@ -6,23 +6,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
-from dialkit.leads import CampaignError, LeadFileError, clean
-
-if TYPE_CHECKING:
-    from dialkit.leads import CleanResult
+from dialkit.leads import CampaignError, LeadFileError
+from dialkit.leads._progress import progress_line
+from dialkit.leads._stream import clean_to
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
                "or a country column": "or --country-column COLUMN",
                "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
-               "or None to leave them out": "or '' to leave them out"}
+               "or None to leave them out": "or '' to leave them out",
+               "out=": "--out", "rejects=": "--rejects"}
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
@@ -44,7 +44,8 @@ Sheet = Annotated[str | None, typer.Option(metavar="SHEET", help=(
 Encoding = Annotated[str | None, typer.Option(metavar="ENCODING", help=(
     "The text encoding; default detected."))]
 Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
-    "Write every row with its verdict: .csv, or .xlsx (accepted, rejected, summary)."))]
+    "Write every row with its verdict: .csv, .parquet, or .xlsx (accepted, rejected, "
+    "summary)."))]
 Rejects = Annotated[Path | None, typer.Option(metavar="PATH", help=(
     "Write the rejected rows alone as CSV."))]
 ExtensionField = Annotated[str, typer.Option(metavar="NAME", help=(
@@ -75,20 +76,26 @@ def clean_command(
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        if campaign is None:
-            result = clean(source, **options)
-        else:
-            from dialkit.client import Client  # the account's checks only: httpx when asked
+        line = progress_line()
+        options.update(escape_formulas=not raw_csv, progress=line)
+        try:
+            if campaign is None:
+                result = clean_to(source, out=out, rejects=rejects, **options)
+            else:
+                from dialkit.client import Client  # the account's checks: httpx when asked
 
-            with Client() as client:
-                result = clean(source, client=client, campaign_id=campaign, **options)
-        _write(result, out, rejects, escape_formulas=not raw_csv)
+                with Client() as client:
+                    result = clean_to(source, out=out, rejects=rejects, client=client,
+                                      campaign_id=campaign, **options)
+        finally:
+            if line is not None:
+                line.close()
     if printed(result.summary, as_json=as_json, as_csv=as_csv):
         _notes(result.notes, CLEAN_FLAGS, err=True)
         return
     accepted = result.counts.get("accepted", 0)
-    typer.echo(f"{source}: {len(result.frame)} rows, {accepted} accepted, "
-               f"{len(result.frame) - accepted} rejected")
+    typer.echo(f"{source}: {result.rows} rows, {accepted} accepted, "
+               f"{result.rows - accepted} rejected")
     typer.echo(result.summary.fillna("").to_string(index=False))
     _notes(result.notes, CLEAN_FLAGS)
     if result.skipped:
@@ -181,16 +188,3 @@ def _options(region: str, country_column: str | None, mapping: list[str] | None,
             "blocked_countries": blocked,
             "sheet": int(sheet) if sheet is not None and sheet.isdigit() else sheet,
             "encoding": encoding}
-
-
-def _write(result: CleanResult, out: Path | None, rejects: Path | None, *,
-           escape_formulas: bool) -> None:
-    if out is not None:
-        if out.suffix.lower() == ".xlsx":
-            result.to_excel(out)
-        elif out.suffix.lower() == ".csv":
-            result.to_csv(out, escape_formulas=escape_formulas)
-        else:
-            raise ValueError(f"--out {out}: name a .csv or .xlsx file")
-    if rejects is not None:
-        result.to_csv(rejects, rows="rejected", escape_formulas=escape_formulas)

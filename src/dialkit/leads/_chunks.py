@@ -129,6 +129,7 @@ def _chunks(reader: _Reader, columns: list[str], rows: int, blank_rows: list[int
         held += len(frame)
         if len(frame):
             yield frame
+        del frame  # not held while the next chunk is read
     if not held:
         raise LeadFileError(f"{name}: the file has a header but no rows"
                             f"{f' ({len(blank_rows)} blank)' if blank_rows else ''}")
@@ -176,10 +177,10 @@ class _Reader:
             batches.append(batch)
             held += batch.num_rows
             if held >= rows:
-                frame = self._frame(batches, done)
+                batches, held, frame = [], 0, self._frame(batches, done)
                 done += len(frame)
-                batches, held = [], 0
                 yield frame
+                del frame  # not held while the next chunk is read
         if batches or self.mended:
             yield self._frame(batches, done, last=True)
 

@@ -58,7 +58,7 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
           alt_phone_field: str | None = ALT_PHONE_FIELD,
           out: str | os.PathLike[str] | None = None,
           rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-          progress: Progress | None = None) -> Any:
+          progress: Progress | bool | None = None) -> Any:
     """Check every row of a lead file as the service will, before importing it.
 
     Args:
@@ -96,9 +96,10 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             complete (written under a temporary name and renamed).
         rejects: Write the rejected rows alone to this CSV file, likewise.
         escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
-        progress: With ``out`` or ``rejects``: called after each chunk with the rows
-            done and the seconds since the clean began (:func:`dialkit.leads.progress_bar`
-            draws a bar).
+        progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
+            rows per second as the clean goes (in a notebook's output, else on a
+            terminal's standard error), or a function called after each chunk with the
+            rows done and the seconds since the clean began.
 
     Returns:
         A :class:`CleanResult`: one row per input row with its ``status``,
@@ -125,8 +126,12 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     if out is not None or rejects is not None:
         from ._stream import clean_to
 
+        if progress is True:
+            from ._progress import progress_bar
+
+            progress = progress_bar()
         return clean_to(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
-                        progress=progress, region=region, client=client,
+                        progress=progress or None, region=region, client=client,
                         campaign_id=campaign_id, blocked_countries=blocked_countries,
                         country_column=country_column, sheet=sheet, mapping=mapping,
                         encoding=encoding, extension_field=extension_field,

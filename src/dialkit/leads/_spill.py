@@ -32,6 +32,9 @@ BUCKET_BYTES = 32 << 20
 RANGE_ROWS = 1 << 20
 """Rows whose repeats are kept in one file, read back together."""
 
+HASHED_ROWS = 1 << 16
+"""External ids hashed at a time (each a Python string while it is hashed)."""
+
 _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
 _IDS = pa.schema([("row", pa.int64()), ("key", pa.large_string()), ("passes", pa.bool_())])
 _PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
@@ -61,8 +64,10 @@ class Keys:
         held = ids.notna().to_numpy(dtype=bool)
         if not held.any():
             return
-        keys = ids[held].astype(object).to_numpy()
-        where = pd.util.hash_array(keys) % np.uint64(self.buckets)
+        keys = ids[held]
+        where = np.concatenate([  # as Python strings a slice at a time: no 500,000 at once
+            pd.util.hash_array(keys.iloc[at:at + HASHED_ROWS].to_numpy(dtype=object))
+            for at in range(0, len(keys), HASHED_ROWS)]) % np.uint64(self.buckets)
         table = pa.table({"row": rows[held], "key": pa.array(keys, pa.large_string()),
                           "passes": passes[held]}, schema=_IDS)
         for bucket in np.unique(where).tolist():

@@ -335,30 +335,31 @@ class _Run:
         client, campaign_id = self.options["client"], self.options["campaign_id"]
         accounts = None if client is None else AccountChecks(
             client, campaign_id, "external_id" in self.file.fields)
-        writer = None
+        spilled = _Spill(spill)
         try:
             for frame in self.streamed.chunks:
-                chunk = dataclasses.replace(self.file, frame=frame)
-                part = judged(chunk, self.column, self.region, self.blocked, accounts)
-                numbers, checked = part.numbers, part.checked
-                numbers["alt_phone"] = part.chosen.alt_phone
-                self._count(part, numbers, checked)
-                eligible = checked.before == 0
-                external = text(frame, self.file.fields.get("external_id"))
-                keys.add((frame.index + 1).to_numpy()[eligible],
-                         phone_numbers(numbers["phone_e164"])[eligible],
-                         external[eligible], (checked.after == 0)[eligible])
-                spilled = numbered(frame, numbers).assign(
-                    __reason=numbers["reason"], __before=checked.before,
-                    __after=checked.after)
-                table = pa.Table.from_pandas(spilled, preserve_index=False)
-                if writer is None:
-                    schema = common_schema(table)
-                    writer = pa.ipc.new_stream(str(spill), schema)
-                writer.write_table(table.cast(schema))
+                spilled.write(self._judged(frame, accounts, keys))
+                del frame  # not held while the next chunk is read
         finally:
-            if writer is not None:
-                writer.close()
+            spilled.close()
+
+    def _judged(self, frame: pd.DataFrame, accounts: AccountChecks | None,
+                keys: Keys) -> pd.DataFrame:
+        """A chunk's rows numbered, their numbers normalised, their checks run (but the
+        duplicates); their keys added to ``keys``."""
+        part = judged(dataclasses.replace(self.file, frame=frame), self.column, self.region,
+                      self.blocked, accounts)
+        numbers, checked = part.numbers, part.checked
+        numbers["alt_phone"] = part.chosen.alt_phone
+        self._count(part, numbers, checked)
+        eligible = checked.before == 0
+        external = text(frame, self.file.fields.get("external_id"))
+        keys.add((frame.index + 1).to_numpy()[eligible],
+                 phone_numbers(numbers["phone_e164"])[eligible], external[eligible],
+                 (checked.after == 0)[eligible])
+        return numbered(frame, numbers).assign(__reason=numbers["reason"],
+                                               __before=checked.before,
+                                               __after=checked.after)
 
     def _count(self, part: Any, numbers: pd.DataFrame, checked: Checked) -> None:
         counted = self.counted
@@ -391,10 +392,12 @@ class _Run:
             for table in _tables(reader):
                 frame = table.to_pandas(
                     types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+                del table
                 frame.index = pd.Index(frame["row"].to_numpy() - 1)
                 frame = self._finished(frame, owners, regions, done)
                 sinks.write(frame)
                 done += len(frame)
+                del frame  # not held while the next chunk is read
                 if self.progress is not None:
                     self.progress(done, time.perf_counter() - self.began)
 
@@ -428,6 +431,26 @@ class _Run:
                 total[1] += no_room
 
 
+class _Spill:
+    """The chunks' judged rows, in an Arrow stream on disk, in file order."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.writer: pa.ipc.RecordBatchStreamWriter | None = None
+        self.schema: pa.Schema | None = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if self.writer is None:
+            self.schema = common_schema(table)
+            self.writer = pa.ipc.new_stream(str(self.path), self.schema)
+        self.writer.write_table(table.cast(self.schema))
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
 def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
     """The spill's batches joined into tables of :data:`CHUNK_ROWS` rows or so."""
     batches: list[pa.RecordBatch] = []
@@ -436,7 +459,8 @@ def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
         batches.append(batch)
         held += batch.num_rows
         if held >= CHUNK_ROWS:
-            yield pa.Table.from_batches(batches)
-            batches, held = [], 0
+            table, batches, held = pa.Table.from_batches(batches), [], 0
+            yield table
+            del table  # not held while the next is read
     if batches:
         yield pa.Table.from_batches(batches)
