@@ -332,7 +332,6 @@ def test_a_clean_reads_as_counts_in_a_notebook() -> None:
 def test_the_email_rule_knows_every_space_python_does() -> None:
     """The email rule's spaces are listed for RE2 (finding them at import took 0.13 s of
     every clean): the list is what the service's ``\\s`` matches in this Python."""
-    from dialkit.leads import _clean
 
     every = "".join(map(chr, range(0x110000)))
     assert [ord(c) for c in re.findall(r"\s", every)] == list(_verdicts.SPACES)

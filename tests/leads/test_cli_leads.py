@@ -53,7 +53,7 @@ def test_clean_writes_a_workbook(tmp_path: Path) -> None:
     (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--map", "phone"],
      "--map 'phone': write FIELD=COLUMN"),
     (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--out", "x.json"],
-     "name a .csv or .xlsx file"),
+     "name a .csv, .parquet or .xlsx file"),
     (["leads", "clean", str(SAMPLES / "messy_us.csv"), "--blocked-countries", "Atlantis"],
      "--blocked-countries holds 'Atlantis', which names no country"),
 ])

@@ -13,9 +13,9 @@ import typer
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
+from dialkit.frames import watched
 from dialkit.leads import CampaignError, LeadFileError
-from dialkit.leads._progress import progress_line
-from dialkit.leads._stream import clean_to
+from dialkit.leads._stream import clean_file
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
@@ -76,20 +76,15 @@ def clean_command(
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        line = progress_line()
-        options.update(escape_formulas=not raw_csv, progress=line)
-        try:
-            if campaign is None:
-                result = clean_to(source, out=out, rejects=rejects, **options)
-            else:
-                from dialkit.client import Client  # the account's checks: httpx when asked
+        options.update(escape_formulas=not raw_csv, progress=watched() or None)
+        if campaign is None:
+            result = clean_file(source, out=out, rejects=rejects, **options)
+        else:
+            from dialkit.client import Client  # the account's checks only: httpx when asked
 
-                with Client() as client:
-                    result = clean_to(source, out=out, rejects=rejects, client=client,
-                                      campaign_id=campaign, **options)
-        finally:
-            if line is not None:
-                line.close()
+            with Client() as client:
+                result = clean_file(source, out=out, rejects=rejects, client=client,
+                                    campaign_id=campaign, **options)
     if printed(result.summary, as_json=as_json, as_csv=as_csv):
         _notes(result.notes, CLEAN_FLAGS, err=True)
         return

@@ -23,18 +23,19 @@ if TYPE_CHECKING:
     from .._file_limits import FileLimits
     from .._places._regions import region_of
     from ._campaign import CampaignError, campaigns
-    from ._clean import clean
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
     from ._journal import ImportJournalError
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
+    from ._stream import CleanedFile, clean
 
 __all__ = [
     "ALIASES",
     "CampaignError",
     "CleanResult",
+    "CleanedFile",
     "FileLimits",
     "ImportJournalError",
     "ImportReport",
@@ -52,7 +53,8 @@ __all__ = [
 
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
-    "clean": "._clean", "OUTCOMES": "._import", "ImportReport": "._import",
+    "clean": "._stream", "CleanedFile": "._stream", "OUTCOMES": "._import",
+    "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",
     "ImportJournalError": "._journal", "FileLimits": "dialkit._file_limits",
     "normalize": "._normalize",

@@ -12,7 +12,6 @@ list) run only with a ``client``; the result says which did not.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -38,10 +37,6 @@ from ._workbook import unevaluated
 if TYPE_CHECKING:
     from ..client import Client
 
-Progress = Callable[[int, float], None]
-"""Told, after each chunk of a clean written to a file, the rows done and the seconds
-since the clean began."""
-
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
 
@@ -50,92 +45,14 @@ MAX_ID_LOOKUPS = 100
 by one, to tell this API client's from another's (the list does not say whose)."""
 
 
-def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
-          campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-          country_column: str | None = None, sheet: str | int | None = None,
-          mapping: Mapping[str, str] | None = None, encoding: str | None = None,
-          extension_field: str | None = EXTENSION_FIELD,
-          alt_phone_field: str | None = ALT_PHONE_FIELD,
-          out: str | os.PathLike[str] | None = None,
-          rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-          progress: Progress | bool | None = None) -> Any:
-    """Check every row of a lead file as the service will, before importing it.
-
-    Args:
-        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
-            (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
-            Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
-            read with Dask when it is installed: the phones are normalised on Dask's
-            workers, partition by partition, and the rows judged together on the
-            client (``docs/scale.md``).
-        region: The default region of numbers written nationally.
-        client: With a client, the checks that need the account run too: the
-            DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
-            the leads already in the campaign (and, when the file has external
-            ids, the ids this API client uses in other campaigns).
-        campaign_id: The campaign the leads are for.
-        blocked_countries: Countries the account blocks: ISO 3166 alpha-2 codes or
-            English names, in a list or one comma-separated text (``"KP, IR"``), as
-            :func:`dialkit.compliance.audit` takes them; the service knows the
-            account's list, the API does not show it.
-        country_column: The column of each row's country; by default the one
-            named country or country code.
-        sheet: As for :func:`read`.
-        mapping: As for :func:`read`.
-        encoding: As for :func:`read`.
-        extension_field: The custom field a phone's extension is sent as, ``None``
-            to leave extensions out (the E.164 phone cannot hold one).
-        alt_phone_field: The custom field a row's other numbers are sent as (a
-            second number in the phone cell, the other phone columns' numbers),
-            ``None`` to leave them out.
-
-        out: Write every row with its verdict to this file (``.csv``, ``.parquet``,
-            or ``.xlsx``: the accepted rows, the rejected rows and the summary) as it
-            is judged, and hold none: a CSV on disk is read in chunks, in memory that
-            does not grow with the file (``docs/scale.md``). The file appears once
-            complete (written under a temporary name and renamed).
-        rejects: Write the rejected rows alone to this CSV file, likewise.
-        escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
-        progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
-            rows per second as the clean goes (in a notebook's output, else on a
-            terminal's standard error), or a function called after each chunk with the
-            rows done and the seconds since the clean began.
-
-    Returns:
-        A :class:`CleanResult`: one row per input row with its ``status``,
-        ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
-        With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
-        the counts and the paths written, the rows in the files only.
-
-    Raises:
-        CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
-            account's, or cannot take leads (read before the file).
-        LeadFileError: The file cannot be read, or has no phone column.
-
-    Examples:
-        >>> import dialkit.leads
-        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
-        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
-        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
-        >>> result = dialkit.leads.clean("vendor.csv", region="US")
-        >>> result.summary
-             status         reason field rows
-        0  accepted           None  None    2
-        1   invalid  invalid_phone  None    1
-    """
-    if out is not None or rejects is not None:
-        from ._stream import clean_to
-
-        if progress is True:
-            from ._progress import progress_bar
-
-            progress = progress_bar()
-        return clean_to(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
-                        progress=progress or None, region=region, client=client,
-                        campaign_id=campaign_id, blocked_countries=blocked_countries,
-                        country_column=country_column, sheet=sheet, mapping=mapping,
-                        encoding=encoding, extension_field=extension_field,
-                        alt_phone_field=alt_phone_field)
+def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
+                campaign_id: str | None = None, blocked_countries: Collection[str] = (),
+                country_column: str | None = None, sheet: str | int | None = None,
+                mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+                extension_field: str | None = EXTENSION_FIELD,
+                alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanResult:
+    """:func:`dialkit.leads.clean` of a file read whole, or a frame: every row in memory
+    (the arguments are its)."""
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast

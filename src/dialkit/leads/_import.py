@@ -38,7 +38,7 @@ from ..errors import (
 )
 from ..frames import watched
 from ._campaign import not_importable
-from ._clean import clean
+from ._clean import clean_whole as clean
 from ._journal import Batch, Journal, content_hash, journal_folder
 from ._read import LeadFile, Source, read
 from ._recheck import (

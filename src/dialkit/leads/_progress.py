@@ -1,70 +1,28 @@
-"""How far a long clean has come, where its user is looking: a terminal's line, a
-notebook's output.
+"""How far a long clean has come: rows done and rows per second, as a tqdm bar.
 
 :func:`dialkit.leads.clean` with ``out=`` tells its ``progress`` the rows done and
-the seconds gone after each chunk; these turn that into ``1,500,000 rows, 182,000
-rows/s`` on one line that rewrites itself (standard error, only when it is a
-terminal: a log file or a pipe gets no carriage returns), or in one output of a
-notebook cell that updates in place.
+the seconds gone after each chunk; ``progress=True`` draws them with ``tqdm.auto``
+(a widget in a notebook, a line on a terminal's standard error), as the frames'
+loads draw their pages (:mod:`dialkit.frames._progress`).
 """
 
 from __future__ import annotations
 
-import sys
-from typing import IO, Any
+from typing import Any
+
+from tqdm.auto import tqdm
 
 
-def said(rows: int, seconds: float) -> str:
-    """``1,500,000 rows, 182,000 rows/s``."""
-    rate = rows / seconds if seconds > 0 else 0.0
-    return f"{rows:,} rows cleaned, {rate:,.0f} rows/s"
+class ProgressBar:
+    """A bar of the rows a clean has done; :meth:`close` ends it."""
 
-
-class ProgressLine:
-    """A line on a terminal that each report rewrites; :meth:`close` ends it."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream, self.shown = stream, False
+    def __init__(self, name: str) -> None:
+        self.bar: Any = tqdm(desc=f"cleaning {name}", unit=" rows", unit_scale=True)
+        self.done = 0
 
     def __call__(self, rows: int, seconds: float) -> None:
-        self.stream.write(f"\r{said(rows, seconds)}")
-        self.stream.flush()
-        self.shown = True
+        self.bar.update(rows - self.done)
+        self.done = rows
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def progress_line(stream: IO[str] | None = None) -> ProgressLine | None:
-    """A :class:`ProgressLine` on ``stream`` (standard error), or ``None`` when it is not
-    a terminal."""
-    stream = stream or sys.stderr
-    return ProgressLine(stream) if stream.isatty() else None
-
-
-class ProgressOutput:
-    """A notebook output that each report replaces (IPython's display, updated by id)."""
-
-    def __init__(self) -> None:
-        from IPython.display import display
-
-        self.handle: Any = display(said(0, 0.0), display_id=True)
-
-    def __call__(self, rows: int, seconds: float) -> None:
-        if self.handle is not None:
-            self.handle.update(said(rows, seconds))
-
-
-def progress_bar() -> ProgressOutput | ProgressLine | None:
-    """Progress where the user is looking: a notebook's updating output under IPython,
-    else a terminal's line on standard error (``None`` when neither)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return progress_line()
-    shell = get_ipython()
-    if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":
-        return ProgressOutput()
-    return progress_line()
+        self.bar.close()

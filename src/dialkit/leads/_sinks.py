@@ -124,7 +124,7 @@ class XlsxSink:
     at a time in xlsxwriter's constant-memory mode."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        import xlsxwriter
+        import xlsxwriter  # type: ignore[import-untyped]
 
         self.book = xlsxwriter.Workbook(str(path), {"constant_memory": True, **EXCEL_OPTIONS})
         self.bold = self.book.add_format({"bold": True, "border": 1, "align": "center",

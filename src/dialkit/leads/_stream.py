@@ -22,7 +22,7 @@ import os
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ from ._cells import CHUNK_ROWS
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import (
     AccountChecks,
-    Progress,
+    clean_whole,
     country_column_of,
     field_name,
     judged,
@@ -47,6 +47,7 @@ from ._clean import (
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
 from ._hints import hint_regions, region_counts, region_hints
+from ._read import LeadFile, Source
 from ._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
@@ -65,6 +66,10 @@ from ._verdicts import VERDICTS, Checked, text, verdict_frame
 
 if TYPE_CHECKING:
     from ..client import Client
+
+Progress = Callable[[int, float], None]
+"""Told, after each chunk of a clean written to a file, the rows done and the seconds
+since the clean began."""
 
 OUTPUTS = (".csv", ".parquet", ".xlsx")
 """What a cleaned file can be written as."""
@@ -117,6 +122,105 @@ class CleanedFile:
         return f"<div><strong>{title}</strong>{counts_html(self.summary)}<ul>{notes}</ul></div>"
 
 
+def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
+          campaign_id: str | None = None, blocked_countries: Collection[str] = (),
+          country_column: str | None = None, sheet: str | int | None = None,
+          mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+          extension_field: str | None = EXTENSION_FIELD,
+          alt_phone_field: str | None = ALT_PHONE_FIELD,
+          out: str | os.PathLike[str] | None = None,
+          rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
+          progress: Progress | bool | None = None) -> CleanResult | CleanedFile:
+    """Check every row of a lead file as the service will, before importing it.
+
+    Args:
+        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
+            (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
+            Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
+            read with Dask when it is installed: the phones are normalised on Dask's
+            workers, partition by partition, and the rows judged together on the
+            client (``docs/scale.md``).
+        region: The default region of numbers written nationally.
+        client: With a client, the checks that need the account run too: the
+            DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
+            the leads already in the campaign (and, when the file has external
+            ids, the ids this API client uses in other campaigns).
+        campaign_id: The campaign the leads are for.
+        blocked_countries: Countries the account blocks: ISO 3166 alpha-2 codes or
+            English names, in a list or one comma-separated text (``"KP, IR"``), as
+            :func:`dialkit.compliance.audit` takes them; the service knows the
+            account's list, the API does not show it.
+        country_column: The column of each row's country; by default the one
+            named country or country code.
+        sheet: As for :func:`read`.
+        mapping: As for :func:`read`.
+        encoding: As for :func:`read`.
+        extension_field: The custom field a phone's extension is sent as, ``None``
+            to leave extensions out (the E.164 phone cannot hold one).
+        alt_phone_field: The custom field a row's other numbers are sent as (a
+            second number in the phone cell, the other phone columns' numbers),
+            ``None`` to leave them out.
+
+        out: Write every row with its verdict to this file (``.csv``, ``.parquet``,
+            or ``.xlsx``: the accepted rows, the rejected rows and the summary) as it
+            is judged, and hold none: a CSV on disk is read in chunks, in memory that
+            does not grow with the file (``docs/scale.md``). The file appears once
+            complete (written under a temporary name and renamed).
+        rejects: Write the rejected rows alone to this CSV file, likewise.
+        escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
+        progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
+            rows per second as the clean goes (in a notebook's output, else on a
+            terminal's standard error), or a function called after each chunk with the
+            rows done and the seconds since the clean began.
+
+    Returns:
+        A :class:`CleanResult`: one row per input row with its ``status``,
+        ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
+        With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
+        the counts and the paths written, the rows in the files only.
+
+    Raises:
+        CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
+            account's, or cannot take leads (read before the file).
+        LeadFileError: The file cannot be read, or has no phone column.
+
+    Examples:
+        >>> import dialkit.leads
+        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+        >>> result = dialkit.leads.clean("vendor.csv", region="US")
+        >>> result.summary
+             status         reason field rows
+        0  accepted           None  None    2
+        1   invalid  invalid_phone  None    1
+    """
+    options: dict[str, Any] = {
+        "region": region, "client": client, "campaign_id": campaign_id,
+        "blocked_countries": blocked_countries, "country_column": country_column,
+        "sheet": sheet, "mapping": mapping, "encoding": encoding,
+        "extension_field": extension_field, "alt_phone_field": alt_phone_field}
+    if out is None and rejects is None:
+        return clean_whole(source, **options)
+    return clean_file(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
+                      progress=progress, **options)
+
+
+def clean_file(source: Any, *, progress: Progress | bool | None = None,
+               **options: Any) -> CleanedFile:
+    """:func:`clean_to`, with a bar of its progress for ``progress=True``: the command
+    line's clean, whose outputs may be none (the summary alone, the rows held nowhere)."""
+    if progress is not True:
+        return clean_to(source, progress=progress or None, **options)
+    from ._progress import ProgressBar
+
+    bar = ProgressBar(Path(str(getattr(source, "name", source))).name)
+    try:
+        return clean_to(source, progress=bar, **options)
+    finally:
+        bar.close()
+
+
 def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
              rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
              bom: bool | None = None, progress: Progress | None = None,
@@ -150,9 +254,7 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
                     outputs, escape_formulas, bom)
             except NotStreamable:  # found half way: another encoding, say
                 pass
-    from ._clean import clean  # the whole file in memory, as clean() without out=
-
-    result = clean(source, sheet=sheet, mapping=mapping, encoding=encoding, **options)
+    result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding, **options)
     with _written(outputs) as partial:
         _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
     if progress is not None:
@@ -265,7 +367,7 @@ class _Counted:
     rows: int = 0
     passing: int = 0
     regions: Counter[str] = field(default_factory=Counter)
-    sources: np.ndarray | None = None
+    sources: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     held: dict[str, bool] = field(default_factory=lambda: {"extension": False,
                                                             "alt_phone": False})
     verdicts: np.ndarray = field(default_factory=lambda: np.zeros(len(VERDICTS), np.int64))
@@ -297,7 +399,7 @@ class _Run:
         self.file = streamed.file
         self.region = options["region"]
         self.column = country_column_of(self.file, options["country_column"])
-        self.counted = _Counted()
+        self.counted = _Counted(sources=np.zeros(1 + len(phone_columns(self.file)), np.int64))
         self.custom = CustomFields(self.file, options["extension_field"],
                                    options["alt_phone_field"])
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
@@ -368,7 +470,7 @@ class _Run:
         counted.regions.update(region_counts(numbers, part.countries))
         valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
         found = np.bincount(part.chosen.source[valid], minlength=len(self.columns))
-        counted.sources = found if counted.sources is None else counted.sources + found
+        counted.sources += found
         for column in counted.held:
             counted.held[column] |= bool(numbers[column].notna().any())
 

@@ -145,8 +145,8 @@ def verdict_frame(codes: np.ndarray, index: pd.Index) -> pd.DataFrame:
     ``ImportResult.to_frame``), ``field`` as text, from each row's code."""
     columns = {}
     for n, (name, values) in enumerate((("status", STATUSES), ("reason", REASONS))):
-        where = np.array([-1 if kind[n] is None else values.index(kind[n]) for kind in VERDICTS],
-                         dtype=np.int8)
+        where = np.array([-1 if (value := kind[n]) is None else values.index(value)
+                          for kind in VERDICTS], dtype=np.int8)
         columns[name] = pd.Categorical.from_codes(where[codes], values)
     fields = pa.array([kind[2] for kind in VERDICTS], type=pa.large_string())
     field = pd.arrays.ArrowStringArray(pa.chunked_array([pc.take(fields, pa.array(codes))]))
