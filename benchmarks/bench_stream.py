@@ -13,8 +13,14 @@ and within 10 % of that at 5,000,000 (flat, not growing with the file); throughp
 at 20,000,000 rows at least 0.8x today's at 1,000,000; at 1,000,000 rows within 1.1x
 today's time. Run before it lands, this gives today's figures, the targets' baseline.
 
+``--baseline SRC`` also runs the clean of another checkout's ``src`` folder (the code
+before the streaming clean: ``git worktree add /tmp/before 193098b``, then ``--baseline
+/tmp/before/src``), each run of it right after the same file's run of this one, so that
+both see the same machine; its rows are marked ``before``.
+
 Run: ``.venv/bin/python benchmarks/bench_stream.py [--rows 1000000,5000000] [--runs 3]
-[--folder /tmp/dialkit-stream]``. Results go to ``benchmarks/RESULTS.md`` by hand.
+[--folder /tmp/dialkit-stream] [--baseline SRC] [--baseline-rows 1000000]``. Results go
+to ``benchmarks/RESULTS.md`` by hand.
 """
 
 from __future__ import annotations
@@ -26,18 +32,23 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from leads_mix import stream_leads
 
 MIB = 1024 * 1024
 
 
-def clean_once(source: Path, out: Path) -> dict[str, float]:
-    """One fresh ``dialkit leads clean``: wall and CPU seconds, peak RSS in bytes."""
+def clean_once(source: Path, out: Path, src: Path | None = None) -> dict[str, float]:
+    """One fresh ``dialkit leads clean`` (of the code in ``src``, else the installed
+    one): wall and CPU seconds, peak RSS in bytes."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     began = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "dialkit", "leads", "clean", str(source),
                               "--country-column", "Country", "--out", str(out)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     assert child.stderr is not None
     err = child.stderr.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -61,13 +72,22 @@ def file_of(rows: int, folder: Path) -> Path:
     return path
 
 
-def measure(rows: int, runs: int, folder: Path) -> dict[str, float]:
-    """Medians of ``runs`` cleans of the ``rows``-row file."""
+def measure(rows: int, runs: int, folder: Path,
+            baseline: Path | None = None) -> list[dict[str, Any]]:
+    """Medians of ``runs`` cleans of the ``rows``-row file (and of the baseline's, each
+    run right after this code's)."""
     source = file_of(rows, folder)
-    done = [clean_once(source, folder / f"cleaned_{rows}.csv") for _ in range(runs)]
-    median = {key: statistics.median(run[key] for run in done) for key in done[0]}
-    return {**median, "rows": rows, "rows_per_s": rows / median["wall"],
-            "file": source.stat().st_size}
+    codes: dict[str, Path | None] = {"": None} | ({"before": baseline} if baseline else {})
+    done: dict[str, list[dict[str, float]]] = {name: [] for name in codes}
+    for _ in range(runs):
+        for name, src in codes.items():
+            done[name].append(clean_once(source, folder / f"cleaned_{rows}.csv", src))
+    medians = []
+    for name, runs_done in done.items():
+        median = {key: statistics.median(run[key] for run in runs_done) for key in runs_done[0]}
+        medians.append({**median, "rows": rows, "rows_per_s": rows / median["wall"],
+                        "file": source.stat().st_size, "code": name})
+    return medians
 
 
 def main() -> None:
@@ -76,15 +96,21 @@ def main() -> None:
                         help="comma-separated file sizes, in rows")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--folder", type=Path, default=Path("/tmp/dialkit-stream"))
+    parser.add_argument("--baseline", type=Path, help="another checkout's src folder")
+    parser.add_argument("--baseline-rows", default="1000000",
+                        help="the file sizes the baseline runs on")
     options = parser.parse_args()
     options.folder.mkdir(parents=True, exist_ok=True)
-    results = [measure(int(rows), options.runs, options.folder)
-               for rows in options.rows.split(",")]
+    before = {int(rows) for rows in options.baseline_rows.split(",")}
+    results = [got for rows in options.rows.split(",") for got in measure(
+        int(rows), options.runs, options.folder,
+        options.baseline if int(rows) in before else None)]
     first = results[0]
-    print(f"{'rows':>12} {'file MiB':>9} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} "
-          f"{'rows/s':>10} {'peak/first':>10} {'rate/first':>10}")
+    print(f"{'code':>6} {'rows':>12} {'file MiB':>9} {'wall s':>8} {'cpu s':>8} "
+          f"{'peak MiB':>9} {'rows/s':>10} {'peak/first':>10} {'rate/first':>10}")
     for got in results:
-        print(f"{got['rows']:>12,.0f} {got['file'] / MIB:>9,.0f} {got['wall']:>8.1f} "
+        print(f"{got['code']:>6} {got['rows']:>12,.0f} {got['file'] / MIB:>9,.0f} "
+              f"{got['wall']:>8.1f} "
               f"{got['cpu']:>8.1f} {got['peak'] / MIB:>9,.0f} {got['rows_per_s']:>10,.0f} "
               f"{got['peak'] / first['peak']:>10.2f} "
               f"{got['rows_per_s'] / first['rows_per_s']:>10.2f}")

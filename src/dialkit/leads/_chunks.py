@@ -106,8 +106,8 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
         raise LeadFileError(str(refused)) from None
     reader = _Reader(path, name, found, limits or FileLimits.from_env(), bom)
     columns = unique_headers(reader.names)
-    about: dict[str, Any] = {"encoding": "utf-8-sig" if bom else "utf-8", "delimiter": found.delimiter,
-             "header_row": found.header_line}
+    about: dict[str, Any] = {"encoding": "utf-8-sig" if bom else "utf-8",
+                             "delimiter": found.delimiter, "header_row": found.header_line}
     fields, custom, unused = mapped_columns(name, columns, about, mapping)
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
     file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)

@@ -125,7 +125,7 @@ class Keys:
         return pd.DataFrame({name: records[name] for name in ("row", "key", "passes")})
 
     def _id_bucket(self, bucket: int) -> pd.DataFrame:
-        with pa.ipc.open_stream(str(self._ids(bucket))) as reader:
+        with pa.OSFile(str(self._ids(bucket))) as opened, pa.ipc.open_stream(opened) as reader:
             table = reader.read_all()
         return table.to_pandas(types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
 

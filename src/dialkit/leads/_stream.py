@@ -490,7 +490,9 @@ class _Run:
                         sinks: _Sinks) -> None:
         """Each chunk's verdicts and hints finished and written, in file order."""
         done = 0
-        with pa.ipc.open_stream(str(spill)) as reader:
+        # read, not memory-mapped: a mapped file's pages would stay in the process's
+        # resident memory as they are read, and it is as large as the input
+        with pa.OSFile(str(spill)) as opened, pa.ipc.open_stream(opened) as reader:
             for table in _tables(reader):
                 frame = table.to_pandas(
                     types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
