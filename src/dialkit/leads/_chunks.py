@@ -164,9 +164,10 @@ class _Reader:
         self.names = self.reader.schema.names
 
     def frames(self, rows: int) -> Iterator[pd.DataFrame]:
-        """Frames of ``rows`` rows or so, in file order, mended rows in their places."""
-        batches: list[pa.RecordBatch] = []
-        held = done = 0
+        """Frames of ``rows`` rows (the file's blocks cut where a chunk ends), in file
+        order, mended rows in their places."""
+        held = pa.Table.from_batches([], schema=self.reader.schema)
+        done = 0
         while True:
             try:
                 batch = self.reader.read_next_batch()
@@ -174,20 +175,17 @@ class _Reader:
                 break
             except (UnicodeDecodeError, pa.ArrowException) as exc:
                 raise self._failed(exc) from None
-            batches.append(batch)
-            held += batch.num_rows
-            if held >= rows:
-                batches, held, frame = [], 0, self._frame(batches, done)
+            held = pa.concat_tables([held, pa.Table.from_batches([batch])])
+            while held.num_rows >= rows:
+                frame, held = self._frame(held.slice(0, rows), done), held.slice(rows)
                 done += len(frame)
                 yield frame
                 del frame  # not held while the next chunk is read
-        if batches or self.mended:
-            yield self._frame(batches, done, last=True)
+        if held.num_rows or self.mended:
+            yield self._frame(held, done, last=True)
 
-    def _frame(self, batches: list[pa.RecordBatch], done: int, *,
-               last: bool = False) -> pd.DataFrame:
-        """The batches' rows as text columns, the mended rows of their span put back."""
-        table = pa.Table.from_batches(batches, schema=self.reader.schema)
+    def _frame(self, table: pa.Table, done: int, *, last: bool = False) -> pd.DataFrame:
+        """The table's rows as text columns, the mended rows of their span put back."""
         frame: pd.DataFrame = table.to_pandas(
             types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
         if not self.mended:

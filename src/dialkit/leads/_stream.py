@@ -21,6 +21,7 @@ import html
 import os
 import tempfile
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -288,10 +289,9 @@ def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | N
             if path is None:
                 partial.append(None)
                 continue
-            handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial",
-                                            dir=path.parent)
-            os.close(handle)
-            partial.append(Path(name))
+            name = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.partial")
+            name.open("xb").close()  # the user's umask, as a file written in place has
+            partial.append(name)
         yield partial
         for written, path in zip(partial, outputs, strict=True):
             if written is not None and path is not None:

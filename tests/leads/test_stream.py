@@ -1,0 +1,299 @@
+"""A lead file cleaned in chunks (``clean(path, out=...)``) answers as the clean of the
+whole file in memory: the same bytes, summary and notes, with chunks, buckets and
+ranges made tiny so that every row's duplicate, hint and mended line falls across
+their edges."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from dialkit import Client
+from dialkit.cli import app
+from dialkit.leads import (
+    CleanedFile,
+    CleanResult,
+    LeadFileError,
+    _chunks,
+    _sinks,
+    _spill,
+    _stream,
+    clean,
+    read,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "clean"
+SAMPLES = ROOT / "data_samples"
+CASES: dict[str, tuple[Path, dict[str, Any]]] = {
+    "tricky": (FIXTURES / "tricky.csv", {"blocked_countries": "KP,IR"}),
+    "tricky_gb_raw": (FIXTURES / "tricky.csv", {"region": "GB", "escape_formulas": False}),
+    "mix": (FIXTURES / "mix_1500.csv", {"country_column": "Country"}),
+    "messy_us": (SAMPLES / "messy_us.csv", {"blocked_countries": "KP,IR"}),
+    "international": (SAMPLES / "international.csv", {}),
+    "legacy_cp1252": (SAMPLES / "legacy_cp1252.csv", {
+        "region": "FR", "mapping": {"first_name": "Prénom", "last_name": "Nom"}}),
+    "export_utf16": (SAMPLES / "export_utf16.tsv", {}),
+    "excel_export": (SAMPLES / "excel_export.xlsx", {}),
+}
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Chunks of 7 rows, a bucket per 100 bytes of the file, ranges of 5 rows."""
+    small(monkeypatch, rows=7, bucket=100, ranged=5)
+    yield
+
+
+@pytest.fixture
+def parted(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Chunks of 97 rows, a bucket per 4 KiB, ranges of 50 rows: a file of thousands of
+    rows in a few dozen chunks (each normalises its phones, and screens them with the
+    account, at a cost of its own)."""
+    small(monkeypatch, rows=97, bucket=4096, ranged=50)
+    yield
+
+
+def small(monkeypatch: pytest.MonkeyPatch, *, rows: int, bucket: int, ranged: int) -> None:
+    monkeypatch.setattr(_chunks, "CHUNK_ROWS", rows)
+    monkeypatch.setattr(_stream, "CHUNK_ROWS", rows)
+    monkeypatch.setattr(_spill, "BUCKET_BYTES", bucket)
+    monkeypatch.setattr(_spill, "RANGE_ROWS", ranged)
+
+
+def both(path: Path, folder: Path, **options: Any) -> tuple[CleanResult, CleanedFile,
+                                                            dict[str, bytes]]:
+    """The clean in memory and the streamed one of ``path``, and the files each wrote."""
+    escape = options.pop("escape_formulas", True)
+    whole = clean(path, **options)
+    assert isinstance(whole, CleanResult)
+    whole.to_csv(folder / "whole.csv", escape_formulas=escape)
+    whole.to_csv(folder / "whole.rejects.csv", rows="rejected", escape_formulas=escape)
+    streamed = clean(path, out=folder / "streamed.csv", rejects=folder / "streamed.rejects.csv",
+                     escape_formulas=escape, **options)
+    assert isinstance(streamed, CleanedFile)
+    files = {name: (folder / name).read_bytes() for name in (
+        "whole.csv", "whole.rejects.csv", "streamed.csv", "streamed.rejects.csv")}
+    return whole, streamed, files
+
+
+def assert_same(whole: CleanResult, streamed: CleanedFile, files: dict[str, bytes]) -> None:
+    assert files["streamed.csv"] == files["whole.csv"]
+    assert files["streamed.rejects.csv"] == files["whole.rejects.csv"]
+    pd.testing.assert_frame_equal(streamed.summary, whole.summary)
+    assert streamed.notes == whole.notes
+    assert streamed.rows == len(whole.frame)
+    assert streamed.counts == whole.counts
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_streamed_clean_writes_the_bytes_of_the_clean_in_memory(
+        case: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path, options = CASES[case]
+    rows = 7 if case.startswith("tricky") or case in ("legacy_cp1252", "export_utf16") else 97
+    small(monkeypatch, rows=rows, bucket=rows * 15, ranged=rows // 2 + 1)
+    whole, streamed, files = both(path, tmp_path, **dict(options))
+    assert_same(whole, streamed, files)
+    assert streamed.out == tmp_path / "streamed.csv"
+
+
+@pytest.mark.parametrize(("rows", "bucket", "ranged"), [(1, 1, 1), (10_000, 1 << 30, 1 << 20)])
+def test_the_answer_does_not_hang_on_the_sizes_of_chunks_buckets_or_ranges(
+        rows: int, bucket: int, ranged: int, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    small(monkeypatch, rows=rows, bucket=bucket, ranged=ranged)
+    whole, streamed, files = both(*CASES["tricky"][:1], tmp_path, blocked_countries="KP,IR")
+    assert_same(whole, streamed, files)
+
+
+PHONES = ["(415) 555-0100", "415.555.0101", "+1 415 555 0102", "n/a", "", "+44 20 7946 0958",
+          "020 7946 0958", "4155550100", "+1 (415) 555-0100 ext. 7", "212-555-0187 / 415-555-0101"]
+IDS = ["A1", "A2", "A3", "", "A" * 300]
+EMAILS = ["ada@example.com", "not an email", ""]
+ROWS = st.lists(st.tuples(st.sampled_from(PHONES), st.sampled_from(IDS), st.sampled_from(EMAILS),
+                          st.sampled_from(["", "GB", "US"])), min_size=1, max_size=40)
+
+
+def written(rows: list[tuple[str, str, str, str]], *, ids: bool = True) -> bytes:
+    text = io.StringIO()
+    out = csv.writer(text, lineterminator="\r\n")
+    out.writerow(["Phone", "Lead ID", "Email", "Country"] if ids else
+                 ["Phone", "Notes", "Email", "Country"])
+    out.writerows(rows)
+    return text.getvalue().encode()
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=ROWS, ids=st.booleans(), chunk=st.integers(1, 6))
+def test_files_whose_phones_and_ids_repeat_across_chunks_answer_as_whole(
+        rows: list[tuple[str, str, str, str]], ids: bool, chunk: int,
+        monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Repeats of a phone, of an id, of both, among rows refused by later checks (a long
+    id, a bad email) and blank rows: the walk across keys, chunk after chunk."""
+    small(monkeypatch, rows=chunk, bucket=chunk * 20, ranged=chunk + 1)
+    folder = tmp_path_factory.mktemp("leads")
+    path = folder / "leads.csv"
+    path.write_bytes(written(rows, ids=ids))
+    try:
+        whole = clean(path, country_column="Country")
+    except LeadFileError as refused:  # every row blank: refused the same way
+        with pytest.raises(LeadFileError) as streamed_refusal:
+            clean(path, out=folder / "out.csv", country_column="Country")
+        assert str(streamed_refusal.value) == str(refused)
+        return
+    assert isinstance(whole, CleanResult)
+    streamed = clean(path, out=folder / "out.csv", country_column="Country")
+    assert (folder / "out.csv").read_bytes() == whole.to_csv().encode()
+    pd.testing.assert_frame_equal(streamed.summary, whole.summary)
+    assert streamed.notes == whole.notes
+
+
+def test_rows_of_another_width_are_mended_in_their_place_across_chunks(
+        tiny: None, tmp_path: Path) -> None:
+    path = tmp_path / "ragged.csv"
+    lines = ["Phone,Name,Email"] + [f"+1415555{n:04d},N{n},n{n}@example.com" for n in range(30)]
+    lines[3] = "+14155550002,short"  # filled with an empty cell
+    lines[12] = "+14155550011,wide,w@example.com,,"  # empty cells past the header dropped
+    lines[20] = '"+1415555\n0019",multi,line@example.com'
+    path.write_text("\n".join(lines) + "\n+14155550099\n")
+    whole, streamed, files = both(path, tmp_path)
+    assert_same(whole, streamed, files)
+    assert read(path).frame.loc[2, "Email"] is pd.NA
+
+
+def test_a_wide_row_late_in_the_file_is_refused_by_its_line_and_nothing_is_written(
+        tiny: None, tmp_path: Path) -> None:
+    path = tmp_path / "late.csv"
+    rows = [f"+1415555{n:04d},N{n}" for n in range(60)] + ["+14155559999,Bo,x,y"]
+    path.write_text("Phone,Name\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "out.csv"
+    out.write_text("yesterday's file\n")
+    with pytest.raises(LeadFileError) as refused:
+        clean(path, out=out)
+    with pytest.raises(LeadFileError) as whole:
+        clean(path)
+    assert str(refused.value) == str(whole.value)
+    assert "line 62 has 4 fields" in str(refused.value)
+    assert out.read_text() == "yesterday's file\n"  # left as it was
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["late.csv", "out.csv"]
+
+
+def test_a_clean_stopped_half_way_leaves_no_file_that_looks_whole(
+        parted: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clean killed while it writes leaves at most a ``.partial`` file, never ``out``."""
+    written_so_far: list[int] = []
+
+    def stop(rows: int, seconds: float) -> None:
+        written_so_far.append(rows)
+        if rows > 200:
+            raise KeyboardInterrupt
+
+    out = tmp_path / "out.csv"
+    with pytest.raises(KeyboardInterrupt):
+        clean(FIXTURES / "mix_1500.csv", out=out, progress=stop)
+    assert written_so_far and not out.exists()
+    assert not list(tmp_path.iterdir())  # the partial file removed too
+
+
+def test_progress_is_told_the_rows_done_after_each_chunk(tiny: None, tmp_path: Path) -> None:
+    told: list[tuple[int, float]] = []
+    result = clean(FIXTURES / "tricky.csv", out=tmp_path / "out.csv",
+                   progress=lambda rows, seconds: told.append((rows, seconds)))
+    rows = [done for done, _ in told]
+    assert rows == sorted(rows) and len(rows) > 2 and rows[-1] == result.rows
+    assert all(seconds >= 0 for _, seconds in told)
+
+
+def test_a_streamed_clean_holds_one_chunk_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small(monkeypatch, rows=100, bucket=1 << 12, ranged=64)
+    seen: list[int] = []
+    judge = _stream.judged
+
+    def spied(file: Any, *args: Any) -> Any:
+        seen.append(len(file.frame))
+        return judge(file, *args)
+
+    monkeypatch.setattr(_stream, "judged", spied)
+    result = clean(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
+    assert sum(seen) == result.rows == 1500
+    assert max(seen) <= 100 and len(seen) >= 15  # blank rows left out of their chunk
+
+
+@pytest.mark.parametrize("case", ["tricky", "excel_export"])
+def test_a_streamed_workbook_holds_the_cells_of_the_clean_in_memory(
+        case: str, tiny: None, tmp_path: Path) -> None:
+    path, options = CASES[case]
+    whole = clean(path, **options)
+    assert isinstance(whole, CleanResult)
+    whole.to_excel(tmp_path / "whole.xlsx")
+    clean(path, out=tmp_path / "streamed.xlsx", **options)
+    for sheet in ("accepted", "rejected", "summary"):
+        want = pd.read_excel(tmp_path / "whole.xlsx", sheet_name=sheet, dtype=str,
+                             engine="calamine")
+        got = pd.read_excel(tmp_path / "streamed.xlsx", sheet_name=sheet, dtype=str,
+                            engine="calamine")
+        pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_workbook_too_large_for_a_sheet_is_refused_before_anything_is_written(
+        parted: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_sinks, "EXCEL_ROWS", 1000)
+    monkeypatch.setattr(_stream, "EXCEL_ROWS", 1000)
+    out = tmp_path / "big.xlsx"
+    with pytest.raises(ValueError, match=r"1,338 rows would go on one sheet of big.xlsx.*"
+                                         r"\.csv or \.parquet"):
+        clean(FIXTURES / "mix_1500.csv", out=out, country_column="Country")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_streamed_parquet_file_holds_the_frame_of_the_clean_in_memory(
+        tiny: None, tmp_path: Path) -> None:
+    whole = clean(FIXTURES / "tricky.csv")
+    assert isinstance(whole, CleanResult)
+    clean(FIXTURES / "tricky.csv", out=tmp_path / "out.parquet")
+    got = pd.read_parquet(tmp_path / "out.parquet")
+    want = whole.frame.reset_index(drop=True)
+    assert list(got.columns) == list(want.columns)
+    for column in want.columns:
+        assert got[column].astype(object).where(got[column].notna(), None).tolist() == \
+            want[column].astype(object).where(want[column].notna(), None).tolist(), column
+
+
+def test_an_output_of_another_kind_is_refused_naming_what_is_written(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"out='.*x\.json': name a \.csv, \.parquet or \.xlsx"):
+        clean(FIXTURES / "tricky.csv", out=tmp_path / "x.json")
+    with pytest.raises(ValueError, match=r"rejects='.*x\.xlsx': name a \.csv file"):
+        clean(FIXTURES / "tricky.csv", rejects=tmp_path / "x.xlsx")
+
+
+def test_the_account_checks_answer_alike_in_chunks(client: Client, parted: None,
+                                                   tmp_path: Path) -> None:
+    campaign = next(client.campaigns.list(status="paused")).id
+    for phone in pd.read_csv(SAMPLES / "dnc_list.csv", dtype=str)["phone"]:
+        client.dnc.add(phone)
+    whole, streamed, files = both(SAMPLES / "messy_us.csv", tmp_path, client=client,
+                                  campaign_id=campaign)
+    assert_same(whole, streamed, files)
+    assert not streamed.skipped
+    assert "on_dnc" in set(whole.frame["status"].astype(str))
+
+
+def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: Path) -> None:
+    out = tmp_path / "out.parquet"
+    result = CliRunner().invoke(app, ["leads", "clean", str(FIXTURES / "mix_1500.csv"),
+                                      "--country-column", "Country", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{FIXTURES / 'mix_1500.csv'}: 1500 rows, 1338 accepted")
+    assert len(pd.read_parquet(out)) == 1500
+    assert "cleaning" not in result.output  # no bar where nobody watches
