@@ -33,6 +33,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._places._blocked import blocked_regions
+from .._threads import in_background
 from ._campaign import check_campaign
 from ._cells import CHUNK_ROWS
 from ._chunks import NotStreamable, Streamed, stream
@@ -439,9 +440,9 @@ class _Run:
             client, campaign_id, "external_id" in self.file.fields)
         spilled = _Spill(spill)
         try:
-            for frame in self.streamed.chunks:
+            for frame in _ahead(self.streamed.chunks):
                 spilled.write(self._judged(frame, accounts, keys))
-                del frame  # not held while the next chunk is read
+                del frame  # not held while the chunk after next is read
         finally:
             spilled.close()
 
@@ -489,25 +490,23 @@ class _Run:
     def _second_reading(self, spill: Path, owners: Owners, regions: list[str],
                         sinks: _Sinks) -> None:
         """Each chunk's verdicts and hints finished and written, in file order."""
-        done = 0
         # read, not memory-mapped: a mapped file's pages would stay in the process's
         # resident memory as they are read, and it is as large as the input
         with pa.OSFile(str(spill)) as opened, pa.ipc.open_stream(opened) as reader:
-            for table in _tables(reader):
-                frame = table.to_pandas(
-                    types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-                del table
-                frame.index = pd.Index(frame["row"].to_numpy() - 1)
-                frame = self._finished(frame, owners, regions, done)
+            finished = (self._finished(table, owners, regions) for table in _tables(reader))
+            done = 0
+            for frame in _ahead(finished):  # the next chunk finished while this is written
                 sinks.write(frame)
                 done += len(frame)
-                del frame  # not held while the next chunk is read
+                del frame  # not held while the chunk after next is finished
                 if self.progress is not None:
                     self.progress(done, time.perf_counter() - self.began)
 
-    def _finished(self, spilled: pd.DataFrame, owners: Owners, regions: list[str],
-                  done: int) -> pd.DataFrame:
+    def _finished(self, table: pa.Table, owners: Owners, regions: list[str]) -> pd.DataFrame:
         """A chunk's cleaned rows: its verdicts (the duplicates found), its hints."""
+        spilled = table.to_pandas(types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+        del table
+        spilled.index = pd.Index(spilled["row"].to_numpy() - 1)
         rows = spilled["row"].to_numpy()
         owner = owners.of(rows)
         checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
@@ -518,15 +517,17 @@ class _Run:
         base = spilled.drop(columns=list(_INTERNAL))
         frame = with_verdicts(base, verdict_frame(codes, base.index),
                               row_hints(hints, owner, len(base)))
-        self._tally(frame, codes, done, looks_like)
+        self._tally(frame, codes, rows, looks_like)
         return frame
 
-    def _tally(self, frame: pd.DataFrame, codes: np.ndarray, done: int,
+    def _tally(self, frame: pd.DataFrame, codes: np.ndarray, rows: np.ndarray,
                looks_like: dict[str, int]) -> None:
+        """Count a finished chunk's verdicts (and the row each is first met on), its
+        hints' regions, the custom fields its accepted rows send."""
         counted = self.counted
         counted.verdicts += np.bincount(codes, minlength=len(VERDICTS))
         present, first = np.unique(codes, return_index=True)
-        counted.first[present] = np.minimum(counted.first[present], first + done)
+        counted.first[present] = np.minimum(counted.first[present], rows[first])
         counted.looks_like.update(looks_like)
         if any(counted.held.values()):
             for name, (sent, no_room) in self.custom.counted(frame, accepted_only=True).items():
@@ -553,6 +554,17 @@ class _Spill:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+
+
+def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """The chunks, each next one made on a thread (:mod:`dialkit._threads`) while this
+    one is used: the next one read while this is judged, the next one finished while this
+    is written. pyarrow's parser and writer let go of the GIL, and a core was idle."""
+    ahead = in_background(lambda: next(chunks, None))
+    while (frame := ahead.result()) is not None:
+        ahead = in_background(lambda: next(chunks, None))
+        yield frame
+        del frame
 
 
 def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
