@@ -297,3 +297,48 @@ def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: P
     assert result.stdout.startswith(f"{FIXTURES / 'mix_1500.csv'}: 1500 rows, 1338 accepted")
     assert len(pd.read_parquet(out)) == 1500
     assert "cleaning" not in result.output  # no bar where nobody watches
+
+
+def test_an_output_that_cannot_be_written_fails_before_the_file_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    read_chunks: list[int] = []
+    judge = _stream.judged
+    monkeypatch.setattr(_stream, "judged", lambda *args: read_chunks.append(1) or judge(*args))
+    with pytest.raises(FileNotFoundError):
+        clean(FIXTURES / "tricky.csv", out=tmp_path / "no such folder" / "out.csv")
+    assert not read_chunks
+    result = CliRunner().invoke(app, ["leads", "clean", str(FIXTURES / "tricky.csv"),
+                                      "--out", str(tmp_path / "no such folder" / "out.csv")])
+    assert result.exit_code == 2
+    assert result.output == (f"error: {tmp_path / 'no such folder' / 'out.csv'}: "
+                             "No such file or directory\n")
+
+
+BAD = {
+    "empty": b"",
+    "header_only": b"Phone,Name\r\n",
+    "blank_rows_only": b"Phone,Name\r\n,\r\n  ,\r\n",
+    "no_phone_column": b"Name,Email\r\nAda,ada@example.com\r\n",
+    "binary": b"\x00\x01\x02Phone\x00,Name\r\n",
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_a_bad_file_is_refused_as_the_clean_in_memory_refuses_it(case: str,
+                                                                  tmp_path: Path) -> None:
+    path = tmp_path / f"{case}.csv"
+    path.write_bytes(BAD[case])
+    with pytest.raises(LeadFileError) as whole:
+        clean(path)
+    with pytest.raises(LeadFileError) as streamed:
+        clean(path, out=tmp_path / "out.csv", rejects=tmp_path / "rejects.csv")
+    assert str(streamed.value) == str(whole.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "open.csv"
+    path.write_bytes(b'Phone,Name\r\n+14155550101,Bo\r\n+14155550100,"Ada\r\n')
+    whole, streamed, files = both(path, tmp_path)
+    assert_same(whole, streamed, files)

@@ -249,15 +249,16 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     except NotStreamable:
         streamed = None
     began = time.perf_counter()
-    if streamed is not None:
-        with tempfile.TemporaryDirectory(prefix="dialkit-clean-") as folder:
-            try:
-                return _Run(streamed, Path(folder), blocked, options, progress, began).write(
-                    outputs, escape_formulas, bom)
-            except NotStreamable:  # found half way: another encoding, say
-                pass
-    result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding, **options)
-    with _written(outputs) as partial:
+    with _written(outputs) as partial:  # an output that cannot be written fails first
+        if streamed is not None:
+            with tempfile.TemporaryDirectory(prefix="dialkit-clean-") as folder:
+                try:
+                    run = _Run(streamed, Path(folder), blocked, options, progress, began)
+                    return run.write(partial, outputs, escape_formulas, bom)
+                except NotStreamable:  # found half way: another encoding, say
+                    pass
+        result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding,
+                             **options)
         _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
     if progress is not None:
         progress(len(result.frame), time.perf_counter() - began)
@@ -282,8 +283,9 @@ def _kind(outputs: tuple[Path | None, Path | None]) -> str:
 
 @contextlib.contextmanager
 def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | None]]:
-    """Temporary files beside each output, renamed to it once every row is written;
-    removed, and the outputs left as they were, if the clean stops."""
+    """Temporary files beside each output (made at once: an output that cannot be written
+    fails before the file is read), renamed to it once every row is written; removed,
+    and the outputs left as they were, if the clean stops."""
     partial: list[Path | None] = []
     try:
         for path in outputs:
@@ -291,7 +293,10 @@ def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | N
                 partial.append(None)
                 continue
             name = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.partial")
-            name.open("xb").close()  # the user's umask, as a file written in place has
+            try:
+                name.open("xb").close()  # the user's umask, as a file written in place has
+            except OSError as error:  # named as the output, not as its temporary file
+                raise type(error)(error.errno, error.strerror, str(path)) from None
             partial.append(name)
         yield partial
         for written, path in zip(partial, outputs, strict=True):
@@ -405,8 +410,9 @@ class _Run:
                                    options["alt_phone_field"])
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
 
-    def write(self, outputs: tuple[Path | None, Path | None], escape_formulas: bool,
-              bom: bool | None) -> CleanedFile:
+    def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
+              escape_formulas: bool, bom: bool | None) -> CleanedFile:
+        """Clean the file into the ``partial`` files of ``outputs``."""
         spill = self.folder / "rows.arrow"
         keys = Keys(self.folder, os.path.getsize(self.streamed.path),
                     ids="external_id" in self.file.fields)
@@ -416,13 +422,12 @@ class _Run:
         owners = keys.owners()
         self._fits(outputs[0], owners)
         regions = hint_regions(self.counted.regions, region_code(self.region))
-        with _written(outputs) as partial:
-            sinks = _Sinks(partial, _kind(outputs), escape_formulas,
-                           had_bom(file.encoding) if bom is None else bom)
-            try:
-                self._second_reading(spill, owners, regions, sinks)
-            finally:
-                sinks.close(self.counted.summary())
+        sinks = _Sinks(partial, _kind(outputs), escape_formulas,
+                       had_bom(file.encoding) if bom is None else bom)
+        try:
+            self._second_reading(spill, owners, regions, sinks)
+        finally:
+            sinks.close(self.counted.summary())
         sources = {} if len(self.columns) == 1 else dict(zip(
             self.columns, (int(n) for n in self.counted.sources), strict=True))
         sent = self.custom.said({k: (v[0], v[1]) for k, v in self.counted.sent.items()}) if any(
