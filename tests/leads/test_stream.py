@@ -342,3 +342,43 @@ def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
     path.write_bytes(b'Phone,Name\r\n+14155550101,Bo\r\n+14155550100,"Ada\r\n')
     whole, streamed, files = both(path, tmp_path)
     assert_same(whole, streamed, files)
+
+
+def streamed_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the chunks the streamed clean judges (none: the file was read whole)."""
+    seen: list[int] = []
+    judge = _stream.judged
+    monkeypatch.setattr(_stream, "judged", lambda file, *args: seen.append(
+        len(file.frame)) or judge(file, *args))
+    return seen
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["at_once", "half_way"])
+def test_a_cp1252_file_is_streamed_in_cp1252(late: bool, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A vendor's cp1252 file streams as cp1252, whether its first byte beyond ASCII is
+    in pyarrow's first block or half way through (the UTF-8 reading given up there)."""
+    small(monkeypatch, rows=50, bucket=2000, ranged=40)
+    monkeypatch.setattr(_chunks, "READ_BLOCK", 1024)
+    monkeypatch.setenv("DIALKIT_MAX_LINE_BYTES", "256")
+    ascii_rows = [f"+1415555{n:04d},Ada,Lovelace" for n in range(300 if late else 0)]
+    rows = ascii_rows + [f"+1415666{n:04d},Zoë,Müller" for n in range(100)]
+    path = tmp_path / "vendor.csv"
+    path.write_bytes(("Phone,First Name,Last Name\r\n" + "\r\n".join(rows) + "\r\n")
+                     .encode("cp1252"))
+    seen = streamed_chunks(monkeypatch)
+    whole, streamed, files = both(path, tmp_path)
+    assert_same(whole, streamed, files)
+    assert whole.file.encoding == "cp1252" and len(seen) >= 2
+    assert "Zoë" in files["streamed.csv"].decode()
+
+
+def test_a_file_of_two_encodings_is_read_whole_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "appended.csv"
+    path.write_bytes("Phone,Name\r\n+14155550100,Zoë\r\n".encode()
+                     + "+14155550101,José\r\n".encode("cp1252"))
+    seen = streamed_chunks(monkeypatch)
+    whole, streamed, files = both(path, tmp_path)
+    assert_same(whole, streamed, files)
+    assert not seen and any("read as cp1252" in note for note in streamed.notes)

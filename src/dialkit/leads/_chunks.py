@@ -32,7 +32,7 @@ import pyarrow.csv as pacsv
 from .._file_limits import FileLimits, LimitError, check_delimited
 from ._cells import CHUNK_ROWS
 from ._delimiter import Layout, layout
-from ._encoding import BOMS, SNIFFED
+from ._encoding import BOMS, SNIFFED, cp1252_throughout
 from ._headers import unique_headers
 from ._read import (
     _EXCEL_MAGIC,
@@ -54,7 +54,12 @@ the 1,000,000-row mix read in 0.33-0.34 s, against 0.46-0.62 s in blocks of 1 Mi
 
 
 class NotStreamable(Exception):
-    """The file is read whole instead: its encoding or layout needs :func:`read`."""
+    """The file is read whole instead: its encoding or layout needs :func:`read`.
+    ``encoding``: because it is not UTF-8 (it may read as cp1252 throughout)."""
+
+    def __init__(self, *, encoding: bool = False) -> None:
+        super().__init__()
+        self.encoding = encoding
 
 
 @dataclass
@@ -81,13 +86,18 @@ class Streamed:
 
 def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
            encoding: str | None = None, limits: FileLimits | None = None,
-           rows: int | None = None) -> Streamed:
+           rows: int | None = None, legacy: bool = False) -> Streamed:
     """Open a lead CSV on disk to be read ``rows`` rows (:data:`CHUNK_ROWS`) at a time.
+
+    ``legacy``: read the file in cp1252, as :func:`read` reads a file whose every byte
+    reads so and no line beyond ASCII reads as UTF-8 (checked first, the file read once
+    more): asked for once the file turned out not to be UTF-8.
 
     Raises:
         NotStreamable: The file is not a path to a UTF-8 text file (a workbook, a
-            file object, a frame, another encoding), or pyarrow reads its header
-            otherwise than the sniffer: :func:`read` reads it whole.
+            file object, a frame, another encoding; with ``legacy``, not cp1252
+            throughout), or pyarrow reads its header otherwise than the sniffer:
+            :func:`read` reads it whole.
         LeadFileError: As :func:`read`: the file cannot be opened, is past a limit,
             has no phone column, or (as its chunks are read) no rows or a bad row.
     """
@@ -101,15 +111,19 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
             or head.startswith(tuple(mark for mark, _ in BOMS))):
         raise NotStreamable
     path, name = Path(str(source)), loaded.name
+    if legacy and (bom or encoding is not None or not cp1252_throughout(path)):
+        raise NotStreamable
+    text = "cp1252" if legacy else "utf-8"
     phones = [mapping["phone"]] if mapping and "phone" in mapping else []
-    found = layout(head[:SNIFFED].decode("utf-8", errors="ignore"), name, phones)
+    found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones)
     try:
         check_delimited(path, found.delimiter, name, limits or FileLimits.from_env())
     except LimitError as refused:
         raise LeadFileError(str(refused)) from None
-    reader = _Reader(path, name, found, limits or FileLimits.from_env(), bom)
+    reader = _Reader(path, name, found, limits or FileLimits.from_env(),
+                     "utf-8-sig" if bom else text)
     columns = unique_headers(reader.names)
-    about: dict[str, Any] = {"encoding": "utf-8-sig" if bom else "utf-8",
+    about: dict[str, Any] = {"encoding": reader.encoding,
                              "delimiter": found.delimiter, "header_row": found.header_line}
     fields, custom, unused = mapped_columns(name, columns, about, mapping)
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
@@ -144,8 +158,8 @@ class _Reader:
     header dropped) and put back in their place."""
 
     def __init__(self, path: Path, name: str, found: Layout, limits: FileLimits,
-                 bom: bool) -> None:
-        self.path, self.name, self.found, self.bom = path, name, found, bom
+                 encoding: str) -> None:
+        self.path, self.name, self.found, self.encoding = path, name, found, encoding
         self.width = len(found.header)
         self.mended: list[tuple[int, list[str | None]]] = []
         self.refused = False
@@ -155,9 +169,9 @@ class _Reader:
         try:
             self.reader = pacsv.open_csv(
                 str(path), parse_options=parse,
-                read_options=pacsv.ReadOptions(use_threads=False,
-                                               block_size=block,
-                                               skip_rows=found.skip),
+                read_options=pacsv.ReadOptions(use_threads=False, block_size=block,
+                                               skip_rows=found.skip,
+                                               encoding=encoding.removesuffix("-sig")),
                 convert_options=pacsv.ConvertOptions(
                     column_types=dict.fromkeys(found.header, pa.large_string()),
                     strings_can_be_null=True, quoted_strings_can_be_null=True))
@@ -228,7 +242,7 @@ class _Reader:
         its line, as :func:`read` names it), or a file that is not CSV."""
         said = str(exc)
         if isinstance(exc, UnicodeDecodeError) or "UTF8" in said or "UTF-8" in said:
-            return NotStreamable()
+            return NotStreamable(encoding=True)
         if self.refused:
             return self._refusal()
         if "columns" in said or "Empty CSV" in said:
@@ -238,7 +252,7 @@ class _Reader:
     def _refusal(self) -> LeadFileError:
         """:func:`read`'s refusal of the first row too wide, found by reading the file's
         lines again, one at a time."""
-        with open(self.path, encoding="utf-8-sig" if self.bom else "utf-8", newline="") as text:
+        with open(self.path, encoding=self.encoding, newline="") as text:
             for _ in range(self.found.skip):
                 text.readline()
             try:

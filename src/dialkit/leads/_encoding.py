@@ -10,6 +10,7 @@ never with a codec's wording, and never read into mojibake.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass
 
@@ -142,6 +143,26 @@ def by_line(data: bytes) -> Decoded:
     if not utf8_seen:
         return Decoded(b"".join(pieces), legacy)
     return Decoded(b"".join(pieces), "utf-8", tuple(other), legacy)
+
+
+SCANNED = 1 << 24
+"""Bytes of a file :func:`cp1252_throughout` decodes at a time (cut after a line)."""
+
+
+def cp1252_throughout(path: str | os.PathLike[str]) -> bool:
+    """Whether :func:`decode` reads the file on disk as a cp1252 file: every byte reads
+    in cp1252 and no line beyond ASCII reads as UTF-8 (:func:`by_line`'s first case),
+    found a part at a time, each cut after a line, so that a 2 GB file need not be held
+    (so it can be read as it is streamed, in cp1252)."""
+    carry = b""
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(SCANNED), b""):
+            data = carry + block
+            cut = data.rfind(b"\n") + 1
+            part, carry = data[:cut], data[cut:]
+            if not _decodes(part, "cp1252") or _utf8_beyond_ascii(part):
+                return False
+    return _decodes(carry, "cp1252") and not _utf8_beyond_ascii(carry)
 
 
 def _utf8_beyond_ascii(data: bytes) -> bool:

@@ -244,19 +244,18 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
         check_campaign(client, campaign_id)
     field_name("extension_field", extension_field)
     field_name("alt_phone_field", alt_phone_field)
-    try:
-        streamed = stream(source, mapping=mapping, encoding=encoding) if sheet is None else None
-    except NotStreamable:
-        streamed = None
+    streamed = None if sheet is not None else _streamed(source, mapping, encoding)
     began = time.perf_counter()
     with _written(outputs) as partial:  # an output that cannot be written fails first
-        if streamed is not None:
+        while streamed is not None:
             with tempfile.TemporaryDirectory(prefix="dialkit-clean-") as folder:
                 try:
                     run = _Run(streamed, Path(folder), blocked, options, progress, began)
                     return run.write(partial, outputs, escape_formulas, bom)
-                except NotStreamable:  # found half way: another encoding, say
-                    pass
+                except NotStreamable as why:  # found half way: a byte that is not UTF-8
+                    again = why.encoding and streamed.file.encoding != "cp1252"
+                    streamed = _streamed(source, mapping, encoding, legacy=True) if again \
+                        else None
         result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding,
                              **options)
         _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
@@ -264,6 +263,19 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
         progress(len(result.frame), time.perf_counter() - began)
     return CleanedFile(result.file.name, len(result.frame), result.summary, result.notes,
                        dict(result.skipped), *outputs)
+
+
+def _streamed(source: Any, mapping: Any, encoding: str | None, *,
+              legacy: bool = False) -> Streamed | None:
+    """The file opened to be read in chunks: as UTF-8, else (``legacy``, or at once when
+    its first block is not UTF-8) as cp1252 where it reads so throughout; ``None`` when
+    it is read whole."""
+    try:
+        return stream(source, mapping=mapping, encoding=encoding, legacy=legacy)
+    except NotStreamable as why:
+        if legacy or not why.encoding:
+            return None
+    return _streamed(source, mapping, encoding, legacy=True)
 
 
 def _outputs(out: Any, rejects: Any) -> tuple[Path | None, Path | None]:
