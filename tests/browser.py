@@ -50,8 +50,11 @@ class Browser:
             raise
 
     def _start(self, binary: str) -> None:
+        # chromium's helper processes can outlive it for a moment and write to the
+        # profile as it is removed ("Directory not empty" at a test's teardown, once)
         profile = Path(self._stack.enter_context(
-            tempfile.TemporaryDirectory(prefix="dialkit-chromium-")))
+            tempfile.TemporaryDirectory(prefix="dialkit-chromium-",
+                                        ignore_cleanup_errors=True)))
         self._log = profile / "stderr.txt"
         with self._log.open("w") as log:  # a file, not a pipe: nobody need drain it
             self._process = subprocess.Popen(

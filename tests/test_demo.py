@@ -24,7 +24,8 @@ from dialkit.sandbox import RemoteSandbox, SandboxConfig, attach_environment, st
 
 runner = CliRunner()
 NOTEBOOK_PAGES = ["lead_cleaning.html", "campaign_funnel.html", "compliance_audit.html"]
-FILES = ["messy_us_cleaned.xlsx", "funnel.csv", "evidence.xlsx", "report.html"]
+FILES = ["messy_us_cleaned.xlsx", "messy_us_cleaned.csv", "funnel.csv", "evidence.xlsx",
+         "report.html"]
 
 
 @pytest.fixture(scope="module")

@@ -60,6 +60,8 @@ READERS: dict[str, Callable[[Path], list[str]]] = {
 DESCRIPTIONS = {
     "messy_us_cleaned.xlsx": "the cleaned lead file: accepted rows, rejected rows with the "
                              "service's reasons, summary",
+    "messy_us_cleaned.csv": "every row of the lead file with its verdict, written as it was "
+                            "judged (a file of any size is cleaned so)",
     "funnel.csv": "the funnel per campaign: leads at each stage, stage-to-stage and overall "
                   "rates",
     "evidence.xlsx": "the evidence workbook: cover, summary, a sheet per rule (phones masked)",
