@@ -382,3 +382,37 @@ def test_a_file_of_two_encodings_is_read_whole_and_says_so(
     whole, streamed, files = both(path, tmp_path)
     assert_same(whole, streamed, files)
     assert not seen and any("read as cp1252" in note for note in streamed.notes)
+
+
+SAVED = {  # files as spreadsheets and exports write them, each with rows of another width
+    "excel_csv_utf8": ("\ufeffPhone,First Name,Last Name\r\n"
+                       + "".join(f"+1415555{n:04d},Zoë,Müller\r\n" for n in range(40))
+                       + "+14155559999,Ada\r\n", {}),
+    "semicolons_below_a_title": ("Leads exported 2026-11-02;;\r\n\r\n;;\r\nName;Phone;City\r\n"
+                                 + "".join(f"N{n};+1415555{n:04d};Paris\r\n"
+                                           for n in range(40))
+                                 + "Bo;+14155559999\r\nCy;+14155559998;Lyon;;\r\n", {}),
+    "tabs_quoted": ("Phone\tNotes\r\n" + "".join(f'"+1415555{n:04d}"\t"a\tb ""c"""\r\n'
+                                                for n in range(40)), {}),
+    "utf8_mark_with_encoding_named": ("\ufeffPhone,Name\r\n+14155550100,Zoë\r\n",
+                                      {"encoding": "utf-8"}),
+}
+
+
+@pytest.mark.parametrize("case", list(SAVED))
+def test_files_as_other_tools_save_them_stream_as_they_read_whole(
+        case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small(monkeypatch, rows=7, bucket=200, ranged=5)
+    text, options = SAVED[case]
+    path = tmp_path / "export.csv"
+    path.write_bytes(text.encode())
+    whole, streamed, files = both(path, tmp_path, **options)
+    assert_same(whole, streamed, files)
+    assert files["streamed.csv"].startswith(b"\xef\xbb\xbf") == (case == "excel_csv_utf8")
+
+
+def test_progress_true_draws_a_bar_of_rows(tiny: None, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    clean(FIXTURES / "tricky.csv", out=tmp_path / "out.csv", progress=True)
+    drawn = capsys.readouterr().err
+    assert "cleaning tricky.csv" in drawn and "32 rows" in drawn.replace(".0", "")

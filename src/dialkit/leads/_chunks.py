@@ -20,7 +20,7 @@ import dataclasses
 import io
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +72,13 @@ class Streamed:
         chunks: Frames of about :data:`CHUNK_ROWS` rows, as :attr:`LeadFile.frame`
             would hold them (indexed by place in the file, blank rows left out).
         path: The file's path.
+        blank_rows: The blank rows skipped so far (all of them once every chunk is read).
     """
 
     file: LeadFile
     chunks: Iterator[pd.DataFrame]
     path: Path
-    blank_rows: list[int] = field(default_factory=list)
+    blank_rows: list[int]
 
     def finished(self) -> LeadFile:
         """:attr:`file` with every blank row that was skipped."""
@@ -111,26 +112,28 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
             or head.startswith(tuple(mark for mark, _ in BOMS))):
         raise NotStreamable
     path, name = Path(str(source)), loaded.name
+    if bom and encoding is not None:  # read() keeps the encoding given: no mark written
+        raise NotStreamable
     if legacy and (bom or encoding is not None or not cp1252_throughout(path)):
         raise NotStreamable
     text = "cp1252" if legacy else "utf-8"
     phones = [mapping["phone"]] if mapping and "phone" in mapping else []
     found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones)
+    limits = limits or FileLimits.from_env()
     try:
-        check_delimited(path, found.delimiter, name, limits or FileLimits.from_env())
+        check_delimited(path, found.delimiter, name, limits)
     except LimitError as refused:
         raise LeadFileError(str(refused)) from None
-    reader = _Reader(path, name, found, limits or FileLimits.from_env(),
-                     "utf-8-sig" if bom else text)
+    reader = _Reader(path, name, found, limits, "utf-8-sig" if bom else text)
     columns = unique_headers(reader.names)
     about: dict[str, Any] = {"encoding": reader.encoding,
                              "delimiter": found.delimiter, "header_row": found.header_line}
     fields, custom, unused = mapped_columns(name, columns, about, mapping)
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
     file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)
-    streamed = Streamed(file, iter(()), path)
-    streamed.chunks = _chunks(reader, columns, rows or CHUNK_ROWS, streamed.blank_rows, name)
-    return streamed
+    blank_rows: list[int] = []
+    chunks = _chunks(reader, columns, rows or CHUNK_ROWS, blank_rows, name)
+    return Streamed(file, chunks, path, blank_rows)
 
 
 def _chunks(reader: _Reader, columns: list[str], rows: int, blank_rows: list[int],

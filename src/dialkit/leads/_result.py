@@ -210,7 +210,7 @@ class CleanResult:
         with excel_writer(path) as book:
             for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
                                ("summary", self.summary)):
-                as_text(part).to_excel(book, sheet_name=name, index=False)
+                _as_text(part).to_excel(book, sheet_name=name, index=False)
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows == "all":
@@ -335,7 +335,7 @@ def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> p
     return spread if hints is None else pc.coalesce(spread, found)
 
 
-def as_text(frame: pd.DataFrame) -> pd.DataFrame:
+def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Every cell as text (a string cell in a workbook), empty ones empty: the row
     number too, so every cell of the cleaned workbook is text."""
     return frame.astype(object).map(lambda v: None if v is None or v is pd.NA or (

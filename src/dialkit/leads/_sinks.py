@@ -37,14 +37,32 @@ NO_FORMULAS = ("phone_e164", "country")
 :func:`normalize` writes them."""
 
 
-def common_schema(table: pa.Table) -> pa.Schema:
-    """A part's schema as every part's: text as ``large_string`` (a column empty in the
-    first part is ``null`` to Arrow), no pandas metadata."""
-    return pa.schema([pa.field(f.name, pa.large_string() if f.type in (
-        pa.null(), pa.string()) else f.type) for f in table.schema])
+class TableSink:
+    """Arrow tables written in turn to one writer, opened (:meth:`_open`) with the first
+    table's schema, text as ``large_string`` (a column empty in the first part is
+    ``null`` to Arrow) and no pandas metadata; every later table cast to it."""
+
+    def __init__(self) -> None:
+        self.writer: Any = None
+        self.schema: pa.Schema | None = None
+
+    def _open(self, schema: pa.Schema) -> Any:
+        raise NotImplementedError
+
+    def write_table(self, table: pa.Table) -> None:
+        if self.writer is None:
+            self.schema = pa.schema([pa.field(f.name, pa.large_string() if f.type in (
+                pa.null(), pa.string()) else f.type) for f in table.schema])
+            self.writer = self._open(self.schema)
+        self.writer.write_table(table.cast(self.schema))
+
+    def close(self) -> None:
+        """Flush what the writer holds (a file object given to it is the caller's)."""
+        if self.writer is not None:
+            self.writer.close()
 
 
-class CsvSink:
+class CsvSink(TableSink):
     """A cleaned CSV (a header, strings quoted where needed) written by pyarrow's
     writer, :data:`CSV_BATCH_ROWS` rows at a time: a batch's text is all that is held
     besides the part. Each :data:`CSV_PART_ROWS` rows of a part are escaped and turned
@@ -55,9 +73,12 @@ class CsvSink:
     the 1M-row mix, and no less wall time on a shared machine.)"""
 
     def __init__(self, out: IO[bytes], *, escape_formulas: bool = True) -> None:
+        super().__init__()
         self.out, self.escape_formulas = out, escape_formulas
-        self.writer: pacsv.CSVWriter | None = None
-        self.schema: pa.Schema | None = None
+
+    def _open(self, schema: pa.Schema) -> pacsv.CSVWriter:
+        options = pacsv.WriteOptions(quoting_style="needed", batch_size=CSV_BATCH_ROWS)
+        return pacsv.CSVWriter(self.out, schema, write_options=options)
 
     def write(self, frame: pd.DataFrame) -> None:
         """Write ``frame``'s rows (the header first, with the first part, even empty)."""
@@ -69,21 +90,9 @@ class CsvSink:
         part = table(0)
         for start in range(CSV_PART_ROWS, len(frame), CSV_PART_ROWS):
             ahead = in_background(functools.partial(table, start))
-            self._table(part)
+            self.write_table(part)
             part = ahead.result()
-        self._table(part)  # the last, or an empty frame's header
-
-    def _table(self, table: pa.Table) -> None:
-        if self.writer is None:
-            options = pacsv.WriteOptions(quoting_style="needed", batch_size=CSV_BATCH_ROWS)
-            self.schema = common_schema(table)
-            self.writer = pacsv.CSVWriter(self.out, self.schema, write_options=options)
-        self.writer.write_table(table.cast(self.schema))
-
-    def close(self) -> None:
-        """Flush what the writer holds (the file itself is the caller's)."""
-        if self.writer is not None:
-            self.writer.close()
+        self.write_table(part)  # the last, or an empty frame's header
 
 
 def _escaped(frame: pd.DataFrame) -> pd.DataFrame:
@@ -95,33 +104,31 @@ def _escaped(frame: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-class ParquetSink:
-    """A cleaned Parquet file, a row group per part: the values as they are (no
-    escaping: no spreadsheet reads Parquet), ``status`` and ``reason`` as dictionaries."""
+class FrameSink(TableSink):
+    """Frames written as they are, a part at a time: a cleaned Parquet file (a row
+    group per part: no escaping, no spreadsheet reads Parquet; ``status`` and ``reason``
+    as dictionaries), or an Arrow stream (a streamed clean's spill of its chunks)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = path
-        self.writer: Any = None
-        self.schema: pa.Schema | None = None
+    def __init__(self, path: str | os.PathLike[str], *, kind: str = "parquet") -> None:
+        super().__init__()
+        self.path, self.kind = path, kind
 
-    def write(self, frame: pd.DataFrame) -> None:
+    def _open(self, schema: pa.Schema) -> Any:
+        if self.kind == "arrow":
+            return pa.ipc.new_stream(str(self.path), schema)
         import pyarrow.parquet as pq
 
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        if self.writer is None:
-            self.schema = common_schema(table)
-            self.writer = pq.ParquetWriter(self.path, self.schema)
-        self.writer.write_table(table.cast(self.schema))
+        return pq.ParquetWriter(self.path, schema)
 
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+    def write(self, frame: pd.DataFrame) -> None:
+        self.write_table(pa.Table.from_pandas(frame, preserve_index=False))
 
 
 class XlsxSink:
     """A cleaned workbook of three sheets, the accepted rows, the rejected rows and the
-    summary, as :meth:`CleanResult.to_excel` writes them: every cell text, written a row
-    at a time in xlsxwriter's constant-memory mode."""
+    summary, as :meth:`CleanResult.to_excel` writes them: every cell a string cell
+    (the row number too), an empty one blank, written a row at a time in xlsxwriter's
+    constant-memory mode."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         import xlsxwriter  # type: ignore[import-untyped]

@@ -46,13 +46,12 @@ _PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
 class Keys:
     """The eligible rows' phones (and external ids) of a file, in buckets in ``folder``."""
 
-    def __init__(self, folder: Path, file_bytes: int, *, ids: bool) -> None:
+    def __init__(self, folder: Path, file_bytes: int) -> None:
         self.folder = folder
         self.buckets = min(max(1, -(-file_bytes // BUCKET_BYTES)), 1 << 16)
-        self.ids = ids
         self.id_writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
 
-    def add(self, rows: np.ndarray, phones: np.ndarray, ids: pd.Series | None,
+    def add(self, rows: np.ndarray, phones: np.ndarray, ids: pd.Series,
             passes: np.ndarray) -> None:
         """Append eligible rows (by number, ascending): their numbers as integers,
         their external ids (missing: none), whether each passes the later checks."""
@@ -61,8 +60,6 @@ class Keys:
         for bucket, at in _split(phones % self.buckets):
             with open(self._phones(bucket), "ab") as out:
                 records[at].tofile(out)
-        if ids is None or not self.ids:
-            return
         held = ids.notna().to_numpy(dtype=bool)
         if not held.any():
             return
@@ -95,21 +92,18 @@ class Keys:
     def _walked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows that share a phone or an id with another, walked in file order: a key
         no other row has stands in as a number of its own (or no id)."""
-        phone_rows = [_shared(self._phone_bucket(n)) for n in range(self.buckets)]
-        id_rows = [_shared(self._id_bucket(n)) for n in self.id_writers]
-        phones = pd.concat([part for part in phone_rows if len(part)]).set_index("row")
-        ids = pd.concat([part.assign(key=pd.factorize(part["key"])[0] + offset)
-                         for offset, part in zip(np.cumsum([0] + [len(p) for p in id_rows]),
-                                                 id_rows, strict=False) if len(part)]
-                        ).set_index("row")
+        phones = pd.concat([_shared(self._phone_bucket(n)) for n in range(self.buckets)]
+                           ).set_index("row")
+        ids = pd.concat([_shared(self._id_bucket(n)) for n in self.id_writers]).set_index("row")
+        ids["key"] = pd.factorize(ids["key"])[0]  # an id's rows are all in one bucket
         rows = phones.index.union(ids.index)  # sorted: file order
-        phone = phones["key"].reindex(rows).to_numpy(dtype=np.float64)
-        own = np.where(np.isnan(phone), -(rows.to_numpy() + 2), np.nan_to_num(phone))
-        ident = ids["key"].reindex(rows).fillna(-1).to_numpy(dtype=np.int64)
-        passes = phones["passes"].reindex(rows).fillna(ids["passes"].reindex(rows)).to_numpy(
-            dtype=bool)
-        taker = walk(own.astype(np.int64), ident, passes)
         numbers = rows.to_numpy()
+        phone = phones["key"].reindex(rows, fill_value=-1).to_numpy()
+        own = np.where(phone >= 0, phone, -(numbers + 2))  # a number no other row has
+        ident = ids["key"].reindex(rows, fill_value=-1).to_numpy()
+        passes = phones["passes"].combine_first(ids["passes"]).reindex(rows).to_numpy(
+            dtype=bool)
+        taker = walk(own, ident, passes)
         repeat = taker >= 0
         return numbers[repeat], numbers[taker[repeat]], passes[repeat]
 

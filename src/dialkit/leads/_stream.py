@@ -54,7 +54,6 @@ from ._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
     CleanResult,
-    as_text,
     counts_html,
     had_bom,
     notes_of,
@@ -62,7 +61,7 @@ from ._result import (
     row_hints,
 )
 from ._result import judged as with_verdicts
-from ._sinks import EXCEL_ROWS, CsvSink, ParquetSink, XlsxSink, common_schema
+from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import Keys, Owners
 from ._verdicts import VERDICTS, Checked, text, verdict_frame
 
@@ -328,13 +327,13 @@ class _Sinks:
         self.files: list[IO[bytes]] = []
         self.csv: CsvSink | None = None
         self.rejects: CsvSink | None = None
-        self.parquet: ParquetSink | None = None
+        self.parquet: FrameSink | None = None
         self.xlsx: XlsxSink | None = None
         out, rejects = partial
         if out is not None and kind == ".csv":
             self.csv = CsvSink(self._open(out, bom), escape_formulas=escape_formulas)
         elif out is not None and kind == ".parquet":
-            self.parquet = ParquetSink(out)
+            self.parquet = FrameSink(out)
         elif out is not None:
             self.xlsx = XlsxSink(out)
         if rejects is not None:
@@ -354,14 +353,14 @@ class _Sinks:
         if self.parquet is not None:
             self.parquet.write(frame)
         if self.xlsx is not None:
-            self.xlsx.write("accepted", as_text(frame[accepted]))
-            self.xlsx.write("rejected", as_text(frame[~accepted]))
+            self.xlsx.write("accepted", frame[accepted])
+            self.xlsx.write("rejected", frame[~accepted])
         if self.rejects is not None:
             self.rejects.write(frame[~accepted])
 
     def close(self, summary: pd.DataFrame) -> None:
         if self.xlsx is not None:
-            self.xlsx.write("summary", as_text(summary))
+            self.xlsx.write("summary", summary)
         for sink in (self.csv, self.parquet, self.xlsx, self.rejects):
             if sink is not None:
                 sink.close()
@@ -382,16 +381,16 @@ def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
 class _Counted:
     """What the whole file's answers need, counted chunk by chunk."""
 
+    sources: np.ndarray  # valid phones by the column that gave them
     rows: int = 0
     passing: int = 0
     regions: Counter[str] = field(default_factory=Counter)
-    sources: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     held: dict[str, bool] = field(default_factory=lambda: {"extension": False,
                                                             "alt_phone": False})
     verdicts: np.ndarray = field(default_factory=lambda: np.zeros(len(VERDICTS), np.int64))
     first: np.ndarray = field(default_factory=lambda: np.full(len(VERDICTS), np.iinfo(
         np.int64).max))
-    sent: dict[str, list[int]] = field(default_factory=dict)
+    sent: Counter[tuple[str, int]] = field(default_factory=Counter)  # (field, 0 sent/1 not)
     looks_like: Counter[str] = field(default_factory=Counter)
 
     def summary(self) -> pd.DataFrame:
@@ -417,17 +416,16 @@ class _Run:
         self.file = streamed.file
         self.region = options["region"]
         self.column = country_column_of(self.file, options["country_column"])
-        self.counted = _Counted(sources=np.zeros(1 + len(phone_columns(self.file)), np.int64))
+        self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
+        self.counted = _Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields(self.file, options["extension_field"],
                                    options["alt_phone_field"])
-        self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool, bom: bool | None) -> CleanedFile:
         """Clean the file into the ``partial`` files of ``outputs``."""
         spill = self.folder / "rows.arrow"
-        keys = Keys(self.folder, os.path.getsize(self.streamed.path),
-                    ids="external_id" in self.file.fields)
+        keys = Keys(self.folder, os.path.getsize(self.streamed.path))
         self._first_reading(spill, keys)
         file = self.streamed.finished()
         self.custom.check(self.counted.held)
@@ -442,7 +440,8 @@ class _Run:
             sinks.close(self.counted.summary())
         sources = {} if len(self.columns) == 1 else dict(zip(
             self.columns, (int(n) for n in self.counted.sources), strict=True))
-        sent = self.custom.said({k: (v[0], v[1]) for k, v in self.counted.sent.items()}) if any(
+        sent = self.custom.said({name: (self.counted.sent[name, 0], self.counted.sent[name, 1])
+                                 for name in self.custom.names()}) if any(
             self.counted.held.values()) else None
         looks_like = dict(self.counted.looks_like.most_common())
         notes = notes_of(file, sources, sent, looks_like)
@@ -455,7 +454,7 @@ class _Run:
         client, campaign_id = self.options["client"], self.options["campaign_id"]
         accounts = None if client is None else AccountChecks(
             client, campaign_id, "external_id" in self.file.fields)
-        spilled = _Spill(spill)
+        spilled = FrameSink(spill, kind="arrow")
         try:
             for frame in _ahead(self.streamed.chunks):
                 spilled.write(self._judged(frame, accounts, keys))
@@ -548,29 +547,7 @@ class _Run:
         counted.looks_like.update(looks_like)
         if any(counted.held.values()):
             for name, (sent, no_room) in self.custom.counted(frame, accepted_only=True).items():
-                total = counted.sent.setdefault(name, [0, 0])
-                total[0] += sent
-                total[1] += no_room
-
-
-class _Spill:
-    """The chunks' judged rows, in an Arrow stream on disk, in file order."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.writer: pa.ipc.RecordBatchStreamWriter | None = None
-        self.schema: pa.Schema | None = None
-
-    def write(self, frame: pd.DataFrame) -> None:
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        if self.writer is None:
-            self.schema = common_schema(table)
-            self.writer = pa.ipc.new_stream(str(self.path), self.schema)
-        self.writer.write_table(table.cast(self.schema))
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+                counted.sent.update({(name, 0): sent, (name, 1): no_room})
 
 
 def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
