@@ -75,8 +75,13 @@ def test_import_then_again_resumes(sandbox: Sandbox, client: Client, tmp_path: P
     outcome = pd.read_csv(tmp_path / "outcome.csv", dtype=str)
     imported = int((outcome["outcome"] == "imported").sum())
     assert imported > 900 and "(0 done by an earlier run)" in first.output
-    again = runner.invoke(app, arguments)
+    again = runner.invoke(app, [*arguments[:-1], str(tmp_path / "outcome.parquet")])
     assert again.exit_code == 0 and "(5 done by an earlier run)" in again.output
+    written = pd.read_parquet(tmp_path / "outcome.parquet")
+    assert written["outcome"].tolist() == outcome["outcome"].tolist()
+    workbook = runner.invoke(app, [*arguments[:-1], str(tmp_path / "outcome.xlsx")])
+    assert workbook.exit_code == 2 and "name a .csv or .parquet file" in workbook.output
+    assert not (tmp_path / "outcome.xlsx").exists()
     leads = client.frames.leads(campaign_id=campaign, refresh="full")
     assert leads["phone"].isin(outcome["phone_e164"]).sum() == imported
     running = next(client.campaigns.list(status="running")).id

@@ -157,8 +157,15 @@ def another_batch(lines: list[dict[str, Any]]) -> dict[str, Any]:
     return {**done, "batch": 1}
 
 
+def out_of_turn(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The second batch's ``sent`` line, moved back to the first batch, which is done."""
+    sent = next(each for each in lines if each["event"] == "sent" and each["batch"] == 1)
+    return {**sent, "batch": 0}
+
+
 @pytest.mark.parametrize(("line", "why"), [
     (forged_done, "line"),
+    (out_of_turn, "out of turn"),
     (out_of_range, "answer"),
     (another_batch, "does not match"),
     (lambda lines: {"event": "done"}, "line"),

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,6 +17,9 @@ from dialkit.errors import ApiError
 from dialkit.frames import watched
 from dialkit.leads import CampaignError, LeadFileError
 from dialkit.leads._stream import clean_file
+
+if TYPE_CHECKING:
+    from dialkit.leads import ImportReport
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
@@ -46,6 +50,8 @@ Encoding = Annotated[str | None, typer.Option(metavar="ENCODING", help=(
 Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
     "Write every row with its verdict: .csv, .parquet, or .xlsx (accepted, rejected, "
     "summary)."))]
+Outcomes = Annotated[Path | None, typer.Option("--out", metavar="OUT", help=(
+    "Write every row with its outcome: .csv or .parquet."))]
 Rejects = Annotated[Path | None, typer.Option(metavar="PATH", help=(
     "Write the rejected rows alone as CSV."))]
 ExtensionField = Annotated[str, typer.Option(metavar="NAME", help=(
@@ -107,19 +113,21 @@ def import_command(
     blocked_countries: Blocked = "", sheet: Sheet = None, encoding: Encoding = None,
     journal: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "The folder of import journals; default imports/ in the key's cache folder."))] = None,
-    out: Out = None, raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
+    out: Outcomes = None, raw_csv: RawCsv = False,
+    extension_field: ExtensionField = "phone_extension",
     alt_phone_field: AltPhoneField = "alt_phone", as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print the outcomes' summary (with --json or --csv: the
     summary alone, notes on standard error)."""
     from dialkit.client import Client
-    from dialkit.frames import write_csv
     from dialkit.leads import ImportStoppedError, import_leads
 
     with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
+        if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+            raise ValueError(f"--out {out}: name a .csv or .parquet file for the outcomes")
         with Client() as client:
             try:
                 report = import_leads(client, source, campaign, journal=journal, **options)
@@ -129,13 +137,21 @@ def import_command(
                 typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
-            write_csv(report.frame, out, escape_formulas=not raw_csv)
+            _write_report(report, out, escape_formulas=not raw_csv)
     if printed(report.summary, as_json=as_json, as_csv=as_csv):
         _notes(report.notes, IMPORT_FLAGS, err=True)
         return
     typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
     _notes(report.notes, IMPORT_FLAGS)
+
+
+def _write_report(report: ImportReport, out: Path, *, escape_formulas: bool) -> None:
+    """Every row's outcome to ``out``: CSV, or the report's Parquet file as it is."""
+    if out.suffix.lower() == ".parquet":
+        shutil.copyfile(report.path, out)
+    else:
+        report.to_csv(out, escape_formulas=escape_formulas)
 
 
 def _custom_names(extension: str, alt_phone: str) -> dict[str, str | None]:

@@ -38,18 +38,28 @@ def frame_column(name: str) -> str:
 
 @dataclass(frozen=True)
 class CustomFields:
-    """The custom fields of a file's leads: ``extension_field`` and ``alt_phone_field``
-    (``None``: not sent) besides the file's own."""
+    """The custom fields of a file's leads: the file's own columns (``sent``), and
+    ``extension_field`` and ``alt_phone_field`` (``None``: not sent) besides them.
+    Held as names, not as the file, so that an import reading its plan back a part at
+    a time builds the leads the clean of the whole file would have."""
 
-    file: LeadFile
+    name: str
+    sent: tuple[str, ...]
     extension_field: str | None
     alt_phone_field: str | None
 
-    def columns(self) -> list[str]:
+    @classmethod
+    def of(cls, file: LeadFile, extension_field: str | None,
+           alt_phone_field: str | None) -> CustomFields:
         """The file's columns sent as custom fields: not its other phone columns, whose
         numbers go in ``alt_phone``."""
-        phones = set(phone_columns(self.file))
-        return [name for name in self.file.custom_fields if name not in phones]
+        phones = set(phone_columns(file))
+        return cls(file.name, tuple(name for name in file.custom_fields if name not in phones),
+                   extension_field, alt_phone_field)
+
+    def columns(self) -> list[str]:
+        """The file's columns sent as custom fields."""
+        return list(self.sent)
 
     def names(self) -> list[str]:
         """The custom fields sent besides the file's."""
@@ -63,7 +73,7 @@ class CustomFields:
                 (self.extension_field, "extension", "extension_field", "extensions"),
                 (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers")):
             if name in self.columns() and held[column]:
-                raise ValueError(f"{self.file.name} has a column {name!r}, the custom field "
+                raise ValueError(f"{self.name} has a column {name!r}, the custom field "
                                  f"{what} are sent as: pass {option}= another name, or None "
                                  "to leave them out")
 

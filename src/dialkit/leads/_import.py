@@ -1,11 +1,14 @@
 """Importing a lead file exactly once, resumably, and reconciling every row.
 
-:func:`import_leads` cleans the file (:func:`clean`), sends the accepted rows
-in batches of at most 200, and maps each of the service's ``LeadResult``
-answers back to the file's row. Batches are planned once and kept in a
-journal (:mod:`._journal`): a re-run after a crash, a kill or a stop resumes
-after the last finished batch, and a batch that was in flight goes again under
-the same content-derived Idempotency-Key, so the service imports it once. A
+:func:`import_leads` cleans the file (:func:`clean`) into its plan, a Parquet
+file in the journal's folder (a CSV on disk streamed, :mod:`._stream`), reads the
+plan back a part at a time, sends the accepted rows in batches of at most 200,
+and maps each of the service's ``LeadResult`` answers back to the file's row in
+a report written beside it; memory holds a part of the file and counts, never
+every row. Batches are planned once and kept in a journal (:mod:`._journal`):
+a re-run after a crash, a kill or a stop resumes after the last finished batch,
+and a batch that was in flight goes again under the same content-derived
+Idempotency-Key, so the service imports it once. A
 journal that does not match its plan is refused, never applied to other
 batches. What the service cannot say (a key answered ``outcome_unknown`` again
 and again, a row that is already a lead of the campaign) is settled from the
@@ -14,10 +17,14 @@ campaign's leads (:mod:`._recheck`).
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,11 +45,21 @@ from ..errors import (
 )
 from ..frames import watched
 from ._campaign import not_importable
-from ._clean import clean_whole as clean
-from ._journal import Batch, Journal, content_hash, journal_folder
+from ._custom import CustomFields, frame_column
+from ._journal import (
+    PLAN,
+    PLAN_COLUMNS,
+    REPORT,
+    Batch,
+    Journal,
+    content_hash,
+    file_hash,
+    journal_folder,
+)
 from ._read import LeadFile, Source, read
 from ._recheck import (
     UNKNOWN_LIMIT,
+    LeadKey,
     campaign_leads,
     found_note,
     lead_key,
@@ -53,17 +70,25 @@ from ._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
     CleanResult,
+    RowTally,
     _cells,
-    count_rows,
+    cleaned_parts,
     counts_html,
     extras_note,
+    leads_of,
 )
+from ._sinks import CsvSink, FrameSink
+from ._stream import clean_file
 
 if TYPE_CHECKING:
     from ..client import Client, ImportResult
 
 OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted")
 """Every row's final outcome, one of these."""
+
+PLAN_ROWS = 1 << 16
+"""Rows of the plan (and of the report) read back at a time: the leads of a part are
+built at once, so memory holds a part's rows, not the file's."""
 
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
 _IN_CAMPAIGN = "duplicate_in_campaign"
@@ -90,16 +115,14 @@ class ImportStoppedError(RuntimeError):
 
 @dataclass(frozen=True)
 class ImportReport:
-    """One final outcome for every row of the file.
+    """One final outcome for every row of the file, kept in the journal's folder (a
+    Parquet file, :attr:`path`), with their counts in memory.
 
     Attributes:
-        frame: One row per input row: the cleaned frame's columns (``row``,
-            ``phone_e164``, ...; ``status``, ``reason`` and ``field`` are the
-            service's answer where the row was sent, else the local verdict),
-            then ``lead_id``, ``batch`` (1-based, for rows sent) and ``outcome``
-            (``imported``, ``refused_locally``, ``refused_by_service`` or
-            ``not_attempted``).
         campaign_id: The campaign imported into.
+        rows: The file's rows.
+        summary: Rows by ``outcome``, ``status``, ``reason`` and ``field``, most
+            frequent first.
         batches: How many batches the import has; ``resumed`` of them were done
             by an earlier run and not sent again.
         journal: The journal's folder.
@@ -108,33 +131,56 @@ class ImportReport:
             rows already leads of the campaign), one sentence each.
     """
 
-    frame: pd.DataFrame
     campaign_id: str
+    rows: int
+    summary: pd.DataFrame = field(repr=False)
     batches: int
     resumed: int
     journal: str
     notes: tuple[str, ...] = ()
 
     @property
-    def counts(self) -> pd.Series:
-        """Rows by outcome (every outcome listed, zeros included)."""
-        counts = self.frame["outcome"].value_counts()
-        return pd.Series({name: int(counts.get(name, 0)) for name in OUTCOMES}, name="rows")
+    def path(self) -> Path:
+        """The report's Parquet file: :attr:`frame`'s rows, written a part at a time."""
+        return Path(self.journal) / REPORT
+
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """One row per input row, read from :attr:`path` when first asked (a file of
+        millions of rows is better read a part at a time, or written with
+        :meth:`to_csv`): the cleaned frame's columns (``row``, ``phone_e164``, ...;
+        ``status``, ``reason`` and ``field`` are the service's answer where the row
+        was sent, else the local verdict), then ``lead_id``, ``batch`` (1-based, for
+        rows sent) and ``outcome`` (``imported``, ``refused_locally``,
+        ``refused_by_service`` or ``not_attempted``)."""
+        return pd.concat(list(cleaned_parts(self.path, rows=PLAN_ROWS)))
 
     @property
-    def summary(self) -> pd.DataFrame:
-        """Rows by ``outcome``, ``status``, ``reason`` and ``field``."""
-        return count_rows(self.frame, ["outcome", "status", "reason", "field"])
+    def counts(self) -> pd.Series:
+        """Rows by outcome (every outcome listed, zeros included)."""
+        counts = Counter[str]()
+        for outcome, rows in zip(self.summary["outcome"], self.summary["rows"], strict=True):
+            counts[outcome] += int(rows)
+        return pd.Series({name: counts[name] for name in OUTCOMES}, name="rows")
 
     @property
     def headline(self) -> str:
         """``1,204 rows in 7 batches (2 done by an earlier run)``, in the singular for one."""
-        return (f"{counted(len(self.frame), 'row')} in {counted(self.batches, 'batch')} "
+        return (f"{counted(self.rows, 'row')} in {counted(self.batches, 'batch')} "
                 f"({self.resumed} done by an earlier run)")
+
+    def to_csv(self, path: str | os.PathLike[str], *, escape_formulas: bool = True) -> None:
+        """Write every row's outcome as CSV, a part at a time (formula-like cells made
+        text unless ``escape_formulas=False``, as :meth:`CleanResult.to_csv`)."""
+        with open(path, "wb") as out:
+            sink = CsvSink(out, escape_formulas=escape_formulas)
+            for part in cleaned_parts(self.path, rows=PLAN_ROWS):
+                sink.write(part)
+            sink.close()
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name} {count:,}" for name, count in self.counts.items())
-        return f"<ImportReport {self.campaign_id}: {len(self.frame):,} rows: {shown}>"
+        return f"<ImportReport {self.campaign_id}: {self.rows:,} rows: {shown}>"
 
     def _repr_html_(self) -> str:
         """The counts by outcome, then by the service's status, reason and field."""
@@ -215,67 +261,109 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         >>> client.close()
     """
     blocked_countries = blocked_regions(blocked_countries)  # before anything is read
-    options = {"region": region, "blocked_countries": sorted(blocked_countries),
-               "country_column": country_column, "extension_field": extension_field,
-               "alt_phone_field": alt_phone_field}
+    options: dict[str, Any] = {
+        "region": region, "blocked_countries": sorted(blocked_countries),
+        "country_column": country_column, "extension_field": extension_field,
+        "alt_phone_field": alt_phone_field}
+    shown = watched() if progress is None else progress
     if isinstance(source, CleanResult):
-        file, cleaned = source.file, source
-        extension_field, alt_phone_field = source.extension_field, source.alt_phone_field
         content = content_hash(source.frame) + orjson.dumps(
-            [extension_field, alt_phone_field]).hex()
+            [source.extension_field, source.alt_phone_field]).hex()
+    elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
+        content = file_hash(source) + orjson.dumps(
+            {"options": options, "read": [sheet, mapping, encoding]},
+            option=orjson.OPT_SORT_KEYS).hex()
     else:
-        file = source if isinstance(source, LeadFile) else read(
+        source = source if isinstance(source, LeadFile) else read(
             source, sheet=sheet, mapping=mapping, encoding=encoding)
-        cleaned = None
-        content = content_hash(file.frame) + orjson.dumps(
-            {"options": options, "fields": file.fields}, option=orjson.OPT_SORT_KEYS).hex()
+        content = content_hash(source.frame) + orjson.dumps(
+            {"options": options, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
     book = Journal.open(journal_folder(journal, client.cache.path, content, campaign_id))
-    plan = book.plan
-    if plan is not None:
-        cleaned = CleanResult(plan, file, region, campaign_id, (), {},
-                              extension_field=extension_field, alt_phone_field=alt_phone_field)
-    elif cleaned is None:
-        cleaned = clean(file, client=client, campaign_id=campaign_id, region=region,
-                        blocked_countries=blocked_countries, country_column=country_column,
-                        extension_field=extension_field, alt_phone_field=alt_phone_field)
-    if plan is None:
-        book.write_plan(cleaned.frame)
-    return _Run(client, cleaned, campaign_id, book, progress).run()
+    if book.planned is None:
+        options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
+                       encoding=encoding, blocked_countries=blocked_countries)
+        book.write_plan(_plan(source, book.folder, shown, options))
+    return _Run(client, campaign_id, book, shown).run()
+
+
+def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) -> dict[str, Any]:
+    """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
+    :func:`clean_file`; a clean already made written as it is): what the journal's
+    first line says of it."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(folder, 0o700)
+    try:
+        if isinstance(source, CleanResult):
+            partial = folder / f".{PLAN}.partial"
+            sink = FrameSink(partial)
+            sink.write(source.frame)
+            sink.close()
+            os.replace(partial, folder / PLAN)
+            return {"name": source.file.name, "fields": source.file.fields,
+                    "custom_fields": list(source.custom.sent),
+                    "extension_field": source.extension_field,
+                    "alt_phone_field": source.alt_phone_field}
+        cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # made for nothing: a campaign or a file refused
+        raise
+    return {"name": cleaned.name, "fields": cleaned.fields,
+            "custom_fields": list(cleaned.custom_fields),
+            "extension_field": options["extension_field"],
+            "alt_phone_field": options["alt_phone_field"]}
 
 
 class _Run:
-    """One run of an import: the batches not done yet, then the reconciliation."""
+    """One run of an import: the plan's batches, in turn (those done by an earlier run
+    checked against the journal, the others sent), then the reconciliation."""
 
-    def __init__(self, client: Client, cleaned: CleanResult, campaign_id: str, book: Journal,
-                 progress: bool | None) -> None:
-        self.client = client
-        self.cleaned = cleaned
-        self.campaign_id = campaign_id
-        self.book = book
-        leads = cleaned.leads()
-        rows = np.flatnonzero((cleaned.frame["status"] == "accepted").to_numpy(dtype=bool))
-        self.batches = [Batch(number, rows[at:at + MAX_IMPORT_BATCH],
-                              leads[at:at + MAX_IMPORT_BATCH], campaign_id)
-                        for number, at in enumerate(range(0, len(leads), MAX_IMPORT_BATCH))]
-        book.apply(self.batches)
-        self.resumed = sum(1 for batch in self.batches if batch.number in book.done)
-        self.progress = watched() if progress is None else progress
+    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: bool) -> None:
+        assert book.planned is not None
+        self.client, self.campaign_id, self.book = client, campaign_id, book
+        self.planned = book.planned
+        about = self.planned.about
+        self.fields: dict[str, str] = about["fields"]
+        self.custom = CustomFields(about["name"], tuple(about["custom_fields"]),
+                                   about["extension_field"], about["alt_phone_field"])
+        self.resumed = book.done
+        self.sent = Counter[str]()  # leads of the batches done, by custom field they carry
+        self.progress = progress
 
     def run(self) -> ImportReport:
         with self._bar() as bar:
-            for batch in self.batches:
-                if batch.number in self.book.done:
-                    continue
-                try:
-                    self._settle(batch)
-                except (ApiError, OSError) as error:
-                    raise self._stopped(batch, error) from error
-                bar.update(len(batch.positions))
+            for batch in self._batches():
+                self.book.check(batch)
+                if batch.number >= self.resumed:
+                    try:
+                        self._settle(batch)
+                    except (ApiError, OSError) as error:
+                        raise self._stopped(batch, error) from error
+                    bar.update(len(batch.positions))
+                self.sent.update(name for lead in batch.leads
+                                 for name in lead.get("custom_fields", ()))
         try:
             self._find_in_campaign()
         except (ApiError, OSError) as error:
             raise self._unlisted(error) from error
         return self.report()
+
+    def _batches(self) -> Iterator[Batch]:
+        """The plan's accepted rows as batches of :data:`MAX_IMPORT_BATCH` leads, in file
+        order, read back :data:`PLAN_ROWS` rows at a time."""
+        leads: list[dict[str, Any]] = []
+        positions = np.empty(0, dtype=np.int64)
+        number = offset = 0
+        for frame in cleaned_parts(self.book.plan, rows=PLAN_ROWS):
+            accepted = np.flatnonzero((frame["status"] == "accepted").to_numpy(dtype=bool))
+            leads += leads_of(frame.iloc[accepted], self.fields, self.custom)
+            positions = np.concatenate([positions, offset + accepted])
+            offset += len(frame)
+            while len(leads) >= MAX_IMPORT_BATCH or (leads and offset == self.planned.rows):
+                yield Batch(number, positions[:MAX_IMPORT_BATCH], leads[:MAX_IMPORT_BATCH],
+                            self.campaign_id)
+                number += 1
+                leads, positions = leads[MAX_IMPORT_BATCH:], positions[MAX_IMPORT_BATCH:]
 
     def _settle(self, batch: Batch) -> None:
         """Send a batch under its key, or settle it from the campaign's leads once the
@@ -322,70 +410,86 @@ class _Run:
         with the row's phone and external id is the row's, imported earlier."""
         if self.book.found is not None:
             return
-        reasons = self._answers()["reason"]
-        wanted = np.flatnonzero(reasons == _IN_CAMPAIGN)
-        if len(wanted) == 0:
+        column = self.fields.get("external_id")
+        columns = [*PLAN_COLUMNS, *([frame_column(column)] if column else [])]
+        wanted: dict[int, LeadKey] = {}
+        for offset, frame, answers in self._answered(columns):
+            rows = np.flatnonzero(answers["reason"] == _IN_CAMPAIGN)
+            phones = _cells(frame.iloc[rows], "phone_e164")
+            external = _cells(frame.iloc[rows], frame_column(column)) if column else \
+                [None] * len(rows)
+            wanted.update(zip((offset + rows).tolist(), zip(phones, external, strict=True),
+                              strict=True))
+        if not wanted:
             return
         leads = campaign_leads(self.client, self.campaign_id)
-        frame = self.cleaned.frame
-        column = self.cleaned.file.fields.get("external_id")
-        external = _cells(frame, self.cleaned._column(column)) if column else [None] * len(frame)
-        phones = frame["phone_e164"].astype(object).to_numpy()
-        found = {int(p): leads[(phones[p], external[p])] for p in wanted
-                 if (phones[p], external[p]) in leads}
-        self.book.record_found(found)
+        self.book.record_found({position: leads[key] for position, key in wanted.items()
+                                if key in leads})
 
-    def _answers(self) -> dict[str, np.ndarray]:
-        """Every row's ``status``, ``reason``, ``field``, ``lead_id`` and ``batch``: the
-        service's answer where its batch is done, else the local verdict; ``attempted``
-        says which."""
-        frame = self.cleaned.frame
-        answers = {name: frame[name].astype(object).to_numpy(copy=True)
-                   for name in ("status", "reason", "field")}
-        answers.update({name: np.full(len(frame), None, dtype=object)
-                        for name in ("lead_id", "batch")})
-        answers["attempted"] = np.zeros(len(frame), dtype=bool)
-        for batch in self.batches:
-            for result in self.book.done.get(batch.number, ()):
-                position = batch.positions[result[0]]
+    def _answered(self, columns: list[str] | None = None) -> Iterator[
+            tuple[int, pd.DataFrame, dict[str, np.ndarray]]]:
+        """The plan a part at a time (its first row's place, its rows, and each row's
+        ``status``, ``reason``, ``field``, ``lead_id`` and ``batch``: the service's answer
+        where its batch is done, else the local verdict; ``attempted`` says which)."""
+        results = _Answers(self.book.results())
+        before = offset = 0  # accepted rows in the parts before, rows in them
+        for frame in cleaned_parts(self.book.plan, rows=PLAN_ROWS, columns=columns):
+            answers = {name: frame[name].astype(object).to_numpy(copy=True)
+                       for name in ("status", "reason", "field")}
+            answers.update({name: np.full(len(frame), None, dtype=object)
+                            for name in ("lead_id", "batch")})
+            answers["attempted"] = np.zeros(len(frame), dtype=bool)
+            accepted = np.flatnonzero(answers["status"] == "accepted")
+            for number, result in results.between(before, before + len(accepted)):
+                position = accepted[number * MAX_IMPORT_BATCH + result[0] - before]
                 answers["attempted"][position] = True
-                answers["batch"][position] = batch.number + 1
+                answers["batch"][position] = number + 1
                 for name, value in zip(_ANSWER_COLUMNS[1:], result[1:], strict=True):
                     answers[name][position] = value
-        return answers
+            yield offset, frame, answers
+            before += len(accepted)
+            offset += len(frame)
 
     def report(self) -> ImportReport:
-        """Every row's outcome: the service's answer where its batch is done, else local;
-        rows found in the campaign after ``duplicate_in_campaign`` imported."""
-        frame = self.cleaned.frame.copy()
-        answers = self._answers()
-        found = np.zeros(len(frame), dtype=bool)
-        for position, lead_id in (self.book.found or {}).items():
-            if answers["reason"][position] == _IN_CAMPAIGN:
-                found[position] = True
-                answers["lead_id"][position] = lead_id
-        local = (frame["status"] != "accepted").to_numpy(dtype=bool)
-        outcome = np.where(found, "imported", np.where(local, "refused_locally", np.where(
-            ~answers["attempted"], "not_attempted", np.where(
-                answers["status"] == "accepted", "imported", "refused_by_service"))))
-        for name in ("status", "reason", "field"):
-            frame[name] = pd.array(answers[name], dtype=frame[name].dtype)
-        frame["lead_id"] = pd.array(answers["lead_id"], dtype="string[pyarrow]")
-        frame["batch"] = pd.array(answers["batch"], dtype="Int64")
-        frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
-        notes = [recheck_note(batch.number, len(batch.leads), self.book.rechecked[batch.number])
-                 for batch in self.batches if batch.number in self.book.rechecked]
-        if found.any():
-            notes.append(found_note(int(found.sum())))
-        sent = extras_note([lead for batch in self.batches if batch.number in self.book.done
-                            for lead in batch.leads], self.cleaned)
+        """Every row's outcome, written to the journal's folder a part at a time: the
+        service's answer where its batch is done, else local; rows found in the
+        campaign after ``duplicate_in_campaign`` imported."""
+        found = sorted((self.book.found or {}).items())
+        found_at = np.array([position for position, _ in found], dtype=np.int64)
+        tally = RowTally(["outcome", "status", "reason", "field"])
+        partial = self.book.folder / f".{REPORT}.partial"
+        sink = FrameSink(partial)
+        rows = settled = 0
+        for offset, frame, answers in self._answered():
+            place = np.searchsorted(found_at, [offset, offset + len(frame)])
+            here = np.zeros(len(frame), dtype=bool)
+            for position, lead_id in found[place[0]:place[1]]:
+                if answers["reason"][position - offset] == _IN_CAMPAIGN:
+                    here[position - offset] = True
+                    answers["lead_id"][position - offset] = lead_id
+            settled += int(here.sum())
+            part = _outcomes(frame, answers, here)
+            sink.write(part)
+            tally.add(part)
+            rows += len(part)
+        sink.close()
+        os.chmod(partial, 0o600)
+        os.replace(partial, self.book.folder / REPORT)
+        return ImportReport(self.campaign_id, rows, tally.table(), self.planned.batches,
+                            self.resumed, str(self.book.folder), self._notes(settled))
+
+    def _notes(self, settled: int) -> tuple[str, ...]:
+        notes = [recheck_note(number, self.planned.size(number), recheck)
+                 for number, recheck in sorted(self.book.rechecked.items())]
+        if settled:
+            notes.append(found_note(settled))
+        sent = extras_note(self.sent, self.custom)
         if sent:
             notes.append(sent)
-        return ImportReport(frame, self.campaign_id, len(self.batches), self.resumed,
-                            str(self.book.folder), tuple(notes))
+        return tuple(notes)
 
     def _stopped(self, batch: Batch, error: BaseException) -> ImportStoppedError:
-        where = f"batch {batch.number + 1} of {len(self.batches)}"
+        where = f"batch {batch.number + 1} of {self.planned.batches}"
         if isinstance(error, OutcomeUnknownError):
             why = self._unknown(batch, where)
         elif isinstance(error, ApiError) and error.code == ErrorCode.CAMPAIGN_NOT_IMPORTABLE:
@@ -425,7 +529,7 @@ class _Run:
         return ImportStoppedError(
             f"The import stopped: every batch is done, but the campaign's leads could not be "
             f"listed to find the rows answered {_IN_CAMPAIGN} ({error}). {then}",
-            report=self.report(), batch=len(self.batches), cause=error)
+            report=self.report(), batch=self.planned.batches, cause=error)
 
     def _campaign_status(self) -> str:
         try:
@@ -433,11 +537,49 @@ class _Run:
         except ApiError:
             return "not importable"
 
-    def _bar(self) -> Any:
-        total = sum(len(batch.positions) for batch in self.batches)
-        done = sum(len(batch.positions) for batch in self.batches
-                   if batch.number in self.book.done)
-        return _Bar(total, done, self.progress)
+    def _bar(self) -> _Bar:
+        done = min(self.planned.accepted, self.resumed * MAX_IMPORT_BATCH)
+        return _Bar(self.planned.accepted, done, self.progress)
+
+
+def _outcomes(frame: pd.DataFrame, answers: dict[str, np.ndarray],
+              found: np.ndarray) -> pd.DataFrame:
+    """A part of the plan with each row's answer and outcome (``found``: rows found in
+    the campaign after ``duplicate_in_campaign``)."""
+    local = (frame["status"] != "accepted").to_numpy(dtype=bool)
+    outcome = np.where(found, "imported", np.where(local, "refused_locally", np.where(
+        ~answers["attempted"], "not_attempted", np.where(
+            answers["status"] == "accepted", "imported", "refused_by_service"))))
+    frame = frame.copy()
+    for name in ("status", "reason", "field"):
+        frame[name] = pd.array(answers[name], dtype=frame[name].dtype)
+    frame["lead_id"] = pd.array(answers["lead_id"], dtype="string[pyarrow]")
+    frame["batch"] = pd.array(answers["batch"], dtype="Int64")
+    frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
+    return frame
+
+
+class _Answers:
+    """The journal's answers, batch after batch, to the plan's parts in turn."""
+
+    def __init__(self, results: Iterator[tuple[int, list[list[Any]]]]) -> None:
+        self.results = results
+        self.held: list[tuple[int, list[list[Any]]]] = []
+
+    def between(self, first: int, end: int) -> Iterator[tuple[int, list[Any]]]:
+        """Each answer (with its batch's number) for the accepted rows ``first`` to
+        ``end`` (0-based, in file order; the last batch's kept for the next part)."""
+        while not self.held or (self.held[-1][0] + 1) * MAX_IMPORT_BATCH < end:
+            batch = next(self.results, None)
+            if batch is None:
+                break
+            self.held.append(batch)
+        for number, results in self.held:
+            for result in results:
+                if first <= number * MAX_IMPORT_BATCH + result[0] < end:
+                    yield number, result
+        self.held = [(number, results) for number, results in self.held
+                     if (number + 1) * MAX_IMPORT_BATCH > end]
 
 
 def transient(error: BaseException) -> bool:

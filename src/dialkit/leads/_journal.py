@@ -3,21 +3,29 @@
 A notebook kernel dies, a laptop sleeps, a process is killed: an import of
 many batches must resume where it stopped without sending a finished batch
 again, and without re-sending an unfinished one under another key. So before
-anything is sent the plan (every row's local verdict, so batches are the same
-on every run) is written, and the journal's first line holds the plan file's
-digest. Each batch gets a line when it is sent, when the service answers
-``outcome_unknown`` and when it is done, and every one of those lines names its
-batch by number, Idempotency-Key and content hash (the rows' places in the
-plan and the leads sent). Lines are appended and flushed to disk one by one.
+anything is sent the plan (the cleaned file, every row with its local verdict,
+so batches are the same on every run) is written, and the journal's first line
+holds the plan file's digest and what the import needs to know of the file (its
+fields and custom fields). Each batch gets a line when it is sent, when the
+service answers ``outcome_unknown`` and when it is done, and every one of those
+lines names its batch by number, Idempotency-Key and content hash (the rows'
+places in the plan and the leads sent). Lines are appended and flushed to disk
+one by one, and come in the order of the batches: a run sends them in turn and
+stops at the first that fails, so the batches done are always the first ones.
+
+Nothing is held for every batch: the journal is read as it is needed, a line at
+a time (:meth:`Journal.check` as the import walks the plan's batches again,
+:meth:`Journal.results` as it writes the report), so an import of twenty million
+rows remembers counts, not answers.
 
 A journal is trusted only as far as it can be checked: a line is applied only
 to the batch it names, and a journal that does not match its plan (the plan
 deleted or replaced, a line for another batch, a hand-made line, a broken
 line, answers the batch cannot have) is refused with :class:`ImportJournalError`,
-whose message says how to start afresh. Only the last line can be torn by a
-kill (each line is one write ending in a newline): a last line without its
-newline is cut off on reading, so its batch counts as not done and the next
-line starts clean.
+whose message says how to start afresh; every line is checked before anything
+is sent. Only the last line can be torn by a kill (each line is one write ending
+in a newline): a last line without its newline is cut off on reading, so its
+batch counts as not done and the next line starts clean.
 
 The folder is owner-only: it holds the file's personal data.
 """
@@ -25,9 +33,8 @@ The folder is owner-only: it holds the file's personal data.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -37,12 +44,15 @@ import numpy as np
 import orjson
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from ..client import batch_key
-from ..contract import LeadResultStatus
+from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
+from ._read import cannot_open
 
 PLAN = "plan.parquet"
 LINES = "journal.jsonl"
+REPORT = "report.parquet"
 PLAN_COLUMNS = ("row", "phone_e164", "status", "reason", "field")
 """The plan's columns the import reads."""
 
@@ -62,6 +72,7 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
+_BLOCK = 1 << 20
 
 
 class ImportJournalError(ValueError):
@@ -95,6 +106,19 @@ def content_hash(frame: pd.DataFrame) -> str:
     return digest.hexdigest()
 
 
+def file_hash(path: str | os.PathLike[str]) -> str:
+    """A digest of a lead file's bytes, read a block at a time.
+
+    Raises:
+        LeadFileError: The file cannot be opened.
+    """
+    try:
+        with open(path, "rb") as opened:
+            return hashlib.file_digest(opened, "sha256").hexdigest()
+    except OSError as error:
+        raise cannot_open(Path(path), error) from None
+
+
 @dataclass(frozen=True)
 class Batch:
     """One planned batch: its 0-based ``number``, the plan rows it sends
@@ -124,15 +148,39 @@ class Batch:
         return {"batch": self.number, "key": self.key, "hash": self.digest}
 
 
+@dataclass(frozen=True)
+class Planned:
+    """What the journal's first line says of the cleaned file, and how many rows and
+    accepted rows its plan has (counted from the plan itself).
+
+    Attributes:
+        about: The file's name, its ``fields``, the columns sent as ``custom_fields``,
+            and the ``extension_field`` and ``alt_phone_field`` the leads are sent with.
+        rows: The plan's rows.
+        accepted: Its accepted rows: the rows sent, :data:`MAX_IMPORT_BATCH` at a time.
+    """
+
+    about: dict[str, Any]
+    rows: int
+    accepted: int
+
+    @property
+    def batches(self) -> int:
+        return -(-self.accepted // MAX_IMPORT_BATCH)
+
+    def size(self, batch: int) -> int:
+        """How many leads ``batch`` (0-based) sends."""
+        return min(MAX_IMPORT_BATCH, self.accepted - batch * MAX_IMPORT_BATCH)
+
+
 @dataclass
 class Journal:
-    """One import's journal: its plan and what each batch got so far.
+    """One import's journal: its plan and how far its batches got.
 
     Attributes:
         folder: Where it is kept.
-        plan: The first run's cleaned rows; ``None`` on a first run.
-        done: Batch number → the service's answers, one list per lead
-            (``index``, ``status``, ``reason``, ``field``, ``lead_id``).
+        planned: The plan's file and counts; ``None`` until the first run has written it.
+        done: How many batches are done (the first ones: they are sent in turn).
         rechecked: Batch number → how a batch whose outcome stayed unknown was
             settled (``found``, ``sent``, ``key``).
         unknown: Batch number → how many times the service answered
@@ -142,71 +190,90 @@ class Journal:
     """
 
     folder: Path
-    plan: pd.DataFrame | None = None
+    planned: Planned | None = None
     plan_hash: str | None = None
-    done: dict[int, list[list[Any]]] = field(default_factory=dict)
+    done: int = 0
     rechecked: dict[int, dict[str, Any]] = field(default_factory=dict)
     unknown: dict[int, int] = field(default_factory=dict)
     found: dict[int, str] | None = None
-    _lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list, repr=False)
+    _read_up_to: int = field(default=0, repr=False)  # the lines' bytes when opened
+    _unchecked: Iterator[tuple[int, dict[str, Any]]] | None = field(default=None, repr=False)
+    _next: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def plan(self) -> Path:
+        return self.folder / PLAN
 
     @classmethod
     def open(cls, folder: Path) -> Journal:
         """The journal in ``folder``, read back and checked against its plan if an
-        earlier run left one; lines about batches wait for :meth:`apply`.
+        earlier run left one. A plan without a journal (a run killed between the two)
+        is removed: it was never used, and the import cleans the file again.
 
         Raises:
-            ImportJournalError: A broken line, a missing or damaged plan, or a
-                plan that is not the one the journal was written for.
+            ImportJournalError: A broken line, a missing or damaged plan, a plan that
+                is not the one the journal was written for, or lines that do not
+                follow the plan's batches.
         """
         journal = cls(folder)
-        lines = list(journal._read())
-        journal._read_plan()
-        if lines and journal.plan is None:
+        for partial in folder.glob(".*.partial"):  # left by a kill while the plan was written
+            partial.unlink(missing_ok=True)
+        lines = journal._lines()
+        first = next(lines, None)
+        if first is None:
+            journal.plan.unlink(missing_ok=True)
+            return journal
+        if not journal.plan.exists():
             raise ImportJournalError(folder, f"its plan, {PLAN}, is missing")
-        if lines:
-            number, first = lines[0]
-            if first["event"] != "plan" or first["hash"] != journal.plan_hash:
-                raise ImportJournalError(folder, f"{PLAN} is not the plan its journal was "
-                                         "written for (the digest on its first line differs)")
-        elif journal.plan_hash is not None:
-            journal._append({"event": "plan", "hash": journal.plan_hash})
-        journal._lines = lines[1:]
+        number, line = first
+        if line["event"] != "plan" or not isinstance(line.get("file"), dict):
+            raise ImportJournalError(folder, "it was written by an earlier dialkit, whose "
+                                     "journal did not say what the plan's file holds")
+        journal.plan_hash = _digest(journal.plan)
+        if line["hash"] != journal.plan_hash:
+            raise ImportJournalError(folder, f"{PLAN} is not the plan its journal was "
+                                     "written for (the digest on its first line differs)")
+        journal.planned = Planned(_about(folder, line["file"]), *journal._counted())
+        for number, line in lines:
+            journal._apply(number, line)
+        journal._read_up_to = (folder / LINES).stat().st_size
         return journal
 
-    def apply(self, batches: Sequence[Batch]) -> None:
-        """Apply each line to the batch it names, after checking that it is that batch.
+    def write_plan(self, about: Mapping[str, Any]) -> None:
+        """Start the journal with the digest of the plan (the cleaned file, written to
+        :attr:`plan` under a temporary name and renamed into place) and ``about``."""
+        os.chmod(self.plan, 0o600)
+        self.plan_hash = _digest(self.plan)
+        self.planned = Planned(dict(about), *self._counted())
+        (self.folder / LINES).unlink(missing_ok=True)  # lines of no plan: none can apply
+        self._append({"event": "plan", "hash": self.plan_hash, "file": dict(about)})
+
+    def check(self, batch: Batch) -> None:
+        """Check the lines an earlier run wrote about ``batch`` (key and content), as the
+        import meets each batch in turn, before it sends any (the lines come in batch
+        order, and name no batch after the first not done).
 
         Raises:
-            ImportJournalError: A line names a batch the plan does not have, with
-                another key or content, or holds answers the batch cannot have.
+            ImportJournalError: A line names ``batch`` with another key or content.
         """
-        rows = 0 if self.plan is None else len(self.plan)
-        for number, line in self._lines:
-            if line["event"] == "found":
-                self.found = self._found(number, line, rows)
-                continue
-            batch = self._batch_of(number, line, batches)
-            if line["event"] == "unknown":
-                self.unknown[batch.number] = self.unknown.get(batch.number, 0) + 1
-            elif line["event"] == "done":
-                self.done[batch.number] = self._results(number, line, len(batch.leads))
-                if isinstance(line.get("recheck"), dict):
-                    self.rechecked[batch.number] = line["recheck"]
+        if self._unchecked is None:
+            self._unchecked = (item for item in self._lines(self._read_up_to)
+                               if item[1]["event"] in ("sent", "unknown", "done"))
+            self._next = next(self._unchecked, None)
+        while self._next is not None and self._next[1]["batch"] <= batch.number:
+            number, line = self._next
+            if (line["key"], line["hash"]) != (batch.key, batch.digest):
+                raise ImportJournalError(self.folder, f"line {number} does not match batch "
+                                         f"{batch.number + 1} of the plan (its Idempotency-Key "
+                                         "or content hash differs)")
+            self._next = next(self._unchecked, None)
 
-    def write_plan(self, frame: pd.DataFrame) -> None:
-        """Keep the cleaned rows (written whole, then renamed into place), and start the
-        journal with the plan's digest."""
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(self.folder, 0o700)
-        partial = self.folder / f"{PLAN}.partial"
-        frame.to_parquet(partial, index=False)
-        os.chmod(partial, 0o600)
-        os.replace(partial, self.folder / PLAN)
-        self.plan = frame
-        self.plan_hash = hashlib.sha256((self.folder / PLAN).read_bytes()).hexdigest()
-        (self.folder / LINES).unlink(missing_ok=True)  # lines of no plan: none can apply
-        self._append({"event": "plan", "hash": self.plan_hash})
+    def results(self) -> Iterator[tuple[int, list[list[Any]]]]:
+        """Each done batch's number and answers, one list per lead (``index``,
+        ``status``, ``reason``, ``field``, ``lead_id``), in batch order."""
+        for _, line in self._lines():
+            if line["event"] == "done":
+                yield line["batch"], line["results"]
 
     def record_sent(self, batch: Batch) -> None:
         """Note a batch about to be sent, with its key, before it is sent."""
@@ -221,7 +288,7 @@ class Journal:
     def record_done(self, batch: Batch, results: list[list[Any]],
                     recheck: Mapping[str, Any] | None = None) -> None:
         """Note a batch's answers once the service gave them (or once found)."""
-        self.done[batch.number] = results
+        self.done = batch.number + 1
         line = {"event": "done", **batch.names(), "results": results}
         if recheck is not None:
             self.rechecked[batch.number] = dict(recheck)
@@ -234,24 +301,32 @@ class Journal:
         rows = sorted([position, lead_id] for position, lead_id in found.items())
         self._append({"event": "found", "hash": self.plan_hash, "rows": rows})
 
-    def _batch_of(self, number: int, line: dict[str, Any], batches: Sequence[Batch]) -> Batch:
-        if line["batch"] >= len(batches):
-            raise ImportJournalError(self.folder, f"line {number} names batch "
-                                     f"{line['batch'] + 1}, and the plan has {len(batches)}")
-        batch: Batch = batches[int(line["batch"])]
-        if (line["key"], line["hash"]) != (batch.key, batch.digest):
-            raise ImportJournalError(self.folder, f"line {number} does not match batch "
-                                     f"{batch.number + 1} of the plan (its Idempotency-Key or "
-                                     "content hash differs)")
-        return batch
-
-    def _results(self, number: int, line: dict[str, Any], size: int) -> list[list[Any]]:
-        results: list[Any] = line["results"]
-        why = _bad_results(results, size)
-        if why is not None:
-            raise ImportJournalError(self.folder, f"line {number} holds an answer batch "
-                                     f"{line['batch'] + 1} cannot have ({why})")
-        return results
+    def _apply(self, number: int, line: dict[str, Any]) -> None:
+        """Count a line read back, after checking that the plan can have it."""
+        assert self.planned is not None
+        if line["event"] == "plan":
+            raise ImportJournalError(self.folder, f"line {number} starts another plan")
+        if line["event"] == "found":
+            self.found = self._found(number, line, self.planned.rows)
+            return
+        batch = int(line["batch"])
+        if batch >= self.planned.batches:
+            raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1}, "
+                                     f"and the plan has {self.planned.batches}")
+        if batch != self.done:
+            raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1} "
+                                     f"out of turn (batch {self.done + 1} is the first not "
+                                     "done, and batches go in turn)")
+        if line["event"] == "unknown":
+            self.unknown[batch] = self.unknown.get(batch, 0) + 1
+        elif line["event"] == "done":
+            why = _bad_results(line["results"], self.planned.size(batch))
+            if why is not None:
+                raise ImportJournalError(self.folder, f"line {number} holds an answer batch "
+                                         f"{batch + 1} cannot have ({why})")
+            self.done = batch + 1
+            if isinstance(line.get("recheck"), dict):
+                self.rechecked[batch] = line["recheck"]
 
     def _found(self, number: int, line: dict[str, Any], rows: int) -> dict[int, str]:
         found: dict[int, str] = {}
@@ -265,21 +340,22 @@ class Journal:
             raise ImportJournalError(self.folder, f"line {number} was written for another plan")
         return found
 
-    def _read_plan(self) -> None:
-        path = self.folder / PLAN
-        if not path.exists():
-            return
-        data = path.read_bytes()
+    def _counted(self) -> tuple[int, int]:
+        """The plan's rows and accepted rows, its ``status`` read a part at a time."""
         try:
-            plan = pd.read_parquet(io.BytesIO(data))
+            plan = pq.ParquetFile(self.plan)
+            names = plan.schema_arrow.names
+            accepted = 0 if "status" not in names else sum(
+                int(np.count_nonzero(part.column("status").to_pandas() == "accepted"))
+                for part in plan.iter_batches(columns=["status"]))
         except (OSError, ValueError, pa.ArrowException) as error:
             raise ImportJournalError(self.folder, f"{PLAN} is damaged and cannot be read "
                                      f"({type(error).__name__})") from None
-        missing = [name for name in PLAN_COLUMNS if name not in plan.columns]
+        missing = [name for name in PLAN_COLUMNS if name not in names]
         if missing:
             raise ImportJournalError(self.folder, f"{PLAN} is not a plan of an import (no "
                                      f"{', '.join(missing)} column)")
-        self.plan, self.plan_hash = plan, hashlib.sha256(data).hexdigest()
+        return plan.metadata.num_rows, accepted
 
     def _append(self, line: dict[str, Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -291,29 +367,70 @@ class Journal:
         finally:
             os.close(descriptor)
 
-    def _read(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        """Every line with its 1-based number, a torn last line cut off first."""
+    def _lines(self, up_to: int | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Every line (up to byte ``up_to``) with its 1-based number, a line at a time; a
+        torn last line cut off first."""
         path = self.folder / LINES
         if not path.exists():
             return
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):  # a line torn by a kill: cut it off
-            data = data[:data.rfind(b"\n") + 1]
-            os.truncate(path, len(data))
-        for number, raw in enumerate(data.splitlines(), start=1):
-            try:
-                line = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                line = None
-            why = _bad_line(line)
-            if number == 1 and why is not None and isinstance(line, dict) \
-                    and line.get("event") in ("sent", "done") and "hash" not in line:
-                why = ("it was written by an earlier dialkit, whose lines did not name their "
-                       "batch's content")
-                raise ImportJournalError(self.folder, why)
-            if why is not None:
-                raise ImportJournalError(self.folder, f"line {number} is broken ({why})")
-            yield number, line
+        _cut_torn(path)
+        with open(path, "rb") as opened:
+            read = 0
+            for number, raw in enumerate(opened, start=1):
+                read += len(raw)
+                if up_to is not None and read > up_to:
+                    return
+                yield number, self._parsed(number, raw)
+
+    def _parsed(self, number: int, raw: bytes) -> dict[str, Any]:
+        try:
+            line = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            line = None
+        why = _bad_line(line)
+        if number == 1 and why is not None and isinstance(line, dict) \
+                and line.get("event") in ("sent", "done") and "hash" not in line:
+            raise ImportJournalError(self.folder, "it was written by an earlier dialkit, whose "
+                                     "lines did not name their batch's content")
+        if why is not None:
+            raise ImportJournalError(self.folder, f"line {number} is broken ({why})")
+        return line  # type: ignore[no-any-return]
+
+
+def _cut_torn(path: Path) -> None:
+    """Cut off a last line a kill left without its newline."""
+    with open(path, "rb+") as opened:
+        end = opened.seek(0, os.SEEK_END)
+        at = end
+        while at > 0:
+            start = max(0, at - _BLOCK)
+            opened.seek(start)
+            block = opened.read(at - start)
+            if at == end and block.endswith(b"\n"):
+                return
+            newline = block.rfind(b"\n")
+            if newline >= 0:
+                opened.truncate(start + newline + 1)
+                return
+            at = start
+        opened.truncate(0)
+
+
+def _digest(path: Path) -> str:
+    with open(path, "rb") as opened:
+        return hashlib.file_digest(opened, "sha256").hexdigest()
+
+
+def _about(folder: Path, about: dict[str, Any]) -> dict[str, Any]:
+    """The plan line's account of the file, checked for what the journal writes."""
+    texts = (about.get("custom_fields"), list(about.get("fields", {}).values()),
+             list(about.get("fields", {})))
+    if not (isinstance(about.get("name"), str) and isinstance(about.get("fields"), dict)
+            and all(isinstance(t, list) and all(isinstance(v, str) for v in t) for t in texts)
+            and _text(about.get("extension_field")) and _text(about.get("alt_phone_field"))):
+        raise ImportJournalError(folder, "line 1 is broken (its account of the file is not "
+                                 "one the journal writes)")
+    return about
 
 
 def _bad_line(line: Any) -> str | None:

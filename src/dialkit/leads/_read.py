@@ -226,6 +226,11 @@ class _File:
         return self.whole
 
 
+def cannot_open(path: Path, error: OSError) -> LeadFileError:
+    """A lead file that cannot be opened, named as given, with the system's reason."""
+    return LeadFileError(f"{path}: cannot be opened ({error.strerror or error})")
+
+
 def _load(source: str | os.PathLike[str] | IO[bytes] | ArrowStream) -> _File:
     if hasattr(source, "read"):
         data = bytes(source.read())
@@ -237,7 +242,7 @@ def _load(source: str | os.PathLike[str] | IO[bytes] | ArrowStream) -> _File:
         with path.open("rb") as opened:
             head = opened.read(SNIFFED)
     except OSError as exc:
-        raise LeadFileError(f"{path}: cannot be opened ({exc.strerror or exc})") from None
+        raise cannot_open(path, exc) from None
     if len(head) < SNIFFED and not head.strip():
         raise LeadFileError(f"{path}: the file is empty; expected a header line and rows")
     return _File(str(path), head, path)

@@ -13,7 +13,7 @@ import codecs
 import html
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -29,6 +29,7 @@ from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
 from ._hints import hint_note
 from ._read import LeadFile
 from ._sinks import CsvSink
+from ._verdicts import REASONS, STATUSES
 
 EXTENSION_FIELD = "phone_extension"
 """The custom field a phone's extension is sent as, by default."""
@@ -130,7 +131,7 @@ class CleanResult:
     @property
     def custom(self) -> CustomFields:
         """The custom fields this file's rows are sent with."""
-        return CustomFields(self.file, self.extension_field, self.alt_phone_field)
+        return CustomFields.of(self.file, self.extension_field, self.alt_phone_field)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -141,25 +142,7 @@ class CleanResult:
     def leads(self) -> list[dict[str, Any]]:
         """The accepted rows as the import sends them: E.164 phone, the mapped
         fields, the custom fields; empty cells left out."""
-        rows = self.accepted
-        fields = {name: self.file.fields[name] for name in SENT_FIELDS
-                  if name in self.file.fields}
-        columns = {name: _cells(rows, self._column(column)) for name, column in fields.items()}
-        custom = {name: _cells(rows, self._column(name)) for name in self.custom.columns()}
-        extras = self.custom.extras(rows)
-        for name, (sent, _) in extras.items():
-            cells = _cells(rows, "extension" if name == self.extension_field else "alt_phone")
-            custom[name] = [cell if go else None for cell, go in zip(cells, sent, strict=True)]
-        phones = rows["phone_e164"].tolist()
-        leads = []
-        for n, phone in enumerate(phones):
-            lead: dict[str, Any] = {"phone": phone}
-            lead.update({k: v[n] for k, v in columns.items() if v[n] is not None})
-            extra = {k: v[n] for k, v in custom.items() if v[n] is not None}
-            if extra:
-                lead["custom_fields"] = extra
-            leads.append(lead)
-        return leads
+        return leads_of(self.accepted, self.file.fields, self.custom)
 
     def check_names(self) -> None:
         """Refuse a custom field name of the extension or ``alt_phone`` that a column of the
@@ -253,7 +236,12 @@ def had_bom(encoding: str | None) -> bool:
 
 def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Rows by ``keys`` (missing values a group of their own, shown as ``None``), most
-    frequent first, then in order of first appearance; counted on each key's codes
+    frequent first, then in order of first appearance."""
+    return _by_count(_groups(frame, keys))
+
+
+def _groups(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Rows by ``keys`` in order of first appearance; counted on each key's codes
     (pandas' groupby copied a million rows as Python objects, and pyarrow's group_by
     loads its query engine, 0.06 s of a clean's imports)."""
     group = np.zeros(len(frame), dtype=np.int64)
@@ -275,8 +263,30 @@ def count_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     table = pd.DataFrame({key: unique.take(code[rows]).astype(object)
                           for key, code, unique in zip(keys, codes, uniques, strict=True)}
                          | {"rows": counts[group[rows]]}).astype(object)
-    table = table.sort_values("rows", ascending=False, kind="stable", ignore_index=True)
     return table.where(table.notna(), None)
+
+
+def _by_count(table: pd.DataFrame) -> pd.DataFrame:
+    return table.sort_values("rows", ascending=False, kind="stable", ignore_index=True)
+
+
+class RowTally:
+    """:func:`count_rows` of a file whose parts come one at a time, in file order: the
+    groups kept in order of first appearance, their counts added."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.counts: dict[tuple[Any, ...], int] = {}
+
+    def add(self, frame: pd.DataFrame) -> None:
+        for *key, rows in _groups(frame, self.keys).itertuples(index=False):
+            self.counts[tuple(key)] = self.counts.get(tuple(key), 0) + int(rows)
+
+    def table(self) -> pd.DataFrame:
+        """What :func:`count_rows` of the whole file answers."""
+        table = pd.DataFrame([[*key, rows] for key, rows in self.counts.items()],
+                             columns=[*self.keys, "rows"], dtype=object)
+        return _by_count(table.where(table.notna(), None))
 
 
 _DIRECT_GROUPS = 1 << 20
@@ -342,17 +352,57 @@ def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
         isinstance(v, float) and np.isnan(v)) else str(v))
 
 
-def extras_note(leads: list[dict[str, Any]], cleaned: CleanResult) -> str | None:
-    """How many of ``leads`` (as sent) carried an extension and other numbers as custom
-    fields; ``None`` when none did."""
+def leads_of(rows: pd.DataFrame, fields: Mapping[str, str],
+             custom: CustomFields) -> list[dict[str, Any]]:
+    """Cleaned ``rows`` (accepted ones) as the import sends them: E.164 phone, the
+    file's columns mapped to lead ``fields``, the custom fields; empty cells left out."""
+    sent = {name: fields[name] for name in SENT_FIELDS if name in fields}
+    columns = {name: _cells(rows, frame_column(column)) for name, column in sent.items()}
+    extra_cells = {name: _cells(rows, frame_column(name)) for name in custom.columns()}
+    for name, (going, _) in custom.extras(rows).items():
+        cells = _cells(rows, "extension" if name == custom.extension_field else "alt_phone")
+        extra_cells[name] = [cell if go else None for cell, go in zip(cells, going, strict=True)]
+    leads = []
+    for n, phone in enumerate(rows["phone_e164"].tolist()):
+        lead: dict[str, Any] = {"phone": phone}
+        lead.update({k: v[n] for k, v in columns.items() if v[n] is not None})
+        extra = {k: v[n] for k, v in extra_cells.items() if v[n] is not None}
+        if extra:
+            lead["custom_fields"] = extra
+        leads.append(lead)
+    return leads
+
+
+def extras_note(sent: Mapping[str, int], custom: CustomFields) -> str | None:
+    """How many leads sent carried an extension and other numbers as custom fields
+    (``sent``: leads by custom field); ``None`` when none did."""
     said = []
-    for name, word in ((cleaned.extension_field, "extension"),
-                       (cleaned.alt_phone_field, "second number")):
-        count = sum(1 for lead in leads if name in lead.get("custom_fields", ()))
-        if name is not None and count:
-            said.append(counted(count, word))
-    names = ", ".join(cleaned.custom.names())
+    for name, word in ((custom.extension_field, "extension"),
+                       (custom.alt_phone_field, "second number")):
+        if name is not None and sent.get(name):
+            said.append(counted(sent[name], word))
+    names = ", ".join(custom.names())
     return f"{' and '.join(said)} sent as custom fields ({names})" if said else None
+
+
+def cleaned_parts(path: str | os.PathLike[str], *, rows: int,
+                  columns: list[str] | None = None) -> Iterator[pd.DataFrame]:
+    """A cleaned Parquet file (an import's plan, its report) read back ``rows`` rows at a
+    time, typed as a cleaned frame in memory is (text as ``string``, ``status`` and
+    ``reason`` as the contract's categoricals, ``batch`` as ``Int64``) and indexed by
+    ``row`` - 1 as it is."""
+    typed = {"status": pd.CategoricalDtype(STATUSES), "reason": pd.CategoricalDtype(REASONS),
+             "batch": pd.Int64Dtype()}
+    text = {pa.large_string(): pd.StringDtype("pyarrow"), pa.string(): pd.StringDtype("pyarrow")}
+    import pyarrow.parquet as pq  # not for a clean in memory
+
+    for part in pq.ParquetFile(path).iter_batches(batch_size=rows, columns=columns):
+        frame = part.to_pandas(types_mapper=text.get)
+        for name in typed.keys() & set(frame.columns):
+            frame[name] = frame[name].astype(object).astype(typed[name])
+        if "row" in frame:
+            frame.index = pd.Index(frame["row"].to_numpy() - 1)
+        yield frame
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:

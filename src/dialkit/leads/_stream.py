@@ -92,6 +92,9 @@ class CleanedFile:
         skipped: Checks that did not run, each with what would run it.
         out: The file every row went to, with its verdict (``None``: none asked).
         rejects: The file the rejected rows went to (``None``: none asked).
+        fields: Lead field (and ``country``) → the column that holds it, as
+            :attr:`LeadFile.fields`.
+        custom_fields: The file's columns its leads are sent with as custom fields.
     """
 
     name: str
@@ -101,6 +104,8 @@ class CleanedFile:
     skipped: dict[str, str] = field(repr=False)
     out: Path | None = None
     rejects: Path | None = None
+    fields: dict[str, str] = field(default_factory=dict, repr=False)
+    custom_fields: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -261,7 +266,8 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     if progress is not None:
         progress(len(result.frame), time.perf_counter() - began)
     return CleanedFile(result.file.name, len(result.frame), result.summary, result.notes,
-                       dict(result.skipped), *outputs)
+                       dict(result.skipped), *outputs, fields=result.file.fields,
+                       custom_fields=result.custom.sent)
 
 
 def _streamed(source: Any, mapping: Any, encoding: str | None, *,
@@ -418,7 +424,7 @@ class _Run:
         self.column = country_column_of(self.file, options["country_column"])
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
         self.counted = _Counted(np.zeros(len(self.columns), np.int64))
-        self.custom = CustomFields(self.file, options["extension_field"],
+        self.custom = CustomFields.of(self.file, options["extension_field"],
                                    options["alt_phone_field"])
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
@@ -447,7 +453,7 @@ class _Run:
         notes = notes_of(file, sources, sent, looks_like)
         return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
                            skipped_checks(self.options["client"], self.options["campaign_id"]),
-                           *outputs)
+                           *outputs, fields=file.fields, custom_fields=self.custom.sent)
 
     def _first_reading(self, spill: Path, keys: Keys) -> None:
         """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
