@@ -63,7 +63,11 @@ def parted(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def small(monkeypatch: pytest.MonkeyPatch, *, rows: int, bucket: int, ranged: int) -> None:
+def small(monkeypatch: pytest.MonkeyPatch, *, rows: int, bucket: int, ranged: int,
+          held: bool = False) -> None:
+    """Chunks of ``rows``, buckets of ``bucket`` bytes of the file, ranges of ``ranged``
+    rows; keys in buckets on disk, or (``held``) in memory, as a small file's are."""
+    monkeypatch.setattr(_spill, "HELD_BYTES", 1 << 40 if held else 0)
     monkeypatch.setattr(_chunks, "CHUNK_ROWS", rows)
     monkeypatch.setattr(_stream, "CHUNK_ROWS", rows)
     monkeypatch.setattr(_spill, "BUCKET_BYTES", bucket)
@@ -106,11 +110,12 @@ def test_a_streamed_clean_writes_the_bytes_of_the_clean_in_memory(
     assert streamed.out == tmp_path / "streamed.csv"
 
 
-@pytest.mark.parametrize(("rows", "bucket", "ranged"), [(1, 1, 1), (10_000, 1 << 30, 1 << 20)])
+@pytest.mark.parametrize(("rows", "bucket", "ranged", "held"), [
+    (1, 1, 1, False), (10_000, 1 << 30, 1 << 20, False), (7, 1, 5, True)])
 def test_the_answer_does_not_hang_on_the_sizes_of_chunks_buckets_or_ranges(
-        rows: int, bucket: int, ranged: int, monkeypatch: pytest.MonkeyPatch,
+        rows: int, bucket: int, ranged: int, held: bool, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    small(monkeypatch, rows=rows, bucket=bucket, ranged=ranged)
+    small(monkeypatch, rows=rows, bucket=bucket, ranged=ranged, held=held)
     whole, streamed, files = both(*CASES["tricky"][:1], tmp_path, blocked_countries="KP,IR")
     assert_same(whole, streamed, files)
 
@@ -134,13 +139,14 @@ def written(rows: list[tuple[str, str, str, str]], *, ids: bool = True) -> bytes
 
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=ROWS, ids=st.booleans(), chunk=st.integers(1, 6))
+@given(rows=ROWS, ids=st.booleans(), chunk=st.integers(1, 6), held=st.booleans())
 def test_files_whose_phones_and_ids_repeat_across_chunks_answer_as_whole(
-        rows: list[tuple[str, str, str, str]], ids: bool, chunk: int,
+        rows: list[tuple[str, str, str, str]], ids: bool, chunk: int, held: bool,
         monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Repeats of a phone, of an id, of both, among rows refused by later checks (a long
-    id, a bad email) and blank rows: the walk across keys, chunk after chunk."""
-    small(monkeypatch, rows=chunk, bucket=chunk * 20, ranged=chunk + 1)
+    id, a bad email) and blank rows: the walk across keys, chunk after chunk, with the
+    keys in buckets on disk or held in memory."""
+    small(monkeypatch, rows=chunk, bucket=chunk * 20, ranged=chunk + 1, held=held)
     folder = tmp_path_factory.mktemp("leads")
     path = folder / "leads.csv"
     path.write_bytes(written(rows, ids=ids))

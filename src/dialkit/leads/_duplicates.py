@@ -21,19 +21,25 @@ def in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
                passes: np.ndarray) -> np.ndarray:
     """Per row, the position of the earlier accepted row of the file that already has its
     phone or external id (-1: none), which the hint names (``duplicate of row 14``)."""
-    keys = [codes for codes in (codes_of(phone_numbers(e164), eligible),
+    return holders(phone_numbers(e164), external, eligible=eligible, passes=passes)
+
+
+def holders(numbers: np.ndarray, external: pd.Series, *, eligible: np.ndarray,
+            passes: np.ndarray) -> np.ndarray:
+    """:func:`in_request` of the rows' numbers as integers (:func:`phone_numbers`)."""
+    keys = [codes for codes in (codes_of(numbers, eligible),
                                 codes_of(external, eligible, check_first=True))
             if codes is not None]
     if len(keys) == 1:
         return after_first(keys[0], eligible & passes)
     if not keys:
-        return np.full(len(e164), -1, dtype=np.int64)
-    shared = np.zeros(len(e164), dtype=bool)
+        return np.full(len(numbers), -1, dtype=np.int64)
+    shared = np.zeros(len(numbers), dtype=bool)
     for codes in keys:
         keyed = codes >= 0
         shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
     rows = np.flatnonzero(shared)
-    result = np.full(len(e164), -1, dtype=np.int64)
+    result = np.full(len(numbers), -1, dtype=np.int64)
     taker = walk(keys[0][rows], keys[1][rows], passes[rows])
     result[rows] = np.where(taker >= 0, rows[np.maximum(taker, 0)], -1)
     return result

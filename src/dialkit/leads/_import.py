@@ -386,8 +386,9 @@ class _Run:
     def _recheck(self, batch: Batch) -> None:
         """Take the batch's leads found in the campaign as imported; send the others
         under a key derived from the batch's (see :func:`._recheck.rest_key`)."""
-        leads = campaign_leads(self.client, self.campaign_id)
-        found = {n: leads.get(lead_key(lead)) for n, lead in enumerate(batch.leads)}
+        keys = [lead_key(lead) for lead in batch.leads]
+        leads = campaign_leads(self.client, self.campaign_id, set(keys))
+        found = {n: leads.get(key) for n, key in enumerate(keys)}
         results = [[n, "accepted", None, None, lead_id] for n, lead_id in found.items()
                    if lead_id is not None]
         rest = [n for n, lead_id in found.items() if lead_id is None]
@@ -422,7 +423,7 @@ class _Run:
                               strict=True))
         if not wanted:
             return
-        leads = campaign_leads(self.client, self.campaign_id)
+        leads = campaign_leads(self.client, self.campaign_id, set(wanted.values()))
         self.book.record_found({position: leads[key] for position, key in wanted.items()
                                 if key in leads})
 

@@ -19,7 +19,7 @@ are listed whole, once per look-up.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -46,10 +46,14 @@ _NOT_REFUSALS = frozenset({ErrorCode.OUTCOME_UNKNOWN, ErrorCode.CONFLICT,
                            ErrorCode.IDEMPOTENCY_CONFLICT})
 
 
-def campaign_leads(client: Client, campaign_id: str) -> dict[LeadKey, str]:
-    """Every lead of the campaign by phone and external id → its ``lead_id``."""
+def campaign_leads(client: Client, campaign_id: str,
+                   among: Collection[LeadKey]) -> dict[LeadKey, str]:
+    """The campaign's leads with one of the phones and external ids ``among`` → their
+    ``lead_id``: the list is read a page at a time and only those kept, so a campaign
+    of millions of leads is looked through in the memory of the rows looked for."""
     return {(lead.phone, lead.external_id): str(lead.id)
-            for lead in client.leads.list(campaign_id=campaign_id)}
+            for lead in client.leads.list(campaign_id=campaign_id)
+            if (lead.phone, lead.external_id) in among}
 
 
 def lead_key(lead: Mapping[str, Any]) -> LeadKey:
