@@ -25,23 +25,19 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import dialkit
 from _emulator import config_file, new_key, serve
-from bench_stream import MIB, file_of
+from bench_stream import MIB, file_of, run_measured
 
 SCOPES = ("leads:read", "leads:write", "campaigns:read", "dnc:check")
 
 
 def import_once(source: Path, src: Path | None) -> dict[str, float]:
-    """One fresh import into a fresh emulator: wall and CPU seconds, peak RSS in bytes,
-    rows imported."""
+    """One fresh import into a fresh emulator: wall and CPU seconds, peak RSS in bytes."""
     key = new_key()
     with serve(config_file(key, scale="small", rate_limit_scale=1000, scopes=SCOPES)) as url:
         with dialkit.Client(key, base_url=url) as client:
@@ -50,19 +46,9 @@ def import_once(source: Path, src: Path | None) -> dict[str, float]:
         if src is not None:
             env["PYTHONPATH"] = str(src)
         journal = tempfile.mkdtemp(prefix="dialkit-bench-journal-")
-        began = time.perf_counter()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "dialkit", "leads", "import", str(source), "--campaign",
-             campaign, "--country-column", "Country", "--journal", journal, "--json"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        assert child.stderr is not None
-        err = child.stderr.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"dialkit leads import {source} failed:\n{err.decode()}")
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-            "peak": usage.ru_maxrss * 1024}
+        return run_measured(["leads", "import", str(source), "--campaign", campaign,
+                             "--country-column", "Country", "--journal", journal, "--json"],
+                            env)
 
 
 def measure(rows: int, runs: int, folder: Path, baseline: Path | None) -> list[dict[str, Any]]:

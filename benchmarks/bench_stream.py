@@ -45,16 +45,22 @@ def clean_once(source: Path, out: Path, src: Path | None = None) -> dict[str, fl
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
+    return run_measured(["leads", "clean", str(source), "--country-column", "Country",
+                         "--out", str(out)], env)
+
+
+def run_measured(arguments: list[str], env: dict[str, str]) -> dict[str, float]:
+    """``python -m dialkit ARGUMENTS`` in a fresh process: its wall and CPU seconds and
+    its peak RSS in bytes, measured from outside (``wait4``)."""
     began = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "dialkit", "leads", "clean", str(source),
-                              "--country-column", "Country", "--out", str(out)],
+    child = subprocess.Popen([sys.executable, "-m", "dialkit", *arguments],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     assert child.stderr is not None
     err = child.stderr.read()
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - began
     if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"dialkit leads clean {source} failed:\n{err.decode()}")
+        raise SystemExit(f"dialkit {' '.join(arguments[:3])} failed:\n{err.decode()}")
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
             "peak": usage.ru_maxrss * 1024}
 
