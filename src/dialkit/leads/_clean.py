@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
 
+SCREENED_AT_ONCE = 10_000
+"""Numbers of a streamed file screened (and their answers held) at a time, uncached."""
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
@@ -205,10 +207,17 @@ def skipped_checks(client: Client | None, campaign_id: str | None) -> dict[str, 
 class AccountChecks:
     """What the checks that need the account compare a file's rows with, asked once for
     the file (the campaign's leads) and per part of it (its ids, its numbers' DNC
-    entries), so that a file streamed in chunks asks what the whole file would."""
+    entries), so that a file streamed in chunks asks what the whole file would.
 
-    def __init__(self, client: Client, campaign_id: str | None, has_ids: bool) -> None:
-        self.client, self.campaign_id = client, campaign_id
+    ``cached``: screen the numbers through the client's cache of DNC checks
+    (``client.frames.dnc``, kept for a day), which holds every number it has checked
+    in one frame; without it (a file too large to hold, streamed), each part's
+    numbers are asked :data:`SCREENED_AT_ONCE` at a time and only the listed ones kept,
+    so the screen of twenty million numbers holds a part's."""
+
+    def __init__(self, client: Client, campaign_id: str | None, has_ids: bool, *,
+                 cached: bool = True) -> None:
+        self.client, self.campaign_id, self.cached = client, campaign_id, cached
         self.phones: frozenset[str] = frozenset()
         self.owners: dict[str, str | None] = {}  # an id asked about: the campaign that has it
         self.listed = pd.Series(dtype=object)
@@ -240,10 +249,19 @@ class AccountChecks:
                 owner = self.owners[ident]
                 if owner is not None:
                     (here if owner == self.campaign_id else elsewhere).add(ident)
-        wanted = e164.dropna().unique().tolist()
-        screened = self.client.frames.dnc(wanted) if wanted else None
-        listed = frozenset() if screened is None else frozenset(
-            screened.loc[screened["listed"].fillna(False).astype(bool), "phone"])
+        listed = self._listed(e164.dropna().unique().tolist())
         return Account(self.phones, frozenset(here), frozenset(elsewhere), listed)
+
+    def _listed(self, wanted: list[str]) -> frozenset[str]:
+        """The numbers of ``wanted`` on the account's DNC list."""
+        if not wanted:
+            return frozenset()
+        if self.cached:
+            screened = self.client.frames.dnc(wanted)
+            return frozenset(screened.loc[screened["listed"].fillna(False).astype(bool),
+                                          "phone"])
+        return frozenset(result.phone for at in range(0, len(wanted), SCREENED_AT_ONCE)
+                         for result in self.client.dnc.check(wanted[at:at + SCREENED_AT_ONCE])
+                         if result.listed)
 
 

@@ -30,7 +30,9 @@ from ._duplicates import after_first, holders, walk
 HELD_BYTES = 128 << 20
 """A file up to this size keeps its rows' keys in memory (the mix's 1,000,000 rows are 75
 MB, their keys 30 MB) and judges them at once, as a file read whole is judged: the
-buckets' writing and reading back took 0.29 s of such a file's clean, against 0.15."""
+buckets' writing and reading back took 0.29 s of such a file's clean, against 0.15.
+(Its numbers are screened through the client's cache of DNC checks too, as a file read
+whole's are: :class:`AccountChecks`.)"""
 BUCKET_BYTES = 32 << 20
 """Bytes of the file whose rows' keys go to one bucket: a bucket of the mix holds about
 450,000 rows, judged in about 40 MB."""

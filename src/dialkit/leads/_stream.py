@@ -62,7 +62,7 @@ from ._result import (
 )
 from ._result import judged as with_verdicts
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
-from ._spill import Keys, Owners
+from ._spill import HELD_BYTES, Keys, Owners
 from ._verdicts import VERDICTS, Checked, text, verdict_frame
 
 if TYPE_CHECKING:
@@ -459,7 +459,8 @@ class _Run:
         """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
         client, campaign_id = self.options["client"], self.options["campaign_id"]
         accounts = None if client is None else AccountChecks(
-            client, campaign_id, "external_id" in self.file.fields)
+            client, campaign_id, "external_id" in self.file.fields,
+            cached=os.path.getsize(self.streamed.path) <= HELD_BYTES)
         spilled = FrameSink(spill, kind="arrow")
         try:
             for frame in _ahead(self.streamed.chunks):
