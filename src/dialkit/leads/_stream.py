@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._partitions import on_dask
 from .._places._blocked import blocked_regions
 from .._threads import in_background
 from ._campaign import check_campaign
@@ -39,6 +40,7 @@ from ._cells import CHUNK_ROWS
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import (
     AccountChecks,
+    Judged,
     clean_whole,
     country_column_of,
     field_name,
@@ -113,7 +115,7 @@ class CleanedFile:
     def __repr__(self) -> str:
         shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
         written = f" → {self.out}" if self.out is not None else ""
-        return f"<CleanedFile {self.name}: {self.rows:,} rows: {shown}{written}>"
+        return f"<{type(self).__name__} {self.name}: {self.rows:,} rows: {shown}{written}>"
 
     def _repr_html_(self) -> str:
         accepted = self.counts.get("accepted", 0)
@@ -138,9 +140,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
             (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
             Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
-            read with Dask when it is installed: the phones are normalised on Dask's
-            workers, partition by partition, and the rows judged together on the
-            client (``docs/scale.md``).
+            read with Dask when it is installed: each partition is judged on Dask's
+            workers, the duplicates across partitions found by a shuffle on the
+            number, and the rows never come to this machine (``docs/scale.md``).
+            With ``client``, a Dask source's rows are judged on this machine (the
+            service is asked from here), their phones normalised on the workers.
         region: The default region of numbers written nationally.
         client: With a client, the checks that need the account run too: the
             DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
@@ -167,7 +171,14 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             is judged, and hold none: a CSV on disk is read in chunks, in memory that
             does not grow with the file (``docs/scale.md``). The file appears once
             complete (written under a temporary name and renamed).
-        rejects: Write the rejected rows alone to this CSV file, likewise.
+            For a Dask source (without ``client``), a folder (``cleaned`` or
+            ``cleaned.parquet``) the workers write the cleaned partitions into as
+            Parquet, a file each, in the same run as the counts; a ``.csv`` or
+            ``.xlsx`` is refused (write ``.compute()``'s result, which holds every
+            row here). A folder written earlier is replaced once the new one is
+            complete; one holding other files is refused.
+        rejects: Write the rejected rows alone to this CSV file, likewise (for a Dask
+            source, a folder of Parquet files).
         escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
         progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
             rows per second as the clean goes (in a notebook's output, else on a
@@ -178,7 +189,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         A :class:`CleanResult`: one row per input row with its ``status``,
         ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
         With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
-        the counts and the paths written, the rows in the files only.
+        the counts and the paths written, the rows in the files only. For a Dask
+        source (without ``client``), a :class:`CleanedDataset`: the summary, notes and
+        counts, computed from each partition's counts, and the cleaned rows as a lazy
+        Dask frame (``.frame``; ``.compute()`` gives the :class:`CleanResult`,
+        ``.to_parquet(folder)`` writes them from the workers).
 
     Raises:
         CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
@@ -201,6 +216,10 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         "blocked_countries": blocked_countries, "country_column": country_column,
         "sheet": sheet, "mapping": mapping, "encoding": encoding,
         "extension_field": extension_field, "alt_phone_field": alt_phone_field}
+    if client is None and on_dask((source,), compute=True):
+        from ._dask_clean import clean_dataset  # imports Dask
+
+        return clean_dataset(source, out=out, rejects=rejects, progress=progress, **options)
     if out is None and rejects is None:
         return clean_whole(source, **options)
     return clean_file(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
@@ -378,7 +397,7 @@ def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
 
 
 @dataclass
-class _Counted:
+class Counted:
     """What the whole file's answers need, counted chunk by chunk."""
 
     sources: np.ndarray  # valid phones by the column that gave them
@@ -405,6 +424,97 @@ class _Counted:
                              dtype=object)
         return table.where(table.notna(), None)
 
+    def count(self, part: Judged, checked: Checked) -> None:
+        """Count a judged chunk: its rows, its passing rows, its regions (for the hints),
+        the columns that gave its phones, whether it holds extensions and other numbers."""
+        numbers = part.numbers
+        self.rows += len(numbers)
+        self.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
+        self.regions.update(region_counts(numbers, part.countries))
+        valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
+        self.sources += np.bincount(part.chosen.source[valid], minlength=len(self.sources))
+        for column in self.held:
+            self.held[column] |= bool(numbers[column].notna().any())
+
+    def tally(self, frame: pd.DataFrame, codes: np.ndarray, looks_like: dict[str, int],
+              custom: CustomFields) -> None:
+        """Count a finished chunk's verdicts (and the row each is first met on), its
+        hints' regions, the custom fields its accepted rows send."""
+        self.verdicts += np.bincount(codes, minlength=len(VERDICTS))
+        present, first = np.unique(codes, return_index=True)
+        self.first[present] = np.minimum(self.first[present],
+                                         frame["row"].to_numpy()[first])
+        self.looks_like.update(looks_like)
+        if any(frame[column].notna().any() for column in self.held):
+            for name, (sent, no_room) in custom.counted(frame, accepted_only=True).items():
+                self.sent.update({(name, 0): sent, (name, 1): no_room})
+
+    def merged(self, other: Counted) -> Counted:
+        """The counts of two parts of a file together (a Dask clean's partitions)."""
+        return Counted(self.sources + other.sources, self.rows + other.rows,
+                       self.passing + other.passing, _summed(self.regions, other.regions),
+                       {name: held or other.held[name] for name, held in self.held.items()},
+                       self.verdicts + other.verdicts, np.minimum(self.first, other.first),
+                       _summed(self.sent, other.sent), _summed(self.looks_like, other.looks_like))
+
+    def notes(self, file: LeadFile, columns: list[str],
+              custom: CustomFields) -> tuple[str, ...]:
+        """:attr:`CleanResult.notes` from the counts: which columns gave the phones, the
+        custom fields sent, the rows whose number looks like another region's."""
+        sources = {} if len(columns) == 1 else dict(zip(
+            columns, (int(n) for n in self.sources), strict=True))
+        sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
+                            for name in custom.names()}) if any(self.held.values()) else None
+        return notes_of(file, sources, sent, dict(self.looks_like.most_common()))
+
+
+def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
+    """Two counters added as ``update`` adds them (a count of 0 kept, as ``+`` does not)."""
+    summed = Counter(first)
+    summed.update(second)
+    return summed
+
+
+def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
+                 accounts: AccountChecks | None,
+                 counted: Counted) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A chunk's rows (``file.frame``) numbered, their numbers normalised, their checks run
+    (but the duplicates), counted into ``counted``; and its eligible rows' keys: ``row``,
+    ``phone`` (:func:`phone_numbers`), ``external_id`` and whether each ``passes`` the
+    later checks."""
+    part = judged(file, column, region, blocked, accounts)
+    numbers, checked = part.numbers, part.checked
+    numbers["alt_phone"] = part.chosen.alt_phone
+    counted.count(part, checked)
+    eligible = checked.before == 0
+    external = text(file.frame, file.fields.get("external_id"))
+    keys = pd.DataFrame({"row": (file.frame.index + 1).to_numpy()[eligible],
+                         "phone": phone_numbers(numbers["phone_e164"])[eligible],
+                         "external_id": external[eligible].reset_index(drop=True),
+                         "passes": (checked.after == 0)[eligible]})
+    spilled = numbered(file.frame, numbers).assign(__reason=numbers["reason"],
+                                                   __before=checked.before,
+                                                   __after=checked.after)
+    return spilled, keys
+
+
+def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
+                   phone_column: str, region: str, counted: Counted,
+                   custom: CustomFields) -> pd.DataFrame:
+    """A chunk's cleaned rows from :func:`judged_chunk`'s frame: its verdicts (``owner``:
+    per row, the number of the row it repeats, or -1), its hints (``regions``: the whole
+    file's, :func:`hint_regions`); tallied into ``counted``."""
+    checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
+    codes = checked.final(owner >= 0)
+    numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
+    hints, looks_like = region_hints(spilled[frame_column(phone_column)], numbers,
+                                     region_code(region), lambda: regions)
+    base = spilled.drop(columns=list(_INTERNAL))
+    frame = with_verdicts(base, verdict_frame(codes, base.index),
+                          row_hints(hints, owner, len(base)))
+    counted.tally(frame, codes, looks_like, custom)
+    return frame
+
 
 class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
@@ -417,7 +527,7 @@ class _Run:
         self.region = options["region"]
         self.column = country_column_of(self.file, options["country_column"])
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
-        self.counted = _Counted(np.zeros(len(self.columns), np.int64))
+        self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields(self.file, options["extension_field"],
                                    options["alt_phone_field"])
 
@@ -438,13 +548,7 @@ class _Run:
             self._second_reading(spill, owners, regions, sinks)
         finally:
             sinks.close(self.counted.summary())
-        sources = {} if len(self.columns) == 1 else dict(zip(
-            self.columns, (int(n) for n in self.counted.sources), strict=True))
-        sent = self.custom.said({name: (self.counted.sent[name, 0], self.counted.sent[name, 1])
-                                 for name in self.custom.names()}) if any(
-            self.counted.held.values()) else None
-        looks_like = dict(self.counted.looks_like.most_common())
-        notes = notes_of(file, sources, sent, looks_like)
+        notes = self.counted.notes(file, self.columns, self.custom)
         return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
                            skipped_checks(self.options["client"], self.options["campaign_id"]),
                            *outputs)
@@ -464,32 +568,13 @@ class _Run:
 
     def _judged(self, frame: pd.DataFrame, accounts: AccountChecks | None,
                 keys: Keys) -> pd.DataFrame:
-        """A chunk's rows numbered, their numbers normalised, their checks run (but the
-        duplicates); their keys added to ``keys``."""
-        part = judged(dataclasses.replace(self.file, frame=frame), self.column, self.region,
-                      self.blocked, accounts)
-        numbers, checked = part.numbers, part.checked
-        numbers["alt_phone"] = part.chosen.alt_phone
-        self._count(part, numbers, checked)
-        eligible = checked.before == 0
-        external = text(frame, self.file.fields.get("external_id"))
-        keys.add((frame.index + 1).to_numpy()[eligible],
-                 phone_numbers(numbers["phone_e164"])[eligible], external[eligible],
-                 (checked.after == 0)[eligible])
-        return numbered(frame, numbers).assign(__reason=numbers["reason"],
-                                               __before=checked.before,
-                                               __after=checked.after)
-
-    def _count(self, part: Any, numbers: pd.DataFrame, checked: Checked) -> None:
-        counted = self.counted
-        counted.rows += len(numbers)
-        counted.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
-        counted.regions.update(region_counts(numbers, part.countries))
-        valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
-        found = np.bincount(part.chosen.source[valid], minlength=len(self.columns))
-        counted.sources += found
-        for column in counted.held:
-            counted.held[column] |= bool(numbers[column].notna().any())
+        """:func:`judged_chunk` of a chunk, its keys added to ``keys``."""
+        spilled, eligible = judged_chunk(dataclasses.replace(self.file, frame=frame),
+                                         self.column, self.region, self.blocked, accounts,
+                                         self.counted)
+        keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
+                 eligible["external_id"], eligible["passes"].to_numpy())
+        return spilled
 
     def _fits(self, out: Path | None, owners: Owners) -> None:
         """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
@@ -519,35 +604,12 @@ class _Run:
                     self.progress(done, time.perf_counter() - self.began)
 
     def _finished(self, table: pa.Table, owners: Owners, regions: list[str]) -> pd.DataFrame:
-        """A chunk's cleaned rows: its verdicts (the duplicates found), its hints."""
+        """A spilled chunk's cleaned rows (:func:`finished_chunk`)."""
         spilled = table.to_pandas(types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
         del table
         spilled.index = pd.Index(spilled["row"].to_numpy() - 1)
-        rows = spilled["row"].to_numpy()
-        owner = owners.of(rows)
-        checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
-        codes = checked.final(owner >= 0)
-        numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
-        hints, looks_like = region_hints(spilled[frame_column(self.columns[0])], numbers,
-                                         region_code(self.region), lambda: regions)
-        base = spilled.drop(columns=list(_INTERNAL))
-        frame = with_verdicts(base, verdict_frame(codes, base.index),
-                              row_hints(hints, owner, len(base)))
-        self._tally(frame, codes, rows, looks_like)
-        return frame
-
-    def _tally(self, frame: pd.DataFrame, codes: np.ndarray, rows: np.ndarray,
-               looks_like: dict[str, int]) -> None:
-        """Count a finished chunk's verdicts (and the row each is first met on), its
-        hints' regions, the custom fields its accepted rows send."""
-        counted = self.counted
-        counted.verdicts += np.bincount(codes, minlength=len(VERDICTS))
-        present, first = np.unique(codes, return_index=True)
-        counted.first[present] = np.minimum(counted.first[present], rows[first])
-        counted.looks_like.update(looks_like)
-        if any(counted.held.values()):
-            for name, (sent, no_room) in self.custom.counted(frame, accepted_only=True).items():
-                counted.sent.update({(name, 0): sent, (name, 1): no_room})
+        return finished_chunk(spilled, owners.of(spilled["row"].to_numpy()), regions,
+                              self.columns[0], self.region, self.counted, self.custom)
 
 
 def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
