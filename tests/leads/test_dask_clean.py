@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import dask
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -76,6 +77,16 @@ def test_a_dask_frame_cleans_as_pandas(cluster: Any, leads: pd.DataFrame) -> Non
     found = clean(dd.from_pandas(leads, npartitions=9), **options)
     assert set(expected.counts) >= {"accepted", "duplicate", "invalid"}
     _same(found, expected)
+
+
+def test_rows_are_numbered_by_place_across_partitions_an_empty_one_too(
+        cluster: Any, both_repeat: pd.DataFrame) -> None:
+    source = dd.from_pandas(both_repeat.iloc[:6_000], npartitions=3)  # 2,000 rows each
+    kept = source.map_partitions(  # the second partition left empty
+        lambda part: part[(part.index < 1_000) | (part.index >= 4_000)])
+    assert kept.map_partitions(len).compute().tolist() == [1_000, 0, 2_000]
+    expected = clean(both_repeat.iloc[np.r_[:1_000, 4_000:6_000]].reset_index(drop=True))
+    _same(clean(kept), expected)
 
 
 def test_phones_and_ids_repeating_across_partitions_are_walked_as_pandas(

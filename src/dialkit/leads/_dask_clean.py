@@ -53,7 +53,7 @@ from ._custom import CustomFields, phone_columns
 from ._dask_result import CleanedDataset
 from ._hints import hint_regions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
-from ._result import CleanResult
+from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
 from ._spill import PAIR, firsts, looked_up, shared, walked
 from ._stream import Counted, finished_chunk, judged_chunk
 
@@ -61,9 +61,10 @@ PART_BITS = 32
 """A partition's rows are numbered from its number shifted by this many bits until the
 partitions' lengths are known (a partition holds fewer than 4,294,967,296 rows)."""
 
-_KEYS = pd.DataFrame({"row": pd.Series(dtype="int64"), "key": pd.Series(dtype="int64"),
+_KEYS = pd.DataFrame({"row": pd.Series(dtype="int64"), "phone": pd.Series(dtype="int64"),
+                      "external_id": pd.Series(dtype="string[pyarrow]"),
                       "passes": pd.Series(dtype=bool)})
-"""The phones' keys as a shuffle moves them (the ids': ``key`` as text)."""
+"""The eligible rows' keys, as :func:`judged_chunk` gives them."""
 
 _WRITTEN = (".parquet", "_metadata", "_common_metadata")
 """What a folder written by a clean (or Dask) holds, and may be replaced by another."""
@@ -91,8 +92,9 @@ class _Clean:
 def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: str = "US",
                   campaign_id: str | None = None, blocked_countries: Any = (),
                   country_column: str | None = None, mapping: Any = None,
-                  extension_field: str | None = None, alt_phone_field: str | None = None,
-                  progress: Any = None, **_: Any) -> CleanedDataset:
+                  extension_field: str | None = EXTENSION_FIELD,
+                  alt_phone_field: str | None = ALT_PHONE_FIELD, progress: Any = None,
+                  **_: Any) -> CleanedDataset:
     """:func:`dialkit.leads.clean` of a Dask frame or a dataset's path, without ``client``
     (the arguments are its; ``out`` and ``rejects`` name folders; ``sheet`` and
     ``encoding``, which a frame does not have, are not used)."""
@@ -142,9 +144,9 @@ def _graph(job: _Clean, data: Any) -> tuple[Any, Any]:
     regions = delayed(_regions)(first, job)
     pairs = _pairs([keys for _, keys, _ in judged], offsets,
                    "external_id" in job.file.fields, len(parts))
-    finished = [delayed(_finished, nout=2)(spilled, n, pairs, offsets, regions, job)
-                for n, (spilled, _, _) in enumerate(judged)]
-    meta = _finished(_judged(meta_of(data), 0, job)[0], 0, np.empty(0, PAIR), [0], [], job)[0]
+    finished = [delayed(_finished, nout=2)(spilled, pairs, offsets, regions, job)
+                for spilled, _, _ in judged]
+    meta = _finished(_judged(meta_of(data), 0, job)[0], np.empty(0, PAIR), [0], [], job)[0]
     frame = dd.from_delayed([rows for rows, _ in finished], meta=meta, verify_meta=False)
     return frame, delayed(_total)(first + [counted for _, counted in finished])
 
@@ -186,8 +188,7 @@ def _total(counted: list[Counted]) -> Counted:
 def _pairs(keys: list[Any], offsets: Any, ids: bool, count: int) -> Any:
     """Every row that repeats an earlier accepted one and the number of the row it repeats
     (:data:`PAIR`, by row), found in the keys shuffled by phone and by id."""
-    frame = dd.from_delayed(keys, meta=_KEYS.assign(external_id=pd.Series(
-        dtype="string[pyarrow]")).rename(columns={"key": "phone"}), verify_meta=False)
+    frame = dd.from_delayed(keys, meta=_KEYS, verify_meta=False)
     by_phone = frame[["row", "phone", "passes"]].rename(columns={"phone": "key"})
     buckets = [by_phone.shuffle("key", npartitions=count)]
     if ids:
@@ -229,7 +230,7 @@ def _numbered(places: np.ndarray, offsets: list[int]) -> np.ndarray:
     return numbers
 
 
-def _finished(spilled: pd.DataFrame, part: int, pairs: np.ndarray, offsets: list[int],
+def _finished(spilled: pd.DataFrame, pairs: np.ndarray, offsets: list[int],
               regions: list[str], job: _Clean) -> tuple[pd.DataFrame, Counted]:
     """A partition's cleaned rows (:func:`finished_chunk`), numbered in the source."""
     places = spilled["row"].to_numpy()

@@ -398,7 +398,8 @@ def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
 
 @dataclass
 class Counted:
-    """What the whole file's answers need, counted chunk by chunk."""
+    """What the whole file's answers need, counted chunk by chunk (a Dask clean's
+    partitions counted apart and :meth:`merged`)."""
 
     sources: np.ndarray  # valid phones by the column that gave them
     rows: int = 0
