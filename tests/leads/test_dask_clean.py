@@ -166,3 +166,15 @@ def test_with_a_client_the_rows_are_judged_here_as_before(cluster: Any, client: 
     assert not isinstance(found, CleanedDataset)  # a CleanResult: the rows on this machine
     pd.testing.assert_frame_equal(found.frame, clean(frame, client=client).frame)
     assert found.frame["status"].tolist() == ["accepted", "on_dnc", "duplicate"]
+
+
+def test_a_custom_field_taken_by_a_column_is_refused_before_anything_is_written(
+        cluster: Any, tmp_path: Path) -> None:
+    frame = pd.DataFrame({"Phone": ["(415) 555-0199 ext. 12", "212.555.0142"],
+                          "phone_extension": ["a column of the file's", None]})
+    with pytest.raises(ValueError, match="has a column 'phone_extension'") as expected:
+        clean(frame)
+    with pytest.raises(ValueError) as found:
+        clean(dd.from_pandas(frame, npartitions=2), out=tmp_path / "cleaned")
+    assert str(found.value) == str(expected.value)
+    assert list(tmp_path.iterdir()) == []

@@ -86,6 +86,7 @@ class _Clean:
         return [self.file.fields["phone"], *phone_columns(self.file)]
 
     def counted(self) -> Counted:
+        """Counts of nothing yet, for a partition's."""
         return Counted(np.zeros(len(self.columns), np.int64))
 
 
@@ -104,7 +105,7 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
     folders = [_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
     blocked = frozenset(blocked_regions(blocked_countries))
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
-    name = Path(str(source)).name if is_dataset(source) else type(meta_of(data)).__name__
+    name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
     file = _layout(name, meta_of(data), mapping)
     job = _Clean(file, country_column_of(file, country_column), region, blocked,
                  CustomFields(file, field_name("extension_field", extension_field),
@@ -120,9 +121,7 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
         meta_of(frame), file, region=region, campaign_id=campaign_id,
         blocked_countries=tuple(sorted(blocked)), skipped=skipped_checks(None, campaign_id),
         extension_field=job.custom.extension_field, alt_phone_field=job.custom.alt_phone_field,
-        sources={} if len(columns) == 1 else dict(zip(
-            columns, (int(n) for n in counted.sources), strict=True)),
-        looks_like=dict(counted.looks_like.most_common()))
+        sources=counted.by_column(columns), looks_like=dict(counted.looks_like.most_common()))
     return CleanedDataset(name, counted.rows, counted.summary(),
                           counted.notes(file, columns, job.custom), dict(empty.skipped),
                           *folders, frame=frame, empty=empty)
@@ -253,7 +252,7 @@ def _folder(option: str, path: Any) -> Path | None:
             f"{option}={str(path)!r}: a Dask frame or dataset is cleaned on the workers, "
             "which write its partitions as Parquet into a folder: name a folder "
             "('cleaned' or 'cleaned.parquet'); for one CSV or workbook, write "
-            f"clean(...).compute() (every row on this machine), or clean the CSV itself")
+            "clean(...).compute() (every row on this machine), or clean the CSV itself")
     if folder.exists() and not (folder.is_dir() and all(
             entry.name.endswith(_WRITTEN) for entry in folder.iterdir())):
         raise ValueError(f"{option}={str(path)!r} holds files other than Parquet: name a new "

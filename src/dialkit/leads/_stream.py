@@ -462,11 +462,15 @@ class Counted:
               custom: CustomFields) -> tuple[str, ...]:
         """:attr:`CleanResult.notes` from the counts: which columns gave the phones, the
         custom fields sent, the rows whose number looks like another region's."""
-        sources = {} if len(columns) == 1 else dict(zip(
-            columns, (int(n) for n in self.sources), strict=True))
         sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
                             for name in custom.names()}) if any(self.held.values()) else None
-        return notes_of(file, sources, sent, dict(self.looks_like.most_common()))
+        return notes_of(file, self.by_column(columns), sent, dict(self.looks_like.most_common()))
+
+    def by_column(self, columns: list[str]) -> dict[str, int]:
+        """:attr:`CleanResult.sources`: the valid phones each of ``columns`` gave (only
+        with fallback columns)."""
+        return {} if len(columns) == 1 else dict(zip(
+            columns, (int(n) for n in self.sources), strict=True))
 
 
 def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
