@@ -131,6 +131,8 @@ def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.Data
     assert written["hint"].tolist() == expected.frame["hint"].tolist()
     rejected = pd.read_parquet(tmp_path / "rejected.parquet")
     assert rejected["row"].tolist() == expected.rejected["row"].tolist()
+    found.to_parquet(tmp_path / "again")  # the lazy frame written again, as out= wrote it
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "again"), written)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     with pytest.raises(ValueError, match="name a folder"):
         clean(source, out=tmp_path / "cleaned.csv")

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .._file_limits import FileLimits
     from .._places._regions import region_of
     from ._campaign import CampaignError, campaigns
+    from ._chunked import CleanedFile
     from ._dask_result import CleanedDataset
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
-    from ._stream import CleanedFile, clean
+    from ._stream import clean
 
 __all__ = [
     "ALIASES",
@@ -55,7 +56,7 @@ __all__ = [
 
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
-    "clean": "._stream", "CleanedFile": "._stream", "CleanedDataset": "._dask_result",
+    "clean": "._stream", "CleanedFile": "._chunked", "CleanedDataset": "._dask_result",
     "OUTCOMES": "._import",
     "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",

@@ -32,12 +32,7 @@ Imported only for a Dask frame or a dataset's path: ``dialkit`` runs without Das
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
-import shutil
-import uuid
-from collections.abc import Iterator
 from functools import reduce
 from pathlib import Path
 from typing import Any
@@ -48,14 +43,14 @@ import pandas as pd
 from .._partitions import is_dataset
 from .._partitions_dask import dask, dd, delayed, meta_of
 from .._places._blocked import blocked_regions
+from ._chunked import Counted, finished_chunk, judged_chunk
 from ._clean import country_column_of, field_name, region_code, skipped_checks
 from ._custom import CustomFields, phone_columns
-from ._dask_result import CleanedDataset
+from ._dask_result import CleanedDataset, output_folder, replaced
 from ._hints import hint_regions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
 from ._spill import PAIR, firsts, looked_up, shared, walked
-from ._stream import Counted, finished_chunk, judged_chunk
 
 PART_BITS = 32
 """A partition's rows are numbered from its number shifted by this many bits until the
@@ -65,10 +60,6 @@ _KEYS = pd.DataFrame({"row": pd.Series(dtype="int64"), "phone": pd.Series(dtype=
                       "external_id": pd.Series(dtype="string[pyarrow]"),
                       "passes": pd.Series(dtype=bool)})
 """The eligible rows' keys, as :func:`judged_chunk` gives them."""
-
-_WRITTEN = (".parquet", "_metadata", "_common_metadata")
-"""What a folder written by a clean (or Dask) holds, and may be replaced by another."""
-
 
 @dataclasses.dataclass(frozen=True)
 class _Clean:
@@ -102,7 +93,7 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
     if progress is not None:
         raise ValueError("progress= counts a file's chunks; a Dask clean's progress is "
                          "in Dask's dashboard (Client.dashboard_link): pass no progress=")
-    folders = [_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
+    folders = [output_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
     blocked = frozenset(blocked_regions(blocked_countries))
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
@@ -111,7 +102,7 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
                  CustomFields(file, field_name("extension_field", extension_field),
                               field_name("alt_phone_field", alt_phone_field)))
     frame, total = _graph(job, data)
-    with _partial(folders[0]) as partial_out, _partial(folders[1]) as partial_rejects:
+    with replaced(folders[0]) as partial_out, replaced(folders[1]) as partial_rejects:
         writes = [_to_parquet(rows, path) for rows, path in (
             (frame, partial_out), (frame[frame["status"] != "accepted"], partial_rejects))
             if path is not None]
@@ -242,50 +233,7 @@ def _finished(spilled: pd.DataFrame, pairs: np.ndarray, offsets: list[int],
     return frame, counted
 
 
-def _folder(option: str, path: Any) -> Path | None:
-    """An output folder of a Dask clean: a path with no suffix or ``.parquet``."""
-    if path is None:
-        return None
-    folder = Path(path)
-    if folder.suffix.lower() not in ("", ".parquet"):
-        raise ValueError(
-            f"{option}={str(path)!r}: a Dask frame or dataset is cleaned on the workers, "
-            "which write its partitions as Parquet into a folder: name a folder "
-            "('cleaned' or 'cleaned.parquet'); for one CSV or workbook, write "
-            "clean(...).compute() (every row on this machine), or clean the CSV itself")
-    if folder.exists() and not (folder.is_dir() and all(
-            entry.name.endswith(_WRITTEN) for entry in folder.iterdir())):
-        raise ValueError(f"{option}={str(path)!r} holds files other than Parquet: name a new "
-                         "folder, or one a clean wrote, which is replaced")
-    return folder
-
-
-@contextlib.contextmanager
-def _partial(folder: Path | None) -> Iterator[Path | None]:
-    """A hidden folder beside ``folder`` to write into, put in its place once complete
-    (an earlier one replaced); removed, and ``folder`` left as it was, if the clean
-    stops."""
-    if folder is None:
-        yield None
-        return
-    partial = folder.with_name(f".{folder.name}.{uuid.uuid4().hex[:12]}.partial")
-    try:
-        yield partial
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(partial, folder)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
-
-
 def _to_parquet(frame: Any, folder: Path) -> Any:
     """The ``dask.delayed`` writing of ``frame``'s partitions into ``folder``, a file each
     (delayed, as the counts are: computed with them, their tasks run once)."""
     return frame.to_parquet(str(folder), write_index=False, compute=False).to_delayed()
-
-
-def written(frame: Any, folder: str | os.PathLike[str]) -> None:
-    """Write a cleaned frame's partitions into ``folder`` (:meth:`CleanedDataset.to_parquet`)."""
-    with _partial(_folder("folder", folder)) as partial:
-        assert partial is not None
-        dask.compute(_to_parquet(frame, partial))

@@ -1,4 +1,5 @@
-"""What a clean of a Dask frame or a Parquet dataset answers: :class:`CleanedDataset`.
+"""What a clean of a Dask frame or a Parquet dataset answers: :class:`CleanedDataset`;
+and the folders its partitions are written to.
 
 Importing this imports no Dask: the class can be named (``isinstance``, a type hint)
 where Dask is not installed; only :mod:`._dask_clean`, which makes one, needs it.
@@ -6,15 +7,23 @@ where Dask is not installed; only :mod:`._dask_clean`, which makes one, needs it
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import shutil
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from ._chunked import CleanedFile
 from ._result import CleanResult
-from ._stream import CleanedFile
+
+WRITTEN = (".parquet", "_metadata", "_common_metadata")
+"""What a folder written by a clean (or Dask) holds, and may be replaced by another."""
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)  # CleanedFile's repr
@@ -45,6 +54,41 @@ class CleanedDataset(CleanedFile):
     def to_parquet(self, folder: str | os.PathLike[str]) -> None:
         """Write the cleaned partitions to ``folder`` from the workers, a file each (the
         clean's partitions run again: pass ``out=`` to :func:`clean` to write as it counts)."""
-        from ._dask_clean import written  # imports Dask
+        with replaced(output_folder("folder", folder)) as partial:
+            self.frame.to_parquet(str(partial), write_index=False)
 
-        written(self.frame, folder)
+
+def output_folder(option: str, path: Any) -> Path | None:
+    """An output folder of a Dask clean: a path with no suffix or ``.parquet``."""
+    if path is None:
+        return None
+    folder = Path(path)
+    if folder.suffix.lower() not in ("", ".parquet"):
+        raise ValueError(
+            f"{option}={str(path)!r}: a Dask frame or dataset is cleaned on the workers, "
+            "which write its partitions as Parquet into a folder: name a folder "
+            "('cleaned' or 'cleaned.parquet'); for one CSV or workbook, write "
+            "clean(...).compute() (every row on this machine), or clean the CSV itself")
+    if folder.exists() and not (folder.is_dir() and all(
+            entry.name.endswith(WRITTEN) for entry in folder.iterdir())):
+        raise ValueError(f"{option}={str(path)!r} holds files other than Parquet: name a new "
+                         "folder, or one a clean wrote, which is replaced")
+    return folder
+
+
+@contextlib.contextmanager
+def replaced(folder: Path | None) -> Iterator[Path | None]:
+    """A hidden folder beside ``folder`` to write into, put in its place once complete
+    (an earlier one replaced); removed, and ``folder`` left as it was, if the clean
+    stops."""
+    if folder is None:
+        yield None
+        return
+    partial = folder.with_name(f".{folder.name}.{uuid.uuid4().hex[:12]}.partial")
+    try:
+        yield partial
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(partial, folder)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
