@@ -164,7 +164,7 @@ if __name__ == "__main__":
             distributed.Client(local) as client:
         workers = set(client.scheduler_info()["workers"])
         table = funnel(folder / "leads", folder / "calls")
-        cleaned = clean(folder / "leads", region="US")
+        cleaned = clean(folder / "leads", region="US").compute()  # the rows, to compare
         same = set(client.scheduler_info()["workers"]) == workers
     (folder / "answers.pickle").write_bytes(pickle.dumps((table, cleaned)))
     print(json.dumps({"same_workers": same}))

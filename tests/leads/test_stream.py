@@ -23,6 +23,7 @@ from dialkit.leads import (
     CleanedFile,
     CleanResult,
     LeadFileError,
+    _chunked,
     _chunks,
     _sinks,
     _spill,
@@ -224,13 +225,13 @@ def test_a_streamed_clean_holds_one_chunk_at_a_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small(monkeypatch, rows=100, bucket=1 << 12, ranged=64)
     seen: list[int] = []
-    judge = _stream.judged
+    judge = _chunked.judged
 
     def spied(file: Any, *args: Any) -> Any:
         seen.append(len(file.frame))
         return judge(file, *args)
 
-    monkeypatch.setattr(_stream, "judged", spied)
+    monkeypatch.setattr(_chunked, "judged", spied)
     result = clean(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
     assert sum(seen) == result.rows == 1500
     assert max(seen) <= 100 and len(seen) >= 15  # blank rows left out of their chunk
@@ -308,8 +309,8 @@ def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: P
 def test_an_output_that_cannot_be_written_fails_before_the_file_is_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     read_chunks: list[int] = []
-    judge = _stream.judged
-    monkeypatch.setattr(_stream, "judged", lambda *args: read_chunks.append(1) or judge(*args))
+    judge = _chunked.judged
+    monkeypatch.setattr(_chunked, "judged", lambda *args: read_chunks.append(1) or judge(*args))
     with pytest.raises(FileNotFoundError):
         clean(FIXTURES / "tricky.csv", out=tmp_path / "no such folder" / "out.csv")
     assert not read_chunks
@@ -353,8 +354,8 @@ def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
 def streamed_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the chunks the streamed clean judges (none: the file was read whole)."""
     seen: list[int] = []
-    judge = _stream.judged
-    monkeypatch.setattr(_stream, "judged", lambda file, *args: seen.append(
+    judge = _chunked.judged
+    monkeypatch.setattr(_chunked, "judged", lambda file, *args: seen.append(
         len(file.frame)) or judge(file, *args))
     return seen
 

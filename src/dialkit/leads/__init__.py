@@ -23,18 +23,21 @@ if TYPE_CHECKING:
     from .._file_limits import FileLimits
     from .._places._regions import region_of
     from ._campaign import CampaignError, campaigns
+    from ._chunked import CleanedFile
+    from ._dask_result import CleanedDataset
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
     from ._journal import ImportJournalError
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
-    from ._stream import CleanedFile, clean
+    from ._stream import clean
 
 __all__ = [
     "ALIASES",
     "CampaignError",
     "CleanResult",
+    "CleanedDataset",
     "CleanedFile",
     "FileLimits",
     "ImportJournalError",
@@ -53,7 +56,8 @@ __all__ = [
 
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
-    "clean": "._stream", "CleanedFile": "._stream", "OUTCOMES": "._import",
+    "clean": "._stream", "CleanedFile": "._chunked", "CleanedDataset": "._dask_result",
+    "OUTCOMES": "._import",
     "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",
     "ImportJournalError": "._journal", "FileLimits": "dialkit._file_limits",

@@ -1,9 +1,12 @@
-"""Lead cleaning with a Dask frame or a Parquet dataset: the phones normalised on Dask.
+"""Lead cleaning of a Dask frame or a Parquet dataset with a ``client``: the phones
+normalised on Dask, the rows judged on the client.
 
-Normalising the phones is the clean's work per row, and most of its time; the
-checks after it need the whole file (a duplicate's first row, the DNC screen of
-every distinct number, the hints by the file's commonest regions) and its answer,
-a :class:`CleanResult`, holds every row. So the rows come to the client, the
+The checks that need the account ask the service from the client, for every distinct
+number and id of the file (a clean without ``client`` stays on the workers,
+:mod:`._dask_clean`). Normalising the phones is the clean's work per row, and most of
+its time; the checks after it need the whole file (a duplicate's first row, the DNC
+screen of every distinct number, the hints by the file's commonest regions) and its
+answer, a :class:`CleanResult`, holds every row. So the rows come to the client, the
 phone cells go back out in partitions to the pandas path's own
 :data:`~dialkit.leads._clean.NORMALIZED` plan, and everything else is the pandas
 path as it is.

@@ -46,7 +46,7 @@ at once)."""
 _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
 _IDS = pa.schema([("row", pa.int64()), ("key", pa.large_string()), ("passes", pa.bool_()),
                   ("hash", pa.int64())])
-_PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
+PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
 
 
 class Keys:
@@ -96,10 +96,10 @@ class Keys:
         ids_repeat = any(_ids_repeat(self._id_table(n)) for n in self.id_writers)
         if not ids_repeat:
             for bucket in range(self.buckets):
-                owners.add(*_firsts(self._phone_bucket(bucket)))
+                owners.add(*firsts(self._phone_bucket(bucket)))
         elif not any(_repeats(self._phone_bucket(n)["key"]) for n in range(self.buckets)):
             for bucket in self.id_writers:
-                owners.add(*_firsts(self._id_bucket(bucket)))
+                owners.add(*firsts(self._id_bucket(bucket)))
         else:
             owners.add(*self._walked())
         return owners
@@ -119,22 +119,9 @@ class Keys:
         return rows[repeat], rows[holder[repeat]], passes[repeat]
 
     def _walked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The rows that share a phone or an id with another, walked in file order: a key
-        no other row has stands in as a number of its own (or no id)."""
-        phones = pd.concat([_shared(self._phone_bucket(n)) for n in range(self.buckets)]
-                           ).set_index("row")
-        ids = pd.concat([_shared(self._id_bucket(n)) for n in self.id_writers]).set_index("row")
-        ids["key"] = pd.factorize(ids["key"])[0]  # an id's rows are all in one bucket
-        rows = phones.index.union(ids.index)  # sorted: file order
-        numbers = rows.to_numpy()
-        phone = phones["key"].reindex(rows, fill_value=-1).to_numpy()
-        own = np.where(phone >= 0, phone, -(numbers + 2))  # a number no other row has
-        ident = ids["key"].reindex(rows, fill_value=-1).to_numpy()
-        passes = phones["passes"].combine_first(ids["passes"]).reindex(rows).to_numpy(
-            dtype=bool)
-        taker = walk(own, ident, passes)
-        repeat = taker >= 0
-        return numbers[repeat], numbers[taker[repeat]], passes[repeat]
+        """The rows that share a phone or an id with another (:func:`walked`)."""
+        return walked(pd.concat([shared(self._phone_bucket(n)) for n in range(self.buckets)]),
+                      pd.concat([shared(self._id_bucket(n)) for n in self.id_writers]))
 
     def _phones(self, bucket: int) -> Path:
         return self.folder / f"phones-{bucket}.bin"
@@ -187,12 +174,30 @@ def _ids_repeat(bucket: pa.Table) -> bool:
     return bool(pc.count_distinct(bucket["key"]).as_py() < bucket.num_rows)
 
 
-def _shared(bucket: pd.DataFrame) -> pd.DataFrame:
+def shared(bucket: pd.DataFrame) -> pd.DataFrame:
     """The bucket's rows whose key another row also has."""
     return bucket[bucket["key"].duplicated(keep=False)]
 
 
-def _firsts(bucket: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def walked(phones: pd.DataFrame, ids: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows that share a phone (``phones``: ``row``, ``key``, ``passes``) or an id
+    (``ids``, each id's rows all there) with another, walked in file order: the rows that
+    repeat another, the rows they repeat, and whether each passes the later checks. A
+    key no other row has stands in as a number of its own (or no id)."""
+    phones, ids = phones.set_index("row"), ids.set_index("row")
+    ids["key"] = pd.factorize(ids["key"])[0]
+    rows = phones.index.union(ids.index)  # sorted: file order
+    numbers = rows.to_numpy()
+    phone = phones["key"].reindex(rows, fill_value=-1).to_numpy()
+    own = np.where(phone >= 0, phone, -(numbers + 2))  # a number no other row has
+    ident = ids["key"].reindex(rows, fill_value=-1).to_numpy()
+    passes = phones["passes"].combine_first(ids["passes"]).reindex(rows).to_numpy(dtype=bool)
+    taker = walk(own, ident, passes)
+    repeat = taker >= 0
+    return numbers[repeat], numbers[taker[repeat]], passes[repeat]
+
+
+def firsts(bucket: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The bucket's rows that repeat a passing row before them (one key), the rows they
     repeat, and whether each passes the later checks."""
     if bucket.empty:
@@ -217,7 +222,7 @@ class Owners:
     def add(self, rows: np.ndarray, owners: np.ndarray, passes: np.ndarray) -> None:
         """Keep ``rows``' ``owners``, each in its range's file."""
         self.passing += int(passes.sum())
-        pairs = np.empty(len(rows), dtype=_PAIR)
+        pairs = np.empty(len(rows), dtype=PAIR)
         pairs["row"], pairs["owner"] = rows, owners
         where = rows // RANGE_ROWS
         for part in np.unique(where).tolist():
@@ -230,17 +235,23 @@ class Owners:
         if not len(rows):
             return found
         for part in range(int(rows[0]) // RANGE_ROWS, int(rows[-1]) // RANGE_ROWS + 1):
-            pairs = self._range(part)
-            at = np.searchsorted(pairs["row"], rows)
-            hit = at < len(pairs)
-            hit[hit] = pairs["row"][at[hit]] == rows[hit]
-            found[hit] = pairs["owner"][at[hit]]
+            found = looked_up(self._range(part), rows, found)
         return found
 
     def _range(self, part: int) -> np.ndarray:
         """A range's pairs, sorted by row; the ranges before it let go."""
         if part not in self.loaded:
             path = self.folder / f"owners-{part}.bin"
-            pairs = np.fromfile(path, dtype=_PAIR) if path.exists() else np.empty(0, _PAIR)
+            pairs = np.fromfile(path, dtype=PAIR) if path.exists() else np.empty(0, PAIR)
             self.loaded = {part: np.sort(pairs, order="row")}
         return self.loaded[part]
+
+
+def looked_up(pairs: np.ndarray, rows: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """``found`` (per row of ``rows``) with the owner of each row that ``pairs`` (:data:`PAIR`,
+    by row) holds."""
+    at = np.searchsorted(pairs["row"], rows)
+    hit = at < len(pairs)
+    hit[hit] = pairs["row"][at[hit]] == rows[hit]
+    found[hit] = pairs["owner"][at[hit]]
+    return found

@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import html
 import os
 import tempfile
 import time
 import uuid
-from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -32,38 +29,32 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._partitions import on_dask
 from .._places._blocked import blocked_regions
 from .._threads import in_background
 from ._campaign import check_campaign
 from ._cells import CHUNK_ROWS
+from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import (
     AccountChecks,
     clean_whole,
     country_column_of,
     field_name,
-    judged,
     region_code,
     skipped_checks,
 )
-from ._custom import CustomFields, frame_column, phone_columns
-from ._duplicates import phone_numbers
-from ._hints import hint_regions, region_counts, region_hints
+from ._custom import CustomFields, phone_columns
+from ._hints import hint_regions
 from ._read import LeadFile, Source
 from ._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
     CleanResult,
-    counts_html,
     had_bom,
-    notes_of,
-    numbered,
-    row_hints,
 )
-from ._result import judged as with_verdicts
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import HELD_BYTES, Keys, Owners
-from ._verdicts import VERDICTS, Checked, text, verdict_frame
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -74,58 +65,6 @@ since the clean began."""
 
 OUTPUTS = (".csv", ".parquet", ".xlsx")
 """What a cleaned file can be written as."""
-
-_INTERNAL = ("__reason", "__before", "__after")
-"""Columns the spill holds besides a cleaned frame's: normalize's reason (for the
-hints) and the codes of the checks before and after the duplicates."""
-
-@dataclass(frozen=True)
-class CleanedFile:
-    """What a clean written to a file answers: the counts, the summary and the notes,
-    and where the rows went (the rows themselves are in the file, not in memory).
-
-    Attributes:
-        name: The lead file's name.
-        rows: Rows read (blank rows skipped).
-        summary: Rows by ``status``, ``reason`` and ``field``, as :attr:`CleanResult.summary`.
-        notes: What the verdicts do not show, as :attr:`CleanResult.notes`.
-        skipped: Checks that did not run, each with what would run it.
-        out: The file every row went to, with its verdict (``None``: none asked).
-        rejects: The file the rejected rows went to (``None``: none asked).
-        fields: Lead field (and ``country``) → the column that holds it, as
-            :attr:`LeadFile.fields`.
-        custom_fields: The file's columns its leads are sent with as custom fields.
-    """
-
-    name: str
-    rows: int
-    summary: pd.DataFrame = field(repr=False)
-    notes: tuple[str, ...] = field(repr=False)
-    skipped: dict[str, str] = field(repr=False)
-    out: Path | None = None
-    rejects: Path | None = None
-    fields: dict[str, str] = field(default_factory=dict, repr=False)
-    custom_fields: tuple[str, ...] = field(default=(), repr=False)
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Rows by ``status``."""
-        counts: Counter[str] = Counter()
-        for status, rows in zip(self.summary["status"], self.summary["rows"], strict=True):
-            counts[status] += int(rows)
-        return dict(counts)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
-        written = f" → {self.out}" if self.out is not None else ""
-        return f"<CleanedFile {self.name}: {self.rows:,} rows: {shown}{written}>"
-
-    def _repr_html_(self) -> str:
-        accepted = self.counts.get("accepted", 0)
-        title = html.escape(f"{self.name}: {self.rows:,} rows, {accepted:,} accepted, "
-                            f"{self.rows - accepted:,} rejected")
-        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
-        return f"<div><strong>{title}</strong>{counts_html(self.summary)}<ul>{notes}</ul></div>"
 
 
 def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
@@ -143,9 +82,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
             (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
             Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
-            read with Dask when it is installed: the phones are normalised on Dask's
-            workers, partition by partition, and the rows judged together on the
-            client (``docs/scale.md``).
+            read with Dask when it is installed: each partition is judged on Dask's
+            workers, the duplicates across partitions found by a shuffle on the
+            number, and the rows never come to this machine (``docs/scale.md``).
+            With ``client``, a Dask source's rows are judged on this machine (the
+            service is asked from here), their phones normalised on the workers.
         region: The default region of numbers written nationally.
         client: With a client, the checks that need the account run too: the
             DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
@@ -172,7 +113,14 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             is judged, and hold none: a CSV on disk is read in chunks, in memory that
             does not grow with the file (``docs/scale.md``). The file appears once
             complete (written under a temporary name and renamed).
-        rejects: Write the rejected rows alone to this CSV file, likewise.
+            For a Dask source (without ``client``), a folder (``cleaned`` or
+            ``cleaned.parquet``) the workers write the cleaned partitions into as
+            Parquet, a file each, in the same run as the counts; a ``.csv`` or
+            ``.xlsx`` is refused (write ``.compute()``'s result, which holds every
+            row here). A folder written earlier is replaced once the new one is
+            complete; one holding other files is refused.
+        rejects: Write the rejected rows alone to this CSV file, likewise (for a Dask
+            source, a folder of Parquet files).
         escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
         progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
             rows per second as the clean goes (in a notebook's output, else on a
@@ -183,7 +131,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         A :class:`CleanResult`: one row per input row with its ``status``,
         ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
         With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
-        the counts and the paths written, the rows in the files only.
+        the counts and the paths written, the rows in the files only. For a Dask
+        source (without ``client``), a :class:`CleanedDataset`: the summary, notes and
+        counts, computed from each partition's counts, and the cleaned rows as a lazy
+        Dask frame (``.frame``; ``.compute()`` gives the :class:`CleanResult`,
+        ``.to_parquet(folder)`` writes them from the workers).
 
     Raises:
         CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
@@ -206,6 +158,10 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         "blocked_countries": blocked_countries, "country_column": country_column,
         "sheet": sheet, "mapping": mapping, "encoding": encoding,
         "extension_field": extension_field, "alt_phone_field": alt_phone_field}
+    if client is None and on_dask((source,), compute=True):
+        from ._dask_clean import clean_dataset  # imports Dask
+
+        return clean_dataset(source, out=out, rejects=rejects, progress=progress, **options)
     if out is None and rejects is None:
         return clean_whole(source, **options)
     return clean_file(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
@@ -383,35 +339,6 @@ def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
     sinks.close(result.summary)
 
 
-@dataclass
-class _Counted:
-    """What the whole file's answers need, counted chunk by chunk."""
-
-    sources: np.ndarray  # valid phones by the column that gave them
-    rows: int = 0
-    passing: int = 0
-    regions: Counter[str] = field(default_factory=Counter)
-    held: dict[str, bool] = field(default_factory=lambda: {"extension": False,
-                                                            "alt_phone": False})
-    verdicts: np.ndarray = field(default_factory=lambda: np.zeros(len(VERDICTS), np.int64))
-    first: np.ndarray = field(default_factory=lambda: np.full(len(VERDICTS), np.iinfo(
-        np.int64).max))
-    sent: Counter[tuple[str, int]] = field(default_factory=Counter)  # (field, 0 sent/1 not)
-    looks_like: Counter[str] = field(default_factory=Counter)
-
-    def summary(self) -> pd.DataFrame:
-        """Rows by verdict, most frequent first, then in order of first appearance, as
-        :func:`count_rows` has them."""
-        present = sorted(np.flatnonzero(self.verdicts).tolist(),
-                         key=lambda code: (-self.verdicts[code], self.first[code]))
-        table = pd.DataFrame({"status": [VERDICTS[code][0] for code in present],
-                              "reason": [VERDICTS[code][1] for code in present],
-                              "field": [VERDICTS[code][2] for code in present],
-                              "rows": [int(self.verdicts[code]) for code in present]},
-                             dtype=object)
-        return table.where(table.notna(), None)
-
-
 class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
@@ -423,7 +350,7 @@ class _Run:
         self.region = options["region"]
         self.column = country_column_of(self.file, options["country_column"])
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
-        self.counted = _Counted(np.zeros(len(self.columns), np.int64))
+        self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields.of(self.file, options["extension_field"],
                                    options["alt_phone_field"])
 
@@ -444,13 +371,7 @@ class _Run:
             self._second_reading(spill, owners, regions, sinks)
         finally:
             sinks.close(self.counted.summary())
-        sources = {} if len(self.columns) == 1 else dict(zip(
-            self.columns, (int(n) for n in self.counted.sources), strict=True))
-        sent = self.custom.said({name: (self.counted.sent[name, 0], self.counted.sent[name, 1])
-                                 for name in self.custom.names()}) if any(
-            self.counted.held.values()) else None
-        looks_like = dict(self.counted.looks_like.most_common())
-        notes = notes_of(file, sources, sent, looks_like)
+        notes = self.counted.notes(file, self.columns, self.custom)
         return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
                            skipped_checks(self.options["client"], self.options["campaign_id"]),
                            *outputs, fields=file.fields, custom_fields=self.custom.sent)
@@ -471,32 +392,13 @@ class _Run:
 
     def _judged(self, frame: pd.DataFrame, accounts: AccountChecks | None,
                 keys: Keys) -> pd.DataFrame:
-        """A chunk's rows numbered, their numbers normalised, their checks run (but the
-        duplicates); their keys added to ``keys``."""
-        part = judged(dataclasses.replace(self.file, frame=frame), self.column, self.region,
-                      self.blocked, accounts)
-        numbers, checked = part.numbers, part.checked
-        numbers["alt_phone"] = part.chosen.alt_phone
-        self._count(part, numbers, checked)
-        eligible = checked.before == 0
-        external = text(frame, self.file.fields.get("external_id"))
-        keys.add((frame.index + 1).to_numpy()[eligible],
-                 phone_numbers(numbers["phone_e164"])[eligible], external[eligible],
-                 (checked.after == 0)[eligible])
-        return numbered(frame, numbers).assign(__reason=numbers["reason"],
-                                               __before=checked.before,
-                                               __after=checked.after)
-
-    def _count(self, part: Any, numbers: pd.DataFrame, checked: Checked) -> None:
-        counted = self.counted
-        counted.rows += len(numbers)
-        counted.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
-        counted.regions.update(region_counts(numbers, part.countries))
-        valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
-        found = np.bincount(part.chosen.source[valid], minlength=len(self.columns))
-        counted.sources += found
-        for column in counted.held:
-            counted.held[column] |= bool(numbers[column].notna().any())
+        """:func:`judged_chunk` of a chunk, its keys added to ``keys``."""
+        spilled, eligible = judged_chunk(dataclasses.replace(self.file, frame=frame),
+                                         self.column, self.region, self.blocked, accounts,
+                                         self.counted)
+        keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
+                 eligible["external_id"], eligible["passes"].to_numpy())
+        return spilled
 
     def _fits(self, out: Path | None, owners: Owners) -> None:
         """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
@@ -526,35 +428,12 @@ class _Run:
                     self.progress(done, time.perf_counter() - self.began)
 
     def _finished(self, table: pa.Table, owners: Owners, regions: list[str]) -> pd.DataFrame:
-        """A chunk's cleaned rows: its verdicts (the duplicates found), its hints."""
+        """A spilled chunk's cleaned rows (:func:`finished_chunk`)."""
         spilled = table.to_pandas(types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
         del table
         spilled.index = pd.Index(spilled["row"].to_numpy() - 1)
-        rows = spilled["row"].to_numpy()
-        owner = owners.of(rows)
-        checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
-        codes = checked.final(owner >= 0)
-        numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
-        hints, looks_like = region_hints(spilled[frame_column(self.columns[0])], numbers,
-                                         region_code(self.region), lambda: regions)
-        base = spilled.drop(columns=list(_INTERNAL))
-        frame = with_verdicts(base, verdict_frame(codes, base.index),
-                              row_hints(hints, owner, len(base)))
-        self._tally(frame, codes, rows, looks_like)
-        return frame
-
-    def _tally(self, frame: pd.DataFrame, codes: np.ndarray, rows: np.ndarray,
-               looks_like: dict[str, int]) -> None:
-        """Count a finished chunk's verdicts (and the row each is first met on), its
-        hints' regions, the custom fields its accepted rows send."""
-        counted = self.counted
-        counted.verdicts += np.bincount(codes, minlength=len(VERDICTS))
-        present, first = np.unique(codes, return_index=True)
-        counted.first[present] = np.minimum(counted.first[present], rows[first])
-        counted.looks_like.update(looks_like)
-        if any(counted.held.values()):
-            for name, (sent, no_room) in self.custom.counted(frame, accepted_only=True).items():
-                counted.sent.update({(name, 0): sent, (name, 1): no_room})
+        return finished_chunk(spilled, owners.of(spilled["row"].to_numpy()), regions,
+                              self.columns[0], self.region, self.counted, self.custom)
 
 
 def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
