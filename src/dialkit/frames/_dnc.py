@@ -14,6 +14,12 @@ if TYPE_CHECKING:
     from ..client import Client
 
 
+CHECKED_AT_ONCE = 10_000
+"""Numbers whose answers are held as the client's objects at a time (each a model with
+its request's details), before they become a frame's compact rows: a lead file's chunk
+asks about 500,000 at once."""
+
+
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
              max_age: timedelta) -> pd.DataFrame:
     """``phone``, ``listed``, ``checked_at``, ``listed_at`` for each distinct phone, in
@@ -36,10 +42,11 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
                                  "them online first")
         if due:
             checked_at = datetime.now(UTC).isoformat()
-            fresh = DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
-                               "listed_at": (r.model_extra or {}).get("listed_at")}
-                              for r in client.dnc.check(due))
-            known = pd.concat([fresh, known], ignore_index=True).drop_duplicates("phone")
+            fresh = [DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
+                                "listed_at": (r.model_extra or {}).get("listed_at")}
+                               for r in client.dnc.check(due[at:at + CHECKED_AT_ONCE]))
+                     for at in range(0, len(due), CHECKED_AT_ONCE)]
+            known = pd.concat([*fresh, known], ignore_index=True).drop_duplicates("phone")
             entry.write(DNC.conform(known.reset_index(drop=True)))
     by_phone = known.set_index("phone", drop=False)
     return DNC.conform(by_phone.loc[wanted].reset_index(drop=True)) if wanted else DNC.empty()
