@@ -18,7 +18,7 @@ import pytest
 from client._recording import RecordingTransport, recording
 from dialkit import Client
 from dialkit.errors import InvalidArgumentError
-from dialkit.frames import CacheMissError, windows
+from dialkit.frames import CacheMissError, _dnc, windows
 
 from ._world import assert_schema, column
 
@@ -151,8 +151,14 @@ def _batches(wire: RecordingTransport) -> list[list[str]]:
     return [json.loads(r.content)["phones"] for r in wire.requests if r.url.path == CHECKS]
 
 
+@pytest.mark.parametrize(("at_once", "sizes"), [(10_000, [100, 100, 50]),
+                                                 (150, [100, 50, 100])])
 def test_dnc_checks_each_distinct_phone_once_in_batches_of_100(
-        recorded: tuple[Client, RecordingTransport], client: Client) -> None:
+        recorded: tuple[Client, RecordingTransport], client: Client, at_once: int,
+        sizes: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers are made rows ``CHECKED_AT_ONCE`` at a time: the batches, their order and
+    the answers are the same however many that is."""
+    monkeypatch.setattr(_dnc, "CHECKED_AT_ONCE", at_once)
     dialkit, wire = recorded
     listed = _listed_phones(client, 5)
     distinct = list(dict.fromkeys(listed + _fictional(250)))[:250]
@@ -161,7 +167,7 @@ def test_dnc_checks_each_distinct_phone_once_in_batches_of_100(
     frame = dialkit.frames.dnc(phones)
     after = datetime.now(UTC)
 
-    assert [len(batch) for batch in _batches(wire)] == [100, 100, 50]
+    assert [len(batch) for batch in _batches(wire)] == sizes
     assert [phone for batch in _batches(wire) for phone in batch] == distinct
     assert_schema(frame, "dnc")
     assert column(frame, "phone", "s") == distinct

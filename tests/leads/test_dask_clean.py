@@ -119,14 +119,13 @@ def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.Data
                                                     tmp_path: Path) -> None:
     expected = clean(leads, region="US")
     source = dd.from_pandas(leads, npartitions=6)
-    (tmp_path / "cleaned").mkdir()
-    (tmp_path / "cleaned" / "part.0.parquet").write_bytes(b"an earlier clean's")
+    clean(source.partitions[:2], region="US", out=tmp_path / "cleaned")  # replaced below
     found = clean(source, region="US", out=tmp_path / "cleaned",
                   rejects=tmp_path / "rejected.parquet")
     assert (found.out, found.rejects) == (tmp_path / "cleaned", tmp_path / "rejected.parquet")
     assert repr(found).startswith("<CleanedDataset DataFrame: 60,000 rows: accepted ")
     written = pd.read_parquet(tmp_path / "cleaned")
-    assert len(list((tmp_path / "cleaned").iterdir())) == 6
+    assert len(list((tmp_path / "cleaned").glob("*.parquet"))) == 6
     assert written["row"].tolist() == expected.frame["row"].tolist()
     assert written["hint"].tolist() == expected.frame["hint"].tolist()
     rejected = pd.read_parquet(tmp_path / "rejected.parquet")
@@ -136,10 +135,14 @@ def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.Data
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     with pytest.raises(ValueError, match="name a folder"):
         clean(source, out=tmp_path / "cleaned.csv")
-    (tmp_path / "notes").mkdir()
-    (tmp_path / "notes" / "mine.txt").write_text("kept")
-    with pytest.raises(ValueError, match="holds files other than Parquet"):
-        clean(source, rejects=tmp_path / "notes")
+    (tmp_path / "mine").mkdir()  # a folder of the user's own Parquet files
+    leads.to_parquet(tmp_path / "mine" / "part.0.parquet")
+    with pytest.raises(ValueError, match="holds files a clean did not write"):
+        clean(source, rejects=tmp_path / "mine")
+    with pytest.raises(ValueError, match="is what is being cleaned"):
+        clean(tmp_path / "cleaned", out=tmp_path / "cleaned")
+    assert len(pd.read_parquet(tmp_path / "mine")) == len(leads)  # both left as they were
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "cleaned"), written)
 
 
 def test_the_client_receives_counts_not_rows(cluster: Any, leads: pd.DataFrame,

@@ -284,6 +284,18 @@ def test_an_output_of_another_kind_is_refused_naming_what_is_written(tmp_path: P
         clean(FIXTURES / "tricky.csv", rejects=tmp_path / "x.xlsx")
 
 
+def test_the_lead_file_itself_is_refused_as_an_output(tmp_path: Path) -> None:
+    """Written under another name and renamed once done, the output would replace it."""
+    path = tmp_path / "vendor.csv"
+    path.write_bytes((FIXTURES / "tricky.csv").read_bytes())
+    with pytest.raises(ValueError, match="is what is being cleaned"):
+        clean(path, out=tmp_path / "." / "vendor.csv")
+    with pytest.raises(ValueError, match=r"rejects='.*vendor\.csv' is what is being cleaned"):
+        clean(path, rejects=path)
+    assert path.read_bytes() == (FIXTURES / "tricky.csv").read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == ["vendor.csv"]
+
+
 def test_the_account_checks_answer_alike_in_chunks(client: Client, parted: None,
                                                    tmp_path: Path) -> None:
     campaign = next(client.campaigns.list(status="paused")).id

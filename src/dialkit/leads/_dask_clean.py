@@ -50,6 +50,7 @@ from ._dask_result import CleanedDataset, output_folder, replaced
 from ._hints import hint_regions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
+from ._sinks import refuse_source
 from ._spill import PAIR, firsts, looked_up, shared, walked
 
 PART_BITS = 32
@@ -94,6 +95,8 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
         raise ValueError("progress= counts a file's chunks; a Dask clean's progress is "
                          "in Dask's dashboard (Client.dashboard_link): pass no progress=")
     folders = [output_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
+    for name, folder in zip(("out", "rejects"), folders, strict=True):
+        refuse_source(name, folder, source)
     blocked = frozenset(blocked_regions(blocked_countries))
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it

@@ -22,8 +22,9 @@ import pandas as pd
 from ._chunked import CleanedFile
 from ._result import CleanResult
 
-WRITTEN = (".parquet", "_metadata", "_common_metadata")
-"""What a folder written by a clean (or Dask) holds, and may be replaced by another."""
+MARK = ".dialkit-cleaned"
+"""The file that says a folder holds a clean's partitions, and may be replaced by
+another clean's (Parquet readers skip a name that starts with a dot)."""
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)  # CleanedFile's repr
@@ -69,10 +70,10 @@ def output_folder(option: str, path: Any) -> Path | None:
             "which write its partitions as Parquet into a folder: name a folder "
             "('cleaned' or 'cleaned.parquet'); for one CSV or workbook, write "
             "clean(...).compute() (every row on this machine), or clean the CSV itself")
-    if folder.exists() and not (folder.is_dir() and all(
-            entry.name.endswith(WRITTEN) for entry in folder.iterdir())):
-        raise ValueError(f"{option}={str(path)!r} holds files other than Parquet: name a new "
-                         "folder, or one a clean wrote, which is replaced")
+    if folder.exists() and not (folder.is_dir() and (
+            (folder / MARK).exists() or not any(folder.iterdir()))):
+        raise ValueError(f"{option}={str(path)!r} holds files a clean did not write: name a "
+                         "new folder, or one a clean wrote, which is replaced")
     return folder
 
 
@@ -87,6 +88,8 @@ def replaced(folder: Path | None) -> Iterator[Path | None]:
     partial = folder.with_name(f".{folder.name}.{uuid.uuid4().hex[:12]}.partial")
     try:
         yield partial
+        partial.mkdir(exist_ok=True)
+        (partial / MARK).touch()
         if folder.exists():
             shutil.rmtree(folder)
         os.replace(partial, folder)

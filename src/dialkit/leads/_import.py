@@ -351,7 +351,7 @@ class _Run:
     def _batches(self) -> Iterator[Batch]:
         """The plan's accepted rows as batches of :data:`MAX_IMPORT_BATCH` leads, in file
         order, read back :data:`PLAN_ROWS` rows at a time."""
-        leads: list[dict[str, Any]] = []
+        leads: list[dict[str, Any]] = []  # a part's, and those left over from the part before
         positions = np.empty(0, dtype=np.int64)
         number = offset = 0
         for frame in cleaned_parts(self.book.plan, rows=PLAN_ROWS):
@@ -359,11 +359,13 @@ class _Run:
             leads += leads_of(frame.iloc[accepted], self.fields, self.custom)
             positions = np.concatenate([positions, offset + accepted])
             offset += len(frame)
-            while len(leads) >= MAX_IMPORT_BATCH or (leads and offset == self.planned.rows):
-                yield Batch(number, positions[:MAX_IMPORT_BATCH], leads[:MAX_IMPORT_BATCH],
-                            self.campaign_id)
+            whole = len(leads) if offset == self.planned.rows else \
+                len(leads) - len(leads) % MAX_IMPORT_BATCH  # the last part sends the rest
+            for at in range(0, whole, MAX_IMPORT_BATCH):
+                yield Batch(number, positions[at:at + MAX_IMPORT_BATCH],
+                            leads[at:at + MAX_IMPORT_BATCH], self.campaign_id)
                 number += 1
-                leads, positions = leads[MAX_IMPORT_BATCH:], positions[MAX_IMPORT_BATCH:]
+            leads, positions = leads[whole:], positions[whole:]
 
     def _settle(self, batch: Batch) -> None:
         """Send a batch under its key, or settle it from the campaign's leads once the

@@ -113,8 +113,7 @@ def file_hash(path: str | os.PathLike[str]) -> str:
         LeadFileError: The file cannot be opened.
     """
     try:
-        with open(path, "rb") as opened:
-            return hashlib.file_digest(opened, "sha256").hexdigest()
+        return _digest(Path(path))
     except OSError as error:
         raise cannot_open(Path(path), error) from None
 
@@ -218,6 +217,8 @@ class Journal:
         journal = cls(folder)
         for partial in folder.glob(".*.partial"):  # left by a kill while the plan was written
             partial.unlink(missing_ok=True)
+        if (folder / LINES).exists():
+            _cut_torn(folder / LINES)
         lines = journal._lines()
         first = next(lines, None)
         if first is None:
@@ -368,12 +369,11 @@ class Journal:
             os.close(descriptor)
 
     def _lines(self, up_to: int | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
-        """Every line (up to byte ``up_to``) with its 1-based number, a line at a time; a
-        torn last line cut off first."""
+        """Every line (up to byte ``up_to``) with its 1-based number, a line at a time (a
+        torn last line was cut off when the journal was opened)."""
         path = self.folder / LINES
         if not path.exists():
             return
-        _cut_torn(path)
         with open(path, "rb") as opened:
             read = 0
             for number, raw in enumerate(opened, start=1):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
@@ -156,3 +157,11 @@ class XlsxSink:
 
     def close(self) -> None:
         self.book.close()
+
+
+def refuse_source(option: str, path: Path | None, source: Any) -> None:
+    """Refuse an output that is the source being cleaned (a file, or a dataset's folder)."""
+    if path is not None and isinstance(source, str | os.PathLike) \
+            and path.resolve() == Path(source).resolve():
+        raise ValueError(f"{option}={str(path)!r} is what is being cleaned, which it "
+                         "would replace: name another path")

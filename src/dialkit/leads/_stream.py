@@ -53,7 +53,7 @@ from ._result import (
     CleanResult,
     had_bom,
 )
-from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
+from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink, refuse_source
 from ._spill import Keys, Owners
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     and the rejected ones to ``rejects`` (CSV) as they are judged, not held: a CSV on
     disk is read in chunks, anything else (a workbook, a frame, a file in another
     encoding) read whole and written the same way."""
-    outputs = _outputs(out, rejects)
+    outputs = _outputs(out, rejects, source)
     options = {"region": region, "client": client, "campaign_id": campaign_id,
                "blocked_countries": blocked_countries, "country_column": country_column,
                "extension_field": extension_field, "alt_phone_field": alt_phone_field}
@@ -239,14 +239,17 @@ def _streamed(source: Any, mapping: Any, encoding: str | None, *,
     return _streamed(source, mapping, encoding, legacy=True)
 
 
-def _outputs(out: Any, rejects: Any) -> tuple[Path | None, Path | None]:
-    """The output paths, each checked for a kind this can write."""
+def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
+    """The output paths, each checked for a kind this can write, and for not being the
+    lead file itself (which the output would replace once the clean was done)."""
     out = None if out is None else Path(out)
     rejects = None if rejects is None else Path(rejects)
     if out is not None and out.suffix.lower() not in OUTPUTS:
         raise ValueError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
     if rejects is not None and rejects.suffix.lower() != ".csv":
         raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
+    refuse_source("out", out, source)
+    refuse_source("rejects", rejects, source)
     return out, rejects
 
 
