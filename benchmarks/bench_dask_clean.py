@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -99,6 +100,8 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="the gathering clean's src folder")
     options = parser.parse_args()
     options.folder.mkdir(parents=True, exist_ok=True)
+    # this script's own output from an earlier run, maybe of code that wrote no mark
+    shutil.rmtree(options.folder / "cleaned", ignore_errors=True)
     began = time.perf_counter()
     dataset = dataset_of(options.rows, options.parts, options.folder)
     print(f"dataset {dataset} ready in {time.perf_counter() - began:.0f} s", flush=True)
