@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
@@ -102,3 +104,31 @@ def test_a_journal_folder_that_cannot_be_written_ends_with_a_message(
                                  "--campaign", campaign, "--journal", str(a_file)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.startswith(f"error: {a_file}") and "Not a directory" in result.output
+
+
+@pytest.fixture
+def arrow_pool() -> Iterator[None]:
+    """pyarrow's default allocator put back after the test."""
+    was = pa.default_memory_pool()
+    yield
+    pa.set_memory_pool(was)
+
+
+def _jemalloc() -> str:
+    """``jemalloc`` where this pyarrow has it (Linux and macOS wheels), else the system's."""
+    try:
+        return str(pa.jemalloc_memory_pool().backend_name)
+    except NotImplementedError:
+        return "system"
+
+
+@pytest.mark.parametrize(("chosen", "backend"), [("", _jemalloc()), ("system", "system")])
+def test_clean_allocates_from_jemalloc_unless_the_user_chose(
+        arrow_pool: None, monkeypatch: pytest.MonkeyPatch, chosen: str, backend: str) -> None:
+    """The command owns its process: jemalloc keeps a chunk's freed pages for the next
+    (docs/scale.md); an allocator the user set is left alone."""
+    pa.set_memory_pool(pa.system_memory_pool())
+    monkeypatch.setenv("ARROW_DEFAULT_MEMORY_POOL", chosen)
+    result = runner.invoke(app, ["leads", "clean", str(SAMPLES / "messy_us.csv")])
+    assert result.exit_code == 0, result.output
+    assert pa.default_memory_pool().backend_name == backend

@@ -7,8 +7,6 @@ import sys
 from types import TracebackType
 from typing import Any
 
-from tqdm.auto import tqdm
-
 PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
 """Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
 report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
@@ -51,6 +49,8 @@ class Progress:
         self.pages += 1
         self.rows += rows
         if self._bar is None and more and self.enabled:
+            from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
+
             self._bar = tqdm(desc=f"loading {self.name}", unit=" pages", initial=self.pages - 1)
         if self._bar is not None:
             self._bar.update(1)
