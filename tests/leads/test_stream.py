@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -435,3 +441,42 @@ def test_progress_true_draws_a_bar_of_rows(tiny: None, tmp_path: Path,
     clean(FIXTURES / "tricky.csv", out=tmp_path / "out.csv", progress=True)
     drawn = capsys.readouterr().err
     assert "cleaning tricky.csv" in drawn and "32 rows" in drawn.replace(".0", "")
+
+
+def test_what_a_clean_killed_half_way_left_is_removed_by_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``kill -9`` leaves the output's ``.partial`` file and the spill's folder (as
+    large as the file again); the next clean removes them, and leaves those of a clean
+    still running, and names that are not a clean's."""
+    lines = (FIXTURES / "mix_1500.csv").read_text().splitlines(keepends=True)
+    source = tmp_path / "vendor.csv"
+    source.write_text(lines[0] + "".join(lines[1:]) * 40)  # 60,000 rows
+    temporary, folder = tmp_path / "tmp", tmp_path / "out"
+    temporary.mkdir()
+    folder.mkdir()
+    out = folder / "cleaned.csv"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "dialkit", "leads", "clean", str(source), "--country-column",
+         "Country", "--out", str(out)], env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (any(temporary.iterdir()) and any(folder.iterdir())):
+        assert child.poll() is None and time.monotonic() < deadline
+        time.sleep(0.005)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    left = [*temporary.iterdir(), *folder.iterdir()]
+    assert [p.name.startswith(("dialkit-clean-", ".cleaned.csv.")) for p in left] == [True] * 2
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        kept = [temporary / f"dialkit-clean-{alive.pid}.abc", folder / f".cleaned.csv.{alive.pid}"
+                ".abc.partial", folder / ".cleaned.csv.1.notes", temporary / "dialkit-clean-x.1"]
+        for path in kept:
+            path.mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+        done = clean(source, out=out, country_column="Country")
+    finally:
+        alive.kill()
+        alive.wait()
+    assert done.rows == 60_000 and out.exists()
+    assert sorted([*temporary.iterdir(), *folder.iterdir()]) == sorted([*kept, out])

@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from .._leftovers import sweep, tagged
 from ._cache import Cache, CacheMissError, read_json, write_json
 from ._schemas import SCHEMAS
 
@@ -112,7 +113,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     frames = _frames(client_or_cache)
     keys = {"calls": ("month" if partition_by == "month" else "day", _period(partition_by)),
             "leads": ("campaign", _campaign)}
-    _sweep(target)
+    sweep(target.parent, f".{target.name}.")
     temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=_prefix(target)))
     try:
         written = {name: _write(temporary / name, frame, *keys[name])
@@ -127,30 +128,11 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     return target
 
 
-def _prefix(target: Path, pid: int | None = None) -> str:
-    """The start of the name of a temporary folder of an export to ``target`` by the
-    process ``pid`` (this one's by default)."""
-    return f".{target.name}.{os.getpid() if pid is None else pid}."
-
-
-def _sweep(target: Path) -> None:
-    """Remove the temporary folders that exports to ``target`` by processes no longer
-    running left beside it (an export killed before it renamed its dataset into place)."""
-    for folder in target.parent.glob(f".{target.name}.*.*"):
-        pid = folder.name[len(target.name) + 2:].partition(".")[0]
-        if folder.is_dir() and pid.isdigit() and not _running(int(pid)):
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` runs on this machine (one of another user's counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _prefix(target: Path) -> str:
+    """The start of the name of this process's temporary folder of an export to
+    ``target``, beside it: an export killed before it renamed its dataset into place
+    leaves the folder, which the next export to ``target`` removes."""
+    return tagged(f".{target.name}.")
 
 
 def _check_target(target: Path) -> None:

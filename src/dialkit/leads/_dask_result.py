@@ -11,7 +11,6 @@ import contextlib
 import dataclasses
 import os
 import shutil
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._leftovers import partial_beside
 from ._chunked import CleanedFile
 from ._result import CleanResult
 
@@ -85,7 +85,7 @@ def replaced(folder: Path | None) -> Iterator[Path | None]:
     if folder is None:
         yield None
         return
-    partial = folder.with_name(f".{folder.name}.{uuid.uuid4().hex[:12]}.partial")
+    partial = partial_beside(folder)
     try:
         yield partial
         partial.mkdir(exist_ok=True)

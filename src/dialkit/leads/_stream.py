@@ -20,7 +20,6 @@ import dataclasses
 import os
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._leftovers import partial_beside, sweep, tagged
 from .._partitions import on_dask
 from .._places._blocked import blocked_regions
 from .._threads import in_background
@@ -65,6 +65,10 @@ since the clean began."""
 
 OUTPUTS = (".csv", ".parquet", ".xlsx")
 """What a cleaned file can be written as."""
+SPILLS = "dialkit-clean-"
+"""The start of the name of a streamed clean's folder in the temporary folder (its spill
+and buckets, as large as the file again), followed by the process's id: one that a
+clean killed half way left is removed by the next clean."""
 
 
 def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
@@ -208,7 +212,8 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     began = time.perf_counter()
     with _written(outputs) as partial:  # an output that cannot be written fails first
         while streamed is not None:
-            with tempfile.TemporaryDirectory(prefix="dialkit-clean-") as folder:
+            sweep(Path(tempfile.gettempdir()), SPILLS)  # what a clean killed half way left
+            with tempfile.TemporaryDirectory(prefix=tagged(SPILLS)) as folder:
                 try:
                     run = _Run(streamed, Path(folder), blocked, options, progress, began)
                     return run.write(partial, outputs, escape_formulas, bom)
@@ -268,7 +273,7 @@ def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | N
             if path is None:
                 partial.append(None)
                 continue
-            name = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.partial")
+            name = partial_beside(path)
             try:
                 name.open("xb").close()  # the user's umask, as a file written in place has
             except OSError as error:  # named as the output, not as its temporary file
