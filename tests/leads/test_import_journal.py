@@ -16,6 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,13 @@ from conftest import KEYS, add_fault
 from dialkit import Client
 from dialkit.cli import app
 from dialkit.errors import OutcomeUnknownError
-from dialkit.leads import ImportJournalError, ImportStoppedError, clean, import_leads
+from dialkit.leads import (
+    ImportJournalError,
+    ImportRunningError,
+    ImportStoppedError,
+    clean,
+    import_leads,
+)
 from dialkit.sandbox import Sandbox
 from receivers import wait_for
 
@@ -306,6 +313,32 @@ def test_a_batch_killed_with_its_in_process_emulator_is_imported_once_on_the_sec
         assert report.frame["lead_id"].tolist() == [leads[p] for p in numbers(250, 1000)]
         [note] = report.notes
         assert "0 of its 200 rows" in note and "new key" in note
+
+
+def test_a_second_import_of_the_file_while_one_runs_is_refused_and_sends_nothing(
+        sandbox: Sandbox, client: Client, tmp_path: Path) -> None:
+    path, journals = tmp_path / "leads.csv", tmp_path / "journals"
+    pd.DataFrame({"Phone": numbers(250, 3000)}).to_csv(path, index=False)
+    campaign = paused(client)
+    add_fault(sandbox, path=IMPORT, method="POST", kind="latency", latency_ms=1500, count=1)
+    with Client(KEYS["full"], base_url=sandbox.base_url) as other, \
+            ThreadPoolExecutor(1) as pool:
+        first = pool.submit(import_leads, other, path, campaign, journal=journals,
+                            progress=False)
+        wait_for(lambda: any(b'"sent"' in lines.read_bytes()
+                             for lines in journals.glob("*/journal.jsonl")),
+                 timeout=30, what="the first import's first batch in flight")
+        with pytest.raises(ImportRunningError) as caught:
+            import_leads(client, path, campaign, journal=journals, progress=False)
+        assert first.result().counts["imported"] == 250
+    assert str(folder_of(journals)) in str(caught.value)
+    assert "Nothing was sent" in str(caught.value) and "run the import again" in str(caught.value)
+    assert [line["event"] for line in lines_of(journals)] == [
+        "plan", "sent", "done", "sent", "done"]
+    assert sorted(set(campaign_leads(client, campaign)) & set(numbers(250, 3000))) == numbers(
+        250, 3000)
+    again = import_leads(client, path, campaign, journal=journals, progress=False)
+    assert again.counts["imported"] == 250 and not again.notes
 
 
 def test_the_cli_refuses_a_broken_journal_with_its_message_and_prints_the_notes(

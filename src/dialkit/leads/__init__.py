@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._dask_result import CleanedDataset
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
-    from ._journal import ImportJournalError
+    from ._journal import ImportJournalError, ImportRunningError
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
@@ -42,6 +42,7 @@ __all__ = [
     "FileLimits",
     "ImportJournalError",
     "ImportReport",
+    "ImportRunningError",
     "ImportStoppedError",
     "LeadFile",
     "LeadFileError",
@@ -60,7 +61,8 @@ __getattr__, __dir__ = _lazy.exports(__name__, {
     "OUTCOMES": "._import",
     "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",
-    "ImportJournalError": "._journal", "FileLimits": "dialkit._file_limits",
+    "ImportJournalError": "._journal", "ImportRunningError": "._journal",
+    "FileLimits": "dialkit._file_limits",
     "normalize": "._normalize",
     "region_of": "dialkit._places._regions", "LeadFile": "._read", "LeadFileError": "._read",
     "read": "._read", "CleanResult": "._result"})

@@ -17,7 +17,6 @@ campaign's leads (:mod:`._recheck`).
 
 from __future__ import annotations
 
-import contextlib
 import html
 import os
 from collections import Counter
@@ -54,6 +53,7 @@ from ._journal import (
     Journal,
     content_hash,
     file_hash,
+    held,
     journal_folder,
 )
 from ._read import LeadFile, Source, read
@@ -278,36 +278,31 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             source, sheet=sheet, mapping=mapping, encoding=encoding)
         content = content_hash(source.frame) + orjson.dumps(
             {"options": options, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
-    book = Journal.open(journal_folder(journal, client.cache.path, content, campaign_id))
-    if book.planned is None:
-        options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
-                       encoding=encoding, blocked_countries=blocked_countries)
-        book.write_plan(_plan(source, book.folder, shown, options))
-    return _Run(client, campaign_id, book, shown).run()
+    folder = journal_folder(journal, client.cache.path, content, campaign_id)
+    with held(folder):
+        book = Journal.open(folder)
+        if book.planned is None:
+            options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
+                           encoding=encoding, blocked_countries=blocked_countries)
+            book.write_plan(_plan(source, folder, shown, options))
+        return _Run(client, campaign_id, book, shown).run()
 
 
 def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) -> dict[str, Any]:
     """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
     :func:`clean_file`; a clean already made written as it is): what the journal's
     first line says of it."""
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(folder, 0o700)
-    try:
-        if isinstance(source, CleanResult):
-            partial = folder / f".{PLAN}.partial"
-            sink = FrameSink(partial)
-            sink.write(source.frame)
-            sink.close()
-            os.replace(partial, folder / PLAN)
-            return {"name": source.file.name, "fields": source.file.fields,
-                    "custom_fields": list(source.custom.sent),
-                    "extension_field": source.extension_field,
-                    "alt_phone_field": source.alt_phone_field}
-        cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            folder.rmdir()  # made for nothing: a campaign or a file refused
-        raise
+    if isinstance(source, CleanResult):
+        partial = folder / f".{PLAN}.partial"
+        sink = FrameSink(partial)
+        sink.write(source.frame)
+        sink.close()
+        os.replace(partial, folder / PLAN)
+        return {"name": source.file.name, "fields": source.file.fields,
+                "custom_fields": list(source.custom.sent),
+                "extension_field": source.extension_field,
+                "alt_phone_field": source.alt_phone_field}
+    cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
     return {"name": cleaned.name, "fields": cleaned.fields,
             "custom_fields": list(cleaned.custom_fields),
             "extension_field": options["extension_field"],

@@ -27,11 +27,15 @@ is sent. Only the last line can be torn by a kill (each line is one write ending
 in a newline): a last line without its newline is cut off on reading, so its
 batch counts as not done and the next line starts clean.
 
-The folder is owner-only: it holds the file's personal data.
+The folder is owner-only: it holds the file's personal data. A run holds it
+(:func:`held`) so that a second import of the same file into the same campaign,
+started while the first runs, is refused before it sends anything: the two
+would send the same batches side by side.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Iterator, Mapping
@@ -45,6 +49,7 @@ import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from filelock import FileLock, Timeout
 
 from ..client import batch_key
 from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
@@ -53,6 +58,7 @@ from ._read import cannot_open
 PLAN = "plan.parquet"
 LINES = "journal.jsonl"
 REPORT = "report.parquet"
+LOCK = ".lock"
 PLAN_COLUMNS = ("row", "phone_e164", "status", "reason", "field")
 """The plan's columns the import reads."""
 
@@ -87,6 +93,53 @@ class ImportJournalError(ValueError):
     def __init__(self, folder: Path, why: str) -> None:
         super().__init__(f"The import journal in {folder} cannot be trusted: {why}. {RECOVER}")
         self.folder = folder
+
+
+class ImportRunningError(ImportJournalError):
+    """Another import of the same file into the same campaign is running, in this
+    process or another: the two would send the same batches side by side. Nothing
+    was sent.
+
+    Attributes:
+        folder: The journal's folder, which the running import holds.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        ValueError.__init__(
+            self, f"Another import of this file into this campaign is running: it holds the "
+            f"import journal in {folder}. Nothing was sent. Let it finish (or stop it), then "
+            "run the import again: it resumes where that one stopped, and imports each row once.")
+        self.folder = folder
+
+
+@contextlib.contextmanager
+def held(folder: Path) -> Iterator[None]:
+    """Hold an import's journal folder (made owner-only if new) for one run.
+
+    The hold is a lock on a file in the folder, which the kernel releases when
+    the process ends however it ends (a kill -9 too), so a killed import never
+    blocks the run that resumes it. A folder that holds nothing but the lock
+    when the run ends (a campaign or a file refused before the plan was written)
+    is removed.
+
+    Raises:
+        ImportRunningError: Another run holds the folder.
+    """
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(folder, 0o700)
+    lock = FileLock(folder / LOCK, mode=0o600)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise ImportRunningError(folder) from None
+    try:
+        yield
+    finally:
+        if [path.name for path in folder.iterdir()] == [LOCK]:
+            with contextlib.suppress(OSError):  # held open: Windows keeps it
+                (folder / LOCK).unlink()
+                folder.rmdir()
+        lock.release()
 
 
 def journal_folder(root: str | os.PathLike[str] | None, cache: Path, content: str,
