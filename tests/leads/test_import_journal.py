@@ -316,11 +316,14 @@ def test_a_batch_killed_with_its_in_process_emulator_is_imported_once_on_the_sec
 
 
 def test_a_second_import_of_the_file_while_one_runs_is_refused_and_sends_nothing(
-        sandbox: Sandbox, client: Client, tmp_path: Path) -> None:
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
     path, journals = tmp_path / "leads.csv", tmp_path / "journals"
     pd.DataFrame({"Phone": numbers(250, 3000)}).to_csv(path, index=False)
     campaign = paused(client)
-    add_fault(sandbox, path=IMPORT, method="POST", kind="latency", latency_ms=1500, count=1)
+    add_fault(sandbox, path=IMPORT, method="POST", kind="latency", latency_ms=3000, count=1)
     with Client(KEYS["full"], base_url=sandbox.base_url) as other, \
             ThreadPoolExecutor(1) as pool:
         first = pool.submit(import_leads, other, path, campaign, journal=journals,
@@ -330,9 +333,14 @@ def test_a_second_import_of_the_file_while_one_runs_is_refused_and_sends_nothing
                  timeout=30, what="the first import's first batch in flight")
         with pytest.raises(ImportRunningError) as caught:
             import_leads(client, path, campaign, journal=journals, progress=False)
+        command = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign,
+                                      "--journal", str(journals)])
         assert first.result().counts["imported"] == 250
+    assert not isinstance(caught.value, ImportJournalError)  # whose way out deletes the folder
     assert str(folder_of(journals)) in str(caught.value)
     assert "Nothing was sent" in str(caught.value) and "run the import again" in str(caught.value)
+    assert command.exit_code == 1 and "Traceback" not in command.output
+    assert "error: Another import of this file into this campaign is running" in command.output
     assert [line["event"] for line in lines_of(journals)] == [
         "plan", "sent", "done", "sent", "done"]
     assert sorted(set(campaign_leads(client, campaign)) & set(numbers(250, 3000))) == numbers(

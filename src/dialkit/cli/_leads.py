@@ -142,7 +142,7 @@ def import_command(
     again, it resumes), and print the outcomes' summary (with --json or --csv: the
     summary alone, notes on standard error)."""
     from dialkit.client import Client
-    from dialkit.leads import ImportStoppedError, import_leads
+    from dialkit.leads import ImportRunningError, ImportStoppedError, import_leads
 
     _arrow_memory_pool()
     with _errors(IMPORT_FLAGS):
@@ -157,6 +157,9 @@ def import_command(
                 typer.echo(stop.report.summary.fillna("").to_string(index=False))
                 _notes(stop.report.notes, IMPORT_FLAGS)
                 typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
+                raise typer.Exit(1) from None
+            except ImportRunningError as running:
+                typer.echo(f"error: {running}", err=True)
                 raise typer.Exit(1) from None
         if out is not None:
             _write_report(report, out, escape_formulas=not raw_csv)

@@ -242,6 +242,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         ImportJournalError: The journal does not match its plan, or the plan is
             missing or damaged; nothing was sent, and the message says how to
             start afresh.
+        ImportRunningError: Another import of the same file into the campaign is
+            running (this process's or another's); nothing was sent.
         LeadFileError: The file cannot be read.
 
     Examples:

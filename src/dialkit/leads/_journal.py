@@ -95,18 +95,19 @@ class ImportJournalError(ValueError):
         self.folder = folder
 
 
-class ImportRunningError(ImportJournalError):
+class ImportRunningError(RuntimeError):
     """Another import of the same file into the same campaign is running, in this
     process or another: the two would send the same batches side by side. Nothing
-    was sent.
+    was sent. Not an :class:`ImportJournalError`, whose way out is to delete the
+    folder: this journal is sound, and in use.
 
     Attributes:
         folder: The journal's folder, which the running import holds.
     """
 
     def __init__(self, folder: Path) -> None:
-        ValueError.__init__(
-            self, f"Another import of this file into this campaign is running: it holds the "
+        super().__init__(
+            f"Another import of this file into this campaign is running: it holds the "
             f"import journal in {folder}. Nothing was sent. Let it finish (or stop it), then "
             "run the import again: it resumes where that one stopped, and imports each row once.")
         self.folder = folder
@@ -135,8 +136,8 @@ def held(folder: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        if [path.name for path in folder.iterdir()] == [LOCK]:
-            with contextlib.suppress(OSError):  # held open: Windows keeps it
+        with contextlib.suppress(OSError):  # the folder deleted meanwhile; Windows keeps
+            if [path.name for path in folder.iterdir()] == [LOCK]:  # a file held open
                 (folder / LOCK).unlink()
                 folder.rmdir()
         lock.release()
