@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -12,12 +13,20 @@ from ._schemas import DNC
 
 if TYPE_CHECKING:
     from ..client import Client
+    from ..contract import DncCheckResult
 
 
 CHECKED_AT_ONCE = 10_000
 """Numbers whose answers are held as the client's objects at a time (each a model with
 its request's details), before they become a frame's compact rows: a lead file's chunk
 asks about 500,000 at once."""
+
+
+def checked_in_parts(client: Client, phones: list[str]) -> Iterator[list[DncCheckResult]]:
+    """``client.dnc.check`` of ``phones``, :data:`CHECKED_AT_ONCE` at a time: each part's
+    answers let go before the next is asked (the client holds every answer it gives)."""
+    for at in range(0, len(phones), CHECKED_AT_ONCE):
+        yield client.dnc.check(phones[at:at + CHECKED_AT_ONCE])
 
 
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
@@ -44,8 +53,7 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
             checked_at = datetime.now(UTC).isoformat()
             fresh = [DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
                                 "listed_at": (r.model_extra or {}).get("listed_at")}
-                               for r in client.dnc.check(due[at:at + CHECKED_AT_ONCE]))
-                     for at in range(0, len(due), CHECKED_AT_ONCE)]
+                               for r in part) for part in checked_in_parts(client, due)]
             known = pd.concat([*fresh, known], ignore_index=True).drop_duplicates("phone")
             entry.write(DNC.conform(known.reset_index(drop=True)))
     by_phone = known.set_index("phone", drop=False)

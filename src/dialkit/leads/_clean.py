@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
 
-SCREENED_AT_ONCE = 10_000
-"""Numbers of a streamed file screened (and their answers held) at a time, uncached."""
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
@@ -212,8 +210,8 @@ class AccountChecks:
     ``cached``: screen the numbers through the client's cache of DNC checks
     (``client.frames.dnc``, kept for a day), which holds every number it has checked
     in one frame; without it (a file too large to hold, streamed), each part's
-    numbers are asked :data:`SCREENED_AT_ONCE` at a time and only the listed ones kept,
-    so the screen of twenty million numbers holds a part's."""
+    numbers are asked a slice at a time (:func:`checked_in_parts`) and only the listed
+    ones kept, so the screen of twenty million numbers holds a slice's answers."""
 
     def __init__(self, client: Client, campaign_id: str | None, has_ids: bool, *,
                  cached: bool = True) -> None:
@@ -260,8 +258,9 @@ class AccountChecks:
             screened = self.client.frames.dnc(wanted)
             return frozenset(screened.loc[screened["listed"].fillna(False).astype(bool),
                                           "phone"])
-        return frozenset(result.phone for at in range(0, len(wanted), SCREENED_AT_ONCE)
-                         for result in self.client.dnc.check(wanted[at:at + SCREENED_AT_ONCE])
-                         if result.listed)
+        from ..frames._dnc import checked_in_parts  # brings the frames' cache: not at import
+
+        return frozenset(result.phone for part in checked_in_parts(self.client, wanted)
+                         for result in part if result.listed)
 
 

@@ -17,6 +17,7 @@ campaign's leads (:mod:`._recheck`).
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 from collections import Counter
@@ -295,11 +296,8 @@ def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) ->
     :func:`clean_file`; a clean already made written as it is): what the journal's
     first line says of it."""
     if isinstance(source, CleanResult):
-        partial = folder / f".{PLAN}.partial"
-        sink = FrameSink(partial)
-        sink.write(source.frame)
-        sink.close()
-        os.replace(partial, folder / PLAN)
+        with _parquet(folder / PLAN) as sink:
+            sink.write(source.frame)
         return {"name": source.file.name, "fields": source.file.fields,
                 "custom_fields": list(source.custom.sent),
                 "extension_field": source.extension_field,
@@ -309,6 +307,21 @@ def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) ->
             "custom_fields": list(cleaned.custom_fields),
             "extension_field": options["extension_field"],
             "alt_phone_field": options["alt_phone_field"]}
+
+
+@contextlib.contextmanager
+def _parquet(path: Path) -> Iterator[FrameSink]:
+    """A Parquet file of the journal's folder written a part at a time under a hidden
+    name, and made ``path``, owner-only, once complete: a kill leaves the hidden file,
+    which :meth:`Journal.open` removes, never a part of a plan or report as if whole."""
+    partial = path.with_name(f".{path.name}.partial")
+    sink = FrameSink(partial)
+    try:
+        yield sink
+    finally:
+        sink.close()
+    os.chmod(partial, 0o600)
+    os.replace(partial, path)
 
 
 class _Run:
@@ -457,24 +470,20 @@ class _Run:
         found = sorted((self.book.found or {}).items())
         found_at = np.array([position for position, _ in found], dtype=np.int64)
         tally = RowTally(["outcome", "status", "reason", "field"])
-        partial = self.book.folder / f".{REPORT}.partial"
-        sink = FrameSink(partial)
         rows = settled = 0
-        for offset, frame, answers in self._answered():
-            place = np.searchsorted(found_at, [offset, offset + len(frame)])
-            here = np.zeros(len(frame), dtype=bool)
-            for position, lead_id in found[place[0]:place[1]]:
-                if answers["reason"][position - offset] == _IN_CAMPAIGN:
-                    here[position - offset] = True
-                    answers["lead_id"][position - offset] = lead_id
-            settled += int(here.sum())
-            part = _outcomes(frame, answers, here)
-            sink.write(part)
-            tally.add(part)
-            rows += len(part)
-        sink.close()
-        os.chmod(partial, 0o600)
-        os.replace(partial, self.book.folder / REPORT)
+        with _parquet(self.book.folder / REPORT) as sink:
+            for offset, frame, answers in self._answered():
+                place = np.searchsorted(found_at, [offset, offset + len(frame)])
+                here = np.zeros(len(frame), dtype=bool)
+                for position, lead_id in found[place[0]:place[1]]:
+                    if answers["reason"][position - offset] == _IN_CAMPAIGN:
+                        here[position - offset] = True
+                        answers["lead_id"][position - offset] = lead_id
+                settled += int(here.sum())
+                part = _outcomes(frame, answers, here)
+                sink.write(part)
+                tally.add(part)
+                rows += len(part)
         return ImportReport(self.campaign_id, rows, tally.table(), self.planned.batches,
                             self.resumed, str(self.book.folder), self._notes(settled))
 
