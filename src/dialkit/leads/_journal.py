@@ -51,6 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
+from .._private import DIRECTORY_MODE, private_dir
 from ..client import batch_key
 from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
 from ._read import cannot_open
@@ -126,8 +127,8 @@ def held(folder: Path) -> Iterator[None]:
     Raises:
         ImportRunningError: Another run holds the folder.
     """
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(folder, 0o700)
+    private_dir(folder)
+    folder.chmod(DIRECTORY_MODE)  # an older journal's too
     lock = FileLock(folder / LOCK, mode=0o600)
     try:
         lock.acquire(timeout=0)
@@ -413,7 +414,7 @@ class Journal:
         return plan.metadata.num_rows, accepted
 
     def _append(self, line: dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(self.folder)
         path = self.folder / LINES
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:

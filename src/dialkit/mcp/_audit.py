@@ -19,6 +19,8 @@ from typing import Literal, Protocol
 
 import orjson
 
+from .._private import FILE_MODE, private_dir, private_file
+
 Confirmation = Literal["not_needed", "undecided", "asked", "given", "declined", "cancelled",
                        "unanswered", "unsupported"]
 """What became of the confirmation: not needed (the tool cannot reach a person, or the
@@ -125,9 +127,11 @@ class JsonLinesAuditLog:
         os.close(self._open())
 
     def _open(self) -> int:
-        """The file opened for appending, created owner-only if missing."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        """The file opened for appending, owner-only (made so if it was not: a log
+        written by another tool, or by an older dialkit), in owner-only new folders."""
+        private_dir(self.path.parent)
+        return private_file(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                                    FILE_MODE))
 
     def write(self, record: AuditRecord) -> None:
         """Append ``record`` as one line."""
