@@ -81,7 +81,7 @@ def test_a_policy_makes_more_of_them_and_says_whose_they_are(client: dialkit.Cli
 
 
 def test_a_span_that_is_not_one_is_refused(client: dialkit.Client) -> None:
-    with pytest.raises(AuditInputError, match="horizon 'soon' is not a length of time"):
+    with pytest.raises(ValueError, match="horizon='soon' is not a length of time"):
         upcoming(client, horizon="soon")
     with pytest.raises(AuditInputError, match=r"\['callbacks'\] are missing"):
         upcoming({"calls": pd.DataFrame(), "leads": pd.DataFrame()})

@@ -5,13 +5,15 @@ account has scheduled, judged before they happen; and when numbers may be called
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import pandas as pd
 import typer
 
+from dialkit._moments import duration, utc_moment
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
@@ -28,16 +30,18 @@ from dialkit.compliance import (
     upcoming,
 )
 from dialkit.compliance._evidence import masked
-from dialkit.compliance._load import utc_moment
 from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
+from dialkit.frames import utc_times
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
                "blocked_countries holds": "--blocked-countries holds", "leads=": "--leads FILE",
-               "dnc= (client.frames.dnc of the numbers)": "--dnc FILE"}
-"""``dialkit compliance audit``'s flags for the arguments the library's messages name."""
+               "dnc= (client.frames.dnc of the numbers)": "--dnc FILE",
+               "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon"}
+"""The compliance commands' flags for the arguments the library's messages name."""
 
+_T = TypeVar("_T")
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
@@ -81,7 +85,8 @@ def audit_command(
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed from then on (ISO date or time; UTC unless it says)."))] = None,
+        "Audit calls placed from then on (ISO 8601 date or time: 2026-11-01, "
+        "2026-11-01T09:00-05:00; UTC unless it says)."))] = None,
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed before then."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
@@ -100,7 +105,9 @@ def audit_command(
                                "policy": _policy(policy, policy_window, policy_cap)}
     if verified_caller_ids is not None:
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
-    period = {"campaign_id": campaign or None, "since": since, "until": until}
+    period = {"campaign_id": campaign or None,
+              "since": None if since is None else _option(utc_moment, since, "since"),
+              "until": None if until is None else _option(utc_moment, until, "until")}
     report, about = _audited(calls, leads, dnc, sandbox, options, period)
     if out is not None:
         report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
@@ -173,32 +180,34 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _fail(str(error))
 
 
-def _cut(calls: Any, since: str | None, until: str | None) -> Any:
+def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> Any:
     """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
-    account's."""
+    account's; a time that is none (``created_at`` of ``yesterday``) is refused as the
+    audit refuses it, not left out."""
     if since is None and until is None:
         return calls
     if not hasattr(calls, "loc") or "created_at" not in calls:
         _fail("--since and --until need a calls file with created_at (CSV or Parquet)")
-    moments = _moments(calls["created_at"])
+    try:
+        moments = utc_times(calls["created_at"], "calls.created_at")
+    except ValueError as error:
+        raise AuditInputError(str(error), frame="calls") from None
     keep = moments.notna()
     if since is not None:
-        keep &= moments >= _moment(since, "--since")
+        keep &= moments >= since
     if until is not None:
-        keep &= moments < _moment(until, "--until")
+        keep &= moments < until
     return calls[keep.to_numpy()]
 
 
-def _moments(column: Any) -> Any:
-    return pd.to_datetime(column, utc=True, errors="coerce")
-
-
-def _moment(text: str, flag: str) -> Any:
+def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
+    """An option's ``text`` read as the library reads its argument ``name``
+    (:mod:`dialkit._moments`: a time, a length of time), refused in the option's words
+    (``--horizon '30': give a unit, ...``) before the account is reached."""
     try:
-        return utc_moment(text)
-    except (ValueError, pd.errors.ParserError):
-        _fail(f"{flag} {text!r}: pass an ISO date or time, e.g. 2026-11-01 or "
-              "2026-11-01T09:00Z")
+        return read(text, name)
+    except ValueError as error:
+        _fail(str(error))
 
 
 def _numbers(path: Path) -> list[str]:
@@ -225,7 +234,7 @@ def upcoming_command(
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Only this campaign's scheduled calls (repeat for several)."))] = None,
     horizon: Annotated[str, typer.Option(metavar="SPAN", help=(
-        "How far ahead to look: 7d, 48h, 2w."))] = "7d",
+        "How far ahead to look, a number and its unit: 7d, 48h, 90min, 2w."))] = "7d",
     preset: Preset = "us", policy: Policy = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
@@ -237,10 +246,7 @@ def upcoming_command(
     before they happen, as the audit judges calls made; print those that would break a
     rule, soonest first. Exits 0 either way; 2 on bad input."""
     rules, added = _rules(preset, policy)
-    try:
-        span = pd.Timedelta(horizon.replace("w", "W"))
-    except ValueError:
-        _fail(f"--horizon {horizon!r}: pass a span such as 7d, 48h or 2w")
+    span = _option(duration, horizon, "horizon")
     try:
         with Client.sandbox() if sandbox else Client() as client:
             found = upcoming(client, campaign_id=campaign or None, horizon=span, rules=rules,
@@ -263,14 +269,15 @@ def when_command(
     numbers: Annotated[list[str], typer.Argument(metavar="NUMBER...", help=(
         "Numbers in E.164: +14155550123."))],
     at: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "The moment asked about (default now; UTC unless it says)."))] = None,
+        "The moment asked about, an ISO 8601 date or time (default now; UTC unless it "
+        "says)."))] = None,
     preset: Preset = "us", policy: Policy = None,
     as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
     and, if not, the next moment it may, in UTC and on the recipient's clock."""
     rules, added = _rules(preset, policy)
-    moment = None if at is None else _moment(at, "--at")
+    moment = None if at is None else _option(utc_moment, at, "at")
     try:
         answers = next_allowed(numbers, moment, rules=rules, policy=added)
     except (AuditInputError, ValueError) as error:

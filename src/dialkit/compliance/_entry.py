@@ -12,11 +12,11 @@ from collections.abc import Collection
 
 import pandas as pd
 
+from .._moments import utc_moment
 from .._partitions import on_dask, read_whole
 from .._places._blocked import blocked_regions
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import AuditInputError, AuditReport, Options, audit_frames
-from ._load import utc_moment
 from ._rules import US, Rules
 
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
@@ -55,7 +55,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             presets applied as if law before issue 37). A call the law forbids is a law
             finding whatever the policy says.
         campaign_id: Audit this campaign only, or these (a list of ids).
-        as_of: When the audit looks from (for the DNC scrub age); default now.
+        as_of: When the audit looks from (for the DNC scrub age); default now. An ISO
+            8601 date or time or a ``datetime``; one without a zone is UTC.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
         compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
             ``compute()`` gives the report.
@@ -73,6 +74,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
+        ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``).
     """
     if policy is not None:
         try:
@@ -84,7 +86,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       else frozenset(verified_caller_ids),
                       campaigns=_campaigns(campaign_id, campaigns),
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
-                                        else as_of))
+                                        else as_of, "as_of"))
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
         return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]

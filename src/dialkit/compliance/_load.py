@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._moments import utc_moment
+
 if TYPE_CHECKING:
     from ..client import Client
 
@@ -23,19 +25,25 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         campaign_id: One campaign's calls and leads only, or several campaigns' (a
             list of ids).
         since: Audit calls placed from then on (the frames are cached whole;
-            the cut is made here). A time without a zone is UTC.
+            the cut is made here): an ISO 8601 date or time (``"2026-11-01"``,
+            ``"2026-11-01T09:00-05:00"``) or a ``datetime``; a time without a zone is UTC.
         until: Audit calls placed before then (a date: before that day begins).
+
+    Raises:
+        ValueError: ``since`` or ``until`` is not such a time (``"30"``, ``"yesterday"``).
 
     Returns:
         ``calls``, ``leads`` and ``dnc`` (every number called or held, checked
         through ``client.frames.dnc``: batched, cached for a day).
     """
+    start = None if since is None else utc_moment(since, "since")  # refused before fetching
+    end = None if until is None else utc_moment(until, "until")
     calls = client.frames.calls(campaign_id=campaign_id)
     leads = client.frames.leads(campaign_id=campaign_id)
-    if since is not None:
-        calls = calls[calls["created_at"] >= utc_moment(since)]
-    if until is not None:
-        calls = calls[calls["created_at"] < utc_moment(until)]
+    if start is not None:
+        calls = calls[calls["created_at"] >= start]
+    if end is not None:
+        calls = calls[calls["created_at"] < end]
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
                      | set(leads["phone"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
@@ -45,13 +53,6 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         if name in fetched:
             frame.attrs["fetched_at"] = fetched[name]
     return frames
-
-
-def utc_moment(moment: datetime | pd.Timestamp | str) -> pd.Timestamp:
-    """``moment`` in UTC; one without a zone is taken as UTC (``load``'s period and the
-    audit's ``as_of``)."""
-    at = pd.Timestamp(moment)
-    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
 
 
 def _fetched(client: Client, frames: dict[str, pd.DataFrame]) -> dict[str, str]:

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._moments import duration, utc_moment
 from .._places._localtime import first_zones, local_times
 from ._audit import AuditInputError
 from ._entry import audit
-from ._load import load, utc_moment
+from ._load import load
 from ._rules import US, Rules
 
 if TYPE_CHECKING:
@@ -47,11 +48,14 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
             loaded), or the frames as ``load`` gives them plus ``callbacks``
             (``client.frames.callbacks(campaign_id, status="pending")``).
         campaign_id: Only this campaign's scheduled calls, or these campaigns'.
-        horizon: How far ahead to look (``"7D"``, ``"48h"``, a ``Timedelta``).
+        horizon: How far ahead to look: a number and its unit (``"7d"``, ``"48h"``,
+            ``"90min"``, ``"2w"``) or a ``timedelta``. A number without a unit
+            (``"30"``: 30 nanoseconds to pandas) is refused.
         rules: The law, as for :func:`audit` (default ``US``).
         policy: The account's own stricter rule, as for :func:`audit`.
         blocked_countries: As for :func:`audit`.
-        as_of: The moment to look from (default now).
+        as_of: The moment to look from (default now): an ISO 8601 date or time or a
+            ``datetime``; one without a zone is UTC.
 
     Returns:
         The findings, one per scheduled call and rule it would break, in the audit's
@@ -60,6 +64,10 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         (``callback`` or ``next_attempt``), ``due_in`` (the time left before the call)
         and the evidence, which says ``due Sun 21:30 ...`` where the audit says
         ``called``.
+
+    Raises:
+        ValueError: ``horizon`` is not a length of time above zero, or ``as_of`` not a
+            time; the message names the argument.
 
     Examples:
         >>> import dialkit
@@ -114,15 +122,11 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
 
 
 def _moment(as_of: pd.Timestamp | str | None) -> pd.Timestamp:
-    return utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of)
+    return utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of, "as_of")
 
 
 def _until(moment: pd.Timestamp, horizon: str | pd.Timedelta) -> pd.Timestamp:
-    try:
-        return moment + pd.Timedelta(horizon)
-    except ValueError:
-        raise AuditInputError(f"horizon {horizon!r} is not a length of time: pass e.g. "
-                              "'7D', '48h' or a pandas Timedelta") from None
+    return moment + duration(horizon, "horizon")
 
 
 def _frames(source: Client | Mapping[str, pd.DataFrame],

@@ -20,13 +20,13 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from .._moments import utc_moment
 from .._places._localtime import zone_info
 from .._places._zones import ZONES, zone_sets
 from ._audit import AuditInputError
 from ._checks import calling_hours, clock
 from ._law import law_rows
 from ._lead_of import address_states
-from ._load import utc_moment
 from ._rules import US, Rules
 from ._text import written
 
@@ -48,7 +48,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         phones_or_leads: Numbers (E.164 text: one, a list or a Series), or leads
             (``client.frames.leads()``: their ``phone``; a ``state`` column or the
             ``state`` of ``custom_fields`` applies the address state's law too).
-        at: The moment asked about (default now; a time without a zone is UTC).
+        at: The moment asked about (default now): an ISO 8601 date or time or a
+            ``datetime``; one without a zone is UTC. Other text (``"30"``) is refused.
         rules: The law, as for :func:`audit` (default ``US``).
         policy: The account's own window, added as for :func:`audit`.
 
@@ -69,7 +70,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
     phones, address, leads = _numbers(phones_or_leads)
-    moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at)
+    moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at")
     if policy is not None:
         try:
             rules = rules.with_policy(policy)

@@ -1,0 +1,120 @@
+"""Times and lengths of time as a caller gives them: one reading of each for every
+argument of the library and every option of the CLI.
+
+pandas reads far more than was meant: ``pd.Timedelta("30")`` is 30 nanoseconds, so a
+horizon of ``30`` looked 30 ns ahead and found nothing ("0 scheduled calls would break
+a rule"); ``pd.Timestamp("now")`` is the clock, ``"11/01/2026"`` a guess between
+November and January. A time here is an ISO 8601 date or time (``2026``, ``2026-11``,
+``2026-11-01``, ``2026-11-01T09:00``, with ``Z`` or an offset; one without a zone is
+UTC) or a date/time object; a length of time is a number *with its unit* (``30d``,
+``12h``, ``90min``, ``1d12h``) or a ``timedelta``, above zero. Anything else is
+refused with a ``ValueError`` naming the argument (``horizon='30'``), which the CLI
+shows as its option (``--horizon '30'``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import numpy as np
+import pandas as pd
+
+TIME_FORMS = "'2026-11-01', '2026-11-01T09:00Z' or '2026-11-01T09:00-05:00'"
+"""Examples of a time, for the messages; without a zone, UTC."""
+SPAN_FORMS = "'30d', '12h', '90min' or '2w'"
+"""Examples of a length of time, for the messages."""
+
+_ISO_TIME = re.compile(
+    r"\d{4}(-\d{2}(-\d{2}([T ]\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?"
+    r"(Z|[+-]\d{2}(:?\d{2})?)?)?)?)?", re.IGNORECASE)
+"""ISO 8601's extended calendar forms, from a year alone to a fraction of a second with
+a zone (a space for the ``T``, as pandas and CSV exports write it)."""
+_UNITS = {"w": "W", "week": "W", "weeks": "W", "d": "D", "day": "D", "days": "D",
+          "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+          "min": "min", "mins": "min", "minute": "min", "minutes": "min",
+          "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s"}
+"""The units a length of time is written in. ``m`` is not among them: minutes to pandas,
+months to many a reader."""
+_PIECE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", re.IGNORECASE)
+
+
+def utc_moment(value: object, name: str) -> pd.Timestamp:
+    """``value`` as a moment in UTC: a date or time object, or ISO 8601 text; one without
+    a zone is taken as UTC.
+
+    Raises:
+        ValueError: Not such a time; the message names ``name`` (``since``) and the forms
+            taken.
+
+    Examples:
+        >>> utc_moment("2026-11-01T09:00-05:00", "since")
+        Timestamp('2026-11-01 14:00:00+0000', tz='UTC')
+        >>> utc_moment("30", "since")
+        Traceback (most recent call last):
+        ValueError: since='30': pass an ISO date or time, e.g. '2026-11-01', ...
+    """
+    at = _timestamp(value)
+    if at is None:
+        raise ValueError(f"{name}={value!r}: pass an ISO date or time, e.g. {TIME_FORMS} "
+                         "(a time without a zone is UTC)")
+    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
+
+
+def _timestamp(value: object) -> pd.Timestamp | None:
+    """``value`` read as a time, None where it is none: a number (nanoseconds since 1970 to
+    pandas) and text that is not ISO 8601 are none."""
+    if isinstance(value, str):
+        if _ISO_TIME.fullmatch(value.strip()) is None:
+            return None
+        value = value.strip().upper()
+    elif not isinstance(value, date | np.datetime64):
+        return None
+    try:
+        at = pd.Timestamp(value)
+    except (ValueError, OverflowError):  # a month 13, a day 32, a year past 2262
+        return None
+    return None if pd.isna(at) else at
+
+
+def duration(value: object, name: str) -> pd.Timedelta:
+    """``value`` as a length of time above zero: a ``timedelta`` (pandas' or numpy's too)
+    or a number with its unit (``30d``, ``12h``, ``90min``, ``2w``, ``1d12h``; ``days``,
+    ``hours``, ... spelt out).
+
+    Raises:
+        ValueError: A number without a unit (``30``, ``"30"``), text that is no length of
+            time, or one not above zero; the message names ``name`` (``horizon``).
+
+    Examples:
+        >>> duration("1d12h", "horizon")
+        Timedelta('1 days 12:00:00')
+        >>> duration("30", "horizon")
+        Traceback (most recent call last):
+        ValueError: horizon='30': give a unit, e.g. '30d', '12h', '90min' or '2w'
+    """
+    if isinstance(value, int | float | np.number) or (
+            isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(\.\d*)?\s*", value)):
+        raise ValueError(f"{name}={value!r}: give a unit, e.g. {SPAN_FORMS}")
+    span = (pd.Timedelta(value) if isinstance(value, timedelta | np.timedelta64)
+            else _written(value) if isinstance(value, str) else None)
+    if span is None:
+        raise ValueError(f"{name}={value!r} is not a length of time: pass a number and its "
+                         f"unit (w, d, h, min, s), e.g. {SPAN_FORMS}, or a timedelta")
+    if pd.isna(span) or span <= pd.Timedelta(0):
+        raise ValueError(f"{name}={value!r}: pass a length of time above zero, e.g. "
+                         f"{SPAN_FORMS}")
+    return span
+
+
+def _written(text: str) -> pd.Timedelta | None:
+    """``text`` as numbers and their units summed (``1d12h``), None where it is not so."""
+    pieces = list(_PIECE.finditer(text))
+    if not pieces or "".join(p.group(0) for p in pieces) != text:
+        return None
+    units = [_UNITS.get(p.group(2).lower()) for p in pieces]
+    if None in units:
+        return None
+    return sum((pd.Timedelta(float(p.group(1)), unit=u) for p, u in zip(pieces, units,
+                                                                       strict=True)),
+               pd.Timedelta(0))

@@ -1,0 +1,111 @@
+"""Times and lengths of time as the library and the CLI take them (issue 46, item 5): a
+number without a unit, or text that is no ISO 8601 time, is refused naming the argument
+or the option, never read as nanoseconds or guessed."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from dialkit._moments import duration, utc_moment
+from dialkit.cli import app
+from dialkit.compliance import audit, next_allowed, upcoming
+
+runner = CliRunner()
+UTC_2026 = pd.Timestamp("2026-11-01T14:00Z")
+
+
+@pytest.mark.parametrize(("given", "length"), [
+    ("7d", pd.Timedelta(days=7)), ("7D", pd.Timedelta(days=7)), ("48h", pd.Timedelta(hours=48)),
+    ("90min", pd.Timedelta(minutes=90)), ("2w", pd.Timedelta(weeks=2)),
+    ("1d12h", pd.Timedelta(hours=36)), ("1.5 hours", pd.Timedelta(minutes=90)),
+    ("30s", pd.Timedelta(seconds=30)), (timedelta(days=3), pd.Timedelta(days=3)),
+    (pd.Timedelta("2h"), pd.Timedelta(hours=2)),
+])
+def test_a_length_of_time_with_its_unit_is_taken(given: object, length: pd.Timedelta) -> None:
+    assert duration(given, "horizon") == length
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("30", "horizon='30': give a unit, e.g. '30d', '12h', '90min'"),
+    (30, "horizon=30: give a unit"),
+    (7.5, "horizon=7.5: give a unit"),
+    (" 30 ", "horizon=' 30 ': give a unit"),
+    ("30m", "horizon='30m' is not a length of time: pass a number and its unit (w, d, h, "
+            "min, s)"),  # minutes to pandas, months to a reader
+    ("1y", "horizon='1y' is not a length of time"),
+    ("soon", "horizon='soon' is not a length of time"),
+    ("-7d", "horizon='-7d' is not a length of time"),
+    ("0d", "horizon='0d': pass a length of time above zero"),
+    (timedelta(0), "above zero"),
+    (pd.NaT, "horizon=NaT is not a length of time"),
+])
+def test_a_length_of_time_without_a_unit_or_none_at_all_is_refused(given: object,
+                                                                   said: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        duration(given, "horizon")
+    assert said in str(refused.value)
+
+
+@pytest.mark.parametrize(("given", "moment"), [
+    ("2026", "2026-01-01T00:00Z"), ("2026-11", "2026-11-01T00:00Z"),
+    ("2026-11-01", "2026-11-01T00:00Z"), ("2026-11-01T09", "2026-11-01T09:00Z"),
+    ("2026-11-01T09:00", "2026-11-01T09:00Z"),  # no zone: UTC
+    ("2026-11-01 09:00:00", "2026-11-01T09:00Z"), ("2026-11-01T09:00Z", "2026-11-01T09:00Z"),
+    ("2026-11-01T09:00-05:00", "2026-11-01T14:00Z"), ("2026-11-01T09:00+0530", "2026-11-01T03:30Z"),
+    ("2026-11-01T09:00:00.25Z", "2026-11-01T09:00:00.25Z"),
+    (datetime(2026, 11, 1, 9), "2026-11-01T09:00Z"),
+    (datetime(2026, 11, 1, 9, tzinfo=UTC), "2026-11-01T09:00Z"),
+    (date(2026, 11, 1), "2026-11-01T00:00Z"), (pd.Timestamp("2026-11-01T09:00-05:00"),
+                                               "2026-11-01T14:00Z"),
+])
+def test_an_iso_time_is_taken_and_one_without_a_zone_is_utc(given: object, moment: str) -> None:
+    assert utc_moment(given, "since") == pd.Timestamp(moment)
+
+
+@pytest.mark.parametrize("given", ["30", 30, 1.7e18, "now", "today", "yesterday",
+                                   "11/01/2026", "01.11.2026", "20261101", "2026-13-01",
+                                   "2026-11-01 09:00 EST", "", pd.NaT])
+def test_what_is_no_iso_time_is_refused_naming_the_argument(given: object) -> None:
+    with pytest.raises(ValueError, match=rf"^since={re.escape(repr(given))}: "
+                                         r"pass an ISO date or time, e.g. '2026-11-01'"):
+        utc_moment(given, "since")
+
+
+def test_the_library_refuses_a_horizon_or_a_moment_it_would_have_misread() -> None:
+    with pytest.raises(ValueError, match="^horizon='30': give a unit"):
+        upcoming({"calls": pd.DataFrame(), "leads": pd.DataFrame(),
+                  "callbacks": pd.DataFrame()}, horizon="30")
+    with pytest.raises(ValueError, match="^at=30: pass an ISO date or time"):
+        next_allowed("+18015550123", 30)  # type: ignore[arg-type]  # was 1970, 30 ns after
+    calls = pd.DataFrame({"id": ["call_1"], "direction": "outbound",
+                          "from_number": "+14155550100", "to_number": "+12125550123",
+                          "created_at": UTC_2026, "answered_at": pd.NaT, "ended_at": pd.NaT,
+                          "campaign_id": "cmp_1", "disposition": None})
+    with pytest.raises(ValueError, match="^as_of='yesterday': pass an ISO date or time"):
+        audit(calls, as_of="yesterday")
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["compliance", "upcoming", "--horizon", "30"],
+     "error: --horizon '30': give a unit, e.g. '30d', '12h', '90min' or '2w'"),
+    (["compliance", "upcoming", "--horizon", "0d"],
+     "error: --horizon '0d': pass a length of time above zero"),
+    (["compliance", "when", "+18015550123", "--at", "11/02/2026"],
+     "error: --at '11/02/2026': pass an ISO date or time, e.g. '2026-11-01'"),
+    (["compliance", "when", "+18015550123", "--at", "now"],
+     "error: --at 'now': pass an ISO date or time"),
+    (["compliance", "audit", "--sandbox", "--since", "30"],
+     "error: --since '30': pass an ISO date or time"),
+    (["compliance", "audit", "--sandbox", "--until", "yesterday"],
+     "error: --until 'yesterday': pass an ISO date or time"),
+])
+def test_the_cli_refuses_them_naming_the_option_before_reaching_the_account(
+        arguments: list[str], said: str) -> None:
+    result = runner.invoke(app, arguments, env={"DIALKIT_BASE_URL": "http://127.0.0.1:9"})
+    assert result.exit_code == 2, result.output
+    assert said in result.output
