@@ -1,13 +1,71 @@
-"""The listening socket every dialkit server binds before it runs (the emulator, the
-webhook receiver): bound first, so the port is known, and any error is the caller's to
-word, before a server thread starts."""
+"""The listening socket and the limits of every server dialkit starts (the emulator, the
+webhook receiver, ``dialkit mcp serve``): one place for both.
+
+The socket is bound first, so the port is known, and any error is the caller's to word,
+before a server thread starts.
+
+:func:`server_config` is the uvicorn configuration of such a server. uvicorn bounds the
+time between requests (``timeout_keep_alive``) but not the time a client takes to send
+one, and its httptools parser buffers a request head of any size (parse time growing
+with its square): a client sending a 256 MiB header, or a thousand clients each sending
+a byte now and then, kept every delivery out of ``dialkit webhooks listen``. uvicorn has
+no setting for either (its issue 157 lists a ``--timeout-request-start`` never made), so
+:class:`RequestDeadline` wraps uvicorn's HTTP protocol (h11 or httptools alike) with the
+:class:`ServerLimits`: a deadline to receive each request whole, a bound on its head,
+and a cap on open connections.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _Protocol
+else:
+    _Protocol = asyncio.Protocol
 
 BACKLOG = 2048
 """Connections that wait until the server accepts them (a burst of deliveries, a load)."""
+
+REQUEST_TIMEOUT_SECONDS = 10.0
+"""Time a client has to send a request whole, head and body, from its connection (or its
+previous answer): the service itself waits 10 s for a delivery's answer."""
+
+MAX_HEAD_BYTES = 32_768
+"""Most bytes a request line and headers may take (h11's own default is 16 KiB)."""
+
+MAX_CONNECTIONS = 512
+"""Open connections a server keeps; one more is answered 503 and closed at once (the
+default limit of open files is 1,024, shared with the rest of the process)."""
+
+KEEP_ALIVE_SECONDS = 5
+"""How long an idle connection is kept between requests (uvicorn's default)."""
+
+_REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large",
+            503: "Service Unavailable"}
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What a client may take of a server: see the module's constants.
+
+    Raises:
+        ValueError: A limit that is not positive.
+    """
+
+    request_timeout: float = REQUEST_TIMEOUT_SECONDS
+    max_head_bytes: int = MAX_HEAD_BYTES
+    max_connections: int = MAX_CONNECTIONS
+    keep_alive: int = KEEP_ALIVE_SECONDS
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if not value > 0:
+                raise ValueError(f"{name}={value!r}: pass a number above 0")
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -27,3 +85,124 @@ def listening_socket(host: str, port: int) -> socket.socket:
     sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
+
+
+def bearer_token(authorization: str | bytes | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; ``None`` for any other.
+
+    The scheme is matched in any case (``bearer``, ``BEARER``): RFC 7235 makes
+    authentication schemes case-insensitive, and RFC 6750 names no exception.
+
+    Examples:
+        >>> bearer_token("bearer sk_test_abc"), bearer_token("Basic dXNlcg==")
+        ('sk_test_abc', None)
+    """
+    text = authorization.decode("latin-1") if isinstance(authorization, bytes) else (
+        authorization or "")
+    scheme, _, token = text.strip().partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def server_config(app: Any, *, limits: ServerLimits | None = None,
+                  http: type[asyncio.Protocol] | None = None,
+                  **options: Any) -> uvicorn.Config:
+    """The uvicorn configuration of a server dialkit starts, with ``limits`` applied.
+
+    It trusts no ``X-Forwarded-For`` (a local program could otherwise name any source
+    address) and writes no access log.
+
+    Args:
+        app: The ASGI application.
+        limits: The limits; the module's defaults when ``None``.
+        http: uvicorn's HTTP protocol class, or a subclass of it (default: uvicorn's
+            choice, httptools when installed, else h11); it is served guarded.
+        options: Further ``uvicorn.Config`` arguments (``lifespan``, ``log_level``...).
+    """
+    import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    limits = limits or ServerLimits()
+    options = {"proxy_headers": False, "access_log": False, **options}
+    return uvicorn.Config(app, http=guarded(http or AutoHTTPProtocol, limits),
+                          h11_max_incomplete_event_size=limits.max_head_bytes,
+                          timeout_keep_alive=limits.keep_alive, **options)
+
+
+def guarded(protocol: type[asyncio.Protocol], limits: ServerLimits) -> type[asyncio.Protocol]:
+    """``protocol`` (one of uvicorn's HTTP protocols) held to ``limits``."""
+    return type(f"Guarded{protocol.__name__}", (RequestDeadline, protocol), {"limits": limits})
+
+
+class RequestDeadline(_Protocol):
+    """A mixin over a uvicorn HTTP protocol: each request must arrive whole within
+    ``limits.request_timeout`` of the connection (or of the previous answer), its head
+    within ``limits.max_head_bytes``, and a connection over ``limits.max_connections``
+    is refused. It reads only what both of uvicorn's protocols share: ``cycle``, the
+    request being served, made when a head is complete, its ``more_body`` cleared when
+    the body is."""
+
+    limits: ClassVar[ServerLimits] = ServerLimits()
+    _clock: asyncio.TimerHandle | None = None
+    _waiting: object = None
+    """The request in place when the clock started: a new one means a head arrived."""
+    _head_bytes = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self._refuse(503)
+        else:
+            self._start_clock()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._received(len(data))
+
+    def on_response_complete(self) -> None:
+        if not self.transport.is_closing():
+            self._start_clock()  # before a pipelined request is taken up
+        super().on_response_complete()
+        self._received(0)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_clock()
+        super().connection_lost(exc)
+
+    def _start_clock(self) -> None:
+        self._stop_clock()
+        self._waiting, self._head_bytes = self.cycle, 0
+        self._clock = self.loop.call_later(self.limits.request_timeout, self._expired)
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+
+    def _received(self, size: int) -> None:
+        """Stop the clock once a request is whole; refuse a head that grew too long."""
+        if self._clock is None:
+            return
+        if self.cycle is not self._waiting:
+            if not self.cycle.more_body:
+                self._stop_clock()
+            return
+        self._head_bytes += size
+        if self._head_bytes > self.limits.max_head_bytes:
+            self._refuse(431)
+
+    def _expired(self) -> None:
+        self._clock = None
+        if self.cycle is self._waiting:
+            self._refuse(408)
+        else:  # the head came, the body did not: the application is reading it
+            self.transport.close()
+
+    def _refuse(self, status: int) -> None:
+        """Answer ``status`` (no request is being answered) and close the connection."""
+        self._stop_clock()
+        if self.transport.is_closing():
+            return
+        self.transport.write(f"HTTP/1.1 {status} {_REASONS[status]}\r\ncontent-length: 0\r\n"
+                             "connection: close\r\n\r\n".encode())
+        self.transport.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -190,7 +191,10 @@ def test_http_serves_streamable_http_on_the_port_it_printed(sandbox: Sandbox, ap
         url = f"http://127.0.0.1:{found[1]}/mcp"
         refused = httpx.post(url, json={}, timeout=10)
         assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
-        pages = [run(_calls_page, url, mode) for mode in MODES]
+        assert _head_of(int(found[1]), b"X-Padding: " + b"a" * 40_000).startswith(
+            b"HTTP/1.1 431 ")  # issue 46: the head is bounded, as the receiver's
+        pages = [run(_calls_page, url, mode, scheme)  # issue 46: "bearer" is "Bearer"
+                 for mode, scheme in zip(MODES, ["Bearer", "bearer"], strict=True)]
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -202,9 +206,17 @@ def test_http_serves_streamable_http_on_the_port_it_printed(sandbox: Sandbox, ap
     assert pages == [("2026-07-28", expected), ("2025-11-25", expected)]
 
 
-async def _calls_page(url: str, mode: str) -> tuple[str, Any]:
-    """The protocol the SDK's client settled on, and a page of calls, asked with the key."""
-    headers = {"Authorization": f"Bearer {KEYS['full']}"}
+def _head_of(port: int, headers: bytes) -> bytes:
+    """The start of the answer to a request head sent raw (left unfinished)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers)
+        return sock.recv(4096)
+
+
+async def _calls_page(url: str, mode: str, scheme: str = "Bearer") -> tuple[str, Any]:
+    """The protocol the SDK's client settled on, and a page of calls, asked with the key
+    under ``scheme``."""
+    headers = {"Authorization": f"{scheme} {KEYS['full']}"}
     async with httpx2.AsyncClient(timeout=30, headers=headers) as http, McpClient(
             streamable_http_client(url, http_client=http), mode=mode) as tools:
         result = await tools.call_tool("calls_list", {"limit": 2})
@@ -257,7 +269,8 @@ def test_a_scope_granted_while_serving_still_asks_first(sandbox: Sandbox, api: h
         async with McpClient(parameters) as client:  # declares no elicitation
             names = [t.name for t in (await client.list_tools()).tools]
             grant = httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/acme/clients/reader",
-                                json={"scopes": [*READ_SCOPES, "campaigns:resume"]})
+                                json={"scopes": [*READ_SCOPES, "campaigns:resume"]},
+                                headers=sandbox.admin_headers)
             grant.raise_for_status()
             return names, await client.call_tool("campaigns_resume",
                                                  {"campaign_id": campaign})

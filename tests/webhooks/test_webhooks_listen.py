@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -63,11 +64,12 @@ def test_a_db_that_cannot_be_opened_is_a_clear_error(make: object, message: str,
     assert result.output.startswith(f"error: {message}") and "Traceback" not in result.output
 
 
-def _listen(db: Path, synchronous: str) -> tuple[subprocess.Popen[str], str]:
+def _listen(db: Path, synchronous: str = "full", *options: str
+            ) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "DIALKIT_WEBHOOK_SECRETS": SECRETS}
     server = subprocess.Popen(
         [sys.executable, "-m", "dialkit.cli", "webhooks", "listen", "--port", "0", "--db",
-         str(db), "--synchronous", synchronous],
+         str(db), "--synchronous", synchronous, *options],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     assert server.stdout is not None
     first, second = server.stdout.readline().strip(), server.stdout.readline()
@@ -121,3 +123,52 @@ def test_kill_9_mid_stream_loses_no_event_answered_2xx(tmp_path: Path, synchrono
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert set(acknowledged) <= stored
     assert len(events_frame(db)) == len(stored)
+
+
+def _post_one(url: str) -> str:
+    """Post one signed event; its id, once answered 200."""
+    body, headers = delivery(envelope(), SECRETS.split(",")[0], int(time.time()))
+    assert httpx.post(url, content=body, headers=headers, timeout=5).status_code == 200
+    return headers["Service-Event-Id"]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_closes_the_store_and_leaves_no_wal(tmp_path: Path,
+                                                          stop: signal.Signals) -> None:
+    """Issue 46: uvicorn re-raises SIGTERM once it has shut down, which ended the process
+    before the store was closed; the receiver closes it in the server's shutdown."""
+    db = tmp_path / "events.sqlite"
+    server, url = _listen(db)
+    try:
+        sent = _post_one(url)
+        assert Path(f"{db}-wal").exists()  # the store is open, in WAL mode
+        server.send_signal(stop)
+        server.wait(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+        assert server.stdout is not None
+        server.stdout.close()
+    assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    assert list(events_frame(db)["id"]) == [sent]
+
+
+def test_a_sender_slower_than_request_timeout_is_cut_off(tmp_path: Path) -> None:
+    """Issue 46, item 15: a request head sent a byte at a time held its connection for
+    ever; ``--request-timeout`` closes it, and a delivery meanwhile is answered."""
+    server, url = _listen(tmp_path / "events.sqlite", "full", "--request-timeout", "1")
+    host, port = url.removeprefix("http://").split("/")[0].split(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5) as slow:
+            slow.sendall(b"POST /hooks/dialer HTTP/1.1\r\nHost: receiver\r\nX-Slow: a")
+            started = time.monotonic()
+            _post_one(url)
+            answer = slow.recv(4096)
+            took = time.monotonic() - started
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        assert server.stdout is not None
+        server.stdout.close()
+    assert answer.startswith(b"HTTP/1.1 408 ") and 0.5 < took < 2.5, (answer, took)

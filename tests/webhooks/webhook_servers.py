@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -13,6 +14,7 @@ from typing import Any
 import orjson
 import uvicorn
 
+from dialkit._net import ServerLimits, server_config
 from dialkit.webhooks import sign
 
 START = "2026-11-02T15:00:00Z"
@@ -32,11 +34,13 @@ def url_of(sock: socket.socket, path: str = "/hooks/dialer") -> str:
 
 
 @contextmanager
-def serve(app: Any, sock: socket.socket | None = None) -> Iterator[str]:
-    """Serve an ASGI app with uvicorn on a thread; yield its URL (stopped on exit)."""
+def serve(app: Any, sock: socket.socket | None = None, *, limits: ServerLimits | None = None,
+          http: type[asyncio.Protocol] | None = None) -> Iterator[str]:
+    """Serve an ASGI app with uvicorn on a thread, as dialkit's servers are served (with
+    ``limits``, on the ``http`` protocol); yield its URL (stopped on exit)."""
     sock = sock or reserve()
-    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
-                                           access_log=False))
+    server = uvicorn.Server(server_config(app, limits=limits, http=http, lifespan="off",
+                                          log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -10,7 +10,13 @@ from typing import Annotated, NoReturn
 import typer
 import uvicorn
 
-from dialkit._net import listening_socket
+from dialkit._net import (
+    MAX_CONNECTIONS,
+    REQUEST_TIMEOUT_SECONDS,
+    ServerLimits,
+    listening_socket,
+    server_config,
+)
 from dialkit._secrets import mask
 from dialkit.cli._flags import Host, Port
 from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
@@ -33,6 +39,12 @@ def listen(
     synchronous: Annotated[SyncMode, typer.Option(metavar="MODE", help=(
         "full: each answered event survives a power loss; normal: a crash of this process "
         "only."))] = SyncMode.full,
+    request_timeout: Annotated[float, typer.Option(metavar="SECONDS", min=0.1, help=(
+        "Time a sender has to send a request whole; a slower one is closed."))
+    ] = REQUEST_TIMEOUT_SECONDS,
+    max_connections: Annotated[int, typer.Option(metavar="N", min=1, help=(
+        "Open connections kept at most; one more is answered 503 and closed."))
+    ] = MAX_CONNECTIONS,
 ) -> None:
     """Receive webhook deliveries: verify each, store it once in --db, answer 2xx only once
     it is committed. The signing secrets come from DIALKIT_WEBHOOK_SECRETS
@@ -55,9 +67,9 @@ def listen(
     typer.echo(f"storing events in {db} (synchronous={synchronous.value}); "
                f"secrets: {', '.join(mask(s) for s in secrets)}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    receiver = Receiver(store, secrets)
-    config = uvicorn.Config(receiver, lifespan="off", log_level="warning", access_log=False,
-                            proxy_headers=False)  # the client's address is not used
+    receiver = Receiver(store, secrets, close_store=True)  # at shutdown, SIGTERM's too
+    limits = ServerLimits(request_timeout=request_timeout, max_connections=max_connections)
+    config = server_config(receiver, limits=limits, lifespan="on", log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -22,7 +22,7 @@ import platformdirs
 from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dialkit._net import listening_socket
+from dialkit._net import bearer_token, listening_socket, server_config
 from dialkit.contract import ErrorCode
 
 from ._audit import AuditLog, JsonLinesAuditLog
@@ -125,8 +125,8 @@ def _serve_http(server: MCPServer, bearer_token: str, sock: socket.socket) -> No
 
     host, port = sock.getsockname()[:2]
     print(f"listening on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-    config = uvicorn.Config(bearer_gate(StreamableHttp(server), bearer_token),
-                            log_level="warning")
+    config = server_config(bearer_gate(StreamableHttp(server), bearer_token),
+                           log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -135,7 +135,8 @@ def _serve_http(server: MCPServer, bearer_token: str, sock: socket.socket) -> No
 
 def bearer_gate(app: ASGIApp, token: str) -> ASGIApp:
     """``app`` refusing (401, problem+json) any HTTP request whose bearer token is not
-    ``token``; other scopes (the lifespan) pass through.
+    ``token``; other scopes (the lifespan) pass through. The scheme may be written in
+    any case (``bearer``), as RFC 7235 has it.
 
     Examples:
         >>> import asyncio, httpx
@@ -150,12 +151,12 @@ def bearer_gate(app: ASGIApp, token: str) -> ASGIApp:
         401
         >>> client.close()
     """
-    expected = f"Bearer {token}".encode()
+    expected = token.encode()
 
     async def gate(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            given = dict(scope["headers"]).get(b"authorization", b"")
-            if not hmac.compare_digest(given, expected):
+            given = bearer_token(dict(scope["headers"]).get(b"authorization")) or ""
+            if not hmac.compare_digest(given.encode(), expected):
                 await _refuse(send)
                 return
         await app(scope, receive, send)

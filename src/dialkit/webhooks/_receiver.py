@@ -58,6 +58,10 @@ class Receiver:
             pass the emulator's: ``now=sandbox.service.clock.now``.
         handlers: Called with each new event after it is stored and answered
             (never for a duplicate); see :mod:`dialkit.webhooks.handlers`.
+        close_store: Close the store when the server serving the receiver shuts down
+            (its lifespan's end, before uvicorn re-raises a SIGTERM, so the file is
+            checkpointed and its ``-wal`` and ``-shm`` removed); by default only a
+            store the receiver opened itself.
 
     Examples:
         >>> from starlette.applications import Starlette
@@ -68,8 +72,9 @@ class Receiver:
 
     def __init__(self, store: EventStore | str | os.PathLike[str], secrets: Secrets, *,
                  tolerance: float = SIGNATURE_TOLERANCE_SECONDS, now: Clock | None = None,
-                 handlers: Handlers | None = None) -> None:
-        self._owns_store = not isinstance(store, EventStore)
+                 handlers: Handlers | None = None, close_store: bool | None = None) -> None:
+        self._owns_store = (not isinstance(store, EventStore) if close_store is None
+                            else close_store)
         self.store = store if isinstance(store, EventStore) else EventStore(store)
         self.rotate_secrets(secrets)
         self.tolerance = tolerance
@@ -99,7 +104,7 @@ class Receiver:
             await self._http(scope, receive, send)
 
     def close(self) -> None:
-        """Close the store if the receiver opened it."""
+        """Close the store if the receiver opened it (or was told to: ``close_store``)."""
         if self._owns_store:
             self.store.close()
 
