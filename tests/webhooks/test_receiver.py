@@ -25,7 +25,14 @@ from conftest import KEYS, client_for, write
 from dialkit import Client
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
-from dialkit.webhooks import AppointmentData, Event, EventStore, Receiver, events_frame
+from dialkit.webhooks import (
+    AppointmentData,
+    Event,
+    EventStore,
+    Receiver,
+    events_frame,
+    verify,
+)
 from dialkit.webhooks.handlers import Handlers
 from receivers import wait_for
 
@@ -50,7 +57,8 @@ def emulator() -> Iterator[Sandbox]:
 
 @pytest.fixture
 def api(emulator: Sandbox) -> Iterator[httpx.Client]:
-    httpx.post(emulator.base_url + "/_sandbox/reset").raise_for_status()
+    httpx.post(emulator.base_url + "/_sandbox/reset",
+               headers=emulator.admin_headers).raise_for_status()
     with client_for(emulator, KEYS["full"]) as http:
         yield http
 
@@ -168,6 +176,7 @@ def test_a_replay_is_stored_once_and_counted(api: httpx.Client, emulator: Sandbo
         receiver.rotate_secrets(hook["secret"])
         event_id, first = send_test(api, hook["id"])
         attempted(api, event_id, first, 1)
+        advance(api, 1)  # signed a second later: a delivery is told apart by what is signed
         replay = write(api, f"/v1/webhook-events/{event_id}/replay", key="r").json()
         [again] = [d["delivery_id"] for d in replay["deliveries"]]
         assert attempted(api, event_id, again, 1)["status"] == "delivered"
@@ -332,6 +341,30 @@ def test_a_byte_identical_delivery_sent_again_is_a_repeat_not_a_delivery(db: Pat
     receiver.close()
 
 
+def test_a_captured_delivery_sent_under_a_new_delivery_id_is_a_repeat(db: Path) -> None:
+    """Issue 46: the signature covers the body and ``Service-Timestamp``, not
+    ``Service-Delivery-Id``; a captured delivery sent again within the tolerance under a
+    delivery id of the sender's choosing raised ``deliveries_seen``. A delivery signed
+    anew (the service's retry or replay) still counts."""
+    event = envelope()
+    body, headers = delivery(event, SECRET, CLOCK)
+    forged = {**headers, "Service-Delivery-Id": new_id("whd_")}
+    replayed = delivery(event, SECRET, CLOCK + 60)
+    receiver = Receiver(db, SECRET, now=lambda: CLOCK + 60)
+    with serve(receiver) as url, httpx.Client() as http:
+        seen = [http.post(url, content=sent, headers=named).json()["deliveries_seen"]
+                for sent, named in [(body, headers), (body, forged), replayed, (body, forged)]]
+    assert seen == [1, 1, 2, 2]
+    frame = events_frame(db)
+    assert (frame["deliveries_seen"].tolist(), frame["repeats"].tolist()) == ([2], [2])
+    assert [d["id"] for d in orjson.loads(frame["deliveries"][0])] == [
+        headers["Service-Delivery-Id"], replayed[1]["Service-Delivery-Id"]]
+    receiver.close()
+    with EventStore(db) as store:  # the library's way: verify, then add
+        again = store.add(verify(body, forged, SECRET, now=CLOCK), body)
+    assert (again.deliveries_seen, again.repeated) == (2, True)
+
+
 def test_a_clock_of_naive_datetimes_is_refused_when_the_receiver_is_made(db: Path) -> None:
     with pytest.raises(ValueError, match="naive datetime; pass an aware one"):
         Receiver(db, SECRET, now=lambda: datetime(2026, 11, 2, 15))
@@ -351,3 +384,18 @@ def test_a_socket_is_refused_until_served() -> None:
     with pytest.raises(ConnectionRefusedError), socket.create_connection(sock.getsockname()):
         pass
     sock.close()
+
+
+def test_the_senders_text_is_logged_escaped_on_one_line(
+        db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 46: the refusal's log line held the unsigned delivery and event ids as sent;
+    a C1 control (a terminal's CSI) or a long value went to the operator's log as is."""
+    body, headers = delivery(envelope(), WRONG, CLOCK)
+    sent = {**headers, "Service-Delivery-Id": "whd_\x9b31m" + "x" * 500}
+    receiver = Receiver(db, SECRET, now=lambda: CLOCK)
+    with caplog.at_level(logging.WARNING, "dialkit.webhooks"), serve(receiver) as url:
+        raw = [(k.encode(), v.encode("latin-1")) for k, v in sent.items()]
+        assert httpx.post(url, content=body, headers=raw).status_code == 400
+    [line] = [r.getMessage() for r in caplog.records if r.name == "dialkit.webhooks"]
+    assert "\x9b" not in line and "\\x9b" in line and "x" * 100 not in line
+    receiver.close()

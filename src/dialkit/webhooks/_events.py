@@ -182,6 +182,9 @@ class Event(BaseModel):
         data: A typed model for the types the contract shows, plain data otherwise.
         call_details: The envelope's ``call_details``, when present.
         delivery_id: ``Service-Delivery-Id`` (``whd_...``); a replay has a new one.
+        signed_at: ``Service-Timestamp``, Unix seconds: when the service signed this
+            attempt. The signature covers it and the body, not the delivery id, so the
+            store tells deliveries apart by it too (``None`` when not known).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -194,6 +197,7 @@ class Event(BaseModel):
     data: EventData
     call_details: CallDetails | None = None
     delivery_id: WebhookDeliveryId | None = None
+    signed_at: int | None = None
 
 
 def parse_envelope(body: bytes) -> Envelope:
@@ -208,7 +212,8 @@ def parse_envelope(body: bytes) -> Envelope:
         raise EnvelopeError(f"the signed body is not a v1 event envelope: {_first(exc)}") from None
 
 
-def event_of(envelope: Envelope, delivery_id: str | None) -> Event:
+def event_of(envelope: Envelope, delivery_id: str | None, signed_at: int | None = None
+             ) -> Event:
     """The typed :class:`Event` of a parsed envelope."""
     kind: WebhookEventType | str = envelope.type
     if kind in _KNOWN_TYPES:
@@ -217,7 +222,8 @@ def event_of(envelope: Envelope, delivery_id: str | None) -> Event:
         id=envelope.id, type=kind, created_at=envelope.created_at.astimezone(UTC),
         api_version=envelope.api_version, schema_version=envelope.schema_version,
         data=_typed(envelope.type, envelope.data),
-        call_details=_details(envelope.call_details), delivery_id=delivery_id)
+        call_details=_details(envelope.call_details), delivery_id=delivery_id,
+        signed_at=signed_at)
 
 
 def _typed(kind: str, data: dict[str, Any]) -> EventData:

@@ -34,9 +34,9 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
     The columns and dtypes are those of ``client.frames.webhook_events()``
     (``docs/frames.md``), then ``received_at`` (when the first delivery of the
     event arrived, by the receiver's clock), ``deliveries_seen`` (distinct
-    delivery ids) and ``repeats`` (arrivals of a delivery id already seen). Here
-    ``deliveries`` is the deliveries this receiver saw, as JSON text
-    (``[{"id": "whd_...", "received_at": ...}]``), ``data`` the data as
+    deliveries, by id and signed timestamp) and ``repeats`` (arrivals of a delivery
+    already seen). Here ``deliveries`` is the deliveries this receiver saw, as JSON text
+    (``[{"id": "whd_...", "received_at": ..., "signed_at": ...}]``), ``data`` the data as
     delivered (as compact JSON text), and ``type`` keeps an event type newer
     than the contract's list as a category of its own.
 

@@ -29,7 +29,7 @@ from dialkit._secrets import mask
 from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS
 
 from ._errors import EnvelopeError, SignatureError, StoreError
-from ._events import Envelope, Event, event_of
+from ._events import Event, event_of
 from ._store import EventStore, Row, Stored, row_of
 from ._verify import Secrets, check_lowered, clock_seconds, secret_keys
 from .handlers import Handlers
@@ -130,20 +130,20 @@ class Receiver:
                    for name, value in scope["headers"]}
         received_at = self._clock()
         try:
-            envelope, delivery_id = check_lowered(body, headers, self._keys,
-                                                  tolerance=self.tolerance,
-                                                  now=received_at.timestamp())
+            envelope, delivery_id, signed_at = check_lowered(
+                body, headers, self._keys, tolerance=self.tolerance,
+                now=received_at.timestamp())
         except (SignatureError, EnvelopeError) as exc:
             await self._refuse(send, exc, headers)
             return
-        stored = await self._store(envelope, delivery_id, body, received_at)
+        stored = await self._store(row_of(envelope, body, received_at, delivery_id, signed_at))
         if stored is None:
             await _answer(send, 503, {"error": "not_stored"}, [(b"retry-after", b"60")])
             return
         await _answer(send, 200, {"event_id": envelope.id,
                                   "deliveries_seen": stored.deliveries_seen})
         if self.handlers is not None and not stored.duplicate:
-            await self._dispatch(event_of(envelope, delivery_id))
+            await self._dispatch(event_of(envelope, delivery_id, signed_at))
 
     def _clock(self) -> datetime:
         """The receiver's time, by :func:`verify`'s rules (a naive datetime refused)."""
@@ -152,14 +152,13 @@ class Receiver:
 
     async def _refuse(self, send: Send, exc: ValueError, headers: dict[str, str]) -> None:
         reason = exc.reason if isinstance(exc, SignatureError) else "not_an_envelope"
-        log.warning("refused delivery %s of event %s (%s): %s",
-                    headers.get("service-delivery-id", "?")[:60],
+        log.warning("refused delivery %r of event %r (%s): %s",  # %r: the sender's text
+                    headers.get("service-delivery-id", "?")[:60],  # escaped, one line
                     headers.get("service-event-id", "?")[:60], reason, exc)
         await _answer(send, 400, {"error": "delivery_refused", "reason": reason,
                                   "detail": str(exc)})
 
-    async def _store(self, event: Envelope, delivery_id: str, body: bytes,
-                     received_at: datetime) -> Stored | None:
+    async def _store(self, row: Row) -> Stored | None:
         """The commit's outcome, shared with the turn's other deliveries; ``None`` (logged)
         when it failed."""
         loop = asyncio.get_running_loop()
@@ -167,11 +166,11 @@ class Receiver:
         batch = self._batches.setdefault(loop, [])
         if not batch:
             loop.call_soon(self._commit, loop)
-        batch.append((row_of(event, body, received_at, delivery_id), future))
+        batch.append((row, future))
         try:
             return await future
         except StoreError as exc:
-            log.error("event %s: %s; answered 503 (the service retries)", event.id, exc)
+            log.error("event %s: %s; answered 503 (the service retries)", row[0], exc)
             return None
 
     def _commit(self, loop: asyncio.AbstractEventLoop) -> None:

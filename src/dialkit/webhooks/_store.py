@@ -13,11 +13,14 @@ power loss and OS crashes; ``"normal"`` in WAL mode only against a crash of the
 process (a ``kill -9``), since the log is synced at checkpoints only.
 
 A delivery of an event already stored (same event id: a retry, a replay, a
-duplicate) is not stored again. A new delivery id raises ``deliveries_seen`` by
-one and is added to ``deliveries``; a delivery id already seen (the same
-delivery again: sent twice by a sender that missed the answer, or captured and
-sent again by someone else within the signature's tolerance) raises only
-``repeats``, so ``deliveries_seen`` counts distinct deliveries.
+duplicate) is not stored again. A new delivery raises ``deliveries_seen`` by
+one and is added to ``deliveries``; one already seen raises only ``repeats``,
+so ``deliveries_seen`` counts distinct deliveries. A delivery was seen when its
+delivery id was (the same delivery again: sent twice by a sender that missed
+the answer), or when its signed attempt was: the signature covers the body and
+``Service-Timestamp``, not ``Service-Delivery-Id``, so a delivery captured and
+sent again within the tolerance under a delivery id of the sender's choosing
+has the same event and timestamp, and is a repeat.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from ._events import Envelope, Event, event_of, parse_envelope
 Synchronous = Literal["full", "normal"]
 
 MAX_BATCH = 500
-"""Most rows one statement writes (7 parameters each, under SQLite's 32,766); a larger
+"""Most rows one statement writes (8 parameters each, under SQLite's 32,766); a larger
 batch is several statements in the one transaction."""
 
 BUSY_TIMEOUT_MS = 5_000
@@ -60,7 +63,8 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
-_VALUES = "(?, ?, ?, ?, 1, json_array(json_object('id', ?, 'received_at', ?)), ?, ?)"
+_VALUES = ("(?, ?, ?, ?, 1, json_array(json_object('id', ?, 'received_at', ?, 'signed_at', ?)),"
+           " ?, ?)")
 _UPSERT = """
 INSERT INTO events (id, type, created_at, received_at, deliveries_seen, deliveries, body,
                     repeats)
@@ -79,15 +83,18 @@ the other; a new event's row always has 0."""
 def _upsert(rows: list[Row], repeated: list[bool]) -> tuple[str, list[str | int | None]]:
     """One statement for a whole batch (the writer releases the GIL once, not per row)."""
     params: list[str | int | None] = []
-    for (event_id, kind, created_at, received_at, delivery_id, body), again in zip(
+    for (event_id, kind, created_at, received_at, delivery_id, signed_at, body), again in zip(
             rows, repeated, strict=True):
-        params += (event_id, kind, created_at, received_at, delivery_id, received_at, body,
-                   int(again))
+        params += (event_id, kind, created_at, received_at, delivery_id, received_at, signed_at,
+                   body, int(again))
     return _UPSERT.format(values=", ".join([_VALUES] * len(rows))), params
 
 
-Row = tuple[str, str, str, str, str | None, str]
-"""What the writer inserts: id, type, created_at, received_at, delivery id, body."""
+Row = tuple[str, str, str, str, str | None, int | None, str]
+"""What the writer inserts: id, type, created_at, received_at, delivery id, the signed
+``Service-Timestamp``, body."""
+Delivery = tuple[str | None, int | None]
+"""A delivery as the store tells them apart: its id, and the timestamp it was signed at."""
 
 
 class Stored(NamedTuple):
@@ -116,10 +123,10 @@ def stamp(moment: datetime) -> str:
 
 
 def row_of(event: Event | Envelope, body: bytes, received_at: datetime,
-           delivery_id: str | None) -> Row:
-    """The stored row of a verified delivery."""
+           delivery_id: str | None, signed_at: int | None = None) -> Row:
+    """The stored row of a verified delivery (``signed_at``: its ``Service-Timestamp``)."""
     return (event.id, str(event.type), stamp(event.created_at), stamp(received_at),
-            delivery_id, body.decode())
+            delivery_id, signed_at, body.decode())
 
 
 class EventStore:
@@ -166,7 +173,7 @@ class EventStore:
             StoreError: The write failed; nothing was stored.
         """
         return self.write([row_of(event, body, received_at or datetime.now(UTC),
-                                  event.delivery_id)])[0]
+                                  event.delivery_id, event.signed_at)])[0]
 
     def write(self, rows: list[Row]) -> list[Stored]:
         """Store rows (from :func:`row_of`) in one transaction: one commit for all.
@@ -195,7 +202,8 @@ class EventStore:
 
     def events(self) -> list[Event]:
         """Every stored event as :func:`~dialkit.webhooks.verify` gave it, oldest first
-        (``created_at``), its ``delivery_id`` the first delivery's: to run handlers again
+        (``created_at``), its ``delivery_id`` and ``signed_at`` the first delivery's (no
+        ``signed_at`` for one stored before it was kept): to run handlers again
         after the process stopped before they ran (``registry.dispatch`` each one).
 
         Raises:
@@ -206,11 +214,13 @@ class EventStore:
                 raise StoreError(f"the event store {self.path} is closed")
             try:
                 rows = self._conn.execute(
-                    "SELECT body, json_extract(deliveries, '$[0].id') FROM events "
+                    "SELECT body, json_extract(deliveries, '$[0].id'), "
+                    "json_extract(deliveries, '$[0].signed_at') FROM events "
                     "ORDER BY created_at, id").fetchall()
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot read the event store {self.path}: {exc}") from None
-        return [event_of(parse_envelope(body.encode()), delivery_id) for body, delivery_id in rows]
+        return [event_of(parse_envelope(body.encode()), delivery_id, signed_at)
+                for body, delivery_id, signed_at in rows]
 
     def close(self) -> None:
         """Close the file (a write in progress ends first)."""
@@ -226,31 +236,38 @@ class EventStore:
                  traceback: TracebackType | None) -> None:
         self.close()
 
-    def _seen_before(self, rows: list[Row]) -> dict[str, list[str | None]]:
-        """The delivery ids seen of the rows' events already stored (usually none)."""
+    def _seen_before(self, rows: list[Row]) -> dict[str, list[Delivery]]:
+        """The deliveries seen of the rows' events already stored (usually none)."""
         ids = list({row[0] for row in rows})
-        seen: dict[str, list[str | None]] = {}
+        seen: dict[str, list[Delivery]] = {}
         for start in range(0, len(ids), MAX_BATCH):
             chunk = ids[start:start + MAX_BATCH]
             marks = ", ".join("?" * len(chunk))
-            for event_id, delivery_id in self._conn.execute(
-                    "SELECT events.id, json_extract(value, '$.id') FROM events, "
+            for event_id, delivery_id, signed_at in self._conn.execute(
+                    "SELECT events.id, json_extract(value, '$.id'), "
+                    "json_extract(value, '$.signed_at') FROM events, "
                     f"json_each(events.deliveries) WHERE events.id IN ({marks})", chunk):
-                seen.setdefault(event_id, []).append(delivery_id)
+                seen.setdefault(event_id, []).append((delivery_id, signed_at))
         return seen
 
 
-def _outcomes(rows: list[Row], seen: dict[str, list[str | None]]) -> list[Stored]:
-    """Each row's outcome, in order: a delivery id seen before (stored, or earlier in
-    ``rows``) is a repeat; any other delivery, one without an id included, is new."""
+def _outcomes(rows: list[Row], seen: dict[str, list[Delivery]]) -> list[Stored]:
+    """Each row's outcome, in order: a delivery seen before (stored, or earlier in
+    ``rows``) is a repeat; any other, one without an id or timestamp included, is new."""
     stored = []
-    for event_id, _, _, _, delivery_id, _ in rows:
+    for event_id, _, _, _, delivery_id, signed_at, _ in rows:
         known = seen.setdefault(event_id, [])
-        repeated = delivery_id is not None and delivery_id in known
+        repeated = any(_same(delivery, (delivery_id, signed_at)) for delivery in known)
         if not repeated:
-            known.append(delivery_id)
+            known.append((delivery_id, signed_at))
         stored.append(Stored(event_id, len(known), repeated))
     return stored
+
+
+def _same(seen: Delivery, new: Delivery) -> bool:
+    """Whether two deliveries of one event are one: the same delivery id, or the same
+    signed timestamp (what the signature covers; the delivery id it does not)."""
+    return any(old is not None and old == given for old, given in zip(seen, new, strict=True))
 
 
 def _open(path: Path, synchronous: Synchronous) -> sqlite3.Connection:

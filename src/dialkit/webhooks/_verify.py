@@ -115,8 +115,9 @@ def _text(value: str | bytes) -> str:
 
 
 def check_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ...], *,
-                  tolerance: float, now: float) -> tuple[Envelope, str]:
-    """Every check of :func:`verify`; the envelope (``data`` untyped) and the delivery id.
+                  tolerance: float, now: float) -> tuple[Envelope, str, int]:
+    """Every check of :func:`verify`; the envelope (``data`` untyped), the delivery id and
+    the signed ``Service-Timestamp``.
 
     The receiver's fast path: storing an event needs no typed ``data``.
     """
@@ -132,9 +133,9 @@ def check_lowered(body: bytes, headers: Mapping[str, str], keys: tuple[bytes, ..
                              f"signed event's id {envelope.id}")
     kind = headers.get(EVENT_TYPE)
     if kind is not None and kind != envelope.type:
-        raise SignatureError("malformed_header", f"Service-Event {kind!r} is not the signed "
+        raise SignatureError("malformed_header", f"Service-Event {kind[:60]!r} is not the signed "
                              f"event's type {envelope.type!r}")
-    return envelope, delivery_id
+    return envelope, delivery_id, int(timestamp)
 
 
 def sign(body: bytes, secrets: Secrets, *, timestamp: int) -> str:
