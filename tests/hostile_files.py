@@ -57,6 +57,56 @@ def zip_bomb(path: Path, mib: int) -> Path:
     return path
 
 
+def workbook(path: Path, cells: bytes, *, head: bytes = b"", strings: bytes | None = None,
+             prefix: bytes = b"") -> Path:
+    """A small XLSX of one sheet whose ``<sheetData>`` holds ``cells`` (``head`` before it:
+    a ``<dimension>``), with ``strings`` as its shared strings' part when given, and its
+    sheet's elements written with ``prefix`` (``x:``) when given."""
+    parts = dict(_PARTS)
+    name = prefix.decode().rstrip(":")
+    space = b'xmlns:' + name.encode() + b'="' if name else b'xmlns="'
+    parts["xl/worksheets/sheet1.xml"] = (
+        _XML + b"<" + prefix + b"worksheet " + space + _MAIN + b'">' + head + b"<" + prefix +
+        b"sheetData>" + cells + b"</" + prefix + b"sheetData></" + prefix + b"worksheet>")
+    if strings is not None:
+        parts["xl/sharedStrings.xml"] = strings
+        parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(
+            b"</Relationships>", b'<Relationship Id="rId2" Type="' + _OFFICE +
+            b'/sharedStrings" Target="sharedStrings.xml"/></Relationships>')
+    path.write_bytes(_zipped([(part, [(data, 1)]) for part, data in parts.items()]))
+    return path
+
+
+def cell(ref: str, text: str, *, prefix: str = "") -> bytes:
+    """An inline text cell at ``ref`` (``B12``; ``""``: a cell with no reference)."""
+    at = f' r="{ref}"' if ref else ""
+    return f'<{prefix}c{at} t="inlineStr"><{prefix}is><{prefix}t>{text}</{prefix}t>' \
+        f"</{prefix}is></{prefix}c>".encode()
+
+
+def corner_cell(path: Path) -> Path:
+    """5 KB at most: a phone header at ``A1`` and one cell at ``XFD1048576``, the last
+    cell of a sheet (calamine's grid of the two took 512 GB and aborted)."""
+    return workbook(path, b'<row r="1">' + cell("A1", "phone") + b'</row><row r="1048576">'
+                    + cell("XFD1048576", "x") + b"</row>")
+
+
+def wide_header(path: Path, rows: int = 1500) -> Path:
+    """A header cell at ``XFD1`` above ``rows`` rows of one phone (16 KB; 1.6 GiB read)."""
+    body = b"".join(b'<row r="%d">' % n + cell(f"A{n}", "+14155550123") + b"</row>"
+                    for n in range(2, rows + 2))
+    return workbook(path, b'<row r="1">' + cell("A1", "phone") + cell("XFD1", "note")
+                    + b"</row>" + body)
+
+
+def many_strings(path: Path, count: int = 4294967295) -> Path:
+    """A sharedStrings part of one string that declares ``count`` of them (calamine
+    reserved room for 4,294,967,295, 103 GB, and aborted)."""
+    strings = (_XML + b'<sst xmlns="' + _MAIN + b'" count="1" uniqueCount="%d"><si><t>phone'
+               b"</t></si></sst>" % count)
+    return workbook(path, b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>', strings=strings)
+
+
 def wide_csv(path: Path, columns: int) -> Path:
     """A CSV whose header line has ``columns`` one-letter columns (2 MB for a million)."""
     path.write_text("phone," + "x," * (columns - 2) + "x\n+14155550123\n")

@@ -45,6 +45,14 @@ VARIABLES = {"max_columns": "DIALKIT_MAX_COLUMNS", "max_line_bytes": "DIALKIT_MA
              "max_workbook_ratio": "DIALKIT_MAX_WORKBOOK_RATIO"}
 """Each limit's environment variable, read by :meth:`FileLimits.from_env`."""
 
+GRID_CELL_BYTES = 64
+"""Bytes one cell of a sheet's grid takes as it is read: calamine holds a sheet as a
+dense grid of rows x columns (its empty cells too), and Python's lists of its rows
+hold each again (1,500 rows x 16,384 columns, 24,576,000 cells, peaked at 1,646 MiB;
+2,000,000 cells at 135 MiB above a small sheet's read). A sheet's grid may take no
+more than :attr:`FileLimits.max_workbook_bytes`: the 1 GiB default admits 16,777,216
+cells, a million rows of 16 columns."""
+
 _RATIO_FROM = 1 << 20  # a smaller member cannot exhaust memory, whatever its ratio
 _CHUNK = 8 << 20
 _NEWLINE = ord("\n")
@@ -96,11 +104,47 @@ class FileLimits:
 def refusal(name: str, found: str, limit: str, *, keyword: bool = True) -> str:
     """The message of a file past a limit: the file, what it holds past ``limit``, and
     how to raise it (``keyword=False`` where no ``limits=`` can be passed: a shell)."""
-    how = f"set {VARIABLES[limit]}"
-    if keyword:
-        how = f"pass limits=FileLimits({limit}=...) or {how}"
     return (f"{name}: {found} ({limit}); refused unread, as such a file can exhaust "
-            f"memory. If the file is right, {how} to raise the limit")
+            f"memory. If the file is right, {_way_out(limit, keyword=keyword)} to raise "
+            "the limit")
+
+
+def _way_out(limit: str, *, keyword: bool) -> str:
+    how = f"set {VARIABLES[limit]}"
+    return f"pass limits=FileLimits({limit}=...) or {how}" if keyword else how
+
+
+SHELL_WAYS_OUT = {_way_out(limit, keyword=True): _way_out(limit, keyword=False)
+                  for limit in VARIABLES}
+"""A refusal's way out for a library caller → a shell user's (who passes no ``limits=``,
+only its variable): the commands that read files with limits print their refusals
+through this table (``dialkit.cli._flags.cli_text``)."""
+
+
+def check_grid(name: str, where: str, rows: int, columns: int, limits: FileLimits) -> None:
+    """Refuse a sheet (``where``: which, and what says so) whose grid is wider than
+    ``max_columns`` or would take more memory than ``max_workbook_bytes`` when read
+    (:data:`GRID_CELL_BYTES` a cell)."""
+    if columns > limits.max_columns:
+        raise LimitError(refusal(name, f"{where} is {columns:,} columns wide, more than "
+                                 f"{limits.max_columns:,}", "max_columns"))
+    cells = rows * columns
+    if cells * GRID_CELL_BYTES > limits.max_workbook_bytes:
+        raise LimitError(refusal(
+            name, f"{where} is a grid of {rows:,} rows x {columns:,} columns, whose "
+            f"{cells:,} cells take about {cells * GRID_CELL_BYTES:,} bytes read, more than "
+            f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
+
+
+def check_count(name: str, where: str, count: int, most: int, what: str) -> None:
+    """Refuse a part that declares more ``what`` (``count``) than its bytes can hold
+    (``most``): a reader that sizes its memory by the declaration can be made to abort
+    by a number alone."""
+    if count > most:
+        raise LimitError(f"{name}: {where} declares {count:,} {what}, where its bytes "
+                         f"hold at most {most:,}; refused unread, as a reader sizes its "
+                         "memory by that number. The file is damaged or built to harm: "
+                         "save it again from the program that made it")
 
 
 class LimitError(ValueError):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from dialkit._file_limits import SHELL_WAYS_OUT
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
@@ -27,7 +28,8 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "or a country column": "or --country-column COLUMN",
                "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
                "or None to leave them out": "or '' to leave them out",
-               "out=": "--out", "rejects=": "--rejects"}
+               "out=": "--out", "rejects=": "--rejects",
+               **SHELL_WAYS_OUT}  # a file past a limit: no limits= here, its variable
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""

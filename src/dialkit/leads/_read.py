@@ -32,6 +32,7 @@ from ._delimiter import DELIMITERS, Layout, layout, shown
 from ._encoding import BOMS, SNIFFED, EncodingError, decode
 from ._headers import ALIASES, map_headers, unique_headers
 from ._workbook import WorkbookError, cell_text, read_workbook
+from ._workbook_limits import check_parts
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame | ArrowStream"
 """What :func:`read` takes: a path, a binary file object, or a frame (pandas', Polars', a
@@ -74,6 +75,8 @@ class LeadFile:
         header_row: The file's line (a workbook's row) that holds the header, 1-based:
             titles and blank lines above it are skipped. ``None`` for a frame.
         sheet: The workbook's sheet read.
+        hidden_sheet: Whether that sheet is hidden in the workbook (Excel does not show
+            it): read only when asked for by name or number, or when no sheet is visible.
         blank_rows: Data rows of a file with no cell that holds anything: skipped, not
             leads (a DataFrame's rows are all kept).
         other_encoding_lines: Lines of a file mostly in ``encoding`` that only
@@ -97,6 +100,7 @@ class LeadFile:
     other_encoding_lines: tuple[int, ...] = ()
     other_encoding: str | None = None
     formulas: pd.DataFrame = field(default_factory=_no_formulas, repr=False)
+    hidden_sheet: bool = False
 
     @property
     def notes(self) -> list[str]:
@@ -105,7 +109,8 @@ class LeadFile:
         if self.delimiter not in (None, ","):
             notes.append(f"columns split at {shown(self.delimiter)}")
         if self.sheet is not None:
-            notes.append(f"sheet {self.sheet!r} read" + (
+            notes.append(f"{'hidden ' * self.hidden_sheet}sheet {self.sheet!r} read" + (
+                " (Excel does not show it)" if self.hidden_sheet else "") + (
                 f", its header on row {self.header_row}" if self.header_row != 1 else ""))
         elif self.header_row not in (None, 1):
             notes.append(f"header on line {self.header_row}")
@@ -198,10 +203,11 @@ def _from_file(file: _File, sheet: str | int | None, encoding: str | None,
     """A file's frame and what was found reading it, each limit checked first."""
     if file.head.startswith(_EXCEL_MAGIC):
         check_workbook(file.path, file.whole, file.name, limits)
+        check_parts(file.data(), file.name, limits)
         book = read_workbook(file.data(), sheet, phones)
         return _Read(_as_text(book.frame), book.numbers,
                      {"sheet": book.name, "header_row": book.header_row,
-                      "formulas": book.formulas})
+                      "formulas": book.formulas, "hidden_sheet": book.hidden})
     return _from_text(file, encoding, limits, phones)
 
 

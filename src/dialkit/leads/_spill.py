@@ -18,6 +18,9 @@ either key, and the rows that share one are walked in file order together
 
 from __future__ import annotations
 
+import errno
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +52,38 @@ _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
 _IDS = pa.schema([("row", pa.int64()), ("key", pa.large_string()), ("passes", pa.bool_()),
                   ("hash", pa.int64())])
 PAIR = np.dtype([("row", "<i8"), ("owner", "<i8")])
+
+TEMPORARY = ("TMPDIR", "TEMP", "TMP")
+"""The variables that name the temporary folder, in the order Python reads them."""
+
+
+def spill_folder() -> Path:
+    """The folder a streamed clean spills to (as much again as the lead file): the one
+    the user named in ``TMPDIR`` (or ``TEMP``, ``TMP``), else the system's.
+
+    Python's :func:`tempfile.gettempdir` passes over a named folder it cannot write to
+    and takes ``/tmp``, without a word: a spill of 477 MB then lands on a disk the user
+    chose not to fill. So a named folder that is not one, or cannot be written, ends
+    the clean before anything is read, naming the variable.
+
+    Raises:
+        OSError: The variable names a folder that is missing or cannot be written.
+    """
+    for variable in TEMPORARY:
+        named = os.environ.get(variable, "").strip()
+        if not named:
+            continue
+        folder = Path(named)
+        if not folder.is_dir():
+            raise OSError(errno.ENOENT, f"{variable} names no folder; a streamed clean "
+                          f"spills there. Create it, or set {variable} to a folder that "
+                          "can be written", named)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OSError(errno.EACCES, f"{variable} names a folder that cannot be "
+                          f"written; a streamed clean spills there. Set {variable} to a "
+                          "folder that can be written", named)
+        return folder
+    return Path(tempfile.gettempdir())
 
 
 class Keys:

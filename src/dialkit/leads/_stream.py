@@ -54,7 +54,7 @@ from ._result import (
     had_bom,
 )
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink, refuse_source
-from ._spill import Keys, Owners
+from ._spill import Keys, Owners, spill_folder
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -212,8 +212,9 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     began = time.perf_counter()
     with _written(outputs) as partial:  # an output that cannot be written fails first
         while streamed is not None:
-            sweep(Path(tempfile.gettempdir()), SPILLS)  # what a clean killed half way left
-            with tempfile.TemporaryDirectory(prefix=tagged(SPILLS)) as folder:
+            spills = spill_folder()  # the user's TMPDIR, or an error naming it
+            sweep(spills, SPILLS)  # what a clean killed half way left
+            with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
                 try:
                     run = _Run(streamed, Path(folder), blocked, options, progress, began)
                     return run.write(partial, outputs, escape_formulas, bom)

@@ -1,7 +1,9 @@
 """Reading a lead workbook (XLSX, XLS, ODS) as Excel shows it.
 
-Which sheet: the one asked for, else the first, unless another alone has a phone
-column. Which row is the header: the first of the first rows with a phone-like
+Which sheet: the one asked for, else the first visible one, unless another visible
+sheet alone has a phone column; a hidden sheet (a suppression list, a lookup table:
+Excel does not show it) is read only when asked for or when no sheet is visible,
+and then said so. Which row is the header: the first of the first rows with a phone-like
 name, so that a merged title row above it is skipped. Which text: a number
 formatted ``00000000000`` is the ``07700900123`` Excel shows (and is still reported
 among the cells held as numbers); a formula Excel never calculated has no value
@@ -10,6 +12,7 @@ and is reported as such, not as an empty cell.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Collection
@@ -18,7 +21,7 @@ from datetime import date, datetime, time
 from typing import Any
 
 import pandas as pd
-from python_calamine import CalamineSheet, CalamineWorkbook
+from python_calamine import CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
 from ._delimiter import HEADER_ROWS, header_index, phone_like
 from ._headers import unique_headers
@@ -32,14 +35,15 @@ class WorkbookError(ValueError):
 @dataclass(frozen=True)
 class Sheet:
     """A sheet read as text: its frame (index: data row - 1), the cells it held as
-    numbers and the formulas with no value (``row``, ``column``), its name and the
-    1-based sheet row of its header."""
+    numbers and the formulas with no value (``row``, ``column``), its name, the
+    1-based sheet row of its header, and whether the workbook hides it."""
 
     frame: pd.DataFrame
     numbers: pd.DataFrame
     formulas: pd.DataFrame
     name: str
     header_row: int
+    hidden: bool = False
 
 
 def read_workbook(data: bytes, sheet: str | int | None,
@@ -62,12 +66,14 @@ def read_workbook(data: bytes, sheet: str | int | None,
     phones = [n for n, name in enumerate(header) if phone_like(name, phone_columns)]
     body = table[at + 1:]
     facts = _facts(data, chosen.name, body, phones, left, top + at + 1)
-    return _sheet(body, header, phones, facts, chosen.name, top + at + 1)
+    read = _sheet(body, header, phones, facts, chosen.name, top + at + 1)
+    return dataclasses.replace(read, hidden=chosen.name in _hidden(book))
 
 
 def _chosen(book: CalamineWorkbook, sheet: str | int | None,
             phone_columns: Collection[str]) -> CalamineSheet:
-    """The sheet asked for; else the first, or the one other sheet with a phone column."""
+    """The sheet asked for; else the first visible one, or the one other visible sheet
+    with a phone column (the hidden ones when none is visible)."""
     if isinstance(sheet, str):
         if sheet not in book.sheet_names:
             raise WorkbookError(f"no sheet {sheet!r}; its sheets are "
@@ -75,11 +81,13 @@ def _chosen(book: CalamineWorkbook, sheet: str | int | None,
         return book.get_sheet_by_name(sheet)
     if sheet is not None:
         return book.get_sheet_by_index(sheet)
-    first = book.get_sheet_by_index(0)
-    if len(book.sheet_names) == 1 or _has_phone(first, phone_columns):
+    hidden = _hidden(book)
+    names = [name for name in book.sheet_names if name not in hidden] or book.sheet_names
+    first = book.get_sheet_by_name(names[0])
+    if len(names) == 1 or _has_phone(first, phone_columns):
         return first
     heads = {name: book.get_sheet_by_name(name).to_python(nrows=HEADER_ROWS)
-             for name in book.sheet_names}
+             for name in names}
     with_phone = [name for name, rows in heads.items()
                   if _phone_row(rows, phone_columns) is not None]
     if len(with_phone) == 1:
@@ -88,8 +96,18 @@ def _chosen(book: CalamineWorkbook, sheet: str | int | None,
         raise WorkbookError(f"{len(with_phone)} sheets have a phone column: "
                             f"{', '.join(with_phone)}; pass sheet= with the one to read")
     listed = ", ".join(f"{name} ({_columns(rows)})" for name, rows in heads.items())
-    raise WorkbookError(f"no sheet has a phone column: {listed}; name one phone, mobile, cell "
-                        "or telephone, or pass sheet= and mapping={'phone': '<column>'}")
+    unread = [name for name in book.sheet_names if name not in heads]
+    passed = f" (hidden, so not read: {', '.join(unread)})" if unread else ""
+    raise WorkbookError(f"no {'visible ' * bool(unread)}sheet has a phone column: {listed}"
+                        f"{passed}; name one phone, mobile, cell or telephone, or pass "
+                        "sheet= and mapping={'phone': '<column>'}")
+
+
+def _hidden(book: CalamineWorkbook) -> set[str]:
+    """The sheets the workbook hides (``hidden`` or ``veryHidden``), in any format:
+    calamine reads XLSX's ``state``, XLS's and ODS's own marks."""
+    return {sheet.name for sheet in book.sheets_metadata
+            if sheet.visible != SheetVisibleEnum.Visible}
 
 
 def _has_phone(sheet: CalamineSheet, phone_columns: Collection[str]) -> bool:

@@ -1,0 +1,223 @@
+"""Workbooks as readers meet them (issue 46, items 7-9 and lows): a few KB that once made
+calamine abort the process are refused before it sees them, a sheet's grid is held to
+the column limit and to the memory the limits promise, a hidden sheet is never read
+in a visible one's place unasked, and a part with a DOCTYPE, a limit's way out and a
+temporary folder that cannot be written are named in words."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import xlsxwriter
+from typer.testing import CliRunner
+
+from dialkit.cli import app
+from dialkit.leads import FileLimits, LeadFileError, clean, read
+from hostile_files import (
+    _MAIN,
+    _XML,
+    cell,
+    corner_cell,
+    many_strings,
+    run_capped,
+    wide_header,
+    workbook,
+)
+
+SAMPLES = Path(__file__).parents[2] / "data_samples"
+runner = CliRunner()
+
+
+def phones(rows: range, *, prefix: str = "", refs: bool = True) -> bytes:
+    """Rows of one phone each, ``A2`` on (with or without their cells' and rows' ``r``)."""
+    return b"".join((f'<{prefix}row r="{n}">' if refs else f"<{prefix}row>").encode()
+                    + cell(f"A{n}" if refs else "", "+14155550123", prefix=prefix)
+                    + f"</{prefix}row>".encode() for n in rows)
+
+
+HEADER = b'<row r="1">' + cell("A1", "phone") + cell("B1", "name") + b"</row>"
+
+
+@pytest.mark.parametrize(("build", "message"), [
+    (corner_cell, r"corner.xlsx: sheet 'Sheet1' \(xl/worksheets/sheet1.xml\) is 16,384 "
+                  r"columns wide, more than 500 \(max_columns\).*set DIALKIT_MAX_COLUMNS"),
+    (many_strings, r"corner.xlsx: xl/sharedStrings.xml \(uniqueCount\) declares "
+                   r"4,294,967,295 strings, where its bytes hold at most \d+"),
+    (lambda path: workbook(path, HEADER + b'<row r="1048576">' + cell("SF1048576", "x")
+                           + b"</row>"),
+     r"corner.xlsx: sheet 'Sheet1' .* is a grid of 1,048,576 rows x 500 columns, whose "
+     r"524,288,000 cells take about 33,554,432,000 bytes read, more than 1,073,741,824 "
+     r"\(max_workbook_bytes\).*set DIALKIT_MAX_WORKBOOK_BYTES"),
+], ids=["cell-at-XFD1048576", "uniqueCount-4294967295", "grid-of-500-columns"])
+def test_a_workbook_that_aborted_python_is_refused_in_words(
+        tmp_path: Path, build: Callable[[Path], Path], message: str) -> None:
+    """In a process of its own: an abort there fails the test, not pytest."""
+    path = build(tmp_path / "corner.xlsx")
+    assert path.stat().st_size < 5_000
+    done = run_capped("leads", "clean", str(path))
+    assert done.returncode == 2, (done.returncode, done.stderr[-800:])
+    assert done.stderr.startswith("error: "), done.stderr[-800:]
+    assert re.search(message, done.stderr), done.stderr[-800:]
+    assert "limits=FileLimits" not in done.stderr  # a shell has no limits= to pass
+
+
+def test_the_library_refusal_names_its_keyword(tmp_path: Path) -> None:
+    code = textwrap.dedent(f"""
+        from dialkit.leads import LeadFileError, read
+        try:
+            read({str(corner_cell(tmp_path / "corner.xlsx"))!r})
+        except LeadFileError as error:
+            print(error)
+        """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert "pass limits=FileLimits(max_columns=...) or set DIALKIT_MAX_COLUMNS" in done.stdout
+
+
+def test_a_header_cell_at_xfd1_is_past_the_column_limit(tmp_path: Path) -> None:
+    """16 KB that peaked at 1.6 GiB: the CSV's 500 columns hold for workbooks too."""
+    path = wide_header(tmp_path / "wide.xlsx")
+    with pytest.raises(LeadFileError, match=r"wide.xlsx: sheet 'Sheet1' \(xl/worksheets/"
+                       r"sheet1.xml\) is 16,384 columns wide, more than 500 \(max_columns\)"):
+        read(path)
+
+
+def test_a_declared_dimension_past_the_limits_is_refused(tmp_path: Path) -> None:
+    path = workbook(tmp_path / "dim.xlsx", HEADER + phones(range(2, 4)),
+                    head=b'<dimension ref="A1:XFD1048576"/>')
+    with pytest.raises(LeadFileError, match=r"by its declared dimension, is 16,384 columns"):
+        read(path)
+
+
+@pytest.mark.parametrize(("body", "width"), [
+    (b"<row>" + cell("", "phone") + cell("", "x") * 600 + b"</row>" + phones(range(2, 4)),
+     "602"),  # at most: the widest reference (A) and the most cells placed after it
+    (HEADER + b'<row r="2"><c t="inlineStr" r="ZZ2"><is><t>x</t></is></c></row>', "702"),
+], ids=["cells-without-r", "r-after-another-attribute"])
+def test_cells_placed_without_a_reference_count(tmp_path: Path, body: bytes,
+                                                width: str) -> None:
+    with pytest.raises(LeadFileError, match=rf"is {width} columns wide, more than 500"):
+        read(workbook(tmp_path / "loose.xlsx", body))
+
+
+def test_a_prefixed_sheet_is_scanned_as_well(tmp_path: Path) -> None:
+    body = (b'<x:row r="1">' + cell("A1", "phone", prefix="x:") + cell("AAA1", "x", prefix="x:")
+            + b"</x:row>" + phones(range(2, 4), prefix="x:"))
+    with pytest.raises(LeadFileError, match=r"is 703 columns wide"):
+        read(workbook(tmp_path / "x.xlsx", body, prefix=b"x:"))
+
+
+@pytest.mark.parametrize("refs", [True, False], ids=["with-r", "without-r"])
+def test_a_grid_is_held_to_the_memory_the_limits_promise(tmp_path: Path, refs: bool) -> None:
+    """10,000 rows x 2 columns take 1,280,000 bytes read: past a 1 MB limit, well within
+    the default (the uncompressed bytes alone, 1.3 MB, would pass a 2 MB limit)."""
+    header = HEADER if refs else b"<row>" + cell("", "phone") + cell("", "name") + b"</row>"
+    path = workbook(tmp_path / "grid.xlsx", header + phones(range(2, 10_001), refs=refs))
+    with pytest.raises(LeadFileError, match=r"is a grid of 10,000 rows x 2 columns, whose "
+                       r"20,000 cells take about 1,280,000 bytes read, more than 1,000,000"):
+        read(path, limits=FileLimits(max_workbook_bytes=1_000_000))
+    assert len(read(path, limits=FileLimits(max_workbook_bytes=2_000_000)).frame) == 9_999
+
+
+def test_declared_strings_past_what_their_part_holds_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(LeadFileError, match=r"strings.xlsx: xl/sharedStrings.xml "
+                       r"\(uniqueCount\) declares 1,000,000 strings, where its bytes hold "
+                       r"at most \d+;"):
+        read(many_strings(tmp_path / "strings.xlsx", 1_000_000))
+
+
+def test_a_doctype_in_a_part_is_named(tmp_path: Path) -> None:
+    strings = (_XML + b'<!DOCTYPE sst [<!ENTITY a "phone">]><sst xmlns="' + _MAIN +
+               b'" count="1" uniqueCount="1"><si><t>&a;</t></si></sst>')
+    path = workbook(tmp_path / "doctype.xlsx", b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>',
+                    strings=strings)
+    with pytest.raises(LeadFileError, match=r"doctype.xlsx: its part xl/sharedStrings.xml "
+                       r"declares a DOCTYPE, which dialkit refuses"):
+        read(path)
+
+
+@pytest.mark.parametrize("name", ["excel_export.xlsx"])
+def test_real_workbooks_pass(name: str, tmp_path: Path) -> None:
+    assert len(read(SAMPLES / name).frame) > 0
+    path = tmp_path / "wide.xlsx"  # 500 columns and 2,000 rows, as xlsxwriter writes them
+    book = xlsxwriter.Workbook(path, {"constant_memory": True})
+    sheet = book.add_worksheet()
+    sheet.write_row(0, 0, ["phone", *(f"c{n}" for n in range(499))])
+    for row in range(1, 2001):
+        sheet.write_row(row, 0, [f"+1415555{row:04d}", *range(499)])
+    book.close()
+    assert read(path).frame.shape == (2000, 500)
+
+
+def suppressed_first(path: Path, *, hide_all: bool = False) -> Path:
+    """A workbook whose first sheet, hidden, holds numbers that must not be called."""
+    book = xlsxwriter.Workbook(path)
+    for name, phone in [("Suppressed", "+14155550100"), ("Leads", "+14155550101")]:
+        sheet = book.add_worksheet(name)
+        sheet.write_row(0, 0, ["phone"])
+        sheet.write_row(1, 0, [phone])
+    sheets = book.worksheets()
+    sheets[1].activate()
+    sheets[0].hide()
+    if hide_all:
+        sheets[1].hide()
+    book.close()
+    return path
+
+
+def test_a_hidden_first_sheet_is_passed_over_for_the_visible_one(tmp_path: Path) -> None:
+    leads = read(suppressed_first(tmp_path / "book.xlsx"))
+    assert (leads.sheet, leads.hidden_sheet) == ("Leads", False)
+    assert leads.frame["phone"].tolist() == ["+14155550101"]
+
+
+@pytest.mark.parametrize("sheet", ["Suppressed", 0])
+def test_a_hidden_sheet_asked_for_is_read_and_said_so(tmp_path: Path, sheet: str | int) -> None:
+    result = clean(suppressed_first(tmp_path / "book.xlsx"), sheet=sheet)
+    assert result.file.hidden_sheet
+    assert "hidden sheet 'Suppressed' read (Excel does not show it)" in result.notes
+
+
+def test_the_command_says_a_hidden_sheet_was_read(tmp_path: Path) -> None:
+    path = suppressed_first(tmp_path / "book.xlsx", hide_all=True)
+    done = runner.invoke(app, ["leads", "clean", str(path)])
+    assert done.exit_code == 0, done.output
+    assert "note: hidden sheet 'Suppressed' read (Excel does not show it)" in done.output
+
+
+def test_only_a_hidden_sheet_with_phones_is_named_not_read(tmp_path: Path) -> None:
+    book = xlsxwriter.Workbook(tmp_path / "book.xlsx")
+    hidden = book.add_worksheet("Suppressed")
+    hidden.write_row(0, 0, ["phone"])
+    for name in ("Notes", "Other"):
+        book.add_worksheet(name).write_row(0, 0, ["name"])
+    book.worksheets()[1].activate()
+    hidden.hide()
+    book.close()
+    with pytest.raises(LeadFileError, match=r"no visible sheet has a phone column: Notes "
+                       r"\(name\), Other \(name\) \(hidden, so not read: Suppressed\)"):
+        read(tmp_path / "book.xlsx")
+
+
+@pytest.mark.parametrize("named", ["missing", "file"])
+def test_a_temporary_folder_that_cannot_be_written_is_named(tmp_path: Path,
+                                                            named: str) -> None:
+    """Python's tempfile would have spilled to /tmp without a word."""
+    folder = tmp_path / "spills"
+    if named == "file":
+        folder.write_text("")
+    out = tmp_path / "out.csv"
+    done = runner.invoke(app, ["leads", "clean", str(SAMPLES / "messy_us.csv"), "--out",
+                               str(out)], env={"TMPDIR": str(folder)})
+    assert done.exit_code == 2, done.output
+    assert f"error: {folder}: TMPDIR names no folder; a streamed clean spills there" \
+        in done.output
+    assert not out.exists() and list(tmp_path.iterdir()) == ([folder] if named == "file"
+                                                             else [])
