@@ -10,12 +10,13 @@ import httpx
 import nbformat
 import pandas as pd
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import Result
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from typer.testing import CliRunner
 
 import dialkit._demo
-from demo_run import small_demo
+from demo_run import HOSTILE_NAMES, live_markup, run_hostile_demo, small_demo
 from dialkit import Client
 from dialkit._demo import DEMO_START, demo_config, run_demo
 from dialkit._demo_pages import readable
@@ -54,7 +55,7 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
         assert "ProgressModel" not in (out / page).read_text()  # no bar frozen at "0 pages"
     assert "<title>Compliance audit</title>" in (out / "compliance_audit.html").read_text()
     funnel_page = (out / "campaign_funnel.html").read_text()  # the explorer, as a page shows it
-    assert funnel_page.count('<div class="dialkit-explorer">') == 1
+    assert funnel_page.count('<div class="dialkit-explorer ') == 1
     assert '<script type="application/vnd.jupyter.widget-view+json">' not in funnel_page
     for text in [result.output, index, *((out / page).read_text() for page in NOTEBOOK_PAGES)]:
         assert "svc_test_" not in text
@@ -63,7 +64,7 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
 def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
         demo: tuple[Path, Result]) -> None:
     out, _ = demo
-    result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+    result = run_hostile_demo(out)  # the same world: the pages stay those of a hostile one
     summary = pd.read_excel(out / "messy_us_cleaned.xlsx", sheet_name="summary",
                             engine="calamine")
     rows, accepted = summary["rows"].sum(), summary.loc[summary["status"] == "accepted", "rows"]
@@ -78,6 +79,25 @@ def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
     assert f"  {stages['leads']:,} leads → {stages['dialled']:,} dialled → " in result.output
     links = set(re.findall(r'href="([^"]+)"', (out / "index.html").read_text()))
     assert links == {*NOTEBOOK_PAGES, *FILES}  # files rewritten by this run: still linked
+
+
+@pytest.mark.parametrize("page", ["index.html", *NOTEBOOK_PAGES, "report.html"])
+def test_no_name_in_the_world_becomes_markup_on_a_page(demo: tuple[Path, Result],
+                                                       page: str) -> None:
+    """The demo's campaigns are named as an attacker would (demo_run.HOSTILE_NAMES): every
+    page shows each name as text, and nothing of them as an element, an attribute, a
+    link or mathematics; no plot failed to draw one."""
+    out, result = demo
+    text = (out / page).read_text(encoding="utf-8")
+    assert result.exit_code == 0, result.output
+    assert live_markup(text) == []
+    shown = BeautifulSoup(text, features="html.parser").get_text()
+    reached = [name for name in HOSTILE_NAMES if name in shown]
+    assert "Traceback" not in shown and "ParseException" not in shown
+    if page == "campaign_funnel.html":  # every campaign in its tables
+        assert reached == list(HOSTILE_NAMES)
+    elif page != "index.html":  # the campaigns with findings
+        assert reached
 
 
 def _notebook(path: Path, *sources: str) -> Path:

@@ -2,7 +2,9 @@
 
 Workbooks (cleaned leads, rejects, evidence) hold every text as a string cell; CSV
 files (``leads clean``, ``leads import``, ``compliance audit``) prefix a text cell that a
-spreadsheet would read as a formula with ``'``, unless raw values are asked for.
+spreadsheet would read as a formula with ``'``, unless raw values are asked for. Pages
+(the audit's report, the explorer's view, a plot's labels) show every name as text:
+no markup, no mathematics (the demo's pages, in a world of hostile names: test_demo).
 """
 
 from __future__ import annotations
@@ -15,13 +17,17 @@ import openpyxl
 import pandas as pd
 import pytest
 import xlsxwriter
+from bs4 import BeautifulSoup
+from matplotlib.figure import Figure
 from openpyxl.utils.escape import unescape
 from typer.testing import CliRunner
 
 from conftest import KEYS
+from demo_run import HOSTILE_NAMES, live_markup
 from dialkit import Client
+from dialkit.analytics import Explorer
 from dialkit.cli import app
-from dialkit.compliance import audit
+from dialkit.compliance import POLICY, audit, plot_summary
 from dialkit.frames import formulas_escaped, write_csv
 from dialkit.leads import clean
 from dialkit.sandbox import Sandbox
@@ -236,3 +242,48 @@ def test_numbers_dates_and_missing_cells_are_not_text(tmp_path: Path) -> None:
     write_csv(frame, tmp_path / "raw.csv", escape_formulas=False)
     assert [row[4:] for row in read_csv_cells(tmp_path / "raw.csv")] == [
         ["mixed", "@1"], ["-7", "a"], ["-7", "b"]]
+
+
+def hostile_names() -> dict[str, str]:
+    """The hostile calls' campaigns (:func:`hostile_calls`) named by ``HOSTILE_NAMES``."""
+    return dict(zip(HOSTILE, HOSTILE_NAMES, strict=False))
+
+
+def assert_names_shown_as_text(page: str, names: list[str]) -> None:
+    """Each of ``names`` is on ``page`` as text, and nothing of them is live."""
+    assert live_markup(page) == []
+    shown = BeautifulSoup(page, features="html.parser").get_text()
+    assert [name for name in names if name not in shown] == []
+
+
+@pytest.mark.parametrize("shown", ["to_html", "_repr_html_"])
+def test_the_audit_page_shows_each_name_as_text(tmp_path: Path, shown: str) -> None:
+    names = hostile_names()
+    report = audit(hostile_calls(), blocked_countries=["IR"],
+                   policy=POLICY(HOSTILE_NAMES[2], max_calls_per_24h=3))
+    page = (report.to_html(tmp_path / "report.html", names=names,
+                           about={"account": HOSTILE_NAMES[4]})
+            if shown == "to_html" else report._repr_html_())
+    named = list(names.values()) if shown == "to_html" else []  # a notebook's: ids alone
+    assert_names_shown_as_text(page, [*named, HOSTILE_NAMES[2]])
+
+
+def test_the_audit_chart_draws_a_policys_name_as_written() -> None:
+    report = audit(hostile_calls(), blocked_countries=["IR"],
+                   policy=POLICY(r"Bad $\nosuchcommand{$ maths", max_calls_per_24h=3))
+    ax = plot_summary(report, ax=Figure().add_subplot())
+    ax.figure.draw_without_rendering()  # a formula matplotlib cannot parse would raise here
+    shown, mathematics = ax.title._preprocess_math(ax.title.get_text())  # as drawn
+    assert shown.endswith(r" + Bad $\nosuchcommand{$ maths") and mathematics is False
+
+
+def test_the_explorers_page_shows_each_name_as_text() -> None:
+    calls = hostile_calls().assign(status="completed", duration_seconds=0)
+    leads = pd.DataFrame({"id": [f"lead_{n}" for n in range(len(HOSTILE))],
+                          "campaign_id": HOSTILE, "phone": calls["to_number"],
+                          "status": "contacted"})
+    campaigns = pd.DataFrame({"id": HOSTILE, "name": list(hostile_names().values())})
+    shown = Explorer({"leads": leads, "calls": calls, "campaigns": campaigns})
+    assert_names_shown_as_text(shown.static_html(), list(hostile_names().values()))
+    for campaign in HOSTILE:  # each title names the one campaign: drawn as written
+        shown.campaigns.value = (campaign,)

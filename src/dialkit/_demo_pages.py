@@ -8,6 +8,12 @@ of numbers), long ids cut in the middle with the whole in a tooltip, long
 sentences wrapped, and the table in a box of its own that scrolls sideways. A
 plot has no alt text of its own (nbconvert writes a placeholder): it takes the
 first sentence of the text cell above it, which says what the plot shows.
+
+The page loads MathJax for the notebook's own text; the outputs, which hold the
+account's data (a campaign named ``$\\frac{1}{0}$``), are marked for MathJax to
+skip (:data:`~dialkit.frames._pages.NOT_MATH`), so their text shows as written.
+The widgets' saved state is left out: a page draws no widget (the explorer shows as
+HTML), and the state held a second copy of its plots and the account's names.
 """
 
 from __future__ import annotations
@@ -16,21 +22,27 @@ import re
 
 from bs4 import BeautifulSoup, Tag
 
-from .frames._pages import MISSING_TEXTS, NO_NUMBER, TABLE_STYLE, cell_text, numeric
+from .frames._pages import MISSING_TEXTS, NO_NUMBER, NOT_MATH, TABLE_STYLE, cell_text, numeric
 
 PLACEHOLDER_ALT = "No description has been provided for this image"
 """What nbconvert writes as a plot's alt text when it has none."""
 _PAGE_STYLE = TABLE_STYLE + (
     ".jp-RenderedHTMLCommon .dialkit-scroll table{margin:0}"
     ".jp-RenderedHTMLCommon td.dialkit-prose{text-align:left}")
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+"""The type of the script element in which nbconvert saves the notebook's widgets."""
 _SENTENCE = re.compile(r"(.{12,}?[.?!:])(\s|$)", re.DOTALL)
 _LONGEST_ALT = 200
 
 
 def readable(page: str) -> str:
-    """``page`` (an exported notebook) with its output tables tidied and its plots
-    described; the rest as it was."""
+    """``page`` (an exported notebook) with its output tables tidied, its plots
+    described and its outputs kept from MathJax; the rest as it was."""
     soup = BeautifulSoup(page, features="html.parser")
+    for output in soup.select(".jp-OutputArea-output"):
+        output["class"] = " ".join([*(output.get("class") or []), NOT_MATH])
+    for state in soup.select(f'script[type="{WIDGET_STATE}"]'):
+        state.decompose()
     for table in soup.select(".jp-OutputArea-output table"):
         tidy(table, soup)
     for image in soup.select(".jp-OutputArea-output img"):

@@ -13,6 +13,7 @@ import pytest
 from handmade import answered, calls
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from test_known import P, account
 
 from dialkit.analytics import (
@@ -155,3 +156,41 @@ def test_a_plot_of_a_table_it_cannot_read_names_the_function_that_makes_one(
         plot: Callable[..., Axes], computed_by: str) -> None:
     with pytest.raises(AnalyticsInputError, match=rf"pass the table of {computed_by}"):
         plot(pd.DataFrame({"x": [1]}), ax=Figure().add_subplot())
+
+
+HOSTILE = [r"Bad $\nosuchcommand{$ maths", r"$\frac{1}{0}$", "<b>1</b> \\ 2"]
+"""Names matplotlib would read as mathematics (the first fails to parse), and markup."""
+
+
+def drawn(text: Text) -> tuple[str, object]:
+    """What matplotlib draws of ``text``: the string, and whether as mathematics (or TeX)."""
+    shown: tuple[str, object] = text._preprocess_math(text.get_text())
+    return shown
+
+
+@pytest.mark.parametrize(("name", "make"), [
+    ("funnel", lambda given: funnel(**given)),
+    ("attempts", lambda given: attempts_to_contact(given["leads"], given["calls"])),
+    ("mix", lambda given: disposition_mix(given["calls"])),
+])
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_campaigns_name_is_drawn_as_written(name: str, make: Callable[..., pd.DataFrame],
+                                              hostile: str) -> None:
+    table = make(account())
+    table = table[table["campaign_id"] == "cmp_2"].copy()
+    table.attrs["campaign_names"] = {"cmp_2": hostile}
+    plot = {"funnel": plot_funnel, "attempts": plot_attempts, "mix": plot_disposition_mix}[name]
+    ax = plot(table, ax=Figure().add_subplot())
+    ax.figure.draw_without_rendering()  # a formula matplotlib cannot parse would raise here
+    shown, mathematics = drawn(ax.title)
+    assert f"campaign {hostile} (cmp_2)" in shown and mathematics is False
+
+
+def test_a_disposition_in_the_legend_is_drawn_as_written() -> None:
+    mix = disposition_mix(account()["calls"])
+    mix["disposition"] = mix["disposition"].astype(object).where(
+        mix["disposition"].astype(object) != "sale", HOSTILE[0])
+    ax = plot_disposition_mix(mix, ax=Figure().add_subplot())
+    ax.figure.draw_without_rendering()
+    shown = dict(drawn(text) for text in ax.get_legend().get_texts())
+    assert HOSTILE[0] in shown and not any(shown.values())

@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 
 from .._extras import needs
 from .._words import noun
-from ..frames._pages import campaign_names
+from ..frames._pages import NOT_MATH, campaign_names
 from ..frames._tabular import as_pandas
 from ._funnel import STAGES, funnel
 from ._inputs import AnalyticsInputError, prepared
@@ -274,7 +274,8 @@ class Explorer:
             return (f'<img src="data:image/svg+xml;base64,{data}" alt="{_ALT[name]}" '
                     f'style="width: 100%; max-width: {width:g}px; height: auto">')
 
-        return (f'<div class="dialkit-explorer"><p>{self.note.value}</p>{image("funnel")}'
+        return (f'<div class="dialkit-explorer {NOT_MATH}"><p>{self.note.value}</p>'
+                f'{image("funnel")}'
                 f'{self.table.value}{image("answer_rates")}'
                 f'<div>{image("disposition_mix")}{image("attempts")}</div></div>')
 
@@ -358,7 +359,8 @@ def _funnel_html(table: pd.DataFrame, names: Mapping[str, str]) -> str:
         f'<tr><th title="{html.escape(tip)}">{html.escape(label)}</th>'
         + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
         for label, tip, cells in rows)
-    return (f'<div style="overflow-x: auto">{_TABLE_STYLE}<table class="dialkit-funnel">'
+    return (f'<div class="{NOT_MATH}" style="overflow-x: auto">{_TABLE_STYLE}'
+            f'<table class="dialkit-funnel">'
             f"<thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 

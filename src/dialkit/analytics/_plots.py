@@ -5,6 +5,9 @@ Nothing here changes matplotlib's global state: no style, no rcParams, no
 figure is made with ``pyplot.subplots`` (as pandas' and seaborn's plots do), which is
 what makes it appear under the notebook cell; pass ``ax=`` from a
 ``matplotlib.figure.Figure`` to stay clear of pyplot altogether.
+
+A title names campaigns and a legend the account's dispositions: both are drawn as
+written (:func:`~dialkit.frames._pages.as_written`), never as mathematics.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
-from ..frames._pages import campaign_label
+from ..frames._pages import as_written, campaign_label
 from ._funnel import STAGES
 from ._inputs import prepared
 from ._local import WEEKDAYS
@@ -33,6 +36,11 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 
     made: Axes = plt.subplots(figsize=size, layout="constrained")[1]
     return made
+
+
+def _title(ax: Axes, title: str) -> None:
+    """Set ``ax``'s title, drawn as written: it may name a campaign."""
+    as_written([ax.set_title(title)])
 
 
 def _campaigns(frame: pd.DataFrame) -> str:
@@ -72,7 +80,7 @@ def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ax.text(count, row, "  " + _funnel_label(counts, row), va="center", fontsize=9)
     ax.set_xlim(0, max(int(counts.max()), 1) * 1.45)
     ax.set_xlabel("leads")
-    ax.set_title(f"Funnel: {_campaigns(table)}, {counts[0]:,} leads")
+    _title(ax, f"Funnel: {_campaigns(table)}, {counts[0]:,} leads")
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 
@@ -119,7 +127,7 @@ def plot_answer_heatmap(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks(range(7), list(WEEKDAYS))
     ax.set_xlabel("local hour at the recipient")
     ax.figure.colorbar(image, ax=ax, label="answer rate", fraction=0.03, pad=0.01)
-    ax.set_title(_heatmap_title(frame, known))
+    _title(ax, _heatmap_title(frame, known))
     return ax
 
 
@@ -179,10 +187,11 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.set_ylabel("share of calls")
     ax.set_xlabel(_period_axis(shares.index))
-    ax.set_title(f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
-                 f"{int(counts.to_numpy().sum()):,} calls")
+    _title(ax, f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
+               f"{int(counts.to_numpy().sum()):,} calls")
     if len(shares.columns):  # no calls (none of the direction chosen): no legend
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+        as_written(ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
+                             frameon=False).get_texts())
     return ax
 
 
@@ -246,8 +255,8 @@ def plot_attempts(attempts: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("leads")
     total = int(heights.sum()) + never
     share = f"{never / total:.1%}" if total else "none"
-    ax.set_title(f"Attempts to contact: {_campaigns(attempts)}, {total:,} dialled leads, "
-                 f"{share} never reached")
+    _title(ax, f"Attempts to contact: {_campaigns(attempts)}, {total:,} dialled leads, "
+               f"{share} never reached")
     ax.legend(frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     return ax

@@ -19,7 +19,7 @@ from typing import Protocol
 import pandas as pd
 
 from ..frames import excel_writer
-from ..frames._pages import TABLE_STYLE, campaign_label, html_table
+from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
 from ._checks import COLUMNS
 from ._population import rate_text
 from ._rules import BASES, RULE_IDS, Rules
@@ -166,7 +166,9 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
     findings, and the findings (the first ``shown`` of each rule, or all). Tables as
     :func:`~dialkit.frames._pages.html_table` draws them: missing values empty, rates as
     percentages, counts with separators, long ids cut with the whole in a tooltip, the
-    evidence wrapped; campaigns by name and id when ``names`` are given."""
+    evidence wrapped; campaigns by name and id when ``names`` are given. Every text is
+    escaped, and the page is :data:`~dialkit.frames._pages.NOT_MATH`: a policy's or a
+    campaign's name is shown as written in Jupyter too."""
     totals = report.totals
     parts = [f"<style>{TABLE_STYLE}</style>",
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
@@ -181,7 +183,7 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
             rows = of_basis[of_basis["rule"] == rule]
             if not rows.empty:
                 parts += _section(rows, rule, mask_pii=mask_pii, shown=shown, names=names)
-    return "<div>" + "".join(parts) + "</div>"
+    return f'<div class="{NOT_MATH}">' + "".join(parts) + "</div>"
 
 
 _HEADINGS = {"law": "Findings of law", "policy": "Findings of the account's policy"}

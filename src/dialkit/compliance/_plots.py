@@ -2,7 +2,8 @@
 findings by the jurisdiction whose rule decided them.
 
 Like the plots of :mod:`dialkit.analytics`, each takes what it draws and an
-optional ``ax``, returns the Axes, and changes no global state.
+optional ``ax``, returns the Axes, and changes no global state; a text that comes from
+outside (a policy's name) is drawn as written, never as mathematics.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..frames._pages import as_written
 from . import _jurisdictions as table
 
 if TYPE_CHECKING:
@@ -69,9 +71,10 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     ax.set_xlim(0, max(float(totals["findings"].max()), 1.0) * 1.6)
     ax.set_xlabel("findings")
     law, policy = (int(totals[basis].sum()) for basis in ("law", "policy"))
-    ax.set_title(f"Compliance audit: {law + policy:,} findings ({law:,} of law, {policy:,} of "
-                 f"policy), {int(totals['passed'].sum())} of {len(totals)} rules passed\n"
-                 + textwrap.fill(report.rules.name, 90), fontsize=10)
+    as_written([ax.set_title(
+        f"Compliance audit: {law + policy:,} findings ({law:,} of law, {policy:,} of policy), "
+        f"{int(totals['passed'].sum())} of {len(totals)} rules passed\n"
+        + textwrap.fill(report.rules.name, 90), fontsize=10)])
     if law or policy:
         ax.legend(loc="lower right", fontsize=8, title="decided by", title_fontsize=8)
     ax.spines[["top", "right"]].set_visible(False)

@@ -9,6 +9,10 @@ The compliance evidence page builds its tables with :func:`html_table`; the
 demo's notebook pages pass their outputs' tables through the same rules
 (:func:`cell_text`). Only the standard library and pandas: nothing to import
 until a page is drawn.
+
+Text from an account (a campaign's name) is shown as written, never read as markup
+or as mathematics: every table escapes it, a page's outputs are marked
+:data:`NOT_MATH` for MathJax, and a plot's labels are drawn :func:`as_written`.
 """
 
 from __future__ import annotations
@@ -16,8 +20,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from matplotlib.text import Text
 
 WIDEST = 60
 """A cell's text at most, in characters: a longer id is cut in the middle, a longer
@@ -38,6 +46,10 @@ TABLE_STYLE = (
     ".dialkit-scroll td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums}")
 """The rules :func:`html_table`'s classes need: a page adds them to its style. Ids and
 times stay on one line (a wide table scrolls); only prose wraps."""
+NOT_MATH = "tex2jax_ignore mathjax_ignore"
+"""The classes MathJax (in Jupyter and on an exported notebook's page) skips an element
+by: without them, a name such as ``$\\frac{1}{0}$`` in a table is typeset as a
+fraction. pandas marks its tables so when ``display.html.use_mathjax`` is off."""
 _NUMBER = re.compile(r"-?[\d,]*\.?\d+(e[-+]?\d+)?\s?%?", re.IGNORECASE)
 
 
@@ -107,11 +119,25 @@ def campaign_names(campaigns: pd.DataFrame | None) -> dict[str, str]:
     return dict(zip(known["id"].astype(str), known["name"].astype(str), strict=True))
 
 
+def as_written(texts: Iterable[Text]) -> None:
+    """Draw each of ``texts`` exactly as written (call it once per text): matplotlib reads
+    a text between two ``$`` as mathematics (``$\\frac{1}{0}$`` drawn as a fraction, a
+    formula it cannot parse fails the whole figure) and, under ``text.usetex``, hands it
+    to TeX; a label that holds a campaign's name or another text from an account must be
+    neither. Each ``$`` is escaped (``\\$``, which matplotlib draws as ``$``) rather than
+    math turned off, since a wrapped title measures its lines as mathematics regardless."""
+    for text in texts:
+        text.set_text(text.get_text().replace("$", r"\$"))
+        text.set_parse_math(True)  # the escape's meaning, whatever text.parse_math says
+        text.set_usetex(False)
+
+
 def html_table(frame: pd.DataFrame, *, index: bool = False,
                texts: Mapping[str, pd.Series] | None = None) -> str:
     """``frame`` as an HTML table in a box of its own that scrolls when too wide, every
     cell by :func:`shown` and :func:`cell_text`; ``texts`` gives a column's cells
-    already as text (a rate as a percentage), as they are."""
+    already as text (a rate as a percentage), as they are. Every name and cell is
+    escaped (a page that shows the table marks itself :data:`NOT_MATH`)."""
     table = frame.reset_index() if index else frame
     given = texts or {}
     columns = []
