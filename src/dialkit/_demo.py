@@ -29,6 +29,7 @@ from typing import Any, Literal, get_args
 from . import _packaged
 from ._demo_index import headlines, write_index
 from ._extras import needs
+from ._outputs_written import written
 from .client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from .frames._progress import PROGRESS_VARIABLE
 
@@ -188,7 +189,8 @@ def _run_one(path: Path, out: Path, env: dict[str, str], step: str, echo: Echo) 
     notebook, problem = execute(path, env)
     seconds = time.monotonic() - began
     html = out / f"{name}.html"
-    html.write_text(to_html(notebook, title_of(name)), encoding="utf-8")
+    with written(html, "--out") as partial:  # never through a link at its name
+        partial.write_text(to_html(notebook, title_of(name)), encoding="utf-8")
     files = tuple(sorted(p for p, stamp in _snapshot(out).items()
                          if before.get(p) != stamp and p != html))
     if problem is not None:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ._outputs_written import written
+
 if TYPE_CHECKING:  # types only: _demo imports this module to write its index
     from ._demo import DemoReport, NotebookRun
 
@@ -100,7 +102,8 @@ def write_index(report: DemoReport) -> Path:
     page = _PAGE.format(
         scale=escape(report.scale), note=escape(RATE_LIMIT_NOTE), sections=sections,
         made=made, version=escape(version("dialkit")), seconds=f"{report.seconds:.0f}")
-    report.index.write_text(page, encoding="utf-8")
+    with written(report.index, "--out") as partial:  # never through a link at its name
+        partial.write_text(page, encoding="utf-8")
     return report.index
 
 

@@ -336,7 +336,8 @@ def test_an_output_that_cannot_be_written_fails_before_the_file_is_read(
                                       "--out", str(tmp_path / "no such folder" / "out.csv")])
     assert result.exit_code == 2
     assert result.output == (f"error: {tmp_path / 'no such folder' / 'out.csv'}: "
-                             "No such file or directory\n")
+                             "no such file or directory, so it was not written: create its "
+                             "folder first, or name one that exists\n")
 
 
 BAD = {

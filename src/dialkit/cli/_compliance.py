@@ -5,7 +5,8 @@ account has scheduled, judged before they happen; and when numbers may be called
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
@@ -14,6 +15,7 @@ import pandas as pd
 import typer
 
 from dialkit._moments import duration, utc_moment
+from dialkit._outputs_written import refuse_overlaps, written
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
@@ -101,6 +103,11 @@ def audit_command(
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
     if fail_on not in (None, "law", "any"):
         _fail(f"--fail-on {fail_on!r}: pass law or any")
+    with _output_errors():  # before anything is read: no output may replace an input
+        refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
+            f"what {flag} reads": path for flag, path in (
+                ("--calls", calls), ("--leads", leads), ("--dnc", dnc),
+                ("--verified-caller-ids", verified_caller_ids))})
     options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries,
                                "policy": _policy(policy, policy_window, policy_cap)}
     if verified_caller_ids is not None:
@@ -109,12 +116,13 @@ def audit_command(
               "since": None if since is None else _option(utc_moment, since, "since"),
               "until": None if until is None else _option(utc_moment, until, "until")}
     report, about = _audited(calls, leads, dnc, sandbox, options, period)
-    if out is not None:
-        report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
-    if workbook is not None:
-        report.to_excel(workbook, mask_pii=mask_pii, about=about)
-    if html is not None:
-        report.to_html(html, mask_pii=mask_pii, about=about)
+    with _output_errors():
+        if out is not None:
+            report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
+        if workbook is not None:
+            report.to_excel(workbook, mask_pii=mask_pii, about=about)
+        if html is not None:
+            report.to_html(html, mask_pii=mask_pii, about=about)
     if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
         typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
     law, found = report.by_basis["law"], len(report.findings)
@@ -223,6 +231,19 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+@contextmanager
+def _output_errors() -> Iterator[None]:
+    """An output refused (it would replace an input) or that could not be written (a
+    full disk) ends the command with ``error: ...`` naming it, exit status 2; nothing of
+    it is left (:func:`dialkit._outputs_written.written`)."""
+    try:
+        yield
+    except ValueError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}")
+
+
 Preset = Annotated[str, typer.Option(metavar="PRESET", help=(
     "The law: us, uk, ca or us-federal, as for audit."))]
 Policy = Annotated[str | None, typer.Option(metavar="POLICY", help=(
@@ -254,7 +275,8 @@ def upcoming_command(
     except (ApiError, ValueError) as error:
         _fail(str(error))
     if out is not None:
-        found.to_csv(out, index=False)
+        with _output_errors(), written(out, "--out") as partial:
+            found.to_csv(partial, index=False)
     if printed(found, as_json=as_json, as_csv=as_csv):
         return
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dialkit._file_limits import SHELL_WAYS_OUT
+from dialkit._outputs_written import refuse_overlaps
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
@@ -47,7 +47,7 @@ Maps = Annotated[list[str] | None, typer.Option("--map", metavar="FIELD=COLUMN",
 Blocked = Annotated[str, typer.Option(metavar="CODES", help=(
     "Countries the account blocks, codes or names, comma-separated: KP,IR."))]
 Sheet = Annotated[str | None, typer.Option(metavar="SHEET", help=(
-    "The workbook's sheet, by name or 0-based number; default the first."))]
+    "The workbook's sheet, by name or 0-based number; default the first visible."))]
 Encoding = Annotated[str | None, typer.Option(metavar="ENCODING", help=(
     "The text encoding; default detected."))]
 Out = Annotated[Path | None, typer.Option(metavar="OUT", help=(
@@ -152,6 +152,7 @@ def import_command(
         options.update(_custom_names(extension_field, alt_phone_field))
         if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
             raise ValueError(f"--out {out}: name a .csv or .parquet file for the outcomes")
+        refuse_overlaps({"out": out}, {"the lead file being imported": source})
         with Client() as client:
             try:
                 report = import_leads(client, source, campaign, journal=journal, **options)
@@ -176,7 +177,7 @@ def import_command(
 def _write_report(report: ImportReport, out: Path, *, escape_formulas: bool) -> None:
     """Every row's outcome to ``out``: CSV, or the report's Parquet file as it is."""
     if out.suffix.lower() == ".parquet":
-        shutil.copyfile(report.path, out)
+        report.to_parquet(out)
     else:
         report.to_csv(out, escape_formulas=escape_formulas)
 

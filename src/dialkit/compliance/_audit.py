@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._outputs_written import written
 from .._places._kept import hash_taken
 from .._places._zones import Rows
 from ..frames import utc_times, write_csv
@@ -142,7 +142,8 @@ class AuditReport:
         text = ("<!doctype html><meta charset='utf-8'><title>Compliance audit</title>"
                 f"<style>{PAGE_STYLE}</style>{body}")
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            with written(path, "path") as partial:
+                partial.write_text(text, encoding="utf-8")
         return text
 
     @property

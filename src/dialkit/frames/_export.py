@@ -18,15 +18,16 @@ in place of one. The export is written to a temporary folder beside ``path`` and
 renamed into place: a crash leaves the previous export or none, never a half one
 (the readers would take a half one for the whole). The temporary folder's name holds
 the writing process's id, so that the next export to the same path removes what a
-killed one left (its process gone) and never a running one's. Folders are ``0700`` and files
-``0600``, as in the cache: frames hold personal data.
+killed one left (its process gone) and never a running one's; its files are named
+``….parquet.unfinished`` until the export is complete, so that a glob over the
+folder's parent (DuckDB's or Polars' ``**/*.parquet``, which skip no hidden folder)
+never finds a killed export's parts (:mod:`dialkit._outputs_written`). Folders are
+``0700`` and files ``0600``, as in the cache: frames hold personal data.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +38,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from .._leftovers import sweep, tagged
+from .._leftovers import sweep
+from .._outputs_written import UNFINISHED, written
 from ._cache import Cache, CacheMissError, read_json, write_json
 from ._schemas import SCHEMAS
 
@@ -113,26 +115,15 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     frames = _frames(client_or_cache)
     keys = {"calls": ("month" if partition_by == "month" else "day", _period(partition_by)),
             "leads": ("campaign", _campaign)}
-    sweep(target.parent, f".{target.name}.")
-    temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=_prefix(target)))
-    try:
-        written = {name: _write(temporary / name, frame, *keys[name])
-                   for name, frame in frames.items()}
+    sweep(target.parent, f".{target.name}.")  # those of exports before issue 46 too
+    with written(target, "path", folder=True, mode=0o700) as temporary:
+        done = {name: _write(temporary / name, frame, *keys[name])
+                for name, frame in frames.items()}
         write_json(temporary / MARKER, {
             "kind": KIND, "format": FORMAT_VERSION, "partition_by": partition_by,
-            "written_at": datetime.now(UTC).isoformat(), "frames": written})
+            "written_at": datetime.now(UTC).isoformat(), "frames": done})
         _private(temporary)
-        _swap(temporary, target)
-    finally:
-        shutil.rmtree(temporary, ignore_errors=True)
     return target
-
-
-def _prefix(target: Path) -> str:
-    """The start of the name of this process's temporary folder of an export to
-    ``target``, beside it: an export killed before it renamed its dataset into place
-    leaves the folder, which the next export to ``target`` removes."""
-    return tagged(f".{target.name}.")
 
 
 def _check_target(target: Path) -> None:
@@ -187,7 +178,7 @@ def _write(folder: Path, frame: pd.DataFrame, key: str,
     ds.write_dataset(table, folder, format="parquet", partitioning=ds.partitioning(
         pa.schema([(key, pa.string())]), flavor="hive"), preserve_order=True,
         max_rows_per_file=MAX_ROWS_PER_FILE, max_rows_per_group=ROWS_PER_GROUP,
-        existing_data_behavior="error", basename_template="part-{i}.parquet")
+        existing_data_behavior="error", basename_template=f"part-{{i}}.parquet{UNFINISHED}")
     return {"rows": len(frame), "partitions": len(pc.unique(parts)),
             "partitioned_by": key}
 
@@ -201,15 +192,3 @@ def _private(folder: Path) -> None:
         for name in files:
             (Path(root) / name).chmod(_FILE_MODE)
 
-
-def _swap(new: Path, target: Path) -> None:
-    """Put the finished export ``new`` at ``target``; an earlier one there goes after."""
-    if target.is_dir() and not any(target.iterdir()):
-        target.rmdir()
-    if not target.exists():
-        os.replace(new, target)
-        return
-    old = Path(tempfile.mkdtemp(dir=target.parent, prefix=_prefix(target)))
-    os.replace(target, old / "export")
-    os.replace(new, target)
-    shutil.rmtree(old, ignore_errors=True)

@@ -19,14 +19,19 @@ number. A number written otherwise (``+1 415 555 0123``) or masked
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import zipfile
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from .._outputs_written import written
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
 """The first characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
@@ -45,8 +50,13 @@ _FIRST_BYTES = np.array([bool(_START.match(chr(byte))) for byte in range(256)])
 """Which bytes :data:`FORMULA_START` matches (each of its characters is ASCII)."""
 
 
-def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
-    """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell.
+@contextlib.contextmanager
+def excel_writer(path: str | os.PathLike[str], *, option: str = "path",
+                 inputs: Mapping[str, Any] | None = None) -> Iterator[pd.ExcelWriter]:
+    """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell, into a
+    hidden file renamed to ``path`` when the block ends (never through a link at
+    ``path``, never half a workbook; :func:`dialkit._outputs_written.written`, which
+    ``option`` and ``inputs`` are for).
 
     Examples:
         >>> import pandas as pd
@@ -56,12 +66,47 @@ def excel_writer(path: str | os.PathLike[str]) -> pd.ExcelWriter:
         >>> pd.read_excel("out.xlsx", engine="calamine")["note"].tolist()  # text, not a formula
         ['=1+1']
     """
-    return pd.ExcelWriter(path, engine="xlsxwriter",
-                          engine_kwargs={"options": dict(EXCEL_OPTIONS)})
+    with written(path, option, inputs=inputs) as partial, xlsx_errors(), pd.ExcelWriter(
+            partial, engine="xlsxwriter", engine_kwargs={"options": dict(EXCEL_OPTIONS)}) as book:
+        yield book
+
+
+@contextlib.contextmanager
+def xlsx_errors() -> Iterator[None]:
+    """xlsxwriter's ``FileCreateError`` (a full disk, a file-size limit when it writes
+    the workbook) raised as the ``OSError`` it wraps, so that the output's write names
+    it as any other."""
+    from xlsxwriter.exceptions import FileCreateError  # type: ignore[import-untyped]
+
+    try:
+        yield
+    except FileCreateError as error:
+        cause = error.args[0] if error.args else None
+        if not isinstance(cause, OSError):
+            raise
+        _close_zip_left_open(cause)
+        raise cause from None
+
+
+def _close_zip_left_open(error: OSError) -> None:
+    """Close the ``ZipFile`` xlsxwriter leaves open when writing a workbook fails (its
+    own complaint on closing ignored): collected later, it prints "Exception ignored"
+    and a traceback into a notebook's output, long after the error was told."""
+    trace = error.__traceback__
+    while trace is not None:
+        for value in list(trace.tb_frame.f_locals.values()):
+            if isinstance(value, zipfile.ZipFile):
+                written = value.fp  # close() lets go of it before it closes it, and fails
+                with contextlib.suppress(Exception):
+                    value.close()
+                if written is not None:
+                    written.close()
+        trace = trace.tb_next
 
 
 def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str] | None = None, *,
-              escape_formulas: bool = True) -> str | None:
+              escape_formulas: bool = True, option: str = "path",
+              inputs: Mapping[str, Any] | None = None) -> str | None:
     """Write ``frame`` as CSV (UTF-8, no index) to ``path``, or return the text.
 
     With ``escape_formulas`` (the default) the text cells and column names go through
@@ -72,13 +117,21 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str] | None = None, *
     is quoted (pandas quotes only the characters of its line ending, and a bare CR
     would start a new row, and a new first cell, in a spreadsheet).
 
+    The file is written under a hidden name and renamed to ``path`` when complete
+    (:func:`dialkit._outputs_written.written`: ``option`` names ``path`` in its
+    messages, and ``inputs`` are refused as ``path``).
+
     Examples:
         >>> write_csv(pd.DataFrame({"name": ["=1+1"]}))
         "name\\r\\n'=1+1\\r\\n"
     """
     shown = formulas_escaped(frame) if escape_formulas else frame
-    text: str | None = shown.to_csv(path, index=False, lineterminator="\r\n")
-    return text
+    if path is None:
+        text: str = shown.to_csv(index=False, lineterminator="\r\n")
+        return text
+    with written(path, option, inputs=inputs) as partial:
+        shown.to_csv(partial, index=False, lineterminator="\r\n")
+    return None
 
 
 def formulas_escaped(frame: pd.DataFrame) -> pd.DataFrame:

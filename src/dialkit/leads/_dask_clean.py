@@ -40,17 +40,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._outputs_written import refuse_overlaps
 from .._partitions import is_dataset
 from .._partitions_dask import dask, dd, delayed, meta_of
 from .._places._blocked import blocked_regions
 from ._chunked import Counted, finished_chunk, judged_chunk
 from ._clean import country_column_of, field_name, region_code, skipped_checks
 from ._custom import CustomFields, phone_columns
-from ._dask_result import CleanedDataset, output_folder, replaced
+from ._dask_result import CleanedDataset, output_folder, part_name, replaced
 from ._hints import hint_regions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
-from ._sinks import refuse_source
 from ._spill import PAIR, firsts, looked_up, shared, walked
 
 PART_BITS = 32
@@ -95,8 +95,7 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
         raise ValueError("progress= counts a file's chunks; a Dask clean's progress is "
                          "in Dask's dashboard (Client.dashboard_link): pass no progress=")
     folders = [output_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
-    for name, folder in zip(("out", "rejects"), folders, strict=True):
-        refuse_source(name, folder, source)
+    refuse_overlaps({"out": folders[0], "rejects": folders[1]}, {"what is being cleaned": source})
     blocked = frozenset(blocked_regions(blocked_countries))
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
@@ -105,7 +104,8 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
                  CustomFields.of(file, field_name("extension_field", extension_field),
                                  field_name("alt_phone_field", alt_phone_field)))
     frame, total = _graph(job, data)
-    with replaced(folders[0]) as partial_out, replaced(folders[1]) as partial_rejects:
+    with replaced(folders[0], "out") as partial_out, \
+            replaced(folders[1], "rejects") as partial_rejects:
         writes = [_to_parquet(rows, path) for rows, path in (
             (frame, partial_out), (frame[frame["status"] != "accepted"], partial_rejects))
             if path is not None]
@@ -240,4 +240,5 @@ def _finished(spilled: pd.DataFrame, pairs: np.ndarray, offsets: list[int],
 def _to_parquet(frame: Any, folder: Path) -> Any:
     """The ``dask.delayed`` writing of ``frame``'s partitions into ``folder``, a file each
     (delayed, as the counts are: computed with them, their tasks run once)."""
-    return frame.to_parquet(str(folder), write_index=False, compute=False).to_delayed()
+    return frame.to_parquet(str(folder), write_index=False, compute=False,
+                            name_function=part_name).to_delayed()

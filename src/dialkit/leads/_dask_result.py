@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._leftovers import partial_beside
+from .._outputs_written import UNFINISHED, written
 from ._chunked import CleanedFile
 from ._result import CleanResult
 
@@ -55,8 +54,14 @@ class CleanedDataset(CleanedFile):
     def to_parquet(self, folder: str | os.PathLike[str]) -> None:
         """Write the cleaned partitions to ``folder`` from the workers, a file each (the
         clean's partitions run again: pass ``out=`` to :func:`clean` to write as it counts)."""
-        with replaced(output_folder("folder", folder)) as partial:
-            self.frame.to_parquet(str(partial), write_index=False)
+        with replaced(output_folder("folder", folder), "folder") as partial:
+            self.frame.to_parquet(str(partial), write_index=False, name_function=part_name)
+
+
+def part_name(number: int) -> str:
+    """The file a partition is written to, named unfinished until the folder is complete
+    (a glob over the folder's parent finds no half of it)."""
+    return f"part.{number}.parquet{UNFINISHED}"
 
 
 def output_folder(option: str, path: Any) -> Path | None:
@@ -78,20 +83,13 @@ def output_folder(option: str, path: Any) -> Path | None:
 
 
 @contextlib.contextmanager
-def replaced(folder: Path | None) -> Iterator[Path | None]:
+def replaced(folder: Path | None, option: str) -> Iterator[Path | None]:
     """A hidden folder beside ``folder`` to write into, put in its place once complete
-    (an earlier one replaced); removed, and ``folder`` left as it was, if the clean
-    stops."""
+    (an earlier one replaced) and marked as a clean's; removed, and ``folder`` left as it
+    was, if the clean stops (:func:`written`)."""
     if folder is None:
         yield None
         return
-    partial = partial_beside(folder)
-    try:
+    with written(folder, option, folder=True) as partial:
         yield partial
-        partial.mkdir(exist_ok=True)
         (partial / MARK).touch()
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(partial, folder)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)

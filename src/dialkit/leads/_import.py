@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import html
 import os
+import shutil
 from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._outputs_written import written
 from .._places._blocked import blocked_regions
 from .._words import counted
 from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
@@ -172,12 +174,25 @@ class ImportReport:
 
     def to_csv(self, path: str | os.PathLike[str], *, escape_formulas: bool = True) -> None:
         """Write every row's outcome as CSV, a part at a time (formula-like cells made
-        text unless ``escape_formulas=False``, as :meth:`CleanResult.to_csv`)."""
-        with open(path, "wb") as out:
+        text unless ``escape_formulas=False``, as :meth:`CleanResult.to_csv`), under a
+        hidden name renamed to ``path`` when complete: a failed write (a full disk)
+        leaves nothing that looks whole, and a link at ``path`` is replaced, never
+        written through."""
+        with self._written(path) as partial, open(partial, "wb") as out:
             sink = CsvSink(out, escape_formulas=escape_formulas)
             for part in cleaned_parts(self.path, rows=PLAN_ROWS):
                 sink.write(part)
             sink.close()
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Copy the report's Parquet file (:attr:`path`) to ``path``, as :meth:`to_csv`
+        writes: whole or not at all, never through a link."""
+        with self._written(path) as partial:
+            shutil.copyfile(self.path, partial)
+
+    def _written(self, path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[Path]:
+        """A safe write of ``path``, which must not be the report's own file."""
+        return written(path, "path", inputs={"the report's own file": self.path})
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name} {count:,}" for name, count in self.counts.items())
@@ -312,16 +327,15 @@ def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) ->
 @contextlib.contextmanager
 def _parquet(path: Path) -> Iterator[FrameSink]:
     """A Parquet file of the journal's folder written a part at a time under a hidden
-    name, and made ``path``, owner-only, once complete: a kill leaves the hidden file,
-    which :meth:`Journal.open` removes, never a part of a plan or report as if whole."""
-    partial = path.with_name(f".{path.name}.partial")
-    sink = FrameSink(partial)
-    try:
-        yield sink
-    finally:
-        sink.close()
-    os.chmod(partial, 0o600)
-    os.replace(partial, path)
+    name, and made ``path``, owner-only, once complete (:func:`written`): a kill leaves
+    the hidden file, which :meth:`Journal.open` removes, never a part of a plan or
+    report as if whole."""
+    with written(path, path.name, mode=0o600) as partial:
+        sink = FrameSink(partial)
+        try:
+            yield sink
+        finally:
+            sink.close()
 
 
 class _Run:

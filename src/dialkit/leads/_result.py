@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._outputs_written import written
 from .._words import counted
 from ..contract import LeadInput
 from ..frames import excel_writer
@@ -172,14 +173,15 @@ class CleanResult:
         values as they are, for programs.
 
         Written by pyarrow's CSV writer, ten times pandas' speed on a large file
-        (:class:`CsvSink`).
+        (:class:`CsvSink`), under a hidden name renamed to ``path`` when complete: a link
+        at ``path`` is replaced, never written through, and a failed write leaves nothing.
         """
         frame = self._rows(rows)
         if path is None:
             text = io.BytesIO()
             write_csv(frame, text, escape_formulas=escape_formulas)
             return text.getvalue().decode()
-        with open(path, "wb") as out:
+        with written(path, "path") as partial, open(partial, "wb") as out:
             if bom if bom is not None else had_bom(self.file.encoding):
                 out.write(codecs.BOM_UTF8)
             write_csv(frame, out, escape_formulas=escape_formulas)

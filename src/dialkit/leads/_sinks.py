@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
@@ -19,7 +18,7 @@ import pyarrow.csv as pacsv
 
 from .._threads import in_background
 from ..frames import formulas_escaped
-from ..frames._outputs import EXCEL_OPTIONS
+from ..frames._outputs import EXCEL_OPTIONS, xlsx_errors
 
 CSV_BATCH_ROWS = 1 << 16
 """Rows of the cleaned CSV pyarrow's writer turns into text at a time (a few MiB): its
@@ -156,12 +155,6 @@ class XlsxSink:
         self.rows[sheet] = start + len(frame)
 
     def close(self) -> None:
-        self.book.close()
+        with xlsx_errors():  # a full disk named as any other failed write
+            self.book.close()
 
-
-def refuse_source(option: str, path: Path | None, source: Any) -> None:
-    """Refuse an output that is the source being cleaned (a file, or a dataset's folder)."""
-    if path is not None and isinstance(source, str | os.PathLike) \
-            and path.resolve() == Path(source).resolve():
-        raise ValueError(f"{option}={str(path)!r} is what is being cleaned, which it "
-                         "would replace: name another path")

@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._leftovers import partial_beside, sweep, tagged
+from .._leftovers import sweep, tagged
+from .._outputs_written import refuse_overlaps, written
 from .._partitions import on_dask
 from .._places._blocked import blocked_regions
 from .._threads import in_background
@@ -53,7 +54,7 @@ from ._result import (
     CleanResult,
     had_bom,
 )
-from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink, refuse_source
+from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import Keys, Owners, spill_folder
 
 if TYPE_CHECKING:
@@ -246,16 +247,16 @@ def _streamed(source: Any, mapping: Any, encoding: str | None, *,
 
 
 def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
-    """The output paths, each checked for a kind this can write, and for not being the
-    lead file itself (which the output would replace once the clean was done)."""
+    """The output paths, each checked for a kind this can write, for not being the
+    lead file itself (which the output would replace once the clean was done), and for
+    not being one file (the rejects would replace the rows)."""
     out = None if out is None else Path(out)
     rejects = None if rejects is None else Path(rejects)
     if out is not None and out.suffix.lower() not in OUTPUTS:
         raise ValueError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
     if rejects is not None and rejects.suffix.lower() != ".csv":
         raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
-    refuse_source("out", out, source)
-    refuse_source("rejects", rejects, source)
+    refuse_overlaps({"out": out, "rejects": rejects}, {"what is being cleaned": source})
     return out, rejects
 
 
@@ -265,29 +266,12 @@ def _kind(outputs: tuple[Path | None, Path | None]) -> str:
 
 @contextlib.contextmanager
 def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | None]]:
-    """Temporary files beside each output (made at once: an output that cannot be written
+    """Hidden files beside each output (made at once: an output that cannot be written
     fails before the file is read), renamed to it once every row is written; removed,
-    and the outputs left as they were, if the clean stops."""
-    partial: list[Path | None] = []
-    try:
-        for path in outputs:
-            if path is None:
-                partial.append(None)
-                continue
-            name = partial_beside(path)
-            try:
-                name.open("xb").close()  # the user's umask, as a file written in place has
-            except OSError as error:  # named as the output, not as its temporary file
-                raise type(error)(error.errno, error.strerror, str(path)) from None
-            partial.append(name)
-        yield partial
-        for written, path in zip(partial, outputs, strict=True):
-            if written is not None and path is not None:
-                os.replace(written, path)
-    finally:
-        for written in partial:
-            if written is not None:
-                written.unlink(missing_ok=True)
+    and the outputs left as they were, if the clean stops (:func:`written`)."""
+    with contextlib.ExitStack() as stack:
+        yield [None if path is None else stack.enter_context(written(path, option))
+               for option, path in zip(("out", "rejects"), outputs, strict=True)]
 
 
 class _Sinks:
