@@ -130,8 +130,14 @@ def server_config(app: Any, *, limits: ServerLimits | None = None,
 
 
 def guarded(protocol: type[asyncio.Protocol], limits: ServerLimits) -> type[asyncio.Protocol]:
-    """``protocol`` (one of uvicorn's HTTP protocols) held to ``limits``."""
-    return type(f"Guarded{protocol.__name__}", (RequestDeadline, protocol), {"limits": limits})
+    """``protocol`` (one of uvicorn's HTTP protocols) held to ``limits``; the protocol it
+    hands a connection over to (``h11_protocol``, as the emulator's httptools protocol
+    does for a method httptools does not know) is held to them too."""
+    attributes: dict[str, Any] = {"limits": limits}
+    handed_to = getattr(protocol, "h11_protocol", None)
+    if isinstance(handed_to, type) and issubclass(handed_to, asyncio.Protocol):
+        attributes["h11_protocol"] = guarded(handed_to, limits)
+    return type(f"Guarded{protocol.__name__}", (RequestDeadline, protocol), attributes)
 
 
 class RequestDeadline(_Protocol):
@@ -140,67 +146,70 @@ class RequestDeadline(_Protocol):
     within ``limits.max_head_bytes``, and a connection over ``limits.max_connections``
     is refused. It reads only what both of uvicorn's protocols share: ``cycle``, the
     request being served, made when a head is complete, its ``more_body`` cleared when
-    the body is."""
+    the body is. Its own names start with ``_deadline``: the protocols it wraps (the
+    emulator's among them) keep attributes of their own."""
 
     limits: ClassVar[ServerLimits] = ServerLimits()
-    _clock: asyncio.TimerHandle | None = None
-    _waiting: object = None
+    _deadline: asyncio.TimerHandle | None = None
+    _deadline_waits_on: object = None
     """The request in place when the clock started: a new one means a head arrived."""
-    _head_bytes = 0
+    _deadline_head_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.limits.max_connections:
-            self._refuse(503)
+            self._deadline_refuse(503)
         else:
-            self._start_clock()
+            self._deadline_start()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        self._received(len(data))
+        self._deadline_note(len(data))
 
     def on_response_complete(self) -> None:
         if not self.transport.is_closing():
-            self._start_clock()  # before a pipelined request is taken up
+            self._deadline_start()  # before a pipelined request is taken up
         super().on_response_complete()
-        self._received(0)
+        self._deadline_note(0)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_clock()
+        self._deadline_stop()
         super().connection_lost(exc)
 
-    def _start_clock(self) -> None:
-        self._stop_clock()
-        self._waiting, self._head_bytes = self.cycle, 0
-        self._clock = self.loop.call_later(self.limits.request_timeout, self._expired)
+    def _deadline_start(self) -> None:
+        self._deadline_stop()
+        self._deadline_waits_on, self._deadline_head_bytes = self.cycle, 0
+        self._deadline = self.loop.call_later(self.limits.request_timeout, self._deadline_passed)
 
-    def _stop_clock(self) -> None:
-        if self._clock is not None:
-            self._clock.cancel()
-            self._clock = None
+    def _deadline_stop(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
-    def _received(self, size: int) -> None:
+    def _deadline_note(self, size: int) -> None:
         """Stop the clock once a request is whole; refuse a head that grew too long."""
-        if self._clock is None:
+        if self._deadline is None:
             return
-        if self.cycle is not self._waiting:
+        if self.cycle is not self._deadline_waits_on:
             if not self.cycle.more_body:
-                self._stop_clock()
+                self._deadline_stop()
             return
-        self._head_bytes += size
-        if self._head_bytes > self.limits.max_head_bytes:
-            self._refuse(431)
+        self._deadline_head_bytes += size
+        if self._deadline_head_bytes > self.limits.max_head_bytes:
+            self._deadline_refuse(431)
 
-    def _expired(self) -> None:
-        self._clock = None
-        if self.cycle is self._waiting:
-            self._refuse(408)
-        else:  # the head came, the body did not: the application is reading it
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.transport.get_protocol() is not self:
+            return  # handed over (an upgrade): the connection is another protocol's now
+        if self.cycle is self._deadline_waits_on and self._deadline_head_bytes:
+            self._deadline_refuse(408)
+        else:  # idle (closed without a word, as keep-alive does), or the body is late
             self.transport.close()
 
-    def _refuse(self, status: int) -> None:
+    def _deadline_refuse(self, status: int) -> None:
         """Answer ``status`` (no request is being answered) and close the connection."""
-        self._stop_clock()
+        self._deadline_stop()
         if self.transport.is_closing():
             return
         self.transport.write(f"HTTP/1.1 {status} {_REASONS[status]}\r\ncontent-length: 0\r\n"
