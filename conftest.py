@@ -58,6 +58,8 @@ SLOW = [
     "tests/leads/test_import.py::test_an_import_killed_half_way_resumes_and_imports_each_row_once",
     "tests/leads/test_import_journal.py::"
     "test_a_batch_killed_with_its_in_process_emulator_is_imported_once_on_the_second_rerun",
+    "tests/leads/test_import_journal.py::"
+    "test_a_journal_line_past_a_file_size_limit_stops_the_import_naming_why_and_it_resumes",
     "tests/frames/test_cache.py::test_processes_loading_one_frame_at_once_get_the_same_frame",
     "tests/frames/test_refresh.py::test_an_incremental_refresh_fetches_only_the_new_pages",
     "tests/frames/test_refresh.py::"

@@ -9,6 +9,7 @@ campaign and sending the rest under a new key.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -368,3 +369,104 @@ def test_the_cli_refuses_a_broken_journal_with_its_message_and_prints_the_notes(
     again = runner.invoke(app, arguments)
     assert again.exit_code == 0, again.output
     assert "note: 20 rows were already leads of the campaign" in again.output
+
+
+FILE_LIMITED = textwrap.dedent("""
+    import resource, signal, sys
+    from dialkit.cli import app
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails: EFBIG
+    limit = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    app(sys.argv[2:], prog_name="dialkit")
+""")
+
+
+def sizes(journals: Path) -> dict[str, int]:
+    return {path.name: path.stat().st_size for path in folder_of(journals).iterdir()}
+
+
+def test_a_journal_line_past_a_file_size_limit_stops_the_import_naming_why_and_it_resumes(
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real short write: the file-size limit (``ulimit -f``) falls inside a journal line,
+    which the kernel writes in part, then refuses (EFBIG). Before, the torn part stayed;
+    the message named neither the journal nor the cause."""
+    path = tmp_path / "leads.csv"
+    pd.DataFrame({"Phone": numbers(3000, 5000)}).to_csv(path, index=False)
+    draft = next(c.id for c in client.campaigns.list(status="draft"))
+    import_leads(client, path, draft, journal=tmp_path / "measure", progress=False)
+    whole = sizes(tmp_path / "measure")  # the same import's files, written whole
+    largest_other = max(whole["plan.parquet"], whole["report.parquet"])
+    assert whole["journal.jsonl"] > largest_other + 20_000
+    limit = (largest_other + whole["journal.jsonl"]) // 2  # only the journal passes it
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    campaign, journals = paused(client), tmp_path / "journals"
+    stopped = subprocess.run(
+        [sys.executable, "-c", FILE_LIMITED, str(limit), "leads", "import", str(path),
+         "--campaign", campaign, "--journal", str(journals)],
+        capture_output=True, text=True, timeout=120, check=False)
+    folder = folder_of(journals)
+    assert stopped.returncode == 1, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert (f"failed (the import journal in {folder} could not be written: the journal "
+            "reached the largest file this process may write (a file-size limit, ulimit -f"
+            in stopped.stderr), stopped.stderr
+    raw = (folder / "journal.jsonl").read_bytes()
+    assert raw.endswith(b"\n") and len(raw) <= limit  # cut back to its last whole line
+    done = sum(line["event"] == "done" for line in lines_of(journals))
+    assert 1 <= done < 15
+    again = import_leads(client, path, campaign, journal=journals, progress=False)
+    assert again.resumed == done and again.counts["imported"] == 3000
+    assert len(campaign_leads(client, campaign)) == 3000
+
+
+def _journal_writes(monkeypatch: pytest.MonkeyPatch, fault: Any) -> None:
+    """``os.write`` of a journal line larger than a "sent" line (a "done" line) goes
+    through ``fault(descriptor, data, write)`` once; every other write as it is."""
+    write, armed = os.write, [True]
+
+    def faulty(descriptor: int, data: Any) -> int:
+        if armed[0] and len(data) > 1000 and os.readlink(
+                f"/proc/self/fd/{descriptor}").endswith("journal.jsonl"):
+            armed[0] = False
+            return int(fault(descriptor, bytes(data), write))
+        return write(descriptor, data)
+
+    monkeypatch.setattr(os, "write", faulty)
+
+
+def test_a_journal_line_written_in_part_is_written_whole(
+        client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.write`` may write less than it was given (a disk filling up, then freed):
+    the rest is written, not left torn under the next line, where the next run found
+    "line 3 is broken" and told to delete the folder of an import half sent."""
+    _journal_writes(monkeypatch, lambda fd, data, write: write(fd, data[:len(data) // 2]))
+    campaign, frame = paused(client), pd.DataFrame({"phone": numbers(400, 7000)})
+    import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    assert [line["event"] for line in lines_of(tmp_path)] == [
+        "plan", "sent", "done", "sent", "done"]
+    again = import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    assert again.resumed == 2 and again.counts["imported"] == 400
+
+
+def test_a_full_disk_stops_the_import_naming_the_journals_disk_and_it_resumes(
+        client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(fd: int, data: bytes, write: Any) -> int:
+        write(fd, data[:100])  # what fitted; then the disk is full
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    _journal_writes(monkeypatch, full)
+    campaign, frame = paused(client), pd.DataFrame({"phone": numbers(400, 8000)})
+    with pytest.raises(ImportStoppedError) as caught:
+        import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    folder = folder_of(tmp_path)
+    assert isinstance(caught.value.cause, OSError)
+    assert caught.value.cause.errno == errno.ENOSPC
+    assert (f"batch 1 of 2 failed (the import journal in {folder} could not be written: no "
+            f"space left on the device holding {folder}") in str(caught.value)
+    assert "cannot be trusted" not in str(caught.value)
+    assert [line["event"] for line in lines_of(tmp_path)] == ["plan", "sent"]
+    again = import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    assert again.counts["imported"] == 400  # batch 1 again under its key: its stored answer
+    assert len(campaign_leads(client, campaign)) == 400

@@ -36,6 +36,7 @@ would send the same batches side by side.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 from collections.abc import Iterator, Mapping
@@ -79,6 +80,14 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
+_CAUSES = {
+    errno.ENOSPC: "no space left on the device holding {folder} (free some space there)",
+    errno.EDQUOT: "the disk quota is used up on the device holding {folder} (free some "
+                  "space within it)",
+    errno.EFBIG: "the journal reached the largest file this process may write (a "
+                 "file-size limit, ulimit -f: raise it)",
+}
+"""A failed journal write's cause in words, by ``errno``; another's is the system's."""
 _BLOCK = 1 << 20
 
 
@@ -94,6 +103,30 @@ class ImportJournalError(ValueError):
     def __init__(self, folder: Path, why: str) -> None:
         super().__init__(f"The import journal in {folder} cannot be trusted: {why}. {RECOVER}")
         self.folder = folder
+
+
+class JournalWriteError(OSError):
+    """A journal line could not be written whole: the disk holding the journal is full,
+    a quota or a file-size limit is reached, or the disk failed. The journal was cut
+    back to its last whole line, so it is sound: once the cause is mended, the same
+    import resumes where it stopped and sends no finished batch again. An ``OSError``
+    with the cause's ``errno``; ``filename`` is the journal's file.
+
+    Attributes:
+        folder: The journal's folder.
+    """
+
+    def __init__(self, folder: Path, cause: OSError) -> None:
+        code = cause.errno or errno.EIO
+        super().__init__(code, _CAUSES.get(code, os.strerror(code).lower()).format(
+            folder=folder), str(folder / LINES))
+        self.folder = folder
+
+    def __str__(self) -> str:
+        return (f"the import journal in {self.folder} could not be written: {self.strerror}. "
+                "The journal was left whole up to its last line: mend that, then run the "
+                "same import again; it resumes where it stopped and sends no finished "
+                "batch again")
 
 
 class ImportRunningError(RuntimeError):
@@ -414,12 +447,22 @@ class Journal:
         return plan.metadata.num_rows, accepted
 
     def _append(self, line: dict[str, Any]) -> None:
+        """Write ``line`` whole and on disk, or not at all: a write the disk cuts short
+        (full, a quota, a file-size limit) is cut back off, so that the journal still
+        ends with its last whole line and the next run resumes after it, and the import
+        stops with :class:`JournalWriteError` naming the folder and the cause."""
         private_dir(self.folder)
         path = self.folder / LINES
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            os.write(descriptor, orjson.dumps(line) + b"\n")
-            os.fsync(descriptor)
+            start = os.fstat(descriptor).st_size  # one writer: the run holds the folder
+            try:
+                _write_all(descriptor, orjson.dumps(line) + b"\n")
+                os.fsync(descriptor)
+            except OSError as error:
+                with contextlib.suppress(OSError):  # else the next open cuts the torn line
+                    os.ftruncate(descriptor, start)
+                raise JournalWriteError(self.folder, error) from None
         finally:
             os.close(descriptor)
 
@@ -450,6 +493,18 @@ class Journal:
         if why is not None:
             raise ImportJournalError(self.folder, f"line {number} is broken ({why})")
         return line  # type: ignore[no-any-return]
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """``data`` written whole: :func:`os.write` may write only a part (a disk that fills
+    as it writes, a file-size limit), and is called again for the rest, which then
+    fails with the cause (``ENOSPC``, ``EFBIG``, ``EDQUOT``) or is written."""
+    view = memoryview(data)
+    while view:
+        written = os.write(descriptor, view)
+        if written == 0:  # no progress and no error: taken as a full disk
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
 
 
 def _cut_torn(path: Path) -> None:
