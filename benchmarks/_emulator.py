@@ -2,11 +2,14 @@
 
 ``serve`` runs ``dialkit sandbox serve --port 0`` with a one-account, one-key
 configuration written by ``config_file`` (manual clock, so the dialer
-simulation does not run during a measurement) and yields its base URL.
+simulation does not run during a measurement) and yields its base URL; its
+``/_sandbox`` writes take :data:`ADMIN_HEADERS`.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -17,6 +20,9 @@ from pathlib import Path
 from dialkit.sandbox._config import generate_key
 
 LISTENING = "listening on "
+_ADMIN_KEY = secrets.token_urlsafe(24)
+ADMIN_HEADERS = {"X-Sandbox-Admin-Key": _ADMIN_KEY}
+"""What the emulator's admin surface asks of a write (its key, given in its environment)."""
 
 
 def new_key() -> str:
@@ -46,7 +52,8 @@ def serve(config: Path) -> Iterator[str]:
         server = subprocess.Popen(
             [sys.executable, "-m", "dialkit.cli", "sandbox", "serve", "--port", "0",
              "--config", str(config)],
-            stdout=subprocess.PIPE, stderr=log, text=True)
+            stdout=subprocess.PIPE, stderr=log, text=True,
+            env=os.environ | {"DIALKIT_SANDBOX_ADMIN_KEY": _ADMIN_KEY})
         try:
             assert server.stdout is not None
             first = server.stdout.readline().strip()

@@ -65,7 +65,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 import dialkit
-from _emulator import config_file, new_key, serve
+from _emulator import ADMIN_HEADERS, config_file, new_key, serve
 from bench_client import PAGE_LIMIT, SCALE, SLOWER_TARGET, CountingTransport, _auth, bound_seconds
 from dialkit.frames import SCHEMAS, SPECS, Cache
 
@@ -216,7 +216,7 @@ def refresh_steps(advances: Sequence[int], scale: str = SCALE) -> Refreshes:
           tempfile.TemporaryDirectory() as cache_dir,
           dialkit.Client(key, base_url=base_url, rate_limit=None, transport=transport,
                          cache_dir=cache_dir) as client,
-          httpx.Client(base_url=base_url) as admin):
+          httpx.Client(base_url=base_url, headers=ADMIN_HEADERS) as admin):
         frame = client.frames.calls(progress=False)
         counts = frame.groupby("campaign_id", observed=True).size()
         first_rows, first_requests = len(frame), transport.requests

@@ -86,12 +86,15 @@ def _fresh(request: pytest.FixtureRequest) -> None:
     """Reset the session emulator before each test that uses it."""
     if "sandbox" in request.fixturenames:
         running: Sandbox = request.getfixturevalue("sandbox")
-        httpx.post(running.base_url + "/_sandbox/reset").raise_for_status()
+        httpx.post(running.base_url + "/_sandbox/reset",
+                   headers=running.admin_headers).raise_for_status()
 
 
 def client_for(running: Sandbox, key: str | None) -> httpx.Client:
-    """An httpx client for ``running`` that sends ``key`` (none when ``None``)."""
+    """An httpx client for ``running`` that sends ``key`` (none when ``None``), and the
+    admin key, so that it can steer the emulator at ``/_sandbox`` too."""
     headers = {} if key is None else {"Authorization": f"Bearer {key}"}
+    headers |= running.admin_headers
     return httpx.Client(base_url=running.base_url, headers=headers, timeout=10)
 
 
@@ -162,7 +165,8 @@ def receiver() -> Iterator[Receiver]:
 
 def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:
     """Activate a fault rule (see docs/emulator.md) and return it as the emulator completed it."""
-    answer = httpx.post(running.base_url + "/_sandbox/faults", json=rule, timeout=30)
+    answer = httpx.post(running.base_url + "/_sandbox/faults", json=rule, timeout=30,
+                        headers=running.admin_headers)
     assert answer.status_code == 201, answer.text
     body: dict[str, Any] = answer.json()
     return body
@@ -203,6 +207,7 @@ def service_time(running: Sandbox) -> datetime:
 def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
     """Move the emulator's manual clock forward; the answer of POST /_sandbox/clock."""
     answer = httpx.post(running.base_url + "/_sandbox/clock", json={"advance_seconds": seconds},
+                        headers=running.admin_headers,
                         timeout=30)
     answer.raise_for_status()
     body: dict[str, Any] = answer.json()

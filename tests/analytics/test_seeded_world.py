@@ -21,7 +21,8 @@ Frames = dict[str, pd.DataFrame]
 @pytest.fixture(scope="module")
 def world(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Frames]:
     """The seeded world's leads, calls, callbacks and appointments (loaded once)."""
-    httpx.post(sandbox.base_url + "/_sandbox/reset").raise_for_status()
+    httpx.post(sandbox.base_url + "/_sandbox/reset",
+               headers=sandbox.admin_headers).raise_for_status()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:

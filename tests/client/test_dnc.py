@@ -133,7 +133,7 @@ def test_add_of_a_listed_number_answers_the_existing_entry(client: Client,
     first = client.dnc.add(FREE, idempotency_key="add-1")
     again = client.dnc.add(FREE, idempotency_key="add-1")
     assert (again, again.replayed, first.replayed) == (first, True, False)
-    httpx.post(sandbox.base_url + "/_sandbox/clock",
+    httpx.post(sandbox.base_url + "/_sandbox/clock", headers=sandbox.admin_headers,
                json={"advance_seconds": 60}).raise_for_status()
     later = client.dnc.add(FREE)
     assert (later, later.replayed) == (first, False)

@@ -230,7 +230,7 @@ def test_replay_limit_is_not_retried(client_as: Callable[..., Client], sandbox: 
 ], ids=["list", "create", "get", "events"])
 def test_webhooks_disabled_is_permission_denied(client: Client, sandbox: Sandbox,
                                                 operation: Callable[[Client], object]) -> None:
-    httpx.patch(sandbox.base_url + "/_sandbox/accounts/acme",
+    httpx.patch(sandbox.base_url + "/_sandbox/accounts/acme", headers=sandbox.admin_headers,
                 json={"webhooks_enabled": False}).raise_for_status()
     with pytest.raises(PermissionDeniedError) as caught:
         operation(client)

@@ -276,7 +276,8 @@ KILLED = textwrap.dedent("""
     from dialkit.leads import import_leads
     with Client.sandbox(db=sys.argv[1]) as client:
         campaign = next(client.campaigns.list(status="paused")).id
-        httpx.post(client.emulator.base_url + "/_sandbox/faults", json={
+        httpx.post(client.emulator.base_url + "/_sandbox/faults",
+                   headers=client.emulator.admin_headers, json={
             "path": "/v1/leads/import", "method": "POST", "kind": "latency",
             "latency_ms": 60000, "count": 1}).raise_for_status()
         print(campaign, flush=True)

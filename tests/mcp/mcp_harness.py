@@ -115,7 +115,8 @@ def text(result: CallToolResult) -> str:
 
 def audit(running: Sandbox, account: str = "acme") -> list[dict[str, Any]]:
     """The emulator's tool-call audit log for ``account``."""
-    answer = httpx.get(running.base_url + "/_sandbox/mcp/audit", params={"account": account})
+    answer = httpx.get(running.base_url + "/_sandbox/mcp/audit", params={"account": account},
+                       headers=running.admin_headers)
     answer.raise_for_status()
     records: list[dict[str, Any]] = answer.json()["records"]
     return records

@@ -169,6 +169,7 @@ def test_a_lead_add_whose_campaign_cannot_be_read_is_refused(sandbox: Sandbox,
                        ).json()["data"][0]["id"]
     before = api.get("/v1/leads", params={"campaign_id": campaign, "limit": 1}).json()["data"]
     httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/acme/clients/full",
+                headers=sandbox.admin_headers,
                 json={"scopes": ["leads:write", "leads:read", "calls:originate"]}
                 ).raise_for_status()
     asked: list[str] = []

@@ -18,7 +18,8 @@ from dialkit.sandbox import Sandbox
 
 
 def change(sandbox: Sandbox, path: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/{path}", json=body)
+    return httpx.patch(f"{sandbox.base_url}/_sandbox/accounts/{path}", json=body,
+                       headers=sandbox.admin_headers)
 
 
 def paused_campaign(http: httpx.Client) -> str:
@@ -64,7 +65,8 @@ def test_a_scope_taken_away_is_refused(sandbox: Sandbox, api: httpx.Client) -> N
 def test_reset_restores_the_configured_access(sandbox: Sandbox, api: httpx.Client) -> None:
     assert change(sandbox, "acme", {"api_access_enabled": False}).status_code == 200
     assert_problem(api.get("/v1/me"), 403, "api_access_disabled")
-    httpx.post(f"{sandbox.base_url}/_sandbox/reset").raise_for_status()
+    httpx.post(f"{sandbox.base_url}/_sandbox/reset",
+               headers=sandbox.admin_headers).raise_for_status()
     assert api.get("/v1/me").status_code == 200
 
 

@@ -21,9 +21,9 @@ IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
 
 def admin(running: Sandbox, method: str, path: str, body: Any = None,
           **params: Any) -> httpx.Response:
-    """A request to the admin surface (no key)."""
+    """A request to the admin surface, with its admin key."""
     return httpx.request(method, running.base_url + "/_sandbox" + path, json=body,
-                         params=params, timeout=30)
+                         params=params, timeout=30, headers=running.admin_headers)
 
 
 def first_campaign(http: httpx.Client, status: str) -> str:

@@ -319,7 +319,8 @@ def limits() -> Iterator[Sandbox]:
 @pytest.fixture
 def limited(limits: Sandbox) -> Iterator[Callable[[str, int], httpx.Client]]:
     """Clients of the limits emulator by account (and key serial), freshly reset."""
-    httpx.post(limits.base_url + "/_sandbox/reset").raise_for_status()
+    httpx.post(limits.base_url + "/_sandbox/reset",
+               headers=limits.admin_headers).raise_for_status()
     made: list[httpx.Client] = []
 
     def make(account: str, serial: int = 0) -> httpx.Client:

@@ -134,7 +134,7 @@ def test_known_path_with_other_method_lists_allowed_methods(
 # Headers every answer carries, and the problem+json shape.
 
 def _faulted_me(http: httpx.Client) -> httpx.Response:
-    httpx.post(str(http.base_url.join("/_sandbox/faults")), json={
+    http.post("/_sandbox/faults", json={
         "path": "/v1/me", "kind": "error", "code": "temporarily_unavailable", "count": 1,
     }).raise_for_status()
     return http.get("/v1/me")

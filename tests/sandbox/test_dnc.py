@@ -103,7 +103,8 @@ def test_check_is_read_only_and_never_replayed(api: httpx.Client) -> None:
 
 def test_check_says_since_when_a_number_is_listed(api: httpx.Client, sandbox: Sandbox) -> None:
     added = write(api, "/v1/dnc", {"phone": FREE}).json()["added_at"]
-    httpx.post(sandbox.base_url + "/_sandbox/clock", json={"advance_seconds": 3600})
+    httpx.post(sandbox.base_url + "/_sandbox/clock", json={"advance_seconds": 3600},
+               headers=sandbox.admin_headers)
     assert write(api, "/v1/dnc", {"phone": FREE}, key="again").status_code == 200
     assert check(api, [FREE]).json()["data"][0]["listed_at"] == added
 
@@ -129,7 +130,8 @@ def test_add_lists_a_new_number(api: httpx.Client, sandbox: Sandbox) -> None:
 def test_adding_a_listed_number_answers_the_existing_entry(api: httpx.Client, sandbox: Sandbox,
                                                            seeded: dict[str, Any]) -> None:
     created = write(api, "/v1/dnc", {"phone": FREE}, key="a").json()
-    httpx.post(sandbox.base_url + "/_sandbox/clock", json={"advance_seconds": 60})
+    httpx.post(sandbox.base_url + "/_sandbox/clock", json={"advance_seconds": 60},
+               headers=sandbox.admin_headers)
     again = write(api, "/v1/dnc", {"phone": FREE}, key="b")
     assert again.status_code == 200
     assert again.json() == created

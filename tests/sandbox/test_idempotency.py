@@ -22,8 +22,8 @@ REPLAYED = "idempotency-replayed"
 
 
 def admin(http: httpx.Client, path: str, body: dict[str, Any]) -> None:
-    """POST to the emulator's admin surface (no key needed)."""
-    httpx.post(str(http.base_url.join(path)), json=body).raise_for_status()
+    """POST to the emulator's admin surface (``http`` sends the admin key)."""
+    http.post(path, json=body).raise_for_status()
 
 
 def pause(http: httpx.Client, status: str = "running") -> str:

@@ -216,7 +216,7 @@ def test_import_writes_nothing_when_the_dnc_screen_cannot_run(api: httpx.Client,
     draft = campaign_ids(sandbox)["draft"]
     leads = [{"phone": phone} for phone in fresh_phones(sandbox, 3)]
     before = lead_count(api, draft)
-    httpx.post(sandbox.base_url + "/_sandbox/faults", json={
+    httpx.post(sandbox.base_url + "/_sandbox/faults", headers=sandbox.admin_headers, json={
         "path": IMPORT, "kind": "dnc_screen_unavailable", "count": 1}).raise_for_status()
     assert_problem(import_leads(api, draft, leads, key="screen"), 503, "dnc_screen_unavailable")
     assert lead_count(api, draft) == before

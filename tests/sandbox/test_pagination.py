@@ -186,10 +186,10 @@ def test_cursor_expires_after_24_hours(make_sandbox: Callable[..., Sandbox]) -> 
     running = make_sandbox(base_config())
     with client_for(running, KEYS["full"]) as http:
         cursor = first_cursor(http, "/v1/campaigns")
-        clock = running.base_url + "/_sandbox/clock"
-        httpx.post(clock, json={"advance_seconds": 86_000}).raise_for_status()
+        clock = "/_sandbox/clock"
+        http.post(clock, json={"advance_seconds": 86_000}).raise_for_status()
         assert http.get("/v1/campaigns", params={"cursor": cursor}).status_code == 200
-        httpx.post(clock, json={"advance_seconds": 402}).raise_for_status()
+        http.post(clock, json={"advance_seconds": 402}).raise_for_status()
         assert_problem(http.get("/v1/campaigns", params={"cursor": cursor}), 400,
                        "invalid_cursor")
 

@@ -5,9 +5,12 @@ refusal of a bad configuration, and ``--db`` keeping data across restarts).
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import socket
+import sqlite3
+import stat
 import subprocess
 import sys
 import threading
@@ -20,7 +23,16 @@ import pytest
 from test_auth import campaign_in, campaign_status
 
 from conftest import KEYS, base_config, write
-from dialkit.sandbox import ApiKey, Sandbox, SandboxStartError, _server, parse_config, start
+from dialkit.sandbox import (
+    ApiKey,
+    ConfigError,
+    Sandbox,
+    SandboxStartError,
+    _server,
+    parse_config,
+    start,
+)
+from receivers import wait_for
 
 DIALKIT = str(Path(sys.executable).parent / "dialkit")
 LISTENING = re.compile(r"^listening on http://127\.0\.0\.1:(\d+)$")
@@ -273,3 +285,98 @@ def test_start_raises_when_the_server_thread_dies_during_start_up(
     with pytest.raises(SandboxStartError, match="stopped during start-up"):
         start()
     assert time.monotonic() - began < _server.STARTUP_DEADLINE_SECONDS
+
+
+# Beyond loopback (issue 46): refused unless meant, warned, and printed as URLs that work.
+
+def test_cli_refuses_a_remote_bind_without_an_admin_key_or_the_flag() -> None:
+    environment = {k: v for k, v in os.environ.items() if k != "DIALKIT_SANDBOX_ADMIN_KEY"}
+    result = subprocess.run([DIALKIT, "sandbox", "serve", "--host", "0.0.0.0", "--port", "0"],
+                            capture_output=True, text=True, timeout=60, env=environment)
+    assert result.returncode == 2 and "listening on" not in result.stdout
+    assert result.stderr.startswith("error: '0.0.0.0' is not a loopback address")
+    assert "--admin-key" in result.stderr and "--allow-remote" in result.stderr
+    assert "admin_key=" not in result.stderr
+    with pytest.raises(SandboxStartError, match=r"admin_key= .* allow_remote=True"):
+        start(host="0.0.0.0")
+
+
+def test_cli_on_every_interface_warns_and_prints_urls_that_work(
+        serve: Callable[..., Served]) -> None:
+    served = serve("--host", "0.0.0.0", "--port", "0", "--allow-remote")
+    base_url = served.base_url()  # http://127.0.0.1:PORT, not http://0.0.0.0:PORT
+    keys = dict(served.line().split(" key: ") for _ in range(2))
+    mcp_url = served.line().removeprefix("mcp url: ")
+    admin = {"X-Sandbox-Admin-Key": served.line().removeprefix("admin key: ")}
+    assert mcp_url == f"{base_url}/mcp"
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}}
+    answer = httpx.post(mcp_url, json=initialize, timeout=10, headers={
+        "Authorization": f"Bearer {keys['test']}",
+        "Accept": "application/json, text/event-stream"})
+    assert answer.status_code == 200, answer.text
+    by_name = f"{socket.gethostname()}:{base_url.rsplit(':', 1)[1]}"  # from another machine
+    audit = httpx.get(base_url + "/_sandbox/mcp/audit", timeout=10,
+                      headers={**admin, "Host": by_name})
+    assert audit.status_code == 200, audit.text
+    wait_for(lambda: any("serving on 0.0.0.0" in line for line in served.errors),
+             what="the warning of a remote bind")
+
+
+# The world file (issue 46): owner-only, and only an emulator's.
+
+def modes(folder: Path) -> dict[str, int]:
+    """The permission bits of every file in ``folder``, by name."""
+    return {path.name: stat.S_IMODE(path.stat().st_mode) for path in folder.iterdir()}
+
+
+def test_a_config_worlds_file_and_its_wal_are_owner_only(tmp_path: Path) -> None:
+    config, folder = tmp_path / "sandbox.toml", tmp_path / "world"
+    config.write_text(CONFIG, encoding="utf-8")
+    folder.mkdir()
+    db = folder / "world.db"
+    with start(config, db=db):
+        assert set(modes(folder)) == {"world.db", "world.db-wal", "world.db-shm"}
+        assert set(modes(folder).values()) == {0o600}
+    for path in folder.iterdir():  # a world kept by an older version
+        path.chmod(0o644)
+    with start(config, db=db):
+        assert set(modes(folder).values()) == {0o600}
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("buy milk\n", encoding="utf-8")
+    result = subprocess.run([DIALKIT, "sandbox", "serve", "--port", "0", "--db", str(notes)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"error: {notes} is not a SQLite file")
+    assert "--db" in result.stderr and "db=" not in result.stderr.replace("--db", "")
+    assert notes.read_text(encoding="utf-8") == "buy milk\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_another_programs_database_is_refused_before_anything_changes(tmp_path: Path) -> None:
+    other = tmp_path / "crm.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE contacts (name TEXT)")
+        conn.execute("INSERT INTO contacts VALUES ('Ada')")
+    conn.close()
+    before = other.read_bytes()
+    with pytest.raises(ConfigError, match=r"another program's SQLite database \(tables "
+                                          r"contacts\)"):
+        start(db=other)
+    assert other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["crm.sqlite"]  # no -wal: not WAL
+
+
+def test_a_world_kept_before_the_marker_is_still_opened(tmp_path: Path) -> None:
+    db = tmp_path / "world.db"
+    with start(db=db) as first:
+        keys = dict(first.keys)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'dialkit_world'")
+    conn.close()
+    with start(db=db) as again:
+        assert dict(again.keys) == keys

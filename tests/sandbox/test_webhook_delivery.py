@@ -56,7 +56,8 @@ def on_server(emulator: Sandbox, work: Coroutine[Any, Any, T]) -> T:
 @pytest.fixture
 def delivering(emulator: Sandbox) -> Iterator[None]:
     """A reset emulator with the delivery loop running for the test."""
-    httpx.post(emulator.base_url + "/_sandbox/reset").raise_for_status()
+    httpx.post(emulator.base_url + "/_sandbox/reset",
+               headers=emulator.admin_headers).raise_for_status()
     loop = emulator._server.servers[0].get_loop()
     task = asyncio.run_coroutine_threadsafe(delivery_loop(emulator.service), loop)
     yield

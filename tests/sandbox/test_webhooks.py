@@ -48,7 +48,8 @@ def strict() -> Iterator[Sandbox]:
 @pytest.fixture
 def strict_api(strict: Sandbox) -> Iterator[httpx.Client]:
     """The ``strict`` emulator, reset, with the full key of ``acme``."""
-    httpx.post(strict.base_url + "/_sandbox/reset").raise_for_status()
+    httpx.post(strict.base_url + "/_sandbox/reset",
+               headers=strict.admin_headers).raise_for_status()
     with client_for(strict, KEYS["full"]) as http:
         yield http
 

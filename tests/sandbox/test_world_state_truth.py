@@ -155,6 +155,7 @@ def test_the_simulated_dialer_keeps_the_law_of_the_place_too() -> None:
         headers = {"Authorization": f"Bearer {KEY}"}  # makes the data set the dialer moves
         assert httpx.get(f"{sandbox.base_url}/v1/calls", headers=headers).status_code == 200
         answer = httpx.post(f"{sandbox.base_url}/_sandbox/clock", timeout=300,
+                            headers=sandbox.admin_headers,
                             json={"advance_seconds": 7 * 86_400})  # a week: Sunday and all
         assert answer.status_code == 200
         judged, planted = _judged(sandbox.service.store, "acme"), _planted(sandbox.service.store)

@@ -4,16 +4,24 @@ service, served until interrupted."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dialkit.cli._flags import Host, Port
+from dialkit.cli._flags import Host, Port, cli_text
 from dialkit.sandbox import ConfigError, SandboxStartError
 from dialkit.sandbox import serve as serve_sandbox
 
 sandbox_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
+
+SERVE_FLAGS: Mapping[str, str] = {
+    "admin_key=": "--admin-key",
+    "allow_remote=True": "--allow-remote",
+    "db= (or --db)": "--db",
+}
+"""The library's words for the options of ``sandbox serve``."""
 
 
 @sandbox_app.command("serve")
@@ -23,11 +31,18 @@ def serve(
                                                 help="TOML configuration file.")] = None,
     db: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "SQLite file that keeps the world, its data and its keys across restarts."))] = None,
+    admin_key: Annotated[str | None, typer.Option(
+        metavar="KEY", envvar="DIALKIT_SANDBOX_ADMIN_KEY", show_envvar=False, help=(
+            "Key the /_sandbox admin surface asks for (16+ characters; default: a new "
+            "one, printed). Prefer DIALKIT_SANDBOX_ADMIN_KEY: ps shows arguments."))] = None,
+    allow_remote: Annotated[bool, typer.Option(
+        "--allow-remote", help="Listen on a --host that is not loopback.")] = False,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        serve_sandbox(config, host=host, port=port, db=db, echo=typer.echo)
-    except (ConfigError, SandboxStartError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        serve_sandbox(config, host=host, port=port, db=db, echo=typer.echo,
+                      admin_key=admin_key, allow_remote=allow_remote)
+    except (ConfigError, SandboxStartError, ValueError) as exc:
+        typer.echo(f"error: {cli_text(str(exc), SERVE_FLAGS)}", err=True)
         raise typer.Exit(2) from None

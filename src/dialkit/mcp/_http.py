@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import Receive, Scope, Send
 
@@ -30,7 +31,9 @@ class StreamableHttp:
 
     Its session managers run for as long as :meth:`running` is entered: an ASGI
     server's lifespan does that (uvicorn's default), or the application that mounts it
-    enters it in its own lifespan.
+    enters it in its own lifespan. ``security`` names the Host and Origin values
+    answered (default: the loopback names, the SDK's protection against DNS
+    rebinding); the emulator passes the names it serves.
 
     Examples:
         >>> from dialkit.mcp import ClientExecutor, build_server
@@ -43,9 +46,11 @@ class StreamableHttp:
         >>> client.close()
     """
 
-    def __init__(self, server: MCPServer, path: str = "/mcp") -> None:
+    def __init__(self, server: MCPServer, path: str = "/mcp",
+                 security: TransportSecuritySettings | None = None) -> None:
         self.path = path
-        self.sessions = server.streamable_http_app(streamable_http_path=path)
+        self.sessions = server.streamable_http_app(streamable_http_path=path,
+                                                   transport_security=security)
         legacy = server.session_manager
         self._legacy = legacy
         self._single = StreamableHTTPSessionManager(

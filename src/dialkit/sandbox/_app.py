@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 
 from dialkit.contract import ErrorCode, field_error_code, json_pointer
 
+from ._admin_access import AdminAccess
 from ._pipeline import Pipeline
 from ._problems import ApiProblem, render
 from ._service import Service
@@ -139,9 +140,10 @@ def build_fastapi(service: Service, running: Running | None = None) -> FastAPI:
     return app
 
 
-def create_app(service: Service) -> ASGIApp:
-    """The whole emulator as one ASGI application: ``/mcp`` and the pipeline behind it."""
+def create_app(service: Service, admin: AdminAccess) -> ASGIApp:
+    """The whole emulator as one ASGI application: ``/mcp`` and the pipeline behind it,
+    both answering only the Host and Origin names of ``admin``."""
     from ._mcp import McpMount
 
-    mount = McpMount(service)
-    return mount.in_front_of(Pipeline(build_fastapi(service, mount.running), service))
+    mount = McpMount(service, admin)
+    return mount.in_front_of(Pipeline(build_fastapi(service, mount.running), service, admin))

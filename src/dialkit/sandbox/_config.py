@@ -127,7 +127,8 @@ class SandboxConfig(_Section):
 
 
 class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message says where and why."""
+    """A configuration that cannot be used (its TOML file, or the world file given as
+    ``db``); the message says where and why."""
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

@@ -7,7 +7,8 @@ the REST request meets: the key, access, allow-lists, rate limits, scope,
 tier, sending setup, caps, faults and idempotency. The key is checked once
 more for every HTTP request to ``/mcp`` (401 / 403 problem+json, as on
 ``/v1``), and every tool call is written to the audit log, readable at
-``GET /_sandbox/mcp/audit``.
+``GET /_sandbox/mcp/audit`` with the admin key. Its Host and Origin are checked
+as ``/_sandbox``'s, with the same settings (:mod:`._admin_access`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dialkit.mcp import (
     build_server,
 )
 
+from ._admin_access import AdminAccess
 from ._auth import check_access
 from ._problems import ApiProblem
 from ._service import Service
@@ -166,12 +168,12 @@ class _Collector:
 class McpMount:
     """The ASGI application in front: ``/mcp`` to the tool server, the rest to the pipeline."""
 
-    def __init__(self, service: Service) -> None:
+    def __init__(self, service: Service, admin: AdminAccess) -> None:
         self.service = service
         self.pipeline: Any = None
         self.server = build_server(PipelineExecutor(service, lambda: self.pipeline),
                                    audit=StoreAuditLog(service.store))
-        self.http = StreamableHttp(self.server, MCP_PATH)
+        self.http = StreamableHttp(self.server, MCP_PATH, admin.security)
 
     def running(self) -> AbstractAsyncContextManager[None]:
         """The tool server's sessions, run for as long as the emulator runs (its lifespan)."""

@@ -5,7 +5,9 @@ in this order:
 
 1. request id, and ``X-Request-ID`` / ``Cache-Control: no-store`` on every answer;
 2. the route (404 ``route_not_available``, 405 with ``Allow``);
-3. a declared or received body over 1 MiB (413, at once, without reading on), then a
+3. a declared or received body over 1 MiB (413, at once, without reading on; on every
+   path the pipeline serves, ``/_sandbox`` too, after its Host, Origin and admin key
+   checks: :mod:`._admin_access`), then a
    key in the URL or anywhere in the body, raw or JSON-decoded (400
    ``credential_in_url`` / ``credential_in_body``), before anything else is looked at;
 4. the per-address rate limit, the key (401), access and allow-lists (403), the
@@ -44,6 +46,8 @@ from dialkit.contract import (
     operation_by_name,
 )
 
+from .._secrets import mask
+from ._admin_access import ADMIN_PREFIX, AdminAccess
 from ._auth import CREDENTIAL, Caller, authorize, check_access
 from ._faults import FaultRule
 from ._idempotency import StoredAnswer, fingerprint, outcome_unknown
@@ -81,11 +85,13 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 class Pipeline:
-    """The ASGI middleware; ``app`` is the FastAPI application behind it."""
+    """The ASGI middleware; ``app`` is the FastAPI application behind it, ``admin`` who may
+    use the admin surface."""
 
-    def __init__(self, app: ASGIApp, service: Service) -> None:
+    def __init__(self, app: ASGIApp, service: Service, admin: AdminAccess) -> None:
         self.app = app
         self.service = service
+        self.admin = admin
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -96,7 +102,7 @@ class Pipeline:
         send = _stamped(send, request_id)
         path: str = scope["path"]
         if path != "/v1" and not path.startswith("/v1/"):
-            await self._guarded(scope, receive, send)
+            await self._outside_api(scope, receive, send)
             return
         try:
             admitted = await self._admit(scope, receive, request_id)
@@ -106,6 +112,23 @@ class Pipeline:
         except ClientGone:
             return  # nobody to answer, and nothing was asked in full
         await self._run(scope, admitted, send)
+
+    async def _outside_api(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The admin surface and what else is not ``/v1``: the admin checks on ``/_sandbox``,
+        and the body limit of ``/v1`` everywhere (an unread body would be held whole)."""
+        path: str = scope["path"]
+        try:
+            if path == ADMIN_PREFIX or path.startswith(ADMIN_PREFIX + "/"):
+                refusal = await self.admin.refusal(scope)
+                if refusal is not None:
+                    raise refusal
+            body = await _read_body(scope, receive)
+        except ApiProblem as problem:
+            await self.send_problem(send, problem, scope["state"]["request_id"])
+            return
+        except ClientGone:
+            return
+        await self._guarded(scope, _replay(body), send)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Run the application; a crash becomes 500 ``internal_error``, logged, no traceback."""
@@ -300,7 +323,8 @@ def _check_correlation(scope: Scope, request_id: str) -> None:
     if not _CORRELATION.fullmatch(correlation):
         raise field_error("/header/X-Correlation-ID", "invalid_format",
                           "X-Correlation-ID must be 1-128 characters of A-Z a-z 0-9 . _ : -")
-    log.info("request %s correlation %s", request_id, correlation)
+    shown = CREDENTIAL.sub(lambda key: mask(key.group()), correlation)  # a key never logged
+    log.info("request %s correlation %s", request_id, shown)
 
 
 def _exposes_key(body: bytes, json_body: JsonBody) -> bool:

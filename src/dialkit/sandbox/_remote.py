@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from ._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import ApiKey, Sandbox, key_for
 
 SANDBOX_URL_VARIABLE = "DIALKIT_SANDBOX_URL"
@@ -24,6 +25,9 @@ SANDBOX_KEY_VARIABLE = "DIALKIT_SANDBOX_KEY"
 SANDBOX_RATE_LIMIT_VARIABLE = "DIALKIT_SANDBOX_RATE_LIMIT_SCALE"
 """The emulator's ``[server] rate_limit_scale`` (1 when unset), so the attached client
 limits itself as the emulator does (0: not at all)."""
+SANDBOX_ADMIN_KEY_VARIABLE = "DIALKIT_SANDBOX_ADMIN_KEY"
+"""The emulator's admin key, for the ``/_sandbox`` writes of the attached process
+(optional: reads need none); ``dialkit sandbox serve`` takes it too (``--admin-key``)."""
 
 _ADMIN_TIMEOUT_SECONDS = 30.0
 
@@ -33,12 +37,14 @@ class RemoteSandbox:
     """An emulator another process started, seen from a process attached to it.
 
     It offers what a notebook asks of ``client.emulator``: the address, the key,
-    and the account's verified caller ids (from the admin surface).
+    the account's verified caller ids (from the admin surface), and the admin key
+    when the environment gives it.
     """
 
     base_url: str
     keys: Mapping[str, ApiKey]
     rate_limit_scale: float = 1.0
+    admin_key: AdminKey | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> RemoteSandbox | None:
@@ -61,7 +67,9 @@ class RemoteSandbox:
         except ValueError:
             raise ValueError(f"{SANDBOX_RATE_LIMIT_VARIABLE} is {scale!r}: pass a number "
                              "such as 1 (the documented limits) or 0 (no limit)") from None
-        return cls(url.rstrip("/"), {"test": ApiKey(key)}, rate_limit_scale)
+        admin_key = environ.get(SANDBOX_ADMIN_KEY_VARIABLE)
+        return cls(url.rstrip("/"), {"test": ApiKey(key)}, rate_limit_scale,
+                   AdminKey(admin_key) if admin_key else None)
 
     @property
     def persistent(self) -> bool:
@@ -71,6 +79,15 @@ class RemoteSandbox:
     def key(self, label: str = "test") -> ApiKey:
         """The key the environment gave, labelled ``test`` (as :meth:`Sandbox.key`)."""
         return key_for(self.keys, label)
+
+    @property
+    def admin_headers(self) -> dict[str, str]:
+        """The header that carries the admin key, for ``/_sandbox`` writes (as
+        :attr:`Sandbox.admin_headers`); a ValueError when the environment gave none."""
+        if self.admin_key is None:
+            raise ValueError(f"{SANDBOX_ADMIN_KEY_VARIABLE} is not set: set it to the admin "
+                             "key the emulator printed at start ('admin key: ...')")
+        return {ADMIN_KEY_HEADER: str(self.admin_key)}
 
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the key's own account), for
@@ -93,7 +110,8 @@ class RemoteSandbox:
 
 def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
     """The variables that make ``dialkit.Client.sandbox()`` in another process attach to
-    ``sandbox`` with its key labelled ``key``, limited as the emulator limits.
+    ``sandbox`` with its key labelled ``key``, limited as the emulator limits, holding
+    its admin key.
 
     Examples:
         >>> import os, subprocess, sys
@@ -108,4 +126,5 @@ def attach_environment(sandbox: Sandbox, key: str = "test") -> dict[str, str]:
     scale = sandbox.service.config.server.rate_limit_scale
     return {SANDBOX_URL_VARIABLE: sandbox.base_url,
             SANDBOX_KEY_VARIABLE: str(sandbox.key(key)),
-            SANDBOX_RATE_LIMIT_VARIABLE: repr(scale)}
+            SANDBOX_RATE_LIMIT_VARIABLE: repr(scale),
+            SANDBOX_ADMIN_KEY_VARIABLE: str(sandbox.admin_key)}

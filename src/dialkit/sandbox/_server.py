@@ -24,6 +24,15 @@ import uvicorn
 
 from .._net import listening_socket
 from .._secrets import MaskedStr
+from ._admin_access import (
+    ADMIN_KEY_HEADER,
+    AdminAccess,
+    AdminKey,
+    admin_key_or_new,
+    is_loopback,
+    served_names,
+    shown_host,
+)
 from ._app import create_app
 from ._compliance import verified_caller_ids
 from ._config import SandboxConfig, default_config, generate_key, load_config
@@ -87,6 +96,34 @@ def key_for(labels: Mapping[str, ApiKey], label: str) -> ApiKey:
     return labels[label]
 
 
+def check_bind(host: str, admin_key: str | None, allow_remote: bool) -> None:
+    """Refuse to serve beyond this machine unless asked to in so many words, and warn.
+
+    On another address the API keys and the admin surface reach the network, so a
+    bind that is not loopback needs an admin key of the caller's choosing or
+    ``allow_remote``.
+
+    Raises:
+        SandboxStartError: ``host`` is not loopback and neither was given.
+    """
+    if is_loopback(host):
+        return
+    if admin_key is None and not allow_remote:
+        raise SandboxStartError(
+            f"{host!r} is not a loopback address: the emulator, its keys and its admin "
+            "surface (/_sandbox) would serve the network. To mean it, pass admin_key= with "
+            "a key of your own or allow_remote=True; else listen on 127.0.0.1")
+    logging.getLogger("dialkit.sandbox").warning(
+        "serving on %s: any machine that reaches this one can use the printed API keys; "
+        "/_sandbox answers to the names %s", host, ", ".join(served_names(host)))
+
+
+def served_url(sock: socket.socket) -> str:
+    """The base URL of a listening socket, one that works here (never ``0.0.0.0``)."""
+    bound_host, bound_port = sock.getsockname()[:2]
+    return f"http://{shown_host(bound_host)}:{bound_port}"
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket (so the port is known before the server runs)."""
     try:
@@ -121,12 +158,9 @@ def resolve_config(config: SandboxConfig | str | Path | None,
 
 
 def stored_keys(db: str) -> tuple[str, str]:
-    """The default account's (test, sending) keys kept in the store at ``db``, made once.
-
-    The file then holds keys, so it is made owner-only.
-    """
+    """The default account's (test, sending) keys kept in the store at ``db``, made once
+    (the store's file is owner-only)."""
     store = Store(db)
-    Path(db).chmod(0o600)
     try:
         kept = store.meta(DEFAULT_KEYS_META)
         if kept is None:
@@ -138,8 +172,9 @@ def stored_keys(db: str) -> tuple[str, str]:
         store.close()
 
 
-def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Server:
-    """A uvicorn server for ``service`` (not started).
+def make_server(service: Service, admin: AdminAccess, *,
+                log_level: str = "warning") -> uvicorn.Server:
+    """A uvicorn server for ``service`` (not started), its admin surface held by ``admin``.
 
     It trusts no ``X-Forwarded-For``: uvicorn would take one from a loopback
     caller, so any local program could name an allowed address and pass an IP
@@ -147,18 +182,48 @@ def make_server(service: Service, *, log_level: str = "warning") -> uvicorn.Serv
     connection's own.
     """
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
-    app_config = uvicorn.Config(create_app(service), log_level=log_level, lifespan="on",
+    app_config = uvicorn.Config(create_app(service, admin), log_level=log_level, lifespan="on",
                                 access_log=False, timeout_graceful_shutdown=2,
                                 http=protocol_for(service.docs_base), proxy_headers=False)
     return uvicorn.Server(app_config)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """An emulator ready to serve: its socket listening, its world open."""
+
+    config: SandboxConfig
+    admin: AdminAccess
+    sock: socket.socket
+    service: Service
+
+
+def prepare(config: SandboxConfig | str | Path | None, *, host: str, port: int,
+            db: str | Path | None, admin_key: str | None, allow_remote: bool,
+            start_time: datetime | str | None = None) -> Prepared:
+    """What :func:`start` and :func:`dialkit.sandbox.serve` do before serving: the address
+    checked and bound, the admin key made, the world opened (the socket closed if it
+    cannot be)."""
+    check_bind(host, admin_key, allow_remote)
+    admin = AdminAccess(admin_key_or_new(admin_key), served_names(host))
+    resolved = resolve_config(config, db, start_time)
+    sock = bind(host, port)
+    try:
+        service = Service(resolved, None if db is None else str(db))
+    except BaseException:
+        sock.close()
+        raise
+    return Prepared(resolved, admin, sock, service)
+
+
 @dataclass
 class Sandbox:
-    """A running emulator: its address, its keys, and how to stop it."""
+    """A running emulator: its address, its keys, its admin key, and how to stop it."""
 
     base_url: str
     keys: Mapping[str, ApiKey]
+    admin_key: AdminKey
+    """What ``/_sandbox`` writes (and the tool audit log) need: see :attr:`admin_headers`."""
     service: Service
     _server: uvicorn.Server
     _thread: threading.Thread
@@ -178,6 +243,20 @@ class Sandbox:
         """The API key labelled ``label`` (``test``, ``sending``, ``acme/crm/live``...: see
         ``keys``); a ValueError listing the labels there are otherwise."""
         return key_for(self.keys, label)
+
+    @property
+    def admin_headers(self) -> dict[str, str]:
+        """The header that carries :attr:`admin_key`, for requests to ``/_sandbox``.
+
+        Examples:
+            >>> import httpx
+            >>> import dialkit.sandbox
+            >>> with dialkit.sandbox.start() as sandbox:
+            ...     httpx.post(sandbox.base_url + "/_sandbox/reset",
+            ...                headers=sandbox.admin_headers)
+            <Response [200 OK]>
+        """
+        return {ADMIN_KEY_HEADER: str(self.admin_key)}
 
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the first configured), for
@@ -208,17 +287,27 @@ class Sandbox:
 
 def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.0.0.1",
           port: int = 0, db: str | Path | None = None,
-          start_time: datetime | str | None = None) -> Sandbox:
+          start_time: datetime | str | None = None, admin_key: str | None = None,
+          allow_remote: bool = False) -> Sandbox:
     """Start an emulator in this process and return it once it answers.
 
     Args:
         config: ``None`` for one account with every scope and switch, a path to a
             TOML file, or a :class:`SandboxConfig`.
-        host: The loopback address to listen on.
+        host: The address to listen on: loopback, unless ``admin_key`` or
+            ``allow_remote`` is given.
         port: The port; 0 picks a free one.
         db: A SQLite file to keep the data in (in memory when ``None``).
         start_time: The default world's "now" (an aware datetime or ISO 8601
             text), for the same world on every run; default the current hour.
+        admin_key: The key ``/_sandbox`` writes need (16 characters or more); default
+            a new random one (``Sandbox.admin_key``).
+        allow_remote: Listen on a non-loopback ``host`` with a random admin key.
+
+    Raises:
+        SandboxStartError: The port cannot be bound, or ``host`` is not loopback and
+            neither ``admin_key`` nor ``allow_remote`` was given.
+        ValueError: ``admin_key`` is too short.
 
     Examples:
         >>> import httpx
@@ -228,10 +317,10 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
         ...               headers={"Authorization": f"Bearer {sandbox.keys['test']}"})
         <Response [200 OK]>
     """
-    resolved = resolve_config(config, db, start_time)
-    sock = bind(host, port)
-    service = Service(resolved, None if db is None else str(db))
-    server = make_server(service)
+    ready = prepare(config, host=host, port=port, db=db, start_time=start_time,
+                    admin_key=admin_key, allow_remote=allow_remote)
+    sock, service = ready.sock, ready.service
+    server = make_server(service, ready.admin)
     failures: list[BaseException] = []
 
     def serve() -> None:
@@ -254,9 +343,8 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
             raise SandboxStartError(f"the emulator did not start within "
                                     f"{STARTUP_DEADLINE_SECONDS:.0f} s")
         time.sleep(0.01)
-    bound_host, bound_port = sock.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    return Sandbox(f"http://{shown}:{bound_port}", keys_of(resolved), service, server, thread)
+    return Sandbox(served_url(sock), keys_of(ready.config), ready.admin.key, service, server,
+                   thread)
 
 
 def _utc(moment: datetime | str) -> datetime:

@@ -24,6 +24,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ._world_file import WORLD_MARKER, connect_world
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS datasets (
@@ -171,14 +173,18 @@ class Store:
     """
 
     def __init__(self, path: str = ":memory:") -> None:
+        """Open the store at ``path`` (a file: see :func:`._world_file.connect_world`)."""
         self.path = path
-        self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        in_memory = path == ":memory:"
+        self.conn = (sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+                     if in_memory else connect_world(path))
         self.conn.row_factory = sqlite3.Row
         self.lock = threading.RLock()
-        if path != ":memory:":
+        if not in_memory:
             self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.executescript(SCHEMA)
+        self.set_meta(WORLD_MARKER, "sandbox")
         self._columns = {t: self._table_columns(t) for t in COPIED_TABLES}
         self._ready: set[str] = {r[0] for r in self.conn.execute("SELECT dataset FROM datasets")}
 
