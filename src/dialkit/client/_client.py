@@ -138,7 +138,9 @@ class Client:
         When the environment names a running emulator (``DIALKIT_SANDBOX_URL`` and
         ``DIALKIT_SANDBOX_KEY``, as ``dialkit demo`` sets them for its notebooks)
         and neither ``config`` nor ``db`` is given, the client attaches to that
-        one instead, and :meth:`close` leaves it running.
+        one instead, and :meth:`close` leaves it running. The emulator is
+        ``client.emulator``; its ``admin_headers`` carry the admin key that the
+        writes of its admin surface (``/_sandbox``) need.
 
         Args:
             config: The emulator's configuration (see ``docs/emulator.md``);
