@@ -107,6 +107,31 @@ def many_strings(path: Path, count: int = 4294967295) -> Path:
     return workbook(path, b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>', strings=strings)
 
 
+def repeated_ods(path: Path, rows: int, columns: int) -> Path:
+    """An ODS file of 1.5 KB: a phone header, then one row of one number that says it
+    repeats ``rows`` times, its cell ``columns`` times (calamine expands both: a million
+    rows of 90 asked for 2.9 GB and aborted)."""
+    office = b"urn:oasis:names:tc:opendocument:xmlns:"
+    cell = b'<table:table-cell office:value-type="%s"%s><text:p>%s</text:p></table:table-cell>'
+    content = (_XML + b'<office:document-content xmlns:office="' + office + b'office:1.0" '
+               b'xmlns:table="' + office + b'table:1.0" xmlns:text="' + office + b'text:1.0">'
+               b'<office:body><office:spreadsheet><table:table table:name="Leads">'
+               b"<table:table-row>" + cell % (b"string", b"", b"phone") + b"</table:table-row>"
+               b'<table:table-row table:number-rows-repeated="%d">' % rows +
+               cell % (b"float", b' office:value="1" table:number-columns-repeated="%d"'
+                       % columns, b"1") + b"</table:table-row></table:table>"
+               b"</office:spreadsheet></office:body></office:document-content>")
+    manifest = (_XML + b'<manifest:manifest xmlns:manifest="' + office + b'manifest:1.0">'
+                b'<manifest:file-entry manifest:full-path="/" manifest:media-type="application/'
+                b'vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path='
+                b'"content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+    path.write_bytes(_zipped([("mimetype", [(b"application/vnd.oasis.opendocument."
+                                             b"spreadsheet", 1)]),
+                              ("content.xml", [(content, 1)]),
+                              ("META-INF/manifest.xml", [(manifest, 1)])]))
+    return path
+
+
 def wide_csv(path: Path, columns: int) -> Path:
     """A CSV whose header line has ``columns`` one-letter columns (2 MB for a million)."""
     path.write_text("phone," + "x," * (columns - 2) + "x\n+14155550123\n")

@@ -55,6 +55,13 @@ rows x 16,384 columns (24,576,000 cells) peaked at 1,646 MiB, 65 bytes a cell;
 :attr:`FileLimits.max_workbook_bytes`: the 1 GiB default admits 13,421,772 cells,
 a million rows of 13 columns."""
 
+VALUE_CELL_BYTES = 400
+"""Bytes one cell with a value takes as it is read (its Python object, its text, the
+frame's copy): 100,000 rows x 20 numbers of an ODS file, each written once and
+repeated by ``table:number-rows-repeated``, peaked at 795 MiB, 336 bytes a cell. A
+cell written out costs its bytes in the file, which :attr:`FileLimits.max_workbook_bytes`
+bounds; a cell an ODS file repeats costs nothing there, so those may take no more."""
+
 _RATIO_FROM = 1 << 20  # a smaller member cannot exhaust memory, whatever its ratio
 _CHUNK = 8 << 20
 _NEWLINE = ord("\n")
@@ -135,6 +142,17 @@ def check_grid(name: str, where: str, rows: int, columns: int, limits: FileLimit
         raise LimitError(refusal(
             name, f"{where} is a grid of {rows:,} rows x {columns:,} columns, whose "
             f"{cells:,} cells take about {cells * GRID_CELL_BYTES:,} bytes read, more than "
+            f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
+
+
+def check_repeats(name: str, where: str, cells: int, limits: FileLimits) -> None:
+    """Refuse a sheet whose cells with a value, repeated as it says rather than written
+    out, would take more than ``max_workbook_bytes`` when read (:data:`VALUE_CELL_BYTES`
+    a cell)."""
+    if cells * VALUE_CELL_BYTES > limits.max_workbook_bytes:
+        raise LimitError(refusal(
+            name, f"{where} repeats cells with a value {cells:,} times, which take about "
+            f"{cells * VALUE_CELL_BYTES:,} bytes read, more than "
             f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
 
 

@@ -25,6 +25,7 @@ from hostile_files import (
     cell,
     corner_cell,
     many_strings,
+    repeated_ods,
     run_capped,
     wide_header,
     workbook,
@@ -54,7 +55,10 @@ HEADER = b'<row r="1">' + cell("A1", "phone") + cell("B1", "name") + b"</row>"
      r"corner.xlsx: sheet 'Sheet1' .* is a grid of 1,048,576 rows x 500 columns, whose "
      r"524,288,000 cells take about 41,943,040,000 bytes read, more than 1,073,741,824 "
      r"\(max_workbook_bytes\).*set DIALKIT_MAX_WORKBOOK_BYTES"),
-], ids=["cell-at-XFD1048576", "uniqueCount-4294967295", "grid-of-500-columns"])
+    (lambda path: repeated_ods(path, 1_000_000, 90),
+     r"corner.xlsx: sheet 'Leads' \(content.xml\) is a grid of 1,000,001 rows x 90 columns"),
+], ids=["cell-at-XFD1048576", "uniqueCount-4294967295", "grid-of-500-columns",
+        "ods-row-repeated-a-million-times"])
 def test_a_workbook_that_aborted_python_is_refused_in_words(
         tmp_path: Path, build: Callable[[Path], Path], message: str) -> None:
     """In a process of its own: an abort there fails the test, not pytest."""
@@ -124,6 +128,20 @@ def test_a_grid_is_held_to_the_memory_the_limits_promise(tmp_path: Path, refs: b
                        r"20,000 cells take about 1,600,000 bytes read, more than 1,000,000"):
         read(path, limits=FileLimits(max_workbook_bytes=1_000_000))
     assert len(read(path, limits=FileLimits(max_workbook_bytes=2_000_000)).frame) == 9_999
+
+
+def test_an_ods_files_repeats_are_held_to_the_limits(tmp_path: Path) -> None:
+    """A repeated cell costs nothing in the file: what repetition alone makes is held to
+    the memory the limits promise, and its columns to the column limit."""
+    path = repeated_ods(tmp_path / "leads.ods", 1000, 20)
+    with pytest.raises(LeadFileError, match=r"leads.ods: sheet 'Leads' \(content.xml\) repeats "
+                       r"cells with a value 19,999 times, which take about 7,999,600 bytes "
+                       r"read, more than 2,000,000 \(max_workbook_bytes\)"):
+        read(path, limits=FileLimits(max_workbook_bytes=2_000_000))  # its grid passes
+    assert read(path).frame.shape == (1000, 20)
+    with pytest.raises(LeadFileError, match=r"leads.ods: sheet 'Leads' \(content.xml\) is "
+                       r"16,384 columns wide, more than 500 \(max_columns\)"):
+        read(repeated_ods(tmp_path / "leads.ods", 1, 16_384))
 
 
 def test_declared_strings_past_what_their_part_holds_are_refused(tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ a DOCTYPE (which dialkit refuses outright), the shared strings declare no more
 than their bytes can hold, and each sheet's declared dimension and the grid its
 cells actually reach (streamed in chunks, the cell references found by numpy,
 never one Python object a cell) fit :class:`~dialkit._file_limits.FileLimits`.
-Only XLSX sheets are scanned; an XLS grid cannot pass 65,536 rows x 256 columns.
+ODS tables are scanned too: a row or a cell there can say it repeats a million times
+(``table:number-rows-repeated``), and calamine expands it (a 1.5 KB file asked for 2.9
+GB). An XLS grid cannot pass 65,536 rows x 256 columns.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from xml.etree.ElementTree import ParseError, fromstring
 import numpy as np
 import numpy.typing as npt
 
-from .._file_limits import FileLimits, check_count, check_grid
+from .._file_limits import FileLimits, check_count, check_grid, check_repeats
 from ._workbook import WorkbookError
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
@@ -68,6 +70,8 @@ def check_parts(data: bytes, name: str, limits: FileLimits) -> None:
         _check_strings(book, parts, name)
         for sheet, path in _sheets(book, parts):
             check_sheet(book, path, f"sheet {sheet!r} ({path})", name, limits)
+        if "content.xml" in parts:
+            check_tables(book, parts["content.xml"], name, limits)
 
 
 def _no_doctype(book: zipfile.ZipFile, part: str) -> None:
@@ -305,3 +309,77 @@ def _has_ref(tags: npt.NDArray[np.intp], ends: npt.NDArray[np.intp],
     ref = np.where(nxt < len(refs), refs[np.minimum(nxt, max(len(refs) - 1, 0))]
                    if len(refs) else 0, np.iinfo(np.intp).max)
     return ref < end
+
+
+_ODS_TAG = re.compile(rb"<(/?)[\w.-]+:(table-row|table-cell|covered-table-cell|table)\b"
+                      rb"([^>]*?)(/?)>")
+_REPEATED = re.compile(rb"number-(?:rows|columns)-repeated\s*=\s*[\"'](\d+)")
+_VALUED = re.compile(rb"value-type\s*=")
+_TABLE_NAME = re.compile(rb"\bname\s*=\s*[\"']([^\"']*)")
+
+
+def check_tables(book: zipfile.ZipFile, path: str, name: str, limits: FileLimits) -> None:
+    """Refuse an ODS table whose rows and cells, repeated as they say, make a grid past
+    ``limits``. Only what holds a value counts: LibreOffice ends every row with an empty
+    cell repeated to the last column, and every table with empty rows to the last."""
+    table = _Table(name, limits)
+    with book.open(path) as xml:
+        carry = b""
+        while True:
+            chunk = xml.read(_CHUNK)
+            buffer = carry + chunk
+            cut = buffer.rfind(b"<") if chunk else len(buffer)
+            for tag in _ODS_TAG.finditer(buffer, 0, max(cut, 0)):
+                table.take(tag)
+            carry = buffer[max(cut, 0):]
+            if not chunk:
+                return
+
+
+@dataclass
+class _Table:
+    """An ODS table as its tags stream by: where the next row and cell go, and how far
+    the rows and cells that hold something reach."""
+
+    name: str
+    limits: FileLimits
+    sheet: str = "?"
+    row: int = 0  # the rows before the current one
+    rows: int = 1  # the current row's repeats
+    column: int = 0
+    reach: int = 0  # the current row's columns up to its last cell with a value
+    values: int = 0  # the current row's cells with a value, repeats counted
+    written: int = 0  # the tags of those
+    repeats: int = 0  # the table's cells with a value that repetition alone made
+    bottom: int = 0
+    right: int = 0
+
+    def take(self, tag: re.Match[bytes]) -> None:
+        """One tag: a table, a row or a cell, opening or closing."""
+        closing, kind, attributes, empty = tag[1], tag[2], tag[3], tag[4]
+        repeated = _REPEATED.search(attributes)
+        times = int(repeated[1]) if repeated else 1
+        if kind == b"table":
+            if not closing:
+                found = _TABLE_NAME.search(attributes)
+                self.sheet = found[1].decode("utf-8", "replace") if found else "?"
+                self.row = self.bottom = self.right = self.repeats = 0
+        elif kind == b"table-row":
+            if not closing:
+                self.rows, self.column, self.reach, self.values, self.written = times, 0, 0, 0, 0
+            if closing or empty:
+                self._row_ended()
+        elif not closing:
+            self.column += times
+            if not empty or _VALUED.search(attributes):
+                self.reach, self.values, self.written = (self.column, self.values + times,
+                                                         self.written + 1)
+
+    def _row_ended(self) -> None:
+        if self.reach:
+            where = f"sheet {self.sheet!r} (content.xml)"
+            self.bottom, self.right = self.row + self.rows, max(self.right, self.reach)
+            self.repeats += self.values * self.rows - self.written
+            check_grid(self.name, where, self.bottom, self.right, self.limits)
+            check_repeats(self.name, where, self.repeats, self.limits)
+        self.row += self.rows
