@@ -111,3 +111,49 @@ def test_a_missing_column_is_named_before_dask_runs(account: dict[str, Any]) -> 
     leads = dd.from_pandas(account["leads"].drop(columns="status"), npartitions=2)
     with pytest.raises(AuditInputError, match="leads has no column status"):
         audit(account["path"] / "calls", leads=leads)
+
+
+@pytest.fixture(scope="module")
+def small_calls() -> pd.DataFrame:
+    return bench_audit.frames(2_000, 400)["calls"]
+
+
+def _dataset(folder: Path, *parts: pd.DataFrame) -> Path:
+    """A folder of Parquet files, one per part: a dataset as another tool might write it."""
+    folder.mkdir()
+    for n, part in enumerate(parts):
+        part.to_parquet(folder / f"part-{n}.parquet", index=False)
+    return folder
+
+
+@pytest.mark.parametrize(("spoil", "said"), [
+    (lambda f: f.assign(duration_seconds="long"),
+     r"part-1\.parquet: duration_seconds holds text where .*part-0\.parquet holds numbers"),
+    (lambda f: f.drop(columns="to_number"),
+     r"part-1\.parquet: has no column to_number, which other files of the dataset have"),
+    (lambda f: f.assign(to_number=f["to_number"].str.removeprefix("+").astype("int64")),
+     r"part-1\.parquet: to_number holds numbers where .*part-0\.parquet holds text"),
+], ids=["a text duration", "a missing column", "int to_number"])
+def test_a_dataset_file_unlike_the_others_is_named_before_dask_reads_it(
+        small_calls: pd.DataFrame, tmp_path: Path, spoil: Any, said: str) -> None:
+    half = len(small_calls) // 2
+    path = _dataset(tmp_path / "calls", small_calls.iloc[:half],
+                    spoil(small_calls.iloc[half:]))
+    with pytest.raises(AuditInputError, match=said) as raised:
+        audit(path)
+    assert raised.value.frame == "calls"
+
+
+def test_a_partition_of_the_wrong_kind_is_named_not_a_dask_error(
+        small_calls: pd.DataFrame) -> None:
+    dask = pytest.importorskip("dask")
+    bare = small_calls.assign(to_number=small_calls["to_number"].str.removeprefix("+")
+                              .astype("int64"))
+    with pytest.raises(AuditInputError, match=r"calls\.to_number holds numbers \(int64\)"):
+        audit(dd.from_pandas(bare, npartitions=2))  # was "Metadata inference failed"
+    half = len(small_calls) // 2
+    parts = [small_calls.iloc[:half], small_calls.iloc[half:].assign(duration_seconds="long")]
+    calls = dd.from_delayed([dask.delayed(p) for p in parts], meta=small_calls.head(0),
+                            verify_meta=False)
+    with pytest.raises(AuditInputError, match=r"calls\.duration_seconds holds 'long' at row 0"):
+        audit(calls)

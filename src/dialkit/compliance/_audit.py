@@ -20,6 +20,7 @@ from .._places._kept import hash_taken
 from .._places._zones import Rows
 from ..frames import utc_times, write_csv
 from . import _checks as checks
+from ._columns import typed
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._lead_of import addresses, lead_rows
 from ._population import by_rule, population_of, sources_of, summarised
@@ -385,26 +386,12 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
                               f"client.frames.{name} or an export with its columns "
                               f"({', '.join(needed)})", frame=name)
     out = frame.copy(deep=False)
-    for column in (c for c in _TIMES if c in out):
-        try:
+    try:
+        for column in (c for c in _TIMES if c in out):
             out[column] = utc_times(out[column], f"{name}.{column}")
-        except ValueError as error:
-            raise AuditInputError(str(error), frame=name) from None
-    if "listed" in out and not pd.api.types.is_bool_dtype(out["listed"]):
-        out["listed"] = out["listed"].map(_truth).astype("boolean")  # as a CSV writes it
-    return out
-
-
-def _truth(value: object) -> bool | None:
-    """``True``/``False`` as a CSV export writes them (``true``, ``1``, ``yes`` too)."""
-    if isinstance(value, bool) or value is None:
-        return value
-    text = str(value).strip().casefold()
-    if text in ("true", "1", "yes", "t", "y"):
-        return True
-    if text in ("false", "0", "no", "f", "n"):
-        return False
-    return None
+        return typed(out, name)
+    except ValueError as error:  # the column, its value and row, what to write instead
+        raise AuditInputError(str(error), frame=name) from None
 
 
 def outbound_rows(prepared: pd.DataFrame, campaigns: Collection[str] | None) -> Rows:

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Collection
+from typing import Any
 
 import pandas as pd
 
 from .._moments import utc_moment
-from .._partitions import on_dask, read_whole
+from .._partitions import is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import AuditInputError, AuditReport, Options, audit_frames
+from ._columns import checked_dataset
 from ._rules import US, Rules
 
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
@@ -87,12 +89,24 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       campaigns=_campaigns(campaign_id, campaigns),
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
                                         else as_of, "as_of"))
+    _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
         return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),
                         maybe_pandas(read_whole(dnc), "dnc"), options)
+
+
+def _check_datasets(frames: dict[str, Any]) -> None:
+    """Each dataset's files checked against each other before Dask or pyarrow reads them
+    (:func:`._columns.checked_dataset`), refused as the frame's :class:`AuditInputError`."""
+    for name, source in frames.items():
+        if is_dataset(source):
+            try:
+                checked_dataset(source)
+            except ValueError as error:
+                raise AuditInputError(str(error), frame=name) from None
 
 
 def _regions(blocked: Collection[str]) -> tuple[str, ...]:
