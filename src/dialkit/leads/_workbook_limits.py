@@ -20,17 +20,14 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass
-from xml.etree.ElementTree import ParseError, fromstring
 
 import numpy as np
 import numpy.typing as npt
 
 from .._file_limits import FileLimits, check_count, check_grid, check_repeats
 from ._workbook import WorkbookError
+from ._xlsx import sheet_members
 
-_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
-_PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _CHUNK = 8 << 20
 _PROLOG = 1 << 16  # how far into a part its root element is looked for
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.I)
@@ -68,7 +65,7 @@ def check_parts(data: bytes, name: str, limits: FileLimits) -> None:
         for part in parts.values():
             _no_doctype(book, part)
         _check_strings(book, parts, name)
-        for sheet, path in _sheets(book, parts):
+        for sheet, path in sheet_members(book):
             check_sheet(book, path, f"sheet {sheet!r} ({path})", name, limits)
         if "content.xml" in parts:
             check_tables(book, parts["content.xml"], name, limits)
@@ -103,25 +100,6 @@ def _check_strings(book: zipfile.ZipFile, parts: dict[str, str], name: str) -> N
         most = (book.getinfo(path).file_size if attribute == b"uniqueCount" else total)
         check_count(name, f"{path} ({attribute.decode()})", int(value),
                     most // _EMPTY_STRING, "strings")
-
-
-def _sheets(book: zipfile.ZipFile, parts: dict[str, str]) -> list[tuple[str, str]]:
-    """Each sheet's name and zip member, found as calamine finds them (a target under
-    ``xl/`` unless it starts there), matched without regard to case."""
-    try:
-        workbook = fromstring(book.read(parts["xl/workbook.xml"]))
-        rels = fromstring(book.read(parts["xl/_rels/workbook.xml.rels"]))
-    except (KeyError, ParseError):
-        return []
-    targets = {r.get("Id"): r.get("Target") or "" for r in rels.iter(f"{_PKG_REL}Relationship")}
-    found = []
-    for sheet in workbook.iter(f"{_MAIN}sheet"):
-        target = targets.get(sheet.get(_REL), "")
-        path = target[1:] if target.startswith("/xl/") else (
-            target if target.startswith("xl/") else f"xl/{target}")
-        if path.lower() in parts:
-            found.append((sheet.get("name") or "?", parts[path.lower()]))
-    return found
 
 
 def check_sheet(book: zipfile.ZipFile, path: str, where: str, name: str,

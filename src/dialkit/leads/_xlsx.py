@@ -14,7 +14,6 @@ number or empty. XLS and ODS files are left as calamine reads them.
 from __future__ import annotations
 
 import io
-import posixpath
 import re
 import zipfile
 from collections.abc import Collection
@@ -69,19 +68,30 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
 
 
 def _sheet_path(book: zipfile.ZipFile, sheet: str) -> str | None:
-    """The zip member of the sheet named ``sheet``, by the workbook's relationships."""
-    if "xl/workbook.xml" not in book.namelist():
-        return None
-    workbook = fromstring(book.read("xl/workbook.xml"))
-    ident = next((s.get(_REL) for s in workbook.iter(f"{_MAIN}sheet")
-                  if s.get("name") == sheet), None)
-    rels = fromstring(book.read("xl/_rels/workbook.xml.rels"))
-    target = next((r.get("Target") for r in rels.iter(f"{_PKG_REL}Relationship")
-                   if r.get("Id") == ident), None)
-    if target is None:
-        return None
-    return target.lstrip("/") if target.startswith("/") else posixpath.normpath(
-        posixpath.join("xl", target))
+    """The zip member of the sheet named ``sheet`` (:func:`sheet_members`)."""
+    return dict(sheet_members(book)).get(sheet)
+
+
+def sheet_members(book: zipfile.ZipFile) -> list[tuple[str, str]]:
+    """Each sheet's name and zip member, found as calamine finds them: by the workbook's
+    relationships, a target under ``xl/`` unless it starts there, matched without regard
+    to case (so that what is read here is what calamine read). Empty for a workbook
+    that is not XLSX, or whose parts cannot be read."""
+    parts = {name.lower(): name for name in book.namelist()}
+    try:
+        workbook = fromstring(book.read(parts["xl/workbook.xml"]))
+        rels = fromstring(book.read(parts["xl/_rels/workbook.xml.rels"]))
+    except (KeyError, ParseError):
+        return []
+    targets = {r.get("Id"): r.get("Target") or "" for r in rels.iter(f"{_PKG_REL}Relationship")}
+    found = []
+    for sheet in workbook.iter(f"{_MAIN}sheet"):
+        target = targets.get(sheet.get(_REL), "")
+        path = target[1:] if target.startswith("/xl/") else (
+            target if target.startswith("xl/") else f"xl/{target}")
+        if path.lower() in parts:
+            found.append((sheet.get("name") or "", parts[path.lower()]))
+    return found
 
 
 def _styles(book: zipfile.ZipFile) -> list[str | None]:
