@@ -36,6 +36,7 @@ from mcp_types import (
 )
 from pydantic import ConfigDict, Field, create_model
 
+from dialkit._net import bearer_token
 from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
@@ -126,10 +127,9 @@ def _transport(ctx: Context[Any, Any] | ServerRequestContext[Any, Any]
     if request is None:
         return None, None
     headers = getattr(request, "headers", {})
-    scheme, _, token = str(headers.get("authorization", "")).partition(" ")
     client = getattr(request, "client", None)
-    credentials = token.strip() if scheme.lower() == "bearer" and token.strip() else None
-    return credentials, None if client is None else client.host
+    return (bearer_token(headers.get("authorization")),
+            None if client is None else client.host)
 
 
 class _Runner:

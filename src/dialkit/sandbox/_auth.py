@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from dialkit._net import bearer_token
 from dialkit.contract import ErrorCode, Operation, Scope
 
 from ._config import AccountConfig, ClientConfig, KeyConfig, Network, SandboxConfig
@@ -66,12 +67,12 @@ class KeyRegistry:
 
     def authenticate(self, authorization: str | None) -> Caller:
         """The caller, or 401 ``invalid_api_key`` for every kind of key problem."""
-        scheme, _, token = (authorization or "").partition(" ")
-        match = CREDENTIAL.fullmatch(token.strip()) if scheme.lower() == "bearer" else None
+        token = bearer_token(authorization) or ""
+        match = CREDENTIAL.fullmatch(token)
         caller = self._by_credential.get(token.split("_")[2]) if match else None
         if (
             caller is None
-            or not hmac.compare_digest(caller.key.key.encode(), token.strip().encode())
+            or not hmac.compare_digest(caller.key.key.encode(), token.encode())
             or caller.key.revoked
             or (caller.key.is_test and not caller.account.sandbox_enabled)
         ):

@@ -26,6 +26,7 @@ from ulid import ULID
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from dialkit._net import MAX_HEAD_BYTES
 from dialkit.contract import ErrorCode
 
 from ._problems import ApiProblem, render
@@ -33,10 +34,6 @@ from ._problems import ApiProblem, render
 _UNKNOWN_METHOD = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+ ")
 """A request line's method token and its space: what h11 can take on."""
 
-MAX_HEAD_BYTES = 32_768
-"""Most bytes a request line and headers may take before they end. httptools
-sets no bound of its own; h11's is 16 KiB. The pipeline's own limits (8 KiB of
-URL, 16 KiB of headers) fit inside it, so they answer with their pointers."""
 
 
 def _refusal(docs_base: str) -> tuple[list[tuple[bytes, bytes]], bytes]:

@@ -22,7 +22,7 @@ from types import TracebackType
 
 import uvicorn
 
-from .._net import listening_socket
+from .._net import listening_socket, server_config
 from .._secrets import MaskedStr
 from ._admin_access import (
     ADMIN_KEY_HEADER,
@@ -176,16 +176,15 @@ def make_server(service: Service, admin: AdminAccess, *,
                 log_level: str = "warning") -> uvicorn.Server:
     """A uvicorn server for ``service`` (not started), its admin surface held by ``admin``.
 
-    It trusts no ``X-Forwarded-For``: uvicorn would take one from a loopback
-    caller, so any local program could name an allowed address and pass an IP
-    allow-list or the per-address rate limit. The source address is the
-    connection's own.
+    Held to the limits of every server dialkit starts (:func:`dialkit._net.server_config`),
+    so it trusts no ``X-Forwarded-For``: uvicorn would take one from a loopback caller,
+    and any local program could name an allowed address and pass an IP allow-list or the
+    per-address rate limit. The source address is the connection's own.
     """
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
-    app_config = uvicorn.Config(create_app(service, admin), log_level=log_level, lifespan="on",
-                                access_log=False, timeout_graceful_shutdown=2,
-                                http=protocol_for(service.docs_base), proxy_headers=False)
-    return uvicorn.Server(app_config)
+    return uvicorn.Server(server_config(create_app(service, admin), log_level=log_level,
+                                        lifespan="on", timeout_graceful_shutdown=2,
+                                        http=protocol_for(service.docs_base)))
 
 
 @dataclass(frozen=True)
