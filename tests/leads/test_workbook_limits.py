@@ -17,8 +17,11 @@ import pytest
 import xlsxwriter
 from typer.testing import CliRunner
 
+from conftest import KEYS
+from dialkit import Client
 from dialkit.cli import app
 from dialkit.leads import FileLimits, LeadFileError, clean, read
+from dialkit.sandbox import Sandbox
 from hostile_files import (
     _MAIN,
     _XML,
@@ -83,6 +86,23 @@ def test_the_library_refusal_names_its_keyword(tmp_path: Path) -> None:
                           timeout=60, check=False)
     assert done.returncode == 0, done.stderr[-800:]
     assert "pass limits=FileLimits(max_columns=...) or set DIALKIT_MAX_COLUMNS" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["clean", "import"])
+def test_the_command_names_its_own_way_out(tmp_path: Path, command: str, client: Client,
+                                           sandbox: Sandbox) -> None:
+    """A shell passes no limits=: the refusal names the variable alone (the library's
+    names both)."""
+    path = tmp_path / "wide.csv"
+    path.write_text("phone," + ",".join(f"c{n}" for n in range(600)) + "\n+14155550123\n")
+    arguments = ["leads", command, str(path)]
+    if command == "import":
+        arguments += ["--campaign", next(client.campaigns.list(status="paused")).id]
+    done = runner.invoke(app, arguments, env={"DIALKIT_API_KEY": KEYS["full"],
+                                              "DIALKIT_BASE_URL": sandbox.base_url})
+    assert done.exit_code == 2, done.output
+    assert "If the file is right, set DIALKIT_MAX_COLUMNS to raise the limit" in done.output
+    assert "limits=" not in done.output
 
 
 def test_a_header_cell_at_xfd1_is_past_the_column_limit(tmp_path: Path) -> None:
