@@ -109,3 +109,18 @@ def test_the_cli_refuses_them_naming_the_option_before_reaching_the_account(
     result = runner.invoke(app, arguments, env={"DIALKIT_BASE_URL": "http://127.0.0.1:9"})
     assert result.exit_code == 2, result.output
     assert said in result.output
+
+
+def test_the_frames_and_the_analytics_name_the_argument_they_cannot_read() -> None:
+    from dialkit import Client
+    from dialkit.analytics import disposition_mix
+
+    with Client.sandbox() as client:
+        with pytest.raises(ValueError, match="^max_age='30': give a unit"):
+            client.frames.calls(max_age="30")  # was "could not convert string to float"
+        calls = client.frames.calls(max_age="1d")  # text with its unit, as a horizon
+        assert len(client.frames.calls(max_age=0)) == len(calls)  # seconds: as documented
+        with pytest.raises(ValueError, match="^start='30': pass a day as '2026-11-01'"):
+            client.frames.dispositions("30", "2026-11-02")
+    with pytest.raises(ValueError, match="^freq='30': pass a pandas period alias"):
+        disposition_mix(calls, freq="30")

@@ -55,7 +55,11 @@ def _mix(calls: pd.DataFrame, column: str, freq: str, direction: str | None) -> 
     frame = prepared(calls, ("direction", "campaign_id", "created_at", column), "calls")
     if direction is not None:
         frame = frame[(frame["direction"].astype("string") == direction).fillna(False)]
-    period = frame["created_at"].dt.tz_localize(None).dt.to_period(freq).rename("period")
+    try:
+        period = frame["created_at"].dt.tz_localize(None).dt.to_period(freq).rename("period")
+    except (ValueError, TypeError):  # "30": pandas' own words name no argument
+        raise ValueError(f"freq={freq!r}: pass a pandas period alias, e.g. 'D', 'W' or "
+                         "'M'") from None
     keys = [frame["campaign_id"].astype("string[pyarrow]"), period,
             frame[column].astype("string[pyarrow]")]
     counts = frame.groupby(keys, dropna=False, sort=True).size().rename("calls")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
+from .._moments import duration
 from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
@@ -42,14 +43,15 @@ class FrameOptions(TypedDict, total=False):
 
     Attributes:
         refresh: ``"auto"``, ``"incremental"``, ``"full"`` or ``"offline"``.
-        max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta`` or seconds.
+        max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta``, seconds, or
+            text with its unit (``"1d"``, ``"12h"``).
         progress: Show a progress bar on loads of more than one page; by
             default only where someone watches: in a notebook, or when
             standard error is a terminal (not in a script's log).
     """
 
     refresh: Refresh
-    max_age: timedelta | float
+    max_age: timedelta | float | str
     progress: bool | None
 
 
@@ -165,8 +167,9 @@ class Frames:
         one row per window and disposition code, as the service answered.
         """
         refresh, max_age, _ = _options(options, _HOUR)
-        return load_dispositions(self.client, self.cache, _day(start), _day(end), campaign_id,
-                                 refresh=refresh, max_age=max_age)
+        return load_dispositions(self.client, self.cache, _day(start, "start"),
+                                 _day(end, "end"), campaign_id, refresh=refresh,
+                                 max_age=max_age)
 
     def dnc(self, phones: Sequence[str] | pd.Series,
             **options: Unpack[FrameOptions]) -> pd.DataFrame:
@@ -207,11 +210,20 @@ def _options(options: FrameOptions,
     refresh = options.get("refresh", "auto")
     if refresh not in REFRESH_CHOICES:
         raise ValueError(f"refresh={refresh!r}: pass one of {', '.join(REFRESH_CHOICES)}")
-    max_age = options.get("max_age", default_age)
-    if not isinstance(max_age, timedelta):
-        max_age = timedelta(seconds=float(max_age))
+    max_age = _age(options.get("max_age", default_age))
     progress = options.get("progress")
     return refresh, max_age, watched() if progress is None else bool(progress)
+
+
+def _age(value: object) -> timedelta:
+    """``max_age``: a ``timedelta``, seconds as a number (``0``: always refresh), or text
+    with its unit (``"1d"``, ``"12h"``); ``"30"``, which said no unit, is refused."""
+    if isinstance(value, timedelta):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return timedelta(seconds=value)
+    age: timedelta = duration(value, "max_age").to_pytimedelta()
+    return age
 
 
 def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
@@ -223,8 +235,15 @@ def _partitions(filters: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         yield dict(zip(names, combination, strict=True))
 
 
-def _day(value: date | str) -> date:
-    return value if isinstance(value, date) else date.fromisoformat(value)
+def _day(value: date | str, name: str) -> date:
+    """A day of ``dispositions``: a ``date`` or ISO 8601 text (``2026-11-01``)."""
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r}: pass a day as '2026-11-01' or a "
+                         "datetime.date") from None
 
 
 def _newest_first(frame: pd.DataFrame, spec: Spec) -> pd.DataFrame:
