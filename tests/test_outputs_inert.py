@@ -287,3 +287,18 @@ def test_the_explorers_page_shows_each_name_as_text() -> None:
     assert_names_shown_as_text(shown.static_html(), list(hostile_names().values()))
     for campaign in HOSTILE:  # each title names the one campaign: drawn as written
         shown.campaigns.value = (campaign,)
+
+
+@pytest.mark.parametrize("written", [False, True], ids=["CleanResult", "CleanedFile"])
+def test_a_lead_files_clean_shows_its_name_and_cells_as_text(tmp_path: Path,
+                                                           written: bool) -> None:
+    path = tmp_path / r"$\frac{1}{0}$ leads.csv"  # the file's name is in the title
+    path.write_text("phone\n+14155550123\n" + "".join(
+        f'"{name.replace(chr(34), chr(34) * 2)}"\n' for name in HOSTILE_NAMES))
+    result = clean(path, out=tmp_path / "clean.csv") if written else clean(path)
+    page = result._repr_html_()
+    assert live_markup(page) == []
+    shown = BeautifulSoup(page, features="html.parser").get_text()
+    assert path.name in shown
+    if not written:  # the rejected rows: the hostile phones, as text
+        assert [name for name in HOSTILE_NAMES if name not in shown] == []

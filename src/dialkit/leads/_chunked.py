@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..frames._pages import NOT_MATH
 from ._clean import AccountChecks, Judged, judged, region_code
 from ._custom import CustomFields, frame_column
 from ._duplicates import phone_numbers
@@ -79,7 +80,8 @@ class CleanedFile:
         title = html.escape(f"{self.name}: {self.rows:,} rows, {accepted:,} accepted, "
                             f"{self.rows - accepted:,} rejected")
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
-        return f"<div><strong>{title}</strong>{counts_html(self.summary)}<ul>{notes}</ul></div>"
+        return (f'<div class="{NOT_MATH}"><strong>{title}</strong>'
+                f"{counts_html(self.summary)}<ul>{notes}</ul></div>")
 
 
 @dataclass

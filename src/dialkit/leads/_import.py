@@ -46,6 +46,7 @@ from ..errors import (
     ServiceUnavailableError,
 )
 from ..frames import watched
+from ..frames._pages import NOT_MATH
 from ._campaign import not_importable
 from ._custom import CustomFields, frame_column
 from ._journal import (
@@ -203,7 +204,7 @@ class ImportReport:
         title = html.escape(f"Import into {self.campaign_id}: {self.headline}")
         summary = counts_html(self.summary)
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
-        return f"<div><strong>{title}</strong>{summary}<ul>{notes}</ul></div>"
+        return f'<div class="{NOT_MATH}"><strong>{title}</strong>{summary}<ul>{notes}</ul></div>'
 
 
 def import_leads(client: Client, source: Source | LeadFile | CleanResult, campaign_id: str, *,

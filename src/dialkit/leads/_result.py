@@ -26,6 +26,7 @@ from .._outputs_written import written
 from .._words import counted
 from ..contract import LeadInput
 from ..frames import excel_writer
+from ..frames._pages import NOT_MATH
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
 from ._hints import hint_note
 from ._read import LeadFile
@@ -218,7 +219,7 @@ class CleanResult:
         notes = "".join(f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
                         for check, why in self.skipped.items())
         shown = self.rejected.head(_SHOWN_REJECTS)
-        return (f"<div><strong>{title}</strong>{counts_html(self.summary)}"
+        return (f'<div class="{NOT_MATH}"><strong>{title}</strong>{counts_html(self.summary)}'
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
                 f"<p>First rejected rows:</p>{shown.to_html(index=False)}</div>")
 
