@@ -75,6 +75,14 @@ def test_copy_never_overwrites_a_different_file_and_then_writes_nothing(
     assert (tmp_path / "messy_us.csv").read_text() == "my own edits\n"
 
 
+def test_copy_never_writes_through_a_dangling_link(tmp_path: Path) -> None:
+    (tmp_path / "messy_us.csv").symlink_to(tmp_path / "elsewhere.txt")
+    with pytest.raises(FileExistsError, match="messy_us.csv"):
+        samples.copy(tmp_path)
+    assert not (tmp_path / "elsewhere.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["messy_us.csv"]
+
+
 def test_copy_into_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(FileExistsError, match="is a file, not a folder"):

@@ -22,6 +22,7 @@ import shutil
 from pathlib import Path
 
 from . import _packaged
+from ._outputs_written import written
 
 _PACKAGE = "dialkit.data_samples"
 _SUFFIXES = (".csv", ".tsv", ".xlsx")
@@ -56,7 +57,8 @@ def copy(dest: str | os.PathLike[str]) -> list[Path]:
     return the copies' paths, in :func:`names` order.
 
     A file already in ``dest`` with the same bytes is left as it is; one with other
-    bytes is never overwritten.
+    bytes is never overwritten, nor is a link written through. Each copy appears
+    whole or not at all.
 
     Raises:
         FileExistsError: a file of ``dest`` has a sample's name and other contents,
@@ -68,8 +70,8 @@ def copy(dest: str | os.PathLike[str]) -> list[Path]:
                               "not a folder; name a folder")
     pairs = [(path(name), folder / name) for name in names()]
     clashes = [str(target) for source, target in pairs
-               if target.exists() and not (target.is_file()
-                                          and filecmp.cmp(source, target, shallow=False))]
+               if (target.exists() or target.is_symlink())  # a dangling link: a clash
+               and not (target.is_file() and filecmp.cmp(source, target, shallow=False))]
     if clashes:
         raise FileExistsError(f"not copying the samples into {folder}: a different file "
                               f"is already at {', '.join(clashes)}; move it away or "
@@ -77,5 +79,6 @@ def copy(dest: str | os.PathLike[str]) -> list[Path]:
     for source, target in pairs:
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            with written(target, "dest") as partial:
+                shutil.copyfile(source, partial)
     return [target for _, target in pairs]
