@@ -27,6 +27,7 @@ from client._recording import RecordingTransport, recording
 from conftest import KEYS
 from dialkit import Client
 from dialkit.frames import CacheMissError
+from dialkit.frames._cache import MARK
 from dialkit.sandbox import Sandbox
 
 from ._cache_helpers import (
@@ -166,7 +167,7 @@ def test_threads_loading_one_frame_at_once_share_one_load(client_as: ClientAs,
     assert gets(wire, CALLS) == pages  # one load; the others waited and read the cache
     entry = clients[0].cache.entry("calls", {}).path
     assert sorted(p.name for p in entry.iterdir()) in (
-        [".lock", "data.parquet", "manifest.json"], ["data.parquet", "manifest.json"])
+        [MARK, ".lock", "data.parquet", "manifest.json"], [MARK, "data.parquet", "manifest.json"])
 
 
 SCRIPT = """
@@ -196,7 +197,7 @@ def test_processes_loading_one_frame_at_once_get_the_same_frame(
     assert_frame_equal(client.frames.calls(refresh="offline"), clean)
     assert wire.sent == []
     entry = client.cache.entry("calls", {}).path
-    leftovers = [p.name for p in entry.iterdir() if p.name not in (".lock", "data.parquet",
+    leftovers = [p.name for p in entry.iterdir() if p.name not in (MARK, ".lock", "data.parquet",
                                                                    "manifest.json")]
     assert leftovers == []
 

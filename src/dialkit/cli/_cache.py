@@ -35,8 +35,14 @@ def cache_clear_command(
     cache_dir: CacheDir = None,
     yes: Annotated[bool, typer.Option("--yes", help="Clear without asking.")] = False,
 ) -> None:
-    """Delete every cached frame of every service and key."""
+    """Delete every cached frame of every service and key; nothing dialkit did not
+    write there."""
     root = cache_root(cache_dir)
     if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
         raise typer.Exit(1)
-    typer.echo(f"removed {clear_cache(cache_dir)} cached frames from {root}")
+    cleared = clear_cache(cache_dir)
+    typer.echo(f"removed {cleared.removed} cached frames from {root}")
+    if cleared.left_alone:
+        typer.echo(f"left alone {len(cleared.left_alone)} items that are not cached frames:")
+        for path in cleared.left_alone:
+            typer.echo(f"  {path}")

@@ -6,9 +6,12 @@ hold personal data::
 
     <root>/<service>/<resource>-<filters digest>/
         data.parquet       the frame, written with page checksums
-        manifest.json      what it holds: resource, filters, rows, bytes, when
+        manifest.json      what it holds: resource, filters, rows, bytes, CRC-32, when
         partial/           an interrupted load: page chunks and the next cursor
         .lock              held while a load reads or writes the entry
+        .dialkit-cache     the mark that dialkit made the folder: only marked
+                           folders (or, from before the mark, ones holding a
+                           manifest) are ever deleted by a clear
 
 ``<service>`` is a digest of the service's identity and the key's credential
 id (never its secret), so two keys or two services never share an entry. The
@@ -16,32 +19,35 @@ identity is the base URL, or for a sandbox started by ``Client.sandbox()`` its
 world's id, so a world kept in a file (``db=``) finds its cache again in a new
 session whatever port it gets. Every file is
 written to a temporary name and renamed, so a crash leaves the old file or the
-new one, never half of one; a file that fails its size or checksum on reading
-is treated as absent and fetched again.
+new one, never half of one. An entry is served only when its manifest is whole
+(its format, the file's size and CRC-32, an aware ``fetched_at``) and its file
+matches the manifest byte for byte and the frame's schema column for column
+(:mod:`._cache_files`); anything else is treated as absent and fetched again. A
+``fetched_at`` in the future is never fresh.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import orjson
 import pandas as pd
 import platformdirs
-import pyarrow as pa
-import pyarrow.parquet as pq
 from filelock import FileLock
 
+from .._private import FILE_MODE, private_dir
+from ._cache_files import read_json, read_parquet, write_json, write_parquet, written_time
 from ._schemas import Schema
 
 if TYPE_CHECKING:
@@ -51,12 +57,17 @@ logger = logging.getLogger("dialkit.frames")
 
 CACHE_DIR_VARIABLE = "DIALKIT_CACHE_DIR"
 """The environment variable naming the cache folder, where not the user cache folder."""
-FORMAT_VERSION = 1
-"""Bumped when the layout or a schema changes; entries of another version are refetched."""
-
-_DIRECTORY_MODE = 0o700
-_FILE_MODE = 0o600
-_TEMPORARY = re.compile(r"\.(?:data\.parquet|manifest\.json|state\.json|\d{6}\.parquet)\..+")
+FORMAT_VERSION = 2
+"""Bumped when the layout or a schema changes; entries of another version are refetched.
+2: the manifest holds the data file's CRC-32."""
+MARK = ".dialkit-cache"
+"""The file in each entry folder that says dialkit made it (see :func:`clear_cache`)."""
+_MARK_DATA = {"kind": "dialkit.frames.cache", "about": "an entry of dialkit's frame cache: "
+              "dialkit cache clear deletes it"}
+_SERVICE = re.compile(r"[0-9a-f]{16}")
+"""The name of a service's folder (:func:`digest` of its identity)."""
+_TEMPORARY = re.compile(
+    r"\.(?:data\.parquet|manifest\.json|state\.json|\.dialkit-cache|\d{6}\.parquet)\..+")
 """Names of the temporary files writes rename into place (``tempfile`` adds a suffix)."""
 
 RESUME_WINDOW = timedelta(minutes=10)
@@ -70,74 +81,15 @@ def digest(value: Any) -> str:
     return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
-def _private_dir(path: Path) -> Path:
-    """Make ``path`` and every missing folder above it, each owner-only."""
-    for folder in [*reversed(path.parents), path]:
-        if not folder.exists():
-            folder.mkdir(mode=_DIRECTORY_MODE, exist_ok=True)
-            folder.chmod(_DIRECTORY_MODE)
-    return path
-
-
-def _replace(temporary: Path, target: Path) -> None:
-    """Make ``temporary`` owner-only and rename it over ``target`` (atomic on one file system).
-
-    No fsync: the rename protects against a crashed or interrupted process,
-    which is what a notebook meets; a lost machine loses at most a cache.
-    """
-    temporary.chmod(_FILE_MODE)
-    os.replace(temporary, target)
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically, owner-only."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(orjson.dumps(data, option=orjson.OPT_INDENT_2))
-    _replace(Path(name), path)
-
-
-def read_json(path: Path) -> Any:
-    """Read JSON, or ``None`` when the file is absent or not valid JSON."""
-    try:
-        return orjson.loads(path.read_bytes())
-    except (FileNotFoundError, orjson.JSONDecodeError):
-        return None
-
-
-def write_parquet(path: Path, frame: pd.DataFrame) -> int:
-    """Write ``frame`` atomically with page checksums; its size in bytes."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    os.close(fd)
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    pq.write_table(table, name, write_page_checksum=True)
-    _replace(Path(name), path)
-    return path.stat().st_size
-
-
-def read_parquet(path: Path, schema: Schema, size: int | None = None) -> pd.DataFrame | None:
-    """Read a frame, or ``None`` if the file is absent, cut short or corrupt."""
-    try:
-        if size is not None and path.stat().st_size != size:
-            raise OSError(f"{path.name} has {path.stat().st_size} bytes, expected {size}")
-        table = pq.read_table(path, page_checksum_verification=True, memory_map=True)
-        # One block per column, each Arrow column freed once converted: half the
-        # peak memory of a plain to_pandas(), and far fewer page faults.
-        return schema.conform(table.to_pandas(split_blocks=True, self_destruct=True))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        logger.warning("cache file %s is unreadable (%s); fetching it again", path, exc)
-        return None
-
-
 class CacheMissError(LookupError):
     """``refresh="offline"`` asked for a frame the cache does not hold."""
 
 
-def age(manifest: Mapping[str, Any]) -> timedelta:
-    """How long ago the manifest's frame was fetched."""
-    return datetime.now(UTC) - datetime.fromisoformat(manifest["fetched_at"])
+def fresh(manifest: Mapping[str, Any], max_age: timedelta) -> bool:
+    """Whether the manifest's frame was fetched less than ``max_age`` ago. One fetched
+    "in the future" is not: the clock was put back, or the manifest is wrong."""
+    fetched_at = written_time(manifest.get("fetched_at"))
+    return fetched_at is not None and timedelta(0) <= datetime.now(UTC) - fetched_at < max_age
 
 
 def lookup(entry: Entry, schema: Schema, refresh: str,
@@ -153,7 +105,7 @@ def lookup(entry: Entry, schema: Schema, refresh: str,
         raise CacheMissError(f"no cached {entry.resource} frame for {dict(entry.filters)}: "
                              "load it once online (refresh='auto' or 'full')")
     if cached is not None and (refresh == "offline"
-                               or (refresh == "auto" and age(cached[1]) < max_age)):
+                               or (refresh == "auto" and fresh(cached[1], max_age))):
         return cached[0], cached[0]
     return None, None if cached is None else cached[0]
 
@@ -178,18 +130,22 @@ class Entry:
 
         Temporary files left by a process killed in the middle of a write are
         removed once the lock is held: every write happens under it, so none
-        of them can be in use.
+        of them can be in use. Then the folder gets its :data:`MARK`.
         """
-        _private_dir(self.path)
-        with FileLock(self.path / ".lock", mode=_FILE_MODE):
+        private_dir(self.path)
+        with FileLock(self.path / ".lock", mode=FILE_MODE):
             _remove_temporaries(self.path)
             _remove_temporaries(self.path / "partial")
+            _mark(self.path)
             yield
 
     def manifest(self) -> dict[str, Any] | None:
-        """The entry's manifest, or ``None`` when absent, corrupt or of another version."""
+        """The entry's manifest, or ``None`` when absent, corrupt, of another version,
+        or short of what a read relies on (see :func:`_whole`)."""
         manifest = read_json(self.path / "manifest.json")
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
+        if not _whole(manifest):
+            if manifest is not None:
+                logger.warning("cache manifest in %s is spoilt; fetching it again", self.path)
             return None
         return manifest
 
@@ -198,16 +154,16 @@ class Entry:
         manifest = self.manifest()
         if manifest is None:
             return None
-        frame = read_parquet(self.data_path, schema, manifest.get("bytes"))
+        frame = read_parquet(self.data_path, schema, manifest)
         return None if frame is None else (frame, manifest)
 
     def write(self, frame: pd.DataFrame, **facts: Any) -> dict[str, Any]:
         """Store ``frame`` and a new manifest (``facts`` are kept in it); return the manifest."""
-        _private_dir(self.path)
-        size = write_parquet(self.data_path, frame)
+        private_dir(self.path)
+        checks = write_parquet(self.data_path, frame)
         manifest = {
             "format": FORMAT_VERSION, **self.identity, "resource": self.resource,
-            "filters": dict(self.filters), "rows": len(frame), "bytes": size,
+            "filters": dict(self.filters), "rows": len(frame), **checks,
             "fetched_at": datetime.now(UTC).isoformat(), **facts,
         }
         write_json(self.path / "manifest.json", manifest)
@@ -237,18 +193,19 @@ class Partial:
     def resumable(self, plan: Mapping[str, Any]) -> dict[str, Any] | None:
         """The state of an interrupted load with ``plan``, begun within :data:`RESUME_WINDOW`."""
         state = self.state()
-        if state is None or state.get("plan") != dict(plan) or not state.get("chunks"):
+        if (state is None or state.get("plan") != dict(plan)
+                or not _counts(state.get("chunks")) or not state.get("chunks")
+                or not isinstance(state.get("cursor"), str | None)):
             return None
-        try:
-            started = datetime.fromisoformat(state["started_at"])
-        except (KeyError, TypeError, ValueError):
+        started = written_time(state.get("started_at"))
+        if started is None:
             return None
-        return state if datetime.now(UTC) - started < RESUME_WINDOW else None
+        return state if timedelta(0) <= datetime.now(UTC) - started < RESUME_WINDOW else None
 
     def start(self, plan: Mapping[str, Any]) -> str:
         """Forget any earlier progress and record a new load's plan; when it started."""
         self.clear()
-        _private_dir(self.path)
+        private_dir(self.path)
         started_at = datetime.now(UTC).isoformat()
         write_json(self.path / "state.json", {"plan": dict(plan), "chunks": 0, "cursor": None,
                                               "started_at": started_at})
@@ -304,47 +261,138 @@ def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
         (['service', 'credential_id', 'resource'], True)
         >>> client.close()
     """
-    folders = sorted(cache_root(root).glob("*/*-*"))
-    return _info(folders, ("service", "credential_id", *_COLUMNS))
+    return _info(_entries(cache_root(root)), ("service", "credential_id", *_COLUMNS))
 
 
-def clear_cache(root: str | os.PathLike[str] | None = None) -> int:
-    """Delete every cached frame under the cache folder, of every service and key;
-    how many. Each entry is removed under its lock, so a load in progress finishes
-    first."""
-    services = sorted(path for path in cache_root(root).glob("*") if path.is_dir())
-    removed = _clear(sorted(cache_root(root).glob("*/*-*")))
-    for service in services:
-        shutil.rmtree(service, ignore_errors=True)
-    return removed
+@dataclass(frozen=True, slots=True)
+class Cleared:
+    """What :func:`clear_cache` did.
+
+    Attributes:
+        removed: How many cached frames it deleted.
+        left_alone: What it found under the cache folder and kept, not being a cache
+            entry dialkit can prove it wrote: the user's own files and folders, import
+            journals (``<service>/imports``), an entry of an older dialkit that never
+            got a manifest.
+    """
+
+    removed: int
+    left_alone: tuple[Path, ...]
+
+
+def clear_cache(root: str | os.PathLike[str] | None = None) -> Cleared:
+    """Delete every cached frame under the cache folder, of every service and key.
+
+    Only what dialkit can prove it wrote goes: an entry folder holding its
+    :data:`MARK` (or, from before the mark, a manifest of its resource), each under
+    its lock so that a load in progress finishes first, then a service's folder
+    left empty. The cache folder may be one the user keeps other things in
+    (``$DIALKIT_CACHE_DIR=~/Documents``): whatever else is there stays, and is named
+    in :attr:`Cleared.left_alone`.
+    """
+    top = cache_root(root)
+    removed = _clear(_entries(top))
+    for service in filter(_is_service, _children(top)):
+        with contextlib.suppress(OSError):  # not empty: something was left alone
+            service.rmdir()
+    return Cleared(removed, tuple(_left_alone(top)))
+
+
+def _entries(top: Path) -> list[Path]:
+    """What the service folders under ``top`` hold: entry folders, and whatever else."""
+    return [entry for service in filter(_is_service, _children(top))
+            for entry in _children(service)]
+
+
+def _children(folder: Path) -> list[Path]:
+    """What ``folder`` holds, sorted; nothing when it is missing or not a folder (the
+    root may be a link to one; service and entry folders never are)."""
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def _is_service(path: Path) -> bool:
+    """Whether ``path`` is named and made as a service's folder (links are never)."""
+    return bool(_SERVICE.fullmatch(path.name)) and path.is_dir() and not path.is_symlink()
+
+
+def _left_alone(top: Path) -> list[Path]:
+    """What is still under ``top`` after a clear: the service folders' leftovers, and
+    everything else at the top."""
+    return [kept for path in _children(top)
+            for kept in (_children(path) if _is_service(path) else [path])]
+
+
+def _resource(folder: Path) -> str:
+    """The resource an entry folder is named for (``calls`` of ``calls-<digest>``)."""
+    return folder.name.rsplit("-", 1)[0]
+
+
+def _ours(folder: Path) -> bool:
+    """Whether dialkit made the entry ``folder``: it holds the :data:`MARK`, or a
+    manifest of its resource (an entry written before the mark). A link is never."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    manifest = read_json(folder / "manifest.json")
+    return read_json(folder / MARK) == _MARK_DATA or (
+        isinstance(manifest, dict) and manifest.get("resource") == _resource(folder))
+
+
+def _mark(folder: Path) -> None:
+    """Put the :data:`MARK` in an entry folder (under its lock: the mark is written
+    under a temporary name that the lock's holder may remove)."""
+    if read_json(folder / MARK) != _MARK_DATA:
+        write_json(folder / MARK, _MARK_DATA)
 
 
 def _clear(folders: list[Path], resource: str | None = None) -> int:
-    """Delete the entry ``folders`` (of ``resource`` only, when given), each under its
-    lock; how many held anything."""
+    """Delete those entry ``folders`` (of ``resource`` only, when given) that dialkit
+    made, each under its lock; how many held anything."""
     removed = 0
     for folder in folders:
-        name = folder.name.rsplit("-", 1)[0]
-        if folder.is_dir() and (resource is None or name == resource):
+        name = _resource(folder)
+        if (resource is None or name == resource) and _ours(folder):
             with Entry(folder, name, {}, {}).locked():
-                held = any(item.name != ".lock" for item in folder.iterdir())
+                held = any(item.name not in (".lock", MARK) for item in folder.iterdir())
                 shutil.rmtree(folder, ignore_errors=True)
             removed += held
     return removed
 
 
 def _info(folders: list[Path], columns: tuple[str, ...]) -> pd.DataFrame:
-    """The manifests of entry ``folders`` as a frame of ``columns``."""
-    rows = []
-    for folder in folders:
-        manifest = read_json(folder / "manifest.json")
-        if isinstance(manifest, dict) and "resource" in manifest:
-            rows.append({**{name: manifest.get(name) for name in columns},
-                         "filters": manifest.get("filters", {}),
-                         "path": str(folder / "data.parquet")})
+    """The manifests of entry ``folders`` as a frame of ``columns`` (a value of the
+    wrong type shown as missing)."""
+    rows = [_row(folder, manifest, columns) for folder in folders if _ours(folder)
+            and isinstance(manifest := read_json(folder / "manifest.json"), dict)
+            and isinstance(manifest.get("resource"), str)]
     frame = pd.DataFrame(rows, columns=list(columns))
-    frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True, format="ISO8601")
+    frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True)
     return frame.astype({"rows": "Int64", "bytes": "Int64"})
+
+
+def _row(folder: Path, manifest: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:
+    """One entry's row of :func:`_info`."""
+    def count(name: str) -> int | None:
+        return manifest[name] if _counts(manifest.get(name)) else None
+
+    filters = manifest.get("filters")
+    return {**{name: manifest.get(name) for name in columns},
+            "filters": filters if isinstance(filters, dict) else {},
+            "rows": count("rows"), "bytes": count("bytes"),
+            "fetched_at": written_time(manifest.get("fetched_at")),
+            "path": str(folder / "data.parquet")}
+
+
+def _counts(value: Any) -> bool:
+    """Whether ``value`` is a count (an ``int`` not below zero, not a ``bool``)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _whole(manifest: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether a manifest holds what a read relies on: this format, the data file's
+    rows, size and CRC-32, and an aware ``fetched_at``."""
+    return (isinstance(manifest, dict) and manifest.get("format") == FORMAT_VERSION
+            and all(_counts(manifest.get(name)) for name in ("rows", "bytes", "crc32"))
+            and written_time(manifest.get("fetched_at")) is not None)
 
 
 class Cache:
@@ -387,9 +435,10 @@ class Cache:
     def clear(self, resource: str | None = None) -> int:
         """Delete the cached frames of ``resource`` (every resource by default); how many.
 
-        Every entry folder goes, including one that holds only an interrupted
-        load's pages or an unreadable manifest: those pages are personal data
-        too, and a load after a clear must not resume from them.
+        Every entry folder dialkit made goes (see :func:`clear_cache`), including
+        one that holds only an interrupted load's pages or an unreadable manifest:
+        those pages are personal data too, and a load after a clear must not
+        resume from them. A folder here that dialkit did not make stays.
         """
         return _clear(self._folders(), resource)
 

@@ -40,7 +40,9 @@ import pyarrow.dataset as ds
 
 from .._leftovers import sweep
 from .._outputs_written import UNFINISHED, written
-from ._cache import Cache, CacheMissError, read_json, write_json
+from .._private import private_tree
+from ._cache import Cache, CacheMissError
+from ._cache_files import read_json, write_json
 from ._schemas import SCHEMAS
 
 if TYPE_CHECKING:
@@ -58,9 +60,6 @@ ROWS_PER_GROUP = 1 << 17
 
 PERIODS: Mapping[str, str] = {"month": "%Y-%m", "day": "%Y-%m-%d"}
 """What ``partition_by`` takes, and the text of each partition's value."""
-
-_DIRECTORY_MODE = 0o700
-_FILE_MODE = 0o600
 
 
 def _period(name: str) -> Callable[[pd.DataFrame], pd.Series]:
@@ -122,7 +121,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
         write_json(temporary / MARKER, {
             "kind": KIND, "format": FORMAT_VERSION, "partition_by": partition_by,
             "written_at": datetime.now(UTC).isoformat(), "frames": done})
-        _private(temporary)
+        private_tree(temporary)  # pyarrow writes with the umask's modes
     return target
 
 
@@ -181,14 +180,3 @@ def _write(folder: Path, frame: pd.DataFrame, key: str,
         existing_data_behavior="error", basename_template=f"part-{{i}}.parquet{UNFINISHED}")
     return {"rows": len(frame), "partitions": len(pc.unique(parts)),
             "partitioned_by": key}
-
-
-def _private(folder: Path) -> None:
-    """Every folder under ``folder`` owner-only, and every file."""
-    for root, folders, files in os.walk(folder):
-        Path(root).chmod(_DIRECTORY_MODE)
-        for name in folders:
-            (Path(root) / name).chmod(_DIRECTORY_MODE)
-        for name in files:
-            (Path(root) / name).chmod(_FILE_MODE)
-
