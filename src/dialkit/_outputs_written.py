@@ -194,10 +194,17 @@ def _about(error: OSError, partial: Path) -> bool:
 def failed(error: OSError, target: Path) -> OSError:
     """``error`` told of the output: its path as the file, the cause (in the system's
     words: pyarrow wraps them in its own) and what to do."""
+    cause, hint = why_not_written(error)
+    return OSError(error.errno, f"{cause}, so it was not written: "
+                   f"{hint or 'name another path'}", str(target))
+
+
+def why_not_written(error: OSError) -> tuple[str, str | None]:
+    """A failed write's cause in the system's words (``no space left on device``), and
+    what a user can do about it, if anything: one table for every file dialkit writes,
+    outputs and import journals alike."""
     cause = os.strerror(error.errno) if error.errno else error.strerror or str(error)
-    hint = _HINTS.get(error.errno or 0, "name another path")
-    return OSError(error.errno, f"{cause[:1].lower()}{cause[1:]}, so it was not written: "
-                   f"{hint}", str(target))
+    return f"{cause[:1].lower()}{cause[1:]}", _HINTS.get(error.errno or 0)
 
 
 def _remove(partial: Path) -> None:

@@ -526,7 +526,13 @@ class _Run:
         else:
             why = (f"{where} was refused ({error}). Running the same import again would be "
                    f"refused the same way: fix what the error names first.")
-        return ImportStoppedError(f"The import stopped: {why}", report=self.report(),
+        try:
+            report = self.report()
+        except OSError:
+            if isinstance(error, OSError):  # a full disk refuses the report as it did the
+                raise error from None  # journal: the journal's error says which and why
+            raise
+        return ImportStoppedError(f"The import stopped: {why}", report=report,
                                   batch=batch.number + 1, cause=error)
 
     def _unknown(self, batch: Batch, where: str) -> str:

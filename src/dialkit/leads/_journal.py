@@ -52,6 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
+from .._outputs_written import why_not_written
 from .._private import DIRECTORY_MODE, private_dir
 from ..client import batch_key
 from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
@@ -80,14 +81,6 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
-_CAUSES = {
-    errno.ENOSPC: "no space left on the device holding {folder} (free some space there)",
-    errno.EDQUOT: "the disk quota is used up on the device holding {folder} (free some "
-                  "space within it)",
-    errno.EFBIG: "the journal reached the largest file this process may write (a "
-                 "file-size limit, ulimit -f: raise it)",
-}
-"""A failed journal write's cause in words, by ``errno``; another's is the system's."""
 _BLOCK = 1 << 20
 
 
@@ -118,8 +111,8 @@ class JournalWriteError(OSError):
 
     def __init__(self, folder: Path, cause: OSError) -> None:
         code = cause.errno or errno.EIO
-        super().__init__(code, _CAUSES.get(code, os.strerror(code).lower()).format(
-            folder=folder), str(folder / LINES))
+        said, hint = why_not_written(OSError(code, cause.strerror))
+        super().__init__(code, f"{said} ({hint})" if hint else said, str(folder / LINES))
         self.folder = folder
 
     def __str__(self) -> str:
