@@ -229,6 +229,24 @@ def test_dnc_checks_again_when_asked(recorded: tuple[Client, RecordingTransport]
     assert len(wire.to(CHECKS)) == 2
 
 
+def test_dnc_checks_again_an_answer_dated_after_now(
+        recorded: tuple[Client, RecordingTransport], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock set back (or a cache copied from a machine whose clock ran ahead) dates the
+    cached answers in the future: not fresh, whatever ``max_age`` says."""
+    dialkit, wire = recorded
+    phones = _fictional(3)
+    dialkit.frames.dnc(phones)
+
+    class SetBack(datetime):
+        @classmethod
+        def now(cls, tz: object = None) -> datetime:  # type: ignore[override]
+            return datetime.now(UTC) - timedelta(days=2)
+
+    monkeypatch.setattr(_dnc, "datetime", SetBack)
+    dialkit.frames.dnc(phones)
+    assert _batches(wire)[1:] == [phones]
+
+
 def test_dnc_offline_answers_from_the_cache_or_raises_a_miss(
         recorded: tuple[Client, RecordingTransport]) -> None:
     dialkit, wire = recorded

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         CACHE_DIR_VARIABLE,
         Cache,
         CacheMissError,
+        Cleared,
         Entry,
         cache_info,
         cache_root,
@@ -36,6 +37,7 @@ __all__ = [
     "CACHE_DIR_VARIABLE",
     "Cache",
     "CacheMissError",
+    "Cleared",
     "Column",
     "Entry",
     "FrameOptions",
@@ -58,7 +60,7 @@ __all__ = [
 
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "CACHE_DIR_VARIABLE": "._cache", "Cache": "._cache", "CacheMissError": "._cache",
-    "Entry": "._cache", "cache_info": "._cache", "cache_root": "._cache",
+    "Cleared": "._cache", "Entry": "._cache", "cache_info": "._cache", "cache_root": "._cache",
     "clear_cache": "._cache", "export": "._export", "SPECS": "._frames", "FrameOptions": "._frames",
     "Frames": "._frames", "Spec": "._frames", "excel_writer": "._outputs",
     "formulas_escaped": "._outputs", "write_csv": "._outputs", "watched": "._progress",

@@ -61,10 +61,12 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
 
 
 def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelta) -> list[str]:
-    """The wanted phones to check now: never checked, checked too long ago, or all."""
+    """The wanted phones to check now: never checked, checked too long ago (or, by a
+    clock set back since, after now: no age can be vouched for), or all."""
     if refresh == "full":
         return wanted
+    now = datetime.now(UTC)
     checked = known if refresh == "offline" else known[
-        known["checked_at"] >= datetime.now(UTC) - max_age]
+        known["checked_at"].between(now - max_age, now)]
     seen = set(checked["phone"])
     return [phone for phone in wanted if phone not in seen]
