@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 from itertools import islice
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -97,3 +98,16 @@ def test_the_cli_says_when_a_number_may_be_called() -> None:
     assert new_york == "+12125550123: allowed (2026-11-22 14:00 America/New_York)"
     bad = CliRunner().invoke(app, ["compliance", "when", "+18015550123", "--at", "someday"])
     assert bad.exit_code == 2 and "--at 'someday': pass an ISO date or time" in bad.output
+
+
+def test_the_cli_writes_its_findings_as_every_csv_for_people(tmp_path: Path) -> None:
+    """``--out`` is a CSV for a spreadsheet, as the audit's is (``write_csv``): lines end
+    in CRLF, so a cell holding a carriage return is quoted, and text is kept from being
+    read as a formula."""
+    out = tmp_path / "upcoming.csv"
+    result = CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = out.read_bytes()
+    assert written.count(b"\n") == written.count(b"\r\n") > 1  # a header and findings
+    found = pd.read_csv(out, dtype=str)
+    assert {"rule", "evidence", "kind", "due_in"} <= set(found.columns)

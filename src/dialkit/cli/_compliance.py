@@ -34,7 +34,7 @@ from dialkit.compliance import (
 from dialkit.compliance._evidence import masked
 from dialkit.compliance._read import read_source
 from dialkit.errors import ApiError
-from dialkit.frames import utc_times
+from dialkit.frames import utc_times, write_csv
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
@@ -276,7 +276,7 @@ def upcoming_command(
         _fail(str(error))
     if out is not None:
         with _output_errors(), written(out, "--out") as partial:
-            found.to_csv(partial, index=False)
+            write_csv(found, partial)
     if printed(found, as_json=as_json, as_csv=as_csv):
         return
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "
