@@ -35,6 +35,7 @@ from dialkit.leads import (
     ImportJournalError,
     ImportRunningError,
     ImportStoppedError,
+    JournalWriteError,
     clean,
     import_leads,
 )
@@ -490,8 +491,8 @@ def test_a_disk_too_full_for_the_report_too_still_says_why_the_journal_stopped(
 
     _journal_writes(monkeypatch, full)
     campaign, frame = paused(client), pd.DataFrame({"phone": numbers(400, 9000)})
-    with pytest.raises(OSError, match="the import journal in .* could not be written: no "
-                       "space left on device") as caught:
+    with pytest.raises(JournalWriteError, match="the import journal in .* could not be "
+                       "written: no space left on device") as caught:
         import_leads(client, frame, campaign, journal=tmp_path, progress=False)
     assert caught.value.errno == errno.ENOSPC
     assert [line["event"] for line in lines_of(tmp_path)] == ["plan", "sent"]

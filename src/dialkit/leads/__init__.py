@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._dask_result import CleanedDataset
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
-    from ._journal import ImportJournalError, ImportRunningError
+    from ._journal import ImportJournalError, ImportRunningError, JournalWriteError
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
@@ -44,6 +44,7 @@ __all__ = [
     "ImportReport",
     "ImportRunningError",
     "ImportStoppedError",
+    "JournalWriteError",
     "LeadFile",
     "LeadFileError",
     "OUTCOMES",
@@ -62,6 +63,7 @@ __getattr__, __dir__ = _lazy.exports(__name__, {
     "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",
     "ImportJournalError": "._journal", "ImportRunningError": "._journal",
+    "JournalWriteError": "._journal",
     "FileLimits": "dialkit._file_limits",
     "normalize": "._normalize",
     "region_of": "dialkit._places._regions", "LeadFile": "._read", "LeadFileError": "._read",
