@@ -15,7 +15,7 @@ import pandas as pd
 import typer
 
 from dialkit._moments import duration, utc_moment
-from dialkit._outputs_written import refuse_overlaps, written
+from dialkit._outputs_written import refuse_overlaps
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
@@ -275,8 +275,8 @@ def upcoming_command(
     except (ApiError, ValueError) as error:
         _fail(str(error))
     if out is not None:
-        with _output_errors(), written(out, "--out") as partial:
-            write_csv(found, partial)
+        with _output_errors():
+            write_csv(found, out, option="--out")
     if printed(found, as_json=as_json, as_csv=as_csv):
         return
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "

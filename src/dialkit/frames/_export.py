@@ -40,7 +40,7 @@ import pyarrow.dataset as ds
 
 from .._leftovers import sweep
 from .._outputs_written import UNFINISHED, written
-from .._private import private_tree
+from .._private import DIRECTORY_MODE, private_tree
 from ._cache import Cache, CacheMissError
 from ._cache_files import read_json, write_json
 from ._schemas import SCHEMAS
@@ -115,7 +115,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     keys = {"calls": ("month" if partition_by == "month" else "day", _period(partition_by)),
             "leads": ("campaign", _campaign)}
     sweep(target.parent, f".{target.name}.")  # those of exports before issue 46 too
-    with written(target, "path", folder=True, mode=0o700) as temporary:
+    with written(target, "path", folder=True, mode=DIRECTORY_MODE) as temporary:
         done = {name: _write(temporary / name, frame, *keys[name])
                 for name, frame in frames.items()}
         write_json(temporary / MARKER, {

@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 
 from .._outputs_written import written
 from .._places._blocked import blocked_regions
+from .._private import FILE_MODE
 from .._words import counted
 from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from ..errors import (
@@ -331,7 +332,7 @@ def _parquet(path: Path) -> Iterator[FrameSink]:
     name, and made ``path``, owner-only, once complete (:func:`written`): a kill leaves
     the hidden file, which :meth:`Journal.open` removes, never a part of a plan or
     report as if whole."""
-    with written(path, path.name, mode=0o600) as partial:
+    with written(path, path.name, mode=FILE_MODE) as partial:
         sink = FrameSink(partial)
         try:
             yield sink
