@@ -18,12 +18,9 @@ from phonenumbers import timezone as phone_timezones
 from dialkit._places._kept import hash_taken
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit
 from dialkit.compliance._audit import _in_rule_order, take
-from dialkit.compliance._checks import (
-    _crowded,
-    _last_checks,
-    _millis,
-    _sorted,
-)
+from dialkit.compliance._dnc import _last_checks
+from dialkit.compliance._findings import by_group_and_time, millis_since_first
+from dialkit.compliance._frequency import _crowded
 from dialkit.compliance._population import population_of
 from dialkit.compliance._rules import RULE_IDS
 from dialkit.compliance._text import LOCAL_FORMAT, WEEKDAYS, written
@@ -68,7 +65,7 @@ def test_rows_sort_by_group_then_time_as_a_lexsort_does(
     rows = np.array(sorted(data.draw(st.sets(st.sampled_from(range(len(drawn))))
                                      if drawn else st.just(set()))), np.intp)
     expected = rows[np.lexsort((pd.DatetimeIndex(at).asi8[rows], group[rows]))]
-    assert _sorted(group, at, rows).tolist() == expected.tolist()
+    assert by_group_and_time(group, at, rows).tolist() == expected.tolist()
 
 
 NY = "+12125550123"
@@ -120,7 +117,7 @@ def test_milliseconds_since_the_first_are_whole_ones_rounded_down(offsets: list[
                       + pd.to_timedelta(offsets, unit="us")).dt.as_unit(unit)
     first = times.min()
     expected = [(t - first) // pd.Timedelta(milliseconds=1) for t in times]
-    assert _millis(times).tolist() == expected
+    assert millis_since_first(times).tolist() == expected
 
 
 def test_abandoned_calls_keep_every_column_of_the_calls_in_order() -> None:

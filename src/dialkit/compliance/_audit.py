@@ -19,9 +19,21 @@ from .._outputs_written import written
 from .._places._kept import hash_taken
 from .._places._zones import Rows
 from ..frames import utc_times, write_csv
-from . import _checks as checks
+from ._abandonment import (
+    ANSWERED_COLUMNS,
+    abandonment,
+    abandonment_windows,
+    campaign_codes,
+    has_join_times,
+    told,
+)
+from ._account import blocked_country, unverified_caller_id
 from ._columns import typed
+from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
+from ._findings import COLUMNS
+from ._frequency import call_frequency
+from ._hours import calling_hours, clock, located
 from ._lead_of import addresses, lead_rows
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import BASES, RULE_IDS, Rules
@@ -43,7 +55,7 @@ the checks group, count and compare them by their hash (:func:`hash_taken`), and
 Dask audit shuffles them as categories."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
-_FINDING_COLUMNS = (*checks.COLUMNS, "calls_in_24h", "window_rate", "window_answered",
+_FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                     "window_abandoned", "country", "from_number", "listed_at", "checked_at")
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
@@ -201,8 +213,8 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     prepared = prepared_calls(calls)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows)
-    joined = checks.has_join_times(answered)
-    windows = checks.abandonment_windows(answered, options.rules, joined)
+    joined = has_join_times(answered)
+    windows = abandonment_windows(answered, options.rules, joined)
     part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
                    joined=joined)
@@ -257,7 +269,7 @@ def answered_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
     reads, indexed by their position among the outbound calls; their campaigns' hash is
     the calls' own, kept (:func:`hash_taken`), for the order of the campaigns."""
     where = np.flatnonzero(prepared["answered_at"].notna().to_numpy()[rows])
-    columns = [c for c in checks.ANSWERED_COLUMNS if c in prepared]
+    columns = [c for c in ANSWERED_COLUMNS if c in prepared]
     answered = _columns_at(prepared, columns, rows[where]).set_axis(
         pd.RangeIndex(len(rows))[where])
     hash_taken(answered["campaign_id"], prepared["campaign_id"], rows[where])
@@ -270,27 +282,27 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     """Every rule but abandonment's rate over the outbound calls at ``rows`` of the
     ``prepared`` calls and the ``leads`` (both as the ``prepared_*`` functions give them);
     the abandoned calls (``dropped``: their positions among the outbound calls, as
-    :func:`._checks.dropped` tells them) made ready for it. All of the account's calls,
+    :func:`._abandonment.dropped` tells them) made ready for it. All of the account's calls,
     or on Dask all calls, leads and DNC results of some numbers: no rule but
     abandonment's rate looks beyond one number, and that rate is judged in
     :func:`report`, so that a part need not wait for every campaign's windows."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
-    times = checks.clock(outbound, rules, address)
-    found = [*checks.calling_hours(outbound, times), checks.located(
-        checks.call_frequency(outbound, rules, times), times)]
-    found += [checks.located(checks.blocked_country(outbound, options.blocked), times)]
+    times = clock(outbound, rules, address)
+    found = [*calling_hours(outbound, times), located(
+        call_frequency(outbound, rules, times), times)]
+    found += [located(blocked_country(outbound, options.blocked), times)]
     if options.verified is not None:
-        found.append(checks.located(checks.unverified_caller_id(outbound, options.verified),
+        found.append(located(unverified_caller_id(outbound, options.verified),
                                     times))
     if dnc is not None:
-        found.append(checks.located(checks.dnc_call(outbound, dnc), times))
+        found.append(located(dnc_call(outbound, dnc), times))
     found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
-        found += [checks.dnc_lead(leads, dnc),
-                  checks.unscreened_lead(leads, dnc, rules, options.moment)]
-    abandoned = checks.located(outbound.iloc[dropped], times)
+        found += [dnc_lead(leads, dnc),
+                  unscreened_lead(leads, dnc, rules, options.moment)]
+    abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
                 population_of(outbound, leads))
@@ -306,7 +318,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
            sources: Mapping[str, str]) -> AuditReport:
     """The report of the ``parts`` (one on pandas; one per partition on Dask): their
     findings and those of abandonment's rate, judged here from every campaign's
-    ``windows`` (:func:`._checks.abandonment_windows`, indexed as the parts' dropped calls
+    ``windows`` (:func:`._abandonment.abandonment_windows`, indexed as the parts' dropped calls
     are), in order of rule and time; the abandoned calls in order of campaign and answer
     time; the population summed; ``sources`` names the frames given
     (:func:`._population.sources_of`), so the rules that need leads or DNC results ran
@@ -316,7 +328,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country",
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
-    notes = {"abandonment": checks.told(rules, joined)[0]}
+    notes = {"abandonment": told(rules, joined)[0]}
     if options.verified is None:
         notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
     else:
@@ -335,7 +347,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     if (at < 0).any():
         raise RuntimeError("an abandoned call's window has no call: the parts and the "
                            "windows were told apart differently")
-    found, abandoned = checks.abandonment(dropped, windows.set_axis(at), rules, joined)
+    found, abandoned = abandonment(dropped, windows.set_axis(at), rules, joined)
     frame = _concat([*(part.findings for part in parts), found]).reset_index(drop=True)
     frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
@@ -367,7 +379,7 @@ def _in_campaign_order(abandoned: pd.DataFrame) -> pd.DataFrame:
     order; the index then counts them."""
     order = np.lexsort((abandoned.index.to_numpy(),
                         pd.DatetimeIndex(abandoned["answered_at"]).asi8,
-                        checks.campaign_codes(abandoned)))
+                        campaign_codes(abandoned)))
     return abandoned.iloc[order].reset_index(drop=True)
 
 

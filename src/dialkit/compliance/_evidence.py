@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..frames import excel_writer
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
-from ._checks import COLUMNS
+from ._findings import COLUMNS
 from ._population import rate_text
 from ._rules import BASES, RULE_IDS, Rules
 

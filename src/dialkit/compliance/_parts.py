@@ -35,7 +35,7 @@ import pyarrow.compute as pc
 
 from .._bools import arrow_bools
 from .._partitions import Plan, register
-from . import _checks as checks
+from . import _abandonment as abandonment
 from ._audit import (
     DNC_COLUMNS,
     FEW_VALUED,
@@ -91,9 +91,9 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
     every partition is read), with their :data:`ORDER` and :data:`NUMBER`: the report
     lists every abandoned call whole."""
     answered = answered_calls(outbound, np.arange(len(outbound)))
-    maybe = checks.dropped(answered, rules, False)
+    maybe = abandonment.dropped(answered, rules, False)
     if "agent_joined_at" in answered:
-        maybe = maybe | checks.dropped(answered, rules, True)
+        maybe = maybe | abandonment.dropped(answered, rules, True)
     return outbound[[c for c in outbound.columns if c not in READ_COLUMNS]].iloc[
         answered.index.to_numpy()[maybe]]
 
@@ -141,7 +141,7 @@ def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.D
     """The windows of the abandoned calls among ``answered`` (:func:`answered_part`'s rows
     of whole campaigns), with their :data:`ORDER`."""
     answered = _in_order(answered).rename(columns={CAMPAIGN: "campaign_id"})
-    windows = checks.abandonment_windows(answered, rules, bool(joined))
+    windows = abandonment.abandonment_windows(answered, rules, bool(joined))
     return windows.reset_index(drop=True).assign(
         **{ORDER: answered[ORDER].to_numpy()[windows.index.to_numpy()]})
 
@@ -162,7 +162,7 @@ def numbers_part(calls: pd.DataFrame, rest: pd.DataFrame, leads: pd.DataFrame | 
                                       for c in shapes["calls"].index if c not in calls}),
                       shapes["calls"])
     maybe = np.flatnonzero(whole >= 0)
-    dropped = maybe[checks.dropped(calls.iloc[maybe], options.rules, bool(joined))]
+    dropped = maybe[abandonment.dropped(calls.iloc[maybe], options.rules, bool(joined))]
     part = audited(calls, np.arange(len(calls)),
                    None if leads is None else _as_given(_in_order(leads), shapes["leads"]),
                    None if dnc is None else _as_given(dnc, shapes["dnc"]), dropped,
@@ -236,7 +236,7 @@ def every_window(windows: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.Dat
     """The windows of every campaign (the parts' stacked; each campaign's are in one
     part), indexed by their calls' :data:`ORDER`, as :func:`numbers_part`'s dropped calls
     are: the report judges them together."""
-    return windows.set_index(ORDER)[list(checks.WINDOW_COLUMNS)]
+    return windows.set_index(ORDER)[list(abandonment.WINDOW_COLUMNS)]
 
 
 WINDOWS = register(Plan("audit:abandonment", campaign_part, every_window, key=CAMPAIGN))

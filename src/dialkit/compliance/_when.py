@@ -1,7 +1,7 @@
 """``next_allowed``: whether each number may be called at a moment and, if not, when.
 
-The law is the audit's, judged by the audit's own code (:func:`._checks.clock` and
-:func:`._checks.calling_hours`): the hours, Sunday and holiday bans of the place called
+The law is the audit's, judged by the audit's own code (:func:`._hours.clock` and
+:func:`._hours.calling_hours`): the hours, Sunday and holiday bans of the place called
 (the number's zones, its state's row, a lead's address state), and a policy's window
 where one is added. Numbers with the same zones and the same rows of law are judged
 alike at every moment, so each such *place* is asked once: a million numbers are a few
@@ -24,7 +24,7 @@ from .._moments import utc_moment
 from .._places._localtime import zone_info
 from .._places._zones import ZONES, zone_sets
 from ._audit import AuditInputError
-from ._checks import calling_hours, clock
+from ._hours import calling_hours, clock
 from ._law import law_rows
 from ._lead_of import address_states
 from ._rules import US, Rules

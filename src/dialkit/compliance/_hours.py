@@ -1,0 +1,96 @@
+"""Calling hours: each outbound call in its recipient's time, in every zone of its
+number, judged by the law of the place called (:mod:`._law`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from .._places._localtime import wall_clock
+from .._places._zones import ZONES, Zoned, zoned
+from ._findings import Ints, Rows, findings
+from ._law import Judged, deciders, evidence, judge
+from ._rules import Rules
+from ._text import WEEKDAYS, written
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Each outbound call in its recipient's time: the (call, zone) ``pairs`` of its number,
+    the wall-clock time of each pair (``local``), the first pair of each call outside the
+    calling window of the law of the place called (``outside``; ``judged``: which rule
+    decided), and the pair each call's findings name (``named``: that first pair outside,
+    else the number's first zone; -1 where no zone is known)."""
+
+    pairs: Zoned
+    local: NDArray[np.datetime64]
+    outside: Rows
+    named: Ints
+    judged: Judged
+
+
+def clock(calls: pd.DataFrame, rules: Rules,
+          address: NDArray[np.object_] | None = None) -> Clock:
+    """The calls' local times in every zone of their numbers, against the law of the place
+    called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
+    number is and, where given, each call's lead's ``address`` state."""
+    pairs = zoned(calls["phone"])
+    local = wall_clock(calls["at"], pairs)
+    judged = judge(calls["phone"], pairs.row, local, rules, address)
+    outside = np.flatnonzero(judged.outside)
+    first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
+    count = np.bincount(pairs.row, minlength=len(calls))
+    named = np.where(count > 0, np.cumsum(count) - count, -1)
+    named[pairs.row[first]] = first
+    return Clock(pairs, local, first, named, judged)
+
+
+def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]:
+    """Calls outside the window of the law of the place called in any of their number's
+    zones (the first such zone is named, with the rule that decided); of those, calls to
+    a number of no known state, judged by the strictest row (``unknown_jurisdiction``);
+    calls to numbers of no known zone (``unknown_timezone``)."""
+    pairs, local, first = times.pairs, times.local, times.outside
+    hits = calls.iloc[pairs.row[first]]
+    judged = times.judged
+    hits = hits.assign(
+        local_time=pd.Series(written(local[first]), index=hits.index, dtype="str"),
+        timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index),
+        **{column: pd.Series(values, index=hits.index) for column, values in deciders(
+            judged.law, judged.decided[first], judged.by_address[first]).items()})
+    rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
+    lawful = judged.decided[first] > 0
+    shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
+    weekday = pd.Series(WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
+                        dtype="str")  # 1970-01-01 was a Thursday
+    said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
+                              "called " + weekday + shown + " (policy: " + judged.law.policy
+                              + ", " + rule + ")"), index=hits.index)
+    unknown_state = judged.law.strictest[judged.decided[first]]
+    unknown = calls.iloc[pairs.unknown].assign(local_time=None, timezone=None)
+    if len(judged.law.ids) == 1:  # no row of law applies: the policy's window could not
+        unknown = unknown.assign(basis="policy", policy=judged.law.policy)  # be checked
+    return (findings("calling_hours", hits[~unknown_state], said[~unknown_state]),
+            findings("unknown_jurisdiction", hits[unknown_state], said[unknown_state]),
+            findings("unknown_timezone", unknown,
+                     pd.Series("no time zone is known for this number, so the local time "
+                               "of the call cannot be checked", index=unknown.index)))
+
+
+def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
+    """Findings of calls (indexed by the call's position among the outbound calls) with
+    ``local_time`` and ``timezone`` as a calling-hours finding shows them: the call's
+    wall-clock time in the zone its findings name; ``None`` where no zone is known."""
+    pair = times.named[found.index.to_numpy()]
+    known = pair >= 0
+    shown = np.full(len(found), None, object), np.full(len(found), None, object)
+    shown[0][known] = written(times.local[pair[known]])
+    shown[1][known] = np.array(ZONES, object)[times.pairs.zone[pair[known]]]
+    return found.assign(**{name: pd.Series(values, index=found.index, dtype=object)
+                           for name, values in zip(("local_time", "timezone"), shown,
+                                                   strict=True)})
+
+
