@@ -20,13 +20,14 @@ Rows = NDArray[np.intp]
 
 COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
            "local_time", "timezone", "evidence", "jurisdiction", "decided_by", "basis",
-           "policy")
+           "policy", "citation")
 """The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
 name the row of the law of the place called that decided (:func:`._law.deciders`); they
 are missing for the findings no row decides (DNC, caller id, abandonment, ...).
 ``basis`` says whether law or the account's policy decides the finding, and ``policy``
-names the policy (missing for law's findings)."""
-_LAW = ("jurisdiction", "decided_by", "basis", "policy")
+names the policy (missing for law's findings); ``citation`` names the section of law that
+decides a finding of law (missing for policy's)."""
+_LAW = ("jurisdiction", "decided_by", "basis", "policy", "citation")
 _NO_TIME = "datetime64[us, UTC]"
 """The ``at`` of a lead's finding, which has no moment: typed as the calls' times, so that
 the findings' ``at`` stays a time column (``None`` made it text-like, and the report's

@@ -153,13 +153,14 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
 
 
 def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
-    """The findings' ``jurisdiction``, ``decided_by``, ``basis`` and ``policy`` for the law
+    """The findings' ``jurisdiction``, ``decided_by``, ``basis``, ``policy`` and ``citation``
+    for the law
     ``rows`` that decided them: the row's id (``US-FL``; ``US`` for the federal row and for
     the strictest US row) and whose row it is: ``number`` (the number's country or
     state), ``address`` (the lead's address state) or ``strictest`` (no state is known
     for the number: the strictest of its country's rows); ``law``, no policy. Where the
     policy's window or cap decided (row 0), no row of the table did: ``jurisdiction`` and
-    ``decided_by`` None, ``basis`` ``policy`` and ``policy`` its name."""
+    ``decided_by`` None, ``basis`` ``policy`` and ``policy`` its name, no citation."""
     ids = np.array(law.ids, object)[rows]
     by = np.where(by_address, "address", np.where(law.strictest[rows], "strictest",
                                                   "number")).astype(object)
@@ -168,7 +169,10 @@ def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
     basis = np.where(ours, "policy", "law").astype(object)
     policy = np.full(len(rows), None, object)
     policy[ours] = law.policy
-    return {"jurisdiction": ids, "decided_by": by, "basis": basis, "policy": policy}
+    citation = np.array(law.citations, object)[rows]
+    citation[ours] = None
+    return {"jurisdiction": ids, "decided_by": by, "basis": basis, "policy": policy,
+            "citation": citation}
 
 
 def _clock(seconds: Floats) -> pd.Series:
