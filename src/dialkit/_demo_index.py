@@ -35,15 +35,27 @@ def cleaned_leads(path: Path) -> list[str]:
 
 
 def evidence(path: Path) -> list[str]:
-    """Findings in all and per rule, from an evidence workbook's ``summary`` sheet."""
+    """Findings in all, then the violations (of law, of the account's policy) and the
+    risks (leads that could be called wrongly) apart, each per rule, from an evidence
+    workbook's ``summary`` sheet."""
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
-    per_rule = summary.groupby("rule", sort=False)["findings"].sum()
-    found = per_rule[per_rule > 0]
-    lines = [f"{int(per_rule.sum()):,} findings; {len(per_rule) - len(found)} of "
-             f"{len(per_rule)} rules passed"]
-    if len(found):
-        lines.append("findings: " + ", ".join(f"{rule} {int(n):,}" for rule, n in found.items()))
+    per_rule = summary.groupby("rule", sort=False)[["findings", "law", "policy", "risk"]].sum()
+    found = per_rule[per_rule["findings"] > 0]
+    law, policy, risk = (int(per_rule[basis].sum()) for basis in ("law", "policy", "risk"))
+    lines = [f"{int(per_rule['findings'].sum()):,} findings; {len(per_rule) - len(found)} of "
+             f"{len(per_rule)} rules passed",
+             f"violations: {law + policy:,} ({law:,} of law, {policy:,} of the account's "
+             "policy)" + _per_rule(found["law"] + found["policy"]),
+             f"risks: {risk:,} (leads that could be called wrongly; no law forbids holding "
+             "them)" + _per_rule(found["risk"])]
     return lines
+
+
+def _per_rule(counts: pd.Series) -> str:
+    """``: calling_hours 12, dnc_call 3``: the rules with a count, or nothing."""
+    shown = counts[counts > 0]
+    return (": " + ", ".join(f"{rule} {int(n):,}" for rule, n in shown.items())) if len(
+        shown) else ""
 
 
 def funnel(path: Path) -> list[str]:

@@ -85,10 +85,11 @@ def test_a_rule_with_nothing_audited_shows_no_rate() -> None:
     report = audit(calls(NY))  # no call answered: abandonment is counted among none
     assert pd.isna(report.totals.loc["abandonment", "rate"])
     text = report.to_text()
-    assert text.splitlines()[0] == f"0 findings: 0 of law, 0 of policy ({report.rules.name})"
+    assert text.splitlines()[0] == (f"0 findings: 0 of law, 0 of policy, 0 risks "
+                                    f"({report.rules.name})")
     rows = {line.split()[0]: line for line in text.splitlines()[2:]}
-    assert rows["abandonment"].split()[1:] == ["0", "0", "0", "0", "answered", "calls", "–",
-                                               "passed"]
+    assert rows["abandonment"].split()[1:] == ["0", "0", "0", "0", "0", "answered", "calls",
+                                               "–", "passed"]
     assert "0.00%" in rows["calling_hours"]
     page = report.to_html()
     assert "nan%" not in text and "nan%" not in page

@@ -49,10 +49,12 @@ def test_exports_are_audited_like_the_account(exports: dict[str, pd.DataFrame], 
     outbound = (exports["calls"]["direction"] == "outbound").sum()
     hours = findings[findings["rule"] == "calling_hours"]
     law = (hours["basis"] == "law").sum()
-    assert re.search(rf"calling_hours +{len(hours)} +{law} +{len(hours) - law} +{outbound:,} "
+    assert re.search(rf"calling_hours +{len(hours)} +{law} +{len(hours) - law} +0 +{outbound:,} "
                      rf"+outbound calls +{len(hours) / outbound:.2%} +findings", result.output)
     listed = (findings["rule"] == "dnc_lead").sum()  # numbers listed after their callback
-    assert re.search(rf"dnc_lead +{listed} +{listed} +0 +[\d,]+ +leads ", result.output)
+    assert (findings.loc[findings["rule"] == "dnc_lead", "basis"] == "risk").all()
+    assert re.search(rf"dnc_lead +{listed} +0 +0 +{listed} +[\d,]+ +leads +\S+ +"
+                     rf"{'risks' if listed else 'passed'}", result.output)
     assert "policy" in set(findings.loc[findings["rule"] == "call_frequency", "basis"])
     cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
     data = dict(zip(cover["item"], cover["value"], strict=True))
@@ -77,7 +79,8 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
                                  str(tmp_path / "evidence.xlsx"), "--html",
                                  str(tmp_path / "report.html")])
     assert result.exit_code == 0, result.output
-    assert re.search(r"^\d+ findings: \d+ of law, 0 of policy \(US federal", result.output)
+    assert re.search(r"^\d+ findings: \d+ of law, 0 of policy, \d+ risks? \(US federal",
+                     result.output)
     assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
     assert (tmp_path / "evidence.xlsx").stat().st_size > 0
     assert "<h2>Compliance audit" in (tmp_path / "report.html").read_text()
@@ -174,6 +177,50 @@ def test_fail_on_exits_1_when_it_finds_what_is_named(tmp_path: Path, rows: list[
     assert "Traceback" not in result.output
 
 
+HELD_LEADS = pd.DataFrame({"id": ["lead_listed", "lead_unscreened"], "campaign_id": "cmp_1",
+                           "phone": ["+12125550199", "+12125550198"], "status": "new"})
+"""Two leads still to be called: one at a number on the Do-Not-Call list, one at a number
+never screened. Neither has been called: holding them breaks no law, they are risks."""
+DAYTIME_IN_NEW_YORK = ("+12125550123", "2026-11-24T15:00:00Z")  # Tue 10:00: allowed
+
+
+def _audited_with_leads(tmp_path: Path, calls: pd.DataFrame, *flags: str) -> Any:
+    """The CLI on calls, :data:`HELD_LEADS` and the DNC check of the listed lead's number
+    (a day old: recent enough under every scrub age), as files, as a user runs it."""
+    paths = {name: tmp_path / f"{name}.csv" for name in ("leads", "dnc")}
+    HELD_LEADS.to_csv(paths["leads"], index=False)
+    checked = (pd.Timestamp.now(tz="UTC") - pd.Timedelta(days=1)).isoformat()
+    pd.DataFrame({"phone": ["+12125550199"], "listed": [True], "checked_at": [checked]}
+                 ).to_csv(paths["dnc"], index=False)
+    return _audited_file(tmp_path, calls, "--leads", str(paths["leads"]), "--dnc",
+                         str(paths["dnc"]), *flags)
+
+
+@pytest.mark.parametrize(("rows", "flags", "code", "said"), [
+    ([DAYTIME_IN_NEW_YORK], [], 0, None),
+    ([DAYTIME_IN_NEW_YORK], ["--fail-on", "law"], 0, None),       # a risk is no violation
+    ([DAYTIME_IN_NEW_YORK], ["--fail-on", "any"], 0, None),
+    ([DAYTIME_IN_NEW_YORK], ["--fail-on", "risk"], 1, "--fail-on risk: 2 risks"),
+    ([DAYTIME_IN_NEW_YORK], ["--fail-on", "law", "--fail-on", "risk"], 1,
+     "--fail-on law risk: 2 risks"),
+    ([LATE_IN_NEW_YORK], ["--fail-on", "law"], 1, "--fail-on law: 1 finding of law"),
+    ([LATE_IN_NEW_YORK], ["--fail-on", "any", "--fail-on", "risk"], 1,
+     "--fail-on any risk: 1 finding of law, 2 risks"),
+])
+def test_risks_fail_only_a_fail_on_that_names_them(tmp_path: Path, rows: list[tuple[str, str]],
+                                                   flags: list[str], code: int,
+                                                   said: str | None) -> None:
+    """A listed or unscreened lead that was not called is a risk: counted apart from the
+    violations in the summary, and stopping CI only under ``--fail-on risk``."""
+    result = _audited_with_leads(tmp_path, _calls(*rows), *flags)
+    assert result.exit_code == code, result.output
+    law = int(rows == [LATE_IN_NEW_YORK])
+    assert f"{law + 2} findings: {law} of law, 0 of policy, 2 risks (" in result.output
+    assert re.search(r"dnc_lead +1 +0 +0 +1 +2 +leads +50\.00% +risks", result.output)
+    assert re.search(r"unscreened_lead +1 +0 +0 +1 +2 +leads +50\.00% +risks", result.output)
+    assert (said in result.output) if said else "--fail-on" not in result.output
+
+
 def test_a_policy_from_flags_is_reported_as_policy(tmp_path: Path) -> None:
     four = _calls(*((LATE_IN_LONDON[0], f"2026-11-24T{h}:00:00Z") for h in (10, 11, 12, 13)))
     out = tmp_path / "found.csv"
@@ -182,7 +229,7 @@ def test_a_policy_from_flags_is_reported_as_policy(tmp_path: Path) -> None:
     found = pd.read_csv(out, dtype=str)
     assert found[["rule", "call_id", "basis", "policy"]].values.tolist() == [
         ["call_frequency", "call_3", "policy", "command line: at most 3 calls a day"]]
-    assert "1 findings: 0 of law, 1 of policy" in result.output
+    assert "1 findings: 0 of law, 1 of policy, 0 risks" in result.output
     expected = audit(four.assign(created_at=pd.to_datetime(four["created_at"])),
                      policy=POLICY("command line: at most 3 calls a day", max_calls_per_24h=3))
     assert expected.findings["call_id"].tolist() == ["call_3"]
@@ -191,7 +238,8 @@ def test_a_policy_from_flags_is_reported_as_policy(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--fail-on", "some"], "--fail-on 'some': pass law or any"),
+    (["--fail-on", "some"], "--fail-on 'some': pass law, any or risk"),
+    (["--fail-on", "law", "--fail-on", "policy"], "--fail-on 'policy': pass law, any or risk"),
     (["--policy", "strict"], "--policy 'strict': pass one of house-rules"),
     (["--policy-window", "9-20"], "--policy-window '9-20': pass the allowed hours as HH:MM-HH:MM"),
     (["--policy-window", "20:00-09:00"], "--policy-window '20:00-09:00': pass the allowed"),

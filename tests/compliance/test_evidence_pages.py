@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html import unescape
 from pathlib import Path
 
@@ -10,8 +11,9 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from dialkit.compliance import HOUSE_RULES, AuditReport, audit
+from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
 from dialkit.compliance._evidence import page
+from dialkit.compliance._plots import COLOURS
 from dialkit.frames._pages import middle_cut
 
 LONG_CAMPAIGN = "cmp_" + "x" * 126
@@ -79,3 +81,106 @@ def test_campaigns_are_named_on_the_page_and_in_the_workbook(report: AuditReport
     values = [c.value for row in frequency.iter_rows(min_row=2) for c in row]
     assert "Spring renewals (cmp_1)" in values
     assert not {"None", "nan", "NaN", "NaT", "<NA>"} & set(values)
+
+
+LATE_IN_NEW_YORK = "2026-11-24T02:30:00Z"  # Mon 21:30 in New York: the TSR's hours forbid it
+IRAN = "+982122223333"
+
+
+@pytest.fixture(scope="module")
+def each_basis() -> AuditReport:
+    """One finding of law (a call at 21:30 in New York), one of the account's policy (a
+    call to a country it blocks, at an hour Iran's law does not judge) and two risks: a
+    lead at a listed number and one never screened, neither called. No law forbids
+    holding them; only calling them would break one."""
+    calls = pd.DataFrame({
+        "id": ["call_late", "call_iran"], "direction": "outbound",
+        "from_number": "+14155550100", "to_number": ["+12125550123", IRAN],
+        "created_at": pd.to_datetime([LATE_IN_NEW_YORK, "2026-11-24T10:00:00Z"]),
+        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+        "disposition": None})
+    leads = pd.DataFrame({"id": ["lead_listed", "lead_unscreened"], "campaign_id": "cmp_1",
+                          "phone": ["+12125550199", "+12125550198"], "status": "new"})
+    dnc = pd.DataFrame({"phone": ["+12125550199"], "listed": [True],
+                        "checked_at": [pd.Timestamp("2026-11-20T00:00Z")]})
+    return audit(calls, leads=leads, dnc=dnc, blocked_countries=["IR"], as_of="2026-11-25")
+
+
+def test_violations_and_risks_are_counted_apart(each_basis: AuditReport) -> None:
+    found = each_basis.findings.set_index("rule")["basis"].to_dict()
+    assert found == {"calling_hours": "law", "blocked_country": "policy",
+                     "dnc_lead": "risk", "unscreened_lead": "risk"}
+    assert each_basis.by_basis.to_dict() == {"law": 1, "policy": 1, "risk": 2}
+    totals = each_basis.totals
+    assert totals.loc["dnc_lead", ["findings", "law", "policy", "risk"]].tolist() == [1, 0, 0, 1]
+    assert totals.loc["calling_hours", ["law", "policy", "risk"]].tolist() == [1, 0, 0]
+    assert each_basis.summary[["law", "policy", "risk"]].sum().tolist() == [1, 1, 2]
+    text = each_basis.to_text().splitlines()
+    assert text[0].startswith("4 findings: 1 of law, 1 of policy, 2 risks (")
+    verdicts = {line.split()[0]: line.split()[-1] for line in text[2:] if "leads" in line
+                or "calls" in line}
+    assert (verdicts["dnc_lead"], verdicts["calling_hours"]) == ("risks", "findings")
+    assert "(1 law, 1 policy, 2 risk)" in repr(each_basis)
+
+
+def test_the_count_is_the_findings_basis_not_the_rules_name(each_basis: AuditReport) -> None:
+    """A rule another part adds (or a risk a rule reports) is counted by its ``basis``."""
+    findings = each_basis.findings.assign(basis=lambda f: f["basis"].where(
+        f["rule"] != "calling_hours", "risk"))
+    moved = replace(each_basis, findings=findings)
+    assert moved.by_basis.to_dict() == {"law": 0, "policy": 1, "risk": 3}
+    assert moved.totals.loc["calling_hours", ["law", "risk"]].tolist() == [0, 1]
+
+
+def test_the_workbook_keeps_risks_apart(each_basis: AuditReport, tmp_path: Path) -> None:
+    path = tmp_path / "evidence.xlsx"
+    each_basis.to_excel(path)
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames[-2:] == ["dnc_lead", "unscreened_lead"]  # after the violations'
+    assert set(book.sheetnames[2:]) == set(each_basis.ran)
+    cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
+    assert (cover["findings"], cover["findings of law"], cover["findings of policy"],
+            cover["risks: leads that could be called wrongly"]) == ("4", "1", "1", "2")
+    summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
+    assert summary.groupby("rule")[["law", "policy", "risk"]].sum().loc[
+        ["dnc_lead", "unscreened_lead", "calling_hours", "blocked_country"]].values.tolist() == [
+        [0, 0, 1], [0, 0, 1], [1, 0, 0], [0, 1, 0]]
+    for rule in ("dnc_lead", "unscreened_lead"):
+        header = [c.value for c in book[rule][1]]
+        assert [row[header.index("basis")].value for row in book[rule].iter_rows(min_row=2)
+                ] == ["risk"]
+
+
+def test_the_page_shows_violations_then_risks_apart(each_basis: AuditReport) -> None:
+    shown = page(each_basis, mask_pii=False, about={})
+    text = re.sub(r"<[^>]+>", "", shown)
+    assert "Violations: 2 (1 of law, 1 of the account's policy)" in text
+    assert "Risks: 2: leads that could be called wrongly" in text
+    headings = re.findall(r"<h2>([^<]+)</h2>", shown)[1:]
+    assert headings == ["Findings of law: 1", "Findings of the account's policy: 1",
+                        "Risks: leads that could be called wrongly: 2"]
+    risks = shown[shown.index("<h2>Risks"):]
+    assert "<h3>dnc_lead: 1 risk</h3>" in risks and "<h3>unscreened_lead: 1 risk</h3>" in risks
+    assert "<h3>dnc_lead" not in shown[:shown.index("<h2>Risks")]
+    assert not {"None", "nan", "NaN", "NaT", "<NA>"} & set(cells(shown))
+
+
+def test_the_summary_chart_draws_risks_in_their_own_colour(each_basis: AuditReport) -> None:
+    from matplotlib.colors import to_hex
+    from matplotlib.figure import Figure
+
+    ax = plot_summary(each_basis, ax=Figure().add_subplot())
+    rules = list(each_basis.totals.index[::-1])
+    drawn: dict[str, set[str]] = {}
+    for bar in ax.patches:
+        if bar.get_width():  # type: ignore[attr-defined]
+            rule = rules[round(bar.get_y() + bar.get_height() / 2)]  # type: ignore[attr-defined]
+            drawn.setdefault(rule, set()).add(to_hex(bar.get_facecolor()))
+    assert drawn == {"calling_hours": {COLOURS["law"]}, "blocked_country": {COLOURS["policy"]},
+                     "dnc_lead": {COLOURS["risk"]}, "unscreened_lead": {COLOURS["risk"]}}
+    assert len(set(COLOURS.values())) == 3
+    assert ax.get_title().startswith("Compliance audit: 2 violations (1 of law, 1 of policy), "
+                                     "2 risks; ")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "violation of law", "violation of the account's policy",
+        "risk: a lead that could be called wrongly"]

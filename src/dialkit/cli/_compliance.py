@@ -33,6 +33,8 @@ from dialkit.compliance import (
 )
 from dialkit.compliance._evidence import masked
 from dialkit.compliance._read import read_source
+from dialkit.compliance._rules import VIOLATIONS
+from dialkit.compliance._text import counted
 from dialkit.errors import ApiError
 from dialkit.frames import utc_times, write_csv
 
@@ -69,9 +71,11 @@ def audit_command(
         "Add a policy calling window for every call, recipient local time."))] = None,
     policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
         "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
-    fail_on: Annotated[str | None, typer.Option(metavar="BASIS", help=(
-        "Exit 1 when the audit finds what is named: law (a finding the law decides) or "
-        "any (any finding, policy's too); for CI and cron."))] = None,
+    fail_on: Annotated[list[str] | None, typer.Option(metavar="BASIS", help=(
+        "Exit 1 when the audit finds what is named: law (a violation the law decides), "
+        "any (any violation, the policy's too) or risk (a lead that could be called "
+        "wrongly: listed or unscreened, which no law forbids holding); repeat for "
+        "several: --fail-on law --fail-on risk. For CI and cron."))] = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
@@ -96,13 +100,14 @@ def audit_command(
     as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Audit calls, leads and DNC results against the law of the place called (and a
-    policy, if given); print the findings by rule, law's and policy's apart (with --json
-    or --csv: every finding, a row each). Exits 0 whether or not there are findings,
-    unless --fail-on names what was found (exit 1); 2 on bad input."""
+    policy, if given); print the findings by rule, law's, policy's and the risks apart
+    (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
+    findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
-    if fail_on not in (None, "law", "any"):
-        _fail(f"--fail-on {fail_on!r}: pass law or any")
+    for named in fail_on or ():
+        if named not in FAIL_ON:
+            _fail(f"--fail-on {named!r}: pass law, any or risk")
     with _output_errors():  # before anything is read: no output may replace an input
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
             f"what {flag} reads": path for flag, path in (
@@ -125,10 +130,22 @@ def audit_command(
             report.to_html(html, mask_pii=mask_pii, about=about)
     if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
         typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
-    law, found = report.by_basis["law"], len(report.findings)
-    if (fail_on == "law" and law) or (fail_on == "any" and found):
-        typer.echo(f"--fail-on {fail_on}: {law if fail_on == 'law' else found} findings",
-                   err=True)
+    _fail_on(fail_on or [], report.by_basis)
+
+
+FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
+"""The bases each ``--fail-on`` value stops on: a risk is no violation, so only ``risk``
+stops on one."""
+
+
+def _fail_on(named: list[str], by_basis: pd.Series) -> None:
+    """Exit 1, saying what was found, when the audit found a basis ``--fail-on`` named."""
+    bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
+    found = {basis: int(by_basis[basis]) for basis in bases if by_basis[basis]}
+    if found:
+        typer.echo(f"--fail-on {' '.join(dict.fromkeys(named))}: " + ", ".join(
+            counted(n, "risk") if basis == "risk" else f"{counted(n, 'finding')} of {basis}"
+            for basis, n in found.items()), err=True)
         raise typer.Exit(1)
 
 

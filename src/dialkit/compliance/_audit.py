@@ -37,7 +37,7 @@ from ._hours import calling_hours, clock, located
 from ._lead_of import addresses, lead_rows
 from ._population import by_rule, population_of, sources_of, summarised
 from ._rules import BASES, RULE_IDS, Rules
-from ._text import totals_text
+from ._text import bases_text, totals_text
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -83,7 +83,8 @@ class AuditReport:
         findings: One row per finding: ``rule``, ``severity``, ``campaign_id``,
             ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
             ``timezone``, ``evidence`` (in words), ``jurisdiction`` and ``decided_by``
-            (the law's row that decided), ``basis`` (``law`` or ``policy``) and
+            (the law's row that decided), ``basis`` (``law`` or ``policy``: a
+            violation; ``risk``: a lead that could be called wrongly) and
             ``policy`` (the policy's name), and each rule's own columns.
         abandoned: Every abandoned call, with its campaign's rate over the window.
         rules: The rules applied.
@@ -106,14 +107,16 @@ class AuditReport:
 
     @property
     def summary(self) -> pd.DataFrame:
-        """Per rule that ran and campaign: ``findings``, what they are counted among
-        (``audited`` of ``unit``: outbound calls, answered calls or leads) and ``rate``."""
+        """Per rule that ran and campaign: ``findings`` (of which ``law``, ``policy`` and
+        ``risk``), what they are counted among (``audited`` of ``unit``: outbound calls,
+        answered calls or leads) and ``rate``."""
         return summarised(self.findings, self.population, self.ran)
 
     @property
     def totals(self) -> pd.DataFrame:
-        """The summary over every campaign, one row per rule that ran: ``findings``,
-        ``audited``, ``unit``, ``rate``, ``passed``."""
+        """The summary over every campaign, one row per rule that ran: ``findings`` (of
+        which ``law``, ``policy`` and ``risk``), ``audited``, ``unit``, ``rate``,
+        ``passed``."""
         return by_rule(self.summary)
 
     @property
@@ -161,15 +164,18 @@ class AuditReport:
 
     @property
     def by_basis(self) -> pd.Series:
-        """How many findings law decides and how many the account's policy does."""
+        """How many findings law decides, how many the account's policy does (the
+        violations), and how many are risks (a lead that could be called wrongly: no
+        call broke a rule), by each finding's ``basis``."""
         counts = self.findings["basis"].value_counts()
         return pd.Series({basis: int(counts.get(basis, 0)) for basis in BASES},
                          name="findings")
 
     def to_text(self) -> str:
-        """The audit in plain text: how many findings, of law and of policy, then per rule
-        the findings (law's and policy's), among how many calls or leads, the rate and the
-        verdict, then each note (a rule that did not run and why), a line each.
+        """The audit in plain text: how many findings, of law, of policy and risks, then
+        per rule the findings (law's, policy's, risks), among how many calls or leads, the
+        rate and the verdict, then each note (a rule that did not run and why), a line
+        each.
 
         Examples:
             >>> calls = pd.DataFrame({
@@ -179,19 +185,17 @@ class AuditReport:
             ...     "disposition": None})
             >>> from dialkit.compliance import audit
             >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
-            0 findings: 0 of law, 0 of policy (US federal and state law (TSR, TCPA, state
-            statutes))
-                                  findings  law  policy audited              of   rate verdict
+            0 findings: 0 of law, 0 of policy, 0 risks (US federal and state law (TSR,
+            TCPA, state statutes))
+                                  findings  law  policy  risk audited              of   rate verdict
             rule
-            calling_hours                0    0       0       1  outbound calls  0.00%  passed
+            calling_hours                0    0       0     0       1  outbound calls  0.00%  passed
             ...
             unverified_caller_id: not run: pass verified_caller_ids=
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
-        law, policy = self.by_basis
-        return "\n".join([f"{len(self.findings)} findings: {law} of law, {policy} of policy "
-                          f"({self.rules.name})",
+        return "\n".join([f"{bases_text(self.by_basis)} ({self.rules.name})",
                           totals_text(self.totals), *notes])
 
     def _repr_html_(self) -> str:
@@ -200,9 +204,9 @@ class AuditReport:
     def __repr__(self) -> str:
         counts = self.findings["rule"].value_counts()
         shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
-        law, policy = self.by_basis
+        law, policy, risk = self.by_basis
         return (f"<AuditReport {self.rules.name}: {len(self.findings)} findings ({law} law, "
-                f"{policy} policy): {shown or 'none'}>")
+                f"{policy} policy, {risk} risk): {shown or 'none'}>")
 
 
 def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,

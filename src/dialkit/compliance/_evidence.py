@@ -2,7 +2,9 @@
 
 Both start with what was audited (the rules and their parameters, the data and
 how abandonment was told apart), then the counts, then every finding: the law's
-findings apart from the account's policy's, each counted. With
+findings apart from the account's policy's, and both (the violations: calls that broke a
+rule) apart from the risks (leads that could be called wrongly, which no law forbids
+holding), each counted. With
 ``mask_pii`` the phone numbers are shown as ``+1415*****23``: enough to match
 a number one already has, not to dial it.
 """
@@ -21,8 +23,10 @@ import pandas as pd
 from ..frames import excel_writer
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
 from ._findings import COLUMNS
+from ._plots import COLOURS
 from ._population import rate_text
-from ._rules import BASES, RULE_IDS, Rules
+from ._rules import BASES, RISK_RULES, RULE_IDS, Rules
+from ._text import counted
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
               "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}"
@@ -88,9 +92,14 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
             **{("abandonment told by" if rule == "abandonment" else f"note: {rule}"): note
                for rule, note in report.notes.items()},
             "findings": str(len(report.findings)),
-            **{f"findings of {basis}": str(int((report.findings["basis"] == basis).sum()))
+            **{_COUNTED_AS[basis]: str(int((report.findings["basis"] == basis).sum()))
                for basis in BASES}}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
+
+
+_COUNTED_AS = {"law": "findings of law", "policy": "findings of policy",
+               "risk": "risks: leads that could be called wrongly"}
+"""How the cover names the count of each basis."""
 
 
 def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
@@ -110,13 +119,14 @@ def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
 
 def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: bool,
                    about: Mapping[str, str], names: Mapping[str, str] | None = None) -> None:
-    """The evidence workbook: cover, summary, then one sheet per rule with findings; every
-    text a string cell, never a formula or link (ids and names come from outside); a
-    missing value an empty cell, a rate a number shown as a percentage, a campaign by
-    its name and id when ``names`` (campaign names by id) are given."""
+    """The evidence workbook: cover, summary, then one sheet per rule with findings, the
+    violations' rules first and the risks' (:data:`RISK_RULES`) last; every text a string
+    cell, never a formula or link (ids and names come from outside); a missing value an
+    empty cell, a rate a number shown as a percentage, a campaign by its name and id when
+    ``names`` (campaign names by id) are given."""
     with excel_writer(path) as book:
         sheets = {"cover": cover(report, about), "summary": named(report.summary, names)}
-        for rule in RULE_IDS:
+        for rule in sorted(RULE_IDS, key=lambda rule: rule in RISK_RULES):
             rows = report.findings[report.findings["rule"] == rule]
             if rule in report.ran or len(rows):
                 sheets[rule] = named(masked(_plain(_own_columns(rows)), mask_pii), names)
@@ -172,6 +182,7 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
     totals = report.totals
     parts = [f"<style>{TABLE_STYLE}</style>",
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
+             headline(report.findings["basis"]),
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]
     for basis in BASES:
@@ -182,19 +193,30 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
         for rule in RULE_IDS:
             rows = of_basis[of_basis["rule"] == rule]
             if not rows.empty:
-                parts += _section(rows, rule, mask_pii=mask_pii, shown=shown, names=names)
+                parts += _section(rows, rule, basis, mask_pii=mask_pii, shown=shown, names=names)
     return f'<div class="{NOT_MATH}">' + "".join(parts) + "</div>"
 
 
-_HEADINGS = {"law": "Findings of law", "policy": "Findings of the account's policy"}
+_HEADINGS = {"law": "Findings of law", "policy": "Findings of the account's policy",
+             "risk": "Risks: leads that could be called wrongly"}
 
 
-def _section(rows: pd.DataFrame, rule: str, *, mask_pii: bool, shown: int | None,
-             names: Mapping[str, str] | None) -> list[str]:
+def headline(basis: pd.Series) -> str:
+    """The page's first words: the violations (law's, policy's) and, apart, the risks."""
+    law, policy, risk = ((basis == b).sum() for b in BASES)
+    return (f"<p><b>Violations: {law + policy:,}</b> ({law:,} of law, {policy:,} of the "
+            f"account's policy): calls that broke a rule. <b>Risks: {risk:,}</b>: leads "
+            "that could be called wrongly (listed or not screened); no law forbids holding "
+            "them, only calling them.</p>")
+
+
+def _section(rows: pd.DataFrame, rule: str, basis: str, *, mask_pii: bool,
+             shown: int | None, names: Mapping[str, str] | None) -> list[str]:
     """One rule's findings of one basis: a heading, a chart by day, the table."""
-    parts = [f"<h3>{html.escape(rule)}: {len(rows):,} findings</h3>"]
+    noun = "risk" if basis == "risk" else "finding"
+    parts = [f"<h3>{html.escape(rule)}: {counted(len(rows), noun)}</h3>"]
     if rows["at"].notna().any():  # a lead's finding has no moment to chart
-        parts.append(_chart(rows, rule))
+        parts.append(_chart(rows, rule, COLOURS.get(basis, COLOURS["law"])))
     table = _reading_order(named(masked(_plain(_own_columns(rows, every_common=False)),
                                         mask_pii), names))
     parts.append(html_table(table if shown is None else table.head(shown)))
@@ -204,15 +226,15 @@ def _section(rows: pd.DataFrame, rule: str, *, mask_pii: bool, shown: int | None
     return parts
 
 
-def _chart(rows: pd.DataFrame, rule: str) -> str:
-    """Findings per day (UTC), as an inline PNG."""
+def _chart(rows: pd.DataFrame, rule: str, colour: str) -> str:
+    """Findings per day (UTC), as an inline PNG, bars in the ``colour`` of their basis."""
     from matplotlib.figure import Figure  # a report's page only: imported when drawn
     from matplotlib.ticker import MaxNLocator
 
     days = rows["at"].dt.tz_convert("UTC").dt.floor("D").value_counts().sort_index()
     figure = Figure(figsize=(6, 1.8))
     axes = figure.subplots()
-    axes.bar(days.index.tz_localize(None), days.to_numpy(), width=0.8, color="#c0504d")
+    axes.bar(days.index.tz_localize(None), days.to_numpy(), width=0.8, color=colour)
     axes.set_ylabel("findings")
     axes.set_title(f"{rule}: findings per day (UTC)", fontsize=10)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from .._bools import arrow_bools
 from .._places._codes import codes_of
 from .._places._kept import hashed
-from ._rules import ACCOUNT_RULES, SEVERITY
+from ._rules import ACCOUNT_RULES, RISK_RULES, SEVERITY
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
@@ -39,11 +39,10 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
     """Findings of ``rule`` for ``rows`` (calls or leads with the common columns; the
     law's columns text, missing where ``rows`` lack them). Where ``rows`` do not say
     their ``basis``, the rule does: the account's own settings' rules
-    (:data:`._rules.ACCOUNT_RULES`) are policy, the others (Do-Not-Call, abandonment)
-    law."""
+    (:data:`._rules.ACCOUNT_RULES`) are policy, the leads' rules
+    (:data:`._rules.RISK_RULES`) risks, the others (Do-Not-Call, abandonment) law."""
     if "basis" not in rows:
-        rows = rows.assign(basis="policy" if rule in ACCOUNT_RULES else "law",
-                           policy=ACCOUNT_RULES.get(rule))
+        rows = rows.assign(basis=_basis_of(rule), policy=ACCOUNT_RULES.get(rule))
     frame = pd.DataFrame({
         "rule": rule, "severity": SEVERITY[rule],
         "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
@@ -54,6 +53,11 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
                                                    dtype="str") for column in _LAW},
         **extra}, index=rows.index)
     return frame
+
+
+def _basis_of(rule: str) -> str:
+    """The basis of a rule whose findings do not say theirs."""
+    return "policy" if rule in ACCOUNT_RULES else "risk" if rule in RISK_RULES else "law"
 
 
 def group_codes(column: pd.Series, *, sort: bool = False) -> Ints:

@@ -1,5 +1,6 @@
-"""The audit as pictures: one bar per rule, findings against what was audited; and
-findings by the jurisdiction whose rule decided them.
+"""The audit as pictures: one bar per rule, findings against what was audited (the
+violations in the law's and the policy's colours, the risks in another); and findings by
+the jurisdiction whose rule decided them.
 
 Like the plots of :mod:`dialkit.analytics`, each takes what it draws and an
 optional ``ax``, returns the Axes, and changes no global state; a text that comes from
@@ -15,14 +16,21 @@ import pandas as pd
 
 from ..frames._pages import as_written
 from . import _jurisdictions as table
+from ._rules import BASES
+from ._text import counted
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn
 
     from ._audit import AuditReport
 
-_FOUND, _POLICY, _PASSED = "#c0504d", "#f79646", "#4f6228"
+COLOURS = {"law": "#c0504d", "policy": "#f79646", "risk": "#4f81bd"}
+"""Each basis's colour, here and on the evidence page's charts: a risk is drawn in blue,
+never in a violation's red or orange."""
+_FOUND, _POLICY, _PASSED = COLOURS["law"], COLOURS["policy"], "#4f6228"
 """The law's bars, the policy's, and the words of a rule that passed."""
+_LEGEND = {"law": "violation of law", "policy": "violation of the account's policy",
+           "risk": "risk: a lead that could be called wrongly"}
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "address": ("#4f81bd", "the lead's address state"),
              "strictest": ("#8064a2", "no state known: the strictest row")}
@@ -32,9 +40,11 @@ MOST_BARS = 24
 
 
 def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
-    """Findings per rule that ran, the law's and the account's policy's apart (one bar
-    each, side by side), each rule labelled with its count among the calls or leads
-    audited and its rate; a rule that found nothing is marked passed.
+    """Findings per rule that ran: the violations, the law's and the account's policy's
+    apart, and the risks (a lead that could be called wrongly, which no law forbids
+    holding) in a colour of their own, stacked in one bar per rule; each rule labelled
+    with its count among the calls or leads audited and its rate; a rule that found
+    nothing is marked passed. The title counts violations and risks apart.
 
     Args:
         report: What :func:`~dialkit.compliance.audit` returned.
@@ -49,10 +59,10 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         >>> client = dialkit.Client.sandbox()
         >>> report = compliance.audit(**compliance.load(client))
         >>> ax = compliance.plot_summary(report)
-        >>> len(ax.patches) == 2 * len(report.ran)  # the law's and the policy's per rule
+        >>> len(ax.patches) == 3 * len(report.ran)  # the law's, the policy's, the risks
         True
         >>> print(ax.get_title())
-        Compliance audit: ... findings (... of law, 0 of policy), ... of 9 rules passed
+        Compliance audit: ... violations (... of law, 0 of policy), ...; ... of 9 rules passed
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """
@@ -61,31 +71,36 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
 
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(report.ran), 2) + 1))
     totals = report.totals.iloc[::-1]  # the first rule at the top
-    ax.barh(totals.index, totals["law"], color=_FOUND, label="law")
-    ax.barh(totals.index, totals["policy"], left=totals["law"], color=_POLICY,
-            label="the account's policy")
+    left = pd.Series(0, index=totals.index)
+    for basis in BASES:
+        ax.barh(totals.index, totals[basis], left=left, color=COLOURS[basis],
+                label=_LEGEND[basis])
+        left = left + totals[basis]
     for y, (_, row) in enumerate(totals.iterrows()):
         ax.annotate(_label(row), (row["findings"], y), xytext=(4, 0),
                     textcoords="offset points", va="center", fontsize=8,
                     color=_PASSED if row["passed"] else "black")
     ax.set_xlim(0, max(float(totals["findings"].max()), 1.0) * 1.6)
     ax.set_xlabel("findings")
-    law, policy = (int(totals[basis].sum()) for basis in ("law", "policy"))
+    law, policy, risk = (int(totals[basis].sum()) for basis in BASES)
     as_written([ax.set_title(
-        f"Compliance audit: {law + policy:,} findings ({law:,} of law, {policy:,} of policy), "
+        f"Compliance audit: {law + policy:,} violations ({law:,} of law, {policy:,} of "
+        f"policy), {counted(risk, 'risk')}; "
         f"{int(totals['passed'].sum())} of {len(totals)} rules passed\n"
         + textwrap.fill(report.rules.name, 90), fontsize=10)])
-    if law or policy:
-        ax.legend(loc="lower right", fontsize=8, title="decided by", title_fontsize=8)
+    if law or policy or risk:
+        ax.legend(loc="lower right", fontsize=8)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 
 
 def _label(row: pd.Series) -> str:
+    """A rule's bar's words: passed, or its findings among what was audited, the rate,
+    and how many of each basis where it has more than one (risks named always)."""
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
-    split = f"; {int(row['law']):,} law, {int(row['policy']):,} policy" if (
-        row["law"] and row["policy"]) else ""
+    kinds = [f"{int(row[basis]):,} {basis}" for basis in BASES if row[basis]]
+    split = f"; {', '.join(kinds)}" if len(kinds) > 1 or row["risk"] else ""
     return (f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} "
             f"({row['rate']:.2%}{split})")
 

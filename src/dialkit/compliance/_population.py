@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._places._kept import hashed
+from ._rules import BASES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answered calls"}
 """What each rule's findings are counted among; every other rule's, outbound calls."""
@@ -58,20 +59,20 @@ def _call_counts(outbound: pd.DataFrame) -> pd.DataFrame:
 
 def summarised(findings: pd.DataFrame, population: pd.DataFrame,
                ran: tuple[str, ...]) -> pd.DataFrame:
-    """Per rule that ran and campaign: ``findings``, of which ``law`` and ``policy`` (what
-    decided them), ``audited`` of ``unit``, ``rate``."""
+    """Per rule that ran and campaign: ``findings``, of which ``law``, ``policy`` and
+    ``risk`` (each finding's ``basis``: what decided it, or that it is a risk, not a
+    violation), ``audited`` of ``unit``, ``rate``."""
     found = findings.groupby(["rule", "campaign_id", "basis"], dropna=False,
                              observed=True).size()
     rows = []
     for rule in ran:
         unit = UNITS.get(rule, "outbound calls")
         for campaign, audited in population[_COUNTED[unit]].items():
-            law, policy = (int(found.get((rule, campaign, basis), 0))
-                           for basis in ("law", "policy"))
-            count = law + policy
-            rows.append((rule, campaign, count, law, policy, int(audited), unit,
+            counts = [int(found.get((rule, campaign, basis), 0)) for basis in BASES]
+            count = sum(counts)
+            rows.append((rule, campaign, count, *counts, int(audited), unit,
                          count / audited if audited else float("nan")))
-    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", "law", "policy",
+    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", *BASES,
                                        "audited", "unit", "rate"])
 
 
@@ -105,11 +106,11 @@ def source_words(name: str, spans: pd.DataFrame, attrs: Mapping[str, object]) ->
 
 
 def by_rule(summary: pd.DataFrame) -> pd.DataFrame:
-    """The summary over every campaign: per rule, ``findings`` (of which ``law`` and
-    ``policy``), ``audited``, ``unit``, ``rate`` and ``passed``, in the order the rules
-    ran."""
+    """The summary over every campaign: per rule, ``findings`` (of which ``law``,
+    ``policy`` and ``risk``), ``audited``, ``unit``, ``rate`` and ``passed``, in the order
+    the rules ran."""
     totals = summary.groupby("rule", sort=False).agg(
-        findings=("findings", "sum"), law=("law", "sum"), policy=("policy", "sum"),
+        findings=("findings", "sum"), **{basis: (basis, "sum") for basis in BASES},
         audited=("audited", "sum"), unit=("unit", "first"))
     rate = totals["findings"] / totals["audited"].where(totals["audited"] > 0)
     return totals.assign(rate=rate.round(4), passed=totals["findings"] == 0)

@@ -32,7 +32,7 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
         >>> calls = read_export("calls.parquet")
         >>> text = audit(calls).to_text()
         >>> text.splitlines()[1].split()  # a line per rule follows
-        ['findings', 'law', 'policy', 'audited', 'of', 'rate', 'verdict']
+        ['findings', 'law', 'policy', 'risk', 'audited', 'of', 'rate', 'verdict']
         >>> client.close()
     """
     path = Path(path)

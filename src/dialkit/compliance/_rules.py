@@ -26,15 +26,25 @@ SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
 """How serious a finding of each rule is: ``high`` for a call that broke a rule
 outright, ``medium`` for one a regulator would ask about."""
 
-BASES = ("law", "policy")
-"""What decides a finding: ``law`` (a statute or regulator's rule: a row of the
-jurisdiction table, the TSR's abandonment and Do-Not-Call rules) or ``policy`` (the
-account's own rule, named in the finding's ``policy`` column)."""
+BASES = ("law", "policy", "risk")
+"""What a finding is: a violation that ``law`` decides (a statute or regulator's rule: a
+row of the jurisdiction table, the TSR's abandonment and Do-Not-Call rules) or that
+``policy`` does (the account's own rule, named in the finding's ``policy`` column); or a
+``risk``: no call broke a rule, but a lead is held so that one could be called wrongly
+(:data:`RISK_RULES`). Reports count the three apart, and risks apart from violations."""
+
+VIOLATIONS = ("law", "policy")
+"""The bases of a violation: a call that broke a rule. A ``risk`` is not one."""
 
 ACCOUNT_RULES = {"blocked_country": "the account's blocked countries",
                  "unverified_caller_id": "the account's verified caller ids"}
 """The rules whose findings are always policy: they hold the account to its own
 settings (the countries it blocks, the caller ids it verified), not to a statute."""
+
+RISK_RULES = {"dnc_lead": "a listed number still dialable as a lead",
+              "unscreened_lead": "a lead not screened against the DNC lists recently"}
+"""The rules whose findings are risks, not violations: they say a lead *could* be called
+wrongly. No law forbids holding a listed or unscreened number; calling it may."""
 
 Window = tuple[time, time]
 

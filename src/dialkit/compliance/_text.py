@@ -13,22 +13,45 @@ from ._population import rate_text
 
 
 def totals_text(totals: pd.DataFrame) -> str:
-    """Per rule: findings, of which law's and policy's, among how many calls or leads, the
-    rate, and the verdict.
+    """Per rule: findings, of which law's, policy's and risks, among how many calls or
+    leads, the rate, and the verdict (``risks`` where a rule found risks only: no call
+    broke it).
 
     Examples:
-        >>> totals = pd.DataFrame({"findings": [3], "law": [1], "policy": [2],
-        ...                        "audited": [1200], "unit": ["calls"], "rate": [0.0025],
-        ...                        "passed": [False]}, index=["calling_hours"])
+        >>> totals = pd.DataFrame({"findings": [3, 2], "law": [1, 0], "policy": [2, 0],
+        ...                        "risk": [0, 2], "audited": [1200, 40],
+        ...                        "unit": ["calls", "leads"], "rate": [0.0025, 0.05],
+        ...                        "passed": [False, False]},
+        ...                       index=["calling_hours", "dnc_lead"])
         >>> print(totals_text(totals))
-                       findings  law  policy audited     of   rate   verdict
-        calling_hours         3    1       2   1,200  calls  0.25%  findings
+                       findings  law  policy  risk audited     of   rate   verdict
+        calling_hours         3    1       2     0   1,200  calls  0.25%  findings
+        dnc_lead              2    0       0     2      40  leads  5.00%     risks
     """
+    risks_only = totals["risk"] == totals["findings"]
+    verdict = np.where(totals["passed"], "passed", np.where(risks_only, "risks", "findings"))
     return str(pd.DataFrame({
         "findings": totals["findings"], "law": totals["law"], "policy": totals["policy"],
-        "audited": totals["audited"].map("{:,}".format),
+        "risk": totals["risk"], "audited": totals["audited"].map("{:,}".format),
         "of": totals["unit"], "rate": totals["rate"].map(rate_text),
-        "verdict": totals["passed"].map({True: "passed", False: "findings"})}).to_string())
+        "verdict": verdict}, index=totals.index).to_string())
+
+
+def bases_text(counts: pd.Series) -> str:
+    """Findings by basis (:attr:`AuditReport.by_basis`) in words, risks apart from the
+    violations: ``12 findings: 8 of law, 2 of policy, 2 risks``.
+
+    Examples:
+        >>> print(bases_text(pd.Series({"law": 8, "policy": 2, "risk": 1})))
+        11 findings: 8 of law, 2 of policy, 1 risk
+    """
+    return (f"{int(counts.sum()):,} findings: {int(counts['law']):,} of law, "
+            f"{int(counts['policy']):,} of policy, {counted(int(counts['risk']), 'risk')}")
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 risk``, ``2 risks``: a count and its noun, plural but for one."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
