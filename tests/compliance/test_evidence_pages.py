@@ -11,6 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from dialkit._demo_index import evidence
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
 from dialkit.compliance._evidence import page
 from dialkit.compliance._plots import COLOURS
@@ -184,3 +185,15 @@ def test_the_summary_chart_draws_risks_in_their_own_colour(each_basis: AuditRepo
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "violation of law", "violation of the account's policy",
         "risk: a lead that could be called wrongly"]
+
+
+def test_the_demos_headline_figures_show_violations_and_risks_apart(
+        each_basis: AuditReport, tmp_path: Path) -> None:
+    path = tmp_path / "evidence.xlsx"
+    each_basis.to_excel(path, mask_pii=True)
+    assert evidence(path) == [
+        f"4 findings; {len(each_basis.ran) - 4} of {len(each_basis.ran)} rules passed",
+        "violations: 2 (1 of law, 1 of the account's policy): calling_hours 1, "
+        "blocked_country 1",
+        "risks: 2 (leads that could be called wrongly; no law forbids holding them): "
+        "dnc_lead 1, unscreened_lead 1"]

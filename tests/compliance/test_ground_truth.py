@@ -138,6 +138,9 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
                                                 "unknown_jurisdiction", "unscreened_lead",
                                                 "unverified_caller_id"}
     assert _leads_found(report, "dnc_lead") == truth.get(LISTED_LATE, set())
+    leads = report.findings[report.findings["rule"] == "dnc_lead"]
+    assert (leads["basis"] == "risk").all()  # a lead held, not called: no violation
+    assert report.by_basis["risk"] == len(leads)
 
 
 def test_the_evidence_workbook_and_page(audited: Audited,
@@ -165,13 +168,16 @@ def test_the_evidence_workbook_and_page(audited: Audited,
     assert (tmp_path / "report.html").read_text() == page
     charts = report.findings[report.findings["at"].notna()].groupby(["basis", "rule"]).ngroups
     assert page.count("data:image/png;base64,") == charts
-    law, policy = report.by_basis
+    law, policy, risk = report.by_basis
     assert f"<h2>Findings of law: {law:,}</h2>" in page
     assert f"<h2>Findings of the account's policy: {policy:,}</h2>" in page
     assert page.index("Findings of law") < page.index("Findings of the account's policy")
-    assert (cover["findings of law"], cover["findings of policy"]) == (str(law), str(policy))
+    assert (cover["findings of law"], cover["findings of policy"],
+            cover["risks: leads that could be called wrongly"]) == (str(law), str(policy),
+                                                                   str(risk))
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
-    assert (summary["law"].sum(), summary["policy"].sum()) == (law, policy)
+    assert (summary["law"].sum(), summary["policy"].sum(), summary["risk"].sum()) == (
+        law, policy, risk)
     assert not any(phone in page for phone in report.findings["phone"].dropna())
 
 

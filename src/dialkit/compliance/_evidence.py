@@ -216,7 +216,7 @@ def _section(rows: pd.DataFrame, rule: str, basis: str, *, mask_pii: bool,
     noun = "risk" if basis == "risk" else "finding"
     parts = [f"<h3>{html.escape(rule)}: {counted(len(rows), noun)}</h3>"]
     if rows["at"].notna().any():  # a lead's finding has no moment to chart
-        parts.append(_chart(rows, rule, COLOURS.get(basis, COLOURS["law"])))
+        parts.append(_chart(rows, rule, COLOURS[basis]))
     table = _reading_order(named(masked(_plain(_own_columns(rows, every_common=False)),
                                         mask_pii), names))
     parts.append(html_table(table if shown is None else table.head(shown)))
