@@ -74,8 +74,8 @@ def audit_command(
     fail_on: Annotated[list[str] | None, typer.Option(metavar="BASIS", help=(
         "Exit 1 when the audit finds what is named: law (a violation the law decides), "
         "any (any violation, the policy's too) or risk (a lead that could be called "
-        "wrongly: listed or unscreened, which no law forbids holding); repeat for "
-        "several: --fail-on law --fail-on risk. For CI and cron."))] = None,
+        "wrongly: listed or unscreened, which no law forbids holding); repeat the "
+        "option to stop on several. For CI and cron."))] = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
