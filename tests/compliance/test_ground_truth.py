@@ -122,7 +122,7 @@ def test_the_abandoned_calls_are_exactly_the_planted_ones(
 def test_abandonment_findings_are_the_abandoned_calls_over_the_limit(
         audited: Audited) -> None:
     report, _, _, _ = audited
-    over = report.abandoned["window_rate"] > US.abandonment_limit
+    over = report.abandoned["window_rate"] > report.abandoned["window_limit"]
     assert _found(report, "abandonment") == set(report.abandoned.loc[over, "call_id"])
     rates = report.abandoned["window_abandoned"] / report.abandoned["window_answered"]
     assert (rates == report.abandoned["window_rate"]).all()
