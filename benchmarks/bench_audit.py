@@ -295,7 +295,7 @@ def _call_columns(frame: pd.DataFrame, pool: pd.DataFrame,
     created = frame["created_at"]
     answer = created + pd.to_timedelta(rng.integers(4_000, 30_000, n), unit="ms")
     talk = pd.to_timedelta(rng.exponential(100_000, n).astype(np.int64) + 5_000, unit="ms")
-    ring = pd.to_timedelta(rng.integers(15_000, 45_000, n), unit="ms")
+    ring = pd.to_timedelta(rng.integers(12_000, 45_000, n), unit="ms")  # some under 15 s
     ended = (answer + talk).where(answered, created + ring)
     joined, dropped = _joined(answer, pool["campaign"].to_numpy()[frame["number"]], rng)
     disposition = pd.Series(rng.choice(DISPOSITIONS, n, p=DISPOSITION_SHARES), dtype=TEXT)

@@ -134,7 +134,8 @@ def test_abandoned_calls_keep_every_column_of_the_calls_in_order() -> None:
     assert abandoned.columns.tolist() == [
         "call_id", "status", "direction", "from_number", "phone", "at", "answered_at",
         "ended_at", "campaign_id", "disposition", "hangup_cause", "duration_seconds",
-        "lead_id", "window_rate", "window_answered", "window_abandoned"]
+        "lead_id", "window_rate", "window_answered", "window_abandoned", "window_start",
+        "window_end", "window_limit"]
     assert abandoned["hangup_cause"].tolist() == ["normal_clearing", "caller_hangup"]
     assert abandoned["duration_seconds"].tolist() == [3.0, 4.0]
 

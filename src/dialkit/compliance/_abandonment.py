@@ -1,46 +1,139 @@
 """Abandonment: answered calls no agent joined in time, and each campaign's rate of them
-over its period."""
+over the law's successive periods, place by place (:mod:`dialkit._places._abandonment`).
+
+47 CFR 64.1200(a)(7) and 16 CFR 310.4(b)(4)(i) measure the rate "over a 30-day period
+for a single calling campaign", "separately for each successive 30-day period or
+portion thereof that such calling campaign continues": the periods are counted from the
+campaign's first call, not rolled up to each call. The denominator is the calls answered
+by a live person (an answering machine's, status ``voicemail``, are not). A campaign
+calling several countries is measured country by country, each by its own row; the
+account's own limit (``Rules.abandonment_limit``), where set, is policy on top.
+"""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import numpy as np
 import pandas as pd
 
-from ._findings import Bools, Ints, by_group_and_time, findings, group_codes, millis_since_first
+from .._places import _abandonment as table
+from .._places._kept import hashed
+from .._places._zones import regions_among
+from ._findings import Bools, Ints, by_group_and_time, findings, group_codes
 from ._rules import Rules, period_words
 
-WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "opening")
-"""What :func:`abandonment_windows` tells of each abandoned call: its campaign's rate over
-its window, the answered and abandoned calls in it, and whether it is the opening one."""
+WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "window_start",
+                  "window_end", "window_limit", "decider", "over")
+"""What :func:`abandonment_windows` tells of each abandoned call: the rate, answered and
+abandoned calls of the period that judges it, the period's bounds and limit, what decides
+(:func:`places`' index of the law's row, :data:`POLICY` or :data:`UNMEASURED`) and
+whether the rate is over the limit."""
+POLICY, UNMEASURED = -2, -1
+PLACE = "place"
+"""The answered calls' column of the law's row of their number (:func:`place_codes`)."""
+OPENED = ("campaign_id", "created_at")
+"""The columns of :func:`first_calls`: each campaign's first call."""
+VOICEMAIL = "voicemail"
+"""The call status of a call an answering machine took: not answered by a live person."""
+_UNMEASURED_SPAN = pd.Timedelta(days=30)
+"""The periods an abandoned call no law row and no policy measures is shown over."""
+_MS = 10**3
 
 
-def abandonment_windows(answered: pd.DataFrame, rules: Rules,
-                        joined: bool) -> pd.DataFrame:
-    """Each abandoned call among ``answered`` (calls with an answer time; the columns of
-    :data:`ANSWERED_COLUMNS`) with its window (:data:`WINDOW_COLUMNS`), in the order of
-    campaign and answer time (the calls' own order among equal times); indexed as
-    ``answered`` is. The rate needs every answered call of the campaign, and nothing else:
-    on Dask this runs on the answered calls shuffled by campaign.
+def places(rules: Rules) -> tuple[table.Place, ...]:
+    """The rows of the table the rules apply: those of ``rules.jurisdictions``."""
+    return tuple(row for row in table.all() if row.id in rules.jurisdictions)
 
-    ``joined`` is whether the calls hold join times anywhere (:func:`has_join_times` of
-    them all), so that every part of a campaign's calls tells abandonment one way. With
-    join times, a call is abandoned when it was answered and no agent joined within
-    ``agent_join_seconds``; without them, when it was answered, got no disposition, and
-    ended within ``proxy_talk_seconds`` of the answer.
+
+def policy_span(rules: Rules) -> timedelta:
+    """The period the account's own limit is measured over (30 days unless it says)."""
+    return rules.abandonment_window or timedelta(days=30)
+
+
+def place_codes(phones: pd.Series, rules: Rules) -> Ints:
+    """Each number's row among :func:`places` (-1: none applies)."""
+    rows = places(rules)
+    codes: Ints = np.full(len(phones), -1, np.int64)
+    if not rows or not len(phones):
+        return codes
+    of = {region: n for n, row in enumerate(rows) for region in row.regions}
+    at, numbers = regions_among(phones, of)
+    distinct = hashed(phones)[0][at]
+    seen = np.unique(distinct)
+    region = numbers.to_numpy(object)[np.searchsorted(seen, distinct)]
+    codes[at] = pd.Series(region).map(of).to_numpy(np.int64)
+    return codes
+
+
+def first_calls(calls: pd.DataFrame) -> pd.DataFrame:
+    """Each campaign's first call (:data:`OPENED`; no campaign as ``""``): where the law's
+    successive periods are counted from."""
+    campaign = calls["campaign_id"]
+    codes = group_codes(campaign, sort=True)
+    at = pd.Series(_millis(calls["created_at"])).groupby(codes).min()
+    rows = _first_rows(codes)[at.index.to_numpy()]
+    names = campaign.fillna("") if campaign.hasnans else campaign
+    return pd.DataFrame({"campaign_id": names.to_numpy(object)[rows],
+                         "created_at": at.to_numpy()})
+
+
+def abandonment_windows(answered: pd.DataFrame, rules: Rules, joined: bool,
+                        opened: pd.DataFrame) -> pd.DataFrame:
+    """Each abandoned call among ``answered`` (calls answered by a live person, with the
+    columns of :data:`ANSWERED_COLUMNS` and :data:`PLACE`) with the period that judges it
+    (:data:`WINDOW_COLUMNS`), in the order of campaign and answer time; indexed as
+    ``answered`` is. ``opened``: :func:`first_calls` of every outbound call (stacked from
+    parts, a campaign may have several rows). The rate needs every answered call of the
+    campaign and nothing else: on Dask this runs on the answered calls shuffled by campaign.
+
+    ``joined`` is whether the calls hold join times anywhere (:func:`has_join_times`), so
+    that every part tells abandonment one way (:func:`dropped`).
     """
     campaign = campaign_codes(answered)
+    flags = dropped(answered, rules, joined)
+    at = _millis(answered["answered_at"])
+    start = _starts(answered, campaign, opened)
+    place = answered[PLACE].to_numpy(np.int64)
+    law = _judged(campaign, place, at, start, flags, places(rules))
+    chosen = law
+    if rules.abandonment_limit is not None:
+        policy = _measure(campaign, at, start, flags, _span_ms(policy_span(rules)),
+                          rules.abandonment_limit, POLICY)
+        chosen = _chosen(law, policy, place)
     order = by_group_and_time(campaign, answered["answered_at"], np.arange(len(answered)))
-    flags = dropped(answered, rules, joined)[order]  # the calls' columns are not reordered:
-    first, last, opening = _abandonment_windows(  # 30 ms of 315,000 answered calls
-        campaign[order], millis_since_first(answered["answered_at"])[order],
-        int(rules.abandonment_window.total_seconds() * 1000))
-    total = last - first + 1
-    dropped_so_far = np.r_[0, np.cumsum(flags)]
-    in_window = dropped_so_far[last + 1] - dropped_so_far[first]
-    rate = np.divide(in_window, total, out=np.zeros(len(total)), where=total > 0)
-    return pd.DataFrame({"window_rate": rate[flags], "window_answered": total[flags],
-                         "window_abandoned": in_window[flags], "opening": opening[flags]},
-                        index=answered.index[order[flags]])
+    picked = order[flags[order]]
+    return pd.DataFrame({name: column[picked] for name, column in zip(
+        WINDOW_COLUMNS, (*chosen[:3], _times(chosen[3]), _times(chosen[4]), *chosen[5:]),
+        strict=True)}, index=answered.index[picked])
+
+
+def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
+                rules: Rules, joined: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Abandoned calls in a period whose rate exceeds its limit, one finding each, and
+    every abandoned call with its period. ``windows`` are the abandoned calls' periods
+    (:func:`abandonment_windows`), indexed by their rows' positions in ``calls``;
+    ``joined`` says how they were told apart, for the evidence."""
+    abandoned = calls.iloc[windows.index.to_numpy()].assign(
+        **{column: windows[column].array for column in WINDOW_COLUMNS[:6]})
+    over = windows["over"].to_numpy(bool)
+    hits = abandoned[over]
+    decider = windows["decider"].to_numpy(np.int64)[over]
+    rows = places(rules)
+    law = _law_columns(decider, rows, rules)
+    evidence = (f"abandoned ({told(rules, joined)[1]}); the campaign abandoned "
+                + hits["window_abandoned"].astype(str) + " of "
+                + hits["window_answered"].astype(str) + " calls answered by a live person ("
+                + (hits["window_rate"] * 100).round(1).astype(str) + "%) in its period "
+                + _dates(hits["window_start"]) + " to " + _dates(hits["window_end"])
+                + " (counted from the campaign's first call); limit "
+                + pd.Series(_limits(decider, rows, rules), index=hits.index))
+    found = findings("abandonment", hits.assign(**{k: pd.Series(v, index=hits.index)
+                                                   for k, v in law.items()}),
+                     evidence, window_rate=hits["window_rate"],
+                     window_answered=hits["window_answered"],
+                     window_abandoned=hits["window_abandoned"])
+    return found, abandoned
 
 
 def campaign_codes(calls: pd.DataFrame) -> Ints:
@@ -51,62 +144,34 @@ def campaign_codes(calls: pd.DataFrame) -> Ints:
     return group_codes(campaign.fillna("") if campaign.hasnans else campaign, sort=True)
 
 
-def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
-                rules: Rules, joined: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Abandoned calls in campaigns whose abandonment rate over the rolling window
-    exceeds the limit; also every abandoned call. ``windows`` are the abandoned calls'
-    windows (:func:`abandonment_windows`), indexed by their rows' positions in ``calls``;
-    ``joined`` says how they were told apart, for the evidence.
-    """
-    abandoned = calls.iloc[windows.index.to_numpy()].assign(
-        **{column: windows[column].to_numpy() for column in WINDOW_COLUMNS[:3]})
-    over = (abandoned["window_rate"] > rules.abandonment_limit).to_numpy()
-    hits = abandoned[over]
-    span = period_words(rules.abandonment_window)
-    period = np.where(windows["opening"].to_numpy()[over], f"in the campaign's first {span}",
-                      f"in the {span} up to this call")
-    evidence = (f"abandoned ({told(rules, joined)[1]}); the campaign abandoned "
-                + hits["window_abandoned"].astype(str) + " of "
-                + hits["window_answered"].astype(str) + " answered calls ("
-                + (hits["window_rate"] * 100).round(1).astype(str) + "%) "
-                + pd.Series(period, index=hits.index) + f"; limit {rules.abandonment_limit:.0%}")
-    found = findings("abandonment", hits, evidence, window_rate=hits["window_rate"],
-                     window_answered=hits["window_answered"],
-                     window_abandoned=hits["window_abandoned"])
-    return found, abandoned
-
-
 def told(rules: Rules, joined: bool) -> tuple[str, str]:
     """How abandoned calls were told apart: in full (for the report's notes) and in short
     (for each finding's evidence)."""
+    counted = ("; counted among calls answered by a live person (not status 'voicemail'), "
+               "per campaign and country, over the law's successive periods from the "
+               "campaign's first call")
     if joined:
         return (f"agent_joined_at: answered, and no agent joined within "
-                f"{rules.agent_join_seconds:g} s", "no agent joined in time")
+                f"{rules.agent_join_seconds:g} s{counted}", "no agent joined in time")
     return (f"proxy (the data have no agent join times): answered, no disposition, "
-            f"ended within {rules.proxy_talk_seconds:g} s of the answer", "by the proxy")
+            f"ended within {rules.proxy_talk_seconds:g} s of the answer{counted}",
+            "by the proxy")
 
 
-ANSWERED_COLUMNS = ("campaign_id", "answered_at", "agent_joined_at", "ended_at", "disposition")
-"""The columns of the answered calls that :func:`abandonment_windows` reads."""
+ANSWERED_COLUMNS = ("campaign_id", "to_number", "answered_at", "agent_joined_at",
+                    "ended_at", "disposition", "status")
+"""The columns of the answered calls that :func:`abandonment_windows` reads (``status``
+where the calls have it)."""
 
 
-def _abandonment_windows(group: Ints, millis: Ints, span: int) -> tuple[Ints, Ints, Bools]:
-    """For answered calls sorted by campaign and time: each one's window, its first and
-    last row, and whether it is the campaign's opening window.
-
-    A call ``span`` or more after its campaign's first answered call is judged over the
-    ``span`` up to it. One sooner is judged over the campaign's first ``span`` (its whole
-    length if shorter), as the TSR measures a campaign shorter than its period: over
-    the few calls before it, the first abandoned call of a campaign would be 100%.
-    """
-    key = group * 10**12 + millis  # the campaign in the high digits: windows stay inside it
-    heads = np.r_[0, np.flatnonzero(np.diff(group)) + 1] if len(key) else np.zeros(0, np.int64)
-    head = np.repeat(heads, np.diff(np.r_[heads, len(key)]))
-    opening = key < key[head] + span
-    first = np.where(opening, head, np.searchsorted(key, key - span, side="right"))
-    last = np.where(opening, np.searchsorted(key, key[head] + span, side="left") - 1,
-                    np.arange(len(key)))
-    return first, last, opening
+def live(prepared: pd.DataFrame) -> Bools:
+    """Which calls were answered by a live person: answered, and not by an answering
+    machine (status ``voicemail``, where the calls say)."""
+    answered: Bools = prepared["answered_at"].notna().to_numpy()
+    if "status" in prepared:
+        machine = (prepared["status"].astype("string") == VOICEMAIL).fillna(False)
+        answered = answered & ~machine.to_numpy(dtype=bool)
+    return answered
 
 
 def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
@@ -129,3 +194,119 @@ def has_join_times(answered: pd.DataFrame) -> bool:
     service does not send it, and read as join times that would make every answered
     call one no agent joined."""
     return "agent_joined_at" in answered and bool(answered["agent_joined_at"].notna().any())
+
+
+Measure = tuple[np.ndarray, ...]
+"""Per answered call: rate, answered, abandoned, period start and end (ms), limit,
+decider, over."""
+
+
+def _judged(campaign: Ints, place: Ints, at: Ints, start: Ints, flags: Bools,
+            rows: tuple[table.Place, ...]) -> Measure:
+    """Each answered call measured by its place's row (a few rows: one pass each), or
+    over 30-day periods with no limit where no row applies."""
+    unmeasured = _measure(campaign, at, start, flags, _span_ms(_UNMEASURED_SPAN), np.inf,
+                          UNMEASURED)
+    columns = [np.array(column, copy=True) for column in unmeasured]
+    for n, row in enumerate(rows):
+        mine = np.flatnonzero(place == n)
+        if not len(mine):
+            continue
+        span = None if row.span is None else _span_ms(row.span)
+        measured = _measure(campaign[mine], at[mine], start[mine], flags[mine], span,
+                            row.limit, n)
+        for column, values in zip(columns, measured, strict=True):
+            column[mine] = values
+    return tuple(columns)
+
+
+def _measure(group: Ints, at: Ints, start: Ints, flags: Bools, span: int | None,
+             limit: float, decider: int) -> Measure:
+    """Each call's period (successive ``span`` ms from its campaign's ``start``, or the
+    calendar month where ``span`` is None) and that period's counts in its ``group``."""
+    if span is None:
+        month = at.astype("datetime64[ms]").astype("datetime64[M]")
+        period = month.astype(np.int64)
+        begin = month.astype("datetime64[ms]").astype(np.int64)
+        end = (month + 1).astype("datetime64[ms]").astype(np.int64)
+    else:
+        period = np.maximum(at - start, 0) // span
+        begin = start + period * span
+        end = begin + span
+    _, inverse = np.unique(group * 2**24 + period, return_inverse=True)
+    answered = np.bincount(inverse)[inverse]
+    abandoned = np.bincount(inverse, weights=flags).astype(np.int64)[inverse]
+    rate = abandoned / np.maximum(answered, 1)
+    return (rate, answered, abandoned, begin, end, np.full(len(at), limit),
+            np.full(len(at), decider, np.int64), rate > limit)
+
+
+def _chosen(law: Measure, policy: Measure, place: Ints) -> Measure:
+    """Per call, the measure that decides: the law's where it finds the rate over its
+    limit, else the policy's where that does, else the law's where a row applies."""
+    use_policy = ~law[7] & (policy[7] | (place < 0))
+    return tuple(np.where(use_policy, p, n) for n, p in zip(law, policy, strict=True))
+
+
+def _law_columns(decider: Ints, rows: tuple[table.Place, ...],
+                 rules: Rules) -> dict[str, np.ndarray]:
+    """The findings' law columns per deciding row (a policy row's findings are policy)."""
+    pick = np.where(decider >= 0, decider, len(rows))
+    of_rows = [*rows, None]
+    columns: dict[str, list[str | None]] = {
+        "jurisdiction": [None if r is None else r.id for r in of_rows],
+        "decided_by": [None if r is None else "number" for r in of_rows],
+        "basis": [("policy" if r is None or r.basis == "policy" else "law") for r in of_rows],
+        "policy": [rules.policy or "own policy" if r is None else r.policy for r in of_rows],
+        "citation": [None if r is None or r.basis == "policy" else r.citation
+                     for r in of_rows]}
+    return {name: np.array(values, object)[pick] for name, values in columns.items()}
+
+
+def _limits(decider: Ints, rows: tuple[table.Place, ...], rules: Rules) -> np.ndarray:
+    """The words of each finding's limit: the rate, and what sets it."""
+    words = [f"{row.limit:.0%} ({row.policy if row.basis == 'policy' else row.citation})"
+             + ("" if row.confirmed else "; doubtful: the rule's own text was not read, "
+                "the rate is a secondary source's") for row in rows]
+    policy = (f"{rules.abandonment_limit:.0%} over each {period_words(policy_span(rules))} "
+              f"({rules.policy or 'own policy'})" if rules.abandonment_limit is not None else "")
+    return np.array([*words, policy], object)[np.where(decider >= 0, decider, len(rows))]
+
+
+def _starts(answered: pd.DataFrame, campaign: Ints, opened: pd.DataFrame) -> Ints:
+    """Each answered call's campaign's first call (ms)."""
+    first = opened.groupby("campaign_id", observed=True)["created_at"].min()
+    if not len(campaign):
+        return np.zeros(0, np.int64)
+    names = answered["campaign_id"]
+    names = (names.fillna("") if names.hasnans else names).to_numpy(object)
+    texts = names[_first_rows(campaign)]
+    found = first.reindex(texts).to_numpy(np.float64)
+    own = pd.Series(_millis(answered["answered_at"])).groupby(campaign).min().to_numpy()
+    starts: Ints = np.minimum(np.where(np.isnan(found), own, found).astype(np.int64), own)
+    return starts[campaign]
+
+
+def _first_rows(codes: Ints) -> Ints:
+    """Each code's first row."""
+    first: Ints = np.full(codes.max(initial=-1) + 1, -1, np.int64)
+    first[codes[::-1]] = np.arange(len(codes))[::-1]
+    return first
+
+
+def _millis(at: pd.Series) -> Ints:
+    """Times as milliseconds since the epoch."""
+    millis: Ints = pd.DatetimeIndex(at).as_unit("ms").asi8
+    return millis
+
+
+def _span_ms(span: pd.Timedelta | object) -> int:
+    return int(pd.Timedelta(span).total_seconds() * _MS)
+
+
+def _times(millis: Ints) -> pd.DatetimeIndex:
+    return pd.DatetimeIndex(millis.astype("datetime64[ms]")).tz_localize("UTC")
+
+
+def _dates(times: pd.Series) -> pd.Series:
+    return times.dt.strftime("%Y-%m-%d %H:%M UTC")

@@ -21,10 +21,14 @@ from .._places._zones import Rows
 from ..frames import utc_times, write_csv
 from ._abandonment import (
     ANSWERED_COLUMNS,
+    PLACE,
     abandonment,
     abandonment_windows,
     campaign_codes,
+    first_calls,
     has_join_times,
+    live,
+    place_codes,
     told,
 )
 from ._account import blocked_country, unverified_caller_id
@@ -36,6 +40,7 @@ from ._frequency import call_frequency
 from ._hours import calling_hours, clock, located
 from ._lead_of import addresses, lead_rows
 from ._population import by_rule, population_of, sources_of, summarised
+from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
 from ._text import bases_text, totals_text
 
@@ -43,10 +48,10 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at")
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition")
+            "disposition", *RING_COLUMNS)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -56,7 +61,8 @@ Dask audit shuffles them as categories."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
-                    "window_abandoned", "country", "from_number", "listed_at", "checked_at")
+                    "window_abandoned", "country", "from_number", "listed_at", "checked_at",
+                    "rang_seconds")
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
 _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
@@ -216,9 +222,10 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     given = {"calls": calls, "leads": leads, "dnc": dnc}
     prepared = prepared_calls(calls)
     rows = outbound_rows(prepared, options.campaigns)
-    answered = answered_calls(prepared, rows)
+    answered = answered_calls(prepared, rows, options.rules)
     joined = has_join_times(answered)
-    windows = abandonment_windows(answered, options.rules, joined)
+    opened = first_calls(_columns_at(prepared, ["campaign_id", "created_at"], rows))
+    windows = abandonment_windows(answered, options.rules, joined, opened)
     part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
                    joined=joined)
@@ -268,16 +275,18 @@ def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
     return None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
 
 
-def answered_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
-    """The answered calls among the outbound ones at ``rows``, with the columns abandonment
-    reads, indexed by their position among the outbound calls; their campaigns' hash is
-    the calls' own, kept (:func:`hash_taken`), for the order of the campaigns."""
-    where = np.flatnonzero(prepared["answered_at"].notna().to_numpy()[rows])
+def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataFrame:
+    """The calls answered by a live person among the outbound ones at ``rows``
+    (:func:`._abandonment.live`), with the columns abandonment reads and the law's row of
+    their number (:data:`._abandonment.PLACE`), indexed by their position among the
+    outbound calls; their campaigns' hash is the calls' own, kept (:func:`hash_taken`),
+    for the order of the campaigns."""
+    where = np.flatnonzero(live(prepared)[rows])
     columns = [c for c in ANSWERED_COLUMNS if c in prepared]
     answered = _columns_at(prepared, columns, rows[where]).set_axis(
         pd.RangeIndex(len(rows))[where])
     hash_taken(answered["campaign_id"], prepared["campaign_id"], rows[where])
-    return answered
+    return answered.assign(**{PLACE: place_codes(answered["to_number"], rules).astype(np.int8)})
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
@@ -302,6 +311,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
                                     times))
     if dnc is not None:
         found.append(located(dnc_call(outbound, dnc), times))
+    found.append(located(short_ring(outbound, rules), times))
     found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
         found += [dnc_lead(leads, dnc),
@@ -330,7 +340,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
-           "blocked_country",
+           "blocked_country", "short_ring",
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
     notes = {"abandonment": told(rules, joined)[0]}
     if options.verified is None:

@@ -29,6 +29,7 @@ from ._parts import (
     dnc_part,
     lead_columns,
     leads_part,
+    opened_part,
     outbound_part,
     rest_part,
 )
@@ -45,11 +46,11 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     if dnc is not None:
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
     outbound = given["calls"].map_partitions(outbound_part, campaigns=options.campaigns)
-    answered = outbound.map_partitions(answered_part)
+    answered = outbound.map_partitions(answered_part, rules=options.rules)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
     windows = combined(PLANS["audit:abandonment"], (answered,), rules=options.rules,
-                       joined=joined)
+                       joined=joined, opened=outbound.map_partitions(opened_part))
     audited_leads = None if leads is None else given["leads"].map_partitions(
         leads_part, campaigns=options.campaigns)
     audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)

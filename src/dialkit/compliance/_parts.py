@@ -52,6 +52,7 @@ from ._audit import (
     report,
 )
 from ._population import SPANS
+from ._ring import RING_COLUMNS
 from ._rules import Rules
 
 NUMBER = "_number"
@@ -90,7 +91,7 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
     abandoned, told either way (whether the calls hold join times is known only once
     every partition is read), with their :data:`ORDER` and :data:`NUMBER`: the report
     lists every abandoned call whole."""
-    answered = answered_calls(outbound, np.arange(len(outbound)))
+    answered = answered_calls(outbound, np.arange(len(outbound)), rules)
     maybe = abandonment.dropped(answered, rules, False)
     if "agent_joined_at" in answered:
         maybe = maybe | abandonment.dropped(answered, rules, True)
@@ -125,23 +126,33 @@ def dnc_part(dnc: pd.DataFrame) -> pd.DataFrame:
     return prepared[read].assign(**{NUMBER: number_key(prepared["phone"])})
 
 
-def answered_part(outbound: pd.DataFrame) -> pd.DataFrame:
-    """The answered calls of a partition of :func:`outbound_part`, with the columns
-    abandonment reads, ``campaign_id`` as :data:`CAMPAIGN`, their :data:`ORDER` and
-    :data:`NUMBER`."""
-    answered = answered_calls(outbound, np.arange(len(outbound)))
+def answered_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
+    """The calls answered by a live person of a partition of :func:`outbound_part`, with
+    the columns abandonment reads (the number's law row, not the number),
+    ``campaign_id`` as :data:`CAMPAIGN`, their :data:`ORDER` and :data:`NUMBER`."""
+    answered = answered_calls(outbound, np.arange(len(outbound)), rules)
     at = answered.index.to_numpy()
     campaign = answered["campaign_id"].fillna("")
-    return _compact(answered.drop(columns="campaign_id")).reset_index(drop=True).assign(**{
+    return _compact(answered.drop(columns=["campaign_id", "to_number"])).reset_index(
+        drop=True).assign(**{
         ORDER: outbound[ORDER].to_numpy()[at], NUMBER: outbound[NUMBER].to_numpy()[at],
         CAMPAIGN: campaign.array})
 
 
-def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
+def opened_part(outbound: pd.DataFrame) -> pd.DataFrame:
+    """Each campaign's first call in a partition of :func:`outbound_part`
+    (:func:`._abandonment.first_calls`): every part's, stacked, start the law's periods."""
+    return abandonment.first_calls(outbound)
+
+
+def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool,
+                  opened: list[pd.DataFrame]) -> pd.DataFrame:
     """The windows of the abandoned calls among ``answered`` (:func:`answered_part`'s rows
-    of whole campaigns), with their :data:`ORDER`."""
+    of whole campaigns), with their :data:`ORDER`; ``opened``: every partition's
+    :func:`opened_part`."""
     answered = _in_order(answered).rename(columns={CAMPAIGN: "campaign_id"})
-    windows = abandonment.abandonment_windows(answered, rules, bool(joined))
+    windows = abandonment.abandonment_windows(answered, rules, bool(joined),
+                                              pd.concat(opened, ignore_index=True))
     return windows.reset_index(drop=True).assign(
         **{ORDER: answered[ORDER].to_numpy()[windows.index.to_numpy()]})
 
@@ -193,7 +204,7 @@ def number_key(numbers: pd.Series) -> Any:
 def _compact(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its text columns of few values (:data:`._audit.FEW_VALUED`) as
     categories: a byte or two a row through the shuffles instead of the text."""
-    return frame.astype({c: "category" for c in FEW_VALUED if c in frame
+    return frame.astype({c: "category" for c in (*FEW_VALUED, *RING_COLUMNS) if c in frame
                          and not isinstance(frame[c].dtype, pd.CategoricalDtype)})
 
 
@@ -232,7 +243,8 @@ def _ordinals(rows: np.ndarray[Any, Any], partition_info: dict[str, Any] | None)
     return rows.astype(np.int64) + number * _ROWS_PER_PARTITION
 
 
-def every_window(windows: pd.DataFrame, *, rules: Rules, joined: bool) -> pd.DataFrame:
+def every_window(windows: pd.DataFrame, *, rules: Rules, joined: bool,
+                 opened: list[pd.DataFrame]) -> pd.DataFrame:
     """The windows of every campaign (the parts' stacked; each campaign's are in one
     part), indexed by their calls' :data:`ORDER`, as :func:`numbers_part`'s dropped calls
     are: the report judges them together."""

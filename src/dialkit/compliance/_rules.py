@@ -16,13 +16,15 @@ from datetime import time, timedelta
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
-            "unverified_caller_id")
+            "unverified_caller_id",
+            "short_ring")
 """Every rule's stable id, used in findings, workbook sheets and the CLI."""
 
 SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
             "unknown_jurisdiction": "medium", "call_frequency": "medium",
             "dnc_call": "high", "dnc_lead": "high", "unscreened_lead": "medium",
-            "abandonment": "high", "blocked_country": "high", "unverified_caller_id": "medium"}
+            "abandonment": "high", "blocked_country": "high", "unverified_caller_id": "medium",
+            "short_ring": "high"}
 """How serious a finding of each rule is: ``high`` for a call that broke a rule
 outright, ``medium`` for one a regulator would ask about."""
 
@@ -62,8 +64,13 @@ class Rules:
             any 24 hours, the next one a finding; None: only the caps the law sets
             (Florida, Maryland, Oklahoma).
         scrub_age: How old a DNC check may be before a lead counts as unscreened.
-        abandonment_limit: The share of answered calls that may be abandoned.
-        abandonment_window: The rolling period the share is measured over.
+        abandonment_limit: The account's own limit (policy) on the share of calls
+            answered by a live person a campaign may abandon, for every number; None:
+            the law of the place called alone (``dialkit._places.abandonment.toml``:
+            3% per successive 30 days for US numbers, Ofcom's policy of 3% per 24
+            hours for UK ones, the CRTC's 5% a month for Canadian ones, doubtful).
+        abandonment_window: The successive periods the policy's limit is measured over,
+            from the campaign's first call (None: 30 days).
         agent_join_seconds: An answered call no agent joined within this long is
             abandoned (when the call data say when an agent joined).
         proxy_talk_seconds: Without join times, an answered call with no
@@ -81,8 +88,8 @@ class Rules:
     window: Window | None = None
     max_calls_per_24h: int | None = None
     scrub_age: timedelta = timedelta(days=31)
-    abandonment_limit: float = 0.03
-    abandonment_window: timedelta = timedelta(days=30)
+    abandonment_limit: float | None = None
+    abandonment_window: timedelta | None = None
     agent_join_seconds: float = 2.0
     proxy_talk_seconds: float = 5.0
     jurisdictions: tuple[str, ...] = ()
@@ -90,14 +97,15 @@ class Rules:
     policy: str = ""
 
     def __post_init__(self) -> None:
-        if (self.window is not None or self.max_calls_per_24h is not None) \
-                and not self.policy:
+        if (self.window is not None or self.max_calls_per_24h is not None
+                or self.abandonment_limit is not None) and not self.policy:
             object.__setattr__(self, "policy", "own policy")
 
     def with_policy(self, policy: Rules) -> Rules:
         """These rules with ``policy``'s window and cap added (the stricter of each where
         both set one), reported under the policy's name: ``US.with_policy(HOUSE_RULES)``."""
-        if policy.window is None and policy.max_calls_per_24h is None:
+        if policy.window is None and policy.max_calls_per_24h is None \
+                and policy.abandonment_limit is None:
             raise ValueError(f"policy {policy.name!r} sets no window and no cap: make it with "
                              "POLICY(name, window=(start, end), max_calls_per_24h=N)")
         window, cap = policy.window, policy.max_calls_per_24h
@@ -109,7 +117,9 @@ class Rules:
         return replace(self, name=f"{self.name} + {policy.name}",
                        window=window if window is not None else self.window,
                        max_calls_per_24h=cap if cap is not None else self.max_calls_per_24h,
-                       policy="; ".join(dict.fromkeys(names)))
+                       policy="; ".join(dict.fromkeys(names)),
+                       abandonment_limit=policy.abandonment_limit or self.abandonment_limit,
+                       abandonment_window=policy.abandonment_window or self.abandonment_window)
 
     def describe(self) -> dict[str, str]:
         """Each parameter in words, for a report's cover: what the law decides, then what
@@ -128,10 +138,23 @@ class Rules:
         if self.max_calls_per_24h is not None:
             words["policy: call frequency"] = (f"at most {self.max_calls_per_24h} outbound "
                                                "calls per number in any 24 hours")
-        return {**words,
-                "DNC scrub age": f"{self.scrub_age.days} days",
-                "abandonment": f"at most {self.abandonment_limit:.0%} of answered calls per "
-                               f"campaign over {period_words(self.abandonment_window)}"}
+        return {**words, "DNC scrub age": f"{self.scrub_age.days} days",
+                **abandonment_words(self)}
+
+
+def abandonment_words(rules: Rules) -> dict[str, str]:
+    """The abandonment rule in words: each place's row the rules apply, then the
+    account's own limit, if set."""
+    from .._places import _abandonment as table  # read on first use only
+
+    rows = [row.words() for row in table.all() if row.id in rules.jurisdictions]
+    words = {"abandonment": "; ".join(rows) or "no law row (a policy alone)"}
+    if rules.abandonment_limit is not None:
+        span = rules.abandonment_window or timedelta(days=30)
+        words["policy: abandonment"] = (f"at most {rules.abandonment_limit:.0%} of calls "
+                                        f"answered by a live person per campaign, each "
+                                        f"successive {period_words(span)}")
+    return words
 
 
 def period_words(span: timedelta) -> str:
@@ -162,7 +185,8 @@ def POLICY(name: str = "own policy", *, window: Window | None = None,  # noqa: N
     whatever the place called, reported as policy. Pass it to ``audit(policy=...)`` beside
     a law preset, or alone as ``rules=`` (then no law row judges the hours), e.g.
     ``POLICY("09:00-20:00 everywhere", window=(time(9), time(20)))``."""
-    if window is None and max_calls_per_24h is None:
+    if window is None and max_calls_per_24h is None and parameters.get(
+            "abandonment_limit") is None:
         raise ValueError(f"POLICY({name!r}) sets nothing: pass window=(start, end) and/or "
                          "max_calls_per_24h=N")
     return Rules(name, window=window, max_calls_per_24h=max_calls_per_24h, policy=name,
@@ -175,10 +199,11 @@ call to a Canadian number under ``US`` keeps the CRTC's hours, and to a US one u
 ``UK`` the federal rule and the state's."""
 US = Rules("US federal and state law (TSR, TCPA, state statutes)", jurisdictions=EVERY_PLACE)
 """The law of the place called, for an account calling from the US: the federal rule and
-each state's row, the TSR's 30-day abandonment period."""
-UK = Rules("UK (Ofcom persistent misuse policy)", abandonment_window=timedelta(hours=24),
-           jurisdictions=EVERY_PLACE)
-"""The law of the place called, abandonment judged over 24 hours as Ofcom's policy does."""
+each state's row; abandonment by the place called's row (the TSR's successive 30-day
+periods for US numbers)."""
+UK = Rules("UK (Ofcom persistent misuse policy)", jurisdictions=EVERY_PLACE)
+"""The law of the place called, for an account calling from the UK: as :data:`US` (a UK
+number's abandonment is judged by Ofcom's policy, 3% per 24 hours, whatever the preset)."""
 CA = Rules("Canada (CRTC Unsolicited Telecommunications Rules)", jurisdictions=EVERY_PLACE)
 """The law of the place called, for an account calling from Canada (the CRTC's rules)."""
 US_FEDERAL = Rules("US federal (TSR, TCPA)", jurisdictions=("US",), states=False)

@@ -1,0 +1,66 @@
+"""The ring rule: an unanswered call the dialer hung up on before it had rung long enough.
+
+16 CFR 310.4(b)(4)(ii) and 47 CFR 64.1200(a)(6): an unanswered telemarketing call must
+ring "for at least fifteen seconds or four rings" before it is disconnected. The calls
+carry no ring start, only ``created_at`` and ``ended_at``: the whole time from the call's
+creation to its end counts as ringing, so a call that ended sooner certainly rang less
+(a finding is certain), a longer one may still have rung less (not found). A call the
+callee or the network ended (busy, rejected, failed, no route) or an answering machine
+took was not disconnected by the dialer and is not judged. The ring time is the place
+called's (:mod:`dialkit._places._abandonment`): only rows that set one judge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._places._zones import regions_among
+from ._abandonment import places
+from ._findings import findings
+from ._rules import Rules
+
+RING_COLUMNS = ("status", "hangup_cause")
+"""The calls' columns that say who ended an unanswered call, where the calls have them."""
+ENDED_BY_CALLEE = frozenset({"busy", "failed", "voicemail", "user_busy", "call_rejected",
+                             "unallocated_number", "network_out_of_order",
+                             "no_route_destination", "number_changed"})
+"""Statuses and hangup causes (the contract's and the emulator's) of a call the callee,
+the network or an answering machine ended, not the dialer."""
+
+
+def short_ring(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """Unanswered outbound calls (the audit's columns: ``phone``, ``at``) that ended before
+    their place's ring time, one finding each, with ``rang_seconds``. Whole columns: the
+    few calls that ended soon are found first, then their place and who ended them."""
+    rang = (calls["ended_at"] - calls["at"]).dt.total_seconds().to_numpy(
+        dtype=float, na_value=np.nan)
+    unanswered = calls["answered_at"].isna().to_numpy(dtype=bool)
+    hits = []
+    for row in (row for row in places(rules) if row.ring_seconds is not None):
+        soon = unanswered & (rang < row.ring_seconds)  # NaN (no end) is not soon
+        at, _ = regions_among(calls["phone"], row.regions)
+        mine = at[soon[at]]
+        found = calls.iloc[mine]
+        keep = ~_ended_by_callee(found)
+        found = found[keep].assign(jurisdiction=row.id, decided_by="number", basis="law",
+                                   policy=None, citation=row.ring_citation)
+        seconds = pd.Series(rang[mine][keep], index=found.index)
+        evidence = ("unanswered, and disconnected " + seconds.round(1).astype(str)
+                    + f" s after it was placed: less than the {row.ring_seconds:g} s an "
+                    "unanswered call must ring (the time from placing to ending counted "
+                    "as ringing: no ring start is recorded)")
+        hits.append(findings("short_ring", found, evidence, rang_seconds=seconds))
+    return pd.concat(hits) if hits else findings(
+        "short_ring", calls.iloc[:0], pd.Series([], dtype=object),
+        rang_seconds=pd.Series([], dtype=float))
+
+
+def _ended_by_callee(calls: pd.DataFrame) -> np.ndarray:
+    """Which calls' status or hangup cause says the callee or the network ended them."""
+    ended = np.zeros(len(calls), bool)
+    for column in RING_COLUMNS:
+        if column in calls:
+            text = calls[column].astype("string").str.lower()
+            ended |= text.isin(ENDED_BY_CALLEE).fillna(False).to_numpy(dtype=bool)
+    return ended
