@@ -80,8 +80,10 @@ import pandas as pd
 import phonenumbers
 import pyarrow as pa
 from phonenumbers import timezone as phone_timezones
+from phonenumbers.tzdata import TIMEZONE_DATA
 
 import dialkit.compliance
+from dialkit._places._areas import area_zones
 from dialkit.compliance import HOUSE_RULES, Rules
 from dialkit.frames import SCHEMAS
 
@@ -430,8 +432,7 @@ def _per_call(call: dict[str, Any], verified: Collection[str], blocked: Collecti
         number = phonenumbers.parse(call["to_number"])
     except phonenumbers.NumberParseException:
         number = None
-    zones = [] if number is None else [
-        zone for zone in phone_timezones.time_zones_for_number(number) if zone != "Etc/Unknown"]
+    zones = [] if number is None else judged_zones(number)
     if not zones:
         found.append(("unknown_timezone", call["id"]))
     for zone in zones:
@@ -444,6 +445,20 @@ def _per_call(call: dict[str, Any], verified: Collection[str], blocked: Collecti
     if call["from_number"] not in verified:
         found.append(("unverified_caller_id", call["id"]))
     return found
+
+
+AREA_ZONES = area_zones()
+
+
+def judged_zones(number: phonenumbers.PhoneNumber) -> list[str]:
+    """``phonenumbers``' zones of a number, but every zone of a NANP area code that spans
+    several (dialkit's table of them) where it places the exchange by the area code alone."""
+    zones = [z for z in phone_timezones.time_zones_for_number(number) if z != "Etc/Unknown"]
+    digits = f"1{number.national_number}"
+    if number.country_code != 1 or not zones or any(
+            digits[:size] in TIMEZONE_DATA for size in range(5, len(digits) + 1)):
+        return zones
+    return list(AREA_ZONES.get(int(digits[1:4]), zones))
 
 
 def _frequency(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, str]]:
@@ -550,7 +565,7 @@ def _places(numbers: pd.Series) -> pd.DataFrame:
             rows.append((number, None, None))
             continue
         region = phonenumbers.region_code_for_number(parsed)
-        zones = [z for z in phone_timezones.time_zones_for_number(parsed) if z != "Etc/Unknown"]
+        zones = judged_zones(parsed)
         rows.extend((number, zone, region) for zone in zones or [None])
     return pd.DataFrame(rows, columns=["number", "zone", "region"])
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
-from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
+from zone_oracle import judged_zones
 
 from dialkit._places._prefixes import decided_by
-from dialkit._places._zones import UNKNOWN_ZONE, ZONES, zoned
+from dialkit._places._zones import ZONES, zoned
 
 TYPES = ("general_desc", "fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost",
          "personal_number", "voip", "pager", "uan", "voicemail")
@@ -112,8 +112,7 @@ def _north_american() -> list[str]:
 
 def _expected(text: str) -> tuple[str | None, list[str]]:
     number = phonenumbers.parse(text)
-    return (phonenumbers.region_code_for_number(number),
-            [z for z in phone_timezones.time_zones_for_number(number) if z != UNKNOWN_ZONE])
+    return phonenumbers.region_code_for_number(number), judged_zones(number)
 
 
 def test_north_american_numbers_are_phonenumbers_own() -> None:

@@ -1,5 +1,6 @@
 """The column-at-a-time zones and regions give what ``phonenumbers`` gives number by number:
-``parse``, then ``time_zones_for_number`` and ``region_code_for_number``. On every
+``parse``, then ``time_zones_for_number`` (every zone of a split NANP area code for an
+exchange it does not place: ``zone_oracle``) and ``region_code_for_number``. On every
 region's example number of every type (and the non-geographic entities'), written as
 E.164, internationally, nationally and as a ``tel:`` URI, with digits changed, dropped and
 added; and on random digits."""
@@ -12,13 +13,12 @@ import phonenumbers
 import pyarrow as pa
 import pytest
 from phonenumbers import PhoneNumberFormat, PhoneNumberType
-from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
+from zone_oracle import judged_zones
 
 from dialkit._places import _zones
 from dialkit._places._localtime import wall_clock
 from dialkit._places._zones import (
-    UNKNOWN_ZONE,
     ZONES,
     Zoned,
     _parse,
@@ -68,14 +68,14 @@ TEXTS = _texts()
 
 
 def _expected(text: str | None) -> tuple[str | None, list[str]]:
-    """``phonenumbers``' region and zones of one text (none where ``parse`` raises)."""
+    """``phonenumbers``' region and zones of one text (none where ``parse`` raises), every
+    zone of a split NANP area code where it places the exchange by the area code alone
+    (:func:`zone_oracle.judged_zones`)."""
     try:
         number = phonenumbers.parse(text)
     except phonenumbers.NumberParseException:
         return None, []
-    zones = phone_timezones.time_zones_for_number(number)
-    return (phonenumbers.region_code_for_number(number),
-            [zone for zone in zones if zone != UNKNOWN_ZONE])
+    return phonenumbers.region_code_for_number(number), judged_zones(number)
 
 
 EXPECTED = [_expected(text) for text in TEXTS]

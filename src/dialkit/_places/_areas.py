@@ -1,4 +1,5 @@
-"""The US state of each NANP area code, from ``area_codes.toml`` beside this module.
+"""The US state of each NANP area code, every zone of an area code that spans more than
+one, and the US territories, from ``area_codes.toml`` beside this module.
 
 The table was made from ``phonenumbers``' geocoder data (the geocoder itself names
 some area codes by a city, so it is not read at run time). The audit
@@ -12,6 +13,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from importlib import resources
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,11 +34,42 @@ def area_states(areas: NDArray[np.int64]) -> Objects:
     return found
 
 
+def area_zones() -> dict[int, tuple[str, ...]]:
+    """Every zone of each NANP area code whose exchanges lie in more than one (or that
+    ``phonenumbers`` gives no zone of its own): what a number of an exchange it does not
+    place is judged in (:data:`._prefixes.PREFIX_ZONES`).
+
+    Examples:
+        >>> area_zones()[423]
+        ('America/Chicago', 'America/New_York')
+    """
+    return {int(code): tuple(zones) for code, zones in _file()["zones"].items()}
+
+
+def territories() -> dict[str, str]:
+    """The regions (``PR``) whose numbers the law of a country (``US``) covers though
+    ``phonenumbers`` gives them a region of their own; the citation and quote are the
+    table's (``[territories]`` in ``area_codes.toml``).
+
+    Examples:
+        >>> territories()["PR"]
+        'US'
+    """
+    entry = _file()["territories"]
+    return dict.fromkeys(entry["regions"], entry["country"])
+
+
 @functools.cache
 def _area_table() -> Objects:
     """Each three-digit area code's state (``None``: none), by the code as an index."""
-    text = resources.files("dialkit._places").joinpath(AREA_CODES_FILE).read_text("utf-8")
     table = np.full(1000, None, object)
-    for state, codes in tomllib.loads(text)["states"].items():
+    for state, codes in _file()["states"].items():
         table[codes] = state
     return table
+
+
+@functools.cache
+def _file() -> dict[str, Any]:
+    """The table, read once."""
+    text = resources.files("dialkit._places").joinpath(AREA_CODES_FILE).read_text("utf-8")
+    return tomllib.loads(text)

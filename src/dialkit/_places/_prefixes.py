@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 from phonenumbers.tzdata import TIMEZONE_DATA
 
+from ._areas import area_zones
 from ._texts import _groups, _lengths, _match, _sliced, _take
 from ._types import type_patterns
 
@@ -42,6 +43,12 @@ try:
 except (ImportError, AttributeError):  # a Python whose re keeps them elsewhere
     _PARSER = None
 MAX_DIGITS = 15
+PREFIX_ZONES = {**TIMEZONE_DATA,
+                **{f"1{code}": zones for code, zones in area_zones().items()}}
+"""``phonenumbers``' zone table, by prefix (calling code and national digits), but for
+the NANP area codes whose exchanges lie in more than one zone: there the area code's own
+prefix, which decides every exchange the table does not list, gives every zone of the
+area code (:func:`._areas.area_zones`). An exchange it lists keeps its one zone."""
 """Most leading digits a group's key is made of (an int64 holds them)."""
 
 
@@ -177,5 +184,5 @@ def prefix_sizes(code: int) -> list[int]:
     """The lengths of the zone table's prefixes a number of calling code ``code`` can start
     with, longest first."""
     text = str(code)
-    return sorted({len(prefix) for prefix in TIMEZONE_DATA
+    return sorted({len(prefix) for prefix in PREFIX_ZONES
                    if prefix.startswith(text) or text.startswith(prefix)}, reverse=True)

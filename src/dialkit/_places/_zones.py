@@ -13,7 +13,12 @@ digits that are one), ``region_code_for_number`` and ``number_type`` (the
 metadata's own patterns, whose syntax is RE2's too, matched by ``pyarrow``), and
 ``time_zones_for_number`` (the longest prefix in its own table). A number
 written any other way, or one whose national prefix ``parse`` would strip, is
-asked of ``phonenumbers`` itself; so every answer is the one it gives.
+asked of ``phonenumbers`` itself; so every answer is the one it gives, but one: a
+number of a NANP area code that spans several zones, of an exchange ``phonenumbers``
+does not place, gets every zone of its area code (:data:`._prefixes.PREFIX_ZONES`),
+where ``phonenumbers`` gives the area code's one default zone. A call is judged in
+each zone of its number and the stricter reading wins, so such a number is not
+called at 21:30 in the Eastern part of 423 because it is 20:30 in the Central part.
 """
 
 from __future__ import annotations
@@ -30,12 +35,11 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
-from phonenumbers.tzdata import TIMEZONE_DATA
 
 from .._bools import arrow_bools
 from .._threads import side_by_side
 from ._kept import hashed, kept
-from ._prefixes import prefix_sizes, representatives
+from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
 from ._texts import _groups, _lengths, _match, _plain, _sliced, _take
 from ._types import regions_and_types
 
@@ -50,7 +54,7 @@ Rows = NDArray[np.intp]
 _CODES = np.zeros(1000, bool)
 _CODES[list(COUNTRY_CODE_TO_REGION_CODE)] = True
 
-_SETS = tuple(dict.fromkeys([(UNKNOWN_ZONE,), *TIMEZONE_DATA.values()]))
+_SETS = tuple(dict.fromkeys([(UNKNOWN_ZONE,), *PREFIX_ZONES.values()]))
 """Every answer ``time_zones_for_number`` can give, by index; 0 is "unknown"."""
 _SET_IDS = {zones: n for n, zones in enumerate(_SETS)}
 ZONES = tuple(sorted({zone for zones in _SETS for zone in zones if zone != UNKNOWN_ZONE}))
@@ -62,11 +66,11 @@ _SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
 _SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
 _SET_FLAT = np.array([zone for zones in _SET_ZONES for zone in zones])
 _SET_FIRST = np.array([zones[0] if zones else -1 for zones in _SET_ZONES])
-_LONGEST_PREFIX = max(len(prefix) for prefix in TIMEZONE_DATA)
+_LONGEST_PREFIX = max(len(prefix) for prefix in PREFIX_ZONES)
 _KEY_WIDTH = 16
 """A prefix's key: its digits as an integer times this, plus its length (at most 9)."""
-_PREFIX_KEYS = pd.Index([int(prefix) * _KEY_WIDTH + len(prefix) for prefix in TIMEZONE_DATA])
-_PREFIX_KEY_SETS = np.array([_SET_IDS[zones] for zones in TIMEZONE_DATA.values()])
+_PREFIX_KEYS = pd.Index([int(prefix) * _KEY_WIDTH + len(prefix) for prefix in PREFIX_ZONES])
+_PREFIX_KEY_SETS = np.array([_SET_IDS[zones] for zones in PREFIX_ZONES.values()])
 
 
 @dataclass(frozen=True)
@@ -206,8 +210,21 @@ def _asked(text: str) -> tuple[str | None, int]:
     number = _asked_number(text)
     if number is None:
         return None, 0
-    return (phonenumbers.region_code_for_number(number),
-            _SET_IDS[tuple(phone_timezones.time_zones_for_number(number))])
+    return phonenumbers.region_code_for_number(number), _SET_IDS[_asked_zones(number)]
+
+
+def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
+    """``time_zones_for_number``, but that a geographic number's zones are its longest
+    prefix's in :data:`PREFIX_ZONES` (every zone of a split NANP area code)."""
+    zones = tuple(phone_timezones.time_zones_for_number(number))
+    code = number.country_code or 0
+    if not phonenumbers.is_number_type_geographical(phonenumbers.number_type(number), code):
+        return zones
+    digits = f"{code}{phonenumbers.national_significant_number(number)}"
+    for size in range(min(len(digits), _LONGEST_PREFIX), 0, -1):
+        if digits[:size] in PREFIX_ZONES:
+            return PREFIX_ZONES[digits[:size]]
+    return zones
 
 
 def _asked_number(text: str) -> phonenumbers.PhoneNumber | None:
@@ -357,7 +374,7 @@ def _prefix_table(code: int) -> tuple[int, NDArray[np.int16]] | None:
     if width > 6:
         return None
     table = np.zeros(10**width, np.int16)
-    for prefix, zones in sorted(TIMEZONE_DATA.items(), key=lambda item: len(item[0])):
+    for prefix, zones in sorted(PREFIX_ZONES.items(), key=lambda item: len(item[0])):
         if text.startswith(prefix):  # every number of the code: the longer ones overwrite
             table[:] = _SET_IDS[zones]
         elif prefix.startswith(text):

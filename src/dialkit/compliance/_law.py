@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from .._places._areas import territories
 from .._places._states import places
 from . import _jurisdictions as table
 from ._rules import Rules
@@ -236,7 +237,8 @@ def _address_rows(address: Objects | None, by_country: dict[str, dict[str, int]]
 
 def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
                address: Ints) -> tuple[Ints, Ints, Ints]:
-    """Each call's own law row (its country's; the strictest where a country with
+    """Each call's own law row (its country's, for a number of its territories too: a
+    Puerto Rico number's is the US federal row; the strictest where a country with
     state rows knows neither the number's state nor the lead's address state; else 0),
     its number's state's (-1: none), and ``address``."""
     if not by_country:  # the preset's own window for every call
@@ -247,6 +249,8 @@ def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],
     for country, found in by_country.items():
         ours = np.flatnonzero(where.region == country)
         primary[ours] = found[""]
+        held = [region for region, of in territories().items() if of == country]
+        primary[np.flatnonzero(np.isin(where.region, held))] = found[""]  # no state's row
         if "*" not in found:
             continue
         states = {k: v for k, v in found.items() if k not in ("", "*")}
