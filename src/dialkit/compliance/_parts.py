@@ -51,6 +51,7 @@ from ._audit import (
     prepared_leads,
     report,
 )
+from ._lead_of import OTHER_PHONES
 from ._population import SPANS
 from ._rules import Rules
 
@@ -101,7 +102,8 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
 def lead_columns(columns: Collection[str], rules: Rules) -> list[str]:
     """Of the leads' ``columns``, those the audit reads: the rules' (the address too, where
     the law of the place applies) and the date for the report's sources."""
-    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ())}
+    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ()),
+            OTHER_PHONES}
     return [c for c in columns if c in read]
 
 
