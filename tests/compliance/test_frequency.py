@@ -119,3 +119,24 @@ def test_a_number_without_a_cap_of_its_own_is_counted_by_its_leads_address_state
     assert got[["call_id", "jurisdiction", "decided_by", "citation"]].values.tolist() == [
         ["call_3", "US-MD", "address", "Md. Code, Com. Law 14-4502"]]
     assert "reading doubtful" in got["evidence"].iloc[0]
+
+
+def test_on_dask_a_persons_numbers_meet_in_one_part() -> None:
+    """The Dask audit shuffles by number; a person's numbers are linked to one key first,
+    so that twelve leads, each called twice on each of its two numbers, give the twelve
+    findings pandas gives, wherever their numbers' hashes would have put them."""
+    dd = pytest.importorskip("dask.dataframe")
+    own = [f"+1305555{n:04d}" for n in range(100, 112)]
+    other = [f"+1305555{n:04d}" for n in range(200, 212)]
+    frame = calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1")
+                    for mine, theirs in zip(own, other, strict=True)
+                    for number, hour in ((mine, 14), (theirs, 15), (mine, 16), (theirs, 17))))
+    leads = pd.DataFrame({"id": [f"lead_{n}" for n in range(12)], "campaign_id": "cmp_1",
+                          "phone": own, "status": "new", "other_phones": other})
+    expected = frequency(frame, leads=leads)
+    assert len(expected) == 12 and set(expected["phone"]) == set(other)
+    found = frequency(dd.from_pandas(frame, npartitions=4),
+                      leads=dd.from_pandas(leads, npartitions=3))
+    columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
+    assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
+        expected.sort_values("call_id")[columns].astype(str).values.tolist()
