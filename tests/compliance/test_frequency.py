@@ -52,6 +52,13 @@ def test_floridas_row_quotes_the_words_it_counts_by_and_cites_them() -> None:
         assert "reading doubtful" in jurisdictions.cap_text(row)
 
 
+def test_every_cap_cites_a_section_its_row_quotes() -> None:
+    capped = [row for row in jurisdictions.all() if row.max_calls is not None]
+    assert {row.id for row in capped} == {"US-FL", "US-MD", "US-OK"}
+    for row in capped:
+        assert row.cap_citation and row.cap_citation in row.text, row.id
+
+
 @pytest.mark.parametrize("others", [
     {"other_phones": MIAMI_MOBILE},
     {"other_phones": f"{MIAMI_MOBILE}; +13055550100"},
