@@ -248,9 +248,9 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
      r"'US-FL'\): citation is missing"),
     ("US-KY", 'citation = "KRS 367.46955 (prohibited telephone solicitation acts and practices)"',
      'citation = " "', r"'US-KY'\): citation is missing \(empty\)"),
-    ("US-FL", '    "https://www.nolo.com/legal-encyclopedia/florida-restrictions-telemarketers.html",\n',
-     "", r"'US-FL'\): sources must be two or more"),
-    ("US-FL", "reviewed = 2026-11-23", 'reviewed = "last week"',
+    ("US-FL", '    "https://natlawreview.com/article/part-2-definitive-guide-to-new-florida-robocall-'
+     'bill-you-ve-been-waiting-section",\n', "", r"'US-FL'\): sources must be two or more"),
+    ("US-FL", "reviewed = 2026-11-25", 'reviewed = "last week"',
      r"'US-FL'\): reviewed must be a date"),
     ("US-FL", "cap_hours = 24\n", "", r"'US-FL'\): max_calls and cap_hours must both"),
     ("US-OK", 'id = "US-OK"', 'id = "US-FL"', r"id 'US-FL' is repeated"),

@@ -121,10 +121,12 @@ def test_a_fourth_call_in_24_hours_to_florida_names_floridas_cap() -> None:
     florida = got[got["phone"] == MIAMI]
     [evidence] = florida["evidence"]
     assert florida["call_id"].tolist() == ["call_3"]
-    assert evidence == ("4 outbound calls to the number in the 24 hours up to this one; at "
-                        "most 3 allowed (Florida: " + jurisdictions.cap_text(
-                            jurisdictions.get("US-FL")) + ", "
-                        + jurisdictions.get("US-FL").citation + ")")
+    assert evidence == ("4th call in the 24 hours up to this one to this person (no leads "
+                        "given: the number stands for the person) on this subject (campaign "
+                        "cmp_1), from any caller id; at most 3 allowed (Florida: "
+                        + jurisdictions.cap_text(jurisdictions.get("US-FL")) + ", "
+                        + jurisdictions.get("US-FL").cap_citation + ")")
+    assert florida["citation"].tolist() == ["Fla. Stat. 501.616(6)(b)"]
     assert (got["phone"] == MIAMI).all()  # New York sets no cap, nor does federal law
     with_policy = audit(four, rules=US, policy=HOUSE_RULES).findings
     [policy] = with_policy.loc[with_policy["phone"] == NEW_YORK, "evidence"]

@@ -66,6 +66,7 @@ DAY_COLUMNS = ("weekday", "saturday", "sunday")
 _WINDOW = re.compile(r"(\d\d):(\d\d)-(\d\d):(\d\d)")
 _ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
 COLUMNS = frozenset({
+    "cap_citation",
     "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
     "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
     "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "named_days",
@@ -99,6 +100,8 @@ class Jurisdiction:
         observed: Whether a holiday's "(observed)" substitute day counts too.
         max_calls, cap_period, cap_scope: At most ``max_calls`` calls per number
             in any ``cap_period`` (None: no cap set by law), and what counts.
+        cap_citation: The section that sets the cap (quoted in ``text``), which its
+            findings cite; the row's ``citation`` where it names none.
         dnc_scrub_age: How old a Do-Not-Call check may be, where the row sets
             its own (None in a state row: the federal rule applies).
         citation: The statute or rule.
@@ -141,6 +144,7 @@ class Jurisdiction:
     named_days: tuple[DayRule, ...] = ()
     holiday_weekdays_only: bool = False
     text: str = ""
+    cap_citation: str = ""
 
     @property
     def status(self) -> str:
@@ -320,6 +324,7 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         holiday_categories=categories, named_days=named_days,
         holiday_weekdays_only=_typed(raw, "holiday_weekdays_only", bool, where, False),
         text=_typed(raw, "text", str, where, ""),
+        cap_citation=_typed(raw, "cap_citation", str, where, ""),
     )
 
 

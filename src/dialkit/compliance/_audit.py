@@ -36,9 +36,9 @@ from ._columns import typed
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._findings import COLUMNS
-from ._frequency import call_frequency
+from ._frequency import SUBJECT, call_frequency
 from ._hours import calling_hours, clock, located
-from ._lead_of import addresses, lead_rows
+from ._lead_of import addresses, lead_rows, other_numbers
 from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
@@ -48,10 +48,10 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS)
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", *RING_COLUMNS)
+            "disposition", *RING_COLUMNS, SUBJECT)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -303,8 +303,9 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     outbound = _outbound(prepared, rows)
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
     times = clock(outbound, rules, address)
+    others = None if leads is None else other_numbers(leads)
     found = [*calling_hours(outbound, times), located(
-        call_frequency(outbound, rules, times), times)]
+        call_frequency(outbound, rules, times, others), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
     if options.verified is not None:
         found.append(located(unverified_caller_id(outbound, options.verified),

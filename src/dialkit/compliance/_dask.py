@@ -21,6 +21,7 @@ import pandas as pd
 from .._partitions import PLANS, is_dask, is_dataset
 from .._partitions_dask import combined, delayed, frame, meta_of, run
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
+from ._lead_of import OTHER_PHONES
 from ._parts import (
     NUMBER,
     ORDER,
@@ -29,8 +30,10 @@ from ._parts import (
     dnc_part,
     lead_columns,
     leads_part,
+    links_part,
     opened_part,
     outbound_part,
+    person_links,
     rest_part,
 )
 from ._population import source_words, span_of
@@ -45,15 +48,16 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
         given["leads"] = frame(whole, lead_columns(whole.columns, options.rules), "leads")
     if dnc is not None:
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
-    outbound = given["calls"].map_partitions(outbound_part, campaigns=options.campaigns)
+    links = None if leads is None else _links(given["leads"])
+    outbound = _keyed(given["calls"], outbound_part, links, campaigns=options.campaigns)
     answered = outbound.map_partitions(answered_part, rules=options.rules)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
     windows = combined(PLANS["audit:abandonment"], (answered,), rules=options.rules,
                        joined=joined, opened=outbound.map_partitions(opened_part))
-    audited_leads = None if leads is None else given["leads"].map_partitions(
-        leads_part, campaigns=options.campaigns)
-    audited_dnc = None if dnc is None else given["dnc"].map_partitions(dnc_part)
+    audited_leads = None if leads is None else _keyed(given["leads"], leads_part, links,
+                                                      campaigns=options.campaigns)
+    audited_dnc = None if dnc is None else _keyed(given["dnc"], dnc_part, links)
     metas = {"calls": outbound._meta.drop(columns=[ORDER, NUMBER]),
              "leads": None if leads is None else prepared_leads(given["leads"]._meta, None),
              "dnc": None if dnc is None else prepared_dnc(given["dnc"]._meta)}
@@ -68,6 +72,23 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
                compute=compute, finish={"sources": sources, "windows": windows},
                options=options, joined=joined,
                to_parts={"shapes": shapes})
+
+
+def _links(leads: Any) -> Any:
+    """The numbers the leads link as one person's (:func:`._parts.person_links`), as a
+    ``dask.delayed`` Series; None where the leads' columns can name no other number."""
+    if OTHER_PHONES not in leads.columns and "custom_fields" not in leads.columns:
+        return None
+    pairs = leads.map_partitions(links_part, meta=links_part(meta_of(leads)))
+    return delayed(person_links)(pairs.to_delayed(optimize_graph=False))
+
+
+def _keyed(data: Any, part: Any, links: Any, **options: Any) -> Any:
+    """``part`` mapped over ``data``'s partitions, its rows keyed by person (``links``,
+    computed before the parts run); its meta from ``data``'s, for Dask cannot call it
+    with ``links`` unknown."""
+    meta = part(meta_of(data), **options)
+    return data.map_partitions(part, **options, links=links, meta=meta)
 
 
 def _source(name: str, data: Any, original: Any) -> Any:

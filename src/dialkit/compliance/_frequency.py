@@ -16,53 +16,121 @@ from ._findings import (
     millis_since_first,
 )
 from ._hours import Clock
-from ._law import Judged, cap_words, deciders
+from ._law import Judged, Objects, cap_citations, cap_words, deciders
+from ._lead_of import people
 from ._rules import Rules
 
 _DAY_MS = 24 * 3600 * 1000
 
 
-def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock) -> pd.DataFrame:
-    """Calls that are at least the (cap + 1)th to their number in the cap's period up to and
-    including them (a call exactly one period before does not count). The caps of the law
-    of the place called (a state's) are counted first, and named where they decide; then
-    the policy's (``max_calls_per_24h``), for the calls the law allows. Only the calls of
-    numbers called more than a 24-hour cap in some two days are sorted and counted."""
+SUBJECT = "subject"
+"""The calls' optional column of each call's subject matter, where the account keeps one
+(a product, an offer); without it a call's subject is its campaign."""
+
+
+def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
+                   others: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Calls that are at least the (cap + 1)th in the cap's period up to and including them
+    (a call exactly one period before does not count). The law's caps (a state's) count
+    what their statutes count, calls "to a person ... on the same subject matter or issue,
+    regardless of the phone number used" (Fla. Stat. 501.616(6)(b)): per person (a lead's
+    calls to any of its numbers, ``others``: :func:`._lead_of.other_numbers`; the number
+    where no lead names others) and subject (:data:`SUBJECT`, else the campaign), from any
+    caller id; they are counted first and named where they decide. Then the policy's
+    (``max_calls_per_24h``), per number as the policy says, for the calls the law allows.
+    Only the calls of groups with more than a 24-hour cap in some two days are sorted."""
     number = group_codes(calls["phone"])
+    person, moved = people(calls, others) if others is not None and len(others) else (
+        number, np.zeros(0, np.intp))
+    subject = group_codes(calls[SUBJECT] if SUBJECT in calls else calls["campaign_id"])
     millis = millis_since_first(calls["at"])
     over = np.zeros(len(calls), bool)
     count = np.zeros(len(calls), np.int64)
     decided = np.zeros(len(calls), np.int64)
     by_address = np.zeros(len(calls), bool)
-    for period, cap, row, address in _caps(len(calls), rules, times.judged):
+    for period, cap, row, address, law in _caps(len(calls), rules, times.judged):
         if not (cap < _NO_CAP).any():
             continue
         least = int(cap.min()) if len(cap) else 0
-        rows = (_crowded(number, millis, least) if period == _DAY_MS
+        coarse = person if law else number
+        rows = (_crowded(coarse, millis, least) if period == _DAY_MS
                 and not calls["at"].isna().any() else np.arange(len(calls)))
-        order = by_group_and_time(number, calls["at"], rows)
-        counts = np.arange(len(order)) - _window_starts(number[order], millis[order], period) + 1
+        group = _person_and_subject(person, subject, rows) if law else number
+        order = by_group_and_time(group, calls["at"], rows)
+        counts = np.arange(len(order)) - _window_starts(group[order], millis[order], period) + 1
         flag = (counts > cap[order]) & ~over[order]
         hit = order[flag]
         over[hit], decided[hit], count[hit] = True, row[hit], counts[flag]
         by_address[hit] = address[hit]
     at = np.flatnonzero(over)
-    law = times.judged.law
+    law_rows = times.judged.law
+    other = np.zeros(len(calls), bool)
+    other[moved] = True
     hits = calls.iloc[at].assign(
-        calls_in_24h=count[at], cap=cap_words(law, decided[at], by_address[at]).to_numpy(
-            object), limit=_limits(rules, times.judged, decided[at]),
-        **deciders(law, decided[at], by_address[at])).sort_values(["phone", "at"],
-                                                                  kind="stable")
-    evidence = (hits["calls_in_24h"].astype(str) + " outbound calls to the number in the 24 "
-                "hours up to this one; at most " + hits["limit"] + " allowed" + hits["cap"])
-    return findings("call_frequency", hits, evidence, calls_in_24h=hits["calls_in_24h"])
+        calls_in_24h=count[at], cap=cap_words(law_rows, decided[at], by_address[at]).to_numpy(
+            object), limit=_limits(rules, times.judged, decided[at]), other=other[at],
+        **{**deciders(law_rows, decided[at], by_address[at]),
+           "citation": cap_citations(law_rows, decided[at])}).sort_values(["phone", "at"],
+                                                                         kind="stable")
+    return findings("call_frequency", hits, _evidence(hits, others is not None),
+                    calls_in_24h=hits["calls_in_24h"])
 
 
-def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints, Bools]]:
+def _person_and_subject(person: Ints, subject: Ints, rows: Rows) -> Ints:
+    """Each of ``rows``' (person, subject) group as a small integer (others: 0), so that a
+    window's key (:func:`_window_starts`) cannot overflow however many subjects there are."""
+    group = np.zeros(len(person), np.int64)
+    width = int(subject.max(initial=0)) + 1
+    group[rows] = pd.factorize(person[rows] * width + subject[rows])[0]
+    return group
+
+
+def _evidence(hits: pd.DataFrame, leads: bool) -> pd.Series:
+    """What each finding counted, in words: the law's per person and subject ("4th call in
+    24 hours to this person on this subject (campaign cmp_1), from any caller id"), saying
+    whose number stands for the person; the policy's per number. In object arrays: a
+    few hundred findings, where pandas' text operations cost 40 ms."""
+    count = hits["calls_in_24h"].to_numpy(np.int64)
+    counted = count.astype(str).astype(object)
+    subject = (("subject " + _texts(hits[SUBJECT])) if SUBJECT in hits
+               else ("campaign " + _texts(hits["campaign_id"])))
+    who = np.where(hits["other"].to_numpy(bool),
+                   "this person (the lead's other number counted with its own)",
+                   "this person" if leads else "this person (no leads given: the number "
+                   "stands for the person)").astype(object)
+    allowed = "at most " + hits["limit"].to_numpy(object) + " allowed" + hits["cap"].to_numpy(
+        object)
+    law = (counted + _suffix(count) + " call in the 24 hours up to this one to " + who
+           + " on this subject (" + subject + "), from any caller id; " + allowed)
+    policy = counted + " outbound calls to the number in the 24 hours up to this one; " + allowed
+    return pd.Series(np.where(hits["basis"].to_numpy(object) == "law", law, policy),
+                     index=hits.index, dtype=object)
+
+
+def _texts(column: pd.Series) -> Objects:
+    """A text column's values as Python text (a missing one as ``none``)."""
+    values = column.astype(object).to_numpy(object)
+    said: Objects = np.where(pd.isna(values), "none", values).astype(str).astype(object)
+    return said
+
+
+def _suffix(n: Ints) -> Objects:
+    """The English ordinal suffix of each count (``st``, ``nd``, ``rd``, ``th``)."""
+    last, tens = n % 10, n % 100
+    suffix: Objects = np.where((tens // 10 == 1) | (last > 3) | (last == 0), "th",
+                               np.array(["th", "st", "nd", "rd"])[np.minimum(last, 3)]
+                               ).astype(object)
+    return suffix
+
+
+def _caps(size: int, rules: Rules, judged: Judged) -> list[
+        tuple[int, Ints, Ints, Bools, bool]]:
     """Per period, the law's first and then the policy's: each call's cap in it
-    (:data:`_NO_CAP`: none), the law row that sets it (0: the policy's) and whether that
-    row is the lead's address state's. Of the number's state and the address's, the
-    stricter decides, the number's where both are as strict (as for calling hours)."""
+    (:data:`_NO_CAP`: none), the law row that sets it (0: the policy's), whether that
+    row is the lead's address state's, and whether the caps are the law's (counted per
+    person and subject) or the policy's (per number). Of the number's state and the
+    address's, the stricter decides, the number's where both are as strict (as for
+    calling hours)."""
     periods: dict[int, tuple[Ints, Ints, Bools]] = {}
     country, number, address = judged.own
     for own, is_address in ((country, False), (address, True), (number, False)):
@@ -74,10 +142,10 @@ def _caps(size: int, rules: Rules, judged: Judged) -> list[tuple[int, Ints, Ints
                 np.full(size, _NO_CAP), np.zeros(size, np.int64), np.zeros(size, bool)))
             stricter = rows[cap[0] <= limit[rows]]
             limit[stricter], source[stricter], by_address[stricter] = cap[0], n, is_address
-    found = [(period, *caps) for period, caps in periods.items()]
+    found = [(period, *caps, True) for period, caps in periods.items()]
     if rules.max_calls_per_24h is not None:
         found.append((_DAY_MS, np.full(size, rules.max_calls_per_24h, np.int64),
-                      np.zeros(size, np.int64), np.zeros(size, bool)))
+                      np.zeros(size, np.int64), np.zeros(size, bool), False))
     return found
 
 

@@ -34,7 +34,8 @@ def compact() -> str:
     holidays, cap, citation and two sources, and review date; an unconfirmed row is
     marked as not applied; then how many states were checked without a row, naming
     those still open."""
-    lines = ["| Jurisdiction | Mon-Fri | Sat | Sun | Holidays | Cap per number | Source "
+    lines = ["| Jurisdiction | Mon-Fri | Sat | Sun | Holidays | Cap per person and subject "
+             "| Source "
              "| Reviewed |", "|---|---|---|---|---|---|---|---|"]
     for row in jurisdictions.all():
         named = f"{row.name} ({row.id})" if row.subdivision else row.name
@@ -68,7 +69,7 @@ def _holidays(row: Jurisdiction) -> str:
 
 
 def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
-    lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Cap per number "
+    lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Cap per person "
              "| DNC scrub | Citation | Reviewed | Status |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:

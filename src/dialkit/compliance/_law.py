@@ -57,8 +57,9 @@ class Law:
     policy's window), for the findings' ``jurisdiction`` column."""
     names: list[str]
     citations: list[str]
-    caps: list[tuple[int, int, str] | None]
-    """Each row's frequency cap: calls, period in ms, in words; None where it sets none."""
+    caps: list[tuple[int, int, str, str] | None]
+    """Each row's frequency cap: calls, period in ms, in words, the section that sets it;
+    None where it sets none."""
     start: Floats
     end: Floats
     strictest: Bools
@@ -312,10 +313,21 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
                np.array(holiday_names, object)[unique])
 
 
-def _cap(row: table.Jurisdiction) -> tuple[int, int, str] | None:
+def _cap(row: table.Jurisdiction) -> tuple[int, int, str, str] | None:
+    """A row's cap: calls, period in ms, in words, and the section that sets it."""
     if row.max_calls is None or row.cap_period is None:
         return None
-    return row.max_calls, int(row.cap_period.total_seconds() * 1000), table.cap_text(row)
+    return (row.max_calls, int(row.cap_period.total_seconds() * 1000), table.cap_text(row),
+            row.cap_citation or row.citation)
+
+
+def cap_citations(law: Law, rows: Ints) -> Objects:
+    """The section that set the cap of each finding the law ``rows`` decided (None: the
+    policy's), for its ``citation``: a cap's own section, not the row's hours."""
+    cited = np.array([cap[3] if cap and n else None for n, cap in enumerate(law.caps)],
+                     object)
+    found: Objects = cited[rows]
+    return found
 
 
 def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:
@@ -324,8 +336,8 @@ def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:
     state's cap decided; `` (policy: house rules ...)`` for the policy's cap (row 0)."""
     named = np.array(law.names, object)[rows]
     named = np.where(by_address, named + " (the lead's address state)", named)
-    each = np.array([f": {cap[2]}, {cited})" if cap and n else "" for n, (cap, cited)
-                     in enumerate(zip(law.caps, law.citations, strict=True))], object)[rows]
+    each = np.array([f": {cap[2]}, {cap[3]})" if cap and n else "" for n, cap
+                     in enumerate(law.caps)], object)[rows]
     return pd.Series(np.where(rows == 0, f" (policy: {law.policy})",
                               np.where(each == "", "", " (" + named + each)), dtype=object)
 

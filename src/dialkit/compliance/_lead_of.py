@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from .._places._codes import codes_in
 from .._places._kept import arrow_data, kept
 from .._places._zones import Rows
+from ._findings import isin
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:
@@ -78,7 +79,14 @@ def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
         return column
     if "custom_fields" not in leads.columns:
         return None
-    fields = leads["custom_fields"]
+    found: NDArray[np.object_] = np.asarray(pc.struct_field(pc.extract_regex(
+        _arrow_text(leads["custom_fields"]), _STATE_FIELD), "state").to_pylist(), object)
+    return found
+
+
+def _arrow_text(fields: pd.Series) -> pa.Array:
+    """The ``custom_fields`` column as one Arrow text array (a hand-made frame's dicts as
+    their JSON text), for a regex over the whole column."""
     try:
         text = pa.array(fields.array, pa.string(), from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # a hand-made frame's dicts
@@ -86,6 +94,65 @@ def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
                          else v for v in fields.astype(object)], pa.string())
     if isinstance(text, pa.ChunkedArray):  # as pandas' Arrow columns give it
         text = text.combine_chunks()
-    found: NDArray[np.object_] = np.asarray(
-        pc.struct_field(pc.extract_regex(text, _STATE_FIELD), "state").to_pylist(), object)
-    return found
+    return text
+
+
+OTHER_PHONES = "other_phones"
+"""The leads' column, or ``custom_fields`` key, of the person's other numbers (E.164, in
+one text separated by commas or spaces, or a list): a lead's calls to any of its numbers
+are calls to one person (Fla. Stat. 501.616(6)(b) counts calls "to a person")."""
+_OTHER_FIELD = r'"other_phones"\s*:\s*(?P<other>\[[^\]]*\]|"[^"]*")'
+_E164 = r"\+\d{6,15}"
+
+
+def other_numbers(leads: pd.DataFrame | None) -> pd.DataFrame:
+    """Each lead's other numbers, one row each: ``campaign_id``, ``number`` (the other
+    number) and ``phone`` (the lead's own), first lead first; none where the leads name
+    none (:data:`OTHER_PHONES`). Only the leads that name some are parsed."""
+    none = pd.DataFrame({"campaign_id": [], "number": [], "phone": []}, dtype=object)
+    said = None if leads is None else _others_said(leads)
+    if leads is None or said is None or not len(said):
+        return none
+    numbers = said.astype(str).str.findall(_E164).explode().dropna()
+    if not len(numbers):
+        return none
+    at = numbers.index.to_numpy()
+    found = pd.DataFrame({
+        "campaign_id": leads["campaign_id"].astype(object).to_numpy()[at],
+        "number": numbers.to_numpy(object),
+        "phone": leads["phone"].astype(object).to_numpy()[at]})
+    return found[found["number"] != found["phone"]].drop_duplicates(
+        ["campaign_id", "number"]).reset_index(drop=True)
+
+
+def _others_said(leads: pd.DataFrame) -> pd.Series | None:
+    """The :data:`OTHER_PHONES` text of the leads that have one, indexed by position: the
+    column, else the ``custom_fields`` key (one regex over the column's text)."""
+    if OTHER_PHONES in leads.columns:
+        column = leads[OTHER_PHONES].reset_index(drop=True)
+        return column[column.notna().to_numpy(dtype=bool)]
+    if "custom_fields" not in leads.columns:
+        return None
+    found = pc.struct_field(pc.extract_regex(_arrow_text(leads["custom_fields"]),
+                                             _OTHER_FIELD), "other")
+    values = pd.Series(np.asarray(found.to_pylist(), object))
+    return values[values.notna().to_numpy(dtype=bool)]
+
+
+def people(calls: pd.DataFrame, others: pd.DataFrame) -> tuple[Rows, Rows]:
+    """Each call's person as an integer code, equal for calls to the same person: the
+    person of a call to a lead's other number (of the call's campaign, :func:`other_numbers`)
+    is that lead's own number; of any other call, the number called. Also the rows of the
+    calls to another number. The number's codes are those of :func:`codes_in` (kept)."""
+    other = np.flatnonzero(isin(calls["phone"], others["number"].tolist()))
+    asked = pd.DataFrame({"campaign_id": calls["campaign_id"].astype(object).to_numpy()[other],
+                          "number": calls["phone"].astype(object).to_numpy()[other]})
+    own = asked.merge(others, how="left", on=["campaign_id", "number"])["phone"]
+    moved = other[own.notna().to_numpy(dtype=bool)]
+    primary = pd.Series(own.dropna().to_numpy(object), dtype=calls["phone"].dtype)
+    codes = codes_in(calls["phone"], primary)
+    person, theirs = codes[:len(calls)], codes[len(calls):]
+    new = theirs == 0  # a lead's own number never called: a code of its own
+    theirs[new] = person.max(initial=0) + 1 + pd.factorize(primary[new])[0]
+    person[moved] = theirs
+    return person, moved

@@ -51,6 +51,7 @@ from ._audit import (
     prepared_leads,
     report,
 )
+from ._lead_of import OTHER_PHONES, other_numbers
 from ._population import SPANS
 from ._ring import RING_COLUMNS
 from ._rules import Rules
@@ -69,6 +70,7 @@ _LEAD_PLACES = ("state", "custom_fields")
 
 
 def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
+                  links: pd.Series | None = None,
                   partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's outbound calls (of ``campaigns``, if given), prepared, with every
     column and their :data:`ORDER`: what :func:`calls_part`, :func:`rest_part` and
@@ -77,7 +79,44 @@ def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
     rows = outbound_rows(prepared, campaigns)
     taken = prepared if len(rows) == len(prepared) else prepared.take(rows)
     return taken.assign(**{ORDER: _ordinals(rows, partition_info),
-                           NUMBER: number_key(taken["to_number"])})
+                           NUMBER: linked(number_key(taken["to_number"]), links)})
+
+
+def links_part(leads: pd.DataFrame) -> pd.DataFrame:
+    """A partition's pairs of numbers of one person: each lead's other numbers
+    (:func:`._lead_of.other_numbers`) and its own, as :func:`number_key` keys."""
+    others = other_numbers(leads.reset_index(drop=True))
+    return pd.DataFrame({"number": number_key(others["number"]),
+                         "own": number_key(others["phone"])})
+
+
+def person_links(pairs: list[pd.DataFrame]) -> pd.Series:
+    """Each number linked to another as one person's (:func:`links_part`'s pairs of every
+    partition), mapped to the smallest key of all the numbers so linked, directly or
+    through others: shuffled on it (:func:`linked`), every call, lead and DNC result of a
+    person's numbers meets in one part, so that a state's cap counts the person's calls
+    (:func:`._frequency.call_frequency`) and the policy's the number's, as on pandas.
+    A loop over the pairs: only the few leads that name other numbers have any."""
+    parent: dict[int, int] = {}
+
+    def root(key: int) -> int:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    for number, own in pd.concat(pairs).itertuples(index=False):
+        a, b = root(int(number)), root(int(own))
+        parent[max(a, b)] = min(a, b)
+    return pd.Series({key: root(key) for key in parent}, dtype=np.int64)
+
+
+def linked(key: Any, links: pd.Series | None) -> Any:
+    """The :data:`NUMBER` of each number key: its person's smallest key (``links``:
+    :func:`person_links`), itself where it is linked to none."""
+    if links is None or not len(links):
+        return key
+    at = links.index.get_indexer(key)
+    return np.where(at >= 0, links.to_numpy()[at], key)
 
 
 def calls_part(outbound: pd.DataFrame) -> pd.DataFrame:
@@ -102,11 +141,13 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
 def lead_columns(columns: Collection[str], rules: Rules) -> list[str]:
     """Of the leads' ``columns``, those the audit reads: the rules' (the address too, where
     the law of the place applies) and the date for the report's sources."""
-    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ())}
+    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ()),
+            OTHER_PHONES}
     return [c for c in columns if c in read]
 
 
 def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
+               links: pd.Series | None = None,
                partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's leads (of ``campaigns``, if given; the columns of
     :func:`lead_columns`), prepared, with their :data:`ORDER` and :data:`NUMBER`."""
@@ -114,16 +155,16 @@ def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
     assert prepared is not None
     return _compact(prepared.reset_index(drop=True).assign(**{
         ORDER: _ordinals(prepared.index.to_numpy(), partition_info),
-        NUMBER: number_key(prepared["phone"])}))
+        NUMBER: linked(number_key(prepared["phone"]), links)}))
 
 
-def dnc_part(dnc: pd.DataFrame) -> pd.DataFrame:
+def dnc_part(dnc: pd.DataFrame, *, links: pd.Series | None = None) -> pd.DataFrame:
     """A partition's DNC results, prepared, the columns the rules read, with their
     :data:`NUMBER`."""
     prepared = prepared_dnc(dnc)
     assert prepared is not None
     read = [*DNC_COLUMNS, *(["listed_at"] if "listed_at" in prepared else [])]
-    return prepared[read].assign(**{NUMBER: number_key(prepared["phone"])})
+    return prepared[read].assign(**{NUMBER: linked(number_key(prepared["phone"]), links)})
 
 
 def answered_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
