@@ -65,6 +65,21 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
         parts.append(pd.DataFrame({"phone": revoked["phone"].astype(object), "list": "company",
                                    "since": revoked["revoked_at"],
                                    "source": "a consent revoked (an opt-out)", "reading": ""}))
+    return _dated_by_requests(parts)
+
+
+def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The listings of ``parts`` as one frame, where a listing of the DNC results that says
+    neither its list nor its date, of a number the account's own records show a request
+    for, is read as that request (the account's own list, from the request), saying so."""
+    results, asked = parts[0], [p for p in parts[1:] if len(p)]
+    requests = pd.concat(asked) if asked else results.iloc[:0]
+    unsaid = (results["reading"] == UNREAD) & results["since"].isna()
+    merged = unsaid & results["phone"].isin(requests["phone"])
+    requests = requests.assign(reading=np.where(
+        requests["phone"].isin(results.loc[merged, "phone"]),
+        "the DNC results list the number without its list or date: read as this request", ""))
+    parts = [results[~merged.to_numpy()], requests]
     whole = pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
     return whole.assign(since=pd.to_datetime(whole["since"], utc=True))
 
@@ -109,8 +124,8 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
         hits["since"].isna(),
         f"the number is on the {row.name} (" + hits["source"] + "); the date it was listed "
         "is unknown, so this call may have been placed before it, or within its grace",
-        f"the number was put on the {row.name} on " + written(hits["since"], "D") + " ("
-        + hits["source"] + "), " + days + " days before the call" + _grace_words(row)),
+        f"the number is on the {row.name} (" + hits["source"] + "), listed on "
+        + written(hits["since"]) + ", " + days + " days before the call" + _grace_words(row)),
         index=hits.index, dtype=object)
     words = words + _check_words(hits, row) + np.where(hits["reading"] != "",
                                                        "; " + hits["reading"], "")
