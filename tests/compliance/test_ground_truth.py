@@ -109,7 +109,8 @@ def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
     report, _, _, _ = audited
     calls = report.findings[report.findings["rule"] == "dnc_call"]
     assert calls["listed_at"].notna().all() and (calls["at"] > calls["listed_at"]).all()
-    assert calls["evidence"].str.startswith("called after the number was listed on").all()
+    assert calls["evidence"].str.contains(", listed on ").all()
+    assert calls["citation"].notna().all() and (calls["decided_by"] == "list").all()
 
 
 def test_the_abandoned_calls_are_exactly_the_planted_ones(

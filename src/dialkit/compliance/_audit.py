@@ -33,6 +33,7 @@ from ._abandonment import (
 )
 from ._account import blocked_country, unverified_caller_id
 from ._columns import typed
+from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._findings import COLUMNS
@@ -66,7 +67,13 @@ _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
 _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
-          "checked_at")
+          "checked_at", "given_at", "revoked_at", "asked_at")
+CONSENT_COLUMNS = ("kind", "given_at")
+"""The consent records' columns the audit needs, beside ``phone`` or ``lead_id``."""
+REASSIGNED_COLUMNS = ("phone", "asked_at", "answer")
+NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a written "
+                "agreement, an established business relationship) was considered for any "
+                "call to a listed number")
 
 
 class AuditInputError(ValueError):
@@ -242,6 +249,10 @@ class Options:
     verified: frozenset[str] | None
     campaigns: frozenset[str] | None
     moment: pd.Timestamp
+    consents: pd.DataFrame | None = field(default=None, compare=False)
+    reassigned: pd.DataFrame | None = field(default=None, compare=False)
+    """The consent records and reassigned-number answers (:mod:`._consent`), prepared
+    (:func:`prepared_consents`): small, so every part gets them whole."""
 
 
 @dataclass(frozen=True)
@@ -271,8 +282,54 @@ def prepared_leads(leads: pd.DataFrame | None,
 
 
 def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
-    """The DNC results checked, times in UTC, ``listed`` as booleans."""
-    return None if dnc is None else _prepared(dnc, DNC_COLUMNS, "dnc")
+    """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
+    values ``national`` or ``company`` (shared decision 3 of issue 47)."""
+    if dnc is None:
+        return None
+    prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
+    if "list" in prepared:
+        _values_of(prepared["list"], ("national", "company"), "dnc", "list")
+    return prepared
+
+
+def prepared_consents(consents: pd.DataFrame | None,
+                      has_leads: bool) -> pd.DataFrame | None:
+    """The consent records checked: ``phone`` or ``lead_id`` (``lead_id`` needs leads),
+    ``kind`` one of :data:`._consent.CONSENT_KINDS`, times in UTC, ``revoked_at`` added
+    empty where absent."""
+    if consents is None:
+        return None
+    prepared = _prepared(consents, CONSENT_COLUMNS, "consents")
+    if "phone" not in prepared and "lead_id" not in prepared:
+        raise AuditInputError("consents has no column phone or lead_id: give each record's "
+                              "number (E.164) or its lead's id", frame="consents")
+    if "phone" not in prepared and not has_leads:
+        raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
+                              "record's phone", frame="consents")
+    _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
+    if "revoked_at" not in prepared:
+        prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
+                                           dtype="datetime64[ns, UTC]")
+    return prepared
+
+
+def prepared_reassigned(reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The reassigned numbers database's answers checked: ``answer`` one of
+    :data:`._consent.ANSWERS`, ``asked_at`` in UTC."""
+    if reassigned is None:
+        return None
+    prepared = _prepared(reassigned, REASSIGNED_COLUMNS, "reassigned")
+    _values_of(prepared["answer"], ANSWERS, "reassigned", "answer")
+    return prepared
+
+
+def _values_of(column: pd.Series, allowed: tuple[str, ...], frame: str, name: str) -> None:
+    """Refuse a column holding a value not among ``allowed`` (nulls pass), naming it."""
+    values = pd.unique(column.dropna().astype(str))
+    wrong = [v for v in values if v not in allowed]
+    if wrong:
+        raise AuditInputError(f"{frame}.{name} holds {wrong[0]!r}: pass one of "
+                              f"{', '.join(allowed)}", frame=frame)
 
 
 def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataFrame:
@@ -310,8 +367,11 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if options.verified is not None:
         found.append(located(unverified_caller_id(outbound, options.verified),
                                     times))
+    consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
-        found.append(located(dnc_call(outbound, dnc), times))
+        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned), times))
+    if consents is not None:
+        found.append(located(no_written_consent(outbound, consents), times))
     found.append(located(short_ring(outbound, rules), times))
     found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
@@ -356,6 +416,13 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"), "not run: pass leads="))
     else:
         ran += ["dnc_call", "dnc_lead", "unscreened_lead"]
+    if options.consents is None:
+        notes["no_written_consent"] = ("not run: pass consents= (the account's consent "
+                                       "records)")
+        if has_dnc:
+            notes["exemptions"] = NO_EXEMPTION
+    else:
+        ran.append("no_written_consent")
     dropped = parts[0].dropped if len(parts) == 1 else pd.concat(
         [part.dropped for part in parts])
     at = dropped.index.get_indexer(windows.index)

@@ -30,7 +30,8 @@ from .._bools import arrow_bools
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
          "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),
-         "dnc": ("phone",)}
+         "dnc": ("phone",),
+         "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer")}
 """The text columns of each frame the audit reads (where the frame has them)."""
 PHONES = frozenset({"from_number", "to_number", "phone"})
 _E164 = ("write phone numbers as E.164 text with their '+' ('+14155550123'): a "

@@ -1,63 +1,266 @@
 """Do-Not-Call: calls to listed numbers, listed leads still dialable, and leads whose
-numbers were not screened recently enough."""
+numbers were not screened recently enough, each judged by the law of the list the number
+is on (:mod:`.._places._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
+account's own list) and that list's grace.
+
+A number is on a list from its listing: a row of the DNC results (its ``list``, read as
+the national register where the results do not say, and ``listed_at``), a call whose
+disposition was ``do_not_call`` (a request to the account: its own list, from the call's
+end) or a consent revoked (:mod:`._consent`; its own list, from ``revoked_at``). The
+calls to listed numbers are few: they are joined with the listings and judged list by
+list, a loop over the table's few rows, never over calls.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from .._places import _dnc_lists as lists
 from .._places._codes import codes_in
+from .._places._jurisdictions import get as jurisdiction
+from .._places._zones import regions_among
+from ._consent import exempted
 from ._findings import COLUMNS, findings, isin
 from ._rules import Rules
 from ._text import written
 
+COUNTRIES = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
+             "GB": "GB"}
+"""The regions whose numbers the lists' table covers, by the table's country: the US
+registry holds the numbers of the territories too (47 U.S.C. 153's "United States")."""
+UNREAD = "the DNC results do not say which list; read as the national register"
+NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
+"""The policy a call to a listed number of a country the table lacks is a finding of."""
 
-def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
-    """Calls to a listed number placed after it was listed; where the listing date is
-    unknown, every call to it, saying so."""
+
+def countries(phones: pd.Series) -> pd.Series:
+    """The lists' country (``US``, ``CA``, ``GB``) of each number; None for another."""
+    rows, numbers = regions_among(phones, COUNTRIES)
+    found = np.full(len(phones), None, object)
+    found[rows] = phones.iloc[rows].astype(object).map(numbers).map(COUNTRIES).to_numpy()
+    return pd.Series(found, index=phones.index, dtype=object)
+
+
+def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
+             consents: pd.DataFrame | None) -> pd.DataFrame:
+    """Every listing of a number: ``phone``, ``list``, ``since`` (NaT: unknown), ``source``
+    in words and ``reading`` (how the list was told, where the data did not say)."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
-    since = listed.set_index("phone")["listed_at"] if "listed_at" in listed else pd.Series(
-        pd.NaT, index=listed["phone"], dtype="datetime64[ns, UTC]")
-    asked = calls.loc[isin(calls["disposition"], ["do_not_call"]),  # by the kept hash
-                      ["phone", "ended_at"]].groupby("phone")["ended_at"].min()
-    if len(asked):  # the earlier of the listing and the first do_not_call, where either is
-        dated = [times for times in (since.dropna(), asked) if len(times)]
-        since = pd.concat(dated).groupby(level=0).min()
-    rows = np.flatnonzero(isin(calls["phone"], listed["phone"]))
-    to_listed = calls.iloc[rows].assign(  # not map: it fails on an empty mapping
-        listed_at=lambda c: since.reindex(c["phone"]).array)
-    dated = to_listed["listed_at"].notna()
-    hits = to_listed[~dated | (to_listed["at"] > to_listed["listed_at"])]
-    evidence = pd.Series(np.where(
-        hits["listed_at"].notna(),
-        "called after the number was listed on "
-        + written(hits["listed_at"]),
-        "the number is on the DNC list; the date it was listed is unknown, so this call "
-        "may have been placed before"), index=hits.index)
-    return findings("dnc_call", hits, evidence, listed_at=hits["listed_at"])
+    told = listed["list"].astype(object) if "list" in listed else pd.Series(
+        None, index=listed.index, dtype=object)
+    since = listed["listed_at"] if "listed_at" in listed else pd.Series(
+        pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]")
+    parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
+                           "since": since, "source": "the DNC results",
+                           "reading": np.where(told.isna(), UNREAD, "")})]
+    asked = calls.loc[isin(calls["disposition"], ["do_not_call"])]
+    if len(asked):
+        first = asked["ended_at"].fillna(asked["at"]).groupby(asked["phone"].astype(object)).min()
+        parts.append(pd.DataFrame({"phone": first.index, "list": "company", "since": first.array,
+                                   "source": "a call's do_not_call disposition",
+                                   "reading": ""}))
+    if consents is not None:
+        revoked = consents[consents["revoked_at"].notna()]
+        parts.append(pd.DataFrame({"phone": revoked["phone"].astype(object), "list": "company",
+                                   "since": revoked["revoked_at"],
+                                   "source": "a consent revoked (an opt-out)", "reading": ""}))
+    return _dated_by_requests(parts)
+
+
+def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The listings of ``parts`` as one frame, where a listing of the DNC results that says
+    neither its list nor its date, of a number the account's own records show a request
+    for, is read as that request (the account's own list, from the request), saying so."""
+    results, asked = parts[0], [p for p in parts[1:] if len(p)]
+    requests = pd.concat(asked) if asked else results.iloc[:0]
+    unsaid = (results["reading"] == UNREAD) & results["since"].isna()
+    merged = unsaid & results["phone"].isin(requests["phone"])
+    requests = requests.assign(reading=np.where(
+        requests["phone"].isin(results.loc[merged, "phone"]),
+        "the DNC results list the number without its list or date: read as this request", ""))
+    parts = [results[~merged.to_numpy()], requests]
+    whole = pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
+    return whole.assign(since=pd.to_datetime(whole["since"], utc=True))
+
+
+def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None = None,
+             reassigned: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Calls to a listed number placed after it was listed and past its list's grace,
+    unless a consent record exempts them; where the listing date is unknown, every call to
+    it, saying so. One finding per call, naming each list it broke."""
+    listing = listings(calls, dnc, consents)
+    rows = np.flatnonzero(isin(calls["phone"], listing["phone"]))
+    pairs = calls.iloc[rows][["phone", "at"]].assign(
+        _row=rows, phone=lambda c: c["phone"].astype(object)).merge(listing, on="phone")
+    pairs["country"] = countries(pairs["phone"]).to_numpy()
+    pairs["checked"] = _checks_before(pairs, dnc)
+    judged = [_judged(pairs, row, consents, reassigned) for row in lists.all()]
+    judged.append(_unlisted_country(pairs))
+    hits = pd.concat(judged).sort_values(["_row", "since"], kind="stable")
+    if not len(hits):
+        return findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object),
+                        listed_at=pd.Series(dtype="datetime64[ns, UTC]"))
+    return _one_per_call(calls, hits)
+
+
+def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
+            reassigned: pd.DataFrame | None) -> pd.DataFrame:
+    """The pairs of a call and a listing on ``row``'s list that break its rule, with their
+    ``evidence``, ``citation`` and ``jurisdiction``."""
+    on = pairs[(pairs["country"] == row.country) & (pairs["list"] == row.list)]
+    at, since, checked = on["at"], on["since"], on["checked"]
+    unknown = since.isna()
+    after = unknown | (at > since)
+    if row.grace_needs_check:  # the safe harbor: a check before the listing, recent enough
+        safe = checked.notna() & (checked < since) & (at - checked <= row.grace)
+    else:  # the law's own grace, in whole days before the call's day
+        safe = at.dt.normalize() - since.dt.normalize() < row.grace
+    exempt = exempted(on, consents, reassigned, row)
+    hits = on[after & ~safe.fillna(False) & ~exempt]
+    late = _late(hits, row)
+    days = (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str)
+    words = pd.Series(np.where(
+        hits["since"].isna(),
+        f"the number is on the {row.name} (" + hits["source"] + "); the date it was listed "
+        "is unknown, so this call may have been placed before it, or within its grace",
+        f"the number is on the {row.name} (" + hits["source"] + "), listed on "
+        + written(hits["since"]) + ", " + days + " days before the call" + _grace_words(row)),
+        index=hits.index, dtype=object)
+    words = words + _check_words(hits, row) + np.where(hits["reading"] != "",
+                                                       "; " + hits["reading"], "")
+    if not row.confirmed:
+        words = words + f" (a doubtful reading: see the doubts of the lists' row {row.id})"
+    return hits.assign(evidence=words, jurisdiction=row.country, decided_by="list",
+                       citation=np.where(late, f"{row.citation}; {row.late_citation}",
+                                         row.citation), basis="law", policy=None)
+
+
+def _grace_words(row: lists.DncList) -> str:
+    """What the list's grace is, in words."""
+    if not row.grace:
+        return "; the law gives no time to honour it"
+    if row.grace_needs_check:
+        return (f"; the safe harbor needs a check of the number made before it was listed "
+                f"and no more than {row.grace.days} days before the call")
+    return f"; the law's grace is {row.grace.days} days"
+
+
+def _check_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
+    """For a list whose grace needs a check: the number's last check before the call."""
+    if not row.grace_needs_check:
+        return pd.Series("", index=hits.index)
+    age = (hits["at"] - hits["checked"]).dt.days
+    return pd.Series(np.where(
+        hits["checked"].isna(), ": the DNC results hold no check of it before the call",
+        ": its last check before the call was on " + written(hits["checked"], "D") + ", "
+        + age.astype("Int64").astype(str) + " days before"), index=hits.index)
+
+
+def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
+    """Whether each call came after the second rule's longer period too (the FCC's ten
+    business days from 11 April 2025, thirty days before): False where there is none."""
+    if not row.late_citation or not len(hits):
+        return np.zeros(len(hits), bool)
+    day = hits["since"].dt.tz_convert("UTC").dt.tz_localize(None).to_numpy().astype("M8[D]")
+    known = ~np.isnat(day)
+    end = day.copy()
+    business = np.busday_offset(day[known], row.late_business_days, roll="forward")
+    end[known] = np.where(day[known] >= np.datetime64(row.late_since),
+                          business, day[known] + np.timedelta64(row.late_days_before, "D"))
+    called = hits["at"].dt.tz_convert("UTC").dt.tz_localize(None).to_numpy().astype("M8[D]")
+    late: np.ndarray = known & (called > end)
+    return late
+
+
+def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Calls after the listing to a number of a country the table has no list for: the
+    account's own DNC results forbid them, so they are policy's findings."""
+    hits = pairs[pairs["country"].isna() & (pairs["since"].isna() | (pairs["at"] > pairs["since"]))]
+    return hits.assign(evidence="the number is on the account's DNC results since "
+                       + written(hits["since"]) + "; no law of its country is in dialkit's "
+                       "table", jurisdiction=None, decided_by=None, citation=None,
+                       basis="policy", policy=NO_ROW)
+
+
+def _one_per_call(calls: pd.DataFrame, hits: pd.DataFrame) -> pd.DataFrame:
+    """One finding per call of the ``hits`` (a call may break several lists' rules): the
+    evidence and citations of each, the earliest listing's date."""
+    joined = hits.groupby("_row", sort=True).agg(
+        evidence=("evidence", "; and ".join),
+        citation=("citation", lambda c: "; ".join(dict.fromkeys(c.dropna())) or None),
+        jurisdiction=("jurisdiction", "first"), decided_by=("decided_by", "first"),
+        basis=("basis", "first"), policy=("policy", "first"), listed_at=("since", "first"))
+    found = calls.iloc[joined.index.to_numpy()].assign(
+        **{c: joined[c].to_numpy() for c in ("jurisdiction", "decided_by", "basis",
+                                             "policy", "citation")})
+    listed_at = pd.Series(joined["listed_at"].array, index=found.index)
+    evidence = pd.Series(joined["evidence"].to_numpy(), index=found.index, dtype=object)
+    return findings("dnc_call", found, evidence, listed_at=listed_at)
+
+
+def _checks_before(pairs: pd.DataFrame, dnc: pd.DataFrame) -> pd.Series:
+    """Each pair's number's latest DNC check at or before the call (NaT: none)."""
+    checks = dnc.loc[dnc["checked_at"].notna() & dnc["phone"].notna(), ["phone", "checked_at"]]
+    if not len(pairs) or not len(checks):
+        return pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns, UTC]")
+    left = pairs[["phone", "at"]].assign(_pair=np.arange(len(pairs))).sort_values("at")
+    right = checks.assign(phone=checks["phone"].astype(object),
+                          checked_at=pd.to_datetime(checks["checked_at"], utc=True))
+    near = pd.merge_asof(left.assign(at=pd.to_datetime(left["at"], utc=True)),
+                         right.sort_values("checked_at"), left_on="at",
+                         right_on="checked_at", by="phone", direction="backward")
+    return pd.Series(near.sort_values("_pair")["checked_at"].array, index=pairs.index)
 
 
 def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
-    """Leads whose number is listed while their status still lets them be dialled."""
-    listed = dnc.loc[dnc["listed"].fillna(False).astype(bool), "phone"]
+    """Leads whose number is listed while their status still lets them be dialled, each
+    naming the list's law (its country's row of the lists' table)."""
+    listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     dialable = ~leads["status"].isin(["dnc", "completed"]).to_numpy(dtype=bool)
-    hits = _read(leads).iloc[np.flatnonzero(isin(leads["phone"], listed) & dialable)]
-    evidence = "the number is on the DNC list but the lead is " + hits["status"].astype(str)
-    return findings("dnc_lead", hits, evidence)
+    hits = _read(leads).iloc[np.flatnonzero(isin(leads["phone"], listed["phone"]) & dialable)]
+    kind = (listed["list"].astype(object).fillna("national") if "list" in listed
+            else pd.Series("national", index=listed.index))
+    first = kind.groupby(listed["phone"].astype(object)).first()  # the first row's list
+    on = hits["phone"].astype(object).map(first).fillna("national")
+    country = countries(hits["phone"])
+    row = [lists.get(c, k) if c else None for c, k in zip(country, on, strict=True)]
+    name = pd.Series([r.name if r else "the DNC list" for r in row], index=hits.index)
+    evidence = ("the number is on " + name + " but the lead is "
+                + hits["status"].astype(str))
+    return findings("dnc_lead", hits.assign(
+        jurisdiction=[r.country if r else None for r in row],
+        decided_by=["list" if r else None for r in row],
+        citation=[r.citation if r else None for r in row]), evidence)
 
 
 def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                     as_of: pd.Timestamp) -> pd.DataFrame:
-    """Leads with no DNC check of their number, or one older than the scrub age."""
+    """Leads with no DNC check of their number, or one older than the scrub age of the
+    number's country (its jurisdiction row's ``dnc_scrub_days``: the UK's 28, PECR reg.
+    21(3)'s; 31 elsewhere), or the rules' own, where stricter."""
     last = _last_checks(leads["phone"], dnc)
-    stale = last.isna() | (last < as_of - rules.scrub_age)
+    age = scrub_ages(leads["phone"], rules)
+    stale = last.isna() | (last < as_of - age)
     hits = _read(leads)[stale & ~leads["status"].isin(["dnc", "completed"])]
-    when = last[hits.index]
+    when, days = last[hits.index], age[hits.index].dt.days.astype(str)
     evidence = pd.Series(np.where(
         when.isna(), "no DNC check of the number",
-        "last DNC check " + written(when, "D")
-        + f", more than {rules.scrub_age.days} days before the audit"), index=hits.index)
+        "last DNC check " + written(when, "D") + ", more than " + days
+        + " days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
+
+
+def scrub_ages(phones: pd.Series, rules: Rules) -> pd.Series:
+    """How old each number's DNC check may be: its country's row's scrub age, or the
+    rules' where stricter (the rules' alone for a number of another country)."""
+    age = np.full(len(phones), pd.Timedelta(rules.scrub_age).to_timedelta64())
+    for code in ("US", "CA", "GB"):
+        own = jurisdiction(code).dnc_scrub_age
+        if own is not None and own < rules.scrub_age:  # its regions' numbers alone asked
+            rows, _ = regions_among(phones, [r for r, c in COUNTRIES.items() if c == code])
+            age[rows] = pd.Timedelta(own).to_timedelta64()
+    return pd.Series(age, index=phones.index)
 
 
 def _read(leads: pd.DataFrame) -> pd.DataFrame:
@@ -78,5 +281,3 @@ def _last_checks(phones: pd.Series, dnc: pd.DataFrame) -> pd.Series:
     latest = checked[known].groupby(dnc_codes[known]).max()
     found = latest.reindex(np.where(phones.notna().to_numpy(), lead_codes, -1))
     return pd.Series(found.array, index=phones.index, name=phones.name)
-
-

@@ -17,7 +17,14 @@ from .._moments import utc_moment
 from .._partitions import is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from ..frames._tabular import as_pandas, maybe_pandas
-from ._audit import AuditInputError, AuditReport, Options, audit_frames
+from ._audit import (
+    AuditInputError,
+    AuditReport,
+    Options,
+    audit_frames,
+    prepared_consents,
+    prepared_reassigned,
+)
 from ._columns import checked_dataset
 from ._rules import US, Rules
 
@@ -30,7 +37,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
           policy: Rules | None = None, campaign_id: str | Collection[str] | None = None,
           as_of: pd.Timestamp | str | None = None,
-          campaigns: Collection[str] | None = None, compute: bool = True) -> AuditReport:
+          campaigns: Collection[str] | None = None, compute: bool = True,
+          consents: pd.DataFrame | None = None,
+          reassigned: pd.DataFrame | None = None) -> AuditReport:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -62,6 +71,16 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
         compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
             ``compute()`` gives the report.
+        consents: The account's consent records, a row each: ``phone`` or ``lead_id``,
+            ``kind`` (``written``: prior express written consent or a signed written
+            agreement; ``ebr``: an established business relationship, from its purchase;
+            ``oral``), ``given_at`` and ``revoked_at`` (may be empty). A record the list's
+            law names exempts a call to a listed number while it stands; a revocation puts
+            the number on the account's own do-not-call list; ``no_written_consent`` runs.
+            Without them no exemption is considered, and the report's notes say so.
+        reassigned: The reassigned numbers database's answers: ``phone``, ``asked_at``,
+            ``answer`` (``yes``, ``no``, ``no_data``); a ``yes`` voids the number's
+            consents given before it was asked (47 CFR 64.1200(m)).
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -88,7 +107,10 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       else frozenset(verified_caller_ids),
                       campaigns=_campaigns(campaign_id, campaigns),
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
-                                        else as_of, "as_of"))
+                                        else as_of, "as_of"),
+                      consents=prepared_consents(_small(consents, "consents"),
+                                                 leads is not None),
+                      reassigned=prepared_reassigned(_small(reassigned, "reassigned")))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
@@ -96,6 +118,16 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),
                         maybe_pandas(read_whole(dnc), "dnc"), options)
+
+
+def _small(frame: Any, name: str) -> pd.DataFrame | None:
+    """A frame every part of the audit gets whole (the consent records, the reassigned
+    answers): a Dask frame or a dataset computed, a Polars frame or Arrow table as pandas."""
+    if frame is None:
+        return None
+    if hasattr(frame, "compute") and not isinstance(frame, pd.DataFrame):
+        frame = frame.compute()
+    return maybe_pandas(read_whole(frame), name)
 
 
 def _check_datasets(frames: dict[str, Any]) -> None:

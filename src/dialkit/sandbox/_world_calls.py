@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _world_law as law
-from ._phones import DAY_MS, I64, LocalClock
+from ._phones import COUNTRIES, DAY_MS, I64, LocalClock
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
 
@@ -292,7 +292,10 @@ def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
     _plant_outside_hours(rng, frame, calls, _pick_leads(rng, calls, per_kind, taken, inside))
     burst = _pick_leads(rng, calls, per_kind, taken, inside)
     extra = _plant_burst(rng, frame, calls, burst)
-    placed = _dnc_calls(rng, frame, np.where(strict, -1, listed_at), per_kind)
+    # a DNC call goes to a US number: a day after a listing, a UK or Canadian one is within
+    # its list's grace (PECR reg. 21(3)'s 28 days, the DNCL's 31), no breach
+    abroad = np.asarray(COUNTRIES, object)[frame.lead_country] != "US"
+    placed = _dnc_calls(rng, frame, np.where(strict | abroad, -1, listed_at), per_kind)
     planted = Calls.concat(calls, extra, placed, _plant_state(rng, frame, calls, busy, per_case))
     planted = planted.take(np.lexsort((planted.created, planted.lead)))
     hits = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[burst])

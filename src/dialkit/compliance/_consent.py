@@ -1,0 +1,114 @@
+"""Evidence that exempts: the account's consent records and reassigned-number answers.
+
+``consents=`` (shared decision 6 of issue 47): a row per record, by ``phone`` or
+``lead_id``, of ``kind`` ``written`` (prior express written consent, a signed written
+agreement), ``ebr`` (an established business relationship, from ``given_at``, the
+purchase) or ``oral``, with ``given_at`` and ``revoked_at`` (a revocation is an opt-out:
+:mod:`._dnc` puts the number on the account's own list from then). ``reassigned=``: the
+reassigned numbers database's answers (``phone``, ``asked_at``, ``answer`` ``yes``, ``no``
+or ``no_data``); a ``yes`` says the number was disconnected since the consent was given,
+so the consent no longer speaks for whoever holds it now (47 CFR 64.1200(m)).
+
+A record exempts a call to a listed number where its kind is one the list's law names
+(:class:`.._places._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call; the
+TCPA's rule for wireless numbers (:func:`no_written_consent`) needs a ``written`` one.
+Records are joined with the few calls to listed numbers, or with the campaign calls to US
+numbers for the TCPA's rule, on the number: no loop over calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._places import _dnc_lists as lists
+from .._places._lines import MAYBE_MOBILE, MOBILE, number_types
+from .._places._zones import regions_among
+from ._findings import findings
+
+CONSENT_KINDS = lists.KINDS
+ANSWERS = ("yes", "no", "no_data")
+US_REGIONS = ("US", "PR", "VI", "GU", "MP", "AS")
+
+
+def resolved(consents: pd.DataFrame | None, leads: pd.DataFrame | None,
+             reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The consent records by number: a record naming a lead takes the lead's ``phone``
+    (one of ``leads``' ids; others are left out: on Dask, another part's), and each gets
+    ``void_from``, the first ``yes`` of the reassigned numbers database asked on or after
+    its ``given_at`` (NaT: none)."""
+    if consents is None:
+        return None
+    phone = consents["phone"].astype(object) if "phone" in consents else pd.Series(
+        None, index=consents.index, dtype=object)
+    if "lead_id" in consents and leads is not None:
+        by_lead = leads.drop_duplicates("lead_id").set_index("lead_id")["phone"].astype(object)
+        phone = phone.fillna(consents["lead_id"].astype(object).map(by_lead))
+    records = consents.assign(phone=phone)[phone.notna().to_numpy()]
+    return records.assign(void_from=_void_from(records, reassigned))
+
+
+def _void_from(records: pd.DataFrame, reassigned: pd.DataFrame | None) -> pd.Series:
+    """Each record's first ``yes`` answer asked on or after its ``given_at``."""
+    none = pd.Series(pd.NaT, index=records.index, dtype="datetime64[ns, UTC]")
+    if reassigned is None or not len(records):
+        return none
+    yes = reassigned.loc[reassigned["answer"] == "yes", ["phone", "asked_at"]]
+    pairs = records[["phone", "given_at"]].assign(phone=records["phone"].astype(object),
+                                                  _record=np.arange(len(records)))
+    joined = pairs.merge(yes.assign(phone=yes["phone"].astype(object)), on="phone")
+    joined = joined[joined["asked_at"] >= joined["given_at"]]
+    first = joined.groupby("_record")["asked_at"].min()
+    return pd.Series(pd.to_datetime(first.reindex(np.arange(len(records))).array, utc=True),
+                     index=records.index)
+
+
+def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str, ...],
+             ebr_months: int = 0) -> np.ndarray:
+    """Whether a record of one of ``kinds`` stands at each call (``phone``, ``at``): given
+    before it, not revoked, not voided by a reassigned answer, and (an ``ebr``) no older
+    than ``ebr_months``."""
+    if records is None or not kinds or not len(calls):
+        return np.zeros(len(calls), bool)
+    mine = records[records["kind"].isin(kinds)]
+    pairs = pd.DataFrame({"phone": calls["phone"].astype(object).to_numpy(),
+                          "at": calls["at"].to_numpy(), "_call": np.arange(len(calls))})
+    joined = pairs.merge(mine.assign(phone=mine["phone"].astype(object)), on="phone")
+    at = pd.to_datetime(joined["at"], utc=True)
+    ends = joined["given_at"] + pd.DateOffset(months=ebr_months) if ebr_months else None
+    ok = (joined["given_at"] <= at) & ~(joined["revoked_at"] <= at) & ~(joined["void_from"] <= at)
+    if ends is not None:
+        ok &= (joined["kind"] != "ebr") | (at < ends)
+    found = np.zeros(len(calls), bool)
+    found[joined.loc[ok.to_numpy(), "_call"].to_numpy()] = True
+    return found
+
+
+def exempted(pairs: pd.DataFrame, records: pd.DataFrame | None,
+             reassigned: pd.DataFrame | None, row: lists.DncList) -> np.ndarray:
+    """Whether a consent record the list's law names exempts each call to a listed number."""
+    return standing(pairs, records, row.exempt_by, row.ebr_months)
+
+
+def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
+    """Campaign calls (placed by the dialer, so autodialled) to US wireless numbers with no
+    prior express written consent standing at the call (47 CFR 64.1200(a)(2)): of law
+    where the number's type is mobile; a risk where the numbering plan cannot tell
+    (``fixed line or mobile``, most US numbers)."""
+    rule = lists.consent_rule("US-wireless")
+    rows, _ = regions_among(calls["phone"], US_REGIONS)
+    rows = rows[calls["campaign_id"].notna().to_numpy()[rows]]
+    taken = calls.iloc[rows]
+    kind = number_types(taken["phone"])
+    wireless = (kind == MOBILE) | (kind == MAYBE_MOBILE)
+    lacking = wireless & ~standing(taken, records, ("written",))
+    hits, sure = taken[lacking], (kind == MOBILE)[lacking]
+    evidence = pd.Series(np.where(
+        sure, "a campaign call to a wireless number",
+        "a campaign call to a number the numbering plan does not tell wireless from landline"),
+        index=hits.index, dtype=object) + (
+        "; no written consent in the consent records stands at the call (none for the number, "
+        "given later, revoked or voided by a reassigned-number answer)")
+    return findings("no_written_consent", hits.assign(
+        basis=np.where(sure, "law", "risk"), policy=None, jurisdiction="US",
+        decided_by="number", citation=rule.citation), evidence)
