@@ -27,7 +27,7 @@ from ._abandonment import (
     has_join_times,
     told,
 )
-from ._account import blocked_country, unverified_caller_id
+from ._account import blocked_country, caller_id, unverified_caller_id
 from ._columns import typed
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
@@ -293,6 +293,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     found = [*calling_hours(outbound, times), located(
         call_frequency(outbound, rules, times), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
+    found.append(located(caller_id(outbound), times))
     if options.verified is not None:
         found.append(located(unverified_caller_id(outbound, options.verified),
                                     times))
@@ -326,7 +327,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
-           "blocked_country",
+           "blocked_country", "caller_id",
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
     notes = {"abandonment": told(rules, joined)[0]}
     if options.verified is None:
