@@ -131,6 +131,8 @@ def _freed(hits: pd.DataFrame, phones: pd.Series, campaigns: pd.Series,
     moment from then."""
     hits = hits.assign(freed_at=pd.Series(pd.NaT, index=hits.index,
                                           dtype="datetime64[ns, UTC]"))
+    if not len(hits):
+        return hits.assign(next_at=hits["freed_at"], next_local=None, next_zone=None)
     ends = _ends(phones[hits.index], moment, asked)
     pending = list(hits.index)
     for _ in range(MAX_ROUNDS):
@@ -159,7 +161,7 @@ def _ends(phones: pd.Series, moment: pd.Timestamp, asked: Asked) -> dict[int, li
     periods = {pd.Timedelta(hours=24)} | {pd.Timedelta(row.cap_period) for row in table.all()
                                           if row.cap_period is not None}
     calls = asked.calls if asked.calls is not None else pd.DataFrame(
-        {"to_number": [], "created_at": []})
+        {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
     at = utc_times(calls["created_at"], "calls.created_at")
     past = pd.DataFrame({"phone": calls["to_number"].astype(object).to_numpy(),
                          "at": at.to_numpy()})
