@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
+from typing import Any
 
 DATA_FILE = "caller_id.toml"
 
@@ -63,11 +64,11 @@ def by_region() -> dict[str, CallerIdLaw]:
     return {region: row for row in all() for region in row.regions}
 
 
-def _row(raw: dict[str, object]) -> CallerIdLaw:
+def _row(raw: dict[str, Any]) -> CallerIdLaw:
     name = raw.get("id", "?")
     try:
-        row = CallerIdLaw(**{**raw, "regions": tuple(raw["regions"]),  # type: ignore[call-overload]
-                             "sources": tuple(raw["sources"])})  # type: ignore[call-overload]
+        row = CallerIdLaw(**{**raw, "regions": tuple(raw["regions"]),
+                             "sources": tuple(raw["sources"])})
     except (TypeError, KeyError) as error:
         raise CallerIdDataError(f"{DATA_FILE} row {name!r}: {error}") from None
     if not row.citation.strip() or row.citation not in row.text:

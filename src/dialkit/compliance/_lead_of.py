@@ -81,7 +81,9 @@ def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
         leads["state"].notna(), None).to_numpy(object)
     blank = pd.isna(column) | (pd.Series(column, dtype=object).fillna("").astype(str)
                                .str.strip() == "").to_numpy()
-    return np.where(blank, fields if fields is not None else None, column)
+    fallback = np.full(len(column), None, object) if fields is None else fields
+    found: NDArray[np.object_] = np.where(blank, fallback, column)
+    return found
 
 
 def _field_states(leads: pd.DataFrame) -> NDArray[np.object_]:

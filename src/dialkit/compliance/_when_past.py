@@ -154,7 +154,8 @@ def _freed(hits: pd.DataFrame, phones: pd.Series, campaigns: pd.Series,
                               ("next_zone", "timezone", object))})
 
 
-def _ends(phones: pd.Series, moment: pd.Timestamp, asked: Asked) -> dict[int, list]:
+def _ends(phones: pd.Series, moment: pd.Timestamp,
+          asked: Asked) -> dict[int, list[pd.Timestamp]]:
     """Per asked number, the moments after ``moment`` at which one of its past calls
     leaves one of the caps' periods (the policy's 24 hours and each row's), soonest
     first."""
