@@ -99,3 +99,26 @@ def test_a_blank_state_cell_falls_back_to_custom_fields(state: object, fields: o
     [row] = next_allowed(leads, "2026-11-22T19:00:00Z").to_dict("records")  # a Sunday
     assert (row["jurisdiction"] if expected else None) == expected
     assert row["rule"] == ("calling_hours" if expected else "unknown_jurisdiction")
+
+
+def test_an_address_states_rule_is_judged_on_that_states_clock() -> None:
+    """Tex. Bus. & Com. Code 301.051 (the row's window 09:00-21:00): a New York number whose
+    lead lives in Texas, called Monday 08:30 in New York, rang at 07:30 in Texas."""
+    monday_0830_new_york = pd.Timestamp("2026-11-23T13:30Z")
+    leads = pd.DataFrame({"id": ["lead_tx", "lead_ny"], "phone": [NEW_YORK, NEW_YORK],
+                          "state": ["TX", "NY"], "campaign_id": "cmp_1", "status": "new"})
+    texas, home = next_allowed(leads, monday_0830_new_york).to_dict("records")
+    assert texas["forbidden_by"].startswith("Mon 07:30 America/Chicago (Texas (the lead's "
+                                            "address state): window 09:00-21:00")
+    assert texas["timezones"] == "America/New_York, America/Chicago, America/Denver"
+    # 09:00 on Texas's later clock, El Paso's Mountain time: 16:00 UTC
+    assert texas["next_allowed_at"] == pd.Timestamp("2026-11-23T16:00Z")
+    assert home["allowed"] and home["timezones"] == "America/New_York"
+    # the audit judges the same call the same way: on Texas's clock, not New York's
+    calls = pd.DataFrame({"id": ["call_1"], "direction": "outbound",
+                          "from_number": "+14155550100", "to_number": NEW_YORK,
+                          "created_at": monday_0830_new_york, "answered_at": pd.NaT,
+                          "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
+    [row] = audit(calls, leads=leads.iloc[:1]).findings.to_dict("records")
+    assert (row["timezone"], row["jurisdiction"], row["decided_by"]) == (
+        "America/Chicago", "US-TX", "address")

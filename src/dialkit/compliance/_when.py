@@ -23,6 +23,7 @@ import pandas as pd
 from .._moments import utc_moment
 from .._places._localtime import zone_info
 from .._places._zones import ZONES, zone_sets, zoned
+from ._address_clock import address_zones
 from ._audit import AuditInputError
 from ._hours import calling_hours, clock
 from ._law import law_rows
@@ -75,9 +76,11 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ``unknown_timezone``) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
         the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it;
-        ``timezones``, every zone of the number (``America/New_York,
-        America/Chicago`` for an area code the exchange does not place in one),
-        each of which the law's hours are judged in.
+        ``timezones``, every zone the call is judged in: the number's
+        (``America/New_York, America/Chicago`` for an area code the exchange does not
+        place in one), then, for a lead whose address state is another state, that
+        state's, on which its rule is judged (a New York number with a Texas address:
+        ``America/New_York, America/Chicago, America/Denver``).
 
     Examples:
         >>> from dialkit.compliance import next_allowed
@@ -100,7 +103,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
     answer = answer.iloc[place].reset_index(drop=True).assign(
-        phone=phones.astype("str").array, timezones=_every_zone(phones))
+        phone=phones.astype("str").array, timezones=_every_zone(phones, rules, address))
     if calls is not None or dnc is not None:
         answer = judged_by_history(answer, moment, Asked(
             rules, calls, dnc, campaign_id, phones_or_leads if leads is not None else None,
@@ -110,10 +113,15 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         lambda frame: frame[["lead_id", *COLUMNS]])
 
 
-def _every_zone(phones: pd.Series) -> pd.api.extensions.ExtensionArray:
-    """Each number's zones, as :func:`.._places._zones.zoned` pairs them, joined by commas
-    (None where none is known)."""
-    pairs = zoned(phones.reset_index(drop=True))
+def _every_zone(phones: pd.Series, rules: Rules,
+                address: np.ndarray | None) -> pd.api.extensions.ExtensionArray:
+    """Each number's zones, as :func:`.._places._zones.zoned` pairs them, then those of its
+    lead's address state where that is another state's (:mod:`._address_clock`), joined
+    by commas (None where none is known)."""
+    phones = phones.reset_index(drop=True)
+    pairs = zoned(phones)
+    if address is not None and rules.jurisdictions:
+        pairs = address_zones(phones, pairs, rules, address)[0]
     names = pd.Series(np.array(ZONES, object)[pairs.zone]).groupby(pairs.row).agg(", ".join)
     return pd.array(names.reindex(range(len(phones))).to_numpy(object), dtype="str")
 
