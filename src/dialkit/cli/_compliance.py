@@ -89,7 +89,8 @@ def audit_command(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed from then on (ISO 8601 date or time: 2026-11-01, "
-        "2026-11-01T09:00-05:00; UTC unless it says)."))] = None,
+        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight "
+        "UTC)."))] = None,
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed before then."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
