@@ -84,6 +84,7 @@ from phonenumbers.tzdata import TIMEZONE_DATA
 
 import dialkit.compliance
 from dialkit._places._areas import area_zones
+from dialkit._places._caller_id import BLOCKED_IDS, by_region
 from dialkit.compliance import HOUSE_RULES, Rules
 from dialkit.frames import SCHEMAS
 
@@ -104,6 +105,10 @@ NIGHT, BURSTS, UNVERIFIED = 0.003, 0.004, 0.004
 """Shares of outbound calls placed at night, of numbers given a burst of calls in a day,
 of outbound calls from a caller id that is not verified."""
 VERIFIED = tuple(f"+1415555{n:04d}" for n in range(100, 112))
+CALLER_ID_LAW = frozenset(by_region())
+"""The number regions whose law requires a caller id (the caller id table's)."""
+HIDDEN, HIDDEN_IDS = 0.001, ("anonymous", "Restricted", "")
+"""The share of outbound calls that showed no number, and what their caller id said."""
 TEXT = SCHEMAS["calls"].dtypes["id"]
 WHEN = SCHEMAS["calls"].dtypes["created_at"]
 SECOND_MS = 1000
@@ -293,6 +298,8 @@ def _call_columns(frame: pd.DataFrame, pool: pd.DataFrame,
     ours = np.array(VERIFIED)[rng.integers(0, len(VERIFIED), n)]
     caller = np.where(rng.random(n) < UNVERIFIED, np.array(["+14155550199", "+13125550142"])[
         rng.integers(0, 2, n)], ours)
+    caller = np.where(rng.random(n) < HIDDEN, np.array(HIDDEN_IDS, object)[
+        rng.integers(0, len(HIDDEN_IDS), n)], caller)
     answered = rng.random(n) < np.where(out, ANSWERED, 0.6)
     created = frame["created_at"]
     answer = created + pd.to_timedelta(rng.integers(4_000, 30_000, n), unit="ms")
@@ -442,7 +449,11 @@ def _per_call(call: dict[str, Any], verified: Collection[str], blocked: Collecti
             break
     if number is not None and phonenumbers.region_code_for_number(number) in blocked:
         found.append(("blocked_country", call["id"]))
-    if call["from_number"] not in verified:
+    shown = str(call["from_number"] or "").strip().lower()
+    if shown in ("", *BLOCKED_IDS):
+        if number is not None and phonenumbers.region_code_for_number(number) in CALLER_ID_LAW:
+            found.append(("caller_id", call["id"]))
+    elif call["from_number"] not in verified:
         found.append(("unverified_caller_id", call["id"]))
     return found
 
@@ -542,11 +553,14 @@ def pandas_audit(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
     places = _places(out["to_number"])
     known = out["to_number"].isin(places.loc[places["zone"].notna(), "number"]).to_numpy()
     region = out["to_number"].map(places.drop_duplicates("number").set_index("number")["region"])
+    hidden = out["from_number"].astype(object).fillna("").astype(str).str.strip().str.lower(
+        ).isin(["", *BLOCKED_IDS])
     parts = [("calling_hours", out["id"][_outside_hours(out, places, rules)]),
              ("unknown_timezone", out["id"][~known]),
              ("blocked_country", out["id"][region.isin(list(blocked)).to_numpy(bool)]),
-             ("unverified_caller_id", out["id"][~out["from_number"].isin(list(verified))
-                                                .to_numpy(bool)]),
+             ("unverified_caller_id", out["id"][(~out["from_number"].isin(list(verified))
+                                                 & ~hidden).to_numpy(bool)]),
+             ("caller_id", out["id"][(hidden & region.isin(CALLER_ID_LAW)).to_numpy(bool)]),
              ("call_frequency", out["id"][_over_frequency(out, rules)]),
              ("abandonment", out["id"][_abandoned_over_limit(out, rules)]),
              *_dnc_findings(out, leads, dnc, rules, as_of)]

@@ -53,18 +53,51 @@ def test_a_length_of_time_without_a_unit_or_none_at_all_is_refused(given: object
 
 @pytest.mark.parametrize(("given", "moment"), [
     ("2026", "2026-01-01T00:00Z"), ("2026-11", "2026-11-01T00:00Z"),
-    ("2026-11-01", "2026-11-01T00:00Z"), ("2026-11-01T09", "2026-11-01T09:00Z"),
-    ("2026-11-01T09:00", "2026-11-01T09:00Z"),  # no zone: UTC
-    ("2026-11-01 09:00:00", "2026-11-01T09:00Z"), ("2026-11-01T09:00Z", "2026-11-01T09:00Z"),
+    ("2026-11-01", "2026-11-01T00:00Z"),  # a day, not a moment: it starts at midnight UTC
+    ("2026-11-01T09:00Z", "2026-11-01T09:00Z"),
     ("2026-11-01T09:00-05:00", "2026-11-01T14:00Z"), ("2026-11-01T09:00+0530", "2026-11-01T03:30Z"),
     ("2026-11-01T09:00:00.25Z", "2026-11-01T09:00:00.25Z"),
-    (datetime(2026, 11, 1, 9), "2026-11-01T09:00Z"),
     (datetime(2026, 11, 1, 9, tzinfo=UTC), "2026-11-01T09:00Z"),
     (date(2026, 11, 1), "2026-11-01T00:00Z"), (pd.Timestamp("2026-11-01T09:00-05:00"),
                                                "2026-11-01T14:00Z"),
 ])
-def test_an_iso_time_is_taken_and_one_without_a_zone_is_utc(given: object, moment: str) -> None:
+def test_an_iso_time_with_its_zone_or_a_date_is_taken(given: object, moment: str) -> None:
     assert utc_moment(given, "since") == pd.Timestamp(moment)
+
+
+@pytest.mark.parametrize("given", ["2026-11-01T09", "2026-11-01T09:00", "2026-11-22 19:00",
+                                   "2026-11-01 09:00:00", datetime(2026, 11, 1, 9),
+                                   pd.Timestamp("2026-11-22 19:00")])
+def test_a_time_of_day_without_a_zone_is_refused_never_read_as_utc(given: object) -> None:
+    with pytest.raises(ValueError, match=rf"^at={re.escape(repr(given))} has no time zone: "
+                                         r"write it with one, .* or name the zone it is "
+                                         r"read in \(tz='America/New_York'\)"):
+        utc_moment(given, "at")
+
+
+@pytest.mark.parametrize(("given", "zone", "moment"), [
+    ("2026-11-22 19:00", "America/New_York", "2026-11-23T00:00Z"),   # EST, UTC-5
+    ("2026-07-22 19:00", "America/New_York", "2026-07-22T23:00Z"),   # EDT, UTC-4
+    ("2026-11-22T19:00", "Europe/London", "2026-11-22T19:00Z"),
+    ("2026-11-22", "America/Denver", "2026-11-22T07:00Z"),           # the day starts there
+    (datetime(2026, 11, 22, 19), "America/Chicago", "2026-11-23T01:00Z"),
+    ("2026-11-22T19:00-05:00", "Asia/Tokyo", "2026-11-23T00:00Z"),   # its own zone wins
+])
+def test_a_time_without_a_zone_is_read_in_the_zone_named(given: object, zone: str,
+                                                         moment: str) -> None:
+    assert utc_moment(given, "at", tz=zone) == pd.Timestamp(moment)
+
+
+@pytest.mark.parametrize(("given", "zone", "said"), [
+    ("2026-11-01T01:30", "America/New_York", "is not one moment in America/New_York"),
+    ("2026-03-08T02:30", "America/New_York", "is not one moment in America/New_York"),
+    ("2026-11-22 19:00", "Mars/Olympus", "tz='Mars/Olympus' is not a time zone"),
+    ("2026-11-22 19:00", "EST5EDT,M3.2.0", "is not a time zone"),
+])
+def test_a_time_the_zone_does_not_make_one_moment_or_no_zone_is_refused(
+        given: str, zone: str, said: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(said)):
+        utc_moment(given, "at", tz=zone)
 
 
 @pytest.mark.parametrize("given", ["30", 30, 1.7e18, "now", "today", "yesterday",

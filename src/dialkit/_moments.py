@@ -5,8 +5,13 @@ pandas reads far more than was meant: ``pd.Timedelta("30")`` is 30 nanoseconds, 
 horizon of ``30`` looked 30 ns ahead and found nothing ("0 scheduled calls would break
 a rule"); ``pd.Timestamp("now")`` is the clock, ``"11/01/2026"`` a guess between
 November and January. A time here is an ISO 8601 date or time (``2026``, ``2026-11``,
-``2026-11-01``, ``2026-11-01T09:00``, with ``Z`` or an offset; one without a zone is
-UTC) or a date/time object; a length of time is a number *with its unit* (``30d``,
+``2026-11-01``, ``2026-11-01T09:00``, with ``Z`` or an offset) or a date/time object. A
+time of day a person typed without a zone (``2026-11-22 19:00``) names no moment until
+its zone is known: it is read in the zone the caller names (``tz="America/New_York"``,
+``--tz``), and refused without one, never taken silently as UTC (a New York evening
+read as UTC is five hours off, and the law's hours are judged on the wrong side of 21:00).
+A date alone (``2026-11-01``) is a day, and starts at midnight UTC unless a zone is
+named; a length of time is a number *with its unit* (``30d``,
 ``12h``, ``90min``, ``1d12h``) or a ``timedelta``, above zero. Anything else is
 refused with a ``ValueError`` naming the argument (``horizon='30'``), which the CLI
 shows as its option (``--horizon '30'``).
@@ -15,13 +20,14 @@ shows as its option (``--horizon '30'``).
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import pandas as pd
 
 TIME_FORMS = "'2026-11-01', '2026-11-01T09:00Z' or '2026-11-01T09:00-05:00'"
-"""Examples of a time, for the messages; without a zone, UTC."""
+"""Examples of a time, for the messages."""
 SPAN_FORMS = "'30d', '12h', '90min' or '2w'"
 """Examples of a length of time, for the messages."""
 
@@ -39,26 +45,72 @@ months to many a reader."""
 _PIECE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", re.IGNORECASE)
 
 
-def utc_moment(value: object, name: str) -> pd.Timestamp:
-    """``value`` as a moment in UTC: a date or time object, or ISO 8601 text; one without
-    a zone is taken as UTC.
+def utc_moment(value: object, name: str, *, tz: object = None,
+               tz_name: str = "tz") -> pd.Timestamp:
+    """``value`` as a moment in UTC: a date or time object, or ISO 8601 text. One with a
+    zone (``Z``, an offset, an aware ``datetime``) is that moment; one without is read in
+    ``tz`` (an IANA zone name or a ``tzinfo``); without ``tz``, a time of day is refused
+    and a date alone starts at midnight UTC.
 
     Raises:
-        ValueError: Not such a time; the message names ``name`` (``since``) and the forms
-            taken.
+        ValueError: Not such a time, a time of day without a zone and no ``tz``, or a ``tz``
+            that names no zone; the message names ``name`` (``since``), what to pass, and
+            ``tz_name`` (``tz``, ``--tz``) where a zone may be named.
 
     Examples:
         >>> utc_moment("2026-11-01T09:00-05:00", "since")
         Timestamp('2026-11-01 14:00:00+0000', tz='UTC')
+        >>> utc_moment("2026-11-22 19:00", "at", tz="America/New_York")
+        Timestamp('2026-11-23 00:00:00+0000', tz='UTC')
+        >>> utc_moment("2026-11-22 19:00", "at")
+        Traceback (most recent call last):
+        ValueError: at='2026-11-22 19:00' has no time zone: ...
         >>> utc_moment("30", "since")
         Traceback (most recent call last):
         ValueError: since='30': pass an ISO date or time, e.g. '2026-11-01', ...
     """
     at = _timestamp(value)
     if at is None:
-        raise ValueError(f"{name}={value!r}: pass an ISO date or time, e.g. {TIME_FORMS} "
-                         "(a time without a zone is UTC)")
-    return at.tz_localize("UTC") if at.tzinfo is None else at.tz_convert("UTC")
+        raise ValueError(f"{name}={value!r}: pass an ISO date or time, e.g. {TIME_FORMS}")
+    if at.tzinfo is not None:
+        return at.tz_convert("UTC")
+    if tz is not None:
+        return _localized(at, value, name, _zone(tz, tz_name))
+    if _is_date(value):
+        return at.tz_localize("UTC")
+    raise ValueError(f"{name}={value!r} has no time zone: write it with one, e.g. "
+                     "'2026-11-22T19:00Z' (UTC) or '2026-11-22T19:00-05:00', or name the "
+                     f"zone it is read in ({tz_name}='America/New_York')")
+
+
+def _is_date(value: object) -> bool:
+    """Whether ``value`` is a day rather than a moment: a ``date`` (not a ``datetime``) or
+    ISO text of a year, month or day without a time."""
+    if isinstance(value, str):
+        return re.fullmatch(r"\s*\d{4}(-\d{2}(-\d{2})?)?\s*", value) is not None
+    return isinstance(value, date) and not isinstance(value, datetime)
+
+
+def _zone(tz: object, tz_name: str) -> tzinfo:
+    """``tz`` as a zone: a ``tzinfo``, or an IANA name (``America/New_York``, ``UTC``)."""
+    if isinstance(tz, tzinfo):
+        return tz
+    try:
+        return ZoneInfo(str(tz).strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{tz_name}={tz!r} is not a time zone: pass an IANA name, e.g. "
+                         "'America/New_York', 'Europe/London' or 'UTC'") from None
+
+
+def _localized(at: pd.Timestamp, value: object, name: str, zone: tzinfo) -> pd.Timestamp:
+    """``at``, a wall-clock time, in ``zone``, as UTC; a time the clock skipped or showed
+    twice that day (a DST change) is refused, naming both readings' cure: an offset."""
+    try:
+        return at.tz_localize(zone, ambiguous="raise", nonexistent="raise").tz_convert("UTC")
+    except ValueError:  # pandas' AmbiguousTimeError, NonExistentTimeError
+        raise ValueError(f"{name}={value!r} is not one moment in {zone}: the clocks changed "
+                         "then, and that time was shown twice or not at all; write it with "
+                         "its offset, e.g. '2026-11-01T01:30-04:00'") from None
 
 
 def _timestamp(value: object) -> pd.Timestamp | None:

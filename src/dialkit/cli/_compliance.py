@@ -42,7 +42,8 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
                "blocked_countries holds": "--blocked-countries holds", "leads=": "--leads FILE",
                "dnc= (client.frames.dnc of the numbers)": "--dnc FILE",
-               "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon"}
+               "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
+               "tz=": "--tz"}
 """The compliance commands' flags for the arguments the library's messages name."""
 
 _T = TypeVar("_T")
@@ -92,7 +93,8 @@ def audit_command(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed from then on (ISO 8601 date or time: 2026-11-01, "
-        "2026-11-01T09:00-05:00; UTC unless it says)."))] = None,
+        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight "
+        "UTC)."))] = None,
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed before then."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
@@ -308,15 +310,20 @@ def when_command(
     numbers: Annotated[list[str], typer.Argument(metavar="NUMBER...", help=(
         "Numbers in E.164: +14155550123."))],
     at: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "The moment asked about, an ISO 8601 date or time (default now; UTC unless it "
-        "says)."))] = None,
+        "The moment asked about, an ISO 8601 date or time with its zone "
+        "(2026-11-22T19:00-05:00, or Z for UTC), or read in --tz; default now."))] = None,
+    tz: Annotated[str | None, typer.Option(metavar="ZONE", help=(
+        "The zone --at is read in where it has none: America/New_York. Without it, a "
+        "time without a zone is refused."))] = None,
     preset: Preset = "us", policy: Policy = None,
     as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
-    and, if not, the next moment it may, in UTC and on the recipient's clock."""
+    and, if not, the next moment it may, in UTC and on the recipient's clock; every zone
+    of the number is named where it has several."""
     rules, added = _rules(preset, policy)
-    moment = None if at is None else _option(utc_moment, at, "at")
+    moment = None if at is None else _option(
+        lambda text, name: utc_moment(text, name, tz=tz), at, "at")
     try:
         answers = next_allowed(numbers, moment, rules=rules, policy=added)
     except (AuditInputError, ValueError) as error:
@@ -324,15 +331,18 @@ def when_command(
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():
+        zones = "" if pd.isna(row.timezones) or "," not in row.timezones else (
+            f"; judged in each of its zones: {row.timezones}")
         if row.allowed:
-            typer.echo(f"{row.phone}: allowed ({row.next_local_time[:16]} {row.timezone})")
+            typer.echo(f"{row.phone}: allowed ({row.next_local_time[:16]} {row.timezone}"
+                       f"{zones})")
         elif pd.isna(row.next_allowed_at):
             typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); no allowed moment "
-                       "is known")
+                       f"is known{zones}")
         else:
             typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); next allowed "
                        f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "
-                       f"{row.timezone}")
+                       f"{row.timezone}{zones}")
 
 
 def _rules(preset: str, policy: str | None) -> tuple[Rules, Rules | None]:

@@ -31,7 +31,7 @@ from ._abandonment import (
     place_codes,
     told,
 )
-from ._account import blocked_country, unverified_caller_id
+from ._account import blocked_country, caller_id, unverified_caller_id
 from ._columns import typed
 from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
@@ -364,6 +364,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     found = [*calling_hours(outbound, times), located(
         call_frequency(outbound, rules, times, others), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
+    found.append(located(caller_id(outbound), times))
     if options.verified is not None:
         found.append(located(unverified_caller_id(outbound, options.verified),
                                     times))
@@ -401,7 +402,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
-           "blocked_country", "short_ring",
+           "blocked_country", "short_ring", "caller_id",
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
     notes = {"abandonment": told(rules, joined)[0]}
     if options.verified is None:

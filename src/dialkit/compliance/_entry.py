@@ -67,7 +67,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             finding whatever the policy says.
         campaign_id: Audit this campaign only, or these (a list of ids).
         as_of: When the audit looks from (for the DNC scrub age); default now. An ISO
-            8601 date or time or a ``datetime``; one without a zone is UTC.
+            8601 date or time or a ``datetime``: a time of day with its zone (one
+            without is refused, never taken as UTC); a date alone starts at midnight UTC.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
         compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
             ``compute()`` gives the report.

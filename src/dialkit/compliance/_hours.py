@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from .._places._localtime import wall_clock
 from .._places._zones import ZONES, Zoned, zoned
+from ._address_clock import address_zones
 from ._findings import Ints, Rows, findings
 from ._law import Judged, deciders, evidence, judge
 from ._rules import Rules
@@ -38,8 +39,12 @@ def clock(calls: pd.DataFrame, rules: Rules,
     called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
     number is and, where given, each call's lead's ``address`` state."""
     pairs = zoned(calls["phone"])
+    clocks = None
+    if address is not None and rules.jurisdictions:  # the address state on its own clock
+        pairs, *judges = address_zones(calls["phone"], pairs, rules, address)
+        clocks = (judges[0], judges[1])
     local = wall_clock(calls["at"], pairs)
-    judged = judge(calls["phone"], pairs.row, local, rules, address)
+    judged = judge(calls["phone"], pairs.row, local, rules, address, clocks)
     outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))

@@ -86,12 +86,16 @@ class Judged:
 
 
 def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Rules,
-          address: Objects | None = None) -> Judged:
+          address: Objects | None = None,
+          clocks: tuple[Bools, Bools] | None = None) -> Judged:
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is and, where
     ``address`` gives a call's lead's address state, that state's row too: of the number's
     state and the address's, the one that forbids the call decides (the number's first).
-    Where the law allows a pair, the policy's window (row 0) judges it, if there is one."""
+    Where the law allows a pair, the policy's window (row 0) judges it, if there is one.
+    ``clocks``, where given, says per pair whether the number's rows judge it and whether
+    the address state's row does (:mod:`._address_clock`: that state on its own zones)."""
+    by_number, at_address = clocks if clocks is not None else (True, True)
     rows, by_country = _applied(rules)
     own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
@@ -102,13 +106,13 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
     decided = own[0][row]
     slot, outside = _outside(law, decided, days, weekday, nanos)
-    outside &= decided > 0  # row 0, the policy's, is judged last
+    outside &= (decided > 0) & by_number  # row 0, the policy's, is judged last
     by_address = np.zeros(len(row), bool)
     for which in (2, 1):  # the address's state, then the number's: the last that forbids
         if not (own[which] >= 0).any():  # no call has such a row (a flat policy: none)
             continue
         its = own[which][row]
-        has = its >= 0
+        has = (its >= 0) & (at_address if which == 2 else by_number)
         slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, nanos)
         out_w &= has
         decided, slot = np.where(out_w, its, decided), np.where(out_w, slot_w, slot)
@@ -116,7 +120,7 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
         outside |= out_w
     if rules.window is not None:  # the policy, where the law allows the call
         slot_p, out_p = _outside(law, np.zeros(len(row), np.int64), days, weekday, nanos)
-        out_p &= ~outside
+        out_p &= ~outside & by_number
         decided, slot = np.where(out_p, 0, decided), np.where(out_p, slot_p, slot)
         outside |= out_p
     return Judged(law, outside & known, decided, slot, days, own, by_address)

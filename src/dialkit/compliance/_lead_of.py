@@ -71,16 +71,28 @@ column (a million ``json.loads`` would take a second)."""
 
 def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
     """Each lead's address state as its text (``"LA"``, ``"Louisiana"``; None where it has
-    none): a ``state`` column (a column mapped to it), else the ``state`` key of the
-    ``custom_fields`` JSON text; None where the leads have neither."""
-    if "state" in leads.columns:
-        column: NDArray[np.object_] = leads["state"].astype(object).where(
-            leads["state"].notna(), None).to_numpy(object)
-        return column
-    if "custom_fields" not in leads.columns:
-        return None
+    none): a ``state`` column (a column mapped to it), and where its cell is blank or
+    missing, the ``state`` key of the ``custom_fields`` JSON text (a blank cell of an
+    import once dropped the state the lead's fields held); None where the leads have
+    neither."""
+    fields = _field_states(leads) if "custom_fields" in leads.columns else None
+    if "state" not in leads.columns:
+        return fields
+    column: NDArray[np.object_] = leads["state"].astype(object).where(
+        leads["state"].notna(), None).to_numpy(object)
+    blank = pd.isna(column) | (pd.Series(column, dtype=object).fillna("").astype(str)
+                               .str.strip() == "").to_numpy()
+    fallback = np.full(len(column), None, object) if fields is None else fields
+    found: NDArray[np.object_] = np.where(blank, fallback, column)
+    return found
+
+
+def _field_states(leads: pd.DataFrame) -> NDArray[np.object_]:
+    """The ``state`` key of each lead's ``custom_fields`` JSON text (None: none)."""
     found: NDArray[np.object_] = np.asarray(pc.struct_field(pc.extract_regex(
         _arrow_text(leads["custom_fields"]), _STATE_FIELD), "state").to_pylist(), object)
+    found[pd.Series(found, dtype=object).fillna("").astype(str).str.strip().eq("")
+          .to_numpy()] = None
     return found
 
 

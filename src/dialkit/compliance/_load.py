@@ -26,7 +26,8 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
             list of ids).
         since: Audit calls placed from then on (the frames are cached whole;
             the cut is made here): an ISO 8601 date or time (``"2026-11-01"``,
-            ``"2026-11-01T09:00-05:00"``) or a ``datetime``; a time without a zone is UTC.
+            ``"2026-11-01T09:00-05:00"``) or a ``datetime``: a time of day with its zone
+            (one without is refused, never taken as UTC); a date starts at midnight UTC.
         until: Audit calls placed before then (a date: before that day begins).
 
     Raises:

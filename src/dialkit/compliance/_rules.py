@@ -16,14 +16,14 @@ from datetime import time, timedelta
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
-            "unverified_caller_id", "short_ring", "no_written_consent")
+            "unverified_caller_id", "short_ring", "no_written_consent", "caller_id")
 """Every rule's stable id, used in findings, workbook sheets and the CLI."""
 
 SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
             "unknown_jurisdiction": "medium", "call_frequency": "medium",
             "dnc_call": "high", "dnc_lead": "high", "unscreened_lead": "medium",
             "abandonment": "high", "blocked_country": "high", "unverified_caller_id": "medium",
-            "short_ring": "high", "no_written_consent": "high"}
+            "short_ring": "high", "no_written_consent": "high", "caller_id": "high"}
 """How serious a finding of each rule is: ``high`` for a call that broke a rule
 outright, ``medium`` for one a regulator would ask about."""
 

@@ -40,7 +40,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
              campaign_id: str | Sequence[str] | None = None,
              horizon: str | pd.Timedelta = "7D", rules: Rules = US,
              policy: Rules | None = None, blocked_countries: Collection[str] = (),
-             as_of: pd.Timestamp | str | None = None) -> pd.DataFrame:
+             as_of: pd.Timestamp | str | None = None,
+             tz: str | None = None) -> pd.DataFrame:
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
@@ -55,7 +56,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         policy: The account's own stricter rule, as for :func:`audit`.
         blocked_countries: As for :func:`audit`.
         as_of: The moment to look from (default now): an ISO 8601 date or time or a
-            ``datetime``; one without a zone is UTC.
+            ``datetime``, with its zone or read in ``tz``; a time of day without either
+            is refused, never taken as UTC (a date alone starts at midnight UTC).
+        tz: The zone ``as_of`` is read in where it has none (``"America/New_York"``).
 
     Returns:
         The findings, one per scheduled call and rule it would break, in the audit's
@@ -78,7 +81,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         >>> sorted(set(soon["kind"].astype(str)))
         ['callback', 'next_attempt']
     """
-    moment = _moment(as_of)
+    moment = _moment(as_of, tz)
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
     calls = frames["calls"]
@@ -93,7 +96,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
 def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
               campaign_id: str | Sequence[str] | None = None,
               horizon: str | pd.Timedelta = "7D",
-              as_of: pd.Timestamp | str | None = None) -> pd.DataFrame:
+              as_of: pd.Timestamp | str | None = None,
+              tz: str | None = None) -> pd.DataFrame:
     """Every call the account has scheduled within ``horizon``, lawful or not: what
     :func:`upcoming` judges (arguments as there).
 
@@ -103,7 +107,7 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
         ``campaign_id``, ``phone``, ``at`` (UTC) and ``local_time`` and ``timezone``
         (the recipient's wall clock then, in the number's first zone).
     """
-    moment = _moment(as_of)
+    moment = _moment(as_of, tz)
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
     planned = planned.sort_values("created_at", kind="stable").reset_index(drop=True)
@@ -121,8 +125,8 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
         "timezone": zones.astype("str")})
 
 
-def _moment(as_of: pd.Timestamp | str | None) -> pd.Timestamp:
-    return utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of, "as_of")
+def _moment(as_of: pd.Timestamp | str | None, tz: str | None) -> pd.Timestamp:
+    return utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None else as_of, "as_of", tz=tz)
 
 
 def _until(moment: pd.Timestamp, horizon: str | pd.Timedelta) -> pd.Timestamp:

@@ -22,26 +22,30 @@ import pandas as pd
 
 from .._moments import utc_moment
 from .._places._localtime import zone_info
-from .._places._zones import ZONES, zone_sets
+from .._places._zones import ZONES, zone_sets, zoned
+from ._address_clock import address_zones
 from ._audit import AuditInputError
 from ._hours import calling_hours, clock
 from ._law import law_rows
 from ._lead_of import address_states
 from ._rules import US, Rules
 from ._text import written
+from ._when_past import Asked, judged_by_history
 
 HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
 _DAY_NS = 86_400 * 10**9
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
 COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
-           "forbidden_by", "jurisdiction", "basis", "policy")
+           "forbidden_by", "jurisdiction", "basis", "policy", "timezones")
 """The columns of :func:`next_allowed`'s answer (``lead_id`` first, for leads)."""
 
 
 def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str,
                  at: pd.Timestamp | str | None = None, *, rules: Rules = US,
-                 policy: Rules | None = None) -> pd.DataFrame:
+                 policy: Rules | None = None, tz: str | None = None,
+                 calls: pd.DataFrame | None = None, dnc: pd.DataFrame | None = None,
+                 campaign_id: str | None = None) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -49,9 +53,19 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             (``client.frames.leads()``: their ``phone``; a ``state`` column or the
             ``state`` of ``custom_fields`` applies the address state's law too).
         at: The moment asked about (default now): an ISO 8601 date or time or a
-            ``datetime``; one without a zone is UTC. Other text (``"30"``) is refused.
+            ``datetime``, with its zone (``Z``, an offset) or read in ``tz``; a time of
+            day without either is refused, never taken as UTC (a date alone starts at
+            midnight UTC). Other text (``"30"``) is refused.
         rules: The law, as for :func:`audit` (default ``US``).
         policy: The account's own window, added as for :func:`audit`.
+        tz: The zone ``at`` is read in where it has none (``"America/New_York"``).
+        calls: The account's calls (``client.frames.calls()``): a call at ``at`` that
+            a cap would count too many is not allowed until the cap frees the number
+            (:mod:`._when_past`), judged by the audit's own count.
+        dnc: DNC results, as for :func:`audit`: a number the audit would find a call
+            to (``dnc_call``) is not allowed, and has no next allowed moment.
+        campaign_id: The campaign the call would be of, for caps counted per subject
+            (default: the lead's, else the number's latest call's).
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -61,7 +75,12 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         allowed now, the ``rule`` (``calling_hours``, ``unknown_jurisdiction``,
         ``unknown_timezone``) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
-        the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it.
+        the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it;
+        ``timezones``, every zone the call is judged in: the number's
+        (``America/New_York, America/Chicago`` for an area code the exchange does not
+        place in one), then, for a lead whose address state is another state, that
+        state's, on which its rule is judged (a New York number with a Texas address:
+        ``America/New_York, America/Chicago, America/Denver``).
 
     Examples:
         >>> from dialkit.compliance import next_allowed
@@ -70,7 +89,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
     phones, address, leads = _numbers(phones_or_leads)
-    moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at")
+    moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
     if policy is not None:
         try:
             rules = rules.with_policy(policy)
@@ -83,10 +102,28 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     later = _next_moments(reps, now["allowed"].to_numpy(), moment, rules, reps_address)
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
-    answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
+    answer = answer.iloc[place].reset_index(drop=True).assign(
+        phone=phones.astype("str").array, timezones=_every_zone(phones, rules, address))
+    if calls is not None or dnc is not None:
+        answer = judged_by_history(answer, moment, Asked(
+            rules, calls, dnc, campaign_id, phones_or_leads if leads is not None else None,
+            lambda numbers, at: next_allowed(numbers, at, rules=rules)))
     answer = answer[list(COLUMNS)]
     return answer if leads is None else answer.assign(lead_id=leads).pipe(
         lambda frame: frame[["lead_id", *COLUMNS]])
+
+
+def _every_zone(phones: pd.Series, rules: Rules,
+                address: np.ndarray | None) -> pd.api.extensions.ExtensionArray:
+    """Each number's zones, as :func:`.._places._zones.zoned` pairs them, then those of its
+    lead's address state where that is another state's (:mod:`._address_clock`), joined
+    by commas (None where none is known)."""
+    phones = phones.reset_index(drop=True)
+    pairs = zoned(phones)
+    if address is not None and rules.jurisdictions:
+        pairs = address_zones(phones, pairs, rules, address)[0]
+    names = pd.Series(np.array(ZONES, object)[pairs.zone]).groupby(pairs.row).agg(", ".join)
+    return pd.array(names.reindex(range(len(phones))).to_numpy(object), dtype="str")
 
 
 def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:

@@ -1,0 +1,197 @@
+"""What :func:`._when.next_allowed` knows from what was done to a number: its past calls
+(a cap the next call would break) and the DNC results (a list it is on).
+
+Judged by the audit itself, not by a second count: the call asked about is added to the
+account's calls at the moment asked and :func:`._entry.audit` judges them all, so the
+answer and the audit cannot disagree, whatever the audit counts (per number, person or
+subject). A call a cap forbids is asked again at each moment a past call leaves a cap's
+period (a call exactly one period before does not count), the earliest the audit allows
+being the moment the cap frees the number; the law's hours then give the first allowed
+moment from there. A number the audit finds listed has no next allowed moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..frames import utc_times
+from . import _jurisdictions as table
+from ._audit import CALL_COLUMNS, LEAD_COLUMNS, AuditInputError
+from ._entry import audit
+from ._rules import Rules
+
+RULES = ("dnc_call", "call_frequency")
+"""The rules of a call that depend on what was done to the number, most lasting first."""
+MAX_ROUNDS = 24
+"""How many moments a cap's end is looked for at (a cap of a few calls frees a number
+within as many); none found: no next allowed moment is known."""
+_ASKED = "asked:"
+"""The prefix of the asked calls' ids among the calls the audit judges."""
+_TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy", "next_local_time",
+          "timezone")
+
+Hours = Callable[[list[str], pd.Timestamp], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the caller gave :func:`._when.next_allowed` beside the numbers: the rules
+    (with the policy added), the account's ``calls`` and ``dnc`` results, the campaign
+    the call would be of, the ``leads`` asked about (None: numbers), and ``hours``, the
+    hours' own answer for numbers at a moment."""
+
+    rules: Rules
+    calls: pd.DataFrame | None
+    dnc: pd.DataFrame | None
+    campaign_id: str | None
+    leads: pd.DataFrame | None
+    hours: Hours
+
+
+def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
+                      asked: Asked) -> pd.DataFrame:
+    """``answer`` (the hours' answer, a row per number) with the numbers a DNC list or a
+    cap forbids at ``moment`` not allowed, naming the finding that forbids them; a cap's
+    with the moment it frees the number and the first moment the hours allow from there."""
+    answer = answer.astype({column: object for column in _TEXTS}).copy()
+    phones = answer["phone"].astype(object)
+    campaigns = _campaigns(phones, asked)
+    found = _judged(phones, campaigns, pd.Series(moment, index=phones.index), asked)
+    for rule in reversed(RULES):  # the most lasting named last, over the others
+        hits = found[found["rule"] == rule]
+        if rule == "call_frequency":
+            hits = _freed(hits, phones, campaigns, moment, asked)
+        for row in hits.itertuples():
+            _forbid(answer, row)
+    return answer.astype({column: "str" for column in _TEXTS})
+
+
+def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
+            asked: Asked) -> pd.DataFrame:
+    """The audit's findings of :data:`RULES` for a call to each of ``phones`` (of
+    ``campaigns``) at ``at``, beside the account's calls: the first per number, by
+    :data:`RULES`' order, indexed as ``phones``."""
+    proposed = pd.DataFrame({
+        "id": _ASKED + pd.Series(phones.index.astype(str), index=phones.index),
+        "direction": "outbound", "from_number": None, "to_number": phones,
+        "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
+        "campaign_id": campaigns, "disposition": None})
+    calls = proposed if asked.calls is None else pd.concat(
+        [_past(asked.calls), proposed.reindex(columns=asked.calls.columns)], ignore_index=True)
+    leads = asked.leads if asked.leads is not None and all(
+        c in asked.leads for c in LEAD_COLUMNS) else None
+    found = audit(calls, leads=leads, dnc=asked.dnc, rules=asked.rules,
+                  as_of=at.max()).findings
+    found = found[found["call_id"].astype(object).str.startswith(_ASKED, na=False)
+                  & found["rule"].isin(RULES)]
+    order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
+    found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
+    where = found["call_id"].astype(str).str.removeprefix(_ASKED).astype(int).to_numpy()
+    found = found.set_axis(where)
+    return found[~found.index.duplicated()]
+
+
+def _past(calls: pd.DataFrame) -> pd.DataFrame:
+    """The account's calls, checked for the columns the audit reads, as the audit's
+    refusal names them (``calls`` of next_allowed)."""
+    missing = [column for column in CALL_COLUMNS if column not in calls]
+    if missing:
+        raise AuditInputError(f"next_allowed(calls=...) has no column {', '.join(missing)}: "
+                              "pass client.frames.calls() or an export with its columns",
+                              frame="calls")
+    return calls
+
+
+def _campaigns(phones: pd.Series, asked: Asked) -> pd.Series:
+    """The campaign each asked call would be of: ``campaign_id`` where given, else the
+    lead's, else the number's latest call's (a cap counted per subject counts the calls
+    of that campaign)."""
+    if asked.campaign_id is not None:
+        return pd.Series(asked.campaign_id, index=phones.index, dtype=object)
+    if asked.leads is not None and "campaign_id" in asked.leads:
+        return pd.Series(asked.leads["campaign_id"].astype(object).to_numpy(),
+                         index=phones.index)
+    if asked.calls is None or not len(asked.calls):
+        return pd.Series(None, index=phones.index, dtype=object)
+    calls = asked.calls.assign(at=utc_times(asked.calls["created_at"], "calls.created_at"))
+    latest = calls.sort_values("at").groupby(calls["to_number"].astype(object))[
+        "campaign_id"].last()
+    return phones.map(latest.astype(object)).astype(object)
+
+
+def _freed(hits: pd.DataFrame, phones: pd.Series, campaigns: pd.Series,
+           moment: pd.Timestamp, asked: Asked) -> pd.DataFrame:
+    """The cap's findings, each with ``freed_at``: the first moment a past call leaves a
+    cap's period at which the audit finds the call no longer over a cap (NaT: none
+    within :data:`MAX_ROUNDS` such moments), and ``next_at``, the hours' first allowed
+    moment from then."""
+    hits = hits.assign(freed_at=pd.Series(pd.NaT, index=hits.index,
+                                          dtype="datetime64[ns, UTC]"))
+    if not len(hits):
+        return hits.assign(next_at=hits["freed_at"], next_local=None, next_zone=None)
+    ends = _ends(phones[hits.index], moment, asked)
+    pending = list(hits.index)
+    for _ in range(MAX_ROUNDS):
+        trying = {row: ends[row].pop(0) for row in pending if ends[row]}
+        if not trying:
+            break
+        rows = pd.Index(list(trying))
+        still = _judged(phones[rows], campaigns[rows], pd.Series(trying), asked)
+        free = rows[~rows.isin(still.index[still["rule"] == "call_frequency"])]
+        hits.loc[free, "freed_at"] = [trying[row] for row in free]
+        pending = [row for row in pending if row not in set(free) and ends[row]]
+    shown = [asked.hours([phones[row]], at).iloc[0] if pd.notna(at) else None
+             for row, at in hits["freed_at"].items()]
+    return hits.assign(**{name: pd.Series([None if s is None else s[column] for s in shown],
+                                          index=hits.index, dtype=kind)
+                          for name, column, kind in (
+                              ("next_at", "next_allowed_at", "datetime64[ns, UTC]"),
+                              ("next_local", "next_local_time", object),
+                              ("next_zone", "timezone", object))})
+
+
+def _ends(phones: pd.Series, moment: pd.Timestamp,
+          asked: Asked) -> dict[int, list[pd.Timestamp]]:
+    """Per asked number, the moments after ``moment`` at which one of its past calls
+    leaves one of the caps' periods (the policy's 24 hours and each row's), soonest
+    first."""
+    periods = {pd.Timedelta(hours=24)} | {pd.Timedelta(row.cap_period) for row in table.all()
+                                          if row.cap_period is not None}
+    calls = asked.calls if asked.calls is not None else pd.DataFrame(
+        {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
+    at = utc_times(calls["created_at"], "calls.created_at")
+    past = pd.DataFrame({"phone": calls["to_number"].astype(object).to_numpy(),
+                         "at": at.to_numpy()})
+    past = past[past["phone"].isin(set(phones)) & (past["at"] <= moment)]
+    ends = pd.concat([past.assign(end=past["at"] + period) for period in periods])
+    ends = ends[ends["end"] > moment].drop_duplicates(["phone", "end"]).sort_values("end")
+    by_phone = ends.groupby("phone")["end"].agg(list)
+    return {row: list(by_phone.get(phone, [])) for row, phone in phones.items()}
+
+
+def _forbid(answer: pd.DataFrame, row: object) -> None:
+    """``answer``'s number not allowed by the finding ``row``: a DNC listing for good; a
+    cap until it frees the number, where that is later than the hours' own answer."""
+    at = row.Index  # type: ignore[attr-defined]
+    said = str(row.evidence).removeprefix("called ")  # type: ignore[attr-defined]
+    if row.rule == "call_frequency":  # type: ignore[attr-defined]
+        freed, later = row.freed_at, row.next_at  # type: ignore[attr-defined]
+        hours_at = answer.at[at, "next_allowed_at"]
+        if not answer.at[at, "allowed"] and pd.notna(later) and pd.notna(hours_at) \
+                and later <= hours_at:
+            return  # the hours forbid it longer than the cap does: their answer stands
+        said += (f"; the cap frees the number at {freed:%Y-%m-%d %H:%M} UTC" if pd.notna(freed)
+                 else "; no moment the cap frees the number is known")
+        answer.loc[at, ["next_allowed_at", "next_local_time", "timezone"]] = [
+            later, row.next_local, row.next_zone]  # type: ignore[attr-defined]
+    else:
+        answer.loc[at, ["next_allowed_at", "next_local_time", "timezone"]] = [pd.NaT, None,
+                                                                              None]
+    answer.loc[at, ["allowed", "rule", "forbidden_by"]] = [False, row.rule, said]  # type: ignore[attr-defined]
+    for column in ("jurisdiction", "basis", "policy"):
+        value = getattr(row, column)
+        answer.at[at, column] = None if pd.isna(value) else str(value)
