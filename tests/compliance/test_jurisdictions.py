@@ -98,7 +98,9 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-UT", date(2026, 11, 25), False),  # the Wednesday before
     ("US-LA", date(2026, 2, 17), True),    # Mardi Gras: 47 days before Easter (5 April)
     ("US-LA", date(2026, 11, 26), True),   # Thanksgiving
-    ("US-LA", date(2026, 7, 3), False),    # no observed days in Louisiana's row
+    ("US-LA", date(2026, 7, 3), True),     # DNC.com, July 2015: "Friday, July 3: ...
+    ("US-LA", date(2026, 7, 4), True),     # Louisiana" (observed) and the Saturday itself
+    ("US-LA", date(2027, 7, 5), False),    # no notice moves a Sunday holiday to Monday
     ("US-AL", date(2026, 4, 27), True),    # Confederate Memorial Day, fourth Monday of April
     ("US-AL", date(2026, 12, 25), True),   # Christmas
     ("US-AL", date(2026, 7, 3), True),     # Independence Day observed (Ala. Code 1-3-8)

@@ -50,7 +50,7 @@ def test_a_sunday_call_to_louisiana_is_named_by_louisianas_rule() -> None:
     [(rule, _, evidence)] = found(sunday)
     assert rule == "calling_hours"
     assert evidence.startswith("called Sun 10:14 America/Chicago (Louisiana: no calls on "
-                               "Sunday, " + jurisdictions.get("US-LA").citation)
+                               "Sunday, " + jurisdictions.get("US-LA").cite("days") + ")")
     assert found(sunday, US_FEDERAL) == []  # the federal rule alone allows it
     assert found(calls((NEW_YORK, "2026-11-22T15:14:00Z"))) == []  # New York: no Sunday ban
 

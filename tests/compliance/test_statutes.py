@@ -48,7 +48,7 @@ def test_a_call_the_statute_forbids_is_a_finding_of_law(
     [(rule, call, basis, evidence)] = judged(calls((number, at)), rules=US)
     assert (rule, call, basis) == ("calling_hours", "call_0", "law")
     row = jurisdictions.get(jid)
-    assert f"({row.name}: {decided}, {row.citation}" in evidence
+    assert f"({row.name}: {decided}, {row.cite('days')})" in evidence
 
 
 def test_a_utah_call_at_noon_on_a_weekday_is_allowed() -> None:

@@ -13,6 +13,8 @@ Examples:
 from __future__ import annotations
 
 from dialkit._places._jurisdictions import (
+    APPLIES_TO,
+    CITE_KINDS,
     DATA_FILE,
     DEFAULT_CATEGORIES,
     WHOLE_DAY,
@@ -30,6 +32,8 @@ from dialkit._places._jurisdictions import (
 )
 
 __all__ = [
+    "APPLIES_TO",
+    "CITE_KINDS",
     "DATA_FILE",
     "DEFAULT_CATEGORIES",
     "WHOLE_DAY",
