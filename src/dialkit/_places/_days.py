@@ -143,8 +143,8 @@ class ObservedRule:
     ``"saturday-to-friday, sunday-to-monday"`` (5 U.S.C. 6103(b), Utah 63G-1-301(2)),
     ``"saturday-to-monday, sunday-to-monday"`` (R.I. Gen. Laws 25-1-1), or ``"none"``.
 
-    Each move goes to the nearest such weekday: a Saturday to the Friday before or the
-    Monday after, a Sunday to the Monday after. The one rule every row applies the same
+    Each move goes to the nearest such weekday (at most two days away): a Saturday to the
+    Friday before or the Monday after, a Sunday to the Monday after. The one rule every row applies the same
     way (:meth:`on`), and the one way a report says it (:meth:`words`).
 
     Attributes:
@@ -182,8 +182,8 @@ def observed_rule(text: str, where: str) -> ObservedRule:
 
     Raises:
         DayRuleError: The rule is not ``"none"`` nor moves such as ``"saturday-to-friday,
-            sunday-to-monday"`` (of a Saturday or a Sunday, at most three days, once each);
-            the message names ``where``.
+            sunday-to-monday"`` (a Saturday or a Sunday, once each, to a weekday at most
+            two days away); the message names ``where``.
     """
     if text.strip() == NO_MOVE:
         return NONE_OBSERVED
@@ -193,7 +193,7 @@ def observed_rule(text: str, where: str) -> ObservedRule:
         start = WEEKDAYS.get(match[1], -1) if match else -1
         end = WEEKDAYS.get(match[2], -1) if match else -1
         by = min(((end - start) % 7, (end - start) % 7 - 7), key=abs)
-        if start < 5 or not 0 <= end < 5 or not 0 < abs(by) <= 3 or start in dict(moves):
+        if start < 5 or not 0 <= end < 5 or not 0 < abs(by) <= 2 or start in dict(moves):
             raise DayRuleError(
                 f"{where}: observed rule {text!r} is not 'none' nor moves of a weekend day "
                 "such as 'saturday-to-friday, sunday-to-monday'")
