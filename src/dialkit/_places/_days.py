@@ -144,8 +144,9 @@ class ObservedRule:
     ``"saturday-to-monday, sunday-to-monday"`` (R.I. Gen. Laws 25-1-1), or ``"none"``.
 
     Each move goes to the nearest such weekday (at most two days away): a Saturday to the
-    Friday before or the Monday after, a Sunday to the Monday after. The one rule every row applies the same
-    way (:meth:`on`), and the one way a report says it (:meth:`words`).
+    Friday before or the Monday after, a Sunday to the Monday after. The one rule every
+    row applies the same way (:meth:`on`), and the one way a report says it
+    (:meth:`words`).
 
     Attributes:
         text: The rule as the table writes it.
