@@ -215,6 +215,21 @@ def test_each_cited_section_is_quoted_in_the_rows_text() -> None:
     assert us.cite("hours") == "16 CFR 310.4(c); 47 CFR 64.1200(c)(1)"
 
 
+def test_a_doubtful_reading_is_named_on_the_cover_not_chosen_silently() -> None:
+    """Where a text could not be read, the row applies a reading and says which one: the
+    report's cover names each such row (rows of the preset's countries only)."""
+    from dialkit.compliance import UK, US
+
+    doubtful = {row.id for row in jurisdictions.doubtful()}
+    assert {"US-CT", "US-KY", "US-TX", "US-UT", "US-RI", "US-LA"} <= doubtful
+    cover = US.describe()["doubtful readings (applied)"]
+    for row in jurisdictions.doubtful():
+        assert f"({row.id}): {row.doubtful.rstrip('.')}" in cover
+        assert row.doubts and row.confirmed, row.id  # applied, and its doubts say why
+    assert "Good Friday" in cover and "Subsection (6)" in cover
+    assert "(US-UT)" in UK.describe()["doubtful readings (applied)"]
+
+
 def test_each_row_with_holidays_states_its_observed_day_rule_in_words() -> None:
     words = {row.id: row.observed_rule.words() for row in jurisdictions.all()
              if row.holidays or row.named_days}
@@ -343,6 +358,9 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("US-UT", 'holiday_since = { "Good Friday" = 2026-05-06 }',
      'holiday_since = { "Good Friday" = "May 2026" }',
      r"'US-UT'\): holiday_since.Good Friday must be a date"),
+    ("US-TX", """doubtful = "301.051(b)'s own words were not reached (law firms' advisories)." """
+     .strip(), 'doubtful = " "',
+     r"'US-TX'\): doubtful is missing \(empty\)"),
     ("US-AL", 'applies_to = "campaign"', 'applies_to = "robocalls"',
      r"'US-AL'\): applies_to 'robocalls' is not one of \['all', 'campaign'\]"),
     ("US-KY", 'cites = { hours = "KRS 367.46955(16)" }', 'cites = { scrub = "KRS 367.46955(16)" }',

@@ -70,7 +70,7 @@ COLUMNS = frozenset({
     "observed_rules", "holiday_since", "max_calls", "cap_hours", "cap_scope",
     "dnc_scrub_days", "citation", "cites", "sources", "reviewed", "confirmed", "doubts",
     "scope", "applies_to", "holiday_categories", "named_days", "holiday_weekdays_only",
-    "text"})
+    "text", "doubtful"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
 DEFAULT_CATEGORIES = ("public",)
@@ -132,6 +132,8 @@ class Jurisdiction:
         applies_to: ``all`` calls, or ``campaign`` calls only (:data:`APPLIES_TO`).
         cites: The section that decides each kind of finding (:data:`CITE_KINDS`), each
             quoted in ``text``; :meth:`cite` falls back to ``citation``.
+        doubtful: Which reading the row applies that a text read did not settle (empty:
+            none), so that a report names it as doubtful rather than choosing silently.
     """
 
     id: str
@@ -160,6 +162,7 @@ class Jurisdiction:
     holiday_since: tuple[tuple[str, date], ...] = ()
     applies_to: str = "all"
     cites: tuple[tuple[str, str], ...] = ()
+    doubtful: str = ""
 
     @property
     def status(self) -> str:
@@ -280,6 +283,11 @@ def unconfirmed() -> tuple[Jurisdiction, ...]:
     return tuple(row for row in all() if not row.confirmed)
 
 
+def doubtful() -> tuple[Jurisdiction, ...]:
+    """The rows applied on a reading that no text read settled, for a report's cover."""
+    return tuple(row for row in all() if row.doubtful)
+
+
 def is_banned_day(jurisdiction_id: str, day: date) -> bool:
     """Whether a jurisdiction allows no calls at all on a recipient-local date.
 
@@ -360,6 +368,7 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         holiday_since=tuple(_by_name(raw, "holiday_since", date, days, where).items()),
         applies_to=_choice(raw, "applies_to", APPLIES_TO, where),
         cites=tuple(_by_name(raw, "cites", str, CITE_KINDS, where).items()),
+        doubtful=_text(raw, "doubtful", where) if "doubtful" in raw else "",
         max_calls=max_calls, cap_period=cap_period,
         cap_scope=_typed(raw, "cap_scope", str, where, ""),
         dnc_scrub_age=_days(raw, "dnc_scrub_days", where),

@@ -75,7 +75,8 @@ def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         scrub = f"{row.dnc_scrub_age.days} days" if row.dnc_scrub_age else "federal"
-        status = "confirmed" if row.confirmed else "**unconfirmed**"
+        status = ("confirmed" if row.confirmed else "**unconfirmed**") + (
+            ", doubtful reading" if row.doubtful else "")
         lines.append(
             f"| {row.id} | {row.name} | {window_text(row.weekday)} | {window_text(row.saturday)} "
             f"| {window_text(row.sunday)} | {_holidays(row)} | {_observed(row)} "
@@ -109,6 +110,9 @@ def _details(row: Jurisdiction) -> list[str]:
         lines.append("- Holidays looked up in the holidays package's categories: "
                      + ", ".join(row.holiday_categories) + ".")
     lines.append(f"- Sources: {_links(row.sources)}")
+    if row.doubtful:
+        lines.append(f"- Doubtful reading (applied, and named on the report's cover): "
+                     f"{row.doubtful}")
     if row.doubts:
         lines.append(f"- Doubts: {row.doubts}")
     return lines
