@@ -8,7 +8,7 @@ from datetime import date
 import holidays
 import pytest
 
-from dialkit._places._days import DayRule, DayRuleError, day_rule
+from dialkit._places._days import DayRule, DayRuleError, day_rule, observed_rule
 
 YEARS = range(2000, 2041)
 SOURCE = "https://example.org/statute"
@@ -67,3 +67,32 @@ def test_even_and_odd_years() -> None:
 def test_a_bad_rule_is_refused_naming_where(raw: object, message: str) -> None:
     with pytest.raises(DayRuleError, match=f"^here: .*{message}"):
         day_rule(raw, "here")  # type: ignore[arg-type]
+
+
+# Weekend days dated by hand: 4 July 2026 is a Saturday, 4 July 2027 a Sunday.
+@pytest.mark.parametrize(("text", "day", "moved"), [
+    ("saturday-to-friday, sunday-to-monday", date(2026, 7, 4), date(2026, 7, 3)),
+    ("saturday-to-friday, sunday-to-monday", date(2027, 7, 4), date(2027, 7, 5)),
+    ("saturday-to-monday, sunday-to-monday", date(2026, 7, 4), date(2026, 7, 6)),
+    ("sunday-to-monday", date(2026, 7, 4), None),
+    ("sunday-to-monday", date(2027, 7, 4), date(2027, 7, 5)),
+    ("none", date(2027, 7, 4), None),
+    ("saturday-to-friday", date(2026, 7, 6), None),  # a Monday stays
+])
+def test_an_observed_rule_moves_a_weekend_holiday_as_its_words_say(
+        text: str, day: date, moved: date | None) -> None:
+    assert observed_rule(text, "here").on(day) == moved
+
+
+def test_an_observed_rule_says_itself_in_words() -> None:
+    assert observed_rule("Saturday-to-Monday, Sunday-to-Monday", "here").words() == (
+        "a Saturday holiday on the Monday after; a Sunday holiday on the Monday after")
+    assert observed_rule("none", "here").words() == "on its own day only"
+
+
+@pytest.mark.parametrize("text", [
+    "friday-to-monday", "saturday-to-sunday", "saturday-to-friday, saturday-to-monday",
+    "sat-to-fri", "", "saturday to friday"])
+def test_a_bad_observed_rule_is_refused_naming_where(text: str) -> None:
+    with pytest.raises(DayRuleError, match=f"^here: observed rule {text!r} is not 'none'"):
+        observed_rule(text, "here")

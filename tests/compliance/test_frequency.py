@@ -44,11 +44,11 @@ def frequency(frame: pd.DataFrame, **given: object) -> pd.DataFrame:
 
 def test_floridas_row_quotes_the_words_it_counts_by_and_cites_them() -> None:
     florida = jurisdictions.get("US-FL")
-    assert OWN_WORDS in florida.text and florida.cap_citation in florida.text
+    assert OWN_WORDS in florida.text and florida.cite("cap") in florida.text
     assert (florida.max_calls, florida.cap_period) == (3, pd.Timedelta(hours=24))
     for state in ("US-MD", "US-OK"):  # texts not reached: said so, and in every finding
         row = jurisdictions.get(state)
-        assert row.cap_citation in row.text and "not" in row.doubts
+        assert row.cite("cap") in row.text and "not" in row.doubts
         assert "reading doubtful" in jurisdictions.cap_text(row)
 
 
@@ -56,7 +56,7 @@ def test_every_cap_cites_a_section_its_row_quotes() -> None:
     capped = [row for row in jurisdictions.all() if row.max_calls is not None]
     assert {row.id for row in capped} == {"US-FL", "US-MD", "US-OK"}
     for row in capped:
-        assert row.cap_citation and row.cap_citation in row.text, row.id
+        assert row.cite("cap") in row.text, row.id
 
 
 @pytest.mark.parametrize("others", [

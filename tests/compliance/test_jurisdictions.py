@@ -98,7 +98,9 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-UT", date(2026, 11, 25), False),  # the Wednesday before
     ("US-LA", date(2026, 2, 17), True),    # Mardi Gras: 47 days before Easter (5 April)
     ("US-LA", date(2026, 11, 26), True),   # Thanksgiving
-    ("US-LA", date(2026, 7, 3), False),    # no observed days in Louisiana's row
+    ("US-LA", date(2026, 7, 3), True),     # DNC.com, July 2015: "Friday, July 3: ...
+    ("US-LA", date(2026, 7, 4), True),     # Louisiana" (observed) and the Saturday itself
+    ("US-LA", date(2027, 7, 5), False),    # no notice moves a Sunday holiday to Monday
     ("US-AL", date(2026, 4, 27), True),    # Confederate Memorial Day, fourth Monday of April
     ("US-AL", date(2026, 12, 25), True),   # Christmas
     ("US-AL", date(2026, 7, 3), True),     # Independence Day observed (Ala. Code 1-3-8)
@@ -107,6 +109,16 @@ def test_a_call_is_allowed_inside_the_window_only(jid: str, local: datetime,
     ("US-RI", date(2026, 5, 4), True),     # Rhode Island Independence Day (25-1-1), a Monday
     ("US-RI", date(2026, 11, 3), True),    # election day: a general election of state officers
     ("US-RI", date(2027, 11, 2), False),   # ... held in even years only
+    ("US-RI", date(2026, 7, 6), True),     # 25-1-1: 4 July on a Saturday, "the following
+    ("US-RI", date(2026, 7, 3), False),    # Monday"; not the federal Friday before
+    ("US-RI", date(2027, 12, 27), True),   # Christmas 2027, a Saturday: the Monday after
+    ("US-RI", date(2027, 12, 24), False),
+    ("US-RI", date(2027, 6, 18), True),    # Juneteenth (federal only), a Saturday: 6103(b)
+    ("US-RI", date(2025, 5, 5), True),     # 4 May 2025, a Sunday: "the day following it"
+    ("US-RI", date(2024, 5, 6), False),    # 4 May 2024, a Saturday: not moved
+    ("US-UT", date(2026, 4, 3), False),    # Good Friday, before its text took effect
+    ("US-UT", date(2027, 3, 26), True),    # ... and after (6 May 2026)
+    ("US-UT", date(2027, 7, 5), True),     # 4 July 2027, a Sunday: the following Monday
     ("US-PA", date(2026, 11, 26), True),   # Thanksgiving
     ("US-PA", date(2026, 4, 3), True),     # Good Friday: Easter is 5 April 2026
     ("US-PA", date(2028, 11, 7), True),    # Election Day, 2028
@@ -177,6 +189,57 @@ def test_mini_tcpa_rows_say_which_calls_they_cover() -> None:
     for jid in ("US-FL", "US-OK", "US-MD", "US-PA", "US-MS"):
         assert jurisdictions.get(jid).scope, jid
     assert jurisdictions.get("US").scope == ""
+    covered = {row.id: row.applies_to for row in jurisdictions.all()}
+    assert {jid for jid, what in covered.items() if what != "all"} == {"US-AL"}
+    assert "automated solicitation telephone calls" in jurisdictions.get("US-AL").text
+    assert covered["US-AL"] == "campaign" and "campaign calls" in jurisdictions.get(
+        "US-AL").scope
+
+
+def test_each_cited_section_is_quoted_in_the_rows_text() -> None:
+    """A finding's citation is the section that decides it, and its words are in the row:
+    every part of each row's hours, days and cap citation appears in its ``text``."""
+    for row in jurisdictions.all():
+        if row.id == "GB":  # GB sets no hours, no day, no cap
+            assert not row.cites, row.id
+            continue
+        text = " ".join(row.text.split())
+        kinds = ["hours", "days"] + (["cap"] if row.max_calls else [])
+        for kind in kinds:
+            assert all(part in text for part in row.cite(kind).split("; ")), (row.id, kind)
+    us = jurisdictions.get("US")
+    assert us.cite("hours") == "16 CFR 310.4(c); 47 CFR 64.1200(c)(1)"
+
+
+def test_a_doubtful_reading_is_named_on_the_cover_not_chosen_silently() -> None:
+    """Where a text could not be read, the row applies a reading and says which one: the
+    report's cover names each such row (rows of the preset's countries only)."""
+    from dialkit.compliance import UK, US
+
+    doubtful = {row.id for row in jurisdictions.doubtful()}
+    assert {"US-CT", "US-KY", "US-TX", "US-UT", "US-RI", "US-LA"} <= doubtful
+    cover = US.describe()["doubtful readings (applied)"]
+    for row in jurisdictions.doubtful():
+        assert f"({row.id}): {row.doubtful.rstrip('.')}" in cover
+        assert row.doubts and row.confirmed, row.id  # applied, and its doubts say why
+    assert "Good Friday" in cover and "Subsection (6)" in cover
+    assert "(US-UT)" in UK.describe()["doubtful readings (applied)"]
+
+
+def test_each_row_with_holidays_states_its_observed_day_rule_in_words() -> None:
+    words = {row.id: row.observed_rule.words() for row in jurisdictions.all()
+             if row.holidays or row.named_days}
+    assert words == {
+        "US-AL": "a Saturday holiday on the Friday before; a Sunday holiday on the Monday after",
+        "US-LA": "a Saturday holiday on the Friday before",
+        "US-PA": "on its own day only",
+        "US-RI": "a Saturday holiday on the Monday after; a Sunday holiday on the Monday after",
+        "US-UT": "a Saturday holiday on the Friday before; a Sunday holiday on the Monday after",
+    }
+    rhode_island = jurisdictions.get("US-RI")
+    assert rhode_island.observed_on("Juneteenth National Independence Day").text == \
+        jurisdictions.get("US-UT").observed_rule.text  # the same words, the same rule
+    assert dict(jurisdictions.get("US-UT").holiday_since) == {"Good Friday": date(2026, 5, 6)}
 
 
 def test_every_state_and_dc_is_a_row_or_checked_once() -> None:
@@ -281,6 +344,23 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("US-PA", 'holiday_categories = ["public", "unofficial"]',
      'holiday_categories = ["public", "folklore"]',
      r"'US-PA'\): holiday_categories \['public', 'folklore'\]: Category is not supported"),
+    ("US-RI", 'observed_rule = "saturday-to-monday, sunday-to-monday"\n', "",
+     r"'US-RI'\): a row with holidays states its observed_rule"),
+    ("US-RI", 'observed_rule = "saturday-to-monday, sunday-to-monday"',
+     'observed_rule = "saturday-to-tuesday"', r"'US-RI'\): observed rule 'saturday-to-tuesday'"),
+    ("US-RI", '"Rhode Island Independence Day" = "sunday-to-monday"',
+     '"Rhode Island Day" = "sunday-to-monday"',
+     r"'US-RI'\): observed_rules names \['Rhode Island Day'\], not one of"),
+    ("US-UT", 'holiday_since = { "Good Friday" = 2026-05-06 }',
+     'holiday_since = { "Good Friday" = "May 2026" }',
+     r"'US-UT'\): holiday_since.Good Friday must be a date"),
+    ("US-TX", """doubtful = "301.051(b)'s own words were not reached (law firms' advisories)." """
+     .strip(), 'doubtful = " "',
+     r"'US-TX'\): doubtful is missing \(empty\)"),
+    ("US-AL", 'applies_to = "campaign"', 'applies_to = "robocalls"',
+     r"'US-AL'\): applies_to 'robocalls' is not one of \['all', 'campaign'\]"),
+    ("US-KY", 'cites = { hours = "KRS 367.46955(16)" }', 'cites = { scrub = "KRS 367.46955(16)" }',
+     r"'US-KY'\): cites names \['scrub'\], not one of \['hours', 'days', 'cap'\]"),
 ])
 def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
         tmp_path: Path, jid: str, old: str, new: str, message: str) -> None:

@@ -50,7 +50,7 @@ def test_a_sunday_call_to_louisiana_is_named_by_louisianas_rule() -> None:
     [(rule, _, evidence)] = found(sunday)
     assert rule == "calling_hours"
     assert evidence.startswith("called Sun 10:14 America/Chicago (Louisiana: no calls on "
-                               "Sunday, " + jurisdictions.get("US-LA").citation)
+                               "Sunday, " + jurisdictions.get("US-LA").cite("days") + ")")
     assert found(sunday, US_FEDERAL) == []  # the federal rule alone allows it
     assert found(calls((NEW_YORK, "2026-11-22T15:14:00Z"))) == []  # New York: no Sunday ban
 
@@ -125,7 +125,7 @@ def test_a_fourth_call_in_24_hours_to_florida_names_floridas_cap() -> None:
                         "given: the number stands for the person) on this subject (campaign "
                         "cmp_1), from any caller id; at most 3 allowed (Florida: "
                         + jurisdictions.cap_text(jurisdictions.get("US-FL")) + ", "
-                        + jurisdictions.get("US-FL").cap_citation + ")")
+                        + jurisdictions.get("US-FL").cite("cap") + ")")
     assert florida["citation"].tolist() == ["Fla. Stat. 501.616(6)(b)"]
     assert (got["phone"] == MIAMI).all()  # New York sets no cap, nor does federal law
     with_policy = audit(four, rules=US, policy=HOUSE_RULES).findings

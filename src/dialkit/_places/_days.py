@@ -14,6 +14,10 @@ Three forms, each optionally limited to even or odd years:
 - the nth weekday of a month: ``"third Monday of February"``, ``"last Monday of May"``;
 - a weekday after one: ``"Tuesday after the first Monday of November"``.
 
+A holiday that falls on a weekend is observed on another day as each statute moves
+it (:class:`ObservedRule`): one implementation for every row, so that the same words
+are applied the same way wherever they occur.
+
 Examples:
     >>> flag = day_rule({"name": "Flag Day", "rule": "14 June", "source": "https://x.org"}, "PA")
     >>> flag.on(2026)
@@ -127,3 +131,72 @@ def _nth(nth: int, weekday: int, month: int, year: int) -> date:
     days = [week[weekday] for week in calendar.Calendar().monthdatescalendar(year, month)
             if week[weekday].month == month]
     return days[nth - 1 if nth > 0 else nth]
+
+
+NO_MOVE = "none"
+_MOVE = re.compile(r"(\w+)-to-(\w+)")
+
+
+@dataclass(frozen=True)
+class ObservedRule:
+    """Where a holiday that falls on a weekend day is observed, as a statute moves it:
+    ``"saturday-to-friday, sunday-to-monday"`` (5 U.S.C. 6103(b), Utah 63G-1-301(2)),
+    ``"saturday-to-monday, sunday-to-monday"`` (R.I. Gen. Laws 25-1-1), or ``"none"``.
+
+    Each move goes to the nearest such weekday (at most two days away): a Saturday to the
+    Friday before or the Monday after, a Sunday to the Monday after. The one rule every
+    row applies the same way (:meth:`on`), and the one way a report says it
+    (:meth:`words`).
+
+    Attributes:
+        text: The rule as the table writes it.
+        moves: (weekday, days moved) pairs: Monday is 0.
+    """
+
+    text: str
+    moves: tuple[tuple[int, int], ...]
+
+    def on(self, day: date) -> date | None:
+        """The day a holiday on ``day`` is observed on instead, or None where it stays."""
+        for weekday, by in self.moves:
+            if day.weekday() == weekday:
+                return day + timedelta(days=by)
+        return None
+
+    def words(self) -> str:
+        """The rule in plain words: ``a Saturday holiday on the Friday before; a Sunday
+        holiday on the Monday after``, or ``on its own day only``."""
+        if not self.moves:
+            return "on its own day only"
+        days = calendar.day_name
+        return "; ".join(
+            f"a {days[weekday]} holiday on the {days[(weekday + by) % 7]} "
+            + ("before" if by < 0 else "after") for weekday, by in self.moves)
+
+
+NONE_OBSERVED = ObservedRule(NO_MOVE, ())
+"""No observed day: a holiday is a holiday on its own date only."""
+
+
+def observed_rule(text: str, where: str) -> ObservedRule:
+    """A checked :class:`ObservedRule` from its words in the table.
+
+    Raises:
+        DayRuleError: The rule is not ``"none"`` nor moves such as ``"saturday-to-friday,
+            sunday-to-monday"`` (a Saturday or a Sunday, once each, to a weekday at most
+            two days away); the message names ``where``.
+    """
+    if text.strip() == NO_MOVE:
+        return NONE_OBSERVED
+    moves: list[tuple[int, int]] = []
+    for part in (part.strip().casefold() for part in text.split(",")):
+        match = _MOVE.fullmatch(part)
+        start = WEEKDAYS.get(match[1], -1) if match else -1
+        end = WEEKDAYS.get(match[2], -1) if match else -1
+        by = min(((end - start) % 7, (end - start) % 7 - 7), key=abs)
+        if start < 5 or not 0 <= end < 5 or not 0 < abs(by) <= 2 or start in dict(moves):
+            raise DayRuleError(
+                f"{where}: observed rule {text!r} is not 'none' nor moves of a weekend day "
+                "such as 'saturday-to-friday, sunday-to-monday'")
+        moves.append((start, by))
+    return ObservedRule(text, tuple(moves))

@@ -42,7 +42,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._days import DayRule, DayRuleError, day_rule
+from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
 
 if TYPE_CHECKING:
     from holidays import HolidayBase
@@ -66,14 +66,20 @@ DAY_COLUMNS = ("weekday", "saturday", "sunday")
 _WINDOW = re.compile(r"(\d\d):(\d\d)-(\d\d):(\d\d)")
 _ID = re.compile(r"[A-Z]{2}(-[A-Z]{2})?")
 COLUMNS = frozenset({
-    "cap_citation",
-    "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed",
-    "max_calls", "cap_hours", "cap_scope", "dnc_scrub_days", "citation", "sources",
-    "reviewed", "confirmed", "doubts", "scope", "holiday_categories", "named_days",
-    "holiday_weekdays_only", "text"})
+    "id", "name", "weekday", "saturday", "sunday", "holiday", "holidays", "observed_rule",
+    "observed_rules", "holiday_since", "max_calls", "cap_hours", "cap_scope",
+    "dnc_scrub_days", "citation", "cites", "sources", "reviewed", "confirmed", "doubts",
+    "scope", "applies_to", "holiday_categories", "named_days", "holiday_weekdays_only",
+    "text", "doubtful"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
 DEFAULT_CATEGORIES = ("public",)
+CITE_KINDS = ("hours", "days", "cap")
+"""What a row's ``cites`` name a section for: its calling ``hours``, its Sunday and
+holiday bans (``days``; absent: the hours' section) and its frequency ``cap``."""
+APPLIES_TO = ("all", "campaign")
+"""The calls a row's rule covers: ``all``, or ``campaign`` calls only (placed by the
+dialer: a call with a ``campaign_id``), where the text covers automated calls only."""
 
 
 class JurisdictionDataError(ValueError):
@@ -97,11 +103,10 @@ class Jurisdiction:
             when the row names no holidays, which are then ordinary days.
         holidays: The holidays ``holiday`` applies to, as the ``holidays``
             package names them for this country and subdivision.
-        observed: Whether a holiday's "(observed)" substitute day counts too.
+        observed_rule: Where a holiday that falls on a Saturday or Sunday is observed as
+            well (:class:`._days.ObservedRule`), as the row's statute moves it.
         max_calls, cap_period, cap_scope: At most ``max_calls`` calls per number
             in any ``cap_period`` (None: no cap set by law), and what counts.
-        cap_citation: The section that sets the cap (quoted in ``text``), which its
-            findings cite; the row's ``citation`` where it names none.
         dnc_scrub_age: How old a Do-Not-Call check may be, where the row sets
             its own (None in a state row: the federal rule applies).
         citation: The statute or rule.
@@ -120,6 +125,15 @@ class Jurisdiction:
             as a statute whose holiday exception sits in its Monday-Friday clause.
         text: The statute's operative words, quoted, so a reader sees the law
             itself rather than a summary of it.
+        observed_rules: The holidays (by name) that another statute moves otherwise
+            than ``observed_rule``, with their own rule (a federal holiday in a state row).
+        holiday_since: Holidays (by name) that are holidays of the row only from a date:
+            the day their text took effect.
+        applies_to: ``all`` calls, or ``campaign`` calls only (:data:`APPLIES_TO`).
+        cites: The section that decides each kind of finding (:data:`CITE_KINDS`), each
+            quoted in ``text``; :meth:`cite` falls back to ``citation``.
+        doubtful: Which reading the row applies that a text read did not settle (empty:
+            none), so that a report names it as doubtful rather than choosing silently.
     """
 
     id: str
@@ -129,7 +143,7 @@ class Jurisdiction:
     sunday: Window | None
     holiday: Window | None
     holidays: tuple[str, ...]
-    observed: bool
+    observed_rule: ObservedRule
     max_calls: int | None
     cap_period: timedelta | None
     cap_scope: str
@@ -144,7 +158,11 @@ class Jurisdiction:
     named_days: tuple[DayRule, ...] = ()
     holiday_weekdays_only: bool = False
     text: str = ""
-    cap_citation: str = ""
+    observed_rules: tuple[tuple[str, ObservedRule], ...] = ()
+    holiday_since: tuple[tuple[str, date], ...] = ()
+    applies_to: str = "all"
+    cites: tuple[tuple[str, str], ...] = ()
+    doubtful: str = ""
 
     @property
     def status(self) -> str:
@@ -159,22 +177,21 @@ class Jurisdiction:
     def subdivision(self) -> str | None:
         return self.id[3:] or None
 
+    def cite(self, kind: str) -> str:
+        """The section that decides a finding of ``kind`` (:data:`CITE_KINDS`): the row's
+        ``cites`` entry (a day ban falls back to the hours'), else its ``citation``."""
+        cites = dict(self.cites)
+        return cites.get(kind) or (kind == "days" and cites.get("hours")) or self.citation
+
+    def observed_on(self, name: str) -> ObservedRule:
+        """The observed-day rule of one of the row's holidays (by name)."""
+        return dict(self.observed_rules).get(name, self.observed_rule)
+
     def holiday_on(self, day: date) -> str | None:
         """The holiday of this row that ``day`` is (or is observed on), if any: one the
         ``holidays`` calendar names, or one of the row's own ``named_days``. None on a
         Saturday or Sunday where the row's holidays replace the weekday window only."""
-        if self.holiday_weekdays_only and day.weekday() >= 5:
-            return None
-        for rule in self.named_days:
-            if rule.on(day.year) == day:
-                return rule.name
-        if not self.holidays:
-            return None
-        for name in self._calendar().get_list(day):
-            base = name.removesuffix(OBSERVED_SUFFIX)
-            if base in self.holidays and (base == name or self.observed):
-                return name
-        return None
+        return _year_holidays(self, day.year).get(day)
 
     def holidays_between(self, start: date, end: date) -> dict[date, str]:
         """This row's named holidays from ``start`` to ``end`` (both included), by date.
@@ -182,16 +199,28 @@ class Jurisdiction:
         What an audit over many calls looks up once per row, instead of asking
         :meth:`holiday_on` call by call.
         """
-        days: set[date] = set()
+        found: dict[date, str] = {}
+        for year in range(start.year, end.year + 1):
+            found.update(_year_holidays(self, year))
+        return {day: name for day, name in sorted(found.items()) if start <= day <= end}
+
+    def actual_holidays(self, first: int, last: int) -> dict[date, str]:
+        """The row's holidays on their own dates (none moved) in the years ``first`` to
+        ``last``, each from the date its text took effect (``holiday_since``)."""
+        days: dict[date, str] = {}
         for rule in self.named_days:
-            days.update(rule.between(start, end))
+            days.update(rule.between(date(first, 1, 1), date(last, 12, 31)))
         if self.holidays:
             calendar = self._calendar()
-            for year in range(start.year, end.year + 1):
+            for year in range(first, last + 1):
                 calendar.get(date(year, 1, 1))  # fills the calendar for the year
-            days.update(day for day in calendar if start <= day <= end)
-        found = {day: self.holiday_on(day) for day in days}
-        return {day: name for day, name in sorted(found.items()) if name is not None}
+            for day in (day for day in calendar if first <= day.year <= last):
+                names = [name for name in calendar.get_list(day) if name in self.holidays]
+                if names:
+                    days.setdefault(day, names[0])
+        since = dict(self.holiday_since)
+        return {day: name for day, name in days.items()
+                if name not in since or day >= since[name]}
 
     def _calendar(self) -> HolidayBase:
         return _calendar(self.country, self.subdivision, self.holiday_categories)
@@ -217,6 +246,23 @@ class Jurisdiction:
         return self.window_on(day) is None
 
 
+@lru_cache(maxsize=1024)
+def _year_holidays(row: Jurisdiction, year: int) -> dict[date, str]:
+    """A row's holidays in one year, by date: each on its own date and, where the row's
+    observed-day rule moves it, on that day too (named ``... (observed)``); a day that
+    is a holiday of its own keeps its own name. On weekdays only where the row's
+    holidays replace the weekday window only. Kept: ``holiday_on`` asks it per call."""
+    moved: dict[date, str] = {}
+    actual = row.actual_holidays(year - 1, year + 1)  # a move may cross the new year
+    for day, name in actual.items():
+        to = row.observed_on(name).on(day)
+        if to is not None:
+            moved.setdefault(to, name + OBSERVED_SUFFIX)
+    days = {**moved, **actual}
+    return {day: name for day, name in sorted(days.items()) if day.year == year
+            and not (row.holiday_weekdays_only and day.weekday() >= 5)}
+
+
 def get(jurisdiction_id: str) -> Jurisdiction:
     """The row of a jurisdiction, by id (``"US-FL"``, ``"US"``, ``"GB"``, ``"CA"``)."""
     table = _table()
@@ -235,6 +281,11 @@ def all() -> tuple[Jurisdiction, ...]:
 def unconfirmed() -> tuple[Jurisdiction, ...]:
     """The rows two independent sources did not both confirm, for a report's cover."""
     return tuple(row for row in all() if not row.confirmed)
+
+
+def doubtful() -> tuple[Jurisdiction, ...]:
+    """The rows applied on a reading that no text read settled, for a report's cover."""
+    return tuple(row for row in all() if row.doubtful)
 
 
 def is_banned_day(jurisdiction_id: str, day: date) -> bool:
@@ -305,13 +356,19 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
     categories = tuple(_strings(raw, "holiday_categories", where, required=False)) \
         or DEFAULT_CATEGORIES
     _check_holidays(jid, holidays, named_days, categories, where)
+    days = (*holidays, *(day.name for day in named_days))
+    observed, by_name = _observed(raw, days, where)
     max_calls, cap_period = _cap(raw, where)
     return Jurisdiction(
         id=jid, name=_text(raw, "name", where),
         weekday=_window(raw, "weekday", where), saturday=_window(raw, "saturday", where),
         sunday=_window(raw, "sunday", where),
         holiday=_window(raw, "holiday", where) if holidays or named_days else None,
-        holidays=holidays, observed=_typed(raw, "observed", bool, where, False),
+        holidays=holidays, observed_rule=observed, observed_rules=by_name,
+        holiday_since=tuple(_by_name(raw, "holiday_since", date, days, where).items()),
+        applies_to=_choice(raw, "applies_to", APPLIES_TO, where),
+        cites=tuple(_by_name(raw, "cites", str, CITE_KINDS, where).items()),
+        doubtful=_text(raw, "doubtful", where) if "doubtful" in raw else "",
         max_calls=max_calls, cap_period=cap_period,
         cap_scope=_typed(raw, "cap_scope", str, where, ""),
         dnc_scrub_age=_days(raw, "dnc_scrub_days", where),
@@ -324,7 +381,6 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         holiday_categories=categories, named_days=named_days,
         holiday_weekdays_only=_typed(raw, "holiday_weekdays_only", bool, where, False),
         text=_typed(raw, "text", str, where, ""),
-        cap_citation=_typed(raw, "cap_citation", str, where, ""),
     )
 
 
@@ -353,6 +409,46 @@ def _strings(raw: Mapping[str, Any], key: str, where: str, *, required: bool) ->
     if not builtins.all(isinstance(value, str) and value.strip() for value in values):
         raise JurisdictionDataError(f"{where}: {key} must be a list of non-empty strings")
     return values
+
+
+def _observed(raw: Mapping[str, Any], days: tuple[str, ...],
+              where: str) -> tuple[ObservedRule, tuple[tuple[str, ObservedRule], ...]]:
+    """The row's observed-day rule, required of a row with holidays (each row states its
+    own), and the holidays another statute moves otherwise (``observed_rules``)."""
+    if days and "observed_rule" not in raw:
+        raise JurisdictionDataError(
+            f"{where}: a row with holidays states its observed_rule ('none' where a holiday "
+            "is kept on its own date only)")
+    by_name = _by_name(raw, "observed_rules", str, days, where)
+    try:
+        return (observed_rule(_typed(raw, "observed_rule", str, where, "none"), where)
+                if days else NONE_OBSERVED,
+                tuple((name, observed_rule(text, where)) for name, text in by_name.items()))
+    except DayRuleError as error:
+        raise JurisdictionDataError(str(error)) from None
+
+
+def _by_name(raw: Mapping[str, Any], key: str, kind: type, names: tuple[str, ...],
+             where: str) -> dict[str, Any]:
+    """A column that is a table of values by name, each name one of ``names``."""
+    table: dict[str, Any] = _typed(raw, key, dict, where, {})
+    unknown = sorted(set(table) - set(names))
+    if unknown:
+        raise JurisdictionDataError(f"{where}: {key} names {unknown}, not one of "
+                                    f"{list(names)}")
+    for name, value in table.items():
+        if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()) or (
+                kind is date and isinstance(value, datetime)):
+            raise JurisdictionDataError(
+                f"{where}: {key}.{name} must be a {kind.__name__}, not {value!r}")
+    return table
+
+
+def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    value: str = _typed(raw, key, str, where, choices[0])
+    if value not in choices:
+        raise JurisdictionDataError(f"{where}: {key} {value!r} is not one of {list(choices)}")
+    return value
 
 
 def _window(raw: Mapping[str, Any], key: str, where: str) -> Window | None:
@@ -459,10 +555,12 @@ def _holiday_names(country: str, subdivision: str | None,
 @cache
 def _calendar(country: str, subdivision: str | None,
               categories: tuple[str, ...] = DEFAULT_CATEGORIES) -> HolidayBase:
-    """The holidays of a place; imported here so ``import dialkit`` stays light."""
+    """The holidays of a place on their own dates (each row moves them by its own
+    observed-day rule); imported here so ``import dialkit`` stays light."""
     import holidays
 
-    return holidays.country_holidays(country, subdiv=subdivision, categories=categories)
+    return holidays.country_holidays(country, subdiv=subdivision, categories=categories,
+                                     observed=False)
 
 
 def window_text(window: Window | None) -> str:

@@ -16,7 +16,7 @@ from ._findings import (
     millis_since_first,
 )
 from ._hours import Clock
-from ._law import Judged, Objects, cap_citations, cap_words, deciders
+from ._law import Judged, Objects, cap_words, deciders
 from ._lead_of import people
 from ._rules import Rules
 
@@ -69,9 +69,8 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
     hits = calls.iloc[at].assign(
         calls_in_24h=count[at], cap=cap_words(law_rows, decided[at], by_address[at]).to_numpy(
             object), limit=_limits(rules, times.judged, decided[at]), other=other[at],
-        **{**deciders(law_rows, decided[at], by_address[at]),
-           "citation": cap_citations(law_rows, decided[at])}).sort_values(["phone", "at"],
-                                                                         kind="stable")
+        **deciders(law_rows, decided[at], by_address[at])).sort_values(["phone", "at"],
+                                                                       kind="stable")
     return findings("call_frequency", hits, _evidence(hits, others is not None),
                     calls_in_24h=hits["calls_in_24h"])
 

@@ -13,7 +13,7 @@ from .._places._localtime import wall_clock
 from .._places._zones import ZONES, Zoned, zoned
 from ._address_clock import address_zones
 from ._findings import Ints, Rows, findings
-from ._law import Judged, deciders, evidence, judge
+from ._law import Judged, deciders, evidence, hours_cites, judge
 from ._rules import Rules
 from ._text import WEEKDAYS, written
 
@@ -37,20 +37,34 @@ def clock(calls: pd.DataFrame, rules: Rules,
           address: NDArray[np.object_] | None = None) -> Clock:
     """The calls' local times in every zone of their numbers, against the law of the place
     called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
-    number is and, where given, each call's lead's ``address`` state."""
+    number is and, where given, each call's lead's ``address`` state. A row for campaign
+    calls only judges the calls with a ``campaign_id`` (:func:`campaign_calls`)."""
     pairs = zoned(calls["phone"])
     clocks = None
     if address is not None and rules.jurisdictions:  # the address state on its own clock
         pairs, *judges = address_zones(calls["phone"], pairs, rules, address)
         clocks = (judges[0], judges[1])
     local = wall_clock(calls["at"], pairs)
-    judged = judge(calls["phone"], pairs.row, local, rules, address, clocks)
+    judged = judge(calls["phone"], pairs.row, local, rules, address, campaign_calls(calls),
+                   clocks)
     outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))
     named = np.where(count > 0, np.cumsum(count) - count, -1)
     named[pairs.row[first]] = first
     return Clock(pairs, local, first, named, judged)
+
+
+def campaign_calls(calls: pd.DataFrame) -> NDArray[np.bool_] | None:
+    """Which calls the dialer placed: those with a ``campaign_id`` (not null, not blank);
+    one without is an agent's click-to-call. None where the frame has no such column
+    (every row then applies: the stricter reading)."""
+    if "campaign_id" not in calls:
+        return None
+    codes, named = pd.factorize(calls["campaign_id"])  # a few dozen campaigns
+    blank = np.array([not str(name).strip() for name in named] + [True], bool)
+    placed: NDArray[np.bool_] = ~blank[codes]  # a missing id's code, -1: the last
+    return placed
 
 
 def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]:
@@ -65,7 +79,8 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
         local_time=pd.Series(written(local[first]), index=hits.index, dtype="str"),
         timezone=pd.Series(np.array(ZONES, object)[pairs.zone[first]], index=hits.index),
         **{column: pd.Series(values, index=hits.index) for column, values in deciders(
-            judged.law, judged.decided[first], judged.by_address[first]).items()})
+            judged.law, judged.decided[first], judged.by_address[first],
+            hours_cites(judged, first)).items()})
     rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
     lawful = judged.decided[first] > 0
     shown = hits["local_time"].str[11:16] + " " + hits["timezone"]

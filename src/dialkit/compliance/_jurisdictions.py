@@ -13,6 +13,8 @@ Examples:
 from __future__ import annotations
 
 from dialkit._places._jurisdictions import (
+    APPLIES_TO,
+    CITE_KINDS,
     DATA_FILE,
     DEFAULT_CATEGORIES,
     WHOLE_DAY,
@@ -22,6 +24,7 @@ from dialkit._places._jurisdictions import (
     Window,
     all,
     cap_text,
+    doubtful,
     get,
     is_banned_day,
     load,
@@ -30,6 +33,8 @@ from dialkit._places._jurisdictions import (
 )
 
 __all__ = [
+    "APPLIES_TO",
+    "CITE_KINDS",
     "DATA_FILE",
     "DEFAULT_CATEGORIES",
     "WHOLE_DAY",
@@ -39,6 +44,7 @@ __all__ = [
     "Window",
     "all",
     "cap_text",
+    "doubtful",
     "get",
     "is_banned_day",
     "load",

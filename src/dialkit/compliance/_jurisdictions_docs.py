@@ -18,6 +18,8 @@ from dialkit.compliance._checked_states import CheckedState, checked
 __all__ = ["compact", "markdown"]
 
 FINDING_TEXT = {"federal": "federal rule applies", "open": "**open**"}
+COVERED = {"all": "all calls", "campaign": "campaign calls only"}
+"""A row's ``applies_to`` in the table's words."""
 
 
 def markdown() -> str:
@@ -69,15 +71,17 @@ def _holidays(row: Jurisdiction) -> str:
 
 
 def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
-    lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Cap per person "
-             "| DNC scrub | Citation | Reviewed | Status |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Observed days "
+             "| Calls covered | Cap per person | DNC scrub | Citation | Reviewed | Status |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         scrub = f"{row.dnc_scrub_age.days} days" if row.dnc_scrub_age else "federal"
-        status = "confirmed" if row.confirmed else "**unconfirmed**"
+        status = ("confirmed" if row.confirmed else "**unconfirmed**") + (
+            ", doubtful reading" if row.doubtful else "")
         lines.append(
             f"| {row.id} | {row.name} | {window_text(row.weekday)} | {window_text(row.saturday)} "
-            f"| {window_text(row.sunday)} | {_holidays(row)} | {cap_text(row)} | {scrub} "
+            f"| {window_text(row.sunday)} | {_holidays(row)} | {_observed(row)} "
+            f"| {COVERED[row.applies_to]} | {cap_text(row)} | {scrub} "
             f"| {row.citation} | {row.reviewed.isoformat()} | {status} |")
     return lines
 
@@ -88,20 +92,42 @@ def _details(row: Jurisdiction) -> list[str]:
         lines.append(f"- Applies to: {row.scope}")
     if row.text:
         lines.append(f"- The law's words: {row.text}")
+    if row.applies_to != "all":
+        lines.append("- Calls covered: campaign calls only (placed by the dialer, with a "
+                     "campaign_id); an agent's click-to-call is not judged by this row.")
     if row.holidays or row.named_days:
-        observed = " (observed days too)" if row.observed and row.holidays else ""
         weekdays = " that fall Monday to Friday" if row.holiday_weekdays_only else ""
         named = [f"{day.name} ({day.rule}{_years(day.years)}, <{day.source}>)"
                  for day in row.named_days]
-        lines.append(f"- {window_text(row.holiday).capitalize()}{observed} on the holidays"
+        lines.append(f"- {window_text(row.holiday).capitalize()} on the holidays"
                      f"{weekdays}: " + "; ".join([*row.holidays, *named]) + ".")
+        lines.append(f"- Observed days: {_observed(row)}.")
+    lines += [f"- {name} is a holiday of this row from {since.isoformat()}, the day its "
+              "text took effect." for name, since in row.holiday_since]
+    if row.cites:
+        lines.append("- Findings cite: " + "; ".join(
+            f"{KINDS[kind]}: {cite}" for kind, cite in row.cites) + ".")
     if row.holiday_categories != jurisdictions.DEFAULT_CATEGORIES:
         lines.append("- Holidays looked up in the holidays package's categories: "
                      + ", ".join(row.holiday_categories) + ".")
     lines.append(f"- Sources: {_links(row.sources)}")
+    if row.doubtful:
+        lines.append(f"- Doubtful reading (applied, and named on the report's cover): "
+                     f"{row.doubtful}")
     if row.doubts:
         lines.append(f"- Doubts: {row.doubts}")
     return lines
+
+
+KINDS = {"hours": "calling hours", "days": "Sunday and holiday bans", "cap": "frequency cap"}
+
+
+def _observed(row: Jurisdiction) -> str:
+    """A row's observed-day rule in words, with the holidays another statute moves."""
+    if not (row.holidays or row.named_days):
+        return "-"
+    return "; ".join([f"{row.observed_rule.words()}", *(
+        f"{name}: {rule.words()}" for name, rule in row.observed_rules)])
 
 
 def _years(years: str) -> str:

@@ -10,6 +10,12 @@ are applied: an unconfirmed one is named on the report's cover
 (:func:`._rules.law_words`). The account's policy window (``Rules.window``), where
 there is one, judges every call the law allows: row 0, whose findings are policy's.
 
+A row whose text covers automated calls only (``applies_to = "campaign"``) judges the
+calls the dialer places (a ``campaign_id``) and not an agent's click-to-call; for those,
+a number of no known state is judged by the strictest of the other rows. Each finding
+cites the section that decides it (the row's ``cites``: its hours, its day bans); one
+decided by a strictest row cites the first row of it that forbids the call.
+
 Each row is eight windows in seconds (Monday to Sunday, then its named
 holidays), so a million (call, zone) pairs are judged by array lookups; the
 holidays of the audited period are looked up once per row.
@@ -58,8 +64,21 @@ class Law:
     names: list[str]
     citations: list[str]
     caps: list[tuple[int, int, str, str] | None]
-    """Each row's frequency cap: calls, period in ms, in words, the section that sets it;
-    None where it sets none."""
+    """Each row's frequency cap: calls, period in ms, in words, the section that sets it
+    (its ``cap`` cite); None where it sets none."""
+    cites: dict[str, list[str]]
+    """Each row's section deciding its ``hours``, ``days`` (Sunday and holiday bans) and
+    ``cap`` findings (:meth:`._jurisdictions.Jurisdiction.cite`); a strictest row's: its
+    rows' ids."""
+    members: dict[int, list[int]]
+    """Each strictest row's rows, in the table's order: the first that forbids a call
+    names the section that decides it."""
+    campaign_only: Bools
+    """Whether a row applies to campaign calls only (``applies_to = "campaign"``)."""
+    agent_row: Ints
+    """The row that judges a call placed by an agent (no campaign) instead of each row:
+    itself, the strictest of the rows for every call instead of a strictest row that
+    counts a campaign-only row, the policy's (0) instead of a campaign-only row."""
     start: Floats
     end: Floats
     strictest: Bools
@@ -83,26 +102,32 @@ class Judged:
     alone), its number's state's and its lead's address state's (-1: none)."""
     by_address: Bools
     """Whether the row that decided a pair is the lead's address state's."""
+    cited: Ints
+    """The row whose section decides each pair: the deciding row, or for a strictest row
+    the first of its rows that forbids the pair."""
 
 
 def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Rules,
-          address: Objects | None = None,
+          address: Objects | None = None, campaign: Bools | None = None,
           clocks: tuple[Bools, Bools] | None = None) -> Judged:
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is and, where
     ``address`` gives a call's lead's address state, that state's row too: of the number's
     state and the address's, the one that forbids the call decides (the number's first).
     Where the law allows a pair, the policy's window (row 0) judges it, if there is one.
+    ``campaign`` says which calls the dialer placed (None: all, the stricter reading): a
+    row for campaign calls only does not judge the others.
     ``clocks``, where given, says per pair whether the number's rows judge it and whether
     the address state's row does (:mod:`._address_clock`: that state on its own zones)."""
     by_number, at_address = clocks if clocks is not None else (True, True)
     rows, by_country = _applied(rules)
-    own = _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
     known = ~np.isnat(local)
     days = local.astype("datetime64[D]").view(np.int64)
     nanos = local.view(np.int64) - days * _DAY_NS  # into the day (a NaT's: not known)
     law = _law(rules, rows, by_country, (int(days.min(initial=_LAST, where=known)),
                                          int(days.max(initial=_FIRST, where=known))))
+    own = _scoped(law, _call_rows(phones, by_country, _address_rows(
+        address, by_country, len(phones))), campaign)
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
     decided = own[0][row]
     slot, outside = _outside(law, decided, days, weekday, nanos)
@@ -123,7 +148,43 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
         out_p &= ~outside & by_number
         decided, slot = np.where(out_p, 0, decided), np.where(out_p, slot_p, slot)
         outside |= out_p
-    return Judged(law, outside & known, decided, slot, days, own, by_address)
+    cited = _citing(law, decided, outside, days, weekday, nanos)
+    return Judged(law, outside & known, decided, slot, days, own, by_address, cited)
+
+
+def _scoped(law: Law, own: tuple[Ints, Ints, Ints],
+            campaign: Bools | None) -> tuple[Ints, Ints, Ints]:
+    """Each call's own rows, where a row applies to campaign calls only: for a call
+    an agent placed (not ``campaign``), none of that row (its state's: -1), and for a
+    number of no known state the strictest of the rows for every call."""
+    if campaign is None or not law.campaign_only.any():
+        return own
+    agent = np.flatnonzero(~np.asarray(campaign, bool))  # by index: usually few
+    country, number, address = (its.copy() for its in own)
+    country[agent] = law.agent_row[country[agent]]
+    for its in (number, address):
+        rows = its[agent]
+        its[agent] = np.where((rows >= 0) & law.campaign_only[np.maximum(rows, 0)], -1, rows)
+    return country, number, address
+
+
+def _citing(law: Law, decided: Ints, outside: Bools, days: Ints, weekday: Ints,
+            nanos: Ints) -> Ints:
+    """The row whose section decides each pair: its deciding row, but for a pair a
+    strictest row forbids, the first of that row's rows that forbids it (a loop over the
+    few rows of each strictest row, over the pairs it decided only)."""
+    cited = decided.copy()
+    forbidden = np.flatnonzero(outside)  # few: the calls outside some window
+    for at, members in law.members.items():
+        pairs = forbidden[decided[forbidden] == at]
+        for n in members:
+            if not len(pairs):
+                break
+            _, out = _outside(law, np.full(len(pairs), n, np.int64), days[pairs],
+                              weekday[pairs], nanos[pairs])
+            cited[pairs[out]] = n
+            pairs = pairs[~out]
+    return cited
 
 
 def law_rows(phones: pd.Series, rules: Rules,
@@ -152,13 +213,25 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
         holiday, window + " on " + day, window)), dtype=object)
     named = np.array(law.names, object)[decided]
     named = np.where(judged.by_address[pairs], named + " (the lead's address state)", named)
-    cited = np.array(law.citations, object)[decided]
+    by = judged.cited[pairs]
+    cited = _cited(law, by, banned)
+    wide = np.flatnonzero(law.strictest[decided])  # few: numbers of no known state
+    cited[wide] = (np.array(law.citations, object)[decided[wide]] + "; forbidden by "
+                   + np.array(law.names, object)[by[wide]] + ", " + cited[wide])
     said = pd.Series(np.where(decided == 0, rule, named + ": " + rule + ", " + cited),
                      dtype=object)
     return said
 
 
-def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
+def _cited(law: Law, rows: Ints, banned: Bools) -> Objects:
+    """The section of each row deciding a finding of hours: its day ban's where the day
+    is ``banned``, else its hours'."""
+    return np.where(banned, np.array(law.cites["days"], object)[rows],
+                    np.array(law.cites["hours"], object)[rows])
+
+
+def deciders(law: Law, rows: Ints, by_address: Bools,
+             cited: Objects | None = None) -> dict[str, Objects]:
     """The findings' ``jurisdiction``, ``decided_by``, ``basis``, ``policy`` and ``citation``
     for the law
     ``rows`` that decided them: the row's id (``US-FL``; ``US`` for the federal row and for
@@ -166,7 +239,8 @@ def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
     state), ``address`` (the lead's address state) or ``strictest`` (no state is known
     for the number: the strictest of its country's rows); ``law``, no policy. Where the
     policy's window or cap decided (row 0), no row of the table did: ``jurisdiction`` and
-    ``decided_by`` None, ``basis`` ``policy`` and ``policy`` its name, no citation."""
+    ``decided_by`` None, ``basis`` ``policy`` and ``policy`` its name, no citation.
+    ``cited`` is each finding's section (:func:`hours_cites`); by default the row's cap's."""
     ids = np.array(law.ids, object)[rows]
     by = np.where(by_address, "address", np.where(law.strictest[rows], "strictest",
                                                   "number")).astype(object)
@@ -175,10 +249,18 @@ def deciders(law: Law, rows: Ints, by_address: Bools) -> dict[str, Objects]:
     basis = np.where(ours, "policy", "law").astype(object)
     policy = np.full(len(rows), None, object)
     policy[ours] = law.policy
-    citation = np.array(law.citations, object)[rows]
+    citation = (np.array(law.cites["cap"], object)[rows] if cited is None
+                else np.asarray(cited, object).copy())
     citation[ours] = None
     return {"jurisdiction": ids, "decided_by": by, "basis": basis, "policy": policy,
             "citation": citation}
+
+
+def hours_cites(judged: Judged, pairs: Ints) -> Objects:
+    """The section deciding each of ``pairs``' calling-hours findings: the hours' or the
+    day ban's of the row that forbids it (a strictest row's: its first row that does)."""
+    law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
+    return _cited(law, judged.cited[pairs], law.end[decided, slot] <= law.start[decided, slot])
 
 
 def _clock(seconds: Floats) -> pd.Series:
@@ -281,6 +363,9 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     ids: list[str | None] = [None, *(row.id for row in rows)]
     names = ["", *(row.name for row in rows)]
     citations = ["", *(row.citation for row in rows)]
+    cites = {kind: ["", *(row.cite(kind) for row in rows)] for kind in table.CITE_KINDS}
+    campaign_only = [False, *(row.applies_to == "campaign" for row in rows)]
+    members: dict[int, list[int]] = {}
     keys: list[int] = []
     holiday_names: list[str] = []
     first, last = (date.fromordinal(d + 719163) for d in (span if span[0] <= span[1]
@@ -291,20 +376,39 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
             keys.append(n * _KEY + day.toordinal() - 719163)
             holiday_names.append(name)
     strictest = []
+
+    def _strictest(at: int, ours: list[int], country: str, name: str) -> None:
+        """Add row ``at``: the window every one of ``ours`` allows, and their holidays."""
+        members[at] = ours
+        windows.append(_intersection([windows[n] for n in ours]))
+        ids.append(country)
+        names.append(name)
+        citations.append("each of " + ", ".join(rows[n - 1].id for n in ours))
+        for kind in cites:
+            cites[kind].append(citations[-1])
+        for n in ours:
+            for day, holiday in found[rows[n - 1].id].items():
+                keys.append(at * _KEY + day.toordinal() - 719163)
+                holiday_names.append(holiday)
+
     for country, found_rows in by_country.items():
         if "*" not in found_rows:
             continue
-        ours = [n for key, n in found_rows.items() if key != "*" and n > 0]
+        ours = sorted(n for key, n in found_rows.items() if key != "*" and n > 0)
         at = found_rows["*"]
         strictest.append(at)
-        windows.append(_intersection([windows[n] for n in ours]))
-        ids.append(country)
-        names.append(f"no state is known for this number, so the strictest {country} row")
-        citations.append("each of " + ", ".join(rows[n - 1].id for n in ours))
-        for n in ours:
-            for day, name in found[rows[n - 1].id].items():
-                keys.append(at * _KEY + day.toordinal() - 719163)
-                holiday_names.append(name)
+        _strictest(at, ours, country, f"no state is known for this number, so the "
+                   f"strictest {country} row")
+    agent_row = np.arange(len(windows) + sum(  # a strictest row for the agents' calls
+        any(campaign_only[n] for n in ours) for ours in members.values()), dtype=np.int64)
+    for at, ours in list(members.items()):
+        if any(campaign_only[n] for n in ours):
+            agent_row[at] = len(windows)
+            strictest.append(len(windows))
+            _strictest(len(windows), [n for n in ours if not campaign_only[n]],
+                       str(ids[at]), names[at] + " for calls an agent places")
+    campaign_only += [False] * (len(windows) - len(campaign_only))
+    agent_row[np.flatnonzero(campaign_only)] = 0
     start = np.array([[w[0] for w in row] for row in windows], np.float64)
     end = np.array([[w[1] for w in row] for row in windows], np.float64)
     index = pd.Index(keys)
@@ -313,7 +417,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     flags[strictest] = True
     caps = [None, *(_cap(row) for row in rows)]
     caps += [None] * (len(windows) - len(caps))  # the strictest rows: caps by state only
-    return Law(rules.policy, ids, names, citations, caps, start, end, flags, index[unique],
+    return Law(rules.policy, ids, names, citations, caps, cites, members,
+               np.array(campaign_only, bool), agent_row, start, end, flags, index[unique],
                np.array(holiday_names, object)[unique])
 
 
@@ -322,16 +427,8 @@ def _cap(row: table.Jurisdiction) -> tuple[int, int, str, str] | None:
     if row.max_calls is None or row.cap_period is None:
         return None
     return (row.max_calls, int(row.cap_period.total_seconds() * 1000), table.cap_text(row),
-            row.cap_citation or row.citation)
+            row.cite("cap"))
 
-
-def cap_citations(law: Law, rows: Ints) -> Objects:
-    """The section that set the cap of each finding the law ``rows`` decided (None: the
-    policy's), for its ``citation``: a cap's own section, not the row's hours."""
-    cited = np.array([cap[3] if cap and n else None for n, cap in enumerate(law.caps)],
-                     object)
-    found: Objects = cited[rows]
-    return found
 
 
 def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:

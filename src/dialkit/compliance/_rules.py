@@ -174,8 +174,11 @@ def law_words(countries: tuple[str, ...], states: bool = True) -> dict[str, str]
     named = {status: ", ".join(f"{row.name} ({row.id})" for row in rows
                                if row.confirmed == (status == "applied")) or "none"
              for status in ("applied", "unconfirmed")}
+    doubtful = "; ".join(f"{row.name} ({row.id}): {row.doubtful.rstrip('.')}" for row in rows
+                         if row.confirmed and row.doubtful)
     return {"jurisdictions applied": named["applied"],
-            "unconfirmed (not applied)": named["unconfirmed"]}
+            "unconfirmed (not applied)": named["unconfirmed"],
+            **({"doubtful readings (applied)": doubtful} if doubtful else {})}
 
 
 def POLICY(name: str = "own policy", *, window: Window | None = None,  # noqa: N802
