@@ -20,7 +20,7 @@ import pandas as pd
 from .._places import _abandonment as table
 from .._places._kept import hashed
 from .._places._zones import regions_among
-from ._findings import Bools, Ints, by_group_and_time, findings, group_codes
+from ._findings import Bools, Ints, Rows, by_group_and_time, findings, group_codes
 from ._rules import Rules, period_words
 
 WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "window_start",
@@ -66,15 +66,18 @@ def place_codes(phones: pd.Series, rules: Rules) -> Ints:
     return codes
 
 
-def first_calls(calls: pd.DataFrame) -> pd.DataFrame:
-    """Each campaign's first call (:data:`OPENED`; no campaign as ``""``): where the law's
-    successive periods are counted from."""
+def first_calls(calls: pd.DataFrame, rows: Rows | None = None) -> pd.DataFrame:
+    """Each campaign's first call among ``calls`` (at ``rows``, if given) (:data:`OPENED`;
+    no campaign as ``""``): where the law's successive periods are counted from. Whole
+    columns; the campaigns' text is taken for their first rows only."""
     campaign = calls["campaign_id"]
-    codes = group_codes(campaign, sort=True)
-    at = pd.Series(_millis(calls["created_at"])).groupby(codes).min()
-    rows = _first_rows(codes)[at.index.to_numpy()]
-    names = campaign.fillna("") if campaign.hasnans else campaign
-    return pd.DataFrame({"campaign_id": names.to_numpy(object)[rows],
+    codes, ticks = group_codes(campaign, sort=True), _millis(calls["created_at"])
+    if rows is not None:
+        codes, ticks = codes[rows], ticks[rows]
+    at = pd.Series(ticks).groupby(codes).min()
+    first = _first_rows(codes)[at.index.to_numpy()]
+    names = campaign.take(first if rows is None else rows[first])
+    return pd.DataFrame({"campaign_id": names.fillna("").to_numpy(object),
                          "created_at": at.to_numpy()})
 
 
@@ -164,14 +167,16 @@ ANSWERED_COLUMNS = ("campaign_id", "to_number", "answered_at", "agent_joined_at"
 where the calls have it)."""
 
 
-def live(prepared: pd.DataFrame) -> Bools:
-    """Which calls were answered by a live person: answered, and not by an answering
-    machine (status ``voicemail``, where the calls say)."""
-    answered: Bools = prepared["answered_at"].notna().to_numpy()
-    if "status" in prepared:
-        machine = (prepared["status"].astype("string") == VOICEMAIL).fillna(False)
-        answered = answered & ~machine.to_numpy(dtype=bool)
-    return answered
+def live(prepared: pd.DataFrame, rows: Rows) -> Rows:
+    """Which of ``rows`` of the calls were answered by a live person: answered, and not by
+    an answering machine (status ``voicemail``, where the calls say; read for the
+    answered rows only)."""
+    answered: Rows = rows[prepared["answered_at"].notna().to_numpy()[rows]]
+    if "status" not in prepared:
+        return answered
+    status = pd.Series(prepared["status"].array.take(answered)).astype("string")
+    machine: Bools = (status == VOICEMAIL).fillna(False).to_numpy(dtype=bool)
+    return answered[~machine]
 
 
 def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
@@ -278,9 +283,7 @@ def _starts(answered: pd.DataFrame, campaign: Ints, opened: pd.DataFrame) -> Int
     first = opened.groupby("campaign_id", observed=True)["created_at"].min()
     if not len(campaign):
         return np.zeros(0, np.int64)
-    names = answered["campaign_id"]
-    names = (names.fillna("") if names.hasnans else names).to_numpy(object)
-    texts = names[_first_rows(campaign)]
+    texts = answered["campaign_id"].take(_first_rows(campaign)).fillna("").to_numpy(object)
     found = first.reindex(texts).to_numpy(np.float64)
     own = pd.Series(_millis(answered["answered_at"])).groupby(campaign).min().to_numpy()
     starts: Ints = np.minimum(np.where(np.isnan(found), own, found).astype(np.int64), own)
@@ -296,7 +299,8 @@ def _first_rows(codes: Ints) -> Ints:
 
 def _millis(at: pd.Series) -> Ints:
     """Times as milliseconds since the epoch."""
-    millis: Ints = pd.DatetimeIndex(at).as_unit("ms").asi8
+    times = pd.DatetimeIndex(at)
+    millis: Ints = times.asi8.view(f"M8[{times.unit}]").astype("M8[ms]").view(np.int64)
     return millis
 
 

@@ -52,7 +52,7 @@ DNC_COLUMNS = ("phone", "listed", "checked_at")
 READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", *RING_COLUMNS, SUBJECT)
+            "disposition", SUBJECT)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -231,7 +231,7 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
     joined = has_join_times(answered)
-    opened = first_calls(_columns_at(prepared, ["campaign_id", "created_at"], rows))
+    opened = first_calls(prepared, rows)
     windows = abandonment_windows(answered, options.rules, joined, opened)
     part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
@@ -338,7 +338,7 @@ def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataF
     their number (:data:`._abandonment.PLACE`), indexed by their position among the
     outbound calls; their campaigns' hash is the calls' own, kept (:func:`hash_taken`),
     for the order of the campaigns."""
-    where = np.flatnonzero(live(prepared)[rows])
+    where = np.searchsorted(rows, live(prepared, rows))
     columns = [c for c in ANSWERED_COLUMNS if c in prepared]
     answered = _columns_at(prepared, columns, rows[where]).set_axis(
         pd.RangeIndex(len(rows))[where])
@@ -373,7 +373,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         found.append(located(dnc_call(outbound, dnc, consents, options.reassigned), times))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents), times))
-    found.append(located(short_ring(outbound, rules), times))
+    found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
+        prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
     found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
         found += [dnc_lead(leads, dnc),

@@ -12,10 +12,12 @@ called's (:mod:`dialkit._places._abandonment`): only rows that set one judge.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from .._places._zones import regions_among
+from .._places._zones import Rows, regions_among
 from ._abandonment import places
 from ._findings import findings
 from ._rules import Rules
@@ -29,10 +31,12 @@ ENDED_BY_CALLEE = frozenset({"busy", "failed", "voicemail", "user_busy", "call_r
 the network or an answering machine ended, not the dialer."""
 
 
-def short_ring(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+def short_ring(calls: pd.DataFrame, rules: Rules,
+               causes: Callable[[Rows], pd.DataFrame]) -> pd.DataFrame:
     """Unanswered outbound calls (the audit's columns: ``phone``, ``at``) that ended before
     their place's ring time, one finding each, with ``rang_seconds``. Whole columns: the
-    few calls that ended soon are found first, then their place and who ended them."""
+    few calls that ended soon are found first, then their place and who ended them
+    (``causes``: the :data:`RING_COLUMNS` of the calls at some positions)."""
     rang = (calls["ended_at"] - calls["at"]).dt.total_seconds().to_numpy(
         dtype=float, na_value=np.nan)
     unanswered = calls["answered_at"].isna().to_numpy(dtype=bool)
@@ -42,7 +46,7 @@ def short_ring(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
         at, _ = regions_among(calls["phone"], row.regions)
         mine = at[soon[at]]
         found = calls.iloc[mine]
-        keep = ~_ended_by_callee(found)
+        keep = ~_ended_by_callee(causes(mine))
         found = found[keep].assign(jurisdiction=row.id, decided_by="number", basis="law",
                                    policy=None, citation=row.ring_citation)
         seconds = pd.Series(rang[mine][keep], index=found.index)
