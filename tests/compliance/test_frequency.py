@@ -100,6 +100,22 @@ def test_a_subject_column_decides_the_subject_over_the_campaign() -> None:
     assert frequency(four.assign(subject=["solar", "solar", "roofs", "solar"])).empty
 
 
+def test_a_leads_subject_decides_where_the_calls_have_none() -> None:
+    """One person called in two campaigns on one subject the leads name: counted together;
+    a lead of no subject keeps its campaign's."""
+    four = calls((MIAMI, "2026-11-24T14:00Z", "cmp_1"), (MIAMI, "2026-11-24T15:00Z", "cmp_2"),
+                 (MIAMI, "2026-11-24T16:00Z", "cmp_1"), (MIAMI, "2026-11-24T17:00Z", "cmp_2"))
+    leads = pd.concat([lead(MIAMI, subject="roofs"),
+                       lead(MIAMI, subject="roofs").assign(id="lead_2", campaign_id="cmp_2")])
+    got = frequency(four, leads=leads)
+    assert got["call_id"].tolist() == ["call_3"]
+    assert "on this subject (subject roofs)" in got["evidence"].iloc[0]
+    assert frequency(four, leads=leads.assign(subject=["roofs", None])).empty
+    mobile = four.assign(to_number=[MIAMI, MIAMI_MOBILE, MIAMI, MIAMI_MOBILE])
+    got = frequency(mobile, leads=leads.assign(other_phones=MIAMI_MOBILE))
+    assert got["call_id"].tolist() == ["call_3"]  # the other number's calls: the lead's subject
+
+
 def test_calls_from_different_caller_ids_are_still_counted() -> None:
     """"from any number": the caller id used does not split the count."""
     four = calls(*((MIAMI, f"2026-11-24T{hour}:00Z", "cmp_1", f"+1415555010{hour % 10}")

@@ -37,7 +37,7 @@ from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, masked, page, write_workbook
 from ._findings import COLUMNS
-from ._frequency import SUBJECT, call_frequency
+from ._frequency import SUBJECT, call_frequency, with_subjects
 from ._hours import calling_hours, clock, located
 from ._lead_of import addresses, lead_rows, other_numbers
 from ._population import by_rule, population_of, sources_of, summarised
@@ -361,8 +361,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
     times = clock(outbound, rules, address)
     others = None if leads is None else other_numbers(leads)
-    found = [*calling_hours(outbound, times), located(
-        call_frequency(outbound, rules, times, others), times)]
+    found = [*calling_hours(outbound, times), located(call_frequency(
+        with_subjects(outbound, leads, lead, others), rules, times, others), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
     found.append(located(caller_id(outbound), times))
     if options.verified is not None:

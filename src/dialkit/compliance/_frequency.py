@@ -17,7 +17,7 @@ from ._findings import (
 )
 from ._hours import Clock
 from ._law import Judged, Objects, cap_words, deciders
-from ._lead_of import people
+from ._lead_of import lead_rows, own_numbers, people
 from ._rules import Rules
 
 _DAY_MS = 24 * 3600 * 1000
@@ -42,7 +42,7 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
     number = group_codes(calls["phone"])
     person, moved = people(calls, others) if others is not None and len(others) else (
         number, np.zeros(0, np.intp))
-    subject = group_codes(calls[SUBJECT] if SUBJECT in calls else calls["campaign_id"])
+    subject = group_codes(_subjects(calls) if SUBJECT in calls else calls["campaign_id"])
     millis = millis_since_first(calls["at"])
     over = np.zeros(len(calls), bool)
     count = np.zeros(len(calls), np.int64)
@@ -75,6 +75,25 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
                     calls_in_24h=hits["calls_in_24h"])
 
 
+def with_subjects(calls: pd.DataFrame, leads: pd.DataFrame | None, lead: Rows | None,
+                  others: pd.DataFrame | None) -> pd.DataFrame:
+    """The calls with the :data:`SUBJECT` of their leads, where the leads keep one and the
+    calls do not (``lead``: each call's lead, where :func:`._lead_of.addresses` found
+    them already; a call to a lead's other number, ``others``, is that lead's); a call of
+    no lead, or a lead of no subject, keeps its campaign's."""
+    if leads is None or SUBJECT not in leads or SUBJECT in calls:
+        return calls
+    its = lead if lead is not None else lead_rows(calls, leads)
+    if others is not None and len(others):
+        moved, own = own_numbers(calls, others)
+        asked = pd.DataFrame({"campaign_id": calls["campaign_id"].take(moved).array,
+                              "phone": own.array})
+        its = its.copy()
+        its[moved] = lead_rows(asked, leads)
+    subject = leads[SUBJECT].array.take(its, allow_fill=True)
+    return calls.assign(**{SUBJECT: pd.Series(subject, index=calls.index)})
+
+
 def _person_and_subject(person: Ints, subject: Ints, rows: Rows) -> Ints:
     """Each of ``rows``' (person, subject) group as a small integer (others: 0), so that a
     window's key (:func:`_window_starts`) cannot overflow however many subjects there are."""
@@ -91,8 +110,7 @@ def _evidence(hits: pd.DataFrame, leads: bool) -> pd.Series:
     few hundred findings, where pandas' text operations cost 40 ms."""
     count = hits["calls_in_24h"].to_numpy(np.int64)
     counted = count.astype(str).astype(object)
-    subject = (("subject " + _texts(hits[SUBJECT])) if SUBJECT in hits
-               else ("campaign " + _texts(hits["campaign_id"])))
+    subject = _subjects(hits).to_numpy(object)
     who = np.where(hits["other"].to_numpy(bool),
                    "this person (the lead's other number counted with its own)",
                    "this person" if leads else "this person (no leads given: the number "
@@ -104,6 +122,17 @@ def _evidence(hits: pd.DataFrame, leads: bool) -> pd.Series:
     policy = counted + " outbound calls to the number in the 24 hours up to this one; " + allowed
     return pd.Series(np.where(hits["basis"].to_numpy(object) == "law", law, policy),
                      index=hits.index, dtype=object)
+
+
+def _subjects(calls: pd.DataFrame) -> pd.Series:
+    """Each call's subject in words: ``subject solar`` (its :data:`SUBJECT`), else
+    ``campaign cmp_1`` (a call of no campaign: ``campaign none``)."""
+    campaign = "campaign " + _texts(calls["campaign_id"])
+    if SUBJECT not in calls:
+        return pd.Series(campaign, index=calls.index, dtype=object)
+    said = calls[SUBJECT].astype(object).to_numpy(object)
+    return pd.Series(np.where(pd.isna(said), campaign, "subject " + _texts(calls[SUBJECT])),
+                     index=calls.index, dtype=object)
 
 
 def _texts(column: pd.Series) -> Objects:

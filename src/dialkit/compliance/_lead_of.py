@@ -153,18 +153,24 @@ def _others_said(leads: pd.DataFrame) -> pd.Series | None:
 
 def people(calls: pd.DataFrame, others: pd.DataFrame) -> tuple[Rows, Rows]:
     """Each call's person as an integer code, equal for calls to the same person: the
-    person of a call to a lead's other number (of the call's campaign, :func:`other_numbers`)
-    is that lead's own number; of any other call, the number called. Also the rows of the
-    calls to another number. The number's codes are those of :func:`codes_in` (kept)."""
-    other = np.flatnonzero(isin(calls["phone"], others["number"].tolist()))
-    asked = pd.DataFrame({"campaign_id": calls["campaign_id"].astype(object).to_numpy()[other],
-                          "number": calls["phone"].astype(object).to_numpy()[other]})
-    own = asked.merge(others, how="left", on=["campaign_id", "number"])["phone"]
-    moved = other[own.notna().to_numpy(dtype=bool)]
-    primary = pd.Series(own.dropna().to_numpy(object), dtype=calls["phone"].dtype)
+    person of a call to a lead's other number (:func:`own_numbers`) is that lead's own
+    number; of any other call, the number called. Also the rows of the calls to another
+    number. The number's codes are those of :func:`codes_in` (kept)."""
+    moved, primary = own_numbers(calls, others)
     codes = codes_in(calls["phone"], primary)
     person, theirs = codes[:len(calls)], codes[len(calls):]
     new = theirs == 0  # a lead's own number never called: a code of its own
     theirs[new] = person.max(initial=0) + 1 + pd.factorize(primary[new])[0]
     person[moved] = theirs
     return person, moved
+
+
+def own_numbers(calls: pd.DataFrame, others: pd.DataFrame) -> tuple[Rows, pd.Series]:
+    """The rows of the calls to a lead's other number (of the call's campaign,
+    :func:`other_numbers`), and that lead's own number for each, as the calls' text."""
+    other = np.flatnonzero(isin(calls["phone"], others["number"].tolist()))
+    asked = pd.DataFrame({"campaign_id": calls["campaign_id"].astype(object).to_numpy()[other],
+                          "number": calls["phone"].astype(object).to_numpy()[other]})
+    own = asked.merge(others, how="left", on=["campaign_id", "number"])["phone"]
+    moved = other[own.notna().to_numpy(dtype=bool)]
+    return moved, pd.Series(own.dropna().to_numpy(object), dtype=calls["phone"].dtype)

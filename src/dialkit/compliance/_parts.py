@@ -51,6 +51,7 @@ from ._audit import (
     prepared_leads,
     report,
 )
+from ._frequency import SUBJECT
 from ._lead_of import OTHER_PHONES, other_numbers
 from ._population import SPANS
 from ._ring import RING_COLUMNS
@@ -142,7 +143,7 @@ def lead_columns(columns: Collection[str], rules: Rules) -> list[str]:
     """Of the leads' ``columns``, those the audit reads: the rules' (the address too, where
     the law of the place applies) and the date for the report's sources."""
     read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ()),
-            OTHER_PHONES}
+            OTHER_PHONES, SUBJECT}
     return [c for c in columns if c in read]
 
 
