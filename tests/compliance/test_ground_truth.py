@@ -133,10 +133,11 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
     assert set(report.ran) == {"calling_hours", "unknown_timezone", "call_frequency",
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
                                "blocked_country", "unverified_caller_id",
-                               "unknown_jurisdiction"}
+                               "unknown_jurisdiction", "caller_id"}
     assert not set(report.findings["rule"]) & {"unknown_timezone", "blocked_country",
                                                 "unknown_jurisdiction", "unscreened_lead",
-                                                "unverified_caller_id"}
+                                                "unverified_caller_id",
+                                                "caller_id"}  # the world shows its ids
     assert _leads_found(report, "dnc_lead") == truth.get(LISTED_LATE, set())
 
 
