@@ -3,9 +3,13 @@ applied as the quoted text of each list's law says; a revocation is an opt-out."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
+from dialkit.cli import app
 from dialkit.compliance import AuditInputError, audit
 
 US, GB = "+12125550123", "+442079460000"
@@ -145,3 +149,19 @@ def test_a_dialers_call_to_a_us_number_needs_written_consent() -> None:
     written = audit(placed, consents=consent("written", "2026-02-01"))
     assert found(written, "no_written_consent").empty
     assert "no_written_consent" in written.ran
+
+
+def test_the_cli_takes_consent_records_and_names_a_bad_file(tmp_path: Path) -> None:
+    calls((US, "2026-03-02T15:00Z")).to_csv(tmp_path / "calls.csv", index=False)
+    LISTED_US.to_csv(tmp_path / "dnc.csv", index=False)
+    consent("written", "2026-02-01").to_csv(tmp_path / "consents.csv", index=False)
+    consent("verbal", "2026-02-01").to_csv(tmp_path / "bad.csv", index=False)
+    files = ["--calls", str(tmp_path / "calls.csv"), "--dnc", str(tmp_path / "dnc.csv")]
+    plain = CliRunner().invoke(app, ["compliance", "audit", *files, "--csv"])
+    exempt = CliRunner().invoke(app, ["compliance", "audit", *files, "--csv",
+                                      "--consents", str(tmp_path / "consents.csv")])
+    assert "dnc_call" in plain.output and "dnc_call" not in exempt.output
+    bad = CliRunner().invoke(app, ["compliance", "audit", *files,
+                                   "--consents", str(tmp_path / "bad.csv")])
+    assert bad.exit_code == 2
+    assert f"{tmp_path / 'bad.csv'}: consents.kind holds 'verbal'" in bad.output

@@ -25,7 +25,8 @@ _FOUND, _POLICY, _PASSED = "#c0504d", "#f79646", "#4f6228"
 """The law's bars, the policy's, and the words of a rule that passed."""
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "address": ("#4f81bd", "the lead's address state"),
-             "strictest": ("#8064a2", "no state known: the strictest row")}
+             "strictest": ("#8064a2", "no state known: the strictest row"),
+             "list": ("#9bbb59", "a Do-Not-Call list's law")}
 """Each ``decided_by`` of a finding: its bar's colour and its legend's words."""
 MOST_BARS = 24
 """Bars of :func:`plot_by_state` at most, by default: more would not be read."""
