@@ -42,6 +42,8 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
                "blocked_countries holds": "--blocked-countries holds", "leads=": "--leads FILE",
                "dnc= (client.frames.dnc of the numbers)": "--dnc FILE",
+               "consents= (the account's consent records)": "--consents FILE",
+               "pass consents=": "pass --consents FILE", "pass leads= too": "pass --leads FILE too",
                "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
                "tz=": "--tz"}
 """The compliance commands' flags for the arguments the library's messages name."""
@@ -59,6 +61,13 @@ def audit_command(
     calls: Frame = None, leads: Frame = None, dnc: Frame = None,
     verified_caller_ids: Annotated[Path | None, typer.Option(metavar="FILE", help=(
         "The account's verified caller ids, one per line (or a CSV's first column)."))] = None,
+    consents: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "The account's consent records, CSV or Parquet: phone or lead_id, kind (written, "
+        "ebr, oral), given_at, revoked_at. They exempt calls to listed numbers as each "
+        "list's law says; a revocation is an opt-out."))] = None,
+    reassigned: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "The reassigned numbers database's answers, CSV or Parquet: phone, asked_at, "
+        "answer (yes, no, no_data); a yes voids the number's earlier consents."))] = None,
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
         "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", help=(
@@ -114,15 +123,19 @@ def audit_command(
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
             f"what {flag} reads": path for flag, path in (
                 ("--calls", calls), ("--leads", leads), ("--dnc", dnc),
-                ("--verified-caller-ids", verified_caller_ids))})
+                ("--verified-caller-ids", verified_caller_ids), ("--consents", consents),
+                ("--reassigned", reassigned))})
     options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries,
                                "policy": _policy(policy, policy_window, policy_cap)}
     if verified_caller_ids is not None:
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
+    evidence = {"consents": consents, "reassigned": reassigned}
+    options.update({name: _evidence(path, name) for name, path in evidence.items() if path})
     period = {"campaign_id": campaign or None,
               "since": None if since is None else _option(utc_moment, since, "since"),
               "until": None if until is None else _option(utc_moment, until, "until")}
-    report, about = _audited(calls, leads, dnc, sandbox, options, period)
+    report, about = _audited(calls, leads, dnc, sandbox, options, period,
+                             {"consents": consents, "reassigned": reassigned})
     with _output_errors():
         if out is not None:
             report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
@@ -182,27 +195,36 @@ def _window(text: str) -> tuple[time, time]:
     return start, end
 
 
+def _evidence(path: Path, name: str) -> Any:
+    """A file of consent records or reassigned answers, read as ``--dnc`` is; one that
+    cannot be read ends the command naming it."""
+    try:
+        return read_source(path)
+    except (OSError, ValueError) as error:
+        _fail(f"{path}: {error}")
+
+
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
-             options: dict[str, Any],
-             period: dict[str, Any]) -> tuple[AuditReport, dict[str, str]]:
+             options: dict[str, Any], period: dict[str, Any],
+             evidence: dict[str, Path | None]) -> tuple[AuditReport, dict[str, str]]:
     files = {"calls": calls, "leads": leads, "dnc": dnc}
-    if any(files.values()):
-        if calls is None:
-            _fail("--calls FILE is needed with --leads or --dnc")
-        given = {name: path for name, path in files.items() if path is not None}
-        try:
+    named = {**files, **evidence}  # the files an AuditInputError's frame names
+    try:
+        if any(files.values()):
+            if calls is None:
+                _fail("--calls FILE is needed with --leads or --dnc")
+            given = {name: path for name, path in files.items() if path is not None}
             frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
             frames["calls"] = _cut(frames["calls"], period["since"], period["until"])
             return audit(**frames, **options, campaign_id=period["campaign_id"]), {}
-        except AuditInputError as error:
-            named = files.get(error.frame) if error.frame else None
-            _fail(f"{named}: {error}" if named else str(error))
-    try:
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return (audit(**load(client, **period), **options),
                     {"service": client.service_identity})
+    except AuditInputError as error:
+        path = named.get(error.frame) if error.frame else None
+        _fail(f"{path}: {error}" if path else str(error))
     except (ApiError, ValueError) as error:
         _fail(str(error))
 

@@ -35,7 +35,7 @@ def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) 
     width = int(phone[:size].max(initial=0)) + 2  # above every call's code too
     keys, first = _first_leads(leads, campaign[:size] * width + phone[:size])
     found = keys.get_indexer(campaign[size:] * width + phone[size:])
-    lead: Rows = np.where(found >= 0, first[found], -1)
+    lead: Rows = np.where(found >= 0, first[found], -1) if size else np.full(len(found), -1)
     return lead
 
 

@@ -33,7 +33,8 @@ _LEGEND = {"law": "violation of law", "policy": "violation of the account's poli
            "risk": "risk: a lead that could be called wrongly"}
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "address": ("#4f81bd", "the lead's address state"),
-             "strictest": ("#8064a2", "no state known: the strictest row")}
+             "strictest": ("#8064a2", "no state known: the strictest row"),
+             "list": ("#9bbb59", "a Do-Not-Call list's law")}
 """Each ``decided_by`` of a finding: its bar's colour and its legend's words."""
 MOST_BARS = 24
 """Bars of :func:`plot_by_state` at most, by default: more would not be read."""
