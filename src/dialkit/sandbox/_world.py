@@ -35,15 +35,13 @@ from numpy.typing import NDArray
 
 from . import _world_calls as wc
 from . import _world_upcoming as wu
-from dialkit._places._areas import area_zones
-
 from ._clock import isoformat
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, world_numbers
 from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from ._world_activity import write_activity
 from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._world_law import detail, law_of
-from ._world_plants import ANONYMOUS
+from ._world_plants import ANONYMOUS, split_detail
 
 Scale = Literal["small", "medium", "large"]
 Row = tuple[Any, ...]
@@ -489,7 +487,7 @@ class _World:
         zone = str(self.leads.phones.zone[lead])
         local = datetime.fromtimestamp(int(calls.created[i]) / 1000, ZoneInfo(zone))
         if kind == wc.SPLIT_ZONE_HOURS:
-            return self._split_detail(lead, local)
+            return split_detail(str(self.leads.phones.e164[lead]), local)
         if kind == wc.CALLER_ID:
             return {"from_number": "anonymous", "citation": "16 CFR 310.4(a)(8)"}
         if kind > wc.ABANDONED:
@@ -505,16 +503,6 @@ class _World:
         joined = int(calls.joined[i])
         return {"answered_at": _stamp(int(calls.answered[i])),
                 "agent_joined_at": None if joined < 0 else _stamp(joined)}
-
-
-    def _split_detail(self, lead: int, local: datetime) -> dict[str, Any]:
-        """The number's own zone and time, and the zone of its area code past 21:00."""
-        zones = area_zones()[int(str(self.leads.phones.e164[lead])[2:5])]
-        later = max(zones, key=lambda zone: (local.astimezone(ZoneInfo(zone)).replace(
-            tzinfo=None), zone))
-        return {"local_time": local.strftime("%H:%M"), "timezone": str(local.tzinfo),
-                "stricter_timezone": later,
-                "stricter_local_time": local.astimezone(ZoneInfo(later)).strftime("%H:%M")}
 
 
 def _stamp(ms: int) -> str:

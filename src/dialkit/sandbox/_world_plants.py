@@ -16,10 +16,14 @@ than the federal one, inside its campaign's dialling window, so it breaks no oth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 from numpy.typing import NDArray
+
+from dialkit._places._areas import area_zones
 
 from ._phones import COUNTRIES, I64
 
@@ -63,3 +67,14 @@ def us_leads(frame: Frame) -> NDArray[np.bool_]:
     """Per lead: its number is a US one."""
     us: NDArray[np.bool_] = frame.lead_country == COUNTRIES.index("US")
     return us
+
+
+def split_detail(phone: str, local: datetime) -> dict[str, Any]:
+    """A ``split_zone_hours`` call's ground truth: its time in the number's own zone, and
+    the zone of its area code that is latest then, where the audit finds it."""
+    zones = area_zones()[int(phone[2:5])]
+    later = max(zones, key=lambda zone: (local.astimezone(ZoneInfo(zone)).replace(tzinfo=None),
+                                         zone))
+    return {"local_time": local.strftime("%H:%M"), "timezone": str(local.tzinfo),
+            "stricter_timezone": later,
+            "stricter_local_time": local.astimezone(ZoneInfo(later)).strftime("%H:%M")}
