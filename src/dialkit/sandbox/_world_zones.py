@@ -34,9 +34,12 @@ def area_spread(phones: Numbers, clock: LocalClock) -> tuple[I64, I64]:
     lead_area[split] = where.ravel() + 1
     days = range(clock.first_day, clock.first_day + clock.offsets.shape[1])
     spread = np.zeros((len(keys) + 1, len(days), 2), dtype=np.int64)
+    of: dict[str, I64] = {}
     for k, key in enumerate(keys.tolist(), 1):
-        own = str(key[3:])
-        offsets = np.array([[_noon_offset(zone, day) - _noon_offset(own, day) for day in days]
-                            for zone in (own, *zones[int(key[:3])])], dtype=np.int64)
-        spread[k, :, 0], spread[k, :, 1] = offsets.min(axis=0), offsets.max(axis=0)
+        for zone in (key[3:], *zones[int(key[:3])]):
+            if zone not in of:
+                of[zone] = np.array([_noon_offset(zone, day) for day in days], dtype=np.int64)
+        offsets = np.array([of[zone] for zone in zones[int(key[:3])]]) - of[key[3:]]
+        spread[k, :, 0] = np.minimum(offsets.min(axis=0), 0)
+        spread[k, :, 1] = np.maximum(offsets.max(axis=0), 0)
     return lead_area, spread
