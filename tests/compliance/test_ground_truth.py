@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import openpyxl
@@ -31,19 +32,22 @@ AUDITOR_KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0010"
 RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_frequency",
                 "dnc_call": "dnc_call", "state_calling_hours": "calling_hours",
                 "state_day_ban": "calling_hours", "state_holiday": "calling_hours",
-                "state_frequency": "call_frequency"}
-"""Each planted kind whose every call is a finding of one rule: the federal kinds, and the
-law of the place's (a state's or Canada's row, which the ``US`` preset applies)."""
+                "state_frequency": "call_frequency", "split_zone_hours": "calling_hours",
+                "caller_id": "caller_id"}
+"""Each planted kind whose every call is a finding of one rule: the federal kinds, the
+law of the place's (a state's or Canada's row, which the ``US`` preset applies), a call
+judged in every zone of a split area code and a call that showed no number (issue 47)."""
 FEDERAL_KINDS = {"outside_calling_hours", "frequency", "dnc_call"}
 LISTED_LATE = "upcoming_callback_dnc"
 """Leads whose number was listed after their pending callback was set (issue 38): the
 audit's ``dnc_lead`` finds them, a lead still to be called at a listed number."""
-Audited = tuple[AuditReport, Truth, Bases, AuditReport]
+Details = dict[str, list[dict[str, Any]]]
+Audited = tuple[AuditReport, Truth, Bases, AuditReport, Details]
 
 
 @pytest.fixture(scope="module", params=["small", "medium"])
 def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[tuple[AuditReport, Truth, Bases, AuditReport]]:
+            ) -> Iterator[Audited]:
     config = {"server": {"rate_limit_scale": 0, "clock": "manual", "start_time": START},
               "accounts": [{"name": "acme", "seed": 7, "scale": request.param,
                             "clients": [{"name": "auditor", "keys": [{"key": AUDITOR_KEY}],
@@ -70,7 +74,7 @@ def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         if kind in RULE_OF_KIND:
             for problem in found:
                 bases[problem["basis"]].add(f"{RULE_OF_KIND[kind]} {problem['call_id']}")
-    yield report, truth, bases, law_only
+    yield report, truth, bases, law_only, problems["problems"]
 
 
 def _found(report: AuditReport, rule: str) -> set[str]:
@@ -82,8 +86,9 @@ def _leads_found(report: AuditReport, rule: str) -> set[str]:
 
 
 def test_the_world_plants_every_kind(audited: Audited) -> None:
-    _, truth, _, _ = audited
-    assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban"} <= set(truth)
+    _, truth, _, _, _ = audited
+    assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban",
+            "split_zone_hours", "caller_id"} <= set(truth)
     assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE} and all(truth.values())
 
 
@@ -92,21 +97,45 @@ def test_the_audit_finds_exactly_the_planted_calls(audited: Audited,
                                                    rule: str) -> None:
     """Each rule's findings are the calls of every kind planted for it: under ``US``, a
     Sunday call to Louisiana and a 20:30 one to Florida are calling-hours findings too."""
-    report, truth, _, _ = audited
+    report, truth, _, _, _ = audited
     planted = set().union(*(truth.get(kind, set()) for kind, of in RULE_OF_KIND.items()
                             if of == rule))
     assert _found(report, rule) == planted
 
 
 def test_counts_stay_whole_numbers_beside_other_rules(audited: Audited) -> None:
-    report, _, _, _ = audited
+    report, _, _, _, _ = audited
     assert str(report.findings["calls_in_24h"].dtype) == "Int64"
     frequent = report.findings[report.findings["rule"] == "call_frequency"]
     assert (frequent["calls_in_24h"] >= 4).all()
 
 
+def test_a_split_area_codes_call_is_judged_in_its_later_zone(audited: Audited) -> None:
+    """47 CFR 64.1200(c)(1): no call "after 9 p.m. (local time at the called party's
+    location)"; the exchange does not say which zone the person is in, so the call the
+    number's own zone allows (before 21:00) is found in the zone already past it."""
+    report, _, _, _, planted = audited
+    found = report.findings.set_index("call_id")
+    for problem in planted["split_zone_hours"]:
+        detail, row = problem["detail"], found.loc[problem["call_id"]]
+        assert detail["local_time"] < "21:00" <= detail["stricter_local_time"]
+        assert row["rule"] == "calling_hours" and row["timezone"] == detail["stricter_timezone"]
+        assert row["basis"] == "law" and "64.1200(c)(1)" in row["citation"]
+
+
+def test_a_call_that_showed_no_number_breaks_the_law(audited: Audited) -> None:
+    """16 CFR 310.4(a)(8): "Failing to transmit ... the telephone number ... to any caller
+    identification service in use by a recipient": a finding of law, whose evidence says
+    which id was shown."""
+    report, truth, _, _, _ = audited
+    found = report.findings[report.findings["rule"] == "caller_id"]
+    assert set(found["call_id"]) == truth["caller_id"]
+    assert (found["basis"] == "law").all() and (found["citation"] == "16 CFR 310.4(a)(8)").all()
+    assert found["evidence"].str.startswith("caller id: 'anonymous', a blocked id").all()
+
+
 def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
-    report, _, _, _ = audited
+    report, _, _, _, _ = audited
     calls = report.findings[report.findings["rule"] == "dnc_call"]
     assert calls["listed_at"].notna().all() and (calls["at"] > calls["listed_at"]).all()
     assert calls["evidence"].str.contains(", listed on ").all()
@@ -115,14 +144,14 @@ def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
 
 def test_the_abandoned_calls_are_exactly_the_planted_ones(
         audited: Audited) -> None:
-    report, truth, _, _ = audited
+    report, truth, _, _, _ = audited
     assert set(report.abandoned["call_id"]) == truth["abandoned"]
     assert report.notes["abandonment"].startswith("agent_joined_at")
 
 
 def test_abandonment_findings_are_the_abandoned_calls_over_the_limit(
         audited: Audited) -> None:
-    report, _, _, _ = audited
+    report, _, _, _, _ = audited
     over = report.abandoned["window_rate"] > report.abandoned["window_limit"]
     assert _found(report, "abandonment") == set(report.abandoned.loc[over, "call_id"])
     rates = report.abandoned["window_abandoned"] / report.abandoned["window_answered"]
@@ -130,7 +159,7 @@ def test_abandonment_findings_are_the_abandoned_calls_over_the_limit(
 
 
 def test_the_world_has_no_other_findings(audited: Audited) -> None:
-    report, truth, _, _ = audited
+    report, truth, _, _, _ = audited
     assert set(report.ran) == {"calling_hours", "unknown_timezone", "call_frequency",
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
                                "blocked_country", "unverified_caller_id",
@@ -147,7 +176,7 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
 
 def test_the_evidence_workbook_and_page(audited: Audited,
                                         tmp_path: Path) -> None:
-    report, _, _, _ = audited
+    report, _, _, _, _ = audited
     path = tmp_path / "evidence.xlsx"
     report.to_excel(path, mask_pii=True, about={"account": "acme"})
     book = openpyxl.load_workbook(path, read_only=False)
@@ -187,7 +216,7 @@ def test_law_and_policy_findings_are_told_apart_as_the_world_planted_them(
         audited: Audited) -> None:
     """A burst to a number whose place sets no cap is the house rules' finding; the same
     burst to Florida, Maryland or Oklahoma, and every hours and day ban, the law's."""
-    report, _, bases, law_only = audited
+    report, _, bases, law_only, _ = audited
     found = report.findings[report.findings["rule"].isin(set(RULE_OF_KIND.values()))]
     said = {basis: set(rows["rule"] + " " + rows["call_id"])
             for basis, rows in found.groupby("basis")}

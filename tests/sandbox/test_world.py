@@ -18,6 +18,7 @@ import phonenumbers
 import pytest
 from phonenumbers import timezone as phone_timezone
 
+from dialkit._places._areas import area_zones
 from dialkit.sandbox._clock import isoformat, parse_timestamp
 from dialkit.sandbox._phones import (
     COUNTRIES,
@@ -141,7 +142,8 @@ def test_small_world_has_the_promised_size(world: tuple[Store, datetime]) -> Non
     ("SELECT DISTINCT country FROM leads", set(COUNTRIES)),
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_' "
      "AND substr(kind, 1, 9) <> 'upcoming_'",
-     {"outside_calling_hours", "dnc_call", "frequency", "abandoned"}),
+     {"outside_calling_hours", "dnc_call", "frequency", "abandoned", "split_zone_hours",
+      "caller_id"}),
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 9) = 'upcoming_'",
      {"upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc"}),
 ])
@@ -244,7 +246,8 @@ def test_calls_are_internally_consistent(world: tuple[Store, datetime]) -> None:
     calls = _frame(store, "SELECT * FROM calls")
     callers = set(_column(store, "SELECT phone FROM caller_ids"))
     out = calls.direction == "outbound"
-    assert calls.from_number[out].isin(callers).all()
+    shown = calls.from_number != "anonymous"  # the planted caller_id calls (contract: a string)
+    assert calls.from_number[out & shown].isin(callers).all() and (out | shown).all()
     assert calls.to_number[~out].isin(callers).all()
     answered = calls.answered_at.notna()
     assert (answered == (calls.status == "completed")).all()
@@ -334,7 +337,8 @@ def _recomputed(store: Store) -> dict[str, set[str]]:
     dnc["added_at"] = pd.to_datetime(dnc.added_at, utc=True, format="ISO8601")
     out = calls[calls.direction == "outbound"]
     return {"outside_calling_hours": _outside_hours(out), "dnc_call": _dnc_calls(out, dnc),
-            "frequency": _too_frequent(out), "abandoned": _abandoned(calls)}
+            "frequency": _too_frequent(out), "abandoned": _abandoned(calls),
+            "split_zone_hours": _split_zone_hours(out), "caller_id": _caller_id(out)}
 
 
 def _outside_hours(out: pd.DataFrame) -> set[str]:
@@ -345,6 +349,31 @@ def _outside_hours(out: pd.DataFrame) -> set[str]:
         hour[group.index] = group.created_at.dt.tz_convert(str(zone)).dt.hour
     assert (hour >= 0).all()
     return set(out.id[(hour < 8) | (hour >= 21)])
+
+
+def _split_zone_hours(out: pd.DataFrame) -> set[str]:
+    """Calls that the number's first zone allows (08:00-21:00) but another zone of its
+    area code does not: the audit, not knowing which the person is in, takes the stricter."""
+    zones = area_zones()
+    split = out[out.to_number.str.startswith("+1") & out.to_number.str[2:5].astype(int).isin(
+        list(zones))]
+    found: set[str] = set()
+    for code, group in split.groupby(split.to_number.str[2:5].astype(int)):
+        hours = pd.DataFrame({zone: group.created_at.dt.tz_convert(zone).dt.hour
+                              for zone in zones[int(code)]})
+        first = group.to_number.map(
+            lambda p: phone_timezone.time_zones_for_number(phonenumbers.parse(p))[0])
+        own = pd.Series([hours.at[i, z] for i, z in first.items()], index=group.index)
+        outside = ((hours < 8) | (hours >= 21)).any(axis=1)
+        found |= set(group.id[outside & (own >= 8) & (own < 21)])
+    return found
+
+
+def _caller_id(out: pd.DataFrame) -> set[str]:
+    """Calls that showed no number (shared decision 4's blocked ids)."""
+    said = out.from_number.fillna("").str.strip().str.lower()
+    return set(out.id[said.isin(["", "anonymous", "restricted", "private", "unknown",
+                                 "unavailable", "blocked"])])
 
 
 def _dnc_calls(out: pd.DataFrame, dnc: pd.DataFrame) -> set[str]:

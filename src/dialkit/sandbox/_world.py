@@ -41,6 +41,7 @@ from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from ._world_activity import write_activity
 from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._world_law import detail, law_of
+from ._world_plants import ANONYMOUS, split_detail
 
 Scale = Literal["small", "medium", "large"]
 Row = tuple[Any, ...]
@@ -378,7 +379,8 @@ class _World:
                      ids: tuple[NDArray[np.object_], ...]) -> None:
         c, (campaign_ids, lead_ids, call_ids) = self.calls.take(part), ids
         customer = self.leads.phones.e164.astype(object)[c.lead]
-        line = self.callers.e164.astype(object)[c.caller]
+        line = np.where(c.caller == ANONYMOUS, "anonymous",
+                        self.callers.e164.astype(object)[c.caller])
         out = c.outbound == 1
         extensions = _objects([None, *(str(1001 + k) for k in range(self.shape.agents))])
         _insert(conn, "calls", "dataset account id direction from_number to_number status "
@@ -484,6 +486,10 @@ class _World:
         calls, lead = self.by_lead, int(self.by_lead.lead[i])
         zone = str(self.leads.phones.zone[lead])
         local = datetime.fromtimestamp(int(calls.created[i]) / 1000, ZoneInfo(zone))
+        if kind == wc.SPLIT_ZONE_HOURS:
+            return split_detail(str(self.leads.phones.e164[lead]), local)
+        if kind == wc.CALLER_ID:
+            return {"from_number": "anonymous", "citation": "16 CFR 310.4(a)(8)"}
         if kind > wc.ABANDONED:
             found = detail(self.frame.law, wc.KINDS[kind] or "", lead, local, zone)
             return found | ({"calls_in_24h": count} if kind == wc.STATE_FREQUENCY else {})

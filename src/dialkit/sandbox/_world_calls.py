@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _world_law as law
+from . import _world_plants as plants
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
@@ -59,9 +60,11 @@ NONE, SALE, NOT_INTERESTED, CALLBACK, INFO_SENT, WRONG_NUMBER, DO_NOT_CALL, VOIC
 HANGUP_CAUSES = ("normal_clearing", "no_answer", "user_busy", "call_rejected",
                  "unallocated_number", "network_out_of_order")
 NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(6)
-KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS)
+KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS,
+         "split_zone_hours", "caller_id")
 CLEAN, OUTSIDE_HOURS, DNC_CALL, FREQUENCY, ABANDONED = range(5)
 STATE_FREQUENCY = KINDS.index("state_frequency")
+SPLIT_ZONE_HOURS, CALLER_ID = KINDS.index("split_zone_hours"), KINDS.index("caller_id")
 BASIS = {**dict.fromkeys(KINDS[1:], "law"), "frequency": "policy"}
 """What decides each planted kind: ``law``, or ``policy`` (the house rules' cap of three
 calls a day) for ``frequency``, whose calls that are also ``state_frequency`` are law's."""
@@ -284,18 +287,23 @@ def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
     not_last = np.r_[calls.lead[1:] == calls.lead[:-1], False]
     answered = (calls.answered >= 0) & (calls.ai < 0) & not_last
     _plant_abandoned(rng, calls, _pick_leads(rng, calls, per_kind, taken, answered))
-    strict = frame.law.strict()
-    busy = taken | ~strict
-    taken |= strict
+    strict, split = frame.law.strict(), frame.law.split()
+    busy = taken | ~strict | split
     start, end = frame.window(calls.lead)
     inside = (calls.created - 16 * HOUR_MS >= start) & (calls.created + 16 * HOUR_MS <= end)
+    plants.plant_split_hours(rng, frame, calls, _pick_leads(
+        rng, calls, per_case, taken | ~split, inside & plants.split_ahead(frame, calls)),
+        SPLIT_ZONE_HOURS)
+    taken |= strict | split
+    plants.plant_caller_id(calls, _pick_leads(rng, calls, per_case, taken | ~plants.us_leads(
+        frame), inside), CALLER_ID)
     _plant_outside_hours(rng, frame, calls, _pick_leads(rng, calls, per_kind, taken, inside))
     burst = _pick_leads(rng, calls, per_kind, taken, inside)
     extra = _plant_burst(rng, frame, calls, burst)
     # a DNC call goes to a US number: a day after a listing, a UK or Canadian one is within
     # its list's grace (PECR reg. 21(3)'s 28 days, the DNCL's 31), no breach
     abroad = np.asarray(COUNTRIES, object)[frame.lead_country] != "US"
-    placed = _dnc_calls(rng, frame, np.where(strict | abroad, -1, listed_at), per_kind)
+    placed = _dnc_calls(rng, frame, np.where(strict | split | abroad, -1, listed_at), per_kind)
     planted = Calls.concat(calls, extra, placed, _plant_state(rng, frame, calls, busy, per_case))
     planted = planted.take(np.lexsort((planted.created, planted.lead)))
     hits = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[burst])

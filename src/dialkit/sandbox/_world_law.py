@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 from dialkit._places._areas import area_states
 
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock, Numbers
+from ._world_zones import area_spread
 
 if TYPE_CHECKING:
     from dialkit._places._jurisdictions import Jurisdiction
@@ -96,6 +97,9 @@ class Law:
             cut to the federal window; ``-1`` on a day without calls.
         holiday: ``[row, day]``: the day is a holiday the row bans calls on.
         first_day: The epoch day of day index 0 (the world clock's).
+        lead_area: Per lead, its split area code's index in ``spread`` (``0``: none).
+        spread: ``[area, day, 2]``: the least and most offset of the area code's zones
+            from the number's own (:func:`._world_zones.area_spread`).
     """
 
     rows: tuple[Jurisdiction | None, ...]
@@ -103,11 +107,24 @@ class Law:
     windows: I64
     holiday: NDArray[np.bool_]
     first_day: int
+    lead_area: I64
+    spread: I64
 
     def allowed(self, lead: I64, day: I64) -> tuple[I64, I64]:
-        """The allowed local window of each lead on each local day (``-1``: no calls)."""
-        at = self.windows[self.lead_row[lead], np.clip(day, 0, self.windows.shape[1] - 1)]
-        return at[..., 0], at[..., 1]
+        """The allowed local window of each lead on each local day (``-1``: no calls), in
+        every zone of its area code: the row's window moved by the zones' offsets."""
+        days = np.clip(day, 0, self.windows.shape[1] - 1)
+        at = self.windows[self.lead_row[lead], days]
+        spread = self.spread[self.lead_area[lead], days]
+        start, end = at[..., 0] - spread[..., 0], at[..., 1] - spread[..., 1]
+        shut = (at[..., 0] < 0) | (start >= end)
+        return np.where(shut, -1, start), np.where(shut, -1, end)
+
+    def split(self) -> NDArray[np.bool_]:
+        """Per lead: its number's area code spans several zones that differ on some day."""
+        split: NDArray[np.bool_] = (self.spread[..., 0] != self.spread[..., 1]).any(axis=1)[
+            self.lead_area]
+        return split
 
     def weekday(self, day: int) -> int:
         """Monday 0 to Sunday 6 of a day index."""
@@ -140,8 +157,10 @@ def law_of(phones: Numbers, clock: LocalClock) -> Law:
         for d, day in enumerate(days):
             windows[r, d] = _cut(row.window_on(day))
             holiday[r, d] = day in banned
+    lead_area, spread = area_spread(phones, clock)
     return Law(rows=(None, *rows), lead_row=per_prefix[where.ravel()],
-               windows=windows, holiday=holiday, first_day=clock.first_day)
+               windows=windows, holiday=holiday, first_day=clock.first_day,
+               lead_area=lead_area, spread=spread)
 
 
 def _ms(moment: time) -> int:

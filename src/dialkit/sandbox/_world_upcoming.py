@@ -77,7 +77,8 @@ def scheduled(rng: np.random.Generator, frame: Frame, calls: Calls, outcomes: Ou
     redial = due[(outcomes.status[due] == CONTACTED) & spoken[due]]
     chosen = rng.permutation(pending)
     late, listed = chosen[:per_kind], chosen[per_kind:2 * per_kind]
-    early = rng.permutation(redial[shown[redial]])[:per_kind]
+    ahead = _moved(frame, redial, at[redial], _EARLY) > frame.anchor  # still to come
+    early = rng.permutation(redial[shown[redial] & ahead])[:per_kind]
     at[late] = _moved(frame, late, at[late], _LATE)
     at[early] = _moved(frame, early, at[early], _EARLY)
     listed_at, listed_by = listed_at.copy(), listed_by.copy()
