@@ -36,7 +36,7 @@ exchange 200 is one ``phonenumbers`` does not list, so it gave Chicago alone."""
 CHATTANOOGA_LISTED = "+14232020000"
 """Exchange 202 of 423, which ``phonenumbers`` places in America/New_York itself."""
 TUESDAY_2030_CST = "2026-11-25T02:30:00Z"
-FEDERAL = jurisdictions.get("US").citation
+FEDERAL = jurisdictions.get("US").cite("hours")
 NOT_SPREAD = {"907": {"Pacific/Honolulu"}}
 """A zone ``phonenumbers`` gives one exchange of an area code that the table does not
 give the area code's other exchanges (``area_codes.toml`` says why)."""

@@ -55,15 +55,19 @@ def test_each_planted_state_case_names_its_states_row(
 
 def test_the_federal_kinds_are_named_by_the_row_that_decided(
         audited: tuple[AuditReport, Any]) -> None:
-    """A federal calling-hours finding is the federal row's (or a stricter state's); the
-    rules no row decides leave the columns empty."""
+    """A federal calling-hours finding is the federal row's (or a stricter state's); a
+    Do-Not-Call finding its list's country's, decided by the list; every finding of law
+    names the jurisdiction and the section that decide it."""
     report, _ = audited
     found = report.findings
     hours = found[found["rule"] == "calling_hours"]
     assert hours["jurisdiction"].notna().all() and (hours["jurisdiction"] == "US").any()
     assert set(hours["decided_by"]) == {"number"}
-    others = found[~found["rule"].isin(["calling_hours", "call_frequency"])]
-    assert len(others) and others[["jurisdiction", "decided_by"]].isna().all().all()
+    listed = found[found["rule"].isin(["dnc_call", "dnc_lead"])]
+    assert len(listed) and set(listed["decided_by"]) == {"list"}
+    assert listed["jurisdiction"].notna().all()
+    law = found[found["basis"] == "law"]
+    assert len(law) and law[["jurisdiction", "decided_by", "citation"]].notna().all().all()
 
 
 def test_findings_by_state_draws_each_jurisdiction_by_name(
@@ -79,7 +83,8 @@ def test_findings_by_state_draws_each_jurisdiction_by_name(
     assert totals == sorted(totals) and sum(totals) == len(decided)  # most at the top
     assert f"{len(decided):,} in {decided.nunique()} jurisdictions" in ax.get_title()
     left_out = len(report.findings) - len(decided)
-    assert f"{left_out:,} other findings, which no jurisdiction's row decided" in ax.get_title()
+    said = f"{left_out:,} other findings, which no jurisdiction's row decided"
+    assert (said in ax.get_title()) == (left_out > 0)  # every finding here is of law
 
 
 def test_the_compliance_page_shows_the_table_as_generated() -> None:
