@@ -415,9 +415,12 @@ def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
     found.update(_frequency(outbound, rules))
     found.update(_abandonment(outbound, rules))
     listed, since, checked = _dnc_lists(dnc, outbound)
+    asked = {call["to_number"] for call in outbound if call["disposition"] == "do_not_call"
+             and call["ended_at"] is not None}  # the person's own request: no grace (TSR)
     for call in outbound:
         when = since.get(call["to_number"])
-        if call["to_number"] in listed and (when is None or call["created_at"] > when):
+        if (call["to_number"] in listed or call["to_number"] in asked) and (
+                when is None or call["created_at"] > when):
             found.add(("dnc_call", call["id"]))
     stale_before = (as_of - rules.scrub_age).to_pydatetime()
     for lead in leads.to_dict("records"):
@@ -489,7 +492,9 @@ def _frequency(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, 
 def _abandonment(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, str]]:
     """Each abandoned call while its campaign's rate over its window is above the limit:
     the campaign's first window for a call within it, else the window up to the call."""
-    found = []
+    found: list[tuple[str, str]] = []
+    if rules.abandonment_limit is None:  # a policy alone sets no rate: no law measures it
+        return found
     late = pd.Timedelta(seconds=rules.agent_join_seconds)
     span = rules.abandonment_window
     by_campaign: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -618,6 +623,8 @@ def _over_frequency(out: pd.DataFrame, rules: Rules) -> np.ndarray:
 def _abandoned_over_limit(out: pd.DataFrame, rules: Rules) -> np.ndarray:
     """Abandoned calls while their campaign's share over its window is above the limit,
     per campaign with cumulative sums and ``searchsorted``."""
+    if rules.abandonment_limit is None or rules.abandonment_window is None:
+        return np.zeros(len(out), bool)  # a policy alone sets no rate: no law measures it
     late = pd.Timedelta(seconds=rules.agent_join_seconds)
     span = np.int64(rules.abandonment_window.total_seconds() * 10**6)
     answered = out["answered_at"].notna().to_numpy()
@@ -652,7 +659,8 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
                        asked[["to_number", "ended_at"]].set_axis(["phone", "at"], axis=1)]
                       ).groupby("phone")["at"].min()
     when = since.astype(WHEN).reindex(out["to_number"].to_numpy()).reset_index(drop=True)
-    called = out["to_number"].isin(listed).to_numpy() & (
+    requested = out["to_number"].isin(asked["to_number"].unique())  # no grace (TSR)
+    called = (out["to_number"].isin(listed) | requested).to_numpy() & (
         when.isna() | (out["created_at"] > when)).to_numpy(bool)
     active = leads[~leads["status"].isin(["dnc", "completed"]).to_numpy(bool)]
     checked = dnc.groupby("phone")["checked_at"].max().astype(WHEN).reindex(

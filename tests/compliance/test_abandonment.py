@@ -165,3 +165,22 @@ def test_every_citation_of_the_table_is_quoted_in_its_text() -> None:
                 assert section.split(" (")[0] in row.text, (row.id, section)
         assert row.doubts and len(row.sources) >= 2
     assert not table.get("CA").confirmed and "not reached" in table.get("CA").doubts
+
+
+def test_a_campaign_with_no_live_answer_beside_one_with_them() -> None:
+    """Campaigns' codes come from every call's text: one whose calls no live person
+    answered leaves a gap among the answered calls' codes, which the periods' starts skip."""
+    text = "string[pyarrow]"
+    at = pd.Timestamp("2026-11-24T15:00:00Z")
+    rows = [("cmp_a", "+12125550100", at, None), ("cmp_b", "+12125550101", at, at),
+            ("cmp_c", "+12125550102", at, at + pd.Timedelta(seconds=1))]
+    calls = pd.DataFrame({
+        "id": [f"call_{n}" for n in range(len(rows))], "direction": "outbound",
+        "from_number": "+12125550199", "to_number": [r[1] for r in rows],
+        "created_at": [r[2] for r in rows], "answered_at": [r[3] for r in rows],
+        "ended_at": at + pd.Timedelta(minutes=2), "campaign_id": [r[0] for r in rows],
+        "disposition": None, "agent_joined_at": [None, None, at + pd.Timedelta(seconds=1)]})
+    calls = calls.astype({c: text for c in ("id", "direction", "from_number", "to_number",
+                                            "campaign_id", "disposition")})
+    report = audit(calls, rules=US)
+    assert set(report.abandoned["call_id"]) == {"call_1"}  # nobody joined cmp_b's call

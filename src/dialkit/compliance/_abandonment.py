@@ -283,11 +283,12 @@ def _starts(answered: pd.DataFrame, campaign: Ints, opened: pd.DataFrame) -> Int
     first = opened.groupby("campaign_id", observed=True)["created_at"].min()
     if not len(campaign):
         return np.zeros(0, np.int64)
-    texts = answered["campaign_id"].take(_first_rows(campaign)).fillna("").to_numpy(object)
+    heads = pd.Series(np.arange(len(campaign))).groupby(campaign).first()  # codes may skip
+    texts = answered["campaign_id"].take(heads.to_numpy()).fillna("").to_numpy(object)
     found = first.reindex(texts).to_numpy(np.float64)
     own = pd.Series(_millis(answered["answered_at"])).groupby(campaign).min().to_numpy()
     starts: Ints = np.minimum(np.where(np.isnan(found), own, found).astype(np.int64), own)
-    return starts[campaign]
+    return starts[np.searchsorted(heads.index.to_numpy(), campaign)]
 
 
 def _first_rows(codes: Ints) -> Ints:
