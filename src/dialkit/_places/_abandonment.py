@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -33,7 +33,7 @@ COLUMNS = frozenset({"id", "name", "regions", "basis", "policy", "limit", "perio
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(law.LawRow):
     """One row of the table: how the law (or a regulator's policy) of a place measures
     abandonment; ``ring_seconds`` None where it sets no ring time."""
 
@@ -44,14 +44,8 @@ class Place:
     policy: str | None
     limit: float
     period: str
-    citation: str
     ring_seconds: float | None
     ring_citation: str | None
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    text: str
-    doubts: str
 
     @property
     def span(self) -> timedelta | None:

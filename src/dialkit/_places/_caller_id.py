@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
 from functools import cache
 from typing import Any
 
@@ -33,20 +32,14 @@ case); a null or empty ``from_number`` is no number either."""
 
 
 @dataclass(frozen=True)
-class CallerIdLaw:
+class CallerIdLaw(law.LawRow):
     """One country's rule (see the file's header for each field)."""
 
     id: str
     name: str
     regions: tuple[str, ...]
     rule: str
-    citation: str
     scope: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
-    text: str
 
 
 @cache

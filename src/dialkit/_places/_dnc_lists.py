@@ -30,7 +30,7 @@ COLUMNS = frozenset({
 
 
 @dataclass(frozen=True)
-class DncList:
+class DncList(law.LawRow):
     """One row: a list of a country and its law.
 
     Attributes:
@@ -47,7 +47,8 @@ class DncList:
         exempt_by: The consent kinds that exempt a call to a listed number.
         ebr_months: How long an established business relationship lasts.
         citation: The section that decides a call to a listed number.
-        sources, reviewed, confirmed, doubts, text: As the jurisdictions' rows have them.
+        sources, reviewed, confirmed, doubts, text: As every row of law has them
+            (:class:`._law_rows.LawRow`).
     """
 
     id: str
@@ -62,27 +63,14 @@ class DncList:
     late_days_before: int
     exempt_by: tuple[str, ...]
     ebr_months: int
-    citation: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
-    text: str
 
 
 @dataclass(frozen=True)
-class ConsentRule:
-    """A rule that needs a consent record of its own (``[[consent]]`` rows): its
-    ``citation``, and the ``text`` quoted, with ``sources``, ``reviewed``, ``confirmed``
-    and ``doubts`` as the lists have them."""
+class ConsentRule(law.LawRow):
+    """A rule that needs a consent record of its own (``[[consent]]`` rows), with the
+    columns every row of law has (:class:`._law_rows.LawRow`)."""
 
     id: str
-    citation: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
-    text: str
 
 
 def consent_rule(rule_id: str) -> ConsentRule:

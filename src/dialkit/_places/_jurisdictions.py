@@ -91,7 +91,7 @@ class UnknownJurisdictionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Jurisdiction:
+class Jurisdiction(law.LawRow):
     """One row of the table: a place's calling rules and where they come from.
 
     Attributes:
@@ -109,11 +109,8 @@ class Jurisdiction:
             in any ``cap_period`` (None: no cap set by law), and what counts.
         dnc_scrub_age: How old a Do-Not-Call check may be, where the row sets
             its own (None in a state row: the federal rule applies).
-        citation: The statute or rule.
-        sources: The public pages the row was checked against.
-        reviewed: When the row was last checked.
-        confirmed: Whether two independent sources agree on the row.
-        doubts: What the research left open.
+        citation, sources, reviewed, confirmed, doubts, text: As every row of law
+            has them (:class:`._law_rows.LawRow`).
         scope: Which calls the rule covers, where the law says (a "mini-TCPA"
             that covers some calls only, its exemptions); empty when unsaid.
         holiday_categories: The ``holidays`` categories ``holidays`` are named
@@ -123,8 +120,6 @@ class Jurisdiction:
         holiday_weekdays_only: Whether the holiday window replaces the weekday
             window only (a holiday on a Saturday or Sunday keeps that day's window),
             as a statute whose holiday exception sits in its Monday-Friday clause.
-        text: The statute's operative words, quoted, so a reader sees the law
-            itself rather than a summary of it.
         observed_rules: The holidays (by name) that another statute moves otherwise
             than ``observed_rule``, with their own rule (a federal holiday in a state row).
         holiday_since: Holidays (by name) that are holidays of the row only from a date:
@@ -148,16 +143,10 @@ class Jurisdiction:
     cap_period: timedelta | None
     cap_scope: str
     dnc_scrub_age: timedelta | None
-    citation: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
     scope: str = ""
     holiday_categories: tuple[str, ...] = DEFAULT_CATEGORIES
     named_days: tuple[DayRule, ...] = ()
     holiday_weekdays_only: bool = False
-    text: str = ""
     observed_rules: tuple[tuple[str, ObservedRule], ...] = ()
     holiday_since: tuple[tuple[str, date], ...] = ()
     applies_to: str = "all"

@@ -18,12 +18,36 @@ from __future__ import annotations
 import builtins
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, fields
 from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-LAW_COLUMNS = ("citation", "sources", "reviewed", "confirmed", "doubts", "text")
+
+@dataclass(frozen=True)
+class LawRow:
+    """What every row of law has, whichever table it is in (each table's row class adds
+    its own columns to these).
+
+    Attributes:
+        citation: The section of law that decides a finding of the row.
+        sources: The public pages the row was checked against (two or more).
+        reviewed: When the row was last checked.
+        confirmed: Whether two independent sources agree on the row.
+        doubts: What the research left open (empty: nothing).
+        text: The statute's operative words, quoted, and where they were read.
+    """
+
+    citation: str
+    sources: tuple[str, ...]
+    reviewed: date
+    confirmed: bool
+    doubts: str
+    text: str
+
+
+LAW_COLUMNS = tuple(field.name for field in fields(LawRow))
 """The columns every row of law has (the house rule for a table of law)."""
 
 
@@ -93,7 +117,7 @@ def known_columns(raw: Mapping[str, Any], columns: frozenset[str], where: str) -
 
 
 def law_columns(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The row's :data:`LAW_COLUMNS`, checked, by name (to pass to the row's class)."""
+    """The row's :data:`LAW_COLUMNS`, checked, by name (to pass to its :class:`LawRow`)."""
     return {"citation": text(raw, "citation", where), "sources": sources(raw, where),
             "reviewed": reviewed(raw, where),
             "confirmed": typed(raw, "confirmed", bool, where, None),
