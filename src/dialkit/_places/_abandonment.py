@@ -3,8 +3,8 @@
 Law is data (DESIGN.md): the share of live-answered calls a campaign may abandon, the
 period it is measured over, the ring time of an unanswered call, and their citations
 and quoted words live in ``abandonment.toml`` beside this module, a row per place. The
-file is read and checked once, on first use: a row without a citation, two sources or
-a quoted text, a limit outside (0, 1) or a period it cannot read is refused, naming it.
+file is read and checked once, on first use: a row without the columns every row of law has
+(:mod:`._law_rows`), a limit outside (0, 1) or a period it cannot read is refused, naming it.
 
 Examples:
     >>> from dialkit._places import _abandonment as table
@@ -14,25 +14,26 @@ Examples:
 
 from __future__ import annotations
 
-import tomllib
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from . import _law_rows as law
 
 DATA_FILE = "abandonment.toml"
 CALENDAR_MONTH = "calendar month"
 """The period of a row measured by the months of the calendar (UTC), not by a span."""
 _UNITS = {"days": timedelta(days=1), "hours": timedelta(hours=1)}
-
-
-class AbandonmentDataError(ValueError):
-    """A row of ``abandonment.toml`` the audit cannot apply; the message names it."""
+COLUMNS = frozenset({"id", "name", "regions", "basis", "policy", "limit", "period",
+                     "ring_seconds", "ring_citation", *law.LAW_COLUMNS})
+"""Every column a row may have: any other is refused."""
 
 
 @dataclass(frozen=True)
-class Place:
+class Place(law.LawRow):
     """One row of the table: how the law (or a regulator's policy) of a place measures
     abandonment; ``ring_seconds`` None where it sets no ring time."""
 
@@ -43,14 +44,8 @@ class Place:
     policy: str | None
     limit: float
     period: str
-    citation: str
     ring_seconds: float | None
     ring_citation: str | None
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    text: str
-    doubts: str
 
     @property
     def span(self) -> timedelta | None:
@@ -69,7 +64,7 @@ def span_of(period: str) -> timedelta:
     """``"30 days"`` or ``"24 hours"`` as a span; anything else is refused."""
     count, _, unit = period.partition(" ")
     if not count.isdigit() or unit not in _UNITS or int(count) < 1:
-        raise AbandonmentDataError(f"period {period!r}: write 'N days', 'N hours' or "
+        raise law.LawDataError(f"period {period!r}: write 'N days', 'N hours' or "
                                    f"{CALENDAR_MONTH!r}")
     return int(count) * _UNITS[unit]
 
@@ -90,32 +85,41 @@ def get(place: str) -> Place:
 
 @cache
 def _rows() -> tuple[Place, ...]:
-    text = resources.files("dialkit._places").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return tuple(_checked(raw) for raw in tomllib.loads(text)["abandonment"])
+    data, where = law.read(None, DATA_FILE)
+    return tuple(law.by_id((_checked(raw, at), at)
+                           for raw, at in law.rows(data, "abandonment", where)).values())
 
 
-def _checked(raw: dict[str, Any]) -> Place:
+def _checked(raw: Mapping[str, Any], where: str) -> Place:
     """A row of the file, checked: every fact a finding cites is there."""
-    name = raw.get("id", "?")
-    missing = [key for key in ("name", "regions", "basis", "limit", "period", "citation",
-                               "sources", "reviewed", "confirmed", "text", "doubts")
-               if key not in raw]
-    if missing:
-        raise AbandonmentDataError(f"{DATA_FILE} row {name}: no {', '.join(missing)}")
-    if raw["basis"] not in ("law", "policy") or (raw["basis"] == "policy") != ("policy" in raw):
-        raise AbandonmentDataError(f"{DATA_FILE} row {name}: basis 'law', or 'policy' "
-                                   "with the policy's name")
-    if not 0 < raw["limit"] < 1 or len(raw["sources"]) < 2:
-        raise AbandonmentDataError(f"{DATA_FILE} row {name}: a limit between 0 and 1 and "
-                                   "two sources")
-    if raw["period"] != CALENDAR_MONTH:
-        span_of(raw["period"])
+    law.known_columns(raw, COLUMNS, where)
+    basis = law.choice(raw, "basis", ("law", "policy"), where)
+    if (basis == "policy") != ("policy" in raw):
+        raise law.LawDataError(f"{where}: basis 'law', or 'policy' with the policy's name")
+    period = law.text(raw, "period", where)
+    if period != CALENDAR_MONTH:
+        try:
+            span_of(period)
+        except law.LawDataError as error:
+            raise law.LawDataError(f"{where}: {error}") from None
     if ("ring_seconds" in raw) != ("ring_citation" in raw):
-        raise AbandonmentDataError(f"{DATA_FILE} row {name}: ring_seconds needs its "
-                                   "ring_citation")
-    return Place(id=raw["id"], name=raw["name"], regions=tuple(raw["regions"]),
-                 basis=raw["basis"], policy=raw.get("policy"), limit=float(raw["limit"]),
-                 period=raw["period"], citation=raw["citation"],
-                 ring_seconds=raw.get("ring_seconds"), ring_citation=raw.get("ring_citation"),
-                 sources=tuple(raw["sources"]), reviewed=raw["reviewed"],
-                 confirmed=bool(raw["confirmed"]), text=raw["text"], doubts=raw["doubts"])
+        raise law.LawDataError(f"{where}: ring_seconds needs its ring_citation")
+    return Place(id=law.text(raw, "id", where), name=law.text(raw, "name", where),
+                 regions=tuple(law.strings(raw, "regions", where, required=True)),
+                 basis=basis, policy=law.text(raw, "policy", where) if "policy" in raw else None,
+                 limit=_number(raw, "limit", where, 1), period=period,
+                 ring_seconds=_number(raw, "ring_seconds", where) if "ring_seconds" in raw
+                 else None,
+                 ring_citation=law.text(raw, "ring_citation", where) if "ring_citation" in raw
+                 else None,
+                 **law.law_columns(raw, where))
+
+
+def _number(raw: Mapping[str, Any], key: str, where: str, below: float = math.inf) -> float:
+    """A column's number, more than 0 and less than ``below``."""
+    value = raw.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < below:
+        raise law.LawDataError(f"{where}: {key} must be a number above 0"
+                               + (f" and below {below:g}" if below < math.inf else "")
+                               + f", not {value!r}")
+    return float(value)

@@ -3,9 +3,9 @@ beside this module): a row per country, with the number regions it covers, its c
 two sources and the operative words quoted.
 
 Kept apart from the jurisdictions' table: no window, day or cap of a place decides it,
-only the country of the number called. Read and checked once, on first use; a row
-without a citation, two sources, or a text that quotes its citation is refused, naming
-the row, as the jurisdictions' table refuses its rows.
+only the country of the number called. Read and checked once, on first use, as every
+table of law is (:mod:`._law_rows`); a row whose text does not quote its citation is
+refused too, naming the row.
 
 Examples:
     >>> from dialkit._places import _caller_id
@@ -15,15 +15,16 @@ Examples:
 
 from __future__ import annotations
 
-import builtins
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from . import _law_rows as law
+
 DATA_FILE = "caller_id.toml"
+COLUMNS = frozenset({"id", "name", "regions", "rule", "scope", *law.LAW_COLUMNS})
+"""Every column a row has: any other is refused."""
 
 BLOCKED_IDS = ("anonymous", "restricted", "private", "unknown", "unavailable", "blocked")
 """What a call's ``from_number`` says where the person called is shown no number (any
@@ -31,31 +32,22 @@ case); a null or empty ``from_number`` is no number either."""
 
 
 @dataclass(frozen=True)
-class CallerIdLaw:
+class CallerIdLaw(law.LawRow):
     """One country's rule (see the file's header for each field)."""
 
     id: str
     name: str
     regions: tuple[str, ...]
     rule: str
-    citation: str
     scope: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
-    text: str
-
-
-class CallerIdDataError(ValueError):
-    """A row of ``caller_id.toml`` that cannot be applied, named with what is wrong."""
 
 
 @cache
 def all() -> tuple[CallerIdLaw, ...]:  # noqa: A001 - as the jurisdictions' table names it
     """Every row, as the file lists them."""
-    text = resources.files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    return tuple(_row(raw) for raw in tomllib.loads(text)["caller_id"])
+    data, where = law.read(None, DATA_FILE)
+    return tuple(law.by_id((_row(raw, at), at)
+                           for raw, at in law.rows(data, "caller_id", where)).values())
 
 
 @cache
@@ -64,17 +56,13 @@ def by_region() -> dict[str, CallerIdLaw]:
     return {region: row for row in all() for region in row.regions}
 
 
-def _row(raw: dict[str, Any]) -> CallerIdLaw:
-    name = raw.get("id", "?")
-    try:
-        row = CallerIdLaw(**{**raw, "regions": tuple(raw["regions"]),
-                             "sources": tuple(raw["sources"])})
-    except (TypeError, KeyError) as error:
-        raise CallerIdDataError(f"{DATA_FILE} row {name!r}: {error}") from None
-    if not row.citation.strip() or row.citation not in row.text:
-        raise CallerIdDataError(f"{DATA_FILE} row {name!r}: the text must quote the "
-                                f"section it cites ({row.citation!r})")
-    if len(row.sources) < 2 or not builtins.all(
-            source.startswith(("https://", "http://")) for source in row.sources):
-        raise CallerIdDataError(f"{DATA_FILE} row {name!r}: give two public pages as sources")
+def _row(raw: Mapping[str, Any], where: str) -> CallerIdLaw:
+    law.known_columns(raw, COLUMNS, where)
+    row = CallerIdLaw(id=law.text(raw, "id", where), name=law.text(raw, "name", where),
+                      regions=tuple(law.strings(raw, "regions", where, required=True)),
+                      rule=law.text(raw, "rule", where), scope=law.text(raw, "scope", where),
+                      **law.law_columns(raw, where))
+    if row.citation not in row.text:
+        raise law.LawDataError(f"{where}: the text must quote the section it cites "
+                               f"({row.citation!r})")
     return row

@@ -33,15 +33,14 @@ from __future__ import annotations
 
 import builtins
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import _law_rows as law
 from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
 
 if TYPE_CHECKING:
@@ -82,8 +81,9 @@ APPLIES_TO = ("all", "campaign")
 dialer: a call with a ``campaign_id``), where the text covers automated calls only."""
 
 
-class JurisdictionDataError(ValueError):
-    """The table's file is not as it must be; the message names the row."""
+JurisdictionDataError = law.LawDataError
+"""The table's file is not as it must be; the message names the row (the error of every
+table of law, :class:`._law_rows.LawDataError`, by the name this table published it)."""
 
 
 class UnknownJurisdictionError(ValueError):
@@ -91,7 +91,7 @@ class UnknownJurisdictionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Jurisdiction:
+class Jurisdiction(law.LawRow):
     """One row of the table: a place's calling rules and where they come from.
 
     Attributes:
@@ -109,11 +109,8 @@ class Jurisdiction:
             in any ``cap_period`` (None: no cap set by law), and what counts.
         dnc_scrub_age: How old a Do-Not-Call check may be, where the row sets
             its own (None in a state row: the federal rule applies).
-        citation: The statute or rule.
-        sources: The public pages the row was checked against.
-        reviewed: When the row was last checked.
-        confirmed: Whether two independent sources agree on the row.
-        doubts: What the research left open.
+        citation, sources, reviewed, confirmed, doubts, text: As every row of law
+            has them (:class:`._law_rows.LawRow`).
         scope: Which calls the rule covers, where the law says (a "mini-TCPA"
             that covers some calls only, its exemptions); empty when unsaid.
         holiday_categories: The ``holidays`` categories ``holidays`` are named
@@ -123,8 +120,6 @@ class Jurisdiction:
         holiday_weekdays_only: Whether the holiday window replaces the weekday
             window only (a holiday on a Saturday or Sunday keeps that day's window),
             as a statute whose holiday exception sits in its Monday-Friday clause.
-        text: The statute's operative words, quoted, so a reader sees the law
-            itself rather than a summary of it.
         observed_rules: The holidays (by name) that another statute moves otherwise
             than ``observed_rule``, with their own rule (a federal holiday in a state row).
         holiday_since: Holidays (by name) that are holidays of the row only from a date:
@@ -148,16 +143,10 @@ class Jurisdiction:
     cap_period: timedelta | None
     cap_scope: str
     dnc_scrub_age: timedelta | None
-    citation: str
-    sources: tuple[str, ...]
-    reviewed: date
-    confirmed: bool
-    doubts: str
     scope: str = ""
     holiday_categories: tuple[str, ...] = DEFAULT_CATEGORIES
     named_days: tuple[DayRule, ...] = ()
     holiday_weekdays_only: bool = False
-    text: str = ""
     observed_rules: tuple[tuple[str, ObservedRule], ...] = ()
     holiday_since: tuple[tuple[str, date], ...] = ()
     applies_to: str = "all"
@@ -304,34 +293,8 @@ def load(path: Path | str | None = None) -> dict[str, Jurisdiction]:
         JurisdictionDataError: The file cannot be read as the table; the message
             names the row and the column at fault.
     """
-    data, where = _read(path)
-    rows = data.get("jurisdiction")
-    if not isinstance(rows, list) or not rows:
-        raise JurisdictionDataError(f"{where} has no [[jurisdiction]] rows")
-    table: dict[str, Jurisdiction] = {}
-    for number, raw in enumerate(rows, start=1):
-        row = _row(raw, f"{where}, row {number} ({raw.get('id', 'no id')!r})")
-        if row.id in table:
-            raise JurisdictionDataError(f"{where}, row {number}: id {row.id!r} is repeated")
-        table[row.id] = row
-    return table
-
-
-def _read(path: Path | str | None) -> tuple[dict[str, Any], str]:
-    """A table file's TOML and the name errors call it by."""
-    if path is None:
-        text = resources.files("dialkit._places").joinpath(DATA_FILE).read_text(encoding="utf-8")
-        where = DATA_FILE
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise JurisdictionDataError(f"cannot read {where}: {exc}") from None
-    try:
-        return tomllib.loads(text), where
-    except tomllib.TOMLDecodeError as exc:
-        raise JurisdictionDataError(f"{where} is not valid TOML: {exc}") from None
+    data, where = law.read(path, DATA_FILE)
+    return law.by_id((_row(raw, at), at) for raw, at in law.rows(data, "jurisdiction", where))
 
 
 @lru_cache(maxsize=1)
@@ -342,73 +305,38 @@ def _table() -> dict[str, Jurisdiction]:
 
 def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
     """One checked row from its TOML table."""
-    jid = _text(raw, "id", where)
+    jid = law.text(raw, "id", where)
     if not _ID.fullmatch(jid):
         raise JurisdictionDataError(f"{where}: id {jid!r} is not 'US', 'US-XX', 'GB' or 'CA'")
-    unknown = sorted(set(raw) - COLUMNS)
-    if unknown:
-        raise JurisdictionDataError(f"{where}: unknown column(s) {unknown}; the columns are "
-                                    f"{sorted(COLUMNS)}")
-    holidays = tuple(_strings(raw, "holidays", where, required=False))
+    law.known_columns(raw, COLUMNS, where)
+    holidays = tuple(law.strings(raw, "holidays", where, required=False))
     named_days = _named_days(raw, where)
     if "holiday" in raw and not (holidays or named_days):
         raise JurisdictionDataError(f"{where}: a holiday window needs the holidays it applies to")
-    categories = tuple(_strings(raw, "holiday_categories", where, required=False)) \
+    categories = tuple(law.strings(raw, "holiday_categories", where, required=False)) \
         or DEFAULT_CATEGORIES
     _check_holidays(jid, holidays, named_days, categories, where)
     days = (*holidays, *(day.name for day in named_days))
     observed, by_name = _observed(raw, days, where)
     max_calls, cap_period = _cap(raw, where)
     return Jurisdiction(
-        id=jid, name=_text(raw, "name", where),
+        id=jid, name=law.text(raw, "name", where),
         weekday=_window(raw, "weekday", where), saturday=_window(raw, "saturday", where),
         sunday=_window(raw, "sunday", where),
         holiday=_window(raw, "holiday", where) if holidays or named_days else None,
         holidays=holidays, observed_rule=observed, observed_rules=by_name,
-        holiday_since=tuple(_by_name(raw, "holiday_since", date, days, where).items()),
-        applies_to=_choice(raw, "applies_to", APPLIES_TO, where),
-        cites=tuple(_by_name(raw, "cites", str, CITE_KINDS, where).items()),
-        doubtful=_text(raw, "doubtful", where) if "doubtful" in raw else "",
+        holiday_since=tuple(law.by_name(raw, "holiday_since", date, days, where).items()),
+        applies_to=law.choice(raw, "applies_to", APPLIES_TO, where),
+        cites=tuple(law.by_name(raw, "cites", str, CITE_KINDS, where).items()),
+        doubtful=law.text(raw, "doubtful", where) if "doubtful" in raw else "",
         max_calls=max_calls, cap_period=cap_period,
-        cap_scope=_typed(raw, "cap_scope", str, where, ""),
+        cap_scope=law.typed(raw, "cap_scope", str, where, ""),
         dnc_scrub_age=_days(raw, "dnc_scrub_days", where),
-        citation=_text(raw, "citation", where),
-        sources=_sources(raw, where),
-        reviewed=_reviewed(raw, where),
-        confirmed=_typed(raw, "confirmed", bool, where, None),
-        doubts=_typed(raw, "doubts", str, where, ""),
-        scope=_typed(raw, "scope", str, where, ""),
+        scope=law.typed(raw, "scope", str, where, ""),
         holiday_categories=categories, named_days=named_days,
-        holiday_weekdays_only=_typed(raw, "holiday_weekdays_only", bool, where, False),
-        text=_typed(raw, "text", str, where, ""),
+        holiday_weekdays_only=law.typed(raw, "holiday_weekdays_only", bool, where, False),
+        **law.law_columns(raw, where),
     )
-
-
-def _typed(raw: Mapping[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
-    """A column's value of the given type; its default when absent (None: required)."""
-    if key not in raw:
-        if default is None:
-            raise JurisdictionDataError(f"{where}: {key} is missing")
-        return default
-    value = raw[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise JurisdictionDataError(
-            f"{where}: {key} must be a {kind.__name__}, not {value!r}")
-    return value
-
-
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
-    value: str = _typed(raw, key, str, where, None)
-    if not value.strip():
-        raise JurisdictionDataError(f"{where}: {key} is missing (empty)")
-    return value
-
-
-def _strings(raw: Mapping[str, Any], key: str, where: str, *, required: bool) -> list[str]:
-    values: list[Any] = _typed(raw, key, list, where, None if required else [])
-    if not builtins.all(isinstance(value, str) and value.strip() for value in values):
-        raise JurisdictionDataError(f"{where}: {key} must be a list of non-empty strings")
-    return values
 
 
 def _observed(raw: Mapping[str, Any], days: tuple[str, ...],
@@ -419,41 +347,18 @@ def _observed(raw: Mapping[str, Any], days: tuple[str, ...],
         raise JurisdictionDataError(
             f"{where}: a row with holidays states its observed_rule ('none' where a holiday "
             "is kept on its own date only)")
-    by_name = _by_name(raw, "observed_rules", str, days, where)
+    by_name = law.by_name(raw, "observed_rules", str, days, where)
     try:
-        return (observed_rule(_typed(raw, "observed_rule", str, where, "none"), where)
+        return (observed_rule(law.typed(raw, "observed_rule", str, where, "none"), where)
                 if days else NONE_OBSERVED,
                 tuple((name, observed_rule(text, where)) for name, text in by_name.items()))
     except DayRuleError as error:
         raise JurisdictionDataError(str(error)) from None
 
 
-def _by_name(raw: Mapping[str, Any], key: str, kind: type, names: tuple[str, ...],
-             where: str) -> dict[str, Any]:
-    """A column that is a table of values by name, each name one of ``names``."""
-    table: dict[str, Any] = _typed(raw, key, dict, where, {})
-    unknown = sorted(set(table) - set(names))
-    if unknown:
-        raise JurisdictionDataError(f"{where}: {key} names {unknown}, not one of "
-                                    f"{list(names)}")
-    for name, value in table.items():
-        if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()) or (
-                kind is date and isinstance(value, datetime)):
-            raise JurisdictionDataError(
-                f"{where}: {key}.{name} must be a {kind.__name__}, not {value!r}")
-    return table
-
-
-def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
-    value: str = _typed(raw, key, str, where, choices[0])
-    if value not in choices:
-        raise JurisdictionDataError(f"{where}: {key} {value!r} is not one of {list(choices)}")
-    return value
-
-
 def _window(raw: Mapping[str, Any], key: str, where: str) -> Window | None:
     """A day's window from ``"HH:MM-HH:MM"``, ``"any"`` or ``"no calls"``."""
-    value: str = _typed(raw, key, str, where, None)
+    value: str = law.typed(raw, key, str, where, None)
     if value == NO_CALLS:
         return None
     if value == ANY_TIME:
@@ -475,8 +380,8 @@ def _window(raw: Mapping[str, Any], key: str, where: str) -> Window | None:
 
 def _cap(raw: Mapping[str, Any], where: str) -> tuple[int | None, timedelta | None]:
     """The frequency cap: both ``max_calls`` and ``cap_hours``, or neither."""
-    calls = _typed(raw, "max_calls", int, where, 0) or None
-    hours = _typed(raw, "cap_hours", int, where, 0) or None
+    calls = law.typed(raw, "max_calls", int, where, 0) or None
+    hours = law.typed(raw, "cap_hours", int, where, 0) or None
     if (calls is None) != (hours is None) or (calls or 1) < 1 or (hours or 1) < 1:
         raise JurisdictionDataError(
             f"{where}: max_calls and cap_hours must both be positive, or both absent")
@@ -484,32 +389,15 @@ def _cap(raw: Mapping[str, Any], where: str) -> tuple[int | None, timedelta | No
 
 
 def _days(raw: Mapping[str, Any], key: str, where: str) -> timedelta | None:
-    days: int = _typed(raw, key, int, where, 0)
+    days: int = law.typed(raw, key, int, where, 0)
     if key in raw and days < 1:
         raise JurisdictionDataError(f"{where}: {key} must be a positive number of days")
     return timedelta(days=days) if days else None
 
 
-def _sources(raw: Mapping[str, Any], where: str, least: int = 2) -> tuple[str, ...]:
-    sources = _strings(raw, "sources", where, required=True)
-    if len(sources) < least or not builtins.all(
-            s.startswith(("https://", "http://")) for s in sources):
-        raise JurisdictionDataError(
-            f"{where}: sources must be {'two' if least == 2 else 'one'} or more http(s) addresses")
-    return tuple(sources)
-
-
-def _reviewed(raw: Mapping[str, Any], where: str) -> date:
-    value = raw.get("reviewed")
-    if not isinstance(value, date) or isinstance(value, datetime):
-        raise JurisdictionDataError(
-            f"{where}: reviewed must be a date (reviewed = 2026-11-23), not {value!r}")
-    return value
-
-
 def _named_days(raw: Mapping[str, Any], where: str) -> tuple[DayRule, ...]:
     """The row's ``named_days``, each checked (:func:`._days.day_rule`)."""
-    values: list[Any] = _typed(raw, "named_days", list, where, [])
+    values: list[Any] = law.typed(raw, "named_days", list, where, [])
     try:
         return tuple(day_rule(value, where) for value in values)
     except DayRuleError as error:

@@ -24,13 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from dialkit._places._jurisdictions import (
-    JurisdictionDataError,
-    _read,
-    _reviewed,
-    _sources,
-    _text,
-)
+from dialkit._places._jurisdictions import DATA_FILE, JurisdictionDataError
+from dialkit._places._law_rows import known_columns, read, reviewed, sources, text
 
 __all__ = ["CHECKED_COLUMNS", "FINDINGS", "CheckedState", "checked", "load_checked"]
 
@@ -78,7 +73,7 @@ def load_checked(path: Path | str | None = None) -> tuple[CheckedState, ...]:
         JurisdictionDataError: An entry is not as it must be, repeats an id or
             names a state that has a row; the message names the entry.
     """
-    data, where = _read(path)
+    data, where = read(path, DATA_FILE)
     entries = data.get("checked", [])
     if not isinstance(entries, list):
         raise JurisdictionDataError(f"{where}: [[checked]] must be a list of tables")
@@ -101,16 +96,13 @@ def _package() -> tuple[CheckedState, ...]:
 
 def _entry(raw: Mapping[str, Any], where: str) -> CheckedState:
     """One checked ``[[checked]]`` entry."""
-    unknown = sorted(set(raw) - CHECKED_COLUMNS)
-    if unknown:
-        raise JurisdictionDataError(f"{where}: unknown column(s) {unknown}; the columns are "
-                                    f"{sorted(CHECKED_COLUMNS)}")
-    sid = _text(raw, "id", where)
+    known_columns(raw, CHECKED_COLUMNS, where)
+    sid = text(raw, "id", where)
     if not _STATE_ID.fullmatch(sid):
         raise JurisdictionDataError(f"{where}: id {sid!r} is not a state's 'US-XX'")
-    finding = _text(raw, "finding", where)
+    finding = text(raw, "finding", where)
     if finding not in FINDINGS:
         raise JurisdictionDataError(f"{where}: finding {finding!r} is not one of {FINDINGS}")
-    return CheckedState(id=sid, name=_text(raw, "name", where), finding=finding,
-                        note=_text(raw, "note", where), sources=_sources(raw, where, least=1),
-                        reviewed=_reviewed(raw, where))
+    return CheckedState(id=sid, name=text(raw, "name", where), finding=finding,
+                        note=text(raw, "note", where), sources=sources(raw, where, least=1),
+                        reviewed=reviewed(raw, where))
