@@ -166,8 +166,7 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
                                "unknown_jurisdiction", "short_ring", "caller_id"}
     assert not set(report.findings["rule"]) & {"unknown_timezone", "blocked_country",
                                                 "unknown_jurisdiction", "unscreened_lead",
-                                                "unverified_caller_id",
-                                                "caller_id"}  # the world shows its ids
+                                                "unverified_caller_id"}
     assert _leads_found(report, "dnc_lead") == truth.get(LISTED_LATE, set())
     leads = report.findings[report.findings["rule"] == "dnc_lead"]
     assert (leads["basis"] == "risk").all()  # a lead held, not called: no violation

@@ -35,8 +35,6 @@ import phonenumbers
 from numpy.typing import NDArray
 from phonenumbers import timezone as phone_timezone
 
-from dialkit._places._areas import area_zones
-
 _US_AREA_CODES = """
 201 202 203 205 206 207 209 210 212 213 214 215 216 217 218 219 220 223 224 225 227 228 229 231
 234 235 239 240 248 251 252 253 254 256 260 262 267 269 270 272 274 276 279 281 283 301 302 303
@@ -108,8 +106,7 @@ def number_ranges(country: str, *, fiction_only: bool = True) -> tuple[NumberRan
     if codes is None:
         raise ValueError(f"no fictional numbers for {country!r}; pass one of {COUNTRIES}")
     first, size = (100, 100) if fiction_only else (0, 10_000)
-    return tuple(NumberRange(f"+1{code}555", first, size, 4) for code in codes.split()
-                 if len(area_zones().get(int(code), ((),))) == 1)
+    return tuple(NumberRange(f"+1{code}555", first, size, 4) for code in codes.split())
 
 
 def draw_numbers(rng: np.random.Generator, country: str, n: int) -> Numbers:
