@@ -41,6 +41,7 @@ from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from ._world_activity import write_activity
 from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._world_law import detail, law_of
+from ._world_periods import PERIOD_MS, measure
 from ._world_plants import ANONYMOUS, split_detail
 
 Scale = Literal["small", "medium", "large"]
@@ -310,7 +311,9 @@ class _World:
         self.listed_at, self.listed_by = wc.dnc_listing(
             self.rng["listing"], base, self.leads.created, self.leads.dialed, anchor)
         self.by_lead = wc.plant(self.rng["plant"], self.frame, base, self.listed_at,
+                                self.listed_by,
                                 shape.planted, shape.state_planted)
+        self.periods = measure(self.frame, self.by_lead)
         inbound = wc.inbound_calls(self.rng["inbound"], self.frame, self.by_lead, _INBOUND_SHARE)
         self.outcomes = wc.lead_outcomes(self.rng["outcomes"], self.frame, self.by_lead,
                                          self.leads.created, self.listed_at)
@@ -490,19 +493,31 @@ class _World:
             return split_detail(str(self.leads.phones.e164[lead]), local)
         if kind == wc.CALLER_ID:
             return {"from_number": "anonymous", "citation": "16 CFR 310.4(a)(8)"}
-        if kind > wc.ABANDONED:
+        if wc.ABANDONED < kind < wc.SPLIT_ZONE_HOURS:
             found = detail(self.frame.law, wc.KINDS[kind] or "", lead, local, zone)
             return found | ({"calls_in_24h": count} if kind == wc.STATE_FREQUENCY else {})
         if kind == wc.OUTSIDE_HOURS:
             return {"local_time": local.strftime("%H:%M"), "timezone": zone}
-        if kind == wc.DNC_CALL:
-            return {"listed_at": _stamp(int(self.listed_at[lead])),
-                    "source": str(self.listed_by[lead])}
+        if kind in (wc.DNC_CALL, wc.DNC_GRACE):
+            return _listing(int(self.listed_at[lead]), str(self.listed_by[lead]),
+                            grace=kind == wc.DNC_GRACE)
         if kind == wc.FREQUENCY:
             return {"calls_in_24h": count}
-        joined = int(calls.joined[i])
+        joined, start = int(calls.joined[i]), int(self.periods.start[i])
         return {"answered_at": _stamp(int(calls.answered[i])),
-                "agent_joined_at": None if joined < 0 else _stamp(joined)}
+                "agent_joined_at": None if joined < 0 else _stamp(joined),
+                "period_start": _stamp(start), "period_end": _stamp(start + PERIOD_MS),
+                "answered": int(self.periods.answered[i]),
+                "abandoned": int(self.periods.abandoned[i])}
+
+
+def _listing(listed_at: int, source: str, *, grace: bool) -> dict[str, Any]:
+    """A call to a listed number's ground truth: when and on whose word it was listed, the
+    list that makes it (the account's own, where the customer asked; else the national
+    registry) and, for a ``dnc_grace`` call, the registry check that covers it."""
+    found = {"listed_at": _stamp(listed_at), "source": source,
+             "list": wc.LIST_OF_SOURCE[source]}
+    return found | ({"checked_at": _stamp(wc.registry_check(listed_at))} if grace else {})
 
 
 def _stamp(ms: int) -> str:
