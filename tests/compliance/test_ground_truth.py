@@ -33,11 +33,13 @@ RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_fre
                 "dnc_call": "dnc_call", "state_calling_hours": "calling_hours",
                 "state_day_ban": "calling_hours", "state_holiday": "calling_hours",
                 "state_frequency": "call_frequency", "split_zone_hours": "calling_hours",
-                "caller_id": "caller_id", "abandonment_period": "abandonment"}
+                "caller_id": "caller_id", "abandonment_period": "abandonment",
+                "person_frequency": "call_frequency"}
 """Each planted kind whose every call is a finding of one rule: the federal kinds, the
 law of the place's (a state's or Canada's row, which the ``US`` preset applies), a call
 judged in every zone of a split area code, a call that showed no number and an abandoned
-call of a campaign's 30-day period over 3% (issue 47)."""
+call of a campaign's 30-day period over 3%, and the fourth call in a day to a Florida
+person on two numbers (issue 47)."""
 FEDERAL_KINDS = {"outside_calling_hours", "frequency", "dnc_call"}
 LISTED_LATE = "upcoming_callback_dnc"
 """Leads whose number was listed after their pending callback was set (issue 38): the
@@ -108,7 +110,8 @@ def _leads_found(report: AuditReport, rule: str) -> set[str]:
 def test_the_world_plants_every_kind(audited: Audited) -> None:
     _, truth, _, _, _ = audited
     assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban",
-            "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period"} <= set(truth)
+            "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period",
+            "person_frequency"} <= set(truth)
     assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE, "dnc_grace"} and all(
         truth.values())
 
@@ -161,6 +164,26 @@ def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
     assert calls["listed_at"].notna().all() and (calls["at"] > calls["listed_at"]).all()
     assert calls["evidence"].str.contains(", listed on ").all()
     assert calls["citation"].notna().all() and (calls["decided_by"] == "list").all()
+
+
+def test_a_person_is_counted_across_their_numbers(audited: Audited) -> None:
+    """Fla. Stat. 501.616(6)(b): "more than three commercial telephone sales calls from any
+    number to a person over a 24-hour period on the same subject matter or issue,
+    regardless of the phone number used": a lead called on its own number and on its
+    other one (``custom_fields``' ``other_phones``) is one person; no number had four."""
+    report, truth, _, _, planted = audited
+    found = report.findings[report.findings["rule"] == "call_frequency"].set_index("call_id")
+    rows = found.loc[sorted(truth["person_frequency"])]
+    assert (rows["basis"] == "law").all() and (rows["jurisdiction"] == "US-FL").all()
+    assert rows["citation"].str.contains("501.616(6)(b)", regex=False).all()
+    assert (rows["calls_in_24h"] >= 4).all()
+    for problem in planted["person_frequency"]:
+        detail = problem["detail"]
+        assert detail["lead_phone"] != detail["other_phone"]
+        assert problem["phone"] in {detail["lead_phone"], detail["other_phone"]}
+    assert not {f"call_frequency {call}" for call in truth["person_frequency"]} & {
+        f"{row.rule} {row.call_id}" for row in report.findings.itertuples()
+        if row.basis == "policy"}  # no number had more than three: no policy finding
 
 
 def test_each_list_judges_its_calls_with_its_own_grace(audited: Audited) -> None:

@@ -143,7 +143,7 @@ def test_small_world_has_the_promised_size(world: tuple[Store, datetime]) -> Non
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_' "
      "AND substr(kind, 1, 9) <> 'upcoming_'",
      {"outside_calling_hours", "dnc_call", "frequency", "abandoned", "split_zone_hours",
-      "caller_id", "dnc_grace", "abandonment_period"}),
+      "caller_id", "dnc_grace", "abandonment_period", "person_frequency"}),
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 9) = 'upcoming_'",
      {"upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc"}),
 ])
@@ -339,7 +339,9 @@ def _recomputed(store: Store) -> dict[str, set[str]]:
     listed, graced = _dnc_calls(out, dnc, _registry_checks(store))
     abandoned, over = _abandoned(calls)
     return {"outside_calling_hours": _outside_hours(out), "dnc_call": listed,
-            "dnc_grace": graced, "frequency": _too_frequent(out), "abandoned": abandoned,
+            "dnc_grace": graced, "frequency": _too_frequent(out, "to_number"),
+            "person_frequency": _too_frequent(out, "lead_id") - _too_frequent(out, "to_number"),
+            "abandoned": abandoned,
             "abandonment_period": over, "split_zone_hours": _split_zone_hours(out),
             "caller_id": _caller_id(out)}
 
@@ -401,9 +403,12 @@ def _dnc_calls(out: pd.DataFrame, dnc: pd.DataFrame,
     return set(after.id[~safe]), set(after.id[safe])
 
 
-def _too_frequent(out: pd.DataFrame) -> set[str]:
-    ordered = out.sort_values(["to_number", "created_at"]).assign(one=1.0)
-    counts = ordered.groupby("to_number", sort=False).rolling("24h", on="created_at")["one"].sum()
+def _too_frequent(out: pd.DataFrame, by: str) -> set[str]:
+    """Calls that are at least the fourth ``by`` number (``to_number``) or person
+    (``lead_id``: Fla. Stat. 501.616(6)(b)'s "to a person ... regardless of the phone
+    number used") in the 24 hours up to them."""
+    ordered = out.sort_values([by, "created_at"]).assign(one=1.0)
+    counts = ordered.groupby(by, sort=False).rolling("24h", on="created_at")["one"].sum()
     return set(ordered.id[counts.to_numpy() > 3])
 
 

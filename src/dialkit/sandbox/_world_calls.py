@@ -22,6 +22,12 @@ problem in the world is one planted on purpose:
   no more than 3% of any campaign's 30-day period's answered calls, so none is a
   finding, but for ``abandonment_period``: such calls clustered in one period, one more
   than its 3% (:mod:`._world_periods`), each a finding of 47 CFR 64.1200(a)(7);
+- ``person_frequency``: four calls within one day to a Florida lead, the 1st and 3rd
+  to its other number (its ``custom_fields``' ``other_phones``), the 2nd and 4th to its
+  own: no number had more than three, but Fla. Stat. 501.616(6)(b) counts "more than
+  three commercial telephone sales calls ... to a person over a 24-hour period on the
+  same subject matter or issue, regardless of the phone number used": each call that is
+  at least the fourth to the lead in 24 hours is a finding;
 - ``dnc_grace``: a call to a number the registry listed a day before, with a check of
   the registry three days before the listing: within the safe harbor, no finding
   (:func:`registry_check`); ``dnc_call`` plants go to numbers of both lists;
@@ -68,11 +74,13 @@ HANGUP_CAUSES = ("normal_clearing", "no_answer", "user_busy", "call_rejected",
                  "unallocated_number", "network_out_of_order")
 NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(6)
 KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS,
-         "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period")
+         "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period",
+         "person_frequency")
 CLEAN, OUTSIDE_HOURS, DNC_CALL, FREQUENCY, ABANDONED = range(5)
 STATE_FREQUENCY = KINDS.index("state_frequency")
 SPLIT_ZONE_HOURS, CALLER_ID = KINDS.index("split_zone_hours"), KINDS.index("caller_id")
 DNC_GRACE, ABANDONMENT_PERIOD = KINDS.index("dnc_grace"), KINDS.index("abandonment_period")
+PERSON_FREQUENCY = KINDS.index("person_frequency")
 LIST_OF_SOURCE = {"customer_request": "company", "registry": "national"}
 """The DNC list a listing's source puts the number on (issue 47): the account's own list
 where the customer asked, the national registry where the registry listed it."""
@@ -164,6 +172,8 @@ class Calls:
     ai: I64
     caller: I64
     kind: I64
+    line: I64
+    """``1``: the call went to the lead's other number (``person_frequency``), else ``0``."""
 
     def __len__(self) -> int:
         return len(self.lead)
@@ -265,7 +275,7 @@ def _finish(rng: np.random.Generator, frame: Frame, lead: I64, created: I64, sta
                  status=status, disposition=disposition, hangup=hangup,
                  agent=np.where(human, rng.integers(0, frame.agents, size=n), -1),
                  joined=np.where(answered >= 0, answered + delay, -1), ai=ai, caller=caller,
-                 kind=np.zeros(n, dtype=np.int64))
+                 kind=np.zeros(n, dtype=np.int64), line=np.zeros(n, dtype=np.int64))
 
 
 def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: float) -> Calls:
@@ -300,9 +310,13 @@ def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
     taken = listed_at >= 0
     not_last = np.r_[calls.lead[1:] == calls.lead[:-1], False]
     strict, split = frame.law.strict(), frame.law.split()
-    busy = taken | ~strict | split
     start, end = frame.window(calls.lead)
     inside = (calls.created - 16 * HOUR_MS >= start) & (calls.created + 16 * HOUR_MS <= end)
+    person = _pick_leads(rng, calls, per_case, taken | split | ~plants.florida(frame), inside)
+    taken[calls.lead[person]] = True
+    busy = taken | ~strict | split
+    spoken = _plant_burst(rng, frame, calls, person, 3)
+    spoken.line[np.arange(len(spoken)) % 3 != 1] = 1  # the 1st and 3rd of each day's four
     plants.plant_split_hours(rng, frame, calls, _pick_leads(
         rng, calls, per_case, taken | ~split, inside & plants.split_ahead(frame, calls)),
         SPLIT_ZONE_HOURS)
@@ -324,11 +338,13 @@ def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
     taken[graced] = True
     placed = _dnc_by_list(rng, frame, np.where(strict | split | abroad, -1, listed_at),
                           listed_by, per_kind, graced)
-    planted = Calls.concat(calls, extra, *placed,
+    planted = Calls.concat(calls, extra, spoken, *placed,
                            _plant_state(rng, frame, calls, busy, per_case))
     planted = planted.take(np.lexsort((planted.created, planted.lead)))
     hits = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[burst])
     planted.kind[hits] = FREQUENCY
+    counted = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[person])
+    planted.kind[counted] = PERSON_FREQUENCY
     taken = listed_at >= 0
     taken[planted.lead[planted.kind > 0]] = True
     spread, cluster = periods.choose(rng, frame, planted, taken, per_kind)
@@ -399,8 +415,10 @@ def _plant_outside_hours(rng: np.random.Generator, frame: Frame, calls: Calls,
     calls.kind[index] = OUTSIDE_HOURS
 
 
-def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I64) -> Calls:
-    """Three or four unanswered calls earlier on the day of each chosen call.
+def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I64,
+                 before: int | None = None) -> Calls:
+    """Three or four (``before``, if given) unanswered calls earlier on the day of each chosen
+    call, in order of lead and time.
 
     The chosen call moves to the end of the burst, so the lead's outcome stays
     that of its last call. Times stay in 09:20-19:30 local time.
@@ -409,7 +427,7 @@ def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I6
     day = frame.day_of(lead, calls.created[index])
     local = rng.integers(9 * HOUR_MS, 12 * HOUR_MS, size=n)[:, None] + np.cumsum(
         rng.integers(20 * MINUTE_MS, 90 * MINUTE_MS, size=(n, 5)), axis=1)
-    size = rng.integers(3, 5, size=n)
+    size = rng.integers(3, 5, size=n) if before is None else np.full(n, before)
     calls.shift(index, frame.at(lead, day, local[np.arange(n), size]) - calls.created[index])
     use = np.arange(5)[None, :] < size[:, None]
     lead, day = (np.broadcast_to(v[:, None], use.shape)[use] for v in (lead, day))
