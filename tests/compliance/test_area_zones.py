@@ -28,7 +28,6 @@ from zone_oracle import AREA_ZONES
 from dialkit._places import _jurisdictions as jurisdictions
 from dialkit._places._zones import ZONES, zoned
 from dialkit.compliance import US, US_FEDERAL, audit, next_allowed, upcoming
-from dialkit.sandbox._phones import draw_numbers
 
 TRI_CITIES = "+14232000142"
 """The issue's number: 423 is East Tennessee's, in the Eastern and Central zones; its
@@ -210,13 +209,3 @@ def test_the_territories_entry_quotes_its_law() -> None:
     assert entry["citation"].split(" (")[0] in entry["text"]
     assert "several States and Territories" in entry["text"]
     assert np.all([bool(entry[key]) for key in ("doubts", "reviewed", "confirmed")])
-
-
-@pytest.mark.parametrize("country", ["US", "CA"])
-def test_the_emulators_world_draws_numbers_of_one_zone(country: str) -> None:
-    """The world places each call in its number's one zone, so it draws no number of an
-    area code that spans several: the audit would judge it in a zone the world did not."""
-    drawn = draw_numbers(np.random.default_rng(47), country, 20_000)
-    pairs = zoned(pd.Series(drawn.e164.tolist(), dtype="string[pyarrow]"))
-    assert np.bincount(pairs.row, minlength=len(drawn.e164)).tolist() == [1] * len(drawn.e164)
-    assert [ZONES[z] for z in pairs.zone] == drawn.zone.tolist()

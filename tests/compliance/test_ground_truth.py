@@ -33,10 +33,13 @@ RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_fre
                 "dnc_call": "dnc_call", "state_calling_hours": "calling_hours",
                 "state_day_ban": "calling_hours", "state_holiday": "calling_hours",
                 "state_frequency": "call_frequency", "split_zone_hours": "calling_hours",
-                "caller_id": "caller_id"}
+                "caller_id": "caller_id", "abandonment_period": "abandonment",
+                "person_frequency": "call_frequency"}
 """Each planted kind whose every call is a finding of one rule: the federal kinds, the
 law of the place's (a state's or Canada's row, which the ``US`` preset applies), a call
-judged in every zone of a split area code and a call that showed no number (issue 47)."""
+judged in every zone of a split area code, a call that showed no number and an abandoned
+call of a campaign's 30-day period over 3%, and the fourth call in a day to a Florida
+person on two numbers (issue 47)."""
 FEDERAL_KINDS = {"outside_calling_hours", "frequency", "dnc_call"}
 LISTED_LATE = "upcoming_callback_dnc"
 """Leads whose number was listed after their pending callback was set (issue 38): the
@@ -60,8 +63,11 @@ def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         verified = httpx.get(f"{admin}/caller-ids", params={"account": "acme",
                                                                   "law": "all"}).json()
         upcoming = httpx.get(f"{admin}/upcoming-truth", params={"account": "acme"}).json()
+        lists = httpx.get(f"{admin}/dnc-lists", params={"account": "acme"}).json()
         with Client(AUDITOR_KEY, base_url=sandbox.base_url, rate_limit=None) as client:
             frames = load(client)
+            frames["dnc"] = _with_lists(frames["dnc"], lists["listings"],
+                                        problems["problems"].get("dnc_grace", []))
             report = audit(**frames, blocked_countries=["KP", "IR"], policy=HOUSE_RULES,
                            verified_caller_ids=verified["caller_ids"])
             law_only = audit(**frames, blocked_countries=["KP", "IR"], rules=US,
@@ -77,6 +83,22 @@ def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     yield report, truth, bases, law_only, problems["problems"]
 
 
+def _with_lists(dnc: pd.DataFrame, listings: list[dict[str, Any]],
+                graced: list[dict[str, Any]]) -> pd.DataFrame:
+    """The DNC results as a scrub vendor and the account's records tell them (issue 47):
+    each listed number's ``list`` and ``listed_at``, and the registry checks the account
+    made before a ``dnc_grace`` number was listed (then not yet listed)."""
+    known = pd.DataFrame(listings).set_index("phone")
+    listed = dnc["phone"].map(known["list"])
+    dnc = dnc.assign(list=listed.where(dnc["listed"].astype(bool)),
+                     listed_at=pd.to_datetime(dnc["phone"].map(known["listed_at"]), utc=True))
+    checks = pd.DataFrame({"phone": [p["phone"] for p in graced], "listed": False,
+                           "checked_at": pd.to_datetime([p["detail"]["checked_at"]
+                                                         for p in graced], utc=True)})
+    return pd.concat([dnc, checks.astype({"checked_at": dnc["checked_at"].dtype})],
+                     ignore_index=True)
+
+
 def _found(report: AuditReport, rule: str) -> set[str]:
     return set(report.findings.loc[report.findings["rule"] == rule, "call_id"])
 
@@ -88,8 +110,10 @@ def _leads_found(report: AuditReport, rule: str) -> set[str]:
 def test_the_world_plants_every_kind(audited: Audited) -> None:
     _, truth, _, _, _ = audited
     assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban",
-            "split_zone_hours", "caller_id"} <= set(truth)
-    assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE} and all(truth.values())
+            "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period",
+            "person_frequency"} <= set(truth)
+    assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE, "dnc_grace"} and all(
+        truth.values())
 
 
 @pytest.mark.parametrize("rule", sorted(set(RULE_OF_KIND.values())))
@@ -142,20 +166,72 @@ def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
     assert calls["citation"].notna().all() and (calls["decided_by"] == "list").all()
 
 
+def test_a_person_is_counted_across_their_numbers(audited: Audited) -> None:
+    """Fla. Stat. 501.616(6)(b): "more than three commercial telephone sales calls from any
+    number to a person over a 24-hour period on the same subject matter or issue,
+    regardless of the phone number used": a lead called on its own number and on its
+    other one (``custom_fields``' ``other_phones``) is one person; no number had four."""
+    report, truth, _, _, planted = audited
+    found = report.findings[report.findings["rule"] == "call_frequency"].set_index("call_id")
+    rows = found.loc[sorted(truth["person_frequency"])]
+    assert (rows["basis"] == "law").all() and (rows["jurisdiction"] == "US-FL").all()
+    assert rows["citation"].str.contains("501.616(6)(b)", regex=False).all()
+    assert (rows["calls_in_24h"] >= 4).all()
+    for problem in planted["person_frequency"]:
+        detail = problem["detail"]
+        assert detail["lead_phone"] != detail["other_phone"]
+        assert problem["phone"] in {detail["lead_phone"], detail["other_phone"]}
+    assert not {f"call_frequency {call}" for call in truth["person_frequency"]} & {
+        f"{row.rule} {row.call_id}" for row in report.findings.itertuples()
+        if row.basis == "policy"}  # no number had more than three: no policy finding
+
+
+def test_each_list_judges_its_calls_with_its_own_grace(audited: Audited) -> None:
+    """16 CFR 310.4(b)(1)(iii)(A) gives a request to the account no grace: a call after it
+    is a finding. 47 CFR 64.1200(c)(2)(i)(D): a call is safe where the caller uses "a
+    version of the national do-not-call registry obtained ... no more than 31 days prior
+    to the date any call is made": a call to a registry-listed number checked before its
+    listing and within 31 days is none; one with no such check is a finding."""
+    report, truth, _, _, planted = audited
+    found = report.findings[report.findings["rule"] == "dnc_call"].set_index("call_id")
+    on = {p["call_id"]: p["detail"]["list"] for p in planted["dnc_call"]}
+    assert {"company", "national"} <= set(on.values())
+    for call, listed in on.items():
+        assert ("310.4(b)(1)(iii)(A)" if listed == "company" else "64.1200(c)(2)") in (
+            found.loc[call, "citation"])
+    for problem in planted["dnc_grace"]:
+        detail = problem["detail"]
+        assert detail["list"] == "national" and detail["checked_at"] < detail["listed_at"]
+    assert truth["dnc_grace"] and not truth["dnc_grace"] & set(report.findings["call_id"])
+
+
 def test_the_abandoned_calls_are_exactly_the_planted_ones(
         audited: Audited) -> None:
     report, truth, _, _, _ = audited
-    assert set(report.abandoned["call_id"]) == truth["abandoned"]
+    assert set(report.abandoned["call_id"]) == truth["abandoned"] | truth["abandonment_period"]
     assert report.notes["abandonment"].startswith("agent_joined_at")
 
 
-def test_abandonment_findings_are_the_abandoned_calls_over_the_limit(
+def test_each_campaigns_periods_are_counted_as_the_world_counted_them(
         audited: Audited) -> None:
-    report, _, _, _, _ = audited
-    over = report.abandoned["window_rate"] > report.abandoned["window_limit"]
-    assert _found(report, "abandonment") == set(report.abandoned.loc[over, "call_id"])
-    rates = report.abandoned["window_abandoned"] / report.abandoned["window_answered"]
-    assert (rates == report.abandoned["window_rate"]).all()
+    """47 CFR 64.1200(a)(7): no more than "three percent of all telemarketing calls that
+    are answered live by a person, as measured over a 30-day period for a single calling
+    campaign", "calculated separately for each successive 30-day period". The world
+    counted each abandoned call's period itself: the spread ones' periods are at most 3%
+    (no finding), the clustered ones' one period is over (each a finding of law)."""
+    report, _, _, _, planted = audited
+    windows = report.abandoned.set_index("call_id")
+    for kind, over in (("abandoned", False), ("abandonment_period", True)):
+        for problem in planted[kind]:
+            detail, row = problem["detail"], windows.loc[problem["call_id"]]
+            assert (row["window_answered"], row["window_abandoned"]) == (
+                detail["answered"], detail["abandoned"])
+            assert row["window_start"] == pd.Timestamp(detail["period_start"])
+            assert (detail["abandoned"] > 0.03 * detail["answered"]) is over
+    found = report.findings[report.findings["rule"] == "abandonment"]
+    assert (found["basis"] == "law").all() and found["citation"].str.contains(
+        "64.1200(a)(7)", regex=False).all()
+    assert len({p["detail"]["period_start"] for p in planted["abandonment_period"]}) == 1
 
 
 def test_the_world_has_no_other_findings(audited: Audited) -> None:

@@ -225,13 +225,27 @@ def test_ground_truth_lists_the_planted_problems(sandbox: Sandbox, api: httpx.Cl
     body = answer.json()
     assert body["account"] == "acme"
     assert set(body["problems"]) == {"outside_calling_hours", "dnc_call", "frequency",
-                                     "abandoned"}
+                                     "abandoned", "split_zone_hours", "caller_id",
+                                     "dnc_grace", "abandonment_period", "person_frequency"}
     assert body["counts"] == {kind: len(items) for kind, items in body["problems"].items()}
     assert all(count > 0 for count in body["counts"].values())
     for items in body["problems"].values():
         call = api.get(f"/v1/calls/{items[0]['call_id']}")
         assert call.status_code == 200
         assert call.json()["to_number"] == items[0]["phone"]
+
+
+def test_dnc_lists_say_which_list_and_since_when(sandbox: Sandbox) -> None:
+    """Issue 47: the DNC check says only whether a number is listed; the admin surface
+    says on which list, as the planted DNC calls' ground truth does."""
+    body = admin(sandbox, "GET", "/dnc-lists", account="acme").json()
+    listings = {item["phone"]: item for item in body["listings"]}
+    assert {item["list"] for item in listings.values()} == {"company", "national"}
+    truth = admin(sandbox, "GET", "/ground-truth", account="acme").json()["problems"]
+    for problem in truth["dnc_call"] + truth["dnc_grace"]:
+        listed = listings[problem["phone"]]
+        assert (listed["list"], listed["listed_at"]) == (problem["detail"]["list"],
+                                                         problem["detail"]["listed_at"])
 
 
 def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,
@@ -244,7 +258,7 @@ def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,
     assert len(calls) == 100 and {call["from_number"] for call in calls} <= set(verified)
 
 
-@pytest.mark.parametrize("path", ["/ground-truth", "/caller-ids"])
+@pytest.mark.parametrize("path", ["/ground-truth", "/caller-ids", "/dnc-lists"])
 @pytest.mark.parametrize(("params", "status", "code"), [
     ({"account": "nobody"}, 404, "not_found"),
     ({}, 400, "validation_failed"),

@@ -143,7 +143,7 @@ def test_small_world_has_the_promised_size(world: tuple[Store, datetime]) -> Non
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_' "
      "AND substr(kind, 1, 9) <> 'upcoming_'",
      {"outside_calling_hours", "dnc_call", "frequency", "abandoned", "split_zone_hours",
-      "caller_id"}),
+      "caller_id", "dnc_grace", "abandonment_period", "person_frequency"}),
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 9) = 'upcoming_'",
      {"upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc"}),
 ])
@@ -333,12 +333,17 @@ def _recomputed(store: Store) -> dict[str, set[str]]:
     calls = _frame(store, f"SELECT * FROM calls WHERE account = '{ACCOUNT}'")
     for column in ("created_at", "answered_at", "agent_joined_at"):
         calls[column] = pd.to_datetime(calls[column], utc=True, format="ISO8601")
-    dnc = _frame(store, f"SELECT phone, added_at FROM dnc WHERE dataset = '{SEED}'")
+    dnc = _frame(store, f"SELECT phone, added_at, source FROM dnc WHERE dataset = '{SEED}'")
     dnc["added_at"] = pd.to_datetime(dnc.added_at, utc=True, format="ISO8601")
     out = calls[calls.direction == "outbound"]
-    return {"outside_calling_hours": _outside_hours(out), "dnc_call": _dnc_calls(out, dnc),
-            "frequency": _too_frequent(out), "abandoned": _abandoned(calls),
-            "split_zone_hours": _split_zone_hours(out), "caller_id": _caller_id(out)}
+    listed, graced = _dnc_calls(out, dnc, _registry_checks(store))
+    abandoned, over = _abandoned(calls)
+    return {"outside_calling_hours": _outside_hours(out), "dnc_call": listed,
+            "dnc_grace": graced, "frequency": _too_frequent(out, "to_number"),
+            "person_frequency": _too_frequent(out, "lead_id") - _too_frequent(out, "to_number"),
+            "abandoned": abandoned,
+            "abandonment_period": over, "split_zone_hours": _split_zone_hours(out),
+            "caller_id": _caller_id(out)}
 
 
 def _outside_hours(out: pd.DataFrame) -> set[str]:
@@ -376,22 +381,57 @@ def _caller_id(out: pd.DataFrame) -> set[str]:
                                  "unavailable", "blocked"])])
 
 
-def _dnc_calls(out: pd.DataFrame, dnc: pd.DataFrame) -> set[str]:
+def _registry_checks(store: Store) -> pd.Series:
+    """When the account checked each ``dnc_grace`` number against the registry (the world's
+    tables hold no checks: the planted row says when)."""
+    rows = store.rows("SELECT phone, detail FROM planted WHERE kind = 'dnc_grace'")
+    return pd.Series({phone: json.loads(detail)["checked_at"] for phone, detail in rows},
+                     dtype=object).pipe(pd.to_datetime, utc=True, format="ISO8601")
+
+
+def _dnc_calls(out: pd.DataFrame, dnc: pd.DataFrame,
+               checked: pd.Series) -> tuple[set[str], set[str]]:
+    """Calls after the number was listed, and among them those the registry's safe harbor
+    covers (47 CFR 64.1200(c)(2)(i)(D): a version of the registry "no more than 31 days
+    prior to the date any call is made"): a registry listing, a check before it, the
+    call within 31 days of the check."""
     joined = out.merge(dnc, left_on="to_number", right_on="phone")
-    return set(joined.id[joined.created_at > joined.added_at])
+    after = joined[joined.created_at > joined.added_at]
+    check = after.phone.map(checked)
+    safe = (after.source == "registry") & (check < after.added_at) & (
+        after.created_at.dt.normalize() - check.dt.normalize() <= pd.Timedelta(days=31))
+    return set(after.id[~safe]), set(after.id[safe])
 
 
-def _too_frequent(out: pd.DataFrame) -> set[str]:
-    ordered = out.sort_values(["to_number", "created_at"]).assign(one=1.0)
-    counts = ordered.groupby("to_number", sort=False).rolling("24h", on="created_at")["one"].sum()
+def _too_frequent(out: pd.DataFrame, by: str) -> set[str]:
+    """Calls that are at least the fourth ``by`` number (``to_number``) or person
+    (``lead_id``: Fla. Stat. 501.616(6)(b)'s "to a person ... regardless of the phone
+    number used") in the 24 hours up to them."""
+    ordered = out.sort_values([by, "created_at"]).assign(one=1.0)
+    counts = ordered.groupby(by, sort=False).rolling("24h", on="created_at")["one"].sum()
     return set(ordered.id[counts.to_numpy() > 3])
 
 
-def _abandoned(calls: pd.DataFrame) -> set[str]:
-    answered = calls[calls.answered_at.notna()]
+def _abandoned(calls: pd.DataFrame) -> tuple[set[str], set[str]]:
+    """Answered calls no agent joined within two seconds, in two: those of a campaign's
+    30-day period at most 3% abandoned, and those of one over it. 47 CFR 64.1200(a)(7):
+    "three percent of all telemarketing calls that are answered live by a person, as
+    measured over a 30-day period for a single calling campaign", each "successive
+    30-day period" counted from the campaign's first call; US numbers only."""
+    out = calls[calls.direction == "outbound"]
+    answered = out[out.answered_at.notna()]
     late = answered.agent_joined_at.isna() | (
         answered.agent_joined_at - answered.answered_at > pd.Timedelta(seconds=2))
-    return set(answered.id[late])
+    first = out.groupby("campaign_id").created_at.min()
+    live = answered[(answered.status != "voicemail") & answered.to_number.map(
+        lambda p: phonenumbers.region_code_for_number(phonenumbers.parse(p)) == "US")]
+    period = (live.answered_at - live.campaign_id.map(first)) // pd.Timedelta(days=30)
+    rates = late[live.index].groupby([live.campaign_id, period]).mean()
+    assert (rates > 0.03).sum() == 1  # one campaign's one period
+    over = late[live.index] & pd.Series(list(zip(live.campaign_id, period, strict=True)),
+                                        index=live.index).map(rates > 0.03)
+    assert set(answered.id[late]) == set(live.id[late[live.index]])  # all on US numbers
+    return set(live.id[late[live.index] & ~over]), set(live.id[over])
 
 
 def test_planted_problems_are_exactly_the_problems(world: tuple[Store, datetime]) -> None:

@@ -41,6 +41,7 @@ from ._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from ._world_activity import write_activity
 from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._world_law import detail, law_of
+from ._world_periods import PERIOD_MS, measure
 from ._world_plants import ANONYMOUS, split_detail
 
 Scale = Literal["small", "medium", "large"]
@@ -310,7 +311,11 @@ class _World:
         self.listed_at, self.listed_by = wc.dnc_listing(
             self.rng["listing"], base, self.leads.created, self.leads.dialed, anchor)
         self.by_lead = wc.plant(self.rng["plant"], self.frame, base, self.listed_at,
+                                self.listed_by,
                                 shape.planted, shape.state_planted)
+        self.periods = measure(self.frame, self.by_lead)
+        self.other = _other_numbers(self.by_lead, self.leads.phones.e164,
+                                    (self.extras.e164, self.callers.e164))
         inbound = wc.inbound_calls(self.rng["inbound"], self.frame, self.by_lead, _INBOUND_SHARE)
         self.outcomes = wc.lead_outcomes(self.rng["outcomes"], self.frame, self.by_lead,
                                          self.leads.created, self.listed_at)
@@ -369,16 +374,31 @@ class _World:
                     leads.phones.e164.tolist(),
                     _objects(COUNTRIES)[leads.phones.country].tolist(), leads.names.tolist(),
                     leads.emails.tolist(), _objects(wc.LEAD_STATUSES)[out.status].tolist(),
-                    out.attempts.tolist(), leads.custom.tolist(),
+                    out.attempts.tolist(), self._custom().tolist(),
                     _ms(np.where(seen, calls.created[last], -1)), _ms(out.next_attempt),
                     _objects(wc.DISPOSITIONS)[np.where(seen, calls.disposition[last], 0)].tolist(),
                     _objects((None, *wc.HANGUP_CAUSES))[np.where(seen, calls.hangup[last] + 1, 0)]
                     .tolist(), leads.created.tolist(), out.updated.tolist(), strict=False))
 
+    def _custom(self) -> NDArray[np.object_]:
+        """Each lead's custom fields, with its other number where it has one."""
+        custom = self.leads.custom.copy()
+        for lead, number in self.other.items():
+            fields = json.loads(custom[lead] or "{}")
+            custom[lead] = json.dumps(fields | {"other_phones": [number]})
+        return custom
+
+    def _dialled(self, calls: Calls) -> NDArray[np.object_]:
+        """The number each of ``calls`` went to: its lead's, or the lead's other number."""
+        numbers = self.leads.phones.e164.astype(object)[calls.lead]
+        other = np.flatnonzero(calls.line == 1)
+        numbers[other] = [self.other[lead] for lead in calls.lead[other].tolist()]
+        return numbers
+
     def _write_calls(self, conn: sqlite3.Connection, dataset: str, account: str, part: I64,
                      ids: tuple[NDArray[np.object_], ...]) -> None:
         c, (campaign_ids, lead_ids, call_ids) = self.calls.take(part), ids
-        customer = self.leads.phones.e164.astype(object)[c.lead]
+        customer = self._dialled(c)
         line = np.where(c.caller == ANONYMOUS, "anonymous",
                         self.callers.e164.astype(object)[c.caller])
         out = c.outbound == 1
@@ -474,8 +494,9 @@ class _World:
 
     def _planted_rows(self, account: str, call_ids: NDArray[np.object_]) -> Iterator[Row]:
         calls, counts = self.by_lead, wc.frequency_counts(self.by_lead)
+        dialled = self._dialled(calls)
         for i in np.flatnonzero(calls.kind > 0).tolist():
-            phone = str(self.leads.phones.e164[calls.lead[i]])
+            phone = str(dialled[i])
             kinds = (wc.FREQUENCY, wc.STATE_FREQUENCY) if calls.kind[i] == wc.STATE_FREQUENCY \
                 else (int(calls.kind[i]),)
             for kind in kinds:  # today's federal preset finds a state's cap too (cap 3)
@@ -490,19 +511,49 @@ class _World:
             return split_detail(str(self.leads.phones.e164[lead]), local)
         if kind == wc.CALLER_ID:
             return {"from_number": "anonymous", "citation": "16 CFR 310.4(a)(8)"}
-        if kind > wc.ABANDONED:
+        if wc.ABANDONED < kind < wc.SPLIT_ZONE_HOURS:
             found = detail(self.frame.law, wc.KINDS[kind] or "", lead, local, zone)
             return found | ({"calls_in_24h": count} if kind == wc.STATE_FREQUENCY else {})
         if kind == wc.OUTSIDE_HOURS:
             return {"local_time": local.strftime("%H:%M"), "timezone": zone}
-        if kind == wc.DNC_CALL:
-            return {"listed_at": _stamp(int(self.listed_at[lead])),
-                    "source": str(self.listed_by[lead])}
+        if kind in (wc.DNC_CALL, wc.DNC_GRACE):
+            return _listing(int(self.listed_at[lead]), str(self.listed_by[lead]),
+                            grace=kind == wc.DNC_GRACE)
         if kind == wc.FREQUENCY:
             return {"calls_in_24h": count}
-        joined = int(calls.joined[i])
+        if kind == wc.PERSON_FREQUENCY:
+            return {"calls_in_24h": count, "lead_phone": str(self.leads.phones.e164[lead]),
+                    "other_phone": self.other[lead], "citation": "Fla. Stat. 501.616(6)(b)"}
+        joined, start = int(calls.joined[i]), int(self.periods.start[i])
         return {"answered_at": _stamp(int(calls.answered[i])),
-                "agent_joined_at": None if joined < 0 else _stamp(joined)}
+                "agent_joined_at": None if joined < 0 else _stamp(joined),
+                "period_start": _stamp(start), "period_end": _stamp(start + PERIOD_MS),
+                "answered": int(self.periods.answered[i]),
+                "abandoned": int(self.periods.abandoned[i])}
+
+
+def _other_numbers(calls: Calls, phones: NDArray[np.str_],
+                   taken: tuple[NDArray[np.str_], ...]) -> dict[int, str]:
+    """A second number for each lead some of ``calls`` went to on its other line: the
+    first of its own number's fictional range (the same area code, so the same place and
+    zone) that no lead, DNC entry or caller id holds. A few leads: a loop over them."""
+    used = {*phones.tolist(), *(number for numbers in taken for number in numbers.tolist())}
+    other: dict[int, str] = {}
+    for lead in np.unique(calls.lead[calls.line == 1]).tolist():
+        prefix = str(phones[lead])[:-4]
+        other[lead] = next(number for number in (f"{prefix}{line:04d}" for line in
+                                                 range(100, 200)) if number not in used)
+        used.add(other[lead])
+    return other
+
+
+def _listing(listed_at: int, source: str, *, grace: bool) -> dict[str, Any]:
+    """A call to a listed number's ground truth: when and on whose word it was listed, the
+    list that makes it (the account's own, where the customer asked; else the national
+    registry) and, for a ``dnc_grace`` call, the registry check that covers it."""
+    found = {"listed_at": _stamp(listed_at), "source": source,
+             "list": wc.LIST_OF_SOURCE[source]}
+    return found | ({"checked_at": _stamp(wc.registry_check(listed_at))} if grace else {})
 
 
 def _stamp(ms: int) -> str:

@@ -19,6 +19,18 @@ problem in the world is one planted on purpose:
 - ``dnc_call``: one more call to a listed number, a day or more after listing;
 - ``abandoned``: an answered call nobody joined (``agent_joined_at`` null) or an
   agent joined 2.5-9 s late; never the lead's last call, so the lead's outcome stands;
+  no more than 3% of any campaign's 30-day period's answered calls, so none is a
+  finding, but for ``abandonment_period``: such calls clustered in one period, one more
+  than its 3% (:mod:`._world_periods`), each a finding of 47 CFR 64.1200(a)(7);
+- ``person_frequency``: four calls within one day to a Florida lead, the 1st and 3rd
+  to its other number (its ``custom_fields``' ``other_phones``), the 2nd and 4th to its
+  own: no number had more than three, but Fla. Stat. 501.616(6)(b) counts "more than
+  three commercial telephone sales calls ... to a person over a 24-hour period on the
+  same subject matter or issue, regardless of the phone number used": each call that is
+  at least the fourth to the lead in 24 hours is a finding;
+- ``dnc_grace``: a call to a number the registry listed a day before, with a check of
+  the registry three days before the listing: within the safe harbor, no finding
+  (:func:`registry_check`); ``dnc_call`` plants go to numbers of both lists;
 - ``frequency``: a burst of four or five calls to one number within one day. The
   ground truth names *each call* that is at least the fourth outbound call to
   its number within the 24 hours up to and including it, with that count as
@@ -46,6 +58,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _world_law as law
+from . import _world_periods as periods
 from . import _world_plants as plants
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock
 
@@ -61,10 +74,16 @@ HANGUP_CAUSES = ("normal_clearing", "no_answer", "user_busy", "call_rejected",
                  "unallocated_number", "network_out_of_order")
 NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(6)
 KINDS = (None, "outside_calling_hours", "dnc_call", "frequency", "abandoned", *law.KINDS,
-         "split_zone_hours", "caller_id")
+         "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period",
+         "person_frequency")
 CLEAN, OUTSIDE_HOURS, DNC_CALL, FREQUENCY, ABANDONED = range(5)
 STATE_FREQUENCY = KINDS.index("state_frequency")
 SPLIT_ZONE_HOURS, CALLER_ID = KINDS.index("split_zone_hours"), KINDS.index("caller_id")
+DNC_GRACE, ABANDONMENT_PERIOD = KINDS.index("dnc_grace"), KINDS.index("abandonment_period")
+PERSON_FREQUENCY = KINDS.index("person_frequency")
+LIST_OF_SOURCE = {"customer_request": "company", "registry": "national"}
+"""The DNC list a listing's source puts the number on (issue 47): the account's own list
+where the customer asked, the national registry where the registry listed it."""
 BASIS = {**dict.fromkeys(KINDS[1:], "law"), "frequency": "policy"}
 """What decides each planted kind: ``law``, or ``policy`` (the house rules' cap of three
 calls a day) for ``frequency``, whose calls that are also ``state_frequency`` are law's."""
@@ -153,6 +172,8 @@ class Calls:
     ai: I64
     caller: I64
     kind: I64
+    line: I64
+    """``1``: the call went to the lead's other number (``person_frequency``), else ``0``."""
 
     def __len__(self) -> int:
         return len(self.lead)
@@ -254,7 +275,7 @@ def _finish(rng: np.random.Generator, frame: Frame, lead: I64, created: I64, sta
                  status=status, disposition=disposition, hangup=hangup,
                  agent=np.where(human, rng.integers(0, frame.agents, size=n), -1),
                  joined=np.where(answered >= 0, answered + delay, -1), ai=ai, caller=caller,
-                 kind=np.zeros(n, dtype=np.int64))
+                 kind=np.zeros(n, dtype=np.int64), line=np.zeros(n, dtype=np.int64))
 
 
 def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: float) -> Calls:
@@ -272,42 +293,63 @@ def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: f
 
 
 def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
-          per_kind: int, per_case: int) -> Calls:
+          listed_by: NDArray[np.str_], per_kind: int, per_case: int) -> Calls:
     """Plant ``per_kind`` problems of each federal kind and ``per_case`` of each (row, kind)
     of the place's law (:mod:`._world_law`); return every call, sorted by lead and time.
 
     ``calls`` (sorted by lead) change in place. ``listed_at`` gives each lead's DNC
-    listing time (``-1``: not listed); listed leads get no other kind of problem.
-    Abandoned calls are human-handled answered calls other than the lead's last;
-    moved and burst calls lie 16 h or more inside their campaign's dialling window,
-    so their whole local day does. Moved, burst and DNC calls go to numbers whose
-    place has no rule stricter than the federal one, so they break no other law.
+    listing time (``-1``: not listed), ``listed_by`` on whose word (:func:`dnc_listing`);
+    listed leads get no other kind of problem.
+    Abandoned calls, planted last, are human-handled answered calls to US numbers other
+    than the lead's last, spread or clustered by their campaign's 30-day periods
+    (:mod:`._world_periods`); moved and burst calls lie 16 h or more inside their
+    campaign's dialling window, so their whole local day does. Moved, burst and DNC
+    calls go to numbers whose place has no rule stricter than the federal one, so they
+    break no other law.
     """
     taken = listed_at >= 0
     not_last = np.r_[calls.lead[1:] == calls.lead[:-1], False]
-    answered = (calls.answered >= 0) & (calls.ai < 0) & not_last
-    _plant_abandoned(rng, calls, _pick_leads(rng, calls, per_kind, taken, answered))
     strict, split = frame.law.strict(), frame.law.split()
-    busy = taken | ~strict | split
     start, end = frame.window(calls.lead)
     inside = (calls.created - 16 * HOUR_MS >= start) & (calls.created + 16 * HOUR_MS <= end)
+    person = _pick_leads(rng, calls, per_case, taken | split | ~plants.florida(frame), inside)
+    taken[calls.lead[person]] = True
+    busy = taken | ~strict | split
+    spoken = _plant_burst(rng, frame, calls, person, 3)
+    spoken.line[np.arange(len(spoken)) % 3 != 1] = 1  # the 1st and 3rd of each day's four
     plants.plant_split_hours(rng, frame, calls, _pick_leads(
         rng, calls, per_case, taken | ~split, inside & plants.split_ahead(frame, calls)),
         SPLIT_ZONE_HOURS)
     taken |= strict | split
-    plants.plant_caller_id(calls, _pick_leads(rng, calls, per_case, taken | ~plants.us_leads(
-        frame), inside), CALLER_ID)
+    shown = _pick_leads(rng, calls, per_case, taken | ~plants.us_leads(frame), inside)
+    taken[calls.lead[shown]] = True  # picked from a copy: no other kind on its lead
+    plants.plant_caller_id(calls, shown, CALLER_ID)
     _plant_outside_hours(rng, frame, calls, _pick_leads(rng, calls, per_kind, taken, inside))
     burst = _pick_leads(rng, calls, per_kind, taken, inside)
     extra = _plant_burst(rng, frame, calls, burst)
     # a DNC call goes to a US number: a day after a listing, a UK or Canadian one is within
     # its list's grace (PECR reg. 21(3)'s 28 days, the DNCL's 31), no breach
     abroad = np.asarray(COUNTRIES, object)[frame.lead_country] != "US"
-    placed = _dnc_calls(rng, frame, np.where(strict | split | abroad, -1, listed_at), per_kind)
-    planted = Calls.concat(calls, extra, placed, _plant_state(rng, frame, calls, busy, per_case))
+    graced = calls.lead[_pick_leads(rng, calls, 1, taken | abroad,
+                                    ~not_last & (calls.created + 6 * DAY_MS < end))]
+    listed_at[graced] = calls.ended[np.searchsorted(calls.lead, graced, side="right") - 1] + (
+        rng.integers(HOUR_MS, DAY_MS, size=len(graced)))
+    listed_by[graced] = "registry"
+    taken[graced] = True
+    placed = _dnc_by_list(rng, frame, np.where(strict | split | abroad, -1, listed_at),
+                          listed_by, per_kind, graced)
+    planted = Calls.concat(calls, extra, spoken, *placed,
+                           _plant_state(rng, frame, calls, busy, per_case))
     planted = planted.take(np.lexsort((planted.created, planted.lead)))
     hits = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[burst])
     planted.kind[hits] = FREQUENCY
+    counted = (frequency_counts(planted) >= 4) & np.isin(planted.lead, calls.lead[person])
+    planted.kind[counted] = PERSON_FREQUENCY
+    taken = listed_at >= 0
+    taken[planted.lead[planted.kind > 0]] = True
+    spread, cluster = periods.choose(rng, frame, planted, taken, per_kind)
+    _plant_abandoned(rng, planted, np.r_[spread, cluster])
+    planted.kind[cluster] = ABANDONMENT_PERIOD
     return planted
 
 
@@ -373,8 +415,10 @@ def _plant_outside_hours(rng: np.random.Generator, frame: Frame, calls: Calls,
     calls.kind[index] = OUTSIDE_HOURS
 
 
-def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I64) -> Calls:
-    """Three or four unanswered calls earlier on the day of each chosen call.
+def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I64,
+                 before: int | None = None) -> Calls:
+    """Three or four (``before``, if given) unanswered calls earlier on the day of each chosen
+    call, in order of lead and time.
 
     The chosen call moves to the end of the burst, so the lead's outcome stays
     that of its last call. Times stay in 09:20-19:30 local time.
@@ -383,7 +427,7 @@ def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I6
     day = frame.day_of(lead, calls.created[index])
     local = rng.integers(9 * HOUR_MS, 12 * HOUR_MS, size=n)[:, None] + np.cumsum(
         rng.integers(20 * MINUTE_MS, 90 * MINUTE_MS, size=(n, 5)), axis=1)
-    size = rng.integers(3, 5, size=n)
+    size = rng.integers(3, 5, size=n) if before is None else np.full(n, before)
     calls.shift(index, frame.at(lead, day, local[np.arange(n), size]) - calls.created[index])
     use = np.arange(5)[None, :] < size[:, None]
     lead, day = (np.broadcast_to(v[:, None], use.shape)[use] for v in (lead, day))
@@ -393,7 +437,39 @@ def _plant_burst(rng: np.random.Generator, frame: Frame, calls: Calls, index: I6
                    outbound=True)
 
 
-def _dnc_calls(rng: np.random.Generator, frame: Frame, listed_at: I64, k: int) -> Calls:
+def _dnc_by_list(rng: np.random.Generator, frame: Frame, listed_at: I64,
+                 listed_by: NDArray[np.str_], k: int, graced: I64) -> tuple[Calls, ...]:
+    """``dnc_call``s to numbers of both lists, each on a lead of its own (``listed_at``: -1
+    where a lead may not be used), and a ``dnc_grace`` call to each lead of ``graced``
+    (listed by the registry after its last call).
+
+    A number the customer asked to be taken off is on the account's own list: the TSR
+    gives no grace (16 CFR 310.4(b)(1)(iii)(A)), so a call after it is a finding. A number
+    the registry listed is on the national list: the safe harbor of 64.1200(c)(2)(i)(D)
+    and 310.4(b)(3)(iv) holds a call placed within 31 days of a check of the registry made
+    before the listing; without such a check a call after it is a finding, and the
+    ``dnc_grace`` call, whose check :func:`registry_check` dates, is none.
+    """
+    company = listed_by == "customer_request"
+    usable = listed_at.copy()
+    usable[graced] = -1
+    asked = dnc_calls(rng, frame, np.where(company, usable, -1), max(k // 2, 1))
+    usable[asked.lead] = -1
+    registry = dnc_calls(rng, frame, np.where(company, -1, usable), k - len(asked))
+    grace = np.full_like(listed_at, -1)
+    grace[graced] = listed_at[graced]
+    return asked, registry, dnc_calls(rng, frame, grace, len(graced), DNC_GRACE)
+
+
+def registry_check(listed_at: int) -> int:
+    """When the account last checked a ``dnc_grace`` call's number against the registry:
+    three days before it was listed, so the call (at most four days after the listing)
+    is well within the safe harbor's 31 days of the check."""
+    return listed_at - 3 * DAY_MS
+
+
+def dnc_calls(rng: np.random.Generator, frame: Frame, listed_at: I64, k: int,
+              kind: int = DNC_CALL) -> Calls:
     """One call each to ``k`` listed leads, in their daytime a day or more after listing."""
     lead = np.flatnonzero(listed_at >= 0)
     start, end = frame.window(lead)
@@ -407,7 +483,7 @@ def _dnc_calls(rng: np.random.Generator, frame: Frame, listed_at: I64, k: int) -
     disposition, hangup = _outcomes(rng, status, _ANSWERED)
     placed = _finish(rng, frame, lead[keep], created[keep], status, disposition, hangup,
                      outbound=True)
-    placed.kind[:] = DNC_CALL
+    placed.kind[:] = kind
     return placed
 
 

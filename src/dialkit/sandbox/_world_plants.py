@@ -69,6 +69,14 @@ def us_leads(frame: Frame) -> NDArray[np.bool_]:
     return us
 
 
+def florida(frame: Frame) -> NDArray[np.bool_]:
+    """Per lead: its number is one of Florida's (whose cap counts calls to a person, Fla.
+    Stat. 501.616(6)(b))."""
+    rows = np.array([row is not None and row.id == "US-FL" for row in frame.law.rows])
+    found: NDArray[np.bool_] = rows[frame.law.lead_row]
+    return found
+
+
 def split_detail(phone: str, local: datetime) -> dict[str, Any]:
     """A ``split_zone_hours`` call's ground truth: its time in the number's own zone, and
     the zone of its area code that is latest then, where the audit finds it."""

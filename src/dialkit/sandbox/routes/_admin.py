@@ -24,7 +24,8 @@ from .._problems import ApiProblem
 from .._routing import json_response
 from .._service import Service
 from .._simulation import simulate_all, totals
-from .._world_calls import BASIS
+from .._store import seed_dataset
+from .._world_calls import BASIS, LIST_OF_SOURCE
 from .._world_law import hours_basis
 
 router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])
@@ -152,6 +153,22 @@ async def caller_ids(request: Request, account: str) -> Any:
     _known(service, account)
     return json_response({"account": account,
                           "caller_ids": verified_caller_ids(service.store, account)})
+
+
+@router.get("/dnc-lists", summary="Which DNC list each listed number is on, since when")
+async def dnc_lists(request: Request, account: str) -> Any:
+    """The seeded world's DNC listings as a scrub vendor or the account's records tell
+    them (the contract's DNC check says only whether a number is listed): each number's
+    ``list`` (``company`` where the customer asked the account, ``national`` where the
+    registry listed it) and ``listed_at``, for an audit's ``dnc=`` frame (issue 47)."""
+    service = _service(request)
+    _known(service, account)
+    rows = service.store.rows("SELECT phone, added_at, source FROM dnc WHERE dataset = ? "
+                              "ORDER BY phone", (seed_dataset(account),))
+    return json_response({"account": account, "listings": [
+        {"phone": row["phone"], "listed_at": row["added_at"],
+         "list": LIST_OF_SOURCE.get(row["source"], "national")}
+        for row in rows]})
 
 
 @router.get("/ground-truth", summary="The planted compliance problems")
