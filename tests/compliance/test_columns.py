@@ -37,8 +37,9 @@ FAULTS: list[tuple[str, str, Callable[[pd.DataFrame], pd.DataFrame], str]] = [
     ("int to_number", "calls", lambda f: f.assign(to_number=_bare(f["to_number"])),
      r"calls\.to_number holds numbers \(int64\), not text: write phone numbers as E\.164 "
      r"text with their '\+' \('\+14155550123'\)"),
-    ("float from_number", "calls", lambda f: f.assign(from_number=_bare(
-        f["from_number"].fillna("+1")).astype(float)), r"calls\.from_number holds numbers "
+    ("float from_number", "calls", lambda f: f.assign(from_number=_bare(  # "anonymous" too
+        f["from_number"].where(f["from_number"].str.startswith("+"), "+1")).astype(float)),
+     r"calls\.from_number holds numbers "
      r"\(float64\), not text"),
     ("digits as text", "calls", lambda f: f.assign(to_number=f["to_number"].str.removeprefix(
         "+")), r"calls\.to_number holds '\d+' at row 0, a number without its '\+'"),

@@ -63,7 +63,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         >>> len(ax.patches) == 3 * len(report.ran)  # the law's, the policy's, the risks
         True
         >>> print(ax.get_title())
-        Compliance audit: ... violations (... of law, 0 of policy), ...; ... of 9 rules passed
+        Compliance audit: ... violations (... of law, 0 of policy), ...; ... of 11 rules passed
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """

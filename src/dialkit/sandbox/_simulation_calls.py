@@ -22,7 +22,8 @@ from datetime import UTC, datetime, timedelta
 from ._clock import isoformat
 from ._events import CallFacts, call_events, record_event
 from ._store import Store
-from ._world_calls import DISPOSITIONS, HANGUP_CAUSES, STATUSES
+from ._world_calls import DISPOSITIONS, HANGUP_CAUSES
+from ._world_statuses import STATUSES
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -43,6 +43,7 @@ from ._world_calls import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._world_law import detail, law_of
 from ._world_periods import PERIOD_MS, measure
 from ._world_plants import ANONYMOUS, split_detail
+from ._world_statuses import STATUSES
 
 Scale = Literal["small", "medium", "large"]
 Row = tuple[Any, ...]
@@ -409,7 +410,7 @@ class _World:
                 zip(repeat(dataset), repeat(account), call_ids[part].tolist(),
                     _objects(("inbound", "outbound"))[c.outbound].tolist(),
                     np.where(out, line, customer).tolist(), np.where(out, customer, line).tolist(),
-                    _objects(wc.STATUSES)[c.status].tolist(), c.created.tolist(),
+                    _objects(STATUSES)[c.status].tolist(), c.created.tolist(),
                     _ms(c.answered), c.ended.tolist(), ((c.ended - c.created) / 1000).tolist(),
                     campaign_ids[self.leads.campaign[c.lead]].tolist(), lead_ids[c.lead].tolist(),
                     _objects(wc.DISPOSITIONS)[c.disposition].tolist(),

@@ -61,11 +61,10 @@ from . import _world_law as law
 from . import _world_periods as periods
 from . import _world_plants as plants
 from ._phones import COUNTRIES, DAY_MS, I64, LocalClock
+from ._world_statuses import BUSY, COMPLETED, FAILED, NO_ANSWER, VOICEMAIL
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
 
-STATUSES = ("completed", "no-answer", "busy", "failed", "voicemail")
-COMPLETED, NO_ANSWER, BUSY, FAILED, VOICEMAIL = range(5)
 DISPOSITIONS = (None, "sale", "not_interested", "callback_requested", "info_sent", "wrong_number",
                 "do_not_call", "voicemail_left", "inquiry")
 NONE, SALE, NOT_INTERESTED, CALLBACK, INFO_SENT, WRONG_NUMBER, DO_NOT_CALL, VOICEMAIL_LEFT, \

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._phones import COUNTRIES, DAY_MS, I64
+from ._world_statuses import VOICEMAIL
 
 if TYPE_CHECKING:
     from ._world_calls import Calls, Frame
@@ -59,8 +60,6 @@ class Periods:
 
 def live(frame: Frame, calls: Calls) -> NDArray[np.bool_]:
     """Per call: an outbound call to a US number answered by a live person."""
-    from ._world_calls import VOICEMAIL  # noqa: PLC0415 - no cycle
-
     us = frame.lead_country[calls.lead] == COUNTRIES.index("US")
     found: NDArray[np.bool_] = ((calls.outbound == 1) & (calls.answered >= 0)
                                 & (calls.status != VOICEMAIL) & us)
