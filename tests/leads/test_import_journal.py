@@ -98,8 +98,12 @@ def assert_refused(error: ImportJournalError, folder: Path, *why: str) -> None:
         assert part in message
 
 
+@pytest.mark.parametrize(("screen", "reason"), [
+    (False, ""),  # the service replays its answer to the batch's key: accepted
+    (True, "duplicate_in_campaign"),  # the local screen refuses them; found in the campaign
+])
 def test_a_journal_whose_plan_was_deleted_is_refused_and_starting_afresh_imports_each_row_once(
-        sandbox: Sandbox, client: Client, tmp_path: Path) -> None:
+        sandbox: Sandbox, client: Client, tmp_path: Path, screen: bool, reason: str) -> None:
     campaign = paused(client)
     frame = pd.DataFrame({"phone": numbers(600)})
     first_batch_only(sandbox, client, frame, campaign, tmp_path)
@@ -110,14 +114,16 @@ def test_a_journal_whose_plan_was_deleted_is_refused_and_starting_afresh_imports
     assert_refused(caught.value, folder, "its plan, plan.parquet, is missing")
     assert len(campaign_leads(client, campaign)) == 200  # nothing sent
     shutil.rmtree(folder)  # what the message says to do
-    report = import_leads(client, frame, campaign, journal=tmp_path, progress=False)
+    report = import_leads(client, frame, campaign, journal=tmp_path, progress=False,
+                          screen=screen)
     assert report.counts["imported"] == 600
     leads = campaign_leads(client, campaign)
     assert sorted(leads) == numbers(600)  # each row once
     assert report.frame["lead_id"].tolist() == [leads[p] for p in numbers(600)]
     found = report.frame.iloc[:200]
-    assert set(found["reason"].astype(str)) == {"duplicate_in_campaign"}
-    assert any("200 rows" in note and "already leads" in note for note in report.notes)
+    assert found["reason"].astype("string").fillna("").unique().tolist() == [reason]
+    assert screen == any("200 rows" in note and "already leads" in note
+                         for note in report.notes)
 
 
 def test_rows_imported_before_the_journal_was_deleted_are_reported_imported(
@@ -140,7 +146,8 @@ def test_a_lead_of_the_campaign_with_another_external_id_is_not_the_rows(
     client.leads.import_batch(campaign, [{"phone": phone, "external_id": "someone-else"}])
     report = import_leads(client, pd.DataFrame({"phone": [phone], "external_id": ["mine"]}),
                           campaign, journal=tmp_path, progress=False)
-    assert report.frame["outcome"].tolist() == ["refused_locally"]
+    assert report.frame["outcome"].tolist() == ["refused_by_service"]  # the service's answer
+    assert report.frame["reason"].tolist() == ["duplicate_in_campaign"]
     assert report.frame["lead_id"].isna().all()
 
 
@@ -368,7 +375,7 @@ def test_the_cli_refuses_a_broken_journal_with_its_message_and_prints_the_notes(
     assert refused.exit_code == 2 and "Traceback" not in refused.output
     assert "line 4 is broken" in refused.output and "delete that folder" in refused.output
     shutil.rmtree(folder_of(journals))
-    again = runner.invoke(app, arguments)
+    again = runner.invoke(app, [*arguments, "--screen"])  # the local screen finds them
     assert again.exit_code == 0, again.output
     assert "note: 20 rows were already leads of the campaign" in again.output
 

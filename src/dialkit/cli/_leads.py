@@ -139,6 +139,10 @@ def import_command(
     out: Outcomes = None, raw_csv: RawCsv = False,
     extension_field: ExtensionField = "phone_extension",
     alt_phone_field: AltPhoneField = "alt_phone", as_json: Json = False, as_csv: Csv = False,
+    screen: Annotated[bool, typer.Option("--screen", help=(
+        "Also check every number against the DNC list and the campaign's leads before "
+        "sending (as leads clean --campaign); by default the service screens each lead "
+        "it is sent, and the import costs a request per 200 rows."))] = False,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print the outcomes' summary (with --json or --csv: the
@@ -155,7 +159,8 @@ def import_command(
         refuse_overlaps({"out": out}, {"the lead file being imported": source})
         with Client() as client:
             try:
-                report = import_leads(client, source, campaign, journal=journal, **options)
+                report = import_leads(client, source, campaign, journal=journal,
+                                      screen=screen, **options)
             except ImportStoppedError as stop:
                 typer.echo(stop.report.summary.fillna("").to_string(index=False))
                 _notes(stop.report.notes, IMPORT_FLAGS)

@@ -48,7 +48,7 @@ from ..errors import (
 )
 from ..frames import watched
 from ..frames._pages import NOT_MATH
-from ._campaign import not_importable
+from ._campaign import check_campaign, not_importable
 from ._custom import CustomFields, frame_column
 from ._journal import (
     PLAN,
@@ -214,7 +214,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
                  country_column: str | None = None, sheet: str | int | None = None,
                  mapping: Mapping[str, str] | None = None, encoding: str | None = None,
                  extension_field: str | None = EXTENSION_FIELD,
-                 alt_phone_field: str | None = ALT_PHONE_FIELD) -> ImportReport:
+                 alt_phone_field: str | None = ALT_PHONE_FIELD,
+                 screen: bool = False) -> ImportReport:
     """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
 
     A row the service (or the local screen) answers ``duplicate_in_campaign``
@@ -244,6 +245,14 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             custom field, and ``ImportReport.notes`` counts them.
         alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
             this custom field.
+        screen: Also check, before the first batch is sent, every number against the
+            account's DNC list and the campaign's leads, as ``clean(client=...,
+            campaign_id=...)`` does: ``True`` for a plan whose local verdicts
+            include them. By default the service alone screens them, as it does every
+            imported lead, and its answers (``on_dnc``, ``duplicate_in_campaign``) are
+            the rows' outcomes: the preview costs a request per 100 numbers and a
+            read of the campaign's leads, two thirds of a large import's requests. A
+            journal already planned resumes as it was planned.
 
     Returns:
         An :class:`ImportReport` with one outcome per row of the file.
@@ -303,7 +312,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         book = Journal.open(folder)
         if book.planned is None:
             options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
-                           encoding=encoding, blocked_countries=blocked_countries)
+                           encoding=encoding, blocked_countries=blocked_countries,
+                           screen=screen)
             book.write_plan(_plan(source, folder, shown, options))
         return _Run(client, campaign_id, book, shown).run()
 
@@ -311,7 +321,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
 def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) -> dict[str, Any]:
     """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
     :func:`clean_file`; a clean already made written as it is): what the journal's
-    first line says of it."""
+    first line says of it. Without ``screen``, the campaign is read (:func:`check_campaign`)
+    and the file cleaned offline: the service screens each row it is sent."""
     if isinstance(source, CleanResult):
         with _parquet(folder / PLAN) as sink:
             sink.write(source.frame)
@@ -319,6 +330,9 @@ def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) ->
                 "custom_fields": list(source.custom.sent),
                 "extension_field": source.extension_field,
                 "alt_phone_field": source.alt_phone_field}
+    if not options.pop("screen"):
+        check_campaign(options["client"], options["campaign_id"])
+        options["client"] = None
     cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
     return {"name": cleaned.name, "fields": cleaned.fields,
             "custom_fields": list(cleaned.custom_fields),
