@@ -97,6 +97,7 @@ built at once, so memory holds a part's rows, not the file's."""
 
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
 _IN_CAMPAIGN = "duplicate_in_campaign"
+_REPEAT = ("duplicate", "duplicate_in_request")
 
 
 class ImportStoppedError(RuntimeError):
@@ -501,14 +502,15 @@ class _Run:
         found_at = np.array([position for position, _ in found], dtype=np.int64)
         tally = RowTally(["outcome", "status", "reason", "field"])
         rows = settled = 0
+        given: set[str] = set()  # the leads found, each the first of its rows in the file's
         with _parquet(self.book.folder / REPORT) as sink:
             for offset, frame, answers in self._answered():
                 place = np.searchsorted(found_at, [offset, offset + len(frame)])
                 here = np.zeros(len(frame), dtype=bool)
                 for position, lead_id in found[place[0]:place[1]]:
                     if answers["reason"][position - offset] == _IN_CAMPAIGN:
-                        here[position - offset] = True
-                        answers["lead_id"][position - offset] = lead_id
+                        here[position - offset] = _found(answers, position - offset,
+                                                         lead_id, given)
                 settled += int(here.sum())
                 part = _outcomes(frame, answers, here)
                 sink.write(part)
@@ -585,6 +587,21 @@ class _Run:
     def _bar(self) -> _Bar:
         done = min(self.planned.accepted, self.resumed * MAX_IMPORT_BATCH)
         return _Bar(self.planned.accepted, done, self.progress)
+
+
+def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str]) -> bool:
+    """Take the lead found for the row ``at`` as its own, unless an earlier row of the
+    file has it: a repeat of that row (the local screen answered both
+    ``duplicate_in_campaign``), which an import without the lead in the campaign
+    refuses as ``duplicate_in_request``, and so the report says, whichever import made
+    the lead (issue 48: the second import of one file counted its repeats imported)."""
+    if lead_id in given:
+        answers["status"][at], answers["reason"][at] = _REPEAT
+        answers["field"][at] = None
+        return False
+    given.add(lead_id)
+    answers["lead_id"][at] = lead_id
+    return True
 
 
 def _outcomes(frame: pd.DataFrame, answers: dict[str, np.ndarray],
