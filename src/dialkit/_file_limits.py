@@ -204,9 +204,10 @@ def _check_members(members: list[zipfile.ZipInfo], name: str, limits: FileLimits
 
 
 def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: FileLimits, *,
-                    keyword: bool = True) -> None:
+                    keyword: bool = True) -> int:
     """Refuse a delimited file with a line longer or wider than the limits, scanning it
-    in chunks (never whole in memory when it is a path).
+    in chunks (never whole in memory when it is a path); its lines, counted on the way
+    (a streamed clean's progress has them as its total).
 
     A line's columns are its delimiters plus one, counted again by the csv module only
     when past the limit, so that delimiters inside quotes are not columns (a line
@@ -226,6 +227,7 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
         if len(carry) > limits.max_line_bytes:
             scan.too_long(line)
     scan.lines(carry + b"\n", np.array([len(carry)]), line)
+    return line if carry.strip() else line - 1
 
 
 @dataclass(frozen=True)

@@ -73,12 +73,15 @@ class Streamed:
             would hold them (indexed by place in the file, blank rows left out).
         path: The file's path.
         blank_rows: The blank rows skipped so far (all of them once every chunk is read).
+        lines: The file's lines, the header's included: the rows to expect, as a
+            progress bar's total (a quoted value's newlines make it a little more).
     """
 
     file: LeadFile
     chunks: Iterator[pd.DataFrame]
     path: Path
     blank_rows: list[int]
+    lines: int = 0
 
     def finished(self) -> LeadFile:
         """:attr:`file` with every blank row that was skipped."""
@@ -121,7 +124,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
     found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones)
     limits = limits or FileLimits.from_env()
     try:
-        check_delimited(path, found.delimiter, name, limits)
+        lines = check_delimited(path, found.delimiter, name, limits)
     except LimitError as refused:
         raise LeadFileError(str(refused)) from None
     reader = _Reader(path, name, found, limits, "utf-8-sig" if bom else text)
@@ -133,7 +136,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
     file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)
     blank_rows: list[int] = []
     chunks = _chunks(reader, columns, rows or CHUNK_ROWS, blank_rows, name)
-    return Streamed(file, chunks, path, blank_rows)
+    return Streamed(file, chunks, path, blank_rows, lines)
 
 
 def _chunks(reader: _Reader, columns: list[str], rows: int, blank_rows: list[int],

@@ -36,9 +36,17 @@ from ._workbook import unevaluated
 
 if TYPE_CHECKING:
     from ..client import Client
+    from ._progress import DncBar
 
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
+
+CHECKED_AT_ONCE = 10_000
+"""Numbers screened between two updates of the DNC screen's bar: 100 requests, ten
+seconds at one key's rate limit."""
+SHOWN_CACHED = 5 * CHECKED_AT_ONCE
+"""The same through the client's cache of DNC checks, which reads and writes every
+number it holds at each call: fewer, larger slices."""
 
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
@@ -50,9 +58,10 @@ def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client
                 country_column: str | None = None, sheet: str | int | None = None,
                 mapping: Mapping[str, str] | None = None, encoding: str | None = None,
                 extension_field: str | None = EXTENSION_FIELD,
-                alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanResult:
+                alt_phone_field: str | None = ALT_PHONE_FIELD,
+                dnc: DncBar | None = None) -> CleanResult:
     """:func:`dialkit.leads.clean` of a file read whole, or a frame: every row in memory
-    (the arguments are its)."""
+    (the arguments are its; ``dnc``, a bar of the DNC screen's numbers)."""
     blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
     if client is not None and campaign_id is not None:
         check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
@@ -65,7 +74,7 @@ def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client
     column = country_column_of(file, country_column)
     external = text(file.frame, file.fields.get("external_id"))
     accounts = None if client is None else AccountChecks(client, campaign_id,
-                                                         bool(external.notna().any()))
+                                                         bool(external.notna().any()), dnc=dnc)
     part = judged(file, column, region, blocked, accounts, normalized)
     checked, numbers, chosen = part.checked, part.numbers, part.chosen
     duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
@@ -211,11 +220,15 @@ class AccountChecks:
     (``client.frames.dnc``, kept for a day), which holds every number it has checked
     in one frame; without it (a file too large to hold, streamed), each part's
     numbers are asked a slice at a time (:func:`checked_in_parts`) and only the listed
-    ones kept, so the screen of twenty million numbers holds a slice's answers."""
+    ones kept, so the screen of twenty million numbers holds a slice's answers.
+
+    ``dnc``: a bar of the numbers asked about, told after each slice (a file read in
+    chunks sets :attr:`share`, the part of it read, for the bar's total)."""
 
     def __init__(self, client: Client, campaign_id: str | None, has_ids: bool, *,
-                 cached: bool = True) -> None:
+                 cached: bool = True, dnc: DncBar | None = None) -> None:
         self.client, self.campaign_id, self.cached = client, campaign_id, cached
+        self.dnc, self.share = dnc, 1.0
         self.phones: frozenset[str] = frozenset()
         self.owners: dict[str, str | None] = {}  # an id asked about: the campaign that has it
         self.listed = pd.Series(dtype=object)
@@ -254,6 +267,17 @@ class AccountChecks:
         """The numbers of ``wanted`` on the account's DNC list."""
         if not wanted:
             return frozenset()
+        if self.dnc is None:
+            return self._listed_of(wanted)
+        self.dnc.asking(len(wanted), self.share)
+        listed: set[str] = set()
+        at_once = SHOWN_CACHED if self.cached else CHECKED_AT_ONCE
+        for at in range(0, len(wanted), at_once):
+            listed |= self._listed_of(wanted[at:at + at_once])
+            self.dnc.checked(len(wanted[at:at + at_once]))
+        return frozenset(listed)
+
+    def _listed_of(self, wanted: list[str]) -> frozenset[str]:
         if self.cached:
             screened = self.client.frames.dnc(wanted)
             return frozenset(screened.loc[screened["listed"].fillna(False).astype(bool),

@@ -668,11 +668,11 @@ def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
 
 
 class _Bar:
-    """tqdm over rows when shown; a no-op otherwise."""
+    """tqdm over the rows sent, of the accepted rows, when shown; a no-op otherwise."""
 
     def __init__(self, total: int, done: int, shown: bool) -> None:
-        self._bar = tqdm(total=total, initial=done, unit=" leads", desc="importing") \
-            if shown else None
+        self._bar = tqdm(total=total, initial=done, unit=" leads", unit_scale=True,
+                         desc=f"importing {total:,} leads") if shown else None
 
     def update(self, rows: int) -> None:
         if self._bar is not None:

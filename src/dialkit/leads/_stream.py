@@ -59,6 +59,7 @@ from ._spill import Keys, Owners, spill_folder
 
 if TYPE_CHECKING:
     from ..client import Client
+    from ._progress import ProgressBar
 
 Progress = Callable[[int, float], None]
 """Told, after each chunk of a clean written to a file, the rows done and the seconds
@@ -175,15 +176,16 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
 
 def clean_file(source: Any, *, progress: Progress | bool | None = None,
                **options: Any) -> CleanedFile:
-    """:func:`clean_to`, with a bar of its progress for ``progress=True``: the command
-    line's clean, whose outputs may be none (the summary alone, the rows held nowhere)."""
+    """:func:`clean_to`, with bars of its steps for ``progress=True`` (:mod:`._progress`):
+    the command line's clean, whose outputs may be none (the summary alone, the rows held
+    nowhere)."""
     if progress is not True:
         return clean_to(source, progress=progress or None, **options)
     from ._progress import ProgressBar
 
     bar = ProgressBar(Path(str(getattr(source, "name", source))).name)
     try:
-        return clean_to(source, progress=bar, **options)
+        return clean_to(source, progress=bar, steps=bar, **options)
     finally:
         bar.close()
 
@@ -191,7 +193,8 @@ def clean_file(source: Any, *, progress: Progress | bool | None = None,
 def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
              rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
              bom: bool | None = None, progress: Progress | None = None,
-             region: str = "US", client: Client | None = None, campaign_id: str | None = None,
+             steps: ProgressBar | None = None, region: str = "US",
+             client: Client | None = None, campaign_id: str | None = None,
              blocked_countries: Any = (), country_column: str | None = None,
              sheet: str | int | None = None, mapping: Any = None, encoding: str | None = None,
              extension_field: str | None = EXTENSION_FIELD,
@@ -199,7 +202,8 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
     """:func:`clean` with the rows written to ``out`` (``.csv``, ``.parquet`` or ``.xlsx``)
     and the rejected ones to ``rejects`` (CSV) as they are judged, not held: a CSV on
     disk is read in chunks, anything else (a workbook, a frame, a file in another
-    encoding) read whole and written the same way."""
+    encoding) read whole and written the same way. ``steps``: the bar that ``progress``
+    is, told each step's total too."""
     outputs = _outputs(out, rejects, source)
     options = {"region": region, "client": client, "campaign_id": campaign_id,
                "blocked_countries": blocked_countries, "country_column": country_column,
@@ -218,13 +222,14 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
             with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
                 try:
                     run = _Run(streamed, Path(folder), blocked, options, progress, began)
+                    run.steps = steps
                     return run.write(partial, outputs, escape_formulas, bom)
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
                     again = why.encoding and streamed.file.encoding != "cp1252"
                     streamed = _streamed(source, mapping, encoding, legacy=True) if again \
                         else None
         result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding,
-                             **options)
+                             dnc=None if steps is None else steps.dnc, **options)
         _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
     if progress is not None:
         progress(len(result.frame), time.perf_counter() - began)
@@ -346,6 +351,7 @@ class _Run:
         self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields.of(self.file, options["extension_field"],
                                    options["alt_phone_field"])
+        self.steps: ProgressBar | None = None
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool, bom: bool | None) -> CleanedFile:
@@ -357,6 +363,8 @@ class _Run:
         self.custom.check(self.counted.held)
         owners = keys.owners()
         self._fits(outputs[0], owners)
+        if self.steps is not None:
+            self.steps.finishing(self.counted.rows)
         regions = hint_regions(self.counted.regions, region_code(self.region))
         sinks = _Sinks(partial, _kind(outputs), escape_formulas,
                        had_bom(file.encoding) if bom is None else bom)
@@ -373,11 +381,20 @@ class _Run:
         """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
         client, campaign_id = self.options["client"], self.options["campaign_id"]
         accounts = None if client is None else AccountChecks(
-            client, campaign_id, "external_id" in self.file.fields, cached=spill.held)
+            client, campaign_id, "external_id" in self.file.fields, cached=spill.held,
+            dnc=None if self.steps is None else self.steps.dnc)
+        rows = max(self.streamed.lines - 1, 1)  # the header's line, not a row
+        if self.steps is not None:
+            self.steps.reading(0, rows)
         try:
             for frame in _ahead(self.streamed.chunks):
+                read = int(frame.index[-1]) + 1
+                if accounts is not None:
+                    accounts.share = min(read / rows, 1.0)
                 spill.write(self._judged(frame, accounts, keys))
                 del frame  # not held while the chunk after next is read
+                if self.steps is not None:
+                    self.steps.reading(read, rows)
         finally:
             spill.close()
 
