@@ -36,6 +36,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
                         "--pause", "0", "--advances", "600", "--rows", "2000",
                         "--cache-runs", "1"),
     "bench_import.py": ("--leads", "200", "--repeats", "1", "--pause", "0"),
+    "bench_import_requests.py": ("--rows", "300", "--runs", "1"),
     "bench_import_stream.py": ("--rows", "300", "--runs", "1", "--folder",
                                "/tmp/dialkit-bench-import-smoke"),
     "bench_mcp.py": ("--calls", "3", "--warm-up", "1"),

@@ -73,6 +73,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
         assert text.strip(), name
         assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
                                  "--raw-csv", "--importable", "--json", "--csv",
+                                 "--screen",
                                  "--install-completion", "--show-completion", "--verbose",
                                  "--allow-remote"), \
             f"{name} has no value name"
