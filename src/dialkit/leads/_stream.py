@@ -128,9 +128,11 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         rejects: Write the rejected rows alone to this CSV file, likewise (for a Dask
             source, a folder of Parquet files).
         escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
-        progress: With ``out`` or ``rejects``: ``True`` to show the rows done and the
-            rows per second as the clean goes (in a notebook's output, else on a
-            terminal's standard error), or a function called after each chunk with the
+        progress: With ``out`` or ``rejects``: ``True`` to show each step as the clean
+            goes, with its total, percentage, rate and time left (the rows read of the
+            file's lines, then the rows finished; with ``client``, the numbers checked
+            against the DNC list), in a notebook's output, else on a terminal's
+            standard error; or a function called after each chunk written with the
             rows done and the seconds since the clean began.
 
     Returns:
