@@ -223,8 +223,8 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
             sweep(spills, SPILLS)  # what a clean killed half way left
             with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
                 try:
-                    run = _Run(streamed, Path(folder), blocked, options, progress, began)
-                    run.steps = steps
+                    run = _Run(streamed, Path(folder), blocked, options, progress, began,
+                               steps)
                     return run.write(partial, outputs, escape_formulas, bom)
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
                     again = why.encoding and streamed.file.encoding != "cp1252"
@@ -343,9 +343,10 @@ class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
     def __init__(self, streamed: Streamed, folder: Path, blocked: frozenset[str],
-                 options: dict[str, Any], progress: Progress | None, began: float) -> None:
+                 options: dict[str, Any], progress: Progress | None, began: float,
+                 steps: ProgressBar | None = None) -> None:
         self.streamed, self.folder, self.blocked = streamed, folder, blocked
-        self.options, self.progress, self.began = options, progress, began
+        self.options, self.progress, self.began, self.steps = options, progress, began, steps
         self.file = streamed.file
         self.region = options["region"]
         self.column = country_column_of(self.file, options["country_column"])
@@ -353,7 +354,6 @@ class _Run:
         self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields.of(self.file, options["extension_field"],
                                    options["alt_phone_field"])
-        self.steps: ProgressBar | None = None
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool, bom: bool | None) -> CleanedFile:
