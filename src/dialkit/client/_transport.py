@@ -366,10 +366,11 @@ class Transport:
 
         A 429 ``rate_limit_exceeded`` is waited out as often as it comes, until the
         deadline: the key's limit, shared with whatever else uses the key, says
-        when to come back, and ``max_retries`` counts failures, not waits."""
-        if rate_limited(error):
-            if self.bucket is not None:
-                self.bucket.slow_down(error.retry_after)
+        when to come back, and ``max_retries`` counts failures, not waits (0 still
+        turns every retry off)."""
+        if rate_limited(error) and self.bucket is not None:
+            self.bucket.slow_down(error.retry_after)
+        if rate_limited(error) and self.max_retries > 0:
             wait = max(MIN_LIMIT_WAIT_SECONDS, backoff(attempt + 1, error.retry_after))
             return None if time.monotonic() + wait > deadline_at else wait
         if attempt >= self.max_retries or not is_transient(error):
