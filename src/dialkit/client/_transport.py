@@ -483,10 +483,11 @@ class _Attempts:
             return ApiTimeoutError(self._timed_out(where), request_id=request_id,
                                    idempotency_key=self.key)
         reason = mask_keys(str(exc))[:_SNIPPET_CHARS] or "no reason given"
+        advice = (f" Check that {self.origin} is the service's address (base_url= or "
+                  "DIALKIT_BASE_URL) and that it is reachable from here."
+                  if isinstance(exc, httpx.ConnectError) else "")
         return ApiConnectionError(
-            f"The connection failed during {where} ({type(exc).__name__}: {reason}). "
-            f"Check that {self.origin} is the service's address (base_url= or "
-            "DIALKIT_BASE_URL) and that it is reachable from here.",
+            f"The connection failed during {where} ({type(exc).__name__}: {reason}).{advice}",
             request_id=request_id, idempotency_key=self.key)
 
 
