@@ -8,6 +8,7 @@ as the service does when something else spends the key's share.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 from conftest import KEYS, add_fault
 from dialkit import Client
 from dialkit.cli import app
+from dialkit.client import _transport
 from dialkit.errors import RateLimitError, ServiceUnavailableError, error_from_answer
 from dialkit.sandbox import Sandbox
 
@@ -33,14 +35,16 @@ def spied(client_as: MakeClient, **options: Any) -> tuple[Client, RecordingTrans
 
 
 def test_rate_limit_answers_are_waited_out_past_max_retries(
-        sandbox: Sandbox, client_as: MakeClient, caplog: pytest.LogCaptureFixture) -> None:
+        sandbox: Sandbox, client_as: MakeClient, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_transport, "_last_limit_warning", [-math.inf])  # no earlier test's
     client, spy = spied(client_as, max_retries=1, deadline=20.0)
     add_fault(sandbox, path="/v1/me", code="rate_limit_exceeded", retry_after=0, count=4)
     with caplog.at_level(logging.INFO, logger="dialkit.client"):
         assert client.me()["client"]["name"] == "full"
     assert spy.statuses() == [429, 429, 429, 429, 200]
     waits = [r for r in caplog.records if "on the key's rate limit" in r.getMessage()]
-    assert len(waits) == 4 and waits[0].levelno == logging.WARNING
+    assert len(waits) == 4 and [w.levelno for w in waits] == [logging.WARNING] + [logging.INFO] * 3
     assert "429" in waits[0].getMessage() and "/v1/me" in waits[0].getMessage()
 
 
