@@ -22,6 +22,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SMOKE: dict[str, tuple[str, ...]] = {
     "bench_analytics.py": ("--calls", "5000", "--leads", "1000", "--runs", "1"),
     "bench_audit.py": ("--calls", "5000", "--leads", "1000", "--runs", "1", "--every", "5"),
+    "bench_campaigns.py": ("--steps", "1", "--step", "200", "--repeats", "1", "--pause", "0"),
     "bench_clean.py": ("--rows", "2000", "--runs", "1"),
     "bench_client.py": ("--scale", "small", "--pages", "3", "--repeats", "1", "--pause", "0",
                         "--blocks", "2", "--per-block", "3"),

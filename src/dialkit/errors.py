@@ -126,7 +126,8 @@ class ApiError(Exception):
         if self.code is not None and self.code in _NEXT_STEP:
             parts.append(_NEXT_STEP[self.code])
         if self.retry_after is not None:
-            parts.append(f"Retry after {self.retry_after:g} s.")
+            retry = f"Retry after {self.retry_after:g} s."
+            parts += [] if retry in self.detail else [retry]  # the service may say it too
         if self.idempotency_key is not None:
             stored = " (the stored answer of an earlier request)" if self.replayed else ""
             parts.append(f"Idempotency-Key: {self.idempotency_key}{stored}.")

@@ -141,10 +141,17 @@ def _options(
         "--verbose", "-v", count=True, show_default=False, help=(
             "Log what dialkit does to standard error: -v its steps and each HTTP "
             "request, -vv everything (keys stay masked)."))] = 0,
+    timeout: Annotated[float | None, typer.Option(
+        metavar="SECONDS", envvar="DIALKIT_TIMEOUT", show_envvar=False, min=0.001, help=(
+            "Give up on a request to the service after this many seconds, retries and "
+            "waits on the key's rate limit included (also DIALKIT_TIMEOUT; default "
+            "120)."))] = None,
 ) -> None:
     """dialkit: a toolkit for the accounts of an outbound dialing service."""
     if profile:
         os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
+    if timeout is not None:
+        os.environ["DIALKIT_TIMEOUT"] = str(timeout)  # as the profile, by every Client()
     if verbose:
         _log_to_stderr(verbose)
 

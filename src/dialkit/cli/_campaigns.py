@@ -8,6 +8,7 @@ from typing import Annotated
 import pandas as pd
 import typer
 
+from dialkit._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
@@ -26,13 +27,16 @@ def list_command(
         "Only the campaigns that can take leads now: draft, ready or paused."))] = False,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "List the local emulator's campaigns instead of DIALKIT_API_KEY's."))] = False,
+    count_leads: Annotated[bool, typer.Option("--count-leads", help=(
+        "Where the service gives no lead count, count the leads from the account's "
+        "lead list (a request per 100 leads, with a progress bar)."))] = False,
     as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """List the account's campaigns, newest first: id, name, status and how many leads
-    each holds (counted from the account's leads)."""
+    each holds (from each campaign's progress: a request per campaign)."""
     try:
         with Client.sandbox() if sandbox else Client() as client:
-            frame = campaigns(client, refresh="full")
+            frame = campaigns(client, count_leads=count_leads, refresh="full")
     except ValueError as error:  # no key, or a malformed one
         typer.echo(f"error: {cli_text(str(error), LIST_FLAGS)}", err=True)
         raise typer.Exit(2) from None
@@ -47,12 +51,19 @@ def list_command(
         typer.echo("no campaigns that can take leads" if importable else "no campaigns")
         return
     typer.echo(_table(frame))
+    unknown = int(frame["leads"].isna().sum())
+    if unknown:
+        typer.echo(f"note: the service gave no lead count for {counted(unknown, 'campaign')} "
+                   "(left blank); --count-leads counts them from the lead list, a request "
+                   "per 100 leads")
 
 
 def _table(frame: pd.DataFrame) -> str:
-    """Id, name and status left-aligned, the lead count right-aligned, a space apart."""
+    """Id, name and status left-aligned, the lead count right-aligned, a space apart; a
+    count the service did not give is blank."""
     texts = {column: [column, *frame[column].astype(str)]
-             for column in ("id", "name", "status", "leads")}
+             for column in ("id", "name", "status")}
+    texts["leads"] = ["leads", *("" if pd.isna(n) else f"{n:,}" for n in frame["leads"])]
     widths = {column: max(map(len, cells)) for column, cells in texts.items()}
     return "\n".join(
         " ".join([*(f"{texts[c][n]:<{widths[c]}}" for c in ("id", "name", "status")),

@@ -225,7 +225,9 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None
         _fail(f"{path}: {error}" if path else str(error))
-    except (ApiError, ValueError) as error:
+    except ApiError as error:
+        _refused(error)
+    except ValueError as error:
         _fail(str(error))
 
 
@@ -272,6 +274,13 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _refused(error: ApiError) -> NoReturn:
+    """The service refused, or gave no answer in time: exit status 1, as docs/cli.md
+    says, not the 2 of bad input."""
+    typer.echo(f"error: {cli_text(str(error), AUDIT_FLAGS)}", err=True)
+    raise typer.Exit(1)
+
+
 @contextmanager
 def _output_errors() -> Iterator[None]:
     """An output refused (it would replace an input) or that could not be written (a
@@ -313,7 +322,9 @@ def upcoming_command(
         with Client.sandbox() if sandbox else Client() as client:
             found = upcoming(client, campaign_id=campaign or None, horizon=span, rules=rules,
                              policy=added)
-    except (ApiError, ValueError) as error:
+    except ApiError as error:
+        _refused(error)
+    except ValueError as error:
         _fail(str(error))
     if out is not None:
         with _output_errors():

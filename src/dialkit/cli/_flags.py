@@ -24,10 +24,18 @@ Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
 Port = Annotated[int, typer.Option(metavar="PORT", help="Port to listen on; 0 picks a free one.")]
 """``--port`` of the commands that serve; each gives its own default."""
 
+TIMEOUT_FLAG = "run it again with a larger --timeout (dialkit --timeout 300 COMMAND ...)"
+"""What to do about a call that ran out of time, in the command's words."""
+
 ACCOUNT_FLAGS: Mapping[str, str] = {
     # The key never comes from the command line (shell history and ps show it).
     "pass api_key= or set DIALKIT_API_KEY": "set DIALKIT_API_KEY",
     "DIALKIT_API_KEY or api_key=": "DIALKIT_API_KEY",
+    # The deadline and the timeout of every Client() are set by `dialkit --timeout`.
+    "pass a larger deadline= (and timeout=) to dialkit.Client": TIMEOUT_FLAG,
+    "pass a larger deadline= to dialkit.Client": TIMEOUT_FLAG,
+    "pass a larger timeout= to dialkit.Client": TIMEOUT_FLAG,
+    "base_url= or DIALKIT_BASE_URL": "DIALKIT_BASE_URL",
 }
 """The client's words for the key, for every command that reaches the account."""
 

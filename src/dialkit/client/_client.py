@@ -37,6 +37,9 @@ API_KEY_VARIABLE = "DIALKIT_API_KEY"
 """The environment variable a ``Client()`` reads its key from, where none is given."""
 BASE_URL_VARIABLE = "DIALKIT_BASE_URL"
 """The environment variable a ``Client()`` reads the service's address from."""
+TIMEOUT_VARIABLE = "DIALKIT_TIMEOUT"
+"""The environment variable a ``Client()`` reads its ``deadline`` from, where none is
+given: ``dialkit --timeout SECONDS`` sets it for every client of the command."""
 _LOCAL_NAMES = frozenset({"localhost"})
 
 
@@ -60,7 +63,9 @@ class Client:
         correlation_id: ``X-Correlation-ID`` sent with every call.
         rate_limit: The key's token bucket, by default the contract's 10/s with
             a burst of 20; ``None`` turns client-side limiting off.
-        deadline: Seconds a call may take in total, retries and waits included.
+        deadline: Seconds a call may take in total, retries and waits included
+            (waits on the key's rate limit too); default ``$DIALKIT_TIMEOUT``, else
+            120.
         transport: An httpx transport (tests that need a broken network).
         cache_dir: Where ``client.frames`` keeps its Parquet cache; default
             ``$DIALKIT_CACHE_DIR``, else the platform's user cache folder.
@@ -86,7 +91,7 @@ class Client:
         max_retries: int = 5,
         correlation_id: str | None = None,
         rate_limit: RateLimit | None = RATE_LIMIT_PER_KEY,
-        deadline: float = DEFAULT_DEADLINE_SECONDS,
+        deadline: float | None = None,
         transport: httpx.BaseTransport | None = None,
         cache_dir: str | Path | None = None,
         profile: str | None = None,
@@ -96,6 +101,7 @@ class Client:
         if not 0 < timeout < math.inf:
             raise ValueError(f"timeout is seconds per attempt: pass a number above 0, "
                              f"not {timeout}")
+        deadline = _deadline() if deadline is None else deadline
         if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
             raise ValueError(f"deadline is seconds per call: pass a number above 0, "
                              f"not {deadline}")
@@ -276,6 +282,21 @@ def _base_url(value: str | None, profile: Profile | None) -> str:
         raise ValueError(f"base_url {url!r} uses plain http, which would send the API key "
                          "unencrypted: use https (http is accepted only for localhost)")
     return str(parsed)
+
+
+def _deadline() -> float:
+    """The deadline of ``$DIALKIT_TIMEOUT``, else :data:`DEFAULT_DEADLINE_SECONDS`."""
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_DEADLINE_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"{TIMEOUT_VARIABLE}={text!r} is not a number of seconds: set it "
+                         "to a number above 0, such as 300, or unset it for 120")
+    return seconds
 
 
 def _is_local(host: str) -> bool:

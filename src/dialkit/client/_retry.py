@@ -4,7 +4,8 @@ Retries always resend the same request with the same Idempotency-Key, so a
 retried write is applied at most once. Only failures a later attempt can
 change are retried: the contract's transient answers, gateway errors without
 a problem body, and no answer at all. ``outcome_unknown`` and the caps are
-never retried: the first must not be, the second cannot succeed today.
+never retried: the first must not be, the second cannot succeed today. The key's
+rate limit is no failure: its 429s are waited out until the deadline, uncounted.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ BACKOFF_BASE_SECONDS = 0.5
 
 BACKOFF_MAX_SECONDS = 8.0
 """Highest backoff ceiling, before jitter."""
+
+MIN_LIMIT_WAIT_SECONDS = 0.1
+"""Shortest wait after a 429 ``rate_limit_exceeded``: those are waited out until the
+deadline, so a ``Retry-After: 0`` must not make a busy loop of them."""
 
 DEFAULT_DEADLINE_SECONDS = 120.0
 """Longest a call may take in total, retries and their waits included."""
@@ -44,6 +49,12 @@ def is_transient(error: ApiError) -> bool:
     if isinstance(error, ApiConnectionError):
         return True
     return (error.status, error.code) in TRANSIENT
+
+
+def rate_limited(error: ApiError) -> bool:
+    """Whether ``error`` is the key's rate limit (429 ``rate_limit_exceeded``): a wait,
+    not a failure, retried until the call's deadline however often it comes."""
+    return error.status == 429 and error.code == _E.RATE_LIMIT_EXCEEDED
 
 
 def backoff(attempt: int, retry_after: float | None, rng: random.Random | None = None) -> float:

@@ -46,7 +46,7 @@ from ..errors import (
 )
 from ._deadline import bound_by_deadline, deadline
 from ._ratelimit import TokenBucket, bucket_for
-from ._retry import backoff, is_transient
+from ._retry import MIN_LIMIT_WAIT_SECONDS, backoff, is_transient, rate_limited
 
 logger = logging.getLogger("dialkit.client")
 
@@ -68,6 +68,10 @@ MAX_RETRY_AFTER_SECONDS = 86_400.0
 
 MAX_ANSWER_STRING_CHARS = 1_000
 """Longest text taken from an answer into an exception or a log line."""
+
+LIMIT_WARNING_EVERY_SECONDS = 10.0
+"""A wait on the key's rate limit is logged as a warning at most this often; the
+waits between are logged at INFO (``dialkit -v``)."""
 
 _DEADLINE_SLACK_SECONDS = 0.01
 """A timeout this close to the deadline was the deadline's: waits were cut to it."""
@@ -219,18 +223,25 @@ class Transport:
         operation = operation_by_name(call.operation)
         key = self._idempotency_key(operation, call)
         request = self._build(operation, call, key)
-        attempts = _Attempts(operation.name, key, self.timeout, self.deadline)
+        attempts = _Attempts(operation.name, key, self.timeout, self.deadline,
+                             origin(request.url))
+        retries = 0
         with deadline(attempts.deadline_at):
-            for attempt in range(self.max_retries + 1):
+            while True:
                 try:
-                    return self._attempt(request, attempt, attempts, sink)
+                    return self._attempt(request, retries, attempts, sink)
                 except ApiError as error:
-                    wait = self._retry_wait(error, attempt, attempts.deadline_at)
+                    wait = self._retry_wait(error, retries, attempts.deadline_at)
                     if wait is None:
+                        attempts.tell_waits(error)
                         raise
-                    self._log_retry(request, error, attempt, wait)
+                    if rate_limited(error):
+                        attempts.waited_on_limit += wait
+                        log_limit_wait(request, wait, attempts.remaining())
+                    else:
+                        retries += 1
+                        self._log_retry(request, error, retries - 1, wait)
                     time.sleep(wait)
-        raise AssertionError("unreachable: the last attempt raises or returns")
 
     def _idempotency_key(self, operation: Operation, call: Call) -> str | None:
         """The call's key: the caller's, else a new one for every write and PATCH."""
@@ -307,7 +318,7 @@ class Transport:
         try:
             return self._http.send(request, stream=True)
         except httpx.TransportError as exc:
-            raise attempts.no_answer(exc, f"{request.method} {request.url.path}", None) from exc
+            raise attempts.no_answer(exc, attempts.where(request), None) from exc
 
     def _error(self, response: httpx.Response, content: bytes, info: ResponseInfo,
                key: str | None) -> ApiError:
@@ -351,9 +362,17 @@ class Transport:
         return value
 
     def _retry_wait(self, error: ApiError, attempt: int, deadline_at: float) -> float | None:
-        """Seconds to wait before retrying, or ``None`` when the error is final."""
-        if error.status == 429 and self.bucket is not None and is_transient(error):
+        """Seconds to wait before retrying, or ``None`` when the error is final.
+
+        A 429 ``rate_limit_exceeded`` is waited out as often as it comes, until the
+        deadline: the key's limit, shared with whatever else uses the key, says
+        when to come back, and ``max_retries`` counts failures, not waits (0 still
+        turns every retry off)."""
+        if rate_limited(error) and self.bucket is not None:
             self.bucket.slow_down(error.retry_after)
+        if rate_limited(error) and self.max_retries > 0:
+            wait = max(MIN_LIMIT_WAIT_SECONDS, backoff(attempt + 1, error.retry_after))
+            return None if time.monotonic() + wait > deadline_at else wait
         if attempt >= self.max_retries or not is_transient(error):
             return None
         wait = backoff(attempt + 1, error.retry_after)
@@ -385,12 +404,26 @@ class _Attempts:
     """
 
     def __init__(self, operation: str, key: str | None, timeout: float,
-                 deadline_seconds: float) -> None:
+                 deadline_seconds: float, origin: str) -> None:
         self.operation = operation
         self.key = key
         self.timeout = timeout
         self.deadline = deadline_seconds
         self.deadline_at = time.monotonic() + deadline_seconds
+        self.origin = origin
+        self.waited_on_limit = 0.0
+        """Seconds slept on 429 ``rate_limit_exceeded`` answers so far."""
+
+    def tell_waits(self, error: ApiError) -> None:
+        """Add to the final ``error`` how long the call waited on the key's rate limit,
+        so that a refusal after minutes of waiting does not read as a sudden one."""
+        if self.waited_on_limit <= 0:
+            return
+        error.detail = (f"{error.detail} (This call waited {self.waited_on_limit:.0f} s on "
+                        "the key's rate limit, which something else using the key holds, "
+                        f"and stopped at its deadline of {self.deadline:g} s; if a longer "
+                        "wait is fine, pass a larger deadline= to dialkit.Client.)")
+        error.args = (error.detail,)
 
     def remaining(self) -> float:
         """Seconds left before the deadline (negative once it passed)."""
@@ -403,7 +436,7 @@ class _Attempts:
     def chunks(self, response: httpx.Response, info: ResponseInfo,
                limit: int | None) -> Iterator[bytes]:
         """The body's chunks as they arrive; refused once past ``limit`` bytes."""
-        where = f"{response.request.method} {response.request.url.path}"
+        where = self.where(response.request)
         if limit is not None:
             self._check_size(_content_length(response), limit, response, info)
         received = 0
@@ -427,6 +460,10 @@ class _Attempts:
                 operation=self.operation, status=response.status_code,
                 request_id=info.request_id, idempotency_key=self.key)
 
+    def where(self, request: httpx.Request) -> str:
+        """The request as messages name it: method and address, without the query."""
+        return f"{request.method} {self.origin}{request.url.path}"
+
     def _timed_out(self, where: str) -> str:
         """What ran out, the deadline or an attempt's timeout, and what to pass instead."""
         if self.remaining() < _DEADLINE_SLACK_SECONDS:
@@ -445,9 +482,37 @@ class _Attempts:
         if isinstance(exc, httpx.TimeoutException):
             return ApiTimeoutError(self._timed_out(where), request_id=request_id,
                                    idempotency_key=self.key)
+        reason = mask_keys(str(exc))[:_SNIPPET_CHARS] or "no reason given"
+        advice = (f" Check that {self.origin} is the service's address (base_url= or "
+                  "DIALKIT_BASE_URL) and that it is reachable from here."
+                  if isinstance(exc, httpx.ConnectError) else "")
         return ApiConnectionError(
-            f"The connection failed during {where} ({type(exc).__name__}).",
+            f"The connection failed during {where} ({type(exc).__name__}: {reason}).{advice}",
             request_id=request_id, idempotency_key=self.key)
+
+
+def origin(url: httpx.URL) -> str:
+    """``scheme://host[:port]`` of ``url``: where a call went, for messages, with
+    neither the user part nor the query (either could hold a secret)."""
+    host = f"[{url.host}]" if ":" in url.host else url.host
+    return f"{url.scheme}://{host}" + ("" if url.port is None else f":{url.port}")
+
+
+_last_limit_warning = [-math.inf]
+"""When the last rate-limit wait was logged as a warning (monotonic)."""
+
+
+def log_limit_wait(request: httpx.Request, wait: float, left: float) -> None:
+    """Say that a call waits on the key's rate limit: a warning (shown without any
+    logging set up, in a terminal and a notebook) at most every
+    :data:`LIMIT_WARNING_EVERY_SECONDS`, and the further waits at INFO."""
+    now = time.monotonic()
+    level = logging.INFO
+    if now - _last_limit_warning[0] >= LIMIT_WARNING_EVERY_SECONDS:
+        _last_limit_warning[0], level = now, logging.WARNING
+    logger.log(level, "waiting %.1f s on the key's rate limit (429 rate_limit_exceeded) "
+               "before %s %s again; the call gives up at its deadline, %.0f s from now",
+               wait, request.method, request.url.path, left)
 
 
 def _content_length(response: httpx.Response) -> int | None:

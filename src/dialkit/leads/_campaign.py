@@ -4,11 +4,13 @@ A mistyped campaign id, or a campaign that is running, used to surface only
 when the first batch was refused, after the file had been cleaned against
 it. :func:`check_campaign` reads the campaign first and refuses with the
 account's campaigns that can take leads; :func:`campaigns` lists them, with
-their lead counts, for a notebook or ``dialkit campaigns list``.
+their lead counts (from each campaign's progress, never by reading every lead),
+for a notebook or ``dialkit campaigns list``.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Unpack
 
 import pandas as pd
@@ -22,6 +24,9 @@ if TYPE_CHECKING:
 
 LISTED_MAX = 20
 """Campaigns named in a refusal at most; the rest are counted."""
+
+PROGRESS_AT_ONCE = 4
+"""Campaigns whose progress is read at once; the key's rate limiter sets the pace."""
 
 _ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
 
@@ -88,16 +93,23 @@ def _choices(client: Client) -> str:
     return "Campaigns that can take leads:\n" + "\n".join(lines)
 
 
-def campaigns(client: Client, **options: Unpack[FrameOptions]) -> pd.DataFrame:
+def campaigns(client: Client, *, count_leads: bool = False,
+              **options: Unpack[FrameOptions]) -> pd.DataFrame:
     """The account's campaigns with how many leads each holds, to choose where a lead
     file goes.
 
-    The contract's campaign has no lead count, so the leads are counted from the
-    account's lead list (``client.frames.leads``, cached as every frame is;
-    ``refresh="full"`` counts afresh).
+    The contract's campaign has no lead count; each campaign's progress
+    (``client.campaigns.progress``) gives it as ``leads.total`` where the service's
+    answer has one (the emulator's does; the contract does not show the shape). So
+    the listing costs a request per campaign, however many leads they hold: after a
+    2,000,000-lead import, counting them from the lead list took 23 minutes.
 
     Args:
         client: The account.
+        count_leads: Count the leads of campaigns whose progress gives no total
+            from the account's lead list instead (``client.frames.leads``: a
+            request per 100 leads, with a progress bar); without it their count
+            is missing (``<NA>``).
         **options: ``refresh``, ``max_age`` and ``progress``, as for ``client.frames``.
 
     Returns:
@@ -115,9 +127,28 @@ def campaigns(client: Client, **options: Unpack[FrameOptions]) -> pd.DataFrame:
         ['draft', 'paused', 'ready']
         >>> client.close()
     """
-    frame = client.frames.campaigns(**options)
-    counts = client.frames.leads(**options)["campaign_id"].value_counts()
-    shown = frame[["id", "name", "status"]].copy()
-    shown["leads"] = pd.array(shown["id"].map(counts).fillna(0).astype(int), dtype="Int64")
+    shown = client.frames.campaigns(**options)[["id", "name", "status"]].copy()
+    shown["leads"] = pd.array(_lead_totals(client, shown["id"].tolist()), dtype="Int64")
+    missing = shown["leads"].isna()
+    if count_leads and missing.any():
+        counted = client.frames.leads(**options)["campaign_id"].value_counts()
+        shown.loc[missing, "leads"] = shown.loc[missing, "id"].map(counted).fillna(0)
     shown["importable"] = shown["status"].isin([s.value for s in IMPORTABLE_STATUSES])
     return shown.reset_index(drop=True)
+
+
+def _lead_totals(client: Client, ids: list[str]) -> list[int | None]:
+    """Each campaign's ``leads.total`` from its progress, fetched a few at once (the
+    key's rate limiter sets the pace); ``None`` where the answer has none, or the
+    campaign went (archived) since it was listed."""
+    with ThreadPoolExecutor(max(1, min(PROGRESS_AT_ONCE, len(ids)))) as pool:
+        return list(pool.map(lambda campaign_id: _lead_total(client, campaign_id), ids))
+
+
+def _lead_total(client: Client, campaign_id: str) -> int | None:
+    try:
+        leads = client.campaigns.progress(campaign_id).get("leads")
+    except NotFoundError:
+        return None
+    total = leads.get("total") if isinstance(leads, dict) else None
+    return total if isinstance(total, int) and not isinstance(total, bool) else None
