@@ -18,10 +18,10 @@ HTML), and the state held a second copy of its plots and the account's names.
 
 from __future__ import annotations
 
+import html
 import re
 
 from bs4 import BeautifulSoup, Tag
-from bs4.element import NavigableString
 
 from .frames._pages import (
     BREAKABLE_WORD,
@@ -29,7 +29,7 @@ from .frames._pages import (
     NO_NUMBER,
     NOT_MATH,
     TABLE_STYLE,
-    break_points,
+    breakable,
     cell_text,
     numeric,
 )
@@ -103,16 +103,13 @@ def _tidy_cell(cell: Tag, number: bool) -> None:
 
 
 def _break_ids(cell: Tag, text: str, longer_than: int = BREAKABLE_WORD) -> None:
-    """The cell's long ids given a ``<wbr>`` after each ``_``, ``-`` and ``/``, as the
-    evidence's tables have them (:func:`~dialkit.frames._pages.breakable`)."""
-    pieces = break_points(text, longer_than)
-    if len(pieces) == 1:
-        return
-    cell.clear()
-    for n, piece in enumerate(pieces):
-        if n:
-            cell.append(Tag(name="wbr", can_be_empty_element=True))
-        cell.append(NavigableString(piece))
+    """The cell's long ids given a ``<wbr>`` after each ``_``, ``-`` and ``/``, and its
+    dates kept whole, as the evidence's tables have them
+    (:func:`~dialkit.frames._pages.breakable`)."""
+    marked = breakable(text, longer_than)
+    if marked != html.escape(text):
+        cell.clear()
+        cell.append(BeautifulSoup(marked, features="html.parser"))
 
 
 def _described(image: Tag) -> str:

@@ -53,6 +53,7 @@ BREAKABLE_WORD = 12
 """A word (no spaces) longer than this, an id, may wrap after its ``_``, ``-`` and ``/``
 (a column's name after its ``_`` whatever its length: ``local_time``)."""
 _BREAK_AFTER = re.compile(r"(?<=[_/-])(?=[^_/-])")
+_DATE = re.compile(r"(\d{4}-\d\d-\d\d)")
 NOT_MATH = "tex2jax_ignore mathjax_ignore"
 """The classes MathJax (in Jupyter and on an exported notebook's page) skips an element
 by: without them, a name such as ``$\\frac{1}{0}$`` in a table is typeset as a
@@ -102,8 +103,11 @@ def break_points(text: str, longer_than: int = BREAKABLE_WORD) -> list[str]:
 
 
 def breakable(text: str, longer_than: int = BREAKABLE_WORD) -> str:
-    """``text`` escaped as HTML, with a ``<wbr>`` at each of its :func:`break_points`."""
-    return "<wbr>".join(html.escape(piece) for piece in break_points(text, longer_than))
+    """``text`` escaped as HTML, with a ``<wbr>`` at each of its :func:`break_points`, and
+    each date (``2026-10-16``) kept on one line, which a browser would break after a
+    ``-`` of its own accord."""
+    marked = "<wbr>".join(html.escape(piece) for piece in break_points(text, longer_than))
+    return _DATE.sub(r'<span style="white-space:nowrap">\1</span>', marked)
 
 
 def numeric(texts: Iterable[str]) -> bool:
