@@ -5,7 +5,9 @@ A notebook's tables are pandas' (and the toolkit's) HTML: missing values written
 wide. Each table in an output is passed through the rules of
 :mod:`dialkit.frames._pages`: missing values as an empty cell (``–`` in a column
 of numbers), long ids cut in the middle with the whole in a tooltip, long
-sentences wrapped, and the table in a box of its own that scrolls sideways. A
+sentences wrapped, ids wrapping after their ``_``, ``-`` and ``/`` and never inside
+a word, and the table in a box of its own that scrolls sideways. Text outputs wrap
+between words only (JupyterLab's style breaks them anywhere). A
 plot has no alt text of its own (nbconvert writes a placeholder): it takes the
 first sentence of the text cell above it, which says what the plot shows.
 
