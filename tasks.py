@@ -82,10 +82,16 @@ def _bin(where: Path) -> Path:
     return where / ("Scripts" if os.name == "nt" else "bin")
 
 
+DEMO_EXTRAS = "demo"
+"""What the demo installs: the emulator, a kernel, the widgets and the notebook runner
+(pyproject's ``demo`` extra), not the test and lint tools, the browser driver,
+JupyterLab or Dask that ``all,test`` add (about a third of the size)."""
+
+
 def demo() -> None:
     """The main job: ``dialkit demo`` (options after ``demo`` are passed on, e.g. ``--scale
     small``), which runs the notebooks against the emulator and writes ``reports/``."""
-    ensure_venv("all,test")
+    ensure_venv(DEMO_EXTRAS)
     _run(BIN / "dialkit", "demo", *sys.argv[2:])
 
 

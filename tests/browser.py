@@ -39,8 +39,9 @@ def chromium() -> str | None:
 class Browser:
     """A headless Chromium with one tab, for :meth:`look`; close it with :meth:`close`."""
 
-    def __init__(self, binary: str, timeout: float = 30) -> None:
+    def __init__(self, binary: str, timeout: float = 30, width: int = WIDTH) -> None:
         self.timeout = timeout
+        self.width = width
         self._ids = itertools.count(1)
         self._stack = contextlib.ExitStack()
         try:
@@ -60,7 +61,7 @@ class Browser:
             self._process = subprocess.Popen(
                 [binary, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                  "--no-first-run", "--remote-debugging-port=0", f"--user-data-dir={profile}",
-                 f"--window-size={WIDTH},{HEIGHT}", "about:blank"],
+                 f"--window-size={self.width},{HEIGHT}", "about:blank"],
                 stdout=subprocess.DEVNULL, stderr=log)
         self._stack.callback(self._end)
         self._socket: ClientConnection = self._stack.enter_context(
@@ -69,7 +70,7 @@ class Browser:
         self._session = self._send("Target.attachToTarget", targetId=target,
                                    flatten=True)["sessionId"]
         self._send("Page.enable", session=True)
-        self._send("Emulation.setDeviceMetricsOverride", session=True, width=WIDTH,
+        self._send("Emulation.setDeviceMetricsOverride", session=True, width=self.width,
                    height=HEIGHT, deviceScaleFactor=1, mobile=False)
 
     def _address(self) -> str:
@@ -115,7 +116,7 @@ class Browser:
         size = self._send("Page.getLayoutMetrics", session=True)["cssContentSize"]
         shot = self._send("Page.captureScreenshot", session=True, format="png",
                           captureBeyondViewport=True, clip={
-                              "x": 0, "y": 0, "width": WIDTH, "scale": 1,
+                              "x": 0, "y": 0, "width": self.width, "scale": 1,
                               "height": min(max(size["height"], HEIGHT), TALLEST)})
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         screenshot.write_bytes(base64.b64decode(shot["data"]))

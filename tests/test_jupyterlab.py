@@ -58,7 +58,9 @@ SEEN = """() => {
     src: i.src}));
   return {wider: wider.map(e => e.className || e.tagName).slice(0, 5), images: images,
           text: box.innerText, table: box.querySelector(".dialkit-funnel").innerText,
-          page: document.documentElement.scrollWidth, window: window.innerWidth};
+          page: document.documentElement.scrollWidth, window: window.innerWidth,
+          copies: [...document.querySelectorAll(".dialkit-explorer")].filter(
+            e => e.getClientRects().length).length};
 }"""
 """What the explorer looks like in the page: what sticks out of its output area (past
 its right edge), each image's shown and natural width, its text."""
@@ -164,6 +166,8 @@ def problems(seen: dict[str, Any]) -> list[str]:
     """What a reader would see wrong: the page or an element wider than it should be, an
     image not loaded or stretched past its natural width."""
     found = [f"{name} sticks out of the output area" for name in seen["wider"]]
+    if seen["copies"]:  # the view as HTML, for pages without a kernel, hides itself here
+        found.append("the explorer's view as HTML shows beside the widget")
     if seen["page"] > seen["window"]:
         found.append(f"the page is {seen['page']} px wide in a {seen['window']} px window")
     for n, image in enumerate(seen["images"], 1):

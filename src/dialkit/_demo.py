@@ -273,21 +273,25 @@ def _first_line(text: str) -> str:
 
 def to_html(notebook: nbformat.NotebookNode, title: str) -> str:
     """The notebook as one HTML page titled ``title`` (nbconvert's default is "Notebook"),
-    its plots and images embedded as data URIs, and an output that offers HTML besides
-    a widget (``analytics.explore``) shown as that HTML: a page has no kernel to drive
-    the widget, and would load its renderer from a CDN. Tables and plots are then made
-    for their readers (:func:`dialkit._demo_pages.readable`)."""
-    exporter = HTMLExporter(config=_static_first(), embed_images=True)  # type: ignore[no-untyped-call]
+    its plots and images embedded as data URIs, and a widget (``analytics.explore``)
+    shown by what stands for it, as text, and the view as HTML it shows after itself
+    (:meth:`~dialkit.analytics.Explorer.outputs`): a page has no kernel to drive the
+    widget, and would load its renderer from a CDN. Tables and plots are then made for
+    their readers (:func:`dialkit._demo_pages.readable`)."""
+    exporter = HTMLExporter(config=_no_widgets(), embed_images=True)  # type: ignore[no-untyped-call]
     exporter.log = _EXPORT_LOG  # not its warning, per notebook, that plots lack alt text
     body: str = exporter.from_notebook_node(notebook, {"metadata": {"name": title}})[0]
     return readable(body)
 
 
-def _static_first() -> Config:
-    """nbconvert's order of output kinds for a page, with HTML ahead of widgets."""
+def _no_widgets() -> Config:
+    """nbconvert's order of output kinds for a page, without widgets."""
     default = HTMLExporter().default_config.NbConvertBase.display_data_priority  # type: ignore[no-untyped-call]
     return Config({"NbConvertBase": {"display_data_priority": [
-        "text/html", *(kind for kind in default if kind != "text/html")]}})
+        kind for kind in default if kind != _WIDGET_VIEW]}})
+
+
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 class _ThisInterpreter(KernelSpecManager):

@@ -5,7 +5,9 @@ A notebook's tables are pandas' (and the toolkit's) HTML: missing values written
 wide. Each table in an output is passed through the rules of
 :mod:`dialkit.frames._pages`: missing values as an empty cell (``–`` in a column
 of numbers), long ids cut in the middle with the whole in a tooltip, long
-sentences wrapped, and the table in a box of its own that scrolls sideways. A
+sentences wrapped, ids wrapping after their ``_``, ``-`` and ``/`` and never inside
+a word, and the table in a box of its own that scrolls sideways. Text outputs wrap
+between words only (JupyterLab's style breaks them anywhere). A
 plot has no alt text of its own (nbconvert writes a placeholder): it takes the
 first sentence of the text cell above it, which says what the plot shows.
 
@@ -18,17 +20,33 @@ HTML), and the state held a second copy of its plots and the account's names.
 
 from __future__ import annotations
 
+import html
 import re
 
 from bs4 import BeautifulSoup, Tag
 
-from .frames._pages import MISSING_TEXTS, NO_NUMBER, NOT_MATH, TABLE_STYLE, cell_text, numeric
+from .frames._pages import (
+    BREAKABLE_WORD,
+    MISSING_TEXTS,
+    NO_NUMBER,
+    NOT_MATH,
+    TABLE_STYLE,
+    breakable,
+    cell_text,
+    numeric,
+)
 
 PLACEHOLDER_ALT = "No description has been provided for this image"
 """What nbconvert writes as a plot's alt text when it has none."""
 _PAGE_STYLE = TABLE_STYLE + (
     ".jp-RenderedHTMLCommon .dialkit-scroll table{margin:0}"
-    ".jp-RenderedHTMLCommon td.dialkit-prose{text-align:left}")
+    ".jp-RenderedHTMLCommon td.dialkit-prose{text-align:left}"
+    # JupyterLab's own rule breaks a text output anywhere (word-break:break-all), and a
+    # pandas Series or frame printed as text loses its columns ("calling_hou / rs"):
+    # text wraps between words only, and a value printed in columns keeps them and
+    # scrolls in its own box
+    ".jp-OutputArea-output pre{word-break:normal;overflow-wrap:normal}"
+    ".jp-OutputArea-executeResult pre{white-space:pre}")
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 """The type of the script element in which nbconvert saves the notebook's widgets."""
 _SENTENCE = re.compile(r"(.{12,}?[.?!:])(\s|$)", re.DOTALL)
@@ -58,6 +76,9 @@ def tidy(table: Tag, soup: BeautifulSoup) -> None:
     """One table by the rules of :mod:`dialkit.frames._pages`, in a scrolling box."""
     if not (table.parent and "dialkit-scroll" in (table.parent.get("class") or [])):
         table.wrap(soup.new_tag("div", attrs={"class": "dialkit-scroll"}))
+    for name in table.select("thead th"):
+        if name.find(True) is None:  # a column's name, wrapping after its "_"
+            _break_ids(name, name.get_text(), 0)
     rows = [row.find_all(["td", "th"], recursive=False) for row in table.select("tbody tr")]
     width = max((len(row) for row in rows), default=0)
     numbers = [numeric(row[n].get_text() for row in rows if n < len(row))
@@ -79,6 +100,18 @@ def _tidy_cell(cell: Tag, number: bool) -> None:
         cell.string, cell["title"] = shown, whole
     if prose:
         cell["class"] = " ".join([*(cell.get("class") or []), "dialkit-prose"])
+    elif not number:
+        _break_ids(cell, shown)
+
+
+def _break_ids(cell: Tag, text: str, longer_than: int = BREAKABLE_WORD) -> None:
+    """The cell's long ids given a ``<wbr>`` after each ``_``, ``-`` and ``/``, and its
+    dates kept whole, as the evidence's tables have them
+    (:func:`~dialkit.frames._pages.breakable`)."""
+    marked = breakable(text, longer_than)
+    if marked != html.escape(text):
+        cell.clear()
+        cell.append(BeautifulSoup(marked, features="html.parser"))
 
 
 def _described(image: Tag) -> str:

@@ -41,6 +41,7 @@ from ._rates import attempts_to_contact, cell_counts, summed
 
 with needs("notebook"):
     import ipywidgets as widgets  # type: ignore[import-untyped]
+    from IPython.display import display
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -61,6 +62,14 @@ _SIZES = {"funnel": (7, 3.4), "answer_rates": (13, 4.2), "disposition_mix": (9, 
 _ALT = {"funnel": "The funnel: leads at each stage", "answer_rates":
         "Answer rates by local hour and weekday", "disposition_mix":
         "Dispositions per campaign", "attempts": "Attempts until a lead was reached"}
+STATIC_NOTE = ("The explorer's controls need a running notebook kernel; below, the "
+               "view as drawn.")
+"""What stands for the widget where it cannot be drawn (its text, above the view)."""
+BESIDE_A_WIDGET = (
+    ".jp-OutputArea-child:has(.widget-vbox)~.jp-OutputArea-child .dialkit-explorer,"
+    ".output_area:has(.widget-vbox)~.output_area .dialkit-explorer{display:none}")
+"""The view as HTML hidden after an output where the widget is drawn (JupyterLab,
+Notebook 7, nbclassic; a page whose widget renderer loaded)."""
 UPDATING = "<i>Updating…</i>"
 """What the status line says while the views are recomputed (the kernel is busy)."""
 
@@ -138,6 +147,7 @@ class Explorer:
         self.drawn: Counter[str] = Counter()
         self.tables: dict[str, pd.DataFrame] = {}
         self.shown: dict[str, pd.DataFrame] = {}
+        self._static: Any = None
         self._controls(ids, _days(calls["created_at"]))
         self.widget = self._layout()
         self.campaigns.observe(lambda _: self._update(()), names="value")
@@ -213,6 +223,8 @@ class Explorer:
             if "funnel" in (recomputed or PLOTS):
                 self.table.value = _funnel_html(self.shown["funnel"], self.names)
             self.note.value = self._note()
+            if self._static is not None:  # the page's copy of the view follows the widget
+                self._static.update(self.outputs()[1], raw=True)
         finally:
             self._busy(False)
             self.status.value = ""
@@ -259,11 +271,23 @@ class Explorer:
                          for word, count in counts.items())
         return f"{said}. Funnel, answer rates and attempts count outbound calls only."
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, and beside it the view as HTML (:meth:`static_html`), which a page
-        without a running kernel shows instead: an exported report, a notebook viewer."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        return {**bundle, "text/html": self.static_html()} if bundle else bundle
+    def _ipython_display_(self) -> None:
+        """Shown as a cell's value: the widget, then the view as HTML (:meth:`outputs`),
+        kept up to date as the widget changes."""
+        widget, static = self.outputs()
+        display(widget, raw=True)  # type: ignore[no-untyped-call]
+        self._static = display(static, raw=True, display_id=True)  # type: ignore[no-untyped-call]
+
+    def outputs(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The explorer's two outputs in a notebook: the widget, and after it the view as
+        HTML (:meth:`static_html`), for wherever no kernel draws the widget: a page of
+        ``jupyter nbconvert --execute`` (which saves the widget's state and would draw
+        it only with a renderer loaded from a CDN: blank offline), a notebook viewer, a
+        Jupyter without the widgets' extension. Where the widget is drawn, the HTML
+        hides itself (:data:`BESIDE_A_WIDGET`). Two outputs, not one of two kinds: an
+        exporter shows one kind of an output, and nbconvert ranks a widget first."""
+        widget = {**self.widget._repr_mimebundle_(), "text/plain": STATIC_NOTE}
+        return widget, {"text/html": f"<style>{BESIDE_A_WIDGET}</style>{self.static_html()}"}
 
     def static_html(self) -> str:
         """What the explorer shows now, with no controls: the note, the funnel table and

@@ -29,10 +29,13 @@ from ._rules import BASES, RISK_RULES, RULE_IDS, Rules
 from ._text import counted
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
-              "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}"
-              "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
-              "th{background:#f2f2f2}h3{margin-top:2em}")
-"""The stand-alone page's look: plain, compact tables that print well."""
+              "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:12px}"
+              "th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
+              "th{background:#f2f2f2}h3{margin-top:2em}"
+              "body .dialkit-scroll td.dialkit-prose{min-width:12em}")
+"""The stand-alone page's look: plain, compact tables that print well, a rule's findings
+(a dozen columns: ids, times, the evidence and its citation in words) within a window
+of 1,400 px."""
 
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60

@@ -40,12 +40,20 @@ MISSING_TEXTS = frozenset({"None", "nan", "NaN", "<NA>", "NaT"})
 TABLE_STYLE = (
     ".dialkit-scroll{overflow-x:auto;max-width:100%}"
     ".dialkit-scroll table{margin:0}"
-    ".dialkit-scroll td,.dialkit-scroll th{white-space:nowrap}"
-    ".dialkit-scroll td.dialkit-prose{white-space:normal;min-width:16em;max-width:36em;"
-    "text-align:left}"
-    ".dialkit-scroll td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums}")
-"""The rules :func:`html_table`'s classes need: a page adds them to its style. Ids and
-times stay on one line (a wide table scrolls); only prose wraps."""
+    ".dialkit-scroll td,.dialkit-scroll th{white-space:normal;word-break:normal;"
+    "overflow-wrap:normal}"
+    ".dialkit-scroll td.dialkit-prose{min-width:16em;max-width:36em;text-align:left}"
+    ".dialkit-scroll td.dialkit-number{text-align:right;font-variant-numeric:tabular-nums;"
+    "white-space:nowrap}")
+"""The rules :func:`html_table`'s classes need: a page adds them to its style. A cell
+wraps between words, and a long id after its ``_`` and ``-`` (:func:`breakable`),
+never inside a word, so a table of findings fits a window of 1,000 px; a number
+stays on one line. A table that still does not fit scrolls in its own box."""
+BREAKABLE_WORD = 12
+"""A word (no spaces) longer than this, an id, may wrap after its ``_``, ``-`` and ``/``
+(a column's name after its ``_`` whatever its length: ``local_time``)."""
+_BREAK_AFTER = re.compile(r"(?<=[_/-])(?=[^_/-])")
+_DATE = re.compile(r"(\d{4}-\d\d-\d\d)")
 NOT_MATH = "tex2jax_ignore mathjax_ignore"
 """The classes MathJax (in Jupyter and on an exported notebook's page) skips an element
 by: without them, a name such as ``$\\frac{1}{0}$`` in a table is typeset as a
@@ -79,6 +87,27 @@ def cell_text(text: str) -> tuple[str, str | None, bool]:
     if len(text.split()) >= PROSE_WORDS:
         return text, None, True
     return middle_cut(text), text, False
+
+
+def break_points(text: str, longer_than: int = BREAKABLE_WORD) -> list[str]:
+    """``text`` in the pieces between which a line may wrap besides its spaces: after each
+    ``_``, ``-`` and ``/`` of a word longer than ``longer_than`` characters (an id such
+    as ``call_0ff99234-b122-...``), so that a table of ids fits a window without a word
+    of the text ever broken in the middle. One piece for a text with no long word."""
+    pieces = [""]
+    for word in re.split(r"(\s+)", text):
+        parts = _BREAK_AFTER.split(word) if len(word) > longer_than else [word]
+        pieces[-1] += parts[0]
+        pieces += parts[1:]
+    return pieces
+
+
+def breakable(text: str, longer_than: int = BREAKABLE_WORD) -> str:
+    """``text`` escaped as HTML, with a ``<wbr>`` at each of its :func:`break_points`, and
+    each date (``2026-10-16``) kept on one line, which a browser would break after a
+    ``-`` of its own accord."""
+    marked = "<wbr>".join(html.escape(piece) for piece in break_points(text, longer_than))
+    return _DATE.sub(r'<span style="white-space:nowrap">\1</span>', marked)
 
 
 def numeric(texts: Iterable[str]) -> bool:
@@ -148,7 +177,7 @@ def html_table(frame: pd.DataFrame, *, index: bool = False,
         cells = (given[name].tolist() if name in given
                  else [shown(v, number=number) for v in series.tolist()])
         columns.append((str(name), cells, number and name not in given))
-    head = "".join(f"<th>{html.escape(name)}</th>" for name, _, _ in columns)
+    head = "".join(f"<th>{breakable(name, 0)}</th>" for name, _, _ in columns)
     rows = "".join("<tr>" + "".join(_cell(cells[n], number) for _, cells, number in columns)
                    + "</tr>" for n in range(len(table)))
     return (f'<div class="dialkit-scroll"><table class="dialkit-table"><thead><tr>{head}'
@@ -161,4 +190,4 @@ def _cell(text: str, number: bool) -> str:
                        if on)
     attributes = (f' class="{classes}"' if classes else "") + (
         f' title="{html.escape(whole)}"' if whole else "")
-    return f"<td{attributes}>{html.escape(seen)}</td>"
+    return f"<td{attributes}>{html.escape(seen) if number else breakable(seen)}</td>"
