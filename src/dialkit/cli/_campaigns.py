@@ -3,16 +3,15 @@ campaign id a lead file goes to; a thin layer over :func:`dialkit.leads.campaign
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.client import Client
-from dialkit.errors import ApiError
-from dialkit.leads import campaigns
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LIST_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS}
 """``dialkit campaigns list``'s flags for the arguments the library's messages name."""
@@ -30,6 +29,10 @@ def list_command(
 ) -> None:
     """List the account's campaigns, newest first: id, name, status and how many leads
     each holds (counted from the account's leads)."""
+    from dialkit.client import Client
+    from dialkit.errors import ApiError
+    from dialkit.leads import campaigns
+
     try:
         with Client.sandbox() if sandbox else Client() as client:
             frame = campaigns(client, refresh="full")
