@@ -12,6 +12,8 @@ import importlib
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from difflib import get_close_matches
 from enum import StrEnum
 from pathlib import Path
@@ -90,18 +92,20 @@ class LazyGroups(TyperGroup):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        self.listing = True
-        try:
+        with self._listed():
             super().format_commands(ctx, formatter)
-        finally:
-            self.listing = False
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
         """The groups a TAB after ``dialkit`` offers, listed as ``--help`` lists them: it
         imported all ten before issue 48 (4 s a TAB)."""
+        with self._listed():
+            return super().shell_complete(ctx, incomplete)
+
+    @contextmanager
+    def _listed(self) -> Iterator[None]:
         self.listing = True
         try:
-            return super().shell_complete(ctx, incomplete)
+            yield
         finally:
             self.listing = False
 
@@ -126,8 +130,8 @@ def _as_typed(command: Any, ctx: Any) -> None:
     Completion parses the words typed so far without acting on them (click's
     ``resilient_parsing``), and reads no value but to tell an option's name from its
     value; typer's check of each value imported pydantic and built an adapter per
-    parameter: 0.15-0.25 s of a TAB's 0.3 s (issue 48). Typer before 0.26 checks with
-    click's types and has no ``_runtime_param``: nothing to do there."""
+    parameter: 0.15-0.25 s of a TAB's 0.3 s (issue 48). A typer that checks values with
+    click's types has no ``_runtime_param``: nothing to do there."""
     for param in command.get_params(ctx):  # its help option too
         if hasattr(param, "_runtime_param"):
             param._runtime_param = _AsTyped
