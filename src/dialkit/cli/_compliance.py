@@ -69,7 +69,7 @@ def audit_command(
         "Add a policy calling window for every call, recipient local time."))] = None,
     policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
         "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
-    fail_on: Annotated[list[str] | None, typer.Option(
+    fail_on: Annotated[list[str] | None, typer.Option(  # FAIL_ON, below: read at a TAB
         metavar="BASIS", autocompletion=lambda incomplete: offering(FAIL_ON)(incomplete),
         help=(
         "Exit 1 when the audit finds what is named: law (a violation the law decides), "
