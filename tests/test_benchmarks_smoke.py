@@ -26,6 +26,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_clean.py": ("--rows", "2000", "--runs", "1"),
     "bench_client.py": ("--scale", "small", "--pages", "3", "--repeats", "1", "--pause", "0",
                         "--blocks", "2", "--per-block", "3"),
+    "bench_completion.py": ("--runs", "1"),
     "bench_dask_clean.py": ("--rows", "4000", "--parts", "2", "--runs", "1", "--folder",
                             "/tmp/dialkit-bench-dask-clean-smoke"),
     "bench_dask_audit.py": ("--calls", "20000", "--leads", "4000", "--runs", "1",

@@ -14,7 +14,9 @@ have tens of columns and lines under a few KiB. Each limit can be raised with
 ``limits=FileLimits(...)`` or its environment variable.
 
 Shared by the lead reader and compliance's export reader, so it lives below both
-(standard library and numpy only); ``dialkit.leads.FileLimits`` publishes it.
+(standard library and numpy only); ``dialkit.leads.FileLimits`` publishes it. numpy is
+imported by the scan, when a file is read: the commands' tables of messages
+(:data:`SHELL_WAYS_OUT`) are built at every TAB of shell completion (issue 48).
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 MAX_COLUMNS = 500
 """Columns of a delimited file's line (the contract sends at most 20 custom fields)."""
@@ -215,6 +218,8 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
     The header record is also read whole (up to the line limit), as a header whose
     quoted values hold newlines spans lines, and its columns are every row's.
     """
+    import numpy as np
+
     scan = _Scan(delimiter, name, limits, keyword)
     scan.header(_start(source, limits.max_line_bytes + 2))  # the longest line, its CR LF
     line, carry = 1, b""
@@ -243,6 +248,8 @@ class _Scan:
         """Check the whole lines of ``buffer`` (ending at ``ends``; ``first`` is the
         first's number): their lengths, then the columns of those long enough to hold
         too many (real lead lines are shorter: their delimiters are not counted)."""
+        import numpy as np
+
         if not len(ends):
             return
         starts = np.concatenate(([0], ends[:-1] + 1))

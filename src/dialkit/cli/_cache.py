@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.frames import cache_info, cache_root, clear_cache
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 CacheDir = Annotated[Path | None, typer.Option(
@@ -20,6 +19,8 @@ CacheDir = Annotated[Path | None, typer.Option(
 def cache_info_command(cache_dir: CacheDir = None, as_json: Json = False,
                        as_csv: Csv = False) -> None:
     """List every cached frame: service, resource, rows, size, when fetched, file."""
+    from dialkit.frames import cache_info, cache_root
+
     frame = cache_info(cache_dir)
     if printed(frame, as_json=as_json, as_csv=as_csv):
         return
@@ -37,6 +38,8 @@ def cache_clear_command(
 ) -> None:
     """Delete every cached frame of every service and key; nothing dialkit did not
     write there."""
+    from dialkit.frames import cache_root, clear_cache
+
     root = cache_root(cache_dir)
     if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
         raise typer.Exit(1)

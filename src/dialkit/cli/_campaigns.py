@@ -3,17 +3,16 @@ campaign id a lead file goes to; a thin layer over :func:`dialkit.leads.campaign
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
 from dialkit._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.client import Client
-from dialkit.errors import ApiError
-from dialkit.leads import campaigns
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 LIST_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS}
 """``dialkit campaigns list``'s flags for the arguments the library's messages name."""
@@ -34,6 +33,10 @@ def list_command(
 ) -> None:
     """List the account's campaigns, newest first: id, name, status and how many leads
     each holds (from each campaign's progress: a request per campaign)."""
+    from dialkit.client import Client
+    from dialkit.errors import ApiError
+    from dialkit.leads import campaigns
+
     try:
         with Client.sandbox() if sandbox else Client() as client:
             frame = campaigns(client, count_leads=count_leads, refresh="full")
@@ -61,6 +64,8 @@ def list_command(
 def _table(frame: pd.DataFrame) -> str:
     """Id, name and status left-aligned, the lead count right-aligned, a space apart; a
     count the service did not give is blank."""
+    import pandas as pd
+
     texts = {column: [column, *frame[column].astype(str)]
              for column in ("id", "name", "status")}
     texts["leads"] = ["leads", *("" if pd.isna(n) else f"{n:,}" for n in frame["leads"])]

@@ -9,34 +9,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
-import pandas as pd
 import typer
 
-from dialkit._moments import duration, utc_moment
+from dialkit._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
 from dialkit._outputs_written import refuse_overlaps
+from dialkit.cli._completion import offering
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.client import Client
-from dialkit.compliance import (
-    POLICIES,
-    POLICY,
-    PRESETS,
-    AuditInputError,
-    AuditReport,
-    Rules,
-    audit,
-    load,
-    next_allowed,
-    upcoming,
-)
-from dialkit.compliance._evidence import masked
-from dialkit.compliance._read import read_source
-from dialkit.compliance._rules import VIOLATIONS
-from dialkit.compliance._text import counted
-from dialkit.errors import ApiError
-from dialkit.frames import utc_times, write_csv
+
+if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
+    import pandas as pd
+
+    from dialkit.compliance import AuditReport, Rules
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
@@ -70,18 +56,22 @@ def audit_command(
         "answer (yes, no, no_data); a yes voids the number's earlier consents."))] = None,
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
         "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
-    preset: Annotated[str, typer.Option(metavar="PRESET", help=(
+    preset: Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(
+        PRESET_NAMES), help=(
         "The law: us (federal and each state's), uk, ca (each call by the law of the "
         "place called; they differ in abandonment's period) or us-federal (the federal "
         "rule alone)."))] = "us",
-    policy: Annotated[str | None, typer.Option(metavar="POLICY", help=(
+    policy: Annotated[str | None, typer.Option(metavar="POLICY", autocompletion=offering(
+        POLICY_NAMES), help=(
         "Add the account's own stricter rule, reported as policy: house-rules (08:00-21:00 "
         "for every call, at most 3 calls a day: the presets before issue 37)."))] = None,
     policy_window: Annotated[str | None, typer.Option(metavar="HH:MM-HH:MM", help=(
         "Add a policy calling window for every call, recipient local time."))] = None,
     policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
         "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
-    fail_on: Annotated[list[str] | None, typer.Option(metavar="BASIS", help=(
+    fail_on: Annotated[list[str] | None, typer.Option(  # FAIL_ON, below: read at a TAB
+        metavar="BASIS", autocompletion=lambda incomplete: offering(FAIL_ON)(incomplete),
+        help=(
         "Exit 1 when the audit finds what is named: law (a violation the law decides), "
         "any (any violation, the policy's too) or risk (a lead that could be called "
         "wrongly: listed or unscreened, which no law forbids holding); repeat the "
@@ -114,6 +104,10 @@ def audit_command(
     policy, if given); print the findings by rule, law's, policy's and the risks apart
     (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
     findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
+    from dialkit._moments import utc_moment
+    from dialkit.compliance import PRESETS
+    from dialkit.compliance._evidence import masked
+
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
     for named in fail_on or ():
@@ -155,6 +149,8 @@ stops on one."""
 
 def _fail_on(named: list[str], by_basis: pd.Series) -> None:
     """Exit 1, saying what was found, when the audit found a basis ``--fail-on`` named."""
+    from dialkit.compliance._text import counted
+
     bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
     found = {basis: int(by_basis[basis]) for basis in bases if by_basis[basis]}
     if found:
@@ -167,6 +163,8 @@ def _fail_on(named: list[str], by_basis: pd.Series) -> None:
 def _policy(name: str | None, window: str | None, cap: int | None) -> Rules | None:
     """The policy the flags name: a named one, or one made of --policy-window and
     --policy-cap (both kinds together: the stricter of each)."""
+    from dialkit.compliance import POLICIES, POLICY
+
     named = None
     if name is not None:
         if name not in POLICIES:
@@ -198,6 +196,8 @@ def _window(text: str) -> tuple[time, time]:
 def _evidence(path: Path, name: str) -> Any:
     """A file of consent records or reassigned answers, read as ``--dnc`` is; one that
     cannot be read ends the command naming it."""
+    from dialkit.compliance._read import read_source
+
     try:
         return read_source(path)
     except (OSError, ValueError) as error:
@@ -207,6 +207,11 @@ def _evidence(path: Path, name: str) -> Any:
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
              options: dict[str, Any], period: dict[str, Any],
              evidence: dict[str, Path | None]) -> tuple[AuditReport, dict[str, str]]:
+    from dialkit.client import Client
+    from dialkit.compliance import AuditInputError, audit, load
+    from dialkit.compliance._read import read_source
+    from dialkit.errors import ApiError
+
     files = {"calls": calls, "leads": leads, "dnc": dnc}
     named = {**files, **evidence}  # the files an AuditInputError's frame names
     try:
@@ -235,6 +240,9 @@ def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> 
     """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
     account's; a time that is none (``created_at`` of ``yesterday``) is refused as the
     audit refuses it, not left out."""
+    from dialkit.compliance import AuditInputError
+    from dialkit.frames import utc_times
+
     if since is None and until is None:
         return calls
     if not hasattr(calls, "loc") or "created_at" not in calls:
@@ -294,9 +302,11 @@ def _output_errors() -> Iterator[None]:
         _fail(f"{error.filename}: {error.strerror}")
 
 
-Preset = Annotated[str, typer.Option(metavar="PRESET", help=(
+Preset = Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(PRESET_NAMES),
+                                     help=(
     "The law: us, uk, ca or us-federal, as for audit."))]
-Policy = Annotated[str | None, typer.Option(metavar="POLICY", help=(
+Policy = Annotated[str | None, typer.Option(metavar="POLICY", autocompletion=offering(
+    POLICY_NAMES), help=(
     "Add the account's own stricter rule, reported as policy: house-rules."))]
 
 
@@ -316,6 +326,12 @@ def upcoming_command(
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
     before they happen, as the audit judges calls made; print those that would break a
     rule, soonest first. Exits 0 either way; 2 on bad input."""
+    from dialkit._moments import duration
+    from dialkit.client import Client
+    from dialkit.compliance import upcoming
+    from dialkit.errors import ApiError
+    from dialkit.frames import write_csv
+
     rules, added = _rules(preset, policy)
     span = _option(duration, horizon, "horizon")
     try:
@@ -354,6 +370,11 @@ def when_command(
     """Whether each number may be called now (or --at TIME) by the law of the place called
     and, if not, the next moment it may, in UTC and on the recipient's clock; every zone
     of the number is named where it has several."""
+    import pandas as pd
+
+    from dialkit._moments import utc_moment
+    from dialkit.compliance import AuditInputError, next_allowed
+
     rules, added = _rules(preset, policy)
     moment = None if at is None else _option(
         lambda text, name: utc_moment(text, name, tz=tz), at, "at")
@@ -379,6 +400,8 @@ def when_command(
 
 
 def _rules(preset: str, policy: str | None) -> tuple[Rules, Rules | None]:
+    from dialkit.compliance import PRESETS
+
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
     return PRESETS[preset], _policy(policy, None, None)

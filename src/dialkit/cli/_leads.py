@@ -15,10 +15,6 @@ from dialkit._file_limits import SHELL_WAYS_OUT
 from dialkit._outputs_written import refuse_overlaps
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.errors import ApiError
-from dialkit.frames import watched
-from dialkit.leads import CampaignError, LeadFileError
-from dialkit.leads._stream import clean_file
 
 if TYPE_CHECKING:
     from dialkit.leads import ImportReport
@@ -101,6 +97,9 @@ def clean_command(
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
     error)."""
+    from dialkit.frames import watched
+    from dialkit.leads._stream import clean_file
+
     _arrow_memory_pool()
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
@@ -206,6 +205,9 @@ def _errors(flags: dict[str, str]) -> Iterator[None]:
     """A bad file, option or answer ends the command with its message in the command's
     flags, not a traceback: status 2 for a bad file or option (an unknown campaign
     too), 1 for what the account answered (a campaign that takes no leads now)."""
+    from dialkit.errors import ApiError
+    from dialkit.leads import CampaignError, LeadFileError
+
     try:
         yield
     except (LeadFileError, ValueError) as error:

@@ -14,10 +14,6 @@ from typing import Annotated
 import typer
 
 from dialkit.cli._flags import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
-from dialkit.client import API_KEY_VARIABLE, Client
-from dialkit.errors import ApiError
-from dialkit.mcp import select_tools
-from dialkit.mcp import serve as serve_account
 
 SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH"}
 """``dialkit mcp serve``'s flags for the arguments the library's messages name."""
@@ -38,6 +34,11 @@ def serve(
     ] = None,
 ) -> None:
     """Serve every operation as an MCP tool over DIALKIT_API_KEY's account."""
+    from dialkit.client import API_KEY_VARIABLE, Client
+    from dialkit.errors import ApiError
+    from dialkit.mcp import select_tools
+    from dialkit.mcp import serve as serve_account
+
     names = None if tools is None else [t.strip() for t in tools.split(",") if t.strip()]
     api_key = os.environ.get(API_KEY_VARIABLE, "")
     try:

@@ -10,12 +10,12 @@ standard output; an empty table is ``[]`` or a header, not a sentence.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
-from dialkit.frames import write_csv
+if TYPE_CHECKING:
+    import pandas as pd
 
 Json = Annotated[bool, typer.Option("--json", help=(
     "Print the table as JSON, an array of objects (one per row), for programs."))]
@@ -33,5 +33,7 @@ def printed(frame: pd.DataFrame, *, as_json: bool, as_csv: bool) -> bool:
         rows = json.loads(frame.to_json(orient="records", date_format="iso"))
         typer.echo(json.dumps(rows, ensure_ascii=False))  # pandas writes "/" as "\\/"
     elif as_csv:
+        from dialkit.frames import write_csv  # pandas: not for shell completion (issue 48)
+
         typer.echo(write_csv(frame), nl=False)
     return as_json or as_csv

@@ -7,12 +7,10 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
-import pandas as pd
 import typer
 
 from dialkit._secrets import mask
 from dialkit.cli._output import Csv, Json, printed
-from dialkit.client import config_path, profiles, save_profile
 
 profiles_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -20,6 +18,10 @@ profiles_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 @profiles_app.command("list")
 def list_command(as_json: Json = False, as_csv: Csv = False) -> None:
     """List the profiles of the config file: name, base URL, the key's last characters."""
+    import pandas as pd
+
+    from dialkit.client import config_path, profiles
+
     try:
         found = profiles()
     except ValueError as error:
@@ -47,6 +49,8 @@ def add_command(
 ) -> None:
     """Add (or replace) a profile; its key is asked for without echo, or read from
     standard input when that is not a terminal. The file is written owner-only."""
+    from dialkit.client import save_profile
+
     key = (typer.prompt("API key", hide_input=True) if sys.stdin.isatty()
            else sys.stdin.readline()).strip()
     if not key:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
 
 from dialkit import samples
@@ -24,6 +23,8 @@ def samples_command(
     as_json: Json = False, as_csv: Csv = False,
 ) -> None:
     """List the packaged sample files' names, or copy them into a folder."""
+    import pandas as pd
+
     if copy is None:
         listed = pd.DataFrame({"name": samples.names()})
         listed["path"] = [str(samples.path(name)) for name in listed["name"]]

@@ -11,8 +11,6 @@ from typing import Annotated
 import typer
 
 from dialkit.cli._flags import Host, Port, cli_text
-from dialkit.sandbox import ConfigError, SandboxStartError
-from dialkit.sandbox import serve as serve_sandbox
 
 sandbox_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -39,6 +37,9 @@ def serve(
         "--allow-remote", help="Listen on a --host that is not loopback.")] = False,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
+    from dialkit.sandbox import ConfigError, SandboxStartError
+    from dialkit.sandbox import serve as serve_sandbox
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         serve_sandbox(config, host=host, port=port, db=db, echo=typer.echo,

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-import uvicorn
 
 from dialkit._net import (
     MAX_CONNECTIONS,
@@ -19,7 +18,6 @@ from dialkit._net import (
 )
 from dialkit._secrets import mask
 from dialkit.cli._flags import Host, Port
-from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -49,6 +47,10 @@ def listen(
     """Receive webhook deliveries: verify each, store it once in --db, answer 2xx only once
     it is committed. The signing secrets come from DIALKIT_WEBHOOK_SECRETS
     (comma-separated during a rotation), never from the command line."""
+    import uvicorn
+
+    from dialkit.webhooks import EventStore, Receiver, StoreError, secrets_from_env
+
     try:
         secrets = secrets_from_env()
     except ValueError as exc:

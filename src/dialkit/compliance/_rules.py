@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import time, timedelta
 
+from dialkit._choices import POLICY_NAMES, PRESET_NAMES
+
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
             "unverified_caller_id", "short_ring", "no_written_consent", "caller_id")
@@ -33,9 +35,6 @@ row of the jurisdiction table, the TSR's abandonment and Do-Not-Call rules) or t
 ``policy`` does (the account's own rule, named in the finding's ``policy`` column); or a
 ``risk``: no call broke a rule, but a lead is held so that one could be called wrongly
 (:data:`RISK_RULES`). Reports count the three apart, and risks apart from violations."""
-
-VIOLATIONS = ("law", "policy")
-"""The bases of a violation: a call that broke a rule. A ``risk`` is not one."""
 
 ACCOUNT_RULES = {"blocked_country": "the account's blocked countries",
                  "unverified_caller_id": "the account's verified caller ids"}
@@ -223,7 +222,7 @@ UK_WITH_HOUSE_RULES = UK.with_policy(HOUSE_RULES)
 """:data:`UK` as it judged before issue 37, its house rules now reported as policy."""
 CA_WITH_HOUSE_RULES = CA.with_policy(HOUSE_RULES)
 """:data:`CA` as it judged before issue 37, its house rules now reported as policy."""
-PRESETS = {"us": US, "uk": UK, "ca": CA, "us-federal": US_FEDERAL}
+PRESETS = dict(zip(PRESET_NAMES, (US, UK, CA, US_FEDERAL), strict=True))
 """The law presets by the names the CLI takes."""
-POLICIES = {"house-rules": HOUSE_RULES}
+POLICIES = dict(zip(POLICY_NAMES, (HOUSE_RULES,), strict=True))
 """The named policies by the names the CLI takes (``--policy``)."""
