@@ -77,10 +77,33 @@ def is_slow(nodeid: str) -> bool:
                base == entry or base.startswith(entry + "::") for entry in SLOW)
 
 
+LONGEST_FIRST = [
+    "tests/compliance/test_dask_audit_scale.py",
+    "tests/test_benchmarks_smoke.py",
+    "tests/compliance/test_dask_audit.py",
+    "tests/test_demo.py",
+    "tests/analytics/test_dask.py",
+    "tests/leads/test_dask_clean.py",
+    "tests/test_package.py",
+    "tests/test_docs.py",
+    "tests/compliance/test_ground_truth.py",
+    "tests/compliance/test_upcoming_truth.py",
+]
+"""The modules that take longest on a quiet 2-core machine (from the whole suite's
+``--durations``, 40 to 140 s each), longest first: they run first, the rest in collection
+order. ``--dist loadfile`` hands out modules in the order they were collected
+(``--no-loadscope-reorder``: by default xdist puts the modules of the most tests first,
+and a one-test module of two minutes started last, while the other worker sat idle for
+most of it); longest first leaves the short modules to even out the end."""
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping of tests by fixture
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+    rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 @pytest.fixture(scope="session")
