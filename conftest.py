@@ -78,20 +78,21 @@ def is_slow(nodeid: str) -> bool:
 
 
 LONGEST_FIRST = [
-    "tests/compliance/test_dask_audit_scale.py",
-    "tests/test_benchmarks_smoke.py",
-    "tests/compliance/test_dask_audit.py",
-    "tests/test_demo.py",
-    "tests/analytics/test_dask.py",
-    "tests/leads/test_dask_clean.py",
-    "tests/test_package.py",
-    "tests/test_docs.py",
-    "tests/compliance/test_ground_truth.py",
-    "tests/compliance/test_upcoming_truth.py",
+    "tests/compliance/test_dask_audit_scale.py",  # one test of 124-136 s
+    "tests/compliance/test_dask_audit.py",  # about 90 s: 35 + 30 + 13 s and its account
+    "tests/test_benchmarks_smoke.py",  # 79-98 s: every benchmark, three at a time
+    "tests/test_demo.py",  # about 75 s
+    "tests/test_docs.py",  # about 70 s: scale.md's 34-37 s, compliance.md's 13 s, ...
+    "tests/leads/test_dask_clean.py",  # about 70 s
+    "tests/analytics/test_dask.py",  # about 60 s: 41-52 s larger than a worker, ...
+    "tests/test_package.py",  # about 60 s: the wheel built, installed, run
+    "tests/compliance/test_ground_truth.py",  # about 45 s: the medium world's 26-30 s
+    "tests/compliance/test_upcoming_truth.py",  # about 40 s: the same
+    "notebooks/",  # about 25 s each: a kernel and a world (collected after tests/)
 ]
-"""The modules that take longest on a quiet 2-core machine (from the whole suite's
-``--durations``, 40 to 140 s each), longest first: they run first, the rest in collection
-order. ``--dist loadfile`` hands out modules in the order they were collected
+"""The modules (or folders, ending ``/``) that take longest on a quiet 2-core machine
+(about, from the whole suite's ``--durations``), longest first: they run first, the rest
+in collection order. ``--dist loadfile`` hands out modules in the order they were collected
 (``--no-loadscope-reorder``: by default xdist puts the modules of the most tests first,
 and a one-test module of two minutes started last, while the other worker sat idle for
 most of it); longest first leaves the short modules to even out the end."""
@@ -102,8 +103,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
-    rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    items.sort(key=lambda item: _rank(item.nodeid.split("::", 1)[0]))
+
+
+def _rank(path: str) -> int:
+    """Where the module ``path`` comes in :data:`LONGEST_FIRST`; after them all if not."""
+    return next((n for n, entry in enumerate(LONGEST_FIRST) if path == entry
+                 or entry.endswith("/") and path.startswith(entry)), len(LONGEST_FIRST))
 
 
 @pytest.fixture(scope="session")
