@@ -39,6 +39,8 @@ SLOW = [
     "tests/test_package.py",
     "tests/analytics/test_dask.py",
     "tests/leads/test_dask_clean.py",
+    "tests/compliance/test_dask_audit.py",
+    "tests/compliance/test_dask_audit_scale.py",
     "tests/compliance/test_ground_truth.py",
     "tests/sandbox/test_world_state_truth.py",
     "tests/sandbox/test_world_determinism.py::test_two_machines_on_two_days_build_the_same_world",
