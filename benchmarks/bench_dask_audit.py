@@ -36,7 +36,8 @@ Each side runs in a fresh process, the two in turn ``--runs`` times:
 Both reports' findings must agree: a digest of (rule, call id, lead id), sorted.
 
 Run: ``.venv/bin/python benchmarks/bench_dask_audit.py [--calls 20000000] [--leads
-4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]``.
+4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]
+[--campaigns 25]`` (fewer campaigns, fewer partitions: the test suite's smoke run).
 Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
