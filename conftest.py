@@ -39,6 +39,8 @@ SLOW = [
     "tests/test_package.py",
     "tests/analytics/test_dask.py",
     "tests/leads/test_dask_clean.py",
+    "tests/compliance/test_dask_audit.py",
+    "tests/compliance/test_dask_audit_scale.py",
     "tests/compliance/test_ground_truth.py",
     "tests/sandbox/test_world_state_truth.py",
     "tests/sandbox/test_world_determinism.py::test_two_machines_on_two_days_build_the_same_world",
@@ -77,10 +79,41 @@ def is_slow(nodeid: str) -> bool:
                base == entry or base.startswith(entry + "::") for entry in SLOW)
 
 
+LONGEST_FIRST = [
+    "tests/compliance/test_dask_audit_scale.py",  # one test of 124-136 s
+    "tests/test_package.py",  # about 60 s: the wheel built, installed, run (600 s limits)
+    "tests/test_benchmarks_smoke.py",  # 79-98 s: every benchmark, three at a time
+    "tests/test_demo.py",  # about 75 s
+    "tests/compliance/test_dask_audit.py",  # about 90 s: 35 + 30 + 13 s and its account
+    "tests/test_docs.py",  # about 70 s: scale.md's 34-37 s, compliance.md's 13 s, ...
+    "tests/leads/test_dask_clean.py",  # about 70 s
+    "tests/analytics/test_dask.py",  # about 60 s: 41-52 s larger than a worker, ...
+    "tests/compliance/test_ground_truth.py",  # about 45 s: the medium world's 26-30 s
+    "tests/compliance/test_upcoming_truth.py",  # about 40 s: the same
+    "notebooks/",  # about 25 s each: a kernel and a world (collected after tests/)
+]
+"""The modules (or folders, ending ``/``) that take longest on a quiet 2-core machine
+(about, from the whole suite's ``--durations``): they run first, the rest in collection
+order, so that the short modules even out the end. ``--dist loadfile`` hands the modules
+out in this order (``--no-loadscope-reorder``); by default xdist hands out those of the
+most tests first, and the two-minute scale test (one test) came 184th of 242 modules,
+with only one-test modules (doctests, mostly) left for the other worker meanwhile. The
+scale test starts beside the wheel's module, whose tests allow 600 s, rather than beside
+another Dask module's, which allow the default 120 s."""
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping of tests by fixture
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: _rank(item.nodeid.split("::", 1)[0]))
+
+
+def _rank(path: str) -> int:
+    """Where the module ``path`` comes in :data:`LONGEST_FIRST`; after them all if not."""
+    return next((n for n, entry in enumerate(LONGEST_FIRST) if path == entry
+                 or entry.endswith("/") and path.startswith(entry)), len(LONGEST_FIRST))
 
 
 @pytest.fixture(scope="session")

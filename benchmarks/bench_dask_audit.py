@@ -36,7 +36,8 @@ Each side runs in a fresh process, the two in turn ``--runs`` times:
 Both reports' findings must agree: a digest of (rule, call id, lead id), sorted.
 
 Run: ``.venv/bin/python benchmarks/bench_dask_audit.py [--calls 20000000] [--leads
-4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]``.
+4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]
+[--campaigns 25]`` (fewer campaigns, fewer partitions: the test suite's smoke run).
 Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
@@ -86,13 +87,15 @@ SENT = "background-comms process"
 # The dataset ---------------------------------------------------------------------------------
 
 def dataset(parent: Path, calls: int, leads: int, chunk: int, rows_per_file: int,
-            seed: int) -> Path:
+            seed: int, campaigns: int = bench_audit.CAMPAIGNS) -> Path:
     """The dataset of these sizes under ``parent``: reused when its stamp matches, else
     (re)written chunk by chunk, in a folder of its own renamed into place (two runs at
-    once, two test sessions' smoke runs, never read each other's half)."""
+    once, two test sessions' smoke runs, never read each other's half). The leads are
+    laid out by campaign: ``campaigns`` files, and as many partitions in the shuffles."""
     stamp = {"format": FORMAT, "calls": calls, "leads": leads, "chunk": chunk,
-             "rows_per_file": rows_per_file, "seed": seed}
-    folder = parent / f"calls{calls}-leads{leads}-seed{seed}"
+             "rows_per_file": rows_per_file, "seed": seed, "campaigns": campaigns}
+    folder = parent / (f"calls{calls}-leads{leads}-seed{seed}" + (
+        "" if campaigns == bench_audit.CAMPAIGNS else f"-campaigns{campaigns}"))
     try:
         if json.loads((folder / STAMP).read_text())["what"] == stamp:
             print(f"dataset: {folder} (reused)", flush=True)
@@ -103,7 +106,7 @@ def dataset(parent: Path, calls: int, leads: int, chunk: int, rows_per_file: int
     writing = Path(tempfile.mkdtemp(dir=parent, prefix=f".{folder.name}."))
     try:
         began = time.perf_counter()
-        rows = write(writing, calls, leads, chunk, rows_per_file, seed)
+        rows = write(writing, calls, leads, chunk, rows_per_file, seed, campaigns)
         seconds = time.perf_counter() - began
         (writing / STAMP).write_text(json.dumps({"what": stamp, "rows": rows,
                                                  "seconds": seconds}))
@@ -121,11 +124,11 @@ def dataset(parent: Path, calls: int, leads: int, chunk: int, rows_per_file: int
 
 
 def write(folder: Path, calls: int, leads: int, chunk: int, rows_per_file: int,
-          seed: int) -> dict[str, int]:
+          seed: int, campaigns: int = bench_audit.CAMPAIGNS) -> dict[str, int]:
     """Write the calls, leads and DNC results, a chunk of calls at a time; the rows of each."""
     rng = np.random.default_rng(seed)
     pool = bench_audit.numbers(leads, rng)
-    pool["campaign"] = rng.integers(0, bench_audit.CAMPAIGNS, leads)
+    pool["campaign"] = rng.integers(0, campaigns, leads)
     pool["listed"] = rng.choice(3, leads, p=[0.966, 0.03, 0.004])  # as bench_audit.frames
     chunks = max(1, -(-calls // chunk))
     rows = dict.fromkeys(bench_audit.NAMES, 0)
@@ -470,6 +473,9 @@ def main() -> None:
     parser.add_argument("--rows-per-file", type=int, default=250_000,
                         help="calls a Parquet file at most: Dask's partitions")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--campaigns", type=int, default=bench_audit.CAMPAIGNS,
+                        choices=range(1, bench_audit.CAMPAIGNS + 1), metavar="1-25",
+                        help="the leads' campaigns (files, and partitions of the shuffles)")
     parser.add_argument("--data", type=Path,
                         default=Path(tempfile.gettempdir()) / "dialkit-bench-dask-audit",
                         help="where the dataset is written and reused (a folder per size)")
@@ -481,7 +487,7 @@ def main() -> None:
                         help="which sides, in order (dask alone: no pandas process)")
     options = parser.parse_args()
     folder = dataset(options.data, options.calls, options.leads, options.chunk,
-                     options.rows_per_file, options.seed)
+                     options.rows_per_file, options.seed, options.campaigns)
     if options.runs == 0:
         return
     sides = options.sides.split(",")

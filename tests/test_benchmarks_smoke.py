@@ -30,7 +30,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_dask_clean.py": ("--rows", "4000", "--parts", "2", "--runs", "1", "--folder",
                             "/tmp/dialkit-bench-dask-clean-smoke"),
     "bench_dask_audit.py": ("--calls", "20000", "--leads", "4000", "--runs", "1",
-                            "--chunk", "10000", "--rows-per-file", "5000"),
+                            "--chunk", "10000", "--rows-per-file", "5000", "--campaigns", "4"),
     "bench_emulator.py": ("--scale", "small", "--build-scale", "small", "--start-runs", "1",
                           "--seconds", "0.3", "--warm-up", "0.1", "--connections", "2"),
     "bench_explore.py": ("--scale", "small", "--runs", "1"),

@@ -1,9 +1,11 @@
-"""The ``slow`` mark: the root conftest's list names tests that exist, and marks them."""
+"""The ``slow`` mark: the root conftest's list names tests that exist, and marks them; the
+longest modules, which it runs first, exist too."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -43,3 +45,36 @@ def test_each_slow_entry_names_a_test_that_exists(entry: str) -> None:
 def test_a_listed_module_test_or_folder_is_slow_and_nothing_else(nodeid: str,
                                                                  slow: bool) -> None:
     assert _root_conftest().is_slow(nodeid) is slow
+
+
+@pytest.mark.parametrize("path", _root_conftest().LONGEST_FIRST)
+def test_each_of_the_longest_modules_exists(path: str) -> None:
+    assert (ROOT / path).is_dir() if path.endswith("/") else (ROOT / path).is_file(), (
+        f"{path} is gone: take it off conftest.py's LONGEST_FIRST")
+
+
+class _Item:
+    """What the collection hook reads and writes of a test item."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid, self.marks = nodeid, []
+
+    def add_marker(self, mark: pytest.MarkDecorator) -> None:
+        self.marks.append(mark.name)
+
+
+def test_the_longest_modules_run_first_and_the_rest_in_their_order() -> None:
+    root = _root_conftest()
+    first, second = root.LONGEST_FIRST[:2]
+    ids = ["tests/test_bools.py::test_a", f"{second}::test_b", "tests/test_cli.py::test_c",
+           "notebooks/lead_cleaning.ipynb::Cell 0_g", f"{first}::test_d", f"{second}::test_e",
+           "tests/test_bools.py::test_f"]
+    items = [_Item(nodeid) for nodeid in ids]
+    root.pytest_collection_modifyitems(items)
+    assert [item.nodeid.rsplit("_", 1)[1] for item in items] == list("dbegacf")
+
+
+def test_xdist_hands_out_the_modules_in_that_order() -> None:
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))[
+        "tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert {"--dist", "loadfile", "--no-loadscope-reorder"} <= set(addopts)
