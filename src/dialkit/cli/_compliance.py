@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (i
     import pandas as pd
 
     from dialkit.compliance import AuditReport, Rules
+    from dialkit.errors import ApiError
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
