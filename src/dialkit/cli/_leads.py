@@ -18,6 +18,7 @@ from dialkit.cli._output import Csv, Json, printed
 from dialkit.errors import ApiError
 from dialkit.frames import watched
 from dialkit.leads import CampaignError, LeadFileError
+from dialkit.leads._headers import ALIASES
 from dialkit.leads._stream import clean_file
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
                "or None to leave them out": "or '' to leave them out",
                "out=": "--out", "rejects=": "--rejects",
+               **{f"mapping={{'{name}': '<column>'}}": f"--map {name}=COLUMN" for name in ALIASES},
                **SHELL_WAYS_OUT}  # a file past a limit: no limits= here, its variable
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}

@@ -28,6 +28,7 @@ from ..contract import LeadInput
 from ..frames import excel_writer
 from ..frames._pages import NOT_MATH
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
+from ._headers import fields_note, near_notes
 from ._hints import hint_note
 from ._read import LeadFile
 from ._sinks import CsvSink
@@ -69,7 +70,9 @@ class CleanResult:
         sources: Rows whose phone each phone column gave, when the file has more
             than one (``{"Phone": 950, "Mobile": 40}``).
         looks_like: Rows refused whose number is valid in another of the file's
-            regions, by region.
+            regions, by region (``"GB"``), or by their numbers' region and the country
+            column whose cells named another (``"US|Country"``).
+        country_column: The column that gave each row's country, if any.
     """
 
     frame: pd.DataFrame
@@ -82,6 +85,7 @@ class CleanResult:
     alt_phone_field: str | None = ALT_PHONE_FIELD
     sources: Mapping[str, int] = field(default_factory=dict)
     looks_like: Mapping[str, int] = field(default_factory=dict)
+    country_column: str | None = None
 
     @classmethod
     def build(cls, file: LeadFile, numbers: pd.DataFrame, verdicts: pd.DataFrame, *,
@@ -111,11 +115,13 @@ class CleanResult:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What the verdicts do not show, one sentence each: which column gave the
-        phones, what goes as custom fields, numbers valid in another region; first, what
-        reading the file found (:attr:`LeadFile.notes`: blank rows skipped, the header's
-        line, lines in another encoding)."""
-        return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like)
+        """What the verdicts do not show, one sentence each: which column became which
+        field, a column sent as a custom field though named almost as a field, which
+        column gave the phones, what goes as custom fields, numbers valid in another
+        region; first, what reading the file found (:attr:`LeadFile.notes`: the encoding,
+        blank rows skipped, the header's line, lines in another encoding)."""
+        return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like,
+                        self.country_column)
 
     def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
         """How many extensions and other numbers of ``frame``'s rows (the accepted rows
@@ -319,9 +325,12 @@ def judged(numbered: pd.DataFrame, verdicts: pd.DataFrame, hints: pa.Array) -> p
 
 
 def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
-             looks_like: Mapping[str, int]) -> tuple[str, ...]:
-    """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read)."""
+             looks_like: Mapping[str, int], country: str | None = None) -> tuple[str, ...]:
+    """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read;
+    ``country``: the column of each row's country)."""
     notes = list(file.notes)
+    fields = fields_note(file.fields, country)
+    notes += ([fields] if fields else []) + near_notes(file.fields, file.custom_fields)
     if sources:
         (first, rows), *others = sources.items()
         taken = [f"{count:,} from {column}" for column, count in others if count]
