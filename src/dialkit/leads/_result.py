@@ -25,13 +25,12 @@ import pyarrow.compute as pc
 from .._outputs_written import written
 from .._words import counted
 from ..contract import LeadInput
-from ..frames import excel_writer
 from ..frames._pages import NOT_MATH
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
 from ._headers import fields_note, near_notes
 from ._hints import hint_note
 from ._read import LeadFile
-from ._sinks import CsvSink
+from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
 from ._verdicts import REASONS, STATUSES
 
 EXTENSION_FIELD = "phone_extension"
@@ -197,12 +196,26 @@ class CleanResult:
 
     def to_excel(self, path: str | os.PathLike[str]) -> None:
         """An Excel workbook: the accepted rows, the rejected rows and the summary,
-        each on its own sheet, every text a string cell: no phone becomes a number and
-        no cell a formula or link, whatever the file held."""
-        with excel_writer(path) as book:
-            for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
-                               ("summary", self.summary)):
-                _as_text(part).to_excel(book, sheet_name=name, index=False)
+        each on its own sheet, under a frozen header with a filter on each column; the
+        row numbers and counts as numbers, every text a string cell: no phone becomes
+        a number and no cell a formula or link, whatever the file held; the rejected
+        rows' refusals in words beside their codes (``explanation``).
+
+        Raises:
+            ValueError: A sheet would hold more rows than an Excel sheet can.
+        """
+        parts = {"accepted": self.accepted, "rejected": self.rejected}
+        largest = max(len(part) for part in parts.values())
+        if largest >= EXCEL_ROWS:
+            raise ValueError(f"{largest:,} rows would go on one sheet, and an Excel sheet "
+                             f"holds {EXCEL_ROWS - 1:,} below its header: write them with "
+                             "to_csv() instead")
+        with written(path, "path") as partial:
+            book = XlsxSink(partial)
+            for name, part in parts.items():
+                book.write(name, part)
+            book.write("summary", self.summary)
+            book.close()
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows == "all":
@@ -355,13 +368,6 @@ def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> p
     positions[repeats] = np.arange(len(repeats))
     spread = said.take(pa.array(positions, mask=positions < 0))
     return spread if hints is None else pc.coalesce(spread, found)
-
-
-def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every cell as text (a string cell in a workbook), empty ones empty: the row
-    number too, so every cell of the cleaned workbook is text."""
-    return frame.astype(object).map(lambda v: None if v is None or v is pd.NA or (
-        isinstance(v, float) and np.isnan(v)) else str(v))
 
 
 def leads_of(rows: pd.DataFrame, fields: Mapping[str, str],
