@@ -5,6 +5,7 @@ that says otherwise (issue 48, item 8)."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pandas as pd
@@ -48,6 +49,12 @@ def test_the_notes_say_which_column_became_which_field_and_how_the_file_was_read
     assert ("Lead Ref sent as a custom field, not as external_id: a column is read as "
             "external_id when named External ID, Lead ID or ID; rename it, or pass "
             "mapping={'external_id': '<column>'}") in notes
+
+
+def test_a_notebook_shows_the_notes(tmp_path: Path) -> None:
+    shown = html.unescape(clean(vendor_file(tmp_path))._repr_html_())
+    assert "<li>columns read as: Mobile # → phone," in shown
+    assert "<li>Lead Ref sent as a custom field, not as external_id" in shown
 
 
 def test_a_utf8_file_is_not_said_to_be_in_another_encoding(tmp_path: Path) -> None:

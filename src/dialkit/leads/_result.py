@@ -231,12 +231,13 @@ class CleanResult:
         return f"<CleanResult {self.file.name}: {len(self.frame):,} rows: {shown}>"
 
     def _repr_html_(self) -> str:
-        """The counts, a bar chart of the reasons, and the first rejected rows."""
+        """The counts, a bar chart of the reasons, the notes, and the first rejected rows."""
         accepted = self.counts.get("accepted", 0)
         title = html.escape(f"{self.file.name}: {len(self.frame):,} rows, {accepted:,} "
                             f"accepted, {len(self.frame) - accepted:,} rejected")
-        notes = "".join(f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
-                        for check, why in self.skipped.items())
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes) + "".join(
+            f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
+            for check, why in self.skipped.items())
         shown = self.rejected.head(_SHOWN_REJECTS)
         return (f'<div class="{NOT_MATH}"><strong>{title}</strong>{counts_html(self.summary)}'
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
