@@ -127,3 +127,11 @@ def test_the_command_line_says_the_notes_in_its_flags(tmp_path: Path) -> None:
     assert "note: columns read as: Mobile # → phone," in result.stdout
     assert "note: text read as cp1252 (not UTF-8)" in result.stdout
     assert "rename it, or pass --map external_id=COLUMN" in result.stdout
+
+
+def test_columns_named_as_their_fields_go_unsaid(tmp_path: Path) -> None:
+    path = tmp_path / "plain.csv"
+    path.write_text("phone,email,Land\n(312) 555-0100,ada@example.com,US\n")
+    assert not any(note.startswith("columns read as") for note in clean(path).notes)
+    assert "columns read as: Land → each row's region (its phone is read as a number " \
+           "there)" in clean(path, country_column="Land").notes

@@ -86,9 +86,11 @@ in too many headers (``Company Name``)."""
 
 
 def fields_note(fields: Mapping[str, str], country: str | None) -> str | None:
-    """Which column became which lead field, and which gave each row's country, as the
-    clean's note says it: ``columns read as: Mobile # → phone, E-mail → email``."""
-    read = [f"{column} → {field}" for field, column in fields.items() if field != "country"]
+    """Which column became which lead field (one named as the field is left unsaid), and
+    which gave each row's country, as the clean's note says it: ``columns read as:
+    Mobile # → phone, E-mail → email``."""
+    read = [f"{column} → {field}" for field, column in fields.items()
+            if field not in ("country", column)]
     if country is not None:
         read.append(f"{country} → each row's region (its phone is read as a number there)")
     return f"columns read as: {', '.join(read)}" if read else None
