@@ -44,8 +44,8 @@ def test_the_notes_say_which_column_became_which_field_and_how_the_file_was_read
     notes = clean(vendor_file(tmp_path)).notes
     assert "text read as cp1252 (not UTF-8)" in notes
     assert "columns split at ';'" in notes
-    assert ("columns read as: Mobile # → phone, Name → full_name, E-mail → email, Country → "
-            "each row's region (its phone is read as a number there)") in notes
+    assert ("columns read as: Mobile # → phone, Name → full_name, Country → each row's "
+            "region (its phone is read as a number there)") in notes
     assert ("Lead Ref sent as a custom field, not as external_id: a column is read as "
             "external_id when named External ID, Lead ID or ID; rename it, or pass "
             "mapping={'external_id': '<column>'}") in notes
@@ -131,7 +131,7 @@ def test_the_command_line_says_the_notes_in_its_flags(tmp_path: Path) -> None:
 
 def test_columns_named_as_their_fields_go_unsaid(tmp_path: Path) -> None:
     path = tmp_path / "plain.csv"
-    path.write_text("phone,email,Land\n(312) 555-0100,ada@example.com,US\n")
+    path.write_text("Phone,E-mail,First Name,Land\n(312) 555-0100,ada@example.com,Ada,US\n")
     assert not any(note.startswith("columns read as") for note in clean(path).notes)
     assert "columns read as: Land → each row's region (its phone is read as a number " \
            "there)" in clean(path, country_column="Land").notes

@@ -86,11 +86,12 @@ in too many headers (``Company Name``)."""
 
 
 def fields_note(fields: Mapping[str, str], country: str | None) -> str | None:
-    """Which column became which lead field (one named as the field is left unsaid), and
-    which gave each row's country, as the clean's note says it: ``columns read as:
-    Mobile # → phone, E-mail → email``."""
+    """Which column became which lead field (one named as the field is, but for case and
+    punctuation, left unsaid: ``First Name``, ``E-mail``), and which gave each row's
+    country, as the clean's note says it: ``columns read as: Mobile # → phone, Lead ID →
+    external_id``."""
     read = [f"{column} → {field}" for field, column in fields.items()
-            if field not in ("country", column)]
+            if field != "country" and squeeze(column) != squeeze(field)]
     if country is not None:
         read.append(f"{country} → each row's region (its phone is read as a number there)")
     return f"columns read as: {', '.join(read)}" if read else None
