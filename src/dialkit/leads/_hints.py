@@ -139,9 +139,10 @@ def _found(tried: pd.DataFrame, candidates: list[str]) -> list[Reading | None]:
     NANP number read alike under US and CA is one answer); ``None`` where none does, or
     two candidates find two numbers."""
     width = len(tried) // len(candidates)
-    e164 = tried["phone_e164"].to_numpy(dtype=object, na_value=None).reshape(len(candidates), width)
-    own = tried["country"].to_numpy(dtype=object).reshape(len(candidates), width)
-    found = tried["phone_e164"].notna().to_numpy(dtype=bool).reshape(len(candidates), width)
+    shape = (len(candidates), width)
+    e164 = tried["phone_e164"].to_numpy(dtype=object, na_value=None).reshape(shape)
+    own = tried["country"].to_numpy(dtype=object).reshape(shape)
+    found = tried["phone_e164"].notna().to_numpy(dtype=bool).reshape(shape)
     first = found.argmax(axis=0)
     columns = np.arange(width)
     one = found.any(axis=0) & (~found | (e164 == e164[first, columns])).all(axis=0)
@@ -173,11 +174,11 @@ def hint_note(key: str, rows: int) -> str:
     """The summary's sentence for the rows hinted under one :func:`hint_key`."""
     region, _, column = key.partition("|")
     if column:
-        return (f"{rows} {'row holds a' if rows == 1 else 'rows hold'} {region} "
+        return (f"{rows:,} {'row holds a' if rows == 1 else 'rows hold'} {region} "
                 f"number{'s' if rows != 1 else ''} though {'its' if rows == 1 else 'their'} "
                 f"{column} names another country: correct {'that' if rows == 1 else 'those'} "
                 f"{column} cell{'s' if rows != 1 else ''} (each row's hint names it)")
-    return (f"{rows} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
+    return (f"{rows:,} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
             f"number{'s' if rows != 1 else ''}: pass region='{region}' or a country column")
 
 
