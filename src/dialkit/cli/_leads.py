@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -29,6 +30,9 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
 IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
 """``dialkit leads import``'s: ``clean``'s and the journal's folder."""
+MAPPING = re.compile(r"mapping=\{'(\w+)': '<column>'\}")
+"""A note's way to map one column (``mapping={'external_id': '<column>'}``), which the
+CLI says as ``--map external_id=COLUMN``: a pattern, so a TAB imports no field table."""
 
 leads_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -197,6 +201,7 @@ def _notes(notes: Sequence[str], flags: dict[str, str], *, err: bool = False) ->
     settled from the campaign's leads), one line each, in the command's flags (on
     standard error with ``err``, where standard output holds a table for programs)."""
     for note in notes:
+        note = MAPPING.sub(r"--map \1=COLUMN", note)
         typer.echo(f"note: {cli_text(note, flags)}", err=err)
 
 

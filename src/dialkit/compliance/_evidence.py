@@ -21,6 +21,7 @@ from typing import Protocol
 import pandas as pd
 
 from ..frames import excel_writer
+from ..frames._outputs import header_filtered
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
 from ._findings import COLUMNS
 from ._plots import COLOURS
@@ -137,8 +138,7 @@ def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: b
         for name, frame in sheets.items():
             frame.to_excel(book, sheet_name=name[:31], index=False)
             sheet = book.sheets[name[:31]]
-            sheet.freeze_panes(1, 0)
-            sheet.autofilter(0, 0, max(len(frame), 1), max(len(frame.columns) - 1, 0))
+            header_filtered(sheet, len(frame), len(frame.columns))
             for n, column in enumerate(frame.columns):
                 width = max([len(str(column)), *frame[column].astype(str).str.len().head(
                     1000).tolist()]) if len(frame) else len(str(column))

@@ -88,6 +88,14 @@ def xlsx_errors() -> Iterator[None]:
         raise cause from None
 
 
+def header_filtered(sheet: Any, rows: int, columns: int) -> None:
+    """A worksheet (xlsxwriter's) of a header and ``rows`` rows below it, as a person
+    works through it: the header frozen above the rows as they scroll, and a filter on
+    each of its ``columns`` (every workbook dialkit writes for people has both)."""
+    sheet.freeze_panes(1, 0)
+    sheet.autofilter(0, 0, max(rows, 1), max(columns - 1, 0))
+
+
 def _close_zip_left_open(error: OSError) -> None:
     """Close the ``ZipFile`` xlsxwriter leaves open when writing a workbook fails (its
     own complaint on closing ignored): collected later, it prints "Exception ignored"

@@ -146,13 +146,15 @@ class Counted:
                        self.verdicts + other.verdicts, np.minimum(self.first, other.first),
                        _summed(self.sent, other.sent), _summed(self.looks_like, other.looks_like))
 
-    def notes(self, file: LeadFile, columns: list[str],
-              custom: CustomFields) -> tuple[str, ...]:
+    def notes(self, file: LeadFile, columns: list[str], custom: CustomFields,
+              country: str | None = None) -> tuple[str, ...]:
         """:attr:`CleanResult.notes` from the counts: which columns gave the phones, the
-        custom fields sent, the rows whose number looks like another region's."""
+        custom fields sent, the rows whose number looks like another region's
+        (``country``: the column of each row's country)."""
         sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
                             for name in custom.names()}) if any(self.held.values()) else None
-        return notes_of(file, self.by_column(columns), sent, dict(self.looks_like.most_common()))
+        return notes_of(file, self.by_column(columns), sent,
+                        dict(self.looks_like.most_common()), country)
 
     def by_column(self, columns: list[str]) -> dict[str, int]:
         """:attr:`CleanResult.sources`: the valid phones each of ``columns`` gave (only
@@ -193,15 +195,18 @@ def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: froze
 
 def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
                    phone_column: str, region: str, counted: Counted,
-                   custom: CustomFields) -> pd.DataFrame:
+                   custom: CustomFields, country_column: str | None = None) -> pd.DataFrame:
     """A chunk's cleaned rows from :func:`judged_chunk`'s frame: its verdicts (``owner``:
     per row, the number of the row it repeats, or -1), its hints (``regions``: the whole
-    file's, :func:`hint_regions`); tallied into ``counted``."""
+    file's, :func:`hint_regions`; ``country_column``: the file's column of each row's
+    country); tallied into ``counted``."""
     checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
     codes = checked.final(owner >= 0)
     numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
-    hints, looks_like = region_hints(spilled[frame_column(phone_column)], numbers,
-                                     region_code(region), lambda: regions)
+    hints, looks_like = region_hints(
+        spilled[frame_column(phone_column)], numbers, region_code(region), lambda: regions,
+        None if country_column is None else
+        spilled[frame_column(country_column)].rename(country_column))
     base = spilled.drop(columns=list(_INTERNAL))
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           row_hints(hints, owner, len(base)))

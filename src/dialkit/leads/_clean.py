@@ -82,7 +82,8 @@ def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client
     verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
     hints, looks_like = region_hints(
         file.frame[chosen.columns[0]], numbers, region_code(region),
-        lambda: hint_regions(region_counts(numbers, part.countries), region_code(region)))
+        lambda: hint_regions(region_counts(numbers, part.countries), region_code(region)),
+        part.countries)
     numbers["alt_phone"] = chosen.alt_phone
     result = CleanResult.build(
         file, numbers, verdicts, region=region, campaign_id=campaign_id,
@@ -90,7 +91,7 @@ def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client
         extension_field=field_name("extension_field", extension_field),
         alt_phone_field=field_name("alt_phone_field", alt_phone_field),
         hints=hints, duplicate_of=duplicate_of,
-        sources=_sources(chosen), looks_like=looks_like)
+        sources=_sources(chosen), looks_like=looks_like, country_column=column)
     result.check_names()
     return result
 

@@ -115,9 +115,11 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
         meta_of(frame), file, region=region, campaign_id=campaign_id,
         blocked_countries=tuple(sorted(blocked)), skipped=skipped_checks(None, campaign_id),
         extension_field=job.custom.extension_field, alt_phone_field=job.custom.alt_phone_field,
-        sources=counted.by_column(columns), looks_like=dict(counted.looks_like.most_common()))
+        sources=counted.by_column(columns), looks_like=dict(counted.looks_like.most_common()),
+        country_column=job.column)
     return CleanedDataset(name, counted.rows, counted.summary(),
-                          counted.notes(file, columns, job.custom), dict(empty.skipped),
+                          counted.notes(file, columns, job.custom, job.column),
+                          dict(empty.skipped),
                           out=folders[0], rejects=folders[1], fields=file.fields,
                           custom_fields=job.custom.sent, frame=frame, empty=empty)
 
@@ -233,7 +235,7 @@ def _finished(spilled: pd.DataFrame, pairs: np.ndarray, offsets: list[int],
     spilled = spilled.set_axis(pd.Index(numbers - 1), axis=0).assign(row=numbers)
     counted = job.counted()
     frame = finished_chunk(spilled, owner, regions, job.columns[0], job.region, counted,
-                           job.custom)
+                           job.custom, job.column)
     return frame, counted
 
 

@@ -73,3 +73,60 @@ def unique_headers(names: Sequence[str]) -> list[str]:
         seen[header] = count + 1
         unique.append(header if count == 0 else f"{header}.{count}")
     return unique
+
+
+ID_WORDS = frozenset({"id", "ref", "reference", "identifier", "key"})
+"""Words of a header that name an id (``Lead Ref``, ``Customer ID``): such a column, sent
+as a custom field where no column is named as ``external_id`` is, gets a note."""
+_WORDS = re.compile(r"[^\W_]+")
+_SHORTEST_PART = 5
+"""The fewest letters of a field's name found inside a header (``Email 2``) or of a header
+found inside a field's name (``First``) for the two to be taken as near: ``name`` alone is
+in too many headers (``Company Name``)."""
+
+
+def fields_note(fields: Mapping[str, str], country: str | None) -> str | None:
+    """Which column became which lead field (one named as the field is, but for case and
+    punctuation, left unsaid: ``First Name``, ``E-mail``), and which gave each row's
+    country, as the clean's note says it: ``columns read as: Mobile # → phone, Lead ID →
+    external_id``."""
+    read = [f"{column} → {field}" for field, column in fields.items()
+            if field != "country" and squeeze(column) != squeeze(field)]
+    if country is not None:
+        read.append(f"{country} → each row's region (its phone is read as a number there)")
+    return f"columns read as: {', '.join(read)}" if read else None
+
+
+def near_notes(fields: Mapping[str, str], custom: Sequence[str]) -> list[str]:
+    """For each custom field column named almost as a lead field no column holds (``Lead
+    Ref``, not ``Lead ID``), why it went to custom fields and what would map it."""
+    free = [field for field in ALIASES if field not in fields and field != "country"]
+    notes = []
+    for column in custom:
+        field = next((field for field in free if _near(column, field)), None)
+        if field is not None:
+            *others, last = NAMES_SHOWN[field]
+            names = f"{', '.join(others)} or {last}" if others else last
+            notes.append(f"{column} sent as a custom field, not as {field}: a column is read as "
+                         f"{field} when named {names}; rename it, or pass "
+                         f"mapping={{'{field}': '<column>'}}")
+    return notes
+
+
+def _near(column: str, field: str) -> bool:
+    """Whether a header reads almost as one of ``field``'s names: one holds the other
+    (``Email 2``, ``First``), or, for ``external_id``, a word of it names an id."""
+    squeezed = squeeze(column)
+    if field == "external_id" and ID_WORDS & set(_WORDS.findall(column.casefold())):
+        return True
+    return any(len(alias) >= _SHORTEST_PART and alias in squeezed
+               or len(squeezed) >= _SHORTEST_PART and squeezed in alias
+               for alias in ALIASES[field])
+
+
+NAMES_SHOWN: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "first_name": ("First Name", "Given Name"), "last_name": ("Last Name", "Surname"),
+    "full_name": ("Full Name", "Name"), "email": ("Email",),
+    "external_id": ("External ID", "Lead ID", "ID")})
+"""The names of each field a near-miss note offers, as a header spells them: the
+commonest of :data:`ALIASES`."""

@@ -12,6 +12,7 @@ rows skipped) is reported in :class:`LeadFile`, never assumed silently.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
@@ -106,6 +107,8 @@ class LeadFile:
     def notes(self) -> list[str]:
         """What was found in the file rather than given, in words, for a summary."""
         notes = []
+        if self.encoding is not None and not _utf8(self.encoding):
+            notes.append(f"text read as {self.encoding} (not UTF-8)")
         if self.delimiter not in (None, ","):
             notes.append(f"columns split at {shown(self.delimiter)}")
         if self.sheet is not None:
@@ -126,6 +129,11 @@ class LeadFile:
             notes.append(f"{len(self.formulas)} formula cell{'s' * (len(self.formulas) > 1)} "
                          "without a value (the workbook was saved uncalculated)")
         return notes
+
+
+def _utf8(encoding: str) -> bool:
+    """Whether ``encoding`` is UTF-8, with a byte order mark or without."""
+    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
 
 
 def _listed(numbers: Sequence[int], shown_at_most: int = 10) -> str:

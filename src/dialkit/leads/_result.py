@@ -25,12 +25,12 @@ import pyarrow.compute as pc
 from .._outputs_written import written
 from .._words import counted
 from ..contract import LeadInput
-from ..frames import excel_writer
 from ..frames._pages import NOT_MATH
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
+from ._headers import fields_note, near_notes
 from ._hints import hint_note
 from ._read import LeadFile
-from ._sinks import CsvSink
+from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
 from ._verdicts import REASONS, STATUSES
 
 EXTENSION_FIELD = "phone_extension"
@@ -69,7 +69,9 @@ class CleanResult:
         sources: Rows whose phone each phone column gave, when the file has more
             than one (``{"Phone": 950, "Mobile": 40}``).
         looks_like: Rows refused whose number is valid in another of the file's
-            regions, by region.
+            regions, by region (``"GB"``), or by their numbers' region and the country
+            column whose cells named another (``"US|Country"``).
+        country_column: The column that gave each row's country, if any.
     """
 
     frame: pd.DataFrame
@@ -82,6 +84,7 @@ class CleanResult:
     alt_phone_field: str | None = ALT_PHONE_FIELD
     sources: Mapping[str, int] = field(default_factory=dict)
     looks_like: Mapping[str, int] = field(default_factory=dict)
+    country_column: str | None = None
 
     @classmethod
     def build(cls, file: LeadFile, numbers: pd.DataFrame, verdicts: pd.DataFrame, *,
@@ -111,11 +114,13 @@ class CleanResult:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What the verdicts do not show, one sentence each: which column gave the
-        phones, what goes as custom fields, numbers valid in another region; first, what
-        reading the file found (:attr:`LeadFile.notes`: blank rows skipped, the header's
-        line, lines in another encoding)."""
-        return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like)
+        """What the verdicts do not show, one sentence each: which column became which
+        field, a column sent as a custom field though named almost as a field, which
+        column gave the phones, what goes as custom fields, numbers valid in another
+        region; first, what reading the file found (:attr:`LeadFile.notes`: the encoding,
+        blank rows skipped, the header's line, lines in another encoding)."""
+        return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like,
+                        self.country_column)
 
     def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
         """How many extensions and other numbers of ``frame``'s rows (the accepted rows
@@ -191,12 +196,26 @@ class CleanResult:
 
     def to_excel(self, path: str | os.PathLike[str]) -> None:
         """An Excel workbook: the accepted rows, the rejected rows and the summary,
-        each on its own sheet, every text a string cell: no phone becomes a number and
-        no cell a formula or link, whatever the file held."""
-        with excel_writer(path) as book:
-            for name, part in (("accepted", self.accepted), ("rejected", self.rejected),
-                               ("summary", self.summary)):
-                _as_text(part).to_excel(book, sheet_name=name, index=False)
+        each on its own sheet, under a frozen header with a filter on each column; the
+        row numbers and counts as numbers, every text a string cell: no phone becomes
+        a number and no cell a formula or link, whatever the file held; the rejected
+        rows' refusals in words beside their codes (``explanation``).
+
+        Raises:
+            ValueError: A sheet would hold more rows than an Excel sheet can.
+        """
+        parts = {"accepted": self.accepted, "rejected": self.rejected}
+        largest = max(len(part) for part in parts.values())
+        if largest >= EXCEL_ROWS:
+            raise ValueError(f"{largest:,} rows would go on one sheet, and an Excel sheet "
+                             f"holds {EXCEL_ROWS - 1:,} below its header: write them with "
+                             "to_csv() instead")
+        with written(path, "path") as partial:
+            book = XlsxSink(partial)
+            for name, part in parts.items():
+                book.write(name, part)
+            book.write("summary", self.summary)
+            book.close()
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows == "all":
@@ -212,12 +231,13 @@ class CleanResult:
         return f"<CleanResult {self.file.name}: {len(self.frame):,} rows: {shown}>"
 
     def _repr_html_(self) -> str:
-        """The counts, a bar chart of the reasons, and the first rejected rows."""
+        """The counts, a bar chart of the reasons, the notes, and the first rejected rows."""
         accepted = self.counts.get("accepted", 0)
         title = html.escape(f"{self.file.name}: {len(self.frame):,} rows, {accepted:,} "
                             f"accepted, {len(self.frame) - accepted:,} rejected")
-        notes = "".join(f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
-                        for check, why in self.skipped.items())
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes) + "".join(
+            f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
+            for check, why in self.skipped.items())
         shown = self.rejected.head(_SHOWN_REJECTS)
         return (f'<div class="{NOT_MATH}"><strong>{title}</strong>{counts_html(self.summary)}'
                 f"{_chart(self.summary)}<ul>{notes}</ul>"
@@ -319,9 +339,12 @@ def judged(numbered: pd.DataFrame, verdicts: pd.DataFrame, hints: pa.Array) -> p
 
 
 def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
-             looks_like: Mapping[str, int]) -> tuple[str, ...]:
-    """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read)."""
+             looks_like: Mapping[str, int], country: str | None = None) -> tuple[str, ...]:
+    """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read;
+    ``country``: the column of each row's country)."""
     notes = list(file.notes)
+    fields = fields_note(file.fields, country)
+    notes += ([fields] if fields else []) + near_notes(file.fields, file.custom_fields)
     if sources:
         (first, rows), *others = sources.items()
         taken = [f"{count:,} from {column}" for column, count in others if count]
@@ -346,13 +369,6 @@ def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> p
     positions[repeats] = np.arange(len(repeats))
     spread = said.take(pa.array(positions, mask=positions < 0))
     return spread if hints is None else pc.coalesce(spread, found)
-
-
-def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every cell as text (a string cell in a workbook), empty ones empty: the row
-    number too, so every cell of the cleaned workbook is text."""
-    return frame.astype(object).map(lambda v: None if v is None or v is pd.NA or (
-        isinstance(v, float) and np.isnan(v)) else str(v))
 
 
 def leads_of(rows: pd.DataFrame, fields: Mapping[str, str],

@@ -18,7 +18,8 @@ import pyarrow.csv as pacsv
 
 from .._threads import in_background
 from ..frames import formulas_escaped
-from ..frames._outputs import EXCEL_OPTIONS, xlsx_errors
+from ..frames._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
+from ._reasons import explained
 
 CSV_BATCH_ROWS = 1 << 16
 """Rows of the cleaned CSV pyarrow's writer turns into text at a time (a few MiB): its
@@ -31,6 +32,12 @@ process (parts of 2**16 rows: the same wall time, 0.51-0.53 CPU s)."""
 
 EXCEL_ROWS = 1_048_576
 """Rows of an Excel sheet, its header's among them."""
+
+WIDEST = 60
+"""The widest a cleaned workbook's column is made, in characters: a longer cell shows
+in part rather than push the columns after it off the screen."""
+WIDTH_ROWS = 1000
+"""Rows of a sheet's first part its columns' widths are measured on."""
 
 NO_FORMULAS = ("phone_e164", "country")
 """Verdict columns that never hold a formula: E.164 numbers and region codes, as
@@ -126,9 +133,12 @@ class FrameSink(TableSink):
 
 class XlsxSink:
     """A cleaned workbook of three sheets, the accepted rows, the rejected rows and the
-    summary, as :meth:`CleanResult.to_excel` writes them: every cell a string cell
-    (the row number too), an empty one blank, written a row at a time in xlsxwriter's
-    constant-memory mode."""
+    summary, as :meth:`CleanResult.to_excel` writes them for a person (a vendor sent
+    the rejected rows back): the row numbers and counts number cells (that sort and
+    add up), every other cell a string cell (no phone becomes a number, no text a
+    formula), an empty one blank; the header frozen, with a filter on each column; the
+    refusals in words beside their codes (:func:`explained`); written a row at a time
+    in xlsxwriter's constant-memory mode."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         import xlsxwriter  # type: ignore[import-untyped]
@@ -139,22 +149,38 @@ class XlsxSink:
         self.sheets = {name: self.book.add_worksheet(name)
                        for name in ("accepted", "rejected", "summary")}
         self.rows = dict.fromkeys(self.sheets, 0)
+        self.columns = dict.fromkeys(self.sheets, 0)
 
     def write(self, sheet: str, frame: pd.DataFrame) -> None:
         """Append ``frame``'s rows to ``sheet`` (its header first, with the first part)."""
+        if sheet != "accepted":
+            frame = explained(frame)
         target = self.sheets[sheet]
         if self.rows[sheet] == 0:
-            for column, name in enumerate(frame.columns):
-                target.write_string(0, column, str(name), self.bold)
-            self.rows[sheet] = 1
+            self._header(sheet, frame)
         start = self.rows[sheet]
         for offset, values in enumerate(frame.astype(object).itertuples(index=False)):
             for column, value in enumerate(values):
-                if value is not None and value is not pd.NA and value == value:
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    if value == value:  # NaN: an empty cell
+                        target.write_number(start + offset, column, value)
+                elif value is not None and value is not pd.NA:
                     target.write_string(start + offset, column, str(value))
         self.rows[sheet] = start + len(frame)
 
+    def _header(self, sheet: str, frame: pd.DataFrame) -> None:
+        """The sheet's header, its columns as wide as the header and the first part's
+        first rows need (up to :data:`WIDEST`)."""
+        target = self.sheets[sheet]
+        for column, name in enumerate(frame.columns):
+            target.write_string(0, column, str(name), self.bold)
+            cells = frame[name].head(WIDTH_ROWS).dropna().astype(str).str.len()
+            target.set_column(column, column, min(max([len(str(name)), *cells]) + 2, WIDEST))
+        self.rows[sheet], self.columns[sheet] = 1, len(frame.columns)
+
     def close(self) -> None:
+        for name, sheet in self.sheets.items():
+            header_filtered(sheet, self.rows[name] - 1, self.columns[name])
         with xlsx_errors():  # a full disk named as any other failed write
             self.book.close()
 

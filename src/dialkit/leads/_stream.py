@@ -374,7 +374,7 @@ class _Run:
             self._second_reading(spill, owners, regions, sinks)
         finally:
             sinks.close(self.counted.summary())
-        notes = self.counted.notes(file, self.columns, self.custom)
+        notes = self.counted.notes(file, self.columns, self.custom, self.column)
         return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
                            skipped_checks(self.options["client"], self.options["campaign_id"]),
                            *outputs, fields=file.fields, custom_fields=self.custom.sent)
@@ -438,7 +438,8 @@ class _Run:
                   regions: list[str]) -> pd.DataFrame:
         """A spilled chunk's cleaned rows (:func:`finished_chunk`)."""
         return finished_chunk(spilled, owners.of(spilled["row"].to_numpy()), regions,
-                              self.columns[0], self.region, self.counted, self.custom)
+                              self.columns[0], self.region, self.counted, self.custom,
+                              self.column)
 
 
 class _Spill:
