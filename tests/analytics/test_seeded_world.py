@@ -77,3 +77,21 @@ def test_the_biggest_loss_tells_the_world_s_campaigns_apart(world: Frames) -> No
     dialled = table[(table["stage"] == "dialled") & (table["leads"] > 0)]["campaign_id"]
     found = biggest_loss(table[table["campaign_id"].isin(dialled)])
     assert found["biggest_loss"].dropna().nunique() >= 3
+
+
+def test_answer_rates_by_state_equal_the_geocoders_count(world: Frames) -> None:
+    """Grouped by the state of ``to_number``: each state's calls and answers as a count
+    of the outbound calls, call by call, whose number phonenumbers' geocoder places there."""
+    from test_state_of import geocoded  # the geocoder's state of one number
+
+    table = answer_rates(world["calls"], by=("state",))
+    got = {(None if pd.isna(s) else s): (n, k)
+           for s, n, k in table[["state", "calls", "answered"]].itertuples(index=False)}
+    outbound = world["calls"][world["calls"]["direction"] == "outbound"]
+    expected: dict[str | None, tuple[int, int]] = {}
+    for number, answered_at in zip(outbound["to_number"], outbound["answered_at"], strict=True):
+        state = geocoded(number)
+        calls, answered = expected.get(state, (0, 0))
+        expected[state] = (calls + 1, answered + int(pd.notna(answered_at)))
+    assert got == expected
+    assert len([state for state in got if state]) >= 3
