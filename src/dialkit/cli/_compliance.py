@@ -16,6 +16,7 @@ import typer
 
 from dialkit._moments import duration, utc_moment
 from dialkit._outputs_written import refuse_overlaps
+from dialkit._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 from dialkit.client import Client
@@ -34,7 +35,6 @@ from dialkit.compliance import (
 from dialkit.compliance._evidence import masked
 from dialkit.compliance._read import read_source
 from dialkit.compliance._rules import VIOLATIONS
-from dialkit.compliance._text import counted
 from dialkit.errors import ApiError
 from dialkit.frames import utc_times, write_csv
 
