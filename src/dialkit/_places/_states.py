@@ -117,9 +117,9 @@ def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
     if not isinstance(phones.dtype, pd.StringDtype):
         phones = phones.astype("string[pyarrow]")
     rows, texts = hashed(phones)
-    found = kept("states", texts, lambda: _states_of(texts))
-    return pd.Series(np.r_[found, None][rows], index=phones.index, dtype="string[pyarrow]",
-                     name="state")
+    found = pa.array(kept("states", texts, lambda: _states_of(texts)), pa.string())
+    taken = found.take(pa.array(rows, mask=rows < 0))  # Arrow's gather: no million objects
+    return pd.Series(pd.arrays.ArrowStringArray(taken), index=phones.index, name="state")
 
 
 def _states_of(texts: pa.Array) -> Objects:
