@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ._outputs_written import written
+from ._words import counted
 
 if TYPE_CHECKING:  # types only: _demo imports this module to write its index
     from ._demo import DemoReport, NotebookRun
@@ -42,8 +43,8 @@ def evidence(path: Path) -> list[str]:
     per_rule = summary.groupby("rule", sort=False)[["findings", "law", "policy", "risk"]].sum()
     found = per_rule[per_rule["findings"] > 0]
     law, policy, risk = (int(per_rule[basis].sum()) for basis in ("law", "policy", "risk"))
-    lines = [f"{int(per_rule['findings'].sum()):,} findings; {len(per_rule) - len(found)} of "
-             f"{len(per_rule)} rules passed",
+    lines = [f"{counted(int(per_rule['findings'].sum()), 'finding')}; "
+             f"{len(per_rule) - len(found):,} of {counted(len(per_rule), 'rule')} passed",
              f"violations: {law + policy:,} ({law:,} of law, {policy:,} of the account's "
              "policy)" + _per_rule(found["law"] + found["policy"]),
              f"risks: {risk:,} (leads that could be called wrongly; no law forbids holding "

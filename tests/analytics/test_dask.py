@@ -83,7 +83,7 @@ def test_the_funnel_of_dask_frames_is_lazy_on_request(cluster: Any,
     pd.testing.assert_frame_equal(lazy.compute(), funnel(account["leads"], account["calls"]))
 
 
-@pytest.mark.parametrize("by", [("local_hour", "weekday"), ("campaign_id", "zone")])
+@pytest.mark.parametrize("by", [("local_hour", "weekday"), ("campaign_id", "zone"), ("state",)])
 def test_answer_rates_on_dask_equal_pandas(cluster: Any, account: dict[str, Any],
                                            by: tuple[str, ...]) -> None:
     expected = answer_rates(account["calls"], by=by)

@@ -77,3 +77,50 @@ def test_the_biggest_loss_tells_the_world_s_campaigns_apart(world: Frames) -> No
     dialled = table[(table["stage"] == "dialled") & (table["leads"] > 0)]["campaign_id"]
     found = biggest_loss(table[table["campaign_id"].isin(dialled)])
     assert found["biggest_loss"].dropna().nunique() >= 3
+
+
+def test_answer_rates_by_state_equal_the_geocoders_count(world: Frames) -> None:
+    """Grouped by the state of ``to_number``: each state's calls and answers as a count
+    of the outbound calls, call by call, whose number phonenumbers' geocoder places there."""
+    from test_state_of import geocoded  # the geocoder's state of one number
+
+    table = answer_rates(world["calls"], by=("state",))
+    got = {(None if pd.isna(s) else s): (n, k)
+           for s, n, k in table[["state", "calls", "answered"]].itertuples(index=False)}
+    outbound = world["calls"][world["calls"]["direction"] == "outbound"]
+    expected: dict[str | None, tuple[int, int]] = {}
+    for number, answered_at in zip(outbound["to_number"], outbound["answered_at"], strict=True):
+        state = geocoded(number)
+        calls, answered = expected.get(state, (0, 0))
+        expected[state] = (calls + 1, answered + int(pd.notna(answered_at)))
+    assert got == expected
+    assert len([state for state in got if state]) >= 3
+
+
+def test_the_funnel_by_state_equals_the_row_by_row_count_of_each_state(world: Frames) -> None:
+    """Each state's leads (placed by phonenumbers' geocoder) walked through the stages one
+    at a time, as ``funnel(..., by=("state",))`` counts them."""
+    from test_state_of import geocoded  # the geocoder's state of one number
+
+    table = funnel(**world, by=("state",))
+    got = {(None if pd.isna(s) else s, c, str(g)): n for s, c, g, n in table[
+        ["state", "campaign_id", "stage", "leads"]].itertuples(index=False) if n}
+    leads = world["leads"]
+    placed = leads["phone"].map(geocoded)
+    expected = {}
+    for state in placed.unique():
+        mine = leads[placed.isna()] if pd.isna(state) else leads[placed == state]
+        counted = rowwise.funnel(mine, world["calls"], world["callbacks"], world["appointments"])
+        expected |= {(None if pd.isna(state) else state, c, s): n
+                     for (c, s), n in counted.items()}
+    assert got == expected
+    assert len({state for state, _, _ in got if state}) >= 3
+
+
+@pytest.mark.parametrize("by", [("campaign_id",), ("state", "state"), ()])
+def test_the_funnel_groups_by_state_alone(world: Frames, by: tuple[str, ...]) -> None:
+    if not by:
+        assert "state" not in funnel(**world, by=by).columns
+        return
+    with pytest.raises(ValueError, match=r"by= takes \('state',\)"):
+        funnel(**world, by=by)

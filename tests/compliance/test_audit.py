@@ -78,7 +78,7 @@ def test_the_cli_names_a_bad_blocked_country_without_a_file(tmp_path: Path) -> N
     good = runner.invoke(app, ["compliance", "audit", "--calls", str(path),
                                "--blocked-countries", "kp, ir"])
     assert good.exit_code == 0, good.output
-    assert "1 findings" in good.output
+    assert "1 finding:" in good.output
 
 
 def test_a_rule_with_nothing_audited_shows_no_rate() -> None:

@@ -229,7 +229,7 @@ def test_a_policy_from_flags_is_reported_as_policy(tmp_path: Path) -> None:
     found = pd.read_csv(out, dtype=str)
     assert found[["rule", "call_id", "basis", "policy"]].values.tolist() == [
         ["call_frequency", "call_3", "policy", "command line: at most 3 calls a day"]]
-    assert "1 findings: 0 of law, 1 of policy, 0 risks" in result.output
+    assert "1 finding: 0 of law, 1 of policy, 0 risks" in result.output
     expected = audit(four.assign(created_at=pd.to_datetime(four["created_at"])),
                      policy=POLICY("command line: at most 3 calls a day", max_calls_per_24h=3))
     assert expected.findings["call_id"].tolist() == ["call_3"]

@@ -11,6 +11,7 @@ import pytest
 from phonenumbers.geodata import GEOCODE_DATA
 
 from dialkit._places._states import places
+from place_names import STATES as _NAMES
 
 LOUISIANA, MIAMI, TOLL_FREE = "+15045550123", "+13055550123", "+18005550123"
 LONDON, WINNIPEG = "+442079460000", "+12042345678"
@@ -30,21 +31,6 @@ def test_the_area_code_table_agrees_with_the_geocoder() -> None:
             said = None if name is None else _NAMES.get(name, name.rsplit(", ", 1)[-1])
             assert said in (None, state), (code, name, state)
     assert sum(len(codes) for codes in table.values()) > 300
-
-
-_NAMES = {
-    "Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA",
-    "Colorado": "CO", "Connecticut": "CT", "Delaware": "DE", "Florida": "FL", "Georgia": "GA",
-    "Hawaii": "HI", "Idaho": "ID", "Illinois": "IL", "Indiana": "IN", "Iowa": "IA",
-    "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA", "Maine": "ME", "Maryland": "MD",
-    "Massachusetts": "MA", "Michigan": "MI", "Minnesota": "MN", "Mississippi": "MS",
-    "Missouri": "MO", "Montana": "MT", "Nebraska": "NE", "Nevada": "NV", "New Hampshire": "NH",
-    "New Jersey": "NJ", "New Mexico": "NM", "New York": "NY", "North Carolina": "NC",
-    "North Dakota": "ND", "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR", "Pennsylvania": "PA",
-    "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD", "Tennessee": "TN",
-    "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA", "Washington D.C.": "DC",
-    "Washington State": "WA", "West Virginia": "WV", "Wisconsin": "WI", "Wyoming": "WY"}
-"""The geocoder's names of the states ("City, ST" names end in the postal code)."""
 
 
 @pytest.mark.parametrize(("number", "region", "state"), [

@@ -7,6 +7,8 @@ added; and on random digits."""
 
 from __future__ import annotations
 
+from importlib import resources
+
 import numpy as np
 import pandas as pd
 import phonenumbers
@@ -107,6 +109,41 @@ def test_each_rows_zones_are_phonenumbers_in_its_order(dtype: object) -> None:
     assert pairs.unknown.tolist() == [n for n, (_, zones) in enumerate(EXPECTED) if not zones]
 
 
+def _tzif(zone: str) -> bytes:
+    """A zone's compiled file in the tzdata package: a link's is its target's, byte for
+    byte."""
+    return resources.files("tzdata").joinpath("zoneinfo", *zone.split("/")).read_bytes()
+
+
+_CANONICAL = {line.split("\t")[2] for line in resources.files("tzdata").joinpath(
+    "zoneinfo", "zone1970.tab").read_text("utf-8").splitlines() if not line.startswith("#")}
+"""The zones tzdata names as the canonical zone of a place (``zone1970.tab``)."""
+
+
+def _said(zones: list[str]) -> str | None:
+    """The zone a table names for a number: phonenumbers' first, unless every zone keeps
+    the same clock (one compiled file) and one of them is the canonical one."""
+    if len({_tzif(zone) for zone in zones}) == 1:
+        return next((zone for zone in zones if zone in _CANONICAL), zones[0])
+    return zones[0] if zones else None
+
+
+def _clocks(zones: list[str]) -> int:
+    """How many different clocks the zones keep."""
+    return len({_tzif(zone) for zone in zones})
+
+
+def test_a_uk_mobile_is_said_to_be_in_london() -> None:
+    """phonenumbers lists Europe/Guernsey first of the four zones of a UK mobile, which
+    keep one clock: London's is the name a person knows, and it is one clock, not four."""
+    mobile = phonenumbers.format_number(phonenumbers.example_number_for_type(
+        "GB", PhoneNumberType.MOBILE), PhoneNumberFormat.E164)
+    assert judged_zones(phonenumbers.parse(mobile))[0] == "Europe/Guernsey"
+    names, zone, count = first_zones(pd.Series([mobile, "+14235550100"]))
+    assert [names[z] for z in zone] == ["Europe/London", "America/Chicago"]
+    assert count.tolist() == [1, 2]
+
+
 @pytest.mark.parametrize("part", [_zones.PART_TEXTS, 1000], ids=["whole", "in-parts"])
 def test_first_zones_are_phonenumbers_first(phones: pd.Series, part: int,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,8 +152,8 @@ def test_first_zones_are_phonenumbers_first(phones: pd.Series, part: int,
     monkeypatch.setattr(_zones, "PART_TEXTS", part)
     names, zone, count = first_zones(phones)
     assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
-        zones[0] if zones else None for _, zones in EXPECTED]
-    assert count.tolist() == [len(zones) for _, zones in EXPECTED]
+        _said(zones) for _, zones in EXPECTED]
+    assert count.tolist() == [_clocks(zones) for _, zones in EXPECTED]
 
 
 def test_first_zones_of_some_rows_are_theirs_among_the_zones_they_meet(
@@ -125,9 +162,9 @@ def test_first_zones_of_some_rows_are_theirs_among_the_zones_they_meet(
     names, zone, count = first_zones(phones, rows)
     expected = [EXPECTED[n][1] for n in rows]
     assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
-        zones[0] if zones else None for zones in expected]
-    assert names == sorted({zones[0] for zones in expected if zones})
-    assert count.tolist() == [len(zones) for zones in expected]
+        _said(zones) for zones in expected]
+    assert names == sorted({_said(zones) for zones in expected if zones})
+    assert count.tolist() == [_clocks(zones) for zones in expected]
 
 
 @pytest.mark.parametrize("dtype", ["string[pyarrow]", object])

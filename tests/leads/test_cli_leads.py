@@ -34,10 +34,10 @@ def test_clean_reads_every_sample_and_writes_every_row(name: str, tmp_path: Path
     written = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert list(written.columns[-len(VERDICT):]) == VERDICT
     assert written["row"].tolist() == [str(n) for n in range(1, len(written) + 1)]
-    assert f"{len(written)} rows" in result.output and "not checked: " in result.output
+    assert f"{len(written):,} rows" in result.output and "not checked: " in result.output
     refused = pd.read_csv(rejects, dtype=str, keep_default_na=False)
     assert (refused["status"] != "accepted").all()
-    assert f"{len(refused)} rejected" in result.output
+    assert f"{len(refused):,} rejected" in result.output
 
 
 def test_clean_writes_a_workbook(tmp_path: Path) -> None:

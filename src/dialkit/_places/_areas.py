@@ -1,5 +1,6 @@
-"""The US state of each NANP area code, every zone of an area code that spans more than
-one, and the US territories, from ``area_codes.toml`` beside this module.
+"""The US state of each NANP area code (and Canada's province), every zone of an area
+code that spans more than one, and the US territories, from ``area_codes.toml`` beside
+this module.
 
 The table was made from ``phonenumbers``' geocoder data (the geocoder itself names
 some area codes by a city, so it is not read at run time). The audit
@@ -34,6 +35,19 @@ def area_states(areas: NDArray[np.int64]) -> Objects:
     return found
 
 
+def area_provinces(areas: NDArray[np.int64]) -> Objects:
+    """The Canadian province or territory (Canada Post code) of each three-digit NANP
+    area code; ``None`` for a code of no single one (a US code, 902 of both Nova Scotia
+    and Prince Edward Island, a non-geographic code).
+
+    Examples:
+        >>> area_provinces(np.array([416, 902])).tolist()
+        ['ON', None]
+    """
+    found: Objects = _area_table("provinces")[areas]
+    return found
+
+
 def area_zones() -> dict[int, tuple[str, ...]]:
     """Every zone of each NANP area code whose exchanges lie in more than one (or that
     ``phonenumbers`` gives no zone of its own): what a number of an exchange it does not
@@ -60,10 +74,11 @@ def territories() -> dict[str, str]:
 
 
 @functools.cache
-def _area_table() -> Objects:
-    """Each three-digit area code's state (``None``: none), by the code as an index."""
+def _area_table(section: str = "states") -> Objects:
+    """Each three-digit area code's state (or province, of ``section``; ``None``: none),
+    by the code as an index."""
     table = np.full(1000, None, object)
-    for state, codes in _file()["states"].items():
+    for state, codes in _file()[section].items():
         table[codes] = state
     return table
 

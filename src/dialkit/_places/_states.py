@@ -1,4 +1,5 @@
-"""Where the person called is: each number's region and, for a US number, its state.
+"""Where the person called is: each number's region and, for a US number, its state; and
+for analysis (:func:`state_of`), a NANP number's state, province or territory.
 
 The state of a NANP number is its area code's, by :func:`._areas.area_states`,
 which the emulator's world places its numbers by too. Numbers are
@@ -8,6 +9,7 @@ answered per distinct number, a whole column at a time, with the same parse
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,8 +17,9 @@ import pandas as pd
 import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
-from ._areas import Objects, area_states
+from ._areas import Objects, area_provinces, area_states, territories
 from ._kept import hashed, kept
 from ._texts import _take
 from ._types import regions_and_types
@@ -76,3 +79,74 @@ def _slow_place(text: str) -> tuple[str | None, str | None]:
     area = int(str(number.national_number)[:3])
     return region, area_states(np.array([area]))[0]
 
+
+
+def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
+    """The US state, Canadian province or territory, or US territory of each number, as
+    its two-letter postal code (USPS, Canada Post: ``NY``, ``ON``, ``PR``), for tables
+    by place (``answer_rates(calls, by=("state",))``).
+
+    A NANP number is placed by its area code, from the table the compliance audit
+    places numbers by: phonenumbers' geocoder names some area codes by a city
+    ("Toronto, ON") and Washington as "Washington State", so a table built from it
+    mixes states with other names. Each distinct number is asked once, the whole
+    column at a time.
+
+    Args:
+        numbers: Phone numbers, E.164 (``+14155550123``) or any way ``phonenumbers``
+            reads with a ``+``: a column of ``calls``' ``to_number``, ``leads``' ``phone``.
+
+    Returns:
+        A ``string[pyarrow]`` Series named ``state`` with the index of ``numbers``;
+        missing (``<NA>``) for a number of no state: outside the NANP, toll-free or
+        non-geographic, unreadable, or of an area code several provinces share
+        (902 and 782: Nova Scotia and Prince Edward Island; 867: the three territories).
+
+    Raises:
+        TypeError: ``numbers`` is one text or no column at all.
+
+    Examples:
+        >>> state_of(["+12125550100", "+14165550100", "+442079460000"]).tolist()
+        ['NY', 'ON', <NA>]
+    """
+    if isinstance(numbers, str | bytes) or not isinstance(numbers, Iterable):
+        raise TypeError(f"state_of takes a column of phone numbers (a Series or a list), not "
+                        f"{type(numbers).__name__}: pass calls['to_number'], or [number] "
+                        f"for one")
+    phones = numbers if isinstance(numbers, pd.Series) else pd.Series(list(numbers), dtype=object)
+    if not isinstance(phones.dtype, pd.StringDtype):
+        phones = phones.astype("string[pyarrow]")
+    rows, texts = hashed(phones)
+    found = pa.array(kept("states", texts, lambda: _states_of(texts)), pa.string())
+    taken = found.take(pa.array(rows, mask=rows < 0))  # Arrow's gather: no million objects
+    return pd.Series(pd.arrays.ArrowStringArray(taken), index=phones.index, name="state")
+
+
+def _states_of(texts: pa.Array) -> Objects:
+    """Each distinct number's state, province or territory (``None``: none)."""
+    state = np.full(len(texts), None, object)
+    parsed, code, nsn, slow = _parse(texts)
+    region, kind = regions_and_types(code, nsn)
+    nanp = np.flatnonzero((code == 1) & np.isin(kind, _GEOGRAPHIC))
+    if len(nanp):
+        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(_take(nsn, nanp), 0, 3), "int64"))
+        state[parsed[nanp]] = _subdivisions(region[nanp], area)
+    for at, text in zip(slow, _take(texts, slow).to_pylist(), strict=True):
+        number = _asked_number(text)
+        if number is not None and number.country_code == 1 and (
+                phonenumbers.number_type(number) in _GEOGRAPHIC):
+            area = np.array([int(str(number.national_number)[:3])])
+            state[at] = _subdivisions(np.array([phonenumbers.region_code_for_number(number)],
+                                                object), area)[0]
+    return state
+
+
+def _subdivisions(region: Objects, area: NDArray[np.int64]) -> Objects:
+    """The state (a US number), province (a Canadian one) or the territory itself (``PR``:
+    phonenumbers gives the US territories regions of their own) of NANP numbers."""
+    placed = np.full(len(area), None, object)
+    placed[region == "US"] = area_states(area[region == "US"])
+    placed[region == "CA"] = area_provinces(area[region == "CA"])
+    own = np.isin(region, list(territories()))
+    placed[own] = region[own]
+    return placed

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -65,7 +66,31 @@ _SET_NAMES: list[list[str | None]] = [[ZONES[z] for z in zones] or [None] for zo
 _SET_SIZES = np.array([len(zones) for zones in _SET_ZONES])
 _SET_STARTS = np.r_[0, np.cumsum(_SET_SIZES)[:-1]]
 _SET_FLAT = np.array([zone for zones in _SET_ZONES for zone in zones])
-_SET_FIRST = np.array([zones[0] if zones else -1 for zones in _SET_ZONES])
+
+
+@functools.cache
+def _links() -> dict[str, str]:
+    """Each zone name tzdata keeps as a link to another zone (``Europe/Guernsey``:
+    ``Europe/London``): one clock under two names (``L`` lines of ``tzdata.zi``)."""
+    text = resources.files("tzdata").joinpath("zoneinfo", "tzdata.zi").read_text("utf-8")
+    return {link: target for _, target, link in
+            (line.split()[:3] for line in text.splitlines() if line.startswith("L "))}
+
+
+def _said(zones: list[int]) -> int:
+    """The zone a table names for a number of ``zones``: ``phonenumbers``' first, unless
+    they all share one clock and one of them is the zone the others link to (a UK
+    mobile's Guernsey, Isle of Man, Jersey and London: London)."""
+    clocks = {_links().get(ZONES[zone], ZONES[zone]) for zone in zones}
+    if len(clocks) == 1 and (clock := clocks.pop()) in _ZONE_IDS and _ZONE_IDS[clock] in zones:
+        return _ZONE_IDS[clock]
+    return zones[0] if zones else -1
+
+
+_SET_FIRST = np.array([_said(zones) for zones in _SET_ZONES])
+_SET_CLOCKS = np.array([len({_links().get(ZONES[z], ZONES[z]) for z in zones})
+                        for zones in _SET_ZONES])
+"""How many clocks each set's zones keep: a UK mobile's four zones are one clock."""
 _LONGEST_PREFIX = max(len(prefix) for prefix in PREFIX_ZONES)
 _KEY_WIDTH = 16
 """A prefix's key: its digits as an integer times this, plus its length (at most 9)."""
@@ -94,12 +119,13 @@ def zoned(phones: pd.Series) -> Zoned:
 
 
 def first_zone(phones: pd.Series, rows: Rows | None = None) -> tuple[Ints, Ints]:
-    """Each row's first zone (the one ``phonenumbers`` lists first: an index into
-    :data:`ZONES`, -1 where none is known) and how many zones its number has; of the
-    ``rows`` only, where given. Read per distinct number, then gathered once per row."""
+    """Each row's first zone (the one ``phonenumbers`` lists first, or the one zone the
+    others name where they share one clock, :func:`_said`: an index into :data:`ZONES`,
+    -1 where none is known) and how many clocks its number's zones keep; of the ``rows``
+    only, where given. Read per distinct number, then gathered once per row."""
     codes, per_number = _number_sets(phones)
     at = codes if rows is None else codes[rows]  # a null's row (-1) takes the last: none
-    return np.r_[_SET_FIRST[per_number], -1][at], np.r_[_SET_SIZES[per_number], 0][at]
+    return np.r_[_SET_FIRST[per_number], -1][at], np.r_[_SET_CLOCKS[per_number], 0][at]
 
 
 def zone_sets(phones: pd.Series) -> Ints:

@@ -20,6 +20,7 @@ Examples:
 from typing import TYPE_CHECKING
 
 from .. import _lazy
+from .._places._states import state_of
 from ._compare import compare
 from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
 from ._inputs import POSITIVE, AnalyticsInputError
@@ -58,6 +59,7 @@ __all__ = [
     "plot_attempts",
     "plot_disposition_mix",
     "plot_funnel",
+    "state_of",
     "two_proportion_test",
     "wilson_interval",
 ]

@@ -10,13 +10,14 @@ rates never exceed 1.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
+from .._places._states import state_of
 from .._threads import in_background
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
@@ -32,7 +33,8 @@ CONVERSATION_SECONDS = 30
 def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
            callbacks: pd.DataFrame | None = None, appointments: pd.DataFrame | None = None,
            conversation_seconds: float = CONVERSATION_SECONDS,
-           positive: Collection[str] = POSITIVE, compute: bool = True) -> pd.DataFrame:
+           positive: Collection[str] = POSITIVE, by: Sequence[str] = (),
+           compute: bool = True) -> pd.DataFrame:
     """Per campaign, how many leads reached each stage, and the rates between stages.
 
     The stages: ``leads``; ``dialled`` (an outbound call of the lead's campaign went
@@ -57,6 +59,9 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         appointments: ``client.frames.appointments()``.
         conversation_seconds: The talk time that makes a conversation.
         positive: The disposition codes that are a positive outcome.
+        by: ``("state",)`` for a funnel per campaign and state of the lead's ``phone``
+            (:func:`state_of`: its US state or Canadian province), a ``state`` column
+            first (missing for the leads of no state); pandas' frames only.
         compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
 
     Returns:
@@ -68,6 +73,7 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
 
     Raises:
         AnalyticsInputError: A frame lacks a column this needs.
+        ValueError: ``by`` names anything but ``state``, or comes with Dask's frames.
         TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
 
     Examples:
@@ -77,6 +83,9 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         ['leads', 'dialled', 'answered', 'conversation', 'positive', 'booked']
         >>> client.close()
     """
+    if by:
+        return _by_state(leads, calls, by, callbacks=callbacks, appointments=appointments,
+                         conversation_seconds=conversation_seconds, positive=positive)
     if on_dask((leads, calls), compute):
         from . import _dask  # Dask is imported for Dask's frames only
         return _dask.funnel(leads, calls, compute=compute, callbacks=callbacks,
@@ -96,6 +105,29 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
     for codes in ahead:
         codes.result()
     return FUNNEL.local(leads, stages, **options)
+
+
+def _by_state(leads: pd.DataFrame, calls: pd.DataFrame, by: Sequence[str],
+              **options: Any) -> pd.DataFrame:
+    """:func:`funnel` of the leads of each state apart, stacked under a ``state`` column:
+    a lead's calls are those of its campaign to its phone, so the leads of one state
+    reach their stages on their own calls only."""
+    if ([by] if isinstance(by, str) else list(by)) != ["state"]:
+        raise ValueError(f"funnel's by= takes ('state',), not {tuple(by)!r}: the funnel is "
+                         "per campaign already; filter the leads first for another split")
+    if on_dask((leads, calls), True):
+        raise ValueError("funnel(by=('state',)) takes pandas' frames: pass "
+                         "leads.compute() and calls.compute(), or filter the Dask frames "
+                         "by dialkit.analytics.state_of first")
+    leads = as_pandas(read_whole(leads), "leads")
+    states = state_of(prepared(leads, ("phone",), "leads")["phone"])
+    parts = {state: funnel(leads.take(rows), calls, **options) for state, rows in
+             leads.groupby(states.to_numpy(), dropna=False, sort=True).indices.items()}
+    table = pd.concat(parts.values(), ignore_index=True)
+    table.insert(0, "state", pd.array(np.repeat([None if pd.isna(s) else s for s in parts],
+                                                [len(p) for p in parts.values()]),
+                                      "string[pyarrow]"))
+    return table
 
 
 def campaign_stages(leads: pd.DataFrame, stages: pd.DataFrame, *,

@@ -28,8 +28,9 @@ FUNNEL_CALLS = ("campaign_id", "to_number", "answered_at", "ended_at", "disposit
 """The calls' columns :func:`~dialkit.analytics.funnel` reads (with ``direction``)."""
 FUNNEL_LEADS = ("id", "campaign_id", "phone")
 """The leads' columns :func:`~dialkit.analytics.funnel` reads."""
-LOCAL = ("zone", "local_hour", "weekday")
-"""What :func:`~dialkit.analytics.answer_rates` can group by beyond the calls' own columns."""
+LOCAL = ("zone", "local_hour", "weekday", "state")
+"""What :func:`~dialkit.analytics.answer_rates` can group by beyond the calls' own columns
+(each read off ``to_number``: its zone and local time, its state)."""
 POSITIVE = ("sale", "callback_requested", "info_sent")
 """Dispositions counted as a positive outcome unless told otherwise: a sale, and the two
 codes of a person who asked for more (a call back, information sent)."""

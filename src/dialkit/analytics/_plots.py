@@ -17,6 +17,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
+from .._words import counted
 from ..frames._pages import as_written, campaign_label
 from ._funnel import STAGES
 from ._inputs import prepared
@@ -51,7 +52,7 @@ def _campaigns(frame: pd.DataFrame) -> str:
         return "all calls"
     ids = frame["campaign_id"].dropna().unique()
     if len(ids) != 1:
-        return f"{len(ids)} campaigns"
+        return counted(len(ids), "campaign")
     label = (frame.attrs.get("campaign_labels") or {}).get(ids[0])
     return f"campaign {label or campaign_label(ids[0], frame.attrs.get('campaign_names'))}"
 
@@ -80,7 +81,7 @@ def plot_funnel(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ax.text(count, row, "  " + _funnel_label(counts, row), va="center", fontsize=9)
     ax.set_xlim(0, max(int(counts.max()), 1) * 1.45)
     ax.set_xlabel("leads")
-    _title(ax, f"Funnel: {_campaigns(table)}, {counts[0]:,} leads")
+    _title(ax, f"Funnel: {_campaigns(table)}, {counted(int(counts[0]), 'lead')}")
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 
@@ -188,7 +189,7 @@ def plot_disposition_mix(mix: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("share of calls")
     ax.set_xlabel(_period_axis(shares.index))
     _title(ax, f"{column.replace('_', ' ').capitalize()} mix per period: {_campaigns(mix)}, "
-               f"{int(counts.to_numpy().sum()):,} calls")
+               f"{counted(int(counts.to_numpy().sum()), 'call')}")
     if len(shares.columns):  # no calls (none of the direction chosen): no legend
         as_written(ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
                              frameon=False).get_texts())
@@ -202,7 +203,8 @@ def _folded(counts: pd.DataFrame) -> pd.DataFrame:
         return counts
     order = counts.sum().sort_values(ascending=False).index
     kept, rest = order[:MOST_KINDS - 1], order[MOST_KINDS - 1:]
-    return counts[kept].assign(**{f"other ({len(rest)} kinds)": counts[rest].sum(axis=1)})
+    other = f"other ({counted(len(rest), 'kind')})"
+    return counts[kept].assign(**{other: counts[rest].sum(axis=1)})
 
 
 def _palette(count: int) -> list[tuple[float, float, float, float]]:

@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from .._partitions import Plan, on_dask, read_whole, register
+from .._places._states import state_of
 from ._inputs import LOCAL, AnalyticsInputError, answered, prepared, with_direction
-from ._local import local_clock
+from ._local import Clock, local_clock
 from ._match import matched
 from ._stats import wilson_interval
 
@@ -39,7 +40,8 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
             (:func:`dialkit.frames.export`'s ``calls``), read with Dask when it is
             installed (``docs/scale.md``), else with pandas.
         by: What to group by, each name once: ``local_hour``, ``weekday``
-            (``Mon``..``Sun``), ``zone`` (the first zone's name), or any column of
+            (``Mon``..``Sun``), ``zone`` (the first zone's name), ``state`` (the US
+            state or Canadian province of ``to_number``, :func:`state_of`), or any column of
             ``calls`` (``campaign_id``, ...) but ``direction`` and the names of the
             output columns below.
         compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
@@ -74,10 +76,20 @@ def cell_counts(calls: pd.DataFrame, *, by: list[str]) -> pd.DataFrame:
                                                       "answered_at", *own]))
     rows = np.flatnonzero(out)
     clock = local_clock(frame, rows)
-    codes, labels = zip(*[clock.column(c) if c in LOCAL else _factorized(frame[c].take(rows))
-                          for c in by], strict=True)
+    codes, labels = zip(*[_cell_column(c, frame, rows, clock) for c in by], strict=True)
     weights = {"answered": answered(frame)[rows], "multi_zone": clock.multi_zone}
     return _table(by, list(codes), list(labels), np.ones(len(rows), np.int64), weights)
+
+
+def _cell_column(name: str, frame: pd.DataFrame, rows: np.ndarray,
+                 clock: Clock) -> tuple[np.ndarray, Any]:
+    """The codes and labels of one ``by`` column over the outbound calls ``rows``: read off
+    the local clock, the state of ``to_number``, or the calls' own column."""
+    if name == "state":
+        return _factorized(state_of(frame["to_number"].take(rows)))
+    if name in LOCAL:
+        return clock.column(name)
+    return _factorized(frame[name].take(rows))
 
 
 def summed(counts: pd.DataFrame, *, by: list[str]) -> pd.DataFrame:

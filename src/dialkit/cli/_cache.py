@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._words import counted
 from dialkit.cli._output import Csv, Json, printed
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -44,8 +45,9 @@ def cache_clear_command(
     if not yes and not typer.confirm(f"Delete every cached frame in {root}?"):
         raise typer.Exit(1)
     cleared = clear_cache(cache_dir)
-    typer.echo(f"removed {cleared.removed} cached frames from {root}")
+    typer.echo(f"removed {counted(cleared.removed, 'cached frame')} from {root}")
     if cleared.left_alone:
-        typer.echo(f"left alone {len(cleared.left_alone)} items that are not cached frames:")
+        typer.echo(f"left alone {counted(len(cleared.left_alone), 'item')} that are not "
+                   "cached frames:")
         for path in cleared.left_alone:
             typer.echo(f"  {path}")

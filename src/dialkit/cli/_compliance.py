@@ -15,6 +15,7 @@ import typer
 
 from dialkit._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
 from dialkit._outputs_written import refuse_overlaps
+from dialkit._words import counted
 from dialkit.cli._completion import offering
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
@@ -150,7 +151,6 @@ stops on one."""
 
 def _fail_on(named: list[str], by_basis: pd.Series) -> None:
     """Exit 1, saying what was found, when the audit found a basis ``--fail-on`` named."""
-    from dialkit.compliance._text import counted
 
     bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
     found = {basis: int(by_basis[basis]) for basis in bases if by_basis[basis]}

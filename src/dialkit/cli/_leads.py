@@ -14,6 +14,7 @@ import typer
 
 from dialkit._file_limits import SHELL_WAYS_OUT
 from dialkit._outputs_written import refuse_overlaps
+from dialkit._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 
@@ -121,8 +122,8 @@ def clean_command(
         _notes(result.notes, CLEAN_FLAGS, err=True)
         return
     accepted = result.counts.get("accepted", 0)
-    typer.echo(f"{source}: {result.rows} rows, {accepted} accepted, "
-               f"{result.rows - accepted} rejected")
+    typer.echo(f"{source}: {counted(result.rows, 'row')}, {accepted:,} accepted, "
+               f"{result.rows - accepted:,} rejected")
     typer.echo(result.summary.fillna("").to_string(index=False))
     _notes(result.notes, CLEAN_FLAGS)
     if result.skipped:

@@ -18,6 +18,7 @@ import pyarrow as pa
 from .._outputs_written import written
 from .._places._kept import hash_taken
 from .._places._zones import Rows
+from .._words import counted
 from ..frames import utc_times, write_csv
 from ._abandonment import (
     ANSWERED_COLUMNS,
@@ -218,7 +219,8 @@ class AuditReport:
         counts = self.findings["rule"].value_counts()
         shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
         law, policy, risk = self.by_basis
-        return (f"<AuditReport {self.rules.name}: {len(self.findings)} findings ({law} law, "
+        return (f"<AuditReport {self.rules.name}: {counted(len(self.findings), 'finding')} "
+                f"({law} law, "
                 f"{policy} policy, {risk} risk): {shown or 'none'}>")
 
 

@@ -16,10 +16,11 @@ import html
 import io
 import os
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pandas as pd
 
+from .._words import counted
 from ..frames import excel_writer
 from ..frames._outputs import header_filtered
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
@@ -27,7 +28,9 @@ from ._findings import COLUMNS
 from ._plots import COLOURS
 from ._population import rate_text
 from ._rules import BASES, RISK_RULES, RULE_IDS, Rules
-from ._text import counted
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
               "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:12px}"
@@ -231,6 +234,17 @@ def _section(rows: pd.DataFrame, rule: str, basis: str, *, mask_pii: bool,
 
 def _chart(rows: pd.DataFrame, rule: str, colour: str) -> str:
     """Findings per day (UTC), as an inline PNG, bars in the ``colour`` of their basis."""
+    figure = day_figure(rows, rule, colour)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=80)
+    encoded = base64.b64encode(buffer.getvalue()).decode()
+    return (f'<img alt="{html.escape(rule)}: findings per day, UTC" '
+            f'src="data:image/png;base64,{encoded}"/>')
+
+
+def day_figure(rows: pd.DataFrame, rule: str, colour: str) -> Figure:
+    """The figure of :func:`_chart`: a bar a day, ticked on whole days only (matplotlib's
+    own choice ticks a span of two days every 12 hours, under a chart of days)."""
     from matplotlib.figure import Figure  # a report's page only: imported when drawn
     from matplotlib.ticker import MaxNLocator
 
@@ -241,10 +255,9 @@ def _chart(rows: pd.DataFrame, rule: str, colour: str) -> str:
     axes.set_ylabel("findings")
     axes.set_title(f"{rule}: findings per day (UTC)", fontsize=10)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    first, last = days.index[0].tz_localize(None), days.index[-1].tz_localize(None)
+    ticks = pd.date_range(first, last, freq=f"{max(1, -(-((last - first).days + 1) // 8))}D")
+    axes.set_xticks(ticks, [f"{day:%Y-%m-%d}" for day in ticks])
     figure.autofmt_xdate()
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80)
-    encoded = base64.b64encode(buffer.getvalue()).decode()
-    return (f'<img alt="{html.escape(rule)}: findings per day, UTC" '
-            f'src="data:image/png;base64,{encoded}"/>')
+    return figure

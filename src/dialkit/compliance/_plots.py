@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._words import counted
 from ..frames._pages import as_written
 from . import _jurisdictions as table
 from ._rules import BASES
-from ._text import counted
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn

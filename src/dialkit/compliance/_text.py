@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from .._words import counted
 from ._population import rate_text
 
 
@@ -45,13 +46,8 @@ def bases_text(counts: pd.Series) -> str:
         >>> print(bases_text(pd.Series({"law": 8, "policy": 2, "risk": 1})))
         11 findings: 8 of law, 2 of policy, 1 risk
     """
-    return (f"{int(counts.sum()):,} findings: {int(counts['law']):,} of law, "
+    return (f"{counted(int(counts.sum()), 'finding')}: {int(counts['law']):,} of law, "
             f"{int(counts['policy']):,} of policy, {counted(int(counts['risk']), 'risk')}")
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 risk``, ``2 risks``: a count and its noun, plural but for one."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"

@@ -137,11 +137,20 @@ def uuid_texts(rng: np.random.Generator, prefix: str, n: int) -> list[str]:
     The text is built as one byte matrix, decoded once and split at NULs: far
     faster than ``uuid.UUID`` or numpy's string casts for a million ids.
     """
+    return drawn_uuid_texts(rng, prefix, n)[0]
+
+
+def drawn_uuid_texts(rng: np.random.Generator, prefix: str,
+                     n: int) -> tuple[list[str], NDArray[np.intp]]:
+    """:func:`uuid_texts`, and each one's place in the draw: the k-th id drawn is the same
+    id at every scale (a larger world draws more after it), where its place in the
+    sorted texts is not."""
     raw = rng.integers(0, 256, size=(n, 16), dtype=np.uint8)
     raw[:, 6] = (raw[:, 6] & 0x0F) | 0x40
     raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
     halves = raw.view(">u8")
-    raw = raw[np.lexsort((halves[:, 1], halves[:, 0]))]
+    drawn = np.lexsort((halves[:, 1], halves[:, 0]))
+    raw = raw[drawn]
     digits = np.empty((n, 32), dtype=np.uint8)
     digits[:, 0::2], digits[:, 1::2] = _HEX[raw >> 4], _HEX[raw & 0x0F]
     head = len(prefix)
@@ -152,7 +161,7 @@ def uuid_texts(rng: np.random.Generator, prefix: str, n: int) -> list[str]:
     chars[:, -1] = 0
     texts = chars.tobytes().decode("ascii").split("\0")
     texts.pop()
-    return texts
+    return texts, drawn
 
 
 def _objects(values: tuple[Any, ...] | list[Any]) -> NDArray[np.object_]:
@@ -180,7 +189,6 @@ class _Campaigns:
     archived: I64
     times: I64
     max_attempts: I64
-    names: list[str]
     modes: list[str]
 
 
@@ -203,11 +211,20 @@ def _campaigns(rng: np.random.Generator, shape: Shape, start: int, anchor: int) 
     times = np.c_[created, updated, np.where(ran, started, -1),
                   np.where(status == wc.FINISHED, end, -1), started * ran, end * ran]
     order = np.argsort(created, kind="stable")
-    names = [f"{_THEMES[i % len(_THEMES)]} {i // len(_THEMES) + 1}" for i in rng.permutation(n)]
+    rng.permutation(n)  # drew the names once (now by id: _campaign_name); kept, so every
+    # draw after it (caps, dialer modes) and so every world's calls stay as they were
     return _Campaigns(status=status[order], archived=(np.arange(n) >= shape.campaigns)[order]
                       .astype(np.int64), times=times[order].astype(np.int64),
-                      max_attempts=rng.choice([8, 10, 12], size=n), names=names,
+                      max_attempts=rng.choice([8, 10, 12], size=n),
                       modes=rng.choice(_DIALER_MODES, size=n).tolist())
+
+
+def _campaign_name(drawn: int) -> str:
+    """The name of the campaign whose id was drawn ``drawn``-th: the same id at every
+    scale, so the same name (names drawn at random, from as many as the scale has
+    campaigns, named one id differently in the small and medium worlds). Themes in a
+    stride coprime to their count, so neighbours differ."""
+    return f"{_THEMES[drawn * 5 % len(_THEMES)]} {drawn // len(_THEMES) + 1}"
 
 
 @dataclass(frozen=True)
@@ -335,13 +352,14 @@ class _World:
               activity: bool = True) -> None:
         """Insert every table of the world into ``dataset`` (and ``planted``)."""
         ids = self.rng["ids"]
-        campaign_ids = _objects(uuid_texts(ids, "cmp_", len(self.campaigns.status)))
+        texts, drawn = drawn_uuid_texts(ids, "cmp_", len(self.campaigns.status))
+        campaign_ids = _objects(texts)
         lead_ids = _objects(uuid_texts(ids, "lead_", len(self.leads.created)))
         call_ids = _objects(uuid_texts(ids, "call_", len(self.calls)))
         c = self.campaigns
         _insert(conn, "campaigns", "dataset id name status dialer_mode archived created_at* "
                 "updated_at* started_at* completed_at*", zip(
-                    repeat(dataset), campaign_ids.tolist(), c.names,
+                    repeat(dataset), campaign_ids.tolist(), map(_campaign_name, drawn),
                     _objects(wc.CAMPAIGN_STATUSES)[c.status].tolist(), c.modes,
                     c.archived.tolist(), *(_ms(c.times[:, k]) for k in range(4)), strict=False))
         self._write_leads(conn, dataset, campaign_ids, lead_ids)
