@@ -151,7 +151,6 @@ stops on one."""
 
 def _fail_on(named: list[str], by_basis: pd.Series) -> None:
     """Exit 1, saying what was found, when the audit found a basis ``--fail-on`` named."""
-
     bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
     found = {basis: int(by_basis[basis]) for basis in bases if by_basis[basis]}
     if found:
