@@ -45,7 +45,7 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "consents= (the account's consent records)": "--consents FILE",
                "pass consents=": "pass --consents FILE", "pass leads= too": "pass --leads FILE too",
                "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
-               "tz=": "--tz"}
+               "tz=": "--tz", "phones_or_leads": "NUMBER"}
 """The compliance commands' flags for the arguments the library's messages name."""
 
 _T = TypeVar("_T")
@@ -323,8 +323,16 @@ def upcoming_command(
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "
                f"({(found['basis'] == 'law').sum()} of law)")
     for row in found.itertuples():
-        typer.echo(f"  in {_span(row.due_in)}  {row.kind}  {row.rule}  {row.basis}: "
+        typer.echo(f"  in {_span(row.due_in)}  {_acted_on(row)}  {row.rule}  {row.basis}: "
                    f"{row.evidence}")
+
+
+def _acted_on(row: Any) -> str:
+    """What a user acts on for a scheduled call: the callback (to reschedule or cancel it)
+    and its lead, or the lead whose next attempt it is."""
+    if row.kind == "callback":
+        return f"callback {row.call_id} of lead {row.lead_id}"
+    return f"next attempt of lead {row.lead_id}"
 
 
 @compliance_app.command("when")
@@ -347,7 +355,9 @@ def when_command(
     moment = None if at is None else _option(
         lambda text, name: utc_moment(text, name, tz=tz), at, "at")
     try:
-        answers = next_allowed(numbers, moment, rules=rules, policy=added)
+        answers = next_allowed(numbers[0] if len(numbers) == 1 else pd.Series(  # NUMBER[2]:
+            numbers, index=range(1, len(numbers) + 1), dtype=object),  # the second given
+            moment, rules=rules, policy=added)
     except (AuditInputError, ValueError) as error:
         _fail(str(error))
     if printed(answers, as_json=as_json, as_csv=as_csv):
