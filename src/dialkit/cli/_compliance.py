@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import pandas as pd
 import typer
 
-from dialkit._moments import duration, utc_moment
+from dialkit._moments import duration, period_bound, period_text, utc_moment
 from dialkit._outputs_written import refuse_overlaps
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
@@ -37,6 +37,7 @@ from dialkit.compliance._rules import VIOLATIONS
 from dialkit.compliance._text import counted
 from dialkit.errors import ApiError
 from dialkit.frames import utc_times, write_csv
+from dialkit.frames._pages import campaign_names
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
@@ -101,11 +102,20 @@ def audit_command(
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed from then on (ISO 8601 date or time: 2026-11-01, "
-        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight "
-        "UTC)."))] = None,
+        "Audit calls placed from then on: an ISO 8601 date or time (2026-11-01, "
+        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight UTC), "
+        "today or yesterday (from midnight UTC), or a time back from now: 30d, 7d, "
+        "12h."))] = None,
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed before then."))] = None,
+        "Audit calls placed before then, in the same forms (--until today: up to "
+        "midnight UTC)."))] = None,
+    allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
+        "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
+        "of no call fails --fail-on, for it checked nothing."))] = False,
+    about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE,...", help=(
+        "What the workbook's cover and the HTML report say first, as about= in Python: "
+        "account=Acme,auditor=J. Smith (repeat the option for a value with a "
+        "comma)."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
     as_json: Json = False, as_csv: Csv = False,
@@ -131,21 +141,40 @@ def audit_command(
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
     evidence = {"consents": consents, "reassigned": reassigned}
     options.update({name: _evidence(path, name) for name, path in evidence.items() if path})
-    period = {"campaign_id": campaign or None,
-              "since": None if since is None else _option(utc_moment, since, "since"),
-              "until": None if until is None else _option(utc_moment, until, "until")}
-    report, about = _audited(calls, leads, dnc, sandbox, options, period,
-                             {"consents": consents, "reassigned": reassigned})
+    told = _about(about or [])
+    period = {"campaign_id": campaign or None, "since": since, "until": until}
+    report, service, names = _audited(calls, leads, dnc, sandbox, options, period,
+                                      {"consents": consents, "reassigned": reassigned})
+    about_report = {**told, **service}
     with _output_errors():
         if out is not None:
             report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
         if workbook is not None:
-            report.to_excel(workbook, mask_pii=mask_pii, about=about)
+            report.to_excel(workbook, mask_pii=mask_pii, about=about_report, names=names)
         if html is not None:
-            report.to_html(html, mask_pii=mask_pii, about=about)
+            report.to_html(html, mask_pii=mask_pii, about=about_report, names=names)
     if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
         typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
+    if fail_on and report.empty and not allow_empty:
+        typer.echo(f"--fail-on {' '.join(dict.fromkeys(fail_on))}: 0 calls audited, nothing "
+                   "was checked (pass --allow-empty if a period without calls is fine)",
+                   err=True)
+        raise typer.Exit(1)
     _fail_on(fail_on or [], report.by_basis)
+
+
+def _about(given: list[str]) -> dict[str, str]:
+    """``--about account=Acme,auditor=J. Smith`` as the cover's items, in order: a comma
+    starts a new item only before a ``KEY=``, so a value may hold one."""
+    items: dict[str, str] = {}
+    for text in given:
+        for item in re.split(r",\s*(?=[^,=]+=)", text):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                _fail(f"--about {text!r}: pass KEY=VALUE items, comma-separated, e.g. "
+                      "account=Acme,auditor=J. Smith")
+            items[key.strip()] = value.strip()
+    return items
 
 
 FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
@@ -205,23 +234,28 @@ def _evidence(path: Path, name: str) -> Any:
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
-             options: dict[str, Any], period: dict[str, Any],
-             evidence: dict[str, Path | None]) -> tuple[AuditReport, dict[str, str]]:
+             options: dict[str, Any], period: dict[str, Any], evidence: dict[str, Path | None],
+             ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
+    """The audit of the files or of the account, what the cover says of the service, and
+    the campaigns' names by id (the account's; none for files)."""
     files = {"calls": calls, "leads": leads, "dnc": dnc}
     named = {**files, **evidence}  # the files an AuditInputError's frame names
     try:
         if any(files.values()):
             if calls is None:
                 _fail("--calls FILE is needed with --leads or --dnc")
+            bounds = _bounds(period)
             given = {name: path for name, path in files.items() if path is not None}
             frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
-            frames["calls"] = _cut(frames["calls"], period["since"], period["until"])
-            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}
+            frames["calls"] = _cut(frames["calls"], bounds)
+            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}, None
+        _bounds(period)  # refused before the account is reached
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return (audit(**load(client, **period), **options),
-                    {"service": client.service_identity})
+                    {"service": client.service_identity},
+                    campaign_names(client.frames.campaigns()))
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None
         _fail(f"{path}: {error}" if path else str(error))
@@ -229,10 +263,21 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _fail(str(error))
 
 
-def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> Any:
+def _bounds(period: dict[str, Any]) -> dict[str, tuple[object, pd.Timestamp | None]]:
+    """``--since`` and ``--until`` as moments, read as ``load`` reads them (30d, yesterday,
+    an ISO time), each beside the words it was given in; a bad one ends the command."""
+    now = pd.Timestamp.now(tz="UTC")
+    return {name: (period[name], None if period[name] is None else _option(
+        lambda text, arg: period_bound(text, arg, now=now), period[name], name))
+        for name in ("since", "until")}
+
+
+def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> Any:
     """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
-    account's; a time that is none (``created_at`` of ``yesterday``) is refused as the
-    audit refuses it, not left out."""
+    account's, the period asked kept in their ``attrs`` for the report's cover; a time
+    that is none (``created_at`` of ``yesterday``) is refused as the audit refuses it,
+    not left out."""
+    since, until = bounds["since"][1], bounds["until"][1]
     if since is None and until is None:
         return calls
     if not hasattr(calls, "loc") or "created_at" not in calls:
@@ -246,7 +291,9 @@ def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> 
         keep &= moments >= since
     if until is not None:
         keep &= moments < until
-    return calls[keep.to_numpy()]
+    cut = calls[keep.to_numpy()]
+    cut.attrs["period"] = period_text(**bounds)
+    return cut
 
 
 def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
