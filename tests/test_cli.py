@@ -74,7 +74,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
         assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
                                  "--raw-csv", "--importable", "--json", "--csv",
                                  "--install-completion", "--show-completion", "--verbose",
-                                 "--allow-remote"), \
+                                 "--allow-remote", "--allow-empty"), \
             f"{name} has no value name"
 
 

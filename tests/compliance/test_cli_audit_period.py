@@ -122,3 +122,19 @@ def test_an_about_that_is_no_key_and_value_is_refused(tmp_path: Path, about: str
     result = _audited(tmp_path, _calls(DAYS), "--about", about)
     assert result.exit_code == 2
     assert f"--about {about!r}: pass KEY=VALUE items" in result.output
+
+
+@pytest.mark.parametrize("names", [
+    {"cmp_1": "Spring renewals"},
+    pd.Series({"cmp_1": "Spring renewals"}),  # campaigns.set_index("id")["name"], as documented
+    pd.DataFrame({"id": ["cmp_1", "cmp_2"], "name": ["Spring renewals", None]}),
+])
+def test_campaigns_are_named_from_the_names_a_caller_has(tmp_path: Path, names: Any) -> None:
+    late = _calls(DAYS).assign(created_at=pd.Timestamp("2026-11-24T02:30Z"))  # 21:30 there
+    report = audit(late)
+    assert report.findings["rule"].tolist() == ["calling_hours"]
+    assert "<td>Spring renewals (cmp_1)</td>" in report.to_html(names=names)
+    report.to_excel(tmp_path / "named.xlsx", names=names)
+    sheet = pd.read_excel(tmp_path / "named.xlsx", sheet_name="calling_hours",
+                          engine="calamine")
+    assert sheet["campaign"].tolist() == ["Spring renewals (cmp_1)"]

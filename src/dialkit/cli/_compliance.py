@@ -112,7 +112,7 @@ def audit_command(
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
         "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
         "of no call fails --fail-on, for it checked nothing."))] = False,
-    about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE,...", help=(
+    about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help=(
         "What the workbook's cover and the HTML report say first, as about= in Python: "
         "account=Acme,auditor=J. Smith (repeat the option for a value with a "
         "comma)."))] = None,
