@@ -35,7 +35,7 @@ from dialkit.compliance._evidence import masked
 from dialkit.compliance._read import read_source
 from dialkit.compliance._rules import VIOLATIONS
 from dialkit.compliance._text import counted
-from dialkit.errors import ApiError
+from dialkit.errors import ApiError, PermissionDeniedError
 from dialkit.frames import utc_times, write_csv
 from dialkit.frames._pages import campaign_names
 
@@ -254,13 +254,21 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return (audit(**load(client, **period), **options),
-                    {"service": client.service_identity},
-                    campaign_names(client.frames.campaigns()))
+                    {"service": client.service_identity}, _names(client))
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None
         _fail(f"{path}: {error}" if path else str(error))
     except (ApiError, ValueError) as error:
         _fail(str(error))
+
+
+def _names(client: Client) -> dict[str, str] | None:
+    """The account's campaign names by id, for the files written; none (ids alone) for a
+    key that may not read campaigns: names are a help, the audit is the work."""
+    try:
+        return campaign_names(client.frames.campaigns())
+    except PermissionDeniedError:
+        return None
 
 
 def _bounds(period: dict[str, Any]) -> dict[str, tuple[object, pd.Timestamp | None]]:
