@@ -10,8 +10,9 @@ the state, and the same law table (``dialkit.compliance.jurisdictions``: each ro
 The numbers are a US account's leads: geographic numbers of every area code the state
 table knows (so every state row and zone is met), 3% toll-free, 3% Canadian and 2% UK,
 1% numbers in E.164 that no zone is known for (an area code of 0, the unassigned
-country code 999: blank and unparseable cells are refused since issue 48), and repeats (a lead file holds some numbers twice). The moment
-is a Sunday evening on the east coast, when most states allow calls and some forbid them.
+country code 999: blank and unparseable cells are refused since issue 48), and repeats
+(a lead file holds some numbers twice). The moment is a Sunday evening on the east
+coast, when most states allow calls and some forbid them.
 Both answers are compared on every number the baseline asked: they must agree.
 
 Run: ``.venv/bin/python benchmarks/bench_when.py [--numbers 1000000] [--baseline 100000]
