@@ -9,8 +9,10 @@ the state, and the same law table (``dialkit.compliance.jurisdictions``: each ro
 
 The numbers are a US account's leads: geographic numbers of every area code the state
 table knows (so every state row and zone is met), 3% toll-free, 3% Canadian and 2% UK,
-1% blank or unparseable, and repeats (a lead file holds some numbers twice). The moment
-is a Sunday evening on the east coast, when most states allow calls and some forbid them.
+1% numbers in E.164 that no zone is known for (an area code of 0, the unassigned
+country code 999: blank and unparseable cells are refused since issue 48), and repeats
+(a lead file holds some numbers twice). The moment is a Sunday evening on the east
+coast, when most states allow calls and some forbid them.
 Both answers are compared on every number the baseline asked: they must agree.
 
 Run: ``.venv/bin/python benchmarks/bench_when.py [--numbers 1000000] [--baseline 100000]
@@ -49,8 +51,9 @@ def numbers(count: int, seed: int = 38) -> pd.Series:
     text[canada] = "+1204" + pd.Series(local[canada]).astype(str).to_numpy(object)
     uk = (kind >= 0.06) & (kind < 0.08)
     text[uk] = "+4420" + pd.Series(local[uk] + 70_000_000).astype(str).to_numpy(object)
-    text[(kind >= 0.08) & (kind < 0.085)] = None
-    text[(kind >= 0.085) & (kind < 0.09)] = "n/a"
+    nowhere = (kind >= 0.08) & (kind < 0.085)  # E.164 that no zone is known for
+    text[nowhere] = "+10" + pd.Series(local[nowhere]).astype(str).to_numpy(object)
+    text[(kind >= 0.085) & (kind < 0.09)] = "+999123"
     repeats = rng.random(count) < 0.05
     text[repeats] = text[rng.integers(0, count, int(repeats.sum()))]
     return pd.Series(text, dtype="str")

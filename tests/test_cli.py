@@ -75,7 +75,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
                                  "--raw-csv", "--importable", "--json", "--csv",
                                  "--screen",
                                  "--install-completion", "--show-completion", "--verbose",
-                                 "--allow-remote", "--count-leads"), \
+                                 "--allow-remote", "--count-leads", "--allow-empty"), \
             f"{name} has no value name"
 
 

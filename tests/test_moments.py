@@ -134,8 +134,8 @@ def test_the_library_refuses_a_horizon_or_a_moment_it_would_have_misread() -> No
      "error: --at 'now': pass an ISO date or time"),
     (["compliance", "audit", "--sandbox", "--since", "30"],
      "error: --since '30': pass an ISO date or time"),
-    (["compliance", "audit", "--sandbox", "--until", "yesterday"],
-     "error: --until 'yesterday': pass an ISO date or time"),
+    (["compliance", "audit", "--sandbox", "--until", "last week"],  # yesterday: issue 48
+     "error: --until 'last week': pass an ISO date or time ('2026-11-01', "),
 ])
 def test_the_cli_refuses_them_naming_the_option_before_reaching_the_account(
         arguments: list[str], said: str) -> None:

@@ -83,6 +83,66 @@ def utc_moment(value: object, name: str, *, tz: object = None,
                      f"zone it is read in ({tz_name}='America/New_York')")
 
 
+PERIOD_FORMS = (f"an ISO date or time ({TIME_FORMS}), a length of time back from now "
+                "('30d', '7d', '12h') or 'today' or 'yesterday' (from midnight UTC)")
+"""The forms a bound of a period takes (:func:`period_bound`), for the messages."""
+_DAYS_BACK = {"today": 0, "yesterday": 1}
+
+
+def period_bound(value: object, name: str, *,
+                 now: pd.Timestamp | None = None) -> pd.Timestamp:
+    """A bound of a period (``since``, ``until``) as people say it, in UTC: what
+    :func:`utc_moment` reads; ``today`` or ``yesterday`` (the day's start, midnight UTC,
+    as a date's); ``now``; or a length of time back from ``now`` (``30d``: 30 days ago;
+    any form :func:`duration` reads).
+
+    Raises:
+        ValueError: None of these; the message names ``name`` and the forms taken.
+
+    Examples:
+        >>> now = pd.Timestamp("2026-11-25T21:40Z")
+        >>> period_bound("30d", "since", now=now)
+        Timestamp('2026-10-26 21:40:00+0000', tz='UTC')
+        >>> period_bound("yesterday", "since", now=now)
+        Timestamp('2026-11-24 00:00:00+0000', tz='UTC')
+        >>> period_bound("last week", "since")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ValueError: since='last week': pass an ISO date or time ... or 'yesterday' (from ...)
+    """
+    now = pd.Timestamp.now(tz="UTC") if now is None else now
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word in _DAYS_BACK:
+        return now.floor("D") - pd.Timedelta(days=_DAYS_BACK[word])
+    if word == "now":
+        return now
+    if word is None or _timestamp(value) is not None:
+        return utc_moment(value, name)
+    span = _written(word)
+    if span is None or span <= pd.Timedelta(0):
+        raise ValueError(f"{name}={value!r}: pass {PERIOD_FORMS}")
+    return now - span
+
+
+def period_text(**bounds: tuple[object, pd.Timestamp | None]) -> str:
+    """A period asked, in words: each bound given (``since=(value, moment)``, as
+    :func:`period_bound` read ``value``) in UTC, after the words it was asked in where those
+    were no time.
+
+    Examples:
+        >>> period_text(since=("30d", pd.Timestamp("2026-10-26T21:40Z")), until=(None, None))
+        'since 30d (2026-10-26 21:40 UTC)'
+    """
+    said = []
+    for name, (value, moment) in bounds.items():
+        if moment is None:
+            continue
+        shown = f"{moment:%Y-%m-%d %H:%M} UTC"
+        if isinstance(value, str) and _timestamp(value) is None:
+            shown = f"{value.strip()} ({shown})"
+        said.append(f"{name} {shown}")
+    return " ".join(said)
+
+
 def _is_date(value: object) -> bool:
     """Whether ``value`` is a day rather than a moment: a ``date`` (not a ``datetime``) or
     ISO text of a year, month or day without a time."""

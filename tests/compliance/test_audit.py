@@ -89,7 +89,7 @@ def test_a_rule_with_nothing_audited_shows_no_rate() -> None:
                                     f"({report.rules.name})")
     rows = {line.split()[0]: line for line in text.splitlines()[2:]}
     assert rows["abandonment"].split()[1:] == ["0", "0", "0", "0", "0", "answered", "calls",
-                                               "–", "passed"]
+                                               "–", "unchecked"]  # not "passed" (issue 48)
     assert "0.00%" in rows["calling_hours"]
     page = report.to_html()
     assert "nan%" not in text and "nan%" not in page

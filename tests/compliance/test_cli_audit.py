@@ -75,15 +75,26 @@ def test_a_file_missing_a_column_is_named(exports: dict[str, pd.DataFrame],
 
 
 def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
+    """Against an account, the cover says who asked (``--about``) and the period asked for
+    beside the data's own, and the campaigns are named (issue 48)."""
     result = runner.invoke(app, ["compliance", "audit", "--sandbox", "--workbook",
                                  str(tmp_path / "evidence.xlsx"), "--html",
-                                 str(tmp_path / "report.html")])
+                                 str(tmp_path / "report.html"), "--since", "30d",
+                                 "--about", "account=Acme, Inc.,auditor=J. Smith"])
     assert result.exit_code == 0, result.output
     assert re.search(r"^\d+ findings: \d+ of law, 0 of policy, \d+ risks? \(US federal",
                      result.output)
     assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
-    assert (tmp_path / "evidence.xlsx").stat().st_size > 0
-    assert "<h2>Compliance audit" in (tmp_path / "report.html").read_text()
+    cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
+    items = dict(zip(cover["item"], cover["value"].astype(str), strict=True))
+    assert list(items)[:2] == ["account", "auditor"]
+    assert (items["account"], items["auditor"]) == ("Acme, Inc.", "J. Smith")
+    assert re.fullmatch(r"since 30d \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", items["period asked"])
+    assert list(items).index("period asked") + 1 == list(items).index("data: calls")
+    assert int(items["calls audited"].replace(",", "")) > 0
+    page = (tmp_path / "report.html").read_text()
+    assert "<h2>Compliance audit" in page
+    assert re.search(r"<td>[A-Z][\w ]+ \(cmp_[0-9a-f-]{36}\)</td>", page)  # name and id
 
 
 def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import dialkit
 from dialkit.cli import app
 from dialkit.compliance import HOUSE_RULES, AuditInputError, next_allowed, upcoming
+from dialkit.sandbox import attach_environment
 
 NOW = pd.Timestamp.now(tz="UTC").floor("min")
 """The emulator's clock is real time: its world is made around the current hour."""
@@ -100,10 +101,20 @@ def test_the_cli_says_when_a_number_may_be_called() -> None:
     assert bad.exit_code == 2 and "--at 'someday': pass an ISO date or time" in bad.output
 
 
-def test_the_cli_writes_its_findings_as_every_csv_for_people(tmp_path: Path) -> None:
+def test_the_cli_writes_its_findings_as_every_csv_for_people(
+        client: dialkit.Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--out`` is a CSV for a spreadsheet, as the audit's is (``write_csv``): lines end
     in CRLF, so a cell holding a carriage return is quoted, and text is kept from being
-    read as a formula."""
+    read as a formula. Each printed line names what a user reschedules or cancels: the
+    callback (and its lead), or the lead whose next attempt it is (issue 48). The
+    command's ``--sandbox`` attaches to the module's emulator, where a callback is set at
+    07:00 UTC, night in every zone of North America."""
+    assert client.emulator is not None
+    for name, value in attach_environment(client.emulator).items():
+        monkeypatch.setenv(name, value)
+    lead = fresh_leads(client, 1)[0]
+    late = client.callbacks.create(lead_id=lead.id, scheduled_at=(
+        NOW.floor("D") + timedelta(days=2, hours=7)).to_pydatetime())
     out = tmp_path / "upcoming.csv"
     result = CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -111,3 +122,20 @@ def test_the_cli_writes_its_findings_as_every_csv_for_people(tmp_path: Path) -> 
     assert written.count(b"\n") == written.count(b"\r\n") > 1  # a header and findings
     found = pd.read_csv(out, dtype=str)
     assert {"rule", "evidence", "kind", "due_in"} <= set(found.columns)
+    lines = result.output.splitlines()[1:]
+    assert any(f"callback {late.id} of lead {lead.id}  calling_hours  law: due " in line
+               for line in lines), result.output
+    assert all(" callback cb_" in line or " next attempt of lead lead_" in line
+               for line in lines), result.output
+
+
+@pytest.mark.parametrize(("numbers", "said"), [
+    (["415-555-0123"], "error: NUMBER '415-555-0123' is not E.164 (pass +14155550123 if it "
+                       "is a US number)"),
+    (["+14155550123", ""], "error: NUMBER[2] '' is not E.164 (E.164 is + then the country"),
+])
+def test_the_cli_refuses_a_number_not_in_e164_as_a_usage_error(numbers: list[str],
+                                                                said: str) -> None:
+    result = CliRunner().invoke(app, ["compliance", "when", *numbers])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "not allowed" not in result.output

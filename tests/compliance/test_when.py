@@ -4,6 +4,8 @@ at that moment, and to asking number by number."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 from test_law import calls
@@ -61,7 +63,7 @@ def test_the_answer_is_the_audits_judgement_at_that_moment_and_not_a_minute_befo
 
 
 def test_many_numbers_answer_as_each_asked_alone() -> None:
-    numbers = [SALT_LAKE, NEW_YORK, SALT_LAKE, None, "not a number", TOLL_FREE, LONDON,
+    numbers = [SALT_LAKE, NEW_YORK, SALT_LAKE, "+1415555012", "+999123", TOLL_FREE, LONDON,
                "+12042345678", MIAMI, "+13055550199"]
     at = "2026-07-24T03:00:00Z"
     together = next_allowed(numbers, at)
@@ -98,3 +100,28 @@ def test_what_is_not_numbers_is_refused_saying_what_to_pass(
         given: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         next_allowed(given)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("415-555-0123", "phones_or_leads '415-555-0123' is not E.164 (pass +14155550123 if it "
+                     "is a US number)"),
+    (None, "phones_or_leads is empty: pass a number in E.164, e.g. +14155550123"),
+    ("", "phones_or_leads '' is not E.164 (E.164 is + then the country code"),
+    ([NEW_YORK, "(212) 555-0199"], "phones_or_leads[1] '(212) 555-0199' is not E.164 (pass "
+                                   "+12125550199 if it is a US number)"),
+    (pd.Series([NEW_YORK, None], index=["a", "b"]), "phones_or_leads['b'] is empty"),
+    (pd.DataFrame({"phone": [NEW_YORK, "02079460000"]}), "leads.phone[1] '02079460000' is "
+                                                          "not E.164"),
+])
+def test_what_is_not_an_e164_number_is_an_input_error_not_an_answer(
+        given: object, message: str) -> None:
+    """Issue 48: ``415-555-0123`` was answered "not allowed ... no allowed moment is
+    known"; it is the caller's mistake, refused as ``client.dnc.check`` refuses it."""
+    with pytest.raises(AuditInputError, match=re.escape(message)) as refused:
+        next_allowed(given, "2026-11-22T19:00Z")  # type: ignore[arg-type]
+    assert isinstance(refused.value, ValueError)
+
+
+def test_a_number_in_e164_that_no_zone_is_known_for_is_still_an_answer() -> None:
+    answer = next_allowed("+1415555012", "2026-11-22T19:00Z").iloc[0]
+    assert not answer["allowed"] and answer["rule"] == "unknown_timezone"

@@ -23,6 +23,7 @@ from dialkit.cli._output import Csv, Json, printed
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
     import pandas as pd
 
+    from dialkit.client import Client
     from dialkit.compliance import AuditReport, Rules
     from dialkit.errors import ApiError
 
@@ -33,7 +34,7 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "consents= (the account's consent records)": "--consents FILE",
                "pass consents=": "pass --consents FILE", "pass leads= too": "pass --leads FILE too",
                "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
-               "tz=": "--tz"}
+               "tz=": "--tz", "phones_or_leads": "NUMBER"}
 """The compliance commands' flags for the arguments the library's messages name."""
 
 _T = TypeVar("_T")
@@ -93,11 +94,20 @@ def audit_command(
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed from then on (ISO 8601 date or time: 2026-11-01, "
-        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight "
-        "UTC)."))] = None,
+        "Audit calls placed from then on: an ISO 8601 date or time (2026-11-01, "
+        "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight UTC), "
+        "today or yesterday (from midnight UTC), or a time back from now: 30d, 7d, "
+        "12h."))] = None,
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed before then."))] = None,
+        "Audit calls placed before then, in the same forms (--until today: up to "
+        "midnight UTC)."))] = None,
+    allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
+        "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
+        "of no call fails --fail-on, for it checked nothing."))] = False,
+    about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help=(
+        "What the workbook's cover and the HTML report say first, as about= in Python: "
+        "account=Acme,auditor=J. Smith (repeat the option for a value with a "
+        "comma)."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
     as_json: Json = False, as_csv: Csv = False,
@@ -106,7 +116,6 @@ def audit_command(
     policy, if given); print the findings by rule, law's, policy's and the risks apart
     (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
     findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
-    from dialkit._moments import utc_moment
     from dialkit.compliance import PRESETS
     from dialkit.compliance._evidence import masked
 
@@ -127,21 +136,40 @@ def audit_command(
         options["verified_caller_ids"] = _numbers(verified_caller_ids)
     evidence = {"consents": consents, "reassigned": reassigned}
     options.update({name: _evidence(path, name) for name, path in evidence.items() if path})
-    period = {"campaign_id": campaign or None,
-              "since": None if since is None else _option(utc_moment, since, "since"),
-              "until": None if until is None else _option(utc_moment, until, "until")}
-    report, about = _audited(calls, leads, dnc, sandbox, options, period,
-                             {"consents": consents, "reassigned": reassigned})
+    told = _about(about or [])
+    period = {"campaign_id": campaign or None, "since": since, "until": until}
+    report, service, names = _audited(calls, leads, dnc, sandbox, options, period,
+                                      {"consents": consents, "reassigned": reassigned})
+    about_report = {**told, **service}
     with _output_errors():
         if out is not None:
             report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
         if workbook is not None:
-            report.to_excel(workbook, mask_pii=mask_pii, about=about)
+            report.to_excel(workbook, mask_pii=mask_pii, about=about_report, names=names)
         if html is not None:
-            report.to_html(html, mask_pii=mask_pii, about=about)
+            report.to_html(html, mask_pii=mask_pii, about=about_report, names=names)
     if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
         typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
+    if fail_on and report.empty and not allow_empty:
+        typer.echo(f"--fail-on {' '.join(dict.fromkeys(fail_on))}: 0 calls audited, nothing "
+                   "was checked (pass --allow-empty if a period without calls is fine)",
+                   err=True)
+        raise typer.Exit(1)
     _fail_on(fail_on or [], report.by_basis)
+
+
+def _about(given: list[str]) -> dict[str, str]:
+    """``--about account=Acme,auditor=J. Smith`` as the cover's items, in order: a comma
+    starts a new item only before a ``KEY=``, so a value may hold one."""
+    items: dict[str, str] = {}
+    for text in given:
+        for item in re.split(r",\s*(?=[^,=]+=)", text):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                _fail(f"--about {text!r}: pass KEY=VALUE items, comma-separated, e.g. "
+                      "account=Acme,auditor=J. Smith")
+            items[key.strip()] = value.strip()
+    return items
 
 
 FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
@@ -205,8 +233,10 @@ def _evidence(path: Path, name: str) -> Any:
 
 
 def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
-             options: dict[str, Any], period: dict[str, Any],
-             evidence: dict[str, Path | None]) -> tuple[AuditReport, dict[str, str]]:
+             options: dict[str, Any], period: dict[str, Any], evidence: dict[str, Path | None],
+             ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
+    """The audit of the files or of the account, what the cover says of the service, and
+    the campaigns' names by id (the account's; none for files)."""
     from dialkit.client import Client
     from dialkit.compliance import AuditInputError, audit, load
     from dialkit.compliance._read import read_source
@@ -218,15 +248,17 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         if any(files.values()):
             if calls is None:
                 _fail("--calls FILE is needed with --leads or --dnc")
+            bounds = _bounds(period)
             given = {name: path for name, path in files.items() if path is not None}
             frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
-            frames["calls"] = _cut(frames["calls"], period["since"], period["until"])
-            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}
+            frames["calls"] = _cut(frames["calls"], bounds)
+            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}, None
+        _bounds(period)  # refused before the account is reached
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return (audit(**load(client, **period), **options),
-                    {"service": client.service_identity})
+                    {"service": client.service_identity}, _names(client))
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None
         _fail(f"{path}: {error}" if path else str(error))
@@ -236,13 +268,41 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _fail(str(error))
 
 
-def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> Any:
+def _names(client: Client) -> dict[str, str] | None:
+    """The account's campaign names by id, for the files written; none (ids alone) for a
+    key that may not read campaigns: names are a help, the audit is the work."""
+    from dialkit.errors import PermissionDeniedError
+    from dialkit.frames._pages import campaign_names
+
+    try:
+        return campaign_names(client.frames.campaigns())
+    except PermissionDeniedError:
+        return None
+
+
+def _bounds(period: dict[str, Any]) -> dict[str, tuple[object, pd.Timestamp | None]]:
+    """``--since`` and ``--until`` as moments, read as ``load`` reads them (30d, yesterday,
+    an ISO time), each beside the words it was given in; a bad one ends the command."""
+    import pandas as pd
+
+    from dialkit._moments import period_bound
+
+    now = pd.Timestamp.now(tz="UTC")
+    return {name: (period[name], None if period[name] is None else _option(
+        lambda text, arg: period_bound(text, arg, now=now), period[name], name))
+        for name in ("since", "until")}
+
+
+def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> Any:
     """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
-    account's; a time that is none (``created_at`` of ``yesterday``) is refused as the
-    audit refuses it, not left out."""
+    account's, the period asked kept in their ``attrs`` for the report's cover; a time
+    that is none (``created_at`` of ``yesterday``) is refused as the audit refuses it,
+    not left out."""
+    from dialkit._moments import period_text
     from dialkit.compliance import AuditInputError
     from dialkit.frames import utc_times
 
+    since, until = bounds["since"][1], bounds["until"][1]
     if since is None and until is None:
         return calls
     if not hasattr(calls, "loc") or "created_at" not in calls:
@@ -256,7 +316,9 @@ def _cut(calls: Any, since: pd.Timestamp | None, until: pd.Timestamp | None) -> 
         keep &= moments >= since
     if until is not None:
         keep &= moments < until
-    return calls[keep.to_numpy()]
+    cut = calls[keep.to_numpy()]
+    cut.attrs["period"] = period_text(**bounds)
+    return cut
 
 
 def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
@@ -350,8 +412,16 @@ def upcoming_command(
     typer.echo(f"{len(found)} scheduled calls would break a rule in the next {horizon} "
                f"({(found['basis'] == 'law').sum()} of law)")
     for row in found.itertuples():
-        typer.echo(f"  in {_span(row.due_in)}  {row.kind}  {row.rule}  {row.basis}: "
+        typer.echo(f"  in {_span(row.due_in)}  {_acted_on(row)}  {row.rule}  {row.basis}: "
                    f"{row.evidence}")
+
+
+def _acted_on(row: Any) -> str:
+    """What a user acts on for a scheduled call: the callback (to reschedule or cancel it)
+    and its lead, or the lead whose next attempt it is."""
+    if row.kind == "callback":
+        return f"callback {row.call_id} of lead {row.lead_id}"
+    return f"next attempt of lead {row.lead_id}"
 
 
 @compliance_app.command("when")
@@ -379,7 +449,9 @@ def when_command(
     moment = None if at is None else _option(
         lambda text, name: utc_moment(text, name, tz=tz), at, "at")
     try:
-        answers = next_allowed(numbers, moment, rules=rules, policy=added)
+        answers = next_allowed(numbers[0] if len(numbers) == 1 else pd.Series(  # NUMBER[2]:
+            numbers, index=range(1, len(numbers) + 1), dtype=object),  # the second given
+            moment, rules=rules, policy=added)
     except (AuditInputError, ValueError) as error:
         _fail(str(error))
     if printed(answers, as_json=as_json, as_csv=as_csv):

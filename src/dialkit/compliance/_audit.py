@@ -36,7 +36,7 @@ from ._account import blocked_country, caller_id, unverified_caller_id
 from ._columns import typed
 from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
-from ._evidence import PAGE_STYLE, masked, page, write_workbook
+from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS
 from ._frequency import SUBJECT, call_frequency, with_subjects
 from ._hours import calling_hours, clock, located
@@ -44,7 +44,7 @@ from ._lead_of import addresses, lead_rows, other_numbers
 from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
-from ._text import bases_text, totals_text
+from ._text import EMPTY, bases_text, totals_text
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -72,6 +72,8 @@ _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at
 CONSENT_COLUMNS = ("kind", "given_at")
 """The consent records' columns the audit needs, beside ``phone`` or ``lead_id``."""
 REASSIGNED_COLUMNS = ("phone", "asked_at", "answer")
+NO_ANSWERED = "not judged: no call answered by a live person was audited"
+"""The abandonment note where no answered call was audited, for how it was told is moot."""
 NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a written "
                 "agreement, an established business relationship) was considered for any "
                 "call to a listed number")
@@ -109,6 +111,9 @@ class AuditReport:
             and when it was fetched (from the frame's ``attrs``, as
             :func:`load` sets them).
         notes: Each rule that did not run and why; how abandonment was told.
+        period: The period of calls asked for, in words (``since 30d (2026-10-26 21:40
+            UTC)``), as :func:`load` keeps it in the calls' ``attrs``; None where the
+            calls were not cut to a period.
     """
 
     findings: pd.DataFrame
@@ -118,6 +123,20 @@ class AuditReport:
     population: pd.DataFrame
     sources: Mapping[str, str]
     notes: Mapping[str, str] = field(default_factory=dict)
+    period: str | None = None
+
+    @property
+    def calls_audited(self) -> int:
+        """How many outbound calls were audited: none (an empty period, a campaign with no
+        calls) and every rule of calls "passes" with nothing to check, which
+        :attr:`empty` and every output of the report say."""
+        return int(self.population["calls"].sum())
+
+    @property
+    def empty(self) -> bool:
+        """Whether no call was audited (:attr:`calls_audited` is 0): a report to read as
+        "nothing was checked", not as "nothing was wrong"."""
+        return self.calls_audited == 0
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -152,19 +171,18 @@ class AuditReport:
         write_csv(masked(self.findings, mask_pii), path, escape_formulas=escape_formulas)
 
     def to_excel(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
-                 about: Mapping[str, str] | None = None,
-                 names: Mapping[str, str] | None = None) -> None:
+                 about: Mapping[str, str] | None = None, names: Names = None) -> None:
         """The evidence workbook: a cover (what was audited: ``about``, e.g. the account
-        and period, then the rules and their parameters and how abandonment was told),
-        the summary, and one sheet per rule with every finding, headers frozen and
-        filtered; ``mask_pii`` shows phone numbers as ``+1415*****23``; ``names``
-        (campaign names by id, e.g. ``client.frames.campaigns().set_index("id")["name"]``)
-        shows each campaign as ``Spring renewals (cmp_...)``."""
+        and auditor, then how many calls were audited, the period asked for beside the
+        data's own, the rules and their parameters and how abandonment was told), the
+        summary, and one sheet per rule with every finding, headers frozen and filtered;
+        ``mask_pii`` shows phone numbers as ``+1415*****23``; ``names`` (the campaigns,
+        ``client.frames.campaigns()``, or their names by id) shows each campaign as
+        ``Spring renewals (cmp_...)``."""
         write_workbook(self, path, mask_pii=mask_pii, about=about or {}, names=names)
 
     def to_html(self, path: str | os.PathLike[str] | None = None, *, mask_pii: bool = False,
-                about: Mapping[str, str] | None = None,
-                names: Mapping[str, str] | None = None) -> str:
+                about: Mapping[str, str] | None = None, names: Names = None) -> str:
         """One self-contained page: what was audited, the summary, a chart and the
         findings of each rule, campaigns by name and id when ``names`` are given (as
         :meth:`to_excel`); written to ``path`` if given, and returned."""
@@ -209,7 +227,8 @@ class AuditReport:
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
-        return "\n".join([f"{bases_text(self.by_basis)} ({self.rules.name})",
+        return "\n".join([*([EMPTY] if self.empty else []),
+                          f"{bases_text(self.by_basis)} ({self.rules.name})",
                           totals_text(self.totals), *notes])
 
     def _repr_html_(self) -> str:
@@ -219,9 +238,10 @@ class AuditReport:
         counts = self.findings["rule"].value_counts()
         shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
         law, policy, risk = self.by_basis
-        return (f"<AuditReport {self.rules.name}: {counted(len(self.findings), 'finding')} "
-                f"({law} law, "
-                f"{policy} policy, {risk} risk): {shown or 'none'}>")
+        empty = f" {EMPTY.split(':')[0]}:" if self.empty else ""
+        return (f"<AuditReport {self.rules.name}:{empty} "
+                f"{counted(len(self.findings), 'finding')} ({law} law, {policy} policy, "
+                f"{risk} risk): {shown or 'none'}>")
 
 
 def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
@@ -255,6 +275,8 @@ class Options:
     reassigned: pd.DataFrame | None = field(default=None, compare=False)
     """The consent records and reassigned-number answers (:mod:`._consent`), prepared
     (:func:`prepared_consents`): small, so every part gets them whole."""
+    period: str | None = None
+    """The period of calls asked for, in words (the calls' ``attrs["period"]``)."""
 
 
 @dataclass(frozen=True)
@@ -444,8 +466,10 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         abandoned = _in_campaign_order(abandoned)
     population = parts[0].population if len(parts) == 1 else _summed(
         [part.population for part in parts])
+    if not population["answered"].sum():  # how abandonment would be told is moot
+        notes["abandonment"] = NO_ANSWERED
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
-                       population, sources, notes)
+                       population, sources, notes, options.period)
 
 
 def _in_rule_order(findings: pd.DataFrame) -> Rows:

@@ -111,7 +111,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                                         else as_of, "as_of"),
                       consents=prepared_consents(_small(consents, "consents"),
                                                  leads is not None),
-                      reassigned=prepared_reassigned(_small(reassigned, "reassigned")))
+                      reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
+                      period=_period(calls))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
@@ -119,6 +120,15 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),
                         maybe_pandas(read_whole(dnc), "dnc"), options)
+
+
+def _period(calls: Any) -> str | None:
+    """The period the calls were cut to, in words, where :func:`load` (or the CLI's
+    ``--since``) kept it in their ``attrs``."""
+    if not isinstance(calls, pd.DataFrame):
+        return None
+    period = calls.attrs.get("period")
+    return str(period) if period else None
 
 
 def _small(frame: Any, name: str) -> pd.DataFrame | None:

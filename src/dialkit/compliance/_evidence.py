@@ -16,18 +16,19 @@ import html
 import io
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 import pandas as pd
 
 from .._words import counted
 from ..frames import excel_writer
 from ..frames._outputs import header_filtered
-from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, html_table
+from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
 from ._findings import COLUMNS
 from ._plots import COLOURS
 from ._population import rate_text
 from ._rules import BASES, RISK_RULES, RULE_IDS, Rules
+from ._text import EMPTY
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -67,6 +68,12 @@ class Audited(Protocol):
     def notes(self) -> Mapping[str, str]: ...
 
     @property
+    def period(self) -> str | None: ...
+
+    @property
+    def calls_audited(self) -> int: ...
+
+    @property
     def summary(self) -> pd.DataFrame: ...
 
     @property
@@ -92,8 +99,12 @@ def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
 
 
 def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
-    """What was audited, as two columns: the item and its value."""
-    rows = {**about, **{f"data: {name}": words for name, words in report.sources.items()},
+    """What was audited, as two columns: the item and its value: the period asked for
+    beside the data's own (``data: calls``), and how many calls were audited, with a
+    warning where none was."""
+    rows = {**about, "calls audited": _calls_audited(report),
+            **({"period asked": report.period} if report.period else {}),
+            **{f"data: {name}": words for name, words in report.sources.items()},
             **report.rules.describe(),
             "rules run": ", ".join(report.ran),
             **{("abandonment told by" if rule == "abandonment" else f"note: {rule}"): note
@@ -102,6 +113,11 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
             **{_COUNTED_AS[basis]: str(int((report.findings["basis"] == basis).sum()))
                for basis in BASES}}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
+
+
+def _calls_audited(report: Audited) -> str:
+    """How many calls were audited; none said loudly, for every rule then "passes"."""
+    return f"{report.calls_audited:,}" if report.calls_audited else EMPTY
 
 
 _COUNTED_AS = {"law": "findings of law", "policy": "findings of policy",
@@ -124,13 +140,28 @@ def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
     return out
 
 
+Names: TypeAlias = Mapping[str, str] | pd.Series | pd.DataFrame | None
+"""Campaign names by id, as a caller has them: a mapping, a Series by id
+(``campaigns.set_index("id")["name"]``) or the campaigns frame itself."""
+
+
+def names_by_id(names: Names) -> dict[str, str] | None:
+    """``names`` as a dict of names by id (:data:`Names`); None for none."""
+    if names is None:
+        return None
+    if isinstance(names, pd.DataFrame):
+        return campaign_names(names)
+    return {str(key): str(name) for key, name in names.items() if pd.notna(name)}
+
+
 def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: bool,
-                   about: Mapping[str, str], names: Mapping[str, str] | None = None) -> None:
+                   about: Mapping[str, str], names: Names = None) -> None:
     """The evidence workbook: cover, summary, then one sheet per rule with findings, the
     violations' rules first and the risks' (:data:`RISK_RULES`) last; every text a string
     cell, never a formula or link (ids and names come from outside); a missing value an
     empty cell, a rate a number shown as a percentage, a campaign by its name and id when
-    ``names`` (campaign names by id) are given."""
+    ``names`` (campaign names by id, :data:`Names`) are given."""
+    names = names_by_id(names)
     with excel_writer(path) as book:
         sheets = {"cover": cover(report, about), "summary": named(report.summary, names)}
         for rule in sorted(RULE_IDS, key=lambda rule: rule in RISK_RULES):
@@ -177,7 +208,7 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
-         shown: int | None = None, names: Mapping[str, str] | None = None) -> str:
+         shown: int | None = None, names: Names = None) -> str:
     """One self-contained HTML page: what was audited, the summary, a chart per rule with
     findings, and the findings (the first ``shown`` of each rule, or all). Tables as
     :func:`~dialkit.frames._pages.html_table` draws them: missing values empty, rates as
@@ -185,9 +216,11 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
     evidence wrapped; campaigns by name and id when ``names`` are given. Every text is
     escaped, and the page is :data:`~dialkit.frames._pages.NOT_MATH`: a policy's or a
     campaign's name is shown as written in Jupyter too."""
+    names = names_by_id(names)
     totals = report.totals
     parts = [f"<style>{TABLE_STYLE}</style>",
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
+             *([f"<p><b>{html.escape(EMPTY)}</b></p>"] if not report.calls_audited else []),
              headline(report.findings["basis"]),
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._moments import utc_moment
+from .._moments import period_bound, period_text
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -28,17 +28,22 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
             the cut is made here): an ISO 8601 date or time (``"2026-11-01"``,
             ``"2026-11-01T09:00-05:00"``) or a ``datetime``: a time of day with its zone
             (one without is refused, never taken as UTC); a date starts at midnight UTC.
-        until: Audit calls placed before then (a date: before that day begins).
+            Or as people say it: ``"today"``, ``"yesterday"`` (from midnight UTC), or a
+            length of time back from now (``"30d"``, ``"7d"``, ``"12h"``).
+        until: Audit calls placed before then (a date: before that day begins), in the
+            same forms (``until="today"``: up to midnight UTC).
 
     Raises:
-        ValueError: ``since`` or ``until`` is not such a time (``"30"``, ``"yesterday"``).
+        ValueError: ``since`` or ``until`` is none of these (``"30"``, ``"last week"``).
 
     Returns:
         ``calls``, ``leads`` and ``dnc`` (every number called or held, checked
-        through ``client.frames.dnc``: batched, cached for a day).
+        through ``client.frames.dnc``: batched, cached for a day). The calls' ``attrs``
+        hold the period asked, in words (``period``), for the report's cover.
     """
-    start = None if since is None else utc_moment(since, "since")  # refused before fetching
-    end = None if until is None else utc_moment(until, "until")
+    now = pd.Timestamp.now(tz="UTC")  # both bounds, and their words, from one moment
+    start = None if since is None else period_bound(since, "since", now=now)  # before fetching
+    end = None if until is None else period_bound(until, "until", now=now)
     calls = client.frames.calls(campaign_id=campaign_id)
     leads = client.frames.leads(campaign_id=campaign_id)
     if start is not None:
@@ -49,6 +54,8 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
                      | set(leads["phone"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
     fetched = _fetched(client, frames)
+    if start is not None or end is not None:
+        calls.attrs["period"] = period_text(since=(since, start), until=(until, end))
     for name, frame in frames.items():
         frame.attrs.update(source=f"client.frames.{name} of {client.base_url}")
         if name in fetched:

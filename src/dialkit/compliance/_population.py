@@ -65,9 +65,11 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
     found = findings.groupby(["rule", "campaign_id", "basis"], dropna=False,
                              observed=True).size()
     rows = []
-    for rule in ran:
+    counted = population if len(population) else pd.DataFrame(  # nothing audited: a row
+        0, index=pd.Index([None], name="campaign_id"), columns=list(_COUNTED.values()))
+    for rule in ran:  # of zeros per rule, not no row (a table of nothing says nothing)
         unit = UNITS.get(rule, "outbound calls")
-        for campaign, audited in population[_COUNTED[unit]].items():
+        for campaign, audited in counted[_COUNTED[unit]].items():
             counts = [int(found.get((rule, campaign, basis), 0)) for basis in BASES]
             count = sum(counts)
             rows.append((rule, campaign, count, *counts, int(audited), unit,

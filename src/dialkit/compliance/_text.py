@@ -12,11 +12,15 @@ from numpy.typing import NDArray
 from .._words import counted
 from ._population import rate_text
 
+EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "
+         "none?); a rule of calls that 'passed' had nothing to check")
+"""What a report of no call says first (:attr:`AuditReport.empty`), in every output."""
+
 
 def totals_text(totals: pd.DataFrame) -> str:
     """Per rule: findings, of which law's, policy's and risks, among how many calls or
     leads, the rate, and the verdict (``risks`` where a rule found risks only: no call
-    broke it).
+    broke it; ``unchecked`` where it had nothing to check, not ``passed``).
 
     Examples:
         >>> totals = pd.DataFrame({"findings": [3, 2], "law": [1, 0], "policy": [2, 0],
@@ -30,7 +34,8 @@ def totals_text(totals: pd.DataFrame) -> str:
         dnc_lead              2    0       0     2      40  leads  5.00%     risks
     """
     risks_only = totals["risk"] == totals["findings"]
-    verdict = np.where(totals["passed"], "passed", np.where(risks_only, "risks", "findings"))
+    verdict = np.where(totals["audited"] == 0, "unchecked", np.where(
+        totals["passed"], "passed", np.where(risks_only, "risks", "findings")))
     return str(pd.DataFrame({
         "findings": totals["findings"], "law": totals["law"], "policy": totals["policy"],
         "risk": totals["risk"], "audited": totals["audited"].map("{:,}".format),

@@ -23,6 +23,7 @@ import pandas as pd
 from .._moments import utc_moment
 from .._places._localtime import zone_info
 from .._places._zones import ZONES, zone_sets, zoned
+from ..contract import E164_PATTERN
 from ._address_clock import address_zones
 from ._audit import AuditInputError
 from ._hours import calling_hours, clock
@@ -82,6 +83,12 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         state's, on which its rule is judged (a New York number with a Texas address:
         ``America/New_York, America/Chicago, America/Denver``).
 
+    Raises:
+        AuditInputError: A value that is not an E.164 number (``"415-555-0123"``, ``""``,
+            ``None``), named as ``client.dnc.check`` names it, with its E.164 form where it
+            can be told (``pass +14155550123 if it is a US number``); a number in E.164 that
+            no zone is known for is an answer, ``unknown_timezone``, not an error.
+
     Examples:
         >>> from dialkit.compliance import next_allowed
         >>> next_allowed("+18015550123", "2026-11-22T19:00:00Z")[
@@ -133,10 +140,12 @@ def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
         if "phone" not in given:
             raise AuditInputError("next_allowed() needs numbers or leads with a 'phone' "
                                   f"column; these columns are {list(given.columns)}")
+        _refuse_non_e164(given["phone"], "leads.phone")
         phones = given["phone"].reset_index(drop=True)
         ids = given["id"].to_numpy(object) if "id" in given else None
         return phones, address_states(given.reset_index(drop=True)), ids
-    if isinstance(given, str):
+    if isinstance(given, str) or given is None:
+        _refuse_non_e164(pd.Series([given], dtype=object), "phones_or_leads", one=True)
         given = [given]
     if isinstance(given, pd.Series):  # as it is: its numbers' zones are kept with its data
         phones = given.reset_index(drop=True)
@@ -148,7 +157,29 @@ def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
     if pd.api.types.infer_dtype(phones, skipna=True) not in ("string", "empty"):
         raise AuditInputError("next_allowed() takes numbers as text (E.164, "
                               "'+14155550123'), a list or Series of them, or leads")
+    _refuse_non_e164(given if isinstance(given, pd.Series) else phones, "phones_or_leads")
     return phones, None, None
+
+
+def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> None:
+    """Refuse the first value of ``phones`` that is not an E.164 number (an empty one too),
+    as ``client.dnc.check`` refuses it: named by ``where`` and its label (``phones_or_leads[2]``),
+    with its E.164 form where it can be told (:func:`~dialkit.client._arguments.e164_advice`).
+    A number the law cannot place is an answer (``unknown_timezone``); a value that is no
+    number is the caller's mistake, and an answer "not allowed" would hide it."""
+    text = phones.astype("string[pyarrow]")  # a number (14155550123) as its digits: refused
+    bad = (text.isna() | ~text.str.fullmatch(E164_PATTERN[1:-1])).to_numpy(bool, na_value=True)
+    if not bad.any():
+        return
+    from ..client._arguments import e164_advice, shown  # the message's words: only on a refusal
+
+    label = phones.index[bad.argmax()]
+    value = phones[label]
+    named = where if one else f"{where}[{label!r}]"
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        raise AuditInputError(f"{named} is empty: pass a number in E.164, "
+                              "e.g. +14155550123")
+    raise AuditInputError(f"{named} {shown(value)} is not E.164 ({e164_advice(str(value))})")
 
 
 def _places(phones: pd.Series, rules: Rules,
