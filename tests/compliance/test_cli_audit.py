@@ -92,7 +92,7 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
     assert re.fullmatch(r"since 30d \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)", items["period asked"])
     assert list(items).index("period asked") + 1 == list(items).index("data: calls")
     assert int(items["calls audited"].replace(",", "")) > 0
-    page = (tmp_path / "report.html").read_text()
+    page = (tmp_path / "report.html").read_text().replace("<wbr>", "")  # ids' break points
     assert "<h2>Compliance audit" in page
     assert re.search(r"<td>[A-Z][\w ]+ \(cmp_[0-9a-f-]{36}\)</td>", page)  # name and id
 
