@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from dialkit.contract import RATE_LIMIT_PER_KEY
 from dialkit.sandbox._config import generate_key
 
 LISTENING = "listening on "
@@ -64,3 +65,11 @@ def serve(config: Path) -> Iterator[str]:
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def refill_pause(given: float | None) -> float:
+    """Seconds to wait before each timed run: ``given``, else until the key's bucket has
+    refilled, so no run pays for the one before it."""
+    if given is not None:
+        return given
+    return RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1

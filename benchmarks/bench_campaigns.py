@@ -20,9 +20,9 @@ import statistics
 import time
 
 import dialkit
-from _emulator import config_file, new_key, serve
+from _emulator import config_file, new_key, refill_pause, serve
 from bench_client import CountingTransport
-from dialkit.contract import MAX_IMPORT_BATCH, RATE_LIMIT_PER_KEY
+from dialkit.contract import MAX_IMPORT_BATCH
 from dialkit.leads import campaigns
 
 SCOPES = ("leads:read", "leads:write", "campaigns:read")
@@ -71,8 +71,7 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=None,
                         help="seconds before each run (default: until the bucket refills)")
     options = parser.parse_args()
-    pause = (RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1 if options.pause is None
-             else options.pause)
+    pause = refill_pause(options.pause)
     key = new_key()
     rows = []
     config = config_file(key, scale="small", rate_limit_scale=1, scopes=SCOPES)

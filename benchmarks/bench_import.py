@@ -27,7 +27,7 @@ import httpx
 import pandas as pd
 
 import dialkit
-from _emulator import config_file, new_key, serve
+from _emulator import config_file, new_key, refill_pause, serve
 from bench_client import CountingTransport
 from dialkit.contract import MAX_IMPORT_BATCH, RATE_LIMIT_PER_KEY
 from dialkit.leads import CleanResult, clean, import_leads
@@ -96,8 +96,7 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=None,
                         help="seconds before each run (default: until the bucket refills)")
     options = parser.parse_args()
-    pause = (RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1 if options.pause is None
-             else options.pause)
+    pause = refill_pause(options.pause)
     key = new_key()
     config = config_file(key, scale="small", rate_limit_scale=1, scopes=SCOPES)
     results: dict[str, list[tuple[float, int, int]]] = {"dialkit": [], "httpx": []}
