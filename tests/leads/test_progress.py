@@ -85,6 +85,7 @@ def test_an_import_shows_its_leads_sent_of_those_accepted(
     import_leads(client, path, campaign, journal=tmp_path / "journal", progress=True)
     drawn = states(capsys.readouterr().err)
     assert any(re.match(r"reading vendor\.csv:\s+\d+%", s) for s in drawn)
-    assert any(re.match(r"importing 450 leads: +44%\|.*\| 200/450 "
-                        r"\[\d\d:\d\d<\d\d:\d\d, +[\d.]+ leads/s\]", s) for s in drawn)
+    # a state between, with its rate and time left (tqdm writes 1.33k for 1,330 a second)
+    assert any(re.match(r"importing 450 leads: +(44|89)%\|.*\| (200|400)/450 "
+                        r"\[\d\d:\d\d<\d\d:\d\d, +[\d.]+k? leads/s\]", s) for s in drawn)
     assert not any("DNC" in s for s in drawn)  # the service screens them

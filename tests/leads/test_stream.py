@@ -319,7 +319,7 @@ def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: P
     result = CliRunner().invoke(app, ["leads", "clean", str(FIXTURES / "mix_1500.csv"),
                                       "--country-column", "Country", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"{FIXTURES / 'mix_1500.csv'}: 1500 rows, 1338 accepted")
+    assert result.stdout.startswith(f"{FIXTURES / 'mix_1500.csv'}: 1,500 rows, 1,338 accepted")
     assert len(pd.read_parquet(out)) == 1500
     assert "cleaning" not in result.output  # no bar where nobody watches
 
