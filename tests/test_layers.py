@@ -1,4 +1,4 @@
-"""The import contract (issue 24; DESIGN.md's picture), read from the source with ``ast``.
+"""The import contract (issue 24; docs/design.md's layers), read from the source with ``ast``.
 
 Layers, each importing only the layers above it::
 
@@ -146,7 +146,7 @@ def layer_of(module: str) -> str:
     if top.startswith("_"):
         return "shared"
     raise AssertionError(f"{module} is in no layer of the import contract: place it in "
-                         "tests/test_layers.py (layer_of) and DESIGN.md")
+                         "tests/test_layers.py (layer_of) and docs/design.md")
 
 
 def breaches(found: Iterable[Import]) -> list[str]:

@@ -1,6 +1,6 @@
 """How the law of each place measures abandoned calls and rings unanswered ones, as data.
 
-Law is data (DESIGN.md): the share of live-answered calls a campaign may abandon, the
+Law is data (docs/design.md): the share of live-answered calls a campaign may abandon, the
 period it is measured over, the ring time of an unanswered call, and their citations
 and quoted words live in ``abandonment.toml`` beside this module, a row per place. The
 file is read and checked once, on first use: a row without the columns every row of law has

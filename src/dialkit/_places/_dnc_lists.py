@@ -1,6 +1,6 @@
 """The Do-Not-Call lists and the law of each, as data: ``dnc_lists.toml`` beside this module.
 
-Law is data (DESIGN.md): which list a number is on decides which rule a call to it breaks
+Law is data (docs/design.md): which list a number is on decides which rule a call to it breaks
 and how long after the listing the call may still be placed (PECR's 28 days, the CRTC's
 31, none for a person's own request), and which consent records exempt it. A row per list
 of a country, with its citation, two sources, the quoted text and what was left in doubt,

@@ -1,6 +1,6 @@
 """The calling rules of each place, as data: one table shipped in the package.
 
-Law is data (DESIGN.md): the calling windows by day, the Sunday and holiday
+Law is data (docs/design.md): the calling windows by day, the Sunday and holiday
 bans, the frequency caps and the Do-Not-Call scrub ages of the federal
 baseline, the US states whose rules differ from it, the UK and Canada live in
 ``jurisdictions.toml`` beside this module, a row per jurisdiction with its

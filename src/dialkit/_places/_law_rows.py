@@ -1,6 +1,6 @@
 """Reading a table of law shipped in the package, and checking what every row of law has.
 
-Law is data (DESIGN.md): the jurisdictions' calling rules, the abandonment limits, the
+Law is data (docs/design.md): the jurisdictions' calling rules, the abandonment limits, the
 caller-id rule and the Do-Not-Call lists live in TOML tables beside this module. Each
 row of law carries the same six columns (:data:`LAW_COLUMNS`): the ``citation`` that
 decides a finding, two public ``sources``, the date it was ``reviewed``, whether two
