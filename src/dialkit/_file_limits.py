@@ -30,6 +30,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from ._base_error import DialkitError
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -170,7 +172,7 @@ def check_count(name: str, where: str, count: int, most: int, what: str) -> None
                          "save it again from the program that made it")
 
 
-class LimitError(ValueError):
+class LimitError(DialkitError, ValueError):
     """A file past one of its :class:`FileLimits`: the message is a :func:`refusal`."""
 
 

@@ -1,7 +1,12 @@
 """Exceptions raised by the dialkit client, one tree mapped from status and code.
 
+Every error dialkit raises derives from :class:`DialkitError`, so one ``except
+DialkitError`` catches them all; an error of bad input is also a ``ValueError``,
+as it was (the lead file's, the audit's, the journal's ...).
+
 ::
 
+    DialkitError                    every error dialkit raises
     ApiError                        every failure of a call to the service
      ├── ApiConnectionError         no answer: connection refused or dropped
      │    └── ApiTimeoutError       no answer within the timeout or the deadline
@@ -41,6 +46,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import contract
+from ._base_error import DialkitError
 
 _E = contract.ErrorCode
 
@@ -79,7 +85,7 @@ _NEXT_STEP: Mapping[str, str] = MappingProxyType({
 })
 
 
-class ApiError(Exception):
+class ApiError(DialkitError):
     """A call to the service failed; base of every dialkit client error.
 
     Attributes:
@@ -215,7 +221,7 @@ class FieldProblem(contract.FieldError):
     detail: str
 
 
-class InvalidArgumentError(ValueError):
+class InvalidArgumentError(DialkitError, ValueError):
     """An argument the service would refuse whole; nothing was sent.
 
     Every method checks the request it is about to send against the
@@ -245,7 +251,7 @@ class InvalidArgumentError(ValueError):
         self.errors = errors or []
 
 
-class ClientClosedError(RuntimeError):
+class ClientClosedError(DialkitError, RuntimeError):
     """The client was closed (``close()`` or the end of its ``with`` block); nothing was sent."""
 
 
@@ -332,6 +338,7 @@ __all__ = [
     "AuthenticationError",
     "ClientClosedError",
     "ConflictError",
+    "DialkitError",
     "FieldProblem",
     "IdempotencyConflictError",
     "InvalidArgumentError",

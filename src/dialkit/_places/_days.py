@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from .._base_error import DialkitError
+
 MONTHS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
 WEEKDAYS = {name.casefold(): n for n, name in enumerate(calendar.day_name)}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1}
@@ -49,7 +51,7 @@ _NTH = re.compile(r"(\w+) (\w+) of (\w+)")
 _AFTER = re.compile(r"(\w+) after the (\w+) (\w+) of (\w+)")
 
 
-class DayRuleError(ValueError):
+class DayRuleError(DialkitError, ValueError):
     """A day rule the table cannot use; the message names the row and the rule."""
 
 

@@ -40,6 +40,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._base_error import DialkitError
 from . import _law_rows as law
 from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
 
@@ -86,7 +87,7 @@ JurisdictionDataError = law.LawDataError
 table of law, :class:`._law_rows.LawDataError`, by the name this table published it)."""
 
 
-class UnknownJurisdictionError(ValueError):
+class UnknownJurisdictionError(DialkitError, ValueError):
     """No row has the id asked for; the message names it and the known ids."""
 
 

@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from .._base_error import DialkitError
+
 
 @dataclass(frozen=True)
 class LawRow:
@@ -59,7 +61,7 @@ class _Row(Protocol):
 RowT = TypeVar("RowT", bound=_Row)
 
 
-class LawDataError(ValueError):
+class LawDataError(DialkitError, ValueError):
     """A table of law is not as it must be; the message names the file, row and column."""
 
 

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._base_error import DialkitError
 from .._bools import arrow_bools
 from .._places._kept import arrow_data
 from ..frames import utc_times
@@ -38,7 +39,7 @@ codes of a person who asked for more (a call back, information sent)."""
 Bools = NDArray[np.bool_]
 
 
-class AnalyticsInputError(ValueError):
+class AnalyticsInputError(DialkitError, ValueError):
     """A frame given to an analytics function lacks a column it needs (or the frames given
     to the explorer lack one it needs): the message names the frame, what is missing and
     what to pass instead."""

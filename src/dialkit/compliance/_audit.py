@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._base_error import DialkitError
 from .._outputs_written import written
 from .._places._kept import hash_taken
 from .._places._zones import Rows
@@ -79,7 +80,7 @@ NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a writ
                 "call to a listed number")
 
 
-class AuditInputError(ValueError):
+class AuditInputError(DialkitError, ValueError):
     """An input the audit cannot use: a frame that lacks a column it needs or holds a
     time that is not one, or a ``blocked_countries`` value that names no country.
     The message names the input; ``frame`` names the frame at fault (``calls``,

@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from .._base_error import DialkitError
 from .._bools import arrow_bools
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
@@ -41,7 +42,7 @@ _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 _FALSE = frozenset({"false", "0", "no", "f", "n"})
 
 
-class ColumnError(ValueError):
+class ColumnError(DialkitError, ValueError):
     """A column that holds the wrong kind of value; :class:`~._audit.AuditInputError`
     carries its message with the frame's name."""
 

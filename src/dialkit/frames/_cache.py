@@ -46,6 +46,7 @@ import pandas as pd
 import platformdirs
 from filelock import FileLock
 
+from .._base_error import DialkitError
 from .._private import FILE_MODE, private_dir
 from ._cache_files import read_json, read_parquet, write_json, write_parquet, written_time
 from ._schemas import Schema
@@ -81,7 +82,7 @@ def digest(value: Any) -> str:
     return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
-class CacheMissError(LookupError):
+class CacheMissError(DialkitError, LookupError):
     """``refresh="offline"`` asked for a frame the cache does not hold."""
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import pandas as pd
 
+from .._base_error import DialkitError
 from ..contract import IMPORTABLE_STATUSES, CampaignStatus
 from ..errors import NotFoundError, PermissionDeniedError
 
@@ -31,7 +32,7 @@ PROGRESS_AT_ONCE = 4
 _ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
 
 
-class CampaignError(ValueError):
+class CampaignError(DialkitError, ValueError):
     """The campaign a lead file is for cannot take leads: the account has no campaign
     with this id, or its state refuses imports. Nothing was sent.
 

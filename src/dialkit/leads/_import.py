@@ -33,6 +33,7 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .._base_error import DialkitError
 from .._outputs_written import written
 from .._places._blocked import blocked_regions
 from .._private import FILE_MODE
@@ -100,7 +101,7 @@ _IN_CAMPAIGN = "duplicate_in_campaign"
 _REPEAT = ("duplicate", "duplicate_in_request")
 
 
-class ImportStoppedError(RuntimeError):
+class ImportStoppedError(DialkitError, RuntimeError):
     """An import stopped before its last batch; running it again resumes, once the
     cause is gone (the message says whether a re-run alone can succeed).
 

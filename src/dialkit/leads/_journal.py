@@ -52,6 +52,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
+from .._base_error import DialkitError
 from .._outputs_written import why_not_written
 from .._private import DIRECTORY_MODE, private_dir
 from ..client import batch_key
@@ -84,7 +85,7 @@ _STATUSES = frozenset(status.value for status in LeadResultStatus)
 _BLOCK = 1 << 20
 
 
-class ImportJournalError(ValueError):
+class ImportJournalError(DialkitError, ValueError):
     """An import journal that cannot be trusted: it does not match its plan, a line
     is broken, or the plan is missing or damaged. Nothing was sent; the message
     names the folder, what is wrong, and how to start afresh.
@@ -98,7 +99,7 @@ class ImportJournalError(ValueError):
         self.folder = folder
 
 
-class JournalWriteError(OSError):
+class JournalWriteError(DialkitError, OSError):
     """A journal line could not be written whole: the disk holding the journal is full,
     a quota or a file-size limit is reached, or the disk failed. The journal was cut
     back to its last whole line, so it is sound: once the cause is mended, the same
@@ -122,7 +123,7 @@ class JournalWriteError(OSError):
                 "batch again")
 
 
-class ImportRunningError(RuntimeError):
+class ImportRunningError(DialkitError, RuntimeError):
     """Another import of the same file into the same campaign is running, in this
     process or another: the two would send the same batches side by side. Nothing
     was sent. Not an :class:`ImportJournalError`, whose way out is to delete the

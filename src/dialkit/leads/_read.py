@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .._base_error import DialkitError
 from .._file_limits import FileLimits, LimitError, check_delimited, check_workbook
 from ..frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 from ._delimiter import DELIMITERS, Layout, layout, shown
@@ -46,7 +47,7 @@ _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls 
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
 
 
-class LeadFileError(ValueError):
+class LeadFileError(DialkitError, ValueError):
     """A lead file that cannot be read: the message names the file and the cause."""
 
 

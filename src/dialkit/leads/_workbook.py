@@ -23,12 +23,13 @@ from typing import Any
 import pandas as pd
 from python_calamine import CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
+from .._base_error import DialkitError
 from ._delimiter import HEADER_ROWS, header_index, phone_like
 from ._headers import unique_headers
 from ._xlsx import CellFacts, cell_facts, shown
 
 
-class WorkbookError(ValueError):
+class WorkbookError(DialkitError, ValueError):
     """A workbook that cannot be read: the message follows the file's name."""
 
 

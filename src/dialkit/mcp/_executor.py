@@ -17,6 +17,8 @@ import orjson
 
 from dialkit.contract import Operation, Scope
 
+from .._base_error import DialkitError
+
 
 @dataclass(frozen=True, slots=True)
 class Identity:
@@ -98,7 +100,7 @@ class ToolAnswer:
             return None
 
 
-class AccessRefusedError(Exception):
+class AccessRefusedError(DialkitError):
     """The credentials of a request are refused; carries the service's problem.
 
     Attributes:

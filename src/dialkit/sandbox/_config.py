@@ -30,6 +30,8 @@ from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
 
+from .._base_error import DialkitError
+
 KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""
 
@@ -126,7 +128,7 @@ class SandboxConfig(_Section):
     accounts: Annotated[list[AccountConfig], Field(min_length=1)]
 
 
-class ConfigError(ValueError):
+class ConfigError(DialkitError, ValueError):
     """A configuration that cannot be used (its TOML file, or the world file given as
     ``db``); the message says where and why."""
 

@@ -22,6 +22,7 @@ from types import TracebackType
 
 import uvicorn
 
+from .._base_error import DialkitError
 from .._net import listening_socket, server_config
 from .._secrets import MaskedStr
 from ._admin_access import (
@@ -46,7 +47,7 @@ DEFAULT_KEYS_META = "default_keys"
 STARTUP_DEADLINE_SECONDS = 30.0
 
 
-class SandboxStartError(RuntimeError):
+class SandboxStartError(DialkitError, RuntimeError):
     """The emulator could not start; the message says why."""
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .._base_error import DialkitError
+
 Reason = Literal["missing_header", "malformed_header", "timestamp_out_of_tolerance",
                  "no_matching_signature"]
 """Which check refused a delivery."""
 
 
-class SignatureError(ValueError):
+class SignatureError(DialkitError, ValueError):
     """A delivery that must not be trusted; :attr:`reason` says which check failed.
 
     Attributes:
@@ -35,9 +37,9 @@ class SignatureError(ValueError):
         self.reason: Reason = reason
 
 
-class EnvelopeError(ValueError):
+class EnvelopeError(DialkitError, ValueError):
     """A correctly signed body that is not a v1 event envelope (not JSON, a field missing)."""
 
 
-class StoreError(RuntimeError):
+class StoreError(DialkitError, RuntimeError):
     """The event store could not be opened or written; the message names the file."""
