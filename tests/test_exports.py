@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
+from typing import Any, Literal, Union
 
 import pytest
+
+from dialkit._partitions import Lazy
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
                    "dialkit.frames", "dialkit.leads", "dialkit.sandbox", "dialkit.compliance",
@@ -29,3 +33,34 @@ def test_every_public_class_and_function_is_listed(name: str) -> None:
         and value.__module__.startswith("dialkit")
     }
     assert public <= set(module.__all__), public - set(module.__all__)
+
+
+def _functions_with_compute() -> list[Any]:
+    """Every exported function whose answer depends on ``compute`` (a Dask answer or not)."""
+    found = []
+    for name in PUBLIC_PACKAGES:
+        module = importlib.import_module(name)
+        for member in module.__all__:
+            value = getattr(module, member)
+            if inspect.isfunction(value) and "compute" in inspect.signature(value).parameters:
+                found.append(value)
+    return found
+
+
+def test_compute_false_is_typed_as_its_lazy_answer() -> None:
+    """A function whose ``compute=False`` answers Dask's lazy object says so in its
+    overloads (issue 49): ``compute=True`` (the default) gives the answer itself, any
+    other ``compute`` the answer or :class:`~dialkit._partitions.Lazy` of it."""
+    functions = _functions_with_compute()
+    assert {f.__name__ for f in functions} >= {"audit", "funnel", "answer_rates"}
+    for function in functions:
+        eager, either = (typing.get_type_hints(overload)
+                         for overload in typing.get_overloads(function))
+        assert eager["compute"] == Literal[True] and either["compute"] is bool, function
+        assert Lazy not in _parts(eager["return"]), function
+        assert Lazy[eager["return"]] in _parts(either["return"]), function
+        assert typing.get_type_hints(function)["return"] == either["return"], function
+
+
+def _parts(hint: Any) -> set[Any]:
+    return set(typing.get_args(hint)) if typing.get_origin(hint) is Union else {hint}

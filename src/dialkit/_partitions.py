@@ -20,12 +20,23 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import pandas as pd
 
 DASK_EXTRA = "pip install 'dialkit[dask]'"
 """What installs Dask for dialkit (``dask[dataframe]`` and ``distributed``)."""
+
+Answer = TypeVar("Answer", covariant=True)
+
+
+class Lazy(Protocol[Answer]):
+    """A Dask answer not computed yet (a Dask frame or a ``dask.delayed`` object), typed by
+    what its ``compute()`` gives: the type ``compute=False`` returns, named without Dask's
+    own classes, since Dask is an extra that a type checker may not have."""
+
+    def compute(self, **options: Any) -> Answer:
+        """The answer, computed (on the ``dask.distributed`` client in use, if any)."""
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
-from .._partitions import Plan, on_dask, read_whole, register
+from .._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._places._states import state_of
 from .._threads import in_background
 from ..frames._tabular import as_pandas, maybe_pandas
@@ -30,11 +30,21 @@ CONVERSATION_SECONDS = 30
 """Talk time (``ended_at - answered_at``) from which an answered call is a conversation."""
 
 
+@overload
+def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
+           callbacks: pd.DataFrame | None = ..., appointments: pd.DataFrame | None = ...,
+           conversation_seconds: float = ..., positive: Collection[str] = ...,
+           by: Sequence[str] = ..., compute: Literal[True] = ...) -> pd.DataFrame: ...
+@overload
+def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
+           callbacks: pd.DataFrame | None = ..., appointments: pd.DataFrame | None = ...,
+           conversation_seconds: float = ..., positive: Collection[str] = ...,
+           by: Sequence[str] = ..., compute: bool) -> pd.DataFrame | Lazy[pd.DataFrame]: ...
 def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
            callbacks: pd.DataFrame | None = None, appointments: pd.DataFrame | None = None,
            conversation_seconds: float = CONVERSATION_SECONDS,
            positive: Collection[str] = POSITIVE, by: Sequence[str] = (),
-           compute: bool = True) -> pd.DataFrame:
+           compute: bool = True) -> pd.DataFrame | Lazy[pd.DataFrame]:
     """Per campaign, how many leads reached each stage, and the rates between stages.
 
     The stages: ``leads``; ``dialled`` (an outbound call of the lead's campaign went
@@ -62,7 +72,8 @@ def funnel(leads: pd.DataFrame, calls: pd.DataFrame, *,
         by: ``("state",)`` for a funnel per campaign and state of the lead's ``phone``
             (:func:`state_of`: its US state or Canadian province), a ``state`` column
             first (missing for the leads of no state); pandas' frames only.
-        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
+        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer
+            (typed ``Lazy[pd.DataFrame]``); pandas' input is counted at once either way.
 
     Returns:
         One row per campaign (sorted) and stage: ``campaign_id``, ``stage`` (an

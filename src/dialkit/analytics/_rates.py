@@ -7,12 +7,12 @@ person's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
-from .._partitions import Plan, on_dask, read_whole, register
+from .._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._places._states import state_of
 from ._inputs import LOCAL, AnalyticsInputError, answered, prepared, with_direction
 from ._local import Clock, local_clock
@@ -23,8 +23,14 @@ OUTPUT = ("calls", "answered", "rate", "low", "high", "multi_zone")
 """The columns :func:`answer_rates` writes after the ``by`` columns."""
 
 
+@overload
+def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ...,
+                 compute: Literal[True] = ...) -> pd.DataFrame: ...
+@overload
+def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ...,
+                 compute: bool) -> pd.DataFrame | Lazy[pd.DataFrame]: ...
 def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "weekday"),
-                 compute: bool = True) -> pd.DataFrame:
+                 compute: bool = True) -> pd.DataFrame | Lazy[pd.DataFrame]:
     """The answer rate of outbound calls by the recipient's local hour and weekday, with
     counts and a 95% Wilson interval per cell, so 1 of 2 reads differently from 1,000 of 2,000.
 
@@ -44,7 +50,8 @@ def answer_rates(calls: pd.DataFrame, *, by: Sequence[str] = ("local_hour", "wee
             state or Canadian province of ``to_number``, :func:`state_of`), or any column of
             ``calls`` (``campaign_id``, ...) but ``direction`` and the names of the
             output columns below.
-        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer.
+        compute: For Dask's input: ``False`` returns the lazy Dask frame of the answer
+            (typed ``Lazy[pd.DataFrame]``); pandas' input is counted at once either way.
 
     Returns:
         One row per cell that has calls, sorted: the ``by`` columns, ``calls``,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Literal, overload
 
 import pandas as pd
 
 from .._moments import utc_moment
-from .._partitions import is_dataset, on_dask, read_whole
+from .._partitions import Lazy, is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import (
@@ -32,6 +32,22 @@ CALLS = "client.frames.calls(), an export read by read_export, or a Parquet data
 """Where the calls audited come from, as a refusal names them."""
 
 
+@overload
+def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
+          dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
+          blocked_countries: Collection[str] = ..., rules: Rules = ...,
+          policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
+          as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
+          compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
+          reassigned: pd.DataFrame | None = ...) -> AuditReport: ...
+@overload
+def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
+          dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
+          blocked_countries: Collection[str] = ..., rules: Rules = ...,
+          policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
+          as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
+          compute: bool, consents: pd.DataFrame | None = ...,
+          reassigned: pd.DataFrame | None = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -39,7 +55,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           as_of: pd.Timestamp | str | None = None,
           campaigns: Collection[str] | None = None, compute: bool = True,
           consents: pd.DataFrame | None = None,
-          reassigned: pd.DataFrame | None = None) -> AuditReport:
+          reassigned: pd.DataFrame | None = None) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -71,7 +87,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             without is refused, never taken as UTC); a date alone starts at midnight UTC.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
         compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
-            ``compute()`` gives the report.
+            ``compute()`` gives the report (typed ``Lazy[AuditReport]``); pandas' input
+            is audited at once either way, so ``compute=False`` is typed as either.
         consents: The account's consent records, a row each: ``phone`` or ``lead_id``,
             ``kind`` (``written``: prior express written consent or a signed written
             agreement; ``ebr``: an established business relationship, from its purchase;
@@ -116,7 +133,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
-        return _dask.audit(calls, leads, dnc, options, compute=compute)  # type: ignore[no-any-return]
+        answer: AuditReport | Lazy[AuditReport] = _dask.audit(calls, leads, dnc, options,
+                                                              compute=compute)
+        return answer
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),
                         maybe_pandas(read_whole(dnc), "dnc"), options)
