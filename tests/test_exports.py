@@ -9,6 +9,7 @@ from typing import Any, Literal, Union
 
 import pytest
 
+from dialkit._lazy import checked_imports
 from dialkit._partitions import Lazy
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
@@ -64,3 +65,26 @@ def test_compute_false_is_typed_as_its_lazy_answer() -> None:
 
 def _parts(hint: Any) -> set[Any]:
     return set(typing.get_args(hint)) if typing.get_origin(hint) is Union else {hint}
+
+
+@pytest.mark.parametrize("name", PUBLIC_PACKAGES)
+def test_the_type_checkers_imports_are_the_exports(name: str) -> None:
+    """A lazy package names each export once, in its ``if TYPE_CHECKING:`` imports, which
+    :mod:`dialkit._lazy` reads for the module of each; ``__all__`` lists them all."""
+    module = importlib.import_module(name)
+    assert set(checked_imports(module)) <= set(module.__all__)
+
+
+RETIRED = [("dialkit.frames", "watched"), ("dialkit.frames", "windows"),
+           ("dialkit.client", "batch_key"), ("dialkit.mcp", "derived_key")]
+"""Internal helpers that were public names until issue 49: they work, and warn, for a
+release."""
+
+
+@pytest.mark.parametrize(("name", "member"), RETIRED)
+def test_a_retired_name_still_works_and_warns(name: str, member: str) -> None:
+    module = importlib.import_module(name)
+    assert member not in module.__all__ and member not in dir(module)
+    with pytest.warns(DeprecationWarning, match=rf"{name}\.{member} is internal"):
+        found = getattr(module, member)
+    assert callable(found) and found.__module__.startswith(name + "._")

@@ -28,6 +28,4 @@ __version__ = "0.1.0"
 
 __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]
 
-__getattr__, __dir__ = _lazy.exports(__name__, {
-    "ApiData": ".client", "Client": ".client", "ListIterator": ".client",
-    "ResponseInfo": ".contract", "errors": ".errors"})
+__getattr__, __dir__ = _lazy.exports(__name__)  # the imports above, on first use

@@ -18,7 +18,8 @@ import pytest
 from client._recording import RecordingTransport, recording
 from dialkit import Client
 from dialkit.errors import InvalidArgumentError
-from dialkit.frames import CacheMissError, _dnc, windows
+from dialkit.frames import CacheMissError, _dnc
+from dialkit.frames._reports import windows
 
 from ._world import assert_schema, column
 

@@ -36,8 +36,7 @@ if TYPE_CHECKING:
 
 # The explorer needs ipywidgets (dialkit[notebook]): imported when first used, so the
 # analytics themselves need only the core.
-__getattr__, __dir__ = _lazy.exports(__name__, {"Explorer": "._explore",
-                                                "explore": "._explore"})
+__getattr__, __dir__ = _lazy.exports(__name__)
 
 __all__ = [
     "AnalyticsInputError",

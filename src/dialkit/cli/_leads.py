@@ -102,7 +102,7 @@ def clean_command(
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
     error)."""
-    from dialkit.frames import watched
+    from dialkit.frames._progress import watched
     from dialkit.leads._stream import clean_file
 
     _arrow_memory_pool()

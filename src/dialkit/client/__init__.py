@@ -5,12 +5,13 @@ the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
 :class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
-profiles of one config file (:func:`profiles`, :func:`save_profile`).
+profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_key`` was
+internal and warns for a release (issue 49).
 """
 
+from .. import _lazy
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
-from ._leads import batch_key
 from ._pagination import ListIterator, RawPage
 from ._profiles import (
     CONFIG_VARIABLE,
@@ -39,8 +40,9 @@ __all__ = [
     "UNSET",
     "Unset",
     "WriteOptions",
-    "batch_key",
     "config_path",
     "profiles",
     "save_profile",
 ]
+
+__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={"batch_key": "._leads"})

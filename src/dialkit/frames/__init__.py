@@ -6,9 +6,10 @@ Files for people (workbooks, CSV) are written by :func:`excel_writer` and
 :func:`write_csv`, which keep every text inert; :func:`export` writes the calls and
 leads as a partitioned Parquet dataset for Dask, DuckDB, Polars or Spark.
 
-Each export is imported on first use (:mod:`dialkit._lazy`), so a module that needs
-the schemas or the writers does not load the cache's Parquet and the client's HTTP
-stack with them.
+Each export is imported on first use (:mod:`dialkit._lazy`, from the imports under
+``TYPE_CHECKING``), so a module that needs the schemas or the writers does not load the
+cache's Parquet and the client's HTTP stack with them. ``watched`` and ``windows`` were
+internal and warn for a release (issue 49).
 """
 
 from typing import TYPE_CHECKING
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
     from ._outputs import excel_writer, formulas_escaped, write_csv
-    from ._progress import watched
-    from ._reports import windows
     from ._schemas import SCHEMAS, Column, Schema, utc_times
 
 __all__ = [
@@ -53,16 +52,8 @@ __all__ = [
     "export",
     "formulas_escaped",
     "utc_times",
-    "watched",
-    "windows",
     "write_csv",
 ]
 
-__getattr__, __dir__ = _lazy.exports(__name__, {
-    "CACHE_DIR_VARIABLE": "._cache", "Cache": "._cache", "CacheMissError": "._cache",
-    "Cleared": "._cache", "Entry": "._cache", "cache_info": "._cache", "cache_root": "._cache",
-    "clear_cache": "._cache", "export": "._export", "SPECS": "._frames", "FrameOptions": "._frames",
-    "Frames": "._frames", "Spec": "._frames", "excel_writer": "._outputs",
-    "formulas_escaped": "._outputs", "write_csv": "._outputs", "watched": "._progress",
-    "windows": "._reports", "SCHEMAS": "._schemas", "Column": "._schemas",
-    "Schema": "._schemas", "utc_times": "._schemas"})
+__getattr__, __dir__ = _lazy.exports(__name__, retired={
+    "watched": "._progress", "windows": "._reports"})

@@ -47,8 +47,8 @@ from ..errors import (
     RateLimitError,
     ServiceUnavailableError,
 )
-from ..frames import watched
 from ..frames._pages import NOT_MATH
+from ..frames._progress import watched
 from ._campaign import check_campaign, not_importable
 from ._custom import CustomFields, frame_column
 from ._journal import (

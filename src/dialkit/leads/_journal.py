@@ -55,7 +55,7 @@ from filelock import FileLock, Timeout
 from .._base_error import DialkitError
 from .._outputs_written import why_not_written
 from .._private import DIRECTORY_MODE, private_dir
-from ..client import batch_key
+from ..client._leads import batch_key
 from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
 from ._read import cannot_open
 

@@ -9,7 +9,8 @@ that can reach a person runs only after the user confirms that call.
 This package depends only on :mod:`dialkit.contract` and the MCP SDK: what
 runs a tool call is an :class:`Executor` given to :func:`build_server`. The
 emulator serves the tools at ``/mcp`` through its own request pipeline;
-``dialkit mcp serve`` runs them through :class:`dialkit.Client`.
+``dialkit mcp serve`` runs them through :class:`dialkit.Client`. ``derived_key`` was
+internal and warns for a release (issue 49).
 
 Examples:
     >>> from dialkit.mcp import TOOLS
@@ -17,7 +18,7 @@ Examples:
     ['me', 'leads_list', 'leads_get']
 """
 
-from .. import _extras
+from .. import _extras, _lazy
 
 with _extras.needs("mcp"):
     from ._audit import (
@@ -34,7 +35,7 @@ with _extras.needs("mcp"):
     from ._http import StreamableHttp
     from ._serve import bearer_gate, serve
     from ._server import SERVER_NAME, allowed, build_server, select_tools
-    from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, derived_key, reaches_people, tool_name
+    from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, reaches_people, tool_name
 
 __all__ = [
     "AccessRefusedError",
@@ -59,10 +60,11 @@ __all__ = [
     "bearer_gate",
     "build_server",
     "confirmation_text",
-    "derived_key",
     "identity_from_me",
     "reaches_people",
     "select_tools",
     "serve",
     "tool_name",
 ]
+
+__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={"derived_key": "._tools"})
