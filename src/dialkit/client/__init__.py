@@ -5,8 +5,8 @@ the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
 :class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
-profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_key`` was
-internal and warns for a release (issue 49).
+profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_key`` and
+``TokenBucket`` were internal and warn for a release (issue 49).
 """
 
 from .. import _lazy
@@ -21,7 +21,6 @@ from ._profiles import (
     profiles,
     save_profile,
 )
-from ._ratelimit import TokenBucket
 from ._results import ApiData, ImportResult
 
 __all__ = [
@@ -36,7 +35,6 @@ __all__ = [
     "PROFILE_VARIABLE",
     "Profile",
     "RawPage",
-    "TokenBucket",
     "UNSET",
     "Unset",
     "WriteOptions",
@@ -45,4 +43,5 @@ __all__ = [
     "save_profile",
 ]
 
-__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={"batch_key": "._leads"})
+__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={
+    "TokenBucket": "._ratelimit", "batch_key": "._leads"})

@@ -9,8 +9,8 @@ that can reach a person runs only after the user confirms that call.
 This package depends only on :mod:`dialkit.contract` and the MCP SDK: what
 runs a tool call is an :class:`Executor` given to :func:`build_server`. The
 emulator serves the tools at ``/mcp`` through its own request pipeline;
-``dialkit mcp serve`` runs them through :class:`dialkit.Client`. ``derived_key`` was
-internal and warns for a release (issue 49).
+``dialkit mcp serve`` runs them through :class:`dialkit.Client`. ``allowed`` and
+``derived_key`` were internal and warn for a release (issue 49).
 
 Examples:
     >>> from dialkit.mcp import TOOLS
@@ -34,7 +34,7 @@ with _extras.needs("mcp"):
     from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
     from ._http import StreamableHttp
     from ._serve import bearer_gate, serve
-    from ._server import SERVER_NAME, allowed, build_server, select_tools
+    from ._server import SERVER_NAME, build_server, select_tools
     from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, reaches_people, tool_name
 
 __all__ = [
@@ -56,7 +56,6 @@ __all__ = [
     "ToolAnswer",
     "ToolCall",
     "ToolSpec",
-    "allowed",
     "bearer_gate",
     "build_server",
     "confirmation_text",
@@ -67,4 +66,5 @@ __all__ = [
     "tool_name",
 ]
 
-__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={"derived_key": "._tools"})
+__getattr__, __dir__ = _lazy.exports(__name__, {}, retired={
+    "allowed": "._server", "derived_key": "._tools"})
