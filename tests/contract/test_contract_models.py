@@ -306,8 +306,3 @@ def _defined_public_names(module: ModuleType) -> set[str]:
 )
 def test_all_exports_every_public_name(module: ModuleType) -> None:
     assert _defined_public_names(module) - set(contract.__all__) == set()
-
-
-def test_all_is_sorted_and_resolves() -> None:
-    assert contract.__all__ == sorted(contract.__all__)
-    assert all(hasattr(contract, name) for name in contract.__all__)

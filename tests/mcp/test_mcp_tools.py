@@ -178,19 +178,6 @@ def test_mcp_refuses_a_bad_key_as_v1_does(sandbox: Sandbox, key: str | None, sta
     assert answer.json()["code"] == code
 
 
-def test_the_package_lists_exactly_what_it_offers_sorted() -> None:
-    import inspect
-
-    import dialkit.mcp as package
-
-    assert list(package.__all__) == sorted(package.__all__)
-    assert all(hasattr(package, name) for name in package.__all__)
-    public = {name for name, value in vars(package).items()
-              if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
-              and value.__module__.startswith("dialkit")}
-    assert public <= set(package.__all__)
-
-
 def test_output_schemas_refer_to_nothing_and_admit_null_where_null_is_allowed() -> None:
     schemas = [tool.output_schema for tool in TOOLS if tool.output_schema is not None]
     assert schemas and not any("$ref" in json.dumps(schema) for schema in schemas)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import sqlite3
 import stat
@@ -89,17 +88,6 @@ def test_stored_events_come_back_typed_oldest_first_to_run_handlers_again(
     assert again == [early[1], late[1]]
     with pytest.raises(StoreError, match="is closed"):
         store.events()
-
-
-def test_all_is_sorted_and_lists_every_public_name() -> None:
-    names = dialkit.webhooks.__all__
-    assert list(names) == sorted(names)
-    public = {name for name, value in vars(dialkit.webhooks).items()
-              if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value)
-                                               or inspect.ismodule(value))
-              and getattr(value, "__module__", value.__name__).startswith("dialkit.webhooks")}
-    assert public <= set(names), public - set(names)
-    assert all(hasattr(dialkit.webhooks, name) for name in names)
 
 
 def test_one_batch_counts_new_deliveries_and_repeats_in_order(tmp_path: Path) -> None:
