@@ -60,6 +60,10 @@ _NAMED_FIELDS = {
 """Request fields whose rule JSON Schema cannot state, by model and field."""
 _PHONE_TEXT = "E.164 (`+`, then 2-15 digits) and a number that exists, e.g. `+14155550123`."
 
+_SPACES = r"\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""What ``\\s`` matches in the emulator's patterns (pydantic's Rust engine: Unicode
+White_Space). A tool reading ``\\s`` as ECMA-262 would leave out U+0085 and add U+FEFF."""
+
 _CURSOR_TEXT = ("Opaque, 1-1024 characters; only the `page.next_cursor` of the same list with "
                 "the same filters, within 24 hours. Any other value answers 400 "
                 "`invalid_cursor`.")
@@ -133,17 +137,27 @@ def _complete(entry: dict[str, Any], operation: Operation) -> None:
         answer["headers"] = {**_ANSWER_HEADERS, **answer.get("headers", {})}
 
 
-def _phones(node: Any) -> None:
-    """Every E.164 string of ``node`` (a schema, changed in place) as :data:`PHONE_FORMAT`."""
+def _spelled(pattern: str) -> str:
+    """``pattern`` with ``\\s`` and ``\\S`` spelled out as :data:`_SPACES` (the contract's
+    patterns use ``\\s`` inside a class only)."""
+    return pattern.replace(r"\S", f"[^{_SPACES}]").replace(r"\s", _SPACES)
+
+
+def _tidy(node: Any) -> None:
+    """Walk a schema, changing it in place: an E.164 string gets :data:`PHONE_FORMAT`, a
+    pattern its spaces spelled out."""
     if isinstance(node, dict):
-        if node.get("pattern") == E164_PATTERN:
+        pattern = node.get("pattern")
+        if pattern == E164_PATTERN:
             node.update(_minted(node, PHONE_FORMAT), description=_PHONE_TEXT)
             node.pop("pattern")
+        elif isinstance(pattern, str):
+            node["pattern"] = _spelled(pattern)
         for value in node.values():
-            _phones(value)
+            _tidy(value)
     elif isinstance(node, list):
         for value in node:
-            _phones(value)
+            _tidy(value)
 
 
 def _name_fields(schemas: dict[str, Any]) -> None:
@@ -161,8 +175,8 @@ def _name_fields(schemas: dict[str, Any]) -> None:
 def from_contract(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` (FastAPI's) completed with the contract's headers and security."""
     schemas = document["components"]["schemas"]
-    _phones(document["paths"])
-    _phones(schemas)
+    _tidy(document["paths"])
+    _tidy(schemas)
     _name_fields(schemas)
     for operation in OPERATIONS:
         _complete(document["paths"][operation.path][operation.method.lower()], operation)
