@@ -95,19 +95,20 @@ def endpoint(router: APIRouter, name: str, *, status_code: int = 200,
             already there, say).
     """
     operation = operation_by_name(name)
-    answer: dict[str, Any] = {"responses": {
-        **PROBLEM_RESPONSES, **{code: {"model": response_model} for code in also}}}
+    responses: dict[int | str, Any] = {
+        **PROBLEM_RESPONSES, **{code: {"model": response_model} for code in also}}
+    answer: dict[str, Any] = {}
     if media_type is not None:
-        answer = {"response_class": type("FileResponse", (Response,), {"media_type": media_type}),
-                  "responses": {**PROBLEM_RESPONSES, status_code: {"content": {
-                      media_type: {"schema": {"type": "string", "format": "binary"}}}}}}
+        answer["response_class"] = type("FileResponse", (Response,), {"media_type": media_type})
+        responses[status_code] = {"content": {
+            media_type: {"schema": {"type": "string", "format": "binary"}}}}
 
     def register(handler: F) -> F:
         model = _declared_query_model(handler)
         extra = None if model is None else {"parameters": _query_parameters(model)}
         decorator = router.api_route(
             operation.path, methods=[operation.method], name=name, status_code=status_code,
-            response_model=response_model, **answer,
+            response_model=response_model, responses=responses, **answer,
             dependencies=[] if query else [Depends(_no_query)], summary=summary or name,
             operation_id=name.replace(".", "_"), openapi_extra=extra,
         )

@@ -40,7 +40,7 @@ def _iso_date(value: object) -> object:
 
 
 IsoDate = Annotated[date, BeforeValidator(_iso_date)]
-"""A date in the query, as the contract's ``YYYY-MM-DD`` only."""
+"""A date of the query: ``YYYY-MM-DD`` and nothing else."""
 
 
 class DispositionReportQuery(BaseModel):
