@@ -144,6 +144,8 @@ def test_book_accepts_the_limits(api: httpx.Client, duration: int, notes: str) -
     ({"phone": "+10000000000"}, "/phone", "invalid_phone"),
     ({"scheduled_at": None}, "/scheduled_at", "missing"),
     ({"scheduled_at": "soon"}, "/scheduled_at", "invalid_type"),
+    ({"scheduled_at": 1893456000}, "/scheduled_at", "invalid_type"),  # not a Unix time
+    ({"scheduled_at": "1893456000"}, "/scheduled_at", "invalid_type"),
     ({"scheduled_at": "2026-11-20T10:00:00"}, "/scheduled_at", "invalid"),
     ({"scheduled_at": PAST}, "/scheduled_at", "in_past"),
     ({"duration_minutes": 4}, "/duration_minutes", "out_of_range"),

@@ -84,6 +84,8 @@ def test_range_within_the_limit_is_answered(api: httpx.Client, params: dict[str,
     ({"from": TODAY, "to": "2026-11-01"}, "/query/to", "before_from"),
     ({"from": "02/11/2026"}, "/query/from", "invalid_type"),
     ({"to": "yesterday"}, "/query/to", "invalid_type"),
+    ({"to": "0"}, "/query/to", "invalid_type"),  # not a Unix time: 1970-01-01
+    ({"from": "1793000000", "to": TODAY}, "/query/from", "invalid_type"),
     ({"campaign_id": "cmp_1"}, "/query/campaign_id", "invalid"),
     ({"from_": TODAY}, "/query/from_", "unknown_field"),
     ({"limit": 10}, "/query/limit", "unknown_field"),

@@ -21,6 +21,7 @@ webhook URL is accepted here because the service answers 422
 ``webhook_url_refused`` for it.
 """
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Self
 
@@ -28,6 +29,7 @@ from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -36,6 +38,7 @@ from pydantic import (
     create_model,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from ._enums import SUBSCRIBABLE_EVENT_TYPES, WebhookEventType
 from ._ids import CampaignId, LeadId, WebhookEndpointId
@@ -85,7 +88,18 @@ def _in_utc(value: datetime) -> datetime:
         raise ValueError("the instant falls outside years 1-9999 once in UTC") from None
 
 
-UtcDateTime = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+_ISO_DATE_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ]")
+
+
+def _iso_text(value: object) -> object:
+    """A datetime, or text in ISO 8601: pydantic would take a number for a Unix time."""
+    if isinstance(value, str) and _ISO_DATE_TIME.match(value) or isinstance(value, datetime):
+        return value
+    raise PydanticCustomError("datetime_parsing",
+                              "Input should be an ISO 8601 date-time with an offset")
+
+
+UtcDateTime = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_utc)]
 """A request timestamp: ISO 8601 with an offset, converted to UTC (the service stores UTC)."""
 
 

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp
 from dialkit.contract import ErrorCode, field_error_code, json_pointer
 
 from ._admin_access import AdminAccess
+from ._openapi import from_contract
 from ._pipeline import Pipeline
 from ._problems import ApiProblem, render
 from ._service import Service
@@ -93,6 +94,13 @@ def _routed_app(**kwargs: Any) -> FastAPI:
     routes = [route for router in ROUTERS for route in router.routes]
     # Literal segments win over parameters: /v1/leads/import before /v1/leads/{lead_id}.
     app.router.routes.extend(sorted(routes, key=lambda r: getattr(r, "path", "").count("{")))
+
+    def document() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = from_contract(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = document  # type: ignore[method-assign]
     return app
 
 

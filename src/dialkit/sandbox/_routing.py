@@ -77,7 +77,8 @@ async def _no_query(request: Request) -> None:
 
 def endpoint(router: APIRouter, name: str, *, status_code: int = 200,
              response_model: Any = None, query: bool = False,
-             summary: str | None = None) -> Callable[[F], F]:
+             summary: str | None = None, media_type: str | None = None,
+             also: Sequence[int] = ()) -> Callable[[F], F]:
     """Register a handler for the contract operation ``name``.
 
     Args:
@@ -88,15 +89,26 @@ def endpoint(router: APIRouter, name: str, *, status_code: int = 200,
         query: Whether the handler declares query parameters (with :func:`query_model`);
             if not, any query parameter is refused.
         summary: The OpenAPI summary (defaults to the operation name).
+        media_type: The success body's media type when it is not JSON (a file,
+            documented as binary).
+        also: Other success statuses answering the same body (200 for a row that was
+            already there, say).
     """
     operation = operation_by_name(name)
+    responses: dict[int | str, Any] = {
+        **PROBLEM_RESPONSES, **{code: {"model": response_model} for code in also}}
+    answer: dict[str, Any] = {}
+    if media_type is not None:
+        answer["response_class"] = type("FileResponse", (Response,), {"media_type": media_type})
+        responses[status_code] = {"content": {
+            media_type: {"schema": {"type": "string", "format": "binary"}}}}
 
     def register(handler: F) -> F:
         model = _declared_query_model(handler)
         extra = None if model is None else {"parameters": _query_parameters(model)}
         decorator = router.api_route(
             operation.path, methods=[operation.method], name=name, status_code=status_code,
-            response_model=response_model, responses=PROBLEM_RESPONSES,
+            response_model=response_model, responses=responses, **answer,
             dependencies=[] if query else [Depends(_no_query)], summary=summary or name,
             operation_id=name.replace(".", "_"), openapi_extra=extra,
         )

@@ -288,7 +288,7 @@ async def create_call(ctx: Ctx, body: CallCreateRequest) -> Any:
     return json_response(start_call(ctx, body), status_code=201)
 
 
-@endpoint(router, "calls.recording", response_model=None)
+@endpoint(router, "calls.recording", response_model=None, media_type="audio/wav")
 async def get_recording(ctx: Ctx, call_id: str) -> Any:
     """The call's recording as a streamed WAV file; 404 when the call has none."""
     row = load(ctx, call_id)

@@ -164,7 +164,7 @@ def _render_entry(row: sqlite3.Row) -> dict[str, Any]:
             "source": row["source"]}
 
 
-@endpoint(router, "dnc.add", status_code=201, response_model=DncEntry)
+@endpoint(router, "dnc.add", status_code=201, response_model=DncEntry, also=(200,))
 async def add_number(ctx: Ctx, body: DncAddRequest) -> Any:
     """Add a number: 201 with the new entry, or 200 with the entry already on the list."""
     phone = canonical_phone(body.phone, "/phone")

@@ -9,11 +9,13 @@ data: [{disposition_code, count}]}``, most frequent code first.
 
 from __future__ import annotations
 
+import re
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from dialkit.contract import REPORT_MAX_DAYS, CampaignId
 
@@ -27,13 +29,27 @@ DEFAULT_REPORT_DAYS = 7
 """Days covered when the caller names no ``from`` (today and the six before)."""
 
 
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _iso_date(value: object) -> object:
+    """Only ``YYYY-MM-DD`` passes on to pydantic, which would read ``0`` as 1970-01-01."""
+    if isinstance(value, str) and not _ISO_DATE.fullmatch(value):
+        raise PydanticCustomError("date_parsing", "Input should be a date as YYYY-MM-DD")
+    return value
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_date)]
+"""A date of the query: ``YYYY-MM-DD`` and nothing else."""
+
+
 class DispositionReportQuery(BaseModel):
     """Query of the dispositions report; ``from`` is a Python keyword, hence the alias."""
 
     model_config = ConfigDict(extra="forbid")
 
-    from_: date | None = Field(None, alias="from")
-    to: date | None = None
+    from_: IsoDate | None = Field(None, alias="from")
+    to: IsoDate | None = None
     campaign_id: CampaignId | None = None
 
 
