@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from conftest import add_fault
-from dialkit import Client
-from dialkit.leads import _chunks, _clean, _spill, _stream, clean, import_leads
+from dialkit import Client, _tuning
+from dialkit.leads import _clean, clean, import_leads
 from dialkit.sandbox import Sandbox
 
 CHUNK = 100
@@ -28,9 +28,8 @@ CHUNK = 100
 @pytest.fixture(autouse=True)
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A file read :data:`CHUNK` rows at a time."""
-    monkeypatch.setattr(_chunks, "CHUNK_ROWS", CHUNK)
-    monkeypatch.setattr(_stream, "CHUNK_ROWS", CHUNK)
-    monkeypatch.setattr(_spill, "HELD_BYTES", 0)  # as a file too large to hold
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", CHUNK)
+    monkeypatch.setattr(_tuning, "HELD_BYTES", 0)  # as a file too large to hold
     yield
 
 

@@ -23,16 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dialkit import Client
+from dialkit import Client, _tuning
 from dialkit.cli import app
 from dialkit.leads import (
     CleanedFile,
     CleanResult,
     LeadFileError,
     _chunked,
-    _chunks,
     _sinks,
-    _spill,
     _stream,
     clean,
     read,
@@ -74,11 +72,10 @@ def small(monkeypatch: pytest.MonkeyPatch, *, rows: int, bucket: int, ranged: in
           held: bool = False) -> None:
     """Chunks of ``rows``, buckets of ``bucket`` bytes of the file, ranges of ``ranged``
     rows; keys in buckets on disk, or (``held``) in memory, as a small file's are."""
-    monkeypatch.setattr(_spill, "HELD_BYTES", 1 << 40 if held else 0)
-    monkeypatch.setattr(_chunks, "CHUNK_ROWS", rows)
-    monkeypatch.setattr(_stream, "CHUNK_ROWS", rows)
-    monkeypatch.setattr(_spill, "BUCKET_BYTES", bucket)
-    monkeypatch.setattr(_spill, "RANGE_ROWS", ranged)
+    monkeypatch.setattr(_tuning, "HELD_BYTES", 1 << 40 if held else 0)
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", rows)
+    monkeypatch.setattr(_tuning, "BUCKET_BYTES", bucket)
+    monkeypatch.setattr(_tuning, "RANGE_ROWS", ranged)
 
 
 def both(path: Path, folder: Path, **options: Any) -> tuple[CleanResult, CleanedFile,
@@ -385,7 +382,7 @@ def test_a_cp1252_file_is_streamed_in_cp1252(late: bool, tmp_path: Path,
     """A vendor's cp1252 file streams as cp1252, whether its first byte beyond ASCII is
     in pyarrow's first block or half way through (the UTF-8 reading given up there)."""
     small(monkeypatch, rows=50, bucket=2000, ranged=40)
-    monkeypatch.setattr(_chunks, "READ_BLOCK", 1024)
+    monkeypatch.setattr(_tuning, "READ_BLOCK", 1024)
     monkeypatch.setenv("DIALKIT_MAX_LINE_BYTES", "256")
     ascii_rows = [f"+1415555{n:04d},Ada,Lovelace" for n in range(300 if late else 0)]
     rows = ascii_rows + [f"+1415666{n:04d},Zoë,Müller" for n in range(100)]

@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .. import _tuning
 from .._partitions import Plan, on_dask, read_whole, register
 from .._places._blocked import blocked_regions
 from ._campaign import check_campaign
-from ._cells import CHUNK_ROWS, cell_frame
+from ._cells import cell_frame
 from ._custom import phone_columns
 from ._duplicates import in_request
 from ._hints import hint_regions, region_counts, region_hints
@@ -140,12 +141,12 @@ def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> p
 
 
 def normalized_part(cells: pd.DataFrame, *, region: str) -> pd.DataFrame:
-    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`CHUNK_ROWS` at a time;
-    the parts' columns joined as Arrow chunks, not copied into one."""
-    country = cells.get("country")
-    parts = [normalize(cells["cell"].iloc[at:at + CHUNK_ROWS], region=region,
-                       country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
-             for at in range(0, max(len(cells), 1), CHUNK_ROWS)]
+    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`~dialkit._tuning.CHUNK_ROWS`
+    at a time; the parts' columns joined as Arrow chunks, not copied into one."""
+    country, rows = cells.get("country"), _tuning.CHUNK_ROWS
+    parts = [normalize(cells["cell"].iloc[at:at + rows], region=region,
+                       country=None if country is None else country.iloc[at:at + rows])
+             for at in range(0, max(len(cells), 1), rows)]
     if len(parts) == 1:
         return parts[0]
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array(

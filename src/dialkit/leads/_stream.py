@@ -28,13 +28,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .. import _tuning
 from .._leftovers import sweep, tagged
 from .._outputs_written import refuse_overlaps, written
 from .._partitions import on_dask
 from .._places._blocked import blocked_regions
 from .._threads import in_background
 from ._campaign import check_campaign
-from ._cells import CHUNK_ROWS
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import (
@@ -444,9 +444,9 @@ class _Run:
 
 class _Spill:
     """The judged chunks, kept until the file's duplicates are known: in memory for a
-    file whose keys are held there too (:data:`._spill.HELD_BYTES`; writing them to disk and
-    reading them back took 0.12 s of a 1,000,000-row clean), else in an Arrow stream on
-    disk, read back a chunk at a time."""
+    file whose keys are held there too (:data:`~dialkit._tuning.HELD_BYTES`; writing
+    them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
+    an Arrow stream on disk, read back a chunk at a time."""
 
     def __init__(self, path: Path, *, held: bool) -> None:
         self.path, self.held = path, held
@@ -492,13 +492,13 @@ def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
 
 
 def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
-    """The spill's batches joined into tables of :data:`CHUNK_ROWS` rows or so."""
+    """The spill's batches joined into tables of :data:`~dialkit._tuning.CHUNK_ROWS` rows or so."""
     batches: list[pa.RecordBatch] = []
     held = 0
     for batch in reader:
         batches.append(batch)
         held += batch.num_rows
-        if held >= CHUNK_ROWS:
+        if held >= _tuning.CHUNK_ROWS:
             table, batches, held = pa.Table.from_batches(batches), [], 0
             yield table
             del table  # not held while the next is read
