@@ -19,7 +19,7 @@ import pytest
 
 from conftest import add_fault
 from dialkit import Client, _tuning
-from dialkit.leads import _clean, clean, import_leads
+from dialkit.leads import _clean, clean_file, import_leads
 from dialkit.sandbox import Sandbox
 
 CHUNK = 100
@@ -47,7 +47,7 @@ def states(err: str) -> list[str]:
 def test_a_streamed_clean_shows_its_rows_of_the_files_lines(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = vendor_file(tmp_path / "vendor.csv", 450)
-    clean(path, out=tmp_path / "cleaned.csv", progress=True)
+    clean_file(path, out=tmp_path / "cleaned.csv", progress=True)
     drawn = states(capsys.readouterr().err)
     assert re.match(r"reading vendor\.csv:\s+0%\|.*\| 0/450 \[", drawn[0])  # its total
     reading = [s for s in drawn if s.startswith("reading vendor.csv:")]
@@ -63,7 +63,7 @@ def test_the_dnc_screen_shows_its_numbers_rate_and_time_left(
     add_fault(sandbox, path="/v1/dnc/check", method="POST", kind="latency", latency_ms=150)
     path = vendor_file(tmp_path / "vendor.csv", 400)
     campaign = next(client.campaigns.list(status="paused")).id
-    clean(path, client=client, campaign_id=campaign, out=tmp_path / "cleaned.csv",
+    clean_file(path, client=client, campaign_id=campaign, out=tmp_path / "cleaned.csv",
           progress=True)
     drawn = states(capsys.readouterr().err)
     checking = [s for s in drawn if s.startswith("checking 400 numbers against the DNC list:")]

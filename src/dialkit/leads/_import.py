@@ -52,6 +52,7 @@ from ..frames import watched
 from ..frames._pages import NOT_MATH
 from ._campaign import check_campaign, not_importable
 from ._custom import CustomFields, frame_column
+from ._entry import clean_file
 from ._journal import (
     PLAN,
     PLAN_COLUMNS,
@@ -85,7 +86,6 @@ from ._result import (
     leads_of,
 )
 from ._sinks import CsvSink, FrameSink
-from ._stream import clean_file
 
 if TYPE_CHECKING:
     from ..client import Client, ImportResult
