@@ -372,8 +372,8 @@ def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
 def streamed_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the chunks the streamed clean judges (none: the file was read whole)."""
     seen: list[int] = []
-    judge = _chunked.judged
-    monkeypatch.setattr(_chunked, "judged", lambda file, *args: seen.append(
+    judge = _stream.judged_chunk  # the streamed clean's own name for it: a clean in memory
+    monkeypatch.setattr(_stream, "judged_chunk", lambda file, *args: seen.append(
         len(file.frame)) or judge(file, *args))
     return seen
 

@@ -21,17 +21,13 @@ import pandas as pd
 import pyarrow as pa
 
 from .. import _tuning
-from .._partitions import Plan, on_dask, read_whole, register
+from .._partitions import Plan, register
 from ._cells import cell_frame
 from ._custom import phone_columns
-from ._duplicates import in_request
-from ._hints import hint_regions, region_counts, region_hints
 from ._normalize import normalize, region_of
-from ._options import CleanOptions
 from ._phones import Phones, choose
-from ._read import LeadFile, Source, read
-from ._result import CleanResult
-from ._verdicts import Account, Checked, checks, text, verdict_frame
+from ._read import LeadFile
+from ._verdicts import Account, Checked, checks, text
 from ._workbook import unevaluated
 
 if TYPE_CHECKING:
@@ -51,43 +47,6 @@ number it holds at each call: fewer, larger slices."""
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
-
-
-def clean_whole(source: Source | LeadFile, options: CleanOptions, *,
-                dnc: DncBar | None = None) -> CleanResult:
-    """:func:`clean` of a file read whole, or a frame: every row in memory (``dnc``, a
-    bar of the DNC screen's numbers)."""
-    blocked = options.checked()  # before the file: a mistyped id fails fast
-    client, region = options.client, options.region
-    normalized: Normalized | None = None
-    if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
-        from . import _dask
-        source, normalized = _dask.whole(source), _dask.normalizer(source)
-    file = source if isinstance(source, LeadFile) else read(
-        read_whole(source), sheet=options.sheet, mapping=options.mapping,
-        encoding=options.encoding)
-    column = country_column_of(file, options.country_column)
-    external = text(file.frame, file.fields.get("external_id"))
-    accounts = None if client is None else AccountChecks(
-        client, options.campaign_id, bool(external.notna().any()), dnc=dnc)
-    part = judged(file, column, region, blocked, accounts, normalized)
-    checked, numbers, chosen = part.checked, part.numbers, part.chosen
-    duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
-                              passes=checked.after == 0)
-    verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
-    hints, looks_like = region_hints(
-        file.frame[chosen.columns[0]], numbers, region_code(region),
-        lambda: hint_regions(region_counts(numbers, part.countries), region_code(region)),
-        part.countries)
-    numbers["alt_phone"] = chosen.alt_phone
-    result = CleanResult.build(
-        file, numbers, verdicts, region=region, campaign_id=options.campaign_id,
-        blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
-        extension_field=options.extension_field, alt_phone_field=options.alt_phone_field,
-        hints=hints, duplicate_of=duplicate_of,
-        sources=_sources(chosen), looks_like=looks_like, country_column=column)
-    result.check_names()
-    return result
 
 
 @dataclass(frozen=True)
@@ -160,16 +119,6 @@ regions) run on the whole file once its numbers are back."""
 
 def region_code(region: str) -> str:
     return region_of(region) or region
-
-
-def _sources(chosen: Phones) -> dict[str, int]:
-    """Rows whose valid phone each phone column gave, the phone column first (only
-    with fallback columns)."""
-    if len(chosen.columns) == 1:
-        return {}
-    valid = chosen.numbers["phone_e164"].notna().to_numpy(dtype=bool)
-    counts = np.bincount(chosen.source[valid], minlength=len(chosen.columns))
-    return {column: int(count) for column, count in zip(chosen.columns, counts, strict=True)}
 
 
 def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:

@@ -17,8 +17,7 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 from .._partitions import on_dask
-from ._chunked import CleanedFile
-from ._clean import clean_whole
+from ._chunked import CleanedFile, clean_whole
 from ._options import CleanOptions
 from ._read import LeadFile, Source
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult

@@ -126,8 +126,7 @@ class Keys:
         return owners
 
     def _judged_at_once(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The held rows that repeat a passing row before them, as :func:`holders` judges
-        a whole file's, the rows they repeat, and whether each passes the later checks."""
+        """The held rows that repeat a passing row before them (:func:`at_once`)."""
         assert self.held is not None
         if not self.held:
             return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, bool)
@@ -135,9 +134,7 @@ class Keys:
                                 for n in (0, 1, 3))
         ids = pd.concat([part[2] for part in self.held], ignore_index=True)
         self.held = []
-        holder = holders(phones, ids, eligible=np.ones(len(rows), dtype=bool), passes=passes)
-        repeat = holder >= 0
-        return rows[repeat], rows[holder[repeat]], passes[repeat]
+        return at_once(rows, phones, ids, passes)
 
     def _walked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows that share a phone or an id with another (:func:`walked`)."""
@@ -162,6 +159,16 @@ class Keys:
     def _id_bucket(self, bucket: int) -> pd.DataFrame:
         return self._id_table(bucket).to_pandas(
             types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+
+
+def at_once(rows: np.ndarray, phones: np.ndarray, ids: pd.Series,
+            passes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of eligible rows held in memory (their numbers, phones as integers, external ids,
+    whether each passes the later checks), the rows that repeat a passing row before
+    them, as :func:`holders` judges them, the rows they repeat, and whether each passes."""
+    holder = holders(phones, ids, eligible=np.ones(len(rows), dtype=bool), passes=passes)
+    repeat = holder >= 0
+    return rows[repeat], rows[holder[repeat]], passes[repeat]
 
 
 def _hashes(keys: pd.Series) -> np.ndarray:

@@ -32,9 +32,9 @@ from .. import _tuning
 from .._leftovers import sweep, tagged
 from .._outputs_written import refuse_overlaps, written
 from .._threads import in_background
-from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
+from ._chunked import CleanedFile, Counted, clean_whole, finished_chunk, judged_chunk
 from ._chunks import NotStreamable, Streamed, stream
-from ._clean import AccountChecks, clean_whole, country_column_of, region_code
+from ._clean import AccountChecks, country_column_of, region_code
 from ._custom import CustomFields, phone_columns
 from ._hints import hint_regions
 from ._options import CleanOptions
