@@ -29,7 +29,7 @@ from dialkit.analytics import Explorer
 from dialkit.cli import app
 from dialkit.compliance import POLICY, audit, plot_summary
 from dialkit.frames import formulas_escaped, write_csv
-from dialkit.leads import clean
+from dialkit.leads import clean, clean_file
 from dialkit.sandbox import Sandbox
 
 HOSTILE = ['=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)",
@@ -295,7 +295,7 @@ def test_a_lead_files_clean_shows_its_name_and_cells_as_text(tmp_path: Path,
     path = tmp_path / r"$\frac{1}{0}$ leads.csv"  # the file's name is in the title
     path.write_text("phone\n+14155550123\n" + "".join(
         f'"{name.replace(chr(34), chr(34) * 2)}"\n' for name in HOSTILE_NAMES))
-    result = clean(path, out=tmp_path / "clean.csv") if written else clean(path)
+    result = clean_file(path, out=tmp_path / "clean.csv") if written else clean(path)
     page = result._repr_html_()
     assert live_markup(page) == []
     shown = BeautifulSoup(page, features="html.parser").get_text()

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dialkit import Client
+from dialkit import Client, _tuning
 from dialkit.leads import CleanResult, LeadFileError, _clean, _verdicts, clean, normalize, read
 from dialkit.leads._cells import cell_frame
 
@@ -295,24 +295,20 @@ def test_a_refused_number_valid_in_one_region_of_the_file_gets_a_hint() -> None:
 @pytest.mark.parametrize(("batch", "part"), [(4, 1 << 18), (4, 8), (1 << 16, 5)])
 def test_the_csv_is_the_same_written_in_batches(monkeypatch: pytest.MonkeyPatch, batch: int,
                                                 part: int) -> None:
-    from dialkit.leads import _sinks
-
     notes = ["=1+1", "a,b", "line\r\nbreak", None] * 5 + ["", "é", "x"]
     result = clean(pd.DataFrame({"phone": [f"(415) 555-{n:04d}" for n in range(23)],
                                  "note": notes}))
     whole = result.to_csv()
-    monkeypatch.setattr(_sinks, "CSV_BATCH_ROWS", batch)
-    monkeypatch.setattr(_sinks, "CSV_PART_ROWS", part)
+    monkeypatch.setattr(_tuning, "CSV_BATCH_ROWS", batch)
+    monkeypatch.setattr(_tuning, "CSV_PART_ROWS", part)
     assert result.to_csv() == whole
     assert whole is not None and whole.startswith('"phone"') and whole.count('"phone"') == 1
 
 
 def test_the_verdicts_are_the_same_normalised_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dialkit.leads import _clean
-
     mix = Path(__file__).parents[1] / "fixtures" / "clean" / "mix_1500.csv"
     whole = clean(mix, country_column="Country")
-    monkeypatch.setattr(_clean, "CHUNK_ROWS", 97)
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", 97)
     parts = clean(mix, country_column="Country")
     pd.testing.assert_frame_equal(parts.frame, whole.frame)
     assert parts.to_csv() == whole.to_csv() and parts.notes == whole.notes
@@ -351,6 +347,6 @@ def test_parts_give_each_row_its_own_answer(part_rows: int,
     frame.loc[3, "Country"] = None
     cells = cell_frame(frame["Phone"], frame["Country"]).set_axis(frame.index + 10)
     whole = normalize(cells["cell"], region="US", country=cells["country"])
-    monkeypatch.setattr(_clean, "CHUNK_ROWS", part_rows)
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", part_rows)
     parted = _clean.normalized_part(cells, region="US")
     pd.testing.assert_frame_equal(parted.astype(object), whole.astype(object))

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dialkit.cli import app
-from dialkit.leads import clean
+from dialkit.leads import clean, clean_file
 from dialkit.leads._headers import ALIASES, NAMES_SHOWN, near_notes, squeeze
 
 VENDOR = """\
@@ -78,7 +78,7 @@ def test_a_us_number_in_a_row_said_to_be_british_is_hinted_as_a_us_number(
 
 def test_a_written_clean_hints_and_notes_as_the_clean_in_memory(tmp_path: Path) -> None:
     whole = clean(vendor_file(tmp_path))
-    written = clean(vendor_file(tmp_path), out=tmp_path / "out.csv")
+    written = clean_file(vendor_file(tmp_path), out=tmp_path / "out.csv")
     assert written.notes == whole.notes
     hints = pd.read_csv(tmp_path / "out.csv", dtype=str, keep_default_na=False)["hint"]
     assert hints.tolist() == whole.frame["hint"].fillna("").tolist()

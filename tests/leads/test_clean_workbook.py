@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dialkit.cli import app
-from dialkit.leads import CleanResult, clean
+from dialkit.leads import CleanResult, clean, clean_file
 from dialkit.leads import _result as result_module
 from dialkit.leads._reasons import WORDS
 from dialkit.leads._verdicts import VERDICTS
@@ -103,7 +103,7 @@ def test_the_library_writes_the_workbook_the_command_writes(written: Path,
 def test_a_column_of_the_file_named_explanation_keeps_its_cells(tmp_path: Path) -> None:
     path = tmp_path / "vendor.csv"
     path.write_text("Phone,explanation\nn/a,the vendor's own\n")
-    clean(path, out=tmp_path / "out.xlsx")
+    clean_file(path, out=tmp_path / "out.xlsx")
     rejected = sheets(tmp_path / "out.xlsx")["rejected"]
     assert [cell.value for cell in column(rejected, "explanation")] == ["the vendor's own"]
     assert [cell.value for cell in column(rejected, "explanation (clean)")] == [

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dialkit.leads import CleanedDataset, clean
+from dialkit.leads import CleanedDataset, clean, clean_dataset
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -74,7 +74,7 @@ def _same(found: CleanedDataset, expected: Any) -> None:
 def test_a_dask_frame_cleans_as_pandas(cluster: Any, leads: pd.DataFrame) -> None:
     options = {"region": "US", "blocked_countries": ["KP", "IR"]}
     expected = clean(leads, **options)
-    found = clean(dd.from_pandas(leads, npartitions=9), **options)
+    found = clean_dataset(dd.from_pandas(leads, npartitions=9), **options)
     assert set(expected.counts) >= {"accepted", "duplicate", "invalid"}
     _same(found, expected)
 
@@ -86,7 +86,7 @@ def test_rows_are_numbered_by_place_across_partitions_an_empty_one_too(
         lambda part: part[(part.index < 1_000) | (part.index >= 4_000)])
     assert kept.map_partitions(len).compute().tolist() == [1_000, 0, 2_000]
     expected = clean(both_repeat.iloc[np.r_[:1_000, 4_000:6_000]].reset_index(drop=True))
-    _same(clean(kept), expected)
+    _same(clean_dataset(kept), expected)
 
 
 def test_phones_and_ids_repeating_across_partitions_are_walked_as_pandas(
@@ -100,7 +100,7 @@ def test_phones_and_ids_repeating_across_partitions_are_walked_as_pandas(
     by_id = expected.frame.loc[said.index, "Lead ID"].to_numpy() == expected.frame.set_index(
         "row").loc[said.to_numpy(), "Lead ID"].to_numpy()
     assert by_id.sum() > 100 and (~by_id).sum() > 1_000  # by id, and by phone
-    _same(clean(dd.from_pandas(both_repeat, npartitions=9), region="US"), expected)
+    _same(clean_dataset(dd.from_pandas(both_repeat, npartitions=9), region="US"), expected)
 
 
 def test_a_parquet_dataset_cleans_as_its_frame(cluster: Any, both_repeat: pd.DataFrame,
@@ -111,16 +111,16 @@ def test_a_parquet_dataset_cleans_as_its_frame(cluster: Any, both_repeat: pd.Dat
         both_repeat.iloc[at:at + 10_000].to_parquet(tmp_path / "parts" / f"part-{part}.parquet",
                                                    index=False)
     expected = clean(both_repeat, region="GB")
-    _same(clean(tmp_path / "parts", region="GB"), expected)
-    _same(clean(str(tmp_path / "leads.parquet"), region="GB"), expected)
+    _same(clean_dataset(tmp_path / "parts", region="GB"), expected)
+    _same(clean_dataset(str(tmp_path / "leads.parquet"), region="GB"), expected)
 
 
 def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.DataFrame,
                                                     tmp_path: Path) -> None:
     expected = clean(leads, region="US")
     source = dd.from_pandas(leads, npartitions=6)
-    clean(source.partitions[:2], region="US", out=tmp_path / "cleaned")  # replaced below
-    found = clean(source, region="US", out=tmp_path / "cleaned",
+    clean_dataset(source.partitions[:2], region="US", out=tmp_path / "cleaned")  # replaced below
+    found = clean_dataset(source, region="US", out=tmp_path / "cleaned",
                   rejects=tmp_path / "rejected.parquet")
     assert (found.out, found.rejects) == (tmp_path / "cleaned", tmp_path / "rejected.parquet")
     assert repr(found).startswith("<CleanedDataset DataFrame: 60,000 rows: accepted ")
@@ -134,13 +134,13 @@ def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.Data
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "again"), written)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     with pytest.raises(ValueError, match="name a folder"):
-        clean(source, out=tmp_path / "cleaned.csv")
+        clean_dataset(source, out=tmp_path / "cleaned.csv")
     (tmp_path / "mine").mkdir()  # a folder of the user's own Parquet files
     leads.to_parquet(tmp_path / "mine" / "part.0.parquet")
     with pytest.raises(ValueError, match="holds files a clean did not write"):
-        clean(source, rejects=tmp_path / "mine")
+        clean_dataset(source, rejects=tmp_path / "mine")
     with pytest.raises(ValueError, match="is what is being cleaned"):
-        clean(tmp_path / "cleaned", out=tmp_path / "cleaned")
+        clean_dataset(tmp_path / "cleaned", out=tmp_path / "cleaned")
     assert len(pd.read_parquet(tmp_path / "mine")) == len(leads)  # both left as they were
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "cleaned"), written)
 
@@ -156,7 +156,7 @@ def test_the_client_receives_counts_not_rows(cluster: Any, leads: pd.DataFrame,
         return result
 
     monkeypatch.setattr(distributed.Client, "gather", measured)
-    found = clean(dd.from_pandas(leads, npartitions=9), region="US")
+    found = clean_dataset(dd.from_pandas(leads, npartitions=9), region="US")
     assert gathered and sum(gathered) < 100_000  # the counts: a few kB
     assert dask.is_dask_collection(found.frame)
     gathered.clear()
@@ -180,6 +180,6 @@ def test_a_custom_field_taken_by_a_column_is_refused_before_anything_is_written(
     with pytest.raises(ValueError, match="has a column 'phone_extension'") as expected:
         clean(frame)
     with pytest.raises(ValueError) as found:
-        clean(dd.from_pandas(frame, npartitions=2), out=tmp_path / "cleaned")
+        clean_dataset(dd.from_pandas(frame, npartitions=2), out=tmp_path / "cleaned")
     assert str(found.value) == str(expected.value)
     assert list(tmp_path.iterdir()) == []

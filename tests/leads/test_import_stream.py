@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 from conftest import add_fault
-from dialkit import Client
-from dialkit.leads import ImportStoppedError, _chunks, _import, _stream, clean, import_leads
+from dialkit import Client, _tuning
+from dialkit.leads import ImportStoppedError, clean, import_leads
 from dialkit.sandbox import Sandbox
 
 IMPORT = "/v1/leads/import"
@@ -34,10 +34,9 @@ def paused(client: Client) -> str:
 
 def cut(monkeypatch: pytest.MonkeyPatch, plan: int, chunk: int | None = None) -> None:
     """Read the plan ``plan`` rows at a time, and clean the file ``chunk`` at a time."""
-    monkeypatch.setattr(_import, "PLAN_ROWS", plan)
+    monkeypatch.setattr(_tuning, "PLAN_ROWS", plan)
     if chunk is not None:
-        monkeypatch.setattr(_chunks, "CHUNK_ROWS", chunk)
-        monkeypatch.setattr(_stream, "CHUNK_ROWS", chunk)
+        monkeypatch.setattr(_tuning, "CHUNK_ROWS", chunk)
 
 
 def test_an_import_stopped_with_one_cut_resumes_with_another_and_reports_alike(

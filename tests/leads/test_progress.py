@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from conftest import add_fault
-from dialkit import Client
-from dialkit.leads import _chunks, _clean, _spill, _stream, clean, import_leads
+from dialkit import Client, _tuning
+from dialkit.leads import _clean, clean_file, import_leads
 from dialkit.sandbox import Sandbox
 
 CHUNK = 100
@@ -28,9 +28,8 @@ CHUNK = 100
 @pytest.fixture(autouse=True)
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A file read :data:`CHUNK` rows at a time."""
-    monkeypatch.setattr(_chunks, "CHUNK_ROWS", CHUNK)
-    monkeypatch.setattr(_stream, "CHUNK_ROWS", CHUNK)
-    monkeypatch.setattr(_spill, "HELD_BYTES", 0)  # as a file too large to hold
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", CHUNK)
+    monkeypatch.setattr(_tuning, "HELD_BYTES", 0)  # as a file too large to hold
     yield
 
 
@@ -48,7 +47,7 @@ def states(err: str) -> list[str]:
 def test_a_streamed_clean_shows_its_rows_of_the_files_lines(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = vendor_file(tmp_path / "vendor.csv", 450)
-    clean(path, out=tmp_path / "cleaned.csv", progress=True)
+    clean_file(path, out=tmp_path / "cleaned.csv", progress=True)
     drawn = states(capsys.readouterr().err)
     assert re.match(r"reading vendor\.csv:\s+0%\|.*\| 0/450 \[", drawn[0])  # its total
     reading = [s for s in drawn if s.startswith("reading vendor.csv:")]
@@ -64,7 +63,7 @@ def test_the_dnc_screen_shows_its_numbers_rate_and_time_left(
     add_fault(sandbox, path="/v1/dnc/check", method="POST", kind="latency", latency_ms=150)
     path = vendor_file(tmp_path / "vendor.csv", 400)
     campaign = next(client.campaigns.list(status="paused")).id
-    clean(path, client=client, campaign_id=campaign, out=tmp_path / "cleaned.csv",
+    clean_file(path, client=client, campaign_id=campaign, out=tmp_path / "cleaned.csv",
           progress=True)
     drawn = states(capsys.readouterr().err)
     checking = [s for s in drawn if s.startswith("checking 400 numbers against the DNC list:")]

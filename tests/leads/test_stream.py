@@ -23,18 +23,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dialkit import Client
+from dialkit import Client, _tuning
 from dialkit.cli import app
 from dialkit.leads import (
     CleanedFile,
     CleanResult,
     LeadFileError,
     _chunked,
-    _chunks,
     _sinks,
-    _spill,
     _stream,
     clean,
+    clean_file,
     read,
 )
 
@@ -74,11 +73,10 @@ def small(monkeypatch: pytest.MonkeyPatch, *, rows: int, bucket: int, ranged: in
           held: bool = False) -> None:
     """Chunks of ``rows``, buckets of ``bucket`` bytes of the file, ranges of ``ranged``
     rows; keys in buckets on disk, or (``held``) in memory, as a small file's are."""
-    monkeypatch.setattr(_spill, "HELD_BYTES", 1 << 40 if held else 0)
-    monkeypatch.setattr(_chunks, "CHUNK_ROWS", rows)
-    monkeypatch.setattr(_stream, "CHUNK_ROWS", rows)
-    monkeypatch.setattr(_spill, "BUCKET_BYTES", bucket)
-    monkeypatch.setattr(_spill, "RANGE_ROWS", ranged)
+    monkeypatch.setattr(_tuning, "HELD_BYTES", 1 << 40 if held else 0)
+    monkeypatch.setattr(_tuning, "CHUNK_ROWS", rows)
+    monkeypatch.setattr(_tuning, "BUCKET_BYTES", bucket)
+    monkeypatch.setattr(_tuning, "RANGE_ROWS", ranged)
 
 
 def both(path: Path, folder: Path, **options: Any) -> tuple[CleanResult, CleanedFile,
@@ -89,8 +87,9 @@ def both(path: Path, folder: Path, **options: Any) -> tuple[CleanResult, Cleaned
     assert isinstance(whole, CleanResult)
     whole.to_csv(folder / "whole.csv", escape_formulas=escape)
     whole.to_csv(folder / "whole.rejects.csv", rows="rejected", escape_formulas=escape)
-    streamed = clean(path, out=folder / "streamed.csv", rejects=folder / "streamed.rejects.csv",
-                     escape_formulas=escape, **options)
+    streamed = clean_file(path, out=folder / "streamed.csv",
+                          rejects=folder / "streamed.rejects.csv", escape_formulas=escape,
+                          **options)
     assert isinstance(streamed, CleanedFile)
     files = {name: (folder / name).read_bytes() for name in (
         "whole.csv", "whole.rejects.csv", "streamed.csv", "streamed.rejects.csv")}
@@ -161,11 +160,11 @@ def test_files_whose_phones_and_ids_repeat_across_chunks_answer_as_whole(
         whole = clean(path, country_column="Country")
     except LeadFileError as refused:  # every row blank: refused the same way
         with pytest.raises(LeadFileError) as streamed_refusal:
-            clean(path, out=folder / "out.csv", country_column="Country")
+            clean_file(path, out=folder / "out.csv", country_column="Country")
         assert str(streamed_refusal.value) == str(refused)
         return
     assert isinstance(whole, CleanResult)
-    streamed = clean(path, out=folder / "out.csv", country_column="Country")
+    streamed = clean_file(path, out=folder / "out.csv", country_column="Country")
     assert (folder / "out.csv").read_bytes() == whole.to_csv().encode()
     pd.testing.assert_frame_equal(streamed.summary, whole.summary)
     assert streamed.notes == whole.notes
@@ -192,7 +191,7 @@ def test_a_wide_row_late_in_the_file_is_refused_by_its_line_and_nothing_is_writt
     out = tmp_path / "out.csv"
     out.write_text("yesterday's file\n")
     with pytest.raises(LeadFileError) as refused:
-        clean(path, out=out)
+        clean_file(path, out=out)
     with pytest.raises(LeadFileError) as whole:
         clean(path)
     assert str(refused.value) == str(whole.value)
@@ -213,14 +212,14 @@ def test_a_clean_stopped_half_way_leaves_no_file_that_looks_whole(
 
     out = tmp_path / "out.csv"
     with pytest.raises(KeyboardInterrupt):
-        clean(FIXTURES / "mix_1500.csv", out=out, progress=stop)
+        clean_file(FIXTURES / "mix_1500.csv", out=out, progress=stop)
     assert written_so_far and not out.exists()
     assert not list(tmp_path.iterdir())  # the partial file removed too
 
 
 def test_progress_is_told_the_rows_done_after_each_chunk(tiny: None, tmp_path: Path) -> None:
     told: list[tuple[int, float]] = []
-    result = clean(FIXTURES / "tricky.csv", out=tmp_path / "out.csv",
+    result = clean_file(FIXTURES / "tricky.csv", out=tmp_path / "out.csv",
                    progress=lambda rows, seconds: told.append((rows, seconds)))
     rows = [done for done, _ in told]
     assert rows == sorted(rows) and len(rows) > 2 and rows[-1] == result.rows
@@ -238,7 +237,7 @@ def test_a_streamed_clean_holds_one_chunk_at_a_time(
         return judge(file, *args)
 
     monkeypatch.setattr(_chunked, "judged", spied)
-    result = clean(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
+    result = clean_file(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
     assert sum(seen) == result.rows == 1500
     assert max(seen) <= 100 and len(seen) >= 15  # blank rows left out of their chunk
 
@@ -250,7 +249,7 @@ def test_a_streamed_workbook_holds_the_cells_of_the_clean_in_memory(
     whole = clean(path, **options)
     assert isinstance(whole, CleanResult)
     whole.to_excel(tmp_path / "whole.xlsx")
-    clean(path, out=tmp_path / "streamed.xlsx", **options)
+    clean_file(path, out=tmp_path / "streamed.xlsx", **options)
     for sheet in ("accepted", "rejected", "summary"):
         want = pd.read_excel(tmp_path / "whole.xlsx", sheet_name=sheet, dtype=str,
                              engine="calamine")
@@ -266,7 +265,7 @@ def test_a_workbook_too_large_for_a_sheet_is_refused_before_anything_is_written(
     out = tmp_path / "big.xlsx"
     with pytest.raises(ValueError, match=r"1,338 rows would go on one sheet of big.xlsx.*"
                                          r"\.csv or \.parquet"):
-        clean(FIXTURES / "mix_1500.csv", out=out, country_column="Country")
+        clean_file(FIXTURES / "mix_1500.csv", out=out, country_column="Country")
     assert not list(tmp_path.iterdir())
 
 
@@ -274,7 +273,7 @@ def test_a_streamed_parquet_file_holds_the_frame_of_the_clean_in_memory(
         tiny: None, tmp_path: Path) -> None:
     whole = clean(FIXTURES / "tricky.csv")
     assert isinstance(whole, CleanResult)
-    clean(FIXTURES / "tricky.csv", out=tmp_path / "out.parquet")
+    clean_file(FIXTURES / "tricky.csv", out=tmp_path / "out.parquet")
     got = pd.read_parquet(tmp_path / "out.parquet")
     want = whole.frame.reset_index(drop=True)
     assert list(got.columns) == list(want.columns)
@@ -285,9 +284,9 @@ def test_a_streamed_parquet_file_holds_the_frame_of_the_clean_in_memory(
 
 def test_an_output_of_another_kind_is_refused_naming_what_is_written(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"out='.*x\.json': name a \.csv, \.parquet or \.xlsx"):
-        clean(FIXTURES / "tricky.csv", out=tmp_path / "x.json")
+        clean_file(FIXTURES / "tricky.csv", out=tmp_path / "x.json")
     with pytest.raises(ValueError, match=r"rejects='.*x\.xlsx': name a \.csv file"):
-        clean(FIXTURES / "tricky.csv", rejects=tmp_path / "x.xlsx")
+        clean_file(FIXTURES / "tricky.csv", rejects=tmp_path / "x.xlsx")
 
 
 def test_the_lead_file_itself_is_refused_as_an_output(tmp_path: Path) -> None:
@@ -295,9 +294,9 @@ def test_the_lead_file_itself_is_refused_as_an_output(tmp_path: Path) -> None:
     path = tmp_path / "vendor.csv"
     path.write_bytes((FIXTURES / "tricky.csv").read_bytes())
     with pytest.raises(ValueError, match="is what is being cleaned"):
-        clean(path, out=tmp_path / "." / "vendor.csv")
+        clean_file(path, out=tmp_path / "." / "vendor.csv")
     with pytest.raises(ValueError, match=r"rejects='.*vendor\.csv' is what is being cleaned"):
-        clean(path, rejects=path)
+        clean_file(path, rejects=path)
     assert path.read_bytes() == (FIXTURES / "tricky.csv").read_bytes()
     assert [p.name for p in tmp_path.iterdir()] == ["vendor.csv"]
 
@@ -330,7 +329,7 @@ def test_an_output_that_cannot_be_written_fails_before_the_file_is_read(
     judge = _chunked.judged
     monkeypatch.setattr(_chunked, "judged", lambda *args: read_chunks.append(1) or judge(*args))
     with pytest.raises(FileNotFoundError):
-        clean(FIXTURES / "tricky.csv", out=tmp_path / "no such folder" / "out.csv")
+        clean_file(FIXTURES / "tricky.csv", out=tmp_path / "no such folder" / "out.csv")
     assert not read_chunks
     result = CliRunner().invoke(app, ["leads", "clean", str(FIXTURES / "tricky.csv"),
                                       "--out", str(tmp_path / "no such folder" / "out.csv")])
@@ -357,7 +356,7 @@ def test_a_bad_file_is_refused_as_the_clean_in_memory_refuses_it(case: str,
     with pytest.raises(LeadFileError) as whole:
         clean(path)
     with pytest.raises(LeadFileError) as streamed:
-        clean(path, out=tmp_path / "out.csv", rejects=tmp_path / "rejects.csv")
+        clean_file(path, out=tmp_path / "out.csv", rejects=tmp_path / "rejects.csv")
     assert str(streamed.value) == str(whole.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
 
@@ -373,8 +372,8 @@ def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
 def streamed_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the chunks the streamed clean judges (none: the file was read whole)."""
     seen: list[int] = []
-    judge = _chunked.judged
-    monkeypatch.setattr(_chunked, "judged", lambda file, *args: seen.append(
+    judge = _stream.judged_chunk  # the streamed clean's own name for it: a clean in memory
+    monkeypatch.setattr(_stream, "judged_chunk", lambda file, *args: seen.append(
         len(file.frame)) or judge(file, *args))
     return seen
 
@@ -385,7 +384,7 @@ def test_a_cp1252_file_is_streamed_in_cp1252(late: bool, tmp_path: Path,
     """A vendor's cp1252 file streams as cp1252, whether its first byte beyond ASCII is
     in pyarrow's first block or half way through (the UTF-8 reading given up there)."""
     small(monkeypatch, rows=50, bucket=2000, ranged=40)
-    monkeypatch.setattr(_chunks, "READ_BLOCK", 1024)
+    monkeypatch.setattr(_tuning, "READ_BLOCK", 1024)
     monkeypatch.setenv("DIALKIT_MAX_LINE_BYTES", "256")
     ascii_rows = [f"+1415555{n:04d},Ada,Lovelace" for n in range(300 if late else 0)]
     rows = ascii_rows + [f"+1415666{n:04d},Zoë,Müller" for n in range(100)]
@@ -439,7 +438,7 @@ def test_files_as_other_tools_save_them_stream_as_they_read_whole(
 
 def test_progress_true_draws_a_bar_of_rows(tiny: None, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    clean(FIXTURES / "tricky.csv", out=tmp_path / "out.csv", progress=True)
+    clean_file(FIXTURES / "tricky.csv", out=tmp_path / "out.csv", progress=True)
     drawn = capsys.readouterr().err
     assert "reading tricky.csv" in drawn and "finishing tricky.csv: 100%" in drawn
     assert "| 32/32 [" in drawn
@@ -476,7 +475,7 @@ def test_what_a_clean_killed_half_way_left_is_removed_by_the_next(
         for path in kept:
             path.mkdir()
         monkeypatch.setattr(tempfile, "tempdir", str(temporary))
-        done = clean(source, out=out, country_column="Country")
+        done = clean_file(source, out=out, country_column="Country")
     finally:
         alive.kill()
         alive.wait()

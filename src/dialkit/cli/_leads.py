@@ -103,7 +103,7 @@ def clean_command(
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
     error)."""
     from dialkit.frames._progress import watched
-    from dialkit.leads._stream import clean_file
+    from dialkit.leads import clean_file
 
     _arrow_memory_pool()
     with _errors(CLEAN_FLAGS):

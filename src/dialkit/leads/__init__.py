@@ -25,13 +25,13 @@ if TYPE_CHECKING:
     from ._campaign import CampaignError, campaigns
     from ._chunked import CleanedFile
     from ._dask_result import CleanedDataset
+    from ._entry import clean, clean_dataset, clean_file
     from ._headers import ALIASES
     from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
     from ._journal import ImportJournalError, ImportRunningError, JournalWriteError
     from ._normalize import normalize
     from ._read import LeadFile, LeadFileError, read
     from ._result import CleanResult
-    from ._stream import clean
 
 __all__ = [
     "ALIASES",
@@ -50,6 +50,8 @@ __all__ = [
     "OUTCOMES",
     "campaigns",
     "clean",
+    "clean_dataset",
+    "clean_file",
     "import_leads",
     "normalize",
     "read",
@@ -58,7 +60,8 @@ __all__ = [
 
 __getattr__, __dir__ = _lazy.exports(__name__, {
     "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
-    "clean": "._stream", "CleanedFile": "._chunked", "CleanedDataset": "._dask_result",
+    "clean": "._entry", "clean_file": "._entry", "clean_dataset": "._entry",
+    "CleanedFile": "._chunked", "CleanedDataset": "._dask_result",
     "OUTCOMES": "._import",
     "ImportReport": "._import",
     "ImportStoppedError": "._import", "import_leads": "._import",

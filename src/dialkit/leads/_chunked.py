@@ -1,11 +1,14 @@
-"""A file's chunks, or a Dask frame's partitions, judged apart and finished together.
+"""A file's chunks, or a Dask frame's partitions, judged apart and finished together;
+a file held in memory is one chunk.
 
 A file too large for memory is cleaned a chunk at a time (:mod:`._stream`), a Dask
-frame a partition at a time on the workers (:mod:`._dask_clean`); both judge each part
-with :func:`judged_chunk` (the phones chosen and normalised, every check but the
-request's duplicates), find the duplicates over the whole file's keys, finish each part
-with :func:`finished_chunk` (the verdicts and hints), and answer with counts
-(:class:`Counted`), not rows: a :class:`CleanedFile`.
+frame a partition at a time on the workers (:mod:`._dask_clean`), a file in memory
+(:func:`clean_whole`) as a single chunk; each judges its parts with
+:func:`judged_chunk` (the phones chosen and normalised, every check but the request's
+duplicates), finds the duplicates over the whole file's keys, and finishes each part
+with :func:`finished_chunk` (the verdicts and hints). The first two answer with counts
+(:class:`Counted`), not rows (a :class:`CleanedFile`); the third with every row (a
+:class:`CleanResult`).
 """
 
 from __future__ import annotations
@@ -14,20 +17,33 @@ import html
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from .._partitions import on_dask, read_whole
 from ..frames._pages import NOT_MATH
-from ._clean import AccountChecks, Judged, judged, region_code
-from ._custom import CustomFields, frame_column
+from ._clean import (
+    AccountChecks,
+    Judged,
+    Normalized,
+    country_column_of,
+    judged,
+    region_code,
+)
+from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import region_counts, region_hints
-from ._read import LeadFile
-from ._result import counts_html, notes_of, numbered, row_hints
+from ._hints import hint_regions, region_counts, region_hints
+from ._options import CleanOptions
+from ._read import LeadFile, Source, read
+from ._result import CleanResult, counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
+from ._spill import at_once
 from ._verdicts import VERDICTS, Checked, text, verdict_frame
+
+if TYPE_CHECKING:
+    from ._progress import DncBar
 
 _INTERNAL = ("__reason", "__before", "__after")
 """Columns the spill holds besides a cleaned frame's: normalize's reason (for the
@@ -170,14 +186,54 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
     return summed
 
 
+def clean_whole(source: Source | LeadFile, options: CleanOptions, *,
+                dnc: DncBar | None = None) -> CleanResult:
+    """:func:`~dialkit.leads.clean` of a file read whole, or a frame: every row in memory,
+    judged and finished as the one chunk of a streamed file (:func:`judged_chunk`,
+    :func:`finished_chunk`), its duplicates found at once (:func:`at_once`), as a
+    streamed file's keys held in memory are (``dnc``, a bar of the DNC screen's numbers)."""
+    blocked = options.checked()  # before the file: a mistyped id fails fast
+    normalized: Normalized | None = None
+    if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
+        from . import _dask
+        source, normalized = _dask.whole(source), _dask.normalizer(source)
+    file = source if isinstance(source, LeadFile) else read(
+        read_whole(source), sheet=options.sheet, mapping=options.mapping,
+        encoding=options.encoding)
+    column = country_column_of(file, options.country_column)
+    accounts = None if options.client is None else AccountChecks(
+        options.client, options.campaign_id,
+        bool(text(file.frame, file.fields.get("external_id")).notna().any()), dnc=dnc)
+    columns = [file.fields["phone"], *phone_columns(file)]
+    counted = Counted(np.zeros(len(columns), np.int64))
+    spilled, keys = judged_chunk(file, column, options.region, blocked, accounts, counted,
+                                 normalized)
+    custom = CustomFields.of(file, options.extension_field, options.alt_phone_field)
+    custom.check(counted.held)
+    rows, owners, _ = at_once(keys["row"].to_numpy(), keys["phone"].to_numpy(),
+                              keys["external_id"], keys["passes"].to_numpy())
+    owner = np.full(len(spilled), -1, np.int64)
+    owner[np.searchsorted(spilled["row"].to_numpy(), rows)] = owners
+    frame = finished_chunk(spilled, owner, hint_regions(counted.regions, region_code(
+        options.region)), columns[0], options.region, counted, custom, column)
+    return CleanResult(frame, file, region=options.region, campaign_id=options.campaign_id,
+                       blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
+                       extension_field=options.extension_field,
+                       alt_phone_field=options.alt_phone_field,
+                       sources=counted.by_column(columns),
+                       looks_like=dict(counted.looks_like.most_common()),
+                       country_column=column)
+
+
 def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
-                 accounts: AccountChecks | None,
-                 counted: Counted) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A chunk's rows (``file.frame``) numbered, their numbers normalised, their checks run
-    (but the duplicates), counted into ``counted``; and its eligible rows' keys: ``row``,
-    ``phone`` (:func:`phone_numbers`), ``external_id`` and whether each ``passes`` the
-    later checks."""
-    part = judged(file, column, region, blocked, accounts)
+                 accounts: AccountChecks | None, counted: Counted,
+                 normalized: Normalized | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A chunk's rows (``file.frame``) numbered, their numbers normalised (by
+    ``normalized``, on Dask, if given), their checks run (but the duplicates), counted
+    into ``counted``; and its eligible rows' keys: ``row``, ``phone``
+    (:func:`phone_numbers`), ``external_id`` and whether each ``passes`` the later
+    checks."""
+    part = judged(file, column, region, blocked, accounts, normalized)
     numbers, checked = part.numbers, part.checked
     numbers["alt_phone"] = part.chosen.alt_phone
     counted.count(part, checked)

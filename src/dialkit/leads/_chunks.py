@@ -2,7 +2,7 @@
 
 A vendor's file can be larger than memory, so :func:`stream` reads it with
 pyarrow's streaming reader, a block at a time, and hands on frames of about
-:data:`CHUNK_ROWS` rows, each indexed by its rows' place in the file (blank rows
+:data:`~dialkit._tuning.CHUNK_ROWS` rows, each indexed by its rows' place in the file (blank rows
 counted, then left out, as :func:`read` does), so that row numbers run on across
 chunks. The head decides the layout as for :func:`read`, and the limits are
 checked over the whole file first, without holding it.
@@ -29,8 +29,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from .. import _tuning
 from .._file_limits import FileLimits, LimitError, check_delimited
-from ._cells import CHUNK_ROWS
 from ._delimiter import Layout, layout
 from ._encoding import BOMS, SNIFFED, cp1252_throughout
 from ._headers import unique_headers
@@ -47,10 +47,6 @@ from ._read import (
 )
 
 _UTF8_BOM = BOMS[0][0]
-READ_BLOCK = 1 << 22
-"""Bytes pyarrow's streaming reader parses at a time (or twice the longest line allowed):
-the 1,000,000-row mix read in 0.33-0.34 s, against 0.46-0.62 s in blocks of 1 MiB and
-0.36-0.39 s in blocks of 16 MiB."""
 
 
 class NotStreamable(Exception):
@@ -69,7 +65,7 @@ class Streamed:
     Attributes:
         file: The file as its header maps it (``frame`` empty, with its columns);
             :meth:`finished` adds the blank rows once every chunk is read.
-        chunks: Frames of about :data:`CHUNK_ROWS` rows, as :attr:`LeadFile.frame`
+        chunks: Frames of about :data:`~dialkit._tuning.CHUNK_ROWS` rows, as :attr:`LeadFile.frame`
             would hold them (indexed by place in the file, blank rows left out).
         path: The file's path.
         blank_rows: The blank rows skipped so far (all of them once every chunk is read).
@@ -91,7 +87,8 @@ class Streamed:
 def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
            encoding: str | None = None, limits: FileLimits | None = None,
            rows: int | None = None, legacy: bool = False) -> Streamed:
-    """Open a lead CSV on disk to be read ``rows`` rows (:data:`CHUNK_ROWS`) at a time.
+    """Open a lead CSV on disk to be read ``rows`` rows (by default
+    :data:`~dialkit._tuning.CHUNK_ROWS`) at a time.
 
     ``legacy``: read the file in cp1252, as :func:`read` reads a file whose every byte
     reads so and no line beyond ASCII reads as UTF-8 (checked first, the file read once
@@ -135,7 +132,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
     file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)
     blank_rows: list[int] = []
-    chunks = _chunks(reader, columns, rows or CHUNK_ROWS, blank_rows, name)
+    chunks = _chunks(reader, columns, rows or _tuning.CHUNK_ROWS, blank_rows, name)
     return Streamed(file, chunks, path, blank_rows, lines)
 
 
@@ -171,7 +168,7 @@ class _Reader:
         self.refused = False
         parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
                                    ignore_empty_lines=False, invalid_row_handler=self._row)
-        block = max(READ_BLOCK, 2 * limits.max_line_bytes)
+        block = max(_tuning.READ_BLOCK, 2 * limits.max_line_bytes)
         try:
             self.reader = pacsv.open_csv(
                 str(path), parse_options=parse,

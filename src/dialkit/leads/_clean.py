@@ -12,7 +12,7 @@ list) run only with a ``client``; the result says which did not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,18 +20,14 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._partitions import Plan, on_dask, read_whole, register
-from .._places._blocked import blocked_regions
-from ._campaign import check_campaign
-from ._cells import CHUNK_ROWS, cell_frame
+from .. import _tuning
+from .._partitions import Plan, register
+from ._cells import cell_frame
 from ._custom import phone_columns
-from ._duplicates import in_request
-from ._hints import hint_regions, region_counts, region_hints
 from ._normalize import normalize, region_of
 from ._phones import Phones, choose
-from ._read import LeadFile, Source, read
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
-from ._verdicts import Account, Checked, checks, text, verdict_frame
+from ._read import LeadFile
+from ._verdicts import Account, Checked, checks, text
 from ._workbook import unevaluated
 
 if TYPE_CHECKING:
@@ -51,49 +47,6 @@ number it holds at each call: fewer, larger slices."""
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
 by one, to tell this API client's from another's (the list does not say whose)."""
-
-
-def clean_whole(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
-                campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-                country_column: str | None = None, sheet: str | int | None = None,
-                mapping: Mapping[str, str] | None = None, encoding: str | None = None,
-                extension_field: str | None = EXTENSION_FIELD,
-                alt_phone_field: str | None = ALT_PHONE_FIELD,
-                dnc: DncBar | None = None) -> CleanResult:
-    """:func:`dialkit.leads.clean` of a file read whole, or a frame: every row in memory
-    (the arguments are its; ``dnc``, a bar of the DNC screen's numbers)."""
-    blocked = frozenset(blocked_regions(blocked_countries))  # before the file or account
-    if client is not None and campaign_id is not None:
-        check_campaign(client, campaign_id)  # before the file: a mistyped id fails fast
-    normalized: Normalized | None = None
-    if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
-        from . import _dask
-        source, normalized = _dask.whole(source), _dask.normalizer(source)
-    file = source if isinstance(source, LeadFile) else read(
-        read_whole(source), sheet=sheet, mapping=mapping, encoding=encoding)
-    column = country_column_of(file, country_column)
-    external = text(file.frame, file.fields.get("external_id"))
-    accounts = None if client is None else AccountChecks(client, campaign_id,
-                                                         bool(external.notna().any()), dnc=dnc)
-    part = judged(file, column, region, blocked, accounts, normalized)
-    checked, numbers, chosen = part.checked, part.numbers, part.chosen
-    duplicate_of = in_request(numbers["phone_e164"], external, eligible=checked.before == 0,
-                              passes=checked.after == 0)
-    verdicts = verdict_frame(checked.final(duplicate_of >= 0), file.frame.index)
-    hints, looks_like = region_hints(
-        file.frame[chosen.columns[0]], numbers, region_code(region),
-        lambda: hint_regions(region_counts(numbers, part.countries), region_code(region)),
-        part.countries)
-    numbers["alt_phone"] = chosen.alt_phone
-    result = CleanResult.build(
-        file, numbers, verdicts, region=region, campaign_id=campaign_id,
-        blocked_countries=tuple(sorted(blocked)), skipped=skipped_checks(client, campaign_id),
-        extension_field=field_name("extension_field", extension_field),
-        alt_phone_field=field_name("alt_phone_field", alt_phone_field),
-        hints=hints, duplicate_of=duplicate_of,
-        sources=_sources(chosen), looks_like=looks_like, country_column=column)
-    result.check_names()
-    return result
 
 
 @dataclass(frozen=True)
@@ -140,12 +93,12 @@ def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> p
 
 
 def normalized_part(cells: pd.DataFrame, *, region: str) -> pd.DataFrame:
-    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`CHUNK_ROWS` at a time;
-    the parts' columns joined as Arrow chunks, not copied into one."""
-    country = cells.get("country")
-    parts = [normalize(cells["cell"].iloc[at:at + CHUNK_ROWS], region=region,
-                       country=None if country is None else country.iloc[at:at + CHUNK_ROWS])
-             for at in range(0, max(len(cells), 1), CHUNK_ROWS)]
+    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`~dialkit._tuning.CHUNK_ROWS`
+    at a time; the parts' columns joined as Arrow chunks, not copied into one."""
+    country, rows = cells.get("country"), _tuning.CHUNK_ROWS
+    parts = [normalize(cells["cell"].iloc[at:at + rows], region=region,
+                       country=None if country is None else country.iloc[at:at + rows])
+             for at in range(0, max(len(cells), 1), rows)]
     if len(parts) == 1:
         return parts[0]
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(pa.chunked_array(
@@ -168,23 +121,6 @@ def region_code(region: str) -> str:
     return region_of(region) or region
 
 
-def field_name(option: str, name: str | None) -> str | None:
-    if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise ValueError(f"{option}={name!r}: pass the custom field's name, or None to leave "
-                         "it out")
-    return name
-
-
-def _sources(chosen: Phones) -> dict[str, int]:
-    """Rows whose valid phone each phone column gave, the phone column first (only
-    with fallback columns)."""
-    if len(chosen.columns) == 1:
-        return {}
-    valid = chosen.numbers["phone_e164"].notna().to_numpy(dtype=bool)
-    counts = np.bincount(chosen.source[valid], minlength=len(chosen.columns))
-    return {column: int(count) for column, count in zip(chosen.columns, counts, strict=True)}
-
-
 def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:
     """Flag the phone cells a workbook held as numbers: Excel may have dropped a
     leading zero or digits before anything read the file."""
@@ -199,17 +135,6 @@ def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Se
     flags.iloc[rows] = [f"{f},stored_as_number" if isinstance(f, str) else "stored_as_number"
                         for f in flags.iloc[rows].tolist()]
     return flags
-
-
-def skipped_checks(client: Client | None, campaign_id: str | None) -> dict[str, str]:
-    """The checks that did not run, each with what would run it."""
-    skipped = {}
-    if client is None or campaign_id is None:
-        skipped["duplicate_in_campaign"] = "needs the campaign's leads: pass client= and " \
-                                           "campaign_id="
-    if client is None:
-        skipped["on_dnc"] = "needs the account's DNC list: pass client="
-    return skipped
 
 
 class AccountChecks:

@@ -19,9 +19,10 @@ from typing import Any
 
 import pandas as pd
 
+from .. import _tuning
 from .._partitions import PLANS, is_dataset
 from .._partitions_dask import dd, run
-from ._cells import CHUNK_ROWS, cell_frame
+from ._cells import cell_frame
 
 Normalizer = Callable[[pd.Series, str, "pd.Series | None"], pd.DataFrame]
 
@@ -35,13 +36,13 @@ def whole(source: Any) -> pd.DataFrame:
 
 def normalizer(source: Any) -> Normalizer:
     """The clean's phone normaliser on Dask, in as many partitions as ``source`` has (at
-    least one per :data:`CHUNK_ROWS` cells)."""
+    least one per :data:`~dialkit._tuning.CHUNK_ROWS` cells)."""
     parts = dd.read_parquet(str(source)).npartitions if is_dataset(source) else \
         source.npartitions
 
     def clean(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
         frame = cell_frame(cells, countries)
-        count = max(1, min(len(frame), max(parts, -(-len(frame) // CHUNK_ROWS))))
+        count = max(1, min(len(frame), max(parts, -(-len(frame) // _tuning.CHUNK_ROWS))))
         found: pd.DataFrame = run(PLANS["clean"], (dd.from_pandas(frame, npartitions=count),),
                                   compute=True, region=region)
         return found

@@ -1,4 +1,5 @@
-"""Lead cleaning on Dask with no row on the client: ``clean(ddf)`` is a :class:`CleanedDataset`.
+"""Lead cleaning on Dask with no row on the client: ``clean_dataset(ddf)``, a
+:class:`CleanedDataset`.
 
 A partition is what a streamed file's chunk is (:mod:`._stream`), and is judged by
 the same functions on a worker: :func:`judged_chunk` (the phones chosen and
@@ -43,14 +44,14 @@ import pandas as pd
 from .._outputs_written import refuse_overlaps
 from .._partitions import is_dataset
 from .._partitions_dask import dask, dd, delayed, meta_of
-from .._places._blocked import blocked_regions
 from ._chunked import Counted, finished_chunk, judged_chunk
-from ._clean import country_column_of, field_name, region_code, skipped_checks
+from ._clean import country_column_of, region_code
 from ._custom import CustomFields, phone_columns
 from ._dask_result import CleanedDataset, output_folder, part_name, replaced
 from ._hints import hint_regions
+from ._options import CleanOptions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
+from ._result import CleanResult
 from ._spill import PAIR, firsts, looked_up, shared, walked
 
 PART_BITS = 32
@@ -82,27 +83,18 @@ class _Clean:
         return Counted(np.zeros(len(self.columns), np.int64))
 
 
-def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: str = "US",
-                  campaign_id: str | None = None, blocked_countries: Any = (),
-                  country_column: str | None = None, mapping: Any = None,
-                  extension_field: str | None = EXTENSION_FIELD,
-                  alt_phone_field: str | None = ALT_PHONE_FIELD, progress: Any = None,
-                  **_: Any) -> CleanedDataset:
-    """:func:`dialkit.leads.clean` of a Dask frame or a dataset's path, without ``client``
-    (the arguments are its; ``out`` and ``rejects`` name folders; ``sheet`` and
-    ``encoding``, which a frame does not have, are not used)."""
-    if progress is not None:
-        raise ValueError("progress= counts a file's chunks; a Dask clean's progress is "
-                         "in Dask's dashboard (Client.dashboard_link): pass no progress=")
+def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
+                       rejects: Any = None) -> CleanedDataset:
+    """:func:`clean_dataset` of ``options`` (their client, sheet and encoding not used)."""
     folders = [output_folder(name, path) for name, path in (("out", out), ("rejects", rejects))]
     refuse_overlaps({"out": folders[0], "rejects": folders[1]}, {"what is being cleaned": source})
-    blocked = frozenset(blocked_regions(blocked_countries))
+    blocked = options.checked()
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
-    file = _layout(name, meta_of(data), mapping)
-    job = _Clean(file, country_column_of(file, country_column), region, blocked,
-                 CustomFields.of(file, field_name("extension_field", extension_field),
-                                 field_name("alt_phone_field", alt_phone_field)))
+    file = _layout(name, meta_of(data), options.mapping)
+    job = _Clean(file, country_column_of(file, options.country_column), options.region,
+                 blocked, CustomFields.of(file, options.extension_field,
+                                          options.alt_phone_field))
     frame, total = _graph(job, data)
     with replaced(folders[0], "out") as partial_out, \
             replaced(folders[1], "rejects") as partial_rejects:
@@ -112,8 +104,8 @@ def clean_dataset(source: Any, *, out: Any = None, rejects: Any = None, region: 
         counted: Counted = dask.compute(total, *writes)[0]
     columns = job.columns
     empty = CleanResult(
-        meta_of(frame), file, region=region, campaign_id=campaign_id,
-        blocked_countries=tuple(sorted(blocked)), skipped=skipped_checks(None, campaign_id),
+        meta_of(frame), file, region=options.region, campaign_id=options.campaign_id,
+        blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
         extension_field=job.custom.extension_field, alt_phone_field=job.custom.alt_phone_field,
         sources=counted.by_column(columns), looks_like=dict(counted.looks_like.most_common()),
         country_column=job.column)

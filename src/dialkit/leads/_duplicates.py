@@ -5,7 +5,7 @@ is a duplicate of the first row with its phone (or external id) that passes
 every other check. With one kind of key repeated, that is one vectorised pass
 (:func:`after_first`); with both, a row's fate can hang on another's through
 either key, and the rows that share one are walked in file order (:func:`walk`).
-The same functions judge a whole file (:func:`in_request`) and the buckets of a
+The same functions judge the keys of a file held in memory and the buckets of a
 streamed one (:mod:`._spill`).
 """
 
@@ -17,16 +17,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 
-def in_request(e164: pd.Series, external: pd.Series, *, eligible: np.ndarray,
-               passes: np.ndarray) -> np.ndarray:
-    """Per row, the position of the earlier accepted row of the file that already has its
-    phone or external id (-1: none), which the hint names (``duplicate of row 14``)."""
-    return holders(phone_numbers(e164), external, eligible=eligible, passes=passes)
-
-
 def holders(numbers: np.ndarray, external: pd.Series, *, eligible: np.ndarray,
             passes: np.ndarray) -> np.ndarray:
-    """:func:`in_request` of the rows' numbers as integers (:func:`phone_numbers`)."""
+    """Per row, the position of the earlier accepted row that already has its phone
+    (``numbers``, as integers: :func:`phone_numbers`) or external id (-1: none), which
+    the hint names (``duplicate of row 14``)."""
     keys = [codes for codes in (codes_of(numbers, eligible),
                                 codes_of(external, eligible, check_first=True))
             if codes is not None]

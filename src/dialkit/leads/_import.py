@@ -33,6 +33,7 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
+from .. import _tuning
 from .._base_error import DialkitError
 from .._outputs_written import written
 from .._places._blocked import blocked_regions
@@ -51,6 +52,7 @@ from ..frames._pages import NOT_MATH
 from ..frames._progress import watched
 from ._campaign import check_campaign, not_importable
 from ._custom import CustomFields, frame_column
+from ._entry import clean_file
 from ._journal import (
     PLAN,
     PLAN_COLUMNS,
@@ -84,17 +86,12 @@ from ._result import (
     leads_of,
 )
 from ._sinks import CsvSink, FrameSink
-from ._stream import clean_file
 
 if TYPE_CHECKING:
     from ..client import Client, ImportResult
 
 OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted")
 """Every row's final outcome, one of these."""
-
-PLAN_ROWS = 1 << 16
-"""Rows of the plan (and of the report) read back at a time: the leads of a part are
-built at once, so memory holds a part's rows, not the file's."""
 
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
 _IN_CAMPAIGN = "duplicate_in_campaign"
@@ -160,7 +157,7 @@ class ImportReport:
         was sent, else the local verdict), then ``lead_id``, ``batch`` (1-based, for
         rows sent) and ``outcome`` (``imported``, ``refused_locally``,
         ``refused_by_service`` or ``not_attempted``)."""
-        return pd.concat(list(cleaned_parts(self.path, rows=PLAN_ROWS)))
+        return pd.concat(list(cleaned_parts(self.path, rows=_tuning.PLAN_ROWS)))
 
     @property
     def counts(self) -> pd.Series:
@@ -184,7 +181,7 @@ class ImportReport:
         written through."""
         with self._written(path) as partial, open(partial, "wb") as out:
             sink = CsvSink(out, escape_formulas=escape_formulas)
-            for part in cleaned_parts(self.path, rows=PLAN_ROWS):
+            for part in cleaned_parts(self.path, rows=_tuning.PLAN_ROWS):
                 sink.write(part)
             sink.close()
 
@@ -392,11 +389,11 @@ class _Run:
 
     def _batches(self) -> Iterator[Batch]:
         """The plan's accepted rows as batches of :data:`MAX_IMPORT_BATCH` leads, in file
-        order, read back :data:`PLAN_ROWS` rows at a time."""
+        order, read back :data:`~dialkit._tuning.PLAN_ROWS` rows at a time."""
         leads: list[dict[str, Any]] = []  # a part's, and those left over from the part before
         positions = np.empty(0, dtype=np.int64)
         number = offset = 0
-        for frame in cleaned_parts(self.book.plan, rows=PLAN_ROWS):
+        for frame in cleaned_parts(self.book.plan, rows=_tuning.PLAN_ROWS):
             accepted = np.flatnonzero((frame["status"] == "accepted").to_numpy(dtype=bool))
             leads += leads_of(frame.iloc[accepted], self.fields, self.custom)
             positions = np.concatenate([positions, offset + accepted])
@@ -478,7 +475,7 @@ class _Run:
         where its batch is done, else the local verdict; ``attempted`` says which)."""
         results = _Answers(self.book.results())
         before = offset = 0  # accepted rows in the parts before, rows in them
-        for frame in cleaned_parts(self.book.plan, rows=PLAN_ROWS, columns=columns):
+        for frame in cleaned_parts(self.book.plan, rows=_tuning.PLAN_ROWS, columns=columns):
             answers = {name: frame[name].astype(object).to_numpy(copy=True)
                        for name in ("status", "reason", "field")}
             answers.update({name: np.full(len(frame), None, dtype=object)

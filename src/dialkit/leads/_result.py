@@ -86,17 +86,6 @@ class CleanResult:
     looks_like: Mapping[str, int] = field(default_factory=dict)
     country_column: str | None = None
 
-    @classmethod
-    def build(cls, file: LeadFile, numbers: pd.DataFrame, verdicts: pd.DataFrame, *,
-              hints: pa.Array | None = None, duplicate_of: np.ndarray | None = None,
-              **about: Any) -> CleanResult:
-        """Join the file's columns, the normalised numbers, the verdicts and the hints
-        (``duplicate_of``: per row, the position of the row it repeats, or -1)."""
-        frame = numbered(file.frame, numbers)
-        owners = None if duplicate_of is None else np.where(
-            duplicate_of >= 0, frame["row"].to_numpy()[np.maximum(duplicate_of, 0)], -1)
-        return cls(judged(frame, verdicts, row_hints(hints, owners, len(frame))), file, **about)
-
     @property
     def accepted(self) -> pd.DataFrame:
         """The rows that pass every check that ran."""

@@ -16,19 +16,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from .. import _tuning
 from .._threads import in_background
 from ..frames import formulas_escaped
 from ..frames._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
 from ._reasons import explained
-
-CSV_BATCH_ROWS = 1 << 16
-"""Rows of the cleaned CSV pyarrow's writer turns into text at a time (a few MiB): its
-default, 1,024, spends a third of the writing on the batches' overhead."""
-CSV_PART_ROWS = 1 << 18
-"""Rows of the cleaned CSV escaped and handed to Arrow at a time, on a thread, while the
-writer turns the part before into text: writing the 1M-row mix 0.37 against 0.45-0.47 s
-of wall time, and 0.44 against 0.41 CPU s, medians of 5-6 interleaved runs in one
-process (parts of 2**16 rows: the same wall time, 0.51-0.53 CPU s)."""
 
 EXCEL_ROWS = 1_048_576
 """Rows of an Excel sheet, its header's among them."""
@@ -71,11 +63,12 @@ class TableSink:
 
 class CsvSink(TableSink):
     """A cleaned CSV (a header, strings quoted where needed) written by pyarrow's
-    writer, :data:`CSV_BATCH_ROWS` rows at a time: a batch's text is all that is held
-    besides the part. Each :data:`CSV_PART_ROWS` rows of a part are escaped and turned
-    into an Arrow table in another thread (:mod:`dialkit._threads`) while the writer,
-    which lets go of the GIL, writes the rows before: escaping a whole frame first
-    left a core idle, and held an escaped copy of every column a formula starts in.
+    writer, :data:`~dialkit._tuning.CSV_BATCH_ROWS` rows at a time: a batch's text is
+    all that is held besides the part. Each :data:`~dialkit._tuning.CSV_PART_ROWS` rows
+    of a part are escaped and turned into an Arrow table in another thread
+    (:mod:`dialkit._threads`) while the writer, which lets go of the GIL, writes the rows
+    before: escaping a whole frame first left a core idle, and held an escaped copy of
+    every column a formula starts in.
     (Parts written as text on two threads took more CPU time, 0.48 against 0.33 s for
     the 1M-row mix, and no less wall time on a shared machine.)"""
 
@@ -84,18 +77,20 @@ class CsvSink(TableSink):
         self.out, self.escape_formulas = out, escape_formulas
 
     def _open(self, schema: pa.Schema) -> pacsv.CSVWriter:
-        options = pacsv.WriteOptions(quoting_style="needed", batch_size=CSV_BATCH_ROWS)
+        options = pacsv.WriteOptions(quoting_style="needed", batch_size=_tuning.CSV_BATCH_ROWS)
         return pacsv.CSVWriter(self.out, schema, write_options=options)
 
     def write(self, frame: pd.DataFrame) -> None:
         """Write ``frame``'s rows (the header first, with the first part, even empty)."""
+        rows = _tuning.CSV_PART_ROWS
+
         def table(start: int) -> pa.Table:
-            part = frame.iloc[start:start + CSV_PART_ROWS]
+            part = frame.iloc[start:start + rows]
             return pa.Table.from_pandas(_escaped(part) if self.escape_formulas else part,
                                         preserve_index=False)
 
         part = table(0)
-        for start in range(CSV_PART_ROWS, len(frame), CSV_PART_ROWS):
+        for start in range(rows, len(frame), rows):
             ahead = in_background(functools.partial(table, start))
             self.write_table(part)
             part = ahead.result()

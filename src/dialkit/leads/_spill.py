@@ -28,25 +28,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import _tuning
 from ._duplicates import after_first, holders, walk
-
-HELD_BYTES = 80 << 20
-"""A file up to this size keeps its rows' keys in memory (the mix's 1,000,000 rows are 75
-MB, their keys 30 MB) and judges them at once, as a file read whole is judged: the
-buckets' writing and reading back took 0.29 s of such a file's clean, against 0.15. Its
-judged chunks stay in memory too (:class:`._stream._Spill`), and its numbers are screened
-through the client's cache of DNC checks, as a file read whole's are
-(:class:`AccountChecks`). The mix's 1,100,000 rows, 79 MiB, peak at 622 MiB so, below
-a streamed file's 694-730 MiB; at 128 MiB the peak was 815 MiB."""
-BUCKET_BYTES = 32 << 20
-"""Bytes of the file whose rows' keys go to one bucket: a bucket of the mix holds about
-450,000 rows, judged in about 40 MB."""
-RANGE_ROWS = 1 << 20
-"""Rows whose repeats are kept in one file, read back together."""
-
-HASHED_ROWS = 1 << 16
-"""External ids hashed at a time (each a Python string while it is hashed: not 500,000
-at once)."""
 
 _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
 _IDS = pa.schema([("row", pa.int64()), ("key", pa.large_string()), ("passes", pa.bool_()),
@@ -91,10 +74,10 @@ class Keys:
 
     def __init__(self, folder: Path, file_bytes: int) -> None:
         self.folder = folder
-        self.buckets = min(max(1, -(-file_bytes // BUCKET_BYTES)), 1 << 16)
+        self.buckets = min(max(1, -(-file_bytes // _tuning.BUCKET_BYTES)), 1 << 16)
         self.id_writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
         self.held: list[tuple[np.ndarray, np.ndarray, pd.Series, np.ndarray]] | None = (
-            [] if file_bytes <= HELD_BYTES else None)
+            [] if file_bytes <= _tuning.HELD_BYTES else None)
 
     def add(self, rows: np.ndarray, phones: np.ndarray, ids: pd.Series,
             passes: np.ndarray) -> None:
@@ -112,8 +95,9 @@ class Keys:
         if not held.any():
             return
         keys = ids[held]
-        hashes = np.concatenate([_hashes(keys.iloc[at:at + HASHED_ROWS])
-                                 for at in range(0, len(keys), HASHED_ROWS)])
+        step = _tuning.HASHED_ROWS
+        hashes = np.concatenate([_hashes(keys.iloc[at:at + step])
+                                 for at in range(0, len(keys), step)])
         table = pa.table({"row": rows[held], "key": pa.array(keys, pa.large_string()),
                           "passes": passes[held], "hash": hashes}, schema=_IDS)
         for bucket, at in _split(hashes % self.buckets):
@@ -142,8 +126,7 @@ class Keys:
         return owners
 
     def _judged_at_once(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The held rows that repeat a passing row before them, as :func:`holders` judges
-        a whole file's, the rows they repeat, and whether each passes the later checks."""
+        """The held rows that repeat a passing row before them (:func:`at_once`)."""
         assert self.held is not None
         if not self.held:
             return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, bool)
@@ -151,9 +134,7 @@ class Keys:
                                 for n in (0, 1, 3))
         ids = pd.concat([part[2] for part in self.held], ignore_index=True)
         self.held = []
-        holder = holders(phones, ids, eligible=np.ones(len(rows), dtype=bool), passes=passes)
-        repeat = holder >= 0
-        return rows[repeat], rows[holder[repeat]], passes[repeat]
+        return at_once(rows, phones, ids, passes)
 
     def _walked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows that share a phone or an id with another (:func:`walked`)."""
@@ -178,6 +159,16 @@ class Keys:
     def _id_bucket(self, bucket: int) -> pd.DataFrame:
         return self._id_table(bucket).to_pandas(
             types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+
+
+def at_once(rows: np.ndarray, phones: np.ndarray, ids: pd.Series,
+            passes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of eligible rows held in memory (their numbers, phones as integers, external ids,
+    whether each passes the later checks), the rows that repeat a passing row before
+    them, as :func:`holders` judges them, the rows they repeat, and whether each passes."""
+    holder = holders(phones, ids, eligible=np.ones(len(rows), dtype=bool), passes=passes)
+    repeat = holder >= 0
+    return rows[repeat], rows[holder[repeat]], passes[repeat]
 
 
 def _hashes(keys: pd.Series) -> np.ndarray:
@@ -261,7 +252,7 @@ class Owners:
         self.passing += int(passes.sum())
         pairs = np.empty(len(rows), dtype=PAIR)
         pairs["row"], pairs["owner"] = rows, owners
-        where = rows // RANGE_ROWS
+        where = rows // _tuning.RANGE_ROWS
         for part in np.unique(where).tolist():
             with open(self.folder / f"owners-{part}.bin", "ab") as out:
                 pairs[where == part].tofile(out)
@@ -271,7 +262,8 @@ class Owners:
         found = np.full(len(rows), -1, dtype=np.int64)
         if not len(rows):
             return found
-        for part in range(int(rows[0]) // RANGE_ROWS, int(rows[-1]) // RANGE_ROWS + 1):
+        ranged = _tuning.RANGE_ROWS
+        for part in range(int(rows[0]) // ranged, int(rows[-1]) // ranged + 1):
             found = looked_up(self._range(part), rows, found)
         return found
 

@@ -1,4 +1,4 @@
-"""A lead file of any size cleaned in the memory of one chunk: ``clean(path, out=...)``.
+"""A lead file of any size cleaned in the memory of one chunk: ``clean_file(path, out=...)``.
 
 The file is read twice over, a chunk at a time (:mod:`._chunks`). The first
 reading normalises each chunk's phones and runs every check but the request's
@@ -20,7 +20,7 @@ import dataclasses
 import os
 import tempfile
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -28,29 +28,17 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .. import _tuning
 from .._leftovers import sweep, tagged
 from .._outputs_written import refuse_overlaps, written
-from .._partitions import on_dask
-from .._places._blocked import blocked_regions
 from .._threads import in_background
-from ._campaign import check_campaign
-from ._cells import CHUNK_ROWS
-from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
+from ._chunked import CleanedFile, Counted, clean_whole, finished_chunk, judged_chunk
 from ._chunks import NotStreamable, Streamed, stream
-from ._clean import (
-    AccountChecks,
-    clean_whole,
-    country_column_of,
-    field_name,
-    region_code,
-    skipped_checks,
-)
+from ._clean import AccountChecks, country_column_of, region_code
 from ._custom import CustomFields, phone_columns
 from ._hints import hint_regions
-from ._read import LeadFile, Source
+from ._options import CleanOptions
 from ._result import (
-    ALT_PHONE_FIELD,
-    EXTENSION_FIELD,
     CleanResult,
     had_bom,
 )
@@ -58,7 +46,6 @@ from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import Keys, Owners, spill_folder
 
 if TYPE_CHECKING:
-    from ..client import Client
     from ._progress import ProgressBar
 
 Progress = Callable[[int, float], None]
@@ -73,149 +60,34 @@ and buckets, as large as the file again), followed by the process's id: one that
 clean killed half way left is removed by the next clean."""
 
 
-def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
-          campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-          country_column: str | None = None, sheet: str | int | None = None,
-          mapping: Mapping[str, str] | None = None, encoding: str | None = None,
-          extension_field: str | None = EXTENSION_FIELD,
-          alt_phone_field: str | None = ALT_PHONE_FIELD,
-          out: str | os.PathLike[str] | None = None,
-          rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-          progress: Progress | bool | None = None) -> CleanResult | CleanedFile:
-    """Check every row of a lead file as the service will, before importing it.
-
-    Args:
-        source: A lead file (CSV, TSV, XLSX, XLS), a binary file object, a frame
-            (pandas', Polars', a pyarrow Table), or what :func:`read` returned; or a
-            Dask DataFrame, or a Parquet dataset (a folder, or a ``.parquet`` file),
-            read with Dask when it is installed: each partition is judged on Dask's
-            workers, the duplicates across partitions found by a shuffle on the
-            number, and the rows never come to this machine (``docs/scale.md``).
-            With ``client``, a Dask source's rows are judged on this machine (the
-            service is asked from here), their phones normalised on the workers.
-        region: The default region of numbers written nationally.
-        client: With a client, the checks that need the account run too: the
-            DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
-            the leads already in the campaign (and, when the file has external
-            ids, the ids this API client uses in other campaigns).
-        campaign_id: The campaign the leads are for.
-        blocked_countries: Countries the account blocks: ISO 3166 alpha-2 codes or
-            English names, in a list or one comma-separated text (``"KP, IR"``), as
-            :func:`dialkit.compliance.audit` takes them; the service knows the
-            account's list, the API does not show it.
-        country_column: The column of each row's country; by default the one
-            named country or country code.
-        sheet: As for :func:`read`.
-        mapping: As for :func:`read`.
-        encoding: As for :func:`read`.
-        extension_field: The custom field a phone's extension is sent as, ``None``
-            to leave extensions out (the E.164 phone cannot hold one).
-        alt_phone_field: The custom field a row's other numbers are sent as (a
-            second number in the phone cell, the other phone columns' numbers),
-            ``None`` to leave them out.
-
-        out: Write every row with its verdict to this file (``.csv``, ``.parquet``,
-            or ``.xlsx``: the accepted rows, the rejected rows and the summary) as it
-            is judged, and hold none: a CSV on disk is read in chunks, in memory that
-            does not grow with the file (``docs/scale.md``). The file appears once
-            complete (written under a temporary name and renamed).
-            For a Dask source (without ``client``), a folder (``cleaned`` or
-            ``cleaned.parquet``) the workers write the cleaned partitions into as
-            Parquet, a file each, in the same run as the counts; a ``.csv`` or
-            ``.xlsx`` is refused (write ``.compute()``'s result, which holds every
-            row here). A folder written earlier is replaced once the new one is
-            complete; one holding other files is refused.
-        rejects: Write the rejected rows alone to this CSV file, likewise (for a Dask
-            source, a folder of Parquet files).
-        escape_formulas: As for :meth:`CleanResult.to_csv`, for ``out`` and ``rejects``.
-        progress: With ``out`` or ``rejects``: ``True`` to show each step as the clean
-            goes, with its total, percentage, rate and time left (the rows read of the
-            file's lines, then the rows finished; with ``client``, the numbers checked
-            against the DNC list), in a notebook's output, else on a terminal's
-            standard error; or a function called after each chunk written with the
-            rows done and the seconds since the clean began.
-
-    Returns:
-        A :class:`CleanResult`: one row per input row with its ``status``,
-        ``reason`` and ``field`` in the vocabulary of the service's ``LeadResult``.
-        With ``out`` or ``rejects``, a :class:`CleanedFile`: the summary, the notes,
-        the counts and the paths written, the rows in the files only. For a Dask
-        source (without ``client``), a :class:`CleanedDataset`: the summary, notes and
-        counts, computed from each partition's counts, and the cleaned rows as a lazy
-        Dask frame (``.frame``; ``.compute()`` gives the :class:`CleanResult`,
-        ``.to_parquet(folder)`` writes them from the workers).
-
-    Raises:
-        CampaignError: With ``client`` and ``campaign_id``: the campaign is not the
-            account's, or cannot take leads (read before the file).
-        LeadFileError: The file cannot be read, or has no phone column.
-
-    Examples:
-        >>> import dialkit.leads
-        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
-        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
-        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
-        >>> result = dialkit.leads.clean("vendor.csv", region="US")
-        >>> result.summary
-             status         reason field rows
-        0  accepted           None  None    2
-        1   invalid  invalid_phone  None    1
-    """
-    options: dict[str, Any] = {
-        "region": region, "client": client, "campaign_id": campaign_id,
-        "blocked_countries": blocked_countries, "country_column": country_column,
-        "sheet": sheet, "mapping": mapping, "encoding": encoding,
-        "extension_field": extension_field, "alt_phone_field": alt_phone_field}
-    if client is None and on_dask((source,), compute=True):
-        from ._dask_clean import clean_dataset  # imports Dask
-
-        return clean_dataset(source, out=out, rejects=rejects, progress=progress, **options)
-    if out is None and rejects is None:
-        return clean_whole(source, **options)
-    return clean_file(source, out=out, rejects=rejects, escape_formulas=escape_formulas,
-                      progress=progress, **options)
-
-
-def clean_file(source: Any, *, progress: Progress | bool | None = None,
-               **options: Any) -> CleanedFile:
-    """:func:`clean_to`, with bars of its steps for ``progress=True`` (:mod:`._progress`):
-    the command line's clean, whose outputs may be none (the summary alone, the rows held
-    nowhere)."""
+def clean_file_with(source: Any, options: CleanOptions, *,
+                    out: str | os.PathLike[str] | None = None,
+                    rejects: str | os.PathLike[str] | None = None,
+                    escape_formulas: bool = True,
+                    progress: Progress | bool | None = None) -> CleanedFile:
+    """:func:`clean_file` of ``options``, with bars of its steps for ``progress=True``
+    (:mod:`._progress`)."""
     if progress is not True:
-        return clean_to(source, progress=progress or None, **options)
+        return clean_to(source, options, out=out, rejects=rejects,
+                        escape_formulas=escape_formulas, progress=progress or None)
     from ._progress import ProgressBar
 
     bar = ProgressBar(Path(str(getattr(source, "name", source))).name)
     try:
-        return clean_to(source, progress=bar, steps=bar, **options)
+        return clean_to(source, options, out=out, rejects=rejects,
+                        escape_formulas=escape_formulas, progress=bar, steps=bar)
     finally:
         bar.close()
 
 
-def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
-             rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-             bom: bool | None = None, progress: Progress | None = None,
-             steps: ProgressBar | None = None, region: str = "US",
-             client: Client | None = None, campaign_id: str | None = None,
-             blocked_countries: Any = (), country_column: str | None = None,
-             sheet: str | int | None = None, mapping: Any = None, encoding: str | None = None,
-             extension_field: str | None = EXTENSION_FIELD,
-             alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanedFile:
-    """:func:`clean` with the rows written to ``out`` (``.csv``, ``.parquet`` or ``.xlsx``)
-    and the rejected ones to ``rejects`` (CSV) as they are judged, not held: a CSV on
-    disk is read in chunks, anything else (a workbook, a frame, a file in another
-    encoding) read whole and written the same way. ``steps``: the bar that ``progress``
-    is, told each step's total too."""
+def clean_to(source: Any, options: CleanOptions, *, out: str | os.PathLike[str] | None,
+             rejects: str | os.PathLike[str] | None, escape_formulas: bool,
+             progress: Progress | None, steps: ProgressBar | None = None) -> CleanedFile:
+    """:func:`clean_file`'s rows written to ``out`` and ``rejects`` as they are judged, not
+    held. ``steps``: the bar that ``progress`` is, told each step's total too."""
     outputs = _outputs(out, rejects, source)
-    options = {"region": region, "client": client, "campaign_id": campaign_id,
-               "blocked_countries": blocked_countries, "country_column": country_column,
-               "extension_field": extension_field, "alt_phone_field": alt_phone_field}
-    blocked = frozenset(blocked_regions(blocked_countries))
-    if client is not None and campaign_id is not None:
-        check_campaign(client, campaign_id)
-    field_name("extension_field", extension_field)
-    field_name("alt_phone_field", alt_phone_field)
-    streamed = None if sheet is not None else _streamed(source, mapping, encoding)
+    blocked = options.checked()
+    streamed = None if options.sheet is not None else _streamed(source, options)
     began = time.perf_counter()
     with _written(outputs) as partial:  # an output that cannot be written fails first
         while streamed is not None:
@@ -225,14 +97,12 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
                 try:
                     run = _Run(streamed, Path(folder), blocked, options, progress, began,
                                steps)
-                    return run.write(partial, outputs, escape_formulas, bom)
+                    return run.write(partial, outputs, escape_formulas)
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
                     again = why.encoding and streamed.file.encoding != "cp1252"
-                    streamed = _streamed(source, mapping, encoding, legacy=True) if again \
-                        else None
-        result = clean_whole(source, sheet=sheet, mapping=mapping, encoding=encoding,
-                             dnc=None if steps is None else steps.dnc, **options)
-        _write_whole(result, partial, _kind(outputs), escape_formulas, bom)
+                    streamed = _streamed(source, options, legacy=True) if again else None
+        result = clean_whole(source, options, dnc=None if steps is None else steps.dnc)
+        _write_whole(result, partial, _kind(outputs), escape_formulas)
     if progress is not None:
         progress(len(result.frame), time.perf_counter() - began)
     return CleanedFile(result.file.name, len(result.frame), result.summary, result.notes,
@@ -240,17 +110,17 @@ def clean_to(source: Any, *, out: str | os.PathLike[str] | None = None,
                        custom_fields=result.custom.sent)
 
 
-def _streamed(source: Any, mapping: Any, encoding: str | None, *,
-              legacy: bool = False) -> Streamed | None:
+def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> Streamed | None:
     """The file opened to be read in chunks: as UTF-8, else (``legacy``, or at once when
     its first block is not UTF-8) as cp1252 where it reads so throughout; ``None`` when
     it is read whole."""
     try:
-        return stream(source, mapping=mapping, encoding=encoding, legacy=legacy)
+        return stream(source, mapping=options.mapping, encoding=options.encoding,
+                      legacy=legacy)
     except NotStreamable as why:
         if legacy or not why.encoding:
             return None
-    return _streamed(source, mapping, encoding, legacy=True)
+    return _streamed(source, options, legacy=True)
 
 
 def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
@@ -331,10 +201,9 @@ class _Sinks:
 
 
 def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
-                 escape_formulas: bool, bom: bool | None) -> None:
+                 escape_formulas: bool) -> None:
     """A clean of a whole file written as a streamed one's chunks are."""
-    sinks = _Sinks(partial, kind, escape_formulas,
-                   had_bom(result.file.encoding) if bom is None else bom)
+    sinks = _Sinks(partial, kind, escape_formulas, had_bom(result.file.encoding))
     sinks.write(result.frame)
     sinks.close(result.summary)
 
@@ -343,20 +212,20 @@ class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
     def __init__(self, streamed: Streamed, folder: Path, blocked: frozenset[str],
-                 options: dict[str, Any], progress: Progress | None, began: float,
+                 options: CleanOptions, progress: Progress | None, began: float,
                  steps: ProgressBar | None = None) -> None:
         self.streamed, self.folder, self.blocked = streamed, folder, blocked
         self.options, self.progress, self.began, self.steps = options, progress, began, steps
         self.file = streamed.file
-        self.region = options["region"]
-        self.column = country_column_of(self.file, options["country_column"])
+        self.region = options.region
+        self.column = country_column_of(self.file, options.country_column)
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
         self.counted = Counted(np.zeros(len(self.columns), np.int64))
-        self.custom = CustomFields.of(self.file, options["extension_field"],
-                                   options["alt_phone_field"])
+        self.custom = CustomFields.of(self.file, options.extension_field,
+                                      options.alt_phone_field)
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
-              escape_formulas: bool, bom: bool | None) -> CleanedFile:
+              escape_formulas: bool) -> CleanedFile:
         """Clean the file into the ``partial`` files of ``outputs``."""
         keys = Keys(self.folder, os.path.getsize(self.streamed.path))
         spill = _Spill(self.folder / "rows.arrow", held=keys.held is not None)
@@ -368,20 +237,19 @@ class _Run:
         if self.steps is not None:
             self.steps.finishing(self.counted.rows)
         regions = hint_regions(self.counted.regions, region_code(self.region))
-        sinks = _Sinks(partial, _kind(outputs), escape_formulas,
-                       had_bom(file.encoding) if bom is None else bom)
+        sinks = _Sinks(partial, _kind(outputs), escape_formulas, had_bom(file.encoding))
         try:
             self._second_reading(spill, owners, regions, sinks)
         finally:
             sinks.close(self.counted.summary())
         notes = self.counted.notes(file, self.columns, self.custom, self.column)
         return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
-                           skipped_checks(self.options["client"], self.options["campaign_id"]),
+                           self.options.skipped(),
                            *outputs, fields=file.fields, custom_fields=self.custom.sent)
 
     def _first_reading(self, spill: _Spill, keys: Keys) -> None:
         """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
-        client, campaign_id = self.options["client"], self.options["campaign_id"]
+        client, campaign_id = self.options.client, self.options.campaign_id
         accounts = None if client is None else AccountChecks(
             client, campaign_id, "external_id" in self.file.fields, cached=spill.held,
             dnc=None if self.steps is None else self.steps.dnc)
@@ -444,9 +312,9 @@ class _Run:
 
 class _Spill:
     """The judged chunks, kept until the file's duplicates are known: in memory for a
-    file whose keys are held there too (:data:`._spill.HELD_BYTES`; writing them to disk and
-    reading them back took 0.12 s of a 1,000,000-row clean), else in an Arrow stream on
-    disk, read back a chunk at a time."""
+    file whose keys are held there too (:data:`~dialkit._tuning.HELD_BYTES`; writing
+    them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
+    an Arrow stream on disk, read back a chunk at a time."""
 
     def __init__(self, path: Path, *, held: bool) -> None:
         self.path, self.held = path, held
@@ -492,13 +360,13 @@ def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
 
 
 def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
-    """The spill's batches joined into tables of :data:`CHUNK_ROWS` rows or so."""
+    """The spill's batches joined into tables of :data:`~dialkit._tuning.CHUNK_ROWS` rows or so."""
     batches: list[pa.RecordBatch] = []
     held = 0
     for batch in reader:
         batches.append(batch)
         held += batch.num_rows
-        if held >= CHUNK_ROWS:
+        if held >= _tuning.CHUNK_ROWS:
             table, batches, held = pa.Table.from_batches(batches), [], 0
             yield table
             del table  # not held while the next is read
