@@ -139,8 +139,8 @@ def _nanp_exchanges(rng: np.random.Generator, draws: int) -> tuple[dict[int, str
     found: tuple[dict[int, str], ...] = ({}, {}, {})
     for prefix in np.unique(rng.integers(200_000, 1_000_000, draws)).tolist():
         number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
-        region = phonenumbers.region_code_for_number(number)
-        if region in ("US", "CA") and phonenumbers.is_valid_number(number):
+        region = phonenumbers.region_code_for_number(number)  # once: is_valid_number asks again
+        if region in ("US", "CA") and phonenumbers.is_valid_number_for_region(number, region):
             zones = phone_timezones.time_zones_for_number(number)
             which = 1 if region == "CA" else 2 if len(zones) > 4 else 0
             found[which][prefix] = zones[0]
@@ -169,14 +169,16 @@ def _varied(example: phonenumbers.PhoneNumber, count: int, rng: np.random.Genera
     """Valid numbers like ``example`` with their last ``digits`` digits drawn at random."""
     scale = 10**digits
     found = {}
-    for tail in rng.integers(0, scale, count * 4).tolist():
+    for tail in rng.integers(0, scale, count * 4).tolist():  # drawn at once: the same state
         number = phonenumbers.PhoneNumber(
             country_code=example.country_code,
             national_number=example.national_number // scale * scale + tail)
-        if phonenumbers.is_valid_number(number):
+        if number.national_number not in found and phonenumbers.is_valid_number(number):
             found[number.national_number] = number
+            if len(found) == count:  # the rest of the draws would not be taken
+                break
     assert len(found) >= count, example
-    return list(found.values())[:count]
+    return list(found.values())
 
 
 def _international(region: str, count: int, rng: np.random.Generator) -> pd.DataFrame:
