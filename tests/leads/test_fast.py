@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dialkit._phones._arrays import SMALL_MATCH
 from dialkit.leads import normalize
 from dialkit.leads._fast import (
     LEADING_BYTES,
     REGION_WORK,
-    SMALL_MATCH,
     THREAD_ROWS,
     _cuts,
     _leading,

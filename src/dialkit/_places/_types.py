@@ -13,7 +13,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 
-from ._texts import _groups, _lengths, _match, _subset, _take
+from .._phones._arrays import groups, lengths, match, matched_among, take
 
 Ints = NDArray[np.int64]
 
@@ -29,8 +29,8 @@ def regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], I
     """``region_code_for_number`` and ``number_type`` of each parsed number."""
     region = np.full(len(code), None, object)
     kind = np.full(len(code), PhoneNumberType.UNKNOWN, np.int64)
-    for cc, rows in _groups(code):
-        region[rows], kind[rows] = _resolved(_take(nsn, rows), cc)
+    for cc, rows in groups(code):
+        region[rows], kind[rows] = _resolved(take(nsn, rows), cc)
     return region, kind
 
 
@@ -49,10 +49,10 @@ def _resolved(nsn: pa.Array, code: int) -> tuple[NDArray[np.object_], Ints]:
         if metadata is None or not len(left):
             continue
         if metadata.leading_digits is not None:
-            hit = _match(_take(nsn, left), f"^(?:{metadata.leading_digits})")
-            kinds = _types(_take(nsn, left[hit]), code, candidate)
+            hit = match(take(nsn, left), f"^(?:{metadata.leading_digits})")
+            kinds = _types(take(nsn, left[hit]), code, candidate)
         else:
-            kinds = _types(_take(nsn, left), code, candidate)
+            kinds = _types(take(nsn, left), code, candidate)
             hit = kinds != PhoneNumberType.UNKNOWN
             kinds = kinds[hit]
         region[left[hit]], kind[left[hit]] = candidate, kinds
@@ -64,10 +64,10 @@ def _types(nsn: pa.Array, code: int, region: str) -> Ints:
     """``_number_type_helper`` with the metadata of ``region`` (of ``code`` for a
     non-geographic entity): each number's ``PhoneNumberType``."""
     kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
-    for size, rows in _groups(_lengths(nsn)):
+    for size, rows in groups(lengths(nsn)):
         patterns = type_patterns(code, region, size)
         if patterns is not None:
-            kind[rows] = _types_of_length(_take(nsn, rows), patterns)
+            kind[rows] = _types_of_length(take(nsn, rows), patterns)
     return kind
 
 
@@ -88,16 +88,16 @@ def _types_of_length(nsn: pa.Array, patterns: TypePatterns) -> Ints:
     """``_number_type_helper`` of numbers of one length, in its order: the general
     pattern, each earlier type (all of them tried at once first), fixed line, mobile."""
     kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
-    left = _match(nsn, patterns.general)
-    maybe = _subset(nsn, left, patterns.either)
+    left = match(nsn, patterns.general)
+    maybe = matched_among(nsn, left, patterns.either)
     for value, pattern in patterns.earlier:
-        hit = _subset(nsn, maybe, pattern)
+        hit = matched_among(nsn, maybe, pattern)
         kind[hit], maybe, left = value, maybe & ~hit, left & ~hit
-    fixed = _subset(nsn, left, patterns.fixed)
+    fixed = matched_among(nsn, left, patterns.fixed)
     if patterns.same:
         kind[fixed] = PhoneNumberType.FIXED_LINE_OR_MOBILE
         return kind
-    mobile = _subset(nsn, left, patterns.mobile)
+    mobile = matched_among(nsn, left, patterns.mobile)
     kind[fixed] = np.where(mobile[fixed], PhoneNumberType.FIXED_LINE_OR_MOBILE,
                            PhoneNumberType.FIXED_LINE)
     kind[mobile & ~fixed] = PhoneNumberType.MOBILE
@@ -124,7 +124,7 @@ def _whole(desc: object, size: int) -> str | None:
     """A description's pattern as a whole-text pattern, where a number of ``size`` digits
     can match it (its possible lengths allow it)."""
     pattern = getattr(desc, "national_number_pattern", None)
-    lengths = getattr(desc, "possible_length", None) or ()
-    if not pattern or (lengths and size not in lengths):
+    possible = getattr(desc, "possible_length", None) or ()
+    if not pattern or (possible and size not in possible):
         return None
     return f"^(?:{pattern})$"

@@ -38,22 +38,18 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumber
 from phonenumbers import timezone as phone_timezones
 
 from .._bools import arrow_bools
+from .._phones._arrays import groups, lengths, match, sliced, starts, take
+from .._phones._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
 from .._threads import side_by_side
 from ._kept import hashed, kept
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
-from ._texts import _groups, _lengths, _match, _plain, _sliced, _take
 from ._types import regions_and_types
 
 UNKNOWN_ZONE = "Etc/Unknown"
-MIN_NSN, MAX_NSN = 2, 17
-"""National significant numbers ``parse`` keeps (``_MIN_``/``_MAX_LENGTH_FOR_NSN``)."""
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 Rows = NDArray[np.intp]
-
-_CODES = np.zeros(1000, bool)
-_CODES[list(COUNTRY_CODE_TO_REGION_CODE)] = True
 
 _SETS = tuple(dict.fromkeys([(UNKNOWN_ZONE,), *PREFIX_ZONES.values()]))
 """Every answer ``time_zones_for_number`` can give, by index; 0 is "unknown"."""
@@ -179,15 +175,15 @@ def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Se
     codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
     maybe = ~_plain(texts)
     for cc in codes:
-        maybe |= arrow_bools(pc.starts_with(texts, f"+{cc}"))
+        maybe |= starts(texts, f"+{cc}")
     candidates = np.flatnonzero(maybe)
-    distinct = _take(texts, candidates)
+    distinct = take(texts, candidates)
     found = np.full(len(distinct), None, object)
     parsed, code, nsn, slow = _parse(distinct)
     found[parsed] = regions_and_types(code, nsn)[0]
-    found[slow] = [_asked(text)[0] for text in _take(distinct, slow).to_pylist()]
+    found[slow] = [_asked(text)[0] for text in take(distinct, slow).to_pylist()]
     among = np.isin(found, list(wanted))
-    numbers = pd.Series(found[among], index=_take(distinct, np.flatnonzero(among)).to_pylist(),
+    numbers = pd.Series(found[among], index=take(distinct, np.flatnonzero(among)).to_pylist(),
                         dtype=object)
     return candidates[among], numbers
 
@@ -201,7 +197,7 @@ def _zone_sets(texts: pa.Array) -> Ints:
     sets = np.zeros(len(texts), np.int64)
     parsed, code, nsn, slow = _parsed(texts)
     sets[parsed] = _decided_sets(code, nsn)
-    sets[slow] = [_asked(text)[1] for text in _take(texts, slow).to_pylist()]
+    sets[slow] = [_asked(text)[1] for text in take(texts, slow).to_pylist()]
     return sets
 
 
@@ -226,7 +222,7 @@ def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
     answered as the one its leading digits decide alike (:func:`representatives`): 13,000
     numbers asked for 183,000 of an account."""
     chosen, group = representatives(code, nsn)
-    code, nsn = code[chosen], _take(nsn, chosen)
+    code, nsn = code[chosen], take(nsn, chosen)
     return _zones_by_type(code, nsn, regions_and_types(code, nsn)[1])[group]
 
 
@@ -261,34 +257,32 @@ def _asked_number(text: str) -> phonenumbers.PhoneNumber | None:
         return None
 
 
+def _plain(texts: pa.Array) -> Bools:
+    """Which texts are E.164 as the service writes it (``+``, a digit 1-9, two or more
+    digits): the texts ``parse`` reads with no rule for how they are written."""
+    digits = sliced(texts, 1)  # by bytes, what follows a "+" (the only text read here):
+    # 3.9 against 6.7 ms of CPU for 183,000 numbers, where it was decoded
+    plain = pc.and_kleene(pc.and_kleene(pc.starts_with(texts, "+"), pc.ascii_is_decimal(digits)),
+                          pc.invert(pc.starts_with(digits, "0")))
+    sizes = lengths(texts)
+    return arrow_bools(plain) & (sizes >= 4) & (sizes <= MAX_TEXT)
+
+
 def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
     """``parse`` of the plain texts: the rows it reads, their calling codes and national
     significant numbers; and the rows only ``parse`` itself can read. A plain text of no
     calling code, or whose national number is too short or too long, raises."""
     plain = _plain(texts)
     rows = np.flatnonzero(plain)
-    numbers = _take(texts, rows)
-    code, width = _calling_codes(numbers)
+    numbers = take(texts, rows)
+    code, width = calling_codes(sliced(numbers, 1))
     nsn = _national(numbers, width)
-    size = _lengths(nsn)
+    size = lengths(nsn)
     tried = (code > 0) & (size >= MIN_NSN)
     strips = _strips_prefix(code, nsn, tried)
     kept = tried & ~strips & (size <= MAX_NSN)
     slow = np.sort(np.r_[np.flatnonzero(~plain), rows[strips]])
     return rows[kept], code[kept], nsn.filter(pa.array(kept)), slow
-
-
-def _calling_codes(numbers: pa.Array) -> tuple[Ints, Ints]:
-    """``_extract_country_code``: the first of the 1, 2, 3 digits after the ``+`` that is a
-    calling code, and how many digits it took (0: none)."""
-    code = np.zeros(len(numbers), np.int64)
-    width = np.zeros(len(numbers), np.int64)
-    three = np.asarray(pc.cast(_sliced(numbers, 1, 4), pa.int64()))
-    for size in (3, 2, 1):  # every text has three digits or more (see _plain)
-        head = three // 10 ** (3 - size)
-        hit = _CODES[head]
-        code, width = np.where(hit, head, code), np.where(hit, size, width)
-    return code, width
 
 
 def _national(numbers: pa.Array, width: Ints) -> pa.Array:
@@ -299,11 +293,11 @@ def _national(numbers: pa.Array, width: Ints) -> pa.Array:
     calling codes 1 and 800, where every width was sliced whole and picked from."""
     counts = np.bincount(width, minlength=4)
     common = int(counts[1:].argmax()) + 1
-    nsn = _sliced(numbers, 1 + common)
+    nsn = sliced(numbers, 1 + common)
     for taken in np.flatnonzero(counts):
         if taken != common:
             other = pa.array(width == taken)
-            nsn = pc.replace_with_mask(nsn, other, _sliced(numbers.filter(other), 1 + int(taken)))
+            nsn = pc.replace_with_mask(nsn, other, sliced(numbers.filter(other), 1 + int(taken)))
     return nsn
 
 
@@ -311,28 +305,28 @@ def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:
     """Where ``parse`` would try to strip a national prefix: the prefix for parsing of the
     calling code's main region matches the start of the national number."""
     strips = np.zeros(len(code), bool)
-    for cc, rows in _groups(code, among):
+    for cc, rows in groups(code, among):
         metadata = PhoneMetadata.metadata_for_region_or_calling_code(
             cc, phonenumbers.region_code_for_country_code(cc))
         if metadata is None:
             strips[rows] = True
         elif metadata.national_prefix_for_parsing:
-            strips[rows] = _starts(nsn, rows, metadata.national_prefix_for_parsing)
+            strips[rows] = _prefix_at_start(nsn, rows, metadata.national_prefix_for_parsing)
     return strips
 
 
-def _starts(nsn: pa.Array, rows: Rows, prefix: str) -> Bools:
+def _prefix_at_start(nsn: pa.Array, rows: Rows, prefix: str) -> Bools:
     """Where the pattern ``prefix`` matches the start of the numbers ``rows``: looked for
     in them alone where they are few, else in all (taking most of the numbers costs more
     than looking at the others: :func:`_strips_prefix` 4.7 against 5.9 ms of CPU for
     183,000 numbers, all but one in 1,000 of +1, 4 runs interleaved). A pattern of digits
     alone (+1's ``1``, and 95 more of the 115) is those digits, looked for as text: 0.75
     against 2.2 ms for 183,000 numbers."""
-    numbers = nsn if 2 * len(rows) > len(nsn) else _take(nsn, rows)
+    numbers = nsn if 2 * len(rows) > len(nsn) else take(nsn, rows)
     if prefix.isdecimal() and prefix.isascii():
-        found = arrow_bools(pc.starts_with(numbers, prefix))
+        found = starts(numbers, prefix)
     else:
-        found = _match(numbers, f"^(?:{prefix})")
+        found = match(numbers, f"^(?:{prefix})")
     return found[rows] if numbers is nsn and len(rows) < len(nsn) else found
 
 
@@ -341,10 +335,10 @@ def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
     """``time_zones_for_number`` given each number's type: none for an unknown type, the
     calling code's for a type not geographical there, else by the number's prefix."""
     sets = np.zeros(len(code), np.int64)
-    for pair, rows in _groups(code * 1000 + kind, kind != PhoneNumberType.UNKNOWN):
+    for pair, rows in groups(code * 1000 + kind, kind != PhoneNumberType.UNKNOWN):
         cc, type_ = divmod(pair, 1000)
         if phonenumbers.is_number_type_geographical(type_, cc):
-            sets[rows] = _by_prefix(_take(nsn, rows), cc)
+            sets[rows] = _by_prefix(take(nsn, rows), cc)
         else:
             sets[rows] = _country_zones(cc)
     return sets
@@ -354,8 +348,7 @@ def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
 def _country_zones(code: int) -> int:
     """The zones of a calling code, as ``time_zones_for_number`` gives a number of it
     whose type is not geographical."""
-    number = phonenumbers.PhoneNumber(country_code=code, national_number=0)
-    return _SET_IDS[tuple(phone_timezones._country_level_time_zones_for_number(number))]
+    return _SET_IDS[country_zones(code)]
 
 
 def _by_prefix(nsn: pa.Array, code: int) -> Ints:
@@ -364,9 +357,9 @@ def _by_prefix(nsn: pa.Array, code: int) -> Ints:
     integers: a prefix and its length are one key (a text's slice shorter than the
     prefix sought is the whole text, as ``str`` slices it)."""
     room = _LONGEST_PREFIX - len(str(code))  # no prefix is longer: the rest is never read
-    head_nsn = _sliced(nsn, 0, room)
+    head_nsn = sliced(nsn, 0, room)
     digits = np.asarray(pc.cast(head_nsn, pa.int64()))
-    size = _lengths(head_nsn) + len(str(code))
+    size = lengths(head_nsn) + len(str(code))
     head = code * 10 ** (size - len(str(code))) + digits
     sets = np.zeros(len(nsn), np.int64)
     found = _prefix_table(code)
