@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .. import _tuning
 from .._bools import arrow_bools
 
 Ints = NDArray[np.int64]
@@ -135,13 +136,6 @@ def groups(keys: Ints, among: Bools | None = None) -> list[tuple[int, Rows]]:
     return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
 
 
-SMALL_MATCH = 256
-"""Fewest values matched (or cut) by pyarrow's RE2, which compiles the pattern on each call:
-0.1-0.4 ms for a region's patterns, most of the work of the many small groups of rows
-(regions, calling codes and lengths) a column with countries has. Fewer are matched
-one by one with Python's ``re``, each pattern compiled once (~1 µs a value)."""
-
-
 def match(values: pa.Array, pattern: str) -> Bools:
     """Where ``pattern`` (RE2: the metadata's patterns read alike in ``re``) matches; a
     literal prefix is tested as such, ten times faster."""
@@ -185,9 +179,9 @@ def starts(values: pa.Array, prefix: str) -> Bools:
 
 
 def _few(values: pa.Array) -> list[str | None] | None:
-    """Fewer than ``SMALL_MATCH`` values as Python text, where Python's ``re`` reads them as
-    RE2 does (ASCII, no line break for ``$`` to stop before); else ``None``."""
-    if len(values) >= SMALL_MATCH:
+    """Fewer than ``_tuning.PHONE_SMALL_MATCH`` values as Python text, where Python's ``re``
+    reads them as RE2 does (ASCII, no line break for ``$`` to stop before); else ``None``."""
+    if len(values) >= _tuning.PHONE_SMALL_MATCH:
         return None
     texts: list[str | None] = values.to_pylist()
     return texts if all(t is None or (t.isascii() and "\n" not in t) for t in texts) else None

@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 
+from .. import _tuning
 from .._bools import arrow_bools
 from .._phones._arrays import groups, lengths, match, sliced, starts, take
 from .._phones._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
@@ -201,14 +202,9 @@ def _zone_sets(texts: pa.Array) -> Ints:
     return sets
 
 
-PART_TEXTS = 25_000
-"""Fewest texts worth a thread of their own (a thread's start and join cost some 0.1 ms,
-and on fewer texts each call's own overhead outweighs the work)."""
-
-
 def _parsed(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
     """:func:`_parse` of many texts in two halves side by side, the halves' rows joined."""
-    if len(texts) < 2 * PART_TEXTS:
+    if len(texts) < 2 * _tuning.ZONE_PART_TEXTS:
         return _parse(texts)
     half = len(texts) // 2
     (rows, code, nsn, slow), (more, other, rest, later) = side_by_side(

@@ -26,11 +26,9 @@ undone, and the caller parses it with ``phonenumbers``.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +40,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers.phonemetadata import PhoneMetadata
 
+from .. import _tuning
 from .._bools import arrow_bools
 from .._phones._arrays import (
     Changes,
@@ -58,6 +57,7 @@ from .._phones._arrays import (
 )
 from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
 from .._places._types import type_patterns
+from .._threads import WORKERS, in_pool
 from ..contract import E164_PATTERN
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
 from ._rewrite import FLAGS as REWRITE_FLAGS
@@ -77,15 +77,6 @@ _NANP_00 = r"^ *\(?00 *[1-9]"
 _OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
 """A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
 _OWN_REWRITE = re.compile(r"(\d*)\\1")
-THREAD_ROWS = 100_000
-"""Fewest rows a thread is given: shorter columns are read on the calling thread."""
-MAX_THREADS = 4
-PART_ROWS = 125_000
-"""Most rows (about: the parts are cut by work) :func:`verdicts` reads in one part, each
-taken from the column when a thread starts it: the working memory of two parts at a
-time, however long the column. The 1M-row clean (500,000 rows a call) peaked at
-557-561 MiB with this, 596-599 MiB with 250,000 (one part a thread), whose CPU was
-within the noise (1.06x for 125,000, median of 7 interleaved pairs); 62,500 cost 1.23x."""
 _COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 _FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
 """Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
@@ -133,32 +124,32 @@ class _Parsed:
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
-    A long column is read in parts on threads, one per core: numpy and pyarrow release
-    the GIL for the whole-column work. The rows are ordered by region, then by their
+    A long column (``_tuning.PHONE_THREAD_ROWS`` rows a thread) is read in parts on the
+    pool's threads (:func:`.._threads.in_pool`): numpy and pyarrow release the GIL for
+    the whole-column work. The rows are ordered by region, then by their
     first bytes (:func:`_leading`), and cut by work, not by rows: a region's rows fall
     in one part (but where a cut splits one), so each region's groups and patterns are
     met once, not once per part; a part of the main region's rows alone pays no
-    per-region work. A part holds at most about :data:`PART_ROWS` rows (its working
+    per-region work. A part holds at most about ``_tuning.PHONE_PART_ROWS`` rows (its working
     memory grows with it), and the part of the most regions goes first, so that the
     threads' Python work (the GIL's) meets the other parts' array work."""
-    threads = min(len(texts) // THREAD_ROWS, len(os.sched_getaffinity(0)), MAX_THREADS)
+    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, WORKERS)
     if threads < 2:
         return _verdicts(texts, regions, names)
     order = np.argsort(regions << 32 | _leading(texts))
     ordered = regions[order]
-    cuts = _cuts(ordered, max(threads, -(-len(texts) // PART_ROWS)))
+    cuts = _cuts(ordered, max(threads, -(-len(texts) // _tuning.PHONE_PART_ROWS)))
     back = np.empty(len(order), np.int64)
     back[order] = np.arange(len(order))
     index = pa.array(back)
     first = _busiest(ordered, cuts)
-    with ThreadPoolExecutor(threads) as pool:
-        found = dict(zip(first, pool.map(lambda n: _verdicts(
-            texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
-            names), first), strict=True))
-        parts = [found[n] for n in range(len(cuts) - 1)]
-        columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
-                           .take(index).combine_chunks(), _COLUMNS)  # back in row order
-        return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
+    found = dict(zip(first, in_pool(lambda n: _verdicts(
+        texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
+        names), first), strict=True))
+    parts = [found[n] for n in range(len(cuts) - 1)]
+    columns = in_pool(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
+                      .take(index).combine_chunks(), _COLUMNS)  # back in row order
+    return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
 
 
 LEADING_BYTES = 4
@@ -195,18 +186,13 @@ def _busiest(ordered: Ints, cuts: list[int]) -> list[int]:
     return sorted(range(len(met)), key=lambda n: -met[n])
 
 
-REGION_WORK = 400
-"""A region's fixed work in a part (its groups, patterns and takes), counted as this many
-rows' work when the parts are cut: measured on the mix, ~0.7 ms a region against ~1.6 µs
-a row (the parts' thread CPU within a tenth of each other)."""
-
-
 def _cuts(ordered: Ints, parts: int) -> list[int]:
     """Where to cut rows ordered by region into ``parts`` of about equal work: a row's
-    work, and a region's fixed work at its first row."""
+    work, and a region's fixed work (``_tuning.PHONE_REGION_WORK`` rows') at its first
+    row."""
     work = np.ones(len(ordered), np.int64)
-    work[np.flatnonzero(np.diff(ordered)) + 1] += REGION_WORK
-    work[0] += REGION_WORK
+    work[np.flatnonzero(np.diff(ordered)) + 1] += _tuning.PHONE_REGION_WORK
+    work[0] += _tuning.PHONE_REGION_WORK
     total = np.cumsum(work)
     targets = total[-1] * np.arange(1, parts) // parts
     inner = np.searchsorted(total, targets, side="right").tolist()
