@@ -38,6 +38,7 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
+from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 from phonenumbers.phonemetadata import PhoneMetadata
 
 from .. import _tuning
@@ -56,7 +57,7 @@ from .._phones._arrays import (
     take,
 )
 from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
-from .._places._types import type_patterns
+from .._places._types import resolved, type_patterns
 from .._threads import WORKERS, in_pool
 from ..contract import E164_PATTERN
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
@@ -439,62 +440,24 @@ def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
 
 
 def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, Ints]:
-    """``region_code_for_number``, then ``is_valid_number_for_region``, for one code and length.
-
-    A calling code shared by several regions goes to the first whose ``leading_digits``
-    match, or, for one without, whose number type is known; consecutive regions with
-    leading digits are first tested together, so most rows skip them in one pass."""
-    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
-    if len(regions) == 1:
-        ok = _typed(nsn, code, regions[0], length)
-        return ok, np.full(len(nsn), _REGIONS.index(regions[0]))
-    valid = np.zeros(len(nsn), bool)
-    country = np.zeros(len(nsn), np.int64)
-    left = np.arange(len(nsn))
-    for run in _runs(regions):
-        if not len(left):
-            break
-        leading = [_plan(region).metadata.leading_digits for region in run]
-        if leading[0] is None:
-            hit = _typed(take(nsn, left), code, run[0], length)
-            valid[left[hit]], country[left[hit]] = True, _REGIONS.index(run[0])
-            left = left[~hit]
-            continue
-        either = "^(?:" + "|".join(f"(?:{d})" for d in leading) + ")"
-        maybe = left[match(take(nsn, left), either)]
-        settled = [np.zeros(0, np.intp)]
-        for region, digits in zip(run, leading, strict=True):
-            hit = match(nsn.take(pa.array(maybe)), f"^(?:{digits})")
-            rows, maybe = maybe[hit], maybe[~hit]
-            country[rows] = _REGIONS.index(region)
-            valid[rows] = _typed(nsn.take(pa.array(rows)), code, region, length)
-            settled.append(rows)
-        left = np.setdiff1d(left, np.concatenate(settled), assume_unique=True)
-    return valid, country
+    """``region_code_for_number`` (:func:`resolved`), then ``is_valid_number_for_region``,
+    for one calling code and length."""
+    found, kind = resolved(nsn, code, functools.partial(_typed, code, length))
+    regions = COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+    places = np.array([*(_REGIONS.index(region) for region in regions), 0], np.int64)
+    return kind != PhoneNumberType.UNKNOWN, places[found]  # none (-1): the last, 0
 
 
-def _runs(regions: Sequence[str]) -> list[list[str]]:
-    """``regions`` in order, consecutive ones with leading digits together."""
-    runs: list[list[str]] = []
-    for region in regions:
-        has = _plan(region).metadata.leading_digits is not None
-        if has and runs and _plan(runs[-1][0]).metadata.leading_digits is not None:
-            runs[-1].append(region)
-        else:
-            runs.append([region])
-    return runs
-
-
-def _typed(nsn: pa.Array, code: int, region: str, length: int) -> Bools:
+def _typed(code: int, length: int, region: str, nsn: pa.Array) -> Ints:
     """``_number_type_helper(...) != UNKNOWN``: the union of the type patterns, then the
-    general one."""
+    general one; 0 for a number of some type (which one is not asked), else ``UNKNOWN``."""
     patterns = _valid_patterns(code, region, length)
     if patterns is None:
-        return np.zeros(len(nsn), bool)
+        return np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
     typed = match(nsn, patterns[1])
     rows = np.flatnonzero(typed)
     typed[rows] = match(take(nsn, rows), patterns[0])
-    return typed
+    return np.where(typed, 0, PhoneNumberType.UNKNOWN)
 
 
 @functools.cache
