@@ -37,7 +37,7 @@ countries has. Fewer are matched one by one with Python's ``re``, each pattern c
 once (~1 µs a value)."""
 ZONE_PART_TEXTS = 25_000
 """Fewest texts worth a thread of their own when the zones of distinct numbers are read
-(``_places._zones``): a thread's start and join cost some 0.1 ms, and on fewer texts
+(``_phones._zones``): a thread's start and join cost some 0.1 ms, and on fewer texts
 each call's own overhead outweighs the work."""
 
 

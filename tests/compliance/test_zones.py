@@ -19,8 +19,7 @@ from phonenumbers.tzdata import TIMEZONE_DATA
 from zone_oracle import judged_zones
 
 from dialkit import _tuning
-from dialkit._places._localtime import wall_clock
-from dialkit._places._zones import (
+from dialkit._phones._zones import (
     ZONES,
     Zoned,
     _parse,
@@ -28,6 +27,7 @@ from dialkit._places._zones import (
     zoned,
     zones_of,
 )
+from dialkit._places._localtime import wall_clock
 from dialkit.compliance import first_zones
 
 TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]

@@ -11,9 +11,9 @@ import phonenumbers
 from phonenumbers import PhoneNumberType
 
 from .._phones._arrays import take
+from .._phones._types import regions_and_types
+from .._phones._zones import _parse
 from ._kept import hashed
-from ._types import regions_and_types
-from ._zones import _parse
 
 MOBILE = PhoneNumberType.MOBILE
 MAYBE_MOBILE = PhoneNumberType.FIXED_LINE_OR_MOBILE

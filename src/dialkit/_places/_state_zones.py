@@ -15,9 +15,9 @@ import functools
 
 import numpy as np
 
+from .._phones._prefixes import PREFIX_ZONES
+from .._phones._zones import _ZONE_IDS, ZONES
 from ._areas import area_states
-from ._prefixes import PREFIX_ZONES
-from ._zones import _ZONE_IDS, ZONES
 
 __all__ = ["ZONES", "state_zones"]
 

@@ -20,10 +20,10 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._phones._arrays import take
+from .._phones._types import regions_and_types
+from .._phones._zones import Ints, _asked_number, _parse
 from ._areas import Objects, area_provinces, area_states, territories
 from ._kept import hashed, kept
-from ._types import regions_and_types
-from ._zones import Ints, _asked_number, _parse
 
 
 @dataclass(frozen=True)

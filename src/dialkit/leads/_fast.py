@@ -57,7 +57,7 @@ from .._phones._arrays import (
     take,
 )
 from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
-from .._places._types import resolved, type_patterns
+from .._phones._types import resolved, type_patterns
 from .._threads import WORKERS, in_pool
 from ..contract import E164_PATTERN
 from ._phone_text import NANP_REGIONS, PLAIN_DATE

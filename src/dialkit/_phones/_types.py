@@ -14,7 +14,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 
-from .._phones._arrays import groups, lengths, match, matched_among, take
+from ._arrays import groups, lengths, match, matched_among, take
 
 Ints = NDArray[np.int64]
 

@@ -21,9 +21,9 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 from phonenumbers.tzdata import TIMEZONE_DATA
 
-from .._phones._arrays import groups, lengths, match, sliced, take
-from .._phones._metadata import decided_by
-from ._areas import area_zones
+from .._places._areas import area_zones
+from ._arrays import groups, lengths, match, sliced, take
+from ._metadata import decided_by
 from ._types import type_patterns
 
 Ints = NDArray[np.int64]
@@ -35,7 +35,7 @@ PREFIX_ZONES = {**TIMEZONE_DATA,
 """``phonenumbers``' zone table, by prefix (calling code and national digits), but for
 the NANP area codes whose exchanges lie in more than one zone: there the area code's own
 prefix, which decides every exchange the table does not list, gives every zone of the
-area code (:func:`._areas.area_zones`). An exchange it lists keeps its one zone."""
+area code (:func:`dialkit._places._areas.area_zones`). An exchange it lists keeps its one zone."""
 """Most leading digits a group's key is made of (an int64 holds them)."""
 
 
