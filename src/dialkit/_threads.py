@@ -59,11 +59,3 @@ def side_by_side(work: Callable[[A], T], parts: Sequence[A]) -> list[T]:
     started = [in_background(functools.partial(work, part)) for part in parts[:-1]]
     last = [work(parts[-1])] if parts else []
     return [future.result() for future in started] + last
-
-
-def in_pool(work: Callable[[A], T], parts: Sequence[A]) -> list[T]:
-    """``work`` of each of ``parts``, in order, all in the pool's threads: at most
-    :data:`WORKERS` at once, so that at most as many parts' working memory is held
-    (the leads' phone verdicts, ``dialkit.leads._fast``)."""
-    started = [in_background(functools.partial(work, part)) for part in parts]
-    return [future.result() for future in started]

@@ -26,9 +26,11 @@ undone, and the caller parses it with ``phonenumbers``.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +60,7 @@ from .._phones._arrays import (
 )
 from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
 from .._phones._types import resolved, type_patterns
-from .._threads import WORKERS, in_pool
+from .._threads import WORKERS
 from ..contract import E164_PATTERN
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
 from ._rewrite import FLAGS as REWRITE_FLAGS
@@ -125,16 +127,18 @@ class _Parsed:
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
-    A long column (``_tuning.PHONE_THREAD_ROWS`` rows a thread) is read in parts on the
-    pool's threads (:func:`.._threads.in_pool`): numpy and pyarrow release the GIL for
-    the whole-column work. The rows are ordered by region, then by their
+    A long column (``_tuning.PHONE_THREAD_ROWS`` rows a thread) is read in parts on
+    threads, as many as the pool's (``_threads.WORKERS``) but its own: the streamed
+    clean reads its next chunk on the pool meanwhile, and parts queued behind that
+    would run one at a time. numpy and pyarrow release the GIL for the whole-column
+    work. The rows are ordered by region, then by their
     first bytes (:func:`_leading`), and cut by work, not by rows: a region's rows fall
     in one part (but where a cut splits one), so each region's groups and patterns are
     met once, not once per part; a part of the main region's rows alone pays no
     per-region work. A part holds at most about ``_tuning.PHONE_PART_ROWS`` rows (its working
     memory grows with it), and the part of the most regions goes first, so that the
     threads' Python work (the GIL's) meets the other parts' array work."""
-    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, WORKERS)
+    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)), WORKERS)
     if threads < 2:
         return _verdicts(texts, regions, names)
     order = np.argsort(regions << 32 | _leading(texts))
@@ -144,13 +148,14 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     back[order] = np.arange(len(order))
     index = pa.array(back)
     first = _busiest(ordered, cuts)
-    found = dict(zip(first, in_pool(lambda n: _verdicts(
-        texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
-        names), first), strict=True))
-    parts = [found[n] for n in range(len(cuts) - 1)]
-    columns = in_pool(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
-                      .take(index).combine_chunks(), _COLUMNS)  # back in row order
-    return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
+    with ThreadPoolExecutor(threads) as pool:
+        found = dict(zip(first, pool.map(lambda n: _verdicts(
+            texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
+            names), first), strict=True))
+        parts = [found[n] for n in range(len(cuts) - 1)]
+        columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
+                           .take(index).combine_chunks(), _COLUMNS)  # back in row order
+        return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
 
 
 LEADING_BYTES = 4
