@@ -473,8 +473,9 @@ def _valid_patterns(code: int, region: str, length: int) -> tuple[str, str] | No
     if found is None:
         return None
     types = [*(p for _, p in found.earlier), found.fixed, None if found.same else found.mobile]
-    union = "|".join(f"(?:{p})" for p in types if p is not None)
-    return (found.general, union) if union else None
+    union = "|".join(f"(?:{p[4:-2]})" for p in types if p is not None)  # ^(?:p)$'s p: one
+    # anchor for all, which RE2 reads as an anchored match (each its own: 1.04-1.16x CPU)
+    return (found.general, f"^(?:{union})$") if union else None
 
 
 # Metadata plans ------------------------------------------------------------------------------
