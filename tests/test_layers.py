@@ -2,7 +2,8 @@
 
 Layers, each importing only the layers above it::
 
-    1  shared helpers   dialkit/_*.py (_lazy, _net, _secrets, ...) and dialkit/_places/
+    1  shared helpers   dialkit/_*.py (_lazy, _net, _secrets, ...), dialkit/_places/ and
+                        dialkit/_phones/
     2  contract         dialkit.contract, dialkit.errors
     3  client
     4  frames

@@ -17,8 +17,8 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumber
 from phonenumbers.tzdata import TIMEZONE_DATA
 from zone_oracle import judged_zones
 
-from dialkit._places._prefixes import decided_by
-from dialkit._places._zones import ZONES, zoned
+from dialkit._phones._metadata import decided_by
+from dialkit._phones._zones import ZONES, zoned
 
 TYPES = ("general_desc", "fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost",
          "personal_number", "voip", "pager", "uan", "voicemail")
@@ -138,10 +138,10 @@ def test_without_pythons_private_parser_every_digit_decides_and_answers_stay(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``re._parser`` is private (issue 39): changed or gone, no pattern is read, each
     distinct number is asked, and the answers are still ``phonenumbers``' own."""
-    from dialkit._places import _prefixes
+    from dialkit._phones import _metadata, _prefixes
 
     texts = _north_american()[:4000]
-    monkeypatch.setattr(_prefixes, "_PARSER", _ChangedParser())
+    monkeypatch.setattr(_metadata, "_PARSER", _ChangedParser())
     _prefixes._depths.cache_clear()
     try:
         assert decided_by(r"[2-9]\d{9}") is None

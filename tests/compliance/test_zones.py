@@ -18,9 +18,8 @@ from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers.tzdata import TIMEZONE_DATA
 from zone_oracle import judged_zones
 
-from dialkit._places import _zones
-from dialkit._places._localtime import wall_clock
-from dialkit._places._zones import (
+from dialkit import _tuning
+from dialkit._phones._zones import (
     ZONES,
     Zoned,
     _parse,
@@ -28,6 +27,7 @@ from dialkit._places._zones import (
     zoned,
     zones_of,
 )
+from dialkit._places._localtime import wall_clock
 from dialkit.compliance import first_zones
 
 TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]
@@ -144,12 +144,12 @@ def test_a_uk_mobile_is_said_to_be_in_london() -> None:
     assert count.tolist() == [1, 2]
 
 
-@pytest.mark.parametrize("part", [_zones.PART_TEXTS, 1000], ids=["whole", "in-parts"])
+@pytest.mark.parametrize("part", [_tuning.ZONE_PART_TEXTS, 1000], ids=["whole", "in-parts"])
 def test_first_zones_are_phonenumbers_first(phones: pd.Series, part: int,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Found whole (a few thousand numbers), and in halves side by side (as 50,000 and
     more are)."""
-    monkeypatch.setattr(_zones, "PART_TEXTS", part)
+    monkeypatch.setattr(_tuning, "ZONE_PART_TEXTS", part)
     names, zone, count = first_zones(phones)
     assert [names[z] if z >= 0 else None for z in zone.tolist()] == [
         _said(zones) for _, zones in EXPECTED]

@@ -14,16 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dialkit import _tuning
 from dialkit.leads import normalize
-from dialkit.leads._fast import (
-    LEADING_BYTES,
-    REGION_WORK,
-    SMALL_MATCH,
-    THREAD_ROWS,
-    _cuts,
-    _leading,
-    verdicts,
-)
+from dialkit.leads._fast import LEADING_BYTES, _cuts, _leading, verdicts
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._store import Store
 from dialkit.sandbox._world import build_world
@@ -178,7 +171,7 @@ def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
     rows = [("(415) 555-0123", "US"), ("+44 20 7946 0123", "US"), ("0044 20 7946 0123", "US"),
             ("020 7946 0123", "GB"), ("06 12 34 56 78", "FR"), ("N/A", "US"),
             ("415 555 0123 x7", "CA"), ("12", "DE"), ("+54 9 11 2345-6789", "AR")]
-    count = 2 * THREAD_ROWS // len(rows) + 1
+    count = 2 * _tuning.PHONE_THREAD_ROWS // len(rows) + 1
     texts, countries = [t for t, _ in rows] * count, [c for _, c in rows] * count
     once = normalize([t for t, _ in rows], country=[c for _, c in rows])
     repeated = pd.concat([once] * count, ignore_index=True)
@@ -192,8 +185,9 @@ def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
     cuts = _cuts(ordered, 2)
     first, second = ordered[cuts[0]:cuts[1]], ordered[cuts[1]:cuts[2]]
     assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
-    work = [len(first) + REGION_WORK, len(second) + REGION_WORK * 201]
-    assert abs(work[0] - work[1]) <= 1 + REGION_WORK
+    region = _tuning.PHONE_REGION_WORK
+    work = [len(first) + region, len(second) + region * 201]
+    assert abs(work[0] - work[1]) <= 1 + region
 
 
 @given(texts=st.lists(st.one_of(st.none(), st.text(
@@ -212,7 +206,7 @@ def test_leading_bytes_order_cells_as_their_first_bytes_do(texts: list[str | Non
 @pytest.mark.parametrize("part_rows", [1, 97, 400])
 def test_more_parts_than_threads_give_each_row_its_own_answer(
         part_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Read in parts of ``PART_ROWS`` on the threads, the busiest part first, the mix's
+    """Read in parts of ``PHONE_PART_ROWS`` on the threads, the busiest part first, the mix's
     phones (many small regions) and one row of each of 49 regions more get, row by row,
     what one part of them all gives."""
     from dialkit.leads import _fast, read
@@ -227,8 +221,8 @@ def test_more_parts_than_threads_give_each_row_its_own_answer(
     texts = _texts(cells)
     where, names, _ = _row_regions(countries, "US", cells.index)
     whole = _fast._verdicts(texts, where, names)
-    monkeypatch.setattr(_fast, "THREAD_ROWS", 2)
-    monkeypatch.setattr(_fast, "PART_ROWS", part_rows)
+    monkeypatch.setattr(_tuning, "PHONE_THREAD_ROWS", 2)
+    monkeypatch.setattr(_tuning, "PHONE_PART_ROWS", part_rows)
     parted = verdicts(texts, where, names)
     assert parted.done.tolist() == whole.done.tolist()
     for name in ("phone_e164", "country", "extension", "reason", "flags"):
@@ -236,10 +230,10 @@ def test_more_parts_than_threads_give_each_row_its_own_answer(
 
 
 def test_small_groups_matched_by_python_re_get_what_re2_gives() -> None:
-    """Fewer than ``SMALL_MATCH`` values are matched with Python's ``re``, more with RE2 in
+    """Fewer than ``PHONE_SMALL_MATCH`` values are matched with Python's ``re``, more with RE2 in
     pyarrow: example numbers of every type of 49 regions, national and international, with
     and without an IDD or a trunk prefix, and dates, read once (small groups) and repeated
-    ``SMALL_MATCH`` times (every group large), give the same verdicts, row by row."""
+    ``PHONE_SMALL_MATCH`` times (every group large), give the same verdicts, row by row."""
     texts, where = [], []
     for index, region in enumerate(REGIONS):
         for kind in TYPES:
@@ -252,9 +246,10 @@ def test_small_groups_matched_by_python_re_get_what_re2_gives() -> None:
     texts += DATES
     where += [0] * len(DATES)
     once = verdicts(pa.array(texts, pa.string()), np.array(where, np.int64), REGIONS)
-    many = verdicts(pa.array(texts * SMALL_MATCH, pa.string()),
-                    np.array(where * SMALL_MATCH, np.int64), REGIONS)
+    times = _tuning.PHONE_SMALL_MATCH
+    many = verdicts(pa.array(texts * times, pa.string()), np.array(where * times, np.int64),
+                    REGIONS)
     assert once.done.mean() > 0.5
-    assert many.done.tolist() == once.done.tolist() * SMALL_MATCH
+    assert many.done.tolist() == once.done.tolist() * times
     for column in ("phone_e164", "country", "extension", "reason", "flags"):
-        assert getattr(many, column).to_pylist() == getattr(once, column).to_pylist() * SMALL_MATCH
+        assert getattr(many, column).to_pylist() == getattr(once, column).to_pylist() * times

@@ -10,8 +10,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._phones._zones import Ints, Rows
 from ._kept import hashed, kept
-from ._zones import Ints, Rows
 
 
 def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:

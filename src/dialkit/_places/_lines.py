@@ -10,10 +10,10 @@ import pandas as pd
 import phonenumbers
 from phonenumbers import PhoneNumberType
 
+from .._phones._arrays import take
+from .._phones._types import regions_and_types
+from .._phones._zones import _parse
 from ._kept import hashed
-from ._texts import _take
-from ._types import regions_and_types
-from ._zones import _parse
 
 MOBILE = PhoneNumberType.MOBILE
 MAYBE_MOBILE = PhoneNumberType.FIXED_LINE_OR_MOBILE
@@ -25,7 +25,7 @@ def number_types(phones: pd.Series) -> np.ndarray:
     kind = np.full(len(texts) + 1, PhoneNumberType.UNKNOWN, np.int64)  # a null: the last
     parsed, code, nsn, slow = _parse(texts)
     kind[parsed] = regions_and_types(code, nsn)[1]
-    kind[slow] = [_asked(text) for text in _take(texts, slow).to_pylist()]
+    kind[slow] = [_asked(text) for text in take(texts, slow).to_pylist()]
     found: np.ndarray = kind[codes]
     return found
 

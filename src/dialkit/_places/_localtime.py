@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ._zones import ZONES, Ints, Rows, Zoned, first_zone, zones_of
+from .._phones._zones import ZONES, Ints, Rows, Zoned, first_zone, zones_of
 
 
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:

@@ -1,7 +1,8 @@
-"""The time zones of each US state: every zone ``phonenumbers`` gives a number of one of
-the state's area codes (:mod:`._areas`), so that a lead's address state is judged on its
-own clocks (Texas's: Central, and Mountain for El Paso's 915), not on those of a number
-that may be another state's.
+"""The time zones of each US state: every zone the prefixes table
+(:data:`._prefixes.PREFIX_ZONES`: ``phonenumbers``' own, with every zone of a split area
+code) gives a number of one of the state's area codes (:mod:`._areas`), so that a lead's
+address state is judged on its own clocks (Texas's: Central, and Mountain for El Paso's
+915), not on those of a number that may be another state's.
 
 Examples:
     >>> [ZONES[zone] for zone in state_zones("TX")]
@@ -13,10 +14,10 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from phonenumbers.tzdata import TIMEZONE_DATA
 
+from .._phones._prefixes import PREFIX_ZONES
+from .._phones._zones import _ZONE_IDS, ZONES
 from ._areas import area_states
-from ._zones import _ZONE_IDS, ZONES
 
 __all__ = ["ZONES", "state_zones"]
 
@@ -34,7 +35,7 @@ def _by_state() -> dict[str, tuple[int, ...]]:
     codes = np.arange(1000)
     states = area_states(codes)
     found: dict[str, set[int]] = {}
-    for prefix, zones in TIMEZONE_DATA.items():
+    for prefix, zones in PREFIX_ZONES.items():
         if len(prefix) < 4 or prefix[0] != "1":
             continue
         state = states[int(prefix[1:4])]

@@ -19,11 +19,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._phones._arrays import take
+from .._phones._types import regions_and_types
+from .._phones._zones import Ints, _asked_number, _parse
 from ._areas import Objects, area_provinces, area_states, territories
 from ._kept import hashed, kept
-from ._texts import _take
-from ._types import regions_and_types
-from ._zones import Ints, _asked_number, _parse
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,9 @@ def _places_of(texts: pa.Array) -> tuple[Objects, Objects]:
     region[parsed] = found
     us = np.flatnonzero((code == 1) & (found == "US") & np.isin(kind, _GEOGRAPHIC))
     if len(us):
-        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(_take(nsn, us), 0, 3), "int64"))
+        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, us), 0, 3), "int64"))
         state[parsed[us]] = area_states(area)
-    for at, text in zip(slow, _take(texts, slow).to_pylist(), strict=True):
+    for at, text in zip(slow, take(texts, slow).to_pylist(), strict=True):
         region[at], state[at] = _slow_place(text)
     return region, state
 
@@ -129,9 +129,9 @@ def _states_of(texts: pa.Array) -> Objects:
     region, kind = regions_and_types(code, nsn)
     nanp = np.flatnonzero((code == 1) & np.isin(kind, _GEOGRAPHIC))
     if len(nanp):
-        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(_take(nsn, nanp), 0, 3), "int64"))
+        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, nanp), 0, 3), "int64"))
         state[parsed[nanp]] = _subdivisions(region[nanp], area)
-    for at, text in zip(slow, _take(texts, slow).to_pylist(), strict=True):
+    for at, text in zip(slow, take(texts, slow).to_pylist(), strict=True):
         number = _asked_number(text)
         if number is not None and number.country_code == 1 and (
                 phonenumbers.number_type(number) in _GEOGRAPHIC):

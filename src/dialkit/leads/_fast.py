@@ -40,12 +40,29 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
-from phonenumbers import phonenumberutil as pnu
+from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 from phonenumbers.phonemetadata import PhoneMetadata
 
+from .. import _tuning
 from .._bools import arrow_bools
+from .._phones._arrays import (
+    Changes,
+    buffers,
+    cut,
+    drop,
+    from_bytes,
+    groups,
+    lengths,
+    match,
+    replace_rows,
+    starts,
+    take,
+)
+from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
+from .._phones._types import resolved, type_patterns
+from .._threads import WORKERS
 from ..contract import E164_PATTERN
-from ._phone_text import MAX_TEXT, NANP_REGIONS, PLAIN_DATE
+from ._phone_text import NANP_REGIONS, PLAIN_DATE
 from ._rewrite import FLAGS as REWRITE_FLAGS
 from ._rewrite import rewrite
 
@@ -63,15 +80,6 @@ _NANP_00 = r"^ *\(?00 *[1-9]"
 _OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
 """A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
 _OWN_REWRITE = re.compile(r"(\d*)\\1")
-THREAD_ROWS = 100_000
-"""Fewest rows a thread is given: shorter columns are read on the calling thread."""
-MAX_THREADS = 4
-PART_ROWS = 125_000
-"""Most rows (about: the parts are cut by work) :func:`verdicts` reads in one part, each
-taken from the column when a thread starts it: the working memory of two parts at a
-time, however long the column. The 1M-row clean (500,000 rows a call) peaked at
-557-561 MiB with this, 596-599 MiB with 250,000 (one part a thread), whose CPU was
-within the noise (1.06x for 125,000, median of 7 interleaved pairs); 62,500 cost 1.23x."""
 _COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 _FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
 """Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
@@ -119,20 +127,23 @@ class _Parsed:
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
-    A long column is read in parts on threads, one per core: numpy and pyarrow release
-    the GIL for the whole-column work. The rows are ordered by region, then by their
+    A long column (``_tuning.PHONE_THREAD_ROWS`` rows a thread) is read in parts on
+    threads, as many as the pool's (``_threads.WORKERS``) but its own: the streamed
+    clean reads its next chunk on the pool meanwhile, and parts queued behind that
+    would run one at a time. numpy and pyarrow release the GIL for the whole-column
+    work. The rows are ordered by region, then by their
     first bytes (:func:`_leading`), and cut by work, not by rows: a region's rows fall
     in one part (but where a cut splits one), so each region's groups and patterns are
     met once, not once per part; a part of the main region's rows alone pays no
-    per-region work. A part holds at most about :data:`PART_ROWS` rows (its working
+    per-region work. A part holds at most about ``_tuning.PHONE_PART_ROWS`` rows (its working
     memory grows with it), and the part of the most regions goes first, so that the
     threads' Python work (the GIL's) meets the other parts' array work."""
-    threads = min(len(texts) // THREAD_ROWS, len(os.sched_getaffinity(0)), MAX_THREADS)
+    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)), WORKERS)
     if threads < 2:
         return _verdicts(texts, regions, names)
     order = np.argsort(regions << 32 | _leading(texts))
     ordered = regions[order]
-    cuts = _cuts(ordered, max(threads, -(-len(texts) // PART_ROWS)))
+    cuts = _cuts(ordered, max(threads, -(-len(texts) // _tuning.PHONE_PART_ROWS)))
     back = np.empty(len(order), np.int64)
     back[order] = np.arange(len(order))
     index = pa.array(back)
@@ -161,13 +172,13 @@ def _leading(texts: pa.Array) -> Ints:
     national numbers; normalising the 1M-row mix's column took 0.92x the wall time cold,
     0.85x warm (medians of 5 interleaved fresh processes), the sort's 20 ms a call
     included."""
-    offsets, data = _buffers(texts)
-    lengths = np.diff(offsets)
+    offsets, data = buffers(texts)
+    sizes = np.diff(offsets)
     last = max(len(data) - 1, 0)
     key = np.zeros(len(texts), np.int64)
     for at in range(LEADING_BYTES):
         byte = data[np.minimum(offsets[:-1] + at, last)] if len(data) else 0
-        key = key << 8 | np.where(lengths > at, byte, 0)
+        key = key << 8 | np.where(sizes > at, byte, 0)
     return key
 
 
@@ -181,18 +192,13 @@ def _busiest(ordered: Ints, cuts: list[int]) -> list[int]:
     return sorted(range(len(met)), key=lambda n: -met[n])
 
 
-REGION_WORK = 400
-"""A region's fixed work in a part (its groups, patterns and takes), counted as this many
-rows' work when the parts are cut: measured on the mix, ~0.7 ms a region against ~1.6 µs
-a row (the parts' thread CPU within a tenth of each other)."""
-
-
 def _cuts(ordered: Ints, parts: int) -> list[int]:
     """Where to cut rows ordered by region into ``parts`` of about equal work: a row's
-    work, and a region's fixed work at its first row."""
+    work, and a region's fixed work (``_tuning.PHONE_REGION_WORK`` rows') at its first
+    row."""
     work = np.ones(len(ordered), np.int64)
-    work[np.flatnonzero(np.diff(ordered)) + 1] += REGION_WORK
-    work[0] += REGION_WORK
+    work[np.flatnonzero(np.diff(ordered)) + 1] += _tuning.PHONE_REGION_WORK
+    work[0] += _tuning.PHONE_REGION_WORK
     total = np.cumsum(work)
     targets = total[-1] * np.arange(1, parts) // parts
     inner = np.searchsorted(total, targets, side="right").tolist()
@@ -207,7 +213,7 @@ def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     texts, all_digits, rewritten = _rewritten(texts, all_digits, plain, plus)
     done = plain & known[regions]
     rows = np.flatnonzero(done)
-    digits, where, plus = _take(all_digits, rows), regions[rows], plus[rows]
+    digits, where, plus = take(all_digits, rows), regions[rows], plus[rows]
     nanp = _nanp_00(texts, all_digits, rows, np.array([n in NANP_REGIONS for n in names])[where])
     if nanp.any():
         digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
@@ -233,7 +239,7 @@ def _rewritten(texts: pa.Array, digits: pa.Array, plain: Bools,
                plus: Bools) -> tuple[pa.Array, pa.Array, _Rewrites]:
     """The column with the cells :mod:`._rewrite` reads rewritten (``plain``, ``plus``
     updated in place), their digits, and each row's flags and extension."""
-    rows = np.flatnonzero(~plain & arrow_bools(texts.is_valid()) & (_lengths(texts) <= MAX_TEXT))
+    rows = np.flatnonzero(~plain & arrow_bools(texts.is_valid()) & (lengths(texts) <= MAX_TEXT))
     found = rewrite(texts, rows)
     flags = np.zeros(len(texts), np.int64)
     flags[found.rows] = found.flags
@@ -269,45 +275,45 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     """Each cell's digits, whether it is plain, and whether it starts with ``+``: one pass over
     the column's bytes (a regex replace over a million cells takes half a second). A ``+``
     after leading spaces is left to the slow path."""
-    offsets, data = _buffers(texts)
-    lengths = np.diff(offsets)
-    starts = np.minimum(offsets[:-1], max(len(data) - 1, 0))
+    offsets, data = buffers(texts)
+    sizes = np.diff(offsets)
+    firsts = np.minimum(offsets[:-1], max(len(data) - 1, 0))
     kinds = np.frombuffer(bytearray(data).translate(_KIND_TABLE), np.int8)
-    lead = (lengths > 0) & (kinds[starts] == 4) if len(data) else lengths > 0
-    kinds[starts[lead]] = 1  # a leading + is plain, any other is not
+    lead = (sizes > 0) & (kinds[firsts] == 4) if len(data) else sizes > 0
+    kinds[firsts[lead]] = 1  # a leading + is plain, any other is not
     digit = kinds == 0
     before = np.zeros(len(data) + 1, np.int32)  # digits before each byte (under 2 GiB of text)
     np.cumsum(digit, out=before[1:])
     ends = before[offsets]
     counts = np.diff(ends)
-    digits = _from_bytes(np.compress(digit, data), ends)  # compress: [] is a third slower
+    digits = from_bytes(np.compress(digit, data), ends)  # compress: [] is a third slower
     marked = np.flatnonzero(kinds >= 2)  # dots and bytes no plain cell has: found in one pass
     cells, marks = np.searchsorted(offsets, marked, side="right") - 1, kinds[marked]
-    plain = (arrow_bools(texts.is_valid()) & (lengths <= MAX_TEXT) & (counts >= MIN_DIGITS))
+    plain = (arrow_bools(texts.is_valid()) & (sizes <= MAX_TEXT) & (counts >= MIN_DIGITS))
     plain[cells[marks >= 3]] = False
-    dots = np.bincount(cells[marks == 2], minlength=len(lengths))
+    dots = np.bincount(cells[marks == 2], minlength=len(sizes))
     dotted = np.flatnonzero(plain & (dots == 1))  # an Excel float has one dot
-    plain[dotted] &= ~_match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
+    plain[dotted] &= ~match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
     dated = np.flatnonzero(plain & (counts >= DATE_DIGITS[0]) & (counts <= DATE_DIGITS[1]))
-    plain[dated] &= ~_match(texts.take(pa.array(dated)), PLAIN_DATE)  # not_a_phone: slow path's
+    plain[dated] &= ~match(texts.take(pa.array(dated)), PLAIN_DATE)  # not_a_phone: slow path's
     return digits, plain, lead
 
 
 def _nanp_00(texts: pa.Array, digits: pa.Array, rows: NDArray[np.intp], nanp: Bools) -> Bools:
     """``_phone_text``'s rule: ``00`` then a digit 1-9 in a NANP region means ``+``."""
     found = np.zeros(len(rows), bool)
-    maybe = np.flatnonzero(nanp & _match(_take(digits, rows), "^00"))
-    found[maybe] = _match(texts.take(pa.array(rows[maybe])), _NANP_00)
+    maybe = np.flatnonzero(nanp & match(take(digits, rows), "^00"))
+    found[maybe] = match(texts.take(pa.array(rows[maybe])), _NANP_00)
     return found
 
 
 def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
     """``_normalize._lost_plus`` over a column: 11 digits or more, no ``0`` nor own code first."""
-    starts = _starts(digits, "0")
-    for key, rows in _groups(where, _lengths(digits) >= MIN_INTERNATIONAL_DIGITS):
+    excluded = starts(digits, "0")
+    for key, rows in groups(where, lengths(digits) >= MIN_INTERNATIONAL_DIGITS):
         own = str(phonenumbers.country_code_for_region(names[key]))
-        starts[rows] |= _starts(_take(digits, rows), own)
-    return (_lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~starts
+        excluded[rows] |= starts(take(digits, rows), own)
+    return (lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~excluded
 
 
 # Parsing: calling code and national significant number -------------------------------------
@@ -318,21 +324,21 @@ def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> 
     state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
     if not n:
         return state
-    intl, changes = plus.copy(), _Changes(digits)
-    for key, rows in _groups(where, ~plus):
-        stripped, after = _prefixed(_take(digits, rows), names[key])
+    intl, changes = plus.copy(), Changes(digits)
+    for key, rows in groups(where, ~plus):
+        stripped, after = _prefixed(take(digits, rows), names[key])
         intl[rows[stripped]] = True
         changes.add(rows[stripped], after)
     code, number, plans, parsed, slow = _intl(changes.applied(), intl, plus)
-    changes = _Changes(number)
-    for key, rows in _groups(where, ~intl):
-        local, better, after, slow_rows = _national(_take(digits, rows), names[key])
+    changes = Changes(number)
+    for key, rows in groups(where, ~intl):
+        local, better, after, slow_rows = _national(take(digits, rows), names[key])
         code[rows], plans[rows] = local, _id(names[key])
         plans[rows[better]] = _id(_code_plan(local))
         slow[rows[slow_rows]] = True
         changes.add(rows[better], after)
     number = changes.applied()
-    state.code, state.parsed, state.slow = code, parsed & (_lengths(number) >= 2), slow
+    state.code, state.parsed, state.slow = code, parsed & (lengths(number) >= 2), slow
     state.nsn = _strip_all(number, plans, state)
     return state
 
@@ -344,37 +350,28 @@ def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
     if idd is None:
         return stripped, digits.slice(0, 0)
     pattern = f"^(?:{idd})"
-    matched = np.flatnonzero(_match(digits, pattern))
-    rest = _cut(digits.take(pa.array(matched)), pattern)
-    idd_rows = ~_starts(rest, "0")  # a 0 after the IDD: not an IDD
+    matched = np.flatnonzero(match(digits, pattern))
+    rest = cut(digits.take(pa.array(matched)), pattern)
+    idd_rows = ~starts(rest, "0")  # a 0 after the IDD: not an IDD
     stripped[matched[idd_rows]] = True
     return stripped, rest.filter(pa.array(idd_rows))
 
 
 def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
     """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
-    tried = intl & (_lengths(rest) > 2)  # else: too short after the IDD, invalid
+    tried = intl & (lengths(rest) > 2)  # else: too short after the IDD, invalid
     rows = np.flatnonzero(tried)
-    sub = _take(rest, rows)
-    code = np.zeros(len(rows), np.int64)
-    width = np.zeros(len(rows), np.int64)
-    for size in (3, 2, 1):
-        head = _heads(sub, size)
-        hit = (head >= 10 ** (size - 1)) & _CODES[np.maximum(head, 0)]
-        width = np.where(hit, size, width)
-        code = np.where(hit, head, code)
+    sub = take(rest, rows)
+    code, width = calling_codes(sub)
     codes, widths = np.zeros(len(rest), np.int64), np.zeros(len(rest), np.int64)
     codes[rows], widths[rows] = code, width
     found = widths > 0
     slow = tried & plus & ~found  # phonenumbers retries without the +
-    return codes, _drop(rest, widths), _code_ids(codes), ~intl | found, slow
+    return codes, drop(rest, widths), _code_ids(codes), ~intl | found, slow
 
 
 _REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
 """What ``region_code_for_number`` can answer for a valid number, by index."""
-_CODES = np.zeros(1000, bool)
-_CODES[list(phonenumbers.COUNTRY_CODE_TO_REGION_CODE)] = True
-"""The calling codes ``phonenumbers`` knows, by value."""
 
 
 def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bools]:
@@ -383,29 +380,29 @@ def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bool
     rows whose national prefix this module does not reproduce."""
     plan = _plan(region)
     own = str(plan.code)
-    starts = np.flatnonzero(_starts(digits, own))
-    sub = digits.take(pa.array(starts))
-    pot = _drop(sub, np.full(len(starts), len(own)))
+    owned = np.flatnonzero(starts(digits, own))
+    sub = digits.take(pa.array(owned))
+    pot = drop(sub, np.full(len(owned), len(own)))
     changed, after, slow = _strip(pot, plan)
     pot = replace_rows(pot, changed, after)
-    too_long = np.array(_length_verdicts(region, 40))[np.minimum(_lengths(sub), 40)] == 2
+    too_long = np.array(_length_verdicts(region, 40))[np.minimum(lengths(sub), 40)] == 2
     better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
     rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
-    rows[starts[better]], slow_rows[starts[slow]] = True, True
+    rows[owned[better]], slow_rows[owned[slow]] = True, True
     return plan.code, rows, pot.filter(pa.array(better)), slow_rows
 
 
 def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
     """The national prefix off, where ``parse`` takes it off (its length check after)."""
-    changes = _Changes(number)
-    for key, rows in _groups(plans, state.parsed & (plans > 0)):
-        changed, after, slow = _strip(_take(number, rows), _plan(_NAMES[key]))
+    changes = Changes(number)
+    for key, rows in groups(plans, state.parsed & (plans > 0)):
+        changed, after, slow = _strip(take(number, rows), _plan(_NAMES[key]))
         state.slow[rows[slow]] = True
         verdicts = np.array(_length_verdicts(_NAMES[key], 40))
-        kept = verdicts[np.minimum(_lengths(after), 40)] >= 1
+        kept = verdicts[np.minimum(lengths(after), 40)] >= 1
         changes.add(rows[changed[kept]], after.filter(pa.array(kept)))
     number = changes.applied()
-    state.parsed &= _lengths(number) <= pnu._MAX_LENGTH_FOR_NSN
+    state.parsed &= lengths(number) <= MAX_NSN
     return number
 
 
@@ -416,18 +413,18 @@ def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, B
     nothing = (np.zeros(0, np.intp), number.slice(0, 0), slow)
     if plan.prefix is None:
         return nothing
-    tried = np.flatnonzero(_lengths(number) > 0)
-    sub = _take(number, tried)
-    hit = _match(sub, plan.prefix)
+    tried = np.flatnonzero(lengths(number) > 0)
+    sub = take(number, tried)
+    hit = match(sub, plan.prefix)
     if not hit.any():
         return nothing
     matched, sub = tried[hit], sub.filter(pa.array(hit))
     if plan.opaque:
         slow[matched] = True
         return np.zeros(0, np.intp), number.slice(0, 0), slow
-    candidate = _cut(sub, plan.prefix)
+    candidate = cut(sub, plan.prefix)
     if plan.own is not None:
-        own = _match(sub, plan.own)
+        own = match(sub, plan.own)
         candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
             plan.own_digits, sub, ""), candidate)
     keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
@@ -441,94 +438,44 @@ def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
     length."""
     valid = np.zeros(len(parsed.code), bool)
     country = np.zeros(len(parsed.code), np.int64)
-    keys = parsed.code * 64 + np.minimum(_lengths(parsed.nsn), 63)
-    for key, rows in _groups(keys, parsed.parsed & ~parsed.slow):
-        valid[rows], country[rows] = _valid(_take(parsed.nsn, rows), key // 64, key % 64)
+    keys = parsed.code * 64 + np.minimum(lengths(parsed.nsn), 63)
+    for key, rows in groups(keys, parsed.parsed & ~parsed.slow):
+        valid[rows], country[rows] = _valid(take(parsed.nsn, rows), key // 64, key % 64)
     return valid, country
 
 
 def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, Ints]:
-    """``region_code_for_number``, then ``is_valid_number_for_region``, for one code and length.
-
-    A calling code shared by several regions goes to the first whose ``leading_digits``
-    match, or, for one without, whose number type is known; consecutive regions with
-    leading digits are first tested together, so most rows skip them in one pass."""
-    regions = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
-    if len(regions) == 1:
-        ok = _typed(nsn, _code_plan(code), length)
-        return ok, np.full(len(nsn), _REGIONS.index(regions[0]))
-    valid = np.zeros(len(nsn), bool)
-    country = np.zeros(len(nsn), np.int64)
-    left = np.arange(len(nsn))
-    for run in _runs(regions):
-        if not len(left):
-            break
-        leading = [_plan(region).metadata.leading_digits for region in run]
-        if leading[0] is None:
-            hit = _typed(_take(nsn, left), run[0], length)
-            valid[left[hit]], country[left[hit]] = True, _REGIONS.index(run[0])
-            left = left[~hit]
-            continue
-        either = "^(?:" + "|".join(f"(?:{d})" for d in leading) + ")"
-        maybe = left[_match(_take(nsn, left), either)]
-        settled = [np.zeros(0, np.intp)]
-        for region, digits in zip(run, leading, strict=True):
-            hit = _match(nsn.take(pa.array(maybe)), f"^(?:{digits})")
-            rows, maybe = maybe[hit], maybe[~hit]
-            country[rows] = _REGIONS.index(region)
-            valid[rows] = _typed(nsn.take(pa.array(rows)), region, length)
-            settled.append(rows)
-        left = np.setdiff1d(left, np.concatenate(settled), assume_unique=True)
-    return valid, country
+    """``region_code_for_number`` (:func:`resolved`), then ``is_valid_number_for_region``,
+    for one calling code and length."""
+    found, kind = resolved(nsn, code, functools.partial(_typed, code, length))
+    regions = COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+    places = np.array([*(_REGIONS.index(region) for region in regions), 0], np.int64)
+    return kind != PhoneNumberType.UNKNOWN, places[found]  # none (-1): the last, 0
 
 
-def _runs(regions: Sequence[str]) -> list[list[str]]:
-    """``regions`` in order, consecutive ones with leading digits together."""
-    runs: list[list[str]] = []
-    for region in regions:
-        has = _plan(region).metadata.leading_digits is not None
-        if has and runs and _plan(runs[-1][0]).metadata.leading_digits is not None:
-            runs[-1].append(region)
-        else:
-            runs.append([region])
-    return runs
-
-
-def _typed(nsn: pa.Array, name: str, length: int) -> Bools:
-    """``_number_type_helper(...) != UNKNOWN``: one type's pattern and the general one."""
-    patterns = _type_patterns(name, length)
+def _typed(code: int, length: int, region: str, nsn: pa.Array) -> Ints:
+    """``_number_type_helper(...) != UNKNOWN``: the union of the type patterns, then the
+    general one; 0 for a number of some type (which one is not asked), else ``UNKNOWN``."""
+    patterns = _valid_patterns(code, region, length)
     if patterns is None:
-        return np.zeros(len(nsn), bool)
-    typed = _match(nsn, patterns[1])
+        return np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
+    typed = match(nsn, patterns[1])
     rows = np.flatnonzero(typed)
-    typed[rows] = _match(_take(nsn, rows), patterns[0])
-    return typed
+    typed[rows] = match(take(nsn, rows), patterns[0])
+    return np.where(typed, 0, PhoneNumberType.UNKNOWN)
 
 
 @functools.cache
-def _type_patterns(name: str, length: int) -> tuple[str, str] | None:
-    """The general pattern and the union of the type patterns that allow ``length``, or
-    ``None`` where no number of that length can be valid."""
-    metadata = _plan(name).metadata
-    general = metadata.general_desc
-    if not _fits(general, length):
+def _valid_patterns(code: int, region: str, length: int) -> tuple[str, str] | None:
+    """The general pattern and the union of the type patterns (:func:`type_patterns`) that
+    allow ``length``, or ``None`` where no number of that length can be valid."""
+    found = type_patterns(code, region, length)
+    if found is None:
         return None
-    types = [metadata.premium_rate, metadata.toll_free, metadata.shared_cost, metadata.voip,
-             metadata.personal_number, metadata.pager, metadata.uan, metadata.voicemail,
-             metadata.fixed_line]
-    if not metadata.same_mobile_and_fixed_line_pattern:
-        types.append(metadata.mobile)
-    found = [d.national_number_pattern for d in types if _fits(d, length)]
-    if not found:
-        return None
-    return (f"^(?:{general.national_number_pattern})$",
-            "^(?:" + "|".join(f"(?:{p})" for p in found) + ")$")
-
-
-def _fits(desc: Any, length: int) -> bool:
-    """``_is_number_matching_desc``'s checks that do not need the number itself."""
-    return (desc is not None and bool(desc.national_number_pattern)
-            and (not desc.possible_length or length in desc.possible_length))
+    types = [*(p for _, p in found.earlier), found.fixed, None if found.same else found.mobile]
+    union = "|".join(f"(?:{p[4:-2]})" for p in types if p is not None)  # ^(?:p)$'s p: one
+    # anchor for all, which RE2 reads as an anchored match (each its own: 1.04-1.16x CPU)
+    return (found.general, f"^(?:{union})$") if union else None
 
 
 # Metadata plans ------------------------------------------------------------------------------
@@ -588,13 +535,7 @@ def _plan(name: str) -> _Plan:
 @functools.cache
 def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
     """Per length: 2 ``TOO_LONG``, 1 kept after a national prefix is stripped, 0 not."""
-    metadata = _plan(name).metadata
-    verdicts = []
-    for length in range(up_to + 1):
-        result = pnu._test_number_length("0" * length, metadata)
-        verdicts.append(2 if result == pnu.ValidationResult.TOO_LONG else int(
-            result == pnu.ValidationResult.IS_POSSIBLE))
-    return tuple(verdicts)
+    return length_verdicts(_plan(name).metadata, up_to)
 
 
 # Array helpers -------------------------------------------------------------------------------
@@ -608,10 +549,10 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
     inverse, distinct = pd.factorize(code)
     prefixes = pa.array([f"+{c}" for c in distinct.tolist()], pa.string())
     e164 = pc.binary_join_element_wise(prefixes.take(pa.array(inverse)), nsn, "")
-    size = _lengths(e164)
+    size = lengths(e164)
     odd = np.flatnonzero(valid & ((size < 3) | (size > 16)))  # the pattern's lengths
     short = valid.copy()
-    short[odd] = _match(e164.take(pa.array(odd)), E164_PATTERN)
+    short[odd] = match(e164.take(pa.array(odd)), E164_PATTERN)
     over = valid & ~short
 
     def full(values: NDArray[Any]) -> NDArray[Any]:
@@ -638,159 +579,8 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
         flags=names.take(pa.array(bits)))
 
 
-def _groups(keys: Ints, among: Bools) -> list[tuple[int, NDArray[np.intp]]]:
-    """The rows (of ``among``) of each key; a column of one region needs no sort. Keys
-    that fit in 16 bits (regions, plans, a calling code and length) are radix-sorted as
-    they are: hashing them first (``factorize``) cost twice the sort."""
-    rows = np.flatnonzero(among)
-    if not len(rows):
-        return []
-    picked = keys[rows]
-    if (picked == picked[0]).all():
-        return [(int(picked[0]), rows)]
-    if picked.min() >= 0 and picked.max() < 2**16:
-        small = picked.astype(np.uint16)
-    else:
-        small = pd.factorize(picked)[0]
-    order = np.argsort(small, kind="stable")  # a radix sort for 16-bit keys
-    cuts = np.flatnonzero(np.diff(small[order])) + 1
-    return [(int(picked[part[0]]), rows[part]) for part in np.split(order, cuts)]
-
-
-def _buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
-    """A string array's offsets (from 0) and bytes."""
-    _, offsets_buffer, data_buffer = values.buffers()
-    offsets = np.frombuffer(offsets_buffer, np.int32)[values.offset:values.offset + len(values) + 1]
-    offsets = offsets.astype(np.int64)
-    data = (np.zeros(0, np.uint8) if data_buffer is None
-            else np.frombuffer(data_buffer, np.uint8)[offsets[0]:offsets[-1]])
-    return offsets - offsets[0], data
-
-
-def _from_bytes(data: NDArray[np.uint8], offsets: NDArray[np.integer[Any]]) -> pa.Array:
-    return pa.StringArray.from_buffers(len(offsets) - 1, pa.py_buffer(offsets.astype(np.int32)),
-                                       pa.py_buffer(np.ascontiguousarray(data)))
-
-
-def _heads(values: pa.Array, size: int) -> Ints:
-    """The number the first ``size`` digits of each value make, -1 where it is shorter."""
-    offsets, data = _buffers(values)
-    long_enough = np.diff(offsets) >= size
-    head = np.zeros(len(values), np.int64)
-    for at in range(size):
-        index = np.minimum(offsets[:-1] + at, max(len(data) - 1, 0))
-        digit = data[index].astype(np.int64) - 48 if len(data) else np.zeros(len(values), np.int64)
-        head = head * 10 + digit
-    return np.where(long_enough, head, -1)
-
-
-def _drop(values: pa.Array, heads: Ints) -> pa.Array:
-    """Each value without its first ``heads`` characters (ASCII; a few at most)."""
-    offsets, data = _buffers(values)
-    heads = np.minimum(heads, np.diff(offsets))
-    keep = np.ones(len(data), bool)
-    for at in range(int(heads.max(initial=0))):
-        keep[offsets[:-1][heads > at] + at] = False
-    dropped = np.zeros(len(offsets), np.int64)
-    np.cumsum(heads, out=dropped[1:])
-    return _from_bytes(data[keep], offsets - dropped)
-
-
-class _Changes:
-    """New values for some rows of a column, gathered group by group and put in with one
-    take at the end: a whole-column take per group cost most of the fast path."""
-
-    def __init__(self, values: pa.Array) -> None:
-        self.values = values
-        self.rows: list[NDArray[np.intp]] = []
-        self.new: list[pa.Array] = []
-
-    def add(self, rows: NDArray[np.intp], new: pa.Array) -> None:
-        if len(rows):
-            self.rows.append(rows)
-            self.new.append(new)
-
-    def applied(self) -> pa.Array:
-        if not self.rows:
-            return self.values
-        rows = np.concatenate(self.rows)
-        order = np.argsort(rows, kind="stable")
-        new = pa.concat_arrays(self.new).take(pa.array(order))
-        return replace_rows(self.values, rows[order], new)
-
-
-def replace_rows(values: pa.Array, rows: NDArray[np.intp], new: pa.Array) -> pa.Array:
-    """``values`` with ``new`` at ``rows`` (sorted): one take from both."""
-    if not len(rows):
-        return values
-    if len(rows) == len(values):
-        return new
-    index = np.arange(len(values))
-    index[rows] = len(values) + np.arange(len(rows))
-    return pa.concat_arrays([values, new]).take(pa.array(index))
-
-
-SMALL_MATCH = 256
-"""Fewest values matched (or cut) by pyarrow's RE2, which compiles the pattern on each call:
-0.1-0.4 ms for a region's patterns, most of the work of the many small groups of rows
-(regions, calling codes and lengths) a column with countries has. Fewer are matched
-one by one with Python's ``re``, each pattern compiled once (~1 µs a value)."""
-
-
-def _match(values: pa.Array, pattern: str) -> Bools:
-    """Where ``pattern`` (RE2) matches; a literal prefix is tested as such, ten times faster."""
-    literal = _LITERAL.fullmatch(pattern)
-    if literal is not None:
-        return _starts(values, literal.group(1))
-    texts = _few(values)
-    if texts is not None:
-        search = _compiled(pattern).search
-        return np.array([t is not None and search(t) is not None for t in texts], bool)
-    return arrow_bools(pc.match_substring_regex(values, pattern))
-
-
-def _cut(values: pa.Array, pattern: str) -> pa.Array:
-    """Each value without the first match of ``pattern`` (RE2); few values as :func:`_match`
-    matches them."""
-    texts = _few(values)
-    if texts is not None:
-        sub = _compiled(pattern).sub
-        return pa.array([None if t is None else sub("", t, count=1) for t in texts], pa.string())
-    return pc.replace_substring_regex(values, pattern, "", max_replacements=1)
-
-
-def _few(values: pa.Array) -> list[str | None] | None:
-    """Fewer than ``SMALL_MATCH`` values as Python text, where Python's ``re`` reads them as
-    RE2 does (ASCII, no line break for ``$`` to stop before); else ``None``."""
-    if len(values) >= SMALL_MATCH:
-        return None
-    texts: list[str | None] = values.to_pylist()
-    return texts if all(t is None or (t.isascii() and "\n" not in t) for t in texts) else None
-
-
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.ASCII)
-
-
-_LITERAL = re.compile(r"\^(?:\(\?:)?(\d+)(?:\))?")
-
-
 def _full(values: pa.Array, pattern: str | None) -> Bools:
     """``_match_national_number(value, desc, False)``: a full match of the desc's pattern."""
     if pattern is None:
         return np.zeros(len(values), bool)
-    return _match(values, pattern)
-
-
-def _lengths(values: pa.Array) -> Ints:
-    return np.diff(_buffers(values)[0])
-
-
-def _take(values: pa.Array, rows: NDArray[np.intp]) -> pa.Array:
-    """``values[rows]`` for sorted distinct ``rows``: all of them is ``values`` itself."""
-    return values if len(rows) == len(values) else values.take(pa.array(rows))
-
-
-def _starts(values: pa.Array, prefix: str) -> Bools:
-    return arrow_bools(pc.starts_with(values, prefix))
+    return match(values, pattern)

@@ -25,11 +25,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._phones._arrays import replace_rows
 from .._places._regions import is_missing
 from .._places._regions import region_of as region_of  # published by dialkit.leads
 from ..contract import E164_PATTERN
 from . import _fast
-from ._fast import MIN_INTERNATIONAL_DIGITS, replace_rows
+from ._fast import MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
 
 COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")

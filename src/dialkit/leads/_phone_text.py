@@ -7,12 +7,11 @@ file; a date or a time where a number should be. What a rule did is kept as a
 flag, so a reader can see why a number looks different from its cell.
 
 An extension is found exactly as ``phonenumbers.parse`` finds it, with its own
-private helpers (``_build_national_number_for_parsing``, ``_is_viable_phone_number``,
-``_maybe_strip_extension``, over its ``_EXTN_PATTERNS_FOR_PARSING``; typed in its
-stubs): a copy of its patterns would drift from the package's, and an extension
-it reads that we did not would have its digits joined onto the number by a later
-fix-up. ``tests/leads/test_normalize_examples.py`` holds the two to the same
-extension on every example number of every region.
+private helpers (:func:`dialkit._phones._metadata.extension_of`): a copy of its
+patterns would drift from the package's, and an extension it reads that we did not
+would have its digits joined onto the number by a later fix-up.
+``tests/leads/test_normalize_examples.py`` holds the two to the same extension on
+every example number of every region.
 """
 
 from __future__ import annotations
@@ -22,7 +21,8 @@ import unicodedata
 from dataclasses import dataclass, field
 
 import phonenumbers
-from phonenumbers import phonenumberutil as pnu
+
+from .._phones._metadata import MAX_TEXT, extension_of
 
 EMPTY_TOKENS = frozenset({"", "n/a", "na", "null", "none", "nil", "-", "--", "0", "nan",
                           "#n/a", "unknown"})
@@ -42,8 +42,6 @@ SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGN
 _LETTERS = re.compile(r"[A-Za-z]")
 _PLAIN = re.compile(r"[\d ().\-]+")
 """Digits and separators only: text whose digits are all one number's."""
-MAX_TEXT = 250
-"""Longest text ``phonenumbers.parse`` reads (its ``_MAX_INPUT_STRING_LENGTH``)."""
 
 
 def _date_shapes() -> tuple[str, str]:
@@ -140,14 +138,8 @@ def _extension(text: str) -> tuple[str | None, str]:
     reads only from the first digit or ``+`` on); ``None`` and ``text`` without one."""
     if len(text) > MAX_TEXT or plain(text):  # no extension form is plain
         return None, text
-    try:
-        number = pnu._build_national_number_for_parsing(text)
-    except phonenumbers.NumberParseException:
-        return None, text
-    if not pnu._is_viable_phone_number(number):
-        return None, text
-    extension, rest = pnu._maybe_strip_extension(number)
-    return (extension, rest.rstrip()) if extension else (None, text)
+    found = extension_of(text)
+    return (found[0], found[1].rstrip()) if found else (None, text)
 
 
 def _international_prefix(text: str, region: str, result: Cleaned) -> str:

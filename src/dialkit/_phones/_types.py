@@ -6,6 +6,7 @@ with the metadata's own patterns (whose syntax is RE2's too) matched by ``pyarro
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,7 +14,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 
-from ._texts import _groups, _lengths, _match, _subset, _take
+from ._arrays import groups, lengths, match, matched_among, take
 
 Ints = NDArray[np.int64]
 
@@ -29,45 +30,76 @@ def regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], I
     """``region_code_for_number`` and ``number_type`` of each parsed number."""
     region = np.full(len(code), None, object)
     kind = np.full(len(code), PhoneNumberType.UNKNOWN, np.int64)
-    for cc, rows in _groups(code):
-        region[rows], kind[rows] = _resolved(_take(nsn, rows), cc)
+    for cc, rows in groups(code):
+        found, kind[rows] = resolved(take(nsn, rows), cc, functools.partial(_types, cc))
+        region[rows] = np.array([*COUNTRY_CODE_TO_REGION_CODE[cc], None], object)[found]
     return region, kind
 
 
-def _resolved(nsn: pa.Array, code: int) -> tuple[NDArray[np.object_], Ints]:
-    """Region and type of numbers of one calling code. Of a code several regions share,
-    a number is the first region's whose ``leading_digits`` match it or, for a region
-    without, whose type of number it is (``_region_code_for_number_from_list``)."""
-    candidates = COUNTRY_CODE_TO_REGION_CODE[code]
+Typer = Callable[[str, pa.Array], Ints]
+"""What a region makes of numbers: each one's ``PhoneNumberType``, ``UNKNOWN`` where it
+is no number of that region."""
+
+
+def resolved(nsn: pa.Array, code: int, typed: Typer) -> tuple[Ints, Ints]:
+    """``region_code_for_number`` of national numbers of calling code ``code``: each one's
+    region, an index into ``COUNTRY_CODE_TO_REGION_CODE[code]`` (-1: none), and what
+    ``typed`` made of it in that region. Of a code several regions share, a number is the
+    first region's whose ``leading_digits`` match it or, for a region without, whose type
+    of number it is (``_region_code_for_number_from_list``); consecutive regions with
+    leading digits are first tested together, so most numbers skip them in one pass."""
+    candidates = COUNTRY_CODE_TO_REGION_CODE.get(code, ())
     if len(candidates) == 1:
-        return np.full(len(nsn), candidates[0], object), _types(nsn, code, candidates[0])
-    region = np.full(len(nsn), None, object)
+        return np.zeros(len(nsn), np.int64), typed(candidates[0], nsn)
+    region = np.full(len(nsn), -1, np.int64)
     kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
     left = np.arange(len(nsn))
-    for candidate in candidates:
-        metadata = PhoneMetadata.metadata_for_region(candidate.upper(), None)
-        if metadata is None or not len(left):
-            continue
-        if metadata.leading_digits is not None:
-            hit = _match(_take(nsn, left), f"^(?:{metadata.leading_digits})")
-            kinds = _types(_take(nsn, left[hit]), code, candidate)
-        else:
-            kinds = _types(_take(nsn, left), code, candidate)
+    for run in _runs(candidates):
+        if not len(left):
+            break
+        (at, name, leading), *_ = run
+        if leading is None:
+            kinds = typed(name, take(nsn, left))
             hit = kinds != PhoneNumberType.UNKNOWN
-            kinds = kinds[hit]
-        region[left[hit]], kind[left[hit]] = candidate, kinds
-        left = left[~hit]
+            region[left[hit]], kind[left[hit]] = at, kinds[hit]
+            left = left[~hit]
+            continue
+        either = "^(?:" + "|".join(f"(?:{digits})" for _, _, digits in run) + ")"
+        maybe = left[match(take(nsn, left), either)]
+        settled = [np.zeros(0, np.intp)]
+        for at, name, digits in run:
+            hit = match(take(nsn, maybe), f"^(?:{digits})")
+            rows, maybe = maybe[hit], maybe[~hit]
+            region[rows], kind[rows] = at, typed(name, take(nsn, rows))
+            settled.append(rows)
+        left = np.setdiff1d(left, np.concatenate(settled), assume_unique=True)
     return region, kind
 
 
-def _types(nsn: pa.Array, code: int, region: str) -> Ints:
+def _runs(regions: Sequence[str]) -> list[list[tuple[int, str, str | None]]]:
+    """``regions`` (with metadata) in order, each with its place and leading digits,
+    consecutive ones with leading digits together."""
+    runs: list[list[tuple[int, str, str | None]]] = []
+    for at, region in enumerate(regions):
+        metadata = PhoneMetadata.metadata_for_region(region.upper(), None)
+        if metadata is None:
+            continue
+        leading = metadata.leading_digits
+        if leading is not None and runs and runs[-1][0][2] is not None:
+            runs[-1].append((at, region, leading))
+        else:
+            runs.append([(at, region, leading)])
+    return runs
+
+
+def _types(code: int, region: str, nsn: pa.Array) -> Ints:
     """``_number_type_helper`` with the metadata of ``region`` (of ``code`` for a
     non-geographic entity): each number's ``PhoneNumberType``."""
     kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
-    for size, rows in _groups(_lengths(nsn)):
+    for size, rows in groups(lengths(nsn)):
         patterns = type_patterns(code, region, size)
         if patterns is not None:
-            kind[rows] = _types_of_length(_take(nsn, rows), patterns)
+            kind[rows] = _types_of_length(take(nsn, rows), patterns)
     return kind
 
 
@@ -88,16 +120,16 @@ def _types_of_length(nsn: pa.Array, patterns: TypePatterns) -> Ints:
     """``_number_type_helper`` of numbers of one length, in its order: the general
     pattern, each earlier type (all of them tried at once first), fixed line, mobile."""
     kind = np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
-    left = _match(nsn, patterns.general)
-    maybe = _subset(nsn, left, patterns.either)
+    left = match(nsn, patterns.general)
+    maybe = matched_among(nsn, left, patterns.either)
     for value, pattern in patterns.earlier:
-        hit = _subset(nsn, maybe, pattern)
+        hit = matched_among(nsn, maybe, pattern)
         kind[hit], maybe, left = value, maybe & ~hit, left & ~hit
-    fixed = _subset(nsn, left, patterns.fixed)
+    fixed = matched_among(nsn, left, patterns.fixed)
     if patterns.same:
         kind[fixed] = PhoneNumberType.FIXED_LINE_OR_MOBILE
         return kind
-    mobile = _subset(nsn, left, patterns.mobile)
+    mobile = matched_among(nsn, left, patterns.mobile)
     kind[fixed] = np.where(mobile[fixed], PhoneNumberType.FIXED_LINE_OR_MOBILE,
                            PhoneNumberType.FIXED_LINE)
     kind[mobile & ~fixed] = PhoneNumberType.MOBILE
@@ -124,7 +156,7 @@ def _whole(desc: object, size: int) -> str | None:
     """A description's pattern as a whole-text pattern, where a number of ``size`` digits
     can match it (its possible lengths allow it)."""
     pattern = getattr(desc, "national_number_pattern", None)
-    lengths = getattr(desc, "possible_length", None) or ()
-    if not pattern or (lengths and size not in lengths):
+    possible = getattr(desc, "possible_length", None) or ()
+    if not pattern or (possible and size not in possible):
         return None
     return f"^(?:{pattern})$"

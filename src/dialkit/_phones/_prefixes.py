@@ -12,9 +12,6 @@ other's: read off the patterns themselves (:func:`decided_by`), not assumed of t
 from __future__ import annotations
 
 import functools
-import importlib
-import math
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,86 +21,30 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 from phonenumbers.tzdata import TIMEZONE_DATA
 
-from ._areas import area_zones
-from ._texts import _groups, _lengths, _match, _sliced, _take
+from .._places._areas import area_zones
+from ._arrays import groups, lengths, match, sliced, take
+from ._metadata import decided_by
 from ._types import type_patterns
 
 Ints = NDArray[np.int64]
 Rows = NDArray[np.intp]
 
-try:
-    _PARSER: Any = importlib.import_module("re._parser")
-    """Python's own reader of regular expressions (no public module has its parse tree).
-    It is private, so nothing depends on it being there or unchanged: without it, or
-    with a tree :func:`_reach` cannot read, every digit decides (the same answers,
-    each distinct number asked)."""
-    _C: Any = importlib.import_module("re._constants")
-    _ANY_DIGIT = ([(_C.CATEGORY, _C.CATEGORY_DIGIT)], [(_C.RANGE, (48, 57))])
-    _ANCHORS = (_C.AT_BEGINNING, _C.AT_END, _C.AT_BEGINNING_STRING, _C.AT_END_STRING)
-except (ImportError, AttributeError):  # a Python whose re keeps them elsewhere
-    _PARSER = None
 MAX_DIGITS = 15
 PREFIX_ZONES = {**TIMEZONE_DATA,
                 **{f"1{code}": zones for code, zones in area_zones().items()}}
 """``phonenumbers``' zone table, by prefix (calling code and national digits), but for
 the NANP area codes whose exchanges lie in more than one zone: there the area code's own
 prefix, which decides every exchange the table does not list, gives every zone of the
-area code (:func:`._areas.area_zones`). An exchange it lists keeps its one zone."""
+area code (:func:`dialkit._places._areas.area_zones`). An exchange it lists keeps its one zone."""
 """Most leading digits a group's key is made of (an int64 holds them)."""
-
-
-def decided_by(pattern: str) -> int | None:
-    """How many leading characters decide whether a text of digits matches ``pattern``,
-    whole or at its start, among texts of one length: the furthest a character that is
-    not "any digit" ends, on any path through it (after a repeat of a character that
-    is, or alternatives of several lengths, at its furthest). Any path matches the same
-    texts' other characters alike (each is any digit), and a path of another length
-    than the text's matches none of them. None: a repeat without bound before such a
-    character, or a construct this does not read (a look-around, a back reference)."""
-    try:
-        _, decided = _reach(_PARSER.parse(pattern), 0.0)
-    except Exception:  # _Unread, or a private parser that changed (see _PARSER)
-        return None
-    return None if math.isinf(decided) else int(decided)
-
-
-class _Unread(Exception):
-    """A construct :func:`_reach` does not read."""
-
-
-def _reach(items: Any, start: float) -> tuple[float, float]:
-    """The furthest end of ``items`` begun at ``start`` at the furthest, and the furthest
-    end of a character among them that is not "any digit" (``start``'s own: none)."""
-    end = decided = start
-    for op, value in items:
-        if op is _C.AT and value in _ANCHORS:
-            continue
-        if op is _C.IN and value in _ANY_DIGIT:
-            end += 1
-        elif op in (_C.LITERAL, _C.NOT_LITERAL, _C.IN, _C.ANY):
-            end = decided = end + 1
-        elif op is _C.SUBPATTERN:
-            end, inner = _reach(value[-1], end)
-            decided = max(decided, inner)
-        elif op is _C.BRANCH:
-            reached = [_reach(path, end) for path in value[1]]
-            end, decided = max(e for e, _ in reached), max(decided, *(d for _, d in reached))
-        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
-            size, inner = _reach(value[2], 0.0)
-            times = math.inf if value[1] is _C.MAXREPEAT else value[1]
-            end += times * size if size else 0
-            decided = max(decided, end) if inner else decided
-        else:
-            raise _Unread(op)
-    return end, decided
 
 
 def representatives(code: Ints, nsn: pa.Array) -> tuple[Rows, Rows]:
     """Of parsed numbers (calling codes and national numbers), the rows of one number per
     group decided alike (ascending), and each number's group: an index into them."""
     chosen = np.arange(len(code))
-    for pair, rows in _groups(code * 100 + _lengths(nsn)):  # a length under 100
-        alike, firsts = _alike(_take(nsn, rows), *divmod(pair, 100))
+    for pair, rows in groups(code * 100 + lengths(nsn)):  # a length under 100
+        alike, firsts = _alike(take(nsn, rows), *divmod(pair, 100))
         chosen[rows] = rows[firsts][alike]
     own = chosen == np.arange(len(code))
     return np.flatnonzero(own), (np.cumsum(own) - 1)[chosen]
@@ -118,16 +59,16 @@ def _alike(nsn: pa.Array, code: int, size: int) -> tuple[Ints, Ints]:
     base, reach, deeper = _depths(code, size)
     if reach >= size or reach > MAX_DIGITS:
         return np.arange(len(nsn)), np.arange(len(nsn))
-    digits = (np.asarray(pc.cast(_sliced(nsn, 0, reach), pa.int64()), np.int64) if reach
+    digits = (np.asarray(pc.cast(sliced(nsn, 0, reach), pa.int64()), np.int64) if reach
               else np.zeros(len(nsn), np.int64))  # no digit decides: all alike
     scale = 10 ** (reach - base)
     alike, firsts = _grouped(digits // scale)
     if not deeper:
         return alike, firsts
-    heads = _take(nsn, firsts)  # a group's first is as any: its base digits decide these
+    heads = take(nsn, firsts)  # a group's first is as any: its base digits decide these
     further = np.zeros(len(firsts), bool)
     for leading in deeper:
-        further |= _match(heads, f"^(?:{leading})")
+        further |= match(heads, f"^(?:{leading})")
     rows = np.flatnonzero(further[alike])  # split by all the digits read, as new groups
     split, starts = _grouped(digits[rows])
     alike = alike.copy()

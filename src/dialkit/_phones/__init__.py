@@ -1,0 +1,19 @@
+"""Phone numbers read a whole column at a time, as ``phonenumbers`` reads them one by one.
+
+One package owns how the toolkit reads numbers (issue 49):
+
+- :mod:`._metadata`: the only module that touches ``phonenumbers``' private functions
+  and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.
+- :mod:`._arrays`: the one set of array helpers (a text column's bytes, lengths, takes,
+  pattern matches, rows grouped by a key).
+- :mod:`._types`: ``region_code_for_number`` and ``number_type`` over columns, the one
+  choice of a region among those of a calling code (the leads' verdicts,
+  ``dialkit.leads._fast``, ask it for validity).
+- :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
+  its time zones (``time_zones_for_number``) a column at a time.
+
+A shared-helpers package (docs/design.md): it imports only the standard library,
+third-party packages and the other shared helpers (``dialkit._places``' area-code table
+and the cache of answers, ``_places._kept``). Nothing is imported here, so that
+``import dialkit`` stays light.
+"""
