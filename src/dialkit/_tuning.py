@@ -89,6 +89,3 @@ at once)."""
 PLAN_ROWS = 1 << 16
 """Rows of an import's plan (and of its report) read back at a time: the leads of a part
 are built at once, so memory holds a part's rows, not the file's."""
-
-
-# --- the rest -------------------------------------------------------------------------
