@@ -403,10 +403,14 @@ def test_a_file_of_two_encodings_is_read_whole_and_says_so(
     path = tmp_path / "appended.csv"
     path.write_bytes("Phone,Name\r\n+14155550100,Zoë\r\n".encode()
                      + "+14155550101,José\r\n".encode("cp1252"))
-    seen = streamed_chunks(monkeypatch)
+    seen, wholes = streamed_chunks(monkeypatch), []
+    read_whole = _stream.read_for_clean
+    monkeypatch.setattr(_stream, "read_for_clean", lambda *args: wholes.append(
+        args[0]) or read_whole(*args))
     whole, streamed, files = both(path, tmp_path)
     assert_same(whole, streamed, files)
-    assert not seen and any("read as cp1252" in note for note in streamed.notes)
+    assert wholes == [path] and seen == [2]  # read whole, as one chunk
+    assert any("read as cp1252" in note for note in streamed.notes)
 
 
 SAVED = {  # files as spreadsheets and exports write them, each with rows of another width

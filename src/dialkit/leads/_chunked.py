@@ -17,7 +17,7 @@ import html
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,9 +41,6 @@ from ._result import CleanResult, counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
 from ._spill import at_once
 from ._verdicts import VERDICTS, Checked, text, verdict_frame
-
-if TYPE_CHECKING:
-    from ._progress import DncBar
 
 _INTERNAL = ("__reason", "__before", "__after")
 """Columns the spill holds besides a cleaned frame's: normalize's reason (for the
@@ -186,24 +183,17 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
     return summed
 
 
-def clean_whole(source: Source | LeadFile, options: CleanOptions, *,
-                dnc: DncBar | None = None) -> CleanResult:
+def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult:
     """:func:`~dialkit.leads.clean` of a file read whole, or a frame: every row in memory,
     judged and finished as the one chunk of a streamed file (:func:`judged_chunk`,
     :func:`finished_chunk`), its duplicates found at once (:func:`at_once`), as a
-    streamed file's keys held in memory are (``dnc``, a bar of the DNC screen's numbers)."""
+    streamed file's keys held in memory are."""
     blocked = options.checked()  # before the file: a mistyped id fails fast
-    normalized: Normalized | None = None
-    if on_dask((source,), compute=True):  # the rows on the client, the phones on Dask
-        from . import _dask
-        source, normalized = _dask.whole(source), _dask.normalizer(source)
-    file = source if isinstance(source, LeadFile) else read(
-        read_whole(source), sheet=options.sheet, mapping=options.mapping,
-        encoding=options.encoding)
+    file, normalized = read_for_clean(source, options)
     column = country_column_of(file, options.country_column)
     accounts = None if options.client is None else AccountChecks(
         options.client, options.campaign_id,
-        bool(text(file.frame, file.fields.get("external_id")).notna().any()), dnc=dnc)
+        bool(text(file.frame, file.fields.get("external_id")).notna().any()))
     columns = [file.fields["phone"], *phone_columns(file)]
     counted = Counted(np.zeros(len(columns), np.int64))
     spilled, keys = judged_chunk(file, column, options.region, blocked, accounts, counted,
@@ -223,6 +213,18 @@ def clean_whole(source: Source | LeadFile, options: CleanOptions, *,
                        sources=counted.by_column(columns),
                        looks_like=dict(counted.looks_like.most_common()),
                        country_column=column)
+
+
+def read_for_clean(source: Source | LeadFile,
+                   options: CleanOptions) -> tuple[LeadFile, Normalized | None]:
+    """A file read whole, or a frame, to be cleaned as one chunk; a Dask frame's rows
+    brought to the client, with the normaliser that does their phones on Dask."""
+    if on_dask((source,), compute=True):
+        from . import _dask
+        return read_for_clean(_dask.whole(source), options)[0], _dask.normalizer(source)
+    return source if isinstance(source, LeadFile) else read(
+        read_whole(source), sheet=options.sheet, mapping=options.mapping,
+        encoding=options.encoding), None
 
 
 def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],

@@ -10,7 +10,9 @@ bucket by bucket, and the second reading, of the spill, finishes each chunk's
 verdicts and hints and writes its rows to the outputs. The output is the file a
 clean of the whole file in memory writes, byte for byte, and is written under a
 temporary name and renamed once complete: a clean stopped half way leaves no file
-that looks whole.
+that looks whole. A file that cannot be read in chunks (a workbook, a frame, a file in
+another encoding) is read whole and goes the same way as the one chunk of a file
+(:class:`_OneBatch`): one driver writes every clean to a file.
 """
 
 from __future__ import annotations
@@ -32,16 +34,13 @@ from .. import _tuning
 from .._leftovers import sweep, tagged
 from .._outputs_written import refuse_overlaps, written
 from .._threads import in_background
-from ._chunked import CleanedFile, Counted, clean_whole, finished_chunk, judged_chunk
+from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, read_for_clean
 from ._chunks import NotStreamable, Streamed, stream
-from ._clean import AccountChecks, country_column_of, region_code
+from ._clean import AccountChecks, Normalized, country_column_of, region_code
 from ._custom import CustomFields, phone_columns
 from ._hints import hint_regions
 from ._options import CleanOptions
-from ._result import (
-    CleanResult,
-    had_bom,
-)
+from ._result import had_bom
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import Keys, Owners, spill_folder
 
@@ -90,24 +89,18 @@ def clean_to(source: Any, options: CleanOptions, *, out: str | os.PathLike[str] 
     streamed = None if options.sheet is not None else _streamed(source, options)
     began = time.perf_counter()
     with _written(outputs) as partial:  # an output that cannot be written fails first
-        while streamed is not None:
-            spills = spill_folder()  # the user's TMPDIR, or an error naming it
-            sweep(spills, SPILLS)  # what a clean killed half way left
+        spills = spill_folder()  # the user's TMPDIR, or an error naming it
+        sweep(spills, SPILLS)  # what a clean killed half way left
+        while True:
+            batches = streamed or _one_batch(source, options)
             with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
                 try:
-                    run = _Run(streamed, Path(folder), blocked, options, progress, began,
+                    run = _Run(batches, Path(folder), blocked, options, progress, began,
                                steps)
                     return run.write(partial, outputs, escape_formulas)
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
-                    again = why.encoding and streamed.file.encoding != "cp1252"
-                    streamed = _streamed(source, options, legacy=True) if again else None
-        result = clean_whole(source, options, dnc=None if steps is None else steps.dnc)
-        _write_whole(result, partial, _kind(outputs), escape_formulas)
-    if progress is not None:
-        progress(len(result.frame), time.perf_counter() - began)
-    return CleanedFile(result.file.name, len(result.frame), result.summary, result.notes,
-                       dict(result.skipped), *outputs, fields=result.file.fields,
-                       custom_fields=result.custom.sent)
+                    again = why.encoding and batches.file.encoding != "cp1252"
+            streamed = _streamed(source, options, legacy=True) if again else None
 
 
 def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> Streamed | None:
@@ -123,6 +116,21 @@ def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> St
     return _streamed(source, options, legacy=True)
 
 
+@dataclasses.dataclass
+class _OneBatch(Streamed):
+    """A file read whole as the one chunk of a streamed file, its keys held in memory;
+    ``normalized``: its phones' normaliser on Dask, for a Dask frame's rows."""
+
+    normalized: Normalized | None = None
+
+
+def _one_batch(source: Any, options: CleanOptions) -> _OneBatch:
+    """``source`` read whole (:func:`read_for_clean`), as the one chunk of a streamed file."""
+    file, normalized = read_for_clean(source, options)
+    return _OneBatch(file, iter([file.frame]), Path(), list(file.blank_rows),
+                     len(file.frame) + len(file.blank_rows) + 1, normalized)
+
+
 def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
     """The output paths, each checked for a kind this can write, for not being the
     lead file itself (which the output would replace once the clean was done), and for
@@ -135,10 +143,6 @@ def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | N
         raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
     refuse_overlaps({"out": out, "rejects": rejects}, {"what is being cleaned": source})
     return out, rejects
-
-
-def _kind(outputs: tuple[Path | None, Path | None]) -> str:
-    return "" if outputs[0] is None else outputs[0].suffix.lower()
 
 
 @contextlib.contextmanager
@@ -200,14 +204,6 @@ class _Sinks:
             opened.close()
 
 
-def _write_whole(result: CleanResult, partial: list[Path | None], kind: str,
-                 escape_formulas: bool) -> None:
-    """A clean of a whole file written as a streamed one's chunks are."""
-    sinks = _Sinks(partial, kind, escape_formulas, had_bom(result.file.encoding))
-    sinks.write(result.frame)
-    sinks.close(result.summary)
-
-
 class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
@@ -217,6 +213,11 @@ class _Run:
         self.streamed, self.folder, self.blocked = streamed, folder, blocked
         self.options, self.progress, self.began, self.steps = options, progress, began, steps
         self.file = streamed.file
+        whole = streamed if isinstance(streamed, _OneBatch) else None
+        self.normalized = None if whole is None else whole.normalized
+        self.size = 0 if whole is not None else os.path.getsize(streamed.path)  # 0: held
+        # one chunk has nothing to overlap, and a thread's allocations held 14 MiB more
+        self.ahead = _ahead if whole is None else iter
         self.region = options.region
         self.column = country_column_of(self.file, options.country_column)
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
@@ -227,7 +228,7 @@ class _Run:
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool) -> CleanedFile:
         """Clean the file into the ``partial`` files of ``outputs``."""
-        keys = Keys(self.folder, os.path.getsize(self.streamed.path))
+        keys = Keys(self.folder, self.size)
         spill = _Spill(self.folder / "rows.arrow", held=keys.held is not None)
         self._first_reading(spill, keys)
         file = self.streamed.finished()
@@ -237,7 +238,8 @@ class _Run:
         if self.steps is not None:
             self.steps.finishing(self.counted.rows)
         regions = hint_regions(self.counted.regions, region_code(self.region))
-        sinks = _Sinks(partial, _kind(outputs), escape_formulas, had_bom(file.encoding))
+        kind = "" if outputs[0] is None else outputs[0].suffix.lower()
+        sinks = _Sinks(partial, kind, escape_formulas, had_bom(file.encoding))
         try:
             self._second_reading(spill, owners, regions, sinks)
         finally:
@@ -257,8 +259,8 @@ class _Run:
         if self.steps is not None:
             self.steps.reading(0, rows)
         try:
-            for frame in _ahead(self.streamed.chunks):
-                read = int(frame.index[-1]) + 1
+            for frame in self.ahead(self.streamed.chunks):
+                read = int(frame.index[-1]) + 1 if len(frame) else rows
                 if accounts is not None:
                     accounts.share = min(read / rows, 1.0)
                 spill.write(self._judged(frame, accounts, keys))
@@ -273,7 +275,7 @@ class _Run:
         """:func:`judged_chunk` of a chunk, its keys added to ``keys``."""
         spilled, eligible = judged_chunk(dataclasses.replace(self.file, frame=frame),
                                          self.column, self.region, self.blocked, accounts,
-                                         self.counted)
+                                         self.counted, self.normalized)
         keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
                  eligible["external_id"], eligible["passes"].to_numpy())
         return spilled
@@ -295,7 +297,7 @@ class _Run:
         """Each chunk's verdicts and hints finished and written, in file order."""
         finished = (self._finished(frame, owners, regions) for frame in spill.chunks())
         done = 0
-        for frame in _ahead(finished):  # the next chunk finished while this is written
+        for frame in self.ahead(finished):  # the next chunk finished while this is written
             sinks.write(frame)
             done += len(frame)
             del frame  # not held while the chunk after next is finished
