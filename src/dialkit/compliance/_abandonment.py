@@ -17,9 +17,9 @@ from datetime import timedelta
 import numpy as np
 import pandas as pd
 
+from .._phones._zones import regions_among
 from .._places import _abandonment as table
 from .._places._kept import hashed
-from .._places._zones import regions_among
 from ._findings import Bools, Ints, Rows, by_group_and_time, findings, group_codes
 from ._rules import Rules, period_words
 

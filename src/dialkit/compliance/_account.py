@@ -16,9 +16,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._bools import arrow_bools
+from .._phones._zones import regions_among
 from .._places import _caller_id as law
 from .._places._kept import hashed
-from .._places._zones import regions_among
 from ._findings import Bools, findings, isin
 
 

@@ -17,8 +17,8 @@ import pyarrow as pa
 
 from .._base_error import DialkitError
 from .._outputs_written import written
+from .._phones._zones import Rows
 from .._places._kept import hash_taken
-from .._places._zones import Rows
 from .._words import counted
 from ..frames import utc_times, write_csv
 from ._abandonment import (

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._phones._zones import regions_among
 from .._places import _dnc_lists as lists
 from .._places._lines import MAYBE_MOBILE, MOBILE, number_types
-from .._places._zones import regions_among
 from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._phones._zones import regions_among
 from .._places import _dnc_lists as lists
 from .._places._codes import codes_in
 from .._places._jurisdictions import get as jurisdiction
-from .._places._zones import regions_among
 from ._consent import exempted
 from ._findings import COLUMNS, findings, isin
 from ._rules import Rules

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from .._phones._zones import ZONES, Zoned, zoned
 from .._places._localtime import wall_clock
-from .._places._zones import ZONES, Zoned, zoned
 from ._address_clock import address_zones
 from ._findings import Ints, Rows, findings
 from ._law import Judged, deciders, evidence, hours_cites, judge

@@ -16,9 +16,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._phones._zones import Rows
 from .._places._codes import codes_in
 from .._places._kept import arrow_data, kept
-from .._places._zones import Rows
 from ._findings import isin
 
 

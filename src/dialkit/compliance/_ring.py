@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .._places._zones import Rows, regions_among
+from .._phones._zones import Rows, regions_among
 from ._abandonment import places
 from ._findings import findings
 from ._rules import Rules

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .._moments import utc_moment
+from .._phones._zones import ZONES, zone_sets, zoned
 from .._places._localtime import zone_info
-from .._places._zones import ZONES, zone_sets, zoned
 from ..contract import E164_PATTERN
 from ._address_clock import address_zones
 from ._audit import AuditInputError
@@ -122,7 +122,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
 
 def _every_zone(phones: pd.Series, rules: Rules,
                 address: np.ndarray | None) -> pd.api.extensions.ExtensionArray:
-    """Each number's zones, as :func:`.._places._zones.zoned` pairs them, then those of its
+    """Each number's zones, as :func:`.._phones._zones.zoned` pairs them, then those of its
     lead's address state where that is another state's (:mod:`._address_clock`), joined
     by commas (None where none is known)."""
     phones = phones.reset_index(drop=True)

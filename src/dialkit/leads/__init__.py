@@ -58,16 +58,4 @@ __all__ = [
     "region_of",
 ]
 
-__getattr__, __dir__ = _lazy.exports(__name__, {
-    "ALIASES": "._headers", "CampaignError": "._campaign", "campaigns": "._campaign",
-    "clean": "._entry", "clean_file": "._entry", "clean_dataset": "._entry",
-    "CleanedFile": "._chunked", "CleanedDataset": "._dask_result",
-    "OUTCOMES": "._import",
-    "ImportReport": "._import",
-    "ImportStoppedError": "._import", "import_leads": "._import",
-    "ImportJournalError": "._journal", "ImportRunningError": "._journal",
-    "JournalWriteError": "._journal",
-    "FileLimits": "dialkit._file_limits",
-    "normalize": "._normalize",
-    "region_of": "dialkit._places._regions", "LeadFile": "._read", "LeadFileError": "._read",
-    "read": "._read", "CleanResult": "._result"})
+__getattr__, __dir__ = _lazy.exports(__name__)
