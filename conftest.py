@@ -88,8 +88,7 @@ LONGEST_FIRST = [
     "tests/test_docs.py",  # about 70 s: scale.md's 34-37 s, compliance.md's 13 s, ...
     "tests/leads/test_dask_clean.py",  # about 70 s
     "tests/analytics/test_dask.py",  # about 60 s: 41-52 s larger than a worker, ...
-    "tests/compliance/test_ground_truth.py",  # about 45 s: the medium world's 26-30 s
-    "tests/compliance/test_upcoming_truth.py",  # about 40 s: the same
+    "tests/compliance/test_ground_truth.py",  # about 45 s: the medium world's 26-30 s, once
     "notebooks/",  # about 25 s each: a kernel and a world (collected after tests/)
 ]
 """The modules (or folders, ending ``/``) that take longest on a quiet 2-core machine

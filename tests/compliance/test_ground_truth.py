@@ -1,15 +1,19 @@
-"""On the emulator's seeded worlds, the audit finds exactly the problems it planted.
+"""On the emulator's seeded worlds, the audit finds exactly the problems it planted, and
+``upcoming`` exactly the scheduled calls it planted against the law (issue 38).
 
-Each scale's world is audited once (module scope) through the client over
-real HTTP, as a user would: ``audit(**load(client), policy=HOUSE_RULES)`` with the
-account's verified caller ids from the emulator's admin surface. The world plants
-law's problems and policy's (bursts of calls that no law of the place forbids), and
-says which is which; the audit's ``basis`` tells them apart the same way.
+Each scale's world is built and loaded once for the module (loading the medium one's
+calls page by page is most of this module's time) and audited through the client over real HTTP, as a user would:
+``audit(**load(client), policy=HOUSE_RULES)`` with the account's verified caller ids from
+the emulator's admin surface. The world plants law's problems and policy's (bursts of
+calls that no law of the place forbids), and says which is which; the audit's ``basis``
+tells them apart the same way. Its scheduled calls: a pending callback at 22:30 local
+time, a lead's next attempt at 07:00, a callback whose number was listed after it was
+set; every other pending callback and next attempt lies where the law of the place
+allows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +24,7 @@ import pytest
 
 from conftest import START
 from dialkit import Client
-from dialkit.compliance import HOUSE_RULES, US, AuditReport, audit, load
+from dialkit.compliance import HOUSE_RULES, US, AuditReport, audit, load, upcoming
 from dialkit.sandbox import parse_config, start
 
 Truth = dict[str, set[str]]
@@ -28,6 +32,10 @@ Bases = dict[str, set[str]]
 
 AUDITOR_KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0010"
 """A key with only what an audit reads: calls, leads, DNC checks."""
+PLANNER_KEY = "svc_test_planner01_AAAAbbbbCCCCddddEEEEffff0011"
+"""A key that reads the pending callbacks ``upcoming`` judges beside an audit's frames."""
+KIND_OF = {"upcoming_callback_hours": "callback", "upcoming_callback_dnc": "callback",
+           "upcoming_attempt_hours": "next_attempt"}
 
 RULE_OF_KIND = {"outside_calling_hours": "calling_hours", "frequency": "call_frequency",
                 "dnc_call": "dnc_call", "state_calling_hours": "calling_hours",
@@ -49,38 +57,52 @@ Audited = tuple[AuditReport, Truth, Bases, AuditReport, Details]
 
 
 @pytest.fixture(scope="module", params=["small", "medium"])
-def audited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[Audited]:
+def account(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+            ) -> dict[str, Any]:
+    """The scale's world as the tests read it, loaded once: its frames through an
+    auditor's key (``load``), its pending callbacks through a planner's (as ``upcoming``
+    loads them), and what the emulator's admin surface says it planted."""
+    clients = [{"name": "auditor", "keys": [{"key": AUDITOR_KEY}],
+                "scopes": ["calls:read", "leads:read", "dnc:check"]},
+               {"name": "planner", "keys": [{"key": PLANNER_KEY}],
+                "scopes": ["callbacks:read"]}]
     config = {"server": {"rate_limit_scale": 0, "clock": "manual", "start_time": START},
               "accounts": [{"name": "acme", "seed": 7, "scale": request.param,
-                            "clients": [{"name": "auditor", "keys": [{"key": AUDITOR_KEY}],
-                                         "scopes": ["calls:read", "leads:read", "dnc:check"]}]}]}
+                            "clients": clients}]}
     with pytest.MonkeyPatch.context() as patch, start(parse_config(config)) as sandbox:
         patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         admin = f"{sandbox.base_url}/_sandbox"
-        problems = httpx.get(f"{admin}/ground-truth", params={"account": "acme",
-                                                                  "law": "all"}).json()
-        verified = httpx.get(f"{admin}/caller-ids", params={"account": "acme",
-                                                                  "law": "all"}).json()
-        upcoming = httpx.get(f"{admin}/upcoming-truth", params={"account": "acme"}).json()
-        lists = httpx.get(f"{admin}/dnc-lists", params={"account": "acme"}).json()
+        said = {name: httpx.get(f"{admin}/{name}", params={"account": "acme", **law}).json()
+                for name, law in (("ground-truth", {"law": "all"}),
+                                  ("caller-ids", {"law": "all"}), ("upcoming-truth", {}),
+                                  ("dnc-lists", {}))}
         with Client(AUDITOR_KEY, base_url=sandbox.base_url, rate_limit=None) as client:
             frames = load(client)
-            frames["dnc"] = _with_lists(frames["dnc"], lists["listings"],
-                                        problems["problems"].get("dnc_grace", []))
-            report = audit(**frames, blocked_countries=["KP", "IR"], policy=HOUSE_RULES,
-                           verified_caller_ids=verified["caller_ids"])
-            law_only = audit(**frames, blocked_countries=["KP", "IR"], rules=US,
-                             verified_caller_ids=verified["caller_ids"])
+        campaigns = sorted(set(frames["leads"]["campaign_id"].dropna().astype(object)))
+        with Client(PLANNER_KEY, base_url=sandbox.base_url, rate_limit=None) as client:
+            callbacks = client.frames.callbacks(campaigns, status="pending")
+    return {**said, "frames": frames, "callbacks": callbacks}
+
+
+@pytest.fixture(scope="module")
+def audited(account: dict[str, Any]) -> Audited:
+    problems, verified = account["ground-truth"], account["caller-ids"]
+    lists = account["dnc-lists"]
+    frames = {**account["frames"], "dnc": _with_lists(
+        account["frames"]["dnc"], lists["listings"], problems["problems"].get("dnc_grace", []))}
+    report = audit(**frames, blocked_countries=["KP", "IR"], policy=HOUSE_RULES,
+                   verified_caller_ids=verified["caller_ids"])
+    law_only = audit(**frames, blocked_countries=["KP", "IR"], rules=US,
+                     verified_caller_ids=verified["caller_ids"])
     truth = {kind: {p["call_id"] for p in found} for kind, found in problems["problems"].items()}
-    late = {p["lead_id"] for p in upcoming["problems"].get(LISTED_LATE, [])}
+    late = {p["lead_id"] for p in account["upcoming-truth"]["problems"].get(LISTED_LATE, [])}
     truth.update({LISTED_LATE: late} if late else {})
     bases: Bases = {"law": set(), "policy": set()}
     for kind, found in problems["problems"].items():
         if kind in RULE_OF_KIND:
             for problem in found:
                 bases[problem["basis"]].add(f"{RULE_OF_KIND[kind]} {problem['call_id']}")
-    yield report, truth, bases, law_only, problems["problems"]
+    return report, truth, bases, law_only, problems["problems"]
 
 
 def _with_lists(dnc: pd.DataFrame, listings: list[dict[str, Any]],
@@ -306,3 +328,49 @@ def test_law_and_policy_findings_are_told_apart_as_the_world_planted_them(
     assert set(law["rule"] + " " + law["call_id"].fillna("")) & bases["policy"] == set()
     assert bases["law"] <= set(law["rule"] + " " + law["call_id"].fillna(""))
     assert report.by_basis["law"] == law_only.by_basis["law"]
+
+
+Judged = tuple[pd.DataFrame, dict[str, list[dict[str, str]]], pd.DataFrame]
+
+
+@pytest.fixture(scope="module")
+def judged(account: dict[str, Any]) -> Judged:
+    """``upcoming`` of the frames a client gives it (``upcoming(client)``, which loads them
+    the same way, is tested in ``test_upcoming.py``)."""
+    frames = {**account["frames"], "callbacks": account["callbacks"]}
+    found = upcoming(frames, horizon="14D", as_of=START)
+    with_policy = upcoming(frames, horizon="14D", as_of=START, policy=HOUSE_RULES)
+    return found, account["upcoming-truth"]["problems"], with_policy
+
+
+def test_the_world_plants_every_upcoming_kind(judged: Judged,
+                                              request: pytest.FixtureRequest) -> None:
+    """Every kind at medium; the small world's paused campaigns may hold one pending
+    callback only, so it plants the hours kinds at least."""
+    _, truth, _ = judged
+    hours = {"upcoming_callback_hours", "upcoming_attempt_hours"}
+    assert hours <= set(truth) <= set(KIND_OF) and all(truth.values())
+    if "medium" in request.node.name:
+        assert set(truth) == set(KIND_OF)
+
+
+def test_upcoming_finds_exactly_the_planted_calls(judged: Judged) -> None:
+    found, truth, _ = judged
+    planted = {(p["lead_id"], p["rule"], KIND_OF[kind]) for kind, problems in truth.items()
+               for p in problems}
+    assert set(zip(found["lead_id"], found["rule"], found["kind"].astype(str),
+                   strict=True)) == planted
+    due = {p["lead_id"]: pd.Timestamp(p["due_at"]) for problems in truth.values()
+           for p in problems}
+    assert (found["at"] == found["lead_id"].map(due)).all()
+    assert (found["basis"] == "law").all()
+    assert (found["due_in"] == found["at"] - pd.Timestamp(START)).all()
+
+
+def test_a_policy_adds_only_policy_findings_upcoming(judged: Judged) -> None:
+    found, _, with_policy = judged
+    law = with_policy[with_policy["basis"] == "law"]
+    assert set(zip(law["lead_id"], law["rule"], strict=True)) == set(
+        zip(found["lead_id"], found["rule"], strict=True))
+    assert (with_policy.loc[with_policy["basis"] == "policy", "policy"]
+            == HOUSE_RULES.name).all()
