@@ -2,14 +2,14 @@
 ``upcoming`` exactly the scheduled calls it planted against the law (issue 38).
 
 Each scale's world is built and loaded once for the module (loading the medium one's
-calls page by page is most of this module's time) and audited through the client over real HTTP, as a user would:
-``audit(**load(client), policy=HOUSE_RULES)`` with the account's verified caller ids from
-the emulator's admin surface. The world plants law's problems and policy's (bursts of
-calls that no law of the place forbids), and says which is which; the audit's ``basis``
-tells them apart the same way. Its scheduled calls: a pending callback at 22:30 local
-time, a lead's next attempt at 07:00, a callback whose number was listed after it was
-set; every other pending callback and next attempt lies where the law of the place
-allows it.
+calls page by page is most of this module's time) and audited through the client over
+real HTTP, as a user would: ``audit(**load(client), policy=HOUSE_RULES)`` with the
+account's verified caller ids from the emulator's admin surface. The world plants law's
+problems and policy's (bursts of calls that no law of the place forbids), and says which
+is which; the audit's ``basis`` tells them apart the same way. Its scheduled calls: a
+pending callback at 22:30 local time, a lead's next attempt at 07:00, a callback whose
+number was listed after it was set; every other pending callback and next attempt lies
+where the law of the place allows it.
 """
 
 from __future__ import annotations
