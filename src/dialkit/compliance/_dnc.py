@@ -91,27 +91,34 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
     it, saying so. One finding per call, naming each list it broke."""
     listing = listings(calls, dnc, consents)
     rows = np.flatnonzero(isin(calls["phone"], listing["phone"]))
+    if not len(rows):  # no call to a listed number: none of the work below
+        return _no_call(calls)
     pairs = calls.iloc[rows][["phone", "at"]].assign(
         _row=rows, phone=lambda c: c["phone"].astype(object)).merge(listing, on="phone")
     pairs["country"] = countries(pairs["phone"]).to_numpy()
     pairs["checked"] = _checks_before(pairs, dnc)
     judged = [_judged(pairs, row, consents, reassigned) for row in lists.all()]
-    judged.append(_unlisted_country(pairs))
-    hits = pd.concat(judged).sort_values(["_row", "since"], kind="stable")
-    if not len(hits):
-        return findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object),
-                        listed_at=pd.Series(dtype="datetime64[ns, UTC]"))
-    return _one_per_call(calls, hits)
+    judged = [hits for hits in (*judged, _unlisted_country(pairs)) if len(hits)]
+    if not judged:
+        return _no_call(calls)
+    return _one_per_call(calls, pd.concat(judged).sort_values(["_row", "since"],
+                                                              kind="stable"))
+
+
+def _no_call(calls: pd.DataFrame) -> pd.DataFrame:
+    """The findings of ``dnc_call`` where no call broke a list's rule: none."""
+    return findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object),
+                    listed_at=pd.Series(dtype="datetime64[ns, UTC]"))
 
 
 def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
             reassigned: pd.DataFrame | None) -> pd.DataFrame:
     """The pairs of a call and a listing on ``row``'s list that break its rule, with their
-    ``evidence``, ``citation`` and ``jurisdiction``."""
+    ``evidence``, ``citation`` and ``jurisdiction`` (none of these where no pair is on
+    the list: :func:`dnc_call` leaves out the lists that found nothing)."""
     on = pairs[((pairs["country"] == row.country) & (pairs["list"] == row.list)).to_numpy()]
     if not len(on):  # most lists have no call to judge: none of the work below
-        return on.assign(evidence="", jurisdiction=None, decided_by=None, citation=None,
-                         basis=None, policy=None)
+        return on
     at, since, checked = on["at"], on["since"], on["checked"]
     unknown = since.isna()
     after = unknown | (at > since)

@@ -41,16 +41,17 @@ def findings(rule: str, rows: pd.DataFrame, evidence: pd.Series,
     their ``basis``, the rule does: the account's own settings' rules
     (:data:`._rules.ACCOUNT_RULES`) are policy, the leads' rules
     (:data:`._rules.RISK_RULES`) risks, the others (Do-Not-Call, abandonment) law."""
-    if "basis" not in rows:
-        rows = rows.assign(basis=_basis_of(rule), policy=ACCOUNT_RULES.get(rule))
+    law = {column: rows.get(column) for column in _LAW}
+    if "basis" not in rows:  # the rule's, as scalars: no copy of ``rows`` to add them
+        law.update(basis=_basis_of(rule), policy=ACCOUNT_RULES.get(rule))
     frame = pd.DataFrame({
         "rule": rule, "severity": SEVERITY[rule],
         "campaign_id": rows.get("campaign_id"), "call_id": rows.get("call_id"),
         "lead_id": rows.get("lead_id"), "phone": rows.get("phone"),
         "at": rows["at"] if "at" in rows else pd.Series(pd.NaT, index=rows.index, dtype=_NO_TIME),
         "local_time": rows.get("local_time"), "timezone": rows.get("timezone"),
-        "evidence": evidence, **{column: pd.Series(rows.get(column), index=rows.index,
-                                                   dtype="str") for column in _LAW},
+        "evidence": evidence, **{column: pd.Series(value, index=rows.index, dtype="str")
+                                 for column, value in law.items()},
         **extra}, index=rows.index)
     return frame
 
