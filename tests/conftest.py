@@ -19,6 +19,7 @@ import pytest
 
 from dialkit import Client
 from dialkit._places import _jurisdictions
+from dialkit.client._transport import tls_context
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
 from receivers import Receiver, wait_for
@@ -86,8 +87,8 @@ def _fresh(request: pytest.FixtureRequest) -> None:
     """Reset the session emulator before each test that uses it."""
     if "sandbox" in request.fixturenames:
         running: Sandbox = request.getfixturevalue("sandbox")
-        httpx.post(running.base_url + "/_sandbox/reset",
-                   headers=running.admin_headers).raise_for_status()
+        httpx.post(running.base_url + "/_sandbox/reset", headers=running.admin_headers,
+                   verify=tls_context()).raise_for_status()  # not 50 ms of CPU a test
 
 
 def client_for(running: Sandbox, key: str | None) -> httpx.Client:
@@ -95,7 +96,8 @@ def client_for(running: Sandbox, key: str | None) -> httpx.Client:
     admin key, so that it can steer the emulator at ``/_sandbox`` too."""
     headers = {} if key is None else {"Authorization": f"Bearer {key}"}
     headers |= running.admin_headers
-    return httpx.Client(base_url=running.base_url, headers=headers, timeout=10)
+    return httpx.Client(base_url=running.base_url, headers=headers, timeout=10,
+                        verify=tls_context())
 
 
 @pytest.fixture
@@ -166,7 +168,7 @@ def receiver() -> Iterator[Receiver]:
 def add_fault(running: Sandbox, **rule: Any) -> dict[str, Any]:
     """Activate a fault rule (see docs/emulator.md) and return it as the emulator completed it."""
     answer = httpx.post(running.base_url + "/_sandbox/faults", json=rule, timeout=30,
-                        headers=running.admin_headers)
+                        headers=running.admin_headers, verify=tls_context())
     assert answer.status_code == 201, answer.text
     body: dict[str, Any] = answer.json()
     return body
@@ -201,14 +203,14 @@ def wait_until_running(running: Sandbox, key: str) -> None:
 
 def service_time(running: Sandbox) -> datetime:
     """The emulator's service time."""
-    return datetime.fromisoformat(httpx.get(running.base_url + "/_sandbox/clock").json()["now"])
+    return datetime.fromisoformat(httpx.get(running.base_url + "/_sandbox/clock",
+                                            verify=tls_context()).json()["now"])
 
 
 def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
     """Move the emulator's manual clock forward; the answer of POST /_sandbox/clock."""
     answer = httpx.post(running.base_url + "/_sandbox/clock", json={"advance_seconds": seconds},
-                        headers=running.admin_headers,
-                        timeout=30)
+                        headers=running.admin_headers, timeout=30, verify=tls_context())
     answer.raise_for_status()
     body: dict[str, Any] = answer.json()
     return body

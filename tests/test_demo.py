@@ -4,6 +4,7 @@ notebook that fails names its cell; a kernel attaches to the demo's emulator."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import httpx
@@ -16,8 +17,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from typer.testing import CliRunner
 
 import dialkit._demo
-from demo_run import HOSTILE_NAMES, live_markup, run_hostile_demo, small_demo
-from dialkit import Client
+from demo_run import HOSTILE_NAMES, live_markup, small_demo
+from dialkit import Client, _tuning
 from dialkit._demo import DEMO_START, demo_config, run_demo
 from dialkit._demo_pages import readable
 from dialkit.cli import app
@@ -61,10 +62,8 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
         assert "svc_test_" not in text
 
 
-def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
-        demo: tuple[Path, Result]) -> None:
-    out, _ = demo
-    result = run_hostile_demo(out)  # the same world: the pages stay those of a hostile one
+def test_the_summary_shows_the_files_own_figures(demo: tuple[Path, Result]) -> None:
+    out, result = demo
     summary = pd.read_excel(out / "messy_us_cleaned.xlsx", sheet_name="summary",
                             engine="calamine")
     rows, accepted = summary["rows"].sum(), summary.loc[summary["status"] == "accepted", "rows"]
@@ -77,8 +76,39 @@ def test_a_second_run_replaces_the_first_and_shows_the_files_own_figures(
     assert f"  {findings:,} findings; " in result.output
     stages = pd.read_csv(out / "funnel.csv").groupby("stage", sort=False)["leads"].sum()
     assert f"  {stages['leads']:,} leads → {stages['dialled']:,} dialled → " in result.output
+
+
+REWRITES = {"lead_cleaning": ["messy_us_cleaned.xlsx", "messy_us_cleaned.csv"],
+            "campaign_funnel": ["funnel.csv"], "compliance_audit": ["evidence.xlsx", "report.html"]}
+"""The files each notebook writes, by notebook."""
+
+
+def test_a_second_run_replaces_the_first_and_links_the_files_it_rewrote(
+        demo: tuple[Path, Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run into the folder of an earlier one, by notebooks of the same names that rewrite
+    its files as they were (the notebooks' own writers replace a file: test_outputs_safe):
+    the files that were there before are still found as this run's, linked and read."""
+    out = tmp_path / "reports"
+    shutil.copytree(demo[0], out)
+    notebooks = [_notebook(tmp_path / f"{name}.ipynb", "import os\nfrom pathlib import Path",
+                           "folder = Path(os.environ['DIALKIT_OUTPUT_DIR'])",
+                           *(f"(folder / {file!r}).write_bytes((folder / {file!r}).read_bytes())"
+                             for file in files))
+                 for name, files in REWRITES.items()]
+    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: notebooks)
+
+    result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
+
+    assert result.exit_code == 0, result.output
     links = set(re.findall(r'href="([^"]+)"', (out / "index.html").read_text()))
     assert links == {*NOTEBOOK_PAGES, *FILES}  # files rewritten by this run: still linked
+    assert _headlines(result.output) == _headlines(demo[1].output)  # the same files' figures
+
+
+def _headlines(output: str) -> list[str]:
+    figures = [line for line in output.splitlines() if line.startswith("  ")]
+    assert len(figures) >= 5, output
+    return figures
 
 
 @pytest.mark.parametrize("page", ["index.html", *NOTEBOOK_PAGES, "report.html"])
@@ -212,8 +242,10 @@ def _served_calls(config: SandboxConfig) -> tuple[pd.DataFrame, str]:
 def test_the_demo_world_is_the_same_on_every_run(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Two demo emulators serve the same calls, on a clock that stays at the pinned moment
-    (two runs of the demo on a real clock gave 12,189 and 12,184 dialled leads)."""
+    (two runs of the demo on a real clock gave 12,189 and 12,184 dialled leads); each
+    builds its world, rather than copy one built before in this process."""
     monkeypatch.setenv("DIALKIT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_tuning, "BUILT_WORLDS_KEPT", 0)
     first, first_now = _served_calls(demo_config("small"))
     second, second_now = _served_calls(demo_config("small"))
     pd.testing.assert_frame_equal(first, second)

@@ -30,6 +30,10 @@ import leads_mix  # noqa: E402
 from dask_helpers import local_cluster  # noqa: E402
 
 ROWS = 60_000
+PARTS = 3
+"""Partitions where a test needs only a few, each with a neighbour before and after: a
+run's cost grows with its partitions (9 of them took twice the time of 3 for the same
+rows), and the walk across many is held on 9 below."""
 
 pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")
 """Dask 2026.8 reads each Parquet part with ``reset_index(inplace=True)``, which pandas 3.1
@@ -74,7 +78,7 @@ def _same(found: CleanedDataset, expected: Any) -> None:
 def test_a_dask_frame_cleans_as_pandas(cluster: Any, leads: pd.DataFrame) -> None:
     options = {"region": "US", "blocked_countries": ["KP", "IR"]}
     expected = clean(leads, **options)
-    found = clean_dataset(dd.from_pandas(leads, npartitions=9), **options)
+    found = clean_dataset(dd.from_pandas(leads, npartitions=PARTS), **options)
     assert set(expected.counts) >= {"accepted", "duplicate", "invalid"}
     _same(found, expected)
 
@@ -107,9 +111,9 @@ def test_a_parquet_dataset_cleans_as_its_frame(cluster: Any, both_repeat: pd.Dat
                                                tmp_path: Path) -> None:
     both_repeat.to_parquet(tmp_path / "leads.parquet", index=False, row_group_size=7_000)
     (tmp_path / "parts").mkdir()
-    for part, at in enumerate(range(0, ROWS, 10_000)):
-        both_repeat.iloc[at:at + 10_000].to_parquet(tmp_path / "parts" / f"part-{part}.parquet",
-                                                   index=False)
+    for part, at in enumerate(range(0, ROWS, ROWS // PARTS)):
+        both_repeat.iloc[at:at + ROWS // PARTS].to_parquet(
+            tmp_path / "parts" / f"part-{part}.parquet", index=False)
     expected = clean(both_repeat, region="GB")
     _same(clean_dataset(tmp_path / "parts", region="GB"), expected)
     _same(clean_dataset(str(tmp_path / "leads.parquet"), region="GB"), expected)
@@ -118,14 +122,14 @@ def test_a_parquet_dataset_cleans_as_its_frame(cluster: Any, both_repeat: pd.Dat
 def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.DataFrame,
                                                     tmp_path: Path) -> None:
     expected = clean(leads, region="US")
-    source = dd.from_pandas(leads, npartitions=6)
+    source = dd.from_pandas(leads, npartitions=PARTS)
     clean_dataset(source.partitions[:2], region="US", out=tmp_path / "cleaned")  # replaced below
     found = clean_dataset(source, region="US", out=tmp_path / "cleaned",
                   rejects=tmp_path / "rejected.parquet")
     assert (found.out, found.rejects) == (tmp_path / "cleaned", tmp_path / "rejected.parquet")
     assert repr(found).startswith("<CleanedDataset DataFrame: 60,000 rows: accepted ")
     written = pd.read_parquet(tmp_path / "cleaned")
-    assert len(list((tmp_path / "cleaned").glob("*.parquet"))) == 6
+    assert len(list((tmp_path / "cleaned").glob("*.parquet"))) == PARTS
     assert written["row"].tolist() == expected.frame["row"].tolist()
     assert written["hint"].tolist() == expected.frame["hint"].tolist()
     rejected = pd.read_parquet(tmp_path / "rejected.parquet")
@@ -156,7 +160,7 @@ def test_the_client_receives_counts_not_rows(cluster: Any, leads: pd.DataFrame,
         return result
 
     monkeypatch.setattr(distributed.Client, "gather", measured)
-    found = clean_dataset(dd.from_pandas(leads, npartitions=9), region="US")
+    found = clean_dataset(dd.from_pandas(leads, npartitions=PARTS), region="US")
     assert gathered and sum(gathered) < 100_000  # the counts: a few kB
     assert dask.is_dask_collection(found.frame)
     gathered.clear()

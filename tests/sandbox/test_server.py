@@ -93,6 +93,25 @@ def test_sandbox_is_a_context_manager() -> None:
     assert refused(running.base_url)
 
 
+def test_an_emulator_of_worlds_built_before_has_the_same_rows_and_its_own_store() -> None:
+    """A second emulator of the same worlds in this process copies the first's store as it
+    was built (rather than build the worlds again): the same seeded rows, none of the
+    first's changes, a world id and cursor secret of its own."""
+    config = parse_config(base_config())
+    seeded = "SELECT * FROM campaigns WHERE dataset = 'seed:acme' ORDER BY id"
+    with start(config) as first:
+        built = [tuple(row) for row in first.service.store.rows(seeded)]
+        first.service.store.conn.execute("UPDATE campaigns SET name = 'changed'")
+        with start(config) as second, start(config) as third:
+            assert [tuple(row) for row in second.service.store.rows(seeded)] == built
+            assert len(built) > 5 and "changed" not in {row[2] for row in built}
+            second.service.store.conn.execute("DELETE FROM campaigns")
+            assert [tuple(row) for row in third.service.store.rows(seeded)] == built
+            stores = [first.service, second.service, third.service]
+            assert len({service.world_id for service in stores}) == 3
+            assert len({service.store.meta("cursor_secret") for service in stores}) == 3
+
+
 def test_start_with_no_config_serves_one_client_with_a_test_and_a_sending_key() -> None:
     with start() as running:
         assert sorted(running.keys) == ["demo/default/sending", "demo/default/test", "sending",

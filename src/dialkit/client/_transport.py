@@ -10,10 +10,13 @@ header; reprs, logs and errors show its last four characters at most.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
+import os
 import re
+import ssl
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -204,6 +207,7 @@ class Transport:
             timeout=timeout,
             headers={"Authorization": f"Bearer {api_key}"},
             transport=transport,
+            verify=tls_context(),
         )
         bound_by_deadline(self._http)
 
@@ -566,3 +570,16 @@ def _seconds_until(value: str) -> float | None:
     if moment.tzinfo is None:
         return None
     return max(0.0, moment.timestamp() - time.time())
+
+
+def tls_context() -> ssl.SSLContext:
+    """httpx's default TLS settings (certifi's authorities, or those ``SSL_CERT_FILE`` or
+    ``SSL_CERT_DIR`` names), made once per such setting and shared by every client: loading
+    the authorities takes about 50 ms of CPU, which each new client paid again (a test
+    suite makes thousands; a notebook one per ``Client.sandbox()``)."""
+    return _tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@functools.cache
+def _tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    return httpx.create_ssl_context()  # reads the two variables itself

@@ -7,10 +7,13 @@ the caller of the request, through :class:`RequestContext`.
 from __future__ import annotations
 
 import secrets
+import sqlite3
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from dialkit import _tuning
 from dialkit.contract import Operation
 
 from ._auth import Caller, KeyRegistry
@@ -37,8 +40,13 @@ class Service:
         self.cursors = CursorCodec(self._cursor_secret())
         self.faults = Faults()
         self.idempotency = IdempotencyKeys(self.store, self.clock)
+        worlds = tuple((a.name, self._signature(a)) for a in config.accounts)
+        if db is None:
+            self._copy_built(worlds)
         for account in config.accounts:
-            self.seed(account)
+            self.seed(account)  # nothing to do for a world copied in
+        if db is None:
+            _keep_built(worlds, self.store.conn)
 
     @property
     def world_id(self) -> str:
@@ -77,10 +85,25 @@ class Service:
             self.store.set_meta("cursor_secret", stored)
         return bytes.fromhex(stored)
 
+    def _signature(self, account: AccountConfig) -> str:
+        """What the account's world is built from: the same signature, the same rows."""
+        return (f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
+                f"{'' if account.recent_activity else '/quiet'}")
+
+    def _copy_built(self, worlds: tuple[tuple[str, str], ...]) -> None:
+        """Copy in the store of an emulator of this process that built the same worlds, if
+        any, keeping this store's own secrets (see :data:`_BUILT`)."""
+        with _BUILT_LOCK:
+            built = _BUILT.get(worlds) if _tuning.BUILT_WORLDS_KEPT else None
+            if built is not None:
+                secret = self.store.meta("cursor_secret")
+                built.backup(self.store.conn)
+                self.store.conn.execute("DELETE FROM meta WHERE key = 'world_id'")
+                self.store.set_meta("cursor_secret", secret or "")
+
     def seed(self, account: AccountConfig, *, force: bool = False) -> None:
         """Build the account's world unless the store already holds this very world."""
-        signature = (f"{account.seed}/{account.scale}/{isoformat(self.anchor)}"
-                     f"{'' if account.recent_activity else '/quiet'}")
+        signature = self._signature(account)
         if force or self.store.meta(f"world:{account.name}") != signature:
             self.store.drop_datasets(account.name)
             build_world(self.store, account.name, seed=account.seed, scale=account.scale,
@@ -132,6 +155,30 @@ class Service:
         now = self.clock.advance(seconds)
         self.store.set_meta("manual_clock", isoformat(now))
         return now
+
+
+_BUILT: dict[tuple[tuple[str, str], ...], sqlite3.Connection] = {}
+"""In-memory stores just after their worlds were built, by the worlds' signatures: a world
+is a function of its signature, and building a small one is most of an emulator's start
+(``_tuning.BUILT_WORLD_BYTES``). Tests and notebooks start many emulators of the same
+worlds in one process."""
+_BUILT_LOCK = threading.Lock()
+
+
+def _keep_built(worlds: tuple[tuple[str, str], ...], conn: sqlite3.Connection) -> None:
+    """Keep a copy of ``conn``, a store whose worlds were just built, under ``worlds``."""
+    with _BUILT_LOCK:
+        if worlds in _BUILT:
+            return
+        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute(
+            "PRAGMA page_size").fetchone()[0]
+        if size > _tuning.BUILT_WORLD_BYTES:
+            return
+        copy = sqlite3.connect(":memory:", check_same_thread=False)
+        conn.backup(copy)
+        _BUILT[worlds] = copy
+        while len(_BUILT) > _tuning.BUILT_WORLDS_KEPT:
+            _BUILT.pop(next(iter(_BUILT))).close()
 
 
 @dataclass(slots=True)
