@@ -192,8 +192,7 @@ def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult
     file, normalized = read_for_clean(source, options)
     column = country_column_of(file, options.country_column)
     accounts = None if options.client is None else AccountChecks(
-        options.client, options.campaign_id,
-        bool(text(file.frame, file.fields.get("external_id")).notna().any()))
+        options.client, options.campaign_id)
     columns = [file.fields["phone"], *phone_columns(file)]
     counted = Counted(np.zeros(len(columns), np.int64))
     spilled, keys = judged_chunk(file, column, options.region, blocked, accounts, counted,
