@@ -1,4 +1,5 @@
-"""The request's duplicates of a file too large for memory, found on disk.
+"""The request's duplicates of a file, found bucket by bucket: on disk for a file too
+large for memory, in one bucket in memory for a file held there.
 
 A row repeats the first earlier row with its phone (or external id) that passes
 every other check (:mod:`._duplicates`). In a streamed file the rows before a
@@ -9,7 +10,10 @@ read (:meth:`Keys.add`); once the file is read, each bucket, which holds every
 row of its keys, is judged in memory on its own, and the rows that repeat another
 are written, with the row they repeat, to files by row range, which the second
 reading of the chunks takes in order (:class:`Owners`). Memory holds one bucket
-or one range at a time, however long the file.
+or one range at a time, however long the file. A file held in memory, or streamed
+but small (:data:`~dialkit._tuning.HELD_BYTES`), is one bucket kept there and judged
+the same way; a Dask frame's keys are shuffled into partitions judged alike
+(:mod:`._dask_clean`).
 
 Where both phones and ids repeat, a row's fate can hang on another's through
 either key, and the rows that share one are walked in file order together
