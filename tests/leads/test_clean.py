@@ -9,14 +9,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import KEYS
 from dialkit import Client, _tuning
-from dialkit.leads import CleanResult, LeadFileError, _clean, _verdicts, clean, normalize, read
+from dialkit.leads import (
+    CleanResult,
+    LeadFileError,
+    _clean,
+    _verdicts,
+    clean,
+    clean_file,
+    normalize,
+    read,
+)
 from dialkit.leads._cells import cell_frame
+from dialkit.sandbox import Sandbox
 
 SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"
 
@@ -138,6 +150,35 @@ def test_another_clients_external_id_is_not_a_clash(
     result = clean(pd.DataFrame({"phone": [SF], "external_id": ["X-1"]}), client=client,
                    campaign_id=campaign)
     assert verdicts(result) == [("accepted", None, None)]
+
+
+class _Asked(httpx.HTTPTransport):
+    """A transport that keeps the query of every lead list it sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lists: list[dict[str, str]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and request.url.path == "/v1/leads":
+            self.lists.append(dict(request.url.params))
+        return super().handle_request(request)
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["in memory", "to a file"])
+def test_an_id_column_empty_in_every_row_asks_only_for_the_campaigns_leads(
+        sandbox: Sandbox, client: Client, tmp_path: Path, to_file: bool) -> None:
+    campaign = next(client.campaigns.list(status="paused")).id
+    path = tmp_path / "leads.csv"
+    path.write_text("Phone,External ID\n" + "".join(f"+1312555{n:04d},\n" for n in range(3)))
+    asked = _Asked()
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None,
+                transport=asked) as counted:
+        if to_file:
+            clean_file(path, out=tmp_path / "out.csv", client=counted, campaign_id=campaign)
+        else:
+            clean(path, client=counted, campaign_id=campaign)
+    assert asked.lists and all(query.get("campaign_id") == campaign for query in asked.lists)
 
 
 def test_the_result_views_and_exports(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ from .. import _tuning
 from .._bools import arrow_bools
 from .._places._kept import hashed, kept
 from .._threads import side_by_side
-from ._arrays import groups, lengths, match, sliced, starts, take
+from ._arrays import drop, groups, lengths, match, sliced, starts, take
 from ._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
 from ._types import regions_and_types
@@ -272,30 +272,15 @@ def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
     plain = _plain(texts)
     rows = np.flatnonzero(plain)
     numbers = take(texts, rows)
-    code, width = calling_codes(sliced(numbers, 1))
-    nsn = _national(numbers, width)
+    digits = sliced(numbers, 1)
+    code, width = calling_codes(digits)
+    nsn = drop(digits, width)  # as _fast's parse takes a calling code off
     size = lengths(nsn)
     tried = (code > 0) & (size >= MIN_NSN)
     strips = _strips_prefix(code, nsn, tried)
     kept = tried & ~strips & (size <= MAX_NSN)
     slow = np.sort(np.r_[np.flatnonzero(~plain), rows[strips]])
     return rows[kept], code[kept], nsn.filter(pa.array(kept)), slow
-
-
-def _national(numbers: pa.Array, width: Ints) -> pa.Array:
-    """The national significant number of each plain text: what follows the ``+`` and its
-    calling code of ``width`` digits (a text of width 0, no calling code, keeps its
-    digits: nothing reads them). Sliced at the commonest width, the texts of other widths
-    sliced apart and put in their places: 4 against 13 ms for 183,000 numbers of
-    calling codes 1 and 800, where every width was sliced whole and picked from."""
-    counts = np.bincount(width, minlength=4)
-    common = int(counts[1:].argmax()) + 1
-    nsn = sliced(numbers, 1 + common)
-    for taken in np.flatnonzero(counts):
-        if taken != common:
-            other = pa.array(width == taken)
-            nsn = pc.replace_with_mask(nsn, other, sliced(numbers.filter(other), 1 + int(taken)))
-    return nsn
 
 
 def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:

@@ -39,7 +39,7 @@ from ._options import CleanOptions
 from ._read import LeadFile, Source, read
 from ._result import CleanResult, counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
-from ._spill import at_once
+from ._spill import Keys
 from ._verdicts import VERDICTS, Checked, text, verdict_frame
 
 _INTERNAL = ("__reason", "__before", "__after")
@@ -186,24 +186,25 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
 def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult:
     """:func:`~dialkit.leads.clean` of a file read whole, or a frame: every row in memory,
     judged and finished as the one chunk of a streamed file (:func:`judged_chunk`,
-    :func:`finished_chunk`), its duplicates found at once (:func:`at_once`), as a
-    streamed file's keys held in memory are."""
+    :func:`finished_chunk`), its duplicates found in one bucket in memory (:class:`Keys`),
+    as a streamed file's keys up to :data:`~dialkit._tuning.HELD_BYTES` are."""
     blocked = options.checked()  # before the file: a mistyped id fails fast
     file, normalized = read_for_clean(source, options)
     column = country_column_of(file, options.country_column)
     accounts = None if options.client is None else AccountChecks(
-        options.client, options.campaign_id,
-        bool(text(file.frame, file.fields.get("external_id")).notna().any()))
+        options.client, options.campaign_id)
     columns = [file.fields["phone"], *phone_columns(file)]
     counted = Counted(np.zeros(len(columns), np.int64))
     spilled, keys = judged_chunk(file, column, options.region, blocked, accounts, counted,
                                  normalized)
     custom = CustomFields.of(file, options.extension_field, options.alt_phone_field)
     custom.check(counted.held)
-    rows, owners, _ = at_once(keys["row"].to_numpy(), keys["phone"].to_numpy(),
-                              keys["external_id"], keys["passes"].to_numpy())
+    held = Keys(None)
+    held.add(keys["row"].to_numpy(), keys["phone"].to_numpy(), keys["external_id"],
+             keys["passes"].to_numpy())
     owner = np.full(len(spilled), -1, np.int64)
-    owner[np.searchsorted(spilled["row"].to_numpy(), rows)] = owners
+    for rows, owners, _ in held.repeats():
+        owner[np.searchsorted(spilled["row"].to_numpy(), rows)] = owners
     frame = finished_chunk(spilled, owner, hint_regions(counted.regions, region_code(
         options.region)), columns[0], options.region, counted, custom, column)
     return CleanResult(frame, file, region=options.region, campaign_id=options.campaign_id,

@@ -151,26 +151,36 @@ class AccountChecks:
     ``dnc``: a bar of the numbers asked about, told after each slice (a file read in
     chunks sets :attr:`share`, the part of it read, for the bar's total)."""
 
-    def __init__(self, client: Client, campaign_id: str | None, has_ids: bool, *,
-                 cached: bool = True, dnc: DncBar | None = None) -> None:
+    def __init__(self, client: Client, campaign_id: str | None, *, cached: bool = True,
+                 dnc: DncBar | None = None) -> None:
         self.client, self.campaign_id, self.cached = client, campaign_id, cached
         self.dnc, self.share = dnc, 1.0
         self.phones: frozenset[str] = frozenset()
         self.owners: dict[str, str | None] = {}  # an id asked about: the campaign that has it
         self.listed = pd.Series(dtype=object)
-        if campaign_id is not None:
-            leads = client.frames.leads(campaign_id=None if has_ids else campaign_id,
-                                        refresh="full")
-            self.phones = frozenset(leads.loc[leads["campaign_id"] == campaign_id,
-                                              "phone"].dropna())
-            self.listed = leads.drop_duplicates("external_id").set_index(
-                "external_id")["campaign_id"]
+        self.every: bool | None = None  # leads read: None, the campaign's, every one (True)
+
+    def _read(self, ids: bool) -> None:
+        """The campaign's leads, read when the first rows are judged; every lead of the
+        account (an id used in another campaign is refused too) only once a row read holds
+        an id, so that a file without ids, or with an id column empty throughout, asks for
+        the campaign's alone."""
+        if self.campaign_id is None or self.every is True or self.every == ids:
+            return
+        leads = self.client.frames.leads(campaign_id=None if ids else self.campaign_id,
+                                         refresh="full")
+        self.phones = frozenset(leads.loc[leads["campaign_id"] == self.campaign_id,
+                                          "phone"].dropna())
+        self.listed = leads.dropna(subset=["external_id"]).drop_duplicates(
+            "external_id").set_index("external_id")["campaign_id"]  # a row without one: no id
+        self.every = ids
 
     def of(self, e164: pd.Series, external: pd.Series) -> Account:
         """The campaign's phones, which of these rows' ids this client uses here or in
         another campaign, and which of their numbers are on the DNC list."""
         here: set[str] = set()
         elsewhere: set[str] = set()
+        self._read(bool(external.notna().any()))
         if self.campaign_id is not None:
             # The list shows every API client's ids without saying whose: the ids that
             # match are asked again, scoped to this client as the service's rule is, up

@@ -5,8 +5,8 @@ is a duplicate of the first row with its phone (or external id) that passes
 every other check. With one kind of key repeated, that is one vectorised pass
 (:func:`after_first`); with both, a row's fate can hang on another's through
 either key, and the rows that share one are walked in file order (:func:`walk`).
-The same functions judge the keys of a file held in memory and the buckets of a
-streamed one (:mod:`._spill`).
+They judge the buckets of keys (:mod:`._spill`): one in memory for a file held there,
+files on disk for a large streamed one, a Dask frame's shuffled partitions.
 """
 
 from __future__ import annotations
@@ -15,29 +15,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-
-
-def holders(numbers: np.ndarray, external: pd.Series, *, eligible: np.ndarray,
-            passes: np.ndarray) -> np.ndarray:
-    """Per row, the position of the earlier accepted row that already has its phone
-    (``numbers``, as integers: :func:`phone_numbers`) or external id (-1: none), which
-    the hint names (``duplicate of row 14``)."""
-    keys = [codes for codes in (codes_of(numbers, eligible),
-                                codes_of(external, eligible, check_first=True))
-            if codes is not None]
-    if len(keys) == 1:
-        return after_first(keys[0], eligible & passes)
-    if not keys:
-        return np.full(len(numbers), -1, dtype=np.int64)
-    shared = np.zeros(len(numbers), dtype=bool)
-    for codes in keys:
-        keyed = codes >= 0
-        shared[keyed] |= pd.Series(codes[keyed]).duplicated(keep=False).to_numpy()
-    rows = np.flatnonzero(shared)
-    result = np.full(len(numbers), -1, dtype=np.int64)
-    taker = walk(keys[0][rows], keys[1][rows], passes[rows])
-    result[rows] = np.where(taker >= 0, rows[np.maximum(taker, 0)], -1)
-    return result
 
 
 def walk(phone: np.ndarray, ident: np.ndarray, passes: np.ndarray) -> np.ndarray:
@@ -66,24 +43,6 @@ def phone_numbers(e164: pd.Series | pa.Array) -> np.ndarray:
     digits = pc.cast(pc.utf8_slice_codeunits(column, 1), pa.int64())
     numbers: np.ndarray = pc.fill_null(digits, -1).to_numpy()
     return numbers
-
-
-def codes_of(keys: pd.Series | np.ndarray, eligible: np.ndarray, *,
-             check_first: bool = False) -> np.ndarray | None:
-    """Each eligible row's key as an integer (-1 for none), or ``None`` when no key repeats.
-
-    ``check_first``: look for a repeat by sorting before hashing; for ids, which
-    seldom repeat, a sort costs less memory than the hash table it saves.
-    """
-    if check_first:
-        column = pa.array(keys, type=pa.large_string()).drop_null()
-        ordered = column.take(pc.array_sort_indices(column))
-        if len(ordered) < 2 or not pc.any(pc.equal(ordered[1:], ordered[:-1])).as_py():
-            return None
-    codes = np.where(eligible, pd.factorize(keys, use_na_sentinel=True)[0], -1)
-    if isinstance(keys, np.ndarray):
-        codes[keys < 0] = -1  # no number
-    return codes if (np.bincount(codes[codes >= 0]) > 1).any() else None
 
 
 def after_first(codes: np.ndarray, passing: np.ndarray) -> np.ndarray:

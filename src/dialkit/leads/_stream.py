@@ -253,7 +253,7 @@ class _Run:
         """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
         client, campaign_id = self.options.client, self.options.campaign_id
         accounts = None if client is None else AccountChecks(
-            client, campaign_id, "external_id" in self.file.fields, cached=spill.held,
+            client, campaign_id, cached=spill.held,
             dnc=None if self.steps is None else self.steps.dnc)
         rows = max(self.streamed.lines - 1, 1)  # the header's line, not a row
         if self.steps is not None:
