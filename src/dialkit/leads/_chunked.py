@@ -34,7 +34,7 @@ from ._clean import (
 )
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import hint_regions, region_counts, region_hints
+from ._hints import hint_regions, ranked, region_counts, region_hints
 from ._options import CleanOptions
 from ._read import LeadFile, Source, read
 from ._result import CleanResult, counts_html, notes_of, numbered, row_hints
@@ -167,7 +167,7 @@ class Counted:
         sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
                             for name in custom.names()}) if any(self.held.values()) else None
         return notes_of(file, self.by_column(columns), sent,
-                        dict(self.looks_like.most_common()), country)
+                        ranked(self.looks_like), country)
 
     def by_column(self, columns: list[str]) -> dict[str, int]:
         """:attr:`CleanResult.sources`: the valid phones each of ``columns`` gave (only
@@ -212,7 +212,7 @@ def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult
                        extension_field=options.extension_field,
                        alt_phone_field=options.alt_phone_field,
                        sources=counted.by_column(columns),
-                       looks_like=dict(counted.looks_like.most_common()),
+                       looks_like=ranked(counted.looks_like),
                        country_column=column)
 
 

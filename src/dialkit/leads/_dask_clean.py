@@ -48,7 +48,7 @@ from ._chunked import Counted, finished_chunk, judged_chunk
 from ._clean import country_column_of, region_code
 from ._custom import CustomFields, phone_columns
 from ._dask_result import CleanedDataset, output_folder, part_name, replaced
-from ._hints import hint_regions
+from ._hints import hint_regions, ranked
 from ._options import CleanOptions
 from ._read import LeadFile, _from_frame, _no_numbers, mapped_columns
 from ._result import CleanResult
@@ -107,7 +107,7 @@ def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
         meta_of(frame), file, region=options.region, campaign_id=options.campaign_id,
         blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
         extension_field=job.custom.extension_field, alt_phone_field=job.custom.alt_phone_field,
-        sources=counted.by_column(columns), looks_like=dict(counted.looks_like.most_common()),
+        sources=counted.by_column(columns), looks_like=ranked(counted.looks_like),
         country_column=job.column)
     return CleanedDataset(name, counted.rows, counted.summary(),
                           counted.notes(file, columns, job.custom, job.column),

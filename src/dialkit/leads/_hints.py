@@ -76,7 +76,14 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
     positions = np.full(len(cells), -1, np.int64)
     positions[rows[hinted]] = np.arange(int(hinted.sum()))
     hints = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
-    return hints, dict(Counter(key for key in keys if key is not None).most_common())
+    return hints, ranked(Counter(key for key in keys if key is not None))
+
+
+def ranked(counts: Counter[str]) -> dict[str, int]:
+    """Hinted rows by :func:`hint_key`, the commonest first and keys as common by name:
+    a file read whole and in chunks counts its keys in another order, and says the same
+    notes in the same order."""
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _said(found: list[Reading | None], codes: np.ndarray, cells: pd.Series | None
