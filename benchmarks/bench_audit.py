@@ -142,7 +142,7 @@ def _nanp_exchanges(rng: np.random.Generator, draws: int) -> tuple[dict[int, str
     scale test's 45 s of writing; their zones are ``time_zones_for_number``'s, without its
     second asking of the type."""
     prefixes = distinct(rng.integers(200_000, 1_000_000, draws))
-    regions, kinds = _regions_and_types(1, prefixes * 10_000 + 123)
+    regions, kinds = regions_of(1, prefixes * 10_000 + 123)
     found: tuple[dict[int, str], ...] = ({}, {}, {})
     for prefix, region, kind in zip(prefixes.tolist(), regions.tolist(), kinds.tolist(),
                                     strict=True):
@@ -171,7 +171,7 @@ def _nanp(exchanges: dict[int, str], count: int, rng: np.random.Generator,
     national = distinct(prefixes[rng.integers(0, len(prefixes), count * 2)] * 10_000
                         + rng.integers(0, 10_000, count * 2))
     national = rng.permutation(national)[:count]
-    regions, kinds = _regions_and_types(1, national[:5_000])
+    regions, kinds = regions_of(1, national[:5_000])
     assert ((regions != None) & (kinds != phonenumbers.PhoneNumberType.UNKNOWN)).all()  # noqa: E711
     zones = pd.Series(exchanges)[national // 10_000].to_numpy()
     return pd.DataFrame({"phone": "+1" + pd.Series(national.astype(str)), "region": region,
@@ -182,14 +182,14 @@ def _varied(example: phonenumbers.PhoneNumber, count: int, rng: np.random.Genera
             digits: int = 4) -> tuple[list[phonenumbers.PhoneNumber], list[tuple[str, ...]]]:
     """Valid numbers like ``example`` with their last ``digits`` digits drawn at random,
     the first ``count`` distinct ones of the draws, and the zones of each. Validity is read
-    a column at a time (:func:`_regions_and_types`): asked number by number, the scale
+    a column at a time (:func:`regions_of`): asked number by number, the scale
     test's 20,000 took 10 s."""
     scale = 10**digits
     tails = rng.integers(0, scale, count * 4)  # drawn at once: the same state
     national, first = np.unique(example.national_number // scale * scale + tails,
                                 return_index=True)
     national = national[np.argsort(first)]  # in the order drawn
-    regions, kinds = _regions_and_types(example.country_code, national)
+    regions, kinds = regions_of(example.country_code, national)
     valid = (regions != None) & (kinds != phonenumbers.PhoneNumberType.UNKNOWN)  # noqa: E711
     taken = np.flatnonzero(valid)[:count]
     assert len(taken) >= count, example
@@ -199,7 +199,7 @@ def _varied(example: phonenumbers.PhoneNumber, count: int, rng: np.random.Genera
         numbers, kinds[taken].tolist(), strict=True)]
 
 
-def _regions_and_types(code: int, national: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def regions_of(code: int, national: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``region_code_for_number`` and ``number_type`` of national numbers of calling code
     ``code``, as ``dialkit._phones`` reads them (held to ``phonenumbers`` by its differential
     tests), and again by ``phonenumbers`` on a sample."""
