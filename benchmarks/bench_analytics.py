@@ -80,6 +80,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from phonenumbers import timezone as phone_timezones
 
+from bench_audit import distinct, regions_of
 from dialkit.analytics import answer_rates, funnel
 from dialkit.frames import SCHEMAS
 
@@ -100,13 +101,9 @@ CAUSES = {"completed": "normal_clearing", "no-answer": "no_answer", "busy": "use
 def exchanges(rng: np.random.Generator, draws: int) -> tuple[np.ndarray, np.ndarray]:
     """Valid US and Canadian area code + exchange prefixes (six digits), apart, among
     ``draws`` random ones (30,000 from 10,000 leads up, fewer for the smoke sizes)."""
-    found: tuple[list[int], list[int]] = ([], [])
-    for prefix in np.unique(rng.integers(200_000, 1_000_000, draws)).tolist():
-        number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
-        region = phonenumbers.region_code_for_number(number)
-        if region in ("US", "CA") and phone_timezones.time_zones_for_number(number):
-            found[region == "CA"].append(prefix)
-    return np.array(found[0]), np.array(found[1])
+    prefixes = distinct(rng.integers(200_000, 1_000_000, draws))
+    regions, _ = regions_of(1, prefixes * 10_000 + 123)
+    return prefixes[regions == "US"], prefixes[regions == "CA"]
 
 
 def phones(count: int, rng: np.random.Generator) -> np.ndarray:
@@ -114,7 +111,7 @@ def phones(count: int, rng: np.random.Generator) -> np.ndarray:
     us, ca = exchanges(rng, min(30_000, max(4_000, 3 * count)))
     prefix = np.where(rng.random(count * 2) < 0.04, rng.choice(ca, count * 2),
                       rng.choice(us, count * 2))
-    national = np.unique(prefix * 10_000 + rng.integers(0, 10_000, count * 2))
+    national = distinct(prefix * 10_000 + rng.integers(0, 10_000, count * 2))
     national = rng.permutation(national)[:count]
     numbers = np.char.add("+1", national.astype(str))
     nowhere = np.flatnonzero(rng.random(count) < 0.002)  # freephone: no zone

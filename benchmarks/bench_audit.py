@@ -83,6 +83,7 @@ from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
 import dialkit.compliance
+from dialkit._phones._types import regions_and_types
 from dialkit._places._areas import area_zones
 from dialkit._places._caller_id import BLOCKED_IDS, by_region
 from dialkit.compliance import HOUSE_RULES, Rules
@@ -135,16 +136,29 @@ def _nanp_exchanges(rng: np.random.Generator, draws: int) -> tuple[dict[int, str
     """Area code and exchange pairs valid in ``phonenumbers`` (time zones are keyed by these
     six digits at most), each with the first of its zones: US ones, Canadian ones, and US ones
     ``phonenumbers`` gives every NANP zone (it knows no narrower one), among ``draws``
-    random prefixes (60,000 from 20,000 numbers up, fewer for the smoke sizes)."""
+    random prefixes (60,000 from 20,000 numbers up, fewer for the smoke sizes). Their regions
+    and types are read a column at a time (``dialkit._phones``, held to ``phonenumbers`` by
+    its differential tests, and here on a sample): asked one by one, they took 15 s of the
+    scale test's 45 s of writing; their zones are ``time_zones_for_number``'s, without its
+    second asking of the type."""
+    prefixes = distinct(rng.integers(200_000, 1_000_000, draws))
+    regions, kinds = regions_of(1, prefixes * 10_000 + 123)
     found: tuple[dict[int, str], ...] = ({}, {}, {})
-    for prefix in np.unique(rng.integers(200_000, 1_000_000, draws)).tolist():
-        number = phonenumbers.PhoneNumber(country_code=1, national_number=prefix * 10_000 + 123)
-        region = phonenumbers.region_code_for_number(number)  # once: is_valid_number asks again
-        if region in ("US", "CA") and phonenumbers.is_valid_number_for_region(number, region):
-            zones = phone_timezones.time_zones_for_number(number)
+    for prefix, region, kind in zip(prefixes.tolist(), regions.tolist(), kinds.tolist(),
+                                    strict=True):
+        if region in ("US", "CA") and kind != phonenumbers.PhoneNumberType.UNKNOWN:  # valid
+            zones = _zones(phonenumbers.PhoneNumber(
+                country_code=1, national_number=prefix * 10_000 + 123), kind)
             which = 1 if region == "CA" else 2 if len(zones) > 4 else 0
             found[which][prefix] = zones[0]
     return found
+
+
+def distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)``: NumPy 2.4's hashes first, 5 s for the 1.5 million numbers the
+    scale test draws, where a sort alone takes 0.1 s."""
+    values = np.sort(values)
+    return values[np.r_[True, values[1:] != values[:-1]]]
 
 
 def _nanp(exchanges: dict[int, str], count: int, rng: np.random.Generator,
@@ -154,31 +168,61 @@ def _nanp(exchanges: dict[int, str], count: int, rng: np.random.Generator,
     sample of 5,000 of them checks again (checking all 750,000 of the scale test's took
     35 of its 48 s of writing)."""
     prefixes = np.array(list(exchanges))
-    national = np.unique(prefixes[rng.integers(0, len(prefixes), count * 2)] * 10_000
-                         + rng.integers(0, 10_000, count * 2))
+    national = distinct(prefixes[rng.integers(0, len(prefixes), count * 2)] * 10_000
+                        + rng.integers(0, 10_000, count * 2))
     national = rng.permutation(national)[:count]
-    assert all(phonenumbers.is_valid_number(phonenumbers.PhoneNumber(
-        country_code=1, national_number=n)) for n in national[:5_000].tolist())
+    regions, kinds = regions_of(1, national[:5_000])
+    assert ((regions != None) & (kinds != phonenumbers.PhoneNumberType.UNKNOWN)).all()  # noqa: E711
     zones = pd.Series(exchanges)[national // 10_000].to_numpy()
     return pd.DataFrame({"phone": "+1" + pd.Series(national.astype(str)), "region": region,
                          "zone": zones})
 
 
 def _varied(example: phonenumbers.PhoneNumber, count: int, rng: np.random.Generator,
-            digits: int = 4) -> list[phonenumbers.PhoneNumber]:
-    """Valid numbers like ``example`` with their last ``digits`` digits drawn at random."""
+            digits: int = 4) -> tuple[list[phonenumbers.PhoneNumber], list[tuple[str, ...]]]:
+    """Valid numbers like ``example`` with their last ``digits`` digits drawn at random,
+    the first ``count`` distinct ones of the draws, and the zones of each. Validity is read
+    a column at a time (:func:`regions_of`): asked number by number, the scale
+    test's 20,000 took 10 s."""
     scale = 10**digits
-    found = {}
-    for tail in rng.integers(0, scale, count * 4).tolist():  # drawn at once: the same state
-        number = phonenumbers.PhoneNumber(
-            country_code=example.country_code,
-            national_number=example.national_number // scale * scale + tail)
-        if number.national_number not in found and phonenumbers.is_valid_number(number):
-            found[number.national_number] = number
-            if len(found) == count:  # the rest of the draws would not be taken
-                break
-    assert len(found) >= count, example
-    return list(found.values())
+    tails = rng.integers(0, scale, count * 4)  # drawn at once: the same state
+    national, first = np.unique(example.national_number // scale * scale + tails,
+                                return_index=True)
+    national = national[np.argsort(first)]  # in the order drawn
+    regions, kinds = regions_of(example.country_code, national)
+    valid = (regions != None) & (kinds != phonenumbers.PhoneNumberType.UNKNOWN)  # noqa: E711
+    taken = np.flatnonzero(valid)[:count]
+    assert len(taken) >= count, example
+    numbers = [phonenumbers.PhoneNumber(country_code=example.country_code, national_number=n)
+               for n in national[taken].tolist()]
+    return numbers, [_zones(number, kind) for number, kind in zip(
+        numbers, kinds[taken].tolist(), strict=True)]
+
+
+def regions_of(code: int, national: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``region_code_for_number`` and ``number_type`` of national numbers of calling code
+    ``code``, as ``dialkit._phones`` reads them (held to ``phonenumbers`` by its differential
+    tests), and again by ``phonenumbers`` on a sample."""
+    regions, kinds = regions_and_types(np.full(len(national), code, np.int64),
+                                       pa.array(national.astype(str)))
+    every = max(1, len(national) // 1_000)  # some 1,000 of them: a fraction of a second
+    for n, region in zip(national[::every].tolist(), regions[::every].tolist(), strict=True):
+        number = phonenumbers.PhoneNumber(country_code=code, national_number=n)
+        assert phonenumbers.region_code_for_number(number) == region, number
+    return regions, kinds
+
+
+def _zones(number: phonenumbers.PhoneNumber, kind: int) -> tuple[str, ...]:
+    """``time_zones_for_number`` of a valid number of type ``kind``, without asking its
+    type again: a geographical number's own, else its calling code's (asked once a code)."""
+    if phonenumbers.is_number_type_geographical(kind, number.country_code):
+        return tuple(phone_timezones.time_zones_for_geographical_number(number))
+    if number.country_code not in _CODE_ZONES:
+        _CODE_ZONES[number.country_code] = tuple(phone_timezones.time_zones_for_number(number))
+    return _CODE_ZONES[number.country_code]
+
+
+_CODE_ZONES: dict[int, tuple[str, ...]] = {}
 
 
 def _international(region: str, count: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -187,23 +231,24 @@ def _international(region: str, count: int, rng: np.random.Generator) -> pd.Data
     for kind, share in ((phonenumbers.PhoneNumberType.MOBILE, count // 2),
                         (phonenumbers.PhoneNumberType.FIXED_LINE, count - count // 2)):
         example = phonenumbers.example_number_for_type(region, kind)
-        for number in _varied(example, share, rng, digits=5 if count > 2_000 else 4):
+        for number, zones in zip(*_varied(example, share, rng,
+                                          digits=5 if count > 2_000 else 4), strict=True):
             e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-            rows.append((e164, region, phone_timezones.time_zones_for_number(number)[0]))
+            rows.append((e164, region, zones[0]))
     return pd.DataFrame(rows, columns=["phone", "region", "zone"])
 
 
 def _toll_free(rng: np.random.Generator) -> pd.DataFrame:
     example = phonenumbers.parse("+18002345678")
     phones = [phonenumbers.format_number(n, phonenumbers.PhoneNumberFormat.E164)
-              for n in _varied(example, TOLL_FREE, rng)]
+              for n in _varied(example, TOLL_FREE, rng)[0]]
     return pd.DataFrame({"phone": phones, "region": "US toll-free", "zone": "America/New_York"})
 
 
 def _freephone(rng: np.random.Generator) -> pd.DataFrame:
     example = phonenumbers.example_number_for_non_geo_entity(800)
     phones = [phonenumbers.format_number(n, phonenumbers.PhoneNumberFormat.E164)
-              for n in _varied(example, FREEPHONE, rng, digits=3)]
+              for n in _varied(example, FREEPHONE, rng, digits=3)[0]]
     return pd.DataFrame({"phone": phones, "region": "freephone", "zone": "UTC"})
 
 
