@@ -27,7 +27,7 @@ import time
 
 from _emulator import config_file, new_key, serve
 from dialkit.sandbox import parse_config, start
-from dialkit.sandbox._service import Service
+from dialkit.sandbox._state._service import Service
 
 CURSOR = re.compile(rb'"next_cursor":"([^"]+)"')
 

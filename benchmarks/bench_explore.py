@@ -22,7 +22,7 @@ from typing import Any
 
 import dialkit
 from dialkit import analytics
-from dialkit._demo import demo_config
+from dialkit._demo._run import demo_config
 from dialkit.analytics._explore import _PLOTS, _SIZES, Explorer, _svg
 
 CONTROLS = ("campaign", "direction", "date")

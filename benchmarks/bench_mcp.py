@@ -211,7 +211,8 @@ def timed_emulator(config: str, profile: str | None) -> None:
     ``GET`` :data:`SHARES_PATH` answers the shares so far. With ``profile``, cProfile
     runs during those shares only and is written there at exit.
     """
-    from dialkit.sandbox import _mcp, start
+    from dialkit.sandbox import start
+    from dialkit.sandbox._http import _mcp
 
     timer = _ShareTimer(profile is not None)
     execute, mount = _mcp.PipelineExecutor.execute, _mcp.McpMount.__call__

@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
-from dialkit.sandbox._store import Store
-from dialkit.sandbox._world import SHAPES, Scale, build_world
+from dialkit.sandbox._state._store import Store
+from dialkit.sandbox._world._build import SHAPES, Scale, build_world
 
 ANCHOR = datetime(2026, 11, 21, 10, tzinfo=UTC)
 

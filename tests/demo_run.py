@@ -29,7 +29,7 @@ from click.testing import Result
 from filelock import FileLock
 from typer.testing import CliRunner
 
-import dialkit._demo
+import dialkit._demo._run
 from dialkit.cli import app
 from dialkit.sandbox import Sandbox
 
@@ -90,14 +90,14 @@ def hostile_world() -> Iterator[None]:
     :data:`HOSTILE_NAMES`. The service's API creates and renames no campaign (the
     contract leaves that to the console), so the names are written into the emulator's
     store before any client reads it."""
-    start = dialkit._demo.start
+    start = dialkit._demo._run.start
 
     def started(*args: Any, **kwargs: Any) -> Sandbox:
         sandbox = start(*args, **kwargs)
         rename_campaigns(sandbox)
         return sandbox
 
-    with mock.patch.object(dialkit._demo, "start", started):
+    with mock.patch.object(dialkit._demo._run, "start", started):
         yield
 
 

@@ -16,11 +16,12 @@ from click.testing import Result
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from typer.testing import CliRunner
 
-import dialkit._demo
+import dialkit._demo._run
 from demo_run import HOSTILE_NAMES, live_markup, small_demo
-from dialkit import Client, _tuning
-from dialkit._demo import DEMO_START, demo_config, run_demo
-from dialkit._demo_pages import readable
+from dialkit import Client
+from dialkit._demo._pages import readable
+from dialkit._demo._run import DEMO_START, demo_config, run_demo
+from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.sandbox import RemoteSandbox, SandboxConfig, attach_environment, start
 
@@ -95,7 +96,7 @@ def test_a_second_run_replaces_the_first_and_links_the_files_it_rewrote(
                            *(f"(folder / {file!r}).write_bytes((folder / {file!r}).read_bytes())"
                              for file in files))
                  for name, files in REWRITES.items()]
-    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: notebooks)
+    monkeypatch.setattr(dialkit._demo._run, "default_notebooks", lambda: notebooks)
 
     result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])
 
@@ -141,7 +142,7 @@ def test_a_failing_cell_is_named_and_the_demo_exits_non_zero(
     broken = _notebook(tmp_path / "broken.ipynb", "total = 1", "share = total / 0\nshare",
                        "print('not reached')")
     fine = _notebook(tmp_path / "fine.ipynb", "print('still run')")
-    monkeypatch.setattr(dialkit._demo, "default_notebooks", lambda: [broken, fine])
+    monkeypatch.setattr(dialkit._demo._run, "default_notebooks", lambda: [broken, fine])
     out = tmp_path / "reports"
 
     result = runner.invoke(app, ["demo", "--out", str(out), "--scale", "small"])

@@ -9,8 +9,8 @@ from typing import Any, Literal, Union
 
 import pytest
 
-from dialkit._lazy import checked_imports
-from dialkit._partitions import Lazy
+from dialkit._utils._lazy import checked_imports
+from dialkit._utils._partitions import Lazy
 
 PUBLIC_PACKAGES = ["dialkit", "dialkit.client", "dialkit.contract", "dialkit.errors",
                    "dialkit.frames", "dialkit.leads", "dialkit.sandbox", "dialkit.compliance",
@@ -30,7 +30,7 @@ def test_every_public_name_is_listed(name: str) -> None:
     """``__all__`` lists every name a package offers (in a module, every class and
     function of dialkit's), the constants it imports too, and the exports of its ``if
     TYPE_CHECKING:`` imports, the one place a lazy package names them
-    (:mod:`dialkit._lazy` reads the module of each from there)."""
+    (:mod:`dialkit._utils._lazy` reads the module of each from there)."""
     module = importlib.import_module(name)
     package = module.__file__ is not None and module.__file__.endswith("__init__.py")
     public = {attr for attr, value in vars(module).items()
@@ -56,7 +56,7 @@ def _functions_with_compute() -> list[Any]:
 def test_compute_false_is_typed_as_its_lazy_answer() -> None:
     """A function whose ``compute=False`` answers Dask's lazy object says so in its
     overloads (issue 49): ``compute=True`` (the default) gives the answer itself, any
-    other ``compute`` the answer or :class:`~dialkit._partitions.Lazy` of it."""
+    other ``compute`` the answer or :class:`~dialkit._utils._partitions.Lazy` of it."""
     functions = _functions_with_compute()
     assert {f.__name__ for f in functions} >= {"audit", "funnel", "answer_rates"}
     for function in functions:

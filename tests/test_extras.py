@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import dialkit
-from dialkit._extras import PACKAGES, needs
+from dialkit._utils._extras import PACKAGES, needs
 
 NOT_IN_CORE = {
     "sandbox": ["fastapi", "starlette", "httptools", "mcp", "mcp_types"],
@@ -41,8 +41,8 @@ def run(code: str, cwd: Path, hide: list[str] = EVERY_EXTRA) -> subprocess.Compl
     ("mcp", "import dialkit.mcp"),
     ("notebook", "from dialkit.analytics import explore"),
     ("notebook", "import dialkit.analytics\ndialkit.analytics.Explorer"),
-    ("demo", "import dialkit._demo"),
-    ("dask", "import dialkit._partitions_dask"),
+    ("demo", "import dialkit._demo._run"),
+    ("dask", "import dialkit._utils._partitions_dask"),
 ])
 def test_a_feature_without_its_extra_names_the_extra(extra: str, code: str,
                                                      tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_a_feature_without_its_extra_names_the_extra(extra: str, code: str,
 
 def test_the_demo_without_the_emulator_names_the_demo_extra(tmp_path: Path) -> None:
     # dialkit[demo] brings the emulator: naming dialkit[sandbox] would leave nbclient out
-    done = run("import dialkit._demo", tmp_path, hide=NOT_IN_CORE["sandbox"])
+    done = run("import dialkit._demo._run", tmp_path, hide=NOT_IN_CORE["sandbox"])
     assert "pip install 'dialkit[demo]'" in done.stderr
     assert "dialkit[sandbox]" not in done.stderr.strip().splitlines()[-1]
 

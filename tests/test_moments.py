@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._moments import duration, utc_moment
+from dialkit._utils._moments import duration, utc_moment
 from dialkit.cli import app
 from dialkit.compliance import audit, next_allowed, upcoming
 

@@ -19,7 +19,7 @@ import pytest
 
 import dialkit
 from dialkit import samples
-from dialkit._demo import NOTEBOOKS, default_notebooks
+from dialkit._demo._run import NOTEBOOKS, default_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_FILES = sorted(p.name for p in (ROOT / "data_samples").iterdir()

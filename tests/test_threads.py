@@ -1,4 +1,4 @@
-"""Parts of one computation on two threads (``dialkit._threads``): answers in order, errors
+"""Parts of one computation on two threads (``dialkit._utils._threads``): answers in order, errors
 raised where the answer is asked, and a part run in a pool thread runs its own parts
 there (no thread waits for one that waits for it)."""
 
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from dialkit import _threads
+from dialkit._utils import _threads
 
 
 def test_parts_come_back_in_order_and_the_last_is_run_here() -> None:

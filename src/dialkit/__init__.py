@@ -4,7 +4,7 @@
 (:mod:`dialkit.contract`), raising :mod:`dialkit.errors` exceptions; a
 faithful local emulator of the service is in :mod:`dialkit.sandbox`.
 
-Each export is imported on first use (:mod:`dialkit._lazy`): ``import
+Each export is imported on first use (:mod:`dialkit._utils._lazy`): ``import
 dialkit.leads`` does not import the client's httpx.
 
 Examples:
@@ -16,7 +16,7 @@ Examples:
 
 from typing import TYPE_CHECKING
 
-from . import _lazy
+from ._utils import _lazy
 
 if TYPE_CHECKING:
     from . import errors

@@ -46,7 +46,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import contract
-from ._base_error import DialkitError
+from ._utils._base_error import DialkitError
 
 _E = contract.ErrorCode
 

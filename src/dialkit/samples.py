@@ -21,8 +21,8 @@ import os
 import shutil
 from pathlib import Path
 
-from . import _packaged
-from ._outputs_written import written
+from ._utils import _packaged
+from ._utils._outputs_written import written
 
 _PACKAGE = "dialkit.data_samples"
 _SUFFIXES = (".csv", ".tsv", ".xlsx")

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._moments import period_bound
+from dialkit._utils._moments import period_bound
 from dialkit.cli import app
 from dialkit.compliance import audit
 

@@ -11,7 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from dialkit._demo_index import evidence
+from dialkit._demo._index import evidence
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
 from dialkit.compliance._evidence import page
 from dialkit.compliance._plots import COLOURS

@@ -18,7 +18,6 @@ from phonenumbers import PhoneNumberFormat, PhoneNumberType
 from phonenumbers.tzdata import TIMEZONE_DATA
 from zone_oracle import judged_zones
 
-from dialkit import _tuning
 from dialkit._phones._zones import (
     ZONES,
     Zoned,
@@ -28,6 +27,7 @@ from dialkit._phones._zones import (
     zones_of,
 )
 from dialkit._places._localtime import wall_clock
+from dialkit._utils import _tuning
 from dialkit.compliance import first_zones
 
 TYPES = [getattr(PhoneNumberType, name) for name in dir(PhoneNumberType) if name.isupper()]

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import KEYS
-from dialkit import Client, _tuning
+from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.leads import (
     CleanResult,
     LeadFileError,

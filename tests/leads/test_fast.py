@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialkit import _tuning
+from dialkit._utils import _tuning
 from dialkit.leads import normalize
 from dialkit.leads._fast import LEADING_BYTES, _cuts, _leading, verdicts
 from dialkit.leads._normalize import _frame
-from dialkit.sandbox._store import Store
-from dialkit.sandbox._world import build_world
+from dialkit.sandbox._state._store import Store
+from dialkit.sandbox._world._build import build_world
 
 REGIONS = sorted(phonenumbers.SUPPORTED_REGIONS)[1::5]  # 49 regions over the alphabet
 TYPES = (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE,

@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 
 from conftest import add_fault
-from dialkit import Client, _tuning
+from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.leads import ImportStoppedError, clean, import_leads
 from dialkit.sandbox import Sandbox
 

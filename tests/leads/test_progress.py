@@ -18,7 +18,8 @@ import pandas as pd
 import pytest
 
 from conftest import add_fault
-from dialkit import Client, _tuning
+from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.leads import _clean, clean_file, import_leads
 from dialkit.sandbox import Sandbox
 

@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dialkit import Client, _tuning
+from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.leads import (
     CleanedFile,

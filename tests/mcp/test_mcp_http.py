@@ -22,7 +22,7 @@ from mcp_harness import MODES, audit, run
 
 from conftest import KEYS
 from dialkit import Client
-from dialkit._net import listening_socket
+from dialkit._utils._net import listening_socket
 from dialkit.mcp import ClientExecutor, StreamableHttp, build_server
 from dialkit.sandbox import Sandbox
 

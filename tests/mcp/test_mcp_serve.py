@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 
 from conftest import KEYS, READ_SCOPES, ready_agents
 from dialkit import Client
-from dialkit._net import listening_socket
+from dialkit._utils._net import listening_socket
 from dialkit.cli import app
 from dialkit.contract import OPERATIONS
 from dialkit.mcp import ClientExecutor, JsonLinesAuditLog, build_server, select_tools, tool_name

@@ -1,6 +1,6 @@
 """Generators for what the emulator's OpenAPI document names but JSON Schema cannot say.
 
-The document gives each such rule a ``format`` (see ``dialkit.sandbox._openapi``);
+The document gives each such rule a ``format`` (see ``dialkit.sandbox._http._openapi``);
 importing this module registers with schemathesis the values a careful caller
 would send: no made-up cursor or ETag (only the service mints them), numbers
 that exist, webhook URLs on a public name, IANA zone names, times within the
@@ -20,7 +20,7 @@ import schemathesis
 from hypothesis import strategies as st
 
 from conftest import START
-from dialkit.sandbox._openapi import (
+from dialkit.sandbox._http._openapi import (
     CURSOR_FORMAT,
     ETAG_FORMAT,
     PHONE_FORMAT,

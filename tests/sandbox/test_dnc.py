@@ -16,7 +16,7 @@ import pytest
 from conftest import assert_problem, write
 from dialkit.contract import DNC_CHECK_BATCH, id_pattern
 from dialkit.sandbox import Sandbox
-from dialkit.sandbox._openapi import PHONE_FORMAT
+from dialkit.sandbox._http._openapi import PHONE_FORMAT
 
 FREE = "+12125550142"
 """A valid number that is on no DNC list of the seeded world."""

@@ -29,7 +29,7 @@ from test_lead_import import (
 from conftest import KEYS, START, assert_problem, client_for, write
 from dialkit.contract import Lead, LeadCreated, Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
-from dialkit.sandbox._clock import isoformat, parse_timestamp
+from dialkit.sandbox._state._clock import isoformat, parse_timestamp
 
 UNKNOWN_LEAD = "lead_00000000-0000-4000-8000-000000000000"
 SHARED_KEYS = {

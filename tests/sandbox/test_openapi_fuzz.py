@@ -18,7 +18,7 @@ from schemathesis.checks import CHECKS, load_all_checks
 
 from conftest import KEYS
 from dialkit.sandbox import Sandbox
-from dialkit.sandbox._app import openapi_document
+from dialkit.sandbox._http._app import openapi_document
 
 EXAMPLES_PER_OPERATION = 5
 

@@ -21,7 +21,8 @@ import pytest
 from phonenumbers import timezone as phone_timezones
 
 from conftest import KEYS, START, advance, base_config, client_for, write
-from dialkit.sandbox import Sandbox, _simulation
+from dialkit.sandbox import Sandbox
+from dialkit.sandbox._simulation import _dialer as _simulation
 
 NOW = datetime.fromisoformat(START)
 COUNTERS = {"calls_placed", "calls_answered", "callbacks_due", "callbacks_completed",

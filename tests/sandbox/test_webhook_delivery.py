@@ -23,9 +23,9 @@ import pytest
 from conftest import KEYS, assert_problem, client_for, write
 from dialkit.contract import WEBHOOK_RETRY_MINUTES, Scope
 from dialkit.sandbox import Sandbox, parse_config, start
-from dialkit.sandbox._clock import parse_timestamp
-from dialkit.sandbox._delivery import deliver_due, delivery_loop
-from dialkit.sandbox._events import record_event
+from dialkit.sandbox._simulation._delivery import deliver_due, delivery_loop
+from dialkit.sandbox._state._clock import parse_timestamp
+from dialkit.sandbox._state._events import record_event
 from receivers import Receiver, wait_for
 
 T = TypeVar("T")

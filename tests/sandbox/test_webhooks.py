@@ -18,7 +18,7 @@ import pytest
 from conftest import KEYS, assert_problem, client_for, write
 from dialkit.contract import Scope
 from dialkit.sandbox import Sandbox, parse_config, start
-from dialkit.sandbox._clock import parse_timestamp
+from dialkit.sandbox._state._clock import parse_timestamp
 
 URL = "https://hooks.example.com/dialer/in?token=abc"
 EVENTS = ["call.completed", "appointment.booked"]

@@ -19,16 +19,16 @@ import pytest
 from phonenumbers import timezone as phone_timezone
 
 from dialkit._places._areas import area_zones
-from dialkit.sandbox._clock import isoformat, parse_timestamp
-from dialkit.sandbox._phones import (
+from dialkit.sandbox._state._clock import isoformat, parse_timestamp
+from dialkit.sandbox._state._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
+from dialkit.sandbox._world._build import STAMP_SQL, build_world, uuid_texts
+from dialkit.sandbox._world._numbers import (
     COUNTRIES,
     country_of,
     draw_numbers,
     number_ranges,
     timezone_of,
 )
-from dialkit.sandbox._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
-from dialkit.sandbox._world import STAMP_SQL, build_world, uuid_texts
 
 ACCOUNT = "demo"
 SEED = seed_dataset(ACCOUNT)

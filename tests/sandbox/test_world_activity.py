@@ -17,7 +17,7 @@ import pytest
 from dialkit import Client
 from dialkit.errors import ApiError
 from dialkit.sandbox import parse_config, start
-from dialkit.sandbox._world_activity import EVENT_CALLS, SMS_MESSAGES
+from dialkit.sandbox._world._activity import EVENT_CALLS, SMS_MESSAGES
 
 
 @pytest.fixture(scope="module")

@@ -25,9 +25,9 @@ TABLES = {"calls": "id", "leads": "id", "campaigns": "id", "dnc": "phone",
 _BUILD = textwrap.dedent("""
     import datetime as _dt, hashlib, json, sys, time
 
-    import dialkit.compliance, dialkit.sandbox._app  # every module first: then patched
+    import dialkit.compliance, dialkit.sandbox._http._app  # every module first: then patched
     from dialkit.sandbox import parse_config, start
-    from dialkit.sandbox._clock import Clock
+    from dialkit.sandbox._state._clock import Clock
 
     shift = float(sys.argv[1])
     real_time, real_time_ns = time.time, time.time_ns

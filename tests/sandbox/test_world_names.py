@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from dialkit.sandbox._store import Store, seed_dataset
-from dialkit.sandbox._world import build_world, drawn_uuid_texts
+from dialkit.sandbox._state._store import Store, seed_dataset
+from dialkit.sandbox._world._build import build_world, drawn_uuid_texts
 
 
 def _names(scale: str) -> dict[str, str]:

@@ -24,8 +24,8 @@ from phonenumbers import timezone as phone_timezone
 from conftest import START
 from dialkit.compliance import _jurisdictions as jurisdictions
 from dialkit.sandbox import parse_config, start
-from dialkit.sandbox._store import Store
-from dialkit.sandbox._world import build_world
+from dialkit.sandbox._state._store import Store
+from dialkit.sandbox._world._build import build_world
 
 ACCOUNT = "demo"
 WORLDS = {

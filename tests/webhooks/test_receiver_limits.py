@@ -16,7 +16,7 @@ import pytest
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from webhook_servers import delivery, envelope, serve
 
-from dialkit._net import ServerLimits
+from dialkit._utils._net import ServerLimits
 from dialkit.webhooks import Receiver, events_frame
 
 SECRET = "whsec_limits_0123456789abcdef"

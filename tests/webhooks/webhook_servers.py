@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import uvicorn
 
-from dialkit._net import ServerLimits, server_config
+from dialkit._utils._net import ServerLimits, server_config
 from dialkit.webhooks import sign
 
 START = "2026-11-02T15:00:00Z"

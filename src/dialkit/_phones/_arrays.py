@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .. import _tuning
-from .._bools import arrow_bools
+from .._utils import _tuning
+from .._utils._bools import arrow_bools
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]

@@ -38,10 +38,10 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 
-from .. import _tuning
-from .._bools import arrow_bools
 from .._places._kept import hashed, kept
-from .._threads import side_by_side
+from .._utils import _tuning
+from .._utils._bools import arrow_bools
+from .._utils._threads import side_by_side
 from ._arrays import drop, groups, lengths, match, sliced, starts, take
 from ._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives

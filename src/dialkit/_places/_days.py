@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 MONTHS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
 WEEKDAYS = {name.casefold(): n for n, name in enumerate(calendar.day_name)}

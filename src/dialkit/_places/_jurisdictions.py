@@ -40,7 +40,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 from . import _law_rows as law
 from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
 

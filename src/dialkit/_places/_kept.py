@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._bools import arrow_bools
+from .._utils._bools import arrow_bools
 from ._packed import encoded as packed
 
 Ints = NDArray[np.int64]

@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ Examples:
 
 from typing import TYPE_CHECKING
 
-from .. import _lazy
 from .._places._states import state_of
+from .._utils import _lazy
 from ._compare import compare
 from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
 from ._inputs import POSITIVE, AnalyticsInputError

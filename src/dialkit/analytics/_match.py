@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._bools import arrow_bools
 from .._places._kept import arrow_data, hashed_with, kept
-from .._threads import in_background
+from .._utils._bools import arrow_bools
+from .._utils._threads import in_background
 
 TEXT = pd.StringDtype("pyarrow")
 Ints = NDArray[np.int64]

@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
-from .._words import counted
+from .._utils._words import counted
 from ..frames._pages import as_written, campaign_label
 from ._funnel import STAGES
 from ._inputs import prepared

@@ -226,8 +226,8 @@ def demo(
         "The emulator's world: small or medium."))] = DemoScale.medium,
 ) -> None:
     """Run the notebooks against the emulator and write them, their files and an index."""
-    from dialkit._demo import run_demo
-    from dialkit._demo_index import summary
+    from dialkit._demo._index import summary
+    from dialkit._demo._run import run_demo
 
     try:
         report = run_demo(out, scale=scale.value, echo=typer.echo)

@@ -2,7 +2,7 @@
 
 Completion runs the ``dialkit`` command for every TAB (click's ``_DIALKIT_COMPLETE``
 protocol): it builds the command's options, so the values come from light constants
-(:mod:`dialkit._choices`, an enum beside the command), never from the code that acts on
+(:mod:`dialkit._utils._choices`, an enum beside the command), never from the code that acts on
 them, and the command modules import pandas, the client or the audit inside the commands
 only. ``tests/test_cli_completion.py`` holds each option's offer equal to what the command
 accepts, and every completion free of pandas, numpy and ``phonenumbers``.

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from dialkit._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
-from dialkit._outputs_written import refuse_overlaps
-from dialkit._words import counted
+from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
+from dialkit._utils._outputs_written import refuse_overlaps
+from dialkit._utils._words import counted
 from dialkit.cli._completion import offering
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
@@ -285,7 +285,7 @@ def _bounds(period: dict[str, Any]) -> dict[str, tuple[object, pd.Timestamp | No
     an ISO time), each beside the words it was given in; a bad one ends the command."""
     import pandas as pd
 
-    from dialkit._moments import period_bound
+    from dialkit._utils._moments import period_bound
 
     now = pd.Timestamp.now(tz="UTC")
     return {name: (period[name], None if period[name] is None else _option(
@@ -298,7 +298,7 @@ def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> A
     account's, the period asked kept in their ``attrs`` for the report's cover; a time
     that is none (``created_at`` of ``yesterday``) is refused as the audit refuses it,
     not left out."""
-    from dialkit._moments import period_text
+    from dialkit._utils._moments import period_text
     from dialkit.compliance import AuditInputError
     from dialkit.frames import utc_times
 
@@ -323,7 +323,7 @@ def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> A
 
 def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
     """An option's ``text`` read as the library reads its argument ``name``
-    (:mod:`dialkit._moments`: a time, a length of time), refused in the option's words
+    (:mod:`dialkit._utils._moments`: a time, a length of time), refused in the option's words
     (``--horizon '30': give a unit, ...``) before the account is reached."""
     try:
         return read(text, name)
@@ -355,7 +355,7 @@ def _refused(error: ApiError) -> NoReturn:
 def _output_errors() -> Iterator[None]:
     """An output refused (it would replace an input) or that could not be written (a
     full disk) ends the command with ``error: ...`` naming it, exit status 2; nothing of
-    it is left (:func:`dialkit._outputs_written.written`)."""
+    it is left (:func:`dialkit._utils._outputs_written.written`)."""
     try:
         yield
     except ValueError as error:
@@ -388,7 +388,7 @@ def upcoming_command(
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
     before they happen, as the audit judges calls made; print those that would break a
     rule, soonest first. Exits 0 either way; 2 on bad input."""
-    from dialkit._moments import duration
+    from dialkit._utils._moments import duration
     from dialkit.client import Client
     from dialkit.compliance import upcoming
     from dialkit.errors import ApiError
@@ -442,7 +442,7 @@ def when_command(
     of the number is named where it has several."""
     import pandas as pd
 
-    from dialkit._moments import utc_moment
+    from dialkit._utils._moments import utc_moment
     from dialkit.compliance import AuditInputError, next_allowed
 
     rules, added = _rules(preset, policy)

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from dialkit._secrets import mask
+from dialkit._utils._secrets import mask
 from dialkit.cli._output import Csv, Json, printed
 
 profiles_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)

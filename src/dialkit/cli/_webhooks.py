@@ -9,14 +9,14 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from dialkit._net import (
+from dialkit._utils._net import (
     MAX_CONNECTIONS,
     REQUEST_TIMEOUT_SECONDS,
     ServerLimits,
     listening_socket,
     server_config,
 )
-from dialkit._secrets import mask
+from dialkit._utils._secrets import mask
 from dialkit.cli._flags import Host, Port
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)

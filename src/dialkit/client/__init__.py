@@ -9,7 +9,7 @@ profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_ke
 ``TokenBucket`` were internal and warn for a release (issue 49).
 """
 
-from .. import _lazy
+from .._utils import _lazy
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._pagination import ListIterator, RawPage

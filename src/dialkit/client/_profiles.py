@@ -26,7 +26,7 @@ from pathlib import Path
 
 import platformdirs
 
-from .._secrets import MaskedStr
+from .._utils._secrets import MaskedStr
 
 CONFIG_VARIABLE = "DIALKIT_CONFIG"
 """The environment variable naming the config file, where not the default one."""

@@ -28,7 +28,7 @@ import httpx
 import orjson
 from ulid import ULID
 
-from .._secrets import mask
+from .._utils._secrets import mask
 from ..contract import (
     CORRELATION_ID_PATTERN,
     MAX_BODY_BYTES,

@@ -15,10 +15,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._bools import arrow_bools
 from .._phones._zones import regions_among
 from .._places import _caller_id as law
 from .._places._kept import hashed
+from .._utils._bools import arrow_bools
 from ._findings import Bools, findings, isin
 
 

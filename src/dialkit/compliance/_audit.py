@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._base_error import DialkitError
-from .._outputs_written import written
 from .._phones._zones import Rows
 from .._places._kept import hash_taken
-from .._words import counted
+from .._utils._base_error import DialkitError
+from .._utils._outputs_written import written
+from .._utils._words import counted
 from ..frames import utc_times, write_csv
 from ._abandonment import (
     ANSWERED_COLUMNS,

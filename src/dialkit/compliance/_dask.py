@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from .._partitions import PLANS, is_dask, is_dataset
-from .._partitions_dask import combined, delayed, frame, meta_of, run
+from .._utils._partitions import PLANS, is_dask, is_dataset
+from .._utils._partitions_dask import combined, delayed, frame, meta_of, run
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from ._lead_of import OTHER_PHONES
 from ._parts import (

@@ -13,9 +13,9 @@ from typing import Any, Literal, overload
 
 import pandas as pd
 
-from .._moments import utc_moment
-from .._partitions import Lazy, is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
+from .._utils._moments import utc_moment
+from .._utils._partitions import Lazy, is_dataset, on_dask, read_whole
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import (
     AuditInputError,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 import pandas as pd
 
-from .._words import counted
+from .._utils._words import counted
 from ..frames import excel_writer
 from ..frames._outputs import header_filtered
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._moments import period_bound, period_text
+from .._utils._moments import period_bound, period_text
 
 if TYPE_CHECKING:
     from ..client import Client

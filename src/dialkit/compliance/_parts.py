@@ -33,8 +33,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._bools import arrow_bools
-from .._partitions import Plan, register
+from .._utils._bools import arrow_bools
+from .._utils._partitions import Plan, register
 from . import _abandonment as abandonment
 from ._audit import (
     DNC_COLUMNS,

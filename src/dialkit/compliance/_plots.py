@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._words import counted
+from .._utils._words import counted
 from ..frames._pages import as_written
 from . import _jurisdictions as table
 from ._rules import BASES

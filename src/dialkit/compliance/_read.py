@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from .._file_limits import FileLimits, LimitError, check_delimited
+from .._utils._file_limits import FileLimits, LimitError, check_delimited
 from ._audit import AuditInputError
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import time, timedelta
 
-from dialkit._choices import POLICY_NAMES, PRESET_NAMES
+from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",

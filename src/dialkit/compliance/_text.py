@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._words import counted
+from .._utils._words import counted
 from ._population import rate_text
 
 EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "

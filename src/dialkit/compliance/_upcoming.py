@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._moments import duration, utc_moment
 from .._places._localtime import first_zones, local_times
+from .._utils._moments import duration, utc_moment
 from ._audit import AuditInputError
 from ._entry import audit
 from ._load import load

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .._moments import utc_moment
 from .._phones._zones import ZONES, zone_sets, zoned
 from .._places._localtime import zone_info
+from .._utils._moments import utc_moment
 from ..contract import E164_PATTERN
 from ._address_clock import address_zones
 from ._audit import AuditInputError

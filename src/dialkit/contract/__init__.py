@@ -126,11 +126,7 @@ from ._limits import (
     WEBHOOK_URL_MIN,
     RateLimit,
 )
-from ._operations import (
-    OPERATIONS,
-    Operation,
-    operation_by_name,
-)
+from ._operations import OPERATIONS, Operation, operation_by_name
 from ._requests import (
     E164,
     E164_PATTERN,
@@ -187,13 +183,7 @@ from ._resources import (
     WebhookEvent,
     WebhookSecret,
 )
-from ._scopes import (
-    SCOPE_SWITCH,
-    SCOPE_TIER,
-    SENDING_SCOPES,
-    Scope,
-    Switch,
-)
+from ._scopes import SCOPE_SWITCH, SCOPE_TIER, SENDING_SCOPES, Scope, Switch
 
 __all__ = [
     "ACCESS_CHANGE_LAG_SECONDS",

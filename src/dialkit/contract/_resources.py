@@ -9,7 +9,7 @@ Every model can also tell what the answer's headers said about it
 (:class:`ResponseInfo`: ``X-Request-ID``, ``Idempotency-Replayed``, ``ETag``)
 through :attr:`Resource.request_id`, :attr:`Resource.replayed` and
 :attr:`Resource.etag`; the client fills them in. Webhook signing secrets are
-:class:`~dialkit._secrets.MaskedStr`, so reprs and notebook outputs show only
+:class:`~dialkit._utils._secrets.MaskedStr`, so reprs and notebook outputs show only
 their last four characters.
 
 Resources the contract does not shape (me, lead history entry, campaign
@@ -30,7 +30,7 @@ from pydantic import (
     PrivateAttr,
 )
 
-from .._secrets import MaskedStr
+from .._utils._secrets import MaskedStr
 from ._enums import (
     ApiVersion,
     CallbackStatus,

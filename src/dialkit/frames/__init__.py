@@ -6,7 +6,7 @@ Files for people (workbooks, CSV) are written by :func:`excel_writer` and
 :func:`write_csv`, which keep every text inert; :func:`export` writes the calls and
 leads as a partitioned Parquet dataset for Dask, DuckDB, Polars or Spark.
 
-Each export is imported on first use (:mod:`dialkit._lazy`, from the imports under
+Each export is imported on first use (:mod:`dialkit._utils._lazy`, from the imports under
 ``TYPE_CHECKING``), so a module that needs the schemas or the writers does not load the
 cache's Parquet and the client's HTTP stack with them. ``watched`` and ``windows`` were
 internal and warn for a release (issue 49).
@@ -14,7 +14,7 @@ internal and warn for a release (issue 49).
 
 from typing import TYPE_CHECKING
 
-from .. import _lazy
+from .._utils import _lazy
 
 if TYPE_CHECKING:
     from ._cache import (

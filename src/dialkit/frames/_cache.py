@@ -46,8 +46,8 @@ import pandas as pd
 import platformdirs
 from filelock import FileLock
 
-from .._base_error import DialkitError
-from .._private import FILE_MODE, private_dir
+from .._utils._base_error import DialkitError
+from .._utils._private import FILE_MODE, private_dir
 from ._cache_files import read_json, read_parquet, write_json, write_parquet, written_time
 from ._schemas import Schema
 

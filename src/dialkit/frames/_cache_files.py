@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .._private import FILE_MODE
+from .._utils._private import FILE_MODE
 from ._schemas import DATE, STRING, Schema
 
 logger = logging.getLogger("dialkit.frames")

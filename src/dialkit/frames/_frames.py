@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 import pandas as pd
 
-from .._moments import duration
+from .._utils._moments import duration
 from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError

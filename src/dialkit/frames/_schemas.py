@@ -20,13 +20,7 @@ import orjson
 import pandas as pd
 import pyarrow as pa
 
-from ..contract import (
-    CallbackStatus,
-    CallDirection,
-    CampaignStatus,
-    LeadStatus,
-    WebhookEventType,
-)
+from ..contract import CallbackStatus, CallDirection, CampaignStatus, LeadStatus, WebhookEventType
 
 Kind = Literal["string", "timestamp", "int", "float", "bool", "category", "date", "json"]
 

@@ -1,7 +1,7 @@
 """Lead files: read them as text with their columns mapped to lead fields, and
 normalise their phone numbers to E.164.
 
-Each export is imported on first use (:mod:`dialkit._lazy`): ``import
+Each export is imported on first use (:mod:`dialkit._utils._lazy`): ``import
 dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
 ``phonenumbers``, ``dialkit.leads.import_leads`` the client too.
 
@@ -17,11 +17,11 @@ Examples:
 
 from typing import TYPE_CHECKING
 
-from .. import _lazy
+from .._utils import _lazy
 
 if TYPE_CHECKING:
-    from .._file_limits import FileLimits
     from .._places._regions import region_of
+    from .._utils._file_limits import FileLimits
     from ._campaign import CampaignError, campaigns
     from ._chunked import CleanedFile
     from ._dask_result import CleanedDataset

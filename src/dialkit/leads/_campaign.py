@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import pandas as pd
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 from ..contract import IMPORTABLE_STATUSES, CampaignStatus
 from ..errors import NotFoundError, PermissionDeniedError
 

@@ -22,16 +22,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._partitions import on_dask, read_whole
+from .._utils._partitions import on_dask, read_whole
 from ..frames._pages import NOT_MATH
-from ._clean import (
-    AccountChecks,
-    Judged,
-    Normalized,
-    country_column_of,
-    judged,
-    region_code,
-)
+from ._clean import AccountChecks, Judged, Normalized, country_column_of, judged, region_code
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
 from ._hints import hint_regions, ranked, region_counts, region_hints
@@ -187,7 +180,7 @@ def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult
     """:func:`~dialkit.leads.clean` of a file read whole, or a frame: every row in memory,
     judged and finished as the one chunk of a streamed file (:func:`judged_chunk`,
     :func:`finished_chunk`), its duplicates found in one bucket in memory (:class:`Keys`),
-    as a streamed file's keys up to :data:`~dialkit._tuning.HELD_BYTES` are."""
+    as a streamed file's keys up to :data:`~dialkit._utils._tuning.HELD_BYTES` are."""
     blocked = options.checked()  # before the file: a mistyped id fails fast
     file, normalized = read_for_clean(source, options)
     column = country_column_of(file, options.country_column)

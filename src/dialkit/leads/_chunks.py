@@ -2,7 +2,8 @@
 
 A vendor's file can be larger than memory, so :func:`stream` reads it with
 pyarrow's streaming reader, a block at a time, and hands on frames of about
-:data:`~dialkit._tuning.CHUNK_ROWS` rows, each indexed by its rows' place in the file (blank rows
+:data:`~dialkit._utils._tuning.CHUNK_ROWS` rows, each indexed by its rows' place in the file (blank
+rows
 counted, then left out, as :func:`read` does), so that row numbers run on across
 chunks. The head decides the layout as for :func:`read`, and the limits are
 checked over the whole file first, without holding it.
@@ -29,8 +30,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from .. import _tuning
-from .._file_limits import FileLimits, LimitError, check_delimited
+from .._utils import _tuning
+from .._utils._file_limits import FileLimits, LimitError, check_delimited
 from ._delimiter import Layout, layout
 from ._encoding import BOMS, SNIFFED, cp1252_throughout
 from ._headers import unique_headers
@@ -65,7 +66,8 @@ class Streamed:
     Attributes:
         file: The file as its header maps it (``frame`` empty, with its columns);
             :meth:`finished` adds the blank rows once every chunk is read.
-        chunks: Frames of about :data:`~dialkit._tuning.CHUNK_ROWS` rows, as :attr:`LeadFile.frame`
+        chunks: Frames of about :data:`~dialkit._utils._tuning.CHUNK_ROWS` rows, as
+        :attr:`LeadFile.frame`
             would hold them (indexed by place in the file, blank rows left out).
         path: The file's path.
         blank_rows: The blank rows skipped so far (all of them once every chunk is read).
@@ -88,7 +90,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
            encoding: str | None = None, limits: FileLimits | None = None,
            rows: int | None = None, legacy: bool = False) -> Streamed:
     """Open a lead CSV on disk to be read ``rows`` rows (by default
-    :data:`~dialkit._tuning.CHUNK_ROWS`) at a time.
+    :data:`~dialkit._utils._tuning.CHUNK_ROWS`) at a time.
 
     ``legacy``: read the file in cp1252, as :func:`read` reads a file whose every byte
     reads so and no line beyond ASCII reads as UTF-8 (checked first, the file read once

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .. import _tuning
-from .._partitions import Plan, register
+from .._utils import _tuning
+from .._utils._partitions import Plan, register
 from ._cells import cell_frame
 from ._custom import phone_columns
 from ._normalize import normalize, region_of
@@ -93,7 +93,7 @@ def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> p
 
 
 def normalized_part(cells: pd.DataFrame, *, region: str) -> pd.DataFrame:
-    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`~dialkit._tuning.CHUNK_ROWS`
+    """:func:`normalize` of a :func:`cell_frame`'s rows, :data:`~dialkit._utils._tuning.CHUNK_ROWS`
     at a time; the parts' columns joined as Arrow chunks, not copied into one."""
     country, rows = cells.get("country"), _tuning.CHUNK_ROWS
     parts = [normalize(cells["cell"].iloc[at:at + rows], region=region,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._words import counted
+from .._utils._words import counted
 from ..contract import MAX_CUSTOM_FIELDS
 from ._headers import other_phones
 from ._read import LeadFile

@@ -19,9 +19,9 @@ from typing import Any
 
 import pandas as pd
 
-from .. import _tuning
-from .._partitions import PLANS, is_dataset
-from .._partitions_dask import dd, run
+from .._utils import _tuning
+from .._utils._partitions import PLANS, is_dataset
+from .._utils._partitions_dask import dd, run
 from ._cells import cell_frame
 
 Normalizer = Callable[[pd.Series, str, "pd.Series | None"], pd.DataFrame]
@@ -36,7 +36,7 @@ def whole(source: Any) -> pd.DataFrame:
 
 def normalizer(source: Any) -> Normalizer:
     """The clean's phone normaliser on Dask, in as many partitions as ``source`` has (at
-    least one per :data:`~dialkit._tuning.CHUNK_ROWS` cells)."""
+    least one per :data:`~dialkit._utils._tuning.CHUNK_ROWS` cells)."""
     parts = dd.read_parquet(str(source)).npartitions if is_dataset(source) else \
         source.npartitions
 

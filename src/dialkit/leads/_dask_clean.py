@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._outputs_written import refuse_overlaps
-from .._partitions import is_dataset
-from .._partitions_dask import dask, dd, delayed, meta_of
+from .._utils._outputs_written import refuse_overlaps
+from .._utils._partitions import is_dataset
+from .._utils._partitions_dask import dask, dd, delayed, meta_of
 from ._chunked import Counted, finished_chunk, judged_chunk
 from ._clean import country_column_of, region_code
 from ._custom import CustomFields, phone_columns

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from .._outputs_written import UNFINISHED, written
+from .._utils._outputs_written import UNFINISHED, written
 from ._chunked import CleanedFile
 from ._result import CleanResult
 

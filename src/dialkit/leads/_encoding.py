@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
         (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),

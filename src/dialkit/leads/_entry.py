@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
-from .._partitions import on_dask
+from .._utils._partitions import on_dask
 from ._chunked import CleanedFile, clean_whole
 from ._options import CleanOptions
 from ._read import LeadFile, Source

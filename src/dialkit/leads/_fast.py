@@ -43,8 +43,6 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 from phonenumbers.phonemetadata import PhoneMetadata
 
-from .. import _tuning
-from .._bools import arrow_bools
 from .._phones._arrays import (
     Changes,
     buffers,
@@ -60,7 +58,9 @@ from .._phones._arrays import (
 )
 from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
 from .._phones._types import resolved, type_patterns
-from .._threads import WORKERS
+from .._utils import _tuning
+from .._utils._bools import arrow_bools
+from .._utils._threads import WORKERS
 from ..contract import E164_PATTERN
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
 from ._rewrite import FLAGS as REWRITE_FLAGS

@@ -24,8 +24,8 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._bools import arrow_bools
 from .._places._areas import area_states
+from .._utils._bools import arrow_bools
 from ._normalize import normalize, region_of
 
 HINT_REGIONS = 10

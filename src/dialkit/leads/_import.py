@@ -33,12 +33,12 @@ import orjson
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .. import _tuning
-from .._base_error import DialkitError
-from .._outputs_written import written
 from .._places._blocked import blocked_regions
-from .._private import FILE_MODE
-from .._words import counted
+from .._utils import _tuning
+from .._utils._base_error import DialkitError
+from .._utils._outputs_written import written
+from .._utils._private import FILE_MODE
+from .._utils._words import counted
 from ..contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from ..errors import (
     ApiConnectionError,
@@ -389,7 +389,7 @@ class _Run:
 
     def _batches(self) -> Iterator[Batch]:
         """The plan's accepted rows as batches of :data:`MAX_IMPORT_BATCH` leads, in file
-        order, read back :data:`~dialkit._tuning.PLAN_ROWS` rows at a time."""
+        order, read back :data:`~dialkit._utils._tuning.PLAN_ROWS` rows at a time."""
         leads: list[dict[str, Any]] = []  # a part's, and those left over from the part before
         positions = np.empty(0, dtype=np.int64)
         number = offset = 0

@@ -52,9 +52,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
-from .._base_error import DialkitError
-from .._outputs_written import why_not_written
-from .._private import DIRECTORY_MODE, private_dir
+from .._utils._base_error import DialkitError
+from .._utils._outputs_written import why_not_written
+from .._utils._private import DIRECTORY_MODE, private_dir
 from ..client._leads import batch_key
 from ..contract import MAX_IMPORT_BATCH, LeadResultStatus
 from ._read import cannot_open

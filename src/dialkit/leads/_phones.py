@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._bools import arrow_bools
+from .._utils._bools import arrow_bools
 from ._phone_text import SECOND_NUMBER
 
 ALT_SEPARATOR = ", "

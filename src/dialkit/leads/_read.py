@@ -27,8 +27,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .._base_error import DialkitError
-from .._file_limits import FileLimits, LimitError, check_delimited, check_workbook
+from .._utils._base_error import DialkitError
+from .._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
 from ..frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 from ._delimiter import DELIMITERS, Layout, layout, shown
 from ._encoding import BOMS, SNIFFED, EncodingError, decode

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .._words import counted
+from .._utils._words import counted
 from ..client import ImportResult
 from ..contract import ErrorCode
 from ..errors import ApiError

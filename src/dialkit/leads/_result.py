@@ -22,8 +22,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._outputs_written import written
-from .._words import counted
+from .._utils._outputs_written import written
+from .._utils._words import counted
 from ..contract import LeadInput
 from ..frames._pages import NOT_MATH
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._bools import arrow_bools
+from .._utils._bools import arrow_bools
 from ._phone_text import normalized_text
 
 FLAGS = ("excel_float", "two_numbers", "extension")

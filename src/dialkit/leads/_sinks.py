@@ -16,8 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from .. import _tuning
-from .._threads import in_background
+from .._utils import _tuning
+from .._utils._threads import in_background
 from ..frames import formulas_escaped
 from ..frames._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
 from ._reasons import explained
@@ -63,10 +63,10 @@ class TableSink:
 
 class CsvSink(TableSink):
     """A cleaned CSV (a header, strings quoted where needed) written by pyarrow's
-    writer, :data:`~dialkit._tuning.CSV_BATCH_ROWS` rows at a time: a batch's text is
-    all that is held besides the part. Each :data:`~dialkit._tuning.CSV_PART_ROWS` rows
+    writer, :data:`~dialkit._utils._tuning.CSV_BATCH_ROWS` rows at a time: a batch's text is
+    all that is held besides the part. Each :data:`~dialkit._utils._tuning.CSV_PART_ROWS` rows
     of a part are escaped and turned into an Arrow table in another thread
-    (:mod:`dialkit._threads`) while the writer, which lets go of the GIL, writes the rows
+    (:mod:`dialkit._utils._threads`) while the writer, which lets go of the GIL, writes the rows
     before: escaping a whole frame first left a core idle, and held an escaped copy of
     every column a formula starts in.
     (Parts written as text on two threads took more CPU time, 0.48 against 0.33 s for

@@ -11,7 +11,7 @@ row of its keys, is judged in memory on its own, and the rows that repeat anothe
 are written, with the row they repeat, to files by row range, which the second
 reading of the chunks takes in order (:class:`Owners`). Memory holds one bucket
 or one range at a time, however long the file. A file held in memory, or streamed
-but small (:data:`~dialkit._tuning.HELD_BYTES`), is one bucket kept there and judged
+but small (:data:`~dialkit._utils._tuning.HELD_BYTES`), is one bucket kept there and judged
 the same way; a Dask frame's keys are shuffled into partitions judged alike
 (:mod:`._dask_clean`).
 
@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import _tuning
+from .._utils import _tuning
 from ._duplicates import after_first, walk
 
 _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
@@ -76,7 +76,7 @@ def spill_folder() -> Path:
 
 class Keys:
     """The eligible rows' phones (and external ids) of a file, in buckets by key: in
-    files in ``folder``, or, for a file up to :data:`~dialkit._tuning.HELD_BYTES` (or
+    files in ``folder``, or, for a file up to :data:`~dialkit._utils._tuning.HELD_BYTES` (or
     held whole: ``folder`` ``None``), in one bucket in memory. Every bucket is judged
     the same way (:meth:`repeats`), one at a time."""
 

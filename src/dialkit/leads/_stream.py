@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .. import _tuning
-from .._leftovers import sweep, tagged
-from .._outputs_written import refuse_overlaps, written
-from .._threads import in_background
+from .._utils import _tuning
+from .._utils._leftovers import sweep, tagged
+from .._utils._outputs_written import refuse_overlaps, written
+from .._utils._threads import in_background
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, read_for_clean
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import AccountChecks, Normalized, country_column_of, region_code
@@ -314,7 +314,7 @@ class _Run:
 
 class _Spill:
     """The judged chunks, kept until the file's duplicates are known: in memory for a
-    file whose keys are held there too (:data:`~dialkit._tuning.HELD_BYTES`; writing
+    file whose keys are held there too (:data:`~dialkit._utils._tuning.HELD_BYTES`; writing
     them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
     an Arrow stream on disk, read back a chunk at a time."""
 
@@ -351,7 +351,7 @@ class _Spill:
 
 
 def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
-    """The chunks, each next one made on a thread (:mod:`dialkit._threads`) while this
+    """The chunks, each next one made on a thread (:mod:`dialkit._utils._threads`) while this
     one is used: the next one read while this is judged, the next one finished while this
     is written. pyarrow's parser and writer let go of the GIL, and a core was idle."""
     ahead = in_background(lambda: next(chunks, None))
@@ -362,7 +362,8 @@ def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
 
 
 def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
-    """The spill's batches joined into tables of :data:`~dialkit._tuning.CHUNK_ROWS` rows or so."""
+    """The spill's batches joined into tables of :data:`~dialkit._utils._tuning.CHUNK_ROWS` rows or
+    so."""
     batches: list[pa.RecordBatch] = []
     held = 0
     for batch in reader:

@@ -23,7 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._bools import arrow_bools
+from .._utils._bools import arrow_bools
 from ..contract import (
     EMAIL_MAX,
     EMAIL_PATTERN,

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 from python_calamine import CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 from ._delimiter import HEADER_ROWS, header_index, phone_like
 from ._headers import unique_headers
 from ._xlsx import CellFacts, cell_facts, shown

@@ -18,7 +18,7 @@ Examples:
     ['me', 'leads_list', 'leads_get']
 """
 
-from .. import _extras, _lazy
+from .._utils import _extras, _lazy
 
 with _extras.needs("mcp"):
     from ._audit import (

@@ -17,7 +17,7 @@ import orjson
 
 from dialkit.contract import Operation, Scope
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ import platformdirs
 from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dialkit._net import bearer_token, listening_socket, server_config
+from dialkit._utils._net import bearer_token, listening_socket, server_config
 from dialkit.contract import ErrorCode
 
 from ._audit import AuditLog, JsonLinesAuditLog

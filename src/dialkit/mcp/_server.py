@@ -36,7 +36,7 @@ from mcp_types import (
 )
 from pydantic import ConfigDict, Field, create_model
 
-from dialkit._net import bearer_token
+from dialkit._utils._net import bearer_token
 from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome

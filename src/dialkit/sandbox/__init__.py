@@ -6,7 +6,7 @@ pagination, rate limits and state machines, plus an admin surface under
 ``/_sandbox/`` (reset, manual clock, fault injection, the planted problems).
 """
 
-from .. import _extras
+from .._utils import _extras
 
 with _extras.needs("sandbox"):
     from ._config import (

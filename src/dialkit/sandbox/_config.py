@@ -30,7 +30,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from ._admin_access import ADMIN_KEY_HEADER, AdminKey
+from ._http._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import ApiKey, Sandbox, key_for
 
 SANDBOX_URL_VARIABLE = "DIALKIT_SANDBOX_URL"

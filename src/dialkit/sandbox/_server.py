@@ -22,10 +22,11 @@ from types import TracebackType
 
 import uvicorn
 
-from .._base_error import DialkitError
-from .._net import listening_socket, server_config
-from .._secrets import MaskedStr
-from ._admin_access import (
+from .._utils._base_error import DialkitError
+from .._utils._net import listening_socket, server_config
+from .._utils._secrets import MaskedStr
+from ._config import SandboxConfig, default_config, generate_key, load_config
+from ._http._admin_access import (
     ADMIN_KEY_HEADER,
     AdminAccess,
     AdminKey,
@@ -34,12 +35,11 @@ from ._admin_access import (
     served_names,
     shown_host,
 )
-from ._app import create_app
-from ._compliance import verified_caller_ids
-from ._config import SandboxConfig, default_config, generate_key, load_config
-from ._protocol import protocol_for
-from ._service import Service
-from ._store import Store
+from ._http._app import create_app
+from ._http._protocol import protocol_for
+from ._state._compliance import verified_caller_ids
+from ._state._service import Service
+from ._state._store import Store
 
 DEFAULT_KEYS_META = "default_keys"
 """Where a kept world stores its default account's keys (the file is the user's own)."""
@@ -177,7 +177,7 @@ def make_server(service: Service, admin: AdminAccess, *,
                 log_level: str = "warning") -> uvicorn.Server:
     """A uvicorn server for ``service`` (not started), its admin surface held by ``admin``.
 
-    Held to the limits of every server dialkit starts (:func:`dialkit._net.server_config`),
+    Held to the limits of every server dialkit starts (:func:`dialkit._utils._net.server_config`),
     so it trusts no ``X-Forwarded-For``: uvicorn would take one from a loopback caller,
     and any local program could name an allowed address and pass an IP allow-list or the
     per-address rate limit. The source address is the connection's own.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .._base_error import DialkitError
+from .._utils._base_error import DialkitError
 
 Reason = Literal["missing_header", "malformed_header", "timestamp_out_of_tolerance",
                  "no_matching_signature"]

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from dialkit._secrets import mask
+from dialkit._utils._secrets import mask
 from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS
 
 from ._errors import EnvelopeError, SignatureError, StoreError

@@ -15,18 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from dialkit.contract import ErrorCode
 
-from .._clock import isoformat
-from .._compliance import verified_caller_ids
 from .._config import AccountConfig, ConfigError
-from .._faults import FaultRule
-from .._mcp import audit_records, clear_audit
-from .._problems import ApiProblem
-from .._routing import json_response
-from .._service import Service
-from .._simulation import simulate_all, totals
-from .._store import seed_dataset
-from .._world_calls import BASIS, LIST_OF_SOURCE
-from .._world_law import hours_basis
+from .._http._faults import FaultRule
+from .._http._mcp import audit_records, clear_audit
+from .._http._problems import ApiProblem
+from .._simulation._dialer import simulate_all, totals
+from .._state._clock import isoformat
+from .._state._compliance import verified_caller_ids
+from .._state._service import Service
+from .._state._store import seed_dataset
+from .._world._calls import BASIS, LIST_OF_SOURCE
+from .._world._law import hours_basis
+from ._routing import json_response
 
 router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])
 
@@ -70,7 +70,7 @@ async def get_clock(request: Request) -> Any:
 async def advance_clock(request: Request, body: ClockAdvance) -> Any:
     """Move the manual clock forward; the dialer simulation moves with it.
 
-    Every data set in use runs through the elapsed interval (:mod:`.._simulation`);
+    Every data set in use runs through the elapsed interval (:mod:`.._simulation._dialer`);
     the answer counts what happened, in total (``simulated``) and per data set.
     """
     service = _service(request)
@@ -93,7 +93,7 @@ async def list_faults(request: Request) -> Any:
 
 @router.post("/faults", summary="Add a fault rule", status_code=201)
 async def add_fault(request: Request, rule: FaultRule) -> Any:
-    """Activate a fault rule (see the module :mod:`dialkit.sandbox._faults`)."""
+    """Activate a fault rule (see the module :mod:`dialkit.sandbox._http._faults`)."""
     _service(request).faults.add(rule)
     return json_response(rule.model_dump(mode="json"), status_code=201)
 

@@ -27,12 +27,12 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._compliance import country_of, e164, require_phone
-from .._events import record_event
-from .._problems import ApiProblem, field_error
-from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
-from .._service import RequestContext
+from .._http._problems import ApiProblem, field_error
+from .._state._compliance import country_of, e164, require_phone
+from .._state._events import record_event
+from .._state._service import RequestContext
 from ._callbacks import require_future
+from ._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 
 router = APIRouter()
 

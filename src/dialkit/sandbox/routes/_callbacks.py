@@ -30,12 +30,12 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._caps import check_daily_cap
-from .._clock import isoformat
-from .._compliance import is_listed
-from .._problems import ApiProblem, field_error
-from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
-from .._service import RequestContext
+from .._http._problems import ApiProblem, field_error
+from .._state._caps import check_daily_cap
+from .._state._clock import isoformat
+from .._state._compliance import is_listed
+from .._state._service import RequestContext
+from ._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 
 router = APIRouter()
 

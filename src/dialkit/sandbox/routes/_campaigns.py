@@ -9,10 +9,10 @@ from fastapi import APIRouter
 
 from dialkit.contract import Campaign, CampaignStatus, EmptyBody, ErrorCode, LeadStatus, Page
 
-from .._caps import check_daily_cap
-from .._problems import ApiProblem
-from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
-from .._service import RequestContext
+from .._http._problems import ApiProblem
+from .._state._caps import check_daily_cap
+from .._state._service import RequestContext
+from ._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 
 router = APIRouter()
 

@@ -35,11 +35,11 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._clock import isoformat
-from .._compliance import e164, listed_since, parse_phone, require_phone
-from .._problems import ApiProblem, field_error
-from .._routing import Ctx, endpoint, json_response
-from .._service import RequestContext
+from .._http._problems import ApiProblem, field_error
+from .._state._clock import isoformat
+from .._state._compliance import e164, listed_since, parse_phone, require_phone
+from .._state._service import RequestContext
+from ._routing import Ctx, endpoint, json_response
 
 router = APIRouter()
 

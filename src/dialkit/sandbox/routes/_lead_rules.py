@@ -51,8 +51,8 @@ from dialkit.contract import (
     LeadResultStatus,
 )
 
-from .._compliance import country_of, e164, parse_phone
-from .._service import RequestContext
+from .._state._compliance import country_of, e164, parse_phone
+from .._state._service import RequestContext
 
 LeadData = Mapping[str, JsonValue]
 """One lead as the request sent it (only the contract's lead fields)."""

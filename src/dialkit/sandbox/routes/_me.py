@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from .._routing import Ctx, endpoint, json_response
+from ._routing import Ctx, endpoint, json_response
 
 router = APIRouter()
 

@@ -37,9 +37,10 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._caps import PRICES, check_caps, record_send
-from .._clock import isoformat, parse_timestamp
-from .._compliance import (
+from .._http._problems import ApiProblem
+from .._state._caps import PRICES, check_caps, record_send
+from .._state._clock import isoformat, parse_timestamp
+from .._state._compliance import (
     CALLING_HOURS,
     country_of,
     e164,
@@ -48,10 +49,9 @@ from .._compliance import (
     require_phone,
     within_calling_hours,
 )
-from .._problems import ApiProblem
-from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
-from .._service import RequestContext
+from .._state._service import RequestContext
 from ._dnc import consent_withdrawn
+from ._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
 
 router = APIRouter()
 

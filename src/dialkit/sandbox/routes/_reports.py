@@ -19,9 +19,9 @@ from pydantic_core import PydanticCustomError
 
 from dialkit.contract import REPORT_MAX_DAYS, CampaignId
 
-from .._problems import field_error
-from .._routing import Ctx, endpoint, json_response, query_model
-from .._service import RequestContext
+from .._http._problems import field_error
+from .._state._service import RequestContext
+from ._routing import Ctx, endpoint, json_response, query_model
 
 router = APIRouter()
 

@@ -1,0 +1,3 @@
+"""``dialkit demo``: the notebooks run against one emulator (:mod:`._run`), their headline figures
+and index page (:mod:`._index`), and their pages made for readers (:mod:`._pages`).
+"""

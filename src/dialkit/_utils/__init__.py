@@ -1,0 +1,7 @@
+"""The shared private helpers every layer may use: errors' base, files written whole and owner-only,
+limits on files read, lazy exports, times as given, secrets masked, the tuning values,
+threads, Dask plans, counts in words (issue 49: one place, not loose modules at the top).
+
+A shared-helpers package (docs/design.md): it imports only the standard library, third-party
+packages, the contract and the other shared helpers. Nothing is imported here.
+"""

@@ -1,0 +1,101 @@
+"""Every tuning value of the toolkit in one place: sizes of parts, batches and buffers,
+and thread counts (issue 49).
+
+A tuning value changes how fast or in how much memory the work is done, never its
+answer, so tests shrink them to reach a path (a spill, a second part) with a small
+input. Modules read them here at call time (``_tuning.PART_ROWS``, not ``from
+dialkit._utils._tuning import PART_ROWS``), so a test sets a value in one place and every
+user of it sees it: ``monkeypatch.setattr(_tuning, "PART_ROWS", 10)``.
+
+Each value says what it was measured against, where that matters.
+"""
+
+from __future__ import annotations
+
+# --- phone numbers -------------------------------------------------------------------
+
+PHONE_THREAD_ROWS = 100_000
+"""Fewest rows of a phone column whose verdicts (``leads._fast.verdicts``) are read in
+parts on the pool's threads (``_threads.WORKERS``): shorter columns are read on the
+calling thread."""
+PHONE_PART_ROWS = 125_000
+"""Most rows (about: the parts are cut by work) ``leads._fast.verdicts`` reads in one
+part, each taken from the column when a thread starts it: the working memory of two
+parts at a time, however long the column. The 1M-row clean (500,000 rows a call) peaked
+at 557-561 MiB with this, 596-599 MiB with 250,000 (one part a thread), whose CPU was
+within the noise (1.06x for 125,000, median of 7 interleaved pairs); 62,500 cost 1.23x."""
+PHONE_REGION_WORK = 400
+"""A region's fixed work in a part of ``leads._fast.verdicts`` (its groups, patterns and
+takes), counted as this many rows' work when the parts are cut: measured on the mix,
+~0.7 ms a region against ~1.6 µs a row (the parts' thread CPU within a tenth of each
+other)."""
+PHONE_SMALL_MATCH = 256
+"""Fewest values matched (or cut) by pyarrow's RE2 (``_phones._arrays.match``), which
+compiles the pattern on each call: 0.1-0.4 ms for a region's patterns, most of the work
+of the many small groups of rows (regions, calling codes and lengths) a column with
+countries has. Fewer are matched one by one with Python's ``re``, each pattern compiled
+once (~1 µs a value)."""
+ZONE_PART_TEXTS = 25_000
+"""Fewest texts worth a thread of their own when the zones of distinct numbers are read
+(``_phones._zones``): a thread's start and join cost some 0.1 ms, and on fewer texts
+each call's own overhead outweighs the work."""
+
+
+# --- lead cleaning --------------------------------------------------------------------
+
+CHUNK_ROWS = 500_000
+"""Rows of a lead file cleaned at a time: a streamed file's chunks, and the cells a
+clean normalises in one call (:func:`dialkit.leads.normalize` pays a fixed cost per
+region met in a call, ~0.5 ms each: the mix has 221, and its working memory grows with
+the call's rows). On the 1,000,000-row mix (``benchmarks/bench_clean.py``; normalising
+the phone column, CPU seconds against 250,000 rows a call, interleaved in one process;
+the whole clean's peak RSS): 250,000 rows 1.00x and 524-545 MiB, 500,000 0.90x and
+506-537 MiB, 1,000,000 0.89x and 559-594 MiB."""
+
+READ_BLOCK = 1 << 22
+"""Bytes pyarrow's streaming reader parses at a time (or twice the longest line allowed):
+the 1,000,000-row mix read in 0.33-0.34 s, against 0.46-0.62 s in blocks of 1 MiB and
+0.36-0.39 s in blocks of 16 MiB."""
+
+CSV_BATCH_ROWS = 1 << 16
+"""Rows of the cleaned CSV pyarrow's writer turns into text at a time (a few MiB): its
+default, 1,024, spends a third of the writing on the batches' overhead."""
+
+CSV_PART_ROWS = 1 << 18
+"""Rows of the cleaned CSV escaped and handed to Arrow at a time, on a thread, while the
+writer turns the part before into text: writing the 1M-row mix 0.37 against 0.45-0.47 s
+of wall time, and 0.44 against 0.41 CPU s, medians of 5-6 interleaved runs in one
+process (parts of 2**16 rows: the same wall time, 0.51-0.53 CPU s)."""
+
+HELD_BYTES = 80 << 20
+"""A streamed file up to this size keeps its rows' keys and judged chunks in memory (the
+mix's 1,000,000 rows are 75 MB, their keys 30 MB) and judges them at once, as a file read
+whole is judged: the buckets' writing and reading back took 0.29 s of such a file's
+clean, against 0.15; its numbers are screened through the client's cache of DNC checks,
+as a file read whole's are. The mix's 1,100,000 rows, 79 MiB, peak at 622 MiB so, below
+a streamed file's 694-730 MiB; at 128 MiB the peak was 815 MiB."""
+
+BUCKET_BYTES = 32 << 20
+"""Bytes of a streamed file whose rows' keys go to one bucket on disk: a bucket of the
+mix holds about 450,000 rows, judged in about 40 MB."""
+
+RANGE_ROWS = 1 << 20
+"""Rows whose repeats (the rows they duplicate) are kept in one file, read back together."""
+
+HASHED_ROWS = 1 << 16
+"""External ids hashed at a time (each a Python string while it is hashed: not 500,000
+at once)."""
+
+PLAN_ROWS = 1 << 16
+"""Rows of an import's plan (and of its report) read back at a time: the leads of a part
+are built at once, so memory holds a part's rows, not the file's."""
+
+# --- the emulator ----------------------------------------------------------------------
+
+BUILT_WORLD_BYTES = 32 << 20
+"""Largest in-memory store whose freshly built worlds an emulator keeps a copy of, for the
+next emulator of the same worlds in this process (``sandbox._service``): the demo's small
+world is 5 MB, built in about 1.2 s of CPU and copied in 0.09 s (the tests' store of three
+accounts, 16 MB); a medium world's, 78 MB (2.6 s), is not kept, nor a large one."""
+BUILT_WORLDS_KEPT = 3
+"""Such copies kept at most (the last made); none kept or used at 0, every world built."""
