@@ -2,13 +2,13 @@
 
 Layers, each importing only the layers above it::
 
-    1  shared helpers   dialkit/_*.py (_lazy, _net, _secrets, ...), dialkit/_places/ and
+    1  shared helpers   dialkit/_utils/ (_lazy, _net, _secrets, ...), dialkit/_places/ and
                         dialkit/_phones/
     2  contract         dialkit.contract, dialkit.errors
     3  client
     4  frames
     5  leads | compliance | analytics | webhooks   (side by side: none imports another)
-    6  application      dialkit.cli, dialkit._demo*, dialkit.samples, the dialkit package
+    6  application      dialkit.cli, dialkit._demo, dialkit.samples, the dialkit package
                         and its ``__main__``
 
 The shared helpers import only the standard library, third-party packages, the contract
@@ -142,7 +142,7 @@ def layer_of(module: str) -> str:
         return "contract"
     if top in ("client", "frames", "mcp", "sandbox", *TOOLKIT):
         return top
-    if top in ("", "cli", "samples", "__main__") or top.startswith("_demo"):
+    if top in ("", "cli", "samples", "__main__", "_demo"):
         return "application"
     if top.startswith("_"):
         return "shared"
@@ -344,3 +344,14 @@ def test_client_frames_is_allowed_and_an_unplaced_module_is_refused(fake: Path) 
     (fake / "extra" / "__init__.py").write_text("")
     with pytest.raises(AssertionError, match="dialkit.extra is in no layer"):
         layer_of("dialkit.extra")
+
+
+# The README's layout table names every folder (issue 49, item 3) -------------------------
+
+def test_the_readme_layout_names_every_folder_of_the_package() -> None:
+    readme = (SRC.parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.partition("## Layout")[2].partition("\n## ")[0]
+    folders = sorted(f"src/dialkit/{p.parent.relative_to(SRC).as_posix()}/"
+                     for p in SRC.rglob("__init__.py") if p.parent != SRC)
+    missing = [folder for folder in folders if f"| `{folder}` |" not in table]
+    assert not missing, f"README.md's layout table names no row for {missing}"
