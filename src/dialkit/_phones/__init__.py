@@ -11,6 +11,8 @@ One package owns how the toolkit reads numbers (issue 49):
   ``dialkit.leads._fast``, ask it for validity).
 - :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
   its time zones (``time_zones_for_number``) a column at a time.
+- :mod:`._asked`: one number read by ``phonenumbers.parse`` itself, imported alone by
+  the emulator, which loads no pyarrow.
 
 A shared-helpers package (docs/design.md): it imports only the standard library,
 third-party packages and the other shared helpers (``dialkit._places``' area-code table

@@ -43,6 +43,7 @@ from .._utils import _tuning
 from .._utils._bools import arrow_bools
 from .._utils._threads import side_by_side
 from ._arrays import drop, groups, lengths, match, sliced, starts, take
+from ._asked import asked_number
 from ._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
 from ._types import regions_and_types
@@ -226,7 +227,7 @@ def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
 def _asked(text: str) -> tuple[str | None, int]:
     """``phonenumbers``' own answers for one number: its region, and its zones (an
     index into ``_SETS``)."""
-    number = _asked_number(text)
+    number = asked_number(text)
     if number is None:
         return None, 0
     return phonenumbers.region_code_for_number(number), _SET_IDS[_asked_zones(number)]
@@ -244,14 +245,6 @@ def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
         if digits[:size] in PREFIX_ZONES:
             return PREFIX_ZONES[digits[:size]]
     return zones
-
-
-def _asked_number(text: str) -> phonenumbers.PhoneNumber | None:
-    """``phonenumbers.parse(text)``, or None where it raises."""
-    try:
-        return phonenumbers.parse(text)
-    except phonenumbers.NumberParseException:
-        return None
 
 
 def _plain(texts: pa.Array) -> Bools:

@@ -20,8 +20,9 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._phones._arrays import take
+from .._phones._asked import asked_number
 from .._phones._types import regions_and_types
-from .._phones._zones import Ints, _asked_number, _parse
+from .._phones._zones import Ints, _parse
 from ._areas import Objects, area_provinces, area_states, territories
 from ._kept import hashed, kept
 
@@ -69,7 +70,7 @@ _GEOGRAPHIC = [phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumber
 def _slow_place(text: str) -> tuple[str | None, str | None]:
     """Region and state of a number written other than as plain E.164, asked of
     ``phonenumbers`` itself."""
-    number = _asked_number(text)
+    number = asked_number(text)
     if number is None:
         return None, None
     region = phonenumbers.region_code_for_number(number)
@@ -132,7 +133,7 @@ def _states_of(texts: pa.Array) -> Objects:
         area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, nanp), 0, 3), "int64"))
         state[parsed[nanp]] = _subdivisions(region[nanp], area)
     for at, text in zip(slow, take(texts, slow).to_pylist(), strict=True):
-        number = _asked_number(text)
+        number = asked_number(text)
         if number is not None and number.country_code == 1 and (
                 phonenumbers.number_type(number) in _GEOGRAPHIC):
             area = np.array([int(str(number.national_number)[:3])])

@@ -94,7 +94,7 @@ are built at once, so memory holds a part's rows, not the file's."""
 
 BUILT_WORLD_BYTES = 32 << 20
 """Largest in-memory store whose freshly built worlds an emulator keeps a copy of, for the
-next emulator of the same worlds in this process (``sandbox._service``): the demo's small
+next emulator of the same worlds in this process (``sandbox._state._service``): the demo's small
 world is 5 MB, built in about 1.2 s of CPU and copied in 0.09 s (the tests' store of three
 accounts, 16 MB); a medium world's, 78 MB (2.6 s), is not kept, nor a large one."""
 BUILT_WORLDS_KEPT = 3

@@ -35,6 +35,8 @@ import phonenumbers
 from numpy.typing import NDArray
 from phonenumbers import timezone as phone_timezone
 
+from dialkit._phones._asked import asked_number
+
 _US_AREA_CODES = """
 201 202 203 205 206 207 209 210 212 213 214 215 216 217 218 219 220 223 224 225 227 228 229 231
 234 235 239 240 248 251 252 253 254 256 260 262 267 269 270 272 274 276 279 281 283 301 302 303
@@ -159,16 +161,9 @@ def _range_zone(numbers: NumberRange) -> str:
     return zone
 
 
-def _parse(e164: str) -> phonenumbers.PhoneNumber | None:
-    try:
-        return phonenumbers.parse(e164)
-    except phonenumbers.NumberParseException:
-        return None
-
-
 def country_of(e164: str) -> str | None:
     """ISO 3166 alpha-2 region of an E.164 number, or ``None`` if it has none."""
-    parsed = _parse(e164)
+    parsed = asked_number(e164)
     region = None if parsed is None else phonenumbers.region_code_for_number(parsed)
     return region if isinstance(region, str) and region != "ZZ" else None
 
@@ -179,7 +174,7 @@ def timezone_of(e164: str) -> str | None:
     Calling-hours rules use the recipient's local time; where a number maps to
     several zones the first one is taken, as the audits do.
     """
-    parsed = _parse(e164)
+    parsed = asked_number(e164)
     if parsed is None:
         return None
     zones = phone_timezone.time_zones_for_number(parsed)
