@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import certifi
 import httpx
 import pytest
 
@@ -20,6 +22,7 @@ import dialkit
 from conftest import KEYS, add_fault
 from dialkit import Client
 from dialkit.client import API_KEY_VARIABLE, BASE_URL_VARIABLE
+from dialkit.client._transport import tls_context
 from dialkit.errors import ApiError, AuthenticationError, NotFoundError
 from dialkit.sandbox import Sandbox
 
@@ -296,3 +299,22 @@ def test_credential_id_names_the_key_without_its_secret(key: str,
 def test_a_negative_max_retries_is_refused() -> None:
     with pytest.raises(ValueError, match="max_retries"):
         Client(KEYS["full"], base_url="https://api.example.test", max_retries=-1)
+
+
+def test_clients_share_one_tls_context_until_the_trust_settings_change(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Loading the authorities costs ~50 ms a client, so clients share one context; one
+    made after ``SSL_CERT_FILE`` names another bundle trusts that bundle, not the first's."""
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    shared = tls_context()
+    assert tls_context() is shared
+    assert shared.cert_store_stats()["x509_ca"] > 100  # certifi's bundle
+    bundle = Path(certifi.where()).read_text()
+    end = "-----END CERTIFICATE-----\n"
+    (tmp_path / "one.pem").write_text(bundle[:bundle.index(end) + len(end)])
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "one.pem"))
+    own = tls_context()
+    assert own is not shared and own.cert_store_stats()["x509_ca"] == 1
+    monkeypatch.delenv("SSL_CERT_FILE")
+    assert tls_context() is shared
