@@ -19,6 +19,7 @@ from ._entry import audit
 from ._load import load
 from ._plots import plot_by_state, plot_summary, plot_upcoming
 from ._read import read_export
+from ._repair import repair
 from ._rules import (
     BASES,
     CA,
@@ -67,6 +68,7 @@ __all__ = [
     "plot_summary",
     "plot_upcoming",
     "read_export",
+    "repair",
     "scheduled",
     "upcoming",
 ]

@@ -22,11 +22,12 @@ import pandas as pd
 
 from .._phones._zones import ZONES, zone_sets, zoned
 from .._places._localtime import zone_info
-from .._utils._moments import utc_moment
+from .._utils._moments import duration, utc_moment
 from ..contract import E164_PATTERN
 from ._address_clock import address_zones
 from ._audit import AuditInputError
-from ._hours import calling_hours, clock
+from ._best_hour import best_hours
+from ._hours import allows, calling_hours, clock
 from ._law import law_rows
 from ._lead_of import address_states
 from ._rules import US, Rules
@@ -46,7 +47,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                  at: pd.Timestamp | str | None = None, *, rules: Rules = US,
                  policy: Rules | None = None, tz: str | None = None,
                  calls: pd.DataFrame | None = None, dnc: pd.DataFrame | None = None,
-                 campaign_id: str | None = None) -> pd.DataFrame:
+                 campaign_id: str | None = None, prefer: pd.DataFrame | None = None,
+                 horizon: str | pd.Timedelta = "7D") -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -67,6 +69,13 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             to (``dnc_call``) is not allowed, and has no next allowed moment.
         campaign_id: The campaign the call would be of, for caps counted per subject
             (default: the lead's, else the number's latest call's).
+        prefer: The account's answer rates by the recipient's local hour and weekday
+            (``dialkit.analytics.answer_rates(client.frames.calls())``): adds the best
+            lawful hour within ``horizon`` (:mod:`._best_hour`: ``best_at``,
+            ``best_local_time``, ``best_rate``) and ``next_rate``, the expected answer
+            rate at ``next_allowed_at``.
+        horizon: How far from ``at`` the best lawful hour is looked for (with
+            ``prefer``): ``"7d"``, ``"48h"`` or a ``timedelta``.
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -97,27 +106,55 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     """
     phones, address, leads = _numbers(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
-    if policy is not None:
-        try:
-            rules = rules.with_policy(policy)
-        except ValueError as error:
-            raise AuditInputError(str(error)) from None
-    place, first = _places(phones, rules, address)
-    reps = phones.iloc[first].reset_index(drop=True)
-    reps_address = None if address is None else address[first]
-    now = _judged_now(reps, moment, rules, reps_address)
-    later = _next_moments(reps, now["allowed"].to_numpy(), moment, rules, reps_address)
-    answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
-                                                    reps_address)
-    answer = answer.iloc[place].reset_index(drop=True).assign(
-        phone=phones.astype("str").array, timezones=_every_zone(phones, rules, address))
+    rules = with_policy(rules, policy)
+    moments = np.full(len(phones), moment.tz_convert(None).to_datetime64(), "datetime64[ns]")
+    answer = hours_at(phones, moments, rules, address)
     if calls is not None or dnc is not None:
         answer = judged_by_history(answer, moment, Asked(
             rules, calls, dnc, campaign_id, phones_or_leads if leads is not None else None,
             lambda numbers, at: next_allowed(numbers, at, rules=rules)))
     answer = answer[list(COLUMNS)]
+    if prefer is not None:
+        answer = answer.join(best_of(answer["next_allowed_at"], phones, moments, rules,
+                                     address, prefer, duration(horizon, "horizon")))
     return answer if leads is None else answer.assign(lead_id=leads).pipe(
-        lambda frame: frame[["lead_id", *COLUMNS]])
+        lambda frame: frame[["lead_id", *frame.columns[:-1]]])
+
+
+def with_policy(rules: Rules, policy: Rules | None) -> Rules:
+    """``rules`` with the account's ``policy`` added, refused as the audit refuses it."""
+    if policy is None:
+        return rules
+    try:
+        return rules.with_policy(policy)
+    except ValueError as error:
+        raise AuditInputError(str(error)) from None
+
+
+def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
+             address: np.ndarray | None) -> pd.DataFrame:
+    """The hours' answer for each number at its own moment (UTC ``datetime64[ns]``),
+    asked once per place and moment: :func:`next_allowed`'s columns but for what the
+    number's history adds (:mod:`._when_past`)."""
+    place, first = _places(phones, rules, address, moments)
+    reps = phones.iloc[first].reset_index(drop=True)
+    reps_address = None if address is None else address[first]
+    now = _judged_now(reps, moments[first], rules, reps_address)
+    later = _next_moments(reps, now["allowed"].to_numpy(), moments[first], rules,
+                          reps_address)
+    answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
+                                                    reps_address)
+    return answer.iloc[place].reset_index(drop=True).assign(
+        phone=phones.astype("str").array, timezones=_every_zone(phones, rules, address))
+
+
+def best_of(next_at: pd.Series, phones: pd.Series, moments: np.ndarray, rules: Rules,
+            address: np.ndarray | None, prefer: pd.DataFrame,
+            horizon: pd.Timedelta) -> pd.DataFrame:
+    """The best lawful hour of each number from its next allowed moment
+    (:func:`._best_hour.best_hours`), its hours made once per place."""
+    place = _places(phones, rules, address)[0]
+    return best_hours(next_at, phones, place, moments, rules, address, prefer, horizon)
 
 
 def _every_zone(phones: pd.Series, rules: Rules,
@@ -182,22 +219,25 @@ def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> Non
     raise AuditInputError(f"{named} {shown(value)} is not E.164 ({e164_advice(str(value))})")
 
 
-def _places(phones: pd.Series, rules: Rules,
-            address: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _places(phones: pd.Series, rules: Rules, address: np.ndarray | None,
+            moments: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each number's place (an index into the distinct places), and each place's first
-    number: a place is one set of zones and one set of law rows."""
+    number: a place is one set of zones and one set of law rows (asked at one moment,
+    where the numbers have ``moments`` of their own)."""
     primary, state, by_address = law_rows(phones, rules, address)
     key = ((zone_sets(phones).astype(np.int64) << 36) | ((primary + 1) << 24)
            | ((state + 1) << 12) | (by_address + 1))
+    if moments is not None:
+        key = pd.MultiIndex.from_arrays([key, moments])
     place, _ = pd.factorize(key)
     _, first = np.unique(place, return_index=True)
     return place, first
 
 
-def _judged_now(reps: pd.Series, moment: pd.Timestamp, rules: Rules,
+def _judged_now(reps: pd.Series, moment: np.ndarray, rules: Rules,
                 address: np.ndarray | None) -> pd.DataFrame:
-    """Each place's answer at ``moment``: allowed, else the finding that forbids it."""
-    calls = pd.DataFrame({"phone": reps, "at": pd.Series(moment, index=reps.index)})
+    """Each place's answer at its ``moment``: allowed, else the finding that forbids it."""
+    calls = pd.DataFrame({"phone": reps, "at": pd.DatetimeIndex(moment).tz_localize("UTC")})
     found = pd.concat(calling_hours(calls, clock(calls, rules, address)))
     answer = pd.DataFrame({"allowed": True, "rule": None, "forbidden_by": None,
                            "jurisdiction": None, "basis": None, "policy": None},
@@ -214,28 +254,26 @@ def _judged_now(reps: pd.Series, moment: pd.Timestamp, rules: Rules,
     return answer.astype({"allowed": bool, **{column: "str" for column in _TEXTS}})
 
 
-def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: pd.Timestamp, rules: Rules,
+def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rules: Rules,
                   address: np.ndarray | None) -> pd.Series:
-    """Each place's next allowed moment (``moment`` where allowed now; NaT where none is
-    known): the earliest opening of a window that the law of every zone allows."""
+    """Each place's next allowed moment (its ``moment``, UTC ``datetime64[ns]``, where
+    allowed then; NaT where none is known): the earliest opening of a window that the law
+    of every zone allows."""
     later = pd.Series(pd.NaT, index=reps.index, dtype="datetime64[ns, UTC]")
-    later[allowed] = moment
+    later[allowed] = pd.DatetimeIndex(moment[allowed]).tz_localize("UTC")
     asked = np.flatnonzero(~allowed)
     if not len(asked):
         return later
     calls = pd.DataFrame({"phone": reps.iloc[asked].to_numpy(object),
-                          "at": pd.Series(moment, index=range(len(asked)))})
+                          "at": pd.DatetimeIndex(moment[asked]).tz_localize("UTC")})
     times = clock(calls, rules, None if address is None else address[asked])
     candidates = _openings(times, rules)
     if not len(candidates):
         return later
-    trial = pd.DataFrame({"phone": calls["phone"].to_numpy(object)[candidates["row"]],
-                          "at": candidates["at"].to_numpy()})
-    judged = clock(trial, rules, None if address is None else address[asked][
-        candidates["row"].to_numpy()])
-    refused = np.zeros(len(trial), bool)
-    refused[judged.pairs.row[judged.outside]] = True
-    ok = candidates[~refused & (candidates["at"] > moment)]
+    ok = allows(calls["phone"].to_numpy(object)[candidates["row"]], candidates["at"].to_numpy(),
+                rules, None if address is None else address[asked][candidates["row"].to_numpy()])
+    after = candidates["at"].to_numpy("datetime64[ns]") > moment[asked][candidates["row"]]
+    ok = candidates[ok & after]
     earliest = ok.groupby("row")["at"].min()
     later.iloc[asked[earliest.index.to_numpy()]] = earliest.to_numpy()
     return later

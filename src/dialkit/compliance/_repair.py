@@ -1,0 +1,258 @@
+"""``repair``: a plan that fixes what :func:`._upcoming.upcoming` finds, and its carrying out.
+
+A pending callback that would break a rule is moved to the next moment the law allows
+from its due time (or to the best lawful hour, :mod:`._best_hour`), judged by
+:func:`._when.next_allowed`'s own code: the hours of the place called, and for a callback
+over a cap the account's calls. A move is only ever later than the callback's due time,
+so a past call it was not over a cap with cannot put it over one. A callback whose
+number is on a Do-Not-Call list (the finding's, or a check made now) is cancelled: no
+moment is allowed. What cannot be moved is left alone, with the reason: a lead's next
+attempt (the contract lets a client change a lead's name, email and custom fields only,
+``PATCH /v1/leads/{lead_id}``), a callback of a blocked country or with no allowed
+moment within :data:`._when.HORIZON_DAYS` days.
+
+Carrying out sends each action with an ``Idempotency-Key`` made from its plan row (the
+callback, the action, the due and the new moment): a second run of the same plan, or a
+run after a crash half way, sends the same keys, and the service answers a key it has
+seen with its first answer (the contract keeps keys 24 hours), so nothing is done twice.
+The cached callbacks and leads (``client.frames``) are dropped once something was sent:
+they changed, and the next :func:`upcoming` reads them afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import pandas as pd
+
+from .._utils._moments import duration
+from ..errors import ApiError
+from ._audit import AuditInputError
+from ._rules import US, Rules
+from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
+
+if TYPE_CHECKING:
+    from ..client import Client
+
+STRATEGIES = ("next_allowed", "best")
+ACTIONS = ("reschedule", "cancel", "leave")
+PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "phone", "at", "new_at",
+                "new_local_time", "timezone", "rules", "reason", "idempotency_key", "status")
+"""The columns of :func:`repair`'s plan (``expected_rate`` after ``timezone`` with
+``strategy="best"``)."""
+_FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
+_NOT_MOVED = {"blocked_country": "the account blocks calls to this country, so no moment "
+                                 "is allowed: cancel it (client.callbacks.cancel) or leave it"}
+_ATTEMPT = ("a lead's next attempt is the service's to set: a client can change a lead's "
+            "name, email and custom fields only (PATCH /v1/leads/{lead_id}); pause the "
+            "campaign or move the lead to a campaign that calls at lawful hours")
+
+
+def repair(found: pd.DataFrame, client: Client | None, *,
+           strategy: Literal["next_allowed", "best"] = "next_allowed", dry_run: bool = True,
+           prefer: pd.DataFrame | None = None, rules: Rules = US, policy: Rules | None = None,
+           frames: Mapping[str, pd.DataFrame] | None = None,
+           horizon: str | pd.Timedelta = "7D") -> pd.DataFrame:
+    """A plan that fixes the scheduled calls :func:`upcoming` found, carried out unless
+    ``dry_run``.
+
+    Args:
+        found: :func:`upcoming`'s answer.
+        client: The account the callbacks are of: the DNC list is checked now for the
+            callbacks to move, its calls read for a callback over a cap, and the plan
+            carried out through it. ``None`` with ``frames`` and ``dry_run``: plan only.
+        strategy: ``"next_allowed"``: move a callback to the first moment allowed from
+            its due time; ``"best"``: to the allowed moment with the highest expected
+            answer rate within ``horizon`` of it (needs ``prefer``).
+        dry_run: Only plan (the default); ``False`` carries the plan out, each action
+            once however often it is run.
+        prefer: ``dialkit.analytics.answer_rates(client.frames.calls())``, for ``"best"``.
+        rules: The law, as for :func:`upcoming` (default ``US``).
+        policy: The account's own stricter rule, as given to :func:`upcoming`.
+        frames: ``calls`` and ``dnc`` already loaded (``dnc``: every number of
+            ``found``), read instead of asking ``client``.
+        horizon: How far from its due time a callback's best hour is looked for.
+
+    Returns:
+        One row per callback or lead's next attempt found, soonest first: ``action``
+        (``reschedule``, ``cancel`` or ``leave``), ``kind``, ``callback_id`` (None for a
+        next attempt), ``lead_id``, ``phone``, ``at`` (due), ``new_at`` (UTC) and
+        ``new_local_time`` and ``timezone`` (the recipient's clock) for a move, ``rules``
+        (those it breaks, comma-joined), ``reason``, ``idempotency_key`` and ``status``
+        (``planned``, ``left``; once carried out ``done`` or ``failed: ...``; a run
+        again sends the failed ones with the same keys).
+
+    Raises:
+        AuditInputError: ``found`` is not :func:`upcoming`'s answer, or ``strategy``
+            ``"best"`` has no ``prefer``; an unknown ``strategy`` is a ``ValueError``.
+
+    Examples:
+        >>> import dialkit
+        >>> from dialkit.compliance import repair, upcoming
+        >>> with dialkit.Client.sandbox() as client:
+        ...     latest = client.frames.calls()["created_at"].max()  # the world's "now"
+        ...     plan = repair(upcoming(client, horizon="14D", as_of=latest), client)
+        >>> sorted(set(plan["action"]))
+        ['leave', 'reschedule']
+    """
+    _asked(found, strategy, prefer, client, frames, dry_run)
+    rules = with_policy(rules, policy)
+    plan = _units(found)
+    moving = plan["action"] == "reschedule"
+    if moving.any():
+        plan = _moved(plan, moving.to_numpy(), found, client, frames or {}, rules,
+                      prefer if strategy == "best" else None, horizon)
+    plan["idempotency_key"] = [_key(row) for row in plan.itertuples()]
+    plan["status"] = np.where(plan["action"] == "leave", "left", "planned")
+    if not dry_run and client is not None and (plan["action"] != "leave").any():
+        plan["status"] = [_carried_out(client, row) for row in plan.itertuples()]
+        for changed in ("callbacks", "leads"):  # the next upcoming() reads them afresh
+            client.cache.clear(changed)
+    columns = [*PLAN_COLUMNS]
+    if strategy == "best":
+        columns.insert(columns.index("timezone") + 1, "expected_rate")
+    return plan.reindex(columns=columns).astype({"action": pd.CategoricalDtype(ACTIONS)})
+
+
+def _asked(found: pd.DataFrame, strategy: str, prefer: pd.DataFrame | None,
+           client: Client | None, frames: Mapping[str, pd.DataFrame] | None,
+           dry_run: bool) -> None:
+    """Refuse what :func:`repair` cannot use, naming the argument."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy={strategy!r}: pass 'next_allowed' or 'best'")
+    if not isinstance(found, pd.DataFrame) or any(c not in found for c in _FOUND):
+        raise AuditInputError("repair() takes upcoming()'s answer as found: "
+                              "repair(upcoming(client), client)")
+    if strategy == "best" and prefer is None:
+        raise AuditInputError("strategy='best' needs the account's answer rates: pass "
+                              "prefer=dialkit.analytics.answer_rates(client.frames.calls())")
+    if client is None and (frames is None or not dry_run):
+        raise AuditInputError("repair() needs the client, or frames= to plan a dry run "
+                              "without one")
+
+
+def _units(found: pd.DataFrame) -> pd.DataFrame:
+    """One row per callback (or lead's next attempt) found, whatever the number of its
+    findings, with the action its rules call for and why."""
+    kind = found["kind"].astype(object)
+    unit = np.where(kind == "callback", found["call_id"].astype(object),
+                    found["lead_id"].astype(object) + " " + found["at"].astype(str))
+    said = found.assign(unit=unit, said=found["rule"].astype(str) + ": "
+                        + found["evidence"].astype(str))
+    grouped = said.groupby("unit", sort=False)
+    plan = grouped.agg(kind=("kind", "first"), callback_id=("call_id", "first"),
+                       lead_id=("lead_id", "first"), phone=("phone", "first"),
+                       at=("at", "first"), rules=("rule", lambda r: ", ".join(sorted(set(r)))),
+                       reason=("said", "; ".join))
+    plan = plan.sort_values("at", kind="stable").reset_index(drop=True)
+    plan["kind"] = plan["kind"].astype(object)
+    plan["callback_id"] = plan["callback_id"].where(plan["kind"] == "callback", None)
+    action = np.select([plan["kind"] != "callback", plan["rules"].str.contains("dnc_call"),
+                        plan["rules"].str.contains("blocked_country")],
+                       ["leave", "cancel", "leave"], "reschedule")
+    reason = np.select(
+        [plan["kind"] != "callback", action == "cancel", action == "leave"],
+        [_ATTEMPT + " (" + plan["reason"] + ")", "the number is on a Do-Not-Call list, so "
+         "no moment is allowed (" + plan["reason"] + ")", _NOT_MOVED["blocked_country"]
+         + " (" + plan["reason"] + ")"], plan["reason"])
+    return plan.assign(action=action, reason=reason, new_at=pd.Series(
+        pd.NaT, index=plan.index, dtype="datetime64[ns, UTC]"), new_local_time=None,
+        timezone=None, expected_rate=np.nan)
+
+
+def _moved(plan: pd.DataFrame, moving: np.ndarray, found: pd.DataFrame,
+           client: Client | None, frames: Mapping[str, pd.DataFrame], rules: Rules,
+           prefer: pd.DataFrame | None, horizon: str | pd.Timedelta) -> pd.DataFrame:
+    """The callbacks to move, each given its new moment: cancelled instead where its
+    number is listed now, left where no moment is allowed within the days looked at."""
+    rows = np.flatnonzero(moving)
+    phones = plan["phone"].iloc[rows].astype(object).reset_index(drop=True)
+    dnc = frames.get("dnc")
+    if dnc is None and client is not None:
+        dnc = client.frames.dnc(sorted(set(phones)), refresh="full")
+    listed = set() if dnc is None else set(dnc.loc[dnc["listed"].astype(bool), "phone"])
+    moments = pd.to_datetime(plan["at"].iloc[rows], utc=True).dt.tz_convert(None).to_numpy(
+        "datetime64[ns]")
+    answer = hours_at(phones, moments, rules, None)
+    capped = plan["rules"].iloc[rows].str.contains("call_frequency").to_numpy()
+    if capped.any():
+        answer = _freed(answer, capped, phones, moments, client, frames, rules)
+    if prefer is not None:
+        best = best_of(answer["next_allowed_at"], phones, moments, rules, None, prefer,
+                       duration(horizon, "horizon"))
+        answer = answer.assign(next_allowed_at=best["best_at"],
+                               next_local_time=best["best_local_time"],
+                               expected_rate=best["best_rate"])
+    return _placed(plan, rows, answer, phones.isin(listed).to_numpy())
+
+
+def _freed(answer: pd.DataFrame, capped: np.ndarray, phones: pd.Series,
+           moments: np.ndarray, client: Client | None, frames: Mapping[str, pd.DataFrame],
+           rules: Rules) -> pd.DataFrame:
+    """``answer`` with the callbacks over a cap given the moment the cap frees them and
+    the hours allow, as :func:`next_allowed` judges it with the account's calls (asked
+    once per due moment: such callbacks are few)."""
+    calls = frames.get("calls")
+    if calls is None and client is not None:
+        calls = client.frames.calls()
+    answer = answer.copy()
+    rows = pd.Series(np.flatnonzero(capped))
+    for moment, same in rows.groupby(moments[capped]):
+        judged = next_allowed(phones[same.to_numpy()], pd.Timestamp(moment, tz="UTC"),
+                              rules=rules, calls=calls)
+        for column in ("next_allowed_at", "next_local_time", "timezone", "forbidden_by"):
+            answer.loc[same.to_numpy(), column] = judged[column].to_numpy()
+    return answer
+
+
+def _placed(plan: pd.DataFrame, rows: np.ndarray, answer: pd.DataFrame,
+            listed: np.ndarray) -> pd.DataFrame:
+    """The plan with each moved callback's new moment, or its other action and why."""
+    plan = plan.copy()
+    new_at = answer["next_allowed_at"]
+    none = new_at.isna().to_numpy()
+    plan.loc[rows, "new_at"] = new_at.to_numpy()
+    plan.loc[rows, "new_local_time"] = answer["next_local_time"].astype(object).to_numpy()
+    plan.loc[rows, "timezone"] = answer["timezone"].astype(object).to_numpy()
+    if "expected_rate" in answer:
+        plan.loc[rows, "expected_rate"] = answer["expected_rate"].to_numpy()
+    plan.loc[rows[none], "action"] = "leave"
+    plan.loc[rows[none], "reason"] = (f"no moment within {HORIZON_DAYS} days is allowed ("
+                                      + plan.loc[rows[none], "reason"] + ")")
+    plan.loc[rows[listed], "action"] = "cancel"
+    plan.loc[rows[listed], "reason"] = ("the number is on a Do-Not-Call list now, so no "
+                                        "moment is allowed")
+    cleared = plan["action"] != "reschedule"
+    plan.loc[cleared, ["new_at"]] = pd.NaT
+    plan.loc[cleared, ["new_local_time", "timezone"]] = None
+    return plan
+
+
+def _key(row: object) -> str:
+    """The Idempotency-Key of a plan row: the same row, the same key."""
+    if row.action == "leave":  # type: ignore[attr-defined]
+        return ""
+    said = "|".join(str(getattr(row, name)) for name in ("action", "callback_id", "at",
+                                                          "new_at"))
+    return "repair-" + hashlib.sha256(said.encode()).hexdigest()[:40]
+
+
+def _carried_out(client: Client, row: object) -> str:
+    """Send one plan row; its status: ``done``, ``left`` or ``failed: ...`` (sent again,
+    with the same key, by the next run)."""
+    action, key = row.action, row.idempotency_key  # type: ignore[attr-defined]
+    callback = str(row.callback_id)  # type: ignore[attr-defined]
+    try:
+        if action == "reschedule":
+            client.callbacks.reschedule(callback, idempotency_key=key,
+                                        scheduled_at=row.new_at.to_pydatetime())  # type: ignore[attr-defined]
+        elif action == "cancel":
+            client.callbacks.cancel(callback, idempotency_key=key)
+        else:
+            return "left"
+    except ApiError as error:
+        return f"failed: {error.code or type(error).__name__} ({error})"
+    return "done"
