@@ -384,10 +384,23 @@ def upcoming_command(
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Look at the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
     as_json: Json = False, as_csv: Csv = False,
+    fix: Annotated[bool, typer.Option("--fix", help=(
+        "Print the plan that fixes them: move, cancel or leave alone each."))] = False,
+    apply: Annotated[bool, typer.Option("--apply", help=(
+        "With --fix: carry the plan out, each action once however often it is run."))
+    ] = False,
+    strategy: Annotated[str, typer.Option(metavar="STRATEGY", help=(
+        "With --fix: next_allowed (the first lawful moment) or best (the lawful hour "
+        "most often answered)."))] = "next_allowed",
 ) -> None:
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
     before they happen, as the audit judges calls made; print those that would break a
-    rule, soonest first. Exits 0 either way; 2 on bad input."""
+    rule, soonest first, or with --fix the plan that fixes them. Exits 0 either way (1 if
+    --apply had an action refused); 2 on bad input."""
+    if (apply or strategy != "next_allowed") and not fix:
+        _fail("--apply and --strategy go with --fix: add --fix")
+    if strategy not in ("next_allowed", "best"):
+        _fail(f"--strategy {strategy!r}: pass next_allowed or best")
     from dialkit._utils._moments import duration
     from dialkit.client import Client
     from dialkit.compliance import upcoming
@@ -400,6 +413,8 @@ def upcoming_command(
         with Client.sandbox() if sandbox else Client() as client:
             found = upcoming(client, campaign_id=campaign or None, horizon=span, rules=rules,
                              policy=added)
+            if fix:
+                return _fixed(found, client, strategy, apply, rules, added, as_json, as_csv)
     except ApiError as error:
         _refused(error)
     except ValueError as error:
@@ -416,11 +431,44 @@ def upcoming_command(
                    f"{row.evidence}")
 
 
+def _fixed(found: Any, client: Any, strategy: str, apply: bool, rules: Any, policy: Any,
+           as_json: bool, as_csv: bool) -> None:
+    """``upcoming --fix``: the plan of :func:`dialkit.compliance.repair`, printed, and with
+    ``--apply`` carried out (exit 1 if the service refused an action)."""
+    from dialkit.analytics import answer_rates
+    from dialkit.compliance import repair
+
+    prefer = answer_rates(client.frames.calls()) if strategy == "best" else None
+    plan = repair(found, client, strategy=strategy, dry_run=not apply,  # type: ignore[arg-type]
+                  prefer=prefer, rules=rules, policy=policy)
+    failed = plan["status"].str.startswith("failed")
+    if not printed(plan, as_json=as_json, as_csv=as_csv):
+        counts = plan["action"].value_counts()
+        typer.echo(f"{len(plan)} scheduled calls to fix: {counts['reschedule']} to move, "
+                   f"{counts['cancel']} to cancel, {counts['leave']} to leave alone"
+                   + (f"; carried out, {failed.sum()} refused" if apply else
+                      " (a dry run: --apply carries it out)"))
+        for row in plan.itertuples():
+            typer.echo(f"  {_planned(row)}  [{row.status}]")
+    if failed.any():
+        raise typer.Exit(1)
+
+
+def _planned(row: Any) -> str:
+    """One plan row as a sentence: what is done to what, and why or to when."""
+    if row.action == "reschedule":
+        return (f"move {_acted_on(row)} from {row.at:%Y-%m-%d %H:%M} UTC to "
+                f"{row.new_at:%Y-%m-%d %H:%M} UTC ({row.new_local_time[11:16]} "
+                f"{row.timezone})")
+    return f"{row.action} {_acted_on(row)}: {row.reason}"
+
+
 def _acted_on(row: Any) -> str:
     """What a user acts on for a scheduled call: the callback (to reschedule or cancel it)
     and its lead, or the lead whose next attempt it is."""
-    if row.kind == "callback":
-        return f"callback {row.call_id} of lead {row.lead_id}"
+    if row.kind == "callback":  # a plan's row (upcoming --fix) names it callback_id
+        callback = row.callback_id if hasattr(row, "callback_id") else row.call_id
+        return f"callback {callback} of lead {row.lead_id}"
     return f"next attempt of lead {row.lead_id}"
 
 

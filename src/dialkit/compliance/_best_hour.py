@@ -132,7 +132,7 @@ def _rates_at(table: NDArray[np.float64], at: NDArray[np.datetime64],
     """The expected rate at each UTC moment, on its zone's clock."""
     local = local_times(pd.Series(pd.DatetimeIndex(at).tz_localize("UTC")),
                         pd.Series(zones)).dt
-    found: NDArray[np.float64] = table[local.dayofweek.to_numpy(), local.hour.to_numpy()]
+    found: NDArray[np.float64] = table[local.day_of_week.to_numpy(), local.hour.to_numpy()]
     return found
 
 
@@ -178,7 +178,7 @@ def _hours_of(lo: NDArray[np.datetime64], hi: NDArray[np.datetime64],
         utc = wall.tz_localize(zone_info(str(zone)), ambiguous=False,
                                nonexistent="shift_forward").tz_convert(None)
         found.append({"place": ours[owner], "at": utc.to_numpy("datetime64[ns]"),
-                      "day": wall.dayofweek.to_numpy(), "hour": wall.hour.to_numpy()})
+                      "day": wall.day_of_week.to_numpy(), "hour": wall.hour.to_numpy()})
     return {key: np.concatenate([part[key] for part in found]) for key in found[0]}
 
 

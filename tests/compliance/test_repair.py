@@ -1,0 +1,219 @@
+"""``repair``: what ``upcoming`` finds in the emulator's seeded world (its planted late
+callback and early next attempt, and a callback whose number was listed after it was
+set), planned, carried out over real HTTP, crashed half way and carried out again, then
+looked for again; and ``upcoming --fix`` on the command line (issue 50)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from client._recording import RecordingTransport
+from conftest import KEYS, START
+from dialkit import Client
+from dialkit.analytics import answer_rates
+from dialkit.cli import app
+from dialkit.client._transport import tls_context
+from dialkit.compliance import AuditInputError, next_allowed, repair, upcoming
+from dialkit.contract import Lead
+from dialkit.sandbox import Sandbox, attach_environment
+
+WRITES = ("/reschedule", "/cancel")
+
+
+class Breaking(RecordingTransport):
+    """Forwards ``working`` callback writes, then one more whose answer is lost on the
+    way back (the service did it; the client never hears), then refuses every request:
+    a crash half way."""
+
+    def __init__(self, working: int) -> None:
+        super().__init__(verify=tls_context())
+        self.working = working
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        writing = request.url.path.endswith(WRITES)
+        if self.working < 0:
+            raise httpx.ConnectError("the network is gone", request=request)
+        response = super().handle_request(request)
+        if writing:
+            self.working -= 1
+            if self.working < 0:
+                response.close()
+                raise httpx.ReadError("the answer was lost", request=request)
+        return response
+
+
+def writes(wire: RecordingTransport) -> list[str]:
+    """The Idempotency-Keys of the callback writes ``wire`` carried, in order."""
+    return [str(s.idempotency_key) for s in wire.sent if s.path.endswith(WRITES)]
+
+
+def fresh_lead(client: Client, at: pd.Timestamp) -> tuple[Lead, pd.Timestamp]:
+    """A new lead of the seeded world, not listed, of a US or Canadian number of a known
+    state, and the first moment from ``at`` a call to it is allowed."""
+    leads = [lead for lead in islice(client.leads.list(status="new"), 40) if lead.campaign_id]
+    listed = {r.phone for r in client.dnc.check([lead.phone for lead in leads]) if r.listed}
+    leads = [lead for lead in leads if lead.phone not in listed]
+    answer = next_allowed([lead.phone for lead in leads], at)
+    known = answer["next_allowed_at"].notna() & ~answer["rule"].isin(
+        ["unknown_jurisdiction", "unknown_timezone"])
+    first = int(known.to_numpy().argmax())
+    return leads[first], answer["next_allowed_at"].iloc[first]
+
+
+@dataclass
+class Flow:
+    """What each step of one repair of the seeded world answered."""
+
+    found: pd.DataFrame
+    truth: dict[str, list[dict[str, Any]]]
+    listed: str
+    """The callback whose number was listed after it was set."""
+    plan: pd.DataFrame
+    dry_writes: list[str]
+    best: pd.DataFrame
+    rates: pd.DataFrame
+    crashed: pd.DataFrame
+    rerun: pd.DataFrame
+    rerun_writes: list[str]
+    history: dict[str, list[str]]
+    again: pd.DataFrame
+    again_plan: pd.DataFrame
+
+
+@pytest.fixture(scope="module")
+def flow(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> Flow:
+    """One repair of the seeded world, step by step (each step is the next's input)."""
+    admin = {"headers": sandbox.admin_headers, "verify": tls_context()}
+    httpx.post(f"{sandbox.base_url}/_sandbox/reset", **admin).raise_for_status()
+    truth = httpx.get(f"{sandbox.base_url}/_sandbox/upcoming-truth",
+                      params={"account": "acme"}, **admin).json()["problems"]
+    wire = RecordingTransport(verify=tls_context())
+    options = {"base_url": sandbox.base_url, "rate_limit": None}
+    with Client(KEYS["full"], transport=wire, cache_dir=tmp_path_factory.mktemp("cache"),
+                **options) as client:
+        lead, lawful = fresh_lead(client, pd.Timestamp(START) + pd.Timedelta(days=1))
+        listed = client.callbacks.create(lead_id=lead.id, scheduled_at=lawful.to_pydatetime())
+        client.dnc.add(lead.phone)  # listed after the callback was set
+        found = upcoming(client, horizon="14D", as_of=START)
+        plan = repair(found, client)
+        dry_writes = writes(wire)
+        rates = answer_rates(client.frames.calls())
+        best = repair(found, client, strategy="best", prefer=rates)
+        with Client(KEYS["full"], transport=Breaking(1), max_retries=0,
+                    cache_dir=tmp_path_factory.mktemp("cache"), **options) as broken:
+            crashed = repair(found, broken, dry_run=False)
+        rerun = repair(found, client, dry_run=False)
+        rerun_writes = writes(wire)[len(dry_writes):]
+        history = {row.lead_id: [event["event"] for event in
+                                 client.leads.history(row.lead_id)["data"]]
+                   for row in plan.itertuples() if row.action != "leave"}
+        again = upcoming(client, horizon="14D", as_of=START)
+        again_plan = repair(again, client)
+    return Flow(found, truth, listed.id, plan, dry_writes, best, rates, crashed, rerun,
+                rerun_writes, history, again, again_plan)
+
+
+def test_the_plan_moves_cancels_or_leaves_each_scheduled_call_and_says_why(
+        flow: Flow) -> None:
+    plan = flow.plan.set_index(flow.plan["callback_id"].fillna(flow.plan["lead_id"]))
+    late = flow.truth["upcoming_callback_hours"][0]
+    early = flow.truth["upcoming_attempt_hours"][0]
+    moved = plan[plan["lead_id"] == late["lead_id"]].iloc[0]
+    assert (moved["action"], moved["kind"], moved["rules"]) == (
+        "reschedule", "callback", "calling_hours")
+    assert moved["at"] == pd.Timestamp(late["due_at"]) < moved["new_at"]
+    lawful = next_allowed(moved["phone"], moved["at"])  # the first moment the law allows
+    assert moved["new_at"] == lawful["next_allowed_at"].item()
+    assert next_allowed(moved["phone"], moved["new_at"])["allowed"].item()
+    assert moved["new_local_time"] == lawful["next_local_time"].item()
+    cancelled = plan.loc[flow.listed]
+    assert (cancelled["action"], cancelled["rules"]) == ("cancel", "dnc_call")
+    assert "Do-Not-Call" in cancelled["reason"] and pd.isna(cancelled["new_at"])
+    left = plan[plan["lead_id"] == early["lead_id"]].iloc[0]
+    assert (left["action"], left["kind"], left["status"]) == ("leave", "next_attempt", "left")
+    assert "PATCH /v1/leads/{lead_id}" in left["reason"] and "07:00" in left["reason"]
+    assert len(plan) == plan.index.nunique() == len(flow.found)  # one row a scheduled call
+    acted = plan[plan["action"] != "leave"]
+    assert (acted["status"] == "planned").all() and acted["idempotency_key"].is_unique
+    assert flow.dry_writes == []  # a dry run sends nothing
+
+
+def test_the_best_strategy_moves_to_the_lawful_hour_most_often_answered(flow: Flow) -> None:
+    moved = flow.best[flow.best["action"] == "reschedule"].iloc[0]
+    asked = next_allowed(moved["phone"], moved["at"], prefer=flow.rates)
+    assert moved["new_at"] == asked["best_at"].item() >= asked["next_allowed_at"].item()
+    assert moved["expected_rate"] == asked["best_rate"].item() >= asked["next_rate"].item()
+    assert next_allowed(moved["phone"], moved["new_at"])["allowed"].item()
+    assert moved["new_at"] - moved["at"] < pd.Timedelta("7D")
+    assert list(flow.best.columns) == [*flow.plan.columns[:9], "expected_rate",
+                                       *flow.plan.columns[9:]]
+
+
+def test_a_crash_half_way_and_a_run_again_do_each_action_once(flow: Flow) -> None:
+    # soonest first: the listed callback cancelled, the late one's answer lost on the way
+    assert list(flow.crashed["status"].str[:6]) == ["done", "failed", "left"]
+    assert "ApiConnectionError" in flow.crashed["status"].iloc[1]
+    assert (flow.rerun["status"] == flow.plan["status"].replace("planned", "done")).all()
+    planned = flow.plan.loc[flow.plan["action"] != "leave", "idempotency_key"]
+    assert flow.rerun_writes == list(planned)  # the same keys: the service's first answers
+    for lead, events in flow.history.items():
+        kept = [e for e in events if e in ("callback_moved", "callback_cancelled")]
+        assert len(kept) == 1, (lead, events)
+
+
+def test_a_second_look_finds_nothing_to_do(flow: Flow) -> None:
+    assert set(flow.again["kind"].astype(str)) == {"next_attempt"}
+    assert (flow.again_plan["action"] == "leave").all()
+    assert (flow.again_plan["status"] == "left").all()
+
+
+def test_what_repair_cannot_use_is_refused_naming_it() -> None:
+    with pytest.raises(AuditInputError, match=r"takes upcoming\(\)'s answer"):
+        repair(pd.DataFrame({"phone": []}), None)
+    found = pd.DataFrame(columns=["rule", "kind", "call_id", "lead_id", "phone", "at",
+                                  "evidence"])
+    with pytest.raises(AuditInputError, match="prefer=dialkit.analytics.answer_rates"):
+        repair(found, None, strategy="best", frames={})
+    with pytest.raises(ValueError, match="pass 'next_allowed' or 'best'"):
+        repair(found, None, strategy="soonest", frames={})  # type: ignore[arg-type]
+    with pytest.raises(AuditInputError, match="needs the client"):
+        repair(found, None, dry_run=False, frames={})
+
+
+def test_the_cli_prints_the_plan_carries_it_out_and_then_has_nothing_to_do(
+        sandbox: Sandbox, client: Client, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """``--sandbox`` attaches to the session's emulator, whose world is of 2 November;
+    the command looks from now, where a callback is set and its number listed after."""
+    for name, value in attach_environment(sandbox, "acme/full/test").items():
+        monkeypatch.setenv(name, value)
+    lead, lawful = fresh_lead(client, pd.Timestamp.now(tz="UTC") + pd.Timedelta(days=1))
+    listed = client.callbacks.create(lead_id=lead.id, scheduled_at=lawful.to_pydatetime())
+    client.dnc.add(lead.phone)
+    said = [CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", "--fix", *more])
+            for more in ([], ["--apply"], [])]
+    assert [result.exit_code for result in said] == [0, 0, 0], said[-1].output
+    line = f"  cancel callback {listed.id} of lead {lead.id}: the number is on a Do-Not-Call"
+    assert line in said[0].output and said[0].output.count("[planned]") == 1
+    assert "(a dry run: --apply carries it out)" in said[0].output.splitlines()[0]
+    assert line in said[1].output and "[done]" in said[1].output
+    assert listed.id not in said[2].output
+    assert client.callbacks.list(lead.campaign_id, status="cancelled").__next__().id == listed.id
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (["--apply"], "--apply and --strategy go with --fix"),
+    (["--fix", "--strategy", "soonest"], "--strategy 'soonest': pass next_allowed or best"),
+])
+def test_the_cli_refuses_a_fix_asked_wrongly_as_a_usage_error(given: list[str],
+                                                              said: str) -> None:
+    result = CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", *given])
+    assert result.exit_code == 2 and said in result.output
