@@ -49,6 +49,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
                         "/tmp/dialkit-bench-stream-smoke"),
     "bench_state_of.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
     "bench_when.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
+    "bench_repair.py": ("--findings", "300", "--baseline", "5", "--runs", "1"),
     "bench_world.py": ("--scales", "small", "--runs", "1"),
 }
 """Each script's smallest options: a second or a few each."""

@@ -105,7 +105,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     if moving.any():
         plan = _moved(plan, moving.to_numpy(), found, client, frames or {}, rules,
                       prefer if strategy == "best" else None, horizon)
-    plan["idempotency_key"] = [_key(row) for row in plan.itertuples()]
+    plan["idempotency_key"] = _keys(plan)
     plan["status"] = np.where(plan["action"] == "leave", "left", "planned")
     if not dry_run and client is not None and (plan["action"] != "leave").any():
         plan["status"] = [_carried_out(client, row) for row in plan.itertuples()]
@@ -142,11 +142,14 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
                     found["lead_id"].astype(object) + " " + found["at"].astype(str))
     said = found.assign(unit=unit, said=found["rule"].astype(str) + ": "
                         + found["evidence"].astype(str))
-    grouped = said.groupby("unit", sort=False)
-    plan = grouped.agg(kind=("kind", "first"), callback_id=("call_id", "first"),
-                       lead_id=("lead_id", "first"), phone=("phone", "first"),
-                       at=("at", "first"), rules=("rule", lambda r: ", ".join(sorted(set(r)))),
-                       reason=("said", "; ".join))
+    plan = said.drop_duplicates("unit").set_index("unit")[
+        ["kind", "call_id", "lead_id", "phone", "at", "rule", "said"]].set_axis(
+        ["kind", "callback_id", "lead_id", "phone", "at", "rules", "reason"], axis=1)
+    many = said[said["unit"].duplicated(keep=False)]  # few: joined one by one
+    if len(many):
+        joined = many.groupby("unit", sort=False).agg(
+            rules=("rule", lambda r: ", ".join(sorted(set(r)))), reason=("said", "; ".join))
+        plan.loc[joined.index, ["rules", "reason"]] = joined.to_numpy()
     plan = plan.sort_values("at", kind="stable").reset_index(drop=True)
     plan["kind"] = plan["kind"].astype(object)
     plan["callback_id"] = plan["callback_id"].where(plan["kind"] == "callback", None)
@@ -176,7 +179,7 @@ def _moved(plan: pd.DataFrame, moving: np.ndarray, found: pd.DataFrame,
     listed = set() if dnc is None else set(dnc.loc[dnc["listed"].astype(bool), "phone"])
     moments = pd.to_datetime(plan["at"].iloc[rows], utc=True).dt.tz_convert(None).to_numpy(
         "datetime64[ns]")
-    answer = hours_at(phones, moments, rules, None)
+    answer = hours_at(phones, moments, rules, None, every_zone=False)
     capped = plan["rules"].iloc[rows].str.contains("call_frequency").to_numpy()
     if capped.any():
         answer = _freed(answer, capped, phones, moments, client, frames, rules)
@@ -231,13 +234,15 @@ def _placed(plan: pd.DataFrame, rows: np.ndarray, answer: pd.DataFrame,
     return plan
 
 
-def _key(row: object) -> str:
-    """The Idempotency-Key of a plan row: the same row, the same key."""
-    if row.action == "leave":  # type: ignore[attr-defined]
-        return ""
-    said = "|".join(str(getattr(row, name)) for name in ("action", "callback_id", "at",
-                                                          "new_at"))
-    return "repair-" + hashlib.sha256(said.encode()).hexdigest()[:40]
+def _keys(plan: pd.DataFrame) -> list[str]:
+    """Each plan row's Idempotency-Key, made from the row (the same row, the same key):
+    the action, the callback, its due and its new moment; none for what is left alone."""
+    at, new_at = (np.datetime_as_string(pd.to_datetime(plan[c], utc=True).to_numpy(
+        "datetime64[ns]")) for c in ("at", "new_at"))
+    return ["" if action == "leave" else "repair-" + hashlib.sha256(
+        f"{action}|{callback}|{due}|{moved}".encode()).hexdigest()[:40]
+        for action, callback, due, moved in zip(plan["action"], plan["callback_id"], at,
+                                                new_at, strict=True)]
 
 
 def _carried_out(client: Client, row: object) -> str:

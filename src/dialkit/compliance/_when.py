@@ -132,20 +132,23 @@ def with_policy(rules: Rules, policy: Rules | None) -> Rules:
 
 
 def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
-             address: np.ndarray | None) -> pd.DataFrame:
+             address: np.ndarray | None, *, every_zone: bool = True) -> pd.DataFrame:
     """The hours' answer for each number at its own moment (UTC ``datetime64[ns]``),
     asked once per place and moment: :func:`next_allowed`'s columns but for what the
-    number's history adds (:mod:`._when_past`)."""
-    place, first = _places(phones, rules, address, moments)
+    number's history adds (:mod:`._when_past`); ``timezones`` only if ``every_zone``."""
+    place, first = _places(phones, rules, address)
+    if len(moments) and moments.min() != moments.max():  # each place at each of its moments
+        pairs, _ = pd.factorize(pd.MultiIndex.from_arrays([place, moments]))
+        place, first = pairs, np.unique(pairs, return_index=True)[1]
     reps = phones.iloc[first].reset_index(drop=True)
     reps_address = None if address is None else address[first]
     now = _judged_now(reps, moments[first], rules, reps_address)
     later = _next_moments(reps, now["allowed"].to_numpy(), moments[first], rules,
-                          reps_address)
+                          reps_address, _places(reps, rules, reps_address)[0])
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
-    return answer.iloc[place].reset_index(drop=True).assign(
-        phone=phones.astype("str").array, timezones=_every_zone(phones, rules, address))
+    answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
+    return answer.assign(timezones=_every_zone(phones, rules, address)) if every_zone else answer
 
 
 def best_of(next_at: pd.Series, phones: pd.Series, moments: np.ndarray, rules: Rules,
@@ -219,16 +222,13 @@ def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> Non
     raise AuditInputError(f"{named} {shown(value)} is not E.164 ({e164_advice(str(value))})")
 
 
-def _places(phones: pd.Series, rules: Rules, address: np.ndarray | None,
-            moments: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _places(phones: pd.Series, rules: Rules,
+            address: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Each number's place (an index into the distinct places), and each place's first
-    number: a place is one set of zones and one set of law rows (asked at one moment,
-    where the numbers have ``moments`` of their own)."""
+    number: a place is one set of zones and one set of law rows."""
     primary, state, by_address = law_rows(phones, rules, address)
     key = ((zone_sets(phones).astype(np.int64) << 36) | ((primary + 1) << 24)
            | ((state + 1) << 12) | (by_address + 1))
-    if moments is not None:
-        key = pd.MultiIndex.from_arrays([key, moments])
     place, _ = pd.factorize(key)
     _, first = np.unique(place, return_index=True)
     return place, first
@@ -255,39 +255,56 @@ def _judged_now(reps: pd.Series, moment: np.ndarray, rules: Rules,
 
 
 def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rules: Rules,
-                  address: np.ndarray | None) -> pd.Series:
-    """Each place's next allowed moment (its ``moment``, UTC ``datetime64[ns]``, where
-    allowed then; NaT where none is known): the earliest opening of a window that the law
-    of every zone allows."""
+                  address: np.ndarray | None, place: np.ndarray) -> pd.Series:
+    """Each (place, moment)'s next allowed moment (its ``moment``, UTC ``datetime64[ns]``,
+    where allowed then; NaT where none is known within :data:`HORIZON_DAYS` days): the
+    earliest opening of a window that the law of every zone allows. The openings are
+    made and judged once per ``place``, from its earliest moment asked, over the days its
+    later moments need too: 10,000 callbacks due at their own moments are a few hundred
+    places' openings, not 10,000 numbers'."""
     later = pd.Series(pd.NaT, index=reps.index, dtype="datetime64[ns, UTC]")
     later[allowed] = pd.DatetimeIndex(moment[allowed]).tz_localize("UTC")
     asked = np.flatnonzero(~allowed)
     if not len(asked):
         return later
-    calls = pd.DataFrame({"phone": reps.iloc[asked].to_numpy(object),
-                          "at": pd.DatetimeIndex(moment[asked]).tz_localize("UTC")})
-    times = clock(calls, rules, None if address is None else address[asked])
-    candidates = _openings(times, rules)
+    by_place = asked[np.lexsort((moment[asked], place[asked]))]
+    starters = by_place[np.r_[True, np.diff(place[by_place]) != 0]]  # its earliest moment
+    extra = (moment[asked].max() - moment[asked].min()) // np.timedelta64(1, "D")
+    calls = pd.DataFrame({"phone": reps.iloc[starters].to_numpy(object),
+                          "at": pd.DatetimeIndex(moment[starters]).tz_localize("UTC")})
+    address = None if address is None else address[starters]
+    candidates = _openings(clock(calls, rules, address), rules, HORIZON_DAYS + int(extra))
     if not len(candidates):
         return later
-    ok = allows(calls["phone"].to_numpy(object)[candidates["row"]], candidates["at"].to_numpy(),
-                rules, None if address is None else address[asked][candidates["row"].to_numpy()])
-    after = candidates["at"].to_numpy("datetime64[ns]") > moment[asked][candidates["row"]]
-    ok = candidates[ok & after]
-    earliest = ok.groupby("row")["at"].min()
-    later.iloc[asked[earliest.index.to_numpy()]] = earliest.to_numpy()
+    row = candidates["row"].to_numpy()
+    ok = allows(calls["phone"].to_numpy(object)[row], candidates["at"].to_numpy(), rules,
+                None if address is None else address[row])
+    opens = candidates["at"].to_numpy("datetime64[ns]")[ok]
+    key = np.sort((place[starters][row[ok]].astype(np.int64) << 42)
+                  + opens.astype("datetime64[s]").astype(np.int64))
+    if not len(key):
+        return later
+    asked_key = ((place[asked].astype(np.int64) << 42)
+                 + moment[asked].astype("datetime64[s]").astype(np.int64))
+    at = np.searchsorted(key, asked_key, side="right")  # the first opening after it
+    found = at < len(key)
+    seconds = key[np.minimum(at, len(key) - 1)]
+    found &= (seconds >> 42) == place[asked]
+    first = ((seconds & ((1 << 42) - 1)).astype("datetime64[s]")).astype("datetime64[ns]")
+    found &= first < moment[asked] + np.timedelta64(HORIZON_DAYS + 1, "D")
+    later.iloc[asked[found]] = pd.DatetimeIndex(first[found]).tz_localize("UTC")
     return later
 
 
-def _openings(times: object, rules: Rules) -> pd.DataFrame:
+def _openings(times: object, rules: Rules, days: int) -> pd.DataFrame:
     """The moments a window opens near each asked place: every distinct start of the
-    applied windows (``00:00`` too), on each of the next days, in each of its zones, as
-    UTC: ``row`` (the place among those asked) and ``at``."""
+    applied windows (``00:00`` too), on each of the next ``days`` days, in each of its
+    zones, as UTC: ``row`` (the place among those asked) and ``at``."""
     law = times.judged.law  # type: ignore[attr-defined]
     starts = np.unique(np.r_[0.0, law.start[law.end > law.start]])
     pairs, local = times.pairs, times.local  # type: ignore[attr-defined]
     day = local.astype("datetime64[D]").astype("datetime64[ns]").view(np.int64)
-    offsets = (np.arange(HORIZON_DAYS + 1)[:, None] * _DAY_NS
+    offsets = (np.arange(days + 1)[:, None] * _DAY_NS
                + (starts * 10**9).astype(np.int64)[None, :]).ravel()
     found = []
     for zone in np.unique(pairs.zone):
