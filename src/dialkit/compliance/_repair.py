@@ -90,13 +90,19 @@ def repair(found: pd.DataFrame, client: Client | None, *,
             ``"best"`` has no ``prefer``; an unknown ``strategy`` is a ``ValueError``.
 
     Examples:
-        >>> import dialkit
-        >>> from dialkit.compliance import repair, upcoming
-        >>> with dialkit.Client.sandbox() as client:
-        ...     latest = client.frames.calls()["created_at"].max()  # the world's "now"
-        ...     plan = repair(upcoming(client, horizon="14D", as_of=latest), client)
-        >>> sorted(set(plan["action"]))
-        ['leave', 'reschedule']
+        A callback due on a Sunday in Utah, which bars Sunday calls (with a client:
+        ``repair(upcoming(client), client)``):
+
+        >>> import pandas as pd
+        >>> from dialkit.compliance import repair
+        >>> found = pd.DataFrame({
+        ...     "rule": ["calling_hours"], "kind": ["callback"], "call_id": ["cb_1"],
+        ...     "lead_id": ["lead_1"], "phone": ["+18015550123"],
+        ...     "at": [pd.Timestamp("2026-11-22T19:00Z")], "evidence": ["due Sun 12:00"]})
+        >>> listed = pd.DataFrame({"phone": ["+18015550123"], "listed": [False]})
+        >>> plan = repair(found, None, frames={"dnc": listed})
+        >>> plan.loc[0, ["action", "new_local_time", "timezone"]].tolist()
+        ['reschedule', '2026-11-23 08:00:00', 'America/Denver']
     """
     _asked(found, strategy, prefer, client, frames, dry_run)
     rules = with_policy(rules, policy)

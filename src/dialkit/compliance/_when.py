@@ -137,14 +137,16 @@ def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
     asked once per place and moment: :func:`next_allowed`'s columns but for what the
     number's history adds (:mod:`._when_past`); ``timezones`` only if ``every_zone``."""
     place, first = _places(phones, rules, address)
+    law_place = np.arange(len(first))  # each asked (place, moment)'s place
     if len(moments) and moments.min() != moments.max():  # each place at each of its moments
         pairs, _ = pd.factorize(pd.MultiIndex.from_arrays([place, moments]))
-        place, first = pairs, np.unique(pairs, return_index=True)[1]
+        first = np.unique(pairs, return_index=True)[1]
+        place, law_place = pairs, place[first]
     reps = phones.iloc[first].reset_index(drop=True)
     reps_address = None if address is None else address[first]
     now = _judged_now(reps, moments[first], rules, reps_address)
     later = _next_moments(reps, now["allowed"].to_numpy(), moments[first], rules,
-                          reps_address, _places(reps, rules, reps_address)[0])
+                          reps_address, law_place)
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
     answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
