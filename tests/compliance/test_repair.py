@@ -223,3 +223,24 @@ def test_the_cli_refuses_a_fix_asked_wrongly_as_a_usage_error(given: list[str],
                                                               said: str) -> None:
     result = CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", *given])
     assert result.exit_code == 2 and said in result.output
+
+
+def test_a_callback_over_a_cap_moves_to_when_the_cap_frees_it_and_the_hours_allow() -> None:
+    """Florida's cap (Fla. Stat. 501.616(6)(b): no more than three calls in 24 hours): a
+    callback due after three calls today moves to the moment ``next_allowed`` gives with
+    the account's calls, 08:00 in Miami the next day, not to the hours' answer alone."""
+    miami, due = "+13055550123", pd.Timestamp("2026-11-24T15:00Z")  # Tuesday 10:00
+    calls = pd.DataFrame([{
+        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": miami, "created_at": due - pd.Timedelta(hours=h), "answered_at": pd.NaT,
+        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None}
+        for n, h in enumerate((5, 3, 1))])
+    found = pd.DataFrame({"rule": ["call_frequency"], "kind": ["callback"], "call_id": ["cb_1"],
+                          "lead_id": ["lead_1"], "phone": [miami], "at": [due],
+                          "evidence": ["due Tue 10:00, the fourth call in 24 hours"]})
+    dnc = pd.DataFrame({"phone": [miami], "listed": [False]})
+    [row] = repair(found, None, frames={"calls": calls, "dnc": dnc}).to_dict("records")
+    assert (row["action"], row["rules"]) == ("reschedule", "call_frequency")
+    assert row["new_at"] == pd.Timestamp("2026-11-25T13:00Z")  # the cap frees it at 05:00
+    assert row["new_at"] == next_allowed(miami, due, calls=calls)["next_allowed_at"].item()
+    assert next_allowed(miami, due, calls=None)["allowed"].item()  # the hours alone: now

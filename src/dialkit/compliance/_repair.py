@@ -44,11 +44,11 @@ PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "phone", "at", "new_
 """The columns of :func:`repair`'s plan (``expected_rate`` after ``timezone`` with
 ``strategy="best"``)."""
 _FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
-_NOT_MOVED = {"blocked_country": "the account blocks calls to this country, so no moment "
-                                 "is allowed: cancel it (client.callbacks.cancel) or leave it"}
+_BLOCKED = ("the account blocks calls to this country, so no moment is allowed: cancel "
+            "it (client.callbacks.cancel) or leave it")
 _ATTEMPT = ("a lead's next attempt is the service's to set: a client can change a lead's "
-            "name, email and custom fields only (PATCH /v1/leads/{lead_id}); pause the "
-            "campaign or move the lead to a campaign that calls at lawful hours")
+            "name, email and custom fields only (PATCH /v1/leads/{lead_id}); pause its "
+            "campaign (client.campaigns.pause) until the law allows the call")
 
 
 def repair(found: pd.DataFrame, client: Client | None, *,
@@ -109,7 +109,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     plan = _units(found)
     moving = plan["action"] == "reschedule"
     if moving.any():
-        plan = _moved(plan, moving.to_numpy(), found, client, frames or {}, rules,
+        plan = _moved(plan, moving.to_numpy(), client, frames or {}, rules,
                       prefer if strategy == "best" else None, horizon)
     plan["idempotency_key"] = _keys(plan)
     plan["status"] = np.where(plan["action"] == "leave", "left", "planned")
@@ -165,15 +165,15 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     reason = np.select(
         [plan["kind"] != "callback", action == "cancel", action == "leave"],
         [_ATTEMPT + " (" + plan["reason"] + ")", "the number is on a Do-Not-Call list, so "
-         "no moment is allowed (" + plan["reason"] + ")", _NOT_MOVED["blocked_country"]
-         + " (" + plan["reason"] + ")"], plan["reason"])
+         "no moment is allowed (" + plan["reason"] + ")",
+         _BLOCKED + " (" + plan["reason"] + ")"], plan["reason"])
     return plan.assign(action=action, reason=reason, new_at=pd.Series(
         pd.NaT, index=plan.index, dtype="datetime64[ns, UTC]"), new_local_time=None,
         timezone=None, expected_rate=np.nan)
 
 
-def _moved(plan: pd.DataFrame, moving: np.ndarray, found: pd.DataFrame,
-           client: Client | None, frames: Mapping[str, pd.DataFrame], rules: Rules,
+def _moved(plan: pd.DataFrame, moving: np.ndarray, client: Client | None,
+           frames: Mapping[str, pd.DataFrame], rules: Rules,
            prefer: pd.DataFrame | None, horizon: str | pd.Timedelta) -> pd.DataFrame:
     """The callbacks to move, each given its new moment: cancelled instead where its
     number is listed now, left where no moment is allowed within the days looked at."""
