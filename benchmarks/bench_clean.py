@@ -146,9 +146,9 @@ def phases(source: Path, out: Path) -> None:
 
     try:
         from dialkit.cli import app  # noqa: PLC0415
-        from dialkit.leads import _chunked, _clean, _fast, _normalize  # noqa: PLC0415
+        from dialkit.leads import _chunked, _fast, _normalize  # noqa: PLC0415
 
-        for module, name, label in ((_clean, "_normalized", "normalize the phone column"),
+        for module, name, label in ((_chunked, "normalized_cells", "normalize the phone column"),
                                     (_chunked, "region_hints", "region hints (normalize again)"),
                                     (_fast, "verdicts", "normalize's fast path, both above"),
                                     (_normalize, "_slow", "normalize's phonenumbers, both above"),

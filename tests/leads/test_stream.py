@@ -30,7 +30,6 @@ from dialkit.leads import (
     CleanedFile,
     CleanResult,
     LeadFileError,
-    _chunked,
     _sinks,
     _stream,
     clean,
@@ -255,14 +254,7 @@ def test_progress_is_told_the_rows_done_after_each_chunk(tiny: None, tmp_path: P
 def test_a_streamed_clean_holds_one_chunk_at_a_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small(monkeypatch, rows=100, bucket=1 << 12, ranged=64)
-    seen: list[int] = []
-    judge = _chunked.judged
-
-    def spied(file: Any, *args: Any) -> Any:
-        seen.append(len(file.frame))
-        return judge(file, *args)
-
-    monkeypatch.setattr(_chunked, "judged", spied)
+    seen = streamed_chunks(monkeypatch)
     result = clean_file(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
     assert sum(seen) == result.rows == 1500
     assert max(seen) <= 100 and len(seen) >= 15  # blank rows left out of their chunk
@@ -351,9 +343,7 @@ def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: P
 
 def test_an_output_that_cannot_be_written_fails_before_the_file_is_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    read_chunks: list[int] = []
-    judge = _chunked.judged
-    monkeypatch.setattr(_chunked, "judged", lambda *args: read_chunks.append(1) or judge(*args))
+    read_chunks = streamed_chunks(monkeypatch)
     with pytest.raises(FileNotFoundError):
         clean_file(FIXTURES / "tricky.csv", out=tmp_path / "no such folder" / "out.csv")
     assert not read_chunks
@@ -396,9 +386,10 @@ def test_a_quote_left_open_at_the_end_reads_as_the_clean_in_memory_reads_it(
 
 
 def streamed_chunks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The sizes of the chunks the streamed clean judges (none: the file was read whole)."""
+    """The sizes of the chunks the streamed clean's driver judges (a clean in memory's one
+    chunk among them)."""
     seen: list[int] = []
-    judge = _stream.judged_chunk  # the streamed clean's own name for it: a clean in memory
+    judge = _stream.judged_chunk  # the driver's own name for it
     monkeypatch.setattr(_stream, "judged_chunk", lambda file, *args: seen.append(
         len(file.frame)) or judge(file, *args))
     return seen
@@ -420,7 +411,7 @@ def test_a_cp1252_file_is_streamed_in_cp1252(late: bool, tmp_path: Path,
     seen = streamed_chunks(monkeypatch)
     whole, streamed, files = both(path, tmp_path)
     assert_same(whole, streamed, files)
-    assert whole.file.encoding == "cp1252" and len(seen) >= 2
+    assert whole.file.encoding == "cp1252" and len(seen) >= 3  # clean's chunk, then 2+
     assert "Zoë" in files["streamed.csv"].decode()
 
 
@@ -435,7 +426,7 @@ def test_a_file_of_two_encodings_is_read_whole_and_says_so(
         args[0]) or read_whole(*args))
     whole, streamed, files = both(path, tmp_path)
     assert_same(whole, streamed, files)
-    assert wholes == [path] and seen == [2]  # read whole, as one chunk
+    assert wholes == [path, path] and seen == [2, 2]  # clean's and clean_file's: read whole
     assert any("read as cp1252" in note for note in streamed.notes)
 
 

@@ -1,14 +1,14 @@
 """A file's chunks, or a Dask frame's partitions, judged apart and finished together;
 a file held in memory is one chunk.
 
-A file too large for memory is cleaned a chunk at a time (:mod:`._stream`), a Dask
-frame a partition at a time on the workers (:mod:`._dask_clean`), a file in memory
-(:func:`clean_whole`) as a single chunk; each judges its parts with
-:func:`judged_chunk` (the phones chosen and normalised, every check but the request's
-duplicates), finds the duplicates over the whole file's keys, and finishes each part
-with :func:`finished_chunk` (the verdicts and hints). The first two answer with counts
-(:class:`Counted`), not rows (a :class:`CleanedFile`); the third with every row (a
-:class:`CleanResult`).
+A file too large for memory is cleaned a chunk at a time (:mod:`._stream`), a file in
+memory by the same driver as a single chunk, a Dask frame a partition at a time on the
+workers (:mod:`._dask_clean`); each judges its parts with :func:`judged_chunk` (the
+phones chosen and normalised, every check but the request's duplicates), finds the
+duplicates over the whole file's keys, and finishes each part with
+:func:`finished_chunk` (the verdicts and hints). A clean to files or on Dask answers
+with counts (:class:`Counted`), not rows (a :class:`CleanedFile`); one in memory with
+every row (a :class:`CleanResult`).
 """
 
 from __future__ import annotations
@@ -24,16 +24,23 @@ import pandas as pd
 
 from .._utils._partitions import on_dask, read_whole
 from ..frames._pages import NOT_MATH
-from ._clean import AccountChecks, Judged, Normalized, country_column_of, judged, region_code
+from ._clean import (
+    AccountChecks,
+    Normalized,
+    normalized_cells,
+    region_code,
+    stored_as_number,
+)
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import hint_regions, ranked, region_counts, region_hints
+from ._hints import ranked, region_counts, region_hints
 from ._options import CleanOptions
+from ._phones import choose
 from ._read import LeadFile, Source, read
-from ._result import CleanResult, counts_html, notes_of, numbered, row_hints
+from ._result import counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
-from ._spill import Keys
-from ._verdicts import VERDICTS, Checked, text, verdict_frame
+from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
+from ._workbook import unevaluated
 
 _INTERNAL = ("__reason", "__before", "__after")
 """Columns the spill holds besides a cleaned frame's: normalize's reason (for the
@@ -119,15 +126,16 @@ class Counted:
                              dtype=object)
         return table.where(table.notna(), None)
 
-    def count(self, part: Judged, checked: Checked) -> None:
+    def count(self, numbers: pd.DataFrame, source: np.ndarray, countries: pd.Series | None,
+              checked: Checked) -> None:
         """Count a judged chunk: its rows, its passing rows, its regions (for the hints),
-        the columns that gave its phones, whether it holds extensions and other numbers."""
-        numbers = part.numbers
+        the columns that gave its phones (``source``: each row's), whether it holds
+        extensions and other numbers."""
         self.rows += len(numbers)
         self.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
-        self.regions.update(region_counts(numbers, part.countries))
+        self.regions.update(region_counts(numbers, countries))
         valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
-        self.sources += np.bincount(part.chosen.source[valid], minlength=len(self.sources))
+        self.sources += np.bincount(source[valid], minlength=len(self.sources))
         for column in self.held:
             self.held[column] |= bool(numbers[column].notna().any())
 
@@ -176,39 +184,6 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
     return summed
 
 
-def clean_whole(source: Source | LeadFile, options: CleanOptions) -> CleanResult:
-    """:func:`~dialkit.leads.clean` of a file read whole, or a frame: every row in memory,
-    judged and finished as the one chunk of a streamed file (:func:`judged_chunk`,
-    :func:`finished_chunk`), its duplicates found in one bucket in memory (:class:`Keys`),
-    as a streamed file's keys up to :data:`~dialkit._utils._tuning.HELD_BYTES` are."""
-    blocked = options.checked()  # before the file: a mistyped id fails fast
-    file, normalized = read_for_clean(source, options)
-    column = country_column_of(file, options.country_column)
-    accounts = None if options.client is None else AccountChecks(
-        options.client, options.campaign_id)
-    columns = [file.fields["phone"], *phone_columns(file)]
-    counted = Counted(np.zeros(len(columns), np.int64))
-    spilled, keys = judged_chunk(file, column, options.region, blocked, accounts, counted,
-                                 normalized)
-    custom = CustomFields.of(file, options.extension_field, options.alt_phone_field)
-    custom.check(counted.held)
-    held = Keys(None)
-    held.add(keys["row"].to_numpy(), keys["phone"].to_numpy(), keys["external_id"],
-             keys["passes"].to_numpy())
-    owner = np.full(len(spilled), -1, np.int64)
-    for rows, owners, _ in held.repeats():
-        owner[np.searchsorted(spilled["row"].to_numpy(), rows)] = owners
-    frame = finished_chunk(spilled, owner, hint_regions(counted.regions, region_code(
-        options.region)), columns[0], options.region, counted, custom, column)
-    return CleanResult(frame, file, region=options.region, campaign_id=options.campaign_id,
-                       blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
-                       extension_field=options.extension_field,
-                       alt_phone_field=options.alt_phone_field,
-                       sources=counted.by_column(columns),
-                       looks_like=ranked(counted.looks_like),
-                       country_column=column)
-
-
 def read_for_clean(source: Source | LeadFile,
                    options: CleanOptions) -> tuple[LeadFile, Normalized | None]:
     """A file read whole, or a frame, to be cleaned as one chunk; a Dask frame's rows
@@ -224,17 +199,23 @@ def read_for_clean(source: Source | LeadFile,
 def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
                  accounts: AccountChecks | None, counted: Counted,
                  normalized: Normalized | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A chunk's rows (``file.frame``) numbered, their numbers normalised (by
-    ``normalized``, on Dask, if given), their checks run (but the duplicates), counted
-    into ``counted``; and its eligible rows' keys: ``row``, ``phone``
-    (:func:`phone_numbers`), ``external_id`` and whether each ``passes`` the later
-    checks."""
-    part = judged(file, column, region, blocked, accounts, normalized)
-    numbers, checked = part.numbers, part.checked
-    numbers["alt_phone"] = part.chosen.alt_phone
-    counted.count(part, checked)
-    eligible = checked.before == 0
+    """A chunk's rows (``file.frame``) numbered, their phones chosen (:func:`choose`, the
+    country ``column``'s region for each) and normalised (by ``normalized``, on Dask, if
+    given), their checks run (but the request's duplicates), counted into ``counted``;
+    and its eligible rows' keys: ``row``, ``phone`` (:func:`phone_numbers`),
+    ``external_id`` and whether each ``passes`` the later checks."""
+    countries = None if column is None else file.frame[column]
+    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
+                    lambda cells: (normalized or normalized_cells)(cells, region, countries))
+    numbers = chosen.numbers
+    numbers["flags"] = stored_as_number(numbers["flags"], file, chosen)
+    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
     external = text(file.frame, file.fields.get("external_id"))
+    account = None if accounts is None else accounts.of(numbers["phone_e164"], external)
+    checked = checks(file.frame, file.fields, chosen.cells, numbers, blocked, account)
+    numbers["alt_phone"] = chosen.alt_phone
+    counted.count(numbers, chosen.source, countries, checked)
+    eligible = checked.before == 0
     keys = pd.DataFrame({"row": (file.frame.index + 1).to_numpy()[eligible],
                          "phone": phone_numbers(numbers["phone_e164"])[eligible],
                          "external_id": external[eligible].reset_index(drop=True),

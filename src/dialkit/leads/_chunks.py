@@ -43,6 +43,7 @@ from ._read import (
     _load,
     _no_numbers,
     _without_blank_rows,
+    csv_options,
     mapped_columns,
     widest,
 )
@@ -168,18 +169,10 @@ class _Reader:
         self.width = len(found.header)
         self.mended: list[tuple[int, list[str | None]]] = []
         self.refused = False
-        parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
-                                   ignore_empty_lines=False, invalid_row_handler=self._row)
         block = max(_tuning.READ_BLOCK, 2 * limits.max_line_bytes)
         try:
-            self.reader = pacsv.open_csv(
-                str(path), parse_options=parse,
-                read_options=pacsv.ReadOptions(use_threads=False, block_size=block,
-                                               skip_rows=found.skip,
-                                               encoding=encoding.removesuffix("-sig")),
-                convert_options=pacsv.ConvertOptions(
-                    column_types=dict.fromkeys(found.header, pa.large_string()),
-                    strings_can_be_null=True, quoted_strings_can_be_null=True))
+            self.reader = pacsv.open_csv(str(path), **csv_options(
+                found, block, encoding.removesuffix("-sig"), invalid_row_handler=self._row))
         except (UnicodeDecodeError, pa.ArrowException) as exc:
             raise self._failed(exc) from None
         if any(kind != pa.large_string() for kind in self.reader.schema.types):

@@ -13,7 +13,6 @@ list) run only with a ``client``; the result says which did not.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,12 +22,10 @@ import pyarrow as pa
 from .._utils import _tuning
 from .._utils._partitions import Plan, register
 from ._cells import cell_frame
-from ._custom import phone_columns
 from ._normalize import normalize, region_of
-from ._phones import Phones, choose
+from ._phones import Phones
 from ._read import LeadFile
-from ._verdicts import Account, Checked, checks, text
-from ._workbook import unevaluated
+from ._verdicts import Account
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -49,33 +46,6 @@ MAX_ID_LOOKUPS = 100
 by one, to tell this API client's from another's (the list does not say whose)."""
 
 
-@dataclass(frozen=True)
-class Judged:
-    """A file's rows (or a chunk's) with their phones chosen and normalised and every
-    check but the request's duplicates run."""
-
-    chosen: Phones
-    numbers: pd.DataFrame
-    checked: Checked
-    countries: pd.Series | None
-
-
-def judged(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
-           accounts: AccountChecks | None, normalized: Normalized | None = None) -> Judged:
-    """Each row's phone (:func:`choose`, the country ``column``'s region for each), and
-    the checks before and after the request's duplicates."""
-    countries = None if column is None else file.frame[column]
-    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
-                    lambda cells: (normalized or _normalized)(cells, region, countries))
-    numbers = chosen.numbers
-    numbers["flags"] = _stored_as_number(numbers["flags"], file, chosen)
-    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
-    external = text(file.frame, file.fields.get("external_id"))
-    account = None if accounts is None else accounts.of(numbers["phone_e164"], external)
-    checked = checks(file.frame, file.fields, chosen.cells, numbers, blocked, account)
-    return Judged(chosen, numbers, checked, countries)
-
-
 def country_column_of(file: LeadFile, country_column: str | None) -> str | None:
     """The column of each row's country: ``country_column``, or the file's country
     field; refused when the file has no such column."""
@@ -86,7 +56,8 @@ def country_column_of(file: LeadFile, country_column: str | None) -> str | None:
     return column
 
 
-def _normalized(cells: pd.Series, region: str, countries: pd.Series | None) -> pd.DataFrame:
+def normalized_cells(cells: pd.Series, region: str,
+                     countries: pd.Series | None) -> pd.DataFrame:
     """:func:`normalize` of some of the file's cells (by index), each with its row's
     country (:data:`NORMALIZED` run whole)."""
     return NORMALIZED.local(cell_frame(cells, countries), region=region)
@@ -121,7 +92,7 @@ def region_code(region: str) -> str:
     return region_of(region) or region
 
 
-def _stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:
+def stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Series:
     """Flag the phone cells a workbook held as numbers: Excel may have dropped a
     leading zero or digits before anything read the file."""
     rows = np.concatenate([

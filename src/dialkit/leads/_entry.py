@@ -4,7 +4,7 @@ are judged: a :class:`CleanedFile`), :func:`clean_dataset` (a Dask frame's rows 
 its workers: a :class:`CleanedDataset`).
 
 Each gathers its keyword arguments into one :class:`CleanOptions` and hands them to its
-driver: :mod:`._clean` for a clean in memory, :mod:`._stream` for one written to files,
+driver: :mod:`._stream` for a clean in memory (one chunk) or written to files,
 :mod:`._dask_clean` on Dask. ``clean``'s older shapes (``out=``, a Dask source without a
 client) still answer as before, with a :class:`DeprecationWarning`, for one release.
 """
@@ -17,11 +17,11 @@ from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 from .._utils._partitions import on_dask
-from ._chunked import CleanedFile, clean_whole
+from ._chunked import CleanedFile
 from ._options import CleanOptions
 from ._read import LeadFile, Source
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
-from ._stream import Progress, clean_file_with
+from ._stream import Progress, clean_file_with, clean_whole
 
 if TYPE_CHECKING:
     from ..client import Client

@@ -311,18 +311,10 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
     """
     found = layout(head[:SNIFFED].decode("utf-8", errors="ignore"), name, phones)
     check_delimited(source, found.delimiter, name, limits)
-    parse = pacsv.ParseOptions(delimiter=found.delimiter, newlines_in_values=True,
-                               ignore_empty_lines=False)
-    block = max(_BLOCK, 2 * limits.max_line_bytes)
     try:
         table = pacsv.read_csv(
             pa.BufferReader(source) if isinstance(source, bytes) else str(source),
-            parse_options=parse,
-            read_options=pacsv.ReadOptions(use_threads=False, block_size=block,
-                                           skip_rows=found.skip),
-            convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(found.header, pa.large_string()),
-                strings_can_be_null=True, quoted_strings_can_be_null=True))
+            **csv_options(found, max(_BLOCK, 2 * limits.max_line_bytes)))
     except UnicodeDecodeError:  # a header that is not UTF-8
         raise _NotUtf8 from None
     except pa.ArrowException as exc:
@@ -338,6 +330,20 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
     frame: pd.DataFrame = table.to_pandas(
         types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
     return frame, found
+
+
+def csv_options(found: Layout, block: int, encoding: str = "utf8",
+                **parse: Any) -> dict[str, Any]:
+    """pyarrow's options for a CSV of ``found``'s layout: every column text, a blank
+    line a row (so that the rows after it keep their numbers), one thread."""
+    return {"parse_options": pacsv.ParseOptions(delimiter=found.delimiter,
+                                                newlines_in_values=True,
+                                                ignore_empty_lines=False, **parse),
+            "read_options": pacsv.ReadOptions(use_threads=False, block_size=block,
+                                              skip_rows=found.skip, encoding=encoding),
+            "convert_options": pacsv.ConvertOptions(
+                column_types=dict.fromkeys(found.header, pa.large_string()),
+                strings_can_be_null=True, quoted_strings_can_be_null=True)}
 
 
 def _bytes(source: bytes | Path) -> bytes:

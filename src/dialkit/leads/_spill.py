@@ -118,8 +118,7 @@ class Keys:
 
     def owners(self) -> Owners:
         """Every row that repeats an earlier accepted row (:meth:`repeats`), by row range
-        in files in the folder."""
-        assert self.folder is not None
+        in files in the folder (in memory for a file held whole)."""
         owners = Owners(self.folder)
         for found in self.repeats():
             owners.add(*found)
@@ -262,10 +261,10 @@ def firsts(bucket: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class Owners:
-    """The rows that repeat another, by row range, in ``folder``; and how many of them
-    pass every other check (each would have been accepted)."""
+    """The rows that repeat another, by row range, in ``folder`` (``None``: one range, in
+    memory); and how many of them pass every other check (each would have been accepted)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self.passing = 0
         self.loaded: dict[int, np.ndarray] = {}
@@ -275,6 +274,9 @@ class Owners:
         self.passing += int(passes.sum())
         pairs = np.empty(len(rows), dtype=PAIR)
         pairs["row"], pairs["owner"] = rows, owners
+        if self.folder is None:
+            self.loaded[0] = np.concatenate([self.loaded.get(0, np.empty(0, PAIR)), pairs])
+            return
         where = rows // _tuning.RANGE_ROWS
         for part in np.unique(where).tolist():
             with open(self.folder / f"owners-{part}.bin", "ab") as out:
@@ -285,6 +287,9 @@ class Owners:
         found = np.full(len(rows), -1, dtype=np.int64)
         if not len(rows):
             return found
+        if self.folder is None:
+            return looked_up(np.sort(self.loaded.get(0, np.empty(0, PAIR)), order="row"),
+                             rows, found)
         ranged = _tuning.RANGE_ROWS
         for part in range(int(rows[0]) // ranged, int(rows[-1]) // ranged + 1):
             found = looked_up(self._range(part), rows, found)
@@ -293,6 +298,7 @@ class Owners:
     def _range(self, part: int) -> np.ndarray:
         """A range's pairs, sorted by row; the ranges before it let go."""
         if part not in self.loaded:
+            assert self.folder is not None
             path = self.folder / f"owners-{part}.bin"
             pairs = np.fromfile(path, dtype=PAIR) if path.exists() else np.empty(0, PAIR)
             self.loaded = {part: np.sort(pairs, order="row")}

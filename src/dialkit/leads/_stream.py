@@ -2,7 +2,7 @@
 
 The file is read twice over, a chunk at a time (:mod:`._chunks`). The first
 reading normalises each chunk's phones and runs every check but the request's
-duplicates (:func:`judged`, as a file read whole has them), keeps the chunk's
+duplicates (:func:`judged_chunk`, as a file read whole has them), keeps the chunk's
 columns in a spill file on disk, its eligible rows' keys in buckets
 (:mod:`._spill`), and counts what the whole file's answers need: the regions
 (for the hints), the columns that gave the phones. Then the duplicates are found
@@ -38,9 +38,10 @@ from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, read_f
 from ._chunks import NotStreamable, Streamed, stream
 from ._clean import AccountChecks, Normalized, country_column_of, region_code
 from ._custom import CustomFields, phone_columns
-from ._hints import hint_regions
+from ._hints import hint_regions, ranked
 from ._options import CleanOptions
-from ._result import had_bom
+from ._read import LeadFile
+from ._result import CleanResult, had_bom
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
 from ._spill import Keys, Owners, spill_folder
 
@@ -101,6 +102,22 @@ def clean_to(source: Any, options: CleanOptions, *, out: str | os.PathLike[str] 
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
                     again = why.encoding and batches.file.encoding != "cp1252"
             streamed = _streamed(source, options, legacy=True) if again else None
+
+
+def clean_whole(source: Any, options: CleanOptions) -> CleanResult:
+    """:func:`~dialkit.leads.clean`: the file read whole (or a frame) and cleaned as the
+    one chunk of a streamed file, by the same driver, its keys, spill and owners held in
+    memory and its rows kept."""
+    blocked = options.checked()  # before the file: a mistyped id fails fast
+    run = _Run(_one_batch(source, options), None, blocked, options)
+    file, owners = run.judge()
+    (frame,) = run.finished(owners)
+    return CleanResult(frame, file, region=options.region, campaign_id=options.campaign_id,
+                       blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
+                       extension_field=options.extension_field,
+                       alt_phone_field=options.alt_phone_field,
+                       sources=run.counted.by_column(run.columns),
+                       looks_like=ranked(run.counted.looks_like), country_column=run.column)
 
 
 def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> Streamed | None:
@@ -207,8 +224,8 @@ class _Sinks:
 class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
-    def __init__(self, streamed: Streamed, folder: Path, blocked: frozenset[str],
-                 options: CleanOptions, progress: Progress | None, began: float,
+    def __init__(self, streamed: Streamed, folder: Path | None, blocked: frozenset[str],
+                 options: CleanOptions, progress: Progress | None = None, began: float = 0.0,
                  steps: ProgressBar | None = None) -> None:
         self.streamed, self.folder, self.blocked = streamed, folder, blocked
         self.options, self.progress, self.began, self.steps = options, progress, began, steps
@@ -224,24 +241,35 @@ class _Run:
         self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields.of(self.file, options.extension_field,
                                       options.alt_phone_field)
+        self.keys = Keys(folder, self.size)
+        self.spill = _Spill(None if folder is None or self.keys.held is not None
+                            else folder / "rows.arrow")
+
+    def judge(self) -> tuple[LeadFile, Owners]:
+        """The first reading, then the duplicates: the file as read, and its rows' owners."""
+        self._first_reading(self.spill, self.keys)
+        file = self.streamed.finished()
+        self.custom.check(self.counted.held)
+        return file, self.keys.owners()
+
+    def finished(self, owners: Owners) -> Iterator[pd.DataFrame]:
+        """The second reading: each chunk's verdicts and hints finished, in file order,
+        the next one finished while this one is used."""
+        regions = hint_regions(self.counted.regions, region_code(self.region))
+        return self.ahead(self._finished(frame, owners, regions)
+                          for frame in self.spill.chunks())
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool) -> CleanedFile:
         """Clean the file into the ``partial`` files of ``outputs``."""
-        keys = Keys(self.folder, self.size)
-        spill = _Spill(self.folder / "rows.arrow", held=keys.held is not None)
-        self._first_reading(spill, keys)
-        file = self.streamed.finished()
-        self.custom.check(self.counted.held)
-        owners = keys.owners()
+        file, owners = self.judge()
         self._fits(outputs[0], owners)
         if self.steps is not None:
             self.steps.finishing(self.counted.rows)
-        regions = hint_regions(self.counted.regions, region_code(self.region))
         kind = "" if outputs[0] is None else outputs[0].suffix.lower()
         sinks = _Sinks(partial, kind, escape_formulas, had_bom(file.encoding))
         try:
-            self._second_reading(spill, owners, regions, sinks)
+            self._second_reading(owners, sinks)
         finally:
             sinks.close(self.counted.summary())
         notes = self.counted.notes(file, self.columns, self.custom, self.column)
@@ -292,12 +320,10 @@ class _Run:
                 f"and an Excel sheet holds {EXCEL_ROWS - 1:,} below its header: write a "
                 ".csv or .parquet file instead")
 
-    def _second_reading(self, spill: _Spill, owners: Owners, regions: list[str],
-                        sinks: _Sinks) -> None:
+    def _second_reading(self, owners: Owners, sinks: _Sinks) -> None:
         """Each chunk's verdicts and hints finished and written, in file order."""
-        finished = (self._finished(frame, owners, regions) for frame in spill.chunks())
         done = 0
-        for frame in self.ahead(finished):  # the next chunk finished while this is written
+        for frame in self.finished(owners):
             sinks.write(frame)
             done += len(frame)
             del frame  # not held while the chunk after next is finished
@@ -318,10 +344,10 @@ class _Spill:
     them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
     an Arrow stream on disk, read back a chunk at a time."""
 
-    def __init__(self, path: Path, *, held: bool) -> None:
-        self.path, self.held = path, held
+    def __init__(self, path: Path | None) -> None:
+        self.path, self.held = path, path is None
         self.frames: list[pd.DataFrame] = []
-        self.sink = None if held else FrameSink(path, kind="arrow")
+        self.sink = None if path is None else FrameSink(path, kind="arrow")
 
     def write(self, frame: pd.DataFrame) -> None:
         if self.sink is None:
