@@ -19,6 +19,7 @@ it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Collection, Sequence
@@ -52,6 +53,14 @@ MOST = 0.5
 diallable leads may not be called now."""
 DIALLABLE = ("new", "contacted", "callback")
 """The lead statuses a running campaign dials."""
+CALLS_FRESH_SECONDS = 5.0
+"""How long the calls read are taken as all there are: a contact this client sends that
+places a call (``calls.create``, ``leads.create(dial_now=True)``) makes the next contact
+read again at once; a call the dialer or another client placed is seen within this."""
+PLACES_CALLS = frozenset({"calls.create", "leads.create"})
+NEW_CALLS_PAGE = 10
+"""The page size of the reads after the first: the calls made since the last contact,
+usually few (the first read goes back over the caps' period in pages of 100)."""
 _VERDICTS_KEPT = 4096
 
 
@@ -136,6 +145,7 @@ class ResumeJudgment:
     opens_at: datetime | None = None
     last_opens_at: datetime | None = None
     first: Verdict | None = None
+    """The first forbidden lead's refusal in full."""
 
 
 class Judge(Protocol):
@@ -150,9 +160,9 @@ class Judge(Protocol):
         """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
         ``calls`` are the number's within :attr:`lookback`, ``dnc`` its live answer."""
 
-    def campaign(self, leads: Sequence[Lead], at: datetime,
-                 settings: GuardSettings) -> list[Verdict | None]:
-        """Each lead's refusal at ``at`` by the law of its place (None: allowed)."""
+    def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
+                 settings: GuardSettings) -> ResumeJudgment:
+        """What the law of their places says of a campaign's ``leads`` at ``at``."""
 
 
 class Guard:
@@ -177,6 +187,7 @@ class Guard:
         self._listed: dict[str, tuple[DncCheckResult, float]] = {}
         self._calls: dict[str, Call] = {}
         self._read_back_to: datetime | None = None
+        self._read_at = -math.inf
         self._verdicts: dict[tuple[object, ...], Verdict | None] = {}
         self._callback_leads: dict[str, str] = {}
         self._warned = False
@@ -196,6 +207,8 @@ class Guard:
         calls = self._recent_calls(moment)
         verdict = self._verdict(phone, moment, state, campaign_id, calls, dnc)
         self._settle(operation, phone, moment, verdict, reason)
+        if operation in PLACES_CALLS:  # a call of this client's: read again next time
+            self._read_at = -math.inf
 
     def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
                      override: str | None) -> None:
@@ -230,8 +243,7 @@ class Guard:
         leads = [lead for lead in self._leads.list(campaign_id=campaign_id)
                  if lead.status in DIALLABLE]
         moment = self.now()
-        verdicts = self._judged().campaign(leads, moment, self.settings)
-        judged = _resume_judgment(campaign_id, moment, verdicts)
+        judged = self._judged().campaign(campaign_id, leads, moment, self.settings)
         self.resumes.append(judged)
         logger.info("campaigns.resume %s: %d of %d diallable leads may not be called now%s",
                     campaign_id, judged.forbidden, judged.diallable,
@@ -273,13 +285,16 @@ class Guard:
         lookback = self._judged().lookback
         since = min(moment, self.now()) - lookback
         with self._lock:
+            if time.monotonic() - self._read_at < CALLS_FRESH_SECONDS:
+                return list(self._calls.values())
             stop = since if self._read_back_to is None else max(
                 since, self._read_back_to - _LATE_WRITES)
-            for call in self._calls_area.list(limit=MAX_PAGE_LIMIT):
+            page = MAX_PAGE_LIMIT if self._read_back_to is None else NEW_CALLS_PAGE
+            for call in self._calls_area.list(limit=page):
                 if call.created_at < stop:
                     break
                 self._calls[call.id] = call
-            self._read_back_to = self.now()
+            self._read_back_to, self._read_at = self.now(), time.monotonic()
             for old in [key for key, call in self._calls.items() if call.created_at < since]:
                 del self._calls[old]
             return list(self._calls.values())
@@ -382,17 +397,3 @@ def _utc(at: datetime | str) -> datetime:
 
 def _counts(by_rule: dict[str, int]) -> str:
     return ", ".join(f"{rule}: {count}" for rule, count in by_rule.items())
-
-
-def _resume_judgment(campaign_id: str, moment: datetime,
-                     verdicts: list[Verdict | None]) -> ResumeJudgment:
-    """The counts of a campaign's judged leads."""
-    refused = [verdict for verdict in verdicts if verdict is not None]
-    by_rule: dict[str, int] = {}
-    for verdict in refused:
-        by_rule[verdict.rule] = by_rule.get(verdict.rule, 0) + 1
-    opens = sorted(v.next_allowed_at for v in refused if v.next_allowed_at is not None)
-    return ResumeJudgment(campaign_id, moment, len(verdicts), len(refused),
-                          dict(sorted(by_rule.items(), key=lambda item: -item[1])),
-                          opens[0] if opens else None, opens[-1] if opens else None,
-                          refused[0] if refused else None)

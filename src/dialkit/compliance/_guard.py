@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
-from ..client._guard import GuardSettings, Verdict
+from ..client._guard import GuardSettings, ResumeJudgment, Verdict
 from ..client._lead_bodies import address_state
 from ..contract import Call, DncCheckResult, Lead
 from ._account import blocked_country
@@ -46,23 +46,28 @@ class LawJudge:
         answer = next_allowed(asked, pd.Timestamp(at), rules=settings.rules or US,
                               policy=_policy(settings), calls=_calls(calls),
                               dnc=_dnc(dnc, at), campaign_id=campaign_id)
-        return _verdict(answer.iloc[0])
+        return _verdict(_rows(answer)[0])
 
-    def campaign(self, leads: Sequence[Lead], at: datetime,
-                 settings: GuardSettings) -> list[Verdict | None]:
-        """Each lead's refusal at ``at`` by the hours and days of its place and address
-        state (None: allowed), judged at once: ``next_allowed`` asks each place once."""
-        if not leads:
-            return []
+    def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
+                 settings: GuardSettings) -> ResumeJudgment:
+        """How many of ``leads`` the hours and days of their place and address state
+        forbid at ``at``, by rule, and when they open, judged at once (``next_allowed``
+        asks each place once); the first refusal in full."""
         frame = pd.DataFrame({"phone": [lead.phone for lead in leads],
-                              "state": [address_state(lead.custom_fields) for lead in leads]})
+                              "state": [address_state(lead.custom_fields) for lead in leads]},
+                             dtype=object)
         answer = next_allowed(frame, pd.Timestamp(at), rules=settings.rules or US,
-                              policy=_policy(settings))
-        refused = ~answer["allowed"].to_numpy(bool)
-        verdicts: list[Verdict | None] = [None] * len(leads)
-        for row in refused.nonzero()[0]:
-            verdicts[row] = _verdict(answer.iloc[row])
-        return verdicts
+                              policy=_policy(settings)) if leads else None
+        if answer is None or answer["allowed"].all():
+            return ResumeJudgment(campaign_id, at, len(leads), 0)
+        refused = answer[~answer["allowed"].to_numpy(bool)]
+        opens = refused["next_allowed_at"].dropna()
+        return ResumeJudgment(
+            campaign_id, at, len(leads), len(refused),
+            {str(k): int(n) for k, n in refused["rule"].value_counts().items()},
+            opens.min().to_pydatetime() if len(opens) else None,
+            opens.max().to_pydatetime() if len(opens) else None,
+            _verdict(_rows(refused.iloc[:1])[0]))
 
 
 def _policy(settings: GuardSettings) -> Rules | None:
@@ -102,17 +107,26 @@ def _dnc(answer: DncCheckResult, at: datetime) -> pd.DataFrame | None:
                          "listed_at": [pd.Timestamp(since) if since else pd.NaT]})
 
 
-def _verdict(row: pd.Series) -> Verdict | None:
+def _rows(answer: pd.DataFrame) -> list[dict[str, object]]:
+    """``next_allowed``'s answer as plain rows (``None`` where a cell is empty), read
+    column by column: a campaign's thousands of refusals are not ``iloc``-ed one by one."""
+    columns = {column: answer[column].astype(object).where(answer[column].notna(), None)
+               .tolist() for column in answer.columns}
+    return [dict(zip(columns, values, strict=True)) for values in zip(*columns.values(),
+                                                                      strict=True)]
+
+
+def _verdict(row: dict[str, object]) -> Verdict | None:
     """A row of ``next_allowed``'s answer as a refusal (None: allowed)."""
-    if bool(row["allowed"]):
+    if row["allowed"]:
         return None
 
     def text(column: str) -> str | None:
         value = row[column]
-        return None if value is None or pd.isna(value) else str(value)
+        return None if value is None else str(value)
 
     later = row["next_allowed_at"]
     return Verdict(str(row["rule"]), text("basis"), text("jurisdiction"),
                    text("forbidden_by") or str(row["rule"]),
-                   None if pd.isna(later) else later.to_pydatetime(),
+                   None if later is None else pd.Timestamp(later).to_pydatetime(),
                    text("next_local_time"), text("timezone"))
