@@ -82,7 +82,8 @@ class Calls(Area):
         )
         if self._guard is not None:
             if lead_id is not None:
-                self._guard.lead_contact("calls.create", lead_id, at=None, override=override)
+                self._guard.lead_contact("calls.create", lead_id, at=None, override=override,
+                                         phone=to)
             else:
                 self._guard.contact("calls.create", to, campaign_id=campaign_id,
                                     override=override)

@@ -22,7 +22,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -211,13 +211,14 @@ class Guard:
             self._read_at = -math.inf
 
     def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
-                     override: str | None) -> None:
-        """:meth:`contact` for a lead, its number, address state and campaign read."""
+                     override: str | None, phone: str | None = None) -> None:
+        """:meth:`contact` for a lead, its address state and campaign read: to its number,
+        or to ``phone`` (a click-to-call names the number it dials)."""
         if self._off():
             _reason(override)
             return
         lead = self._leads.get(lead_id)
-        self.contact(operation, lead.phone, at=at, state=address_state(lead.custom_fields),
+        self.contact(operation, phone or lead.phone, at=at, state=address_state(lead.custom_fields),
                      campaign_id=lead.campaign_id, override=override)
 
     def callback_contact(self, callback_id: str, lead_id: str | None, *,
@@ -259,6 +260,30 @@ class Guard:
                 judged.opens_at)
         self._settle("campaigns.resume", None, moment, refusal, reason)
         return judged
+
+    def tool(self, operation: str, path: Mapping[str, str], body: object) -> None:
+        """Judge an operation named as the contract names it, with its wire ``path`` and
+        ``body`` (a tool call of ``dialkit mcp serve``); one that reaches nobody, or whose
+        body the service will refuse anyway, passes. An assistant cannot override."""
+        sent = body if isinstance(body, Mapping) else {}
+        text = {key: value for key, value in sent.items() if isinstance(value, str)}
+        if operation == "calls.create" and "lead_id" in text and "to" in text:
+            self.lead_contact(operation, text["lead_id"], at=None, override=None,
+                              phone=text["to"])
+        elif operation in ("calls.create", "sms.send") and "to" in text:
+            self.contact(operation, text["to"], campaign_id=text.get("campaign_id"))
+        elif operation == "leads.create" and sent.get("dial_now") is True and "phone" in text:
+            self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
+                         state=address_state(sent.get("custom_fields")))
+        elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
+            self.lead_contact(operation, text["lead_id"], at=text["scheduled_at"],
+                              override=None)
+        elif operation == "callbacks.reschedule" and "scheduled_at" in text \
+                and "callback_id" in path:
+            self.callback_contact(path["callback_id"], None, at=text["scheduled_at"],
+                                  override=None)
+        elif operation == "campaigns.resume" and "campaign_id" in path:
+            self.resume(path["campaign_id"], override=None)
 
     def now(self) -> datetime:
         """The service's now: its latest ``Date`` plus the time passed since (a DNC
