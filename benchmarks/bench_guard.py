@@ -8,12 +8,12 @@ campaign in under 2 s.
 1. **One operation**, against the emulator in this process (manual clock at Monday
    15:00 UTC, so New York is in its hours): ``sms.send`` to one number, ``--calls``
    times, with the guard on (law) and off, interleaved, each with a fresh
-   ``client_reference``. After the first (the DNC check, the calls' first read), each
-   guarded send makes one extra request (the calls made since the last contact) and
-   finds its verdict kept for the minute (:meth:`Guard._verdict`). ``calls.create``
-   to one number is measured too: every call adds one to the number's calls, so its
-   verdict is judged anew each time (``next_allowed`` with the number's calls, the
-   audit's own count of the caps).
+   ``client_reference``. After the first (the DNC check, the calls' first read), a
+   guarded send finds the number's DNC answer (60 s), the calls read (5 s) and its
+   verdict (the minute) kept. ``calls.create`` is measured to a new number each time
+   (a DNC check each, the hours judged) and to one number again and again: from its
+   third call a cap could count its calls, so ``next_allowed`` runs the audit's own
+   count of the caps for each.
 2. **A resume's judgment**: :meth:`LawJudge.campaign` (``next_allowed`` of every lead's
    number and address state, and a refusal per forbidden lead) over ``--leads``
    synthetic leads (the numbers of ``bench_when.py``: every area code, some Canadian,
@@ -60,37 +60,43 @@ def timed(act: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def one_operation(calls: int) -> None:
+def one_operation(on: dialkit.Client, calls: int) -> None:
     """Median and p90 of ``sms.send`` and ``calls.create`` with the guard on and off."""
-    with dialkit.Client.sandbox(emulator_config(), key="sending", rate_limit=None) as on:
-        assert on.emulator is not None
-        off = dialkit.Client(on.emulator.key("sending"), base_url=on.base_url,
-                             rate_limit=None, guard="off")
-        n = iter(range(10**9))
+    assert on.emulator is not None
+    off = dialkit.Client(on.emulator.key("sending"), base_url=on.base_url,
+                         rate_limit=None, guard="off")
+    n = iter(range(10**9))
 
-        def sms(client: dialkit.Client) -> None:
-            client.sms.send(to=EASTERN, body="hi", client_reference=f"b-{next(n)}")
+    def sms(client: dialkit.Client) -> None:
+        client.sms.send(to=EASTERN, body="hi", client_reference=f"b-{next(n)}")
 
-        for client in (on, off):
-            sms(client)  # the warm-up: the DNC check, the calls' first read
-        times: dict[str, list[float]] = {"on": [], "off": []}
-        for _ in range(calls):
-            times["on"].append(timed(lambda: sms(on)))
-            times["off"].append(timed(lambda: sms(off)))
-        report("sms.send, one number", times)
-        store = on.emulator.service.store
+    for client in (on, off):
+        sms(client)  # the warm-up: the DNC check, the calls' first read
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(calls):
+        times["on"].append(timed(lambda: sms(on)))
+        times["off"].append(timed(lambda: sms(off)))
+    report("sms.send, one number", times)
+    store = on.emulator.service.store
 
-        def call(client: dialkit.Client) -> None:
-            with store.lock:
-                store.conn.execute("UPDATE agents SET state = 'ready', held_until = NULL")
-            client.calls.create(to=EASTERN, agent_extension="1001")
+    def call(client: dialkit.Client, to: str = EASTERN) -> None:
+        with store.lock:
+            store.conn.execute("UPDATE agents SET state = 'ready', held_until = NULL")
+        client.calls.create(to=to, agent_extension="1001")
 
-        times = {"on": [], "off": []}
-        for _ in range(max(2, calls // 10)):
-            times["on"].append(timed(lambda: call(on)))
-            times["off"].append(timed(lambda: call(off)))
-        report("calls.create, one number (its calls change each time)", times)
-        off.close()
+    fresh = iter(f"+1212555{n:04d}" for n in range(200, 10_000))
+    times = {"on": [], "off": []}
+    for _ in range(max(2, calls // 10)):
+        times["on"].append(timed(lambda: call(on, next(fresh))))
+        times["off"].append(timed(lambda: call(off, next(fresh))))
+    report("calls.create, a new number each time (a cold DNC check each)", times)
+    times = {"on": [], "off": []}
+    for _ in range(max(2, calls // 10)):
+        times["on"].append(timed(lambda: call(on)))
+        times["off"].append(timed(lambda: call(off)))
+    report("calls.create, one number again and again (3 calls on: a cap could count "
+           "them, so the audit judges each)", times)
+    off.close()
 
 
 def report(what: str, times: dict[str, list[float]]) -> None:
@@ -109,7 +115,7 @@ def synthetic_leads(count: int) -> list[Lead]:
             for i, phone in enumerate(phones)]
 
 
-def resume_judgment(count: int, runs: int) -> None:
+def resume_judgment(client: dialkit.Client, count: int, runs: int) -> None:
     """The judge's time over ``count`` leads, and the emulator's leads' load per lead."""
     leads = synthetic_leads(count)
     judge, settings = LawJudge(), GuardSettings()
@@ -123,15 +129,14 @@ def resume_judgment(count: int, runs: int) -> None:
         print(f"judge {count:,} leads at {at:%a %H:%M} UTC: {statistics.median(times):.3f} s "
               f"wall, {statistics.median(cpu):.3f} s CPU, median of {runs} "
               f"({judged.forbidden:,} forbidden)")
-    with dialkit.Client.sandbox(emulator_config(), rate_limit=None) as client:
-        campaign = max(client.campaigns.list(), key=lambda c: sum(
-            1 for _ in client.leads.list(campaign_id=c.id)))
-        started = time.perf_counter()
-        loaded = list(client.leads.list(campaign_id=campaign.id))
-        took = time.perf_counter() - started
-        print(f"load {len(loaded):,} leads of a campaign over HTTP: {took:.3f} s "
-              f"({took / max(1, len(loaded)) * 1e6:.0f} us a lead; "
-              f"{took / max(1, len(loaded)) * 100_000:.1f} s for 100,000)")
+    campaign = max(client.campaigns.list(), key=lambda c: sum(
+        1 for _ in client.leads.list(campaign_id=c.id)))
+    started = time.perf_counter()
+    loaded = list(client.leads.list(campaign_id=campaign.id))
+    took = time.perf_counter() - started
+    print(f"load {len(loaded):,} leads of a campaign over HTTP: {took:.3f} s "
+          f"({took / max(1, len(loaded)) * 1e6:.0f} us a lead; "
+          f"{took / max(1, len(loaded)) * 100_000:.1f} s for 100,000)")
 
 
 def main() -> None:
@@ -140,8 +145,9 @@ def main() -> None:
     parser.add_argument("--leads", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=5)
     options = parser.parse_args()
-    one_operation(options.calls)
-    resume_judgment(options.leads, options.runs)
+    with dialkit.Client.sandbox(emulator_config(), key="sending", rate_limit=None) as client:
+        one_operation(client, options.calls)
+        resume_judgment(client, options.leads, options.runs)
 
 
 if __name__ == "__main__":

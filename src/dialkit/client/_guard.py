@@ -154,6 +154,9 @@ class Judge(Protocol):
     lookback: timedelta
     """How far back a number's calls count (the longest cap's period)."""
 
+    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
+        """Of a number's calls, those a cap could count (none: the hours alone judge)."""
+
     def contact(self, phone: str, at: datetime, *, state: str | None,
                 campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
                 settings: GuardSettings) -> Verdict | None:
@@ -330,7 +333,8 @@ class Guard:
         """The judge's verdict, kept per minute: every window of the law opens and closes
         on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
         holds for the minute, given the same calls to the number and the same DNC answer."""
-        mine = [call for call in calls if call.to_number == phone]
+        mine = self._judged().counted([call for call in calls if call.to_number == phone],
+                                      self.settings)
         key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
                frozenset(call.id for call in mine), dnc.listed,
                str((dnc.model_extra or {}).get("listed_at")))

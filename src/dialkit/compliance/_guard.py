@@ -18,6 +18,7 @@ import pandas as pd
 from ..client._guard import GuardSettings, ResumeJudgment, Verdict
 from ..client._lead_bodies import address_state
 from ..contract import Call, DncCheckResult, Lead
+from . import _jurisdictions as table
 from ._account import blocked_country
 from ._audit import CALL_COLUMNS
 from ._rules import US, Rules
@@ -30,6 +31,17 @@ class LawJudge:
 
     lookback: timedelta = max(cap_periods()).to_pytimedelta()
     """The longest cap's period: older calls count towards no cap."""
+
+    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
+        """The number's ``calls`` where a cap could count them, else none: a call is over
+        a cap when more than its ``max_calls`` are within its period, itself included,
+        so fewer past calls than the smallest cap of the table (and of the policy) can
+        break none, and the hours alone judge the contact (the verdict then holds for
+        the minute whatever calls were made: ``Guard._verdict``)."""
+        policy = _policy(settings)
+        caps = [row.max_calls for row in table.all() if row.max_calls is not None]
+        caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
+        return calls if caps and len(calls) >= min(caps) else ()
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
                 campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
