@@ -274,6 +274,22 @@ def test_bad_settings_and_an_empty_reason_are_refused_before_any_request(
         Client(KEYS["sending"], base_url="http://127.0.0.1:9", guard="lax")
     with pytest.raises(ValueError, match="needs the policy"):
         GuardSettings("law_and_policy")
+    with pytest.raises(ValueError, match="blocked_countries holds '\\+98', a calling code"):
+        GuardSettings("law_and_policy", blocked_countries=["+98"])  # as the audit says it
+
+
+def test_a_blocked_country_is_refused_under_the_policy_only(sandbox: Sandbox) -> None:
+    iran = "+989121234567"
+    wire = RecordingTransport()
+    policy = GuardSettings("law_and_policy", blocked_countries="Iran")
+    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
+                transport=wire, guard=policy) as client, \
+            pytest.raises(ContactForbiddenError) as raised:
+        client.sms.send(to=iran, body="hello", client_reference="ir-1")
+    assert (raised.value.rule, raised.value.basis, raised.value.next_allowed_at) == (
+        "blocked_country", "policy", None)
+    assert "a blocked country" in raised.value.evidence
+    assert sent(wire, "POST", "/v1/sms") == 0
 
 
 def test_the_guard_judges_at_the_services_clock_not_this_machines(

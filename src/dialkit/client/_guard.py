@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from .._places._blocked import blocked_regions
 from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
 from ..errors import ContactForbiddenError
 from ._callbacks import Callbacks
@@ -74,15 +75,17 @@ class GuardSettings:
         rules: The law (default ``dialkit.compliance.US``: US, Canadian and UK law).
         policy: The account's own rules (``dialkit.compliance.HOUSE_RULES``);
             ``law_and_policy`` needs one or ``blocked_countries``.
-        blocked_countries: Regions the account does not call (``["KP", "IR"]``).
+        blocked_countries: The countries the account does not call, read as the audit
+            and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
     """
 
     enforce: Enforced = "law"
     rules: Rules | None = None
     policy: Rules | None = None
-    blocked_countries: Collection[str] = ()
+    blocked_countries: Collection[str] | str = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
         if self.enforce not in ENFORCED:
             raise ValueError(f"guard enforce={self.enforce!r} is not one of "
                              f"{', '.join(ENFORCED)}")
