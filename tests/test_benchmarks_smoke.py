@@ -34,6 +34,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_emulator.py": ("--scale", "small", "--build-scale", "small", "--start-runs", "1",
                           "--seconds", "0.3", "--warm-up", "0.1", "--connections", "2"),
     "bench_explore.py": ("--scale", "small", "--runs", "1"),
+    "bench_guard.py": ("--calls", "3", "--leads", "200", "--runs", "1"),
     "bench_frames.py": ("--scale", "small", "--target-calls", "300", "--repeats", "1",
                         "--pause", "0", "--advances", "600", "--rows", "2000",
                         "--cache-runs", "1"),

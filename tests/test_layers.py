@@ -51,8 +51,12 @@ MAY_IMPORT = {
 """Which layers each layer's modules may import."""
 SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 """Who may import the public ``dialkit.sandbox``, from where (``""``: anywhere in it)."""
-ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames")}
-"""The one import against the layers: ``Client.frames``, a lazy convenience (issue 24)."""
+ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
+           ("dialkit.client._guard", "Guard._judged", "dialkit.compliance._guard")}
+"""The imports against the layers: ``Client.frames``, a lazy convenience (issue 24), and
+the guard's judge, imported on its first use (issue 50): the law is judged by the
+compliance layer's one judge, which the client may not copy, and every client (the CLI's,
+``mcp serve``'s) must hold the guard without its user wiring one in."""
 
 @dataclass(frozen=True)
 class Import:

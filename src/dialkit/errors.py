@@ -24,7 +24,9 @@ as it was (the lead file's, the audit's, the journal's ...).
 
 Arguments refused before anything is sent raise :class:`InvalidArgumentError`,
 a ``ValueError`` outside this tree: no call was made. A call on a closed
-client raises :class:`ClientClosedError`, a ``RuntimeError``.
+client raises :class:`ClientClosedError`, a ``RuntimeError``. A contact the law forbids
+at its moment (the client's guard, issue 50) raises :class:`ContactForbiddenError`,
+also outside the tree: nothing was sent.
 
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
@@ -255,6 +257,41 @@ class ClientClosedError(DialkitError, RuntimeError):
     """The client was closed (``close()`` or the end of its ``with`` block); nothing was sent."""
 
 
+class ContactForbiddenError(DialkitError):
+    """The client's guard refused a contact the law (or the policy) forbids at its moment;
+    nothing was sent. Pass ``override="reason"`` to send it anyway, recorded.
+
+    Attributes:
+        operation: The operation refused (``calls.create``, ``sms.send``, ...).
+        phone: The number that would have been reached (None: a campaign's resume).
+        at: When the contact would happen (the service's now, or ``scheduled_at``).
+        rule: The rule that forbids it (``calling_hours``, ``dnc_call``,
+            ``call_frequency``, ``unknown_timezone``, ...), as the audit names it.
+        basis: ``law`` or ``policy``, with the ``jurisdiction`` and its citation in
+            ``evidence`` as the audit writes it.
+        jurisdiction: The jurisdiction whose rule forbids it (None where none is named).
+        evidence: The audit's evidence (``Sun 22:00 America/Chicago (Texas: ...)``).
+        next_allowed_at: The next moment the contact is allowed (UTC), or None where
+            none is known (a listed number; nothing within the horizon).
+        next_local_time: That moment on the recipient's clock, with ``timezone``.
+    """
+
+    def __init__(self, operation: str, phone: str | None, at: Any, *, rule: str,
+                 basis: str | None, jurisdiction: str | None, evidence: str,
+                 next_allowed_at: Any, next_local_time: str | None = None,
+                 timezone: str | None = None) -> None:
+        self.operation, self.phone, self.at, self.rule = operation, phone, at, rule
+        self.basis, self.jurisdiction, self.evidence = basis, jurisdiction, evidence
+        self.next_allowed_at, self.next_local_time = next_allowed_at, next_local_time
+        self.timezone = timezone
+        opens = ("no allowed moment is known" if next_allowed_at is None else
+                 f"next allowed {next_allowed_at:%Y-%m-%d %H:%M} UTC"
+                 + (f" ({next_local_time} {timezone})" if next_local_time else ""))
+        whom = f" to {phone}" if phone else ""
+        super().__init__(f"{operation}{whom} not sent: {rule} ({basis or 'law'}): {evidence}; "
+                         f"{opens}. Pass override=\"reason\" to send it anyway (recorded).")
+
+
 _BY_STATUS: Mapping[int, type[ApiError]] = MappingProxyType({
     400: ValidationError,
     401: AuthenticationError,
@@ -338,6 +375,7 @@ __all__ = [
     "AuthenticationError",
     "ClientClosedError",
     "ConflictError",
+    "ContactForbiddenError",
     "DialkitError",
     "FieldProblem",
     "IdempotencyConflictError",

@@ -33,9 +33,14 @@ DATASET = "client:acme/full"
 """The data set the ``full`` test key is answered from."""
 NOW = datetime(2026, 11, 2, 15, 0, tzinfo=UTC)
 """The emulator's service time: the manual clock is reset to it before every test."""
-FUTURE = datetime(2026, 11, 20, 10, 0, tzinfo=UTC)
-LATER = datetime(2026, 11, 25, 16, 30, tzinfo=UTC)
-PAST = datetime(2026, 11, 1, 10, 0, tzinfo=UTC)
+FUTURE = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+LATER = datetime(2026, 11, 25, 18, 30, tzinfo=UTC)
+PAST = datetime(2026, 10, 30, 18, 0, tzinfo=UTC)
+"""Moments inside the calling hours of the leads' places (the client's guard refuses
+others, issue 50): a Friday and a Wednesday, 12:00 in Chicago, 10:00 in Vancouver."""
+SERVICE_REFUSAL = "the service's own refusal is what is tested"
+"""The override of the client's guard (issue 50) by tests of what the service refuses."""
+
 PHONE = "+14155550123"
 IRAN = "+989121234567"
 UNKNOWN_LEAD = "lead_00000000-0000-4000-8000-000000000000"
@@ -120,7 +125,7 @@ def test_create_schedules_a_callback_and_marks_the_lead(client: Client) -> None:
 
 def test_create_takes_an_iso_string_and_any_offset(client: Client) -> None:
     lead = callable_lead(client)
-    callback = client.callbacks.create(lead_id=lead.id, scheduled_at="2026-11-20T11:00:00+01:00")
+    callback = client.callbacks.create(lead_id=lead.id, scheduled_at="2026-11-20T19:00:00+01:00")
     assert callback.scheduled_at == FUTURE
 
 
@@ -137,7 +142,7 @@ def test_create_refuses_a_naive_time_before_any_request() -> None:
 def test_create_for_a_dnc_lead_is_on_dnc(client: Client) -> None:
     lead = next(client.leads.list(status="dnc"))
     with pytest.raises(ValidationError) as raised:
-        client.callbacks.create(lead_id=lead.id, scheduled_at=FUTURE)
+        client.callbacks.create(lead_id=lead.id, scheduled_at=FUTURE, override=SERVICE_REFUSAL)
     assert (raised.value.status, raised.value.code) == (422, "on_dnc")
     assert client.leads.get(lead.id).status == "dnc"
 
@@ -146,7 +151,7 @@ def test_create_for_a_number_just_listed_is_on_dnc(client: Client) -> None:
     lead = callable_lead(client)
     client.dnc.add(lead.phone)
     with pytest.raises(ValidationError) as raised:
-        client.callbacks.create(lead_id=lead.id, scheduled_at=FUTURE)
+        client.callbacks.create(lead_id=lead.id, scheduled_at=FUTURE, override=SERVICE_REFUSAL)
     assert raised.value.code == "on_dnc"
     assert client.leads.get(lead.id).status == "new"
 

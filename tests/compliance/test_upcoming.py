@@ -18,6 +18,8 @@ from dialkit.compliance import HOUSE_RULES, AuditInputError, next_allowed, upcom
 from dialkit.sandbox import attach_environment
 
 NOW = pd.Timestamp.now(tz="UTC").floor("min")
+PLANTED = "a callback at a forbidden moment, for upcoming to find"
+"""The override of the client's guard (issue 50), which refuses such a callback."""
 """The emulator's clock is real time: its world is made around the current hour."""
 
 
@@ -49,7 +51,8 @@ def test_a_callback_set_at_a_forbidden_moment_is_found_and_one_at_an_allowed_one
         client: dialkit.Client) -> None:
     bad, good, listed = fresh_leads(client, 3)
     forbidden, fine = moments(bad.phone, False), moments(good.phone, True)
-    late = client.callbacks.create(lead_id=bad.id, scheduled_at=forbidden.to_pydatetime())
+    late = client.callbacks.create(lead_id=bad.id, scheduled_at=forbidden.to_pydatetime(),
+                                   override=PLANTED)
     client.callbacks.create(lead_id=good.id, scheduled_at=fine.to_pydatetime())
     at_dnc = client.callbacks.create(lead_id=listed.id,
                                      scheduled_at=moments(listed.phone, True).to_pydatetime())
@@ -114,7 +117,7 @@ def test_the_cli_writes_its_findings_as_every_csv_for_people(
         monkeypatch.setenv(name, value)
     lead = fresh_leads(client, 1)[0]
     late = client.callbacks.create(lead_id=lead.id, scheduled_at=(
-        NOW.floor("D") + timedelta(days=2, hours=7)).to_pydatetime())
+        NOW.floor("D") + timedelta(days=2, hours=7)).to_pydatetime(), override=PLANTED)
     out = tmp_path / "upcoming.csv"
     result = CliRunner().invoke(app, ["compliance", "upcoming", "--sandbox", "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -164,7 +164,7 @@ def _cancel_callback(client: Client, callback_id: str) -> None:
     client.callbacks.cancel(callback_id)
 
 
-MOVED_TO = datetime(2026, 11, 20, 16, 30, tzinfo=UTC)
+MOVED_TO = datetime(2026, 11, 20, 18, 30, tzinfo=UTC)  # 10:30 in Vancouver: lawful
 
 
 def _move(client: Client, callback_id: str) -> tuple[str, Any]:

@@ -294,3 +294,23 @@ def test_a_call_that_reaches_no_tool_is_audited_too(serve: Any, tmp_path: Path) 
     assert [(r.tool, r.outcome, r.code, r.credential_id) for r in records] == [
         ("calls_create", "not_run", "unknown_tool", "fullkey01"),
         ("calls_list", "not_run", "invalid_arguments", "fullkey01")]
+
+
+def test_a_contact_the_law_forbids_is_the_tools_error_and_is_not_sent(
+        serve: Any, api: httpx.Client) -> None:
+    """``mcp serve``'s client holds the guard (issue 50): a text at 07:00 in San Francisco
+    (the emulator's clock is 15:00 UTC) comes back as the tool's error with the rule, the
+    evidence and the next allowed moment, however the user answered the question."""
+    result = call(serve("sending"), None, "sms_send",
+                  {"to": "+14155550123", "body": "Hi", "client_reference": "night-1"},
+                  answer=answering("accept"))
+    assert result.is_error
+    said = result.structured_content
+    assert (said["code"], said["rule"], said["next_allowed_at"]) == (
+        "contact_forbidden", "calling_hours", "2026-11-02T16:00:00+00:00")
+    assert "16 CFR 310.4(c)" in said["evidence"]
+    assert api.get("/v1/sms/delivery-reports").json()["data"] == []
+    allowed = call(serve("sending"), None, "sms_send",
+                   {"to": EASTERN, "body": "Hi", "client_reference": "day-1"},
+                   answer=answering("accept"))
+    assert not allowed.is_error, text(allowed)

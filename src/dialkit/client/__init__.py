@@ -12,6 +12,7 @@ profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_ke
 from .._utils import _lazy
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
+from ._guard import Guard, GuardSettings, Override, ResumeJudgment
 from ._pagination import ListIterator, RawPage
 from ._profiles import (
     CONFIG_VARIABLE,
@@ -29,12 +30,16 @@ __all__ = [
     "BASE_URL_VARIABLE",
     "CONFIG_VARIABLE",
     "Client",
+    "Guard",
+    "GuardSettings",
     "ImportResult",
     "ListIterator",
     "Options",
+    "Override",
     "PROFILE_VARIABLE",
     "Profile",
     "RawPage",
+    "ResumeJudgment",
     "UNSET",
     "Unset",
     "WriteOptions",

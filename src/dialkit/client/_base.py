@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
@@ -14,6 +14,9 @@ from ._decode import decode, json_object
 from ._pagination import ListIterator
 from ._results import ApiData, Result, attach
 from ._transport import Answer, Call, Transport
+
+if TYPE_CHECKING:
+    from ._guard import Guard
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -74,8 +77,10 @@ def plain_body(fields: Mapping[str, Any]) -> dict[str, Any]:
 class Area:
     """Base of the resource classes: one per area of the contract."""
 
-    def __init__(self, transport: Transport) -> None:
+    def __init__(self, transport: Transport, guard: Guard | None = None) -> None:
         self._transport = transport
+        self._guard = guard
+        """The client's guard, for the operations that reach a person (None: unguarded)."""
 
     def _model(self, model: type[Result], call: Call) -> Result:
         """Send ``call`` and parse its answer as ``model``."""

@@ -40,14 +40,21 @@ class Callbacks(Area):
         lead_id: str,
         scheduled_at: datetime | str,
         notes: str | None = None,
+        override: str | None = None,
         **options: Unpack[WriteOptions],
     ) -> Callback:
         """Schedule a callback; when due the platform calls the lead.
 
-        ``scheduled_at`` must carry a time zone (it is sent in UTC).
+        ``scheduled_at`` must carry a time zone (it is sent in UTC). The client's guard
+        judges the lead's number at ``scheduled_at`` first: a moment the law forbids
+        raises :class:`~dialkit.errors.ContactForbiddenError` with the next allowed one;
+        ``override="reason"`` schedules it anyway, recorded.
         """
         body = request_body(CallbackCreateRequest, lead_id=lead_id, scheduled_at=scheduled_at,
                             notes=notes)
+        if self._guard is not None:
+            self._guard.lead_contact("callbacks.create", lead_id, at=body["scheduled_at"],
+                                     override=override)
         return self._model(Callback, Call("callbacks.create", body=body, **options))
 
     def cancel(self, callback_id: str, **options: Unpack[WriteOptions]) -> Callback:
@@ -60,9 +67,19 @@ class Callbacks(Area):
         return self._model(Callback, call)
 
     def reschedule(
-        self, callback_id: str, *, scheduled_at: datetime | str, **options: Unpack[WriteOptions]
+        self, callback_id: str, *, scheduled_at: datetime | str, lead_id: str | None = None,
+        override: str | None = None, **options: Unpack[WriteOptions]
     ) -> Callback:
-        """Move a pending callback to a new time."""
+        """Move a pending callback to a new time.
+
+        The client's guard judges the lead's number at the new ``scheduled_at`` first, as
+        for :meth:`create`. Pass the callback's ``lead_id`` where it is known: the contract
+        has no read of one callback, so the guard otherwise finds it among the pending
+        callbacks of every campaign (once per client).
+        """
         body = request_body(CallbackRescheduleRequest, scheduled_at=scheduled_at)
+        if self._guard is not None:
+            self._guard.callback_contact(callback_id, lead_id, at=body["scheduled_at"],
+                                         override=override)
         call = Call("callbacks.reschedule", {"callback_id": callback_id}, body=body, **options)
         return self._model(Callback, call)

@@ -63,6 +63,7 @@ class Calls(Area):
         caller_id: str | None = None,
         campaign_id: str | None = None,
         lead_id: str | None = None,
+        override: str | None = None,
         **options: Unpack[WriteOptions],
     ) -> StartedCall:
         """Start a click-to-call: hold the agent, dial ``to``, join them on answer.
@@ -70,11 +71,22 @@ class Calls(Area):
         Name the agent by exactly one of ``agent_extension`` or ``agent_email``.
         Tier 2 (``calls:originate``) with a key from the guided sending setup.
         A retry with the same ``idempotency_key`` never places a second call.
+
+        The client's guard judges the call at the service's now first (``docs/client.md``):
+        a call the law forbids raises :class:`~dialkit.errors.ContactForbiddenError` and is
+        not placed; ``override="reason"`` places it anyway, recorded.
         """
         body = request_body(
             CallCreateRequest, to=to, agent_extension=agent_extension, agent_email=agent_email,
             caller_id=caller_id, campaign_id=campaign_id, lead_id=lead_id,
         )
+        if self._guard is not None:
+            if lead_id is not None:
+                self._guard.lead_contact("calls.create", lead_id, at=None, override=override,
+                                         phone=to)
+            else:
+                self._guard.contact("calls.create", to, campaign_id=campaign_id,
+                                    override=override)
         return self._model(StartedCall, ApiCall("calls.create", body=body, **options))
 
     def recording(

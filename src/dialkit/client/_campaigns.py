@@ -43,12 +43,20 @@ class Campaigns(Area):
         call = Call("campaigns.pause", {"campaign_id": campaign_id}, body={}, **options)
         return self._model(Campaign, call)
 
-    def resume(self, campaign_id: str, **options: Unpack[WriteOptions]) -> Campaign:
+    def resume(self, campaign_id: str, *, override: str | None = None,
+               **options: Unpack[WriteOptions]) -> Campaign:
         """Resume a paused campaign: real calls start (tier 2, ``campaigns:resume``).
+
+        The client's guard first judges the campaign's diallable leads at the service's
+        now (``client.guard.resumes[-1]`` says how many the law forbids and when they
+        open); where more than half are forbidden it raises
+        :class:`~dialkit.errors.ContactForbiddenError` unless ``override="reason"``.
 
         Raises:
             ConflictError: ``campaign_not_paused``, or ``registry_stale_blocked``
                 when a national do-not-call list is outdated.
         """
+        if self._guard is not None:
+            self._guard.resume(campaign_id, override=override)
         call = Call("campaigns.resume", {"campaign_id": campaign_id}, body={}, **options)
         return self._model(Campaign, call)

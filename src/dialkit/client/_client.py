@@ -8,7 +8,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, Unpack
+from typing import TYPE_CHECKING, Any, Self, Unpack, cast
 
 import httpx
 
@@ -19,6 +19,7 @@ from ._callbacks import Callbacks
 from ._calls import Calls
 from ._campaigns import Campaigns
 from ._dnc import Consents, Dnc
+from ._guard import Enforced, Guard, GuardSettings
 from ._leads import Leads
 from ._messaging import Sms, WhatsApp
 from ._profiles import Profile
@@ -73,6 +74,9 @@ class Client:
             key and base URL are used where ``api_key`` and ``base_url`` are not
             given; default ``$DIALKIT_PROFILE``. A named profile comes before the
             ``DIALKIT_API_KEY`` and ``DIALKIT_BASE_URL`` variables.
+        guard: What the guard on the operations that reach a person enforces:
+            ``"law"`` (default), ``"law_and_policy"`` or ``"off"``, or a
+            :class:`~dialkit.client.GuardSettings` with the policy (``docs/client.md``).
 
     Examples:
         >>> client = dialkit.Client.sandbox()
@@ -95,6 +99,7 @@ class Client:
         transport: httpx.BaseTransport | None = None,
         cache_dir: str | Path | None = None,
         profile: str | None = None,
+        guard: str | GuardSettings = "law",
     ) -> None:
         if max_retries < 0:
             raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
@@ -114,22 +119,27 @@ class Client:
             rate_limit=rate_limit, transport=transport,
         )
         self._identity = Area(self._transport)
+        settings = guard if isinstance(guard, GuardSettings) else GuardSettings(
+            cast(Enforced, guard))
+        self.guard = Guard(self._transport, settings)
+        """The guard on the operations that reach a person: its ``overrides`` and
+        ``resumes`` (``docs/client.md``)."""
         self._cache_dir = cache_dir
         self._service = self._transport.base_url
         self._frames: Frames | None = None
         self.emulator: Sandbox | RemoteSandbox | None = None
         """The emulator of :meth:`sandbox`: one it started, stopped by :meth:`close`, or
         one another process runs, which it leaves running."""
-        self.leads = Leads(self._transport)
-        self.campaigns = Campaigns(self._transport)
-        self.calls = Calls(self._transport)
+        self.leads = Leads(self._transport, self.guard)
+        self.campaigns = Campaigns(self._transport, self.guard)
+        self.calls = Calls(self._transport, self.guard)
         self.webhooks = Webhooks(self._transport)
         self.webhook_events = WebhookEvents(self._transport)
         self.dnc = Dnc(self._transport)
         self.consents = Consents(self._transport)
-        self.callbacks = Callbacks(self._transport)
+        self.callbacks = Callbacks(self._transport, self.guard)
         self.appointments = Appointments(self._transport)
-        self.sms = Sms(self._transport)
+        self.sms = Sms(self._transport, self.guard)
         self.whatsapp = WhatsApp(self._transport)
         self.reports = Reports(self._transport)
 

@@ -20,7 +20,7 @@ from ..contract import (
 from ..errors import ApiError
 from ._arguments import require_json, sendable
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
-from ._lead_bodies import create_body, import_body
+from ._lead_bodies import address_state, create_body, import_body
 from ._pagination import ListIterator
 from ._results import ApiData, ImportResult
 from ._transport import Call
@@ -121,6 +121,7 @@ class Leads(Area):
         source: str | None = None,
         dial_now: bool | None = None,
         dial_within_seconds: int | None = None,
+        override: str | None = None,
         **options: Unpack[WriteOptions],
     ) -> LeadCreated:
         """Add one lead to a campaign, optionally to be dialled first (``dial_now``).
@@ -133,7 +134,9 @@ class Leads(Area):
         are checked here. Empty cells (NaN, ``None``, ``pd.NA``, ``pd.NaT``)
         are not sent, so a record of ``DataFrame.to_dict("records")`` can be
         passed as ``**record``. A running campaign or ``dial_now`` also needs
-        scope ``calls:originate`` and the click-to-call switch.
+        scope ``calls:originate`` and the click-to-call switch. With ``dial_now`` the
+        client's guard judges the number at the service's now first, as a call
+        (``ContactForbiddenError`` unless ``override="reason"``).
         """
         body = create_body({
             "campaign_id": campaign_id, "phone": phone, "external_id": external_id,
@@ -141,6 +144,9 @@ class Leads(Area):
             "email": email, "custom_fields": custom_fields, "source": source,
             "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
         })
+        if dial_now and self._guard is not None:
+            self._guard.contact("leads.create", phone, campaign_id=campaign_id,
+                                state=address_state(custom_fields), override=override)
         return self._model(LeadCreated, Call("leads.create", body=body, **options))
 
     def update(

@@ -15,9 +15,14 @@ class Sms(Area):
     """SMS: sending is tier 2 (``messages:send``) with a key from the guided sending setup."""
 
     def send(
-        self, *, to: str, body: str, client_reference: str, **options: Unpack[WriteOptions]
+        self, *, to: str, body: str, client_reference: str, override: str | None = None,
+        **options: Unpack[WriteOptions]
     ) -> SmsMessage:
         """Send an SMS (accepted as ``queued``); ``client_reference`` must be unique.
+
+        A text is a call under the TCPA (47 U.S.C. 227(b)): the client's guard judges it
+        as a call at the service's now, and a text the law forbids raises
+        :class:`~dialkit.errors.ContactForbiddenError` unless ``override="reason"``.
 
         Raises:
             ValidationError: ``on_dnc``, ``blocked_country``, ``message_refused``
@@ -25,6 +30,8 @@ class Sms(Area):
             ConflictError: ``duplicate_client_reference``: nothing is sent again.
         """
         payload = request_body(SmsSendRequest, to=to, body=body, client_reference=client_reference)
+        if self._guard is not None:
+            self._guard.contact("sms.send", to, override=override)
         return self._model(SmsMessage, Call("sms.send", body=payload, **options))
 
     def delivery_reports(

@@ -199,6 +199,7 @@ class Transport:
         self.deadline = deadline
         self.correlation_id = check_correlation_id(correlation_id)
         self._key = api_key.encode()
+        self._service_date: tuple[float, float] | None = None
         self.bucket: TokenBucket | None = (
             None if rate_limit is None else bucket_for(base_url, api_key, rate_limit)
         )
@@ -214,6 +215,13 @@ class Transport:
     def close(self) -> None:
         """Close the connection pool."""
         self._http.close()
+
+    def service_now(self) -> float | None:
+        """The service's now (POSIX seconds): the ``Date`` of its latest answer, plus the
+        time passed here since (None before any answer had one). The service's clock, not
+        this machine's, says when a contact happens (the client's guard, issue 50)."""
+        said = self._service_date
+        return None if said is None else said[0] + time.monotonic() - said[1]
 
     def send(self, call: Call, sink: Sink | None = None) -> Answer:
         """Send ``call``, retrying transient failures; raise an ApiError otherwise.
@@ -302,6 +310,9 @@ class Transport:
             max(0.001, min(self.timeout, attempts.remaining()))).as_dict()
         started = time.perf_counter()
         response = self._transmit(request, attempts)
+        said = _date(response.headers.get("Date"))
+        if said is not None:
+            self._service_date = (said, time.monotonic())
         try:
             info = _response_info(response, self._scrub)
             if logger.isEnabledFor(logging.DEBUG):
@@ -563,13 +574,19 @@ def _retry_after(value: str | None) -> float | None:
 
 def _seconds_until(value: str) -> float | None:
     """Seconds from now until an HTTP date (0 if it is past), or ``None``."""
+    moment = _date(value)
+    return None if moment is None else max(0.0, moment - time.time())
+
+
+def _date(value: str | None) -> float | None:
+    """An HTTP date as POSIX seconds, or ``None`` (no date, or not one with its zone)."""
+    if value is None:
+        return None
     try:
         moment = parsedate_to_datetime(value)
     except (TypeError, ValueError, OverflowError):
         return None
-    if moment.tzinfo is None:
-        return None
-    return max(0.0, moment.timestamp() - time.time())
+    return None if moment.tzinfo is None else moment.timestamp()
 
 
 def tls_context() -> ssl.SSLContext:

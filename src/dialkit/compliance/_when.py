@@ -37,6 +37,9 @@ from ._when_past import Asked, judged_by_history
 HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
 _DAY_NS = 86_400 * 10**9
+_KEYED_ZONES = 7
+"""Lists of up to this many zones are keyed as one int64 (``(len(ZONES) + 1) ** 7``
+fits; :func:`_joined`)."""
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
 COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
            "forbidden_by", "jurisdiction", "basis", "policy", "timezones")
@@ -171,8 +174,29 @@ def _every_zone(phones: pd.Series, rules: Rules,
     pairs = zoned(phones)
     if address is not None and rules.jurisdictions:
         pairs = address_zones(phones, pairs, rules, address)[0]
-    names = pd.Series(np.array(ZONES, object)[pairs.zone]).groupby(pairs.row).agg(", ".join)
-    return pd.array(names.reindex(range(len(phones))).to_numpy(object), dtype="str")
+    return _joined(np.asarray(pairs.row), np.asarray(pairs.zone), len(phones))
+
+
+def _joined(row: np.ndarray, zone: np.ndarray, size: int) -> pd.api.extensions.ExtensionArray:
+    """Each of ``size`` rows' zone names, in the pairs' order, joined by commas (None: none),
+    joined once per distinct list of zones: a campaign's 100,000 leads have a few hundred
+    (a join per row, pandas' groupby, took 3 of the 5 CPU seconds of such an answer)."""
+    if not len(row):
+        return pd.array(np.full(size, None, object), dtype="str")
+    order = np.argsort(row, kind="stable")
+    row, zone = row[order], zone[order]
+    firsts = np.r_[0, np.flatnonzero(np.diff(row)) + 1]
+    counts = np.diff(np.r_[firsts, len(row)])
+    grid = np.full((size, int(counts.max())), -1, np.int64)
+    grid[row, np.arange(len(row)) - np.repeat(firsts, counts)] = zone
+    if grid.shape[1] <= _KEYED_ZONES:  # a list as one integer: factorised in a blink
+        which, _ = pd.factorize((grid + 1) @ (len(ZONES) + 1) ** np.arange(grid.shape[1]))
+        lists = grid[np.unique(which, return_index=True)[1]]
+    else:
+        lists, which = np.unique(grid, axis=0, return_inverse=True)
+    names = np.array([", ".join(ZONES[z] for z in each if z >= 0) or None for each in lists],
+                     object)
+    return pd.array(names[np.asarray(which).ravel()], dtype="str")
 
 
 def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:

@@ -159,8 +159,7 @@ def _ends(phones: pd.Series, moment: pd.Timestamp,
     """Per asked number, the moments after ``moment`` at which one of its past calls
     leaves one of the caps' periods (the policy's 24 hours and each row's), soonest
     first."""
-    periods = {pd.Timedelta(hours=24)} | {pd.Timedelta(row.cap_period) for row in table.all()
-                                          if row.cap_period is not None}
+    periods = cap_periods()
     calls = asked.calls if asked.calls is not None else pd.DataFrame(
         {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
     at = utc_times(calls["created_at"], "calls.created_at")
@@ -171,6 +170,12 @@ def _ends(phones: pd.Series, moment: pd.Timestamp,
     ends = ends[ends["end"] > moment].drop_duplicates(["phone", "end"]).sort_values("end")
     by_phone = ends.groupby("phone")["end"].agg(list)
     return {row: list(by_phone.get(phone, [])) for row, phone in phones.items()}
+
+
+def cap_periods() -> set[pd.Timedelta]:
+    """The periods the caps count calls in: the policy's 24 hours and each row's."""
+    return {pd.Timedelta(hours=24)} | {pd.Timedelta(row.cap_period) for row in table.all()
+                                       if row.cap_period is not None}
 
 
 def _forbid(answer: pd.DataFrame, row: object) -> None:

@@ -19,7 +19,7 @@ import anyio.to_thread
 import orjson
 
 from dialkit.contract import ErrorCode, ResponseInfo, Scope
-from dialkit.errors import ApiError
+from dialkit.errors import ApiError, ContactForbiddenError
 
 from ._executor import AccessRefusedError, Identity, ToolAnswer, ToolCall
 
@@ -40,8 +40,15 @@ class OperationSender(Protocol):
     def send(self, call: Any, /) -> SentAnswer: ...
 
 
+class ToolGuard(Protocol):
+    """The client's guard (issue 50), as a tool call asks it before the call is sent."""
+
+    def tool(self, operation: str, path: Mapping[str, str], body: Any, /) -> None: ...
+
+
 class AccountClient(Protocol):
-    """What :class:`ClientExecutor` uses of a :class:`dialkit.Client`."""
+    """What :class:`ClientExecutor` uses of a :class:`dialkit.Client` (and its ``guard``,
+    where it has one)."""
 
     @property
     def credential_id(self) -> str: ...
@@ -135,8 +142,13 @@ class ClientExecutor:
         sent = _Call(call.operation.name, path=dict(call.path), params=dict(call.query),
                      body=call.body, idempotency_key=call.idempotency_key,
                      if_match=call.if_match)
+        guard: ToolGuard | None = getattr(self.client, "guard", None)
         try:
+            if guard is not None:  # a contact the law forbids is not sent: the tool's error
+                await anyio.to_thread.run_sync(guard.tool, sent.operation, sent.path, sent.body)
             answer = await anyio.to_thread.run_sync(self.client._transport.send, sent)
+        except ContactForbiddenError as refused:
+            return _forbidden_answer(refused)
         except ApiError as error:
             return _problem_answer(error)
         except ValueError as refused:  # refused before sending (a key in the arguments)
@@ -151,6 +163,17 @@ def _media_type(content: bytes) -> str:
     if content.startswith(b"RIFF"):
         return "audio/wav"
     return "application/json" if content[:1] in (b"{", b"[") else "application/octet-stream"
+
+
+def _forbidden_answer(refused: ContactForbiddenError) -> ToolAnswer:
+    """The guard's refusal as the tool's error: the rule, the evidence and the next
+    allowed moment, as the client's error says them; nothing was sent."""
+    later = refused.next_allowed_at
+    problem: dict[str, Any] = {"code": "contact_forbidden", "status": 422, "detail": str(refused),
+               "rule": refused.rule, "basis": refused.basis, "evidence": refused.evidence,
+               "next_allowed_at": None if later is None else later.isoformat(),
+               "errors": []}
+    return ToolAnswer(422, orjson.dumps(problem), "application/problem+json")
 
 
 def _problem_answer(error: ApiError) -> ToolAnswer:

@@ -185,6 +185,7 @@ def make_server(service: Service, admin: AdminAccess, *,
     logging.getLogger("uvicorn.error").addFilter(_DroppedConnectionFilter())
     return uvicorn.Server(server_config(create_app(service, admin), log_level=log_level,
                                         lifespan="on", timeout_graceful_shutdown=2,
+                                        date_header=False,  # the service clock's: _stamped
                                         http=protocol_for(service.docs_base)))
 
 

@@ -24,7 +24,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from email.utils import format_datetime
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -99,7 +102,7 @@ class Pipeline:
             return
         request_id = f"req_{ULID()}"
         scope.setdefault("state", {})["request_id"] = request_id
-        send = _stamped(send, request_id)
+        send = _stamped(send, request_id, self.service.clock.now)
         path: str = scope["path"]
         if path != "/v1" and not path.startswith("/v1/"):
             await self._outside_api(scope, receive, send)
@@ -409,13 +412,16 @@ def _parse_body(scope: Scope, body: bytes, json_body: JsonBody) -> Any:
     return json_body.value
 
 
-def _stamped(send: Send, request_id: str) -> Send:
-    """``send`` that adds the headers every answer carries."""
+def _stamped(send: Send, request_id: str, now: Callable[[], datetime]) -> Send:
+    """``send`` that adds the headers every answer carries: ``Date`` is the service
+    clock's (a manual clock's too), as a real service's is its own, so that a client's
+    guard judges a call at the service's now (issue 50)."""
     async def stamped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = [(k, v) for k, v in message.get("headers", [])
-                       if k.lower() not in (b"x-request-id", b"cache-control")]
-            headers += [(b"x-request-id", request_id.encode()), (b"cache-control", b"no-store")]
+                       if k.lower() not in (b"x-request-id", b"cache-control", b"date")]
+            headers += [(b"x-request-id", request_id.encode()), (b"cache-control", b"no-store"),
+                        (b"date", format_datetime(now(), usegmt=True).encode())]
             message = {**message, "headers": headers}
         await send(message)
     return stamped

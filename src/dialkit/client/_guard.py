@@ -1,0 +1,431 @@
+"""The guard on every operation that reaches a person (issue 50).
+
+``calls.create``, ``leads.create(dial_now=True)``, ``callbacks.create`` and
+``reschedule``, ``sms.send`` (a text is a call under 47 U.S.C. 227(b)) and
+``campaigns.resume`` ask it before they send. It gathers the evidence over the API
+(a live ``dnc.check`` of the number, cached :data:`DNC_CACHE_SECONDS`; the account's
+calls back over the caps' period, newest first, kept for the next contact) and the
+moment of the contact (the service's now, from its ``Date`` header, or
+``scheduled_at``), and asks the law's one judge, :mod:`dialkit.compliance._guard`, which
+judges by ``next_allowed``, the audit's own code. The client may not import the
+compliance layer, so the judge is imported on the guard's first use, as ``Client.frames``
+imports the frames (docs/design.md): one judge, never a copy of it here.
+
+A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
+rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
+it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from .._places._blocked import blocked_regions
+from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
+from ..errors import ContactForbiddenError
+from ._callbacks import Callbacks
+from ._calls import Calls
+from ._campaigns import Campaigns
+from ._dnc import Dnc
+from ._lead_bodies import address_state
+from ._leads import Leads
+from ._transport import Transport
+
+if TYPE_CHECKING:
+    from ..compliance import Rules
+
+logger = logging.getLogger("dialkit.client.guard")
+
+Enforced = Literal["law", "law_and_policy", "off"]
+ENFORCED: tuple[Enforced, ...] = ("law", "law_and_policy", "off")
+"""What the guard can enforce: the law; the law and the account's policy; nothing."""
+DNC_CACHE_SECONDS = 60.0
+"""How long a number's live DNC answer is reused: the calls of one notebook cell, not a
+day's (a number listed since is refused by the service's own check too)."""
+MOST = 0.5
+"""A resume is refused without an override when more than this share of the campaign's
+diallable leads may not be called now."""
+DIALLABLE = ("new", "contacted", "callback")
+"""The lead statuses a running campaign dials."""
+CALLS_FRESH_SECONDS = 5.0
+"""How long the calls read are taken as all there are: a contact this client sends that
+places a call (``calls.create``, ``leads.create(dial_now=True)``) makes the next contact
+read again at once; a call the dialer or another client placed is seen within this."""
+PLACES_CALLS = frozenset({"calls.create", "leads.create"})
+NEW_CALLS_PAGE = 10
+"""The page size of the reads after the first: the calls made since the last contact,
+usually few (the first read goes back over the caps' period in pages of 100)."""
+_VERDICTS_KEPT = 4096
+
+
+@dataclass(frozen=True)
+class GuardSettings:
+    """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone).
+
+    Attributes:
+        enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
+            ``blocked_countries``), or ``off`` (nothing: one warning per client).
+        rules: The law (default ``dialkit.compliance.US``: US, Canadian and UK law).
+        policy: The account's own rules (``dialkit.compliance.HOUSE_RULES``);
+            ``law_and_policy`` needs one or ``blocked_countries``.
+        blocked_countries: The countries the account does not call, read as the audit
+            and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
+    """
+
+    enforce: Enforced = "law"
+    rules: Rules | None = None
+    policy: Rules | None = None
+    blocked_countries: Collection[str] | str = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
+        if self.enforce not in ENFORCED:
+            raise ValueError(f"guard enforce={self.enforce!r} is not one of "
+                             f"{', '.join(ENFORCED)}")
+        if self.enforce == "law_and_policy" and self.policy is None \
+                and not self.blocked_countries:
+            raise ValueError("guard 'law_and_policy' needs the policy: pass GuardSettings("
+                             "'law_and_policy', policy=dialkit.compliance.HOUSE_RULES) or "
+                             "blocked_countries=[...]")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's refusal of one contact (the columns of ``next_allowed``)."""
+
+    rule: str
+    basis: str | None
+    jurisdiction: str | None
+    evidence: str
+    next_allowed_at: datetime | None
+    next_local_time: str | None = None
+    timezone: str | None = None
+
+    def error(self, operation: str, phone: str | None, at: datetime) -> ContactForbiddenError:
+        """The error that refuses ``operation``."""
+        return ContactForbiddenError(
+            operation, phone, at, rule=self.rule, basis=self.basis,
+            jurisdiction=self.jurisdiction, evidence=self.evidence,
+            next_allowed_at=self.next_allowed_at, next_local_time=self.next_local_time,
+            timezone=self.timezone)
+
+
+@dataclass(frozen=True)
+class Override:
+    """A contact sent with ``override="reason"``: what the guard said of it (None:
+    nothing forbade it) and when (the service's time)."""
+
+    operation: str
+    phone: str | None
+    at: datetime
+    reason: str
+    verdict: Verdict | None
+
+
+@dataclass(frozen=True)
+class ResumeJudgment:
+    """What the law says of a campaign's diallable leads at its resume.
+
+    Attributes:
+        forbidden: How many may not be called at ``at``, of ``diallable``.
+        by_rule: Those by the rule that forbids them (``calling_hours``: 120).
+        opens_at: The earliest next allowed moment among them (None: none known).
+        last_opens_at: The latest (by then every one known has opened once).
+    """
+
+    campaign_id: str
+    at: datetime
+    diallable: int
+    forbidden: int
+    by_rule: dict[str, int] = field(default_factory=dict)
+    opens_at: datetime | None = None
+    last_opens_at: datetime | None = None
+    first: Verdict | None = None
+    """The first forbidden lead's refusal in full."""
+
+
+class Judge(Protocol):
+    """The law's judge, as the guard asks it (:mod:`dialkit.compliance._guard`)."""
+
+    lookback: timedelta
+    """How far back a number's calls count (the longest cap's period)."""
+
+    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
+        """Of a number's calls, those a cap could count (none: the hours alone judge)."""
+
+    def contact(self, phone: str, at: datetime, *, state: str | None,
+                campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
+                settings: GuardSettings) -> Verdict | None:
+        """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
+        ``calls`` are the number's within :attr:`lookback`, ``dnc`` its live answer."""
+
+    def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
+                 settings: GuardSettings) -> ResumeJudgment:
+        """What the law of their places says of a campaign's ``leads`` at ``at``."""
+
+
+class Guard:
+    """One client's guard: its settings, its caches and what it let through.
+
+    Attributes:
+        overrides: Each contact sent with ``override=``, oldest first.
+        resumes: Each resume's :class:`ResumeJudgment`, oldest first.
+    """
+
+    def __init__(self, transport: Transport, settings: GuardSettings,
+                 judge: Judge | None = None) -> None:
+        self.settings = settings
+        self.overrides: list[Override] = []
+        self.resumes: list[ResumeJudgment] = []
+        self._transport = transport
+        self._judge = judge
+        self._dnc = Dnc(transport)
+        self._calls_area = Calls(transport)
+        self._leads = Leads(transport)
+        self._lock = threading.Lock()
+        self._listed: dict[str, tuple[DncCheckResult, float]] = {}
+        self._calls: dict[str, Call] = {}
+        self._read_back_to: datetime | None = None
+        self._read_at = -math.inf
+        self._verdicts: dict[tuple[object, ...], Verdict | None] = {}
+        self._callback_leads: dict[str, str] = {}
+        self._warned = False
+
+    # the operations' questions ------------------------------------------------------------
+
+    def contact(self, operation: str, phone: str, *, at: datetime | str | None = None,
+                state: str | None = None, campaign_id: str | None = None,
+                override: str | None = None) -> None:
+        """Refuse ``operation``'s contact to ``phone`` at ``at`` (default the service's
+        now) where the enforced rules forbid it; with ``override``, record it instead."""
+        reason = _reason(override)
+        if self._off():
+            return
+        dnc = self._dnc_answer(phone)
+        moment = self.now() if at is None else _utc(at)
+        calls = self._recent_calls(moment)
+        verdict = self._verdict(phone, moment, state, campaign_id, calls, dnc)
+        self._settle(operation, phone, moment, verdict, reason)
+        if operation in PLACES_CALLS:  # a call of this client's: read again next time
+            self._read_at = -math.inf
+
+    def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
+                     override: str | None, phone: str | None = None) -> None:
+        """:meth:`contact` for a lead, its address state and campaign read: to its number,
+        or to ``phone`` (a click-to-call names the number it dials)."""
+        if self._off():
+            _reason(override)
+            return
+        lead = self._leads.get(lead_id)
+        self.contact(operation, phone or lead.phone, at=at, state=address_state(lead.custom_fields),
+                     campaign_id=lead.campaign_id, override=override)
+
+    def callback_contact(self, callback_id: str, lead_id: str | None, *,
+                         at: datetime | str, override: str | None) -> None:
+        """:meth:`lead_contact` for a callback moved to ``at``: its lead given, or found
+        among the pending callbacks of the account's campaigns (the contract has no read
+        of one callback), and kept."""
+        if self._off():
+            _reason(override)
+            return
+        lead_id = lead_id or self._callback_lead(callback_id)
+        if lead_id is None:  # no pending callback: the service refuses it, nobody is called
+            _reason(override)
+            return
+        self.lead_contact("callbacks.reschedule", lead_id, at=at, override=override)
+
+    def resume(self, campaign_id: str, *, override: str | None) -> ResumeJudgment | None:
+        """Judge a campaign's diallable leads at the service's now; refuse the resume
+        where most are forbidden, unless overridden."""
+        reason = _reason(override)
+        if self._off():
+            return None
+        leads = [lead for lead in self._leads.list(campaign_id=campaign_id)
+                 if lead.status in DIALLABLE]
+        moment = self.now()
+        judged = self._judged().campaign(campaign_id, leads, moment, self.settings)
+        self.resumes.append(judged)
+        logger.info("campaigns.resume %s: %d of %d diallable leads may not be called now%s",
+                    campaign_id, judged.forbidden, judged.diallable,
+                    "" if judged.opens_at is None else
+                    f"; the first opens at {judged.opens_at:%Y-%m-%d %H:%M} UTC")
+        refusal = None
+        if judged.diallable and judged.forbidden > MOST * judged.diallable:
+            assert judged.first is not None
+            refusal = Verdict(
+                judged.first.rule, judged.first.basis, judged.first.jurisdiction,
+                f"{judged.forbidden} of {judged.diallable} diallable leads may not be "
+                f"called now ({_counts(judged.by_rule)}); the first: {judged.first.evidence}",
+                judged.opens_at)
+        self._settle("campaigns.resume", None, moment, refusal, reason)
+        return judged
+
+    def tool(self, operation: str, path: Mapping[str, str], body: object) -> None:
+        """Judge an operation named as the contract names it, with its wire ``path`` and
+        ``body`` (a tool call of ``dialkit mcp serve``); one that reaches nobody, or whose
+        body the service will refuse anyway, passes. An assistant cannot override."""
+        sent = body if isinstance(body, Mapping) else {}
+        text = {key: value for key, value in sent.items() if isinstance(value, str)}
+        if operation == "calls.create" and "lead_id" in text and "to" in text:
+            self.lead_contact(operation, text["lead_id"], at=None, override=None,
+                              phone=text["to"])
+        elif operation in ("calls.create", "sms.send") and "to" in text:
+            self.contact(operation, text["to"], campaign_id=text.get("campaign_id"))
+        elif operation == "leads.create" and sent.get("dial_now") is True and "phone" in text:
+            self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
+                         state=address_state(sent.get("custom_fields")))
+        elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
+            self.lead_contact(operation, text["lead_id"], at=text["scheduled_at"],
+                              override=None)
+        elif operation == "callbacks.reschedule" and "scheduled_at" in text \
+                and "callback_id" in path:
+            self.callback_contact(path["callback_id"], None, at=text["scheduled_at"],
+                                  override=None)
+        elif operation == "campaigns.resume" and "campaign_id" in path:
+            self.resume(path["campaign_id"], override=None)
+
+    def now(self) -> datetime:
+        """The service's now: its latest ``Date`` plus the time passed since (a DNC
+        check or a list call is made first, so one is known); this machine's otherwise."""
+        said = self._transport.service_now()
+        return datetime.fromtimestamp(time.time() if said is None else said, UTC)
+
+    # the evidence ---------------------------------------------------------------------------
+
+    def _dnc_answer(self, phone: str) -> DncCheckResult:
+        """The number's live DNC answer, reused for :data:`DNC_CACHE_SECONDS`."""
+        with self._lock:
+            known = self._listed.get(phone)
+        if known is not None and time.monotonic() - known[1] < DNC_CACHE_SECONDS:
+            return known[0]
+        answer = self._dnc.check([phone])[0]
+        with self._lock:
+            self._listed[phone] = (answer, time.monotonic())
+        return answer
+
+    def _recent_calls(self, moment: datetime) -> list[Call]:
+        """The account's calls back to the caps' period before ``moment`` (or now), read
+        newest first, only as far back as not read before; kept for the next contact."""
+        lookback = self._judged().lookback
+        since = min(moment, self.now()) - lookback
+        with self._lock:
+            if time.monotonic() - self._read_at < CALLS_FRESH_SECONDS:
+                return list(self._calls.values())
+            stop = since if self._read_back_to is None else max(
+                since, self._read_back_to - _LATE_WRITES)
+            page = MAX_PAGE_LIMIT if self._read_back_to is None else NEW_CALLS_PAGE
+            for call in self._calls_area.list(limit=page):
+                if call.created_at < stop:
+                    break
+                self._calls[call.id] = call
+            self._read_back_to, self._read_at = self.now(), time.monotonic()
+            for old in [key for key, call in self._calls.items() if call.created_at < since]:
+                del self._calls[old]
+            return list(self._calls.values())
+
+    def _verdict(self, phone: str, moment: datetime, state: str | None,
+                 campaign_id: str | None, calls: list[Call],
+                 dnc: DncCheckResult) -> Verdict | None:
+        """The judge's verdict, kept per minute: every window of the law opens and closes
+        on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
+        holds for the minute, given the same calls to the number and the same DNC answer."""
+        mine = self._judged().counted([call for call in calls if call.to_number == phone],
+                                      self.settings)
+        key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
+               frozenset(call.id for call in mine), dnc.listed,
+               str((dnc.model_extra or {}).get("listed_at")))
+        with self._lock:
+            if key in self._verdicts:
+                return self._verdicts[key]
+        verdict = self._judged().contact(phone, moment, state=state, campaign_id=campaign_id,
+                                         calls=mine, dnc=dnc, settings=self.settings)
+        with self._lock:
+            if len(self._verdicts) >= _VERDICTS_KEPT:
+                self._verdicts.clear()
+            self._verdicts[key] = verdict
+        return verdict
+
+    def _callback_lead(self, callback_id: str) -> str | None:
+        """The lead of a pending callback, from the pending callbacks of each campaign."""
+        with self._lock:
+            known = self._callback_leads.get(callback_id)
+        if known is not None:
+            return known
+        callbacks = Callbacks(self._transport)
+        for campaign in Campaigns(self._transport).list():
+            for callback in callbacks.list(campaign.id, status="pending"):
+                if callback.lead_id is not None:
+                    with self._lock:
+                        self._callback_leads[callback.id] = callback.lead_id
+        with self._lock:
+            return self._callback_leads.get(callback_id)
+
+    # the answer --------------------------------------------------------------------------
+
+    def _settle(self, operation: str, phone: str | None, moment: datetime,
+                verdict: Verdict | None, reason: str | None) -> None:
+        """Refuse the contact, or record its override, or let it go."""
+        if reason is not None:
+            self.overrides.append(Override(operation, phone, moment, reason, verdict))
+            logger.warning("%s%s sent with override %r%s", operation,
+                           f" to {phone}" if phone else "", reason,
+                           "" if verdict is None else f" over {verdict.rule}: "
+                           f"{verdict.evidence}")
+            return
+        if verdict is not None:
+            raise verdict.error(operation, phone, moment)
+
+    def _off(self) -> bool:
+        """Whether nothing is enforced; the first time, say what is no longer checked."""
+        if self.settings.enforce != "off":
+            return False
+        if not self._warned:
+            self._warned = True
+            logger.warning("the guard is off for this client: calls.create, "
+                           "leads.create(dial_now=True), callbacks.create and reschedule, "
+                           "sms.send and campaigns.resume are sent without checking calling "
+                           "hours, the Do-Not-Call list, frequency caps or blocked countries")
+        return True
+
+    def _judged(self) -> Judge:
+        """The law's judge, imported on first use (the one import of compliance from the
+        client: tests/test_layers.py's ALLOWED)."""
+        if self._judge is None:
+            from ..compliance._guard import LawJudge
+
+            self._judge = LawJudge()
+        return self._judge
+
+
+_LATE_WRITES = timedelta(hours=1)
+"""Calls are written when they end: a re-read goes back this far before the last one, so
+a call that started before it and ended after is read too (calls last at most 30 min)."""
+
+
+def _reason(override: str | None) -> str | None:
+    """``override``, checked: a reason of some words, not an empty string."""
+    if override is not None and (not isinstance(override, str) or not override.strip()):
+        raise ValueError("override is the reason the contact is sent anyway, as text "
+                         "(override=\"customer asked to be called now\"), not "
+                         f"{override!r}")
+    return None if override is None else override.strip()
+
+
+def _utc(at: datetime | str) -> datetime:
+    """``at`` as an aware UTC datetime (text in ISO 8601 with its zone)."""
+    moment = datetime.fromisoformat(at.replace("Z", "+00:00")) if isinstance(at, str) else at
+    if moment.tzinfo is None:
+        raise ValueError(f"scheduled_at {at!r} has no time zone: pass it with its offset "
+                         "or Z")
+    return moment.astimezone(UTC)
+
+
+def _counts(by_rule: dict[str, int]) -> str:
+    return ", ".join(f"{rule}: {count}" for rule, count in by_rule.items())

@@ -1,0 +1,144 @@
+"""The law's judge of the client's guard (issue 50): one contact, or a campaign's leads,
+judged by :func:`._when.next_allowed`, the audit's own code, never a copy of it.
+
+The client gathers the evidence over the API (:mod:`dialkit.client._guard`): the number's
+live DNC answer, its calls within :attr:`LawJudge.lookback`, the moment of the contact.
+Here they become the frames ``next_allowed`` reads (``calls=``, ``dnc=``), so the guard,
+``next_allowed``, ``upcoming`` and the audit answer alike. The account's blocked
+countries are judged by the audit's :func:`._account.blocked_country`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+import pandas as pd
+
+from ..client._guard import GuardSettings, ResumeJudgment, Verdict
+from ..client._lead_bodies import address_state
+from ..contract import Call, DncCheckResult, Lead
+from . import _jurisdictions as table
+from ._account import blocked_country
+from ._audit import CALL_COLUMNS
+from ._rules import US, Rules
+from ._when import next_allowed
+from ._when_past import cap_periods
+
+
+class LawJudge:
+    """The judge :class:`dialkit.client._guard.Guard` asks (its ``Judge``)."""
+
+    lookback: timedelta = max(cap_periods()).to_pytimedelta()
+    """The longest cap's period: older calls count towards no cap."""
+
+    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
+        """The number's ``calls`` where a cap could count them, else none: a call is over
+        a cap when more than its ``max_calls`` are within its period, itself included,
+        so fewer past calls than the smallest cap of the table (and of the policy) can
+        break none, and the hours alone judge the contact (the verdict then holds for
+        the minute whatever calls were made: ``Guard._verdict``)."""
+        policy = _policy(settings)
+        caps = [row.max_calls for row in table.all() if row.max_calls is not None]
+        caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
+        return calls if caps and len(calls) >= min(caps) else ()
+
+    def contact(self, phone: str, at: datetime, *, state: str | None,
+                campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
+                settings: GuardSettings) -> Verdict | None:
+        """The refusal of a contact to ``phone`` at ``at`` (None: allowed): the hours and
+        days of its place (and of ``state``, the lead's address), a cap its ``calls``
+        would break, the DNC list ``dnc`` says it is on; with the policy, its rules and
+        the blocked countries."""
+        blocked = _blocked(phone, at, settings)
+        if blocked is not None:
+            return blocked
+        asked: pd.DataFrame | str = phone if state is None else pd.DataFrame(
+            {"phone": [phone], "state": [state]})
+        answer = next_allowed(asked, pd.Timestamp(at), rules=settings.rules or US,
+                              policy=_policy(settings), calls=_calls(calls),
+                              dnc=_dnc(dnc, at), campaign_id=campaign_id)
+        return _verdict(_rows(answer)[0])
+
+    def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
+                 settings: GuardSettings) -> ResumeJudgment:
+        """How many of ``leads`` the hours and days of their place and address state
+        forbid at ``at``, by rule, and when they open, judged at once (``next_allowed``
+        asks each place once); the first refusal in full."""
+        frame = pd.DataFrame({"phone": [lead.phone for lead in leads],
+                              "state": [address_state(lead.custom_fields) for lead in leads]},
+                             dtype=object)
+        answer = next_allowed(frame, pd.Timestamp(at), rules=settings.rules or US,
+                              policy=_policy(settings)) if leads else None
+        if answer is None or answer["allowed"].all():
+            return ResumeJudgment(campaign_id, at, len(leads), 0)
+        refused = answer[~answer["allowed"].to_numpy(bool)]
+        opens = refused["next_allowed_at"].dropna()
+        return ResumeJudgment(
+            campaign_id, at, len(leads), len(refused),
+            {str(k): int(n) for k, n in refused["rule"].value_counts().items()},
+            opens.min().to_pydatetime() if len(opens) else None,
+            opens.max().to_pydatetime() if len(opens) else None,
+            _verdict(_rows(refused.iloc[:1])[0]))
+
+
+def _policy(settings: GuardSettings) -> Rules | None:
+    return settings.policy if settings.enforce == "law_and_policy" else None
+
+
+def _blocked(phone: str, at: datetime, settings: GuardSettings) -> Verdict | None:
+    """The audit's ``blocked_country`` finding of a contact, where the policy is enforced."""
+    if settings.enforce != "law_and_policy" or not settings.blocked_countries:
+        return None
+    found = blocked_country(pd.DataFrame({"phone": [phone], "at": [pd.Timestamp(at)]}),
+                            settings.blocked_countries)
+    if not len(found):
+        return None
+    return Verdict("blocked_country", "policy", None,
+                   str(found["evidence"].iloc[0]).removeprefix("called "), None)
+
+
+def _calls(calls: Sequence[Call]) -> pd.DataFrame | None:
+    """The number's calls as the audit reads them (None: none, no cap can count)."""
+    if not calls:
+        return None
+    frame = pd.DataFrame([call.model_dump(include=set(CALL_COLUMNS)) for call in calls])
+    for column in ("created_at", "answered_at", "ended_at"):
+        frame[column] = pd.to_datetime(frame[column], utc=True)
+    return frame[list(CALL_COLUMNS)]
+
+
+def _dnc(answer: DncCheckResult, at: datetime) -> pd.DataFrame | None:
+    """The live DNC answer as the audit's ``dnc=`` row (None: not listed: nothing for
+    the list's rule to judge), ``listed_at`` where the service says it."""
+    if not answer.listed:
+        return None
+    since = (answer.model_extra or {}).get("listed_at")
+    return pd.DataFrame({"phone": [answer.phone], "listed": [True],
+                         "checked_at": [pd.Timestamp(at)],
+                         "listed_at": [pd.Timestamp(since) if since else pd.NaT]})
+
+
+def _rows(answer: pd.DataFrame) -> list[dict[str, object]]:
+    """``next_allowed``'s answer as plain rows (``None`` where a cell is empty), read
+    column by column: a campaign's thousands of refusals are not ``iloc``-ed one by one."""
+    columns = {column: answer[column].astype(object).where(answer[column].notna(), None)
+               .tolist() for column in answer.columns}
+    return [dict(zip(columns, values, strict=True)) for values in zip(*columns.values(),
+                                                                      strict=True)]
+
+
+def _verdict(row: dict[str, object]) -> Verdict | None:
+    """A row of ``next_allowed``'s answer as a refusal (None: allowed)."""
+    if row["allowed"]:
+        return None
+
+    def text(column: str) -> str | None:
+        value = row[column]
+        return None if value is None else str(value)
+
+    later = row["next_allowed_at"]
+    return Verdict(str(row["rule"]), text("basis"), text("jurisdiction"),
+                   text("forbidden_by") or str(row["rule"]),
+                   None if later is None else pd.Timestamp(later).to_pydatetime(),
+                   text("next_local_time"), text("timezone"))
