@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .._utils._moments import duration
-from ..errors import ApiError
+from ..errors import ApiError, ContactForbiddenError
 from ._audit import AuditInputError
 from ._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
@@ -258,12 +258,15 @@ def _carried_out(client: Client, row: object) -> str:
     callback = str(row.callback_id)  # type: ignore[attr-defined]
     try:
         if action == "reschedule":
-            client.callbacks.reschedule(callback, idempotency_key=key,
-                                        scheduled_at=row.new_at.to_pydatetime())  # type: ignore[attr-defined]
+            client.callbacks.reschedule(
+                callback, idempotency_key=key, lead_id=str(row.lead_id),  # type: ignore[attr-defined]
+                scheduled_at=row.new_at.to_pydatetime())  # type: ignore[attr-defined]
         elif action == "cancel":
             client.callbacks.cancel(callback, idempotency_key=key)
         else:
             return "left"
     except ApiError as error:
         return f"failed: {error.code or type(error).__name__} ({error})"
+    except ContactForbiddenError as error:  # the guard judged the moment anew: said, not sent
+        return f"failed: {error.rule} ({error})"
     return "done"
