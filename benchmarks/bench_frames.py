@@ -29,6 +29,12 @@ Measures, on this machine, each beside its baseline in the same run:
    in the window); a full reload at the end checks that the refreshed frame
    holds the same calls.
 
+4. loads page by page (``--only pages``): every call of the world
+   (``client.frames.calls()``, about 730 pages of the ``medium`` world) into a new
+   cache folder, rate limiting off, with the dialkit of each ``--sources`` folder in
+   turn (``--sources /path/to/main/src src`` for before and after), each in a fresh
+   process, interleaved: wall and CPU time, the client's cost a page.
+
 Both emulators serve the ``medium`` world (about 73,000 calls) in their own process.
 
 Run: ``.venv/bin/python benchmarks/bench_frames.py [--repeats 3] [--rows 1000000]``
@@ -44,6 +50,7 @@ import importlib
 import io
 import json
 import math
+import os
 import pstats
 import resource
 import statistics
@@ -334,6 +341,11 @@ def write_cache(rows: int, root: Path) -> dict[str, str]:
 def _child_loaders(spec: dict[str, str]) -> dict[str, Callable[[], pd.DataFrame]]:
     """The loads a child runs, after the imports both sides share."""
     importlib.import_module("pyarrow.dataset")  # imported on both sides, before the baseline
+    if "base_url" in spec:  # the pages part: every call of the world into a new cache folder
+        loader = dialkit.Client(spec["key"], base_url=spec["base_url"], rate_limit=None,
+                                cache_dir=spec["root"])
+        loader.frames  # noqa: B018
+        return {"pages": lambda: loader.frames.calls(progress=False)}
     client = dialkit.Client(spec["key"], base_url=CACHE_BASE_URL, cache_dir=spec["root"])
     client.frames  # noqa: B018 - the Cache object, built before the measurement
     return {
@@ -401,12 +413,15 @@ def _profile_text(profiler: cProfile.Profile, lines: int = 25) -> str:
     return out.getvalue()
 
 
-def run_child(kind: str, spec: dict[str, str], profile: bool = False) -> tuple[Any, str]:
-    """Run a child (``kind``) in a fresh interpreter: its JSON result, and what else it printed."""
+def run_child(kind: str, spec: dict[str, str], profile: bool = False,
+              source: str = "") -> tuple[Any, str]:
+    """Run a child (``kind``) in a fresh interpreter, with the dialkit of the ``src`` folder
+    ``source`` when given: its JSON result, and what else it printed."""
+    path = {"PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
     done = subprocess.run(
         [sys.executable, __file__, "--child", kind, "--child-spec", json.dumps(spec),
          *(["--profile"] if profile else [])],
-        capture_output=True, text=True, check=True)
+        capture_output=True, text=True, check=True, env=os.environ | path)
     *text, last = done.stdout.strip().splitlines()
     return json.loads(last), "\n".join(text)
 
@@ -432,6 +447,40 @@ def cache_loads(rows: int, repeats: int) -> tuple[dict[str, list[CacheRun]], int
             print(run_child("frames", spec, profile=True)[1])
             print_breakdown(run_child("breakdown", spec)[0])
     return runs, size
+
+
+def page_loads(runs: int, sources: Sequence[str], scale: str) -> dict[str, list[CacheRun]]:
+    """Every call of the world, page by page into a new cache folder, ``runs`` times with the
+    dialkit of each of ``sources`` in turn (a ``src`` folder; ``""`` this one), from one
+    emulator with rate limiting off: the client's cost a page, which a notebook's first
+    ``client.frames.calls()`` pays."""
+    key = new_key()
+    loads: dict[str, list[CacheRun]] = {source: [] for source in sources}
+    with serve(config_file(key, scale=scale, rate_limit_scale=0)) as base_url:
+        for repeat in range(runs + 1):  # the first round warms the emulator and is dropped
+            for source in (sources if repeat % 2 == 0 else list(reversed(sources))):
+                with tempfile.TemporaryDirectory() as root:
+                    spec = {"key": key, "base_url": base_url, "root": root}
+                    run = CacheRun(**run_child("pages", spec, source=source)[0])
+                if repeat:
+                    loads[source].append(run)
+                print(f"  {source or 'this dialkit'} {repeat}/{runs}: {run.seconds:.2f} s "
+                      f"(CPU {run.user_seconds + run.system_seconds:.2f} s), {run.rows} calls",
+                      flush=True)
+    return loads
+
+
+def print_pages(loads: dict[str, list[CacheRun]]) -> None:
+    """The pages table: each dialkit's median wall and CPU time, and its ratio to the first."""
+    first = statistics.median(r.seconds for r in next(iter(loads.values())))
+    print("| dialkit | median wall | ratio | median CPU (user + system) | runs (s) |")
+    print("|---|---|---|---|---|")
+    for source, runs in loads.items():
+        wall = statistics.median(r.seconds for r in runs)
+        cpu = statistics.median(r.user_seconds + r.system_seconds for r in runs)
+        every = ", ".join(f"{r.seconds:.2f}" for r in runs)
+        print(f"| {source or 'this one'} | {wall:.2f} s | {wall / first:.3f} | {cpu:.2f} s | "
+              f"{every} |")
 
 
 def _misses(runs: dict[str, list[CacheRun]]) -> bool:
@@ -518,9 +567,12 @@ def main() -> None:
     parser.add_argument("--scale", default=SCALE, help="the emulators' world")
     parser.add_argument("--target-calls", type=int, default=TARGET_CALLS,
                         help="calls of the campaigns of the rate-limited load")
-    parser.add_argument("--only", choices=("cache", "network"),
-                        help="run only the cache loads, or only the other two parts")
-    parser.add_argument("--child", choices=("frames", "read_parquet", "breakdown"),
+    parser.add_argument("--only", choices=("cache", "network", "pages"),
+                        help="run only the cache loads, only the other two parts, or only "
+                        "the loads page by page")
+    parser.add_argument("--sources", nargs="+", default=[""],
+                        help="src folders whose dialkit the pages part loads with, in turn")
+    parser.add_argument("--child", choices=("frames", "read_parquet", "breakdown", "pages"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--child-spec", help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
@@ -531,6 +583,8 @@ def main() -> None:
         child(args.child, json.loads(args.child_spec), args.profile)
     elif args.only == "cache":
         print_cache(*cache_loads(args.rows, args.cache_runs), args.rows)
+    elif args.only == "pages":
+        print_pages(page_loads(args.repeats, args.sources, args.scale))
     else:
         network(args)
 

@@ -44,11 +44,20 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import orjson
 import pandas as pd
 import platformdirs
+import pyarrow as pa
 from filelock import FileLock
 
 from .._utils._base_error import DialkitError
 from .._utils._private import FILE_MODE, private_dir
-from ._cache_files import read_json, read_parquet, write_json, write_parquet, written_time
+from ._cache_files import (
+    read_json,
+    read_parquet,
+    read_table,
+    write_json,
+    write_parquet,
+    write_table,
+    written_time,
+)
 from ._schemas import Schema
 
 if TYPE_CHECKING:
@@ -212,19 +221,22 @@ class Partial:
                                               "started_at": started_at})
         return started_at
 
-    def add(self, number: int, frame: pd.DataFrame, cursor: str | None,
+    def add(self, number: int, page: pa.Table, cursor: str | None,
             plan: Mapping[str, Any], started_at: str) -> None:
         """Keep page ``number`` (0-based) of the load with ``plan``, and the cursor after it."""
-        write_parquet(self.path / f"{number:06d}.parquet", frame)
+        write_table(self.path / f"{number:06d}.parquet", page)
         write_json(self.path / "state.json", {"plan": dict(plan), "chunks": number + 1,
                                               "cursor": cursor, "started_at": started_at})
 
-    def frames(self, schema: Schema) -> list[pd.DataFrame] | None:
-        """The saved pages, or ``None`` if any of them is unreadable."""
+    def pages(self, schema: Schema) -> list[pa.Table] | None:
+        """The saved pages (as :meth:`Schema.table` made them: Parquet reads a dictionary's
+        values back as ``string``), or ``None`` if any of them is unreadable."""
         state = self.state() or {"chunks": 0}
-        pages = [read_parquet(self.path / f"{n:06d}.parquet", schema)
+        pages = [read_table(self.path / f"{n:06d}.parquet", schema)
                  for n in range(state["chunks"])]
-        return None if any(page is None for page in pages) else pages
+        kept = [page.select(schema.arrow.names).cast(schema.arrow)
+                for page in pages if page is not None]
+        return kept if len(kept) == len(pages) else None
 
     def clear(self) -> None:
         """Forget the load in progress."""

@@ -16,10 +16,10 @@ import mmap
 import os
 import tempfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import pandas as pd
@@ -27,9 +27,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .._utils._private import FILE_MODE
-from ._schemas import DATE, STRING, Schema
+from ._schemas import PANDAS_TYPES, Schema
 
 logger = logging.getLogger("dialkit.frames")
+_T = TypeVar("_T")
 
 
 def _replace(temporary: Path, target: Path) -> None:
@@ -61,12 +62,16 @@ def read_json(path: Path) -> Any:
 def write_parquet(path: Path, frame: pd.DataFrame) -> dict[str, int]:
     """Write ``frame`` atomically with page checksums; its ``bytes`` and ``crc32``,
     which the manifest keeps to know the file again."""
+    write_table(path, pa.Table.from_pandas(frame, preserve_index=False))
+    return {"bytes": path.stat().st_size, "crc32": _crc32(path)}
+
+
+def write_table(path: Path, table: pa.Table) -> None:
+    """Write an Arrow ``table`` atomically with page checksums."""
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     os.close(fd)
-    table = pa.Table.from_pandas(frame, preserve_index=False)
     pq.write_table(table, name, write_page_checksum=True)
     _replace(Path(name), path)
-    return {"bytes": path.stat().st_size, "crc32": _crc32(path)}
 
 
 def _crc32(path: Path) -> int:
@@ -83,17 +88,35 @@ def read_parquet(path: Path, schema: Schema,
                  vouched: Mapping[str, int] | None = None) -> pd.DataFrame | None:
     """Read a frame, or ``None`` if the file is absent, cut short, corrupt, other than
     the ``bytes`` and ``crc32`` its manifest ``vouched`` for, or of another schema."""
-    try:
+    table = read_table(path, schema, vouched)
+    if table is None:
+        return None
+    # One block per column, each Arrow column freed once converted: half the
+    # peak memory of a plain to_pandas(), and far fewer page faults. The pandas
+    # metadata is not read: the types were checked, and the schema gives the rest.
+    return _unless_unreadable(path, lambda: schema.conform(table.to_pandas(
+        split_blocks=True, self_destruct=True, ignore_metadata=True,
+        types_mapper=PANDAS_TYPES.get)))
+
+
+def read_table(path: Path, schema: Schema,
+               vouched: Mapping[str, int] | None = None) -> pa.Table | None:
+    """Read a file as an Arrow table, or ``None`` as :func:`read_parquet` would."""
+    def read() -> pa.Table:
         if vouched is not None:
             _check_bytes(path, vouched)
         table = pq.read_table(path, page_checksum_verification=True, memory_map=True)
         _check_types(table.schema, schema)
-        # One block per column, each Arrow column freed once converted: half the
-        # peak memory of a plain to_pandas(), and far fewer page faults. The pandas
-        # metadata is not read: the types were checked, and the schema gives the rest.
-        return schema.conform(table.to_pandas(split_blocks=True, self_destruct=True,
-                                              ignore_metadata=True,
-                                              types_mapper=_PANDAS_TYPES.get))
+        return table
+
+    return _unless_unreadable(path, read)
+
+
+def _unless_unreadable(path: Path, read: Callable[[], _T]) -> _T | None:
+    """What ``read`` reads of ``path``, or ``None`` (logged unless simply absent) when
+    the file is missing, cut short, corrupt or of another schema."""
+    try:
+        return read()
     except FileNotFoundError:
         return None
     except (OSError, ValueError, TypeError, KeyError, pa.ArrowException) as exc:
@@ -123,11 +146,6 @@ _ARROW_KINDS: Mapping[str, Any] = {
 }
 """Whether a file's Arrow type holds a column of each kind, as :func:`write_parquet`
 writes it."""
-_PANDAS_TYPES: Mapping[pa.DataType, Any] = {
-    pa.large_string(): STRING, pa.string(): STRING, pa.int64(): pd.Int64Dtype(),
-    pa.float64(): pd.Float64Dtype(), pa.bool_(): pd.BooleanDtype(), pa.date32(): DATE}
-"""The pandas type each Arrow type is read as (timestamps and dictionaries as pyarrow
-reads them): the schema's, so that :meth:`Schema.conform` casts nothing."""
 
 
 def _check_types(found: pa.Schema, schema: Schema) -> None:

@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 import pandas as pd
+import pyarrow as pa
 
 from .._utils._moments import duration
 from ..client import ListIterator, RawPage
@@ -256,7 +257,7 @@ class _Start:
     """Where a load starts: the pages already saved, the cursor after them, and when the
     load began (ISO 8601), which becomes the cached frame's ``fetched_at``."""
 
-    pages: list[pd.DataFrame]
+    pages: list[pa.Table]
     cursor: str | None
     started_at: str
 
@@ -313,7 +314,7 @@ class _Load:
         partial = self.entry.partial()
         state = None if self.refresh == "full" else partial.resumable(plan)
         if state is not None and state.get("cursor"):
-            saved = partial.frames(self.spec.schema)
+            saved = partial.pages(self.spec.schema)
             if saved is not None:
                 return _Start(saved, state["cursor"], state["started_at"])
         return self._restart(plan)
@@ -323,18 +324,24 @@ class _Load:
 
     def _walk(self, start: _Start, plan: Mapping[str, Any],
               boundary: datetime | None) -> pd.DataFrame:
-        """Fetch pages from the start's cursor, keeping each on disk, until done."""
+        """Fetch pages from the start's cursor, keeping each on disk, until done.
+
+        Each page is kept as an Arrow table, and the pages become one frame at the
+        end: a frame a page cost more than the requests on a local emulator.
+        """
         pages, cursor = start.pages, start.cursor
         partial = self.entry.partial()
         with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
             for page in self._raw_pages(cursor):
-                frame = self.spec.schema.frame(page.data)
-                partial.add(len(pages), frame, page.next_cursor, plan, start.started_at)
-                pages.append(frame)
-                bar.page(len(frame), more=page.has_more)
-                if boundary is not None and _reached(frame, boundary):
+                table = self.spec.schema.table(page.data)
+                partial.add(len(pages), table, page.next_cursor, plan, start.started_at)
+                pages.append(table)
+                bar.page(table.num_rows, more=page.has_more)
+                if boundary is not None and _reached(table, boundary):
                     break
-        return pd.concat(pages, ignore_index=True) if pages else self.spec.schema.empty()
+        if not pages:
+            return self.spec.schema.empty()
+        return self.spec.schema.frame_of(pa.concat_tables(pages))
 
     def _raw_pages(self, cursor: str | None) -> Iterator[RawPage]:
         lister = self.spec.lister(self.client)
@@ -349,7 +356,8 @@ class _Load:
         return self.spec.schema.conform(_newest_first(merged, self.spec))
 
 
-def _reached(frame: pd.DataFrame, boundary: datetime) -> bool:
+def _reached(page: pa.Table, boundary: datetime) -> bool:
     """Whether a page (newest first) reaches records older than ``boundary``."""
-    return bool(len(frame)) and frame["created_at"].iloc[-1] < boundary
+    oldest = page["created_at"][-1].as_py() if page.num_rows else None
+    return oldest is not None and oldest < boundary
 
