@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,13 +39,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
-from phonenumbers.phonemetadata import PhoneMetadata
 
 from .._phones._arrays import (
-    Changes,
     buffers,
-    cut,
-    drop,
     from_bytes,
     groups,
     lengths,
@@ -56,7 +50,8 @@ from .._phones._arrays import (
     starts,
     take,
 )
-from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
+from .._phones._metadata import MAX_TEXT
+from .._phones._parse import Parsed, parse
 from .._phones._types import resolved, type_patterns
 from .._utils import _tuning
 from .._utils._bools import arrow_bools
@@ -77,9 +72,6 @@ only plain cells with these many are tested for a date's shape."""
 
 _EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
 _NANP_00 = r"^ *\(?00 *[1-9]"
-_OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
-"""A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
-_OWN_REWRITE = re.compile(r"(\d*)\\1")
 _COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 _FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
 """Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
@@ -97,31 +89,6 @@ class Verdicts:
     extension: pa.Array
     reason: pa.Array
     flags: pa.Array
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What parsing needs of one metadata (a region's, or a non-geographic calling code's)."""
-
-    code: int
-    general: str | None
-    prefix: str | None
-    own: str | None
-    own_digits: str
-    opaque: bool
-    idd: str | None
-    metadata: Any
-
-
-@dataclass(slots=True)
-class _Parsed:
-    """What ``parse`` made of each number: calling code, national significant number,
-    whether it raised (``parsed`` false: invalid), and whether the slow path must say."""
-
-    code: Ints
-    nsn: pa.Array
-    parsed: Bools
-    slow: Bools
 
 
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
@@ -218,10 +185,10 @@ def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     if nanp.any():
         digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
     plus |= nanp
-    first = _parse(digits, plus, where, names)
+    first = parse(digits, plus, where, names)
     valid, country = _validate(first)
     retry = np.flatnonzero(~valid & ~first.slow & ~plus & _lost_plus(digits, where, names))
-    again = _parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
+    again = parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
     valid_again, country_again = _validate(again)
     added = np.zeros(len(rows), bool)
     added[retry] = valid_again
@@ -316,124 +283,12 @@ def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
     return (lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~excluded
 
 
-# Parsing: calling code and national significant number -------------------------------------
-
-def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> _Parsed:
-    """``phonenumbers.parse`` of each number (digits, and whether a ``+`` led them)."""
-    n = len(digits)
-    state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
-    if not n:
-        return state
-    intl, changes = plus.copy(), Changes(digits)
-    for key, rows in groups(where, ~plus):
-        stripped, after = _prefixed(take(digits, rows), names[key])
-        intl[rows[stripped]] = True
-        changes.add(rows[stripped], after)
-    code, number, plans, parsed, slow = _intl(changes.applied(), intl, plus)
-    changes = Changes(number)
-    for key, rows in groups(where, ~intl):
-        local, better, after, slow_rows = _national(take(digits, rows), names[key])
-        code[rows], plans[rows] = local, _id(names[key])
-        plans[rows[better]] = _id(_code_plan(local))
-        slow[rows[slow_rows]] = True
-        changes.add(rows[better], after)
-    number = changes.applied()
-    state.code, state.parsed, state.slow = code, parsed & (lengths(number) >= 2), slow
-    state.nsn = _strip_all(number, plans, state)
-    return state
-
-
-def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
-    """Which numbers start with the region's IDD (``phonenumbers``' rule), and what follows."""
-    idd = _plan(region).idd
-    stripped = np.zeros(len(digits), bool)
-    if idd is None:
-        return stripped, digits.slice(0, 0)
-    pattern = f"^(?:{idd})"
-    matched = np.flatnonzero(match(digits, pattern))
-    rest = cut(digits.take(pa.array(matched)), pattern)
-    idd_rows = ~starts(rest, "0")  # a 0 after the IDD: not an IDD
-    stripped[matched[idd_rows]] = True
-    return stripped, rest.filter(pa.array(idd_rows))
-
-
-def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
-    """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
-    tried = intl & (lengths(rest) > 2)  # else: too short after the IDD, invalid
-    rows = np.flatnonzero(tried)
-    sub = take(rest, rows)
-    code, width = calling_codes(sub)
-    codes, widths = np.zeros(len(rest), np.int64), np.zeros(len(rest), np.int64)
-    codes[rows], widths[rows] = code, width
-    found = widths > 0
-    slow = tried & plus & ~found  # phonenumbers retries without the +
-    return codes, drop(rest, widths), _code_ids(codes), ~intl | found, slow
-
+# Validity: region_code_for_number and is_valid_number ---------------------------------------
 
 _REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
 """What ``region_code_for_number`` can answer for a valid number, by index."""
 
-
-def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bools]:
-    """A national number: the region's code; the rows that start with that code and read
-    better without it (``_maybe_extract_country_code``'s rule), what they become, and the
-    rows whose national prefix this module does not reproduce."""
-    plan = _plan(region)
-    own = str(plan.code)
-    owned = np.flatnonzero(starts(digits, own))
-    sub = digits.take(pa.array(owned))
-    pot = drop(sub, np.full(len(owned), len(own)))
-    changed, after, slow = _strip(pot, plan)
-    pot = replace_rows(pot, changed, after)
-    too_long = np.array(_length_verdicts(region, 40))[np.minimum(lengths(sub), 40)] == 2
-    better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
-    rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
-    rows[owned[better]], slow_rows[owned[slow]] = True, True
-    return plan.code, rows, pot.filter(pa.array(better)), slow_rows
-
-
-def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
-    """The national prefix off, where ``parse`` takes it off (its length check after)."""
-    changes = Changes(number)
-    for key, rows in groups(plans, state.parsed & (plans > 0)):
-        changed, after, slow = _strip(take(number, rows), _plan(_NAMES[key]))
-        state.slow[rows[slow]] = True
-        verdicts = np.array(_length_verdicts(_NAMES[key], 40))
-        kept = verdicts[np.minimum(lengths(after), 40)] >= 1
-        changes.add(rows[changed[kept]], after.filter(pa.array(kept)))
-    number = changes.applied()
-    state.parsed &= lengths(number) <= MAX_NSN
-    return number
-
-
-def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, Bools]:
-    """``_maybe_strip_national_prefix_carrier_code``: the rows it changes, what they become,
-    and the rows whose rule this module does not reproduce."""
-    slow = np.zeros(len(number), bool)
-    nothing = (np.zeros(0, np.intp), number.slice(0, 0), slow)
-    if plan.prefix is None:
-        return nothing
-    tried = np.flatnonzero(lengths(number) > 0)
-    sub = take(number, tried)
-    hit = match(sub, plan.prefix)
-    if not hit.any():
-        return nothing
-    matched, sub = tried[hit], sub.filter(pa.array(hit))
-    if plan.opaque:
-        slow[matched] = True
-        return np.zeros(0, np.intp), number.slice(0, 0), slow
-    candidate = cut(sub, plan.prefix)
-    if plan.own is not None:
-        own = match(sub, plan.own)
-        candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
-            plan.own_digits, sub, ""), candidate)
-    keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
-    return matched[keep], candidate.filter(pa.array(keep)), slow
-
-
-# Validity: region_code_for_number and is_valid_number ---------------------------------------
-
-def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
+def _validate(parsed: Parsed) -> tuple[Bools, Ints]:
     """Each number's validity and region (an index into ``_REGIONS``), by calling code and
     length."""
     valid = np.zeros(len(parsed.code), bool)
@@ -478,66 +333,6 @@ def _valid_patterns(code: int, region: str, length: int) -> tuple[str, str] | No
     return (found.general, f"^(?:{union})$") if union else None
 
 
-# Metadata plans ------------------------------------------------------------------------------
-
-_NAMES: list[str] = [""]
-"""Plans by integer id (0: none), for grouping rows by plan: a region, or ``001/<code>``."""
-_IDS: dict[str, int] = {}
-_IDS_LOCK = threading.Lock()
-
-
-def _id(name: str) -> int:
-    with _IDS_LOCK:
-        if name not in _IDS:
-            _IDS[name] = len(_NAMES)
-            _NAMES.append(name)
-        return _IDS[name]
-
-
-@functools.cache
-def _code_plan(code: int) -> str:
-    """The plan ``parse`` reads a number of calling code ``code`` by: its main region's."""
-    main = phonenumbers.region_code_for_country_code(code)
-    return f"001/{code}" if main == "001" else str(main)
-
-
-def _code_ids(codes: Ints) -> Ints:
-    inverse, distinct = pd.factorize(codes)
-    ids = np.array([_id(_code_plan(int(c))) if c else 0 for c in distinct], np.int64)
-    return ids[inverse] if len(codes) else np.zeros(0, np.int64)
-
-
-@functools.cache
-def _plan(name: str) -> _Plan:
-    """The plan of a region, or of a non-geographic calling code (``001/800``).
-
-    A national-prefix transform is reproduced only in the NANP style ``(local)$|prefix``
-    with a ``digits\\1`` rule (the local number, written without its area code, gets it
-    back); a row another transform rule would touch is ``opaque``: the slow path's."""
-    metadata = (PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
-                if name.startswith("001/") else PhoneMetadata.metadata_for_region(name, None))
-    if metadata is None:
-        raise ValueError(f"phonenumbers has no metadata for {name!r}")
-    prefix = metadata.national_prefix_for_parsing or ""
-    rule = metadata.national_prefix_transform_rule or ""
-    own, rewrite = _OWN_LINE.fullmatch(prefix), _OWN_REWRITE.fullmatch(rule)
-    nanp_like = own is not None and rewrite is not None and re.compile(prefix).groups == 1
-    general = metadata.general_desc.national_number_pattern if metadata.general_desc else None
-    return _Plan(code=int(metadata.country_code or 0),
-                 general=f"^(?:{general})$" if general else None,
-                 prefix=f"^(?:{prefix})" if prefix else None,
-                 own=f"^(?:{own.group(1)})$" if nanp_like and own else None,
-                 own_digits=rewrite.group(1) if nanp_like and rewrite else "",
-                 opaque=bool(rule) and not nanp_like,
-                 idd=metadata.international_prefix, metadata=metadata)
-
-
-@functools.cache
-def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
-    """Per length: 2 ``TOO_LONG``, 1 kept after a national prefix is stripped, 0 not."""
-    return length_verdicts(_plan(name).metadata, up_to)
-
-
 # Array helpers -------------------------------------------------------------------------------
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
@@ -578,9 +373,3 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
                                                          mask=ok | ~where)),
         flags=names.take(pa.array(bits)))
 
-
-def _full(values: pa.Array, pattern: str | None) -> Bools:
-    """``_match_national_number(value, desc, False)``: a full match of the desc's pattern."""
-    if pattern is None:
-        return np.zeros(len(values), bool)
-    return match(values, pattern)
