@@ -171,9 +171,6 @@ def tricks(frame: pd.DataFrame, rounds: int) -> None:
     settings: dict[str, list[tuple[Any, str, Any]]] = {
         "as shipped": [],
         "LEADING_BYTES 0 (by region alone)": [(_fast, "LEADING_BYTES", 0)],
-        "_busiest off (parts in row order)": [
-            (_fast, "_busiest", lambda ordered, cuts: list(range(len(cuts) - 1)))],
-        "PHONE_REGION_WORK 0 (cut by rows)": [(_tuning, "PHONE_REGION_WORK", 0)],
         "PHONE_PART_ROWS off (a part a thread)": [(_tuning, "PHONE_PART_ROWS", never)],
         "PHONE_THREAD_ROWS off (no threads)": [(_tuning, "PHONE_THREAD_ROWS", never)],
         "PHONE_SMALL_MATCH 0 (RE2 always)": [(_tuning, "PHONE_SMALL_MATCH", 0)],

@@ -43,7 +43,7 @@ from ._arrays import (
     starts,
     take,
 )
-from ._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
+from ._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, length_verdicts
 
 _OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
 """A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
@@ -84,7 +84,7 @@ def parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> P
         slow[rows[slow_rows]] = True
         changes.add(rows[better], after)
     number = changes.applied()
-    state.code, state.parsed, state.slow = code, parsed & (lengths(number) >= 2), slow
+    state.code, state.parsed, state.slow = code, parsed & (lengths(number) >= MIN_NSN), slow
     state.nsn = _strip_all(number, plans, state)
     return state
 
@@ -159,15 +159,31 @@ def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bool
 def _strip_all(number: pa.Array, plans: Ints, state: Parsed) -> pa.Array:
     """The national prefix off, where ``parse`` takes it off (its length check after)."""
     changes = Changes(number)
-    for key, rows in groups(plans, state.parsed & (plans > 0)):
+    for key, rows in groups(plans, _prefixed_by_plan(number, plans, state.parsed)):
         changed, after, slow = _strip(take(number, rows), _plan(_NAMES[key]))
         state.slow[rows[slow]] = True
+        if not len(changed):
+            continue
         verdicts = np.array(_length_verdicts(_NAMES[key]))
         kept = verdicts[np.minimum(lengths(after), _LONGEST)] >= 1
         changes.add(rows[changed[kept]], after.filter(pa.array(kept)))
     number = changes.applied()
     state.parsed &= lengths(number) <= MAX_NSN
     return number
+
+
+def _prefixed_by_plan(number: pa.Array, plans: Ints, among: Bools) -> Bools:
+    """Which numbers ``among`` start with their plan's national prefix: looked for once per
+    distinct prefix (91 calling codes share ``0``, 100 have none), not once per plan: the
+    zones of 260,000 distinct numbers parsed in 68 against 88 ms of CPU."""
+    with _IDS_LOCK:
+        names = list(_NAMES)
+    keys, prefixes = pd.factorize(np.array([None, *(_plan(n).prefix for n in names[1:])]))
+    keyed = keys[plans]
+    hit = np.zeros(len(plans), bool)
+    for key, rows in groups(keyed, among & (keyed >= 0)):
+        hit[rows] = match(take(number, rows), prefixes[key])
+    return hit
 
 
 def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, Bools]:

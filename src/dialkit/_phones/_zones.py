@@ -9,12 +9,11 @@ no zone for is reported as such, never read as UTC.
 Asked number by number, ``phonenumbers`` takes some 40 µs a number: seconds for
 an account's 200,000 numbers. So numbers written as the service writes them,
 ``+`` and digits, are answered a whole column at a time, each step as
-``phonenumbers`` takes it: ``parse`` (the calling code is the first one to three
-digits that are one), ``region_code_for_number`` and ``number_type`` (the
-metadata's own patterns, whose syntax is RE2's too, matched by ``pyarrow``), and
-``time_zones_for_number`` (the longest prefix in its own table). A number
-written any other way, or one whose national prefix ``parse`` would strip, is
-asked of ``phonenumbers`` itself; so every answer is the one it gives, but one: a
+``phonenumbers`` takes it: ``parse`` (:mod:`._parse`), ``region_code_for_number``
+and ``number_type`` (:mod:`._types`), and ``time_zones_for_number`` (the longest
+prefix in its own table). A number written any other way, or one whose national
+prefix rule the column parse does not reproduce, is asked of ``phonenumbers``
+itself; so every answer is the one it gives, but one: a
 number of a NANP area code that spans several zones, of an exchange ``phonenumbers``
 does not place, gets every zone of its area code (:data:`._prefixes.PREFIX_ZONES`),
 where ``phonenumbers`` gives the area code's one default zone. A call is judged in
@@ -109,7 +108,7 @@ class Zoned:
 
 def zoned(phones: pd.Series) -> Zoned:
     """Each row's zones (see :class:`Zoned`), without a join on the numbers' text."""
-    sets = _row_sets(phones)
+    sets = zone_sets(phones)
     sizes = _SET_SIZES[sets]
     row = np.repeat(np.arange(len(sets)), sizes)
     offset = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -128,13 +127,8 @@ def first_zone(phones: pd.Series, rows: Rows | None = None) -> tuple[Ints, Ints]
 
 
 def zone_sets(phones: pd.Series) -> Ints:
-    """Each row's set of zones as one integer (0: none known, or no number): rows with the
-    same integer have the same zones."""
-    return _row_sets(phones)
-
-
-def _row_sets(phones: pd.Series) -> Ints:
-    """Each row's zones as an index into ``_SETS`` (0: none known, or no number)."""
+    """Each row's set of zones as an index into ``_SETS`` (0: none known, or no number):
+    rows with the same integer have the same zones."""
     codes, per_number = _number_sets(phones)
     found: Ints = np.r_[per_number, 0][codes]  # a null's row (-1) takes the last: none
     return found
