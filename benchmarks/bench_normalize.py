@@ -44,7 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import phonenumbers
+import pyarrow as pa
 
+from dialkit._utils._bools import arrow_bools
 from dialkit.leads import normalize
 from leads_mix import mix
 
@@ -129,7 +131,7 @@ def profile(frame: pd.DataFrame) -> None:
         kinds = frame["kind"].to_numpy()
         plain = _fast._scan(texts)[1]
         cpu = time.process_time()
-        rewritten = _rewrite.rewrite(texts, np.flatnonzero(~plain & _fast._numpy(
+        rewritten = _rewrite.rewrite(texts, np.flatnonzero(~plain & arrow_bools(
             texts.is_valid()))).rows
         print(f"profile: fast path {fast_cpu:.2f} CPU s for all {len(frame):,} rows (threads "
               f"added up), the column-wise rewrite in it {time.process_time() - cpu:.2f} CPU s: "
@@ -155,6 +157,56 @@ def profile(frame: pd.DataFrame) -> None:
         print(f"profile skipped: normalize's private modules changed ({changed!r})")
 
 
+def tricks(frame: pd.DataFrame, rounds: int) -> None:
+    """Each speed trick of the phone code against its plain setting (issue 49, item 4), in
+    this process, the settings in turn round after round: CPU (all threads) and wall
+    seconds of ``normalize`` on the mix, and of the zones of its distinct valid numbers
+    (``_phones._zones``, not kept between calls), medians and each setting's ratio to
+    the code as shipped. Through private modules: skipped with a note if they changed."""
+    from dialkit._phones import _zones  # noqa: PLC0415
+    from dialkit._utils import _tuning  # noqa: PLC0415
+    from dialkit.leads import _fast  # noqa: PLC0415
+
+    never = 1 << 40
+    settings: dict[str, list[tuple[Any, str, Any]]] = {
+        "as shipped": [],
+        "LEADING_BYTES 0 (by region alone)": [(_fast, "LEADING_BYTES", 0)],
+        "PHONE_PART_ROWS off (a part a thread)": [(_tuning, "PHONE_PART_ROWS", never)],
+        "PHONE_THREAD_ROWS off (no threads)": [(_tuning, "PHONE_THREAD_ROWS", never)],
+        "PHONE_SMALL_MATCH 0 (RE2 always)": [(_tuning, "PHONE_SMALL_MATCH", 0)],
+        "ZONE_PART_TEXTS off (zones: one part)": [(_tuning, "ZONE_PART_TEXTS", never)],
+    }
+    numbers = ours(frame)["phone_e164"].dropna().unique()
+    texts = pa.array(numbers.to_numpy(dtype=object), pa.string())
+    _zones._zone_sets(texts)  # a warm-up: the metadata's patterns and tables, built once
+    taken: dict[str, dict[str, list[float]]] = {name: {} for name in settings}
+    for _ in range(rounds):
+        for name, patches in settings.items():
+            kept = [(module, attr, getattr(module, attr)) for module, attr, _ in patches]
+            for module, attr, value in patches:
+                setattr(module, attr, value)
+            try:
+                for what, work in (("normalize", lambda: ours(frame)),
+                                   ("zones", lambda: _zones._zone_sets(texts))):
+                    gc.collect()
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    work()
+                    seconds = taken[name].setdefault(f"{what} cpu", [])
+                    seconds.append(time.process_time() - cpu)
+                    taken[name].setdefault(f"{what} wall", []).append(time.perf_counter() - wall)
+            finally:
+                for module, attr, value in kept:
+                    setattr(module, attr, value)
+    print(f"tricks: {len(frame):,} rows, {len(texts):,} distinct valid numbers for the zones, "
+          f"medians of {rounds} rounds (settings in turn), seconds and ratio to as shipped:")
+    shipped = {key: statistics.median(values) for key, values in taken["as shipped"].items()}
+    for name, figures in taken.items():
+        row = ", ".join(f"{key} {statistics.median(values):.3f} "
+                        f"({statistics.median(values) / shipped[key]:.2f}x)"
+                        for key, values in figures.items())
+        print(f"  {name}: {row}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000)
@@ -163,10 +215,16 @@ def main() -> None:
                         help="times normalize is timed per run (the naive path: once)")
     parser.add_argument("--profile", action="store_true",
                         help="time normalize's fast and slow parts apart, by kind of cell")
+    parser.add_argument("--tricks", type=int, default=0, metavar="ROUNDS",
+                        help="only time each speed trick against its plain setting, ROUNDS "
+                             "rounds")
     options = parser.parse_args()
     frame = mix(options.rows)
     print(f"{options.rows:,} rows of the mix, {frame['phone'].nunique():,} distinct cells; "
           f"kinds {frame['kind'].value_counts(normalize=True).round(4).to_dict()}")
+    if options.tricks:
+        tricks(frame, options.tricks)
+        return
     naive_wall, naive_cpu, our_wall, our_cpu, agreed = [], [], [], [], []
     expected = found = None
     for run in range(options.runs):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from dialkit._utils import _tuning
 from dialkit.leads import normalize
-from dialkit.leads._fast import LEADING_BYTES, _cuts, _leading, verdicts
+from dialkit.leads._fast import LEADING_BYTES, _leading, verdicts
 from dialkit.leads._normalize import _frame
 from dialkit.sandbox._state._store import Store
 from dialkit.sandbox._world._build import build_world
@@ -178,18 +178,6 @@ def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
     pd.testing.assert_frame_equal(normalize(texts, country=countries), repeated)
 
 
-def test_parts_are_cut_by_work_so_a_region_meets_one_part() -> None:
-    """One big region and 200 small ones: the big one's rows are cut where the work is
-    halved, each small region stays whole in the second part."""
-    ordered = np.concatenate([np.zeros(300_000, np.int64), np.repeat(np.arange(1, 201), 500)])
-    cuts = _cuts(ordered, 2)
-    first, second = ordered[cuts[0]:cuts[1]], ordered[cuts[1]:cuts[2]]
-    assert (cuts[0], cuts[2]) == (0, len(ordered)) and set(first.tolist()) == {0}
-    region = _tuning.PHONE_REGION_WORK
-    work = [len(first) + region, len(second) + region * 201]
-    assert abs(work[0] - work[1]) <= 1 + region
-
-
 @given(texts=st.lists(st.one_of(st.none(), st.text(
     st.characters(min_codepoint=1, exclude_categories=("Cs",)),  # a file's text has none
     max_size=6)), min_size=1, max_size=30))
@@ -206,7 +194,7 @@ def test_leading_bytes_order_cells_as_their_first_bytes_do(texts: list[str | Non
 @pytest.mark.parametrize("part_rows", [1, 97, 400])
 def test_more_parts_than_threads_give_each_row_its_own_answer(
         part_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Read in parts of ``PHONE_PART_ROWS`` on the threads, the busiest part first, the mix's
+    """Read in parts of ``PHONE_PART_ROWS`` on the threads, the mix's
     phones (many small regions) and one row of each of 49 regions more get, row by row,
     what one part of them all gives."""
     from dialkit.leads import _fast, read

@@ -6,9 +6,10 @@ One package owns how the toolkit reads numbers (issue 49):
   and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.
 - :mod:`._arrays`: the one set of array helpers (a text column's bytes, lengths, takes,
   pattern matches, rows grouped by a key).
-- :mod:`._types`: ``region_code_for_number`` and ``number_type`` over columns, the one
-  choice of a region among those of a calling code (the leads' verdicts,
-  ``dialkit.leads._fast``, ask it for validity).
+- :mod:`._parse`: ``parse`` over a column, the one the leads' verdicts
+  (``dialkit.leads._fast``) and the zones share.
+- :mod:`._types`: ``region_code_for_number``, ``number_type`` and validity over
+  columns, the one choice of a region among those of a calling code.
 - :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
   its time zones (``time_zones_for_number``) a column at a time.
 - :mod:`._asked`: one number read by ``phonenumbers.parse`` itself, imported alone by

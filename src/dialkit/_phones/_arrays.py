@@ -94,6 +94,13 @@ def replace_rows(values: pa.Array, rows: Rows, new: pa.Array) -> pa.Array:
     return pa.concat_arrays([values, new]).take(pa.array(index))
 
 
+def spread(values: pa.Array, rows: Rows, size: int) -> pa.Array:
+    """A column of ``size`` rows: ``values`` at ``rows`` (sorted), null elsewhere."""
+    positions = np.full(size, -1, np.int64)
+    positions[rows] = np.arange(len(rows))
+    return values.take(pa.array(positions, mask=positions < 0))
+
+
 class Changes:
     """New values for some rows of a column, gathered group by group and put in with one
     take at the end: a whole-column take per group cost most of the fast path."""

@@ -12,11 +12,17 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
-from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
+from phonenumbers import (
+    COUNTRY_CODE_TO_REGION_CODE,
+    SUPPORTED_REGIONS,
+    PhoneMetadata,
+    PhoneNumberType,
+)
 
-from ._arrays import groups, lengths, match, matched_among, take
+from ._arrays import Bools, Ints, groups, lengths, match, matched_among, take
 
-Ints = NDArray[np.int64]
+REGIONS = ("001", *sorted(SUPPORTED_REGIONS))
+"""What ``region_code_for_number`` can answer for a valid number, by index."""
 
 _EARLIER_TYPES = (
     ("premium_rate", PhoneNumberType.PREMIUM_RATE), ("toll_free", PhoneNumberType.TOLL_FREE),
@@ -34,6 +40,48 @@ def regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], I
         found, kind[rows] = resolved(take(nsn, rows), cc, functools.partial(_types, cc))
         region[rows] = np.array([*COUNTRY_CODE_TO_REGION_CODE[cc], None], object)[found]
     return region, kind
+
+
+def validity(code: Ints, nsn: pa.Array, among: Bools) -> tuple[Bools, Ints]:
+    """``is_valid_number`` and ``region_code_for_number`` (an index into :data:`REGIONS`)
+    of the parsed numbers ``among``, by calling code and length: each group meets the
+    union of the type patterns that allow its length (:func:`_valid_patterns`), where
+    :func:`regions_and_types` tells the types apart (which took 1.15x the CPU of
+    normalising 500,000 rows of the mix, medians of 5 interleaved)."""
+    valid, country = np.zeros(len(code), bool), np.zeros(len(code), np.int64)
+    keys = code * 64 + np.minimum(lengths(nsn), 63)
+    for key, rows in groups(keys, among):
+        cc, length = divmod(key, 64)
+        found, kind = resolved(take(nsn, rows), cc, functools.partial(_typed, cc, length))
+        regions = COUNTRY_CODE_TO_REGION_CODE.get(cc, ())
+        places = np.array([*map(REGIONS.index, regions), 0], np.int64)
+        valid[rows], country[rows] = kind != PhoneNumberType.UNKNOWN, places[found]  # -1: 0
+    return valid, country
+
+
+def _typed(code: int, length: int, region: str, nsn: pa.Array) -> Ints:
+    """``_number_type_helper(...) != UNKNOWN``: the union of the type patterns, then the
+    general one; 0 for a number of some type (which one is not asked), else ``UNKNOWN``."""
+    patterns = _valid_patterns(code, region, length)
+    if patterns is None:
+        return np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
+    typed = match(nsn, patterns[1])
+    rows = np.flatnonzero(typed)
+    typed[rows] = match(take(nsn, rows), patterns[0])
+    return np.where(typed, 0, PhoneNumberType.UNKNOWN)
+
+
+@functools.cache
+def _valid_patterns(code: int, region: str, length: int) -> tuple[str, str] | None:
+    """The general pattern and the union of the type patterns (:func:`type_patterns`) that
+    allow ``length``, or ``None`` where no number of that length can be valid."""
+    found = type_patterns(code, region, length)
+    if found is None:
+        return None
+    types = [*(p for _, p in found.earlier), found.fixed, None if found.same else found.mobile]
+    union = "|".join(f"(?:{p[4:-2]})" for p in types if p is not None)  # ^(?:p)$'s p: one
+    # anchor for all, which RE2 reads as an anchored match (each its own: 1.04-1.16x CPU)
+    return (found.general, f"^(?:{union})$") if union else None
 
 
 Typer = Callable[[str, pa.Array], Ints]

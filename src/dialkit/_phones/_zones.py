@@ -9,12 +9,11 @@ no zone for is reported as such, never read as UTC.
 Asked number by number, ``phonenumbers`` takes some 40 µs a number: seconds for
 an account's 200,000 numbers. So numbers written as the service writes them,
 ``+`` and digits, are answered a whole column at a time, each step as
-``phonenumbers`` takes it: ``parse`` (the calling code is the first one to three
-digits that are one), ``region_code_for_number`` and ``number_type`` (the
-metadata's own patterns, whose syntax is RE2's too, matched by ``pyarrow``), and
-``time_zones_for_number`` (the longest prefix in its own table). A number
-written any other way, or one whose national prefix ``parse`` would strip, is
-asked of ``phonenumbers`` itself; so every answer is the one it gives, but one: a
+``phonenumbers`` takes it: ``parse`` (:mod:`._parse`), ``region_code_for_number``
+and ``number_type`` (:mod:`._types`), and ``time_zones_for_number`` (the longest
+prefix in its own table). A number written any other way, or one whose national
+prefix rule the column parse does not reproduce, is asked of ``phonenumbers``
+itself; so every answer is the one it gives, but one: a
 number of a NANP area code that spans several zones, of an exchange ``phonenumbers``
 does not place, gets every zone of its area code (:data:`._prefixes.PREFIX_ZONES`),
 where ``phonenumbers`` gives the area code's one default zone. A call is judged in
@@ -35,16 +34,16 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
-from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata, PhoneNumberType
+from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 
 from .._places._kept import hashed, kept
 from .._utils import _tuning
-from .._utils._bools import arrow_bools
 from .._utils._threads import side_by_side
-from ._arrays import drop, groups, lengths, match, sliced, starts, take
+from ._arrays import groups, lengths, sliced, starts, take
 from ._asked import asked_number
-from ._metadata import MAX_NSN, MAX_TEXT, MIN_NSN, calling_codes, country_zones
+from ._metadata import country_zones
+from ._parse import e164_shaped, parse_e164
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
 from ._types import regions_and_types
 
@@ -109,7 +108,7 @@ class Zoned:
 
 def zoned(phones: pd.Series) -> Zoned:
     """Each row's zones (see :class:`Zoned`), without a join on the numbers' text."""
-    sets = _row_sets(phones)
+    sets = zone_sets(phones)
     sizes = _SET_SIZES[sets]
     row = np.repeat(np.arange(len(sets)), sizes)
     offset = np.arange(len(row)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -128,13 +127,8 @@ def first_zone(phones: pd.Series, rows: Rows | None = None) -> tuple[Ints, Ints]
 
 
 def zone_sets(phones: pd.Series) -> Ints:
-    """Each row's set of zones as one integer (0: none known, or no number): rows with the
-    same integer have the same zones."""
-    return _row_sets(phones)
-
-
-def _row_sets(phones: pd.Series) -> Ints:
-    """Each row's zones as an index into ``_SETS`` (0: none known, or no number)."""
+    """Each row's set of zones as an index into ``_SETS`` (0: none known, or no number):
+    rows with the same integer have the same zones."""
     codes, per_number = _number_sets(phones)
     found: Ints = np.r_[per_number, 0][codes]  # a null's row (-1) takes the last: none
     return found
@@ -176,13 +170,13 @@ def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Se
     numbers with their region. Of the numbers written as E.164, only those that start with
     one of those regions' calling codes are looked at."""
     codes = [cc for cc, names in COUNTRY_CODE_TO_REGION_CODE.items() if wanted & set(names)]
-    maybe = ~_plain(texts)
+    maybe = ~e164_shaped(texts)
     for cc in codes:
         maybe |= starts(texts, f"+{cc}")
     candidates = np.flatnonzero(maybe)
     distinct = take(texts, candidates)
     found = np.full(len(distinct), None, object)
-    parsed, code, nsn, slow = _parse(distinct)
+    parsed, code, nsn, slow = parse_e164(distinct)
     found[parsed] = regions_and_types(code, nsn)[0]
     found[slow] = [_asked(text)[0] for text in take(distinct, slow).to_pylist()]
     among = np.isin(found, list(wanted))
@@ -205,12 +199,12 @@ def _zone_sets(texts: pa.Array) -> Ints:
 
 
 def _parsed(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
-    """:func:`_parse` of many texts in two halves side by side, the halves' rows joined."""
+    """:func:`parse_e164` of many texts in two halves side by side, the halves' rows joined."""
     if len(texts) < 2 * _tuning.ZONE_PART_TEXTS:
-        return _parse(texts)
+        return parse_e164(texts)
     half = len(texts) // 2
     (rows, code, nsn, slow), (more, other, rest, later) = side_by_side(
-        _parse, [texts[:half], texts[half:]])
+        parse_e164, [texts[:half], texts[half:]])
     return (np.r_[rows, more + half], np.r_[code, other], pa.concat_arrays([nsn, rest]),
             np.r_[slow, later + half])
 
@@ -245,65 +239,6 @@ def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
         if digits[:size] in PREFIX_ZONES:
             return PREFIX_ZONES[digits[:size]]
     return zones
-
-
-def _plain(texts: pa.Array) -> Bools:
-    """Which texts are E.164 as the service writes it (``+``, a digit 1-9, two or more
-    digits): the texts ``parse`` reads with no rule for how they are written."""
-    digits = sliced(texts, 1)  # by bytes, what follows a "+" (the only text read here):
-    # 3.9 against 6.7 ms of CPU for 183,000 numbers, where it was decoded
-    plain = pc.and_kleene(pc.and_kleene(pc.starts_with(texts, "+"), pc.ascii_is_decimal(digits)),
-                          pc.invert(pc.starts_with(digits, "0")))
-    sizes = lengths(texts)
-    return arrow_bools(plain) & (sizes >= 4) & (sizes <= MAX_TEXT)
-
-
-def _parse(texts: pa.Array) -> tuple[Rows, Ints, pa.Array, Rows]:
-    """``parse`` of the plain texts: the rows it reads, their calling codes and national
-    significant numbers; and the rows only ``parse`` itself can read. A plain text of no
-    calling code, or whose national number is too short or too long, raises."""
-    plain = _plain(texts)
-    rows = np.flatnonzero(plain)
-    numbers = take(texts, rows)
-    digits = sliced(numbers, 1)
-    code, width = calling_codes(digits)
-    nsn = drop(digits, width)  # as _fast's parse takes a calling code off
-    size = lengths(nsn)
-    tried = (code > 0) & (size >= MIN_NSN)
-    strips = _strips_prefix(code, nsn, tried)
-    kept = tried & ~strips & (size <= MAX_NSN)
-    slow = np.sort(np.r_[np.flatnonzero(~plain), rows[strips]])
-    return rows[kept], code[kept], nsn.filter(pa.array(kept)), slow
-
-
-def _strips_prefix(code: Ints, nsn: pa.Array, among: Bools) -> Bools:
-    """Where ``parse`` would try to strip a national prefix: the prefix for parsing of the
-    calling code's main region matches the start of the national number."""
-    strips = np.zeros(len(code), bool)
-    for cc, rows in groups(code, among):
-        metadata = PhoneMetadata.metadata_for_region_or_calling_code(
-            cc, phonenumbers.region_code_for_country_code(cc))
-        if metadata is None:
-            strips[rows] = True
-        elif metadata.national_prefix_for_parsing:
-            strips[rows] = _prefix_at_start(nsn, rows, metadata.national_prefix_for_parsing)
-    return strips
-
-
-def _prefix_at_start(nsn: pa.Array, rows: Rows, prefix: str) -> Bools:
-    """Where the pattern ``prefix`` matches the start of the numbers ``rows``: looked for
-    in them alone where they are few, else in all (taking most of the numbers costs more
-    than looking at the others: :func:`_strips_prefix` 4.7 against 5.9 ms of CPU for
-    183,000 numbers, all but one in 1,000 of +1, 4 runs interleaved). A pattern of digits
-    alone (+1's ``1``, and 95 more of the 115) is those digits, looked for as text: 0.75
-    against 2.2 ms for 183,000 numbers."""
-    numbers = nsn if 2 * len(rows) > len(nsn) else take(nsn, rows)
-    if prefix.isdecimal() and prefix.isascii():
-        found = starts(numbers, prefix)
-    else:
-        found = match(numbers, f"^(?:{prefix})")
-    return found[rows] if numbers is nsn and len(rows) < len(nsn) else found
-
 
 
 def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:

@@ -11,8 +11,8 @@ import phonenumbers
 from phonenumbers import PhoneNumberType
 
 from .._phones._arrays import take
+from .._phones._parse import parse_e164
 from .._phones._types import regions_and_types
-from .._phones._zones import _parse
 from ._kept import hashed
 
 MOBILE = PhoneNumberType.MOBILE
@@ -23,7 +23,7 @@ def number_types(phones: pd.Series) -> np.ndarray:
     """Each number's ``PhoneNumberType`` (``UNKNOWN`` for a null or unreadable one)."""
     codes, texts = hashed(phones)
     kind = np.full(len(texts) + 1, PhoneNumberType.UNKNOWN, np.int64)  # a null: the last
-    parsed, code, nsn, slow = _parse(texts)
+    parsed, code, nsn, slow = parse_e164(texts)
     kind[parsed] = regions_and_types(code, nsn)[1]
     kind[slow] = [_asked(text) for text in take(texts, slow).to_pylist()]
     found: np.ndarray = kind[codes]

@@ -21,8 +21,9 @@ from numpy.typing import NDArray
 
 from .._phones._arrays import take
 from .._phones._asked import asked_number
+from .._phones._parse import parse_e164
 from .._phones._types import regions_and_types
-from .._phones._zones import Ints, _parse
+from .._phones._zones import Ints
 from ._areas import Objects, area_provinces, area_states, territories
 from ._kept import hashed, kept
 
@@ -50,7 +51,7 @@ def _places_of(texts: pa.Array) -> tuple[Objects, Objects]:
     a notebook asks them again of the same numbers)."""
     region = np.full(len(texts), None, object)
     state = np.full(len(texts), None, object)
-    parsed, code, nsn, slow = _parse(texts)
+    parsed, code, nsn, slow = parse_e164(texts)
     found, kind = regions_and_types(code, nsn)
     region[parsed] = found
     us = np.flatnonzero((code == 1) & (found == "US") & np.isin(kind, _GEOGRAPHIC))
@@ -126,7 +127,7 @@ def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
 def _states_of(texts: pa.Array) -> Objects:
     """Each distinct number's state, province or territory (``None``: none)."""
     state = np.full(len(texts), None, object)
-    parsed, code, nsn, slow = _parse(texts)
+    parsed, code, nsn, slow = parse_e164(texts)
     region, kind = regions_and_types(code, nsn)
     nanp = np.flatnonzero((code == 1) & np.isin(kind, _GEOGRAPHIC))
     if len(nanp):

@@ -13,32 +13,33 @@ Each value says what it was measured against, where that matters.
 from __future__ import annotations
 
 # --- phone numbers -------------------------------------------------------------------
+# "Re-measured": issue 49, ``bench_normalize.py --rows 1000000 --tricks 5`` (each setting
+# against this one on the 1M-row mix, medians of 5 rounds in turn, a loaded machine).
 
 PHONE_THREAD_ROWS = 100_000
 """Fewest rows of a phone column whose verdicts (``leads._fast.verdicts``) are read in
 parts on the pool's threads (``_threads.WORKERS``): shorter columns are read on the
-calling thread."""
+calling thread. Re-measured: without threads the 1M-row mix's column took 1.56x the
+wall (0.89x the CPU)."""
 PHONE_PART_ROWS = 125_000
-"""Most rows (about: the parts are cut by work) ``leads._fast.verdicts`` reads in one
-part, each taken from the column when a thread starts it: the working memory of two
-parts at a time, however long the column. The 1M-row clean (500,000 rows a call) peaked
-at 557-561 MiB with this, 596-599 MiB with 250,000 (one part a thread), whose CPU was
-within the noise (1.06x for 125,000, median of 7 interleaved pairs); 62,500 cost 1.23x."""
-PHONE_REGION_WORK = 400
-"""A region's fixed work in a part of ``leads._fast.verdicts`` (its groups, patterns and
-takes), counted as this many rows' work when the parts are cut: measured on the mix,
-~0.7 ms a region against ~1.6 µs a row (the parts' thread CPU within a tenth of each
-other)."""
+"""Most rows ``leads._fast.verdicts`` reads in one part, each taken from the column when
+a thread starts it: the working memory of two parts at a time, however long the column.
+The 1M-row clean (500,000 rows a call) peaked at 557-561 MiB with this, 596-599 MiB with
+250,000 (one part a thread), whose CPU was within the noise (1.06x for 125,000, median
+of 7 interleaved pairs); 62,500 cost 1.23x. Re-measured: one part a thread took 1.14x
+the CPU and 1.06x the wall."""
 PHONE_SMALL_MATCH = 256
 """Fewest values matched (or cut) by pyarrow's RE2 (``_phones._arrays.match``), which
 compiles the pattern on each call: 0.1-0.4 ms for a region's patterns, most of the work
 of the many small groups of rows (regions, calling codes and lengths) a column with
 countries has. Fewer are matched one by one with Python's ``re``, each pattern compiled
-once (~1 µs a value)."""
+once (~1 µs a value). Re-measured: RE2 for all took 1.09x the CPU and 1.31x the wall of normalising
+the 1M-row mix, and 1.16x the CPU of its numbers' zones."""
 ZONE_PART_TEXTS = 25_000
 """Fewest texts worth a thread of their own when the zones of distinct numbers are read
 (``_phones._zones``): a thread's start and join cost some 0.1 ms, and on fewer texts
-each call's own overhead outweighs the work."""
+each call's own overhead outweighs the work. Re-measured: in one part, the zones of the 1M-row mix's
+837,080 distinct numbers took 1.14x the wall (1.03x the CPU)."""
 
 
 # --- lead cleaning --------------------------------------------------------------------

@@ -9,26 +9,15 @@ the separators `` -.()``, which ``_phone_text.clean`` leaves alone (but for a
 NANP ``00``, done here the same way, and a date such as ``2012-01-02``, left to
 it). Cells :mod:`._rewrite` takes apart (an Excel float, an extension, two numbers,
 Unicode digits) are read as the plain text it gives, with its flags and extension.
-The column's bytes are scanned with numpy; rows are grouped by region,
-calling code and length, so each group meets one union of patterns, built once.
-
-The steps follow ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
-``_extract_country_code``, ``_maybe_extract_country_code``,
-``_maybe_strip_national_prefix_carrier_code``, ``_test_number_length``,
-``region_code_for_number``, ``_number_type_helper``), on the metadata's own
-patterns and ``phonenumbers``' own length verdicts. Where a rule is not
-reproduced (a national-prefix transform other than the NANP-style
-``(local)$|prefix``, as Argentina's, Brazil's and Gabon's, on a number it would
-touch; a ``+`` followed by no known calling code), the row is handed back
-undone, and the caller parses it with ``phonenumbers``.
+The column's bytes are scanned with numpy, the numbers parsed by
+:mod:`dialkit._phones._parse` and their validity decided by calling code and length,
+each group meeting one union of patterns, built once. A row the parse leaves to
+``phonenumbers`` is handed back undone, and the caller parses it so.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import re
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,24 +29,23 @@ import phonenumbers
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
-from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
-from phonenumbers.phonemetadata import PhoneMetadata
 
 from .._phones._arrays import (
-    Changes,
+    Bools,
+    Ints,
     buffers,
-    cut,
-    drop,
     from_bytes,
     groups,
     lengths,
     match,
     replace_rows,
+    spread,
     starts,
     take,
 )
-from .._phones._metadata import MAX_NSN, MAX_TEXT, calling_codes, length_verdicts
-from .._phones._types import resolved, type_patterns
+from .._phones._metadata import MAX_TEXT
+from .._phones._parse import parse
+from .._phones._types import REGIONS, validity
 from .._utils import _tuning
 from .._utils._bools import arrow_bools
 from .._utils._threads import WORKERS
@@ -77,14 +65,9 @@ only plain cells with these many are tested for a date's shape."""
 
 _EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
 _NANP_00 = r"^ *\(?00 *[1-9]"
-_OWN_LINE = re.compile(r"\(([^()]*)\)\$(?:\|(.*))?")
-"""A NANP-style national prefix: ``(local number)$|prefix``, the local number prefixed."""
-_OWN_REWRITE = re.compile(r"(\d*)\\1")
 _COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
 _FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
 """Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
-Bools = NDArray[np.bool_]
-Ints = NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,31 +82,6 @@ class Verdicts:
     flags: pa.Array
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What parsing needs of one metadata (a region's, or a non-geographic calling code's)."""
-
-    code: int
-    general: str | None
-    prefix: str | None
-    own: str | None
-    own_digits: str
-    opaque: bool
-    idd: str | None
-    metadata: Any
-
-
-@dataclass(slots=True)
-class _Parsed:
-    """What ``parse`` made of each number: calling code, national significant number,
-    whether it raised (``parsed`` false: invalid), and whether the slow path must say."""
-
-    code: Ints
-    nsn: pa.Array
-    parsed: Bools
-    slow: Bools
-
-
 def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
@@ -132,27 +90,27 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     clean reads its next chunk on the pool meanwhile, and parts queued behind that
     would run one at a time. numpy and pyarrow release the GIL for the whole-column
     work. The rows are ordered by region, then by their
-    first bytes (:func:`_leading`), and cut by work, not by rows: a region's rows fall
-    in one part (but where a cut splits one), so each region's groups and patterns are
-    met once, not once per part; a part of the main region's rows alone pays no
-    per-region work. A part holds at most about ``_tuning.PHONE_PART_ROWS`` rows (its working
-    memory grows with it), and the part of the most regions goes first, so that the
-    threads' Python work (the GIL's) meets the other parts' array work."""
+    first bytes (:func:`_leading`), and cut into parts of as many rows: a region's rows
+    fall in one part (but where a cut splits one), so each region's groups and patterns
+    are met once, not once per part. A part holds at most ``_tuning.PHONE_PART_ROWS``
+    rows (its working memory grows with it). Cut by work (a region's fixed work counted
+    as 400 rows') and the busiest part first, as they were, the 500,000 rows a clean
+    normalises at a time took 1.09x the CPU and 1.02x the wall (medians of 9 rounds in
+    turn, issue 49)."""
     threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)), WORKERS)
     if threads < 2:
         return _verdicts(texts, regions, names)
     order = np.argsort(regions << 32 | _leading(texts))
     ordered = regions[order]
-    cuts = _cuts(ordered, max(threads, -(-len(texts) // _tuning.PHONE_PART_ROWS)))
+    count = max(threads, -(-len(texts) // _tuning.PHONE_PART_ROWS))
+    cuts = np.linspace(0, len(texts), count + 1).astype(np.int64)
     back = np.empty(len(order), np.int64)
     back[order] = np.arange(len(order))
     index = pa.array(back)
-    first = _busiest(ordered, cuts)
     with ThreadPoolExecutor(threads) as pool:
-        found = dict(zip(first, pool.map(lambda n: _verdicts(
+        parts = list(pool.map(lambda n: _verdicts(
             texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
-            names), first), strict=True))
-        parts = [found[n] for n in range(len(cuts) - 1)]
+            names), range(len(cuts) - 1)))
         columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
                            .take(index).combine_chunks(), _COLUMNS)  # back in row order
         return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
@@ -171,7 +129,8 @@ def _leading(texts: pa.Array) -> Ints:
     first bytes too, a calling code's rows lie together: 30 such groups in a part of
     national numbers; normalising the 1M-row mix's column took 0.92x the wall time cold,
     0.85x warm (medians of 5 interleaved fresh processes), the sort's 20 ms a call
-    included."""
+    included. Re-measured for issue 49 (``bench_normalize.py --tricks``): by region
+    alone, 1.17x the CPU and 1.21x the wall."""
     offsets, data = buffers(texts)
     sizes = np.diff(offsets)
     last = max(len(data) - 1, 0)
@@ -180,29 +139,6 @@ def _leading(texts: pa.Array) -> Ints:
         byte = data[np.minimum(offsets[:-1] + at, last)] if len(data) else 0
         key = key << 8 | np.where(sizes > at, byte, 0)
     return key
-
-
-def _busiest(ordered: Ints, cuts: list[int]) -> list[int]:
-    """The parts in the order the threads take them: most regions first, so that its
-    Python work (the GIL's) runs beside the other parts' array work, not after it
-    (normalising the 1M-row mix's column: 0.92x wall, medians of 8 interleaved runs on a
-    loaded machine, pairs 0.78-1.31x)."""
-    met = [np.count_nonzero(np.diff(ordered[a:b])) for a, b in zip(cuts[:-1], cuts[1:],
-                                                                    strict=True)]
-    return sorted(range(len(met)), key=lambda n: -met[n])
-
-
-def _cuts(ordered: Ints, parts: int) -> list[int]:
-    """Where to cut rows ordered by region into ``parts`` of about equal work: a row's
-    work, and a region's fixed work (``_tuning.PHONE_REGION_WORK`` rows') at its first
-    row."""
-    work = np.ones(len(ordered), np.int64)
-    work[np.flatnonzero(np.diff(ordered)) + 1] += _tuning.PHONE_REGION_WORK
-    work[0] += _tuning.PHONE_REGION_WORK
-    total = np.cumsum(work)
-    targets = total[-1] * np.arange(1, parts) // parts
-    inner = np.searchsorted(total, targets, side="right").tolist()
-    return [0, *inner, len(ordered)]
 
 
 def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
@@ -218,11 +154,11 @@ def _verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     if nanp.any():
         digits = pc.if_else(pa.array(nanp), pc.utf8_slice_codeunits(digits, 2), digits)
     plus |= nanp
-    first = _parse(digits, plus, where, names)
-    valid, country = _validate(first)
+    first = parse(digits, plus, where, names)
+    valid, country = validity(first.code, first.nsn, first.parsed & ~first.slow)
     retry = np.flatnonzero(~valid & ~first.slow & ~plus & _lost_plus(digits, where, names))
-    again = _parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
-    valid_again, country_again = _validate(again)
+    again = parse(digits.take(pa.array(retry)), np.ones(len(retry), bool), where[retry], names)
+    valid_again, country_again = validity(again.code, again.nsn, again.parsed & ~again.slow)
     added = np.zeros(len(rows), bool)
     added[retry] = valid_again
     slow = first.slow.copy()
@@ -243,9 +179,7 @@ def _rewritten(texts: pa.Array, digits: pa.Array, plain: Bools,
     found = rewrite(texts, rows)
     flags = np.zeros(len(texts), np.int64)
     flags[found.rows] = found.flags
-    positions = np.full(len(texts), -1, np.int64)
-    positions[found.rows] = np.arange(len(found.rows))
-    extension = found.extension.take(pa.array(positions, mask=positions < 0))
+    extension = spread(found.extension, found.rows, len(texts))
     if not len(found.rows):
         return texts, digits, _Rewrites(flags, extension)
     new_digits, plain[found.rows], plus[found.rows] = _scan(found.texts)
@@ -316,228 +250,6 @@ def _lost_plus(digits: pa.Array, where: Ints, names: Sequence[str]) -> Bools:
     return (lengths(digits) >= MIN_INTERNATIONAL_DIGITS) & ~excluded
 
 
-# Parsing: calling code and national significant number -------------------------------------
-
-def _parse(digits: pa.Array, plus: Bools, where: Ints, names: Sequence[str]) -> _Parsed:
-    """``phonenumbers.parse`` of each number (digits, and whether a ``+`` led them)."""
-    n = len(digits)
-    state = _Parsed(np.zeros(n, np.int64), digits, np.ones(n, bool), np.zeros(n, bool))
-    if not n:
-        return state
-    intl, changes = plus.copy(), Changes(digits)
-    for key, rows in groups(where, ~plus):
-        stripped, after = _prefixed(take(digits, rows), names[key])
-        intl[rows[stripped]] = True
-        changes.add(rows[stripped], after)
-    code, number, plans, parsed, slow = _intl(changes.applied(), intl, plus)
-    changes = Changes(number)
-    for key, rows in groups(where, ~intl):
-        local, better, after, slow_rows = _national(take(digits, rows), names[key])
-        code[rows], plans[rows] = local, _id(names[key])
-        plans[rows[better]] = _id(_code_plan(local))
-        slow[rows[slow_rows]] = True
-        changes.add(rows[better], after)
-    number = changes.applied()
-    state.code, state.parsed, state.slow = code, parsed & (lengths(number) >= 2), slow
-    state.nsn = _strip_all(number, plans, state)
-    return state
-
-
-def _prefixed(digits: pa.Array, region: str) -> tuple[Bools, pa.Array]:
-    """Which numbers start with the region's IDD (``phonenumbers``' rule), and what follows."""
-    idd = _plan(region).idd
-    stripped = np.zeros(len(digits), bool)
-    if idd is None:
-        return stripped, digits.slice(0, 0)
-    pattern = f"^(?:{idd})"
-    matched = np.flatnonzero(match(digits, pattern))
-    rest = cut(digits.take(pa.array(matched)), pattern)
-    idd_rows = ~starts(rest, "0")  # a 0 after the IDD: not an IDD
-    stripped[matched[idd_rows]] = True
-    return stripped, rest.filter(pa.array(idd_rows))
-
-
-def _intl(rest: pa.Array, intl: Bools, plus: Bools) -> tuple[Ints, pa.Array, Ints, Bools, Bools]:
-    """``_extract_country_code``: the first of 1, 2, 3 leading digits that is a calling code."""
-    tried = intl & (lengths(rest) > 2)  # else: too short after the IDD, invalid
-    rows = np.flatnonzero(tried)
-    sub = take(rest, rows)
-    code, width = calling_codes(sub)
-    codes, widths = np.zeros(len(rest), np.int64), np.zeros(len(rest), np.int64)
-    codes[rows], widths[rows] = code, width
-    found = widths > 0
-    slow = tried & plus & ~found  # phonenumbers retries without the +
-    return codes, drop(rest, widths), _code_ids(codes), ~intl | found, slow
-
-
-_REGIONS = ("001", *sorted(phonenumbers.SUPPORTED_REGIONS))
-"""What ``region_code_for_number`` can answer for a valid number, by index."""
-
-
-def _national(digits: pa.Array, region: str) -> tuple[int, Bools, pa.Array, Bools]:
-    """A national number: the region's code; the rows that start with that code and read
-    better without it (``_maybe_extract_country_code``'s rule), what they become, and the
-    rows whose national prefix this module does not reproduce."""
-    plan = _plan(region)
-    own = str(plan.code)
-    owned = np.flatnonzero(starts(digits, own))
-    sub = digits.take(pa.array(owned))
-    pot = drop(sub, np.full(len(owned), len(own)))
-    changed, after, slow = _strip(pot, plan)
-    pot = replace_rows(pot, changed, after)
-    too_long = np.array(_length_verdicts(region, 40))[np.minimum(lengths(sub), 40)] == 2
-    better = ~slow & ((~_full(sub, plan.general) & _full(pot, plan.general)) | too_long)
-    rows, slow_rows = np.zeros(len(digits), bool), np.zeros(len(digits), bool)
-    rows[owned[better]], slow_rows[owned[slow]] = True, True
-    return plan.code, rows, pot.filter(pa.array(better)), slow_rows
-
-
-def _strip_all(number: pa.Array, plans: Ints, state: _Parsed) -> pa.Array:
-    """The national prefix off, where ``parse`` takes it off (its length check after)."""
-    changes = Changes(number)
-    for key, rows in groups(plans, state.parsed & (plans > 0)):
-        changed, after, slow = _strip(take(number, rows), _plan(_NAMES[key]))
-        state.slow[rows[slow]] = True
-        verdicts = np.array(_length_verdicts(_NAMES[key], 40))
-        kept = verdicts[np.minimum(lengths(after), 40)] >= 1
-        changes.add(rows[changed[kept]], after.filter(pa.array(kept)))
-    number = changes.applied()
-    state.parsed &= lengths(number) <= MAX_NSN
-    return number
-
-
-def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, Bools]:
-    """``_maybe_strip_national_prefix_carrier_code``: the rows it changes, what they become,
-    and the rows whose rule this module does not reproduce."""
-    slow = np.zeros(len(number), bool)
-    nothing = (np.zeros(0, np.intp), number.slice(0, 0), slow)
-    if plan.prefix is None:
-        return nothing
-    tried = np.flatnonzero(lengths(number) > 0)
-    sub = take(number, tried)
-    hit = match(sub, plan.prefix)
-    if not hit.any():
-        return nothing
-    matched, sub = tried[hit], sub.filter(pa.array(hit))
-    if plan.opaque:
-        slow[matched] = True
-        return np.zeros(0, np.intp), number.slice(0, 0), slow
-    candidate = cut(sub, plan.prefix)
-    if plan.own is not None:
-        own = match(sub, plan.own)
-        candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
-            plan.own_digits, sub, ""), candidate)
-    keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
-    return matched[keep], candidate.filter(pa.array(keep)), slow
-
-
-# Validity: region_code_for_number and is_valid_number ---------------------------------------
-
-def _validate(parsed: _Parsed) -> tuple[Bools, Ints]:
-    """Each number's validity and region (an index into ``_REGIONS``), by calling code and
-    length."""
-    valid = np.zeros(len(parsed.code), bool)
-    country = np.zeros(len(parsed.code), np.int64)
-    keys = parsed.code * 64 + np.minimum(lengths(parsed.nsn), 63)
-    for key, rows in groups(keys, parsed.parsed & ~parsed.slow):
-        valid[rows], country[rows] = _valid(take(parsed.nsn, rows), key // 64, key % 64)
-    return valid, country
-
-
-def _valid(nsn: pa.Array, code: int, length: int) -> tuple[Bools, Ints]:
-    """``region_code_for_number`` (:func:`resolved`), then ``is_valid_number_for_region``,
-    for one calling code and length."""
-    found, kind = resolved(nsn, code, functools.partial(_typed, code, length))
-    regions = COUNTRY_CODE_TO_REGION_CODE.get(code, ())
-    places = np.array([*(_REGIONS.index(region) for region in regions), 0], np.int64)
-    return kind != PhoneNumberType.UNKNOWN, places[found]  # none (-1): the last, 0
-
-
-def _typed(code: int, length: int, region: str, nsn: pa.Array) -> Ints:
-    """``_number_type_helper(...) != UNKNOWN``: the union of the type patterns, then the
-    general one; 0 for a number of some type (which one is not asked), else ``UNKNOWN``."""
-    patterns = _valid_patterns(code, region, length)
-    if patterns is None:
-        return np.full(len(nsn), PhoneNumberType.UNKNOWN, np.int64)
-    typed = match(nsn, patterns[1])
-    rows = np.flatnonzero(typed)
-    typed[rows] = match(take(nsn, rows), patterns[0])
-    return np.where(typed, 0, PhoneNumberType.UNKNOWN)
-
-
-@functools.cache
-def _valid_patterns(code: int, region: str, length: int) -> tuple[str, str] | None:
-    """The general pattern and the union of the type patterns (:func:`type_patterns`) that
-    allow ``length``, or ``None`` where no number of that length can be valid."""
-    found = type_patterns(code, region, length)
-    if found is None:
-        return None
-    types = [*(p for _, p in found.earlier), found.fixed, None if found.same else found.mobile]
-    union = "|".join(f"(?:{p[4:-2]})" for p in types if p is not None)  # ^(?:p)$'s p: one
-    # anchor for all, which RE2 reads as an anchored match (each its own: 1.04-1.16x CPU)
-    return (found.general, f"^(?:{union})$") if union else None
-
-
-# Metadata plans ------------------------------------------------------------------------------
-
-_NAMES: list[str] = [""]
-"""Plans by integer id (0: none), for grouping rows by plan: a region, or ``001/<code>``."""
-_IDS: dict[str, int] = {}
-_IDS_LOCK = threading.Lock()
-
-
-def _id(name: str) -> int:
-    with _IDS_LOCK:
-        if name not in _IDS:
-            _IDS[name] = len(_NAMES)
-            _NAMES.append(name)
-        return _IDS[name]
-
-
-@functools.cache
-def _code_plan(code: int) -> str:
-    """The plan ``parse`` reads a number of calling code ``code`` by: its main region's."""
-    main = phonenumbers.region_code_for_country_code(code)
-    return f"001/{code}" if main == "001" else str(main)
-
-
-def _code_ids(codes: Ints) -> Ints:
-    inverse, distinct = pd.factorize(codes)
-    ids = np.array([_id(_code_plan(int(c))) if c else 0 for c in distinct], np.int64)
-    return ids[inverse] if len(codes) else np.zeros(0, np.int64)
-
-
-@functools.cache
-def _plan(name: str) -> _Plan:
-    """The plan of a region, or of a non-geographic calling code (``001/800``).
-
-    A national-prefix transform is reproduced only in the NANP style ``(local)$|prefix``
-    with a ``digits\\1`` rule (the local number, written without its area code, gets it
-    back); a row another transform rule would touch is ``opaque``: the slow path's."""
-    metadata = (PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
-                if name.startswith("001/") else PhoneMetadata.metadata_for_region(name, None))
-    if metadata is None:
-        raise ValueError(f"phonenumbers has no metadata for {name!r}")
-    prefix = metadata.national_prefix_for_parsing or ""
-    rule = metadata.national_prefix_transform_rule or ""
-    own, rewrite = _OWN_LINE.fullmatch(prefix), _OWN_REWRITE.fullmatch(rule)
-    nanp_like = own is not None and rewrite is not None and re.compile(prefix).groups == 1
-    general = metadata.general_desc.national_number_pattern if metadata.general_desc else None
-    return _Plan(code=int(metadata.country_code or 0),
-                 general=f"^(?:{general})$" if general else None,
-                 prefix=f"^(?:{prefix})" if prefix else None,
-                 own=f"^(?:{own.group(1)})$" if nanp_like and own else None,
-                 own_digits=rewrite.group(1) if nanp_like and rewrite else "",
-                 opaque=bool(rule) and not nanp_like,
-                 idd=metadata.international_prefix, metadata=metadata)
-
-
-@functools.cache
-def _length_verdicts(name: str, up_to: int) -> tuple[int, ...]:
-    """Per length: 2 ``TOO_LONG``, 1 kept after a national prefix is stripped, 0 not."""
-    return length_verdicts(_plan(name).metadata, up_to)
-
-
 # Array helpers -------------------------------------------------------------------------------
 
 def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn: pa.Array,
@@ -567,20 +279,12 @@ def _assemble(done: Bools, rows: NDArray[np.intp], valid: Bools, code: Ints, nsn
     _, offsets, data = e164.buffers()  # a fresh array: no offset, no nulls
     phone = pa.StringArray.from_buffers(len(e164), offsets, data, pa.array(short).buffers()[1])
     if len(rows) != len(done):
-        positions = np.full(len(done), -1, np.int64)
-        positions[rows] = np.arange(len(rows))
-        phone = phone.take(pa.array(positions, mask=positions < 0))
+        phone = spread(phone, rows, len(done))
     return Verdicts(
         done=done, phone_e164=phone,
-        country=pa.array(_REGIONS).take(pa.array(full(country), mask=~ok)),
+        country=pa.array(REGIONS).take(pa.array(full(country), mask=~ok)),
         extension=extension,
         reason=pa.array(["invalid_phone"]).take(pa.array(np.zeros(len(done), np.int64),
                                                          mask=ok | ~where)),
         flags=names.take(pa.array(bits)))
 
-
-def _full(values: pa.Array, pattern: str | None) -> Bools:
-    """``_match_national_number(value, desc, False)``: a full match of the desc's pattern."""
-    if pattern is None:
-        return np.zeros(len(values), bool)
-    return match(values, pattern)

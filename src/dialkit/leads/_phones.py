@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._phones._arrays import spread
 from .._utils._bools import arrow_bools
 from ._phone_text import SECOND_NUMBER
 
@@ -129,10 +130,7 @@ def _second_numbers(cells: pd.Series, numbers: pd.DataFrame,
     rows = np.flatnonzero(two)
     texts = [_after_first(cell) for cell in cells.iloc[rows].tolist()]
     seconds = pd.Series(texts, index=cells.index[rows], dtype="string[pyarrow]")
-    written = _written(seconds, normalized(seconds))
-    positions = np.full(len(cells), -1, np.int64)
-    positions[rows] = np.arange(len(rows))
-    return written.take(pa.array(positions, mask=positions < 0))
+    return spread(_written(seconds, normalized(seconds)), rows, len(cells))
 
 
 def _after_first(cell: str) -> str | None:
