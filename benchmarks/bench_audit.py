@@ -83,9 +83,9 @@ from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
 import dialkit.compliance
+from dialkit._law._caller_id import BLOCKED_IDS, by_region
 from dialkit._phones._types import regions_and_types
 from dialkit._places._areas import area_zones
-from dialkit._places._caller_id import BLOCKED_IDS, by_region
 from dialkit.compliance import HOUSE_RULES, Rules
 from dialkit.frames import SCHEMAS
 

@@ -105,7 +105,7 @@ def import_seconds(times: int) -> list[float]:
 
 def import_profile(code: str, top: int = 8) -> list[tuple[float, str]]:
     """Where ``code`` spends its imports: each package entered from another package
-    (``pandas`` from ``dialkit.leads._campaign``, ``httpx`` from
+    (``pandas`` from ``dialkit.leads._clean._campaign``, ``httpx`` from
     ``dialkit.client._transport``), by cumulative seconds, with its importer."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code],
                           capture_output=True, text=True, check=True)
@@ -146,7 +146,9 @@ def phases(source: Path, out: Path) -> None:
 
     try:
         from dialkit.cli import app  # noqa: PLC0415
-        from dialkit.leads import _chunked, _fast, _normalize  # noqa: PLC0415
+        from dialkit.leads._clean import _chunked
+        from dialkit.leads._normalize import _columns as _normalize
+        from dialkit.leads._normalize import _fast  # noqa: PLC0415
 
         for module, name, label in ((_chunked, "normalized_cells", "normalize the phone column"),
                                     (_chunked, "region_hints", "region hints (normalize again)"),

@@ -46,7 +46,7 @@ import pandas as pd
 import phonenumbers
 import pyarrow as pa
 
-from dialkit._utils._bools import arrow_bools
+from dialkit._arrays._bools import arrow_bools
 from dialkit.leads import normalize
 from leads_mix import mix
 
@@ -121,7 +121,8 @@ def profile(frame: pd.DataFrame) -> None:
     """Which rows reach ``phonenumbers`` (the slow path) and the CPU seconds spent there,
     per kind of cell, through ``normalize``'s private modules."""
     try:
-        from dialkit.leads import _fast, _normalize, _rewrite  # noqa: PLC0415
+        from dialkit.leads._normalize import _columns as _normalize
+        from dialkit.leads._normalize import _fast, _rewrite  # noqa: PLC0415
 
         texts = _normalize._texts(frame["phone"])
         where, names, _ = _normalize._row_regions(frame["country"], "US", frame.index)
@@ -165,7 +166,7 @@ def tricks(frame: pd.DataFrame, rounds: int) -> None:
     the code as shipped. Through private modules: skipped with a note if they changed."""
     from dialkit._phones import _zones  # noqa: PLC0415
     from dialkit._utils import _tuning  # noqa: PLC0415
-    from dialkit.leads import _fast  # noqa: PLC0415
+    from dialkit.leads._normalize import _fast  # noqa: PLC0415
 
     never = 1 << 40
     settings: dict[str, list[tuple[Any, str, Any]]] = {

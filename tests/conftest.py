@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from dialkit import Client
-from dialkit._places import _jurisdictions
+from dialkit._law import _jurisdictions
 from dialkit.client._transport import tls_context
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
@@ -239,7 +239,7 @@ def unconfirm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str]
 
     def use(jid: str) -> None:
         marker = "[[jurisdiction]]\n"
-        source = resources.files("dialkit._places").joinpath(_jurisdictions.DATA_FILE)
+        source = resources.files("dialkit._law").joinpath(_jurisdictions.DATA_FILE)
         head, *rows = source.read_text(encoding="utf-8").split(marker)
         (index,) = [n for n, row in enumerate(rows) if row.startswith(f'id = "{jid}"\n')]
         assert rows[index].count("confirmed = true\n") == 1, jid

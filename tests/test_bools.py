@@ -1,4 +1,4 @@
-"""``dialkit._utils._bools``: Arrow's booleans as numpy's, against Python's own reading of them
+"""``dialkit._arrays._bools``: Arrow's booleans as numpy's, against Python's own reading of them
 (``value is True``), on arrays of every shape Arrow hands back: nulls or none, sliced at
 any bit, chunked, empty, all null."""
 
@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dialkit._utils._bools import arrow_bools
+from dialkit._arrays._bools import arrow_bools
 
 values = st.lists(st.one_of(st.booleans(), st.none()), max_size=80)
 

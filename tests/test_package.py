@@ -121,7 +121,7 @@ def test_the_sdist_and_the_wheel_hold_the_notebooks_and_the_samples(dist: Path) 
         assert name in in_sdist
         assert f"dialkit/{name}" in in_wheel
     assert "dialkit/py.typed" in in_wheel
-    assert {"dialkit/_places/jurisdictions.toml", "dialkit/_places/area_codes.toml"} <= in_wheel
+    assert {"dialkit/_law/jurisdictions.toml", "dialkit/_places/area_codes.toml"} <= in_wheel
 
 
 @pytest.fixture(scope="module")

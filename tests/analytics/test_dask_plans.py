@@ -21,7 +21,7 @@ import pytest
 
 import dialkit.analytics._dask as analytics_dask
 import dialkit.compliance._dask as compliance_dask
-import dialkit.leads._dask as leads_dask
+import dialkit.leads._dask._client as leads_dask
 from dialkit._utils import _partitions
 from dialkit._utils._partitions import PLANS, Plan, on_dask, register
 
@@ -31,7 +31,7 @@ ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
 """Each plan and the package whose public function of that name (before a ``:``, which
 names one stage of it) runs it."""
 PANDAS_MODULES = [importlib.import_module(name) for name in (
-    "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean",
+    "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean._judge",
     "dialkit.compliance._parts")]
 """The pandas path's modules, which register the plans as they are imported."""
 

@@ -1,4 +1,4 @@
-"""What the analytics keep between calls (``_places._kept``): a column's hash, its numbers'
+"""What the analytics keep between calls (``_arrays._kept``): a column's hash, its numbers'
 zones and the leads' codes among the calls', kept while the column's Arrow data live.
 A frame changed in place holds new data and is answered anew; nothing outlives its data."""
 
@@ -16,7 +16,7 @@ from handmade import answered, arrow, calls, leads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialkit._places import _kept, _packed
+from dialkit._arrays import _kept, _packed
 from dialkit.analytics import _match, answer_rates, attempts_to_contact, funnel
 
 

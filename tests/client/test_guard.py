@@ -21,7 +21,7 @@ import pytest
 
 from conftest import KEYS, advance
 from dialkit import Client
-from dialkit._places import _jurisdictions
+from dialkit._law import _jurisdictions
 from dialkit.client import GuardSettings
 from dialkit.compliance import HOUSE_RULES, POLICIES, next_allowed
 from dialkit.contract import Lead

@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from dialkit._places import _abandonment as table
+from dialkit._law import _abandonment as table
 from dialkit.compliance import POLICY, US, US_FEDERAL, audit
 
 START = pd.Timestamp("2026-06-01T15:00Z")  # the campaign's first call: periods count from it

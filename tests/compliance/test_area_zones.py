@@ -25,8 +25,8 @@ from phonenumbers.tzdata import TIMEZONE_DATA
 from test_law import calls
 from zone_oracle import AREA_ZONES
 
+from dialkit._law import _jurisdictions as jurisdictions
 from dialkit._phones._zones import ZONES, zoned
-from dialkit._places import _jurisdictions as jurisdictions
 from dialkit.compliance import US, US_FEDERAL, audit, next_allowed, upcoming
 
 TRI_CITIES = "+14232000142"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
-from dialkit._places._kept import hash_taken
+from dialkit._arrays._kept import hash_taken
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit
 from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._dnc import _last_checks

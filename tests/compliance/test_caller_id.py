@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dialkit._places import _caller_id
+from dialkit._law import _caller_id
 from dialkit.compliance import RULE_IDS, audit
 
 NEW_YORK, SAN_JUAN, LONDON, TORONTO, PARIS = ("+12125550123", "+17875550100", "+442079460000",

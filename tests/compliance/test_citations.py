@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import dialkit
-from dialkit._places import _abandonment, _caller_id, _dnc_lists
+from dialkit._law import _abandonment, _caller_id, _dnc_lists
 from dialkit.compliance import US, audit, jurisdictions, load
 
 

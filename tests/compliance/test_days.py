@@ -1,4 +1,4 @@
-"""Days a statute names by a rule (``dialkit._places._days``), dated against the
+"""Days a statute names by a rule (``dialkit._law._days``), dated against the
 ``holidays`` package's own calendars, which its maintainers keep, for forty years."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import date
 import holidays
 import pytest
 
-from dialkit._places._days import DayRule, DayRuleError, day_rule, observed_rule
+from dialkit._law._days import DayRule, DayRuleError, day_rule, observed_rule
 
 YEARS = range(2000, 2041)
 SOURCE = "https://example.org/statute"

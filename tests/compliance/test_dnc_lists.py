@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from dialkit._places import _dnc_lists as lists
+from dialkit._law import _dnc_lists as lists
 from dialkit.compliance import AuditInputError, audit
 
 US, GB, CA, PR = "+12125550123", "+442079460000", "+14165550123", "+17875550100"

@@ -21,7 +21,7 @@ from dialkit.compliance import _jurisdictions as jurisdictions
 from dialkit.compliance._jurisdictions import JurisdictionDataError, UnknownJurisdictionError
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = resources.files("dialkit._places").joinpath(jurisdictions.DATA_FILE)
+DATA = resources.files("dialkit._law").joinpath(jurisdictions.DATA_FILE)
 ROW = "[[jurisdiction]]\n"
 CHECKED = "[[checked]]\n"
 STATES = (
@@ -271,7 +271,7 @@ def test_the_data_file_ships_in_the_package() -> None:
     assert DATA.is_file()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = project["tool"]["setuptools"]["package-data"]["dialkit"]
-    shipped = f"_places/{jurisdictions.DATA_FILE}"
+    shipped = f"_law/{jurisdictions.DATA_FILE}"
     assert any(fnmatch.fnmatch(shipped, pattern) for pattern in patterns)
     assert any(dep.startswith("holidays") for dep in project["project"]["dependencies"])
 
@@ -288,7 +288,7 @@ def test_the_docs_page_shows_the_table_as_generated() -> None:
 
 def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None:
     code = ("import sys, dialkit; from dialkit.compliance import jurisdictions; "
-            "import dialkit._places._jurisdictions as j; "
+            "import dialkit._law._jurisdictions as j; "
             "print('holidays' in sys.modules, j._table.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()

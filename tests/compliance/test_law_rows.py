@@ -1,4 +1,4 @@
-"""Every table of law is read and checked by one reader (:mod:`dialkit._places._law_rows`).
+"""Every table of law is read and checked by one reader (:mod:`dialkit._law._rows`).
 
 The jurisdictions', abandonment, caller-id and Do-Not-Call tables each hold rows of law,
 and each row of law has the same six columns: its ``citation``, two public ``sources``,
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from dialkit._places import _abandonment, _caller_id, _dnc_lists
-from dialkit._places import _jurisdictions as jurisdictions
-from dialkit._places import _law_rows as law
+from dialkit._law import _abandonment, _caller_id, _dnc_lists
+from dialkit._law import _jurisdictions as jurisdictions
+from dialkit._law import _rows as law
 from dialkit.compliance._checked_states import load_checked
 
 TABLES = [("jurisdictions.toml", "jurisdiction"), ("abandonment.toml", "abandonment"),
@@ -75,7 +75,7 @@ def test_a_row_missing_a_column_of_law_is_refused_naming_it(
 
 
 def _broken_dnc(old: str, new: str) -> str:
-    text = resources.files("dialkit._places").joinpath("dnc_lists.toml").read_text("utf-8")
+    text = resources.files("dialkit._law").joinpath("dnc_lists.toml").read_text("utf-8")
     assert text.count(old) == 1, old
     return text.replace(old, new)
 

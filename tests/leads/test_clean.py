@@ -18,17 +18,10 @@ from hypothesis import strategies as st
 from conftest import KEYS
 from dialkit import Client
 from dialkit._utils import _tuning
-from dialkit.leads import (
-    CleanResult,
-    LeadFileError,
-    _clean,
-    _verdicts,
-    clean,
-    clean_file,
-    normalize,
-    read,
-)
-from dialkit.leads._cells import cell_frame
+from dialkit.leads import CleanResult, LeadFileError, clean, clean_file, normalize, read
+from dialkit.leads._clean import _judge as _clean
+from dialkit.leads._clean import _verdicts
+from dialkit.leads._normalize._cells import cell_frame
 from dialkit.sandbox import Sandbox
 
 SF, NY, LONDON, TEHRAN = "+14155550123", "+12125550142", "+442079460958", "+982122223333"

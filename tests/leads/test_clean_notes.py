@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from dialkit.cli import app
 from dialkit.leads import clean, clean_file
-from dialkit.leads._headers import ALIASES, NAMES_SHOWN, near_notes, squeeze
+from dialkit.leads._read._headers import ALIASES, NAMES_SHOWN, near_notes, squeeze
 
 VENDOR = """\
 Mobile #;Name;E-mail;Lead Ref;Country;Notes

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from dialkit._utils import _tuning
 from dialkit.leads import normalize
-from dialkit.leads._fast import LEADING_BYTES, _leading, verdicts
-from dialkit.leads._normalize import _frame
+from dialkit.leads._normalize._columns import _frame
+from dialkit.leads._normalize._fast import LEADING_BYTES, _leading, verdicts
 from dialkit.sandbox._state._store import Store
 from dialkit.sandbox._world._build import build_world
 
@@ -197,8 +197,9 @@ def test_more_parts_than_threads_give_each_row_its_own_answer(
     """Read in parts of ``PHONE_PART_ROWS`` on the threads, the mix's
     phones (many small regions) and one row of each of 49 regions more get, row by row,
     what one part of them all gives."""
-    from dialkit.leads import _fast, read
-    from dialkit.leads._normalize import _row_regions, _texts
+    from dialkit.leads import read
+    from dialkit.leads._normalize import _fast
+    from dialkit.leads._normalize._columns import _row_regions, _texts
 
     mix = read(Path(__file__).parents[1] / "fixtures" / "clean" / "mix_1500.csv").frame
     singles = [phonenumbers.format_number(phonenumbers.example_number(region),

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from dialkit._places._country_names import COUNTRY_NAMES
 from dialkit.leads import normalize, region_of
-from dialkit.leads._normalize import _frame
-from dialkit.leads._phone_text import clean
+from dialkit.leads._normalize._columns import _frame
+from dialkit.leads._normalize._phone_text import clean
 
 SF = "+14155550123"
 LONDON = "+442079460123"

@@ -13,7 +13,7 @@ import phonenumbers
 import pytest
 
 from dialkit.leads import normalize
-from dialkit.leads._normalize import _frame
+from dialkit.leads._normalize._columns import _frame
 
 Format = phonenumbers.PhoneNumberFormat
 

@@ -20,7 +20,8 @@ import pytest
 from conftest import add_fault
 from dialkit import Client
 from dialkit._utils import _tuning
-from dialkit.leads import _clean, clean_file, import_leads
+from dialkit.leads import clean_file, import_leads
+from dialkit.leads._clean import _judge as _clean
 from dialkit.sandbox import Sandbox
 
 CHUNK = 100

@@ -265,5 +265,5 @@ def test_formats_are_kept_when_a_sheet_row_is_longer_than_a_read(
     book.close()
     expected = [f"0740012345{row}" for row in range(1, 6)]
     assert read(path).frame["Phone"].tolist() == expected
-    monkeypatch.setattr("dialkit.leads._xlsx._CHUNK", 7)
+    monkeypatch.setattr("dialkit.leads._read._xlsx._CHUNK", 7)
     assert read(path).frame["Phone"].tolist() == expected

@@ -1,4 +1,4 @@
-"""The cells :mod:`dialkit.leads._rewrite` takes apart a column at a time (Excel floats,
+"""The cells :mod:`dialkit.leads._normalize._rewrite` takes apart a column at a time (Excel floats,
 extensions, two numbers, Unicode digits) get the slow path's answer, cell for cell; the
 ones it must not read (a longer extension, digits after a comma that ``phonenumbers``
 reads as an extension, ...) are left to the slow path and get its answer too."""
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit.leads import normalize
-from dialkit.leads._fast import verdicts
-from dialkit.leads._normalize import _frame
-from dialkit.leads._rewrite import rewrite
+from dialkit.leads._normalize._columns import _frame
+from dialkit.leads._normalize._fast import verdicts
+from dialkit.leads._normalize._rewrite import rewrite
 
 REGIONS = ("US", "CA", "GB", "DE", "FR", "IN", "BR", "AR", "JP", "AU", "MX", "EG", "AG")
 Format = phonenumbers.PhoneNumberFormat

@@ -26,16 +26,8 @@ from typer.testing import CliRunner
 from dialkit import Client
 from dialkit._utils import _tuning
 from dialkit.cli import app
-from dialkit.leads import (
-    CleanedFile,
-    CleanResult,
-    LeadFileError,
-    _sinks,
-    _stream,
-    clean,
-    clean_file,
-    read,
-)
+from dialkit.leads import CleanedFile, CleanResult, LeadFileError, clean, clean_file, read
+from dialkit.leads._clean import _sinks, _stream
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "clean"

@@ -9,7 +9,7 @@ from importlib import resources
 
 import pandas as pd
 
-from dialkit._places import _jurisdictions as jurisdictions
+from dialkit._law import _jurisdictions as jurisdictions
 from dialkit._places._states import places
 from dialkit.sandbox._world._law import area_jurisdiction
 

@@ -4,10 +4,10 @@ One package owns how the toolkit reads numbers (issue 49):
 
 - :mod:`._metadata`: the only module that touches ``phonenumbers``' private functions
   and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.
-- :mod:`._arrays`: the one set of array helpers (a text column's bytes, lengths, takes,
+- :mod:`.._arrays._texts`: the one set of array helpers (a text column's bytes, lengths, takes,
   pattern matches, rows grouped by a key).
 - :mod:`._parse`: ``parse`` over a column, the one the leads' verdicts
-  (``dialkit.leads._fast``) and the zones share.
+  (``dialkit.leads._normalize._fast``) and the zones share.
 - :mod:`._types`: ``region_code_for_number``, ``number_type`` and validity over
   columns, the one choice of a region among those of a calling code.
 - :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
@@ -17,6 +17,6 @@ One package owns how the toolkit reads numbers (issue 49):
 
 A shared-helpers package (docs/design.md): it imports only the standard library,
 third-party packages and the other shared helpers (``dialkit._places``' area-code table
-and the cache of answers, ``_places._kept``). Nothing is imported here, so that
+and the cache of answers, ``_arrays._kept``). Nothing is imported here, so that
 ``import dialkit`` stays light.
 """

@@ -23,7 +23,7 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 from phonenumbers import phonenumberutil as pnu
 from phonenumbers import timezone as phone_timezones
 
-from ._arrays import heads
+from .._arrays._texts import heads
 
 Ints = NDArray[np.int64]
 

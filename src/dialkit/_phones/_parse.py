@@ -27,8 +27,8 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import PhoneMetadata, region_code_for_country_code
 
-from .._utils._bools import arrow_bools
-from ._arrays import (
+from .._arrays._bools import arrow_bools
+from .._arrays._texts import (
     Bools,
     Changes,
     Ints,

@@ -21,8 +21,8 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 from phonenumbers.tzdata import TIMEZONE_DATA
 
+from .._arrays._texts import groups, lengths, match, sliced, take
 from .._places._areas import area_zones
-from ._arrays import groups, lengths, match, sliced, take
 from ._metadata import decided_by
 from ._types import type_patterns
 

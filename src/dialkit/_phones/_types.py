@@ -19,7 +19,7 @@ from phonenumbers import (
     PhoneNumberType,
 )
 
-from ._arrays import Bools, Ints, groups, lengths, match, matched_among, take
+from .._arrays._texts import Bools, Ints, groups, lengths, match, matched_among, take
 
 REGIONS = ("001", *sorted(SUPPORTED_REGIONS))
 """What ``region_code_for_number`` can answer for a valid number, by index."""

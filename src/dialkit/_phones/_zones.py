@@ -37,10 +37,10 @@ from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 from phonenumbers import timezone as phone_timezones
 
-from .._places._kept import hashed, kept
+from .._arrays._kept import hashed, kept
+from .._arrays._texts import groups, lengths, sliced, starts, take
 from .._utils import _tuning
 from .._utils._threads import side_by_side
-from ._arrays import groups, lengths, sliced, starts, take
 from ._asked import asked_number
 from ._metadata import country_zones
 from ._parse import e164_shaped, parse_e164

@@ -1,11 +1,10 @@
-"""Where a phone number is, and the law of that place: the helpers that the toolkit's
-packages and the emulator share.
+"""Where a phone number is: the region a country cell names, the state and time zones of an area
+code (``area_codes.toml``), each number's state, zones and local time, the countries a
+caller blocks. The law of those places is :mod:`dialkit._law`.
 
-Leads, compliance and analytics each place numbers (their region, time zones, local
-times, US state), and the emulator's world keeps the same law of the place called
-that the audit applies. So the placing and the jurisdiction table live here, below
-all of them (docs/design.md: helpers two layers share live in the lower one), importing
-only the standard library, third-party packages, ``dialkit.contract`` and
-``dialkit.errors``. Nothing is imported here: each user imports the module it needs,
-so that ``import dialkit`` stays light.
+Leads, compliance, analytics and the emulator's world each place numbers, so the placing lives
+here, below all of them (docs/design.md: helpers two layers share live in the lower one),
+importing only the standard library, third-party packages, ``dialkit.contract`` and the
+other shared helpers. Nothing is imported here: each user imports the module it needs, so
+that ``import dialkit`` stays light.
 """

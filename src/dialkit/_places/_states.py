@@ -19,13 +19,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._phones._arrays import take
+from .._arrays._kept import hashed, kept
+from .._arrays._texts import take
 from .._phones._asked import asked_number
 from .._phones._parse import parse_e164
 from .._phones._types import regions_and_types
 from .._phones._zones import Ints
 from ._areas import Objects, area_provinces, area_states, territories
-from ._kept import hashed, kept
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,19 @@ from __future__ import annotations
 # against this one on the 1M-row mix, medians of 5 rounds in turn, a loaded machine).
 
 PHONE_THREAD_ROWS = 100_000
-"""Fewest rows of a phone column whose verdicts (``leads._fast.verdicts``) are read in
+"""Fewest rows of a phone column whose verdicts (``leads._normalize._fast.verdicts``) are read in
 parts on the pool's threads (``_threads.WORKERS``): shorter columns are read on the
 calling thread. Re-measured: without threads the 1M-row mix's column took 1.56x the
 wall (0.89x the CPU)."""
 PHONE_PART_ROWS = 125_000
-"""Most rows ``leads._fast.verdicts`` reads in one part, each taken from the column when
+"""Most rows ``leads._normalize._fast.verdicts`` reads in one part, each taken from the column when
 a thread starts it: the working memory of two parts at a time, however long the column.
 The 1M-row clean (500,000 rows a call) peaked at 557-561 MiB with this, 596-599 MiB with
 250,000 (one part a thread), whose CPU was within the noise (1.06x for 125,000, median
 of 7 interleaved pairs); 62,500 cost 1.23x. Re-measured: one part a thread took 1.14x
 the CPU and 1.06x the wall."""
 PHONE_SMALL_MATCH = 256
-"""Fewest values matched (or cut) by pyarrow's RE2 (``_phones._arrays.match``), which
+"""Fewest values matched (or cut) by pyarrow's RE2 (``_arrays._texts.match``), which
 compiles the pattern on each call: 0.1-0.4 ms for a region's patterns, most of the work
 of the many small groups of rows (regions, calling codes and lengths) a column with
 countries has. Fewer are matched one by one with Python's ``re``, each pattern compiled

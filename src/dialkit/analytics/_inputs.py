@@ -17,9 +17,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._kept import arrow_data
+from .._arrays._bools import arrow_bools
+from .._arrays._kept import arrow_data
 from .._utils._base_error import DialkitError
-from .._utils._bools import arrow_bools
 from ..frames import utc_times
 from ..frames._tabular import as_pandas
 

@@ -5,7 +5,7 @@ belongs to the leads of its campaign with that phone. The calls' campaigns are
 dictionary-encoded with Arrow and the leads' looked up among them, and so are their
 phones, so equal texts get equal integer codes without a join on text or a copy of the
 calls' text columns (and the codes are kept while the columns' data live, see
-:mod:`dialkit._places._kept`); the leads' (phone, campaign) pairs are then numbered
+:mod:`dialkit._arrays._kept`); the leads' (phone, campaign) pairs are then numbered
 by phone, and each call finds its pair in a table of each phone's campaign (almost every
 phone's leads are of one campaign, which is compared with the call's; the pairs of a
 phone in several campaigns are sorted and searched).
@@ -25,8 +25,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._places._kept import arrow_data, hashed_with, kept
-from .._utils._bools import arrow_bools
+from .._arrays._bools import arrow_bools
+from .._arrays._kept import arrow_data, hashed_with, kept
 from .._utils._threads import in_background
 
 TEXT = pd.StringDtype("pyarrow")

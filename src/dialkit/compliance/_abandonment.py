@@ -1,5 +1,5 @@
 """Abandonment: answered calls no agent joined in time, and each campaign's rate of them
-over the law's successive periods, place by place (:mod:`dialkit._places._abandonment`).
+over the law's successive periods, place by place (:mod:`dialkit._law._abandonment`).
 
 47 CFR 64.1200(a)(7) and 16 CFR 310.4(b)(4)(i) measure the rate "over a 30-day period
 for a single calling campaign", "separately for each successive 30-day period or
@@ -17,9 +17,9 @@ from datetime import timedelta
 import numpy as np
 import pandas as pd
 
+from .._arrays._kept import hashed
+from .._law import _abandonment as table
 from .._phones._zones import regions_among
-from .._places import _abandonment as table
-from .._places._kept import hashed
 from ._findings import Bools, Ints, Rows, by_group_and_time, findings, group_codes
 from ._rules import Rules, period_words
 

@@ -2,7 +2,7 @@
 and the caller ids it verified.
 
 A call that showed no number breaks the law of the country called (``caller_id``: the
-rows of :mod:`dialkit._places._caller_id`); a number the account did not verify is only
+rows of :mod:`dialkit._law._caller_id`); a number the account did not verify is only
 its own policy (``unverified_caller_id``), and a call that showed no number is not that
 too."""
 
@@ -15,10 +15,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._arrays._bools import arrow_bools
+from .._arrays._kept import hashed
+from .._law import _caller_id as law
 from .._phones._zones import regions_among
-from .._places import _caller_id as law
-from .._places._kept import hashed
-from .._utils._bools import arrow_bools
 from ._findings import Bools, findings, isin
 
 
@@ -37,7 +37,7 @@ def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFra
 def caller_id(calls: pd.DataFrame) -> pd.DataFrame:
     """Calls that showed the person called no number (shared decision 4: a null or empty
     ``from_number``, or ``anonymous``, ``restricted``, ... in any case), to a number of a
-    country whose law requires one (:mod:`dialkit._places._caller_id`): a finding of law,
+    country whose law requires one (:mod:`dialkit._law._caller_id`): a finding of law,
     citing the section; where the row's text could not be read in full, the evidence
     says the reading is doubtful."""
     absent = np.flatnonzero(absent_caller_ids(calls["from_number"]))

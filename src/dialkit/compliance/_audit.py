@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._arrays._kept import hash_taken
 from .._phones._zones import Rows
-from .._places._kept import hash_taken
 from .._utils._base_error import DialkitError
 from .._utils._outputs_written import written
 from .._utils._words import counted

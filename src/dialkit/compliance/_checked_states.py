@@ -24,8 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from dialkit._places._jurisdictions import DATA_FILE, JurisdictionDataError
-from dialkit._places._law_rows import known_columns, read, reviewed, sources, text
+from dialkit._law._jurisdictions import DATA_FILE, JurisdictionDataError
+from dialkit._law._rows import known_columns, read, reviewed, sources, text
 
 __all__ = ["CHECKED_COLUMNS", "FINDINGS", "CheckedState", "checked", "load_checked"]
 

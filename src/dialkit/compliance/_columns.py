@@ -26,8 +26,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from .._arrays._bools import arrow_bools
 from .._utils._base_error import DialkitError
-from .._utils._bools import arrow_bools
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
          "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),

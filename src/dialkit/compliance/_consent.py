@@ -10,7 +10,7 @@ or ``no_data``); a ``yes`` says the number was disconnected since the consent wa
 so the consent no longer speaks for whoever holds it now (47 CFR 64.1200(m)).
 
 A record exempts a call to a listed number where its kind is one the list's law names
-(:class:`.._places._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call; the
+(:class:`.._law._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call; the
 TCPA's rule for wireless numbers (:func:`no_written_consent`) needs a ``written`` one.
 Records are joined with the few calls to listed numbers, or with the campaign calls to US
 numbers for the TCPA's rule, on the number: no loop over calls.
@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._law import _dnc_lists as lists
+from .._phones._lines import MAYBE_MOBILE, MOBILE, number_types
 from .._phones._zones import regions_among
-from .._places import _dnc_lists as lists
-from .._places._lines import MAYBE_MOBILE, MOBILE, number_types
 from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS

@@ -1,6 +1,6 @@
 """Do-Not-Call: calls to listed numbers, listed leads still dialable, and leads whose
 numbers were not screened recently enough, each judged by the law of the list the number
-is on (:mod:`.._places._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
+is on (:mod:`.._law._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
 account's own list) and that list's grace.
 
 A number is on a list from its listing: a row of the DNC results (its ``list``, read as
@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._arrays._codes import codes_in
+from .._law import _dnc_lists as lists
+from .._law._jurisdictions import get as jurisdiction
 from .._phones._zones import regions_among
-from .._places import _dnc_lists as lists
-from .._places._codes import codes_in
-from .._places._jurisdictions import get as jurisdiction
 from ._consent import exempted
 from ._findings import COLUMNS, findings, isin
 from ._rules import Rules

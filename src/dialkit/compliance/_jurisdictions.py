@@ -1,6 +1,6 @@
 """``dialkit.compliance.jurisdictions``: the calling rules of each place, as data.
 
-The table and its loader live in :mod:`dialkit._places._jurisdictions` (the
+The table and its loader live in :mod:`dialkit._law._jurisdictions` (the
 emulator's world keeps the same law, and may not import this package); this module
 publishes them where users look, with :func:`markdown`, the docs page's rendering.
 
@@ -12,7 +12,7 @@ Examples:
 
 from __future__ import annotations
 
-from dialkit._places._jurisdictions import (
+from dialkit._law._jurisdictions import (
     APPLIES_TO,
     CITE_KINDS,
     DATA_FILE,

@@ -1,7 +1,7 @@
 """The generated parts of docs/jurisdictions.md and docs/compliance.md: the jurisdiction
 table as markdown.
 
-Kept apart from the table's loader (:mod:`dialkit._places._jurisdictions`) because it is only
+Kept apart from the table's loader (:mod:`dialkit._law._jurisdictions`) because it is only
 needed to write and to check the docs pages; ``_jurisdictions.markdown()`` calls
 it. docs/jurisdictions.md shows every row (windows, holidays, cap, citation, status),
 each row's scope, sources and doubts, and the US states checked without a row;
@@ -11,8 +11,8 @@ one compact table (:func:`compact`) that links there for the rest.
 
 from __future__ import annotations
 
-from dialkit._places import _jurisdictions as jurisdictions
-from dialkit._places._jurisdictions import Jurisdiction, cap_text, window_text
+from dialkit._law import _jurisdictions as jurisdictions
+from dialkit._law._jurisdictions import Jurisdiction, cap_text, window_text
 from dialkit.compliance._checked_states import CheckedState, checked
 
 __all__ = ["compact", "markdown"]

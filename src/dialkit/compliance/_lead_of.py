@@ -2,7 +2,7 @@
 the law of the place called (a state's row applies where the lead's address is).
 
 The leads are looked up by integer codes of their campaigns' and numbers' text, kept
-with those columns' hash (:func:`.._places._codes.codes_in`) while their data live, as
+with those columns' hash (:func:`.._arrays._codes.codes_in`) while their data live, as
 a notebook audits the same frames again and again.
 """
 
@@ -16,9 +16,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from .._arrays._codes import codes_in
+from .._arrays._kept import arrow_data, kept
 from .._phones._zones import Rows
-from .._places._codes import codes_in
-from .._places._kept import arrow_data, kept
 from ._findings import isin
 
 

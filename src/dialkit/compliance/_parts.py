@@ -33,7 +33,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._utils._bools import arrow_bools
+from .._arrays._bools import arrow_bools
 from .._utils._partitions import Plan, register
 from . import _abandonment as abandonment
 from ._audit import (

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._places._kept import hashed
+from .._arrays._kept import hashed
 from ._rules import BASES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answered calls"}

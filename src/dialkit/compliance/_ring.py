@@ -7,7 +7,7 @@ creation to its end counts as ringing, so a call that ended sooner certainly ran
 (a finding is certain), a longer one may still have rung less (not found). A call the
 callee or the network ended (busy, rejected, failed, no route) or an answering machine
 took was not disconnected by the dialer and is not judged. The ring time is the place
-called's (:mod:`dialkit._places._abandonment`): only rows that set one judge.
+called's (:mod:`dialkit._law._abandonment`): only rows that set one judge.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class Rules:
         scrub_age: How old a DNC check may be before a lead counts as unscreened.
         abandonment_limit: The account's own limit (policy) on the share of calls
             answered by a live person a campaign may abandon, for every number; None:
-            the law of the place called alone (``dialkit._places.abandonment.toml``:
+            the law of the place called alone (``dialkit._law.abandonment.toml``:
             3% per successive 30 days for US numbers, Ofcom's policy of 3% per 24
             hours for UK ones, the CRTC's 5% a month for Canadian ones, doubtful).
         abandonment_window: The successive periods the policy's limit is measured over,
@@ -143,7 +143,7 @@ class Rules:
 def abandonment_words(rules: Rules) -> dict[str, str]:
     """The abandonment rule in words: each place's row the rules apply, then the
     account's own limit, if set."""
-    from .._places import _abandonment as table  # read on first use only
+    from .._law import _abandonment as table  # read on first use only
 
     rows = [row.words() for row in table.all() if row.id in rules.jurisdictions]
     words = {"abandonment": "; ".join(rows) or "no law row (a policy alone)"}

@@ -22,16 +22,16 @@ from .._utils import _lazy
 if TYPE_CHECKING:
     from .._places._regions import region_of
     from .._utils._file_limits import FileLimits
-    from ._campaign import CampaignError, campaigns
-    from ._chunked import CleanedFile
-    from ._dask_result import CleanedDataset
-    from ._entry import clean, clean_dataset, clean_file
-    from ._headers import ALIASES
-    from ._import import OUTCOMES, ImportReport, ImportStoppedError, import_leads
-    from ._journal import ImportJournalError, ImportRunningError, JournalWriteError
-    from ._normalize import normalize
-    from ._read import LeadFile, LeadFileError, read
-    from ._result import CleanResult
+    from ._clean._campaign import CampaignError, campaigns
+    from ._clean._chunked import CleanedFile
+    from ._clean._entry import clean, clean_dataset, clean_file
+    from ._clean._result import CleanResult
+    from ._dask._result import CleanedDataset
+    from ._import._journal import ImportJournalError, ImportRunningError, JournalWriteError
+    from ._import._run import OUTCOMES, ImportReport, ImportStoppedError, import_leads
+    from ._normalize._columns import normalize
+    from ._read._headers import ALIASES
+    from ._read._lead_file import LeadFile, LeadFileError, read
 
 __all__ = [
     "ALIASES",

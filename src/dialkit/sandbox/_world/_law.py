@@ -1,7 +1,7 @@
 """The law of the place each lead's number is in, for the seeded world (issue 22).
 
 The world is clean under the law of the place called, not only under the federal
-rule: its dialer keeps to every row of :mod:`dialkit._places._jurisdictions`
+rule: its dialer keeps to every row of :mod:`dialkit._law._jurisdictions`
 (a state's shorter window, its Sundays and banned holidays, Canada's weekend
 hours), and the problems it breaks that law with are planted and listed, as the
 federal ones are. A number's row comes from its area code (its state by
@@ -44,7 +44,7 @@ from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers
 from ._zones import area_spread
 
 if TYPE_CHECKING:
-    from dialkit._places._jurisdictions import Jurisdiction
+    from dialkit._law._jurisdictions import Jurisdiction
 
     from ._calls import Frame
 
@@ -64,7 +64,7 @@ _TRIES = 400
 
 @cache
 def _rows() -> tuple[Jurisdiction, ...]:
-    from dialkit._places import _jurisdictions  # noqa: PLC0415 - the table, on first build
+    from dialkit._law import _jurisdictions  # noqa: PLC0415 - the table, on first build
 
     return tuple(row for row in _jurisdictions.all() if row.id != "US")
 
@@ -294,7 +294,7 @@ def hours_basis(phone: str) -> str:
     UK: any time), so that only the house rules' window forbids the call."""
     import phonenumbers  # noqa: PLC0415 - the ground truth's, on first use
 
-    from dialkit._places import _jurisdictions  # noqa: PLC0415
+    from dialkit._law import _jurisdictions  # noqa: PLC0415
 
     country = phonenumbers.region_code_for_number(phonenumbers.parse(phone))
     row = next((r for r in _jurisdictions.all() if r.id == country), None)

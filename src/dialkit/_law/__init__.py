@@ -1,0 +1,7 @@
+"""The law of each place as data: TOML tables shipped beside their readers (jurisdictions'
+calling rules and days, Do-Not-Call lists, the caller-id rule, abandonment limits), each
+row checked on first use by :mod:`._rows`.
+
+A shared-helpers package (docs/design.md): it imports only the standard library, third-party
+packages, the contract and the other shared helpers. Nothing is imported here.
+"""

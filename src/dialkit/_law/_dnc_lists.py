@@ -1,0 +1,141 @@
+"""The Do-Not-Call lists and the law of each, as data: ``dnc_lists.toml`` beside this module.
+
+Law is data (docs/design.md): which list a number is on decides which rule a call to it breaks
+and how long after the listing the call may still be placed (PECR's 28 days, the CRTC's
+31, none for a person's own request), and which consent records exempt it. A row per list
+of a country, with its citation, two sources, the quoted text and what was left in doubt,
+checked on first use as every table of law is (:mod:`._rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import lru_cache
+from typing import Any
+
+from . import _rows as law
+
+DATA_FILE = "dnc_lists.toml"
+LISTS = ("national", "company")
+"""The kinds of list (shared decision 3 of issue 47): the country's register, or the
+account's own list of people who asked not to be called."""
+KINDS = ("written", "ebr", "oral")
+"""The kinds of consent record (``consents=``'s ``kind``)."""
+COLUMNS = frozenset({
+    "id", "country", "list", "name", "grace_days", "grace_needs_check", "late_citation",
+    "late_business_days", "late_since", "late_days_before", "exempt_by", "ebr_months",
+    *law.LAW_COLUMNS})
+
+
+@dataclass(frozen=True)
+class DncList(law.LawRow):
+    """One row: a list of a country and its law.
+
+    Attributes:
+        id: ``US-national``, ``GB-company``, ...
+        country: The country whose numbers it holds (``US``, ``GB``, ``CA``).
+        list: ``national`` or ``company``.
+        name: What reports call it.
+        grace: How long after the listing a call is not a breach.
+        grace_needs_check: Whether the grace is a safe harbor that holds only for a call
+            placed with a check of the number no older than ``grace``, made before the
+            listing.
+        late_citation, late_business_days, late_since, late_days_before: A second rule
+            with a longer period of its own, which a later call breaks too (empty: none).
+        exempt_by: The consent kinds that exempt a call to a listed number.
+        ebr_months: How long an established business relationship lasts.
+        citation: The section that decides a call to a listed number.
+        sources, reviewed, confirmed, doubts, text: As every row of law has them
+            (:class:`._rows.LawRow`).
+    """
+
+    id: str
+    country: str
+    list: str
+    name: str
+    grace: timedelta
+    grace_needs_check: bool
+    late_citation: str
+    late_business_days: int
+    late_since: date | None
+    late_days_before: int
+    exempt_by: tuple[str, ...]
+    ebr_months: int
+
+
+@dataclass(frozen=True)
+class ConsentRule(law.LawRow):
+    """A rule that needs a consent record of its own (``[[consent]]`` rows), with the
+    columns every row of law has (:class:`._rows.LawRow`)."""
+
+    id: str
+
+
+def consent_rule(rule_id: str) -> ConsentRule:
+    """The ``[[consent]]`` row ``rule_id`` (``US-wireless``)."""
+    return _consents()[rule_id]
+
+
+def get(country: str, kind: str) -> DncList | None:
+    """The row of a country's list of ``kind``, or None where the table has none."""
+    return _table().get(f"{country}-{kind}")
+
+
+def all() -> tuple[DncList, ...]:  # noqa: A001 - as the jurisdictions' table names it
+    """Every row, in the file's order."""
+    return tuple(_table().values())
+
+
+def load(text: str, where: str = DATA_FILE) -> dict[str, DncList]:
+    """The rows of a table's TOML ``text``, by id.
+
+    Raises:
+        LawDataError: The text is not such a table; the message names the row.
+    """
+    return _lists(law.parse(text, where), where)
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, DncList]:
+    return _lists(_data(), DATA_FILE)
+
+
+def _lists(data: Mapping[str, Any], where: str) -> dict[str, DncList]:
+    return law.by_id((_row(raw, at), at) for raw, at in law.rows(data, "list", where))
+
+
+@lru_cache(maxsize=1)
+def _consents() -> dict[str, ConsentRule]:
+    return law.by_id(
+        (ConsentRule(id=law.text(raw, "id", at), **law.law_columns(raw, at)), at)
+        for raw, at in law.rows(_data(), "consent", DATA_FILE, label="consent row"))
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    return law.read(None, DATA_FILE)[0]
+
+
+def _row(raw: Mapping[str, Any], where: str) -> DncList:
+    """One checked row from its TOML table."""
+    law.known_columns(raw, COLUMNS, where)
+    kind, country = law.text(raw, "list", where), law.text(raw, "country", where)
+    exempt = tuple(law.strings(raw, "exempt_by", where, required=True))
+    if kind not in LISTS or not set(exempt) <= set(KINDS):
+        raise law.LawDataError(f"{where}: list must be one of {LISTS} and exempt_by "
+                               f"hold only {KINDS}")
+    if law.text(raw, "id", where) != f"{country}-{kind}":
+        raise law.LawDataError(f"{where}: id must be {country}-{kind}")
+    since = raw.get("late_since")
+    return DncList(
+        id=f"{country}-{kind}", country=country, list=kind, name=law.text(raw, "name", where),
+        grace=timedelta(days=law.typed(raw, "grace_days", int, where, None)),
+        grace_needs_check=law.typed(raw, "grace_needs_check", bool, where, None),
+        late_citation=law.typed(raw, "late_citation", str, where, ""),
+        late_business_days=law.typed(raw, "late_business_days", int, where, 0),
+        late_since=since if isinstance(since, date) else None,
+        late_days_before=law.typed(raw, "late_days_before", int, where, 0),
+        exempt_by=exempt, ebr_months=law.typed(raw, "ebr_months", int, where, 0),
+        **law.law_columns(raw, where))

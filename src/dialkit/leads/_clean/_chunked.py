@@ -1,0 +1,242 @@
+"""A file's chunks, or a Dask frame's partitions, judged apart and finished together;
+a file held in memory is one chunk.
+
+A file too large for memory is cleaned a chunk at a time (:mod:`._stream`), a file in
+memory by the same driver as a single chunk, a Dask frame a partition at a time on the
+workers (:mod:`.._dask._clean`); each judges its parts with :func:`judged_chunk` (the
+phones chosen and normalised, every check but the request's duplicates), finds the
+duplicates over the whole file's keys, and finishes each part with
+:func:`finished_chunk` (the verdicts and hints). A clean to files or on Dask answers
+with counts (:class:`Counted`), not rows (a :class:`CleanedFile`); one in memory with
+every row (a :class:`CleanResult`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dialkit._utils._partitions import on_dask, read_whole
+from dialkit.frames._pages import NOT_MATH
+
+from .._normalize._phones import choose
+from .._read._lead_file import LeadFile, Source, read
+from .._read._workbook import unevaluated
+from ._custom import CustomFields, frame_column, phone_columns
+from ._duplicates import phone_numbers
+from ._hints import ranked, region_counts, region_hints
+from ._judge import AccountChecks, Normalized, normalized_cells, region_code, stored_as_number
+from ._options import CleanOptions
+from ._result import counts_html, notes_of, numbered, row_hints
+from ._result import judged as with_verdicts
+from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
+
+_INTERNAL = ("__reason", "__before", "__after")
+"""Columns the spill holds besides a cleaned frame's: normalize's reason (for the
+hints) and the codes of the checks before and after the duplicates."""
+
+
+@dataclass(frozen=True)
+class CleanedFile:
+    """What a clean written to a file answers: the counts, the summary and the notes,
+    and where the rows went (the rows themselves are in the file, not in memory).
+
+    Attributes:
+        name: The lead file's name.
+        rows: Rows read (blank rows skipped).
+        summary: Rows by ``status``, ``reason`` and ``field``, as :attr:`CleanResult.summary`.
+        notes: What the verdicts do not show, as :attr:`CleanResult.notes`.
+        skipped: Checks that did not run, each with what would run it.
+        out: The file every row went to, with its verdict (``None``: none asked).
+        rejects: The file the rejected rows went to (``None``: none asked).
+        fields: Lead field (and ``country``) → the column that holds it, as
+            :attr:`LeadFile.fields`.
+        custom_fields: The file's columns its leads are sent with as custom fields.
+    """
+
+    name: str
+    rows: int
+    summary: pd.DataFrame = field(repr=False)
+    notes: tuple[str, ...] = field(repr=False)
+    skipped: dict[str, str] = field(repr=False)
+    out: Path | None = None
+    rejects: Path | None = None
+    fields: dict[str, str] = field(default_factory=dict, repr=False)
+    custom_fields: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Rows by ``status``."""
+        counts: Counter[str] = Counter()
+        for status, rows in zip(self.summary["status"], self.summary["rows"], strict=True):
+            counts[status] += int(rows)
+        return dict(counts)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
+        written = f" → {self.out}" if self.out is not None else ""
+        return f"<{type(self).__name__} {self.name}: {self.rows:,} rows: {shown}{written}>"
+
+    def _repr_html_(self) -> str:
+        accepted = self.counts.get("accepted", 0)
+        title = html.escape(f"{self.name}: {self.rows:,} rows, {accepted:,} accepted, "
+                            f"{self.rows - accepted:,} rejected")
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
+        return (f'<div class="{NOT_MATH}"><strong>{title}</strong>'
+                f"{counts_html(self.summary)}<ul>{notes}</ul></div>")
+
+
+@dataclass
+class Counted:
+    """What the whole file's answers need, counted chunk by chunk (a Dask clean's
+    partitions counted apart and :meth:`merged`)."""
+
+    sources: np.ndarray  # valid phones by the column that gave them
+    rows: int = 0
+    passing: int = 0
+    regions: Counter[str] = field(default_factory=Counter)
+    held: dict[str, bool] = field(default_factory=lambda: {"extension": False,
+                                                            "alt_phone": False})
+    verdicts: np.ndarray = field(default_factory=lambda: np.zeros(len(VERDICTS), np.int64))
+    first: np.ndarray = field(default_factory=lambda: np.full(len(VERDICTS), np.iinfo(
+        np.int64).max))
+    sent: Counter[tuple[str, int]] = field(default_factory=Counter)  # (field, 0 sent/1 not)
+    looks_like: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> pd.DataFrame:
+        """Rows by verdict, most frequent first, then in order of first appearance, as
+        :func:`count_rows` has them."""
+        present = sorted(np.flatnonzero(self.verdicts).tolist(),
+                         key=lambda code: (-self.verdicts[code], self.first[code]))
+        table = pd.DataFrame({"status": [VERDICTS[code][0] for code in present],
+                              "reason": [VERDICTS[code][1] for code in present],
+                              "field": [VERDICTS[code][2] for code in present],
+                              "rows": [int(self.verdicts[code]) for code in present]},
+                             dtype=object)
+        return table.where(table.notna(), None)
+
+    def count(self, numbers: pd.DataFrame, source: np.ndarray, countries: pd.Series | None,
+              checked: Checked) -> None:
+        """Count a judged chunk: its rows, its passing rows, its regions (for the hints),
+        the columns that gave its phones (``source``: each row's), whether it holds
+        extensions and other numbers."""
+        self.rows += len(numbers)
+        self.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
+        self.regions.update(region_counts(numbers, countries))
+        valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
+        self.sources += np.bincount(source[valid], minlength=len(self.sources))
+        for column in self.held:
+            self.held[column] |= bool(numbers[column].notna().any())
+
+    def tally(self, frame: pd.DataFrame, codes: np.ndarray, looks_like: dict[str, int],
+              custom: CustomFields) -> None:
+        """Count a finished chunk's verdicts (and the row each is first met on), its
+        hints' regions, the custom fields its accepted rows send."""
+        self.verdicts += np.bincount(codes, minlength=len(VERDICTS))
+        present, first = np.unique(codes, return_index=True)
+        self.first[present] = np.minimum(self.first[present],
+                                         frame["row"].to_numpy()[first])
+        self.looks_like.update(looks_like)
+        if any(frame[column].notna().any() for column in self.held):
+            for name, (sent, no_room) in custom.counted(frame, accepted_only=True).items():
+                self.sent.update({(name, 0): sent, (name, 1): no_room})
+
+    def merged(self, other: Counted) -> Counted:
+        """The counts of two parts of a file together (a Dask clean's partitions)."""
+        return Counted(self.sources + other.sources, self.rows + other.rows,
+                       self.passing + other.passing, _summed(self.regions, other.regions),
+                       {name: held or other.held[name] for name, held in self.held.items()},
+                       self.verdicts + other.verdicts, np.minimum(self.first, other.first),
+                       _summed(self.sent, other.sent), _summed(self.looks_like, other.looks_like))
+
+    def notes(self, file: LeadFile, columns: list[str], custom: CustomFields,
+              country: str | None = None) -> tuple[str, ...]:
+        """:attr:`CleanResult.notes` from the counts: which columns gave the phones, the
+        custom fields sent, the rows whose number looks like another region's
+        (``country``: the column of each row's country)."""
+        sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
+                            for name in custom.names()}) if any(self.held.values()) else None
+        return notes_of(file, self.by_column(columns), sent,
+                        ranked(self.looks_like), country)
+
+    def by_column(self, columns: list[str]) -> dict[str, int]:
+        """:attr:`CleanResult.sources`: the valid phones each of ``columns`` gave (only
+        with fallback columns)."""
+        return {} if len(columns) == 1 else dict(zip(
+            columns, (int(n) for n in self.sources), strict=True))
+
+
+def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
+    """Two counters added as ``update`` adds them (a count of 0 kept, as ``+`` does not)."""
+    summed = Counter(first)
+    summed.update(second)
+    return summed
+
+
+def read_for_clean(source: Source | LeadFile,
+                   options: CleanOptions) -> tuple[LeadFile, Normalized | None]:
+    """A file read whole, or a frame, to be cleaned as one chunk; a Dask frame's rows
+    brought to the client, with the normaliser that does their phones on Dask."""
+    if on_dask((source,), compute=True):
+        from .._dask import _client as _dask
+        return read_for_clean(_dask.whole(source), options)[0], _dask.normalizer(source)
+    return source if isinstance(source, LeadFile) else read(
+        read_whole(source), sheet=options.sheet, mapping=options.mapping,
+        encoding=options.encoding), None
+
+
+def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
+                 accounts: AccountChecks | None, counted: Counted,
+                 normalized: Normalized | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A chunk's rows (``file.frame``) numbered, their phones chosen (:func:`choose`, the
+    country ``column``'s region for each) and normalised (by ``normalized``, on Dask, if
+    given), their checks run (but the request's duplicates), counted into ``counted``;
+    and its eligible rows' keys: ``row``, ``phone`` (:func:`phone_numbers`),
+    ``external_id`` and whether each ``passes`` the later checks."""
+    countries = None if column is None else file.frame[column]
+    chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
+                    lambda cells: (normalized or normalized_cells)(cells, region, countries))
+    numbers = chosen.numbers
+    numbers["flags"] = stored_as_number(numbers["flags"], file, chosen)
+    numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
+    external = text(file.frame, file.fields.get("external_id"))
+    account = None if accounts is None else accounts.of(numbers["phone_e164"], external)
+    checked = checks(file.frame, file.fields, chosen.cells, numbers, blocked, account)
+    numbers["alt_phone"] = chosen.alt_phone
+    counted.count(numbers, chosen.source, countries, checked)
+    eligible = checked.before == 0
+    keys = pd.DataFrame({"row": (file.frame.index + 1).to_numpy()[eligible],
+                         "phone": phone_numbers(numbers["phone_e164"])[eligible],
+                         "external_id": external[eligible].reset_index(drop=True),
+                         "passes": (checked.after == 0)[eligible]})
+    spilled = numbered(file.frame, numbers).assign(__reason=numbers["reason"],
+                                                   __before=checked.before,
+                                                   __after=checked.after)
+    return spilled, keys
+
+
+def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
+                   phone_column: str, region: str, counted: Counted,
+                   custom: CustomFields, country_column: str | None = None) -> pd.DataFrame:
+    """A chunk's cleaned rows from :func:`judged_chunk`'s frame: its verdicts (``owner``:
+    per row, the number of the row it repeats, or -1), its hints (``regions``: the whole
+    file's, :func:`hint_regions`; ``country_column``: the file's column of each row's
+    country); tallied into ``counted``."""
+    checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
+    codes = checked.final(owner >= 0)
+    numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
+    hints, looks_like = region_hints(
+        spilled[frame_column(phone_column)], numbers, region_code(region), lambda: regions,
+        None if country_column is None else
+        spilled[frame_column(country_column)].rename(country_column))
+    base = spilled.drop(columns=list(_INTERNAL))
+    frame = with_verdicts(base, verdict_frame(codes, base.index),
+                          row_hints(hints, owner, len(base)))
+    counted.tally(frame, codes, looks_like, custom)
+    return frame

@@ -1,0 +1,404 @@
+"""A lead file of any size cleaned in the memory of one chunk: ``clean_file(path, out=...)``.
+
+The file is read twice over, a chunk at a time (:mod:`.._read._chunks`). The first
+reading normalises each chunk's phones and runs every check but the request's
+duplicates (:func:`judged_chunk`, as a file read whole has them), keeps the chunk's
+columns in a spill file on disk, its eligible rows' keys in buckets
+(:mod:`._spill`), and counts what the whole file's answers need: the regions
+(for the hints), the columns that gave the phones. Then the duplicates are found
+bucket by bucket, and the second reading, of the spill, finishes each chunk's
+verdicts and hints and writes its rows to the outputs. The output is the file a
+clean of the whole file in memory writes, byte for byte, and is written under a
+temporary name and renamed once complete: a clean stopped half way leaves no file
+that looks whole. A file that cannot be read in chunks (a workbook, a frame, a file in
+another encoding) is read whole and goes the same way as the one chunk of a file
+(:class:`_OneBatch`): one driver writes every clean to a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from dialkit._utils import _tuning
+from dialkit._utils._leftovers import sweep, tagged
+from dialkit._utils._outputs_written import refuse_overlaps, written
+from dialkit._utils._threads import in_background
+
+from .._read._chunks import NotStreamable, Streamed, stream
+from .._read._lead_file import LeadFile
+from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, read_for_clean
+from ._custom import CustomFields, phone_columns
+from ._hints import hint_regions, ranked
+from ._judge import AccountChecks, Normalized, country_column_of, region_code
+from ._options import CleanOptions
+from ._result import CleanResult, had_bom
+from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
+from ._spill import Keys, Owners, spill_folder
+
+if TYPE_CHECKING:
+    from ._progress import ProgressBar
+
+Progress = Callable[[int, float], None]
+"""Told, after each chunk of a clean written to a file, the rows done and the seconds
+since the clean began."""
+
+OUTPUTS = (".csv", ".parquet", ".xlsx")
+"""What a cleaned file can be written as."""
+SPILLS = "dialkit-clean-"
+"""The start of the name of a streamed clean's folder in the temporary folder (its spill
+and buckets, as large as the file again), followed by the process's id: one that a
+clean killed half way left is removed by the next clean."""
+
+
+def clean_file_with(source: Any, options: CleanOptions, *,
+                    out: str | os.PathLike[str] | None = None,
+                    rejects: str | os.PathLike[str] | None = None,
+                    escape_formulas: bool = True,
+                    progress: Progress | bool | None = None) -> CleanedFile:
+    """:func:`clean_file` of ``options``, with bars of its steps for ``progress=True``
+    (:mod:`._progress`)."""
+    if progress is not True:
+        return clean_to(source, options, out=out, rejects=rejects,
+                        escape_formulas=escape_formulas, progress=progress or None)
+    from ._progress import ProgressBar
+
+    bar = ProgressBar(Path(str(getattr(source, "name", source))).name)
+    try:
+        return clean_to(source, options, out=out, rejects=rejects,
+                        escape_formulas=escape_formulas, progress=bar, steps=bar)
+    finally:
+        bar.close()
+
+
+def clean_to(source: Any, options: CleanOptions, *, out: str | os.PathLike[str] | None,
+             rejects: str | os.PathLike[str] | None, escape_formulas: bool,
+             progress: Progress | None, steps: ProgressBar | None = None) -> CleanedFile:
+    """:func:`clean_file`'s rows written to ``out`` and ``rejects`` as they are judged, not
+    held. ``steps``: the bar that ``progress`` is, told each step's total too."""
+    outputs = _outputs(out, rejects, source)
+    blocked = options.checked()
+    streamed = None if options.sheet is not None else _streamed(source, options)
+    began = time.perf_counter()
+    with _written(outputs) as partial:  # an output that cannot be written fails first
+        spills = spill_folder()  # the user's TMPDIR, or an error naming it
+        sweep(spills, SPILLS)  # what a clean killed half way left
+        while True:
+            batches = streamed or _one_batch(source, options)
+            with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
+                try:
+                    run = _Run(batches, Path(folder), blocked, options, progress, began,
+                               steps)
+                    return run.write(partial, outputs, escape_formulas)
+                except NotStreamable as why:  # found half way: a byte that is not UTF-8
+                    again = why.encoding and batches.file.encoding != "cp1252"
+            streamed = _streamed(source, options, legacy=True) if again else None
+
+
+def clean_whole(source: Any, options: CleanOptions) -> CleanResult:
+    """:func:`~dialkit.leads.clean`: the file read whole (or a frame) and cleaned as the
+    one chunk of a streamed file, by the same driver, its keys, spill and owners held in
+    memory and its rows kept."""
+    blocked = options.checked()  # before the file: a mistyped id fails fast
+    run = _Run(_one_batch(source, options), None, blocked, options)
+    file, owners = run.judge()
+    (frame,) = run.finished(owners)
+    return CleanResult(frame, file, region=options.region, campaign_id=options.campaign_id,
+                       blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
+                       extension_field=options.extension_field,
+                       alt_phone_field=options.alt_phone_field,
+                       sources=run.counted.by_column(run.columns),
+                       looks_like=ranked(run.counted.looks_like), country_column=run.column)
+
+
+def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> Streamed | None:
+    """The file opened to be read in chunks: as UTF-8, else (``legacy``, or at once when
+    its first block is not UTF-8) as cp1252 where it reads so throughout; ``None`` when
+    it is read whole."""
+    try:
+        return stream(source, mapping=options.mapping, encoding=options.encoding,
+                      legacy=legacy)
+    except NotStreamable as why:
+        if legacy or not why.encoding:
+            return None
+    return _streamed(source, options, legacy=True)
+
+
+@dataclasses.dataclass
+class _OneBatch(Streamed):
+    """A file read whole as the one chunk of a streamed file, its keys held in memory;
+    ``normalized``: its phones' normaliser on Dask, for a Dask frame's rows."""
+
+    normalized: Normalized | None = None
+
+
+def _one_batch(source: Any, options: CleanOptions) -> _OneBatch:
+    """``source`` read whole (:func:`read_for_clean`), as the one chunk of a streamed file."""
+    file, normalized = read_for_clean(source, options)
+    return _OneBatch(file, iter([file.frame]), Path(), list(file.blank_rows),
+                     len(file.frame) + len(file.blank_rows) + 1, normalized)
+
+
+def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
+    """The output paths, each checked for a kind this can write, for not being the
+    lead file itself (which the output would replace once the clean was done), and for
+    not being one file (the rejects would replace the rows)."""
+    out = None if out is None else Path(out)
+    rejects = None if rejects is None else Path(rejects)
+    if out is not None and out.suffix.lower() not in OUTPUTS:
+        raise ValueError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
+    if rejects is not None and rejects.suffix.lower() != ".csv":
+        raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
+    refuse_overlaps({"out": out, "rejects": rejects}, {"what is being cleaned": source})
+    return out, rejects
+
+
+@contextlib.contextmanager
+def _written(outputs: tuple[Path | None, Path | None]) -> Iterator[list[Path | None]]:
+    """Hidden files beside each output (made at once: an output that cannot be written
+    fails before the file is read), renamed to it once every row is written; removed,
+    and the outputs left as they were, if the clean stops (:func:`written`)."""
+    with contextlib.ExitStack() as stack:
+        yield [None if path is None else stack.enter_context(written(path, option))
+               for option, path in zip(("out", "rejects"), outputs, strict=True)]
+
+
+class _Sinks:
+    """The outputs a clean writes, each chunk's rows in turn."""
+
+    def __init__(self, partial: list[Path | None], kind: str, escape_formulas: bool,
+                 bom: bool) -> None:
+        self.files: list[IO[bytes]] = []
+        self.csv: CsvSink | None = None
+        self.rejects: CsvSink | None = None
+        self.parquet: FrameSink | None = None
+        self.xlsx: XlsxSink | None = None
+        out, rejects = partial
+        if out is not None and kind == ".csv":
+            self.csv = CsvSink(self._open(out, bom), escape_formulas=escape_formulas)
+        elif out is not None and kind == ".parquet":
+            self.parquet = FrameSink(out)
+        elif out is not None:
+            self.xlsx = XlsxSink(out)
+        if rejects is not None:
+            self.rejects = CsvSink(self._open(rejects, bom), escape_formulas=escape_formulas)
+
+    def _open(self, path: Path, bom: bool) -> IO[bytes]:
+        opened = open(path, "wb")  # noqa: SIM115 (closed in close())
+        self.files.append(opened)
+        if bom:
+            opened.write(b"\xef\xbb\xbf")
+        return opened
+
+    def write(self, frame: pd.DataFrame) -> None:
+        accepted = (frame["status"] == "accepted").to_numpy(dtype=bool)
+        if self.csv is not None:
+            self.csv.write(frame)
+        if self.parquet is not None:
+            self.parquet.write(frame)
+        if self.xlsx is not None:
+            self.xlsx.write("accepted", frame[accepted])
+            self.xlsx.write("rejected", frame[~accepted])
+        if self.rejects is not None:
+            self.rejects.write(frame[~accepted])
+
+    def close(self, summary: pd.DataFrame) -> None:
+        if self.xlsx is not None:
+            self.xlsx.write("summary", summary)
+        for sink in (self.csv, self.parquet, self.xlsx, self.rejects):
+            if sink is not None:
+                sink.close()
+        for opened in self.files:
+            opened.close()
+
+
+class _Run:
+    """One streamed clean: the first reading, the duplicates, the second reading."""
+
+    def __init__(self, streamed: Streamed, folder: Path | None, blocked: frozenset[str],
+                 options: CleanOptions, progress: Progress | None = None, began: float = 0.0,
+                 steps: ProgressBar | None = None) -> None:
+        self.streamed, self.folder, self.blocked = streamed, folder, blocked
+        self.options, self.progress, self.began, self.steps = options, progress, began, steps
+        self.file = streamed.file
+        whole = streamed if isinstance(streamed, _OneBatch) else None
+        self.normalized = None if whole is None else whole.normalized
+        self.size = 0 if whole is not None else os.path.getsize(streamed.path)  # 0: held
+        # one chunk has nothing to overlap, and a thread's allocations held 14 MiB more
+        self.ahead = _ahead if whole is None else iter
+        self.region = options.region
+        self.column = country_column_of(self.file, options.country_column)
+        self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
+        self.counted = Counted(np.zeros(len(self.columns), np.int64))
+        self.custom = CustomFields.of(self.file, options.extension_field,
+                                      options.alt_phone_field)
+        self.keys = Keys(folder, self.size)
+        self.spill = _Spill(None if folder is None or self.keys.held is not None
+                            else folder / "rows.arrow")
+
+    def judge(self) -> tuple[LeadFile, Owners]:
+        """The first reading, then the duplicates: the file as read, and its rows' owners."""
+        self._first_reading(self.spill, self.keys)
+        file = self.streamed.finished()
+        self.custom.check(self.counted.held)
+        return file, self.keys.owners()
+
+    def finished(self, owners: Owners) -> Iterator[pd.DataFrame]:
+        """The second reading: each chunk's verdicts and hints finished, in file order,
+        the next one finished while this one is used."""
+        regions = hint_regions(self.counted.regions, region_code(self.region))
+        return self.ahead(self._finished(frame, owners, regions)
+                          for frame in self.spill.chunks())
+
+    def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
+              escape_formulas: bool) -> CleanedFile:
+        """Clean the file into the ``partial`` files of ``outputs``."""
+        file, owners = self.judge()
+        self._fits(outputs[0], owners)
+        if self.steps is not None:
+            self.steps.finishing(self.counted.rows)
+        kind = "" if outputs[0] is None else outputs[0].suffix.lower()
+        sinks = _Sinks(partial, kind, escape_formulas, had_bom(file.encoding))
+        try:
+            self._second_reading(owners, sinks)
+        finally:
+            sinks.close(self.counted.summary())
+        notes = self.counted.notes(file, self.columns, self.custom, self.column)
+        return CleanedFile(file.name, self.counted.rows, self.counted.summary(), notes,
+                           self.options.skipped(),
+                           *outputs, fields=file.fields, custom_fields=self.custom.sent)
+
+    def _first_reading(self, spill: _Spill, keys: Keys) -> None:
+        """Each chunk's phones and checks; its columns to ``spill``, its keys to ``keys``."""
+        client, campaign_id = self.options.client, self.options.campaign_id
+        accounts = None if client is None else AccountChecks(
+            client, campaign_id, cached=spill.held,
+            dnc=None if self.steps is None else self.steps.dnc)
+        rows = max(self.streamed.lines - 1, 1)  # the header's line, not a row
+        if self.steps is not None:
+            self.steps.reading(0, rows)
+        try:
+            for frame in self.ahead(self.streamed.chunks):
+                read = int(frame.index[-1]) + 1 if len(frame) else rows
+                if accounts is not None:
+                    accounts.share = min(read / rows, 1.0)
+                spill.write(self._judged(frame, accounts, keys))
+                del frame  # not held while the chunk after next is read
+                if self.steps is not None:
+                    self.steps.reading(read, rows)
+        finally:
+            spill.close()
+
+    def _judged(self, frame: pd.DataFrame, accounts: AccountChecks | None,
+                keys: Keys) -> pd.DataFrame:
+        """:func:`judged_chunk` of a chunk, its keys added to ``keys``."""
+        spilled, eligible = judged_chunk(dataclasses.replace(self.file, frame=frame),
+                                         self.column, self.region, self.blocked, accounts,
+                                         self.counted, self.normalized)
+        keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
+                 eligible["external_id"], eligible["passes"].to_numpy())
+        return spilled
+
+    def _fits(self, out: Path | None, owners: Owners) -> None:
+        """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
+        if out is None or out.suffix.lower() != ".xlsx":
+            return
+        accepted = self.counted.passing - owners.passing
+        largest = max(accepted, self.counted.rows - accepted)
+        if largest >= EXCEL_ROWS:
+            raise ValueError(
+                f"{self.file.name}: {largest:,} rows would go on one sheet of {out.name}, "
+                f"and an Excel sheet holds {EXCEL_ROWS - 1:,} below its header: write a "
+                ".csv or .parquet file instead")
+
+    def _second_reading(self, owners: Owners, sinks: _Sinks) -> None:
+        """Each chunk's verdicts and hints finished and written, in file order."""
+        done = 0
+        for frame in self.finished(owners):
+            sinks.write(frame)
+            done += len(frame)
+            del frame  # not held while the chunk after next is finished
+            if self.progress is not None:
+                self.progress(done, time.perf_counter() - self.began)
+
+    def _finished(self, spilled: pd.DataFrame, owners: Owners,
+                  regions: list[str]) -> pd.DataFrame:
+        """A spilled chunk's cleaned rows (:func:`finished_chunk`)."""
+        return finished_chunk(spilled, owners.of(spilled["row"].to_numpy()), regions,
+                              self.columns[0], self.region, self.counted, self.custom,
+                              self.column)
+
+
+class _Spill:
+    """The judged chunks, kept until the file's duplicates are known: in memory for a
+    file whose keys are held there too (:data:`~dialkit._utils._tuning.HELD_BYTES`; writing
+    them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
+    an Arrow stream on disk, read back a chunk at a time."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path, self.held = path, path is None
+        self.frames: list[pd.DataFrame] = []
+        self.sink = None if path is None else FrameSink(path, kind="arrow")
+
+    def write(self, frame: pd.DataFrame) -> None:
+        if self.sink is None:
+            self.frames.append(frame)
+        else:
+            self.sink.write(frame)
+
+    def close(self) -> None:
+        if self.sink is not None:
+            self.sink.close()
+
+    def chunks(self) -> Iterator[pd.DataFrame]:
+        """The chunks in file order, each let go once taken."""
+        while self.frames:
+            yield self.frames.pop(0)
+        if self.sink is None:
+            return
+        # read, not memory-mapped: a mapped file's pages would stay in the process's
+        # resident memory as they are read, and it is as large as the input
+        with pa.OSFile(str(self.path)) as opened, pa.ipc.open_stream(opened) as reader:
+            for table in _tables(reader):
+                frame = table.to_pandas(
+                    types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+                del table
+                frame.index = pd.Index(frame["row"].to_numpy() - 1)
+                yield frame
+
+
+def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """The chunks, each next one made on a thread (:mod:`dialkit._utils._threads`) while this
+    one is used: the next one read while this is judged, the next one finished while this
+    is written. pyarrow's parser and writer let go of the GIL, and a core was idle."""
+    ahead = in_background(lambda: next(chunks, None))
+    while (frame := ahead.result()) is not None:
+        ahead = in_background(lambda: next(chunks, None))
+        yield frame
+        del frame
+
+
+def _tables(reader: pa.ipc.RecordBatchStreamReader) -> Iterator[pa.Table]:
+    """The spill's batches joined into tables of :data:`~dialkit._utils._tuning.CHUNK_ROWS` rows or
+    so."""
+    batches: list[pa.RecordBatch] = []
+    held = 0
+    for batch in reader:
+        batches.append(batch)
+        held += batch.num_rows
+        if held >= _tuning.CHUNK_ROWS:
+            table, batches, held = pa.Table.from_batches(batches), [], 0
+            yield table
+            del table  # not held while the next is read
+    if batches:
+        yield pa.Table.from_batches(batches)

@@ -1,0 +1,685 @@
+"""Importing a lead file exactly once, resumably, and reconciling every row.
+
+:func:`import_leads` cleans the file (:func:`clean`) into its plan, a Parquet
+file in the journal's folder (a CSV on disk streamed, :mod:`.._clean._stream`), reads the
+plan back a part at a time, sends the accepted rows in batches of at most 200,
+and maps each of the service's ``LeadResult`` answers back to the file's row in
+a report written beside it; memory holds a part of the file and counts, never
+every row. Batches are planned once and kept in a journal (:mod:`._journal`):
+a re-run after a crash, a kill or a stop resumes after the last finished batch,
+and a batch that was in flight goes again under the same content-derived
+Idempotency-Key, so the service imports it once. A
+journal that does not match its plan is refused, never applied to other
+batches. What the service cannot say (a key answered ``outcome_unknown`` again
+and again, a row that is already a lead of the campaign) is settled from the
+campaign's leads (:mod:`._recheck`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import shutil
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+import pandas as pd
+from tqdm.auto import tqdm
+
+from dialkit._places._blocked import blocked_regions
+from dialkit._utils import _tuning
+from dialkit._utils._base_error import DialkitError
+from dialkit._utils._outputs_written import written
+from dialkit._utils._private import FILE_MODE
+from dialkit._utils._words import counted
+from dialkit.contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
+from dialkit.errors import (
+    ApiConnectionError,
+    ApiError,
+    MalformedResponseError,
+    OutcomeUnknownError,
+    RateLimitError,
+    ServiceUnavailableError,
+)
+from dialkit.frames._pages import NOT_MATH
+from dialkit.frames._progress import watched
+
+from .._clean._campaign import check_campaign, not_importable
+from .._clean._custom import CustomFields, frame_column
+from .._clean._entry import clean_file
+from .._clean._result import (
+    ALT_PHONE_FIELD,
+    EXTENSION_FIELD,
+    CleanResult,
+    RowTally,
+    _cells,
+    cleaned_parts,
+    counts_html,
+    extras_note,
+    leads_of,
+)
+from .._clean._sinks import CsvSink, FrameSink
+from .._read._lead_file import LeadFile, Source, read
+from ._journal import (
+    PLAN,
+    PLAN_COLUMNS,
+    REPORT,
+    Batch,
+    Journal,
+    content_hash,
+    file_hash,
+    held,
+    journal_folder,
+)
+from ._recheck import (
+    UNKNOWN_LIMIT,
+    LeadKey,
+    campaign_leads,
+    found_note,
+    lead_key,
+    recheck_note,
+    send_rest,
+)
+
+if TYPE_CHECKING:
+    from dialkit.client import Client, ImportResult
+
+OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted")
+"""Every row's final outcome, one of these."""
+
+_ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
+_IN_CAMPAIGN = "duplicate_in_campaign"
+_REPEAT = ("duplicate", "duplicate_in_request")
+
+
+class ImportStoppedError(DialkitError, RuntimeError):
+    """An import stopped before its last batch; running it again resumes, once the
+    cause is gone (the message says whether a re-run alone can succeed).
+
+    Attributes:
+        report: The reconciled outcome of every row so far (rows not sent yet
+            are ``not_attempted``).
+        batch: The 1-based number of the batch that stopped it.
+        cause: The error the service or the network answered.
+    """
+
+    def __init__(self, message: str, *, report: ImportReport, batch: int,
+                 cause: BaseException) -> None:
+        super().__init__(message)
+        self.report = report
+        self.batch = batch
+        self.cause = cause
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """One final outcome for every row of the file, kept in the journal's folder (a
+    Parquet file, :attr:`path`), with their counts in memory.
+
+    Attributes:
+        campaign_id: The campaign imported into.
+        rows: The file's rows.
+        summary: Rows by ``outcome``, ``status``, ``reason`` and ``field``, most
+            frequent first.
+        batches: How many batches the import has; ``resumed`` of them were done
+            by an earlier run and not sent again.
+        journal: The journal's folder.
+        notes: What the import settled from the campaign's leads rather than
+            from the service's answers (a batch whose outcome stayed unknown,
+            rows already leads of the campaign), one sentence each.
+    """
+
+    campaign_id: str
+    rows: int
+    summary: pd.DataFrame = field(repr=False)
+    batches: int
+    resumed: int
+    journal: str
+    notes: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        """The report's Parquet file: :attr:`frame`'s rows, written a part at a time."""
+        return Path(self.journal) / REPORT
+
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """One row per input row, read from :attr:`path` when first asked (a file of
+        millions of rows is better read a part at a time, or written with
+        :meth:`to_csv`): the cleaned frame's columns (``row``, ``phone_e164``, ...;
+        ``status``, ``reason`` and ``field`` are the service's answer where the row
+        was sent, else the local verdict), then ``lead_id``, ``batch`` (1-based, for
+        rows sent) and ``outcome`` (``imported``, ``refused_locally``,
+        ``refused_by_service`` or ``not_attempted``)."""
+        return pd.concat(list(cleaned_parts(self.path, rows=_tuning.PLAN_ROWS)))
+
+    @property
+    def counts(self) -> pd.Series:
+        """Rows by outcome (every outcome listed, zeros included)."""
+        counts = Counter[str]()
+        for outcome, rows in zip(self.summary["outcome"], self.summary["rows"], strict=True):
+            counts[outcome] += int(rows)
+        return pd.Series({name: counts[name] for name in OUTCOMES}, name="rows")
+
+    @property
+    def headline(self) -> str:
+        """``1,204 rows in 7 batches (2 done by an earlier run)``, in the singular for one."""
+        return (f"{counted(self.rows, 'row')} in {counted(self.batches, 'batch')} "
+                f"({self.resumed} done by an earlier run)")
+
+    def to_csv(self, path: str | os.PathLike[str], *, escape_formulas: bool = True) -> None:
+        """Write every row's outcome as CSV, a part at a time (formula-like cells made
+        text unless ``escape_formulas=False``, as :meth:`CleanResult.to_csv`), under a
+        hidden name renamed to ``path`` when complete: a failed write (a full disk)
+        leaves nothing that looks whole, and a link at ``path`` is replaced, never
+        written through."""
+        with self._written(path) as partial, open(partial, "wb") as out:
+            sink = CsvSink(out, escape_formulas=escape_formulas)
+            for part in cleaned_parts(self.path, rows=_tuning.PLAN_ROWS):
+                sink.write(part)
+            sink.close()
+
+    def to_parquet(self, path: str | os.PathLike[str]) -> None:
+        """Copy the report's Parquet file (:attr:`path`) to ``path``, as :meth:`to_csv`
+        writes: whole or not at all, never through a link."""
+        with self._written(path) as partial:
+            shutil.copyfile(self.path, partial)
+
+    def _written(self, path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[Path]:
+        """A safe write of ``path``, which must not be the report's own file."""
+        return written(path, "path", inputs={"the report's own file": self.path})
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name} {count:,}" for name, count in self.counts.items())
+        return f"<ImportReport {self.campaign_id}: {self.rows:,} rows: {shown}>"
+
+    def _repr_html_(self) -> str:
+        """The counts by outcome, then by the service's status, reason and field."""
+        title = html.escape(f"Import into {self.campaign_id}: {self.headline}")
+        summary = counts_html(self.summary)
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
+        return f'<div class="{NOT_MATH}"><strong>{title}</strong>{summary}<ul>{notes}</ul></div>'
+
+
+def import_leads(client: Client, source: Source | LeadFile | CleanResult, campaign_id: str, *,
+                 journal: str | os.PathLike[str] | None = None, progress: bool | None = None,
+                 region: str = "US", blocked_countries: Collection[str] = (),
+                 country_column: str | None = None, sheet: str | int | None = None,
+                 mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+                 extension_field: str | None = EXTENSION_FIELD,
+                 alt_phone_field: str | None = ALT_PHONE_FIELD,
+                 screen: bool = False) -> ImportReport:
+    """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
+
+    A row the service (or the local screen) answers ``duplicate_in_campaign``
+    whose lead is in the campaign with the row's phone and external id is
+    ``imported``, with that lead's ``lead_id``: an earlier import put it there.
+    A batch the service answered ``outcome_unknown`` for twice is settled from
+    the campaign's leads: the rows found there are imported, the others go
+    under a new key. ``ImportReport.notes`` says when either happened.
+
+    Args:
+        client: The account to import into.
+        source: A lead file (as for :func:`read`), what :func:`read` returned,
+            or what :func:`clean` returned (imported as it was cleaned).
+        campaign_id: A draft, ready or paused campaign.
+        journal: The folder of journals; by default ``imports/`` in the client's
+            cache folder (``client.cache.path``). One journal per file content,
+            campaign and options.
+        progress: A progress bar over rows; by default in a notebook or a terminal.
+        region: As for :func:`clean` (a :class:`CleanResult` is imported with the
+            options it was cleaned with), and so the rest.
+        blocked_countries: As for :func:`clean`.
+        country_column: As for :func:`clean`.
+        sheet: As for :func:`clean`.
+        mapping: As for :func:`clean`.
+        encoding: As for :func:`clean`.
+        extension_field: As for :func:`clean`: each lead carries its extension as this
+            custom field, and ``ImportReport.notes`` counts them.
+        alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
+            this custom field.
+        screen: Also check, before the first batch is sent, every number against the
+            account's DNC list and the campaign's leads, as ``clean(client=...,
+            campaign_id=...)`` does: ``True`` for a plan whose local verdicts
+            include them. By default the service alone screens them, as it does every
+            imported lead, and its answers (``on_dnc``, ``duplicate_in_campaign``) are
+            the rows' outcomes: the preview costs a request per 100 numbers and a
+            read of the campaign's leads, two thirds of a large import's requests. A
+            journal already planned resumes as it was planned.
+
+    Returns:
+        An :class:`ImportReport` with one outcome per row of the file.
+
+    Raises:
+        ImportStoppedError: A batch could not be imported (the campaign is not
+            importable, the outcome of a batch is unknown, the service or the
+            network kept failing, the service refused the batch). Nothing
+            finished is lost: run the same import again and it resumes; the
+            message says so only where a re-run alone can succeed (no answer, a
+            5xx, a 429), else what to fix first.
+        CampaignError: The campaign is not the account's or cannot take leads
+            (read before anything is written, by :func:`clean`).
+        ImportJournalError: The journal does not match its plan, or the plan is
+            missing or damaged; nothing was sent, and the message says how to
+            start afresh.
+        ImportRunningError: Another import of the same file into the campaign is
+            running (this process's or another's); nothing was sent.
+        LeadFileError: The file cannot be read.
+
+    Examples:
+        >>> import dialkit.leads
+        >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
+        ...     _ = file.write("Mobile,Name,E-mail\\n(415) 555-0199,Ada,ada@example.com\\n"
+        ...                    "212.555.0142,Alan,\\nnot a phone,Nobody,\\n")
+        >>> client = dialkit.Client.sandbox()
+        >>> campaign_id = next(client.campaigns.list(status="ready")).id
+        >>> report = dialkit.leads.import_leads(client, "vendor.csv", campaign_id)
+        >>> report.counts
+        imported              2
+        refused_locally       1
+        refused_by_service    0
+        not_attempted         0
+        Name: rows, dtype: int64
+        >>> client.close()
+    """
+    blocked_countries = blocked_regions(blocked_countries)  # before anything is read
+    options: dict[str, Any] = {
+        "region": region, "blocked_countries": sorted(blocked_countries),
+        "country_column": country_column, "extension_field": extension_field,
+        "alt_phone_field": alt_phone_field}
+    shown = watched() if progress is None else progress
+    if isinstance(source, CleanResult):
+        content = content_hash(source.frame) + orjson.dumps(
+            [source.extension_field, source.alt_phone_field]).hex()
+    elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
+        content = file_hash(source) + orjson.dumps(
+            {"options": options, "read": [sheet, mapping, encoding]},
+            option=orjson.OPT_SORT_KEYS).hex()
+    else:
+        source = source if isinstance(source, LeadFile) else read(
+            source, sheet=sheet, mapping=mapping, encoding=encoding)
+        content = content_hash(source.frame) + orjson.dumps(
+            {"options": options, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
+    folder = journal_folder(journal, client.cache.path, content, campaign_id)
+    with held(folder):
+        book = Journal.open(folder)
+        if book.planned is None:
+            options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
+                           encoding=encoding, blocked_countries=blocked_countries,
+                           screen=screen)
+            book.write_plan(_plan(source, folder, shown, options))
+        return _Run(client, campaign_id, book, shown).run()
+
+
+def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) -> dict[str, Any]:
+    """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
+    :func:`clean_file`; a clean already made written as it is): what the journal's
+    first line says of it. Without ``screen``, the campaign is read (:func:`check_campaign`)
+    and the file cleaned offline: the service screens each row it is sent."""
+    if isinstance(source, CleanResult):
+        with _parquet(folder / PLAN) as sink:
+            sink.write(source.frame)
+        return {"name": source.file.name, "fields": source.file.fields,
+                "custom_fields": list(source.custom.sent),
+                "extension_field": source.extension_field,
+                "alt_phone_field": source.alt_phone_field}
+    if not options.pop("screen"):
+        check_campaign(options["client"], options["campaign_id"])
+        options["client"] = None
+    cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
+    return {"name": cleaned.name, "fields": cleaned.fields,
+            "custom_fields": list(cleaned.custom_fields),
+            "extension_field": options["extension_field"],
+            "alt_phone_field": options["alt_phone_field"]}
+
+
+@contextlib.contextmanager
+def _parquet(path: Path) -> Iterator[FrameSink]:
+    """A Parquet file of the journal's folder written a part at a time under a hidden
+    name, and made ``path``, owner-only, once complete (:func:`written`): a kill leaves
+    the hidden file, which :meth:`Journal.open` removes, never a part of a plan or
+    report as if whole."""
+    with written(path, path.name, mode=FILE_MODE) as partial:
+        sink = FrameSink(partial)
+        try:
+            yield sink
+        finally:
+            sink.close()
+
+
+class _Run:
+    """One run of an import: the plan's batches, in turn (those done by an earlier run
+    checked against the journal, the others sent), then the reconciliation."""
+
+    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: bool) -> None:
+        assert book.planned is not None
+        self.client, self.campaign_id, self.book = client, campaign_id, book
+        self.planned = book.planned
+        about = self.planned.about
+        self.fields: dict[str, str] = about["fields"]
+        self.custom = CustomFields(about["name"], tuple(about["custom_fields"]),
+                                   about["extension_field"], about["alt_phone_field"])
+        self.resumed = book.done
+        self.sent = Counter[str]()  # leads of the batches done, by custom field they carry
+        self.progress = progress
+
+    def run(self) -> ImportReport:
+        with self._bar() as bar:
+            for batch in self._batches():
+                self.book.check(batch)
+                if batch.number >= self.resumed:
+                    try:
+                        self._settle(batch)
+                    except (ApiError, OSError) as error:
+                        raise self._stopped(batch, error) from error
+                    bar.update(len(batch.positions))
+                self.sent.update(name for lead in batch.leads
+                                 for name in lead.get("custom_fields", ()))
+        try:
+            self._find_in_campaign()
+        except (ApiError, OSError) as error:
+            raise self._unlisted(error) from error
+        return self.report()
+
+    def _batches(self) -> Iterator[Batch]:
+        """The plan's accepted rows as batches of :data:`MAX_IMPORT_BATCH` leads, in file
+        order, read back :data:`~dialkit._utils._tuning.PLAN_ROWS` rows at a time."""
+        leads: list[dict[str, Any]] = []  # a part's, and those left over from the part before
+        positions = np.empty(0, dtype=np.int64)
+        number = offset = 0
+        for frame in cleaned_parts(self.book.plan, rows=_tuning.PLAN_ROWS):
+            accepted = np.flatnonzero((frame["status"] == "accepted").to_numpy(dtype=bool))
+            leads += leads_of(frame.iloc[accepted], self.fields, self.custom)
+            positions = np.concatenate([positions, offset + accepted])
+            offset += len(frame)
+            whole = len(leads) if offset == self.planned.rows else \
+                len(leads) - len(leads) % MAX_IMPORT_BATCH  # the last part sends the rest
+            for at in range(0, whole, MAX_IMPORT_BATCH):
+                yield Batch(number, positions[at:at + MAX_IMPORT_BATCH],
+                            leads[at:at + MAX_IMPORT_BATCH], self.campaign_id)
+                number += 1
+            leads, positions = leads[whole:], positions[whole:]
+
+    def _settle(self, batch: Batch) -> None:
+        """Send a batch under its key, or settle it from the campaign's leads once the
+        service has answered ``outcome_unknown`` for it :data:`UNKNOWN_LIMIT` times."""
+        if self.book.unknown.get(batch.number, 0) >= UNKNOWN_LIMIT:
+            self._recheck(batch)
+            return
+        try:
+            self._send(batch)
+        except OutcomeUnknownError as error:
+            if self.book.record_unknown(batch, error.idempotency_key) < UNKNOWN_LIMIT:
+                raise
+            self._recheck(batch)
+
+    def _send(self, batch: Batch) -> None:
+        self.book.record_sent(batch)
+        answer = self.client.leads.import_batch(self.campaign_id, batch.leads)
+        self.book.record_done(batch, _results(answer, range(len(batch.leads))))
+
+    def _recheck(self, batch: Batch) -> None:
+        """Take the batch's leads found in the campaign as imported; send the others
+        under a key derived from the batch's (see :func:`._recheck.rest_key`)."""
+        keys = [lead_key(lead) for lead in batch.leads]
+        leads = campaign_leads(self.client, self.campaign_id, set(keys))
+        found = {n: leads.get(key) for n, key in enumerate(keys)}
+        results = [[n, "accepted", None, None, lead_id] for n, lead_id in found.items()
+                   if lead_id is not None]
+        rest = [n for n, lead_id in found.items() if lead_id is None]
+        key = None
+        if rest:
+            attempt = self.book.unknown.get(batch.number, 0)
+            try:
+                answer, key = send_rest(self.client, self.campaign_id,
+                                        [batch.leads[n] for n in rest], batch.key, attempt)
+            except OutcomeUnknownError as error:
+                self.book.record_unknown(batch, error.idempotency_key)
+                raise
+            results += _results(answer, rest)
+        self.book.record_done(batch, sorted(results, key=lambda result: int(result[0])),
+                              {"found": len(batch.leads) - len(rest), "sent": len(rest),
+                               "key": key})
+
+    def _find_in_campaign(self) -> None:
+        """Look up, once, the leads of rows answered ``duplicate_in_campaign``: a lead
+        with the row's phone and external id is the row's, imported earlier."""
+        if self.book.found is not None:
+            return
+        column = self.fields.get("external_id")
+        columns = [*PLAN_COLUMNS, *([frame_column(column)] if column else [])]
+        wanted: dict[int, LeadKey] = {}
+        for offset, frame, answers in self._answered(columns):
+            rows = np.flatnonzero(answers["reason"] == _IN_CAMPAIGN)
+            phones = _cells(frame.iloc[rows], "phone_e164")
+            external = _cells(frame.iloc[rows], frame_column(column)) if column else \
+                [None] * len(rows)
+            wanted.update(zip((offset + rows).tolist(), zip(phones, external, strict=True),
+                              strict=True))
+        if not wanted:
+            return
+        leads = campaign_leads(self.client, self.campaign_id, set(wanted.values()))
+        self.book.record_found({position: leads[key] for position, key in wanted.items()
+                                if key in leads})
+
+    def _answered(self, columns: list[str] | None = None) -> Iterator[
+            tuple[int, pd.DataFrame, dict[str, np.ndarray]]]:
+        """The plan a part at a time (its first row's place, its rows, and each row's
+        ``status``, ``reason``, ``field``, ``lead_id`` and ``batch``: the service's answer
+        where its batch is done, else the local verdict; ``attempted`` says which)."""
+        results = _Answers(self.book.results())
+        before = offset = 0  # accepted rows in the parts before, rows in them
+        for frame in cleaned_parts(self.book.plan, rows=_tuning.PLAN_ROWS, columns=columns):
+            answers = {name: frame[name].astype(object).to_numpy(copy=True)
+                       for name in ("status", "reason", "field")}
+            answers.update({name: np.full(len(frame), None, dtype=object)
+                            for name in ("lead_id", "batch")})
+            answers["attempted"] = np.zeros(len(frame), dtype=bool)
+            accepted = np.flatnonzero(answers["status"] == "accepted")
+            for number, result in results.between(before, before + len(accepted)):
+                position = accepted[number * MAX_IMPORT_BATCH + result[0] - before]
+                answers["attempted"][position] = True
+                answers["batch"][position] = number + 1
+                for name, value in zip(_ANSWER_COLUMNS[1:], result[1:], strict=True):
+                    answers[name][position] = value
+            yield offset, frame, answers
+            before += len(accepted)
+            offset += len(frame)
+
+    def report(self) -> ImportReport:
+        """Every row's outcome, written to the journal's folder a part at a time: the
+        service's answer where its batch is done, else local; rows found in the
+        campaign after ``duplicate_in_campaign`` imported."""
+        found = sorted((self.book.found or {}).items())
+        found_at = np.array([position for position, _ in found], dtype=np.int64)
+        tally = RowTally(["outcome", "status", "reason", "field"])
+        rows = settled = 0
+        given: set[str] = set()  # the leads found, each the first of its rows in the file's
+        with _parquet(self.book.folder / REPORT) as sink:
+            for offset, frame, answers in self._answered():
+                place = np.searchsorted(found_at, [offset, offset + len(frame)])
+                here = np.zeros(len(frame), dtype=bool)
+                for position, lead_id in found[place[0]:place[1]]:
+                    if answers["reason"][position - offset] == _IN_CAMPAIGN:
+                        here[position - offset] = _found(answers, position - offset,
+                                                         lead_id, given)
+                settled += int(here.sum())
+                part = _outcomes(frame, answers, here)
+                sink.write(part)
+                tally.add(part)
+                rows += len(part)
+        return ImportReport(self.campaign_id, rows, tally.table(), self.planned.batches,
+                            self.resumed, str(self.book.folder), self._notes(settled))
+
+    def _notes(self, settled: int) -> tuple[str, ...]:
+        notes = [recheck_note(number, self.planned.size(number), recheck)
+                 for number, recheck in sorted(self.book.rechecked.items())]
+        if settled:
+            notes.append(found_note(settled))
+        sent = extras_note(self.sent, self.custom)
+        if sent:
+            notes.append(sent)
+        return tuple(notes)
+
+    def _stopped(self, batch: Batch, error: BaseException) -> ImportStoppedError:
+        where = f"batch {batch.number + 1} of {self.planned.batches}"
+        if isinstance(error, OutcomeUnknownError):
+            why = self._unknown(batch, where)
+        elif isinstance(error, ApiError) and error.code == ErrorCode.CAMPAIGN_NOT_IMPORTABLE:
+            status = self._campaign_status()
+            then = (f", then run the same import again to resume at {where}."
+                    if status == CampaignStatus.RUNNING else f" (stopped at {where}).")
+            why = not_importable(self.campaign_id, status) + then
+        elif transient(error):
+            why = f"{where} failed ({error}). Run the same import again to resume at it."
+        else:
+            why = (f"{where} was refused ({error}). Running the same import again would be "
+                   f"refused the same way: fix what the error names first.")
+        try:
+            report = self.report()
+        except OSError:
+            if isinstance(error, OSError):  # a full disk refuses the report as it did the
+                raise error from None  # journal: the journal's error says which and why
+            raise
+        return ImportStoppedError(f"The import stopped: {why}", report=report,
+                                  batch=batch.number + 1, cause=error)
+
+    def _unknown(self, batch: Batch, where: str) -> str:
+        """What to do after ``outcome_unknown``: advice that the next run carries out."""
+        if self.book.unknown.get(batch.number, 0) < UNKNOWN_LIMIT:
+            return (f"the outcome of {where} is unknown (the service could not say whether it "
+                    f"was imported). Its key is kept in the journal: run the same import "
+                    f"again and the batch goes again under that key, so it is imported once; "
+                    f"if the service still cannot say, the import looks for the batch's rows "
+                    f"among the campaign's leads and sends only those it does not find, under "
+                    f"a new key.")
+        return (f"the outcome of {where} is still unknown: its rows not found among the "
+                f"campaign's leads went under a new key, and the service could not say whether "
+                f"that import happened either. Run the same import again: it looks for the "
+                f"rows among the campaign's leads again and sends only those still missing, "
+                f"under another key.")
+
+    def _unlisted(self, error: BaseException) -> ImportStoppedError:
+        """Every batch is done, but the leads of rows answered duplicate_in_campaign
+        could not be looked up."""
+        then = ("Run the same import again: it sends nothing again and lists them once more."
+                if transient(error) else "Fix what the error names, then run the same import "
+                "again: it sends nothing again and lists them once more.")
+        return ImportStoppedError(
+            f"The import stopped: every batch is done, but the campaign's leads could not be "
+            f"listed to find the rows answered {_IN_CAMPAIGN} ({error}). {then}",
+            report=self.report(), batch=self.planned.batches, cause=error)
+
+    def _campaign_status(self) -> str:
+        try:
+            return str(self.client.campaigns.get(self.campaign_id).status.value)
+        except ApiError:
+            return "not importable"
+
+    def _bar(self) -> _Bar:
+        done = min(self.planned.accepted, self.resumed * MAX_IMPORT_BATCH)
+        return _Bar(self.planned.accepted, done, self.progress)
+
+
+def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str]) -> bool:
+    """Take the lead found for the row ``at`` as its own, unless an earlier row of the
+    file has it: a repeat of that row (the local screen answered both
+    ``duplicate_in_campaign``), which an import without the lead in the campaign
+    refuses as ``duplicate_in_request``, and so the report says, whichever import made
+    the lead (issue 48: the second import of one file counted its repeats imported)."""
+    if lead_id in given:
+        answers["status"][at], answers["reason"][at] = _REPEAT
+        answers["field"][at] = None
+        return False
+    given.add(lead_id)
+    answers["lead_id"][at] = lead_id
+    return True
+
+
+def _outcomes(frame: pd.DataFrame, answers: dict[str, np.ndarray],
+              found: np.ndarray) -> pd.DataFrame:
+    """A part of the plan with each row's answer and outcome (``found``: rows found in
+    the campaign after ``duplicate_in_campaign``)."""
+    local = (frame["status"] != "accepted").to_numpy(dtype=bool)
+    outcome = np.where(found, "imported", np.where(local, "refused_locally", np.where(
+        ~answers["attempted"], "not_attempted", np.where(
+            answers["status"] == "accepted", "imported", "refused_by_service"))))
+    frame = frame.copy()
+    for name in ("status", "reason", "field"):
+        frame[name] = pd.array(answers[name], dtype=frame[name].dtype)
+    frame["lead_id"] = pd.array(answers["lead_id"], dtype="string[pyarrow]")
+    frame["batch"] = pd.array(answers["batch"], dtype="Int64")
+    frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
+    return frame
+
+
+class _Answers:
+    """The journal's answers, batch after batch, to the plan's parts in turn."""
+
+    def __init__(self, results: Iterator[tuple[int, list[list[Any]]]]) -> None:
+        self.results = results
+        self.held: list[tuple[int, list[list[Any]]]] = []
+
+    def between(self, first: int, end: int) -> Iterator[tuple[int, list[Any]]]:
+        """Each answer (with its batch's number) for the accepted rows ``first`` to
+        ``end`` (0-based, in file order; the last batch's kept for the next part)."""
+        while not self.held or (self.held[-1][0] + 1) * MAX_IMPORT_BATCH < end:
+            batch = next(self.results, None)
+            if batch is None:
+                break
+            self.held.append(batch)
+        for number, results in self.held:
+            for result in results:
+                if first <= number * MAX_IMPORT_BATCH + result[0] < end:
+                    yield number, result
+        self.held = [(number, results) for number, results in self.held
+                     if (number + 1) * MAX_IMPORT_BATCH > end]
+
+
+def transient(error: BaseException) -> bool:
+    """Whether running the import again, unchanged, can get past ``error``: no answer
+    or a broken one, a 5xx, a 429, a request with the same key still in flight. A 400,
+    403, 404, 409 on the campaign's state or 422 would be answered the same way again.
+    (``outcome_unknown`` has its own advice: :meth:`_Run._unknown`.)"""
+    if isinstance(error, OSError | ApiConnectionError | ServiceUnavailableError
+                  | RateLimitError | MalformedResponseError):
+        return True
+    return isinstance(error, ApiError) and (
+        error.status is None or error.status >= 500 or error.code == ErrorCode.CONFLICT)
+
+
+def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
+    """The service's answers as journal lists, each index mapped to the batch's own
+    (``indexes[i]`` for the i-th lead sent)."""
+    results = []
+    for lead in (result.model_dump(mode="json") for result in answer):
+        row = [lead[name] for name in _ANSWER_COLUMNS]
+        row[0] = indexes[row[0]]
+        results.append(row)
+    return results
+
+
+class _Bar:
+    """tqdm over the rows sent, of the accepted rows, when shown; a no-op otherwise."""
+
+    def __init__(self, total: int, done: int, shown: bool) -> None:
+        self._bar = tqdm(total=total, initial=done, unit=" leads", unit_scale=True,
+                         desc=f"importing {total:,} leads") if shown else None
+
+    def update(self, rows: int) -> None:
+        if self._bar is not None:
+            self._bar.update(rows)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()

@@ -1,0 +1,132 @@
+"""Which column of a lead file holds which lead field, by the names people give them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from dialkit.contract import MAX_CUSTOM_FIELDS
+
+ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "phone": ("phone", "phonenumber", "mobile", "mobilephone", "mobilenumber", "cell",
+              "cellphone", "cellnumber", "tel", "telephone", "telephonenumber", "workphone",
+              "homephone", "officephone", "businessphone", "otherphone", "altphone",
+              "alternatephone", "phone2", "secondphone"),
+    "first_name": ("firstname", "givenname"),
+    "last_name": ("lastname", "surname", "familyname"),
+    "full_name": ("fullname", "name"),
+    "email": ("email", "emailaddress"),
+    "external_id": ("externalid", "id", "leadid"),
+    "country": ("country", "countrycode"),
+})
+"""Header names of each field, compared without case, spaces or punctuation
+(``E-mail``, ``Phone Number``, ``Téléphone`` and ``first_name`` all match). ``country`` is not
+a lead field: it tells the normaliser each row's country."""
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def squeeze(header: str) -> str:
+    """A header without case, accents, spaces or punctuation: ``"E-mail Address"`` →
+    ``"emailaddress"``, ``"Téléphone"`` → ``"telephone"``."""
+    letters = unicodedata.normalize("NFKD", header.casefold())
+    return _NOT_ALNUM.sub("", "".join(c for c in letters if not unicodedata.combining(c)))
+
+
+def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
+                ) -> tuple[dict[str, str], list[str], list[str]]:
+    """(field → column, custom field columns, columns beyond the custom-field limit).
+
+    ``mapping`` (field → column) wins over the names; of two columns with names
+    of one field, the first is the field and the second a custom field.
+    """
+    fields = dict(mapping or {})
+    taken = set(fields.values())
+    by_name = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
+    for column in columns:
+        field = by_name.get(squeeze(column))
+        if column not in taken and field is not None and field not in fields:
+            fields[field] = column
+            taken.add(column)
+    rest = [column for column in columns if column not in taken]
+    return fields, rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]
+
+
+def other_phones(columns: Sequence[str], phone: str) -> list[str]:
+    """The columns besides ``phone`` named for a phone (``Mobile``, ``Work phone``), in
+    file order: where the phone column holds no valid number, the first of them that
+    does gives the row's phone, and the rest are kept as the lead's other numbers."""
+    names = set(ALIASES["phone"])
+    return [column for column in columns if column != phone and squeeze(column) in names]
+
+
+def unique_headers(names: Sequence[str]) -> list[str]:
+    """Header names made unique as pandas makes them (``a``, ``a.1``), a blank one named
+    by its position (a CSV's and a workbook's header alike)."""
+    seen: dict[str, int] = {}
+    unique = []
+    for n, raw in enumerate(names):
+        header = raw.strip() and raw or f"column {n + 1}"
+        count = seen.get(header, 0)
+        seen[header] = count + 1
+        unique.append(header if count == 0 else f"{header}.{count}")
+    return unique
+
+
+ID_WORDS = frozenset({"id", "ref", "reference", "identifier", "key"})
+"""Words of a header that name an id (``Lead Ref``, ``Customer ID``): such a column, sent
+as a custom field where no column is named as ``external_id`` is, gets a note."""
+_WORDS = re.compile(r"[^\W_]+")
+_SHORTEST_PART = 5
+"""The fewest letters of a field's name found inside a header (``Email 2``) or of a header
+found inside a field's name (``First``) for the two to be taken as near: ``name`` alone is
+in too many headers (``Company Name``)."""
+
+
+def fields_note(fields: Mapping[str, str], country: str | None) -> str | None:
+    """Which column became which lead field (one named as the field is, but for case and
+    punctuation, left unsaid: ``First Name``, ``E-mail``), and which gave each row's
+    country, as the clean's note says it: ``columns read as: Mobile # → phone, Lead ID →
+    external_id``."""
+    read = [f"{column} → {field}" for field, column in fields.items()
+            if field != "country" and squeeze(column) != squeeze(field)]
+    if country is not None:
+        read.append(f"{country} → each row's region (its phone is read as a number there)")
+    return f"columns read as: {', '.join(read)}" if read else None
+
+
+def near_notes(fields: Mapping[str, str], custom: Sequence[str]) -> list[str]:
+    """For each custom field column named almost as a lead field no column holds (``Lead
+    Ref``, not ``Lead ID``), why it went to custom fields and what would map it."""
+    free = [field for field in ALIASES if field not in fields and field != "country"]
+    notes = []
+    for column in custom:
+        field = next((field for field in free if _near(column, field)), None)
+        if field is not None:
+            *others, last = NAMES_SHOWN[field]
+            names = f"{', '.join(others)} or {last}" if others else last
+            notes.append(f"{column} sent as a custom field, not as {field}: a column is read as "
+                         f"{field} when named {names}; rename it, or pass "
+                         f"mapping={{'{field}': '<column>'}}")
+    return notes
+
+
+def _near(column: str, field: str) -> bool:
+    """Whether a header reads almost as one of ``field``'s names: one holds the other
+    (``Email 2``, ``First``), or, for ``external_id``, a word of it names an id."""
+    squeezed = squeeze(column)
+    if field == "external_id" and ID_WORDS & set(_WORDS.findall(column.casefold())):
+        return True
+    return any(len(alias) >= _SHORTEST_PART and alias in squeezed
+               or len(squeezed) >= _SHORTEST_PART and squeezed in alias
+               for alias in ALIASES[field])
+
+
+NAMES_SHOWN: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "first_name": ("First Name", "Given Name"), "last_name": ("Last Name", "Surname"),
+    "full_name": ("Full Name", "Name"), "email": ("Email",),
+    "external_id": ("External ID", "Lead ID", "ID")})
+"""The names of each field a near-miss note offers, as a header spells them: the
+commonest of :data:`ALIASES`."""
