@@ -2,8 +2,8 @@
 
 Layers, each importing only the layers above it::
 
-    1  shared helpers   dialkit/_utils/ (_lazy, _net, _secrets, ...), dialkit/_places/ and
-                        dialkit/_phones/
+    1  shared helpers   dialkit/_utils/ (_lazy, _net, _secrets, ...), dialkit/_arrays/,
+                        dialkit/_phones/, dialkit/_places/ and dialkit/_law/
     2  contract         dialkit.contract, dialkit.errors
     3  client
     4  frames

@@ -10,8 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._phones._zones import Ints, Rows
-from ._kept import hashed, kept
+from ._kept import Ints, Rows, hashed, kept
 
 
 def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:

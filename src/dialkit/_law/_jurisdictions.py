@@ -16,9 +16,9 @@ row gives; a day the law names and the calendar lacks is stated as the statute
 states it (``named_days``: a date, an nth weekday, an election Tuesday; :mod:`._days`)
 and applied the same way.
 
-Published as :mod:`dialkit.compliance.jurisdictions`; it lives here, among the
-places (:mod:`dialkit._places`), because the emulator's world keeps the same
-law as the audit applies and may not import the compliance package.
+Published as :mod:`dialkit.compliance.jurisdictions`; it lives here, in the shared
+law (:mod:`dialkit._law`), because the emulator's world keeps the same law as the
+audit applies and may not import the compliance package.
 
 Examples:
     >>> from dialkit._law import _jurisdictions as jurisdictions
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from holidays import HolidayBase
 
 DATA_FILE = "jurisdictions.toml"
-"""The table's file name inside the ``dialkit._places`` package."""
+"""The table's file name inside the ``dialkit._law`` package."""
 
 NO_CALLS = "no calls"
 ANY_TIME = "any"

@@ -4,8 +4,6 @@ One package owns how the toolkit reads numbers (issue 49):
 
 - :mod:`._metadata`: the only module that touches ``phonenumbers``' private functions
   and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.
-- :mod:`.._arrays._texts`: the one set of array helpers (a text column's bytes, lengths, takes,
-  pattern matches, rows grouped by a key).
 - :mod:`._parse`: ``parse`` over a column, the one the leads' verdicts
   (``dialkit.leads._normalize._fast``) and the zones share.
 - :mod:`._types`: ``region_code_for_number``, ``number_type`` and validity over
@@ -14,9 +12,12 @@ One package owns how the toolkit reads numbers (issue 49):
   its time zones (``time_zones_for_number``) a column at a time.
 - :mod:`._asked`: one number read by ``phonenumbers.parse`` itself, imported alone by
   the emulator, which loads no pyarrow.
+- :mod:`._lines`: what kind of line each number is, for the TCPA's consent rule.
+
+They read columns with the one set of array helpers, :mod:`dialkit._arrays`.
 
 A shared-helpers package (docs/design.md): it imports only the standard library,
 third-party packages and the other shared helpers (``dialkit._places``' area-code table
-and the cache of answers, ``_arrays._kept``). Nothing is imported here, so that
+and ``dialkit._arrays``). Nothing is imported here, so that
 ``import dialkit`` stays light.
 """

@@ -1,7 +1,7 @@
 """What kind of line each number is (``phonenumbers``' ``number_type``), a column at a
 time: the TCPA's consent rule for wireless numbers asks it of the numbers a campaign
 called. Each distinct number is asked once, parsed with the metadata's own patterns
-(:mod:`.._places._types`); a text only ``parse`` itself reads is asked of it."""
+(:mod:`._types`); a text only ``parse`` itself reads is asked of it."""
 
 from __future__ import annotations
 
