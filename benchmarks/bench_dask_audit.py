@@ -24,10 +24,10 @@ Each side runs in a fresh process, the two in turn ``--runs`` times:
 - pandas: the three folders read whole (``pd.read_parquet``), then the audit on the
   frames; the read's and the audit's wall seconds, and the process's peak resident
   memory (``VmHWM``) after each.
-- Dask: a ``LocalCluster`` of 2 worker processes of one thread each (``--memory-limit``
-  each, above 2 GiB so that the figure shows what a worker needs rather than where it
-  was stopped), ``dialkit`` imported on the workers, then the audit of the three
-  folders' paths: its wall seconds; each worker's ``VmHWM`` (and whether a worker
+- Dask: a ``LocalCluster`` of 2 worker processes (``--workers``) of one thread each
+  (``--memory-limit`` each, above 2 GiB so that the figure shows what a worker needs
+  rather than where it was stopped), ``dialkit`` imported on the workers, then the audit
+  of the three folders' paths: its wall seconds; each worker's ``VmHWM`` (and whether a worker
   process changed, i.e. was restarted, or the nannies logged a restart); the client
   process's ``VmHWM`` (it also runs the scheduler); the task stream grouped by task
   name (compute seconds, tasks); the bytes the p2p shuffles moved (the workers'
@@ -244,11 +244,11 @@ def measure_pandas(folder: Path, rules: str) -> dict[str, Any]:
             "load": os.getloadavg()[0]}
 
 
-def measure_dask(folder: Path, rules: str, memory_limit: str) -> dict[str, Any]:
-    """Audit the dataset's folders on a 2-worker ``LocalCluster``."""
+def measure_dask(folder: Path, rules: str, memory_limit: str, workers: int) -> dict[str, Any]:
+    """Audit the dataset's folders on a ``LocalCluster`` of ``workers`` processes."""
     from dask.distributed import Client, LocalCluster, get_task_stream
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       memory_limit=memory_limit, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         client.run(lambda: __import__("dialkit.compliance"))
@@ -326,20 +326,21 @@ RUN = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_dask_audit as 
 
 def measured(argv: list[str]) -> None:
     """In a fresh process: one side's figures as a JSON line."""
-    side, folder, rules, memory_limit = argv
+    side, folder, rules, memory_limit, workers = argv
     result = (measure_pandas(Path(folder), rules) if side == "pandas"
-              else measure_dask(Path(folder), rules, memory_limit))
+              else measure_dask(Path(folder), rules, memory_limit, int(workers)))
     print(json.dumps(result))
 
 
 def in_a_fresh_process(side: str, folder: Path, rules: str, memory_limit: str,
-                       guard: float) -> dict[str, Any]:
+                       guard: float, workers: int) -> dict[str, Any]:
     """One side's figures from a fresh process; the process is killed, and its peak
     reported, if the machine's available memory falls under ``guard`` bytes (the machine
     is shared: a side that needs more than there is must not push others out)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         child = subprocess.Popen([sys.executable, "-c", RUN, str(Path(__file__).parent), side,
-                                  str(folder), rules, memory_limit], stdout=out, stderr=err,
+                                  str(folder), rules, memory_limit, str(workers)],
+                                 stdout=out, stderr=err,
                                  text=True)
         began, peak, killed = time.perf_counter(), 0, None
         while child.poll() is None:
@@ -424,7 +425,8 @@ def _dask_row(runs: list[dict[str, Any]], memory_limit: str) -> None:
     med = statistics.median
     peaks = [max(max(w["peak"] for w in d["workers"].values()),
                  max(d["sampled_peak"].values())) for d in runs]
-    print(f"| Dask, 2 workers x 1 thread, {memory_limit} each: read + audit | "
+    print(f"| Dask, {len(runs[0]['workers'])} workers x 1 thread, {memory_limit} each: "
+          "read + audit | "
           f"{med(d['wall'] for d in runs):.1f} s | "
           f"{', '.join(format(d['wall'], '.1f') for d in runs)} | "
           f"worker {med(peaks) / GIB:.2f} GiB (max {max(peaks) / GIB:.2f}); "
@@ -460,7 +462,7 @@ def project(run: dict[str, Any]) -> None:
             WORKERS_PROJECTED * bandwidth)
         print(f"  at {label} a worker: {total / WORKERS_PROJECTED:.1f} + {network:.1f} = "
               f"{max(serial, total / WORKERS_PROJECTED + network):.1f} s "
-              f"(2 workers measured: {run['wall']:.1f} s)")
+              f"({len(run['workers'])} workers measured: {run['wall']:.1f} s)")
 
 
 def main() -> None:
@@ -480,6 +482,8 @@ def main() -> None:
                         default=Path(tempfile.gettempdir()) / "dialkit-bench-dask-audit",
                         help="where the dataset is written and reused (a folder per size)")
     parser.add_argument("--memory-limit", default="4GiB", help="each Dask worker's limit")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="Dask's worker processes (1: the test suite's smoke run)")
     parser.add_argument("--guard-gib", type=float, default=3.0,
                         help="kill a side when the machine's available memory falls under this")
     parser.add_argument("--rules", choices=sorted(RULES), default="HOUSE_RULES")
@@ -495,7 +499,8 @@ def main() -> None:
     for run in range(options.runs):
         for side in sides[run % len(sides):] + sides[:run % len(sides)]:
             runs[side].append(in_a_fresh_process(side, folder, options.rules,
-                                                 options.memory_limit, options.guard_gib * GIB))
+                                                 options.memory_limit, options.guard_gib * GIB,
+                                                 options.workers))
             last = runs[side][-1]
             print(f"run {run + 1}, {side}: " + (
                 f"KILLED after {last['wall']:.1f} s at {last['peak'] / GIB:.1f} GiB, "
