@@ -38,7 +38,7 @@ from typing import Any
 
 PRELOAD = ("numpy", "pandas", "pyarrow.parquet", "pyarrow.compute", "httpx", "pydantic",
            "matplotlib.pyplot", "dask.dataframe", "distributed", "fastapi", "uvicorn",
-           "dialkit.client", "dialkit.frames", "dialkit.leads._entry", "dialkit.compliance",
+           "dialkit.client", "dialkit.frames", "dialkit.leads._clean._entry", "dialkit.compliance",
            "dialkit.analytics", "dialkit.sandbox", "dialkit.mcp", "dialkit.webhooks",
            "dialkit.cli", "dialkit._demo._run")
 """What the scripts import (or their emulators and workers would, in this process)."""
