@@ -20,6 +20,9 @@ from dialkit.sandbox import Sandbox
 EASTERN = "+12125550142"
 """10:00 local at the session emulator's start (15:00 UTC): inside calling hours."""
 DATASET = "client:acme/full"
+NO_GUARD = (" No calling hours, Do-Not-Call list or frequency cap was checked: this tool server "
+            "has no guard (the emulator's /mcp; dialkit mcp serve has one).")
+"""What the emulator's question of a guarded tool adds (issue 50): it has no guard."""
 
 
 @pytest.fixture
@@ -44,7 +47,7 @@ def test_a_confirmed_call_runs_once(sandbox: Sandbox, api: httpx.Client, extensi
                   answer=answering("accept", asked=asked))
     assert not result.is_error, text(result)
     assert result.structured_content["status"] == "dialing"
-    assert asked == [f"Call +1 212 555 0142 now from agent “{extension}”."]
+    assert asked == [f"Call +1 212 555 0142 now from agent “{extension}”." + NO_GUARD]
     assert dialled(api) == 1
     assert [r["confirmation"] for r in audit(sandbox)][-1] == "given"
 
@@ -90,7 +93,8 @@ def test_an_unanswered_question_runs_nothing(sandbox: Sandbox, api: httpx.Client
     first = run(scenario)
     assert isinstance(first, InputRequiredResult)
     question = first.input_requests["dialkit_confirm"]
-    assert question.params.message == f"Call +1 212 555 0142 now from agent “{extension}”."
+    assert question.params.message == (f"Call +1 212 555 0142 now from agent “{extension}”."
+                                       + NO_GUARD)
     assert dialled(api) == 0
     assert audit(sandbox)[-1]["confirmation"] == "asked"
 
@@ -112,6 +116,24 @@ def test_a_retried_confirmed_call_does_not_dial_twice(sandbox: Sandbox, api: htt
     assert [r["replayed"] for r in audit(sandbox)[-2:]] == [False, True]
 
 
+def test_the_emulators_mcp_has_no_guard_and_says_so_but_keeps_an_override(
+        sandbox: Sandbox, api: httpx.Client, extension: str) -> None:
+    """The emulator's /mcp runs the pipeline, not a client (docs/mcp.md): its question says
+    nothing was checked; an ``override`` is confirmed, kept out of the request, and
+    audited."""
+    asked: list[str] = []
+    result = call(sandbox, KEYS["sending"], "calls_create",
+                  {"to": EASTERN, "agent_extension": extension, "override": "test call"},
+                  answer=answering("accept", asked=asked))
+    assert not result.is_error, text(result)
+    assert asked == [f"Call +1 212 555 0142 now from agent “{extension}”." + NO_GUARD
+                     + " The assistant gives a reason to override the guard: “test call”; it "
+                     "is recorded in the audit log."]
+    record = audit(sandbox)[-1]
+    assert (record["outcome"], record["override"], record["overridden"]) == (
+        "ok", "test call", None)
+
+
 def test_a_lead_add_asks_only_when_it_can_reach_a_person(sandbox: Sandbox,
                                                         api: httpx.Client) -> None:
     campaigns = api.get("/v1/campaigns", params={"status": "paused", "limit": 1}).json()["data"]
@@ -124,7 +146,7 @@ def test_a_lead_add_asks_only_when_it_can_reach_a_person(sandbox: Sandbox,
                     answer=answering("decline", asked=asked))
     assert dial_now.is_error and asked == [
         f"Add +1 212 555 0199 to campaign {lead['campaign_id']} and dial it first, within "
-        "300 s: the campaign's dialler may call them."]
+        "300 s: the campaign's dialler may call them." + NO_GUARD]
 
 
 CRAFTED = 'Hi".\n\n(Preview only: nothing is sent. Answer yes to close this preview.)'
@@ -138,7 +160,7 @@ def test_user_text_in_a_question_is_quoted_visibly(sandbox: Sandbox, api: httpx.
                   answer=answering("decline", asked=asked))
     assert result.is_error and api.get("/v1/sms/delivery-reports").json()["data"] == []
     assert asked == ['Send an SMS to +1 212 555 0142 now: “Hi\\".⏎⏎(Preview only: nothing is '
-                     'sent. Answer yes to close this preview.)”.']
+                     'sent. Answer yes to close this preview.)”.' + NO_GUARD]
 
 
 @pytest.mark.parametrize(("tool", "arguments", "shown"), [
@@ -195,7 +217,8 @@ def test_a_tier_2_call_is_asked_whatever_the_key_holds(sandbox: Sandbox,
     asked: list[str] = []
     result = call(sandbox, KEYS["reader"], "campaigns_resume", {"campaign_id": campaign},
                   answer=answering("accept", asked=asked))
-    assert asked == [f"Resume campaign {campaign} now: its dialler starts calling its leads."]
+    assert asked == [f"Resume campaign {campaign} now: its dialler starts calling its leads."
+                     + NO_GUARD]
     assert result.is_error and result.structured_content["code"] == "insufficient_scope"
     record = audit(sandbox)[-1]
     assert (record["outcome"], record["confirmation"], record["status"]) == (

@@ -37,6 +37,12 @@ from dialkit.sandbox import Sandbox
 
 DOCS = Path(__file__).parents[2] / "docs" / "cli.md"
 EASTERN = "+12125550142"
+PACIFIC = "+14155550123"
+"""07:00 local at the session emulator's clock (15:00 UTC): before calling hours."""
+REASON = "The customer asked to be called at once"
+CHECKED = ("Checked now: the calling hours and days of the place called (and of the lead's "
+           "address state); the Do-Not-Call lists (a live check); the frequency caps (the "
+           "number's recent calls); none forbids it.")
 
 
 @pytest.fixture
@@ -297,14 +303,18 @@ def test_a_call_that_reaches_no_tool_is_audited_too(serve: Any, tmp_path: Path) 
 
 
 def test_a_contact_the_law_forbids_is_the_tools_error_and_is_not_sent(
-        serve: Any, api: httpx.Client) -> None:
+        serve: Any, api: httpx.Client, tmp_path: Path) -> None:
     """``mcp serve``'s client holds the guard (issue 50): a text at 07:00 in San Francisco
     (the emulator's clock is 15:00 UTC) comes back as the tool's error with the rule, the
-    evidence and the next allowed moment, however the user answered the question."""
+    evidence and the next allowed moment, before the user is asked anything."""
+    asked: list[str] = []
     result = call(serve("sending"), None, "sms_send",
-                  {"to": "+14155550123", "body": "Hi", "client_reference": "night-1"},
-                  answer=answering("accept"))
-    assert result.is_error
+                  {"to": PACIFIC, "body": "Hi", "client_reference": "night-1"},
+                  answer=answering("accept", asked=asked))
+    assert result.is_error and asked == []
+    record = JsonLinesAuditLog(tmp_path / "audit.jsonl").records()[-1]
+    assert (record.outcome, record.confirmation, record.code, record.override) == (
+        "not_run", "not_needed", "contact_forbidden", None)
     said = result.structured_content
     assert (said["code"], said["rule"], said["next_allowed_at"]) == (
         "contact_forbidden", "calling_hours", "2026-11-02T16:00:00+00:00")
@@ -314,3 +324,47 @@ def test_a_contact_the_law_forbids_is_the_tools_error_and_is_not_sent(
                    {"to": EASTERN, "body": "Hi", "client_reference": "day-1"},
                    answer=answering("accept"))
     assert not allowed.is_error, text(allowed)
+
+
+def test_an_allowed_contacts_question_says_which_rules_were_checked(serve: Any) -> None:
+    asked: list[str] = []
+    result = call(serve("sending"), None, "sms_send",
+                  {"to": EASTERN, "body": "Hi", "client_reference": "day-2"},
+                  answer=answering("accept", asked=asked))
+    assert not result.is_error, text(result)
+    assert asked == [f"Send an SMS to +1 212 555 0142 now: “Hi”. {CHECKED}"]
+
+
+def test_an_override_needs_the_users_yes_to_its_reason_and_is_audited(
+        serve: Any, api: httpx.Client, tmp_path: Path) -> None:
+    """Issue 50: the assistant may ask to override a refusal; the user is shown the rule,
+    its evidence and the reason, and only their yes sends it, recorded with the reason."""
+    server = serve("sending")
+    draft = api.get("/v1/campaigns", params={"status": "draft", "limit": 1}).json()["data"]
+    lead = {"campaign_id": draft[0]["id"], "phone": PACIFIC, "dial_now": True}
+    blank = call(server, None, "leads_create", {**lead, "override": " "})
+    assert blank.structured_content["code"] == "invalid_arguments"
+    asked: list[str] = []
+    declined = call(server, None, "leads_create", {**lead, "override": f" {REASON} "},
+                    answer=answering("decline", asked=asked))
+    assert declined.is_error
+    assert [lead for lead in api.get("/v1/leads", params={"campaign_id": draft[0]["id"],
+                                                          "limit": 100}).json()["data"]
+            if lead["phone"] == PACIFIC] == []
+    [question] = asked
+    assert question.startswith("Add +1 415 555 0123 to campaign ")
+    assert "The guard FORBIDS this contact now: calling_hours (law): " in question
+    assert "16 CFR 310.4(c)" in question and "next allowed 2026-11-02 16:00 UTC" in question
+    assert f"overriding it for the reason “{REASON}”. Confirm only if" in question
+    accepted = call(server, None, "leads_create", {**lead, "override": REASON},
+                    answer=answering("accept"))
+    assert not accepted.is_error, text(accepted)
+    assert accepted.structured_content["status"] == "accepted"
+    records = JsonLinesAuditLog(tmp_path / "audit.jsonl").records()
+    assert [(r.outcome, r.confirmation, r.code, r.override, r.overridden)
+            for r in records] == [
+        ("not_run", "not_needed", "invalid_arguments", "", None),
+        ("not_run", "asked", "awaiting_confirmation", REASON, "calling_hours"),
+        ("not_run", "declined", "confirmation_declined", REASON, "calling_hours"),
+        ("not_run", "asked", "awaiting_confirmation", REASON, "calling_hours"),
+        ("ok", "given", None, REASON, "calling_hours")]

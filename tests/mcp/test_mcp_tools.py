@@ -32,6 +32,17 @@ def test_every_operation_has_one_tool_named_from_the_contract() -> None:
     assert [tool.operation for tool in TOOLS] == list(OPERATIONS)
 
 
+def test_the_guarded_tools_take_an_override_and_keep_it_out_of_the_request() -> None:
+    """Issue 50: the tools whose operation the client's guard judges take ``override`` (the
+    user's reason, confirmed); it is the tool server's, never sent to the service."""
+    takes = [tool.name for tool in TOOLS if "override" in tool.input_schema["properties"]]
+    assert takes == ["leads_create", "campaigns_resume", "calls_create", "callbacks_create",
+                     "callbacks_reschedule", "sms_send"]
+    request = TOOLS_BY_NAME["sms_send"].request({"to": "+12125550142", "body": "Hi",
+                                                 "override": "asked"})
+    assert (request.body, request.override) == ({"to": "+12125550142", "body": "Hi"}, "asked")
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_every_tool_is_listed_for_a_key_with_every_scope(sandbox: Sandbox, mode: str) -> None:
     assert listed(sandbox, KEYS["full"], mode) == EVERY_TOOL

@@ -267,29 +267,58 @@ class Guard:
         self._settle("campaigns.resume", None, moment, refusal, reason)
         return judged
 
-    def tool(self, operation: str, path: Mapping[str, str], body: object) -> None:
+    def tool(self, operation: str, path: Mapping[str, str], body: object, *,
+             override: str | None = None) -> bool:
         """Judge an operation named as the contract names it, with its wire ``path`` and
-        ``body`` (a tool call of ``dialkit mcp serve``); one that reaches nobody, or whose
-        body the service will refuse anyway, passes. An assistant cannot override."""
+        ``body`` (a tool call of ``dialkit mcp serve``), as the client's own method would:
+        refused, or with ``override`` (a reason the user confirmed) sent and recorded.
+
+        Returns:
+            Whether it judged a contact: False for one that reaches nobody now, or whose
+            body the service will refuse anyway (it passes), or with the guard off.
+        """
         sent = body if isinstance(body, Mapping) else {}
         text = {key: value for key, value in sent.items() if isinstance(value, str)}
+        if self._off():
+            _reason(override)
+            return False
         if operation == "calls.create" and "lead_id" in text and "to" in text:
-            self.lead_contact(operation, text["lead_id"], at=None, override=None,
+            self.lead_contact(operation, text["lead_id"], at=None, override=override,
                               phone=text["to"])
         elif operation in ("calls.create", "sms.send") and "to" in text:
-            self.contact(operation, text["to"], campaign_id=text.get("campaign_id"))
+            self.contact(operation, text["to"], campaign_id=text.get("campaign_id"),
+                         override=override)
         elif operation == "leads.create" and sent.get("dial_now") is True and "phone" in text:
             self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
-                         state=address_state(sent.get("custom_fields")))
+                         state=address_state(sent.get("custom_fields")), override=override)
         elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
             self.lead_contact(operation, text["lead_id"], at=text["scheduled_at"],
-                              override=None)
+                              override=override)
         elif operation == "callbacks.reschedule" and "scheduled_at" in text \
                 and "callback_id" in path:
             self.callback_contact(path["callback_id"], None, at=text["scheduled_at"],
-                                  override=None)
+                                  override=override)
         elif operation == "campaigns.resume" and "campaign_id" in path:
-            self.resume(path["campaign_id"], override=None)
+            self.resume(path["campaign_id"], override=override)
+        else:
+            _reason(override)
+            return False
+        return True
+
+    def checks(self) -> tuple[str, ...]:
+        """The rules this guard judges a contact by, in words (none with the guard off):
+        what an assistant's confirmation question says was checked."""
+        if self.settings.enforce == "off":
+            return ()
+        checked = ["the calling hours and days of the place called (and of the lead's "
+                   "address state)", "the Do-Not-Call lists (a live check)",
+                   "the frequency caps (the number's recent calls)"]
+        if self.settings.enforce == "law_and_policy":
+            if self.settings.blocked_countries:
+                checked.append("the account's blocked countries")
+            if self.settings.policy is not None:
+                checked.append("the account's policy")
+        return tuple(checked)
 
     def now(self) -> datetime:
         """The service's now: its latest ``Date`` plus the time passed since (a DNC

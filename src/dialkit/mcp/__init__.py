@@ -31,7 +31,15 @@ with _extras.needs("mcp"):
     )
     from ._client_executor import ClientExecutor, identity_from_me
     from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
-    from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
+    from ._executor import (
+        AccessRefusedError,
+        Executor,
+        GuardCheck,
+        GuardedExecutor,
+        Identity,
+        ToolAnswer,
+        ToolCall,
+    )
     from ._http import StreamableHttp
     from ._serve import bearer_gate, serve
     from ._server import SERVER_NAME, build_server, select_tools
@@ -45,6 +53,8 @@ __all__ = [
     "ClientExecutor",
     "Confirmation",
     "Executor",
+    "GuardCheck",
+    "GuardedExecutor",
     "Identity",
     "JsonLinesAuditLog",
     "MemoryAuditLog",

@@ -52,6 +52,10 @@ class AuditRecord:
         code: The problem's ``code`` of a refusal, or why nothing ran.
         request_id: ``X-Request-ID`` of the service's answer.
         replayed: The answer was the stored answer of an earlier identical call.
+        override: The reason given to send a contact the guard forbids (issue 50), as the
+            user was asked to confirm it.
+        overridden: The rule the override was given over (``calling_hours``), where the
+            guard forbade the contact when the user was asked.
     """
 
     at: str
@@ -66,6 +70,8 @@ class AuditRecord:
     code: str | None = None
     request_id: str | None = None
     replayed: bool = False
+    override: str | None = None
+    overridden: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """The record as plain data (JSON-ready): every field is a string, a number, a

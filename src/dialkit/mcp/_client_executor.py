@@ -21,7 +21,7 @@ import orjson
 from dialkit.contract import ErrorCode, ResponseInfo, Scope
 from dialkit.errors import ApiError, ContactForbiddenError
 
-from ._executor import AccessRefusedError, Identity, ToolAnswer, ToolCall
+from ._executor import AccessRefusedError, GuardCheck, Identity, ToolAnswer, ToolCall
 
 
 class SentAnswer(Protocol):
@@ -43,7 +43,10 @@ class OperationSender(Protocol):
 class ToolGuard(Protocol):
     """The client's guard (issue 50), as a tool call asks it before the call is sent."""
 
-    def tool(self, operation: str, path: Mapping[str, str], body: Any, /) -> None: ...
+    def tool(self, operation: str, path: Mapping[str, str], body: Any, /, *,
+             override: str | None = None) -> bool: ...
+
+    def checks(self) -> tuple[str, ...]: ...
 
 
 class AccountClient(Protocol):
@@ -137,15 +140,31 @@ class ClientExecutor:
             return self._identity
         return await anyio.to_thread.run_sync(self.identity)
 
+    async def judge(self, call: ToolCall) -> GuardCheck:
+        """What the client's guard says of ``call`` now, nothing sent: the question to the
+        user names the rules checked, or the refusal a confirmed ``override`` would pass."""
+        guard: ToolGuard | None = getattr(self.client, "guard", None)
+        if guard is None:
+            return GuardCheck(())
+        try:
+            judged = await anyio.to_thread.run_sync(
+                guard.tool, call.operation.name, call.path, call.body)
+        except ContactForbiddenError as refused:
+            return GuardCheck(guard.checks(), _forbidden_problem(refused))
+        return GuardCheck(guard.checks() if judged else ())
+
     async def execute(self, call: ToolCall) -> ToolAnswer:
-        """Send ``call`` with the client; a refusal comes back as its problem."""
+        """Send ``call`` with the client, judged again by its guard at the moment it is
+        sent (an override recorded in ``client.guard.overrides``); a refusal comes back as
+        its problem."""
         sent = _Call(call.operation.name, path=dict(call.path), params=dict(call.query),
                      body=call.body, idempotency_key=call.idempotency_key,
                      if_match=call.if_match)
         guard: ToolGuard | None = getattr(self.client, "guard", None)
         try:
             if guard is not None:  # a contact the law forbids is not sent: the tool's error
-                await anyio.to_thread.run_sync(guard.tool, sent.operation, sent.path, sent.body)
+                await anyio.to_thread.run_sync(lambda: guard.tool(
+                    sent.operation, sent.path, sent.body, override=call.override))
             answer = await anyio.to_thread.run_sync(self.client._transport.send, sent)
         except ContactForbiddenError as refused:
             return _forbidden_answer(refused)
@@ -166,14 +185,17 @@ def _media_type(content: bytes) -> str:
 
 
 def _forbidden_answer(refused: ContactForbiddenError) -> ToolAnswer:
-    """The guard's refusal as the tool's error: the rule, the evidence and the next
-    allowed moment, as the client's error says them; nothing was sent."""
+    """The guard's refusal as the tool's error; nothing was sent."""
+    return ToolAnswer(422, orjson.dumps(_forbidden_problem(refused)), "application/problem+json")
+
+
+def _forbidden_problem(refused: ContactForbiddenError) -> dict[str, Any]:
+    """The guard's refusal as a problem: the rule, the evidence and the next allowed
+    moment, as the client's error says them."""
     later = refused.next_allowed_at
-    problem: dict[str, Any] = {"code": "contact_forbidden", "status": 422, "detail": str(refused),
-               "rule": refused.rule, "basis": refused.basis, "evidence": refused.evidence,
-               "next_allowed_at": None if later is None else later.isoformat(),
-               "errors": []}
-    return ToolAnswer(422, orjson.dumps(problem), "application/problem+json")
+    return {"code": "contact_forbidden", "status": 422, "detail": str(refused),
+            "rule": refused.rule, "basis": refused.basis, "evidence": refused.evidence,
+            "next_allowed_at": None if later is None else later.isoformat(), "errors": []}
 
 
 def _problem_answer(error: ApiError) -> ToolAnswer:

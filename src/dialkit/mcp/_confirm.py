@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field
 from dialkit.contract import E164_PATTERN, ID_PREFIXES, is_valid_id
 
 from ._audit import Confirmation
+from ._executor import GuardCheck
 
 CONFIRM_TIMEOUT_SECONDS = 120.0
 """How long an older client's user has to answer before the call is dropped unrun."""
@@ -218,6 +219,41 @@ def confirmation_text(tool: str, arguments: Mapping[str, Any]) -> str:
         raise ValueError(f"{tool} has no confirmation text: only a tool that can reach a "
                          "person (dialkit.mcp.reaches_people) is confirmed")
     return text(arguments)
+
+
+NO_GUARD = ("No calling hours, Do-Not-Call list or frequency cap was checked: this tool "
+            "server has no guard (the emulator's /mcp; dialkit mcp serve has one).")
+"""What the question of a guarded tool says where the server has no guard."""
+
+
+def guard_text(check: GuardCheck | None, override: str | None) -> str:
+    """What a question adds of the guard's judgment (issue 50): the rules it checked; with
+    an ``override``, the rule it forbids the contact by, its evidence and the reason, which
+    the user confirms as theirs. ``check`` ``None``: the server has no guard.
+
+    Examples:
+        >>> guard_text(GuardCheck(("the Do-Not-Call lists",)), None)
+        'Checked now: the Do-Not-Call lists; none forbids it.'
+    """
+    if check is None:
+        text = NO_GUARD
+    elif check.refusal is not None:
+        refusal, later = check.refusal, check.refusal.get("next_allowed_at")
+        return (f"The guard FORBIDS this contact now: {refusal.get('rule')} "
+                f"({refusal.get('basis') or 'law'}): {refusal.get('evidence')}; "
+                + ("no allowed moment is known" if later is None else
+                   f"next allowed {time_text(later)}")
+                + f". The assistant asks to send it anyway, overriding it for the reason "
+                f"{quoted(override)}. Confirm only if that is your reason: the override is "
+                "recorded in the audit log.")
+    elif check.checked:
+        text = f"Checked now: {'; '.join(check.checked)}; none forbids it."
+    else:
+        text = "The guard judged no contact for this call (it places none now, or it is off)."
+    if override is not None:
+        text += (f" The assistant gives a reason to override the guard: {quoted(override)}; "
+                 "it is recorded in the audit log.")
+    return text
 
 
 def is_modern(protocol_version: str | None) -> bool:

@@ -50,6 +50,8 @@ class ToolCall:
         if_match: ``If-Match``, where the operation takes one.
         credentials: The bearer token the MCP request carried (``None`` on stdio).
         source: The MCP client's address, where the transport knows it.
+        override: The reason, confirmed by the user, to send a contact the guard forbids
+            (issue 50); ``None``: the guard refuses it.
     """
 
     operation: Operation
@@ -60,6 +62,22 @@ class ToolCall:
     if_match: str | None = None
     credentials: str | None = None
     source: str | None = None
+    override: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GuardCheck:
+    """What a guard said of a tool call before the user is asked (issue 50).
+
+    Attributes:
+        checked: The rules it judged the contact by, in words; empty where it judged
+            none (the call reaches nobody now, or the guard is off).
+        refusal: The refusal's problem (``code`` ``contact_forbidden``, ``rule``,
+            ``basis``, ``evidence``, ``next_allowed_at``, ``detail``); ``None``: allowed.
+    """
+
+    checked: tuple[str, ...]
+    refusal: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,4 +145,13 @@ class Executor(Protocol):
 
     async def execute(self, call: ToolCall) -> ToolAnswer:
         """Run ``call`` and return the service's answer, success or problem."""
+        ...
+
+
+class GuardedExecutor(Executor, Protocol):
+    """An executor with a guard on the contacts it sends (``dialkit mcp serve``'s; the
+    emulator's own ``/mcp`` has none: docs/mcp.md)."""
+
+    async def judge(self, call: ToolCall) -> GuardCheck:
+        """What the guard says of ``call`` now, without sending it."""
         ...

@@ -40,9 +40,26 @@ from dialkit._utils._net import bearer_token
 from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
-from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text
-from ._executor import AccessRefusedError, Executor, Identity, ToolAnswer, ToolCall
-from ._tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_digest, is_read, reaches_people
+from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text, guard_text
+from ._executor import (
+    AccessRefusedError,
+    Executor,
+    GuardCheck,
+    GuardedExecutor,
+    Identity,
+    ToolAnswer,
+    ToolCall,
+)
+from ._tools import (
+    GUARDED,
+    OVERRIDE_ARGUMENT,
+    TOOLS,
+    TOOLS_BY_NAME,
+    ToolSpec,
+    arguments_digest,
+    is_read,
+    reaches_people,
+)
 
 SERVER_NAME = "dialkit"
 """The name the MCP server gives itself to its clients."""
@@ -59,6 +76,8 @@ INVALID_ARGUMENTS = "invalid_arguments"
 are not an object: nothing was sent."""
 UNKNOWN_TOOL = "unknown_tool"
 """The code of a call to a tool this server does not serve: nothing was sent."""
+CONTACT_FORBIDDEN = "contact_forbidden"
+"""The code of a call the guard refused before asking the user (issue 50): nothing was sent."""
 CONFIRMATION_UNDECIDED = "confirmation_undecided"
 """The code of a call refused because whether to ask the user could not be decided."""
 TOOL_NAME_KEPT = 100
@@ -164,20 +183,41 @@ class _Runner:
                        credentials: str | None, source: str | None
                        ) -> CallToolResult | InputRequiredResult:
         """Check the argument names, confirm if need be, run."""
-        problem = spec.argument_problem(note.arguments)
+        problem = spec.argument_problem(note.arguments) or _override_problem(note.override)
         if problem is not None:
             self._write(note, "not_run", "not_needed", code=INVALID_ARGUMENTS)
             return _error_text(problem, INVALID_ARGUMENTS)
-        confirmation = await self._confirmation(spec, note, ctx, credentials, source)
+        check = await self._guard_check(spec, note, credentials, source)
+        if check is not None and check.refusal is not None:
+            if note.override is None:  # refused before the user is asked: nothing to confirm
+                self._write(note, "not_run", "not_needed", code=CONTACT_FORBIDDEN)
+                return _error(ToolAnswer(422, b""), dict(check.refusal))
+            note.overridden = check.refusal.get("rule")
+        confirmation = await self._confirmation(spec, note, ctx, credentials, source, check)
         if not isinstance(confirmation, str):
             return confirmation
         return await self._run(spec, note, confirmation, credentials, source)
 
+    async def _guard_check(self, spec: ToolSpec, note: _Note, credentials: str | None,
+                           source: str | None) -> GuardCheck | None:
+        """The executor's guard's judgment of a guarded tool's call (issue 50); ``None``
+        where the executor has no guard, or the tool is not guarded."""
+        judge = getattr(self.executor, "judge", None)
+        if judge is None or spec.operation.name not in GUARDED:
+            return None
+        request = spec.request(note.arguments)
+        check: GuardCheck = await cast(GuardedExecutor, self.executor).judge(ToolCall(
+            spec.operation, request.path, request.query, request.body,
+            credentials=credentials, source=source))
+        return check
+
     async def _confirmation(self, spec: ToolSpec, note: _Note, ctx: Context[Any, Any],
-                            credentials: str | None, source: str | None
+                            credentials: str | None, source: str | None,
+                            check: GuardCheck | None
                             ) -> Confirmation | CallToolResult | InputRequiredResult:
         """``not_needed`` or ``given`` when the call may run; otherwise what to answer
-        instead (the question, or why nothing ran), already written to the log."""
+        instead (the question, or why nothing ran), already written to the log. The
+        question of a guarded tool says what its guard checked (``check``)."""
         arguments = note.arguments
         try:
             needed = await self._needs_confirmation(spec, arguments, credentials, source)
@@ -186,7 +226,10 @@ class _Runner:
             return _error_text(str(undecided), CONFIRMATION_UNDECIDED)
         if not needed:
             return "not_needed"
-        verdict = await confirm(ctx, confirmation_text(spec.name, arguments), self.timeout)
+        question = confirmation_text(spec.name, arguments)
+        if spec.operation.name in GUARDED:
+            question += " " + guard_text(check, note.override)
+        verdict = await confirm(ctx, question, self.timeout)
         if isinstance(verdict, InputRequiredResult):
             self._write(note, "not_run", "asked", code="awaiting_confirmation")
             return verdict
@@ -201,7 +244,7 @@ class _Runner:
         request = spec.request(note.arguments)
         answer = await self.executor.execute(ToolCall(
             spec.operation, request.path, request.query, request.body,
-            request.idempotency_key, request.if_match, credentials, source))
+            request.idempotency_key, request.if_match, credentials, source, note.override))
         problem = None if answer.ok else _problem(answer)
         self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
                     code=None if problem is None else problem.get("code"))
@@ -276,20 +319,33 @@ class _Runner:
             outcome=outcome, confirmation=confirmation,
             status=status if answer is None else answer.status, code=code,
             request_id=None if answer is None else answer.request_id,
-            replayed=answer is not None and answer.replayed))
+            replayed=answer is not None and answer.replayed,
+            override=note.override, overridden=note.overridden))
 
 
 class _Note:
     """What an audit record of one call repeats: the tool's name, its arguments (as sent:
     not an object for a call that reaches no tool), the caller (``None`` when the key was
-    refused)."""
+    refused), the override's reason, as given, and the rule it overrides, once judged."""
 
-    __slots__ = ("arguments", "identity", "tool")
+    __slots__ = ("arguments", "identity", "overridden", "override", "tool")
 
     def __init__(self, tool: str, arguments: Any, identity: Identity | None) -> None:
         self.tool = tool
         self.arguments = arguments
         self.identity = identity
+        given = arguments.get(OVERRIDE_ARGUMENT) if isinstance(arguments, Mapping) else None
+        self.override: Any = given.strip() if isinstance(given, str) else given
+        self.overridden: Any = None
+
+
+def _override_problem(override: Any) -> str | None:
+    """Why an ``override`` argument cannot be taken (not a reason in words), or ``None``."""
+    if override is None or (isinstance(override, str) and override):
+        return None
+    return ("override is the user's reason to send a contact the guard refused, as text "
+            "(\"the customer asked to be called now\"); leave it out otherwise. Nothing was "
+            "done.")
 
 
 class _Undecided(Exception):

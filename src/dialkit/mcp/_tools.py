@@ -49,6 +49,15 @@ _IDEMPOTENCY_FIELD = Field(
     description="Leave out: the Idempotency-Key is derived from the call, so retrying the same "
     "call never does it twice (within 24 h). Pass a new value only to do the same thing again "
     "on purpose.")
+OVERRIDE_ARGUMENT = "override"
+GUARDED = frozenset({"calls.create", "sms.send", "leads.create", "callbacks.create",
+                     "callbacks.reschedule", "campaigns.resume"})
+"""The operations the client's guard judges (issue 50): their tools take ``override``."""
+_OVERRIDE_FIELD = Field(
+    None, min_length=1, max_length=500,
+    description="Leave out. Only when the user asks to make a contact that the law's guard "
+    "refused: the user's reason, in their words. The user is asked to confirm the reason, "
+    "with the rule and its evidence, and it is recorded in the audit log.")
 _DESTRUCTIVE_VERBS = frozenset({"delete", "update", "cancel", "reschedule", "rotate_secret"})
 
 
@@ -82,6 +91,7 @@ class Request:
     body: Any
     if_match: str | None
     idempotency_key: str | None
+    override: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +144,13 @@ class ToolSpec:
             rest.pop(name, None)
         if_match = rest.pop(IF_MATCH_ARGUMENT, None) if self.shape.if_match else None
         chosen = rest.pop(IDEMPOTENCY_ARGUMENT, None) if self.takes_key else None
+        override = rest.pop(OVERRIDE_ARGUMENT, None) if self.operation.name in GUARDED else None
         body = self._body(rest)
         key = None
         if self.takes_key:
             key = chosen if chosen is not None else derived_key(self.name, arguments)
-        return Request(path, query, body, if_match, key)
+        return Request(path, query, body, if_match, key,
+                       None if override is None else str(override))
 
     def argument_problem(self, arguments: Mapping[str, Any]) -> str | None:
         """Why ``arguments`` cannot be sent (a missing or an unknown name), or ``None``.
@@ -218,6 +230,8 @@ def _input_model(operation: Operation, shape: Shape) -> type[BaseModel]:
         fields[IF_MATCH_ARGUMENT] = (str | None, IF_MATCH_FIELD)
     if operation.write or operation.method == "PATCH":
         fields[IDEMPOTENCY_ARGUMENT] = (str | None, _IDEMPOTENCY_FIELD)
+    if operation.name in GUARDED:
+        fields[OVERRIDE_ARGUMENT] = (str | None, _OVERRIDE_FIELD)
     extra: Literal["allow", "forbid"] = "allow" if shape.body == FREE_BODY else "forbid"
     model: type[BaseModel] = create_model(
         f"{tool_name(operation)}_arguments", __config__=ConfigDict(extra=extra), **fields)
