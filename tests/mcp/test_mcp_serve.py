@@ -26,7 +26,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_harness import MODES, answering, call, connect, listed, raw_calls, run, slow, text
 from typer.testing import CliRunner
 
-from conftest import KEYS, READ_SCOPES, ready_agents
+from conftest import KEYS, READ_SCOPES, advance, ready_agents
 from dialkit import Client
 from dialkit._utils._net import listening_socket
 from dialkit.cli import app
@@ -368,3 +368,24 @@ def test_an_override_needs_the_users_yes_to_its_reason_and_is_audited(
         ("not_run", "declined", "confirmation_declined", REASON, "calling_hours"),
         ("not_run", "asked", "awaiting_confirmation", REASON, "calling_hours"),
         ("ok", "given", None, REASON, "calling_hours")]
+
+
+def test_a_resume_at_night_is_overridden_only_with_the_users_yes(
+        serve: Any, api: httpx.Client, sandbox: Sandbox, tmp_path: Path) -> None:
+    """The campaign's refusal (most of its diallable leads at night) takes the same path:
+    the question gives the count of leads the law forbids, the rule and the reason."""
+    campaign = api.get("/v1/campaigns", params={"status": "paused", "limit": 1}
+                       ).json()["data"][0]["id"]
+    advance(sandbox, 12 * 3600)  # 03:00 UTC: night in North America
+    asked: list[str] = []
+    resumed = call(serve("full"), None, "campaigns_resume",
+                   {"campaign_id": campaign, "override": REASON},
+                   answer=answering("accept", asked=asked))
+    assert not resumed.is_error, text(resumed)
+    assert api.get(f"/v1/campaigns/{campaign}").json()["status"] == "running"
+    [question] = asked
+    assert question.startswith(f"Resume campaign {campaign} now: its dialler starts calling "
+                               "its leads. The guard FORBIDS this contact now: ")
+    assert "diallable leads may not be called now" in question and REASON in question
+    record = JsonLinesAuditLog(tmp_path / "audit.jsonl").records()[-1]
+    assert (record.outcome, record.override) == ("ok", REASON)
