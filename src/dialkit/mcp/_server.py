@@ -334,7 +334,10 @@ class _Note:
         self.tool = tool
         self.arguments = arguments
         self.identity = identity
-        given = arguments.get(OVERRIDE_ARGUMENT) if isinstance(arguments, Mapping) else None
+        spec = TOOLS_BY_NAME.get(tool)
+        guarded = spec is not None and spec.operation.name in GUARDED
+        given = arguments.get(OVERRIDE_ARGUMENT) if guarded and isinstance(
+            arguments, Mapping) else None
         self.override: Any = given.strip() if isinstance(given, str) else given
         self.overridden: Any = None
 
