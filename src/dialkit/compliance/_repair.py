@@ -144,8 +144,10 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     """One row per callback (or lead's next attempt) found, whatever the number of its
     findings, with the action its rules call for and why."""
     kind = found["kind"].astype(object)
-    unit = np.where(kind == "callback", found["call_id"].astype(object),
-                    found["lead_id"].astype(object) + " " + found["at"].astype(str))
+    unit = found["call_id"].to_numpy(object, copy=True)
+    attempt = (kind != "callback").to_numpy()  # the due moment as text: only where needed
+    unit[attempt] = (found["lead_id"].astype(object)[attempt] + " "
+                     + found["at"][attempt].astype(str)).to_numpy(object)
     said = found.assign(unit=unit, said=found["rule"].astype(str) + ": "
                         + found["evidence"].astype(str))
     plan = said.drop_duplicates("unit").set_index("unit")[

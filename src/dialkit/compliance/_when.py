@@ -37,9 +37,6 @@ from ._when_past import Asked, judged_by_history
 HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
 _DAY_NS = 86_400 * 10**9
-_KEYED_ZONES = 7
-"""Lists of up to this many zones are keyed as one int64 (``(len(ZONES) + 1) ** 7``
-fits; :func:`_joined`)."""
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
 COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
            "forbidden_by", "jurisdiction", "basis", "policy", "timezones")
@@ -138,22 +135,27 @@ def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
              address: np.ndarray | None, *, every_zone: bool = True) -> pd.DataFrame:
     """The hours' answer for each number at its own moment (UTC ``datetime64[ns]``),
     asked once per place and moment: :func:`next_allowed`'s columns but for what the
-    number's history adds (:mod:`._when_past`); ``timezones`` only if ``every_zone``."""
+    number's history adds (:mod:`._when_past`); ``timezones`` only if ``every_zone``,
+    listed once per place (a place is one set of zones and rows of law: its numbers'
+    lists are alike) and gathered to its numbers."""
     place, first = _places(phones, rules, address)
-    law_place = np.arange(len(first))  # each asked (place, moment)'s place
+    zones = _every_zone(phones.iloc[first], rules, None if address is None
+                        else address[first]).take(place) if every_zone else None
+    law_place, asked = np.arange(len(first)), first  # each asked (place, moment)'s place
     if len(moments) and moments.min() != moments.max():  # each place at each of its moments
         pairs, _ = pd.factorize(pd.MultiIndex.from_arrays([place, moments]))
-        first = np.unique(pairs, return_index=True)[1]
-        place, law_place = pairs, place[first]
-    reps = phones.iloc[first].reset_index(drop=True)
-    reps_address = None if address is None else address[first]
-    now = _judged_now(reps, moments[first], rules, reps_address)
-    later = _next_moments(reps, now["allowed"].to_numpy(), moments[first], rules,
+        asked = np.unique(pairs, return_index=True)[1]
+        place, law_place = pairs, place[asked]
+    number = first[law_place]  # its place's first: 10,000 moments' numbers not parsed again
+    reps = phones.iloc[number].reset_index(drop=True)
+    reps_address = None if address is None else address[number]
+    now = _judged_now(reps, moments[asked], rules, reps_address)
+    later = _next_moments(reps, now["allowed"].to_numpy(), moments[asked], rules,
                           reps_address, law_place)
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
     answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
-    return answer.assign(timezones=_every_zone(phones, rules, address)) if every_zone else answer
+    return answer if zones is None else answer.assign(timezones=zones)
 
 
 def best_of(next_at: pd.Series, phones: pd.Series, moments: np.ndarray, rules: Rules,
@@ -178,25 +180,12 @@ def _every_zone(phones: pd.Series, rules: Rules,
 
 
 def _joined(row: np.ndarray, zone: np.ndarray, size: int) -> pd.api.extensions.ExtensionArray:
-    """Each of ``size`` rows' zone names, in the pairs' order, joined by commas (None: none),
-    joined once per distinct list of zones: a campaign's 100,000 leads have a few hundred
-    (a join per row, pandas' groupby, took 3 of the 5 CPU seconds of such an answer)."""
-    if not len(row):
-        return pd.array(np.full(size, None, object), dtype="str")
-    order = np.argsort(row, kind="stable")
-    row, zone = row[order], zone[order]
-    firsts = np.r_[0, np.flatnonzero(np.diff(row)) + 1]
-    counts = np.diff(np.r_[firsts, len(row)])
-    grid = np.full((size, int(counts.max())), -1, np.int64)
-    grid[row, np.arange(len(row)) - np.repeat(firsts, counts)] = zone
-    if grid.shape[1] <= _KEYED_ZONES:  # a list as one integer: factorised in a blink
-        which, _ = pd.factorize((grid + 1) @ (len(ZONES) + 1) ** np.arange(grid.shape[1]))
-        lists = grid[np.unique(which, return_index=True)[1]]
-    else:
-        lists, which = np.unique(grid, axis=0, return_inverse=True)
-    names = np.array([", ".join(ZONES[z] for z in each if z >= 0) or None for each in lists],
-                     object)
-    return pd.array(names[np.asarray(which).ravel()], dtype="str")
+    """Each of ``size`` rows' zone names, in the pairs' order, joined by commas (None: none).
+    The rows are places, a few hundred for a campaign's 100,000 leads (:func:`hours_at`)."""
+    names: list[list[str]] = [[] for _ in range(size)]
+    for each, at in zip(row.tolist(), zone.tolist(), strict=True):
+        names[each].append(ZONES[at])
+    return pd.array([", ".join(these) or None for these in names], dtype="str")
 
 
 def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
@@ -303,9 +292,10 @@ def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rule
     if not len(candidates):
         return later
     row = candidates["row"].to_numpy()
-    ok = allows(calls["phone"].to_numpy(object)[row], candidates["at"].to_numpy(), rules,
+    opening = candidates["at"].to_numpy("datetime64[ns]")  # not Timestamps, an object each
+    ok = allows(calls["phone"].to_numpy(object)[row], opening, rules,
                 None if address is None else address[row])
-    opens = candidates["at"].to_numpy("datetime64[ns]")[ok]
+    opens = opening[ok]
     key = np.sort((place[starters][row[ok]].astype(np.int64) << 42)
                   + opens.astype("datetime64[s]").astype(np.int64))
     if not len(key):
