@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.to_thread
 from anyio.abc import TaskGroup, TaskStatus
 from starlette.types import Receive, Scope, Send
 from ulid import ULID
@@ -84,9 +86,11 @@ class McpMount:
         many requests arrive together)."""
         async with self._building:
             if self.http is None:
-                from ._mcp import tool_server
-
-                http = tool_server(self.service, self.admin, MCP_PATH, lambda: self.pipeline)
+                # The imports (the 2 s) on a thread, so /v1 keeps answering meanwhile; the
+                # build on the loop, as it writes to the store.
+                tools = await anyio.to_thread.run_sync(import_module, f"{__package__}._mcp")
+                http = tools.tool_server(self.service, self.admin, MCP_PATH,
+                                         lambda: self.pipeline)
                 if self._group is not None:  # without a lifespan, the SDK says what is amiss
                     await self._group.start(_serve, http)
                 self.http = http
