@@ -3,7 +3,9 @@
 Measures, on this machine:
 
 1. how long the emulator takes to start at the ``small`` scale (in-process
-   ``dialkit.sandbox.start``, until it answers), median of several runs;
+   ``dialkit.sandbox.start``, until it answers), median of several runs, in wall and
+   CPU seconds; and the CPU of ``dialkit sandbox serve`` in a child process, from
+   its launch to its first answer and its stop (imports included);
 2. how long the ``large`` world takes to build (``Service`` construction);
 3. list throughput at the ``large`` scale with rate limiting off and a manual
    clock (so the dialer simulation does not run during the measurement): the
@@ -22,8 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import resource
 import statistics
 import time
+
+import httpx
 
 from _emulator import config_file, new_key, serve
 from dialkit.sandbox import parse_config, start
@@ -32,14 +37,39 @@ from dialkit.sandbox._state._service import Service
 CURSOR = re.compile(rb'"next_cursor":"([^"]+)"')
 
 
-def time_small_start(runs: int) -> list[float]:
-    """Seconds from ``start()`` to a running, answering emulator at the small scale."""
-    times = []
+def time_small_start(runs: int) -> tuple[list[float], list[float]]:
+    """Seconds and CPU-seconds from ``start()`` to a running, answering emulator at the
+    small scale (the CPU of the whole process: the server runs on a thread of it)."""
+    walls, cpus = [], []
     for _ in range(runs):
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         with start():
-            times.append(time.perf_counter() - began)
-    return times
+            walls.append(time.perf_counter() - began)
+            cpus.append(time.process_time() - cpu)
+    return walls, cpus
+
+
+def cpu_of_serve(runs: int) -> list[float]:
+    """CPU-seconds of ``dialkit sandbox serve`` (small world) from its launch to its first
+    answer at ``/_sandbox/clock`` and its stop: what a test or a user waits for."""
+    config = config_file(new_key(), scale="small", rate_limit_scale=0)
+    cpus = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with serve(config) as base_url:
+            _wait_for_answer(base_url)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return cpus
+
+
+def _wait_for_answer(base_url: str) -> None:
+    while True:
+        try:
+            if httpx.get(base_url + "/_sandbox/clock", timeout=30).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.01)
 
 
 def time_large_build(scale: str = "large") -> float:
@@ -124,9 +154,14 @@ def main() -> None:
 
 
 def _startup_figures(runs: int, build_scale: str) -> None:
-    starts = time_small_start(runs)
-    print(f"small start: median {statistics.median(starts):.2f} s "
-          f"(runs: {', '.join(f'{s:.2f}' for s in starts)})", flush=True)
+    starts, cpus = time_small_start(runs)
+    print(f"small start: median {statistics.median(starts):.2f} s, "
+          f"{statistics.median(cpus):.2f} CPU-s (runs: {', '.join(f'{s:.2f}' for s in starts)}; "
+          f"CPU: {', '.join(f'{c:.2f}' for c in cpus)})", flush=True)
+    serves = cpu_of_serve(runs)
+    print(f"dialkit sandbox serve, launch to first answer and stop: median "
+          f"{statistics.median(serves):.2f} CPU-s (runs: "
+          f"{', '.join(f'{c:.2f}' for c in serves)})", flush=True)
     print(f"{build_scale} build: {time_large_build(build_scale):.1f} s", flush=True)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -20,7 +21,7 @@ from mcp import Client as McpClient
 from mcp.client.streamable_http import streamable_http_client
 from mcp_harness import MODES, audit, run
 
-from conftest import KEYS
+from conftest import KEYS, base_config
 from dialkit import Client
 from dialkit._utils._net import listening_socket
 from dialkit.mcp import ClientExecutor, StreamableHttp, build_server
@@ -53,6 +54,18 @@ def test_a_modern_call_is_answered_as_one_json_body(sandbox: Sandbox, api: httpx
     assert result["structuredContent"]["data"] == api.get("/v1/calls", params={"limit": 3}
                                                           ).json()["data"]
     assert [record["tool"] for record in audit(sandbox)] == ["calls_list"]
+
+
+def test_calls_that_come_together_first_mid_life_all_find_the_tools(make_sandbox: Any) -> None:
+    """The tool server is built and its sessions started at the first request to /mcp,
+    after the emulator has served others (issue 49); calls arriving together wait for it."""
+    fresh = make_sandbox(base_config())
+    assert httpx.get(fresh.base_url + "/_sandbox/clock").status_code == 200
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: _tool_call(fresh, "application/json", "calls_list",
+                                                     {"limit": 1}), range(4)))
+    assert [answer.status_code for answer in answers] == [200] * 4, answers[0].text
+    assert [record["tool"] for record in audit(fresh)] == ["calls_list"] * 4
 
 
 def test_a_handshake_version_without_a_session_is_still_refused(sandbox: Sandbox) -> None:

@@ -5,15 +5,19 @@ of /v1; and a key-shaped X-Correlation-ID never logged whole.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from mcp.server.transport_security import TransportSecurityMiddleware
+from starlette.requests import Request
 
 from conftest import KEYS, assert_problem, client_for
 from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
+from dialkit.sandbox._http._admin_access import AdminAccess, admin_key_or_new, served_names
 
 HEADER = "X-Sandbox-Admin-Key"
 ATTACKER_KEY = "svc_test_attacker1_AAAAbbbbCCCCddddEEEEffff0666"
@@ -29,6 +33,13 @@ WRITES = [
 ]
 BEARER = {"Authorization": f"Bearer {KEYS['full']}"}
 """What /mcp asks first (its key, checked before its Host and Origin)."""
+HOSTS_AND_ORIGINS = [
+    ("127.0.0.1:8787", None), ("localhost", None), ("[::1]:1", "http://[::1]:1"), (None, None),
+    ("", None), ("attacker.example:8787", None), ("127.0.0.1.attacker.example", None),
+    ("127.0.0.1:8787", "http://attacker.example"), ("127.0.0.1:8787", "http://127.0.0.1"),
+    ("127.0.0.1:8787", "https://127.0.0.1:8787"), ("localhost:1", "http://localhost:5"),
+    ("127.0.0.1:8787", "null"), ("127.0.0.1:8787", "")]
+"""Host and Origin headers (``None``: not sent) that the two checks must judge alike."""
 READS = ["/_sandbox/clock", "/_sandbox/faults", "/_sandbox/caller-ids?account=acme",
          "/_sandbox/ground-truth?account=acme", "/_sandbox/openapi.json"]
 
@@ -116,6 +127,20 @@ def test_another_sites_origin_is_refused_as_at_mcp(sandbox: Sandbox, path: str) 
     if path != "/mcp":
         assert "http://attacker.example" in assert_problem(answer, 403,
                                                            "validation_failed")["detail"]
+
+
+@pytest.mark.parametrize(("host", "origin"), HOSTS_AND_ORIGINS)
+@pytest.mark.parametrize("bound", ["127.0.0.1", "0.0.0.0"])
+def test_the_admin_check_judges_host_and_origin_as_the_mcp_sdk(
+        host: str | None, origin: str | None, bound: str) -> None:
+    """/_sandbox checks the names without loading the SDK, which /mcp uses (issue 49)."""
+    access = AdminAccess(admin_key_or_new(None), served_names(bound))
+    sent = {"host": host, "origin": origin}
+    scope = {"type": "http", "headers": [(name.encode(), value.encode())
+                                         for name, value in sent.items() if value is not None]}
+    sdk = asyncio.run(TransportSecurityMiddleware(access.security).validate_request(
+        Request(scope)))
+    assert access.foreign(host, origin) == (None if sdk is None else sdk.status_code)
 
 
 @pytest.mark.parametrize("name", ["127.0.0.1", "localhost"])

@@ -331,7 +331,7 @@ def test_cli_on_every_interface_warns_and_prints_urls_that_work(
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}}
-    answer = httpx.post(mcp_url, json=initialize, timeout=10, headers={
+    answer = httpx.post(mcp_url, json=initialize, timeout=30, headers={  # it loads the SDK
         "Authorization": f"Bearer {keys['test']}",
         "Accept": "application/json, text/event-stream"})
     assert answer.status_code == 200, answer.text

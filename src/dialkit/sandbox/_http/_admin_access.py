@@ -6,8 +6,10 @@ origin, or post to it cross-site. Through ``/_sandbox`` such a page could set a
 key of its choosing, wipe a kept world or read the tool audit log. So, as ``/mcp``:
 
 - a request whose ``Host`` is not a name the emulator serves is refused (421), and
-  one whose ``Origin`` is another site's (403): the MCP SDK's own check, with the same
-  settings ``/mcp`` gets (:attr:`AdminAccess.security`), so the two agree;
+  one whose ``Origin`` is another site's (403): the MCP SDK's rule over the same names
+  ``/mcp`` gets (:attr:`AdminAccess.allowed_hosts`, :attr:`AdminAccess.allowed_origins`),
+  so the two agree (a test holds them equal). The rule is a few lines, written here: the
+  SDK's module costs 2 CPU-seconds of imports, which only ``/mcp`` needs (issue 49);
 - every write, and the read of the tool audit log, needs the admin key in the
   ``X-Sandbox-Admin-Key`` header (401): made at start and printed by
   ``dialkit sandbox serve`` (or chosen with ``--admin-key``), ``Sandbox.admin_key``
@@ -20,9 +22,10 @@ import hmac
 import ipaddress
 import secrets
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
 from starlette.types import Scope
 
@@ -30,6 +33,9 @@ from dialkit._utils._secrets import MaskedStr
 from dialkit.contract import ErrorCode
 
 from ._problems import ApiProblem
+
+if TYPE_CHECKING:
+    from mcp.server.transport_security import TransportSecuritySettings
 
 ADMIN_PREFIX = "/_sandbox"
 """Where the admin surface answers."""
@@ -101,20 +107,41 @@ class AdminAccess:
     names: tuple[str, ...] = LOOPBACK_NAMES
 
     @property
+    def allowed_hosts(self) -> list[str]:
+        """The ``Host`` values answered: each name, bare or with any port."""
+        return [*self.names, *(f"{name}:*" for name in self.names)]
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        """The ``Origin`` values answered: the emulator's own pages, on any port."""
+        return [f"http://{name}:*" for name in self.names]
+
+    @property
     def security(self) -> TransportSecuritySettings:
-        """The MCP SDK's Host and Origin check for these names (any port)."""
-        return TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=[*self.names, *(f"{name}:*" for name in self.names)],
-            allowed_origins=[f"http://{name}:*" for name in self.names])
+        """The MCP SDK's Host and Origin check for these names, for ``/mcp`` (which alone
+        imports the SDK, at its first request)."""
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                         allowed_hosts=self.allowed_hosts,
+                                         allowed_origins=self.allowed_origins)
+
+    def foreign(self, host: str | None, origin: str | None) -> int | None:
+        """421 for a ``Host`` not served, 403 for another site's ``Origin`` (none is a
+        program's, taken), else ``None``: the SDK's ``TransportSecurityMiddleware`` rule."""
+        if not _matches(host, self.allowed_hosts):
+            return 421
+        if origin and not _matches(origin, self.allowed_origins):
+            return 403
+        return None
 
     async def refusal(self, scope: Scope) -> ApiProblem | None:
         """Why an admin request is refused (a foreign Host or Origin, no admin key), or
         ``None`` when it may go on."""
         request = Request(scope)
-        answer = await TransportSecurityMiddleware(self.security).validate_request(request)
-        if answer is not None:
-            return self._foreign(request, answer.status_code)
+        status = self.foreign(request.headers.get("host"), request.headers.get("origin"))
+        if status is not None:
+            return self._foreign(request, status)
         if scope["method"] in _READS and scope["path"] not in _SENSITIVE_READS:
             return None
         given = request.headers.get(ADMIN_KEY_HEADER, "")
@@ -141,3 +168,11 @@ class AdminAccess:
             "refused: send them from a program (no Origin header) or from a page of "
             f"http://{self.names[0]}:PORT, the emulator's own.",
             status=403, errors=[("/header/Origin", "not_allowed")])
+
+
+def _matches(value: str | None, allowed: Sequence[str]) -> bool:
+    """Whether ``value`` is one of ``allowed``, or starts with ``base:`` for a ``base:*``."""
+    if not value:
+        return False
+    return value in allowed or any(pattern.endswith(":*") and value.startswith(pattern[:-1])
+                                   for pattern in allowed)

@@ -24,6 +24,7 @@ from dialkit.contract import ErrorCode, field_error_code, json_pointer
 
 from .._state._service import Service
 from ._admin_access import AdminAccess
+from ._mcp_mount import McpMount
 from ._openapi import from_contract
 from ._pipeline import Pipeline
 from ._problems import ApiProblem, render
@@ -151,7 +152,5 @@ def build_fastapi(service: Service, running: Running | None = None) -> FastAPI:
 def create_app(service: Service, admin: AdminAccess) -> ASGIApp:
     """The whole emulator as one ASGI application: ``/mcp`` and the pipeline behind it,
     both answering only the Host and Origin names of ``admin``."""
-    from ._mcp import McpMount
-
     mount = McpMount(service, admin)
     return mount.in_front_of(Pipeline(build_fastapi(service, mount.running), service, admin))

@@ -9,22 +9,21 @@ more for every HTTP request to ``/mcp`` (401 / 403 problem+json, as on
 ``/v1``), and every tool call is written to the audit log, readable at
 ``GET /_sandbox/mcp/audit`` with the admin key. Its Host and Origin are checked
 as ``/_sandbox``'s, with the same settings (:mod:`._admin_access`).
+
+This module loads the MCP SDK (2 CPU-seconds): :class:`._mcp_mount.McpMount` imports
+it at the first request to ``/mcp``, so an emulator that serves none never pays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any
 from urllib.parse import quote, urlencode
 
 import orjson
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from ulid import ULID
+from starlette.types import ASGIApp, Message, Scope
 
 from dialkit.mcp import (
     AccessRefusedError,
-    AuditRecord,
     Identity,
     StreamableHttp,
     ToolAnswer,
@@ -33,49 +32,9 @@ from dialkit.mcp import (
 )
 
 from .._state._service import Service
-from .._state._store import Store
 from ._admin_access import AdminAccess
-from ._auth import check_access
+from ._mcp_audit import StoreAuditLog
 from ._problems import ApiProblem
-
-MCP_PATH = "/mcp"
-"""Where the tool server answers, beside ``/v1``."""
-
-_AUDIT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS mcp_audit (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    account TEXT,
-    record TEXT NOT NULL
-);
-"""
-
-
-class StoreAuditLog:
-    """Tool-call records kept in the emulator's store (with ``--db``, across restarts)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        store.conn.executescript(_AUDIT_SCHEMA)
-
-    def write(self, record: AuditRecord) -> None:
-        """Keep ``record``."""
-        self.store.conn.execute("INSERT INTO mcp_audit (account, record) VALUES (?, ?)",
-                                (record.account, orjson.dumps(record.to_dict()).decode()))
-
-
-def audit_records(store: Store, account: str | None = None) -> list[dict[str, Any]]:
-    """The audit log, oldest first; only ``account``'s records when given."""
-    store.conn.executescript(_AUDIT_SCHEMA)
-    sql, params = "SELECT record FROM mcp_audit", tuple[str, ...]()
-    if account is not None:
-        sql, params = sql + " WHERE account = ?", (account,)
-    return [orjson.loads(row["record"]) for row in store.rows(sql + " ORDER BY seq", params)]
-
-
-def clear_audit(store: Store) -> None:
-    """Forget every record (``POST /_sandbox/reset``)."""
-    store.conn.executescript(_AUDIT_SCHEMA)
-    store.conn.execute("DELETE FROM mcp_audit")
 
 
 class PipelineExecutor:
@@ -165,41 +124,10 @@ class _Collector:
             etag=self.headers.get("etag"))
 
 
-class McpMount:
-    """The ASGI application in front: ``/mcp`` to the tool server, the rest to the pipeline."""
-
-    def __init__(self, service: Service, admin: AdminAccess) -> None:
-        self.service = service
-        self.pipeline: Any = None
-        self.server = build_server(PipelineExecutor(service, lambda: self.pipeline),
-                                   audit=StoreAuditLog(service.store))
-        self.http = StreamableHttp(self.server, MCP_PATH, admin.security)
-
-    def running(self) -> AbstractAsyncContextManager[None]:
-        """The tool server's sessions, run for as long as the emulator runs (its lifespan)."""
-        return self.http.running()
-
-    def in_front_of(self, pipeline: Any) -> McpMount:
-        """Route everything but ``/mcp`` to ``pipeline``; return self."""
-        self.pipeline = pipeline
-        return self
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == MCP_PATH:
-            await self._gate(scope, receive, send)
-        else:
-            await self.pipeline(scope, receive, send)
-
-    async def _gate(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The key and access of every ``/mcp`` request, answered as on ``/v1``."""
-        headers = dict(scope["headers"])
-        authorization = headers.get(b"authorization")
-        address = (scope.get("client") or ("unknown", 0))[0]
-        try:
-            caller = self.service.keys.authenticate(
-                None if authorization is None else authorization.decode("latin-1"))
-            check_access(caller, address)
-        except ApiProblem as problem:
-            await self.pipeline.send_problem(send, problem, f"req_{ULID()}")
-            return
-        await self.http(scope, receive, send)
+def tool_server(service: Service, admin: AdminAccess, path: str,
+                pipeline: Callable[[], ASGIApp]) -> StreamableHttp:
+    """The tool server at ``path``, running tools through ``pipeline`` and answering only
+    ``admin``'s Host and Origin names; its audit log in the emulator's store."""
+    server = build_server(PipelineExecutor(service, pipeline),
+                          audit=StoreAuditLog(service.store))
+    return StreamableHttp(server, path, admin.security)

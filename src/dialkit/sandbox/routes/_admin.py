@@ -17,7 +17,7 @@ from dialkit.contract import ErrorCode
 
 from .._config import AccountConfig, ConfigError
 from .._http._faults import FaultRule
-from .._http._mcp import audit_records, clear_audit
+from .._http._mcp_audit import audit_records, clear_audit
 from .._http._problems import ApiProblem
 from .._simulation._dialer import simulate_all, totals
 from .._state._clock import isoformat
