@@ -212,10 +212,10 @@ def timed_emulator(config: str, profile: str | None) -> None:
     runs during those shares only and is written there at exit.
     """
     from dialkit.sandbox import start
-    from dialkit.sandbox._http import _mcp
+    from dialkit.sandbox._http import _mcp, _mcp_mount
 
     timer = _ShareTimer(profile is not None)
-    execute, mount = _mcp.PipelineExecutor.execute, _mcp.McpMount.__call__
+    execute, mount = _mcp.PipelineExecutor.execute, _mcp_mount.McpMount.__call__
 
     async def timed_execute(self: Any, call: Any) -> Any:
         return await timer.elsewhere(execute(self, call))
@@ -229,7 +229,7 @@ def timed_emulator(config: str, profile: str | None) -> None:
             await mount(self, scope, receive, send)
 
     _mcp.PipelineExecutor.execute = timed_execute  # type: ignore[method-assign]
-    _mcp.McpMount.__call__ = timed_mount  # type: ignore[method-assign]
+    _mcp_mount.McpMount.__call__ = timed_mount  # type: ignore[method-assign]
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # the server's thread too
     with start(config) as sandbox:
         print(LISTENING + sandbox.base_url, flush=True)
