@@ -30,10 +30,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import dialkit
+from _timing import timed
 from bench_when import numbers
 from dialkit.client import GuardSettings
 from dialkit.compliance._guard import LawJudge
@@ -52,12 +52,6 @@ def emulator_config() -> SandboxConfig:
     return SandboxConfig(server=ServerConfig(start_time=START, clock="manual",
                                              rate_limit_scale=0),
                          accounts=default.accounts)
-
-
-def timed(act: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    act()
-    return time.perf_counter() - started
 
 
 def one_operation(on: dialkit.Client, calls: int) -> None:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numpy as np
 import pandas as pd
 
+from _timing import timed
 from bench_when import numbers
 from dialkit.compliance import next_allowed, repair
 
@@ -68,12 +68,6 @@ def rates() -> pd.DataFrame:
     rows = [(day, hour, 100, 45 if 17 <= hour < 20 else 20)
             for day in ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun") for hour in range(24)]
     return pd.DataFrame(rows, columns=["weekday", "local_hour", "calls", "answered"])
-
-
-def timed(run: object) -> float:
-    start = time.perf_counter()
-    run()  # type: ignore[operator]
-    return time.perf_counter() - start
 
 
 def main() -> None:

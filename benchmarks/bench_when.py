@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -32,6 +31,7 @@ import pandas as pd
 import phonenumbers
 from phonenumbers import timezone as phone_zones
 
+from _timing import timed
 from dialkit._places._areas import area_states
 from dialkit.compliance import jurisdictions, next_allowed
 
@@ -105,12 +105,6 @@ def baseline(phones: pd.Series, at: pd.Timestamp) -> pd.DataFrame:
     answers = pd.DataFrame([answer(text) for text in distinct],
                            columns=["allowed", "next_allowed_at"], index=distinct.array)
     return answers.reindex(phones.array).reset_index(drop=True)
-
-
-def timed(run: object) -> float:
-    start = time.perf_counter()
-    run()  # type: ignore[operator]
-    return time.perf_counter() - start
 
 
 def main() -> None:
