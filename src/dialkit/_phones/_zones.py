@@ -45,7 +45,7 @@ from ._asked import asked_number
 from ._metadata import country_zones
 from ._parse import e164_shaped, parse_e164
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
-from ._types import regions_and_types
+from ._types import read_numbers, regions_and_types
 
 UNKNOWN_ZONE = "Etc/Unknown"
 
@@ -175,10 +175,7 @@ def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Se
         maybe |= starts(texts, f"+{cc}")
     candidates = np.flatnonzero(maybe)
     distinct = take(texts, candidates)
-    found = np.full(len(distinct), None, object)
-    parsed, code, nsn, slow = parse_e164(distinct)
-    found[parsed] = regions_and_types(code, nsn)[0]
-    found[slow] = [_asked(text)[0] for text in take(distinct, slow).to_pylist()]
+    found = read_numbers(distinct)[0]
     among = np.isin(found, list(wanted))
     numbers = pd.Series(found[among], index=take(distinct, np.flatnonzero(among)).to_pylist(),
                         dtype=object)
@@ -194,7 +191,7 @@ def _zone_sets(texts: pa.Array) -> Ints:
     sets = np.zeros(len(texts), np.int64)
     parsed, code, nsn, slow = _parsed(texts)
     sets[parsed] = _decided_sets(code, nsn)
-    sets[slow] = [_asked(text)[1] for text in take(texts, slow).to_pylist()]
+    sets[slow] = [_asked(text) for text in take(texts, slow).to_pylist()]
     return sets
 
 
@@ -218,13 +215,10 @@ def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
     return _zones_by_type(code, nsn, regions_and_types(code, nsn)[1])[group]
 
 
-def _asked(text: str) -> tuple[str | None, int]:
-    """``phonenumbers``' own answers for one number: its region, and its zones (an
-    index into ``_SETS``)."""
+def _asked(text: str) -> int:
+    """``phonenumbers``' own zones of one number (an index into ``_SETS``)."""
     number = asked_number(text)
-    if number is None:
-        return None, 0
-    return phonenumbers.region_code_for_number(number), _SET_IDS[_asked_zones(number)]
+    return 0 if number is None else _SET_IDS[_asked_zones(number)]
 
 
 def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
