@@ -35,13 +35,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
-from phonenumbers import timezone as phone_timezones
 
 from .._arrays._kept import hashed, kept
 from .._arrays._texts import groups, lengths, sliced, starts, take
 from .._utils import _tuning
 from .._utils._threads import side_by_side
-from ._asked import asked_number
 from ._metadata import country_zones
 from ._parse import e164_shaped, parse_e164
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
@@ -191,7 +189,8 @@ def _zone_sets(texts: pa.Array) -> Ints:
     sets = np.zeros(len(texts), np.int64)
     parsed, code, nsn, slow = _parsed(texts)
     sets[parsed] = _decided_sets(code, nsn)
-    sets[slow] = [_asked(text) for text in take(texts, slow).to_pylist()]
+    _, kind, code, nsn = read_numbers(take(texts, slow))  # asked of phonenumbers itself
+    sets[slow] = _zones_by_type(code, nsn, kind)
     return sets
 
 
@@ -215,29 +214,10 @@ def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
     return _zones_by_type(code, nsn, regions_and_types(code, nsn)[1])[group]
 
 
-def _asked(text: str) -> int:
-    """``phonenumbers``' own zones of one number (an index into ``_SETS``)."""
-    number = asked_number(text)
-    return 0 if number is None else _SET_IDS[_asked_zones(number)]
-
-
-def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
-    """``time_zones_for_number``, but that a geographic number's zones are its longest
-    prefix's in :data:`PREFIX_ZONES` (every zone of a split NANP area code)."""
-    zones = tuple(phone_timezones.time_zones_for_number(number))
-    code = number.country_code or 0
-    if not phonenumbers.is_number_type_geographical(phonenumbers.number_type(number), code):
-        return zones
-    digits = f"{code}{phonenumbers.national_significant_number(number)}"
-    for size in range(min(len(digits), _LONGEST_PREFIX), 0, -1):
-        if digits[:size] in PREFIX_ZONES:
-            return PREFIX_ZONES[digits[:size]]
-    return zones
-
-
 def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
     """``time_zones_for_number`` given each number's type: none for an unknown type, the
-    calling code's for a type not geographical there, else by the number's prefix."""
+    calling code's for a type not geographical there, else by the number's prefix (in
+    :data:`PREFIX_ZONES`: every zone of a split NANP area code)."""
     sets = np.zeros(len(code), np.int64)
     for pair, rows in groups(code * 1000 + kind, kind != PhoneNumberType.UNKNOWN):
         cc, type_ = divmod(pair, 1000)
