@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import phonenumbers
 import pyarrow as pa
 from numpy.typing import NDArray
@@ -20,6 +21,7 @@ from phonenumbers import (
     PhoneNumberType,
 )
 
+from .._arrays._kept import hashed
 from .._arrays._texts import (
     Bools,
     Ints,
@@ -34,6 +36,8 @@ from .._arrays._texts import (
 from ._asked import asked_number
 from ._parse import parse_e164
 
+MOBILE = PhoneNumberType.MOBILE
+MAYBE_MOBILE = PhoneNumberType.FIXED_LINE_OR_MOBILE
 REGIONS = ("001", *sorted(SUPPORTED_REGIONS))
 """What ``region_code_for_number`` can answer for a valid number, by index."""
 
@@ -76,6 +80,15 @@ def read_numbers(texts: pa.Array) -> tuple[NDArray[np.object_], Ints, Ints, pa.A
                          phonenumbers.national_significant_number(number) for number in asked],
                         pa.string())
     return region, kind, code, replace_rows(spread(nsn, parsed, len(texts)), slow, national)
+
+
+def number_types(phones: pd.Series) -> Ints:
+    """Each number's ``PhoneNumberType`` (``UNKNOWN`` for a null or unreadable one), each
+    distinct number read once: the TCPA's consent rule for wireless numbers asks it of
+    the numbers a campaign called."""
+    codes, texts = hashed(phones)
+    found: Ints = np.r_[read_numbers(texts)[1], PhoneNumberType.UNKNOWN][codes]
+    return found  # a null's row (-1) takes the last: unknown
 
 
 def validity(code: Ints, nsn: pa.Array, among: Bools) -> tuple[Bools, Ints]:
