@@ -29,8 +29,6 @@ from .._arrays._texts import (
     lengths,
     match,
     matched_among,
-    replace_rows,
-    spread,
     take,
 )
 from ._asked import asked_number
@@ -79,7 +77,9 @@ def read_numbers(texts: pa.Array) -> tuple[NDArray[np.object_], Ints, Ints, pa.A
     national = pa.array([None if number is None else
                          phonenumbers.national_significant_number(number) for number in asked],
                         pa.string())
-    return region, kind, code, replace_rows(spread(nsn, parsed, len(texts)), slow, national)
+    at = np.full(len(texts), -1, np.int64)  # each text's place among both: -1 unreadable
+    at[parsed], at[slow] = np.arange(len(parsed)), len(parsed) + np.arange(len(slow))
+    return region, kind, code, pa.concat_arrays([nsn, national]).take(pa.array(at, mask=at < 0))
 
 
 def number_types(phones: pd.Series) -> Ints:

@@ -107,10 +107,15 @@ def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
 
 def _subdivisions(region: Objects, area: NDArray[np.int64]) -> Objects:
     """The state (a US number), province (a Canadian one) or the territory itself (``PR``:
-    phonenumbers gives the US territories regions of their own) of NANP numbers."""
+    phonenumbers gives the US territories regions of their own) of NANP numbers: by
+    region, each met once (comparing a million regions as Python texts, once a region
+    sought, cost more than the lookups)."""
     placed = np.full(len(area), None, object)
-    placed[region == "US"] = area_states(area[region == "US"])
-    placed[region == "CA"] = area_provinces(area[region == "CA"])
-    own = np.isin(region, list(territories()))
-    placed[own] = region[own]
+    codes, names = pd.factorize(region)
+    for at, name in enumerate(names):
+        rows = codes == at
+        if name in ("US", "CA"):
+            placed[rows] = (area_states if name == "US" else area_provinces)(area[rows])
+        elif name in territories():
+            placed[rows] = name
     return placed
