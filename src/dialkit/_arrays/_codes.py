@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._kept import Ints, Rows, hashed, kept
+from ._kept import Ints, Rows, filled, hashed, kept
 
 
 def codes_of(column: pd.Series, *, sort: bool = False) -> Ints:
@@ -49,14 +49,8 @@ def codes_in(column: pd.Series, values: pd.Series, at: Rows | None = None) -> In
                          ignore_index=True)
         found: Ints = pd.factorize(both, use_na_sentinel=False)[0].astype(np.int64) + 1
         return found
-    among = kept("codes in", (other_distinct, distinct), lambda: _index_in(
-        other_distinct, distinct))
+    among = kept("codes in", (other_distinct, distinct), lambda: filled(pc.index_in(
+        other_distinct, value_set=distinct)))  # -1: a text column lacks
     return np.concatenate([np.where(codes < 0, len(distinct), codes), np.r_[
         among, len(distinct)][other_codes if at is None else other_codes[at]]]) + 1
 
-
-def _index_in(texts: pa.Array, distinct: pa.Array) -> Ints:
-    """Each of ``texts``' index among the ``distinct`` texts (-1: not there)."""
-    found: Ints = np.asarray(pc.fill_null(pc.index_in(texts, value_set=distinct), -1),
-                             np.int64)
-    return found

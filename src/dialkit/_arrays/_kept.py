@@ -51,7 +51,7 @@ def hashed_with(column: pd.Series, other: pd.Series) -> tuple[Ints, Ints, pa.Arr
     if source is None or is_kept("hashed", source) or not len(column) or not len(other):
         codes, distinct = hashed(column)
         return (codes, *_looked_up(_text(other), distinct))
-    codes, other_codes, texts = _hashed_both(_text(column), _text(other))
+    (codes, other_codes), texts = _encoded([_text(column), _text(other)])  # one pass
     met = int(codes.max(initial=-1)) + 1  # column's texts, first seen before other's
     kept("hashed", source, lambda: (codes, texts.slice(0, met)))
     return codes, other_codes, texts
@@ -60,24 +60,17 @@ def hashed_with(column: pd.Series, other: pd.Series) -> tuple[Ints, Ints, pa.Arr
 def _looked_up(text: pa.Array, distinct: pa.Array) -> tuple[Ints, pa.Array]:
     """Codes for ``text`` among the ``distinct`` texts, those it lacks numbered after them
     in first-seen order (-1: null); and the texts they index."""
-    codes = _filled(pc.index_in(text, value_set=distinct))
+    codes = filled(pc.index_in(text, value_set=distinct))
     lacking = np.flatnonzero((codes < 0) & arrow_bools(text.is_valid()))
     extra = pc.dictionary_encode(text.take(pa.array(lacking, pa.int64())))
-    codes[lacking] = len(distinct) + _filled(extra.indices)
+    codes[lacking] = len(distinct) + filled(extra.indices)
     codes.setflags(write=False)  # shared by every caller
     return codes, pa.concat_arrays([distinct, extra.dictionary])
 
 
-def _filled(indices: pa.Array) -> Ints:
+def filled(indices: pa.Array) -> Ints:
     """Arrow indices as int64, null as -1."""
     return np.asarray(indices.fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-
-
-def _hashed_both(text: pa.Array, other: pa.Array) -> tuple[Ints, Ints, pa.Array]:
-    """Two text arrays dictionary-encoded as one (:func:`_encoded`): each one's codes, and
-    the texts."""
-    (codes, other_codes), distinct = _encoded([text, other])
-    return codes, other_codes, distinct
 
 
 def _encoded(parts: list[pa.StringArray]) -> tuple[list[Ints], pa.Array]:
@@ -103,7 +96,7 @@ def _by_arrow(parts: list[pa.Array], kind: pa.DataType) -> tuple[list[Ints], pa.
     and the distinct values."""
     encoded = pc.dictionary_encode(pa.chunked_array(parts, kind))
     chunks = iter(encoded.chunks)  # one a part, but none for an empty part
-    codes = [_filled(next(chunks).indices) if len(part) else np.empty(0, np.int64)
+    codes = [filled(next(chunks).indices) if len(part) else np.empty(0, np.int64)
              for part in parts]
     return codes, (encoded.chunks[-1].dictionary if encoded.num_chunks
                    else pa.array([], kind))

@@ -6,13 +6,14 @@ One package owns how the toolkit reads numbers (issue 49):
   and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.
 - :mod:`._parse`: ``parse`` over a column, the one the leads' verdicts
   (``dialkit.leads._normalize._fast``) and the zones share.
-- :mod:`._types`: ``region_code_for_number``, ``number_type`` and validity over
-  columns, the one choice of a region among those of a calling code.
+- :mod:`._types`: ``region_code_for_number``, ``number_type`` (what kind of line, for
+  the TCPA's consent rule) and validity over columns, the one choice of a region among
+  those of a calling code, and the one reading of a column of distinct numbers
+  (``read_numbers``).
 - :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
   its time zones (``time_zones_for_number``) a column at a time.
 - :mod:`._asked`: one number read by ``phonenumbers.parse`` itself, imported alone by
   the emulator, which loads no pyarrow.
-- :mod:`._lines`: what kind of line each number is, for the TCPA's consent rule.
 
 They read columns with the one set of array helpers, :mod:`dialkit._arrays`.
 

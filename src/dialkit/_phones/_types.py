@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
+import phonenumbers
 import pyarrow as pa
 from numpy.typing import NDArray
 from phonenumbers import (
@@ -19,8 +21,21 @@ from phonenumbers import (
     PhoneNumberType,
 )
 
-from .._arrays._texts import Bools, Ints, groups, lengths, match, matched_among, take
+from .._arrays._kept import hashed
+from .._arrays._texts import (
+    Bools,
+    Ints,
+    groups,
+    lengths,
+    match,
+    matched_among,
+    take,
+)
+from ._asked import asked_number
+from ._parse import parse_e164
 
+MOBILE = PhoneNumberType.MOBILE
+MAYBE_MOBILE = PhoneNumberType.FIXED_LINE_OR_MOBILE
 REGIONS = ("001", *sorted(SUPPORTED_REGIONS))
 """What ``region_code_for_number`` can answer for a valid number, by index."""
 
@@ -40,6 +55,40 @@ def regions_and_types(code: Ints, nsn: pa.Array) -> tuple[NDArray[np.object_], I
         found, kind[rows] = resolved(take(nsn, rows), cc, functools.partial(_types, cc))
         region[rows] = np.array([*COUNTRY_CODE_TO_REGION_CODE[cc], None], object)[found]
     return region, kind
+
+
+def read_numbers(texts: pa.Array) -> tuple[NDArray[np.object_], Ints, Ints, pa.Array]:
+    """``region_code_for_number``, ``number_type``, calling code and national significant
+    number of each text (``None``, ``UNKNOWN``, 0 and null where ``parse`` raises): the
+    texts written as E.164 a column at a time, the others asked of ``phonenumbers``
+    itself, one by one. The one reading of a column of distinct numbers that the line
+    types, the regions and the states of numbers share (issue 49: each asked its own)."""
+    region = np.full(len(texts), None, object)
+    kind = np.full(len(texts), PhoneNumberType.UNKNOWN, np.int64)
+    code = np.zeros(len(texts), np.int64)
+    parsed, parsed_code, nsn, slow = parse_e164(texts)
+    code[parsed] = parsed_code
+    region[parsed], kind[parsed] = regions_and_types(parsed_code, nsn)
+    asked = [asked_number(text) for text in take(texts, slow).to_pylist()]
+    for at, number in zip(slow.tolist(), asked, strict=True):
+        if number is not None:
+            region[at] = phonenumbers.region_code_for_number(number)
+            kind[at], code[at] = phonenumbers.number_type(number), number.country_code or 0
+    national = pa.array([None if number is None else
+                         phonenumbers.national_significant_number(number) for number in asked],
+                        pa.string())
+    at = np.full(len(texts), -1, np.int64)  # each text's place among both: -1 unreadable
+    at[parsed], at[slow] = np.arange(len(parsed)), len(parsed) + np.arange(len(slow))
+    return region, kind, code, pa.concat_arrays([nsn, national]).take(pa.array(at, mask=at < 0))
+
+
+def number_types(phones: pd.Series) -> Ints:
+    """Each number's ``PhoneNumberType`` (``UNKNOWN`` for a null or unreadable one), each
+    distinct number read once: the TCPA's consent rule for wireless numbers asks it of
+    the numbers a campaign called."""
+    codes, texts = hashed(phones)
+    found: Ints = np.r_[read_numbers(texts)[1], PhoneNumberType.UNKNOWN][codes]
+    return found  # a null's row (-1) takes the last: unknown
 
 
 def validity(code: Ints, nsn: pa.Array, among: Bools) -> tuple[Bools, Ints]:

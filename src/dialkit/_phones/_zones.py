@@ -35,17 +35,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
-from phonenumbers import timezone as phone_timezones
 
 from .._arrays._kept import hashed, kept
 from .._arrays._texts import groups, lengths, sliced, starts, take
 from .._utils import _tuning
 from .._utils._threads import side_by_side
-from ._asked import asked_number
 from ._metadata import country_zones
 from ._parse import e164_shaped, parse_e164
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives
-from ._types import regions_and_types
+from ._types import read_numbers, regions_and_types
 
 UNKNOWN_ZONE = "Etc/Unknown"
 
@@ -175,10 +173,7 @@ def _regions_among(texts: pa.Array, wanted: frozenset[str]) -> tuple[Rows, pd.Se
         maybe |= starts(texts, f"+{cc}")
     candidates = np.flatnonzero(maybe)
     distinct = take(texts, candidates)
-    found = np.full(len(distinct), None, object)
-    parsed, code, nsn, slow = parse_e164(distinct)
-    found[parsed] = regions_and_types(code, nsn)[0]
-    found[slow] = [_asked(text)[0] for text in take(distinct, slow).to_pylist()]
+    found = read_numbers(distinct)[0]
     among = np.isin(found, list(wanted))
     numbers = pd.Series(found[among], index=take(distinct, np.flatnonzero(among)).to_pylist(),
                         dtype=object)
@@ -194,7 +189,8 @@ def _zone_sets(texts: pa.Array) -> Ints:
     sets = np.zeros(len(texts), np.int64)
     parsed, code, nsn, slow = _parsed(texts)
     sets[parsed] = _decided_sets(code, nsn)
-    sets[slow] = [_asked(text)[1] for text in take(texts, slow).to_pylist()]
+    _, kind, code, nsn = read_numbers(take(texts, slow))  # asked of phonenumbers itself
+    sets[slow] = _zones_by_type(code, nsn, kind)
     return sets
 
 
@@ -218,32 +214,10 @@ def _decided_sets(code: Ints, nsn: pa.Array) -> Ints:
     return _zones_by_type(code, nsn, regions_and_types(code, nsn)[1])[group]
 
 
-def _asked(text: str) -> tuple[str | None, int]:
-    """``phonenumbers``' own answers for one number: its region, and its zones (an
-    index into ``_SETS``)."""
-    number = asked_number(text)
-    if number is None:
-        return None, 0
-    return phonenumbers.region_code_for_number(number), _SET_IDS[_asked_zones(number)]
-
-
-def _asked_zones(number: phonenumbers.PhoneNumber) -> tuple[str, ...]:
-    """``time_zones_for_number``, but that a geographic number's zones are its longest
-    prefix's in :data:`PREFIX_ZONES` (every zone of a split NANP area code)."""
-    zones = tuple(phone_timezones.time_zones_for_number(number))
-    code = number.country_code or 0
-    if not phonenumbers.is_number_type_geographical(phonenumbers.number_type(number), code):
-        return zones
-    digits = f"{code}{phonenumbers.national_significant_number(number)}"
-    for size in range(min(len(digits), _LONGEST_PREFIX), 0, -1):
-        if digits[:size] in PREFIX_ZONES:
-            return PREFIX_ZONES[digits[:size]]
-    return zones
-
-
 def _zones_by_type(code: Ints, nsn: pa.Array, kind: Ints) -> Ints:
     """``time_zones_for_number`` given each number's type: none for an unknown type, the
-    calling code's for a type not geographical there, else by the number's prefix."""
+    calling code's for a type not geographical there, else by the number's prefix (in
+    :data:`PREFIX_ZONES`: every zone of a split NANP area code)."""
     sets = np.zeros(len(code), np.int64)
     for pair, rows in groups(code * 1000 + kind, kind != PhoneNumberType.UNKNOWN):
         cc, type_ = divmod(pair, 1000)

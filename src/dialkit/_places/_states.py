@@ -21,9 +21,7 @@ from numpy.typing import NDArray
 
 from .._arrays._kept import hashed, kept
 from .._arrays._texts import take
-from .._phones._asked import asked_number
-from .._phones._parse import parse_e164
-from .._phones._types import regions_and_types
+from .._phones._types import read_numbers
 from .._phones._zones import Ints
 from ._areas import Objects, area_provinces, area_states, territories
 
@@ -42,45 +40,28 @@ class Places:
 def places(phones: pd.Series) -> Places:
     """The region and US state of each distinct number of ``phones``."""
     rows, texts = hashed(phones)
-    region, state = kept("places", texts, lambda: _places_of(texts))
+    region, place = kept("places", texts, lambda: _places_of(texts))
+    state = place.copy()
+    state[region != "US"] = None  # a province or territory is no US state
     return Places(rows, region, state)
 
 
 def _places_of(texts: pa.Array) -> tuple[Objects, Objects]:
-    """Each distinct number's region and US state (kept with the column's distinct texts:
-    a notebook asks them again of the same numbers)."""
-    region = np.full(len(texts), None, object)
-    state = np.full(len(texts), None, object)
-    parsed, code, nsn, slow = parse_e164(texts)
-    found, kind = regions_and_types(code, nsn)
-    region[parsed] = found
-    us = np.flatnonzero((code == 1) & (found == "US") & np.isin(kind, _GEOGRAPHIC))
-    if len(us):
-        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, us), 0, 3), "int64"))
-        state[parsed[us]] = area_states(area)
-    for at, text in zip(slow, take(texts, slow).to_pylist(), strict=True):
-        region[at], state[at] = _slow_place(text)
-    return region, state
+    """Each distinct number's region, and its state, province or territory (``None``: not
+    a NANP geographic number, or of no single one): kept with the column's distinct texts,
+    which a notebook and an audit ask again."""
+    region, kind, code, nsn = read_numbers(texts)
+    place = np.full(len(texts), None, object)
+    nanp = np.flatnonzero((code == 1) & np.isin(kind, _GEOGRAPHIC))
+    if len(nanp):
+        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, nanp), 0, 3), "int64"))
+        place[nanp] = _subdivisions(region[nanp], area)
+    return region, place
 
 
 _GEOGRAPHIC = [phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE,
                phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE]
 """The types of a NANP number that are geographic (``is_number_type_geographical``)."""
-
-
-def _slow_place(text: str) -> tuple[str | None, str | None]:
-    """Region and state of a number written other than as plain E.164, asked of
-    ``phonenumbers`` itself."""
-    number = asked_number(text)
-    if number is None:
-        return None, None
-    region = phonenumbers.region_code_for_number(number)
-    geographic = phonenumbers.number_type(number) in _GEOGRAPHIC
-    if region != "US" or not geographic:
-        return region, None
-    area = int(str(number.national_number)[:3])
-    return region, area_states(np.array([area]))[0]
-
 
 
 def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
@@ -119,36 +100,22 @@ def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
     if not isinstance(phones.dtype, pd.StringDtype):
         phones = phones.astype("string[pyarrow]")
     rows, texts = hashed(phones)
-    found = pa.array(kept("states", texts, lambda: _states_of(texts)), pa.string())
+    found = pa.array(kept("places", texts, lambda: _places_of(texts))[1], pa.string())
     taken = found.take(pa.array(rows, mask=rows < 0))  # Arrow's gather: no million objects
     return pd.Series(pd.arrays.ArrowStringArray(taken), index=phones.index, name="state")
 
 
-def _states_of(texts: pa.Array) -> Objects:
-    """Each distinct number's state, province or territory (``None``: none)."""
-    state = np.full(len(texts), None, object)
-    parsed, code, nsn, slow = parse_e164(texts)
-    region, kind = regions_and_types(code, nsn)
-    nanp = np.flatnonzero((code == 1) & np.isin(kind, _GEOGRAPHIC))
-    if len(nanp):
-        area = np.asarray(pc.cast(pc.utf8_slice_codeunits(take(nsn, nanp), 0, 3), "int64"))
-        state[parsed[nanp]] = _subdivisions(region[nanp], area)
-    for at, text in zip(slow, take(texts, slow).to_pylist(), strict=True):
-        number = asked_number(text)
-        if number is not None and number.country_code == 1 and (
-                phonenumbers.number_type(number) in _GEOGRAPHIC):
-            area = np.array([int(str(number.national_number)[:3])])
-            state[at] = _subdivisions(np.array([phonenumbers.region_code_for_number(number)],
-                                                object), area)[0]
-    return state
-
-
 def _subdivisions(region: Objects, area: NDArray[np.int64]) -> Objects:
     """The state (a US number), province (a Canadian one) or the territory itself (``PR``:
-    phonenumbers gives the US territories regions of their own) of NANP numbers."""
+    phonenumbers gives the US territories regions of their own) of NANP numbers: by
+    region, each met once (comparing a million regions as Python texts, once a region
+    sought, cost more than the lookups)."""
     placed = np.full(len(area), None, object)
-    placed[region == "US"] = area_states(area[region == "US"])
-    placed[region == "CA"] = area_provinces(area[region == "CA"])
-    own = np.isin(region, list(territories()))
-    placed[own] = region[own]
+    codes, names = pd.factorize(region)
+    for at, name in enumerate(names):
+        rows = codes == at
+        if name in ("US", "CA"):
+            placed[rows] = (area_states if name == "US" else area_provinces)(area[rows])
+        elif name in territories():
+            placed[rows] = name
     return placed

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .._law import _dnc_lists as lists
-from .._phones._lines import MAYBE_MOBILE, MOBILE, number_types
+from .._phones._types import MAYBE_MOBILE, MOBILE, number_types
 from .._phones._zones import regions_among
 from ._findings import findings
 

@@ -31,11 +31,8 @@ from dialkit._places._regions import region_of as region_of  # published by dial
 from dialkit.contract import E164_PATTERN
 
 from . import _fast
-from ._fast import MIN_INTERNATIONAL_DIGITS
+from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
-
-COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
-"""The columns :func:`normalize` returns, besides the input's index."""
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 _E164_SHAPE = re.compile(E164_PATTERN)
@@ -101,7 +98,7 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     where, names, unknown = _row_regions(country, region, cells.index)
     if fast:
         found = _fast.verdicts(texts, where, names)
-        columns = [found.phone_e164, found.country, found.extension, found.reason, found.flags]
+        columns = [getattr(found, name) for name in COLUMNS]
         rest = np.flatnonzero(~found.done)
     else:
         columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))

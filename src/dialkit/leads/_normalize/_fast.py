@@ -52,8 +52,8 @@ from dialkit._utils._threads import WORKERS
 from dialkit.contract import E164_PATTERN
 
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
+from ._rewrite import EXCEL_FLOAT, rewrite
 from ._rewrite import FLAGS as REWRITE_FLAGS
-from ._rewrite import rewrite
 
 MIN_INTERNATIONAL_DIGITS = 11
 """Digits a number without ``+`` needs before it is tried as international (``added_plus``)."""
@@ -64,9 +64,9 @@ DATE_DIGITS = (6, 8)
 """Fewest and most digits of a date written with ``-`` or ``.`` (``1-2-2012``, ``2012-01-02``):
 only plain cells with these many are tested for a date's shape."""
 
-_EXCEL_FLOAT = r"^ *\+?[0-9]+\.0+ *$"
 _NANP_00 = r"^ *\(?00 *[1-9]"
-_COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
+COLUMNS = ("phone_e164", "country", "extension", "reason", "flags")
+"""The columns of a verdict (and of :func:`._columns.normalize`), besides the input's index."""
 _FLAG_NAMES = (*REWRITE_FLAGS, "international_prefix", "added_plus", "over_15_digits")
 """Every flag the fast path gives, by bit, in ``_phone_text.clean``'s order."""
 
@@ -113,7 +113,7 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
             texts.take(pa.array(order[cuts[n]:cuts[n + 1]])), ordered[cuts[n]:cuts[n + 1]],
             names), range(len(cuts) - 1)))
         columns = pool.map(lambda c: pa.chunked_array([getattr(f, c) for f in parts], pa.string())
-                           .take(index).combine_chunks(), _COLUMNS)  # back in row order
+                           .take(index).combine_chunks(), COLUMNS)  # back in row order
         return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
 
 
@@ -228,7 +228,7 @@ def _scan(texts: pa.Array) -> tuple[pa.Array, Bools, Bools]:
     plain[cells[marks >= 3]] = False
     dots = np.bincount(cells[marks == 2], minlength=len(sizes))
     dotted = np.flatnonzero(plain & (dots == 1))  # an Excel float has one dot
-    plain[dotted] &= ~match(texts.take(pa.array(dotted)), _EXCEL_FLOAT)
+    plain[dotted] &= ~match(texts.take(pa.array(dotted)), EXCEL_FLOAT)
     dated = np.flatnonzero(plain & (counts >= DATE_DIGITS[0]) & (counts <= DATE_DIGITS[1]))
     plain[dated] &= ~match(texts.take(pa.array(dated)), PLAIN_DATE)  # not_a_phone: slow path's
     return digits, plain, lead

@@ -40,7 +40,7 @@ FLAGS = ("excel_float", "two_numbers", "extension")
 
 _NUMBER = r"(?P<number>\+?[0-9 ().\-]*[0-9])"
 """One number of digits and separators, as ``_phone_text.plain`` has it (a ``+`` first)."""
-_EXCEL_FLOAT = r"^ *(?P<number>\+?[0-9]+)\.0+ *$"
+EXCEL_FLOAT = r"^ *(?P<number>\+?[0-9]+)\.0+ *$"
 _AFTER_LABEL = r"[:.]?[ ,\-]*"
 
 
@@ -114,7 +114,7 @@ def rewrite(texts: pa.Array, rows: NDArray[np.intp]) -> Rewritten:
                      np.concatenate(flags)[order], pa.concat_arrays(extensions).take(take))
 
 
-_RULES = {_EXCEL_FLOAT: (0, False), **dict.fromkeys(_EXTENSIONS, (2, True)),
+_RULES = {EXCEL_FLOAT: (0, False), **dict.fromkeys(_EXTENSIONS, (2, True)),
           _TWO_NUMBERS: (1, False)}
 """Each shape, its flag's place in :data:`FLAGS`, and whether it reads an extension; a cell
 is read by the first shape it has."""
