@@ -326,11 +326,7 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
     if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
         return _ragged(_bytes(source), found, name), found
-    table = table.rename_columns(unique_headers(table.column_names))
-    # empty cells are already missing, and the columns stay pyarrow's: no copy
-    frame: pd.DataFrame = table.to_pandas(
-        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-    return frame, found
+    return text_frame(table.rename_columns(unique_headers(table.column_names))), found
 
 
 def csv_options(found: Layout, block: int, encoding: str = "utf8",
@@ -423,6 +419,14 @@ def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Every column as text, empty cells missing, a fresh 0-based index."""
     frame = frame.astype(TEXT).reset_index(drop=True)
     return frame.mask(frame == "")
+
+
+def text_frame(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table as a frame, its ``large_string`` columns as pyarrow-backed text
+    (no copy: empty cells are already missing)."""
+    frame: pd.DataFrame = table.to_pandas(
+        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+    return frame
 
 
 def _no_numbers() -> pd.DataFrame:
