@@ -26,11 +26,17 @@ from dialkit.frames._pages import NOT_MATH
 
 from .._normalize._phones import choose
 from .._read._lead_file import LeadFile
-from .._read._workbook import unevaluated
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
 from ._hints import ranked, region_counts, region_hints
-from ._judge import AccountChecks, Normalized, normalized_cells, region_code, stored_as_number
+from ._judge import (
+    AccountChecks,
+    Normalized,
+    normalized_cells,
+    region_code,
+    stored_as_number,
+    unevaluated,
+)
 from ._result import counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
 from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame

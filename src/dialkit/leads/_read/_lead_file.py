@@ -29,6 +29,7 @@ import pyarrow.csv as pacsv
 
 from dialkit._utils._base_error import DialkitError
 from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
+from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
 from ._delimiter import DELIMITERS, Layout, layout, shown
@@ -119,17 +120,16 @@ class LeadFile:
                 f", its header on row {self.header_row}" if self.header_row != 1 else ""))
         elif self.header_row not in (None, 1):
             notes.append(f"header on line {self.header_row}")
-        if self.blank_rows:
-            notes.append(f"{len(self.blank_rows)} blank row{'s' * (len(self.blank_rows) > 1)} "
-                         f"skipped (row{'s' * (len(self.blank_rows) > 1)} "
+        if blank := len(self.blank_rows):
+            notes.append(f"{blank} {noun(blank, 'blank row')} skipped ({noun(blank, 'row')} "
                          f"{_listed(self.blank_rows)})")
         if self.other_encoding_lines:
-            notes.append(f"line{'s' * (len(self.other_encoding_lines) > 1)} "
+            notes.append(f"{noun(len(self.other_encoding_lines), 'line')} "
                          f"{_listed(self.other_encoding_lines)} read as {self.other_encoding} "
                          f"(the rest {self.encoding})")
-        if len(self.formulas):
-            notes.append(f"{len(self.formulas)} formula cell{'s' * (len(self.formulas) > 1)} "
-                         "without a value (the workbook was saved uncalculated)")
+        if formulas := len(self.formulas):
+            notes.append(f"{formulas} {noun(formulas, 'formula cell')} without a value (the "
+                         "workbook was saved uncalculated)")
         return notes
 
 

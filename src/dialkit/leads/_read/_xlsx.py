@@ -55,7 +55,7 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
         return facts
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as book:
-            path = _sheet_path(book, sheet)
+            path = dict(sheet_members(book)).get(sheet)
             styles = _styles(book) if formats else []
             if path is None or not (any(styles) or formulas and _has_formula(book, path)):
                 return facts
@@ -64,11 +64,6 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
     except (zipfile.BadZipFile, KeyError, ParseError, OSError, ValueError):
         return CellFacts()
     return facts
-
-
-def _sheet_path(book: zipfile.ZipFile, sheet: str) -> str | None:
-    """The zip member of the sheet named ``sheet`` (:func:`sheet_members`)."""
-    return dict(sheet_members(book)).get(sheet)
 
 
 def sheet_members(book: zipfile.ZipFile) -> list[tuple[str, str]]:
