@@ -22,17 +22,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dialkit._utils._partitions import on_dask, read_whole
 from dialkit.frames._pages import NOT_MATH
 
 from .._normalize._phones import choose
-from .._read._lead_file import LeadFile, Source, read
-from .._read._workbook import unevaluated
+from .._read._lead_file import LeadFile
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
 from ._hints import ranked, region_counts, region_hints
-from ._judge import AccountChecks, Normalized, normalized_cells, region_code, stored_as_number
-from ._options import CleanOptions
+from ._judge import (
+    AccountChecks,
+    Normalized,
+    normalized_cells,
+    region_code,
+    stored_as_number,
+    unevaluated,
+)
 from ._result import counts_html, notes_of, numbered, row_hints
 from ._result import judged as with_verdicts
 from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
@@ -177,18 +181,6 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
     summed = Counter(first)
     summed.update(second)
     return summed
-
-
-def read_for_clean(source: Source | LeadFile,
-                   options: CleanOptions) -> tuple[LeadFile, Normalized | None]:
-    """A file read whole, or a frame, to be cleaned as one chunk; a Dask frame's rows
-    brought to the client, with the normaliser that does their phones on Dask."""
-    if on_dask((source,), compute=True):
-        from .._dask import _client as _dask
-        return read_for_clean(_dask.whole(source), options)[0], _dask.normalizer(source)
-    return source if isinstance(source, LeadFile) else read(
-        read_whole(source), sheet=options.sheet, mapping=options.mapping,
-        encoding=options.encoding), None
 
 
 def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],

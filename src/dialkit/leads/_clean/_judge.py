@@ -24,7 +24,7 @@ from dialkit._utils._partitions import Plan, register
 
 from .._normalize._cells import cell_frame
 from .._normalize._columns import normalize, region_of
-from .._normalize._phones import Phones
+from .._normalize._phones import Phones, _flagged
 from .._read._lead_file import LeadFile
 from ._verdicts import Account
 
@@ -105,9 +105,30 @@ def stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Ser
     if len(rows) == 0:
         return flags
     flags = flags.copy()
-    flags.iloc[rows] = [f"{f},stored_as_number" if isinstance(f, str) else "stored_as_number"
-                        for f in flags.iloc[rows].tolist()]
+    flags.iloc[rows] = _flagged(flags.iloc[rows], "stored_as_number")
     return flags
+
+
+def unevaluated(numbers: pd.DataFrame, formulas: pd.DataFrame, phone: str,
+                index: pd.Index) -> pd.DataFrame:
+    """:func:`normalize`'s answer with the phone cells that hold a formula with no value
+    flagged ``formula_without_value`` and refused as ``invalid_phone``, not
+    ``missing_phone``: the cell is not empty in Excel, only never calculated.
+    ``index`` is the frame's (``row - 1`` of each of its rows)."""
+    rows = formulas.loc[formulas["column"] == phone, "row"].to_numpy() - 1
+    at = index.get_indexer(rows)
+    at = at[at >= 0]
+    at = at[(numbers["reason"].iloc[at] == "missing_phone").fillna(False).to_numpy(dtype=bool)]
+    if not len(at):
+        return numbers
+    numbers = numbers.copy()
+    flags = numbers["flags"].astype(object)
+    flags.iloc[at] = _flagged(flags.iloc[at], "formula_without_value")
+    numbers["flags"] = flags.astype(numbers["flags"].dtype)
+    reason = numbers["reason"].astype(object)
+    reason.iloc[at] = "invalid_phone"
+    numbers["reason"] = reason.astype(numbers["reason"].dtype)
+    return numbers
 
 
 class AccountChecks:

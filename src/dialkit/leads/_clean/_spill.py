@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from dialkit._utils import _tuning
 
+from .._read._lead_file import text_frame
 from ._duplicates import after_first, walk
 
 _RECORD = np.dtype([("row", "<i8"), ("key", "<i8"), ("passes", "?")])
@@ -179,8 +180,7 @@ class Keys:
         return self.held[0]
 
     def _id_bucket(self, bucket: int) -> pd.DataFrame:
-        return self._id_table(bucket).to_pandas(
-            types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+        return text_frame(self._id_table(bucket))
 
 
 def _id_table(rows: np.ndarray, ids: pd.Series, passes: np.ndarray,

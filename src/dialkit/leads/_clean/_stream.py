@@ -33,11 +33,12 @@ import pyarrow as pa
 from dialkit._utils import _tuning
 from dialkit._utils._leftovers import sweep, tagged
 from dialkit._utils._outputs_written import refuse_overlaps, written
+from dialkit._utils._partitions import on_dask, read_whole
 from dialkit._utils._threads import in_background
 
 from .._read._chunks import NotStreamable, Streamed, stream
-from .._read._lead_file import LeadFile
-from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, read_for_clean
+from .._read._lead_file import LeadFile, Source, read, text_frame
+from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
 from ._custom import CustomFields, phone_columns
 from ._hints import hint_regions, ranked
 from ._judge import AccountChecks, Normalized, country_column_of, region_code
@@ -66,39 +67,28 @@ def clean_file_with(source: Any, options: CleanOptions, *,
                     rejects: str | os.PathLike[str] | None = None,
                     escape_formulas: bool = True,
                     progress: Progress | bool | None = None) -> CleanedFile:
-    """:func:`clean_file` of ``options``, with bars of its steps for ``progress=True``
-    (:mod:`._progress`)."""
-    if progress is not True:
-        return clean_to(source, options, out=out, rejects=rejects,
-                        escape_formulas=escape_formulas, progress=progress or None)
-    from ._progress import ProgressBar
-
-    bar = ProgressBar(Path(str(getattr(source, "name", source))).name)
-    try:
-        return clean_to(source, options, out=out, rejects=rejects,
-                        escape_formulas=escape_formulas, progress=bar, steps=bar)
-    finally:
-        bar.close()
-
-
-def clean_to(source: Any, options: CleanOptions, *, out: str | os.PathLike[str] | None,
-             rejects: str | os.PathLike[str] | None, escape_formulas: bool,
-             progress: Progress | None, steps: ProgressBar | None = None) -> CleanedFile:
-    """:func:`clean_file`'s rows written to ``out`` and ``rejects`` as they are judged, not
-    held. ``steps``: the bar that ``progress`` is, told each step's total too."""
+    """:func:`clean_file` of ``options``: its rows written to ``out`` and ``rejects`` as
+    they are judged, not held; for ``progress=True``, bars of its steps (:mod:`._progress`),
+    told each step's total too."""
     outputs = _outputs(out, rejects, source)
     blocked = options.checked()
     streamed = None if options.sheet is not None else _streamed(source, options)
+    steps = None
+    if progress is True:
+        from ._progress import ProgressBar
+
+        steps = ProgressBar(Path(str(getattr(source, "name", source))).name)
+    told = steps or (None if isinstance(progress, bool) else progress)
     began = time.perf_counter()
-    with _written(outputs) as partial:  # an output that cannot be written fails first
+    with contextlib.closing(steps) if steps else contextlib.nullcontext(), \
+            _written(outputs) as partial:  # an output that cannot be written fails first
         spills = spill_folder()  # the user's TMPDIR, or an error naming it
         sweep(spills, SPILLS)  # what a clean killed half way left
         while True:
             batches = streamed or _one_batch(source, options)
             with tempfile.TemporaryDirectory(prefix=tagged(SPILLS), dir=spills) as folder:
                 try:
-                    run = _Run(batches, Path(folder), blocked, options, progress, began,
-                               steps)
+                    run = _Run(batches, Path(folder), blocked, options, told, began, steps)
                     return run.write(partial, outputs, escape_formulas)
                 except NotStreamable as why:  # found half way: a byte that is not UTF-8
                     again = why.encoding and batches.file.encoding != "cp1252"
@@ -140,6 +130,18 @@ class _OneBatch(Streamed):
     ``normalized``: its phones' normaliser on Dask, for a Dask frame's rows."""
 
     normalized: Normalized | None = None
+
+
+def read_for_clean(source: Source | LeadFile,
+                   options: CleanOptions) -> tuple[LeadFile, Normalized | None]:
+    """A file read whole, or a frame, to be cleaned as one chunk; a Dask frame's rows
+    brought to the client, with the normaliser that does their phones on Dask."""
+    if on_dask((source,), compute=True):
+        from .._dask import _client as _dask
+        return read_for_clean(_dask.whole(source), options)[0], _dask.normalizer(source)
+    return source if isinstance(source, LeadFile) else read(
+        read_whole(source), sheet=options.sheet, mapping=options.mapping,
+        encoding=options.encoding), None
 
 
 def _one_batch(source: Any, options: CleanOptions) -> _OneBatch:
@@ -257,7 +259,9 @@ class _Run:
         """The second reading: each chunk's verdicts and hints finished, in file order,
         the next one finished while this one is used."""
         regions = hint_regions(self.counted.regions, region_code(self.region))
-        return self.ahead(self._finished(frame, owners, regions)
+        return self.ahead(finished_chunk(frame, owners.of(frame["row"].to_numpy()), regions,
+                                         self.columns[0], self.region, self.counted,
+                                         self.custom, self.column)
                           for frame in self.spill.chunks())
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
@@ -292,22 +296,17 @@ class _Run:
                 read = int(frame.index[-1]) + 1 if len(frame) else rows
                 if accounts is not None:
                     accounts.share = min(read / rows, 1.0)
-                spill.write(self._judged(frame, accounts, keys))
-                del frame  # not held while the chunk after next is read
+                spilled, eligible = judged_chunk(
+                    dataclasses.replace(self.file, frame=frame), self.column, self.region,
+                    self.blocked, accounts, self.counted, self.normalized)
+                keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
+                         eligible["external_id"], eligible["passes"].to_numpy())
+                spill.write(spilled)
+                del frame, spilled  # not held while the chunk after next is read
                 if self.steps is not None:
                     self.steps.reading(read, rows)
         finally:
             spill.close()
-
-    def _judged(self, frame: pd.DataFrame, accounts: AccountChecks | None,
-                keys: Keys) -> pd.DataFrame:
-        """:func:`judged_chunk` of a chunk, its keys added to ``keys``."""
-        spilled, eligible = judged_chunk(dataclasses.replace(self.file, frame=frame),
-                                         self.column, self.region, self.blocked, accounts,
-                                         self.counted, self.normalized)
-        keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
-                 eligible["external_id"], eligible["passes"].to_numpy())
-        return spilled
 
     def _fits(self, out: Path | None, owners: Owners) -> None:
         """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
@@ -330,13 +329,6 @@ class _Run:
             del frame  # not held while the chunk after next is finished
             if self.progress is not None:
                 self.progress(done, time.perf_counter() - self.began)
-
-    def _finished(self, spilled: pd.DataFrame, owners: Owners,
-                  regions: list[str]) -> pd.DataFrame:
-        """A spilled chunk's cleaned rows (:func:`finished_chunk`)."""
-        return finished_chunk(spilled, owners.of(spilled["row"].to_numpy()), regions,
-                              self.columns[0], self.region, self.counted, self.custom,
-                              self.column)
 
 
 class _Spill:
@@ -370,8 +362,7 @@ class _Spill:
         # resident memory as they are read, and it is as large as the input
         with pa.OSFile(str(self.path)) as opened, pa.ipc.open_stream(opened) as reader:
             for table in _tables(reader):
-                frame = table.to_pandas(
-                    types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+                frame = text_frame(table)
                 del table
                 frame.index = pd.Index(frame["row"].to_numpy() - 1)
                 yield frame

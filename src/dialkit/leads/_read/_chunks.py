@@ -46,6 +46,7 @@ from ._lead_file import (
     _without_blank_rows,
     csv_options,
     mapped_columns,
+    text_frame,
     widest,
 )
 
@@ -203,8 +204,7 @@ class _Reader:
 
     def _frame(self, table: pa.Table, done: int, *, last: bool = False) -> pd.DataFrame:
         """The table's rows as text columns, the mended rows of their span put back."""
-        frame: pd.DataFrame = table.to_pandas(
-            types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+        frame = text_frame(table)
         if not self.mended:
             return frame
         self.mended.sort()

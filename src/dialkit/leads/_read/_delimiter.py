@@ -70,7 +70,7 @@ def layout(sample: str, name: str, phone_columns: Collection[str] = ()) -> Layou
 def _try(sample: str, delimiter: str, wanted: Collection[str]) -> tuple[_Score, Layout]:
     """A delimiter's score and the layout it gives."""
     records = _records(sample, delimiter)
-    header_at = _header_index(records, wanted)
+    header_at = header_index([row for row, _ in records], wanted)
     if header_at is None:
         header_at = next((n for n, (row, _) in enumerate(records) if _filled(row)), 0)
     header, line = records[header_at] if records else ([], 1)
@@ -98,10 +98,6 @@ def _records(sample: str, delimiter: str) -> list[tuple[list[str], int]]:
     if len(records) > 1 and len(records) <= _RECORDS:
         records.pop()
     return records[:_RECORDS]
-
-
-def _header_index(records: list[tuple[list[str], int]], wanted: Collection[str]) -> int | None:
-    return header_index([row for row, _ in records], wanted)
 
 
 def header_index(rows: list[list[str]], wanted: Collection[str] = ()) -> int | None:

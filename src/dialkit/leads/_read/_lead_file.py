@@ -29,6 +29,7 @@ import pyarrow.csv as pacsv
 
 from dialkit._utils._base_error import DialkitError
 from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
+from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
 from ._delimiter import DELIMITERS, Layout, layout, shown
@@ -119,17 +120,16 @@ class LeadFile:
                 f", its header on row {self.header_row}" if self.header_row != 1 else ""))
         elif self.header_row not in (None, 1):
             notes.append(f"header on line {self.header_row}")
-        if self.blank_rows:
-            notes.append(f"{len(self.blank_rows)} blank row{'s' * (len(self.blank_rows) > 1)} "
-                         f"skipped (row{'s' * (len(self.blank_rows) > 1)} "
+        if blank := len(self.blank_rows):
+            notes.append(f"{blank} {noun(blank, 'blank row')} skipped ({noun(blank, 'row')} "
                          f"{_listed(self.blank_rows)})")
         if self.other_encoding_lines:
-            notes.append(f"line{'s' * (len(self.other_encoding_lines) > 1)} "
+            notes.append(f"{noun(len(self.other_encoding_lines), 'line')} "
                          f"{_listed(self.other_encoding_lines)} read as {self.other_encoding} "
                          f"(the rest {self.encoding})")
-        if len(self.formulas):
-            notes.append(f"{len(self.formulas)} formula cell{'s' * (len(self.formulas) > 1)} "
-                         "without a value (the workbook was saved uncalculated)")
+        if formulas := len(self.formulas):
+            notes.append(f"{formulas} {noun(formulas, 'formula cell')} without a value (the "
+                         "workbook was saved uncalculated)")
         return notes
 
 
@@ -326,11 +326,7 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
         raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
     if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
         return _ragged(_bytes(source), found, name), found
-    table = table.rename_columns(unique_headers(table.column_names))
-    # empty cells are already missing, and the columns stay pyarrow's: no copy
-    frame: pd.DataFrame = table.to_pandas(
-        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-    return frame, found
+    return text_frame(table.rename_columns(unique_headers(table.column_names))), found
 
 
 def csv_options(found: Layout, block: int, encoding: str = "utf8",
@@ -423,6 +419,14 @@ def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
     """Every column as text, empty cells missing, a fresh 0-based index."""
     frame = frame.astype(TEXT).reset_index(drop=True)
     return frame.mask(frame == "")
+
+
+def text_frame(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table as a frame, its ``large_string`` columns as pyarrow-backed text
+    (no copy: empty cells are already missing)."""
+    frame: pd.DataFrame = table.to_pandas(
+        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
+    return frame
 
 
 def _no_numbers() -> pd.DataFrame:

@@ -86,7 +86,8 @@ def _chosen(book: CalamineWorkbook, sheet: str | int | None,
     hidden = _hidden(book)
     names = [name for name in book.sheet_names if name not in hidden] or book.sheet_names
     first = book.get_sheet_by_name(names[0])
-    if len(names) == 1 or _has_phone(first, phone_columns):
+    if len(names) == 1 or _phone_row(first.to_python(nrows=HEADER_ROWS),
+                                     phone_columns) is not None:
         return first
     heads = {name: book.get_sheet_by_name(name).to_python(nrows=HEADER_ROWS)
              for name in names}
@@ -110,10 +111,6 @@ def _hidden(book: CalamineWorkbook) -> set[str]:
     calamine reads XLSX's ``state``, XLS's and ODS's own marks."""
     return {sheet.name for sheet in book.sheets_metadata
             if sheet.visible != SheetVisibleEnum.Visible}
-
-
-def _has_phone(sheet: CalamineSheet, phone_columns: Collection[str]) -> bool:
-    return _phone_row(sheet.to_python(nrows=HEADER_ROWS), phone_columns) is not None
 
 
 def _columns(rows: list[list[Any]]) -> str:
@@ -189,26 +186,3 @@ def _cell_text(value: Any) -> str | None:
     if isinstance(value, datetime | date | time):
         return value.isoformat()
     return str(value)
-
-
-def unevaluated(numbers: pd.DataFrame, formulas: pd.DataFrame, phone: str,
-                index: pd.Index) -> pd.DataFrame:
-    """:func:`normalize`'s answer with the phone cells that hold a formula with no value
-    flagged ``formula_without_value`` and refused as ``invalid_phone``, not
-    ``missing_phone``: the cell is not empty in Excel, only never calculated.
-    ``index`` is the frame's (``row - 1`` of each of its rows)."""
-    rows = formulas.loc[formulas["column"] == phone, "row"].to_numpy() - 1
-    at = index.get_indexer(rows)
-    at = at[at >= 0]
-    at = at[(numbers["reason"].iloc[at] == "missing_phone").fillna(False).to_numpy(dtype=bool)]
-    if not len(at):
-        return numbers
-    numbers = numbers.copy()
-    flags = numbers["flags"].astype(object)
-    flags.iloc[at] = [f"{f},formula_without_value" if isinstance(f, str)
-                      else "formula_without_value" for f in flags.iloc[at].tolist()]
-    numbers["flags"] = flags.astype(numbers["flags"].dtype)
-    reason = numbers["reason"].astype(object)
-    reason.iloc[at] = "invalid_phone"
-    numbers["reason"] = reason.astype(numbers["reason"].dtype)
-    return numbers

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from dialkit._utils._file_limits import FileLimits, check_count, check_grid, check_repeats
 
 from ._workbook import WorkbookError
-from ._xlsx import sheet_members
+from ._xlsx import pieces, reference, sheet_members
 
 _CHUNK = 8 << 20
 _PROLOG = 1 << 16  # how far into a part its root element is looked for
@@ -107,20 +107,13 @@ def check_sheet(book: zipfile.ZipFile, path: str, where: str, name: str,
                 limits: FileLimits) -> None:
     """Refuse the sheet at ``path`` whose declared dimension, or whose cells as they are
     placed, make a grid past ``limits``."""
+    grid = _Grid()
     with book.open(path) as xml:
-        grid = _Grid()
-        carry = b""
-        while chunk := xml.read(_CHUNK):
-            buffer = carry + chunk
-            if not carry and not grid.seen:
-                _check_dimension(buffer, where, name, limits)
-            cut = buffer.rfind(b"<")
-            cut = len(buffer) if cut < 0 else cut
-            grid.add(buffer[:cut])
-            carry = buffer[cut:]
+        for n, piece in enumerate(pieces(xml, b"<", size=_CHUNK)):
+            if n == 0:
+                _check_dimension(piece, where, name, limits)
+            grid.add(piece)
             check_grid(name, where, *grid.size(), limits)  # as soon as one is past
-        grid.add(carry)
-        check_grid(name, where, *grid.size(), limits)
 
 
 def _check_dimension(head: bytes, where: str, name: str, limits: FileLimits) -> None:
@@ -128,19 +121,11 @@ def _check_dimension(head: bytes, where: str, name: str, limits: FileLimits) -> 
     found = _DIMENSION.search(head)
     if found is None:
         return
-    first = _reference(found[1], found[2])
-    last = _reference(found[3], found[4]) if found[3] else first
+    first = reference(found[1], found[2])
+    last = reference(found[3], found[4]) if found[3] else first
     rows, columns = last[0] - first[0] + 1, last[1] - first[1] + 1
     check_grid(name, f"{where}, by its declared dimension,", max(rows, 1), max(columns, 1),
                limits)
-
-
-def _reference(letters: bytes, digits: bytes) -> tuple[int, int]:
-    """``(b"AB", b"12")`` as 1-based (row, column): (12, 28)."""
-    column = 0
-    for letter in letters[:5]:
-        column = column * 26 + letter - 64
-    return int(digits[:11]), column
 
 
 @dataclass
@@ -150,7 +135,6 @@ class _Grid:
     one past the row before). Bounds from above: every reference counts, and each
     cell without one may widen its row by one."""
 
-    seen: bool = False
     top: int = _HUGE
     bottom: int = 0
     left: int = _HUGE
@@ -161,7 +145,6 @@ class _Grid:
 
     def add(self, buffer: bytes) -> None:
         """Take the references and tags of ``buffer``, which ends between two tags."""
-        self.seen = True
         if not buffer:
             return
         array = np.frombuffer(buffer + bytes(24), np.uint8)  # room to look past the end
@@ -303,16 +286,9 @@ def check_tables(book: zipfile.ZipFile, path: str, name: str, limits: FileLimits
     cell repeated to the last column, and every table with empty rows to the last."""
     table = _Table(name, limits)
     with book.open(path) as xml:
-        carry = b""
-        while True:
-            chunk = xml.read(_CHUNK)
-            buffer = carry + chunk
-            cut = buffer.rfind(b"<") if chunk else len(buffer)
-            for tag in _ODS_TAG.finditer(buffer, 0, max(cut, 0)):
+        for piece in pieces(xml, b"<", size=_CHUNK):
+            for tag in _ODS_TAG.finditer(piece):
                 table.take(tag)
-            carry = buffer[max(cut, 0):]
-            if not chunk:
-                return
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import IO
 from xml.etree.ElementTree import ParseError, fromstring
@@ -30,7 +30,6 @@ _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _VALUE = re.compile(rb"<(?:\w+:)?v>[^<]")
 _STYLE = re.compile(rb'\bs="(\d+)"')
 _KIND = re.compile(rb'\bt="(\w+)"')
-_CELL = re.compile(r"([A-Z]+)(\d+)")
 _QUOTED = re.compile(r'"([^"]*)"|\\(.)|(_.|\*.)|([0#?])|(.)')
 _TAGS = re.compile(r"\[[^\]]*\]")  # a condition ([<=9999999]), a colour ([Red])
 _CONDITION = re.compile(r"\[(<=|>=|<>|<|>|=)(\d+(?:\.\d+)?)\]")
@@ -56,7 +55,7 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
         return facts
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as book:
-            path = _sheet_path(book, sheet)
+            path = dict(sheet_members(book)).get(sheet)
             styles = _styles(book) if formats else []
             if path is None or not (any(styles) or formulas and _has_formula(book, path)):
                 return facts
@@ -65,11 +64,6 @@ def cell_facts(data: bytes, sheet: str, columns: Collection[int], *,
     except (zipfile.BadZipFile, KeyError, ParseError, OSError, ValueError):
         return CellFacts()
     return facts
-
-
-def _sheet_path(book: zipfile.ZipFile, sheet: str) -> str | None:
-    """The zip member of the sheet named ``sheet`` (:func:`sheet_members`)."""
-    return dict(sheet_members(book)).get(sheet)
 
 
 def sheet_members(book: zipfile.ZipFile) -> list[tuple[str, str]]:
@@ -154,13 +148,23 @@ def _has_formula(book: zipfile.ZipFile, path: str) -> bool:
     """Whether the sheet holds a formula at all: a scan of its bytes for ``<f``, a
     fraction of the time the XML parse takes (a vendor sheet with empty phone cells
     seldom holds formulas)."""
-    tail = b""
     with book.open(path) as xml:
-        while chunk := xml.read(_CHUNK):
-            if _FORMULA.search(tail + chunk):
-                return True
-            tail = chunk[-16:]
-    return False
+        return any(_FORMULA.search(piece) for piece in pieces(xml, b"<"))
+
+
+def pieces(xml: IO[bytes], end: bytes, *, after: bool = False,
+           size: int = _CHUNK) -> Iterator[bytes]:
+    """A part's bytes in pieces of about ``size``, so that a whole part is never held:
+    each cut at its last ``end`` (before it, or ``after`` it), and what follows carried
+    on to the next, so that no tag (no row) is cut in two; the last piece the rest."""
+    carry = b""
+    while chunk := xml.read(size):
+        buffer = carry + chunk
+        at = buffer.rfind(end)
+        cut = 0 if at < 0 else at + len(end) * after  # none: carried whole
+        yield buffer[:cut]
+        carry = buffer[cut:]
+    yield carry
 
 
 def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
@@ -173,24 +177,15 @@ def _scan(xml: IO[bytes], columns: set[int], styles: list[str | None],
     letters = b"|".join(_letters(column).encode() for column in sorted(columns))
     cells = re.compile(rb'<(?:\w+:)?c\s([^>]*?\br="(' + letters + rb')(\d+)"[^>]*?)'
                        rb"(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
-    carry = b""
-    while True:
-        chunk = xml.read(_CHUNK)
-        buffer = carry + chunk
-        end = buffer.rfind(b"row>")  # a whole row's end; none yet in a row over a chunk
-        cut = len(buffer) if not chunk else end + 4 if end >= 0 else 0
-        for found in cells.finditer(buffer, 0, cut):
+    for piece in pieces(xml, b"row>", after=True):  # whole rows
+        for found in cells.finditer(piece):
             _cell(found, styles, facts)
-        carry = buffer[cut:]
-        if not chunk:
-            return
 
 
 def _cell(found: re.Match[bytes], styles: list[str | None], facts: CellFacts) -> None:
     attributes, inner = found[1], found[4] or b""
-    place = _place(found[2].decode() + found[3].decode())
-    if place is None:
-        return
+    row, column = reference(found[2], found[3])
+    place = (row - 1, column - 1)
     if _FORMULA.search(inner) and not _VALUE.search(inner):
         facts.unevaluated.add(place)
     style = _STYLE.search(attributes)
@@ -210,15 +205,13 @@ def _letters(column: int) -> str:
     return name
 
 
-def _place(ref: str) -> tuple[int, int] | None:
-    """``"B12"`` as 0-based (row, column): (11, 1)."""
-    found = _CELL.fullmatch(ref)
-    if found is None:
-        return None
+def reference(letters: bytes, digits: bytes) -> tuple[int, int]:
+    """``(b"AB", b"12")`` as 1-based (row, column): (12, 28); of a reference longer than
+    any sheet's, its first 5 letters and 11 digits."""
     column = 0
-    for letter in found[1]:
-        column = column * 26 + ord(letter) - 64
-    return int(found[2]) - 1, column - 1
+    for letter in letters[:5]:
+        column = column * 26 + letter - 64
+    return int(digits[:11]), column
 
 
 def shown(value: float, code: str) -> str | None:
