@@ -37,7 +37,7 @@ from ._judge import (
     stored_as_number,
     unevaluated,
 )
-from ._result import counts_html, notes_of, numbered, row_hints
+from ._result import counts_html, notes_of, numbered, row_hints, rows_by
 from ._result import judged as with_verdicts
 from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
 
@@ -77,10 +77,7 @@ class CleanedFile:
     @property
     def counts(self) -> dict[str, int]:
         """Rows by ``status``."""
-        counts: Counter[str] = Counter()
-        for status, rows in zip(self.summary["status"], self.summary["rows"], strict=True):
-            counts[status] += int(rows)
-        return dict(counts)
+        return rows_by(self.summary, "status")
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())

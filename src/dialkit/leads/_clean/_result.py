@@ -13,6 +13,7 @@ import codecs
 import html
 import io
 import os
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -112,18 +113,14 @@ class CleanResult:
         return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like,
                         self.country_column)
 
-    def sent_as_custom_fields(self, frame: pd.DataFrame | None = None) -> str | None:
-        """How many extensions and other numbers of ``frame``'s rows (the accepted rows
-        by default) go as custom fields, and how many found no room; ``None`` when none."""
-        held = [column for column in ("extension", "alt_phone") if column in self.frame
-                and self.frame[column].notna().any()]
-        if not held:
+    def sent_as_custom_fields(self) -> str | None:
+        """How many extensions and other numbers of the accepted rows go as custom fields,
+        and how many found no room; ``None`` when none."""
+        if not any(column in self.frame and self.frame[column].notna().any()
+                   for column in ("extension", "alt_phone")):
             return None  # no copy of a million rows to say nothing
-        if frame is None:  # every row counted, the accepted kept: no copy of their cells
-            sent = self.custom.counted(self.frame, accepted_only=True)
-        else:
-            sent = self.custom.counted(frame)
-        return self.custom.said(sent)
+        # every row counted, the accepted kept: no copy of their cells
+        return self.custom.said(self.custom.counted(self.frame, accepted_only=True))
 
     @property
     def custom(self) -> CustomFields:
@@ -140,16 +137,6 @@ class CleanResult:
         """The accepted rows as the import sends them: E.164 phone, the mapped
         fields, the custom fields; empty cells left out."""
         return leads_of(self.accepted, self.file.fields, self.custom)
-
-    def check_names(self) -> None:
-        """Refuse a custom field name of the extension or ``alt_phone`` that a column of the
-        file already sends, when there is something to send under it."""
-        self.custom.check({column: bool(self.frame[column].notna().any())
-                           for column in ("extension", "alt_phone")})
-
-    def _column(self, name: str) -> str:
-        """A file column's name in :attr:`frame` (renamed if a verdict column took it)."""
-        return frame_column(name)
 
     def to_csv(self, path: str | os.PathLike[str] | None = None,
                rows: str = "all", *, escape_formulas: bool = True,
@@ -208,13 +195,9 @@ class CleanResult:
             book.close()
 
     def _rows(self, rows: str) -> pd.DataFrame:
-        if rows == "all":
-            return self.frame
-        if rows == "accepted":
-            return self.accepted
-        if rows == "rejected":
-            return self.rejected
-        raise ValueError(f"rows={rows!r}: pass 'all', 'accepted' or 'rejected'")
+        if rows not in ("all", "accepted", "rejected"):
+            raise ValueError(f"rows={rows!r}: pass 'all', 'accepted' or 'rejected'")
+        return self.frame if rows == "all" else getattr(self, rows)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
@@ -281,6 +264,15 @@ def _groups(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def _by_count(table: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values("rows", ascending=False, kind="stable", ignore_index=True)
+
+
+def rows_by(summary: pd.DataFrame, column: str) -> dict[str, int]:
+    """A summary's rows added up by one of its columns (a clean's by ``status``, an
+    import's by ``outcome``), in order of first appearance."""
+    counts: Counter[str] = Counter()
+    for key, rows in zip(summary[column], summary["rows"], strict=True):
+        counts[key] += int(rows)
+    return dict(counts)
 
 
 class RowTally:

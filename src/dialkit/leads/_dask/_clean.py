@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import reduce
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -156,10 +157,7 @@ def _judged(frame: pd.DataFrame, part: int, job: _Clean) -> tuple[pd.DataFrame, 
 
 def _offsets(counted: list[Counted]) -> list[int]:
     """The rows before each partition."""
-    offsets = [0]
-    for part in counted:
-        offsets.append(offsets[-1] + part.rows)
-    return offsets
+    return list(accumulate((part.rows for part in counted), initial=0))
 
 
 def _regions(counted: list[Counted], job: _Clean) -> list[str]:

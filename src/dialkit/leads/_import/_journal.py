@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import mmap
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -83,7 +84,6 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
-_BLOCK = 1 << 20
 
 
 class ImportJournalError(DialkitError, ValueError):
@@ -505,20 +505,13 @@ def _write_all(descriptor: int, data: bytes) -> None:
 def _cut_torn(path: Path) -> None:
     """Cut off a last line a kill left without its newline."""
     with open(path, "rb+") as opened:
-        end = opened.seek(0, os.SEEK_END)
-        at = end
-        while at > 0:
-            start = max(0, at - _BLOCK)
-            opened.seek(start)
-            block = opened.read(at - start)
-            if at == end and block.endswith(b"\n"):
-                return
-            newline = block.rfind(b"\n")
-            if newline >= 0:
-                opened.truncate(start + newline + 1)
-                return
-            at = start
-        opened.truncate(0)
+        size = opened.seek(0, os.SEEK_END)
+        if size == 0:
+            return  # mmap cannot map an empty file
+        with mmap.mmap(opened.fileno(), 0, access=mmap.ACCESS_READ) as lines:
+            whole = lines.rfind(b"\n") + 1  # searched from the end: a large journal is not read
+        if whole < size:
+            opened.truncate(whole)
 
 
 def _digest(path: Path) -> str:

@@ -18,7 +18,6 @@ are listed whole, once per look-up.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +25,7 @@ import orjson
 
 from dialkit._utils._words import counted
 from dialkit.client import ImportResult
-from dialkit.contract import ErrorCode
+from dialkit.client._leads import MAX_KEY_CHAIN, _key, _stored_refusal
 from dialkit.errors import ApiError
 
 if TYPE_CHECKING:
@@ -36,14 +35,8 @@ UNKNOWN_LIMIT = 2
 """``outcome_unknown`` answers for a batch, across runs, before the import stops asking
 the service and looks for the batch's leads in the campaign instead."""
 
-MAX_LINKS = 20
-"""Keys tried for the rest of a batch after stored refusals (as the client's key chain)."""
-
 LeadKey = tuple[str, str | None]
 """What identifies a row's lead in a campaign: its phone and external id."""
-
-_NOT_REFUSALS = frozenset({ErrorCode.OUTCOME_UNKNOWN, ErrorCode.CONFLICT,
-                           ErrorCode.IDEMPOTENCY_CONFLICT})
 
 
 def campaign_leads(client: Client, campaign_id: str,
@@ -66,8 +59,7 @@ def rest_key(key: str, attempt: int, link: int, leads: Sequence[Mapping[str, Any
     batch's own key, the ``outcome_unknown`` answers so far and the rows sent, so a
     run killed while sending them sends the same rows under the same key, and rows
     that a lost answer imported (found on the next look) change it."""
-    material = orjson.dumps([key, attempt, link, list(leads)], option=orjson.OPT_SORT_KEYS)
-    return f"dk_import_{hashlib.sha256(material).hexdigest()[:48]}"
+    return _key(orjson.dumps([key, attempt, link, list(leads)], option=orjson.OPT_SORT_KEYS))
 
 
 def send_rest(client: Client, campaign_id: str, leads: Sequence[Mapping[str, Any]], key: str,
@@ -75,20 +67,14 @@ def send_rest(client: Client, campaign_id: str, leads: Sequence[Mapping[str, Any
     """Import the rows not found under :func:`rest_key`, walking on to the next key
     after a stored refusal (a campaign that was running, since paused) as the
     client does for a batch's own key; the answer and the key it came under."""
-    for link in range(MAX_LINKS):
+    for link in range(MAX_KEY_CHAIN):
         sent = rest_key(key, attempt, link, leads)
         try:
             return client.leads.import_batch(campaign_id, leads, idempotency_key=sent), sent
         except ApiError as error:
-            if not _stored_refusal(error) or link == MAX_LINKS - 1:
+            if not _stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
                 raise
     raise AssertionError("unreachable: the last link returns or raises")
-
-
-def _stored_refusal(error: ApiError) -> bool:
-    """A refusal (4xx, nothing written) that is the stored answer of an earlier request."""
-    return (error.replayed and error.status is not None and 400 <= error.status < 500
-            and error.code not in _NOT_REFUSALS)
 
 
 def recheck_note(number: int, size: int, recheck: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ campaign's leads (:mod:`._recheck`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html
 import os
 import shutil
@@ -25,6 +26,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +55,7 @@ from dialkit.frames._progress import watched
 
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
-from .._clean._entry import clean_file
+from .._clean._options import CleanOptions
 from .._clean._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
@@ -64,8 +66,10 @@ from .._clean._result import (
     counts_html,
     extras_note,
     leads_of,
+    rows_by,
 )
 from .._clean._sinks import CsvSink, FrameSink
+from .._clean._stream import clean_file_with
 from .._read._lead_file import LeadFile, Source, read
 from ._journal import (
     PLAN,
@@ -163,10 +167,8 @@ class ImportReport:
     @property
     def counts(self) -> pd.Series:
         """Rows by outcome (every outcome listed, zeros included)."""
-        counts = Counter[str]()
-        for outcome, rows in zip(self.summary["outcome"], self.summary["rows"], strict=True):
-            counts[outcome] += int(rows)
-        return pd.Series({name: counts[name] for name in OUTCOMES}, name="rows")
+        counts = rows_by(self.summary, "outcome")
+        return pd.Series({name: counts.get(name, 0) for name in OUTCOMES}, name="rows")
 
     @property
     def headline(self) -> str:
@@ -290,35 +292,36 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         >>> client.close()
     """
     blocked_countries = blocked_regions(blocked_countries)  # before anything is read
-    options: dict[str, Any] = {
-        "region": region, "blocked_countries": sorted(blocked_countries),
-        "country_column": country_column, "extension_field": extension_field,
-        "alt_phone_field": alt_phone_field}
-    shown = watched() if progress is None else progress
+    options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
+                           blocked_countries=blocked_countries, country_column=country_column,
+                           sheet=sheet, mapping=mapping, encoding=encoding,
+                           extension_field=extension_field, alt_phone_field=alt_phone_field)
+    said = {"region": region, "blocked_countries": sorted(blocked_countries),
+            "country_column": country_column, "extension_field": extension_field,
+            "alt_phone_field": alt_phone_field}  # what the journal's name is derived from
     if isinstance(source, CleanResult):
         content = content_hash(source.frame) + orjson.dumps(
             [source.extension_field, source.alt_phone_field]).hex()
     elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
         content = file_hash(source) + orjson.dumps(
-            {"options": options, "read": [sheet, mapping, encoding]},
+            {"options": said, "read": [sheet, mapping, encoding]},
             option=orjson.OPT_SORT_KEYS).hex()
     else:
         source = source if isinstance(source, LeadFile) else read(
             source, sheet=sheet, mapping=mapping, encoding=encoding)
         content = content_hash(source.frame) + orjson.dumps(
-            {"options": options, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
+            {"options": said, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
+    shown = watched() if progress is None else progress
     folder = journal_folder(journal, client.cache.path, content, campaign_id)
     with held(folder):
         book = Journal.open(folder)
         if book.planned is None:
-            options.update(client=client, campaign_id=campaign_id, sheet=sheet, mapping=mapping,
-                           encoding=encoding, blocked_countries=blocked_countries,
-                           screen=screen)
-            book.write_plan(_plan(source, folder, shown, options))
+            book.write_plan(_plan(source, folder, shown, options, screen))
         return _Run(client, campaign_id, book, shown).run()
 
 
-def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) -> dict[str, Any]:
+def _plan(source: Any, folder: Path, progress: bool, options: CleanOptions,
+          screen: bool) -> dict[str, Any]:
     """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
     :func:`clean_file`; a clean already made written as it is): what the journal's
     first line says of it. Without ``screen``, the campaign is read (:func:`check_campaign`)
@@ -326,18 +329,19 @@ def _plan(source: Any, folder: Path, progress: bool, options: dict[str, Any]) ->
     if isinstance(source, CleanResult):
         with _parquet(folder / PLAN) as sink:
             sink.write(source.frame)
-        return {"name": source.file.name, "fields": source.file.fields,
-                "custom_fields": list(source.custom.sent),
-                "extension_field": source.extension_field,
-                "alt_phone_field": source.alt_phone_field}
-    if not options.pop("screen"):
-        check_campaign(options["client"], options["campaign_id"])
-        options["client"] = None
-    cleaned = clean_file(source, out=folder / PLAN, progress=progress, **options)
-    return {"name": cleaned.name, "fields": cleaned.fields,
-            "custom_fields": list(cleaned.custom_fields),
-            "extension_field": options["extension_field"],
-            "alt_phone_field": options["alt_phone_field"]}
+        fields, custom = source.file.fields, source.custom
+    else:
+        if not screen:
+            assert options.client is not None and options.campaign_id is not None
+            check_campaign(options.client, options.campaign_id)
+            options = dataclasses.replace(options, client=None)
+        cleaned = clean_file_with(source, options, out=folder / PLAN, progress=progress)
+        fields, custom = cleaned.fields, CustomFields(
+            cleaned.name, cleaned.custom_fields, options.extension_field,
+            options.alt_phone_field)
+    return {"name": custom.name, "fields": fields, "custom_fields": list(custom.sent),
+            "extension_field": custom.extension_field,
+            "alt_phone_field": custom.alt_phone_field}
 
 
 @contextlib.contextmanager
@@ -474,7 +478,10 @@ class _Run:
         """The plan a part at a time (its first row's place, its rows, and each row's
         ``status``, ``reason``, ``field``, ``lead_id`` and ``batch``: the service's answer
         where its batch is done, else the local verdict; ``attempted`` says which)."""
-        results = _Answers(self.book.results())
+        answered = ((number * MAX_IMPORT_BATCH + result[0], number, result)  # in file order
+                    for number, results in self.book.results()
+                    for result in sorted(results, key=itemgetter(0)))
+        pending = next(answered, None)
         before = offset = 0  # accepted rows in the parts before, rows in them
         for frame in cleaned_parts(self.book.plan, rows=_tuning.PLAN_ROWS, columns=columns):
             answers = {name: frame[name].astype(object).to_numpy(copy=True)
@@ -483,12 +490,14 @@ class _Run:
                             for name in ("lead_id", "batch")})
             answers["attempted"] = np.zeros(len(frame), dtype=bool)
             accepted = np.flatnonzero(answers["status"] == "accepted")
-            for number, result in results.between(before, before + len(accepted)):
-                position = accepted[number * MAX_IMPORT_BATCH + result[0] - before]
+            while pending is not None and pending[0] < before + len(accepted):
+                accepted_row, number, result = pending
+                position = accepted[accepted_row - before]
                 answers["attempted"][position] = True
                 answers["batch"][position] = number + 1
                 for name, value in zip(_ANSWER_COLUMNS[1:], result[1:], strict=True):
                     answers[name][position] = value
+                pending = next(answered, None)
             yield offset, frame, answers
             before += len(accepted)
             offset += len(frame)
@@ -583,9 +592,12 @@ class _Run:
         except ApiError:
             return "not importable"
 
-    def _bar(self) -> _Bar:
-        done = min(self.planned.accepted, self.resumed * MAX_IMPORT_BATCH)
-        return _Bar(self.planned.accepted, done, self.progress)
+    def _bar(self) -> tqdm[None]:
+        """A bar over the rows sent, of the accepted rows (a no-op unless shown)."""
+        total = self.planned.accepted
+        return tqdm(total=total, initial=min(total, self.resumed * MAX_IMPORT_BATCH),
+                    unit=" leads", unit_scale=True, desc=f"importing {total:,} leads",
+                    disable=not self.progress)
 
 
 def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str]) -> bool:
@@ -620,29 +632,6 @@ def _outcomes(frame: pd.DataFrame, answers: dict[str, np.ndarray],
     return frame
 
 
-class _Answers:
-    """The journal's answers, batch after batch, to the plan's parts in turn."""
-
-    def __init__(self, results: Iterator[tuple[int, list[list[Any]]]]) -> None:
-        self.results = results
-        self.held: list[tuple[int, list[list[Any]]]] = []
-
-    def between(self, first: int, end: int) -> Iterator[tuple[int, list[Any]]]:
-        """Each answer (with its batch's number) for the accepted rows ``first`` to
-        ``end`` (0-based, in file order; the last batch's kept for the next part)."""
-        while not self.held or (self.held[-1][0] + 1) * MAX_IMPORT_BATCH < end:
-            batch = next(self.results, None)
-            if batch is None:
-                break
-            self.held.append(batch)
-        for number, results in self.held:
-            for result in results:
-                if first <= number * MAX_IMPORT_BATCH + result[0] < end:
-                    yield number, result
-        self.held = [(number, results) for number, results in self.held
-                     if (number + 1) * MAX_IMPORT_BATCH > end]
-
-
 def transient(error: BaseException) -> bool:
     """Whether running the import again, unchanged, can get past ``error``: no answer
     or a broken one, a 5xx, a 429, a request with the same key still in flight. A 400,
@@ -665,21 +654,3 @@ def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
         results.append(row)
     return results
 
-
-class _Bar:
-    """tqdm over the rows sent, of the accepted rows, when shown; a no-op otherwise."""
-
-    def __init__(self, total: int, done: int, shown: bool) -> None:
-        self._bar = tqdm(total=total, initial=done, unit=" leads", unit_scale=True,
-                         desc=f"importing {total:,} leads") if shown else None
-
-    def update(self, rows: int) -> None:
-        if self._bar is not None:
-            self._bar.update(rows)
-
-    def __enter__(self) -> _Bar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
