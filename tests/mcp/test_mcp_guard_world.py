@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mcp_harness import answering, call, text
 
-from conftest import KEYS, guard_truth
+from conftest import KEYS, advance, guard_truth
 from dialkit import Client
 from dialkit.mcp import ClientExecutor, JsonLinesAuditLog, build_server
 from dialkit.sandbox import Sandbox
@@ -45,3 +45,20 @@ def test_an_assistants_text_to_a_planted_number_is_refused(
         ("sms_send", "contact_forbidden", None, None),
         ("sms_send", "awaiting_confirmation", REASON, planted["rule"]),
         ("sms_send", SERVICE_REFUSES[kind], REASON, planted["rule"])]
+
+
+def test_a_resume_asked_and_confirmed_is_judged_once(sandbox: Sandbox, tmp_path: Path) -> None:
+    """The guard judges a resume before the user's question, on the retry and at the send:
+    one judgment a campaign a minute, so ``client.guard.resumes`` records it once."""
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None,
+                max_retries=0) as client:
+        server = build_server(ClientExecutor(client, KEYS["full"]),
+                              audit=JsonLinesAuditLog(tmp_path / "audit.jsonl"))
+        campaign = next(iter(client.campaigns.list(status="paused"))).id
+        advance(sandbox, 12 * 3600)  # 03:00 UTC: night in North America
+        resumed = call(server, None, "campaigns_resume",
+                       {"campaign_id": campaign, "override": REASON}, answer=answering("accept"))
+        assert not resumed.is_error, text(resumed)
+        [judged] = client.guard.resumes
+        assert judged.campaign_id == campaign and judged.forbidden > judged.diallable / 2
+        assert [o.operation for o in client.guard.overrides] == ["campaigns.resume"]
