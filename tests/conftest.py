@@ -216,6 +216,17 @@ def advance(running: Sandbox, seconds: float) -> dict[str, Any]:
     return body
 
 
+def guard_truth(running: Sandbox) -> dict[str, dict[str, Any]]:
+    """The numbers the session world plants for the client's guard (issue 50), by kind
+    (``guard_dnc``, ``guard_hours``, ``guard_cap``), one of each."""
+    answer = httpx.get(running.base_url + "/_sandbox/guard-truth", params={"account": "acme"},
+                       headers=running.admin_headers, verify=tls_context())
+    answer.raise_for_status()
+    problems: dict[str, list[dict[str, Any]]] = answer.json()["problems"]
+    assert sorted(problems) == ["guard_cap", "guard_dnc", "guard_hours"], problems
+    return {kind: found[0] for kind, found in problems.items()}
+
+
 def ready_agents(running: Sandbox, dataset: str = "client:acme/full") -> list[dict[str, Any]]:
     """The agents of a data set by extension, every one made ready to take a call.
 

@@ -5,6 +5,7 @@ looked for again; and ``upcoming --fix`` on the command line (issue 50)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from client._recording import RecordingTransport
-from conftest import KEYS, START
+from conftest import KEYS, START, base_config
 from dialkit import Client
 from dialkit.analytics import answer_rates
 from dialkit.cli import app
@@ -244,3 +245,37 @@ def test_a_callback_over_a_cap_moves_to_when_the_cap_frees_it_and_the_hours_allo
     assert row["new_at"] == pd.Timestamp("2026-11-25T13:00Z")  # the cap frees it at 05:00
     assert row["new_at"] == next_allowed(miami, due, calls=calls)["next_allowed_at"].item()
     assert next_allowed(miami, due, calls=None)["allowed"].item()  # the hours alone: now
+
+
+def test_the_cli_fixes_the_worlds_planted_findings_once(
+        make_sandbox: Callable[..., Sandbox], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 50's "done when": ``upcoming --fix --apply`` carries out the plan for the
+    findings the world planted, and a second run has nothing to do. The command looks
+    from now, so the emulator here runs on a real clock, its world anchored at this hour:
+    the planted callbacks lie ahead of now, as they do in the demo (a new world to build,
+    about 5 s: the session's lies in November 2026)."""
+    config = base_config()
+    config["server"] = {key: value for key, value in config["server"].items()
+                        if key != "start_time"} | {"clock": "real"}
+    config["accounts"] = config["accounts"][:1]
+    running = make_sandbox(config)
+    truth = httpx.get(f"{running.base_url}/_sandbox/upcoming-truth", params={"account": "acme"},
+                      headers=running.admin_headers, verify=tls_context()).json()["problems"]
+    for name, value in attach_environment(running, "acme/full/test").items():
+        monkeypatch.setenv(name, value)
+    with Client(KEYS["full"], base_url=running.base_url, rate_limit=None) as client:
+        planted = [p["lead_id"] for problems in truth.values() for p in problems]
+        campaigns = sorted({str(client.leads.get(lead).campaign_id) for lead in planted})
+    asked = ["compliance", "upcoming", "--sandbox", "--fix",
+             *(option for campaign in campaigns for option in ("--campaign", campaign))]
+    said = [CliRunner().invoke(app, [*asked, *more]) for more in ([], ["--apply"], [])]
+    assert [result.exit_code for result in said] == [0, 0, 0], said[-1].output
+    moved = [p["lead_id"] for kind in ("upcoming_callback_hours", "upcoming_callback_dnc")
+             for p in truth.get(kind, [])]
+    assert moved and said[0].output.count("[planned]") == len(moved)
+    assert said[1].output.count("[done]") == len(moved)
+    assert all(lead in said[0].output and lead in said[1].output for lead in moved)
+    assert "[planned]" not in said[2].output and "[done]" not in said[2].output
+    assert not any(lead in said[2].output for lead in moved)
+    [left] = truth["upcoming_attempt_hours"]
+    assert left["lead_id"] in said[2].output  # a lead's next attempt: the contract moves none

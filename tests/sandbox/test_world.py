@@ -140,12 +140,14 @@ def test_small_world_has_the_promised_size(world: tuple[Store, datetime]) -> Non
     ("SELECT DISTINCT direction FROM calls", {"inbound", "outbound"}),
     ("SELECT DISTINCT source FROM dnc", {"registry", "customer_request"}),
     ("SELECT DISTINCT country FROM leads", set(COUNTRIES)),
-    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) <> 'state_' "
+    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) NOT IN ('state_', 'guard_') "
      "AND substr(kind, 1, 9) <> 'upcoming_'",
      {"outside_calling_hours", "dnc_call", "frequency", "abandoned", "split_zone_hours",
       "caller_id", "dnc_grace", "abandonment_period", "person_frequency"}),
     ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 9) = 'upcoming_'",
      {"upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc"}),
+    ("SELECT DISTINCT kind FROM planted WHERE substr(kind, 1, 6) = 'guard_'",
+     {"guard_dnc", "guard_hours", "guard_cap"}),
 ])
 def test_every_value_is_present(world: tuple[Store, datetime], sql: str,
                                 expected: set[str]) -> None:
@@ -438,7 +440,7 @@ def test_planted_problems_are_exactly_the_problems(world: tuple[Store, datetime]
     store, _ = world
     planted: dict[str, set[str]] = {}
     for kind, call_id in store.rows("SELECT kind, call_id FROM planted WHERE account = ? "
-                                    "AND substr(kind, 1, 6) <> 'state_' "
+                                    "AND substr(kind, 1, 6) NOT IN ('state_', 'guard_') "
                                     "AND substr(kind, 1, 9) <> 'upcoming_'", (ACCOUNT,)):
         planted.setdefault(kind, set()).add(call_id)
     recomputed = _recomputed(store)
@@ -452,8 +454,8 @@ def test_planted_rows_name_the_called_number(world: tuple[Store, datetime]) -> N
     store, _ = world
     rows = store.rows("SELECT p.phone, c.to_number, p.kind, p.detail FROM planted p "
                       "JOIN calls c ON c.id = p.call_id")
-    assert len(rows) == store.row("SELECT count(*) FROM planted WHERE "
-                                  "substr(kind, 1, 9) <> 'upcoming_'")[0]
+    assert len(rows) == store.row("SELECT count(*) FROM planted WHERE substr(kind, 1, 9) "
+                                  "<> 'upcoming_' AND substr(kind, 1, 6) <> 'guard_'")[0]
     for phone, to_number, kind, detail in rows:
         assert phone == to_number
         if kind == "frequency":

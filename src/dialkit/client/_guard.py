@@ -176,7 +176,8 @@ class Guard:
 
     Attributes:
         overrides: Each contact sent with ``override=``, oldest first.
-        resumes: Each resume's :class:`ResumeJudgment`, oldest first.
+        resumes: Each resume's :class:`ResumeJudgment` (one a campaign a minute), oldest
+            first.
     """
 
     def __init__(self, transport: Transport, settings: GuardSettings,
@@ -196,6 +197,7 @@ class Guard:
         self._read_at = -math.inf
         self._verdicts: dict[tuple[object, ...], Verdict | None] = {}
         self._callback_leads: dict[str, str] = {}
+        self._judged_resumes: dict[tuple[str, datetime], ResumeJudgment] = {}
         self._warned = False
 
     # the operations' questions ------------------------------------------------------------
@@ -247,15 +249,8 @@ class Guard:
         reason = _reason(override)
         if self._off():
             return None
-        leads = [lead for lead in self._leads.list(campaign_id=campaign_id)
-                 if lead.status in DIALLABLE]
-        moment = self.now()
-        judged = self._judged().campaign(campaign_id, leads, moment, self.settings)
-        self.resumes.append(judged)
-        logger.info("campaigns.resume %s: %d of %d diallable leads may not be called now%s",
-                    campaign_id, judged.forbidden, judged.diallable,
-                    "" if judged.opens_at is None else
-                    f"; the first opens at {judged.opens_at:%Y-%m-%d %H:%M} UTC")
+        judged = self._resume_judgment(campaign_id)
+        moment = judged.at
         refusal = None
         if judged.diallable and judged.forbidden > MOST * judged.diallable:
             assert judged.first is not None
@@ -265,6 +260,30 @@ class Guard:
                 f"called now ({_counts(judged.by_rule)}); the first: {judged.first.evidence}",
                 judged.opens_at)
         self._settle("campaigns.resume", None, moment, refusal, reason)
+        return judged
+
+    def _resume_judgment(self, campaign_id: str) -> ResumeJudgment:
+        """The law's judgment of a campaign's diallable leads now, made once a minute: a
+        resume asked through ``mcp serve`` is judged before the user's question, on the
+        retry and at the send, one request that :attr:`resumes` records once."""
+        if self._transport.service_now() is None:
+            Campaigns(self._transport).get(campaign_id)  # its Date: the service's now
+        key = (campaign_id, self.now().replace(second=0, microsecond=0))
+        with self._lock:
+            known = self._judged_resumes.get(key)
+        if known is not None:
+            return known
+        leads = [lead for lead in self._leads.list(campaign_id=campaign_id)
+                 if lead.status in DIALLABLE]
+        judged = self._judged().campaign(campaign_id, leads, self.now(), self.settings)
+        with self._lock:
+            self._judged_resumes = {k: v for k, v in self._judged_resumes.items()
+                                    if k[1] == key[1]} | {key: judged}
+            self.resumes.append(judged)
+        logger.info("campaigns.resume %s: %d of %d diallable leads may not be called now%s",
+                    campaign_id, judged.forbidden, judged.diallable,
+                    "" if judged.opens_at is None else
+                    f"; the first opens at {judged.opens_at:%Y-%m-%d %H:%M} UTC")
         return judged
 
     def tool(self, operation: str, path: Mapping[str, str], body: object, *,

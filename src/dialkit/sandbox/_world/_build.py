@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from .._state._clock import isoformat
 from .._state._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from . import _calls as wc
+from . import _guarded as wg
 from . import _upcoming as wu
 from ._activity import write_activity
 from ._calls import HOUR_MS, MINUTE_MS, Calls, Frame
@@ -99,6 +100,9 @@ _INBOUND_SHARE = 0.1
 _CHUNK = 100_000
 _STREAMS = ("campaigns", "phones", "leads", "calls", "listing", "plant", "inbound", "outcomes",
             "callbacks", "appointments", "agents")
+_GUARDED_STREAM = len(_STREAMS) + 3
+"""The stream of the guard's capped number's calls (:mod:`._guarded`): drawn apart, so
+every other draw of the world stays as it was."""
 
 
 def build_world(store: Store, account: str, *, seed: int, scale: Scale,
@@ -318,6 +322,7 @@ class _World:
         self.rng["ids"] = np.random.default_rng([len(_STREAMS), seed % 2**64, account_key])
         self.rng["activity"] = np.random.default_rng([len(_STREAMS) + 1, seed % 2**64])
         self.rng["scheduled"] = np.random.default_rng([len(_STREAMS) + 2, seed % 2**64])
+        self.rng["guarded"] = np.random.default_rng([_GUARDED_STREAM, seed % 2**64, account_key])
         self.shape, self.anchor = shape, anchor
         start = anchor - shape.weeks * 7 * DAY_MS
         self.campaigns = _campaigns(self.rng["campaigns"], shape, start, anchor)
@@ -343,10 +348,21 @@ class _World:
                                       self.campaigns.archived[self.leads.campaign] == 0)
         self.outcomes, self.listed_at, self.listed_by = (
             self.scheduled.outcomes, self.scheduled.listed_at, self.scheduled.listed_by)
+        self.guarded = self._guarded()
         every = Calls.concat(self.by_lead, inbound)
         order = np.lexsort((every.lead, every.created))
         self.calls = every.take(order)
         self.rank = np.argsort(order)
+
+    def _guarded(self) -> wg.Guarded:
+        """The numbers the guard must refuse, on leads no other plant holds."""
+        calls, last = self.by_lead, self.outcomes.last
+        taken = np.zeros(len(self.leads.created), dtype=bool)
+        taken[calls.lead[calls.kind > 0]] = True
+        taken[[lead for _, lead in self.scheduled.planted]] = True
+        return wg.choose(self.frame, self.outcomes, self.listed_at,
+                         self.campaigns.archived[self.leads.campaign] == 0,
+                         np.where(last >= 0, calls.created[np.maximum(last, 0)], -1), taken)
 
     def write(self, conn: sqlite3.Connection, dataset: str, account: str, *,
               activity: bool = True) -> None:
@@ -365,7 +381,8 @@ class _World:
         self._write_leads(conn, dataset, campaign_ids, lead_ids)
         for start in range(0, len(self.calls), _CHUNK):
             part = np.arange(start, min(start + _CHUNK, len(self.calls)))
-            self._write_calls(conn, dataset, account, part, (campaign_ids, lead_ids, call_ids))
+            self._write_calls(conn, dataset, account, self.calls.take(part),
+                              (campaign_ids, lead_ids, call_ids[part]))
         self._write_history(conn, dataset, lead_ids, call_ids)
         self._write_callbacks(conn, dataset, campaign_ids, lead_ids)
         self._write_appointments(conn, dataset)
@@ -378,9 +395,39 @@ class _World:
         _insert(conn, "planted", "account kind call_id phone detail", wu.planted_rows(
             account, self.scheduled.planted, self.outcomes.next_attempt, lead_ids,
             self.leads.phones.e164))
+        self._write_guarded(conn, dataset, account, campaign_ids, lead_ids)
         if activity:
             write_activity(conn, dataset, _stamp(self.anchor), self.rng["activity"],
                            lambda prefix, n: uuid_texts(ids, prefix, n))
+
+    def _write_guarded(self, conn: sqlite3.Connection, dataset: str, account: str,
+                       campaign_ids: NDArray[np.object_], lead_ids: NDArray[np.object_]) -> None:
+        """The numbers the guard must refuse (:mod:`._guarded`): the capped number's calls,
+        with its lead's history and attempts as its calls leave them, and the ``guard_*``
+        rows of ``planted``."""
+        guarded, rng = self.guarded, self.rng["guarded"]
+        ids: list[str] = []
+        if guarded.cap >= 0:
+            lead = np.full(len(guarded.cap_calls), guarded.cap)
+            calls = wc.unanswered_calls(rng, self.frame, lead, guarded.cap_calls)
+            ids = uuid_texts(rng, "call_", len(lead))
+            self._write_calls(conn, dataset, account, calls,
+                              (campaign_ids, lead_ids, _objects(ids)))
+            _insert(conn, "lead_history", "dataset lead_id at* event detail", (
+                (dataset, lead_ids[guarded.cap], at, "call_attempt",
+                 f'{{"call_id": "{call}", "disposition": null}}')
+                for at, call in zip(calls.created.tolist(), ids, strict=True)))
+            conn.execute(
+                f"UPDATE leads SET status = ?, attempts = ?, last_attempt_at = {STAMP_SQL}, "
+                f"disposition_code = NULL, hangup_cause = ?, updated_at = {STAMP_SQL} "
+                "WHERE dataset = ? AND id = ?",
+                (wc.LEAD_STATUSES[max(wc.CONTACTED, int(self.outcomes.status[guarded.cap]))],
+                 int(self.outcomes.attempts[guarded.cap]) + len(ids), int(calls.created[-1]),
+                 wc.HANGUP_CAUSES[wc.NO_ANSWER_CAUSE], int(calls.ended[-1]), dataset,
+                 lead_ids[guarded.cap]))
+        _insert(conn, "planted", "account kind call_id phone detail", wg.planted_rows(
+            account, guarded, self.frame, self.listed_at, lead_ids, self.leads.phones.e164,
+            self.leads.phones.zone, ids))
 
     def _write_leads(self, conn: sqlite3.Connection, dataset: str,
                      campaign_ids: NDArray[np.object_], lead_ids: NDArray[np.object_]) -> None:
@@ -414,9 +461,10 @@ class _World:
         numbers[other] = [self.other[lead] for lead in calls.lead[other].tolist()]
         return numbers
 
-    def _write_calls(self, conn: sqlite3.Connection, dataset: str, account: str, part: I64,
+    def _write_calls(self, conn: sqlite3.Connection, dataset: str, account: str, c: Calls,
                      ids: tuple[NDArray[np.object_], ...]) -> None:
-        c, (campaign_ids, lead_ids, call_ids) = self.calls.take(part), ids
+        """Insert the calls ``c``, whose ids are the last of ``ids``."""
+        campaign_ids, lead_ids, call_ids = ids
         customer = self._dialled(c)
         line = np.where(c.caller == ANONYMOUS, "anonymous",
                         self.callers.e164.astype(object)[c.caller])
@@ -425,7 +473,7 @@ class _World:
         _insert(conn, "calls", "dataset account id direction from_number to_number status "
                 "created_at* answered_at* ended_at* duration_seconds campaign_id lead_id "
                 "disposition hangup_cause agent_extension agent_joined_at* ai_agent recording",
-                zip(repeat(dataset), repeat(account), call_ids[part].tolist(),
+                zip(repeat(dataset), repeat(account), call_ids.tolist(),
                     _objects(("inbound", "outbound"))[c.outbound].tolist(),
                     np.where(out, line, customer).tolist(), np.where(out, customer, line).tolist(),
                     _objects(STATUSES)[c.status].tolist(), c.created.tolist(),

@@ -277,6 +277,13 @@ def _finish(rng: np.random.Generator, frame: Frame, lead: I64, created: I64, sta
                  kind=np.zeros(n, dtype=np.int64), line=np.zeros(n, dtype=np.int64))
 
 
+def unanswered_calls(rng: np.random.Generator, frame: Frame, lead: I64, created: I64) -> Calls:
+    """Outbound calls to ``lead`` at ``created`` that nobody answered."""
+    status = np.full(len(lead), NO_ANSWER)
+    return _finish(rng, frame, lead, created, status, np.full(len(lead), NONE),
+                   np.full(len(lead), NO_ANSWER_CAUSE), outbound=True)
+
+
 def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: float) -> Calls:
     """Customers calling back 1-48 h after an outbound call, in their daytime, mostly answered."""
     source = rng.choice(len(calls), size=int(len(calls) * share))

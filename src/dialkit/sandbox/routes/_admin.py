@@ -189,6 +189,7 @@ async def ground_truth(request: Request, account: str,
     which = {"federal": "AND substr(kind, 1, 6) <> 'state_'",
              "place": "AND substr(kind, 1, 6) = 'state_'", "all": ""}[law]
     which += " AND substr(kind, 1, 9) <> 'upcoming_'"  # served by upcoming_truth
+    which += " AND substr(kind, 1, 6) <> 'guard_'"  # served by guard_truth
     for row in service.store.rows(
             f"SELECT kind, call_id, phone, detail FROM planted WHERE account = ? {which} "
             "ORDER BY kind, call_id, phone", (account,)):
@@ -217,6 +218,24 @@ async def upcoming_truth(request: Request, account: str) -> Any:
     for row in service.store.rows(
             "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? AND "
             "substr(kind, 1, 9) = 'upcoming_' ORDER BY kind, call_id", (account,)):
+        kinds.setdefault(row["kind"], []).append(
+            {"lead_id": row["call_id"], "phone": row["phone"], **orjson.loads(row["detail"])})
+    return json_response({"account": account, "problems": kinds,
+                          "counts": {k: len(v) for k, v in kinds.items()}})
+
+
+@router.get("/guard-truth", summary="The numbers the client's guard must refuse now")
+async def guard_truth(request: Request, account: str) -> Any:
+    """The numbers planted in an account's seeded world that the client's guard must refuse
+    at the world's "now" (issue 50), by kind (``guard_dnc``, ``guard_hours``,
+    ``guard_cap``): each with its lead's id, number, the rule that refuses it and what the
+    world knows of why."""
+    service = _service(request)
+    _known(service, account)
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for row in service.store.rows(
+            "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? AND "
+            "substr(kind, 1, 6) = 'guard_' ORDER BY kind, call_id", (account,)):
         kinds.setdefault(row["kind"], []).append(
             {"lead_id": row["call_id"], "phone": row["phone"], **orjson.loads(row["detail"])})
     return json_response({"account": account, "problems": kinds,
