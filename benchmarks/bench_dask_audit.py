@@ -31,13 +31,15 @@ Each side runs in a fresh process, the two in turn ``--runs`` times:
   process changed, i.e. was restarted, or the nannies logged a restart); the client
   process's ``VmHWM`` (it also runs the scheduler); the task stream grouped by task
   name (compute seconds, tasks); the bytes the p2p shuffles moved (the workers'
-  ``p2p`` metrics).
+  ``p2p`` metrics). ``--in-process`` (the test suite's smoke run) makes the workers
+  threads of that process: no worker process to start, their peaks are the client's.
 
 Both reports' findings must agree: a digest of (rule, call id, lead id), sorted.
 
 Run: ``.venv/bin/python benchmarks/bench_dask_audit.py [--calls 20000000] [--leads
 4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]
-[--campaigns 25]`` (fewer campaigns, fewer partitions: the test suite's smoke run).
+[--campaigns 25] [--in-process]`` (fewer campaigns, fewer partitions: the test suite's smoke
+run).
 Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
@@ -244,11 +246,13 @@ def measure_pandas(folder: Path, rules: str) -> dict[str, Any]:
             "load": os.getloadavg()[0]}
 
 
-def measure_dask(folder: Path, rules: str, memory_limit: str, workers: int) -> dict[str, Any]:
-    """Audit the dataset's folders on a ``LocalCluster`` of ``workers`` processes."""
+def measure_dask(folder: Path, rules: str, memory_limit: str, workers: int,
+                 processes: bool = True) -> dict[str, Any]:
+    """Audit the dataset's folders on a ``LocalCluster`` of ``workers`` processes (threads
+    of this process if not ``processes``)."""
     from dask.distributed import Client, LocalCluster, get_task_stream
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                       memory_limit=memory_limit, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         client.run(lambda: __import__("dialkit.compliance"))
@@ -326,20 +330,22 @@ RUN = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_dask_audit as 
 
 def measured(argv: list[str]) -> None:
     """In a fresh process: one side's figures as a JSON line."""
-    side, folder, rules, memory_limit, workers = argv
+    side, folder, rules, memory_limit, workers, processes = argv
     result = (measure_pandas(Path(folder), rules) if side == "pandas"
-              else measure_dask(Path(folder), rules, memory_limit, int(workers)))
+              else measure_dask(Path(folder), rules, memory_limit, int(workers),
+                                processes == "processes"))
     print(json.dumps(result))
 
 
 def in_a_fresh_process(side: str, folder: Path, rules: str, memory_limit: str,
-                       guard: float, workers: int) -> dict[str, Any]:
+                       guard: float, workers: int, processes: bool = True) -> dict[str, Any]:
     """One side's figures from a fresh process; the process is killed, and its peak
     reported, if the machine's available memory falls under ``guard`` bytes (the machine
     is shared: a side that needs more than there is must not push others out)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         child = subprocess.Popen([sys.executable, "-c", RUN, str(Path(__file__).parent), side,
-                                  str(folder), rules, memory_limit, str(workers)],
+                                  str(folder), rules, memory_limit, str(workers),
+                                  "processes" if processes else "threads"],
                                  stdout=out, stderr=err,
                                  text=True)
         began, peak, killed = time.perf_counter(), 0, None
@@ -484,6 +490,8 @@ def main() -> None:
     parser.add_argument("--memory-limit", default="4GiB", help="each Dask worker's limit")
     parser.add_argument("--workers", type=int, default=2,
                         help="Dask's worker processes (1: the test suite's smoke run)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="Dask's workers as threads of its process (the smoke run)")
     parser.add_argument("--guard-gib", type=float, default=3.0,
                         help="kill a side when the machine's available memory falls under this")
     parser.add_argument("--rules", choices=sorted(RULES), default="HOUSE_RULES")
@@ -500,7 +508,7 @@ def main() -> None:
         for side in sides[run % len(sides):] + sides[:run % len(sides)]:
             runs[side].append(in_a_fresh_process(side, folder, options.rules,
                                                  options.memory_limit, options.guard_gib * GIB,
-                                                 options.workers))
+                                                 options.workers, not options.in_process))
             last = runs[side][-1]
             print(f"run {run + 1}, {side}: " + (
                 f"KILLED after {last['wall']:.1f} s at {last['peak'] / GIB:.1f} GiB, "

@@ -5,7 +5,9 @@ Issue 40's measure for Dask: the realistic mix (:mod:`leads_mix`) written once a
 dataset of ``--parts`` Parquet files (kept outside the repository, in ``--folder``), then
 cleaned in a fresh process per run, which starts a ``LocalCluster`` of two worker
 processes (``--workers``) of one thread each and times the clean alone (the cluster's start not
-counted). The process's own peak RSS (``VmHWM``: the client and the cluster's scheduler,
+counted; ``--in-process``, the test suite's smoke run, gives the cluster its workers as
+threads of that process instead: no interpreter to start a worker, and the peak then
+holds theirs). The process's own peak RSS (``VmHWM``: the client and the cluster's scheduler,
 not the workers; not ``ru_maxrss``, which keeps the high-water mark of the parent it was
 forked from, the writer of the dataset) is the client's memory. Three cleans:
 
@@ -17,7 +19,8 @@ forked from, the writer of the dataset) is the client's memory. Three cleans:
   partitions in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_dask_clean.py [--rows 1000000] [--parts 10]
-[--runs 3] [--folder /tmp/dialkit-dask-clean] [--baseline SRC] [--workers 2]``. Results go to
+[--runs 3] [--folder /tmp/dialkit-dask-clean] [--baseline SRC] [--workers 2]
+[--in-process]``. Results go to
 ``benchmarks/RESULTS.md`` by hand.
 """
 
@@ -49,7 +52,8 @@ clean = getattr(dialkit.leads, "clean_dataset", dialkit.leads.clean)  # a baseli
 
 if __name__ == "__main__":
     dataset, out, workers = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+    processes = sys.argv[4] == "processes"
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                   dashboard_address=":0") as local, \\
             distributed.Client(local):
         began = time.perf_counter()
@@ -81,13 +85,13 @@ def dataset_of(rows: int, parts: int, folder: Path) -> Path:
 
 
 def clean_once(dataset: Path, out: Path | None, src: Path | None,
-               workers: int) -> dict[str, Any]:
+               workers: int, processes: bool = True) -> dict[str, Any]:
     """One clean in a fresh process (of the code in ``src``, else this checkout's), on a
-    cluster of ``workers`` processes."""
+    cluster of ``workers`` processes (threads of that process if not ``processes``)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(src or Path(__file__).resolve().parents[1] / "src")
     done = subprocess.run([sys.executable, "-c", RUN, str(dataset), str(out or ""),
-                           str(workers)],
+                           str(workers), "processes" if processes else "threads"],
                           capture_output=True, text=True, env=env, check=False)
     if done.returncode:
         raise SystemExit(f"the clean failed:\n{done.stderr[-3000:]}")
@@ -104,6 +108,8 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="the gathering clean's src folder")
     parser.add_argument("--workers", type=int, default=2,
                         help="the cluster's worker processes (1: the test suite's smoke run)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="the workers as threads of the cleaning process (the smoke run)")
     options = parser.parse_args()
     options.folder.mkdir(parents=True, exist_ok=True)
     # this script's own output from an earlier run, maybe of code that wrote no mark
@@ -117,7 +123,8 @@ def main() -> None:
     done: dict[str, list[dict[str, Any]]] = {name: [] for name in cleans}
     for _ in range(options.runs):  # interleaved: each clean sees the same machine
         for name, (out, src) in cleans.items():
-            done[name].append(clean_once(dataset, out, src, options.workers))
+            done[name].append(clean_once(dataset, out, src, options.workers,
+                                         not options.in_process))
     print(f"{'clean':>7} {'rows':>10} {'wall s':>7} {'client peak MiB':>16} {'accepted':>9}")
     for name, runs in done.items():
         wall = statistics.median(run["wall"] for run in runs)

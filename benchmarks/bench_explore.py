@@ -9,7 +9,11 @@ redraws. Both draw the same SVG figures, so the difference is what each recomput
 
 Usage::
 
-    python benchmarks/bench_explore.py --scale medium --runs 5
+    python benchmarks/bench_explore.py --scale medium --runs 5 [--controls campaign,date]
+
+``--controls`` times only the named controls: the test suite's smoke run times the
+direction alone, which still draws each of the four plots (the explorers' first drawing
+and the baseline's change), in 13 SVG figures instead of the three controls' 29.
 """
 
 from __future__ import annotations
@@ -43,15 +47,17 @@ def everything(shown: Explorer) -> None:
         _svg(_PLOTS[name], table, _SIZES[name])
 
 
-def changes(shown: Explorer, run: int) -> dict[str, Callable[[], None]]:
-    """One change of each control (a different value each run)."""
+def changes(shown: Explorer, run: int,
+            controls: tuple[str, ...] = CONTROLS) -> dict[str, Callable[[], None]]:
+    """One change of each of ``controls`` (a different value each run)."""
     ids = shown.campaigns.value
-    return {
+    every = {
         "campaign": lambda: setattr(shown.campaigns, "value", ids[run % 3:run % 3 + 3]),
         "direction": lambda: setattr(shown.direction, "value",
                                      ("both", "outbound", "inbound")[run % 3]),
         "date": lambda: setattr(shown.start, "value",
                                 shown.end.value if run % 2 == 0 else None)}
+    return {control: every[control] for control in controls}
 
 
 def timed(change: Callable[[], None], then: Callable[[], None] | None) -> float:
@@ -63,33 +69,44 @@ def timed(change: Callable[[], None], then: Callable[[], None] | None) -> float:
     return time.perf_counter() - began
 
 
-def measure(frames: dict[str, Any], runs: int) -> dict[str, dict[str, list[float]]]:
-    """Seconds per change of each control, now and for the baseline."""
+def measure(frames: dict[str, Any], runs: int,
+            controls: tuple[str, ...] = CONTROLS) -> dict[str, dict[str, list[float]]]:
+    """Seconds per change of each of ``controls``, now and for the baseline."""
     shown, baseline = Explorer(frames), Explorer(frames)
     for control in (baseline.campaigns, baseline.start, baseline.direction):
         control.unobserve_all("value")  # its own updates off: the baseline's work alone
     seconds: dict[str, dict[str, list[float]]] = {
-        way: {control: [] for control in CONTROLS} for way in ("now", "baseline")}
+        way: {control: [] for control in controls} for way in ("now", "baseline")}
     for run in range(runs):
-        for control, change in changes(shown, run).items():
+        for control, change in changes(shown, run, controls).items():
             seconds["now"][control].append(timed(change, None))
-        for control, change in changes(baseline, run).items():
+        for control, change in changes(baseline, run, controls).items():
             seconds["baseline"][control].append(timed(change, lambda: everything(baseline)))
     return seconds
+
+
+def _controls(text: str) -> tuple[str, ...]:
+    """``--controls``: names of :data:`CONTROLS`, comma-separated."""
+    named = tuple(text.split(","))
+    if not set(named) <= set(CONTROLS):
+        raise argparse.ArgumentTypeError(f"give some of {', '.join(CONTROLS)}, not {text!r}")
+    return named
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scale", default="medium", choices=["small", "medium", "large"])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--controls", type=_controls, default=CONTROLS,
+                        help=f"the controls timed, comma-separated (default: {','.join(CONTROLS)})")
     args = parser.parse_args()
     with dialkit.Client.sandbox(demo_config(args.scale)) as client:
         frames = {**analytics.load(client), "campaigns": client.frames.campaigns()}
     print(f"{args.scale} world: {len(frames['calls']):,} calls, {len(frames['leads']):,} "
           f"leads, {frames['campaigns'].shape[0]} campaigns listed; {args.runs} runs")
-    seconds = measure(frames, args.runs)
+    seconds = measure(frames, args.runs, args.controls)
     print(f"{'control':<11}{'now s':>9}{'baseline s':>12}{'ratio':>8}")
-    for control in CONTROLS:
+    for control in args.controls:
         now, before = (statistics.median(seconds[way][control]) for way in ("now", "baseline"))
         print(f"{control:<11}{now:>9.3f}{before:>12.3f}{before / now:>8.1f}x", flush=True)
 

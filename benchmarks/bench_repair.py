@@ -27,7 +27,7 @@ import statistics
 import numpy as np
 import pandas as pd
 
-from _timing import timed
+from _timing import timed, timed_answer
 from bench_when import numbers
 from dialkit.compliance import next_allowed, repair
 
@@ -95,8 +95,7 @@ def main() -> None:
               f"{moved['expected_rate'].median():.3f}")
         return
     sample = found.iloc[:args.baseline]
-    base = timed(lambda: baseline(sample, dnc))
-    theirs = baseline(sample, dnc)
+    base, theirs = timed_answer(lambda: baseline(sample, dnc))
     ours = plan.set_index("callback_id").loc[theirs.index]
     same = (ours["action"].astype(str) == theirs["action"]) & (
         (ours["new_at"] == theirs["new_at"]) | (ours["new_at"].isna()

@@ -13,6 +13,7 @@ with the code that draws it, and ``tests/test_site.py`` checks that every
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,12 +73,14 @@ def main() -> None:
         drawn = tables(client)
     for name, draw in GALLERY.items():
         ax = draw(drawn)
-        targets = [IMAGES / "gallery" / f"{name}.png",
-                   *(IMAGES / f"{file}.png" for file, plot in README.items() if plot == name)]
-        for target in targets:
-            ax.figure.savefig(target, dpi=100, bbox_inches="tight")
-            print(f"wrote {target}")
+        target = IMAGES / "gallery" / f"{name}.png"
+        ax.figure.savefig(target, dpi=100, bbox_inches="tight")
         plt.close(ax.figure)
+        print(f"wrote {target}")
+        for file in (file for file, plot in README.items() if plot == name):
+            # the same bytes: a second savefig would render the figure again
+            shutil.copyfile(target, IMAGES / f"{file}.png")
+            print(f"wrote {IMAGES / f'{file}.png'}")
 
 
 if __name__ == "__main__":

@@ -20,3 +20,5 @@ def test_the_script_draws_both_pictures(tmp_path: Path, monkeypatch: pytest.Monk
     for name in ("funnel.png", "audit_summary.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (SCRIPT.parent / "images" / name).is_file()  # the README's, committed
+    for name in pictures.GALLERY:  # and the gallery's, one a plot function
+        assert (tmp_path / "gallery" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
