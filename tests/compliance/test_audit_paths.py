@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import phonenumbers
 import pyarrow as pa
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from phonenumbers import timezone as phone_timezones
 
@@ -207,9 +207,17 @@ def expected_local(phone: str, at: pd.Timestamp) -> tuple[str | None, str | None
     return at.tz_convert(zone).strftime("%Y-%m-%d %H:%M:%S"), zone
 
 
-@settings(max_examples=60, deadline=None)
+EVERY_HOUR = [(phone, day + hour * 60) for phone in PHONES for day in (0, 60 * 24 * 181)
+              for hour in range(24)]
+"""Each number called at every hour of a winter day and of a summer one: each zone's
+window edges and its daylight-saving offset, in one audit (its fixed cost, some 0.25 s,
+is most of an example's)."""
+
+
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(PHONES), st.integers(0, 60 * 24 * 200)),
                 min_size=1, max_size=12))
+@example(EVERY_HOUR)
 def test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives(
         drawn: list[tuple[str, int]]) -> None:
     """Every call to a listed number is a DNC finding (no listing date), at any hour, in
@@ -224,10 +232,12 @@ def test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives(
         assert (local_time, zone) == expected_local(phones[n], times[n])
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(PHONES), st.integers(0, 60 * 24 * 200),
                           st.booleans()), min_size=1, max_size=12),
        st.integers(0, 11), st.sampled_from(PHONES))
+@example([(phone, minutes, n % 3 == 0) for n, (phone, minutes) in enumerate(EVERY_HOUR)],
+         1, PHONES[-1])
 def test_calls_audited_again_or_changed_in_place_are_judged_as_new_ones(
         drawn: list[tuple[str, int, bool]], changed: int, phone: str) -> None:
     """The outbound calls' numbers take the hash and zones kept with the calls' own column

@@ -167,7 +167,12 @@ def test_every_world_number_gets_the_same_answer_fast_slow_and_from_phonenumbers
     assert fast["reason"].isna().all() and fast["country"].tolist() == countries
 
 
-def test_a_column_long_enough_for_threads_gets_the_same_rows() -> None:
+def test_a_column_long_enough_for_threads_gets_the_same_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads, two parts, as 200,000 rows get by default (a 20th of the sizes: each
+    region's rows in a part still past ``PHONE_SMALL_MATCH``, matched by RE2)."""
+    monkeypatch.setattr(_tuning, "PHONE_THREAD_ROWS", _tuning.PHONE_THREAD_ROWS // 20)
+    monkeypatch.setattr(_tuning, "PHONE_PART_ROWS", _tuning.PHONE_PART_ROWS // 20)
     rows = [("(415) 555-0123", "US"), ("+44 20 7946 0123", "US"), ("0044 20 7946 0123", "US"),
             ("020 7946 0123", "GB"), ("06 12 34 56 78", "FR"), ("N/A", "US"),
             ("415 555 0123 x7", "CA"), ("12", "DE"), ("+54 9 11 2345-6789", "AR")]

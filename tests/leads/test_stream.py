@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -135,9 +135,17 @@ def written(rows: list[tuple[str, str, str, str]], *, ids: bool = True) -> bytes
     return text.getvalue().encode()
 
 
-@settings(max_examples=40, deadline=None,
+EVERY_CELL = [(PHONES[n % 10], IDS[n // 3 % 5], EMAILS[n // 2 % 3], ("", "GB", "US")[n // 5 % 3])
+              for n in range(40)]
+"""Each phone, id and email four times or more, in chunks of 2: repeats of a phone, of an
+id and of both across chunks, beside blank rows, long ids and bad emails."""
+
+
+@settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=ROWS, ids=st.booleans(), chunk=st.integers(1, 6), held=st.booleans())
+@example(rows=EVERY_CELL, ids=True, chunk=2, held=False)
+@example(rows=EVERY_CELL, ids=True, chunk=3, held=True)
 def test_files_whose_phones_and_ids_repeat_across_chunks_answer_as_whole(
         rows: list[tuple[str, str, str, str]], ids: bool, chunk: int, held: bool,
         monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -311,8 +319,11 @@ def test_the_lead_file_itself_is_refused_as_an_output(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["vendor.csv"]
 
 
-def test_the_account_checks_answer_alike_in_chunks(client: Client, parted: None,
-                                                   tmp_path: Path) -> None:
+def test_the_account_checks_answer_alike_in_chunks(client: Client, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """In 7 chunks (each screened with the account at a cost of its own): the file's
+    repeats across chunks of 97 are held above, without the account."""
+    small(monkeypatch, rows=499, bucket=4096, ranged=50)
     campaign = next(client.campaigns.list(status="paused")).id
     for phone in pd.read_csv(SAMPLES / "dnc_list.csv", dtype=str)["phone"]:
         client.dnc.add(phone)
@@ -323,7 +334,9 @@ def test_the_account_checks_answer_alike_in_chunks(client: Client, parted: None,
     assert "on_dnc" in set(whole.frame["status"].astype(str))
 
 
-def test_the_command_line_streams_and_says_the_summary(parted: None, tmp_path: Path) -> None:
+def test_the_command_line_streams_and_says_the_summary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small(monkeypatch, rows=500, bucket=4096, ranged=50)  # 3 chunks
     out = tmp_path / "out.parquet"
     result = CliRunner().invoke(app, ["leads", "clean", str(FIXTURES / "mix_1500.csv"),
                                       "--country-column", "Country", "--out", str(out)])
