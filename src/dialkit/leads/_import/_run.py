@@ -646,10 +646,6 @@ def transient(error: BaseException) -> bool:
 def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
     """The service's answers as journal lists, each index mapped to the batch's own
     (``indexes[i]`` for the i-th lead sent)."""
-    results = []
-    for lead in (result.model_dump(mode="json") for result in answer):
-        row = [lead[name] for name in _ANSWER_COLUMNS]
-        row[0] = indexes[row[0]]
-        results.append(row)
-    return results
+    return [[indexes[lead["index"]], *(lead[name] for name in _ANSWER_COLUMNS[1:])]
+            for lead in (result.model_dump(mode="json") for result in answer)]
 
