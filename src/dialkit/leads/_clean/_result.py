@@ -407,8 +407,8 @@ def cleaned_parts(path: str | os.PathLike[str], *, rows: int,
 
 
 def _cells(rows: pd.DataFrame, column: str) -> list[Any]:
-    values = rows[column].astype(object)
-    cells: list[Any] = values.where(values.notna(), None).tolist()
+    """A column's cells as Python values, ``None`` where missing (``NaN``, ``<NA>``, ``NaT``)."""
+    cells: list[Any] = rows[column].astype(object).to_numpy(na_value=None).tolist()
     return cells
 
 

@@ -365,25 +365,31 @@ class Journal:
 
     def record_unknown(self, batch: Batch, answered_key: str | None) -> int:
         """Note an ``outcome_unknown`` answer for a batch; how many it has had."""
-        self.unknown[batch.number] = self.unknown.get(batch.number, 0) + 1
         self._append({"event": "unknown", **batch.names(), "answered_key": answered_key})
         return self.unknown[batch.number]
 
     def record_done(self, batch: Batch, results: list[list[Any]],
                     recheck: Mapping[str, Any] | None = None) -> None:
         """Note a batch's answers once the service gave them (or once found)."""
-        self.done = batch.number + 1
-        line = {"event": "done", **batch.names(), "results": results}
-        if recheck is not None:
-            self.rechecked[batch.number] = dict(recheck)
-            line["recheck"] = dict(recheck)
-        self._append(line)
+        self._append({"event": "done", **batch.names(), "results": results,
+                      **({} if recheck is None else {"recheck": dict(recheck)})})
 
     def record_found(self, found: Mapping[int, str]) -> None:
         """Note the leads found for rows answered ``duplicate_in_campaign``."""
-        self.found = dict(found)
         rows = sorted([position, lead_id] for position, lead_id in found.items())
         self._append({"event": "found", "hash": self.plan_hash, "rows": rows})
+
+    def _count(self, line: dict[str, Any]) -> None:
+        """What a line, written or read back, says of the batches: the one place the
+        journal's state follows its lines."""
+        if line["event"] == "found":
+            self.found = dict(line["rows"])
+        elif line["event"] == "unknown":
+            self.unknown[line["batch"]] = self.unknown.get(line["batch"], 0) + 1
+        elif line["event"] == "done":
+            self.done = line["batch"] + 1
+            if isinstance(line.get("recheck"), dict):
+                self.rechecked[line["batch"]] = line["recheck"]
 
     def _apply(self, number: int, line: dict[str, Any]) -> None:
         """Count a line read back, after checking that the plan can have it."""
@@ -391,38 +397,31 @@ class Journal:
         if line["event"] == "plan":
             raise ImportJournalError(self.folder, f"line {number} starts another plan")
         if line["event"] == "found":
-            self.found = self._found(number, line, self.planned.rows)
-            return
-        batch = int(line["batch"])
-        if batch >= self.planned.batches:
-            raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1}, "
-                                     f"and the plan has {self.planned.batches}")
-        if batch != self.done:
-            raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1} "
-                                     f"out of turn (batch {self.done + 1} is the first not "
-                                     "done, and batches go in turn)")
-        if line["event"] == "unknown":
-            self.unknown[batch] = self.unknown.get(batch, 0) + 1
-        elif line["event"] == "done":
-            why = _bad_results(line["results"], self.planned.size(batch))
+            self._check_found(number, line, self.planned.rows)
+        else:
+            batch = int(line["batch"])
+            if batch >= self.planned.batches:
+                raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1}, "
+                                         f"and the plan has {self.planned.batches}")
+            if batch != self.done:
+                raise ImportJournalError(self.folder, f"line {number} names batch {batch + 1} "
+                                         f"out of turn (batch {self.done + 1} is the first not "
+                                         "done, and batches go in turn)")
+            why = None if line["event"] != "done" else _bad_results(
+                line["results"], self.planned.size(batch))
             if why is not None:
                 raise ImportJournalError(self.folder, f"line {number} holds an answer batch "
                                          f"{batch + 1} cannot have ({why})")
-            self.done = batch + 1
-            if isinstance(line.get("recheck"), dict):
-                self.rechecked[batch] = line["recheck"]
+        self._count(line)
 
-    def _found(self, number: int, line: dict[str, Any], rows: int) -> dict[int, str]:
-        found: dict[int, str] = {}
+    def _check_found(self, number: int, line: dict[str, Any], rows: int) -> None:
         for item in line["rows"]:
             if not (isinstance(item, list) and len(item) == 2 and _whole(item[0])
                     and 0 <= item[0] < rows and _lead_id(item[1]) and item[1] is not None):
                 raise ImportJournalError(self.folder, f"line {number} names a found lead "
                                          "the plan cannot have")
-            found[item[0]] = item[1]
         if line["hash"] != self.plan_hash:
             raise ImportJournalError(self.folder, f"line {number} was written for another plan")
-        return found
 
     def _counted(self) -> tuple[int, int]:
         """The plan's rows and accepted rows, its ``status`` read a part at a time."""
@@ -445,7 +444,9 @@ class Journal:
         """Write ``line`` whole and on disk, or not at all: a write the disk cuts short
         (full, a quota, a file-size limit) is cut back off, so that the journal still
         ends with its last whole line and the next run resumes after it, and the import
-        stops with :class:`JournalWriteError` naming the folder and the cause."""
+        stops with :class:`JournalWriteError` naming the folder and the cause. The line is
+        counted first, as one read back is (:meth:`_count`)."""
+        self._count(line)
         private_dir(self.folder)
         path = self.folder / LINES
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

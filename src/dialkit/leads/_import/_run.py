@@ -299,18 +299,17 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
     said = {"region": region, "blocked_countries": sorted(blocked_countries),
             "country_column": country_column, "extension_field": extension_field,
             "alt_phone_field": alt_phone_field}  # what the journal's name is derived from
+    named: Any
     if isinstance(source, CleanResult):
-        content = content_hash(source.frame) + orjson.dumps(
-            [source.extension_field, source.alt_phone_field]).hex()
+        digest, named = content_hash(source.frame), [source.extension_field,
+                                                     source.alt_phone_field]
     elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
-        content = file_hash(source) + orjson.dumps(
-            {"options": said, "read": [sheet, mapping, encoding]},
-            option=orjson.OPT_SORT_KEYS).hex()
+        digest, named = file_hash(source), {"options": said, "read": [sheet, mapping, encoding]}
     else:
         source = source if isinstance(source, LeadFile) else read(
             source, sheet=sheet, mapping=mapping, encoding=encoding)
-        content = content_hash(source.frame) + orjson.dumps(
-            {"options": said, "fields": source.fields}, option=orjson.OPT_SORT_KEYS).hex()
+        digest, named = content_hash(source.frame), {"options": said, "fields": source.fields}
+    content = digest + orjson.dumps(named, option=orjson.OPT_SORT_KEYS).hex()
     shown = watched() if progress is None else progress
     folder = journal_folder(journal, client.cache.path, content, campaign_id)
     with held(folder):
@@ -647,10 +646,6 @@ def transient(error: BaseException) -> bool:
 def _results(answer: ImportResult, indexes: Sequence[int]) -> list[list[Any]]:
     """The service's answers as journal lists, each index mapped to the batch's own
     (``indexes[i]`` for the i-th lead sent)."""
-    results = []
-    for lead in (result.model_dump(mode="json") for result in answer):
-        row = [lead[name] for name in _ANSWER_COLUMNS]
-        row[0] = indexes[row[0]]
-        results.append(row)
-    return results
+    return [[indexes[lead["index"]], *(lead[name] for name in _ANSWER_COLUMNS[1:])]
+            for lead in (result.model_dump(mode="json") for result in answer)]
 
