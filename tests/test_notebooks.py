@@ -60,8 +60,11 @@ MOST_LABELS = 24
 
 def unreadable(figure: Figure) -> list[str]:
     """What a reader of ``figure`` would struggle with: an axes without a title or an
-    axis label, more than :data:`MOST_LABELS` labels on an axis, labels that overlap."""
-    figure.canvas.draw()
+    axis label, more than :data:`MOST_LABELS` labels on an axis, labels that overlap.
+    The figure is laid out as a draw lays it out, but nothing is painted: where a label
+    stands and how wide it is are all the check reads (painting was a third of the draw:
+    1.18 against 0.80 CPU-s for the two notebooks' figures)."""
+    figure.draw_without_rendering()
     renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
     found = []
     for ax in figure.axes:
