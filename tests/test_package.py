@@ -124,13 +124,14 @@ def test_the_sdist_and_the_wheel_hold_the_notebooks_and_the_samples(dist: Path) 
 
 
 def data_files() -> list[str]:
-    """The files of ``src/dialkit`` other than Python source (the law's tables, the area
-    codes, ``py.typed``): what a wheel's code reads beside itself, so the wheel must
-    hold each; the demo run from the wheel (below) reaches only some of them."""
+    """Every file of ``src/dialkit``: each module (pyproject lists the packages rather than
+    finding them, so a new sub-package left off the list would be missing) and what the
+    code reads beside itself (the law's tables, the area codes, ``py.typed``). The demo
+    run from the wheel (below) reaches only some of them."""
     package = ROOT / "src" / "dialkit"
     found = [path.relative_to(package).as_posix() for path in package.rglob("*")
-             if path.is_file() and path.suffix not in (".py", ".pyc")]
-    assert "py.typed" in found and "_law/jurisdictions.toml" in found
+             if path.is_file() and path.suffix != ".pyc"]
+    assert {"py.typed", "_law/jurisdictions.toml", "leads/_read/__init__.py"} <= set(found)
     return found
 
 
