@@ -107,15 +107,13 @@ def state_of(numbers: pd.Series | Iterable[str | None]) -> pd.Series:
 
 def _subdivisions(region: Objects, area: NDArray[np.int64]) -> Objects:
     """The state (a US number), province (a Canadian one) or the territory itself (``PR``:
-    phonenumbers gives the US territories regions of their own) of NANP numbers: by
-    region, each met once (comparing a million regions as Python texts, once a region
-    sought, cost more than the lookups)."""
+    phonenumbers gives the US territories regions of their own) of NANP numbers. The
+    territories are sought among the few numbers of neither country (``np.isin`` sorts
+    the texts it is given: 35 ms of 200,000 regions)."""
     placed = np.full(len(area), None, object)
-    codes, names = pd.factorize(region)
-    for at, name in enumerate(names):
-        rows = codes == at
-        if name in ("US", "CA"):
-            placed[rows] = (area_states if name == "US" else area_provinces)(area[rows])
-        elif name in territories():
-            placed[rows] = name
+    us, ca = region == "US", region == "CA"
+    placed[us], placed[ca] = area_states(area[us]), area_provinces(area[ca])
+    rest = np.flatnonzero(~(us | ca))
+    own = rest[np.isin(region[rest], list(territories()))]
+    placed[own] = region[own]
     return placed
