@@ -51,6 +51,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
                           "--ceiling", "4000", "--warm-up", "0.2"),
     "bench_stream.py": ("--rows", "2000", "--runs", "1", "--folder",
                         "/tmp/dialkit-bench-stream-smoke"),
+    "bench_readers.py": ("--numbers", "3000", "--rounds", "1"),
     "bench_state_of.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
     "bench_when.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
     "bench_repair.py": ("--findings", "300", "--baseline", "5", "--runs", "1"),
