@@ -217,7 +217,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true",
                         help="time normalize's fast and slow parts apart, by kind of cell")
     parser.add_argument("--tricks", type=int, default=0, metavar="ROUNDS",
-                        help="only time each speed trick against its plain setting, ROUNDS "
+                        help="first time each speed trick against its plain setting, ROUNDS "
                              "rounds")
     options = parser.parse_args()
     frame = mix(options.rows)
@@ -225,7 +225,6 @@ def main() -> None:
           f"kinds {frame['kind'].value_counts(normalize=True).round(4).to_dict()}")
     if options.tricks:
         tricks(frame, options.tricks)
-        return
     naive_wall, naive_cpu, our_wall, our_cpu, agreed = [], [], [], [], []
     expected = found = None
     for run in range(options.runs):
