@@ -18,6 +18,7 @@ it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import threading
@@ -266,14 +267,17 @@ class Guard:
         """The law's judgment of a campaign's diallable leads now, made once a minute: a
         resume asked through ``mcp serve`` is judged before the user's question, on the
         retry and at the send, one request that :attr:`resumes` records once."""
-        if self._transport.service_now() is None:
-            Campaigns(self._transport).get(campaign_id)  # its Date: the service's now
+        # The first page's Date is the service's now, and no other read can answer in its
+        # place: a campaign's own read would refuse an unknown campaign before the service
+        # says what it says of the resume.
+        listed = iter(self._leads.list(campaign_id=campaign_id))
+        first = next(listed, None)
         key = (campaign_id, self.now().replace(second=0, microsecond=0))
         with self._lock:
             known = self._judged_resumes.get(key)
         if known is not None:
             return known
-        leads = [lead for lead in self._leads.list(campaign_id=campaign_id)
+        leads = [lead for lead in itertools.chain(() if first is None else (first,), listed)
                  if lead.status in DIALLABLE]
         judged = self._judged().campaign(campaign_id, leads, self.now(), self.settings)
         with self._lock:

@@ -212,16 +212,7 @@ async def upcoming_truth(request: Request, account: str) -> Any:
     """The scheduled calls planted in an account's seeded world that break the law (issue
     38), by kind: each with its lead's id, number, the rule of ``compliance.upcoming`` that
     finds it and when it is due."""
-    service = _service(request)
-    _known(service, account)
-    kinds: dict[str, list[dict[str, Any]]] = {}
-    for row in service.store.rows(
-            "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? AND "
-            "substr(kind, 1, 9) = 'upcoming_' ORDER BY kind, call_id", (account,)):
-        kinds.setdefault(row["kind"], []).append(
-            {"lead_id": row["call_id"], "phone": row["phone"], **orjson.loads(row["detail"])})
-    return json_response({"account": account, "problems": kinds,
-                          "counts": {k: len(v) for k, v in kinds.items()}})
+    return _planted_leads(request, account, "upcoming_")
 
 
 @router.get("/guard-truth", summary="The numbers the client's guard must refuse now")
@@ -230,12 +221,18 @@ async def guard_truth(request: Request, account: str) -> Any:
     at the world's "now" (issue 50), by kind (``guard_dnc``, ``guard_hours``,
     ``guard_cap``): each with its lead's id, number, the rule that refuses it and what the
     world knows of why."""
+    return _planted_leads(request, account, "guard_")
+
+
+def _planted_leads(request: Request, account: str, prefix: str) -> Any:
+    """The planted rows of an account whose kind starts with ``prefix`` (each a lead, its
+    number and what the world knows of it), by kind, with their counts."""
     service = _service(request)
     _known(service, account)
     kinds: dict[str, list[dict[str, Any]]] = {}
     for row in service.store.rows(
             "SELECT kind, call_id, phone, detail FROM planted WHERE account = ? AND "
-            "substr(kind, 1, 6) = 'guard_' ORDER BY kind, call_id", (account,)):
+            "substr(kind, 1, ?) = ? ORDER BY kind, call_id", (account, len(prefix), prefix)):
         kinds.setdefault(row["kind"], []).append(
             {"lead_id": row["call_id"], "phone": row["phone"], **orjson.loads(row["detail"])})
     return json_response({"account": account, "problems": kinds,
