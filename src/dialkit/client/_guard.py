@@ -272,14 +272,15 @@ class Guard:
         # says what it says of the resume.
         listed = iter(self._leads.list(campaign_id=campaign_id))
         first = next(listed, None)
-        key = (campaign_id, self.now().replace(second=0, microsecond=0))
+        now = self.now()
+        key = (campaign_id, now.replace(second=0, microsecond=0))
         with self._lock:
             known = self._judged_resumes.get(key)
         if known is not None:
             return known
         leads = [lead for lead in itertools.chain(() if first is None else (first,), listed)
                  if lead.status in DIALLABLE]
-        judged = self._judged().campaign(campaign_id, leads, self.now(), self.settings)
+        judged = self._judged().campaign(campaign_id, leads, now, self.settings)
         with self._lock:
             self._judged_resumes = {k: v for k, v in self._judged_resumes.items()
                                     if k[1] == key[1]} | {key: judged}

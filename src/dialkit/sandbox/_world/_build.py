@@ -177,6 +177,11 @@ def _ms(values: I64) -> list[int | None]:
     return [None if v < 0 else v for v in values.tolist()]
 
 
+def _attempt_detail(call_id: str, disposition: str) -> str:
+    """A ``call_attempt`` event's detail: its call and disposition (JSON already)."""
+    return f'{{"call_id": "{call_id}", "disposition": {disposition}}}'
+
+
 def _insert(conn: sqlite3.Connection, table: str, columns: str, rows: Iterable[Row]) -> None:
     """``executemany`` into ``columns`` (space-separated; ``*`` marks epoch ms to format)."""
     names = columns.split()
@@ -415,7 +420,7 @@ class _World:
                               (campaign_ids, lead_ids, _objects(ids)))
             _insert(conn, "lead_history", "dataset lead_id at* event detail", (
                 (dataset, lead_ids[guarded.cap], at, "call_attempt",
-                 f'{{"call_id": "{call}", "disposition": null}}')
+                 _attempt_detail(call, "null"))
                 for at, call in zip(calls.created.tolist(), ids, strict=True)))
             conn.execute(
                 f"UPDATE leads SET status = ?, attempts = ?, last_attempt_at = {STAMP_SQL}, "
@@ -491,7 +496,7 @@ class _World:
         calls, n = self.by_lead, len(self.leads.created)
         out = np.flatnonzero(calls.outbound == 1)
         outcome = _objects(("null", *(f'"{d}"' for d in wc.DISPOSITIONS[1:])))
-        details = [f'{{"call_id": "{c}", "disposition": {d}}}' for c, d in zip(
+        details = [_attempt_detail(c, d) for c, d in zip(
             call_ids[self.rank[out]].tolist(), outcome[calls.disposition[out]].tolist(),
             strict=True)]
         lead = np.r_[np.arange(n), calls.lead[out]]
