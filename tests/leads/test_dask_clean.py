@@ -29,7 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import leads_mix  # noqa: E402
 from dask_helpers import local_cluster  # noqa: E402
 
-ROWS = 60_000
+ROWS = 12_000
+"""Rows enough for every kind of cell of the mix, and for hundreds of repeats across
+partitions by phone and by id (in 9 partitions, 958 rows repeat a row partitions before).
+60,000 rows took the module 76 CPU s against 54, on the same paths: the rest is the
+clean's cost per partition, paid on each pass (counted, then computed)."""
 PARTS = 3
 """Partitions where a test needs only a few, each with a neighbour before and after: a
 run's cost grows with its partitions (9 of them took twice the time of 3 for the same
@@ -55,11 +59,11 @@ def leads(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def both_repeat(leads: pd.DataFrame) -> pd.DataFrame:
-    """The mix with every 23rd row from 10,000 on taking the id of a row 9,000 to 9,010
+    """The mix with every 23rd row from 2,000 on taking the id of a row 1,800 to 1,810
     rows before it (in another partition), and every 41st row's email refused."""
     frame = leads.copy()
-    later = frame.index[(frame.index >= 10_000) & (frame.index % 23 == 0)]
-    frame.loc[later, "Lead ID"] = frame.loc[later - 9_000 - later % 11, "Lead ID"].to_numpy()
+    later = frame.index[(frame.index >= 2_000) & (frame.index % 23 == 0)]
+    frame.loc[later, "Lead ID"] = frame.loc[later - 1_800 - later % 11, "Lead ID"].to_numpy()
     frame.loc[frame.index % 41 == 0, "Email"] = "not an email"
     return frame
 
@@ -100,16 +104,16 @@ def test_phones_and_ids_repeating_across_partitions_are_walked_as_pandas(
     said = hints[hints.str.startswith("duplicate of row")].str.removeprefix(
         "duplicate of row ").astype(int)
     rows = expected.frame.loc[said.index, "row"]
-    assert ((rows - said) > 6_667).sum() > 1_000  # repeats of rows partitions before
+    assert ((rows - said) > ROWS // 9).sum() > 200  # repeats of rows partitions before
     by_id = expected.frame.loc[said.index, "Lead ID"].to_numpy() == expected.frame.set_index(
         "row").loc[said.to_numpy(), "Lead ID"].to_numpy()
-    assert by_id.sum() > 100 and (~by_id).sum() > 1_000  # by id, and by phone
+    assert by_id.sum() > 200 and (~by_id).sum() > 200  # by id, and by phone
     _same(clean_dataset(dd.from_pandas(both_repeat, npartitions=9), region="US"), expected)
 
 
 def test_a_parquet_dataset_cleans_as_its_frame(cluster: Any, both_repeat: pd.DataFrame,
                                                tmp_path: Path) -> None:
-    both_repeat.to_parquet(tmp_path / "leads.parquet", index=False, row_group_size=7_000)
+    both_repeat.to_parquet(tmp_path / "leads.parquet", index=False, row_group_size=1_400)
     (tmp_path / "parts").mkdir()
     for part, at in enumerate(range(0, ROWS, ROWS // PARTS)):
         both_repeat.iloc[at:at + ROWS // PARTS].to_parquet(
@@ -127,7 +131,7 @@ def test_out_writes_the_partitions_from_the_workers(cluster: Any, leads: pd.Data
     found = clean_dataset(source, region="US", out=tmp_path / "cleaned",
                   rejects=tmp_path / "rejected.parquet")
     assert (found.out, found.rejects) == (tmp_path / "cleaned", tmp_path / "rejected.parquet")
-    assert repr(found).startswith("<CleanedDataset DataFrame: 60,000 rows: accepted ")
+    assert repr(found).startswith("<CleanedDataset DataFrame: 12,000 rows: accepted ")
     written = pd.read_parquet(tmp_path / "cleaned")
     assert len(list((tmp_path / "cleaned").glob("*.parquet"))) == PARTS
     assert written["row"].tolist() == expected.frame["row"].tolist()
@@ -165,7 +169,7 @@ def test_the_client_receives_counts_not_rows(cluster: Any, leads: pd.DataFrame,
     assert dask.is_dask_collection(found.frame)
     gathered.clear()
     found.compute()  # asked for: the rows come, and are seen coming
-    assert sum(gathered) > 5_000_000
+    assert sum(gathered) > 1_000_000
 
 
 def test_with_a_client_the_rows_are_judged_here_as_before(cluster: Any, client: Any) -> None:
