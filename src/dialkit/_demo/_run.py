@@ -33,6 +33,9 @@ from ..client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from ..frames._progress import PROGRESS_VARIABLE
 from ._index import headlines, write_index
 
+with needs("demo"):  # the emulator first: an install without it is told so at once,
+    # not after the notebook packages' imports (nbformat's schema checks: seconds)
+    from ..sandbox import Sandbox, SandboxConfig, Scale, attach_environment, default_config, start
 with needs("demo"):
     import ipykernel.kernelspec
     import nbformat
@@ -43,7 +46,6 @@ with needs("demo"):
     from nbconvert import HTMLExporter
     from traitlets.config import Config
 
-    from ..sandbox import Sandbox, SandboxConfig, Scale, attach_environment, default_config, start
     from ._pages import readable
 
 NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
