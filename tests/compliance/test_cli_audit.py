@@ -6,21 +6,38 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from conftest import KEYS
 from dialkit import Client
 from dialkit.cli import app
+from dialkit.client._transport import tls_context
 from dialkit.compliance import HOUSE_RULES, POLICY, audit, load
 from dialkit.frames import export
+from dialkit.sandbox import Sandbox
 
 runner = CliRunner()
 
 
+@pytest.fixture(scope="module")
+def loaded(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory
+           ) -> dict[str, pd.DataFrame]:
+    """The session emulator's seeded frames, loaded once for the module (about a second)."""
+    httpx.post(sandbox.base_url + "/_sandbox/reset", headers=sandbox.admin_headers,
+               verify=tls_context()).raise_for_status()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
+            return load(client)
+
+
 @pytest.fixture
-def exports(client: Client, tmp_path: Path) -> dict[str, pd.DataFrame]:
-    return load(client)
+def exports(loaded: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The loaded frames, copies of the test's own."""
+    return {name: frame.copy() for name, frame in loaded.items()}
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])

@@ -31,10 +31,10 @@ def client() -> Iterator[dialkit.Client]:
 
 def moments(phone: str, allowed: bool) -> pd.Timestamp:
     """The first whole hour after tomorrow's start at which a call to ``phone`` is (or is
-    not) allowed, as ``next_allowed`` says."""
-    hours = [NOW.floor("D") + timedelta(days=1, hours=h) for h in range(48)]
-    answers = [next_allowed(phone, at)["allowed"].item() for at in hours]
-    return next(at for at, ok in zip(hours, answers, strict=True) if ok is allowed)
+    not) allowed, as ``next_allowed`` says, asked hour by hour until one answers (each
+    question is a ``next_allowed`` of its own)."""
+    hours = (NOW.floor("D") + timedelta(days=1, hours=h) for h in range(48))
+    return next(at for at in hours if next_allowed(phone, at)["allowed"].item() is allowed)
 
 
 def fresh_leads(client: dialkit.Client, count: int) -> list[dialkit.client.Lead]:

@@ -33,8 +33,12 @@ from ..client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from ..frames._progress import PROGRESS_VARIABLE
 from ._index import headlines, write_index
 
-with needs("demo"):
+with needs("demo"):  # the kernel's and the emulator's first: an install without either
+    # is told so at once, not after nbformat's imports (its schema checks': seconds)
     import ipykernel.kernelspec
+
+    from ..sandbox import Sandbox, SandboxConfig, Scale, attach_environment, default_config, start
+with needs("demo"):
     import nbformat
     from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
@@ -43,7 +47,6 @@ with needs("demo"):
     from nbconvert import HTMLExporter
     from traitlets.config import Config
 
-    from ..sandbox import Sandbox, SandboxConfig, Scale, attach_environment, default_config, start
     from ._pages import readable
 
 NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
