@@ -168,12 +168,21 @@ def _write_calls(folder: Path, calls: pd.DataFrame, number: int, rows_per_file: 
     """A chunk's calls by month of ``created_at``, as ``dialkit.frames.export`` writes them
     (the ``month`` column in the folder names only), files named by the chunk."""
     table = pa.Table.from_pandas(calls, preserve_index=False).append_column(
-        "month", pa.array(calls["created_at"].dt.strftime("%Y-%m"), pa.string()))
+        "month", _months(calls["created_at"]))
     ds.write_dataset(table, folder, format="parquet", partitioning=ds.partitioning(
         pa.schema([("month", pa.string())]), flavor="hive"), preserve_order=True,
         max_rows_per_file=rows_per_file, max_rows_per_group=min(rows_per_file, ROWS_PER_GROUP),
         existing_data_behavior="overwrite_or_ignore",
         basename_template=f"part-{number:03d}-{{i}}.parquet")
+
+
+def _months(created_at: pd.Series) -> pa.Array:
+    """Each call's month of ``created_at`` (UTC) as ``YYYY-MM``: the few months' text taken
+    by each row's month, the same text as ``dt.strftime("%Y-%m")``, which formats every row
+    in Python (1.2 CPU s a million calls, of some 12 to generate them)."""
+    months = created_at.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy().astype("M8[M]")
+    distinct, row = np.unique(months, return_inverse=True)
+    return pa.array(np.datetime_as_string(distinct, unit="M")).take(pa.array(row.ravel()))
 
 
 @contextmanager

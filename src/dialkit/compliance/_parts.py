@@ -252,14 +252,18 @@ def _compact(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _as_given(frame: pd.DataFrame, dtypes: pd.Series) -> pd.DataFrame:
     """A shuffled frame as pandas has it: its columns of ``dtypes`` in their order, a
-    category back as its text."""
+    category back as its text. A frame's ``astype`` and ``assign`` copy it even where
+    nothing changes (the leads' and DNC results' as given: 4 against 2 ms a part, every
+    part), so they run only where something does."""
     kept = [c for c in dtypes.index if c in frame]
     changed = {c: dtypes[c] for c in kept if frame[c].dtype != dtypes[c]
                and not isinstance(dtypes[c], pd.CategoricalDtype)}
     texts = {c: _text_of(frame[c], changed.pop(c)) for c in list(changed)
              if isinstance(changed[c], pd.StringDtype)
              and isinstance(frame[c].dtype, pd.CategoricalDtype)}
-    return frame[kept].astype(changed).assign(**texts)
+    given = frame[kept]
+    given = given.astype(changed) if changed else given
+    return given.assign(**texts) if texts else given
 
 
 def _text_of(column: pd.Series, dtype: pd.StringDtype) -> pd.Series:
