@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -23,6 +23,8 @@ from dialkit.client._transport import tls_context
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
 from receivers import Receiver, wait_for
+
+Loaded = TypeVar("Loaded")
 
 START = "2026-11-02T15:00:00Z"
 
@@ -82,13 +84,28 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
+def reset(running: Sandbox) -> None:
+    """Put ``running`` back to its seeded world."""
+    httpx.post(running.base_url + "/_sandbox/reset", headers=running.admin_headers,
+               verify=tls_context()).raise_for_status()  # not 50 ms of CPU a test
+
+
 @pytest.fixture(autouse=True)
 def _fresh(request: pytest.FixtureRequest) -> None:
     """Reset the session emulator before each test that uses it."""
     if "sandbox" in request.fixturenames:
-        running: Sandbox = request.getfixturevalue("sandbox")
-        httpx.post(running.base_url + "/_sandbox/reset", headers=running.admin_headers,
-                   verify=tls_context()).raise_for_status()  # not 50 ms of CPU a test
+        reset(request.getfixturevalue("sandbox"))
+
+
+def load_seeded(running: Sandbox, cache: Path, load: Callable[[Client], Loaded]) -> Loaded:
+    """``load`` (a frames loader) of ``running``'s seeded world, reset first, with the
+    ``full`` key and its frames cached in ``cache``: for a module's fixture, which loads
+    once what each of its tests reads (a load is about a second)."""
+    reset(running)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DIALKIT_CACHE_DIR", str(cache))
+        with Client(KEYS["full"], base_url=running.base_url, rate_limit=None) as client:
+            return load(client)
 
 
 def client_for(running: Sandbox, key: str | None) -> httpx.Client:

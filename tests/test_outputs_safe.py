@@ -15,15 +15,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from conftest import KEYS
+from conftest import KEYS, load_seeded
 from dialkit import Client
 from dialkit.cli import app
-from dialkit.client._transport import tls_context
 from dialkit.compliance import audit, load
 from dialkit.frames import Cache, excel_writer, export, write_csv
 from dialkit.leads import clean, import_leads
@@ -46,13 +44,8 @@ def account(sandbox: Sandbox, client: Client, monkeypatch: pytest.MonkeyPatch) -
 def exported(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The session emulator's seeded calls, leads and DNC results as CSV files, loaded
     and written once for the module (a load is about a second)."""
-    httpx.post(sandbox.base_url + "/_sandbox/reset", headers=sandbox.admin_headers,
-               verify=tls_context()).raise_for_status()
     folder = tmp_path_factory.mktemp("exported")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DIALKIT_CACHE_DIR", str(folder / "cache"))
-        with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
-            frames = load(client)
+    frames = load_seeded(sandbox, folder / "cache", load)
     for name, frame in frames.items():
         frame.to_csv(folder / f"{name}.csv", index=False)
     return {name: folder / f"{name}.csv" for name in frames}

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pandas as pd
 import pytest
 import rowwise
 
-from conftest import KEYS
-from dialkit import Client
+from conftest import load_seeded
 from dialkit.analytics import answer_rates, attempts_to_contact, biggest_loss, funnel, load
 from dialkit.sandbox import Sandbox
 
@@ -21,12 +19,7 @@ Frames = dict[str, pd.DataFrame]
 @pytest.fixture(scope="module")
 def world(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Frames]:
     """The seeded world's leads, calls, callbacks and appointments (loaded once)."""
-    httpx.post(sandbox.base_url + "/_sandbox/reset",
-               headers=sandbox.admin_headers).raise_for_status()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
-            yield load(client)
+    yield load_seeded(sandbox, tmp_path_factory.mktemp("cache"), load)
 
 
 def test_the_world_has_what_the_comparison_needs(world: Frames) -> None:

@@ -6,15 +6,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from conftest import KEYS
+from conftest import load_seeded
 from dialkit import Client
 from dialkit.cli import app
-from dialkit.client._transport import tls_context
 from dialkit.compliance import HOUSE_RULES, POLICY, audit, load
 from dialkit.frames import export
 from dialkit.sandbox import Sandbox
@@ -25,13 +23,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def loaded(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory
            ) -> dict[str, pd.DataFrame]:
-    """The session emulator's seeded frames, loaded once for the module (about a second)."""
-    httpx.post(sandbox.base_url + "/_sandbox/reset", headers=sandbox.admin_headers,
-               verify=tls_context()).raise_for_status()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DIALKIT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None) as client:
-            return load(client)
+    """The session emulator's seeded frames, loaded once for the module."""
+    return load_seeded(sandbox, tmp_path_factory.mktemp("cache"), load)
 
 
 @pytest.fixture
