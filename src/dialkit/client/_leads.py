@@ -40,7 +40,7 @@ def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
     import's answer instead of importing again.
     """
     content = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
-    return _key(campaign_id.encode() + b"\0" + content)
+    return key_of(campaign_id.encode() + b"\0" + content)
 
 
 def batch_key(campaign_id: str, leads: Sequence[LeadInput | Mapping[str, Any]]) -> str:
@@ -59,14 +59,16 @@ def next_import_key(key: str) -> str:
     again under the next key of a fixed chain; a re-run walks the same chain
     and meets the same stored answers, so the batch is still imported once.
     """
-    return _key(f"{key}/next".encode())
+    return key_of(f"{key}/next".encode())
 
 
-def _key(material: bytes) -> str:
+def key_of(material: bytes) -> str:
+    """The Idempotency-Key of an import request made of ``material`` (the leads' import
+    journal derives its rechecks' keys here too)."""
     return f"dk_import_{hashlib.sha256(material).hexdigest()[:48]}"
 
 
-def _stored_refusal(error: ApiError) -> bool:
+def stored_refusal(error: ApiError) -> bool:
     """A refusal (4xx, nothing written) that is the stored answer of an earlier request."""
     return (error.replayed and error.status is not None and 400 <= error.status < 500
             and error.code not in _NOT_REFUSALS)
@@ -218,7 +220,7 @@ class Leads(Area):
             try:
                 return self._import(campaign_id, body, options)
             except ApiError as error:
-                if not _stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
+                if not stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
                     raise
                 options["idempotency_key"] = next_import_key(options["idempotency_key"])
         raise AssertionError("unreachable: the last link returns or raises")

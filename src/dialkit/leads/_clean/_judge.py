@@ -24,7 +24,7 @@ from dialkit._utils._partitions import Plan, register
 
 from .._normalize._cells import cell_frame
 from .._normalize._columns import normalize, region_of
-from .._normalize._phones import Phones, _flagged
+from .._normalize._phones import Phones, flagged
 from .._read._lead_file import LeadFile
 from ._verdicts import Account
 
@@ -105,7 +105,7 @@ def stored_as_number(flags: pd.Series, file: LeadFile, chosen: Phones) -> pd.Ser
     if len(rows) == 0:
         return flags
     flags = flags.copy()
-    flags.iloc[rows] = _flagged(flags.iloc[rows], "stored_as_number")
+    flags.iloc[rows] = flagged(flags.iloc[rows], "stored_as_number")
     return flags
 
 
@@ -123,7 +123,7 @@ def unevaluated(numbers: pd.DataFrame, formulas: pd.DataFrame, phone: str,
         return numbers
     numbers = numbers.copy()
     flags = numbers["flags"].astype(object)
-    flags.iloc[at] = _flagged(flags.iloc[at], "formula_without_value")
+    flags.iloc[at] = flagged(flags.iloc[at], "formula_without_value")
     numbers["flags"] = flags.astype(numbers["flags"].dtype)
     reason = numbers["reason"].astype(object)
     reason.iloc[at] = "invalid_phone"

@@ -25,7 +25,7 @@ import orjson
 
 from dialkit._utils._words import counted
 from dialkit.client import ImportResult
-from dialkit.client._leads import MAX_KEY_CHAIN, _key, _stored_refusal
+from dialkit.client._leads import MAX_KEY_CHAIN, key_of, stored_refusal
 from dialkit.errors import ApiError
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def rest_key(key: str, attempt: int, link: int, leads: Sequence[Mapping[str, Any
     batch's own key, the ``outcome_unknown`` answers so far and the rows sent, so a
     run killed while sending them sends the same rows under the same key, and rows
     that a lost answer imported (found on the next look) change it."""
-    return _key(orjson.dumps([key, attempt, link, list(leads)], option=orjson.OPT_SORT_KEYS))
+    return key_of(orjson.dumps([key, attempt, link, list(leads)], option=orjson.OPT_SORT_KEYS))
 
 
 def send_rest(client: Client, campaign_id: str, leads: Sequence[Mapping[str, Any]], key: str,
@@ -72,7 +72,7 @@ def send_rest(client: Client, campaign_id: str, leads: Sequence[Mapping[str, Any
         try:
             return client.leads.import_batch(campaign_id, leads, idempotency_key=sent), sent
         except ApiError as error:
-            if not _stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
+            if not stored_refusal(error) or link == MAX_KEY_CHAIN - 1:
                 raise
     raise AssertionError("unreachable: the last link returns or raises")
 

@@ -66,7 +66,7 @@ def choose(frame: pd.DataFrame, columns: list[str], normalized: Normalizer) -> P
         if take.any():
             numbers, cells = numbers.copy(), cells.copy()
             numbers.loc[take] = found[place].loc[take].to_numpy()
-            numbers.loc[take, "flags"] = _flagged(found[place]["flags"][take],
+            numbers.loc[take, "flags"] = flagged(found[place]["flags"][take],
                                                   f"from_{slug(column)}")
             cells.loc[take] = frame[column].loc[take]
             source[take] = place
@@ -80,7 +80,8 @@ def slug(column: str) -> str:
     return re.sub(r"\W+", "_", column.casefold()).strip("_") or "column"
 
 
-def _flagged(flags: pd.Series, flag: str) -> list[str]:
+def flagged(flags: pd.Series, flag: str) -> list[str]:
+    """``flags`` with ``flag`` added to each (comma-separated, as :func:`normalize` says them)."""
     return [f"{f},{flag}" if isinstance(f, str) else flag for f in flags.tolist()]
 
 
