@@ -166,12 +166,11 @@ def tricks(frame: pd.DataFrame, rounds: int) -> None:
     the code as shipped. Through private modules: skipped with a note if they changed."""
     from dialkit._phones import _zones  # noqa: PLC0415
     from dialkit._utils import _tuning  # noqa: PLC0415
-    from dialkit.leads._normalize import _fast  # noqa: PLC0415
 
     never = 1 << 40
     settings: dict[str, list[tuple[Any, str, Any]]] = {
         "as shipped": [],
-        "LEADING_BYTES 0 (by region alone)": [(_fast, "LEADING_BYTES", 0)],
+        "LEADING_BYTES 0 (by region alone)": [(_tuning, "LEADING_BYTES", 0)],
         "PHONE_PART_ROWS off (a part a thread)": [(_tuning, "PHONE_PART_ROWS", never)],
         "PHONE_THREAD_ROWS off (no threads)": [(_tuning, "PHONE_THREAD_ROWS", never)],
         "PHONE_SMALL_MATCH 0 (RE2 always)": [(_tuning, "PHONE_SMALL_MATCH", 0)],

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from dialkit._utils import _threads
+from dialkit._utils import _threads, _tuning
 
 
 def test_parts_come_back_in_order_and_the_last_is_run_here() -> None:
@@ -35,8 +35,8 @@ def test_parts_of_a_part_in_the_pool_run_in_its_thread() -> None:
     def outer(n: int) -> list[int]:
         return _threads.side_by_side(lambda m: n * 10 + m, [1, 2, 3])
 
-    assert _threads.side_by_side(outer, list(range(_threads.WORKERS + 1))) == [
-        [n * 10 + 1, n * 10 + 2, n * 10 + 3] for n in range(_threads.WORKERS + 1)]
+    assert _threads.side_by_side(outer, list(range(_tuning.WORKERS + 1))) == [
+        [n * 10 + 1, n * 10 + 2, n * 10 + 3] for n in range(_tuning.WORKERS + 1)]
 
 
 def test_on_one_core_the_parts_run_here(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -58,9 +58,9 @@ def test_a_null_with_a_length_is_not_read() -> None:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_escaped_in_parts_as_whole(dtype: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dialkit.frames import _outputs
+    from dialkit._utils import _tuning
 
     cells = ["=1", None, "+14155550123", "", "a", "-2", "+1 415", "@", "é", "\tx", None]
-    monkeypatch.setattr(_outputs, "ESCAPE_ROWS", 3)
+    monkeypatch.setattr(_tuning, "ESCAPE_ROWS", 3)
     out = formulas_escaped(pd.DataFrame({"a": pd.Series(cells, dtype=dtype)}))["a"]
     assert shown(out) == expected(cells) and out.dtype == dtype

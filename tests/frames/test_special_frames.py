@@ -17,6 +17,7 @@ import pytest
 
 from client._recording import RecordingTransport, recording
 from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.errors import InvalidArgumentError
 from dialkit.frames import CacheMissError, _dnc
 from dialkit.frames._reports import windows
@@ -157,9 +158,9 @@ def _batches(wire: RecordingTransport) -> list[list[str]]:
 def test_dnc_checks_each_distinct_phone_once_in_batches_of_100(
         recorded: tuple[Client, RecordingTransport], client: Client, at_once: int,
         sizes: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Answers are made rows ``CHECKED_AT_ONCE`` at a time: the batches, their order and
+    """Answers are made rows ``DNC_CHECKED_AT_ONCE`` at a time: the batches, their order and
     the answers are the same however many that is."""
-    monkeypatch.setattr(_dnc, "CHECKED_AT_ONCE", at_once)
+    monkeypatch.setattr(_tuning, "DNC_CHECKED_AT_ONCE", at_once)
     dialkit, wire = recorded
     listed = _listed_phones(client, 5)
     distinct = list(dict.fromkeys(listed + _fictional(250)))[:250]

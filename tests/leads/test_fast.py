@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit._utils import _tuning
+from dialkit._utils._tuning import LEADING_BYTES
 from dialkit.leads import normalize
 from dialkit.leads._normalize._columns import _frame
-from dialkit.leads._normalize._fast import LEADING_BYTES, _leading, verdicts
+from dialkit.leads._normalize._fast import _leading, verdicts
 from dialkit.sandbox._state._store import Store
 from dialkit.sandbox._world._build import build_world
 

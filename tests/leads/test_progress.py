@@ -21,7 +21,6 @@ from conftest import add_fault
 from dialkit import Client
 from dialkit._utils import _tuning
 from dialkit.leads import clean_file, import_leads
-from dialkit.leads._clean import _judge as _clean
 from dialkit.sandbox import Sandbox
 
 CHUNK = 100
@@ -61,7 +60,7 @@ def test_a_streamed_clean_shows_its_rows_of_the_files_lines(
 def test_the_dnc_screen_shows_its_numbers_rate_and_time_left(
         sandbox: Sandbox, client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(_clean, "SCREEN_STEP", 100)  # a request a slice
+    monkeypatch.setattr(_tuning, "SCREEN_STEP", 100)  # a request a slice
     add_fault(sandbox, path="/v1/dnc/check", method="POST", kind="latency", latency_ms=150)
     path = vendor_file(tmp_path / "vendor.csv", 400)
     campaign = next(client.campaigns.list(status="paused")).id

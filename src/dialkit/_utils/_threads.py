@@ -21,18 +21,17 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from . import _tuning
+
 T = TypeVar("T")
 A = TypeVar("A")
 
-WORKERS = 2
-"""Threads of the pool: the second core's work, and one more for a part that waits on
-I/O in the GIL (more would only share the same cores)."""
 _PREFIX = "dialkit-side"
 
 
 @functools.cache
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix=_PREFIX)
+    return ThreadPoolExecutor(max_workers=_tuning.WORKERS, thread_name_prefix=_PREFIX)
 
 
 def _inline() -> bool:

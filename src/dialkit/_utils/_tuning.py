@@ -12,13 +12,23 @@ Each value says what it was measured against, where that matters.
 
 from __future__ import annotations
 
+# --- threads ------------------------------------------------------------------------
+
+WORKERS = 2
+"""Threads of the pool that runs parts of one computation side by side
+(:mod:`dialkit._utils._threads`): the second core's work, and one more for a part that
+waits on I/O in the GIL (more would only share the same cores)."""
+REQUESTS_AT_ONCE = 4
+"""Requests a load sends at once (a frame's partitions, campaigns' progress): the key's
+rate limiter, not this, sets the pace."""
+
 # --- phone numbers -------------------------------------------------------------------
 # "Re-measured": issue 49, ``bench_normalize.py --rows 1000000 --tricks 5`` (each setting
 # against this one on the 1M-row mix, medians of 5 rounds in turn, a loaded machine).
 
 PHONE_THREAD_ROWS = 100_000
 """Fewest rows of a phone column whose verdicts (``leads._normalize._fast.verdicts``) are read in
-parts on the pool's threads (``_threads.WORKERS``): shorter columns are read on the
+parts on the pool's threads (:data:`WORKERS`): shorter columns are read on the
 calling thread. Re-measured: without threads the 1M-row mix's column took 1.56x the
 wall (0.89x the CPU)."""
 PHONE_PART_ROWS = 125_000
@@ -35,6 +45,10 @@ of the many small groups of rows (regions, calling codes and lengths) a column w
 countries has. Fewer are matched one by one with Python's ``re``, each pattern compiled
 once (~1 µs a value). Re-measured: RE2 for all took 1.09x the CPU and 1.31x the wall of normalising
 the 1M-row mix, and 1.16x the CPU of its numbers' zones."""
+LEADING_BYTES = 4
+"""A phone cell's first bytes that order a column's rows within their region, as a
+number, before it is cut into parts (``leads._normalize._fast._leading`` says why, with
+its figures)."""
 ZONE_PART_TEXTS = 25_000
 """Fewest texts worth a thread of their own when the zones of distinct numbers are read
 (``_phones._zones``): a thread's start and join cost some 0.1 ms, and on fewer texts
@@ -83,6 +97,13 @@ mix holds about 450,000 rows, judged in about 40 MB."""
 RANGE_ROWS = 1 << 20
 """Rows whose repeats (the rows they duplicate) are kept in one file, read back together."""
 
+SCREEN_STEP = 10_000
+"""Numbers screened against the DNC list between two updates of a clean's progress bar:
+100 requests, ten seconds at one key's rate limit."""
+SHOWN_CACHED = 5 * SCREEN_STEP
+"""The same through the client's cache of DNC checks, which reads and writes every
+number it holds at each call: fewer, larger slices."""
+
 HASHED_ROWS = 1 << 16
 """External ids hashed at a time (each a Python string while it is hashed: not 500,000
 at once)."""
@@ -90,6 +111,16 @@ at once)."""
 PLAN_ROWS = 1 << 16
 """Rows of an import's plan (and of its report) read back at a time: the leads of a part
 are built at once, so memory holds a part's rows, not the file's."""
+
+# --- frames -----------------------------------------------------------------------------
+
+ESCAPE_ROWS = 1 << 16
+"""Cells of a text column escaped against formulas at a time (``frames.formulas_escaped``);
+the parts are views of the column's arrays."""
+DNC_CHECKED_AT_ONCE = 10_000
+"""Numbers whose DNC answers are held as the client's objects at a time (each a model
+with its request's details), before they become a frame's compact rows
+(``frames.dnc``): a lead file's chunk asks about 500,000 at once."""
 
 # --- the emulator ----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._utils import _tuning
 from ._cache import Cache, CacheMissError
 from ._schemas import DNC
 
@@ -16,17 +17,13 @@ if TYPE_CHECKING:
     from ..contract import DncCheckResult
 
 
-CHECKED_AT_ONCE = 10_000
-"""Numbers whose answers are held as the client's objects at a time (each a model with
-its request's details), before they become a frame's compact rows: a lead file's chunk
-asks about 500,000 at once."""
-
-
 def checked_in_parts(client: Client, phones: list[str]) -> Iterator[list[DncCheckResult]]:
-    """``client.dnc.check`` of ``phones``, :data:`CHECKED_AT_ONCE` at a time: each part's
-    answers let go before the next is asked (the client holds every answer it gives)."""
-    for at in range(0, len(phones), CHECKED_AT_ONCE):
-        yield client.dnc.check(phones[at:at + CHECKED_AT_ONCE])
+    """``client.dnc.check`` of ``phones``, :data:`~dialkit._utils._tuning.DNC_CHECKED_AT_ONCE`
+    at a time: each part's answers let go before the next is asked (the client holds every
+    answer it gives)."""
+    at_once = _tuning.DNC_CHECKED_AT_ONCE
+    for at in range(0, len(phones), at_once):
+        yield client.dnc.check(phones[at:at + at_once])
 
 
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 import pandas as pd
 import pyarrow as pa
 
+from .._utils import _tuning
 from .._utils._moments import duration
 from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
@@ -57,8 +58,6 @@ class FrameOptions(TypedDict, total=False):
 
 
 REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
-MAX_PARALLEL_PARTITIONS = 4
-"""Partitions fetched at once; the rate limiter, not this, sets the pace."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +195,7 @@ class Frames:
 
         if len(parts) == 1:
             return load(parts[0])
-        with ThreadPoolExecutor(min(MAX_PARALLEL_PARTITIONS, len(parts))) as pool:
+        with ThreadPoolExecutor(min(_tuning.REQUESTS_AT_ONCE, len(parts))) as pool:
             frames = list(pool.map(load, parts))
         return _newest_first(pd.concat(frames, ignore_index=True), spec)
 

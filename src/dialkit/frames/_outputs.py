@@ -31,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._utils import _tuning
 from .._utils._outputs_written import written
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
@@ -44,8 +45,6 @@ EXCEL_OPTIONS: Final = {"strings_to_formulas": False, "strings_to_urls": False,
 
 _START = re.compile(FORMULA_START)
 _E164 = re.compile(E164_CELL)
-ESCAPE_ROWS = 1 << 16
-"""Cells of a text column escaped at a time; the parts are views of the column's arrays."""
 _FIRST_BYTES = np.array([bool(_START.match(chr(byte))) for byte in range(256)])
 """Which bytes :data:`FORMULA_START` matches (each of its characters is ASCII)."""
 
@@ -182,8 +181,9 @@ def _escaped(values: pd.Series) -> pd.Series:
     if pd.api.types.is_object_dtype(values.dtype):
         return values.map(escaped_cell)
     column = _arrow_text(values)
-    held = [chunk.slice(start, ESCAPE_ROWS) for chunk in column.chunks
-            for start in range(0, len(chunk), ESCAPE_ROWS)]
+    at_once = _tuning.ESCAPE_ROWS
+    held = [chunk.slice(start, at_once) for chunk in column.chunks
+            for start in range(0, len(chunk), at_once)]
     chunks = [_escaped_chunk(chunk) for chunk in held]
     if all(new is old for new, old in zip(chunks, held, strict=True)):
         return values  # the common case: no copy

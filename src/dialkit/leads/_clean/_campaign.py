@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import pandas as pd
 
+from dialkit._utils import _tuning
 from dialkit._utils._base_error import DialkitError
 from dialkit.contract import IMPORTABLE_STATUSES, CampaignStatus
 from dialkit.errors import NotFoundError, PermissionDeniedError
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 LISTED_MAX = 20
 """Campaigns named in a refusal at most; the rest are counted."""
 
-PROGRESS_AT_ONCE = 4
-"""Campaigns whose progress is read at once; the key's rate limiter sets the pace."""
 
 _ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
 
@@ -142,7 +141,7 @@ def _lead_totals(client: Client, ids: list[str]) -> list[int | None]:
     """Each campaign's ``leads.total`` from its progress, fetched a few at once (the
     key's rate limiter sets the pace); ``None`` where the answer has none, or the
     campaign went (archived) since it was listed."""
-    with ThreadPoolExecutor(max(1, min(PROGRESS_AT_ONCE, len(ids)))) as pool:
+    with ThreadPoolExecutor(max(1, min(_tuning.REQUESTS_AT_ONCE, len(ids)))) as pool:
         return list(pool.map(lambda campaign_id: _lead_total(client, campaign_id), ids))
 
 

@@ -36,12 +36,6 @@ if TYPE_CHECKING:
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""
 
-SCREEN_STEP = 10_000
-"""Numbers screened between two updates of the DNC screen's bar: 100 requests, ten
-seconds at one key's rate limit."""
-SHOWN_CACHED = 5 * SCREEN_STEP
-"""The same through the client's cache of DNC checks, which reads and writes every
-number it holds at each call: fewer, larger slices."""
 
 MAX_ID_LOOKUPS = 100
 """External ids of a file found among the account's leads that are asked about one
@@ -201,7 +195,7 @@ class AccountChecks:
             return self._listed_of(wanted)
         self.dnc.asking(len(wanted), self.share)
         listed: set[str] = set()
-        at_once = SHOWN_CACHED if self.cached else SCREEN_STEP
+        at_once = _tuning.SHOWN_CACHED if self.cached else _tuning.SCREEN_STEP
         for at in range(0, len(wanted), at_once):
             listed |= self._listed_of(wanted[at:at + at_once])
             self.dnc.checked(len(wanted[at:at + at_once]))

@@ -48,7 +48,6 @@ from dialkit._phones._metadata import MAX_TEXT
 from dialkit._phones._parse import parse
 from dialkit._phones._types import REGIONS, validity
 from dialkit._utils import _tuning
-from dialkit._utils._threads import WORKERS
 from dialkit.contract import E164_PATTERN
 
 from ._phone_text import NANP_REGIONS, PLAIN_DATE
@@ -87,7 +86,7 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     """Verdicts for the plain cells of ``texts`` (region ``names[regions[i]]`` each).
 
     A long column (``_tuning.PHONE_THREAD_ROWS`` rows a thread) is read in parts on
-    threads, as many as the pool's (``_threads.WORKERS``) but its own: the streamed
+    threads, as many as the pool's (``_tuning.WORKERS``) but its own: the streamed
     clean reads its next chunk on the pool meanwhile, and parts queued behind that
     would run one at a time. numpy and pyarrow release the GIL for the whole-column
     work. The rows are ordered by region, then by their
@@ -98,7 +97,8 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     as 400 rows') and the busiest part first, as they were, the 500,000 rows a clean
     normalises at a time took 1.09x the CPU and 1.02x the wall (medians of 9 rounds in
     turn, issue 49)."""
-    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)), WORKERS)
+    threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)),
+                  _tuning.WORKERS)
     if threads < 2:
         return _verdicts(texts, regions, names)
     order = np.argsort(regions << 32 | _leading(texts))
@@ -117,12 +117,9 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
         return Verdicts(np.concatenate([f.done for f in parts])[back], *columns)
 
 
-LEADING_BYTES = 4
-"""A cell's first bytes that order its rows within their region, as a number."""
-
-
 def _leading(texts: pa.Array) -> Ints:
-    """Each cell's first :data:`LEADING_BYTES` bytes as one number (0 past its end).
+    """Each cell's first :data:`~dialkit._utils._tuning.LEADING_BYTES` bytes as one number
+    (0 past its end).
 
     Rows ordered by region alone left each part of the main region with numbers of
     nearly every calling code (``+44 …``, ``0044 …``, ``442079460123.0``): 270 groups of
@@ -136,7 +133,7 @@ def _leading(texts: pa.Array) -> Ints:
     sizes = np.diff(offsets)
     last = max(len(data) - 1, 0)
     key = np.zeros(len(texts), np.int64)
-    for at in range(LEADING_BYTES):
+    for at in range(_tuning.LEADING_BYTES):
         byte = data[np.minimum(offsets[:-1] + at, last)] if len(data) else 0
         key = key << 8 | np.where(sizes > at, byte, 0)
     return key
