@@ -24,9 +24,11 @@ Rows = NDArray[np.intp]
 
 
 def buffers(values: pa.Array) -> tuple[Ints, NDArray[np.uint8]]:
-    """A string array's offsets (from 0) and bytes."""
+    """A string array's offsets (from 0) and bytes (its own rows' of a slice; a large
+    string array's too)."""
     _, offsets_buffer, data_buffer = values.buffers()
-    offsets = np.frombuffer(offsets_buffer, np.int32)[values.offset:values.offset + len(values) + 1]
+    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, width)[values.offset:values.offset + len(values) + 1]
     offsets = offsets.astype(np.int64)
     data = (np.zeros(0, np.uint8) if data_buffer is None
             else np.frombuffer(data_buffer, np.uint8)[offsets[0]:offsets[-1]])

@@ -31,6 +31,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._arrays._bools import arrow_bools
+from .._arrays._texts import buffers
 from .._utils import _tuning
 from .._utils._outputs_written import written
 
@@ -220,25 +222,15 @@ def _first_bytes(chunk: pa.Array) -> np.ndarray:
     regex over a million cells took 50 ms, this a few. The characters of
     :data:`FORMULA_START` are ASCII, so a UTF-8 cell starts with one exactly when its
     first byte is one."""
-    offsets, data = _buffers(chunk)
-    if not len(chunk) or not data.size:
+    offsets, data = buffers(chunk)
+    if not data.size:
         return np.zeros(len(chunk), dtype=np.uint8)
     filled = offsets[1:] > offsets[:-1]
     if chunk.null_count:
-        filled &= np.unpackbits(np.frombuffer(chunk.buffers()[0], np.uint8), bitorder="little")[
-            chunk.offset:chunk.offset + len(chunk)].astype(bool)
+        filled &= arrow_bools(chunk.is_valid())
     at = np.minimum(offsets[:-1], data.size - 1)  # an empty last cell ends the data
     first: np.ndarray = np.where(filled, data[at], 0).astype(np.uint8)
     return first
-
-
-def _buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """A string array's offsets (of its own cells) and the bytes they point into."""
-    _, offsets_buffer, data = chunk.buffers()
-    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    offsets: np.ndarray = np.frombuffer(offsets_buffer, dtype=width)[
-        chunk.offset:chunk.offset + len(chunk) + 1]
-    return offsets, np.zeros(0, np.uint8) if data is None else np.frombuffer(data, np.uint8)
 
 
 def _whole_e164(chunk: pa.Array, rows: np.ndarray) -> np.ndarray:
@@ -246,7 +238,7 @@ def _whole_e164(chunk: pa.Array, rows: np.ndarray) -> np.ndarray:
     :data:`E164_CELL`, read from the array's bytes: a ``+`` and up to
     :data:`E164_DIGITS` ASCII digits after it. The regex over the part took 0.09 of the
     0.19 CPU s of escaping the 1M-row mix's phone column."""
-    offsets, data = _buffers(chunk)
+    offsets, data = buffers(chunk)
     start = offsets[rows].astype(np.int64)
     size = offsets[rows + 1] - start
     after = np.arange(1, E164_DIGITS + 1)
