@@ -15,8 +15,9 @@ today's time. Run before it lands, this gives today's figures, the targets' base
 
 ``--baseline SRC`` also runs the clean of another checkout's ``src`` folder (the code
 before the streaming clean: ``git worktree add /tmp/before 193098b``, then ``--baseline
-/tmp/before/src``), each run of it right after the same file's run of this one, so that
-both see the same machine; its rows are marked ``before``.
+/tmp/before/src``), each run of it beside the same file's run of this one (which goes
+first turns each round), so that both see the same machine; its rows are marked
+``before``. Each run is printed as it ends, then the medians.
 
 Run: ``.venv/bin/python benchmarks/bench_stream.py [--rows 1000000,5000000] [--runs 3]
 [--folder /tmp/dialkit-stream] [--baseline SRC] [--baseline-rows 1000000]``. Results go
@@ -85,9 +86,12 @@ def measure(rows: int, runs: int, folder: Path,
     source = file_of(rows, folder)
     codes: dict[str, Path | None] = {"": None} | ({"before": baseline} if baseline else {})
     done: dict[str, list[dict[str, float]]] = {name: [] for name in codes}
-    for _ in range(runs):
-        for name, src in codes.items():
+    for round_ in range(runs):
+        for name, src in list(codes.items())[::1 if round_ % 2 == 0 else -1]:
             done[name].append(clean_once(source, folder / f"cleaned_{rows}.csv", src))
+            got = done[name][-1]
+            print(f"{rows:,} rows, run {round_ + 1}, {name or 'this'}: {got['wall']:.1f} s wall, "
+                  f"{got['cpu']:.1f} s CPU, peak {got['peak'] / MIB:,.0f} MiB", flush=True)
     medians = []
     for name, runs_done in done.items():
         median = {key: statistics.median(run[key] for run in runs_done) for key in runs_done[0]}
