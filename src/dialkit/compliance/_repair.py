@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -253,16 +253,16 @@ def _keys(plan: pd.DataFrame) -> list[str]:
                                                 new_at, strict=True)]
 
 
-def _carried_out(client: Client, row: object) -> str:
-    """Send one plan row; its status: ``done``, ``left`` or ``failed: ...`` (sent again,
-    with the same key, by the next run)."""
-    action, key = row.action, row.idempotency_key  # type: ignore[attr-defined]
-    callback = str(row.callback_id)  # type: ignore[attr-defined]
+def _carried_out(client: Client, row: Any) -> str:
+    """Send one plan row (a row of ``itertuples``); its status: ``done``, ``left`` or
+    ``failed: ...`` (sent again, with the same key, by the next run)."""
+    action, key = row.action, row.idempotency_key
+    callback = str(row.callback_id)
     try:
         if action == "reschedule":
             client.callbacks.reschedule(
-                callback, idempotency_key=key, lead_id=str(row.lead_id),  # type: ignore[attr-defined]
-                scheduled_at=row.new_at.to_pydatetime())  # type: ignore[attr-defined]
+                callback, idempotency_key=key, lead_id=str(row.lead_id),
+                scheduled_at=row.new_at.to_pydatetime())
         elif action == "cancel":
             client.callbacks.cancel(callback, idempotency_key=key)
         else:

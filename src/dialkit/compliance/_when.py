@@ -27,7 +27,7 @@ from ..contract import E164_PATTERN
 from ._address_clock import address_zones
 from ._audit import AuditInputError
 from ._best_hour import best_hours
-from ._hours import allows, calling_hours, clock
+from ._hours import Clock, allows, calling_hours, clock
 from ._law import law_rows
 from ._lead_of import address_states
 from ._rules import US, Rules
@@ -312,13 +312,13 @@ def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rule
     return later
 
 
-def _openings(times: object, rules: Rules, days: int) -> pd.DataFrame:
+def _openings(times: Clock, rules: Rules, days: int) -> pd.DataFrame:
     """The moments a window opens near each asked place: every distinct start of the
     applied windows (``00:00`` too), on each of the next ``days`` days, in each of its
     zones, as UTC: ``row`` (the place among those asked) and ``at``."""
-    law = times.judged.law  # type: ignore[attr-defined]
+    law = times.judged.law
     starts = np.unique(np.r_[0.0, law.start[law.end > law.start]])
-    pairs, local = times.pairs, times.local  # type: ignore[attr-defined]
+    pairs, local = times.pairs, times.local
     day = local.astype("datetime64[D]").astype("datetime64[ns]").view(np.int64)
     offsets = (np.arange(days + 1)[:, None] * _DAY_NS
                + (starts * 10**9).astype(np.int64)[None, :]).ravel()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -178,13 +179,14 @@ def cap_periods() -> set[pd.Timedelta]:
                                        if row.cap_period is not None}
 
 
-def _forbid(answer: pd.DataFrame, row: object) -> None:
-    """``answer``'s number not allowed by the finding ``row``: a DNC listing for good; a
-    cap until it frees the number, where that is later than the hours' own answer."""
-    at = row.Index  # type: ignore[attr-defined]
-    said = str(row.evidence).removeprefix("called ")  # type: ignore[attr-defined]
-    if row.rule == "call_frequency":  # type: ignore[attr-defined]
-        freed, later = row.freed_at, row.next_at  # type: ignore[attr-defined]
+def _forbid(answer: pd.DataFrame, row: Any) -> None:
+    """``answer``'s number not allowed by the finding ``row`` (a row of ``itertuples``): a
+    DNC listing for good; a cap until it frees the number, where that is later than the
+    hours' own answer."""
+    at = row.Index
+    said = str(row.evidence).removeprefix("called ")
+    if row.rule == "call_frequency":
+        freed, later = row.freed_at, row.next_at
         hours_at = answer.at[at, "next_allowed_at"]
         if not answer.at[at, "allowed"] and pd.notna(later) and pd.notna(hours_at) \
                 and later <= hours_at:
@@ -192,11 +194,11 @@ def _forbid(answer: pd.DataFrame, row: object) -> None:
         said += (f"; the cap frees the number at {freed:%Y-%m-%d %H:%M} UTC" if pd.notna(freed)
                  else "; no moment the cap frees the number is known")
         answer.loc[at, ["next_allowed_at", "next_local_time", "timezone"]] = [
-            later, row.next_local, row.next_zone]  # type: ignore[attr-defined]
+            later, row.next_local, row.next_zone]
     else:
         answer.loc[at, ["next_allowed_at", "next_local_time", "timezone"]] = [pd.NaT, None,
                                                                               None]
-    answer.loc[at, ["allowed", "rule", "forbidden_by"]] = [False, row.rule, said]  # type: ignore[attr-defined]
+    answer.loc[at, ["allowed", "rule", "forbidden_by"]] = [False, row.rule, said]
     for column in ("jurisdiction", "basis", "policy"):
         value = getattr(row, column)
         answer.at[at, column] = None if pd.isna(value) else str(value)
