@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit._utils import _tuning
-from dialkit._utils._tuning import LEADING_BYTES
 from dialkit.leads import normalize
 from dialkit.leads._normalize._columns import _frame
 from dialkit.leads._normalize._fast import _leading, verdicts
@@ -191,7 +190,7 @@ def test_leading_bytes_order_cells_as_their_first_bytes_do(texts: list[str | Non
     """Cells ordered by :func:`_leading` are in the order of their first bytes (Python's
     order of ``bytes``; a missing cell as an empty one), read from a slice's own offset
     as a part is: so a calling code's rows lie together."""
-    heads = [(text or "").encode()[:LEADING_BYTES] for text in texts[1:]]
+    heads = [(text or "").encode()[:_tuning.LEADING_BYTES] for text in texts[1:]]
     keys = _leading(pa.array(texts, pa.string()).slice(1)).tolist()
     assert sorted(range(len(keys)), key=lambda n: (keys[n], n)) == sorted(
         range(len(heads)), key=lambda n: (heads[n], n))
