@@ -47,6 +47,11 @@ SOURCES = f"a path, a binary file object, or {ACCEPTED}"
 TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
+MISSING = ("",)
+"""The cell texts read as missing: the empty cell alone. pyarrow's and pandas' readers
+also take ``NA`` (Namibia's code), ``NULL``, ``None``, ``N/A``, ``nan``,
+``#N/A`` and more for missing by default; in a lead file they are text, and what a
+phone cell's text means is the clean's to judge (``N/A`` there is no number)."""
 
 
 class LeadFileError(DialkitError, ValueError):
@@ -63,9 +68,10 @@ class LeadFile:
 
     Attributes:
         name: The file's name (``"DataFrame"`` for a frame).
-        frame: Every column of the file as text (``string[pyarrow]``), empty cells
-            missing, in file order; ``frame.index + 1`` is the data row (the first
-            row after the header is 1), blank rows left out but counted.
+        frame: Every column of the file as text (``string[pyarrow]``), only empty cells
+            missing (``NA``, ``null``, ``N/A`` are text: :data:`MISSING`), in file
+            order; ``frame.index + 1`` is the data row (the first row after the header
+            is 1), blank rows left out but counted.
         fields: Lead field (and ``country``) → the column that holds it.
         custom_fields: Columns sent as custom fields (at most 20, the contract's limit).
         unused: Columns beyond the 20 custom fields: reported, never sent.
@@ -331,8 +337,9 @@ def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
 
 def csv_options(found: Layout, block: int, encoding: str = "utf8",
                 **parse: Any) -> dict[str, Any]:
-    """pyarrow's options for a CSV of ``found``'s layout: every column text, a blank
-    line a row (so that the rows after it keep their numbers), one thread."""
+    """pyarrow's options for a CSV of ``found``'s layout: every column text, only an empty
+    cell missing (:data:`MISSING`), a blank line a row (so that the rows after it keep
+    their numbers), one thread."""
     return {"parse_options": pacsv.ParseOptions(delimiter=found.delimiter,
                                                 newlines_in_values=True,
                                                 ignore_empty_lines=False, **parse),
@@ -340,7 +347,8 @@ def csv_options(found: Layout, block: int, encoding: str = "utf8",
                                               skip_rows=found.skip, encoding=encoding),
             "convert_options": pacsv.ConvertOptions(
                 column_types=dict.fromkeys(found.header, pa.large_string()),
-                strings_can_be_null=True, quoted_strings_can_be_null=True)}
+                null_values=MISSING, strings_can_be_null=True,
+                quoted_strings_can_be_null=True)}
 
 
 def _bytes(source: bytes | Path) -> bytes:
