@@ -41,11 +41,12 @@ def said(findings: pd.DataFrame, since: pd.Timestamp | None = None,
     """What the findings say of the calls placed from ``since`` to before ``until``
     (every call's, where neither is given), and of the leads, sorted."""
     at = pd.to_datetime(findings["at"], utc=True, format="ISO8601")
-    keep = findings["call_id"].isna() | at.notna()
+    of_lead = findings["call_id"].isna()
+    keep = pd.Series(True, index=findings.index)
     if since is not None:
-        keep &= findings["call_id"].isna() | (at >= since)
+        keep &= of_lead | (at >= since)
     if until is not None:
-        keep &= findings["call_id"].isna() | (at < until)
+        keep &= of_lead | (at < until)
     rows = findings.loc[keep, SHARED].astype(object).fillna("")
     return sorted(tuple(str(value) for value in row) for row in rows.itertuples(index=False))
 
