@@ -56,6 +56,9 @@ SLOW = [
     "tests/leads/test_clean.py::test_random_csv_text_raises_only_a_lead_file_error",
     "tests/compliance/test_audit_paths.py::"
     "test_every_call_finding_shows_the_local_time_a_row_by_row_reading_gives",
+    "tests/compliance/test_window.py::"
+    "test_an_audit_of_any_window_says_what_the_whole_audit_says_of_its_calls",
+    "tests/compliance/test_window.py::test_a_window_on_dask_says_what_pandas_says",
     # processes killed and resumed, refreshes over many pages
     "tests/leads/test_import.py::test_an_import_killed_half_way_resumes_and_imports_each_row_once",
     "tests/leads/test_import_journal.py::"

@@ -127,10 +127,12 @@ def test_load_takes_several_campaigns_and_a_period(client: Client) -> None:
     assert len(two) == 2
     since, until = every["created_at"].quantile([0.25, 0.75])
     frames = compliance.load(client, campaign_id=two, since=since, until=until.isoformat())
-    chosen = every[every["campaign_id"].isin(two) & (every["created_at"] >= since)
-                   & (every["created_at"] < until)]
-    assert 0 < len(frames["calls"]) < len(every)
-    assert sorted(frames["calls"]["id"]) == sorted(chosen["id"])
+    of_two = every[every["campaign_id"].isin(two) & (every["direction"] == "outbound")]
+    chosen = of_two[(of_two["created_at"] >= since) & (of_two["created_at"] < until)]
+    assert sorted(frames["calls"]["id"]) == sorted(  # the history the period is judged by
+        every.loc[every["campaign_id"].isin(two), "id"])
+    assert (frames.get("since"), frames.get("until")) == (since, until.isoformat())
+    assert 0 < compliance.audit(**frames).calls_audited == len(chosen) < len(of_two)
     assert set(frames["leads"]["campaign_id"]) == set(two)
     loaded = analytics.load(client, campaign_id=two)
     assert set(loaded["calls"]["campaign_id"]) == set(loaded["leads"]["campaign_id"]) == set(two)

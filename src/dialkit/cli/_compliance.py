@@ -94,7 +94,8 @@ def audit_command(
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Audit this campaign only (repeat for several)."))] = None,
     since: Annotated[str | None, typer.Option(metavar="TIME", help=(
-        "Audit calls placed from then on: an ISO 8601 date or time (2026-11-01, "
+        "Audit calls placed from then on, each judged against the calls before it: an "
+        "ISO 8601 date or time (2026-11-01, "
         "2026-11-01T09:00-05:00; a time needs its zone, a date starts at midnight UTC), "
         "today or yesterday (from midnight UTC), or a time back from now: 30d, 7d, "
         "12h."))] = None,
@@ -248,11 +249,10 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         if any(files.values()):
             if calls is None:
                 _fail("--calls FILE is needed with --leads or --dnc")
-            bounds = _bounds(period)
+            _bounds(period)  # refused before a file is read
             given = {name: path for name, path in files.items() if path is not None}
             frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
-            frames["calls"] = _cut(frames["calls"], bounds)
-            return audit(**frames, **options, campaign_id=period["campaign_id"]), {}, None
+            return audit(**frames, **options, **period), {}, None
         _bounds(period)  # refused before the account is reached
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
@@ -280,45 +280,16 @@ def _names(client: Client) -> dict[str, str] | None:
         return None
 
 
-def _bounds(period: dict[str, Any]) -> dict[str, tuple[object, pd.Timestamp | None]]:
-    """``--since`` and ``--until`` as moments, read as ``load`` reads them (30d, yesterday,
-    an ISO time), each beside the words it was given in; a bad one ends the command."""
-    import pandas as pd
-
+def _bounds(period: dict[str, Any]) -> None:
+    """``--since`` and ``--until`` read as ``load`` and ``audit`` read them (30d,
+    yesterday, an ISO time); a bad one ends the command before anything is read. The
+    audit reads the whole history of the calls and reports the period's
+    (:func:`dialkit.compliance.audit`'s ``since`` and ``until``)."""
     from dialkit._utils._moments import period_bound
 
-    now = pd.Timestamp.now(tz="UTC")
-    return {name: (period[name], None if period[name] is None else _option(
-        lambda text, arg: period_bound(text, arg, now=now), period[name], name))
-        for name in ("since", "until")}
-
-
-def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> Any:
-    """The calls of a file placed from ``since`` to before ``until``, as ``load`` cuts an
-    account's, the period asked kept in their ``attrs`` for the report's cover; a time
-    that is none (``created_at`` of ``yesterday``) is refused as the audit refuses it,
-    not left out."""
-    from dialkit._utils._moments import period_text
-    from dialkit.compliance import AuditInputError
-    from dialkit.frames import utc_times
-
-    since, until = bounds["since"][1], bounds["until"][1]
-    if since is None and until is None:
-        return calls
-    if not hasattr(calls, "loc") or "created_at" not in calls:
-        _fail("--since and --until need a calls file with created_at (CSV or Parquet)")
-    try:
-        moments = utc_times(calls["created_at"], "calls.created_at")
-    except ValueError as error:
-        raise AuditInputError(str(error), frame="calls") from None
-    keep = moments.notna()
-    if since is not None:
-        keep &= moments >= since
-    if until is not None:
-        keep &= moments < until
-    cut = calls[keep.to_numpy()]
-    cut.attrs["period"] = period_text(**bounds)
-    return cut
+    for name in ("since", "until"):
+        if period[name] is not None:
+            _option(period_bound, period[name], name)
 
 
 def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:

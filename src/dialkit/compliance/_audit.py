@@ -38,7 +38,7 @@ from ._columns import typed
 from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
-from ._findings import COLUMNS
+from ._findings import COLUMNS, Bools
 from ._frequency import SUBJECT, call_frequency, with_subjects
 from ._hours import calling_hours, clock, located
 from ._lead_of import addresses, lead_rows, other_numbers
@@ -103,18 +103,20 @@ class AuditReport:
             (the law's row that decided), ``basis`` (``law`` or ``policy``: a
             violation; ``risk``: a lead that could be called wrongly) and
             ``policy`` (the policy's name), and each rule's own columns.
-        abandoned: Every abandoned call, with its campaign's rate over the window.
+        abandoned: Every abandoned call (of the period asked, where one was), with its
+            campaign's period and that period's figures (``window_*``), counted over
+            every call given from the campaign's first.
         rules: The rules applied.
         ran: The rules that ran.
-        population: Per campaign, what was audited: ``calls`` (outbound),
-            ``answered`` (of those) and ``leads``.
+        population: Per campaign, what was audited: ``calls`` (outbound, of the period
+            asked where one was), ``answered`` (of those) and ``leads``.
         sources: Each input frame in words: rows, period, where it came from
             and when it was fetched (from the frame's ``attrs``, as
             :func:`load` sets them).
         notes: Each rule that did not run and why; how abandonment was told.
-        period: The period of calls asked for, in words (``since 30d (2026-10-26 21:40
-            UTC)``), as :func:`load` keeps it in the calls' ``attrs``; None where the
-            calls were not cut to a period.
+        period: The period of calls asked for (``since=``, ``until=``), in words
+            (``since 30d (2026-10-26 21:40 UTC)``); None where every call given was
+            audited.
     """
 
     findings: pd.DataFrame
@@ -277,7 +279,23 @@ class Options:
     """The consent records and reassigned-number answers (:mod:`._consent`), prepared
     (:func:`prepared_consents`): small, so every part gets them whole."""
     period: str | None = None
-    """The period of calls asked for, in words (the calls' ``attrs["period"]``)."""
+    """The period of calls asked for, in words (``since 12d (2026-11-14 09:00 UTC)``)."""
+    since: pd.Timestamp | None = None
+    until: pd.Timestamp | None = None
+    """The window asked for (UTC): only the calls placed from ``since`` to before ``until``
+    are reported, each judged against every call given (the history its rules count)."""
+
+    def windowed(self, at: pd.Series) -> Bools | None:
+        """Which calls placed ``at`` are in the window (a call of no time is in none);
+        None where no window was asked for, every call reported."""
+        if self.since is None and self.until is None:
+            return None
+        inside: Bools = at.notna().to_numpy(dtype=bool)
+        if self.since is not None:
+            inside = inside & (at >= self.since).to_numpy(dtype=bool, na_value=False)
+        if self.until is not None:
+            inside = inside & (at < self.until).to_numpy(dtype=bool, na_value=False)
+        return inside
 
 
 @dataclass(frozen=True)
@@ -380,7 +398,9 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     :func:`._abandonment.dropped` tells them) made ready for it. All of the account's calls,
     or on Dask all calls, leads and DNC results of some numbers: no rule but
     abandonment's rate looks beyond one number, and that rate is judged in
-    :func:`report`, so that a part need not wait for every campaign's windows."""
+    :func:`report`, so that a part need not wait for every campaign's windows. Only the
+    findings of the calls in ``options``' window are kept, and only they are counted in
+    the population; every call given is history that the rules count."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
@@ -400,14 +420,23 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         found.append(located(no_written_consent(outbound, consents), times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
-    found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]
+    inside = options.windowed(outbound["at"])
+    found = [_named(_reported(_concat(found), inside), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
         found += [dnc_lead(leads, dnc),
                   unscreened_lead(leads, dnc, rules, options.moment)]
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
+    counted = outbound if inside is None else outbound[["campaign_id", "answered_at"]][inside]
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
-                population_of(outbound, leads))
+                population_of(counted, leads))
+
+
+def _reported(found: pd.DataFrame, inside: Bools | None) -> pd.DataFrame:
+    """The findings of calls (indexed by position among the outbound calls) that the
+    report gives: those of the calls in the window (``inside``: :meth:`Options.windowed`),
+    each judged against every call before it."""
+    return found if inside is None else found[inside[found.index.to_numpy()]]
 
 
 def _concat(found: list[pd.DataFrame]) -> pd.DataFrame:
@@ -457,6 +486,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         raise RuntimeError("an abandoned call's window has no call: the parts and the "
                            "windows were told apart differently")
     found, abandoned = abandonment(dropped, windows.set_axis(at), rules, joined)
+    found, abandoned = _placed_in(found, options), _placed_in(abandoned, options)
     frame = _concat([*(part.findings for part in parts), found]).reset_index(drop=True)
     frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
@@ -471,6 +501,13 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         notes["abandonment"] = NO_ANSWERED
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
                        population, sources, notes, options.period)
+
+
+def _placed_in(calls: pd.DataFrame, options: Options) -> pd.DataFrame:
+    """The rows of ``calls`` (abandonment's findings, the abandoned calls) placed in the
+    window, judged by their periods' figures over every call given."""
+    inside = options.windowed(calls["at"])
+    return calls if inside is None else calls[inside]
 
 
 def _in_rule_order(findings: pd.DataFrame) -> Rows:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Collection
+from datetime import datetime
 from typing import Any, Literal, overload
 
 import pandas as pd
 
 from .._places._blocked import blocked_regions
-from .._utils._moments import utc_moment
+from .._utils._moments import period_bound, period_text, utc_moment
 from .._utils._partitions import Lazy, is_dataset, on_dask, read_whole
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._audit import (
@@ -28,6 +29,8 @@ from ._audit import (
 from ._columns import checked_dataset
 from ._rules import US, Rules
 
+Bound = datetime | str | None
+"""A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
 """Where the calls audited come from, as a refusal names them."""
 
@@ -39,7 +42,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ...) -> AuditReport: ...
+          reassigned: pd.DataFrame | None = ..., since: Bound = ...,
+          until: Bound = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -47,7 +51,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: bool, consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ...) -> AuditReport | Lazy[AuditReport]: ...
+          reassigned: pd.DataFrame | None = ..., since: Bound = ...,
+          until: Bound = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -55,7 +60,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           as_of: pd.Timestamp | str | None = None,
           campaigns: Collection[str] | None = None, compute: bool = True,
           consents: pd.DataFrame | None = None,
-          reassigned: pd.DataFrame | None = None) -> AuditReport | Lazy[AuditReport]:
+          reassigned: pd.DataFrame | None = None, since: Bound = None,
+          until: Bound = None) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -99,6 +105,17 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         reassigned: The reassigned numbers database's answers: ``phone``, ``asked_at``,
             ``answer`` (``yes``, ``no``, ``no_data``); a ``yes`` voids the number's
             consents given before it was asked (47 CFR 64.1200(m)).
+        since: Report the calls placed from then on: an ISO 8601 date or time or a
+            ``datetime`` (a time with its zone; a date starts at midnight UTC),
+            ``"today"``, ``"yesterday"`` (from midnight UTC), ``"now"``, or a length of
+            time back from now (``"30d"``, ``"12h"``), as :func:`load` reads it. Every call
+            given is still judged as history: a call of the period is judged against the
+            calls before it (a cap's 24 hours, a ``do_not_call`` disposition, a person's
+            earlier calls) and its campaign's abandonment period counted from the
+            campaign's first call given, so that an audit of a week and one of a month
+            agree on every call they share. Lead findings are judged at ``as_of`` as ever.
+        until: Report the calls placed before then (a date: before that day begins), in
+            the same forms.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -113,7 +130,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
-        ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``).
+        ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``); ``since`` or
+            ``until`` is none of their forms (an :class:`AuditInputError`).
     """
     if policy is not None:
         try:
@@ -129,7 +147,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       consents=prepared_consents(_small(consents, "consents"),
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
-                      period=_period(calls))
+                      **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
@@ -141,13 +159,18 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                         maybe_pandas(read_whole(dnc), "dnc"), options)
 
 
-def _period(calls: Any) -> str | None:
-    """The period the calls were cut to, in words, where :func:`load` (or the CLI's
-    ``--since``) kept it in their ``attrs``."""
-    if not isinstance(calls, pd.DataFrame):
-        return None
-    period = calls.attrs.get("period")
-    return str(period) if period else None
+def _window(since: Bound, until: Bound) -> dict[str, Any]:
+    """The :class:`Options` of the period asked: its bounds in UTC, read from one moment,
+    and the period in words; a bound that is none is refused as an
+    :class:`AuditInputError` naming it."""
+    now = pd.Timestamp.now(tz="UTC")
+    try:
+        bounds = {name: (value, None if value is None else period_bound(value, name, now=now))
+                  for name, value in (("since", since), ("until", until))}
+    except ValueError as error:
+        raise AuditInputError(str(error)) from None
+    return {"period": period_text(**bounds) or None,
+            **{name: moment for name, (_, moment) in bounds.items()}}
 
 
 def _small(frame: Any, name: str) -> pd.DataFrame | None:
