@@ -11,6 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from dialkit import Client, compliance
 from dialkit._demo._index import evidence
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
 from dialkit.compliance._evidence import page
@@ -203,3 +204,39 @@ def test_the_demos_headline_figures_show_violations_and_risks_apart(
         "blocked_country 1",
         "risks: 0 calls that may have broken a law",
         "risks: 2 leads that could be called wrongly: dnc_lead 1, unscreened_lead 1"]
+
+
+def test_risks_of_calls_are_counted_as_calls_and_their_sheets_follow_the_violations(
+        client: Client, tmp_path: Path) -> None:
+    """The issue's reproduction: with ``consents=``, the emulator's calls to numbers that
+    may be wireless are risks of calls, counted in calls, not "leads that could be called
+    wrongly" (more of them than leads audited); the sheets of violations stand before
+    every sheet of risks."""
+    frames = compliance.load(client)
+    consents = pd.DataFrame({"phone": [frames["leads"]["phone"].iloc[0]], "kind": ["written"],
+                             "given_at": [pd.Timestamp("2020-01-01", tz="UTC")]})
+    report = audit(**frames, consents=consents)
+    risks = report.findings[report.findings["basis"] == "risk"]
+    of_calls = risks[risks["rule"] == "no_written_consent"]
+    assert len(of_calls) > len(frames["leads"])  # what the cover once called leads
+    assert report.risks.to_dict() == {
+        "calls": of_calls["call_id"].nunique(),
+        "leads": risks.loc[risks["rule"] != "no_written_consent", "lead_id"].nunique()}
+    calls, leads = report.risks
+    path = tmp_path / "evidence.xlsx"
+    report.to_excel(path)
+    book = openpyxl.load_workbook(path)
+    cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
+    assert (cover["risks: calls that may have broken a law"],
+            cover["risks: leads that could be called wrongly"]) == (str(calls), str(leads))
+    kinds = []
+    for name in book.sheetnames[2:]:
+        header = [c.value for c in book[name][1]]
+        bases = {row[header.index("basis")].value for row in book[name].iter_rows(min_row=2)}
+        kinds.append(min((("law", "policy", "risk").index(b) for b in bases), default=3))
+    assert kinds == sorted(kinds) and kinds.count(0) >= 4 and 2 in kinds  # law ... risk, none
+    assert book.sheetnames.index("no_written_consent") > book.sheetnames.index("caller_id")
+    words = f"Risks: {calls:,} calls that may have broken a law"
+    assert words in re.sub(r"<[^>]+>", "", report.to_html())
+    assert f"<h2>Risks: calls that may have broken a law: {calls:,}</h2>" in report.to_html()
+    assert f"risks, in {calls:,} calls that may have broken a law" in report.to_text()

@@ -67,7 +67,6 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         True
         >>> print(ax.get_title())
         Compliance audit: ... violations (... of law, 0 of policy); ... of 12 rules passed
-        risks: ... leads that could be called wrongly
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """
