@@ -93,7 +93,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         f"policy); {int(totals['passed'].sum())} of {len(totals)} rules passed\n{risks}"
         + textwrap.fill(report.rules.name, 90), fontsize=10)])
     if law or policy or risk:
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.1), fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 
