@@ -167,3 +167,17 @@ def test_the_ap_abbreviations_are_the_stylebooks() -> None:
     assert not {"AK", "HI", "ID", "IA", "ME", "OH", "TX", "UT"} & set(ap)
     assert (ap["FL"], ap["CA"], ap["MA"], ap["WV"]) == ("Fla.", "Calif.", "Mass.", "W.Va.")
 
+
+
+def test_the_dask_audit_reads_and_flags_states_as_pandas_does() -> None:
+    import dask.dataframe as dd
+
+    both = pd.concat([calls(), calls().assign(id="call_2", to_number="+13055550123")])
+    leads = pd.concat([lead("Flordia"), lead("Fla.").assign(id="lead_2", phone="+13055550123")])
+    on_pandas = audit(both, leads=leads)
+    on_dask = audit(dd.from_pandas(both, npartitions=2), leads=dd.from_pandas(leads, npartitions=2))
+    columns = ["rule", "basis", "lead_id", "address_state", "evidence"]
+    assert (on_dask.findings[columns].astype(str).values.tolist()
+            == on_pandas.findings[columns].astype(str).values.tolist())
+    assert on_dask.notes["unknown_address_state"] == on_pandas.notes["unknown_address_state"]
+    assert on_pandas.findings["rule"].tolist() == ["calling_hours", "unknown_address_state"]
