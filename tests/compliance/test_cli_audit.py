@@ -236,7 +236,8 @@ def test_risks_fail_only_a_fail_on_that_names_them(tmp_path: Path, rows: list[tu
     result = _audited_with_leads(tmp_path, _calls(*rows), *flags)
     assert result.exit_code == code, result.output
     law = int(rows == [LATE_IN_NEW_YORK])
-    assert f"{law + 2} findings: {law} of law, 0 of policy, 2 risks (" in result.output
+    assert (f"{law + 2} findings: {law} of law, 0 of policy, 2 risks, in 2 leads that could be "
+            "called wrongly (") in result.output
     assert re.search(r"dnc_lead +1 +0 +0 +1 +2 +leads +50\.00% +risks", result.output)
     assert re.search(r"unscreened_lead +1 +0 +0 +1 +2 +leads +50\.00% +risks", result.output)
     assert (said in result.output) if said else "--fail-on" not in result.output

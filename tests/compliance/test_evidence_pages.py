@@ -11,6 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from dialkit import Client, compliance
 from dialkit._demo._index import evidence
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
 from dialkit.compliance._evidence import page
@@ -119,7 +120,8 @@ def test_violations_and_risks_are_counted_apart(each_basis: AuditReport) -> None
     assert totals.loc["calling_hours", ["law", "policy", "risk"]].tolist() == [1, 0, 0]
     assert each_basis.summary[["law", "policy", "risk"]].sum().tolist() == [1, 1, 2]
     text = each_basis.to_text().splitlines()
-    assert text[0].startswith("4 findings: 1 of law, 1 of policy, 2 risks (")
+    assert text[0].startswith("4 findings: 1 of law, 1 of policy, 2 risks, in 2 leads that "
+                              "could be called wrongly (")
     verdicts = {line.split()[0]: line.split()[-1] for line in text[2:] if "leads" in line
                 or "calls" in line}
     assert (verdicts["dnc_lead"], verdicts["calling_hours"]) == ("risks", "findings")
@@ -139,11 +141,13 @@ def test_the_workbook_keeps_risks_apart(each_basis: AuditReport, tmp_path: Path)
     path = tmp_path / "evidence.xlsx"
     each_basis.to_excel(path)
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames[-2:] == ["dnc_lead", "unscreened_lead"]  # after the violations'
+    assert book.sheetnames[2:6] == ["calling_hours", "blocked_country",  # law, policy
+                                    "dnc_lead", "unscreened_lead"]  # then the risks
     assert set(book.sheetnames[2:]) == set(each_basis.ran)
     cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
     assert (cover["findings"], cover["findings of law"], cover["findings of policy"],
-            cover["risks: leads that could be called wrongly"]) == ("4", "1", "1", "2")
+            cover["risks: calls that may have broken a law"],
+            cover["risks: leads that could be called wrongly"]) == ("4", "1", "1", "0", "2")
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
     assert summary.groupby("rule")[["law", "policy", "risk"]].sum().loc[
         ["dnc_lead", "unscreened_lead", "calling_hours", "blocked_country"]].values.tolist() == [
@@ -158,7 +162,7 @@ def test_the_page_shows_violations_then_risks_apart(each_basis: AuditReport) -> 
     shown = page(each_basis, mask_pii=False, about={})
     text = re.sub(r"<[^>]+>", "", shown)
     assert "Violations: 2 (1 of law, 1 of the account's policy)" in text
-    assert "Risks: 2: leads that could be called wrongly" in text
+    assert "Risks: 2 leads that could be called wrongly: no rule is known" in text
     headings = re.findall(r"<h2>([^<]+)</h2>", shown)[1:]
     assert headings == ["Findings of law: 1", "Findings of the account's policy: 1",
                         "Risks: leads that could be called wrongly: 2"]
@@ -182,11 +186,12 @@ def test_the_summary_chart_draws_risks_in_their_own_colour(each_basis: AuditRepo
     assert drawn == {"calling_hours": {COLOURS["law"]}, "blocked_country": {COLOURS["policy"]},
                      "dnc_lead": {COLOURS["risk"]}, "unscreened_lead": {COLOURS["risk"]}}
     assert len(set(COLOURS.values())) == 3
-    assert ax.get_title().startswith("Compliance audit: 2 violations (1 of law, 1 of policy), "
-                                     "2 risks; ")
+    assert ax.get_title().startswith(
+        "Compliance audit: 2 violations (1 of law, 1 of policy); 8 of 12 rules passed\n"
+        "risks: 2 leads that could be called wrongly\n")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "violation of law", "violation of the account's policy",
-        "risk: a lead that could be called wrongly"]
+        "risk: a call that may have broken a law, a lead that could be called wrongly"]
 
 
 def test_the_demos_headline_figures_show_violations_and_risks_apart(
@@ -197,5 +202,41 @@ def test_the_demos_headline_figures_show_violations_and_risks_apart(
         f"4 findings; {len(each_basis.ran) - 4} of {len(each_basis.ran)} rules passed",
         "violations: 2 (1 of law, 1 of the account's policy): calling_hours 1, "
         "blocked_country 1",
-        "risks: 2 (leads that could be called wrongly; no law forbids holding them): "
-        "dnc_lead 1, unscreened_lead 1"]
+        "risks: 0 calls that may have broken a law",
+        "risks: 2 leads that could be called wrongly: dnc_lead 1, unscreened_lead 1"]
+
+
+def test_risks_of_calls_are_counted_as_calls_and_their_sheets_follow_the_violations(
+        client: Client, tmp_path: Path) -> None:
+    """The issue's reproduction: with ``consents=``, the emulator's calls to numbers that
+    may be wireless are risks of calls, counted in calls, not "leads that could be called
+    wrongly" (more of them than leads audited); the sheets of violations stand before
+    every sheet of risks."""
+    frames = compliance.load(client)
+    consents = pd.DataFrame({"phone": [frames["leads"]["phone"].iloc[0]], "kind": ["written"],
+                             "given_at": [pd.Timestamp("2020-01-01", tz="UTC")]})
+    report = audit(**frames, consents=consents)
+    risks = report.findings[report.findings["basis"] == "risk"]
+    of_calls = risks[risks["rule"] == "no_written_consent"]
+    assert len(of_calls) > len(frames["leads"])  # what the cover once called leads
+    assert report.risks.to_dict() == {
+        "calls": of_calls["call_id"].nunique(),
+        "leads": risks.loc[risks["rule"] != "no_written_consent", "lead_id"].nunique()}
+    calls, leads = report.risks
+    path = tmp_path / "evidence.xlsx"
+    report.to_excel(path)
+    book = openpyxl.load_workbook(path)
+    cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
+    assert (cover["risks: calls that may have broken a law"],
+            cover["risks: leads that could be called wrongly"]) == (str(calls), str(leads))
+    kinds = []
+    for name in book.sheetnames[2:]:
+        header = [c.value for c in book[name][1]]
+        bases = {row[header.index("basis")].value for row in book[name].iter_rows(min_row=2)}
+        kinds.append(min((("law", "policy", "risk").index(b) for b in bases), default=3))
+    assert kinds == sorted(kinds) and kinds.count(0) >= 4 and 2 in kinds  # law ... risk, none
+    assert book.sheetnames.index("no_written_consent") > book.sheetnames.index("caller_id")
+    words = f"Risks: {calls:,} calls that may have broken a law"
+    assert words in re.sub(r"<[^>]+>", "", report.to_html())
+    assert f"<h2>Risks: calls that may have broken a law: {calls:,}</h2>" in report.to_html()
+    assert f"risks, in {calls:,} calls that may have broken a law" in report.to_text()

@@ -261,9 +261,11 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
     assert set(report.ran) == {"calling_hours", "unknown_timezone", "call_frequency",
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
                                "blocked_country", "unverified_caller_id",
-                               "unknown_jurisdiction", "short_ring", "caller_id"}
+                               "unknown_jurisdiction", "short_ring", "caller_id",
+                               "unknown_address_state"}
     assert not set(report.findings["rule"]) & {"unknown_timezone", "blocked_country",
                                                 "unknown_jurisdiction", "unscreened_lead",
+                                                "unknown_address_state",
                                                 "unverified_caller_id"}
     assert _leads_found(report, "dnc_lead") == truth.get(LISTED_LATE, set())
     leads = report.findings[report.findings["rule"] == "dnc_lead"]

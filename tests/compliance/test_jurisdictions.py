@@ -376,6 +376,7 @@ def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
     ("US-AZ", 'id = "US-AZ"', 'id = "US-AK"', r"checked 2 \('US-AK'\): US-AK is already checked"),
     ("US-AZ", 'id = "US-AZ"', 'id = "US-FL"', r"'US-FL'\): US-FL is already a row"),
     ("US-AZ", 'id = "US-AZ"', 'id = "GB"', r"'GB'\): id 'GB' is not a state's 'US-XX'"),
+    ("US-AZ", 'id = "US-AZ"', 'id = "US-ZZ"', r"'US-ZZ'\): id 'US-ZZ' is not a state's"),
     ("US-AZ", 'finding = "federal"', 'verdict = "federal"',
      r"'US-AZ'\): unknown column\(s\) \['verdict'\]"),
     ("US-IN", '    "http://in.gov/attorneygeneral/2538.htm",\n    "https://www.dropcowboy.com/'

@@ -37,18 +37,24 @@ def cleaned_leads(path: Path) -> list[str]:
 
 def evidence(path: Path) -> list[str]:
     """Findings in all, then the violations (of law, of the account's policy) and the
-    risks (leads that could be called wrongly) apart, each per rule, from an evidence
-    workbook's ``summary`` sheet."""
+    risks by what they are (calls that may have broken a law, leads that could be called
+    wrongly: the cover's ``risks: ...`` rows, each counted in its unit), each per rule,
+    from an evidence workbook's ``cover`` and ``summary`` sheets."""
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
+    cover = pd.read_excel(path, sheet_name="cover", engine="calamine")
     per_rule = summary.groupby("rule", sort=False)[["findings", "law", "policy", "risk"]].sum()
+    of_leads = summary.groupby("rule", sort=False)["unit"].first() == "leads"
     found = per_rule[per_rule["findings"] > 0]
-    law, policy, risk = (int(per_rule[basis].sum()) for basis in ("law", "policy", "risk"))
+    law, policy = (int(per_rule[basis].sum()) for basis in ("law", "policy"))
     lines = [f"{counted(int(per_rule['findings'].sum()), 'finding')}; "
              f"{len(per_rule) - len(found):,} of {counted(len(per_rule), 'rule')} passed",
              f"violations: {law + policy:,} ({law:,} of law, {policy:,} of the account's "
-             "policy)" + _per_rule(found["law"] + found["policy"]),
-             f"risks: {risk:,} (leads that could be called wrongly; no law forbids holding "
-             "them)" + _per_rule(found["risk"])]
+             "policy)" + _per_rule(found["law"] + found["policy"])]
+    for item, value in zip(cover["item"], cover["value"], strict=True):
+        if str(item).startswith("risks: "):
+            what = str(item).removeprefix("risks: ")
+            ours = of_leads[found.index] == what.startswith("leads")
+            lines.append(f"risks: {int(value):,} {what}" + _per_rule(found["risk"][ours]))
     return lines
 
 

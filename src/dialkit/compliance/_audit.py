@@ -41,11 +41,18 @@ from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS, Bools
 from ._frequency import SUBJECT, call_frequency, with_subjects
 from ._hours import calling_hours, clock, located
-from ._lead_of import addresses, lead_rows, other_numbers
+from ._lead_of import (
+    addresses,
+    lead_rows,
+    other_numbers,
+    reads_addresses,
+    unknown_address_state,
+    unread_note,
+)
 from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
-from ._text import EMPTY, bases_text, totals_text
+from ._text import EMPTY, bases_text, risk_counts, totals_text
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -65,7 +72,7 @@ _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                     "window_abandoned", "country", "from_number", "listed_at", "checked_at",
-                    "rang_seconds")
+                    "rang_seconds", "address_state")
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
 _TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
@@ -101,7 +108,8 @@ class AuditReport:
             ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
             ``timezone``, ``evidence`` (in words), ``jurisdiction`` and ``decided_by``
             (the law's row that decided), ``basis`` (``law`` or ``policy``: a
-            violation; ``risk``: a lead that could be called wrongly) and
+            violation; ``risk``: a call that may have broken a law, or a lead that
+            could be called wrongly: :attr:`risks`) and
             ``policy`` (the policy's name), and each rule's own columns.
         abandoned: Every abandoned call (of the period asked, where one was), with its
             campaign's period and that period's figures (``window_*``), counted over
@@ -200,11 +208,20 @@ class AuditReport:
     @property
     def by_basis(self) -> pd.Series:
         """How many findings law decides, how many the account's policy does (the
-        violations), and how many are risks (a lead that could be called wrongly: no
-        call broke a rule), by each finding's ``basis``."""
+        violations), and how many are risks (a call that may have broken a law, a lead that
+        could be called wrongly: no rule is known broken; :attr:`risks` counts them by what
+        they are), by each finding's ``basis``: a count of findings, each in one."""
         counts = self.findings["basis"].value_counts()
         return pd.Series({basis: int(counts.get(basis, 0)) for basis in BASES},
                          name="findings")
+
+    @property
+    def risks(self) -> pd.Series:
+        """The risks (:attr:`by_basis`' ``risk``) by what they are, each counted in its own
+        unit: ``calls`` that may have broken a law (the data cannot tell: a campaign call
+        without written consent to a number that may be wireless) and ``leads`` that
+        could be called wrongly (listed, unscreened, an address state unread)."""
+        return risk_counts(self.findings)
 
     def to_text(self) -> str:
         """The audit in plain text: how many findings, of law, of policy and risks, then
@@ -231,7 +248,7 @@ class AuditReport:
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
         return "\n".join([*([EMPTY] if self.empty else []),
-                          f"{bases_text(self.by_basis)} ({self.rules.name})",
+                          f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
                           totals_text(self.totals), *notes])
 
     def _repr_html_(self) -> str:
@@ -425,6 +442,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if dnc is not None and leads is not None:
         found += [dnc_lead(leads, dnc),
                   unscreened_lead(leads, dnc, rules, options.moment)]
+    if leads is not None and reads_addresses(rules):
+        found.append(unknown_address_state(leads))
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
     counted = outbound if inside is None else outbound[["campaign_id", "answered_at"]][inside]
@@ -479,6 +498,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
             notes["exemptions"] = NO_EXEMPTION
     else:
         ran.append("no_written_consent")
+    if has_leads and reads_addresses(rules):
+        ran.append("unknown_address_state")
     dropped = parts[0].dropped if len(parts) == 1 else pd.concat(
         [part.dropped for part in parts])
     at = dropped.index.get_indexer(windows.index)
@@ -492,6 +513,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
     frame = frame.iloc[_in_rule_order(frame)].reset_index(drop=True)
+    notes.update(unread_note(frame))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

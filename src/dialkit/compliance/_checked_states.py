@@ -16,7 +16,6 @@ Examples:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -26,6 +25,7 @@ from typing import Any
 
 from dialkit._law._jurisdictions import DATA_FILE, JurisdictionDataError
 from dialkit._law._rows import known_columns, read, reviewed, sources, text
+from dialkit._places._subdivisions import subdivision_of
 
 __all__ = ["CHECKED_COLUMNS", "FINDINGS", "CheckedState", "checked", "load_checked"]
 
@@ -34,7 +34,6 @@ CHECKED_COLUMNS = frozenset({"id", "name", "finding", "note", "sources", "review
 FINDINGS = ("federal", "open")
 """What the research found for a state without a row: the federal rule applies,
 or the question is open."""
-_STATE_ID = re.compile(r"US-[A-Z]{2}")
 
 
 @dataclass(frozen=True)
@@ -98,8 +97,9 @@ def _entry(raw: Mapping[str, Any], where: str) -> CheckedState:
     """One checked ``[[checked]]`` entry."""
     known_columns(raw, CHECKED_COLUMNS, where)
     sid = text(raw, "id", where)
-    if not _STATE_ID.fullmatch(sid):
-        raise JurisdictionDataError(f"{where}: id {sid!r} is not a state's 'US-XX'")
+    if not sid.startswith("US-") or subdivision_of(sid) != sid:  # the places' own table
+        raise JurisdictionDataError(f"{where}: id {sid!r} is not a state's 'US-XX' (one of "
+                                    "dialkit/_places/subdivisions.toml)")
     finding = text(raw, "finding", where)
     if finding not in FINDINGS:
         raise JurisdictionDataError(f"{where}: finding {finding!r} is not one of {FINDINGS}")

@@ -3,8 +3,9 @@
 Both start with what was audited (the rules and their parameters, the data and
 how abandonment was told apart), then the counts, then every finding: the law's
 findings apart from the account's policy's, and both (the violations: calls that broke a
-rule) apart from the risks (leads that could be called wrongly, which no law forbids
-holding), each counted. With
+rule) apart from the risks, each counted in what it is: calls that may have broken a law
+(the data cannot tell whether they did) apart from leads that could be called wrongly
+(which no law forbids holding). With
 ``mask_pii`` the phone numbers are shown as ``+1415*****23``: enough to match
 a number one already has, not to dial it.
 """
@@ -18,7 +19,9 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from .._utils._words import counted
 from ..frames import excel_writer
@@ -27,8 +30,8 @@ from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_name
 from ._findings import COLUMNS
 from ._plots import COLOURS
 from ._population import rate_text
-from ._rules import BASES, RISK_RULES, RULE_IDS, Rules
-from ._text import EMPTY
+from ._rules import BASES, RISKS, RULE_IDS, Rules
+from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -111,7 +114,9 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
                for rule, note in report.notes.items()},
             "findings": str(len(report.findings)),
             **{_COUNTED_AS[basis]: str(int((report.findings["basis"] == basis).sum()))
-               for basis in BASES}}
+               for basis in ("law", "policy")},
+            **{f"risks: {_plural(unit)}": str(int(count))
+               for unit, count in risk_counts(report.findings).items()}}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
 
 
@@ -120,9 +125,14 @@ def _calls_audited(report: Audited) -> str:
     return f"{report.calls_audited:,}" if report.calls_audited else EMPTY
 
 
-_COUNTED_AS = {"law": "findings of law", "policy": "findings of policy",
-               "risk": "risks: leads that could be called wrongly"}
-"""How the cover names the count of each basis."""
+_COUNTED_AS = {"law": "findings of law", "policy": "findings of policy"}
+"""How the cover names the count of each basis of violation; the risks' are counted by
+what they are (:func:`_plural`)."""
+
+
+def _plural(unit: str) -> str:
+    """A kind of risk as a count of it is headed: ``calls that may have broken a law``."""
+    return f"{unit} {RISKS[unit][1]}"
 
 
 def named(frame: pd.DataFrame, names: Mapping[str, str] | None) -> pd.DataFrame:
@@ -156,16 +166,19 @@ def names_by_id(names: Names) -> dict[str, str] | None:
 
 def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: bool,
                    about: Mapping[str, str], names: Names = None) -> None:
-    """The evidence workbook: cover, summary, then one sheet per rule with findings, the
-    violations' rules first and the risks' (:data:`RISK_RULES`) last; every text a string
-    cell, never a formula or link (ids and names come from outside); a missing value an
-    empty cell, a rate a number shown as a percentage, a campaign by its name and id when
-    ``names`` (campaign names by id, :data:`Names`) are given."""
+    """The evidence workbook: cover, summary, then one sheet per rule that ran or found,
+    in :func:`_sheet_order` (the violations' sheets first, the risks' after them, those of
+    the rules that found nothing last), each sheet's violations before its risks; every
+    text a string cell, never a formula or link (ids and names come from outside); a
+    missing value an empty cell, a rate a number shown as a percentage, a campaign by its
+    name and id when ``names`` (campaign names by id, :data:`Names`) are given."""
     names = names_by_id(names)
+    kinds = _kinds(report.findings)
     with excel_writer(path) as book:
         sheets = {"cover": cover(report, about), "summary": named(report.summary, names)}
-        for rule in sorted(RULE_IDS, key=lambda rule: rule in RISK_RULES):
-            rows = report.findings[report.findings["rule"] == rule]
+        for rule in _sheet_order(report.findings["rule"], kinds):
+            ours = (report.findings["rule"] == rule).to_numpy(bool)
+            rows = report.findings[ours].iloc[np.argsort(kinds[ours], kind="stable")]
             if rule in report.ran or len(rows):
                 sheets[rule] = named(masked(_plain(_own_columns(rows)), mask_pii), names)
         percent = book.book.add_format({"num_format": _RATE_FORMAT})
@@ -178,6 +191,30 @@ def write_workbook(report: Audited, path: str | os.PathLike[str], *, mask_pii: b
                     1000).tolist()]) if len(frame) else len(str(column))
                 sheet.set_column(n, n, min(width + 2, _WIDEST),
                                  percent if column == "rate" else None)
+
+
+KINDS = ("law", "policy", "calls", "leads")
+"""What a finding is, in the order the evidence shows them: a violation of law, of the
+account's policy, then a risk of a call (that may have broken a law), of a lead (that
+could be called wrongly)."""
+
+
+def _kinds(findings: pd.DataFrame) -> NDArray[np.int64]:
+    """Each finding's kind, as its place in :data:`KINDS`: its ``basis``, a risk by its
+    rule's unit (:func:`._text.of_lead_rules`)."""
+    basis = findings["basis"].to_numpy(object)
+    kind = np.where(basis == "law", 0, np.where(basis == "policy", 1, 2))
+    found: NDArray[np.int64] = kind + ((kind == 2) & of_lead_rules(findings["rule"]))
+    return found
+
+
+def _sheet_order(rules: pd.Series, kinds: NDArray[np.int64]) -> list[str]:
+    """The rules in the order of their sheets: by the gravest kind of their findings
+    (:data:`KINDS`: law, policy, then the risks of calls, of leads), the rules that found
+    nothing last; in rule order within each."""
+    gravest = pd.Series(kinds).groupby(rules.to_numpy(object)).min()
+    return sorted(RULE_IDS, key=lambda rule: (int(gravest.get(rule, len(KINDS))),
+                                              RULE_IDS.index(rule)))
 
 
 def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFrame:
@@ -221,32 +258,40 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
     parts = [f"<style>{TABLE_STYLE}</style>",
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              *([f"<p><b>{html.escape(EMPTY)}</b></p>"] if not report.calls_audited else []),
-             headline(report.findings["basis"]),
+             headline(report.findings),
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]
-    for basis in BASES:
-        of_basis = report.findings[report.findings["basis"] == basis]
-        if of_basis.empty:
+    kinds = _kinds(report.findings)
+    for kind, heading in enumerate(_HEADINGS):
+        of_kind = report.findings[kinds == kind]
+        if of_kind.empty:
             continue
-        parts.append(f"<h2>{_HEADINGS[basis]}: {len(of_basis):,}</h2>")
+        count = len(of_kind) if kind < 2 else risk_counts(of_kind)[KINDS[kind]]
+        parts.append(f"<h2>{heading}: {count:,}</h2>")
         for rule in RULE_IDS:
-            rows = of_basis[of_basis["rule"] == rule]
+            rows = of_kind[of_kind["rule"] == rule]
             if not rows.empty:
-                parts += _section(rows, rule, basis, mask_pii=mask_pii, shown=shown, names=names)
+                parts += _section(rows, rule, BASES[min(kind, 2)], mask_pii=mask_pii,
+                                  shown=shown, names=names)
     return f'<div class="{NOT_MATH}">' + "".join(parts) + "</div>"
 
 
-_HEADINGS = {"law": "Findings of law", "policy": "Findings of the account's policy",
-             "risk": "Risks: leads that could be called wrongly"}
+_HEADINGS = ("Findings of law", "Findings of the account's policy",
+             *(f"Risks: {_plural(unit)}" for unit in RISKS))
+"""Each kind's heading (:data:`KINDS`), followed by its count: of findings, of calls, of
+leads."""
 
 
-def headline(basis: pd.Series) -> str:
-    """The page's first words: the violations (law's, policy's) and, apart, the risks."""
-    law, policy, risk = ((basis == b).sum() for b in BASES)
+def headline(findings: pd.DataFrame) -> str:
+    """The page's first words: the violations (law's, policy's) and, apart, the risks,
+    each counted in what it is (:func:`._text.risk_counts`)."""
+    law, policy = ((findings["basis"] == b).sum() for b in ("law", "policy"))
+    risks = risk_counts(findings)
     return (f"<p><b>Violations: {law + policy:,}</b> ({law:,} of law, {policy:,} of the "
-            f"account's policy): calls that broke a rule. <b>Risks: {risk:,}</b>: leads "
-            "that could be called wrongly (listed or not screened); no law forbids holding "
-            "them, only calling them.</p>")
+            f"account's policy): calls that broke a rule. <b>Risks: "
+            f"{html.escape(risks_text(risks))}</b>: no rule is known to be broken; the data "
+            "cannot tell whether a call did, and no law forbids holding a lead, only "
+            "calling it.</p>")
 
 
 def _section(rows: pd.DataFrame, rule: str, basis: str, *, mask_pii: bool,

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from .._places._areas import territories
 from .._places._states import places
+from .._places._subdivisions import subdivision_of
 from . import _jurisdictions as table
 from ._rules import Rules
 
@@ -308,18 +309,17 @@ def _applied(rules: Rules) -> tuple[list[table.Jurisdiction], dict[str, dict[str
 
 def _address_rows(address: Objects | None, by_country: dict[str, dict[str, int]],
                   size: int) -> Ints:
-    """Each call's address state's US row (-1: none), by postal code or name, any case."""
+    """Each call's address state's US row (-1: none), as :func:`subdivision_of` reads the
+    state (``FL``, ``US-FL``, ``Fla.``, ``Florida``, any case and width), each distinct
+    text once."""
     states = by_country.get("US", {})
     if address is None or "*" not in states:
         return np.full(size, -1, np.int64)
-    names = {row.name.casefold(): row.subdivision for row in table.all()
-             if row.country == "US" and row.subdivision}
+    rows = {f"US-{code}": n for code, n in states.items() if code not in ("", "*")}
     codes, distinct = pd.factorize(pd.Series(address, dtype=object))
-    said = [str(text).strip().casefold() for text in distinct]
-    rows = {code: n for code, n in states.items() if code not in ("", "*")}  # states only
-    found = np.array([rows.get(names.get(text, text.upper()), -1) for text in said] + [-1],
+    found = np.array([rows.get(subdivision_of(text) or "", -1) for text in distinct] + [-1],
                      np.int64)
-    return found[np.where(codes >= 0, codes, len(said))]
+    return found[np.where(codes >= 0, codes, len(distinct))]
 
 
 def _call_rows(phones: pd.Series, by_country: dict[str, dict[str, int]],

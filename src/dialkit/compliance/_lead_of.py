@@ -19,7 +19,10 @@ from numpy.typing import NDArray
 from .._arrays._codes import codes_in
 from .._arrays._kept import arrow_data, kept
 from .._phones._zones import Rows
-from ._findings import isin
+from .._places._subdivisions import subdivisions
+from .._utils._words import counted
+from ._findings import COLUMNS, findings, isin
+from ._rules import Rules
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:
@@ -69,12 +72,54 @@ _STATE_FIELD = r'"state"\s*:\s*"(?P<state>[^"]*)"'
 column (a million ``json.loads`` would take a second)."""
 
 
+def reads_addresses(rules: Rules) -> bool:
+    """Whether the ``rules`` read a lead's address state: where the US states' rows apply
+    (the law of the place called is the state's where the person lives)."""
+    return "US" in rules.jurisdictions and rules.states
+
+
+def unknown_address_state(leads: pd.DataFrame) -> pd.DataFrame:
+    """Leads whose address state (:func:`address_states`) names no place
+    :func:`~dialkit._places._subdivisions.subdivision_of` reads (``Flordia``, ``XX``): a
+    risk, not a violation, for their calls are then judged by their number's place alone,
+    and the rule of the state they live in (a stricter window, a cap) may be missed. The
+    evidence quotes the cell."""
+    states = address_states(leads)
+    cells = np.full(len(leads), None, object) if states is None else states
+    unread = np.flatnonzero(pd.notna(cells) & pd.isna(subdivisions(cells)))
+    hits = leads[[c for c in leads.columns if c in COLUMNS]].iloc[unread]
+    said = pd.Series(cells[unread], index=hits.index, dtype=object).astype(str)
+    evidence = ("the address state " + said.map(repr) + " names no US state, DC, territory "
+                "or Canadian province this audit reads (FL, US-FL, Fla. or Florida): the "
+                "lead's calls are judged by its number's place alone")
+    return findings("unknown_address_state", hits, evidence, address_state=said)
+
+
+def unread_note(found: pd.DataFrame) -> dict[str, str]:
+    """The report's note of the leads whose address state could not be read (none: no
+    note), quoting the first few of their cells."""
+    if "address_state" not in found:
+        return {}
+    unread = found.loc[found["rule"] == "unknown_address_state", "address_state"]
+    quoted = [repr(text) for text in pd.unique(unread)]
+    shown = ", ".join(quoted[:_QUOTED]) + (", ..." if len(quoted) > _QUOTED else "")
+    return {"unknown_address_state": (
+        f"the address state of {counted(len(unread), 'lead')} could not be read ({shown}): "
+        "their calls were judged by their number's place alone; write a postal code (FL), "
+        "an ISO 3166-2 code (US-FL), an AP abbreviation (Fla.) or the name")}
+
+
+_QUOTED = 5
+"""How many unreadable address states a note quotes."""
+
+
 def address_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
-    """Each lead's address state as its text (``"LA"``, ``"Louisiana"``; None where it has
-    none): a ``state`` column (a column mapped to it), and where its cell is blank or
-    missing, the ``state`` key of the ``custom_fields`` JSON text (a blank cell of an
-    import once dropped the state the lead's fields held); None where the leads have
-    neither."""
+    """Each lead's address state as its text (``"LA"``, ``"Louisiana"``, ``"US-LA"``;
+    None where it has none), as the leads write it: the law reads it with
+    :func:`~dialkit._places._subdivisions.subdivision_of`. A ``state`` column (a column
+    mapped to it), and where its cell is blank or missing, the ``state`` key of the
+    ``custom_fields`` JSON text (a blank cell of an import once dropped the state the
+    lead's fields held); None where the leads have neither."""
     fields = _field_states(leads) if "custom_fields" in leads.columns else None
     if "state" not in leads.columns:
         return fields

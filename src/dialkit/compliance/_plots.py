@@ -1,5 +1,6 @@
 """The audit as pictures: one bar per rule, findings against what was audited (the
-violations in the law's and the policy's colours, the risks in another); and findings by
+violations in the law's and the policy's colours, the risks in another, counted in the
+title by what they are: calls, leads); and findings by
 the jurisdiction whose rule decided them.
 
 Like the plots of :mod:`dialkit.analytics`, each takes what it draws and an
@@ -14,10 +15,10 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._utils._words import counted
 from ..frames._pages import as_written
 from . import _jurisdictions as table
 from ._rules import BASES
+from ._text import risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn
@@ -30,7 +31,8 @@ never in a violation's red or orange."""
 _FOUND, _POLICY, _PASSED = COLOURS["law"], COLOURS["policy"], "#4f6228"
 """The law's bars, the policy's, and the words of a rule that passed."""
 _LEGEND = {"law": "violation of law", "policy": "violation of the account's policy",
-           "risk": "risk: a lead that could be called wrongly"}
+           "risk": "risk: a call that may have broken a law, a lead that could be called "
+                   "wrongly"}
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "address": ("#4f81bd", "the lead's address state"),
              "strictest": ("#8064a2", "no state known: the strictest row"),
@@ -42,10 +44,11 @@ MOST_BARS = 24
 
 def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     """Findings per rule that ran: the violations, the law's and the account's policy's
-    apart, and the risks (a lead that could be called wrongly, which no law forbids
-    holding) in a colour of their own, stacked in one bar per rule; each rule labelled
-    with its count among the calls or leads audited and its rate; a rule that found
-    nothing is marked passed. The title counts violations and risks apart.
+    apart, and the risks (a call that may have broken a law, a lead that could be called
+    wrongly, which no law forbids holding) in a colour of their own, stacked in one bar
+    per rule; each rule labelled with its count among the calls or leads audited and its
+    rate; a rule that found nothing is marked passed. The title counts violations and,
+    on a line of their own, the risks, each in what it is (calls, leads).
 
     Args:
         report: What :func:`~dialkit.compliance.audit` returned.
@@ -63,7 +66,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         >>> len(ax.patches) == 3 * len(report.ran)  # the law's, the policy's, the risks
         True
         >>> print(ax.get_title())
-        Compliance audit: ... violations (... of law, 0 of policy), ...; ... of 11 rules passed
+        Compliance audit: ... violations (... of law, 0 of policy); ... of 12 rules passed
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """
@@ -84,13 +87,13 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     ax.set_xlim(0, max(float(totals["findings"].max()), 1.0) * 1.6)
     ax.set_xlabel("findings")
     law, policy, risk = (int(totals[basis].sum()) for basis in BASES)
+    risks = f"risks: {risks_text(risk_counts(report.findings))}\n" if risk else ""
     as_written([ax.set_title(
         f"Compliance audit: {law + policy:,} violations ({law:,} of law, {policy:,} of "
-        f"policy), {counted(risk, 'risk')}; "
-        f"{int(totals['passed'].sum())} of {len(totals)} rules passed\n"
+        f"policy); {int(totals['passed'].sum())} of {len(totals)} rules passed\n{risks}"
         + textwrap.fill(report.rules.name, 90), fontsize=10)])
     if law or policy or risk:
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.1), fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
 

@@ -17,7 +17,8 @@ import pyarrow as pa
 from .._arrays._kept import hashed
 from ._rules import BASES
 
-UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "abandonment": "answered calls"}
+UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "unknown_address_state": "leads",
+         "abandonment": "answered calls"}
 """What each rule's findings are counted among; every other rule's, outbound calls."""
 
 _COUNTED = {"outbound calls": "calls", "answered calls": "answered", "leads": "leads"}

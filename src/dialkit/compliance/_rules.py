@@ -18,14 +18,16 @@ from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
-            "unverified_caller_id", "short_ring", "no_written_consent", "caller_id")
+            "unverified_caller_id", "short_ring", "no_written_consent", "caller_id",
+            "unknown_address_state")
 """Every rule's stable id, used in findings, workbook sheets and the CLI."""
 
 SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
             "unknown_jurisdiction": "medium", "call_frequency": "medium",
             "dnc_call": "high", "dnc_lead": "high", "unscreened_lead": "medium",
             "abandonment": "high", "blocked_country": "high", "unverified_caller_id": "medium",
-            "short_ring": "high", "no_written_consent": "high", "caller_id": "high"}
+            "short_ring": "high", "no_written_consent": "high", "caller_id": "high",
+            "unknown_address_state": "medium"}
 """How serious a finding of each rule is: ``high`` for a call that broke a rule
 outright, ``medium`` for one a regulator would ask about."""
 
@@ -33,8 +35,18 @@ BASES = ("law", "policy", "risk")
 """What a finding is: a violation that ``law`` decides (a statute or regulator's rule: a
 row of the jurisdiction table, the TSR's abandonment and Do-Not-Call rules) or that
 ``policy`` does (the account's own rule, named in the finding's ``policy`` column); or a
-``risk``: no call broke a rule, but a lead is held so that one could be called wrongly
-(:data:`RISK_RULES`). Reports count the three apart, and risks apart from violations."""
+``risk``: no rule is known to be broken, but a call *may* have broken a law (a campaign
+call without written consent to a number the numbering plan cannot tell wireless from
+landline: ``no_written_consent``), or a lead is held so that one could be called wrongly
+(:data:`RISK_RULES`). Reports count the three apart, risks apart from violations, and
+the risks of calls (in calls) apart from those of leads (in leads)."""
+
+RISKS = {"calls": ("call", "that may have broken a law"),
+         "leads": ("lead", "that could be called wrongly")}
+"""What a risk is, by what it is counted in: a call that *may* have broken a law (its
+rule is counted among calls: the data cannot tell whether it did), or a lead that could
+be called wrongly (its rule is counted among leads, :data:`RISK_RULES`); the noun and
+the words the reports write after a count of it."""
 
 ACCOUNT_RULES = {"blocked_country": "the account's blocked countries",
                  "unverified_caller_id": "the account's verified caller ids"}
@@ -42,9 +54,11 @@ ACCOUNT_RULES = {"blocked_country": "the account's blocked countries",
 settings (the countries it blocks, the caller ids it verified), not to a statute."""
 
 RISK_RULES = {"dnc_lead": "a listed number still dialable as a lead",
-              "unscreened_lead": "a lead not screened against the DNC lists recently"}
+              "unscreened_lead": "a lead not screened against the DNC lists recently",
+              "unknown_address_state": "a lead whose address state cannot be read"}
 """The rules whose findings are risks, not violations: they say a lead *could* be called
-wrongly. No law forbids holding a listed or unscreened number; calling it may."""
+wrongly. No law forbids holding a listed or unscreened number, or an address written
+wrongly; calling it may."""
 
 Window = tuple[time, time]
 

@@ -1,5 +1,6 @@
 """An audit in plain text: what :meth:`AuditReport.to_text` prints, in a terminal or a log;
-and how a finding writes times."""
+the risks counted by what they are, as every output words them; and how a finding writes
+times."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from .._utils._words import counted
-from ._population import rate_text
+from ._population import UNITS, rate_text
+from ._rules import RISKS
 
 EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "
          "none?); a rule of calls that 'passed' had nothing to check")
@@ -43,16 +45,57 @@ def totals_text(totals: pd.DataFrame) -> str:
         "verdict": verdict}, index=totals.index).to_string())
 
 
-def bases_text(counts: pd.Series) -> str:
+def bases_text(counts: pd.Series, risks: pd.Series) -> str:
     """Findings by basis (:attr:`AuditReport.by_basis`) in words, risks apart from the
-    violations: ``12 findings: 8 of law, 2 of policy, 2 risks``.
+    violations and, where there are some, what they are (:func:`risk_counts`):
+    ``12 findings: 8 of law, 2 of policy, 2 risks, in 2 leads that could be called wrongly``.
 
     Examples:
-        >>> print(bases_text(pd.Series({"law": 8, "policy": 2, "risk": 1})))
-        11 findings: 8 of law, 2 of policy, 1 risk
+        >>> print(bases_text(pd.Series({"law": 8, "policy": 2, "risk": 2}),
+        ...                  pd.Series({"calls": 0, "leads": 2})))
+        12 findings: 8 of law, 2 of policy, 2 risks, in 2 leads that could be called wrongly
     """
-    return (f"{counted(int(counts.sum()), 'finding')}: {int(counts['law']):,} of law, "
+    said = (f"{counted(int(counts.sum()), 'finding')}: {int(counts['law']):,} of law, "
             f"{int(counts['policy']):,} of policy, {counted(int(counts['risk']), 'risk')}")
+    return said + (f", in {risks_text(risks)}" if counts["risk"] else "")
+
+
+def risks_text(risks: pd.Series) -> str:
+    """The risks of :func:`risk_counts` in words, each kind counted in its unit, a kind of
+    none left out (none at all: the leads' count alone, ``0 leads that could be called
+    wrongly``).
+
+    Examples:
+        >>> risks_text(pd.Series({"calls": 2836, "leads": 1}))
+        '2,836 calls that may have broken a law and 1 lead that could be called wrongly'
+    """
+    shown = [unit for unit in RISKS if risks[unit]] or ["leads"]
+    return " and ".join(f"{counted(int(risks[unit]), RISKS[unit][0])} {RISKS[unit][1]}"
+                     for unit in shown)
+
+
+def risk_counts(findings: pd.DataFrame) -> pd.Series:
+    """The risks counted by what they are (:data:`._rules.RISKS`): ``calls`` that may have
+    broken a law (the distinct calls of the risk findings of rules counted among calls)
+    and ``leads`` that could be called wrongly (the distinct leads of those counted among
+    leads), each in its own unit: a lead both listed and unscreened is one lead."""
+    risks = findings[(findings["basis"] == "risk").to_numpy(bool)]
+    of_leads = of_lead_rules(risks["rule"])
+    return pd.Series({"calls": _distinct(risks.loc[~of_leads, "call_id"]),
+                      "leads": _distinct(risks.loc[of_leads, "lead_id"])}, name="risks")
+
+
+def of_lead_rules(rules: pd.Series) -> NDArray[np.bool_]:
+    """Whether each finding's rule is counted among leads (:data:`._population.UNITS`),
+    not among calls: what a risk of it is (:data:`._rules.RISKS`)."""
+    leads = [rule for rule, unit in UNITS.items() if unit == "leads"]
+    found: NDArray[np.bool_] = rules.isin(leads).to_numpy(bool)
+    return found
+
+
+def _distinct(ids: pd.Series) -> int:
+    """How many things ``ids`` name: each distinct id once, each missing one apart."""
+    return int(ids.nunique() + ids.isna().sum())
 
 
 LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
