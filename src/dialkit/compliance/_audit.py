@@ -46,6 +46,15 @@ from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
 from ._text import EMPTY, bases_text, totals_text
+from ._texts import (
+    CHANNEL,
+    TEXT_COLUMNS,
+    calls_only,
+    texts_as_calls,
+    texts_counted,
+    texts_note,
+    with_channel,
+)
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -54,7 +63,7 @@ DNC_COLUMNS = ("phone", "listed", "checked_at")
 READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", SUBJECT)
+            "disposition", SUBJECT, CHANNEL)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -134,10 +143,15 @@ class AuditReport:
         return int(self.population["calls"].sum())
 
     @property
+    def texts_audited(self) -> int:
+        """How many texts were audited as calls (``texts=``), apart from the calls."""
+        return int(self.population["texts"].sum()) if "texts" in self.population else 0
+
+    @property
     def empty(self) -> bool:
-        """Whether no call was audited (:attr:`calls_audited` is 0): a report to read as
-        "nothing was checked", not as "nothing was wrong"."""
-        return self.calls_audited == 0
+        """Whether no call (and no text) was audited (:attr:`calls_audited` is 0): a
+        report to read as "nothing was checked", not as "nothing was wrong"."""
+        return self.calls_audited == 0 and self.texts_audited == 0
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -249,14 +263,17 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
                  options: Options) -> AuditReport:
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
-    given = {"calls": calls, "leads": leads, "dnc": dnc}
+    given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
     prepared = prepared_calls(calls)
+    placed = len(prepared)  # the calls' rows; the texts' follow them
+    campaign_leads = prepared_leads(leads, options.campaigns)
+    prepared = _with_texts(prepared, options.texts, campaign_leads)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
     joined = has_join_times(answered)
-    opened = first_calls(prepared, rows)
+    opened = first_calls(prepared, rows[rows < placed])  # a campaign's periods: its calls'
     windows = abandonment_windows(answered, options.rules, joined, opened)
-    part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
+    part = audited(prepared, rows, campaign_leads,
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
                    joined=joined)
     return report([part], windows=windows, options=options, joined=joined,
@@ -278,6 +295,9 @@ class Options:
     (:func:`prepared_consents`): small, so every part gets them whole."""
     period: str | None = None
     """The period of calls asked for, in words (the calls' ``attrs["period"]``)."""
+    texts: pd.DataFrame | None = field(default=None, compare=False)
+    """The account's texts (:func:`prepared_texts`), audited as calls (:mod:`._texts`):
+    none on Dask."""
 
 
 @dataclass(frozen=True)
@@ -295,6 +315,33 @@ class Part:
 def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
     """The calls checked for the audit's columns, times in UTC."""
     return _prepared(calls, CALL_COLUMNS, "calls")
+
+
+def _with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,
+                leads: pd.DataFrame | None) -> pd.DataFrame:
+    """The prepared calls with the texts after them as outbound calls
+    (:func:`._texts.texts_as_calls`); as they are where no text was given."""
+    if texts is None or not len(texts):
+        return prepared
+    try:
+        return texts_as_calls(texts, prepared, leads)
+    except ValueError as error:
+        raise AuditInputError(str(error), frame="texts") from None
+
+
+def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The texts (``client.frames.sms_reports()``) checked, times in UTC, their
+    ``attrs`` kept (where :func:`~dialkit.compliance.load` says why none were read)."""
+    if texts is None:
+        return None
+    missing = [column for column in TEXT_COLUMNS if column not in texts.columns]
+    if missing:
+        raise AuditInputError(f"texts has no column {', '.join(missing)}: pass "
+                              "client.frames.sms_reports() or an export with its columns "
+                              f"({', '.join(TEXT_COLUMNS)})", frame="texts")
+    prepared = _prepared(texts, TEXT_COLUMNS, "texts")
+    prepared.attrs.update(texts.attrs)
+    return prepared
 
 
 def prepared_leads(leads: pd.DataFrame | None,
@@ -386,12 +433,13 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
     times = clock(outbound, rules, address)
     others = None if leads is None else other_numbers(leads)
+    calls = calls_only(outbound)  # the rules of a voice call: not a text's
     found = [*calling_hours(outbound, times), located(call_frequency(
         with_subjects(outbound, leads, lead, others), rules, times, others), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
-    found.append(located(caller_id(outbound), times))
+    found.append(located(caller_id(calls), times))
     if options.verified is not None:
-        found.append(located(unverified_caller_id(outbound, options.verified),
+        found.append(located(unverified_caller_id(calls, options.verified),
                                     times))
     consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
@@ -407,7 +455,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
-                population_of(outbound, leads))
+                texts_counted(population_of(calls, leads), outbound))
 
 
 def _concat(found: list[pd.DataFrame]) -> pd.DataFrame:
@@ -461,7 +509,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
-    frame = frame.iloc[_in_rule_order(frame)].reset_index(drop=True)
+    frame = with_channel(frame.iloc[_in_rule_order(frame)].reset_index(drop=True),
+                         options.texts)
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)
@@ -469,6 +518,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         [part.population for part in parts])
     if not population["answered"].sum():  # how abandonment would be told is moot
         notes["abandonment"] = NO_ANSWERED
+    notes["texts"] = texts_note(options.texts, int(population.get("texts", pd.Series(
+        dtype="int64")).sum()))
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
                        population, sources, notes, options.period)
 

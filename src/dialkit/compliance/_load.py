@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .._utils._moments import period_bound, period_text
+from ._texts import loaded_texts
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -37,8 +38,11 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         ValueError: ``since`` or ``until`` is none of these (``"30"``, ``"last week"``).
 
     Returns:
-        ``calls``, ``leads`` and ``dnc`` (every number called or held, checked
-        through ``client.frames.dnc``: batched, cached for a day). The calls' ``attrs``
+        ``calls``, ``leads``, ``dnc`` (every number called, texted or held, checked
+        through ``client.frames.dnc``: batched, cached for a day) and ``texts``
+        (``client.frames.sms_reports()``, cut to the period and, with ``campaign_id``,
+        to the campaigns' leads' numbers; none where the key lacks ``sms:read``, the
+        reason in their ``attrs`` for the report's notes). The calls' ``attrs``
         hold the period asked, in words (``period``), for the report's cover.
     """
     now = pd.Timestamp.now(tz="UTC")  # both bounds, and their words, from one moment
@@ -50,8 +54,10 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         calls = calls[calls["created_at"] >= start]
     if end is not None:
         calls = calls[calls["created_at"] < end]
+    texts = loaded_texts(client, None if campaign_id is None else set(leads["phone"].dropna()),
+                         start, end)
     numbers = sorted(set(calls.loc[calls["direction"] == "outbound", "to_number"].dropna())
-                     | set(leads["phone"].dropna()))
+                     | set(leads["phone"].dropna()) | set(texts["to"].dropna()))
     frames = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
     fetched = _fetched(client, frames)
     if start is not None or end is not None:
@@ -60,7 +66,7 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         frame.attrs.update(source=f"client.frames.{name} of {client.base_url}")
         if name in fetched:
             frame.attrs["fetched_at"] = fetched[name]
-    return frames
+    return {**frames, "texts": texts}
 
 
 def _fetched(client: Client, frames: dict[str, pd.DataFrame]) -> dict[str, str]:
