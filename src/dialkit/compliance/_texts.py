@@ -197,4 +197,7 @@ def loaded_texts(client: Client, numbers: Collection[str] | None, start: pd.Time
         keep &= (texts["created_at"] < end).to_numpy(bool)
     kept = texts[keep]
     kept.attrs.update(source=f"client.frames.sms_reports of {client.base_url}")
+    fetched = client.cache.info().groupby("resource")["fetched_at"].max().get("sms_reports")
+    if fetched is not None and pd.notna(fetched):
+        kept.attrs["fetched_at"] = f"{pd.Timestamp(fetched):%Y-%m-%d %H:%M UTC}"
     return kept
