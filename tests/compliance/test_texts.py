@@ -66,7 +66,7 @@ def test_a_text_after_the_state_s_hours_is_a_finding_of_a_text(
     assert (found.rule, found.channel, found.jurisdiction, found.phone) == (
         "calling_hours", "text", "US-FL", FLORIDA)
     assert found.local_time == "2026-11-02 20:30:00" and "a text message" in found.evidence
-    assert report.texts_audited == 1 and "1 texts audited" in report.notes["texts"]
+    assert report.texts_audited == 1 and "1 text audited" in report.notes["texts"]
     assert set(report.findings.loc[report.findings["call_id"].notna(), "channel"]) <= {
         "call", "text"}
     assert (report.findings.loc[report.findings["channel"] == "text", "call_id"]

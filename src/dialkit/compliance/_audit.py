@@ -107,7 +107,8 @@ class AuditReport:
 
     Attributes:
         findings: One row per finding: ``rule``, ``severity``, ``campaign_id``,
-            ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
+            ``call_id`` (a text's message id), ``channel`` (``call`` or ``text``;
+            missing for a lead's finding), ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
             ``timezone``, ``evidence`` (in words), ``jurisdiction`` and ``decided_by``
             (the law's row that decided), ``basis`` (``law`` or ``policy``: a
             violation; ``risk``: a lead that could be called wrongly) and
@@ -116,7 +117,7 @@ class AuditReport:
         rules: The rules applied.
         ran: The rules that ran.
         population: Per campaign, what was audited: ``calls`` (outbound),
-            ``answered`` (of those) and ``leads``.
+            ``answered`` (of those) and ``leads``; ``texts`` where texts were given.
         sources: Each input frame in words: rows, period, where it came from
             and when it was fetched (from the frame's ``attrs``, as
             :func:`load` sets them).

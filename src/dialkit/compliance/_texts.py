@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._utils._words import counted
 from ..errors import PermissionDeniedError
 from ._findings import isin
 
@@ -100,8 +101,8 @@ def _campaigns(to: pd.Series, leads: pd.DataFrame | None) -> pd.Series:
         return pd.Series(None, index=to.index, dtype=object)
     held = leads.loc[isin(leads["phone"], to.dropna().astype(str).unique().tolist()),
                      ["phone", "campaign_id"]].astype(object).drop_duplicates()
-    one = held.groupby("phone")["campaign_id"].agg(lambda c: c.iloc[0] if len(c) == 1
-                                                   else None)
+    by_number = held.groupby("phone")["campaign_id"]
+    one = by_number.first()[by_number.size() == 1]
     return to.astype(object).map(one).astype(object).where(lambda c: c.notna(), None)
 
 
@@ -168,7 +169,7 @@ def texts_note(texts: pd.DataFrame | None, audited: int) -> str:
         return NOT_GIVEN
     if UNREAD in texts.attrs:
         return f"not audited: {texts.attrs[UNREAD]}"
-    return (f"{audited:,} texts audited as calls (47 CFR 64.1200(e)) by calling hours, "
+    return (f"{counted(audited, 'text')} audited as calls (47 CFR 64.1200(e)) by calling hours, "
             "call_frequency, dnc_call, blocked_country and no_written_consent; not by "
             "caller_id, short_ring or abandonment (a text shows a sender, does not ring "
             "and is never answered)")
