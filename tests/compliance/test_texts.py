@@ -16,6 +16,8 @@ from datetime import UTC, datetime, timedelta
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import KEYS, START, advance
 from dialkit import Client
@@ -203,3 +205,39 @@ def test_texts_beside_dask_calls_are_refused_with_what_to_do() -> None:
     import dask.dataframe as dd
     with pytest.raises(AuditInputError, match="texts= is audited on pandas only"):
         audit(dd.from_pandas(CALLS, npartitions=1), texts=texts("2026-06-01T15:00Z"))
+
+
+CONTACTS = st.lists(st.tuples(st.sampled_from([FLORIDA, NEW_YORK]),
+                              st.integers(0, 48 * 60)), max_size=6)
+"""Contacts as (number, minutes after 2026-06-01 10:00 UTC): two days, two people."""
+
+
+def _contacts(prefix: str, made: list[tuple[str, int]]) -> tuple[pd.Series, pd.Series,
+                                                                  pd.DatetimeIndex]:
+    """Ids, numbers (as text, however few) and times of generated contacts."""
+    at = pd.Timestamp("2026-06-01T10:00Z") + pd.to_timedelta([m for _, m in made], "min")
+    return (pd.Series([f"{prefix}_{n}" for n in range(len(made))], dtype="string"),
+            pd.Series([p for p, _ in made], dtype="string"), at)
+
+
+@settings(max_examples=25, deadline=None)
+@given(called=CONTACTS, texted=CONTACTS)
+def test_texts_only_add_findings_and_each_names_its_channel(
+        called: list[tuple[str, int]], texted: list[tuple[str, int]]) -> None:
+    ids, phones, at = _contacts("call", called)
+    calls = pd.DataFrame({"id": ids, "direction": "outbound", "from_number": "+13055550100",
+                          "to_number": phones, "created_at": at, "answered_at": pd.NaT,
+                          "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
+    message_ids, to, sent = _contacts("msg", texted)
+    given_texts = pd.DataFrame({"message_id": message_ids, "to": to, "status": "delivered",
+                                "created_at": sent})
+    leads = pd.DataFrame({"id": ["lead_1", "lead_2"], "campaign_id": "cmp_1",
+                          "phone": [FLORIDA, NEW_YORK], "status": "contacted"})
+    without = audit(calls, leads=leads)
+    with_texts = audit(calls, leads=leads, texts=given_texts)
+    pairs = {(f.rule, f.call_id) for f in without.findings.itertuples()}
+    assert pairs <= {(f.rule, f.call_id) for f in with_texts.findings.itertuples()}
+    channel = with_texts.findings.set_index("call_id")["channel"]
+    assert set(channel[channel == "text"].index) <= set(message_ids)
+    assert set(channel[channel == "call"].index) <= set(ids)
+    assert (with_texts.calls_audited, with_texts.texts_audited) == (len(ids), len(message_ids))
