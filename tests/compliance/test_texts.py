@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import KEYS, START, advance
 from dialkit import Client
-from dialkit.compliance import AuditInputError, AuditReport, audit, load
+from dialkit.compliance import AuditInputError, AuditReport, audit, load, next_allowed
 from dialkit.sandbox import Sandbox
 
 FLORIDA = "+13055550142"
@@ -51,6 +51,15 @@ def recorded_text(sandbox: Sandbox, to: str, at: datetime, reference: str) -> st
                      "(?, ?, 'world', ?, 'Offer ends tonight', 'queued', ?, 1, 0.0079, ?, ?)",
                      (DATA_SET, message_id, to, reference, stamp, stamp))
     return message_id
+
+
+def textable(client: Client, leads: pd.DataFrame) -> pd.Series:
+    """A lead of one campaign whose number is neither listed nor outside its hours now."""
+    one = leads[leads["phone"].str.startswith("+1")].drop_duplicates("phone", keep=False)
+    some = one.head(60)
+    listed = {r.phone for r in client.dnc.check(some["phone"].tolist()) if r.listed}
+    allowed = next_allowed(some["phone"].tolist(), pd.Timestamp(NOW))["allowed"].to_numpy()
+    return some[allowed & ~some["phone"].isin(listed).to_numpy()].iloc[0]
 
 
 def of(report: AuditReport, contact: str) -> pd.DataFrame:
@@ -107,6 +116,24 @@ def test_a_text_to_a_listed_number_is_a_dnc_finding_and_one_before_its_listing_i
     assert of(report, before.id).empty
     [found] = of(report, after).itertuples()
     assert (found.rule, found.channel, found.phone) == ("dnc_call", "text", NEW_YORK)
+
+
+@pytest.mark.parametrize(("options", "kept"), [
+    ({}, True), ({"until": "2026-11-03"}, True), ({"since": "2026-11-03"}, False),
+    ({"campaign_id": "leads' campaign"}, True), ({"campaign_id": "another"}, False),
+], ids=["all", "until after it", "since after it", "its lead's campaign", "another campaign"])
+def test_load_cuts_the_texts_as_it_cuts_the_calls(client: Client, sender: Client,
+                                                  options: dict[str, str], kept: bool) -> None:
+    leads = client.frames.leads()
+    lead = textable(client, leads)
+    other = leads.loc[leads["campaign_id"] != lead["campaign_id"], "campaign_id"].iloc[0]
+    named = {"leads' campaign": lead["campaign_id"], "another": other}
+    if "campaign_id" in options:
+        options = {"campaign_id": named[options["campaign_id"]]}
+    sent = sender.sms.send(to=lead["phone"], body="Your table is ready.", client_reference="c")
+    frames = load(client, **options)
+    assert (sent.id in set(frames["texts"]["message_id"])) is kept
+    assert (lead["phone"] in set(frames["dnc"]["phone"])) or not kept
 
 
 def test_without_texts_the_findings_are_the_calls_alone(sandbox: Sandbox,
