@@ -96,6 +96,17 @@ def test_a_rule_with_nothing_audited_shows_no_rate() -> None:
     assert "<td>–</td>" in page
 
 
+@pytest.mark.parametrize("campaign", [None, pd.NA])
+def test_the_finding_of_a_call_of_no_campaign_is_counted_in_the_totals(campaign: Any) -> None:
+    night = calls(NY).assign(created_at=pd.Timestamp("2026-06-02T02:15Z"),
+                             campaign_id=campaign)  # a click-to-call at 22:15 in New York
+    report = audit(night)
+    assert report.findings["rule"].tolist() == ["calling_hours"]
+    assert report.totals.loc["calling_hours", ["findings", "law"]].tolist() == [1, 1]
+    rows = {line.split()[0]: line for line in report.to_text().splitlines()[2:]}
+    assert rows["calling_hours"].split()[-1] == "findings"  # not "passed"
+
+
 def test_an_export_read_back_audits_as_the_frame_and_is_named_on_the_cover(
         tmp_path: Path) -> None:
     frame = calls(IR, NY)

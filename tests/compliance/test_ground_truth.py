@@ -284,11 +284,11 @@ def test_the_evidence_workbook_and_page(audited: Audited,
     for rule in report.ran:
         sheet = book[rule]
         header = [cell.value for cell in sheet[1]]
-        assert header[:10] == ["rule", "severity", "campaign_id", "call_id", "lead_id", "phone",
-                               "at", "local_time", "timezone", "evidence"]
+        assert header[:11] == ["rule", "severity", "campaign_id", "call_id", "channel",
+                               "lead_id", "phone", "at", "local_time", "timezone", "evidence"]
         assert sheet.max_row - 1 == (report.findings["rule"] == rule).sum()
         assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref
-    phones = [row[5].value for row in book["calling_hours"].iter_rows(min_row=2)]
+    phones = [row[6].value for row in book["calling_hours"].iter_rows(min_row=2)]
     assert phones and all("*****" in phone for phone in phones)
     cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
     assert cover["account"] == "acme" and "08:00-21:00" in cover["policy: calling window"]

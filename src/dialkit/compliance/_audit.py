@@ -53,6 +53,15 @@ from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules import BASES, RULE_IDS, Rules
 from ._text import EMPTY, bases_text, risk_counts, totals_text
+from ._texts import (
+    CHANNEL,
+    TEXT_COLUMNS,
+    calls_only,
+    texts_as_calls,
+    texts_counted,
+    texts_note,
+    with_channel,
+)
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")
@@ -61,7 +70,7 @@ DNC_COLUMNS = ("phone", "listed", "checked_at")
 READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", SUBJECT)
+            "disposition", SUBJECT, CHANNEL)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -105,7 +114,8 @@ class AuditReport:
 
     Attributes:
         findings: One row per finding: ``rule``, ``severity``, ``campaign_id``,
-            ``call_id``, ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
+            ``call_id`` (a text's message id), ``channel`` (``call`` or ``text``;
+            missing for a lead's finding), ``lead_id``, ``phone``, ``at`` (UTC), ``local_time``,
             ``timezone``, ``evidence`` (in words), ``jurisdiction`` and ``decided_by``
             (the law's row that decided), ``basis`` (``law`` or ``policy``: a
             violation; ``risk``: a call that may have broken a law, or a lead that
@@ -117,7 +127,8 @@ class AuditReport:
         rules: The rules applied.
         ran: The rules that ran.
         population: Per campaign, what was audited: ``calls`` (outbound, of the period
-            asked where one was), ``answered`` (of those) and ``leads``.
+            asked where one was), ``answered`` (of those) and ``leads``; ``texts`` where
+            texts were given.
         sources: Each input frame in words: rows, period, where it came from
             and when it was fetched (from the frame's ``attrs``, as
             :func:`load` sets them).
@@ -144,10 +155,15 @@ class AuditReport:
         return int(self.population["calls"].sum())
 
     @property
+    def texts_audited(self) -> int:
+        """How many texts were audited as calls (``texts=``), apart from the calls."""
+        return int(self.population["texts"].sum()) if "texts" in self.population else 0
+
+    @property
     def empty(self) -> bool:
-        """Whether no call was audited (:attr:`calls_audited` is 0): a report to read as
-        "nothing was checked", not as "nothing was wrong"."""
-        return self.calls_audited == 0
+        """Whether no call (and no text) was audited (:attr:`calls_audited` is 0): a
+        report to read as "nothing was checked", not as "nothing was wrong"."""
+        return self.calls_audited == 0 and self.texts_audited == 0
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -268,14 +284,17 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
                  options: Options) -> AuditReport:
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
-    given = {"calls": calls, "leads": leads, "dnc": dnc}
+    given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
     prepared = prepared_calls(calls)
+    placed = len(prepared)  # the calls' rows; the texts' follow them
+    campaign_leads = prepared_leads(leads, options.campaigns)
+    prepared = _with_texts(prepared, options.texts, campaign_leads)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
     joined = has_join_times(answered)
-    opened = first_calls(prepared, rows)
+    opened = first_calls(prepared, rows[rows < placed])  # a campaign's periods: its calls'
     windows = abandonment_windows(answered, options.rules, joined, opened)
-    part = audited(prepared, rows, prepared_leads(leads, options.campaigns),
+    part = audited(prepared, rows, campaign_leads,
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
                    joined=joined)
     return report([part], windows=windows, options=options, joined=joined,
@@ -301,6 +320,9 @@ class Options:
     until: pd.Timestamp | None = None
     """The window asked for (UTC): only the calls placed from ``since`` to before ``until``
     are reported, each judged against every call given (the history its rules count)."""
+    texts: pd.DataFrame | None = field(default=None, compare=False)
+    """The account's texts (:func:`prepared_texts`), audited as calls (:mod:`._texts`):
+    none on Dask."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -330,6 +352,33 @@ class Part:
 def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
     """The calls checked for the audit's columns, times in UTC."""
     return _prepared(calls, CALL_COLUMNS, "calls")
+
+
+def _with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,
+                leads: pd.DataFrame | None) -> pd.DataFrame:
+    """The prepared calls with the texts after them as outbound calls
+    (:func:`._texts.texts_as_calls`); as they are where no text was given."""
+    if texts is None or not len(texts):
+        return prepared
+    try:
+        return texts_as_calls(texts, prepared, leads)
+    except ValueError as error:
+        raise AuditInputError(str(error), frame="texts") from None
+
+
+def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The texts (``client.frames.sms_reports()``) checked, times in UTC, their
+    ``attrs`` kept (where :func:`~dialkit.compliance.load` says why none were read)."""
+    if texts is None:
+        return None
+    missing = [column for column in TEXT_COLUMNS if column not in texts.columns]
+    if missing:
+        raise AuditInputError(f"texts has no column {', '.join(missing)}: pass "
+                              "client.frames.sms_reports() or an export with its columns "
+                              f"({', '.join(TEXT_COLUMNS)})", frame="texts")
+    prepared = _prepared(texts, TEXT_COLUMNS, "texts")
+    prepared.attrs.update(texts.attrs)
+    return prepared
 
 
 def prepared_leads(leads: pd.DataFrame | None,
@@ -423,12 +472,13 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
     times = clock(outbound, rules, address)
     others = None if leads is None else other_numbers(leads)
+    calls = calls_only(outbound)  # the rules of a voice call: not a text's
     found = [*calling_hours(outbound, times), located(call_frequency(
         with_subjects(outbound, leads, lead, others), rules, times, others), times)]
     found += [located(blocked_country(outbound, options.blocked), times)]
-    found.append(located(caller_id(outbound), times))
+    found.append(located(caller_id(calls), times))
     if options.verified is not None:
-        found.append(located(unverified_caller_id(outbound, options.verified),
+        found.append(located(unverified_caller_id(calls, options.verified),
                                     times))
     consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
@@ -446,9 +496,10 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         found.append(unknown_address_state(leads))
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
-    counted = outbound if inside is None else outbound[["campaign_id", "answered_at"]][inside]
+    counted = outbound if inside is None else outbound[
+        [c for c in ("campaign_id", "answered_at", CHANNEL) if c in outbound]][inside]
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
-                population_of(counted, leads))
+                texts_counted(population_of(calls_only(counted), leads), counted))
 
 
 def _reported(found: pd.DataFrame, inside: Bools | None) -> pd.DataFrame:
@@ -512,7 +563,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     frame = frame[sorted(frame.columns, key=_FINDING_COLUMNS.index)]  # as one part has them
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
-    frame = frame.iloc[_in_rule_order(frame)].reset_index(drop=True)
+    frame = with_channel(frame.iloc[_in_rule_order(frame)].reset_index(drop=True),
+                         options.texts)
     notes.update(unread_note(frame))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
@@ -521,6 +573,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         [part.population for part in parts])
     if not population["answered"].sum():  # how abandonment would be told is moot
         notes["abandonment"] = NO_ANSWERED
+    notes["texts"] = texts_note(options.texts, int(population.get("texts", pd.Series(
+        dtype="int64")).sum()))
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
                        population, sources, notes, options.period)
 

@@ -32,9 +32,10 @@ from .._utils._base_error import DialkitError
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
          "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),
          "dnc": ("phone",),
-         "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer")}
+         "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer"),
+         "texts": ("message_id", "to", "status", "error_code")}
 """The text columns of each frame the audit reads (where the frame has them)."""
-PHONES = frozenset({"from_number", "to_number", "phone"})
+PHONES = frozenset({"from_number", "to_number", "phone", "to"})
 _E164 = ("write phone numbers as E.164 text with their '+' ('+14155550123'): a "
          "spreadsheet, or pd.read_csv without dtype=str, reads them as numbers and drops "
          "the '+' and any leading 0")

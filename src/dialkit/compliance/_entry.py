@@ -25,6 +25,7 @@ from ._audit import (
     audit_frames,
     prepared_consents,
     prepared_reassigned,
+    prepared_texts,
 )
 from ._columns import checked_dataset
 from ._rules import US, Rules
@@ -33,6 +34,11 @@ Bound = datetime | str | None
 """A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
 """Where the calls audited come from, as a refusal names them."""
+DASK_TEXTS = ("texts= is audited on pandas only: audit the calls as a pandas frame "
+              "(calls.compute(), or a smaller period) with the texts, or the texts alone "
+              "(audit(calls.head(0), texts=...), whose caps then count no call)")
+"""Why texts are refused beside Dask's calls: the Dask audit shuffles the calls by
+number and would need the texts shuffled beside them; a text is not worth that yet."""
 
 
 @overload
@@ -42,8 +48,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ..., since: Bound = ...,
-          until: Bound = ...) -> AuditReport: ...
+          reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
+          since: Bound = ..., until: Bound = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -51,8 +57,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: bool, consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ..., since: Bound = ...,
-          until: Bound = ...) -> AuditReport | Lazy[AuditReport]: ...
+          reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
+          since: Bound = ..., until: Bound = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -60,7 +66,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           as_of: pd.Timestamp | str | None = None,
           campaigns: Collection[str] | None = None, compute: bool = True,
           consents: pd.DataFrame | None = None,
-          reassigned: pd.DataFrame | None = None, since: Bound = None,
+          reassigned: pd.DataFrame | None = None,
+          texts: pd.DataFrame | None = None, since: Bound = None,
           until: Bound = None) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
@@ -105,6 +112,14 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         reassigned: The reassigned numbers database's answers: ``phone``, ``asked_at``,
             ``answer`` (``yes``, ``no``, ``no_data``); a ``yes`` voids the number's
             consents given before it was asked (47 CFR 64.1200(m)).
+        texts: The account's texts (``client.frames.sms_reports()``: ``message_id``,
+            ``to``, ``created_at``; ``status`` and ``error_code`` where given), audited as
+            the calls they are in law (47 CFR 64.1200(e)) by the rules of a contact:
+            calling hours, the caps (counted with the calls to the same person),
+            Do-Not-Call, blocked countries, consent; not by ``caller_id``, ``short_ring``
+            or abandonment. Each finding's ``channel`` says ``call`` or ``text``; the
+            report counts texts apart (:attr:`AuditReport.texts_audited`). Audited on
+            pandas only: with Dask's input, ``texts=`` is refused.
         since: Report the calls placed from then on: an ISO 8601 date or time or a
             ``datetime`` (a time with its zone; a date starts at midnight UTC),
             ``"today"``, ``"yesterday"`` (from midnight UTC), ``"now"``, or a length of
@@ -147,9 +162,12 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       consents=prepared_consents(_small(consents, "consents"),
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
+                      texts=prepared_texts(_small(texts, "texts")),
                       **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
+        if options.texts is not None and len(options.texts):
+            raise AuditInputError(DASK_TEXTS, frame="texts")
         from . import _dask  # Dask is imported for Dask's inputs only
         answer: AuditReport | Lazy[AuditReport] = _dask.audit(calls, leads, dnc, options,
                                                               compute=compute)

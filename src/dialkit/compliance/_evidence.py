@@ -32,6 +32,7 @@ from ._plots import COLOURS
 from ._population import rate_text
 from ._rules import BASES, RISKS, RULE_IDS, Rules
 from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
+from ._texts import CHANNEL
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -223,7 +224,7 @@ def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFra
     finding has no time, zone or call), and those of the other columns (other rules' own)
     that hold a value here."""
     return rows[[c for c in rows.columns
-                 if (every_common and c in COLUMNS) or rows[c].notna().any()]]
+                 if (every_common and c in (*COLUMNS, CHANNEL)) or rows[c].notna().any()]]
 
 
 def _reading_order(frame: pd.DataFrame) -> pd.DataFrame:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 import pandas as pd
 
 from .._utils._moments import period_bound
+from ._texts import loaded_texts
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -21,6 +22,7 @@ class Loaded(TypedDict):
     calls: pd.DataFrame
     leads: pd.DataFrame
     dnc: pd.DataFrame
+    texts: pd.DataFrame
     since: NotRequired[datetime | str]
     until: NotRequired[datetime | str]
 
@@ -52,8 +54,12 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
 
     Returns:
         ``calls`` (every call of the campaigns), ``leads``, ``dnc`` (every number
-        called from ``since`` on or held, checked through ``client.frames.dnc``: batched,
-        cached for a day) and, where given, ``since`` and ``until`` as given.
+        called or texted from ``since`` on, or held, checked through
+        ``client.frames.dnc``: batched, cached for a day), ``texts``
+        (``client.frames.sms_reports()``, every text, as the calls, and with
+        ``campaign_id`` those to the campaigns' leads' numbers; none where the key lacks
+        ``sms:read``, the reason in their ``attrs`` for the report's notes) and, where
+        given, ``since`` and ``until`` as given.
     """
     now = pd.Timestamp.now(tz="UTC")  # both refused before fetching, if either is no bound
     start = None if since is None else period_bound(since, "since", now=now)
@@ -61,11 +67,16 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         period_bound(until, "until", now=now)
     calls = client.frames.calls(campaign_id=campaign_id)
     leads = client.frames.leads(campaign_id=campaign_id)
+    texts = loaded_texts(client, None if campaign_id is None else set(leads["phone"].dropna()))
     called = calls[calls["direction"] == "outbound"]
+    texted = texts
     if start is not None:  # audit reads a later start, for "30d" is 30 days back from then
         called = called[called["created_at"] >= start]
-    numbers = sorted(set(called["to_number"].dropna()) | set(leads["phone"].dropna()))
-    frames: Loaded = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers)}
+        texted = texted[texted["created_at"] >= start]
+    numbers = sorted(set(called["to_number"].dropna()) | set(texted["to"].dropna())
+                     | set(leads["phone"].dropna()))
+    frames: Loaded = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers),
+                      "texts": texts}
     fetched = _fetched(client, frames)
     for name in ("calls", "leads", "dnc"):
         frames[name].attrs.update(source=f"client.frames.{name} of {client.base_url}")

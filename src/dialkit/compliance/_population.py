@@ -16,13 +16,23 @@ import pyarrow as pa
 
 from .._arrays._kept import hashed
 from ._rules import BASES
+from ._texts import TEXT_RULES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "unknown_address_state": "leads",
          "abandonment": "answered calls"}
 """What each rule's findings are counted among; every other rule's, outbound calls."""
 
-_COUNTED = {"outbound calls": "calls", "answered calls": "answered", "leads": "leads"}
-SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at"}
+_COUNTED = {"outbound calls": "calls", "answered calls": "answered", "leads": "leads",
+            "calls and texts": "contacts"}
+TEXTED = "calls and texts"
+"""The unit of a rule that judges texts too (:data:`._texts.TEXT_RULES`), where texts were
+audited: its findings are counted among the outbound calls and the texts."""
+_NONE = "\0no campaign"
+"""The key of the findings of calls (and texts) of no campaign: their ``campaign_id`` is
+null, ``None`` or NaN, which a lookup by key never matched, so the summary counted none
+of them (a text of no campaign at 22:15 was a finding and its rule "passed")."""
+SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at",
+         "texts": "created_at"}
 """The column that dates each frame's rows, for its period in the report's sources."""
 
 
@@ -63,15 +73,19 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
     """Per rule that ran and campaign: ``findings``, of which ``law``, ``policy`` and
     ``risk`` (each finding's ``basis``: what decided it, or that it is a risk, not a
     violation), ``audited`` of ``unit``, ``rate``."""
-    found = findings.groupby(["rule", "campaign_id", "basis"], dropna=False,
-                             observed=True).size()
+    campaign = findings["campaign_id"].astype(object)  # a call of none: one key, not NaN's
+    found = findings.assign(campaign_id=campaign.where(campaign.notna(), _NONE)).groupby(
+        ["rule", "campaign_id", "basis"], dropna=False, observed=True).size()
     rows = []
     counted = population if len(population) else pd.DataFrame(  # nothing audited: a row
         0, index=pd.Index([None], name="campaign_id"), columns=list(_COUNTED.values()))
+    texted = "texts" in counted
+    counted = counted.assign(contacts=counted["calls"] + counted.get("texts", 0))
     for rule in ran:  # of zeros per rule, not no row (a table of nothing says nothing)
-        unit = UNITS.get(rule, "outbound calls")
+        unit = TEXTED if texted and rule in TEXT_RULES else UNITS.get(rule, "outbound calls")
         for campaign, audited in counted[_COUNTED[unit]].items():
-            counts = [int(found.get((rule, campaign, basis), 0)) for basis in BASES]
+            key = campaign if pd.notna(campaign) else _NONE
+            counts = [int(found.get((rule, key, basis), 0)) for basis in BASES]
             count = sum(counts)
             rows.append((rule, campaign, count, *counts, int(audited), unit,
                          count / audited if audited else float("nan")))
