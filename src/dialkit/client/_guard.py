@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from pydantic import TypeAdapter, ValidationError
+
 from .._places._blocked import blocked_regions
 from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
 from ..errors import ContactForbiddenError
@@ -37,6 +39,7 @@ from ._campaigns import Campaigns
 from ._dnc import Dnc
 from ._lead_bodies import address_state
 from ._leads import Leads
+from ._transport import Call as SentCall
 from ._transport import Transport
 
 if TYPE_CHECKING:
@@ -64,6 +67,9 @@ NEW_CALLS_PAGE = 10
 """The page size of the reads after the first: the calls made since the last contact,
 usually few (the first read goes back over the caps' period in pages of 100)."""
 _VERDICTS_KEPT = 4096
+_LISTING_WRITES = frozenset({"dnc.add", "consents.create"})
+"""The writes that can put a number on a Do-Not-Call list."""
+_BOOLEAN: TypeAdapter[bool] = TypeAdapter(bool)
 
 
 @dataclass(frozen=True)
@@ -200,6 +206,7 @@ class Guard:
         self._callback_leads: dict[str, str] = {}
         self._judged_resumes: dict[tuple[str, datetime], ResumeJudgment] = {}
         self._warned = False
+        transport.on_write(self._written)
 
     # the operations' questions ------------------------------------------------------------
 
@@ -312,7 +319,8 @@ class Guard:
         elif operation in ("calls.create", "sms.send") and "to" in text:
             self.contact(operation, text["to"], campaign_id=text.get("campaign_id"),
                          override=override)
-        elif operation == "leads.create" and sent.get("dial_now") is True and "phone" in text:
+        elif operation == "leads.create" and _read_as_true(sent.get("dial_now")) \
+                and "phone" in text:
             self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
                          state=address_state(sent.get("custom_fields")), override=override)
         elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
@@ -362,6 +370,20 @@ class Guard:
         with self._lock:
             self._listed[phone] = (answer, time.monotonic())
         return answer
+
+    def _written(self, call: SentCall) -> None:
+        """Forget the DNC answer that the client's own write made stale: a number it put on
+        the list (``dnc.add``), or whose consent it recorded (``consents.create``: a
+        revocation lists the number on the account's own list); a write that names no
+        number there forgets every answer."""
+        if call.operation not in _LISTING_WRITES:
+            return
+        phone = call.body.get("phone") if isinstance(call.body, Mapping) else None
+        with self._lock:
+            if isinstance(phone, str):
+                self._listed.pop(phone, None)
+            else:
+                self._listed.clear()
 
     def _recent_calls(self, moment: datetime) -> list[Call]:
         """The account's calls back to the caps' period before ``moment`` (or now), read
@@ -460,6 +482,17 @@ class Guard:
 _LATE_WRITES = timedelta(hours=1)
 """Calls are written when they end: a re-read goes back this far before the last one, so
 a call that started before it and ended after is read too (calls last at most 30 min)."""
+
+
+def _read_as_true(value: object) -> bool:
+    """Whether the service reads ``value`` as a boolean's true: its request models are
+    pydantic's, which read ``"true"``, ``"yes"``, ``"on"``, ``1`` as ``True`` (a tool
+    call's arguments reach the guard as sent); a value it refuses is no contact, for the
+    whole request is refused."""
+    try:
+        return _BOOLEAN.validate_python(value)
+    except ValidationError:
+        return False
 
 
 def _reason(override: str | None) -> str | None:
