@@ -8,6 +8,11 @@ The session emulator's clock stands at 07:00 in San Francisco (before the law's 
 
 from __future__ import annotations
 
+from datetime import timedelta
+from itertools import islice
+from pathlib import Path
+
+import phonenumbers
 import pytest
 
 from dialkit import Client
@@ -64,3 +69,41 @@ def test_a_consent_recorded_by_the_client_drops_the_numbers_dnc_answer(
                            captured_at="2026-11-02T14:00:00Z", method="verbal")
     client.sms.send(to=EASTERN, body="Your table is ready.", client_reference="consent-2")
     assert sent(wire, "POST", "/v1/dnc/check") == checks + 1
+
+
+def test_a_refused_callbacks_evidence_dates_the_check_when_it_was_made(
+        recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    """A callback two days ahead to a number listed now: the live check was made today,
+    and the evidence says so, not the callback's day (issue 62)."""
+    client, _ = recorded_sender
+    lead = next(lead for lead in islice(client.leads.list(status="new"), 200)
+                if phonenumbers.region_code_for_number(phonenumbers.parse(lead.phone)) == "US"
+                and not client.dnc.check([lead.phone])[0].listed)
+    client.dnc.add(lead.phone)
+    today = client.guard.now()
+    later = today + timedelta(days=2)
+    with pytest.raises(ContactForbiddenError) as refused:
+        client.callbacks.create(lead_id=lead.id, scheduled_at=later)
+    evidence = refused.value.evidence
+    assert refused.value.rule == "dnc_call"
+    assert f"last check before the call was on {today:%Y-%m-%d}" in evidence, evidence
+    assert f"{later:%Y-%m-%d}" not in evidence, evidence
+
+
+def test_an_appointment_is_booked_unjudged_and_the_docs_say_why(
+        recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    """A confirmation text confirms a booking: no solicitation, so the guard judges
+    neither it nor the appointment's own time (07:00 in San Francisco), and docs/client.md
+    says so in the law's words (issue 62)."""
+    client, wire = recorded_sender
+    assert client.guard.tool("appointments.create", {}, {
+        "phone": PACIFIC, "scheduled_at": "2026-11-02T15:00:00Z"}) is False
+    assert sent(wire, "POST", "/v1/dnc/check") == 0  # nothing was asked to judge it
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "client.md").read_text()
+    said = " ".join(docs.split())
+    assert "**An appointment is not judged, on purpose** (issue 62)" in said
+    for words in ('"for the purpose of encouraging the purchase or rental of, or investment '
+                  'in, property, goods, or services"', "47 CFR 64.1200(f)(15)",
+                  '"a plan, program, or campaign which is conducted to induce purchases of '
+                  'goods or services"', "15 U.S.C. 6106(4)"):
+        assert words in said, words

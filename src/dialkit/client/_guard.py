@@ -158,6 +158,16 @@ class ResumeJudgment:
     """The first forbidden lead's refusal in full."""
 
 
+@dataclass(frozen=True)
+class LiveDnc:
+    """A number's live DNC answer and when it was obtained: the service's now at the
+    check, not the moment of the contact judged (a callback's is days ahead), so the
+    evidence dates each piece as it was obtained."""
+
+    answer: DncCheckResult
+    checked_at: datetime
+
+
 class Judge(Protocol):
     """The law's judge, as the guard asks it (:mod:`dialkit.compliance._guard`)."""
 
@@ -168,7 +178,7 @@ class Judge(Protocol):
         """Of a number's calls, those a cap could count (none: the hours alone judge)."""
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
+                campaign_id: str | None, calls: Sequence[Call], dnc: LiveDnc,
                 settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
         ``calls`` are the number's within :attr:`lookback`, ``dnc`` its live answer."""
@@ -198,7 +208,7 @@ class Guard:
         self._calls_area = Calls(transport)
         self._leads = Leads(transport)
         self._lock = threading.Lock()
-        self._listed: dict[str, tuple[DncCheckResult, float]] = {}
+        self._listed: dict[str, tuple[LiveDnc, float]] = {}
         self._calls: dict[str, Call] = {}
         self._read_back_to: datetime | None = None
         self._read_at = -math.inf
@@ -360,13 +370,14 @@ class Guard:
 
     # the evidence ---------------------------------------------------------------------------
 
-    def _dnc_answer(self, phone: str) -> DncCheckResult:
-        """The number's live DNC answer, reused for :data:`DNC_CACHE_SECONDS`."""
+    def _dnc_answer(self, phone: str) -> LiveDnc:
+        """The number's live DNC answer and when it was obtained (the service's now),
+        reused for :data:`DNC_CACHE_SECONDS`."""
         with self._lock:
             known = self._listed.get(phone)
         if known is not None and time.monotonic() - known[1] < DNC_CACHE_SECONDS:
             return known[0]
-        answer = self._dnc.check([phone])[0]
+        answer = LiveDnc(self._dnc.check([phone])[0], self.now())
         with self._lock:
             self._listed[phone] = (answer, time.monotonic())
         return answer
@@ -407,15 +418,15 @@ class Guard:
 
     def _verdict(self, phone: str, moment: datetime, state: str | None,
                  campaign_id: str | None, calls: list[Call],
-                 dnc: DncCheckResult) -> Verdict | None:
+                 dnc: LiveDnc) -> Verdict | None:
         """The judge's verdict, kept per minute: every window of the law opens and closes
         on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
         holds for the minute, given the same calls to the number and the same DNC answer."""
         mine = self._judged().counted([call for call in calls if call.to_number == phone],
                                       self.settings)
         key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
-               frozenset(call.id for call in mine), dnc.listed,
-               str((dnc.model_extra or {}).get("listed_at")))
+               frozenset(call.id for call in mine), dnc.answer.listed,
+               str((dnc.answer.model_extra or {}).get("listed_at")), dnc.checked_at)
         with self._lock:
             if key in self._verdicts:
                 return self._verdicts[key]
