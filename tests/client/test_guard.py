@@ -47,15 +47,6 @@ SERVICE_NOW = timedelta(seconds=5)
 plus the time passed here since."""
 
 
-@pytest.fixture
-def sender(sandbox: Sandbox) -> tuple[Client, RecordingTransport]:
-    """A client with the sending key whose requests are recorded."""
-    wire = RecordingTransport()
-    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
-                transport=wire) as made:
-        yield made, wire
-
-
 def ready_agent(sandbox: Sandbox, client: Client) -> str:
     """An agent of the ``full`` client's data set made ready for a click-to-call."""
     client.me()
@@ -107,8 +98,8 @@ NOW_OPERATIONS = ["calls.create", "sms.send", "leads.create"]
 
 @pytest.mark.parametrize("name", NOW_OPERATIONS)
 def test_a_contact_at_night_is_refused_with_the_next_allowed_moment_and_not_sent(
-        sandbox: Sandbox, sender: tuple[Client, RecordingTransport], name: str) -> None:
-    client, wire = sender
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport], name: str) -> None:
+    client, wire = recorded_sender
     act, path = operation(name, client, sandbox, PACIFIC)
     with pytest.raises(ContactForbiddenError) as raised:
         act()
@@ -129,9 +120,9 @@ def test_a_contact_at_night_is_refused_with_the_next_allowed_moment_and_not_sent
 
 @pytest.mark.parametrize("name", NOW_OPERATIONS)
 def test_a_contact_in_the_hours_is_sent(sandbox: Sandbox,
-                                        sender: tuple[Client, RecordingTransport],
+                                        recorded_sender: tuple[Client, RecordingTransport],
                                         name: str) -> None:
-    client, wire = sender
+    client, wire = recorded_sender
     act, path = operation(name, client, sandbox, EASTERN)
     act()
     assert sent(wire, "POST", path) == 1
@@ -140,9 +131,9 @@ def test_a_contact_in_the_hours_is_sent(sandbox: Sandbox,
 
 @pytest.mark.parametrize("name", NOW_OPERATIONS)
 def test_an_override_sends_the_contact_and_records_it(
-        sandbox: Sandbox, sender: tuple[Client, RecordingTransport], name: str,
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport], name: str,
         caplog: pytest.LogCaptureFixture) -> None:
-    client, wire = sender
+    client, wire = recorded_sender
     act, path = operation(name, client, sandbox, PACIFIC, override=REASON)
     with caplog.at_level(logging.WARNING, logger="dialkit.client.guard"):
         if name == "leads.create":  # queued: the dialer keeps the hours when it dials
@@ -162,8 +153,8 @@ def test_an_override_sends_the_contact_and_records_it(
 
 
 def test_a_listed_number_is_refused_with_no_next_moment(
-        sandbox: Sandbox, sender: tuple[Client, RecordingTransport]) -> None:
-    client, wire = sender
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    client, wire = recorded_sender
     row = sandbox.service.store.row("SELECT phone FROM dnc WHERE dataset = 'seed:acme' "
                                     "AND phone LIKE '+1%' ORDER BY phone")
     assert row is not None
@@ -265,8 +256,8 @@ def test_off_sends_everything_and_warns_once(sandbox: Sandbox,
 
 
 def test_bad_settings_and_an_empty_reason_are_refused_before_any_request(
-        sender: tuple[Client, RecordingTransport]) -> None:
-    client, wire = sender
+        recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    client, wire = recorded_sender
     with pytest.raises(ValueError, match="override is the reason"):
         client.sms.send(to=EASTERN, body="hello", client_reference="r-1", override="  ")
     assert wire.sent == []
@@ -293,8 +284,8 @@ def test_a_blocked_country_is_refused_under_the_policy_only(sandbox: Sandbox) ->
 
 
 def test_the_guard_judges_at_the_services_clock_not_this_machines(
-        sender: tuple[Client, RecordingTransport]) -> None:
-    client, _ = sender
+        recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    client, _ = recorded_sender
     client.me()
     assert abs(client.guard.now() - NOW) < timedelta(seconds=30)
     assert abs(datetime.now(UTC) - NOW) > timedelta(days=1)  # the machine is elsewhere

@@ -10,7 +10,7 @@ by the client (tests/mcp/test_mcp_guard_world.py: through ``mcp serve``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -35,15 +35,6 @@ Planted = dict[str, Any]
 def truth(sandbox: Sandbox) -> dict[str, Planted]:
     """Each planted number, by kind, as the emulator's admin truth lists it."""
     return guard_truth(sandbox)
-
-
-@pytest.fixture
-def sender(sandbox: Sandbox) -> Iterator[tuple[Client, RecordingTransport]]:
-    """A guarded client with the sending key whose requests are recorded."""
-    wire = RecordingTransport()
-    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
-                transport=wire) as made:
-        yield made, wire
 
 
 def expected(planted: Planted, client: Client, at: pd.Timestamp) -> pd.Series:
@@ -104,11 +95,11 @@ LEFT_OUT = {("callbacks.reschedule", "guard_dnc")}
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_each_operation_refuses_the_planted_number(
-        sandbox: Sandbox, sender: tuple[Client, RecordingTransport],
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport],
         truth: dict[str, Planted], kind: str) -> None:
     """Every operation in turn, on one client: the first asks the law's judge, the others
     get its verdict for the minute (``Guard._verdict``), each refused by its own check."""
-    client, wire = sender
+    client, wire = recorded_sender
     planted = truth[kind]
     said: pd.Series | None = None
     for name in OPERATIONS:
@@ -141,9 +132,9 @@ of a text itself, not the caps."""
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_override_of_a_planted_number_is_sent_and_recorded(
-        sandbox: Sandbox, sender: tuple[Client, RecordingTransport],
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport],
         truth: dict[str, Planted], kind: str) -> None:
-    client, wire = sender
+    client, wire = recorded_sender
     act, method, path = operation("sms.send", client, sandbox, truth[kind], override=REASON)
     if SERVICE_REFUSES[kind] is None:
         act()

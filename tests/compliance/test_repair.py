@@ -279,3 +279,26 @@ def test_the_cli_fixes_the_worlds_planted_findings_once(
     assert not any(lead in said[2].output for lead in moved)
     [left] = truth["upcoming_attempt_hours"]
     assert left["lead_id"] in said[2].output  # a lead's next attempt: the contract moves none
+
+
+def test_a_stale_plan_keeps_the_users_newer_schedule(sandbox: Sandbox) -> None:
+    """Issue 62: ``found = upcoming(client)``, then someone moves the callback to a lawful
+    time three days later, then ``repair(found, client, dry_run=False)``: the plan no
+    longer holds for it, so it is skipped with the reason and the user's time is kept."""
+    night = pd.Timestamp("2026-11-03T07:00Z")  # 02:00 in New York, 23:00 in San Francisco
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None,
+                guard="off") as client:  # the world's own callback, set before any guard
+        lead, lawful = fresh_lead(client, night)
+        callback = client.callbacks.create(lead_id=lead.id, scheduled_at=night.to_pydatetime())
+        found = upcoming(client, campaign_id=str(lead.campaign_id), horizon="14D",
+                         as_of=START)
+        assert callback.id in set(found["call_id"])
+        newer = lawful + pd.Timedelta(days=3)
+        client.callbacks.reschedule(callback.id, scheduled_at=newer.to_pydatetime())
+        plan = repair(found, client, dry_run=False)
+        [row] = plan[plan["callback_id"] == callback.id].itertuples()
+        assert row.status.startswith("skipped: moved since the plan was made"), row.status
+        assert "run upcoming() and repair() again" in row.status
+        [now] = [c for c in client.callbacks.list(str(lead.campaign_id), status="pending")
+                 if c.id == callback.id]
+    assert pd.Timestamp(now.scheduled_at) == newer

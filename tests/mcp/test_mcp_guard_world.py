@@ -44,6 +44,7 @@ def test_an_assistants_text_to_a_planted_number_is_refused(
     assert [(r.tool, r.code, r.override, r.overridden) for r in records] == [
         ("sms_send", "contact_forbidden", None, None),
         ("sms_send", "awaiting_confirmation", REASON, planted["rule"]),
+        ("sms_send", "override_recorded", REASON, planted["rule"]),  # before it is sent
         ("sms_send", SERVICE_REFUSES[kind], REASON, planted["rule"])]
 
 

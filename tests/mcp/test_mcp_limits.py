@@ -140,11 +140,13 @@ def test_a_call_that_reaches_no_tool_is_audited_too(sandbox: Sandbox, mode: str)
 
 def test_an_integer_past_64_bits_is_answered_and_audited_once(sandbox: Sandbox) -> None:
     """Its arguments' digest failed (orjson writes no such integer), so the call ended
-    as the SDK's internal error with no audit record."""
+    as the SDK's internal error with no audit record; now the schema's maximum refuses it
+    before anything is sent, and the record says so."""
     before = len(audit(sandbox))
     [answer] = raw_calls(sandbox, KEYS["full"], [{"name": "calls_list",
                                                    "arguments": {"limit": 10**30}}])
     assert not isinstance(answer, MCPError) and answer.is_error
     [record] = audit(sandbox)[before:]
-    assert (record["tool"], record["outcome"], record["status"]) == ("calls_list", "error", 400)
+    assert (record["tool"], record["outcome"], record["code"]) == (
+        "calls_list", "not_run", "invalid_arguments")
     assert len(record["arguments_digest"]) == 64

@@ -114,8 +114,9 @@ def test_an_unanswered_confirmation_runs_nothing(serve: Any, api: httpx.Client) 
 
 
 def test_a_refusal_carries_the_problems_code(serve: Any) -> None:
-    result = call(serve(), None, "callbacks_list", {"campaign_id": "cmp_nope"})
-    assert result.is_error and result.structured_content["code"] == "validation_failed"
+    result = call(serve(), None, "leads_get",
+                  {"lead_id": "lead_00000000-0000-4000-8000-000000000000"})
+    assert result.is_error and result.structured_content["code"] == "not_found"
 
 
 def test_the_stdio_server_an_assistant_launches(sandbox: Sandbox, tmp_path: Path) -> None:
@@ -367,6 +368,7 @@ def test_an_override_needs_the_users_yes_to_its_reason_and_is_audited(
         ("not_run", "asked", "awaiting_confirmation", REASON, "calling_hours"),
         ("not_run", "declined", "confirmation_declined", REASON, "calling_hours"),
         ("not_run", "asked", "awaiting_confirmation", REASON, "calling_hours"),
+        ("sending", "given", "override_recorded", REASON, "calling_hours"),
         ("ok", "given", None, REASON, "calling_hours")]
 
 

@@ -123,7 +123,8 @@ def test_a_refusal_is_a_tool_error_carrying_the_problems_code(sandbox: Sandbox) 
     assert result.is_error and text(result).startswith("404 not_found:")
     assert result.structured_content["code"] == "not_found"
     invalid = call(sandbox, KEYS["full"], "dnc_check", {"phones": ["0415 555"]})
-    assert invalid.is_error and invalid.structured_content["code"] == "validation_failed"
+    assert invalid.is_error and invalid.structured_content["code"] == "invalid_arguments"
+    assert "phones/0 breaks its schema (pattern" in text(invalid)  # the schema foretold it
 
 
 def test_a_key_without_the_scope_gets_the_rest_paths_refusal(sandbox: Sandbox) -> None:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from pydantic import TypeAdapter, ValidationError
+
 from .._places._blocked import blocked_regions
 from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
 from ..errors import ContactForbiddenError
@@ -37,6 +39,7 @@ from ._campaigns import Campaigns
 from ._dnc import Dnc
 from ._lead_bodies import address_state
 from ._leads import Leads
+from ._transport import Call as SentCall
 from ._transport import Transport
 
 if TYPE_CHECKING:
@@ -64,6 +67,9 @@ NEW_CALLS_PAGE = 10
 """The page size of the reads after the first: the calls made since the last contact,
 usually few (the first read goes back over the caps' period in pages of 100)."""
 _VERDICTS_KEPT = 4096
+_LISTING_WRITES = frozenset({"dnc.add", "consents.create"})
+"""The writes that can put a number on a Do-Not-Call list."""
+_BOOLEAN: TypeAdapter[bool] = TypeAdapter(bool)
 
 
 @dataclass(frozen=True)
@@ -152,6 +158,16 @@ class ResumeJudgment:
     """The first forbidden lead's refusal in full."""
 
 
+@dataclass(frozen=True)
+class LiveDnc:
+    """A number's live DNC answer and when it was obtained: the service's now at the
+    check, not the moment of the contact judged (a callback's is days ahead), so the
+    evidence dates each piece as it was obtained."""
+
+    answer: DncCheckResult
+    checked_at: datetime
+
+
 class Judge(Protocol):
     """The law's judge, as the guard asks it (:mod:`dialkit.compliance._guard`)."""
 
@@ -162,7 +178,7 @@ class Judge(Protocol):
         """Of a number's calls, those a cap could count (none: the hours alone judge)."""
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
+                campaign_id: str | None, calls: Sequence[Call], dnc: LiveDnc,
                 settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
         ``calls`` are the number's within :attr:`lookback`, ``dnc`` its live answer."""
@@ -192,7 +208,7 @@ class Guard:
         self._calls_area = Calls(transport)
         self._leads = Leads(transport)
         self._lock = threading.Lock()
-        self._listed: dict[str, tuple[DncCheckResult, float]] = {}
+        self._listed: dict[str, tuple[LiveDnc, float]] = {}
         self._calls: dict[str, Call] = {}
         self._read_back_to: datetime | None = None
         self._read_at = -math.inf
@@ -200,6 +216,7 @@ class Guard:
         self._callback_leads: dict[str, str] = {}
         self._judged_resumes: dict[tuple[str, datetime], ResumeJudgment] = {}
         self._warned = False
+        transport.on_write(self._written)
 
     # the operations' questions ------------------------------------------------------------
 
@@ -312,7 +329,8 @@ class Guard:
         elif operation in ("calls.create", "sms.send") and "to" in text:
             self.contact(operation, text["to"], campaign_id=text.get("campaign_id"),
                          override=override)
-        elif operation == "leads.create" and sent.get("dial_now") is True and "phone" in text:
+        elif operation == "leads.create" and _read_as_true(sent.get("dial_now")) \
+                and "phone" in text:
             self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
                          state=address_state(sent.get("custom_fields")), override=override)
         elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
@@ -352,16 +370,31 @@ class Guard:
 
     # the evidence ---------------------------------------------------------------------------
 
-    def _dnc_answer(self, phone: str) -> DncCheckResult:
-        """The number's live DNC answer, reused for :data:`DNC_CACHE_SECONDS`."""
+    def _dnc_answer(self, phone: str) -> LiveDnc:
+        """The number's live DNC answer and when it was obtained (the service's now),
+        reused for :data:`DNC_CACHE_SECONDS`."""
         with self._lock:
             known = self._listed.get(phone)
         if known is not None and time.monotonic() - known[1] < DNC_CACHE_SECONDS:
             return known[0]
-        answer = self._dnc.check([phone])[0]
+        answer = LiveDnc(self._dnc.check([phone])[0], self.now())
         with self._lock:
             self._listed[phone] = (answer, time.monotonic())
         return answer
+
+    def _written(self, call: SentCall) -> None:
+        """Forget the DNC answer that the client's own write made stale: a number it put on
+        the list (``dnc.add``), or whose consent it recorded (``consents.create``: a
+        revocation lists the number on the account's own list); a write that names no
+        number there forgets every answer."""
+        if call.operation not in _LISTING_WRITES:
+            return
+        phone = call.body.get("phone") if isinstance(call.body, Mapping) else None
+        with self._lock:
+            if isinstance(phone, str):
+                self._listed.pop(phone, None)
+            else:
+                self._listed.clear()
 
     def _recent_calls(self, moment: datetime) -> list[Call]:
         """The account's calls back to the caps' period before ``moment`` (or now), read
@@ -385,15 +418,15 @@ class Guard:
 
     def _verdict(self, phone: str, moment: datetime, state: str | None,
                  campaign_id: str | None, calls: list[Call],
-                 dnc: DncCheckResult) -> Verdict | None:
+                 dnc: LiveDnc) -> Verdict | None:
         """The judge's verdict, kept per minute: every window of the law opens and closes
         on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
         holds for the minute, given the same calls to the number and the same DNC answer."""
         mine = self._judged().counted([call for call in calls if call.to_number == phone],
                                       self.settings)
         key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
-               frozenset(call.id for call in mine), dnc.listed,
-               str((dnc.model_extra or {}).get("listed_at")))
+               frozenset(call.id for call in mine), dnc.answer.listed,
+               str((dnc.answer.model_extra or {}).get("listed_at")), dnc.checked_at)
         with self._lock:
             if key in self._verdicts:
                 return self._verdicts[key]
@@ -460,6 +493,17 @@ class Guard:
 _LATE_WRITES = timedelta(hours=1)
 """Calls are written when they end: a re-read goes back this far before the last one, so
 a call that started before it and ended after is read too (calls last at most 30 min)."""
+
+
+def _read_as_true(value: object) -> bool:
+    """Whether the service reads ``value`` as a boolean's true: its request models are
+    pydantic's, which read ``"true"``, ``"yes"``, ``"on"``, ``1`` as ``True`` (a tool
+    call's arguments reach the guard as sent); a value it refuses is no contact, for the
+    whole request is refused."""
+    try:
+        return _BOOLEAN.validate_python(value)
+    except ValidationError:
+        return False
 
 
 def _reason(override: str | None) -> str | None:

@@ -146,7 +146,7 @@ class Leads(Area):
             "email": email, "custom_fields": custom_fields, "source": source,
             "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
         })
-        if dial_now and self._guard is not None:
+        if body.get("dial_now") is True and self._guard is not None:  # as the service reads it
             self._guard.contact("leads.create", phone, campaign_id=campaign_id,
                                 state=address_state(custom_fields), override=override)
         return self._model(LeadCreated, Call("leads.create", body=body, **options))

@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
-from ..client._guard import GuardSettings, ResumeJudgment, Verdict
+from ..client._guard import GuardSettings, LiveDnc, ResumeJudgment, Verdict
 from ..client._lead_bodies import address_state
-from ..contract import Call, DncCheckResult, Lead
+from ..contract import Call, Lead
 from . import _jurisdictions as table
 from ._account import blocked_country
 from ._audit import CALL_COLUMNS
@@ -44,7 +44,7 @@ class LawJudge:
         return calls if caps and len(calls) >= min(caps) else ()
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], dnc: DncCheckResult,
+                campaign_id: str | None, calls: Sequence[Call], dnc: LiveDnc,
                 settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at`` (None: allowed): the hours and
         days of its place (and of ``state``, the lead's address), a cap its ``calls``
@@ -108,14 +108,17 @@ def _calls(calls: Sequence[Call]) -> pd.DataFrame | None:
     return frame[list(CALL_COLUMNS)]
 
 
-def _dnc(answer: DncCheckResult, at: datetime) -> pd.DataFrame | None:
+def _dnc(live: LiveDnc, at: datetime) -> pd.DataFrame | None:
     """The live DNC answer as the audit's ``dnc=`` row (None: not listed: nothing for
-    the list's rule to judge), ``listed_at`` where the service says it."""
+    the list's rule to judge), ``listed_at`` where the service says it, ``checked_at``
+    when the check was made (not the contact's moment: a callback's is days ahead, and
+    evidence dated in its future would be false), or the contact's, if that is sooner."""
+    answer = live.answer
     if not answer.listed:
         return None
     since = (answer.model_extra or {}).get("listed_at")
     return pd.DataFrame({"phone": [answer.phone], "listed": [True],
-                         "checked_at": [pd.Timestamp(at)],
+                         "checked_at": [pd.Timestamp(min(live.checked_at, at))],
                          "listed_at": [pd.Timestamp(since) if since else pd.NaT]})
 
 

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from ..client import Client
 
 STRATEGIES = ("next_allowed", "best")
+_CLOSED = ("dnc", "completed")
+"""The lead statuses the dialer does not call again: a callback of such a lead is not moved
+by a plan made before its lead came to them."""
 ACTIONS = ("reschedule", "cancel", "leave")
 PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "phone", "at", "new_at",
                 "new_local_time", "timezone", "rules", "reason", "idempotency_key", "status")
@@ -82,8 +85,11 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         next attempt), ``lead_id``, ``phone``, ``at`` (due), ``new_at`` (UTC) and
         ``new_local_time`` and ``timezone`` (the recipient's clock) for a move, ``rules``
         (those it breaks, comma-joined), ``reason``, ``idempotency_key`` and ``status``
-        (``planned``, ``left``; once carried out ``done`` or ``failed: ...``; a run
-        again sends the failed ones with the same keys).
+        (``planned``, ``left``; once carried out ``done``, ``failed: ...`` or
+        ``skipped: ...``; a run again sends the failed ones with the same keys). A
+        callback is acted on only while it is as the plan saw it, read just before: still
+        pending, still due at ``at`` (one moved since, by someone else, keeps its new
+        time), and for a move, its lead not ``dnc`` or ``completed`` since.
 
     Raises:
         AuditInputError: ``found`` is not :func:`upcoming`'s answer, or ``strategy``
@@ -114,7 +120,9 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     plan["idempotency_key"] = _keys(plan)
     plan["status"] = np.where(plan["action"] == "leave", "left", "planned")
     if not dry_run and client is not None and (plan["action"] != "leave").any():
-        plan["status"] = [_carried_out(client, row) for row in plan.itertuples()]
+        stale = _changed_since(client, plan)
+        plan["status"] = [stale.get(row.callback_id) or _carried_out(client, row)
+                          for row in plan.itertuples()]
         for changed in ("callbacks", "leads"):  # the next upcoming() reads them afresh
             client.cache.clear(changed)
     columns = [*PLAN_COLUMNS]
@@ -251,6 +259,34 @@ def _keys(plan: pd.DataFrame) -> list[str]:
         f"{action}|{callback}|{due}|{moved}".encode()).hexdigest()[:40]
         for action, callback, due, moved in zip(plan["action"], plan["callback_id"], at,
                                                 new_at, strict=True)]
+
+
+def _changed_since(client: Client, plan: pd.DataFrame) -> dict[str, str]:
+    """Each callback to act on that is no longer as the plan saw it, read now, with the
+    status that says so (``skipped: ...``): moved since by someone else (their newer
+    schedule is kept, not overwritten by a stale plan), or to be moved while its lead is
+    now ``dnc`` or ``completed``. One moved to the plan's own new moment was moved by an
+    earlier run of the plan, whose key the service answers again; one no longer pending
+    is sent as planned, for the service refuses it (409 ``callback_not_pending``). Its
+    lead and its campaign's pending callbacks are read once each."""
+    acted = plan[plan["action"] != "leave"]
+    leads = {lead_id: client.leads.get(lead_id) for lead_id in set(acted["lead_id"])}
+    campaigns = {str(lead.campaign_id) for lead in leads.values() if lead.campaign_id}
+    pending = {callback.id: callback for campaign in campaigns
+               for callback in client.callbacks.list(campaign, status="pending")}
+    changed = {}
+    for row in acted.itertuples():
+        now, lead = pending.get(row.callback_id), leads[row.lead_id]
+        due = None if now is None else pd.Timestamp(now.scheduled_at)
+        if due is not None and due != pd.Timestamp(row.at) and due != row.new_at:
+            changed[row.callback_id] = (
+                f"skipped: moved since the plan was made (due {due:%Y-%m-%d %H:%M} UTC now, "
+                f"the plan saw {pd.Timestamp(row.at):%Y-%m-%d %H:%M} UTC): run upcoming() "
+                "and repair() again")
+        elif row.action == "reschedule" and lead.status in _CLOSED:
+            changed[row.callback_id] = (f"skipped: its lead is {lead.status} now, so the "
+                                        "plan's move may not be wanted: plan again")
+    return changed
 
 
 def _carried_out(client: Client, row: Any) -> str:

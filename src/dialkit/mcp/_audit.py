@@ -10,6 +10,7 @@ its records in its store, ``dialkit mcp serve`` in a JSON Lines file.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from collections.abc import Iterator
@@ -28,11 +29,13 @@ call was refused before it could be asked), undecided (whether to ask could not 
 decided, so the call was refused), asked (the question went to the client, no answer
 yet), given, or refused in one of four ways."""
 
-Outcome = Literal["ok", "error", "not_run"]
+Outcome = Literal["ok", "error", "not_run", "sending"]
 """``ok``: the operation succeeded; ``error``: the service refused it, or the key
 (``code`` says why), or the tool server failed (``internal_error``); ``not_run``: nothing
 was sent (``code`` says why: no confirmation, ``invalid_arguments``, ``unknown_tool``,
-``confirmation_undecided``)."""
+``confirmation_undecided``, ``audit_log_unwritable``); ``sending``: a contact with an
+override, recorded before it is sent (``override_recorded``), its outcome's record
+following."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +143,21 @@ class JsonLinesAuditLog:
                                     FILE_MODE))
 
     def write(self, record: AuditRecord) -> None:
-        """Append ``record`` as one line."""
+        """Append ``record`` as one line; a record of an override is on the disk (fsync)
+        before this returns, for the contact is sent only after it.
+
+        Raises:
+            OSError: The line could not be written whole (a full disk, a folder in the
+                file's place).
+        """
         line = orjson.dumps(record.to_dict()) + b"\n"
         with self._lock:
             fd = self._open()
             try:
-                os.write(fd, line)
+                if os.write(fd, line) != len(line):
+                    raise OSError(errno.ENOSPC, "the record was written in part", str(self.path))
+                if record.override is not None:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
 

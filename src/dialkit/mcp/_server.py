@@ -80,6 +80,10 @@ CONTACT_FORBIDDEN = "contact_forbidden"
 """The code of a call the guard refused before asking the user (issue 50): nothing was sent."""
 CONFIRMATION_UNDECIDED = "confirmation_undecided"
 """The code of a call refused because whether to ask the user could not be decided."""
+OVERRIDE_RECORDED = "override_recorded"
+"""The code of the record written before a contact with an override is sent."""
+AUDIT_LOG_UNWRITABLE = "audit_log_unwritable"
+"""The code of a contact with an override not sent, for its record could not be written."""
 TOOL_NAME_KEPT = 100
 """How much of a tool name a client sent is kept in the audit log."""
 _DIALLING_NOBODY = frozenset({CampaignStatus.DRAFT, CampaignStatus.READY, CampaignStatus.PAUSED,
@@ -161,6 +165,20 @@ class _Runner:
 
     async def call(self, spec: ToolSpec, arguments: dict[str, Any],
                    ctx: Context[Any, Any]) -> CallToolResult | InputRequiredResult:
+        """Run one tool call; a record the audit log cannot take stops it there, before
+        anything more is sent (every record is written before the step it records is
+        taken further: the question, the override's contact)."""
+        try:
+            return await self._recorded(spec, arguments, ctx)
+        except _Unrecorded as failed:
+            return _error_text(
+                f"The audit log could not be written ({failed}), so nothing was sent: every "
+                "tool call is recorded, and a contact with an override only once its record "
+                "is on the disk. Free the log's disk or fix its path, then call again.",
+                AUDIT_LOG_UNWRITABLE)
+
+    async def _recorded(self, spec: ToolSpec, arguments: dict[str, Any],
+                        ctx: Context[Any, Any]) -> CallToolResult | InputRequiredResult:
         credentials, source = _transport(ctx)
         try:
             identity = await self.executor.identify(credentials)
@@ -240,14 +258,24 @@ class _Runner:
 
     async def _run(self, spec: ToolSpec, note: _Note, confirmation: Confirmation,
                    credentials: str | None, source: str | None) -> CallToolResult:
-        """Send the operation, write its record, and answer with the service's answer."""
+        """Send the operation, write its record, and answer with the service's answer. A
+        contact sent with an override is recorded first, durably (``sending``): a log
+        that cannot be written sends nothing, so no override lives only in memory."""
         request = spec.request(note.arguments)
+        if note.override is not None:  # raises _Unrecorded: the call's answer says so
+            self._write(note, "sending", confirmation, code=OVERRIDE_RECORDED)
         answer = await self.executor.execute(ToolCall(
             spec.operation, request.path, request.query, request.body,
             request.idempotency_key, request.if_match, credentials, source, note.override))
         problem = None if answer.ok else _problem(answer)
-        self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
-                    code=None if problem is None else problem.get("code"))
+        try:
+            self._write(note, "ok" if answer.ok else "error", confirmation, answer=answer,
+                        code=None if problem is None else problem.get("code"))
+        except _Unrecorded as failed:
+            return _error_text(
+                f"The call was sent (the service answered {answer.status}), but its record "
+                f"could not be written to the audit log ({failed}). Free the log's disk or "
+                "fix its path before the next call.", AUDIT_LOG_UNWRITABLE)
         return _result(spec, answer) if problem is None else _error(answer, problem)
 
     async def _needs_confirmation(self, spec: ToolSpec, arguments: Mapping[str, Any],
@@ -309,7 +337,7 @@ class _Runner:
         if self.audit is None:
             return
         identity = note.identity
-        self.audit.write(AuditRecord(
+        record = AuditRecord(
             at=datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             account=None if identity is None else identity.account,
             client_id=None if identity is None else identity.client_id,
@@ -320,7 +348,16 @@ class _Runner:
             status=status if answer is None else answer.status, code=code,
             request_id=None if answer is None else answer.request_id,
             replayed=answer is not None and answer.replayed,
-            override=note.override, overridden=note.overridden))
+            override=note.override, overridden=note.overridden)
+        try:
+            self.audit.write(record)
+        except OSError as error:
+            raise _Unrecorded(error.strerror or str(error)) from error
+
+
+class _Unrecorded(Exception):
+    """The audit log could not take a record (a full disk, a folder in the file's place):
+    the tool call stops there."""
 
 
 class _Note:

@@ -10,6 +10,7 @@ from the operation's method and tier.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import orjson
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -153,11 +156,15 @@ class ToolSpec:
                        None if override is None else str(override))
 
     def argument_problem(self, arguments: Mapping[str, Any]) -> str | None:
-        """Why ``arguments`` cannot be sent (a missing or an unknown name), or ``None``.
+        """Why ``arguments`` cannot be sent (a missing or an unknown name, a value the
+        tool's input schema refuses), or ``None``.
 
-        The tool server checks names here rather than leaving it to the SDK, so a call
-        refused for its arguments is written to the audit log like any other; the values
-        are the service's to check, so the refusal is exactly the REST request's.
+        The tool server checks here rather than leaving it to the SDK, so a call refused
+        for its arguments is written to the audit log like any other. Every value is
+        checked against the schema before anything else (the guard, the question, the
+        service): the service reads ``"true"``, ``1`` and ``"yes"`` as a boolean's true,
+        so a ``dial_now`` that is not a JSON boolean would otherwise be a dial-now the
+        guard never saw as one (issue 62).
         """
         properties = self.input_schema.get("properties", {})
         missing = [name for name in self.input_schema.get("required", ()) if name not in arguments]
@@ -172,7 +179,7 @@ class ToolSpec:
         if unknown:
             return (f"{self.name} takes no argument {', '.join(unknown)}; its arguments are "
                     f"{', '.join(properties) or 'none'}. Nothing was done.")
-        return None
+        return _value_problem(self.name, arguments)
 
     def _body(self, rest: dict[str, Any]) -> Any:
         if self.shape.body is None:
@@ -180,6 +187,25 @@ class ToolSpec:
         if self.shape.body == EMPTY_BODY:
             return {}
         return rest
+
+
+@functools.cache
+def _validator(name: str) -> Draft202012Validator:
+    """The validator of a tool's input schema, made once per tool."""
+    return Draft202012Validator(TOOLS_BY_NAME[name].input_schema)
+
+
+def _value_problem(name: str, arguments: Mapping[str, Any]) -> str | None:
+    """The first value of ``arguments`` that the tool's input schema refuses, in words
+    that name the argument and the schema's keyword, never the value itself (a value may
+    be personal data, or a key pasted by mistake)."""
+    error = best_match(_validator(name).iter_errors(dict(arguments)))
+    if error is None:
+        return None
+    where = "/".join(str(part) for part in error.absolute_path) or "the arguments"
+    rule = orjson.dumps(error.validator_value, default=str).decode()
+    return (f"{name}: {where} breaks its schema ({error.validator}: {rule[:200]}); send a "
+            "value of the type and form that tools/list shows for it. Nothing was done.")
 
 
 def derived_key(name: str, arguments: Mapping[str, Any]) -> str:
