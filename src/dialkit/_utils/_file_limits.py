@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from ._base_error import DialkitError
+from ._base_error import InputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -172,7 +172,7 @@ def check_count(name: str, where: str, count: int, most: int, what: str) -> None
                          "save it again from the program that made it")
 
 
-class LimitError(DialkitError, ValueError):
+class LimitError(InputError):
     """A file past one of its :class:`FileLimits`: the message is a :func:`refusal`."""
 
 

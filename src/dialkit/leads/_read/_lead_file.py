@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from dialkit._utils._base_error import DialkitError
+from dialkit._utils._base_error import InputError
 from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
 from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
@@ -49,7 +49,7 @@ _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls 
 _BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
 
 
-class LeadFileError(DialkitError, ValueError):
+class LeadFileError(InputError):
     """A lead file that cannot be read: the message names the file and the cause."""
 
 
