@@ -102,7 +102,7 @@ class FileLimits:
             value = os.environ.get(variable, "").strip()
             if value:
                 if not value.isdigit() or int(value) < 1:
-                    raise ValueError(f"{variable}={value!r}: set a whole number of "
+                    raise InputError(f"{variable}={value!r}: set a whole number of "
                                      f"{'bytes' if 'bytes' in name else name[4:]}, or unset it")
                 given[name] = int(value)
         return cls(**given)
@@ -111,7 +111,7 @@ class FileLimits:
         for limit in fields(self):
             value = getattr(self, limit.name)
             if not isinstance(value, int) or value < 1:
-                raise ValueError(f"FileLimits({limit.name}={value!r}): pass a whole number "
+                raise InputError(f"FileLimits({limit.name}={value!r}): pass a whole number "
                                  "of 1 or more")
 
 

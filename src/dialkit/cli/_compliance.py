@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
 from dialkit._utils._outputs_written import refuse_overlaps
 from dialkit._utils._words import counted
@@ -228,7 +229,7 @@ def _evidence(path: Path, name: str) -> Any:
 
     try:
         return read_source(path)
-    except (OSError, ValueError) as error:
+    except (OSError, InputError) as error:
         _fail(f"{path}: {error}")
 
 
@@ -264,7 +265,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _fail(f"{path}: {error}" if path else str(error))
     except ApiError as error:
         _refused(error)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
 
 
@@ -309,7 +310,7 @@ def _cut(calls: Any, bounds: dict[str, tuple[object, pd.Timestamp | None]]) -> A
         _fail("--since and --until need a calls file with created_at (CSV or Parquet)")
     try:
         moments = utc_times(calls["created_at"], "calls.created_at")
-    except ValueError as error:
+    except InputError as error:
         raise AuditInputError(str(error), frame="calls") from None
     keep = moments.notna()
     if since is not None:
@@ -327,7 +328,7 @@ def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
     (``--horizon '30': give a unit, ...``) before the account is reached."""
     try:
         return read(text, name)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
 
 
@@ -358,7 +359,7 @@ def _output_errors() -> Iterator[None]:
     it is left (:func:`dialkit._utils._outputs_written.written`)."""
     try:
         yield
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"{error.filename}: {error.strerror}")
@@ -417,7 +418,7 @@ def upcoming_command(
                 return _fixed(found, client, strategy, apply, rules, added, as_json, as_csv)
     except ApiError as error:
         _refused(error)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
     if out is not None:
         with _output_errors():
@@ -491,7 +492,7 @@ def when_command(
     import pandas as pd
 
     from dialkit._utils._moments import utc_moment
-    from dialkit.compliance import AuditInputError, next_allowed
+    from dialkit.compliance import next_allowed
 
     rules, added = _rules(preset, policy)
     moment = None if at is None else _option(
@@ -500,7 +501,7 @@ def when_command(
         answers = next_allowed(numbers[0] if len(numbers) == 1 else pd.Series(  # NUMBER[2]:
             numbers, index=range(1, len(numbers) + 1), dtype=object),  # the second given
             moment, rules=rules, policy=added)
-    except (AuditInputError, ValueError) as error:
+    except InputError as error:
         _fail(str(error))
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
