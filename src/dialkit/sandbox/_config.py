@@ -43,7 +43,7 @@ def _network(value: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     try:
         return ipaddress.ip_network(str(value))
     except ValueError:
-        raise ValueError(f"{value!r} is not a valid IPv4 or IPv6 network "
+        raise InputError(f"{value!r} is not a valid IPv4 or IPv6 network "
                          "(write it as a CIDR, e.g. 10.0.0.0/8)") from None
 
 
