@@ -10,10 +10,12 @@ emulator cannot make dialkit fail, so the failure is planted by replacing the au
 
 from __future__ import annotations
 
+import logging
 import re
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -24,6 +26,19 @@ from dialkit.cli import main
 from dialkit.cli._internal import EXIT_INTERNAL
 
 CRASH = "Item wrong length 0 instead of 2."
+
+
+@pytest.fixture(autouse=True)
+def _logging_kept() -> Iterator[None]:
+    """The logging set up as it was before ``-v`` set it up: the next test's command
+    tells ``-v`` by dialkit's logger's level."""
+    root, named = logging.getLogger(), [logging.getLogger(n) for n in ("dialkit", "httpx")]
+    kept = (root.level, list(root.handlers), [logger.level for logger in named])
+    yield
+    root.setLevel(kept[0])
+    root.handlers[:] = kept[1]
+    for logger, level in zip(named, kept[2], strict=True):
+        logger.setLevel(level)
 
 
 @pytest.fixture
