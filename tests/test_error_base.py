@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dialkit.errors import DialkitError
+from dialkit.errors import DialkitError, InputError
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "dialkit"
 BUILT_IN = {"ValueError": ValueError, "LookupError": LookupError,
@@ -60,3 +60,14 @@ def test_one_except_catches_a_lead_files_error_and_a_value_error_still_does(
     for caught in (DialkitError, ValueError):
         with pytest.raises(caught, match="no-such-file.csv"):
             dialkit.leads.read(tmp_path / "no-such-file.csv")
+
+
+@pytest.mark.parametrize(("module", "name", "bases"), ERRORS,
+                         ids=[f"{m}.{n}" for m, n, _ in ERRORS])
+def test_each_error_of_bad_input_is_an_input_error(module: str, name: str,
+                                                   bases: list[str]) -> None:
+    """The command line answers an ``InputError`` as bad input and anything else as its own
+    bug (issue 61): an error of input that is a ``ValueError`` but no ``InputError`` would
+    be told as a bug in dialkit."""
+    error = getattr(importlib.import_module(module), name)
+    assert issubclass(error, InputError) == issubclass(error, ValueError), f"{module}.{name}"

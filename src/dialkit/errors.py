@@ -1,8 +1,9 @@
 """Exceptions raised by the dialkit client, one tree mapped from status and code.
 
 Every error dialkit raises derives from :class:`DialkitError`, so one ``except
-DialkitError`` catches them all; an error of bad input is also a ``ValueError``,
-as it was (the lead file's, the audit's, the journal's ...).
+DialkitError`` catches them all; an error of bad input derives from :class:`InputError`,
+a ``ValueError`` as it was (the lead file's, the audit's, the journal's ...), so one
+``except InputError`` catches the caller's mistakes and never dialkit's own bugs.
 
 ::
 
@@ -48,7 +49,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import contract
-from ._utils._base_error import DialkitError
+from ._utils._base_error import DialkitError, InputError
 
 _E = contract.ErrorCode
 
@@ -223,7 +224,7 @@ class FieldProblem(contract.FieldError):
     detail: str
 
 
-class InvalidArgumentError(DialkitError, ValueError):
+class InvalidArgumentError(InputError):
     """An argument the service would refuse whole; nothing was sent.
 
     Every method checks the request it is about to send against the
@@ -379,6 +380,7 @@ __all__ = [
     "DialkitError",
     "FieldProblem",
     "IdempotencyConflictError",
+    "InputError",
     "InvalidArgumentError",
     "MalformedResponseError",
     "NotFoundError",

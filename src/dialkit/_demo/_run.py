@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from .._utils import _packaged
+from .._utils._base_error import InputError
 from .._utils._extras import needs
 from .._utils._outputs_written import written
 from ..client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
@@ -126,7 +127,7 @@ def demo_config(scale: str = DEFAULT_SCALE) -> SandboxConfig:
     manual clock, so no dialling goes on while the notebooks run and every figure of
     the pages is the same on every run and machine."""
     if scale not in get_args(Scale):
-        raise ValueError(f"scale {scale!r} is not a world the emulator has: pass "
+        raise InputError(f"scale {scale!r} is not a world the emulator has: pass "
                          f"{', '.join(get_args(Scale))}")
     base = default_config(start_time=DEMO_START)
     server = base.server.model_copy(update={"rate_limit_scale": 0, "clock": "manual"})

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 
 MONTHS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
 WEEKDAYS = {name.casefold(): n for n, name in enumerate(calendar.day_name)}
@@ -51,7 +51,7 @@ _NTH = re.compile(r"(\w+) (\w+) of (\w+)")
 _AFTER = re.compile(r"(\w+) after the (\w+) (\w+) of (\w+)")
 
 
-class DayRuleError(DialkitError, ValueError):
+class DayRuleError(InputError):
     """A day rule the table cannot use; the message names the row and the rule."""
 
 

@@ -40,7 +40,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 from . import _rows as law
 from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
 
@@ -87,7 +87,7 @@ JurisdictionDataError = law.LawDataError
 table of law, :class:`._rows.LawDataError`, by the name this table published it)."""
 
 
-class UnknownJurisdictionError(DialkitError, ValueError):
+class UnknownJurisdictionError(InputError):
     """No row has the id asked for; the message names it and the known ids."""
 
 

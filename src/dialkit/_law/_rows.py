@@ -24,7 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class _Row(Protocol):
 RowT = TypeVar("RowT", bound=_Row)
 
 
-class LawDataError(DialkitError, ValueError):
+class LawDataError(InputError):
     """A table of law is not as it must be; the message names the file, row and column."""
 
 

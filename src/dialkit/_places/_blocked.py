@@ -15,6 +15,7 @@ from collections.abc import Collection
 
 import phonenumbers
 
+from .._utils._base_error import InputError
 from ._regions import region_of
 
 _EXAMPLE = "such as ['KP', 'IR'], 'KP, IR' or ['North Korea', 'Iran']"
@@ -48,11 +49,11 @@ def _region(value: object) -> str:
         hint = (f"pass {shared[0]!r}" if len(shared) == 1
                 else f"pass the countries meant among {', '.join(map(repr, shared))}"
                 if shared else f"pass country codes or names, {_EXAMPLE}")
-        raise ValueError(f"blocked_countries holds {value!r}, a calling code, not a "
+        raise InputError(f"blocked_countries holds {value!r}, a calling code, not a "
                          f"country: {hint}")
     code = region_of(text) if text else None
     if code is None:
-        raise ValueError(f"blocked_countries holds {value!r}, which names no country "
+        raise InputError(f"blocked_countries holds {value!r}, which names no country "
                          f"phonenumbers knows: pass ISO 3166 alpha-2 codes or English "
                          f"country names, {_EXAMPLE}")
     return code

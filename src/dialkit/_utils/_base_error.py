@@ -15,3 +15,13 @@ class DialkitError(Exception):
     ``RuntimeError``, ``LookupError``, ``OSError``) as its second parent, so an
     ``except ValueError`` written before this base existed still catches what it caught.
     """
+
+
+class InputError(DialkitError, ValueError):
+    """Input dialkit refuses on purpose, the caller's to fix: an argument, an option, a
+    file or a frame's column; the message names it and what to pass instead.
+
+    The command line answers it as ``error: <message>`` (exit status 2); any other
+    exception is dialkit's own fault, answered as an internal error (issue 61). Every
+    error of bad input derives from it, so ``except InputError`` catches no bug.
+    """

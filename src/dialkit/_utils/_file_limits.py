@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from ._base_error import DialkitError
+from ._base_error import InputError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -102,7 +102,7 @@ class FileLimits:
             value = os.environ.get(variable, "").strip()
             if value:
                 if not value.isdigit() or int(value) < 1:
-                    raise ValueError(f"{variable}={value!r}: set a whole number of "
+                    raise InputError(f"{variable}={value!r}: set a whole number of "
                                      f"{'bytes' if 'bytes' in name else name[4:]}, or unset it")
                 given[name] = int(value)
         return cls(**given)
@@ -111,7 +111,7 @@ class FileLimits:
         for limit in fields(self):
             value = getattr(self, limit.name)
             if not isinstance(value, int) or value < 1:
-                raise ValueError(f"FileLimits({limit.name}={value!r}): pass a whole number "
+                raise InputError(f"FileLimits({limit.name}={value!r}): pass a whole number "
                                  "of 1 or more")
 
 
@@ -172,7 +172,7 @@ def check_count(name: str, where: str, count: int, most: int, what: str) -> None
                          "save it again from the program that made it")
 
 
-class LimitError(DialkitError, ValueError):
+class LimitError(InputError):
     """A file past one of its :class:`FileLimits`: the message is a :func:`refusal`."""
 
 

@@ -26,6 +26,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import numpy as np
 import pandas as pd
 
+from ._base_error import InputError
+
 TIME_FORMS = "'2026-11-01', '2026-11-01T09:00Z' or '2026-11-01T09:00-05:00'"
 """Examples of a time, for the messages."""
 SPAN_FORMS = "'30d', '12h', '90min' or '2w'"
@@ -71,14 +73,14 @@ def utc_moment(value: object, name: str, *, tz: object = None,
     """
     at = _timestamp(value)
     if at is None:
-        raise ValueError(f"{name}={value!r}: pass an ISO date or time, e.g. {TIME_FORMS}")
+        raise InputError(f"{name}={value!r}: pass an ISO date or time, e.g. {TIME_FORMS}")
     if at.tzinfo is not None:
         return at.tz_convert("UTC")
     if tz is not None:
         return _localized(at, value, name, _zone(tz, tz_name))
     if _is_date(value):
         return at.tz_localize("UTC")
-    raise ValueError(f"{name}={value!r} has no time zone: write it with one, e.g. "
+    raise InputError(f"{name}={value!r} has no time zone: write it with one, e.g. "
                      "'2026-11-22T19:00Z' (UTC) or '2026-11-22T19:00-05:00', or name the "
                      f"zone it is read in ({tz_name}='America/New_York')")
 
@@ -119,7 +121,7 @@ def period_bound(value: object, name: str, *,
         return utc_moment(value, name)
     span = _written(word)
     if span is None or span <= pd.Timedelta(0):
-        raise ValueError(f"{name}={value!r}: pass {PERIOD_FORMS}")
+        raise InputError(f"{name}={value!r}: pass {PERIOD_FORMS}")
     return now - span
 
 
@@ -158,7 +160,7 @@ def _zone(tz: object, tz_name: str) -> tzinfo:
     try:
         return ZoneInfo(str(tz).strip())
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"{tz_name}={tz!r} is not a time zone: pass an IANA name, e.g. "
+        raise InputError(f"{tz_name}={tz!r} is not a time zone: pass an IANA name, e.g. "
                          "'America/New_York', 'Europe/London' or 'UTC'") from None
 
 
@@ -168,7 +170,7 @@ def _localized(at: pd.Timestamp, value: object, name: str, zone: tzinfo) -> pd.T
     try:
         return at.tz_localize(zone, ambiguous="raise", nonexistent="raise").tz_convert("UTC")
     except ValueError:  # pandas' AmbiguousTimeError, NonExistentTimeError
-        raise ValueError(f"{name}={value!r} is not one moment in {zone}: the clocks changed "
+        raise InputError(f"{name}={value!r} is not one moment in {zone}: the clocks changed "
                          "then, and that time was shown twice or not at all; write it with "
                          "its offset, e.g. '2026-11-01T01:30-04:00'") from None
 
@@ -207,14 +209,14 @@ def duration(value: object, name: str) -> pd.Timedelta:
     """
     if isinstance(value, int | float | np.number) or (
             isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(\.\d*)?\s*", value)):
-        raise ValueError(f"{name}={value!r}: give a unit, e.g. {SPAN_FORMS}")
+        raise InputError(f"{name}={value!r}: give a unit, e.g. {SPAN_FORMS}")
     span = (pd.Timedelta(value) if isinstance(value, timedelta | np.timedelta64)
             else _written(value) if isinstance(value, str) else None)
     if span is None:
-        raise ValueError(f"{name}={value!r} is not a length of time: pass a number and its "
+        raise InputError(f"{name}={value!r} is not a length of time: pass a number and its "
                          f"unit (w, d, h, min, s), e.g. {SPAN_FORMS}, or a timedelta")
     if pd.isna(span) or span <= pd.Timedelta(0):
-        raise ValueError(f"{name}={value!r}: pass a length of time above zero, e.g. "
+        raise InputError(f"{name}={value!r}: pass a length of time above zero, e.g. "
                          f"{SPAN_FORMS}")
     return span
 

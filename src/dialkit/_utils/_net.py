@@ -22,6 +22,8 @@ import socket
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ._base_error import InputError
+
 if TYPE_CHECKING:
     import uvicorn
     from uvicorn.protocols.http.h11_impl import H11Protocol as _Protocol
@@ -65,7 +67,7 @@ class ServerLimits:
     def __post_init__(self) -> None:
         for name, value in vars(self).items():
             if not value > 0:
-                raise ValueError(f"{name}={value!r}: pass a number above 0")
+                raise InputError(f"{name}={value!r}: pass a number above 0")
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

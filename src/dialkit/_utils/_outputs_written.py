@@ -38,6 +38,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ._base_error import InputError
 from ._leftovers import partial_beside
 
 UNFINISHED = ".unfinished"
@@ -77,20 +78,20 @@ def refuse_overlaps(outputs: Mapping[str, Any],
             _refuse_input(option, path, what, source)
         for other, earlier in given[:n]:
             if same_file(path, earlier):
-                raise ValueError(f"{shown(option, path)} and {shown(other, earlier)} are one "
+                raise InputError(f"{shown(option, path)} and {shown(other, earlier)} are one "
                                  "file, which the second would replace: name two paths")
 
 
 def _refuse_input(option: str, path: Path, what: str, source: Path) -> None:
     if same_file(path, source):
-        raise ValueError(f"{shown(option, path)} is {what}, which it would replace: name "
+        raise InputError(f"{shown(option, path)} is {what}, which it would replace: name "
                          "another path")
     out, into = path.resolve(), source.resolve()
     if source.is_dir() and out.is_relative_to(into):
-        raise ValueError(f"{shown(option, path)} is inside {what}, which it would change: "
+        raise InputError(f"{shown(option, path)} is inside {what}, which it would change: "
                          "name a path outside it")
     if into.is_relative_to(out):
-        raise ValueError(f"{shown(option, path)} holds {what}, which it would replace: "
+        raise InputError(f"{shown(option, path)} holds {what}, which it would replace: "
                          "name another path")
 
 
@@ -135,7 +136,7 @@ def written(path: str | os.PathLike[str], option: str, *,
     target = Path(path)
     refuse_overlaps({option: target}, inputs)
     if not folder and target.is_dir() and not target.is_symlink():
-        raise ValueError(f"{shown(option, target)} is a folder: name a file")
+        raise InputError(f"{shown(option, target)} is a folder: name a file")
     partial = partial_beside(target)
     try:
         _made(partial, folder, mode)

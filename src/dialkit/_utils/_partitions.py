@@ -125,6 +125,21 @@ def on_dask(frames: Sequence[Any], compute: bool) -> bool:
 
 
 def read_whole(source: Any) -> Any:
-    """``source`` as a pandas frame when it is a dataset's path (read whole with pyarrow,
-    its partition columns beside the frame's), else as it is."""
-    return pd.read_parquet(source) if is_dataset(source) else source
+    """``source`` as a pandas frame when it is a dataset's path (its files checked against
+    each other, :func:`checked`, then read whole with pyarrow, its partition columns beside
+    the frame's), else as it is."""
+    return pd.read_parquet(checked(source)) if is_dataset(source) else source
+
+
+def checked(path: Any) -> Any:
+    """A dataset's ``path``, its files checked against each other first: one that lacks a
+    column or holds another kind of value in it (integers where the others hold phone
+    numbers as text) is refused naming it, where a reader cast it and answered wrong.
+
+    Raises:
+        ColumnError: Such a file (:func:`dialkit._arrays._checked.checked_dataset`).
+    """
+    from .._arrays._checked import checked_dataset  # pyarrow's dataset: read paths only
+
+    checked_dataset(path)
+    return path

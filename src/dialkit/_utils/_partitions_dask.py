@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from . import _extras
-from ._partitions import Plan, is_dask, is_dataset
+from ._partitions import Plan, checked, is_dask, is_dataset
 
 with _extras.needs("dask"):
     dask: Any = importlib.import_module("dask")
@@ -38,12 +38,13 @@ TEXT = pd.StringDtype("pyarrow")
 
 def frame(source: Any, columns: Sequence[str] | None, name: str, check: Any = None) -> Any:
     """``source`` (a Dask frame, a dataset path or a pandas frame) as a Dask frame of
-    ``columns`` only (the rest is never read; ``None``: every column); ``check(meta)``
+    ``columns`` only (the rest is never read; ``None``: every column); a dataset's files
+    checked against each other (:func:`~._partitions.checked`), and ``check(meta)``
     first, which raises the pandas path's own error for a frame that lacks a column.
 
     The columns are chosen in an optimised graph (the read told which to read), since
     the graphs of the parts are taken unoptimised (:func:`listed_parts`)."""
-    data = dd.read_parquet(str(source)) if is_dataset(source) else (
+    data = dd.read_parquet(str(checked(source))) if is_dataset(source) else (
         source if is_dask(source) else dd.from_pandas(source, npartitions=1))
     if check is not None:
         check(meta_of(data))
@@ -53,7 +54,7 @@ def frame(source: Any, columns: Sequence[str] | None, name: str, check: Any = No
 def whole(source: Any) -> Any:
     """A small frame every part needs (callbacks, appointments) as pandas."""
     if is_dataset(source):
-        return pd.read_parquet(source)
+        return pd.read_parquet(checked(source))
     return source.compute() if is_dask(source) else source
 
 

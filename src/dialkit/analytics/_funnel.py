@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._places._states import state_of
+from .._utils._base_error import InputError
 from .._utils._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._utils._threads import in_background
 from ..frames._tabular import as_pandas, maybe_pandas
@@ -124,10 +125,10 @@ def _by_state(leads: pd.DataFrame, calls: pd.DataFrame, by: Sequence[str],
     a lead's calls are those of its campaign to its phone, so the leads of one state
     reach their stages on their own calls only."""
     if ([by] if isinstance(by, str) else list(by)) != ["state"]:
-        raise ValueError(f"funnel's by= takes ('state',), not {tuple(by)!r}: the funnel is "
+        raise InputError(f"funnel's by= takes ('state',), not {tuple(by)!r}: the funnel is "
                          "per campaign already; filter the leads first for another split")
     if on_dask((leads, calls), True):
-        raise ValueError("funnel(by=('state',)) takes pandas' frames: pass "
+        raise InputError("funnel(by=('state',)) takes pandas' frames: pass "
                          "leads.compute() and calls.compute(), or filter the Dask frames "
                          "by dialkit.analytics.state_of first")
     leads = as_pandas(read_whole(leads), "leads")

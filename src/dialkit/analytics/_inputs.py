@@ -2,8 +2,10 @@
 
 Every function takes frames with the documented columns of ``client.frames``
 (``docs/frames.md``), whether they came from the network, the cache, Parquet or
-a CSV export: a CSV's times arrive as text and are read here as UTC, and its
-E.164 numbers, which ``pd.read_csv`` reads as integers, get their ``+`` back.
+a CSV export: a CSV's times arrive as text and are read here as UTC. Phone numbers
+that ``pd.read_csv`` read as integers (the ``+`` and any leading 0 gone) are refused
+as the audit refuses them (:func:`dialkit._arrays._checked.check_text`), never given a
+``+`` by guess (issue 61: one file of a dataset held so answered with wrong cells).
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._arrays._bools import arrow_bools
+from .._arrays._checked import check_text
 from .._arrays._kept import arrow_data
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 from ..frames import utc_times
 from ..frames._tabular import as_pandas
 
@@ -39,7 +42,7 @@ codes of a person who asked for more (a call back, information sent)."""
 Bools = NDArray[np.bool_]
 
 
-class AnalyticsInputError(DialkitError, ValueError):
+class AnalyticsInputError(InputError):
     """A frame given to an analytics function lacks a column it needs (or the frames given
     to the explorer lack one it needs): the message names the frame, what is missing and
     what to pass instead."""
@@ -54,7 +57,8 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
     function that computes it); by default ``client.frames.<name>()`` or an export.
 
     Raises:
-        AnalyticsInputError: ``frame`` lacks one of them.
+        AnalyticsInputError: ``frame`` lacks one of them, or holds a time that is none.
+        ColumnError: A phone column holds numbers, not E.164 text (named, with its row).
         TypeError: ``frame`` is no frame (:data:`dialkit.frames._tabular.ACCEPTED`).
     """
     source = source or f"client.frames.{name}() or an export with its columns"
@@ -71,16 +75,8 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
         except ValueError as error:
             raise AnalyticsInputError(str(error)) from None
     for column in PHONES.intersection(needed):
-        if pd.api.types.is_numeric_dtype(out[column].dtype):
-            out = out.assign(**{column: _e164(out[column])})
+        check_text(out[column], f"{name}.{column}", phone=True)
     return out
-
-
-def _e164(numbers: pd.Series) -> pd.Series:
-    """Phone numbers that ``pd.read_csv`` read as numbers (``+12125550123`` became
-    12125550123) as the E.164 text they were."""
-    digits = numbers.astype("Int64").astype("string[pyarrow]")
-    return ("+" + digits).astype("string[pyarrow]")
 
 
 def outbound(calls: pd.DataFrame, needed: Collection[str]) -> pd.DataFrame:

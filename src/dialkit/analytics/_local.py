@@ -19,6 +19,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from .._places._localtime import first_zones, zone_info
+from .._utils._base_error import InputError
 from ._match import TEXT, Ints
 
 Rows = NDArray[np.intp]
@@ -55,7 +56,7 @@ class Clock:
                                             ordered=True)
         if name == "zone":
             return self.zone, pd.array([*self.zones, None], "string[pyarrow]")
-        raise ValueError(f"no local column {name!r}: zone, local_hour or weekday")
+        raise InputError(f"no local column {name!r}: zone, local_hour or weekday")
 
 
 def local_clock(calls: pd.DataFrame, rows: Rows) -> Clock:

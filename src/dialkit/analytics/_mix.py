@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._utils._base_error import InputError
 from ._inputs import prepared
 
 DIRECTIONS = ("outbound", "inbound")
@@ -51,14 +52,14 @@ def hangup_causes(calls: pd.DataFrame, *, freq: str = "W",
 def _mix(calls: pd.DataFrame, column: str, freq: str, direction: str | None) -> pd.DataFrame:
     """Counts of ``column``'s values per campaign and period, with shares."""
     if direction is not None and direction not in DIRECTIONS:
-        raise ValueError(f"direction={direction!r}: pass 'outbound', 'inbound' or None (both)")
+        raise InputError(f"direction={direction!r}: pass 'outbound', 'inbound' or None (both)")
     frame = prepared(calls, ("direction", "campaign_id", "created_at", column), "calls")
     if direction is not None:
         frame = frame[(frame["direction"].astype("string") == direction).fillna(False)]
     try:
         period = frame["created_at"].dt.tz_localize(None).dt.to_period(freq).rename("period")
     except (ValueError, TypeError):  # "30": pandas' own words name no argument
-        raise ValueError(f"freq={freq!r}: pass a pandas period alias, e.g. 'D', 'W' or "
+        raise InputError(f"freq={freq!r}: pass a pandas period alias, e.g. 'D', 'W' or "
                          "'M'") from None
     keys = [frame["campaign_id"].astype("string[pyarrow]"), period,
             frame[column].astype("string[pyarrow]")]

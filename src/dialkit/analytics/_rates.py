@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .._places._states import state_of
+from .._utils._base_error import InputError
 from .._utils._partitions import Lazy, Plan, on_dask, read_whole, register
 from ._inputs import LOCAL, AnalyticsInputError, answered, prepared, with_direction
 from ._local import Clock, local_clock
@@ -132,16 +133,16 @@ def _grouping(by: Sequence[str]) -> list[str]:
     by it, and ``direction`` is dropped with the inbound calls."""
     names = [by] if isinstance(by, str) else list(by)
     if not names:
-        raise ValueError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
+        raise InputError("by= needs at least one column, e.g. by=('local_hour', 'weekday')")
     repeated = list(dict.fromkeys(name for name in names if names.count(name) > 1))
     if repeated:
-        raise ValueError(f"by= names {', '.join(map(str, repeated))} more than once: give "
+        raise InputError(f"by= names {', '.join(map(str, repeated))} more than once: give "
                          f"each column once, e.g. by=('local_hour', 'weekday')")
     clashing = [name for name in names if name in OUTPUT]
     if clashing:
-        raise ValueError(_clash_message(clashing[0]))
+        raise InputError(_clash_message(clashing[0]))
     if "direction" in names:
-        raise ValueError("by= cannot take direction: only outbound calls count (an inbound "
+        raise InputError("by= cannot take direction: only outbound calls count (an inbound "
                          "call's answer is the agents'), so every cell would be 'outbound'; "
                          "leave it out, e.g. by=('campaign_id', 'local_hour')")
     return names

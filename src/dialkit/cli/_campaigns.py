@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
@@ -40,7 +41,7 @@ def list_command(
     try:
         with Client.sandbox() if sandbox else Client() as client:
             frame = campaigns(client, count_leads=count_leads, refresh="full")
-    except ValueError as error:  # no key, or a malformed one
+    except InputError as error:  # no key, or a malformed one
         typer.echo(f"error: {cli_text(str(error), LIST_FLAGS)}", err=True)
         raise typer.Exit(2) from None
     except ApiError as error:

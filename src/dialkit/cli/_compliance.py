@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
 from dialkit._utils._outputs_written import refuse_overlaps
 from dialkit._utils._words import counted
@@ -229,7 +230,7 @@ def _evidence(path: Path, name: str) -> Any:
 
     try:
         return read_source(path)
-    except (OSError, ValueError) as error:
+    except (OSError, InputError) as error:
         _fail(f"{path}: {error}")
 
 
@@ -264,7 +265,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _fail(f"{path}: {error}" if path else str(error))
     except ApiError as error:
         _refused(error)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
 
 
@@ -298,7 +299,7 @@ def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
     (``--horizon '30': give a unit, ...``) before the account is reached."""
     try:
         return read(text, name)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
 
 
@@ -329,7 +330,7 @@ def _output_errors() -> Iterator[None]:
     it is left (:func:`dialkit._utils._outputs_written.written`)."""
     try:
         yield
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"{error.filename}: {error.strerror}")
@@ -388,7 +389,7 @@ def upcoming_command(
                 return _fixed(found, client, strategy, apply, rules, added, as_json, as_csv)
     except ApiError as error:
         _refused(error)
-    except ValueError as error:
+    except InputError as error:
         _fail(str(error))
     if out is not None:
         with _output_errors():
@@ -462,7 +463,7 @@ def when_command(
     import pandas as pd
 
     from dialkit._utils._moments import utc_moment
-    from dialkit.compliance import AuditInputError, next_allowed
+    from dialkit.compliance import next_allowed
 
     rules, added = _rules(preset, policy)
     moment = None if at is None else _option(
@@ -471,7 +472,7 @@ def when_command(
         answers = next_allowed(numbers[0] if len(numbers) == 1 else pd.Series(  # NUMBER[2]:
             numbers, index=range(1, len(numbers) + 1), dtype=object),  # the second given
             moment, rules=rules, policy=added)
-    except (AuditInputError, ValueError) as error:
+    except InputError as error:
         _fail(str(error))
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._file_limits import SHELL_WAYS_OUT
 from dialkit._utils._outputs_written import refuse_overlaps
 from dialkit._utils._words import counted
@@ -159,7 +160,7 @@ def import_command(
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
         if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
-            raise ValueError(f"--out {out}: name a .csv or .parquet file for the outcomes")
+            raise InputError(f"--out {out}: name a .csv or .parquet file for the outcomes")
         refuse_overlaps({"out": out}, {"the lead file being imported": source})
         with Client() as client:
             try:
@@ -212,11 +213,11 @@ def _errors(flags: dict[str, str]) -> Iterator[None]:
     flags, not a traceback: status 2 for a bad file or option (an unknown campaign
     too), 1 for what the account answered (a campaign that takes no leads now)."""
     from dialkit.errors import ApiError
-    from dialkit.leads import CampaignError, LeadFileError
+    from dialkit.leads import CampaignError
 
     try:
         yield
-    except (LeadFileError, ValueError) as error:
+    except InputError as error:
         typer.echo(f"error: {cli_text(str(error), flags)}", err=True)
         known = isinstance(error, CampaignError) and error.status is not None
         raise typer.Exit(1 if known else 2) from None
@@ -234,7 +235,7 @@ def _options(region: str, country_column: str | None, mapping: list[str] | None,
     for item in mapping or []:
         field, sep, column = item.partition("=")
         if not sep or not field or not column:
-            raise ValueError(f"--map {item!r}: write FIELD=COLUMN, as in --map phone=Mobil")
+            raise InputError(f"--map {item!r}: write FIELD=COLUMN, as in --map phone=Mobil")
         pairs[field.strip()] = column.strip()
     return {"region": region, "country_column": country_column, "mapping": pairs or None,
             "blocked_countries": blocked,

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit.cli._flags import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
 
 SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH"}
@@ -46,6 +47,6 @@ def serve(
         with Client(api_key or None) as client:
             serve_account(client, http=http, bearer_token=api_key, tools=names,
                           read_only=read_only, audit_log=audit_log)
-    except (ValueError, ApiError, OSError) as error:
+    except (InputError, ApiError, OSError) as error:
         typer.echo(f"error: {cli_text(str(error), SERVE_FLAGS)}", err=True)
         raise typer.Exit(2) from None

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._secrets import mask
 from dialkit.cli._output import Csv, Json, printed
 
@@ -24,7 +25,7 @@ def list_command(as_json: Json = False, as_csv: Csv = False) -> None:
 
     try:
         found = profiles()
-    except ValueError as error:
+    except InputError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     table = pd.DataFrame({"profile": list(found),
@@ -58,7 +59,7 @@ def add_command(
         raise typer.Exit(2)
     try:
         written = save_profile(name, base_url=base_url, api_key=key)
-    except (OSError, ValueError) as error:
+    except (OSError, InputError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"profile {name} ({base_url}, key {mask(key)}) saved in {written}")

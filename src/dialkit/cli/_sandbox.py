@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit.cli._flags import Host, Port, cli_text
 
 sandbox_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -37,13 +38,13 @@ def serve(
         "--allow-remote", help="Listen on a --host that is not loopback.")] = False,
 ) -> None:
     """Serve every operation of the v1 contract under /v1 until interrupted."""
-    from dialkit.sandbox import ConfigError, SandboxStartError
+    from dialkit.sandbox import SandboxStartError
     from dialkit.sandbox import serve as serve_sandbox
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         serve_sandbox(config, host=host, port=port, db=db, echo=typer.echo,
                       admin_key=admin_key, allow_remote=allow_remote)
-    except (ConfigError, SandboxStartError, ValueError) as exc:
+    except (InputError, SandboxStartError) as exc:
         typer.echo(f"error: {cli_text(str(exc), SERVE_FLAGS)}", err=True)
         raise typer.Exit(2) from None

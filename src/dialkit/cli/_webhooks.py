@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from dialkit._utils._base_error import InputError
 from dialkit._utils._net import (
     MAX_CONNECTIONS,
     REQUEST_TIMEOUT_SECONDS,
@@ -53,7 +54,7 @@ def listen(
 
     try:
         secrets = secrets_from_env()
-    except ValueError as exc:
+    except InputError as exc:
         _fail(str(exc))
     try:
         store = EventStore(db, synchronous=synchronous.value)

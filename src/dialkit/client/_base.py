@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
+from .._utils._base_error import InputError
 from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
 from ._arguments import checked
 from ._decode import decode, json_object
@@ -107,7 +108,7 @@ class Area:
     ) -> ListIterator[Result]:
         """A lazy iterator over every item of a list operation."""
         if not 1 <= limit <= MAX_PAGE_LIMIT:
-            raise ValueError(f"limit is the page size: pass 1-{MAX_PAGE_LIMIT}, not {limit}")
+            raise InputError(f"limit is the page size: pass 1-{MAX_PAGE_LIMIT}, not {limit}")
         page_model = Page[item]  # type: ignore[valid-type]
 
         def fetch(at: str | None) -> Answer:

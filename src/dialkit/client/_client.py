@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Self, Unpack, cast
 
 import httpx
 
+from .._utils._base_error import InputError
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
 from ._appointments import Appointments
 from ._base import Area, Options
@@ -102,13 +103,13 @@ class Client:
         guard: str | GuardSettings = "law",
     ) -> None:
         if max_retries < 0:
-            raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
+            raise InputError(f"max_retries must be 0 or more, not {max_retries}")
         if not 0 < timeout < math.inf:
-            raise ValueError(f"timeout is seconds per attempt: pass a number above 0, "
+            raise InputError(f"timeout is seconds per attempt: pass a number above 0, "
                              f"not {timeout}")
         deadline = _deadline() if deadline is None else deadline
         if not deadline > 0:  # infinity means no deadline; NaN fails every comparison
-            raise ValueError(f"deadline is seconds per call: pass a number above 0, "
+            raise InputError(f"deadline is seconds per call: pass a number above 0, "
                              f"not {deadline}")
         # a key and an address given (Client.sandbox() gives both) need no profile
         chosen = named_profile(profile) if api_key is None or base_url is None else None
@@ -268,10 +269,10 @@ def _api_key(value: str | None, profile: Profile | None) -> str:
         profile.api_key if profile is not None and profile.api_key
         else os.environ.get(API_KEY_VARIABLE))
     if not key:
-        raise ValueError(f"no API key: pass api_key= or set {API_KEY_VARIABLE} "
+        raise InputError(f"no API key: pass api_key= or set {API_KEY_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
     if key != key.strip() or any(c.isspace() for c in key):
-        raise ValueError("the API key contains whitespace: copy it again without spaces "
+        raise InputError("the API key contains whitespace: copy it again without spaces "
                          "or line breaks")
     return key
 
@@ -282,14 +283,14 @@ def _base_url(value: str | None, profile: Profile | None) -> str:
         profile.base_url if profile is not None and profile.base_url
         else os.environ.get(BASE_URL_VARIABLE))
     if not url:
-        raise ValueError(f"no base URL: pass base_url= or set {BASE_URL_VARIABLE} "
+        raise InputError(f"no base URL: pass base_url= or set {BASE_URL_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
     parsed = httpx.URL(url.rstrip("/").removesuffix("/v1"))
     if parsed.scheme not in ("https", "http") or not parsed.host:
-        raise ValueError(f"base_url {url!r} is not an http(s) address such as "
+        raise InputError(f"base_url {url!r} is not an http(s) address such as "
                          "'https://api.example.com'")
     if parsed.scheme == "http" and not _is_local(parsed.host):
-        raise ValueError(f"base_url {url!r} uses plain http, which would send the API key "
+        raise InputError(f"base_url {url!r} uses plain http, which would send the API key "
                          "unencrypted: use https (http is accepted only for localhost)")
     return str(parsed)
 
@@ -304,7 +305,7 @@ def _deadline() -> float:
     except ValueError:
         seconds = math.nan
     if not 0 < seconds < math.inf:
-        raise ValueError(f"{TIMEOUT_VARIABLE}={text!r} is not a number of seconds: set it "
+        raise InputError(f"{TIMEOUT_VARIABLE}={text!r} is not a number of seconds: set it "
                          "to a number above 0, such as 300, or unset it for 120")
     return seconds
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from pydantic import TypeAdapter, ValidationError
 
 from .._places._blocked import blocked_regions
+from .._utils._base_error import InputError
 from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
 from ..errors import ContactForbiddenError
 from ._callbacks import Callbacks
@@ -94,11 +95,11 @@ class GuardSettings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
         if self.enforce not in ENFORCED:
-            raise ValueError(f"guard enforce={self.enforce!r} is not one of "
+            raise InputError(f"guard enforce={self.enforce!r} is not one of "
                              f"{', '.join(ENFORCED)}")
         if self.enforce == "law_and_policy" and self.policy is None \
                 and not self.blocked_countries:
-            raise ValueError("guard 'law_and_policy' needs the policy: pass GuardSettings("
+            raise InputError("guard 'law_and_policy' needs the policy: pass GuardSettings("
                              "'law_and_policy', policy=dialkit.compliance.HOUSE_RULES) or "
                              "blocked_countries=[...]")
 
@@ -509,7 +510,7 @@ def _read_as_true(value: object) -> bool:
 def _reason(override: str | None) -> str | None:
     """``override``, checked: a reason of some words, not an empty string."""
     if override is not None and (not isinstance(override, str) or not override.strip()):
-        raise ValueError("override is the reason the contact is sent anyway, as text "
+        raise InputError("override is the reason the contact is sent anyway, as text "
                          "(override=\"customer asked to be called now\"), not "
                          f"{override!r}")
     return None if override is None else override.strip()
@@ -519,7 +520,7 @@ def _utc(at: datetime | str) -> datetime:
     """``at`` as an aware UTC datetime (text in ISO 8601 with its zone)."""
     moment = datetime.fromisoformat(at.replace("Z", "+00:00")) if isinstance(at, str) else at
     if moment.tzinfo is None:
-        raise ValueError(f"scheduled_at {at!r} has no time zone: pass it with its offset "
+        raise InputError(f"scheduled_at {at!r} has no time zone: pass it with its offset "
                          "or Z")
     return moment.astimezone(UTC)
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .._utils._base_error import InputError
 from .._utils._secrets import MaskedStr
 
 CONFIG_VARIABLE = "DIALKIT_CONFIG"
@@ -79,7 +80,7 @@ def profile(name: str | None = None) -> Profile | None:
     found = profiles()
     if name not in found:
         known = ", ".join(sorted(found)) or "none"
-        raise ValueError(f"no profile {name!r} in {config_path()} (profiles there: {known}); "
+        raise InputError(f"no profile {name!r} in {config_path()} (profiles there: {known}); "
                          f"add it with `dialkit profiles add {name}`")
     return found[name]
 
@@ -94,7 +95,7 @@ def save_profile(name: str, *, base_url: str, api_key: str,
         ValueError: The name is not a plain word, or the file cannot be used.
     """
     if not name.replace("-", "").replace("_", "").isalnum():
-        raise ValueError(f"profile name {name!r}: use letters, digits, - and _ only")
+        raise InputError(f"profile name {name!r}: use letters, digits, - and _ only")
     where = Path(path) if path is not None else config_path()
     tables = _tables(where)
     tables[name] = {"base_url": base_url, "api_key": api_key}
@@ -113,15 +114,15 @@ def _tables(where: Path) -> dict[str, dict[str, str]]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"the config file {where} cannot be read: {error}") from None
+        raise InputError(f"the config file {where} cannot be read: {error}") from None
     try:
         tables = tomllib.loads(text).get("profiles", {})
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"the config file {where} is not valid TOML: {error}") from None
+        raise InputError(f"the config file {where} is not valid TOML: {error}") from None
     for name, table in tables.items():
         if not isinstance(table, dict) or set(table) - _FIELDS or not all(
                 isinstance(v, str) for v in table.values()):
-            raise ValueError(f"the config file {where}: profile {name!r} takes only the "
+            raise InputError(f"the config file {where}: profile {name!r} takes only the "
                              f"texts {', '.join(sorted(_FIELDS))}")
     return dict(tables)
 
@@ -135,7 +136,7 @@ def _check_private(where: Path) -> None:
     if os.name == "nt":  # no POSIX modes: the user's profile folder is private already
         return
     if where.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ValueError(f"the config file {where} holds API keys and other users may read "
+        raise InputError(f"the config file {where} holds API keys and other users may read "
                          f"it: run `chmod 600 {where}`")
 
 

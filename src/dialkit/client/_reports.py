@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Unpack
 
+from .._utils._base_error import InputError
 from ..contract import REPORT_MAX_DAYS
 from ._base import Area, Options
 from ._results import ApiData
@@ -32,9 +33,9 @@ class Reports(Area):
         """
         if isinstance(from_, date) and isinstance(to, date):
             if to < from_:
-                raise ValueError(f"to ({to}) is before from_ ({from_}): pass from_ <= to")
+                raise InputError(f"to ({to}) is before from_ ({from_}): pass from_ <= to")
             if (to - from_).days + 1 > REPORT_MAX_DAYS:
-                raise ValueError(
+                raise InputError(
                     f"the range {from_}..{to} is longer than {REPORT_MAX_DAYS} days: ask for "
                     "shorter ranges and combine them"
                 )

@@ -28,6 +28,7 @@ import httpx
 import orjson
 from ulid import ULID
 
+from .._utils._base_error import InputError
 from .._utils._secrets import mask
 from ..contract import (
     CORRELATION_ID_PATTERN,
@@ -141,7 +142,7 @@ logging.getLogger("httpx").addFilter(_MaskKeys())
 def check_correlation_id(value: str | None) -> str | None:
     """Return ``value`` if it fits the contract's pattern, else raise ``ValueError``."""
     if value is not None and not _CORRELATION_ID.fullmatch(value):
-        raise ValueError(
+        raise InputError(
             f"correlation_id {value!r} is not valid: use 1-128 characters of "
             "A-Z a-z 0-9 . _ : -"
         )
@@ -275,7 +276,7 @@ class Transport:
         """The call's key: the caller's, else a new one for every write and PATCH."""
         if call.idempotency_key is not None:
             if not 1 <= len(call.idempotency_key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
-                raise ValueError("idempotency_key must be 1-255 characters long")
+                raise InputError("idempotency_key must be 1-255 characters long")
             return call.idempotency_key
         return new_idempotency_key() if operation.write or operation.method == "PATCH" else None
 
@@ -305,14 +306,14 @@ class Transport:
             headers["X-Correlation-ID"] = correlation_id
         if call.if_match is not None:
             if len(call.if_match) > MAX_IF_MATCH_LENGTH:
-                raise ValueError("if_match must be at most 128 characters: pass an ETag")
+                raise InputError("if_match must be at most 128 characters: pass an ETag")
             headers["If-Match"] = call.if_match
         return headers
 
     def _refuse_credentials(self, data: bytes, where: str) -> None:
         """Refuse to send a key anywhere but the Authorization header."""
         if self._key in data or _KEY_SHAPE_BYTES.search(data):
-            raise ValueError(
+            raise InputError(
                 f"the {where} contains an API key; keys travel only in the Authorization "
                 "header, and the service treats a key seen elsewhere as exposed. "
                 "Remove it from the arguments."

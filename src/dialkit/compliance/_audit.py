@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from .._arrays._kept import hash_taken
 from .._phones._zones import Rows
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 from .._utils._outputs_written import written
 from .._utils._words import counted
 from ..frames import utc_times, write_csv
@@ -96,7 +96,7 @@ NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a writ
                 "call to a listed number")
 
 
-class AuditInputError(DialkitError, ValueError):
+class AuditInputError(InputError):
     """An input the audit cannot use: a frame that lacks a column it needs or holds a
     time that is not one, or a ``blocked_countries`` value that names no country.
     The message names the input; ``frame`` names the frame at fault (``calls``,

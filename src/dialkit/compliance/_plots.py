@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._utils._base_error import InputError
 from ..frames._pages import as_written
 from . import _jurisdictions as table
 from ._rules import BASES
@@ -136,7 +137,7 @@ def plot_by_state(report: AuditReport, *, ax: Axes | None = None,
         >>> client.close()
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 2:
-        raise ValueError(f"top={top!r}: pass the number of bars to draw at most, 2 or more "
+        raise InputError(f"top={top!r}: pass the number of bars to draw at most, 2 or more "
                          f"(the last sums the rest as 'other'), such as {MOST_BARS}")
     counts, places = _by_state(report.findings, top)
     from matplotlib.ticker import MaxNLocator

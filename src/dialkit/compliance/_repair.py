@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._utils._base_error import InputError
 from .._utils._moments import duration
 from ..errors import ApiError, ContactForbiddenError
 from ._audit import AuditInputError
@@ -136,7 +137,7 @@ def _asked(found: pd.DataFrame, strategy: str, prefer: pd.DataFrame | None,
            dry_run: bool) -> None:
     """Refuse what :func:`repair` cannot use, naming the argument."""
     if strategy not in STRATEGIES:
-        raise ValueError(f"strategy={strategy!r}: pass 'next_allowed' or 'best'")
+        raise InputError(f"strategy={strategy!r}: pass 'next_allowed' or 'best'")
     if not isinstance(found, pd.DataFrame) or any(c not in found for c in _FOUND):
         raise AuditInputError("repair() takes upcoming()'s answer as found: "
                               "repair(upcoming(client), client)")

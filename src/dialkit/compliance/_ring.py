@@ -46,7 +46,7 @@ def short_ring(calls: pd.DataFrame, rules: Rules,
         at, _ = regions_among(calls["phone"], row.regions)
         mine = at[soon[at]]
         found = calls.iloc[mine]
-        keep = ~_ended_by_callee(causes(mine))
+        keep = ~_ended_by_callee(causes(mine), len(mine))
         found = found[keep].assign(jurisdiction=row.id, decided_by="number", basis="law",
                                    policy=None, citation=row.ring_citation)
         seconds = pd.Series(rang[mine][keep], index=found.index)
@@ -60,9 +60,11 @@ def short_ring(calls: pd.DataFrame, rules: Rules,
         rang_seconds=pd.Series([], dtype=float))
 
 
-def _ended_by_callee(calls: pd.DataFrame) -> np.ndarray:
-    """Which calls' status or hangup cause says the callee or the network ended them."""
-    ended = np.zeros(len(calls), bool)
+def _ended_by_callee(calls: pd.DataFrame, count: int) -> np.ndarray:
+    """Which of ``count`` calls' status or hangup cause says the callee or the network
+    ended them: none where the calls have neither column (``calls``, a frame of no
+    column, has no rows then: the count is the calls')."""
+    ended = np.zeros(count, bool)
     for column in RING_COLUMNS:
         if column in calls:
             text = calls[column].astype("string").str.lower()

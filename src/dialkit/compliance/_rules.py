@@ -16,6 +16,8 @@ from datetime import time, timedelta
 
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 
+from .._utils._base_error import InputError
+
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
             "unverified_caller_id", "short_ring", "no_written_consent", "caller_id",
@@ -118,7 +120,7 @@ class Rules:
         both set one), reported under the policy's name: ``US.with_policy(HOUSE_RULES)``."""
         if policy.window is None and policy.max_calls_per_24h is None \
                 and policy.abandonment_limit is None:
-            raise ValueError(f"policy {policy.name!r} sets no window and no cap: make it with "
+            raise InputError(f"policy {policy.name!r} sets no window and no cap: make it with "
                              "POLICY(name, window=(start, end), max_calls_per_24h=N)")
         window, cap = policy.window, policy.max_calls_per_24h
         if window is not None and self.window is not None:
@@ -202,7 +204,7 @@ def POLICY(name: str = "own policy", *, window: Window | None = None,  # noqa: N
     ``POLICY("09:00-20:00 everywhere", window=(time(9), time(20)))``."""
     if window is None and max_calls_per_24h is None and parameters.get(
             "abandonment_limit") is None:
-        raise ValueError(f"POLICY({name!r}) sets nothing: pass window=(start, end) and/or "
+        raise InputError(f"POLICY({name!r}) sets nothing: pass window=(start, end) and/or "
                          "max_calls_per_24h=N")
     return Rules(name, window=window, max_calls_per_24h=max_calls_per_24h, policy=name,
                  **parameters)  # type: ignore[arg-type]

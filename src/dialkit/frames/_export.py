@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from .._utils._base_error import InputError
 from .._utils._leftovers import sweep
 from .._utils._outputs_written import UNFINISHED, written
 from .._utils._private import DIRECTORY_MODE, private_tree
@@ -107,7 +108,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
         >>> client.close()
     """
     if partition_by not in PERIODS:
-        raise ValueError(f"partition_by={partition_by!r}: pass one of "
+        raise InputError(f"partition_by={partition_by!r}: pass one of "
                          f"{', '.join(map(repr, PERIODS))} (the calls' partitions)")
     target = Path(path)
     _check_target(target)
@@ -129,13 +130,13 @@ def _check_target(target: Path) -> None:
     """Refuse a file, or a folder holding anything but an earlier export."""
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_file() or target.is_symlink():
-        raise ValueError(f"{target} is a file: pass a folder for the dataset (new, empty, or "
+        raise InputError(f"{target} is a file: pass a folder for the dataset (new, empty, or "
                          "an earlier dialkit export)")
     if not target.is_dir() or not any(target.iterdir()):
         return
     marker = read_json(target / MARKER)
     if not isinstance(marker, dict) or marker.get("kind") != KIND:
-        raise ValueError(f"{target} holds files and is not a dialkit export (no {MARKER}): "
+        raise InputError(f"{target} holds files and is not a dialkit export (no {MARKER}): "
                          "nothing was written; pass a new or empty folder, or an earlier "
                          "export to replace")
 

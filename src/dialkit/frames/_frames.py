@@ -23,6 +23,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .._utils import _tuning
+from .._utils._base_error import InputError
 from .._utils._moments import duration
 from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
@@ -209,7 +210,7 @@ def _options(options: FrameOptions,
                         "progress=, and the list's own filters")
     refresh = options.get("refresh", "auto")
     if refresh not in REFRESH_CHOICES:
-        raise ValueError(f"refresh={refresh!r}: pass one of {', '.join(REFRESH_CHOICES)}")
+        raise InputError(f"refresh={refresh!r}: pass one of {', '.join(REFRESH_CHOICES)}")
     max_age = _age(options.get("max_age", default_age))
     progress = options.get("progress")
     return refresh, max_age, watched() if progress is None else bool(progress)
@@ -242,7 +243,7 @@ def _day(value: date | str, name: str) -> date:
     try:
         return date.fromisoformat(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r}: pass a day as '2026-11-01' or a "
+        raise InputError(f"{name}={value!r}: pass a day as '2026-11-01' or a "
                          "datetime.date") from None
 
 

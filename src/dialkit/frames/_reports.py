@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._utils._base_error import InputError
 from ..contract import REPORT_MAX_DAYS
 from ._cache import Cache, lookup
 from ._schemas import DISPOSITIONS
@@ -23,7 +24,7 @@ def windows(start: date, end: date) -> list[tuple[date, date]]:
         (datetime.date(2026, 1, 1), datetime.date(2026, 4, 2))
     """
     if end < start:
-        raise ValueError(f"end ({end}) is before start ({start}): pass start <= end")
+        raise InputError(f"end ({end}) is before start ({start}): pass start <= end")
     spans = []
     while start <= end:
         last = min(end, start + timedelta(days=REPORT_MAX_DAYS - 1))

@@ -20,6 +20,7 @@ import orjson
 import pandas as pd
 import pyarrow as pa
 
+from .._utils._base_error import InputError
 from ..contract import CallbackStatus, CallDirection, CampaignStatus, LeadStatus, WebhookEventType
 
 Kind = Literal["string", "timestamp", "int", "float", "bool", "category", "date", "json"]
@@ -111,7 +112,7 @@ def utc_times(values: pd.Series, where: str) -> pd.Series:
     except (ValueError, TypeError, OverflowError):
         read = pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
         row = int(np.flatnonzero((read.isna() & values.notna()).to_numpy(bool))[0])
-        raise ValueError(f"{where} holds {values.iloc[row]!r} at row {row}, which is not an "
+        raise InputError(f"{where} holds {values.iloc[row]!r} at row {row}, which is not an "
                          "ISO 8601 time: write times as 2026-11-02T15:00:00Z (or with an "
                          "offset)") from None
 

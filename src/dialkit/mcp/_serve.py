@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from dialkit._utils._net import bearer_token, listening_socket, server_config
 from dialkit.contract import ErrorCode
 
+from .._utils._base_error import InputError
 from ._audit import AuditLog, JsonLinesAuditLog
 from ._client_executor import AccountClient, ClientExecutor
 from ._http import StreamableHttp
@@ -77,7 +78,7 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
     names = None if tools is None else list(tools)
     select_tools(names, read_only=read_only)
     if http is not None and not bearer_token:
-        raise ValueError("serving over HTTP needs bearer_token=: the token every request "
+        raise InputError("serving over HTTP needs bearer_token=: the token every request "
                          "must carry (the client's key, for one)")
     executor = ClientExecutor(client, bearer_token)
     executor.identity()

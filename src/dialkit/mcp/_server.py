@@ -39,6 +39,7 @@ from pydantic import ConfigDict, Field, create_model
 from dialkit._utils._net import bearer_token
 from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
+from .._utils._base_error import InputError
 from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text, guard_text
 from ._executor import (
@@ -129,7 +130,7 @@ def select_tools(names: Iterable[str] | None = None, *, read_only: bool = False
         wanted = list(names)
         unknown = sorted(set(wanted) - set(TOOLS_BY_NAME))
         if unknown:
-            raise ValueError(f"no tool named {', '.join(unknown)}; tools are named "
+            raise InputError(f"no tool named {', '.join(unknown)}; tools are named "
                              f"<area>_<verb>, such as calls_list or leads_import")
         chosen = tuple(t for t in TOOLS if t.name in wanted)
     if read_only:

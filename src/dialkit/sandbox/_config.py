@@ -30,7 +30,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import InputError
 
 KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""
@@ -43,7 +43,7 @@ def _network(value: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     try:
         return ipaddress.ip_network(str(value))
     except ValueError:
-        raise ValueError(f"{value!r} is not a valid IPv4 or IPv6 network "
+        raise InputError(f"{value!r} is not a valid IPv4 or IPv6 network "
                          "(write it as a CIDR, e.g. 10.0.0.0/8)") from None
 
 
@@ -128,7 +128,7 @@ class SandboxConfig(_Section):
     accounts: Annotated[list[AccountConfig], Field(min_length=1)]
 
 
-class ConfigError(DialkitError, ValueError):
+class ConfigError(InputError):
     """A configuration that cannot be used (its TOML file, or the world file given as
     ``db``); the message says where and why."""
 

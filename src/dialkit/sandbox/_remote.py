@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from .._utils._base_error import InputError
 from ._http._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import ApiKey, Sandbox, key_for
 
@@ -59,13 +60,13 @@ class RemoteSandbox:
             return None
         key = environ.get(SANDBOX_KEY_VARIABLE)
         if not key:
-            raise ValueError(f"{SANDBOX_URL_VARIABLE} is set but {SANDBOX_KEY_VARIABLE} is "
+            raise InputError(f"{SANDBOX_URL_VARIABLE} is set but {SANDBOX_KEY_VARIABLE} is "
                              "not: set both (or neither, to start an emulator in-process)")
         scale = environ.get(SANDBOX_RATE_LIMIT_VARIABLE, "1")
         try:
             rate_limit_scale = float(scale)
         except ValueError:
-            raise ValueError(f"{SANDBOX_RATE_LIMIT_VARIABLE} is {scale!r}: pass a number "
+            raise InputError(f"{SANDBOX_RATE_LIMIT_VARIABLE} is {scale!r}: pass a number "
                              "such as 1 (the documented limits) or 0 (no limit)") from None
         admin_key = environ.get(SANDBOX_ADMIN_KEY_VARIABLE)
         return cls(url.rstrip("/"), {"test": ApiKey(key)}, rate_limit_scale,
@@ -85,7 +86,7 @@ class RemoteSandbox:
         """The header that carries the admin key, for ``/_sandbox`` writes (as
         :attr:`Sandbox.admin_headers`); a ValueError when the environment gave none."""
         if self.admin_key is None:
-            raise ValueError(f"{SANDBOX_ADMIN_KEY_VARIABLE} is not set: set it to the admin "
+            raise InputError(f"{SANDBOX_ADMIN_KEY_VARIABLE} is not set: set it to the admin "
                              "key the emulator printed at start ('admin key: ...')")
         return {ADMIN_KEY_HEADER: str(self.admin_key)}
 
@@ -98,7 +99,7 @@ class RemoteSandbox:
                 account = str(me.raise_for_status().json()["account"]["name"])
             answer = http.get("/_sandbox/caller-ids", params={"account": account})
             if answer.status_code == httpx.codes.NOT_FOUND:
-                raise ValueError(f"the emulator has no account named {account!r}")
+                raise InputError(f"the emulator has no account named {account!r}")
             return [str(phone) for phone in answer.raise_for_status().json()["caller_ids"]]
 
     def stop(self) -> None:

@@ -22,7 +22,7 @@ from types import TracebackType
 
 import uvicorn
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import DialkitError, InputError
 from .._utils._net import listening_socket, server_config
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
@@ -92,7 +92,7 @@ def _free(labels: Mapping[str, object], base: str) -> str:
 def key_for(labels: Mapping[str, ApiKey], label: str) -> ApiKey:
     """The key of ``label``; a ValueError listing the labels there are otherwise."""
     if label not in labels:
-        raise ValueError(f"this emulator has no key labelled {label!r}; its labels are "
+        raise InputError(f"this emulator has no key labelled {label!r}; its labels are "
                          f"{', '.join(sorted(labels))} (see docs/emulator.md, 'Running it')")
     return labels[label]
 
@@ -151,7 +151,7 @@ def resolve_config(config: SandboxConfig | str | Path | None,
         moment = None if start_time is None else _utc(start_time)
         return default_config(start_time=moment, keys=keys)
     if start_time is not None:
-        raise ValueError("start_time is for the default world: with a config, set "
+        raise InputError("start_time is for the default world: with a config, set "
                          "[server] start_time in it")
     if isinstance(config, SandboxConfig):
         return config
@@ -265,7 +265,7 @@ class Sandbox:
         operation that lists them."""
         name = account or self.service.config.accounts[0].name
         if name not in self.service.accounts:
-            raise ValueError(f"no account named {name!r}: pass one of "
+            raise InputError(f"no account named {name!r}: pass one of "
                              f"{', '.join(self.service.accounts)}")
         return verified_caller_ids(self.service.store, name)
 
@@ -353,8 +353,8 @@ def _utc(moment: datetime | str) -> datetime:
     try:
         parsed = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
     except ValueError:
-        raise ValueError(f"start_time {moment!r} is not ISO 8601: pass e.g. "
+        raise InputError(f"start_time {moment!r} is not ISO 8601: pass e.g. "
                          "'2026-11-02T15:00:00Z'") from None
     if parsed.tzinfo is None:
-        raise ValueError(f"start_time {moment!r} has no time zone: add Z or an offset")
+        raise InputError(f"start_time {moment!r} has no time zone: add Z or an offset")
     return parsed

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import DialkitError, InputError
 
 Reason = Literal["missing_header", "malformed_header", "timestamp_out_of_tolerance",
                  "no_matching_signature"]
 """Which check refused a delivery."""
 
 
-class SignatureError(DialkitError, ValueError):
+class SignatureError(InputError):
     """A delivery that must not be trusted; :attr:`reason` says which check failed.
 
     Attributes:
@@ -37,7 +37,7 @@ class SignatureError(DialkitError, ValueError):
         self.reason: Reason = reason
 
 
-class EnvelopeError(DialkitError, ValueError):
+class EnvelopeError(InputError):
     """A correctly signed body that is not a v1 event envelope (not JSON, a field missing)."""
 
 

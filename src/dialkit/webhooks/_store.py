@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
+from .._utils._base_error import InputError
 from ._errors import StoreError
 from ._events import Envelope, Event, event_of, parse_envelope
 
@@ -151,7 +152,7 @@ class EventStore:
 
     def __init__(self, path: str | os.PathLike[str], *, synchronous: Synchronous = "full") -> None:
         if synchronous not in ("full", "normal"):
-            raise ValueError(f"synchronous={synchronous!r}: pass 'full' or 'normal'")
+            raise InputError(f"synchronous={synchronous!r}: pass 'full' or 'normal'")
         self.path = Path(path)
         self.synchronous = synchronous
         self._conn = _open(self.path, synchronous)

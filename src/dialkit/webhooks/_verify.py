@@ -25,6 +25,7 @@ from datetime import datetime
 
 from dialkit.contract import SIGNATURE_TOLERANCE_SECONDS, is_valid_id
 
+from .._utils._base_error import InputError
 from ._errors import SignatureError
 from ._events import Envelope, Event, event_of, parse_envelope
 
@@ -160,14 +161,14 @@ def secret_keys(secrets: Secrets) -> tuple[bytes, ...]:
     """
     given = [secrets] if isinstance(secrets, str) else list(secrets)
     if not given:
-        raise ValueError("pass the endpoint's signing secret (whsec_...), or several "
+        raise InputError("pass the endpoint's signing secret (whsec_...), or several "
                          "during a rotation")
     keys = []
     for secret in given:
         if not isinstance(secret, str):
             raise TypeError(f"a signing secret is a str (whsec_...), not {type(secret).__name__}")
         if not secret:
-            raise ValueError("a signing secret is empty; pass the whsec_... value the service "
+            raise InputError("a signing secret is empty; pass the whsec_... value the service "
                              "gave when the endpoint was created or its secret rotated")
         keys.append(secret.encode())
     return tuple(keys)
@@ -186,7 +187,7 @@ def secrets_from_env() -> list[str]:
     """
     secrets = [s.strip() for s in os.environ.get(SECRETS_VARIABLE, "").split(",") if s.strip()]
     if not secrets:
-        raise ValueError(f"set {SECRETS_VARIABLE} to the endpoint's signing secret "
+        raise InputError(f"set {SECRETS_VARIABLE} to the endpoint's signing secret "
                          "(whsec_...), or to the new and the old one, comma-separated, during "
                          "a rotation; secrets are not taken from code or the command line")
     return secrets
@@ -198,7 +199,7 @@ def clock_seconds(now: float | datetime | None) -> float:
         return time.time()
     if isinstance(now, datetime):
         if now.tzinfo is None:
-            raise ValueError("now= is a naive datetime; pass an aware one (UTC) or Unix seconds")
+            raise InputError("now= is a naive datetime; pass an aware one (UTC) or Unix seconds")
         return now.timestamp()
     return float(now)
 

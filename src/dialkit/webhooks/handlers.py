@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dialkit.contract import WebhookEventType
 
+from .._utils._base_error import InputError
+
 if TYPE_CHECKING:
     from ._events import Event
 
@@ -52,7 +54,7 @@ class Handlers:
         known = {t.value for t in WebhookEventType} | {ANY}
         for kind in types:
             if kind not in known:
-                raise ValueError(f"{kind!r} is not an event type; pass one of "
+                raise InputError(f"{kind!r} is not an event type; pass one of "
                                  f"{', '.join(sorted(known))}")
 
         def register(handler: H) -> H:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Unpack
 import pandas as pd
 
 from dialkit._utils import _tuning
-from dialkit._utils._base_error import DialkitError
+from dialkit._utils._base_error import InputError
 from dialkit.contract import IMPORTABLE_STATUSES, CampaignStatus
 from dialkit.errors import NotFoundError, PermissionDeniedError
 
@@ -31,7 +31,7 @@ LISTED_MAX = 20
 _ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
 
 
-class CampaignError(DialkitError, ValueError):
+class CampaignError(InputError):
     """The campaign a lead file is for cannot take leads: the account has no campaign
     with this id, or its state refuses imports. Nothing was sent.
 

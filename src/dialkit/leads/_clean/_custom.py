@@ -12,6 +12,7 @@ import pandas as pd
 from dialkit._utils._words import counted
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
+from ..._utils._base_error import InputError
 from .._read._headers import other_phones
 from .._read._lead_file import LeadFile
 
@@ -74,7 +75,7 @@ class CustomFields:
                 (self.extension_field, "extension", "extension_field", "extensions"),
                 (self.alt_phone_field, "alt_phone", "alt_phone_field", "other numbers")):
             if name in self.columns() and held[column]:
-                raise ValueError(f"{self.name} has a column {name!r}, the custom field "
+                raise InputError(f"{self.name} has a column {name!r}, the custom field "
                                  f"{what} are sent as: pass {option}= another name, or None "
                                  "to leave them out")
 

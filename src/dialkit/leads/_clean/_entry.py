@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from dialkit._utils._partitions import on_dask
 
+from ..._utils._base_error import InputError
 from .._read._lead_file import LeadFile, Source
 from ._chunked import CleanedFile
 from ._options import CleanOptions
@@ -145,7 +146,7 @@ def _deprecated_dataset(source: Any, options: CleanOptions, out: Any, rejects: A
                   "dialkit.leads.clean_dataset(), which answers the same CleanedDataset",
                   DeprecationWarning, stacklevel=3)
     if progress is not None:
-        raise ValueError("progress= counts a file's chunks; a Dask clean's progress is "
+        raise InputError("progress= counts a file's chunks; a Dask clean's progress is "
                          "in Dask's dashboard (Client.dashboard_link): pass no progress=")
     from .._dask._clean import clean_dataset_with  # imports Dask
 

@@ -22,6 +22,7 @@ import pyarrow as pa
 from dialkit._utils import _tuning
 from dialkit._utils._partitions import Plan, register
 
+from ..._utils._base_error import InputError
 from .._normalize._cells import cell_frame
 from .._normalize._columns import normalize, region_of
 from .._normalize._phones import Phones, flagged
@@ -47,7 +48,7 @@ def country_column_of(file: LeadFile, country_column: str | None) -> str | None:
     field; refused when the file has no such column."""
     column = country_column or file.fields.get("country")
     if column is not None and column not in file.frame.columns:
-        raise ValueError(f"country_column={column!r} is not a column of {file.name}: its "
+        raise InputError(f"country_column={column!r} is not a column of {file.name}: its "
                          f"columns are {', '.join(map(str, file.frame.columns))}")
     return column
 

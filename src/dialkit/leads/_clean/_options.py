@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from dialkit._places._blocked import blocked_regions
 
+from ..._utils._base_error import InputError
 from ._campaign import check_campaign
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD
 
@@ -61,6 +62,6 @@ class CleanOptions:
 def field_name(option: str, name: str | None) -> str | None:
     """``name``, refused when it is not a custom field's name (nor ``None``)."""
     if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise ValueError(f"{option}={name!r}: pass the custom field's name, or None to leave "
+        raise InputError(f"{option}={name!r}: pass the custom field's name, or None to leave "
                          "it out")
     return name

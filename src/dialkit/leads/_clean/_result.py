@@ -28,6 +28,7 @@ from dialkit._utils._words import counted
 from dialkit.contract import LeadInput
 from dialkit.frames._pages import NOT_MATH
 
+from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes
 from .._read._lead_file import LeadFile
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
@@ -184,7 +185,7 @@ class CleanResult:
         parts = {"accepted": self.accepted, "rejected": self.rejected}
         largest = max(len(part) for part in parts.values())
         if largest >= EXCEL_ROWS:
-            raise ValueError(f"{largest:,} rows would go on one sheet, and an Excel sheet "
+            raise InputError(f"{largest:,} rows would go on one sheet, and an Excel sheet "
                              f"holds {EXCEL_ROWS - 1:,} below its header: write them with "
                              "to_csv() instead")
         with written(path, "path") as partial:
@@ -196,7 +197,7 @@ class CleanResult:
 
     def _rows(self, rows: str) -> pd.DataFrame:
         if rows not in ("all", "accepted", "rejected"):
-            raise ValueError(f"rows={rows!r}: pass 'all', 'accepted' or 'rejected'")
+            raise InputError(f"rows={rows!r}: pass 'all', 'accepted' or 'rejected'")
         return self.frame if rows == "all" else getattr(self, rows)
 
     def __repr__(self) -> str:

@@ -36,6 +36,7 @@ from dialkit._utils._outputs_written import refuse_overlaps, written
 from dialkit._utils._partitions import on_dask, read_whole
 from dialkit._utils._threads import in_background
 
+from ..._utils._base_error import InputError
 from .._read._chunks import NotStreamable, Streamed, stream
 from .._read._lead_file import LeadFile, Source, read, text_frame
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
@@ -158,9 +159,9 @@ def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | N
     out = None if out is None else Path(out)
     rejects = None if rejects is None else Path(rejects)
     if out is not None and out.suffix.lower() not in OUTPUTS:
-        raise ValueError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
+        raise InputError(f"out={str(out)!r}: name a .csv, .parquet or .xlsx file")
     if rejects is not None and rejects.suffix.lower() != ".csv":
-        raise ValueError(f"rejects={str(rejects)!r}: name a .csv file")
+        raise InputError(f"rejects={str(rejects)!r}: name a .csv file")
     refuse_overlaps({"out": out, "rejects": rejects}, {"what is being cleaned": source})
     return out, rejects
 
@@ -315,7 +316,7 @@ class _Run:
         accepted = self.counted.passing - owners.passing
         largest = max(accepted, self.counted.rows - accepted)
         if largest >= EXCEL_ROWS:
-            raise ValueError(
+            raise InputError(
                 f"{self.file.name}: {largest:,} rows would go on one sheet of {out.name}, "
                 f"and an Excel sheet holds {EXCEL_ROWS - 1:,} below its header: write a "
                 ".csv or .parquet file instead")

@@ -19,6 +19,7 @@ import pandas as pd
 
 from dialkit._utils._outputs_written import UNFINISHED, written
 
+from ..._utils._base_error import InputError
 from .._clean._chunked import CleanedFile
 from .._clean._result import CleanResult
 
@@ -71,14 +72,14 @@ def output_folder(option: str, path: Any) -> Path | None:
         return None
     folder = Path(path)
     if folder.suffix.lower() not in ("", ".parquet"):
-        raise ValueError(
+        raise InputError(
             f"{option}={str(path)!r}: a Dask frame or dataset is cleaned on the workers, "
             "which write its partitions as Parquet into a folder: name a folder "
             "('cleaned' or 'cleaned.parquet'); for one CSV or workbook, write "
             "clean(...).compute() (every row on this machine), or clean the CSV itself")
     if folder.exists() and not (folder.is_dir() and (
             (folder / MARK).exists() or not any(folder.iterdir()))):
-        raise ValueError(f"{option}={str(path)!r} holds files a clean did not write: name a "
+        raise InputError(f"{option}={str(path)!r} holds files a clean did not write: name a "
                          "new folder, or one a clean wrote, which is replaced")
     return folder
 

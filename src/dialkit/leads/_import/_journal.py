@@ -53,7 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
-from dialkit._utils._base_error import DialkitError
+from dialkit._utils._base_error import DialkitError, InputError
 from dialkit._utils._outputs_written import why_not_written
 from dialkit._utils._private import DIRECTORY_MODE, private_dir
 from dialkit.client._leads import batch_key
@@ -86,7 +86,7 @@ _FIELDS: dict[str, dict[str, type]] = {
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
 
 
-class ImportJournalError(DialkitError, ValueError):
+class ImportJournalError(InputError):
     """An import journal that cannot be trusted: it does not match its plan, a line
     is broken, or the plan is missing or damaged. Nothing was sent; the message
     names the folder, what is wrong, and how to start afresh.

@@ -30,6 +30,7 @@ from dialkit._places._regions import is_missing
 from dialkit._places._regions import region_of as region_of  # published by dialkit.leads
 from dialkit.contract import E164_PATTERN
 
+from ..._utils._base_error import InputError
 from . import _fast
 from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
@@ -194,7 +195,7 @@ def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
         return np.zeros(rows, np.int64), [region], np.zeros(rows, bool)
     values = pd.Series(country)
     if len(values) != rows:
-        raise ValueError(f"country has {len(values)} values for {rows} phones: pass "
+        raise InputError(f"country has {len(values)} values for {rows} phones: pass "
                          "one country per phone (or none)")
     encoded = pc.dictionary_encode(_texts(values))
     codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
@@ -210,6 +211,6 @@ def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
 def _region(region: str) -> str:
     found = region_of(region)
     if found is None:
-        raise ValueError(f"region={region!r} is not a region phonenumbers knows: pass an ISO "
+        raise InputError(f"region={region!r} is not a region phonenumbers knows: pass an ISO "
                          "3166 alpha-2 code such as 'US' or 'GB'")
     return found

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from dialkit._utils._base_error import DialkitError
+from dialkit._utils._base_error import InputError
 
 BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
         (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
@@ -30,7 +30,7 @@ _HIGH = bytes(range(128, 256))
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 
 
-class EncodingError(DialkitError, ValueError):
+class EncodingError(InputError):
     """Bytes that cannot be read as text: the message follows the file's name."""
 
 

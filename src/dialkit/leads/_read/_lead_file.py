@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from dialkit._utils._base_error import DialkitError
+from dialkit._utils._base_error import InputError
 from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
 from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
@@ -54,7 +54,7 @@ also take ``NA`` (Namibia's code), ``NULL``, ``None``, ``N/A``, ``nan``,
 phone cell's text means is the clean's to judge (``N/A`` there is no number)."""
 
 
-class LeadFileError(DialkitError, ValueError):
+class LeadFileError(InputError):
     """A lead file that cannot be read: the message names the file and the cause."""
 
 

@@ -32,6 +32,7 @@ from starlette.types import Scope
 from dialkit._utils._secrets import MaskedStr
 from dialkit.contract import ErrorCode
 
+from ..._utils._base_error import InputError
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def admin_key_or_new(key: str | None) -> AdminKey:
     if key is None:
         return AdminKey(secrets.token_urlsafe(32))
     if len(key) < MIN_ADMIN_KEY_LENGTH or key != key.strip():
-        raise ValueError(f"admin_key= must be at least {MIN_ADMIN_KEY_LENGTH} characters "
+        raise InputError(f"admin_key= must be at least {MIN_ADMIN_KEY_LENGTH} characters "
                          "without surrounding spaces: pass a longer one, or none to have one "
                          "made and printed")
     return AdminKey(key)
