@@ -92,8 +92,8 @@ def test_the_emulator_is_audited_with_sandbox(tmp_path: Path) -> None:
                                  str(tmp_path / "report.html"), "--since", "30d",
                                  "--about", "account=Acme, Inc.,auditor=J. Smith"])
     assert result.exit_code == 0, result.output
-    assert re.search(r"^\d+ findings: \d+ of law, 0 of policy, \d+ risks? \(US federal",
-                     result.output)
+    assert re.search(r"^\d+ findings: \d+ of law, 0 of policy, \d+ risks?(, in \d+ "
+                     r"(leads?|calls?) [^(]+)? \(US federal", result.output)
     assert re.search(r"unverified_caller_id +0 .* passed", result.output)  # the emulator's ids
     cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
     items = dict(zip(cover["item"], cover["value"].astype(str), strict=True))
