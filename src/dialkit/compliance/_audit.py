@@ -395,7 +395,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
                                     times))
     consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
-        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned), times))
+        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned,
+                                      options.moment), times))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents), times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(

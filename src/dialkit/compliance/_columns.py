@@ -10,6 +10,10 @@ direction held as numbers were audited as nothing at all. Each is refused here w
 :class:`~._audit.AuditInputError` naming the frame, the column, the first value at fault
 and its row, and what to write instead; a phone number is never given a ``+`` by guess.
 
+A row whose times cannot both be true (:data:`ORDERS`: a number listed after the check
+that found it listed, a consent revoked before it was given) is refused too, naming the
+row: read as it stands, the later ``listed_at`` let the calls before it pass.
+
 A Parquet dataset's files are checked against each other (a footer each) before any is
 read: a file that lacks a column or holds another kind of value in it is named, where
 Dask and pyarrow said ``KeyError`` or "Error while type casting".
@@ -34,6 +38,12 @@ TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id",
          "dnc": ("phone",),
          "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer")}
 """The text columns of each frame the audit reads (where the frame has them)."""
+ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after the check "
+                   "that found it listed"),
+          "consents": ("given_at", "revoked_at", "a consent cannot be revoked before it "
+                       "was given")}
+"""Of each frame, two times of a row that must come in this order (the first at or before
+the second, where both are known), and why."""
 PHONES = frozenset({"from_number", "to_number", "phone"})
 _E164 = ("write phone numbers as E.164 text with their '+' ('+14155550123'): a "
          "spreadsheet, or pd.read_csv without dtype=str, reads them as numbers and drops "
@@ -52,7 +62,8 @@ def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     ``duration_seconds`` as numbers and ``listed`` as booleans (as a CSV writes them).
 
     Raises:
-        ColumnError: A column holds another kind of value; the message names it.
+        ColumnError: A column holds another kind of value, or a row two times that cannot
+            both be true (:data:`ORDERS`); the message names it.
     """
     for column in (c for c in TEXTS[name] if c in frame):
         _check_text(frame[column], f"{name}.{column}", column in PHONES)
@@ -61,7 +72,22 @@ def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
                                              f"{name}.duration_seconds")
     if "listed" in frame and not pd.api.types.is_bool_dtype(frame["listed"]):
         frame["listed"] = _booleans(frame["listed"], f"{name}.listed")
+    _check_order(frame, name)
     return frame
+
+
+def _check_order(frame: pd.DataFrame, name: str) -> None:
+    """Refuse a row whose two times of :data:`ORDERS` come the wrong way round (times in
+    UTC, as the audit reads them), naming the frame, the column and the row."""
+    if name not in ORDERS or not {ORDERS[name][0], ORDERS[name][1]} <= set(frame):
+        return
+    first, then, why = ORDERS[name]
+    wrong = (frame[first] > frame[then]).fillna(False).to_numpy(bool)
+    if wrong.any():
+        at = _first(pd.Series(wrong))
+        raise ColumnError(f"{name}.{first} holds {frame[first].iloc[at]} at row {at}, after "
+                          f"the row's {then} ({frame[then].iloc[at]}): {why}; correct the "
+                          "row (an unknown time is an empty cell, never a guess)")
 
 
 def _check_text(column: pd.Series, where: str, phone: bool) -> None:

@@ -42,18 +42,25 @@ def countries(phones: pd.Series) -> pd.Series:
     return pd.Series(found, index=phones.index, dtype=object)
 
 
-def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
-             consents: pd.DataFrame | None) -> pd.DataFrame:
+def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None,
+             as_of: pd.Timestamp | None = None) -> pd.DataFrame:
     """Every listing of a number: ``phone``, ``list``, ``since`` (NaT: unknown), ``source``
-    in words and ``reading`` (how the list was told, where the data did not say)."""
+    in words and ``reading`` (how the list was told, where the data did not say). A
+    ``listed_at`` after ``as_of`` is no date a record made by then can hold: read as
+    unknown (every call to the number a finding, saying so), never as a later listing
+    that lets the calls before it pass."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     told = listed["list"].astype(object) if "list" in listed else pd.Series(
         None, index=listed.index, dtype=object)
     since = listed["listed_at"] if "listed_at" in listed else pd.Series(
         pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]")
+    later = (np.zeros(len(since), bool) if as_of is None
+             else (since > as_of).fillna(False).to_numpy(bool))
+    reading = np.where(told.isna(), UNREAD, "")
+    reading = np.where(later, _later_words(since, as_of, reading), reading)
     parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
-                           "since": since, "source": "the DNC results",
-                           "reading": np.where(told.isna(), UNREAD, "")})]
+                           "since": since.mask(later), "source": "the DNC results",
+                           "reading": reading})]
     asked = calls.loc[isin(calls["disposition"], ["do_not_call"])]
     if len(asked):
         first = asked["ended_at"].fillna(asked["at"]).groupby(asked["phone"].astype(object)).min()
@@ -66,6 +73,15 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
                                    "since": revoked["revoked_at"],
                                    "source": "a consent revoked (an opt-out)", "reading": ""}))
     return _dated_by_requests(parts)
+
+
+def _later_words(since: pd.Series, as_of: pd.Timestamp | None,
+                 reading: np.ndarray) -> pd.Series:
+    """How a ``listed_at`` after ``as_of`` was read, after what ``reading`` said."""
+    words = ("its listed_at, " + written(since) + ", is after the audit's as_of ("
+             + str(written(pd.Series([as_of]))[0]) + "), when no record could hold it: "
+             "read as unknown")
+    return pd.Series(np.where(reading != "", reading + "; " + words, words), index=since.index)
 
 
 def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -85,11 +101,13 @@ def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None = None,
-             reassigned: pd.DataFrame | None = None) -> pd.DataFrame:
+             reassigned: pd.DataFrame | None = None,
+             as_of: pd.Timestamp | None = None) -> pd.DataFrame:
     """Calls to a listed number placed after it was listed and past its list's grace,
-    unless a consent record exempts them; where the listing date is unknown, every call to
-    it, saying so. One finding per call, naming each list it broke."""
-    listing = listings(calls, dnc, consents)
+    unless a consent record exempts them; where the listing date is unknown (or after
+    ``as_of``: :func:`listings`), every call to it, saying so. One finding per call,
+    naming each list it broke."""
+    listing = listings(calls, dnc, consents, as_of)
     rows = np.flatnonzero(isin(calls["phone"], listing["phone"]))
     if not len(rows):  # no call to a listed number: none of the work below
         return _no_call(calls)
@@ -275,8 +293,9 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                     as_of: pd.Timestamp) -> pd.DataFrame:
     """Leads with no DNC check of their number, or one older than the scrub age of the
     number's country (its jurisdiction row's ``dnc_scrub_days``: the UK's 28, PECR reg.
-    21(3)'s; 31 elsewhere), or the rules' own, where stricter."""
-    last = _last_checks(leads["phone"], dnc)
+    21(3)'s; 31 elsewhere), or the rules' own, where stricter. A check dated after
+    ``as_of`` is none the audit's moment had: it does not screen the lead."""
+    last = _last_checks(leads["phone"], dnc[~(dnc["checked_at"] > as_of).to_numpy(bool)])
     age = scrub_ages(leads["phone"], rules)
     stale = last.isna() | (last < as_of - age)
     hits = _read(leads)[stale & ~leads["status"].isin(["dnc", "completed"])]
