@@ -35,7 +35,14 @@ from ._abandonment import (
 )
 from ._account import blocked_country, caller_id, unverified_caller_id
 from ._columns import typed
-from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
+from ._consent import (
+    ANSWERS,
+    CONSENT_KINDS,
+    RELATIONSHIPS,
+    assumed,
+    no_written_consent,
+    resolved,
+)
 from ._dnc import dnc_call, dnc_lead, unscreened_lead
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS
@@ -332,6 +339,8 @@ def prepared_consents(consents: pd.DataFrame | None,
         raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
                               "record's phone", frame="consents")
     _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
+    if "relationship" in prepared:
+        _values_of(prepared["relationship"], RELATIONSHIPS, "consents", "relationship")
     if "revoked_at" not in prepared:
         prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
                                            dtype="datetime64[ns, UTC]")
@@ -451,6 +460,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
             notes["exemptions"] = NO_EXEMPTION
     else:
         ran.append("no_written_consent")
+        notes.update(assumed(options.consents))
     dropped = parts[0].dropped if len(parts) == 1 else pd.concat(
         [part.dropped for part in parts])
     at = dropped.index.get_indexer(windows.index)

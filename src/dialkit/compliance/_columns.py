@@ -36,7 +36,8 @@ from .._utils._base_error import DialkitError
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
          "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),
          "dnc": ("phone",),
-         "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer")}
+         "consents": ("phone", "lead_id", "kind", "relationship"),
+         "reassigned": ("phone", "answer")}
 """The text columns of each frame the audit reads (where the frame has them)."""
 ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after the check "
                    "that found it listed"),

@@ -91,8 +91,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             is audited at once either way, so ``compute=False`` is typed as either.
         consents: The account's consent records, a row each: ``phone`` or ``lead_id``,
             ``kind`` (``written``: prior express written consent or a signed written
-            agreement; ``ebr``: an established business relationship, from its purchase;
-            ``oral``), ``given_at`` and ``revoked_at`` (may be empty). A record the list's
+            agreement; ``ebr``: an established business relationship, from its purchase
+            or, where ``relationship`` (optional) is ``inquiry``, its inquiry; ``oral``),
+            ``given_at`` and ``revoked_at`` (may be empty). A record the list's
             law names exempts a call to a listed number while it stands; a revocation puts
             the number on the account's own do-not-call list; ``no_written_consent`` runs.
             Without them no exemption is considered, and the report's notes say so.
