@@ -40,6 +40,7 @@ from ._consent import (
     CONSENT_KINDS,
     RELATIONSHIPS,
     assumed,
+    lifting,
     no_written_consent,
     resolved,
 )
@@ -393,7 +394,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     rules = options.rules
     outbound = _outbound(prepared, rows)
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
-    times = clock(outbound, rules, address)
+    consents = resolved(options.consents, leads, options.reassigned)
+    times = clock(outbound, rules, address, lifting(outbound, consents))
     others = None if leads is None else other_numbers(leads)
     found = [*calling_hours(outbound, times), located(call_frequency(
         with_subjects(outbound, leads, lead, others), rules, times, others), times)]
@@ -402,7 +404,6 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if options.verified is not None:
         found.append(located(unverified_caller_id(outbound, options.verified),
                                     times))
-    consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
         found.append(located(dnc_call(outbound, dnc, consents, options.reassigned,
                                       options.moment), times))

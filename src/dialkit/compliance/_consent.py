@@ -31,6 +31,8 @@ from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS
 RELATIONSHIPS = lists.RELATIONSHIPS
+LIFTING = ("written", "oral")
+"""The kinds of consent record that are a person's prior consent to a call."""
 ANSWERS = ("yes", "no", "no_data")
 US_REGIONS = ("US", "PR", "VI", "GU", "MP", "AS")
 
@@ -106,6 +108,14 @@ def _offset(period: lists.Period) -> pd.DateOffset | pd.Timedelta:
     if period.unit == "months":
         return pd.DateOffset(months=period.count)
     return pd.Timedelta(days=period.count)
+
+
+def lifting(calls: pd.DataFrame, records: pd.DataFrame | None) -> np.ndarray | None:
+    """Whether the person's prior consent stood at each call, as the hours' rules that
+    bind calls made "without the prior consent of a person" (16 CFR 310.4(c); the rows
+    with ``consent_lifts_hours``) read it: a ``written`` or ``oral`` record standing at
+    the call (an ``ebr`` is a relationship, not a consent). None without records."""
+    return None if records is None else standing(calls, records, LIFTING)
 
 
 def exempted(pairs: pd.DataFrame, records: pd.DataFrame | None,
