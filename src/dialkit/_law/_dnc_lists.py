@@ -29,7 +29,8 @@ RELATIONSHIPS = ("purchase", "inquiry")
 a purchase or transaction, or an inquiry or application; absent, a purchase."""
 COLUMNS = frozenset({
     "id", "country", "list", "name", "grace_days", "grace_needs_check", "late_citation",
-    "late_business_days", "late_since", "late_days_before", "exempt_by", *law.LAW_COLUMNS})
+    "late_business_days", "late_since", "late_days_before", "exempt_by", "residential_only",
+    "solicitations_only", *law.LAW_COLUMNS})
 RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, *law.LAW_COLUMNS})
 _PERIOD = re.compile(r"^([1-9][0-9]*) (days|months)$")
 
@@ -63,6 +64,10 @@ class DncList(law.LawRow):
             with a longer period of its own, which a later call breaks too (empty: none).
         exempt_by: The consent kinds that exempt a call to a listed number (an ``ebr``
             record while every :func:`relationships` row of the country holds).
+        residential_only: Whether the list's law protects residential subscribers only
+            (a call to a business line is not judged by it).
+        solicitations_only: Whether it binds telephone solicitations only (a tax-exempt
+            nonprofit's own calls are not judged by it).
         citation: The section that decides a call to a listed number.
         sources, reviewed, confirmed, doubts, text: As every row of law has them
             (:class:`._rows.LawRow`).
@@ -79,6 +84,8 @@ class DncList(law.LawRow):
     late_since: date | None
     late_days_before: int
     exempt_by: tuple[str, ...]
+    residential_only: bool = False
+    solicitations_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -201,4 +208,6 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
         late_since=since if isinstance(since, date) else None,
         late_days_before=law.typed(raw, "late_days_before", int, where, 0),
         exempt_by=exempt,
+        residential_only=law.typed(raw, "residential_only", bool, where, False),
+        solicitations_only=law.typed(raw, "solicitations_only", bool, where, False),
         **law.law_columns(raw, where))

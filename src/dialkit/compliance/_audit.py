@@ -44,7 +44,15 @@ from ._consent import (
     no_written_consent,
     resolved,
 )
-from ._dnc import dnc_call, dnc_lead, unscreened_lead
+from ._dnc import (
+    LINES,
+    Facts,
+    assumed_facts,
+    business_lines,
+    dnc_call,
+    dnc_lead,
+    unscreened_lead,
+)
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS
 from ._frequency import SUBJECT, call_frequency, with_subjects
@@ -286,6 +294,8 @@ class Options:
     (:func:`prepared_consents`): small, so every part gets them whole."""
     period: str | None = None
     """The period of calls asked for, in words (the calls' ``attrs["period"]``)."""
+    nonprofit: bool = False
+    """Whether the account is a tax-exempt nonprofit calling for itself (issue 61)."""
 
 
 @dataclass(frozen=True)
@@ -311,6 +321,8 @@ def prepared_leads(leads: pd.DataFrame | None,
     if leads is None:
         return None
     leads = _prepared(leads, LEAD_COLUMNS, "leads").rename(columns={"id": "lead_id"})
+    if "line" in leads:
+        _values_of(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
 
 
@@ -406,7 +418,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
                                     times))
     if dnc is not None:
         found.append(located(dnc_call(outbound, dnc, consents, options.reassigned,
-                                      options.moment), times))
+                                      options.moment, Facts(business_lines(leads),
+                                                            options.nonprofit)), times))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents), times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
@@ -474,6 +487,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
         frame[column] = frame[column].astype("Int64")
     frame = frame.iloc[_in_rule_order(frame)].reset_index(drop=True)
+    if not options.nonprofit:
+        notes.update(assumed_facts(frame))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

@@ -34,7 +34,7 @@ from .._arrays._bools import arrow_bools
 from .._utils._base_error import DialkitError
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
-         "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),
+         "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields", "line"),
          "dnc": ("phone",),
          "consents": ("phone", "lead_id", "kind", "relationship"),
          "reassigned": ("phone", "answer")}

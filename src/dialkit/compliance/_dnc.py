@@ -13,6 +13,8 @@ list, a loop over the table's few rows, never over calls.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -32,6 +34,46 @@ registry holds the numbers of the territories too (47 U.S.C. 153's "United State
 UNREAD = "the DNC results do not say which list; read as the national register"
 NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
 """The policy a call to a listed number of a country the table lacks is a finding of."""
+
+
+LINES = ("business", "residential")
+"""The leads' ``line`` values: a business line, or a residential one."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Facts a list's law turns on that the contract's records do not carry, as the
+    caller told them (issue 61): the numbers that are ``business`` lines (a lead's
+    ``line``) and whether the account is a tax-exempt ``nonprofit`` calling for itself."""
+
+    business: frozenset[str] = frozenset()
+    nonprofit: bool = False
+
+
+def business_lines(leads: pd.DataFrame | None) -> frozenset[str]:
+    """The numbers the leads say are business lines: each of whose leads says ``line``
+    ``business`` (a number any lead says is residential, or says nothing of, is read as
+    residential: the stricter reading)."""
+    if leads is None or "line" not in leads or not len(leads):
+        return frozenset()
+    said = leads["line"].astype(object).eq("business").groupby(
+        leads["phone"].astype(object)).all()
+    return frozenset(said.index[said.to_numpy(bool)])
+
+
+def assumed_facts(found: pd.DataFrame) -> dict[str, str]:
+    """The report's note on the facts :class:`Facts` reads, where a finding rests on what
+    was assumed of them: a call to a number on a list whose law protects residential
+    lines or binds solicitations only."""
+    rows = [row for row in lists.all() if row.residential_only or row.solicitations_only]
+    hits = found[found["rule"] == "dnc_call"]["citation"].astype(str)
+    if not any(hits.str.contains(row.citation, regex=False).any() for row in rows):
+        return {}
+    return {"facts": "the findings of " + ", ".join(row.name for row in rows) + " read each "
+            "number as a residential line where its leads do not say it is a business one "
+            "(leads' line column: business or residential), and the calls as telephone "
+            "solicitations unless audit(nonprofit=True) says the account is a tax-exempt "
+            "nonprofit calling for itself"}
 
 
 def countries(phones: pd.Series) -> pd.Series:
@@ -101,12 +143,12 @@ def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None = None,
-             reassigned: pd.DataFrame | None = None,
-             as_of: pd.Timestamp | None = None) -> pd.DataFrame:
+             reassigned: pd.DataFrame | None = None, as_of: pd.Timestamp | None = None,
+             facts: Facts = Facts()) -> pd.DataFrame:
     """Calls to a listed number placed after it was listed and past its list's grace,
-    unless a consent record exempts them; where the listing date is unknown (or after
-    ``as_of``: :func:`listings`), every call to it, saying so. One finding per call,
-    naming each list it broke."""
+    unless a consent record or the ``facts`` exempt them; where the listing date is
+    unknown (or after ``as_of``: :func:`listings`), every call to it, saying so. One
+    finding per call, naming each list it broke."""
     listing = listings(calls, dnc, consents, as_of)
     rows = np.flatnonzero(isin(calls["phone"], listing["phone"]))
     if not len(rows):  # no call to a listed number: none of the work below
@@ -115,7 +157,8 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
         _row=rows, phone=lambda c: c["phone"].astype(object)).merge(listing, on="phone")
     pairs["country"] = countries(pairs["phone"]).to_numpy()
     pairs["checked"] = _checks_before(pairs, dnc)
-    judged = [_judged(pairs, row, consents, reassigned) for row in lists.all()]
+    judged = [_judged(pairs, row, consents, reassigned, facts) for row in lists.all()
+              if not (facts.nonprofit and row.solicitations_only)]
     judged = [hits for hits in (*judged, _unlisted_country(pairs)) if len(hits)]
     if not judged:
         return _no_call(calls)
@@ -130,7 +173,7 @@ def _no_call(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
-            reassigned: pd.DataFrame | None) -> pd.DataFrame:
+            reassigned: pd.DataFrame | None, facts: Facts) -> pd.DataFrame:
     """The pairs of a call and a listing on ``row``'s list that break its rule, with their
     ``evidence``, ``citation`` and ``jurisdiction`` (none of these where no pair is on
     the list: :func:`dnc_call` leaves out the lists that found nothing)."""
@@ -145,6 +188,8 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
     else:  # the law's own grace, in whole days before the call's day
         safe = at.dt.normalize() - since.dt.normalize() < row.grace
     exempt = exempted(on, consents, reassigned, row)
+    if row.residential_only:  # a business line is no residential subscriber's
+        exempt |= on["phone"].isin(facts.business).to_numpy(bool)
     hits = on[after & ~safe.fillna(False) & ~exempt]
     late = _late(hits, row)
     days = (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str)

@@ -39,7 +39,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ...) -> AuditReport: ...
+          reassigned: pd.DataFrame | None = ...,
+          nonprofit: bool = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -47,7 +48,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: bool, consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ...) -> AuditReport | Lazy[AuditReport]: ...
+          reassigned: pd.DataFrame | None = ...,
+          nonprofit: bool = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -55,7 +57,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           as_of: pd.Timestamp | str | None = None,
           campaigns: Collection[str] | None = None, compute: bool = True,
           consents: pd.DataFrame | None = None,
-          reassigned: pd.DataFrame | None = None) -> AuditReport | Lazy[AuditReport]:
+          reassigned: pd.DataFrame | None = None,
+          nonprofit: bool = False) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -100,6 +103,12 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         reassigned: The reassigned numbers database's answers: ``phone``, ``asked_at``,
             ``answer`` (``yes``, ``no``, ``no_data``); a ``yes`` voids the number's
             consents given before it was asked (47 CFR 64.1200(m)).
+        nonprofit: Whether the account is a tax-exempt nonprofit calling for itself: its
+            calls are no telephone solicitations (47 U.S.C. 227(a)(4)(C)), so the US
+            National Do Not Call Registry's rule does not judge them. Default False, and
+            the notes say so where a registry finding rests on it. A lead's optional
+            ``line`` (``business`` or ``residential``) says whether its number is a
+            business line, which the registry does not protect; absent, residential.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -130,7 +139,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       consents=prepared_consents(_small(consents, "consents"),
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
-                      period=_period(calls))
+                      period=_period(calls), nonprofit=nonprofit)
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from . import _dask  # Dask is imported for Dask's inputs only
