@@ -80,3 +80,38 @@ def test_a_line_of_another_kind_is_refused_by_name() -> None:
     with pytest.raises(AuditInputError, match=r"^leads\.line holds 'home': pass one of "
                                               r"business, residential"):
         dnc_found(US, "home")
+
+
+def recorded(prerecorded: list[object], phone: str = US) -> pd.DataFrame:
+    """Agents' calls (no campaign: not autodialled) marked prerecorded or not."""
+    return calls(phone).iloc[:0].reindex(range(len(prerecorded))).assign(
+        id=[f"call_{n}" for n in range(len(prerecorded))], direction="outbound",
+        from_number="+14155550100", to_number=phone,
+        created_at=pd.Timestamp("2026-06-01T15:00Z"), campaign_id=None,
+        prerecorded=prerecorded)
+
+
+def consent(kind: str) -> pd.DataFrame:
+    return pd.DataFrame({"phone": [US], "kind": [kind],
+                         "given_at": pd.to_datetime(["2026-01-01"], utc=True)})
+
+
+@pytest.mark.parametrize(("kind", "line", "found"), [
+    ("oral", None, ["call_0", "call_3"]),     # 'true' and True, not 'false' or empty
+    ("written", None, []),                   # 64.1200(a)(3): written consent
+    ("oral", "business", []),                # no residential line
+])
+def test_a_prerecorded_call_to_a_residential_line_needs_written_consent(
+        kind: str, line: str | None, found: list[str]) -> None:
+    report = audit(recorded(["true", "false", None, True]), consents=consent(kind),
+                   leads=leads(US, line))
+    hits = report.findings[report.findings["rule"] == "no_written_consent"]
+    assert hits["call_id"].tolist() == found
+    assert set(hits["citation"]) <= {"47 CFR 64.1200(a)(3)"}
+    assert set(hits["basis"]) <= {"law"}
+    assert "read as a live voice" in report.notes["prerecorded"]
+
+
+def test_a_prerecorded_value_of_another_kind_is_refused_by_name() -> None:
+    with pytest.raises(AuditInputError, match=r"^calls\.prerecorded holds 'robot' at row 0"):
+        audit(recorded(["robot"]), consents=consent("oral"))

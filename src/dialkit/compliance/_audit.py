@@ -38,6 +38,7 @@ from ._columns import typed
 from ._consent import (
     ANSWERS,
     CONSENT_KINDS,
+    PRERECORDED,
     RELATIONSHIPS,
     assumed,
     lifting,
@@ -67,10 +68,10 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT, PRERECORDED)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", SUBJECT)
+            "disposition", SUBJECT, PRERECORDED)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -421,7 +422,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
                                       options.moment, Facts(business_lines(leads),
                                                             options.nonprofit)), times))
     if consents is not None:
-        found.append(located(no_written_consent(outbound, consents), times))
+        found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
+                             times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
     found = [_named(_concat(found), prepared, rows, outbound, leads, lead)]

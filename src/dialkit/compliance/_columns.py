@@ -45,6 +45,8 @@ ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after th
                        "was given")}
 """Of each frame, two times of a row that must come in this order (the first at or before
 the second, where both are known), and why."""
+BOOLEANS = ("listed", "prerecorded")
+"""The true/false columns: the DNC results' ``listed``, the calls' ``prerecorded``."""
 PHONES = frozenset({"from_number", "to_number", "phone"})
 _E164 = ("write phone numbers as E.164 text with their '+' ('+14155550123'): a "
          "spreadsheet, or pd.read_csv without dtype=str, reads them as numbers and drops "
@@ -60,7 +62,8 @@ class ColumnError(DialkitError, ValueError):
 
 def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """``frame`` (a copy the caller owns) with its text columns checked,
-    ``duration_seconds`` as numbers and ``listed`` as booleans (as a CSV writes them).
+    ``duration_seconds`` as numbers and :data:`BOOLEANS` as booleans (as a CSV writes
+    them).
 
     Raises:
         ColumnError: A column holds another kind of value, or a row two times that cannot
@@ -71,8 +74,9 @@ def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     if "duration_seconds" in frame:
         frame["duration_seconds"] = _numbers(frame["duration_seconds"],
                                              f"{name}.duration_seconds")
-    if "listed" in frame and not pd.api.types.is_bool_dtype(frame["listed"]):
-        frame["listed"] = _booleans(frame["listed"], f"{name}.listed")
+    for column in (c for c in BOOLEANS if c in frame):
+        if not pd.api.types.is_bool_dtype(frame[column]):
+            frame[column] = _booleans(frame[column], f"{name}.{column}")
     _check_order(frame, name)
     return frame
 
@@ -165,7 +169,7 @@ def _booleans(column: pd.Series, where: str) -> pd.Series:
     if wrong.any():
         at = _first(pd.Series(wrong))
         raise ColumnError(f"{where} holds {column.iloc[at]!r} at row {at}: write true or "
-                          "false (or leave the cell empty where the number was not checked)")
+                          "false (or leave the cell empty where it is not known)")
     return read.astype("boolean")
 
 

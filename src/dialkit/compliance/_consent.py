@@ -31,6 +31,8 @@ from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS
 RELATIONSHIPS = lists.RELATIONSHIPS
+PRERECORDED = "prerecorded"
+"""The calls' optional column: whether a call used an artificial or prerecorded voice."""
 LIFTING = ("written", "oral")
 """The kinds of consent record that are a person's prior consent to a call."""
 ANSWERS = ("yes", "no", "no_data")
@@ -125,41 +127,67 @@ def exempted(pairs: pd.DataFrame, records: pd.DataFrame | None,
 
 
 def assumed(records: pd.DataFrame | None) -> dict[str, str]:
-    """The report's notes on what the consent records left to assume: the ``ebr``
-    records that do not say their relationship, read as a purchase."""
+    """The report's notes on what the consent records left to assume: how a call was
+    told prerecorded, and the ``ebr`` records that do not say their relationship, read as
+    a purchase."""
     if records is None:
         return {}
+    notes = {"prerecorded": (
+        "no_written_consent judges as prerecorded (47 CFR 64.1200(a)(3)) the calls whose "
+        "prerecorded column is true; a call without it, or with it empty, is read as a "
+        "live voice")}
     ebr = records[records["kind"] == "ebr"]
     unsaid = int(ebr["relationship"].isna().sum()) if "relationship" in ebr else len(ebr)
     if not unsaid:
-        return {}
+        return notes
     periods = "; ".join(f"{law.citation}: {law.purchase} after a purchase, {law.inquiry} "
                         "after an inquiry" for law in lists.relationships())
-    return {"relationships": (
+    return {**notes, "relationships": (
         f"{unsaid} consent record(s) of kind ebr do not say their relationship "
         "(consents' relationship column, purchase or inquiry): read as a purchase, which "
         f"lasts longest ({periods})")}
 
 
-def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
-    """Campaign calls (placed by the dialer, so autodialled) to US wireless numbers with no
-    prior express written consent standing at the call (47 CFR 64.1200(a)(2)): of law
-    where the number's type is mobile; a risk where the numbering plan cannot tell
-    (``fixed line or mobile``, most US numbers)."""
-    rule = lists.consent_rule("US-wireless")
+def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame,
+                       business: frozenset[str] = frozenset()) -> pd.DataFrame:
+    """Calls with no prior express written consent standing at them that need one: campaign
+    calls (placed by the dialer, so autodialled) to US wireless numbers (47 CFR
+    64.1200(a)(2)): of law where the number's type is mobile; a risk where the numbering
+    plan cannot tell (``fixed line or mobile``, most US numbers); and any call marked
+    ``prerecorded`` (an artificial or prerecorded voice) to a US number that is not a
+    ``business`` line (47 CFR 64.1200(a)(3); (a)(2) where the number is mobile): of law."""
     rows, _ = regions_among(calls["phone"], US_REGIONS)
-    rows = rows[calls["campaign_id"].notna().to_numpy()[rows]]
     taken = calls.iloc[rows]
     kind = number_types(taken["phone"])
-    wireless = (kind == MOBILE) | (kind == MAYBE_MOBILE)
-    lacking = wireless & ~standing(taken, records, ("written",))
-    hits, sure = taken[lacking], (kind == MOBILE)[lacking]
+    recorded = _prerecorded(taken) & ~taken["phone"].isin(business).to_numpy(bool)
+    placed = taken["campaign_id"].notna().to_numpy()
+    wireless = placed & ((kind == MOBILE) | (kind == MAYBE_MOBILE))
+    lacking = (wireless | recorded) & ~standing(taken, records, ("written",))
+    hits, sure = taken[lacking], ((kind == MOBILE) | recorded)[lacking]
+    voice, mobile = recorded[lacking], (kind == MOBILE)[lacking]
     evidence = pd.Series(np.where(
-        sure, "a campaign call to a wireless number",
-        "a campaign call to a number the numbering plan does not tell wireless from landline"),
+        voice, "a call with an artificial or prerecorded voice to a residential line (the "
+        "leads do not say it is a business line)" + np.where(mobile, " or wireless number", ""),
+        np.where(sure, "a campaign call to a wireless number", "a campaign call to a number "
+                 "the numbering plan does not tell wireless from landline")),
         index=hits.index, dtype=object) + (
         "; no written consent in the consent records stands at the call (none for the number, "
         "given later, revoked or voided by a reassigned-number answer)")
+    wireless_rule, voice_rule = lists.consent_rule("US-wireless"), lists.consent_rule(
+        "US-prerecorded")
+    evidence = evidence + np.where(voice & ~mobile & (not voice_rule.confirmed),
+                                   " (a doubtful reading: see the doubts of the consent row "
+                                   "US-prerecorded)", "")
     return findings("no_written_consent", hits.assign(
         basis=np.where(sure, "law", "risk"), policy=None, jurisdiction="US",
-        decided_by="number", citation=rule.citation), evidence)
+        decided_by="number", citation=np.where(voice & ~mobile, voice_rule.citation,
+                                               wireless_rule.citation)), evidence)
+
+
+def _prerecorded(calls: pd.DataFrame) -> np.ndarray:
+    """Whether each call was marked ``prerecorded`` (absent or empty: a live voice, as the
+    report's notes say)."""
+    if PRERECORDED not in calls:
+        return np.zeros(len(calls), bool)
+    marked: np.ndarray = calls[PRERECORDED].fillna(False).to_numpy(bool)
+    return marked

@@ -65,6 +65,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         calls: Calls (``client.frames.calls()`` or an export with its columns);
             only outbound calls can be findings. Also a Dask DataFrame, or the path of a
             Parquet dataset (``dialkit.frames.export``'s ``calls`` folder): see below.
+            An optional ``prerecorded`` (true/false) marks calls with an artificial or
+            prerecorded voice, which need a written consent (``no_written_consent``).
         leads: Leads, for the lead rules and to name each call's lead.
         dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
             the data have it, dates each listing).
