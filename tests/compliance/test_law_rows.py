@@ -22,7 +22,7 @@ from dialkit.compliance._checked_states import load_checked
 
 TABLES = [("jurisdictions.toml", "jurisdiction"), ("abandonment.toml", "abandonment"),
           ("caller_id.toml", "caller_id"), ("dnc_lists.toml", "list"),
-          ("dnc_lists.toml", "consent")]
+          ("dnc_lists.toml", "consent"), ("dnc_lists.toml", "relationship")]
 """Each packaged table of law and the name of its rows."""
 
 

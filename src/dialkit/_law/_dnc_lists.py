@@ -9,6 +9,7 @@ checked on first use as every table of law is (:mod:`._rows`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -23,10 +24,27 @@ LISTS = ("national", "company")
 account's own list of people who asked not to be called."""
 KINDS = ("written", "ebr", "oral")
 """The kinds of consent record (``consents=``'s ``kind``)."""
+RELATIONSHIPS = ("purchase", "inquiry")
+"""The kinds of established business relationship (``consents=``'s ``relationship``):
+a purchase or transaction, or an inquiry or application; absent, a purchase."""
 COLUMNS = frozenset({
     "id", "country", "list", "name", "grace_days", "grace_needs_check", "late_citation",
-    "late_business_days", "late_since", "late_days_before", "exempt_by", "ebr_months",
-    *law.LAW_COLUMNS})
+    "late_business_days", "late_since", "late_days_before", "exempt_by", "residential_only",
+    "solicitations_only", *law.LAW_COLUMNS})
+RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, *law.LAW_COLUMNS})
+_PERIOD = re.compile(r"^([1-9][0-9]*) (days|months)$")
+
+
+@dataclass(frozen=True)
+class Period:
+    """A length of time as a law counts it: so many days, or calendar months."""
+
+    count: int
+    unit: str
+    """``days`` or ``months``."""
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.unit}"
 
 
 @dataclass(frozen=True)
@@ -44,8 +62,12 @@ class DncList(law.LawRow):
             listing.
         late_citation, late_business_days, late_since, late_days_before: A second rule
             with a longer period of its own, which a later call breaks too (empty: none).
-        exempt_by: The consent kinds that exempt a call to a listed number.
-        ebr_months: How long an established business relationship lasts.
+        exempt_by: The consent kinds that exempt a call to a listed number (an ``ebr``
+            record while every :func:`relationships` row of the country holds).
+        residential_only: Whether the list's law protects residential subscribers only
+            (a call to a business line is not judged by it).
+        solicitations_only: Whether it binds telephone solicitations only (a tax-exempt
+            nonprofit's own calls are not judged by it).
         citation: The section that decides a call to a listed number.
         sources, reviewed, confirmed, doubts, text: As every row of law has them
             (:class:`._rows.LawRow`).
@@ -62,7 +84,26 @@ class DncList(law.LawRow):
     late_since: date | None
     late_days_before: int
     exempt_by: tuple[str, ...]
-    ebr_months: int
+    residential_only: bool = False
+    solicitations_only: bool = False
+
+
+@dataclass(frozen=True)
+class Relationship(law.LawRow):
+    """How long one law (``[[relationship]]`` rows) counts an established business
+    relationship: after a purchase or transaction, after an inquiry or application.
+
+    Attributes:
+        id: ``US-TSR``, ``US-FCC``, ``CA-CRTC``.
+        country: The country whose lists' exemption it bounds.
+        purchase, inquiry: How long the relationship lasts from each.
+        citation, sources, reviewed, confirmed, doubts, text: As every row of law has them.
+    """
+
+    id: str
+    country: str
+    purchase: Period
+    inquiry: Period
 
 
 @dataclass(frozen=True)
@@ -76,6 +117,12 @@ class ConsentRule(law.LawRow):
 def consent_rule(rule_id: str) -> ConsentRule:
     """The ``[[consent]]`` row ``rule_id`` (``US-wireless``)."""
     return _consents()[rule_id]
+
+
+def relationships(country: str | None = None) -> tuple[Relationship, ...]:
+    """Every law's count of an established business relationship in ``country`` (every
+    country's: None): an ``ebr`` record exempts a call only while each of them holds."""
+    return tuple(row for row in _relationships().values() if country in (None, row.country))
 
 
 def get(country: str, kind: str) -> DncList | None:
@@ -114,6 +161,29 @@ def _consents() -> dict[str, ConsentRule]:
 
 
 @lru_cache(maxsize=1)
+def _relationships() -> dict[str, Relationship]:
+    return law.by_id((_relationship(raw, at), at) for raw, at in law.rows(
+        _data(), "relationship", DATA_FILE, label="relationship row"))
+
+
+def _relationship(raw: Mapping[str, Any], where: str) -> Relationship:
+    """One checked ``[[relationship]]`` row."""
+    law.known_columns(raw, RELATIONSHIP_COLUMNS, where)
+    return Relationship(id=law.text(raw, "id", where), country=law.text(raw, "country", where),
+                        purchase=_period(raw, "purchase", where),
+                        inquiry=_period(raw, "inquiry", where), **law.law_columns(raw, where))
+
+
+def _period(raw: Mapping[str, Any], key: str, where: str) -> Period:
+    """A column that is a length of time: ``"540 days"``, ``"18 months"``."""
+    found = _PERIOD.match(law.text(raw, key, where))
+    if not found:
+        raise law.LawDataError(f"{where}: {key} must be a number of days or months "
+                               f"('90 days', '18 months'), not {raw[key]!r}")
+    return Period(int(found[1]), found[2])
+
+
+@lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
     return law.read(None, DATA_FILE)[0]
 
@@ -137,5 +207,7 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
         late_business_days=law.typed(raw, "late_business_days", int, where, 0),
         late_since=since if isinstance(since, date) else None,
         late_days_before=law.typed(raw, "late_days_before", int, where, 0),
-        exempt_by=exempt, ebr_months=law.typed(raw, "ebr_months", int, where, 0),
+        exempt_by=exempt,
+        residential_only=law.typed(raw, "residential_only", bool, where, False),
+        solicitations_only=law.typed(raw, "solicitations_only", bool, where, False),
         **law.law_columns(raw, where))

@@ -70,7 +70,7 @@ COLUMNS = frozenset({
     "observed_rules", "holiday_since", "max_calls", "cap_hours", "cap_scope",
     "dnc_scrub_days", "citation", "cites", "sources", "reviewed", "confirmed", "doubts",
     "scope", "applies_to", "holiday_categories", "named_days", "holiday_weekdays_only",
-    "text", "doubtful"})
+    "consent_lifts_hours", "text", "doubtful"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
 DEFAULT_CATEGORIES = ("public",)
@@ -130,6 +130,9 @@ class Jurisdiction(law.LawRow):
             quoted in ``text``; :meth:`cite` falls back to ``citation``.
         doubtful: Which reading the row applies that a text read did not settle (empty:
             none), so that a report names it as doubtful rather than choosing silently.
+        consent_lifts_hours: Whether the row's hours and day bans bind only calls made
+            without the person's prior consent, as its quoted words say: a call with
+            such consent standing is not judged by the row (:mod:`..compliance._law`).
     """
 
     id: str
@@ -153,6 +156,7 @@ class Jurisdiction(law.LawRow):
     applies_to: str = "all"
     cites: tuple[tuple[str, str], ...] = ()
     doubtful: str = ""
+    consent_lifts_hours: bool = False
 
     @property
     def status(self) -> str:
@@ -336,8 +340,18 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         scope=law.typed(raw, "scope", str, where, ""),
         holiday_categories=categories, named_days=named_days,
         holiday_weekdays_only=law.typed(raw, "holiday_weekdays_only", bool, where, False),
-        **law.law_columns(raw, where),
+        consent_lifts_hours=_lifted(raw, where), **law.law_columns(raw, where),
     )
+
+
+def _lifted(raw: Mapping[str, Any], where: str) -> bool:
+    """``consent_lifts_hours``: true only of a row whose quoted words bind calls made
+    without the person's consent, so the words are there for a reader to check."""
+    lifted: bool = law.typed(raw, "consent_lifts_hours", bool, where, False)
+    if lifted and "consent" not in str(raw.get("text", "")):
+        raise JurisdictionDataError(f"{where}: consent_lifts_hours needs the words that say "
+                                    "so (a consent) quoted in text")
+    return lifted
 
 
 def _observed(raw: Mapping[str, Any], days: tuple[str, ...],

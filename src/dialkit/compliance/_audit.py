@@ -35,8 +35,25 @@ from ._abandonment import (
 )
 from ._account import blocked_country, caller_id, unverified_caller_id
 from ._columns import typed
-from ._consent import ANSWERS, CONSENT_KINDS, no_written_consent, resolved
-from ._dnc import dnc_call, dnc_lead, unscreened_lead
+from ._consent import (
+    ANSWERS,
+    CONSENT_KINDS,
+    PRERECORDED,
+    RELATIONSHIPS,
+    assumed,
+    lifting,
+    no_written_consent,
+    resolved,
+)
+from ._dnc import (
+    LINES,
+    Facts,
+    assumed_facts,
+    business_lines,
+    dnc_call,
+    dnc_lead,
+    unscreened_lead,
+)
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS, Bools
 from ._frequency import SUBJECT, call_frequency, with_subjects
@@ -67,10 +84,10 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT)
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT, PRERECORDED)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
-            "disposition", SUBJECT, CHANNEL)
+            "disposition", SUBJECT, CHANNEL, PRERECORDED)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
 the direction and the join time (for the abandoned calls) are taken for a few rows."""
 FEW_VALUED = ("campaign_id", "from_number", "disposition")
@@ -323,6 +340,8 @@ class Options:
     texts: pd.DataFrame | None = field(default=None, compare=False)
     """The account's texts (:func:`prepared_texts`), audited as calls (:mod:`._texts`):
     none on Dask."""
+    nonprofit: bool = False
+    """Whether the account is a tax-exempt nonprofit calling for itself (issue 61)."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -387,6 +406,8 @@ def prepared_leads(leads: pd.DataFrame | None,
     if leads is None:
         return None
     leads = _prepared(leads, LEAD_COLUMNS, "leads").rename(columns={"id": "lead_id"})
+    if "line" in leads:
+        _values_of(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
 
 
@@ -416,6 +437,8 @@ def prepared_consents(consents: pd.DataFrame | None,
         raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
                               "record's phone", frame="consents")
     _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
+    if "relationship" in prepared:
+        _values_of(prepared["relationship"], RELATIONSHIPS, "consents", "relationship")
     if "revoked_at" not in prepared:
         prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
                                            dtype="datetime64[ns, UTC]")
@@ -470,7 +493,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     rules = options.rules
     outbound = _outbound(prepared, rows)
     lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
-    times = clock(outbound, rules, address)
+    consents = resolved(options.consents, leads, options.reassigned)
+    times = clock(outbound, rules, address, lifting(outbound, consents))
     others = None if leads is None else other_numbers(leads)
     calls = calls_only(outbound)  # the rules of a voice call: not a text's
     found = [*calling_hours(outbound, times), located(call_frequency(
@@ -480,11 +504,13 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if options.verified is not None:
         found.append(located(unverified_caller_id(calls, options.verified),
                                     times))
-    consents = resolved(options.consents, leads, options.reassigned)
     if dnc is not None:
-        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned), times))
+        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned,
+                                      options.moment, Facts(business_lines(leads),
+                                                            options.nonprofit)), times))
     if consents is not None:
-        found.append(located(no_written_consent(outbound, consents), times))
+        found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
+                             times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
     inside = options.windowed(outbound["at"])
@@ -549,6 +575,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
             notes["exemptions"] = NO_EXEMPTION
     else:
         ran.append("no_written_consent")
+        notes.update(assumed(options.consents))
     if has_leads and reads_addresses(rules):
         ran.append("unknown_address_state")
     dropped = parts[0].dropped if len(parts) == 1 else pd.concat(
@@ -566,6 +593,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     frame = with_channel(frame.iloc[_in_rule_order(frame)].reset_index(drop=True),
                          options.texts)
     notes.update(unread_note(frame))
+    if not options.nonprofit:
+        notes.update(assumed_facts(frame))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

@@ -8,6 +8,10 @@ traceback deep in pyarrow. Each is refused with a :class:`ColumnError` (which
 :class:`~._audit.AuditInputError` carries with the frame's name) naming the column, the
 first value at fault and its row, and what to write instead. The text and the dataset's
 checks are the shared ones (:mod:`dialkit._arrays._checked`), which the analytics apply too.
+
+A row whose times cannot both be true (:data:`ORDERS`: a number listed after the check
+that found it listed, a consent revoked before it was given) is refused too, naming the
+row: read as it stands, the later ``listed_at`` let the calls before it pass.
 """
 
 from __future__ import annotations
@@ -17,11 +21,20 @@ import pandas as pd
 from .._arrays._checked import ColumnError, check_text, checked_dataset, first_row
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
-         "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields"),
+         "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields", "line"),
          "dnc": ("phone",),
-         "consents": ("phone", "lead_id", "kind"), "reassigned": ("phone", "answer"),
+         "consents": ("phone", "lead_id", "kind", "relationship"),
+         "reassigned": ("phone", "answer"),
          "texts": ("message_id", "to", "status", "error_code")}
 """The text columns of each frame the audit reads (where the frame has them)."""
+ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after the check "
+                   "that found it listed"),
+          "consents": ("given_at", "revoked_at", "a consent cannot be revoked before it "
+                       "was given")}
+"""Of each frame, two times of a row that must come in this order (the first at or before
+the second, where both are known), and why."""
+BOOLEANS = ("listed", "prerecorded")
+"""The true/false columns: the DNC results' ``listed``, the calls' ``prerecorded``."""
 PHONES = frozenset({"from_number", "to_number", "phone", "to"})
 _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 _FALSE = frozenset({"false", "0", "no", "f", "n"})
@@ -29,19 +42,37 @@ _FALSE = frozenset({"false", "0", "no", "f", "n"})
 
 def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """``frame`` (a copy the caller owns) with its text columns checked,
-    ``duration_seconds`` as numbers and ``listed`` as booleans (as a CSV writes them).
+    ``duration_seconds`` as numbers and :data:`BOOLEANS` as booleans (as a CSV writes
+    them).
 
     Raises:
-        ColumnError: A column holds another kind of value; the message names it.
+        ColumnError: A column holds another kind of value, or a row two times that cannot
+            both be true (:data:`ORDERS`); the message names it.
     """
     for column in (c for c in TEXTS[name] if c in frame):
         check_text(frame[column], f"{name}.{column}", column in PHONES)
     if "duration_seconds" in frame:
         frame["duration_seconds"] = _numbers(frame["duration_seconds"],
                                              f"{name}.duration_seconds")
-    if "listed" in frame and not pd.api.types.is_bool_dtype(frame["listed"]):
-        frame["listed"] = _booleans(frame["listed"], f"{name}.listed")
+    for column in (c for c in BOOLEANS if c in frame):
+        if not pd.api.types.is_bool_dtype(frame[column]):
+            frame[column] = _booleans(frame[column], f"{name}.{column}")
+    _check_order(frame, name)
     return frame
+
+
+def _check_order(frame: pd.DataFrame, name: str) -> None:
+    """Refuse a row whose two times of :data:`ORDERS` come the wrong way round (times in
+    UTC, as the audit reads them), naming the frame, the column and the row."""
+    if name not in ORDERS or not {ORDERS[name][0], ORDERS[name][1]} <= set(frame):
+        return
+    first, then, why = ORDERS[name]
+    wrong = (frame[first] > frame[then]).fillna(False).to_numpy(bool)
+    if wrong.any():
+        at = first_row(pd.Series(wrong))
+        raise ColumnError(f"{name}.{first} holds {frame[first].iloc[at]} at row {at}, after "
+                          f"the row's {then} ({frame[then].iloc[at]}): {why}; correct the "
+                          "row (an unknown time is an empty cell, never a guess)")
 
 
 def _numbers(column: pd.Series, where: str) -> pd.Series:
@@ -69,7 +100,7 @@ def _booleans(column: pd.Series, where: str) -> pd.Series:
     if wrong.any():
         at = first_row(pd.Series(wrong))
         raise ColumnError(f"{where} holds {column.iloc[at]!r} at row {at}: write true or "
-                          "false (or leave the cell empty where the number was not checked)")
+                          "false (or leave the cell empty where it is not known)")
     return read.astype("boolean")
 
 

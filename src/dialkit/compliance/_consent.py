@@ -2,15 +2,18 @@
 
 ``consents=`` (shared decision 6 of issue 47): a row per record, by ``phone`` or
 ``lead_id``, of ``kind`` ``written`` (prior express written consent, a signed written
-agreement), ``ebr`` (an established business relationship, from ``given_at``, the
-purchase) or ``oral``, with ``given_at`` and ``revoked_at`` (a revocation is an opt-out:
+agreement), ``ebr`` (an established business relationship, from ``given_at``: its
+``relationship``, ``purchase`` or ``inquiry``, says which, absent a purchase) or ``oral``,
+with ``given_at`` and ``revoked_at`` (a revocation is an opt-out:
 :mod:`._dnc` puts the number on the account's own list from then). ``reassigned=``: the
 reassigned numbers database's answers (``phone``, ``asked_at``, ``answer`` ``yes``, ``no``
 or ``no_data``); a ``yes`` says the number was disconnected since the consent was given,
 so the consent no longer speaks for whoever holds it now (47 CFR 64.1200(m)).
 
 A record exempts a call to a listed number where its kind is one the list's law names
-(:class:`.._law._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call; the
+(:class:`.._law._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call (an
+``ebr`` while the period of every law of the country that counts it holds: the TSR's
+and the FCC's in the US, :func:`.._law._dnc_lists.relationships`); the
 TCPA's rule for wireless numbers (:func:`no_written_consent`) needs a ``written`` one.
 Records are joined with the few calls to listed numbers, or with the campaign calls to US
 numbers for the TCPA's rule, on the number: no loop over calls.
@@ -27,6 +30,11 @@ from .._phones._zones import regions_among
 from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS
+RELATIONSHIPS = lists.RELATIONSHIPS
+PRERECORDED = "prerecorded"
+"""The calls' optional column: whether a call used an artificial or prerecorded voice."""
+LIFTING = ("written", "oral")
+"""The kinds of consent record that are a person's prior consent to a call."""
 ANSWERS = ("yes", "no", "no_data")
 US_REGIONS = ("US", "PR", "VI", "GU", "MP", "AS")
 
@@ -64,10 +72,10 @@ def _void_from(records: pd.DataFrame, reassigned: pd.DataFrame | None) -> pd.Ser
 
 
 def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str, ...],
-             ebr_months: int = 0) -> np.ndarray:
+             laws: tuple[lists.Relationship, ...] = ()) -> np.ndarray:
     """Whether a record of one of ``kinds`` stands at each call (``phone``, ``at``): given
-    before it, not revoked, not voided by a reassigned answer, and (an ``ebr``) no older
-    than ``ebr_months``."""
+    before it, not revoked, not voided by a reassigned answer, and (an ``ebr``) within the
+    period of each of ``laws`` for its relationship."""
     if records is None or not kinds or not len(calls):
         return np.zeros(len(calls), bool)
     mine = records[records["kind"].isin(kinds)]
@@ -75,40 +83,111 @@ def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str
                           "at": calls["at"].to_numpy(), "_call": np.arange(len(calls))})
     joined = pairs.merge(mine.assign(phone=mine["phone"].astype(object)), on="phone")
     at = pd.to_datetime(joined["at"], utc=True)
-    ends = joined["given_at"] + pd.DateOffset(months=ebr_months) if ebr_months else None
     ok = (joined["given_at"] <= at) & ~(joined["revoked_at"] <= at) & ~(joined["void_from"] <= at)
-    if ends is not None:
-        ok &= (joined["kind"] != "ebr") | (at < ends)
+    if laws:
+        ok &= (joined["kind"] != "ebr") | _related(joined, at, laws)
     found = np.zeros(len(calls), bool)
     found[joined.loc[ok.to_numpy(), "_call"].to_numpy()] = True
     return found
 
 
+def _related(records: pd.DataFrame, at: pd.Series,
+             laws: tuple[lists.Relationship, ...]) -> pd.Series:
+    """Whether each record's relationship still holds at ``at`` under every one of
+    ``laws``: its period after a purchase, or (``relationship`` ``inquiry``) after an
+    inquiry, counted from ``given_at``."""
+    inquiry = (records["relationship"] == "inquiry").fillna(False) if (
+        "relationship" in records) else pd.Series(False, index=records.index)
+    held = pd.Series(True, index=records.index)
+    for law in laws:
+        for period, which in ((law.purchase, ~inquiry), (law.inquiry, inquiry)):
+            held &= ~which | (at < records["given_at"] + _offset(period))
+    return held
+
+
+def _offset(period: lists.Period) -> pd.DateOffset | pd.Timedelta:
+    """A law's period as pandas adds it to a time: calendar months, or days."""
+    if period.unit == "months":
+        return pd.DateOffset(months=period.count)
+    return pd.Timedelta(days=period.count)
+
+
+def lifting(calls: pd.DataFrame, records: pd.DataFrame | None) -> np.ndarray | None:
+    """Whether the person's prior consent stood at each call, as the hours' rules that
+    bind calls made "without the prior consent of a person" (16 CFR 310.4(c); the rows
+    with ``consent_lifts_hours``) read it: a ``written`` or ``oral`` record standing at
+    the call (an ``ebr`` is a relationship, not a consent). None without records."""
+    return None if records is None else standing(calls, records, LIFTING)
+
+
 def exempted(pairs: pd.DataFrame, records: pd.DataFrame | None,
              reassigned: pd.DataFrame | None, row: lists.DncList) -> np.ndarray:
     """Whether a consent record the list's law names exempts each call to a listed number."""
-    return standing(pairs, records, row.exempt_by, row.ebr_months)
+    return standing(pairs, records, row.exempt_by, lists.relationships(row.country))
 
 
-def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
-    """Campaign calls (placed by the dialer, so autodialled) to US wireless numbers with no
-    prior express written consent standing at the call (47 CFR 64.1200(a)(2)): of law
-    where the number's type is mobile; a risk where the numbering plan cannot tell
-    (``fixed line or mobile``, most US numbers)."""
-    rule = lists.consent_rule("US-wireless")
+def assumed(records: pd.DataFrame | None) -> dict[str, str]:
+    """The report's notes on what the consent records left to assume: how a call was
+    told prerecorded, and the ``ebr`` records that do not say their relationship, read as
+    a purchase."""
+    if records is None:
+        return {}
+    notes = {"prerecorded": (
+        "no_written_consent judges as prerecorded (47 CFR 64.1200(a)(3)) the calls whose "
+        "prerecorded column is true; a call without it, or with it empty, is read as a "
+        "live voice")}
+    ebr = records[records["kind"] == "ebr"]
+    unsaid = int(ebr["relationship"].isna().sum()) if "relationship" in ebr else len(ebr)
+    if not unsaid:
+        return notes
+    periods = "; ".join(f"{law.citation}: {law.purchase} after a purchase, {law.inquiry} "
+                        "after an inquiry" for law in lists.relationships())
+    return {**notes, "relationships": (
+        f"{unsaid} consent record(s) of kind ebr do not say their relationship "
+        "(consents' relationship column, purchase or inquiry): read as a purchase, which "
+        f"lasts longest ({periods})")}
+
+
+def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame,
+                       business: frozenset[str] = frozenset()) -> pd.DataFrame:
+    """Calls with no prior express written consent standing at them that need one: campaign
+    calls (placed by the dialer, so autodialled) to US wireless numbers (47 CFR
+    64.1200(a)(2)): of law where the number's type is mobile; a risk where the numbering
+    plan cannot tell (``fixed line or mobile``, most US numbers); and any call marked
+    ``prerecorded`` (an artificial or prerecorded voice) to a US number that is not a
+    ``business`` line (47 CFR 64.1200(a)(3); (a)(2) where the number is mobile): of law."""
     rows, _ = regions_among(calls["phone"], US_REGIONS)
-    rows = rows[calls["campaign_id"].notna().to_numpy()[rows]]
     taken = calls.iloc[rows]
     kind = number_types(taken["phone"])
-    wireless = (kind == MOBILE) | (kind == MAYBE_MOBILE)
-    lacking = wireless & ~standing(taken, records, ("written",))
-    hits, sure = taken[lacking], (kind == MOBILE)[lacking]
+    recorded = _prerecorded(taken) & ~taken["phone"].isin(business).to_numpy(bool)
+    placed = taken["campaign_id"].notna().to_numpy()
+    wireless = placed & ((kind == MOBILE) | (kind == MAYBE_MOBILE))
+    lacking = (wireless | recorded) & ~standing(taken, records, ("written",))
+    hits, sure = taken[lacking], ((kind == MOBILE) | recorded)[lacking]
+    voice, mobile = recorded[lacking], (kind == MOBILE)[lacking]
     evidence = pd.Series(np.where(
-        sure, "a campaign call to a wireless number",
-        "a campaign call to a number the numbering plan does not tell wireless from landline"),
+        voice, "a call with an artificial or prerecorded voice to a residential line (the "
+        "leads do not say it is a business line)" + np.where(mobile, " or wireless number", ""),
+        np.where(sure, "a campaign call to a wireless number", "a campaign call to a number "
+                 "the numbering plan does not tell wireless from landline")),
         index=hits.index, dtype=object) + (
         "; no written consent in the consent records stands at the call (none for the number, "
         "given later, revoked or voided by a reassigned-number answer)")
+    wireless_rule, voice_rule = lists.consent_rule("US-wireless"), lists.consent_rule(
+        "US-prerecorded")
+    evidence = evidence + np.where(voice & ~mobile & (not voice_rule.confirmed),
+                                   " (a doubtful reading: see the doubts of the consent row "
+                                   "US-prerecorded)", "")
     return findings("no_written_consent", hits.assign(
         basis=np.where(sure, "law", "risk"), policy=None, jurisdiction="US",
-        decided_by="number", citation=rule.citation), evidence)
+        decided_by="number", citation=np.where(voice & ~mobile, voice_rule.citation,
+                                               wireless_rule.citation)), evidence)
+
+
+def _prerecorded(calls: pd.DataFrame) -> np.ndarray:
+    """Whether each call was marked ``prerecorded`` (absent or empty: a live voice, as the
+    report's notes say)."""
+    if PRERECORDED not in calls:
+        return np.zeros(len(calls), bool)
+    marked: np.ndarray = calls[PRERECORDED].fillna(False).to_numpy(bool)
+    return marked

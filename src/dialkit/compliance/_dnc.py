@@ -13,6 +13,8 @@ list, a loop over the table's few rows, never over calls.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -34,6 +36,46 @@ NO_ROW = "the account's DNC results (no list of the number's country in the law'
 """The policy a call to a listed number of a country the table lacks is a finding of."""
 
 
+LINES = ("business", "residential")
+"""The leads' ``line`` values: a business line, or a residential one."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Facts a list's law turns on that the contract's records do not carry, as the
+    caller told them (issue 61): the numbers that are ``business`` lines (a lead's
+    ``line``) and whether the account is a tax-exempt ``nonprofit`` calling for itself."""
+
+    business: frozenset[str] = frozenset()
+    nonprofit: bool = False
+
+
+def business_lines(leads: pd.DataFrame | None) -> frozenset[str]:
+    """The numbers the leads say are business lines: each of whose leads says ``line``
+    ``business`` (a number any lead says is residential, or says nothing of, is read as
+    residential: the stricter reading)."""
+    if leads is None or "line" not in leads or not len(leads):
+        return frozenset()
+    said = leads["line"].astype(object).eq("business").groupby(
+        leads["phone"].astype(object)).all()
+    return frozenset(said.index[said.to_numpy(bool)])
+
+
+def assumed_facts(found: pd.DataFrame) -> dict[str, str]:
+    """The report's note on the facts :class:`Facts` reads, where a finding rests on what
+    was assumed of them: a call to a number on a list whose law protects residential
+    lines or binds solicitations only."""
+    rows = [row for row in lists.all() if row.residential_only or row.solicitations_only]
+    hits = found[found["rule"] == "dnc_call"]["citation"].astype(str)
+    if not any(hits.str.contains(row.citation, regex=False).any() for row in rows):
+        return {}
+    return {"facts": "the findings of " + ", ".join(row.name for row in rows) + " read each "
+            "number as a residential line where its leads do not say it is a business one "
+            "(leads' line column: business or residential), and the calls as telephone "
+            "solicitations unless audit(nonprofit=True) says the account is a tax-exempt "
+            "nonprofit calling for itself"}
+
+
 def countries(phones: pd.Series) -> pd.Series:
     """The lists' country (``US``, ``CA``, ``GB``) of each number; None for another."""
     rows, numbers = regions_among(phones, COUNTRIES)
@@ -42,18 +84,25 @@ def countries(phones: pd.Series) -> pd.Series:
     return pd.Series(found, index=phones.index, dtype=object)
 
 
-def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
-             consents: pd.DataFrame | None) -> pd.DataFrame:
+def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None,
+             as_of: pd.Timestamp | None = None) -> pd.DataFrame:
     """Every listing of a number: ``phone``, ``list``, ``since`` (NaT: unknown), ``source``
-    in words and ``reading`` (how the list was told, where the data did not say)."""
+    in words and ``reading`` (how the list was told, where the data did not say). A
+    ``listed_at`` after ``as_of`` is no date a record made by then can hold: read as
+    unknown (every call to the number a finding, saying so), never as a later listing
+    that lets the calls before it pass."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     told = listed["list"].astype(object) if "list" in listed else pd.Series(
         None, index=listed.index, dtype=object)
     since = listed["listed_at"] if "listed_at" in listed else pd.Series(
         pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]")
+    later = (np.zeros(len(since), bool) if as_of is None
+             else (since > as_of).fillna(False).to_numpy(bool))
+    reading = np.where(told.isna(), UNREAD, "")
+    reading = np.where(later, _later_words(since, as_of, reading), reading)
     parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
-                           "since": since, "source": "the DNC results",
-                           "reading": np.where(told.isna(), UNREAD, "")})]
+                           "since": since.mask(later), "source": "the DNC results",
+                           "reading": reading})]
     asked = calls.loc[isin(calls["disposition"], ["do_not_call"])]
     if len(asked):
         first = asked["ended_at"].fillna(asked["at"]).groupby(asked["phone"].astype(object)).min()
@@ -66,6 +115,15 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame,
                                    "since": revoked["revoked_at"],
                                    "source": "a consent revoked (an opt-out)", "reading": ""}))
     return _dated_by_requests(parts)
+
+
+def _later_words(since: pd.Series, as_of: pd.Timestamp | None,
+                 reading: np.ndarray) -> pd.Series:
+    """How a ``listed_at`` after ``as_of`` was read, after what ``reading`` said."""
+    words = ("its listed_at, " + written(since) + ", is after the audit's as_of ("
+             + str(written(pd.Series([as_of]))[0]) + "), when no record could hold it: "
+             "read as unknown")
+    return pd.Series(np.where(reading != "", reading + "; " + words, words), index=since.index)
 
 
 def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
@@ -85,11 +143,13 @@ def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None = None,
-             reassigned: pd.DataFrame | None = None) -> pd.DataFrame:
+             reassigned: pd.DataFrame | None = None, as_of: pd.Timestamp | None = None,
+             facts: Facts = Facts()) -> pd.DataFrame:
     """Calls to a listed number placed after it was listed and past its list's grace,
-    unless a consent record exempts them; where the listing date is unknown, every call to
-    it, saying so. One finding per call, naming each list it broke."""
-    listing = listings(calls, dnc, consents)
+    unless a consent record or the ``facts`` exempt them; where the listing date is
+    unknown (or after ``as_of``: :func:`listings`), every call to it, saying so. One
+    finding per call, naming each list it broke."""
+    listing = listings(calls, dnc, consents, as_of)
     rows = np.flatnonzero(isin(calls["phone"], listing["phone"]))
     if not len(rows):  # no call to a listed number: none of the work below
         return _no_call(calls)
@@ -97,7 +157,8 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
         _row=rows, phone=lambda c: c["phone"].astype(object)).merge(listing, on="phone")
     pairs["country"] = countries(pairs["phone"]).to_numpy()
     pairs["checked"] = _checks_before(pairs, dnc)
-    judged = [_judged(pairs, row, consents, reassigned) for row in lists.all()]
+    judged = [_judged(pairs, row, consents, reassigned, facts) for row in lists.all()
+              if not (facts.nonprofit and row.solicitations_only)]
     judged = [hits for hits in (*judged, _unlisted_country(pairs)) if len(hits)]
     if not judged:
         return _no_call(calls)
@@ -112,7 +173,7 @@ def _no_call(calls: pd.DataFrame) -> pd.DataFrame:
 
 
 def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
-            reassigned: pd.DataFrame | None) -> pd.DataFrame:
+            reassigned: pd.DataFrame | None, facts: Facts) -> pd.DataFrame:
     """The pairs of a call and a listing on ``row``'s list that break its rule, with their
     ``evidence``, ``citation`` and ``jurisdiction`` (none of these where no pair is on
     the list: :func:`dnc_call` leaves out the lists that found nothing)."""
@@ -127,6 +188,8 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
     else:  # the law's own grace, in whole days before the call's day
         safe = at.dt.normalize() - since.dt.normalize() < row.grace
     exempt = exempted(on, consents, reassigned, row)
+    if row.residential_only:  # a business line is no residential subscriber's
+        exempt |= on["phone"].isin(facts.business).to_numpy(bool)
     hits = on[after & ~safe.fillna(False) & ~exempt]
     late = _late(hits, row)
     days = (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str)
@@ -275,8 +338,9 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                     as_of: pd.Timestamp) -> pd.DataFrame:
     """Leads with no DNC check of their number, or one older than the scrub age of the
     number's country (its jurisdiction row's ``dnc_scrub_days``: the UK's 28, PECR reg.
-    21(3)'s; 31 elsewhere), or the rules' own, where stricter."""
-    last = _last_checks(leads["phone"], dnc)
+    21(3)'s; 31 elsewhere), or the rules' own, where stricter. A check dated after
+    ``as_of`` is none the audit's moment had: it does not screen the lead."""
+    last = _last_checks(leads["phone"], dnc[~(dnc["checked_at"] > as_of).to_numpy(bool)])
     age = scrub_ages(leads["phone"], rules)
     stale = last.isna() | (last < as_of - age)
     hits = _read(leads)[stale & ~leads["status"].isin(["dnc", "completed"])]

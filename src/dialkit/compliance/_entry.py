@@ -49,7 +49,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
           reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
-          since: Bound = ..., until: Bound = ...) -> AuditReport: ...
+          since: Bound = ..., until: Bound = ...,
+          nonprofit: bool = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -58,7 +59,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
           compute: bool, consents: pd.DataFrame | None = ...,
           reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
-          since: Bound = ..., until: Bound = ...) -> AuditReport | Lazy[AuditReport]: ...
+          since: Bound = ..., until: Bound = ...,
+          nonprofit: bool = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -68,13 +70,16 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           consents: pd.DataFrame | None = None,
           reassigned: pd.DataFrame | None = None,
           texts: pd.DataFrame | None = None, since: Bound = None,
-          until: Bound = None) -> AuditReport | Lazy[AuditReport]:
+          until: Bound = None,
+          nonprofit: bool = False) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
         calls: Calls (``client.frames.calls()`` or an export with its columns);
             only outbound calls can be findings. Also a Dask DataFrame, or the path of a
             Parquet dataset (``dialkit.frames.export``'s ``calls`` folder): see below.
+            An optional ``prerecorded`` (true/false) marks calls with an artificial or
+            prerecorded voice, which need a written consent (``no_written_consent``).
         leads: Leads, for the lead rules and to name each call's lead.
         dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
             the data have it, dates each listing).
@@ -104,8 +109,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             is audited at once either way, so ``compute=False`` is typed as either.
         consents: The account's consent records, a row each: ``phone`` or ``lead_id``,
             ``kind`` (``written``: prior express written consent or a signed written
-            agreement; ``ebr``: an established business relationship, from its purchase;
-            ``oral``), ``given_at`` and ``revoked_at`` (may be empty). A record the list's
+            agreement; ``ebr``: an established business relationship, from its purchase
+            or, where ``relationship`` (optional) is ``inquiry``, its inquiry; ``oral``),
+            ``given_at`` and ``revoked_at`` (may be empty). A record the list's
             law names exempts a call to a listed number while it stands; a revocation puts
             the number on the account's own do-not-call list; ``no_written_consent`` runs.
             Without them no exemption is considered, and the report's notes say so.
@@ -131,6 +137,12 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             agree on every call they share. Lead findings are judged at ``as_of`` as ever.
         until: Report the calls placed before then (a date: before that day begins), in
             the same forms.
+        nonprofit: Whether the account is a tax-exempt nonprofit calling for itself: its
+            calls are no telephone solicitations (47 U.S.C. 227(a)(4)(C)), so the US
+            National Do Not Call Registry's rule does not judge them. Default False, and
+            the notes say so where a registry finding rests on it. A lead's optional
+            ``line`` (``business`` or ``residential``) says whether its number is a
+            business line, which the registry does not protect; absent, residential.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -163,7 +175,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
                       texts=prepared_texts(_small(texts, "texts")),
-                      **_window(since, until))
+                      nonprofit=nonprofit, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         if options.texts is not None and len(options.texts):

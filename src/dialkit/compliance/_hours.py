@@ -33,12 +33,14 @@ class Clock:
     judged: Judged
 
 
-def clock(calls: pd.DataFrame, rules: Rules,
-          address: NDArray[np.object_] | None = None) -> Clock:
+def clock(calls: pd.DataFrame, rules: Rules, address: NDArray[np.object_] | None = None,
+          consented: NDArray[np.bool_] | None = None) -> Clock:
     """The calls' local times in every zone of their numbers, against the law of the place
     called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
     number is and, where given, each call's lead's ``address`` state. A row for campaign
-    calls only judges the calls with a ``campaign_id`` (:func:`campaign_calls`)."""
+    calls only judges the calls with a ``campaign_id`` (:func:`campaign_calls`); a row
+    whose words bind calls made without consent does not judge the ``consented`` ones
+    (:func:`._consent.lifting`)."""
     pairs = zoned(calls["phone"])
     clocks = None
     if address is not None and rules.jurisdictions:  # the address state on its own clock
@@ -46,7 +48,7 @@ def clock(calls: pd.DataFrame, rules: Rules,
         clocks = (judges[0], judges[1])
     local = wall_clock(calls["at"], pairs)
     judged = judge(calls["phone"], pairs.row, local, rules, address, campaign_calls(calls),
-                   clocks)
+                   clocks, consented)
     outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))

@@ -95,6 +95,10 @@ def _details(row: Jurisdiction) -> list[str]:
     if row.applies_to != "all":
         lines.append("- Calls covered: campaign calls only (placed by the dialer, with a "
                      "campaign_id); an agent's click-to-call is not judged by this row.")
+    if row.consent_lifts_hours:
+        lines.append("- Consent lifts it: its words bind calls made without the person's "
+                     "prior consent, so a call with a written or oral consent record standing "
+                     "at it (consents=) is not judged by this row's hours and day bans.")
     if row.holidays or row.named_days:
         weekdays = " that fall Monday to Friday" if row.holiday_weekdays_only else ""
         named = [f"{day.name} ({day.rule}{_years(day.years)}, <{day.source}>)"

@@ -76,6 +76,9 @@ class Law:
     names the section that decides it."""
     campaign_only: Bools
     """Whether a row applies to campaign calls only (``applies_to = "campaign"``)."""
+    lifted: Bools
+    """Whether a row's hours bind only calls made without the person's consent
+    (``consent_lifts_hours``): not a strictest row's, nor the policy's."""
     agent_row: Ints
     """The row that judges a call placed by an agent (no campaign) instead of each row:
     itself, the strictest of the rows for every call instead of a strictest row that
@@ -110,7 +113,8 @@ class Judged:
 
 def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Rules,
           address: Objects | None = None, campaign: Bools | None = None,
-          clocks: tuple[Bools, Bools] | None = None) -> Judged:
+          clocks: tuple[Bools, Bools] | None = None,
+          consented: Bools | None = None) -> Judged:
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is and, where
     ``address`` gives a call's lead's address state, that state's row too: of the number's
@@ -119,7 +123,10 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     ``campaign`` says which calls the dialer placed (None: all, the stricter reading): a
     row for campaign calls only does not judge the others.
     ``clocks``, where given, says per pair whether the number's rows judge it and whether
-    the address state's row does (:mod:`._address_clock`: that state on its own zones)."""
+    the address state's row does (:mod:`._address_clock`: that state on its own zones).
+    ``consented`` says which calls had the person's prior consent standing: a row whose
+    words lift it for them (``consent_lifts_hours``) does not judge their hours (its cap
+    still counts them: :attr:`Judged.own` keeps every row)."""
     by_number, at_address = clocks if clocks is not None else (True, True)
     rows, by_country = _applied(rules)
     known = ~np.isnat(local)
@@ -129,15 +136,18 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
                                          int(days.max(initial=_FIRST, where=known))))
     own = _scoped(law, _call_rows(phones, by_country, _address_rows(
         address, by_country, len(phones))), campaign)
+    hours = own if consented is None or not law.lifted.any() else _without(
+        own, np.flatnonzero(consented), law.lifted,
+        np.where(law.lifted, 0, np.arange(len(law.lifted))))
     weekday = (days + 3) % 7  # 1970-01-01 was a Thursday
-    decided = own[0][row]
+    decided = hours[0][row]
     slot, outside = _outside(law, decided, days, weekday, nanos)
     outside &= (decided > 0) & by_number  # row 0, the policy's, is judged last
     by_address = np.zeros(len(row), bool)
     for which in (2, 1):  # the address's state, then the number's: the last that forbids
-        if not (own[which] >= 0).any():  # no call has such a row (a flat policy: none)
+        if not (hours[which] >= 0).any():  # no call has such a row (a flat policy: none)
             continue
-        its = own[which][row]
+        its = hours[which][row]
         has = (its >= 0) & (at_address if which == 2 else by_number)
         slot_w, out_w = _outside(law, np.where(has, its, 0), days, weekday, nanos)
         out_w &= has
@@ -161,12 +171,19 @@ def _scoped(law: Law, own: tuple[Ints, Ints, Ints],
     if campaign is None or not law.campaign_only.any():
         return own
     agent = np.flatnonzero(~np.asarray(campaign, bool))  # by index: usually few
-    country, number, address = (its.copy() for its in own)
-    country[agent] = law.agent_row[country[agent]]
+    return _without(own, agent, law.campaign_only, law.agent_row)
+
+
+def _without(own: tuple[Ints, Ints, Ints], calls: Ints, dropped: Bools,
+             country: Ints) -> tuple[Ints, Ints, Ints]:
+    """Each call's own rows, the ``calls``' without the ``dropped`` rows: a state's
+    row none (-1), the country's row the one ``country`` gives in its place."""
+    first, number, address = (its.copy() for its in own)
+    first[calls] = country[first[calls]]
     for its in (number, address):
-        rows = its[agent]
-        its[agent] = np.where((rows >= 0) & law.campaign_only[np.maximum(rows, 0)], -1, rows)
-    return country, number, address
+        rows = its[calls]
+        its[calls] = np.where((rows >= 0) & dropped[np.maximum(rows, 0)], -1, rows)
+    return first, number, address
 
 
 def _citing(law: Law, decided: Ints, outside: Bools, days: Ints, weekday: Ints,
@@ -408,6 +425,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
             _strictest(len(windows), [n for n in ours if not campaign_only[n]],
                        str(ids[at]), names[at] + " for calls an agent places")
     campaign_only += [False] * (len(windows) - len(campaign_only))
+    lifted = [False, *(row.consent_lifts_hours for row in rows)]
+    lifted += [False] * (len(windows) - len(lifted))
     agent_row[np.flatnonzero(campaign_only)] = 0
     start = np.array([[w[0] for w in row] for row in windows], np.float64)
     end = np.array([[w[1] for w in row] for row in windows], np.float64)
@@ -418,7 +437,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     caps = [None, *(_cap(row) for row in rows)]
     caps += [None] * (len(windows) - len(caps))  # the strictest rows: caps by state only
     return Law(rules.policy, ids, names, citations, caps, cites, members,
-               np.array(campaign_only, bool), agent_row, start, end, flags, index[unique],
+               np.array(campaign_only, bool), np.array(lifted, bool), agent_row, start, end,
+               flags, index[unique],
                np.array(holiday_names, object)[unique])
 
 
