@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit._places._subdivisions import subdivision_name, subdivision_of
-from dialkit.client._guard import GuardSettings
+from dialkit.client._guard import GuardSettings, LiveDnc
 from dialkit.compliance import audit, jurisdictions, next_allowed
 from dialkit.compliance._checked_states import checked
 from dialkit.compliance._evidence import cover
@@ -70,7 +70,8 @@ def test_next_allowed_and_the_guard_read_the_state_as_the_audit_does(state: str)
     assert (bool(answer["allowed"]), answer["jurisdiction"]) == (False, "US-FL")
     verdict = LawJudge().contact(NEW_YORK, LATE.to_pydatetime(), state=state,
                                  campaign_id="cmp_1", calls=(),
-                                 dnc=DncCheckResult(phone=NEW_YORK, listed=False),
+                                 dnc=LiveDnc(DncCheckResult(phone=NEW_YORK, listed=False),
+                                             LATE.to_pydatetime()),
                                  settings=GuardSettings())
     assert verdict is not None and verdict.rule == "calling_hours"
 
