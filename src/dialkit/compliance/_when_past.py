@@ -23,6 +23,7 @@ from ..frames import utc_times
 from . import _jurisdictions as table
 from ._audit import CALL_COLUMNS, LEAD_COLUMNS, AuditInputError
 from ._entry import audit
+from ._frequency import SUBJECT, subjects_to_come
 from ._rules import Rules
 
 RULES = ("dnc_call", "call_frequency")
@@ -81,19 +82,47 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "direction": "outbound", "from_number": None, "to_number": phones,
         "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
         "campaign_id": campaigns, "disposition": None})
-    calls = proposed if asked.calls is None else pd.concat(
-        [_past(asked.calls), proposed.reindex(columns=asked.calls.columns)], ignore_index=True)
     leads = asked.leads if asked.leads is not None and all(
         c in asked.leads for c in LEAD_COLUMNS) else None
-    found = audit(calls, leads=leads, dnc=asked.dnc, rules=asked.rules,
-                  as_of=at.max()).findings
-    found = found[found["call_id"].astype(object).str.startswith(_ASKED, na=False)
-                  & found["rule"].isin(RULES)]
+    found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
+                          leads=leads, dnc=asked.dnc, rules=asked.rules, as_of=at.max())
+    found = found[found["rule"].isin(RULES)]
     order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
     found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
     where = found["call_id"].astype(str).str.removeprefix(_ASKED).astype(int).to_numpy()
     found = found.set_axis(where)
     return found[~found.index.duplicated()]
+
+
+def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,
+                  leads: pd.DataFrame | None, **options: Any) -> pd.DataFrame:
+    """The audit's findings of the calls still ``coming`` (outbound calls, each with an
+    ``id`` of its own), judged by :func:`._entry.audit` (``options``: its arguments) beside
+    the account's ``calls``, so that what is said of a call before it is made and the
+    audit of it once made cannot disagree. A call to come takes its subject as the past
+    calls of its person and campaign took theirs (:func:`._frequency.subjects_to_come`);
+    where they took several, it is judged under each, an audit each, and of each rule
+    it breaks the strictest finding stands (the highest count a cap finds): an
+    ambiguous subject never makes an all-clear."""
+    subjects = [None] if calls is None else subjects_to_come(calls, coming, leads) or [None]
+    found = []
+    for subject in subjects:
+        judged = coming if subject is None else coming.assign(**{SUBJECT: subject})
+        if calls is not None:
+            judged = pd.concat([calls, judged.reindex(columns=calls.columns)],
+                               ignore_index=True)
+        report = audit(judged, leads=leads, **options).findings
+        found.append(report[report["call_id"].astype(object).isin(set(coming["id"]))])
+    return found[0] if len(found) == 1 else _strictest(pd.concat(found, ignore_index=True))
+
+
+def _strictest(found: pd.DataFrame) -> pd.DataFrame:
+    """Of each call's findings of one rule, the one of the highest count (``calls_in_24h``,
+    where a cap counted), the first where they are alike; in the order they were found."""
+    counted = found["calls_in_24h"].astype("Float64").fillna(-1).to_numpy(float) if (
+        "calls_in_24h" in found) else np.zeros(len(found))
+    return found.iloc[np.argsort(-counted, kind="stable")].drop_duplicates(
+        ["call_id", "rule"]).sort_index()
 
 
 def _past(calls: pd.DataFrame) -> pd.DataFrame:
