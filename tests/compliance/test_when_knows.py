@@ -144,3 +144,19 @@ def test_a_call_to_come_is_counted_on_the_subject_its_past_calls_took(
         assert f"4th call in the 24 hours up to this one to this person (no leads given: " \
             f"the number stands for the person) on this subject ({counted_on})" \
             in row["forbidden_by"]
+
+
+def test_the_cap_frees_a_person_when_a_call_to_its_other_number_leaves_the_period() -> None:
+    """A Florida lead called on its other number 20 hours ago and on its own twice since:
+    a call now is the person's fourth in 24 hours, and the cap frees it when the call to
+    the other number leaves the period, 4 hours from now, not when its own number's
+    first does (21 hours from now)."""
+    mobile = "+13055550199"
+    past = pd.concat([calls(mobile, 20), calls(MIAMI, 3, 2).assign(id=["call_1", "call_2"])])
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [MIAMI],
+                          "status": ["new"], "other_phones": [mobile]})
+    [row] = next_allowed(leads, TUESDAY_10_MIAMI, calls=past).to_dict("records")
+    freed = TUESDAY_10_MIAMI + pd.Timedelta(hours=4)
+    assert (row["allowed"], row["rule"]) == (False, "call_frequency")
+    assert f"the cap frees the number at {freed:%Y-%m-%d %H:%M} UTC" in row["forbidden_by"]
+    assert row["next_allowed_at"] == freed

@@ -24,6 +24,7 @@ from . import _jurisdictions as table
 from ._audit import CALL_COLUMNS, LEAD_COLUMNS, AuditInputError
 from ._entry import audit
 from ._frequency import SUBJECT, subjects_to_come
+from ._lead_of import other_numbers
 from ._rules import Rules
 
 RULES = ("dnc_call", "call_frequency")
@@ -82,10 +83,9 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "direction": "outbound", "from_number": None, "to_number": phones,
         "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
         "campaign_id": campaigns, "disposition": None})
-    leads = asked.leads if asked.leads is not None and all(
-        c in asked.leads for c in LEAD_COLUMNS) else None
     found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
-                          leads=leads, dnc=asked.dnc, rules=asked.rules, as_of=at.max())
+                          leads=_leads(asked), dnc=asked.dnc, rules=asked.rules,
+                          as_of=at.max())
     found = found[found["rule"].isin(RULES)]
     order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
     found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
@@ -123,6 +123,13 @@ def _strictest(found: pd.DataFrame) -> pd.DataFrame:
         "calls_in_24h" in found) else np.zeros(len(found))
     return found.iloc[np.argsort(-counted, kind="stable")].drop_duplicates(
         ["call_id", "rule"]).sort_index()
+
+
+def _leads(asked: Asked) -> pd.DataFrame | None:
+    """The leads asked about, as the audit's leads where they hold the columns it reads
+    (else None: numbers, or leads of a few columns, such as the guard's)."""
+    leads = asked.leads
+    return leads if leads is not None and all(c in leads for c in LEAD_COLUMNS) else None
 
 
 def _past(calls: pd.DataFrame) -> pd.DataFrame:
@@ -186,20 +193,25 @@ def _freed(hits: pd.DataFrame, phones: pd.Series, campaigns: pd.Series,
 
 def _ends(phones: pd.Series, moment: pd.Timestamp,
           asked: Asked) -> dict[int, list[pd.Timestamp]]:
-    """Per asked number, the moments after ``moment`` at which one of its past calls
-    leaves one of the caps' periods (the policy's 24 hours and each row's), soonest
-    first."""
+    """Per asked number, the moments after ``moment`` at which one of its person's past
+    calls (to any number the asked leads link to it: :func:`._lead_of.other_numbers`, in
+    any campaign, for each moment is asked of the audit) leaves one of the caps' periods
+    (the policy's 24 hours and each row's), soonest first."""
     periods = cap_periods()
     calls = asked.calls if asked.calls is not None else pd.DataFrame(
         {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
     at = utc_times(calls["created_at"], "calls.created_at")
+    others = other_numbers(_leads(asked)).drop_duplicates("number").set_index("number")
+    person = others["phone"]
     past = pd.DataFrame({"phone": calls["to_number"].astype(object).to_numpy(),
                          "at": at.to_numpy()})
-    past = past[past["phone"].isin(set(phones)) & (past["at"] <= moment)]
+    past["phone"] = past["phone"].map(person).fillna(past["phone"])
+    theirs = phones.astype(object).map(person).fillna(phones.astype(object))
+    past = past[past["phone"].isin(set(theirs)) & (past["at"] <= moment)]
     ends = pd.concat([past.assign(end=past["at"] + period) for period in periods])
     ends = ends[ends["end"] > moment].drop_duplicates(["phone", "end"]).sort_values("end")
     by_phone = ends.groupby("phone")["end"].agg(list)
-    return {row: list(by_phone.get(phone, [])) for row, phone in phones.items()}
+    return {row: list(by_phone.get(phone, [])) for row, phone in theirs.items()}
 
 
 def cap_periods() -> set[pd.Timedelta]:
