@@ -116,7 +116,7 @@ one text separated by commas, semicolons or spaces, or a list): a lead's calls t
 its numbers are calls to one person (Fla. Stat. 501.616(6)(b) counts calls "to a
 person")."""
 _OTHER_FIELD = r'"other_phones"\s*:\s*(?P<other>\[[^\]]*\]|"[^"]*")'
-_E164_IN_TEXT = E164_PATTERN.removeprefix("^").removesuffix("$") + "(?![0-9])"
+_E164_IN_TEXT = E164_PATTERN[1:-1] + "(?![0-9])"
 """An E.164 number within a text, by the contract's own rule; a longer run of digits is
 no number, not one cut short."""
 
@@ -134,16 +134,17 @@ def other_numbers(leads: pd.DataFrame | None) -> pd.DataFrame:
     if leads is None or named is None or not len(named):
         return none
     at = named.index.to_numpy()
-    campaign = leads["campaign_id"].astype(object).to_numpy()[at]
-    key = pd.MultiIndex.from_arrays([  # the leads' own numbers first: their nodes the lowest
-        np.r_[campaign, campaign], np.r_[leads["phone"].astype(object).to_numpy()[at],
-                                         named.to_numpy(object)]])
-    node, nodes = pd.factorize(key)
-    person = smallest_linked(node[:len(at)], node[len(at):], len(nodes))
-    moved = np.flatnonzero(person != np.arange(len(nodes)))
-    campaigns, numbers = (nodes.get_level_values(n).to_numpy(object) for n in (0, 1))
-    return pd.DataFrame({"campaign_id": campaigns[moved], "number": numbers[moved],
-                         "phone": numbers[person[moved]]}, dtype=object)
+    campaigns = np.tile(leads["campaign_id"].astype(object).to_numpy()[at], 2)
+    numbers = np.r_[leads["phone"].astype(object).to_numpy()[at], named.to_numpy(object)]
+    text = pd.factorize(numbers, use_na_sentinel=False)[0]
+    place = pd.factorize(campaigns, use_na_sentinel=False)[0]
+    node = pd.factorize(place * (int(text.max()) + 1) + text)[0]  # the leads' own first
+    first = np.unique(node, return_index=True)[1]  # each node's first row
+    person = smallest_linked(node[:len(at)], node[len(at):], len(first))
+    moved = np.flatnonzero(person != np.arange(len(first)))
+    return pd.DataFrame({"campaign_id": campaigns[first[moved]],
+                         "number": numbers[first[moved]],
+                         "phone": numbers[first[person[moved]]]}, dtype=object)
 
 
 def smallest_linked(a: Rows, b: Rows, size: int) -> Rows:
@@ -182,9 +183,10 @@ def _numbers_named(leads: pd.DataFrame) -> pd.Series | None:
     if said is None:
         return None
     cells = said.explode()  # a list's items one row each; a text stays whole
-    cells = cells[cells.notna().to_numpy(dtype=bool)]
-    found: pd.Series = cells.astype(str).str.findall(_E164_IN_TEXT).explode().dropna()
-    return found
+    texts = cells[cells.notna().to_numpy(dtype=bool)].astype(str)
+    whole = texts.str.fullmatch(E164_PATTERN[1:-1]).to_numpy(dtype=bool)  # most: by Arrow
+    return pd.concat([texts[whole].astype(object), texts[~whole].str.findall(
+        _E164_IN_TEXT).explode().dropna().astype(object)])
 
 
 def _others_said(leads: pd.DataFrame) -> pd.Series | None:

@@ -201,17 +201,24 @@ def _ends(phones: pd.Series, moment: pd.Timestamp,
     calls = asked.calls if asked.calls is not None else pd.DataFrame(
         {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
     at = utc_times(calls["created_at"], "calls.created_at")
-    others = other_numbers(_leads(asked)).drop_duplicates("number").set_index("number")
-    person = others["phone"]
-    past = pd.DataFrame({"phone": calls["to_number"].astype(object).to_numpy(),
+    others = other_numbers(_leads(asked)).drop_duplicates("number")
+    person = pd.Series(others["phone"].to_numpy(object), index=others["number"].to_numpy(object))
+    past = pd.DataFrame({"phone": _person_of(calls["to_number"], person).to_numpy(),
                          "at": at.to_numpy()})
-    past["phone"] = past["phone"].map(person).fillna(past["phone"])
-    theirs = phones.astype(object).map(person).fillna(phones.astype(object))
+    theirs = _person_of(phones, person)
     past = past[past["phone"].isin(set(theirs)) & (past["at"] <= moment)]
     ends = pd.concat([past.assign(end=past["at"] + period) for period in periods])
     ends = ends[ends["end"] > moment].drop_duplicates(["phone", "end"]).sort_values("end")
     by_phone = ends.groupby("phone")["end"].agg(list)
     return {row: list(by_phone.get(phone, [])) for row, phone in theirs.items()}
+
+
+def _person_of(numbers: pd.Series, person: pd.Series) -> pd.Series:
+    """Each of ``numbers`` as its person's number (``person``: a number to it), else
+    itself, as Python text."""
+    numbers = numbers.astype(object)
+    mapped = numbers.map(person).astype(object)
+    return numbers.where(mapped.isna(), mapped)
 
 
 def cap_periods() -> set[pd.Timedelta]:
