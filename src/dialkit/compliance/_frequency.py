@@ -97,16 +97,16 @@ def with_subjects(calls: pd.DataFrame, leads: pd.DataFrame | None, lead: Rows | 
 
 def subjects_to_come(calls: pd.DataFrame, coming: pd.DataFrame,
                      leads: pd.DataFrame | None) -> list[pd.Series]:
-    """The :data:`SUBJECT` of each call still ``coming`` (outbound calls as the account's
-    ``calls`` hold them), taken as the account's outbound calls of its person (the number,
-    or the leads' person, :func:`._lead_of.other_numbers`) and campaign took theirs: where
-    the calls keep a subject, a call that has none yet would be counted under its
-    campaign, apart from the calls it follows. Where those calls took several subjects
-    the call is to be judged under each, and the strictest count to stand: one Series per
-    judgement (indexed as ``coming``), the n-th of each call's subjects in the n-th (its
-    last in those after), None where its person has no call in the campaign (its
-    campaign decides, as for a call of no subject). None at all where the calls keep no
-    subject: the audit then reads the leads' (:func:`with_subjects`) for every call."""
+    """The subjects (:data:`SUBJECT`) each call still ``coming`` (outbound calls, in the account's
+    ``calls``' columns) is to be judged under, where the calls keep one: a call to come
+    has none yet, and would be counted under its campaign, apart from the calls it
+    follows. They are the subjects the outbound calls of its person (the number, or the
+    leads' person: :func:`._lead_of.other_numbers`) and campaign took. One Series
+    (indexed as ``coming``) per judgement: in the n-th, each call's n-th subject (its
+    last where it has fewer; None, its campaign's, where its person has no call in the
+    campaign); where a call has several, the strictest judgement stands
+    (:func:`._when_past.judged_beside`). None where the calls keep no subject: the audit
+    then reads the leads' for every call alike (:func:`with_subjects`)."""
     if SUBJECT not in calls:
         return []
     past = calls[calls["direction"].astype(object).to_numpy() == "outbound"]

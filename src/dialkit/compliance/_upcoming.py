@@ -5,11 +5,11 @@ lead") and dials a lead again at its ``next_attempt_at``. Each such call is judg
 it had been made: it is added to the account's calls at its due time, on the subject the
 past calls of its lead and campaign took (under each, where they took several:
 :func:`._when_past.judged_beside`), and the audit itself (:func:`._entry.audit`) judges
-them all, so that a scheduled call is judged by
-the same law, the same code and the same evidence as a call already made: the hours,
-days and holidays of the place called, a number on the Do-Not-Call list now (or listed
-after the callback was set), a cap the call would exceed given the calls already made
-(and the others scheduled before it), a blocked country.
+them all, so that a scheduled call is judged by the same law, the same code and the
+same evidence as a call already made: the hours, days and holidays of the place called,
+a number on the Do-Not-Call list now (or listed after the callback was set), a cap the
+call would exceed given the calls already made (and the others scheduled before it), a
+blocked country.
 """
 
 from __future__ import annotations
