@@ -11,7 +11,11 @@ cap stays per number, as the policy says.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from dialkit.compliance import HOUSE_RULES, US, audit, jurisdictions
@@ -160,6 +164,95 @@ def test_on_dask_a_persons_numbers_meet_in_one_part() -> None:
     assert len(expected) == 12 and set(expected["phone"]) == set(other)
     found = frequency(dd.from_pandas(frame, npartitions=4),
                       leads=dd.from_pandas(leads, npartitions=3))
+    columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
+    assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
+        expected.sort_values("call_id")[columns].astype(str).values.tolist()
+
+
+FOUR_OVER_TWO_NUMBERS = ((MIAMI, 14), (MIAMI_MOBILE, 15), (MIAMI, 16), (MIAMI_MOBILE, 17))
+"""Four calls in one day to a person's two numbers, two to each (issue 61, item 5)."""
+
+
+def two_numbers_four_calls() -> pd.DataFrame:
+    return calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1")
+                   for number, hour in FOUR_OVER_TWO_NUMBERS))
+
+
+def test_two_leads_that_name_each_others_numbers_are_one_person() -> None:
+    """As a deduplication writes them: each lead keeps its own number and names the
+    other's. The person is every number the leads link, so the fourth call over the
+    pair is a finding, counted with its own as one lead naming both would count it."""
+    leads = pd.concat([lead(MIAMI, other_phones=MIAMI_MOBILE),
+                       lead(MIAMI_MOBILE, other_phones=MIAMI).assign(id="lead_2")])
+    got = frequency(two_numbers_four_calls(), leads=leads)
+    one = frequency(two_numbers_four_calls(), leads=lead(MIAMI, other_phones=MIAMI_MOBILE))
+    columns = ["call_id", "rule", "basis", "jurisdiction", "citation", "calls_in_24h",
+               "evidence"]
+    assert got["call_id"].tolist() == ["call_3"]
+    assert got[columns].astype(str).values.tolist() == one[columns].astype(str).values.tolist()
+
+
+def test_leads_that_chain_their_numbers_link_every_number_of_the_chain() -> None:
+    """One person through three records: the first names the second's number, the
+    second the third's; the 4th call over the three numbers is a finding."""
+    third = "+13055550177"
+    four = calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1") for number, hour in (
+        (MIAMI, 14), (MIAMI_MOBILE, 15), (third, 16), (MIAMI, 17))))
+    leads = pd.concat([lead(MIAMI, other_phones=MIAMI_MOBILE),
+                       lead(third).assign(id="lead_3"),
+                       lead(MIAMI_MOBILE, other_phones=third).assign(id="lead_2")])
+    assert frequency(four, leads=leads)["call_id"].tolist() == ["call_3"]
+    other_campaign = leads.assign(campaign_id=["cmp_1", "cmp_1", "cmp_2"])
+    assert frequency(four, leads=other_campaign).empty  # linked within a campaign only
+
+
+def listed_leads(form: str, folder: Path) -> object:
+    """A lead whose ``other_phones`` names its second number and a third (never called) as
+    a list, in the form ``form`` holds one."""
+    numbers = [MIAMI_MOBILE, "+13055550100"]
+    listed = lead(MIAMI).assign(other_phones=pd.Series([numbers], dtype=object))
+    if form == "array":
+        return listed.assign(other_phones=pd.Series([np.array(numbers, object)], dtype=object))
+    if form == "arrow":
+        return listed.assign(other_phones=pd.Series(
+            [numbers], dtype=pd.ArrowDtype(pa.list_(pa.string()))))
+    if form == "parquet":
+        listed.to_parquet(folder / "leads.parquet")
+        return pd.read_parquet(folder / "leads.parquet")
+    if form == "polars":
+        return pytest.importorskip("polars").from_pandas(listed)
+    return listed
+
+
+@pytest.mark.parametrize("form", ["list", "array", "arrow", "parquet", "polars"])
+def test_other_phones_as_a_list_is_read_as_the_same_numbers_in_a_text_are(
+        form: str, tmp_path: Path) -> None:
+    """"E.164 numbers in one text, or a list" (docs/compliance.md): the same numbers in
+    either give the same findings, whatever the frame that holds the list."""
+    text = frequency(two_numbers_four_calls(),
+                     leads=lead(MIAMI, other_phones=f"{MIAMI_MOBILE}, +13055550100"))
+    got = frequency(two_numbers_four_calls(), leads=listed_leads(form, tmp_path))
+    assert text["call_id"].tolist() == ["call_3"]
+    assert got[["call_id", "evidence"]].values.tolist() == text[
+        ["call_id", "evidence"]].values.tolist()
+
+
+def test_on_dask_two_leads_naming_each_other_meet_as_one_person() -> None:
+    """Two records of each of twelve people, each naming the other's number, in other
+    partitions than each other: Dask finds the twelve findings pandas finds."""
+    dd = pytest.importorskip("dask.dataframe")
+    own = [f"+1305555{n:04d}" for n in range(100, 112)]
+    other = [f"+1305555{n:04d}" for n in range(200, 212)]
+    frame = calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1")
+                    for mine, theirs in zip(own, other, strict=True)
+                    for number, hour in ((mine, 14), (theirs, 15), (mine, 16), (theirs, 17))))
+    leads = pd.DataFrame({"id": [f"lead_{n}" for n in range(24)], "campaign_id": "cmp_1",
+                          "phone": own + other, "status": "new",
+                          "other_phones": [[number] for number in other + own]})
+    expected = frequency(frame, leads=leads)
+    assert len(expected) == 12
+    found = frequency(dd.from_pandas(frame, npartitions=4),
+                      leads=dd.from_pandas(leads, npartitions=4))
     columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
     assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
         expected.sort_values("call_id")[columns].astype(str).values.tolist()

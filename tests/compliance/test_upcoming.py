@@ -92,6 +92,33 @@ def test_a_span_that_is_not_one_is_refused(client: dialkit.Client) -> None:
         upcoming({"calls": pd.DataFrame(), "leads": pd.DataFrame()})
 
 
+@pytest.mark.parametrize("subject", [None, "solar"])
+def test_a_callback_after_three_calls_on_its_subject_is_found(subject: str | None) -> None:
+    """Issue 61, item 4: a Florida lead called three times today in its campaign; its
+    pending callback would be the fourth within 24 hours ("more than three ... on the
+    same subject matter", Fla. Stat. 501.616(6)(b)), whether the calls keep a
+    ``subject`` column (the callback has none yet: it takes its past calls') or not."""
+    due = pd.Timestamp("2026-11-24T15:00Z")  # Tuesday 10:00 in Miami
+    calls = pd.DataFrame([{
+        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": "+13055550123", "created_at": due - pd.Timedelta(hours=hours),
+        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+        "disposition": None} for n, hours in enumerate((5, 3, 1))])
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"],
+                          "phone": ["+13055550123"], "status": ["new"],
+                          "next_attempt_at": [pd.NaT]})
+    callbacks = pd.DataFrame({"id": ["cb_1"], "lead_id": ["lead_1"], "campaign_id": ["cmp_1"],
+                              "scheduled_at": [due], "status": ["pending"]})
+    frames = {"calls": calls if subject is None else calls.assign(subject=subject),
+              "leads": leads, "callbacks": callbacks}
+    found = upcoming(frames, as_of=due - pd.Timedelta(minutes=30))
+    assert found[["call_id", "rule", "jurisdiction"]].values.tolist() == [
+        ["cb_1", "call_frequency", "US-FL"]]
+    assert found["evidence"].iloc[0].startswith("4th call in the 24 hours")
+    assert f"({'campaign cmp_1' if subject is None else 'subject solar'})" in \
+        found["evidence"].iloc[0]
+
+
 def test_the_cli_says_when_a_number_may_be_called() -> None:
     result = CliRunner().invoke(app, ["compliance", "when", "+18015550123", "+12125550123",
                                       "--at", "2026-11-22T19:00Z"])

@@ -122,3 +122,41 @@ def test_an_address_states_rule_is_judged_on_that_states_clock() -> None:
     [row] = audit(calls, leads=leads.iloc[:1]).findings.to_dict("records")
     assert (row["timezone"], row["jurisdiction"], row["decided_by"]) == (
         "America/Chicago", "US-TX", "address")
+
+
+@pytest.mark.parametrize(("subjects", "counted_on"), [
+    (None, "campaign cmp_1"),  # no subject column: the campaign, as for the past calls
+    (["solar", "solar", "solar"], "subject solar"),  # the past calls' one subject
+    (["roofs", "roofs", "solar"], None),  # two on one subject at most: a third is lawful
+    (["roofs", "roofs", "roofs", "solar"], "subject roofs")])  # the latest on solar
+def test_a_call_to_come_is_counted_on_the_subject_its_past_calls_took(
+        subjects: list[str] | None, counted_on: str | None) -> None:
+    """Issue 61, item 4: with a ``subject`` column, the call asked about has none yet; it
+    takes the subject of the number's past calls in its campaign, and where they took
+    several, it is counted against each, the highest count standing."""
+    past = calls(MIAMI, *(5, 4, 3, 1)[-len(subjects or "abc"):])
+    if subjects is not None:
+        past = past.assign(subject=subjects)
+    [row] = next_allowed(MIAMI, TUESDAY_10_MIAMI, calls=past).to_dict("records")
+    assert row["allowed"] is (counted_on is None)
+    if counted_on is not None:
+        assert row["rule"] == "call_frequency"
+        assert f"4th call in the 24 hours up to this one to this person (no leads given: " \
+            f"the number stands for the person) on this subject ({counted_on})" \
+            in row["forbidden_by"]
+
+
+def test_the_cap_frees_a_person_when_a_call_to_its_other_number_leaves_the_period() -> None:
+    """A Florida lead called on its other number 20 hours ago and on its own twice since:
+    a call now is the person's fourth in 24 hours, and the cap frees it when the call to
+    the other number leaves the period, 4 hours from now, not when its own number's
+    first does (21 hours from now)."""
+    mobile = "+13055550199"
+    past = pd.concat([calls(mobile, 20), calls(MIAMI, 3, 2).assign(id=["call_1", "call_2"])])
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [MIAMI],
+                          "status": ["new"], "other_phones": [mobile]})
+    [row] = next_allowed(leads, TUESDAY_10_MIAMI, calls=past).to_dict("records")
+    freed = TUESDAY_10_MIAMI + pd.Timedelta(hours=4)
+    assert (row["allowed"], row["rule"]) == (False, "call_frequency")
+    assert f"the cap frees the number at {freed:%Y-%m-%d %H:%M} UTC" in row["forbidden_by"]
+    assert row["next_allowed_at"] == freed

@@ -17,7 +17,7 @@ from ._findings import (
 )
 from ._hours import Clock
 from ._law import Judged, Objects, cap_words, deciders
-from ._lead_of import lead_rows, own_numbers, people
+from ._lead_of import lead_rows, other_numbers, own_numbers, people
 from ._rules import Rules
 
 _DAY_MS = 24 * 3600 * 1000
@@ -79,8 +79,9 @@ def with_subjects(calls: pd.DataFrame, leads: pd.DataFrame | None, lead: Rows | 
                   others: pd.DataFrame | None) -> pd.DataFrame:
     """The calls with the :data:`SUBJECT` of their leads, where the leads keep one and the
     calls do not (``lead``: each call's lead, where :func:`._lead_of.addresses` found
-    them already; a call to a lead's other number, ``others``, is that lead's); a call of
-    no lead, or a lead of no subject, keeps its campaign's."""
+    them already; a call to a number no lead has as its own, but a person's, ``others``,
+    is the lead's whose number stands for the person); a call of no lead, or a lead of
+    no subject, keeps its campaign's."""
     if leads is None or SUBJECT not in leads or SUBJECT in calls:
         return calls
     its = lead if lead is not None else lead_rows(calls, leads)
@@ -89,9 +90,43 @@ def with_subjects(calls: pd.DataFrame, leads: pd.DataFrame | None, lead: Rows | 
         asked = pd.DataFrame({"campaign_id": calls["campaign_id"].take(moved).array,
                               "phone": own.array})
         its = its.copy()
-        its[moved] = lead_rows(asked, leads)
+        its[moved] = np.where(its[moved] >= 0, its[moved], lead_rows(asked, leads))
     subject = leads[SUBJECT].array.take(its, allow_fill=True)
     return calls.assign(**{SUBJECT: pd.Series(subject, index=calls.index)})
+
+
+def subjects_to_come(calls: pd.DataFrame, coming: pd.DataFrame,
+                     leads: pd.DataFrame | None) -> list[pd.Series]:
+    """The subjects (:data:`SUBJECT`) each call still ``coming`` (outbound calls, in the account's
+    ``calls``' columns) is to be judged under, where the calls keep one: a call to come
+    has none yet, and would be counted under its campaign, apart from the calls it
+    follows. They are the subjects the outbound calls of its person (the number, or the
+    leads' person: :func:`._lead_of.other_numbers`) and campaign took. One Series
+    (indexed as ``coming``) per judgement: in the n-th, each call's n-th subject (its
+    last where it has fewer; None, its campaign's, where its person has no call in the
+    campaign); where a call has several, the strictest judgement stands
+    (:func:`._when_past.judged_beside`). None where the calls keep no subject: the audit
+    then reads the leads' for every call alike (:func:`with_subjects`)."""
+    if SUBJECT not in calls:
+        return []
+    past = calls[calls["direction"].astype(object).to_numpy() == "outbound"]
+    frame = pd.DataFrame({column: np.r_[past[source].astype(object).to_numpy(),
+                                        coming[source].astype(object).to_numpy()]
+                          for column, source in (("campaign_id", "campaign_id"),
+                                                 ("phone", "to_number"))})
+    others = other_numbers(leads)
+    person = people(frame, others)[0] if len(others) else group_codes(frame["phone"])
+    key = _person_and_subject(person, group_codes(frame["campaign_id"]),
+                              np.arange(len(frame)))
+    said = pd.DataFrame({"key": key[:len(past)],
+                         SUBJECT: past[SUBJECT].astype(object).to_numpy()}).drop_duplicates()
+    said = said.assign(rank=said.groupby("key").cumcount()).set_index(["key", "rank"])
+    wanted = key[len(past):]
+    count = said.index.get_level_values("key").value_counts().reindex(
+        wanted, fill_value=0).to_numpy(np.int64)
+    return [pd.Series(said[SUBJECT].reindex(pd.MultiIndex.from_arrays([
+        wanted, np.clip(count - 1, 0, n)])).to_numpy(object), index=coming.index,
+        dtype=object) for n in range(max(int(count.max(initial=0)), 1))]
 
 
 def _person_and_subject(person: Ints, subject: Ints, rows: Rows) -> Ints:

@@ -21,6 +21,7 @@ from .._arrays._kept import arrow_data, kept
 from .._phones._zones import Rows
 from .._places._subdivisions import subdivisions
 from .._utils._words import counted
+from ..contract import E164_PATTERN
 from ._findings import COLUMNS, findings, isin
 from ._rules import Rules
 
@@ -156,34 +157,85 @@ def _arrow_text(fields: pd.Series) -> pa.Array:
 
 OTHER_PHONES = "other_phones"
 """The leads' column, or ``custom_fields`` key, of the person's other numbers (E.164, in
-one text separated by commas or spaces, or a list): a lead's calls to any of its numbers
-are calls to one person (Fla. Stat. 501.616(6)(b) counts calls "to a person")."""
+one text separated by commas, semicolons or spaces, or a list): a lead's calls to any of
+its numbers are calls to one person (Fla. Stat. 501.616(6)(b) counts calls "to a
+person")."""
 _OTHER_FIELD = r'"other_phones"\s*:\s*(?P<other>\[[^\]]*\]|"[^"]*")'
-_E164 = r"\+\d{6,15}"
+_E164_IN_TEXT = E164_PATTERN[1:-1] + "(?![0-9])"
+"""An E.164 number within a text, by the contract's own rule; a longer run of digits is
+no number, not one cut short."""
 
 
 def other_numbers(leads: pd.DataFrame | None) -> pd.DataFrame:
-    """Each lead's other numbers, one row each: ``campaign_id``, ``number`` (the other
-    number) and ``phone`` (the lead's own), first lead first; none where the leads name
-    none (:data:`OTHER_PHONES`). Only the leads that name some are parsed."""
+    """Each number of a person but the person's own, one row each: ``campaign_id``,
+    ``number`` and ``phone``, the person's number. A person is every number of one
+    campaign the leads link, a lead's ``phone`` to each number its :data:`OTHER_PHONES`
+    names, directly or through other leads: two leads that name each other's numbers (as
+    a deduplication writes them) are one person, as one lead naming both is. Its number
+    is the own ``phone`` of the first lead that links it. None where no lead names
+    another number."""
     none = pd.DataFrame({"campaign_id": [], "number": [], "phone": []}, dtype=object)
-    said = None if leads is None else _others_said(leads)
-    if leads is None or said is None or not len(said):
+    named = None if leads is None else _numbers_named(leads)
+    if leads is None or named is None or not len(named):
         return none
-    numbers = said.astype(str).str.findall(_E164).explode().dropna()
-    if not len(numbers):
-        return none
-    at = numbers.index.to_numpy()
-    found = pd.DataFrame({
-        "campaign_id": leads["campaign_id"].astype(object).to_numpy()[at],
-        "number": numbers.to_numpy(object),
-        "phone": leads["phone"].astype(object).to_numpy()[at]})
-    return found[found["number"] != found["phone"]].drop_duplicates(
-        ["campaign_id", "number"]).reset_index(drop=True)
+    at = named.index.to_numpy()
+    campaigns = np.tile(leads["campaign_id"].astype(object).to_numpy()[at], 2)
+    numbers = np.r_[leads["phone"].astype(object).to_numpy()[at], named.to_numpy(object)]
+    text = pd.factorize(numbers, use_na_sentinel=False)[0]
+    place = pd.factorize(campaigns, use_na_sentinel=False)[0]
+    node = pd.factorize(place * (int(text.max()) + 1) + text)[0]  # the leads' own first
+    first = np.unique(node, return_index=True)[1]  # each node's first row
+    person = smallest_linked(node[:len(at)], node[len(at):], len(first))
+    moved = np.flatnonzero(person != np.arange(len(first)))
+    return pd.DataFrame({"campaign_id": campaigns[first[moved]],
+                         "number": numbers[first[moved]],
+                         "phone": numbers[first[person[moved]]]}, dtype=object)
+
+
+def smallest_linked(a: Rows, b: Rows, size: int) -> Rows:
+    """Each of ``size`` nodes' smallest node linked to it by the edges (``a``, ``b``),
+    directly or through others (itself where none): a union-find in whole arrays. Each
+    round hooks every root onto the smallest root an edge joins it to, then points every
+    node at its root; the roots of a linked group at least halve a round, so however the
+    leads chain their numbers a few rounds join them."""
+    root: Rows = np.arange(size)
+    while True:
+        left, right = root[a], root[b]
+        apart = left != right
+        if not apart.any():
+            return root
+        low = np.minimum(left[apart], right[apart])
+        np.minimum.at(root, left[apart], low)
+        np.minimum.at(root, right[apart], low)
+        root = _to_roots(root)
+
+
+def _to_roots(parent: Rows) -> Rows:
+    """Every node pointed at its root, where ``parent`` points each below itself."""
+    while True:
+        up = parent[parent]
+        if (up == parent).all():
+            return parent
+        parent = up
+
+
+def _numbers_named(leads: pd.DataFrame) -> pd.Series | None:
+    """The numbers each lead's :data:`OTHER_PHONES` names, one row each, indexed by the
+    lead's position: a text's E.164 numbers, whatever separates them, and a list's (a
+    Python list or array, or an Arrow list) alike. Only the leads that name some are
+    read."""
+    said = _others_said(leads)
+    if said is None:
+        return None
+    cells = said.explode()  # a list's items one row each; a text stays whole
+    texts = cells[cells.notna().to_numpy(dtype=bool)].astype(str)
+    whole = texts.str.fullmatch(E164_PATTERN[1:-1]).to_numpy(dtype=bool)  # most: by Arrow
+    return pd.concat([texts[whole].astype(object), texts[~whole].str.findall(
+        _E164_IN_TEXT).explode().dropna().astype(object)])
 
 
 def _others_said(leads: pd.DataFrame) -> pd.Series | None:
-    """The :data:`OTHER_PHONES` text of the leads that have one, indexed by position: the
+    """The :data:`OTHER_PHONES` of the leads that have one, indexed by position: the
     column, else the ``custom_fields`` key (one regex over the column's text)."""
     if OTHER_PHONES in leads.columns:
         column = leads[OTHER_PHONES].reset_index(drop=True)

@@ -52,7 +52,7 @@ from ._audit import (
     report,
 )
 from ._frequency import SUBJECT
-from ._lead_of import OTHER_PHONES, other_numbers
+from ._lead_of import OTHER_PHONES, other_numbers, smallest_linked
 from ._population import SPANS
 from ._ring import RING_COLUMNS
 from ._rules import Rules
@@ -94,21 +94,15 @@ def links_part(leads: pd.DataFrame) -> pd.DataFrame:
 def person_links(pairs: list[pd.DataFrame]) -> pd.Series:
     """Each number linked to another as one person's (:func:`links_part`'s pairs of every
     partition), mapped to the smallest key of all the numbers so linked, directly or
-    through others: shuffled on it (:func:`linked`), every call, lead and DNC result of a
-    person's numbers meets in one part, so that a state's cap counts the person's calls
-    (:func:`._frequency.call_frequency`) and the policy's the number's, as on pandas.
-    A loop over the pairs: only the few leads that name other numbers have any."""
-    parent: dict[int, int] = {}
-
-    def root(key: int) -> int:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    for number, own in pd.concat(pairs).itertuples(index=False):
-        a, b = root(int(number)), root(int(own))
-        parent[max(a, b)] = min(a, b)
-    return pd.Series({key: root(key) for key in parent}, dtype=np.int64)
+    through others (:func:`._lead_of.smallest_linked`, over keys sorted as numbers):
+    shuffled on it (:func:`linked`), every call, lead and DNC result of a person's
+    numbers meets in one part, so that a state's cap counts the person's calls
+    (:func:`._frequency.call_frequency`) and the policy's the number's, as on pandas."""
+    both = pd.concat(pairs)
+    ends = np.r_[both["number"].to_numpy(np.int64), both["own"].to_numpy(np.int64)]
+    node, keys = pd.factorize(ends, sort=True)
+    person = smallest_linked(node[:len(both)], node[len(both):], len(keys))
+    return pd.Series(keys[person], index=keys, dtype=np.int64)
 
 
 def linked(key: Any, links: pd.Series | None) -> Any:

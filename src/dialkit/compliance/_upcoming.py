@@ -2,12 +2,14 @@
 
 The service calls a pending callback when it is due ("when due the platform calls the
 lead") and dials a lead again at its ``next_attempt_at``. Each such call is judged as if
-it had been made: it is added to the account's calls at its due time and the audit
-itself (:func:`._entry.audit`) judges them all, so that a scheduled call is judged by
-the same law, the same code and the same evidence as a call already made: the hours,
-days and holidays of the place called, a number on the Do-Not-Call list now (or listed
-after the callback was set), a cap the call would exceed given the calls already made
-(and the others scheduled before it), a blocked country.
+it had been made: it is added to the account's calls at its due time, on the subject the
+past calls of its lead and campaign took (under each, where they took several:
+:func:`._when_past.judged_beside`), and the audit itself (:func:`._entry.audit`) judges
+them all, so that a scheduled call is judged by the same law, the same code and the
+same evidence as a call already made: the hours, days and holidays of the place called,
+a number on the Do-Not-Call list now (or listed after the callback was set), a cap the
+call would exceed given the calls already made (and the others scheduled before it), a
+blocked country.
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import pandas as pd
 from .._places._localtime import first_zones, local_times
 from .._utils._moments import duration, utc_moment
 from ._audit import AuditInputError
-from ._entry import audit
 from ._load import load
 from ._rules import US, Rules
+from ._when_past import judged_beside
 
 if TYPE_CHECKING:
     from ..client import Client
@@ -84,13 +86,10 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     moment = _moment(as_of, tz)
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
-    calls = frames["calls"]
-    judged = pd.concat([calls, planned.reindex(columns=calls.columns)], ignore_index=True)
-    report = audit(judged, leads=frames["leads"], dnc=frames.get("dnc"), rules=rules,
-                   policy=policy, blocked_countries=blocked_countries, as_of=moment)
-    found = report.findings
-    ours = found["call_id"].astype(object).isin(set(planned["id"])) & found["rule"].isin(RULES)
-    return _said(found[ours], planned, moment)
+    found = judged_beside(frames["calls"], planned, frames["leads"], dnc=frames.get("dnc"),
+                          rules=rules, policy=policy, blocked_countries=blocked_countries,
+                          as_of=moment)
+    return _said(found[found["rule"].isin(RULES)], planned, moment)
 
 
 def scheduled(source: Client | Mapping[str, pd.DataFrame], *,

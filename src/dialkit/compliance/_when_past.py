@@ -23,6 +23,8 @@ from ..frames import utc_times
 from . import _jurisdictions as table
 from ._audit import CALL_COLUMNS, LEAD_COLUMNS, AuditInputError
 from ._entry import audit
+from ._frequency import SUBJECT, subjects_to_come
+from ._lead_of import other_numbers
 from ._rules import Rules
 
 RULES = ("dnc_call", "call_frequency")
@@ -81,19 +83,53 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "direction": "outbound", "from_number": None, "to_number": phones,
         "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
         "campaign_id": campaigns, "disposition": None})
-    calls = proposed if asked.calls is None else pd.concat(
-        [_past(asked.calls), proposed.reindex(columns=asked.calls.columns)], ignore_index=True)
-    leads = asked.leads if asked.leads is not None and all(
-        c in asked.leads for c in LEAD_COLUMNS) else None
-    found = audit(calls, leads=leads, dnc=asked.dnc, rules=asked.rules,
-                  as_of=at.max()).findings
-    found = found[found["call_id"].astype(object).str.startswith(_ASKED, na=False)
-                  & found["rule"].isin(RULES)]
+    found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
+                          leads=_leads(asked), dnc=asked.dnc, rules=asked.rules,
+                          as_of=at.max())
+    found = found[found["rule"].isin(RULES)]
     order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
     found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
     where = found["call_id"].astype(str).str.removeprefix(_ASKED).astype(int).to_numpy()
     found = found.set_axis(where)
     return found[~found.index.duplicated()]
+
+
+def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,
+                  leads: pd.DataFrame | None, **options: Any) -> pd.DataFrame:
+    """The audit's findings of the calls still ``coming`` (outbound calls, each with an
+    ``id`` of its own), judged by :func:`._entry.audit` (``options``: its arguments) beside
+    the account's ``calls``, so that what is said of a call before it is made and the
+    audit of it once made cannot disagree. A call to come takes its subject as the past
+    calls of its person and campaign took theirs (:func:`._frequency.subjects_to_come`);
+    where they took several, it is judged under each, an audit each, and of each rule
+    it breaks the strictest finding stands (the highest count a cap finds): an
+    ambiguous subject never makes an all-clear."""
+    subjects = [None] if calls is None else subjects_to_come(calls, coming, leads) or [None]
+    found = []
+    for subject in subjects:
+        judged = coming if subject is None else coming.assign(**{SUBJECT: subject})
+        if calls is not None:
+            judged = pd.concat([calls, judged.reindex(columns=calls.columns)],
+                               ignore_index=True)
+        report = audit(judged, leads=leads, **options).findings
+        found.append(report[report["call_id"].astype(object).isin(set(coming["id"]))])
+    return found[0] if len(found) == 1 else _strictest(pd.concat(found, ignore_index=True))
+
+
+def _strictest(found: pd.DataFrame) -> pd.DataFrame:
+    """Of each call's findings of one rule, the one of the highest count (``calls_in_24h``,
+    where a cap counted), the first where they are alike; in the order they were found."""
+    counted = found["calls_in_24h"].astype("Float64").fillna(-1).to_numpy(float) if (
+        "calls_in_24h" in found) else np.zeros(len(found))
+    return found.iloc[np.argsort(-counted, kind="stable")].drop_duplicates(
+        ["call_id", "rule"]).sort_index()
+
+
+def _leads(asked: Asked) -> pd.DataFrame | None:
+    """The leads asked about, as the audit's leads where they hold the columns it reads
+    (else None: numbers, or leads of a few columns, such as the guard's)."""
+    leads = asked.leads
+    return leads if leads is not None and all(c in leads for c in LEAD_COLUMNS) else None
 
 
 def _past(calls: pd.DataFrame) -> pd.DataFrame:
@@ -157,20 +193,32 @@ def _freed(hits: pd.DataFrame, phones: pd.Series, campaigns: pd.Series,
 
 def _ends(phones: pd.Series, moment: pd.Timestamp,
           asked: Asked) -> dict[int, list[pd.Timestamp]]:
-    """Per asked number, the moments after ``moment`` at which one of its past calls
-    leaves one of the caps' periods (the policy's 24 hours and each row's), soonest
-    first."""
+    """Per asked number, the moments after ``moment`` at which one of its person's past
+    calls (to any number the asked leads link to it: :func:`._lead_of.other_numbers`, in
+    any campaign, for each moment is asked of the audit) leaves one of the caps' periods
+    (the policy's 24 hours and each row's), soonest first."""
     periods = cap_periods()
     calls = asked.calls if asked.calls is not None else pd.DataFrame(
         {"to_number": [], "created_at": pd.Series(dtype="datetime64[ns, UTC]")})
     at = utc_times(calls["created_at"], "calls.created_at")
-    past = pd.DataFrame({"phone": calls["to_number"].astype(object).to_numpy(),
+    others = other_numbers(_leads(asked)).drop_duplicates("number")
+    person = pd.Series(others["phone"].to_numpy(object), index=others["number"].to_numpy(object))
+    past = pd.DataFrame({"phone": _person_of(calls["to_number"], person).to_numpy(),
                          "at": at.to_numpy()})
-    past = past[past["phone"].isin(set(phones)) & (past["at"] <= moment)]
+    theirs = _person_of(phones, person)
+    past = past[past["phone"].isin(set(theirs)) & (past["at"] <= moment)]
     ends = pd.concat([past.assign(end=past["at"] + period) for period in periods])
     ends = ends[ends["end"] > moment].drop_duplicates(["phone", "end"]).sort_values("end")
     by_phone = ends.groupby("phone")["end"].agg(list)
-    return {row: list(by_phone.get(phone, [])) for row, phone in phones.items()}
+    return {row: list(by_phone.get(phone, [])) for row, phone in theirs.items()}
+
+
+def _person_of(numbers: pd.Series, person: pd.Series) -> pd.Series:
+    """Each of ``numbers`` as its person's number (``person``: a number to it), else
+    itself, as Python text."""
+    numbers = numbers.astype(object)
+    mapped = numbers.map(person).astype(object)
+    return numbers.where(mapped.isna(), mapped)
 
 
 def cap_periods() -> set[pd.Timedelta]:

@@ -68,8 +68,21 @@ def as_pandas(value: Any, name: str, source: str | None = None) -> pd.DataFrame:
         raise TypeError(f"{name} must be {ACCEPTED}{where}, not {type(value).__name__}")
     table = (value if isinstance(value, pa.Table)  # from_stream: pyarrow 15 and later
              else pa.RecordBatchReader.from_stream(value).read_all())
-    frame: pd.DataFrame = table.to_pandas(types_mapper=_pandas_dtype)
+    frame: pd.DataFrame = _viewless(table).to_pandas(types_mapper=_pandas_dtype)
     return _in_schema_order(frame, name)
+
+
+def _viewless(table: pa.Table) -> pa.Table:
+    """``table`` with the lists of Arrow ``string_view`` (a Polars list of texts, such as
+    a lead's ``other_phones``) as lists of ``large_string``, which pyarrow converts to
+    pandas (each cell an array of its texts) and ``string_view`` items it cannot."""
+    for at, field in enumerate(table.schema):
+        kind = field.type
+        if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and _is_view(
+                kind.value_type):
+            table = table.set_column(at, field.name, table.column(at).cast(
+                pa.large_list(pa.large_string())))
+    return table
 
 
 def _in_schema_order(frame: pd.DataFrame, name: str) -> pd.DataFrame:

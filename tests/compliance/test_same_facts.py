@@ -1,0 +1,172 @@
+"""The same facts in any documented form give the same findings (issue 61, the
+metamorphic test (b), for items 4 and 5).
+
+A generated account (a few Florida and Georgia people, each of one or two numbers, their
+leads in two campaigns, unanswered calls over three days) is audited as written in its
+plainest form (no ``subject`` column, one lead per person and campaign naming its second
+number in ``other_phones`` as text, a pandas frame) and in another form of the same
+facts, drawn along each way docs/compliance.md allows them to be written:
+
+- a ``subject`` column constant per campaign, or none (a subject is "the calls' subject
+  column where the account keeps one, ... else the campaign");
+- one lead naming its second number, or two leads naming each other's (a person is "a
+  lead across its numbers");
+- ``other_phones`` as text or as a list ("E.164 numbers in one text, or a list");
+- a pandas frame, a CSV or Parquet file read back by ``read_export``, or a Polars frame.
+
+Each finding of a call must be the same: its rule, basis, jurisdiction, citation and
+count (its evidence too, but where the subject is named by a column rather than the
+campaign).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dialkit.compliance import audit, read_export, upcoming
+
+START = pd.Timestamp("2026-11-23T12:00Z")  # Monday 07:00 in Miami and Atlanta
+AREAS = {"FL": "305", "GA": "404"}
+SUBJECTS = {"cmp_1": "solar", "cmp_2": "roofs"}
+COMPARED = ["call_id", "rule", "basis", "jurisdiction", "citation", "calls_in_24h"]
+
+
+@dataclass(frozen=True)
+class Form:
+    """How the account's facts are written."""
+
+    subject: bool = False
+    two_leads: bool = False
+    listed: bool = False
+    container: str = "pandas"
+
+
+@st.composite
+def accounts(draw: st.DrawFn) -> tuple[list[tuple[str, ...]], list[dict[str, object]]]:
+    """People (each one's numbers and the campaigns that have a lead of it) and calls."""
+    people = []
+    for n in range(draw(st.integers(1, 4))):
+        area = AREAS[draw(st.sampled_from(sorted(AREAS)))]
+        numbers = tuple(f"+1{area}55501{n}{k}" for k in range(draw(st.integers(1, 2))))
+        people.append(numbers)
+    made = []
+    for n in range(draw(st.integers(0, 18))):
+        numbers = draw(st.sampled_from(people))
+        made.append({
+            "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+            "to_number": draw(st.sampled_from(numbers)),
+            "created_at": START + pd.Timedelta(minutes=draw(st.integers(0, 3 * 24 * 60))),
+            "answered_at": pd.NaT, "ended_at": pd.NaT,
+            "campaign_id": draw(st.sampled_from(sorted(SUBJECTS))), "disposition": None})
+    return people, made
+
+
+def written(people: list[tuple[str, ...]], made: list[dict[str, object]], form: Form,
+            folder: Path) -> tuple[object, object]:
+    """The calls and the leads of the account, in ``form``."""
+    calls = pd.DataFrame(made, columns=["id", "direction", "from_number", "to_number",
+                                        "created_at", "answered_at", "ended_at",
+                                        "campaign_id", "disposition"])
+    if form.subject:
+        calls = calls.assign(subject=calls["campaign_id"].map(SUBJECTS))
+    leads = pd.DataFrame(_leads(people, form), columns=["id", "campaign_id", "phone",
+                                                         "status", "other_phones"])
+    if form.container == "pandas":
+        return calls, leads
+    if form.container == "polars":
+        polars = pytest.importorskip("polars")
+        return polars.from_pandas(calls), polars.from_pandas(leads)
+    paths = []
+    for name, frame in (("calls", calls), ("leads", leads)):
+        path = folder / f"{name}.{form.container}"
+        (frame.to_csv(path, index=False) if form.container == "csv"
+         else frame.to_parquet(path))
+        paths.append(read_export(path))
+    return paths[0], paths[1]
+
+
+def _leads(people: list[tuple[str, ...]], form: Form) -> list[dict[str, object]]:
+    """Each person's leads in both campaigns: one lead naming its other number, or (where
+    it has one) a lead of each number naming the other's."""
+    leads = []
+    for person, numbers in enumerate(people):
+        for campaign in sorted(SUBJECTS):
+            records = [numbers] if not form.two_leads else [
+                (number, *(other for other in numbers if other != number))
+                for number in numbers]
+            for n, (own, *others) in enumerate(records):
+                leads.append({"id": f"lead_{campaign}_{person}_{n}", "campaign_id": campaign,
+                              "phone": own, "status": "new",
+                              "other_phones": others if form.listed else
+                              ", ".join(others) or None})
+    return leads
+
+
+def findings(calls: object, leads: object, *, evidence: bool) -> list[list[str]]:
+    found = audit(calls, leads=leads).findings  # type: ignore[arg-type]
+    columns = [*COMPARED, *(["evidence"] if evidence else [])]
+    return found.reindex(columns=columns).sort_values(["call_id", "rule"]).astype(
+        str).values.tolist()
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(account=accounts(), form=st.builds(
+    Form, subject=st.booleans(), two_leads=st.booleans(), listed=st.booleans(),
+    container=st.sampled_from(["pandas", "csv", "parquet", "polars"])))
+def test_the_same_facts_in_any_documented_form_give_the_same_findings(
+        account: tuple[list[tuple[str, ...]], list[dict[str, object]]], form: Form,
+        tmp_path: Path) -> None:
+    people, made = account
+    plain = findings(*written(people, made, Form(), tmp_path), evidence=not form.subject)
+    assert findings(*written(people, made, form, tmp_path),
+                    evidence=not form.subject) == plain, form
+
+
+@settings(max_examples=25, deadline=None)
+@given(account=accounts(), due=st.lists(st.tuples(st.integers(0, 7),
+                                                  st.integers(0, 3 * 24 * 60)),
+                                        min_size=1, max_size=2),
+       form=st.builds(Form, two_leads=st.booleans(), listed=st.booleans()))
+def test_calls_to_come_are_judged_alike_with_a_subject_column_or_without(
+        account: tuple[list[tuple[str, ...]], list[dict[str, object]]],
+        due: list[tuple[int, int]], form: Form) -> None:
+    """Item 4's form: ``upcoming``'s callbacks (to any lead, at any moment of the three
+    days) are found alike whether the calls keep a ``subject`` column constant per
+    campaign or not: a callback takes the subject its person's past calls took."""
+    people, made = account
+    calls, leads = written(people, made, form, Path())
+    leads = leads.assign(next_attempt_at=pd.NaT)  # type: ignore[union-attr]
+    callbacks = pd.DataFrame({
+        "id": [f"cb_{n}" for n in range(len(due))],
+        "lead_id": [leads["id"].iloc[lead % len(leads)] for lead, _ in due],
+        "campaign_id": [leads["campaign_id"].iloc[lead % len(leads)] for lead, _ in due],
+        "scheduled_at": [START + pd.Timedelta(minutes=minutes) for _, minutes in due],
+        "status": "pending"})
+    assert isinstance(calls, pd.DataFrame)
+    answers = [upcoming({"calls": frame, "leads": leads, "callbacks": callbacks},
+                        as_of=START, horizon="4D")
+               for frame in (calls, calls.assign(subject=calls["campaign_id"].map(SUBJECTS)))]
+    plain, subject = (found.reindex(columns=COMPARED).sort_values(["call_id", "rule"]).astype(
+        str).values.tolist() for found in answers)
+    assert subject == plain
+
+
+def test_the_generated_accounts_reach_the_cap_and_the_hours() -> None:
+    """The comparison above is worth something only if such accounts have findings of
+    both rules the forms could change: an account of one person's two numbers called
+    four times in a morning has both (07:00 is before Florida's 08:00)."""
+    made = [{"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+             "to_number": f"+1305555010{n % 2}", "created_at": START + pd.Timedelta(hours=n),
+             "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+             "disposition": None} for n in range(4)]
+    people = [("+13055550100", "+13055550101")]
+    rules = {row[1] for row in findings(*written(people, made, Form(), Path()),
+                                        evidence=False)}
+    assert rules == {"calling_hours", "call_frequency"}
