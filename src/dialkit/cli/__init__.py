@@ -196,15 +196,30 @@ def _options(
         os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
     if timeout is not None:
         os.environ["DIALKIT_TIMEOUT"] = str(timeout)  # as the profile, by every Client()
-    if verbose:
-        _log_to_stderr(verbose)
+    _log_to_stderr(verbose)
 
 
 def _log_to_stderr(verbose: int) -> None:
     """The standard ``logging`` output on standard error: dialkit's and httpx's records
-    from INFO on at ``-v``, every library's from DEBUG on at ``-vv``."""
-    logging.basicConfig(stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: "
-                        "%(message)s", level=logging.DEBUG if verbose > 1 else logging.WARNING)
+    from INFO on at ``-v``, every library's from DEBUG on at ``-vv``; without ``-v``, the
+    progress lines alone (``dialkit.progress``), logged where standard error is no
+    terminal to draw a bar on (issue 62: an import under nohup or cron said nothing
+    until its end)."""
+    from dialkit.frames._progress import PROGRESS_LOGGER
+
+    shape = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    if not verbose:
+        progress = logging.getLogger(PROGRESS_LOGGER)
+        for handler in [h for h in progress.handlers if h.get_name() == PROGRESS_LOGGER]:
+            progress.removeHandler(handler)  # an earlier command's, in this process
+        handler = logging.StreamHandler(sys.stderr)
+        handler.set_name(PROGRESS_LOGGER)
+        handler.setFormatter(logging.Formatter(shape))
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        return
+    logging.basicConfig(stream=sys.stderr, format=shape,
+                        level=logging.DEBUG if verbose > 1 else logging.WARNING)
     if verbose == 1:
         for name in ("dialkit", "httpx"):
             logging.getLogger(name).setLevel(logging.INFO)

@@ -1,16 +1,40 @@
-"""A progress bar for loads of more than one page: rows and pages, widget or text."""
+"""How long work shows how far it has come: a bar where someone watches (a widget in a
+notebook, text on a terminal), log lines where nobody does (issue 62).
+
+A script under nohup, cron or CI has no terminal to draw a bar on: by default its long
+steps (a lead file's clean and import, a frame's load of many pages) log a line on the
+``dialkit.progress`` logger every :data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS`
+and when they end, at ``INFO``: ``import: 12,000 of 300,000 leads sent (4.0%), 400/s,
+about 12 min left``. The loads of more than one page count their pages and rows here too.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from dialkit._utils import _tuning
+
+if TYPE_CHECKING:
+    from tqdm.std import tqdm as std_tqdm
 
 PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
 """Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
 report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
 first state ("0 pages")."""
+
+
+PROGRESS_LOGGER = "dialkit.progress"
+"""The logger of the progress lines logged where nobody watches."""
+SECONDS_VARIABLE = "DIALKIT_PROGRESS_SECONDS"
+"""Seconds between two progress lines of one step, where set (else
+:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS`)."""
+
+Shown = Literal["bar", "lines"] | None
+"""How a step shows its progress: a bar, log lines, or not at all."""
 
 
 def watched() -> bool:
@@ -30,16 +54,91 @@ def watched() -> bool:
     return getattr(shell, "kernel", None) is not None
 
 
+def shown(progress: bool | None) -> Shown:
+    """How a step asked for with ``progress`` shows it: ``True``, a bar; ``False``, not at
+    all; ``None`` (the default), a bar where someone watches (:func:`watched`), else log
+    lines, and neither with ``DIALKIT_PROGRESS=0``."""
+    if progress is not None:
+        return "bar" if progress else None
+    if os.environ.get(PROGRESS_VARIABLE, "").strip() == "0":
+        return None
+    return "bar" if watched() else "lines"
+
+
+def bar(how: Shown, *, line: tuple[str, str] | None = None, **options: Any) -> std_tqdm[Any]:
+    """A bar of ``tqdm``'s ``options``, shown ``how`` (:func:`shown`): drawn by ``tqdm.auto``
+    (a widget in Jupyter, text on standard error), logged (:class:`._logged.LoggedBar`; ``line``,
+    the step and the unit its lines say, else the bar's ``desc`` and ``unit``), or a
+    no-op."""
+    if how == "lines":
+        from ._logged import LoggedBar
+
+        return LoggedBar(line=line, **options)
+    if how is None:
+        from tqdm.std import tqdm as off
+
+        return off(disable=True, **options)
+    from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
+
+    return tqdm(**options)
+
+
+def interval() -> float:
+    """Seconds between two progress lines of a step (:data:`SECONDS_VARIABLE`)."""
+    said = os.environ.get(SECONDS_VARIABLE, "").strip()
+    if not said:
+        return float(_tuning.PROGRESS_LOG_SECONDS)
+    try:
+        seconds = float(said)
+    except ValueError:
+        seconds = math.nan
+    if not seconds >= 0:
+        raise ValueError(f"{SECONDS_VARIABLE}={said!r}: write the seconds between two "
+                         f"progress lines, a number such as 10")
+    return seconds
+
+
+def progress_line(step: str, unit: str, done: int, total: float | None, elapsed: float,
+                  initial: int = 0, postfix: str = "", *, ended: bool = False) -> str:
+    """``import: 12,000 of 300,000 leads sent (4.0%), 400/s, about 12 min left``; at the
+    end, ``... (100.0%) in 12 min 30 s, 400/s``. ``initial``: the count done before this
+    run (a resumed import), left out of the rate."""
+    rate = (done - initial) / elapsed if elapsed > 0 else 0.0
+    line = f"{step}: {done:,}" + (f" of {int(total):,}" if total else "") + unit
+    if total:
+        line += f" ({done / total:.1%})"
+    if postfix:  # tqdm's ``rows=1200``: ``1,200 rows``
+        line += ", " + ", ".join(f"{int(count):,} {name}" if count.isdigit() else part
+                                 for part in postfix.split(", ")
+                                 for name, _, count in [part.partition("=")])
+    if ended:
+        line += f" in {span(elapsed)}"
+    if rate > 0:
+        line += f", {rate:,.0f}/s" if rate >= 10 else f", {rate:.1f}/s"
+        if total and done < total and not ended:
+            line += f", about {span(max(total - done, 0) / rate)} left"
+    return line
+
+
+def span(seconds: float) -> str:
+    """A time as a log line says it: ``40 s``, ``2 min 5 s``, ``12 min``, ``2 h 5 min``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 600:
+        return f"{whole // 60} min {whole % 60} s"
+    if whole < 3600:
+        return f"{round(seconds / 60)} min"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
 class Progress:
-    """Counts a load's pages and rows; shows a bar once a second page is on its way.
+    """Counts a load's pages and rows; shows them (:func:`bar`) once a second page is on
+    its way: a load that fits in one page shows nothing, so quick calls stay quiet."""
 
-    ``tqdm.auto`` draws a widget in Jupyter and text in a terminal. A load that
-    fits in one page shows nothing, so quick calls stay quiet.
-    """
-
-    def __init__(self, name: str, enabled: bool, *, resumed: int = 0) -> None:
+    def __init__(self, name: str, how: Shown, *, resumed: int = 0) -> None:
         self.name = name
-        self.enabled = enabled
+        self.how = how
         self.pages = resumed
         self.rows = 0
         self._bar: Any = None
@@ -48,10 +147,9 @@ class Progress:
         """Count one page of ``rows``; ``more`` when another follows."""
         self.pages += 1
         self.rows += rows
-        if self._bar is None and more and self.enabled:
-            from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
-
-            self._bar = tqdm(desc=f"loading {self.name}", unit=" pages", initial=self.pages - 1)
+        if self._bar is None and more and self.how is not None:
+            self._bar = bar(self.how, desc=f"loading {self.name}", unit=" pages",
+                            initial=self.pages - 1)
         if self._bar is not None:
             self._bar.update(1)
             self._bar.set_postfix(rows=self.rows, refresh=False)

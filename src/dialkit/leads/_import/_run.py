@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 import pandas as pd
-from tqdm.auto import tqdm
 
 from dialkit._places._blocked import blocked_regions
 from dialkit._utils import _tuning
@@ -51,7 +50,7 @@ from dialkit.errors import (
     ServiceUnavailableError,
 )
 from dialkit.frames._pages import NOT_MATH
-from dialkit.frames._progress import watched
+from dialkit.frames._progress import Shown, bar, shown
 
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
@@ -235,7 +234,9 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         journal: The folder of journals; by default ``imports/`` in the client's
             cache folder (``client.cache.path``). One journal per file content,
             campaign and options.
-        progress: A progress bar over rows; by default in a notebook or a terminal.
+        progress: A progress bar over rows; by default in a notebook or a terminal,
+            and where nobody watches (a script under nohup or cron), a line on the
+            ``dialkit.progress`` logger every 10 seconds and at each step's end.
         region: As for :func:`clean` (a :class:`CleanResult` is imported with the
             options it was cleaned with), and so the rest.
         blocked_countries: As for :func:`clean`.
@@ -310,16 +311,15 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             source, sheet=sheet, mapping=mapping, encoding=encoding)
         digest, named = content_hash(source.frame), {"options": said, "fields": source.fields}
     content = digest + orjson.dumps(named, option=orjson.OPT_SORT_KEYS).hex()
-    shown = watched() if progress is None else progress
     folder = journal_folder(journal, client.cache.path, content, campaign_id)
     with held(folder):
         book = Journal.open(folder)
         if book.planned is None:
-            book.write_plan(_plan(source, folder, shown, options, screen))
-        return _Run(client, campaign_id, book, shown).run()
+            book.write_plan(_plan(source, folder, progress, options, screen))
+        return _Run(client, campaign_id, book, shown(progress)).run()
 
 
-def _plan(source: Any, folder: Path, progress: bool, options: CleanOptions,
+def _plan(source: Any, folder: Path, progress: bool | None, options: CleanOptions,
           screen: bool) -> dict[str, Any]:
     """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
     :func:`clean_file`; a clean already made written as it is): what the journal's
@@ -361,7 +361,7 @@ class _Run:
     """One run of an import: the plan's batches, in turn (those done by an earlier run
     checked against the journal, the others sent), then the reconciliation."""
 
-    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: bool) -> None:
+    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: Shown) -> None:
         assert book.planned is not None
         self.client, self.campaign_id, self.book = client, campaign_id, book
         self.planned = book.planned
@@ -591,12 +591,13 @@ class _Run:
         except ApiError:
             return "not importable"
 
-    def _bar(self) -> tqdm[None]:
-        """A bar over the rows sent, of the accepted rows (a no-op unless shown)."""
+    def _bar(self) -> Any:
+        """A bar over the rows sent, of the accepted rows (a no-op unless shown); its log
+        lines say ``import: 200 of 450 leads sent``."""
         total = self.planned.accepted
-        return tqdm(total=total, initial=min(total, self.resumed * MAX_IMPORT_BATCH),
-                    unit=" leads", unit_scale=True, desc=f"importing {total:,} leads",
-                    disable=not self.progress)
+        return bar(self.progress, total=total, initial=min(total, self.resumed * MAX_IMPORT_BATCH),
+                   unit=" leads", unit_scale=True, desc=f"importing {total:,} leads",
+                   line=("import", " leads sent"))
 
 
 def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str]) -> bool:

@@ -1,0 +1,52 @@
+"""A bar that logs lines instead of drawing: a step's progress where nobody watches."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from tqdm.std import tqdm
+
+from ._progress import PROGRESS_LOGGER, interval, progress_line
+
+
+class _Nowhere:
+    """The stream a logged bar's ``tqdm`` writes its newline to: nothing is written."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class LoggedBar(tqdm):  # type: ignore[misc]
+    """A ``tqdm`` bar that logs a line on :data:`PROGRESS_LOGGER` at most every
+    :func:`interval` seconds it moves, and one when it closes, instead of drawing.
+
+    ``tqdm`` keeps the count, the step's description and its clock as for a drawn bar
+    (its callers update, describe and reset it alike); only :meth:`display` differs.
+    """
+
+    monitor_interval = 0  # no monitor thread: nothing is drawn for it to keep moving
+
+    def __init__(self, *, line: tuple[str, str] | None = None, **options: Any) -> None:
+        self._line, self._every, self._logged_at = line, interval(), time.monotonic()
+        options.update(file=_Nowhere(), mininterval=0, miniters=1, dynamic_ncols=False)
+        super().__init__(**options)
+
+    def display(self, msg: str | None = None, pos: int | None = None) -> bool:
+        """Log the bar's state if :func:`interval` has passed since its last line (or
+        since it began), or it is closing (``tqdm`` disables a bar, then shows it)."""
+        now = time.monotonic()
+        if not self.disable and now - self._logged_at < self._every:
+            return True
+        self._logged_at = now
+        state = self.format_dict
+        step, unit = self._line or (str(state["prefix"] or "working"), str(state["unit"]))
+        logging.getLogger(PROGRESS_LOGGER).info(
+            "%s", progress_line(step, unit, int(state["n"]), state["total"],
+                                float(state["elapsed"]), int(state["initial"]),
+                                str(state.get("postfix") or ""), ended=self.disable))
+        return True
