@@ -168,3 +168,29 @@ def test_an_import_under_nohup_logs_its_progress_as_it_goes(
     assert re.search(r"import: 450 of 450 leads sent \(100\.0%\) in \d+ s",
                      while_running[-1][0])
     assert "450 rows in 3 batches" in out and KEYS["full"] not in str(while_running)
+
+
+def test_an_import_prints_the_notes_the_clean_prints(
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 62: ``leads import`` said nothing of rows whose Country contradicts their
+    number; it says each note of ``leads clean``, in the same words."""
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    path = tmp_path / "vendor.csv"
+    path.write_text("Mobile #,Name,Lead #,Country\n(416) 555-0100,Zoë,L1,CA\n"
+                    "(212) 555-0103,Cy,L2,US\n415 555 0123,Ed,L3,UK\n(312) 555-0150,Flo,L4,UK\n",
+                    encoding="utf-8")
+    campaign = next(client.campaigns.list(status="paused")).id
+    cleaned = runner.invoke(app, ["leads", "clean", str(path)])
+    imported = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign,
+                                   "--journal", str(tmp_path / "journal")])
+    assert cleaned.exit_code == 0 and imported.exit_code == 0, imported.output
+    said = [line for line in cleaned.stdout.splitlines() if line.startswith("note: ")]
+    assert ("note: 2 rows hold US numbers though their Country names another country: "
+            "correct those Country cells (each row's hint names it)") in said
+    assert "note: columns read as: Mobile # → phone, Name → full_name, Lead # → " \
+           "external_id, Country → each row's region (its phone is read as a number " \
+           "there)" in said
+    notes = [line for line in imported.stdout.splitlines() if line.startswith("note: ")]
+    assert notes[:len(said)] == said

@@ -199,6 +199,19 @@ def _options(
     _log_to_stderr(verbose)
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler that writes to standard error as it is when a record comes (a command
+    run in-process, by a test's runner, leaves no handler of a stream since closed)."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: Any) -> None:
+        pass
+
+
 def _log_to_stderr(verbose: int) -> None:
     """The standard ``logging`` output on standard error: dialkit's and httpx's records
     from INFO on at ``-v``, every library's from DEBUG on at ``-vv``; without ``-v``, the
@@ -212,7 +225,7 @@ def _log_to_stderr(verbose: int) -> None:
         progress = logging.getLogger(PROGRESS_LOGGER)
         for handler in [h for h in progress.handlers if h.get_name() == PROGRESS_LOGGER]:
             progress.removeHandler(handler)  # an earlier command's, in this process
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _Stderr()
         handler.set_name(PROGRESS_LOGGER)
         handler.setFormatter(logging.Formatter(shape))
         progress.addHandler(handler)

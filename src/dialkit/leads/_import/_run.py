@@ -134,9 +134,11 @@ class ImportReport:
         batches: How many batches the import has; ``resumed`` of them were done
             by an earlier run and not sent again.
         journal: The journal's folder.
-        notes: What the import settled from the campaign's leads rather than
-            from the service's answers (a batch whose outcome stayed unknown,
-            rows already leads of the campaign), one sentence each.
+        notes: What the clean of the file noted (:attr:`CleanResult.notes`: which
+            column became which field, rows whose Country contradicts their number
+            and the fix), then what the import settled from the campaign's leads
+            rather than from the service's answers (a batch whose outcome stayed
+            unknown, rows already leads of the campaign), one sentence each.
     """
 
     campaign_id: str
@@ -328,19 +330,19 @@ def _plan(source: Any, folder: Path, progress: bool | None, options: CleanOption
     if isinstance(source, CleanResult):
         with _parquet(folder / PLAN) as sink:
             sink.write(source.frame)
-        fields, custom = source.file.fields, source.custom
+        fields, custom, notes = source.file.fields, source.custom, source.notes
     else:
         if not screen:
             assert options.client is not None and options.campaign_id is not None
             check_campaign(options.client, options.campaign_id)
             options = dataclasses.replace(options, client=None)
         cleaned = clean_file_with(source, options, out=folder / PLAN, progress=progress)
-        fields, custom = cleaned.fields, CustomFields(
+        fields, custom, notes = cleaned.fields, CustomFields(
             cleaned.name, cleaned.custom_fields, options.extension_field,
-            options.alt_phone_field)
+            options.alt_phone_field), cleaned.notes
     return {"name": custom.name, "fields": fields, "custom_fields": list(custom.sent),
             "extension_field": custom.extension_field,
-            "alt_phone_field": custom.alt_phone_field}
+            "alt_phone_field": custom.alt_phone_field, "notes": list(notes)}
 
 
 @contextlib.contextmanager
@@ -527,12 +529,16 @@ class _Run:
                             self.resumed, str(self.book.folder), self._notes(settled))
 
     def _notes(self, settled: int) -> tuple[str, ...]:
-        notes = [recheck_note(number, self.planned.size(number), recheck)
-                 for number, recheck in sorted(self.book.rechecked.items())]
+        """The clean's notes, as ``leads clean`` says them (issue 62: the import said
+        nothing of a Country cell that contradicts its row's number; kept in the plan, a
+        journal of an earlier version has none), then what the import itself found."""
+        notes = [*self.planned.about.get("notes", ())]
+        notes += [recheck_note(number, self.planned.size(number), recheck)
+                  for number, recheck in sorted(self.book.rechecked.items())]
         if settled:
             notes.append(found_note(settled))
         sent = extras_note(self.sent, self.custom)
-        if sent:
+        if sent and sent not in notes:  # the clean's sentence, where its counts are the same
             notes.append(sent)
         return tuple(notes)
 
