@@ -23,7 +23,7 @@ import pytest
 from conftest import add_fault
 from dialkit import Client
 from dialkit._utils import _tuning
-from dialkit.frames._progress import progress_line
+from dialkit.frames._progress_lines import progress_line
 from dialkit.leads import clean_file, import_leads
 from dialkit.sandbox import Sandbox
 

@@ -218,7 +218,7 @@ def _log_to_stderr(verbose: int) -> None:
     progress lines alone (``dialkit.progress``), logged where standard error is no
     terminal to draw a bar on (issue 62: an import under nohup or cron said nothing
     until its end)."""
-    from dialkit.frames._progress import PROGRESS_LOGGER
+    from dialkit.frames._progress_lines import PROGRESS_LOGGER
 
     shape = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if not verbose:

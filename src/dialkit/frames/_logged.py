@@ -8,7 +8,7 @@ from typing import Any
 
 from tqdm.std import tqdm
 
-from ._progress import PROGRESS_LOGGER, interval, progress_line
+from ._progress_lines import PROGRESS_LOGGER, interval, progress_line
 
 
 class _Nowhere:

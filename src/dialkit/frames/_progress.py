@@ -3,20 +3,17 @@ notebook, text on a terminal), log lines where nobody does (issue 62).
 
 A script under nohup, cron or CI has no terminal to draw a bar on: by default its long
 steps (a lead file's clean and import, a frame's load of many pages) log a line on the
-``dialkit.progress`` logger every :data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS`
-and when they end, at ``INFO``: ``import: 12,000 of 300,000 leads sent (4.0%), 400/s,
+``dialkit.progress`` logger (:mod:`._progress_lines`) every
+:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS` and when they end, at ``INFO``: ``import: 12,000 of 300,000 leads sent (4.0%), 400/s,
 about 12 min left``. The loads of more than one page count their pages and rows here too.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
-
-from dialkit._utils import _tuning
 
 if TYPE_CHECKING:
     from tqdm.std import tqdm as std_tqdm
@@ -25,13 +22,6 @@ PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
 """Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
 report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
 first state ("0 pages")."""
-
-
-PROGRESS_LOGGER = "dialkit.progress"
-"""The logger of the progress lines logged where nobody watches."""
-SECONDS_VARIABLE = "DIALKIT_PROGRESS_SECONDS"
-"""Seconds between two progress lines of one step, where set (else
-:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS`)."""
 
 Shown = Literal["bar", "lines"] | None
 """How a step shows its progress: a bar, log lines, or not at all."""
@@ -81,55 +71,6 @@ def bar(how: Shown, *, line: tuple[str, str] | None = None, **options: Any) -> s
     from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
 
     return tqdm(**options)
-
-
-def interval() -> float:
-    """Seconds between two progress lines of a step (:data:`SECONDS_VARIABLE`)."""
-    said = os.environ.get(SECONDS_VARIABLE, "").strip()
-    if not said:
-        return float(_tuning.PROGRESS_LOG_SECONDS)
-    try:
-        seconds = float(said)
-    except ValueError:
-        seconds = math.nan
-    if not seconds >= 0:
-        raise ValueError(f"{SECONDS_VARIABLE}={said!r}: write the seconds between two "
-                         f"progress lines, a number such as 10")
-    return seconds
-
-
-def progress_line(step: str, unit: str, done: int, total: float | None, elapsed: float,
-                  initial: int = 0, postfix: str = "", *, ended: bool = False) -> str:
-    """``import: 12,000 of 300,000 leads sent (4.0%), 400/s, about 12 min left``; at the
-    end, ``... (100.0%) in 12 min 30 s, 400/s``. ``initial``: the count done before this
-    run (a resumed import), left out of the rate."""
-    rate = (done - initial) / elapsed if elapsed > 0 else 0.0
-    line = f"{step}: {done:,}" + (f" of {int(total):,}" if total else "") + unit
-    if total:
-        line += f" ({done / total:.1%})"
-    if postfix:  # tqdm's ``rows=1200``: ``1,200 rows``
-        line += ", " + ", ".join(f"{int(count):,} {name}" if count.isdigit() else part
-                                 for part in postfix.split(", ")
-                                 for name, _, count in [part.partition("=")])
-    if ended:
-        line += f" in {span(elapsed)}"
-    if rate > 0:
-        line += f", {rate:,.0f}/s" if rate >= 10 else f", {rate:.1f}/s"
-        if total and done < total and not ended:
-            line += f", about {span(max(total - done, 0) / rate)} left"
-    return line
-
-
-def span(seconds: float) -> str:
-    """A time as a log line says it: ``40 s``, ``2 min 5 s``, ``12 min``, ``2 h 5 min``."""
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 600:
-        return f"{whole // 60} min {whole % 60} s"
-    if whole < 3600:
-        return f"{round(seconds / 60)} min"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"
 
 
 class Progress:
