@@ -4,8 +4,9 @@ notebook, text on a terminal), log lines where nobody does (issue 62).
 A script under nohup, cron or CI has no terminal to draw a bar on: by default its long
 steps (a lead file's clean and import, a frame's load of many pages) log a line on the
 ``dialkit.progress`` logger (:mod:`._progress_lines`) every
-:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS` and when they end, at ``INFO``: ``import: 12,000 of 300,000 leads sent (4.0%), 400/s,
-about 12 min left``. The loads of more than one page count their pages and rows here too.
+:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS` and when they end, at ``INFO``:
+``import: 12,000 of 300,000 leads sent (4.0%), 400/s, about 12 min left``. The loads
+of more than one page count their pages and rows here too.
 """
 
 from __future__ import annotations
