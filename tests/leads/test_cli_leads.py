@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import subprocess
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from conftest import KEYS, add_fault
 from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.sandbox import Sandbox
 
@@ -194,3 +196,18 @@ def test_an_import_prints_the_notes_the_clean_prints(
            "there)" in said
     notes = [line for line in imported.stdout.splitlines() if line.startswith("note: ")]
     assert notes[:len(said)] == said
+
+
+def test_a_command_run_in_process_shows_progress_lines_and_leaves_no_handler(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner's standard error is no terminal: the lines come without -v, and the
+    handler the command added to ``dialkit.progress`` goes with it."""
+    monkeypatch.setattr(_tuning, "PROGRESS_LOG_SECONDS", 0)
+    logger = logging.getLogger("dialkit.progress")
+    before = (list(logger.handlers), logger.level)
+    result = runner.invoke(app, ["leads", "clean", str(SAMPLES / "messy_us.csv")])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"INFO dialkit\.progress: finishing messy_us\.csv: [\d,]+ of [\d,]+ rows "
+                     r"\(100\.0%\) in \d+ s", result.stderr), result.stderr
+    assert "dialkit.progress" not in result.stdout
+    assert (list(logger.handlers), logger.level) == before

@@ -161,3 +161,12 @@ def test_a_bad_interval_in_the_environment_is_named(
 ])
 def test_a_progress_line_says_count_share_rate_and_time_left(args: Any, line: str) -> None:
     assert progress_line(*args[:5], *args[5:7], ended=len(args) > 7) == line
+
+
+def test_a_step_shorter_than_the_interval_logs_nothing(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """As a load of one page draws no bar: no line came before its end, so none at it."""
+    with caplog.at_level(logging.INFO, logger="dialkit.progress"):
+        clean_file(vendor_file(tmp_path / "vendor.csv", 450), out=tmp_path / "cleaned.csv")
+    assert _tuning.PROGRESS_LOG_SECONDS == 10
+    assert [r for r in caplog.records if r.name == "dialkit.progress"] == []

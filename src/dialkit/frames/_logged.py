@@ -23,7 +23,9 @@ class _Nowhere:
 
 class LoggedBar(tqdm):  # type: ignore[misc]
     """A ``tqdm`` bar that logs a line on :data:`PROGRESS_LOGGER` at most every
-    :func:`interval` seconds it moves, and one when it closes, instead of drawing.
+    :func:`interval` seconds it moves, and one when it closes after such a line, instead
+    of drawing: a step shorter than the interval says nothing, as a load of one page
+    draws no bar.
 
     ``tqdm`` keeps the count, the step's description and its clock as for a drawn bar
     (its callers update, describe and reset it alike); only :meth:`display` differs.
@@ -33,18 +35,21 @@ class LoggedBar(tqdm):  # type: ignore[misc]
 
     def __init__(self, *, line: tuple[str, str] | None = None, **options: Any) -> None:
         self._line, self._every, self._logged_at = line, interval(), time.monotonic()
+        self._said = False
         options.update(file=_Nowhere(), mininterval=0, miniters=1, dynamic_ncols=False)
         super().__init__(**options)
 
     def display(self, msg: str | None = None, pos: int | None = None) -> bool:
         """Log the bar's state if :func:`interval` has passed since its last line (or
-        since it began), or it is closing (``tqdm`` disables a bar, then shows it)."""
+        since it began), or it is closing after a line (``tqdm`` disables a bar, then
+        shows it)."""
         now = time.monotonic()
-        if not self.disable and now - self._logged_at < self._every:
+        if not self._said if self.disable else now - self._logged_at < self._every:
             return True
-        self._logged_at = now
+        self._logged_at, self._said = now, True
         state = self.format_dict
-        step, unit = self._line or (str(state["prefix"] or "working"), str(state["unit"]))
+        step, unit = self._line or (  # set_description's ends with ": "
+            str(state["prefix"] or "working").removesuffix(": "), str(state["unit"]))
         logging.getLogger(PROGRESS_LOGGER).info(
             "%s", progress_line(step, unit, int(state["n"]), state["total"],
                                 float(state["elapsed"]), int(state["initial"]),
