@@ -178,8 +178,8 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
             a notebook's output, else on standard error; ``False`` for nothing; or a
             function called after each chunk written with the rows done and the seconds
             since the clean began. By default, bars where someone watches (a notebook,
-            a terminal), else a line on the ``dialkit.progress`` logger every 10 seconds
-            and at each step's end (``DIALKIT_PROGRESS=0``: neither).
+            a terminal), else a line on the ``dialkit.progress`` logger every 10 seconds,
+            and at the end of a step that ran longer (``DIALKIT_PROGRESS=0``: neither).
         region: As for :func:`clean`, as are ``client``, ``campaign_id``,
             ``blocked_countries``, ``country_column``, ``sheet``, ``mapping``,
             ``encoding``, ``extension_field`` and ``alt_phone_field``.

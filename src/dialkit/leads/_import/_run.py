@@ -238,7 +238,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             campaign and options.
         progress: A progress bar over rows; by default in a notebook or a terminal,
             and where nobody watches (a script under nohup or cron), a line on the
-            ``dialkit.progress`` logger every 10 seconds and at each step's end.
+            ``dialkit.progress`` logger every 10 seconds, and at the end of a step that
+            ran longer.
         region: As for :func:`clean` (a :class:`CleanResult` is imported with the
             options it was cleaned with), and so the rest.
         blocked_countries: As for :func:`clean`.
