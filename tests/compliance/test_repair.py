@@ -145,6 +145,9 @@ def test_the_plan_moves_cancels_or_leaves_each_scheduled_call_and_says_why(
     left = plan[plan["lead_id"] == early["lead_id"]].iloc[0]
     assert (left["action"], left["kind"], left["status"]) == ("leave", "next_attempt", "left")
     assert "PATCH /v1/leads/{lead_id}" in left["reason"] and "07:00" in left["reason"]
+    campaign = flow.found.loc[flow.found["lead_id"] == early["lead_id"], "campaign_id"].item()
+    assert left["campaign_id"] == campaign and left["reason"].endswith(
+        f'until the law allows the call: client.campaigns.pause("{campaign}")')  # issue 62
     assert len(plan) == plan.index.nunique() == len(flow.found)  # one row a scheduled call
     acted = plan[plan["action"] != "leave"]
     assert (acted["status"] == "planned").all() and acted["idempotency_key"].is_unique
@@ -158,8 +161,9 @@ def test_the_best_strategy_moves_to_the_lawful_hour_most_often_answered(flow: Fl
     assert moved["expected_rate"] == asked["best_rate"].item() >= asked["next_rate"].item()
     assert next_allowed(moved["phone"], moved["new_at"])["allowed"].item()
     assert moved["new_at"] - moved["at"] < pd.Timedelta("7D")
-    assert list(flow.best.columns) == [*flow.plan.columns[:9], "expected_rate",
-                                       *flow.plan.columns[9:]]
+    zone = list(flow.plan.columns).index("timezone") + 1
+    assert list(flow.best.columns) == [*flow.plan.columns[:zone], "expected_rate",
+                                       *flow.plan.columns[zone:]]
 
 
 def test_a_crash_half_way_and_a_run_again_do_each_action_once(flow: Flow) -> None:
@@ -266,6 +270,8 @@ def test_the_cli_fixes_the_worlds_planted_findings_once(
     with Client(KEYS["full"], base_url=running.base_url, rate_limit=None) as client:
         planted = [p["lead_id"] for problems in truth.values() for p in problems]
         campaigns = sorted({str(client.leads.get(lead).campaign_id) for lead in planted})
+        [left] = truth["upcoming_attempt_hours"]
+        paused = client.campaigns.get(str(client.leads.get(left["lead_id"]).campaign_id))
     asked = ["compliance", "upcoming", "--sandbox", "--fix",
              *(option for campaign in campaigns for option in ("--campaign", campaign))]
     said = [CliRunner().invoke(app, [*asked, *more]) for more in ([], ["--apply"], [])]
@@ -277,8 +283,13 @@ def test_the_cli_fixes_the_worlds_planted_findings_once(
     assert all(lead in said[0].output and lead in said[1].output for lead in moved)
     assert "[planned]" not in said[2].output and "[done]" not in said[2].output
     assert not any(lead in said[2].output for lead in moved)
-    [left] = truth["upcoming_attempt_hours"]
-    assert left["lead_id"] in said[2].output  # a lead's next attempt: the contract moves none
+    # a lead's next attempt: the contract moves none; its line names the campaign to pause
+    # by id and name, and the call that pauses it (issue 62: "pause its campaign
+    # (client.campaigns.pause)")
+    [line] = [line for line in said[2].output.splitlines() if left["lead_id"] in line]
+    assert line.startswith(f"  leave next attempt of lead {left['lead_id']}: ")
+    assert line.endswith(f'; pause campaign {paused.id} "{paused.name}" until the law allows '
+                         f'the call: client.campaigns.pause("{paused.id}")  [left]')
 
 
 def test_a_stale_plan_keeps_the_users_newer_schedule(sandbox: Sandbox) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +25,7 @@ import pytest
 
 from client._recording import RecordingTransport, offline
 from dialkit import Client, ListIterator
+from dialkit._utils import _tuning
 from dialkit.frames import SCHEMAS
 from dialkit.sandbox import Sandbox
 from receivers import Receiver
@@ -361,6 +364,22 @@ def test_by_default_a_bar_shows_only_where_someone_watches(
     frame = _busy_calls(world)
     assert len(frame) > PAGE
     assert ("loading calls" in stderr.getvalue()) is terminal
+
+
+def test_where_nobody_watches_a_load_logs_its_pages_and_rows(
+        world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A script's load (standard error no terminal) logs lines on ``dialkit.progress``
+    (issue 62), a line a page here (the interval set to 0), the last at its end."""
+    monkeypatch.setattr(_tuning, "PROGRESS_LOG_SECONDS", 0)
+    with caplog.at_level(logging.INFO, logger="dialkit.progress"):
+        frame = _busy_calls(world)
+    lines = [r.getMessage() for r in caplog.records if r.name == "dialkit.progress"]
+    pages = math.ceil(len(frame) / PAGE)
+    assert re.fullmatch(rf"loading calls: {pages} pages, {len(frame):,} rows in \d+ s, "
+                        r"[\d,.]+/s", lines[-1]), lines
+    assert any(line.startswith("loading calls: 2 pages, ") for line in lines)
+    assert capsys.readouterr().err == ""  # nothing drawn
 
 
 @pytest.mark.parametrize(("setting", "shown"), [("0", False), (" 0 ", False), ("1", True),

@@ -135,3 +135,36 @@ def test_columns_named_as_their_fields_go_unsaid(tmp_path: Path) -> None:
     assert not any(note.startswith("columns read as") for note in clean(path).notes)
     assert "columns read as: Land → each row's region (its phone is read as a number " \
            "there)" in clean(path, country_column="Land").notes
+
+
+EXCEL_CSV = ('\ufeffLead #,First Name,Last Name,Mobile #,Email,Notes\r\n'
+             'L-1001,Ada,Lovelace,(415) 555-0199,ada@example.com,"called, no answer"\r\n'
+             'L-1002,Alan,Turing,212.555.0142,,\r\n')
+"""A vendor's file as Excel saves it ("CSV UTF-8"): a byte order mark, CRLF, quoted cells."""
+
+
+@pytest.mark.parametrize("header", ["Lead #", "Lead ID", "LeadID", "Lead No", "Lead No.",
+                                    "Lead Number", "Record ID", "Record #", "Customer ID",
+                                    "Customer No", "Contact ID"])
+def test_a_vendors_id_column_is_the_external_id(tmp_path: Path, header: str) -> None:
+    """Issue 62: ``Lead #`` went to custom fields while ``external_id`` stayed empty."""
+    path = tmp_path / "vendor.csv"
+    path.write_bytes(EXCEL_CSV.replace("Lead #", header, 1).encode("utf-8"))
+    result = clean(path)
+    assert result.file.fields["external_id"] == header
+    assert [lead.get("external_id") for lead in result.leads()] == ["L-1001", "L-1002"]
+    assert all(header not in lead.get("custom_fields", {}) for lead in result.leads())
+
+
+@pytest.mark.parametrize(("columns", "external_id"), [
+    (["Customer ID", "Lead ID", "Phone"], "Lead ID"),  # the lead's own id, wherever it is
+    (["Record ID", "ID", "Phone"], "ID"),
+    (["Lead Ref", "Reference", "Account ID", "Client ID", "Phone"], None),  # codes, not ids
+    (["Phone #", "Mobile", "Lead #"], "Lead #"),  # Phone # stays a phone's name
+])
+def test_a_name_of_another_meaning_does_not_take_the_external_id(
+        columns: list[str], external_id: str | None) -> None:
+    fields = clean(pd.DataFrame([["x"] * (len(columns) - 1) + ["(415) 555-0199"]],
+                                columns=columns)).file.fields
+    assert fields.get("external_id") == external_id
+    assert fields["phone"] in ("Phone", "Phone #")

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,8 +15,9 @@ import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
-from conftest import KEYS
+from conftest import KEYS, add_fault
 from dialkit import Client
+from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.sandbox import Sandbox
 
@@ -132,3 +138,76 @@ def test_clean_allocates_from_jemalloc_unless_the_user_chose(
     result = runner.invoke(app, ["leads", "clean", str(SAMPLES / "messy_us.csv")])
     assert result.exit_code == 0, result.output
     assert pa.default_memory_pool().backend_name == backend
+
+
+def test_an_import_under_nohup_logs_its_progress_as_it_goes(
+        sandbox: Sandbox, client: Client, tmp_path: Path) -> None:
+    """Standard error a pipe, no terminal (as under nohup or cron): without -v the
+    command logs its progress lines, counts and all, while it still runs (issue 62:
+    its first line came at its end). Each batch is slowed, so the process is still
+    sending when the line of its first batch arrives."""
+    add_fault(sandbox, path="/v1/leads/import", method="POST", kind="latency", latency_ms=400)
+    campaign = next(client.campaigns.list(status="paused")).id
+    path = tmp_path / "vendor.csv"
+    pd.DataFrame({"Mobile": [f"(312) 555-{n:04d}" for n in range(450)]}).to_csv(path,
+                                                                               index=False)
+    env = {**os.environ, "DIALKIT_API_KEY": KEYS["full"], "DIALKIT_BASE_URL": sandbox.base_url,
+           "DIALKIT_PROGRESS_SECONDS": "0"}
+    with subprocess.Popen([sys.executable, "-m", "dialkit", "leads", "import", str(path),
+                           "--campaign", campaign, "--journal", str(tmp_path / "journal")],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as command:
+        assert command.stderr is not None and command.stdout is not None
+        while_running = []
+        for line in command.stderr:
+            while_running.append((line, command.poll() is None))
+        out = command.stdout.read()
+    assert command.returncode == 0, while_running
+    first = next(running for line, running in while_running
+                 if re.search(r"INFO dialkit\.progress: import: 200 of 450 leads sent "
+                              r"\(44\.4%\), [\d,.]+/s, about \d+ s left$", line))
+    assert first  # the line of the first batch, logged while the next batches were sent
+    assert re.search(r"import: 450 of 450 leads sent \(100\.0%\) in \d+ s",
+                     while_running[-1][0])
+    assert "450 rows in 3 batches" in out and KEYS["full"] not in str(while_running)
+
+
+def test_an_import_prints_the_notes_the_clean_prints(
+        sandbox: Sandbox, client: Client, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 62: ``leads import`` said nothing of rows whose Country contradicts their
+    number; it says each note of ``leads clean``, in the same words."""
+    monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
+    monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
+    path = tmp_path / "vendor.csv"
+    path.write_text("Mobile #,Name,Lead #,Country\n(416) 555-0100,Zoë,L1,CA\n"
+                    "(212) 555-0103,Cy,L2,US\n415 555 0123,Ed,L3,UK\n(312) 555-0150,Flo,L4,UK\n",
+                    encoding="utf-8")
+    campaign = next(client.campaigns.list(status="paused")).id
+    cleaned = runner.invoke(app, ["leads", "clean", str(path)])
+    imported = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign,
+                                   "--journal", str(tmp_path / "journal")])
+    assert cleaned.exit_code == 0 and imported.exit_code == 0, imported.output
+    said = [line for line in cleaned.stdout.splitlines() if line.startswith("note: ")]
+    assert ("note: 2 rows hold US numbers though their Country names another country: "
+            "correct those Country cells (each row's hint names it)") in said
+    assert "note: columns read as: Mobile # → phone, Name → full_name, Lead # → " \
+           "external_id, Country → each row's region (its phone is read as a number " \
+           "there)" in said
+    notes = [line for line in imported.stdout.splitlines() if line.startswith("note: ")]
+    assert notes[:len(said)] == said
+
+
+def test_a_command_run_in_process_shows_progress_lines_and_leaves_no_handler(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner's standard error is no terminal: the lines come without -v, and the
+    handler the command added to ``dialkit.progress`` goes with it."""
+    monkeypatch.setattr(_tuning, "PROGRESS_LOG_SECONDS", 0)
+    logger = logging.getLogger("dialkit.progress")
+    before = (list(logger.handlers), logger.level)
+    result = runner.invoke(app, ["leads", "clean", str(SAMPLES / "messy_us.csv")])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"INFO dialkit\.progress: finishing messy_us\.csv: [\d,]+ of [\d,]+ rows "
+                     r"\(100\.0%\) in \d+ s", result.stderr), result.stderr
+    assert "dialkit.progress" not in result.stdout
+    assert (list(logger.handlers), logger.level) == before

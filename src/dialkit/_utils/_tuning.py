@@ -112,6 +112,14 @@ PLAN_ROWS = 1 << 16
 """Rows of an import's plan (and of its report) read back at a time: the leads of a part
 are built at once, so memory holds a part's rows, not the file's."""
 
+# --- progress ---------------------------------------------------------------------------
+
+PROGRESS_LOG_SECONDS = 10
+"""Seconds between two progress lines of a long step where nobody watches
+(:mod:`dialkit.frames._progress`; ``DIALKIT_PROGRESS_SECONDS`` overrides it): six lines a
+minute tell a log's reader the work moves and when it will end, and an import of 300,000
+leads (some 25 minutes at one key's rate limit) logs 150, not a line a batch."""
+
 # --- frames -----------------------------------------------------------------------------
 
 ESCAPE_ROWS = 1 << 16

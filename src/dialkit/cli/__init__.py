@@ -174,6 +174,7 @@ def _print_version(asked: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     show_version: Annotated[bool, typer.Option(
         "--version", help="Show dialkit's version and exit.", is_eager=True,
         callback=_print_version)] = False,
@@ -196,15 +197,34 @@ def _options(
         os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
     if timeout is not None:
         os.environ["DIALKIT_TIMEOUT"] = str(timeout)  # as the profile, by every Client()
-    if verbose:
-        _log_to_stderr(verbose)
+    _log_to_stderr(verbose, ctx)
 
 
-def _log_to_stderr(verbose: int) -> None:
+def _log_to_stderr(verbose: int, command: Any = None) -> None:
     """The standard ``logging`` output on standard error: dialkit's and httpx's records
-    from INFO on at ``-v``, every library's from DEBUG on at ``-vv``."""
-    logging.basicConfig(stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: "
-                        "%(message)s", level=logging.DEBUG if verbose > 1 else logging.WARNING)
+    from INFO on at ``-v``, every library's from DEBUG on at ``-vv``; without ``-v``, the
+    progress lines alone (``dialkit.progress``), logged where standard error is no
+    terminal to draw a bar on (issue 62: an import under nohup or cron said nothing
+    until its end), for the time of ``command`` (a click context) where given."""
+    from dialkit.frames._progress_lines import PROGRESS_LOGGER
+
+    shape = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    if not verbose:
+        progress, handler = logging.getLogger(PROGRESS_LOGGER), logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(shape))
+        progress.addHandler(handler)
+        level = progress.level
+        progress.setLevel(logging.INFO)
+
+        def ended() -> None:
+            progress.removeHandler(handler)
+            progress.setLevel(level)
+
+        if command is not None:  # the command's own: gone when it ends (one run in-process)
+            command.call_on_close(ended)
+        return
+    logging.basicConfig(stream=sys.stderr, format=shape,
+                        level=logging.DEBUG if verbose > 1 else logging.WARNING)
     if verbose == 1:
         for name in ("dialkit", "httpx"):
             logging.getLogger(name).setLevel(logging.INFO)

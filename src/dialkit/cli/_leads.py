@@ -103,14 +103,13 @@ def clean_command(
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
     error)."""
-    from dialkit.frames._progress import watched
     from dialkit.leads import clean_file
 
     _arrow_memory_pool()
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        options.update(escape_formulas=not raw_csv, progress=watched() or None)
+        options.update(escape_formulas=not raw_csv)  # progress: a bar, or log lines
         if campaign is None:
             result = clean_file(source, out=out, rejects=rejects, **options)
         else:

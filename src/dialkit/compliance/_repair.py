@@ -43,7 +43,7 @@ _CLOSED = ("dnc", "completed")
 """The lead statuses the dialer does not call again: a callback of such a lead is not moved
 by a plan made before its lead came to them."""
 ACTIONS = ("reschedule", "cancel", "leave")
-PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "phone", "at", "new_at",
+PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "campaign_id", "phone", "at", "new_at",
                 "new_local_time", "timezone", "rules", "reason", "idempotency_key", "status")
 """The columns of :func:`repair`'s plan (``expected_rate`` after ``timezone`` with
 ``strategy="best"``)."""
@@ -51,8 +51,7 @@ _FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
 _BLOCKED = ("the account blocks calls to this country, so no moment is allowed: cancel "
             "it (client.callbacks.cancel) or leave it")
 _ATTEMPT = ("a lead's next attempt is the service's to set: a client can change a lead's "
-            "name, email and custom fields only (PATCH /v1/leads/{lead_id}); pause its "
-            "campaign (client.campaigns.pause) until the law allows the call")
+            "name, email and custom fields only (PATCH /v1/leads/{lead_id})")
 
 
 def repair(found: pd.DataFrame, client: Client | None, *,
@@ -83,7 +82,8 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     Returns:
         One row per callback or lead's next attempt found, soonest first: ``action``
         (``reschedule``, ``cancel`` or ``leave``), ``kind``, ``callback_id`` (None for a
-        next attempt), ``lead_id``, ``phone``, ``at`` (due), ``new_at`` (UTC) and
+        next attempt), ``lead_id``, ``campaign_id`` (the lead's, as ``found`` has it),
+        ``phone``, ``at`` (due), ``new_at`` (UTC) and
         ``new_local_time`` and ``timezone`` (the recipient's clock) for a move, ``rules``
         (those it breaks, comma-joined), ``reason``, ``idempotency_key`` and ``status``
         (``planned``, ``left``; once carried out ``done``, ``failed: ...`` or
@@ -114,6 +114,9 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     _asked(found, strategy, prefer, client, frames, dry_run)
     rules = with_policy(rules, policy)
     plan = _units(found)
+    attempts = (plan["kind"] != "callback").to_numpy()
+    if attempts.any():
+        plan.loc[attempts, "reason"] = _pauses(plan[attempts], _campaign_names(client, frames))
     moving = plan["action"] == "reschedule"
     if moving.any():
         plan = _moved(plan, moving.to_numpy(), client, frames or {}, rules,
@@ -158,10 +161,12 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     unit[attempt] = (found["lead_id"].astype(object)[attempt] + " "
                      + found["at"][attempt].astype(str)).to_numpy(object)
     said = found.assign(unit=unit, said=found["rule"].astype(str) + ": "
-                        + found["evidence"].astype(str))
+                        + found["evidence"].astype(str),
+                        campaign_id=found.get("campaign_id"))  # found made by hand: none
     plan = said.drop_duplicates("unit").set_index("unit")[
-        ["kind", "call_id", "lead_id", "phone", "at", "rule", "said"]].set_axis(
-        ["kind", "callback_id", "lead_id", "phone", "at", "rules", "reason"], axis=1)
+        ["kind", "call_id", "lead_id", "campaign_id", "phone", "at", "rule", "said"]].set_axis(
+        ["kind", "callback_id", "lead_id", "campaign_id", "phone", "at", "rules", "reason"],
+        axis=1)
     many = said[said["unit"].duplicated(keep=False)]  # few: joined one by one
     if len(many):
         joined = many.groupby("unit", sort=False).agg(
@@ -173,14 +178,46 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     action = np.select([plan["kind"] != "callback", plan["rules"].str.contains("dnc_call"),
                         plan["rules"].str.contains("blocked_country")],
                        ["leave", "cancel", "leave"], "reschedule")
-    reason = np.select(
-        [plan["kind"] != "callback", action == "cancel", action == "leave"],
-        [_ATTEMPT + " (" + plan["reason"] + ")", "the number is on a Do-Not-Call list, so "
-         "no moment is allowed (" + plan["reason"] + ")",
-         _BLOCKED + " (" + plan["reason"] + ")"], plan["reason"])
+    reason = np.select(  # a next attempt's: :func:`_pauses`
+        [action == "cancel", (action == "leave") & (plan["kind"] == "callback")],
+        ["the number is on a Do-Not-Call list, so no moment is allowed (" + plan["reason"]
+         + ")", _BLOCKED + " (" + plan["reason"] + ")"], plan["reason"])
     return plan.assign(action=action, reason=reason, new_at=pd.Series(
         pd.NaT, index=plan.index, dtype="datetime64[ns, UTC]"), new_local_time=None,
         timezone=None, expected_rate=np.nan)
+
+
+def _campaign_names(client: Client | None,
+                    frames: Mapping[str, pd.DataFrame] | None) -> dict[str, str]:
+    """The account's campaign names by id (``frames["campaigns"]`` where given), to name
+    the campaign a plan's line asks to pause; none for a key that may not read them."""
+    from ..errors import PermissionDeniedError
+    from ..frames._pages import campaign_names
+
+    campaigns = (frames or {}).get("campaigns")
+    if campaigns is None and client is not None:
+        try:
+            campaigns = client.frames.campaigns()
+        except PermissionDeniedError:
+            return {}
+    return campaign_names(campaigns)
+
+
+def _pauses(attempts: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
+    """Why a lead's next attempt is left, and what stops it (issue 62: the line said
+    "pause its campaign (client.campaigns.pause)", naming no campaign): the campaign by
+    id and name, and the call that pauses it."""
+    said = []
+    for campaign, reason in zip(attempts["campaign_id"], attempts["reason"], strict=True):
+        if isinstance(campaign, str) and campaign:
+            name = names.get(campaign)
+            which = f"campaign {campaign}" + (f' "{name}"' if name else "")
+            call = f'client.campaigns.pause("{campaign}")'
+        else:  # findings made by hand, without their campaign
+            which, call = "its campaign", "client.campaigns.pause(campaign_id)"
+        said.append(f"{_ATTEMPT} ({reason}); pause {which} until the law allows the call: "
+                    f"{call}")
+    return said
 
 
 def _moved(plan: pd.DataFrame, moving: np.ndarray, client: Client | None,

@@ -31,7 +31,7 @@ from ..errors import ApiError
 from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
 from ._dnc import load_dnc
-from ._progress import Progress, watched
+from ._progress import Progress, Shown, shown
 from ._reports import load_dispositions
 from ._schemas import Schema
 
@@ -49,8 +49,9 @@ class FrameOptions(TypedDict, total=False):
         max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta``, seconds, or
             text with its unit (``"1d"``, ``"12h"``).
         progress: Show a progress bar on loads of more than one page; by
-            default only where someone watches: in a notebook, or when
-            standard error is a terminal (not in a script's log).
+            default a bar only where someone watches (in a notebook, or when
+            standard error is a terminal), and where nobody does (a script's log)
+            a line on the ``dialkit.progress`` logger every 10 seconds.
     """
 
     refresh: Refresh
@@ -202,7 +203,7 @@ class Frames:
 
 
 def _options(options: FrameOptions,
-             default_age: timedelta) -> tuple[Refresh, timedelta, bool]:
+             default_age: timedelta) -> tuple[Refresh, timedelta, Shown]:
     """``refresh``, ``max_age`` and ``progress`` from a frame method's options."""
     unknown = set(options) - {"refresh", "max_age", "progress"}
     if unknown:
@@ -213,7 +214,7 @@ def _options(options: FrameOptions,
         raise InputError(f"refresh={refresh!r}: pass one of {', '.join(REFRESH_CHOICES)}")
     max_age = _age(options.get("max_age", default_age))
     progress = options.get("progress")
-    return refresh, max_age, watched() if progress is None else bool(progress)
+    return refresh, max_age, shown(None if progress is None else bool(progress))
 
 
 def _age(value: object) -> timedelta:
@@ -266,7 +267,7 @@ class _Load:
     """One partition's load: from the cache, or resumed, incremental or full from the API."""
 
     def __init__(self, frames: Frames, spec: Spec, filters: dict[str, Any], refresh: Refresh,
-                 max_age: timedelta, progress: bool) -> None:
+                 max_age: timedelta, progress: Shown) -> None:
         self.client = frames.client
         self.spec = spec
         self.filters = filters

@@ -1,16 +1,31 @@
-"""A progress bar for loads of more than one page: rows and pages, widget or text."""
+"""How long work shows how far it has come: a bar where someone watches (a widget in a
+notebook, text on a terminal), log lines where nobody does (issue 62).
+
+A script under nohup, cron or CI has no terminal to draw a bar on: by default its long
+steps (a lead file's clean and import, a frame's load of many pages) log a line on the
+``dialkit.progress`` logger (:mod:`._progress_lines`) every
+:data:`~dialkit._utils._tuning.PROGRESS_LOG_SECONDS` and when they end, at ``INFO``:
+``import: 12,000 of 300,000 leads sent (4.0%), 400/s, about 12 min left``. The loads
+of more than one page count their pages and rows here too.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from tqdm.std import tqdm as std_tqdm
 
 PROGRESS_VARIABLE = "DIALKIT_PROGRESS"
 """Set to ``0``, no bars by default, even in a notebook: for a notebook run into a static
 report (``dialkit demo``, nbconvert, papermill), where a widget bar can only show its
 first state ("0 pages")."""
+
+Shown = Literal["bar", "lines"] | None
+"""How a step shows its progress: a bar, log lines, or not at all."""
 
 
 def watched() -> bool:
@@ -30,16 +45,42 @@ def watched() -> bool:
     return getattr(shell, "kernel", None) is not None
 
 
+def shown(progress: bool | None) -> Shown:
+    """How a step asked for with ``progress`` shows it: ``True``, a bar; ``False``, not at
+    all; ``None`` (the default), a bar where someone watches (:func:`watched`), else log
+    lines, and neither with ``DIALKIT_PROGRESS=0``."""
+    if progress is not None:
+        return "bar" if progress else None
+    if os.environ.get(PROGRESS_VARIABLE, "").strip() == "0":
+        return None
+    return "bar" if watched() else "lines"
+
+
+def bar(how: Shown, *, line: tuple[str, str] | None = None, **options: Any) -> std_tqdm[Any]:
+    """A bar of ``tqdm``'s ``options``, shown ``how`` (:func:`shown`): drawn by ``tqdm.auto``
+    (a widget in Jupyter, text on standard error), logged (:class:`._logged.LoggedBar`; ``line``,
+    the step and the unit its lines say, else the bar's ``desc`` and ``unit``), or a
+    no-op."""
+    if how == "lines":
+        from ._logged import LoggedBar
+
+        return LoggedBar(line=line, **options)
+    if how is None:
+        from tqdm.std import tqdm as off
+
+        return off(disable=True, **options)
+    from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
+
+    return tqdm(**options)
+
+
 class Progress:
-    """Counts a load's pages and rows; shows a bar once a second page is on its way.
+    """Counts a load's pages and rows; shows them (:func:`bar`) once a second page is on
+    its way: a load that fits in one page shows nothing, so quick calls stay quiet."""
 
-    ``tqdm.auto`` draws a widget in Jupyter and text in a terminal. A load that
-    fits in one page shows nothing, so quick calls stay quiet.
-    """
-
-    def __init__(self, name: str, enabled: bool, *, resumed: int = 0) -> None:
+    def __init__(self, name: str, how: Shown, *, resumed: int = 0) -> None:
         self.name = name
-        self.enabled = enabled
+        self.how = how
         self.pages = resumed
         self.rows = 0
         self._bar: Any = None
@@ -48,10 +89,9 @@ class Progress:
         """Count one page of ``rows``; ``more`` when another follows."""
         self.pages += 1
         self.rows += rows
-        if self._bar is None and more and self.enabled:
-            from tqdm.auto import tqdm  # once a bar is drawn: it imports asyncio, 16 ms
-
-            self._bar = tqdm(desc=f"loading {self.name}", unit=" pages", initial=self.pages - 1)
+        if self._bar is None and more and self.how is not None:
+            self._bar = bar(self.how, desc=f"loading {self.name}", unit=" pages",
+                            initial=self.pages - 1)
         if self._bar is not None:
             self._bar.update(1)
             self._bar.set_postfix(rows=self.rows, refresh=False)

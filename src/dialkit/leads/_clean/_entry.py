@@ -176,9 +176,11 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
         progress: ``True`` to show each step as the clean goes, with its total,
             percentage, rate and time left (the rows read of the file's lines, then the
             rows finished; with ``client``, the numbers checked against the DNC list), in
-            a notebook's output, else on a terminal's standard error; or a function
-            called after each chunk written with the rows done and the seconds since the
-            clean began.
+            a notebook's output, else on standard error; ``False`` for nothing; or a
+            function called after each chunk written with the rows done and the seconds
+            since the clean began. By default, bars where someone watches (a notebook,
+            a terminal), else a line on the ``dialkit.progress`` logger every 10 seconds,
+            and at the end of a step that ran longer (``DIALKIT_PROGRESS=0``: neither).
         region: As for :func:`clean`, as are ``client``, ``campaign_id``,
             ``blocked_countries``, ``country_column``, ``sheet``, ``mapping``,
             ``encoding``, ``extension_field`` and ``alt_phone_field``.

@@ -8,14 +8,16 @@ file's rows are counted against its lines (counted when its limits were checked,
 before the first row is read): ``reading vendor.csv: 45%|... | 900k/2.00M [00:05<00:06,
 180k rows/s]``, then ``finishing vendor.csv`` against the rows read. The DNC
 screen (asked for with ``client=``) has a bar of its own: ``checking 1,702,344
-numbers against the DNC list: 12%|... [02:57<21:40, 1.15k numbers/s]``.
+numbers against the DNC list: 12%|... [02:57<21:40, 1.15k numbers/s]``. By default,
+where nobody watches, the same steps log lines instead (``reading vendor.csv: 900,000 of
+2,000,000 rows (45.0%), 180,000/s, about 6 s left``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tqdm.auto import tqdm
+from dialkit.frames._progress import Shown, bar
 
 SCALED = 10_000
 """Counts from which a bar shows them scaled (``1.70M/2.00M``): below, as they are
@@ -27,16 +29,16 @@ class ProgressBar:
     once its total is known: a streamed file's lines before its first row is read, a file
     read whole (a workbook) once its rows are."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, how: Shown = "bar") -> None:
+        self.name, self.how = name, how
         self.bar: Any = None
         self.done = 0
-        self.dnc = DncBar()
+        self.dnc = DncBar(how)
 
     def _step(self, what: str, total: int) -> None:
         if self.bar is None:
-            self.bar = tqdm(desc=f"{what} {self.name}", total=total, unit=" rows",
-                            unit_scale=total >= SCALED)
+            self.bar = bar(self.how, desc=f"{what} {self.name}", total=total, unit=" rows",
+                           unit_scale=total >= SCALED)
             return
         self.bar.refresh()  # the step before as it ended
         self.bar.set_description(f"{what} {self.name}", refresh=False)
@@ -71,7 +73,8 @@ class DncBar:
     about: a file read in chunks asks a chunk's numbers at a time, so its total is
     estimated from the share of the file read, and exact once the last chunk is."""
 
-    def __init__(self) -> None:
+    def __init__(self, how: Shown = "bar") -> None:
+        self.how = how
         self.bar: Any = None
         self.asked = 0
 
@@ -82,8 +85,8 @@ class DncBar:
             else self.asked
         what = f"checking {total:,} numbers against the DNC list"
         if self.bar is None:
-            self.bar = tqdm(desc=what, total=total, unit=" numbers",
-                            unit_scale=total >= SCALED)
+            self.bar = bar(self.how, desc=what, total=total, unit=" numbers",
+                           unit_scale=total >= SCALED)
             return
         self.bar.total = total
         self.bar.set_description(what)

@@ -35,6 +35,7 @@ from dialkit._utils._leftovers import sweep, tagged
 from dialkit._utils._outputs_written import refuse_overlaps, written
 from dialkit._utils._partitions import on_dask, read_whole
 from dialkit._utils._threads import in_background
+from dialkit.frames._progress import shown
 
 from ..._utils._base_error import InputError
 from .._read._chunks import NotStreamable, Streamed, stream
@@ -70,16 +71,18 @@ def clean_file_with(source: Any, options: CleanOptions, *,
                     progress: Progress | bool | None = None) -> CleanedFile:
     """:func:`clean_file` of ``options``: its rows written to ``out`` and ``rejects`` as
     they are judged, not held; for ``progress=True``, bars of its steps (:mod:`._progress`),
-    told each step's total too."""
+    told each step's total too; by default, bars where someone watches, log lines where
+    nobody does (:func:`~dialkit.frames._progress.shown`)."""
     outputs = _outputs(out, rejects, source)
     blocked = options.checked()
     streamed = None if options.sheet is not None else _streamed(source, options)
     steps = None
-    if progress is True:
+    how = shown(progress) if progress is None or isinstance(progress, bool) else None
+    if how is not None:
         from ._progress import ProgressBar
 
-        steps = ProgressBar(Path(str(getattr(source, "name", source))).name)
-    told = steps or (None if isinstance(progress, bool) else progress)
+        steps = ProgressBar(Path(str(getattr(source, "name", source))).name, how)
+    told = steps or (None if progress is None or isinstance(progress, bool) else progress)
     began = time.perf_counter()
     with contextlib.closing(steps) if steps else contextlib.nullcontext(), \
             _written(outputs) as partial:  # an output that cannot be written fails first

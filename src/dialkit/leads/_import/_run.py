@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 import pandas as pd
-from tqdm.auto import tqdm
 
 from dialkit._places._blocked import blocked_regions
 from dialkit._utils import _tuning
@@ -51,7 +50,7 @@ from dialkit.errors import (
     ServiceUnavailableError,
 )
 from dialkit.frames._pages import NOT_MATH
-from dialkit.frames._progress import watched
+from dialkit.frames._progress import Shown, bar, shown
 
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
@@ -135,9 +134,11 @@ class ImportReport:
         batches: How many batches the import has; ``resumed`` of them were done
             by an earlier run and not sent again.
         journal: The journal's folder.
-        notes: What the import settled from the campaign's leads rather than
-            from the service's answers (a batch whose outcome stayed unknown,
-            rows already leads of the campaign), one sentence each.
+        notes: What the clean of the file noted (:attr:`CleanResult.notes`: which
+            column became which field, rows whose Country contradicts their number
+            and the fix), then what the import settled from the campaign's leads
+            rather than from the service's answers (a batch whose outcome stayed
+            unknown, rows already leads of the campaign), one sentence each.
     """
 
     campaign_id: str
@@ -235,7 +236,10 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         journal: The folder of journals; by default ``imports/`` in the client's
             cache folder (``client.cache.path``). One journal per file content,
             campaign and options.
-        progress: A progress bar over rows; by default in a notebook or a terminal.
+        progress: A progress bar over rows; by default in a notebook or a terminal,
+            and where nobody watches (a script under nohup or cron), a line on the
+            ``dialkit.progress`` logger every 10 seconds, and at the end of a step that
+            ran longer.
         region: As for :func:`clean` (a :class:`CleanResult` is imported with the
             options it was cleaned with), and so the rest.
         blocked_countries: As for :func:`clean`.
@@ -310,16 +314,15 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             source, sheet=sheet, mapping=mapping, encoding=encoding)
         digest, named = content_hash(source.frame), {"options": said, "fields": source.fields}
     content = digest + orjson.dumps(named, option=orjson.OPT_SORT_KEYS).hex()
-    shown = watched() if progress is None else progress
     folder = journal_folder(journal, client.cache.path, content, campaign_id)
     with held(folder):
         book = Journal.open(folder)
         if book.planned is None:
-            book.write_plan(_plan(source, folder, shown, options, screen))
-        return _Run(client, campaign_id, book, shown).run()
+            book.write_plan(_plan(source, folder, progress, options, screen))
+        return _Run(client, campaign_id, book, shown(progress)).run()
 
 
-def _plan(source: Any, folder: Path, progress: bool, options: CleanOptions,
+def _plan(source: Any, folder: Path, progress: bool | None, options: CleanOptions,
           screen: bool) -> dict[str, Any]:
     """Clean the file into the journal's plan (a file on disk streamed a chunk at a time,
     :func:`clean_file`; a clean already made written as it is): what the journal's
@@ -328,19 +331,19 @@ def _plan(source: Any, folder: Path, progress: bool, options: CleanOptions,
     if isinstance(source, CleanResult):
         with _parquet(folder / PLAN) as sink:
             sink.write(source.frame)
-        fields, custom = source.file.fields, source.custom
+        fields, custom, notes = source.file.fields, source.custom, source.notes
     else:
         if not screen:
             assert options.client is not None and options.campaign_id is not None
             check_campaign(options.client, options.campaign_id)
             options = dataclasses.replace(options, client=None)
         cleaned = clean_file_with(source, options, out=folder / PLAN, progress=progress)
-        fields, custom = cleaned.fields, CustomFields(
+        fields, custom, notes = cleaned.fields, CustomFields(
             cleaned.name, cleaned.custom_fields, options.extension_field,
-            options.alt_phone_field)
+            options.alt_phone_field), cleaned.notes
     return {"name": custom.name, "fields": fields, "custom_fields": list(custom.sent),
             "extension_field": custom.extension_field,
-            "alt_phone_field": custom.alt_phone_field}
+            "alt_phone_field": custom.alt_phone_field, "notes": list(notes)}
 
 
 @contextlib.contextmanager
@@ -361,7 +364,7 @@ class _Run:
     """One run of an import: the plan's batches, in turn (those done by an earlier run
     checked against the journal, the others sent), then the reconciliation."""
 
-    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: bool) -> None:
+    def __init__(self, client: Client, campaign_id: str, book: Journal, progress: Shown) -> None:
         assert book.planned is not None
         self.client, self.campaign_id, self.book = client, campaign_id, book
         self.planned = book.planned
@@ -527,12 +530,16 @@ class _Run:
                             self.resumed, str(self.book.folder), self._notes(settled))
 
     def _notes(self, settled: int) -> tuple[str, ...]:
-        notes = [recheck_note(number, self.planned.size(number), recheck)
-                 for number, recheck in sorted(self.book.rechecked.items())]
+        """The clean's notes, as ``leads clean`` says them (issue 62: the import said
+        nothing of a Country cell that contradicts its row's number; kept in the plan, a
+        journal of an earlier version has none), then what the import itself found."""
+        notes = [*self.planned.about.get("notes", ())]
+        notes += [recheck_note(number, self.planned.size(number), recheck)
+                  for number, recheck in sorted(self.book.rechecked.items())]
         if settled:
             notes.append(found_note(settled))
         sent = extras_note(self.sent, self.custom)
-        if sent:
+        if sent and sent not in notes:  # the clean's sentence, where its counts are the same
             notes.append(sent)
         return tuple(notes)
 
@@ -591,12 +598,13 @@ class _Run:
         except ApiError:
             return "not importable"
 
-    def _bar(self) -> tqdm[None]:
-        """A bar over the rows sent, of the accepted rows (a no-op unless shown)."""
+    def _bar(self) -> Any:
+        """A bar over the rows sent, of the accepted rows (a no-op unless shown); its log
+        lines say ``import: 200 of 450 leads sent``."""
         total = self.planned.accepted
-        return tqdm(total=total, initial=min(total, self.resumed * MAX_IMPORT_BATCH),
-                    unit=" leads", unit_scale=True, desc=f"importing {total:,} leads",
-                    disable=not self.progress)
+        return bar(self.progress, total=total, initial=min(total, self.resumed * MAX_IMPORT_BATCH),
+                   unit=" leads", unit_scale=True, desc=f"importing {total:,} leads",
+                   line=("import", " leads sent"))
 
 
 def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str]) -> bool:

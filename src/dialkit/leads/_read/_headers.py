@@ -18,12 +18,27 @@ ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "last_name": ("lastname", "surname", "familyname"),
     "full_name": ("fullname", "name"),
     "email": ("email", "emailaddress"),
-    "external_id": ("externalid", "id", "leadid"),
+    "external_id": ("externalid", "id", "leadid", "leadnumber", "leadno", "leadnum"),
     "country": ("country", "countrycode"),
 })
 """Header names of each field, compared without case, spaces or punctuation
-(``E-mail``, ``Phone Number``, ``Téléphone`` and ``first_name`` all match). ``country`` is not
-a lead field: it tells the normaliser each row's country."""
+(``E-mail``, ``Phone Number``, ``Téléphone`` and ``first_name`` all match); a ``#`` reads as
+"number" where the name without it is none of them (``Lead #`` is ``Lead Number``, ``Mobile
+#`` stays ``Mobile``). ``country`` is not a lead field: it tells the normaliser each row's
+country.
+
+The external id's names are those vendors' files give the row's own id (``Lead ID``, ``Lead
+#``, ``Lead No``, issue 62; :data:`OTHERWISE` has more); not ``Reference`` or ``Lead Ref``,
+which as often hold a campaign's or a source's code (such a column gets a note instead,
+:func:`near_notes`), nor ``Account`` or ``Client`` ids, which name the vendor's customer."""
+
+OTHERWISE: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "external_id": ("recordid", "recordnumber", "recordno", "customerid", "customernumber",
+                    "customerno", "contactid", "contactnumber"),
+})
+"""Header names read as a field only where no column has a name of :data:`ALIASES` for it:
+a file with ``Lead ID`` and ``Customer ID`` sends its ``Lead ID`` as the external id and
+keeps ``Customer ID`` as a custom field, whichever comes first."""
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
 
@@ -39,19 +54,30 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
                 ) -> tuple[dict[str, str], list[str], list[str]]:
     """(field → column, custom field columns, columns beyond the custom-field limit).
 
-    ``mapping`` (field → column) wins over the names; of two columns with names
-    of one field, the first is the field and the second a custom field.
+    ``mapping`` (field → column) wins over the names, and :data:`ALIASES` over
+    :data:`OTHERWISE`; of two columns with names of one field, the first is the field
+    and the second a custom field.
     """
     fields = dict(mapping or {})
     taken = set(fields.values())
-    by_name = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
-    for column in columns:
-        field = by_name.get(squeeze(column))
-        if column not in taken and field is not None and field not in fields:
-            fields[field] = column
-            taken.add(column)
+    for names in (ALIASES, OTHERWISE):
+        by_name = {alias: field for field, aliases in names.items() for alias in aliases}
+        for column in columns:
+            field = _named(column, by_name)
+            if column not in taken and field is not None and field not in fields:
+                fields[field] = column
+                taken.add(column)
     rest = [column for column in columns if column not in taken]
     return fields, rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]
+
+
+def _named(column: str, by_name: Mapping[str, str]) -> str | None:
+    """The field a header names (:data:`ALIASES`), its ``#`` read as "number" where the
+    header without it names none."""
+    field = by_name.get(squeeze(column))
+    if field is None and "#" in column:
+        field = by_name.get(squeeze(column.replace("#", " number ")))
+    return field
 
 
 def other_phones(columns: Sequence[str], phone: str) -> list[str]:
