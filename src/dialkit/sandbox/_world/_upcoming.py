@@ -15,9 +15,12 @@ number (the UK sets no hours):
   row's window;
 - ``upcoming_attempt_hours``: a lead's next attempt (no callback) moved to 07:00 local
   time, before every row's window;
-- ``upcoming_callback_dnc``: a pending callback at a lawful moment whose number was put on
-  the Do-Not-Call list half an hour before the world's "now", after the callback was set
-  (the lead keeps its ``callback`` status, so the audit's ``dnc_lead`` finds it too).
+- ``upcoming_callback_dnc``: a pending callback at a lawful moment whose number, a US one,
+  was put on the Do-Not-Call list half an hour before the world's "now", after the
+  callback was set (the lead keeps its ``callback`` status, so the audit's ``dnc_lead``
+  finds it too). Not a Canadian one: the National DNCL gives a listing 31 days' grace, so
+  a callback due within days of it breaks no rule, and which leads were pending, so
+  which country was drawn, turned on the hour the world was anchored at.
 """
 
 from __future__ import annotations
@@ -71,12 +74,14 @@ def scheduled(rng: np.random.Generator, frame: Frame, calls: Calls, outcomes: Ou
     last = np.where(outcomes.last[due] >= 0, calls.created[np.maximum(outcomes.last[due], 0)],
                     -1)
     at[due] = _lawful(frame, due, np.maximum(at[due], last + DAY_MS))
-    spoken = np.isin(np.asarray(COUNTRIES, object)[frame.lead_country], ["US", "CA"])
+    country = np.asarray(COUNTRIES, object)[frame.lead_country]
+    spoken, us = np.isin(country, ["US", "CA"]), country == "US"
     held = (frame.campaign_status[frame.lead_campaign] == PAUSED) & shown  # not dialled
     pending = due[(outcomes.status[due] == CALLBACK_DUE) & spoken[due] & held[due]]
     redial = due[(outcomes.status[due] == CONTACTED) & spoken[due]]
     chosen = rng.permutation(pending)
-    late, listed = chosen[:per_kind], chosen[per_kind:2 * per_kind]
+    listed = chosen[us[chosen]][:per_kind]  # the registry's listing binds at once
+    late = chosen[~np.isin(chosen, listed)][:per_kind]
     ahead = _moved(frame, redial, at[redial], _EARLY) > frame.anchor  # still to come
     early = rng.permutation(redial[shown[redial] & ahead])[:per_kind]
     at[late] = _moved(frame, late, at[late], _LATE)
