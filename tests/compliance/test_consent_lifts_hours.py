@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from test_relationships import called
 
 from dialkit.compliance import audit, jurisdictions
 
@@ -15,14 +16,6 @@ NY, UT, FL = "+12125550123", "+18015550123", "+13055550123"
 NY_2130 = "2026-03-03T02:30Z"  # Monday 21:30 EST
 UT_SUNDAY = "2026-03-01T19:00Z"  # Sunday 12:00 MST
 FL_2130 = NY_2130  # Monday 21:30 EST: after Florida's 20:00 and the federal 21:00
-
-
-def called(phone: str, at: str) -> pd.DataFrame:
-    return pd.DataFrame({
-        "id": ["call_0"], "direction": "outbound", "from_number": "+14155550100",
-        "to_number": [phone], "created_at": pd.to_datetime([at], utc=True),
-        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
-        "disposition": None})
 
 
 def record(phone: str, kind: str, given: str = "2026-01-01",

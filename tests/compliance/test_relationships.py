@@ -21,6 +21,7 @@ def listed(phone: str) -> pd.DataFrame:
 
 
 def called(phone: str, at: str) -> pd.DataFrame:
+    """One outbound call of campaign ``cmp_1`` to ``phone`` at ``at``, unanswered."""
     return pd.DataFrame({
         "id": ["call_0"], "direction": "outbound", "from_number": "+14155550100",
         "to_number": [phone], "created_at": pd.to_datetime([at], utc=True),
