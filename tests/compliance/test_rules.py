@@ -134,8 +134,22 @@ def test_a_do_not_call_disposition_dates_the_listing() -> None:
                    "answered_at": "2026-06-01T13:00:05Z", "ended_at": "2026-06-01T13:02Z",
                    "disposition": "do_not_call"},
                   {"to_number": NY, "created_at": "2026-06-03T13:00Z"})
-    found = audit(frame, dnc=dnc()).findings
+    found = audit(frame, dnc=dnc().assign(listed=False)).findings  # the request alone
     assert found.loc[found["rule"] == "dnc_call", "call_id"].tolist() == ["call_1"]
+
+
+def test_an_undated_listing_beside_a_request_is_not_read_as_the_request() -> None:
+    """Issue 61: a listing of the DNC results that says neither its list nor its date may
+    be older than the request (the national register's), so the call before the request
+    is a finding whose evidence says the date is unknown: never read as permission."""
+    frame = calls({"to_number": NY, "created_at": "2026-06-01T13:00Z",
+                   "answered_at": "2026-06-01T13:00:05Z", "ended_at": "2026-06-01T13:02Z",
+                   "disposition": "do_not_call"},
+                  {"to_number": NY, "created_at": "2026-06-03T13:00Z"})
+    found = audit(frame, dnc=dnc()).findings
+    listed = found[found["rule"] == "dnc_call"]
+    assert listed["call_id"].tolist() == ["call_0", "call_1"]
+    assert "the date it was listed is unknown" in listed["evidence"].iloc[0]
 
 
 def test_leads_on_the_list_and_leads_never_screened() -> None:

@@ -114,7 +114,7 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
         parts.append(pd.DataFrame({"phone": revoked["phone"].astype(object), "list": "company",
                                    "since": revoked["revoked_at"],
                                    "source": "a consent revoked (an opt-out)", "reading": ""}))
-    return _dated_by_requests(parts)
+    return _with_requests(parts)
 
 
 def _later_words(since: pd.Series, as_of: pd.Timestamp | None,
@@ -126,18 +126,12 @@ def _later_words(since: pd.Series, as_of: pd.Timestamp | None,
     return pd.Series(np.where(reading != "", reading + "; " + words, words), index=since.index)
 
 
-def _dated_by_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """The listings of ``parts`` as one frame, where a listing of the DNC results that says
-    neither its list nor its date, of a number the account's own records show a request
-    for, is read as that request (the account's own list, from the request), saying so."""
-    results, asked = parts[0], [p for p in parts[1:] if len(p)]
-    requests = pd.concat(asked) if asked else results.iloc[:0]
-    unsaid = (results["reading"] == UNREAD) & results["since"].isna()
-    merged = unsaid & results["phone"].isin(requests["phone"])
-    requests = requests.assign(reading=np.where(
-        requests["phone"].isin(results.loc[merged, "phone"]),
-        "the DNC results list the number without its list or date: read as this request", ""))
-    parts = [results[~merged.to_numpy()], requests]
+def _with_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The listings of ``parts`` as one frame, times in UTC. A listing of the DNC results
+    that says neither its list nor its date stays beside the account's own request for
+    the number (issue 61): it may be that request, or a national listing older than it,
+    and read as the request it let the calls between the two pass; undated, every call
+    to the number is a finding that says the date is unknown, the stricter reading."""
     whole = pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
     return whole.assign(since=pd.to_datetime(whole["since"], utc=True))
 
