@@ -173,6 +173,12 @@ def in_pieces(request: bytes, size: int = 4096) -> list[bytes]:
     return [request[i:i + size] for i in range(0, len(request), size)]
 
 
+def behind(first: bytes, second: bytes, at: int) -> list[bytes]:
+    """``first`` and ``second``'s first ``at`` bytes in one read, the rest in another: the
+    second head is refused while the first request may still be answered."""
+    return [first + second[:at], second[at:]]
+
+
 SENDINGS = {
     "100 KB head in one read": (lambda: [signed_request(100_000)], [431]),
     "100 KB head in pieces": (lambda: in_pieces(signed_request(100_000)), [431]),
@@ -181,6 +187,8 @@ SENDINGS = {
     "at the limit in pieces": (lambda: in_pieces(signed_request(MAX_HEAD_BYTES)), [200]),
     "two requests in one read, the second's head 100 KB": (
         lambda: [signed_request(500) + signed_request(100_000)], [200, 431]),
+    "a 100 KB head begun behind another, ended in a second read": (
+        lambda: behind(signed_request(500), signed_request(100_000), 40_000), [200, 431]),
     "a head at the limit behind another in one read": (
         lambda: [signed_request(500) + signed_request(MAX_HEAD_BYTES)], [200, 200]),
 }

@@ -205,6 +205,8 @@ class RequestDeadline(_Protocol):
     """Bytes of the head being received, counted before the parser took them."""
     _deadline_head_tail = b""
     """The last bytes of that head, where its ending blank line may have begun."""
+    _deadline_held = False
+    """A head over the limit arrived while an answer was in flight: refused once it is sent."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -214,6 +216,8 @@ class RequestDeadline(_Protocol):
             self._deadline_start()
 
     def data_received(self, data: bytes) -> None:
+        if self._deadline_held:
+            return  # a head was refused: nothing more is taken from this connection
         while data and not self.transport.is_closing():
             if (handed_to := self.transport.get_protocol()) is not self:  # an upgrade
                 cast(asyncio.Protocol, handed_to).data_received(data)
@@ -230,6 +234,10 @@ class RequestDeadline(_Protocol):
         self._deadline_note()
 
     def on_response_complete(self) -> None:
+        if self._deadline_held:  # the answer before a refused head is sent: refuse it
+            self._deadline_held = False  # (and take up nothing the parser holds)
+            self._deadline_refuse_head()
+            return
         if not self.transport.is_closing():
             self._deadline_start()  # before a pipelined request is taken up
         super().on_response_complete()
@@ -280,8 +288,13 @@ class RequestDeadline(_Protocol):
             self.transport.close()
 
     def _deadline_refuse_head(self) -> None:
-        """Refuse a head over the limit, as the wrapped protocol words it if it does."""
+        """Refuse a head over the limit, as the wrapped protocol words it if it does;
+        after the answer in flight, if there is one (answers go out in order)."""
         self._deadline_stop()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._deadline_held = True
+            self.transport.pause_reading()
+            return
         own = getattr(self, "refuse_long_head", None)
         if own is None:
             self._deadline_refuse(431)
