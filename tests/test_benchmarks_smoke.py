@@ -56,6 +56,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_when.py": ("--numbers", "3000", "--baseline", "200", "--runs", "1"),
     "bench_repair.py": ("--findings", "300", "--baseline", "5", "--runs", "1"),
     "bench_world.py": ("--scales", "small", "--runs", "1"),
+    "bench_workbook_peak.py": ("--limit-mb", "20", "--long-rows", "20", "--short-rows", "200"),
 }
 """Each script's smallest options: a second or a few each."""
 AT_ONCE = 3

@@ -200,6 +200,8 @@ def test_http_serves_streamable_http_on_the_port_it_printed(sandbox: Sandbox, ap
         assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
         assert _head_of(int(found[1]), b"X-Padding: " + b"a" * 40_000).startswith(
             b"HTTP/1.1 431 ")  # issue 46: the head is bounded, as the receiver's
+        assert _head_of(int(found[1]), _padded_call(100_000)).startswith(
+            b"HTTP/1.1 431 ")  # issue 62: a whole head in one read is counted too
         pages = [run(_calls_page, url, mode, scheme)  # issue 46: "bearer" is "Bearer"
                  for mode, scheme in zip(MODES, ["Bearer", "bearer"], strict=True)]
     finally:
@@ -211,13 +213,29 @@ def test_http_serves_streamable_http_on_the_port_it_printed(sandbox: Sandbox, ap
 
     expected = api.get("/v1/calls", params={"limit": 2}).json()["data"]
     assert pages == [("2026-07-28", expected), ("2025-11-25", expected)]
+    records = JsonLinesAuditLog(tmp_path / "a.jsonl").records()
+    assert [r.tool for r in records] == ["calls_list"] * 2, "the padded call reached no tool"
 
 
 def _head_of(port: int, headers: bytes) -> bytes:
     """The start of the answer to a request head sent raw (left unfinished)."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers)
+        sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode() + headers)
         return sock.recv(4096)
+
+
+def _padded_call(padding: int) -> bytes:
+    """The rest of a head and the body of a modern ``calls_list`` call carrying the key,
+    the head padded by ``padding`` bytes."""
+    body = (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calls_list",'
+            b'"arguments":{"limit":1},"_meta":{"io.modelcontextprotocol/protocolVersion":'
+            b'"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},'
+            b'"io.modelcontextprotocol/clientCapabilities":{}}}}')
+    return (f"Authorization: Bearer {KEYS['full']}\r\nAccept: application/json\r\n"
+            "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\n"
+            f"Mcp-Name: calls_list\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n").encode() + (
+        b"X-Padding: " + b"a" * padding + b"\r\n\r\n" + body)
 
 
 async def _calls_page(url: str, mode: str, scheme: str = "Bearer") -> tuple[str, Any]:

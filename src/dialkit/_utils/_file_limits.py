@@ -7,11 +7,14 @@ columns, took more than 6 GB. So a workbook's zip directory is read first
 file's lines are scanned in chunks (lengths and columns) before pyarrow or
 pandas parse it. What passes costs memory in proportion to its size.
 
-The defaults hold the largest real files with room to spare: a lead workbook
-of a million rows and 8 columns written by xlsxwriter is 467 MiB uncompressed,
-its sheet compressed 11:1 (18:1 when every row is the same); real lead files
-have tens of columns and lines under a few KiB. Each limit can be raised with
-``limits=FileLimits(...)`` or its environment variable.
+The defaults hold real files with room to spare: a lead workbook of a million
+rows and 8 columns written by xlsxwriter is 467 MiB uncompressed, its sheet
+compressed 11:1 (18:1 when every row is the same); real lead files have tens of
+columns and lines under a few KiB. A workbook is also weighed as it will be read
+(:func:`check_read`), so that one inside the limits peaks at most about
+``max_workbook_bytes`` over reading a small one (issue 62): that million-row
+workbook would weigh about 2 GB, past the default; its CSV is read in chunks. Each
+limit can be raised with ``limits=FileLimits(...)`` or its environment variable.
 
 Shared by the lead reader and compliance's export reader, so it lives below both
 (standard library and numpy only); ``dialkit.leads.FileLimits`` publishes it. numpy is
@@ -57,8 +60,21 @@ hold each again. Measured above the 122 MiB a small sheet's read peaks at: 1,500
 rows x 16,384 columns (24,576,000 cells) peaked at 1,646 MiB, 65 bytes a cell;
 800,000 rows x 20 columns (16,000,000 cells, each row's phone its only cell) at
 1,337 MiB, 80 bytes a cell. A sheet's grid may take no more than
-:attr:`FileLimits.max_workbook_bytes`: the 1 GiB default admits 13,421,772 cells,
-a million rows of 13 columns."""
+:attr:`FileLimits.max_workbook_bytes`: the 1 GiB default admits 13,421,772 cells
+(empty ones: a cell with a value weighs more, :func:`check_read`)."""
+
+VALUE_CELL_EXTRA = 100
+"""Bytes a cell with a value takes as an XLSX sheet is read, beyond its grid cell's
+:data:`GRID_CELL_BYTES` and its text's :data:`TEXT_BYTE_COPIES`: its Python object in
+calamine's rows and its place in the frame. Measured (issue 62): 100,000 rows x 10
+distinct short texts peaked 241 MB over a small workbook's read, 241 bytes a cell,
+of which 80 its grid cell and about 35 its text."""
+
+TEXT_BYTE_COPIES = 5
+"""Times a cell's text is held as an XLSX sheet is read (calamine's string, the Python
+one, the frame's and the cleaning's), a shared string once for every cell that shows
+it. Measured (issue 62): 5,000 cells showing one shared string of 30,000 bytes (a 47 KB
+file) peaked 584 MB over a small workbook's read, 3.9 times the 150 MB they show."""
 
 VALUE_CELL_BYTES = 400
 """Bytes one cell with a value takes as it is read (its Python object, its text, the
@@ -80,7 +96,8 @@ class FileLimits:
         max_columns: Columns of one line of a CSV or TSV file.
         max_line_bytes: Bytes of one line of a CSV or TSV file.
         max_workbook_bytes: Bytes of a workbook: uncompressed for XLSX and ODS (read
-            from the zip's directory), the file's own size for XLS.
+            from the zip's directory), the file's own size for XLS; and the memory
+            its sheet may take read, as :func:`check_read` weighs it.
         max_workbook_ratio: How many times a member of a workbook's zip may inflate.
 
     Examples:
@@ -115,12 +132,14 @@ class FileLimits:
                                  "of 1 or more")
 
 
-def refusal(name: str, found: str, limit: str, *, keyword: bool = True) -> str:
+def refusal(name: str, found: str, limit: str, *, keyword: bool = True,
+            instead: str = "") -> str:
     """The message of a file past a limit: the file, what it holds past ``limit``, and
-    how to raise it (``keyword=False`` where no ``limits=`` can be passed: a shell)."""
+    how to raise it (``keyword=False`` where no ``limits=`` can be passed: a shell),
+    after what to do ``instead`` when there is another way."""
     return (f"{name}: {found} ({limit}); refused unread, as such a file can exhaust "
-            f"memory. If the file is right, {_way_out(limit, keyword=keyword)} to raise "
-            "the limit")
+            f"memory. If the file is right, {instead + ' ' if instead else ''}"
+            f"{_way_out(limit, keyword=keyword)} to raise the limit")
 
 
 def _way_out(limit: str, *, keyword: bool) -> str:
@@ -148,6 +167,22 @@ def check_grid(name: str, where: str, rows: int, columns: int, limits: FileLimit
             name, f"{where} is a grid of {rows:,} rows x {columns:,} columns, whose "
             f"{cells:,} cells take about {cells * GRID_CELL_BYTES:,} bytes read, more than "
             f"{limits.max_workbook_bytes:,}", "max_workbook_bytes"))
+
+
+def check_read(name: str, where: str, cells: int, values: int, text: int,
+               limits: FileLimits) -> None:
+    """Refuse a sheet whose read would take more than ``max_workbook_bytes``: its grid of
+    ``cells`` (:data:`GRID_CELL_BYTES` each), its ``values`` cells with a value
+    (:data:`VALUE_CELL_EXTRA` more each) and the ``text`` they show
+    (:data:`TEXT_BYTE_COPIES` times): a 47 KB workbook whose cells all show one long
+    shared string took 584 MB, a 40 MiB sheet of short cells 758 MiB."""
+    read = cells * GRID_CELL_BYTES + values * VALUE_CELL_EXTRA + text * TEXT_BYTE_COPIES
+    if read > limits.max_workbook_bytes:
+        raise LimitError(refusal(
+            name, f"{where} shows {text:,} bytes of text in {values:,} cells with a value "
+            f"(a grid of {cells:,}), which take about {read:,} bytes read, more than "
+            f"{limits.max_workbook_bytes:,}", "max_workbook_bytes",
+            instead="save the sheet as CSV (read in chunks, in constant memory), or"))
 
 
 def check_repeats(name: str, where: str, cells: int, limits: FileLimits) -> None:

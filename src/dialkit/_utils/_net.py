@@ -18,9 +18,10 @@ and a cap on open connections.
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ._base_error import InputError
 
@@ -49,6 +50,9 @@ KEEP_ALIVE_SECONDS = 5
 
 _REASONS = {408: "Request Timeout", 431: "Request Header Fields Too Large",
             503: "Service Unavailable"}
+
+_HEAD_END = re.compile(rb"\n\r?\n")
+"""The blank line that ends a head (h11 takes a bare ``\\n`` as a line's end too)."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +130,46 @@ def server_config(app: Any, *, limits: ServerLimits | None = None,
 
     limits = limits or ServerLimits()
     options = {"proxy_headers": False, "access_log": False, **options}
-    return uvicorn.Config(app, http=guarded(http or AutoHTTPProtocol, limits),
+    return uvicorn.Config(head_bounded(app, limits.max_head_bytes),
+                          http=guarded(http or AutoHTTPProtocol, limits),
                           h11_max_incomplete_event_size=limits.max_head_bytes,
                           timeout_keep_alive=limits.keep_alive, **options)
+
+
+def head_bounded(app: Any, max_head_bytes: int) -> Any:
+    """``app`` answering 431 (and closing) a request whose head, as parsed, is over
+    ``max_head_bytes``, before ``app`` sees it.
+
+    :class:`RequestDeadline` counts a head's bytes before the parser takes them; this
+    catches the one it cannot: a request pipelined behind a body in the same read. The
+    parsed size (:func:`head_size`) is at most the bytes sent, so a head the count let
+    through is never refused here.
+    """
+    async def bounded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and head_size(scope) > max_head_bytes:
+            await send({"type": "http.response.start", "status": 431,
+                        "headers": [(b"content-length", b"0"), (b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await app(scope, receive, send)
+
+    return bounded
+
+
+def head_size(scope: dict[str, Any]) -> int:
+    """The bytes of an HTTP request's head as its ASGI ``scope`` keeps it: the request
+    line and each header with its ``: `` and line end (no optional whitespace, so never
+    more than was sent).
+
+    Examples:
+        >>> head_size({"method": "GET", "raw_path": b"/", "query_string": b"a=1",
+        ...            "headers": [(b"host", b"x")]})
+        31
+    """
+    query = scope.get("query_string") or b""
+    line = len(scope["method"]) + len(scope["raw_path"]) + len(b"  HTTP/1.1\r\n") + (
+        len(query) + 1 if query else 0)
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"]) + 2
 
 
 def guarded(protocol: type[asyncio.Protocol], limits: ServerLimits) -> type[asyncio.Protocol]:
@@ -149,13 +190,25 @@ class RequestDeadline(_Protocol):
     is refused. It reads only what both of uvicorn's protocols share: ``cycle``, the
     request being served, made when a head is complete, its ``more_body`` cleared when
     the body is. Its own names start with ``_deadline``: the protocols it wraps (the
-    emulator's among them) keep attributes of their own."""
+    emulator's among them) keep attributes of their own.
+
+    While no body is awaited, the bytes that arrive are a head's: they are counted up to
+    the blank line that ends it before the parser takes them, and the parser is given no
+    byte past that line until it has taken the head, so a second head in the same read
+    is counted on its own. A head over the limit is refused (431, or the wrapped
+    protocol's own ``refuse_long_head``) and never parsed.
+    """
 
     limits: ClassVar[ServerLimits] = ServerLimits()
     _deadline: asyncio.TimerHandle | None = None
     _deadline_waits_on: object = None
     """The request in place when the clock started: a new one means a head arrived."""
     _deadline_head_bytes = 0
+    """Bytes of the head being received, counted before the parser took them."""
+    _deadline_head_tail = b""
+    """The last bytes of that head, where its ending blank line may have begun."""
+    _deadline_held = False
+    """A head over the limit arrived while an answer was in flight: refused once it is sent."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -165,22 +218,55 @@ class RequestDeadline(_Protocol):
             self._deadline_start()
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        self._deadline_note(len(data))
+        if self._deadline_held:
+            return  # a head was refused: nothing more is taken from this connection
+        while data and not self.transport.is_closing():
+            if (handed_to := self.transport.get_protocol()) is not self:  # an upgrade
+                cast(asyncio.Protocol, handed_to).data_received(data)
+                break
+            if self.cycle is not None and self.cycle.more_body:
+                super().data_received(data)  # a body: the parser knows where it ends
+                break
+            taken = self._deadline_count_head(data)
+            if taken is None:
+                self._deadline_refuse_head()
+                return
+            super().data_received(data[:taken])
+            data = data[taken:]
+        self._deadline_note()
 
     def on_response_complete(self) -> None:
+        if self._deadline_held:  # the answer before a refused head is sent: refuse it
+            self._deadline_held = False  # (and take up nothing the parser holds)
+            self._deadline_refuse_head()
+            return
         if not self.transport.is_closing():
             self._deadline_start()  # before a pipelined request is taken up
         super().on_response_complete()
-        self._deadline_note(0)
+        self._deadline_note()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._deadline_stop()
         super().connection_lost(exc)
 
+    def _deadline_count_head(self, data: bytes) -> int | None:
+        """How many bytes of ``data`` are the head's (up to its blank line, or all);
+        ``None`` when they take it over the limit."""
+        seen = self._deadline_head_tail + data
+        end = _HEAD_END.search(seen)
+        taken = len(data) if end is None else end.end() - len(self._deadline_head_tail)
+        if self._deadline_head_bytes + taken > self.limits.max_head_bytes:
+            return None
+        if end is None:
+            self._deadline_head_bytes += taken
+            self._deadline_head_tail = seen[-2:]
+        else:  # the head is whole: what follows is a body or the next head
+            self._deadline_head_bytes, self._deadline_head_tail = 0, b""
+        return taken
+
     def _deadline_start(self) -> None:
         self._deadline_stop()
-        self._deadline_waits_on, self._deadline_head_bytes = self.cycle, 0
+        self._deadline_waits_on = self.cycle
         self._deadline = self.loop.call_later(self.limits.request_timeout, self._deadline_passed)
 
     def _deadline_stop(self) -> None:
@@ -188,17 +274,11 @@ class RequestDeadline(_Protocol):
             self._deadline.cancel()
             self._deadline = None
 
-    def _deadline_note(self, size: int) -> None:
-        """Stop the clock once a request is whole; refuse a head that grew too long."""
-        if self._deadline is None:
-            return
-        if self.cycle is not self._deadline_waits_on:
-            if not self.cycle.more_body:
-                self._deadline_stop()
-            return
-        self._deadline_head_bytes += size
-        if self._deadline_head_bytes > self.limits.max_head_bytes:
-            self._deadline_refuse(431)
+    def _deadline_note(self) -> None:
+        """Stop the clock once a request is whole."""
+        if self._deadline is not None and self.cycle is not self._deadline_waits_on and (
+                not self.cycle.more_body):
+            self._deadline_stop()
 
     def _deadline_passed(self) -> None:
         self._deadline = None
@@ -208,6 +288,20 @@ class RequestDeadline(_Protocol):
             self._deadline_refuse(408)
         else:  # idle (closed without a word, as keep-alive does), or the body is late
             self.transport.close()
+
+    def _deadline_refuse_head(self) -> None:
+        """Refuse a head over the limit, as the wrapped protocol words it if it does;
+        after the answer in flight, if there is one (answers go out in order)."""
+        self._deadline_stop()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._deadline_held = True
+            self.transport.pause_reading()
+            return
+        own = getattr(self, "refuse_long_head", None)
+        if own is None:
+            self._deadline_refuse(431)
+        elif not self.transport.is_closing():
+            own()
 
     def _deadline_refuse(self, status: int) -> None:
         """Answer ``status`` (no request is being answered) and close the connection."""

@@ -12,6 +12,11 @@ never one Python object a cell) fit :class:`~dialkit._utils._file_limits.FileLim
 ODS tables are scanned too: a row or a cell there can say it repeats a million times
 (``table:number-rows-repeated``), and calamine expands it (a 1.5 KB file asked for 2.9
 GB). An XLS grid cannot pass 65,536 rows x 256 columns.
+
+A sheet's cells are then weighed as calamine will hold them (issue 62): each cell with
+a value and the text it shows, a shared string at every cell that shows it, so that a
+47 KB file whose 5,000 cells show one 30,000-byte string (584 MB read) is refused
+before it is read, as the limits promise.
 """
 
 from __future__ import annotations
@@ -24,7 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from dialkit._utils._file_limits import FileLimits, check_count, check_grid, check_repeats
+from dialkit._utils._file_limits import (
+    FileLimits,
+    check_count,
+    check_grid,
+    check_read,
+    check_repeats,
+)
 
 from ._workbook import WorkbookError
 from ._xlsx import pieces, reference, sheet_members
@@ -46,6 +57,9 @@ _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[48:58] = True
 _TAG_END = _SPACE.copy()
 _TAG_END[list(b"/>")] = True
+_SHARED_STRING = re.compile(rb"<(?:[\w.-]+:)?si[\s/>]")
+_VALUE = re.compile(rb"<(?:[\w.-]+:)?(?:v|is)[\s>]")
+_INDEX = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*>(\d{1,10})")
 
 
 class DoctypeError(WorkbookError):
@@ -66,8 +80,9 @@ def check_parts(data: bytes, name: str, limits: FileLimits) -> None:
         for part in parts.values():
             _no_doctype(book, part)
         _check_strings(book, parts, name)
+        shared = _shared_sizes(book, parts.get("xl/sharedstrings.xml"))
         for sheet, path in sheet_members(book):
-            check_sheet(book, path, f"sheet {sheet!r} ({path})", name, limits)
+            check_sheet(book, path, f"sheet {sheet!r} ({path})", name, limits, shared)
         if "content.xml" in parts:
             check_tables(book, parts["content.xml"], name, limits)
 
@@ -104,16 +119,64 @@ def _check_strings(book: zipfile.ZipFile, parts: dict[str, str], name: str) -> N
 
 
 def check_sheet(book: zipfile.ZipFile, path: str, where: str, name: str,
-                limits: FileLimits) -> None:
+                limits: FileLimits, shared: npt.NDArray[np.int64]) -> None:
     """Refuse the sheet at ``path`` whose declared dimension, or whose cells as they are
-    placed, make a grid past ``limits``."""
-    grid = _Grid()
+    placed, make a grid past ``limits``, or whose cells would take more than they allow
+    once read (``shared``: the bytes of each shared string)."""
+    grid, values = _Grid(), _Values(shared)
     with book.open(path) as xml:
         for n, piece in enumerate(pieces(xml, b"<", size=_CHUNK)):
             if n == 0:
                 _check_dimension(piece, where, name, limits)
             grid.add(piece)
-            check_grid(name, where, *grid.size(), limits)  # as soon as one is past
+            values.add(piece)
+            rows, columns = grid.size()
+            check_grid(name, where, rows, columns, limits)  # as soon as one is past
+            check_read(name, where, rows * columns, values.cells, values.text, limits)
+
+
+def _shared_sizes(book: zipfile.ZipFile, path: str | None) -> npt.NDArray[np.int64]:
+    """The bytes of each shared string (its ``<si>`` element, markup and all: never less
+    than its text); none when the workbook has no shared strings."""
+    if path is None:
+        return np.zeros(0, np.int64)
+    starts, offset = [], 0
+    with book.open(path) as xml:
+        for piece in pieces(xml, b"<", size=_CHUNK):
+            starts.append(np.fromiter((offset + m.start() for m in
+                                       _SHARED_STRING.finditer(piece)), np.int64))
+            offset += len(piece)
+    at = np.concatenate(starts)
+    return np.diff(np.append(at, offset)) if len(at) else at
+
+
+@dataclass
+class _Values:
+    """The cells with a value a sheet's pieces hold and the bytes of text they show:
+    every text between tags, and a shared string's bytes at every cell whose value is
+    its index. Each ``<v>`` that holds a whole number counts as an index (a number
+    cell too: an overcount, never an undercount, as a cell's type may be written
+    anywhere among its attributes)."""
+
+    shared: npt.NDArray[np.int64]
+    cells: int = 0
+    text: int = 0
+
+    def add(self, piece: bytes) -> None:
+        """Take a piece cut before a tag (so no value is cut in two)."""
+        if not piece:
+            return
+        array = np.frombuffer(piece + bytes(16), np.uint8)  # room to look past the end
+        opens = np.flatnonzero(array[:len(piece)] == ord("<"))
+        self.text += _text_bytes(array[:len(piece)], opens)
+        values = opens[array[opens + 1] == ord("v")]
+        if b":v" in piece or b":is" in piece or (array[values + 2] != ord(">")).any():
+            self.cells += len(_VALUE.findall(piece))  # a prefix, or attributes
+            indexes = np.array(_INDEX.findall(piece) or [b"0"]).astype(np.int64)
+        else:  # as Excel and the libraries write: <v>12</v>, <is>
+            self.cells += len(values) + piece.count(b"<is>")
+            indexes = _values(array, values + 3)[0]
+        self.text += int(self.shared[indexes[indexes < len(self.shared)]].sum())
 
 
 def _check_dimension(head: bytes, where: str, name: str, limits: FileLimits) -> None:
@@ -126,6 +189,15 @@ def _check_dimension(head: bytes, where: str, name: str, limits: FileLimits) -> 
     rows, columns = last[0] - first[0] + 1, last[1] - first[1] + 1
     check_grid(name, f"{where}, by its declared dimension,", max(rows, 1), max(columns, 1),
                limits)
+
+
+def _text_bytes(array: npt.NDArray[np.uint8], opens: npt.NDArray[np.intp]) -> int:
+    """The bytes between tags (``>`` to the next ``<``) of a piece that starts with one."""
+    closes = np.flatnonzero(array == ord(">"))
+    if len(closes) == len(opens) and (closes > opens).all():  # no ">" in a text
+        return len(array) - int(closes.sum() - opens.sum()) - len(opens)
+    following = np.append(opens, len(array))[np.searchsorted(opens, closes)]
+    return int((following - closes - 1).sum())
 
 
 @dataclass

@@ -26,7 +26,6 @@ from ulid import ULID
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from dialkit._utils._net import MAX_HEAD_BYTES
 from dialkit.contract import ErrorCode
 
 from ._problems import ApiProblem, render
@@ -50,7 +49,18 @@ def _refusal(docs_base: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
     return sent, body
 
 
-class ProblemH11Protocol(H11Protocol):
+class _RefusesLongHead:
+    """A head over the servers' limit (counted by :class:`dialkit._utils._net.RequestDeadline`
+    before it is parsed) refused as any other malformed head: a problem+json 400."""
+
+    def send_400_response(self, msg: str) -> None:
+        raise NotImplementedError
+
+    def refuse_long_head(self) -> None:
+        self.send_400_response("The request head is too long.")
+
+
+class ProblemH11Protocol(_RefusesLongHead, H11Protocol):
     """uvicorn's h11 protocol whose own refusals are problem+json with a request id."""
 
     docs_base = ""
@@ -64,35 +74,17 @@ class ProblemH11Protocol(H11Protocol):
         self.transport.close()
 
 
-class ProblemHttpToolsProtocol(HttpToolsProtocol):
+class ProblemHttpToolsProtocol(_RefusesLongHead, HttpToolsProtocol):
     """uvicorn's httptools protocol, refusing with problem+json, and handing a request
     with a method it does not know to :class:`ProblemH11Protocol`."""
 
     docs_base = ""
     h11_protocol: type[ProblemH11Protocol] = ProblemH11Protocol
     _received = b""
-    _head_bytes = 0
-    """Bytes of the request head received so far (httptools buffers a header until it ends)."""
-    _ends = 0
-    """Request heads and messages completed on this connection."""
-    _in_body = False
 
     def data_received(self, data: bytes) -> None:
         self._received = data
-        ends = self._ends
         super().data_received(data)
-        if ends == self._ends and not self._in_body and not self.transport.is_closing():
-            self._head_bytes += len(data)  # nothing ended in this chunk: all of it is head
-            if self._head_bytes > MAX_HEAD_BYTES:
-                self.send_400_response("The request head is too long.")
-
-    def on_headers_complete(self) -> None:
-        self._ends, self._head_bytes, self._in_body = self._ends + 1, 0, True
-        super().on_headers_complete()
-
-    def on_message_complete(self) -> None:
-        self._ends, self._in_body = self._ends + 1, False
-        super().on_message_complete()
 
     def send_400_response(self, msg: str) -> None:
         refused = sys.exc_info()[1]  # called from uvicorn's handler of the parser's error
