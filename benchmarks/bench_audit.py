@@ -461,11 +461,11 @@ def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
         found.update(_per_call(call, verified, blocked, rules))
     found.update(_frequency(outbound, rules))
     found.update(_abandonment(outbound, rules))
-    listed, since, checked = _dnc_lists(dnc, outbound)
+    listed, since, checked, undated = _dnc_lists(dnc, outbound)
     asked = {call["to_number"] for call in outbound if call["disposition"] == "do_not_call"
              and call["ended_at"] is not None}  # the person's own request: no grace (TSR)
-    for call in outbound:
-        when = since.get(call["to_number"])
+    for call in outbound:  # an undated listing may be older than any request: every call
+        when = None if call["to_number"] in undated else since.get(call["to_number"])
         if (call["to_number"] in listed or call["to_number"] in asked) and (
                 when is None or call["created_at"] > when):
             found.add(("dnc_call", call["id"]))
@@ -568,10 +568,12 @@ def _abandonment(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str
 
 
 def _dnc_lists(dnc: pd.DataFrame, outbound: list[dict[str, Any]]) -> tuple[
-        set[str], dict[str, datetime], dict[str, datetime]]:
+        set[str], dict[str, datetime], dict[str, datetime], set[str]]:
     """The listed numbers; since when each is listed (its listing date or the first
-    ``do_not_call`` disposition, the earlier); when each number was last checked."""
+    ``do_not_call`` disposition, the earlier); when each number was last checked; the
+    numbers a listing of which has no date."""
     listed: set[str] = set()
+    undated: set[str] = set()
     since: dict[str, datetime] = {}
     checked: dict[str, datetime] = {}
     for row in dnc.to_dict("records"):
@@ -583,11 +585,13 @@ def _dnc_lists(dnc: pd.DataFrame, outbound: list[dict[str, Any]]) -> tuple[
             if pd.notna(row["listed_at"]):
                 at = row["listed_at"].to_pydatetime()
                 since[row["phone"]] = min(since.get(row["phone"], at), at)
+            else:
+                undated.add(row["phone"])
     for call in outbound:
         if call["disposition"] == "do_not_call" and call["ended_at"] is not None:
             phone, at = call["to_number"], call["ended_at"]
             since[phone] = min(since.get(phone, at), at)
-    return listed, since, checked
+    return listed, since, checked, undated
 
 
 # The competent pandas version -----------------------------------------------------------------
@@ -707,8 +711,10 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
                       ).groupby("phone")["at"].min()
     when = since.astype(WHEN).reindex(out["to_number"].to_numpy()).reset_index(drop=True)
     requested = out["to_number"].isin(asked["to_number"].unique())  # no grace (TSR)
+    undated = dnc.loc[is_listed & dnc["listed_at"].isna().to_numpy(bool), "phone"].unique()
     called = (out["to_number"].isin(listed) | requested).to_numpy() & (
-        when.isna() | (out["created_at"] > when)).to_numpy(bool)
+        when.isna() | (out["created_at"] > when) | out["to_number"].isin(undated)
+    ).to_numpy(bool)  # an undated listing may be older than any request: every call
     active = leads[~leads["status"].isin(["dnc", "completed"]).to_numpy(bool)]
     checked = dnc.groupby("phone")["checked_at"].max().astype(WHEN).reindex(
         active["phone"].to_numpy())

@@ -34,7 +34,7 @@ def blocked_regions(countries: Collection[object] | str) -> tuple[str, ...]:
         >>> blocked_regions(["KP", "+98"])
         Traceback (most recent call last):
         ...
-        ValueError: blocked_countries holds '+98', a calling code, not a country: pass 'IR'
+        dialkit.errors.InputError: blocked_countries holds '+98', a calling code, ...: pass 'IR'
     """
     values = ([part for part in (p.strip() for p in countries.split(",")) if part]
               if isinstance(countries, str) else list(countries))

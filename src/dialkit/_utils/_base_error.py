@@ -16,6 +16,8 @@ class DialkitError(Exception):
     ``except ValueError`` written before this base existed still catches what it caught.
     """
 
+    __module__ = "dialkit.errors"  # where users import it: a traceback names it so
+
 
 class InputError(DialkitError, ValueError):
     """Input dialkit refuses on purpose, the caller's to fix: an argument, an option, a
@@ -25,3 +27,5 @@ class InputError(DialkitError, ValueError):
     exception is dialkit's own fault, answered as an internal error (issue 61). Every
     error of bad input derives from it, so ``except InputError`` catches no bug.
     """
+
+    __module__ = "dialkit.errors"

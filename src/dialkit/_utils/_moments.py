@@ -66,10 +66,10 @@ def utc_moment(value: object, name: str, *, tz: object = None,
         Timestamp('2026-11-23 00:00:00+0000', tz='UTC')
         >>> utc_moment("2026-11-22 19:00", "at")
         Traceback (most recent call last):
-        ValueError: at='2026-11-22 19:00' has no time zone: ...
+        dialkit.errors.InputError: at='2026-11-22 19:00' has no time zone: ...
         >>> utc_moment("30", "since")
         Traceback (most recent call last):
-        ValueError: since='30': pass an ISO date or time, e.g. '2026-11-01', ...
+        dialkit.errors.InputError: since='30': pass an ISO date or time, e.g. '2026-11-01', ...
     """
     at = _timestamp(value)
     if at is None:
@@ -109,7 +109,7 @@ def period_bound(value: object, name: str, *,
         Timestamp('2026-11-24 00:00:00+0000', tz='UTC')
         >>> period_bound("last week", "since")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
-        ValueError: since='last week': pass an ISO date or time ... or 'yesterday' (from ...)
+        dialkit.errors.InputError: since='last week': pass an ISO date or time ... (from ...)
     """
     now = pd.Timestamp.now(tz="UTC") if now is None else now
     word = value.strip().lower() if isinstance(value, str) else None
@@ -205,7 +205,7 @@ def duration(value: object, name: str) -> pd.Timedelta:
         Timedelta('1 days 12:00:00')
         >>> duration("30", "horizon")
         Traceback (most recent call last):
-        ValueError: horizon='30': give a unit, e.g. '30d', '12h', '90min' or '2w'
+        dialkit.errors.InputError: horizon='30': give a unit, e.g. '30d', '12h', '90min' or '2w'
     """
     if isinstance(value, int | float | np.number) or (
             isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(\.\d*)?\s*", value)):

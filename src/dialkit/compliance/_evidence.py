@@ -39,12 +39,12 @@ if TYPE_CHECKING:
 
 PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
               "table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:12px}"
-              "th,td{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
+              "th,td{border:1px solid #ccc;padding:3px 5px;text-align:left;vertical-align:top}"
               "th{background:#f2f2f2}h3{margin-top:2em}"
               "body .dialkit-scroll td.dialkit-prose{min-width:12em}")
 """The stand-alone page's look: plain, compact tables that print well, a rule's findings
-(a dozen columns: ids, times, the evidence and its citation in words) within a window
-of 1,400 px."""
+(a dozen columns: ids, times, the evidence and its citation in words; fourteen where a
+text's ``channel`` and a listing's date are among them) within a window of 1,400 px."""
 
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60
@@ -221,10 +221,15 @@ def _sheet_order(rules: pd.Series, kinds: NDArray[np.int64]) -> list[str]:
 def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFrame:
     """One rule's findings with the columns every finding has (all of them in a workbook's
     sheet, which programs read; on a page, only those that hold a value here: a lead's
-    finding has no time, zone or call), and those of the other columns (other rules' own)
-    that hold a value here."""
+    finding has no time, zone or call, and ``channel`` is shown where a text is among
+    them, for a column of ``call`` on every row says nothing and costs the table its
+    width), and those of the other columns (other rules' own) that hold a value here."""
+    if every_common:
+        return rows[[c for c in rows.columns
+                     if c in (*COLUMNS, CHANNEL) or rows[c].notna().any()]]
+    texted = CHANNEL in rows and (rows[CHANNEL] == "text").any()
     return rows[[c for c in rows.columns
-                 if (every_common and c in (*COLUMNS, CHANNEL)) or rows[c].notna().any()]]
+                 if rows[c].notna().any() and (c != CHANNEL or texted)]]
 
 
 def _reading_order(frame: pd.DataFrame) -> pd.DataFrame:
