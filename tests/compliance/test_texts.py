@@ -11,9 +11,13 @@ written into the emulator's store as its world writes its recent texts.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -23,6 +27,9 @@ from conftest import KEYS, START, advance
 from dialkit import Client
 from dialkit.compliance import AuditInputError, AuditReport, audit, load, next_allowed
 from dialkit.sandbox import Sandbox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_audit  # noqa: E402
 
 FLORIDA = "+13055550142"
 """Miami (Eastern time): Florida's law allows calls until 20:00 (Fla. Stat. 501.616(6)(a)),
@@ -221,6 +228,16 @@ def test_a_text_is_not_judged_by_the_rules_of_a_voice_call() -> None:
     assert not report.empty and report.calls_audited == 0
 
 
+def test_texts_join_calls_whose_text_columns_are_categories() -> None:
+    """A disposition of categories (as Dask or a Parquet dictionary gives it) once ended in
+    a TypeError: the texts' empty column inferred categories of another kind."""
+    calls = CALLS.assign(disposition="voicemail").astype({"disposition": "category",
+                                                          "direction": "category"})
+    report = audit(calls, texts=texts("2026-06-02T02:15Z"))
+    assert [(f.rule, f.call_id, f.channel) for f in report.findings.itertuples()] == [
+        ("calling_hours", "msg_1", "text")]
+
+
 @pytest.mark.parametrize(("given", "message"), [
     (texts("2026-06-01T15:00Z").drop(columns="to"), "texts has no column to"),
     (texts("2026-06-01T15:00Z").assign(message_id="call_1"), "texts.message_id holds an id"),
@@ -233,10 +250,65 @@ def test_texts_the_audit_cannot_read_are_refused_by_name(given: pd.DataFrame,
     assert raised.value.frame == "texts"
 
 
-def test_texts_beside_dask_calls_are_refused_with_what_to_do() -> None:
-    import dask.dataframe as dd
-    with pytest.raises(AuditInputError, match="texts= is audited on pandas only"):
-        audit(dd.from_pandas(CALLS, npartitions=1), texts=texts("2026-06-01T15:00Z"))
+@pytest.fixture(scope="module")
+def generated() -> dict[str, pd.DataFrame]:
+    """A small generated account (the audit benchmark's: night calls, bursts, listed
+    numbers) and its texts: minutes after a call to the same number (the caps), at night
+    local time, to listed numbers, to a number of no lead; some failed at the carrier."""
+    frames = bench_audit.frames(600, 120, seed=5)
+    rng = np.random.default_rng(5)
+    out = frames["calls"][frames["calls"]["direction"] == "outbound"]
+    often = out["to_number"].value_counts()
+    out = out[out["to_number"].isin(often.index[often >= 4])]  # the bursts, texted too
+    listed = frames["dnc"].loc[frames["dnc"]["listed"].astype(bool), "phone"].head(8)
+    night = frames["leads"]["phone"].sample(20, random_state=5)
+    days = pd.to_timedelta(rng.integers(0, 30, len(listed) + len(night) + 1), "D")
+    to = pd.concat([out["to_number"], listed, night, pd.Series(["+12125550199"])])
+    at = pd.concat([out["created_at"] + pd.to_timedelta(rng.integers(1, 90, len(out)), "min"),
+                    pd.Series(bench_audit.START + pd.Timedelta(hours=7, minutes=30) + days)])
+    status = rng.choice(["delivered", "failed"], len(to), p=[0.8, 0.2])
+    frames["texts"] = pd.DataFrame({
+        "message_id": [f"msg_{n}" for n in range(len(to))], "to": to.to_numpy(),
+        "status": status, "error_code": np.where(status == "failed", "unreachable", None),
+        "created_at": at.to_numpy()}).astype({"to": "string", "message_id": "string"})
+    return frames
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword in DataFrame.reset_index")  # Dask's
+@pytest.mark.parametrize("form", ["dask frames", "a dataset's path"])
+def test_dask_audits_texts_as_pandas_does(generated: dict[str, pd.DataFrame], form: str,
+                                          tmp_path: Path) -> None:
+    """The same findings (with their channel and evidence), texts counted and population."""
+    dd = pytest.importorskip("dask.dataframe")
+    calls, leads, dnc, given = (generated[name] for name in ("calls", "leads", "dnc", "texts"))
+    expected = audit(calls, leads=leads, dnc=dnc, texts=given, as_of=bench_audit.AS_OF)
+    if form == "dask frames":
+        source: Any = dd.from_pandas(calls, npartitions=3)
+    else:
+        source = tmp_path / "calls"
+        source.mkdir()
+        for n, rows in enumerate(np.array_split(np.arange(len(calls)), 3)):
+            calls.iloc[rows].to_parquet(source / f"part-{n}.parquet", index=False)
+    found = audit(source, leads=dd.from_pandas(leads, npartitions=2),
+                  dnc=dd.from_pandas(dnc, npartitions=2), texts=given, as_of=bench_audit.AS_OF)
+    texted = expected.findings[expected.findings["channel"] == "text"]
+    assert {"calling_hours", "call_frequency", "dnc_call"} <= set(texted["rule"])
+
+    def ordered(findings: pd.DataFrame) -> pd.DataFrame:
+        return findings.sort_values(["call_id", "rule", "lead_id"], ignore_index=True)
+
+    pd.testing.assert_frame_equal(ordered(found.findings), ordered(expected.findings))
+    assert found.texts_audited == expected.texts_audited == len(given)
+    pd.testing.assert_frame_equal(found.population, expected.population)
+    assert found.notes == expected.notes and found.sources["texts"] == expected.sources["texts"]
+
+
+def test_dask_refuses_a_text_that_shares_a_calls_id() -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(AuditInputError, match="texts.message_id holds an id") as raised:
+        audit(dd.from_pandas(CALLS, npartitions=2),
+              texts=texts("2026-06-01T15:00Z").assign(message_id="call_2"))
+    assert raised.value.frame == "texts"
 
 
 CONTACTS = st.lists(st.tuples(st.sampled_from([FLORIDA, NEW_YORK]),

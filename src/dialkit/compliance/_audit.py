@@ -84,7 +84,8 @@ CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "an
                 "ended_at", "campaign_id", "disposition")
 LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
 DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT, PRERECORDED)
+READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT, PRERECORDED,
+                CHANNEL)
 """The calls' columns the checks read; the others are taken only for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
             "disposition", SUBJECT, CHANNEL, PRERECORDED)
@@ -338,8 +339,8 @@ class Options:
     """The window asked for (UTC): only the calls placed from ``since`` to before ``until``
     are reported, each judged against every call given (the history its rules count)."""
     texts: pd.DataFrame | None = field(default=None, compare=False)
-    """The account's texts (:func:`prepared_texts`), audited as calls (:mod:`._texts`):
-    none on Dask."""
+    """The account's texts (:func:`prepared_texts`), audited as calls (:mod:`._texts`);
+    small, so every part gets them whole (on Dask, their rows are shuffled with the calls)."""
     nonprofit: bool = False
     """Whether the account is a tax-exempt nonprofit calling for itself (issue 61)."""
 

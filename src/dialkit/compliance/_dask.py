@@ -9,7 +9,8 @@ client. The windows are not shuffled to the numbers' parts: a part that waited f
 held its shuffled rows in memory until every campaign's were found. Whether the calls
 hold agent join times is one Dask scalar that both shuffles' parts are given, so that
 every partition tells abandonment one way. Each frame's rows and period for the
-report's sources are summed from its partitions.
+report's sources are summed from its partitions. The texts, where given, are call rows
+in a partition after the calls' (:func:`_with_texts`), shuffled with them.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from typing import Any
 import pandas as pd
 
 from .._utils._partitions import PLANS, is_dask, is_dataset
-from .._utils._partitions_dask import combined, delayed, frame, meta_of, run
+from .._utils._partitions_dask import combined, dd, delayed, frame, meta_of, run
 from ._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from ._lead_of import OTHER_PHONES
 from ._parts import (
     NUMBER,
     ORDER,
     answered_part,
+    called_part,
     calls_part,
     dnc_part,
+    held_part,
     lead_columns,
     leads_part,
     links_part,
@@ -35,8 +38,9 @@ from ._parts import (
     outbound_part,
     person_links,
     rest_part,
+    texts_part,
 )
-from ._population import source_words, span_of
+from ._population import source_words, sources_of, span_of
 
 
 def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) -> Any:
@@ -49,7 +53,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     if dnc is not None:
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
     links = None if leads is None else _links(given["leads"])
-    outbound = _keyed(given["calls"], outbound_part, links, campaigns=options.campaigns)
+    texted = _with_texts(given["calls"], given.get("leads"), options)
+    outbound = _keyed(texted, outbound_part, links, campaigns=options.campaigns)
     answered = outbound.map_partitions(answered_part, rules=options.rules)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
@@ -66,12 +71,35 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     sources = {name: _source(name, data, original)
                for (name, data), original in zip(given.items(), (calls, leads, dnc),
                                                  strict=False)}
+    sources.update(sources_of({"texts": options.texts}))
     return run(PLANS["audit"], (outbound.map_partitions(calls_part),
                                 outbound.map_partitions(rest_part, rules=options.rules),
                                 audited_leads, audited_dnc),
                compute=compute, finish={"sources": sources, "windows": windows},
                options=options, joined=joined,
                to_parts={"shapes": shapes})
+
+
+def _with_texts(calls: Any, leads: Any, options: Options) -> Any:
+    """The calls with the texts after them as outbound calls, in a partition of their own
+    (:func:`._parts.texts_part`), every row's channel a category, so that a text is
+    shuffled to the calls of its person and audited with them; the calls as they are
+    where no text was given. Each text's campaign is told by the leads that hold its
+    number, searched in every partition of the leads (:func:`._parts.held_part`)."""
+    texts = options.texts
+    if texts is None or not len(texts):
+        return calls
+    called = calls.map_partitions(called_part, texts=texts,
+                                  meta=called_part(meta_of(calls), texts=texts))
+    held = None if leads is None else leads.map_partitions(
+        held_part, numbers=texts["to"].dropna().astype(str).unique().tolist(),
+        campaigns=options.campaigns,
+        meta=held_part(meta_of(leads), numbers=[], campaigns=None)).to_delayed(
+        optimize_graph=False)
+    like = prepared_calls(meta_of(calls))
+    rows = delayed(texts_part)(texts, like, held)
+    return dd.concat([called, dd.from_delayed([rows], meta=texts_part(texts.head(0), like,
+                                                                      None))])
 
 
 def _links(leads: Any) -> Any:

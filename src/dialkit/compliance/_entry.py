@@ -34,11 +34,6 @@ Bound = datetime | str | None
 """A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
 """Where the calls audited come from, as a refusal names them."""
-DASK_TEXTS = ("texts= is audited on pandas only: audit the calls as a pandas frame "
-              "(calls.compute(), or a smaller period) with the texts, or the texts alone "
-              "(audit(calls.head(0), texts=...), whose caps then count no call)")
-"""Why texts are refused beside Dask's calls: the Dask audit shuffles the calls by
-number and would need the texts shuffled beside them; a text is not worth that yet."""
 
 
 @overload
@@ -124,8 +119,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             calling hours, the caps (counted with the calls to the same person),
             Do-Not-Call, blocked countries, consent; not by ``caller_id``, ``short_ring``
             or abandonment. Each finding's ``channel`` says ``call`` or ``text``; the
-            report counts texts apart (:attr:`AuditReport.texts_audited`). Audited on
-            pandas only: with Dask's input, ``texts=`` is refused.
+            report counts texts apart (:attr:`AuditReport.texts_audited`). With Dask's
+            input too, each text shuffled to the calls of its person.
         since: Report the calls placed from then on: an ISO 8601 date or time or a
             ``datetime`` (a time with its zone; a date starts at midnight UTC),
             ``"today"``, ``"yesterday"`` (from midnight UTC), ``"now"``, or a length of
@@ -178,8 +173,6 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       nonprofit=nonprofit, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
-        if options.texts is not None and len(options.texts):
-            raise AuditInputError(DASK_TEXTS, frame="texts")
         from . import _dask  # Dask is imported for Dask's inputs only
         answer: AuditReport | Lazy[AuditReport] = _dask.audit(calls, leads, dnc, options,
                                                               compute=compute)

@@ -41,6 +41,7 @@ from ._audit import (
     FEW_VALUED,
     LEAD_COLUMNS,
     READ_COLUMNS,
+    AuditInputError,
     Options,
     Part,
     answered_calls,
@@ -51,11 +52,13 @@ from ._audit import (
     prepared_leads,
     report,
 )
+from ._findings import isin
 from ._frequency import SUBJECT
 from ._lead_of import OTHER_PHONES, other_numbers, smallest_linked
 from ._population import SPANS
 from ._ring import RING_COLUMNS
 from ._rules import Rules
+from ._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
 
 NUMBER = "_number"
 """The column the calls, leads and DNC results are shuffled on: the number called
@@ -68,6 +71,9 @@ ORDER = "_order"
 _ROWS_PER_PARTITION = 2**32
 _LEAD_PLACES = ("state", "custom_fields")
 """The leads' columns the law of the place reads (their address state)."""
+CHANNELS = pd.CategoricalDtype(["call", "text"])
+"""The type of :data:`._texts.CHANNEL` on Dask: a category, a byte a row through the
+shuffle, of the same categories in the calls' partitions and the texts'."""
 
 
 def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
@@ -81,6 +87,40 @@ def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
     taken = prepared if len(rows) == len(prepared) else prepared.take(rows)
     return taken.assign(**{ORDER: _ordinals(rows, partition_info),
                            NUMBER: linked(number_key(taken["to_number"]), links)})
+
+
+def called_part(calls: pd.DataFrame, *, texts: pd.DataFrame) -> pd.DataFrame:
+    """A partition of the calls with their :data:`._texts.CHANNEL`, ``call``, for the
+    texts' rows (:func:`texts_part`) to follow them; a call that shares its id with one
+    of the ``texts`` is refused, as the pandas path refuses it."""
+    try:
+        refuse_shared_ids(calls["id"], texts)
+    except ValueError as error:
+        raise AuditInputError(str(error), frame="texts") from None
+    return calls.assign(**{CHANNEL: pd.Categorical.from_codes(
+        np.zeros(len(calls), np.int8), dtype=CHANNELS)})
+
+
+def held_part(leads: pd.DataFrame, *, numbers: list[str],
+              campaigns: frozenset[str] | None) -> pd.DataFrame:
+    """The ``phone`` and ``campaign_id`` of a partition's leads (of ``campaigns``, if
+    given) that hold one of ``numbers`` (the texts'): every partition's, stacked, tell
+    each text's campaign (:func:`texts_part`)."""
+    prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
+    assert prepared is not None
+    return prepared.loc[isin(prepared["phone"], numbers), ["phone", "campaign_id"]]
+
+
+def texts_part(texts: pd.DataFrame, like: pd.DataFrame,
+               held: list[pd.DataFrame] | None) -> pd.DataFrame:
+    """The texts as outbound calls (:func:`._texts.texts_as_calls`), typed as the calls'
+    ``like`` (their prepared meta), their campaigns told by the leads ``held``
+    (:func:`held_part` of every partition; None: no leads given): the partition that
+    follows the calls', so that each text's :data:`ORDER` follows theirs, as its row
+    follows them on pandas."""
+    leads = None if held is None else pd.concat(held, ignore_index=True)
+    rows = texts_as_calls(texts, like, leads)
+    return rows.astype({CHANNEL: CHANNELS})
 
 
 def links_part(leads: pd.DataFrame) -> pd.DataFrame:
@@ -177,8 +217,9 @@ def answered_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
 
 def opened_part(outbound: pd.DataFrame) -> pd.DataFrame:
     """Each campaign's first call in a partition of :func:`outbound_part`
-    (:func:`._abandonment.first_calls`): every part's, stacked, start the law's periods."""
-    return abandonment.first_calls(outbound)
+    (:func:`._abandonment.first_calls`), not text: every part's, stacked, start the law's
+    periods."""
+    return abandonment.first_calls(calls_only(outbound))  # a text starts no period
 
 
 def campaign_part(answered: pd.DataFrame, *, rules: Rules, joined: bool,

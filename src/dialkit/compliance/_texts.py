@@ -60,9 +60,7 @@ def texts_as_calls(texts: pd.DataFrame, calls: pd.DataFrame,
     :data:`CHANNEL` (``call``, ``text``). Each column keeps the calls' type (a
     categorical's categories joined), so the rules read the rows as they read calls."""
     ids = texts["message_id"]
-    if isin(calls["id"], ids.dropna().astype(str).tolist()).any():
-        raise ValueError("texts.message_id holds an id of calls.id: a text and a call "
-                         "cannot share an id; pass the texts of client.frames.sms_reports()")
+    refuse_shared_ids(calls["id"], texts)
     said = {"id": ids, "direction": "outbound", "to_number": texts["to"],
             "created_at": texts["created_at"], "campaign_id": _campaigns(texts["to"], leads)}
     rows = pd.DataFrame({column: _typed(said.get(column), calls[column], len(texts))
@@ -72,14 +70,27 @@ def texts_as_calls(texts: pd.DataFrame, calls: pd.DataFrame,
     return pd.DataFrame({**stacked, CHANNEL: channel}, copy=False)
 
 
+def refuse_shared_ids(ids: pd.Series, texts: pd.DataFrame) -> None:
+    """Refuse calls (their ``ids``) that share an id with a text: each finding names its
+    contact by id, and its channel by whether the id is a text's (:func:`with_channel`).
+
+    Raises:
+        ValueError: One of ``ids`` is a text's ``message_id``.
+    """
+    if isin(ids, texts["message_id"].dropna().astype(str).tolist()).any():
+        raise ValueError("texts.message_id holds an id of calls.id: a text and a call "
+                         "cannot share an id; pass the texts of client.frames.sms_reports()")
+
+
 def _typed(values: pd.Series | str | None, like: pd.Series, size: int) -> pd.Series:
     """A text row column: ``values`` (one text, a column, or none) as ``like``'s type."""
     if values is None or isinstance(values, str):
         column = pd.Series([values] * size, dtype=object)
     else:
         column = values.reset_index(drop=True)
-    if isinstance(like.dtype, pd.CategoricalDtype):
-        return column.astype(object).astype("category")
+    if isinstance(like.dtype, pd.CategoricalDtype):  # categories of the calls' kind, to join
+        kind = like.dtype.categories.dtype  # (text: an empty or all-null column infers none)
+        return column.astype(pd.CategoricalDtype(pd.Index(column.dropna().unique()).astype(kind)))
     return column.astype(like.dtype)
 
 
@@ -114,6 +125,7 @@ def texts_counted(population: pd.DataFrame, outbound: pd.DataFrame) -> pd.DataFr
         return population
     texted = outbound.loc[outbound[CHANNEL].to_numpy(object) == "text", "campaign_id"]
     counts = texted.astype(object).value_counts(dropna=False).rename("texts")
+    counts.index = counts.index.astype(population.index.dtype)  # one kind of key, as the calls'
     whole = population.join(counts.rename_axis("campaign_id"), how="outer")
     return whole.fillna(0).astype("int64").rename_axis("campaign_id").sort_index()
 
