@@ -148,25 +148,40 @@ def test_a_number_without_a_cap_of_its_own_is_counted_by_its_leads_address_state
     assert "reading doubtful" in got["evidence"].iloc[0]
 
 
-def test_on_dask_a_persons_numbers_meet_in_one_part() -> None:
-    """The Dask audit shuffles by number; a person's numbers are linked to one key first,
-    so that twelve leads, each called twice on each of its two numbers, give the twelve
-    findings pandas gives, wherever their numbers' hashes would have put them."""
-    dd = pytest.importorskip("dask.dataframe")
+def twelve_people() -> tuple[list[str], list[str], pd.DataFrame]:
+    """Twelve people of two Miami numbers each, and four calls to each in one day (two to
+    each number): each person's fourth call is over Florida's cap."""
     own = [f"+1305555{n:04d}" for n in range(100, 112)]
     other = [f"+1305555{n:04d}" for n in range(200, 212)]
     frame = calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1")
                     for mine, theirs in zip(own, other, strict=True)
                     for number, hour in ((mine, 14), (theirs, 15), (mine, 16), (theirs, 17))))
+    return own, other, frame
+
+
+def assert_same_on_dask(frame: pd.DataFrame, leads: pd.DataFrame, expected: pd.DataFrame, *,
+                        lead_parts: int) -> None:
+    """The cap's findings of ``frame`` and ``leads`` on Dask (the calls in four parts, the
+    leads in ``lead_parts``) are pandas' ``expected``."""
+    import dask.dataframe as dd
+
+    found = frequency(dd.from_pandas(frame, npartitions=4),
+                      leads=dd.from_pandas(leads, npartitions=lead_parts))
+    columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
+    assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
+        expected.sort_values("call_id")[columns].astype(str).values.tolist()
+
+
+def test_on_dask_a_persons_numbers_meet_in_one_part() -> None:
+    """The Dask audit shuffles by number; a person's numbers are linked to one key first,
+    so that twelve leads, each called twice on each of its two numbers, give the twelve
+    findings pandas gives, wherever their numbers' hashes would have put them."""
+    own, other, frame = twelve_people()
     leads = pd.DataFrame({"id": [f"lead_{n}" for n in range(12)], "campaign_id": "cmp_1",
                           "phone": own, "status": "new", "other_phones": other})
     expected = frequency(frame, leads=leads)
     assert len(expected) == 12 and set(expected["phone"]) == set(other)
-    found = frequency(dd.from_pandas(frame, npartitions=4),
-                      leads=dd.from_pandas(leads, npartitions=3))
-    columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
-    assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
-        expected.sort_values("call_id")[columns].astype(str).values.tolist()
+    assert_same_on_dask(frame, leads, expected, lead_parts=3)
 
 
 FOUR_OVER_TWO_NUMBERS = ((MIAMI, 14), (MIAMI_MOBILE, 15), (MIAMI, 16), (MIAMI_MOBILE, 17))
@@ -240,19 +255,10 @@ def test_other_phones_as_a_list_is_read_as_the_same_numbers_in_a_text_are(
 def test_on_dask_two_leads_naming_each_other_meet_as_one_person() -> None:
     """Two records of each of twelve people, each naming the other's number, in other
     partitions than each other: Dask finds the twelve findings pandas finds."""
-    dd = pytest.importorskip("dask.dataframe")
-    own = [f"+1305555{n:04d}" for n in range(100, 112)]
-    other = [f"+1305555{n:04d}" for n in range(200, 212)]
-    frame = calls(*((number, f"2026-11-24T{hour}:00Z", "cmp_1")
-                    for mine, theirs in zip(own, other, strict=True)
-                    for number, hour in ((mine, 14), (theirs, 15), (mine, 16), (theirs, 17))))
+    own, other, frame = twelve_people()
     leads = pd.DataFrame({"id": [f"lead_{n}" for n in range(24)], "campaign_id": "cmp_1",
                           "phone": own + other, "status": "new",
                           "other_phones": [[number] for number in other + own]})
     expected = frequency(frame, leads=leads)
     assert len(expected) == 12
-    found = frequency(dd.from_pandas(frame, npartitions=4),
-                      leads=dd.from_pandas(leads, npartitions=4))
-    columns = ["call_id", "lead_id", "phone", "evidence", "jurisdiction", "citation"]
-    assert found.sort_values("call_id")[columns].astype(str).values.tolist() == \
-        expected.sort_values("call_id")[columns].astype(str).values.tolist()
+    assert_same_on_dask(frame, leads, expected, lead_parts=4)
