@@ -24,7 +24,6 @@ from dialkit.cli._output import Csv, Json, printed
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
     import pandas as pd
 
-    from dialkit.client import Client
     from dialkit.compliance import AuditReport, Rules
     from dialkit.errors import ApiError
 
@@ -243,6 +242,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
     from dialkit.compliance import AuditInputError, audit, load
     from dialkit.compliance._read import read_source
     from dialkit.errors import ApiError
+    from dialkit.frames._pages import readable_campaign_names
 
     files = {"calls": calls, "leads": leads, "dnc": dnc}
     named = {**files, **evidence}  # the files an AuditInputError's frame names
@@ -259,7 +259,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
             return (audit(**load(client, **period), **options),
-                    {"service": client.service_identity}, _names(client))
+                    {"service": client.service_identity}, readable_campaign_names(client))
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None
         _fail(f"{path}: {error}" if path else str(error))
@@ -267,18 +267,6 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         _refused(error)
     except InputError as error:
         _fail(str(error))
-
-
-def _names(client: Client) -> dict[str, str] | None:
-    """The account's campaign names by id, for the files written; none (ids alone) for a
-    key that may not read campaigns: names are a help, the audit is the work."""
-    from dialkit.errors import PermissionDeniedError
-    from dialkit.frames._pages import campaign_names
-
-    try:
-        return campaign_names(client.frames.campaigns())
-    except PermissionDeniedError:
-        return None
 
 
 def _bounds(period: dict[str, Any]) -> None:

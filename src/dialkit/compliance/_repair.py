@@ -191,15 +191,11 @@ def _campaign_names(client: Client | None,
                     frames: Mapping[str, pd.DataFrame] | None) -> dict[str, str]:
     """The account's campaign names by id (``frames["campaigns"]`` where given), to name
     the campaign a plan's line asks to pause; none for a key that may not read them."""
-    from ..errors import PermissionDeniedError
-    from ..frames._pages import campaign_names
+    from ..frames._pages import campaign_names, readable_campaign_names
 
     campaigns = (frames or {}).get("campaigns")
     if campaigns is None and client is not None:
-        try:
-            campaigns = client.frames.campaigns()
-        except PermissionDeniedError:
-            return {}
+        return readable_campaign_names(client) or {}
     return campaign_names(campaigns)
 
 
