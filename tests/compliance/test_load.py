@@ -1,32 +1,47 @@
 """``load`` names where each frame came from and when it was fetched: DNC results by
-their oldest check, since they are cached number by number."""
+their oldest check, since they are cached number by number. And it reads no more than
+the audit needs (issue 62): a number checked again only once its check is older than
+its scrub period, the next day's leads only those created since."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
 
+import orjson
 import pandas as pd
+import phonenumbers
 import pytest
 
+from client._recording import recording
 from dialkit import Client
 from dialkit.compliance import load
+from frames._cache_helpers import ClientAs
 
 
-class _TwoHoursAgo(datetime):
-    """A clock two hours behind, for the DNC checks made before the audit's."""
+def _clock_behind(by: timedelta) -> type[datetime]:
+    """A clock ``by`` behind, for the DNC checks made before the audit's."""
 
-    @classmethod
-    def now(cls, tz: tzinfo | None = None) -> _TwoHoursAgo:
-        earlier = datetime.now(tz) - timedelta(hours=2)
-        return cls.fromtimestamp(earlier.timestamp(), tz)
+    class Behind(datetime):
+        @classmethod
+        def now(cls, tz: tzinfo | None = None) -> Behind:
+            earlier = datetime.now(tz) - by
+            return cls.fromtimestamp(earlier.timestamp(), tz)
+
+    return Behind
+
+
+def _checked_ago(client: Client, phones: list[str], by: timedelta,
+                 patch: pytest.MonkeyPatch) -> None:
+    """``phones`` checked and cached ``by`` ago."""
+    with patch.context() as behind:
+        behind.setattr("dialkit.frames._dnc.datetime", _clock_behind(by))
+        client.frames.dnc(phones)
 
 
 def test_dnc_results_are_dated_by_their_oldest_check(client: Client,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     early = client.frames.leads()["phone"].dropna().head(5).tolist()
-    with monkeypatch.context() as patch:
-        patch.setattr("dialkit.frames._dnc.datetime", _TwoHoursAgo)
-        client.frames.dnc(early)  # cached two hours ago; the rest are checked by load
+    _checked_ago(client, early, timedelta(hours=2), monkeypatch)  # the rest: by load
     frames = load(client)
     checked = frames["dnc"].set_index("phone")["checked_at"]
     oldest = checked[early].max()
@@ -35,3 +50,45 @@ def test_dnc_results_are_dated_by_their_oldest_check(client: Client,
     newest = client.cache.info().groupby("resource")["fetched_at"].max()
     assert frames["calls"].attrs["fetched_at"] == f"{newest['calls']:%Y-%m-%d %H:%M UTC}"
     assert pd.Timestamp(oldest) < pd.Timestamp(newest["dnc"]) - timedelta(hours=1)
+
+
+def _of(country: str, phones: pd.Series) -> list[str]:
+    """The numbers of ``phones`` in ``country``, as libphonenumber places them."""
+    return [p for p in phones if phonenumbers.region_code_for_number(
+        phonenumbers.parse(p)) == country]
+
+
+def test_a_number_is_checked_again_only_once_its_scrub_period_has_passed(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """47 CFR 64.1200(c)(2) asks a US list no older than 31 days; PECR reg. 21(3) a UK
+    one no older than 28: a check younger than that is the cache's to answer."""
+    phones = client.frames.leads()["phone"].dropna().drop_duplicates()
+    us, gb = _of("US", phones)[:4], _of("GB", phones)[:4]
+    assert len(us) == len(gb) == 4
+    day = timedelta(days=1)
+    _checked_ago(client, us[:2] + gb[:2], 27 * day, monkeypatch)  # within both periods
+    _checked_ago(client, us[2:] + gb[2:], 30 * day, monkeypatch)  # within the US's only
+    checked = load(client)["dnc"].set_index("phone")["checked_at"]
+    now = pd.Timestamp.now(tz="UTC")
+    assert (checked[us[:2] + gb[:2]] < now - 26 * day).all()
+    assert (checked[us[2:]] < now - 29 * day).all()
+    assert (checked[gb[2:]] > now - day).all()
+
+
+def test_the_next_days_load_reads_only_the_leads_created_since(client_as: ClientAs) -> None:
+    client, wire = recording(client_as)
+    first = load(client)
+    paused = next(client.campaigns.list(status="paused")).id
+    added = client.leads.create(campaign_id=paused, phone="+442079460578").lead_id
+    pages, checks = len(wire.to("/v1/leads", "GET")), len(wire.to("/v1/dnc/check", "POST"))
+    assert pages > 1 and checks > 1
+    manifest = client.cache.entry("leads", {}).path / "manifest.json"  # read whole yesterday
+    facts = orjson.loads(manifest.read_bytes())
+    yesterday = datetime.fromisoformat(facts["whole_at"]) - timedelta(days=1)
+    manifest.write_bytes(orjson.dumps({**facts, "whole_at": yesterday.isoformat()}))
+    again = load(client)
+    assert len(wire.to("/v1/leads", "GET")) == pages + 1
+    assert set(again["leads"]["id"]) == {*first["leads"]["id"], added}
+    assert len(wire.to("/v1/dnc/check", "POST")) == checks + 1  # the added lead's number
+    assert again["leads"].attrs["fetched_at"].endswith(
+        f"(those created since {yesterday:%Y-%m-%d %H:%M} UTC; the others as read then)")

@@ -259,7 +259,8 @@ def test_info_lists_every_cached_frame_and_its_file_reads_back(client_as: Client
         ("campaigns", "{}"): client.frames.campaigns(progress=False),
     }
     info = client.cache.info()
-    assert list(info.columns) == ["resource", "filters", "rows", "bytes", "fetched_at", "path"]
+    assert list(info.columns) == ["resource", "filters", "rows", "bytes", "fetched_at",
+                                   "whole_at", "path"]
     rows = {(row.resource, orjson.dumps(row.filters).decode()): row
             for row in info.itertuples(index=False)}
     assert set(rows) == set(frames)

@@ -399,3 +399,32 @@ def test_temporary_files_left_by_a_kill_are_removed_by_the_next_load(
     client.frames.calls(**INBOUND, refresh=refresh, progress=False)
     assert not [name for name in LEFT_BY_A_KILL if (entry / name).exists()]
     assert (entry / "partial" / "notes.txt").exists() or refresh == "full"
+
+
+def test_new_leads_are_added_to_the_cached_ones_until_a_week_after_the_whole_read(
+        client_as: ClientAs) -> None:
+    """``refresh="new"`` (what the month-end audit asks, issue 62): one page for a lead
+    created since, the cached leads as they were read (a rename since unseen), and once
+    the last whole read is a week old, the whole list again, the rename with it."""
+    client, wire = recording(client_as)
+    before = client.frames.leads(progress=False)
+    oldest = before["id"].iloc[-1]
+    client.leads.update(oldest, full_name="Renamed After The Read")
+    paused = next(client.campaigns.list(status="paused")).id
+    added = client.leads.create(campaign_id=paused, phone="+442079460577").lead_id
+
+    sent = gets(wire, LEADS)
+    after = client.frames.leads(refresh="new", progress=False)
+    assert gets(wire, LEADS) - sent == 1
+    assert set(after["id"]) == {*before["id"], added}
+    assert after.set_index("id").at[oldest, "full_name"] == before["full_name"].iloc[-1]
+
+    manifest = client.cache.entry("leads", {}).path / "manifest.json"
+    facts = orjson.loads(manifest.read_bytes())
+    week_ago = datetime.fromisoformat(facts["whole_at"]) - timedelta(days=7, minutes=1)
+    manifest.write_bytes(orjson.dumps({**facts, "whole_at": week_ago.isoformat()}))
+    sent = gets(wire, LEADS)
+    again = client.frames.leads(refresh="new", progress=False)
+    assert gets(wire, LEADS) - sent == math.ceil(len(again) / PAGE)
+    assert again.set_index("id").at[oldest, "full_name"] == "Renamed After The Read"
+    assert_frame_equal(again, client.frames.leads(refresh="full", progress=False))

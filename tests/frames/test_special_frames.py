@@ -9,6 +9,8 @@ with a recording transport (a spy: every request reaches the emulator).
 from __future__ import annotations
 
 import json
+import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
@@ -151,6 +153,28 @@ def _listed_phones(client: Client, count: int) -> list[str]:
 def _batches(wire: RecordingTransport) -> list[list[str]]:
     """The phones of each DNC check sent, in order."""
     return [json.loads(r.content)["phones"] for r in wire.requests if r.url.path == CHECKS]
+
+
+def test_dnc_checks_where_nobody_watches_log_how_far_they_are(
+        recorded: tuple[Client, RecordingTransport], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A month-end audit's checks of 300,000 numbers take 50 minutes at the API's limit:
+    a script's log says how far they are and what is left (issue 62)."""
+    monkeypatch.setattr(_tuning, "DNC_CHECKED_AT_ONCE", 100)
+    monkeypatch.setattr(_tuning, "PROGRESS_LOG_SECONDS", 0)
+    dialkit, _ = recorded
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name == "dialkit.progress"]
+
+    with caplog.at_level(logging.INFO, logger="dialkit.progress"):
+        dialkit.frames.dnc(_fictional(250))
+        lines = said()
+        dialkit.frames.dnc(_fictional(250))  # the cache's answers: nothing to say
+    assert said() == lines
+    assert any(line.startswith("checking DNC: 100 of 250 numbers (40.0%), ")
+               and line.endswith(" left") for line in lines), lines
+    assert re.fullmatch(r"checking DNC: 250 of 250 numbers \(100.0%\) in \d+ s(, .*/s)?",
+                        lines[-1]), lines
 
 
 @pytest.mark.parametrize(("at_once", "sizes"), [(10_000, [100, 100, 50]),

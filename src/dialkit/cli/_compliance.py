@@ -258,7 +258,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
         with Client.sandbox() if sandbox else Client() as client:
             if client.emulator is not None:  # the emulator knows the account's caller ids
                 options.setdefault("verified_caller_ids", client.emulator.caller_ids())
-            return (audit(**load(client, **period), **options),
+            return (audit(**load(client, **period, rules=options["rules"]), **options),
                     {"service": client.service_identity}, readable_campaign_names(client))
     except AuditInputError as error:
         path = named.get(error.frame) if error.frame else None

@@ -1,5 +1,16 @@
 """Fetching what an audit needs from an account: calls, leads, and the DNC results of
-every number called in the period asked or held."""
+every number called in the period asked or held.
+
+A month-end audit of a large account is bound by the API's own limit (10 requests a
+second a key, 100 records a page, 100 numbers a DNC check), so it reads no more than it
+needs (issue 62): every call once, then from the top until the cached ones (a
+``do_not_call`` disposition or a campaign's first call may lie years back); the leads
+whole once a week, and on the days between only those created since the cached ones
+(their DNC coverage is judged over every lead that may still be dialled, and the list
+can be asked for no other set); and a DNC check only of the numbers whose last check
+is older than their country's scrub period, for a check that recent is what the law's
+safe harbor asks (47 CFR 64.1200(c)(2): 31 days; PECR reg. 21(3): 28).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +21,8 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 import pandas as pd
 
 from .._utils._moments import period_bound
+from ._dnc import scrub_ages
+from ._rules import US, Rules
 from ._texts import loaded_texts
 
 if TYPE_CHECKING:
@@ -29,7 +42,7 @@ class Loaded(TypedDict):
 
 def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
          since: datetime | str | None = None,
-         until: datetime | str | None = None) -> Loaded:
+         until: datetime | str | None = None, rules: Rules = US) -> Loaded:
     """The frames :func:`audit` takes, as keyword arguments: ``audit(**load(client))``.
 
     Args:
@@ -48,14 +61,18 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
             passed on to :func:`audit`, which reports the period's calls.
         until: Audit calls placed before then (a date: before that day begins), in the
             same forms (``until="today"``: up to midnight UTC), passed on likewise.
+        rules: The rules the audit will judge by, for how old a number's DNC check may
+            be (:attr:`Rules.scrub_age`, or its country's, where shorter).
 
     Raises:
         ValueError: ``since`` or ``until`` is none of these (``"30"``, ``"last week"``).
 
     Returns:
-        ``calls`` (every call of the campaigns), ``leads``, ``dnc`` (every number
-        called or texted from ``since`` on, or held, checked through
-        ``client.frames.dnc``: batched, cached for a day), ``texts``
+        ``calls`` (every call of the campaigns), ``leads`` (read whole when the
+        cached ones were last read whole a week or more ago, else those created since
+        added to them, their rows as last read), ``dnc`` (every number called or texted from
+        ``since`` on, or held, through ``client.frames.dnc``: batched, a number checked
+        again only once its cached check is older than its scrub age), ``texts``
         (``client.frames.sms_reports()``, every text, as the calls, and with
         ``campaign_id`` those to the campaigns' leads' numbers; none where the key lacks
         ``sms:read``, the reason in their ``attrs`` for the report's notes) and, where
@@ -66,7 +83,7 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
     if until is not None:
         period_bound(until, "until", now=now)
     calls = client.frames.calls(campaign_id=campaign_id)
-    leads = client.frames.leads(campaign_id=campaign_id)
+    leads = client.frames.leads(campaign_id=campaign_id, refresh="new")
     texts = loaded_texts(client, None if campaign_id is None else set(leads["phone"].dropna()))
     called = calls[calls["direction"] == "outbound"]
     texted = texts
@@ -75,7 +92,7 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         texted = texted[texted["created_at"] >= start]
     numbers = sorted(set(called["to_number"].dropna()) | set(texted["to"].dropna())
                      | set(leads["phone"].dropna()))
-    frames: Loaded = {"calls": calls, "leads": leads, "dnc": client.frames.dnc(numbers),
+    frames: Loaded = {"calls": calls, "leads": leads, "dnc": _checked(client, numbers, rules),
                       "texts": texts}
     fetched = _fetched(client, frames)
     for name in ("calls", "leads", "dnc"):
@@ -89,15 +106,41 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
     return frames
 
 
+def _checked(client: Client, numbers: list[str], rules: Rules) -> pd.DataFrame:
+    """The DNC results of ``numbers``, each checked again only where its cached check is
+    older than its scrub age (:func:`._dnc.scrub_ages`): one ``client.frames.dnc`` per
+    age, in the numbers' order (sorted)."""
+    ages = scrub_ages(pd.Series(numbers, dtype=object), rules)
+    parts = [client.frames.dnc([n for n, a in zip(numbers, ages, strict=True) if a == age],
+                               max_age=age.to_pytimedelta())
+             for age in ages.unique()]
+    if len(parts) == 1:
+        return parts[0]
+    return pd.concat(parts).sort_values("phone", ignore_index=True) if parts else (
+        client.frames.dnc([]))
+
+
 def _fetched(client: Client, frames: Loaded) -> dict[str, str]:
     """When each frame was fetched. Calls and leads: when their resource was last fetched
-    into the cache. DNC results: their oldest check (``checked_at``), for they are cached
-    number by number and the cache's own time is only that of the newest batch; with no
-    check times, that time, as for the others."""
-    newest = client.cache.info().groupby("resource")["fetched_at"].max()
+    into the cache; leads read whole before that, and only the new ones since, say so.
+    DNC results: their oldest check (``checked_at``), for they are cached number by
+    number and the cache's own time is only that of the newest batch; with no check
+    times, that time, as for the others."""
+    info = client.cache.info().groupby("resource")
+    newest, whole = info["fetched_at"].max(), info["whole_at"].min()
     times = {name: newest.get(name) for name in ("calls", "leads", "dnc")}
     checked = frames["dnc"].get("checked_at")
     if checked is not None and checked.notna().any():
         times["dnc"] = checked.min()
-    return {name: f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}" for name, at in times.items()
-            if at is not None and pd.notna(at)}
+    fetched = {name: _minute(at) for name, at in times.items() if at is not None and pd.notna(at)}
+    whole_at = whole.get("leads")
+    if "leads" in fetched and whole_at is not None and pd.notna(whole_at) and (
+            _minute(whole_at) != fetched["leads"]):
+        fetched["leads"] += (f" (those created since {_minute(whole_at)}; the others as read "
+                             "then)")
+    return fetched
+
+
+def _minute(at: object) -> str:
+    """A time in the sources' words: ``2026-11-26 21:40 UTC``."""
+    return f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}"

@@ -251,7 +251,7 @@ def _remove_temporaries(folder: Path) -> None:
                 item.unlink(missing_ok=True)
 
 
-_COLUMNS = ("resource", "filters", "rows", "bytes", "fetched_at", "path")
+_COLUMNS = ("resource", "filters", "rows", "bytes", "fetched_at", "whole_at", "path")
 
 
 def cache_root(root: str | os.PathLike[str] | None = None) -> Path:
@@ -378,7 +378,8 @@ def _info(folders: list[Path], columns: tuple[str, ...]) -> pd.DataFrame:
             and isinstance(manifest := read_json(folder / "manifest.json"), dict)
             and isinstance(manifest.get("resource"), str)]
     frame = pd.DataFrame(rows, columns=list(columns))
-    frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True)
+    for column in ("fetched_at", "whole_at"):
+        frame[column] = pd.to_datetime(frame[column], utc=True)
     return frame.astype({"rows": "Int64", "bytes": "Int64"})
 
 
@@ -392,6 +393,7 @@ def _row(folder: Path, manifest: dict[str, Any], columns: tuple[str, ...]) -> di
             "filters": filters if isinstance(filters, dict) else {},
             "rows": count("rows"), "bytes": count("bytes"),
             "fetched_at": written_time(manifest.get("fetched_at")),
+            "whole_at": written_time(manifest.get("whole_at")),
             "path": str(folder / "data.parquet")}
 
 
@@ -433,7 +435,8 @@ class Cache:
         return Entry(self.path / f"{resource}-{digest(kept)}", resource, kept, self.identity)
 
     def info(self) -> pd.DataFrame:
-        """One row per cached frame: resource, filters, rows, bytes, fetched_at, path.
+        """One row per cached frame: resource, filters, rows, bytes, fetched_at, whole_at
+        (when it was last read whole), path.
 
         Examples:
             >>> client = dialkit.Client.sandbox()

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from .._utils import _tuning
+from ..contract import DNC_CHECK_BATCH
 from ._cache import Cache, CacheMissError
+from ._progress import Shown, bar
 from ._schemas import DNC
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ def checked_in_parts(client: Client, phones: list[str]) -> Iterator[list[DncChec
 
 
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
-             max_age: timedelta) -> pd.DataFrame:
+             max_age: timedelta, progress: Shown = None) -> pd.DataFrame:
     """``phone``, ``listed``, ``checked_at``, ``listed_at`` for each distinct phone, in
     first-seen order (``listed_at`` where the service says since when a number is listed,
     as the emulator does; else null).
@@ -48,13 +50,22 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
                                  "them online first")
         if due:
             checked_at = datetime.now(UTC).isoformat()
-            fresh = [DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
-                                "listed_at": (r.model_extra or {}).get("listed_at")}
-                               for r in part) for part in checked_in_parts(client, due)]
+            with bar(progress if len(due) > DNC_CHECK_BATCH else None,
+                     total=len(due), desc="checking DNC", unit=" numbers") as checking:
+                fresh = [_checked(part, checked_at, checking.update)
+                         for part in checked_in_parts(client, due)]
             known = pd.concat([*fresh, known], ignore_index=True).drop_duplicates("phone")
             entry.write(DNC.conform(known.reset_index(drop=True)))
     by_phone = known.set_index("phone", drop=False)
     return DNC.conform(by_phone.loc[wanted].reset_index(drop=True)) if wanted else DNC.empty()
+
+
+def _checked(part: list[DncCheckResult], checked_at: str,
+             count: Callable[[int], object]) -> pd.DataFrame:
+    """One part's answers as DNC rows, ``count``-ed."""
+    count(len(part))
+    return DNC.frame({"phone": r.phone, "listed": r.listed, "checked_at": checked_at,
+                      "listed_at": (r.model_extra or {}).get("listed_at")} for r in part)
 
 
 def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelta) -> list[str]:

@@ -29,7 +29,7 @@ from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
 from . import _schemas as schemas
-from ._cache import Cache, Entry, lookup
+from ._cache import Cache, Entry, fresh, lookup
 from ._dnc import load_dnc
 from ._progress import Progress, Shown, shown
 from ._reports import load_dispositions
@@ -38,14 +38,14 @@ from ._schemas import Schema
 if TYPE_CHECKING:
     from ..client import Client
 
-Refresh = Literal["auto", "incremental", "full", "offline"]
+Refresh = Literal["auto", "incremental", "new", "full", "offline"]
 
 
 class FrameOptions(TypedDict, total=False):
     """Options every frame method takes.
 
     Attributes:
-        refresh: ``"auto"``, ``"incremental"``, ``"full"`` or ``"offline"``.
+        refresh: ``"auto"``, ``"incremental"``, ``"new"``, ``"full"`` or ``"offline"``.
         max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta``, seconds, or
             text with its unit (``"1d"``, ``"12h"``).
         progress: Show a progress bar on loads of more than one page; by
@@ -59,7 +59,7 @@ class FrameOptions(TypedDict, total=False):
     progress: bool | None
 
 
-REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "full", "offline")
+REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "new", "full", "offline")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,11 @@ class Spec:
             record to fetch again (records may still change that long after
             creation); ``None`` for frames always refreshed in full.
         key: The column that identifies a record.
+        renewed: For a list whose records change at any time (``overlap`` None),
+            how long ``refresh="new"`` may read only the records created since the
+            cached ones, keeping the cached rows as they were read, before it reads
+            the list whole again; ``None``: ``"new"`` reads it whole, as
+            ``"incremental"`` does.
     """
 
     schema: Schema
@@ -81,12 +86,14 @@ class Spec:
     max_age: timedelta
     overlap: timedelta | None
     key: str = "id"
+    renewed: timedelta | None = None
 
 
 _HOUR = timedelta(hours=1)
 SPECS: Mapping[str, Spec] = {
     "calls": Spec(schemas.CALLS, lambda c: c.calls.list, _HOUR, timedelta(minutes=30)),
-    "leads": Spec(schemas.LEADS, lambda c: c.leads.list, _HOUR, None),
+    "leads": Spec(schemas.LEADS, lambda c: c.leads.list, _HOUR, None,
+                  renewed=timedelta(days=7)),
     "campaigns": Spec(schemas.CAMPAIGNS, lambda c: c.campaigns.list, _HOUR, None),
     "callbacks": Spec(schemas.CALLBACKS, lambda c: c.callbacks.list, _HOUR, None),
     "appointments": Spec(schemas.APPOINTMENTS, lambda c: c.appointments.list, _HOUR, None),
@@ -102,8 +109,10 @@ class Frames:
     """Typed DataFrames of the account's data, cached as Parquet.
 
     Every method takes ``refresh`` (``"auto"``: the cache while younger than
-    ``max_age``, else a refresh; ``"incremental"``; ``"full"``; ``"offline"``:
-    the cache only, :class:`CacheMissError` if absent), ``max_age`` (a
+    ``max_age``, else a refresh; ``"incremental"``; ``"new"``: the records created
+    since the cached ones, the leads' others as last read until a week after their
+    last whole read; ``"full"``; ``"offline"``: the cache only,
+    :class:`CacheMissError` if absent), ``max_age`` (a
     ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
     than one page; by default in a notebook or a terminal only).
 
@@ -181,8 +190,9 @@ class Frames:
         Results are cached per phone and reused up to ``max_age`` (default 24 h);
         ``refresh="full"`` checks every phone again.
         """
-        refresh, max_age, _ = _options(options, timedelta(hours=24))
-        return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age)
+        refresh, max_age, progress = _options(options, timedelta(hours=24))
+        return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age,
+                        progress=progress)
 
     def _list(self, name: str, filters: Mapping[str, Any],
               options: FrameOptions) -> pd.DataFrame:
@@ -282,28 +292,46 @@ class _Load:
             return ready if ready is not None else self._fetch(cached)
 
     def _fetch(self, cached: pd.DataFrame | None) -> pd.DataFrame:
-        boundary = self._boundary(cached)
+        whole_at = self._whole_at()
+        boundary = self._boundary(cached, whole_at)
         plan = {"boundary": None if boundary is None else boundary.isoformat()}
         start = self._resume(plan)
+        known = (cached[self.spec.key] if boundary is not None and cached is not None
+                 and self.spec.overlap is None else None)
         try:
-            fresh = self._walk(start, plan, boundary)
+            fetched = self._walk(start, plan, boundary, known)
         except ApiError as error:
             if error.code != ErrorCode.INVALID_CURSOR:
                 raise
             start = self._restart(plan)  # the saved cursor expired
-            fresh = self._walk(start, plan, boundary)
-        merged = fresh if boundary is None else self._merge(fresh, cached)
-        self.entry.write(merged, fetched_at=start.started_at)
+            fetched = self._walk(start, plan, boundary, known)
+        merged = fetched if boundary is None else self._merge(fetched, cached)
+        self.entry.write(merged, fetched_at=start.started_at,
+                         whole_at=start.started_at if boundary is None else whole_at)
         self.entry.partial().clear()
         return merged
 
-    def _boundary(self, cached: pd.DataFrame | None) -> datetime | None:
-        """Where an incremental refresh may stop, or ``None`` for a full one."""
-        if (self.spec.overlap is None or self.refresh == "full" or cached is None
-                or cached.empty):
+    def _whole_at(self) -> str | None:
+        """When the cached frame was last read whole (ISO 8601), where its manifest says."""
+        manifest = self.entry.manifest()
+        at = None if manifest is None else manifest.get("whole_at")
+        return at if isinstance(at, str) else None
+
+    def _boundary(self, cached: pd.DataFrame | None, whole_at: str | None) -> datetime | None:
+        """Where an incremental refresh may stop, or ``None`` for a full one: the newest
+        cached record less the overlap, or for a list renewed (:attr:`Spec.renewed`)
+        asked for its ``"new"`` records, the newest cached record while the last whole
+        read is younger than the renewal."""
+        if self.refresh == "full" or cached is None or cached.empty:
             return None
         newest: datetime = cached["created_at"].max().to_pydatetime()
-        return newest - self.spec.overlap
+        if self.spec.overlap is not None:
+            return newest - self.spec.overlap
+        renewed = self.spec.renewed
+        if (self.refresh == "new" and renewed is not None and whole_at is not None
+                and fresh({"fetched_at": whole_at}, renewed)):
+            return newest
+        return None
 
     def _resume(self, plan: Mapping[str, Any]) -> _Start:
         """The pages of an interrupted load of the same plan, and the cursor after them.
@@ -323,13 +351,16 @@ class _Load:
     def _restart(self, plan: Mapping[str, Any]) -> _Start:
         return _Start([], None, self.entry.partial().start(plan))
 
-    def _walk(self, start: _Start, plan: Mapping[str, Any],
-              boundary: datetime | None) -> pd.DataFrame:
-        """Fetch pages from the start's cursor, keeping each on disk, until done.
+    def _walk(self, start: _Start, plan: Mapping[str, Any], boundary: datetime | None,
+              known: pd.Series | None) -> pd.DataFrame:
+        """Fetch pages from the start's cursor, keeping each on disk, until done: the
+        list's end, or a page that reaches ``boundary`` (:func:`_reached`; ``known``,
+        the cached records' keys, for a list renewed).
 
         Each page is kept as an Arrow table, and the pages become one frame at the
         end: a frame a page cost more than the requests on a local emulator.
         """
+        cached = None if known is None else set(known)
         pages, cursor = start.pages, start.cursor
         partial = self.entry.partial()
         with Progress(self.spec.schema.name, self.progress, resumed=len(pages)) as bar:
@@ -338,7 +369,7 @@ class _Load:
                 partial.add(len(pages), table, page.next_cursor, plan, start.started_at)
                 pages.append(table)
                 bar.page(table.num_rows, more=page.has_more)
-                if boundary is not None and _reached(table, boundary):
+                if boundary is not None and _reached(table, boundary, self.spec.key, cached):
                     break
         if not pages:
             return self.spec.schema.empty()
@@ -357,8 +388,14 @@ class _Load:
         return self.spec.schema.conform(_newest_first(merged, self.spec))
 
 
-def _reached(page: pa.Table, boundary: datetime) -> bool:
-    """Whether a page (newest first) reaches records older than ``boundary``."""
+def _reached(page: pa.Table, boundary: datetime, key: str, cached: set[str] | None) -> bool:
+    """Whether a page (newest first) reaches records older than ``boundary``, or one of
+    the ``cached`` records: the records created in the same instant as the newest cached
+    one (a bulk import's, on a coarse clock) are read no further than the first of them
+    already cached."""
     oldest = page["created_at"][-1].as_py() if page.num_rows else None
-    return oldest is not None and oldest < boundary
+    if oldest is None:
+        return False
+    return oldest < boundary or (cached is not None and oldest == boundary and any(
+        record in cached for record in page[key].to_pylist()))
 
