@@ -130,6 +130,7 @@ from ._operations import OPERATIONS, Operation, operation_by_name
 from ._requests import (
     E164,
     E164_PATTERN,
+    WEBHOOK_URL_PATTERN,
     AppointmentCreateRequest,
     AppointmentRescheduleRequest,
     CallbackCreateRequest,
@@ -152,6 +153,7 @@ from ._requests import (
     UtcDateTime,
     WebhookCreateRequest,
     WebhookUpdateRequest,
+    time_zone_names,
 )
 from ._resources import (
     Answered,
@@ -325,6 +327,7 @@ __all__ = [
     "WEBHOOK_RETRY_MINUTES",
     "WEBHOOK_URL_MAX",
     "WEBHOOK_URL_MIN",
+    "WEBHOOK_URL_PATTERN",
     "WebhookCreateRequest",
     "WebhookDelivery",
     "WebhookDeliveryId",
@@ -343,4 +346,5 @@ __all__ = [
     "new_id",
     "operation_by_name",
     "problem_type",
+    "time_zone_names",
 ]

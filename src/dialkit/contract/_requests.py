@@ -21,9 +21,11 @@ webhook URL is accepted here because the service answers 422
 ``webhook_url_refused`` for it.
 """
 
+import functools
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Self
+from importlib.resources import files
+from typing import Annotated, Any, Self
 
 from pydantic import (
     AfterValidator,
@@ -116,8 +118,15 @@ SubscribableEventType = Annotated[
 ]
 """A :class:`WebhookEventType` other than ``webhook.test``."""
 
+WEBHOOK_URL_PATTERN = (r"^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]{1,4})?"
+                       r"([/?#][!-~]*)?$")
+"""A webhook ``url`` as the OpenAPI document states it: https (in any case) to a host name
+or IPv4 address, an optional port, then printable ASCII. Stated, not checked here: the
+service answers a URL that is not https with 422 ``webhook_url_refused``, not 400."""
+
 _WebhookUrl = Annotated[
-    str, StringConstraints(min_length=WEBHOOK_URL_MIN, max_length=WEBHOOK_URL_MAX)
+    str, StringConstraints(min_length=WEBHOOK_URL_MIN, max_length=WEBHOOK_URL_MAX),
+    Field(json_schema_extra={"pattern": WEBHOOK_URL_PATTERN}),
 ]
 _WebhookEvents = Annotated[
     list[SubscribableEventType],
@@ -127,7 +136,23 @@ _WebhookDescription = Annotated[str, Field(max_length=WEBHOOK_DESCRIPTION_MAX)]
 _AppointmentDuration = Annotated[
     int, Field(ge=APPOINTMENT_DURATION_MIN, le=APPOINTMENT_DURATION_MAX)
 ]
-_Timezone = Annotated[str, Field(max_length=APPOINTMENT_TIMEZONE_MAX)]
+
+
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA zone names, from the tzdata package's list. Not ``available_timezones()``:
+    that also lists the machine's ``localtime`` and other files that are not zones."""
+    return frozenset(files("tzdata").joinpath("zones").read_text().split()) - {"Factory"}
+
+
+def _zone_names(schema: dict[str, Any]) -> None:
+    """A time zone's JSON Schema: one of :func:`time_zone_names` (listed only when a schema
+    is asked for: the list is 600 names)."""
+    schema["enum"] = sorted(time_zone_names())
+
+
+_Timezone = Annotated[str, Field(max_length=APPOINTMENT_TIMEZONE_MAX,
+                                 json_schema_extra=_zone_names)]
 
 
 class RequestBody(BaseModel):

@@ -9,7 +9,6 @@ quotes (``"3"``), and an ``If-Match`` that names another version answers 412
 from __future__ import annotations
 
 import sqlite3
-from importlib.resources import files
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
@@ -25,6 +24,7 @@ from dialkit.contract import (
     Page,
     WebhookEventType,
     new_id,
+    time_zone_names,
 )
 
 from .._http._problems import ApiProblem, field_error
@@ -45,9 +45,6 @@ SOURCE = "api"
 MODIFIABLE = frozenset({AppointmentStatus.SCHEDULED, AppointmentStatus.CONFIRMED})
 """States an appointment can be cancelled or moved from."""
 
-_ZONES = frozenset(files("tzdata").joinpath("zones").read_text().split()) - {"Factory"}
-"""The IANA zone names, from the tzdata package's list. Not ``available_timezones()``:
-that also lists the machine's ``localtime`` and other files that are not zones."""
 _COLUMNS = ("id", "status", "scheduled_at", "timezone", "duration_minutes", "service_type",
             "contact_name", "phone", "email", "notes", "source", "created_at", "updated_at")
 
@@ -106,7 +103,7 @@ def _not_modifiable(row: sqlite3.Row) -> ApiProblem:
 
 
 def _timezone(value: str | None) -> str | None:
-    if value is not None and value not in _ZONES:
+    if value is not None and value not in time_zone_names():
         raise field_error("/timezone", "invalid_timezone",
                           f"{value!r} is not an IANA time zone; send a name such as "
                           "'Europe/Berlin' or 'America/New_York'.")
