@@ -153,6 +153,7 @@ from ._requests import (
     UtcDateTime,
     WebhookCreateRequest,
     WebhookUpdateRequest,
+    is_e164,
     time_zone_names,
 )
 from ._resources import (
@@ -341,6 +342,7 @@ __all__ = [
     "WebhookUpdateRequest",
     "field_error_code",
     "id_pattern",
+    "is_e164",
     "is_valid_id",
     "json_pointer",
     "new_id",

@@ -82,6 +82,19 @@ E164_PATTERN = r"^\+[1-9][0-9]{1,14}$"
 E164 = Annotated[str, StringConstraints(pattern=E164_PATTERN)]
 """A phone number in E.164 form, e.g. ``+14155550123``."""
 
+_E164_SHAPE = re.compile(E164_PATTERN)
+
+
+def is_e164(text: str) -> bool:
+    """Whether ``text`` is written in E.164 form (:data:`E164_PATTERN`), all of it: the one
+    reading of that shape, for the modules that ask it of text outside a model.
+
+    Examples:
+        >>> is_e164("+14155550123"), is_e164("+1 415 555 0123"), is_e164("+14155550123\\n")
+        (True, False, False)
+    """
+    return _E164_SHAPE.fullmatch(text) is not None
+
 
 def _in_utc(value: datetime) -> datetime:
     try:

@@ -12,7 +12,6 @@ Shapes the contract does not show (see docs/emulator.md): the DNC entry
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from datetime import timedelta
 from typing import Annotated, Any, Literal
@@ -32,6 +31,7 @@ from dialkit.contract import (
     RequestBody,
     Resource,
     UtcDateTime,
+    is_e164,
     new_id,
 )
 
@@ -43,7 +43,6 @@ from ._routing import Ctx, endpoint, json_response
 
 router = APIRouter()
 
-_E164 = re.compile(E164_PATTERN)
 
 ConsentChannel = Literal["sms", "call", "whatsapp"]
 """Channels a consent record can be about."""
@@ -116,7 +115,7 @@ class ConsentRecord(Resource):
 
 def _phone_problem(value: str) -> str | None:
     """The field-error code for a number that is not a valid E.164 number, else ``None``."""
-    if not _E164.fullmatch(value):
+    if not is_e164(value):
         return "invalid_format"
     return "invalid_phone" if parse_phone(value) is None else None
 

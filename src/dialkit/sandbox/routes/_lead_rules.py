@@ -41,7 +41,6 @@ import phonenumbers
 from pydantic import AfterValidator, JsonValue, ValidationError, WithJsonSchema
 
 from dialkit.contract import (
-    E164_PATTERN,
     EMAIL_PATTERN,
     MAX_CUSTOM_FIELDS,
     PHONE_MAX,
@@ -49,6 +48,7 @@ from dialkit.contract import (
     LeadInput,
     LeadResultReason,
     LeadResultStatus,
+    is_e164,
 )
 
 from .._state._compliance import country_of, e164, parse_phone
@@ -61,7 +61,6 @@ LEAD_SOURCE_FIELD = "lead_source"
 """The custom field a single add's ``source`` is stored in."""
 
 _SEPARATORS = re.compile(r"[ \-.()]")
-_E164 = re.compile(E164_PATTERN)
 _EMAIL = re.compile(EMAIL_PATTERN)
 
 
@@ -127,7 +126,7 @@ def read_phone(value: JsonValue) -> Refusal | phonenumbers.PhoneNumber:
     if len(value) > PHONE_MAX:
         return field_rule("phone")
     compact = _SEPARATORS.sub("", value)
-    number = parse_phone(compact) if _E164.fullmatch(compact) else None
+    number = parse_phone(compact) if is_e164(compact) else None
     return INVALID_PHONE if number is None else number
 
 
