@@ -16,7 +16,6 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from datetime import datetime
 from typing import Any
 
 import anyio
@@ -31,6 +30,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
+from dialkit._utils._moments import iso_datetime
 from dialkit.contract import ID_PREFIXES, is_e164, is_valid_id
 
 from ._audit import Confirmation
@@ -111,7 +111,7 @@ def phone_text(value: Any) -> str:
 def time_text(value: Any) -> str:
     """An ISO 8601 instant as ``2026-11-03 10:00 UTC``; anything else quoted."""
     try:
-        moment = datetime.fromisoformat(str(value))
+        moment = iso_datetime(str(value))
     except ValueError:
         return quoted(value)
     if moment.utcoffset() is None:
