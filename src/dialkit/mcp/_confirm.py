@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
-import phonenumbers
 from mcp.server.elicitation import (
     AcceptedElicitation,
     DeclinedElicitation,
@@ -30,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
+from dialkit._phones._asked import asked_number, international_text
 from dialkit._utils._moments import iso_datetime
 from dialkit.contract import ID_PREFIXES, is_e164, is_valid_id
 
@@ -100,12 +100,10 @@ def phone_text(value: Any) -> str:
     text = str(value)
     if not isinstance(value, str) or not is_e164(text):
         return quoted(value)
-    try:
-        number = phonenumbers.parse(text, None)
-    except phonenumbers.NumberParseException:
+    number = asked_number(text)
+    if number is None:
         return quoted(value)
-    spaced = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-    return spaced.replace("-", " ")
+    return international_text(number).replace("-", " ")
 
 
 def time_text(value: Any) -> str:

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 
+from dialkit._phones._asked import country_of, e164_text
 from dialkit.contract import (
     MAX_IF_MATCH_LENGTH,
     Appointment,
@@ -28,7 +29,7 @@ from dialkit.contract import (
 )
 
 from .._http._problems import ApiProblem, field_error
-from .._state._compliance import country_of, e164, require_phone
+from .._state._compliance import require_phone
 from .._state._events import record_event
 from .._state._service import RequestContext
 from ._callbacks import require_future
@@ -157,7 +158,7 @@ async def create_appointment(ctx: Ctx, body: AppointmentCreateRequest) -> Any:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, 1)",
             (ctx.dataset, appointment_id, AppointmentStatus.SCHEDULED.value, scheduled_at,
              timezone, body.duration_minutes or DEFAULT_DURATION_MINUTES, body.service_type,
-             body.contact_name, e164(number), body.notes, SOURCE, now, now))
+             body.contact_name, e164_text(number), body.notes, SOURCE, now, now))
         row = _load(ctx, appointment_id)
         record_event(ctx.service.store, ctx.dataset, WebhookEventType.APPOINTMENT_BOOKED,
                      event_data(row), now)
