@@ -10,14 +10,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from dialkit._phones._asked import PhoneNumber, country_of, e164_text, time_zones, valid_number
-from dialkit.contract import ErrorCode
+from dialkit.contract import CALLING_HOURS, ErrorCode
 
 from .._http._problems import ApiProblem
 from ._service import RequestContext
 from ._store import Store, seed_dataset
-
-CALLING_HOURS = (8, 21)
-"""Recipient local time in which calls and texts are allowed: 08:00 to 21:00."""
 
 
 def local_hour(number: PhoneNumber, moment: datetime) -> int:

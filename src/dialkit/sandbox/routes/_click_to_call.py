@@ -21,7 +21,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dialkit._phones._asked import PhoneNumber, e164_text, valid_number
-from dialkit.contract import CLICK_TO_CALL_MAX_MINUTES, CallCreateRequest, ErrorCode, new_id
+from dialkit.contract import (
+    CALLING_HOURS,
+    CLICK_TO_CALL_MAX_MINUTES,
+    CallCreateRequest,
+    ErrorCode,
+    new_id,
+)
 
 from .._http._problems import ApiProblem
 from .._state._caps import PRICES, check_caps, record_send
@@ -138,8 +144,9 @@ def _check_compliance(ctx: RequestContext, to: PhoneNumber, now: datetime) -> No
     check_destination(ctx, to)
     if not within_calling_hours(to, now):
         raise ApiProblem(ErrorCode.DIAL_REFUSED,
-                         "It is outside calling hours (08:00-21:00) at the recipient; nothing "
-                         "was dialled. Retry within the recipient's calling hours.",
+                         f"It is outside calling hours ({CALLING_HOURS[0]:02d}:00-"
+                         f"{CALLING_HOURS[1]:02d}:00) at the recipient; nothing was dialled. "
+                         "Retry within the recipient's calling hours.",
                          errors=[("/to", "calling_hours")])
     if consent_withdrawn(ctx, e164_text(to), "call"):
         raise ApiProblem(ErrorCode.DIAL_REFUSED,

@@ -25,6 +25,7 @@ from pydantic import AwareDatetime, BaseModel, Field
 
 from dialkit._phones._asked import PhoneNumber, country_of, e164_text
 from dialkit.contract import (
+    CALLING_HOURS,
     E164,
     SMS_CLIENT_REFERENCE_MAX,
     ErrorCode,
@@ -41,7 +42,6 @@ from .._http._problems import ApiProblem
 from .._state._caps import PRICES, check_caps, record_send
 from .._state._clock import isoformat, parse_timestamp
 from .._state._compliance import (
-    CALLING_HOURS,
     is_listed,
     local_hour,
     require_phone,
