@@ -33,6 +33,7 @@ from dialkit.contract import (
     OPERATIONS,
     REPORT_MAX_DAYS,
     Operation,
+    time_zone_names,
 )
 
 SECURITY_SCHEME = "apiKey"
@@ -52,8 +53,15 @@ WEBHOOK_URL_FORMAT = "webhook-url"
 address."""
 
 _WEBHOOK_TEXT = "https, 9-2048 characters, to a public address (else 422 `webhook_url_refused`)."
-_WEBHOOK_FIELDS = (("WebhookCreateRequest", "url"), ("WebhookUpdateRequest", "url"))
-"""The request fields that hold a webhook URL, by model and field."""
+_ZONE_TEXT = "An IANA time zone name, such as `Europe/Berlin`."
+_STRING_FIELDS = {
+    ("WebhookCreateRequest", "url"): _WEBHOOK_TEXT,
+    ("WebhookUpdateRequest", "url"): _WEBHOOK_TEXT,
+    ("AppointmentCreateRequest", "timezone"): _ZONE_TEXT,
+    ("AppointmentRescheduleRequest", "timezone"): _ZONE_TEXT,
+}
+"""Request fields the document completes beyond their model's schema, by model and field,
+with their description."""
 _PHONE_TEXT = "E.164 (`+`, then 2-15 digits) and a number that exists, e.g. `+14155550123`."
 
 _SPACES = r"\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -208,16 +216,25 @@ def _tidy(node: Any) -> None:
             _tidy(value)
 
 
-def _name_urls(schemas: dict[str, Any]) -> None:
-    """Give the webhook URL fields :data:`WEBHOOK_URL_FORMAT` (a ``null`` branch stays)."""
-    for model, field in _WEBHOOK_FIELDS:
+def _completed(field: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A string field's schema with what its model's leaves out: a webhook URL's
+    :data:`WEBHOOK_URL_FORMAT`, a time zone's names (the model's schema lists none: an MCP
+    tool's would be 600 names longer)."""
+    if field == "url":
+        return _formatted(schema, WEBHOOK_URL_FORMAT)
+    return {**schema, "enum": sorted(time_zone_names())}
+
+
+def _complete_fields(schemas: dict[str, Any]) -> None:
+    """Complete the fields of :data:`_STRING_FIELDS` (a ``null`` branch stays)."""
+    for (model, field), text in _STRING_FIELDS.items():
         prop = schemas[model]["properties"][field]
-        prop["description"] = _WEBHOOK_TEXT
+        prop["description"] = text
         for i, option in enumerate(prop.get("anyOf", [])):
             if option.get("type") == "string":
-                prop["anyOf"][i] = _formatted(option, WEBHOOK_URL_FORMAT)
+                prop["anyOf"][i] = _completed(field, option)
         if prop.get("type") == "string":
-            schemas[model]["properties"][field] = _formatted(prop, WEBHOOK_URL_FORMAT)
+            schemas[model]["properties"][field] = _completed(field, prop)
 
 
 def from_contract(document: dict[str, Any]) -> dict[str, Any]:
@@ -225,7 +242,7 @@ def from_contract(document: dict[str, Any]) -> dict[str, Any]:
     schemas = document["components"]["schemas"]
     _tidy(document["paths"])
     _tidy(schemas)
-    _name_urls(schemas)
+    _complete_fields(schemas)
     for operation in OPERATIONS:
         _complete(document["paths"][operation.path][operation.method.lower()], operation,
                   schemas)
