@@ -6,8 +6,9 @@ see the emulator refuse a request the document allows only for a reason no docum
 foretell: a cursor or ETag the service did not mint, a number of E.164's form that does
 not exist, a webhook host that is not public, a time already past, a report range over
 92 days (each operation's description names those it can draw). Before issue 63 it found
-15 refusals the document could have foretold: a ``cursor`` of 0 characters, E.164 fields
-without their pattern, webhook URLs without their lengths and scheme.
+16 refusals the document could have foretold: a ``cursor`` of 0 characters, E.164 fields
+without their pattern, webhook URLs without their lengths and scheme, a time zone that is
+no IANA name.
 """
 
 from __future__ import annotations
