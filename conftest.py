@@ -46,6 +46,8 @@ SLOW = [
     "tests/sandbox/test_world_determinism.py::test_two_machines_on_two_days_build_the_same_world",
     "tests/sandbox/test_server.py::test_cli_prints_its_address_first_then_answers",
     "tests/sandbox/test_server.py::test_cli_db_keeps_data_across_restarts",
+    "tests/sandbox/test_openapi_unhooked.py::"
+    "test_schemathesis_without_hooks_finds_no_refusal_the_document_could_foretell",
     # hypothesis and whole-sample comparisons with the slow path
     "tests/leads/test_normalize.py::test_any_cell_gets_one_row_and_nothing_else",
     "tests/leads/test_normalize.py::test_the_verdict_is_phonenumbers_own_on_the_cleaned_text",

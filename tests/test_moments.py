@@ -5,13 +5,15 @@ or the option, never read as nanoseconds or guessed."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._utils._moments import duration, utc_moment
+from dialkit._utils._moments import duration, iso_datetime, utc_moment
 from dialkit.cli import app
 from dialkit.compliance import audit, next_allowed, upcoming
 
@@ -157,3 +159,27 @@ def test_the_frames_and_the_analytics_name_the_argument_they_cannot_read() -> No
             client.frames.dispositions("30", "2026-11-02")
     with pytest.raises(ValueError, match="^freq='30': pass a pandas period alias"):
         disposition_mix(calls, freq="30")
+
+
+def test_the_readers_of_one_instant_load_no_pandas_for_it() -> None:
+    code = ("import sys\nimport dialkit._utils._moments as m\n"
+            "m.iso_datetime('2026-11-02T15:00:00Z')\nprint('pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2026-11-02T15:00:00Z", datetime(2026, 11, 2, 15, tzinfo=UTC)),
+    ("2026-11-02T10:00:00-05:00", datetime(2026, 11, 2, 15, tzinfo=UTC)),
+    ("2026-11-02", datetime(2026, 11, 2)),
+])
+def test_one_instant_is_read_as_python_reads_iso_8601(text: str, expected: datetime) -> None:
+    assert iso_datetime(text) == expected
+    assert (iso_datetime(text).tzinfo is None) is (expected.tzinfo is None)
+
+
+@pytest.mark.parametrize("text", ["", "tomorrow", "2026-13-01", "11/02/2026"])
+def test_text_that_is_no_instant_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        iso_datetime(text)

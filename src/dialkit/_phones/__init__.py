@@ -12,8 +12,9 @@ One package owns how the toolkit reads numbers (issue 49):
   (``read_numbers``).
 - :mod:`._prefixes` and :mod:`._zones`: how many leading digits decide a number, and
   its time zones (``time_zones_for_number``) a column at a time.
-- :mod:`._asked`: one number read by ``phonenumbers.parse`` itself, imported alone by
-  the emulator, which loads no pyarrow.
+- :mod:`._asked`: one number read by ``phonenumbers`` itself (parsed, checked, written
+  in E.164, placed in its region and zones), imported alone by the emulator and the MCP
+  tools, which load no pyarrow.
 
 They read columns with the one set of array helpers, :mod:`dialkit._arrays`.
 

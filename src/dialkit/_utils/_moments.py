@@ -15,18 +15,24 @@ named; a length of time is a number *with its unit* (``30d``,
 ``12h``, ``90min``, ``1d12h``) or a ``timedelta``, above zero. Anything else is
 refused with a ``ValueError`` naming the argument (``horizon='30'``), which the CLI
 shows as its option (``--horizon '30'``).
+
+One instant written in ISO 8601 and read without pandas (the emulator's clock and
+configuration, the MCP tools' questions) is read by :func:`iso_datetime`. This module
+imports pandas and numpy only when a function that needs them runs, so that those
+readers, which load neither, need not load them for it.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import numpy as np
-import pandas as pd
-
 from ._base_error import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 TIME_FORMS = "'2026-11-01', '2026-11-01T09:00Z' or '2026-11-01T09:00-05:00'"
 """Examples of a time, for the messages."""
@@ -45,6 +51,25 @@ _UNITS = {"w": "W", "week": "W", "weeks": "W", "d": "D", "day": "D", "days": "D"
 """The units a length of time is written in. ``m`` is not among them: minutes to pandas,
 months to many a reader."""
 _PIECE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", re.IGNORECASE)
+
+
+def iso_datetime(text: str) -> datetime:
+    """``text``, one instant in ISO 8601 (``2026-11-02T15:00:00Z``, an offset, a date
+    alone, the basic forms), as a ``datetime``: aware where ``text`` has ``Z`` or an
+    offset, naive where it has none (the caller says what a naive one means). Python's
+    own reading (``datetime.fromisoformat``), the one for a single time read without
+    pandas.
+
+    Raises:
+        ValueError: ``text`` is no ISO 8601 date or time (``datetime``'s message).
+
+    Examples:
+        >>> iso_datetime("2026-11-02T15:00:00.250Z")
+        datetime.datetime(2026, 11, 2, 15, 0, 0, 250000, tzinfo=datetime.timezone.utc)
+        >>> iso_datetime("2026-11-02 10:00")
+        datetime.datetime(2026, 11, 2, 10, 0)
+    """
+    return datetime.fromisoformat(text)
 
 
 def utc_moment(value: object, name: str, *, tz: object = None,
@@ -102,6 +127,7 @@ def period_bound(value: object, name: str, *,
         ValueError: None of these; the message names ``name`` and the forms taken.
 
     Examples:
+        >>> import pandas as pd
         >>> now = pd.Timestamp("2026-11-25T21:40Z")
         >>> period_bound("30d", "since", now=now)
         Timestamp('2026-10-26 21:40:00+0000', tz='UTC')
@@ -111,6 +137,8 @@ def period_bound(value: object, name: str, *,
         Traceback (most recent call last):
         dialkit.errors.InputError: since='last week': pass an ISO date or time ... (from ...)
     """
+    import pandas as pd  # noqa: PLC0415 - on first use (see the module's docstring)
+
     now = pd.Timestamp.now(tz="UTC") if now is None else now
     word = value.strip().lower() if isinstance(value, str) else None
     if word in _DAYS_BACK:
@@ -131,6 +159,7 @@ def period_text(**bounds: tuple[object, pd.Timestamp | None]) -> str:
     were no time.
 
     Examples:
+        >>> import pandas as pd
         >>> period_text(since=("30d", pd.Timestamp("2026-10-26T21:40Z")), until=(None, None))
         'since 30d (2026-10-26 21:40 UTC)'
     """
@@ -178,6 +207,9 @@ def _localized(at: pd.Timestamp, value: object, name: str, zone: tzinfo) -> pd.T
 def _timestamp(value: object) -> pd.Timestamp | None:
     """``value`` read as a time, None where it is none: a number (nanoseconds since 1970 to
     pandas) and text that is not ISO 8601 are none."""
+    import numpy as np  # noqa: PLC0415 - on first use (see the module's docstring)
+    import pandas as pd  # noqa: PLC0415
+
     if isinstance(value, str):
         if _ISO_TIME.fullmatch(value.strip()) is None:
             return None
@@ -207,6 +239,9 @@ def duration(value: object, name: str) -> pd.Timedelta:
         Traceback (most recent call last):
         dialkit.errors.InputError: horizon='30': give a unit, e.g. '30d', '12h', '90min' or '2w'
     """
+    import numpy as np  # noqa: PLC0415 - on first use (see the module's docstring)
+    import pandas as pd  # noqa: PLC0415
+
     if isinstance(value, int | float | np.number) or (
             isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+(\.\d*)?\s*", value)):
         raise InputError(f"{name}={value!r}: give a unit, e.g. {SPAN_FORMS}")
@@ -223,6 +258,8 @@ def duration(value: object, name: str) -> pd.Timedelta:
 
 def _written(text: str) -> pd.Timedelta | None:
     """``text`` as numbers and their units summed (``1d12h``), None where it is not so."""
+    import pandas as pd  # noqa: PLC0415 - on first use (see the module's docstring)
+
     pieces = list(_PIECE.finditer(text))
     if not pieces or "".join(p.group(0) for p in pieces) != text:
         return None

@@ -80,6 +80,7 @@ from ._limits import (
     APPOINTMENT_SERVICE_TYPE_MAX,
     APPOINTMENT_TIMEZONE_MAX,
     CALLBACK_NOTES_MAX,
+    CALLING_HOURS,
     CLICK_TO_CALL_MAX_MINUTES,
     CORRELATION_ID_PATTERN,
     DEFAULT_PAGE_LIMIT,
@@ -130,6 +131,7 @@ from ._operations import OPERATIONS, Operation, operation_by_name
 from ._requests import (
     E164,
     E164_PATTERN,
+    WEBHOOK_URL_PATTERN,
     AppointmentCreateRequest,
     AppointmentRescheduleRequest,
     CallbackCreateRequest,
@@ -152,6 +154,8 @@ from ._requests import (
     UtcDateTime,
     WebhookCreateRequest,
     WebhookUpdateRequest,
+    is_e164,
+    time_zone_names,
 )
 from ._resources import (
     Answered,
@@ -204,6 +208,7 @@ __all__ = [
     "AppointmentRescheduleRequest",
     "AppointmentStatus",
     "CALLBACK_NOTES_MAX",
+    "CALLING_HOURS",
     "CLICK_TO_CALL_MAX_MINUTES",
     "CORRELATION_ID_PATTERN",
     "Call",
@@ -325,6 +330,7 @@ __all__ = [
     "WEBHOOK_RETRY_MINUTES",
     "WEBHOOK_URL_MAX",
     "WEBHOOK_URL_MIN",
+    "WEBHOOK_URL_PATTERN",
     "WebhookCreateRequest",
     "WebhookDelivery",
     "WebhookDeliveryId",
@@ -338,9 +344,11 @@ __all__ = [
     "WebhookUpdateRequest",
     "field_error_code",
     "id_pattern",
+    "is_e164",
     "is_valid_id",
     "json_pointer",
     "new_id",
     "operation_by_name",
     "problem_type",
+    "time_zone_names",
 ]

@@ -51,6 +51,11 @@ DIAL_WINDOW_MAX = 3600
 """Most seconds ``dial_within_seconds`` may ask for."""
 CLICK_TO_CALL_MAX_MINUTES = 30
 """Minutes after which a click-to-call is ended, by default."""
+CALLING_HOURS = (8, 21)
+"""The service's own calling hours, its check before a click-to-call or an SMS: from the
+first hour to before the second, in the recipient's local time (08:00 to 21:00). The
+contract names the check (422 ``dial_refused`` or ``message_refused``, ``calling_hours``);
+the law's windows, which can be narrower, are the compliance audit's."""
 
 EXTERNAL_ID_MAX = 128
 """Longest ``external_id`` of a lead."""

@@ -21,8 +21,10 @@ webhook URL is accepted here because the service answers 422
 ``webhook_url_refused`` for it.
 """
 
+import functools
 import re
 from datetime import UTC, datetime
+from importlib.resources import files
 from typing import Annotated, Self
 
 from pydantic import (
@@ -80,6 +82,19 @@ E164_PATTERN = r"^\+[1-9][0-9]{1,14}$"
 E164 = Annotated[str, StringConstraints(pattern=E164_PATTERN)]
 """A phone number in E.164 form, e.g. ``+14155550123``."""
 
+_E164_SHAPE = re.compile(E164_PATTERN)
+
+
+def is_e164(text: str) -> bool:
+    """Whether ``text`` is written in E.164 form (:data:`E164_PATTERN`), all of it: the one
+    reading of that shape, for the modules that ask it of text outside a model.
+
+    Examples:
+        >>> is_e164("+14155550123"), is_e164("+1 415 555 0123"), is_e164("+14155550123\\n")
+        (True, False, False)
+    """
+    return _E164_SHAPE.fullmatch(text) is not None
+
 
 def _in_utc(value: datetime) -> datetime:
     try:
@@ -116,8 +131,15 @@ SubscribableEventType = Annotated[
 ]
 """A :class:`WebhookEventType` other than ``webhook.test``."""
 
+WEBHOOK_URL_PATTERN = (r"^[Hh][Tt][Tt][Pp][Ss]://[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]{1,4})?"
+                       r"([/?#][!-~]*)?$")
+"""A webhook ``url`` as the OpenAPI document states it: https (in any case) to a host name
+or IPv4 address, an optional port, then printable ASCII. Stated, not checked here: the
+service answers a URL that is not https with 422 ``webhook_url_refused``, not 400."""
+
 _WebhookUrl = Annotated[
-    str, StringConstraints(min_length=WEBHOOK_URL_MIN, max_length=WEBHOOK_URL_MAX)
+    str, StringConstraints(min_length=WEBHOOK_URL_MIN, max_length=WEBHOOK_URL_MAX),
+    Field(json_schema_extra={"pattern": WEBHOOK_URL_PATTERN}),
 ]
 _WebhookEvents = Annotated[
     list[SubscribableEventType],
@@ -127,7 +149,19 @@ _WebhookDescription = Annotated[str, Field(max_length=WEBHOOK_DESCRIPTION_MAX)]
 _AppointmentDuration = Annotated[
     int, Field(ge=APPOINTMENT_DURATION_MIN, le=APPOINTMENT_DURATION_MAX)
 ]
+
+
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA zone names, from the tzdata package's list. Not ``available_timezones()``:
+    that also lists the machine's ``localtime`` and other files that are not zones."""
+    return frozenset(files("tzdata").joinpath("zones").read_text().split()) - {"Factory"}
+
+
 _Timezone = Annotated[str, Field(max_length=APPOINTMENT_TIMEZONE_MAX)]
+"""An IANA zone name: the emulator checks it is one of :func:`time_zone_names` (400
+``invalid_timezone``), and its OpenAPI document lists them; the model's own JSON Schema
+does not, so that an MCP tool's is not 600 names long."""
 
 
 class RequestBody(BaseModel):

@@ -16,11 +16,9 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from datetime import datetime
 from typing import Any
 
 import anyio
-import phonenumbers
 from mcp.server.elicitation import (
     AcceptedElicitation,
     DeclinedElicitation,
@@ -31,7 +29,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from dialkit.contract import E164_PATTERN, ID_PREFIXES, is_valid_id
+from dialkit._phones._asked import asked_number, international_text
+from dialkit._utils._moments import iso_datetime
+from dialkit.contract import ID_PREFIXES, is_e164, is_valid_id
 
 from ._audit import Confirmation
 from ._executor import GuardCheck
@@ -58,7 +58,6 @@ _SCHEMA = render_elicitation_schema(Confirm)
 QUOTE_LIMIT = 200
 """How many characters of a user's string a question shows; the rest is cut, its length said."""
 
-_E164 = re.compile(E164_PATTERN)
 _NEWLINES = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _QUOTE_MARKS = frozenset('"\\\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u301d\u301e\uff02')
@@ -99,20 +98,18 @@ def quoted(value: Any) -> str:
 def phone_text(value: Any) -> str:
     """An E.164 number spaced for reading (``+1 415 555 0123``); anything else quoted."""
     text = str(value)
-    if not isinstance(value, str) or not _E164.fullmatch(text):
+    if not isinstance(value, str) or not is_e164(text):
         return quoted(value)
-    try:
-        number = phonenumbers.parse(text, None)
-    except phonenumbers.NumberParseException:
+    number = asked_number(text)
+    if number is None:
         return quoted(value)
-    spaced = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-    return spaced.replace("-", " ")
+    return international_text(number).replace("-", " ")
 
 
 def time_text(value: Any) -> str:
     """An ISO 8601 instant as ``2026-11-03 10:00 UTC``; anything else quoted."""
     try:
-        moment = datetime.fromisoformat(str(value))
+        moment = iso_datetime(str(value))
     except ValueError:
         return quoted(value)
     if moment.utcoffset() is None:

@@ -23,6 +23,7 @@ from types import TracebackType
 import uvicorn
 
 from .._utils._base_error import DialkitError, InputError
+from .._utils._moments import iso_datetime
 from .._utils._net import listening_socket, server_config
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
@@ -351,7 +352,7 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
 def _utc(moment: datetime | str) -> datetime:
     """An aware datetime from a datetime or ISO 8601 text, or ``ValueError`` saying so."""
     try:
-        parsed = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+        parsed = iso_datetime(moment) if isinstance(moment, str) else moment
     except ValueError:
         raise InputError(f"start_time {moment!r} is not ISO 8601: pass e.g. "
                          "'2026-11-02T15:00:00Z'") from None

@@ -36,11 +36,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import phonenumbers
-from phonenumbers import timezone as phone_timezones
+from dialkit._phones._asked import PhoneNumber, time_zones, valid_number
 
 from .._state._clock import parse_timestamp
-from .._state._compliance import parse_phone, within_calling_hours
+from .._state._compliance import within_calling_hours
 from .._state._service import Service
 from .._world._law import allows, area_jurisdiction
 from .._world._numbers import country_of
@@ -155,7 +154,7 @@ class _Lead:
     id: str
     phone: str
     country: str | None
-    number: phonenumbers.PhoneNumber
+    number: PhoneNumber
     zone: str
     created: int
     due: int
@@ -170,11 +169,11 @@ class _Lead:
 
 
 @functools.lru_cache(maxsize=1_000_000)
-def _phone_facts(phone: str) -> tuple[phonenumbers.PhoneNumber | None, str]:
+def _phone_facts(phone: str) -> tuple[PhoneNumber | None, str]:
     """A lead's parsed number and time zone, kept across runs: parsing every due lead
     again each run would cost the real-clock loop seconds on the large world."""
-    number = parse_phone(phone)
-    zones = phone_timezones.time_zones_for_number(number) if number is not None else ()
+    number = valid_number(phone)
+    zones = time_zones(number) if number is not None else ()
     return number, zones[0] if zones else "UTC"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from ..._utils._moments import iso_datetime
+
 
 def isoformat(moment: datetime) -> str:
     """The wire and storage form: UTC, millisecond precision, ``Z``; fixed width, so it sorts."""
@@ -20,7 +22,7 @@ def isoformat(moment: datetime) -> str:
 
 def parse_timestamp(text: str) -> datetime:
     """Inverse of :func:`isoformat` (accepts any ISO 8601 form with an offset)."""
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+    return iso_datetime(text).astimezone(UTC)
 
 
 class Clock:

@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from dialkit._places._areas import area_states
 
-from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers
+from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, country_of
 from ._zones import area_spread
 
 if TYPE_CHECKING:
@@ -292,11 +292,9 @@ def hours_basis(phone: str) -> str:
     recipient time) to ``phone``: ``law`` where the row of the number's country sets
     calling hours (the US federal rule, the CRTC's), ``policy`` where it sets none (the
     UK: any time), so that only the house rules' window forbids the call."""
-    import phonenumbers  # noqa: PLC0415 - the ground truth's, on first use
+    from dialkit._law import _jurisdictions  # noqa: PLC0415 - the ground truth's, on first use
 
-    from dialkit._law import _jurisdictions  # noqa: PLC0415
-
-    country = phonenumbers.region_code_for_number(phonenumbers.parse(phone))
+    country = country_of(phone)
     row = next((r for r in _jurisdictions.all() if r.id == country), None)
     free = row is None or not row.confirmed or row.weekday == _jurisdictions.WHOLE_DAY
     return "policy" if free else "law"

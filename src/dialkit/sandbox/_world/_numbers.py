@@ -31,11 +31,10 @@ from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 import numpy as np
-import phonenumbers
 from numpy.typing import NDArray
-from phonenumbers import timezone as phone_timezone
 
-from dialkit._phones._asked import asked_number
+from dialkit._phones._asked import asked_number, time_zones
+from dialkit._phones._asked import country_of as number_country
 
 _US_AREA_CODES = """
 201 202 203 205 206 207 209 210 212 213 214 215 216 217 218 219 220 223 224 225 227 228 229 231
@@ -164,8 +163,7 @@ def _range_zone(numbers: NumberRange) -> str:
 def country_of(e164: str) -> str | None:
     """ISO 3166 alpha-2 region of an E.164 number, or ``None`` if it has none."""
     parsed = asked_number(e164)
-    region = None if parsed is None else phonenumbers.region_code_for_number(parsed)
-    return region if isinstance(region, str) and region != "ZZ" else None
+    return None if parsed is None else number_country(parsed)
 
 
 def timezone_of(e164: str) -> str | None:
@@ -177,7 +175,7 @@ def timezone_of(e164: str) -> str | None:
     parsed = asked_number(e164)
     if parsed is None:
         return None
-    zones = phone_timezone.time_zones_for_number(parsed)
+    zones = time_zones(parsed)
     return str(zones[0]) if zones and zones[0] != "Etc/Unknown" else None
 
 

@@ -9,11 +9,11 @@ quotes (``"3"``), and an ``If-Match`` that names another version answers 412
 from __future__ import annotations
 
 import sqlite3
-from importlib.resources import files
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 
+from dialkit._phones._asked import country_of, e164_text
 from dialkit.contract import (
     MAX_IF_MATCH_LENGTH,
     Appointment,
@@ -25,10 +25,11 @@ from dialkit.contract import (
     Page,
     WebhookEventType,
     new_id,
+    time_zone_names,
 )
 
 from .._http._problems import ApiProblem, field_error
-from .._state._compliance import country_of, e164, require_phone
+from .._state._compliance import require_phone
 from .._state._events import record_event
 from .._state._service import RequestContext
 from ._callbacks import require_future
@@ -45,9 +46,6 @@ SOURCE = "api"
 MODIFIABLE = frozenset({AppointmentStatus.SCHEDULED, AppointmentStatus.CONFIRMED})
 """States an appointment can be cancelled or moved from."""
 
-_ZONES = frozenset(files("tzdata").joinpath("zones").read_text().split()) - {"Factory"}
-"""The IANA zone names, from the tzdata package's list. Not ``available_timezones()``:
-that also lists the machine's ``localtime`` and other files that are not zones."""
 _COLUMNS = ("id", "status", "scheduled_at", "timezone", "duration_minutes", "service_type",
             "contact_name", "phone", "email", "notes", "source", "created_at", "updated_at")
 
@@ -106,7 +104,7 @@ def _not_modifiable(row: sqlite3.Row) -> ApiProblem:
 
 
 def _timezone(value: str | None) -> str | None:
-    if value is not None and value not in _ZONES:
+    if value is not None and value not in time_zone_names():
         raise field_error("/timezone", "invalid_timezone",
                           f"{value!r} is not an IANA time zone; send a name such as "
                           "'Europe/Berlin' or 'America/New_York'.")
@@ -160,7 +158,7 @@ async def create_appointment(ctx: Ctx, body: AppointmentCreateRequest) -> Any:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, 1)",
             (ctx.dataset, appointment_id, AppointmentStatus.SCHEDULED.value, scheduled_at,
              timezone, body.duration_minutes or DEFAULT_DURATION_MINUTES, body.service_type,
-             body.contact_name, e164(number), body.notes, SOURCE, now, now))
+             body.contact_name, e164_text(number), body.notes, SOURCE, now, now))
         row = _load(ctx, appointment_id)
         record_event(ctx.service.store, ctx.dataset, WebhookEventType.APPOINTMENT_BOOKED,
                      event_data(row), now)

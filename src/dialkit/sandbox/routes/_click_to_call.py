@@ -20,20 +20,19 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-import phonenumbers
-
-from dialkit.contract import CLICK_TO_CALL_MAX_MINUTES, CallCreateRequest, ErrorCode, new_id
+from dialkit._phones._asked import PhoneNumber, e164_text, valid_number
+from dialkit.contract import (
+    CALLING_HOURS,
+    CLICK_TO_CALL_MAX_MINUTES,
+    CallCreateRequest,
+    ErrorCode,
+    new_id,
+)
 
 from .._http._problems import ApiProblem
 from .._state._caps import PRICES, check_caps, record_send
 from .._state._clock import isoformat
-from .._state._compliance import (
-    check_destination,
-    e164,
-    parse_phone,
-    require_phone,
-    within_calling_hours,
-)
+from .._state._compliance import check_destination, require_phone, within_calling_hours
 from .._state._service import RequestContext
 from ._dnc import consent_withdrawn
 from ._routing import find
@@ -128,8 +127,8 @@ def _caller_id(ctx: RequestContext, requested: str | None) -> str:
             return str(row[0])
         detail = "The account has no verified caller id to dial from."
     else:
-        number = parse_phone(requested)
-        phone = e164(number) if number is not None else requested
+        number = valid_number(requested)
+        phone = e164_text(number) if number is not None else requested
         if store.row("SELECT 1 FROM caller_ids WHERE phone = ? AND dataset IN (?, ?)",
                      (phone, *layers)) is not None:
             return phone
@@ -140,25 +139,26 @@ def _caller_id(ctx: RequestContext, requested: str | None) -> str:
                      errors=[("/caller_id", "caller_id_not_registered")])
 
 
-def _check_compliance(ctx: RequestContext, to: phonenumbers.PhoneNumber, now: datetime) -> None:
+def _check_compliance(ctx: RequestContext, to: PhoneNumber, now: datetime) -> None:
     """Blocked country and Do-Not-Call, then calling hours and consent at the recipient."""
     check_destination(ctx, to)
     if not within_calling_hours(to, now):
         raise ApiProblem(ErrorCode.DIAL_REFUSED,
-                         "It is outside calling hours (08:00-21:00) at the recipient; nothing "
-                         "was dialled. Retry within the recipient's calling hours.",
+                         f"It is outside calling hours ({CALLING_HOURS[0]:02d}:00-"
+                         f"{CALLING_HOURS[1]:02d}:00) at the recipient; nothing was dialled. "
+                         "Retry within the recipient's calling hours.",
                          errors=[("/to", "calling_hours")])
-    if consent_withdrawn(ctx, e164(to), "call"):
+    if consent_withdrawn(ctx, e164_text(to), "call"):
         raise ApiProblem(ErrorCode.DIAL_REFUSED,
                          "The latest consent record for this number and channel call withdraws "
                          "consent; nothing was dialled. Record new consent before calling.",
                          errors=[("/to", "no_consent")])
 
 
-def _place(ctx: RequestContext, conn: sqlite3.Connection, to: phonenumbers.PhoneNumber,
+def _place(ctx: RequestContext, conn: sqlite3.Connection, to: PhoneNumber,
            caller_id: str, extension: str, request: CallCreateRequest) -> dict[str, Any]:
     """Write the ``dialing`` call row and return the Started call."""
-    call_id, now, number = new_id("call_"), ctx.now(), e164(to)
+    call_id, now, number = new_id("call_"), ctx.now(), e164_text(to)
     conn.execute(
         "INSERT INTO calls (dataset, account, id, direction, from_number, to_number, status, "
         "created_at, campaign_id, lead_id, agent_extension, recording) "

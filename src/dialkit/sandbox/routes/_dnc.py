@@ -12,7 +12,6 @@ Shapes the contract does not show (see docs/emulator.md): the DNC entry
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from datetime import timedelta
 from typing import Annotated, Any, Literal
@@ -21,6 +20,7 @@ import orjson
 from fastapi import APIRouter
 from pydantic import AwareDatetime, Field, StrictBool, WithJsonSchema
 
+from dialkit._phones._asked import e164_text, valid_number
 from dialkit.contract import (
     DNC_CHECK_BATCH,
     E164,
@@ -32,18 +32,18 @@ from dialkit.contract import (
     RequestBody,
     Resource,
     UtcDateTime,
+    is_e164,
     new_id,
 )
 
 from .._http._problems import ApiProblem, field_error
 from .._state._clock import isoformat
-from .._state._compliance import e164, listed_since, parse_phone, require_phone
+from .._state._compliance import listed_since, require_phone
 from .._state._service import RequestContext
 from ._routing import Ctx, endpoint, json_response
 
 router = APIRouter()
 
-_E164 = re.compile(E164_PATTERN)
 
 ConsentChannel = Literal["sms", "call", "whatsapp"]
 """Channels a consent record can be about."""
@@ -116,14 +116,14 @@ class ConsentRecord(Resource):
 
 def _phone_problem(value: str) -> str | None:
     """The field-error code for a number that is not a valid E.164 number, else ``None``."""
-    if not _E164.fullmatch(value):
+    if not is_e164(value):
         return "invalid_format"
-    return "invalid_phone" if parse_phone(value) is None else None
+    return "invalid_phone" if valid_number(value) is None else None
 
 
 def canonical_phone(value: str, pointer: str) -> str:
     """The canonical E.164 form of a valid number, or 400 ``validation_failed`` at ``pointer``."""
-    return e164(require_phone(value, pointer))
+    return e164_text(require_phone(value, pointer))
 
 
 @endpoint(router, "dnc.check", response_model=DncCheckResponse)

@@ -37,11 +37,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated
 
-import phonenumbers
 from pydantic import AfterValidator, JsonValue, ValidationError, WithJsonSchema
 
+from dialkit._phones._asked import PhoneNumber, country_of, e164_text, valid_number
 from dialkit.contract import (
-    E164_PATTERN,
     EMAIL_PATTERN,
     MAX_CUSTOM_FIELDS,
     PHONE_MAX,
@@ -49,9 +48,9 @@ from dialkit.contract import (
     LeadInput,
     LeadResultReason,
     LeadResultStatus,
+    is_e164,
 )
 
-from .._state._compliance import country_of, e164, parse_phone
 from .._state._service import RequestContext
 
 LeadData = Mapping[str, JsonValue]
@@ -61,7 +60,6 @@ LEAD_SOURCE_FIELD = "lead_source"
 """The custom field a single add's ``source`` is stored in."""
 
 _SEPARATORS = re.compile(r"[ \-.()]")
-_E164 = re.compile(E164_PATTERN)
 _EMAIL = re.compile(EMAIL_PATTERN)
 
 
@@ -118,7 +116,7 @@ def field_rule(name: str) -> Refusal:
     return Refusal(LeadResultStatus.INVALID, LeadResultReason.FIELD_RULE, name)
 
 
-def read_phone(value: JsonValue) -> Refusal | phonenumbers.PhoneNumber:
+def read_phone(value: JsonValue) -> Refusal | PhoneNumber:
     """The lead's number, or why it has none that can be dialled."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return MISSING_PHONE
@@ -127,7 +125,7 @@ def read_phone(value: JsonValue) -> Refusal | phonenumbers.PhoneNumber:
     if len(value) > PHONE_MAX:
         return field_rule("phone")
     compact = _SEPARATORS.sub("", value)
-    number = parse_phone(compact) if _E164.fullmatch(compact) else None
+    number = valid_number(compact) if is_e164(compact) else None
     return INVALID_PHONE if number is None else number
 
 
@@ -192,7 +190,7 @@ def _custom_fields(data: LeadInput, source: str | None) -> dict[str, JsonValue] 
     return fields
 
 
-def normalise(lead: LeadData, number: phonenumbers.PhoneNumber,
+def normalise(lead: LeadData, number: PhoneNumber,
               source: str | None) -> Verdict:
     """The lead as stored, or a field-rule refusal (also for too many custom fields)."""
     bad = first_bad_field(lead)
@@ -202,8 +200,9 @@ def normalise(lead: LeadData, number: phonenumbers.PhoneNumber,
     fields = _custom_fields(data, source)
     if fields is not None and len(fields) > MAX_CUSTOM_FIELDS:
         return field_rule("custom_fields")
-    return Accepted(phone=e164(number), country=country_of(number), external_id=data.external_id,
-                    full_name=_full_name(data), email=data.email, custom_fields=fields)
+    return Accepted(phone=e164_text(number), country=country_of(number),
+                    external_id=data.external_id, full_name=_full_name(data), email=data.email,
+                    custom_fields=fields)
 
 
 @dataclass(slots=True)
@@ -259,12 +258,12 @@ def _known(ctx: RequestContext, campaign_id: str, phones: list[str],
                   campaign_id)
 
 
-def _judge(lead: LeadData, number: phonenumbers.PhoneNumber, known: _Known,
+def _judge(lead: LeadData, number: PhoneNumber, known: _Known,
            source: str | None, sources: Iterable[str]) -> Verdict:
     """Steps 2-6 of the module's order for one lead with a valid number."""
     if country_of(number) in known.blocked:
         return BLOCKED_COUNTRY
-    duplicate = known.duplicate(e164(number), lead.get("external_id"))
+    duplicate = known.duplicate(e164_text(number), lead.get("external_id"))
     if duplicate is not None:
         return duplicate
     verdict = normalise(lead, number, source)
@@ -290,7 +289,7 @@ def judge_leads(ctx: RequestContext, campaign_id: str, leads: Sequence[LeadData]
             sources and stored as the custom field ``lead_source``.
     """
     numbers = [read_phone(lead.get("phone")) for lead in leads]
-    phones = [e164(n) for n in numbers if not isinstance(n, Refusal)]
+    phones = [e164_text(n) for n in numbers if not isinstance(n, Refusal)]
     external_ids = [str(lead["external_id"]) for lead in leads
                     if isinstance(lead.get("external_id"), str)]
     known = _known(ctx, campaign_id, phones, external_ids)

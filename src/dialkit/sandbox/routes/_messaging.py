@@ -19,12 +19,13 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-import phonenumbers
 from fastapi import APIRouter
 from fastapi.routing import APIRoute
 from pydantic import AwareDatetime, BaseModel, Field
 
+from dialkit._phones._asked import PhoneNumber, country_of, e164_text
 from dialkit.contract import (
+    CALLING_HOURS,
     E164,
     SMS_CLIENT_REFERENCE_MAX,
     ErrorCode,
@@ -41,9 +42,6 @@ from .._http._problems import ApiProblem
 from .._state._caps import PRICES, check_caps, record_send
 from .._state._clock import isoformat, parse_timestamp
 from .._state._compliance import (
-    CALLING_HOURS,
-    country_of,
-    e164,
     is_listed,
     local_hour,
     require_phone,
@@ -90,7 +88,7 @@ def _refused(reason: str, detail: str) -> ApiProblem:
     return ApiProblem(ErrorCode.MESSAGE_REFUSED, detail, errors=[("/to", reason)])
 
 
-def _check_recipient(ctx: RequestContext, number: phonenumbers.PhoneNumber, to: str) -> None:
+def _check_recipient(ctx: RequestContext, number: PhoneNumber, to: str) -> None:
     """The compliance checks, in the contract's order: DNC, country, hours, consent."""
     if is_listed(ctx, to):
         raise ApiProblem(ErrorCode.ON_DNC, "The number is on the Do-Not-Call list; it must "
@@ -131,7 +129,7 @@ def _store_message(ctx: RequestContext, body: SmsSendRequest, to: str, segments:
 async def send_sms(ctx: Ctx, body: SmsSendRequest) -> Any:
     """Accept one SMS after the reference, compliance, balance and cap checks."""
     number = require_phone(body.to, "/to")
-    to = e164(number)
+    to = e164_text(number)
     _check_reference(ctx, body.client_reference)
     _check_recipient(ctx, number, to)
     segments = segment_count(body.body)
