@@ -5,6 +5,7 @@ its scrub period, the next day's leads only those created since."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta, tzinfo
 
 import orjson
@@ -14,7 +15,7 @@ import pytest
 
 from client._recording import recording
 from dialkit import Client
-from dialkit.compliance import load
+from dialkit.compliance import load, upcoming
 from frames._cache_helpers import ClientAs
 
 
@@ -82,13 +83,32 @@ def test_the_next_days_load_reads_only_the_leads_created_since(client_as: Client
     added = client.leads.create(campaign_id=paused, phone="+442079460578").lead_id
     pages, checks = len(wire.to("/v1/leads", "GET")), len(wire.to("/v1/dnc/check", "POST"))
     assert pages > 1 and checks > 1
-    manifest = client.cache.entry("leads", {}).path / "manifest.json"  # read whole yesterday
-    facts = orjson.loads(manifest.read_bytes())
-    yesterday = datetime.fromisoformat(facts["whole_at"]) - timedelta(days=1)
-    manifest.write_bytes(orjson.dumps({**facts, "whole_at": yesterday.isoformat()}))
+    _aged(client, "leads", timedelta(days=1))  # read whole yesterday
+    yesterday = client.cache.info().set_index("resource").at["leads", "whole_at"]
     again = load(client)
     assert len(wire.to("/v1/leads", "GET")) == pages + 1
     assert set(again["leads"]["id"]) == {*first["leads"]["id"], added}
     assert len(wire.to("/v1/dnc/check", "POST")) == checks + 1  # the added lead's number
     assert again["leads"].attrs["fetched_at"].endswith(
         f"(those created since {yesterday:%Y-%m-%d %H:%M} UTC; the others as read then)")
+
+
+def _aged(client: Client, resource: str, by: timedelta) -> None:
+    """The cached ``resource`` frame as if fetched and read whole ``by`` earlier."""
+    manifest = client.cache.entry(resource, {}).path / "manifest.json"
+    facts = orjson.loads(manifest.read_bytes())
+    manifest.write_bytes(orjson.dumps({**facts, **{
+        name: (datetime.fromisoformat(facts[name]) - by).isoformat()
+        for name in ("fetched_at", "whole_at")}}))
+
+
+def test_upcoming_reads_the_leads_next_attempts_as_they_are_now(client_as: ClientAs) -> None:
+    """The dialer moves the leads' next attempts every day: ``upcoming`` reads the leads
+    as any frame reads them (whole once the cached ones are an hour old), not only those
+    created since, as the audit's ``load`` may."""
+    client, wire = recording(client_as)
+    leads = load(client)["leads"]
+    _aged(client, "leads", timedelta(hours=2))
+    pages = len(wire.to("/v1/leads", "GET"))
+    upcoming(client)
+    assert len(wire.to("/v1/leads", "GET")) - pages == math.ceil(len(leads) / 100) > 1

@@ -428,3 +428,23 @@ def test_new_leads_are_added_to_the_cached_ones_until_a_week_after_the_whole_rea
     assert gets(wire, LEADS) - sent == math.ceil(len(again) / PAGE)
     assert again.set_index("id").at[oldest, "full_name"] == "Renamed After The Read"
     assert_frame_equal(again, client.frames.leads(refresh="full", progress=False))
+
+
+@pytest.mark.parametrize("case", MUTABLE, ids=[case.name for case in MUTABLE])
+def test_the_clients_own_write_makes_its_cached_frame_stale_at_once(
+        client_as: ClientAs, case: Mutable) -> None:
+    """A notebook that moved a callback or renamed a lead sees it in the next load, not
+    an hour later when the cached frame ages (issue 62)."""
+    client, _ = recording(client_as)
+    filters, record = case.target(client)
+    load = getattr(client.frames, case.resource)
+    load(**filters, progress=False)
+    changed = case.change(client, record)
+    after = load(**filters, progress=False)  # "auto", within max_age
+    if changed is None:
+        assert record not in set(after["id"])
+    else:
+        assert after.set_index("id").at[record, changed[0]] == changed[1]
+    assert_frame_equal(after, load(**filters, refresh="full", progress=False))
+    if case.resource == "leads":  # "new" reads whole again: the write may be to any lead
+        assert_frame_equal(load(**filters, refresh="new", progress=False), after)

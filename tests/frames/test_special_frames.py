@@ -155,6 +155,20 @@ def _batches(wire: RecordingTransport) -> list[list[str]]:
     return [json.loads(r.content)["phones"] for r in wire.requests if r.url.path == CHECKS]
 
 
+def test_a_number_the_client_lists_is_checked_again_at_once(
+        recorded: tuple[Client, RecordingTransport]) -> None:
+    """``dnc.add`` of a number whose answer is cached makes that answer stale: the next
+    load checks it again, and only it (issue 62)."""
+    dialkit, wire = recorded
+    phones = _fictional(3)
+    assert not dialkit.frames.dnc(phones)["listed"].any()
+    dialkit.dnc.add(phones[1])
+    sent = len(_batches(wire))
+    again = dialkit.frames.dnc(phones)
+    assert _batches(wire)[sent:] == [[phones[1]]]
+    assert column(again, "listed", "b") == [False, True, False]
+
+
 def test_dnc_checks_where_nobody_watches_log_how_far_they_are(
         recorded: tuple[Client, RecordingTransport], monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:

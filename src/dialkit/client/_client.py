@@ -229,6 +229,7 @@ class Client:
             from ..frames import Cache, Frames
 
             self._frames = Frames(self, Cache.for_client(self, self._cache_dir))
+            self._transport.on_write(self._frames.written)  # its own writes make it stale
         return self._frames
 
     @property

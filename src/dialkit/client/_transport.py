@@ -241,7 +241,7 @@ class Transport:
         try:
             return self._send(operation, call, sink)
         finally:
-            if operation.write:
+            if operation.write or operation.method == "PATCH":  # PATCH changes data too
                 for observer in self._write_observers:
                     observer(call)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 import pandas as pd
 
@@ -78,21 +78,31 @@ def load(client: Client, *, campaign_id: str | Sequence[str] | None = None,
         ``sms:read``, the reason in their ``attrs`` for the report's notes) and, where
         given, ``since`` and ``until`` as given.
     """
+    return gathered(client, campaign_id=campaign_id, since=since, until=until, rules=rules,
+                    leads="new")
+
+
+def gathered(client: Client, *, campaign_id: str | Sequence[str] | None,
+             since: datetime | str | None, until: datetime | str | None, rules: Rules,
+             leads: Literal["new", "auto"]) -> Loaded:
+    """:func:`load`, its leads read with ``refresh=leads``: ``"auto"`` for
+    :func:`~dialkit.compliance.upcoming`, which reads the leads' next attempts, which the
+    dialer moves every day."""
     now = pd.Timestamp.now(tz="UTC")  # both refused before fetching, if either is no bound
     start = None if since is None else period_bound(since, "since", now=now)
     if until is not None:
         period_bound(until, "until", now=now)
     calls = client.frames.calls(campaign_id=campaign_id)
-    leads = client.frames.leads(campaign_id=campaign_id, refresh="new")
-    texts = loaded_texts(client, None if campaign_id is None else set(leads["phone"].dropna()))
+    held = client.frames.leads(campaign_id=campaign_id, refresh=leads)
+    texts = loaded_texts(client, None if campaign_id is None else set(held["phone"].dropna()))
     called = calls[calls["direction"] == "outbound"]
     texted = texts
     if start is not None:  # audit reads a later start, for "30d" is 30 days back from then
         called = called[called["created_at"] >= start]
         texted = texted[texted["created_at"] >= start]
     numbers = sorted(set(called["to_number"].dropna()) | set(texted["to"].dropna())
-                     | set(leads["phone"].dropna()))
-    frames: Loaded = {"calls": calls, "leads": leads, "dnc": _checked(client, numbers, rules),
+                     | set(held["phone"].dropna()))
+    frames: Loaded = {"calls": calls, "leads": held, "dnc": _checked(client, numbers, rules),
                       "texts": texts}
     fetched = _fetched(client, frames)
     for name in ("calls", "leads", "dnc"):

@@ -23,7 +23,7 @@ import pandas as pd
 from .._places._localtime import first_zones, local_times
 from .._utils._moments import duration, utc_moment
 from ._audit import AuditInputError
-from ._load import load
+from ._load import gathered
 from ._rules import US, Rules
 from ._when_past import judged_beside
 
@@ -141,7 +141,8 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
             raise AuditInputError(f"upcoming() needs the frames calls, leads and callbacks "
                                   f"(and dnc); {missing} are missing")
         return source
-    frames = load(source, campaign_id=campaign_id)
+    frames = gathered(source, campaign_id=campaign_id, since=None, until=None, rules=US,
+                      leads="auto")
     campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
                  if campaign_id is not None else  # the leads' campaigns: archived ones too
                  sorted(set(frames["leads"]["campaign_id"].dropna().astype(object))))

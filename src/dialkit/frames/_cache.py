@@ -102,20 +102,23 @@ def fresh(manifest: Mapping[str, Any], max_age: timedelta) -> bool:
     return fetched_at is not None and timedelta(0) <= datetime.now(UTC) - fetched_at < max_age
 
 
-def lookup(entry: Entry, schema: Schema, refresh: str,
-           max_age: timedelta) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+def lookup(entry: Entry, schema: Schema, refresh: str, max_age: timedelta,
+           written: datetime | None = None) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """What the cache offers a load: (the frame to return as it is, the frame to refresh).
 
     ``refresh="offline"`` returns the cached frame or raises
     :class:`CacheMissError`; ``"auto"`` returns it while younger than
-    ``max_age``; otherwise the cached frame (if any) is the base of a refresh.
+    ``max_age`` and fetched after ``written`` (the client's own last write to it);
+    otherwise the cached frame (if any) is the base of a refresh.
     """
     cached = entry.read(schema)
     if refresh == "offline" and cached is None:
         raise CacheMissError(f"no cached {entry.resource} frame for {dict(entry.filters)}: "
                              "load it once online (refresh='auto' or 'full')")
-    if cached is not None and (refresh == "offline"
-                               or (refresh == "auto" and fresh(cached[1], max_age))):
+    if cached is not None and (refresh == "offline" or (
+            refresh == "auto" and fresh(cached[1], max_age)
+            and (written is None or written < (written_time(cached[1].get("fetched_at"))
+                                               or written)))):
         return cached[0], cached[0]
     return None, None if cached is None else cached[0]
 

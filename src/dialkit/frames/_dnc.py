@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -29,7 +29,8 @@ def checked_in_parts(client: Client, phones: list[str]) -> Iterator[list[DncChec
 
 
 def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
-             max_age: timedelta, progress: Shown = None) -> pd.DataFrame:
+             max_age: timedelta, progress: Shown = None,
+             written: Mapping[str, datetime] | None = None) -> pd.DataFrame:
     """``phone``, ``listed``, ``checked_at``, ``listed_at`` for each distinct phone, in
     first-seen order (``listed_at`` where the service says since when a number is listed,
     as the emulator does; else null).
@@ -44,7 +45,7 @@ def load_dnc(client: Client, cache: Cache, phones: list[str], *, refresh: str,
     with entry.locked():
         found = entry.read(DNC)
         known = found[0] if found is not None else DNC.empty()
-        due = _due(known, wanted, refresh, max_age)
+        due = _due(known, wanted, refresh, max_age, written or {})
         if due and refresh == "offline":
             raise CacheMissError(f"{len(due)} phones were never checked, e.g. {due[0]}: check "
                                  "them online first")
@@ -68,13 +69,21 @@ def _checked(part: list[DncCheckResult], checked_at: str,
                       "listed_at": (r.model_extra or {}).get("listed_at")} for r in part)
 
 
-def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelta) -> list[str]:
+def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelta,
+         written: Mapping[str, datetime]) -> list[str]:
     """The wanted phones to check now: never checked, checked too long ago (or, by a
-    clock set back since, after now: no age can be vouched for), or all."""
+    clock set back since, after now: no age can be vouched for), before a write made
+    their answer stale (``written``), or all."""
     if refresh == "full":
         return wanted
     now = datetime.now(UTC)
     checked = known if refresh == "offline" else known[
         known["checked_at"].between(now - max_age, now)]
+    if written and refresh != "offline":
+        every = written.get("")
+        since = checked["phone"].map(written).astype("datetime64[us, UTC]")
+        if every is not None:
+            since = since.fillna(pd.Timestamp(every)).clip(lower=pd.Timestamp(every))
+        checked = checked[~(checked["checked_at"] < since).to_numpy(bool)]
     seen = set(checked["phone"])
     return [phone for phone in wanted if phone not in seen]

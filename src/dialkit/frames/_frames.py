@@ -13,10 +13,11 @@ parallel under the client's one rate limiter.
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 import pandas as pd
@@ -104,6 +105,25 @@ SPECS: Mapping[str, Spec] = {
 }
 """Every list frame; ``docs/frames.md`` explains each ``max_age`` and ``overlap``."""
 
+STALE_AFTER: Mapping[str, tuple[str, ...]] = {
+    "leads.create": ("leads", "calls"), "leads.update": ("leads",),
+    "leads.import": ("leads",), "campaigns.pause": ("campaigns",),
+    "campaigns.resume": ("campaigns",), "calls.create": ("calls", "leads"),
+    "dnc.add": ("dnc", "leads"), "consents.create": ("dnc", "leads"),
+    "callbacks.create": ("callbacks", "leads"), "callbacks.cancel": ("callbacks", "leads"),
+    "callbacks.reschedule": ("callbacks", "leads"), "appointments.create": ("appointments",),
+    "appointments.cancel": ("appointments",), "appointments.reschedule": ("appointments",),
+    "sms.send": ("sms_reports",), "webhooks.test": ("webhook_events",),
+    "webhook_events.replay": ("webhook_events",),
+}
+"""The frames each write of the client's own makes stale: the next load of one reads it
+again (as a stale cache is read) whatever its ``max_age``, so that a notebook that moved
+a callback, listed a number or added a lead sees it at once (issue 62). A write to the
+DNC list or a consent makes the number's cached check stale (every check, where the
+write names no number), and the leads', whose status it may change."""
+_EVERY = ""
+"""The key of a DNC write that named no number: every number's check is stale."""
+
 
 class Frames:
     """Typed DataFrames of the account's data, cached as Parquet.
@@ -129,6 +149,21 @@ class Frames:
     def __init__(self, client: Client, cache: Cache) -> None:
         self.client = client
         self.cache = cache
+        self._lock = threading.Lock()
+        self._written: dict[str, datetime] = {}
+        self._numbers_written: dict[str, datetime] = {}
+
+    def written(self, call: Any) -> None:
+        """Note what a write of the client's own made stale (:data:`STALE_AFTER`), and
+        when; the client calls it after each write it tried, answered or failed."""
+        stale = STALE_AFTER.get(call.operation, ())
+        body = call.body if isinstance(call.body, Mapping) else {}
+        phone = body.get("phone")
+        now = datetime.now(UTC)
+        with self._lock:
+            self._written.update(dict.fromkeys(stale, now))
+            if "dnc" in stale:
+                self._numbers_written[phone if isinstance(phone, str) else _EVERY] = now
 
     def calls(self, *, campaign_id: str | Sequence[str] | None = None,
               direction: str | Sequence[str] | None = None,
@@ -191,19 +226,28 @@ class Frames:
         ``refresh="full"`` checks every phone again.
         """
         refresh, max_age, progress = _options(options, timedelta(hours=24))
+        with self._lock:
+            written = dict(self._numbers_written)
         return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age,
-                        progress=progress)
+                        progress=progress, written=written)
 
     def _list(self, name: str, filters: Mapping[str, Any],
               options: FrameOptions) -> pd.DataFrame:
         spec = SPECS[name]
         refresh, max_age, progress = _options(options, spec.max_age)
+        with self._lock:
+            written = self._written.get(name)
+        return self._loaded(spec, filters, refresh, max_age, progress, written)
+
+    def _loaded(self, spec: Spec, filters: Mapping[str, Any], refresh: Refresh,
+                max_age: timedelta, progress: Shown, written: datetime | None) -> pd.DataFrame:
+        """A list frame's partitions, each loaded from the cache or the service, joined."""
         parts = list(_partitions(filters))
         if not parts:  # a filter given as an empty list matches nothing
             return spec.schema.empty()
 
         def load(part: dict[str, Any]) -> pd.DataFrame:
-            return _Load(self, spec, part, refresh, max_age, progress).run()
+            return _Load(self, spec, part, refresh, max_age, progress, written).run()
 
         if len(parts) == 1:
             return load(parts[0])
@@ -277,18 +321,20 @@ class _Load:
     """One partition's load: from the cache, or resumed, incremental or full from the API."""
 
     def __init__(self, frames: Frames, spec: Spec, filters: dict[str, Any], refresh: Refresh,
-                 max_age: timedelta, progress: Shown) -> None:
+                 max_age: timedelta, progress: Shown, written: datetime | None) -> None:
         self.client = frames.client
         self.spec = spec
         self.filters = filters
         self.refresh = refresh
         self.max_age = max_age
         self.progress = progress
+        self.written = written  # the client's own last write to the list
         self.entry: Entry = frames.cache.entry(spec.schema.name, filters)
 
     def run(self) -> pd.DataFrame:
         with self.entry.locked():
-            ready, cached = lookup(self.entry, self.spec.schema, self.refresh, self.max_age)
+            ready, cached = lookup(self.entry, self.spec.schema, self.refresh, self.max_age,
+                                   self.written)
             return ready if ready is not None else self._fetch(cached)
 
     def _fetch(self, cached: pd.DataFrame | None) -> pd.DataFrame:
@@ -329,7 +375,8 @@ class _Load:
             return newest - self.spec.overlap
         renewed = self.spec.renewed
         if (self.refresh == "new" and renewed is not None and whole_at is not None
-                and fresh({"fetched_at": whole_at}, renewed)):
+                and fresh({"fetched_at": whole_at}, renewed)
+                and (self.written is None or self.written < datetime.fromisoformat(whole_at))):
             return newest
         return None
 
