@@ -131,7 +131,7 @@ def computed(parts: list[Any], *rest: Any) -> tuple[Any, ...]:
         return (answers, *client.gather(futures[len(parts):]))
     finally:
         for future in futures:
-            future.release()  # an error's too: nothing is left running for nobody
+            future.release()  # on an error too: no part runs on that nobody will read
 
 
 def _distributed_client() -> Any:
