@@ -471,8 +471,8 @@ def completed(run: dict[str, Any]) -> bool:
 def _dask_memory(run: dict[str, Any]) -> str:
     """A Dask run's memory in words: each worker's peak, after its imports, unmanaged at
     the most (the scheduler's view), pauses and restarts."""
-    peak = max(max(w["peak"] for w in run["workers"].values()),
-               max(run["sampled_peak"].values()))
+    peak = max([w["peak"] for w in run["workers"].values()]  # none: all restarting
+               + list(run["sampled_peak"].values()))
     return (f"worker {peak / GIB:.2f} GiB at the peak, {run['imported'] / GIB:.2f} GiB after "
             f"its imports, unmanaged up to {run['unmanaged'] / GIB:.2f} GiB; "
             f"{run['pauses']} pauses, {len(run['restart_logs'])} restart lines, "
