@@ -4,7 +4,11 @@ Issue 25's target: on 20,000,000 generated calls, ``dialkit.compliance.audit`` o
 2-worker ``LocalCluster`` with each worker's peak memory under 2 GiB, where pandas needs
 all of the frames in one process, and its wall time within 1.5x of pandas on this
 2-core machine; and, on paper, what 16 workers would take, from the measured cost of
-the tasks and the volume the shuffles move.
+the tasks and the volume the shuffles move. Issue 62's: at 10,000,000 calls on two
+workers of the memory docs/scale.md names (1 GiB), the audit completes, with pandas'
+findings, under each rule set (``--rules``: ``US``, the default, and
+``US_WITH_HOUSE_RULES``, every rule); a run whose workers die of memory is reported as
+FAILED with the dialkit error's message, not a crash.
 
 The dataset is written once under ``--data`` and reused while its stamp matches the
 sizes and seed. It is :mod:`bench_audit`'s account, generated chunk by chunk so that
@@ -28,7 +32,10 @@ Each side runs in a fresh process, the two in turn ``--runs`` times:
   (``--memory-limit`` each, above 2 GiB so that the figure shows what a worker needs
   rather than where it was stopped), ``dialkit`` imported on the workers, then the audit
   of the three folders' paths: its wall seconds; each worker's ``VmHWM`` (and whether a worker
-  process changed, i.e. was restarted, or the nannies logged a restart); the client
+  process changed, i.e. was restarted, or the nannies logged a restart); each worker's
+  ``VmHWM`` after its imports, before any task; the highest unmanaged and managed memory
+  of a worker in the scheduler's view; the pauses the workers logged (at 80 % of their
+  limit); the client
   process's ``VmHWM`` (it also runs the scheduler); the task stream grouped by task
   name (compute seconds, tasks); the bytes the p2p shuffles moved (the workers'
   ``p2p`` metrics). ``--in-process`` (the test suite's smoke run) makes the workers
@@ -38,8 +45,9 @@ Both reports' findings must agree: a digest of (rule, call id, lead id), sorted.
 
 Run: ``.venv/bin/python benchmarks/bench_dask_audit.py [--calls 20000000] [--leads
 4000000] [--runs 3] [--data /tmp/dialkit-bench-dask-audit] [--memory-limit 4GiB]
-[--campaigns 25] [--in-process]`` (fewer campaigns, fewer partitions: the test suite's smoke
-run).
+[--campaigns 25] [--in-process] [--rules US]`` (fewer campaigns, fewer partitions: the test
+suite's smoke run). Issue 62's runs set ``DASK_DISTRIBUTED__P2P__COMM__BUFFER="100 MiB"``,
+as docs/scale.md advises for workers of a few GiB or less.
 Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
@@ -70,12 +78,17 @@ import pyarrow.parquet as pq
 
 import bench_audit
 import dialkit.compliance
+import dialkit.errors
 
 STAMP = "_bench_dask_audit.json"
 """The dataset's record of what it holds; written last, so a half-written one is redone."""
 FORMAT = 1
 ROWS_PER_GROUP = 1 << 17
-RULES = {"HOUSE_RULES": dialkit.compliance.HOUSE_RULES, "US": dialkit.compliance.US}
+RULES = {"HOUSE_RULES": dialkit.compliance.HOUSE_RULES, "US": dialkit.compliance.US,
+         "US_FEDERAL": dialkit.compliance.US_FEDERAL,
+         "US_WITH_HOUSE_RULES": dialkit.compliance.US_WITH_HOUSE_RULES}
+"""The rule sets a run may audit by (``--rules``): ``US`` is the audit's default (the law
+of every place called), ``US_WITH_HOUSE_RULES`` every rule (that law and the policy)."""
 GIB = 2**30
 TARGET_WORKER_GIB, TARGET_RATIO = 2.0, 1.5
 """Issue 25's targets: each worker's peak under 2 GiB, the Dask wall within 1.5x pandas'."""
@@ -258,7 +271,9 @@ def measure_pandas(folder: Path, rules: str) -> dict[str, Any]:
 def measure_dask(folder: Path, rules: str, memory_limit: str, workers: int,
                  processes: bool = True) -> dict[str, Any]:
     """Audit the dataset's folders on a ``LocalCluster`` of ``workers`` processes (threads
-    of this process if not ``processes``)."""
+    of this process if not ``processes``). A run whose workers died of memory
+    (:class:`dialkit.errors.WorkerMemoryError`) is reported as ``failed``, with its
+    figures up to then."""
     from dask.distributed import Client, LocalCluster, get_task_stream
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
@@ -266,31 +281,46 @@ def measure_dask(folder: Path, rules: str, memory_limit: str, workers: int,
             Client(cluster) as client:
         client.run(lambda: __import__("dialkit.compliance"))
         pids = client.run(os.getpid)
-        sampled = _Sampler(list(pids.values()))
+        imported = client.run(lambda: high_water())  # the worker before any task
+        sampled = _Sampler(list(pids.values()), cluster.scheduler)
+        failed = None
         with sampled, get_task_stream(client) as stream:
             began = time.perf_counter()
-            report = dialkit.compliance.audit(folder / "calls", leads=folder / "leads",
-                                              dnc=folder / "dnc", **audit_options(rules))
+            try:
+                report = dialkit.compliance.audit(folder / "calls", leads=folder / "leads",
+                                                  dnc=folder / "dnc", **audit_options(rules))
+            except dialkit.errors.WorkerMemoryError as error:
+                failed = str(error)
             seconds = time.perf_counter() - began
         now = client.run(lambda: (os.getpid(), high_water()))
         metrics = client.run_on_scheduler(_shuffle_metrics)
         logs = client.get_worker_logs(nanny=True)
+        pauses = sum("pausing worker" in line.lower()
+                     for lines in client.get_worker_logs().values() for _, line in lines)
     restarts = [line for lines in logs.values() for _, line in lines
                 if "restart" in line.lower() or "exceeded" in line.lower()]
     return {"wall": seconds, "workers": {address: {"pid": pid, "peak": peak}
                                          for address, (pid, peak) in now.items()},
             "workers_changed": sorted(set(pids.values()) - {pid for pid, _ in now.values()}),
             "sampled_peak": sampled.peaks, "restart_logs": restarts[:10],
+            "imported": max(imported.values()), "unmanaged": sampled.unmanaged,
+            "managed": sampled.managed, "pauses": pauses,
             "client_peak": high_water(), "tasks": tasks_by_name(stream.data),
-            "shuffle": metrics, **found(report), "load": os.getloadavg()[0]}
+            "shuffle": metrics, "load": os.getloadavg()[0],
+            **({"failed": failed} if failed else found(report))}
 
 
 class _Sampler:
     """The worker processes' resident memory sampled every 0.2 s (``VmRSS``), kept as each
-    pid's peak: what a worker reached before a restart, which ``VmHWM`` at the end loses."""
+    pid's peak: what a worker reached before a restart, which ``VmHWM`` at the end loses;
+    and, of the ``scheduler``'s view of each worker (its heartbeats), the highest
+    unmanaged memory (the process's less the data Dask holds and knows the size of) and
+    managed memory."""
 
-    def __init__(self, pids: list[int]) -> None:
+    def __init__(self, pids: list[int], scheduler: Any) -> None:
         self.peaks = dict.fromkeys(map(str, pids), 0)
+        self.unmanaged, self.managed = 0, 0
+        self._scheduler = scheduler
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -306,6 +336,10 @@ class _Sampler:
         while not self._stop.wait(0.2):
             for pid in self.peaks:
                 self.peaks[pid] = max(self.peaks[pid], high_water(pid))
+            for worker in list(self._scheduler.workers.values()):
+                memory = worker.memory
+                self.unmanaged = max(self.unmanaged, memory.unmanaged)
+                self.managed = max(self.managed, memory.managed)
 
 
 def _shuffle_metrics(dask_scheduler: Any) -> dict[str, float]:
@@ -389,16 +423,18 @@ def available() -> int:
 
 def report(folder: Path, runs: dict[str, list[dict[str, Any]]], memory_limit: str) -> None:
     """The figures as tables for ``RESULTS.md``; a side killed for the machine's memory is
-    reported as such, with the peak it had reached."""
-    done = {side: [r for r in each if "killed" not in r] for side, each in runs.items()}
+    reported as such, with the peak it had reached, and a Dask run whose workers died
+    of memory with what it had reached and the error's message."""
+    done = {side: [r for r in each if completed(r)] for side, each in runs.items()}
     rows = json.loads((folder / STAMP).read_text())["rows"]
     files = {name: len(list((folder / name).rglob("*.parquet"))) for name in bench_audit.NAMES}
-    first = next(r for each in done.values() for r in each)
     print(f"\n{rows['calls']:,} calls, {rows['leads']:,} leads, {rows['dnc']:,} DNC results "
-          f"({files['calls']} / {files['leads']} / {files['dnc']} files); "
-          f"{first['findings']:,} findings, {first['abandoned']:,} abandoned calls, the same "
-          "in every run of either side")
-    print(f"findings per rule: {first['per_rule']}")
+          f"({files['calls']} / {files['leads']} / {files['dnc']} files)")
+    first = next((r for each in done.values() for r in each), None)
+    if first is not None:
+        print(f"{first['findings']:,} findings, {first['abandoned']:,} abandoned calls, the "
+              f"same in every completed run of either side (digest {first['digest'][:12]}); "
+              f"per rule: {first['per_rule']}")
     print("\n| side | median wall | runs (s) | peak memory (median) | load (1 min) after each |")
     print("|---|---|---|---|---|")
     for side, each in runs.items():
@@ -406,19 +442,41 @@ def report(folder: Path, runs: dict[str, list[dict[str, Any]]], memory_limit: st
             print(f"| {side}: KILLED | {killed['wall']:.1f} s | | {killed['peak'] / GIB:.2f} GiB, "
                   f"{killed['available'] / GIB:.1f} GiB left on the machine | "
                   f"{killed['load']:.1f} |")
+    for failed in (r for r in runs["dask"] if "failed" in r):
+        print(f"| dask: FAILED | {failed['wall']:.1f} s | | {_dask_memory(failed)} | "
+              f"{failed['load']:.1f} |")
     if done["pandas"]:
         _pandas_rows(done["pandas"])
     if done["dask"]:
         _dask_row(done["dask"], memory_limit)
+    for failed in (r for r in runs["dask"] if "failed" in r):
+        print(f"\nFAILED: {failed['failed']}")
     if done["pandas"] and done["dask"]:
         paired = [(d, p) for d, p in zip(runs["dask"], runs["pandas"], strict=True)
-                  if "killed" not in d and "killed" not in p]
+                  if completed(d) and completed(p)]
         print(f"\nDask / pandas (median of per-run ratios): "
               f"{statistics.median(d['wall'] / p['wall'] for d, p in paired):.2f}x of read + "
               f"audit, {statistics.median(d['wall'] / p['audit'] for d, p in paired):.2f}x of "
               f"the audit alone (target <= {TARGET_RATIO}x)")
     if done["dask"]:
         project(done["dask"][len(done["dask"]) // 2])
+
+
+def completed(run: dict[str, Any]) -> bool:
+    """Whether a side's run completed: not killed for the machine's memory, nor failed
+    for its workers' (``WorkerMemoryError``)."""
+    return "killed" not in run and "failed" not in run
+
+
+def _dask_memory(run: dict[str, Any]) -> str:
+    """A Dask run's memory in words: each worker's peak, after its imports, unmanaged at
+    the most (the scheduler's view), pauses and restarts."""
+    peak = max([w["peak"] for w in run["workers"].values()]  # none: all restarting
+               + list(run["sampled_peak"].values()))
+    return (f"worker {peak / GIB:.2f} GiB at the peak, {run['imported'] / GIB:.2f} GiB after "
+            f"its imports, unmanaged up to {run['unmanaged'] / GIB:.2f} GiB; "
+            f"{run['pauses']} pauses, {len(run['restart_logs'])} restart lines, "
+            f"{len(run['workers_changed'])} worker processes replaced")
 
 
 def _pandas_rows(runs: list[dict[str, Any]]) -> None:
@@ -451,6 +509,8 @@ def _dask_row(runs: list[dict[str, Any]], memory_limit: str) -> None:
           f"{TARGET_WORKER_GIB:g} GiB in every run (target); worker processes replaced: "
           f"{[d['workers_changed'] for d in runs]}; nanny lines of restarts or memory: "
           f"{[d['restart_logs'] for d in runs]}")
+    for n, run in enumerate(runs, 1):
+        print(f"Dask run {n}: {_dask_memory(run)}")
 
 
 def project(run: dict[str, Any]) -> None:
@@ -522,8 +582,9 @@ def main() -> None:
             print(f"run {run + 1}, {side}: " + (
                 f"KILLED after {last['wall']:.1f} s at {last['peak'] / GIB:.1f} GiB, "
                 f"{last['available'] / GIB:.1f} GiB left on the machine" if "killed" in last
+                else f"FAILED after {last['wall']:.1f} s: {last['failed']}" if "failed" in last
                 else f"{last['wall']:.1f} s, {last['findings']:,} findings"), flush=True)
-        digests = {r[-1]["digest"] for r in runs.values() if "killed" not in r[-1]}
+        digests = {r[-1]["digest"] for r in runs.values() if completed(r[-1])}
         if len(digests) > 1:
             raise AssertionError(f"run {run + 1}: the sides found differently: "
                                  f"{ {side: r[-1]['per_rule'] for side, r in runs.items()} }")

@@ -1,6 +1,8 @@
 """Every Python block of ``docs/*.md`` runs as written, as the README's do.
 
-A page's blocks run in order in one namespace (a reader pastes them into one session),
+A page's blocks run in order in one namespace (a reader pastes them into one session,
+whose ``__name__`` is ``"__main__"``, as a script's: a block under ``if __name__ ==
+"__main__":`` runs),
 in an empty folder of the test's, in the environment the pages assume a reader has:
 ``DIALKIT_API_KEY`` and ``DIALKIT_BASE_URL`` naming an emulator (the session's), a
 ``DIALKIT_WEBHOOK_SECRETS``, and a lead file ``vendor.csv`` (the sample
@@ -46,7 +48,7 @@ def _run_page(blocks: list[Block]) -> list[str]:
     made is closed after it, those it no longer names too (``client = dialkit.Client()``
     then ``client = dialkit.Client.sandbox()``): one left to the garbage collector would
     warn of an unclosed socket in whichever test runs then."""
-    namespace: dict[str, Any] = {"__name__": "__doc_page__"}
+    namespace: dict[str, Any] = {"__name__": "__main__"}  # as in a session or a script
     skipped = []
     before = _open_clients()
     try:

@@ -27,7 +27,9 @@ Arguments refused before anything is sent raise :class:`InvalidArgumentError`,
 a ``ValueError`` outside this tree: no call was made. A call on a closed
 client raises :class:`ClientClosedError`, a ``RuntimeError``. A contact the law forbids
 at its moment (the client's guard, issue 50) raises :class:`ContactForbiddenError`,
-also outside the tree: nothing was sent.
+also outside the tree: nothing was sent. A Dask worker that died of memory while
+running the audit, the funnel or a clean raises :class:`WorkerMemoryError`, a
+``MemoryError`` (issue 62).
 
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
@@ -49,7 +51,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import contract
-from ._utils._base_error import DialkitError, InputError
+from ._utils._base_error import DialkitError, InputError, WorkerMemoryError
 
 _E = contract.ErrorCode
 
@@ -389,6 +391,7 @@ __all__ = [
     "RateLimitError",
     "ServiceUnavailableError",
     "ValidationError",
+    "WorkerMemoryError",
     "error_class",
     "error_from_answer",
 ]

@@ -12,6 +12,8 @@ fewest, 8), in the 44 partitions 120,000 calls made, at a third of the rows.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,14 +22,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from dask.utils import key_split
 
+from dialkit import errors
+from dialkit._utils import _partitions_dask
 from dialkit.compliance import RULE_IDS, US_FEDERAL, AuditInputError, AuditReport, audit
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_audit  # noqa: E402
 from dask_helpers import exported, local_cluster  # noqa: E402
 
+SCALE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "scale.md"
 OPTIONS = {"verified_caller_ids": bench_audit.VERIFIED, "blocked_countries": bench_audit.BLOCKED,
            "as_of": bench_audit.AS_OF}
 
@@ -80,6 +88,88 @@ def test_the_audit_on_dask_equals_pandas(cluster: Any, account: dict[str, Any]) 
     assert_same_report(found, expected)
     assert found.sources["calls"] == f"{expected.sources['calls']}; from {path / 'calls'}"
     assert found.sources["dnc"] == expected.sources["dnc"]
+
+
+class _Held(distributed.diagnostics.plugin.SchedulerPlugin):
+    """The scheduler's count of the answers of tasks named ``name`` held in the workers'
+    memory at once, at most."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.now, self.most = name, 0, 0
+
+    def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
+        if key_split(key) == self.name:
+            self.now += (finish == "memory") - (start == "memory")
+            self.most = max(self.most, self.now)
+
+
+def test_the_findings_leave_the_workers_as_each_partition_is_audited(
+        cluster: Any, account: dict[str, Any]) -> None:
+    """Each partition's audit (its findings and abandoned calls) comes to the client as
+    soon as it is done: the workers never hold more than a few of the 44 at once (they
+    held all 44 until the last was done, computed in one go, issue 62)."""
+    held = _Held("numbers_part")
+    scheduler = cluster.cluster.scheduler  # a LocalCluster's runs in this process
+    scheduler.add_plugin(held, name="held")
+    try:
+        path = account["path"]
+        found = audit(path / "calls", leads=path / "leads", dnc=_dnc(account), **OPTIONS)
+    finally:
+        scheduler.remove_plugin(name="held")
+    assert held.now == 0  # every part's answer was released
+    assert 1 <= held.most <= 4, held.most  # one a worker thread: 2 when measured
+    assert_same_report(found, audit(account["calls"], leads=account["leads"],
+                                    dnc=account["dnc"], **OPTIONS))
+
+
+def test_the_dashboards_performance_report_of_an_audit(
+        cluster: Any, small_calls: pd.DataFrame, tmp_path: Path) -> None:
+    """docs/scale.md shows the dashboard: ``dialkit[dask]`` installs bokeh, which draws it
+    (without it the dashboard was a message, and ``performance_report`` raised)."""
+    page = tmp_path / "audit-report.html"
+    with distributed.performance_report(filename=str(page)):
+        audit(dd.from_pandas(small_calls, npartitions=2), **OPTIONS)
+    assert "numbers_part" in page.read_text(encoding="utf-8")  # the audit's tasks, drawn
+
+
+class _Killer(distributed.diagnostics.plugin.SchedulerPlugin):
+    """Kills the worker process ``pid`` (as the system kills one out of memory) when the
+    first task named ``name`` is sent to it."""
+
+    def __init__(self, name: str, pid: int) -> None:
+        self.name, self.pid, self.killed = name, pid, False
+
+    def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
+        if finish == "processing" and key_split(key) == self.name and not self.killed:
+            self.killed = True
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def test_a_worker_killed_while_auditing_is_said_to_lack_memory(
+        small_calls: pd.DataFrame) -> None:
+    """A worker dies while it audits a partition, and Dask is told to try no other
+    (``allowed-failures`` 0: by default three more die first): a dialkit error says memory
+    is the likely cause and what to do, where ``KilledWorker`` named a task."""
+    calls = dd.from_pandas(small_calls, npartitions=3)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, memory_limit="1GiB",
+                                     dashboard_address=":0") as local, \
+            distributed.Client(local) as client:
+        killer = _Killer("numbers_part", next(iter(client.run(os.getpid).values())))
+        local.scheduler.add_plugin(killer)  # the scheduler runs in this process
+        with pytest.raises(MemoryError) as raised:  # was KilledWorker
+            audit(calls, **OPTIONS)
+    assert killer.killed
+    assert isinstance(raised.value, errors.WorkerMemoryError)
+    assert isinstance(raised.value, errors.DialkitError)
+    assert isinstance(raised.value.__cause__, distributed.KilledWorker)
+    said = str(raised.value)
+    assert said.startswith("audit on Dask: the workers of 1.00 GiB that ran ")
+    assert ", 1 in turn (as many as Dask tries a task on)," in said
+    assert "most likely of memory" in said
+    assert _partitions_dask.AUDIT_WORKER in said
+    assert _partitions_dask.AUDIT_WORKER in SCALE_PAGE.read_text(encoding="utf-8")
+    assert "calls.repartition(npartitions=...)" in said
 
 
 def test_one_campaigns_audit_and_the_proxy_for_abandonment(
@@ -153,7 +243,6 @@ def test_a_dataset_file_unlike_the_others_is_named_before_dask_reads_it(
 
 def test_a_partition_of_the_wrong_kind_is_named_not_a_dask_error(
         small_calls: pd.DataFrame) -> None:
-    dask = pytest.importorskip("dask")
     bare = small_calls.assign(to_number=small_calls["to_number"].str.removeprefix("+")
                               .astype("int64"))
     with pytest.raises(AuditInputError, match=r"calls\.to_number holds numbers \(int64\)"):

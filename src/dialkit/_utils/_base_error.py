@@ -29,3 +29,13 @@ class InputError(DialkitError, ValueError):
     """
 
     __module__ = "dialkit.errors"
+
+
+class WorkerMemoryError(DialkitError, MemoryError):
+    """A Dask worker died while running dialkit's work on it, every time it was tried
+    (``distributed``'s ``KilledWorker``): most likely of memory, its nanny stopping it past
+    95 % of its limit, or the system's. The message says what to do (smaller partitions,
+    more memory a worker: ``docs/scale.md``, "Memory"); the ``KilledWorker`` is its cause.
+    A ``MemoryError``, not bad input: the data may be fine, the cluster too small for it."""
+
+    __module__ = "dialkit.errors"

@@ -25,7 +25,8 @@ from typing import Any, Protocol, TypeVar
 import pandas as pd
 
 DASK_EXTRA = "pip install 'dialkit[dask]'"
-"""What installs Dask for dialkit (``dask[dataframe]`` and ``distributed``)."""
+"""What installs Dask for dialkit (``dask[dataframe]``, ``distributed`` and ``bokeh``, which
+draws its dashboard)."""
 
 Answer = TypeVar("Answer", covariant=True)
 
