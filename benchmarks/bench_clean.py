@@ -238,6 +238,8 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
           f"{ratios['whole']:.2f}x (targets: at most {TARGETS['floor']}x each); per run: "
           + ", ".join(f"{d['cpu'] / p['cpu']:.2f}x / {d['whole'] / p['whole']:.2f}x"
                       for d, p in zip(runs["dialkit"], runs["pyarrow"], strict=True)))
+    print("cores busy (CPU / wall of the whole process, medians): " + ", ".join(
+        f"{side} {medians[side]['cpu'] / medians[side]['whole']:.2f}" for side in runs))
     if imports:
         print(f"\nimport dialkit.leads in a fresh process: median "
               f"{statistics.median(imports):.3f} s of {len(imports)} (target < "

@@ -1,13 +1,17 @@
 """A lead file of any size cleaned in the memory of one chunk: ``clean_file(path, out=...)``.
 
-The file is read twice over, a chunk at a time (:mod:`.._read._chunks`). The first
-reading normalises each chunk's phones and runs every check but the request's
-duplicates (:func:`judged_chunk`, as a file read whole has them), keeps the chunk's
-columns in a spill file on disk, its eligible rows' keys in buckets
-(:mod:`._spill`), and counts what the whole file's answers need: the regions
-(for the hints), the columns that gave the phones. Then the duplicates are found
-bucket by bucket, and the second reading, of the spill, finishes each chunk's
-verdicts and hints and writes its rows to the outputs. The output is the file a
+The file is read once, a chunk at a time (:mod:`.._read._chunks`), the next chunk
+read and its phones normalised on a thread while this one is judged. The first
+reading runs every check but the request's duplicates (:func:`judged_chunk`, as a
+file read whole has them), keeps the chunk's judged columns in a spill file on disk
+(Arrow's format: read back, not parsed), its eligible rows' keys in buckets
+(:mod:`._spill`), and counts what the whole file's answers need: the regions (for
+the hints), the columns that gave the phones. Then the duplicates are found bucket
+by bucket, and the second reading, of the spill, finishes each chunk's verdicts and
+hints and writes its rows to the outputs. (The finished rows need the whole file's
+hint regions, so they cannot be written in the first reading; holding every judged
+chunk instead of spilling would not keep the memory flat, and the spill's round
+trip costs less than parsing and normalising the file again.) The output is the file a
 clean of the whole file in memory writes, byte for byte, and is written under a
 temporary name and renamed once complete: a clean stopped half way leaves no file
 that looks whole. A file that cannot be read in chunks (a workbook, a frame, a file in
