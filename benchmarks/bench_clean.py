@@ -22,8 +22,9 @@ Memory: the process's peak RSS (``VmHWM``, from ``wait4``) and its rise above th
 value after the imports, each against the loaded frame
 (``read(FILE).frame.memory_usage(deep=True)``). ``import dialkit.leads`` is timed in
 fresh processes (median), and one ``python -X importtime`` run lists the packages that
-take the most of it. ``--phases`` then cleans once more in the benchmark's process with
-its parts (read, normalize's fast and slow paths, region hints) timed apart.
+take the most of it. ``--phases`` then cleans once more in the benchmark's process, on one
+thread, with its parts (the line scan, normalising, the checks, the duplicates, the
+hints, the writing) timed apart.
 
 Run: ``.venv/bin/python benchmarks/bench_clean.py [--rows 1000000] [--runs 3]
 [--file LEADS.csv]``. Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
@@ -130,49 +131,61 @@ def import_profile(code: str, top: int = 8) -> list[tuple[float, str]]:
 
 
 def phases(source: Path, out: Path) -> None:
-    """One clean in this process with its parts timed apart, through the private modules
-    of ``dialkit.leads`` (skipped with a note if they changed)."""
+    """One clean in this process on one thread (the clean's threads run their work in
+    place, normalize's parts one after another), each part's CPU timed apart through
+    the private modules of ``dialkit.leads`` (skipped with a note if they changed): on
+    one thread a part's CPU is its own, where with threads each would count the others'.
+    What no part names (pyarrow's parse of the file, making the frames, the clean's
+    own bookkeeping) is the rest."""
     spent: dict[str, list[float]] = {}
 
     def timing(module: Any, name: str, label: str) -> None:
         function = getattr(module, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            began, cpu = time.perf_counter(), time.process_time()
+            cpu = time.process_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                total = spent[label]
-                total[0] += time.perf_counter() - began
-                total[1] += time.process_time() - cpu
-                total[2] += 1
-        spent[label] = [0.0, 0.0, 0]
+                spent[label][0] += time.process_time() - cpu
+                spent[label][1] += 1
+        spent[label] = [0.0, 0]
         setattr(module, name, timed)
 
     try:
+        from dialkit._utils import _threads, _tuning  # noqa: PLC0415
         from dialkit.cli import app  # noqa: PLC0415
-        from dialkit.leads._clean import _chunked
-        from dialkit.leads._normalize import _columns as _normalize
-        from dialkit.leads._normalize import _fast  # noqa: PLC0415
+        from dialkit.leads._clean import _chunked, _sinks, _spill, _stream  # noqa: PLC0415
+        from dialkit.leads._read import _chunks  # noqa: PLC0415
 
-        for module, name, label in ((_chunked, "normalized_cells", "normalize the phone column"),
-                                    (_chunked, "region_hints", "region hints (normalize again)"),
-                                    (_fast, "verdicts", "normalize's fast path, both above"),
-                                    (_normalize, "_slow", "normalize's phonenumbers, both above"),
-                                    (_normalize, "_row_regions", "normalize's country to region")):
+        _threads._inline = lambda: True  # type: ignore[attr-defined]  # noqa: SLF001
+        _tuning.PHONE_THREAD_ROWS = 1 << 62
+        nested = "region hints (normalising refused texts again), in the above"
+        for module, name, label in (
+                (_chunks, "check_delimited", "scan the file's lines for the limits"),
+                (_stream, "phone_numbers_of", "normalise each chunk's phone column"),
+                (_stream, "judged_chunk", "the other checks, the keys, the spill"),
+                (_spill.Keys, "owners", "the request's duplicates"),
+                (_stream, "finished_chunk", "finish the verdicts and hints"),
+                (_chunked, "region_hints", nested),
+                (_sinks.CsvSink, "write", "escape formulas and write the CSV")):
             timing(module, name, label)
     except (AttributeError, ImportError) as changed:
         print(f"phases skipped: dialkit.leads' private modules changed ({changed!r})")
         return
-    began, cpu = time.perf_counter(), time.process_time()
+    cpu = time.process_time()
     try:
         app(["leads", "clean", str(source), "--country-column", "Country", "--out", str(out)])
     except SystemExit as done:
         assert not done.code, done.code
-    print(f"\nphases of one clean in this process (imports done): "
-          f"{time.perf_counter() - began:.2f} s wall, {time.process_time() - cpu:.2f} CPU s")
-    for label, (wall, cpu_s, calls) in spent.items():
-        print(f"  {label}: {wall:.2f} s wall, {cpu_s:.2f} CPU s ({calls:.0f} calls)")
+    total = time.process_time() - cpu
+    print(f"\nparts of one clean in this process on one thread (imports done): {total:.2f} "
+          "CPU s")
+    for label, (cpu_s, calls) in spent.items():
+        print(f"  {label}: {cpu_s:.2f} CPU s ({calls:.0f} calls)")
+    named = sum(cpu_s for label, (cpu_s, _) in spent.items() if label != nested)
+    print(f"  the rest (reading the file into frames, the clean's bookkeeping): "
+          f"{total - named:.2f} CPU s")
 
 
 def main() -> None:
@@ -184,7 +197,7 @@ def main() -> None:
     parser.add_argument("--import-runs", type=int, default=2,
                         help="fresh processes timing import dialkit.leads, per run")
     parser.add_argument("--phases", action="store_true",
-                        help="then clean once in this process, its parts timed apart")
+                        help="then clean once in this process on one thread, its parts timed apart")
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     try:
