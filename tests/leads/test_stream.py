@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,7 @@ from dialkit import Client
 from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.leads import CleanedFile, CleanResult, LeadFileError, clean, clean_file, read
-from dialkit.leads._clean import _sinks, _stream
+from dialkit.leads._clean import _chunked, _sinks, _stream
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "clean"
@@ -258,6 +259,24 @@ def test_a_streamed_clean_holds_one_chunk_at_a_time(
     result = clean_file(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv")
     assert sum(seen) == result.rows == 1500
     assert max(seen) <= 100 and len(seen) >= 15  # blank rows left out of their chunk
+
+
+def test_each_chunk_s_phones_are_normalised_once_on_the_thread_that_reads_ahead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small(monkeypatch, rows=100, bucket=1 << 12, ranged=64)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # threads, however many cores this has
+    seen = streamed_chunks(monkeypatch)
+    calls: list[tuple[str, int]] = []
+    normalized = _chunked.normalized_cells
+
+    def recorded(cells: pd.Series, *args: Any) -> pd.DataFrame:
+        if cells.name == "Phone":
+            calls.append((threading.current_thread().name, len(cells)))
+        return normalized(cells, *args)
+    monkeypatch.setattr(_chunked, "normalized_cells", recorded)
+    clean_file(FIXTURES / "mix_1500.csv", out=tmp_path / "out.csv", country_column="Country")
+    assert [rows for _, rows in calls] == seen  # each chunk's phone column once
+    assert threading.main_thread().name not in {name for name, _ in calls}
 
 
 @pytest.mark.parametrize("case", ["tricky", "excel_export"])

@@ -182,15 +182,19 @@ def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
 
 def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: frozenset[str],
                  accounts: AccountChecks | None, counted: Counted,
-                 normalized: Normalized | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 normalized: Normalized | None = None, first: pd.DataFrame | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A chunk's rows (``file.frame``) numbered, their phones chosen (:func:`choose`, the
     country ``column``'s region for each) and normalised (by ``normalized``, on Dask, if
-    given), their checks run (but the request's duplicates), counted into ``counted``;
+    given; ``first``: the phone column's numbers, normalised ahead by
+    :func:`phone_numbers_of`), their checks run (but the request's duplicates), counted
+    into ``counted``;
     and its eligible rows' keys: ``row``, ``phone`` (:func:`phone_numbers`),
     ``external_id`` and whether each ``passes`` the later checks."""
     countries = None if column is None else file.frame[column]
     chosen = choose(file.frame, [file.fields["phone"], *phone_columns(file)],
-                    lambda cells: (normalized or normalized_cells)(cells, region, countries))
+                    lambda cells: (normalized or normalized_cells)(cells, region, countries),
+                    first)
     numbers = chosen.numbers
     numbers["flags"] = stored_as_number(numbers["flags"], file, chosen)
     numbers = unevaluated(numbers, file.formulas, chosen.columns[0], file.frame.index)
@@ -208,6 +212,14 @@ def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: froze
                                                    __before=checked.before,
                                                    __after=checked.after)
     return spilled, keys
+
+
+def phone_numbers_of(frame: pd.DataFrame, phone_column: str, region: str,
+                     column: str | None) -> pd.DataFrame:
+    """A chunk's phone column normalised as :func:`judged_chunk` normalises it (the
+    country ``column``'s region for each row), to be handed to it as ``first``."""
+    return normalized_cells(frame[phone_column], region,
+                            None if column is None else frame[column])
 
 
 def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],

@@ -1,13 +1,17 @@
 """A lead file of any size cleaned in the memory of one chunk: ``clean_file(path, out=...)``.
 
-The file is read twice over, a chunk at a time (:mod:`.._read._chunks`). The first
-reading normalises each chunk's phones and runs every check but the request's
-duplicates (:func:`judged_chunk`, as a file read whole has them), keeps the chunk's
-columns in a spill file on disk, its eligible rows' keys in buckets
-(:mod:`._spill`), and counts what the whole file's answers need: the regions
-(for the hints), the columns that gave the phones. Then the duplicates are found
-bucket by bucket, and the second reading, of the spill, finishes each chunk's
-verdicts and hints and writes its rows to the outputs. The output is the file a
+The file is read once, a chunk at a time (:mod:`.._read._chunks`), the next chunk
+read and its phones normalised on a thread while this one is judged. The first
+reading runs every check but the request's duplicates (:func:`judged_chunk`, as a
+file read whole has them), keeps the chunk's judged columns in a spill file on disk
+(Arrow's format: read back, not parsed), its eligible rows' keys in buckets
+(:mod:`._spill`), and counts what the whole file's answers need: the regions (for
+the hints), the columns that gave the phones. Then the duplicates are found bucket
+by bucket, and the second reading, of the spill, finishes each chunk's verdicts and
+hints and writes its rows to the outputs. (The finished rows need the whole file's
+hint regions, so they cannot be written in the first reading; holding every judged
+chunk instead of spilling would not keep the memory flat, and the spill's round
+trip costs less than parsing and normalising the file again.) The output is the file a
 clean of the whole file in memory writes, byte for byte, and is written under a
 temporary name and renamed once complete: a clean stopped half way leaves no file
 that looks whole. A file that cannot be read in chunks (a workbook, a frame, a file in
@@ -24,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -40,7 +44,7 @@ from dialkit.frames._progress import shown
 from ..._utils._base_error import InputError
 from .._read._chunks import NotStreamable, Streamed, stream
 from .._read._lead_file import LeadFile, Source, read, text_frame
-from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk
+from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, phone_numbers_of
 from ._custom import CustomFields, phone_columns
 from ._hints import hint_regions, ranked
 from ._judge import AccountChecks, Normalized, country_column_of, region_code
@@ -51,6 +55,8 @@ from ._spill import Keys, Owners, spill_folder
 
 if TYPE_CHECKING:
     from ._progress import ProgressBar
+
+T = TypeVar("T")
 
 Progress = Callable[[int, float], None]
 """Told, after each chunk of a clean written to a file, the rows done and the seconds
@@ -296,21 +302,32 @@ class _Run:
         if self.steps is not None:
             self.steps.reading(0, rows)
         try:
-            for frame in self.ahead(self.streamed.chunks):
+            for frame, first in self._read_ahead():
                 read = int(frame.index[-1]) + 1 if len(frame) else rows
                 if accounts is not None:
                     accounts.share = min(read / rows, 1.0)
                 spilled, eligible = judged_chunk(
                     dataclasses.replace(self.file, frame=frame), self.column, self.region,
-                    self.blocked, accounts, self.counted, self.normalized)
+                    self.blocked, accounts, self.counted, self.normalized, first)
                 keys.add(eligible["row"].to_numpy(), eligible["phone"].to_numpy(),
                          eligible["external_id"], eligible["passes"].to_numpy())
                 spill.write(spilled)
-                del frame, spilled  # not held while the chunk after next is read
+                del frame, first, spilled  # not held while the chunk after next is read
                 if self.steps is not None:
                     self.steps.reading(read, rows)
         finally:
             spill.close()
+
+    def _read_ahead(self) -> Iterator[tuple[pd.DataFrame, pd.DataFrame | None]]:
+        """The chunks, each with its phone column's numbers when they were normalised
+        ahead: a streamed file's next chunk is read and normalised on a thread while this
+        one is judged, so the judge's checks run beside normalize's parts rather than
+        after them (a file read whole, one chunk, is normalised as it is judged)."""
+        if self.ahead is iter:
+            return ((frame, None) for frame in self.streamed.chunks)
+        return self.ahead((frame, phone_numbers_of(frame, self.columns[0], self.region,
+                                                   self.column))
+                          for frame in self.streamed.chunks)
 
     def _fits(self, out: Path | None, owners: Owners) -> None:
         """Refuse, before anything is written, a workbook whose sheets cannot hold the rows."""
@@ -372,7 +389,7 @@ class _Spill:
                 yield frame
 
 
-def _ahead(chunks: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+def _ahead(chunks: Iterator[T]) -> Iterator[T]:
     """The chunks, each next one made on a thread (:mod:`dialkit._utils._threads`) while this
     one is used: the next one read while this is judged, the next one finished while this
     is written. pyarrow's parser and writer let go of the GIL, and a core was idle."""

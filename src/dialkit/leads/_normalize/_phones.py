@@ -52,10 +52,12 @@ class Phones:
     columns: list[str]
 
 
-def choose(frame: pd.DataFrame, columns: list[str], normalized: Normalizer) -> Phones:
+def choose(frame: pd.DataFrame, columns: list[str], normalized: Normalizer,
+           first: pd.DataFrame | None = None) -> Phones:
     """Each row's phone from the first of ``columns`` with a valid number (the first
-    column where none has one), and its other numbers as ``alt_phone``."""
-    found = [normalized(frame[columns[0]])]
+    column where none has one), and its other numbers as ``alt_phone``; ``first``: the
+    first column's numbers where they were normalised already (ahead, on another thread)."""
+    found = [normalized(frame[columns[0]]) if first is None else first]
     cells = frame[columns[0]]
     source = np.zeros(len(frame), dtype=np.int8)
     numbers = found[0]
