@@ -41,8 +41,39 @@ def shape(text: str) -> list[str]:
     return problems
 
 
+RELEASE = re.compile(r"## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}")
+
+
+def releases(text: str) -> list[str]:
+    """Each way ``text`` breaks the releases' shape (issue 63): ``## Unreleased`` first,
+    one line a change in it; then each release with its version and date, as Keep a
+    Changelog writes them (``## [0.1.0] - 2026-11-26``)."""
+    problems: list[str] = []
+    heads = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.startswith("## ")]
+    if not heads or heads[0][1] != "## Unreleased":
+        problems.append("the first section is not '## Unreleased'")
+    problems += [f"line {n}: {line!r} is not '## [X.Y.Z] - YYYY-MM-DD'"
+                 for n, line in heads[1:] if not RELEASE.fullmatch(line)]
+    if len(heads) > 1 and heads[0][1] == "## Unreleased":
+        lines = text.splitlines()[heads[0][0]:heads[1][0] - 1]
+        problems += [f"line {heads[0][0] + 1 + i}: an Unreleased entry of more than one line"
+                     for i, line in enumerate(lines) if line.startswith("  ")]
+    return problems
+
+
 def test_the_changelog_keeps_its_shape() -> None:
-    assert shape(CHANGELOG.read_text(encoding="utf-8")) == []
+    text = CHANGELOG.read_text(encoding="utf-8")
+    assert shape(text) == []
+    assert releases(text) == []
+
+
+def test_the_release_check_finds_each_fault() -> None:
+    faulty = "\n".join(["## 0.2", "### Added", "- Issue #3 — a", "  more", "## 0.1"])
+    assert [p.split(":")[0] for p in releases(faulty)] == [
+        "the first section is not '## Unreleased'", "line 5"]
+    long = "\n".join(["## Unreleased", "### Added", "- Issue #3 — a", "  more",
+                       "## [0.1.0] - 2026-11-26"])
+    assert releases(long) == ["line 4: an Unreleased entry of more than one line"]
 
 
 def test_the_shape_check_finds_each_fault() -> None:
