@@ -5,12 +5,12 @@
 ``campaigns.resume`` ask it before they send. It gathers the evidence over the API
 (a live ``dnc.check`` of the number, cached :data:`DNC_CACHE_SECONDS`; the account's
 calls and texts back over the caps' period, newest first, kept for the next contact:
-:mod:`._guard_contacts`) and the
-moment of the contact (the service's now, from its ``Date`` header, or
-``scheduled_at``), and asks the law's one judge, :mod:`dialkit.compliance._guard`, which
-judges by ``next_allowed``, the audit's own code. The client may not import the
-compliance layer, so the judge is imported on the guard's first use, as ``Client.frames``
-imports the frames (docs/design.md): one judge, never a copy of it here.
+:mod:`._guard_contacts`) and the moment of the contact (the service's now, from its
+``Date`` header, or ``scheduled_at``), and asks the law's one judge,
+:mod:`dialkit.compliance._guard`, which judges by ``next_allowed``, the audit's own code.
+The client may not import the compliance layer, so the judge is imported on the guard's
+first use, as ``Client.frames`` imports the frames (docs/design.md): one judge, never a
+copy of it here.
 
 A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
 rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends

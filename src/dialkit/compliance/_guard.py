@@ -6,8 +6,8 @@ live DNC answer, its calls and texts within :attr:`LawJudge.lookback`, the momen
 contact. Here they become the frames ``next_allowed`` reads (``calls=``, ``dnc=``), a text
 a call row as the audit makes it (:func:`._texts.texts_as_calls`: a text is a call in
 law, and a cap counts it), so the guard, ``next_allowed``, ``upcoming`` and the audit
-answer alike. The account's blocked
-countries are judged by the audit's :func:`._account.blocked_country`.
+answer alike. The account's blocked countries are judged by the audit's
+:func:`._account.blocked_country`.
 """
 
 from __future__ import annotations
