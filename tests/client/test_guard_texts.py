@@ -16,11 +16,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from conftest import KEYS, advance, base_config
+from conftest import KEYS, add_fault, advance, base_config
 from dialkit import Client
 from dialkit.compliance import audit
 from dialkit.contract import Scope
-from dialkit.errors import ContactForbiddenError
+from dialkit.errors import ContactForbiddenError, OutcomeUnknownError
 from dialkit.sandbox import Sandbox
 
 from ._recording import RecordingTransport
@@ -113,6 +113,23 @@ def test_another_clients_texts_are_read_from_the_delivery_reports(
     assert refused.value.rule == "call_frequency"
     assert sent(wire, "GET", "/v1/sms/delivery-reports") >= 1
     assert sent(wire, "POST", "/v1/sms") == 0
+
+
+def test_a_text_whose_answer_was_lost_is_looked_for_at_the_next_contact(
+        sandbox: Sandbox, recorded_sender: tuple[Client, RecordingTransport]) -> None:
+    """The service stored the third text but its answer was lost (``outcome_unknown``):
+    the next contact reads the texts again at once, finds it, and is refused."""
+    client, wire = recorded_sender
+    for n in range(2):
+        contact("text", client, sandbox, n)()
+    add_fault(sandbox, path="/v1/sms", method="POST", kind="outcome_unknown", count=1)
+    with pytest.raises(OutcomeUnknownError):
+        contact("text", client, sandbox, 2)()
+    with pytest.raises(ContactForbiddenError) as refused:
+        contact("text", client, sandbox, 3)()
+    assert refused.value.rule == "call_frequency"
+    assert "the contacts counted include 3 texts" in refused.value.evidence
+    assert sent(wire, "POST", "/v1/sms") == 3
 
 
 def _sender_without_sms_read() -> dict[str, Any]:

@@ -37,7 +37,7 @@ from ..errors import ContactForbiddenError
 from ._callbacks import Callbacks
 from ._campaigns import Campaigns
 from ._dnc import Dnc
-from ._guard_contacts import PLACES_CONTACTS, RecentContacts
+from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._lead_bodies import address_state
 from ._leads import Leads
 from ._transport import Answer, Transport
@@ -167,9 +167,10 @@ class Judge(Protocol):
     lookback: timedelta
     """How far back a number's calls and texts count (the longest cap's period)."""
 
-    def capped(self, contacts: int, settings: GuardSettings) -> bool:
-        """Whether a cap could count a number's past ``contacts`` (calls and texts; False:
-        the hours alone judge)."""
+    def capped(self, phone: str, state: str | None, contacts: int,
+               settings: GuardSettings) -> bool:
+        """Whether a cap could count the number's past ``contacts`` (calls and texts; a
+        lead's address ``state``'s cap too; False: the hours alone judge)."""
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
                 campaign_id: str | None, calls: Sequence[Call], texts: Sequence[SmsMessage],
@@ -226,7 +227,7 @@ class Guard:
         calls, texts = self._recent.since(since)
         verdict = self._verdict(phone, moment, state, campaign_id, calls, texts, dnc)
         self._settle(operation, phone, moment, verdict, reason)
-        if operation in PLACES_CONTACTS:  # a call or text of this client's: read again
+        if operation in PLACES_CALLS:  # a call of this client's: read again next time
             self._recent.placed()
 
     def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
@@ -377,12 +378,14 @@ class Guard:
 
     def _written(self, call: SentCall, answer: Answer | None) -> None:
         """Keep what the client's own write changed: a text it sent counts toward the caps
-        (:meth:`RecentContacts.sent`: a key without ``sms:read`` cannot read it back); the
-        DNC answer of a number it put on the list (``dnc.add``), or whose consent it
-        recorded (``consents.create``: a revocation lists the number on the account's own
-        list), is forgotten; a write that names no number there forgets every answer."""
-        if call.operation == "sms.send" and answer is not None:
-            self._recent.sent(SmsMessage.model_validate_json(answer.content))
+        (:meth:`RecentContacts.sent`: a key without ``sms:read`` cannot read it back; one
+        whose answer was lost is looked for at the next contact); the DNC answer of a
+        number it put on the list (``dnc.add``), or whose consent it recorded
+        (``consents.create``: a revocation lists the number on the account's own list), is
+        forgotten; a write that names no number there forgets every answer."""
+        if call.operation == "sms.send":
+            self._recent.sent(None if answer is None
+                              else SmsMessage.model_validate_json(answer.content))
         if call.operation not in _LISTING_WRITES:
             return
         phone = call.body.get("phone") if isinstance(call.body, Mapping) else None
@@ -401,7 +404,7 @@ class Guard:
         DNC answer."""
         mine = [call for call in calls if call.to_number == phone]
         sent = [text for text in texts if text.to == phone]
-        if not self._judged().capped(len(mine) + len(sent), self.settings):
+        if not self._judged().capped(phone, state, len(mine) + len(sent), self.settings):
             mine, sent = [], []
         key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
                frozenset(call.id for call in mine), frozenset(text.id for text in sent),

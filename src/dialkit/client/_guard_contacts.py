@@ -6,8 +6,10 @@ the audit counts it (:mod:`dialkit.compliance._texts`). So the guard reads the a
 calls (``GET /v1/calls``) and its texts (``GET /v1/sms/delivery-reports``, newest first,
 scope ``sms:read``) back over the caps' period, keeps them, and at the next contact reads
 only what came since. The texts this client sends (the answers of ``sms.send``, by a
-method or a tool call) are counted as they are answered, so a key without ``sms:read``
-still counts its own; it says once, at WARNING, that it cannot count other clients'.
+method or a tool call) are counted as they are answered, with no read (a key without
+``sms:read`` could not read them); a text whose answer was lost makes the next contact
+read again. A key without ``sms:read`` says once, at WARNING, that it cannot count other
+clients' texts.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from ._transport import Transport
 logger = logging.getLogger("dialkit.client.guard")
 
 FRESH_SECONDS = 5.0
-"""How long the calls and texts read are taken as all there are: a contact this client
-sends (:data:`PLACES_CONTACTS`) makes the next contact read again at once; one the dialer
-or another client made is seen within this."""
-PLACES_CONTACTS = frozenset({"calls.create", "leads.create", "sms.send"})
-"""The operations that place a call or send a text now (``leads.create`` with
-``dial_now``: a call queued first)."""
+"""How long the calls and texts read are taken as all there are: a call this client
+places (:data:`PLACES_CALLS`), or a text whose answer it lost, makes the next contact
+read again at once; a contact the dialer or another client made is seen within this."""
+PLACES_CALLS = frozenset({"calls.create", "leads.create"})
+"""The operations that place a call now (``leads.create`` with ``dial_now``: a call queued
+first), seen only by a read of the calls; a text is counted from its answer
+(:meth:`RecentContacts.sent`)."""
 NEW_PAGE = 10
 """The page size of the reads after the first: the contacts made since the last one,
 usually few (the first read goes back over the caps' period in pages of 100)."""
@@ -90,16 +93,19 @@ class RecentContacts:
             return list(self._calls.values()), list(self._texts.values())
 
     def placed(self) -> None:
-        """This client is placing a contact: the next one reads again at once."""
+        """This client is placing a call: the next contact reads again at once."""
         with self._lock:
             self._read_at = -math.inf
 
-    def sent(self, text: SmsMessage) -> None:
-        """A text this client sent (the answer of ``sms.send``): counted whatever the key
-        may read, and the next contact reads again at once."""
+    def sent(self, text: SmsMessage | None) -> None:
+        """A text this client sent, as ``sms.send`` answered it: counted at once, whatever
+        the key may read (its answer says all a read would); None: its answer was lost and
+        the service may have sent it, so the next contact reads again."""
         with self._lock:
-            self._texts[text.id] = text
-            self._read_at = -math.inf
+            if text is None:
+                self._read_at = -math.inf
+            else:
+                self._texts[text.id] = text
 
     def _read_texts(self, page: int, stop: datetime) -> None:
         """The texts from ``stop`` on, where the key may read them (``sms:read``); else the

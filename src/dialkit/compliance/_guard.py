@@ -22,9 +22,9 @@ from .._utils._words import counted
 from ..client._guard import GuardSettings, LiveDnc, ResumeJudgment, Verdict
 from ..client._lead_bodies import address_state
 from ..contract import Call, Lead, SmsMessage
-from . import _jurisdictions as table
 from ._account import blocked_country
 from ._audit import CALL_COLUMNS
+from ._law import own_caps
 from ._rules import US, Rules
 from ._texts import COUNTED_TEXTS, texts_as_calls
 from ._when import next_allowed
@@ -37,14 +37,16 @@ class LawJudge:
     lookback: timedelta = max(cap_periods()).to_pytimedelta()
     """The longest cap's period: older calls count towards no cap."""
 
-    def capped(self, contacts: int, settings: GuardSettings) -> bool:
-        """Whether a cap could count a number's past ``contacts`` (its calls and texts): a
-        contact is over a cap when more than its ``max_calls`` are within its period,
-        itself included, so fewer past contacts than the smallest cap of the table (and of
-        the policy) can break none, and the hours alone judge the contact (the verdict
-        then holds for the minute whatever contacts were made: ``Guard._verdict``)."""
+    def capped(self, phone: str, state: str | None, contacts: int,
+               settings: GuardSettings) -> bool:
+        """Whether a cap could count the number's past ``contacts`` (its calls and texts):
+        a contact is over a cap when more than its ``max_calls`` are within its period,
+        itself included, so fewer past contacts than the smallest cap of its place (of
+        ``state``, the lead's address, too) and of the policy can break none, and the
+        hours alone judge the contact (the verdict then holds for the minute whatever
+        contacts were made: ``Guard._verdict``)."""
         policy = _policy(settings)
-        caps = [row.max_calls for row in table.all() if row.max_calls is not None]
+        caps = [*own_caps(phone, state, settings.rules or US)]
         caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
         return bool(caps) and contacts >= min(caps)
 
