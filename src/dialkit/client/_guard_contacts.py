@@ -44,6 +44,10 @@ usually few (the first read goes back over the caps' period in pages of 100)."""
 LATE_WRITES = timedelta(hours=1)
 """Calls are written when they end: a re-read goes back this far before the last one, so
 a call that started before it and ended after is read too (calls last at most 30 min)."""
+LATE_TEXTS = timedelta(minutes=1)
+"""Texts are written as they are accepted: a re-read goes back this far before the last
+one, for a text accepted while it was read and for the service's ``Date`` (whole
+seconds) that dates the reads."""
 
 
 class _Contact(Protocol):
@@ -81,16 +85,20 @@ class RecentContacts:
         read before (or kept, while :data:`FRESH_SECONDS` have not passed)."""
         with self._lock:
             if time.monotonic() - self._read_at >= FRESH_SECONDS:
-                stop = since if self._read_back_to is None else max(
-                    since, self._read_back_to - LATE_WRITES)
                 page = MAX_PAGE_LIMIT if self._read_back_to is None else NEW_PAGE
-                _read_into(self._calls, self._calls_area.list(limit=page), stop)
-                self._read_texts(page, stop)
+                _read_into(self._calls, self._calls_area.list(limit=page),
+                           self._stop(since, LATE_WRITES))
+                self._read_texts(page, self._stop(since, LATE_TEXTS))
                 self._read_back_to, self._read_at = self._now(), time.monotonic()
             for kept in (self._calls, self._texts):
                 for old in [key for key, contact in kept.items() if contact.created_at < since]:
                     del kept[old]
             return list(self._calls.values()), list(self._texts.values())
+
+    def _stop(self, since: datetime, late: timedelta) -> datetime:
+        """How far back a read goes: to ``since`` the first time, then to ``late`` before
+        the last read (not before ``since``)."""
+        return since if self._read_back_to is None else max(since, self._read_back_to - late)
 
     def placed(self) -> None:
         """This client is placing a call: the next contact reads again at once."""

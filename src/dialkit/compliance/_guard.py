@@ -64,7 +64,7 @@ class LawJudge:
         verdicts = [_verdict(_rows(next_allowed(
             asked, pd.Timestamp(at), rules=settings.rules or US, policy=_policy(settings),
             calls=contacts, dnc=_dnc(dnc, at), campaign_id=campaign_id))[0])
-            for asked in _asked(phone, state, campaign_id, calls)]
+            for asked in _asked(phone, state, campaign_id, calls, texts)]
         return self._texts_said(_strictest(verdicts, at), texts, at)
 
     def _texts_said(self, verdict: Verdict | None, texts: Sequence[SmsMessage],
@@ -117,18 +117,19 @@ def _blocked(phone: str, at: datetime, settings: GuardSettings) -> Verdict | Non
                    str(found["evidence"].iloc[0]).removeprefix("called "), None)
 
 
-def _asked(phone: str, state: str | None, campaign_id: str | None,
-           calls: Sequence[Call]) -> list[pd.DataFrame | str]:
+def _asked(phone: str, state: str | None, campaign_id: str | None, calls: Sequence[Call],
+           texts: Sequence[SmsMessage]) -> list[pd.DataFrame | str]:
     """What ``next_allowed`` is asked of the contact: the number (with ``state``, the
-    lead's address, as a lead). A contact of no campaign (a text, a click-to-call of none)
-    is asked as a lead of none, the subject the audit counts it under; and, where the
-    number's calls are of a campaign, as the number alone too, under its latest call's
-    campaign (``next_allowed``'s default): the subject the audit counts a text under when
-    its lead is of that campaign (:func:`._texts.texts_as_calls`). The guard reads no
-    leads, so it judges under both, the strictest standing."""
+    lead's address, as a lead). Where a cap counts its past contacts, a contact of no
+    campaign (a text, a click-to-call of none) is asked as a lead of none, the subject
+    the audit counts it under; and, where the number's calls are of a campaign, as the
+    number alone too, under its latest call's campaign (``next_allowed``'s default): the
+    subject the audit counts a text under when its lead is of that campaign
+    (:func:`._texts.texts_as_calls`). The guard reads no leads, so it judges under both,
+    the strictest standing."""
     alone: pd.DataFrame | str = phone if state is None else pd.DataFrame(
         {"phone": [phone], "state": [state]})
-    if campaign_id is not None:
+    if campaign_id is not None or not (calls or texts):  # the subject counts nothing
         return [alone]
     of_none = pd.DataFrame({"id": ["asked"], "phone": [phone], "state": [state],
                             "campaign_id": [None]}, dtype=object)
