@@ -69,7 +69,7 @@ def test_next_allowed_and_the_guard_read_the_state_as_the_audit_does(state: str)
     answer = next_allowed(lead(state), LATE).iloc[0]
     assert (bool(answer["allowed"]), answer["jurisdiction"]) == (False, "US-FL")
     verdict = LawJudge().contact(NEW_YORK, LATE.to_pydatetime(), state=state,
-                                 campaign_id="cmp_1", calls=(),
+                                 campaign_id="cmp_1", calls=(), texts=(),
                                  dnc=LiveDnc(DncCheckResult(phone=NEW_YORK, listed=False),
                                              LATE.to_pydatetime()),
                                  settings=GuardSettings())

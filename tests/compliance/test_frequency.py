@@ -19,6 +19,7 @@ import pyarrow as pa
 import pytest
 
 from dialkit.compliance import HOUSE_RULES, US, audit, jurisdictions
+from dialkit.compliance._law import own_caps
 
 MIAMI, MIAMI_MOBILE, NEW_YORK = "+13055550123", "+13055550199", "+12125550123"
 OWN_WORDS = "More than three commercial telephone solicitation phone calls from any number " \
@@ -262,3 +263,23 @@ def test_on_dask_two_leads_naming_each_other_meet_as_one_person() -> None:
     expected = frequency(frame, leads=leads)
     assert len(expected) == 12
     assert_same_on_dask(frame, leads, expected, lead_parts=4)
+
+
+@pytest.mark.parametrize(("phone", "state", "caps"), [
+    (NEW_YORK, None, ()),
+    (MIAMI, None, (3,)),
+    (NEW_YORK, "FL", (3,)),  # a New York number of a lead living in Florida
+    (MIAMI, "Maryland", (3, 3)),
+    ("+18005550100", None, ()),  # toll-free: no state, the strictest row sets no cap
+    ("+441632960961", None, ()),
+])
+def test_a_numbers_own_caps_are_those_the_audit_counts_its_calls_by(
+        phone: str, state: str | None, caps: tuple[int, ...]) -> None:
+    """The client's guard judges a contact by the caps only where one could count the
+    number's contacts (issue 62: texts count too, and each would be judged anew): the
+    caps of its place are the audit's, which finds the fourth of six calls an hour apart
+    over a cap exactly where there is one."""
+    assert own_caps(phone, state, US) == caps
+    made = calls(*[(phone, f"2026-11-03T{13 + n}:00:00Z", "cmp_1") for n in range(6)])
+    found = frequency(made, leads=lead(phone, state=state) if state else None)
+    assert found["call_id"].tolist() == ([] if not caps else ["call_3", "call_4", "call_5"])

@@ -169,3 +169,30 @@ def test_the_cli_refuses_a_number_not_in_e164_as_a_usage_error(numbers: list[str
     result = CliRunner().invoke(app, ["compliance", "when", *numbers])
     assert result.exit_code == 2, result.output
     assert said in result.output and "not allowed" not in result.output
+
+
+def test_a_callback_after_a_call_and_two_texts_is_found() -> None:
+    """Issue 62: a text is a call in law (47 CFR 64.1200(e)) and the audit counts it
+    toward the cap with the calls; a callback after a call and two texts to the Florida
+    lead today would be the fourth contact, and ``upcoming`` says so before it is due
+    (the frames as ``load`` gives them hold the texts)."""
+    due = pd.Timestamp("2026-11-24T15:00Z")  # Tuesday 10:00 in Miami
+    calls = pd.DataFrame([{
+        "id": "call_0", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": "+13055550123", "created_at": due - pd.Timedelta(hours=5),
+        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+        "disposition": None}])
+    texts = pd.DataFrame({"message_id": ["msg_1", "msg_2"], "to": ["+13055550123"] * 2,
+                          "created_at": [due - pd.Timedelta(hours=h) for h in (3, 1)]})
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"],
+                          "phone": ["+13055550123"], "status": ["new"],
+                          "next_attempt_at": [pd.NaT]})
+    callbacks = pd.DataFrame({"id": ["cb_1"], "lead_id": ["lead_1"], "campaign_id": ["cmp_1"],
+                              "scheduled_at": [due], "status": ["pending"]})
+    frames = {"calls": calls, "leads": leads, "callbacks": callbacks}
+    before = pd.Timestamp(due - pd.Timedelta(minutes=30))
+    assert upcoming(frames, as_of=before).empty  # the call alone: the first of the day
+    found = upcoming({**frames, "texts": texts}, as_of=before)
+    assert found[["call_id", "rule", "jurisdiction"]].values.tolist() == [
+        ["cb_1", "call_frequency", "US-FL"]]
+    assert found["evidence"].iloc[0].startswith("4th call in the 24 hours")

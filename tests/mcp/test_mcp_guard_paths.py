@@ -113,3 +113,27 @@ def test_an_override_that_cannot_be_recorded_is_not_sent(
     assert refused.structured_content["code"] == "audit_log_unwritable"
     assert "nothing was sent" in text(refused)
     assert len(wire.to("/v1/sms", "POST")) == 1  # the first override's text alone
+
+
+def test_an_assistants_fourth_text_in_a_day_to_a_florida_number_is_refused(
+        sandbox: Sandbox) -> None:
+    """Texts sent through ``mcp serve`` count toward Florida's cap of three in 24 hours as
+    the client's own do (issue 62): the fourth is the tool's error, its user never asked."""
+    miami = "+13055550188"  # 10:00 local at the session emulator's clock
+    wire = RecordingTransport()
+    client, server = _served(sandbox, wire, MemoryAuditLog(), KEYS["sending"])
+    with client:
+        for n in range(3):
+            texted = call(server, None, "sms_send",
+                          {"to": miami, "body": "Hi", "client_reference": f"fl-{n}"},
+                          answer=answering("accept"))
+            assert not texted.is_error, text(texted)
+        asked: list[str] = []
+        refused = call(server, None, "sms_send",
+                       {"to": miami, "body": "Hi", "client_reference": "fl-3"},
+                       answer=answering("accept", asked=asked))
+    assert refused.is_error and asked == []
+    said = refused.structured_content
+    assert (said["code"], said["rule"]) == ("contact_forbidden", "call_frequency")
+    assert "the contacts counted include 3 texts" in said["evidence"]
+    assert len(wire.to("/v1/sms", "POST")) == 3

@@ -42,7 +42,7 @@ PACIFIC = "+14155550123"
 REASON = "The customer asked to be called at once"
 CHECKED = ("Checked now: the calling hours and days of the place called (and of the lead's "
            "address state); the Do-Not-Call lists (a live check); the frequency caps (the "
-           "number's recent calls); none forbids it.")
+           "number's recent calls and texts); none forbids it.")
 
 
 @pytest.fixture

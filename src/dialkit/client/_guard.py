@@ -4,12 +4,13 @@
 ``reschedule``, ``sms.send`` (a text is a call under 47 U.S.C. 227(b)) and
 ``campaigns.resume`` ask it before they send. It gathers the evidence over the API
 (a live ``dnc.check`` of the number, cached :data:`DNC_CACHE_SECONDS`; the account's
-calls back over the caps' period, newest first, kept for the next contact) and the
-moment of the contact (the service's now, from its ``Date`` header, or
-``scheduled_at``), and asks the law's one judge, :mod:`dialkit.compliance._guard`, which
-judges by ``next_allowed``, the audit's own code. The client may not import the
-compliance layer, so the judge is imported on the guard's first use, as ``Client.frames``
-imports the frames (docs/design.md): one judge, never a copy of it here.
+calls and texts back over the caps' period, newest first, kept for the next contact:
+:mod:`._guard_contacts`) and the moment of the contact (the service's now, from its
+``Date`` header, or ``scheduled_at``), and asks the law's one judge,
+:mod:`dialkit.compliance._guard`, which judges by ``next_allowed``, the audit's own code.
+The client may not import the compliance layer, so the judge is imported on the guard's
+first use, as ``Client.frames`` imports the frames (docs/design.md): one judge, never a
+copy of it here.
 
 A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
 rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
 import threading
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -32,16 +32,16 @@ from pydantic import TypeAdapter, ValidationError
 
 from .._places._blocked import blocked_regions
 from .._utils._base_error import InputError
-from ..contract import MAX_PAGE_LIMIT, Call, DncCheckResult, Lead
+from ..contract import Call, DncCheckResult, Lead, SmsMessage
 from ..errors import ContactForbiddenError
 from ._callbacks import Callbacks
-from ._calls import Calls
 from ._campaigns import Campaigns
 from ._dnc import Dnc
+from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._lead_bodies import address_state
 from ._leads import Leads
+from ._transport import Answer, Transport
 from ._transport import Call as SentCall
-from ._transport import Transport
 
 if TYPE_CHECKING:
     from ..compliance import Rules
@@ -59,14 +59,6 @@ MOST = 0.5
 diallable leads may not be called now."""
 DIALLABLE = ("new", "contacted", "callback")
 """The lead statuses a running campaign dials."""
-CALLS_FRESH_SECONDS = 5.0
-"""How long the calls read are taken as all there are: a contact this client sends that
-places a call (``calls.create``, ``leads.create(dial_now=True)``) makes the next contact
-read again at once; a call the dialer or another client placed is seen within this."""
-PLACES_CALLS = frozenset({"calls.create", "leads.create"})
-NEW_CALLS_PAGE = 10
-"""The page size of the reads after the first: the calls made since the last contact,
-usually few (the first read goes back over the caps' period in pages of 100)."""
 _VERDICTS_KEPT = 4096
 _LISTING_WRITES = frozenset({"dnc.add", "consents.create"})
 """The writes that can put a number on a Do-Not-Call list."""
@@ -173,16 +165,19 @@ class Judge(Protocol):
     """The law's judge, as the guard asks it (:mod:`dialkit.compliance._guard`)."""
 
     lookback: timedelta
-    """How far back a number's calls count (the longest cap's period)."""
+    """How far back a number's calls and texts count (the longest cap's period)."""
 
-    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
-        """Of a number's calls, those a cap could count (none: the hours alone judge)."""
+    def capped(self, phone: str, state: str | None, contacts: int,
+               settings: GuardSettings) -> bool:
+        """Whether a cap could count the number's past ``contacts`` (calls and texts; a
+        lead's address ``state``'s cap too; False: the hours alone judge)."""
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], dnc: LiveDnc,
-                settings: GuardSettings) -> Verdict | None:
+                campaign_id: str | None, calls: Sequence[Call], texts: Sequence[SmsMessage],
+                dnc: LiveDnc, settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
-        ``calls`` are the number's within :attr:`lookback`, ``dnc`` its live answer."""
+        ``calls`` and ``texts`` are the number's within :attr:`lookback` (a text is a
+        call in law, and the caps count it), ``dnc`` its live answer."""
 
     def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
                  settings: GuardSettings) -> ResumeJudgment:
@@ -206,13 +201,10 @@ class Guard:
         self._transport = transport
         self._judge = judge
         self._dnc = Dnc(transport)
-        self._calls_area = Calls(transport)
         self._leads = Leads(transport)
+        self._recent = RecentContacts(transport, self.now)
         self._lock = threading.Lock()
         self._listed: dict[str, tuple[LiveDnc, float]] = {}
-        self._calls: dict[str, Call] = {}
-        self._read_back_to: datetime | None = None
-        self._read_at = -math.inf
         self._verdicts: dict[tuple[object, ...], Verdict | None] = {}
         self._callback_leads: dict[str, str] = {}
         self._judged_resumes: dict[tuple[str, datetime], ResumeJudgment] = {}
@@ -231,11 +223,12 @@ class Guard:
             return
         dnc = self._dnc_answer(phone)
         moment = self.now() if at is None else _utc(at)
-        calls = self._recent_calls(moment)
-        verdict = self._verdict(phone, moment, state, campaign_id, calls, dnc)
+        since = min(moment, self.now()) - self._judged().lookback
+        calls, texts = self._recent.since(since)
+        verdict = self._verdict(phone, moment, state, campaign_id, calls, texts, dnc)
         self._settle(operation, phone, moment, verdict, reason)
         if operation in PLACES_CALLS:  # a call of this client's: read again next time
-            self._read_at = -math.inf
+            self._recent.placed()
 
     def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
                      override: str | None, phone: str | None = None) -> None:
@@ -355,7 +348,7 @@ class Guard:
             return ()
         checked = ["the calling hours and days of the place called (and of the lead's "
                    "address state)", "the Do-Not-Call lists (a live check)",
-                   "the frequency caps (the number's recent calls)"]
+                   "the frequency caps (the number's recent calls and texts)"]
         if self.settings.enforce == "law_and_policy":
             if self.settings.blocked_countries:
                 checked.append("the account's blocked countries")
@@ -383,11 +376,16 @@ class Guard:
             self._listed[phone] = (answer, time.monotonic())
         return answer
 
-    def _written(self, call: SentCall) -> None:
-        """Forget the DNC answer that the client's own write made stale: a number it put on
-        the list (``dnc.add``), or whose consent it recorded (``consents.create``: a
-        revocation lists the number on the account's own list); a write that names no
-        number there forgets every answer."""
+    def _written(self, call: SentCall, answer: Answer | None) -> None:
+        """Keep what the client's own write changed: a text it sent counts toward the caps
+        (:meth:`RecentContacts.sent`: a key without ``sms:read`` cannot read it back; one
+        whose answer was lost is looked for at the next contact); the DNC answer of a
+        number it put on the list (``dnc.add``), or whose consent it recorded
+        (``consents.create``: a revocation lists the number on the account's own list), is
+        forgotten; a write that names no number there forgets every answer."""
+        if call.operation == "sms.send":
+            self._recent.sent(None if answer is None
+                              else SmsMessage.model_validate_json(answer.content))
         if call.operation not in _LISTING_WRITES:
             return
         phone = call.body.get("phone") if isinstance(call.body, Mapping) else None
@@ -397,42 +395,27 @@ class Guard:
             else:
                 self._listed.clear()
 
-    def _recent_calls(self, moment: datetime) -> list[Call]:
-        """The account's calls back to the caps' period before ``moment`` (or now), read
-        newest first, only as far back as not read before; kept for the next contact."""
-        lookback = self._judged().lookback
-        since = min(moment, self.now()) - lookback
-        with self._lock:
-            if time.monotonic() - self._read_at < CALLS_FRESH_SECONDS:
-                return list(self._calls.values())
-            stop = since if self._read_back_to is None else max(
-                since, self._read_back_to - _LATE_WRITES)
-            page = MAX_PAGE_LIMIT if self._read_back_to is None else NEW_CALLS_PAGE
-            for call in self._calls_area.list(limit=page):
-                if call.created_at < stop:
-                    break
-                self._calls[call.id] = call
-            self._read_back_to, self._read_at = self.now(), time.monotonic()
-            for old in [key for key, call in self._calls.items() if call.created_at < since]:
-                del self._calls[old]
-            return list(self._calls.values())
-
     def _verdict(self, phone: str, moment: datetime, state: str | None,
-                 campaign_id: str | None, calls: list[Call],
+                 campaign_id: str | None, calls: list[Call], texts: list[SmsMessage],
                  dnc: LiveDnc) -> Verdict | None:
         """The judge's verdict, kept per minute: every window of the law opens and closes
         on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
-        holds for the minute, given the same calls to the number and the same DNC answer."""
-        mine = self._judged().counted([call for call in calls if call.to_number == phone],
-                                      self.settings)
+        holds for the minute, given the same calls and texts to the number and the same
+        DNC answer."""
+        mine = [call for call in calls if call.to_number == phone]
+        sent = [text for text in texts if text.to == phone]
+        if not self._judged().capped(phone, state, len(mine) + len(sent), self.settings):
+            mine, sent = [], []
         key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
-               frozenset(call.id for call in mine), dnc.answer.listed,
-               str((dnc.answer.model_extra or {}).get("listed_at")), dnc.checked_at)
+               frozenset(call.id for call in mine), frozenset(text.id for text in sent),
+               dnc.answer.listed, str((dnc.answer.model_extra or {}).get("listed_at")),
+               dnc.checked_at)
         with self._lock:
             if key in self._verdicts:
                 return self._verdicts[key]
         verdict = self._judged().contact(phone, moment, state=state, campaign_id=campaign_id,
-                                         calls=mine, dnc=dnc, settings=self.settings)
+                                         calls=mine, texts=sent, dnc=dnc,
+                                         settings=self.settings)
         with self._lock:
             if len(self._verdicts) >= _VERDICTS_KEPT:
                 self._verdicts.clear()
@@ -489,11 +472,6 @@ class Guard:
 
             self._judge = LawJudge()
         return self._judge
-
-
-_LATE_WRITES = timedelta(hours=1)
-"""Calls are written when they end: a re-read goes back this far before the last one, so
-a call that started before it and ended after is read too (calls last at most 30 min)."""
 
 
 def _read_as_true(value: object) -> bool:

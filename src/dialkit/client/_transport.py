@@ -201,7 +201,7 @@ class Transport:
         self.correlation_id = check_correlation_id(correlation_id)
         self._key = api_key.encode()
         self._service_date: tuple[float, float] | None = None
-        self._write_observers: list[Callable[[Call], None]] = []
+        self._write_observers: list[Callable[[Call, Answer | None], None]] = []
         self.bucket: TokenBucket | None = (
             None if rate_limit is None else bucket_for(base_url, api_key, rate_limit)
         )
@@ -225,11 +225,12 @@ class Transport:
         said = self._service_date
         return None if said is None else said[0] + time.monotonic() - said[1]
 
-    def on_write(self, observer: Callable[[Call], None]) -> None:
-        """Call ``observer`` with every write this transport has tried to send, once it is
-        answered or has failed (the service may have done it either way): what the client
-        keeps of the account (the guard's DNC answers) is made stale by its own writes,
-        whichever way they are sent, a resource's method or a tool call."""
+    def on_write(self, observer: Callable[[Call, Answer | None], None]) -> None:
+        """Call ``observer`` with every write this transport has tried to send and its
+        answer (None: it failed, and the service may have done it all the same): what the
+        client keeps of the account (the guard's DNC answers, the texts it counts) is made
+        stale by its own writes, whichever way they are sent, a resource's method or a
+        tool call."""
         self._write_observers.append(observer)
 
     def send(self, call: Call, sink: Sink | None = None) -> Answer:
@@ -238,12 +239,14 @@ class Transport:
         With ``sink``, a successful answer is streamed into it rather than read.
         """
         operation = operation_by_name(call.operation)
+        answer = None
         try:
-            return self._send(operation, call, sink)
+            answer = self._send(operation, call, sink)
+            return answer
         finally:
             if operation.write or operation.method == "PATCH":  # PATCH changes data too
                 for observer in self._write_observers:
-                    observer(call)
+                    observer(call, answer)
 
     def _send(self, operation: Operation, call: Call, sink: Sink | None) -> Answer:
         if self._http.is_closed:

@@ -2,26 +2,31 @@
 judged by :func:`._when.next_allowed`, the audit's own code, never a copy of it.
 
 The client gathers the evidence over the API (:mod:`dialkit.client._guard`): the number's
-live DNC answer, its calls within :attr:`LawJudge.lookback`, the moment of the contact.
-Here they become the frames ``next_allowed`` reads (``calls=``, ``dnc=``), so the guard,
-``next_allowed``, ``upcoming`` and the audit answer alike. The account's blocked
-countries are judged by the audit's :func:`._account.blocked_country`.
+live DNC answer, its calls and texts within :attr:`LawJudge.lookback`, the moment of the
+contact. Here they become the frames ``next_allowed`` reads (``calls=``, ``dnc=``), a text
+a call row as the audit makes it (:func:`._texts.texts_as_calls`: a text is a call in
+law, and a cap counts it), so the guard, ``next_allowed``, ``upcoming`` and the audit
+answer alike. The account's blocked countries are judged by the audit's
+:func:`._account.blocked_country`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pandas as pd
 
+from .._utils._words import counted
 from ..client._guard import GuardSettings, LiveDnc, ResumeJudgment, Verdict
 from ..client._lead_bodies import address_state
-from ..contract import Call, Lead
-from . import _jurisdictions as table
+from ..contract import Call, Lead, SmsMessage
 from ._account import blocked_country
 from ._audit import CALL_COLUMNS
+from ._law import own_caps
 from ._rules import US, Rules
+from ._texts import COUNTED_TEXTS, texts_as_calls
 from ._when import next_allowed
 from ._when_past import cap_periods
 
@@ -32,33 +37,47 @@ class LawJudge:
     lookback: timedelta = max(cap_periods()).to_pytimedelta()
     """The longest cap's period: older calls count towards no cap."""
 
-    def counted(self, calls: Sequence[Call], settings: GuardSettings) -> Sequence[Call]:
-        """The number's ``calls`` where a cap could count them, else none: a call is over
-        a cap when more than its ``max_calls`` are within its period, itself included,
-        so fewer past calls than the smallest cap of the table (and of the policy) can
-        break none, and the hours alone judge the contact (the verdict then holds for
-        the minute whatever calls were made: ``Guard._verdict``)."""
+    def capped(self, phone: str, state: str | None, contacts: int,
+               settings: GuardSettings) -> bool:
+        """Whether a cap could count the number's past ``contacts`` (its calls and texts):
+        a contact is over a cap when more than its ``max_calls`` are within its period,
+        itself included, so fewer past contacts than the smallest cap of its place (of
+        ``state``, the lead's address, too) and of the policy can break none, and the
+        hours alone judge the contact (the verdict then holds for the minute whatever
+        contacts were made: ``Guard._verdict``)."""
         policy = _policy(settings)
-        caps = [row.max_calls for row in table.all() if row.max_calls is not None]
+        caps = [*own_caps(phone, state, settings.rules or US)]
         caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
-        return calls if caps and len(calls) >= min(caps) else ()
+        return bool(caps) and contacts >= min(caps)
 
     def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], dnc: LiveDnc,
-                settings: GuardSettings) -> Verdict | None:
+                campaign_id: str | None, calls: Sequence[Call], texts: Sequence[SmsMessage],
+                dnc: LiveDnc, settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at`` (None: allowed): the hours and
-        days of its place (and of ``state``, the lead's address), a cap its ``calls``
-        would break, the DNC list ``dnc`` says it is on; with the policy, its rules and
-        the blocked countries."""
+        days of its place (and of ``state``, the lead's address), a cap its ``calls`` and
+        ``texts`` would break, the DNC list ``dnc`` says it is on; with the policy, its
+        rules and the blocked countries."""
         blocked = _blocked(phone, at, settings)
         if blocked is not None:
             return blocked
-        asked: pd.DataFrame | str = phone if state is None else pd.DataFrame(
-            {"phone": [phone], "state": [state]})
-        answer = next_allowed(asked, pd.Timestamp(at), rules=settings.rules or US,
-                              policy=_policy(settings), calls=_calls(calls),
-                              dnc=_dnc(dnc, at), campaign_id=campaign_id)
-        return _verdict(_rows(answer)[0])
+        contacts = _contacts(calls, texts)
+        verdicts = [_verdict(_rows(next_allowed(
+            asked, pd.Timestamp(at), rules=settings.rules or US, policy=_policy(settings),
+            calls=contacts, dnc=_dnc(dnc, at), campaign_id=campaign_id))[0])
+            for asked in _asked(phone, state, campaign_id, calls, texts)]
+        return self._texts_said(_strictest(verdicts, at), texts, at)
+
+    def _texts_said(self, verdict: Verdict | None, texts: Sequence[SmsMessage],
+                    at: datetime) -> Verdict | None:
+        """``verdict``, its evidence saying how many texts its cap counted where it
+        counted any (those within the caps' period before ``at``)."""
+        if verdict is None or verdict.rule != "call_frequency":
+            return verdict
+        within = sum(at - self.lookback < text.created_at <= at for text in texts)
+        if not within:
+            return verdict
+        return replace(verdict, evidence=verdict.evidence
+                       + COUNTED_TEXTS.format(counted(within, "text")))
 
     def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
                  settings: GuardSettings) -> ResumeJudgment:
@@ -98,14 +117,51 @@ def _blocked(phone: str, at: datetime, settings: GuardSettings) -> Verdict | Non
                    str(found["evidence"].iloc[0]).removeprefix("called "), None)
 
 
-def _calls(calls: Sequence[Call]) -> pd.DataFrame | None:
-    """The number's calls as the audit reads them (None: none, no cap can count)."""
-    if not calls:
+def _asked(phone: str, state: str | None, campaign_id: str | None, calls: Sequence[Call],
+           texts: Sequence[SmsMessage]) -> list[pd.DataFrame | str]:
+    """What ``next_allowed`` is asked of the contact: the number (with ``state``, the
+    lead's address, as a lead). Where a cap counts its past contacts, a contact of no
+    campaign (a text, a click-to-call of none) is asked as a lead of none, the subject
+    the audit counts it under; and, where the number's calls are of a campaign, as the
+    number alone too, under its latest call's campaign (``next_allowed``'s default): the
+    subject the audit counts a text under when its lead is of that campaign
+    (:func:`._texts.texts_as_calls`). The guard reads no leads, so it judges under both,
+    the strictest standing."""
+    alone: pd.DataFrame | str = phone if state is None else pd.DataFrame(
+        {"phone": [phone], "state": [state]})
+    if campaign_id is not None or not (calls or texts):  # the subject counts nothing
+        return [alone]
+    of_none = pd.DataFrame({"id": ["asked"], "phone": [phone], "state": [state],
+                            "campaign_id": [None]}, dtype=object)
+    campaigns = any(call.campaign_id is not None for call in calls)
+    return [of_none, alone] if campaigns else [of_none]
+
+
+def _strictest(verdicts: Sequence[Verdict | None], at: datetime) -> Verdict | None:
+    """Of a contact's verdicts at ``at`` under each subject asked, the refusal that lasts
+    longest (one with no next allowed moment above all); None where each allows it."""
+    found = [verdict for verdict in verdicts if verdict is not None]
+    return max(found, key=lambda verdict: (verdict.next_allowed_at is None,
+                                           verdict.next_allowed_at or at), default=None)
+
+
+def _contacts(calls: Sequence[Call], texts: Sequence[SmsMessage]) -> pd.DataFrame | None:
+    """The number's calls as the audit reads them, and its texts after them as the audit
+    reads those (:func:`._texts.texts_as_calls`: a call row each, its ``channel``
+    ``text``); None: neither, no cap can count."""
+    if not calls and not texts:
         return None
-    frame = pd.DataFrame([call.model_dump(include=set(CALL_COLUMNS)) for call in calls])
+    frame = pd.DataFrame([call.model_dump(include=set(CALL_COLUMNS)) for call in calls],
+                         columns=list(CALL_COLUMNS))
     for column in ("created_at", "answered_at", "ended_at"):
         frame[column] = pd.to_datetime(frame[column], utc=True)
-    return frame[list(CALL_COLUMNS)]
+    if not texts:
+        return frame
+    sent = pd.DataFrame({"message_id": [text.id for text in texts],
+                         "to": [text.to for text in texts],
+                         "created_at": pd.to_datetime([text.created_at for text in texts],
+                                                      utc=True)})
+    return texts_as_calls(sent, frame, None)
 
 
 def _dnc(live: LiveDnc, at: datetime) -> pd.DataFrame | None:

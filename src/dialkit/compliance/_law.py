@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, time
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -212,6 +213,20 @@ def law_rows(phones: pd.Series, rules: Rules,
     and the same zones are judged alike at every moment (:func:`._when.next_allowed`)."""
     _, by_country = _applied(rules)
     return _call_rows(phones, by_country, _address_rows(address, by_country, len(phones)))
+
+
+@lru_cache(maxsize=4096)
+def own_caps(phone: str, state: str | None, rules: Rules) -> tuple[int, ...]:
+    """How many calls each cap of the law that counts the calls to ``phone`` allows: its
+    country's row's, its state's and, where ``state`` (a lead's address) is given, that
+    state's, the rows :func:`._frequency.call_frequency` counts its calls by (a
+    country's strictest row, for a number of no known state, sets none); none: no cap of
+    the law counts them. Kept per number: the client's guard asks at each contact."""
+    rows, _ = _applied(rules)
+    own = law_rows(pd.Series([phone], dtype=object), rules,
+                   None if state is None else np.array([state], dtype=object))
+    found = sorted({int(row[0]) for row in own if 0 < int(row[0]) <= len(rows)})
+    return tuple(cap for cap in (rows[n - 1].max_calls for n in found) if cap is not None)
 
 
 def evidence(judged: Judged, pairs: Ints) -> pd.Series:

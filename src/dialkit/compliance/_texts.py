@@ -46,6 +46,10 @@ TEXTED = ("; a text message, judged as a call (47 CFR 64.1200(e); FCC 04-194: th
           "apply 'to any type of call, including both voice and text calls'; a state's "
           "row is applied to texts as to calls)")
 """What every finding of a text adds to its evidence."""
+COUNTED_TEXTS = ("; the contacts counted include {} (a text is a call: 47 CFR 64.1200(e); "
+                 "FCC 04-194)")
+"""What the guard's refusal by a cap adds where the contacts it counted include texts
+(:mod:`._guard`), the number of them in its place."""
 NOT_GIVEN = "not audited: pass texts= (client.frames.sms_reports())"
 UNREAD = "unread"
 """The texts' ``attrs`` key where :func:`~dialkit.compliance.load` says why it could not

@@ -8,8 +8,9 @@ past calls of its lead and campaign took (under each, where they took several:
 them all, so that a scheduled call is judged by the same law, the same code and the
 same evidence as a call already made: the hours, days and holidays of the place called,
 a number on the Do-Not-Call list now (or listed after the callback was set), a cap the
-call would exceed given the calls already made (and the others scheduled before it), a
-blocked country.
+call would exceed given the calls and texts already made (a text is a call in law, and
+the audit counts it: :mod:`._texts`) and the others scheduled before it, a blocked
+country.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
-        source: A client (its calls, leads, DNC results and pending callbacks are
-            loaded), or the frames as ``load`` gives them plus ``callbacks``
-            (``client.frames.callbacks(campaign_id, status="pending")``).
+        source: A client (its calls, texts, leads, DNC results and pending callbacks
+            are loaded), or the frames as ``load`` gives them plus ``callbacks``
+            (``client.frames.callbacks(campaign_id, status="pending")``); ``texts``, where
+            given, count toward the caps with the calls, as in the audit.
         campaign_id: Only this campaign's scheduled calls, or these campaigns'.
         horizon: How far ahead to look: a number and its unit (``"7d"``, ``"48h"``,
             ``"90min"``, ``"2w"``) or a ``timedelta``. A number without a unit
@@ -87,8 +89,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
     found = judged_beside(frames["calls"], planned, frames["leads"], dnc=frames.get("dnc"),
-                          rules=rules, policy=policy, blocked_countries=blocked_countries,
-                          as_of=moment)
+                          texts=frames.get("texts"), rules=rules, policy=policy,
+                          blocked_countries=blocked_countries, as_of=moment)
     return _said(found[found["rule"].isin(RULES)], planned, moment)
 
 

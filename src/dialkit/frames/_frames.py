@@ -153,9 +153,10 @@ class Frames:
         self._written: dict[str, datetime] = {}
         self._numbers_written: dict[str, datetime] = {}
 
-    def written(self, call: Any) -> None:
+    def written(self, call: Any, answer: object = None) -> None:
         """Note what a write of the client's own made stale (:data:`STALE_AFTER`), and
-        when; the client calls it after each write it tried, answered or failed."""
+        when; the client calls it after each write it tried, with its ``answer`` (None:
+        it failed, and may have been done all the same): stale either way."""
         stale = STALE_AFTER.get(call.operation, ())
         body = call.body if isinstance(call.body, Mapping) else {}
         phone = body.get("phone")
