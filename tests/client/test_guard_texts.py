@@ -13,6 +13,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import httpx
+import orjson
 import pandas as pd
 import pytest
 
@@ -20,7 +22,7 @@ from conftest import KEYS, add_fault, advance, base_config
 from dialkit import Client
 from dialkit.compliance import audit
 from dialkit.contract import Scope
-from dialkit.errors import ContactForbiddenError, OutcomeUnknownError
+from dialkit.errors import ContactForbiddenError, MalformedResponseError, OutcomeUnknownError
 from dialkit.sandbox import Sandbox
 
 from ._recording import RecordingTransport
@@ -163,3 +165,32 @@ def test_a_key_without_sms_read_counts_the_texts_it_sent_and_says_what_it_cannot
     [warning] = [r.getMessage() for r in caplog.records if r.name == "dialkit.client.guard"]
     assert "sms:read" in warning and "other clients" in warning
     assert BLIND[-12:] not in caplog.text
+
+
+class _ReportsWithoutTo(httpx.HTTPTransport):
+    """A service whose delivery reports lack ``to`` (a hostile one, or one whose shape
+    changed: the contract shows none), which the emulator cannot be made to answer."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        answer = super().handle_request(request)
+        if request.url.path != "/v1/sms/delivery-reports":
+            return answer
+        body = orjson.loads(answer.read())
+        for report in body["data"]:
+            report.pop("to", None)
+        headers = {k: v for k, v in answer.headers.items()
+                   if k.lower() not in ("content-length", "content-encoding")}
+        return httpx.Response(answer.status_code, headers=headers, content=orjson.dumps(body))
+
+
+def test_a_delivery_report_the_guard_cannot_count_is_said_to_be_the_services(
+        sandbox: Sandbox) -> None:
+    """Never a ``KeyError`` nor pydantic's error: the answer is named as the service's."""
+    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None) as other:
+        contact("text", other, sandbox, 0)()
+    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
+                transport=_ReportsWithoutTo()) as client:
+        for n in range(1, 3):
+            with pytest.raises(MalformedResponseError,
+                               match=r"sms.delivery_reports: a delivery report with no 'to'"):
+                contact("text", client, sandbox, n)()

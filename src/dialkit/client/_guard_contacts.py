@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
 from ..contract import MAX_PAGE_LIMIT, Call, ErrorCode, SmsMessage
-from ..errors import PermissionDeniedError
+from ..errors import MalformedResponseError, PermissionDeniedError
 from ._calls import Calls
 from ._messaging import Sms
 from ._transport import Transport
@@ -143,8 +143,17 @@ def _read_into(kept: dict[str, Contact], newest_first: Iterable[Contact],
 
 def _text(report: Mapping[str, object]) -> SmsMessage:
     """A delivery report (the emulator's shape, docs/emulator.md; the contract shows none)
-    as the text it reports on, the :class:`SmsMessage` that ``sms.send`` answered."""
-    return SmsMessage.model_validate({"id": report["message_id"], "to": report["to"],
-                                      "status": report["status"],
-                                      "client_reference": report["client_reference"],
-                                      "created_at": report["created_at"]})
+    as the text it reports on, the :class:`SmsMessage` that ``sms.send`` answered; a
+    report without those fields, or with values of the wrong kind, is an answer the guard
+    cannot count, said as such (a hostile or changed service), never a ``KeyError``."""
+    try:
+        return SmsMessage.model_validate({"id": report["message_id"], "to": report["to"],
+                                          "status": report["status"],
+                                          "client_reference": report["client_reference"],
+                                          "created_at": report["created_at"]})
+    except (KeyError, ValueError) as wrong:  # pydantic's ValidationError is a ValueError
+        field = f"no {wrong}" if isinstance(wrong, KeyError) else "a value of the wrong kind"
+        raise MalformedResponseError(
+            f"a delivery report with {field}: the guard cannot count the account's texts "
+            "toward the caps (it needs message_id, to, status, client_reference and "
+            "created_at)", operation="sms.delivery_reports") from None
