@@ -7,7 +7,9 @@ of which the last 30 days are the period) and 285,000 leads imported into one of
 paused campaigns: 300,000 leads. The emulator runs in a process of its own on a manual
 clock at ``rate_limit_scale = 1`` (per key 10 requests/s, a burst of 20); the import
 goes through two other API clients of the account (the per-client limit), so that only
-the audit's requests are the measured key's. The audit runs with a fresh cache folder,
+the audit's requests are the measured key's. The emulator's clock starts a day behind
+the machine's, so that once it has moved a day on, the numbers it lists are listed no
+later than the machine's now. The audit runs with a fresh cache folder,
 through a transport that counts the requests it forwards by kind; then the emulator's
 clock moves one day on (its dialer calls through that day) and the same audit runs
 again on the same cache.
@@ -35,7 +37,7 @@ import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -78,7 +80,9 @@ def config(keys: dict[str, str]) -> Path:
         for name, key in keys.items()
         for scopes in [", ".join(f'"{s}"' for s in (
             SCOPES if name == "bench" else ("leads:write", "campaigns:read")))])
-    text = ('[server]\nrate_limit_scale = 1\nclock = "manual"\n\n'
+    # the world's clock a day behind the machine's: the next day's audit is at its now
+    start = (datetime.now(UTC) - DAY).isoformat(timespec="seconds")
+    text = (f'[server]\nrate_limit_scale = 1\nclock = "manual"\nstart_time = "{start}"\n\n'
             '[[accounts]]\nname = "big"\nscale = "medium"\n' + clients)
     path = Path(tempfile.mkdtemp()) / "month-end.toml"
     path.write_text(text)

@@ -404,14 +404,16 @@ def test_temporary_files_left_by_a_kill_are_removed_by_the_next_load(
 def test_new_leads_are_added_to_the_cached_ones_until_a_week_after_the_whole_read(
         client_as: ClientAs) -> None:
     """``refresh="new"`` (what the month-end audit asks, issue 62): one page for a lead
-    created since, the cached leads as they were read (a rename since unseen), and once
-    the last whole read is a week old, the whole list again, the rename with it."""
+    another client created since, the cached leads as they were read (its rename since
+    unseen), and once the last whole read is a week old, the whole list again, the rename
+    with it."""
     client, wire = recording(client_as)
     before = client.frames.leads(progress=False)
     oldest = before["id"].iloc[-1]
-    client.leads.update(oldest, full_name="Renamed After The Read")
-    paused = next(client.campaigns.list(status="paused")).id
-    added = client.leads.create(campaign_id=paused, phone="+442079460577").lead_id
+    other = client_as("full")  # another client's writes: this one's own make its cache stale
+    other.leads.update(oldest, full_name="Renamed After The Read")
+    paused = next(other.campaigns.list(status="paused")).id
+    added = other.leads.create(campaign_id=paused, phone="+442079460577").lead_id
 
     sent = gets(wire, LEADS)
     after = client.frames.leads(refresh="new", progress=False)
