@@ -13,9 +13,12 @@ import secrets
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import httpx
 
 from dialkit.contract import RATE_LIMIT_PER_KEY
 from dialkit.sandbox._config import generate_key
@@ -73,3 +76,19 @@ def refill_pause(given: float | None) -> float:
     if given is not None:
         return given
     return RATE_LIMIT_PER_KEY.burst / RATE_LIMIT_PER_KEY.rate + 1
+
+
+class PathCounter(httpx.HTTPTransport):
+    """An httpx transport that counts the requests it forwards, by method and path kind:
+    the first of ``kinds`` the path starts with, else the path itself."""
+
+    def __init__(self, kinds: tuple[str, ...]) -> None:
+        super().__init__()
+        self.kinds = kinds
+        self.sent = Counter[str]()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        kind = next((name for name in self.kinds if path.startswith(name)), path)
+        self.sent[f"{request.method} {kind}"] += 1
+        return super().handle_request(request)

@@ -25,13 +25,10 @@ import os
 import statistics
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
-import httpx
-
 import dialkit
-from _emulator import config_file, new_key, serve
+from _emulator import PathCounter, config_file, new_key, serve
 from dialkit.contract import MAX_IMPORT_BATCH, RATE_LIMIT_PER_KEY
 from dialkit.leads import import_leads
 from leads_mix import write_leads
@@ -40,27 +37,13 @@ SCOPES = ("leads:read", "leads:write", "campaigns:read", "dnc:check")
 TARGET = 1.05
 
 
-class PathCounter(httpx.HTTPTransport):
-    """An httpx transport that counts the requests it forwards, by method and path kind."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent = Counter[str]()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        kind = next((name for name in ("/v1/leads/import", "/v1/dnc/check", "/v1/leads",
-                                       "/v1/campaigns") if path.startswith(name)), path)
-        self.sent[f"{request.method} {kind}"] += 1
-        return super().handle_request(request)
-
 
 def import_once(path: Path, screen: bool) -> dict[str, float]:
     """One import of ``path`` into a fresh emulator: requests by kind, seconds, rows."""
     key = new_key()
     with serve(config_file(key, scale="small", rate_limit_scale=1, scopes=SCOPES)) as url:
         os.environ["DIALKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="dialkit-bench-cache-")
-        wire = PathCounter()
+        wire = PathCounter(("/v1/leads/import", "/v1/dnc/check", "/v1/leads", "/v1/campaigns"))
         with dialkit.Client(key, base_url=url, transport=wire) as client:
             campaign = next(client.campaigns.list(status="paused")).id
             wire.sent.clear()

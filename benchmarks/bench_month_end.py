@@ -35,7 +35,6 @@ import math
 import os
 import tempfile
 import time
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,7 +44,7 @@ import orjson
 import pandas as pd
 
 import dialkit
-from _emulator import ADMIN_HEADERS, serve
+from _emulator import ADMIN_HEADERS, PathCounter, serve
 from dialkit import compliance
 from dialkit.contract import MAX_IMPORT_BATCH, MAX_PAGE_LIMIT, RATE_LIMIT_PER_KEY
 from dialkit.sandbox._config import generate_key
@@ -56,19 +55,8 @@ FIRST_TARGET = 1.2
 NEXT_DAY_SECONDS = 60
 DAY = timedelta(days=1)
 KINDS = ("/v1/calls", "/v1/leads", "/v1/dnc/check", "/v1/sms/delivery-reports")
+SENT = ("GET /v1/calls", "GET /v1/leads", "POST /v1/dnc/check", "GET /v1/sms/delivery-reports")
 
-
-class PathCounter(httpx.HTTPTransport):
-    """An httpx transport that counts the requests it forwards, by path kind."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.sent = Counter[str]()
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        self.sent[next((kind for kind in KINDS if path.startswith(kind)), path)] += 1
-        return super().handle_request(request)
 
 
 def config(keys: dict[str, str]) -> Path:
@@ -137,7 +125,7 @@ def main() -> None:
         print(f"imported {args.imported:,} leads in {time.perf_counter() - began:.0f} s",
               flush=True)
         os.environ["DIALKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="dialkit-bench-cache-")
-        wire = PathCounter()
+        wire = PathCounter(KINDS)
         with dialkit.Client(keys["bench"], base_url=url, transport=wire) as client:
             runs = {"first": audited(client, wire)}
             needed = {"first": floor(client)}
@@ -154,7 +142,7 @@ def main() -> None:
         need = needed.get(name)
         floor_s = None if need is None else need / RATE_LIMIT_PER_KEY.rate
         print(f"| {name} | {sum(sent.values()):,} | "
-              + " | ".join(f"{sent.get(kind, 0):,}" for kind in KINDS)
+              + " | ".join(f"{sent.get(kind, 0):,}" for kind in SENT)
               + f" | {seconds:.0f} | {'' if need is None else f'{need:,}'} | "
               + ("" if floor_s is None else f"{floor_s:.0f} | {seconds / floor_s:.2f}")
               + " |", flush=True)
