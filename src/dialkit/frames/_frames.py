@@ -30,7 +30,8 @@ from ..client import ListIterator, RawPage
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
 from . import _schemas as schemas
-from ._cache import Cache, Entry, fresh, lookup
+from ._cache import Cache, Entry, lookup
+from ._cache_files import written_time
 from ._dnc import load_dnc
 from ._progress import Progress, Shown, shown
 from ._reports import load_dispositions
@@ -353,18 +354,18 @@ class _Load:
             start = self._restart(plan)  # the saved cursor expired
             fetched = self._walk(start, plan, boundary, known)
         merged = fetched if boundary is None else self._merge(fetched, cached)
-        self.entry.write(merged, fetched_at=start.started_at,
-                         whole_at=start.started_at if boundary is None else whole_at)
+        self.entry.write(merged, fetched_at=start.started_at, whole_at=(
+            start.started_at if boundary is None else whole_at and whole_at.isoformat()))
         self.entry.partial().clear()
         return merged
 
-    def _whole_at(self) -> str | None:
-        """When the cached frame was last read whole (ISO 8601), where its manifest says."""
+    def _whole_at(self) -> datetime | None:
+        """When the cached frame was last read whole, where its manifest says."""
         manifest = self.entry.manifest()
-        at = None if manifest is None else manifest.get("whole_at")
-        return at if isinstance(at, str) else None
+        return None if manifest is None else written_time(manifest.get("whole_at"))
 
-    def _boundary(self, cached: pd.DataFrame | None, whole_at: str | None) -> datetime | None:
+    def _boundary(self, cached: pd.DataFrame | None,
+                  whole_at: datetime | None) -> datetime | None:
         """Where an incremental refresh may stop, or ``None`` for a full one: the newest
         cached record less the overlap, or for a list renewed (:attr:`Spec.renewed`)
         asked for its ``"new"`` records, the newest cached record while the last whole
@@ -376,8 +377,8 @@ class _Load:
             return newest - self.spec.overlap
         renewed = self.spec.renewed
         if (self.refresh == "new" and renewed is not None and whole_at is not None
-                and fresh({"fetched_at": whole_at}, renewed)
-                and (self.written is None or self.written < datetime.fromisoformat(whole_at))):
+                and timedelta(0) <= datetime.now(UTC) - whole_at < renewed
+                and (self.written is None or self.written < whole_at)):
             return newest
         return None
 
