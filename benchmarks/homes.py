@@ -9,7 +9,9 @@ commit, by ``ast``, of each idea found outside its home.
 - modules importing ``phonenumbers`` outside ``_phones``, ``_places`` and
   ``leads/_normalize`` (an import inside a function counts too);
 - calling hours outside ``contract/``: a name with ``CALLING_HOURS`` in it bound to a
-  value.
+  value;
+- error classes outside the error tree's modules (``errors.py``, ``_utils/_base_error.py``):
+  a class named ``...Error`` deriving from an error.
 
 Run: ``python3 benchmarks/homes.py [REV]`` (``HEAD`` by default), e.g. ``python3
 benchmarks/homes.py 1469b38`` for issue 63's "before".
@@ -103,7 +105,21 @@ def calling_hours(tree: ast.AST, path: str) -> int:
     return sum("CALLING_HOURS" in name.upper() for name, _ in _bound(tree))
 
 
+_ERROR_HOMES = (ROOT + "errors.py", ROOT + "_utils/_base_error.py")
+
+
+def error_classes(tree: ast.AST, path: str) -> int:
+    """Classes named ``...Error`` that derive from an error, outside the error tree's two
+    modules (``errors.py``, the service's; ``_utils/_base_error.py``, the rest)."""
+    if path in _ERROR_HOMES:
+        return 0
+    return sum(isinstance(node, ast.ClassDef) and node.name.endswith("Error")
+               and any(_named(base).endswith(("Error", "Exception")) for base in node.bases)
+               for node in ast.walk(tree))
+
+
 ROWS: dict[str, Callable[[ast.AST, str], int]] = {
+    "error classes outside errors.py and _utils/_base_error.py": error_classes,
     "private ISO-time parsers outside _utils/_moments (calls)": iso_parsers,
     "pd.to_datetime(..., utc=True) outside utc_times": utc_to_datetime,
     "private E.164 patterns outside contract/": e164_patterns,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,42 @@ def test_each_error_of_bad_input_is_an_input_error(module: str, name: str,
     be told as a bug in dialkit."""
     error = getattr(importlib.import_module(module), name)
     assert issubclass(error, InputError) == issubclass(error, ValueError), f"{module}.{name}"
+
+
+def _drawn() -> dict[str, str | None]:
+    """Each class the tree in ``dialkit.errors``' docstring draws, and its drawn parent:
+    a line ``    │    ├── Name`` is a child of the nearest line above one level up."""
+    import dialkit.errors
+
+    doc = dialkit.errors.__doc__ or ""
+    tree = doc[doc.index("::"):].split("\n\n")[1]
+    drawn: dict[str, str | None] = {}
+    above: list[str] = []  # the last class drawn at each depth
+    for line in tree.splitlines():
+        found = re.match(r"    ((?:[│ ]    )*)([├└]── )?([A-Z]\w*Error)\b", line)
+        if found is None:
+            continue
+        depth = len(found.group(1)) // 5 + (found.group(2) is not None)
+        del above[depth:]
+        drawn[found.group(3)] = above[-1] if above else None
+        above.append(found.group(3))
+    return drawn
+
+
+def test_the_tree_in_dialkit_errors_draws_every_error_under_its_parent() -> None:
+    """One error tree in one place (issue 63): every class dialkit defines is drawn, under
+    the parent it has, and importable from ``dialkit.errors``."""
+    import dialkit.errors
+
+    for module, _, _ in ERRORS:
+        importlib.import_module(module)
+
+    def subclasses(of: type) -> set[type]:
+        return {c for s in of.__subclasses__() for c in {s, *subclasses(s)}}
+
+    every = {c for c in subclasses(DialkitError) if c.__module__.startswith("dialkit")}
+    parents = {c.__name__: next(b.__name__ for b in c.__bases__ if issubclass(b, DialkitError))
+               for c in every}
+    assert _drawn() == {"DialkitError": None, **parents}
+    assert {c.__name__ for c in every} <= set(dialkit.errors.__all__)
+    assert all(getattr(dialkit.errors, c.__name__) is c for c in every)

@@ -1,35 +1,58 @@
-"""Exceptions raised by the dialkit client, one tree mapped from status and code.
+"""Every exception dialkit raises, in one tree (issues 49 and 63).
 
 Every error dialkit raises derives from :class:`DialkitError`, so one ``except
 DialkitError`` catches them all; an error of bad input derives from :class:`InputError`,
-a ``ValueError`` as it was (the lead file's, the audit's, the journal's ...), so one
-``except InputError`` catches the caller's mistakes and never dialkit's own bugs.
-
-::
+a ``ValueError`` as it was, so one ``except InputError`` catches the caller's mistakes
+and never dialkit's own bugs. Each keeps the built-in base it had beside (``OSError``,
+``RuntimeError``, ``LookupError``, ``MemoryError``). The service's answers are defined
+here; every other error in :mod:`dialkit._utils._base_error`, which imports nothing of
+dialkit, so the lowest layers can raise them; all are importable from here, and
+``tests/test_error_base.py`` holds this drawing to the classes that exist::
 
     DialkitError                    every error dialkit raises
-    ApiError                        every failure of a call to the service
-     ├── ApiConnectionError         no answer: connection refused or dropped
-     │    └── ApiTimeoutError       no answer within the timeout or the deadline
-     ├── AuthenticationError        401 invalid_api_key
-     ├── PermissionDeniedError      403 insufficient_scope, tier_not_enabled, ...
-     ├── NotFoundError              404 not_found, route_not_available
-     ├── ConflictError              409 conflict, campaign_not_importable, ...
-     ├── ValidationError            400 and 422: validation_failed, on_dnc, ...
-     ├── RateLimitError             429 rate_limit_exceeded, daily_cap_reached, ...
-     ├── ServiceUnavailableError    5xx
-     ├── MalformedResponseError     an answer the client cannot use: not JSON, the
-     │                              wrong shape, too large, or pages that never end
-     ├── OutcomeUnknownError        409 outcome_unknown: never retry with a new key
-     └── IdempotencyConflictError   409 idempotency_conflict
-
-Arguments refused before anything is sent raise :class:`InvalidArgumentError`,
-a ``ValueError`` outside this tree: no call was made. A call on a closed
-client raises :class:`ClientClosedError`, a ``RuntimeError``. A contact the law forbids
-at its moment (the client's guard, issue 50) raises :class:`ContactForbiddenError`,
-also outside the tree: nothing was sent. A Dask worker that died of memory while
-running the audit, the funnel or a clean raises :class:`WorkerMemoryError`, a
-``MemoryError`` (issue 62).
+    ├── ApiError                    every failure of a call to the service
+    │    ├── ApiConnectionError     no answer: connection refused or dropped
+    │    │    └── ApiTimeoutError   no answer within the timeout or the deadline
+    │    ├── AuthenticationError    401 invalid_api_key
+    │    ├── PermissionDeniedError  403 insufficient_scope, tier_not_enabled, ...
+    │    ├── NotFoundError          404 not_found, route_not_available
+    │    ├── ConflictError          409 conflict, campaign_not_importable, ...
+    │    ├── ValidationError        400 and 422: validation_failed, on_dnc, ...
+    │    ├── RateLimitError         429 rate_limit_exceeded, daily_cap_reached, ...
+    │    ├── ServiceUnavailableError  5xx
+    │    ├── MalformedResponseError an answer the client cannot use: not JSON, the
+    │    │                          wrong shape, too large, or pages that never end
+    │    ├── OutcomeUnknownError    409 outcome_unknown: never retry with a new key
+    │    └── IdempotencyConflictError  409 idempotency_conflict
+    ├── InputError (ValueError)     input refused on purpose, the caller's to fix
+    │    ├── InvalidArgumentError   an argument refused before anything was sent
+    │    ├── ColumnError            a column of the wrong kind of value
+    │    ├── LimitError             a file past the lead files' limits
+    │    ├── LawDataError           a row of the law's tables that cannot be read
+    │    ├── DayRuleError           a day rule of the law's tables that cannot be read
+    │    ├── UnknownJurisdictionError  a jurisdiction no table holds
+    │    ├── AnalyticsInputError    a frame the analytics cannot use
+    │    ├── AuditInputError        a frame or argument the audit cannot use
+    │    ├── CampaignError          a campaign that cannot take the file's leads
+    │    ├── ImportJournalError     an import journal that cannot be trusted
+    │    ├── EncodingError          a lead file in no encoding that can be told
+    │    ├── LeadFileError          a lead file that cannot be read
+    │    ├── WorkbookError          a workbook that cannot be read
+    │    │    └── DoctypeError      a workbook whose XML declares a document type
+    │    ├── ConfigError            an emulator configuration that cannot be used
+    │    ├── SignatureError         a webhook delivery that must not be trusted
+    │    └── EnvelopeError          a signed body that is not an event envelope
+    ├── CacheMissError (LookupError)  refresh="offline" asked what the cache lacks
+    ├── JournalWriteError (OSError)   an import journal's line not written whole
+    ├── ImportRunningError (RuntimeError)  the same import running elsewhere
+    ├── ImportStoppedError (RuntimeError)  an import stopped before its last batch
+    ├── StoreError (RuntimeError)   the webhook event store not opened or written
+    ├── SandboxStartError (RuntimeError)  the emulator did not start
+    ├── ClientClosedError (RuntimeError)  a call on a closed client
+    ├── ContactForbiddenError       a contact the law forbids at its moment (the
+    │                               client's guard): nothing was sent
+    ├── AccessRefusedError          a tool call's credentials refused (``mcp``)
+    └── WorkerMemoryError (MemoryError)  a Dask worker that died, most likely of memory
 
 Catch by kind and branch on ``.code`` (an :class:`~dialkit.contract.ErrorCode`
 value, or ``None`` when the answer was not problem+json), never on the text.
@@ -51,7 +74,34 @@ from types import MappingProxyType
 from typing import Any
 
 from . import contract
-from ._utils._base_error import DialkitError, InputError, WorkerMemoryError
+from ._utils._base_error import (
+    AccessRefusedError,
+    AnalyticsInputError,
+    AuditInputError,
+    CacheMissError,
+    CampaignError,
+    ColumnError,
+    ConfigError,
+    DayRuleError,
+    DialkitError,
+    DoctypeError,
+    EncodingError,
+    EnvelopeError,
+    ImportJournalError,
+    ImportRunningError,
+    ImportStoppedError,
+    InputError,
+    JournalWriteError,
+    LawDataError,
+    LeadFileError,
+    LimitError,
+    SandboxStartError,
+    SignatureError,
+    StoreError,
+    UnknownJurisdictionError,
+    WorkbookError,
+    WorkerMemoryError,
+)
 
 _E = contract.ErrorCode
 
@@ -372,25 +422,48 @@ def _field_errors(raw: object) -> list[contract.FieldError]:
 
 
 __all__ = [
+    "AccessRefusedError",
+    "AnalyticsInputError",
     "ApiConnectionError",
     "ApiError",
     "ApiTimeoutError",
+    "AuditInputError",
     "AuthenticationError",
+    "CacheMissError",
+    "CampaignError",
     "ClientClosedError",
+    "ColumnError",
+    "ConfigError",
     "ConflictError",
     "ContactForbiddenError",
+    "DayRuleError",
     "DialkitError",
+    "DoctypeError",
+    "EncodingError",
+    "EnvelopeError",
     "FieldProblem",
     "IdempotencyConflictError",
+    "ImportJournalError",
+    "ImportRunningError",
+    "ImportStoppedError",
     "InputError",
     "InvalidArgumentError",
+    "JournalWriteError",
+    "LawDataError",
+    "LeadFileError",
+    "LimitError",
     "MalformedResponseError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",
     "RateLimitError",
+    "SandboxStartError",
     "ServiceUnavailableError",
+    "SignatureError",
+    "StoreError",
+    "UnknownJurisdictionError",
     "ValidationError",
+    "WorkbookError",
     "WorkerMemoryError",
     "error_class",
     "error_from_answer",

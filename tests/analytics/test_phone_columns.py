@@ -13,10 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 from test_known import account
 
-from dialkit._arrays._checked import ColumnError
 from dialkit._utils import _partitions
 from dialkit.analytics import answer_rates, funnel
-from dialkit.errors import InputError
+from dialkit.errors import ColumnError, InputError
 
 dd = pytest.importorskip("dask.dataframe")
 NUMBERS = r"holds 12125550102 at row 0, a number without its '\+'|holds numbers \(int64\)"

@@ -18,7 +18,8 @@ import pytest
 
 from dialkit.compliance import _checked_states
 from dialkit.compliance import _jurisdictions as jurisdictions
-from dialkit.compliance._jurisdictions import JurisdictionDataError, UnknownJurisdictionError
+from dialkit.compliance._jurisdictions import JurisdictionDataError
+from dialkit.errors import UnknownJurisdictionError
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = resources.files("dialkit._law").joinpath(jurisdictions.DATA_FILE)

@@ -23,18 +23,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    ColumnError,  # noqa: F401
+    )
 from ._bools import arrow_bools
 
 E164 = ("write phone numbers as E.164 text with their '+' ('+14155550123'): a "
         "spreadsheet, or pd.read_csv without dtype=str, reads them as numbers and drops "
         "the '+' and any leading 0")
 """What to do about a phone column that holds numbers, as every refusal of one says."""
-
-
-class ColumnError(InputError):
-    """A column that holds the wrong kind of value (or a dataset's files that disagree);
-    the message names it, the value at fault and its row, and what to write instead."""
 
 
 def check_text(column: pd.Series, where: str, phone: bool) -> None:

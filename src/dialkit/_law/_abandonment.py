@@ -21,6 +21,7 @@ from datetime import timedelta
 from functools import cache
 from typing import Any
 
+from .._utils._base_error import LawDataError
 from . import _rows as law
 
 DATA_FILE = "abandonment.toml"
@@ -64,7 +65,7 @@ def span_of(period: str) -> timedelta:
     """``"30 days"`` or ``"24 hours"`` as a span; anything else is refused."""
     count, _, unit = period.partition(" ")
     if not count.isdigit() or unit not in _UNITS or int(count) < 1:
-        raise law.LawDataError(f"period {period!r}: write 'N days', 'N hours' or "
+        raise LawDataError(f"period {period!r}: write 'N days', 'N hours' or "
                                    f"{CALENDAR_MONTH!r}")
     return int(count) * _UNITS[unit]
 
@@ -95,15 +96,15 @@ def _checked(raw: Mapping[str, Any], where: str) -> Place:
     law.known_columns(raw, COLUMNS, where)
     basis = law.choice(raw, "basis", ("law", "policy"), where)
     if (basis == "policy") != ("policy" in raw):
-        raise law.LawDataError(f"{where}: basis 'law', or 'policy' with the policy's name")
+        raise LawDataError(f"{where}: basis 'law', or 'policy' with the policy's name")
     period = law.text(raw, "period", where)
     if period != CALENDAR_MONTH:
         try:
             span_of(period)
-        except law.LawDataError as error:
-            raise law.LawDataError(f"{where}: {error}") from None
+        except LawDataError as error:
+            raise LawDataError(f"{where}: {error}") from None
     if ("ring_seconds" in raw) != ("ring_citation" in raw):
-        raise law.LawDataError(f"{where}: ring_seconds needs its ring_citation")
+        raise LawDataError(f"{where}: ring_seconds needs its ring_citation")
     return Place(id=law.text(raw, "id", where), name=law.text(raw, "name", where),
                  regions=tuple(law.strings(raw, "regions", where, required=True)),
                  basis=basis, policy=law.text(raw, "policy", where) if "policy" in raw else None,
@@ -119,7 +120,7 @@ def _number(raw: Mapping[str, Any], key: str, where: str, below: float = math.in
     """A column's number, more than 0 and less than ``below``."""
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < below:
-        raise law.LawDataError(f"{where}: {key} must be a number above 0"
+        raise LawDataError(f"{where}: {key} must be a number above 0"
                                + (f" and below {below:g}" if below < math.inf else "")
                                + f", not {value!r}")
     return float(value)

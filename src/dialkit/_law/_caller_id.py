@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .._utils._base_error import LawDataError
 from . import _rows as law
 
 DATA_FILE = "caller_id.toml"
@@ -63,6 +64,6 @@ def _row(raw: Mapping[str, Any], where: str) -> CallerIdLaw:
                       rule=law.text(raw, "rule", where), scope=law.text(raw, "scope", where),
                       **law.law_columns(raw, where))
     if row.citation not in row.text:
-        raise law.LawDataError(f"{where}: the text must quote the section it cites "
+        raise LawDataError(f"{where}: the text must quote the section it cites "
                                f"({row.citation!r})")
     return row

@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    DayRuleError,  # noqa: F401
+    )
 
 MONTHS = {name.casefold(): n for n, name in enumerate(calendar.month_name) if name}
 WEEKDAYS = {name.casefold(): n for n, name in enumerate(calendar.day_name)}
@@ -49,10 +51,6 @@ KEYS = frozenset({"name", "rule", "years", "source"})
 _FIXED = re.compile(r"(\d{1,2}) (\w+)")
 _NTH = re.compile(r"(\w+) (\w+) of (\w+)")
 _AFTER = re.compile(r"(\w+) after the (\w+) (\w+) of (\w+)")
-
-
-class DayRuleError(InputError):
-    """A day rule the table cannot use; the message names the row and the rule."""
 
 
 @dataclass(frozen=True)

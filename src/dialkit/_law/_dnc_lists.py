@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
+from .._utils._base_error import LawDataError
 from . import _rows as law
 
 DATA_FILE = "dnc_lists.toml"
@@ -178,7 +179,7 @@ def _period(raw: Mapping[str, Any], key: str, where: str) -> Period:
     """A column that is a length of time: ``"540 days"``, ``"18 months"``."""
     found = _PERIOD.match(law.text(raw, key, where))
     if not found:
-        raise law.LawDataError(f"{where}: {key} must be a number of days or months "
+        raise LawDataError(f"{where}: {key} must be a number of days or months "
                                f"('90 days', '18 months'), not {raw[key]!r}")
     return Period(int(found[1]), found[2])
 
@@ -194,10 +195,10 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
     kind, country = law.text(raw, "list", where), law.text(raw, "country", where)
     exempt = tuple(law.strings(raw, "exempt_by", where, required=True))
     if kind not in LISTS or not set(exempt) <= set(KINDS):
-        raise law.LawDataError(f"{where}: list must be one of {LISTS} and exempt_by "
+        raise LawDataError(f"{where}: list must be one of {LISTS} and exempt_by "
                                f"hold only {KINDS}")
     if law.text(raw, "id", where) != f"{country}-{kind}":
-        raise law.LawDataError(f"{where}: id must be {country}-{kind}")
+        raise LawDataError(f"{where}: id must be {country}-{kind}")
     since = raw.get("late_since")
     return DncList(
         id=f"{country}-{kind}", country=country, list=kind, name=law.text(raw, "name", where),

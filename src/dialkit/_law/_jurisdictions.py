@@ -40,9 +40,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    DayRuleError,
+    LawDataError,
+    UnknownJurisdictionError,  # noqa: F401
+)
 from . import _rows as law
-from ._days import NONE_OBSERVED, DayRule, DayRuleError, ObservedRule, day_rule, observed_rule
+from ._days import NONE_OBSERVED, DayRule, ObservedRule, day_rule, observed_rule
 
 if TYPE_CHECKING:
     from holidays import HolidayBase
@@ -82,13 +86,9 @@ APPLIES_TO = ("all", "campaign")
 dialer: a call with a ``campaign_id``), where the text covers automated calls only."""
 
 
-JurisdictionDataError = law.LawDataError
+JurisdictionDataError = LawDataError
 """The table's file is not as it must be; the message names the row (the error of every
-table of law, :class:`._rows.LawDataError`, by the name this table published it)."""
-
-
-class UnknownJurisdictionError(InputError):
-    """No row has the id asked for; the message names it and the known ids."""
+table of law, :class:`LawDataError`, by the name this table published it)."""
 
 
 @dataclass(frozen=True)

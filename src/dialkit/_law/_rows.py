@@ -24,7 +24,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    LawDataError,  # noqa: F401
+)
 
 
 @dataclass(frozen=True)
@@ -59,10 +61,6 @@ class _Row(Protocol):
 
 
 RowT = TypeVar("RowT", bound=_Row)
-
-
-class LawDataError(InputError):
-    """A table of law is not as it must be; the message names the file, row and column."""
 
 
 def read(path: Path | str | None, packaged: str) -> tuple[dict[str, Any], str]:

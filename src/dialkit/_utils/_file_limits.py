@@ -33,7 +33,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from ._base_error import InputError
+from ._base_error import (
+    InputError,
+    LimitError,  # noqa: F401
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -205,10 +208,6 @@ def check_count(name: str, where: str, count: int, most: int, what: str) -> None
                          f"hold at most {most:,}; refused unread, as a reader sizes its "
                          "memory by that number. The file is damaged or built to harm: "
                          "save it again from the program that made it")
-
-
-class LimitError(InputError):
-    """A file past one of its :class:`FileLimits`: the message is a :func:`refusal`."""
 
 
 def check_workbook(path: Path | None, data: bytes | None, name: str, limits: FileLimits) -> None:

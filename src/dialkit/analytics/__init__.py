@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 from .._places._states import state_of
 from .._utils import _lazy
+from .._utils._base_error import AnalyticsInputError
 from ._compare import compare
 from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
-from ._inputs import POSITIVE, AnalyticsInputError
+from ._inputs import POSITIVE
 from ._load import load
 from ._local import WEEKDAYS
 from ._mix import disposition_mix, hangup_causes

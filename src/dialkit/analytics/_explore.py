@@ -28,12 +28,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .._utils._base_error import AnalyticsInputError
 from .._utils._extras import needs
 from .._utils._words import noun
 from ..frames._pages import NOT_MATH, campaign_names
 from ..frames._tabular import as_pandas
 from ._funnel import STAGES, funnel
-from ._inputs import AnalyticsInputError, prepared
+from ._inputs import prepared
 from ._load import load
 from ._mix import disposition_mix
 from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel

@@ -22,7 +22,9 @@ from numpy.typing import NDArray
 from .._arrays._bools import arrow_bools
 from .._arrays._checked import check_text
 from .._arrays._kept import arrow_data
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    AnalyticsInputError,  # noqa: F401
+    )
 from ..frames import utc_times
 from ..frames._tabular import as_pandas
 
@@ -40,12 +42,6 @@ POSITIVE = ("sale", "callback_requested", "info_sent")
 codes of a person who asked for more (a call back, information sent)."""
 
 Bools = NDArray[np.bool_]
-
-
-class AnalyticsInputError(InputError):
-    """A frame given to an analytics function lacks a column it needs (or the frames given
-    to the explorer lack one it needs): the message names the frame, what is missing and
-    what to pass instead."""
 
 
 def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from .._places._states import state_of
-from .._utils._base_error import InputError
+from .._utils._base_error import AnalyticsInputError, InputError
 from .._utils._partitions import Lazy, Plan, on_dask, read_whole, register
-from ._inputs import LOCAL, AnalyticsInputError, answered, prepared, with_direction
+from ._inputs import LOCAL, answered, prepared, with_direction
 from ._local import Clock, local_clock
 from ._match import matched
 from ._stats import wilson_interval

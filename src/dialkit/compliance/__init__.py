@@ -13,8 +13,9 @@ Examples:
 
 from dialkit._places._localtime import first_zones, local_call_times
 
+from .._utils._base_error import AuditInputError
 from . import _jurisdictions as jurisdictions
-from ._audit import AuditInputError, AuditReport
+from ._audit import AuditReport
 from ._entry import audit
 from ._load import load
 from ._plots import plot_by_state, plot_summary, plot_upcoming

@@ -17,7 +17,9 @@ import pyarrow as pa
 
 from .._arrays._kept import hash_taken
 from .._phones._zones import Rows
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    AuditInputError,  # noqa: F401
+    )
 from .._utils._outputs_written import written
 from .._utils._words import counted
 from ..frames import utc_times, write_csv
@@ -112,18 +114,6 @@ NO_ANSWERED = "not judged: no call answered by a live person was audited"
 NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a written "
                 "agreement, an established business relationship) was considered for any "
                 "call to a listed number")
-
-
-class AuditInputError(InputError):
-    """An input the audit cannot use: a frame that lacks a column it needs or holds a
-    time that is not one, or a ``blocked_countries`` value that names no country.
-    The message names the input; ``frame`` names the frame at fault (``calls``,
-    ``leads`` or ``dnc``; ``None`` for another argument), so a caller that read the
-    frames from files can name the file."""
-
-    def __init__(self, message: str, *, frame: str | None = None) -> None:
-        super().__init__(message)
-        self.frame = frame
 
 
 @dataclass(frozen=True)

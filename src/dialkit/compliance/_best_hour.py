@@ -22,7 +22,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from .._places._localtime import first_zones, local_times, zone_info
-from ._audit import AuditInputError
+from .._utils._base_error import AuditInputError
 from ._hours import allows
 from ._rules import Rules
 from ._text import written

@@ -20,7 +20,6 @@ from dialkit._law._jurisdictions import (
     WHOLE_DAY,
     Jurisdiction,
     JurisdictionDataError,
-    UnknownJurisdictionError,
     Window,
     all,
     cap_text,
@@ -31,6 +30,8 @@ from dialkit._law._jurisdictions import (
     unconfirmed,
     window_text,
 )
+
+from .._utils._base_error import UnknownJurisdictionError
 
 __all__ = [
     "APPLIES_TO",

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrays._bools import arrow_bools
+from .._utils._base_error import AuditInputError
 from .._utils._partitions import Plan, register
 from . import _abandonment as abandonment
 from ._audit import (
@@ -41,7 +42,6 @@ from ._audit import (
     FEW_VALUED,
     LEAD_COLUMNS,
     READ_COLUMNS,
-    AuditInputError,
     Options,
     Part,
     answered_calls,

@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._utils._base_error import InputError
+from .._utils._base_error import AuditInputError, InputError
 from .._utils._moments import duration
 from ..errors import ApiError, ContactForbiddenError
-from ._audit import AuditInputError
 from ._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
 

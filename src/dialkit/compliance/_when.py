@@ -22,10 +22,10 @@ import pandas as pd
 
 from .._phones._zones import ZONES, zone_sets, zoned
 from .._places._localtime import zone_info
+from .._utils._base_error import AuditInputError
 from .._utils._moments import duration, utc_moment
 from ..contract import E164_PATTERN
 from ._address_clock import address_zones
-from ._audit import AuditInputError
 from ._best_hour import best_hours
 from ._hours import Clock, allows, calling_hours, clock
 from ._law import law_rows

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._utils._base_error import AuditInputError
 from ..frames import utc_times
 from . import _jurisdictions as table
-from ._audit import CALL_COLUMNS, LEAD_COLUMNS, AuditInputError
+from ._audit import CALL_COLUMNS, LEAD_COLUMNS
 from ._entry import audit
 from ._frequency import SUBJECT, subjects_to_come
 from ._lead_of import other_numbers

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 from .._utils import _lazy
 
 if TYPE_CHECKING:
+    from .._utils._base_error import CacheMissError
     from ._cache import (
         CACHE_DIR_VARIABLE,
         Cache,
-        CacheMissError,
         Cleared,
         Entry,
         cache_info,

@@ -47,7 +47,9 @@ import platformdirs
 import pyarrow as pa
 from filelock import FileLock
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import (
+    CacheMissError,  # noqa: F401
+    )
 from .._utils._private import FILE_MODE, private_dir
 from ._cache_files import (
     read_json,
@@ -89,10 +91,6 @@ it; a cached frame's ``fetched_at`` is when its first page was read."""
 def digest(value: Any) -> str:
     """A short stable digest of JSON-able data (filters, service identity)."""
     return hashlib.sha256(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
-
-
-class CacheMissError(DialkitError, LookupError):
-    """``refresh="offline"`` asked for a frame the cache does not hold."""
 
 
 def fresh(manifest: Mapping[str, Any], max_age: timedelta) -> bool:

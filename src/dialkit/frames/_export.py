@@ -38,11 +38,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from .._utils._base_error import InputError
+from .._utils._base_error import CacheMissError, InputError
 from .._utils._leftovers import sweep
 from .._utils._outputs_written import UNFINISHED, written
 from .._utils._private import DIRECTORY_MODE, private_tree
-from ._cache import Cache, CacheMissError
+from ._cache import Cache
 from ._cache_files import read_json, write_json
 from ._schemas import SCHEMAS
 

@@ -21,17 +21,24 @@ from .._utils import _lazy
 
 if TYPE_CHECKING:
     from .._places._regions import region_of
+    from .._utils._base_error import (
+        CampaignError,
+        ImportJournalError,
+        ImportRunningError,
+        ImportStoppedError,
+        JournalWriteError,
+        LeadFileError,
+    )
     from .._utils._file_limits import FileLimits
-    from ._clean._campaign import CampaignError, campaigns
+    from ._clean._campaign import campaigns
     from ._clean._chunked import CleanedFile
     from ._clean._entry import clean, clean_dataset, clean_file
     from ._clean._result import CleanResult
     from ._dask._result import CleanedDataset
-    from ._import._journal import ImportJournalError, ImportRunningError, JournalWriteError
-    from ._import._run import OUTCOMES, ImportReport, ImportStoppedError, import_leads
+    from ._import._run import OUTCOMES, ImportReport, import_leads
     from ._normalize._columns import normalize
     from ._read._headers import ALIASES
-    from ._read._lead_file import LeadFile, LeadFileError, read
+    from ._read._lead_file import LeadFile, read
 
 __all__ = [
     "ALIASES",

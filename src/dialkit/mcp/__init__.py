@@ -21,6 +21,7 @@ Examples:
 from .._utils import _extras, _lazy
 
 with _extras.needs("mcp"):
+    from .._utils._base_error import AccessRefusedError
     from ._audit import (
         AuditLog,
         AuditRecord,
@@ -31,15 +32,7 @@ with _extras.needs("mcp"):
     )
     from ._client_executor import ClientExecutor, identity_from_me
     from ._confirm import CONFIRM_TIMEOUT_SECONDS, confirmation_text
-    from ._executor import (
-        AccessRefusedError,
-        Executor,
-        GuardCheck,
-        GuardedExecutor,
-        Identity,
-        ToolAnswer,
-        ToolCall,
-    )
+    from ._executor import Executor, GuardCheck, GuardedExecutor, Identity, ToolAnswer, ToolCall
     from ._http import StreamableHttp
     from ._serve import bearer_gate, serve
     from ._server import SERVER_NAME, build_server, select_tools

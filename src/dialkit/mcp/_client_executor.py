@@ -21,7 +21,8 @@ import orjson
 from dialkit.contract import ErrorCode, ResponseInfo, Scope
 from dialkit.errors import ApiError, ContactForbiddenError
 
-from ._executor import AccessRefusedError, GuardCheck, Identity, ToolAnswer, ToolCall
+from .._utils._base_error import AccessRefusedError
+from ._executor import GuardCheck, Identity, ToolAnswer, ToolCall
 
 
 class SentAnswer(Protocol):

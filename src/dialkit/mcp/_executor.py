@@ -17,7 +17,9 @@ import orjson
 
 from dialkit.contract import Operation, Scope
 
-from .._utils._base_error import DialkitError
+from .._utils._base_error import (
+    AccessRefusedError,  # noqa: F401
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,20 +118,6 @@ class ToolAnswer:
             return orjson.loads(self.body)
         except orjson.JSONDecodeError:
             return None
-
-
-class AccessRefusedError(DialkitError):
-    """The credentials of a request are refused; carries the service's problem.
-
-    Attributes:
-        status: The HTTP status the service would answer (401, 403).
-        code: The problem's ``code``, e.g. ``invalid_api_key``.
-    """
-
-    def __init__(self, detail: str, *, status: int, code: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
 
 
 class Executor(Protocol):

@@ -9,10 +9,10 @@ pagination, rate limits and state machines, plus an admin surface under
 from .._utils import _extras
 
 with _extras.needs("sandbox"):
+    from .._utils._base_error import ConfigError, SandboxStartError
     from ._config import (
         AccountConfig,
         ClientConfig,
-        ConfigError,
         KeyConfig,
         SandboxConfig,
         Scale,
@@ -23,7 +23,7 @@ with _extras.needs("sandbox"):
     )
     from ._remote import RemoteSandbox, attach_environment
     from ._serve import serve
-    from ._server import ApiKey, Sandbox, SandboxStartError, start
+    from ._server import ApiKey, Sandbox, start
 
 __all__ = [
     "AccountConfig",

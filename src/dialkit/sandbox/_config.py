@@ -30,7 +30,10 @@ from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
 
-from .._utils._base_error import InputError
+from .._utils._base_error import (
+    ConfigError,  # noqa: F401
+    InputError,
+)
 
 KEY_PATTERN = r"^svc_(live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}$"
 """The shape of an API key: prefix, credential id, underscore, secret."""
@@ -126,11 +129,6 @@ class SandboxConfig(_Section):
 
     server: ServerConfig = ServerConfig()
     accounts: Annotated[list[AccountConfig], Field(min_length=1)]
-
-
-class ConfigError(InputError):
-    """A configuration that cannot be used (its TOML file, or the world file given as
-    ``db``); the message says where and why."""
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

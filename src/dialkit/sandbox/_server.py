@@ -22,7 +22,10 @@ from types import TracebackType
 
 import uvicorn
 
-from .._utils._base_error import DialkitError, InputError
+from .._utils._base_error import (
+    InputError,
+    SandboxStartError,  # noqa: F401
+)
 from .._utils._moments import iso_datetime
 from .._utils._net import listening_socket, server_config
 from .._utils._secrets import MaskedStr
@@ -46,10 +49,6 @@ DEFAULT_KEYS_META = "default_keys"
 """Where a kept world stores its default account's keys (the file is the user's own)."""
 
 STARTUP_DEADLINE_SECONDS = 30.0
-
-
-class SandboxStartError(DialkitError, RuntimeError):
-    """The emulator could not start; the message says why."""
 
 
 class ApiKey(MaskedStr):

@@ -22,8 +22,8 @@ Examples:
     >>> event = webhooks.verify(body, headers, secret)  # doctest: +SKIP
 """
 
+from .._utils._base_error import EnvelopeError, SignatureError, StoreError
 from . import handlers
-from ._errors import EnvelopeError, SignatureError, StoreError
 from ._events import (
     AiCallCompletedData,
     AppointmentCancelledData,

@@ -24,7 +24,7 @@ from pydantic import (
 
 from dialkit.contract import WebhookDeliveryId, WebhookEventId, WebhookEventType
 
-from ._errors import EnvelopeError
+from .._utils._base_error import EnvelopeError
 
 
 class _Data(BaseModel):

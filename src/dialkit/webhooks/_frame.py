@@ -12,7 +12,7 @@ import pandas as pd
 
 from dialkit.frames import SCHEMAS, Column
 
-from ._errors import StoreError
+from .._utils._base_error import StoreError
 from ._store import FORMAT_VERSION, EventStore
 
 COLUMNS = (*SCHEMAS["webhook_events"].columns, Column("received_at", "timestamp"),

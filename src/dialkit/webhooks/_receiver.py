@@ -28,7 +28,7 @@ import orjson
 from dialkit._utils._secrets import mask
 from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS
 
-from ._errors import EnvelopeError, SignatureError, StoreError
+from .._utils._base_error import EnvelopeError, SignatureError, StoreError
 from ._events import Event, event_of
 from ._store import EventStore, Row, Stored, row_of
 from ._verify import Secrets, check_lowered, clock_seconds, secret_keys

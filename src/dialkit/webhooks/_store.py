@@ -34,8 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
-from .._utils._base_error import InputError
-from ._errors import StoreError
+from .._utils._base_error import InputError, StoreError
 from ._events import Envelope, Event, event_of, parse_envelope
 
 Synchronous = Literal["full", "normal"]

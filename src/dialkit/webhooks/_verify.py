@@ -25,8 +25,7 @@ from datetime import datetime
 
 from dialkit.contract import SIGNATURE_TOLERANCE_SECONDS, is_valid_id
 
-from .._utils._base_error import InputError
-from ._errors import SignatureError
+from .._utils._base_error import InputError, SignatureError
 from ._events import Envelope, Event, event_of, parse_envelope
 
 TIMESTAMP = "service-timestamp"

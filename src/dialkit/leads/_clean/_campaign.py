@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Unpack
 import pandas as pd
 
 from dialkit._utils import _tuning
-from dialkit._utils._base_error import InputError
 from dialkit.contract import IMPORTABLE_STATUSES, CampaignStatus
 from dialkit.errors import NotFoundError, PermissionDeniedError
+
+from ..._utils._base_error import CampaignError
 
 if TYPE_CHECKING:
     from dialkit.client import Client
@@ -29,21 +30,6 @@ LISTED_MAX = 20
 
 
 _ALLOWED = f"{', '.join(IMPORTABLE_STATUSES[:-1])} or {IMPORTABLE_STATUSES[-1]}"
-
-
-class CampaignError(InputError):
-    """The campaign a lead file is for cannot take leads: the account has no campaign
-    with this id, or its state refuses imports. Nothing was sent.
-
-    Attributes:
-        campaign_id: The campaign asked for.
-        status: Its status, ``None`` when the account has no such campaign.
-    """
-
-    def __init__(self, message: str, *, campaign_id: str, status: str | None) -> None:
-        super().__init__(message)
-        self.campaign_id = campaign_id
-        self.status = status
 
 
 def not_importable(campaign_id: str, status: str) -> str:

@@ -53,12 +53,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
-from dialkit._utils._base_error import DialkitError, InputError
-from dialkit._utils._outputs_written import why_not_written
 from dialkit._utils._private import DIRECTORY_MODE, private_dir
 from dialkit.client._leads import batch_key
 from dialkit.contract import MAX_IMPORT_BATCH, LeadResultStatus
 
+from ..._utils._base_error import ImportJournalError, ImportRunningError, JournalWriteError
+from ..._utils._outputs_written import why_not_written
 from .._read._lead_file import cannot_open
 
 PLAN = "plan.parquet"
@@ -67,13 +67,6 @@ REPORT = "report.parquet"
 LOCK = ".lock"
 PLAN_COLUMNS = ("row", "phone_e164", "status", "reason", "field")
 """The plan's columns the import reads."""
-
-RECOVER = (
-    "Nothing was sent. To recover, delete that folder and run the import again: it starts "
-    "afresh and still imports each row once, because a batch the service already answered "
-    "gets its stored answer under the same Idempotency-Key, and a row that is already a lead "
-    "of the campaign is answered duplicate_in_campaign, found among the campaign's leads by "
-    "phone and external id, and reported as imported with its lead_id.")
 
 _BATCH_FIELDS: dict[str, type] = {"batch": int, "key": str, "hash": str}
 _FIELDS: dict[str, dict[str, type]] = {
@@ -84,62 +77,6 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
-
-
-class ImportJournalError(InputError):
-    """An import journal that cannot be trusted: it does not match its plan, a line
-    is broken, or the plan is missing or damaged. Nothing was sent; the message
-    names the folder, what is wrong, and how to start afresh.
-
-    Attributes:
-        folder: The journal's folder (delete it to start afresh).
-    """
-
-    def __init__(self, folder: Path, why: str) -> None:
-        super().__init__(f"The import journal in {folder} cannot be trusted: {why}. {RECOVER}")
-        self.folder = folder
-
-
-class JournalWriteError(DialkitError, OSError):
-    """A journal line could not be written whole: the disk holding the journal is full,
-    a quota or a file-size limit is reached, or the disk failed. The journal was cut
-    back to its last whole line, so it is sound: once the cause is mended, the same
-    import resumes where it stopped and sends no finished batch again. An ``OSError``
-    with the cause's ``errno``; ``filename`` is the journal's file.
-
-    Attributes:
-        folder: The journal's folder.
-    """
-
-    def __init__(self, folder: Path, cause: OSError) -> None:
-        code = cause.errno or errno.EIO
-        said, hint = why_not_written(OSError(code, cause.strerror))
-        super().__init__(code, f"{said} ({hint})" if hint else said, str(folder / LINES))
-        self.folder = folder
-
-    def __str__(self) -> str:
-        return (f"the import journal in {self.folder} could not be written: {self.strerror}. "
-                "The journal was left whole up to its last line: mend that, then run the "
-                "same import again; it resumes where it stopped and sends no finished "
-                "batch again")
-
-
-class ImportRunningError(DialkitError, RuntimeError):
-    """Another import of the same file into the same campaign is running, in this
-    process or another: the two would send the same batches side by side. Nothing
-    was sent. Not an :class:`ImportJournalError`, whose way out is to delete the
-    folder: this journal is sound, and in use.
-
-    Attributes:
-        folder: The journal's folder, which the running import holds.
-    """
-
-    def __init__(self, folder: Path) -> None:
-        super().__init__(
-            f"Another import of this file into this campaign is running: it holds the "
-            f"import journal in {folder}. Nothing was sent. Let it finish (or stop it), then "
-            "run the import again: it resumes where that one stopped, and imports each row once.")
-        self.folder = folder
 
 
 @contextlib.contextmanager
@@ -458,7 +395,7 @@ class Journal:
             except OSError as error:
                 with contextlib.suppress(OSError):  # else the next open cuts the torn line
                     os.ftruncate(descriptor, start)
-                raise JournalWriteError(self.folder, error) from None
+                raise _unwritten(self.folder / LINES, error) from None
         finally:
             os.close(descriptor)
 
@@ -574,3 +511,11 @@ def _text(value: Any) -> bool:
 
 def _lead_id(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value.startswith("lead_"))
+
+
+def _unwritten(lines: Path, cause: OSError) -> JournalWriteError:
+    """The journal's line not written whole, its cause in the system's words and what to
+    do (:func:`~dialkit._utils._outputs_written.why_not_written`)."""
+    code = cause.errno or errno.EIO
+    said, hint = why_not_written(OSError(code, cause.strerror))
+    return JournalWriteError(lines, code, f"{said} ({hint})" if hint else said)

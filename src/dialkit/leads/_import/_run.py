@@ -36,7 +36,6 @@ import pandas as pd
 
 from dialkit._places._blocked import blocked_regions
 from dialkit._utils import _tuning
-from dialkit._utils._base_error import DialkitError
 from dialkit._utils._outputs_written import written
 from dialkit._utils._private import FILE_MODE
 from dialkit._utils._words import counted
@@ -52,6 +51,7 @@ from dialkit.errors import (
 from dialkit.frames._pages import NOT_MATH
 from dialkit.frames._progress import Shown, bar, shown
 
+from ..._utils._base_error import ImportStoppedError
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
 from .._clean._options import CleanOptions
@@ -100,25 +100,6 @@ OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted"
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
 _IN_CAMPAIGN = "duplicate_in_campaign"
 _REPEAT = ("duplicate", "duplicate_in_request")
-
-
-class ImportStoppedError(DialkitError, RuntimeError):
-    """An import stopped before its last batch; running it again resumes, once the
-    cause is gone (the message says whether a re-run alone can succeed).
-
-    Attributes:
-        report: The reconciled outcome of every row so far (rows not sent yet
-            are ``not_attempted``).
-        batch: The 1-based number of the batch that stopped it.
-        cause: The error the service or the network answered.
-    """
-
-    def __init__(self, message: str, *, report: ImportReport, batch: int,
-                 cause: BaseException) -> None:
-        super().__init__(message)
-        self.report = report
-        self.batch = batch
-        self.cause = cause
 
 
 @dataclass(frozen=True)

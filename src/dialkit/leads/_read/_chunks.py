@@ -31,8 +31,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from dialkit._utils import _tuning
-from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited
+from dialkit._utils._file_limits import FileLimits, check_delimited
 
+from ..._utils._base_error import LeadFileError, LimitError
 from ._delimiter import Layout, layout
 from ._encoding import BOMS, SNIFFED, cp1252_throughout
 from ._headers import unique_headers
@@ -40,7 +41,6 @@ from ._lead_file import (
     _EXCEL_MAGIC,
     TEXT,
     LeadFile,
-    LeadFileError,
     _load,
     _no_numbers,
     _without_blank_rows,

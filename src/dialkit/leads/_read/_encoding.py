@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from dialkit._utils._base_error import InputError
+from ..._utils._base_error import EncodingError
 
 BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
         (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
@@ -28,10 +28,6 @@ and the header's line."""
 _BOM_NAMES = {"utf-8-sig": "UTF-8", "utf-16": "UTF-16", "utf-32": "UTF-32"}
 _HIGH = bytes(range(128, 256))
 _NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
-
-
-class EncodingError(InputError):
-    """Bytes that cannot be read as text: the message follows the file's name."""
 
 
 @dataclass(frozen=True)

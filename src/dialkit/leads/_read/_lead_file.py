@@ -27,15 +27,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from dialkit._utils._base_error import InputError
-from dialkit._utils._file_limits import FileLimits, LimitError, check_delimited, check_workbook
+from dialkit._utils._file_limits import FileLimits, check_delimited, check_workbook
 from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
+from ..._utils._base_error import (
+    EncodingError,
+    LeadFileError,  # noqa: F401
+    LimitError,
+    WorkbookError,
+)
 from ._delimiter import DELIMITERS, Layout, layout, shown
-from ._encoding import BOMS, SNIFFED, EncodingError, decode
+from ._encoding import BOMS, SNIFFED, decode
 from ._headers import ALIASES, map_headers, unique_headers
-from ._workbook import WorkbookError, cell_text, read_workbook
+from ._workbook import cell_text, read_workbook
 from ._workbook_limits import check_parts
 
 Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame | ArrowStream"
@@ -52,10 +57,6 @@ MISSING = ("",)
 also take ``NA`` (Namibia's code), ``NULL``, ``None``, ``N/A``, ``nan``,
 ``#N/A`` and more for missing by default; in a lead file they are text, and what a
 phone cell's text means is the clean's to judge (``N/A`` there is no number)."""
-
-
-class LeadFileError(InputError):
-    """A lead file that cannot be read: the message names the file and the cause."""
 
 
 def _no_formulas() -> pd.DataFrame:

@@ -23,15 +23,10 @@ from typing import Any
 import pandas as pd
 from python_calamine import CalamineSheet, CalamineWorkbook, SheetVisibleEnum
 
-from dialkit._utils._base_error import InputError
-
+from ..._utils._base_error import WorkbookError
 from ._delimiter import HEADER_ROWS, header_index, phone_like
 from ._headers import unique_headers
 from ._xlsx import CellFacts, cell_facts, shown
-
-
-class WorkbookError(InputError):
-    """A workbook that cannot be read: the message follows the file's name."""
 
 
 @dataclass(frozen=True)

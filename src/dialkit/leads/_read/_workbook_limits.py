@@ -37,7 +37,7 @@ from dialkit._utils._file_limits import (
     check_repeats,
 )
 
-from ._workbook import WorkbookError
+from ..._utils._base_error import DoctypeError
 from ._xlsx import pieces, reference, sheet_members
 
 _CHUNK = 8 << 20
@@ -60,10 +60,6 @@ _TAG_END[list(b"/>")] = True
 _SHARED_STRING = re.compile(rb"<(?:[\w.-]+:)?si[\s/>]")
 _VALUE = re.compile(rb"<(?:[\w.-]+:)?(?:v|is)[\s>]")
 _INDEX = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*>(\d{1,10})")
-
-
-class DoctypeError(WorkbookError):
-    """A workbook part that declares a DOCTYPE: its message names the part."""
 
 
 def check_parts(data: bytes, name: str, limits: FileLimits) -> None:

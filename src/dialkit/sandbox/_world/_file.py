@@ -14,7 +14,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .._config import ConfigError
+from ..._utils._base_error import ConfigError
 
 WORLD_MARKER = "dialkit_world"
 """The ``meta`` key every world file holds (written on first open)."""

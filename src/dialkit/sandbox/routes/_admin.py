@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from dialkit.contract import ErrorCode
 
-from .._config import AccountConfig, ConfigError
+from ..._utils._base_error import ConfigError
+from .._config import AccountConfig
 from .._http._faults import FaultRule
 from .._http._mcp_audit import audit_records, clear_audit
 from .._http._problems import ApiProblem
