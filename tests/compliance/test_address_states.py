@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit._places._subdivisions import subdivision_name, subdivision_of
-from dialkit.client._guard import GuardSettings, LiveDnc
+from dialkit._utils._guarded import GuardSettings, LiveDnc
 from dialkit.compliance import audit, jurisdictions, next_allowed
 from dialkit.compliance._checked_states import checked
 from dialkit.compliance._evidence import cover

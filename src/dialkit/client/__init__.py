@@ -10,9 +10,10 @@ profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_ke
 """
 
 from .._utils import _lazy
+from .._utils._guarded import GuardSettings, ResumeJudgment
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
-from ._guard import Guard, GuardSettings, Override, ResumeJudgment
+from ._guard import Guard, Override
 from ._pagination import ListIterator, RawPage
 from ._profiles import (
     CONFIG_VARIABLE,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Self, Unpack, cast
 import httpx
 
 from .._utils._base_error import InputError
+from .._utils._guarded import Enforced, GuardSettings
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
 from ._appointments import Appointments
 from ._base import Area, Options
@@ -20,7 +21,7 @@ from ._callbacks import Callbacks
 from ._calls import Calls
 from ._campaigns import Campaigns
 from ._dnc import Consents, Dnc
-from ._guard import Enforced, Guard, GuardSettings
+from ._guard import Guard
 from ._leads import Leads
 from ._messaging import Sms, WhatsApp
 from ._profiles import Profile

@@ -23,34 +23,36 @@ import itertools
 import logging
 import threading
 import time
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 
-from .._places._blocked import blocked_regions
 from .._utils._base_error import InputError
-from ..contract import Call, DncCheckResult, Lead, SmsMessage
-from ..errors import ContactForbiddenError
+from .._utils._guarded import (
+    GuardSettings,
+    Judge,
+    LiveDnc,
+    ResumeJudgment,
+    Verdict,
+    address_state,
+)
+from ..contract import Call, SmsMessage
 from ._callbacks import Callbacks
 from ._campaigns import Campaigns
 from ._dnc import Dnc
 from ._guard_contacts import PLACES_CALLS, RecentContacts
-from ._lead_bodies import address_state
 from ._leads import Leads
 from ._transport import Answer, Transport
 from ._transport import Call as SentCall
 
 if TYPE_CHECKING:
-    from ..compliance import Rules
+    pass
 
 logger = logging.getLogger("dialkit.client.guard")
 
-Enforced = Literal["law", "law_and_policy", "off"]
-ENFORCED: tuple[Enforced, ...] = ("law", "law_and_policy", "off")
-"""What the guard can enforce: the law; the law and the account's policy; nothing."""
 DNC_CACHE_SECONDS = 60.0
 """How long a number's live DNC answer is reused: the calls of one notebook cell, not a
 day's (a number listed since is refused by the service's own check too)."""
@@ -66,58 +68,6 @@ _BOOLEAN: TypeAdapter[bool] = TypeAdapter(bool)
 
 
 @dataclass(frozen=True)
-class GuardSettings:
-    """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone).
-
-    Attributes:
-        enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
-            ``blocked_countries``), or ``off`` (nothing: one warning per client).
-        rules: The law (default ``dialkit.compliance.US``: US, Canadian and UK law).
-        policy: The account's own rules (``dialkit.compliance.HOUSE_RULES``);
-            ``law_and_policy`` needs one or ``blocked_countries``.
-        blocked_countries: The countries the account does not call, read as the audit
-            and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
-    """
-
-    enforce: Enforced = "law"
-    rules: Rules | None = None
-    policy: Rules | None = None
-    blocked_countries: Collection[str] | str = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
-        if self.enforce not in ENFORCED:
-            raise InputError(f"guard enforce={self.enforce!r} is not one of "
-                             f"{', '.join(ENFORCED)}")
-        if self.enforce == "law_and_policy" and self.policy is None \
-                and not self.blocked_countries:
-            raise InputError("guard 'law_and_policy' needs the policy: pass GuardSettings("
-                             "'law_and_policy', policy=dialkit.compliance.HOUSE_RULES) or "
-                             "blocked_countries=[...]")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The judge's refusal of one contact (the columns of ``next_allowed``)."""
-
-    rule: str
-    basis: str | None
-    jurisdiction: str | None
-    evidence: str
-    next_allowed_at: datetime | None
-    next_local_time: str | None = None
-    timezone: str | None = None
-
-    def error(self, operation: str, phone: str | None, at: datetime) -> ContactForbiddenError:
-        """The error that refuses ``operation``."""
-        return ContactForbiddenError(
-            operation, phone, at, rule=self.rule, basis=self.basis,
-            jurisdiction=self.jurisdiction, evidence=self.evidence,
-            next_allowed_at=self.next_allowed_at, next_local_time=self.next_local_time,
-            timezone=self.timezone)
-
-
-@dataclass(frozen=True)
 class Override:
     """A contact sent with ``override="reason"``: what the guard said of it (None:
     nothing forbade it) and when (the service's time)."""
@@ -127,61 +77,6 @@ class Override:
     at: datetime
     reason: str
     verdict: Verdict | None
-
-
-@dataclass(frozen=True)
-class ResumeJudgment:
-    """What the law says of a campaign's diallable leads at its resume.
-
-    Attributes:
-        forbidden: How many may not be called at ``at``, of ``diallable``.
-        by_rule: Those by the rule that forbids them (``calling_hours``: 120).
-        opens_at: The earliest next allowed moment among them (None: none known).
-        last_opens_at: The latest (by then every one known has opened once).
-    """
-
-    campaign_id: str
-    at: datetime
-    diallable: int
-    forbidden: int
-    by_rule: dict[str, int] = field(default_factory=dict)
-    opens_at: datetime | None = None
-    last_opens_at: datetime | None = None
-    first: Verdict | None = None
-    """The first forbidden lead's refusal in full."""
-
-
-@dataclass(frozen=True)
-class LiveDnc:
-    """A number's live DNC answer and when it was obtained: the service's now at the
-    check, not the moment of the contact judged (a callback's is days ahead), so the
-    evidence dates each piece as it was obtained."""
-
-    answer: DncCheckResult
-    checked_at: datetime
-
-
-class Judge(Protocol):
-    """The law's judge, as the guard asks it (:mod:`dialkit.compliance._guard`)."""
-
-    lookback: timedelta
-    """How far back a number's calls and texts count (the longest cap's period)."""
-
-    def capped(self, phone: str, state: str | None, contacts: int,
-               settings: GuardSettings) -> bool:
-        """Whether a cap could count the number's past ``contacts`` (calls and texts; a
-        lead's address ``state``'s cap too; False: the hours alone judge)."""
-
-    def contact(self, phone: str, at: datetime, *, state: str | None,
-                campaign_id: str | None, calls: Sequence[Call], texts: Sequence[SmsMessage],
-                dnc: LiveDnc, settings: GuardSettings) -> Verdict | None:
-        """The refusal of a contact to ``phone`` at ``at``, or None where it is allowed:
-        ``calls`` and ``texts`` are the number's within :attr:`lookback` (a text is a
-        call in law, and the caps count it), ``dnc`` its live answer."""
-
-    def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
-                 settings: GuardSettings) -> ResumeJudgment:
-        """What the law of their places says of a campaign's ``leads`` at ``at``."""
 
 
 class Guard:

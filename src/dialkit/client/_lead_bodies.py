@@ -70,9 +70,3 @@ def _lead(lead: object) -> object:
     if isinstance(lead, Mapping):
         return sendable(lead)
     return lead
-
-
-def address_state(fields: object) -> str | None:
-    """A lead's address state, from its ``custom_fields`` (as the audit reads it)."""
-    state = fields.get("state") if isinstance(fields, Mapping) else None
-    return state if isinstance(state, str) and state.strip() else None

@@ -8,6 +8,7 @@ from typing import Any, Unpack
 
 import orjson
 
+from .._utils._guarded import address_state
 from ..contract import (
     MAX_PAGE_LIMIT,
     ErrorCode,
@@ -20,7 +21,7 @@ from ..contract import (
 from ..errors import ApiError
 from ._arguments import require_json, sendable
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
-from ._lead_bodies import address_state, create_body, import_body
+from ._lead_bodies import create_body, import_body
 from ._pagination import ListIterator
 from ._results import ApiData, ImportResult
 from ._transport import Call

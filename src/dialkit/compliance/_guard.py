@@ -18,9 +18,8 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
+from .._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
 from .._utils._words import counted
-from ..client._guard import GuardSettings, LiveDnc, ResumeJudgment, Verdict
-from ..client._lead_bodies import address_state
 from ..contract import Call, Lead, SmsMessage
 from ._account import blocked_country
 from ._audit import CALL_COLUMNS
