@@ -113,3 +113,29 @@ def test_upcoming_reads_the_leads_next_attempts_as_they_are_now(client_as: Clien
     pages = len(wire.to("/v1/leads", "GET"))
     upcoming(client)
     assert len(wire.to("/v1/leads", "GET")) - pages == math.ceil(len(leads) / 100) > 1
+
+
+def test_the_sources_date_the_leads_by_the_frames_this_load_read(client: Client) -> None:
+    """A frame of the cache this load did not read (the new leads, read weeks ago for
+    another notebook) dates nothing in the report's sources."""
+    client.frames.leads(status="new")
+    manifest = client.cache.entry("leads", {"status": "new"}).path / "manifest.json"
+    facts = orjson.loads(manifest.read_bytes())
+    weeks_ago = {name: (datetime.fromisoformat(facts[name]) - timedelta(days=20)).isoformat()
+                 for name in ("fetched_at", "whole_at")}
+    manifest.write_bytes(orjson.dumps({**facts, **weeks_ago}))
+    loaded = load(client)
+    read = client.cache.info().set_index("resource").loc["leads"]
+    read = read[read["filters"].map(bool).eq(False)]
+    assert loaded["leads"].attrs["fetched_at"] == f"{read['fetched_at'].iloc[0]:%Y-%m-%d %H:%M UTC}"
+
+
+def test_a_campaigns_audit_is_dated_by_its_campaigns_frames(client: Client) -> None:
+    """The same facts asked as a list of campaigns: each campaign's frame is read, and the
+    sources date them."""
+    campaigns = client.frames.leads()["campaign_id"].dropna().unique()[:2].tolist()
+    loaded = load(client, campaign_id=campaigns)
+    again = load(client, campaign_id=campaigns)
+    assert set(loaded["leads"]["campaign_id"]) == set(campaigns)
+    assert again["leads"].attrs["fetched_at"] == loaded["leads"].attrs["fetched_at"]
+    assert "those created since" not in again["leads"].attrs["fetched_at"]

@@ -104,7 +104,7 @@ def gathered(client: Client, *, campaign_id: str | Sequence[str] | None,
                      | set(held["phone"].dropna()))
     frames: Loaded = {"calls": calls, "leads": held, "dnc": _checked(client, numbers, rules),
                       "texts": texts}
-    fetched = _fetched(client, frames)
+    fetched = _fetched(client, frames, campaign_id)
     for name in ("calls", "leads", "dnc"):
         frames[name].attrs.update(source=f"client.frames.{name} of {client.base_url}")
         if name in fetched:
@@ -130,22 +130,27 @@ def _checked(client: Client, numbers: list[str], rules: Rules) -> pd.DataFrame:
         client.frames.dnc([]))
 
 
-def _fetched(client: Client, frames: Loaded) -> dict[str, str]:
-    """When each frame was fetched. Calls and leads: when their resource was last fetched
-    into the cache; leads read whole before that, and only the new ones since, say so.
-    DNC results: their oldest check (``checked_at``), for they are cached number by
-    number and the cache's own time is only that of the newest batch; with no check
-    times, that time, as for the others."""
-    info = client.cache.info().groupby("resource")
-    newest, whole = info["fetched_at"].max(), info["whole_at"].min()
+def _fetched(client: Client, frames: Loaded,
+             campaign_id: str | Sequence[str] | None) -> dict[str, str]:
+    """When each frame was fetched, from the cache entries this load read (one a campaign
+    asked, or the account's; another of the cache, a status's leads read weeks ago,
+    dates nothing here). Calls and leads: when they were last fetched; leads read whole
+    before that, and only the new ones since, say so. DNC results: their oldest check
+    (``checked_at``), for they are cached number by number and the cache's own time is
+    only that of the newest batch; with no check times, that time, as for the others."""
+    asked = [{}] if campaign_id is None else [
+        {"campaign_id": each} for each in ([campaign_id] if isinstance(campaign_id, str)
+                                           else campaign_id)]
+    info = client.cache.info()
+    read = info[(info["resource"] == "dnc") | info["filters"].map(asked.__contains__)]
+    newest = read.groupby("resource")["fetched_at"].max()
+    whole_at = read.loc[read["resource"] == "leads", "whole_at"].min()
     times = {name: newest.get(name) for name in ("calls", "leads", "dnc")}
     checked = frames["dnc"].get("checked_at")
     if checked is not None and checked.notna().any():
         times["dnc"] = checked.min()
     fetched = {name: _minute(at) for name, at in times.items() if at is not None and pd.notna(at)}
-    whole_at = whole.get("leads")
-    if "leads" in fetched and whole_at is not None and pd.notna(whole_at) and (
-            _minute(whole_at) != fetched["leads"]):
+    if "leads" in fetched and pd.notna(whole_at) and _minute(whole_at) != fetched["leads"]:
         fetched["leads"] += (f" (those created since {_minute(whole_at)}; the others as read "
                              "then)")
     return fetched
