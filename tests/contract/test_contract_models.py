@@ -306,3 +306,20 @@ def _defined_public_names(module: ModuleType) -> set[str]:
 )
 def test_all_exports_every_public_name(module: ModuleType) -> None:
     assert _defined_public_names(module) - set(contract.__all__) == set()
+
+
+def test_changed_by_names_each_write_and_the_lists_it_changes() -> None:
+    """``CHANGED_BY`` (issue 62): every operation that changes data and reaches a list a
+    client keeps is in it, none that only reads, and each names lists that exist."""
+    from dialkit.contract import CHANGED_BY, OPERATIONS
+    from dialkit.frames._frames import SPECS
+
+    by_name = {operation.name: operation for operation in OPERATIONS}
+    assert all(by_name[name].changes for name in CHANGED_BY)
+    assert not by_name["leads.update"].write and by_name["leads.update"].changes
+    assert not by_name["dnc.check"].changes
+    assert {kept for lists in CHANGED_BY.values() for kept in lists} <= {*SPECS, "dnc"}
+    left_out = {name for name, operation in by_name.items() if operation.changes} - set(
+        CHANGED_BY)
+    assert left_out == {"webhooks.create", "webhooks.update", "webhooks.delete",
+                        "webhooks.rotate_secret", "whatsapp.send"}

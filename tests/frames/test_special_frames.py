@@ -20,7 +20,7 @@ import pytest
 from client._recording import RecordingTransport, recording
 from dialkit import Client
 from dialkit._utils import _tuning
-from dialkit.errors import InvalidArgumentError
+from dialkit.errors import ApiError, InvalidArgumentError
 from dialkit.frames import CacheMissError, _dnc
 from dialkit.frames._reports import windows
 
@@ -167,6 +167,21 @@ def test_a_number_the_client_lists_is_checked_again_at_once(
     again = dialkit.frames.dnc(phones)
     assert _batches(wire)[sent:] == [[phones[1]]]
     assert column(again, "listed", "b") == [False, True, False]
+
+
+def test_a_listing_write_that_names_no_number_makes_every_cached_check_stale(
+        recorded: tuple[Client, RecordingTransport]) -> None:
+    """A consent recorded with no ``phone`` (refused or not: the service may have acted)
+    could revoke any number's: every cached check is asked again."""
+    dialkit, wire = recorded
+    phones = _fictional(3)
+    dialkit.frames.dnc(phones)
+    with pytest.raises(ApiError):
+        dialkit.consents.create(channel="call", granted=False, method="verbal",
+                                captured_at="2026-11-01T09:30:00Z")
+    sent = len(_batches(wire))
+    dialkit.frames.dnc(phones)
+    assert _batches(wire)[sent:] == [phones]
 
 
 def test_dnc_checks_where_nobody_watches_log_how_far_they_are(

@@ -39,7 +39,7 @@ from .._utils._guarded import (
     Verdict,
     address_state,
 )
-from ..contract import Call, SmsMessage
+from ..contract import CHANGED_BY, Call, SmsMessage
 from ._callbacks import Callbacks
 from ._campaigns import Campaigns
 from ._dnc import Dnc
@@ -62,7 +62,7 @@ diallable leads may not be called now."""
 DIALLABLE = ("new", "contacted", "callback")
 """The lead statuses a running campaign dials."""
 _VERDICTS_KEPT = 4096
-_LISTING_WRITES = frozenset({"dnc.add", "consents.create"})
+_LISTING_WRITES = frozenset(name for name, lists in CHANGED_BY.items() if "dnc" in lists)
 """The writes that can put a number on a Do-Not-Call list."""
 _BOOLEAN: TypeAdapter[bool] = TypeAdapter(bool)
 

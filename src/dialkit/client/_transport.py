@@ -244,7 +244,7 @@ class Transport:
             answer = self._send(operation, call, sink)
             return answer
         finally:
-            if operation.write or operation.method == "PATCH":  # PATCH changes data too
+            if operation.changes:
                 for observer in self._write_observers:
                     observer(call, answer)
 

@@ -127,7 +127,7 @@ from ._limits import (
     WEBHOOK_URL_MIN,
     RateLimit,
 )
-from ._operations import OPERATIONS, Operation, operation_by_name
+from ._operations import CHANGED_BY, OPERATIONS, Operation, operation_by_name
 from ._requests import (
     E164,
     E164_PATTERN,
@@ -284,6 +284,7 @@ __all__ = [
     "MAX_REPLAYS_PER_EVENT_PER_DAY",
     "MAX_WEBHOOK_ENDPOINTS",
     "MessageId",
+    "CHANGED_BY",
     "OPERATIONS",
     "Operation",
     "PHONE_MAX",

@@ -40,6 +40,12 @@ class Operation:
     tier_blocked: bool = False
 
     @property
+    def changes(self) -> bool:
+        """Whether it changes the account's data: a write, or a ``PATCH`` (which takes the
+        Idempotency-Key only optionally, so is no :attr:`write`)."""
+        return self.write or self.method == "PATCH"
+
+    @property
     def tier(self) -> int:
         """Tier of the operation's scope; ``GET /v1/me`` is tier 1."""
         return 1 if self.scope is None else SCOPE_TIER[self.scope]
@@ -130,6 +136,25 @@ OPERATIONS: tuple[Operation, ...] = (
 _BY_NAME: Mapping[str, Operation] = MappingProxyType(
     {operation.name: operation for operation in OPERATIONS}
 )
+
+
+CHANGED_BY: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "leads.create": ("leads", "calls"), "leads.update": ("leads",),
+    "leads.import": ("leads",), "campaigns.pause": ("campaigns",),
+    "campaigns.resume": ("campaigns",), "calls.create": ("calls", "leads"),
+    "dnc.add": ("dnc", "leads"), "consents.create": ("dnc", "leads"),
+    "callbacks.create": ("callbacks", "leads"), "callbacks.cancel": ("callbacks", "leads"),
+    "callbacks.reschedule": ("callbacks", "leads"), "appointments.create": ("appointments",),
+    "appointments.cancel": ("appointments",), "appointments.reschedule": ("appointments",),
+    "sms.send": ("sms_reports",), "webhooks.test": ("webhook_events",),
+    "webhook_events.replay": ("webhook_events",),
+})
+"""What each operation that changes the account's data changes, by the list it shows
+in (``dnc``: a number's answer on the Do-Not-Call list), so that what a client keeps of
+the account (its cached frames, its guard's DNC answers) is made stale by its own writes
+(issue 62). A lead added with ``dial_now`` or a click-to-call makes a call and moves its
+lead; a callback moves its lead's status; a number listed, or a consent recorded (a
+revocation lists the number on the account's own list), moves the lead's status too."""
 
 
 def operation_by_name(name: str) -> Operation:

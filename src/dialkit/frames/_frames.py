@@ -27,7 +27,7 @@ from .._utils import _tuning
 from .._utils._base_error import InputError
 from .._utils._moments import duration
 from ..client import ListIterator, RawPage
-from ..contract import MAX_PAGE_LIMIT, ErrorCode
+from ..contract import CHANGED_BY, MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
 from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
@@ -106,22 +106,6 @@ SPECS: Mapping[str, Spec] = {
 }
 """Every list frame; ``docs/frames.md`` explains each ``max_age`` and ``overlap``."""
 
-STALE_AFTER: Mapping[str, tuple[str, ...]] = {
-    "leads.create": ("leads", "calls"), "leads.update": ("leads",),
-    "leads.import": ("leads",), "campaigns.pause": ("campaigns",),
-    "campaigns.resume": ("campaigns",), "calls.create": ("calls", "leads"),
-    "dnc.add": ("dnc", "leads"), "consents.create": ("dnc", "leads"),
-    "callbacks.create": ("callbacks", "leads"), "callbacks.cancel": ("callbacks", "leads"),
-    "callbacks.reschedule": ("callbacks", "leads"), "appointments.create": ("appointments",),
-    "appointments.cancel": ("appointments",), "appointments.reschedule": ("appointments",),
-    "sms.send": ("sms_reports",), "webhooks.test": ("webhook_events",),
-    "webhook_events.replay": ("webhook_events",),
-}
-"""The frames each write of the client's own makes stale: the next load of one reads it
-again (as a stale cache is read) whatever its ``max_age``, so that a notebook that moved
-a callback, listed a number or added a lead sees it at once (issue 62). A write to the
-DNC list or a consent makes the number's cached check stale (every check, where the
-write names no number), and the leads', whose status it may change."""
 _EVERY = ""
 """The key of a DNC write that named no number: every number's check is stale."""
 
@@ -155,10 +139,10 @@ class Frames:
         self._numbers_written: dict[str, datetime] = {}
 
     def written(self, call: Any, answer: object = None) -> None:
-        """Note what a write of the client's own made stale (:data:`STALE_AFTER`), and
+        """Note what a write of the client's own made stale (``contract.CHANGED_BY``), and
         when; the client calls it after each write it tried, with its ``answer`` (None:
         it failed, and may have been done all the same): stale either way."""
-        stale = STALE_AFTER.get(call.operation, ())
+        stale = CHANGED_BY.get(call.operation, ())
         body = call.body if isinstance(call.body, Mapping) else {}
         phone = body.get("phone")
         now = datetime.now(UTC)
