@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from dialkit._places._subdivisions import subdivision_name, subdivision_of
 from dialkit._utils._guarded import GuardSettings, LiveDnc
 from dialkit.compliance import audit, jurisdictions, next_allowed
-from dialkit.compliance._checked_states import checked
 from dialkit.compliance._evidence import cover
 from dialkit.compliance._guard import LawJudge
+from dialkit.compliance._rules._checked_states import checked
 from dialkit.contract import DncCheckResult
 
 NEW_YORK = "+12125550123"

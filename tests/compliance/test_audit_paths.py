@@ -22,7 +22,7 @@ from dialkit.compliance._dnc import _last_checks
 from dialkit.compliance._findings import by_group_and_time, millis_since_first
 from dialkit.compliance._frequency import _crowded
 from dialkit.compliance._population import population_of
-from dialkit.compliance._rules import RULE_IDS
+from dialkit.compliance._rules._rules import RULE_IDS
 from dialkit.compliance._text import LOCAL_FORMAT, WEEKDAYS, written
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])

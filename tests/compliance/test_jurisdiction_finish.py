@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from conftest import START
 from dialkit import Client
 from dialkit.compliance import AuditReport, audit, jurisdictions, load, plot_by_state
-from dialkit.compliance._jurisdictions_docs import compact
+from dialkit.compliance._rules._jurisdictions_docs import compact
 from dialkit.sandbox import parse_config, start
 
 KEY = "svc_test_auditor01_AAAAbbbbCCCCddddEEEEffff0011"
@@ -94,7 +94,7 @@ def test_the_compliance_page_shows_the_table_as_generated() -> None:
     shown = page[page.index(start) + len(start):page.index(end)]
     assert shown == compact(), (
         "docs/compliance.md's jurisdiction table is out of date: paste the output of "
-        "`python -c 'from dialkit.compliance._jurisdictions_docs import compact; "
+        "`python -c 'from dialkit.compliance._rules._jurisdictions_docs import compact; "
         "print(compact(), end=\"\")'` between its markers")
     for row in jurisdictions.all():  # every row, with its citation and first source
         assert row.citation in shown and row.sources[0] in shown, row.id

@@ -16,9 +16,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from dialkit.compliance import _checked_states
-from dialkit.compliance import _jurisdictions as jurisdictions
-from dialkit.compliance._jurisdictions import JurisdictionDataError
+from dialkit.compliance._rules import _checked_states
+from dialkit.compliance._rules import _jurisdictions as jurisdictions
+from dialkit.compliance._rules._jurisdictions import JurisdictionDataError
 from dialkit.errors import UnknownJurisdictionError
 
 ROOT = Path(__file__).resolve().parents[2]

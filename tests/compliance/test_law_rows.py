@@ -18,7 +18,7 @@ import pytest
 from dialkit._law import _abandonment, _caller_id, _dnc_lists
 from dialkit._law import _jurisdictions as jurisdictions
 from dialkit._law import _rows as law
-from dialkit.compliance._checked_states import load_checked
+from dialkit.compliance._rules._checked_states import load_checked
 
 TABLES = [("jurisdictions.toml", "jurisdiction"), ("abandonment.toml", "abandonment"),
           ("caller_id.toml", "caller_id"), ("dnc_lists.toml", "list"),

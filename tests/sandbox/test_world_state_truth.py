@@ -22,7 +22,7 @@ from phonenumbers import geocoder
 from phonenumbers import timezone as phone_timezone
 
 from conftest import START
-from dialkit.compliance import _jurisdictions as jurisdictions
+from dialkit.compliance._rules import _jurisdictions as jurisdictions
 from dialkit.sandbox import parse_config, start
 from dialkit.sandbox._state._store import Store
 from dialkit.sandbox._world._build import build_world

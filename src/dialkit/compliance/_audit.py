@@ -70,7 +70,7 @@ from ._lead_of import (
 )
 from ._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
-from ._rules import BASES, RULE_IDS, Rules
+from ._rules._rules import BASES, RULE_IDS, Rules
 from ._text import EMPTY, bases_text, risk_counts, totals_text
 from ._texts import (
     CHANNEL,

@@ -28,7 +28,7 @@ from ._audit import (
     prepared_texts,
 )
 from ._columns import checked_dataset
-from ._rules import US, Rules
+from ._rules._rules import US, Rules
 
 Bound = datetime | str | None
 """A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""

@@ -30,7 +30,7 @@ from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_name
 from ._findings import COLUMNS
 from ._plots import COLOURS
 from ._population import rate_text
-from ._rules import BASES, RISKS, RULE_IDS, Rules
+from ._rules._rules import BASES, RISKS, RULE_IDS, Rules
 from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
 from ._texts import CHANNEL
 

@@ -16,9 +16,9 @@ from ._findings import (
     millis_since_first,
 )
 from ._hours import Clock
-from ._law import Judged, Objects, cap_words, deciders
 from ._lead_of import lead_rows, other_numbers, own_numbers, people
-from ._rules import Rules
+from ._rules._law import Judged, Objects, cap_words, deciders
+from ._rules._rules import Rules
 
 _DAY_MS = 24 * 3600 * 1000
 

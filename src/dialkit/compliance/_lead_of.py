@@ -23,7 +23,7 @@ from .._places._subdivisions import subdivisions
 from .._utils._words import counted
 from ..contract import E164_PATTERN
 from ._findings import COLUMNS, findings, isin
-from ._rules import Rules
+from ._rules._rules import Rules
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:

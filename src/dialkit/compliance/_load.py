@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._utils._moments import period_bound
 from ._dnc import scrub_ages
-from ._rules import US, Rules
+from ._rules._rules import US, Rules
 from ._texts import loaded_texts
 
 if TYPE_CHECKING:

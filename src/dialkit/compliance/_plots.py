@@ -17,8 +17,8 @@ import pandas as pd
 
 from .._utils._base_error import InputError
 from ..frames._pages import as_written
-from . import _jurisdictions as table
-from ._rules import BASES
+from ._rules import _jurisdictions as table
+from ._rules._rules import BASES
 from ._text import risk_counts, risks_text
 
 if TYPE_CHECKING:

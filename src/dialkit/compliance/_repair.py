@@ -31,7 +31,7 @@ import pandas as pd
 from .._utils._base_error import AuditInputError, InputError
 from .._utils._moments import duration
 from ..errors import ApiError, ContactForbiddenError
-from ._rules import US, Rules
+from ._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
 
 if TYPE_CHECKING:

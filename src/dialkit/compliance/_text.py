@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from .._utils._words import counted
 from ._population import UNITS, rate_text
-from ._rules import RISKS
+from ._rules._rules import RISKS
 
 EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "
          "none?); a rule of calls that 'passed' had nothing to check")

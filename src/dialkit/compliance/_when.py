@@ -25,12 +25,12 @@ from .._places._localtime import zone_info
 from .._utils._base_error import AuditInputError
 from .._utils._moments import duration, utc_moment
 from ..contract import E164_PATTERN
-from ._address_clock import address_zones
 from ._best_hour import best_hours
 from ._hours import Clock, allows, calling_hours, clock
-from ._law import law_rows
 from ._lead_of import address_states
-from ._rules import US, Rules
+from ._rules._address_clock import address_zones
+from ._rules._law import law_rows
+from ._rules._rules import US, Rules
 from ._text import written
 from ._when_past import Asked, judged_by_history
 

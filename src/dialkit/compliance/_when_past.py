@@ -21,12 +21,12 @@ import pandas as pd
 
 from .._utils._base_error import AuditInputError
 from ..frames import utc_times
-from . import _jurisdictions as table
 from ._audit import CALL_COLUMNS, LEAD_COLUMNS
 from ._entry import audit
 from ._frequency import SUBJECT, subjects_to_come
 from ._lead_of import other_numbers
-from ._rules import Rules
+from ._rules import _jurisdictions as table
+from ._rules._rules import Rules
 
 RULES = ("dnc_call", "call_frequency")
 """The rules of a call that depend on what was done to the number, most lasting first."""

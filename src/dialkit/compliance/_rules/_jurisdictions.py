@@ -31,7 +31,7 @@ from dialkit._law._jurisdictions import (
     window_text,
 )
 
-from .._utils._base_error import UnknownJurisdictionError
+from ..._utils._base_error import UnknownJurisdictionError
 
 __all__ = [
     "APPLIES_TO",
@@ -60,6 +60,6 @@ def markdown() -> str:
 
     Rendered by ``_jurisdictions_docs`` (imported on use: only the docs need it).
     """
-    from dialkit.compliance._jurisdictions_docs import markdown as render
+    from dialkit.compliance._rules._jurisdictions_docs import markdown as render
 
     return render()

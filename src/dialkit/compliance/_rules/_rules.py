@@ -16,7 +16,7 @@ from datetime import time, timedelta
 
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 
-from .._utils._base_error import InputError
+from ..._utils._base_error import InputError
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
@@ -159,7 +159,7 @@ class Rules:
 def abandonment_words(rules: Rules) -> dict[str, str]:
     """The abandonment rule in words: each place's row the rules apply, then the
     account's own limit, if set."""
-    from .._law import _abandonment as table  # read on first use only
+    from ..._law import _abandonment as table  # read on first use only
 
     rows = [row.words() for row in table.all() if row.id in rules.jurisdictions]
     words = {"abandonment": "; ".join(rows) or "no law row (a policy alone)"}

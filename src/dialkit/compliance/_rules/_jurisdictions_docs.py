@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dialkit._law import _jurisdictions as jurisdictions
 from dialkit._law._jurisdictions import Jurisdiction, cap_text, window_text
-from dialkit.compliance._checked_states import CheckedState, checked
+from dialkit.compliance._rules._checked_states import CheckedState, checked
 
 __all__ = ["compact", "markdown"]
 

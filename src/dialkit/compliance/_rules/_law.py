@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._places._areas import territories
-from .._places._states import places
-from .._places._subdivisions import subdivision_of
+from ..._places._areas import territories
+from ..._places._states import places
+from ..._places._subdivisions import subdivision_of
 from . import _jurisdictions as table
 from ._rules import Rules
 
