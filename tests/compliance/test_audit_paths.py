@@ -21,7 +21,7 @@ from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._dnc import _last_checks
 from dialkit.compliance._findings import by_group_and_time, millis_since_first
 from dialkit.compliance._frequency import _crowded
-from dialkit.compliance._population import population_of
+from dialkit.compliance._inputs._population import population_of
 from dialkit.compliance._rules._rules import RULE_IDS
 from dialkit.compliance._text import LOCAL_FORMAT, WEEKDAYS, written
 

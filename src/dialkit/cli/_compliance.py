@@ -225,7 +225,7 @@ def _window(text: str) -> tuple[time, time]:
 def _evidence(path: Path, name: str) -> Any:
     """A file of consent records or reassigned answers, read as ``--dnc`` is; one that
     cannot be read ends the command naming it."""
-    from dialkit.compliance._read import read_source
+    from dialkit.compliance._inputs._read import read_source
 
     try:
         return read_source(path)
@@ -240,7 +240,7 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
     the campaigns' names by id (the account's; none for files)."""
     from dialkit.client import Client
     from dialkit.compliance import AuditInputError, audit, load
-    from dialkit.compliance._read import read_source
+    from dialkit.compliance._inputs._read import read_source
     from dialkit.errors import ApiError
     from dialkit.frames._pages import readable_campaign_names
 

@@ -16,9 +16,9 @@ from dialkit._places._localtime import first_zones, local_call_times
 from .._utils._base_error import AuditInputError
 from ._audit import AuditReport
 from ._entry import audit
-from ._load import load
+from ._inputs._load import load
+from ._inputs._read import read_export
 from ._plots import plot_by_state, plot_summary, plot_upcoming
-from ._read import read_export
 from ._repair import repair
 from ._rules import _jurisdictions as jurisdictions
 from ._rules._rules import (

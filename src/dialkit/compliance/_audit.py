@@ -19,7 +19,7 @@ from .._arrays._kept import hash_taken
 from .._phones._zones import Rows
 from .._utils._base_error import (
     AuditInputError,  # noqa: F401
-    )
+)
 from .._utils._outputs_written import written
 from .._utils._words import counted
 from ..frames import utc_times, write_csv
@@ -36,17 +36,6 @@ from ._abandonment import (
     told,
 )
 from ._account import blocked_country, caller_id, unverified_caller_id
-from ._columns import typed
-from ._consent import (
-    ANSWERS,
-    CONSENT_KINDS,
-    PRERECORDED,
-    RELATIONSHIPS,
-    assumed,
-    lifting,
-    no_written_consent,
-    resolved,
-)
 from ._dnc import (
     LINES,
     Facts,
@@ -60,7 +49,18 @@ from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._findings import COLUMNS, Bools
 from ._frequency import SUBJECT, call_frequency, with_subjects
 from ._hours import calling_hours, clock, located
-from ._lead_of import (
+from ._inputs._columns import typed
+from ._inputs._consent import (
+    ANSWERS,
+    CONSENT_KINDS,
+    PRERECORDED,
+    RELATIONSHIPS,
+    assumed,
+    lifting,
+    no_written_consent,
+    resolved,
+)
+from ._inputs._lead_of import (
     addresses,
     lead_rows,
     other_numbers,
@@ -68,7 +68,7 @@ from ._lead_of import (
     unknown_address_state,
     unread_note,
 )
-from ._population import by_rule, population_of, sources_of, summarised
+from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._ring import RING_COLUMNS, short_ring
 from ._rules._rules import BASES, RULE_IDS, Rules
 from ._text import EMPTY, bases_text, risk_counts, totals_text

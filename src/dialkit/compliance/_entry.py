@@ -27,7 +27,7 @@ from ._audit import (
     prepared_reassigned,
     prepared_texts,
 )
-from ._columns import checked_dataset
+from ._inputs._columns import checked_dataset
 from ._rules._rules import US, Rules
 
 Bound = datetime | str | None

@@ -16,7 +16,7 @@ from ._findings import (
     millis_since_first,
 )
 from ._hours import Clock
-from ._lead_of import lead_rows, other_numbers, own_numbers, people
+from ._inputs._lead_of import lead_rows, other_numbers, own_numbers, people
 from ._rules._law import Judged, Objects, cap_words, deciders
 from ._rules._rules import Rules
 

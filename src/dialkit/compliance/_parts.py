@@ -54,8 +54,8 @@ from ._audit import (
 )
 from ._findings import isin
 from ._frequency import SUBJECT
-from ._lead_of import OTHER_PHONES, other_numbers, smallest_linked
-from ._population import SPANS
+from ._inputs._lead_of import OTHER_PHONES, other_numbers, smallest_linked
+from ._inputs._population import SPANS
 from ._ring import RING_COLUMNS
 from ._rules._rules import Rules
 from ._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls

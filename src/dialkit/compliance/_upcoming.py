@@ -24,7 +24,7 @@ import pandas as pd
 from .._places._localtime import first_zones, local_times
 from .._utils._base_error import AuditInputError
 from .._utils._moments import duration, utc_moment
-from ._load import gathered
+from ._inputs._load import gathered
 from ._rules._rules import US, Rules
 from ._when_past import judged_beside
 

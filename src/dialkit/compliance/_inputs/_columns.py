@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._arrays._checked import check_text, checked_dataset, first_row
-from .._utils._base_error import ColumnError
+from ..._arrays._checked import check_text, checked_dataset, first_row
+from ..._utils._base_error import ColumnError
 
 TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
          "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields", "line"),

@@ -16,14 +16,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._arrays._codes import codes_in
-from .._arrays._kept import arrow_data, kept
-from .._phones._zones import Rows
-from .._places._subdivisions import subdivisions
-from .._utils._words import counted
-from ..contract import E164_PATTERN
-from ._findings import COLUMNS, findings, isin
-from ._rules._rules import Rules
+from ..._arrays._codes import codes_in
+from ..._arrays._kept import arrow_data, kept
+from ..._phones._zones import Rows
+from ..._places._subdivisions import subdivisions
+from ..._utils._words import counted
+from ...contract import E164_PATTERN
+from .._findings import COLUMNS, findings, isin
+from .._rules._rules import Rules
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .._arrays._kept import hashed
-from ._rules._rules import BASES
-from ._texts import TEXT_RULES
+from ..._arrays._kept import hashed
+from .._rules._rules import BASES
+from .._texts import TEXT_RULES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "unknown_address_state": "leads",
          "abandonment": "answered calls"}
