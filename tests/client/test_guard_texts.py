@@ -2,7 +2,7 @@
 
 A text is a call in law (47 CFR 64.1200(e); FCC 04-194) and Florida's cap of three in 24
 hours counts it as one: the audit judges each text of ``client.frames.sms_reports()`` as a
-call (compliance/_texts.py), so the guard counts the account's texts with its calls. At the
+call (compliance/_checks/_texts.py), so the guard counts the account's texts with its calls. At the
 session emulator's clock (Monday 2026-11-02 15:00 UTC) it is 10:00 in Miami, inside the
 hours; the emulator keeps no caps itself, so what the guard lets through is sent.
 """

@@ -2,7 +2,7 @@
 
 A cap counts the calls to a person, and a text is a call in law (47 CFR 64.1200(e); FCC
 04-194: the rules "apply to any type of call, including both voice and text calls"), as
-the audit counts it (:mod:`dialkit.compliance._texts`). So the guard reads the account's
+the audit counts it (:mod:`dialkit.compliance._checks._texts`). So the guard reads the account's
 calls (``GET /v1/calls``) and its texts (``GET /v1/sms/delivery-reports``, newest first,
 scope ``sms:read``) back over the caps' period, keeps them, and at the next contact reads
 only what came since. The texts this client sends (the answers of ``sms.send``, by a

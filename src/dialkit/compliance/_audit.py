@@ -23,7 +23,7 @@ from .._utils._base_error import (
 from .._utils._outputs_written import written
 from .._utils._words import counted
 from ..frames import utc_times, write_csv
-from ._abandonment import (
+from ._checks._abandonment import (
     ANSWERED_COLUMNS,
     PLACE,
     abandonment,
@@ -35,8 +35,8 @@ from ._abandonment import (
     place_codes,
     told,
 )
-from ._account import blocked_country, caller_id, unverified_caller_id
-from ._dnc import (
+from ._checks._account import blocked_country, caller_id, unverified_caller_id
+from ._checks._dnc import (
     LINES,
     Facts,
     assumed_facts,
@@ -45,10 +45,20 @@ from ._dnc import (
     dnc_lead,
     unscreened_lead,
 )
+from ._checks._findings import COLUMNS, Bools
+from ._checks._frequency import SUBJECT, call_frequency, with_subjects
+from ._checks._hours import calling_hours, clock, located
+from ._checks._ring import RING_COLUMNS, short_ring
+from ._checks._texts import (
+    CHANNEL,
+    TEXT_COLUMNS,
+    calls_only,
+    texts_as_calls,
+    texts_counted,
+    texts_note,
+    with_channel,
+)
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
-from ._findings import COLUMNS, Bools
-from ._frequency import SUBJECT, call_frequency, with_subjects
-from ._hours import calling_hours, clock, located
 from ._inputs._columns import typed
 from ._inputs._consent import (
     ANSWERS,
@@ -69,18 +79,8 @@ from ._inputs._lead_of import (
     unread_note,
 )
 from ._inputs._population import by_rule, population_of, sources_of, summarised
-from ._ring import RING_COLUMNS, short_ring
 from ._rules._rules import BASES, RULE_IDS, Rules
 from ._text import EMPTY, bases_text, risk_counts, totals_text
-from ._texts import (
-    CHANNEL,
-    TEXT_COLUMNS,
-    calls_only,
-    texts_as_calls,
-    texts_counted,
-    texts_note,
-    with_channel,
-)
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from .._places._localtime import first_zones, local_times, zone_info
 from .._utils._base_error import AuditInputError
-from ._hours import allows
+from ._checks._hours import allows
 from ._rules._rules import Rules
 from ._text import written
 

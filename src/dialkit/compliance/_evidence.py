@@ -27,12 +27,12 @@ from .._utils._words import counted
 from ..frames import excel_writer
 from ..frames._outputs import header_filtered
 from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
-from ._findings import COLUMNS
+from ._checks._findings import COLUMNS
+from ._checks._texts import CHANNEL
 from ._inputs._population import rate_text
 from ._plots import COLOURS
 from ._rules._rules import BASES, RISKS, RULE_IDS, Rules
 from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
-from ._texts import CHANNEL
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -22,8 +22,8 @@ import pandas as pd
 from .._utils._base_error import AuditInputError
 from ..frames import utc_times
 from ._audit import CALL_COLUMNS, LEAD_COLUMNS
+from ._checks._frequency import SUBJECT, subjects_to_come
 from ._entry import audit
-from ._frequency import SUBJECT, subjects_to_come
 from ._inputs._lead_of import other_numbers
 from ._rules import _jurisdictions as table
 from ._rules._rules import Rules

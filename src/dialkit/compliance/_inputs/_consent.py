@@ -27,7 +27,7 @@ import pandas as pd
 from ..._law import _dnc_lists as lists
 from ..._phones._types import MAYBE_MOBILE, MOBILE, number_types
 from ..._phones._zones import regions_among
-from .._findings import findings
+from .._checks._findings import findings
 
 CONSENT_KINDS = lists.KINDS
 RELATIONSHIPS = lists.RELATIONSHIPS

@@ -22,7 +22,7 @@ from ..._phones._zones import Rows
 from ..._places._subdivisions import subdivisions
 from ..._utils._words import counted
 from ...contract import E164_PATTERN
-from .._findings import COLUMNS, findings, isin
+from .._checks._findings import COLUMNS, findings, isin
 from .._rules._rules import Rules
 
 

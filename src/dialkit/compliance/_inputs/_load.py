@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 import pandas as pd
 
 from ..._utils._moments import period_bound
-from .._dnc import scrub_ages
+from .._checks._dnc import scrub_ages
+from .._checks._texts import loaded_texts
 from .._rules._rules import US, Rules
-from .._texts import loaded_texts
 
 if TYPE_CHECKING:
     from ...client import Client

@@ -15,8 +15,8 @@ import pandas as pd
 import pyarrow as pa
 
 from ..._arrays._kept import hashed
+from .._checks._texts import TEXT_RULES
 from .._rules._rules import BASES
-from .._texts import TEXT_RULES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "unknown_address_state": "leads",
          "abandonment": "answered calls"}

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..._phones._zones import ZONES, Zoned
 from ..._places._state_zones import state_zones
-from .._findings import Bools, Ints
+from .._checks._findings import Bools, Ints
 from ._law import Objects, _applied, law_rows
 from ._rules import Rules
 

@@ -17,10 +17,10 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from .._phones._zones import Rows, regions_among
+from ..._phones._zones import Rows, regions_among
+from .._rules._rules import Rules
 from ._abandonment import places
 from ._findings import findings
-from ._rules._rules import Rules
 
 RING_COLUMNS = ("status", "hangup_cause")
 """The calls' columns that say who ended an unanswered call, where the calls have them."""

@@ -15,10 +15,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrays._bools import arrow_bools
-from .._arrays._kept import hashed
-from .._law import _caller_id as law
-from .._phones._zones import regions_among
+from ..._arrays._bools import arrow_bools
+from ..._arrays._kept import hashed
+from ..._law import _caller_id as law
+from ..._phones._zones import regions_among
 from ._findings import Bools, findings, isin
 
 

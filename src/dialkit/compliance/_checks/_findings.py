@@ -9,10 +9,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._arrays._bools import arrow_bools
-from .._arrays._codes import codes_of
-from .._arrays._kept import hashed
-from ._rules._rules import ACCOUNT_RULES, RISK_RULES, SEVERITY
+from ..._arrays._bools import arrow_bools
+from ..._arrays._codes import codes_of
+from ..._arrays._kept import hashed
+from .._rules._rules import ACCOUNT_RULES, RISK_RULES, SEVERITY
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._arrays._codes import codes_in
-from .._law import _dnc_lists as lists
-from .._law._jurisdictions import get as jurisdiction
-from .._phones._zones import regions_among
+from ..._arrays._codes import codes_in
+from ..._law import _dnc_lists as lists
+from ..._law._jurisdictions import get as jurisdiction
+from ..._phones._zones import regions_among
+from .._inputs._consent import exempted
+from .._rules._rules import Rules
+from .._text import written
 from ._findings import COLUMNS, findings, isin
-from ._inputs._consent import exempted
-from ._rules._rules import Rules
-from ._text import written
 
 COUNTRIES = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
              "GB": "GB"}

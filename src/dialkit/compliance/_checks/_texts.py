@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._utils._words import counted
-from ..errors import PermissionDeniedError
+from ..._utils._words import counted
+from ...errors import PermissionDeniedError
 from ._findings import isin
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ...client import Client
 
 CHANNEL = "channel"
 """The findings' column that says whether a finding's contact was a ``call`` or a
