@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from matplotlib.dates import num2date
 
-from dialkit.compliance._evidence import day_figure
+from dialkit.compliance._report._evidence import day_figure
 
 
 @pytest.mark.parametrize("days", [1, 2, 3, 9, 40])

@@ -118,7 +118,7 @@ def audit_command(
     (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
     findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
     from dialkit.compliance import PRESETS
-    from dialkit.compliance._evidence import masked
+    from dialkit.compliance._report._evidence import masked
 
     if preset not in PRESETS:
         _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")

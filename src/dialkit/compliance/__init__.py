@@ -18,7 +18,7 @@ from ._audit import AuditReport
 from ._entry import audit
 from ._inputs._load import load
 from ._inputs._read import read_export
-from ._plots import plot_by_state, plot_summary, plot_upcoming
+from ._report._plots import plot_by_state, plot_summary, plot_upcoming
 from ._repair import repair
 from ._rules import _jurisdictions as jurisdictions
 from ._rules._rules import (

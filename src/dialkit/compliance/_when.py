@@ -31,7 +31,7 @@ from ._inputs._lead_of import address_states
 from ._rules._address_clock import address_zones
 from ._rules._law import law_rows
 from ._rules._rules import US, Rules
-from ._text import written
+from ._report._text import written
 from ._when_past import Asked, judged_by_history
 
 HORIZON_DAYS = 14

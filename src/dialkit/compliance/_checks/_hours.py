@@ -14,7 +14,7 @@ from ..._places._localtime import wall_clock
 from .._rules._address_clock import address_zones
 from .._rules._law import Judged, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
-from .._text import WEEKDAYS, written
+from .._report._text import WEEKDAYS, written
 from ._findings import Ints, Rows, findings
 
 

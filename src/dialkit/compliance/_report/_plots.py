@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._utils._base_error import InputError
-from ..frames._pages import as_written
-from ._rules import _jurisdictions as table
-from ._rules._rules import BASES
+from ..._utils._base_error import InputError
+from ...frames._pages import as_written
+from .._rules import _jurisdictions as table
+from .._rules._rules import BASES
 from ._text import risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn
 
-    from ._audit import AuditReport
+    from .._audit import AuditReport
 
 COLOURS = {"law": "#c0504d", "policy": "#f79646", "risk": "#4f81bd"}
 """Each basis's colour, here and on the evidence page's charts: a risk is drawn in blue,

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._utils._words import counted
-from ._inputs._population import UNITS, rate_text
-from ._rules._rules import RISKS
+from ..._utils._words import counted
+from .._inputs._population import UNITS, rate_text
+from .._rules._rules import RISKS
 
 EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "
          "none?); a rule of calls that 'passed' had nothing to check")

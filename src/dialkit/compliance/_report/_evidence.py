@@ -23,15 +23,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._utils._words import counted
-from ..frames import excel_writer
-from ..frames._outputs import header_filtered
-from ..frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
-from ._checks._findings import COLUMNS
-from ._checks._texts import CHANNEL
-from ._inputs._population import rate_text
+from ..._utils._words import counted
+from ...frames import excel_writer
+from ...frames._outputs import header_filtered
+from ...frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
+from .._checks._findings import COLUMNS
+from .._checks._texts import CHANNEL
+from .._inputs._population import rate_text
 from ._plots import COLOURS
-from ._rules._rules import BASES, RISKS, RULE_IDS, Rules
+from .._rules._rules import BASES, RISKS, RULE_IDS, Rules
 from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:

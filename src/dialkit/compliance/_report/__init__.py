@@ -1,0 +1,2 @@
+"""What an audit hands on (issue 63): its evidence as a workbook and one HTML page
+(``_evidence``), its pictures (``_plots``) and its plain text (``_text``)."""
