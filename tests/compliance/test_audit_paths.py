@@ -22,8 +22,8 @@ from dialkit.compliance._checks._dnc import _last_checks
 from dialkit.compliance._checks._findings import by_group_and_time, millis_since_first
 from dialkit.compliance._checks._frequency import _crowded
 from dialkit.compliance._inputs._population import population_of
-from dialkit.compliance._rules._rules import RULE_IDS
 from dialkit.compliance._report._text import LOCAL_FORMAT, WEEKDAYS, written
+from dialkit.compliance._rules._rules import RULE_IDS
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),

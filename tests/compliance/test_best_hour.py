@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit.compliance import US, AuditInputError, next_allowed
-from dialkit.compliance._best_hour import MAX_PRIOR_WEIGHT, shrunk
-from dialkit.compliance._when import COLUMNS, hours_at
+from dialkit.compliance._ahead._best_hour import MAX_PRIOR_WEIGHT, shrunk
+from dialkit.compliance._ahead._when import COLUMNS, hours_at
 
 DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 SUNDAY = pd.Timestamp("2026-11-22T19:00:00Z")  # Utah bars Sunday calls; New York does not

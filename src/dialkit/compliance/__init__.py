@@ -14,12 +14,14 @@ Examples:
 from dialkit._places._localtime import first_zones, local_call_times
 
 from .._utils._base_error import AuditInputError
+from ._ahead._repair import repair
+from ._ahead._upcoming import scheduled, upcoming
+from ._ahead._when import next_allowed
 from ._audit import AuditReport
 from ._entry import audit
 from ._inputs._load import load
 from ._inputs._read import read_export
 from ._report._plots import plot_by_state, plot_summary, plot_upcoming
-from ._repair import repair
 from ._rules import _jurisdictions as jurisdictions
 from ._rules._rules import (
     BASES,
@@ -38,8 +40,6 @@ from ._rules._rules import (
     US_WITH_HOUSE_RULES,
     Rules,
 )
-from ._upcoming import scheduled, upcoming
-from ._when import next_allowed
 
 __all__ = [
     "AuditInputError",

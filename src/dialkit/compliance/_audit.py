@@ -58,7 +58,6 @@ from ._checks._texts import (
     texts_note,
     with_channel,
 )
-from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._inputs._columns import typed
 from ._inputs._consent import (
     ANSWERS,
@@ -79,8 +78,9 @@ from ._inputs._lead_of import (
     unread_note,
 )
 from ._inputs._population import by_rule, population_of, sources_of, summarised
-from ._rules._rules import BASES, RULE_IDS, Rules
+from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, risk_counts, totals_text
+from ._rules._rules import BASES, RULE_IDS, Rules
 
 CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
                 "ended_at", "campaign_id", "disposition")

@@ -11,10 +11,10 @@ from numpy.typing import NDArray
 
 from ..._phones._zones import ZONES, Zoned, zoned
 from ..._places._localtime import wall_clock
+from .._report._text import WEEKDAYS, written
 from .._rules._address_clock import address_zones
 from .._rules._law import Judged, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
-from .._report._text import WEEKDAYS, written
 from ._findings import Ints, Rows, findings
 
 

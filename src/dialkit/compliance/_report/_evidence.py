@@ -30,8 +30,8 @@ from ...frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_nam
 from .._checks._findings import COLUMNS
 from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
-from ._plots import COLOURS
 from .._rules._rules import BASES, RISKS, RULE_IDS, Rules
+from ._plots import COLOURS
 from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:

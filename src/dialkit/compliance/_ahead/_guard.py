@@ -18,14 +18,14 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
-from .._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
-from .._utils._words import counted
-from ..contract import Call, Lead, SmsMessage
-from ._audit import CALL_COLUMNS
-from ._checks._account import blocked_country
-from ._checks._texts import COUNTED_TEXTS, texts_as_calls
-from ._rules._law import own_caps
-from ._rules._rules import US, Rules
+from ..._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
+from ..._utils._words import counted
+from ...contract import Call, Lead, SmsMessage
+from .._audit import CALL_COLUMNS
+from .._checks._account import blocked_country
+from .._checks._texts import COUNTED_TEXTS, texts_as_calls
+from .._rules._law import own_caps
+from .._rules._rules import US, Rules
 from ._when import next_allowed
 from ._when_past import cap_periods
 

@@ -21,11 +21,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._places._localtime import first_zones, local_times, zone_info
-from .._utils._base_error import AuditInputError
-from ._checks._hours import allows
-from ._rules._rules import Rules
-from ._report._text import written
+from ..._places._localtime import first_zones, local_times, zone_info
+from ..._utils._base_error import AuditInputError
+from .._checks._hours import allows
+from .._report._text import written
+from .._rules._rules import Rules
 
 MIN_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT = 1.0, 1000.0
 """The bounds of the prior's weight, in calls: at most as strong as a thousand calls

@@ -20,18 +20,18 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .._phones._zones import ZONES, zone_sets, zoned
-from .._places._localtime import zone_info
-from .._utils._base_error import AuditInputError
-from .._utils._moments import duration, utc_moment
-from ..contract import E164_PATTERN
+from ..._phones._zones import ZONES, zone_sets, zoned
+from ..._places._localtime import zone_info
+from ..._utils._base_error import AuditInputError
+from ..._utils._moments import duration, utc_moment
+from ...contract import E164_PATTERN
+from .._checks._hours import Clock, allows, calling_hours, clock
+from .._inputs._lead_of import address_states
+from .._report._text import written
+from .._rules._address_clock import address_zones
+from .._rules._law import law_rows
+from .._rules._rules import US, Rules
 from ._best_hour import best_hours
-from ._checks._hours import Clock, allows, calling_hours, clock
-from ._inputs._lead_of import address_states
-from ._rules._address_clock import address_zones
-from ._rules._law import law_rows
-from ._rules._rules import US, Rules
-from ._report._text import written
 from ._when_past import Asked, judged_by_history
 
 HORIZON_DAYS = 14
@@ -226,7 +226,7 @@ def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> Non
     bad = (text.isna() | ~text.str.fullmatch(E164_PATTERN[1:-1])).to_numpy(bool, na_value=True)
     if not bad.any():
         return
-    from ..client._arguments import e164_advice, shown  # the message's words: only on a refusal
+    from ...client._arguments import e164_advice, shown  # the message's words: only on a refusal
 
     label = phones.index[bad.argmax()]
     value = phones[label]

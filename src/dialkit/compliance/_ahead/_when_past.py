@@ -19,14 +19,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._utils._base_error import AuditInputError
-from ..frames import utc_times
-from ._audit import CALL_COLUMNS, LEAD_COLUMNS
-from ._checks._frequency import SUBJECT, subjects_to_come
-from ._entry import audit
-from ._inputs._lead_of import other_numbers
-from ._rules import _jurisdictions as table
-from ._rules._rules import Rules
+from ..._utils._base_error import AuditInputError
+from ...frames import utc_times
+from .._audit import CALL_COLUMNS, LEAD_COLUMNS
+from .._checks._frequency import SUBJECT, subjects_to_come
+from .._entry import audit
+from .._inputs._lead_of import other_numbers
+from .._rules import _jurisdictions as table
+from .._rules._rules import Rules
 
 RULES = ("dnc_call", "call_frequency")
 """The rules of a call that depend on what was done to the number, most lasting first."""

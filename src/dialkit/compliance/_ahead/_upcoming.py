@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._places._localtime import first_zones, local_times
-from .._utils._base_error import AuditInputError
-from .._utils._moments import duration, utc_moment
-from ._inputs._load import gathered
-from ._rules._rules import US, Rules
+from ..._places._localtime import first_zones, local_times
+from ..._utils._base_error import AuditInputError
+from ..._utils._moments import duration, utc_moment
+from .._inputs._load import gathered
+from .._rules._rules import US, Rules
 from ._when_past import judged_beside
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ...client import Client
 
 RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_frequency",
          "dnc_call", "blocked_country")

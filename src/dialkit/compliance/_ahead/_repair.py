@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._utils._base_error import AuditInputError, InputError
-from .._utils._moments import duration
-from ..errors import ApiError, ContactForbiddenError
-from ._rules._rules import US, Rules
+from ..._utils._base_error import AuditInputError, InputError
+from ..._utils._moments import duration
+from ...errors import ApiError, ContactForbiddenError
+from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ...client import Client
 
 STRATEGIES = ("next_allowed", "best")
 _CLOSED = ("dnc", "completed")
@@ -190,7 +190,7 @@ def _campaign_names(client: Client | None,
                     frames: Mapping[str, pd.DataFrame] | None) -> dict[str, str]:
     """The account's campaign names by id (``frames["campaigns"]`` where given), to name
     the campaign a plan's line asks to pause; none for a key that may not read them."""
-    from ..frames._pages import campaign_names, readable_campaign_names
+    from ...frames._pages import campaign_names, readable_campaign_names
 
     campaigns = (frames or {}).get("campaigns")
     if campaigns is None and client is not None:
