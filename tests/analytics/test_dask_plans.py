@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import dialkit.analytics._dask as analytics_dask
-import dialkit.compliance._dask as compliance_dask
+import dialkit.compliance._dask._audit as compliance_dask
 import dialkit.leads._dask._client as leads_dask
 from dialkit._utils import _partitions
 from dialkit._utils._partitions import PLANS, Plan, on_dask, register
@@ -32,7 +32,7 @@ ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
 names one stage of it) runs it."""
 PANDAS_MODULES = [importlib.import_module(name) for name in (
     "dialkit.analytics._funnel", "dialkit.analytics._rates", "dialkit.leads._clean._judge",
-    "dialkit.compliance._parts")]
+    "dialkit.compliance._dask._parts")]
 """The pandas path's modules, which register the plans as they are imported."""
 
 

@@ -1,6 +1,7 @@
-"""The key the Dask audit shuffles on (:func:`dialkit.compliance._parts.number_key`): equal
-numbers meet in one partition whatever text or column holds them; a shuffled frame's
-categories are given back as the text pandas had (:func:`~dialkit.compliance._parts._as_given`)."""
+"""The key the Dask audit shuffles on (:func:`dialkit.compliance._dask._parts.number_key`):
+equal numbers meet in one partition whatever text or column holds them; a shuffled frame's
+categories are given back as the text pandas had
+(:func:`~dialkit.compliance._dask._parts._as_given`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pandas as pd
 import phonenumbers
 import pytest
 
-from dialkit.compliance._parts import _as_given, _compact, number_key
+from dialkit.compliance._dask._parts import _as_given, _compact, number_key
 
 
 def _examples() -> list[str]:

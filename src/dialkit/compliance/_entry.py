@@ -173,9 +173,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       nonprofit=nonprofit, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
-        from . import _dask  # Dask is imported for Dask's inputs only
-        answer: AuditReport | Lazy[AuditReport] = _dask.audit(calls, leads, dnc, options,
-                                                              compute=compute)
+        from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only
+        answer: AuditReport | Lazy[AuditReport] = on_dask_audit(calls, leads, dnc, options,
+                                                                compute=compute)
         return answer
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),

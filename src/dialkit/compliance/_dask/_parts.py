@@ -33,10 +33,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrays._bools import arrow_bools
-from .._utils._base_error import AuditInputError
-from .._utils._partitions import Plan, register
-from ._audit import (
+from ..._arrays._bools import arrow_bools
+from ..._utils._base_error import AuditInputError
+from ..._utils._partitions import Plan, register
+from .._audit import (
     DNC_COLUMNS,
     FEW_VALUED,
     LEAD_COLUMNS,
@@ -51,14 +51,14 @@ from ._audit import (
     prepared_leads,
     report,
 )
-from ._checks import _abandonment as abandonment
-from ._checks._findings import isin
-from ._checks._frequency import SUBJECT
-from ._checks._ring import RING_COLUMNS
-from ._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
-from ._inputs._lead_of import OTHER_PHONES, other_numbers, smallest_linked
-from ._inputs._population import SPANS
-from ._rules._rules import Rules
+from .._checks import _abandonment as abandonment
+from .._checks._findings import isin
+from .._checks._frequency import SUBJECT
+from .._checks._ring import RING_COLUMNS
+from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
+from .._inputs._lead_of import OTHER_PHONES, other_numbers, smallest_linked
+from .._inputs._population import SPANS
+from .._rules._rules import Rules
 
 NUMBER = "_number"
 """The column the calls, leads and DNC results are shuffled on: the number called
