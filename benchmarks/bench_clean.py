@@ -112,7 +112,7 @@ def import_seconds(times: int) -> list[float]:
 def import_profile(code: str, top: int = 8) -> list[tuple[float, str]]:
     """Where ``code`` spends its imports: each package entered from another package
     (``pandas`` from ``dialkit.leads._clean._campaign``, ``httpx`` from
-    ``dialkit.client._transport``), by cumulative seconds, with its importer."""
+    ``dialkit.client._http._transport``), by cumulative seconds, with its importer."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code],
                           capture_output=True, text=True, check=True)
     lines = []  # (depth, name, cumulative seconds); a module's children come before it

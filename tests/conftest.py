@@ -19,7 +19,7 @@ import pytest
 
 from dialkit import Client
 from dialkit._law import _jurisdictions
-from dialkit.client._transport import tls_context
+from dialkit.client._http._transport import tls_context
 from dialkit.contract import Scope, Switch
 from dialkit.sandbox import Sandbox, parse_config, start
 from receivers import Receiver, wait_for

@@ -22,7 +22,7 @@ import dialkit
 from conftest import KEYS, add_fault
 from dialkit import Client
 from dialkit.client import API_KEY_VARIABLE, BASE_URL_VARIABLE
-from dialkit.client._transport import tls_context
+from dialkit.client._http._transport import tls_context
 from dialkit.errors import ApiError, AuthenticationError, NotFoundError
 from dialkit.sandbox import Sandbox
 

@@ -22,7 +22,7 @@ import orjson
 import pytest
 
 from dialkit import Client
-from dialkit.client._pagination import MAX_REPEATED_PAGES
+from dialkit.client._http._pagination import MAX_REPEATED_PAGES
 from dialkit.errors import ApiTimeoutError, MalformedResponseError
 
 DRIP_SECONDS = 0.2

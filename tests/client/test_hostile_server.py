@@ -24,8 +24,8 @@ import orjson
 import pytest
 
 from dialkit import Client
-from dialkit.client._ratelimit import MAX_PAUSE_SECONDS
-from dialkit.client._transport import MAX_ANSWER_BYTES, MAX_RETRY_AFTER_SECONDS
+from dialkit.client._http._ratelimit import MAX_PAUSE_SECONDS
+from dialkit.client._http._transport import MAX_ANSWER_BYTES, MAX_RETRY_AFTER_SECONDS
 from dialkit.errors import (
     ApiError,
     ApiTimeoutError,

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import KEYS, write
 from dialkit import Client
-from dialkit.client._arguments import is_missing
+from dialkit.client._http._arguments import is_missing
 from dialkit.errors import ClientClosedError, InvalidArgumentError
 
 from ._recording import RecordingTransport, offline, recording

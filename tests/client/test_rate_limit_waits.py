@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from conftest import KEYS, add_fault
 from dialkit import Client
 from dialkit.cli import app
-from dialkit.client import _transport
+from dialkit.client._http import _transport
 from dialkit.errors import RateLimitError, ServiceUnavailableError, error_from_answer
 from dialkit.sandbox import Sandbox
 

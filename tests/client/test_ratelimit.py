@@ -16,7 +16,12 @@ import pytest
 
 from conftest import KEYS, base_config
 from dialkit import Client
-from dialkit.client._ratelimit import MIN_RATE_SHARE, RECOVERY_SECONDS, SAFETY_TOKENS, TokenBucket
+from dialkit.client._http._ratelimit import (
+    MIN_RATE_SHARE,
+    RECOVERY_SECONDS,
+    SAFETY_TOKENS,
+    TokenBucket,
+)
 from dialkit.contract import RATE_LIMIT_PER_KEY, RateLimit
 from dialkit.errors import RateLimitError
 from dialkit.sandbox import Sandbox

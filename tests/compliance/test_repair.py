@@ -21,7 +21,7 @@ from conftest import KEYS, START, base_config
 from dialkit import Client
 from dialkit.analytics import answer_rates
 from dialkit.cli import app
-from dialkit.client._transport import tls_context
+from dialkit.client._http._transport import tls_context
 from dialkit.compliance import AuditInputError, next_allowed, repair, upcoming
 from dialkit.contract import Lead
 from dialkit.sandbox import Sandbox, attach_environment

@@ -14,7 +14,8 @@ from .._utils._guarded import GuardSettings, ResumeJudgment
 from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._guard import Guard, Override
-from ._pagination import ListIterator, RawPage
+from ._http._pagination import ListIterator, RawPage
+from ._http._results import ApiData, ImportResult
 from ._profiles import (
     CONFIG_VARIABLE,
     PROFILE_VARIABLE,
@@ -23,7 +24,6 @@ from ._profiles import (
     profiles,
     save_profile,
 )
-from ._results import ApiData, ImportResult
 
 __all__ = [
     "API_KEY_VARIABLE",

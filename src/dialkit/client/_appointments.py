@@ -13,8 +13,8 @@ from ..contract import (
     AppointmentStatus,
 )
 from ._base import Area, Options, WriteOptions, request_body
-from ._pagination import ListIterator
-from ._transport import Call
+from ._http._pagination import ListIterator
+from ._http._transport import Call
 
 
 class Appointments(Area):

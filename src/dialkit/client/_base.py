@@ -10,11 +10,11 @@ from pydantic import BaseModel
 
 from .._utils._base_error import InputError
 from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
-from ._arguments import checked
-from ._decode import decode, json_object
-from ._pagination import ListIterator
-from ._results import ApiData, Result, attach
-from ._transport import Answer, Call, Transport
+from ._http._arguments import checked
+from ._http._decode import decode, json_object
+from ._http._pagination import ListIterator
+from ._http._results import ApiData, Result, attach
+from ._http._transport import Answer, Call, Transport
 
 if TYPE_CHECKING:
     from ._guard import Guard

@@ -19,10 +19,10 @@ from ..contract import (
 )
 from ..errors import ApiError
 from ._base import Area, Options, WriteOptions, request_body
-from ._pagination import ListIterator
-from ._results import ApiData
-from ._transport import Call as ApiCall
-from ._transport import Sink, Transport
+from ._http._pagination import ListIterator
+from ._http._results import ApiData
+from ._http._transport import Call as ApiCall
+from ._http._transport import Sink, Transport
 
 
 class Calls(Area):

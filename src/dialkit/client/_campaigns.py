@@ -6,9 +6,9 @@ from typing import Unpack
 
 from ..contract import MAX_PAGE_LIMIT, Campaign, CampaignStatus
 from ._base import Area, Options, WriteOptions
-from ._pagination import ListIterator
-from ._results import ApiData
-from ._transport import Call
+from ._http._pagination import ListIterator
+from ._http._results import ApiData
+from ._http._transport import Call
 
 
 class Campaigns(Area):

@@ -22,14 +22,14 @@ from ._calls import Calls
 from ._campaigns import Campaigns
 from ._dnc import Consents, Dnc
 from ._guard import Guard
+from ._http._results import ApiData
+from ._http._retry import DEFAULT_DEADLINE_SECONDS
+from ._http._transport import Call, Transport
 from ._leads import Leads
 from ._messaging import Sms, WhatsApp
 from ._profiles import Profile
 from ._profiles import profile as named_profile
 from ._reports import Reports
-from ._results import ApiData
-from ._retry import DEFAULT_DEADLINE_SECONDS
-from ._transport import Call, Transport
 from ._webhooks import WebhookEvents, Webhooks
 
 if TYPE_CHECKING:

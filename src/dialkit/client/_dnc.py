@@ -15,11 +15,11 @@ from ..contract import (
     DncCheckResponse,
     DncCheckResult,
 )
-from ._arguments import checked
 from ._base import Area, Options, WriteOptions, plain_body, request_body
-from ._decode import decode, malformed
-from ._results import ApiData, attach
-from ._transport import Call
+from ._http._arguments import checked
+from ._http._decode import decode, malformed
+from ._http._results import ApiData, attach
+from ._http._transport import Call
 
 _PHONES: TypeAdapter[list[str]] = TypeAdapter(list[E164])
 

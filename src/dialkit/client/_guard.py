@@ -44,9 +44,9 @@ from ._callbacks import Callbacks
 from ._campaigns import Campaigns
 from ._dnc import Dnc
 from ._guard_contacts import PLACES_CALLS, RecentContacts
+from ._http._transport import Answer, Transport
+from ._http._transport import Call as SentCall
 from ._leads import Leads
-from ._transport import Answer, Transport
-from ._transport import Call as SentCall
 
 if TYPE_CHECKING:
     pass

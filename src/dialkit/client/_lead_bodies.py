@@ -10,7 +10,7 @@ requests with, and sends every lead's values for the service to judge.
 
 Records go as they come: empty cells (NaN, ``None``, ``pd.NA``, ``pd.NaT``)
 are not sent and dates are sent as ISO 8601 (see
-:func:`~dialkit.client._arguments.sendable`).
+:func:`~dialkit.client._http._arguments.sendable`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any
 
 from ..contract import MAX_IMPORT_BATCH, ErrorCode, LeadCreateBody, LeadImportBody, LeadInput
 from ..errors import FieldProblem, InvalidArgumentError
-from ._arguments import refusal, require_json, sendable
 from ._base import request_body
+from ._http._arguments import refusal, require_json, sendable
 
 
 def import_body(leads: Sequence[LeadInput | Mapping[str, Any]]) -> dict[str, Any]:

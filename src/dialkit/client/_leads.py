@@ -19,12 +19,12 @@ from ..contract import (
     LeadUpdateRequest,
 )
 from ..errors import ApiError
-from ._arguments import require_json, sendable
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
+from ._http._arguments import require_json, sendable
+from ._http._pagination import ListIterator
+from ._http._results import ApiData, ImportResult
+from ._http._transport import Call
 from ._lead_bodies import create_body, import_body
-from ._pagination import ListIterator
-from ._results import ApiData, ImportResult
-from ._transport import Call
 
 MAX_KEY_CHAIN = 20
 """Most keys an import walks through after stored refusals (see :func:`next_import_key`)."""

@@ -6,9 +6,9 @@ from typing import Any, Unpack
 
 from ..contract import MAX_PAGE_LIMIT, SmsMessage, SmsSendRequest
 from ._base import Area, Options, WriteOptions, plain_body, request_body
-from ._pagination import ListIterator
-from ._results import ApiData
-from ._transport import Call
+from ._http._pagination import ListIterator
+from ._http._results import ApiData
+from ._http._transport import Call
 
 
 class Sms(Area):

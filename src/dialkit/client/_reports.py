@@ -8,8 +8,8 @@ from typing import Unpack
 from .._utils._base_error import InputError
 from ..contract import REPORT_MAX_DAYS
 from ._base import Area, Options
-from ._results import ApiData
-from ._transport import Call
+from ._http._results import ApiData
+from ._http._transport import Call
 
 
 class Reports(Area):

@@ -19,9 +19,9 @@ from ..contract import (
     WebhookUpdateRequest,
 )
 from ._base import Area, Options, WriteOptions, request_body
-from ._pagination import ListIterator
-from ._results import ApiData
-from ._transport import Call
+from ._http._pagination import ListIterator
+from ._http._results import ApiData
+from ._http._transport import Call
 
 
 class Webhooks(Area):

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from ..contract import ErrorCode
-from ..errors import ApiConnectionError, ApiError
+from ...contract import ErrorCode
+from ...errors import ApiConnectionError, ApiError
 
 BACKOFF_BASE_SECONDS = 0.5
 """First backoff ceiling; it doubles with every attempt."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ..contract import Page, ResponseInfo
+from ...contract import Page, ResponseInfo
 from ._decode import decode, json_object, malformed
 from ._transport import Answer
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import orjson
 import pydantic
 
-from ..errors import MalformedResponseError
+from ...errors import MalformedResponseError
 from ._transport import Answer
 
 Parsed = TypeVar("Parsed")

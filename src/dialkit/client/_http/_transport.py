@@ -28,9 +28,9 @@ import httpx
 import orjson
 from ulid import ULID
 
-from .._utils._base_error import InputError
-from .._utils._secrets import mask
-from ..contract import (
+from ..._utils._base_error import InputError
+from ..._utils._secrets import mask
+from ...contract import (
     CORRELATION_ID_PATTERN,
     MAX_BODY_BYTES,
     MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -40,7 +40,7 @@ from ..contract import (
     ResponseInfo,
     operation_by_name,
 )
-from ..errors import (
+from ...errors import (
     ApiConnectionError,
     ApiError,
     ApiTimeoutError,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
-from ..contract import (
+from ...contract import (
     Answered,
     ImportResponse,
     LeadResult,

@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from ..contract import RateLimit
-from ..errors import RateLimitError
+from ...contract import RateLimit
+from ...errors import RateLimitError
 
 SAFETY_TOKENS = 1.0
 """Tokens held back from the burst, so that network jitter (a request that

@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from .._utils._secrets import mask
-from ..contract import E164_PATTERN, LeadInput, field_error_code, json_pointer
-from ..errors import FieldProblem, InvalidArgumentError
+from ..._utils._secrets import mask
+from ...contract import E164_PATTERN, LeadInput, field_error_code, json_pointer
+from ...errors import FieldProblem, InvalidArgumentError
 from ._transport import KEY_SHAPE
 
 T = TypeVar("T")
