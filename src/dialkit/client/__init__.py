@@ -11,7 +11,6 @@ profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_ke
 
 from .._utils import _lazy
 from .._utils._guarded import GuardSettings, ResumeJudgment
-from ._base import UNSET, Options, Unset, WriteOptions
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._guard import Guard, Override
 from ._http._pagination import ListIterator, RawPage
@@ -24,6 +23,7 @@ from ._profiles import (
     profiles,
     save_profile,
 )
+from ._resources._base import UNSET, Options, Unset, WriteOptions
 
 __all__ = [
     "API_KEY_VARIABLE",

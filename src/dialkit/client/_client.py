@@ -15,22 +15,22 @@ import httpx
 from .._utils._base_error import InputError
 from .._utils._guarded import Enforced, GuardSettings
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
-from ._appointments import Appointments
-from ._base import Area, Options
-from ._callbacks import Callbacks
-from ._calls import Calls
-from ._campaigns import Campaigns
-from ._dnc import Consents, Dnc
 from ._guard import Guard
 from ._http._results import ApiData
 from ._http._retry import DEFAULT_DEADLINE_SECONDS
 from ._http._transport import Call, Transport
-from ._leads import Leads
-from ._messaging import Sms, WhatsApp
 from ._profiles import Profile
 from ._profiles import profile as named_profile
-from ._reports import Reports
-from ._webhooks import WebhookEvents, Webhooks
+from ._resources._appointments import Appointments
+from ._resources._base import Area, Options
+from ._resources._callbacks import Callbacks
+from ._resources._calls import Calls
+from ._resources._campaigns import Campaigns
+from ._resources._dnc import Consents, Dnc
+from ._resources._leads import Leads
+from ._resources._messaging import Sms, WhatsApp
+from ._resources._reports import Reports
+from ._resources._webhooks import WebhookEvents, Webhooks
 
 if TYPE_CHECKING:
     from ..frames import Cache, Frames

@@ -40,13 +40,13 @@ from .._utils._guarded import (
     address_state,
 )
 from ..contract import CHANGED_BY, Call, SmsMessage
-from ._callbacks import Callbacks
-from ._campaigns import Campaigns
-from ._dnc import Dnc
 from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._http._transport import Answer, Transport
 from ._http._transport import Call as SentCall
-from ._leads import Leads
+from ._resources._callbacks import Callbacks
+from ._resources._campaigns import Campaigns
+from ._resources._dnc import Dnc
+from ._resources._leads import Leads
 
 if TYPE_CHECKING:
     pass

@@ -24,9 +24,9 @@ from typing import Protocol, TypeVar
 
 from ..contract import MAX_PAGE_LIMIT, Call, ErrorCode, SmsMessage
 from ..errors import MalformedResponseError, PermissionDeniedError
-from ._calls import Calls
 from ._http._transport import Transport
-from ._messaging import Sms
+from ._resources._calls import Calls
+from ._resources._messaging import Sms
 
 logger = logging.getLogger("dialkit.client.guard")
 

@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from dialkit._utils._private import DIRECTORY_MODE, private_dir
-from dialkit.client._leads import batch_key
+from dialkit.client._resources._leads import batch_key
 from dialkit.contract import MAX_IMPORT_BATCH, LeadResultStatus
 
 from ..._utils._base_error import ImportJournalError, ImportRunningError, JournalWriteError

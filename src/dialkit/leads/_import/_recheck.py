@@ -25,7 +25,7 @@ import orjson
 
 from dialkit._utils._words import counted
 from dialkit.client import ImportResult
-from dialkit.client._leads import MAX_KEY_CHAIN, key_of, stored_refusal
+from dialkit.client._resources._leads import MAX_KEY_CHAIN, key_of, stored_refusal
 from dialkit.errors import ApiError
 
 if TYPE_CHECKING:

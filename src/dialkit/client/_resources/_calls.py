@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Unpack
 
-from ..contract import (
+from ...contract import (
     MAX_PAGE_LIMIT,
     Call,
     CallCreateRequest,
@@ -17,12 +17,12 @@ from ..contract import (
     ResponseInfo,
     StartedCall,
 )
-from ..errors import ApiError
+from ...errors import ApiError
+from .._http._pagination import ListIterator
+from .._http._results import ApiData
+from .._http._transport import Call as ApiCall
+from .._http._transport import Sink, Transport
 from ._base import Area, Options, WriteOptions, request_body
-from ._http._pagination import ListIterator
-from ._http._results import ApiData
-from ._http._transport import Call as ApiCall
-from ._http._transport import Sink, Transport
 
 
 class Calls(Area):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Unpack
 
-from .._utils._base_error import InputError
-from ..contract import REPORT_MAX_DAYS
+from ..._utils._base_error import InputError
+from ...contract import REPORT_MAX_DAYS
+from .._http._results import ApiData
+from .._http._transport import Call
 from ._base import Area, Options
-from ._http._results import ApiData
-from ._http._transport import Call
 
 
 class Reports(Area):

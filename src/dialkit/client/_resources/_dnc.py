@@ -7,7 +7,7 @@ from typing import Any, Unpack
 
 from pydantic import TypeAdapter
 
-from ..contract import (
+from ...contract import (
     DNC_CHECK_BATCH,
     E164,
     DncAddRequest,
@@ -15,11 +15,11 @@ from ..contract import (
     DncCheckResponse,
     DncCheckResult,
 )
+from .._http._arguments import checked
+from .._http._decode import decode, malformed
+from .._http._results import ApiData, attach
+from .._http._transport import Call
 from ._base import Area, Options, WriteOptions, plain_body, request_body
-from ._http._arguments import checked
-from ._http._decode import decode, malformed
-from ._http._results import ApiData, attach
-from ._http._transport import Call
 
 _PHONES: TypeAdapter[list[str]] = TypeAdapter(list[E164])
 

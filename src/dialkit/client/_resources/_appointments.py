@@ -5,16 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Unpack
 
-from ..contract import (
+from ...contract import (
     MAX_PAGE_LIMIT,
     Appointment,
     AppointmentCreateRequest,
     AppointmentRescheduleRequest,
     AppointmentStatus,
 )
+from .._http._pagination import ListIterator
+from .._http._transport import Call
 from ._base import Area, Options, WriteOptions, request_body
-from ._http._pagination import ListIterator
-from ._http._transport import Call
 
 
 class Appointments(Area):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Unpack
 
-from ..contract import MAX_PAGE_LIMIT, SmsMessage, SmsSendRequest
+from ...contract import MAX_PAGE_LIMIT, SmsMessage, SmsSendRequest
+from .._http._pagination import ListIterator
+from .._http._results import ApiData
+from .._http._transport import Call
 from ._base import Area, Options, WriteOptions, plain_body, request_body
-from ._http._pagination import ListIterator
-from ._http._results import ApiData
-from ._http._transport import Call
 
 
 class Sms(Area):

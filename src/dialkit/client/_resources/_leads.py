@@ -8,8 +8,8 @@ from typing import Any, Unpack
 
 import orjson
 
-from .._utils._guarded import address_state
-from ..contract import (
+from ..._utils._guarded import address_state
+from ...contract import (
     MAX_PAGE_LIMIT,
     ErrorCode,
     Lead,
@@ -18,12 +18,12 @@ from ..contract import (
     LeadStatus,
     LeadUpdateRequest,
 )
-from ..errors import ApiError
+from ...errors import ApiError
+from .._http._arguments import require_json, sendable
+from .._http._pagination import ListIterator
+from .._http._results import ApiData, ImportResult
+from .._http._transport import Call
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
-from ._http._arguments import require_json, sendable
-from ._http._pagination import ListIterator
-from ._http._results import ApiData, ImportResult
-from ._http._transport import Call
 from ._lead_bodies import create_body, import_body
 
 MAX_KEY_CHAIN = 20

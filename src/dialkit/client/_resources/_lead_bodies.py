@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..contract import MAX_IMPORT_BATCH, ErrorCode, LeadCreateBody, LeadImportBody, LeadInput
-from ..errors import FieldProblem, InvalidArgumentError
+from ...contract import MAX_IMPORT_BATCH, ErrorCode, LeadCreateBody, LeadImportBody, LeadInput
+from ...errors import FieldProblem, InvalidArgumentError
+from .._http._arguments import refusal, require_json, sendable
 from ._base import request_body
-from ._http._arguments import refusal, require_json, sendable
 
 
 def import_body(leads: Sequence[LeadInput | Mapping[str, Any]]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Unpack
 
-from ..contract import (
+from ...contract import (
     MAX_PAGE_LIMIT,
     ReplayRequest,
     ReplayResponse,
@@ -18,10 +18,10 @@ from ..contract import (
     WebhookEventType,
     WebhookUpdateRequest,
 )
+from .._http._pagination import ListIterator
+from .._http._results import ApiData
+from .._http._transport import Call
 from ._base import Area, Options, WriteOptions, request_body
-from ._http._pagination import ListIterator
-from ._http._results import ApiData
-from ._http._transport import Call
 
 
 class Webhooks(Area):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from ..contract import MAX_PAGE_LIMIT, Campaign, CampaignStatus
+from ...contract import MAX_PAGE_LIMIT, Campaign, CampaignStatus
+from .._http._pagination import ListIterator
+from .._http._results import ApiData
+from .._http._transport import Call
 from ._base import Area, Options, WriteOptions
-from ._http._pagination import ListIterator
-from ._http._results import ApiData
-from ._http._transport import Call
 
 
 class Campaigns(Area):

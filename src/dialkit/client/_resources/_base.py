@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
-from .._utils._base_error import InputError
-from ..contract import MAX_PAGE_LIMIT, Page, ResponseInfo
-from ._http._arguments import checked
-from ._http._decode import decode, json_object
-from ._http._pagination import ListIterator
-from ._http._results import ApiData, Result, attach
-from ._http._transport import Answer, Call, Transport
+from ..._utils._base_error import InputError
+from ...contract import MAX_PAGE_LIMIT, Page, ResponseInfo
+from .._http._arguments import checked
+from .._http._decode import decode, json_object
+from .._http._pagination import ListIterator
+from .._http._results import ApiData, Result, attach
+from .._http._transport import Answer, Call, Transport
 
 if TYPE_CHECKING:
-    from ._guard import Guard
+    from .._guard import Guard
 
 Model = TypeVar("Model", bound=BaseModel)
 
