@@ -1,6 +1,6 @@
 """Owner-only folders and files, whatever the umask (issue 46, item 18).
 
-:mod:`dialkit._utils._private` is the one place that makes a folder and its missing parents
+:mod:`dialkit._files._private` is the one place that makes a folder and its missing parents
 owner-only; the frames' cache, the leads' import journal and the MCP audit log use it.
 Each test runs under the usual umask, ``022``, under which a folder made by
 ``mkdir(parents=True)`` is ``0755``.
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from dialkit import Client
-from dialkit._utils._private import private_dir
+from dialkit._files._private import private_dir
 from dialkit.leads import import_leads
 from dialkit.mcp import JsonLinesAuditLog
 

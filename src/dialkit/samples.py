@@ -21,8 +21,8 @@ import os
 import shutil
 from pathlib import Path
 
-from ._utils import _packaged
-from ._utils._outputs_written import written
+from ._files import _packaged
+from ._files._outputs_written import written
 
 _PACKAGE = "dialkit.data_samples"
 _SUFFIXES = (".csv", ".tsv", ".xlsx")

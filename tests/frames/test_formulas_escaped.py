@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dialkit._files._outputs import escaped_cell
 from dialkit.frames import formulas_escaped
-from dialkit.frames._outputs import escaped_cell
 
 CELLS = st.one_of(st.none(), st.sampled_from(["", "=1+1", "+14155550123", "+1415555012345678",
                                                "+1 415", "-", "@x", "\tx", "\rx", "+",

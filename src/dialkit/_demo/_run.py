@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from .._utils import _packaged
+from .._files import _packaged
+from .._files._outputs_written import written
 from .._utils._base_error import InputError
 from .._utils._extras import needs
-from .._utils._outputs_written import written
 from ..client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from ..frames._progress import PROGRESS_VARIABLE
 from ._index import headlines, write_index

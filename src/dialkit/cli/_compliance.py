@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
+from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
-from dialkit._utils._outputs_written import refuse_overlaps
 from dialkit._utils._words import counted
 from dialkit.cli._completion import offering
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
@@ -315,7 +315,7 @@ def _refused(error: ApiError) -> NoReturn:
 def _output_errors() -> Iterator[None]:
     """An output refused (it would replace an input) or that could not be written (a
     full disk) ends the command with ``error: ...`` naming it, exit status 2; nothing of
-    it is left (:func:`dialkit._utils._outputs_written.written`)."""
+    it is left (:func:`dialkit._files._outputs_written.written`)."""
     try:
         yield
     except InputError as error:

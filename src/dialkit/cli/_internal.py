@@ -16,7 +16,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from dialkit._utils._private import private_file
+from dialkit._files._private import private_file
 
 EXIT_INTERNAL = 70
 """The exit status of an internal error: ``EX_SOFTWARE`` of sysexits.h, apart from 1

@@ -16,11 +16,11 @@ import pandas as pd
 import pyarrow as pa
 
 from .._arrays._kept import hash_taken
+from .._files._outputs_written import written
 from .._phones._zones import Rows
 from .._utils._base_error import (
     AuditInputError,  # noqa: F401
 )
-from .._utils._outputs_written import written
 from .._utils._words import counted
 from ..frames import utc_times, write_csv
 from ._checks._abandonment import (

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .._utils import _lazy
 
 if TYPE_CHECKING:
+    from .._files._outputs import excel_writer, formulas_escaped, write_csv
     from .._utils._base_error import CacheMissError
     from ._cache import (
         CACHE_DIR_VARIABLE,
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     )
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
-    from ._outputs import excel_writer, formulas_escaped, write_csv
     from ._schemas import SCHEMAS, Column, Schema, utc_times
 
 __all__ = [

@@ -47,10 +47,10 @@ import platformdirs
 import pyarrow as pa
 from filelock import FileLock
 
+from .._files._private import FILE_MODE, private_dir
 from .._utils._base_error import (
     CacheMissError,  # noqa: F401
-    )
-from .._utils._private import FILE_MODE, private_dir
+)
 from ._cache_files import (
     read_json,
     read_parquet,

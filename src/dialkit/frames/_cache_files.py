@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .._utils._private import FILE_MODE
+from .._files._private import FILE_MODE
 from ._schemas import PANDAS_TYPES, Schema
 
 logger = logging.getLogger("dialkit.frames")

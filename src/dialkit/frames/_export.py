@@ -21,7 +21,7 @@ the writing process's id, so that the next export to the same path removes what 
 killed one left (its process gone) and never a running one's; its files are named
 ``….parquet.unfinished`` until the export is complete, so that a glob over the
 folder's parent (DuckDB's or Polars' ``**/*.parquet``, which skip no hidden folder)
-never finds a killed export's parts (:mod:`dialkit._utils._outputs_written`). Folders are
+never finds a killed export's parts (:mod:`dialkit._files._outputs_written`). Folders are
 ``0700`` and files ``0600``, as in the cache: frames hold personal data.
 """
 
@@ -38,10 +38,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from .._files._leftovers import sweep
+from .._files._outputs_written import UNFINISHED, written
+from .._files._private import DIRECTORY_MODE, private_tree
 from .._utils._base_error import CacheMissError, InputError
-from .._utils._leftovers import sweep
-from .._utils._outputs_written import UNFINISHED, written
-from .._utils._private import DIRECTORY_MODE, private_tree
 from ._cache import Cache
 from ._cache_files import read_json, write_json
 from ._schemas import SCHEMAS

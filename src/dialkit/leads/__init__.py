@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .._utils import _lazy
 
 if TYPE_CHECKING:
+    from .._files._file_limits import FileLimits
     from .._places._regions import region_of
     from .._utils._base_error import (
         CampaignError,
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
         JournalWriteError,
         LeadFileError,
     )
-    from .._utils._file_limits import FileLimits
     from ._clean._campaign import campaigns
     from ._clean._chunked import CleanedFile
     from ._clean._entry import clean, clean_dataset, clean_file

@@ -20,7 +20,7 @@ from typing import Literal, Protocol
 
 import orjson
 
-from .._utils._private import FILE_MODE, private_dir, private_file
+from .._files._private import FILE_MODE, private_dir, private_file
 
 Confirmation = Literal["not_needed", "undecided", "asked", "given", "declined", "cancelled",
                        "unanswered", "unsupported"]

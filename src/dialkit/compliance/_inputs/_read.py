@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+from ..._files._file_limits import FileLimits, check_delimited
 from ..._utils._base_error import AuditInputError, LimitError
-from ..._utils._file_limits import FileLimits, check_delimited
 
 
 def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..._files._outputs import header_filtered
 from ..._utils._words import counted
 from ...frames import excel_writer
-from ...frames._outputs import header_filtered
 from ...frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
 from .._checks._findings import COLUMNS
 from .._checks._texts import CHANNEL

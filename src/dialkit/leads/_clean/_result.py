@@ -23,7 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from dialkit._utils._outputs_written import written
+from dialkit._files._outputs_written import written
 from dialkit._utils._words import counted
 from dialkit.contract import LeadInput
 from dialkit.frames._pages import NOT_MATH

@@ -16,10 +16,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from dialkit._files._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
 from dialkit._utils import _tuning
 from dialkit._utils._threads import in_background
 from dialkit.frames import formulas_escaped
-from dialkit.frames._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
 
 from ._reasons import explained
 

@@ -34,9 +34,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from dialkit._files._leftovers import sweep, tagged
+from dialkit._files._outputs_written import refuse_overlaps, written
 from dialkit._utils import _tuning
-from dialkit._utils._leftovers import sweep, tagged
-from dialkit._utils._outputs_written import refuse_overlaps, written
 from dialkit._utils._partitions import on_dask, read_whole
 from dialkit._utils._threads import in_background
 from dialkit.frames._progress import shown

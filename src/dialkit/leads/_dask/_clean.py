@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dialkit._utils._outputs_written import refuse_overlaps
+from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._utils._partitions import is_dataset
 from dialkit._utils._partitions_dask import dask, dd, delayed, meta_of
 

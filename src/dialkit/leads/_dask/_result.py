@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from dialkit._utils._outputs_written import UNFINISHED, written
+from dialkit._files._outputs_written import UNFINISHED, written
 
 from ..._utils._base_error import InputError
 from .._clean._chunked import CleanedFile

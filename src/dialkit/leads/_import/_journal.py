@@ -53,12 +53,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
-from dialkit._utils._private import DIRECTORY_MODE, private_dir
+from dialkit._files._private import DIRECTORY_MODE, private_dir
 from dialkit.client._resources._leads import batch_key
 from dialkit.contract import MAX_IMPORT_BATCH, LeadResultStatus
 
+from ..._files._outputs_written import why_not_written
 from ..._utils._base_error import ImportJournalError, ImportRunningError, JournalWriteError
-from ..._utils._outputs_written import why_not_written
 from .._read._lead_file import cannot_open
 
 PLAN = "plan.parquet"
@@ -515,7 +515,7 @@ def _lead_id(value: Any) -> bool:
 
 def _unwritten(lines: Path, cause: OSError) -> JournalWriteError:
     """The journal's line not written whole, its cause in the system's words and what to
-    do (:func:`~dialkit._utils._outputs_written.why_not_written`)."""
+    do (:func:`~dialkit._files._outputs_written.why_not_written`)."""
     code = cause.errno or errno.EIO
     said, hint = why_not_written(OSError(code, cause.strerror))
     return JournalWriteError(lines, code, f"{said} ({hint})" if hint else said)

@@ -34,10 +34,10 @@ import numpy as np
 import orjson
 import pandas as pd
 
+from dialkit._files._outputs_written import written
+from dialkit._files._private import FILE_MODE
 from dialkit._places._blocked import blocked_regions
 from dialkit._utils import _tuning
-from dialkit._utils._outputs_written import written
-from dialkit._utils._private import FILE_MODE
 from dialkit._utils._words import counted
 from dialkit.contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from dialkit.errors import (

@@ -30,8 +30,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from dialkit._files._file_limits import FileLimits, check_delimited
 from dialkit._utils import _tuning
-from dialkit._utils._file_limits import FileLimits, check_delimited
 
 from ..._utils._base_error import LeadFileError, LimitError
 from ._delimiter import Layout, layout

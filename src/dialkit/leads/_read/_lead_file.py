@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from dialkit._utils._file_limits import FileLimits, check_delimited, check_workbook
+from dialkit._files._file_limits import FileLimits, check_delimited, check_workbook
 from dialkit._utils._words import noun
 from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
 

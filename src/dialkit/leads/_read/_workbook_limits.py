@@ -8,7 +8,7 @@ notebook's kernel dies). So the parts are read here first, cheaply: no part has
 a DOCTYPE (which dialkit refuses outright), the shared strings declare no more
 than their bytes can hold, and each sheet's declared dimension and the grid its
 cells actually reach (streamed in chunks, the cell references found by numpy,
-never one Python object a cell) fit :class:`~dialkit._utils._file_limits.FileLimits`.
+never one Python object a cell) fit :class:`~dialkit._files._file_limits.FileLimits`.
 ODS tables are scanned too: a row or a cell there can say it repeats a million times
 (``table:number-rows-repeated``), and calamine expands it (a 1.5 KB file asked for 2.9
 GB). An XLS grid cannot pass 65,536 rows x 256 columns.
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from dialkit._utils._file_limits import (
+from dialkit._files._file_limits import (
     FileLimits,
     check_count,
     check_grid,
@@ -65,7 +65,7 @@ _INDEX = re.compile(rb"<(?:[\w.-]+:)?v\b[^>]*>(\d{1,10})")
 def check_parts(data: bytes, name: str, limits: FileLimits) -> None:
     """Refuse a zip workbook (XLSX or ODS) one of whose parts declares a DOCTYPE, whose
     shared strings declare more than they hold, or one of whose sheets' grids is past
-    ``limits`` (:func:`~dialkit._utils._file_limits.check_grid`); a file that is not a zip, or
+    ``limits`` (:func:`~dialkit._files._file_limits.check_grid`); a file that is not a zip, or
     whose parts cannot be found, is left to calamine, which names what is wrong."""
     try:
         book = zipfile.ZipFile(io.BytesIO(data))

@@ -34,7 +34,7 @@ import pyarrow.compute as pc
 from .._arrays._bools import arrow_bools
 from .._arrays._texts import buffers
 from .._utils import _tuning
-from .._utils._outputs_written import written
+from ._outputs_written import written
 
 FORMULA_START: Final = r"[=+\-@\t\r]"
 """The first characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
@@ -56,7 +56,7 @@ def excel_writer(path: str | os.PathLike[str], *, option: str = "path",
                  inputs: Mapping[str, Any] | None = None) -> Iterator[pd.ExcelWriter]:
     """A ``pd.ExcelWriter`` (xlsxwriter) that writes every text as a string cell, into a
     hidden file renamed to ``path`` when the block ends (never through a link at
-    ``path``, never half a workbook; :func:`dialkit._utils._outputs_written.written`, which
+    ``path``, never half a workbook; :func:`dialkit._files._outputs_written.written`, which
     ``option`` and ``inputs`` are for).
 
     Examples:
@@ -127,7 +127,7 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str] | None = None, *
     would start a new row, and a new first cell, in a spreadsheet).
 
     The file is written under a hidden name and renamed to ``path`` when complete
-    (:func:`dialkit._utils._outputs_written.written`: ``option`` names ``path`` in its
+    (:func:`dialkit._files._outputs_written.written`: ``option`` names ``path`` in its
     messages, and ``inputs`` are refused as ``path``).
 
     Examples:

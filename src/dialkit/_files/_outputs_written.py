@@ -15,7 +15,7 @@ goes through :func:`written`, for three faults a plain ``open(path, "w")`` has:
 - **A half output that looks whole.** A full disk or a file-size limit stops a write
   part way; a kill too. The hidden name is renamed only once the write is complete;
   a failed write removes it, a killed one leaves it for the next write of that output
-  to remove (:func:`dialkit._utils._leftovers.partial_beside`). An ``OSError`` is raised again
+  to remove (:func:`dialkit._files._leftovers.partial_beside`). An ``OSError`` is raised again
   naming the output and what to do, never the hidden name.
 
 A folder of Parquet files (a dataset) is written the same way, with one more rule: a
@@ -38,7 +38,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ._base_error import InputError
+from .._utils._base_error import InputError
 from ._leftovers import partial_beside
 
 UNFINISHED = ".unfinished"

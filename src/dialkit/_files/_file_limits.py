@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from ._base_error import (
+from .._utils._base_error import (
     InputError,
     LimitError,  # noqa: F401
 )
