@@ -153,7 +153,8 @@ def phases(source: Path, out: Path) -> None:
         setattr(module, name, timed)
 
     try:
-        from dialkit._utils import _threads, _tuning  # noqa: PLC0415
+        from dialkit._parallel import _threads
+        from dialkit._utils import _tuning
         from dialkit.cli import app  # noqa: PLC0415
         from dialkit.leads._clean import _chunked, _sinks, _spill, _stream  # noqa: PLC0415
         from dialkit.leads._read import _chunks  # noqa: PLC0415

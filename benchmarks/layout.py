@@ -6,7 +6,7 @@ enter.
   ``__init__`` too; sub-folders apart), the largest first; the goal is 12 at most;
 - **imports of another public package's private module**: an import, by a module of one
   package (``compliance``, ``cli``, ...), of a module under a private name of another
-  public package (``dialkit.frames._pages``): the shared layer's private packages
+  public package (``dialkit._shown._pages``): the shared layer's private packages
   (``_utils``, ``_arrays``, ...) are meant to be imported, a package's private modules
   are not; the goal is 0;
 - **import cycles**: as ``tests/test_layers.py`` finds them, none excused;
@@ -47,7 +47,7 @@ def folder_sizes() -> Counter[str]:
 
 def _private_of_another(importer: str, imported: str) -> bool:
     """Whether ``imported`` is a private module of a public package other than the
-    ``importer``'s own (``dialkit.frames._pages`` from ``dialkit.compliance``)."""
+    ``importer``'s own (``dialkit._shown._pages`` from ``dialkit.compliance``)."""
     theirs, ours = imported.split(".")[1:], importer.split(".")[1:2]
     return (len(theirs) > 1 and not theirs[0].startswith("_") and theirs[:1] != ours
             and any(part.startswith("_") for part in theirs[1:]))

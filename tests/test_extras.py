@@ -42,7 +42,7 @@ def run(code: str, cwd: Path, hide: list[str] = EVERY_EXTRA) -> subprocess.Compl
     ("notebook", "from dialkit.analytics import explore"),
     ("notebook", "import dialkit.analytics\ndialkit.analytics.Explorer"),
     ("demo", "import dialkit._demo._run"),
-    ("dask", "import dialkit._utils._partitions_dask"),
+    ("dask", "import dialkit._parallel._partitions_dask"),
 ])
 def test_a_feature_without_its_extra_names_the_extra(extra: str, code: str,
                                                      tmp_path: Path) -> None:

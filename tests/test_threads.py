@@ -1,5 +1,5 @@
-"""Parts of one computation on two threads (``dialkit._utils._threads``): answers in order, errors
-raised where the answer is asked, and a part run in a pool thread runs its own parts
+"""Parts of one computation on two threads (``dialkit._parallel._threads``): answers in
+order, errors raised where the answer is asked, and a part run in a pool thread runs its own parts
 there (no thread waits for one that waits for it)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import threading
 
 import pytest
 
-from dialkit._utils import _threads, _tuning
+from dialkit._parallel import _threads
+from dialkit._utils import _tuning
 
 
 def test_parts_come_back_in_order_and_the_last_is_run_here() -> None:

@@ -1,6 +1,6 @@
 """One implementation of each rule for pandas and Dask (#25).
 
-Every function that runs on Dask is a plan in :data:`dialkit._utils._partitions.PLANS`, whose
+Every function that runs on Dask is a plan in :data:`dialkit._parallel._partitions.PLANS`, whose
 part and combine functions live in the pandas path's modules, and the Dask modules define
 no public function but one entry per plan: a function added to one path only fails here.
 Without Dask (or without a Dask frame) nothing imports it.
@@ -22,8 +22,8 @@ import pytest
 import dialkit.analytics._dask as analytics_dask
 import dialkit.compliance._dask._audit as compliance_dask
 import dialkit.leads._dask._client as leads_dask
-from dialkit._utils import _partitions
-from dialkit._utils._partitions import PLANS, Plan, on_dask, register
+from dialkit._parallel import _partitions
+from dialkit._parallel._partitions import PLANS, Plan, on_dask, register
 
 ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
            "clean": "dialkit.leads", "audit": "dialkit.compliance",
@@ -98,7 +98,7 @@ def test_pandas_inputs_import_no_dask() -> None:  # funnel, answer rates, audit
                           check=True)
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert not {m for m in loaded if m.split(".")[0] in ("dask", "distributed")}
-    assert "dialkit._utils._partitions_dask" not in loaded
+    assert "dialkit._parallel._partitions_dask" not in loaded
 
 
 def test_without_dask_a_path_is_read_with_pandas_and_a_lazy_answer_names_the_extra(

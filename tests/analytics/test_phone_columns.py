@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from test_known import account
 
-from dialkit._utils import _partitions
+from dialkit._parallel import _partitions
 from dialkit.analytics import answer_rates, funnel
 from dialkit.errors import ColumnError, InputError
 

@@ -25,7 +25,7 @@ import pytest
 from dask.utils import key_split
 
 from dialkit import errors
-from dialkit._utils import _partitions_dask
+from dialkit._parallel import _partitions_dask
 from dialkit.compliance import RULE_IDS, US_FEDERAL, AuditInputError, AuditReport, audit
 
 dask = pytest.importorskip("dask")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dialkit.frames._pages import break_points, breakable, html_table
+from dialkit._shown._pages import break_points, breakable, html_table
 
 
 @pytest.mark.parametrize(("text", "pieces"), [

@@ -22,8 +22,8 @@ import pytest
 
 from conftest import add_fault
 from dialkit import Client
+from dialkit._shown._progress_lines import progress_line
 from dialkit._utils import _tuning
-from dialkit.frames._progress_lines import progress_line
 from dialkit.leads import clean_file, import_leads
 from dialkit.sandbox import Sandbox
 

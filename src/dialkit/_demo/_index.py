@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .._files._outputs_written import written
-from .._utils._words import counted
+from .._shown._words import counted
 
 if TYPE_CHECKING:  # types only: _demo imports this module to write its index
     from ._run import DemoReport, NotebookRun

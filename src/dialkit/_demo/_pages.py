@@ -3,7 +3,7 @@
 A notebook's tables are pandas' (and the toolkit's) HTML: missing values written
 ``None``, ``nan`` or ``<NA>``, a 130-character id that makes a table 4,000 px
 wide. Each table in an output is passed through the rules of
-:mod:`dialkit.frames._pages`: missing values as an empty cell (``–`` in a column
+:mod:`dialkit._shown._pages`: missing values as an empty cell (``–`` in a column
 of numbers), long ids cut in the middle with the whole in a tooltip, long
 sentences wrapped, ids wrapping after their ``_``, ``-`` and ``/`` and never inside
 a word, and the table in a box of its own that scrolls sideways. Text outputs wrap
@@ -13,7 +13,7 @@ first sentence of the text cell above it, which says what the plot shows.
 
 The page loads MathJax for the notebook's own text; the outputs, which hold the
 account's data (a campaign named ``$\\frac{1}{0}$``), are marked for MathJax to
-skip (:data:`~dialkit.frames._pages.NOT_MATH`), so their text shows as written.
+skip (:data:`~dialkit._shown._pages.NOT_MATH`), so their text shows as written.
 The widgets' saved state is left out: a page draws no widget (the explorer shows as
 HTML), and the state held a second copy of its plots and the account's names.
 """
@@ -25,7 +25,7 @@ import re
 
 from bs4 import BeautifulSoup, Tag
 
-from ..frames._pages import (
+from .._shown._pages import (
     BREAKABLE_WORD,
     MISSING_TEXTS,
     NO_NUMBER,
@@ -73,7 +73,7 @@ def readable(page: str) -> str:
 
 
 def tidy(table: Tag, soup: BeautifulSoup) -> None:
-    """One table by the rules of :mod:`dialkit.frames._pages`, in a scrolling box."""
+    """One table by the rules of :mod:`dialkit._shown._pages`, in a scrolling box."""
     if not (table.parent and "dialkit-scroll" in (table.parent.get("class") or [])):
         table.wrap(soup.new_tag("div", attrs={"class": "dialkit-scroll"}))
     for name in table.select("thead th"):
@@ -107,7 +107,7 @@ def _tidy_cell(cell: Tag, number: bool) -> None:
 def _break_ids(cell: Tag, text: str, longer_than: int = BREAKABLE_WORD) -> None:
     """The cell's long ids given a ``<wbr>`` after each ``_``, ``-`` and ``/``, and its
     dates kept whole, as the evidence's tables have them
-    (:func:`~dialkit.frames._pages.breakable`)."""
+    (:func:`~dialkit._shown._pages.breakable`)."""
     marked = breakable(text, longer_than)
     if marked != html.escape(text):
         cell.clear()

@@ -38,8 +38,8 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneNumberType
 
 from .._arrays._kept import hashed, kept
 from .._arrays._texts import groups, lengths, sliced, starts, take
+from .._parallel._threads import side_by_side
 from .._utils import _tuning
-from .._utils._threads import side_by_side
 from ._metadata import country_zones
 from ._parse import e164_shaped, parse_e164
 from ._prefixes import PREFIX_ZONES, prefix_sizes, representatives

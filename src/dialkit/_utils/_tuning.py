@@ -16,7 +16,7 @@ from __future__ import annotations
 
 WORKERS = 2
 """Threads of the pool that runs parts of one computation side by side
-(:mod:`dialkit._utils._threads`): the second core's work, and one more for a part that
+(:mod:`dialkit._parallel._threads`): the second core's work, and one more for a part that
 waits on I/O in the GIL (more would only share the same cores)."""
 REQUESTS_AT_ONCE = 4
 """Requests a load sends at once (a frame's partitions, campaigns' progress): the key's
@@ -116,7 +116,7 @@ are built at once, so memory holds a part's rows, not the file's."""
 
 PROGRESS_LOG_SECONDS = 10
 """Seconds between two progress lines of a long step where nobody watches
-(:mod:`dialkit.frames._progress`; ``DIALKIT_PROGRESS_SECONDS`` overrides it): six lines a
+(:mod:`dialkit._shown._progress`; ``DIALKIT_PROGRESS_SECONDS`` overrides it): six lines a
 minute tell a log's reader the work moves and when it will end, and an import of 300,000
 leads (some 25 minutes at one key's rate limit) logs 150, not a line a batch."""
 

@@ -2,7 +2,7 @@
 
 Each function here only picks the columns its plan reads (so a Parquet dataset's
 other columns are never loaded) and hands the plan to the Dask runner; the rules
-are the pandas path's (:data:`dialkit._utils._partitions.PLANS`).
+are the pandas path's (:data:`dialkit._parallel._partitions.PLANS`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from .._utils._partitions import PLANS
-from .._utils._partitions_dask import frame, run, whole
+from .._parallel._partitions import PLANS
+from .._parallel._partitions_dask import frame, run, whole
 from ._inputs import FUNNEL_CALLS, FUNNEL_LEADS, LOCAL, prepared
 from ._reach import call_stages
 

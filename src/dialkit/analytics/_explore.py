@@ -28,10 +28,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .._shown._pages import NOT_MATH, campaign_names
+from .._shown._words import noun
 from .._utils._base_error import AnalyticsInputError
 from .._utils._extras import needs
-from .._utils._words import noun
-from ..frames._pages import NOT_MATH, campaign_names
 from ..frames._tabular import as_pandas
 from ._funnel import STAGES, funnel
 from ._inputs import prepared

@@ -16,10 +16,10 @@ from typing import Any, Literal, overload
 import numpy as np
 import pandas as pd
 
+from .._parallel._partitions import Lazy, Plan, on_dask, read_whole, register
+from .._parallel._threads import in_background
 from .._places._states import state_of
 from .._utils._base_error import InputError
-from .._utils._partitions import Lazy, Plan, on_dask, read_whole, register
-from .._utils._threads import in_background
 from ..frames._tabular import as_pandas, maybe_pandas
 from ._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._match import Ints, Matched, campaign_codes, codes_ahead, contained, keyable, matched

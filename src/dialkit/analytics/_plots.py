@@ -7,7 +7,7 @@ what makes it appear under the notebook cell; pass ``ax=`` from a
 ``matplotlib.figure.Figure`` to stay clear of pyplot altogether.
 
 A title names campaigns and a legend the account's dispositions: both are drawn as
-written (:func:`~dialkit.frames._pages.as_written`), never as mathematics.
+written (:func:`~dialkit._shown._pages.as_written`), never as mathematics.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
-from .._utils._words import counted
-from ..frames._pages import as_written, campaign_label
+from .._shown._pages import as_written, campaign_label
+from .._shown._words import counted
 from ._funnel import STAGES
 from ._inputs import prepared
 from ._local import WEEKDAYS

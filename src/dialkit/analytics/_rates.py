@@ -12,9 +12,9 @@ from typing import Any, Literal, overload
 import numpy as np
 import pandas as pd
 
+from .._parallel._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._places._states import state_of
 from .._utils._base_error import AnalyticsInputError, InputError
-from .._utils._partitions import Lazy, Plan, on_dask, read_whole, register
 from ._inputs import LOCAL, answered, prepared, with_direction
 from ._local import Clock, local_clock
 from ._match import matched

@@ -206,7 +206,7 @@ def _log_to_stderr(verbose: int, command: Any = None) -> None:
     progress lines alone (``dialkit.progress``), logged where standard error is no
     terminal to draw a bar on (issue 62: an import under nohup or cron said nothing
     until its end), for the time of ``command`` (a click context) where given."""
-    from dialkit.frames._progress_lines import PROGRESS_LOGGER
+    from dialkit._shown._progress_lines import PROGRESS_LOGGER
 
     shape = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if not verbose:

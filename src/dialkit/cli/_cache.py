@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from dialkit._utils._words import counted
+from dialkit._shown._words import counted
 from dialkit.cli._output import Csv, Json, printed
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)

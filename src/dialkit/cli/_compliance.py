@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 
 from dialkit._files._outputs_written import refuse_overlaps
+from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
-from dialkit._utils._words import counted
 from dialkit.cli._completion import offering
 from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
@@ -238,11 +238,11 @@ def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: 
              ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
     """The audit of the files or of the account, what the cover says of the service, and
     the campaigns' names by id (the account's; none for files)."""
+    from dialkit._shown._pages import readable_campaign_names
     from dialkit.client import Client
     from dialkit.compliance import AuditInputError, audit, load
     from dialkit.compliance._inputs._read import read_source
     from dialkit.errors import ApiError
-    from dialkit.frames._pages import readable_campaign_names
 
     files = {"calls": calls, "leads": leads, "dnc": dnc}
     named = {**files, **evidence}  # the files an AuditInputError's frame names

@@ -14,8 +14,8 @@ import typer
 
 from dialkit._files._file_limits import SHELL_WAYS_OUT
 from dialkit._files._outputs_written import refuse_overlaps
+from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
-from dialkit._utils._words import counted
 from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
 from dialkit.cli._output import Csv, Json, printed
 

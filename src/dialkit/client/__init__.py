@@ -50,4 +50,4 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = _lazy.exports(__name__, {}, retired={
-    "TokenBucket": "._ratelimit", "batch_key": "._leads"})
+    "TokenBucket": "._http._ratelimit", "batch_key": "._resources._leads"})

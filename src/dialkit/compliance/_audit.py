@@ -18,10 +18,10 @@ import pyarrow as pa
 from .._arrays._kept import hash_taken
 from .._files._outputs_written import written
 from .._phones._zones import Rows
+from .._shown._words import counted
 from .._utils._base_error import (
     AuditInputError,  # noqa: F401
 )
-from .._utils._words import counted
 from ..frames import utc_times, write_csv
 from ._checks._abandonment import (
     ANSWERED_COLUMNS,

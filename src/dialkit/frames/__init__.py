@@ -56,4 +56,4 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = _lazy.exports(__name__, retired={
-    "watched": "._progress", "windows": "._reports"})
+    "watched": ".._shown._progress", "windows": "._reports"})

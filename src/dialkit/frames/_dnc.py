@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._shown._progress import Shown, bar
 from .._utils import _tuning
 from .._utils._base_error import CacheMissError
 from ..contract import DNC_CHECK_BATCH
 from ._cache import Cache
-from ._progress import Shown, bar
 from ._schemas import DNC
 
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 import pandas as pd
 import pyarrow as pa
 
+from .._shown._progress import Progress, Shown, shown
 from .._utils import _tuning
 from .._utils._base_error import InputError
 from .._utils._moments import duration
@@ -33,7 +34,6 @@ from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
 from ._cache_files import written_time
 from ._dnc import load_dnc
-from ._progress import Progress, Shown, shown
 from ._reports import load_dispositions
 from ._schemas import Schema
 

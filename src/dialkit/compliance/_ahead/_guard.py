@@ -18,8 +18,8 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
+from ..._shown._words import counted
 from ..._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
-from ..._utils._words import counted
 from ...contract import Call, Lead, SmsMessage
 from .._audit import CALL_COLUMNS
 from .._checks._account import blocked_country

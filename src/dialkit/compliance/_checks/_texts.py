@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..._utils._words import counted
+from ..._shown._words import counted
 from ...errors import PermissionDeniedError
 from ._findings import isin
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..._utils._partitions import PLANS, is_dask, is_dataset
-from ..._utils._partitions_dask import combined, dd, delayed, frame, meta_of, run
+from ..._parallel._partitions import PLANS, is_dask, is_dataset
+from ..._parallel._partitions_dask import combined, dd, delayed, frame, meta_of, run
 from .._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from .._inputs._lead_of import OTHER_PHONES
 from .._inputs._population import source_words, sources_of, span_of

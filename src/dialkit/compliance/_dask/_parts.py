@@ -34,8 +34,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..._arrays._bools import arrow_bools
+from ..._parallel._partitions import Plan, register
 from ..._utils._base_error import AuditInputError
-from ..._utils._partitions import Plan, register
 from .._audit import (
     DNC_COLUMNS,
     FEW_VALUED,

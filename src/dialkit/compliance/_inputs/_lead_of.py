@@ -20,7 +20,7 @@ from ..._arrays._codes import codes_in
 from ..._arrays._kept import arrow_data, kept
 from ..._phones._zones import Rows
 from ..._places._subdivisions import subdivisions
-from ..._utils._words import counted
+from ..._shown._words import counted
 from ...contract import E164_PATTERN
 from .._checks._findings import COLUMNS, findings, isin
 from .._rules._rules import Rules

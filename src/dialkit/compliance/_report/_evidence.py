@@ -24,9 +24,9 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..._files._outputs import header_filtered
-from ..._utils._words import counted
+from ..._shown._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
+from ..._shown._words import counted
 from ...frames import excel_writer
-from ...frames._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
 from .._checks._findings import COLUMNS
 from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
@@ -254,10 +254,10 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
          shown: int | None = None, names: Names = None) -> str:
     """One self-contained HTML page: what was audited, the summary, a chart per rule with
     findings, and the findings (the first ``shown`` of each rule, or all). Tables as
-    :func:`~dialkit.frames._pages.html_table` draws them: missing values empty, rates as
+    :func:`~dialkit._shown._pages.html_table` draws them: missing values empty, rates as
     percentages, counts with separators, long ids cut with the whole in a tooltip, the
     evidence wrapped; campaigns by name and id when ``names`` are given. Every text is
-    escaped, and the page is :data:`~dialkit.frames._pages.NOT_MATH`: a policy's or a
+    escaped, and the page is :data:`~dialkit._shown._pages.NOT_MATH`: a policy's or a
     campaign's name is shown as written in Jupyter too."""
     names = names_by_id(names)
     totals = report.totals

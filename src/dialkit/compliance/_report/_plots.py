@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..._shown._pages import as_written
 from ..._utils._base_error import InputError
-from ...frames._pages import as_written
 from .._rules import _jurisdictions as table
 from .._rules._rules import BASES
 from ._text import risk_counts, risks_text

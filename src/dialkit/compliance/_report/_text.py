@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ..._utils._words import counted
+from ..._shown._words import counted
 from .._inputs._population import UNITS, rate_text
 from .._rules._rules import RISKS
 

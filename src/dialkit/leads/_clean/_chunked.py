@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dialkit.frames._pages import NOT_MATH
+from dialkit._shown._pages import NOT_MATH
 
 from .._normalize._phones import choose
 from .._read._lead_file import LeadFile

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dialkit._utils._words import counted
+from dialkit._shown._words import counted
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
 from ..._utils._base_error import InputError

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
-from dialkit._utils._partitions import on_dask
+from dialkit._parallel._partitions import on_dask
 
 from ..._utils._base_error import InputError
 from .._read._lead_file import LeadFile, Source

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from dialkit._parallel._partitions import Plan, register
 from dialkit._utils import _tuning
-from dialkit._utils._partitions import Plan, register
 
 from ..._utils._base_error import InputError
 from .._normalize._cells import cell_frame

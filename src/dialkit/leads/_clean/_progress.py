@@ -3,7 +3,7 @@
 :func:`dialkit.leads.clean` with ``out=`` tells its ``progress`` the rows done and
 the seconds gone after each chunk; ``progress=True`` draws its steps with
 ``tqdm.auto`` (a widget in a notebook, a line on a terminal's standard error), as
-the frames' loads draw their pages (:mod:`dialkit.frames._progress`). A streamed
+the frames' loads draw their pages (:mod:`dialkit._shown._progress`). A streamed
 file's rows are counted against its lines (counted when its limits were checked,
 before the first row is read): ``reading vendor.csv: 45%|... | 900k/2.00M [00:05<00:06,
 180k rows/s]``, then ``finishing vendor.csv`` against the rows read. The DNC
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dialkit.frames._progress import Shown, bar
+from dialkit._shown._progress import Shown, bar
 
 SCALED = 10_000
 """Counts from which a bar shows them scaled (``1.70M/2.00M``): below, as they are

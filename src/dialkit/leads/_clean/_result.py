@@ -24,9 +24,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from dialkit._files._outputs_written import written
-from dialkit._utils._words import counted
+from dialkit._shown._pages import NOT_MATH
+from dialkit._shown._words import counted
 from dialkit.contract import LeadInput
-from dialkit.frames._pages import NOT_MATH
 
 from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes

@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from dialkit._files._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
+from dialkit._parallel._threads import in_background
 from dialkit._utils import _tuning
-from dialkit._utils._threads import in_background
 from dialkit.frames import formulas_escaped
 
 from ._reasons import explained
@@ -67,7 +67,7 @@ class CsvSink(TableSink):
     writer, :data:`~dialkit._utils._tuning.CSV_BATCH_ROWS` rows at a time: a batch's text is
     all that is held besides the part. Each :data:`~dialkit._utils._tuning.CSV_PART_ROWS` rows
     of a part are escaped and turned into an Arrow table in another thread
-    (:mod:`dialkit._utils._threads`) while the writer, which lets go of the GIL, writes the rows
+    (:mod:`dialkit._parallel._threads`) while the writer, which lets go of the GIL, writes the rows
     before: escaping a whole frame first left a core idle, and held an escaped copy of
     every column a formula starts in.
     (Parts written as text on two threads took more CPU time, 0.48 against 0.33 s for

@@ -36,10 +36,10 @@ import pyarrow as pa
 
 from dialkit._files._leftovers import sweep, tagged
 from dialkit._files._outputs_written import refuse_overlaps, written
+from dialkit._parallel._partitions import on_dask, read_whole
+from dialkit._parallel._threads import in_background
+from dialkit._shown._progress import shown
 from dialkit._utils import _tuning
-from dialkit._utils._partitions import on_dask, read_whole
-from dialkit._utils._threads import in_background
-from dialkit.frames._progress import shown
 
 from ..._utils._base_error import InputError
 from .._read._chunks import NotStreamable, Streamed, stream
@@ -78,7 +78,7 @@ def clean_file_with(source: Any, options: CleanOptions, *,
     """:func:`clean_file` of ``options``: its rows written to ``out`` and ``rejects`` as
     they are judged, not held; for ``progress=True``, bars of its steps (:mod:`._progress`),
     told each step's total too; by default, bars where someone watches, log lines where
-    nobody does (:func:`~dialkit.frames._progress.shown`)."""
+    nobody does (:func:`~dialkit._shown._progress.shown`)."""
     outputs = _outputs(out, rejects, source)
     blocked = options.checked()
     streamed = None if options.sheet is not None else _streamed(source, options)
@@ -390,7 +390,7 @@ class _Spill:
 
 
 def _ahead(chunks: Iterator[T]) -> Iterator[T]:
-    """The chunks, each next one made on a thread (:mod:`dialkit._utils._threads`) while this
+    """The chunks, each next one made on a thread (:mod:`dialkit._parallel._threads`) while this
     one is used: the next one read while this is judged, the next one finished while this
     is written. pyarrow's parser and writer let go of the GIL, and a core was idle."""
     ahead = in_background(lambda: next(chunks, None))

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from dialkit._files._outputs_written import refuse_overlaps
-from dialkit._utils._partitions import is_dataset
-from dialkit._utils._partitions_dask import dask, dd, delayed, meta_of
+from dialkit._parallel._partitions import is_dataset
+from dialkit._parallel._partitions_dask import dask, dd, delayed, meta_of
 
 from .._clean._chunked import Counted, finished_chunk, judged_chunk
 from .._clean._custom import CustomFields, phone_columns

@@ -19,9 +19,9 @@ from typing import Any
 
 import pandas as pd
 
+from dialkit._parallel._partitions import PLANS, is_dataset
+from dialkit._parallel._partitions_dask import dd, run
 from dialkit._utils import _tuning
-from dialkit._utils._partitions import PLANS, is_dataset
-from dialkit._utils._partitions_dask import dd, run
 
 from .._normalize._cells import cell_frame
 

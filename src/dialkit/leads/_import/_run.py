@@ -37,8 +37,10 @@ import pandas as pd
 from dialkit._files._outputs_written import written
 from dialkit._files._private import FILE_MODE
 from dialkit._places._blocked import blocked_regions
+from dialkit._shown._pages import NOT_MATH
+from dialkit._shown._progress import Shown, bar, shown
+from dialkit._shown._words import counted
 from dialkit._utils import _tuning
-from dialkit._utils._words import counted
 from dialkit.contract import MAX_IMPORT_BATCH, CampaignStatus, ErrorCode
 from dialkit.errors import (
     ApiConnectionError,
@@ -48,8 +50,6 @@ from dialkit.errors import (
     RateLimitError,
     ServiceUnavailableError,
 )
-from dialkit.frames._pages import NOT_MATH
-from dialkit.frames._progress import Shown, bar, shown
 
 from ..._utils._base_error import ImportStoppedError
 from .._clean._campaign import check_campaign, not_importable

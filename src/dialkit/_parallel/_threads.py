@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from . import _tuning
+from .._utils import _tuning
 
 T = TypeVar("T")
 A = TypeVar("A")

@@ -1,4 +1,4 @@
-"""Running a :class:`~dialkit._utils._partitions.Plan` on Dask: its ``part`` mapped over the
+"""Running a :class:`~dialkit._parallel._partitions.Plan` on Dask: its ``part`` mapped over the
 partitions, then its ``combine`` over the parts' answers.
 
 Where the plan has a ``key``, every frame is first shuffled on it into the same number
@@ -29,8 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from . import _extras
-from ._base_error import WorkerMemoryError
+from .._utils import _extras
+from .._utils._base_error import WorkerMemoryError
 from ._partitions import Plan, checked, is_dask, is_dataset
 
 with _extras.needs("dask"):

@@ -3,7 +3,7 @@
 A :class:`Plan` names the pandas path's own functions: ``part`` computes an answer
 from some rows, ``combine`` joins the answers of several parts into the one the whole
 would give. The pandas path runs ``combine(part(frames))``; the Dask path
-(:func:`dialkit._utils._partitions_dask.run`) maps ``part`` over the partitions, first
+(:func:`dialkit._parallel._partitions_dask.run`) maps ``part`` over the partitions, first
 shuffling the rows of each ``key`` value into one partition where ``part`` needs all
 of them together (a campaign's leads and calls for the funnel), and combines the
 parts' answers. So there is one implementation of every rule, and every plan is in
