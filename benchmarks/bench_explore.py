@@ -27,7 +27,7 @@ from typing import Any
 import dialkit
 from dialkit import analytics
 from dialkit._demo._run import demo_config
-from dialkit.analytics._explore import _PLOTS, _SIZES, Explorer, _svg
+from dialkit.analytics._plots._explore import _PLOTS, _SIZES, Explorer, _svg
 
 CONTROLS = ("campaign", "direction", "date")
 

@@ -26,7 +26,7 @@ from dialkit.analytics import (
     load,
     plot_funnel,
 )
-from dialkit.analytics._explore import NO_NOTEBOOK, PLOTS, UPDATING, campaign_labels
+from dialkit.analytics._plots._explore import NO_NOTEBOOK, PLOTS, UPDATING, campaign_labels
 
 SVG = b"<?xml"
 

@@ -21,7 +21,7 @@ from test_known import account
 
 from browser import Browser, chromium
 from dialkit.analytics import Explorer
-from dialkit.analytics._explore import BESIDE_A_WIDGET, STATIC_NOTE
+from dialkit.analytics._plots._explore import BESIDE_A_WIDGET, STATIC_NOTE
 
 CELL = """import pandas as pd
 import dialkit.analytics as analytics

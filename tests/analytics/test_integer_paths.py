@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from dialkit.analytics import answer_rates, attempts_to_contact, funnel
 from dialkit.analytics._funnel import FUNNEL
-from dialkit.analytics._inputs import talked
+from dialkit.analytics._inputs._inputs import talked
 from dialkit.analytics._reach import call_stages
 
 PHONES = ["+12125550101", "+12125550102", "+12135550123", "+61882123456",  # Adelaide: +9:30

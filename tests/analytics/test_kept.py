@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dialkit._arrays import _kept, _packed
-from dialkit.analytics import _match, answer_rates, attempts_to_contact, funnel
+from dialkit.analytics import answer_rates, attempts_to_contact, funnel
+from dialkit.analytics._inputs import _match
 
 
 def account() -> dict[str, pd.DataFrame]:

@@ -17,7 +17,7 @@ from starlette.requests import Request
 
 from conftest import KEYS, assert_problem, client_for
 from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
-from dialkit.sandbox._http._admin_access import AdminAccess, admin_key_or_new, served_names
+from dialkit.sandbox._http._checks._admin_access import AdminAccess, admin_key_or_new, served_names
 
 HEADER = "X-Sandbox-Admin-Key"
 ATTACKER_KEY = "svc_test_attacker1_AAAAbbbbCCCCddddEEEEffff0666"

@@ -24,16 +24,16 @@ from .._utils import _lazy
 from .._utils._base_error import AnalyticsInputError
 from ._compare import compare
 from ._funnel import CONVERSATION_SECONDS, STAGES, biggest_loss, funnel
-from ._inputs import POSITIVE
-from ._load import load
-from ._local import WEEKDAYS
+from ._inputs._inputs import POSITIVE
+from ._inputs._load import load
+from ._inputs._local import WEEKDAYS
 from ._mix import disposition_mix, hangup_causes
-from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
+from ._plots._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
 from ._rates import answer_rates, attempts_to_contact
 from ._stats import two_proportion_test, wilson_interval
 
 if TYPE_CHECKING:
-    from ._explore import Explorer, explore
+    from ._plots._explore import Explorer, explore
 
 # The explorer needs ipywidgets (dialkit[notebook]): imported when first used, so the
 # analytics themselves need only the core.

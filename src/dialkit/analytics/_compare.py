@@ -6,7 +6,7 @@ from collections.abc import Collection
 
 import pandas as pd
 
-from ._inputs import POSITIVE, answered, outbound, positive_calls
+from ._inputs._inputs import POSITIVE, answered, outbound, positive_calls
 from ._stats import Z95, two_proportion_test
 
 

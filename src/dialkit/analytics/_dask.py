@@ -12,7 +12,7 @@ from typing import Any
 
 from .._parallel._partitions import PLANS
 from .._parallel._partitions_dask import frame, run, whole
-from ._inputs import FUNNEL_CALLS, FUNNEL_LEADS, LOCAL, prepared
+from ._inputs._inputs import FUNNEL_CALLS, FUNNEL_LEADS, LOCAL, prepared
 from ._reach import call_stages
 
 

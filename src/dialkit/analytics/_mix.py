@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._utils._base_error import InputError
-from ._inputs import prepared
+from ._inputs._inputs import prepared
 
 DIRECTIONS = ("outbound", "inbound")
 

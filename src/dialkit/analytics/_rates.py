@@ -15,9 +15,9 @@ import pandas as pd
 from .._parallel._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._places._states import state_of
 from .._utils._base_error import AnalyticsInputError, InputError
-from ._inputs import LOCAL, answered, prepared, with_direction
-from ._local import Clock, local_clock
-from ._match import matched
+from ._inputs._inputs import LOCAL, answered, prepared, with_direction
+from ._inputs._local import Clock, local_clock
+from ._inputs._match import matched
 from ._stats import wilson_interval
 
 OUTPUT = ("calls", "answered", "rate", "low", "high", "multi_zone")

@@ -13,7 +13,7 @@ from collections.abc import Collection
 import numpy as np
 import pandas as pd
 
-from ._inputs import FUNNEL_CALLS, answered, positive_calls, talked, with_direction
+from ._inputs._inputs import FUNNEL_CALLS, answered, positive_calls, talked, with_direction
 
 CALL_STAGES = ("dialled", "answered", "conversation", "positive")
 """The funnel's stages a call reaches by itself: bits 1, 2, 4, 8 of :func:`call_stages`'

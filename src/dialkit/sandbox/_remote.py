@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import httpx
 
 from .._utils._base_error import InputError
-from ._http._admin_access import ADMIN_KEY_HEADER, AdminKey
+from ._http._checks._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import ApiKey, Sandbox, key_for
 
 SANDBOX_URL_VARIABLE = "DIALKIT_SANDBOX_URL"

@@ -30,7 +30,8 @@ from .._utils._moments import iso_datetime
 from .._utils._net import listening_socket, server_config
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
-from ._http._admin_access import (
+from ._http._app import create_app
+from ._http._checks._admin_access import (
     ADMIN_KEY_HEADER,
     AdminAccess,
     AdminKey,
@@ -39,7 +40,6 @@ from ._http._admin_access import (
     served_names,
     shown_host,
 )
-from ._http._app import create_app
 from ._http._protocol import protocol_for
 from ._state._compliance import verified_caller_ids
 from ._state._service import Service

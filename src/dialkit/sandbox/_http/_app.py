@@ -23,7 +23,7 @@ from starlette.types import ASGIApp
 from dialkit.contract import ErrorCode, field_error_code, json_pointer
 
 from .._state._service import Service
-from ._admin_access import AdminAccess
+from ._checks._admin_access import AdminAccess
 from ._mcp_mount import McpMount
 from ._openapi import from_contract
 from ._pipeline import Pipeline

@@ -8,7 +8,7 @@ tier, sending setup, caps, faults and idempotency. The key is checked once
 more for every HTTP request to ``/mcp`` (401 / 403 problem+json, as on
 ``/v1``), and every tool call is written to the audit log, readable at
 ``GET /_sandbox/mcp/audit`` with the admin key. Its Host and Origin are checked
-as ``/_sandbox``'s, with the same settings (:mod:`._admin_access`).
+as ``/_sandbox``'s, with the same settings (:mod:`._checks._admin_access`).
 
 This module loads the MCP SDK (2 CPU-seconds): :class:`._mcp_mount.McpMount` imports
 it at the first request to ``/mcp``, so an emulator that serves none never pays.
@@ -32,7 +32,7 @@ from dialkit.mcp import (
 )
 
 from .._state._service import Service
-from ._admin_access import AdminAccess
+from ._checks._admin_access import AdminAccess
 from ._mcp_audit import StoreAuditLog
 from ._problems import ApiProblem
 

@@ -22,8 +22,8 @@ from starlette.types import Receive, Scope, Send
 from ulid import ULID
 
 from .._state._service import Service
-from ._admin_access import AdminAccess
-from ._auth import check_access
+from ._checks._admin_access import AdminAccess
+from ._checks._auth import check_access
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ in this order:
 2. the route (404 ``route_not_available``, 405 with ``Allow``);
 3. a declared or received body over 1 MiB (413, at once, without reading on; on every
    path the pipeline serves, ``/_sandbox`` too, after its Host, Origin and admin key
-   checks: :mod:`._admin_access`), then a
+   checks: :mod:`._checks._admin_access`), then a
    key in the URL or anywhere in the body, raw or JSON-decoded (400
    ``credential_in_url`` / ``credential_in_body``), before anything else is looked at;
 4. the per-address rate limit, the key (401), access and allow-lists (403), the
@@ -51,11 +51,11 @@ from dialkit.contract import (
 )
 
 from .._state._service import RequestContext, Service
-from ._admin_access import ADMIN_PREFIX, AdminAccess
-from ._auth import CREDENTIAL, Caller, authorize, check_access
-from ._faults import FaultRule
-from ._idempotency import StoredAnswer, fingerprint, outcome_unknown
-from ._json_body import JsonBody, decode
+from ._checks._admin_access import ADMIN_PREFIX, AdminAccess
+from ._checks._auth import CREDENTIAL, Caller, authorize, check_access
+from ._checks._faults import FaultRule
+from ._checks._idempotency import StoredAnswer, fingerprint, outcome_unknown
+from ._checks._json_body import JsonBody, decode
 from ._problems import ApiProblem, field_error, render
 
 log = logging.getLogger("dialkit.sandbox")

@@ -17,11 +17,11 @@ from dialkit._utils import _tuning
 from dialkit.contract import Operation
 
 from .._config import AccountConfig, SandboxConfig, parse_config
-from .._http._auth import Caller, KeyRegistry
-from .._http._cursors import CursorCodec
-from .._http._faults import Faults
-from .._http._idempotency import IdempotencyKeys
-from .._http._ratelimit import RateLimiter
+from .._http._checks._auth import Caller, KeyRegistry
+from .._http._checks._cursors import CursorCodec
+from .._http._checks._faults import Faults
+from .._http._checks._idempotency import IdempotencyKeys
+from .._http._checks._ratelimit import RateLimiter
 from .._world._build import build_world
 from ._clock import Clock, isoformat, parse_timestamp
 from ._store import Store

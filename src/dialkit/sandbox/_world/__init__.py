@@ -1,3 +1,4 @@
-"""The seeded synthetic world of an account (:mod:`._build`), its calls, law, periods, planted
-problems and scheduled calls, and the fictional numbers it dials (:mod:`._numbers`).
+"""The seeded synthetic world of an account (:mod:`._build`), its calls, the law it keeps and
+breaks on purpose (:mod:`._law`), its planted problems and scheduled calls, and the
+fictional numbers it dials (:mod:`._numbers`).
 """

@@ -40,10 +40,10 @@ from . import _guarded as wg
 from . import _upcoming as wu
 from ._activity import write_activity
 from ._calls import HOUR_MS, MINUTE_MS, Calls, Frame
-from ._law import detail, law_of
+from ._law._law import detail, law_of
+from ._law._periods import PERIOD_MS, measure
+from ._law._plants import ANONYMOUS, split_detail
 from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, world_numbers
-from ._periods import PERIOD_MS, measure
-from ._plants import ANONYMOUS, split_detail
 from ._statuses import STATUSES
 
 Scale = Literal["small", "medium", "large"]
@@ -75,7 +75,7 @@ SHAPES: dict[str, Shape] = {
 """Tests use ``small``, the demo ``medium`` (~70k calls), benchmarks ``large`` (>1M calls).
 
 ``planted`` problems of each federal kind; ``state_planted`` of each (row, kind) of the
-place's law (:mod:`._law`)."""
+place's law (:mod:`._law._law`)."""
 
 _FIRST_NAMES = ("Ada", "Ben", "Chloe", "Dev", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jamal",
                 "Kira", "Liam", "Maya", "Noah", "Olga", "Priya", "Rosa", "Sam", "Uma", "Wen")

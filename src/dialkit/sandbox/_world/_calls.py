@@ -8,7 +8,7 @@ the tuples below) and becomes text only when it is written.
 Clean by construction. The dialer reaches a lead at most once per local
 calendar day, between 08:00 and 20:55 at the recipient (the first time zone
 ``phonenumbers`` gives the number) or inside the shorter window of the law of
-the place called, never on a day that law bans (:mod:`._law`), never
+the place called, never on a day that law bans (:mod:`._law._law`), never
 after the number joined the DNC list,
 and an agent (or an AI agent) joins every answered call within 1.5 s. So no
 24-hour window holds more than two outbound calls to one number, and every
@@ -21,7 +21,7 @@ problem in the world is one planted on purpose:
   agent joined 2.5-9 s late; never the lead's last call, so the lead's outcome stands;
   no more than 3% of any campaign's 30-day period's answered calls, so none is a
   finding, but for ``abandonment_period``: such calls clustered in one period, one more
-  than its 3% (:mod:`._periods`), each a finding of 47 CFR 64.1200(a)(7);
+  than its 3% (:mod:`._law._periods`), each a finding of 47 CFR 64.1200(a)(7);
 - ``person_frequency``: four calls within one day to a Florida lead, the 1st and 3rd
   to its other number (its ``custom_fields``' ``other_phones``), the 2nd and 4th to its
   own: no number had more than three, but Fla. Stat. 501.616(6)(b) counts "more than
@@ -40,14 +40,14 @@ Each planted problem sits on a lead of its own, so no call is two problems
 (except that a state's cap of three is the house rules' cap too: such a call
 is listed as ``state_frequency`` and ``frequency``). Moved, burst and DNC calls go
 to numbers whose place has no rule stricter than the federal one; the ``state_*``
-kinds are planted by :mod:`._law`.
+kinds are planted by :mod:`._law._law`.
 
 What decides each kind (:data:`BASIS`): the law, but for ``frequency``, which no law
 of those places forbids (federal law sets no cap): a finding of the account's policy
 (``dialkit.compliance.HOUSE_RULES``: at most three calls a day), except a call that
 is also ``state_frequency``, which the state's law decides; and for an
 ``outside_calling_hours`` call to a UK number, whose law sets no hours
-(:func:`._law.hours_basis`): the house rules' window's.
+(:func:`._law._law.hours_basis`): the house rules' window's.
 """
 
 from __future__ import annotations
@@ -57,9 +57,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _law as law
-from . import _periods as periods
-from . import _plants as plants
+from ._law import _law as law
+from ._law import _periods as periods
+from ._law import _plants as plants
 from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock
 from ._statuses import BUSY, COMPLETED, FAILED, NO_ANSWER, VOICEMAIL
 
@@ -301,14 +301,14 @@ def inbound_calls(rng: np.random.Generator, frame: Frame, calls: Calls, share: f
 def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
           listed_by: NDArray[np.str_], per_kind: int, per_case: int) -> Calls:
     """Plant ``per_kind`` problems of each federal kind and ``per_case`` of each (row, kind)
-    of the place's law (:mod:`._law`); return every call, sorted by lead and time.
+    of the place's law (:mod:`._law._law`); return every call, sorted by lead and time.
 
     ``calls`` (sorted by lead) change in place. ``listed_at`` gives each lead's DNC
     listing time (``-1``: not listed), ``listed_by`` on whose word (:func:`dnc_listing`);
     listed leads get no other kind of problem.
     Abandoned calls, planted last, are human-handled answered calls to US numbers other
     than the lead's last, spread or clustered by their campaign's 30-day periods
-    (:mod:`._periods`); moved and burst calls lie 16 h or more inside their
+    (:mod:`._law._periods`); moved and burst calls lie 16 h or more inside their
     campaign's dialling window, so their whole local day does. Moved, burst and DNC
     calls go to numbers whose place has no rule stricter than the federal one, so they
     break no other law.

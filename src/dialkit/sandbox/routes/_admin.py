@@ -17,7 +17,7 @@ from dialkit.contract import ErrorCode
 
 from ..._utils._base_error import ConfigError
 from .._config import AccountConfig
-from .._http._faults import FaultRule
+from .._http._checks._faults import FaultRule
 from .._http._mcp_audit import audit_records, clear_audit
 from .._http._problems import ApiProblem
 from .._simulation._dialer import simulate_all, totals
@@ -26,7 +26,7 @@ from .._state._compliance import verified_caller_ids
 from .._state._service import Service
 from .._state._store import seed_dataset
 from .._world._calls import BASIS, LIST_OF_SOURCE
-from .._world._law import hours_basis
+from .._world._law._law import hours_basis
 from ._routing import json_response
 
 router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])
@@ -94,7 +94,7 @@ async def list_faults(request: Request) -> Any:
 
 @router.post("/faults", summary="Add a fault rule", status_code=201)
 async def add_fault(request: Request, rule: FaultRule) -> Any:
-    """Activate a fault rule (see the module :mod:`dialkit.sandbox._http._faults`)."""
+    """Activate a fault rule (see the module :mod:`dialkit.sandbox._http._checks._faults`)."""
     _service(request).faults.add(rule)
     return json_response(rule.model_dump(mode="json"), status_code=201)
 

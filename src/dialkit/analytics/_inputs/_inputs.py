@@ -19,14 +19,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._arrays._bools import arrow_bools
-from .._arrays._checked import check_text
-from .._arrays._kept import arrow_data
-from .._utils._base_error import (
+from ..._arrays._bools import arrow_bools
+from ..._arrays._checked import check_text
+from ..._arrays._kept import arrow_data
+from ..._utils._base_error import (
     AnalyticsInputError,  # noqa: F401
     )
-from ..frames import utc_times
-from ..frames._tabular import as_pandas
+from ...frames import utc_times
+from ...frames._tabular import as_pandas
 
 TIMES = frozenset({"created_at", "answered_at", "ended_at"})
 PHONES = frozenset({"to_number", "phone"})

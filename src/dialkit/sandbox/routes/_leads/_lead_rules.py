@@ -51,7 +51,7 @@ from dialkit.contract import (
     is_e164,
 )
 
-from .._state._service import RequestContext
+from ..._state._service import RequestContext
 
 LeadData = Mapping[str, JsonValue]
 """One lead as the request sent it (only the contract's lead fields)."""

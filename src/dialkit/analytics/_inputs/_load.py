@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ...client import Client
 
 
 def load(client: Client, *,

@@ -16,7 +16,7 @@ import numpy as np
 
 from dialkit._places._areas import area_zones
 
-from ._numbers import COUNTRIES, I64, LocalClock, Numbers, _noon_offset
+from .._numbers import COUNTRIES, I64, LocalClock, Numbers, _noon_offset
 
 
 def area_spread(phones: Numbers, clock: LocalClock) -> tuple[I64, I64]:

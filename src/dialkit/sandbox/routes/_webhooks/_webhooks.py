@@ -36,13 +36,13 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._http._problems import ApiProblem
-from .._simulation._delivery import cancel_pending
-from .._simulation._webhook_urls import UrlRefused, check_url, url_preview
-from .._state._clock import isoformat
-from .._state._events import record_event
-from .._state._service import RequestContext
-from ._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
+from ..._http._problems import ApiProblem
+from ..._simulation._delivery import cancel_pending
+from ..._simulation._webhook_urls import UrlRefused, check_url, url_preview
+from ..._state._clock import isoformat
+from ..._state._events import record_event
+from ..._state._service import RequestContext
+from .._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model
 
 router = APIRouter()
 

@@ -22,7 +22,7 @@ import orjson
 
 from dialkit.contract import MAX_JSON_DEPTH, ErrorCode
 
-from ._problems import ApiProblem, field_error
+from .._problems import ApiProblem, field_error
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))

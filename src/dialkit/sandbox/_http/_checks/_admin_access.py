@@ -32,8 +32,8 @@ from starlette.types import Scope
 from dialkit._utils._secrets import MaskedStr
 from dialkit.contract import ErrorCode
 
-from ..._utils._base_error import InputError
-from ._problems import ApiProblem
+from ...._utils._base_error import InputError
+from .._problems import ApiProblem
 
 if TYPE_CHECKING:
     from mcp.server.transport_security import TransportSecuritySettings

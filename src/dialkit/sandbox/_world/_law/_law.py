@@ -40,20 +40,20 @@ from numpy.typing import NDArray
 
 from dialkit._places._areas import area_states
 
-from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, country_of
+from .._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, country_of
 from ._zones import area_spread
 
 if TYPE_CHECKING:
     from dialkit._law._jurisdictions import Jurisdiction
 
-    from ._calls import Frame
+    from .._calls import Frame
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
 FEDERAL = (8 * HOUR_MS, 21 * HOUR_MS)
 """The federal window (TSR, TCPA) in local ms: every row's window is cut to it."""
 
 KINDS = ("state_calling_hours", "state_day_ban", "state_holiday", "state_frequency")
-"""The planted kinds of the place's law, in the order :data:`._calls.KINDS` ends with."""
+"""The planted kinds of the place's law, in the order :data:`.._calls.KINDS` ends with."""
 
 _MIDDAY = (12 * HOUR_MS, 16 * HOUR_MS)
 """When day-ban and holiday calls are placed: inside every row's weekday window."""

@@ -45,12 +45,11 @@ from dialkit.contract import (
     SummaryStatus,
 )
 
-from .._http._problems import ApiProblem
-from .._state._clock import isoformat, parse_timestamp
-from .._state._service import RequestContext
-from .._world._numbers import country_of
-from ._click_to_call import start_call
-from ._routing import (
+from ..._http._problems import ApiProblem
+from ..._state._clock import isoformat, parse_timestamp
+from ..._state._service import RequestContext
+from ..._world._numbers import country_of
+from .._routing import (
     Ctx,
     ListQuery,
     endpoint,
@@ -59,6 +58,7 @@ from ._routing import (
     paginate,
     query_model,
 )
+from ._click_to_call import start_call
 
 router = APIRouter()
 

@@ -20,9 +20,9 @@ import orjson
 
 from dialkit.contract import IDEMPOTENCY_RETENTION_SECONDS, ErrorCode
 
-from .._state._clock import Clock, isoformat
-from .._state._store import Store
-from ._problems import ApiProblem
+from ..._state._clock import Clock, isoformat
+from ..._state._store import Store
+from .._problems import ApiProblem
 
 RUNNING, DONE, UNKNOWN = "running", "done", "outcome_unknown"
 IN_FLIGHT_RETRY_AFTER = 1

@@ -28,24 +28,24 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .._shown._pages import NOT_MATH, campaign_names
-from .._shown._words import noun
-from .._utils._base_error import AnalyticsInputError
-from .._utils._extras import needs
-from ..frames._tabular import as_pandas
-from ._funnel import STAGES, funnel
-from ._inputs import prepared
-from ._load import load
-from ._mix import disposition_mix
+from ..._shown._pages import NOT_MATH, campaign_names
+from ..._shown._words import noun
+from ..._utils._base_error import AnalyticsInputError
+from ..._utils._extras import needs
+from ...frames._tabular import as_pandas
+from .._funnel import STAGES, funnel
+from .._inputs._inputs import prepared
+from .._inputs._load import load
+from .._mix import disposition_mix
+from .._rates import attempts_to_contact, cell_counts, summed
 from ._plots import plot_answer_heatmap, plot_attempts, plot_disposition_mix, plot_funnel
-from ._rates import attempts_to_contact, cell_counts, summed
 
 with needs("notebook"):
     import ipywidgets as widgets  # type: ignore[import-untyped]
     from IPython.display import display
 
 if TYPE_CHECKING:
-    from ..client import Client
+    from ...client import Client
 
 NO_NOTEBOOK = ("dialkit.analytics.explore shows widgets, which need a running notebook "
                "kernel (Jupyter, JupyterLab, VS Code); here, call the functions it draws "

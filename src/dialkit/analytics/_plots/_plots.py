@@ -17,11 +17,11 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
-from .._shown._pages import as_written, campaign_label
-from .._shown._words import counted
-from ._funnel import STAGES
-from ._inputs import prepared
-from ._local import WEEKDAYS
+from ..._shown._pages import as_written, campaign_label
+from ..._shown._words import counted
+from .._funnel import STAGES
+from .._inputs._inputs import prepared
+from .._inputs._local import WEEKDAYS
 
 NEVER_COLOR, BAR_COLOR, EMPTY_COLOR = "#c44e52", "#4c72b0", "#eeeeee"
 MOST_KINDS = 12

@@ -29,13 +29,13 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._http._problems import ApiProblem
-from .._state._caps import PRICES, check_caps, record_send
-from .._state._clock import isoformat
-from .._state._compliance import check_destination, require_phone, within_calling_hours
-from .._state._service import RequestContext
-from ._dnc import consent_withdrawn
-from ._routing import find
+from ..._http._problems import ApiProblem
+from ..._state._caps import PRICES, check_caps, record_send
+from ..._state._clock import isoformat
+from ..._state._compliance import check_destination, require_phone, within_calling_hours
+from ..._state._service import RequestContext
+from .._dnc import consent_withdrawn
+from .._routing import find
 
 HOLD = timedelta(minutes=CLICK_TO_CALL_MAX_MINUTES)
 """How long an accepted call holds its agent: the call is ended after this by default."""

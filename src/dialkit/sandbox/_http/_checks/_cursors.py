@@ -19,7 +19,7 @@ import orjson
 
 from dialkit.contract import MAX_CURSOR_LENGTH, ErrorCode
 
-from ._problems import ApiProblem
+from .._problems import ApiProblem
 
 CURSOR_TTL_SECONDS = 24 * 3600
 

@@ -46,12 +46,12 @@ from dialkit.contract import (
     new_id,
 )
 
-from .._http._problems import ApiProblem, field_error
-from .._state._clock import isoformat
-from .._state._service import RequestContext
-from ._campaigns import load as load_campaign
+from ..._http._problems import ApiProblem, field_error
+from ..._state._clock import isoformat
+from ..._state._service import RequestContext
+from .._campaigns import load as load_campaign
+from .._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 from ._lead_rules import Accepted, CustomValue, LeadData, Verdict, judge_leads
-from ._routing import Ctx, ListQuery, endpoint, find, json_response, paginate, query_model
 
 router = APIRouter()
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from dialkit._utils._net import bearer_token
 from dialkit.contract import ErrorCode, Operation, Scope
 
-from .._config import AccountConfig, ClientConfig, KeyConfig, Network, SandboxConfig
-from ._problems import ApiProblem
+from ..._config import AccountConfig, ClientConfig, KeyConfig, Network, SandboxConfig
+from .._problems import ApiProblem
 
 CREDENTIAL = re.compile(r"svc_(?:live|test)_[a-z0-9]{8,32}_[A-Za-z0-9]{24,64}")
 """A key anywhere in a text: what ``credential_in_url`` and ``credential_in_body`` look for."""

@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._places._localtime import first_zones, zone_info
-from .._utils._base_error import InputError
+from ..._places._localtime import first_zones, zone_info
+from ..._utils._base_error import InputError
 from ._match import TEXT, Ints
 
 Rows = NDArray[np.intp]

@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._arrays._bools import arrow_bools
-from .._arrays._kept import arrow_data, hashed_with, kept
-from .._parallel._threads import in_background
+from ..._arrays._bools import arrow_bools
+from ..._arrays._kept import arrow_data, hashed_with, kept
+from ..._parallel._threads import in_background
 
 TEXT = pd.StringDtype("pyarrow")
 Ints = NDArray[np.int64]

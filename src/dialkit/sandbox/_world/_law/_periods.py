@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from ._numbers import COUNTRIES, DAY_MS, I64
-from ._statuses import VOICEMAIL
+from .._numbers import COUNTRIES, DAY_MS, I64
+from .._statuses import VOICEMAIL
 
 if TYPE_CHECKING:
-    from ._calls import Calls, Frame
+    from .._calls import Calls, Frame
 
 PERIOD_MS = 30 * DAY_MS
 LIMIT = 0.03

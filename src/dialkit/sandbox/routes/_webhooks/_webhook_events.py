@@ -42,11 +42,11 @@ from dialkit.contract import (
     WebhookEventType,
 )
 
-from .._http._problems import ApiProblem
-from .._state._clock import isoformat
-from .._state._events import queue_delivery
-from .._state._service import RequestContext
-from ._routing import ListQuery, endpoint, json_response, paginate, query_model
+from ..._http._problems import ApiProblem
+from ..._state._clock import isoformat
+from ..._state._events import queue_delivery
+from ..._state._service import RequestContext
+from .._routing import ListQuery, endpoint, json_response, paginate, query_model
 from ._webhooks import WebhookCtx, checked_host, load
 
 router = APIRouter()
