@@ -31,7 +31,7 @@ from .._files._outputs_written import written
 from .._shown._progress import PROGRESS_VARIABLE
 from .._utils._base_error import InputError
 from .._utils._extras import needs
-from ..client._client import API_KEY_VARIABLE, BASE_URL_VARIABLE
+from ..client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from ._index import headlines, write_index
 
 with needs("demo"):  # the kernel's and the emulator's first: an install without either

@@ -15,8 +15,11 @@ import phonenumbers
 from phonenumbers import PhoneNumber, PhoneNumberFormat
 from phonenumbers import timezone as phone_timezones
 
-__all__ = ["PhoneNumber", "asked_number", "country_of", "e164_text", "international_text",
-           "time_zones", "valid_number"]
+__all__ = ["ASSUMED_REGION", "PhoneNumber", "asked_number", "country_of", "e164_advice",
+           "e164_text", "international_text", "time_zones", "valid_number"]
+
+ASSUMED_REGION = "US"
+"""Region a number without ``+`` is read in, only to suggest its E.164 form."""
 
 
 def asked_number(text: str) -> PhoneNumber | None:
@@ -57,3 +60,24 @@ def time_zones(number: PhoneNumber) -> tuple[str, ...]:
     """``time_zones_for_number``: the number's IANA zones, ``("Etc/Unknown",)`` where
     ``phonenumbers`` knows none."""
     return tuple(phone_timezones.time_zones_for_number(number))
+
+
+def e164_advice(value: str) -> str:
+    """What to pass instead of ``value``: its E.164 form when it can be told for sure.
+
+    A number written with ``+`` names its country; one without is read as a
+    US number, and the suggestion says so.
+
+    Examples:
+        >>> e164_advice("415-555-0123")
+        'pass +14155550123 if it is a US number'
+    """
+    international = value.lstrip().startswith("+")
+    try:
+        number = phonenumbers.parse(value, None if international else ASSUMED_REGION)
+    except phonenumbers.NumberParseException:
+        number = None
+    if number is None or not phonenumbers.is_valid_number(number):
+        return "E.164 is + then the country code and number, digits only, e.g. +14155550123"
+    e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    return f"pass {e164}" if international else f"pass {e164} if it is a US number"

@@ -5,8 +5,14 @@ output in full, yet users need to recognise which key or secret they hold.
 So everything that shows one shows only its last four characters.
 """
 
+import re
+from collections.abc import Mapping
+
 VISIBLE_CHARACTERS = 4
 """How many trailing characters of a secret stay visible."""
+KEY_SHAPE = re.compile(r"svc_(?:live|test)_[A-Za-z0-9]+_[A-Za-z0-9]+")
+"""What an API key looks like; never sent outside the Authorization header."""
+_VALUE_CHARS = 60
 
 
 def mask(secret: str) -> str:
@@ -34,3 +40,13 @@ class MaskedStr(str):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}('{mask(self)}')"
+
+
+def shown(value: object) -> str:
+    """A value for a message: its repr, with anything key-shaped masked, or what it is if long."""
+    text = KEY_SHAPE.sub(lambda match: mask(match.group()), repr(value))
+    if len(text) <= _VALUE_CHARS:
+        return text
+    if isinstance(value, Mapping | list):
+        return f"(a {type(value).__name__} of {len(value)})"
+    return text[:_VALUE_CHARS - 1] + "…"

@@ -20,7 +20,7 @@ from .._parallel._partitions import Lazy, Plan, on_dask, read_whole, register
 from .._parallel._threads import in_background
 from .._places._states import state_of
 from .._utils._base_error import InputError
-from ..frames._tabular import as_pandas, maybe_pandas
+from ..frames import as_pandas, maybe_pandas
 from ._inputs._inputs import FUNNEL_LEADS, POSITIVE, Bools, prepared
 from ._inputs._match import Ints, Matched, campaign_codes, codes_ahead, contained, keyable, matched
 from ._reach import CALL_STAGES, NESTED_STAGES, call_stages

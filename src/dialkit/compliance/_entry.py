@@ -18,7 +18,7 @@ from .._parallel._partitions import Lazy, is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from .._utils._base_error import AuditInputError
 from .._utils._moments import period_bound, period_text, utc_moment
-from ..frames._tabular import as_pandas, maybe_pandas
+from ..frames import as_pandas, maybe_pandas
 from ._audit import (
     AuditReport,
     Options,

@@ -28,11 +28,15 @@ if TYPE_CHECKING:
         cache_root,
         clear_cache,
     )
+    from ._dnc import checked_in_parts
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
     from ._schemas import SCHEMAS, Column, Schema, utc_times
+    from ._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular, maybe_pandas
 
 __all__ = [
+    "ACCEPTED",
+    "ArrowStream",
     "CACHE_DIR_VARIABLE",
     "Cache",
     "CacheMissError",
@@ -45,12 +49,16 @@ __all__ = [
     "SPECS",
     "Schema",
     "Spec",
+    "as_pandas",
     "cache_info",
     "cache_root",
+    "checked_in_parts",
     "clear_cache",
     "excel_writer",
     "export",
     "formulas_escaped",
+    "is_tabular",
+    "maybe_pandas",
     "utc_times",
     "write_csv",
 ]

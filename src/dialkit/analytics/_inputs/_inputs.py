@@ -24,9 +24,8 @@ from ..._arrays._checked import check_text
 from ..._arrays._kept import arrow_data
 from ..._utils._base_error import (
     AnalyticsInputError,  # noqa: F401
-    )
-from ...frames import utc_times
-from ...frames._tabular import as_pandas
+)
+from ...frames import as_pandas, utc_times
 
 TIMES = frozenset({"created_at", "answered_at", "ended_at"})
 PHONES = frozenset({"to_number", "phone"})
@@ -47,7 +46,7 @@ Bools = NDArray[np.bool_]
 def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
              source: str | None = None) -> pd.DataFrame:
     """The ``needed`` columns of ``frame`` (a new frame), times as UTC; a Polars DataFrame
-    or a pyarrow Table is read as pandas first (:func:`dialkit.frames._tabular.as_pandas`).
+    or a pyarrow Table is read as pandas first (:func:`dialkit.frames.as_pandas`).
 
     ``source`` says where such a frame comes from (a plot's table comes from the
     function that computes it); by default ``client.frames.<name>()`` or an export.
@@ -55,7 +54,7 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
     Raises:
         AnalyticsInputError: ``frame`` lacks one of them, or holds a time that is none.
         ColumnError: A phone column holds numbers, not E.164 text (named, with its row).
-        TypeError: ``frame`` is no frame (:data:`dialkit.frames._tabular.ACCEPTED`).
+        TypeError: ``frame`` is no frame (:data:`dialkit.frames.ACCEPTED`).
     """
     source = source or f"client.frames.{name}() or an export with its columns"
     frame = as_pandas(frame, name, source)

@@ -32,7 +32,7 @@ from ..._shown._pages import NOT_MATH, campaign_names
 from ..._shown._words import noun
 from ..._utils._base_error import AnalyticsInputError
 from ..._utils._extras import needs
-from ...frames._tabular import as_pandas
+from ...frames import as_pandas
 from .._funnel import STAGES, funnel
 from .._inputs._inputs import prepared
 from .._inputs._load import load

@@ -21,21 +21,16 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from ..._utils._secrets import mask
+from ..._utils._secrets import shown
 from ...contract import E164_PATTERN, LeadInput, field_error_code, json_pointer
 from ...errors import FieldProblem, InvalidArgumentError
-from ._transport import KEY_SHAPE
 
 T = TypeVar("T")
 
 CUSTOM_FIELDS = "custom_fields"
-ASSUMED_REGION = "US"
-"""Region a number without ``+`` is read in, only to suggest its E.164 form."""
-
 SHOWN_PROBLEMS = 5
 """How many problems an error's message spells out; ``errors`` holds them all."""
 
-_VALUE_CHARS = 60
 _LEAD_FIELDS = ", ".join(LeadInput.model_fields)
 _UNKNOWN_FIELD_HINTS: Mapping[str, str] = {
     "leads": f"A lead's fields are {_LEAD_FIELDS}: put other columns in custom_fields "
@@ -168,6 +163,8 @@ def _describe(error: ErrorDetails, loc: Sequence[str | int]) -> tuple[str, str |
     if is_missing(value):
         return f"{where} is a missing value ({value!r}): pass a value or leave it out", None
     if kind == "string_pattern_mismatch" and error.get("ctx", {}).get("pattern") == E164_PATTERN:
+        from ..._phones._asked import e164_advice  # phonenumbers: only on a refusal
+
         return f"{where} {shown(value)} is not E.164 ({e164_advice(str(value))})", E164_HINT
     if kind in ("model_type", "dict_type"):
         return f"{where} {shown(value)} must be a dict of fields, not {type(value).__name__}", None
@@ -185,36 +182,3 @@ def python_path(loc: Sequence[str | int]) -> str:
     for part in loc:
         path += f"[{part}]" if isinstance(part, int) else f".{part}" if path else str(part)
     return path or "the arguments"
-
-
-def shown(value: object) -> str:
-    """A value for a message: its repr, with anything key-shaped masked, or what it is if long."""
-    text = KEY_SHAPE.sub(lambda match: mask(match.group()), repr(value))
-    if len(text) <= _VALUE_CHARS:
-        return text
-    if isinstance(value, Mapping | list):
-        return f"(a {type(value).__name__} of {len(value)})"
-    return text[:_VALUE_CHARS - 1] + "…"
-
-
-def e164_advice(value: str) -> str:
-    """What to pass instead of ``value``: its E.164 form when it can be told for sure.
-
-    A number written with ``+`` names its country; one without is read as a
-    US number, and the suggestion says so.
-
-    Examples:
-        >>> e164_advice("415-555-0123")
-        'pass +14155550123 if it is a US number'
-    """
-    import phonenumbers
-
-    international = value.lstrip().startswith("+")
-    try:
-        number = phonenumbers.parse(value, None if international else ASSUMED_REGION)
-    except phonenumbers.NumberParseException:
-        number = None
-    if number is None or not phonenumbers.is_valid_number(number):
-        return "E.164 is + then the country code and number, digits only, e.g. +14155550123"
-    e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-    return f"pass {e164}" if international else f"pass {e164} if it is a US number"

@@ -29,7 +29,7 @@ import orjson
 from ulid import ULID
 
 from ..._utils._base_error import InputError
-from ..._utils._secrets import mask
+from ..._utils._secrets import KEY_SHAPE, mask
 from ...contract import (
     CORRELATION_ID_PATTERN,
     MAX_BODY_BYTES,
@@ -53,9 +53,6 @@ from ._ratelimit import TokenBucket, bucket_for
 from ._retry import MIN_LIMIT_WAIT_SECONDS, backoff, is_transient, rate_limited
 
 logger = logging.getLogger("dialkit.client")
-
-KEY_SHAPE = re.compile(r"svc_(?:live|test)_[A-Za-z0-9]+_[A-Za-z0-9]+")
-"""What an API key looks like; never sent outside the Authorization header."""
 
 _CREDENTIAL_ID = re.compile(r"svc_(?:live|test)_([A-Za-z0-9]+)_")
 _KEY_SHAPE_BYTES = re.compile(KEY_SHAPE.pattern.encode())

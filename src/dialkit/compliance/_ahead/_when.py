@@ -219,17 +219,15 @@ def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
 def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> None:
     """Refuse the first value of ``phones`` that is not an E.164 number (an empty one too),
     as ``client.dnc.check`` refuses it: named by ``where`` and its label (``phones_or_leads[2]``),
-    with its E.164 form where it can be told (:func:`~dialkit.client._http._arguments.e164_advice`).
+    with its E.164 form where it can be told (:func:`~dialkit._phones._asked.e164_advice`).
     A number the law cannot place is an answer (``unknown_timezone``); a value that is no
     number is the caller's mistake, and an answer "not allowed" would hide it."""
     text = phones.astype("string[pyarrow]")  # a number (14155550123) as its digits: refused
     bad = (text.isna() | ~text.str.fullmatch(E164_PATTERN[1:-1])).to_numpy(bool, na_value=True)
     if not bad.any():
         return
-    from ...client._http._arguments import (  # the message's words: only on a refusal
-        e164_advice,
-        shown,
-    )
+    from ..._phones._asked import e164_advice  # the message's words: only on a refusal
+    from ..._utils._secrets import shown
 
     label = phones.index[bad.argmax()]
     value = phones[label]

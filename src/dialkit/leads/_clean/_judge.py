@@ -207,7 +207,7 @@ class AccountChecks:
             screened = self.client.frames.dnc(wanted)
             return frozenset(screened.loc[screened["listed"].fillna(False).astype(bool),
                                           "phone"])
-        from dialkit.frames._dnc import checked_in_parts  # brings the frames' cache: not at import
+        from dialkit.frames import checked_in_parts  # brings the frames' cache: not at import
 
         return frozenset(result.phone for part in checked_in_parts(self.client, wanted)
                          for result in part if result.listed)

@@ -29,7 +29,7 @@ import pyarrow.csv as pacsv
 
 from dialkit._files._file_limits import FileLimits, check_delimited, check_workbook
 from dialkit._shown._words import noun
-from dialkit.frames._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular
+from dialkit.frames import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
 from ..._utils._base_error import (
     EncodingError,
