@@ -36,7 +36,7 @@ import dialkit
 from _timing import timed
 from bench_when import numbers
 from dialkit.client import GuardSettings
-from dialkit.compliance._ahead._guard import LawJudge
+from dialkit.compliance import LawJudge
 from dialkit.contract import Lead
 from dialkit.sandbox import SandboxConfig
 from dialkit.sandbox._config import ServerConfig, default_config

@@ -52,7 +52,7 @@ MAY_IMPORT = {
 SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 """Who may import the public ``dialkit.sandbox``, from where (``""``: anywhere in it)."""
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
-           ("dialkit.client._guard", "Guard._judged", "dialkit.compliance._ahead._guard")}
+           ("dialkit.client._guard", "Guard._judged", "dialkit.compliance")}
 """The imports against the layers: ``Client.frames``, a lazy convenience (issue 24), and
 the guard's judge, imported on its first use (issue 50): the law is judged by the
 compliance layer's one judge, which the client may not copy, and every client (the CLI's,

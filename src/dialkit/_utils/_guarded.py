@@ -3,7 +3,7 @@ evidence the client gathers (a number's live DNC answer), the judge's verdicts a
 judge's interface, and how a lead's address state is read.
 
 They live below both the client (:mod:`dialkit.client._guard`, which gathers the evidence
-over the API) and the compliance layer (:mod:`dialkit.compliance._ahead._guard`, which judges),
+over the API) and the compliance layer (:class:`dialkit.compliance.LawJudge`, which judges),
 so that neither imports the other's insides: the client imports its judge on first use,
 and the judge imports nothing of the client.
 """
@@ -112,7 +112,7 @@ class LiveDnc:
 
 
 class Judge(Protocol):
-    """The law's judge, as the guard asks it (:mod:`dialkit.compliance._ahead._guard`)."""
+    """The law's judge, as the guard asks it (:class:`dialkit.compliance.LawJudge`)."""
 
     lookback: timedelta
     """How far back a number's calls and texts count (the longest cap's period)."""

@@ -7,7 +7,7 @@
 calls and texts back over the caps' period, newest first, kept for the next contact:
 :mod:`._guard_contacts`) and the moment of the contact (the service's now, from its
 ``Date`` header, or ``scheduled_at``), and asks the law's one judge,
-:mod:`dialkit.compliance._ahead._guard`, which judges by ``next_allowed``, the audit's own code.
+:class:`dialkit.compliance.LawJudge`, which judges by ``next_allowed``, the audit's own code.
 The client may not import the compliance layer, so the judge is imported on the guard's
 first use, as ``Client.frames`` imports the frames (docs/design.md): one judge, never a
 copy of it here.
@@ -363,7 +363,7 @@ class Guard:
         """The law's judge, imported on first use (the one import of compliance from the
         client: tests/test_layers.py's ALLOWED)."""
         if self._judge is None:
-            from ..compliance._ahead._guard import LawJudge
+            from ..compliance import LawJudge
 
             self._judge = LawJudge()
         return self._judge

@@ -14,6 +14,7 @@ Examples:
 from dialkit._places._localtime import first_zones, local_call_times
 
 from .._utils._base_error import AuditInputError
+from ._ahead._guard import LawJudge
 from ._ahead._repair import repair
 from ._ahead._upcoming import scheduled, upcoming
 from ._ahead._when import next_allowed
@@ -48,6 +49,7 @@ __all__ = [
     "CA",
     "CA_WITH_HOUSE_RULES",
     "HOUSE_RULES",
+    "LawJudge",
     "POLICIES",
     "POLICY",
     "PRESETS",

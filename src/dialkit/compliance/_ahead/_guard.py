@@ -31,7 +31,10 @@ from ._when_past import cap_periods
 
 
 class LawJudge:
-    """The judge :class:`dialkit.client._guard.Guard` asks (its ``Judge``)."""
+    """The law's judge the client's guard (:class:`dialkit.client.Guard`) asks before an
+    operation reaches a person: one contact, or a campaign's leads, judged by
+    :func:`next_allowed`'s code. Public so that the client imports it by name (issue 63);
+    a notebook can ask it too, as the guard would."""
 
     lookback: timedelta = max(cap_periods()).to_pytimedelta()
     """The longest cap's period: older calls count towards no cap."""
