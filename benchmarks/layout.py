@@ -13,7 +13,8 @@ enter.
 - **modules entered**: the modules of dialkit whose functions run while
   ``compliance.audit(calls)`` audits the emulator's calls, and while the guard's judge
   (``LawJudge.contact``) judges a call to a number a cap could count; the goals are
-  8 folders for the audit and 15 modules for the judge.
+  8 folders for the audit and 15 modules for the judge (outside the shared helpers,
+  which any judge of where a number is and what time it is there enters).
 
 Run: ``.venv/bin/python benchmarks/layout.py`` (the working tree's source; the traced
 rows start an emulator in the process, about 10 s).
@@ -37,6 +38,9 @@ sys.path.insert(0, str(SRC.parents[1] / "tests"))
 import test_layers  # noqa: E402  (the one reading of the imports: tests/test_layers.py)
 
 GOAL_MODULES = 12
+SHARED = tuple(f"dialkit/{name}/" for name in ("_utils", "_arrays", "_phones", "_places", "_law",
+                                               "_files", "_shown", "_parallel"))
+"""The shared layer's folders (docs/design.md): every judge of a number's place uses them."""
 
 
 def folder_sizes() -> Counter[str]:
@@ -142,10 +146,13 @@ def main() -> None:
           f"{len(_folders(audit))} folders (goal 8 folders or fewer):")
     for folder in _folders(audit):
         print(f"    {folder}")
+    own = [module for module in judge if not module.startswith(SHARED)]
     print(f"\nthe guard's judge (LawJudge.contact, a cap to count) enters {len(judge)} "
-          f"modules (goal 15 or fewer):")
-    for module in judge:
+          f"modules, {len(own)} of them outside the shared helpers (goal 15 or fewer):")
+    for module in own:
         print(f"    {module}")
+    print(f"  and the shared helpers' (the hours' places and numbers): "
+          f"{', '.join(sorted({m.rpartition('/')[0] + '/' for m in judge if m not in own}))}")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ from ._checks._dnc import (
 )
 from ._checks._findings import COLUMNS, Bools
 from ._checks._frequency import SUBJECT, call_frequency, with_subjects
-from ._checks._hours import calling_hours, clock, located
+from ._checks._hours import Clock, calling_hours, clock, located
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._texts import (
     CHANNEL,
@@ -483,22 +483,17 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     the population; every call given is history that the rules count."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
-    lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
-    consents = resolved(options.consents, leads, options.reassigned)
-    times = clock(outbound, rules, address, lifting(outbound, consents))
-    others = None if leads is None else other_numbers(leads)
+    judged = _Judged.of(outbound, leads, options)
+    lead, consents, times = judged.lead, judged.consents, judged.times
     calls = calls_only(outbound)  # the rules of a voice call: not a text's
-    found = [*calling_hours(outbound, times), located(call_frequency(
-        with_subjects(outbound, leads, lead, others), rules, times, others), times)]
+    found = [*calling_hours(outbound, times), judged.frequency()]
     found += [located(blocked_country(outbound, options.blocked), times)]
     found.append(located(caller_id(calls), times))
     if options.verified is not None:
         found.append(located(unverified_caller_id(calls, options.verified),
                                     times))
     if dnc is not None:
-        found.append(located(dnc_call(outbound, dnc, consents, options.reassigned,
-                                      options.moment, Facts(business_lines(leads),
-                                                            options.nonprofit)), times))
+        found.append(judged.dnc_calls(dnc))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
                              times))
@@ -517,6 +512,62 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         [c for c in ("campaign_id", "answered_at", CHANNEL) if c in outbound]][inside]
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
                 texts_counted(population_of(calls_only(counted), leads), counted))
+
+
+def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
+                     dnc: pd.DataFrame | None, options: Options) -> pd.DataFrame:
+    """The findings of the two rules that read what was done to a number before, the caps
+    (``call_frequency``) and a listing (``dnc_call``), of pandas ``calls`` beside the
+    ``leads`` and ``dnc`` results, each with its ``call_id`` and ``lead_id``: the rows
+    :func:`audit_frames` finds of these rules, by the same functions, without the other
+    rules' work. What :func:`~._ahead._when.next_allowed` and the guard's judge ask of the
+    calls they make up (issue 63: they call the checks, not the public audit)."""
+    prepared = prepared_calls(calls)
+    leads = prepared_leads(leads, options.campaigns)
+    rows = outbound_rows(prepared, options.campaigns)
+    outbound = _outbound(prepared, rows)
+    judged = _Judged.of(outbound, leads, options)
+    dnc = prepared_dnc(dnc)
+    found = [judged.frequency(), *([] if dnc is None else [judged.dnc_calls(dnc)])]
+    return _named(_concat(found), prepared, rows, outbound, leads, judged.lead)
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """What the rules of a contact share about the ``outbound`` calls: each call's lead
+    row and the consents that stand, the clocks each is judged on, the numbers each lead
+    links (:func:`audited`, :func:`history_findings`)."""
+
+    outbound: pd.DataFrame
+    leads: pd.DataFrame | None
+    options: Options
+    lead: Rows | None
+    consents: pd.DataFrame | None
+    times: Clock
+    others: pd.DataFrame | None
+
+    @classmethod
+    def of(cls, outbound: pd.DataFrame, leads: pd.DataFrame | None,
+           options: Options) -> _Judged:
+        rules = options.rules
+        lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
+        consents = resolved(options.consents, leads, options.reassigned)
+        times = clock(outbound, rules, address, lifting(outbound, consents))
+        others = None if leads is None else other_numbers(leads)
+        return cls(outbound, leads, options, lead, consents, times, others)
+
+    def frequency(self) -> pd.DataFrame:
+        """The caps' findings (:func:`._frequency.call_frequency`), located."""
+        subjects = with_subjects(self.outbound, self.leads, self.lead, self.others)
+        return located(call_frequency(subjects, self.options.rules, self.times, self.others),
+                       self.times)
+
+    def dnc_calls(self, dnc: pd.DataFrame) -> pd.DataFrame:
+        """The calls to listed numbers (:func:`._dnc.dnc_call`), located."""
+        options = self.options
+        return located(dnc_call(self.outbound, dnc, self.consents, options.reassigned,
+                                options.moment, Facts(business_lines(self.leads),
+                                                      options.nonprofit)), self.times)
 
 
 def _reported(found: pd.DataFrame, inside: Bools | None) -> pd.DataFrame:

@@ -24,6 +24,7 @@ import pandas as pd
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
+from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
 from ._when_past import judged_beside
@@ -88,9 +89,10 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     moment = _moment(as_of, tz)
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
-    found = judged_beside(frames["calls"], planned, frames["leads"], dnc=frames.get("dnc"),
-                          texts=frames.get("texts"), rules=rules, policy=policy,
-                          blocked_countries=blocked_countries, as_of=moment)
+    found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
+        calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
+        rules=rules, policy=policy, blocked_countries=blocked_countries,
+        as_of=moment).findings)
     return _said(found[found["rule"].isin(RULES)], planned, moment)
 
 

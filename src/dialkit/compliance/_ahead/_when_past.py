@@ -1,9 +1,10 @@
 """What :func:`._when.next_allowed` knows from what was done to a number: its past calls
 (a cap the next call would break) and the DNC results (a list it is on).
 
-Judged by the audit itself, not by a second count: the call asked about is added to the
-account's calls at the moment asked and :func:`._entry.audit` judges them all, so the
-answer and the audit cannot disagree, whatever the audit counts (per number, person or
+Judged by the audit's own checks, not by a second count: the call asked about is added to
+the account's calls at the moment asked and the audit's functions of these two rules
+(:func:`._audit.history_findings`) judge them all, so the answer and the audit cannot
+disagree, whatever the audit counts (per number, person or
 subject). A call a cap forbids is asked again at each moment a past call leaves a cap's
 period (a call exactly one period before does not count), the earliest the audit allows
 being the moment the cap frees the number; the law's hours then give the first allowed
@@ -21,9 +22,8 @@ import pandas as pd
 
 from ..._utils._base_error import AuditInputError
 from ...frames import utc_times
-from .._audit import CALL_COLUMNS, LEAD_COLUMNS
+from .._audit import CALL_COLUMNS, LEAD_COLUMNS, Options, history_findings
 from .._checks._frequency import SUBJECT, subjects_to_come
-from .._entry import audit
 from .._inputs._lead_of import other_numbers
 from .._rules import _jurisdictions as table
 from .._rules._rules import Rules
@@ -84,9 +84,12 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "direction": "outbound", "from_number": None, "to_number": phones,
         "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
         "campaign_id": campaigns, "disposition": None})
+    leads = _leads(asked)
+    options = Options(rules=asked.rules, blocked=(), verified=None, campaigns=None,
+                      moment=at.max())
     found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
-                          leads=_leads(asked), dnc=asked.dnc, rules=asked.rules,
-                          as_of=at.max())
+                          leads, lambda calls: history_findings(calls, leads, asked.dnc,
+                                                                options))
     found = found[found["rule"].isin(RULES)]
     order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
     found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
@@ -96,11 +99,13 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
 
 
 def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,
-                  leads: pd.DataFrame | None, **options: Any) -> pd.DataFrame:
+                  leads: pd.DataFrame | None,
+                  judge: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
     """The audit's findings of the calls still ``coming`` (outbound calls, each with an
-    ``id`` of its own), judged by :func:`._entry.audit` (``options``: its arguments) beside
-    the account's ``calls``, so that what is said of a call before it is made and the
-    audit of it once made cannot disagree. A call to come takes its subject as the past
+    ``id`` of its own), judged beside the account's ``calls`` by ``judge`` (the audit's
+    findings of a frame of calls: the whole audit's, or :func:`._audit.history_findings`),
+    so that what is said of a call before it is made and the audit of it once made
+    cannot disagree. A call to come takes its subject as the past
     calls of its person and campaign took theirs (:func:`._frequency.subjects_to_come`);
     where they took several, it is judged under each, an audit each, and of each rule
     it breaks the strictest finding stands (the highest count a cap finds): an
@@ -112,7 +117,7 @@ def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,
         if calls is not None:
             judged = pd.concat([calls, judged.reindex(columns=calls.columns)],
                                ignore_index=True)
-        report = audit(judged, leads=leads, **options).findings
+        report = judge(judged)
         found.append(report[report["call_id"].astype(object).isin(set(coming["id"]))])
     return found[0] if len(found) == 1 else _strictest(pd.concat(found, ignore_index=True))
 
