@@ -17,6 +17,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from .._phones._zones import ZONES, Ints, Rows, Zoned, first_zone, zones_of
+from .._utils._moments import utc_times
 
 
 def wall_clock(at: pd.Series, pairs: Zoned) -> NDArray[np.datetime64]:
@@ -118,7 +119,7 @@ def local_call_times(calls: pd.DataFrame) -> pd.DataFrame:
     pairs = calls[["id", "to_number", "created_at"]].merge(
         zones_of(calls["to_number"]), left_on="to_number", right_on="phone", how="left")
     known = pairs["zone"].notna()
-    at = pd.to_datetime(pairs["created_at"], utc=True, format="ISO8601")
+    at = utc_times(pairs["created_at"], "calls.created_at")
     pairs["local_time"] = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns]")
     pairs.loc[known, "local_time"] = local_times(at[known], pairs.loc[known, "zone"])
     return pairs[["id", "to_number", "zone", "local_time"]]

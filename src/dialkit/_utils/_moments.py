@@ -72,6 +72,50 @@ def iso_datetime(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def iso_date(text: str) -> date:
+    """``text``, one day in ISO 8601 (``2026-11-01``), as a ``date``.
+
+    Raises:
+        ValueError: ``text`` is no ISO 8601 date (``date``'s message).
+
+    Examples:
+        >>> iso_date("2026-11-01")
+        datetime.date(2026, 11, 1)
+    """
+    return date.fromisoformat(text)
+
+
+def utc_times(values: pd.Series, where: str, *, strict: bool = True) -> pd.Series:
+    """``values`` as UTC timestamps: kept as they are when already so (the frames'
+    type), else read as ISO 8601 (text from a CSV export; times without an offset
+    are taken as UTC), and times of another zone converted: every column of times the
+    toolkit reads in UTC is read here (issue 63), none by its own ``pd.to_datetime``.
+
+    ``strict=False`` reads a value that is no time as missing (``NaT``), for a figure
+    that only describes the data (a frame's first and last time).
+
+    Raises:
+        ValueError: A value is no ISO 8601 time; the message names ``where`` (the
+            frame and column), the first such value and its row.
+    """
+    import numpy as np  # noqa: PLC0415 - on first use (see the module's docstring)
+    import pandas as pd  # noqa: PLC0415
+
+    dtype = values.dtype
+    if isinstance(dtype, pd.DatetimeTZDtype) and str(dtype.tz) == "UTC":
+        return values
+    if not strict:
+        return pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
+    try:
+        return pd.to_datetime(values, utc=True, format="ISO8601")
+    except (ValueError, TypeError, OverflowError):
+        read = pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
+        row = int(np.flatnonzero((read.isna() & values.notna()).to_numpy(bool))[0])
+        raise InputError(f"{where} holds {values.iloc[row]!r} at row {row}, which is not an "
+                         "ISO 8601 time: write times as 2026-11-02T15:00:00Z (or with an "
+                         "offset)") from None
+
+
 def utc_moment(value: object, name: str, *, tz: object = None,
                tz_name: str = "tz") -> pd.Timestamp:
     """``value`` as a moment in UTC: a date or time object, or ISO 8601 text. One with a

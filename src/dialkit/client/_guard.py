@@ -39,6 +39,7 @@ from .._utils._guarded import (
     Verdict,
     address_state,
 )
+from .._utils._moments import iso_datetime
 from ..contract import CHANGED_BY, Call, SmsMessage
 from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._http._transport import Answer, Transport
@@ -391,7 +392,7 @@ def _reason(override: str | None) -> str | None:
 
 def _utc(at: datetime | str) -> datetime:
     """``at`` as an aware UTC datetime (text in ISO 8601 with its zone)."""
-    moment = datetime.fromisoformat(at.replace("Z", "+00:00")) if isinstance(at, str) else at
+    moment = iso_datetime(at) if isinstance(at, str) else at
     if moment.tzinfo is None:
         raise InputError(f"scheduled_at {at!r} has no time zone: pass it with its offset "
                          "or Z")

@@ -19,6 +19,7 @@ from .._utils import _lazy
 if TYPE_CHECKING:
     from .._files._outputs import excel_writer, formulas_escaped, write_csv
     from .._utils._base_error import CacheMissError
+    from .._utils._moments import utc_times
     from ._cache import (
         CACHE_DIR_VARIABLE,
         Cache,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from ._dnc import checked_in_parts
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
-    from ._schemas import SCHEMAS, Column, Schema, utc_times
+    from ._schemas import SCHEMAS, Column, Schema
     from ._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular, maybe_pandas
 
 __all__ = [

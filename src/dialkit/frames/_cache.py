@@ -51,6 +51,7 @@ from .._files._private import FILE_MODE, private_dir
 from .._utils._base_error import (
     CacheMissError,  # noqa: F401
 )
+from .._utils._moments import utc_times
 from ._cache_files import (
     read_json,
     read_parquet,
@@ -380,7 +381,7 @@ def _info(folders: list[Path], columns: tuple[str, ...]) -> pd.DataFrame:
             and isinstance(manifest.get("resource"), str)]
     frame = pd.DataFrame(rows, columns=list(columns))
     for column in ("fetched_at", "whole_at"):
-        frame[column] = pd.to_datetime(frame[column], utc=True)
+        frame[column] = utc_times(frame[column], f"the cache's manifests' {column}")
     return frame.astype({"rows": "Int64", "bytes": "Int64"})
 
 

@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .._files._private import FILE_MODE
+from .._utils._moments import iso_datetime
 from ._schemas import PANDAS_TYPES, Schema
 
 logger = logging.getLogger("dialkit.frames")
@@ -164,7 +165,7 @@ def written_time(value: Any) -> datetime | None:
     """A time dialkit wrote (ISO 8601 with its offset), or ``None`` when ``value`` is
     not one: missing, not text, not a time, or naive (no offset, so no instant)."""
     try:
-        moment = datetime.fromisoformat(value)
+        moment = iso_datetime(value)
     except (TypeError, ValueError):
         return None
     return moment if moment.utcoffset() is not None else None

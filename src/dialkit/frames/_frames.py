@@ -26,7 +26,7 @@ import pyarrow as pa
 from .._shown._progress import Progress, Shown, shown
 from .._utils import _tuning
 from .._utils._base_error import InputError
-from .._utils._moments import duration
+from .._utils._moments import duration, iso_date
 from ..client import ListIterator, RawPage
 from ..contract import CHANGED_BY, MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
@@ -282,7 +282,7 @@ def _day(value: date | str, name: str) -> date:
     if isinstance(value, date):
         return value
     try:
-        return date.fromisoformat(value)
+        return iso_date(value)
     except (TypeError, ValueError):
         raise InputError(f"{name}={value!r}: pass a day as '2026-11-01' or a "
                          "datetime.date") from None

@@ -15,12 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
 import orjson
 import pandas as pd
 import pyarrow as pa
 
-from .._utils._base_error import InputError
+from .._utils._moments import utc_times
 from ..contract import CallbackStatus, CallDirection, CampaignStatus, LeadStatus, WebhookEventType
 
 Kind = Literal["string", "timestamp", "int", "float", "bool", "category", "date", "json"]
@@ -84,8 +83,7 @@ class Column:
     def convert(self, values: Sequence[Any]) -> pd.Series:
         """The values of a page (decoded JSON) as a typed column, read by pandas."""
         if self.kind == "timestamp":
-            return pd.to_datetime(pd.Series(values, dtype=object), utc=True,
-                                  format="ISO8601").astype(TIMESTAMP)
+            return utc_times(pd.Series(values, dtype=object), self.name).astype(TIMESTAMP)
         if self.kind == "date":
             return pd.to_datetime(pd.Series(values, dtype=object), format="ISO8601").astype(DATE)
         if self.kind == "json":
@@ -93,28 +91,6 @@ class Column:
         if self.kind == "category":
             return pd.Series(values, dtype=self.categorical(values))
         return pd.Series(values, dtype=object).astype(self.dtype)
-
-
-def utc_times(values: pd.Series, where: str) -> pd.Series:
-    """``values`` as UTC timestamps: kept as they are when already so (the frames'
-    type), else read as ISO 8601 (text from a CSV export; times without an offset
-    are taken as UTC).
-
-    Raises:
-        ValueError: A value is no ISO 8601 time; the message names ``where`` (the
-            frame and column), the first such value and its row.
-    """
-    dtype = values.dtype
-    if isinstance(dtype, pd.DatetimeTZDtype) and str(dtype.tz) == "UTC":
-        return values
-    try:
-        return pd.to_datetime(values, utc=True, format="ISO8601")
-    except (ValueError, TypeError, OverflowError):
-        read = pd.to_datetime(values, utc=True, format="ISO8601", errors="coerce")
-        row = int(np.flatnonzero((read.isna() & values.notna()).to_numpy(bool))[0])
-        raise InputError(f"{where} holds {values.iloc[row]!r} at row {row}, which is not an "
-                         "ISO 8601 time: write times as 2026-11-02T15:00:00Z (or with an "
-                         "offset)") from None
 
 
 _DTYPES: Mapping[str, Any] = {

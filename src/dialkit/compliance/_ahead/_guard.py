@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..._shown._words import counted
 from ..._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
+from ..._utils._moments import utc_times
 from ...contract import Call, Lead, SmsMessage
 from .._audit import CALL_COLUMNS
 from .._checks._account import blocked_country
@@ -156,13 +157,14 @@ def _contacts(calls: Sequence[Call], texts: Sequence[SmsMessage]) -> pd.DataFram
     frame = pd.DataFrame([call.model_dump(include=set(CALL_COLUMNS)) for call in calls],
                          columns=list(CALL_COLUMNS))
     for column in ("created_at", "answered_at", "ended_at"):
-        frame[column] = pd.to_datetime(frame[column], utc=True)
+        frame[column] = utc_times(frame[column], f"calls.{column}")
     if not texts:
         return frame
     sent = pd.DataFrame({"message_id": [text.id for text in texts],
                          "to": [text.to for text in texts],
-                         "created_at": pd.to_datetime([text.created_at for text in texts],
-                                                      utc=True)})
+                         "created_at": utc_times(pd.Series(
+                             [text.created_at for text in texts], dtype=object),
+                             "texts.created_at")})
     return texts_as_calls(sent, frame, None)
 
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..._utils._base_error import AuditInputError, InputError
-from ..._utils._moments import duration
+from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
 from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
@@ -226,7 +226,7 @@ def _moved(plan: pd.DataFrame, moving: np.ndarray, client: Client | None,
     if dnc is None and client is not None:
         dnc = client.frames.dnc(sorted(set(phones)), refresh="full")
     listed = set() if dnc is None else set(dnc.loc[dnc["listed"].astype(bool), "phone"])
-    moments = pd.to_datetime(plan["at"].iloc[rows], utc=True).dt.tz_convert(None).to_numpy(
+    moments = utc_times(plan["at"].iloc[rows], "plan.at").dt.tz_convert(None).to_numpy(
         "datetime64[ns]")
     answer = hours_at(phones, moments, rules, None, every_zone=False)
     capped = plan["rules"].iloc[rows].str.contains("call_frequency").to_numpy()
@@ -286,7 +286,7 @@ def _placed(plan: pd.DataFrame, rows: np.ndarray, answer: pd.DataFrame,
 def _keys(plan: pd.DataFrame) -> list[str]:
     """Each plan row's Idempotency-Key, made from the row (the same row, the same key):
     the action, the callback, its due and its new moment; none for what is left alone."""
-    at, new_at = (np.datetime_as_string(pd.to_datetime(plan[c], utc=True).to_numpy(
+    at, new_at = (np.datetime_as_string(utc_times(plan[c], f"plan.{c}").to_numpy(
         "datetime64[ns]")) for c in ("at", "new_at"))
     return ["" if action == "leave" else "repair-" + hashlib.sha256(
         f"{action}|{callback}|{due}|{moved}".encode()).hexdigest()[:40]

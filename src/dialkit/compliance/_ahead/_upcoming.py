@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
-from ..._utils._moments import duration, utc_moment
+from ..._utils._moments import duration, utc_moment, utc_times
 from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
@@ -116,14 +116,15 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
     planned = planned.sort_values("created_at", kind="stable").reset_index(drop=True)
     names, zone, _ = first_zones(planned["to_number"])
     zones = pd.Series(np.asarray([*names, None], object)[zone])  # -1, no zone: None
-    local = local_times(pd.to_datetime(planned["created_at"], utc=True), zones)
+    at = utc_times(planned["created_at"], "planned.created_at")
+    local = local_times(at, zones)
     return pd.DataFrame({
         "kind": pd.Categorical(planned["kind"], KINDS),
         "scheduled_id": planned["scheduled_id"].astype("str"),
         "lead_id": planned["lead_id"].astype("str"),
         "campaign_id": planned["campaign_id"].astype("str"),
         "phone": planned["to_number"].astype("str"),
-        "at": pd.to_datetime(planned["created_at"], utc=True),
+        "at": at,
         "local_time": local,
         "timezone": zones.astype("str")})
 
@@ -171,10 +172,10 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
         "created_at": pending["scheduled_at"], "campaign_id": pending["campaign_id"]})
     open_leads = ~leads["status"].astype(object).isin(["dnc", "completed"])
     due = leads[open_leads & _between(leads["next_attempt_at"], moment, until)]
-    called_back = pd.MultiIndex.from_arrays([from_callbacks["lead_id"], pd.to_datetime(
-        from_callbacks["created_at"], utc=True)])  # a lead's next attempt is its callback
-    due = due[~pd.MultiIndex.from_arrays([due["id"].astype(object), pd.to_datetime(
-        due["next_attempt_at"], utc=True)]).isin(called_back)]
+    called_back = pd.MultiIndex.from_arrays([from_callbacks["lead_id"], utc_times(
+        from_callbacks["created_at"], "callbacks.scheduled_at")])  # a lead's next attempt
+    due = due[~pd.MultiIndex.from_arrays([due["id"].astype(object), utc_times(
+        due["next_attempt_at"], "leads.next_attempt_at")]).isin(called_back)]
     from_leads = pd.DataFrame({
         "id": _PLANNED + due["id"].astype(object), "kind": "next_attempt",
         "scheduled_id": None, "lead_id": due["id"].astype(object),
@@ -186,7 +187,7 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
 
 
 def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Series:
-    moments = pd.to_datetime(times, utc=True)
+    moments = utc_times(times, "leads.next_attempt_at")
     return (moments >= start) & (moments < end)
 
 
@@ -200,7 +201,7 @@ def _said(found: pd.DataFrame, planned: pd.DataFrame, moment: pd.Timestamp) -> p
         call_id=by_id["scheduled_id"].reindex(ids).to_numpy(object),
         lead_id=by_id["lead_id"].reindex(ids).to_numpy(object),
         kind=by_id["kind"].reindex(ids).to_numpy(object),
-        due_in=pd.to_datetime(found["at"], utc=True) - moment,
+        due_in=utc_times(found["at"], "findings.at") - moment,
         evidence=evidence.to_numpy(object)).reset_index(drop=True).astype(
         {"kind": pd.CategoricalDtype(KINDS)}).pipe(_ordered)
 

@@ -22,6 +22,7 @@ from ..._arrays._codes import codes_in
 from ..._law import _dnc_lists as lists
 from ..._law._jurisdictions import get as jurisdiction
 from ..._phones._zones import regions_among
+from ..._utils._moments import utc_times
 from .._inputs._consent import exempted
 from .._report._text import written
 from .._rules._rules import Rules
@@ -133,7 +134,7 @@ def _with_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
     and read as the request it let the calls between the two pass; undated, every call
     to the number is a finding that says the date is unknown, the stricter reading."""
     whole = pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
-    return whole.assign(since=pd.to_datetime(whole["since"], utc=True))
+    return whole.assign(since=utc_times(whole["since"], "dnc.since"))
 
 
 def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | None = None,

@@ -27,6 +27,7 @@ import pandas as pd
 from ..._law import _dnc_lists as lists
 from ..._phones._types import MAYBE_MOBILE, MOBILE, number_types
 from ..._phones._zones import regions_among
+from ..._utils._moments import utc_times
 from .._checks._findings import findings
 
 CONSENT_KINDS = lists.KINDS
@@ -67,8 +68,8 @@ def _void_from(records: pd.DataFrame, reassigned: pd.DataFrame | None) -> pd.Ser
     joined = pairs.merge(yes.assign(phone=yes["phone"].astype(object)), on="phone")
     joined = joined[joined["asked_at"] >= joined["given_at"]]
     first = joined.groupby("_record")["asked_at"].min()
-    return pd.Series(pd.to_datetime(first.reindex(np.arange(len(records))).array, utc=True),
-                     index=records.index)
+    return pd.Series(utc_times(first.reindex(np.arange(len(records))),
+                               "reassigned.asked_at").array, index=records.index)
 
 
 def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str, ...],
@@ -82,7 +83,7 @@ def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str
     pairs = pd.DataFrame({"phone": calls["phone"].astype(object).to_numpy(),
                           "at": calls["at"].to_numpy(), "_call": np.arange(len(calls))})
     joined = pairs.merge(mine.assign(phone=mine["phone"].astype(object)), on="phone")
-    at = pd.to_datetime(joined["at"], utc=True)
+    at = utc_times(joined["at"], "calls.at")
     ok = (joined["given_at"] <= at) & ~(joined["revoked_at"] <= at) & ~(joined["void_from"] <= at)
     if laws:
         ok &= (joined["kind"] != "ebr") | _related(joined, at, laws)

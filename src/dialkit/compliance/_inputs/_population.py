@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ..._arrays._kept import hashed
+from ..._utils._moments import utc_times
 from .._checks._texts import TEXT_RULES
 from .._rules._rules import BASES
 
@@ -104,8 +105,8 @@ def span_of(frame: pd.DataFrame, name: str) -> pd.DataFrame:
     """One row: the frame's ``rows`` and the ``first`` and ``last`` time of its period's
     column (NaT where it has none). A Dask frame's is its partitions' spans, joined by
     :func:`source_words`."""
-    times = pd.to_datetime(frame.get(SPANS[name], pd.Series(dtype=object)), utc=True,
-                           format="ISO8601", errors="coerce")
+    times = utc_times(frame.get(SPANS[name], pd.Series(dtype=object)), f"{name}.{SPANS[name]}",
+                      strict=False)
     return pd.DataFrame({"rows": [len(frame)], "first": [times.min()], "last": [times.max()]})
 
 
