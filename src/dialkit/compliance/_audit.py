@@ -36,6 +36,16 @@ from ._checks._abandonment import (
     told,
 )
 from ._checks._account import blocked_country, caller_id, unverified_caller_id
+from ._checks._consent import (
+    ANSWERS,
+    CONSENT_KINDS,
+    PRERECORDED,
+    RELATIONSHIPS,
+    assumed,
+    lifting,
+    no_written_consent,
+    resolved,
+)
 from ._checks._dnc import (
     LINES,
     Facts,
@@ -48,6 +58,14 @@ from ._checks._dnc import (
 from ._checks._findings import COLUMNS, Bools
 from ._checks._frequency import SUBJECT, call_frequency, with_subjects
 from ._checks._hours import Clock, calling_hours, clock, located
+from ._checks._lead_of import (
+    addresses,
+    lead_rows,
+    other_numbers,
+    reads_addresses,
+    unknown_address_state,
+    unread_note,
+)
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._texts import (
     CHANNEL,
@@ -59,24 +77,6 @@ from ._checks._texts import (
     with_channel,
 )
 from ._inputs._columns import typed
-from ._inputs._consent import (
-    ANSWERS,
-    CONSENT_KINDS,
-    PRERECORDED,
-    RELATIONSHIPS,
-    assumed,
-    lifting,
-    no_written_consent,
-    resolved,
-)
-from ._inputs._lead_of import (
-    addresses,
-    lead_rows,
-    other_numbers,
-    reads_addresses,
-    unknown_address_state,
-    unread_note,
-)
 from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, risk_counts, totals_text

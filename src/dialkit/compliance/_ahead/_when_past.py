@@ -24,7 +24,7 @@ from ..._utils._base_error import AuditInputError
 from ...frames import utc_times
 from .._audit import CALL_COLUMNS, LEAD_COLUMNS, Options, history_findings
 from .._checks._frequency import SUBJECT, subjects_to_come
-from .._inputs._lead_of import other_numbers
+from .._checks._lead_of import other_numbers
 from .._rules import _jurisdictions as table
 from .._rules._rules import Rules
 

@@ -23,9 +23,9 @@ from ..._law import _dnc_lists as lists
 from ..._law._jurisdictions import get as jurisdiction
 from ..._phones._zones import regions_among
 from ..._utils._moments import utc_times
-from .._inputs._consent import exempted
 from .._report._text import written
 from .._rules._rules import Rules
+from ._consent import exempted
 from ._findings import COLUMNS, findings, isin
 
 COUNTRIES = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",

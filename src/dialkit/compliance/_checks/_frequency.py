@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._inputs._lead_of import lead_rows, other_numbers, own_numbers, people
 from .._rules._law import Judged, Objects, cap_words, deciders
 from .._rules._rules import Rules
 from ._findings import (
@@ -19,6 +18,7 @@ from ._findings import (
     millis_since_first,
 )
 from ._hours import Clock
+from ._lead_of import lead_rows, other_numbers, own_numbers, people
 
 _DAY_MS = 24 * 3600 * 1000
 

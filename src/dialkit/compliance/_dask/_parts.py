@@ -54,9 +54,9 @@ from .._audit import (
 from .._checks import _abandonment as abandonment
 from .._checks._findings import isin
 from .._checks._frequency import SUBJECT
+from .._checks._lead_of import OTHER_PHONES, other_numbers, smallest_linked
 from .._checks._ring import RING_COLUMNS
 from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
-from .._inputs._lead_of import OTHER_PHONES, other_numbers, smallest_linked
 from .._inputs._population import SPANS
 from .._rules._rules import Rules
 

@@ -28,7 +28,7 @@ from ..._law import _dnc_lists as lists
 from ..._phones._types import MAYBE_MOBILE, MOBILE, number_types
 from ..._phones._zones import regions_among
 from ..._utils._moments import utc_times
-from .._checks._findings import findings
+from ._findings import findings
 
 CONSENT_KINDS = lists.KINDS
 RELATIONSHIPS = lists.RELATIONSHIPS

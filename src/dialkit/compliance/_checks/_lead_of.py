@@ -22,8 +22,8 @@ from ..._phones._zones import Rows
 from ..._places._subdivisions import subdivisions
 from ..._shown._words import counted
 from ...contract import E164_PATTERN
-from .._checks._findings import COLUMNS, findings, isin
 from .._rules._rules import Rules
+from ._findings import COLUMNS, findings, isin
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:
