@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from .._arrays._groups import Bools
 from .._arrays._kept import hash_taken
 from .._files._outputs_written import written
 from .._phones._zones import Rows
@@ -55,7 +56,7 @@ from ._checks._dnc import (
     dnc_lead,
     unscreened_lead,
 )
-from ._checks._findings import COLUMNS, Bools
+from ._checks._findings import COLUMNS
 from ._checks._frequency import SUBJECT, call_frequency, with_subjects
 from ._checks._hours import Clock, calling_hours, clock, located
 from ._checks._lead_of import (
@@ -69,7 +70,6 @@ from ._checks._lead_of import (
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._texts import (
     CHANNEL,
-    TEXT_COLUMNS,
     calls_only,
     texts_as_calls,
     texts_counted,
@@ -77,6 +77,7 @@ from ._checks._texts import (
     with_channel,
 )
 from ._inputs._columns import typed
+from ._inputs._load import TEXT_COLUMNS
 from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, risk_counts, totals_text

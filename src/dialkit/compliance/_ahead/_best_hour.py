@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 
 from ..._places._localtime import first_zones, local_times, zone_info
 from ..._utils._base_error import AuditInputError
+from .._checks._findings import written
 from .._checks._hours import allows
-from .._report._text import written
 from .._rules._rules import Rules
 
 MIN_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT = 1.0, 1000.0

@@ -37,8 +37,12 @@ class LawJudge:
     :func:`next_allowed`'s code. Public so that the client imports it by name (issue 63);
     a notebook can ask it too, as the guard would."""
 
-    lookback: timedelta = max(cap_periods()).to_pytimedelta()
-    """The longest cap's period: older calls count towards no cap."""
+    lookback: timedelta
+    """The longest cap's period: older calls count towards no cap (read from the law's
+    table when a judge is made, not when ``dialkit.compliance`` is imported)."""
+
+    def __init__(self) -> None:
+        self.lookback = max(cap_periods()).to_pytimedelta()
 
     def capped(self, phone: str, state: str | None, contacts: int,
                settings: GuardSettings) -> bool:

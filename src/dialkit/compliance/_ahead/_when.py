@@ -25,9 +25,9 @@ from ..._places._localtime import zone_info
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
+from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock
 from .._checks._lead_of import address_states
-from .._report._text import written
 from .._rules._address_clock import address_zones
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules

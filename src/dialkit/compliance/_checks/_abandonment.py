@@ -17,11 +17,12 @@ from datetime import timedelta
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import Bools, Ints, Rows, by_group_and_time, group_codes
 from ..._arrays._kept import hashed
 from ..._law import _abandonment as table
 from ..._phones._zones import regions_among
 from .._rules._rules import Rules, period_words
-from ._findings import Bools, Ints, Rows, by_group_and_time, findings, group_codes
+from ._findings import findings
 
 WINDOW_COLUMNS = ("window_rate", "window_answered", "window_abandoned", "window_start",
                   "window_end", "window_limit", "decider", "over")

@@ -16,10 +16,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..._arrays._bools import arrow_bools
+from ..._arrays._groups import Bools, isin
 from ..._arrays._kept import hashed
 from ..._law import _caller_id as law
 from ..._phones._zones import regions_among
-from ._findings import Bools, findings, isin
+from ._findings import findings
 
 
 def blocked_country(calls: pd.DataFrame, blocked: Collection[str]) -> pd.DataFrame:

@@ -19,19 +19,15 @@ import numpy as np
 import pandas as pd
 
 from ..._arrays._codes import codes_in
+from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
-from ..._law._jurisdictions import get as jurisdiction
 from ..._phones._zones import regions_among
 from ..._utils._moments import utc_times
-from .._report._text import written
+from .._rules._law import COUNTRIES, scrub_ages
 from .._rules._rules import Rules
 from ._consent import exempted
-from ._findings import COLUMNS, findings, isin
+from ._findings import COLUMNS, findings, written
 
-COUNTRIES = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
-             "GB": "GB"}
-"""The regions whose numbers the lists' table covers, by the table's country: the US
-registry holds the numbers of the territories too (47 U.S.C. 153's "United States")."""
 UNREAD = "the DNC results do not say which list; read as the national register"
 NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
 """The policy a call to a listed number of a country the table lacks is a finding of."""
@@ -345,18 +341,6 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
         "last DNC check " + written(when, "D") + ", more than " + days
         + " days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
-
-
-def scrub_ages(phones: pd.Series, rules: Rules) -> pd.Series:
-    """How old each number's DNC check may be: its country's row's scrub age, or the
-    rules' where stricter (the rules' alone for a number of another country)."""
-    age = np.full(len(phones), pd.Timedelta(rules.scrub_age).to_timedelta64())
-    for code in ("US", "CA", "GB"):
-        own = jurisdiction(code).dnc_scrub_age
-        if own is not None and own < rules.scrub_age:  # its regions' numbers alone asked
-            rows, _ = regions_among(phones, [r for r, c in COUNTRIES.items() if c == code])
-            age[rows] = pd.Timedelta(own).to_timedelta64()
-    return pd.Series(age, index=phones.index)
 
 
 def _read(leads: pd.DataFrame) -> pd.DataFrame:

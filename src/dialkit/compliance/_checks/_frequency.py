@@ -6,17 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import Bools, Ints, Rows, by_group_and_time, group_codes, millis_since_first
 from .._rules._law import Judged, Objects, cap_words, deciders
 from .._rules._rules import Rules
-from ._findings import (
-    Bools,
-    Ints,
-    Rows,
-    by_group_and_time,
-    findings,
-    group_codes,
-    millis_since_first,
-)
+from ._findings import findings
 from ._hours import Clock
 from ._lead_of import lead_rows, other_numbers, own_numbers, people
 

@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..._arrays._groups import Ints, Rows
 from ..._phones._zones import ZONES, Zoned, zoned
 from ..._places._localtime import wall_clock
-from .._report._text import WEEKDAYS, written
 from .._rules._address_clock import address_zones
 from .._rules._law import Judged, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
-from ._findings import Ints, Rows, findings
+from ._findings import WEEKDAYS, findings, written
 
 
 @dataclass(frozen=True)

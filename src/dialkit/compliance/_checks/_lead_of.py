@@ -17,13 +17,14 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from ..._arrays._codes import codes_in
+from ..._arrays._groups import isin
 from ..._arrays._kept import arrow_data, kept
 from ..._phones._zones import Rows
 from ..._places._subdivisions import subdivisions
 from ..._shown._words import counted
 from ...contract import E164_PATTERN
 from .._rules._rules import Rules
-from ._findings import COLUMNS, findings, isin
+from ._findings import COLUMNS, findings
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:

@@ -18,30 +18,21 @@ forbid, so it is audited, its evidence saying it failed.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import isin
 from ..._shown._words import counted
-from ...errors import PermissionDeniedError
-from ._findings import isin
+from .._inputs._load import UNREAD
 
 if TYPE_CHECKING:
-    from ...client import Client
+    pass
 
 CHANNEL = "channel"
 """The findings' column that says whether a finding's contact was a ``call`` or a
 ``text`` (missing for a lead's finding, which is of no contact)."""
-TEXT_COLUMNS = ("message_id", "to", "created_at")
-"""The texts' columns the audit needs (``status`` and ``error_code`` are read where
-given, for the evidence)."""
-TEXT_RULES = frozenset({"calling_hours", "unknown_timezone", "unknown_jurisdiction",
-                        "call_frequency", "dnc_call", "blocked_country",
-                        "no_written_consent"})
-"""The rules that judge texts as calls: their findings are counted among the calls and
-texts audited."""
 TEXTED = ("; a text message, judged as a call (47 CFR 64.1200(e); FCC 04-194: the rules "
           "apply 'to any type of call, including both voice and text calls'; a state's "
           "row is applied to texts as to calls)")
@@ -51,9 +42,6 @@ COUNTED_TEXTS = ("; the contacts counted include {} (a text is a call: 47 CFR 64
 """What the guard's refusal by a cap adds where the contacts it counted include texts
 (:mod:`._guard`), the number of them in its place."""
 NOT_GIVEN = "not audited: pass texts= (client.frames.sms_reports())"
-UNREAD = "unread"
-"""The texts' ``attrs`` key where :func:`~dialkit.compliance.load` says why it could not
-read them (a key without ``sms:read``)."""
 
 
 def texts_as_calls(texts: pd.DataFrame, calls: pd.DataFrame,
@@ -191,26 +179,3 @@ def texts_note(texts: pd.DataFrame | None, audited: int) -> str:
             "and is never answered)")
 
 
-def loaded_texts(client: Client, numbers: Collection[str] | None) -> pd.DataFrame:
-    """The account's texts as :func:`~dialkit.compliance.load` gives them: those to
-    ``numbers`` (a campaign's leads'; None: all), all of them, as the calls (a period's
-    texts are judged against those before them: the audit cuts the findings, not the
-    history); where the key may not read them (no ``sms:read``), none, the reason in
-    their ``attrs`` (:data:`UNREAD`) for the report's notes, so that an audit still runs."""
-    try:
-        texts = client.frames.sms_reports()
-    except PermissionDeniedError as error:
-        unread = pd.DataFrame({column: pd.Series(dtype="str") for column in TEXT_COLUMNS})
-        unread["created_at"] = pd.Series(dtype="datetime64[ns, UTC]")
-        unread.attrs[UNREAD] = (f"the key may not read texts ({error.code}: "
-                                "GET /v1/sms/delivery-reports needs the scope sms:read)")
-        return unread
-    keep = np.ones(len(texts), bool)
-    if numbers is not None:
-        keep &= isin(texts["to"], list(numbers))
-    kept = texts[keep]
-    kept.attrs.update(source=f"client.frames.sms_reports of {client.base_url}")
-    fetched = client.cache.info().groupby("resource")["fetched_at"].max().get("sms_reports")
-    if fetched is not None and pd.notna(fetched):
-        kept.attrs["fetched_at"] = f"{pd.Timestamp(fetched):%Y-%m-%d %H:%M UTC}"
-    return kept

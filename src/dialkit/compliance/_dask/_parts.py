@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..._arrays._bools import arrow_bools
+from ..._arrays._groups import isin
 from ..._parallel._partitions import Plan, register
 from ..._utils._base_error import AuditInputError
 from .._audit import (
@@ -52,7 +53,6 @@ from .._audit import (
     report,
 )
 from .._checks import _abandonment as abandonment
-from .._checks._findings import isin
 from .._checks._frequency import SUBJECT
 from .._checks._lead_of import OTHER_PHONES, other_numbers, smallest_linked
 from .._checks._ring import RING_COLUMNS

@@ -14,15 +14,17 @@ safe harbor asks (47 CFR 64.1200(c)(2): 31 days; PECR reg. 21(3): 28).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
+import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import isin
 from ..._utils._moments import period_bound
-from .._checks._dnc import scrub_ages
-from .._checks._texts import loaded_texts
+from ...errors import PermissionDeniedError
+from .._rules._law import scrub_ages
 from .._rules._rules import US, Rules
 
 if TYPE_CHECKING:
@@ -159,3 +161,40 @@ def _fetched(client: Client, frames: Loaded,
 def _minute(at: object) -> str:
     """A time in the sources' words: ``2026-11-26 21:40 UTC``."""
     return f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}"
+
+
+TEXT_COLUMNS = ("message_id", "to", "created_at")
+"""The texts' columns the audit needs (``status`` and ``error_code`` are read where
+given, for the evidence)."""
+
+
+
+UNREAD = "unread"
+"""The texts' ``attrs`` key where :func:`~dialkit.compliance.load` says why it could not
+read them (a key without ``sms:read``)."""
+
+
+
+def loaded_texts(client: Client, numbers: Collection[str] | None) -> pd.DataFrame:
+    """The account's texts as :func:`~dialkit.compliance.load` gives them: those to
+    ``numbers`` (a campaign's leads'; None: all), all of them, as the calls (a period's
+    texts are judged against those before them: the audit cuts the findings, not the
+    history); where the key may not read them (no ``sms:read``), none, the reason in
+    their ``attrs`` (:data:`UNREAD`) for the report's notes, so that an audit still runs."""
+    try:
+        texts = client.frames.sms_reports()
+    except PermissionDeniedError as error:
+        unread = pd.DataFrame({column: pd.Series(dtype="str") for column in TEXT_COLUMNS})
+        unread["created_at"] = pd.Series(dtype="datetime64[ns, UTC]")
+        unread.attrs[UNREAD] = (f"the key may not read texts ({error.code}: "
+                                "GET /v1/sms/delivery-reports needs the scope sms:read)")
+        return unread
+    keep = np.ones(len(texts), bool)
+    if numbers is not None:
+        keep &= isin(texts["to"], list(numbers))
+    kept = texts[keep]
+    kept.attrs.update(source=f"client.frames.sms_reports of {client.base_url}")
+    fetched = client.cache.info().groupby("resource")["fetched_at"].max().get("sms_reports")
+    if fetched is not None and pd.notna(fetched):
+        kept.attrs["fetched_at"] = f"{pd.Timestamp(fetched):%Y-%m-%d %H:%M UTC}"
+    return kept

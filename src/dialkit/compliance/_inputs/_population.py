@@ -16,8 +16,7 @@ import pyarrow as pa
 
 from ..._arrays._kept import hashed
 from ..._utils._moments import utc_times
-from .._checks._texts import TEXT_RULES
-from .._rules._rules import BASES
+from .._rules._rules import BASES, TEXT_RULES
 
 UNITS = {"dnc_lead": "leads", "unscreened_lead": "leads", "unknown_address_state": "leads",
          "abandonment": "answered calls"}

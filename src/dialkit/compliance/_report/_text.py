@@ -4,8 +4,6 @@ times."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
@@ -98,23 +96,3 @@ def _distinct(ids: pd.Series) -> int:
     return int(ids.nunique() + ids.isna().sum())
 
 
-LOCAL_FORMAT = "%Y-%m-%d %H:%M:%S"
-"""How a finding writes the recipient's wall-clock time (``local_time``)."""
-
-WEEKDAYS = np.array(["Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun "], object)
-"""How a calling-hours finding names the day (``strftime``'s ``%a`` in the C locale)."""
-
-
-def written(times: NDArray[np.datetime64] | pd.Series,
-            unit: Literal["s", "D"] = "s") -> NDArray[np.object_]:
-    """Times as ``strftime`` writes :data:`LOCAL_FORMAT` (``unit`` ``"s"``) or ``%Y-%m-%d``
-    (``"D"``): the second (the day) each falls in, as numpy's ISO text with a space for
-    the ``T``; NaT as ``NaT``; a series of UTC times in UTC. pandas' ``strftime`` of a
-    format asks Python's of each time: 55 ms for 7,000 calls' local times, 110 ms for
-    the audit's findings; this, a few ms."""
-    if isinstance(times, pd.Series):
-        times = pd.DatetimeIndex(times).tz_convert("UTC").tz_localize(None).to_numpy()
-    text = np.datetime_as_string(times, unit=unit)
-    if unit == "s" and len(text):  # np.char.replace fails on no text
-        text = np.where(np.isnat(times), text, np.char.replace(text, "T", " "))
-    return text.astype(object)

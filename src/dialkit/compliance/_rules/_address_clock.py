@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import Bools, Ints
 from ..._phones._zones import ZONES, Zoned
 from ..._places._state_zones import state_zones
-from .._checks._findings import Bools, Ints
 from ._law import Objects, _applied, law_rows
 from ._rules import Rules
 

@@ -31,6 +31,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..._law._jurisdictions import get as jurisdiction
+from ..._phones._zones import regions_among
 from ..._places._areas import territories
 from ..._places._states import places
 from ..._places._subdivisions import subdivision_of
@@ -500,3 +502,22 @@ def _intersection(rows: list[list[tuple[float, float]]]) -> list[tuple[float, fl
         start, end = max(w[0] for w in slot), min(w[1] for w in slot)
         joined.append((start, end) if end > start else (0.0, 0.0))
     return joined
+
+
+COUNTRIES = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
+             "GB": "GB"}
+"""The regions whose numbers the lists' table covers, by the table's country: the US
+registry holds the numbers of the territories too (47 U.S.C. 153's "United States")."""
+
+
+
+def scrub_ages(phones: pd.Series, rules: Rules) -> pd.Series:
+    """How old each number's DNC check may be: its country's row's scrub age, or the
+    rules' where stricter (the rules' alone for a number of another country)."""
+    age = np.full(len(phones), pd.Timedelta(rules.scrub_age).to_timedelta64())
+    for code in ("US", "CA", "GB"):
+        own = jurisdiction(code).dnc_scrub_age
+        if own is not None and own < rules.scrub_age:  # its regions' numbers alone asked
+            rows, _ = regions_among(phones, [r for r, c in COUNTRIES.items() if c == code])
+            age[rows] = pd.Timedelta(own).to_timedelta64()
+    return pd.Series(age, index=phones.index)

@@ -242,3 +242,10 @@ PRESETS = dict(zip(PRESET_NAMES, (US, UK, CA, US_FEDERAL), strict=True))
 """The law presets by the names the CLI takes."""
 POLICIES = dict(zip(POLICY_NAMES, (HOUSE_RULES,), strict=True))
 """The named policies by the names the CLI takes (``--policy``)."""
+
+
+TEXT_RULES = frozenset({"calling_hours", "unknown_timezone", "unknown_jurisdiction",
+                        "call_frequency", "dnc_call", "blocked_country",
+                        "no_written_consent"})
+"""The rules that judge texts as calls: their findings are counted among the calls and
+texts audited."""

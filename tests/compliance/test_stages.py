@@ -1,0 +1,62 @@
+"""The compliance package by stage (issue 63; docs/design.md): the rules, then what an audit
+reads, then the checks, then what it hands on, then the audit itself (``_audit``,
+``_entry``), then what runs on it (the law judged ahead, the audit on Dask). A stage imports
+only the stages before it and itself: the data go one way, none back up."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_layers import SRC, Import, imports
+
+PACKAGE = "dialkit.compliance"
+STAGES = ("_rules", "_inputs", "_checks", "_report", "", "_ahead", "_dask")
+"""The stages in order; ``""``: the audit's own modules at the package's top."""
+DISPATCH = Import("dialkit.compliance._entry", "audit", "dialkit.compliance._dask._audit", 0)
+"""The one import forward: ``audit`` hands a Dask input to the Dask stage, on its first use,
+which runs the audit's own functions on each partition."""
+
+
+def stage_of(module: str) -> int | None:
+    """The stage of a module of the package (None: the package itself, which names all)."""
+    if module == PACKAGE:
+        return None
+    part = module.removeprefix(f"{PACKAGE}.").split(".")
+    return STAGES.index(part[0] if len(part) > 1 else "")
+
+
+def backwards(found: list[Import]) -> list[str]:
+    """Each import by a compliance module of a module of a later stage, naming both."""
+    said = []
+    for each in found:
+        if not (each.importer.startswith(f"{PACKAGE}.")
+                and each.imported.startswith(f"{PACKAGE}.")):
+            continue
+        if (each.importer, each.scope, each.imported) == (
+                DISPATCH.importer, DISPATCH.scope, DISPATCH.imported):
+            continue
+        mine, theirs = stage_of(each.importer), stage_of(each.imported)
+        if mine is not None and theirs is not None and theirs > mine:
+            said.append(f"{each.importer} imports {each.imported}: a stage imports only the "
+                        f"stages before it ({', '.join(s or 'the top' for s in STAGES)})")
+    return said
+
+
+def test_no_compliance_stage_imports_a_later_one() -> None:
+    assert (SRC / "compliance" / "_checks").is_dir()
+    assert backwards(imports(SRC)) == []
+
+
+@pytest.mark.parametrize("importer, imported, broken", [
+    ("dialkit.compliance._rules._address_clock", "dialkit.compliance._checks._findings", 1),
+    ("dialkit.compliance._inputs._load", "dialkit.compliance._checks._dnc", 1),
+    ("dialkit.compliance._checks._hours", "dialkit.compliance._report._text", 1),
+    ("dialkit.compliance._audit", "dialkit.compliance._ahead._when", 1),
+    ("dialkit.compliance._checks._dnc", "dialkit.compliance._rules._law", 0),
+    ("dialkit.compliance._ahead._when_past", "dialkit.compliance._audit", 0),
+    ("dialkit.compliance", "dialkit.compliance._ahead._guard", 0),
+])
+def test_an_import_back_up_is_named(importer: str, imported: str, broken: int) -> None:
+    said = backwards([Import(importer, "", imported, 1)])
+    assert len(said) == broken
+    assert all(each.startswith(f"{importer} imports {imported}: ") for each in said)
