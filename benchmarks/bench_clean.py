@@ -156,7 +156,7 @@ def phases(source: Path, out: Path) -> None:
         from dialkit._parallel import _threads
         from dialkit._utils import _tuning
         from dialkit.cli import app  # noqa: PLC0415
-        from dialkit.leads._clean import _chunked, _sinks, _spill, _stream  # noqa: PLC0415
+        from dialkit.leads._clean import _chunked, _duplicates, _sinks, _stream  # noqa: PLC0415
         from dialkit.leads._read import _chunks  # noqa: PLC0415
 
         _threads._inline = lambda: True  # type: ignore[attr-defined]  # noqa: SLF001
@@ -166,7 +166,7 @@ def phases(source: Path, out: Path) -> None:
                 (_chunks, "check_delimited", "scan the file's lines for the limits"),
                 (_stream, "phone_numbers_of", "normalise each chunk's phone column"),
                 (_stream, "judged_chunk", "the other checks, the keys, the spill"),
-                (_spill.Keys, "owners", "the request's duplicates"),
+                (_duplicates.Keys, "owners", "the request's duplicates"),
                 (_stream, "finished_chunk", "finish the verdicts and hints"),
                 (_chunked, "region_hints", nested),
                 (_sinks.CsvSink, "write", "escape formulas and write the CSV")):

@@ -13,8 +13,7 @@ from typer.testing import CliRunner
 from dialkit.cli import app
 from dialkit.leads import CleanResult, clean, clean_file
 from dialkit.leads._clean import _result as result_module
-from dialkit.leads._clean._reasons import WORDS
-from dialkit.leads._clean._verdicts import VERDICTS
+from dialkit.leads._clean._verdicts import VERDICTS, WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 TRICKY = ROOT / "tests" / "fixtures" / "clean" / "tricky.csv"

@@ -32,7 +32,7 @@ from ._verdicts import Account
 if TYPE_CHECKING:
     from dialkit.client import Client
 
-    from ._progress import DncBar
+    from ._sinks import DncBar
 
 Normalized = Callable[[pd.Series, str, pd.Series | None], pd.DataFrame]
 """Normalises some of a file's phone cells, each with its row's country."""

@@ -5,7 +5,7 @@ read and its phones normalised on a thread while this one is judged. The first
 reading runs every check but the request's duplicates (:func:`judged_chunk`, as a
 file read whole has them), keeps the chunk's judged columns in a spill file on disk
 (Arrow's format: read back, not parsed), its eligible rows' keys in buckets
-(:mod:`._spill`), and counts what the whole file's answers need: the regions (for
+(:mod:`._duplicates`), and counts what the whole file's answers need: the regions (for
 the hints), the columns that gave the phones. Then the duplicates are found bucket
 by bucket, and the second reading, of the spill, finishes each chunk's verdicts and
 hints and writes its rows to the outputs. (The finished rows need the whole file's
@@ -46,15 +46,14 @@ from .._read._chunks import NotStreamable, Streamed, stream
 from .._read._lead_file import LeadFile, Source, read, text_frame
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, phone_numbers_of
 from ._custom import CustomFields, phone_columns
+from ._duplicates import Keys, Owners, spill_folder
 from ._hints import hint_regions, ranked
 from ._judge import AccountChecks, Normalized, country_column_of, region_code
-from ._options import CleanOptions
 from ._result import CleanResult, had_bom
-from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, XlsxSink
-from ._spill import Keys, Owners, spill_folder
+from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, ProgressBar, XlsxSink
 
 if TYPE_CHECKING:
-    from ._progress import ProgressBar
+    from ._entry import CleanOptions
 
 T = TypeVar("T")
 
@@ -76,7 +75,7 @@ def clean_file_with(source: Any, options: CleanOptions, *,
                     escape_formulas: bool = True,
                     progress: Progress | bool | None = None) -> CleanedFile:
     """:func:`clean_file` of ``options``: its rows written to ``out`` and ``rejects`` as
-    they are judged, not held; for ``progress=True``, bars of its steps (:mod:`._progress`),
+    they are judged, not held; for ``progress=True``, bars of its steps (:mod:`._sinks`),
     told each step's total too; by default, bars where someone watches, log lines where
     nobody does (:func:`~dialkit._shown._progress.shown`)."""
     outputs = _outputs(out, rejects, source)
@@ -85,8 +84,6 @@ def clean_file_with(source: Any, options: CleanOptions, *,
     steps = None
     how = shown(progress) if progress is None or isinstance(progress, bool) else None
     if how is not None:
-        from ._progress import ProgressBar
-
         steps = ProgressBar(Path(str(getattr(source, "name", source))).name, how)
     told = steps or (None if progress is None or isinstance(progress, bool) else progress)
     began = time.perf_counter()

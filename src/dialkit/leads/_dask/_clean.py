@@ -37,7 +37,7 @@ import dataclasses
 from functools import reduce
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -48,13 +48,15 @@ from dialkit._parallel._partitions_dask import dask, dd, delayed, meta_of
 
 from .._clean._chunked import Counted, finished_chunk, judged_chunk
 from .._clean._custom import CustomFields, phone_columns
+from .._clean._duplicates import PAIR, firsts, looked_up, shared, walked
 from .._clean._hints import hint_regions, ranked
 from .._clean._judge import country_column_of, region_code
-from .._clean._options import CleanOptions
 from .._clean._result import CleanResult
-from .._clean._spill import PAIR, firsts, looked_up, shared, walked
 from .._read._lead_file import LeadFile, _from_frame, _no_numbers, mapped_columns
 from ._result import CleanedDataset, output_folder, part_name, replaced
+
+if TYPE_CHECKING:
+    from .._clean._entry import CleanOptions
 
 PART_BITS = 32
 """A partition's rows are numbered from its number shifted by this many bits until the
