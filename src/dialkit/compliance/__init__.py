@@ -1,6 +1,11 @@
 """Compliance audits of what the account did: calling hours, call frequency, Do-Not-Call,
 abandonment, blocked countries and caller ids, with the evidence for each finding.
 
+:func:`run_audit`, :func:`run_upcoming` and :func:`run_when` are the ``dialkit
+compliance`` commands as calls (options in, the command's answer out), so a notebook or
+a scheduled job decides exactly as the shell does (issue 63: the CLI only parses and
+prints).
+
 Examples:
     >>> import dialkit.compliance
     >>> client = dialkit.Client.sandbox()
@@ -16,6 +21,7 @@ from dialkit._places._localtime import first_zones, local_call_times
 from .._utils._base_error import AuditInputError
 from . import _jurisdictions as jurisdictions
 from ._audit import AuditReport
+from ._command_runs import AuditRun, UpcomingRun, run_audit, run_upcoming, run_when
 from ._entry import audit
 from ._load import load
 from ._plots import plot_by_state, plot_summary, plot_upcoming
@@ -44,6 +50,7 @@ from ._when import next_allowed
 __all__ = [
     "AuditInputError",
     "AuditReport",
+    "AuditRun",
     "BASES",
     "CA",
     "CA_WITH_HOUSE_RULES",
@@ -59,6 +66,7 @@ __all__ = [
     "US",
     "US_FEDERAL",
     "US_WITH_HOUSE_RULES",
+    "UpcomingRun",
     "audit",
     "first_zones",
     "jurisdictions",
@@ -70,6 +78,9 @@ __all__ = [
     "plot_upcoming",
     "read_export",
     "repair",
+    "run_audit",
+    "run_upcoming",
+    "run_when",
     "scheduled",
     "upcoming",
 ]
