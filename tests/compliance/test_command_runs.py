@@ -9,9 +9,11 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
 from dialkit import Client
 from dialkit.analytics import answer_rates
+from dialkit.cli import app
 from dialkit.compliance import (
     HOUSE_RULES,
     UK,
@@ -168,3 +170,21 @@ def test_a_run_of_when_is_next_allowed_of_the_numbers_given() -> None:
     assert local["allowed"].tolist() == [True, True]
     with pytest.raises(InputError, match=r"phones_or_leads\[2\]"):  # the second given
         run_when(["+12125550123", "12"], at=at)
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["audit", "--leads", "leads.csv"], "error: --calls FILE is needed with --leads or --dnc\n"),
+    (["audit", "--calls", "calls.csv", "--fail-on", "all"],
+     "error: --fail-on 'all': pass law, any or risk\n"),
+    (["upcoming", "--strategy", "best"], "error: --apply and --strategy go with --fix: add "
+                                         "--fix\n"),
+    (["when", "+12125550123", "--preset", "eu"],
+     "error: --preset 'eu': pass one of us, uk, ca, us-federal\n"),
+])
+def test_the_commands_say_the_runs_refusals_in_their_flags(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, arguments: list[str],
+        said: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    _calls_file(tmp_path, LATE_IN_NEW_YORK)
+    result = CliRunner().invoke(app, ["compliance", *arguments])
+    assert (result.exit_code, result.output) == (2, said)
