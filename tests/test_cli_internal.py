@@ -24,7 +24,7 @@ import pytest
 
 import dialkit.compliance
 from dialkit.cli import main
-from dialkit.cli._internal import EXIT_INTERNAL
+from dialkit.cli._shared import EXIT_INTERNAL
 
 CRASH = "Item wrong length 0 instead of 2."
 

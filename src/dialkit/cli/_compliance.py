@@ -16,9 +16,7 @@ from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import FAIL_ON, POLICY_NAMES, PRESET_NAMES
 from dialkit._utils._outputs_written import refuse_overlaps
 from dialkit._utils._words import counted
-from dialkit.cli._completion import offering
-from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, offering, printed
 
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
     import pandas as pd

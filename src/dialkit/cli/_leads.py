@@ -15,8 +15,15 @@ import typer
 from dialkit._utils._base_error import InputError
 from dialkit._utils._file_limits import SHELL_WAYS_OUT
 from dialkit._utils._words import counted
-from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import (
+    ACCOUNT_FLAGS,
+    LEAD_FILE_FLAGS,
+    NO_SANDBOX_FLAGS,
+    Csv,
+    Json,
+    cli_text,
+    printed,
+)
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
