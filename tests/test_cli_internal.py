@@ -5,7 +5,8 @@ A calls export without ``status`` and ``hangup_cause`` crashed the audit with pa
 as ``error: ...``, exit status 2: bad input. An exception no command expects is now an
 internal error with its own exit status and its traceback in an owner-only file (or shown
 with ``-v``); only the errors raised on purpose for input are ``error:``, exit 2. The
-emulator cannot make dialkit fail, so the failure is planted by replacing the audit.
+emulator cannot make dialkit fail, so the failure is planted by replacing the audit's
+run (``run_audit``, the one call the command makes).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import pytest
 
 import dialkit.compliance
 from dialkit.cli import main
-from dialkit.cli._internal import EXIT_INTERNAL
+from dialkit.cli._shared import EXIT_INTERNAL
 
 CRASH = "Item wrong length 0 instead of 2."
 
@@ -69,7 +70,7 @@ def _broken(*_: object, **__: object) -> None:
 def test_a_bug_is_told_as_an_internal_error_with_its_traceback_in_a_file(
         calls: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(dialkit.compliance, "audit", _broken)
+    monkeypatch.setattr(dialkit.compliance, "run_audit", _broken)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     status, err = _run(["compliance", "audit", "--calls", str(calls)], monkeypatch, capsys)
     assert status == EXIT_INTERNAL != 2
@@ -89,7 +90,7 @@ def test_a_bug_is_told_as_an_internal_error_with_its_traceback_in_a_file(
 def test_with_verbose_the_traceback_is_shown(
         calls: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(dialkit.compliance, "audit", _broken)
+    monkeypatch.setattr(dialkit.compliance, "run_audit", _broken)
     status, err = _run(["-v", "compliance", "audit", "--calls", str(calls)], monkeypatch,
                        capsys)
     assert status == EXIT_INTERNAL

@@ -1,6 +1,7 @@
 """The compliance package by stage (issue 63; docs/design.md): the rules, then what an audit
 reads, then the checks, then what it hands on, then the audit itself (``_audit``,
-``_entry``), then what runs on it (the law judged ahead, the audit on Dask). A stage imports
+``_entry``), then what runs on it (the law judged ahead, the audit on Dask), and last what
+the command line runs (``_command_runs``). A stage imports
 only the stages before it and itself: the data go one way, none back up."""
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ import pytest
 from test_layers import SRC, Import, imports
 
 PACKAGE = "dialkit.compliance"
-STAGES = ("_rules", "_inputs", "_checks", "_report", "", "_ahead", "_dask")
-"""The stages in order; ``""``: the audit's own modules at the package's top."""
+STAGES = ("_rules", "_inputs", "_checks", "_report", "", "_ahead", "_dask", "_command_runs")
+"""The stages in order; ``""``: the audit's own modules at the package's top (``_audit``,
+``_entry``); last, what the commands run (``_command_runs``), which asks them all."""
 DISPATCH = Import("dialkit.compliance._entry", "audit", "dialkit.compliance._dask._audit", 0)
 """The one import forward: ``audit`` hands a Dask input to the Dask stage, on its first use,
 which runs the audit's own functions on each partition."""
@@ -22,7 +24,7 @@ def stage_of(module: str) -> int | None:
     if module == PACKAGE:
         return None
     part = module.removeprefix(f"{PACKAGE}.").split(".")
-    return STAGES.index(part[0] if len(part) > 1 else "")
+    return STAGES.index(part[0] if len(part) > 1 or part[0] in STAGES else "")
 
 
 def backwards(found: list[Import]) -> list[str]:
@@ -55,6 +57,8 @@ def test_no_compliance_stage_imports_a_later_one() -> None:
     ("dialkit.compliance._checks._dnc", "dialkit.compliance._rules._law", 0),
     ("dialkit.compliance._ahead._when_past", "dialkit.compliance._audit", 0),
     ("dialkit.compliance", "dialkit.compliance._ahead._guard", 0),
+    ("dialkit.compliance._command_runs", "dialkit.compliance._ahead._when", 0),
+    ("dialkit.compliance._ahead._when", "dialkit.compliance._command_runs", 1),
 ])
 def test_an_import_back_up_is_named(importer: str, imported: str, broken: int) -> None:
     said = backwards([Import(importer, "", imported, 1)])

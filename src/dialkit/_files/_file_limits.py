@@ -154,7 +154,7 @@ SHELL_WAYS_OUT = {_way_out(limit, keyword=True): _way_out(limit, keyword=False)
                   for limit in VARIABLES}
 """A refusal's way out for a library caller → a shell user's (who passes no ``limits=``,
 only its variable): the commands that read files with limits print their refusals
-through this table (``dialkit.cli._flags.cli_text``)."""
+through this table (``dialkit.cli._shared.cli_text``)."""
 
 
 def check_grid(name: str, where: str, rows: int, columns: int, limits: FileLimits) -> None:

@@ -16,3 +16,7 @@ PRESET_NAMES = ("us", "uk", "ca", "us-federal")
 POLICY_NAMES = ("house-rules",)
 """The named policies' names (:data:`dialkit.compliance.POLICIES`), as ``--policy`` takes
 them."""
+
+FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
+"""The bases each ``fail_on`` name (``--fail-on``) stops on: a risk is no violation, so
+only ``risk`` stops on one."""

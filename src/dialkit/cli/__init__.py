@@ -263,11 +263,11 @@ def demo(
 def main() -> None:
     """Entry point of the ``dialkit`` console script. An exception no command answered
     (click has answered its own: usage, ``--help``, exits) is a bug in dialkit, told as
-    an internal error (:mod:`dialkit.cli._internal`), never as the user's bad input."""
+    an internal error (:mod:`dialkit.cli._shared`), never as the user's bad input."""
     try:
         app()
     except Exception as error:  # noqa: BLE001 - every other one is ours: told as such
-        from dialkit.cli._internal import internal_error
+        from dialkit.cli._shared import internal_error
 
         raise SystemExit(internal_error(error)) from None
 

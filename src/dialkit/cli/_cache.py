@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from dialkit._shown._words import counted
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import Csv, Json, printed
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 CacheDir = Annotated[Path | None, typer.Option(

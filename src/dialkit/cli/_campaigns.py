@@ -9,8 +9,7 @@ import typer
 
 from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
-from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, printed
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -5,27 +5,21 @@ account has scheduled, judged before they happen; and when numbers may be called
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
-from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES, VIOLATIONS
-from dialkit.cli._completion import offering
-from dialkit.cli._flags import ACCOUNT_FLAGS, SANDBOX_FLAGS, cli_text
-from dialkit.cli._output import Csv, Json, printed
+from dialkit._utils._choices import FAIL_ON, POLICY_NAMES, PRESET_NAMES
+from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, offering, printed
 
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
     import pandas as pd
-
-    from dialkit.compliance import AuditReport, Rules
-    from dialkit.errors import ApiError
 
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "verified_caller_ids=": "--verified-caller-ids FILE",
@@ -34,10 +28,15 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
                "consents= (the account's consent records)": "--consents FILE",
                "pass consents=": "pass --consents FILE", "pass leads= too": "pass --leads FILE too",
                "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
-               "tz=": "--tz", "phones_or_leads": "NUMBER"}
+               "tz=": "--tz", "phones_or_leads": "NUMBER", "preset=": "--preset",
+               "policy=": "--policy", "policy_window=": "--policy-window",
+               "fail_on=": "--fail-on",
+               "calls= is needed with leads= or dnc=": "--calls FILE is needed with --leads or "
+               "--dnc",
+               "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
+               "with --fix: add --fix", "strategy=": "--strategy"}
 """The compliance commands' flags for the arguments the library's messages name."""
 
-_T = TypeVar("_T")
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
@@ -72,8 +71,8 @@ def audit_command(
         "Add a policy calling window for every call, recipient local time."))] = None,
     policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
         "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
-    fail_on: Annotated[list[str] | None, typer.Option(  # FAIL_ON, below: read at a TAB
-        metavar="BASIS", autocompletion=lambda incomplete: offering(FAIL_ON)(incomplete),
+    fail_on: Annotated[list[str] | None, typer.Option(
+        metavar="BASIS", autocompletion=offering(FAIL_ON),
         help=(
         "Exit 1 when the audit finds what is named: law (a violation the law decides), "
         "any (any violation, the policy's too) or risk (a lead that could be called "
@@ -117,46 +116,43 @@ def audit_command(
     policy, if given); print the findings by rule, law's, policy's and the risks apart
     (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
     findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
-    from dialkit.compliance import PRESETS
-    from dialkit.compliance._report._evidence import masked
+    from dialkit.compliance import run_audit
 
-    if preset not in PRESETS:
-        _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
-    for named in fail_on or ():
-        if named not in FAIL_ON:
-            _fail(f"--fail-on {named!r}: pass law, any or risk")
     with _output_errors():  # before anything is read: no output may replace an input
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
             f"what {flag} reads": path for flag, path in (
                 ("--calls", calls), ("--leads", leads), ("--dnc", dnc),
                 ("--verified-caller-ids", verified_caller_ids), ("--consents", consents),
                 ("--reassigned", reassigned))})
-    options: dict[str, Any] = {"rules": PRESETS[preset], "blocked_countries": blocked_countries,
-                               "policy": _policy(policy, policy_window, policy_cap)}
-    if verified_caller_ids is not None:
-        options["verified_caller_ids"] = _numbers(verified_caller_ids)
-    evidence = {"consents": consents, "reassigned": reassigned}
-    options.update({name: _evidence(path, name) for name, path in evidence.items() if path})
     told = _about(about or [])
-    period = {"campaign_id": campaign or None, "since": since, "until": until}
-    report, service, names = _audited(calls, leads, dnc, sandbox, options, period,
-                                      {"consents": consents, "reassigned": reassigned})
-    about_report = {**told, **service}
+    with _library_errors():
+        run = run_audit(calls=calls, leads=leads, dnc=dnc, sandbox=sandbox, preset=preset,
+                        policy=policy, policy_window=policy_window, policy_cap=policy_cap,
+                        blocked_countries=blocked_countries,
+                        verified_caller_ids=verified_caller_ids, consents=consents,
+                        reassigned=reassigned, campaign_id=campaign, since=since, until=until,
+                        fail_on=fail_on or (), allow_empty=allow_empty)
+    report, about_report = run.report, {**told, **run.service}
     with _output_errors():
         if out is not None:
             report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
         if workbook is not None:
-            report.to_excel(workbook, mask_pii=mask_pii, about=about_report, names=names)
+            report.to_excel(workbook, mask_pii=mask_pii, about=about_report, names=run.names)
         if html is not None:
-            report.to_html(html, mask_pii=mask_pii, about=about_report, names=names)
-    if not printed(masked(report.findings, mask_pii), as_json=as_json, as_csv=as_csv):
+            report.to_html(html, mask_pii=mask_pii, about=about_report, names=run.names)
+    found = report.masked_findings() if mask_pii else report.findings
+    if not printed(found, as_json=as_json, as_csv=as_csv):
         typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
-    if fail_on and report.empty and not allow_empty:
-        typer.echo(f"--fail-on {' '.join(dict.fromkeys(fail_on))}: 0 calls audited, nothing "
-                   "was checked (pass --allow-empty if a period without calls is fine)",
-                   err=True)
+    named = " ".join(dict.fromkeys(fail_on or ()))
+    if run.unchecked:
+        typer.echo(f"--fail-on {named}: 0 calls audited, nothing was checked (pass "
+                   "--allow-empty if a period without calls is fine)", err=True)
+    elif run.found:
+        typer.echo(f"--fail-on {named}: " + ", ".join(
+            counted(n, "risk") if basis == "risk" else f"{counted(n, 'finding')} of {basis}"
+            for basis, n in run.found.items()), err=True)
+    if run.failed:
         raise typer.Exit(1)
-    _fail_on(fail_on or [], report.by_basis)
 
 
 def _about(given: list[str]) -> dict[str, str]:
@@ -173,142 +169,25 @@ def _about(given: list[str]) -> dict[str, str]:
     return items
 
 
-FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
-"""The bases each ``--fail-on`` value stops on: a risk is no violation, so only ``risk``
-stops on one."""
-
-
-def _fail_on(named: list[str], by_basis: pd.Series) -> None:
-    """Exit 1, saying what was found, when the audit found a basis ``--fail-on`` named."""
-    bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
-    found = {basis: int(by_basis[basis]) for basis in bases if by_basis[basis]}
-    if found:
-        typer.echo(f"--fail-on {' '.join(dict.fromkeys(named))}: " + ", ".join(
-            counted(n, "risk") if basis == "risk" else f"{counted(n, 'finding')} of {basis}"
-            for basis, n in found.items()), err=True)
-        raise typer.Exit(1)
-
-
-def _policy(name: str | None, window: str | None, cap: int | None) -> Rules | None:
-    """The policy the flags name: a named one, or one made of --policy-window and
-    --policy-cap (both kinds together: the stricter of each)."""
-    from dialkit.compliance import POLICIES, POLICY
-
-    named = None
-    if name is not None:
-        if name not in POLICIES:
-            _fail(f"--policy {name!r}: pass one of {', '.join(POLICIES)}")
-        named = POLICIES[name]
-    if window is None and cap is None:
-        return named
-    made = POLICY("command line: " + ", ".join(
-        ([f"window {window}"] if window else []) + ([f"at most {cap} calls a day"] if cap else [])),
-        window=_window(window) if window else None, max_calls_per_24h=cap)
-    return made if named is None else named.with_policy(made)
-
-
-def _window(text: str) -> tuple[time, time]:
-    match = re.fullmatch(r"(\d\d):(\d\d)-(\d\d):(\d\d)", text)
-    try:
-        if match is None:
-            raise ValueError
-        h1, m1, h2, m2 = (int(part) for part in match.groups())
-        start, end = time(h1, m1), time(h2, m2)
-        if start >= end:
-            raise ValueError
-    except ValueError:
-        _fail(f"--policy-window {text!r}: pass the allowed hours as HH:MM-HH:MM, e.g. "
-              "09:00-20:00")
-    return start, end
-
-
-def _evidence(path: Path, name: str) -> Any:
-    """A file of consent records or reassigned answers, read as ``--dnc`` is; one that
-    cannot be read ends the command naming it."""
-    from dialkit.compliance._inputs._read import read_source
-
-    try:
-        return read_source(path)
-    except (OSError, InputError) as error:
-        _fail(f"{path}: {error}")
-
-
-def _audited(calls: Path | None, leads: Path | None, dnc: Path | None, sandbox: bool,
-             options: dict[str, Any], period: dict[str, Any], evidence: dict[str, Path | None],
-             ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
-    """The audit of the files or of the account, what the cover says of the service, and
-    the campaigns' names by id (the account's; none for files)."""
-    from dialkit._shown._pages import readable_campaign_names
-    from dialkit.client import Client
-    from dialkit.compliance import AuditInputError, audit, load
-    from dialkit.compliance._inputs._read import read_source
+@contextmanager
+def _library_errors() -> Iterator[None]:
+    """The library's refusal as ``error: ...`` in the command's flags: exit status 2 for
+    bad input; 1 where the service refused or gave no answer in time, as docs/cli.md
+    says."""
     from dialkit.errors import ApiError
 
-    files = {"calls": calls, "leads": leads, "dnc": dnc}
-    named = {**files, **evidence}  # the files an AuditInputError's frame names
     try:
-        if any(files.values()):
-            if calls is None:
-                _fail("--calls FILE is needed with --leads or --dnc")
-            _bounds(period)  # refused before a file is read
-            given = {name: path for name, path in files.items() if path is not None}
-            frames: dict[str, Any] = {name: read_source(path) for name, path in given.items()}
-            return audit(**frames, **options, **period), {}, None
-        _bounds(period)  # refused before the account is reached
-        with Client.sandbox() if sandbox else Client() as client:
-            if client.emulator is not None:  # the emulator knows the account's caller ids
-                options.setdefault("verified_caller_ids", client.emulator.caller_ids())
-            return (audit(**load(client, **period, rules=options["rules"]), **options),
-                    {"service": client.service_identity}, readable_campaign_names(client))
-    except AuditInputError as error:
-        path = named.get(error.frame) if error.frame else None
-        _fail(f"{path}: {error}" if path else str(error))
+        yield
     except ApiError as error:
-        _refused(error)
+        typer.echo(f"error: {cli_text(str(error), AUDIT_FLAGS)}", err=True)
+        raise typer.Exit(1) from None
     except InputError as error:
         _fail(str(error))
-
-
-def _bounds(period: dict[str, Any]) -> None:
-    """``--since`` and ``--until`` read as ``load`` and ``audit`` read them (30d,
-    yesterday, an ISO time); a bad one ends the command before anything is read. The
-    audit reads the whole history of the calls and reports the period's
-    (:func:`dialkit.compliance.audit`'s ``since`` and ``until``)."""
-    from dialkit._utils._moments import period_bound
-
-    for name in ("since", "until"):
-        if period[name] is not None:
-            _option(period_bound, period[name], name)
-
-
-def _option(read: Callable[[str, str], _T], text: str, name: str) -> _T:
-    """An option's ``text`` read as the library reads its argument ``name``
-    (:mod:`dialkit._utils._moments`: a time, a length of time), refused in the option's words
-    (``--horizon '30': give a unit, ...``) before the account is reached."""
-    try:
-        return read(text, name)
-    except InputError as error:
-        _fail(str(error))
-
-
-def _numbers(path: Path) -> list[str]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        _fail(f"{path}: cannot be read ({error})")
-    return [line.split(",")[0].strip() for line in lines if line.strip().startswith("+")]
 
 
 def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {cli_text(message, AUDIT_FLAGS)}", err=True)
     raise typer.Exit(2)
-
-
-def _refused(error: ApiError) -> NoReturn:
-    """The service refused, or gave no answer in time: exit status 1, as docs/cli.md
-    says, not the 2 of bad input."""
-    typer.echo(f"error: {cli_text(str(error), AUDIT_FLAGS)}", err=True)
-    raise typer.Exit(1)
 
 
 @contextmanager
@@ -357,28 +236,16 @@ def upcoming_command(
     before they happen, as the audit judges calls made; print those that would break a
     rule, soonest first, or with --fix the plan that fixes them. Exits 0 either way (1 if
     --apply had an action refused); 2 on bad input."""
-    if (apply or strategy != "next_allowed") and not fix:
-        _fail("--apply and --strategy go with --fix: add --fix")
-    if strategy not in ("next_allowed", "best"):
-        _fail(f"--strategy {strategy!r}: pass next_allowed or best")
-    from dialkit._utils._moments import duration
-    from dialkit.client import Client
-    from dialkit.compliance import upcoming
-    from dialkit.errors import ApiError
+    from dialkit.compliance import run_upcoming
     from dialkit.frames import write_csv
 
-    rules, added = _rules(preset, policy)
-    span = _option(duration, horizon, "horizon")
-    try:
-        with Client.sandbox() if sandbox else Client() as client:
-            found = upcoming(client, campaign_id=campaign or None, horizon=span, rules=rules,
-                             policy=added)
-            if fix:
-                return _fixed(found, client, strategy, apply, rules, added, as_json, as_csv)
-    except ApiError as error:
-        _refused(error)
-    except InputError as error:
-        _fail(str(error))
+    with _library_errors():
+        run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
+                           preset=preset, policy=policy, fix=fix, strategy=strategy,
+                           apply=apply, prefer=_answer_rates if strategy == "best" else None)
+    if run.plan is not None:
+        return _fixed(run.plan, run.refused, apply, as_json, as_csv)
+    found = run.found
     if out is not None:
         with _output_errors():
             write_csv(found, out, option="--out")
@@ -391,26 +258,25 @@ def upcoming_command(
                    f"{row.evidence}")
 
 
-def _fixed(found: Any, client: Any, strategy: str, apply: bool, rules: Any, policy: Any,
-           as_json: bool, as_csv: bool) -> None:
-    """``upcoming --fix``: the plan of :func:`dialkit.compliance.repair`, printed, and with
-    ``--apply`` carried out (exit 1 if the service refused an action)."""
+def _answer_rates(client: Any) -> Any:
+    """``upcoming --strategy best``'s preference: the account's answer rates by hour."""
     from dialkit.analytics import answer_rates
-    from dialkit.compliance import repair
 
-    prefer = answer_rates(client.frames.calls()) if strategy == "best" else None
-    plan = repair(found, client, strategy=strategy, dry_run=not apply,  # type: ignore[arg-type]
-                  prefer=prefer, rules=rules, policy=policy)
-    failed = plan["status"].str.startswith("failed")
+    return answer_rates(client.frames.calls())
+
+
+def _fixed(plan: Any, refused: int, apply: bool, as_json: bool, as_csv: bool) -> None:
+    """``upcoming --fix``: the plan of :func:`dialkit.compliance.repair`, printed (exit 1
+    if the service refused an action it carried out)."""
     if not printed(plan, as_json=as_json, as_csv=as_csv):
         counts = plan["action"].value_counts()
         typer.echo(f"{len(plan)} scheduled calls to fix: {counts['reschedule']} to move, "
                    f"{counts['cancel']} to cancel, {counts['leave']} to leave alone"
-                   + (f"; carried out, {failed.sum()} refused" if apply else
+                   + (f"; carried out, {refused} refused" if apply else
                       " (a dry run: --apply carries it out)"))
         for row in plan.itertuples():
             typer.echo(f"  {_planned(row)}  [{row.status}]")
-    if failed.any():
+    if refused:
         raise typer.Exit(1)
 
 
@@ -450,18 +316,10 @@ def when_command(
     of the number is named where it has several."""
     import pandas as pd
 
-    from dialkit._utils._moments import utc_moment
-    from dialkit.compliance import next_allowed
+    from dialkit.compliance import run_when
 
-    rules, added = _rules(preset, policy)
-    moment = None if at is None else _option(
-        lambda text, name: utc_moment(text, name, tz=tz), at, "at")
-    try:
-        answers = next_allowed(numbers[0] if len(numbers) == 1 else pd.Series(  # NUMBER[2]:
-            numbers, index=range(1, len(numbers) + 1), dtype=object),  # the second given
-            moment, rules=rules, policy=added)
-    except InputError as error:
-        _fail(str(error))
+    with _library_errors():
+        answers = run_when(numbers, at=at, tz=tz, preset=preset, policy=policy)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():
@@ -477,14 +335,6 @@ def when_command(
             typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); next allowed "
                        f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "
                        f"{row.timezone}{zones}")
-
-
-def _rules(preset: str, policy: str | None) -> tuple[Rules, Rules | None]:
-    from dialkit.compliance import PRESETS
-
-    if preset not in PRESETS:
-        _fail(f"--preset {preset!r}: pass one of {', '.join(PRESETS)}")
-    return PRESETS[preset], _policy(policy, None, None)
 
 
 def _span(left: pd.Timedelta) -> str:

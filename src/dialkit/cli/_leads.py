@@ -8,19 +8,22 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from dialkit._files._file_limits import SHELL_WAYS_OUT
-from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
-from dialkit.cli._flags import ACCOUNT_FLAGS, LEAD_FILE_FLAGS, NO_SANDBOX_FLAGS, cli_text
-from dialkit.cli._output import Csv, Json, printed
-
-if TYPE_CHECKING:
-    from dialkit.leads import ImportReport
+from dialkit.cli._shared import (
+    ACCOUNT_FLAGS,
+    LEAD_FILE_FLAGS,
+    NO_SANDBOX_FLAGS,
+    Csv,
+    Json,
+    cli_text,
+    printed,
+)
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
@@ -103,21 +106,14 @@ def clean_command(
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
     error)."""
-    from dialkit.leads import clean_file
+    from dialkit.leads import run_clean
 
     _arrow_memory_pool()
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        options.update(escape_formulas=not raw_csv)  # progress: a bar, or log lines
-        if campaign is None:
-            result = clean_file(source, out=out, rejects=rejects, **options)
-        else:
-            from dialkit.client import Client  # the account's checks only: httpx when asked
-
-            with Client() as client:
-                result = clean_file(source, out=out, rejects=rejects, client=client,
-                                    campaign_id=campaign, **options)
+        result = run_clean(source, campaign_id=campaign, out=out, rejects=rejects,
+                           escape_formulas=not raw_csv, **options)  # progress: a bar, or lines
     if printed(result.summary, as_json=as_json, as_csv=as_csv):
         _notes(result.notes, CLEAN_FLAGS, err=True)
         return
@@ -151,44 +147,29 @@ def import_command(
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print the outcomes' summary (with --json or --csv: the
     summary alone, notes on standard error)."""
-    from dialkit.client import Client
-    from dialkit.leads import ImportRunningError, ImportStoppedError, import_leads
+    from dialkit.leads import ImportRunningError, ImportStoppedError, run_import
 
     _arrow_memory_pool()
     with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
-        if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
-            raise InputError(f"--out {out}: name a .csv or .parquet file for the outcomes")
-        refuse_overlaps({"out": out}, {"the lead file being imported": source})
-        with Client() as client:
-            try:
-                report = import_leads(client, source, campaign, journal=journal,
-                                      screen=screen, **options)
-            except ImportStoppedError as stop:
-                typer.echo(stop.report.summary.fillna("").to_string(index=False))
-                _notes(stop.report.notes, IMPORT_FLAGS)
-                typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
-                raise typer.Exit(1) from None
-            except ImportRunningError as running:
-                typer.echo(f"error: {running}", err=True)
-                raise typer.Exit(1) from None
-        if out is not None:
-            _write_report(report, out, escape_formulas=not raw_csv)
+        try:
+            report = run_import(source, campaign, out=out, escape_formulas=not raw_csv,
+                                journal=journal, screen=screen, **options)
+        except ImportStoppedError as stop:
+            typer.echo(stop.report.summary.fillna("").to_string(index=False))
+            _notes(stop.report.notes, IMPORT_FLAGS)
+            typer.echo(f"error: {cli_text(str(stop), IMPORT_FLAGS)}", err=True)
+            raise typer.Exit(1) from None
+        except ImportRunningError as running:
+            typer.echo(f"error: {running}", err=True)
+            raise typer.Exit(1) from None
     if printed(report.summary, as_json=as_json, as_csv=as_csv):
         _notes(report.notes, IMPORT_FLAGS, err=True)
         return
     typer.echo(f"{source} into {campaign}: {report.headline}")
     typer.echo(report.summary.fillna("").to_string(index=False))
     _notes(report.notes, IMPORT_FLAGS)
-
-
-def _write_report(report: ImportReport, out: Path, *, escape_formulas: bool) -> None:
-    """Every row's outcome to ``out``: CSV, or the report's Parquet file as it is."""
-    if out.suffix.lower() == ".parquet":
-        report.to_parquet(out)
-    else:
-        report.to_csv(out, escape_formulas=escape_formulas)
 
 
 def _custom_names(extension: str, alt_phone: str) -> dict[str, str | None]:

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from dialkit._utils._base_error import InputError
-from dialkit.cli._flags import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
+from dialkit.cli._shared import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
 
 SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH"}
 """``dialkit mcp serve``'s flags for the arguments the library's messages name."""

@@ -11,7 +11,7 @@ import typer
 
 from dialkit._utils._base_error import InputError
 from dialkit._utils._secrets import mask
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import Csv, Json, printed
 
 profiles_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 

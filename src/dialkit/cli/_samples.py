@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from dialkit import samples
-from dialkit.cli._output import Csv, Json, printed
+from dialkit.cli._shared import Csv, Json, printed
 
 samples_app = typer.Typer(invoke_without_command=True, subcommand_metavar="",
                           rich_markup_mode=None)

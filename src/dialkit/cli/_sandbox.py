@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from dialkit._utils._base_error import InputError
-from dialkit.cli._flags import Host, Port, cli_text
+from dialkit.cli._shared import Host, Port, cli_text
 
 sandbox_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 

@@ -18,7 +18,7 @@ from dialkit._utils._net import (
     server_config,
 )
 from dialkit._utils._secrets import mask
-from dialkit.cli._flags import Host, Port
+from dialkit.cli._shared import Host, Port
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 

@@ -248,6 +248,12 @@ class AuditReport:
         could be called wrongly (listed, unscreened, an address state unread)."""
         return risk_counts(self.findings)
 
+    def masked_findings(self) -> pd.DataFrame:
+        """The findings with every phone number masked to its last digits, as the evidence
+        written with ``mask_pii=True`` shows them: findings to share or print without the
+        numbers (``dialkit compliance audit --mask-pii``)."""
+        return masked(self.findings, True)
+
     def to_text(self) -> str:
         """The audit in plain text: how many findings, of law, of policy and risks, then
         per rule the findings (law's, policy's, risks), among how many calls or leads, the

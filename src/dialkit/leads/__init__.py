@@ -5,6 +5,10 @@ Each export is imported on first use (:mod:`dialkit._utils._lazy`): ``import
 dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
 ``phonenumbers``, ``dialkit.leads.import_leads`` the client too.
 
+:func:`run_clean` and :func:`run_import` are ``dialkit leads clean`` and ``import`` as
+calls, the account and the outcome file decided as the commands decide them, so a
+scheduled job runs what the shell runs (issue 63).
+
 Examples:
     >>> import dialkit.leads
     >>> with open("vendor.csv", "w") as file:  # a vendor's file, as it came
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
     from ._clean._chunked import CleanedFile
     from ._clean._entry import clean, clean_dataset, clean_file
     from ._clean._result import CleanResult
+    from ._command_runs import run_clean, run_import
     from ._dask._result import CleanedDataset
     from ._import._run import OUTCOMES, ImportReport, import_leads
     from ._normalize._columns import normalize
@@ -63,6 +68,8 @@ __all__ = [
     "normalize",
     "read",
     "region_of",
+    "run_clean",
+    "run_import",
 ]
 
 __getattr__, __dir__ = _lazy.exports(__name__)

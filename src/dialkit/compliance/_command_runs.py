@@ -1,0 +1,366 @@
+"""The compliance commands' work as library calls: what ``dialkit compliance audit``,
+``upcoming`` and ``when`` decide from their options (the law and policy named, the
+period, the files or the account, what fails a run), taken as plain Python values, so a
+notebook or a scheduler gets the command's answer without a shell (issue 63: the CLI
+parses, calls one of these, prints).
+
+The choices are the options' own: a preset and a policy by name (or as :class:`Rules`),
+a policy window as ``"HH:MM-HH:MM"``, a period in :func:`audit`'s words (``30d``,
+``yesterday``, an ISO time), ``fail_on`` by the names ``law``, ``any``, ``risk``. Each is
+checked before a file is read or the account reached, and refused as an
+:class:`~dialkit.errors.InputError` naming the argument.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from .._utils._base_error import AuditInputError, InputError
+from .._utils._choices import FAIL_ON
+from .._utils._moments import duration, period_bound, utc_moment
+from ._rules._rules import POLICIES, POLICY, PRESETS, Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..client import Client
+    from ._audit import AuditReport
+
+Source = str | os.PathLike[str]
+"""A file or folder an input is read from (:func:`read_source`)."""
+
+
+@dataclass(frozen=True)
+class AuditRun:
+    """What :func:`run_audit` found, and whether the run fails as ``fail_on`` asked.
+
+    Attributes:
+        report: The audit.
+        service: What the evidence's cover says of the service audited (``{"service":
+            ...}`` for an account; empty for files).
+        names: The account's campaigns' names by id, for the evidence (``None`` for
+            files).
+        found: Each basis ``fail_on`` stops on that the audit found, with its count of
+            findings, in ``fail_on``'s order.
+        unchecked: ``fail_on`` was given and the audit saw no call, without
+            ``allow_empty``: it checked nothing, so it fails.
+    """
+
+    report: AuditReport
+    service: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] | None = None
+    found: dict[str, int] = field(default_factory=dict)
+    unchecked: bool = False
+
+    @property
+    def failed(self) -> bool:
+        """Whether the run fails ``fail_on``: a basis it names found, or nothing checked."""
+        return self.unchecked or bool(self.found)
+
+
+def run_audit(*, calls: Source | None = None, leads: Source | None = None,
+              dnc: Source | None = None, client: Client | None = None, sandbox: bool = False,
+              preset: str | Rules = "us", policy: str | Rules | None = None,
+              policy_window: str | None = None, policy_cap: int | None = None,
+              blocked_countries: str | Collection[str] = (),
+              verified_caller_ids: Source | Collection[str] | None = None,
+              consents: Source | None = None, reassigned: Source | None = None,
+              campaign_id: str | Sequence[str] | None = None, since: str | None = None,
+              until: str | None = None, fail_on: Iterable[str] = (),
+              allow_empty: bool = False) -> AuditRun:
+    """``dialkit compliance audit`` as one call: the audit of exported files, or of an
+    account's history, against the law and policy named, judged against ``fail_on``.
+
+    The command's choices are each taken as the command takes them, so a scheduled job
+    can run the same audit the shell runs, and stop on the same findings, without
+    building rules, reading files and loading pages itself.
+
+    Args:
+        calls: The calls' export (CSV, Parquet, or a ``dialkit.frames.export`` folder);
+            with ``leads`` and ``dnc``, the files audited. None of the three: the account.
+        leads: The leads' export; needs ``calls``.
+        dnc: ``client.frames.dnc`` of the numbers, exported; needs ``calls``.
+        client: The account to audit where no file is given; default ``Client.sandbox()``
+            with ``sandbox``, else ``Client()`` (``DIALKIT_API_KEY``), closed after.
+        sandbox: Audit the local emulator's account.
+        preset: The law: ``us``, ``uk``, ``ca``, ``us-federal`` (:data:`PRESETS`), or
+            :class:`Rules`.
+        policy: The account's own stricter rule: a name of :data:`POLICIES` or
+            :class:`Rules`.
+        policy_window: A policy calling window for every call, ``"HH:MM-HH:MM"``.
+        policy_cap: A policy cap of calls per number in any 24 hours. With ``policy``,
+            the stricter of each.
+        blocked_countries: Countries calls must not reach, as :func:`audit` takes them.
+        verified_caller_ids: The account's caller ids, or a file of them (one per line,
+            or a CSV's first column); default the emulator's, for its account.
+        consents: A file of the account's consent records.
+        reassigned: A file of the reassigned numbers database's answers.
+        campaign_id: Audit these campaigns only.
+        since: Audit calls placed from then on (:func:`audit`'s ``since``).
+        until: Audit calls placed before then.
+        fail_on: ``law``, ``any`` (every violation, the policy's too) or ``risk``: what
+            makes :attr:`AuditRun.failed` true.
+        allow_empty: Let an audit of no call pass ``fail_on``.
+
+    Returns:
+        The :class:`AuditRun`.
+
+    Raises:
+        AuditInputError: An argument refused, or a file that cannot be read or used
+            (its message starts with the file's path).
+        InputError: A period bound that is not one.
+        ApiError: The account could not be read.
+    """
+    named = tuple(fail_on)
+    rules = _preset(preset)
+    for name in named:
+        if name not in FAIL_ON:
+            raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
+    options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
+                               "policy": _policy(policy, policy_window, policy_cap)}
+    if verified_caller_ids is not None:
+        options["verified_caller_ids"] = _caller_ids(verified_caller_ids)
+    evidence = {"consents": consents, "reassigned": reassigned}
+    options.update({name: _evidence(path) for name, path in evidence.items() if path})
+    period = {"campaign_id": campaign_id or None, "since": since, "until": until}
+    files = {"calls": calls, "leads": leads, "dnc": dnc}
+    service: dict[str, str] = {}
+    names: dict[str, str] | None = None
+    try:
+        if any(value is not None for value in files.values()):
+            report = _files_audited(files, options, period)
+        else:
+            report, service, names = _account_audited(client, sandbox, options, period)
+    except AuditInputError as error:
+        path = {**files, **evidence}.get(error.frame) if error.frame else None
+        if path is None:
+            raise
+        raise AuditInputError(f"{path}: {error}", frame=error.frame) from None
+    bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
+    return AuditRun(report, service, names,
+                    found={basis: int(report.by_basis[basis]) for basis in bases
+                           if report.by_basis[basis]},
+                    unchecked=bool(named) and report.empty and not allow_empty)
+
+
+def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],
+                   period: dict[str, Any]) -> AuditReport:
+    """The audit of exported files; the period refused before a file is read."""
+    from ._entry import audit
+    from ._inputs._read import read_source
+
+    if files["calls"] is None:
+        raise AuditInputError("calls= is needed with leads= or dnc=")
+    _bounds(period)
+    frames: dict[str, Any] = {name: read_source(path) for name, path in files.items()
+                              if path is not None}
+    report: AuditReport = audit(**frames, **options, **period)
+    return report
+
+
+def _account_audited(client: Client | None, sandbox: bool, options: dict[str, Any],
+                     period: dict[str, Any],
+                     ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
+    """The audit of an account's history, what the cover says of the service, and the
+    campaigns' names; the period refused before the account is reached."""
+    from .._shown._pages import readable_campaign_names
+    from ..client import Client
+    from ._entry import audit
+    from ._inputs._load import load
+
+    _bounds(period)
+    with ExitStack() as stack:
+        if client is None:
+            client = stack.enter_context(Client.sandbox() if sandbox else Client())
+        if client.emulator is not None:  # the emulator knows the account's caller ids
+            options.setdefault("verified_caller_ids", client.emulator.caller_ids())
+        report = audit(**load(client, **period, rules=options["rules"]), **options)
+        return report, {"service": client.service_identity}, readable_campaign_names(client)
+
+
+def _bounds(period: Mapping[str, Any]) -> None:
+    """``since`` and ``until`` read as :func:`load` and :func:`audit` read them, so a bad
+    one is refused before anything is read (the audit reads the whole history and
+    reports the period's)."""
+    for name in ("since", "until"):
+        if period[name] is not None:
+            period_bound(period[name], name)
+
+
+def _preset(preset: str | Rules) -> Rules:
+    if isinstance(preset, Rules):
+        return preset
+    if preset not in PRESETS:
+        raise AuditInputError(f"preset={preset!r}: pass one of {', '.join(PRESETS)}")
+    return PRESETS[preset]
+
+
+def _policy(name: str | Rules | None, window: str | None, cap: int | None) -> Rules | None:
+    """The policy named, or made of ``policy_window`` and ``policy_cap`` (both kinds
+    together: the stricter of each)."""
+    named = name if name is None or isinstance(name, Rules) else POLICIES.get(name)
+    if named is None and name is not None:
+        raise AuditInputError(f"policy={name!r}: pass one of {', '.join(POLICIES)}")
+    if window is None and cap is None:
+        return named
+    made = POLICY("command line: " + ", ".join(
+        ([f"window {window}"] if window else []) + ([f"at most {cap} calls a day"] if cap else [])),
+        window=_window(window) if window else None, max_calls_per_24h=cap)
+    return made if named is None else named.with_policy(made)
+
+
+def _window(text: str) -> tuple[time, time]:
+    """``"HH:MM-HH:MM"`` as the window's start and end, the start before the end."""
+    match = re.fullmatch(r"(\d\d):(\d\d)-(\d\d):(\d\d)", text)
+    try:
+        if match is None:
+            raise ValueError
+        h1, m1, h2, m2 = (int(part) for part in match.groups())
+        start, end = time(h1, m1), time(h2, m2)
+        if start >= end:
+            raise ValueError
+    except ValueError:
+        raise AuditInputError(f"policy_window={text!r}: pass the allowed hours as "
+                              "HH:MM-HH:MM, e.g. 09:00-20:00") from None
+    return start, end
+
+
+def _caller_ids(given: Source | Collection[str]) -> Collection[str]:
+    """The caller ids given, or read from a file: each line's first cell that is a
+    number (``+...``)."""
+    if not isinstance(given, str | os.PathLike):
+        return given
+    try:
+        lines = Path(given).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise AuditInputError(f"{given}: cannot be read ({error})") from None
+    return [line.split(",")[0].strip() for line in lines if line.strip().startswith("+")]
+
+
+def _evidence(path: Source) -> Any:
+    """A file of consent records or reassigned answers, read as ``dnc`` is; one that
+    cannot be read is refused naming it."""
+    from ._inputs._read import read_source
+
+    try:
+        return read_source(path)
+    except (OSError, InputError) as error:
+        raise AuditInputError(f"{path}: {error}") from None
+
+
+@dataclass(frozen=True)
+class UpcomingRun:
+    """What :func:`run_upcoming` found, and the plan that fixes it where asked.
+
+    Attributes:
+        found: :func:`upcoming`'s answer: the scheduled calls that would break a rule.
+        plan: :func:`repair`'s plan (carried out with ``apply``); ``None`` without ``fix``.
+    """
+
+    found: pd.DataFrame
+    plan: pd.DataFrame | None = None
+
+    @property
+    def refused(self) -> int:
+        """How many of the plan's actions the service refused (0 without a plan)."""
+        if self.plan is None:
+            return 0
+        return int(self.plan["status"].str.startswith("failed").sum())
+
+
+def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
+                 campaign_id: str | Sequence[str] | None = None, horizon: str = "7d",
+                 preset: str | Rules = "us", policy: str | Rules | None = None,
+                 fix: bool = False, strategy: str = "next_allowed", apply: bool = False,
+                 prefer: pd.DataFrame | Callable[[Client], pd.DataFrame] | None = None,
+                 ) -> UpcomingRun:
+    """``dialkit compliance upcoming`` as one call: the calls the account has scheduled
+    that would break a rule within ``horizon``, and with ``fix`` the plan that fixes
+    them (carried out with ``apply``), from the options' own values.
+
+    Args:
+        client: The account; default ``Client.sandbox()`` with ``sandbox``, else
+            ``Client()``, closed after.
+        sandbox: Look at the local emulator's account.
+        campaign_id: Only these campaigns' scheduled calls.
+        horizon: How far ahead to look: ``7d``, ``48h``, ``90min``, ``2w``.
+        preset: The law, by name (:data:`PRESETS`) or as :class:`Rules`.
+        policy: The account's own stricter rule, by name (:data:`POLICIES`) or as
+            :class:`Rules`.
+        fix: Plan the fix too (:func:`repair`).
+        strategy: With ``fix``: ``next_allowed`` or ``best`` (the hour most often
+            answered; needs ``prefer``).
+        apply: With ``fix``: carry the plan out.
+        prefer: ``dialkit.analytics.answer_rates(client.frames.calls())`` for ``best``,
+            or a function that makes it from the client, called only once the arguments
+            were checked and the scheduled calls found (the command's way: a refused
+            argument costs no read of the account's calls).
+
+    Returns:
+        The :class:`UpcomingRun`.
+
+    Raises:
+        AuditInputError: An argument refused (``apply`` or another ``strategy`` without
+            ``fix``, an unknown ``strategy``, preset or policy).
+        InputError: A ``horizon`` that is no length of time.
+        ApiError: The account could not be read, or refused.
+    """
+    from ..client import Client
+    from ._ahead._repair import repair
+    from ._ahead._upcoming import upcoming
+
+    if (apply or strategy != "next_allowed") and not fix:
+        raise AuditInputError("apply= and strategy= go with fix=: add fix=True")
+    if strategy not in ("next_allowed", "best"):
+        raise AuditInputError(f"strategy={strategy!r}: pass next_allowed or best")
+    rules, added = _preset(preset), _policy(policy, None, None)
+    span = duration(horizon, "horizon")
+    with ExitStack() as stack:
+        if client is None:
+            client = stack.enter_context(Client.sandbox() if sandbox else Client())
+        found = upcoming(client, campaign_id=campaign_id or None, horizon=span, rules=rules,
+                         policy=added)
+        if not fix:
+            return UpcomingRun(found)
+        chosen: Literal["next_allowed", "best"] = "best" if strategy == "best" else "next_allowed"
+        rates = prefer(client) if callable(prefer) else prefer
+        return UpcomingRun(found, repair(found, client, strategy=chosen, dry_run=not apply,
+                                         prefer=rates, rules=rules, policy=added))
+
+
+def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = None,
+             preset: str | Rules = "us", policy: str | Rules | None = None) -> pd.DataFrame:
+    """``dialkit compliance when`` as one call: whether each number may be called ``at``
+    (default now) and, if not, the next moment it may (:func:`next_allowed`).
+
+    Args:
+        numbers: Numbers in E.164; several are numbered from 1 in a refusal's message
+            (``phones_or_leads[2]``: the second given).
+        at: The moment asked about, ISO 8601 with its zone, or read in ``tz``.
+        tz: The zone ``at`` is read in where it has none.
+        preset: The law, by name (:data:`PRESETS`) or as :class:`Rules`.
+        policy: The account's own stricter rule, by name or as :class:`Rules`.
+
+    Returns:
+        :func:`next_allowed`'s answer, a row per number.
+
+    Raises:
+        AuditInputError: A preset or policy refused.
+        InputError: A moment or number that cannot be read.
+    """
+    import pandas as pd
+
+    from ._ahead._when import next_allowed
+
+    rules, added = _preset(preset), _policy(policy, None, None)
+    moment = None if at is None else utc_moment(at, "at", tz=tz)
+    asked = numbers[0] if len(numbers) == 1 else pd.Series(
+        list(numbers), index=range(1, len(numbers) + 1), dtype=object)
+    return next_allowed(asked, moment, rules=rules, policy=added)
