@@ -73,7 +73,7 @@ def _parts(hint: Any) -> set[Any]:
 
 
 RETIRED = [("dialkit.frames", "watched"), ("dialkit.frames", "windows"),
-           ("dialkit.client", "batch_key"), ("dialkit.client", "TokenBucket"),
+           ("dialkit.client", "TokenBucket"),
            ("dialkit.mcp", "allowed"), ("dialkit.mcp", "derived_key")]
 """Internal helpers that were public names until issue 49: they work, and warn, for a
 release."""

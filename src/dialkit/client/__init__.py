@@ -5,8 +5,10 @@ the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
 :class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
-profiles of one config file (:func:`profiles`, :func:`save_profile`). ``batch_key`` and
-``TokenBucket`` were internal and warn for a release (issue 49).
+profiles of one config file (:func:`profiles`, :func:`save_profile`). :func:`batch_key`
+is the Idempotency-Key a lead import derives, for a journal to record before sending
+(public again in issue 63: the leads' import journal takes it by name); ``TokenBucket``
+was internal and warns for a release (issue 49).
 """
 
 from .._utils import _lazy
@@ -24,6 +26,7 @@ from ._profiles import (
     save_profile,
 )
 from ._resources._base import UNSET, Options, Unset, WriteOptions
+from ._resources._leads import batch_key
 
 __all__ = [
     "API_KEY_VARIABLE",
@@ -44,10 +47,11 @@ __all__ = [
     "UNSET",
     "Unset",
     "WriteOptions",
+    "batch_key",
     "config_path",
     "profiles",
     "save_profile",
 ]
 
 __getattr__, __dir__ = _lazy.exports(__name__, {}, retired={
-    "TokenBucket": "._http._ratelimit", "batch_key": "._resources._leads"})
+    "TokenBucket": "._http._ratelimit"})

@@ -54,7 +54,7 @@ import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
 from dialkit._files._private import DIRECTORY_MODE, private_dir
-from dialkit.client._resources._leads import batch_key
+from dialkit.client import batch_key
 from dialkit.contract import MAX_IMPORT_BATCH, LeadResultStatus
 
 from ..._files._outputs_written import why_not_written

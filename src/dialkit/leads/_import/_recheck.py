@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from dialkit._shown._words import counted
+from dialkit._utils._import_keys import MAX_KEY_CHAIN, key_of, stored_refusal
 from dialkit.client import ImportResult
-from dialkit.client._resources._leads import MAX_KEY_CHAIN, key_of, stored_refusal
 from dialkit.errors import ApiError
 
 if TYPE_CHECKING:
