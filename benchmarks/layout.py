@@ -49,18 +49,10 @@ def folder_sizes() -> Counter[str]:
                    for path in SRC.rglob("*.py"))
 
 
-def _private_of_another(importer: str, imported: str) -> bool:
-    """Whether ``imported`` is a private module of a public package other than the
-    ``importer``'s own (``dialkit._shown._pages`` from ``dialkit.compliance``)."""
-    theirs, ours = imported.split(".")[1:], importer.split(".")[1:2]
-    return (len(theirs) > 1 and not theirs[0].startswith("_") and theirs[:1] != ours
-            and any(part.startswith("_") for part in theirs[1:]))
-
-
 def private_imports() -> list[test_layers.Import]:
     """Every import of another public package's private module."""
     return [each for each in test_layers.imports(SRC)
-            if _private_of_another(each.importer, each.imported)]
+            if test_layers.private_of_another(each.importer, each.imported)]
 
 
 @contextmanager

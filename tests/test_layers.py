@@ -282,6 +282,37 @@ def test_no_cycle_runs_through_the_imports_against_the_layers() -> None:
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
+def private_of_another(importer: str, imported: str) -> bool:
+    """Whether ``imported`` is a private module of a public package other than the
+    ``importer``'s own (``dialkit.frames._pages`` from ``dialkit.compliance``); the shared
+    layer's private packages (``dialkit._utils``, ``dialkit._files``, ...) are meant to be
+    imported."""
+    theirs, ours = imported.split(".")[1:], importer.split(".")[1:2]
+    return (len(theirs) > 1 and not theirs[0].startswith("_") and theirs[:1] != ours
+            and any(part.startswith("_") for part in theirs[1:]))
+
+
+def test_no_package_imports_another_packages_private_module() -> None:
+    """Issue 63: what a package offers the others is a public name of it; what several
+    need and none owns lives in the shared layer."""
+    found = [f"{i.importer} line {i.line} imports {i.imported}" for i in _ours()
+             if private_of_another(i.importer, i.imported)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("importer", "imported", "private"), [
+    ("dialkit.compliance._entry", "dialkit.frames._tabular", True),
+    ("dialkit.cli._compliance", "dialkit.compliance._report._evidence", True),
+    ("dialkit.compliance._entry", "dialkit.frames", False),
+    ("dialkit.compliance._entry", "dialkit._utils._moments", False),
+    ("dialkit.compliance._entry", "dialkit.compliance._checks._dnc", False),
+    ("dialkit._demo._run", "dialkit.client", False),
+])
+def test_a_private_module_of_another_package_is_told(importer: str, imported: str,
+                                                     private: bool) -> None:
+    assert private_of_another(importer, imported) is private
+
+
 def test_client_frames_is_the_one_exception_and_is_still_there() -> None:
     found = {(i.importer, i.scope, i.imported) for i in _ours()}
     assert found >= ALLOWED
