@@ -13,7 +13,6 @@ repeat numbers, and ``phonenumbers`` is the slow part. Either way the verdict is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +27,7 @@ from numpy.typing import NDArray
 from dialkit._arrays._texts import replace_rows
 from dialkit._places._regions import is_missing
 from dialkit._places._regions import region_of as region_of  # published by dialkit.leads
-from dialkit.contract import E164_PATTERN
+from dialkit.contract import is_e164
 
 from ..._utils._base_error import InputError
 from . import _fast
@@ -36,7 +35,6 @@ from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
-_E164_SHAPE = re.compile(E164_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +149,7 @@ def _one(text: str | None, region: str) -> Outcome:
         if number is not None:
             flags.append("added_plus")
     e164 = None if number is None else phonenumbers.format_number(number, _E164)
-    if e164 is not None and not _E164_SHAPE.match(e164):
+    if e164 is not None and not is_e164(e164):
         flags.append("over_15_digits")  # valid to phonenumbers, refused by the contract
         e164 = None
     if number is None or e164 is None:
