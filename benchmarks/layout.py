@@ -13,8 +13,8 @@ enter.
 - **modules entered**: the modules of dialkit whose functions run while
   ``compliance.audit(calls)`` audits the emulator's calls, and while the guard's judge
   (``LawJudge.contact``) judges a call to a number a cap could count; the goals are
-  8 folders for the audit and 15 modules for the judge (outside the shared helpers,
-  which any judge of where a number is and what time it is there enters).
+  8 folders for the audit and 15 modules for the judge, outside the shared helpers
+  (which any judge of where a number is and what time it is there enters).
 
 Run: ``.venv/bin/python benchmarks/layout.py`` (the working tree's source; the traced
 rows start an emulator in the process, about 10 s).
@@ -134,10 +134,13 @@ def main() -> None:
     for cycle in cycles:
         print("    " + " -> ".join(cycle))
     audit, judge = traced()
-    print(f"\ncompliance.audit(calls) enters {len(audit)} modules in "
-          f"{len(_folders(audit))} folders (goal 8 folders or fewer):")
-    for folder in _folders(audit):
+    folders = _folders(audit)
+    own = [folder for folder in folders if not folder.startswith(SHARED)]
+    print(f"\ncompliance.audit(calls) enters {len(audit)} modules in {len(folders)} folders, "
+          f"{len(own)} of them outside the shared helpers (goal 8 or fewer):")
+    for folder in own:
         print(f"    {folder}")
+    print(f"  and the shared helpers': {', '.join(f for f in folders if f not in own)}")
     own = [module for module in judge if not module.startswith(SHARED)]
     print(f"\nthe guard's judge (LawJudge.contact, a cap to count) enters {len(judge)} "
           f"modules, {len(own)} of them outside the shared helpers (goal 15 or fewer):")
