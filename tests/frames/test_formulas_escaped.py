@@ -14,7 +14,8 @@ from dialkit.frames import formulas_escaped
 
 CELLS = st.one_of(st.none(), st.sampled_from(["", "=1+1", "+14155550123", "+1415555012345678",
                                                "+1 415", "-", "@x", "\tx", "\rx", "+",
-                                               "+١٢٣", "é=", "'=x", "+123456789012345"]),
+                                               "+١٢٣", "é=", "'=x", "+123456789012345", "+0123",
+                                               "+1", "+1234567890123456"]),
                   st.text(alphabet="=+-@\t\r0123456789 aé'", max_size=18))
 DTYPES = ["string[pyarrow]", "str", "string[python]"]
 
@@ -44,6 +45,17 @@ def test_escaped_as_cell_by_cell(cells: list[str | None], dtype: str, cut: int) 
 def test_a_column_with_nothing_to_escape_is_the_same_column(dtype: str) -> None:
     column = pd.Series(["a", None, "+14155550123", ""], dtype=dtype)
     assert shown(formulas_escaped(pd.DataFrame({"a": column}))["a"]) == shown(column)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_a_plus_and_up_to_fifteen_digits_is_a_number_left_as_written(dtype: str) -> None:
+    """A dialing code (``+1``) or a number is the user's text, not a formula that does
+    anything: left as written, where sixteen digits, a space or a non-ASCII digit is
+    escaped."""
+    column = pd.Series(["+1", "+0123", "+123456789012345", "+1234567890123456", "+1 415",
+                        "+١٢٣"], dtype=dtype)
+    assert shown(formulas_escaped(pd.DataFrame({"a": column}))["a"]) == [
+        "+1", "+0123", "+123456789012345", "'+1234567890123456", "'+1 415", "'+١٢٣"]
 
 
 def test_a_null_with_a_length_is_not_read() -> None:
