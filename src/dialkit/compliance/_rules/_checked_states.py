@@ -9,7 +9,7 @@ or name a rule whose statute was not found). Reports and the docs page show
 the entries so that "no row" is never read as "not looked at".
 
 Examples:
-    >>> from dialkit.compliance import _checked_states
+    >>> from dialkit.compliance._rules import _checked_states
     >>> [state.id for state in _checked_states.checked() if state.finding == "open"]
     ['US-MI', 'US-MN', 'US-NV', 'US-WY']
 """
