@@ -49,7 +49,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_month_end.py": ("--scale", "small", "--imported", "200", "--rate-limit-scale", "20"),
     "bench_normalize.py": ("--rows", "2000", "--runs", "1", "--repeats", "1", "--tricks", "1"),
     "bench_webhooks.py": ("--seconds", "0.3", "--runs", "1", "--connections", "2",
-                          "--ceiling", "4000", "--warm-up", "0.2"),
+                          "--ceiling", "40000", "--warm-up", "0.2"),
     "bench_stream.py": ("--rows", "2000", "--runs", "1", "--folder",
                         "/tmp/dialkit-bench-stream-smoke"),
     "bench_readers.py": ("--numbers", "3000", "--rounds", "1"),
