@@ -28,6 +28,3 @@ def test_the_tracer_names_the_modules_a_call_runs_and_only_while_it_runs() -> No
         _moments.utc_moment("2026-11-01", "as_of")
     assert seen == ["dialkit/_utils/_moments.py"]
 
-
-def test_no_import_of_another_packages_private_module_is_counted() -> None:
-    assert layout.private_imports() == []

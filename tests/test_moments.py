@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._utils._moments import duration, iso_datetime, utc_moment
+from dialkit._utils._base_error import InputError
+from dialkit._utils._moments import duration, iso_datetime, utc_moment, utc_times
 from dialkit.cli import app
 from dialkit.compliance import audit, next_allowed, upcoming
 
@@ -183,3 +184,25 @@ def test_one_instant_is_read_as_python_reads_iso_8601(text: str, expected: datet
 def test_text_that_is_no_instant_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         iso_datetime(text)
+
+
+@pytest.mark.parametrize("values", [
+    pd.Series(["2026-11-02T15:00:00Z", "2026-11-02T10:00:00-05:00", None], dtype=object),
+    pd.Series(pd.to_datetime(["2026-11-02T15:00:00Z", "2026-11-02T15:00:00Z", None])),
+    pd.Series(pd.to_datetime(["2026-11-02T15:00:00Z"] * 2 + [None], utc=True)
+              .tz_convert("America/New_York")),
+])
+def test_utc_times_read_every_form_of_the_same_moments_alike(values: pd.Series) -> None:
+    """Issue 63: every column of times is read here: text with its offset, naive times
+    (taken as UTC) and times of another zone are the same instants."""
+    read = utc_times(values, "calls.created_at")
+    assert str(read.dt.tz) == "UTC" and read.isna().tolist() == [False, False, True]
+    assert (read.dropna() == pd.Timestamp("2026-11-02T15:00:00Z")).all()
+
+
+def test_utc_times_refuse_what_is_no_time_naming_the_column_unless_not_strict() -> None:
+    values = pd.Series(["2026-11-02T15:00:00Z", "yesterday"], dtype=object)
+    with pytest.raises(InputError, match=r"calls.created_at holds 'yesterday' at row 1"):
+        utc_times(values, "calls.created_at")
+    read = utc_times(values, "calls.created_at", strict=False)
+    assert read.isna().tolist() == [False, True]  # a figure of the data, not a verdict

@@ -99,8 +99,8 @@ def test_the_masked_findings_are_the_findings_with_their_numbers_masked(
         client: Client) -> None:
     """What ``--mask-pii`` prints, by a public method (issue 63: the CLI reached into the
     evidence module for it): the same rows, each number its first digits and last two."""
-    findings = run_audit(client=client, since="30d").report.findings
     report = run_audit(client=client, since="30d").report
+    findings = report.findings.copy()
     masked = report.masked_findings()
     phones = findings["phone"].dropna().astype(str)
     numbers = ["phone", "from_number"]  # the columns of numbers a finding has

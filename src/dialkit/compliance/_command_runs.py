@@ -14,7 +14,6 @@ checked before a file is read or the account reached, and refused as an
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from datetime import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._law._jurisdictions import hours_window
 from .._utils._base_error import AuditInputError, InputError
 from .._utils._choices import FAIL_ON
 from .._utils._moments import duration, period_bound, utc_moment
@@ -171,18 +171,27 @@ def _account_audited(client: Client | None, sandbox: bool, options: dict[str, An
     """The audit of an account's history, what the cover says of the service, and the
     campaigns' names; the period refused before the account is reached."""
     from .._shown._pages import readable_campaign_names
-    from ..client import Client
     from ._entry import audit
     from ._inputs._load import load
 
     _bounds(period)
     with ExitStack() as stack:
-        if client is None:
-            client = stack.enter_context(Client.sandbox() if sandbox else Client())
+        client = _client(stack, client, sandbox)
         if client.emulator is not None:  # the emulator knows the account's caller ids
             options.setdefault("verified_caller_ids", client.emulator.caller_ids())
         report = audit(**load(client, **period, rules=options["rules"]), **options)
         return report, {"service": client.service_identity}, readable_campaign_names(client)
+
+
+def _client(stack: ExitStack, client: Client | None, sandbox: bool) -> Client:
+    """``client``, or the one a command makes: ``Client.sandbox()`` with ``sandbox``, else
+    ``Client()`` (``DIALKIT_API_KEY``), closed when ``stack`` closes."""
+    if client is not None:
+        return client
+    from ..client import Client
+
+    made: Client = stack.enter_context(Client.sandbox() if sandbox else Client())
+    return made
 
 
 def _bounds(period: Mapping[str, Any]) -> None:
@@ -218,18 +227,11 @@ def _policy(name: str | Rules | None, window: str | None, cap: int | None) -> Ru
 
 def _window(text: str) -> tuple[time, time]:
     """``"HH:MM-HH:MM"`` as the window's start and end, the start before the end."""
-    match = re.fullmatch(r"(\d\d):(\d\d)-(\d\d):(\d\d)", text)
     try:
-        if match is None:
-            raise ValueError
-        h1, m1, h2, m2 = (int(part) for part in match.groups())
-        start, end = time(h1, m1), time(h2, m2)
-        if start >= end:
-            raise ValueError
+        return hours_window(text)
     except ValueError:
         raise AuditInputError(f"policy_window={text!r}: pass the allowed hours as "
                               "HH:MM-HH:MM, e.g. 09:00-20:00") from None
-    return start, end
 
 
 def _caller_ids(given: Source | Collection[str]) -> Collection[str]:
@@ -312,7 +314,6 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
         InputError: A ``horizon`` that is no length of time.
         ApiError: The account could not be read, or refused.
     """
-    from ..client import Client
     from ._ahead._repair import repair
     from ._ahead._upcoming import upcoming
 
@@ -323,8 +324,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     rules, added = _preset(preset), _policy(policy, None, None)
     span = duration(horizon, "horizon")
     with ExitStack() as stack:
-        if client is None:
-            client = stack.enter_context(Client.sandbox() if sandbox else Client())
+        client = _client(stack, client, sandbox)
         found = upcoming(client, campaign_id=campaign_id or None, horizon=span, rules=rules,
                          policy=added)
         if not fix:
