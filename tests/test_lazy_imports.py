@@ -9,6 +9,7 @@ uvicorn). Each case runs in a fresh interpreter and lists the modules it loaded.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,7 +52,7 @@ def test_help_lists_every_group_and_imports_none() -> None:
     code = ("from dialkit.cli import app, GROUPS\ntry:\n    app(['--help'])\n"
             "except SystemExit:\n    pass")
     found = loaded(code)
-    assert found & {*NEVER, "dialkit.cli._leads", "pandas", "httpx"} == set()
+    assert found & {*NEVER, "dialkit.cli._leads", "pandas", "numpy", "httpx"} == set()
 
 
 def test_leads_clean_imports_only_what_it_uses(tmp_path: Path) -> None:
@@ -62,6 +63,23 @@ def test_leads_clean_imports_only_what_it_uses(tmp_path: Path) -> None:
     found = loaded(code)
     assert "dialkit.leads._clean._judge" in found and (tmp_path / "out.csv").exists()
     assert found & {*NEVER, "httpx", "dialkit.client", "dialkit.frames._cache"} == set()
+
+
+@pytest.mark.parametrize(("chosen", "threads"), [(None, "1"), ("2", "2")])
+def test_a_command_starts_one_blas_thread_unless_the_user_chose(
+        tmp_path: Path, chosen: str | None, threads: str) -> None:
+    """Set before numpy is imported (``--help`` above imports none), or too late."""
+    code = ("import os, sys\nfrom dialkit.cli import main\nassert 'numpy' not in sys.modules\n"
+            f"sys.argv = ['dialkit', 'leads', 'clean', {str(SAMPLE)!r}, '--out', "
+            f"{str(tmp_path / 'out.csv')!r}]\ntry:\n    main()\n"
+            "except SystemExit as done:\n    assert not done.code, done.code\n"
+            "assert 'numpy' in sys.modules\nprint(os.environ['OPENBLAS_NUM_THREADS'])")
+    env = {name: value for name, value in os.environ.items()
+           if name != "OPENBLAS_NUM_THREADS"} | ({} if chosen is None else
+                                                 {"OPENBLAS_NUM_THREADS": chosen})
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env)
+    assert done.stdout.splitlines()[-1] == threads
 
 
 @pytest.mark.parametrize("name", ["clean", "normalize", "read", "CleanResult", "import_leads"])

@@ -264,6 +264,7 @@ def main() -> None:
     """Entry point of the ``dialkit`` console script. An exception no command answered
     (click has answered its own: usage, ``--help``, exits) is a bug in dialkit, told as
     an internal error (:mod:`dialkit.cli._shared`), never as the user's bad input."""
+    _one_blas_thread()
     try:
         app()
     except Exception as error:  # noqa: BLE001 - every other one is ours: told as such
@@ -271,3 +272,15 @@ def main() -> None:
 
         raise SystemExit(internal_error(error)) from None
 
+
+
+def _one_blas_thread() -> None:
+    """Have numpy's OpenBLAS start one thread, not one a core, unless the user chose
+    (``OPENBLAS_NUM_THREADS``): it must be set before numpy is imported, which no
+    command has done yet.
+
+    No command multiplies matrices, but OpenBLAS starts its threads when numpy is
+    imported, and they spin waiting for work that never comes: 0.12 of the 0.58 CPU s
+    a ``dialkit leads clean`` of ten rows took (``benchmarks/RESULTS.md``, issue 64).
+    The command owns its process; the library leaves the caller's threads alone."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
