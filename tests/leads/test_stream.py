@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -107,6 +108,39 @@ def test_a_streamed_clean_writes_the_bytes_of_the_clean_in_memory(
     whole, streamed, files = both(path, tmp_path, **dict(options))
     assert_same(whole, streamed, files)
     assert streamed.out == tmp_path / "streamed.csv"
+
+
+def test_text_spills_with_narrow_offsets_up_to_their_bound() -> None:
+    column = pa.chunked_array([pa.array(["+15550100"] * 3, pa.large_string())])
+    table = pa.table({"phone": column, "row": [1, 2, 3]})
+    (part,) = column.chunks
+    assert _stream._narrow_fits(table)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_stream, "NARROW_BYTES", part.nbytes)
+        assert _stream._narrow_fits(table)
+        patched.setattr(_stream, "NARROW_BYTES", part.nbytes - 1)
+        assert not _stream._narrow_fits(table)
+
+
+def test_chunks_too_large_for_narrow_offsets_spill_apart_and_read_back_alike(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every other chunk's text too large for 32-bit offsets: a stream each time the
+    kind changes, read back in file order, the bytes of the clean in memory."""
+    kinds: list[pa.DataType] = []
+    fits = iter([True, False, False, True] * 100)
+
+    class Spied(_sinks.FrameSink):
+        def write_table(self, table: pa.Table) -> None:
+            kinds.append(self.text)
+            super().write_table(table)
+
+    monkeypatch.setattr(_stream, "FrameSink", Spied)
+    monkeypatch.setattr(_stream, "_narrow_fits", lambda table: next(fits))
+    small(monkeypatch, rows=97, bucket=97 * 15, ranged=49)
+    whole, streamed, files = both(FIXTURES / "mix_1500.csv", tmp_path, country_column="Country")
+    assert_same(whole, streamed, files)
+    assert kinds[:4] == [pa.string(), pa.large_string(), pa.large_string(), pa.string()]
+    assert len(kinds) == -(-len(whole.frame) // 97)
 
 
 @pytest.mark.parametrize(("rows", "bucket", "ranged", "held"), [

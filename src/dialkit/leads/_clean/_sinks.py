@@ -51,22 +51,28 @@ NO_FORMULAS = ("phone_e164", "country")
 :func:`normalize` writes them."""
 
 
+TEXT = pa.large_string()
+"""How a writer types text unless told: with 64-bit offsets, as pandas' Arrow text is."""
+
+
 class TableSink:
     """Arrow tables written in turn to one writer, opened (:meth:`_open`) with the first
-    table's schema, text as ``large_string`` (a column empty in the first part is
-    ``null`` to Arrow) and no pandas metadata; every later table cast to it."""
+    table's schema, text as ``text`` (``large_string`` unless told; a column empty in
+    the first part is ``null`` to Arrow) and no pandas metadata; every later table cast
+    to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: pa.DataType = TEXT) -> None:
         self.writer: Any = None
         self.schema: pa.Schema | None = None
+        self.text = text
 
     def _open(self, schema: pa.Schema) -> Any:
         raise NotImplementedError
 
     def write_table(self, table: pa.Table) -> None:
         if self.writer is None:
-            self.schema = pa.schema([pa.field(f.name, pa.large_string() if f.type in (
-                pa.null(), pa.string()) else f.type) for f in table.schema])
+            self.schema = pa.schema([pa.field(f.name, self.text if f.type in (
+                pa.null(), pa.string(), pa.large_string()) else f.type) for f in table.schema])
             self.writer = self._open(self.schema)
         self.writer.write_table(table.cast(self.schema))
 
@@ -126,8 +132,9 @@ class FrameSink(TableSink):
     group per part: no escaping, no spreadsheet reads Parquet; ``status`` and ``reason``
     as dictionaries), or an Arrow stream (a streamed clean's spill of its chunks)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, kind: str = "parquet") -> None:
-        super().__init__()
+    def __init__(self, path: str | os.PathLike[str], *, kind: str = "parquet",
+                 text: pa.DataType = TEXT) -> None:
+        super().__init__(text)
         self.path, self.kind = path, kind
 
     def _open(self, schema: pa.Schema) -> Any:

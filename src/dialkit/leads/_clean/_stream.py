@@ -353,37 +353,62 @@ class _Spill:
     """The judged chunks, kept until the file's duplicates are known: in memory for a
     file whose keys are held there too (:data:`~dialkit._utils._tuning.HELD_BYTES`; writing
     them to disk and reading them back took 0.12 s of a 1,000,000-row clean), else in
-    an Arrow stream on disk, read back a chunk at a time."""
+    Arrow streams on disk, read back a chunk at a time.
+
+    Text is spilled as Arrow's ``string``, with 32-bit offsets: a ``large_string``'s
+    offsets were 100 of the 190 bytes a row of the mix spilled. A chunk with a column of
+    more text than 32-bit offsets reach (:data:`NARROW_BYTES`) starts a stream of
+    ``large_string`` of its own."""
 
     def __init__(self, path: Path | None) -> None:
         self.path, self.held = path, path is None
         self.frames: list[pd.DataFrame] = []
-        self.sink = None if path is None else FrameSink(path, kind="arrow")
+        self.files: list[Path] = []
+        self.sink: FrameSink | None = None
 
     def write(self, frame: pd.DataFrame) -> None:
-        if self.sink is None:
+        if self.path is None:
             self.frames.append(frame)
-        else:
-            self.sink.write(frame)
+            return
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        text = pa.string() if _narrow_fits(table) else pa.large_string()
+        if self.sink is None or self.sink.text != text:
+            self.close()
+            self.files.append(self.path.with_name(f"{self.path.stem}-{len(self.files)}.arrow"))
+            self.sink = FrameSink(self.files[-1], kind="arrow", text=text)
+        self.sink.write_table(table)
 
     def close(self) -> None:
         if self.sink is not None:
             self.sink.close()
+            self.sink = None
 
     def chunks(self) -> Iterator[pd.DataFrame]:
         """The chunks in file order, each let go once taken."""
         while self.frames:
             yield self.frames.pop(0)
-        if self.sink is None:
-            return
-        # read, not memory-mapped: a mapped file's pages would stay in the process's
-        # resident memory as they are read, and it is as large as the input
-        with pa.OSFile(str(self.path)) as opened, pa.ipc.open_stream(opened) as reader:
-            for table in _tables(reader):
-                frame = text_frame(table)
-                del table
-                frame.index = pd.Index(frame["row"].to_numpy() - 1)
-                yield frame
+        for path in self.files:
+            # read, not memory-mapped: a mapped file's pages would stay in the process's
+            # resident memory as they are read, and it is as large as the input
+            with pa.OSFile(str(path)) as opened, pa.ipc.open_stream(opened) as reader:
+                for table in _tables(reader):
+                    frame = text_frame(table.cast(pa.schema([field.with_type(
+                        pa.large_string()) if field.type == pa.string() else field
+                        for field in table.schema])))
+                    del table
+                    frame.index = pd.Index(frame["row"].to_numpy() - 1)
+                    yield frame
+
+
+NARROW_BYTES = (1 << 31) - 1
+"""The most bytes a column of text with 32-bit offsets (Arrow's ``string``) holds."""
+
+
+def _narrow_fits(table: pa.Table) -> bool:
+    """Whether each part of each text column of ``table`` fits :data:`NARROW_BYTES`
+    (its offsets and bitmap counted too: an upper bound)."""
+    return all(part.nbytes <= NARROW_BYTES for column in table.columns
+               if column.type in (pa.string(), pa.large_string()) for part in column.chunks)
 
 
 def _ahead(chunks: Iterator[T]) -> Iterator[T]:
