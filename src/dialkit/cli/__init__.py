@@ -280,7 +280,8 @@ def _one_blas_thread() -> None:
     command has done yet.
 
     No command multiplies matrices, but OpenBLAS starts its threads when numpy is
-    imported, and they spin waiting for work that never comes: 0.12 of the 0.58 CPU s
-    a ``dialkit leads clean`` of ten rows took (``benchmarks/RESULTS.md``, issue 64).
+    imported, and they spin waiting for work that never comes: a ``dialkit leads clean``
+    of ten rows takes 0.46 CPU s without them, against 0.64 (``benchmarks/RESULTS.md``,
+    issue 64).
     The command owns its process; the library leaves the caller's threads alone."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
