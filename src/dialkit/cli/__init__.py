@@ -273,7 +273,6 @@ def main() -> None:
         raise SystemExit(internal_error(error)) from None
 
 
-
 def _one_blas_thread() -> None:
     """Have numpy's OpenBLAS start one thread, not one a core, unless the user chose
     (``OPENBLAS_NUM_THREADS``): it must be set before numpy is imported, which no
@@ -282,6 +281,6 @@ def _one_blas_thread() -> None:
     No command multiplies matrices, but OpenBLAS starts its threads when numpy is
     imported, and they spin waiting for work that never comes: a ``dialkit leads clean``
     of ten rows takes 0.46 CPU s without them, against 0.64 (``benchmarks/RESULTS.md``,
-    issue 64).
-    The command owns its process; the library leaves the caller's threads alone."""
+    issue 64). The command owns its process; the library leaves the caller's threads
+    alone."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
