@@ -323,10 +323,10 @@ def test_a_refused_number_valid_in_one_region_of_the_file_gets_a_hint() -> None:
                           "country": ["DE", "", "", "", "", ""]})
     result = clean(frame)
     assert result.frame["hint"].fillna("").tolist() == [
-        "", "", "valid as a DE number (+49309018223): pass region='DE' or a country", "", "",
-        ""]
+        "", "", "the row's country is blank; the number is a valid DE number, +49309018223: "
+        "fill that cell with DE, or write it as +49309018223", "", "", ""]
     assert result.frame["reason"].tolist()[4] == "invalid_phone"
-    assert dict(result.looks_like) == {"DE": 1}
+    assert dict(result.looks_like) == {"DE|country": 1}
 
 
 @pytest.mark.parametrize(("batch", "part"), [(4, 1 << 18), (4, 8), (1 << 16, 5)])

@@ -62,18 +62,15 @@ def test_a_utf8_file_is_not_said_to_be_in_another_encoding(tmp_path: Path) -> No
     assert not any("text read as" in note for note in notes)
 
 
-def test_a_us_number_in_a_row_said_to_be_british_is_hinted_as_a_us_number(
+def test_a_us_number_in_a_row_said_to_be_british_is_never_offered_as_a_us_number(
         tmp_path: Path) -> None:
+    """The row's Country was read: its number is not offered as another country's (issue
+    70), in its hint or in a note, though the file's other rows are American."""
     result = clean(vendor_file(tmp_path))
     rows = result.frame.tail(len(US_ROWS_SAID_UK))
     assert rows["reason"].tolist() == ["invalid_phone"] * len(US_ROWS_SAID_UK)
-    for (phone, state), hint in zip(US_ROWS_SAID_UK, rows["hint"].tolist(), strict=True):
-        e164 = "+1" + "".join(c for c in phone if c.isdigit())
-        assert hint == (f"the row's Country says UK; the number is a US number in {state} "
-                        f"({e164}): correct the Country cell")
-    assert ("6 rows hold US numbers though their Country names another country: correct "
-            "those Country cells (each row's hint names it)") in result.notes
-    assert not any("CA number" in note for note in result.notes)
+    assert rows["hint"].isna().all()
+    assert not any("US number" in note or "region=" in note for note in result.notes)
 
 
 def test_a_written_clean_hints_and_notes_as_the_clean_in_memory(tmp_path: Path) -> None:
@@ -89,8 +86,10 @@ def test_a_us_number_in_a_file_of_another_region_names_its_state(tmp_path: Path)
     path.write_text("Name,Phone\nAda,+1 212 555 0100\nBob,020 7946 0958\nCy,415 555 0123\n")
     result = clean(path, region="GB")
     assert result.frame["hint"].tolist()[2] == (
-        "valid as a US number in California (+14155550123): pass region='US' or a country")
-    assert "1 row looks like a US number: pass region='US' or a country column" in result.notes
+        "a valid US number in California, +14155550123: write it as +14155550123, or name "
+        "US in a country column")
+    assert ("1 row looks like a US number: write it with +1, or name each row's country in a "
+            "country column (region= would change other rows' numbers)") in result.notes
 
 
 def test_a_country_cell_that_names_the_numbers_own_region_is_not_blamed(

@@ -146,17 +146,22 @@ def test_a_number_valid_in_another_region_of_the_file_gets_a_hint(tmp_path: Path
     frame = result.frame
     assert cells(frame["reason"])[2:] == ["invalid_phone"] * 3  # still refused, as the
     assert cells(frame["hint"]) == [                            # service would
-        None, None, "valid as a GB number (+442079460958): pass region='GB' or a country",
-        "valid as a GB number (+441614960123): pass region='GB' or a country", None]
-    assert "2 rows look like GB numbers: pass region='GB' or a country column" in result.notes
+        None, None, "a valid GB number, +442079460958: write it as +442079460958, or name GB "
+        "in a country column", "a valid GB number, +441614960123: write it as +441614960123, "
+        "or name GB in a country column", None]
+    assert ("2 rows look like GB numbers: write them with +44, or name each row's country in a "
+            "country column (region= would change other rows' numbers)") in result.notes
 
 
 def test_the_country_column_points_to_the_region_of_a_blank_country(tmp_path: Path) -> None:
     text = "Name,Phone,Country\nAda,030 90182000,DE\nCharles,030 90182001,\n"
     result = clean(vendor_file(tmp_path, text))
     assert cells(result.frame["phone_e164"])[0] == "+493090182000"
-    assert cells(result.frame["hint"])[1] == ("valid as a DE number (+493090182001): pass "
-                                                "region='DE' or a country")
+    assert cells(result.frame["hint"])[1] == (
+        "the row's Country is blank; the number is a valid DE number, +493090182001: fill "
+        "that cell with DE, or write it as +493090182001")
+    assert ("1 row with a blank Country looks like a DE number: fill its Country with DE "
+            "(each row's hint names its number)") in result.notes
 
 
 def test_a_number_too_short_for_the_default_region_gets_no_hint(tmp_path: Path) -> None:
@@ -221,5 +226,6 @@ def test_the_command_names_the_custom_fields_and_the_hints_in_its_flags(tmp_path
     assert said.exit_code == 2
     assert "pass --extension-field another name, or '' to leave them out" in said.output
     said = runner.invoke(app, ["leads", "clean", str(vendor_file(tmp_path, US_FILE_WITH_UK_ROWS))])
-    assert ("note: 2 rows look like GB numbers: pass --region 'GB' or --country-column COLUMN"
+    assert ("note: 2 rows look like GB numbers: write them with +44, or name each row's "
+            "country in a country column (--region would change other rows' numbers)"
             in said.output)

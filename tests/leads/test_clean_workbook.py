@@ -78,7 +78,8 @@ def test_each_refusal_is_explained_in_words_beside_its_code(written: Path) -> No
     words = dict(zip((cell.value for cell in column(summary, "reason")),
                      (cell.value for cell in column(summary, "explanation")), strict=True))
     assert words[None] is None  # the accepted rows: nothing to explain
-    assert words["invalid_phone"] == "not a valid phone number for the row's country"
+    assert words["invalid_phone"] == ("not a valid phone number of the country it was read in "
+                                      "(the row's country, else the file's region)")
 
 
 def test_every_refusal_the_clean_gives_has_words() -> None:

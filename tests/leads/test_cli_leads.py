@@ -175,13 +175,15 @@ def test_an_import_under_nohup_logs_its_progress_as_it_goes(
 def test_an_import_prints_the_notes_the_clean_prints(
         sandbox: Sandbox, client: Client, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 62: ``leads import`` said nothing of rows whose Country contradicts their
-    number; it says each note of ``leads clean``, in the same words."""
+    """Issue 62: ``leads import`` said nothing of rows whose Country it could not use; it
+    says each note of ``leads clean``, in the same words (issue 70: a Country not
+    understood is named, with its rows)."""
     monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
     monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
     path = tmp_path / "vendor.csv"
     path.write_text("Mobile #,Name,Lead #,Country\n(416) 555-0100,Zoë,L1,CA\n"
-                    "(212) 555-0103,Cy,L2,US\n415 555 0123,Ed,L3,UK\n(312) 555-0150,Flo,L4,UK\n",
+                    "(212) 555-0103,Cy,L2,US\n415 555 0123,Ed,L3,Atlantis\n"
+                    "(312) 555-0150,Flo,L4,atlantis\n",
                     encoding="utf-8")
     campaign = next(client.campaigns.list(status="paused")).id
     cleaned = runner.invoke(app, ["leads", "clean", str(path)])
@@ -189,8 +191,9 @@ def test_an_import_prints_the_notes_the_clean_prints(
                                    "--journal", str(tmp_path / "journal")])
     assert cleaned.exit_code == 0 and imported.exit_code == 0, imported.output
     said = [line for line in cleaned.stdout.splitlines() if line.startswith("note: ")]
-    assert ("note: 2 rows hold US numbers though their Country names another country: "
-            "correct those Country cells (each row's hint names it)") in said
+    assert ("note: 2 rows were not read: their Country names no country the clean can read: "
+            "'Atlantis' (1 row), 'atlantis' (1 row); write each as an ISO 3166 code (such as "
+            "'DE') or a country's name, then clean again") in said
     assert "note: columns read as: Mobile # → phone, Name → full_name, Lead # → " \
            "external_id, Country → each row's region (its phone is read as a number " \
            "there)" in said

@@ -205,28 +205,31 @@ def test_files_whose_phones_and_ids_repeat_across_chunks_answer_as_whole(
     assert streamed.notes == whole.notes
 
 
-GB_NATIONAL = ("020 7946 0958", "", "", "")  # hinted: looks like a GB number
-US_IN_GB = ("(415) 555-0100", "", "", "GB")  # hinted: a US number, its Country says GB
+GB_NATIONAL = ("020 7946 0958", "", "", "")  # hinted: a GB number, its Country blank
+DE_NATIONAL = ("0151 20413050", "", "", "")  # hinted: a DE number, its Country blank
+NAMED = [("+44 20 7946 0000", "", "", "GB"), ("+49 30 901821", "", "", "DE")]
+"""Rows that make GB and DE regions of the file, which the hints try."""
 
 
-@pytest.mark.parametrize("order", ["GB first", "US first", "interleaved"])
+@pytest.mark.parametrize("order", ["GB first", "DE first", "interleaved"])
 @pytest.mark.parametrize("chunk", [1, 2, 3])
 def test_hints_as_common_as_each_other_are_noted_in_one_order_whole_or_streamed(
         order: str, chunk: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Two hints on as many rows each: the notes say them commonest first, then by name,
     however the chunks met them (they came in first-counted order, which differs)."""
-    rows = {"GB first": [GB_NATIONAL] * 2 + [US_IN_GB] * 2,
-            "US first": [US_IN_GB] * 2 + [GB_NATIONAL] * 2,
-            "interleaved": [US_IN_GB, GB_NATIONAL] * 2}[order]
+    rows = {"GB first": [GB_NATIONAL] * 2 + [DE_NATIONAL] * 2,
+            "DE first": [DE_NATIONAL] * 2 + [GB_NATIONAL] * 2,
+            "interleaved": [DE_NATIONAL, GB_NATIONAL] * 2}[order] + NAMED
     small(monkeypatch, rows=chunk, bucket=1 << 20, ranged=chunk + 1)
     path = tmp_path / "leads.csv"
     path.write_bytes(written(rows, ids=False))
     whole = clean(path, country_column="Country")
     streamed = clean_file(path, out=tmp_path / "out.csv", country_column="Country")
-    hinted = [note for note in whole.notes if "GB number" in note or "names another" in note]
-    assert [note[:26] for note in hinted] == ["2 rows look like GB number",
-                                              "2 rows hold US numbers tho"]
-    assert list(whole.looks_like) == ["GB", "US|Country"]
+    hinted = [note for note in whole.notes if "blank Country" in note]
+    assert [note[:51] for note in hinted] == [
+        "2 rows with a blank Country look like DE numbers: f",
+        "2 rows with a blank Country look like GB numbers: f"]
+    assert list(whole.looks_like) == ["DE|Country", "GB|Country"]
     assert streamed.notes == whole.notes
 
 

@@ -28,7 +28,7 @@ from .._normalize._phones import choose
 from .._read._lead_file import LeadFile
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import ranked, region_counts, region_hints
+from ._hints import changing_regions, ranked, region_counts, region_hints
 from ._judge import (
     AccountChecks,
     Normalized,
@@ -37,7 +37,7 @@ from ._judge import (
     stored_as_number,
     unevaluated,
 )
-from ._result import counts_html, notes_of, numbered, row_hints, rows_by
+from ._result import Advice, counts_html, notes_of, numbered, row_hints, rows_by
 from ._result import judged as with_verdicts
 from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
 
@@ -109,6 +109,8 @@ class Counted:
         np.int64).max))
     sent: Counter[tuple[str, int]] = field(default_factory=Counter)  # (field, 0 sent/1 not)
     looks_like: Counter[str] = field(default_factory=Counter)
+    unknown: Counter[str] = field(default_factory=Counter)  # country cells not understood
+    changing: set[str] = field(default_factory=set)  # regions region= would change a row in
 
     def summary(self) -> pd.DataFrame:
         """Rows by verdict, most frequent first, then in order of first appearance, as
@@ -129,16 +131,20 @@ class Counted:
         extensions and other numbers."""
         self.rows += len(numbers)
         self.passing += int(((checked.before == 0) & (checked.after == 0)).sum())
-        self.regions.update(region_counts(numbers, countries))
+        regions, unknown = region_counts(numbers, countries)
+        self.regions.update(regions)
+        self.unknown.update(unknown)
         valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
         self.sources += np.bincount(source[valid], minlength=len(self.sources))
         for column in self.held:
             self.held[column] |= bool(numbers[column].notna().any())
 
     def tally(self, frame: pd.DataFrame, codes: np.ndarray, looks_like: dict[str, int],
-              custom: CustomFields) -> None:
+              custom: CustomFields, changing: set[str]) -> None:
         """Count a finished chunk's verdicts (and the row each is first met on), its
-        hints' regions, the custom fields its accepted rows send."""
+        hints' regions, the regions that would change one of its numbers, the custom
+        fields its accepted rows send."""
+        self.changing |= changing
         self.verdicts += np.bincount(codes, minlength=len(VERDICTS))
         present, first = np.unique(codes, return_index=True)
         self.first[present] = np.minimum(self.first[present],
@@ -154,7 +160,8 @@ class Counted:
                        self.passing + other.passing, _summed(self.regions, other.regions),
                        {name: held or other.held[name] for name, held in self.held.items()},
                        self.verdicts + other.verdicts, np.minimum(self.first, other.first),
-                       _summed(self.sent, other.sent), _summed(self.looks_like, other.looks_like))
+                       _summed(self.sent, other.sent), _summed(self.looks_like, other.looks_like),
+                       _summed(self.unknown, other.unknown), self.changing | other.changing)
 
     def notes(self, file: LeadFile, columns: list[str], custom: CustomFields,
               country: str | None = None) -> tuple[str, ...]:
@@ -163,8 +170,13 @@ class Counted:
         (``country``: the column of each row's country)."""
         sent = custom.said({name: (self.sent[name, 0], self.sent[name, 1])
                             for name in custom.names()}) if any(self.held.values()) else None
-        return notes_of(file, self.by_column(columns), sent,
-                        ranked(self.looks_like), country)
+        return notes_of(file, self.by_column(columns), sent, ranked(self.looks_like), country,
+                        self.advice())
+
+    def advice(self) -> Advice:
+        """What the notes advise beyond the hinted rows: the country cells not understood,
+        the regions ``region=`` would change a valid number under."""
+        return Advice(dict(self.unknown), frozenset(self.changing))
 
     def by_column(self, columns: list[str]) -> dict[str, int]:
         """:attr:`CleanResult.sources`: the valid phones each of ``columns`` gave (only
@@ -232,12 +244,16 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
     checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
     codes = checked.final(owner >= 0)
     numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
+    cells = spilled[frame_column(phone_column)]
     hints, looks_like = region_hints(
-        spilled[frame_column(phone_column)], numbers, region_code(region), lambda: regions,
+        cells, numbers, region_code(region), lambda: regions,
         None if country_column is None else
         spilled[frame_column(country_column)].rename(country_column))
     base = spilled.drop(columns=list(_INTERNAL))
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           row_hints(hints, owner, len(base)))
-    counted.tally(frame, codes, looks_like, custom)
+    changing = set() if country_column is not None else changing_regions(
+        cells, frame[["phone_e164", "flags"]], region_code(region),
+        set(regions) - counted.changing)
+    counted.tally(frame, codes, looks_like, custom, changing)
     return frame

@@ -1,21 +1,28 @@
-"""Hints for numbers refused under the default region but valid under another.
+"""Hints for refused rows, and advice that is checked before it is given.
 
 A US file that holds a few British numbers written nationally (``020 7946 0958``)
-refuses them as ``invalid_phone``, which is true but not helpful: the file itself
-often says where they are from, by its other rows' numbers or its ``country``
-column. A refused number that the file's ten commonest regions read as one number
-gets a hint naming the region it is a number of (a +1 number valid in the US is
-a US number, whichever NANP region read it, and its state is named) and how to
-read it so; a row whose country cell named another region gets a hint that
-points at that cell. A number shorter than the default region's full numbers is
-taken for an incomplete number of that region and gets none.
+refuses them as ``invalid_phone``, which is true but not helpful: the file's other
+rows often say where they are from. A refused number that the file's ten commonest
+regions read as one number gets a hint naming the region it is a number of (a +1
+number valid in the US is a US number, whichever NANP region read it, and its state
+is named) and a way to read it so that changes no other row: write it with its
+calling code, or name its country. Where the file has a country column, only a row
+whose country cell is blank is tried: a row whose cell names a country was read in
+that country, and its number is never offered as another country's (a wrong number
+is worse than a refused one). ``region=`` is advised in the summary only where no
+country column is in use and re-reading the file so changes no valid row's number
+(:func:`changing_regions`). A number shorter than the default region's full numbers
+is taken for an incomplete number of that region and gets none.
+
+A row whose country cell names no country, and a row whose digits read as two
+numbers (``ambiguous_phone``), get a hint that says so and what to write.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,11 +33,16 @@ import pyarrow.compute as pc
 
 from dialkit._arrays._bools import arrow_bools
 from dialkit._places._areas import area_states
+from dialkit._shown._words import counted
 
-from .._normalize._columns import normalize, region_of
+from .._normalize._columns import ambiguous_readings, normalize, region_of
 
 HINT_REGIONS = 10
 """The file's commonest regions a refused number is tried under."""
+
+SAMPLE = 64
+"""Valid numbers re-read under a region first, before all of them: a file whose numbers
+are written nationally shows a change among the first few."""
 
 _INTERNATIONAL = r"^\s*\+"
 """A cell written with its calling code: read so under every region, so none can
@@ -40,26 +52,35 @@ change its refusal, and it is not tried again."""
 def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
                  regions: Callable[[], list[str]], countries: pd.Series | None = None
                  ) -> tuple[pa.Array | None, dict[str, int]]:
-    """Per row, a hint for a refused number valid in exactly one of the file's commonest
-    regions (null elsewhere), and the rows hinted by :func:`hint_key`.
+    """Per row, a hint (null where none), and the rows hinted by :func:`hint_key`.
 
-    ``regions`` gives the file's commonest regions (:func:`hint_regions`), asked
-    only when a number is refused: a streamed file's chunks are given the whole
-    file's. Each distinct refused text a region could change (as long as a full
-    number of ``region``, not written with its calling code) is normalised once
-    under every candidate region, in one call with each copy's region as its country.
-    With the file's ``countries`` (each row's country cell), ``region`` is a candidate
-    too (a row whose cell names another region was read in that one), and the hint of a
-    row whose cell names a region points at that cell.
+    A refused number valid in exactly one of the file's commonest regions (``regions``,
+    :func:`hint_regions`, asked only when a number is refused: a streamed file's
+    chunks are given the whole file's) is hinted, each distinct refused text a region
+    could change (as long as a full number of ``region``, not written with its calling
+    code) normalised once under every candidate region, in one call with each copy's
+    region as its country. With the file's ``countries`` (each row's country cell),
+    only rows whose cell is blank are tried, and their hint says to fill it; a row whose
+    cell names no country, and an ``ambiguous_phone`` row, get their own hint.
     """
+    hints = pa.nulls(len(cells), pa.string())
+    hints, keys = _region_said(hints, cells, numbers, region, regions, countries)
+    hints = _own_said(hints, cells, numbers, region, countries)
+    return (None if hints.null_count == len(hints) else hints), ranked(Counter(keys))
+
+
+def _region_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: str,
+                 regions: Callable[[], list[str]], countries: pd.Series | None
+                 ) -> tuple[pa.Array, list[str]]:
+    """``hints`` with the region hints of :func:`region_hints`, and each hinted row's key."""
     refused = ((numbers["reason"] == "invalid_phone")
                & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
                ).fillna(False).to_numpy(dtype=bool)
+    if countries is not None:
+        refused &= _blank(countries)
     candidates = regions() if refused.any() else []
-    if candidates and countries is not None:
-        candidates = [region, *candidates]
     if not candidates:
-        return None, {}
+        return hints, []
     rows = np.flatnonzero(refused)
     codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
     texts = pa.array(distinct, pa.string())
@@ -71,13 +92,63 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
     known = np.array([reading is not None for reading in found] + [False], dtype=bool)
     hinted = known[codes]  # a code of -1 takes the last: False
     if not hinted.any():
-        return None, {}
-    keys, said = _said(found, codes[hinted], None if countries is None else
-                       countries.iloc[rows[hinted]])
-    positions = np.full(len(cells), -1, np.int64)
-    positions[rows[hinted]] = np.arange(int(hinted.sum()))
-    hints = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
-    return hints, ranked(Counter(key for key in keys if key is not None))
+        return hints, []
+    column = None if countries is None else str(countries.name)
+    keys = np.array([None if r is None else hint_key(r.named, column) for r in found], object)
+    said = np.array([None if r is None else r.hint(column) for r in found], object)
+    at = rows[hinted]
+    return (_put(hints, at, said[codes[hinted]].tolist()),
+            keys[codes[hinted]].tolist())
+
+
+def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: str,
+              countries: pd.Series | None) -> pa.Array:
+    """``hints`` with those of the rows refused ``unknown_country`` (what the cell says)
+    and ``ambiguous_phone`` (both numbers its digits read as), each made once per
+    distinct cell (and country)."""
+    reason = numbers["reason"]
+    for refusal in ("unknown_country", "ambiguous_phone"):
+        rows = np.flatnonzero((reason == refusal).fillna(False).to_numpy(dtype=bool))
+        if not len(rows):
+            continue
+        phone = cells.iloc[rows].astype(object).tolist()
+        country = ([None] * len(rows) if countries is None
+                   else countries.iloc[rows].astype(object).tolist())
+        column = None if countries is None else str(countries.name)
+        made: dict[tuple[object, object], str] = {}
+        for key in zip(phone, country, strict=True):
+            if key not in made:
+                made[key] = (_unknown_said(column or "country", key[1])
+                             if refusal == "unknown_country"
+                             else _ambiguous_said(str(key[0]), region_of(key[1]) or region))
+        hints = _put(hints, rows, [made[key] for key in zip(phone, country, strict=True)])
+    return hints
+
+
+def _put(hints: pa.Array, rows: np.ndarray, said: list[str | None]) -> pa.Array:
+    """``hints`` with ``said`` at ``rows`` (sorted)."""
+    positions = np.full(len(hints), -1, np.int64)
+    positions[rows] = np.arange(len(rows))
+    spread = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
+    return pc.coalesce(spread, hints)
+
+
+def _blank(countries: pd.Series) -> np.ndarray:
+    """Which country cells are blank (missing, empty or spaces): read in the file's region."""
+    text = countries.astype("string[pyarrow]").str.strip()
+    blank: np.ndarray = (text.isna() | (text == "")).to_numpy(dtype=bool)
+    return blank
+
+
+def _unknown_said(column: str, cell: object) -> str:
+    return (f"the row's {column} says {str(cell).strip()!r}, which names no country the "
+            "clean can read: write its ISO code (such as 'DE') or its name")
+
+
+def _ambiguous_said(cell: str, region: str) -> str:
+    readings = "; ".join(f"{number} {said}" for number, said in ambiguous_readings(cell, region))
+    return (f"the digits read as more than one valid {region} number: {readings}; write the "
+            "number with + and its country code")
 
 
 def ranked(counts: Counter[str]) -> dict[str, int]:
@@ -85,36 +156,6 @@ def ranked(counts: Counter[str]) -> dict[str, int]:
     a file read whole and in chunks counts its keys in another order, and says the same
     notes in the same order."""
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-
-
-def _said(found: list[Reading | None], codes: np.ndarray, cells: pd.Series | None
-          ) -> tuple[list[str | None], list[str | None]]:
-    """Each hinted row's :func:`hint_key` and hint (``codes``: its text's reading;
-    ``cells``: its country cell), each made once per distinct text, or text and cell."""
-    keys = np.array([None if r is None else hint_key(r.named) for r in found], object)
-    said = np.array([None if r is None else r.hint() for r in found], object)
-    row_keys, row_said = keys[codes], said[codes]
-    if cells is not None:
-        cell_codes, values = pd.factorize(cells.to_numpy(dtype=object))
-        named = [region_of(value) for value in values]
-        rows = np.flatnonzero(np.array([r is not None for r in named] + [False])[cell_codes])
-        _, first, inverse = np.unique(codes[rows] * len(values) + cell_codes[rows],
-                                      return_index=True, return_inverse=True)
-        column = str(cells.name)
-        made = [_cell_said(found[codes[rows[n]]], column, values[cell_codes[rows[n]]],
-                           named[cell_codes[rows[n]]]) for n in first]
-        row_keys[rows] = np.array([key for key, _ in made], object)[inverse]
-        row_said[rows] = np.array([hint for _, hint in made], object)[inverse]
-    return row_keys.tolist(), row_said.tolist()
-
-
-def _cell_said(reading: Reading | None, column: str, cell: object,
-               region: str | None) -> tuple[str | None, str | None]:
-    """The key and hint of a row whose country cell names ``region``: none where the
-    number is of that region (written with another's exit code, not a wrong cell)."""
-    if reading is None or reading.region == region:
-        return None, None
-    return hint_key(reading.region, column), reading.cell_hint(column, str(cell).strip())
 
 
 @dataclass(frozen=True)
@@ -127,15 +168,15 @@ class Reading:
     e164: str
     region: str
 
-    def hint(self) -> str:
-        """The row's hint where the file gave it no country."""
-        return (f"valid as a {self.named} number{self._state()} ({self.e164}): pass "
-                f"region='{self.named}' or a country")
-
-    def cell_hint(self, column: str, cell: str) -> str:
-        """The row's hint where its ``column`` named a region the number is not of."""
-        return (f"the row's {column} says {cell}; the number is a {self.region} "
-                f"number{self._state()} ({self.e164}): correct the {column} cell")
+    def hint(self, column: str | None) -> str:
+        """The row's hint: with no country ``column``, write the number with its calling
+        code or name its country; with one (the row's cell blank), fill that cell."""
+        found = f"a valid {self.region} number{self._state()}, {self.e164}" + (
+            "" if self.named == self.region else f", read in {self.named}")
+        if column is None:
+            return f"{found}: write it as {self.e164}, or name {self.named} in a country column"
+        return (f"the row's {column} is blank; the number is {found}: fill that cell with "
+                f"{self.named}, or write it as {self.e164}")
 
     def _state(self) -> str:
         state = us_state(self.e164) if self.region == "US" else None
@@ -173,21 +214,89 @@ def _tried(texts: pa.Array, region: str, candidates: list[str]) -> pd.DataFrame:
 
 def hint_key(region: str, column: str | None = None) -> str:
     """How :func:`region_hints` counts hinted rows: by the region to read them in
-    (``"GB"``), or by their numbers' region and the country column whose cells said
-    another (``"US|Country"``)."""
+    (``"GB"``), or, where the file has a country column, by that region and the column
+    whose blank cells to fill (``"GB|Country"``)."""
     return region if column is None else f"{region}|{column}"
 
 
-def hint_note(key: str, rows: int) -> str:
-    """The summary's sentence for the rows hinted under one :func:`hint_key`."""
+def hint_note(key: str, rows: int, changing: Collection[str] = ()) -> str:
+    """The summary's sentence for the rows hinted under one :func:`hint_key`; ``region=``
+    is advised only for a region not among ``changing`` (:func:`changing_regions`)."""
     region, _, column = key.partition("|")
+    one = rows == 1
+    like = (f"{'looks like a' if one else 'look like'} {region} number{'' if one else 's'}")
     if column:
-        return (f"{rows:,} {'row holds a' if rows == 1 else 'rows hold'} {region} "
-                f"number{'s' if rows != 1 else ''} though {'its' if rows == 1 else 'their'} "
-                f"{column} names another country: correct {'that' if rows == 1 else 'those'} "
-                f"{column} cell{'s' if rows != 1 else ''} (each row's hint names it)")
-    return (f"{rows:,} {'row looks like a' if rows == 1 else 'rows look like'} {region} "
-            f"number{'s' if rows != 1 else ''}: pass region='{region}' or a country column")
+        return (f"{counted(rows, 'row')} with a blank {column} {like}: fill "
+                f"{'its' if one else 'their'} {column} with {region} (each row's hint names "
+                "its number)")
+    look = f"{counted(rows, 'row')} {like}"
+    code = phonenumbers.country_code_for_region(region)
+    if region in changing:
+        return (f"{look}: write {'it' if one else 'them'} with +{code}, or name each "
+                "row's country in a country column (region= would change other rows' "
+                "numbers)")
+    return (f"{look}: pass region='{region}' (no valid row's number changes), or write "
+            f"{'it' if one else 'them'} with +{code}")
+
+
+def unknown_note(column: str, values: Counter[str]) -> str:
+    """The summary's sentence for the country cells not understood, commonest first."""
+    shown = [f"{value!r} ({counted(rows, 'row')})" for value, rows in
+             sorted(values.items(), key=lambda item: (-item[1], item[0]))[:UNKNOWN_SHOWN]]
+    more = len(values) - len(shown)
+    rows = sum(values.values())
+    return (f"{counted(rows, 'row')} {'was' if rows == 1 else 'were'} not read: "
+            f"{'its' if rows == 1 else 'their'} {column} names no country the clean can "
+            f"read: {', '.join(shown)}{f' and {more} more' if more else ''}; write each as an "
+            "ISO 3166 code (such as 'DE') or a country's name, then clean again")
+
+
+UNKNOWN_SHOWN = 10
+"""Country cells not understood that the summary names, the commonest."""
+
+
+def changing_regions(cells: pd.Series, numbers: pd.DataFrame, region: str,
+                     candidates: Collection[str]) -> set[str]:
+    """The ``candidates`` under which re-reading the rows' valid numbers (from ``cells``,
+    read in ``region``) changes one: ``region=`` is never advised for those. A region
+    that parses as ``region`` does (:func:`_parses_alike`) changes none; a cell written
+    with ``+`` reads alike everywhere and is not tried; a number from a fallback column
+    cannot be told from its cell here, so a file with one counts every candidate as
+    changing."""
+    valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
+    candidates = [name for name in candidates if not _parses_alike(name, region)]
+    if not candidates or not valid.any():
+        return set()
+    if numbers["flags"].fillna("").str.contains("from_", regex=False).to_numpy(dtype=bool)[
+            valid].any():
+        return set(candidates)
+    texts = cells.astype("string[pyarrow]")[valid]
+    national = ~texts.str.match(_INTERNATIONAL).fillna(False).to_numpy(dtype=bool)
+    pairs = pd.DataFrame({"cell": texts[national].to_numpy(),
+                          "e164": numbers["phone_e164"][valid][national].to_numpy()}
+                         ).drop_duplicates("cell")
+    return {name for name in candidates if _changes(pairs, name)}
+
+
+def _parses_alike(first: str, second: str) -> bool:
+    """Whether ``phonenumbers`` reads every text alike in two regions: one calling code,
+    international and national prefixes (the clean's own ``00`` rule is the NANP's, one
+    calling code too). A number's validity is its own region's, whichever read it."""
+    one, two = (phonenumbers.PhoneMetadata.metadata_for_region(name) for name in (first, second))
+    fields = ("country_code", "international_prefix", "national_prefix_for_parsing",
+              "national_prefix_transform_rule", "national_prefix")
+    return one is not None and two is not None and all(
+        getattr(one, name) == getattr(two, name) for name in fields)
+
+
+def _changes(pairs: pd.DataFrame, region: str) -> bool:
+    """Whether one of ``pairs``' cells reads as another number (or none) under ``region``:
+    a sample first, then the rest."""
+    for part in (pairs.iloc[:SAMPLE], pairs.iloc[SAMPLE:]):
+        if len(part) and bool((normalize(part["cell"], region=region)["phone_e164"].to_numpy(
+                dtype=object, na_value=None) != part["e164"].to_numpy(dtype=object)).any()):
+            return True
+    return False
 
 
 def us_state(e164: str) -> str | None:
@@ -222,16 +331,21 @@ def _international(texts: pa.Array) -> np.ndarray:
     return arrow_bools(pc.match_substring_regex(texts, _INTERNATIONAL))
 
 
-def region_counts(numbers: pd.DataFrame, countries: pd.Series | None) -> Counter[str]:
-    """Rows by region: of their valid numbers, and of their country column."""
+def region_counts(numbers: pd.DataFrame, countries: pd.Series | None
+                  ) -> tuple[Counter[str], Counter[str]]:
+    """Rows by region, of their valid numbers and of their country column; and the
+    country cells not understood (but blank ones), by their text."""
     counts: Counter[str] = Counter()
+    unknown: Counter[str] = Counter()
     counts.update({str(k): int(v) for k, v in numbers["country"].value_counts().items()})
     if countries is not None:
         for value, count in countries.value_counts().items():
             found = region_of(value)
             if found is not None:
                 counts[found] += int(count)
-    return counts
+            elif str(value).strip():
+                unknown[str(value).strip()] += int(count)
+    return counts, unknown
 
 
 def hint_regions(counts: Counter[str], region: str) -> list[str]:

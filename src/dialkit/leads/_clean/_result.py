@@ -32,7 +32,7 @@ from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes
 from .._read._lead_file import LeadFile
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
-from ._hints import hint_note
+from ._hints import hint_note, unknown_note
 from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
 from ._verdicts import REASONS, STATUSES
 
@@ -72,9 +72,10 @@ class CleanResult:
         sources: Rows whose phone each phone column gave, when the file has more
             than one (``{"Phone": 950, "Mobile": 40}``).
         looks_like: Rows refused whose number is valid in another of the file's
-            regions, by region (``"GB"``), or by their numbers' region and the country
-            column whose cells named another (``"US|Country"``).
+            regions, by region (``"GB"``), or, with a country column, by that region and
+            the column whose blank cells to fill (``"GB|Country"``).
         country_column: The column that gave each row's country, if any.
+        advice: What the notes advise beyond the hinted rows (:class:`Advice`).
     """
 
     frame: pd.DataFrame
@@ -88,6 +89,7 @@ class CleanResult:
     sources: Mapping[str, int] = field(default_factory=dict)
     looks_like: Mapping[str, int] = field(default_factory=dict)
     country_column: str | None = None
+    advice: Advice = field(default_factory=lambda: Advice())
 
     @property
     def accepted(self) -> pd.DataFrame:
@@ -112,7 +114,7 @@ class CleanResult:
         region; first, what reading the file found (:attr:`LeadFile.notes`: the encoding,
         blank rows skipped, the header's line, lines in another encoding)."""
         return notes_of(self.file, self.sources, self.sent_as_custom_fields(), self.looks_like,
-                        self.country_column)
+                        self.country_column, self.advice)
 
     def sent_as_custom_fields(self) -> str | None:
         """How many extensions and other numbers of the accepted rows go as custom fields,
@@ -321,10 +323,27 @@ def judged(numbered: pd.DataFrame, verdicts: pd.DataFrame, hints: pa.Array) -> p
                      axis=1)
 
 
+@dataclass(frozen=True)
+class Advice:
+    """What a clean's notes advise beyond its hinted rows, counted over the whole file.
+
+    Attributes:
+        unknown: Country cells that name no country the clean can read, by their text,
+            with their rows.
+        changing: Regions that ``region=`` would change a valid row's number under, so
+            never advised.
+    """
+
+    unknown: Mapping[str, int] = field(default_factory=dict)
+    changing: frozenset[str] = frozenset()
+
+
 def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
-             looks_like: Mapping[str, int], country: str | None = None) -> tuple[str, ...]:
+             looks_like: Mapping[str, int], country: str | None = None,
+             advice: Advice | None = None) -> tuple[str, ...]:
     """:attr:`CleanResult.notes` from their parts (a streamed file's, counted as read;
     ``country``: the column of each row's country)."""
+    advice = advice or Advice()
     notes = list(file.notes)
     fields = fields_note(file.fields, country)
     notes += ([fields] if fields else []) + near_notes(file.fields, file.custom_fields)
@@ -335,7 +354,9 @@ def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
             f", {', '.join(taken)} (where {first} held none)" if taken else ""))
     if sent:
         notes.append(sent)
-    notes += [hint_note(region, rows) for region, rows in looks_like.items()]
+    if advice.unknown:
+        notes.append(unknown_note(country or "country", Counter(advice.unknown)))
+    notes += [hint_note(region, rows, advice.changing) for region, rows in looks_like.items()]
     return tuple(notes)
 
 

@@ -115,7 +115,8 @@ def clean_whole(source: Any, options: CleanOptions) -> CleanResult:
                        extension_field=options.extension_field,
                        alt_phone_field=options.alt_phone_field,
                        sources=run.counted.by_column(run.columns),
-                       looks_like=ranked(run.counted.looks_like), country_column=run.column)
+                       looks_like=ranked(run.counted.looks_like), country_column=run.column,
+                       advice=run.counted.advice())
 
 
 def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> Streamed | None:

@@ -58,8 +58,13 @@ _EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
 """The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
 (the service's) is every Unicode space."""
 
+LOCAL_REASONS = ("unknown_country", "ambiguous_phone")
+"""Refusals of the clean's own, beside the service's: a row whose country cell names no
+country the clean can read, or whose digits read as two valid numbers (with and without
+the country's calling code). The service would read either in some country and accept
+it; the clean does not send a number it read on a guess."""
 STATUSES = [status.value for status in LeadResultStatus]
-REASONS = [reason.value for reason in LeadResultReason]
+REASONS = [*(reason.value for reason in LeadResultReason), *LOCAL_REASONS]
 _INVALID = LeadResultStatus.INVALID.value
 _DUPLICATE = LeadResultStatus.DUPLICATE.value
 _FIELD_RULE = LeadResultReason.FIELD_RULE.value
@@ -72,6 +77,7 @@ MISSING, PHONE_TOO_LONG, INVALID_PHONE, BLOCKED = 1, 2, 3, 4
 DUPLICATE_IN_REQUEST, DUPLICATE_IN_CAMPAIGN, ID_ELSEWHERE = 5, 6, 7
 FIELD_RULES = 8  # then one per FIELD_LIMITS entry, in its order
 ON_DNC = FIELD_RULES + len(FIELD_LIMITS)
+UNKNOWN_COUNTRY, AMBIGUOUS_PHONE = ON_DNC + 1, ON_DNC + 2
 
 VERDICTS: tuple[Verdict, ...] = (
     (LeadResultStatus.ACCEPTED.value, None, None),
@@ -84,6 +90,8 @@ VERDICTS: tuple[Verdict, ...] = (
     (_INVALID, _FIELD_RULE, "external_id"),  # an id this API client uses in another campaign
     *((_INVALID, _FIELD_RULE, name) for name, _ in FIELD_LIMITS),
     (LeadResultStatus.ON_DNC.value, None, None),
+    (_INVALID, "unknown_country", "country"),
+    (_INVALID, "ambiguous_phone", None),
 )
 """Every verdict a row can get, its code its place here."""
 
@@ -121,7 +129,9 @@ def checks(frame: pd.DataFrame, fields: Mapping[str, str], phones: pd.Series,
     invalid = (reason == "invalid_phone").fillna(False).to_numpy(dtype=bool)
     before = _first((
         ((reason == "missing_phone").fillna(False).to_numpy(dtype=bool), MISSING),
+        ((reason == "unknown_country").fillna(False).to_numpy(dtype=bool), UNKNOWN_COUNTRY),
         (invalid & _longer(phones, PHONE_MAX), PHONE_TOO_LONG),
+        ((reason == "ambiguous_phone").fillna(False).to_numpy(dtype=bool), AMBIGUOUS_PHONE),
         (invalid, INVALID_PHONE),
         (numbers["country"].isin(blocked).to_numpy(dtype=bool), BLOCKED)), len(frame))
     e164, external = numbers["phone_e164"], text(frame, fields.get("external_id"))
@@ -213,7 +223,14 @@ WORDS: Mapping[Verdict, str] = MappingProxyType({
     ("invalid", "missing_phone", None): "the row has no phone number",
     ("invalid", "field_rule", "phone"): f"the phone cell is longer than {PHONE_MAX} "
                                         "characters, too long to be a phone number",
-    ("invalid", "invalid_phone", None): "not a valid phone number for the row's country",
+    ("invalid", "invalid_phone", None): "not a valid phone number of the country it was read "
+                                        "in (the row's country, else the file's region)",
+    ("invalid", "unknown_country", "country"): "the row's country cell names no country the "
+                                               "clean can read, so its number was not read",
+    ("invalid", "ambiguous_phone", None): "the digits read as two valid numbers, with and "
+                                          "without the country's calling code (the hint "
+                                          "names both): write the number with + and its "
+                                          "country code",
     ("blocked_country", None, None): "the number is in a country the account does not call",
     ("duplicate", "duplicate_in_request", None): "the same phone number or lead id as an "
                                                  "earlier row of the file",

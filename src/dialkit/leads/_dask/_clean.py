@@ -112,7 +112,7 @@ def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
         blocked_countries=tuple(sorted(blocked)), skipped=options.skipped(),
         extension_field=job.custom.extension_field, alt_phone_field=job.custom.alt_phone_field,
         sources=counted.by_column(columns), looks_like=ranked(counted.looks_like),
-        country_column=job.column)
+        country_column=job.column, advice=counted.advice())
     return CleanedDataset(name, counted.rows, counted.summary(),
                           counted.notes(file, columns, job.custom, job.column),
                           dict(empty.skipped),

@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from dialkit._arrays._bools import arrow_bools
 from dialkit._arrays._texts import replace_rows
 from dialkit._places._regions import is_missing
 from dialkit._places._regions import region_of as region_of  # published by dialkit.leads
@@ -33,6 +34,7 @@ from ..._utils._base_error import InputError
 from . import _fast
 from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
+from ._readings import other_readings
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 
@@ -95,6 +97,18 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     cells = pd.Series(phones)
     texts = _texts(cells)
     where, names, unknown = _row_regions(country, region, cells.index)
+    columns = _read(texts, where, names, fast)
+    columns = _others(columns, texts, where, names, fast)
+    columns = _unread(columns, unknown)
+    return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
+                         for name, column in zip(COLUMNS, columns, strict=True)},
+                        index=cells.index)
+
+
+def _read(texts: pa.Array, where: NDArray[np.int64], names: list[str],
+          fast: bool) -> list[pa.Array]:
+    """The columns of :data:`COLUMNS` for ``texts``, each read in its row's region: by the
+    fast path where it can, by ``phonenumbers`` elsewhere (everywhere unless ``fast``)."""
     if fast:
         found = _fast.verdicts(texts, where, names)
         columns = [getattr(found, name) for name in COLUMNS]
@@ -102,14 +116,77 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     else:
         columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))
     slow = _slow(texts.take(pa.array(rest)).to_pylist(), [names[w] for w in where[rest].tolist()])
-    columns = [replace_rows(column, rest, values)
-               for column, values in zip(columns, slow, strict=True)]
-    unknown_rows = np.flatnonzero(unknown)
-    columns[4] = replace_rows(columns[4], unknown_rows, pc.binary_join_element_wise(
-        columns[4].take(pa.array(unknown_rows)), "unknown_country", ",", null_handling="skip"))
-    return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
-                         for name, column in zip(COLUMNS, columns, strict=True)},
-                        index=cells.index)
+    return [replace_rows(column, rest, values)
+            for column, values in zip(columns, slow, strict=True)]
+
+
+def _others(columns: list[pa.Array], texts: pa.Array, where: NDArray[np.int64],
+            names: list[str], fast: bool) -> list[pa.Array]:
+    """``columns`` with the cells of digits read the other ways they may mean too
+    (:mod:`._readings`): the E.164 reading taken where it alone is valid (flagged
+    ``calling_code``), the row refused ``ambiguous_phone`` (flagged ``ambiguous``) where
+    another reading is a valid number besides the cell's own."""
+    ambiguous = [np.zeros(0, np.intp)]
+    for other in other_readings(texts, where, names):
+        if not len(other.rows):
+            continue
+        read = _read(other.texts, where[other.rows], names, fast)
+        own = columns[0].take(pa.array(other.rows))
+        valid = arrow_bools(own.is_valid())
+        differ = arrow_bools(read[0].is_valid()) & arrow_bools(
+            pc.fill_null(pc.not_equal(own, read[0]), True))
+        ambiguous.append(other.rows[differ & valid])
+        if other.flag is not None:
+            at = pa.array(np.flatnonzero(differ & ~valid))
+            taken, flags = other.rows[at.to_numpy()], columns[4]
+            columns = [replace_rows(column, taken, new.take(at))
+                       for column, new in zip(columns, read, strict=True)]
+            columns[4] = _flagged(columns[4], taken, flags.take(pa.array(taken)), other.flag)
+    both = np.unique(np.concatenate(ambiguous))
+    columns[4] = _flagged(columns[4], both, columns[4].take(pa.array(both)), "ambiguous")
+    return _refused(columns, both, "ambiguous_phone")
+
+
+def ambiguous_readings(cell: str, region: str) -> list[tuple[str, str]]:
+    """The numbers an ``ambiguous_phone`` cell reads as in ``region``, each with how it
+    was read (as written first), for its hint."""
+    texts, where = pa.array([cell], pa.string()), np.zeros(1, np.int64)
+    found = {_read(texts, where, [region], False)[0][0].as_py(): "as written"}
+    for other in other_readings(texts, where, [region]):
+        if len(other.rows):
+            found.setdefault(_read(other.texts, where, [region], False)[0][0].as_py(),
+                             other.said)
+    return [(number, said) for number, said in found.items() if number is not None]
+
+
+def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_]) -> list[pa.Array]:
+    """``columns`` with the rows whose country cell names no region flagged
+    ``unknown_country`` and refused so (but where the cell holds no number at all):
+    a number is never read in a country the row did not name."""
+    rows = np.flatnonzero(unknown)
+    if not len(rows):
+        return columns
+    columns = list(columns)
+    columns[4] = _flagged(columns[4], rows, columns[4].take(pa.array(rows)), "unknown_country")
+    missing = arrow_bools(pc.fill_null(pc.equal(columns[3].take(pa.array(rows)),
+                                                "missing_phone"), False))
+    return _refused(columns, rows[~missing], "unknown_country")
+
+
+def _flagged(flags: pa.Array, rows: NDArray[np.intp], old: pa.Array, flag: str) -> pa.Array:
+    """``flags`` with ``flag`` added at ``rows`` (whose flags were ``old``)."""
+    return replace_rows(flags, rows, pc.binary_join_element_wise(old, flag, ",",
+                                                                 null_handling="skip"))
+
+
+def _refused(columns: list[pa.Array], rows: NDArray[np.intp], reason: str) -> list[pa.Array]:
+    """``columns`` with ``rows`` refused for ``reason``: no number, no region."""
+    if not len(rows):
+        return columns
+    nulls = pa.nulls(len(rows), pa.string())
+    reasons = pa.array([reason] * len(rows), pa.string())
+    return [replace_rows(columns[0], rows, nulls), replace_rows(columns[1], rows, nulls),
+            columns[2], replace_rows(columns[3], rows, reasons), columns[4]]
 
 
 def _slow(texts: list[str | None], regions: list[str]) -> list[pa.Array]:
