@@ -38,6 +38,8 @@ NAME_IN_COLUMN = re.compile(r"(?:valid [A-Z]{2} number.*?, (\+\d+)(?:, read in [
 FILL = re.compile(r"is blank; the number is a valid [A-Z]{2} number[^,]*, (\+\d+)"
                   r"(?:, read in [A-Z]{2})?: fill that cell with ([A-Z]{2})")
 PASS_REGION = re.compile(r"pass region='([A-Z]{2})'")
+EITHER = re.compile(r"(\+\d+) (?:as written|with)")
+"""The numbers an ``ambiguous_phone`` hint names: writing either with its ``+`` reads so."""
 
 
 def _cleaned(phones: list[str], countries: list[str] | None, region: str) -> pd.DataFrame:
@@ -88,7 +90,7 @@ def test_following_each_hint_changes_no_other_number(rows: list[tuple[str, str]]
             _kept(before, after)
             assert _numbers(after)[row] == number, hint
             followed += 1
-        for number in WRITE_AS.findall(hint):
+        for number in WRITE_AS.findall(hint) + EITHER.findall(hint):
             written = [number if n == row else p for n, p in enumerate(phones)]
             after = _cleaned(written, given_countries, region)
             _kept(before, after)

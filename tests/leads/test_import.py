@@ -77,15 +77,22 @@ def test_a_refusal_by_the_service_is_reconciled_to_its_row(client: Client,
                                                            tmp_path: Path) -> None:
     campaign = paused(client)
     # another lead of the campaign with the first row's phone (its external id says so)
-    client.leads.import_batch(campaign, [{"phone": numbers(1)[0], "external_id": "other"}])
+    [other] = client.leads.import_batch(campaign, [{"phone": numbers(1)[0],
+                                                    "external_id": "other"}])
     cleaned = clean(pd.DataFrame({"phone": numbers(3)}))  # offline: the campaign unseen
     report = import_leads(client, cleaned, campaign, journal=tmp_path, progress=False)
-    frame = report.frame[["outcome", "status", "reason"]].astype(object)
+    frame = report.frame[["outcome", "status", "reason", "campaign_lead_id",
+                          "campaign_phone"]].astype(object)
     assert frame.where(frame.notna(), None).values.tolist() == [
-        ["refused_by_service", "duplicate", "duplicate_in_campaign"],
-        ["imported", "accepted", None], ["imported", "accepted", None]]
+        ["refused_by_service", "duplicate", "duplicate_in_campaign", other.lead_id,
+         numbers(1)[0]],
+        ["imported", "accepted", None, None, None], ["imported", "accepted", None, None, None]]
     assert "refused_by_service" in report._repr_html_()
-    assert report.notes == ()
+    assert report.notes == (
+        "1 row was refused as duplicate_in_campaign: the campaign keeps another lead for "
+        "each (report columns campaign_lead_id, campaign_phone): 1 with the row's number, "
+        "under another external id or none (the number is in the campaign already, as "
+        "that lead).",)
 
 
 def test_a_duplicate_that_is_the_rows_own_lead_is_imported_with_its_lead_id(

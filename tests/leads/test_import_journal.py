@@ -143,12 +143,15 @@ def test_a_lead_of_the_campaign_with_another_external_id_is_not_the_rows(
         client: Client, tmp_path: Path) -> None:
     campaign = paused(client)
     phone = numbers(1)[0]
-    client.leads.import_batch(campaign, [{"phone": phone, "external_id": "someone-else"}])
+    [theirs] = client.leads.import_batch(campaign, [{"phone": phone,
+                                                     "external_id": "someone-else"}])
     report = import_leads(client, pd.DataFrame({"phone": [phone], "external_id": ["mine"]}),
                           campaign, journal=tmp_path, progress=False)
     assert report.frame["outcome"].tolist() == ["refused_by_service"]  # the service's answer
     assert report.frame["reason"].tolist() == ["duplicate_in_campaign"]
     assert report.frame["lead_id"].isna().all()
+    assert report.frame[["campaign_lead_id", "campaign_phone"]].values.tolist() == [
+        [theirs.lead_id, phone]]  # the lead the campaign keeps, named (issue 70)
 
 
 def forged_done(lines: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,6 +18,11 @@ a time (:meth:`Journal.check` as the import walks the plan's batches again,
 :meth:`Journal.results` as it writes the report), so an import of twenty million
 rows remembers counts, not answers.
 
+What a line holds grows by fields, never by a version number: a line an earlier
+dialkit wrote lacks the fields added since, and is read as that dialkit meant it
+(a ``found`` line without ``kept``: the leads kept instead of the rows still
+refused were not looked for, and the next run looks for them).
+
 A journal is trusted only as far as it can be checked: a line is applied only
 to the batch it names, and a journal that does not match its plan (the plan
 deleted or replaced, a line for another batch, a hand-made line, a broken
@@ -206,6 +211,10 @@ class Journal:
             ``outcome_unknown`` for it, across runs.
         found: Plan row → the lead_id of the campaign's lead found for a row
             answered ``duplicate_in_campaign``; ``None`` until looked up.
+        kept: Plan row → the lead the campaign keeps instead of a row answered
+            ``duplicate_in_campaign`` that is not its own, and that lead's phone
+            (``(None, None)``: none found); ``None`` until looked up (and in a journal
+            whose look-up an earlier dialkit made).
     """
 
     folder: Path
@@ -215,6 +224,7 @@ class Journal:
     rechecked: dict[int, dict[str, Any]] = field(default_factory=dict)
     unknown: dict[int, int] = field(default_factory=dict)
     found: dict[int, str] | None = None
+    kept: dict[int, tuple[str | None, str | None]] | None = None
     _read_up_to: int = field(default=0, repr=False)  # the lines' bytes when opened
     _unchecked: Iterator[tuple[int, dict[str, Any]]] | None = field(default=None, repr=False)
     _next: tuple[int, dict[str, Any]] | None = field(default=None, repr=False)
@@ -311,16 +321,21 @@ class Journal:
         self._append({"event": "done", **batch.names(), "results": results,
                       **({} if recheck is None else {"recheck": dict(recheck)})})
 
-    def record_found(self, found: Mapping[int, str]) -> None:
-        """Note the leads found for rows answered ``duplicate_in_campaign``."""
+    def record_found(self, found: Mapping[int, str],
+                     kept: Mapping[int, tuple[str | None, str | None]]) -> None:
+        """Note the leads found for rows answered ``duplicate_in_campaign``, and for the
+        others the lead the campaign keeps instead, in one line."""
         rows = sorted([position, lead_id] for position, lead_id in found.items())
-        self._append({"event": "found", "hash": self.plan_hash, "rows": rows})
+        held = sorted([position, *lead] for position, lead in kept.items())
+        self._append({"event": "found", "hash": self.plan_hash, "rows": rows, "kept": held})
 
     def _count(self, line: dict[str, Any]) -> None:
         """What a line, written or read back, says of the batches: the one place the
         journal's state follows its lines."""
         if line["event"] == "found":
             self.found = dict(line["rows"])
+            self.kept = None if "kept" not in line else {
+                position: (lead_id, phone) for position, lead_id, phone in line["kept"]}
         elif line["event"] == "unknown":
             self.unknown[line["batch"]] = self.unknown.get(line["batch"], 0) + 1
         elif line["event"] == "done":
@@ -357,6 +372,10 @@ class Journal:
                     and 0 <= item[0] < rows and _lead_id(item[1]) and item[1] is not None):
                 raise ImportJournalError(self.folder, f"line {number} names a found lead "
                                          "the plan cannot have")
+        kept = line.get("kept", [])
+        if not (isinstance(kept, list) and all(_kept(item, rows) for item in kept)):
+            raise ImportJournalError(self.folder, f"line {number} names a kept lead the "
+                                     "plan cannot have")
         if line["hash"] != self.plan_hash:
             raise ImportJournalError(self.folder, f"line {number} was written for another plan")
 
@@ -499,6 +518,12 @@ def _bad_results(results: list[Any], size: int) -> str | None:
     if sorted(indexes) != list(range(size)):
         return f"the answers are not one for each of its {size} leads"
     return None
+
+
+def _kept(item: Any, rows: int) -> bool:
+    """Whether ``item`` is ``[plan row, lead_id, phone]``, both ``None`` where none was found."""
+    return (isinstance(item, list) and len(item) == 3 and _whole(item[0]) and 0 <= item[0] < rows
+            and _lead_id(item[1]) and _text(item[2]) and (item[1] is None) == (item[2] is None))
 
 
 def _whole(value: Any) -> bool:

@@ -83,12 +83,20 @@ from ._journal import (
 )
 from ._recheck import (
     UNKNOWN_LIMIT,
+    Kept,
     LeadKey,
+    Looked,
+    campaign_holders,
     campaign_leads,
     found_note,
+    kept_lead,
+    kept_note,
     lead_key,
+    name_kept,
+    own_lead,
     recheck_note,
     send_rest,
+    unnamed_note,
 )
 
 if TYPE_CHECKING:
@@ -98,6 +106,7 @@ OUTCOMES = ("imported", "refused_locally", "refused_by_service", "not_attempted"
 """Every row's final outcome, one of these."""
 
 _ANSWER_COLUMNS = ("index", "status", "reason", "field", "lead_id")
+_KEPT_COLUMNS = ("campaign_lead_id", "campaign_phone")
 _IN_CAMPAIGN = "duplicate_in_campaign"
 _REPEAT = ("duplicate", "duplicate_in_request")
 
@@ -119,7 +128,8 @@ class ImportReport:
             column became which field, rows whose Country contradicts their number
             and the fix), then what the import settled from the campaign's leads
             rather than from the service's answers (a batch whose outcome stayed
-            unknown, rows already leads of the campaign), one sentence each.
+            unknown, rows already leads of the campaign, rows refused for another
+            lead the campaign keeps, and what to do about them), one sentence each.
     """
 
     campaign_id: str
@@ -142,8 +152,13 @@ class ImportReport:
         :meth:`to_csv`): the cleaned frame's columns (``row``, ``phone_e164``, ...;
         ``status``, ``reason`` and ``field`` are the service's answer where the row
         was sent, else the local verdict), then ``lead_id``, ``batch`` (1-based, for
-        rows sent) and ``outcome`` (``imported``, ``refused_locally``,
-        ``refused_by_service`` or ``not_attempted``)."""
+        rows sent), ``outcome`` (``imported``, ``refused_locally``,
+        ``refused_by_service`` or ``not_attempted``), and, for a row still refused as
+        ``duplicate_in_campaign``, the lead the campaign keeps instead:
+        ``campaign_lead_id`` and its phone, ``campaign_phone`` (the row's own number
+        where another lead has it; another where the lead has the row's external id:
+        a lead's phone never changes), both empty where no such lead is found (a
+        note says so) and on every other row."""
         return pd.concat(list(cleaned_parts(self.path, rows=_tuning.PLAN_ROWS)))
 
     @property
@@ -205,9 +220,13 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
     A row the service (or the local screen) answers ``duplicate_in_campaign``
     whose lead is in the campaign with the row's phone and external id is
     ``imported``, with that lead's ``lead_id``: an earlier import put it there.
-    A batch the service answered ``outcome_unknown`` for twice is settled from
-    the campaign's leads: the rows found there are imported, the others go
-    under a new key. ``ImportReport.notes`` says when either happened.
+    Another row answered ``duplicate_in_campaign`` stays refused, and the report
+    names the lead the campaign keeps instead (``campaign_lead_id``,
+    ``campaign_phone``): the lead with the row's phone, else the one with its
+    external id. A batch the service answered ``outcome_unknown`` for twice is
+    settled from the campaign's leads: the rows found there are imported, the
+    others go under a new key. ``ImportReport.notes`` says when any of these
+    happened.
 
     Args:
         client: The account to import into.
@@ -437,24 +456,38 @@ class _Run:
 
     def _find_in_campaign(self) -> None:
         """Look up, once, the leads of rows answered ``duplicate_in_campaign``: a lead
-        with the row's phone and external id is the row's, imported earlier."""
-        if self.book.found is not None:
+        with the row's phone and external id is the row's, imported earlier; for each
+        other row, the lead the campaign keeps instead (:func:`kept_lead`). One listing
+        finds both. A journal whose look-up an earlier dialkit made (no ``kept``) keeps
+        the leads it found, and the rows it did not find are looked up."""
+        if self.book.kept is not None:
             return
+        known = self.book.found or {}
+        wanted = {position: key for position, key in self._wanted() if position not in known}
+        if not wanted:
+            return
+        holders = campaign_holders(self.client, self.campaign_id, set(wanted.values()))
+        found, kept = dict(known), dict[int, Kept]()
+        for position, key in wanted.items():
+            lead_id = own_lead(key, holders)
+            if lead_id is not None:
+                found[position] = lead_id
+            else:
+                kept[position] = kept_lead(self.client, self.campaign_id, key, holders)
+        self.book.record_found(found, kept)
+
+    def _wanted(self) -> Iterator[tuple[int, LeadKey]]:
+        """Each row answered ``duplicate_in_campaign``: its place in the plan, and its
+        phone and external id as sent."""
         column = self.fields.get("external_id")
         columns = [*PLAN_COLUMNS, *([frame_column(column)] if column else [])]
-        wanted: dict[int, LeadKey] = {}
         for offset, frame, answers in self._answered(columns):
             rows = np.flatnonzero(answers["reason"] == _IN_CAMPAIGN)
             phones = _cells(frame.iloc[rows], "phone_e164")
             external = _cells(frame.iloc[rows], frame_column(column)) if column else \
                 [None] * len(rows)
-            wanted.update(zip((offset + rows).tolist(), zip(phones, external, strict=True),
-                              strict=True))
-        if not wanted:
-            return
-        leads = campaign_leads(self.client, self.campaign_id, set(wanted.values()))
-        self.book.record_found({position: leads[key] for position, key in wanted.items()
-                                if key in leads})
+            yield from zip((offset + rows).tolist(), zip(phones, external, strict=True),
+                           strict=True)
 
     def _answered(self, columns: list[str] | None = None) -> Iterator[
             tuple[int, pd.DataFrame, dict[str, np.ndarray]]]:
@@ -470,7 +503,7 @@ class _Run:
             answers = {name: frame[name].astype(object).to_numpy(copy=True)
                        for name in ("status", "reason", "field")}
             answers.update({name: np.full(len(frame), None, dtype=object)
-                            for name in ("lead_id", "batch")})
+                            for name in ("lead_id", "batch", *_KEPT_COLUMNS)})
             answers["attempted"] = np.zeros(len(frame), dtype=bool)
             accepted = np.flatnonzero(answers["status"] == "accepted")
             while pending is not None and pending[0] < before + len(accepted):
@@ -488,37 +521,44 @@ class _Run:
     def report(self) -> ImportReport:
         """Every row's outcome, written to the journal's folder a part at a time: the
         service's answer where its batch is done, else local; rows found in the
-        campaign after ``duplicate_in_campaign`` imported."""
-        found = sorted((self.book.found or {}).items())
-        found_at = np.array([position for position, _ in found], dtype=np.int64)
+        campaign after ``duplicate_in_campaign`` imported, and the others named the
+        lead the campaign keeps instead."""
+        found = Looked(self.book.found)
+        kept = Looked(self.book.kept)
         tally = RowTally(["outcome", "status", "reason", "field"])
-        rows = settled = 0
+        rows = 0
+        named = Counter[str]()  # rows found, and refused for a kept lead, by kind
         given: set[str] = set()  # the leads found, each the first of its rows in the file's
         with _parquet(self.book.folder / REPORT) as sink:
             for offset, frame, answers in self._answered():
-                place = np.searchsorted(found_at, [offset, offset + len(frame)])
                 here = np.zeros(len(frame), dtype=bool)
-                for position, lead_id in found[place[0]:place[1]]:
-                    if answers["reason"][position - offset] == _IN_CAMPAIGN:
-                        here[position - offset] = _found(answers, position - offset,
-                                                         lead_id, given)
-                settled += int(here.sum())
+                for at, lead_id in found.within(offset, len(frame)):
+                    if answers["reason"][at] == _IN_CAMPAIGN:
+                        here[at] = _found(answers, at, lead_id, given)
+                named["found"] += int(here.sum())
+                for at, lead in kept.within(offset, len(frame)):
+                    if answers["reason"][at] == _IN_CAMPAIGN:
+                        named[name_kept(answers, at, lead, frame["phone_e164"].iloc[at])] += 1
                 part = _outcomes(frame, answers, here)
                 sink.write(part)
                 tally.add(part)
                 rows += len(part)
         return ImportReport(self.campaign_id, rows, tally.table(), self.planned.batches,
-                            self.resumed, str(self.book.folder), self._notes(settled))
+                            self.resumed, str(self.book.folder), self._notes(named))
 
-    def _notes(self, settled: int) -> tuple[str, ...]:
+    def _notes(self, named: Counter[str]) -> tuple[str, ...]:
         """The clean's notes, as ``leads clean`` says them (issue 62: the import said
         nothing of a Country cell that contradicts its row's number; kept in the plan, a
         journal of an earlier version has none), then what the import itself found."""
         notes = [*self.planned.about.get("notes", ())]
         notes += [recheck_note(number, self.planned.size(number), recheck)
                   for number, recheck in sorted(self.book.rechecked.items())]
-        if settled:
-            notes.append(found_note(settled))
+        if named["found"]:
+            notes.append(found_note(named["found"]))
+        if named["phone"] or named["external"]:
+            notes.append(kept_note(named["phone"], named["external"]))
+        if named["unnamed"]:
+            notes.append(unnamed_note(named["unnamed"]))
         sent = extras_note(self.sent, self.custom)
         if sent and sent not in notes:  # the clean's sentence, where its counts are the same
             notes.append(sent)
@@ -617,6 +657,8 @@ def _outcomes(frame: pd.DataFrame, answers: dict[str, np.ndarray],
     frame["lead_id"] = pd.array(answers["lead_id"], dtype="string[pyarrow]")
     frame["batch"] = pd.array(answers["batch"], dtype="Int64")
     frame["outcome"] = pd.array(outcome, dtype="string[pyarrow]")
+    for name in _KEPT_COLUMNS:
+        frame[name] = pd.array(answers[name], dtype="string[pyarrow]")
     return frame
 
 
