@@ -28,6 +28,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_client.py": ("--scale", "small", "--pages", "3", "--repeats", "1", "--pause", "0",
                         "--blocks", "2", "--per-block", "3"),
     "bench_completion.py": ("--runs", "1"),
+    "bench_country_names.py": ("--runs", "1", "--repeats", "10"),
     "bench_dask_clean.py": ("--rows", "4000", "--parts", "2", "--runs", "1", "--folder",
                             "/tmp/dialkit-bench-dask-clean-smoke", "--workers", "1",
                             "--in-process"),

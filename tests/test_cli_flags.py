@@ -170,6 +170,6 @@ def test_a_region_hint_names_the_flags(tmp_path: Path) -> None:
                       "D,+44 20 7946 0961\n", encoding="utf-8")
     result = runner.invoke(app, ["leads", "clean", str(source)])
     assert result.exit_code == 0, result.output
-    assert "note: 2 rows look like GB numbers: pass --region 'GB' or --country-column " \
-           "COLUMN" in result.output
+    assert ("note: 2 rows look like GB numbers: pass --region 'GB' (no valid row's number "
+            "changes), or write them with +44") in result.output
     assert not PYTHON.search(result.output), result.output

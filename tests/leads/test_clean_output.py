@@ -7,7 +7,9 @@ CSV and the printed summary of each case, in full for the two files made for thi
 test (``tricky.csv``: formulas, line breaks, quotes, a verdict-named column,
 duplicate phones and ids, limits broken, numbers of other regions with and without
 a country; ``mix_1500.csv``: 1,500 rows of the benchmarks' realistic mix), as
-SHA-256 digests for the larger sample files.
+SHA-256 digests for the larger sample files. Issue 70 wrote them again, changing only
+the hints and notes: a hint never offers a row's number as another country's, and advises
+filling a blank country cell or writing the number with its calling code.
 """
 
 from __future__ import annotations

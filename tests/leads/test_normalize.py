@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dialkit._places._country_names import COUNTRY_NAMES
-from dialkit.leads import normalize, region_of
+from dialkit.leads import normalize
 from dialkit.leads._normalize._columns import _frame
 from dialkit.leads._normalize._phone_text import clean
 
@@ -77,10 +76,10 @@ def test_each_row_can_have_its_own_country() -> None:
     cells = ["020 7946 0123", "030 123456", "(415) 555-0123", "020 7946 0123", "0412 345 678"]
     countries = ["GB", "Germany", None, "+44", "Narnia"]
     frame = normalize(cells, region="AU", country=countries)
-    assert frame["phone_e164"].tolist() == [LONDON, "+4930123456", pd.NA, LONDON,
-                                            "+61412345678"]
+    assert frame["phone_e164"].tolist() == [LONDON, "+4930123456", pd.NA, LONDON, pd.NA]
     assert frame["reason"][2] == "invalid_phone"  # no country: the default region, AU
-    assert frame["flags"].tolist() == [pd.NA] * 4 + ["unknown_country"]  # falls back to AU
+    assert frame["reason"][4] == "unknown_country"  # never read as AU's: a guess
+    assert frame["flags"].tolist() == [pd.NA] * 4 + ["unknown_country"]
 
 
 @pytest.mark.parametrize("blank", ["", "   ", "\u00a0", None, float("nan")])
@@ -97,15 +96,6 @@ def test_a_blank_country_cell_is_the_default_region_unflagged(blank: object) -> 
     assert (row["phone_e164"], row["country"], pd.isna(row["flags"])) == (SF, "US", True)
 
 
-@pytest.mark.parametrize(("value", "region"), [("gb", "GB"), ("United Kingdom", "GB"),
-                                               ("UK", "GB"), ("44", "GB"), ("+1", "US"),
-                                               ("germany", "DE"), ("Japan", "JP"),
-                                               ("Narnia", None), ("999", None), (None, None),
-                                               ("", None), ("  ", None)])
-def test_a_country_cell_names_a_region(value: object, region: str | None) -> None:
-    assert region_of(value) == region
-
-
 def test_country_cells_leave_the_geocoder_unloaded() -> None:
     """Codes, blank texts and names are read without ``phonenumbers``' geocoder, whose
     data took 0.34 CPU s and ~98 MiB of a process (a blank text or a name loaded it)."""
@@ -115,18 +105,6 @@ def test_country_cells_leave_the_geocoder_unloaded() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
-
-
-def test_the_country_names_are_the_geocoders() -> None:
-    from phonenumbers import geocoder
-
-    names = {}
-    for code in phonenumbers.SUPPORTED_REGIONS:
-        example = phonenumbers.example_number(code)
-        name = example and geocoder.country_name_for_number(example, "en")
-        if name:
-            names[name.casefold()] = code
-    assert names == COUNTRY_NAMES
 
 
 def test_the_index_is_kept_and_repeats_are_parsed_once() -> None:

@@ -54,6 +54,6 @@ def _region(value: object) -> str:
     code = region_of(text) if text else None
     if code is None:
         raise InputError(f"blocked_countries holds {value!r}, which names no country "
-                         f"phonenumbers knows: pass ISO 3166 alpha-2 codes or English "
-                         f"country names, {_EXAMPLE}")
+                         f"phonenumbers knows: pass ISO 3166 codes or country "
+                         f"names, {_EXAMPLE}")
     return code

@@ -80,8 +80,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             the data have it, dates each listing).
         verified_caller_ids: The account's verified caller ids; without them
             ``unverified_caller_id`` does not run.
-        blocked_countries: Countries calls must not reach: ISO 3166 alpha-2 codes (any
-            case) or English names, in a list or one comma-separated text
+        blocked_countries: Countries calls must not reach: ISO 3166 codes (any
+            case) or names, as a country cell is read, in a list or one comma-separated text
             (``["KP", "IR"]``, ``"KP, IR"``, ``["North Korea", "Iran"]``), read as
             :func:`dialkit.leads.clean` reads them.
         rules: The law: ``US`` (the federal rule and each state's, by where the person

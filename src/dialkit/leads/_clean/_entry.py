@@ -85,8 +85,8 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             the leads already in the campaign (and, when the file has external
             ids, the ids this API client uses in other campaigns).
         campaign_id: The campaign the leads are for.
-        blocked_countries: Countries the account blocks: ISO 3166 alpha-2 codes or
-            English names, in a list or one comma-separated text (``"KP, IR"``), as
+        blocked_countries: Countries the account blocks: ISO 3166 codes or names
+            (as a country cell is read), in a list or one comma-separated text (``"KP, IR"``), as
             :func:`dialkit.compliance.audit` takes them; the service knows the
             account's list, the API does not show it.
         country_column: The column of each row's country; by default the one

@@ -65,10 +65,11 @@ def normalize(phones: Sequence[Any] | pd.Series, *, region: str = "US",
     Args:
         phones: The phone cells, as text (numbers are taken as their text).
         region: The default region (ISO alpha-2) of numbers written nationally.
-        country: Each row's country, where the file has one: ISO alpha-2, an
-            English country name, or a calling code (``44``, ``+44``); a blank
-            or unknown one falls back to ``region`` (only an unknown one flagged
-            ``unknown_country``).
+        country: Each row's country, where the file has one: an ISO 3166 code,
+            a calling code (``44``, ``+44``, ``0044``) or a country's name in
+            English or a language of the country (:func:`region_of`); a blank one
+            falls back to ``region``; one that names no country is not read in
+            any: the row is refused ``unknown_country``.
 
     Returns:
         ``phone_e164`` (``None`` unless valid), ``country`` (the number's region),
