@@ -55,7 +55,7 @@ def test_blocked_countries_are_read_alike_by_leads_and_the_audit(blocked: Any) -
 
 
 @pytest.mark.parametrize(("blocked", "refused", "hint"), [
-    (["XX"], "'XX', which names no country", "pass ISO 3166 alpha-2 codes or English"),
+    (["XX"], "'XX', which names no country", "pass ISO 3166 codes or country names"),
     ("KP, Atlantis", "'Atlantis', which names no country", "'KP, IR'"),
     ("KP IR", "'KP IR', which names no country", "'KP, IR'"),  # commas separate
     (["+98"], "'+98', a calling code, not a country", "pass 'IR'"),

@@ -36,8 +36,8 @@ def test_blocked_countries_are_codes_or_names_in_a_list_or_one_text(blocked: Any
     assert found["country"].tolist() == ["IR"]
 
 
-NAMES_NO_COUNTRY = ("which names no country phonenumbers knows: pass ISO 3166 alpha-2 codes "
-                    "or English country names, such as ['KP', 'IR'], 'KP, IR' or "
+NAMES_NO_COUNTRY = ("which names no country phonenumbers knows: pass ISO 3166 codes or "
+                    "country names, such as ['KP', 'IR'], 'KP, IR' or "
                     "['North Korea', 'Iran']")
 
 
