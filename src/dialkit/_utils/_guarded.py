@@ -1,6 +1,6 @@
 """What the client's guard and its judge exchange (issues 50 and 63): the settings, the
 evidence the client gathers (a number's live DNC answer), the judge's verdicts and the
-judge's interface, and how a lead's address state is read.
+judge's interface, and how a lead's address state and other numbers are read.
 
 They live below both the client (:mod:`dialkit.client._guard`, which gathers the evidence
 over the API) and the compliance layer (:class:`dialkit.compliance.LawJudge`, which judges),
@@ -138,3 +138,11 @@ def address_state(fields: object) -> str | None:
     """A lead's address state, from its ``custom_fields`` (as the audit reads it)."""
     state = fields.get("state") if isinstance(fields, Mapping) else None
     return state if isinstance(state, str) and state.strip() else None
+
+
+def other_phones(fields: object) -> object:
+    """A lead's other numbers, from its ``custom_fields`` (``other_phones``: E.164 numbers
+    in one text or a list, as the audit reads them), as written; None where it names none:
+    a person's address state follows each of their numbers (issue 71)."""
+    said = fields.get("other_phones") if isinstance(fields, Mapping) else None
+    return said if isinstance(said, str | list) and said else None

@@ -17,6 +17,7 @@ from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._guard import Guard, Override
 from ._http._pagination import ListIterator, RawPage
 from ._http._results import ApiData, ImportResult
+from ._own_writes import OwnWrites
 from ._profiles import (
     CONFIG_VARIABLE,
     PROFILE_VARIABLE,
@@ -40,6 +41,7 @@ __all__ = [
     "ListIterator",
     "Options",
     "Override",
+    "OwnWrites",
     "PROFILE_VARIABLE",
     "Profile",
     "RawPage",

@@ -19,6 +19,7 @@ from ._guard import Guard
 from ._http._results import ApiData
 from ._http._retry import DEFAULT_DEADLINE_SECONDS
 from ._http._transport import Call, Transport
+from ._own_writes import OwnWrites
 from ._profiles import Profile
 from ._profiles import profile as named_profile
 from ._resources._appointments import Appointments
@@ -121,6 +122,10 @@ class Client:
             rate_limit=rate_limit, transport=transport,
         )
         self._identity = Area(self._transport)
+        self.own_writes = OwnWrites()
+        """What this client's own writes changed, and when, from its first request: what
+        :attr:`frames` reads to know its cached frames stale, whenever it is first used."""
+        self._transport.on_write(self.own_writes.record)
         settings = guard if isinstance(guard, GuardSettings) else GuardSettings(
             cast(Enforced, guard))
         self.guard = Guard(self._transport, settings)
@@ -230,7 +235,6 @@ class Client:
             from ..frames import Cache, Frames
 
             self._frames = Frames(self, Cache.for_client(self, self._cache_dir))
-            self._transport.on_write(self._frames.written)  # its own writes make it stale
         return self._frames
 
     @property

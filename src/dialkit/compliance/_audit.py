@@ -43,6 +43,7 @@ from ._checks._consent import (
     PRERECORDED,
     RELATIONSHIPS,
     assumed,
+    dated_after,
     lifting,
     no_written_consent,
     resolved,
@@ -557,10 +558,10 @@ class _Judged:
     def of(cls, outbound: pd.DataFrame, leads: pd.DataFrame | None,
            options: Options) -> _Judged:
         rules = options.rules
-        lead, address = addresses(outbound, leads, bool(rules.jurisdictions))
-        consents = resolved(options.consents, leads, options.reassigned)
-        times = clock(outbound, rules, address, lifting(outbound, consents))
         others = None if leads is None else other_numbers(leads)
+        lead, address = addresses(outbound, leads, bool(rules.jurisdictions), others)
+        consents = resolved(options.consents, leads, options.reassigned, options.moment)
+        times = clock(outbound, rules, address, lifting(outbound, consents))
         return cls(outbound, leads, options, lead, consents, times, others)
 
     def frequency(self) -> pd.DataFrame:
@@ -625,6 +626,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     else:
         ran.append("no_written_consent")
         notes.update(assumed(options.consents))
+        notes.update(dated_after(options.consents, options.reassigned, options.moment))
     if has_leads and reads_addresses(rules):
         ran.append("unknown_address_state")
     dropped = parts[0].dropped if len(parts) == 1 else pd.concat(

@@ -95,7 +95,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             presets applied as if law before issue 37). A call the law forbids is a law
             finding whatever the policy says.
         campaign_id: Audit this campaign only, or these (a list of ids).
-        as_of: When the audit looks from (for the DNC scrub age); default now. An ISO
+        as_of: When the audit looks from (for the DNC scrub age; a time of the evidence
+            after it, a listing, a check, a consent's or a reassigned answer's, is read
+            the stricter way, never as permission); default now. An ISO
             8601 date or time or a ``datetime``: a time of day with its zone (one
             without is refused, never taken as UTC); a date alone starts at midnight UTC.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.

@@ -11,6 +11,7 @@ import pandas as pd
 from .._shown._progress import Shown, bar
 from .._utils import _tuning
 from .._utils._base_error import CacheMissError
+from ..client import OwnWrites
 from ..contract import DNC_CHECK_BATCH
 from ._cache import Cache
 from ._schemas import DNC
@@ -81,7 +82,7 @@ def _due(known: pd.DataFrame, wanted: list[str], refresh: str, max_age: timedelt
     checked = known if refresh == "offline" else known[
         known["checked_at"].between(now - max_age, now)]
     if written and refresh != "offline":
-        every = written.get("")
+        every = written.get(OwnWrites.EVERY_NUMBER)
         since = checked["phone"].map(written).astype("datetime64[us, UTC]")
         if every is not None:
             since = since.fillna(pd.Timestamp(every)).clip(lower=pd.Timestamp(every))

@@ -13,7 +13,6 @@ parallel under the client's one rate limiter.
 from __future__ import annotations
 
 import itertools
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from .._utils import _tuning
 from .._utils._base_error import InputError
 from .._utils._moments import duration, iso_date
 from ..client import ListIterator, RawPage
-from ..contract import CHANGED_BY, MAX_PAGE_LIMIT, ErrorCode
+from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
 from . import _schemas as schemas
 from ._cache import Cache, Entry, lookup
@@ -106,10 +105,6 @@ SPECS: Mapping[str, Spec] = {
 }
 """Every list frame; ``docs/frames.md`` explains each ``max_age`` and ``overlap``."""
 
-_EVERY = ""
-"""The key of a DNC write that named no number: every number's check is stale."""
-
-
 class Frames:
     """Typed DataFrames of the account's data, cached as Parquet.
 
@@ -134,22 +129,6 @@ class Frames:
     def __init__(self, client: Client, cache: Cache) -> None:
         self.client = client
         self.cache = cache
-        self._lock = threading.Lock()
-        self._written: dict[str, datetime] = {}
-        self._numbers_written: dict[str, datetime] = {}
-
-    def written(self, call: Any, answer: object = None) -> None:
-        """Note what a write of the client's own made stale (``contract.CHANGED_BY``), and
-        when; the client calls it after each write it tried, with its ``answer`` (None:
-        it failed, and may have been done all the same): stale either way."""
-        stale = CHANGED_BY.get(call.operation, ())
-        body = call.body if isinstance(call.body, Mapping) else {}
-        phone = body.get("phone")
-        now = datetime.now(UTC)
-        with self._lock:
-            self._written.update(dict.fromkeys(stale, now))
-            if "dnc" in stale:
-                self._numbers_written[phone if isinstance(phone, str) else _EVERY] = now
 
     def calls(self, *, campaign_id: str | Sequence[str] | None = None,
               direction: str | Sequence[str] | None = None,
@@ -212,8 +191,7 @@ class Frames:
         ``refresh="full"`` checks every phone again.
         """
         refresh, max_age, progress = _options(options, timedelta(hours=24))
-        with self._lock:
-            written = dict(self._numbers_written)
+        written = self.client.own_writes.numbers()  # the client's own, since its start
         return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age,
                         progress=progress, written=written)
 
@@ -221,8 +199,7 @@ class Frames:
               options: FrameOptions) -> pd.DataFrame:
         spec = SPECS[name]
         refresh, max_age, progress = _options(options, spec.max_age)
-        with self._lock:
-            written = self._written.get(name)
+        written = self.client.own_writes.to_list(name)  # the client's own, since its start
         return self._loaded(spec, filters, refresh, max_age, progress, written)
 
     def _loaded(self, spec: Spec, filters: Mapping[str, Any], refresh: Refresh,

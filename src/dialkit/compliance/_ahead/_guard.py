@@ -19,11 +19,19 @@ from datetime import datetime, timedelta
 import pandas as pd
 
 from ..._shown._words import counted
-from ..._utils._guarded import GuardSettings, LiveDnc, ResumeJudgment, Verdict, address_state
+from ..._utils._guarded import (
+    GuardSettings,
+    LiveDnc,
+    ResumeJudgment,
+    Verdict,
+    address_state,
+    other_phones,
+)
 from ..._utils._moments import utc_times
 from ...contract import Call, Lead, SmsMessage
 from .._audit import CALL_COLUMNS
 from .._checks._account import blocked_country
+from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import COUNTED_TEXTS, texts_as_calls
 from .._rules._law import own_caps
 from .._rules._rules import US, Rules
@@ -90,10 +98,14 @@ class LawJudge:
                  settings: GuardSettings) -> ResumeJudgment:
         """How many of ``leads`` the hours and days of their place and address state
         forbid at ``at``, by rule, and when they open, judged at once (``next_allowed``
-        asks each place once); the first refusal in full."""
+        asks each place once); the first refusal in full. A lead whose own record says
+        no state takes its person's (its ``other_phones`` linking it to another of the
+        leads: :func:`._lead_of.lead_states`), as the audit judges its calls."""
         frame = pd.DataFrame({"phone": [lead.phone for lead in leads],
-                              "state": [address_state(lead.custom_fields) for lead in leads]},
-                             dtype=object)
+                              "campaign_id": [lead.campaign_id for lead in leads],
+                              "state": [address_state(lead.custom_fields) for lead in leads],
+                              OTHER_PHONES: [other_phones(lead.custom_fields)
+                                             for lead in leads]}, dtype=object)
         answer = next_allowed(frame, pd.Timestamp(at), rules=settings.rules or US,
                               policy=_policy(settings)) if leads else None
         if answer is None or answer["allowed"].all():

@@ -27,7 +27,7 @@ from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock
-from .._checks._lead_of import address_states
+from .._checks._lead_of import lead_states
 from .._rules._address_clock import address_zones
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules
@@ -54,7 +54,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     Args:
         phones_or_leads: Numbers (E.164 text: one, a list or a Series), or leads
             (``client.frames.leads()``: their ``phone``; a ``state`` column or the
-            ``state`` of ``custom_fields`` applies the address state's law too).
+            ``state`` of ``custom_fields`` applies the address state's law too, else the
+            state of the person the lead's ``other_phones`` link it to among them).
         at: The moment asked about (default now): an ISO 8601 date or time or a
             ``datetime``, with its zone (``Z``, an offset) or read in ``tz``; a time of
             day without either is refused, never taken as UTC (a date alone starts at
@@ -198,7 +199,7 @@ def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
         _refuse_non_e164(given["phone"], "leads.phone")
         phones = given["phone"].reset_index(drop=True)
         ids = given["id"].to_numpy(object) if "id" in given else None
-        return phones, address_states(given.reset_index(drop=True)), ids
+        return phones, lead_states(given.reset_index(drop=True)), ids
     if isinstance(given, str) or given is None:
         _refuse_non_e164(pd.Series([given], dtype=object), "phones_or_leads", one=True)
         given = [given]

@@ -24,11 +24,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._types import MAYBE_MOBILE, MOBILE, number_types
 from ..._phones._zones import regions_among
+from ..._shown._words import counted
 from ..._utils._moments import utc_times
-from ._findings import findings
+from ._findings import findings, written
 
 CONSENT_KINDS = lists.KINDS
 RELATIONSHIPS = lists.RELATIONSHIPS
@@ -40,12 +42,18 @@ ANSWERS = ("yes", "no", "no_data")
 US_REGIONS = ("US", "PR", "VI", "GU", "MP", "AS")
 
 
+AFTER_AS_OF = "after_as_of"
+"""The resolved records' column: whether the record is read as standing at no call, for a
+time it (or a reassigned ``yes`` of its number) holds is after the audit's ``as_of``
+(:func:`_after_as_of`)."""
+
+
 def resolved(consents: pd.DataFrame | None, leads: pd.DataFrame | None,
-             reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
+             reassigned: pd.DataFrame | None, as_of: pd.Timestamp) -> pd.DataFrame | None:
     """The consent records by number: a record naming a lead takes the lead's ``phone``
     (one of ``leads``' ids; others are left out: on Dask, another part's), and each gets
     ``void_from``, the first ``yes`` of the reassigned numbers database asked on or after
-    its ``given_at`` (NaT: none)."""
+    its ``given_at`` (NaT: none), and :data:`AFTER_AS_OF`."""
     if consents is None:
         return None
     phone = consents["phone"].astype(object) if "phone" in consents else pd.Series(
@@ -54,7 +62,31 @@ def resolved(consents: pd.DataFrame | None, leads: pd.DataFrame | None,
         by_lead = leads.drop_duplicates("lead_id").set_index("lead_id")["phone"].astype(object)
         phone = phone.fillna(consents["lead_id"].astype(object).map(by_lead))
     records = consents.assign(phone=phone)[phone.notna().to_numpy()]
-    return records.assign(void_from=_void_from(records, reassigned))
+    return records.assign(void_from=_void_from(records, reassigned),
+                          **{AFTER_AS_OF: _after_as_of(records, reassigned, as_of)})
+
+
+def _after_as_of(records: pd.DataFrame, reassigned: pd.DataFrame | None,
+                 as_of: pd.Timestamp) -> np.ndarray:
+    """Which records hold a ``given_at`` or ``revoked_at`` after ``as_of``, or are of a
+    number with a reassigned ``yes`` asked after it. No record made by then could hold
+    such a time (issue 61 read a ``listed_at`` and a ``checked_at`` so), and read as it
+    stands it let the calls before it pass: a consent "revoked" in 2036 stood at every
+    call (issue 71). The moment it was given, revoked or voided is unknown, so the record
+    is read as standing at no call: the stricter reading, never permission."""
+    later: np.ndarray = _after(records["given_at"], as_of) | _after(records["revoked_at"], as_of)
+    if reassigned is None:
+        return later
+    yes = (reassigned["answer"] == "yes").fillna(False).to_numpy(bool)
+    asked = reassigned[yes & _after(reassigned["asked_at"], as_of)]
+    voided: np.ndarray = later | isin(records["phone"], asked["phone"].astype(str).tolist())
+    return voided
+
+
+def _after(times: pd.Series, as_of: pd.Timestamp) -> np.ndarray:
+    """Whether each of ``times`` is after ``as_of`` (an unknown one is not)."""
+    after: np.ndarray = (times > as_of).fillna(False).to_numpy(bool)
+    return after
 
 
 def _void_from(records: pd.DataFrame, reassigned: pd.DataFrame | None) -> pd.Series:
@@ -75,8 +107,9 @@ def _void_from(records: pd.DataFrame, reassigned: pd.DataFrame | None) -> pd.Ser
 def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str, ...],
              laws: tuple[lists.Relationship, ...] = ()) -> np.ndarray:
     """Whether a record of one of ``kinds`` stands at each call (``phone``, ``at``): given
-    before it, not revoked, not voided by a reassigned answer, and (an ``ebr``) within the
-    period of each of ``laws`` for its relationship."""
+    before it, not revoked, not voided by a reassigned answer, none of its times after the
+    audit's ``as_of`` (:func:`_after_as_of`), and (an ``ebr``) within the period of each of
+    ``laws`` for its relationship."""
     if records is None or not kinds or not len(calls):
         return np.zeros(len(calls), bool)
     mine = records[records["kind"].isin(kinds)]
@@ -85,6 +118,7 @@ def standing(calls: pd.DataFrame, records: pd.DataFrame | None, kinds: tuple[str
     joined = pairs.merge(mine.assign(phone=mine["phone"].astype(object)), on="phone")
     at = utc_times(joined["at"], "calls.at")
     ok = (joined["given_at"] <= at) & ~(joined["revoked_at"] <= at) & ~(joined["void_from"] <= at)
+    ok &= ~joined[AFTER_AS_OF].to_numpy(bool)
     if laws:
         ok &= (joined["kind"] != "ebr") | _related(joined, at, laws)
     found = np.zeros(len(calls), bool)
@@ -147,6 +181,29 @@ def assumed(records: pd.DataFrame | None) -> dict[str, str]:
         f"{unsaid} consent record(s) of kind ebr do not say their relationship "
         "(consents' relationship column, purchase or inquiry): read as a purchase, which "
         f"lasts longest ({periods})")}
+
+
+def dated_after(records: pd.DataFrame | None, reassigned: pd.DataFrame | None,
+                as_of: pd.Timestamp) -> dict[str, str]:
+    """The report's note on the consent records and reassigned answers dated after
+    ``as_of`` (none: no note): the findings they bear on (the hours a consent would lift,
+    a listed number it would exempt) do not name the record, so the note says how each
+    was read (:func:`_after_as_of`)."""
+    if records is None:
+        return {}
+    consents = int((_after(records["given_at"], as_of)
+                    | _after(records["revoked_at"], as_of)).sum())
+    answers = 0 if reassigned is None else int((
+        (reassigned["answer"] == "yes").fillna(False).to_numpy(bool)
+        & _after(reassigned["asked_at"], as_of)).sum())
+    if not consents and not answers:
+        return {}
+    return {"dated_after_as_of": (
+        f"{counted(consents, 'consent record')} with a given_at or revoked_at and "
+        f"{counted(answers, 'reassigned yes answer')} with an asked_at after the audit's as_of "
+        f"({str(written(pd.Series([as_of]))[0])}), when no record could hold it: each such "
+        "record, and every record of a number with such a yes, is read as standing at no "
+        "call, and such a revocation lists its number from a date unknown")}
 
 
 def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame,

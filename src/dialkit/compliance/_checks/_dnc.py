@@ -85,21 +85,17 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
              as_of: pd.Timestamp | None = None) -> pd.DataFrame:
     """Every listing of a number: ``phone``, ``list``, ``since`` (NaT: unknown), ``source``
     in words and ``reading`` (how the list was told, where the data did not say). A
-    ``listed_at`` after ``as_of`` is no date a record made by then can hold: read as
-    unknown (every call to the number a finding, saying so), never as a later listing
-    that lets the calls before it pass."""
+    ``listed_at`` or a consent's ``revoked_at`` after ``as_of`` is no date a record made
+    by then can hold: read as unknown (every call to the number a finding, saying so),
+    never as a later listing that lets the calls before it pass (:func:`_dated`)."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     told = listed["list"].astype(object) if "list" in listed else pd.Series(
         None, index=listed.index, dtype=object)
-    since = listed["listed_at"] if "listed_at" in listed else pd.Series(
-        pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]")
-    later = (np.zeros(len(since), bool) if as_of is None
-             else (since > as_of).fillna(False).to_numpy(bool))
-    reading = np.where(told.isna(), UNREAD, "")
-    reading = np.where(later, _later_words(since, as_of, reading), reading)
+    since, reading = _dated(listed["listed_at"] if "listed_at" in listed else pd.Series(
+        pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]"), "listed_at", as_of,
+        np.where(told.isna(), UNREAD, ""))
     parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
-                           "since": since.mask(later), "source": "the DNC results",
-                           "reading": reading})]
+                           "since": since, "source": "the DNC results", "reading": reading})]
     asked = calls.loc[isin(calls["disposition"], ["do_not_call"])]
     if len(asked):
         first = asked["ended_at"].fillna(asked["at"]).groupby(asked["phone"].astype(object)).min()
@@ -108,19 +104,28 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
                                    "reading": ""}))
     if consents is not None:
         revoked = consents[consents["revoked_at"].notna()]
+        since, reading = _dated(revoked["revoked_at"], "revoked_at", as_of,
+                                np.full(len(revoked), "", object))
         parts.append(pd.DataFrame({"phone": revoked["phone"].astype(object), "list": "company",
-                                   "since": revoked["revoked_at"],
-                                   "source": "a consent revoked (an opt-out)", "reading": ""}))
+                                   "since": since, "source": "a consent revoked (an opt-out)",
+                                   "reading": reading}))
     return _with_requests(parts)
 
 
-def _later_words(since: pd.Series, as_of: pd.Timestamp | None,
-                 reading: np.ndarray) -> pd.Series:
-    """How a ``listed_at`` after ``as_of`` was read, after what ``reading`` said."""
-    words = ("its listed_at, " + written(since) + ", is after the audit's as_of ("
+def _dated(since: pd.Series, column: str, as_of: pd.Timestamp | None,
+           reading: np.ndarray) -> tuple[pd.Series, pd.Series]:
+    """A listing's ``since`` (its ``column``), NaT where it is after ``as_of`` (issue 61:
+    no record made by then could hold it; issue 71: a consent's ``revoked_at`` too), and
+    its ``reading`` with the words saying so after what it said."""
+    said = pd.Series(reading, index=since.index, dtype=object)
+    later = np.zeros(0, bool) if as_of is None else (since > as_of).fillna(False).to_numpy(bool)
+    if not later.any():
+        return since, said
+    words = (f"its {column}, " + written(since) + ", is after the audit's as_of ("
              + str(written(pd.Series([as_of]))[0]) + "), when no record could hold it: "
              "read as unknown")
-    return pd.Series(np.where(reading != "", reading + "; " + words, words), index=since.index)
+    return since.mask(later), said.where(~later, np.where(reading != "",
+                                                          reading + "; " + words, words))
 
 
 def _with_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:

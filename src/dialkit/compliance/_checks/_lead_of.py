@@ -56,17 +56,66 @@ def _first_leads(leads: pd.DataFrame, key: Rows) -> tuple[pd.Index, Rows]:
     return first() if None in sources else kept("first leads", sources, first)
 
 
-def addresses(outbound: pd.DataFrame, leads: pd.DataFrame | None,
-               addressed: bool) -> tuple[Rows | None, NDArray[np.object_] | None]:
+def addresses(outbound: pd.DataFrame, leads: pd.DataFrame | None, addressed: bool,
+              others: pd.DataFrame | None = None,
+              ) -> tuple[Rows | None, NDArray[np.object_] | None]:
     """If ``addressed`` (the rules apply the law of the place called) and the leads hold
     addresses (:func:`address_states`): each call's lead (:func:`lead_rows`) and its
-    address state; else None for both."""
+    address state, else its person's (:func:`person_states`: a person lives where they
+    live whichever of their numbers is called); else None for both."""
     states = address_states(leads) if leads is not None and addressed else None
     if leads is None or states is None:
         return None, None
     lead = lead_rows(outbound, leads)
     with_none = np.r_[states, np.array([None], object)]
-    return lead, with_none[np.where(lead >= 0, lead, len(states))]
+    own = with_none[np.where(lead >= 0, lead, len(states))]
+    return lead, person_states(outbound, leads, states, others, own)
+
+
+def lead_states(leads: pd.DataFrame) -> NDArray[np.object_] | None:
+    """Each lead's address state (:func:`address_states`), else its person's
+    (:func:`person_states`, where the leads say their campaigns): what a call to the
+    lead's number is judged by (None where the leads hold no addresses)."""
+    states = address_states(leads)
+    if states is None or "campaign_id" not in leads:
+        return states
+    return person_states(leads, leads, states, other_numbers(leads), states)
+
+
+def person_states(calls: pd.DataFrame, leads: pd.DataFrame, states: NDArray[np.object_],
+                  others: pd.DataFrame | None,
+                  own: NDArray[np.object_]) -> NDArray[np.object_]:
+    """Each call's address state: ``own``, its lead's, where that says one; else, for a call
+    to one of the numbers of a person the leads link (``others``: :func:`other_numbers`,
+    in the call's campaign), the first address state the person's leads say (``states``,
+    in the leads' order). A call to a Florida lead's other number found no lead, and was
+    judged by New York's hours alone (issue 71)."""
+    if others is None or not len(others):
+        return own
+    linked = np.flatnonzero(pd.isna(own) & isin(calls["phone"], pd.unique(np.r_[
+        others["number"].to_numpy(object), others["phone"].to_numpy(object)]).tolist()))
+    if not len(linked):
+        return own
+    said = np.flatnonzero(pd.notna(states))
+    theirs = _people_of(leads["campaign_id"].to_numpy(object)[said],
+                        leads["phone"].to_numpy(object)[said], others).assign(
+        state=states[said]).drop_duplicates(["campaign_id", "person"])
+    asked = _people_of(calls["campaign_id"].to_numpy(object)[linked],
+                       calls["phone"].to_numpy(object)[linked], others)
+    found = own.copy()
+    found[linked] = asked.merge(theirs, how="left", on=["campaign_id", "person"])[
+        "state"].to_numpy(object)
+    return found
+
+
+def _people_of(campaigns: NDArray[np.object_], numbers: NDArray[np.object_],
+               others: pd.DataFrame) -> pd.DataFrame:
+    """``campaign_id`` and ``person`` of each (campaign, number): the number that stands
+    for the person the number is of (``others``' ``phone``), else the number itself."""
+    asked = pd.DataFrame({"campaign_id": campaigns, "number": numbers}, dtype=object)
+    person = asked.merge(others, how="left", on=["campaign_id", "number"])["phone"]
+    return asked.assign(person=person.fillna(asked["number"]).to_numpy(object))[
+        ["campaign_id", "person"]]
 
 
 _STATE_FIELD = r'"state"\s*:\s*"(?P<state>[^"]*)"'
@@ -191,6 +240,22 @@ def other_numbers(leads: pd.DataFrame | None) -> pd.DataFrame:
     return pd.DataFrame({"campaign_id": campaigns[first[moved]],
                          "number": numbers[first[moved]],
                          "phone": numbers[first[person[moved]]]}, dtype=object)
+
+
+def numbers_held(leads: pd.DataFrame, numbers: list[str]) -> pd.DataFrame:
+    """Each of ``numbers`` a lead holds, with the lead's campaign (``phone`` and
+    ``campaign_id``, as Python text): as its own ``phone``, or as one its
+    :data:`OTHER_PHONES` names. A text to a person's other number is of the person's
+    campaign, as one to their own number is (issue 71)."""
+    own = leads.loc[isin(leads["phone"], numbers), ["phone", "campaign_id"]].astype(object)
+    named = _numbers_named(leads)
+    if named is None or not len(named):
+        return own
+    named = named[named.isin(set(numbers)).to_numpy(bool)]
+    return pd.concat([own, pd.DataFrame({
+        "phone": named.to_numpy(object),
+        "campaign_id": leads["campaign_id"].astype(object).to_numpy()[named.index.to_numpy()]})],
+        ignore_index=True)
 
 
 def smallest_linked(a: Rows, b: Rows, size: int) -> Rows:

@@ -26,6 +26,7 @@ import pandas as pd
 from ..._arrays._groups import isin
 from ..._shown._words import counted
 from .._inputs._load import UNREAD
+from ._lead_of import numbers_held
 
 if TYPE_CHECKING:
     pass
@@ -97,13 +98,13 @@ def _stacked(calls: pd.Series, rows: pd.Series) -> pd.Series:
 
 
 def _campaigns(to: pd.Series, leads: pd.DataFrame | None) -> pd.Series:
-    """Each text's campaign: that of the leads holding its number where they are of one
+    """Each text's campaign: that of the leads holding its number (as their own or as one
+    of the person's other numbers: :func:`._lead_of.numbers_held`) where they are of one
     campaign (a text carries none; its lead's campaign is the subject a cap counts it
-    under and where its lead, and so the lead's address, is found); else none."""
+    under and where its lead, and so the person's address, is found); else none."""
     if leads is None:
         return pd.Series(None, index=to.index, dtype=object)
-    held = leads.loc[isin(leads["phone"], to.dropna().astype(str).unique().tolist()),
-                     ["phone", "campaign_id"]].astype(object).drop_duplicates()
+    held = numbers_held(leads, to.dropna().astype(str).unique().tolist()).drop_duplicates()
     by_number = held.groupby("phone")["campaign_id"]
     one = by_number.first()[by_number.size() == 1]
     return to.astype(object).map(one).astype(object).where(lambda c: c.notna(), None)

@@ -68,9 +68,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
              "dnc": None if dnc is None else prepared_dnc(given["dnc"]._meta)}
     # each frame's columns and types as pandas has them, for the parts to give them back so
     shapes = {name: None if meta is None else meta.dtypes for name, meta in metas.items()}
-    sources = {name: _source(name, data, original)
-               for (name, data), original in zip(given.items(), (calls, leads, dnc),
-                                                 strict=False)}
+    originals = {"calls": calls, "leads": leads, "dnc": dnc}
+    sources = {name: _source(name, data, originals[name]) for name, data in given.items()}
     sources.update(sources_of({"texts": options.texts}))
     return run(PLANS["audit"], (outbound.map_partitions(calls_part),
                                 outbound.map_partitions(rest_part, rules=options.rules),

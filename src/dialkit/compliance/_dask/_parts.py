@@ -34,7 +34,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..._arrays._bools import arrow_bools
-from ..._arrays._groups import isin
 from ..._parallel._partitions import Plan, register
 from ..._utils._base_error import AuditInputError
 from .._audit import (
@@ -54,7 +53,7 @@ from .._audit import (
 )
 from .._checks import _abandonment as abandonment
 from .._checks._frequency import SUBJECT
-from .._checks._lead_of import OTHER_PHONES, other_numbers, smallest_linked
+from .._checks._lead_of import OTHER_PHONES, numbers_held, other_numbers, smallest_linked
 from .._checks._ring import RING_COLUMNS
 from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
 from .._inputs._population import SPANS
@@ -103,12 +102,13 @@ def called_part(calls: pd.DataFrame, *, texts: pd.DataFrame) -> pd.DataFrame:
 
 def held_part(leads: pd.DataFrame, *, numbers: list[str],
               campaigns: frozenset[str] | None) -> pd.DataFrame:
-    """The ``phone`` and ``campaign_id`` of a partition's leads (of ``campaigns``, if
-    given) that hold one of ``numbers`` (the texts'): every partition's, stacked, tell
-    each text's campaign (:func:`texts_part`)."""
+    """The ``phone`` and ``campaign_id`` of each of ``numbers`` (the texts') a partition's
+    leads (of ``campaigns``, if given) hold, as their own or a person's other number
+    (:func:`._lead_of.numbers_held`): every partition's, stacked, tell each text's
+    campaign (:func:`texts_part`)."""
     prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
     assert prepared is not None
-    return prepared.loc[isin(prepared["phone"], numbers), ["phone", "campaign_id"]]
+    return numbers_held(prepared, numbers)
 
 
 def texts_part(texts: pd.DataFrame, like: pd.DataFrame,
