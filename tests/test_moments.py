@@ -13,8 +13,21 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from dialkit._utils._base_error import InputError
-from dialkit._utils._moments import duration, iso_datetime, utc_moment, utc_times
+from dialkit._utils._base_error import InputError, TimeRangeError
+from dialkit._utils._moments import (
+    EARLIEST,
+    LATEST,
+    LONGEST,
+    duration,
+    held,
+    iso_date,
+    iso_datetime,
+    later,
+    period_bound,
+    utc_moment,
+    utc_times,
+)
+from dialkit._utils._moments import HELD as HELD_TEXT
 from dialkit.cli import app
 from dialkit.compliance import audit, next_allowed, upcoming
 
@@ -206,3 +219,107 @@ def test_utc_times_refuse_what_is_no_time_naming_the_column_unless_not_strict() 
         utc_times(values, "calls.created_at")
     read = utc_times(values, "calls.created_at", strict=False)
     assert read.isna().tolist() == [False, True]  # a figure of the data, not a verdict
+
+
+# --- times pandas cannot hold (issue 72, item 2) ------------------------------------------
+# pandas keeps the audit's times in nanoseconds, 1677-09-21 to 2262-04-11: `compliance when
+# --at 0206-11-03T15:00Z` was answered for another moment, exit 0. Every reader that answers
+# in pandas' types refuses such a time naming it and the range; none wraps it.
+
+HELD = "1677-09-21 00:12:43 to 2262-04-11 23:47:16 UTC"
+OUT_OF_RANGE = [
+    "0206-11-03T15:00Z", "9999-11-03T15:00Z", "0206-11-03", "9999-11-03",
+    datetime(206, 11, 3, 15, tzinfo=UTC), datetime(9999, 11, 3, 15, tzinfo=UTC),
+    date(206, 11, 3), date(9999, 11, 3), "1677-09-21", "2262-04-12",
+]
+
+
+def test_the_range_is_pandas_own() -> None:
+    assert pd.Timestamp(EARLIEST) == pd.Timestamp.min.tz_localize("UTC").ceil("us")
+    assert pd.Timestamp(LATEST) == pd.Timestamp.max.tz_localize("UTC").floor("us")
+    assert pd.Timedelta(LONGEST) == pd.Timedelta.max.floor("us")
+    assert HELD_TEXT == HELD
+
+
+@pytest.mark.parametrize("given", OUT_OF_RANGE, ids=str)
+def test_utc_moment_refuses_a_time_pandas_cannot_hold(given: object) -> None:
+    with pytest.raises(TimeRangeError, match=rf"^at={re.escape(repr(given))} is outside the "
+                                             rf"times pandas holds, {HELD}: pass a time"):
+        utc_moment(given, "at")
+
+
+@pytest.mark.parametrize("given", ["0206-11-03 15:00", "9999-11-03 15:00"])
+def test_utc_moment_refuses_one_read_in_a_zone_too(given: str) -> None:
+    with pytest.raises(TimeRangeError, match=rf"^at='{given}' is outside"):
+        utc_moment(given, "at", tz="America/New_York")
+
+
+@pytest.mark.parametrize("given", ["1677-09-22", "2262-04-11T23:47Z", "1677-09-21T00:13Z"])
+def test_the_times_at_the_edges_are_held(given: str) -> None:
+    assert utc_moment(given, "at") == pd.Timestamp(given, tz="UTC")
+    assert utc_moment(given, "at").as_unit("ns").year in (1677, 2262)  # no overflow
+
+
+@pytest.mark.parametrize("given", OUT_OF_RANGE, ids=str)
+def test_period_bound_refuses_them(given: object) -> None:
+    with pytest.raises(TimeRangeError, match=rf"^since={re.escape(repr(given))} is outside"):
+        period_bound(given, "since", now=UTC_2026)
+
+
+def test_period_bound_refuses_a_span_back_past_the_range() -> None:
+    with pytest.raises(TimeRangeError, match=r"^since='99999999d' is longer than pandas holds"):
+        period_bound("99999999d", "since", now=UTC_2026)
+    with pytest.raises(TimeRangeError, match=r"^since='106000d' from 1800-01-01 00:00 UTC "
+                                             r"starts before 1677-09-21 00:12:43 UTC"):
+        period_bound("106000d", "since", now=pd.Timestamp("1800-01-01T00:00Z"))
+    assert period_bound("106000d", "since", now=UTC_2026).year == 1736
+
+
+@pytest.mark.parametrize("given", ["99999999d", "99999999999999999999d", "106752d",
+                                   "15251w", timedelta(days=200_000),
+                                   pd.Timedelta(days=200_000)], ids=str)
+def test_duration_refuses_a_length_pandas_cannot_hold(given: object) -> None:
+    with pytest.raises(TimeRangeError, match=rf"^horizon={re.escape(repr(given))} is longer "
+                                             r"than pandas holds, 106,751 days \(about 292 "
+                                             r"years\): pass a shorter length of time"):
+        duration(given, "horizon")
+
+
+def test_later_refuses_a_horizon_that_ends_past_the_range() -> None:
+    assert later(UTC_2026, "7d", "horizon") == UTC_2026 + pd.Timedelta(days=7)
+    with pytest.raises(TimeRangeError, match=r"^horizon='100000d' from 2026-11-01 14:00 UTC "
+                                             r"ends past 2262-04-11 23:47:16 UTC"):
+        later(UTC_2026, "100000d", "horizon")  # UTC_2026 + 100000 days: OutOfBoundsDatetime
+
+
+@pytest.mark.parametrize(("values", "shown"), [
+    (pd.Series(["2026-11-02T15:00:00Z", None, "0206-11-03T15:00:00Z"], dtype=object),
+     "'0206-11-03T15:00:00Z'"),
+    (pd.Series(["2026-11-02T15:00:00Z", None, "9999-11-03T15:00:00Z"], dtype=object),
+     "'9999-11-03T15:00:00Z'"),
+    (pd.Series(pd.to_datetime(["2026-11-02T15:00:00Z", None, "9999-11-03T15:00:00Z"],
+                              utc=True)), "Timestamp('9999-11-03 15:00:00+0000', tz='UTC')"),
+], ids=["text-0206", "text-9999", "times-9999"])
+def test_utc_times_refuse_a_time_pandas_cannot_hold_naming_its_row_unless_not_strict(
+        values: pd.Series, shown: str) -> None:
+    with pytest.raises(TimeRangeError, match=rf"^calls.created_at holds {re.escape(shown)} at "
+                                             rf"row 2, which is outside the times pandas "
+                                             rf"holds, {HELD}: correct it"):
+        utc_times(values, "calls.created_at")
+    read = utc_times(values, "calls.created_at", strict=False)
+    assert read.isna().tolist() == [False, True, True]  # missing, as what is no time
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("0206-11-03T15:00Z", datetime(206, 11, 3, 15, tzinfo=UTC)),
+    ("9999-11-03T15:00Z", datetime(9999, 11, 3, 15, tzinfo=UTC)),
+])
+def test_the_readers_without_pandas_keep_such_a_time_exactly_and_held_refuses_it(
+        text: str, expected: datetime) -> None:
+    """Python's types hold years 1 to 9999: read without pandas, the time is kept as it
+    was written, never wrapped; where it is handed to pandas, :func:`held` refuses it."""
+    assert iso_datetime(text) == expected
+    assert iso_date(text[:10]) == expected.date()
+    with pytest.raises(TimeRangeError, match=rf"^scheduled_at='{text}' is outside"):
+        held(iso_datetime(text), "scheduled_at", text)
+    assert held(datetime(2026, 11, 2), "at") == datetime(2026, 11, 2)  # naive: as UTC

@@ -33,6 +33,7 @@ dialkit, so the lowest layers can raise them; all are importable from here, and
     │    ├── UnknownJurisdictionError  a jurisdiction no table holds
     │    ├── AnalyticsInputError    a frame the analytics cannot use
     │    ├── AuditInputError        a frame or argument the audit cannot use
+    │    ├── TimeRangeError         a time outside the range pandas holds
     │    ├── CampaignError          a campaign that cannot take the file's leads
     │    ├── ImportJournalError     an import journal that cannot be trusted
     │    ├── EncodingError          a lead file in no encoding that can be told
@@ -98,6 +99,7 @@ from ._utils._base_error import (
     SandboxStartError,
     SignatureError,
     StoreError,
+    TimeRangeError,
     UnknownJurisdictionError,
     WorkbookError,
     WorkerMemoryError,
@@ -461,6 +463,7 @@ __all__ = [
     "ServiceUnavailableError",
     "SignatureError",
     "StoreError",
+    "TimeRangeError",
     "UnknownJurisdictionError",
     "ValidationError",
     "WorkbookError",

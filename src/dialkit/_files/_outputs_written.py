@@ -54,6 +54,7 @@ _HINTS: Mapping[int, str] = {
     errno.EROFS: "name a folder on a disk that is not read-only",
     errno.ENOENT: "create its folder first, or name one that exists",
     errno.EISDIR: "name a file, not a folder",
+    errno.ENOTDIR: "a part of its path is a file, not a folder: name a path in a folder",
 }
 """What to do about the causes of a failed write that a user can mend."""
 
@@ -209,7 +210,10 @@ def why_not_written(error: OSError) -> tuple[str, str | None]:
 
 
 def _remove(partial: Path) -> None:
+    """Remove the hidden path if it is there: under a "folder" that is a file it never
+    was (``NotADirectoryError``, which would hide why the write failed)."""
     if partial.is_dir() and not partial.is_symlink():
         shutil.rmtree(partial, ignore_errors=True)
     else:
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            partial.unlink()

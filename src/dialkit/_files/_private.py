@@ -7,14 +7,17 @@ folder made, not to the parents ``parents=True`` makes on the way (those get the
 umask's ``0755``), and an existing file keeps its mode; so every mode here is set
 with ``chmod`` after the fact, on each folder made.
 
-Standard library only: shared by the frames' cache and export, the leads' journal
-and the MCP audit log.
+The standard library and the error tree only: shared by the frames' cache and export,
+the leads' journal and the MCP audit log.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
+
+from .._utils._base_error import InputError
 
 DIRECTORY_MODE = 0o700
 """Folders that hold personal data: their owner alone may list or enter them."""
@@ -27,11 +30,21 @@ def private_dir(path: Path) -> Path:
 
     Folders that exist already are left as they are: they are the user's (a cache
     folder named by ``$DIALKIT_CACHE_DIR``, a project folder), not dialkit's to change.
+
+    Raises:
+        InputError: A file stands where a folder of the path must be (a
+            ``$DIALKIT_CACHE_DIR`` or a ``--journal`` that names a file): the user's to
+            fix, named so (issue 72), not a ``NotADirectoryError`` told as dialkit's bug.
     """
     for folder in [*reversed(path.parents), path]:
-        if not folder.exists():
-            folder.mkdir(mode=DIRECTORY_MODE, exist_ok=True)
-            folder.chmod(DIRECTORY_MODE)
+        if folder.is_dir():
+            continue
+        if folder.exists() or folder.is_symlink():
+            raise InputError(f"{folder}: {os.strerror(errno.ENOTDIR)}: it is a file, where "
+                             f"dialkit needs a folder to keep {path} in: name a folder "
+                             "instead (it is made if missing), or move the file away")
+        folder.mkdir(mode=DIRECTORY_MODE, exist_ok=True)
+        folder.chmod(DIRECTORY_MODE)
     return path
 
 

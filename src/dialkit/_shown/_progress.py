@@ -48,12 +48,26 @@ def watched() -> bool:
 def shown(progress: bool | None) -> Shown:
     """How a step asked for with ``progress`` shows it: ``True``, a bar; ``False``, not at
     all; ``None`` (the default), a bar where someone watches (:func:`watched`), else log
-    lines, and neither with ``DIALKIT_PROGRESS=0``."""
+    lines, and neither with ``DIALKIT_PROGRESS=0``.
+
+    Log lines are chosen at a step's start, and their interval read then: a
+    ``DIALKIT_PROGRESS_SECONDS`` that is no number of seconds is refused before the step
+    reads, sends or writes anything, not at its first line.
+
+    Raises:
+        InputError: Log lines, and ``DIALKIT_PROGRESS_SECONDS`` set to no number of
+            seconds (:func:`._progress_lines.interval`).
+    """
     if progress is not None:
         return "bar" if progress else None
     if os.environ.get(PROGRESS_VARIABLE, "").strip() == "0":
         return None
-    return "bar" if watched() else "lines"
+    if watched():
+        return "bar"
+    from ._progress_lines import interval
+
+    interval()
+    return "lines"
 
 
 def bar(how: Shown, *, line: tuple[str, str] | None = None, **options: Any) -> std_tqdm[Any]:

@@ -8,6 +8,7 @@ import math
 import os
 
 from dialkit._utils import _tuning
+from dialkit._utils._base_error import InputError
 
 PROGRESS_LOGGER = "dialkit.progress"
 """The logger of the progress lines logged where nobody watches."""
@@ -17,7 +18,12 @@ SECONDS_VARIABLE = "DIALKIT_PROGRESS_SECONDS"
 
 
 def interval() -> float:
-    """Seconds between two progress lines of a step (:data:`SECONDS_VARIABLE`)."""
+    """Seconds between two progress lines of a step (:data:`SECONDS_VARIABLE`).
+
+    Raises:
+        InputError: The variable is set to no number of seconds, 0 or more (``abc``,
+            ``-1``, ``inf``): the user's to fix, not dialkit's bug (issue 72).
+    """
     said = os.environ.get(SECONDS_VARIABLE, "").strip()
     if not said:
         return float(_tuning.PROGRESS_LOG_SECONDS)
@@ -25,9 +31,10 @@ def interval() -> float:
         seconds = float(said)
     except ValueError:
         seconds = math.nan
-    if not seconds >= 0:
-        raise ValueError(f"{SECONDS_VARIABLE}={said!r}: write the seconds between two "
-                         f"progress lines, a number such as 10")
+    if not 0 <= seconds < math.inf:
+        raise InputError(f"{SECONDS_VARIABLE}={said!r}: write the seconds between two "
+                         f"progress lines, a number such as 10, or unset it for "
+                         f"{_tuning.PROGRESS_LOG_SECONDS} (DIALKIT_PROGRESS=0 shows none)")
     return seconds
 
 

@@ -112,6 +112,16 @@ class AuditInputError(InputError):
         self.frame = frame
 
 
+class TimeRangeError(InputError):
+    """A time, or a length of time, outside what pandas holds: its nanosecond timestamps
+    run from 1677-09-21 00:12:43 to 2262-04-11 23:47:16 UTC, and one outside them wraps
+    round to another moment (``dialkit compliance when --at 0206-11-03T15:00Z`` answered
+    for another, issue 72). Refused, never wrapped: the message names the value and the
+    range."""
+
+    __module__ = "dialkit.errors"
+
+
 class CacheMissError(DialkitError, LookupError):
     """``refresh="offline"`` asked for a frame the cache does not hold."""
 

@@ -45,6 +45,9 @@ MAX_CONNECTIONS = 512
 """Open connections a server keeps; one more is answered 503 and closed at once (the
 default limit of open files is 1,024, shared with the rest of the process)."""
 
+MAX_PORT = 65_535
+"""The highest TCP port."""
+
 KEEP_ALIVE_SECONDS = 5
 """How long an idle connection is kept between requests (uvicorn's default)."""
 
@@ -74,12 +77,36 @@ class ServerLimits:
                 raise InputError(f"{name}={value!r}: pass a number above 0")
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
+def checked_port(port: int, name: str = "port") -> int:
+    """``port`` where it is one a socket can listen on, 0 to :data:`MAX_PORT` (0: a free
+    one); the one reading of a port every server dialkit starts makes, before it writes
+    or asks anything.
+
+    Raises:
+        InputError: Any other number (``socket`` would raise ``OverflowError``, told as a
+            bug in dialkit, issue 72); the message names ``name`` (``port``, ``http``).
+
+    Examples:
+        >>> checked_port(8787)
+        8787
+        >>> checked_port(70000)
+        Traceback (most recent call last):
+        dialkit.errors.InputError: port=70000 is no port: pass one from 0 to 65535 ...
+    """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= MAX_PORT:
+        raise InputError(f"{name}={port!r} is no port: pass one from 0 to {MAX_PORT} "
+                         "(0 picks a free one)")
+    return port
+
+
+def listening_socket(host: str, port: int, *, name: str = "port") -> socket.socket:
     """A TCP socket listening on ``host:port`` (0: a free port), inheritable by a worker.
 
     Raises:
+        InputError: ``port`` is no port (:func:`checked_port`, naming it ``name``).
         OSError: The address cannot be bound; the socket is closed.
     """
+    checked_port(port, name)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -6,13 +6,20 @@ So everything that shows one shows only its last four characters.
 """
 
 import re
+import unicodedata
 from collections.abc import Mapping
+
+from ._base_error import InputError
 
 VISIBLE_CHARACTERS = 4
 """How many trailing characters of a secret stay visible."""
 KEY_SHAPE = re.compile(r"svc_(?:live|test)_[A-Za-z0-9]+_[A-Za-z0-9]+")
 """What an API key looks like; never sent outside the Authorization header."""
 _VALUE_CHARS = 60
+_SENDABLE = re.compile(r"[!-~]*")
+"""What a secret sent in a header may hold: printable ASCII, no space (RFC 9110's token68
+and the keys' own shape are narrower still)."""
+_NAMED = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a line break"}
 
 
 def mask(secret: str) -> str:
@@ -50,3 +57,38 @@ def shown(value: object) -> str:
     if isinstance(value, Mapping | list):
         return f"(a {type(value).__name__} of {len(value)})"
     return text[:_VALUE_CHARS - 1] + "…"
+
+
+def sendable(secret: str, what: str) -> str:
+    """``secret`` where an HTTP header can carry it: printable ASCII without spaces.
+
+    A key pasted from a document or a chat may hold a character that looks like none or
+    like another: a zero-width space, a no-break space, an en dash for a hyphen, a line
+    break. httpx refuses it as it sends (``UnicodeEncodeError``, told as a bug in dialkit
+    before issue 72); here it is refused before anything is sent, naming the secret only
+    by its last four characters (:func:`mask`) and the character by its place and name.
+
+    Raises:
+        InputError: ``secret`` holds such a character; the message names ``what`` (``the
+            API key``), the first such character and what to do.
+
+    Examples:
+        >>> sendable("svc_test_abc\u2013def_0123456789", "the API key")
+        Traceback (most recent call last):
+        dialkit.errors.InputError: the API key '…6789' holds an en dash (U+2013) at ...
+    """
+    if _SENDABLE.fullmatch(secret):
+        return secret
+    at = next(i for i, c in enumerate(secret) if not _SENDABLE.fullmatch(c))
+    raise InputError(f"{what} {mask(secret)!r} holds {_character(secret[at])} at "
+                     f"character {at + 1} of {len(secret)}, which no HTTP header can carry: "
+                     "copy it again as plain text, without spaces, line breaks or "
+                     "typographic characters")
+
+
+def _character(c: str) -> str:
+    """A character in words: ``a zero width space (U+200B)``, ``an en dash (U+2013)``."""
+    name = _NAMED.get(c) or unicodedata.name(c, "control character").lower()
+    if name[:2] not in ("a ", "an"):
+        name = ("an " if name[0] in "aeiou" else "a ") + name
+    return f"{name} (U+{ord(c):04X})"

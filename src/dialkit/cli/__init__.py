@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import importlib
 import logging
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from difflib import get_close_matches
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, TextIO
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -196,6 +197,9 @@ def _options(
     if profile:
         os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
     if timeout is not None:
+        if not math.isfinite(timeout):  # every Client() would refuse it, naming the variable
+            raise typer.BadParameter("pass a number of seconds, such as 300",
+                                     param_hint="'--timeout' (or DIALKIT_TIMEOUT)")
         os.environ["DIALKIT_TIMEOUT"] = str(timeout)  # as the profile, by every Client()
     _log_to_stderr(verbose, ctx)
 
@@ -203,21 +207,28 @@ def _options(
 def _log_to_stderr(verbose: int, command: Any = None) -> None:
     """The standard ``logging`` output on standard error: dialkit's and httpx's records
     from INFO on at ``-v``, every library's from DEBUG on at ``-vv``; without ``-v``, the
-    progress lines alone (``dialkit.progress``), logged where standard error is no
-    terminal to draw a bar on (issue 62: an import under nohup or cron said nothing
-    until its end), for the time of ``command`` (a click context) where given."""
+    progress lines (``dialkit.progress``), logged where standard error is no terminal to
+    draw a bar on (issue 62: an import under nohup or cron said nothing until its end),
+    and dialkit's warnings (:class:`_Warnings`), for the time of ``command`` (a click
+    context) where given. dialkit's records show their phone numbers masked
+    (:func:`~dialkit._shown._masked.library_logging`, issue 72)."""
+    from dialkit._shown._masked import LOGGER, library_logging
     from dialkit._shown._progress_lines import PROGRESS_LOGGER
 
+    library_logging()  # the NullHandler that masks numbers, as `import dialkit` puts it
     shape = "%(asctime)s %(levelname)s %(name)s: %(message)s"
     if not verbose:
         progress, handler = logging.getLogger(PROGRESS_LOGGER), logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter(shape))
         progress.addHandler(handler)
+        warnings = _Warnings(sys.stderr)
+        logging.getLogger(LOGGER).addHandler(warnings)
         level = progress.level
         progress.setLevel(logging.INFO)
 
         def ended() -> None:
             progress.removeHandler(handler)
+            logging.getLogger(LOGGER).removeHandler(warnings)
             progress.setLevel(level)
 
         if command is not None:  # the command's own: gone when it ends (one run in-process)
@@ -228,6 +239,21 @@ def _log_to_stderr(verbose: int, command: Any = None) -> None:
     if verbose == 1:
         for name in ("dialkit", "httpx"):
             logging.getLogger(name).setLevel(logging.INFO)
+
+
+class _Warnings(logging.StreamHandler[TextIO]):
+    """dialkit's warnings (an override the guard let through, a spoilt cache file) on
+    standard error, as Python's last-resort handler printed them before dialkit's loggers
+    had a ``NullHandler`` of their own (issue 72): the message alone, and only while the
+    root logger has no handler (``sandbox serve`` gives it one, which shows them then)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        self.setLevel(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not logging.getLogger().handlers:
+            super().emit(record)
 
 
 class DemoScale(StrEnum):

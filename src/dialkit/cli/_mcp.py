@@ -16,7 +16,8 @@ import typer
 from dialkit._utils._base_error import InputError
 from dialkit.cli._shared import ACCOUNT_FLAGS, NO_SANDBOX_FLAGS, cli_text
 
-SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH"}
+SERVE_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, "audit_log= path": "--audit-log PATH",
+               "http=": "--http"}
 """``dialkit mcp serve``'s flags for the arguments the library's messages name."""
 
 mcp_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from dialkit._utils._base_error import InputError
-from dialkit._utils._secrets import mask
+from dialkit._utils._secrets import mask, sendable
 from dialkit.cli._shared import Csv, Json, printed
 
 profiles_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
@@ -57,8 +57,8 @@ def add_command(
     if not key:
         typer.echo("error: no API key given: type it at the prompt or pipe it in", err=True)
         raise typer.Exit(2)
-    try:
-        written = save_profile(name, base_url=base_url, api_key=key)
+    try:  # a key no header carries would fail every command later (issue 72): not saved
+        written = save_profile(name, base_url=base_url, api_key=sendable(key, "the API key"))
     except (OSError, InputError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

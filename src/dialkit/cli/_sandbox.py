@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from dialkit._utils._base_error import InputError
-from dialkit.cli._shared import Host, Port, cli_text
+from dialkit.cli._shared import PORT_FLAGS, Host, Port, cli_text
 
 sandbox_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -19,6 +19,7 @@ SERVE_FLAGS: Mapping[str, str] = {
     "admin_key=": "--admin-key",
     "allow_remote=True": "--allow-remote",
     "db= (or --db)": "--db",
+    **PORT_FLAGS,
 }
 """The library's words for the options of ``sandbox serve``."""
 

@@ -57,6 +57,8 @@ Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")
 """``--host`` of the commands that serve (``sandbox serve``, ``webhooks listen``)."""
 Port = Annotated[int, typer.Option(metavar="PORT", help="Port to listen on; 0 picks a free one.")]
 """``--port`` of the commands that serve; each gives its own default."""
+PORT_FLAGS: Mapping[str, str] = {"port=": "--port"}
+"""The library's word for ``--port`` (:func:`dialkit._utils._net.checked_port`)."""
 
 TIMEOUT_FLAG = "run it again with a larger --timeout (dialkit --timeout 300 COMMAND ...)"
 """What to do about a call that ran out of time, in the command's words."""

@@ -14,11 +14,12 @@ from dialkit._utils._net import (
     MAX_CONNECTIONS,
     REQUEST_TIMEOUT_SECONDS,
     ServerLimits,
+    checked_port,
     listening_socket,
     server_config,
 )
 from dialkit._utils._secrets import mask
-from dialkit.cli._shared import Host, Port
+from dialkit.cli._shared import PORT_FLAGS, Host, Port, cli_text
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -56,6 +57,10 @@ def listen(
         secrets = secrets_from_env()
     except InputError as exc:
         _fail(str(exc))
+    try:
+        checked_port(port)  # before the store: a --port refused leaves no --db file behind
+    except InputError as exc:
+        _fail(cli_text(str(exc), PORT_FLAGS))
     try:
         store = EventStore(db, synchronous=synchronous.value)
     except StoreError as exc:

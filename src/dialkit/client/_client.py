@@ -14,6 +14,7 @@ import httpx
 
 from .._utils._base_error import InputError
 from .._utils._guarded import Enforced, GuardSettings
+from .._utils._secrets import sendable
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
 from ._guard import Guard
 from ._http._results import ApiData
@@ -277,10 +278,7 @@ def _api_key(value: str | None, profile: Profile | None) -> str:
     if not key:
         raise InputError(f"no API key: pass api_key= or set {API_KEY_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
-    if key != key.strip() or any(c.isspace() for c in key):
-        raise InputError("the API key contains whitespace: copy it again without spaces "
-                         "or line breaks")
-    return key
+    return sendable(key, "the API key")
 
 
 def _base_url(value: str | None, profile: Profile | None) -> str:
@@ -291,7 +289,10 @@ def _base_url(value: str | None, profile: Profile | None) -> str:
     if not url:
         raise InputError(f"no base URL: pass base_url= or set {BASE_URL_VARIABLE} "
                          "(or use dialkit.Client.sandbox() to try the emulator)")
-    parsed = httpx.URL(url.rstrip("/").removesuffix("/v1"))
+    try:
+        parsed = httpx.URL(url.rstrip("/").removesuffix("/v1"))
+    except httpx.InvalidURL:
+        parsed = httpx.URL()  # no scheme: refused below, as any other
     if parsed.scheme not in ("https", "http") or not parsed.host:
         raise InputError(f"base_url {url!r} is not an http(s) address such as "
                          "'https://api.example.com'")

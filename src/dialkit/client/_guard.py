@@ -39,7 +39,7 @@ from .._utils._guarded import (
     Verdict,
     address_state,
 )
-from .._utils._moments import iso_datetime
+from .._utils._moments import held, iso_datetime
 from ..contract import CHANGED_BY, Call, SmsMessage
 from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._http._transport import Answer, Transport
@@ -396,7 +396,7 @@ def _utc(at: datetime | str) -> datetime:
     if moment.tzinfo is None:
         raise InputError(f"scheduled_at {at!r} has no time zone: pass it with its offset "
                          "or Z")
-    return moment.astimezone(UTC)
+    return held(moment, "scheduled_at", at).astimezone(UTC)
 
 
 def _counts(by_rule: dict[str, int]) -> str:

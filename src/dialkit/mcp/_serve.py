@@ -22,7 +22,7 @@ import platformdirs
 from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dialkit._utils._net import bearer_token, listening_socket, server_config
+from dialkit._utils._net import bearer_token, checked_port, listening_socket, server_config
 from dialkit.contract import ErrorCode
 
 from .._utils._base_error import InputError
@@ -61,8 +61,8 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
             Lines file; default ``mcp-audit.jsonl`` in the user log folder.
 
     Raises:
-        ValueError: A name that is no tool's, a malformed key, or ``http`` without
-            ``bearer_token``.
+        ValueError: A name that is no tool's, a malformed key, ``http`` without
+            ``bearer_token``, or an ``http`` that is no port (0 to 65535).
         dialkit.errors.ApiError: The service refused the key.
         OSError: The port cannot be bound or the audit log cannot be written.
 
@@ -80,6 +80,8 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
     if http is not None and not bearer_token:
         raise InputError("serving over HTTP needs bearer_token=: the token every request "
                          "must carry (the client's key, for one)")
+    if http is not None:
+        checked_port(http, "http")  # before the key is asked about
     executor = ClientExecutor(client, bearer_token)
     executor.identity()
     if http is None or bearer_token is None:
@@ -100,7 +102,7 @@ def _listen(port: int) -> socket.socket:
     """The HTTP socket, bound before anything is served, so a busy port ends the start
     and ``http=0`` learns its port."""
     try:
-        return listening_socket(HOST, port)
+        return listening_socket(HOST, port, name="http")
     except OSError as exc:
         raise OSError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}; pick another "
                       "port (0: any free one)") from exc
@@ -114,6 +116,8 @@ def _audit(given: AuditLog | str | os.PathLike[str] | None) -> AuditLog:
     path = Path(given) if given is not None else default_audit_path()
     try:
         return JsonLinesAuditLog(path)
+    except InputError as exc:  # a file where its folder must be: what to do is said
+        raise InputError(f"cannot write the audit log {path}: {exc}") from None
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
         raise OSError(f"cannot write the audit log {path}: {exc.strerror or exc}{where}; "

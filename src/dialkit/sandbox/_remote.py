@@ -9,6 +9,7 @@ use the emulator, never stop it: it belongs to the process that started it.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -66,8 +67,10 @@ class RemoteSandbox:
         try:
             rate_limit_scale = float(scale)
         except ValueError:
+            rate_limit_scale = math.nan
+        if not 0 <= rate_limit_scale < math.inf:  # nan, inf and below 0 are no scale
             raise InputError(f"{SANDBOX_RATE_LIMIT_VARIABLE} is {scale!r}: pass a number "
-                             "such as 1 (the documented limits) or 0 (no limit)") from None
+                             "such as 1 (the documented limits) or 0 (no limit)")
         admin_key = environ.get(SANDBOX_ADMIN_KEY_VARIABLE)
         return cls(url.rstrip("/"), {"test": ApiKey(key)}, rate_limit_scale,
                    AdminKey(admin_key) if admin_key else None)

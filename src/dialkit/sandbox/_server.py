@@ -27,7 +27,7 @@ from .._utils._base_error import (
     SandboxStartError,  # noqa: F401
 )
 from .._utils._moments import iso_datetime
-from .._utils._net import listening_socket, server_config
+from .._utils._net import checked_port, listening_socket, server_config
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
 from ._http._app import create_app
@@ -204,7 +204,8 @@ def prepare(config: SandboxConfig | str | Path | None, *, host: str, port: int,
             start_time: datetime | str | None = None) -> Prepared:
     """What :func:`start` and :func:`dialkit.sandbox.serve` do before serving: the address
     checked and bound, the admin key made, the world opened (the socket closed if it
-    cannot be)."""
+    cannot be). The port is checked first: a ``db`` is made by nothing refused."""
+    checked_port(port)
     check_bind(host, admin_key, allow_remote)
     admin = AdminAccess(admin_key_or_new(admin_key), served_names(host))
     resolved = resolve_config(config, db, start_time)

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
-from ..._utils._moments import duration, utc_moment, utc_times
+from ..._utils._moments import later, utc_moment, utc_times
 from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
@@ -134,7 +134,7 @@ def _moment(as_of: pd.Timestamp | str | None, tz: str | None) -> pd.Timestamp:
 
 
 def _until(moment: pd.Timestamp, horizon: str | pd.Timedelta) -> pd.Timestamp:
-    return moment + duration(horizon, "horizon")
+    return later(moment, horizon, "horizon")
 
 
 def _frames(source: Client | Mapping[str, pd.DataFrame],

@@ -24,6 +24,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..._files._outputs import header_filtered
+from ..._shown._masked import mask_phone
 from ..._shown._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
 from ..._shown._words import counted
 from ...frames import excel_writer
@@ -82,13 +83,6 @@ class Audited(Protocol):
 
     @property
     def totals(self) -> pd.DataFrame: ...
-
-
-def mask_phone(phone: object) -> object:
-    """``+14155550123`` → ``+1415*****23``: the first four digits and the last two."""
-    if not isinstance(phone, str) or len(phone) < 8:
-        return phone
-    return phone[:5] + "*" * (len(phone) - 7) + phone[-2:]
 
 
 def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
