@@ -23,7 +23,7 @@ from .._shown._words import counted
 from .._utils._base_error import (
     AuditInputError,  # noqa: F401
 )
-from ..frames import utc_times, write_csv
+from ..frames import write_csv
 from ._checks._abandonment import (
     ANSWERED_COLUMNS,
     PLACE,
@@ -78,19 +78,20 @@ from ._checks._texts import (
     with_channel,
 )
 from ._inputs._columns import typed
+from ._inputs._declared import read_by_rules, required
 from ._inputs._load import TEXT_COLUMNS
+from ._inputs._once import once_each, repeated_note
 from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, risk_counts, totals_text
 from ._rules._rules import BASES, RULE_IDS, Rules
 
-CALL_COLUMNS = ("id", "direction", "from_number", "to_number", "created_at", "answered_at",
-                "ended_at", "campaign_id", "disposition")
-LEAD_COLUMNS = ("id", "campaign_id", "phone", "status")
-DNC_COLUMNS = ("phone", "listed", "checked_at")
-READ_COLUMNS = (*CALL_COLUMNS, "agent_joined_at", *RING_COLUMNS, SUBJECT, PRERECORDED,
-                CHANNEL)
-"""The calls' columns the checks read; the others are taken only for the abandoned calls."""
+CALL_COLUMNS = required("calls")
+LEAD_COLUMNS = required("leads")
+DNC_COLUMNS = required("dnc")
+READ_COLUMNS = (*read_by_rules("calls"), CHANNEL)
+"""The calls' columns the checks read (and a text's channel); the others are taken only
+for the abandoned calls."""
 _SCANNED = ("from_number", "to_number", "created_at", "answered_at", "ended_at", "campaign_id",
             "disposition", SUBJECT, CHANNEL, PRERECORDED)
 """The calls' columns the checks read of every outbound call; the id (for the findings),
@@ -106,11 +107,9 @@ _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                     "rang_seconds", "address_state")
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
-_TIMES = ("created_at", "answered_at", "ended_at", "agent_joined_at", "listed_at",
-          "checked_at", "given_at", "revoked_at", "asked_at")
-CONSENT_COLUMNS = ("kind", "given_at")
+CONSENT_COLUMNS = required("consents")
 """The consent records' columns the audit needs, beside ``phone`` or ``lead_id``."""
-REASSIGNED_COLUMNS = ("phone", "asked_at", "answer")
+REASSIGNED_COLUMNS = required("reassigned")
 NO_ANSWERED = "not judged: no call answered by a live person was audited"
 """The abandonment note where no answered call was audited, for how it was told is moot."""
 NO_EXEMPTION = ("no consent records were given (consents=): no exemption (a written "
@@ -301,7 +300,7 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
     given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
-    prepared = prepared_calls(calls)
+    prepared, repeated = once_each(prepared_calls(calls))
     placed = len(prepared)  # the calls' rows; the texts' follow them
     campaign_leads = prepared_leads(leads, options.campaigns)
     prepared = _with_texts(prepared, options.texts, campaign_leads)
@@ -314,7 +313,7 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
                    prepared_dnc(dnc), windows.index.to_numpy(), options=options,
                    joined=joined)
     return report([part], windows=windows, options=options, joined=joined,
-                  sources=sources_of(given))
+                  sources=sources_of(given), repeated=repeated)
 
 
 @dataclass(frozen=True)
@@ -530,7 +529,7 @@ def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
     :func:`audit_frames` finds of these rules, by the same functions, without the other
     rules' work. What :func:`~._ahead._when.next_allowed` and the guard's judge ask of the
     calls they make up (issue 63: they call the checks, not the public audit)."""
-    prepared = prepared_calls(calls)
+    prepared, _ = once_each(prepared_calls(calls))
     leads = prepared_leads(leads, options.campaigns)
     rows = outbound_rows(prepared, options.campaigns)
     outbound = _outbound(prepared, rows)
@@ -592,14 +591,14 @@ def _concat(found: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, joined: bool,
-           sources: Mapping[str, str]) -> AuditReport:
+           sources: Mapping[str, str], repeated: int = 0) -> AuditReport:
     """The report of the ``parts`` (one on pandas; one per partition on Dask): their
     findings and those of abandonment's rate, judged here from every campaign's
     ``windows`` (:func:`._abandonment.abandonment_windows`, indexed as the parts' dropped calls
     are), in order of rule and time; the abandoned calls in order of campaign and answer
     time; the population summed; ``sources`` names the frames given
     (:func:`._population.sources_of`), so the rules that need leads or DNC results ran
-    where they name them."""
+    where they name them; ``repeated`` calls' rows were read once (:mod:`._once`)."""
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
@@ -644,6 +643,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     frame = with_channel(frame.iloc[_in_rule_order(frame)].reset_index(drop=True),
                          options.texts)
     notes.update(unread_note(frame))
+    notes.update(repeated_note(int(repeated)))
     if not options.nonprofit:
         notes.update(assumed_facts(frame))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
@@ -701,11 +701,8 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
         raise AuditInputError(f"{name} has no column {', '.join(missing)}: pass the frame of "
                               f"client.frames.{name} or an export with its columns "
                               f"({', '.join(needed)})", frame=name)
-    out = frame.copy(deep=False)
     try:
-        for column in (c for c in _TIMES if c in out):
-            out[column] = utc_times(out[column], f"{name}.{column}")
-        return typed(out, name)
+        return typed(frame.copy(deep=False), name)
     except ValueError as error:  # the column, its value and row, what to write instead
         raise AuditInputError(str(error), frame=name) from None
 

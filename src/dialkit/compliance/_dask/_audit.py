@@ -32,12 +32,13 @@ from ._parts import (
     calls_part,
     dnc_part,
     held_part,
-    lead_columns,
+    keys_part,
     leads_part,
     links_part,
     opened_part,
     outbound_part,
     person_links,
+    read_columns,
     rest_part,
     texts_part,
 )
@@ -49,12 +50,14 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     given = {"calls": frame(calls, None, "calls", prepared_calls)}
     if leads is not None:
         whole = frame(leads, None, "leads", lambda m: prepared_leads(m, None))
-        given["leads"] = frame(whole, lead_columns(whole.columns, options.rules), "leads")
+        given["leads"] = frame(whole, read_columns(whole.columns, "leads"), "leads")
     if dnc is not None:
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
     links = None if leads is None else _links(given["leads"])
     texted = _with_texts(given["calls"], given.get("leads"), options)
-    outbound = _keyed(texted, outbound_part, links, campaigns=options.campaigns)
+    found = _repeats(given["calls"])
+    outbound = _keyed(texted, outbound_part, links, campaigns=options.campaigns,
+                      found=found)
     answered = outbound.map_partitions(answered_part, rules=options.rules)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
@@ -74,7 +77,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     return run(PLANS["audit"], (outbound.map_partitions(calls_part),
                                 outbound.map_partitions(rest_part, rules=options.rules),
                                 audited_leads, audited_dnc),
-               compute=compute, finish={"sources": sources, "windows": windows},
+               compute=compute, finish={"sources": sources, "windows": windows,
+                                        "repeated": delayed(_again)(found)},
                options=options, joined=joined,
                to_parts={"shapes": shapes})
 
@@ -110,12 +114,25 @@ def _links(leads: Any) -> Any:
     return delayed(person_links)(pairs.to_delayed(optimize_graph=False))
 
 
-def _keyed(data: Any, part: Any, links: Any, **options: Any) -> Any:
+def _keyed(data: Any, part: Any, links: Any, found: Any = None, **options: Any) -> Any:
     """``part`` mapped over ``data``'s partitions, its rows keyed by person (``links``,
-    computed before the parts run); its meta from ``data``'s, for Dask cannot call it
-    with ``links`` unknown."""
+    computed before the parts run) and the calls' repeats ``found`` read once; its meta
+    from ``data``'s, for Dask cannot call it with ``links`` unknown."""
     meta = part(meta_of(data), **options)
-    return data.map_partitions(part, **options, links=links, meta=meta)
+    more = {} if found is None else {"found": found}
+    return data.map_partitions(part, **options, links=links, **more, meta=meta)
+
+
+def _repeats(calls: Any) -> Any:
+    """The calls' repeated rows (:data:`._parts.REPEATS`: each call's rows hashed and
+    shuffled on its id), as a ``dask.delayed`` frame."""
+    keys = calls.map_partitions(keys_part, meta=keys_part(meta_of(calls)))
+    return combined(PLANS["audit:repeats"], (keys,))
+
+
+def _again(found: pd.DataFrame) -> int:
+    """How many rows the repeats ``found`` read once."""
+    return int(found["again"].sum())
 
 
 def _source(name: str, data: Any, original: Any) -> Any:

@@ -37,9 +37,7 @@ from ..._arrays._bools import arrow_bools
 from ..._parallel._partitions import Plan, register
 from ..._utils._base_error import AuditInputError
 from .._audit import (
-    DNC_COLUMNS,
     FEW_VALUED,
-    LEAD_COLUMNS,
     READ_COLUMNS,
     Options,
     Part,
@@ -52,11 +50,11 @@ from .._audit import (
     report,
 )
 from .._checks import _abandonment as abandonment
-from .._checks._frequency import SUBJECT
-from .._checks._lead_of import OTHER_PHONES, numbers_held, other_numbers, smallest_linked
+from .._checks._lead_of import numbers_held, other_numbers, smallest_linked
 from .._checks._ring import RING_COLUMNS
 from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
-from .._inputs._population import SPANS
+from .._inputs._declared import declared
+from .._inputs._once import ID, call_keys, kept, repeats
 from .._rules._rules import Rules
 
 NUMBER = "_number"
@@ -68,24 +66,41 @@ CAMPAIGN = "_campaign"
 ORDER = "_order"
 """Each call's and lead's place in its frame: partition number, then row."""
 _ROWS_PER_PARTITION = 2**32
-_LEAD_PLACES = ("state", "custom_fields")
-"""The leads' columns the law of the place reads (their address state)."""
 CHANNELS = pd.CategoricalDtype(["call", "text"])
 """The type of :data:`._texts.CHANNEL` on Dask: a category, a byte a row through the
 shuffle, of the same categories in the calls' partitions and the texts'."""
 
 
 def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
-                  links: pd.Series | None = None,
+                  links: pd.Series | None = None, found: pd.DataFrame | None = None,
                   partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's outbound calls (of ``campaigns``, if given), prepared, with every
     column and their :data:`ORDER`: what :func:`calls_part`, :func:`rest_part` and
-    :func:`answered_part` take their shares from."""
+    :func:`answered_part` take their shares from. A call's repeated rows ``found``
+    (:data:`REPEATS`) are read once, as :func:`._once.once_each` reads them on pandas."""
     prepared = prepared_calls(calls)
     rows = outbound_rows(prepared, campaigns)
+    keep = None if found is None else kept(
+        prepared, _ordinals(np.arange(len(prepared)), partition_info), found)
+    rows = rows if keep is None else rows[keep[rows]]
     taken = prepared if len(rows) == len(prepared) else prepared.take(rows)
     return taken.assign(**{ORDER: _ordinals(rows, partition_info),
                            NUMBER: linked(number_key(taken["to_number"]), links)})
+
+
+def keys_part(calls: pd.DataFrame,
+              partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
+    """A partition's calls as hashes of their ids and rows (:func:`._once.call_keys`),
+    each row's place its :data:`ORDER`: shuffled on the id, every row of a call meets in
+    one part of :data:`REPEATS`."""
+    prepared = prepared_calls(calls)
+    return call_keys(prepared, _ordinals(np.arange(len(prepared)), partition_info))
+
+
+def every_repeat(found: pd.DataFrame) -> pd.DataFrame:
+    """The repeats every part of :data:`REPEATS` found, stacked (a few rows: those of
+    calls held more than once)."""
+    return found
 
 
 def called_part(calls: pd.DataFrame, *, texts: pd.DataFrame) -> pd.DataFrame:
@@ -173,11 +188,12 @@ def rest_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
         answered.index.to_numpy()[maybe]]
 
 
-def lead_columns(columns: Collection[str], rules: Rules) -> list[str]:
-    """Of the leads' ``columns``, those the audit reads: the rules' (the address too, where
-    the law of the place applies) and the date for the report's sources."""
-    read = {*LEAD_COLUMNS, SPANS["leads"], *(_LEAD_PLACES if rules.jurisdictions else ()),
-            OTHER_PHONES, SUBJECT}
+def read_columns(columns: Collection[str], name: str) -> list[str]:
+    """Of the frame ``name``'s ``columns``, those its declaration says the audit reads
+    (:data:`._declared.INPUTS`, which the pandas path checks them by): a column the Dask
+    path chose apart (the leads' ``line``, the DNC results' ``list``) was judged on pandas
+    and dropped here."""
+    read = declared(name)
     return [c for c in columns if c in read]
 
 
@@ -185,7 +201,7 @@ def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
                links: pd.Series | None = None,
                partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's leads (of ``campaigns``, if given; the columns of
-    :func:`lead_columns`), prepared, with their :data:`ORDER` and :data:`NUMBER`."""
+    :func:`read_columns`), prepared, with their :data:`ORDER` and :data:`NUMBER`."""
     prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
     assert prepared is not None
     return _compact(prepared.reset_index(drop=True).assign(**{
@@ -198,8 +214,8 @@ def dnc_part(dnc: pd.DataFrame, *, links: pd.Series | None = None) -> pd.DataFra
     :data:`NUMBER`."""
     prepared = prepared_dnc(dnc)
     assert prepared is not None
-    read = [*DNC_COLUMNS, *(["listed_at"] if "listed_at" in prepared else [])]
-    return prepared[read].assign(**{NUMBER: linked(number_key(prepared["phone"]), links)})
+    return prepared[read_columns(prepared.columns, "dnc")].assign(
+        **{NUMBER: linked(number_key(prepared["phone"]), links)})
 
 
 def answered_part(outbound: pd.DataFrame, *, rules: Rules) -> pd.DataFrame:
@@ -332,6 +348,8 @@ def every_window(windows: pd.DataFrame, *, rules: Rules, joined: bool,
     return windows.set_index(ORDER)[list(abandonment.WINDOW_COLUMNS)]
 
 
+REPEATS = register(Plan("audit:repeats", repeats, every_repeat, key=ID))
+"""The calls' repeated rows (:mod:`._once`), call id by call id."""
 WINDOWS = register(Plan("audit:abandonment", campaign_part, every_window, key=CAMPAIGN))
 """The abandoned calls' windows, campaign by campaign."""
 AUDIT = register(Plan("audit", numbers_part, report, key=NUMBER, stacked=False))

@@ -20,13 +20,10 @@ import pandas as pd
 
 from ..._arrays._checked import check_text, checked_dataset, first_row
 from ..._utils._base_error import ColumnError
+from ..._utils._moments import utc_times
+from ._declared import INPUTS, TIME_TYPE, declared
 
-TEXTS = {"calls": ("id", "direction", "from_number", "to_number", "campaign_id", "disposition"),
-         "leads": ("id", "campaign_id", "phone", "status", "state", "custom_fields", "line"),
-         "dnc": ("phone",),
-         "consents": ("phone", "lead_id", "kind", "relationship"),
-         "reassigned": ("phone", "answer"),
-         "texts": ("message_id", "to", "status", "error_code")}
+TEXTS = {name: declared(name, "text", "phone") for name in INPUTS}
 """The text columns of each frame the audit reads (where the frame has them)."""
 ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after the check "
                    "that found it listed"),
@@ -34,32 +31,41 @@ ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after th
                        "was given")}
 """Of each frame, two times of a row that must come in this order (the first at or before
 the second, where both are known), and why."""
-BOOLEANS = ("listed", "prerecorded")
+BOOLEANS = {name: declared(name, "boolean") for name in INPUTS}
 """The true/false columns: the DNC results' ``listed``, the calls' ``prerecorded``."""
-PHONES = frozenset({"from_number", "to_number", "phone", "to"})
+PHONES = {name: declared(name, "phone") for name in INPUTS}
 _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 _FALSE = frozenset({"false", "0", "no", "f", "n"})
 
 
 def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
-    """``frame`` (a copy the caller owns) with its text columns checked,
-    ``duration_seconds`` as numbers and :data:`BOOLEANS` as booleans (as a CSV writes
+    """``frame`` (a copy the caller owns) read by its declaration (:mod:`._declared`): its
+    times in UTC as :data:`._declared.TIME_TYPE`, its text columns checked, its numbers
+    (``duration_seconds``) as numbers and :data:`BOOLEANS` as booleans (as a CSV writes
     them).
 
     Raises:
         ColumnError: A column holds another kind of value, or a row two times that cannot
             both be true (:data:`ORDERS`); the message names it.
     """
+    for column in (c for c in declared(name, "time") if c in frame):
+        frame[column] = _times(frame[column], f"{name}.{column}")
     for column in (c for c in TEXTS[name] if c in frame):
-        check_text(frame[column], f"{name}.{column}", column in PHONES)
-    if "duration_seconds" in frame:
-        frame["duration_seconds"] = _numbers(frame["duration_seconds"],
-                                             f"{name}.duration_seconds")
-    for column in (c for c in BOOLEANS if c in frame):
+        check_text(frame[column], f"{name}.{column}", column in PHONES[name])
+    for column in (c for c in declared(name, "number") if c in frame):
+        frame[column] = _numbers(frame[column], f"{name}.{column}")
+    for column in (c for c in BOOLEANS[name] if c in frame):
         if not pd.api.types.is_bool_dtype(frame[column]):
             frame[column] = _booleans(frame[column], f"{name}.{column}")
     _check_order(frame, name)
     return frame
+
+
+def _times(column: pd.Series, where: str) -> pd.Series:
+    """``column`` as UTC times of :data:`._declared.TIME_TYPE` whatever resolution it came
+    in, so that the audit's parts compare and join times of every frame alike."""
+    read = utc_times(column, where)
+    return read if read.dtype == TIME_TYPE else read.astype(TIME_TYPE)
 
 
 def _check_order(frame: pd.DataFrame, name: str) -> None:

@@ -26,6 +26,7 @@ from ..._utils._moments import period_bound
 from ...errors import PermissionDeniedError
 from .._rules._law import scrub_ages
 from .._rules._rules import US, Rules
+from ._declared import required
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -163,7 +164,7 @@ def _minute(at: object) -> str:
     return f"{pd.Timestamp(at):%Y-%m-%d %H:%M UTC}"
 
 
-TEXT_COLUMNS = ("message_id", "to", "created_at")
+TEXT_COLUMNS = required("texts")
 """The texts' columns the audit needs (``status`` and ``error_code`` are read where
 given, for the evidence)."""
 
