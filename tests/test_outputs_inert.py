@@ -261,9 +261,10 @@ def test_the_audit_page_shows_each_name_as_text(tmp_path: Path, shown: str) -> N
     names = hostile_names()
     report = audit(hostile_calls(), blocked_countries=["IR"],
                    policy=POLICY(HOSTILE_NAMES[2], max_calls_per_24h=3))
-    page = (report.to_html(tmp_path / "report.html", names=names,
-                           about={"account": HOSTILE_NAMES[4]})
-            if shown == "to_html" else report._repr_html_())
+    if shown == "to_html":
+        report.to_html(tmp_path / "report.html", names=names, about={"account": HOSTILE_NAMES[4]})
+    page = ((tmp_path / "report.html").read_text(encoding="utf-8") if shown == "to_html"
+            else report._repr_html_())
     named = list(names.values()) if shown == "to_html" else []  # a notebook's: ids alone
     assert_names_shown_as_text(page, [*named, HOSTILE_NAMES[2]])
 

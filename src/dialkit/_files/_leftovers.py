@@ -8,7 +8,8 @@ file again. So each such name carries the writing process's id (:func:`tagged`),
 the next write of its kind removes those whose process no longer runs (:func:`sweep`):
 a write still going on in another process is left alone.
 
-Standard library only: shared by the frames' export and the leads' clean.
+Standard library only: shared by the frames' export, the leads' clean and the cache of
+a sandbox world kept in memory.
 """
 
 from __future__ import annotations
@@ -16,8 +17,14 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import tempfile
 import uuid
+import weakref
 from pathlib import Path
+
+PASSING_FRAMES = "dialkit-frames-"
+"""The start of the name of the folder in the temporary folder that caches the frames of
+a sandbox world kept in memory (:func:`passing_folder`)."""
 
 
 def tagged(prefix: str) -> str:
@@ -32,6 +39,21 @@ def partial_beside(path: Path) -> Path:
     ``path`` killed half way left are removed first."""
     sweep(path.parent, f".{path.name}.", suffix=".partial")
     return path.with_name(f"{tagged(f'.{path.name}.')}{uuid.uuid4().hex[:12]}.partial")
+
+
+def passing_folder(prefix: str, owner: object) -> Path:
+    """A new owner-only folder in the temporary folder, named by :func:`tagged` from
+    ``prefix``, removed when ``owner`` is collected or the interpreter exits; the ones
+    processes killed before either left are removed first (:func:`sweep`).
+
+    For what no later session can read: the frames of a sandbox world kept in memory
+    (``owner``: its client), whose id never comes back, stayed in the user cache (issue
+    72)."""
+    folder = Path(tempfile.gettempdir())
+    sweep(folder, prefix)
+    made = Path(tempfile.mkdtemp(prefix=tagged(prefix), dir=folder))  # 0700
+    weakref.finalize(owner, shutil.rmtree, made, ignore_errors=True)
+    return made
 
 
 def sweep(folder: Path, prefix: str, *, suffix: str = "") -> None:

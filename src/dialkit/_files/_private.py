@@ -70,3 +70,18 @@ def private_file(descriptor: int) -> int:
             os.close(descriptor)
             raise
     return descriptor
+
+
+def private_opener(path: str | os.PathLike[str], flags: int) -> int:
+    """An ``opener`` for :func:`open` that makes a new file owner-only from its first
+    byte (``open(path, "ab", opener=private_opener)``): in a folder of dialkit's own,
+    where every file is new, no ``chmod`` after the fact is needed."""
+    return os.open(path, flags, FILE_MODE)
+
+
+def private_new(path: Path) -> Path:
+    """``path`` made a new, empty, owner-only file; ``path``. For a library that opens a
+    file by its name with the umask's mode (pyarrow's writers): a file that exists keeps
+    its mode when it is opened again to be written."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    return path

@@ -16,6 +16,8 @@ import sys
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._words import noun
+
 if TYPE_CHECKING:
     from tqdm.std import tqdm as std_tqdm
 
@@ -90,7 +92,12 @@ def bar(how: Shown, *, line: tuple[str, str] | None = None, **options: Any) -> s
 
 class Progress:
     """Counts a load's pages and rows; shows them (:func:`bar`) once a second page is on
-    its way: a load that fits in one page shows nothing, so quick calls stay quiet."""
+    its way: a load that fits in one page shows nothing, so quick calls stay quiet.
+
+    The bar is drawn with the pages already loaded (``loading calls: 1 page``), never at
+    0: an executed notebook keeps a widget's first state as its text, and a reopened one
+    read "loading calls: 0 pages" (issue 72). Its unit agrees with its count, and once
+    the load ends it says what was loaded: ``loaded calls: 12 pages, rows=1200``."""
 
     def __init__(self, name: str, how: Shown, *, resumed: int = 0) -> None:
         self.name = name
@@ -103,12 +110,13 @@ class Progress:
         """Count one page of ``rows``; ``more`` when another follows."""
         self.pages += 1
         self.rows += rows
-        if self._bar is None and more and self.how is not None:
-            self._bar = bar(self.how, desc=f"loading {self.name}", unit=" pages",
-                            initial=self.pages - 1)
         if self._bar is not None:
-            self._bar.update(1)
+            self._bar.unit = f" {noun(self.pages, 'page')}"
             self._bar.set_postfix(rows=self.rows, refresh=False)
+            self._bar.update(1)
+        elif more and self.how is not None:
+            self._bar = bar(self.how, desc=f"loading {self.name}", initial=self.pages,
+                            unit=f" {noun(self.pages, 'page')}", postfix={"rows": self.rows})
 
     def __enter__(self) -> Progress:
         return self
@@ -116,4 +124,6 @@ class Progress:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         if self._bar is not None:
+            if kind is None:
+                self._bar.set_description_str(f"loaded {self.name}", refresh=False)
             self._bar.close()

@@ -176,8 +176,10 @@ class Client:
             db: A SQLite file that keeps the world across sessions: its data, its
                 keys (for the default configuration) and its identity, so the
                 frames cached in one session are found again in the next. Without
-                it the world lives in memory, and its cached frames are removed
-                when the client closes.
+                it the world lives in memory, and its frames are cached in a
+                folder of the temporary folder (unless ``cache_dir`` is given):
+                :meth:`close` removes them, and the folder goes when the client is
+                collected or the interpreter exits.
             start_time: The default world's "now" (ISO 8601 text or an aware
                 datetime; default the current hour): the same moment gives the
                 same world, so a notebook's numbers repeat from run to run. An
@@ -211,6 +213,10 @@ class Client:
             raise
         client.emulator = emulator
         client._service = f"sandbox:{emulator.world_id}"
+        if not emulator.persistent and client._cache_dir is None:
+            from .._files._leftovers import PASSING_FRAMES, passing_folder
+
+            client._cache_dir = passing_folder(PASSING_FRAMES, client)  # never comes back
         return client
 
     @property

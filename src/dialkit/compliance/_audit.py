@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 import pandas as pd
@@ -217,18 +218,27 @@ class AuditReport:
         ``Spring renewals (cmp_...)``."""
         write_workbook(self, path, mask_pii=mask_pii, about=about or {}, names=names)
 
+    @overload
+    def to_html(self, path: None = None, *, mask_pii: bool = ...,
+                about: Mapping[str, str] | None = ..., names: Names = ...) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike[str], *, mask_pii: bool = ...,
+                about: Mapping[str, str] | None = ..., names: Names = ...) -> None: ...
     def to_html(self, path: str | os.PathLike[str] | None = None, *, mask_pii: bool = False,
-                about: Mapping[str, str] | None = None, names: Names = None) -> str:
+                about: Mapping[str, str] | None = None, names: Names = None) -> str | None:
         """One self-contained page: what was audited, the summary, a chart and the
         findings of each rule, campaigns by name and id when ``names`` are given (as
-        :meth:`to_excel`); written to ``path`` if given, and returned."""
+        :meth:`to_excel`); returned, or written to ``path`` and nothing returned, as
+        pandas' ``to_html(buf)`` does (a notebook cell ending with it showed 150,000
+        characters of HTML, issue 72)."""
         body = page(self, mask_pii=mask_pii, about=about or {}, names=names)
         text = ("<!doctype html><meta charset='utf-8'><title>Compliance audit</title>"
                 f"<style>{PAGE_STYLE}</style>{body}")
-        if path is not None:
-            with written(path, "path") as partial:
-                partial.write_text(text, encoding="utf-8")
-        return text
+        if path is None:
+            return text
+        with written(path, "path") as partial:
+            partial.write_text(text, encoding="utf-8")
+        return None
 
     @property
     def by_basis(self) -> pd.Series:

@@ -271,7 +271,7 @@ def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:
         >>> import dialkit.frames
         >>> client = dialkit.Client.sandbox()
         >>> calls = client.frames.calls()
-        >>> info = dialkit.frames.cache_info()
+        >>> info = dialkit.frames.cache_info(client.cache.root)
         >>> info.columns[:3].tolist(), "calls" in set(info["resource"])
         (['service', 'credential_id', 'resource'], True)
         >>> client.close()

@@ -24,6 +24,7 @@ judged alike (:mod:`.._dask._clean`).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import tempfile
@@ -35,6 +36,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from dialkit._files._private import private_new, private_opener
 from dialkit._utils import _tuning
 
 from .._read._lead_file import text_frame
@@ -119,6 +121,52 @@ def spill_folder() -> Path:
     return Path(tempfile.gettempdir())
 
 
+SPILL_RATIO = 2.6
+"""About how many times the lead file's bytes a streamed clean spills at most (its judged
+rows, its keys' buckets and their owners): 78 MB for 400,000 rows of
+``benchmarks/leads_mix.py``, a file of 30 MB (issue 72)."""
+FULL = {errno.ENOSPC: "set TMPDIR to a folder on a disk with room",
+        errno.EDQUOT: "set TMPDIR to a folder on a disk with room, or free space "
+                      "within your disk quota",
+        errno.EFBIG: "raise the file-size limit (ulimit -f) above the spill's size, or "
+                     "set TMPDIR to a folder on a disk with room and no such limit"}
+"""The causes of a failed spill a user can mend, and how."""
+
+
+@contextlib.contextmanager
+def spilling(folder: Path | None, file_bytes: int) -> Iterator[None]:
+    """The block writes the spill in ``folder`` (``None``: held in memory); a full disk or
+    a file-size limit there is told as the spill's, naming its folder, what it had written
+    and about what it needs, and how to spill elsewhere.
+
+    Only the spill is written in the block (the outputs come after, with their own
+    errors: :func:`dialkit._files._outputs_written.written`); without this, pyarrow's
+    error, which names no file, was told as the output's (issue 72).
+
+    Raises:
+        OSError: The spill could not be written: its ``errno``, and as ``filename`` the
+            temporary folder the spill was in.
+    """
+    try:
+        yield
+    except OSError as error:
+        if folder is None or error.errno not in FULL:
+            raise
+        raise spill_failed(error, folder, file_bytes) from None
+
+
+def spill_failed(error: OSError, folder: Path, file_bytes: int) -> OSError:
+    """``error`` told of the spill in ``folder``: its cause, the bytes written there, about
+    what a clean of ``file_bytes`` needs, and the way out."""
+    written = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+    cause = os.strerror(error.errno or 0)
+    return OSError(error.errno, (
+        f"{cause[:1].lower()}{cause[1:]} while the clean spilled to this temporary folder "
+        f"(it had written {written:,} bytes there; a clean spills about {SPILL_RATIO:g} "
+        f"times the lead file, {round(file_bytes * SPILL_RATIO):,} bytes for this one): "
+        f"{FULL[error.errno or 0]}"), str(folder.parent))
+
+
 class Keys:
     """The eligible rows' phones (and external ids) of a file, in buckets by key: in
     files in ``folder``, or, for a file up to :data:`~dialkit._utils._tuning.HELD_BYTES` (or
@@ -147,7 +195,7 @@ class Keys:
         records = np.empty(len(rows), dtype=_RECORD)
         records["row"], records["key"], records["passes"] = rows, phones, passes
         for bucket, at in _split(phones % self.buckets):
-            with open(self._phones(bucket), "ab") as out:
+            with open(self._phones(bucket), "ab", opener=private_opener) as out:
                 records[at].tofile(out)
         if not held.any():
             return
@@ -157,7 +205,8 @@ class Keys:
             [_hashes(keys.iloc[at:at + step]) for at in range(0, len(keys), step)]))
         for bucket, at in _split(table["hash"].to_numpy() % self.buckets):
             if bucket not in self.id_writers:
-                self.id_writers[bucket] = pa.ipc.new_stream(str(self._ids(bucket)), _IDS)
+                self.id_writers[bucket] = pa.ipc.new_stream(
+                    str(private_new(self._ids(bucket))), _IDS)
                 self.id_buckets.add(bucket)
             self.id_writers[bucket].write_table(table.take(pa.array(at)))
 
@@ -323,7 +372,7 @@ class Owners:
             return
         where = rows // _tuning.RANGE_ROWS
         for part in np.unique(where).tolist():
-            with open(self.folder / f"owners-{part}.bin", "ab") as out:
+            with open(self.folder / f"owners-{part}.bin", "ab", opener=private_opener) as out:
                 pairs[where == part].tofile(out)
 
     def of(self, rows: np.ndarray) -> np.ndarray:

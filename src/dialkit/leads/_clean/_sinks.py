@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 from typing import IO, Any
 
 import pandas as pd
@@ -30,6 +31,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from dialkit._files._outputs import EXCEL_OPTIONS, header_filtered, xlsx_errors
+from dialkit._files._private import private_new
 from dialkit._parallel._threads import in_background
 from dialkit._shown._progress import Shown, bar
 from dialkit._utils import _tuning
@@ -138,8 +140,8 @@ class FrameSink(TableSink):
         self.path, self.kind = path, kind
 
     def _open(self, schema: pa.Schema) -> Any:
-        if self.kind == "arrow":
-            return pa.ipc.new_stream(str(self.path), schema)
+        if self.kind == "arrow":  # a spill: the lead file's numbers, owner-only
+            return pa.ipc.new_stream(str(private_new(Path(self.path))), schema)
         import pyarrow.parquet as pq
 
         return pq.ParquetWriter(self.path, schema)

@@ -36,6 +36,7 @@ import pyarrow as pa
 
 from dialkit._files._leftovers import sweep, tagged
 from dialkit._files._outputs_written import refuse_overlaps, written
+from dialkit._files._stopped import cleaned_up_on_signals
 from dialkit._parallel._partitions import on_dask, read_whole
 from dialkit._parallel._threads import in_background
 from dialkit._shown._progress import shown
@@ -46,7 +47,7 @@ from .._read._chunks import NotStreamable, Streamed, stream
 from .._read._lead_file import LeadFile, Source, read, text_frame
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, phone_numbers_of
 from ._custom import CustomFields, phone_columns
-from ._duplicates import Keys, Owners, spill_folder
+from ._duplicates import Keys, Owners, spill_folder, spilling
 from ._hints import hint_regions, ranked
 from ._judge import AccountChecks, Normalized, country_column_of, region_code
 from ._result import CleanResult, had_bom
@@ -87,7 +88,8 @@ def clean_file_with(source: Any, options: CleanOptions, *,
         steps = ProgressBar(Path(str(getattr(source, "name", source))).name, how)
     told = steps or (None if progress is None or isinstance(progress, bool) else progress)
     began = time.perf_counter()
-    with contextlib.closing(steps) if steps else contextlib.nullcontext(), \
+    with cleaned_up_on_signals(), \
+            contextlib.closing(steps) if steps else contextlib.nullcontext(), \
             _written(outputs) as partial:  # an output that cannot be written fails first
         spills = spill_folder()  # the user's TMPDIR, or an error naming it
         sweep(spills, SPILLS)  # what a clean killed half way left
@@ -275,7 +277,8 @@ class _Run:
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],
               escape_formulas: bool) -> CleanedFile:
         """Clean the file into the ``partial`` files of ``outputs``."""
-        file, owners = self.judge()
+        with spilling(self.folder, self.size):
+            file, owners = self.judge()
         self._fits(outputs[0], owners)
         if self.steps is not None:
             self.steps.finishing(self.counted.rows)
