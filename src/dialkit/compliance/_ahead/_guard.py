@@ -102,7 +102,7 @@ class LawJudge:
         no state takes its person's (its ``other_phones`` linking it to another of the
         leads: :func:`._lead_of.lead_states`), as the audit judges its calls."""
         frame = pd.DataFrame({"phone": [lead.phone for lead in leads],
-                              "campaign_id": [lead.campaign_id for lead in leads],
+                              "campaign_id": [campaign_id] * len(leads),  # the leads': asked
                               "state": [address_state(lead.custom_fields) for lead in leads],
                               OTHER_PHONES: [other_phones(lead.custom_fields)
                                              for lead in leads]}, dtype=object)
