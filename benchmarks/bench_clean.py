@@ -31,8 +31,19 @@ take the most of it. ``--phases`` then cleans once more in the benchmark's proce
 thread, with its parts (the line scan, normalising, the checks, the duplicates, the
 hints, the writing) timed apart.
 
+Issue 70's mixes (``--mix``, :data:`leads_mix.MIXES`): ``no_country``, a US file without
+a Country column (60 % US numbers, the rest MX, BR, DE, GB, FR, IN written nationally
+and internationally, 5 % junk, 3 % blank: the national foreign ones are refused and
+hinted), cleaned without ``--country-column``, its floor normalising each distinct
+``Phone`` once; ``iso_country``, the realistic mix with every Country cell an ISO code,
+where ``--phases`` also times reading the Country cells (normalize's reading of each
+row's country and the counts of the hints' regions and of the cells not understood)
+against the rest of the clean. A ``--file`` is cleaned with ``--country-column
+Country`` where its header has that column.
+
 Run: ``.venv/bin/python benchmarks/bench_clean.py [--rows 1000000] [--runs 3]
-[--file LEADS.csv]``. Results go to ``benchmarks/RESULTS.md`` by hand, with the command.
+[--mix leads|no_country|iso_country] [--file LEADS.csv]``. Results go to
+``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
 from __future__ import annotations
@@ -52,7 +63,7 @@ from typing import Any
 
 import pandas as pd
 
-from leads_mix import write_leads
+from leads_mix import MIXES, write_leads
 
 RUN = textwrap.dedent("""
     import json, sys, time
@@ -61,7 +72,7 @@ RUN = textwrap.dedent("""
         for line in open("/proc/self/status"):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) * 1024
-    SIDE, SOURCE, OUT = sys.argv[1:4]
+    SIDE, SOURCE, OUT, COUNTRY = sys.argv[1:5]
     if SIDE == "dialkit":
         from dialkit.cli import _imported, main
         _imported("dialkit.cli._leads")  # what the command imports when it runs, as it does
@@ -74,25 +85,25 @@ RUN = textwrap.dedent("""
     imported = time.perf_counter()
     base = high_water()
     if SIDE == "dialkit":
-        sys.argv = ["dialkit", "leads", "clean", SOURCE, "--country-column", "Country",
-                    "--out", OUT]
+        sys.argv = ["dialkit", "leads", "clean", SOURCE,
+                    *(["--country-column", COUNTRY] if COUNTRY else []), "--out", OUT]
         try:
             main()  # as the console script runs it
         except SystemExit as done:
             assert not done.code, done.code
     elif SIDE == "pyarrow":
         pacsv.write_csv(pacsv.read_csv(SOURCE), OUT)
-    else:  # each distinct (Phone, Country) normalised once, its columns written beside
+    else:  # each distinct (Phone, Country), or Phone, normalised once, its columns beside
         table = pacsv.read_csv(SOURCE, convert_options=pacsv.ConvertOptions(
-            column_types={"Phone": pa.string(), "Country": pa.string()}))
-        pairs = pc.binary_join_element_wise(table["Phone"], pc.fill_null(table["Country"], ""),
-                                            "\\x1f")
+            column_types={"Phone": pa.string(), **({COUNTRY: pa.string()} if COUNTRY else {})}))
+        pairs = (pc.binary_join_element_wise(table["Phone"], pc.fill_null(table[COUNTRY], ""),
+                                             "\\x1f") if COUNTRY else table["Phone"])
         codes = pc.dictionary_encode(pairs).combine_chunks().indices.to_numpy()
         _, first = np.unique(codes, return_index=True)
         once = pa.array(first)
         numbers = normalize(pd.Series(pd.arrays.ArrowStringArray(table["Phone"].take(once))),
                             country=pd.Series(pd.arrays.ArrowStringArray(
-                                table["Country"].take(once)))).iloc[codes]
+                                table[COUNTRY].take(once))) if COUNTRY else None).iloc[codes]
         for name in numbers.columns:
             table = table.append_column(name, pa.array(numbers[name], pa.string()))
         pacsv.write_csv(table, OUT)
@@ -109,10 +120,12 @@ TARGETS = {"whole": 4.0, "peak": 2.0, "import": 0.5, "floor": 3.0}
 clean's CPU and wall against the floor's)."""
 
 
-def run(side: str, source: Path, out: Path) -> dict[str, float]:
-    """One fresh process: its whole time and peak RSS from outside, the rest from inside."""
+def run(side: str, source: Path, out: Path, country: str | None) -> dict[str, float]:
+    """One fresh process: its whole time and peak RSS from outside, the rest from inside
+    (``country``: the file's column of each row's country, if it has one)."""
     began = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", RUN, side, str(source), str(out)],
+    child = subprocess.Popen([sys.executable, "-c", RUN, side, str(source), str(out),
+                              country or ""],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     err = child.stderr.read()
@@ -153,53 +166,71 @@ def import_profile(code: str, top: int = 8) -> list[tuple[float, str]]:
     return sorted(found, reverse=True)[:top]
 
 
-def phases(source: Path, out: Path) -> None:
+def phases(source: Path, out: Path, country: str | None) -> None:
     """One clean in this process on one thread (the clean's threads run their work in
     place, normalize's parts one after another), each part's CPU timed apart through
     the private modules of ``dialkit.leads`` (skipped with a note if they changed): on
     one thread a part's CPU is its own, where with threads each would count the others'.
     What no part names (pyarrow's parse of the file, making the frames, the clean's
-    own bookkeeping) is the rest."""
+    own bookkeeping) is the rest. With a ``country`` column, reading its cells (each
+    row's region for normalize, the regions counted for the hints and the cells not
+    understood, which cells are blank) is timed too, and said against the rest of the
+    clean: issue 70's measure of what reading a Country column adds."""
     spent: dict[str, list[float]] = {}
 
     def timing(module: Any, name: str, label: str) -> None:
         function = getattr(module, name)
+        counter = spent.setdefault(label, [0.0, 0])  # a label's functions counted together
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             cpu = time.process_time()
             try:
                 return function(*args, **kwargs)
             finally:
-                spent[label][0] += time.process_time() - cpu
-                spent[label][1] += 1
-        spent[label] = [0.0, 0]
+                counter[0] += time.process_time() - cpu
+                counter[1] += 1
         setattr(module, name, timed)
 
+    nested = {"hints": "region hints (normalising refused texts again), in the above",
+              "changing": "whether region= would change a valid number, in the above",
+              "country": "read the Country cells (each row's region, the regions counted, "
+                         "the blank ones), in the above"}
     try:
         from dialkit._parallel import _threads
         from dialkit._utils import _tuning
         from dialkit.cli import app  # noqa: PLC0415
-        from dialkit.leads._clean import _chunked, _duplicates, _sinks, _stream  # noqa: PLC0415
+        from dialkit.leads._clean import (  # noqa: PLC0415
+            _chunked,
+            _duplicates,
+            _hints,
+            _sinks,
+            _stream,
+        )
+        from dialkit.leads._normalize import _columns  # noqa: PLC0415
         from dialkit.leads._read import _chunks  # noqa: PLC0415
 
         _threads._inline = lambda: True  # type: ignore[attr-defined]  # noqa: SLF001
         _tuning.PHONE_THREAD_ROWS = 1 << 62
-        nested = "region hints (normalising refused texts again), in the above"
         for module, name, label in (
                 (_chunks, "check_delimited", "scan the file's lines for the limits"),
                 (_stream, "phone_numbers_of", "normalise each chunk's phone column"),
                 (_stream, "judged_chunk", "the other checks, the keys, the spill"),
                 (_duplicates.Keys, "owners", "the request's duplicates"),
                 (_stream, "finished_chunk", "finish the verdicts and hints"),
-                (_chunked, "region_hints", nested),
+                (_chunked, "region_hints", nested["hints"]),
+                (_chunked, "changing_regions", nested["changing"]),
                 (_sinks.CsvSink, "write", "escape formulas and write the CSV")):
             timing(module, name, label)
+        for module, name in ((_columns, "_row_regions"), (_chunked, "region_counts"),
+                             (_hints, "_blank")) if country else ():
+            timing(module, name, nested["country"])
     except (AttributeError, ImportError) as changed:
         print(f"phases skipped: dialkit.leads' private modules changed ({changed!r})")
         return
     cpu = time.process_time()
     try:
-        app(["leads", "clean", str(source), "--country-column", "Country", "--out", str(out)])
+        app(["leads", "clean", str(source), *(["--country-column", country] if country else []),
+             "--out", str(out)])
     except SystemExit as done:
         assert not done.code, done.code
     total = time.process_time() - cpu
@@ -207,9 +238,13 @@ def phases(source: Path, out: Path) -> None:
           "CPU s")
     for label, (cpu_s, calls) in spent.items():
         print(f"  {label}: {cpu_s:.2f} CPU s ({calls:.0f} calls)")
-    named = sum(cpu_s for label, (cpu_s, _) in spent.items() if label != nested)
+    named = sum(cpu_s for label, (cpu_s, _) in spent.items() if label not in nested.values())
     print(f"  the rest (reading the file into frames, the clean's bookkeeping): "
           f"{total - named:.2f} CPU s")
+    if country:
+        reading = spent[nested["country"]][0]
+        print(f"reading the Country cells adds {reading / (total - reading):.1%} to the rest "
+              f"of the clean ({reading:.2f} of {total:.2f} CPU s; target: at most 5 %)")
 
 
 def main() -> None:
@@ -218,6 +253,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--file", type=Path, help="clean this lead CSV instead of writing "
                         "one of --rows rows (its frame is not weighed)")
+    parser.add_argument("--mix", choices=sorted(MIXES), default="leads",
+                        help="the mix of the file written (leads_mix.MIXES)")
     parser.add_argument("--import-runs", type=int, default=2,
                         help="fresh processes timing import dialkit.leads, per run")
     parser.add_argument("--phases", action="store_true",
@@ -235,21 +272,25 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
     source = options.file or folder / "leads.csv"
     loaded = None
     if options.file is None:
-        write_leads(options.rows, source)
+        write_leads(options.rows, source, mix_name=options.mix)
         from dialkit.leads import read  # noqa: PLC0415 (after the file is written)
 
         loaded = int(read(source).frame.memory_usage(deep=True).sum())
+    with open(source, encoding="utf-8") as file:
+        country = "Country" if "Country" in file.readline().rstrip("\r\n").split(",") else None
     runs: dict[str, list[dict[str, float]]] = {"dialkit": [], "pyarrow": [], "normalize": []}
     load = [f"{os.getloadavg()[0]:.2f}"]
     imports = []
     for _ in range(options.runs):
         for side in runs:
-            runs[side].append(run(side, source, folder / f"{side}.csv"))
+            runs[side].append(run(side, source, folder / f"{side}.csv", country))
             print(side, {k: round(v, 3) for k, v in runs[side][-1].items()}, flush=True)
         imports += import_seconds(options.import_runs)
     cleaned = pd.read_csv(folder / "dialkit.csv", dtype=str, usecols=["status"])
     weighed = "" if loaded is None else f", loaded frame {loaded / 2**20:.1f} MiB"
-    print(f"\n{len(cleaned):,} rows, {source.stat().st_size / 2**20:.1f} MiB on disk{weighed}; "
+    mixed = f"the {options.mix} mix" if options.file is None else str(options.file)
+    print(f"\n{mixed} ({'with' if country else 'without'} a country column): "
+          f"{len(cleaned):,} rows, {source.stat().st_size / 2**20:.1f} MiB on disk{weighed}; "
           f"{(cleaned['status'] == 'accepted').mean():.1%} accepted; targets: whole process < "
           f"{TARGETS['whole']} s, peak < {TARGETS['peak']}x the loaded frame, CPU and wall "
           f"at most {TARGETS['floor']}x the pyarrow floor's")
@@ -290,7 +331,7 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
             for seconds, name in import_profile(code):
                 print(f"  {seconds:.3f} s {name}")
     if options.phases:
-        phases(source, folder / "phases.csv")
+        phases(source, folder / "phases.csv", country)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,27 @@ time, blank otherwise. A blank country means the file's default region, ``US``.
 The benchmarks pass the column as ``country=`` / ``--country-column Country`` and
 the naive path parses each cell with its row's region.
 
+**A file without a Country column** (:func:`no_country_mix`, issue 70): a US file whose
+foreign numbers nobody marked, so those written nationally are refused and hinted.
+
+===============  =====  =====================================================
+kind             share  what the cell holds
+===============  =====  =====================================================
+``us``           60 %   a US number in the same eleven styles (3 % invalid)
+``foreign``      32 %   a number of one of :data:`NO_COUNTRY_REGIONS` (MX,
+                        BR, DE, GB, FR, IN, as many each), written
+                        internationally (40 %), as E.164 (20 %) or
+                        nationally (40 %: refused in a US file)
+``junk``          5 %   junk text (``n/a``, ``TBD``, a date, ``555-0123`` ...)
+``blank``         3 %   an empty cell
+===============  =====  =====================================================
+
+and 10 % of the rows repeat an earlier row, as above.
+
+**A Country column of ISO codes alone** (:func:`iso_country_mix`, issue 70): the mix above
+with each blank country cell filled with the region the number is of (``US`` for a US
+number, an invalid one or junk), so that every cell is an ISO code.
+
 **The numbers** are not a hand list: the other regions' numbers are
 ``phonenumbers``' own example numbers (mobile and fixed line) with their last
 four digits varied (three if shorter than eight digits; 99.8 % stay valid), of
@@ -55,6 +76,8 @@ Usage::
     from leads_mix import cells, mix, write_leads
     frame = mix(1_000_000)            # columns phone, country, kind
     write_leads(1_000_000, "leads.csv")
+    write_leads(1_000_000, "no_country.csv", mix_name="no_country")  # no Country column
+    write_leads(1_000_000, "iso.csv", mix_name="iso_country")  # every Country cell a code
 """
 
 from __future__ import annotations
@@ -76,6 +99,10 @@ HEAD_REGIONS = ("CA", "MX", "GB", "IN", "DE", "PH", "FR", "BR", "AU", "ES")
 HEAD_SHARE = 0.70
 INVALID_US = 0.03
 SEED = 21
+NO_COUNTRY_SHARES = {"us": 0.60, "foreign": 0.32, "junk": 0.05, "blank": 0.03}
+"""The share of cells of each kind of :func:`no_country_mix` (see the module docstring)."""
+NO_COUNTRY_REGIONS = ("MX", "BR", "DE", "GB", "FR", "IN")
+"""The regions of :func:`no_country_mix`'s foreign numbers, as many of each."""
 
 _US_STYLES = ("({a}) {b}-{c}", "{a}-{b}-{c}", "{a}.{b}.{c}", "{a} {b} {c}", "{a}{b}{c}",
               "+1 {a}-{b}-{c}", "+1 ({a}) {b}-{c}", "+1{a}{b}{c}", "1-{a}-{b}-{c}",
@@ -113,29 +140,71 @@ def mix(rows: int, seed: int = SEED) -> pd.DataFrame:
     return pd.DataFrame({"phone": phone, "country": country, "kind": kinds})
 
 
-def write_leads(rows: int, path: str | Path, seed: int = SEED) -> pd.DataFrame:
-    """A lead CSV of ``rows`` rows of the mix at ``path``: ``Lead ID``, ``First Name``,
-    ``Last Name``, ``Email``, ``Phone``, ``Country``, ``Source``; returns the mix."""
+def no_country_mix(rows: int, seed: int = SEED) -> pd.DataFrame:
+    """``rows`` rows of a US file without a Country column (the module docstring):
+    ``phone`` (the cell) and ``kind`` (which share of :data:`NO_COUNTRY_SHARES`)."""
+    rng = np.random.default_rng(seed)
+    kinds = rng.choice(list(NO_COUNTRY_SHARES), rows, p=list(NO_COUNTRY_SHARES.values()))
+    phone = np.empty(rows, dtype=object)
+    for kind, make in _NO_COUNTRY_MAKERS.items():
+        at = np.flatnonzero(kinds == kind)
+        phone[at] = make(rng, len(at))
+    repeat = np.flatnonzero(rng.random(rows) < REPEATS)
+    repeat = repeat[repeat > 0]
+    source = (rng.random(len(repeat)) * repeat).astype(np.int64)
+    phone[repeat], kinds[repeat] = phone[source], kinds[source]
+    return pd.DataFrame({"phone": phone, "kind": kinds})
+
+
+def iso_country_mix(rows: int, seed: int = SEED) -> pd.DataFrame:
+    """:func:`mix` with each blank country cell filled with its number's region (``US``
+    where the number is a US one, invalid, or none): a Country column of ISO codes alone."""
     frame = mix(rows, seed)
+    blank = frame["country"] == ""
+    foreign = blank & ~frame["kind"].isin(["us", "two_numbers", "junk"])
+    regions = {cell: _region_of(cell) for cell in frame.loc[foreign, "phone"].unique()}
+    frame.loc[blank, "country"] = "US"
+    frame.loc[foreign, "country"] = frame.loc[foreign, "phone"].map(regions)
+    return frame
+
+
+def _region_of(cell: str) -> str:
+    """The region of the number ``cell`` holds, read as a US file reads it (``US``
+    where it holds no valid number)."""
+    try:
+        number = phonenumbers.parse(cell, "US")
+    except phonenumbers.NumberParseException:
+        return "US"
+    region = phonenumbers.region_code_for_number(number)
+    return region if phonenumbers.is_valid_number(number) and region else "US"
+
+
+def write_leads(rows: int, path: str | Path, seed: int = SEED, *,
+                mix_name: str = "leads") -> pd.DataFrame:
+    """A lead CSV of ``rows`` rows of the mix (``mix_name``, one of :data:`MIXES`) at
+    ``path``: ``Lead ID``, ``First Name``, ``Last Name``, ``Email``, ``Phone``,
+    ``Country`` (not in ``no_country``), ``Source``; returns the mix."""
+    frame = MIXES[mix_name](rows, seed)
     lead_rows(frame, seed).to_csv(path, index=False)
     return frame
 
 
 def stream_leads(rows: int, path: str | Path, *, chunk: int = 1_000_000,
-                 seed: int = SEED) -> None:
+                 seed: int = SEED, mix_name: str = "leads") -> None:
     """A lead CSV of ``rows`` rows at ``path`` written ``chunk`` rows at a time, each
-    chunk a mix of its own seed (its repeats within itself), so that a file of any
-    size is made in the memory of one chunk."""
+    chunk a mix (``mix_name``) of its own seed (its repeats within itself), so that a
+    file of any size is made in the memory of one chunk."""
     with open(path, "w", encoding="utf-8", newline="") as file:
         for first in range(0, rows, chunk):
             size = min(chunk, rows - first)
-            lead_rows(mix(size, seed + first), seed + first, first_id=first).to_csv(
-                file, index=False, header=first == 0)
+            lead_rows(MIXES[mix_name](size, seed + first), seed + first,
+                      first_id=first).to_csv(file, index=False, header=first == 0)
 
 
 def lead_rows(frame: pd.DataFrame, seed: int, *, first_id: int = 0) -> pd.DataFrame:
     """The columns of a lead file around the mix's ``frame``: ids from ``first_id``,
-    names, emails, the phone and country cells, a source."""
+    names, emails, the phone and country cells (none where ``frame`` has no
+    ``country``), a source."""
     rows = len(frame)
     rng = np.random.default_rng(seed + 1)
     first = rng.choice(["Ada", "Grace", "Alan", "Zoë", "José", "Chloé", "Wei", "Priya"], rows)
@@ -144,8 +213,9 @@ def lead_rows(frame: pd.DataFrame, seed: int, *, first_id: int = 0) -> pd.DataFr
     email = (pd.Series(first).str.lower() + "." + pd.Series(last).str.lower() + ids
              + "@example.com")
     phone = frame["phone"].where(frame["phone"].notna(), "")
+    country = {"Country": frame["country"]} if "country" in frame else {}
     return pd.DataFrame({"Lead ID": ids, "First Name": first, "Last Name": last,
-                         "Email": email, "Phone": phone, "Country": frame["country"],
+                         "Email": email, "Phone": phone, **country,
                          "Source": rng.choice(["web", "partner", "event"], rows)})
 
 
@@ -178,6 +248,18 @@ def _us_prefixes() -> np.ndarray:
 
 
 @functools.cache
+def _examples_of(wanted: tuple[str, ...]) -> tuple[list[phonenumbers.PhoneNumber], list[str],
+                                                   np.ndarray]:
+    """The example numbers of the ``wanted`` regions, as :func:`_examples` has them, each
+    region as likely as another."""
+    numbers, regions, _ = _examples()
+    kept = [at for at, region in enumerate(regions) if region in wanted]
+    counts = {region: regions.count(region) for region in wanted}
+    weights = np.array([1 / counts[regions[at]] for at in kept])
+    return [numbers[at] for at in kept], [regions[at] for at in kept], weights / weights.sum()
+
+
+@functools.cache
 def _examples() -> tuple[list[phonenumbers.PhoneNumber], list[str], np.ndarray]:
     """Every non-NANP region's example numbers (and Canada's), their regions, and the
     weight each is drawn with."""
@@ -196,11 +278,12 @@ def _examples() -> tuple[list[phonenumbers.PhoneNumber], list[str], np.ndarray]:
     return numbers, regions, weights / weights.sum()
 
 
-def _foreign(rng: np.random.Generator, count: int) -> tuple[list[phonenumbers.PhoneNumber],
-                                                             list[str]]:
-    """``count`` numbers of other regions: example numbers with their last four digits varied
-    (three when the national number is shorter than eight digits)."""
-    numbers, regions, weights = _examples()
+def _foreign(rng: np.random.Generator, count: int, wanted: tuple[str, ...] | None = None
+             ) -> tuple[list[phonenumbers.PhoneNumber], list[str]]:
+    """``count`` numbers of other regions (``wanted``'s, or every one's): example numbers
+    with their last four digits varied (three when the national number is shorter than
+    eight digits)."""
+    numbers, regions, weights = _examples() if wanted is None else _examples_of(wanted)
     picked = rng.choice(len(numbers), count, p=weights).tolist()
     tails = rng.integers(0, 10_000, count).tolist()
     made = []
@@ -220,8 +303,9 @@ def _make_us(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]
     return _us(rng, count), country
 
 
-def _make_international(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
-    numbers, regions = _foreign(rng, count)
+def _make_international(rng: np.random.Generator, count: int,
+                        wanted: tuple[str, ...] | None = None) -> tuple[list[str], list[str]]:
+    numbers, regions = _foreign(rng, count, wanted)
     styles = rng.choice(3, count, p=[0.4, 0.2, 0.4]).tolist()
     named = (rng.random(count) < 0.5).tolist()
     texts, country = [], []
@@ -294,3 +378,19 @@ def _shuffled(rng: np.random.Generator, cells: list[str],
 _MAKERS = {"us": _make_us, "international": _make_international, "extension": _make_extension,
            "excel_float": _make_excel_float, "idd": _make_idd, "two_numbers": _make_two_numbers,
            "junk": _make_junk}
+
+
+def _no_country_foreign(rng: np.random.Generator, count: int) -> list[str]:
+    """Numbers of :data:`NO_COUNTRY_REGIONS`, written as ``international`` cells are."""
+    return _make_international(rng, count, NO_COUNTRY_REGIONS)[0]
+
+
+def _no_country_junk(rng: np.random.Generator, count: int) -> list[str]:
+    return [_JUNK[p] for p in rng.integers(0, len(_JUNK), count).tolist()]
+
+
+_NO_COUNTRY_MAKERS = {"us": _us, "foreign": _no_country_foreign, "junk": _no_country_junk,
+                      "blank": lambda rng, count: [""] * count}
+MIXES = {"leads": mix, "no_country": no_country_mix, "iso_country": iso_country_mix}
+"""The mixes by name: ``rows``, ``seed`` → the frame of :func:`mix`, :func:`no_country_mix`
+or :func:`iso_country_mix`."""

@@ -93,3 +93,17 @@ def test_benchmark_runs(name: str, outcomes: dict[str, dict[str, Any]]) -> None:
     assert outcome["code"] == 0, (
         f"benchmarks/{name} {' '.join(SMOKE[name])} exited {outcome['code']} after "
         f"{outcome['seconds']:.1f} s ({outcome['cpu']:.1f} CPU s):\n{outcome['output']}")
+
+
+@pytest.mark.timeout(LIMIT_SECONDS)
+@pytest.mark.parametrize("mix", ["no_country", "iso_country"])
+def test_the_clean_benchmark_runs_its_other_mixes(mix: str) -> None:
+    """``bench_clean.py``'s mixes of issue 70 (a file without a Country column, and one whose
+    Country cells are all ISO codes), with its parts timed: the smoke above runs the mix
+    every lead benchmark runs, without them."""
+    done = subprocess.run([sys.executable, "bench_clean.py", "--rows", "300", "--runs", "1",
+                           "--import-runs", "0", "--mix", mix, "--phases"], cwd=BENCHMARKS,
+                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+                          timeout=LIMIT_SECONDS)
+    assert done.returncode == 0, done.stderr[-6000:]
+    assert "parts of one clean" in done.stdout

@@ -28,7 +28,7 @@ from .._normalize._phones import choose
 from .._read._lead_file import LeadFile
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import changing_regions, ranked, region_counts, region_hints
+from ._hints import Reading, changing_regions, ranked, region_counts, region_hints
 from ._judge import (
     AccountChecks,
     Normalized,
@@ -111,6 +111,12 @@ class Counted:
     looks_like: Counter[str] = field(default_factory=Counter)
     unknown: Counter[str] = field(default_factory=Counter)  # country cells not understood
     changing: set[str] = field(default_factory=set)  # regions region= would change a row in
+    # the refused texts the hints read so far, for the next chunks (region_hints' seen): a
+    # part's own, not merged, nor pickled (a Dask part's counts go back to the client)
+    readings: dict[str, Reading | None] = field(default_factory=dict, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "readings": {}}
 
     def summary(self) -> pd.DataFrame:
         """Rows by verdict, most frequent first, then in order of first appearance, as
@@ -248,7 +254,7 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
     hints, looks_like = region_hints(
         cells, numbers, region_code(region), lambda: regions,
         None if country_column is None else
-        spilled[frame_column(country_column)].rename(country_column))
+        spilled[frame_column(country_column)].rename(country_column), counted.readings)
     base = spilled.drop(columns=list(_INTERNAL))
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           row_hints(hints, owner, len(base)))

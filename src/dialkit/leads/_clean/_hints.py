@@ -50,7 +50,8 @@ change its refusal, and it is not tried again."""
 
 
 def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
-                 regions: Callable[[], list[str]], countries: pd.Series | None = None
+                 regions: Callable[[], list[str]], countries: pd.Series | None = None,
+                 seen: dict[str, Reading | None] | None = None
                  ) -> tuple[pa.Array | None, dict[str, int]]:
     """Per row, a hint (null where none), and the rows hinted by :func:`hint_key`.
 
@@ -58,47 +59,88 @@ def region_hints(cells: pd.Series, numbers: pd.DataFrame, region: str,
     :func:`hint_regions`, asked only when a number is refused: a streamed file's
     chunks are given the whole file's) is hinted, each distinct refused text a region
     could change (as long as a full number of ``region``, not written with its calling
-    code) normalised once under every candidate region, in one call with each copy's
-    region as its country. With the file's ``countries`` (each row's country cell),
-    only rows whose cell is blank are tried, and their hint says to fill it; a row whose
-    cell names no country, and an ``ambiguous_phone`` row, get their own hint.
+    code) normalised under the candidate regions that can tell (:class:`_Tried`), a
+    text met in an earlier chunk of the file not again (``seen``: each text's reading,
+    kept for the next chunk, :data:`SEEN_TEXTS` at most). With the file's ``countries``
+    (each row's country cell), only rows whose cell is blank are tried, and their hint
+    says to fill it; a row whose cell names no country, and an ``ambiguous_phone`` row,
+    get their own hint.
     """
     hints = pa.nulls(len(cells), pa.string())
-    hints, keys = _region_said(hints, cells, numbers, region, regions, countries)
+    hints, keys = _region_said(hints, cells, numbers, region, regions, countries,
+                               {} if seen is None else seen)
     hints = _own_said(hints, cells, numbers, region, countries)
-    return (None if hints.null_count == len(hints) else hints), ranked(Counter(keys))
+    return (None if hints.null_count == len(hints) else hints), ranked(keys)
 
 
 def _region_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: str,
-                 regions: Callable[[], list[str]], countries: pd.Series | None
-                 ) -> tuple[pa.Array, list[str]]:
-    """``hints`` with the region hints of :func:`region_hints`, and each hinted row's key."""
-    refused = ((numbers["reason"] == "invalid_phone")
-               & ~numbers["flags"].fillna("").str.contains("excel_scientific", regex=False)
-               ).fillna(False).to_numpy(dtype=bool)
+                 regions: Callable[[], list[str]], countries: pd.Series | None,
+                 seen: dict[str, Reading | None]) -> tuple[pa.Array, Counter[str]]:
+    """``hints`` with the region hints of :func:`region_hints`, and the hinted rows by key."""
+    refused = (arrow_bools(pc.equal(_arrow(numbers["reason"]), "invalid_phone"))
+               & ~arrow_bools(pc.match_substring(_arrow(numbers["flags"]), "excel_scientific")))
     if countries is not None:
         refused &= _blank(countries)
     candidates = regions() if refused.any() else []
     if not candidates:
-        return hints, []
+        return hints, Counter()
     rows = np.flatnonzero(refused)
-    codes, distinct = pd.factorize(cells.iloc[rows].to_numpy(dtype=object))
-    texts = pa.array(distinct, pa.string())
+    codes, texts = _distinct(_arrow(cells).take(pa.array(rows)))
     tried = np.flatnonzero(_complete(texts, region) & ~_international(texts))
-    place = np.full(len(distinct) + 1, -1, np.int64)  # distinct text -> place in tried
-    place[tried] = np.arange(len(tried))
-    codes = place[codes]  # a missing cell's -1 stays -1
-    found = _found(_tried(texts.take(pa.array(tried)), region, candidates), candidates)
-    known = np.array([reading is not None for reading in found] + [False], dtype=bool)
-    hinted = known[codes]  # a code of -1 takes the last: False
+    found = _readings(texts.take(pa.array(tried)), region, candidates, seen)
+    readings = [reading for reading in found if reading is not None]
+    read = np.flatnonzero(np.array([reading is not None for reading in found], bool))
+    place = np.full(len(texts) + 1, -1, np.int64)  # distinct text -> its reading's place
+    place[tried[read]] = np.arange(len(read))
+    codes = place[codes]  # a missing cell's -1 takes the last: -1
+    hinted = codes >= 0
     if not hinted.any():
-        return hints, []
+        return hints, Counter()
     column = None if countries is None else str(countries.name)
-    keys = np.array([None if r is None else hint_key(r.named, column) for r in found], object)
-    said = np.array([None if r is None else r.hint(column) for r in found], object)
-    at = rows[hinted]
-    return (_put(hints, at, said[codes[hinted]].tolist()),
-            keys[codes[hinted]].tolist())
+    said = pa.array([reading.hint(column) for reading in readings], pa.string())
+    keys: Counter[str] = Counter()
+    for reading, count in zip(readings, np.bincount(codes[hinted], minlength=len(read)).tolist(),
+                              strict=True):
+        keys[hint_key(reading.named, column)] += count
+    return _put(hints, rows[hinted], said.take(pa.array(codes[hinted]))), +keys
+
+
+def _readings(texts: pa.Array, region: str, candidates: list[str],
+              seen: dict[str, Reading | None]) -> list[Reading | None]:
+    """:func:`_found` of each text, those ``seen`` before taken from it, the others added."""
+    written: list[str] = texts.to_pylist()
+    new = [n for n, text in enumerate(written) if text not in seen]
+    read = dict(zip(new, _found(_Tried.of(texts.take(pa.array(new, pa.int64())), region,
+                                          candidates)), strict=True))
+    seen.update((written[n], read[n]) for n in new[:max(SEEN_TEXTS - len(seen), 0)])
+    return [read[n] if n in read else seen[text] for n, text in enumerate(written)]
+
+
+READ_ROWS = 100_000
+"""Most rows one call of :func:`normalize` reads for the hints (copies of the texts, one
+per region): a call's fixed cost (3-5 ms) is paid once for many regions where the texts
+are few, and a column this short is read on one thread (``_tuning.PHONE_THREAD_ROWS``),
+where threads would cost CPU; where they are many, a few regions a call, and the texts
+two regions read as two numbers are not read again."""
+SEEN_TEXTS = 100_000
+"""Refused texts whose readings a file's chunks keep for the next (a few hundred bytes each):
+lead files repeat numbers, and the foreign numbers written nationally recur chunk after
+chunk."""
+
+
+def _arrow(column: pd.Series) -> pa.Array:
+    """A column of text (or nulls) as one Arrow array of text."""
+    values = pa.array(column.array, from_pandas=True)
+    values = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    text = pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
+    return values if text else pc.cast(values, pa.string())
+
+
+def _distinct(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Each text's place among the distinct ones (-1: null), and those, as first met."""
+    encoded = pc.dictionary_encode(pc.cast(texts, pa.string()))
+    return (pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64),
+            encoded.dictionary)
 
 
 def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: str,
@@ -121,16 +163,16 @@ def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: 
                 made[key] = (_unknown_said(column or "country", key[1])
                              if refusal == "unknown_country"
                              else _ambiguous_said(str(key[0]), region_of(key[1]) or region))
-        hints = _put(hints, rows, [made[key] for key in zip(phone, country, strict=True)])
+        hints = _put(hints, rows, pa.array([made[key] for key in zip(phone, country,
+                                                                    strict=True)], pa.string()))
     return hints
 
 
-def _put(hints: pa.Array, rows: np.ndarray, said: list[str | None]) -> pa.Array:
+def _put(hints: pa.Array, rows: np.ndarray, said: pa.Array) -> pa.Array:
     """``hints`` with ``said`` at ``rows`` (sorted)."""
     positions = np.full(len(hints), -1, np.int64)
     positions[rows] = np.arange(len(rows))
-    spread = pa.array(said, pa.string()).take(pa.array(positions, mask=positions < 0))
-    return pc.coalesce(spread, hints)
+    return pc.coalesce(said.take(pa.array(positions, mask=positions < 0)), hints)
 
 
 def _blank(countries: pd.Series) -> np.ndarray:
@@ -183,33 +225,121 @@ class Reading:
         return "" if state is None else f" in {state}"
 
 
-def _found(tried: pd.DataFrame, candidates: list[str]) -> list[Reading | None]:
+def _found(tried: _Tried) -> list[Reading | None]:
     """Per text tried, its reading where the candidates that read it find one number (a
     NANP number read alike under US and CA is one answer); ``None`` where none does, or
     two candidates find two numbers."""
-    width = len(tried) // len(candidates)
-    shape = (len(candidates), width)
-    e164 = tried["phone_e164"].to_numpy(dtype=object, na_value=None).reshape(shape)
-    own = tried["country"].to_numpy(dtype=object).reshape(shape)
-    found = tried["phone_e164"].notna().to_numpy(dtype=bool).reshape(shape)
-    first = found.argmax(axis=0)
-    columns = np.arange(width)
-    one = found.any(axis=0) & (~found | (e164 == e164[first, columns])).all(axis=0)
-    readings: list[Reading | None] = [None] * width
-    for n in np.flatnonzero(one).tolist():
-        region, read_in = str(own[first[n], n]), candidates[first[n]]
-        shared = (phonenumbers.country_code_for_region(region)
-                  == phonenumbers.country_code_for_region(read_in))
-        readings[n] = Reading(region if shared else read_in, str(e164[first[n], n]), region)
+    number, own = tried.number, tried.own  # a row per group, as the candidates come
+    if not len(number):  # every candidate reads as the file's region does
+        return [None] * number.shape[1]
+    first = (number > 0).argmax(axis=0)
+    columns = np.arange(number.shape[1])
+    one = ((number > 0).any(axis=0) & ~_two_numbers(number)).tolist()
+    readings: list[Reading | None] = [None] * len(one)
+    for n, at, e164, region in zip(columns.tolist(), first.tolist(),
+                                   number[first, columns].tolist(),
+                                   own[first, columns].tolist(), strict=True):
+        if one[n]:
+            named, read_in = _OWN[region], tried.candidates[tried.groups[at][0]]
+            shared = _calling_code(named) == _calling_code(read_in)
+            readings[n] = Reading(named if shared else read_in, f"+{e164}", named)
     return readings
 
 
-def _tried(texts: pa.Array, region: str, candidates: list[str]) -> pd.DataFrame:
-    """:func:`normalize` of every text under each candidate region, region after region."""
-    copies = pa.concat_arrays([texts] * len(candidates))
-    regions = np.repeat(np.array(candidates, dtype=object), len(texts))
-    return normalize(pd.Series(pd.arrays.ArrowStringArray(copies)), region=region,
-                     country=pd.Series(regions, dtype=object))
+@functools.cache
+def _calling_code(region: str) -> int:
+    return phonenumbers.country_code_for_region(region)
+
+
+_OWN = ("", "001", *sorted(phonenumbers.SUPPORTED_REGIONS))
+"""The regions a valid number can be of (``001``: of a calling code of no region, as +800),
+by the codes :class:`_Tried` keeps (0: none)."""
+_PLACES = {name: place for place, name in enumerate(_OWN)}
+
+
+@dataclass(frozen=True)
+class _Tried:
+    """The texts read under the candidate regions, a group of regions that read texts
+    alike at a time (``groups``: their places among the ``candidates``): each text's
+    number (its E.164 digits as an integer, 0 where none or where the group did not read
+    the text, two others having found it two numbers) and the number's own region (its
+    place in :data:`_OWN`), a row per group."""
+
+    candidates: list[str]
+    groups: list[list[int]]
+    number: np.ndarray
+    own: np.ndarray
+
+    @classmethod
+    def of(cls, texts: pa.Array, region: str, candidates: list[str]) -> _Tried:
+        """:func:`normalize` of the texts under each candidate, and only where it can tell:
+        a candidate that reads every text as ``region`` does (:func:`_parses_alike`) finds
+        none (each text was refused there), and candidates that read texts alike read
+        them once for all of them; a text two candidates read as two numbers is
+        ambiguous. The texts are read under as many groups at a time as :data:`READ_ROWS`
+        allows, the texts found ambiguous left out of the next call; the regions
+        ``phonenumbers`` reads a text at a time (:func:`_transforms`) last."""
+        groups = _alike(candidates, region)
+        number = np.zeros((len(groups), len(texts)), np.int64)
+        own = np.zeros((len(groups), len(texts)), np.int64)
+        ambiguous = np.zeros(len(texts), bool)
+        slow = [_transforms(candidates[places[0]]) for places in groups]
+        for wave in ([g for g, late in enumerate(slow) if late == last] for last in (False, True)):
+            while wave and not ambiguous.all():
+                rows = np.flatnonzero(~ambiguous)
+                size = max(READ_ROWS // len(rows), 1)
+                batch, wave = wave[:size], wave[size:]
+                at = np.ix_(np.array(batch, np.int64), rows)
+                number[at], own[at] = _read(texts.take(pa.array(rows)),
+                                            [candidates[groups[g][0]] for g in batch], region)
+                ambiguous |= _two_numbers(number)
+        return cls(candidates, groups, number, own)
+
+
+def _read(texts: pa.Array, regions: list[str], region: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`normalize` of ``texts`` under each of ``regions``, in one call (a copy of them
+    each, with its region as its country): each one's number and its own region, as
+    :class:`_Tried` keeps them, a row per region."""
+    copies = pa.array(np.tile(np.arange(len(texts)), len(regions)))
+    country = pa.array(regions, pa.string()).take(
+        pa.array(np.repeat(np.arange(len(regions)), len(texts))))
+    read = normalize(pd.Series(pd.arrays.ArrowStringArray(texts.take(copies))), region=region,
+                     country=pd.Series(pd.arrays.ArrowStringArray(country)))
+    e164 = _arrow(read["phone_e164"])
+    number = pc.fill_null(pc.cast(pc.utf8_slice_codeunits(e164, 1), pa.int64()), 0)
+    codes = pc.dictionary_encode(_arrow(read["country"]))
+    places = np.array([_PLACES[name] for name in codes.dictionary.to_pylist()] + [0], np.int64)
+    own = places[pc.fill_null(codes.indices, -1).to_numpy(zero_copy_only=False)]
+    shape = (len(regions), len(texts))
+    return number.to_numpy(zero_copy_only=False).reshape(shape), own.reshape(shape)
+
+
+def _two_numbers(number: np.ndarray) -> np.ndarray:
+    """Which texts (columns) were read as two numbers by the groups (rows) that read one."""
+    first = number[(number > 0).argmax(axis=0), np.arange(number.shape[1])]
+    found: np.ndarray = ((number > 0) & (number != first)).any(axis=0)
+    return found
+
+
+def _alike(candidates: list[str], region: str) -> list[list[int]]:
+    """The candidates' places, in groups that read every text alike (:func:`_parses_alike`),
+    in the candidates' order; none alike ``region``."""
+    groups: list[list[int]] = []
+    for place, name in enumerate(candidates):
+        if _parses_alike(name, region):
+            continue
+        group = next((g for g in groups if _parses_alike(candidates[g[0]], name)), None)
+        if group is None:
+            groups.append([place])
+        else:
+            group.append(place)
+    return groups
+
+
+def _transforms(region: str) -> bool:
+    """Whether ``region``'s national prefix is rewritten, not only taken off, in parsing."""
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    return metadata is not None and bool(metadata.national_prefix_transform_rule)
 
 
 def hint_key(region: str, column: str | None = None) -> str:
@@ -263,19 +393,33 @@ def changing_regions(cells: pd.Series, numbers: pd.DataFrame, region: str,
     with ``+`` reads alike everywhere and is not tried; a number from a fallback column
     cannot be told from its cell here, so a file with one counts every candidate as
     changing."""
-    valid = numbers["phone_e164"].notna().to_numpy(dtype=bool)
     candidates = [name for name in candidates if not _parses_alike(name, region)]
-    if not candidates or not valid.any():
+    if not candidates:
         return set()
-    if numbers["flags"].fillna("").str.contains("from_", regex=False).to_numpy(dtype=bool)[
-            valid].any():
+    e164 = _arrow(numbers["phone_e164"])
+    valid = arrow_bools(e164.is_valid())
+    if not valid.any():
+        return set()
+    if (arrow_bools(pc.match_substring(_arrow(numbers["flags"]), "from_")) & valid).any():
         return set(candidates)
-    texts = cells.astype("string[pyarrow]")[valid]
-    national = ~texts.str.match(_INTERNATIONAL).fillna(False).to_numpy(dtype=bool)
-    pairs = pd.DataFrame({"cell": texts[national].to_numpy(),
-                          "e164": numbers["phone_e164"][valid][national].to_numpy()}
-                         ).drop_duplicates("cell")
-    return {name for name in candidates if _changes(pairs, name)}
+    rows, texts = np.flatnonzero(valid), _arrow(cells)
+    changing: set[str] = set()
+    for part in (rows[:SAMPLE], rows[SAMPLE:]):  # a sample first, then the rest
+        left = [name for name in candidates if name not in changing]
+        if not left:
+            break
+        pairs = _national(texts.take(pa.array(part)), e164.take(pa.array(part)))
+        changing.update(name for name in left if _changes(pairs, name))
+    return changing
+
+
+def _national(cells: pa.Array, e164: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """The distinct ``cells`` not written with their calling code, each with its number."""
+    national = ~_international(cells)
+    codes, _ = _distinct(cells.filter(pa.array(national)))
+    _, first = np.unique(codes, return_index=True)
+    at = pa.array(np.flatnonzero(national)[first])
+    return cells.take(at), e164.take(at)
 
 
 def _parses_alike(first: str, second: str) -> bool:
@@ -289,14 +433,14 @@ def _parses_alike(first: str, second: str) -> bool:
         getattr(one, name) == getattr(two, name) for name in fields)
 
 
-def _changes(pairs: pd.DataFrame, region: str) -> bool:
-    """Whether one of ``pairs``' cells reads as another number (or none) under ``region``:
-    a sample first, then the rest."""
-    for part in (pairs.iloc[:SAMPLE], pairs.iloc[SAMPLE:]):
-        if len(part) and bool((normalize(part["cell"], region=region)["phone_e164"].to_numpy(
-                dtype=object, na_value=None) != part["e164"].to_numpy(dtype=object)).any()):
-            return True
-    return False
+def _changes(pairs: tuple[pa.Array, pa.Array], region: str) -> bool:
+    """Whether one of the cells of ``pairs`` reads as another number (or none) under
+    ``region`` than its own."""
+    cells, e164 = pairs
+    if not len(cells):
+        return False
+    read = normalize(pd.Series(pd.arrays.ArrowStringArray(cells)), region=region)["phone_e164"]
+    return bool(pc.any(pc.fill_null(pc.not_equal(_arrow(read), e164), True)).as_py())
 
 
 def us_state(e164: str) -> str | None:
