@@ -16,7 +16,7 @@ Examples:
 
 from typing import TYPE_CHECKING
 
-from ._shown._masked import library_logging
+from ._shown._masked import library_logging as _library_logging
 from ._utils import _lazy
 
 if TYPE_CHECKING:
@@ -30,4 +30,4 @@ __version__ = "0.1.0"
 __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]
 
 __getattr__, __dir__ = _lazy.exports(__name__)  # the imports above, on first use
-library_logging()  # dialkit's loggers: a NullHandler, numbers masked (issue 72)
+_library_logging()  # dialkit's loggers: a NullHandler, numbers masked (issue 72)

@@ -27,7 +27,7 @@ from dialkit._parallel._partitions import PLANS, Plan, on_dask, register
 
 ENTRIES = {"funnel": "dialkit.analytics", "answer_rates": "dialkit.analytics",
            "clean": "dialkit.leads", "audit": "dialkit.compliance",
-           "audit:abandonment": "dialkit.compliance"}
+           "audit:abandonment": "dialkit.compliance", "audit:repeats": "dialkit.compliance"}
 """Each plan and the package whose public function of that name (before a ``:``, which
 names one stage of it) runs it."""
 PANDAS_MODULES = [importlib.import_module(name) for name in (

@@ -376,7 +376,7 @@ def test_where_nobody_watches_a_load_logs_its_pages_and_rows(
         frame = _busy_calls(world)
     lines = [r.getMessage() for r in caplog.records if r.name == "dialkit.progress"]
     pages = math.ceil(len(frame) / PAGE)
-    assert re.fullmatch(rf"loading calls: {pages} pages, {len(frame):,} rows in \d+ s, "
+    assert re.fullmatch(rf"loaded calls: {pages} pages, {len(frame):,} rows in \d+ s, "
                         r"[\d,.]+/s", lines[-1]), lines
     assert any(line.startswith("loading calls: 2 pages, ") for line in lines)
     assert capsys.readouterr().err == ""  # nothing drawn

@@ -39,11 +39,14 @@ def private_dir(path: Path) -> Path:
     for folder in [*reversed(path.parents), path]:
         if folder.is_dir():
             continue
-        if folder.exists() or folder.is_symlink():
+        try:
+            folder.mkdir(mode=DIRECTORY_MODE)
+        except FileExistsError:
+            if folder.is_dir():  # made meanwhile, by another thread or process
+                continue
             raise InputError(f"{folder}: {os.strerror(errno.ENOTDIR)}: it is a file, where "
                              f"dialkit needs a folder to keep {path} in: name a folder "
-                             "instead (it is made if missing), or move the file away")
-        folder.mkdir(mode=DIRECTORY_MODE, exist_ok=True)
+                             "instead (it is made if missing), or move the file away") from None
         folder.chmod(DIRECTORY_MODE)
     return path
 
