@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import weakref
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -122,6 +123,9 @@ class Client:
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
             rate_limit=rate_limit, transport=transport,
         )
+        # A client dropped unclosed (``client = Client.sandbox()`` run again in a notebook)
+        # closes its connections when collected, not leaving sockets to warn about later.
+        weakref.finalize(self, self._transport.close)
         self._identity = Area(self._transport)
         self.own_writes = OwnWrites()
         """What this client's own writes changed, and when, from its first request: what
