@@ -5,11 +5,11 @@ significant number, the one parse the leads' verdicts and the zone lookup share 
 The steps are ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
 ``_extract_country_code``, ``_maybe_extract_country_code``,
 ``_maybe_strip_national_prefix_carrier_code``, ``_test_number_length``), on the
-metadata's own patterns (RE2's syntax too) and its own length verdicts. Where a rule is
-not reproduced (a national-prefix transform other than the NANP-style
-``(local)$|prefix``, as Argentina's, Brazil's and Gabon's, on a number it would touch; a
-``+`` followed by no known calling code), the row is marked ``slow``: the caller asks
-``phonenumbers`` itself.
+metadata's own patterns (RE2's syntax too) and its own length verdicts. A national-prefix
+transform other than the NANP-style ``(local)$|prefix`` (Argentina's, Brazil's, Gabon's)
+is applied by Python's ``re`` once per distinct number it touches. Where a rule is not
+reproduced (a ``+`` followed by no known calling code), the row is marked ``slow``: the
+caller asks ``phonenumbers`` itself.
 """
 
 from __future__ import annotations
@@ -200,15 +200,41 @@ def _strip(number: pa.Array, plan: _Plan) -> tuple[NDArray[np.intp], pa.Array, B
         return nothing
     matched, sub = tried[hit], sub.filter(pa.array(hit))
     if plan.opaque:
-        slow[matched] = True
-        return nothing
-    candidate = cut(sub, plan.prefix)
+        candidate, unread = _by_rule(sub, plan)
+        slow[matched[unread]] = True
+        matched, sub = matched[~unread], sub.filter(pa.array(~unread))
+        candidate = candidate.filter(pa.array(~unread))
+    else:
+        candidate = cut(sub, plan.prefix)
     if plan.own is not None:
         own = match(sub, plan.own)
         candidate = pc.if_else(pa.array(own), pc.binary_join_element_wise(
             plan.own_digits, sub, ""), candidate)
     keep = ~(_full(sub, plan.general) & ~_full(candidate, plan.general))
     return matched[keep], candidate.filter(pa.array(keep)), slow
+
+
+def _by_rule(numbers: pa.Array, plan: _Plan) -> tuple[pa.Array, Bools]:
+    """A transform rule RE2 cannot apply as ``phonenumbers`` does, applied by Python's
+    ``re`` as it does, once per distinct number: whether the rule's last group took part
+    decides between the rule and a plain strip (Brazil's carrier code, Argentina's mobile
+    ``15``), which RE2's matching cannot tell; and the numbers ``re`` does not match as
+    RE2 did, left to ``phonenumbers`` itself. Before, every such number was: the hints of
+    a file of national Brazilian numbers parsed each one again per candidate region."""
+    pattern = re.compile(plan.metadata.national_prefix_for_parsing or "")
+    rule = plan.metadata.national_prefix_transform_rule or ""
+    encoded = pc.dictionary_encode(numbers)
+    applied: list[str | None] = []
+    for number in encoded.dictionary.to_pylist():
+        found = pattern.match(number)
+        if found is None:
+            applied.append(None)
+        elif found.groups()[-1] is None:
+            applied.append(number[found.end():])
+        else:
+            applied.append(pattern.sub(rule, number, count=1))
+    out = pc.take(pa.array(applied, pa.string()), encoded.indices)
+    return out.cast(numbers.type), arrow_bools(pc.is_null(out))
 
 
 def _full(values: pa.Array, pattern: str | None) -> Bools:
@@ -263,9 +289,9 @@ def _code_ids(codes: Ints) -> Ints:
 def _plan(name: str) -> _Plan:
     """The plan of a region, or of a non-geographic calling code (``001/800``).
 
-    A national-prefix transform is reproduced only in the NANP style ``(local)$|prefix``
+    A national-prefix transform is vectorised only in the NANP style ``(local)$|prefix``
     with a ``digits\\1`` rule (the local number, written without its area code, gets it
-    back); a row another transform rule would touch is ``opaque``: the slow path's."""
+    back); another transform rule is ``opaque``: :func:`_by_rule` applies it."""
     metadata = (PhoneMetadata.metadata_for_nongeo_region(int(name[4:]), None)
                 if name.startswith("001/") else PhoneMetadata.metadata_for_region(name, None))
     if metadata is None:
