@@ -277,22 +277,20 @@ class _Tried:
         none (each text was refused there), and candidates that read texts alike read
         them once for all of them; a text two candidates read as two numbers is
         ambiguous. The texts are read under as many groups at a time as :data:`READ_ROWS`
-        allows, the texts found ambiguous left out of the next call; the regions
-        ``phonenumbers`` reads a text at a time (:func:`_transforms`) last."""
+        allows, the texts found ambiguous left out of the next call."""
         groups = _alike(candidates, region)
         number = np.zeros((len(groups), len(texts)), np.int64)
         own = np.zeros((len(groups), len(texts)), np.int64)
         ambiguous = np.zeros(len(texts), bool)
-        slow = [_transforms(candidates[places[0]]) for places in groups]
-        for wave in ([g for g, late in enumerate(slow) if late == last] for last in (False, True)):
-            while wave and not ambiguous.all():
-                rows = np.flatnonzero(~ambiguous)
-                size = max(READ_ROWS // len(rows), 1)
-                batch, wave = wave[:size], wave[size:]
-                at = np.ix_(np.array(batch, np.int64), rows)
-                number[at], own[at] = _read(texts.take(pa.array(rows)),
-                                            [candidates[groups[g][0]] for g in batch], region)
-                ambiguous |= _two_numbers(number)
+        wave = list(range(len(groups)))
+        while wave and not ambiguous.all():
+            rows = np.flatnonzero(~ambiguous)
+            size = max(READ_ROWS // len(rows), 1)
+            batch, wave = wave[:size], wave[size:]
+            at = np.ix_(np.array(batch, np.int64), rows)
+            number[at], own[at] = _read(texts.take(pa.array(rows)),
+                                        [candidates[groups[g][0]] for g in batch], region)
+            ambiguous |= _two_numbers(number)
         return cls(candidates, groups, number, own)
 
 
@@ -334,12 +332,6 @@ def _alike(candidates: list[str], region: str) -> list[list[int]]:
         else:
             group.append(place)
     return groups
-
-
-def _transforms(region: str) -> bool:
-    """Whether ``region``'s national prefix is rewritten, not only taken off, in parsing."""
-    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
-    return metadata is not None and bool(metadata.national_prefix_transform_rule)
 
 
 def hint_key(region: str, column: str | None = None) -> str:
