@@ -132,4 +132,5 @@ def test_a_number_of_a_calling_code_of_no_region_is_a_reading_too() -> None:
     cells = pd.Series(["00 800 1234 5678"], dtype="string[pyarrow]")  # +800 where 00 dials out
     hints, keys = region_hints(cells, normalize(cells, region="AU"), "AU", lambda: ["GB"])
     assert keys == {"GB": 1}
-    assert hints is not None and "+80012345678" in hints.to_pylist()[0]
+    assert hints is not None
+    assert hints.to_pylist()[0].startswith("a valid non-geographic number, +80012345678")

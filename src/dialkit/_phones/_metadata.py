@@ -11,6 +11,7 @@ public module does.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from typing import Any
@@ -48,6 +49,15 @@ def calling_codes(digits: pa.Array) -> tuple[Ints, Ints]:
         hit = (head >= 10 ** (size - 1)) & CALLING_CODES[head]
         code, width = np.where(hit, head, code), np.where(hit, size, width)
     return code, width
+
+
+@functools.cache
+def national_lengths(region: str) -> frozenset[int]:
+    """The lengths a national significant number of ``region`` can have (its general
+    description's), none for a region ``phonenumbers`` has no metadata for."""
+    metadata = PhoneMetadata.metadata_for_region(region)
+    general = None if metadata is None else metadata.general_desc
+    return frozenset(n for n in (() if general is None else general.possible_length) if n > 0)
 
 
 def length_verdicts(metadata: PhoneMetadata, up_to: int) -> tuple[int, ...]:

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from dialkit._arrays._bools import arrow_bools
+from dialkit._phones._metadata import national_lengths
 from dialkit._places._areas import area_states
 from dialkit._shown._words import counted
 
@@ -213,7 +214,8 @@ class Reading:
     def hint(self, column: str | None) -> str:
         """The row's hint: with no country ``column``, write the number with its calling
         code or name its country; with one (the row's cell blank), fill that cell."""
-        found = f"a valid {self.region} number{self._state()}, {self.e164}" + (
+        kind = "non-geographic" if self.region == "001" else self.region  # +800, +882
+        found = f"a valid {kind} number{self._state()}, {self.e164}" + (
             "" if self.named == self.region else f", read in {self.named}")
         if column is None:
             return f"{found}: write it as {self.e164}, or name {self.named} in a country column"
@@ -455,10 +457,7 @@ def _state_names() -> dict[str, str]:
 def _complete(texts: pa.Array, region: str) -> np.ndarray:
     """Which texts hold as many digits as a full number of ``region`` (``555-0198`` in a
     US file is a US number without its area code, not the German number it also is)."""
-    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
-    general = None if metadata is None else metadata.general_desc
-    lengths = () if general is None else general.possible_length
-    shortest = min((n for n in lengths if n > 0), default=0)
+    shortest = min(national_lengths(region), default=0)
     digits = pc.utf8_length(pc.replace_substring_regex(texts, r"\D", ""))
     return arrow_bools(pc.greater_equal(digits, shortest))
 

@@ -20,7 +20,6 @@ written nationally are that number written without its ``+``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from numpy.typing import NDArray
 
 from dialkit._arrays._bools import arrow_bools
 from dialkit._arrays._texts import groups, lengths, starts
+from dialkit._phones._metadata import national_lengths
 
 DIGITS = r"^ *(?P<digits>[0-9]+)(?P<float>\.0+)? *$"
 """A cell of digits alone, or Excel's float of them (``4915120413050.0``)."""
@@ -47,15 +47,6 @@ class Other:
     texts: pa.Array
     flag: str | None
     said: str
-
-
-@functools.cache
-def _code_and_lengths(region: str) -> tuple[str, frozenset[int]]:
-    """The calling code of ``region`` and the lengths its national numbers can have."""
-    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
-    lengths = () if metadata is None or metadata.general_desc is None else (
-        metadata.general_desc.possible_length)
-    return str(phonenumbers.country_code_for_region(region)), frozenset(lengths)
 
 
 def other_readings(texts: pa.Array, regions: NDArray[np.int64],
@@ -82,8 +73,8 @@ def _coded(rows: NDArray[np.intp], digits: pa.Array, regions: NDArray[np.int64],
     size = lengths(digits)
     fits = np.zeros(len(rows), bool)
     for key, where in groups(regions):
-        code, national = _code_and_lengths(names[key])
+        code = str(phonenumbers.country_code_for_region(names[key]))
         fits[where] = (starts(digits.take(pa.array(where)), code)
-                       & np.isin(size[where] - len(code), list(national)))
+                       & np.isin(size[where] - len(code), list(national_lengths(names[key]))))
     chosen = np.flatnonzero(fits)
     return rows[chosen], pc.binary_join_element_wise("+", digits.take(pa.array(chosen)), "")
