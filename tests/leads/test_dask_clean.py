@@ -87,6 +87,21 @@ def test_a_dask_frame_cleans_as_pandas(cluster: Any, leads: pd.DataFrame) -> Non
     _same(found, expected)
 
 
+def test_country_cells_not_understood_are_noted_as_pandas_notes_them(
+        cluster: Any, leads: pd.DataFrame) -> None:
+    """Each partition counts the cells it could not read; the note sums them across
+    partitions, commonest first, as the pandas clean's does (issue 70)."""
+    frame = leads.copy()
+    frame.loc[frame.index % 97 == 0, "Country"] = "Atlantis"
+    frame.loc[frame.index % 389 == 5, "Country"] = "N.A."
+    expected = clean(frame, country_column="Country")
+    found = clean_dataset(dd.from_pandas(frame, npartitions=PARTS),
+                          country_column="Country")
+    note = next(n for n in expected.notes if "names no country" in n)
+    assert "'Atlantis' (124 rows), 'N.A.' (31 rows)" in note
+    _same(found, expected)
+
+
 def test_rows_are_numbered_by_place_across_partitions_an_empty_one_too(
         cluster: Any, both_repeat: pd.DataFrame) -> None:
     source = dd.from_pandas(both_repeat.iloc[:6_000], npartitions=3)  # 2,000 rows each
