@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from .._files import _packaged
-from .._files._outputs_written import written
+from .._files._outputs_written import why_not_written, written
 from .._shown._progress import PROGRESS_VARIABLE
 from .._utils._base_error import InputError
 from .._utils._extras import needs
@@ -155,7 +155,12 @@ def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,
     paths = list(default_notebooks() if notebooks is None else notebooks)
     _check_present(paths)
     out = Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file at its name, no permission: said, not "[Errno 17]"
+        cause, hint = why_not_written(error)
+        raise OSError(f"the report's folder {out} cannot be made ({cause}): "
+                      f"{hint or 'name a folder to write the report into'}") from None
     began = time.monotonic()
     echo(f"starting the emulator: a {scale} world, rate limiting off")
     with start(config) as sandbox, tempfile.TemporaryDirectory(
