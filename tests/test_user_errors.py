@@ -283,3 +283,20 @@ def test_a_timeout_that_is_no_number_of_seconds_names_the_option(
     assert ended.value.code == 2 and "Traceback" not in err
     assert err.endswith("Error: Invalid value for '--timeout' (or DIALKIT_TIMEOUT): pass a "
                         "number of seconds, such as 300\n"), err
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan"])
+def test_webhooks_listen_refuses_a_request_timeout_that_is_no_limit(
+        seconds: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``inf`` passed click's ``min=0.1`` and left a slow sender's connection open for good."""
+    monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", "whsec_0123456789abcdef0123")
+    db = tmp_path / "events.sqlite"
+    monkeypatch.setattr(sys, "argv", ["dialkit", "webhooks", "listen", "--request-timeout",
+                                      seconds, "--port", "0", "--db", str(db)])
+    with pytest.raises(SystemExit) as ended:
+        main()
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and "Traceback" not in err
+    assert "Error: Invalid value for '--request-timeout': " in err
+    assert not db.exists()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import importlib
 import logging
-import math
 import os
 import sys
 from collections.abc import Iterator
@@ -23,6 +22,8 @@ from typing import Annotated, Any, NamedTuple, TextIO
 
 import typer
 from typer.core import TyperCommand, TyperGroup
+
+from dialkit.cli._shared import finite_seconds
 
 
 class Group(NamedTuple):
@@ -188,7 +189,8 @@ def _options(
             "Log what dialkit does to standard error: -v its steps and each HTTP "
             "request, -vv everything (keys stay masked)."))] = 0,
     timeout: Annotated[float | None, typer.Option(
-        metavar="SECONDS", envvar="DIALKIT_TIMEOUT", show_envvar=False, min=0.001, help=(
+        metavar="SECONDS", envvar="DIALKIT_TIMEOUT", show_envvar=False, min=0.001,
+        callback=finite_seconds, help=(
             "Give up on a request to the service after this many seconds, retries and "
             "waits on the key's rate limit included (also DIALKIT_TIMEOUT; default "
             "120)."))] = None,
@@ -197,9 +199,6 @@ def _options(
     if profile:
         os.environ["DIALKIT_PROFILE"] = profile  # read by every Client() the command makes
     if timeout is not None:
-        if not math.isfinite(timeout):  # every Client() would refuse it, naming the variable
-            raise typer.BadParameter("pass a number of seconds, such as 300",
-                                     param_hint="'--timeout' (or DIALKIT_TIMEOUT)")
         os.environ["DIALKIT_TIMEOUT"] = str(timeout)  # as the profile, by every Client()
     _log_to_stderr(verbose, ctx)
 

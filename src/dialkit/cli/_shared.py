@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import re
 import sys
@@ -59,6 +60,18 @@ Port = Annotated[int, typer.Option(metavar="PORT", help="Port to listen on; 0 pi
 """``--port`` of the commands that serve; each gives its own default."""
 PORT_FLAGS: Mapping[str, str] = {"port=": "--port"}
 """The library's word for ``--port`` (:func:`dialkit._utils._net.checked_port`)."""
+
+
+def finite_seconds(param: typer.CallbackParam, seconds: float | None) -> float | None:
+    """A ``SECONDS`` option's callback: ``inf`` and ``nan`` pass click's ``min=`` (``nan``
+    compares false) and would mean no limit at all; refused as bad input instead, naming
+    the option and its environment variable, if it has one."""
+    if seconds is not None and not math.isfinite(seconds):
+        variable = f" (or {param.envvar})" if isinstance(param.envvar, str) else ""
+        raise typer.BadParameter("pass a number of seconds, such as 300",
+                                 param_hint=f"'{param.opts[0]}'{variable}")
+    return seconds
+
 
 TIMEOUT_FLAG = "run it again with a larger --timeout (dialkit --timeout 300 COMMAND ...)"
 """What to do about a call that ran out of time, in the command's words."""

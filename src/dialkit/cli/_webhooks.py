@@ -19,7 +19,7 @@ from dialkit._utils._net import (
     server_config,
 )
 from dialkit._utils._secrets import mask
-from dialkit.cli._shared import PORT_FLAGS, Host, Port, cli_text
+from dialkit.cli._shared import PORT_FLAGS, Host, Port, cli_text, finite_seconds
 
 webhooks_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
@@ -39,7 +39,8 @@ def listen(
     synchronous: Annotated[SyncMode, typer.Option(metavar="MODE", help=(
         "full: each answered event survives a power loss; normal: a crash of this process "
         "only."))] = SyncMode.full,
-    request_timeout: Annotated[float, typer.Option(metavar="SECONDS", min=0.1, help=(
+    request_timeout: Annotated[float, typer.Option(
+        metavar="SECONDS", min=0.1, callback=finite_seconds, help=(
         "Time a sender has to send a request whole; a slower one is closed."))
     ] = REQUEST_TIMEOUT_SECONDS,
     max_connections: Annotated[int, typer.Option(metavar="N", min=1, help=(
