@@ -11,6 +11,7 @@ import pytest
 from webhook_servers import delivery, envelope, new_id
 
 from dialkit.contract import WebhookEventType
+from dialkit.errors import InputError
 from dialkit.webhooks import (
     AppointmentData,
     CallCompletedData,
@@ -167,6 +168,20 @@ def test_secrets_from_env_unset_or_empty_says_what_to_set(
         monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", value)
     with pytest.raises(ValueError, match="set DIALKIT_WEBHOOK_SECRETS to the endpoint's"):
         secrets_from_env()
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("whsec_abc\u2013def0123", "an en dash (U+2013) at character 10 of 17"),
+    ("whsec_new, whsec_old\u200b", "a zero width space (U+200B) at character 10 of 10")])
+def test_a_secret_pasted_with_a_typographic_character_is_refused_unshown(
+        monkeypatch: pytest.MonkeyPatch, value: str, said: str) -> None:
+    """It signs nothing the service signed: every delivery would be refused as forged."""
+    monkeypatch.setenv("DIALKIT_WEBHOOK_SECRETS", value)
+    with pytest.raises(InputError) as refused:
+        secrets_from_env()
+    assert said in str(refused.value)
+    assert "the secret in DIALKIT_WEBHOOK_SECRETS" in str(refused.value)
+    assert "whsec_abc" not in str(refused.value) and "whsec_old" not in str(refused.value)
 
 
 @pytest.mark.parametrize("raw, message", [

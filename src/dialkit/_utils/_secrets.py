@@ -59,7 +59,7 @@ def shown(value: object) -> str:
     return text[:_VALUE_CHARS - 1] + "…"
 
 
-def sendable(secret: str, what: str) -> str:
+def sendable(secret: str, what: str, why: str = "which no HTTP header can carry") -> str:
     """``secret`` where an HTTP header can carry it: printable ASCII without spaces.
 
     A key pasted from a document or a chat may hold a character that looks like none or
@@ -70,7 +70,8 @@ def sendable(secret: str, what: str) -> str:
 
     Raises:
         InputError: ``secret`` holds such a character; the message names ``what`` (``the
-            API key``), the first such character and what to do.
+            API key``), the first such character, ``why`` it cannot be the secret, and
+            what to do.
 
     Examples:
         >>> sendable("svc_test_abc\u2013def_0123456789", "the API key")
@@ -81,7 +82,7 @@ def sendable(secret: str, what: str) -> str:
         return secret
     at = next(i for i, c in enumerate(secret) if not _SENDABLE.fullmatch(c))
     raise InputError(f"{what} {mask(secret)!r} holds {_character(secret[at])} at "
-                     f"character {at + 1} of {len(secret)}, which no HTTP header can carry: "
+                     f"character {at + 1} of {len(secret)}, {why}: "
                      "copy it again as plain text, without spaces, line breaks or "
                      "typographic characters")
 

@@ -26,6 +26,7 @@ from datetime import datetime
 from dialkit.contract import SIGNATURE_TOLERANCE_SECONDS, is_valid_id
 
 from .._utils._base_error import InputError, SignatureError
+from .._utils._secrets import sendable
 from ._events import Envelope, Event, event_of, parse_envelope
 
 TIMESTAMP = "service-timestamp"
@@ -182,14 +183,18 @@ def secrets_from_env() -> list[str]:
     comma-separated during a rotation (spaces around each ignored).
 
     Raises:
-        ValueError: The variable is unset or holds no secret.
+        InputError: The variable is unset or holds no secret, or a secret holds a
+            character no secret of the service holds (an en dash pasted for a hyphen).
     """
     secrets = [s.strip() for s in os.environ.get(SECRETS_VARIABLE, "").split(",") if s.strip()]
     if not secrets:
         raise InputError(f"set {SECRETS_VARIABLE} to the endpoint's signing secret "
                          "(whsec_...), or to the new and the old one, comma-separated, during "
                          "a rotation; secrets are not taken from code or the command line")
-    return secrets
+    # A secret pasted with a typographic character signs nothing the service signed: every
+    # delivery would be refused as forged, with nothing to say why.
+    return [sendable(secret, f"the secret in {SECRETS_VARIABLE}",
+                     "which no secret the service makes holds") for secret in secrets]
 
 
 def clock_seconds(now: float | datetime | None) -> float:
