@@ -90,7 +90,7 @@ def traced() -> tuple[list[str], list[str]]:
     enters judging a fourth call to a lead of Florida (whose cap counts the first three)."""
     from bench_guard import EASTERN, START, emulator_config
     from dialkit import compliance
-    from dialkit._utils._guarded import GuardSettings, LiveDnc
+    from dialkit._guarding import GuardSettings, LiveDnc
     from dialkit.compliance._ahead._guard import LawJudge
     from dialkit.contract import DncCheckResult
 

@@ -2,23 +2,31 @@
 
 Layers, each importing only the layers above it::
 
-    1  shared helpers   dialkit/_utils/ (_lazy, _net, _secrets, ...), dialkit/_arrays/,
+    1  shared helpers   dialkit/_utils/ (_lazy, _net, _secrets, ...), dialkit/_files/,
+                        dialkit/_shown/, dialkit/_parallel/, dialkit/_arrays/,
                         dialkit/_phones/, dialkit/_places/ and dialkit/_law/
     2  contract         dialkit.contract, dialkit.errors
-    3  client
-    4  frames
-    5  leads | compliance | analytics | webhooks   (side by side: none imports another)
-    6  application      dialkit.cli, dialkit._demo, dialkit.samples, the dialkit package
+    3  guarding         dialkit/_guarding/ (what the client's guard and its judge exchange)
+    4  client
+    5  frames
+    6  leads | compliance | analytics | webhooks   (side by side: none imports another)
+    7  application      dialkit.cli, dialkit._demo, dialkit.samples, the dialkit package
                         and its ``__main__``
 
-The shared helpers import only the standard library, third-party packages, the contract
-and each other. Beside the layers: ``mcp`` imports only the contract and the shared
-helpers (it takes an executor); ``sandbox`` only those and ``mcp``; and no module outside
-the sandbox imports it but through its public ``dialkit.sandbox``, and then only
-``Client.sandbox()``, the demo and the CLI. The one exception is ``Client.frames``, which
-imports ``dialkit.frames`` on first use (:data:`ALLOWED`). No two modules import each
-other, directly or round a longer cycle. An import counts wherever it is written (in a
-function too), except under ``if TYPE_CHECKING:``, which only the type checker runs.
+The ground floor is one-way (issue 72): the shared helpers import only the standard
+library, third-party packages and each other, nothing of the contract; the contract may
+import them. Beside the layers: ``mcp`` imports only the contract and the shared helpers
+(it takes an executor); ``sandbox`` only those and ``mcp``; and no module outside the
+sandbox imports it but through its public ``dialkit.sandbox``, and then only
+``Client.sandbox()``, the demo and the CLI. The exceptions are :data:`ALLOWED`:
+``Client.frames``, which imports ``dialkit.frames`` on first use, and the guard's judge.
+
+An import counts wherever it is written, in a function too, and under
+``if TYPE_CHECKING:`` too (issue 72): a name the type checker reads is a dependence, so no
+module names a layer it may not import even for the type checker, and no cycle of imports
+runs between two packages, type-checking ones included. No two modules import each other
+at run time, directly or round a longer cycle; inside one package a name for the type
+checker alone may point back (``compliance._report._plots`` names ``AuditReport``).
 """
 
 from __future__ import annotations
@@ -37,26 +45,34 @@ SRC = Path(dialkit.__file__).parent
 PACKAGE = "dialkit"
 
 TOOLKIT = ("leads", "compliance", "analytics", "webhooks")
+TYPING = "TYPE_CHECKING"
+"""The scope of an import under ``if TYPE_CHECKING:`` (at a module's top)."""
+BELOW_CLIENT = {"shared", "contract", "guarding"}
 MAY_IMPORT = {
-    "shared": {"shared", "contract"},
+    "shared": {"shared"},
     "contract": {"shared", "contract"},
-    "client": {"shared", "contract", "client"},
-    "frames": {"shared", "contract", "client", "frames"},
-    **{package: {"shared", "contract", "client", "frames", package} for package in TOOLKIT},
+    "guarding": {"shared", "contract", "guarding"},
+    "client": BELOW_CLIENT | {"client"},
+    "frames": BELOW_CLIENT | {"client", "frames"},
+    **{package: BELOW_CLIENT | {"client", "frames", package} for package in TOOLKIT},
     "mcp": {"shared", "contract", "mcp"},
     "sandbox": {"shared", "contract", "mcp", "sandbox"},
-    "application": {"shared", "contract", "client", "frames", *TOOLKIT, "mcp", "sandbox",
-                    "application"},
+    "application": BELOW_CLIENT | {"client", "frames", *TOOLKIT, "mcp", "sandbox",
+                                   "application"},
 }
 """Which layers each layer's modules may import."""
 SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 """Who may import the public ``dialkit.sandbox``, from where (``""``: anywhere in it)."""
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
+           ("dialkit.client._client", TYPING, "dialkit.frames"),
+           ("dialkit.client._client", TYPING, "dialkit.sandbox"),
            ("dialkit.client._guard", "Guard._judged", "dialkit.compliance")}
 """The imports against the layers: ``Client.frames``, a lazy convenience (issue 24), and
 the guard's judge, imported on its first use (issue 50): the law is judged by the
 compliance layer's one judge, which the client may not copy, and every client (the CLI's,
-``mcp serve``'s) must hold the guard without its user wiring one in."""
+``mcp serve``'s) must hold the guard without its user wiring one in. The client names
+for the type checker what those two give it: ``Frames`` and ``Cache``, and the emulator
+``Client.sandbox()`` starts (``Sandbox``, ``RemoteSandbox``, ``SandboxConfig``)."""
 
 @dataclass(frozen=True)
 class Import:
@@ -64,9 +80,15 @@ class Import:
 
     importer: str
     scope: str
-    """The def or class it is written in (``Client.frames``); ``""``: the module's body."""
+    """The def or class it is written in (``Client.frames``); ``""``: the module's body;
+    :data:`TYPING`: under ``if TYPE_CHECKING:``."""
     imported: str
     line: int
+
+    @property
+    def typing(self) -> bool:
+        """Whether only the type checker runs it."""
+        return self.scope.endswith(TYPING)
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -78,8 +100,9 @@ def modules(root: Path) -> dict[str, Path]:
     return found
 
 
-def imports(root: Path) -> list[Import]:
-    """The package's imports of its own modules, outside ``if TYPE_CHECKING:``."""
+def imports(root: Path, *, typing: bool = False) -> list[Import]:
+    """The package's imports of its own modules; with ``typing``, those under
+    ``if TYPE_CHECKING:`` too (their scope :data:`TYPING`)."""
     known = modules(root)
     found: list[Import] = []
     for name, path in known.items():
@@ -87,7 +110,8 @@ def imports(root: Path) -> list[Import]:
         base = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found += [Import(name, scope, target, node.lineno)
                   for node, scope in _import_nodes(tree.body, "")
-                  for target in _targets(node, base, known)]
+                  for target in _targets(node, base, known)
+                  if typing or not scope.endswith(TYPING)]
     return list(dict.fromkeys(found))  # one per module a statement imports
 
 
@@ -97,6 +121,7 @@ def _import_nodes(body: Iterable[ast.stmt], scope: str) -> Iterator[tuple[ast.st
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node, scope
         elif isinstance(node, ast.If) and _type_checking(node.test):
+            yield from _import_nodes(node.body, f"{scope}.{TYPING}".lstrip("."))
             yield from _import_nodes(node.orelse, scope)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield from _import_nodes(node.body, f"{scope}.{node.name}".lstrip("."))
@@ -144,6 +169,8 @@ def layer_of(module: str) -> str:
     top = (module.split(".") + [""])[1]
     if top in ("contract", "errors"):
         return "contract"
+    if top == "_guarding":
+        return "guarding"
     if top in ("client", "frames", "mcp", "sandbox", *TOOLKIT):
         return top
     if top in ("", "cli", "samples", "__main__", "_demo"):
@@ -160,7 +187,8 @@ def breaches(found: Iterable[Import]) -> list[str]:
     for each in found:
         rule = _broken_rule(each)
         if rule and (each.importer, each.scope, each.imported) not in ALLOWED:
-            where = f" (in {each.scope})" if each.scope else ""
+            where = (" (under TYPE_CHECKING)" if each.typing
+                     else f" (in {each.scope})" if each.scope else "")
             said.append(f"{each.importer} line {each.line}{where} imports {each.imported}: "
                         f"{rule}")
     return said
@@ -183,6 +211,9 @@ def _broken_rule(each: Import) -> str | None:
         return (f"leads, compliance, analytics and webhooks are side by side: {mine} may not "
                 f"import {theirs} (a helper both need goes into a shared module)")
     allowed = ", ".join(sorted(MAY_IMPORT[mine] - {mine}))
+    if not allowed:
+        return (f"the {mine} layer imports only itself (issue 72: the shared helpers sit "
+                f"below the contract), not {theirs}")
     return f"the {mine} layer imports only {allowed} (and itself), not {theirs}"
 
 
@@ -191,11 +222,38 @@ def cycles(found: Iterable[Import], excused: set[tuple[str, str, str]] = ALLOWED
     """Each strongly connected group of modules (two or more that import each other,
     directly or round a cycle), as one cycle through it; the ``excused`` imports left
     out."""
+    graph = _graph(found, excused)
+    return [_cycle(group, graph) for group in _components(graph) if len(group) > 1]
+
+
+def package_of(module: str) -> str:
+    """The package a module is part of (``dialkit.client._http._retry``: ``dialkit.client``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def cycles_between_packages(found: Iterable[Import],
+                            excused: set[tuple[str, str, str]] = ALLOWED) -> list[list[str]]:
+    """Each strongly connected group of modules that spans two packages or more, as one
+    cycle through an import from one of them into another; the ``excused`` left out."""
+    graph = _graph(found, excused)
+    said = []
+    for group in _components(graph):
+        crossing = sorted((importer, imported) for importer in group
+                          for imported in graph.get(importer, set()) & group
+                          if package_of(importer) != package_of(imported))
+        if crossing:
+            said.append(_cycle(group, graph, crossing[0]))
+    return said
+
+
+def _graph(found: Iterable[Import], excused: set[tuple[str, str, str]],
+           ) -> dict[str, set[str]]:
+    """The modules each module imports, the ``excused`` imports left out."""
     graph: dict[str, set[str]] = {}
     for each in found:
         if (each.importer, each.scope, each.imported) not in excused:
             graph.setdefault(each.importer, set()).add(each.imported)
-    return [_cycle(group, graph) for group in _components(graph) if len(group) > 1]
+    return graph
 
 
 def _components(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -235,11 +293,13 @@ def _components(graph: dict[str, set[str]]) -> list[set[str]]:
     return groups
 
 
-def _cycle(group: set[str], graph: dict[str, set[str]]) -> list[str]:
-    """A shortest cycle through the group's first module, as the modules in import order."""
-    first = min(group)
-    paths = {first: [first]}
-    frontier = [first]
+def _cycle(group: set[str], graph: dict[str, set[str]],
+           through: tuple[str, str] | None = None) -> list[str]:
+    """A shortest cycle through the group's first module (or through the import
+    ``through``, a pair of modules), as the modules in import order."""
+    first, start = through or (min(group), min(group))
+    paths = {start: [first, start] if through else [first]}
+    frontier = [start]
     while frontier:
         following = []
         for node in frontier:
@@ -256,9 +316,10 @@ def _cycle(group: set[str], graph: dict[str, set[str]]) -> list[str]:
 # The contract held by the package ------------------------------------------------------------
 
 @functools.cache
-def _ours() -> tuple[Import, ...]:
-    """The package's own imports, read once for the tests below."""
-    return tuple(imports(SRC))
+def _ours(typing: bool = True) -> tuple[Import, ...]:
+    """The package's own imports, read once for the tests below; with ``typing``, those
+    under ``if TYPE_CHECKING:`` too."""
+    return tuple(imports(SRC, typing=typing))
 
 
 def test_every_module_is_in_a_layer() -> None:
@@ -271,15 +332,24 @@ def test_the_package_keeps_its_layers() -> None:
 
 
 def test_no_modules_import_each_other() -> None:
-    found = cycles(_ours())
+    found = cycles(_ours(typing=False))
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
 def test_no_cycle_runs_through_the_imports_against_the_layers() -> None:
     """The layers' exceptions (:data:`ALLOWED`) excuse an import upwards, never a cycle
     (issue 63): the guard's judge imports nothing of the client."""
-    found = cycles(_ours(), excused=set())
+    found = cycles(_ours(typing=False), excused=set())
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_no_cycle_runs_between_packages_even_for_the_type_checker() -> None:
+    """Issue 72: read with its type-checking imports, the package was one circle of 162
+    modules, the contract and the shared helpers importing each other and two of the
+    lowest naming the highest; no cycle may run from one package into another."""
+    found = cycles_between_packages(_ours())
+    assert not found, "import cycles between packages:\n" + "\n".join(
+        " -> ".join(c) for c in found)
 
 
 def private_of_another(importer: str, imported: str) -> bool:
@@ -340,7 +410,9 @@ FAKE = {
     "analytics/__init__.py": "try:\n    from ..compliance import audit\nexcept ImportError:\n"
                              "    pass\n",
     "_places/__init__.py": "",
-    "_places/_regions.py": "from dialkit.errors import x\n",
+    "_places/_regions.py": ("from typing import TYPE_CHECKING\n"
+                            "if TYPE_CHECKING:\n    from ..leads import x  # names a higher one\n"
+                            "from dialkit.errors import x  # the contract, above the helpers\n"),
     "mcp/__init__.py": "from ..client import Client\n",
     "sandbox/__init__.py": "from ..mcp import serve\n",
     "sandbox/_server.py": "",
@@ -357,13 +429,20 @@ def fake(tmp_path: Path) -> Path:
 
 
 def test_a_breach_names_both_modules_and_the_rule(fake: Path) -> None:
-    said = breaches(imports(fake))
+    said = breaches(imports(fake, typing=True))
     assert said == [
+        "dialkit._places._regions line 3 (under TYPE_CHECKING) imports dialkit.leads: the "
+        "shared layer imports only itself (issue 72: the shared helpers sit below the "
+        "contract), not leads",
+        "dialkit._places._regions line 4 imports dialkit.errors: the shared layer imports "
+        "only itself (issue 72: the shared helpers sit below the contract), not contract",
         "dialkit.analytics line 2 imports dialkit.compliance: leads, compliance, analytics "
         "and webhooks are side by side: analytics may not import compliance (a helper both "
         "need goes into a shared module)",
         "dialkit.cli line 1 imports dialkit.sandbox._server: the sandbox is used through its "
         "public API, dialkit.sandbox, only",
+        "dialkit.client._client line 3 (under TYPE_CHECKING) imports dialkit.analytics: the "
+        "client layer imports only contract, guarding, shared (and itself), not analytics",
         "dialkit.client._client line 10 (in Client.other) imports dialkit.sandbox._server: "
         "only Client.sandbox(), the demo and the CLI may start the emulator, through "
         "dialkit.sandbox",
@@ -380,10 +459,21 @@ def test_a_cycle_is_found_through_a_function_level_import(fake: Path) -> None:
          "dialkit.compliance._audit"]]
 
 
+def test_a_cycle_between_packages_is_found_through_a_type_checking_import(fake: Path) -> None:
+    """The helper that names ``dialkit.leads`` for the type checker closes a circle with
+    ``leads``, which imports it; the cycle inside ``compliance`` is not one between
+    packages, and without the type-checking imports there is none."""
+    assert cycles_between_packages(imports(fake, typing=True)) == [
+        ["dialkit._places._regions", "dialkit.leads", "dialkit._places._regions"]]
+    assert cycles_between_packages(imports(fake)) == []
+
+
 def test_client_frames_is_allowed_and_an_unplaced_module_is_refused(fake: Path) -> None:
     found = imports(fake)
     assert Import("dialkit.client._client", "Client.frames", "dialkit.frames", 8) in found
     assert not any(i.imported == "dialkit.analytics" for i in found)  # under TYPE_CHECKING
+    assert Import("dialkit.client._client", TYPING, "dialkit.analytics", 3) in imports(
+        fake, typing=True)
     (fake / "extra").mkdir()
     (fake / "extra" / "__init__.py").write_text("")
     with pytest.raises(AssertionError, match="dialkit.extra is in no layer"):

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dialkit._guarding import GuardSettings, LiveDnc
 from dialkit._places._subdivisions import subdivision_name, subdivision_of
-from dialkit._utils._guarded import GuardSettings, LiveDnc
 from dialkit.compliance import LawJudge, audit, jurisdictions, next_allowed
 from dialkit.compliance._report._evidence import cover
 from dialkit.compliance._rules._checked_states import checked

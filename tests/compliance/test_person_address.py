@@ -17,7 +17,7 @@ import json
 import pandas as pd
 import pytest
 
-from dialkit._utils._guarded import GuardSettings
+from dialkit._guarding import GuardSettings
 from dialkit.compliance import LawJudge, audit, next_allowed, upcoming
 from dialkit.contract import Lead
 

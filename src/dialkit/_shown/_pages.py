@@ -27,8 +27,6 @@ import pandas as pd
 if TYPE_CHECKING:
     from matplotlib.text import Text
 
-    from ..client import Client
-
 WIDEST = 60
 """A cell's text at most, in characters: a longer id is cut in the middle, a longer
 sentence wraps."""
@@ -148,18 +146,6 @@ def campaign_names(campaigns: pd.DataFrame | None) -> dict[str, str]:
         return {}
     known = campaigns.dropna(subset=["id", "name"])
     return dict(zip(known["id"].astype(str), known["name"].astype(str), strict=True))
-
-
-def readable_campaign_names(client: Client) -> dict[str, str] | None:
-    """The account's campaign names by id (:func:`campaign_names` of
-    ``client.frames.campaigns()``); None for a key that may not read campaigns: names are
-    a help to the reader of a page or a plan, never a reason for it to fail."""
-    from ..errors import PermissionDeniedError
-
-    try:
-        return campaign_names(client.frames.campaigns())
-    except PermissionDeniedError:
-        return None
 
 
 def as_written(texts: Iterable[Text]) -> None:

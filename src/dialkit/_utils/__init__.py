@@ -3,5 +3,6 @@ limits on files read, lazy exports, times as given, secrets masked, the tuning v
 threads, Dask plans, counts in words (issue 49: one place, not loose modules at the top).
 
 A shared-helpers package (docs/design.md): it imports only the standard library, third-party
-packages, the contract and the other shared helpers. Nothing is imported here.
+packages and the other shared helpers, nothing of the contract, which sits above them
+(issue 72). Nothing is imported here.
 """

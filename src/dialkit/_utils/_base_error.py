@@ -10,10 +10,10 @@ whole tree. Each says ``dialkit.errors`` in a traceback, where users import it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from ..leads._import._run import ImportReport
+    import pandas as pd
 
 SignatureReason = Literal["missing_header", "malformed_header", "timestamp_out_of_tolerance",
                           "no_matching_signature"]
@@ -206,20 +206,43 @@ class ImportRunningError(DialkitError, RuntimeError):
         self.folder = folder
 
 
+class ImportOutcomes(Protocol):
+    """What an import that stopped hands back (:class:`ImportStoppedError`'s ``report``,
+    a :class:`dialkit.leads.ImportReport`), as far as its error needs to say: a Protocol,
+    for this module is below every layer and names none of them, not even for the type
+    checker (issue 72)."""
+
+    @property
+    def counts(self) -> pd.Series:
+        """Rows by outcome (``imported``, ``refused_locally``, ...)."""
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """Rows by ``outcome``, ``status``, ``reason`` and ``field``."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the import settled or noted, one sentence each."""
+
+    @property
+    def path(self) -> Path:
+        """The report's Parquet file, every row's outcome."""
+
+
 class ImportStoppedError(DialkitError, RuntimeError):
     """An import stopped before its last batch; running it again resumes, once the
     cause is gone (the message says whether a re-run alone can succeed).
 
     Attributes:
         report: The reconciled outcome of every row so far (rows not sent yet
-            are ``not_attempted``).
+            are ``not_attempted``): the import's :class:`dialkit.leads.ImportReport`.
         batch: The 1-based number of the batch that stopped it.
         cause: The error the service or the network answered.
     """
 
     __module__ = "dialkit.errors"
 
-    def __init__(self, message: str, *, report: ImportReport, batch: int,
+    def __init__(self, message: str, *, report: ImportOutcomes, batch: int,
                  cause: BaseException) -> None:
         super().__init__(message)
         self.report = report

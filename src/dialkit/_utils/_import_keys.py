@@ -1,7 +1,9 @@
 """The Idempotency-Keys of a lead import, derived from its content (issue 63: the client's
 ``leads.import_batch`` and the leads' import journal both derive them, so they live below
-both): the same batch to the same campaign, the same key; a refused key's next in a fixed
-chain; and which refusals are stored answers to walk past."""
+both): the same batch to the same campaign, the same key; and a refused key's next in a
+fixed chain. Which refusals are stored answers to walk past is a question of the service's
+answer, so the client answers it (``dialkit.client.stored_refusal``): this module, of the
+shared helpers below the contract, imports nothing of dialkit (issue 72)."""
 
 from __future__ import annotations
 
@@ -11,17 +13,8 @@ from typing import Any
 
 import orjson
 
-from ..contract import ErrorCode
-from ..errors import ApiError
-
 MAX_KEY_CHAIN = 20
 """Most keys an import walks through after stored refusals (see :func:`next_import_key`)."""
-
-
-
-_NOT_REFUSALS = frozenset({ErrorCode.OUTCOME_UNKNOWN, ErrorCode.CONFLICT,
-                           ErrorCode.IDEMPOTENCY_CONFLICT})
-
 
 
 def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
@@ -33,7 +26,6 @@ def import_key(campaign_id: str, body: Mapping[str, Any]) -> str:
     """
     content = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     return key_of(campaign_id.encode() + b"\0" + content)
-
 
 
 def next_import_key(key: str) -> str:
@@ -48,15 +40,7 @@ def next_import_key(key: str) -> str:
     return key_of(f"{key}/next".encode())
 
 
-
 def key_of(material: bytes) -> str:
     """The Idempotency-Key of an import request made of ``material`` (the leads' import
     journal derives its rechecks' keys here too)."""
     return f"dk_import_{hashlib.sha256(material).hexdigest()[:48]}"
-
-
-
-def stored_refusal(error: ApiError) -> bool:
-    """A refusal (4xx, nothing written) that is the stored answer of an earlier request."""
-    return (error.replayed and error.status is not None and 400 <= error.status < 500
-            and error.code not in _NOT_REFUSALS)

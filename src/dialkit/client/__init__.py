@@ -7,16 +7,19 @@ where the contract does not show a shape, and lists are
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
 profiles of one config file (:func:`profiles`, :func:`save_profile`). :func:`batch_key`
 is the Idempotency-Key a lead import derives, for a journal to record before sending
-(public again in issue 63: the leads' import journal takes it by name); ``TokenBucket``
+(public again in issue 63: the leads' import journal takes it by name), and
+:func:`stored_refusal` says whether a refusal is the stored answer to walk past under the
+chain's next key (issue 72: the journal asks it too); ``TokenBucket``
 was internal and warns for a release (issue 49).
 """
 
+from .._guarding import GuardSettings, ResumeJudgment
 from .._utils import _lazy
-from .._utils._guarded import GuardSettings, ResumeJudgment
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
 from ._guard import Guard, Override
 from ._http._pagination import ListIterator, RawPage
 from ._http._results import ApiData, ImportResult
+from ._http._retry import stored_refusal
 from ._own_writes import OwnWrites
 from ._profiles import (
     CONFIG_VARIABLE,
@@ -53,6 +56,7 @@ __all__ = [
     "config_path",
     "profiles",
     "save_profile",
+    "stored_refusal",
 ]
 
 __getattr__, __dir__ = _lazy.exports(__name__, {}, retired={

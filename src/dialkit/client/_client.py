@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Self, Unpack, cast
 
 import httpx
 
+from .._guarding import Enforced, GuardSettings
 from .._utils._base_error import InputError
-from .._utils._guarded import Enforced, GuardSettings
 from .._utils._secrets import sendable
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
 from ._guard import Guard
@@ -73,8 +73,10 @@ class Client:
             (waits on the key's rate limit too); default ``$DIALKIT_TIMEOUT``, else
             120.
         transport: An httpx transport (tests that need a broken network).
-        cache_dir: Where ``client.frames`` keeps its Parquet cache; default
-            ``$DIALKIT_CACHE_DIR``, else the platform's user cache folder.
+        cache_dir: Where ``client.frames`` keeps its Parquet cache, and the guard the
+            locks that hold a number across processes while a contact to it is judged
+            and sent; default ``$DIALKIT_CACHE_DIR``, else the platform's user cache
+            folder.
         profile: A profile of the config file (:func:`dialkit.client.profiles`) whose
             key and base URL are used where ``api_key`` and ``base_url`` are not
             given; default ``$DIALKIT_PROFILE``. A named profile comes before the
@@ -133,7 +135,7 @@ class Client:
         self._transport.on_write(self.own_writes.record)
         settings = guard if isinstance(guard, GuardSettings) else GuardSettings(
             cast(Enforced, guard))
-        self.guard = Guard(self._transport, settings)
+        self.guard = Guard(self._transport, settings, cache_dir=cache_dir)
         """The guard on the operations that reach a person: its ``overrides`` and
         ``resumes`` (``docs/client.md``)."""
         self._cache_dir = cache_dir
@@ -220,7 +222,8 @@ class Client:
         if not emulator.persistent and client._cache_dir is None:
             from .._files._leftovers import PASSING_FRAMES, passing_folder
 
-            client._cache_dir = passing_folder(PASSING_FRAMES, client)  # never comes back
+            client._cache_dir = client.guard.cache_dir = passing_folder(  # never comes back
+                PASSING_FRAMES, client)
         return client
 
     @property

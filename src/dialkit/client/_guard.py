@@ -15,42 +15,44 @@ copy of it here.
 A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
 rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
 it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
+
+A contact is judged and sent as one step (issue 71): the operation passes a ``turn`` (an
+:class:`~contextlib.ExitStack` it sends inside), and the number's lock
+(:mod:`._number_locks`) is held in it from the judgment until the service answers, so
+the judgment of a contact counts every contact judged before it, in any thread, any
+client of the key in the process, any process sharing the cache folder.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 import logging
 import threading
 import time
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from .._files._cache_folder import cache_root
+from .._files._private import private_dir
+from .._guarding import GuardSettings, Judge, LiveDnc, ResumeJudgment, Verdict, address_state
 from .._utils._base_error import InputError
-from .._utils._guarded import (
-    GuardSettings,
-    Judge,
-    LiveDnc,
-    ResumeJudgment,
-    Verdict,
-    address_state,
-)
 from .._utils._moments import held, iso_datetime
 from ..contract import CHANGED_BY, Call, SmsMessage
 from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._http._transport import Answer, Transport
 from ._http._transport import Call as SentCall
+from ._number_locks import Held, NumberLocks
 from ._resources._callbacks import Callbacks
 from ._resources._campaigns import Campaigns
 from ._resources._dnc import Dnc
 from ._resources._leads import Leads
-
-if TYPE_CHECKING:
-    pass
 
 logger = logging.getLogger("dialkit.client.guard")
 
@@ -87,18 +89,24 @@ class Guard:
         overrides: Each contact sent with ``override=``, oldest first.
         resumes: Each resume's :class:`ResumeJudgment` (one a campaign a minute), oldest
             first.
+        cache_dir: The cache folder its numbers' locks are kept in, across processes
+            (None: ``$DIALKIT_CACHE_DIR``, else the user cache folder); the client's.
     """
 
     def __init__(self, transport: Transport, settings: GuardSettings,
-                 judge: Judge | None = None) -> None:
+                 judge: Judge | None = None, *, cache_dir: str | Path | None = None) -> None:
         self.settings = settings
         self.overrides: list[Override] = []
         self.resumes: list[ResumeJudgment] = []
+        self.cache_dir = cache_dir
         self._transport = transport
         self._judge = judge
         self._dnc = Dnc(transport)
         self._leads = Leads(transport)
         self._recent = RecentContacts(transport, self.now)
+        self._numbers = transport.shared(NumberLocks, NumberLocks)
+        self._seen: dict[int, str] = {}
+        """The token of each lock this guard last saw (:mod:`._number_locks`)."""
         self._lock = threading.Lock()
         self._listed: dict[str, tuple[LiveDnc, float]] = {}
         self._verdicts: dict[tuple[object, ...], Verdict | None] = {}
@@ -111,23 +119,42 @@ class Guard:
 
     def contact(self, operation: str, phone: str, *, at: datetime | str | None = None,
                 state: str | None = None, campaign_id: str | None = None,
-                override: str | None = None) -> None:
+                override: str | None = None, turn: ExitStack | None = None) -> None:
         """Refuse ``operation``'s contact to ``phone`` at ``at`` (default the service's
-        now) where the enforced rules forbid it; with ``override``, record it instead."""
+        now) where the enforced rules forbid it; with ``override``, record it instead.
+
+        With ``turn``, the contact is let go to be sent inside it: the number stays held
+        until ``turn`` closes, after the send, and what was sent is counted before it is
+        let go. Without, it is judged alone (a question, nothing sent)."""
         reason = _reason(override)
         if self._off():
             return
-        dnc = self._dnc_answer(phone)
-        moment = self.now() if at is None else _utc(at)
-        since = min(moment, self.now()) - self._judged().lookback
-        calls, texts = self._recent.since(since)
-        verdict = self._verdict(phone, moment, state, campaign_id, calls, texts, dnc)
-        self._settle(operation, phone, moment, verdict, reason)
-        if operation in PLACES_CALLS:  # a call of this client's: read again next time
+        with ExitStack() as alone:
+            held = (alone if turn is None else turn).enter_context(
+                self._numbers.held(phone, self._lock_folder))
+            if self._seen.get(held.stripe) != held.token:  # another sent under this lock
+                self._recent.placed()  # kept until a read succeeds
+                self._seen[held.stripe] = held.token
+            dnc = self._dnc_answer(phone)
+            moment = self.now() if at is None else _utc(at)
+            since = min(moment, self.now()) - self._judged().lookback
+            calls, texts = self._recent.since(since)
+            verdict = self._verdict(phone, moment, state, campaign_id, calls, texts, dnc)
+            self._settle(operation, phone, moment, verdict, reason)
+            if turn is not None:  # after the send, before the number is let go
+                turn.callback(self._sent, held, operation)
+
+    def _sent(self, held: Held, operation: str) -> None:
+        """A contact went under ``held``: a new token, seen by this guard (which counted
+        its own contact already) and by no other, and a call placed read back at the next
+        contact."""
+        self._seen[held.stripe] = held.sent()
+        if operation in PLACES_CALLS:
             self._recent.placed()
 
     def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
-                     override: str | None, phone: str | None = None) -> None:
+                     override: str | None, phone: str | None = None,
+                     turn: ExitStack | None = None) -> None:
         """:meth:`contact` for a lead, its address state and campaign read: to its number,
         or to ``phone`` (a click-to-call names the number it dials)."""
         if self._off():
@@ -135,10 +162,11 @@ class Guard:
             return
         lead = self._leads.get(lead_id)
         self.contact(operation, phone or lead.phone, at=at, state=address_state(lead.custom_fields),
-                     campaign_id=lead.campaign_id, override=override)
+                     campaign_id=lead.campaign_id, override=override, turn=turn)
 
     def callback_contact(self, callback_id: str, lead_id: str | None, *,
-                         at: datetime | str, override: str | None) -> None:
+                         at: datetime | str, override: str | None,
+                         turn: ExitStack | None = None) -> None:
         """:meth:`lead_contact` for a callback moved to ``at``: its lead given, or found
         among the pending callbacks of the account's campaigns (the contract has no read
         of one callback), and kept."""
@@ -149,7 +177,8 @@ class Guard:
         if lead_id is None:  # no pending callback: the service refuses it, nobody is called
             _reason(override)
             return
-        self.lead_contact("callbacks.reschedule", lead_id, at=at, override=override)
+        self.lead_contact("callbacks.reschedule", lead_id, at=at, override=override,
+                          turn=turn)
 
     def resume(self, campaign_id: str, *, override: str | None) -> ResumeJudgment | None:
         """Judge a campaign's diallable leads at the service's now; refuse the resume
@@ -199,10 +228,11 @@ class Guard:
         return judged
 
     def tool(self, operation: str, path: Mapping[str, str], body: object, *,
-             override: str | None = None) -> bool:
+             override: str | None = None, turn: ExitStack | None = None) -> bool:
         """Judge an operation named as the contract names it, with its wire ``path`` and
         ``body`` (a tool call of ``dialkit mcp serve``), as the client's own method would:
-        refused, or with ``override`` (a reason the user confirmed) sent and recorded.
+        refused, or with ``override`` (a reason the user confirmed) sent and recorded;
+        with ``turn``, the number held until it closes, as :meth:`contact` holds it.
 
         Returns:
             Whether it judged a contact: False for one that reaches nobody now, or whose
@@ -215,21 +245,22 @@ class Guard:
             return False
         if operation == "calls.create" and "lead_id" in text and "to" in text:
             self.lead_contact(operation, text["lead_id"], at=None, override=override,
-                              phone=text["to"])
+                              phone=text["to"], turn=turn)
         elif operation in ("calls.create", "sms.send") and "to" in text:
             self.contact(operation, text["to"], campaign_id=text.get("campaign_id"),
-                         override=override)
+                         override=override, turn=turn)
         elif operation == "leads.create" and _read_as_true(sent.get("dial_now")) \
                 and "phone" in text:
             self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
-                         state=address_state(sent.get("custom_fields")), override=override)
+                         state=address_state(sent.get("custom_fields")), override=override,
+                         turn=turn)
         elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
             self.lead_contact(operation, text["lead_id"], at=text["scheduled_at"],
-                              override=override)
+                              override=override, turn=turn)
         elif operation == "callbacks.reschedule" and "scheduled_at" in text \
                 and "callback_id" in path:
             self.callback_contact(path["callback_id"], None, at=text["scheduled_at"],
-                                  override=override)
+                                  override=override, turn=turn)
         elif operation == "campaigns.resume" and "campaign_id" in path:
             self.resume(path["campaign_id"], override=override)
         else:
@@ -251,6 +282,22 @@ class Guard:
             if self.settings.policy is not None:
                 checked.append("the account's policy")
         return tuple(checked)
+
+    @functools.cached_property
+    def _lock_folder(self) -> Path | None:
+        """Where the numbers' locks are held across processes: the key's folder under
+        ``guard/`` of the cache folder, named by a digest of the service and the key's
+        credential id, made owner-only on first use; None where it cannot be made (said
+        once, at WARNING): the numbers are then held in this process alone."""
+        name = hashlib.sha256(f"{self._transport.base_url}\0{self._transport.credential_id}"
+                              .encode()).hexdigest()[:16]
+        try:
+            return private_dir(cache_root(self.cache_dir) / "guard" / name)
+        except (OSError, InputError) as cannot:
+            logger.warning("the guard cannot keep its locks in the cache folder (%s): a "
+                           "contact is held against this process's others only, not "
+                           "against other processes' contacts in flight", cannot)
+            return None
 
     def now(self) -> datetime:
         """The service's now: its latest ``Date`` plus the time passed since (a DNC
@@ -297,12 +344,14 @@ class Guard:
         """The judge's verdict, kept per minute: every window of the law opens and closes
         on a whole minute (tests/client/test_guard.py holds the table to it), so a verdict
         holds for the minute, given the same calls and texts to the number and the same
-        DNC answer."""
+        DNC answer; but for its first moment, which a window that ends "after 8 p.m."
+        (Fla. Stat. 501.616(6)(a)) still holds, and the rest of its minute does not."""
         mine = [call for call in calls if call.to_number == phone]
         sent = [text for text in texts if text.to == phone]
         if not self._judged().capped(phone, state, len(mine) + len(sent), self.settings):
             mine, sent = [], []
-        key = (phone, state, campaign_id, moment.replace(second=0, microsecond=0),
+        minute = moment.replace(second=0, microsecond=0)
+        key = (phone, state, campaign_id, minute, moment == minute,
                frozenset(call.id for call in mine), frozenset(text.id for text in sent),
                dnc.answer.listed, str((dnc.answer.model_extra or {}).get("listed_at")),
                dnc.checked_at)

@@ -17,18 +17,11 @@ from typing import TYPE_CHECKING
 from .._utils import _lazy
 
 if TYPE_CHECKING:
+    from .._files._cache_folder import CACHE_DIR_VARIABLE, cache_root
     from .._files._outputs import excel_writer, formulas_escaped, write_csv
     from .._utils._base_error import CacheMissError
     from .._utils._moments import utc_times
-    from ._cache import (
-        CACHE_DIR_VARIABLE,
-        Cache,
-        Cleared,
-        Entry,
-        cache_info,
-        cache_root,
-        clear_cache,
-    )
+    from ._cache import Cache, Cleared, Entry, cache_info, clear_cache
     from ._dnc import checked_in_parts
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec

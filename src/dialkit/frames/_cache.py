@@ -43,10 +43,10 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 import orjson
 import pandas as pd
-import platformdirs
 import pyarrow as pa
 from filelock import FileLock
 
+from .._files._cache_folder import cache_root
 from .._files._private import FILE_MODE, private_dir
 from .._utils._base_error import (
     CacheMissError,  # noqa: F401
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("dialkit.frames")
 
-CACHE_DIR_VARIABLE = "DIALKIT_CACHE_DIR"
-"""The environment variable naming the cache folder, where not the user cache folder."""
 FORMAT_VERSION = 2
 """Bumped when the layout or a schema changes; entries of another version are refetched.
 2: the manifest holds the data file's CRC-32."""
@@ -254,13 +252,6 @@ def _remove_temporaries(folder: Path) -> None:
 
 
 _COLUMNS = ("resource", "filters", "rows", "bytes", "fetched_at", "whole_at", "path")
-
-
-def cache_root(root: str | os.PathLike[str] | None = None) -> Path:
-    """The cache folder: ``root``, else ``$DIALKIT_CACHE_DIR``, else the platform's
-    user cache folder (``~/.cache/dialkit`` on Linux)."""
-    return Path(root or os.environ.get(CACHE_DIR_VARIABLE)
-                or platformdirs.user_cache_dir("dialkit"))
 
 
 def cache_info(root: str | os.PathLike[str] | None = None) -> pd.DataFrame:

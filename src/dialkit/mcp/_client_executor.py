@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -45,7 +46,7 @@ class ToolGuard(Protocol):
     """The client's guard (issue 50), as a tool call asks it before the call is sent."""
 
     def tool(self, operation: str, path: Mapping[str, str], body: Any, /, *,
-             override: str | None = None) -> bool: ...
+             override: str | None = None, turn: ExitStack | None = None) -> bool: ...
 
     def checks(self) -> tuple[str, ...]: ...
 
@@ -163,10 +164,7 @@ class ClientExecutor:
                      if_match=call.if_match)
         guard: ToolGuard | None = getattr(self.client, "guard", None)
         try:
-            if guard is not None:  # a contact the law forbids is not sent: the tool's error
-                await anyio.to_thread.run_sync(lambda: guard.tool(
-                    sent.operation, sent.path, sent.body, override=call.override))
-            answer = await anyio.to_thread.run_sync(self.client._transport.send, sent)
+            answer = await anyio.to_thread.run_sync(self._sent, guard, sent, call.override)
         except ContactForbiddenError as refused:
             return _forbidden_answer(refused)
         except ApiError as error:
@@ -177,6 +175,15 @@ class ClientExecutor:
         info = answer.info
         return ToolAnswer(info.status_code, answer.content, _media_type(answer.content),
                           request_id=info.request_id, replayed=info.replayed, etag=info.etag)
+
+    def _sent(self, guard: ToolGuard | None, sent: Any, override: str | None) -> SentAnswer:
+        """``sent``, judged by ``guard`` and sent as one step (issue 71): the number it
+        contacts held from the judgment until the service answers. A contact the law
+        forbids is not sent: the tool's error."""
+        with ExitStack() as turn:
+            if guard is not None:
+                guard.tool(sent.operation, sent.path, sent.body, override=override, turn=turn)
+            return self.client._transport.send(sent)
 
 
 def _media_type(content: bytes) -> str:

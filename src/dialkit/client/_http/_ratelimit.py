@@ -4,12 +4,12 @@ The service limits each key to 10 requests per second with a burst of 20 and
 answers 429 beyond that. Waiting on our side before sending, on the same
 bucket, is cheaper than drawing a 429 and sleeping on its ``Retry-After``: a
 loop or a thread pool runs at the limit and never past it. Two clients that
-use the same key share one bucket (:func:`bucket_for`), as the service does.
+use the same key share one bucket (:func:`dialkit.client._per_key.per_key`), as the
+service does.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import threading
 import time
@@ -121,16 +121,3 @@ class TokenBucket:
         self._updated = now
         self._tokens = min(self._capacity, self._tokens + earning * self._rate)
 
-
-_BUCKETS: dict[tuple[str, str, RateLimit], TokenBucket] = {}
-_BUCKETS_LOCK = threading.Lock()
-
-
-def bucket_for(base_url: str, api_key: str, limit: RateLimit) -> TokenBucket:
-    """The one bucket of this key at this service with these figures.
-
-    Keyed by a digest of the key, so the registry never holds the key itself.
-    """
-    digest = hashlib.sha256(api_key.encode()).hexdigest()
-    with _BUCKETS_LOCK:
-        return _BUCKETS.setdefault((base_url, digest, limit), TokenBucket(limit))

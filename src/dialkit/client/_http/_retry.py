@@ -43,12 +43,26 @@ TRANSIENT: frozenset[tuple[int, str | None]] = frozenset({
 """(status, code) of answers worth retrying; code ``None`` is a gateway's
 answer that is not problem+json (the request may not have reached the API)."""
 
+_NOT_REFUSALS = frozenset({_E.OUTCOME_UNKNOWN, _E.CONFLICT, _E.IDEMPOTENCY_CONFLICT})
+"""Stored 4xx answers that are no refusal: the write's outcome is unknown, still running,
+or another request's."""
+
 
 def is_transient(error: ApiError) -> bool:
     """Whether a retry with the same request and key may succeed."""
     if isinstance(error, ApiConnectionError):
         return True
     return (error.status, error.code) in TRANSIENT
+
+
+def stored_refusal(error: ApiError) -> bool:
+    """Whether ``error`` is a refusal (4xx, nothing written) that is the stored answer of
+    an earlier request under the same Idempotency-Key: sending again under that key meets
+    it again, so a write that may go again (a lead import, its journal's rechecks) walks
+    on to the next key of its chain. Public as ``dialkit.client.stored_refusal``: it asks
+    what a service's answer means, which the client knows and the layers above ask."""
+    return (error.replayed and error.status is not None and 400 <= error.status < 500
+            and error.code not in _NOT_REFUSALS)
 
 
 def rate_limited(error: ApiError) -> bool:

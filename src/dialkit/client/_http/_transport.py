@@ -18,10 +18,10 @@ import os
 import re
 import ssl
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -48,9 +48,12 @@ from ...errors import (
     MalformedResponseError,
     error_from_answer,
 )
+from .._per_key import per_key
 from ._deadline import bound_by_deadline, deadline
-from ._ratelimit import TokenBucket, bucket_for
+from ._ratelimit import TokenBucket
 from ._retry import MIN_LIMIT_WAIT_SECONDS, backoff, is_transient, rate_limited
+
+T = TypeVar("T")
 
 logger = logging.getLogger("dialkit.client")
 
@@ -199,9 +202,8 @@ class Transport:
         self._key = api_key.encode()
         self._service_date: tuple[float, float] | None = None
         self._write_observers: list[Callable[[Call, Answer | None], None]] = []
-        self.bucket: TokenBucket | None = (
-            None if rate_limit is None else bucket_for(base_url, api_key, rate_limit)
-        )
+        self.bucket: TokenBucket | None = None if rate_limit is None else self.shared(
+            rate_limit, functools.partial(TokenBucket, rate_limit))
         self._http = httpx.Client(
             base_url=base_url,
             timeout=timeout,
@@ -210,6 +212,12 @@ class Transport:
             verify=tls_context(),
         )
         bound_by_deadline(self._http)
+
+    def shared(self, what: Hashable, make: Callable[[], T]) -> T:
+        """The one ``what`` of this key at this service in this process
+        (:func:`~dialkit.client._per_key.per_key`): the bucket with these figures, the
+        guard's locks on the numbers."""
+        return per_key(self.base_url, self._key.decode(), what, make)
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from typing import Any, Unpack
 
-from ..._utils._guarded import address_state
-from ..._utils._import_keys import MAX_KEY_CHAIN, import_key, next_import_key, stored_refusal
+from ..._guarding import address_state
+from ..._utils._import_keys import MAX_KEY_CHAIN, import_key, next_import_key
 from ...contract import (
     MAX_PAGE_LIMIT,
     Lead,
@@ -19,6 +20,7 @@ from ...errors import ApiError
 from .._http._arguments import require_json, sendable
 from .._http._pagination import ListIterator
 from .._http._results import ApiData, ImportResult
+from .._http._retry import stored_refusal
 from .._http._transport import Call
 from ._base import UNSET, Area, Options, Unset, WriteOptions, request_body
 from ._lead_bodies import create_body, import_body
@@ -103,10 +105,12 @@ class Leads(Area):
             "email": email, "custom_fields": custom_fields, "source": source,
             "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
         })
-        if body.get("dial_now") is True and self._guard is not None:  # as the service reads it
-            self._guard.contact("leads.create", phone, campaign_id=campaign_id,
-                                state=address_state(custom_fields), override=override)
-        return self._model(LeadCreated, Call("leads.create", body=body, **options))
+        with ExitStack() as turn:  # judged and sent as one step (issue 71)
+            if body.get("dial_now") is True and self._guard is not None:  # as the service reads it
+                self._guard.contact("leads.create", phone, campaign_id=campaign_id,
+                                    state=address_state(custom_fields), override=override,
+                                    turn=turn)
+            return self._model(LeadCreated, Call("leads.create", body=body, **options))
 
     def update(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any, Unpack
 
 from ...contract import MAX_PAGE_LIMIT, SmsMessage, SmsSendRequest
@@ -30,9 +31,10 @@ class Sms(Area):
             ConflictError: ``duplicate_client_reference``: nothing is sent again.
         """
         payload = request_body(SmsSendRequest, to=to, body=body, client_reference=client_reference)
-        if self._guard is not None:
-            self._guard.contact("sms.send", to, override=override)
-        return self._model(SmsMessage, Call("sms.send", body=payload, **options))
+        with ExitStack() as turn:  # judged and sent as one step (issue 71)
+            if self._guard is not None:
+                self._guard.contact("sms.send", to, override=override, turn=turn)
+            return self._model(SmsMessage, Call("sms.send", body=payload, **options))
 
     def delivery_reports(
         self,

@@ -18,15 +18,17 @@ from datetime import datetime, timedelta
 
 import pandas as pd
 
-from ..._shown._words import counted
-from ..._utils._guarded import (
+from ..._guarding import (
     GuardSettings,
     LiveDnc,
     ResumeJudgment,
+    RuleSet,
     Verdict,
     address_state,
     other_phones,
 )
+from ..._shown._words import counted
+from ..._utils._base_error import InputError
 from ..._utils._moments import utc_times
 from ...contract import Call, Lead, SmsMessage
 from .._audit import CALL_COLUMNS
@@ -61,7 +63,7 @@ class LawJudge:
         hours alone judge the contact (the verdict then holds for the minute whatever
         contacts were made: ``Guard._verdict``)."""
         policy = _policy(settings)
-        caps = [*own_caps(phone, state, settings.rules or US)]
+        caps = [*own_caps(phone, state, _law_of(settings))]
         caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
         return bool(caps) and contacts >= min(caps)
 
@@ -77,7 +79,7 @@ class LawJudge:
             return blocked
         contacts = _contacts(calls, texts)
         verdicts = [_verdict(_rows(next_allowed(
-            asked, pd.Timestamp(at), rules=settings.rules or US, policy=_policy(settings),
+            asked, pd.Timestamp(at), rules=_law_of(settings), policy=_policy(settings),
             calls=contacts, dnc=_dnc(dnc, at), campaign_id=campaign_id))[0])
             for asked in _asked(phone, state, campaign_id, calls, texts)]
         return self._texts_said(_strictest(verdicts, at), texts, at)
@@ -106,7 +108,7 @@ class LawJudge:
                               "state": [address_state(lead.custom_fields) for lead in leads],
                               OTHER_PHONES: [other_phones(lead.custom_fields)
                                              for lead in leads]}, dtype=object)
-        answer = next_allowed(frame, pd.Timestamp(at), rules=settings.rules or US,
+        answer = next_allowed(frame, pd.Timestamp(at), rules=_law_of(settings),
                               policy=_policy(settings)) if leads else None
         if answer is None or answer["allowed"].all():
             return ResumeJudgment(campaign_id, at, len(leads), 0)
@@ -120,8 +122,23 @@ class LawJudge:
             _verdict(_rows(refused.iloc[:1])[0]))
 
 
+def _law_of(settings: GuardSettings) -> Rules:
+    """The law the settings name (default :data:`US`)."""
+    return _own(settings.rules, "rules") or US
+
+
 def _policy(settings: GuardSettings) -> Rules | None:
-    return settings.policy if settings.enforce == "law_and_policy" else None
+    """The account's policy, where the settings enforce it."""
+    return _own(settings.policy, "policy") if settings.enforce == "law_and_policy" else None
+
+
+def _own(given: RuleSet | None, name: str) -> Rules | None:
+    """``given`` as the audit's own :class:`Rules`: the settings hold a
+    :class:`~dialkit._guarding.RuleSet`, for they may not name this layer (issue 72)."""
+    if given is None or isinstance(given, Rules):
+        return given
+    raise InputError(f"GuardSettings({name}={given!r}) is not a set of dialkit.compliance's "
+                     "Rules: pass US, UK, CA, US_FEDERAL, HOUSE_RULES or a POLICY(...)")
 
 
 def _blocked(phone: str, at: datetime, settings: GuardSettings) -> Verdict | None:

@@ -190,7 +190,8 @@ def _campaign_names(client: Client | None,
                     frames: Mapping[str, pd.DataFrame] | None) -> dict[str, str]:
     """The account's campaign names by id (``frames["campaigns"]`` where given), to name
     the campaign a plan's line asks to pause; none for a key that may not read them."""
-    from ..._shown._pages import campaign_names, readable_campaign_names
+    from ..._shown._pages import campaign_names
+    from .._inputs._load import readable_campaign_names
 
     campaigns = (frames or {}).get("campaigns")
     if campaigns is None and client is not None:

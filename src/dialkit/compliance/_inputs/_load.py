@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..._arrays._groups import isin
+from ..._shown._pages import campaign_names
 from ..._utils._moments import period_bound
 from ...errors import PermissionDeniedError
 from .._rules._law import scrub_ages
@@ -199,3 +200,13 @@ def loaded_texts(client: Client, numbers: Collection[str] | None) -> pd.DataFram
     if fetched is not None and pd.notna(fetched):
         kept.attrs["fetched_at"] = f"{pd.Timestamp(fetched):%Y-%m-%d %H:%M UTC}"
     return kept
+
+
+def readable_campaign_names(client: Client) -> dict[str, str] | None:
+    """The account's campaign names by id (:func:`~dialkit._shown._pages.campaign_names`
+    of ``client.frames.campaigns()``); None for a key that may not read campaigns: names
+    are a help to the reader of a page or a plan, never a reason for it to fail."""
+    try:
+        return campaign_names(client.frames.campaigns())
+    except PermissionDeniedError:
+        return None

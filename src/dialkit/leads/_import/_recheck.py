@@ -31,8 +31,8 @@ import numpy as np
 import orjson
 
 from dialkit._shown._words import counted
-from dialkit._utils._import_keys import MAX_KEY_CHAIN, key_of, stored_refusal
-from dialkit.client import ImportResult
+from dialkit._utils._import_keys import MAX_KEY_CHAIN, key_of
+from dialkit.client import ImportResult, stored_refusal
 from dialkit.errors import ApiError
 
 from .._clean._judge import MAX_ID_LOOKUPS

@@ -1,61 +1,17 @@
-"""What the client's guard and its judge exchange (issues 50 and 63): the settings, the
-evidence the client gathers (a number's live DNC answer), the judge's verdicts and the
-judge's interface, and how a lead's address state and other numbers are read.
-
-They live below both the client (:mod:`dialkit.client._guard`, which gathers the evidence
-over the API) and the compliance layer (:class:`dialkit.compliance.LawJudge`, which judges),
-so that neither imports the other's insides: the client imports its judge on first use,
-and the judge imports nothing of the client.
-"""
+"""The evidence the client's guard gathers (a number's live DNC answer), the judge's
+answers (a contact's :class:`Verdict`, a campaign's :class:`ResumeJudgment`) and the
+judge's interface (:class:`Judge`), as :class:`dialkit.compliance.LawJudge` answers it."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Protocol
 
-from .._places._blocked import blocked_regions
 from ..contract import Call, DncCheckResult, Lead, SmsMessage
 from ..errors import ContactForbiddenError
-from ._base_error import InputError
-
-if TYPE_CHECKING:
-    from ..compliance import Rules
-
-Enforced = Literal["law", "law_and_policy", "off"]
-ENFORCED: tuple[Enforced, ...] = ("law", "law_and_policy", "off")
-"""What the guard can enforce: the law; the law and the account's policy; nothing."""
-
-@dataclass(frozen=True)
-class GuardSettings:
-    """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone).
-
-    Attributes:
-        enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
-            ``blocked_countries``), or ``off`` (nothing: one warning per client).
-        rules: The law (default ``dialkit.compliance.US``: US, Canadian and UK law).
-        policy: The account's own rules (``dialkit.compliance.HOUSE_RULES``);
-            ``law_and_policy`` needs one or ``blocked_countries``.
-        blocked_countries: The countries the account does not call, read as the audit
-            and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
-    """
-
-    enforce: Enforced = "law"
-    rules: Rules | None = None
-    policy: Rules | None = None
-    blocked_countries: Collection[str] | str = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
-        if self.enforce not in ENFORCED:
-            raise InputError(f"guard enforce={self.enforce!r} is not one of "
-                             f"{', '.join(ENFORCED)}")
-        if self.enforce == "law_and_policy" and self.policy is None \
-                and not self.blocked_countries:
-            raise InputError("guard 'law_and_policy' needs the policy: pass GuardSettings("
-                             "'law_and_policy', policy=dialkit.compliance.HOUSE_RULES) or "
-                             "blocked_countries=[...]")
+from ._settings import GuardSettings
 
 
 @dataclass(frozen=True)
@@ -132,17 +88,3 @@ class Judge(Protocol):
     def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
                  settings: GuardSettings) -> ResumeJudgment:
         """What the law of their places says of a campaign's ``leads`` at ``at``."""
-
-
-def address_state(fields: object) -> str | None:
-    """A lead's address state, from its ``custom_fields`` (as the audit reads it)."""
-    state = fields.get("state") if isinstance(fields, Mapping) else None
-    return state if isinstance(state, str) and state.strip() else None
-
-
-def other_phones(fields: object) -> object:
-    """A lead's other numbers, from its ``custom_fields`` (``other_phones``: E.164 numbers
-    in one text or a list, as the audit reads them), as written; None where it names none:
-    a person's address state follows each of their numbers (issue 71)."""
-    said = fields.get("other_phones") if isinstance(fields, Mapping) else None
-    return said if isinstance(said, str | list) and said else None
