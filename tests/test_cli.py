@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dialkit import Client, samples
+from dialkit._utils._choices import AUDIT_INPUTS, SWITCH
 from dialkit.cli import _imported, app
 from dialkit.frames import cache_info
 
@@ -75,7 +76,8 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
                                  "--raw-csv", "--importable", "--json", "--csv",
                                  "--screen",
                                  "--install-completion", "--show-completion", "--verbose",
-                                 "--allow-remote", "--count-leads", "--allow-empty"), \
+                                 "--allow-remote", "--count-leads", "--allow-empty",
+                                 *(each.flag for each in AUDIT_INPUTS if each.kind == SWITCH)), \
             f"{name} has no value name"
 
 

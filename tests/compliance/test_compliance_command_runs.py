@@ -116,7 +116,7 @@ def test_the_masked_findings_are_the_findings_with_their_numbers_masked(
     ({"policy_window": "9-20"}, "policy_window='9-20': pass the allowed hours as HH:MM-HH:MM"),
     ({"policy_window": "20:00-09:00"}, "policy_window='20:00-09:00': pass the allowed hours"),
     ({"preset": "eu"}, "preset='eu': pass one of us, uk, ca, us-federal"),
-    ({"calls": None, "leads": "leads.csv"}, "calls= is needed with leads= or dnc="),
+    ({"calls": None, "leads": "leads.csv"}, "calls= is needed with leads=, dnc= or texts="),
     ({"calls": "calls.csv", "consents": "missing.csv"}, "missing.csv: "),
     ({"calls": "calls.csv", "verified_caller_ids": Path("missing.txt")},
      "missing.txt: cannot be read"),
@@ -188,7 +188,8 @@ def test_a_run_of_when_is_next_allowed_of_the_numbers_given() -> None:
 
 
 @pytest.mark.parametrize(("arguments", "said"), [
-    (["audit", "--leads", "leads.csv"], "error: --calls FILE is needed with --leads or --dnc\n"),
+    (["audit", "--leads", "leads.csv"], "error: --calls FILE is needed with --leads FILE, "
+                                        "--dnc FILE or --texts FILE\n"),
     (["audit", "--calls", "calls.csv", "--fail-on", "all"],
      "error: --fail-on 'all': pass law, any or risk\n"),
     (["upcoming", "--strategy", "best"], "error: --apply and --strategy go with --fix: add "

@@ -4,8 +4,10 @@ account has scheduled, judged before they happen; and when numbers may be called
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -15,47 +17,91 @@ import typer
 from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
-from dialkit._utils._choices import FAIL_ON, POLICY_NAMES, PRESET_NAMES
+from dialkit._utils._choices import (
+    AUDIT_INPUTS,
+    FAIL_ON,
+    FILES,
+    FRAME,
+    GIVEN,
+    IDS,
+    POLICY_NAMES,
+    PRESET_NAMES,
+    RECORDS,
+    SWITCH,
+    AuditInput,
+)
 from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, offering, printed
 
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
     import pandas as pd
 
-AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS,
-               "verified_caller_ids=": "--verified-caller-ids FILE",
-               "blocked_countries holds": "--blocked-countries holds", "leads=": "--leads FILE",
-               "dnc= (client.frames.dnc of the numbers)": "--dnc FILE",
-               "consents= (the account's consent records)": "--consents FILE",
-               "pass consents=": "pass --consents FILE", "pass leads= too": "pass --leads FILE too",
-               "since=": "--since", "until=": "--until", "at=": "--at", "horizon=": "--horizon",
-               "tz=": "--tz", "phones_or_leads": "NUMBER", "preset=": "--preset",
-               "policy=": "--policy", "policy_window=": "--policy-window",
+    from dialkit.compliance import AuditReport
+
+INPUT_FLAGS = {spelling: each.in_command for each in AUDIT_INPUTS if each.flag is not None
+               for spelling in (each.in_python, f"{each.name}=")}
+"""Each input of the audit as the library's words ask for it (``texts=
+(client.frames.sms_reports())``, ``audit(nonprofit=True)``, a bare ``leads=``) and as the
+command's do (``--texts FILE``, ``--nonprofit``), from its one declaration."""
+AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--calls FILE",
+               "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
+               "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
+               "preset=": "--preset", "policy_window=": "--policy-window",
                "fail_on=": "--fail-on",
-               "calls= is needed with leads= or dnc=": "--calls FILE is needed with --leads or "
-               "--dnc",
                "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
                "with --fix: add --fix", "strategy=": "--strategy"}
 """The compliance commands' flags for the arguments the library's messages name."""
+_FORMS: dict[str, tuple[Any, str | None, Any, str]] = {
+    FRAME: (Path | None, "FILE", None, "An export, CSV or Parquet, or a "
+            "dialkit.frames.export folder, with --calls; on the account, the account's own "
+            "are read."),
+    RECORDS: (Path | None, "FILE", None, "A CSV or Parquet file."),
+    IDS: (Path | None, "FILE", None, "A file of them, one per line (or a CSV's first column)."),
+    SWITCH: (bool, None, False, ""),
+}
+"""Each kind of input the command is given (:data:`GIVEN`) as its option takes it: the
+value's type, its name in the help, the default, and what the help adds to the fact."""
 
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
-Frame = Annotated[Path | None, typer.Option(metavar="FILE", help=(
-    "An export of the frame, CSV or Parquet, with the columns of client.frames; or the "
-    "folder of a dialkit.frames.export dataset (audited on Dask where it is installed)."))]
+
+def _option(each: AuditInput) -> inspect.Parameter:
+    """The option of ``dialkit compliance audit`` that gives the input ``each``, made from
+    its declaration: its flag, the fact it tells as the help, and its kind's form."""
+    kind, metavar, default, form = _FORMS[each.kind]
+    option = typer.Option(each.flag, metavar=metavar, help=f"{each.fact} {form}".strip())
+    return inspect.Parameter(each.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                             default=default, annotation=Annotated[kind, option])
+
+
+def _given_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` with an option of each input of the audit it is given rather than
+    chooses (:data:`GIVEN`: a file, a fact), made from the input's declaration
+    (:data:`AUDIT_INPUTS`) and placed after ``--calls``; ``command`` gets their values
+    as one mapping, ``given``, by keyword. So an input declared later has its option,
+    its help and its place in ``run_audit`` from that one line (issue 71: the command
+    had no ``--texts`` and no ``--nonprofit``, and audited less than the library)."""
+    signature = inspect.signature(command, eval_str=True)
+    own = [parameter for parameter in signature.parameters.values() if parameter.name != "given"]
+    made = [_option(each) for each in AUDIT_INPUTS if each.kind in GIVEN]
+    at = [parameter.name for parameter in own].index("calls") + 1
+
+    @functools.wraps(command)
+    def run(**values: Any) -> None:
+        given = {parameter.name: values.pop(parameter.name) for parameter in made}
+        command(**values, given=given)
+
+    run.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*own[:at], *made, *own[at:]])
+    return run
 
 
 @compliance_app.command("audit")
+@_given_options
 def audit_command(
-    calls: Frame = None, leads: Frame = None, dnc: Frame = None,
-    verified_caller_ids: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        "The account's verified caller ids, one per line (or a CSV's first column)."))] = None,
-    consents: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        "The account's consent records, CSV or Parquet: phone or lead_id, kind (written, "
-        "ebr, oral), given_at, revoked_at. They exempt calls to listed numbers as each "
-        "list's law says; a revocation is an opt-out."))] = None,
-    reassigned: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        "The reassigned numbers database's answers, CSV or Parquet: phone, asked_at, "
-        "answer (yes, no, no_data); a yes voids the number's earlier consents."))] = None,
+    calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "The account's calls: an export of client.frames.calls(), CSV or Parquet, or the "
+        "folder of a dialkit.frames.export dataset (audited on Dask where it is "
+        "installed). Without it, the account's history is audited."))] = None,
     blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
         "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(
@@ -101,6 +147,10 @@ def audit_command(
     until: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "Audit calls placed before then, in the same forms (--until today: up to "
         "midnight UTC)."))] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="TIME", help=(
+        "When the audit looks from, an ISO 8601 date or time with its zone (default now): "
+        "the DNC checks' scrub age, and evidence dated after it read the stricter way. "
+        "For an export audited later, the day it was exported."))] = None,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
         "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
         "of no call fails --fail-on, for it checked nothing."))] = False,
@@ -110,7 +160,7 @@ def audit_command(
         "comma)."))] = None,
     sandbox: Annotated[bool, typer.Option("--sandbox", help=(
         "Audit the local emulator's account instead of DIALKIT_API_KEY's."))] = False,
-    as_json: Json = False, as_csv: Csv = False,
+    as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Audit calls, leads and DNC results against the law of the place called (and a
     policy, if given); print the findings by rule, law's, policy's and the risks apart
@@ -121,18 +171,16 @@ def audit_command(
     with _output_errors():  # before anything is read: no output may replace an input
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
             f"what {flag} reads": path for flag, path in (
-                ("--calls", calls), ("--leads", leads), ("--dnc", dnc),
-                ("--verified-caller-ids", verified_caller_ids), ("--consents", consents),
-                ("--reassigned", reassigned))})
+                ("--calls", calls), *((each.flag, given[each.name]) for each in AUDIT_INPUTS
+                                      if each.kind in FILES))})
     told = _about(about or [])
     with _library_errors():
-        run = run_audit(calls=calls, leads=leads, dnc=dnc, sandbox=sandbox, preset=preset,
-                        policy=policy, policy_window=policy_window, policy_cap=policy_cap,
-                        blocked_countries=blocked_countries,
-                        verified_caller_ids=verified_caller_ids, consents=consents,
-                        reassigned=reassigned, campaign_id=campaign, since=since, until=until,
-                        fail_on=fail_on or (), allow_empty=allow_empty)
-    report, about_report = run.report, {**told, **run.service}
+        run = run_audit(calls=calls, sandbox=sandbox, preset=preset, policy=policy,
+                        policy_window=policy_window, policy_cap=policy_cap,
+                        blocked_countries=blocked_countries, campaign_id=campaign,
+                        since=since, until=until, as_of=as_of, fail_on=fail_on or (),
+                        allow_empty=allow_empty, **given)
+    report, about_report = _in_flags(run.report), {**told, **run.service}
     with _output_errors():
         if out is not None:
             report.to_csv(out, mask_pii=mask_pii, escape_formulas=not raw_csv)
@@ -142,7 +190,7 @@ def audit_command(
             report.to_html(html, mask_pii=mask_pii, about=about_report, names=run.names)
     found = report.masked_findings() if mask_pii else report.findings
     if not printed(found, as_json=as_json, as_csv=as_csv):
-        typer.echo(cli_text(report.to_text(), AUDIT_FLAGS))
+        typer.echo(report.to_text())
     named = " ".join(dict.fromkeys(fail_on or ()))
     if run.unchecked:
         typer.echo(f"--fail-on {named}: 0 calls audited, nothing was checked (pass "
@@ -153,6 +201,17 @@ def audit_command(
             for basis, n in run.found.items()), err=True)
     if run.failed:
         raise typer.Exit(1)
+
+
+def _in_flags(report: AuditReport) -> AuditReport:
+    """``report`` with its notes in the command's words (``pass --texts FILE``, where the
+    library says ``pass texts= (client.frames.sms_reports())``), for what it prints and
+    every file it writes: the workbook's cover and the HTML page told a shell user which
+    Python arguments to pass (issue 71)."""
+    from dataclasses import replace
+
+    return replace(report, notes={rule: cli_text(note, AUDIT_FLAGS)
+                                  for rule, note in report.notes.items()})
 
 
 def _about(given: list[str]) -> dict[str, str]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .._law._jurisdictions import hours_window
 from .._utils._base_error import AuditInputError, InputError
-from .._utils._choices import FAIL_ON
+from .._utils._choices import AUDIT_INPUTS, FAIL_ON, FRAME, GIVEN, IDS, RECORDS, SWITCH
 from .._utils._moments import duration, period_bound, utc_moment
 from ._rules._rules import POLICIES, POLICY, PRESETS, Rules
 
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 
 Source = str | os.PathLike[str]
 """A file or folder an input is read from (:func:`read_source`)."""
+_GIVEN = {each.name: each for each in AUDIT_INPUTS if each.kind in GIVEN}
+"""The inputs of :func:`audit` that :func:`run_audit` takes by their keyword, as given
+(a file, the ids, a fact), each read by its kind."""
+_FRAMES = [name for name, each in _GIVEN.items() if each.kind == FRAME]
+"""The account's frames whose exports go with the calls' (``leads``, ``dnc``, ``texts``)."""
 
 
 @dataclass(frozen=True)
@@ -65,16 +70,14 @@ class AuditRun:
         return self.unchecked or bool(self.found)
 
 
-def run_audit(*, calls: Source | None = None, leads: Source | None = None,
-              dnc: Source | None = None, client: Client | None = None, sandbox: bool = False,
-              preset: str | Rules = "us", policy: str | Rules | None = None,
-              policy_window: str | None = None, policy_cap: int | None = None,
-              blocked_countries: str | Collection[str] = (),
-              verified_caller_ids: Source | Collection[str] | None = None,
-              consents: Source | None = None, reassigned: Source | None = None,
+def run_audit(*, calls: Source | None = None, client: Client | None = None,
+              sandbox: bool = False, preset: str | Rules = "us",
+              policy: str | Rules | None = None, policy_window: str | None = None,
+              policy_cap: int | None = None, blocked_countries: str | Collection[str] = (),
               campaign_id: str | Sequence[str] | None = None, since: str | None = None,
-              until: str | None = None, fail_on: Iterable[str] = (),
-              allow_empty: bool = False) -> AuditRun:
+              until: str | None = None, as_of: str | None = None,
+              fail_on: Iterable[str] = (), allow_empty: bool = False,
+              **given: Any) -> AuditRun:
     """``dialkit compliance audit`` as one call: the audit of exported files, or of an
     account's history, against the law and policy named, judged against ``fail_on``.
 
@@ -84,9 +87,8 @@ def run_audit(*, calls: Source | None = None, leads: Source | None = None,
 
     Args:
         calls: The calls' export (CSV, Parquet, or a ``dialkit.frames.export`` folder);
-            with ``leads`` and ``dnc``, the files audited. None of the three: the account.
-        leads: The leads' export; needs ``calls``.
-        dnc: ``client.frames.dnc`` of the numbers, exported; needs ``calls``.
+            with the other frames' exports (``leads``, ``dnc``, ``texts``), the files
+            audited. None of them: the account.
         client: The account to audit where no file is given; default ``Client.sandbox()``
             with ``sandbox``, else ``Client()`` (``DIALKIT_API_KEY``), closed after.
         sandbox: Audit the local emulator's account.
@@ -98,16 +100,21 @@ def run_audit(*, calls: Source | None = None, leads: Source | None = None,
         policy_cap: A policy cap of calls per number in any 24 hours. With ``policy``,
             the stricter of each.
         blocked_countries: Countries calls must not reach, as :func:`audit` takes them.
-        verified_caller_ids: The account's caller ids, or a file of them (one per line,
-            or a CSV's first column); default the emulator's, for its account.
-        consents: A file of the account's consent records.
-        reassigned: A file of the reassigned numbers database's answers.
         campaign_id: Audit these campaigns only.
         since: Audit calls placed from then on (:func:`audit`'s ``since``).
         until: Audit calls placed before then.
+        as_of: When the audit looks from (:func:`audit`'s ``as_of``); default now.
         fail_on: ``law``, ``any`` (every violation, the policy's too) or ``risk``: what
             makes :attr:`AuditRun.failed` true.
         allow_empty: Let an audit of no call pass ``fail_on``.
+        **given: Every other input of :func:`audit`, by its keyword, as its option gives
+            it (each declared once, :data:`dialkit._utils._choices.AUDIT_INPUTS`, so an
+            input added there is taken here too; docs/compliance.md lists them): an export
+            of one of the account's frames (``leads``, ``dnc``, ``texts``), which needs
+            ``calls`` (on the account, its own are read); a file of its records
+            (``consents``, ``reassigned``); the caller ids or a file of them (one per
+            line, or a CSV's first column; ``verified_caller_ids``, by default the
+            emulator's for its account); a fact (``nonprofit=True``).
 
     Returns:
         The :class:`AuditRun`.
@@ -115,7 +122,8 @@ def run_audit(*, calls: Source | None = None, leads: Source | None = None,
     Raises:
         AuditInputError: An argument refused, or a file that cannot be read or used
             (its message starts with the file's path).
-        InputError: A period bound that is not one.
+        InputError: A period bound or ``as_of`` that is not one.
+        TypeError: A keyword that names no input of :func:`audit`.
         ApiError: The account could not be read.
     """
     named = tuple(fail_on)
@@ -124,13 +132,13 @@ def run_audit(*, calls: Source | None = None, leads: Source | None = None,
         if name not in FAIL_ON:
             raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
-                               "policy": _policy(policy, policy_window, policy_cap)}
-    if verified_caller_ids is not None:
-        options["verified_caller_ids"] = _caller_ids(verified_caller_ids)
-    evidence = {"consents": consents, "reassigned": reassigned}
-    options.update({name: _evidence(path) for name, path in evidence.items() if path})
+                               "policy": _policy(policy, policy_window, policy_cap),
+                               **_given_read(given)}
+    if as_of is not None:
+        options["as_of"] = utc_moment(as_of, "as_of")
+    evidence = _of_kind(given, RECORDS)
     period = {"campaign_id": campaign_id or None, "since": since, "until": until}
-    files = {"calls": calls, "leads": leads, "dnc": dnc}
+    files = {"calls": calls, **_of_kind(given, FRAME)}
     service: dict[str, str] = {}
     names: dict[str, str] | None = None
     try:
@@ -157,7 +165,9 @@ def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],
     from ._inputs._read import read_source
 
     if files["calls"] is None:
-        raise AuditInputError("calls= is needed with leads= or dnc=")
+        needing = [f"{name}=" for name in _FRAMES]
+        raise AuditInputError(f"calls= is needed with {', '.join(needing[:-1])} or "
+                              f"{needing[-1]}")
     _bounds(period)
     frames: dict[str, Any] = {name: read_source(path) for name, path in files.items()
                               if path is not None}
@@ -170,9 +180,8 @@ def _account_audited(client: Client | None, sandbox: bool, options: dict[str, An
                      ) -> tuple[AuditReport, dict[str, str], dict[str, str] | None]:
     """The audit of an account's history, what the cover says of the service, and the
     campaigns' names; the period refused before the account is reached."""
-    from .._shown._pages import readable_campaign_names
     from ._entry import audit
-    from ._inputs._load import load
+    from ._inputs._load import load, readable_campaign_names
 
     _bounds(period)
     with ExitStack() as stack:
@@ -181,6 +190,27 @@ def _account_audited(client: Client | None, sandbox: bool, options: dict[str, An
             options.setdefault("verified_caller_ids", client.emulator.caller_ids())
         report = audit(**load(client, **period, rules=options["rules"]), **options)
         return report, {"service": client.service_identity}, readable_campaign_names(client)
+
+
+def _given_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs given by keyword that every audit takes as read (:func:`run_audit`'s
+    ``given``): records read from their files, caller ids from theirs, a fact as it holds;
+    a keyword that names no input refused before anything is read. The frames' exports
+    are the files audited (:func:`_files_audited`)."""
+    unknown = [name for name in given if name not in _GIVEN]
+    if unknown:
+        raise TypeError(f"run_audit() got an unexpected keyword argument {unknown[0]!r}: "
+                        f"pass one of the audit's inputs, {', '.join(_GIVEN)}, or of its "
+                        "own options")
+    read = {RECORDS: _evidence, IDS: _caller_ids, SWITCH: bool}
+    return {name: read[_GIVEN[name].kind](value) for name, value in given.items()
+            if _GIVEN[name].kind in read and value is not None and value is not False}
+
+
+def _of_kind(given: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """The inputs of ``kind`` given (a file each)."""
+    return {name: value for name, value in given.items()
+            if _GIVEN[name].kind == kind and value is not None}
 
 
 def _client(stack: ExitStack, client: Client | None, sandbox: bool) -> Client:

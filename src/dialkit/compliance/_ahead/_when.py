@@ -10,7 +10,9 @@ distinct start of the applied windows, on each of the next :data:`HORIZON_DAYS` 
 each of the place's zones), the earliest that every zone's law allows.
 
 Frequency caps and the Do-Not-Call list depend on what was done to a number, not on its
-place: :func:`._upcoming.upcoming` judges those for the calls the account has scheduled.
+place: given the account's calls, texts and DNC results, :mod:`._when_past` judges them by
+the audit's own checks, as :func:`._upcoming.upcoming` does for the calls the account has
+scheduled.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ from ..._places._localtime import zone_info
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
+from .._audit import CALL_COLUMNS, prepared_calls, prepared_texts, with_texts
+from .._checks._emergency import with_emergencies
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock
 from .._checks._lead_of import lead_states
 from .._rules._address_clock import address_zones
+from .._rules._emergencies import ends
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules
 from ._best_hour import best_hours
@@ -46,9 +51,11 @@ COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone",
 def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str,
                  at: pd.Timestamp | str | None = None, *, rules: Rules = US,
                  policy: Rules | None = None, tz: str | None = None,
-                 calls: pd.DataFrame | None = None, dnc: pd.DataFrame | None = None,
-                 campaign_id: str | None = None, prefer: pd.DataFrame | None = None,
-                 horizon: str | pd.Timedelta = "7D") -> pd.DataFrame:
+                 calls: pd.DataFrame | None = None, texts: pd.DataFrame | None = None,
+                 dnc: pd.DataFrame | None = None, campaign_id: str | None = None,
+                 prefer: pd.DataFrame | None = None,
+                 horizon: str | pd.Timedelta = "7D",
+                 emergencies: pd.DataFrame | None = None) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -66,6 +73,12 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         calls: The account's calls (``client.frames.calls()``): a call at ``at`` that
             a cap would count too many is not allowed until the cap frees the number
             (:mod:`._when_past`), judged by the audit's own count.
+        texts: The account's texts (``client.frames.sms_reports()``), counted with the
+            calls as the audit, :func:`upcoming` and the client's guard count them: a text
+            is a call in law (47 CFR 64.1200(e)), so a Florida number texted three times
+            in the last 24 hours may not be called until the cap frees it. A text's
+            campaign is that of the leads asked about that hold its number, as the audit
+            tells it by the account's leads.
         dnc: DNC results, as for :func:`audit`: a number the audit would find a call
             to (``dnc_call``) is not allowed, and has no next allowed moment.
         campaign_id: The campaign the call would be of, for caps counted per subject
@@ -77,6 +90,10 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             rate at ``next_allowed_at``.
         horizon: How far from ``at`` the best lawful hour is looked for (with
             ``prefer``): ``"7d"``, ``"48h"`` or a ``timedelta``.
+        emergencies: The declared states of emergency, as :func:`audit` takes them: a
+            call to a state whose law forbids solicitation during one is not allowed
+            while it is declared there, and the next allowed moment is none inside it
+            (its end, where a window is open then; NaT while it has no end).
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -107,12 +124,13 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     """
     phones, address, leads = _numbers(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
-    rules = with_policy(rules, policy)
+    rules = with_emergencies(with_policy(rules, policy), emergencies)
     moments = np.full(len(phones), moment.tz_convert(None).to_datetime64(), "datetime64[ns]")
     answer = hours_at(phones, moments, rules, address)
-    if calls is not None or dnc is not None:
+    if calls is not None or texts is not None or dnc is not None:
+        asked = phones_or_leads if leads is not None else None
         answer = judged_by_history(answer, moment, Asked(
-            rules, calls, dnc, campaign_id, phones_or_leads if leads is not None else None,
+            rules, _contacts(calls, texts, asked), dnc, campaign_id, asked,
             lambda numbers, at: next_allowed(numbers, at, rules=rules)))
     answer = answer[list(COLUMNS)]
     if prefer is not None:
@@ -120,6 +138,19 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                                      address, prefer, duration(horizon, "horizon")))
     return answer if leads is None else answer.assign(lead_id=leads).pipe(
         lambda frame: frame[["lead_id", *frame.columns[:-1]]])
+
+
+def _contacts(calls: pd.DataFrame | None, texts: pd.DataFrame | None,
+              leads: object) -> pd.DataFrame | None:
+    """The account's calls with its texts after them as the calls they are in law
+    (:func:`._audit.with_texts`: the audit's own rows), for the caps to count both; the
+    calls as given without texts. A text's campaign is told by ``leads`` (the leads asked
+    about, where they name campaigns), as the audit tells it by the account's."""
+    if texts is None:
+        return calls
+    past = prepared_calls(pd.DataFrame(columns=list(CALL_COLUMNS)) if calls is None else calls)
+    held = leads if isinstance(leads, pd.DataFrame) and "campaign_id" in leads else None
+    return with_texts(past, prepared_texts(texts), held)
 
 
 def with_policy(rules: Rules, policy: Rules | None) -> Rules:
@@ -317,7 +348,8 @@ def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rule
 def _openings(times: Clock, rules: Rules, days: int) -> pd.DataFrame:
     """The moments a window opens near each asked place: every distinct start of the
     applied windows (``00:00`` too), on each of the next ``days`` days, in each of its
-    zones, as UTC: ``row`` (the place among those asked) and ``at``."""
+    zones, and the end of each declared emergency the rules carry (a window may be open
+    when it ends), as UTC: ``row`` (the place among those asked) and ``at``."""
     law = times.judged.law
     starts = np.unique(np.r_[0.0, law.start[law.end > law.start]])
     pairs, local = times.pairs, times.local
@@ -333,6 +365,8 @@ def _openings(times: Clock, rules: Rules, days: int) -> pd.DataFrame:
             nonexistent="shift_forward").tz_convert("UTC")
         found.append(pd.DataFrame({"row": np.repeat(pairs.row[ours], len(offsets)),
                                    "at": utc}))
+    found += [pd.DataFrame({"row": np.unique(pairs.row), "at": end})
+              for end in ends(rules.emergencies)]
     return pd.concat(found, ignore_index=True) if found else pd.DataFrame(
         {"row": [], "at": []})
 

@@ -26,6 +26,7 @@ import pandas as pd
 from ..._arrays._groups import isin
 from ..._shown._words import counted
 from .._inputs._load import UNREAD
+from .._inputs._options import spelled
 from ._lead_of import numbers_held
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ COUNTED_TEXTS = ("; the contacts counted include {} (a text is a call: 47 CFR 64
                  "FCC 04-194)")
 """What the guard's refusal by a cap adds where the contacts it counted include texts
 (:mod:`._guard`), the number of them in its place."""
-NOT_GIVEN = "not audited: pass texts= (client.frames.sms_reports())"
+NOT_GIVEN = f"not audited: pass {spelled('texts')}"
 
 
 def texts_as_calls(texts: pd.DataFrame, calls: pd.DataFrame,

@@ -33,7 +33,7 @@ from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
 from .._rules._rules import BASES, RISKS, RULE_IDS, Rules
 from ._plots import COLOURS
-from ._text import EMPTY, of_lead_rules, risk_counts, risks_text
+from ._text import EMPTY, PERIOD_ASKED, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -101,7 +101,7 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
     beside the data's own (``data: calls``), and how many calls were audited, with a
     warning where none was."""
     rows = {**about, "calls audited": _calls_audited(report),
-            **({"period asked": report.period} if report.period else {}),
+            **({PERIOD_ASKED: report.period} if report.period else {}),
             **{f"data: {name}": words for name, words in report.sources.items()},
             **report.rules.describe(),
             "rules run": ", ".join(report.ran),

@@ -15,6 +15,17 @@ from .._rules._rules import RISKS
 EMPTY = ("0 CALLS AUDITED: no call in the data (the period or campaigns asked for have "
          "none?); a rule of calls that 'passed' had nothing to check")
 """What a report of no call says first (:attr:`AuditReport.empty`), in every output."""
+PERIOD_ASKED = "period asked"
+"""How the summary and the evidence's cover head the period of calls asked for
+(``since=``, ``until=``)."""
+
+
+def period_said(period: str | None) -> list[str]:
+    """The summary's line of the period asked for, with its dates in UTC (``period asked:
+    since 30d (2026-10-26 21:40 UTC)``); none where every call given was audited. A
+    printed audit of a week said only its counts, and the week was on the workbook's
+    cover alone (issue 71)."""
+    return [] if period is None else [f"{PERIOD_ASKED}: {period}"]
 
 
 def totals_text(totals: pd.DataFrame) -> str:

@@ -1,0 +1,47 @@
+"""The audit's keyword inputs as the library's words name them: how a note asks a program
+for one, and the table of every input the docs show (issue 71).
+
+Each input is declared once, in :data:`dialkit._utils._choices.AUDIT_INPUTS`, which the
+command line reads without importing pandas (a TAB completes its options): its keyword,
+its option, the fact it tells the audit. A note that asks for an input names it from
+there (``pass texts= (client.frames.sms_reports())``), so the command, which says the same
+note in its own words (``pass --texts FILE``) from the same line, can never be left with a
+spelling it does not know; and docs/compliance.md's table of the inputs is :func:`table`'s,
+checked by a test.
+"""
+
+from __future__ import annotations
+
+from ..._utils._choices import AUDIT_INPUTS, SWITCH, AuditInput
+
+__all__ = ["spelled", "table"]
+
+_BY_NAME = {each.name: each for each in AUDIT_INPUTS}
+_JUDGES = {"next_allowed": "`next_allowed`", "upcoming": "`upcoming`", "guard": "the guard"}
+"""The judges before a call (:attr:`AuditInput.ahead`) as the docs name them."""
+
+
+def spelled(name: str) -> str:
+    """How the library's words ask a program for the input ``name`` (``dnc= (client.frames.dnc
+    of the numbers)``, ``audit(nonprofit=True)``): what a note says after "pass"."""
+    return _BY_NAME[name].in_python
+
+
+def table() -> str:
+    """Every input of the audit as docs/compliance.md lists it: a row each, its keyword,
+    the option of ``dialkit compliance audit`` that gives it, what it tells the audit, and
+    the judges before a call that take it too."""
+    lines = ["| `audit(...)` | `dialkit compliance audit` | what it tells the audit "
+             "| also judged before the call by |", "|---|---|---|---|"]
+    lines += [f"| `{_keyword(each)}` | {_option(each)} | {each.fact} | "
+              f"{', '.join(_JUDGES[judge] for judge in each.ahead) or 'none'} |"
+              for each in AUDIT_INPUTS]
+    return "\n".join(lines) + "\n"
+
+
+def _keyword(each: AuditInput) -> str:
+    return f"{each.name}=True" if each.kind == SWITCH else f"{each.name}="
+
+
+def _option(each: AuditInput) -> str:
+    return "none: a program's alone" if each.flag is None else f"`{each.in_command}`"
