@@ -72,7 +72,9 @@ def test_the_window_of_a_local_time(jid: str, local: datetime,
 
 @pytest.mark.parametrize(("jid", "local", "allowed"), [
     ("US-FL", datetime(2026, 11, 23, 19, 59, 59), True),
-    ("US-FL", datetime(2026, 11, 23, 20, 0), False),   # the end is outside
+    ("US-FL", datetime(2026, 11, 23, 20, 0), True),    # "after 8 p.m.": 20:00:00 is not
+    ("US-FL", datetime(2026, 11, 23, 20, 0, 1), False),  # one second after 8 p.m. is
+    ("US-MA", datetime(2026, 11, 23, 20, 0), False),   # "between ... 8:00 P.M.": outside
     ("US-FL", datetime(2026, 11, 23, 8, 0), True),
     ("US", datetime(2026, 11, 23, 20, 30), True),
     ("US-KY", datetime(2026, 11, 23, 9, 59), False),
@@ -314,7 +316,7 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
      'citation = " "', r"'US-KY'\): citation is missing \(empty\)"),
     ("US-FL", '    "https://natlawreview.com/article/part-2-definitive-guide-to-new-florida-robocall-'
      'bill-you-ve-been-waiting-section",\n', "", r"'US-FL'\): sources must be two or more"),
-    ("US-FL", "reviewed = 2026-11-25", 'reviewed = "last week"',
+    ("US-FL", "reviewed = 2026-11-27", 'reviewed = "last week"',
      r"'US-FL'\): reviewed must be a date"),
     ("US-FL", "cap_hours = 24\n", "", r"'US-FL'\): max_calls and cap_hours must both"),
     ("US-OK", 'id = "US-OK"', 'id = "US-FL"', r"id 'US-FL' is repeated"),
@@ -361,7 +363,7 @@ def test_importing_the_module_loads_neither_the_table_nor_the_calendar() -> None
     ("US-AL", 'applies_to = "campaign"', 'applies_to = "robocalls"',
      r"'US-AL'\): applies_to 'robocalls' is not one of \['all', 'campaign'\]"),
     ("US-KY", 'cites = { hours = "KRS 367.46955(16)" }', 'cites = { scrub = "KRS 367.46955(16)" }',
-     r"'US-KY'\): cites names \['scrub'\], not one of \['hours', 'days', 'cap'\]"),
+     r"'US-KY'\): cites names \['scrub'\], not one of \['hours', 'days', 'cap', 'emergency'\]"),
 ])
 def test_a_broken_copy_of_the_file_is_refused_naming_the_row(
         tmp_path: Path, jid: str, old: str, new: str, message: str) -> None:

@@ -60,7 +60,7 @@ def test_a_call_at_2030_to_florida_breaks_floridas_8_pm_end() -> None:
     [(rule, call, evidence)] = found(late)
     assert (rule, call) == ("calling_hours", "call_0")
     assert evidence.startswith("called Mon 20:30 America/New_York (Florida: window "
-                               "08:00-20:00, Fla. Stat.")
+                               "08:00 through 20:00:00, Fla. Stat.")  # 20:00:00 allowed
     early = calls((MIAMI, "2026-11-24T00:59:00Z"))  # 19:59
     assert found(early) == []
 
@@ -176,7 +176,7 @@ def test_the_numbers_state_decides_where_it_forbids_the_call() -> None:
     late = calls((MIAMI, "2026-11-24T01:30:00Z"))  # 20:30 in Florida
     leads = leads_of(late, state=["NY"])  # New York has no row: federal
     [evidence] = audit(late, leads=leads).findings["evidence"]
-    assert "(Florida: window 08:00-20:00, " in evidence
+    assert "(Florida: window 08:00 through 20:00:00, " in evidence
 
 
 def test_a_toll_free_number_with_an_address_state_is_judged_by_that_state() -> None:

@@ -20,19 +20,38 @@ from .._utils._base_error import LawDataError
 from . import _rows as law
 
 DATA_FILE = "dnc_lists.toml"
-LISTS = ("national", "company")
-"""The kinds of list (shared decision 3 of issue 47): the country's register, or the
-account's own list of people who asked not to be called."""
+LISTS = ("national", "company", "state")
+"""The kinds of list (shared decision 3 of issue 47): the country's register, the
+account's own list of people who asked not to be called, or (issue 73) a US state's own
+list beside the national registry, which the DNC results name by its id (``US-IN``)."""
 KINDS = ("written", "ebr", "oral")
 """The kinds of consent record (``consents=``'s ``kind``)."""
+CONTRACT = "contract"
+"""The kind of record a written contract in force is (``contracts=``, issue 73): a list
+whose ``exempt_by`` names it is lifted by one (Canada's DNCL: Telecommunications Act
+41.7's existing business relationship)."""
+EXEMPTING = (*KINDS, CONTRACT)
+"""What a list's ``exempt_by`` may name."""
+FACTS = {
+    "nonprofit": "a tax-exempt nonprofit calling for itself (audit(nonprofit=True))",
+    "charity": "a registered charity (Income Tax Act 248(1)), or a caller on its behalf, "
+               "soliciting a donation (audit(charity=True))",
+    "newspaper": "a newspaper of general circulation, or a caller on its behalf, soliciting "
+                 "subscriptions (audit(newspaper=True))"}
+"""The facts of an account a list's law may be lifted by (its ``exempt_facts``), each in
+words: what the caller says by passing it. Each stands for its own fact: a registered
+charity is narrower than a nonprofit, so ``nonprofit`` does not lift a list that names
+``charity`` only."""
 RELATIONSHIPS = ("purchase", "inquiry")
 """The kinds of established business relationship (``consents=``'s ``relationship``):
 a purchase or transaction, or an inquiry or application; absent, a purchase."""
 COLUMNS = frozenset({
     "id", "country", "list", "name", "grace_days", "grace_needs_check", "late_citation",
     "late_business_days", "late_since", "late_days_before", "exempt_by", "residential_only",
-    "solicitations_only", *law.LAW_COLUMNS})
-RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, *law.LAW_COLUMNS})
+    "exempt_facts", "state", "scrub", "required", "relationships", *law.LAW_COLUMNS})
+RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, CONTRACT,
+                                  *law.LAW_COLUMNS})
+_STATE = re.compile(r"^[A-Z]{2}$")
 _PERIOD = re.compile(r"^([1-9][0-9]*) (days|months)$")
 
 
@@ -63,12 +82,19 @@ class DncList(law.LawRow):
             listing.
         late_citation, late_business_days, late_since, late_days_before: A second rule
             with a longer period of its own, which a later call breaks too (empty: none).
-        exempt_by: The consent kinds that exempt a call to a listed number (an ``ebr``
-            record while every :func:`relationships` row of the country holds).
+        exempt_by: The record kinds that exempt a call to a listed number (an ``ebr``
+            record while every row of :attr:`relationships` holds; a ``contract`` of
+            ``contracts=``).
         residential_only: Whether the list's law protects residential subscribers only
             (a call to a business line is not judged by it).
-        solicitations_only: Whether it binds telephone solicitations only (a tax-exempt
-            nonprofit's own calls are not judged by it).
+        exempt_facts: The facts of the account (:data:`FACTS`) that lift the list's rule
+            from all its calls.
+        state: Of a state's list, its postal code (empty: none).
+        scrub: Of a state's list, how often it is published and must be taken again.
+        required: Of a state's list, whether the words read oblige a caller to obtain
+            it (a missing scrub of it is then a risk).
+        relationships: The key of the :func:`relationships` rows bounding an ``ebr``:
+            the state list's id where it names its own, else the country.
         citation: The section that decides a call to a listed number.
         sources, reviewed, confirmed, doubts, text: As every row of law has them
             (:class:`._rows.LawRow`).
@@ -86,7 +112,17 @@ class DncList(law.LawRow):
     late_days_before: int
     exempt_by: tuple[str, ...]
     residential_only: bool = False
-    solicitations_only: bool = False
+    exempt_facts: tuple[str, ...] = ()
+    state: str = ""
+    scrub: str = ""
+    required: bool = False
+    relationships: str = ""
+
+    @property
+    def told_as(self) -> str:
+        """What the DNC results' ``list`` column says of a listing on this list:
+        ``national``, ``company``, or a state list's id (``US-IN``)."""
+        return self.id if self.list == "state" else self.list
 
 
 @dataclass(frozen=True)
@@ -98,6 +134,8 @@ class Relationship(law.LawRow):
         id: ``US-TSR``, ``US-FCC``, ``CA-CRTC``.
         country: The country whose lists' exemption it bounds.
         purchase, inquiry: How long the relationship lasts from each.
+        contract: How long after a written contract ends it still exempts (None: the
+            law counts no contract).
         citation, sources, reviewed, confirmed, doubts, text: As every row of law has them.
     """
 
@@ -105,6 +143,7 @@ class Relationship(law.LawRow):
     country: str
     purchase: Period
     inquiry: Period
+    contract: Period | None = None
 
 
 @dataclass(frozen=True)
@@ -122,8 +161,24 @@ def consent_rule(rule_id: str) -> ConsentRule:
 
 def relationships(country: str | None = None) -> tuple[Relationship, ...]:
     """Every law's count of an established business relationship in ``country`` (every
-    country's: None): an ``ebr`` record exempts a call only while each of them holds."""
-    return tuple(row for row in _relationships().values() if country in (None, row.country))
+    country's: None), or of a state list's own law (``US-TN``, a list's
+    :attr:`DncList.relationships`, asked by that key only): an ``ebr`` record exempts a
+    call only while each of them holds."""
+    return tuple(row for row in _relationships().values()
+                 if row.country == country or (country is None and "-" not in row.country))
+
+
+def told(value: str) -> DncList | None:
+    """The state list the DNC results name by ``value`` (``US-IN``); None for another
+    value (``national`` and ``company`` name a list of the number's country)."""
+    row = _table().get(value)
+    return row if row is not None and row.list == "state" else None
+
+
+def frame_values() -> tuple[str, ...]:
+    """What the DNC results' ``list`` column may hold: ``national``, ``company`` and every
+    state list's id; another value is refused, never read as the national register."""
+    return ("national", "company", *(row.id for row in all() if row.list == "state"))
 
 
 def get(country: str, kind: str) -> DncList | None:
@@ -172,7 +227,9 @@ def _relationship(raw: Mapping[str, Any], where: str) -> Relationship:
     law.known_columns(raw, RELATIONSHIP_COLUMNS, where)
     return Relationship(id=law.text(raw, "id", where), country=law.text(raw, "country", where),
                         purchase=_period(raw, "purchase", where),
-                        inquiry=_period(raw, "inquiry", where), **law.law_columns(raw, where))
+                        inquiry=_period(raw, "inquiry", where),
+                        contract=_period(raw, CONTRACT, where) if CONTRACT in raw else None,
+                        **law.law_columns(raw, where))
 
 
 def _period(raw: Mapping[str, Any], key: str, where: str) -> Period:
@@ -194,14 +251,17 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
     law.known_columns(raw, COLUMNS, where)
     kind, country = law.text(raw, "list", where), law.text(raw, "country", where)
     exempt = tuple(law.strings(raw, "exempt_by", where, required=True))
-    if kind not in LISTS or not set(exempt) <= set(KINDS):
-        raise LawDataError(f"{where}: list must be one of {LISTS} and exempt_by "
-                               f"hold only {KINDS}")
-    if law.text(raw, "id", where) != f"{country}-{kind}":
-        raise LawDataError(f"{where}: id must be {country}-{kind}")
+    facts = tuple(law.strings(raw, "exempt_facts", where, required=False))
+    if kind not in LISTS or not set(exempt) <= set(EXEMPTING) or not set(facts) <= set(FACTS):
+        raise LawDataError(f"{where}: list must be one of {LISTS}, exempt_by hold only "
+                           f"{EXEMPTING} and exempt_facts only {tuple(FACTS)}")
+    state = _state(raw, kind, country, where)
+    if law.text(raw, "id", where) != f"{country}-{state or kind}":
+        raise LawDataError(f"{where}: id must be {country}-{state or kind}")
     since = raw.get("late_since")
     return DncList(
-        id=f"{country}-{kind}", country=country, list=kind, name=law.text(raw, "name", where),
+        id=f"{country}-{state or kind}", country=country, list=kind,
+        name=law.text(raw, "name", where),
         grace=timedelta(days=law.typed(raw, "grace_days", int, where, None)),
         grace_needs_check=law.typed(raw, "grace_needs_check", bool, where, None),
         late_citation=law.typed(raw, "late_citation", str, where, ""),
@@ -210,5 +270,33 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
         late_days_before=law.typed(raw, "late_days_before", int, where, 0),
         exempt_by=exempt,
         residential_only=law.typed(raw, "residential_only", bool, where, False),
-        solicitations_only=law.typed(raw, "solicitations_only", bool, where, False),
+        exempt_facts=facts, state=state,
+        scrub=law.text(raw, "scrub", where) if state else "",
+        required=law.typed(raw, "required", bool, where, None) if state else False,
+        relationships=_relationship_key(raw, state, country, where),
         **law.law_columns(raw, where))
+
+
+def _state(raw: Mapping[str, Any], kind: str, country: str, where: str) -> str:
+    """A state list's postal code: required of a ``state`` list (of the US), refused on
+    another, with the columns only a state's list has."""
+    own = ("state", "scrub", "required")
+    if kind != "state":
+        if any(column in raw for column in own):
+            raise LawDataError(f"{where}: {', '.join(own)} are a state list's columns")
+        return ""
+    state = law.text(raw, "state", where)
+    if country != "US" or not _STATE.match(state):
+        raise LawDataError(f"{where}: a state list is of country US and names its state "
+                           f"by its postal code ('IN'), not {state!r}")
+    return state
+
+
+def _relationship_key(raw: Mapping[str, Any], state: str, country: str, where: str) -> str:
+    """Which :func:`relationships` rows bound the list's ``ebr``: its own (a state list
+    naming its id) or its country's; an ``ebr`` of a list no row bounds is refused."""
+    named = law.strings(raw, "relationships", where, required=False)
+    if named and (not state or named != [f"{country}-{state}"]):
+        raise LawDataError(f"{where}: relationships names the list's own id, "
+                           f"{country}-{state}, on a state list only")
+    return named[0] if named else country

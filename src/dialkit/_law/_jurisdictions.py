@@ -56,6 +56,9 @@ DATA_FILE = "jurisdictions.toml"
 
 NO_CALLS = "no calls"
 ANY_TIME = "any"
+AS_FEDERAL = "federal"
+"""A state row's day windows where its words set the federal hours: the federal row
+judges them, and the row is there for its other rules (a ban during an emergency)."""
 OBSERVED_SUFFIX = " (observed)"
 HOLIDAY_CHECK_YEARS = range(2020, 2031)
 """The years a row's holiday names are looked for in the ``holidays`` calendar
@@ -74,13 +77,14 @@ COLUMNS = frozenset({
     "observed_rules", "holiday_since", "max_calls", "cap_hours", "cap_scope",
     "dnc_scrub_days", "citation", "cites", "sources", "reviewed", "confirmed", "doubts",
     "scope", "applies_to", "holiday_categories", "named_days", "holiday_weekdays_only",
-    "consent_lifts_hours", "text", "doubtful"})
+    "consent_lifts_hours", "text", "doubtful", "end_included", "emergency_ban"})
 """Every column a row may have: any other is refused, so that a misspelt
 ``max_call`` cannot drop a cap without a word."""
 DEFAULT_CATEGORIES = ("public",)
-CITE_KINDS = ("hours", "days", "cap")
+CITE_KINDS = ("hours", "days", "cap", "emergency")
 """What a row's ``cites`` name a section for: its calling ``hours``, its Sunday and
-holiday bans (``days``; absent: the hours' section) and its frequency ``cap``."""
+holiday bans (``days``; absent: the hours' section), its frequency ``cap`` and its ban
+during a declared state of ``emergency``."""
 APPLIES_TO = ("all", "campaign")
 """The calls a row's rule covers: ``all``, or ``campaign`` calls only (placed by the
 dialer: a call with a ``campaign_id``), where the text covers automated calls only."""
@@ -133,6 +137,18 @@ class Jurisdiction(law.LawRow):
         consent_lifts_hours: Whether the row's hours and day bans bind only calls made
             without the person's prior consent, as its quoted words say: a call with
             such consent standing is not judged by the row (:mod:`..compliance._law`).
+        end_included: Whether a call at a window's end itself is allowed, as words that
+            forbid calls only "after" it say (Fla. Stat. 501.616(6)(a): "after 8 p.m.":
+            a call at 20:00:00 sharp is not after 8 p.m.; one a moment later is).
+            Elsewhere the end is outside: "between 8 a.m. and 9 p.m." does not settle
+            the end, and the stricter reading stands.
+        emergency_ban: Whether the row's law forbids telephone solicitation during a
+            declared state of emergency (its words in ``text``, its section the
+            ``emergency`` cite): a call to the place while an emergency the audit is
+            given is declared there is outside every window.
+        federal_hours: Whether the row's words set the federal hours (its day columns
+            say :data:`AS_FEDERAL`): the federal row judges them, and the row's own
+            windows are the whole day, so that a call is named by one row, not two.
     """
 
     id: str
@@ -157,6 +173,9 @@ class Jurisdiction(law.LawRow):
     cites: tuple[tuple[str, str], ...] = ()
     doubtful: str = ""
     consent_lifts_hours: bool = False
+    end_included: bool = False
+    emergency_ban: bool = False
+    federal_hours: bool = False
 
     @property
     def status(self) -> str:
@@ -231,9 +250,13 @@ class Jurisdiction(law.LawRow):
         return self.window_on(local.date())
 
     def allows(self, local: datetime) -> bool:
-        """Whether a call at this recipient-local time is inside the row's window."""
+        """Whether a call at this recipient-local time is inside the row's window (at its
+        end too, where the row's words forbid calls only after it: :attr:`end_included`)."""
         window = self.window_for(local)
-        return window is not None and window[0] <= local.time() < window[1]
+        if window is None:
+            return False
+        moment = local.time()
+        return window[0] <= moment < window[1] or (self.end_included and moment == window[1])
 
     def is_banned_day(self, day: date) -> bool:
         """Whether no calls at all are allowed on this recipient-local date."""
@@ -340,18 +363,53 @@ def _row(raw: Mapping[str, Any], where: str) -> Jurisdiction:
         scope=law.typed(raw, "scope", str, where, ""),
         holiday_categories=categories, named_days=named_days,
         holiday_weekdays_only=law.typed(raw, "holiday_weekdays_only", bool, where, False),
-        consent_lifts_hours=_lifted(raw, where), **law.law_columns(raw, where),
+        consent_lifts_hours=_lifted(raw, where), end_included=_end_included(raw, where),
+        emergency_ban=_emergency_ban(raw, where), federal_hours=_federal_hours(raw, where),
+        **law.law_columns(raw, where),
     )
 
 
 def _lifted(raw: Mapping[str, Any], where: str) -> bool:
     """``consent_lifts_hours``: true only of a row whose quoted words bind calls made
-    without the person's consent, so the words are there for a reader to check."""
-    lifted: bool = law.typed(raw, "consent_lifts_hours", bool, where, False)
-    if lifted and "consent" not in str(raw.get("text", "")):
-        raise JurisdictionDataError(f"{where}: consent_lifts_hours needs the words that say "
-                                    "so (a consent) quoted in text")
-    return lifted
+    without the person's consent."""
+    return _worded(raw, "consent_lifts_hours", "consent", where)
+
+
+def _worded(raw: Mapping[str, Any], key: str, words: str, where: str) -> bool:
+    """A flag column that says what the row's quoted words say: true only where ``words``
+    are quoted in ``text``, so that a reader can check the reading against them."""
+    flag: bool = law.typed(raw, key, bool, where, False)
+    if flag and words not in str(raw.get("text", "")).casefold():
+        raise JurisdictionDataError(f"{where}: {key} needs the words that say so "
+                                    f"({words!r}) quoted in text")
+    return flag
+
+
+def _end_included(raw: Mapping[str, Any], where: str) -> bool:
+    """``end_included``: true only of a row whose quoted words forbid calls "after" the
+    window's end, so that the end itself is not forbidden by them."""
+    return _worded(raw, "end_included", "after", where)
+
+
+def _emergency_ban(raw: Mapping[str, Any], where: str) -> bool:
+    """``emergency_ban``: true only of a row whose quoted words forbid solicitation during
+    a declared state of emergency, and that names the section (``cites.emergency``) each
+    finding of it cites."""
+    banned = _worded(raw, "emergency_ban", "emergency", where)
+    if banned and "emergency" not in law.typed(raw, "cites", dict, where, {}):
+        raise JurisdictionDataError(f"{where}: emergency_ban needs cites.emergency, the "
+                                    "section a finding of it cites")
+    return banned
+
+
+def _federal_hours(raw: Mapping[str, Any], where: str) -> bool:
+    """Whether a state row's day columns all say :data:`AS_FEDERAL`; some of them only,
+    or the federal row's own, is refused (a day would be judged by no window)."""
+    said = [raw.get(day) == AS_FEDERAL for day in DAY_COLUMNS]
+    if builtins.any(said) and not (builtins.all(said) and "-" in str(raw.get("id", ""))):
+        raise JurisdictionDataError(f"{where}: {AS_FEDERAL!r} is a state row's window in "
+                                    f"each of {', '.join(DAY_COLUMNS)}, or in none")
+    return builtins.all(said)
 
 
 def _observed(raw: Mapping[str, Any], days: tuple[str, ...],
@@ -376,7 +434,7 @@ def _window(raw: Mapping[str, Any], key: str, where: str) -> Window | None:
     value: str = law.typed(raw, key, str, where, None)
     if value == NO_CALLS:
         return None
-    if value == ANY_TIME:
+    if value == ANY_TIME or (value == AS_FEDERAL and key in DAY_COLUMNS):
         return WHOLE_DAY
     try:
         return hours_window(value)
@@ -487,12 +545,16 @@ def _calendar(country: str, subdivision: str | None,
                                      observed=False)
 
 
-def window_text(window: Window | None) -> str:
-    """A window as the table and the reports say it: ``08:00-20:00``, ``no calls``."""
+def window_text(window: Window | None, end_included: bool = False) -> str:
+    """A window as the table and the reports say it: ``08:00-20:00``, ``no calls``; one
+    whose end itself is allowed (:attr:`Jurisdiction.end_included`) as ``08:00 through
+    20:00:00``, so that no reader takes its end for the first minute outside."""
     if window is None:
         return NO_CALLS
     if window == WHOLE_DAY:
         return "any time"
+    if end_included:
+        return f"{window[0]:%H:%M} through {window[1]:%H:%M:%S}"
     return "-".join(t.strftime("%H:%M") for t in window)
 
 

@@ -54,10 +54,15 @@ from ._checks._dnc import (
     Facts,
     assumed_facts,
     business_lines,
+    contract_records,
     dnc_call,
     dnc_lead,
+    list_values,
     unscreened_lead,
+    unscrubbed_note,
+    unscrubbed_states,
 )
+from ._checks._emergency import banned_states, emergency_note
 from ._checks._findings import COLUMNS
 from ._checks._frequency import SUBJECT, call_frequency, with_subjects
 from ._checks._hours import Clock, calling_hours, clock, located
@@ -82,9 +87,10 @@ from ._inputs._columns import typed
 from ._inputs._declared import read_by_rules, required
 from ._inputs._load import TEXT_COLUMNS
 from ._inputs._once import once_each, repeated_note
+from ._inputs._options import spelled
 from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
-from ._report._text import EMPTY, bases_text, risk_counts, totals_text
+from ._report._text import EMPTY, bases_text, period_said, risk_counts, totals_text
 from ._rules._rules import BASES, RULE_IDS, Rules
 
 CALL_COLUMNS = required("calls")
@@ -266,9 +272,9 @@ class AuditReport:
 
     def to_text(self) -> str:
         """The audit in plain text: how many findings, of law, of policy and risks, then
-        per rule the findings (law's, policy's, risks), among how many calls or leads, the
-        rate and the verdict, then each note (a rule that did not run and why), a line
-        each.
+        the period asked for (``since=``, ``until=``) with its dates, then per rule the
+        findings (law's, policy's, risks), among how many calls or leads, the rate and the
+        verdict, then each note (a rule that did not run and why), a line each.
 
         Examples:
             >>> calls = pd.DataFrame({
@@ -290,6 +296,7 @@ class AuditReport:
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
         return "\n".join([*([EMPTY] if self.empty else []),
                           f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
+                          *period_said(self.period),
                           totals_text(self.totals), *notes])
 
     def _repr_html_(self) -> str:
@@ -313,7 +320,7 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     prepared, repeated = once_each(prepared_calls(calls))
     placed = len(prepared)  # the calls' rows; the texts' follow them
     campaign_leads = prepared_leads(leads, options.campaigns)
-    prepared = _with_texts(prepared, options.texts, campaign_leads)
+    prepared = with_texts(prepared, options.texts, campaign_leads)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
     joined = has_join_times(answered)
@@ -350,6 +357,15 @@ class Options:
     small, so every part gets them whole (on Dask, their rows are shuffled with the calls)."""
     nonprofit: bool = False
     """Whether the account is a tax-exempt nonprofit calling for itself (issue 61)."""
+    charity: bool = False
+    newspaper: bool = False
+    """Whether the account is (or calls for) a registered charity soliciting a donation, a
+    newspaper soliciting subscriptions (issue 73: Canada's DNCL does not bind them)."""
+    contracts: pd.DataFrame | None = field(default=None, compare=False)
+    """The written contracts in force (:func:`prepared_contracts`), small, whole in each part."""
+    dnc_lists: frozenset[str] | None = None
+    """The state lists the DNC results hold a scrub of (:func:`._dnc.lists_given`); None
+    where not known, and no state's missing list is judged."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -374,6 +390,12 @@ class Part:
     findings: pd.DataFrame
     dropped: pd.DataFrame
     population: pd.DataFrame
+    reached: frozenset[str] = frozenset()
+    """The state lists whose states' numbers were called and the DNC results hold no
+    scrub of (:func:`._dnc.unscrubbed_states`), for the report's note."""
+    banned: frozenset[str] = frozenset()
+    """The states whose law bans calls during a declared emergency that the reported calls
+    reached (:func:`._emergency.banned_states`), for the report's note (issue 73)."""
 
 
 def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
@@ -381,10 +403,11 @@ def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
     return _prepared(calls, CALL_COLUMNS, "calls")
 
 
-def _with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,
-                leads: pd.DataFrame | None) -> pd.DataFrame:
+def with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,
+               leads: pd.DataFrame | None) -> pd.DataFrame:
     """The prepared calls with the texts after them as outbound calls
-    (:func:`._texts.texts_as_calls`); as they are where no text was given."""
+    (:func:`._texts.texts_as_calls`); as they are where no text was given. What the
+    audit judges, and :func:`~._ahead._when.next_allowed` counts toward a cap."""
     if texts is None or not len(texts):
         return prepared
     try:
@@ -426,7 +449,23 @@ def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
         return None
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
     if "list" in prepared:
-        _values_of(prepared["list"], ("national", "company"), "dnc", "list")
+        _values_of(prepared["list"], list_values(), "dnc", "list")
+    return prepared
+
+
+def prepared_contracts(contracts: pd.DataFrame | None,
+                       has_leads: bool) -> pd.DataFrame | None:
+    """The written contracts (issue 73) checked as the consent records are: ``phone`` or
+    ``lead_id``, ``signed_at`` and ``ends_at`` (added empty: in force) in UTC."""
+    if contracts is None:
+        return None
+    prepared = _prepared(contracts, required("contracts"), "contracts")
+    if "phone" not in prepared and ("lead_id" not in prepared or not has_leads):
+        raise AuditInputError("contracts name no phone (or a lead_id, with leads=): give "
+                              "each contract's number (E.164)", frame="contracts")
+    if "ends_at" not in prepared:
+        prepared["ends_at"] = pd.Series(pd.NaT, index=prepared.index,
+                                        dtype="datetime64[ns, UTC]")
     return prepared
 
 
@@ -502,6 +541,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     outbound = _outbound(prepared, rows)
     judged = _Judged.of(outbound, leads, options)
     lead, consents, times = judged.lead, judged.consents, judged.times
+    inside = options.windowed(outbound["at"])
     calls = calls_only(outbound)  # the rules of a voice call: not a text's
     found = [*calling_hours(outbound, times), judged.frequency()]
     found += [located(blocked_country(outbound, options.blocked), times)]
@@ -509,14 +549,16 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     if options.verified is not None:
         found.append(located(unverified_caller_id(calls, options.verified),
                                     times))
+    reached: frozenset[str] = frozenset()
     if dnc is not None:
         found.append(judged.dnc_calls(dnc))
+        risks, reached = unscrubbed_states(_reported(outbound, inside), options.dnc_lists)
+        found.append(located(risks, times))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
                              times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
-    inside = options.windowed(outbound["at"])
     found = [_named(_reported(_concat(found), inside), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
         found += [dnc_lead(leads, dnc),
@@ -528,7 +570,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     counted = outbound if inside is None else outbound[
         [c for c in ("campaign_id", "answered_at", CHANNEL) if c in outbound]][inside]
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
-                texts_counted(population_of(calls_only(counted), leads), counted))
+                texts_counted(population_of(calls_only(counted), leads), counted), reached,
+                banned_states(times, inside))
 
 
 def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
@@ -582,9 +625,13 @@ class _Judged:
     def dnc_calls(self, dnc: pd.DataFrame) -> pd.DataFrame:
         """The calls to listed numbers (:func:`._dnc.dnc_call`), located."""
         options = self.options
+        contracts = resolved(contract_records(options.contracts), self.leads,
+                             options.reassigned, options.moment)
         return located(dnc_call(self.outbound, dnc, self.consents, options.reassigned,
                                 options.moment, Facts(business_lines(self.leads),
-                                                      options.nonprofit)), self.times)
+                                                      options.nonprofit, options.charity,
+                                                      options.newspaper, contracts)),
+                       self.times)
 
 
 def _reported(found: pd.DataFrame, inside: Bools | None) -> pd.DataFrame:
@@ -616,20 +663,20 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
     notes = {"abandonment": told(rules, joined)[0]}
     if options.verified is None:
-        notes["unverified_caller_id"] = "not run: pass verified_caller_ids="
+        notes["unverified_caller_id"] = f"not run: pass {spelled('verified_caller_ids')}"
     else:
         ran.append("unverified_caller_id")
     if not has_dnc:
         notes.update(dict.fromkeys(("dnc_call", "dnc_lead", "unscreened_lead"),
-                                   "not run: pass dnc= (client.frames.dnc of the numbers)"))
+                                   f"not run: pass {spelled('dnc')}"))
     elif not has_leads:
         ran.append("dnc_call")
-        notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"), "not run: pass leads="))
+        notes.update(dict.fromkeys(("dnc_lead", "unscreened_lead"),
+                                   f"not run: pass {spelled('leads')}"))
     else:
         ran += ["dnc_call", "dnc_lead", "unscreened_lead"]
     if options.consents is None:
-        notes["no_written_consent"] = ("not run: pass consents= (the account's consent "
-                                       "records)")
+        notes["no_written_consent"] = f"not run: pass {spelled('consents')}"
         if has_dnc:
             notes["exemptions"] = NO_EXEMPTION
     else:
@@ -654,8 +701,11 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
                          options.texts)
     notes.update(unread_note(frame))
     notes.update(repeated_note(int(repeated)))
-    if not options.nonprofit:
-        notes.update(assumed_facts(frame))
+    notes.update(assumed_facts(frame))
+    if has_dnc and options.dnc_lists is not None:
+        notes.update(unscrubbed_note(frozenset().union(*(part.reached for part in parts)),
+                                     options.dnc_lists))
+    notes.update(emergency_note(rules, frozenset().union(*(part.banned for part in parts))))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

@@ -24,9 +24,12 @@ from ._audit import (
     Options,
     audit_frames,
     prepared_consents,
+    prepared_contracts,
     prepared_reassigned,
     prepared_texts,
 )
+from ._checks._dnc import lists_given
+from ._checks._emergency import with_emergencies
 from ._inputs._columns import checked_dataset
 from ._rules._rules import US, Rules
 
@@ -45,7 +48,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
           reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
           since: Bound = ..., until: Bound = ...,
-          nonprofit: bool = ...) -> AuditReport: ...
+          nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
+          contracts: pd.DataFrame | None = ...,
+          emergencies: pd.DataFrame | None = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -55,7 +60,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           compute: bool, consents: pd.DataFrame | None = ...,
           reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
           since: Bound = ..., until: Bound = ...,
-          nonprofit: bool = ...) -> AuditReport | Lazy[AuditReport]: ...
+          nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
+          contracts: pd.DataFrame | None = ...,
+          emergencies: pd.DataFrame | None = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -66,7 +73,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           reassigned: pd.DataFrame | None = None,
           texts: pd.DataFrame | None = None, since: Bound = None,
           until: Bound = None,
-          nonprofit: bool = False) -> AuditReport | Lazy[AuditReport]:
+          nonprofit: bool = False, charity: bool = False, newspaper: bool = False,
+          contracts: pd.DataFrame | None = None,
+          emergencies: pd.DataFrame | None = None) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -140,6 +149,23 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             the notes say so where a registry finding rests on it. A lead's optional
             ``line`` (``business`` or ``residential``) says whether its number is a
             business line, which the registry does not protect; absent, residential.
+        charity: Whether the calls are made by or for a registered charity (Income Tax
+            Act 248(1), narrower than ``nonprofit``) to solicit a donation: Canada's
+            National DNCL does not bind them (Telecommunications Act 41.7(1)(a)).
+        newspaper: Whether the calls are made by or for a newspaper of general
+            circulation to solicit subscriptions (41.7(1)(g); some states' lists too).
+        contracts: The written contracts with the persons called (``phone`` or
+            ``lead_id``, ``signed_at``, ``ends_at``: empty while in force): a contract
+            lifts the lists whose law names it (Canada's DNCL, 41.7(2)) while in force
+            and as long after as that law counts it (docs/compliance.md).
+        emergencies: The states of emergency declared where the calls went (issue 73):
+            ``area`` (a state: ``US-LA``, ``LA``, ``Louisiana``), ``starts_at``, ``ends_at``
+            (empty while in force) and optionally ``declaration`` (what declared it). A
+            call to a state whose law forbids solicitation during one (Louisiana, New
+            York) while one is declared there is a ``calling_hours`` finding citing that
+            law; without them, the notes name such states the calls reached. Read into
+            the rules (:meth:`Rules.with_emergencies`), as ``next_allowed``, ``upcoming``
+            and the client's guard read them.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -162,6 +188,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             rules = rules.with_policy(policy)
         except ValueError as error:
             raise AuditInputError(str(error)) from None
+    rules = with_emergencies(rules, _small(emergencies, "emergencies"))
     options = Options(rules=rules, blocked=_regions(blocked_countries),
                       verified=None if verified_caller_ids is None
                       else frozenset(verified_caller_ids),
@@ -172,7 +199,10 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
                       texts=prepared_texts(_small(texts, "texts")),
-                      nonprofit=nonprofit, **_window(since, until))
+                      nonprofit=nonprofit, charity=charity, newspaper=newspaper,
+                      contracts=prepared_contracts(_small(contracts, "contracts"),
+                                                   leads is not None),
+                      dnc_lists=lists_given(dnc), **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only

@@ -45,7 +45,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
              horizon: str | pd.Timedelta = "7D", rules: Rules = US,
              policy: Rules | None = None, blocked_countries: Collection[str] = (),
              as_of: pd.Timestamp | str | None = None,
-             tz: str | None = None) -> pd.DataFrame:
+             tz: str | None = None,
+             emergencies: pd.DataFrame | None = None) -> pd.DataFrame:
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
@@ -64,6 +65,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
             ``datetime``, with its zone or read in ``tz``; a time of day without either
             is refused, never taken as UTC (a date alone starts at midnight UTC).
         tz: The zone ``as_of`` is read in where it has none (``"America/New_York"``).
+        emergencies: The declared states of emergency, as :func:`audit` takes them: a
+            call due in a state whose law forbids solicitation during one, while one is
+            declared there, is a ``calling_hours`` finding.
 
     Returns:
         The findings, one per scheduled call and rule it would break, in the audit's
@@ -92,7 +96,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=rules, policy=policy, blocked_countries=blocked_countries,
-        as_of=moment).findings)
+        as_of=moment, emergencies=emergencies).findings)
     return _said(found[found["rule"].isin(RULES)], planned, moment)
 
 

@@ -158,7 +158,7 @@ def lifting(calls: pd.DataFrame, records: pd.DataFrame | None) -> np.ndarray | N
 def exempted(pairs: pd.DataFrame, records: pd.DataFrame | None,
              reassigned: pd.DataFrame | None, row: lists.DncList) -> np.ndarray:
     """Whether a consent record the list's law names exempts each call to a listed number."""
-    return standing(pairs, records, row.exempt_by, lists.relationships(row.country))
+    return standing(pairs, records, row.exempt_by, lists.relationships(row.relationships))
 
 
 def assumed(records: pd.DataFrame | None) -> dict[str, str]:

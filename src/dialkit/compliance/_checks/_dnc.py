@@ -1,7 +1,15 @@
 """Do-Not-Call: calls to listed numbers, listed leads still dialable, and leads whose
 numbers were not screened recently enough, each judged by the law of the list the number
 is on (:mod:`.._law._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
-account's own list) and that list's grace.
+account's own list, a US state's own list) and that list's grace.
+
+A state's own list (issue 73) is told by the DNC results' ``list`` (``US-IN``): a scrub of
+the state's download or a vendor's file. A listing on it is judged by the state's row
+wherever the number's area code is, for the list is the state's record of who objected.
+Where the DNC results hold no row of a state's list, calls to that state's numbers were
+judged against it by nothing: :func:`unscrubbed_states` names them for the report's note,
+and, once the results hold any state's list, makes each such call to a state whose law
+obliges a caller to obtain its list a risk.
 
 A number is on a list from its listing: a row of the DNC results (its ``list``, read as
 the national register where the results do not say, and ``listed_at``), a call whose
@@ -13,25 +21,31 @@ list, a loop over the table's few rows, never over calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from pyarrow import ArrowInvalid
 
 from ..._arrays._codes import codes_in
 from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
+from ..._places._states import places
 from ..._utils._moments import utc_times
 from .._rules._law import COUNTRIES, scrub_ages
 from .._rules._rules import Rules
-from ._consent import exempted
+from ._consent import _offset, exempted, standing
 from ._findings import COLUMNS, findings, written
 
 UNREAD = "the DNC results do not say which list; read as the national register"
 NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
 """The policy a call to a listed number of a country the table lacks is a finding of."""
 
+
+list_values = lists.frame_values
+"""What the DNC results' ``list`` may hold (``national``, ``company``, a state list's id)."""
 
 LINES = ("business", "residential")
 """The leads' ``line`` values: a business line, or a residential one."""
@@ -41,10 +55,35 @@ LINES = ("business", "residential")
 class Facts:
     """Facts a list's law turns on that the contract's records do not carry, as the
     caller told them (issue 61): the numbers that are ``business`` lines (a lead's
-    ``line``) and whether the account is a tax-exempt ``nonprofit`` calling for itself."""
+    ``line``); whether the account is a tax-exempt ``nonprofit`` calling for itself, a
+    registered ``charity`` (or calls for one) soliciting a donation, a ``newspaper`` (or
+    calls for one) soliciting subscriptions (issue 73: each its own fact,
+    :data:`.._law._dnc_lists.FACTS`); and the written ``contracts`` in force, as records
+    of kind ``contract`` (:func:`contract_records`, resolved as consents are)."""
 
     business: frozenset[str] = frozenset()
     nonprofit: bool = False
+    charity: bool = False
+    newspaper: bool = False
+    contracts: pd.DataFrame | None = field(default=None, compare=False)
+
+    def lifting(self, row: lists.DncList) -> bool:
+        """Whether a fact the caller gave lifts ``row``'s rule from every call."""
+        held = {name for name in lists.FACTS if getattr(self, name)}
+        return bool(held.intersection(row.exempt_facts))
+
+
+def contract_records(contracts: pd.DataFrame | None) -> pd.DataFrame | None:
+    """``contracts=`` (``phone`` or ``lead_id``, ``signed_at``, ``ends_at``) as the
+    records the consent checks read (:func:`._consent.resolved`, :func:`._consent.standing`):
+    kind ``contract`` from ``signed_at``, its ``ends_at`` kept for :func:`_in_force`, so
+    that a contract is voided by a reassigned ``yes`` and read after ``as_of`` as a
+    consent is, by the same code. None without contracts."""
+    if contracts is None:
+        return None
+    return contracts.assign(kind=lists.CONTRACT, given_at=contracts["signed_at"],
+                            revoked_at=pd.Series(pd.NaT, index=contracts.index,
+                                                 dtype="datetime64[ns, UTC]"))
 
 
 def business_lines(leads: pd.DataFrame | None) -> frozenset[str]:
@@ -62,15 +101,18 @@ def assumed_facts(found: pd.DataFrame) -> dict[str, str]:
     """The report's note on the facts :class:`Facts` reads, where a finding rests on what
     was assumed of them: a call to a number on a list whose law protects residential
     lines or binds solicitations only."""
-    rows = [row for row in lists.all() if row.residential_only or row.solicitations_only]
-    hits = found[found["rule"] == "dnc_call"]["citation"].astype(str)
-    if not any(hits.str.contains(row.citation, regex=False).any() for row in rows):
+    rows = [row for row in lists.all() if row.residential_only or row.exempt_facts]
+    hits = found[(found["rule"] == "dnc_call") & (found["basis"] == "law")]
+    cited = hits["citation"].astype(str)
+    rows = [row for row in rows if cited.str.contains(row.citation, regex=False).any()]
+    if not rows:
         return {}
+    facts = sorted({fact for row in rows for fact in row.exempt_facts})
     return {"facts": "the findings of " + ", ".join(row.name for row in rows) + " read each "
             "number as a residential line where its leads do not say it is a business one "
-            "(leads' line column: business or residential), and the calls as telephone "
-            "solicitations unless audit(nonprofit=True) says the account is a tax-exempt "
-            "nonprofit calling for itself"}
+            "(leads' line column: business or residential)" + (
+                ", and the account as none of " + "; ".join(lists.FACTS[f] for f in facts)
+                if facts else "")}
 
 
 def countries(phones: pd.Series) -> pd.Series:
@@ -154,7 +196,7 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
     pairs["country"] = countries(pairs["phone"]).to_numpy()
     pairs["checked"] = _checks_before(pairs, dnc)
     judged = [_judged(pairs, row, consents, reassigned, facts) for row in lists.all()
-              if not (facts.nonprofit and row.solicitations_only)]
+              if not facts.lifting(row)]
     judged = [hits for hits in (*judged, _unlisted_country(pairs)) if len(hits)]
     if not judged:
         return _no_call(calls)
@@ -168,12 +210,36 @@ def _no_call(calls: pd.DataFrame) -> pd.DataFrame:
                     listed_at=pd.Series(dtype="datetime64[ns, UTC]"))
 
 
+def _on(pairs: pd.DataFrame, row: lists.DncList) -> np.ndarray:
+    """Which pairs' listing is on ``row``'s list: a state's list by the results' word for
+    it (``US-IN``) whatever the number's area code; another by the number's country and
+    the list's kind."""
+    told: np.ndarray = (pairs["list"] == row.told_as).to_numpy(bool)
+    if row.state:
+        return told
+    of_country: np.ndarray = told & (pairs["country"] == row.country).to_numpy(bool)
+    return of_country
+
+
+def _in_force(contracts: pd.DataFrame, row: lists.DncList) -> pd.DataFrame:
+    """The contract records (:func:`contract_records`, resolved) as standing while in
+    force: until their ``ends_at`` and, where a law of ``row`` counts a contract expired
+    since (the CRTC's 18 months), until that long after it; a contract with no end
+    stands."""
+    periods = [law.contract for law in lists.relationships(row.relationships)
+               if law.contract is not None]
+    ends = contracts["ends_at"]
+    if periods:  # the shortest of the laws' periods decides
+        ends = pd.concat([ends + _offset(period) for period in periods], axis=1).min(axis=1)
+    return contracts.assign(revoked_at=ends)
+
+
 def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
             reassigned: pd.DataFrame | None, facts: Facts) -> pd.DataFrame:
     """The pairs of a call and a listing on ``row``'s list that break its rule, with their
     ``evidence``, ``citation`` and ``jurisdiction`` (none of these where no pair is on
     the list: :func:`dnc_call` leaves out the lists that found nothing)."""
-    on = pairs[((pairs["country"] == row.country) & (pairs["list"] == row.list)).to_numpy()]
+    on = pairs[_on(pairs, row)]
     if not len(on):  # most lists have no call to judge: none of the work below
         return on
     at, since, checked = on["at"], on["since"], on["checked"]
@@ -186,6 +252,8 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
     exempt = exempted(on, consents, reassigned, row)
     if row.residential_only:  # a business line is no residential subscriber's
         exempt |= on["phone"].isin(facts.business).to_numpy(bool)
+    if lists.CONTRACT in row.exempt_by and facts.contracts is not None:
+        exempt |= standing(on, _in_force(facts.contracts, row), (lists.CONTRACT,))
     hits = on[after & ~safe.fillna(False) & ~exempt]
     late = _late(hits, row)
     days = (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str)
@@ -200,7 +268,8 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
                                                        "; " + hits["reading"], "")
     if not row.confirmed:
         words = words + f" (a doubtful reading: see the doubts of the lists' row {row.id})"
-    return hits.assign(evidence=words, jurisdiction=row.country, decided_by="list",
+    return hits.assign(evidence=words, jurisdiction=row.id if row.state else row.country,
+                       decided_by="list",
                        citation=np.where(late, f"{row.citation}; {row.late_citation}",
                                          row.citation), basis="law", policy=None)
 
@@ -242,10 +311,88 @@ def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
     return late
 
 
+def lists_given(dnc: object) -> frozenset[str]:
+    """The state lists (``US-IN``, ...) the DNC results hold a row of, listed or not: a
+    scrub against them was given. Of a pandas or Dask frame (its ``list`` column's few
+    values computed), or a Parquet dataset's path (that column alone read); none where
+    the results have no ``list`` column."""
+    if dnc is None:
+        return frozenset()
+    if isinstance(dnc, (str, os.PathLike)):
+        try:
+            dnc = pd.read_parquet(dnc, columns=["list"])
+        except (KeyError, ValueError, ArrowInvalid):  # a dataset without the column
+            return frozenset()
+    columns = getattr(dnc, "columns", ())
+    if "list" not in columns:
+        return frozenset()
+    told = dnc["list"].dropna().astype(str).unique()  # type: ignore[index]
+    told = told.compute() if hasattr(told, "compute") else told
+    return frozenset(str(value) for value in told) & {
+        row.told_as for row in lists.all() if row.state}
+
+
+def unscrubbed_states(calls: pd.DataFrame,
+                      given: frozenset[str] | None) -> tuple[pd.DataFrame, frozenset[str]]:
+    """Of ``calls`` (``phone``, ``at``) to numbers of a state whose own list the DNC
+    results hold no row of (``given``: those they hold; None: not known, as
+    :func:`~.._audit.history_findings` asks, nothing judged): the ``risk`` findings of
+    ``dnc_call`` of the calls to a state whose law obliges a caller to obtain its list,
+    where the results hold another state's list (a scrub by state was made, and this one
+    lacks); and the states reached (their lists' ids), for the report's note."""
+    none = findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object))
+    if given is None or not len(calls):
+        return none, frozenset()
+    where = places(calls["phone"])
+    state = pd.Series(np.asarray([*where.state, None], object)[where.number],
+                      index=calls.index, dtype=object)
+    missing = {row.state: row for row in lists.all() if row.state and row.id not in given}
+    reached = frozenset(missing[code].id for code in state.dropna().unique() if code in missing)
+    risky = [missing[code] for code in sorted(missing) if missing[code].required and given
+             and missing[code].id in reached]
+    found = [_unscrubbed(calls[(state == row.state).to_numpy(bool)], row) for row in risky]
+    return (pd.concat(found) if found else none), reached
+
+
+def _unscrubbed(calls: pd.DataFrame, row: lists.DncList) -> pd.DataFrame:
+    """The risks of calls to numbers of ``row``'s state, whose list the results lack."""
+    evidence = pd.Series(
+        f"a call to a number of {row.name.split()[0]} (its area code); the DNC results "
+        f"hold no scrub of the {row.name} (list {row.id}), which its law obliges a caller "
+        f"to obtain ({row.scrub}): the number may be on it", index=calls.index, dtype=object)
+    if not row.confirmed:
+        evidence = evidence + f" (a doubtful reading: see the doubts of the lists' row {row.id})"
+    return findings("dnc_call", calls.assign(basis="risk", policy=None, jurisdiction=row.id,
+                                             decided_by="number", citation=row.citation),
+                    evidence)
+
+
+def unscrubbed_note(reached: frozenset[str], given: frozenset[str]) -> dict[str, str]:
+    """The report's note on the states whose numbers were called and whose own list the
+    DNC results hold no row of (none: no note): how to bring its scrub, and which of
+    them are risks."""
+    if not reached:
+        return {}
+    rows = [row for row in lists.all() if row.id in reached]
+    named = ", ".join(f"{row.name} ({row.id}{', required' if row.required else ''})"
+                      for row in rows)
+    risk = ("each call to a number of a state whose list is required is a risk (dnc_call)"
+            if given else "once they hold any state's list, each call to a number of a "
+                          "state whose list is required is a risk (dnc_call)")
+    return {"state_lists": (
+        f"calls reached numbers of states that keep a Do-Not-Call list of their own, which "
+        f"the DNC results hold no scrub of: {named}; those calls were judged by the "
+        "national registry and the account's own list only. Give each state's scrub (its "
+        "own download or a vendor's file) as rows of dnc= whose list is the state's id "
+        f"(US-TX); {risk}")}
+
+
 def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
     """Calls after the listing to a number of a country the table has no list for: the
     account's own DNC results forbid them, so they are policy's findings."""
-    hits = pairs[pairs["country"].isna() & (pairs["since"].isna() | (pairs["at"] > pairs["since"]))]
+    state = pairs["list"].isin([row.told_as for row in lists.all() if row.state])
+    hits = pairs[pairs["country"].isna() & ~state
+                 & (pairs["since"].isna() | (pairs["at"] > pairs["since"]))]
     return hits.assign(evidence="the number is on the account's DNC results since "
                        + written(hits["since"]) + "; no law of its country is in dialkit's "
                        "table", jurisdiction=None, decided_by=None, citation=None,
@@ -320,12 +467,13 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
     first = kind.groupby(listed["phone"].astype(object)).first()  # the first row's list
     on = hits["phone"].astype(object).map(first).fillna("national")
     country = countries(hits["phone"])
-    row = [lists.get(c, k) if c else None for c, k in zip(country, on, strict=True)]
+    row = [lists.told(k) or (lists.get(c, k) if c else None)
+           for c, k in zip(country, on, strict=True)]
     name = pd.Series([r.name if r else "the DNC list" for r in row], index=hits.index)
     evidence = ("the number is on " + name + " but the lead is "
                 + hits["status"].astype(str))
     return findings("dnc_lead", hits.assign(
-        jurisdiction=[r.country if r else None for r in row],
+        jurisdiction=[(r.id if r.state else r.country) if r else None for r in row],
         decided_by=["list" if r else None for r in row],
         citation=[r.citation if r else None for r in row]), evidence)
 

@@ -1,5 +1,7 @@
 """Calling hours: each outbound call in its recipient's time, in every zone of its
-number, judged by the law of the place called (:mod:`._law`)."""
+number, judged by the law of the place called (:mod:`._law`): its windows, its Sunday
+and holiday bans, and its ban during a state of emergency declared there (the rules'
+:attr:`~.._rules._rules.Rules.emergencies`), judged at the call's moment."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from ..._arrays._groups import Ints, Rows
 from ..._phones._zones import ZONES, Zoned, zoned
 from ..._places._localtime import wall_clock
 from .._rules._address_clock import address_zones
-from .._rules._law import Judged, deciders, evidence, hours_cites, judge
+from .._rules._law import Judged, closed_ends, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
 from ._findings import WEEKDAYS, findings, written
 
@@ -40,7 +42,8 @@ def clock(calls: pd.DataFrame, rules: Rules, address: NDArray[np.object_] | None
     number is and, where given, each call's lead's ``address`` state. A row for campaign
     calls only judges the calls with a ``campaign_id`` (:func:`campaign_calls`); a row
     whose words bind calls made without consent does not judge the ``consented`` ones
-    (:func:`._consent.lifting`)."""
+    (:func:`._consent.lifting`); a row whose law forbids calls during a declared emergency
+    judges each call at its moment against the emergencies the rules carry."""
     pairs = zoned(calls["phone"])
     clocks = None
     if address is not None and rules.jurisdictions:  # the address state on its own clock
@@ -48,7 +51,7 @@ def clock(calls: pd.DataFrame, rules: Rules, address: NDArray[np.object_] | None
         clocks = (judges[0], judges[1])
     local = wall_clock(calls["at"], pairs)
     judged = judge(calls["phone"], pairs.row, local, rules, address, campaign_calls(calls),
-                   clocks, consented)
+                   clocks, consented, pd.DatetimeIndex(calls["at"]).as_unit("ns").asi8)
     outside = np.flatnonzero(judged.outside)
     first = outside[np.r_[True, np.diff(pairs.row[outside]) > 0]] if len(outside) else outside
     count = np.bincount(pairs.row, minlength=len(calls))
@@ -85,7 +88,8 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
             hours_cites(judged, first)).items()})
     rule = pd.Series(evidence(judged, first).to_numpy(object), index=hits.index)
     lawful = judged.decided[first] > 0
-    shown = hits["local_time"].str[11:16] + " " + hits["timezone"]
+    shown = _clock_shown(hits["local_time"], local[first], closed_ends(judged, first)) + (
+        " " + hits["timezone"])
     weekday = pd.Series(WEEKDAYS[(judged.days[first] + 3) % 7], index=hits.index,
                         dtype="str")  # 1970-01-01 was a Thursday
     said = pd.Series(np.where(lawful, "called " + weekday + shown + " (" + rule + ")",
@@ -100,6 +104,18 @@ def calling_hours(calls: pd.DataFrame, times: Clock) -> tuple[pd.DataFrame, ...]
             findings("unknown_timezone", unknown,
                      pd.Series("no time zone is known for this number, so the local time "
                                "of the call cannot be checked", index=unknown.index)))
+
+
+def _clock_shown(written_at: pd.Series, local: NDArray[np.datetime64],
+                 ends: NDArray[np.float64]) -> pd.Series:
+    """Each call's local time as its evidence says it: ``20:30``, to the minute, but to
+    the second (``20:00:30``) in the minute of a window's end that is itself allowed
+    (``ends``, seconds into the day; NaN: none), where the minute does not tell a call
+    at 20:00:00 sharp, lawful, from one after it."""
+    into = (local - local.astype("datetime64[D]")) / np.timedelta64(1, "s")
+    edge = (into >= ends) & (into < ends + 60)
+    return pd.Series(np.where(edge, written_at.str[11:19], written_at.str[11:16]),
+                     index=written_at.index, dtype=object)
 
 
 def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:

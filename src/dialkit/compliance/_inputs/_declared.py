@@ -87,6 +87,11 @@ INPUTS: dict[str, tuple[Column, ...]] = {
         _c("given_at", "time", "dnc_call", "no_written_consent", required=True),
         _c("revoked_at", "time", "dnc_call", "no_written_consent"),
         _c("relationship", "text", "dnc_call")),
+    "contracts": (
+        _c("phone", "phone", "dnc_call"),
+        _c("lead_id", "text", "dnc_call"),
+        _c("signed_at", "time", "dnc_call", required=True),
+        _c("ends_at", "time", "dnc_call")),
     "reassigned": (
         _c("phone", "phone", "dnc_call", "no_written_consent", required=True),
         _c("asked_at", "time", "dnc_call", "no_written_consent", required=True),
@@ -97,6 +102,11 @@ INPUTS: dict[str, tuple[Column, ...]] = {
         _c("created_at", "time", *_CALLED, required=True),
         _c("status", "text", "the evidence of a text's findings"),
         _c("error_code", "text", "the evidence of a text's findings")),
+    "emergencies": (  # issue 73: read into the rules (compliance._checks._emergency)
+        _c("area", "text", "calling_hours", "unknown_jurisdiction", required=True),
+        _c("starts_at", "time", "calling_hours", "unknown_jurisdiction", required=True),
+        _c("ends_at", "time", "calling_hours", "unknown_jurisdiction"),
+        _c("declaration", "text", "the evidence of an emergency's findings")),
 }
 """Every input frame's columns the audit reads (docs/compliance.md, docs/frames.md)."""
 

@@ -1,5 +1,5 @@
 """The generated parts of docs/jurisdictions.md and docs/compliance.md: the jurisdiction
-table as markdown.
+table and the Do-Not-Call lists' table (issue 73) as markdown.
 
 Kept apart from the table's loader (:mod:`dialkit._law._jurisdictions`) because it is only
 needed to write and to check the docs pages; ``_jurisdictions.markdown()`` calls
@@ -11,8 +11,9 @@ one compact table (:func:`compact`) that links there for the rest.
 
 from __future__ import annotations
 
+from dialkit._law import _dnc_lists as dnc_lists
 from dialkit._law import _jurisdictions as jurisdictions
-from dialkit._law._jurisdictions import Jurisdiction, cap_text, window_text
+from dialkit._law._jurisdictions import Jurisdiction, Window, cap_text, window_text
 from dialkit.compliance._rules._checked_states import CheckedState, checked
 
 __all__ = ["compact", "markdown"]
@@ -28,6 +29,7 @@ def markdown() -> str:
     for row in jurisdictions.all():
         lines += _details(row)
     lines += _checked(checked())
+    lines += _lists(dnc_lists.all())
     return "\n".join(lines) + "\n"
 
 
@@ -47,8 +49,8 @@ def compact() -> str:
                if row.max_calls is not None and row.cap_period is not None else "none")
         links = ", ".join(f"[{n}]({url})" for n, url in enumerate(row.sources[:2], start=1))
         lines.append(
-            f"| {named} | {window_text(row.weekday)} | {window_text(row.saturday)} "
-            f"| {window_text(row.sunday)} | {_holidays(row)} | {cap} | {row.citation} "
+            f"| {named} | {_hours(row, row.weekday)} | {_hours(row, row.saturday)} "
+            f"| {_hours(row, row.sunday)} | {_holidays(row)} | {cap} | {row.citation} "
             f"({links}) | {row.reviewed.isoformat()} |")
     states = checked()
     still_open = [state.name for state in states if state.finding == "open"]
@@ -67,21 +69,22 @@ def _holidays(row: Jurisdiction) -> str:
     if not days:
         return "as the weekday"
     weekdays = " Mon-Fri" if row.holiday_weekdays_only else ""
-    return f"{window_text(row.holiday)}{weekdays} ({days} days)"
+    return f"{_hours(row, row.holiday)}{weekdays} ({days} days)"
 
 
 def _table(rows: tuple[Jurisdiction, ...]) -> list[str]:
     lines = ["| Id | Jurisdiction | Mon-Fri | Sat | Sun | Named holidays | Observed days "
-             "| Calls covered | Cap per person | DNC scrub | Citation | Reviewed | Status |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| Calls covered | Cap per person | During a declared emergency | DNC scrub "
+             "| Citation | Reviewed | Status |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         scrub = f"{row.dnc_scrub_age.days} days" if row.dnc_scrub_age else "federal"
         status = ("confirmed" if row.confirmed else "**unconfirmed**") + (
             ", doubtful reading" if row.doubtful else "")
         lines.append(
-            f"| {row.id} | {row.name} | {window_text(row.weekday)} | {window_text(row.saturday)} "
-            f"| {window_text(row.sunday)} | {_holidays(row)} | {_observed(row)} "
-            f"| {COVERED[row.applies_to]} | {cap_text(row)} | {scrub} "
+            f"| {row.id} | {row.name} | {_hours(row, row.weekday)} | {_hours(row, row.saturday)} "
+            f"| {_hours(row, row.sunday)} | {_holidays(row)} | {_observed(row)} "
+            f"| {COVERED[row.applies_to]} | {cap_text(row)} | {_emergency(row)} | {scrub} "
             f"| {row.citation} | {row.reviewed.isoformat()} | {status} |")
     return lines
 
@@ -95,6 +98,7 @@ def _details(row: Jurisdiction) -> list[str]:
     if row.applies_to != "all":
         lines.append("- Calls covered: campaign calls only (placed by the dialer, with a "
                      "campaign_id); an agent's click-to-call is not judged by this row.")
+    lines += _issue_73(row)
     if row.consent_lifts_hours:
         lines.append("- Consent lifts it: its words bind calls made without the person's "
                      "prior consent, so a call with a written or oral consent record standing "
@@ -123,7 +127,38 @@ def _details(row: Jurisdiction) -> list[str]:
     return lines
 
 
-KINDS = {"hours": "calling hours", "days": "Sunday and holiday bans", "cap": "frequency cap"}
+def _issue_73(row: Jurisdiction) -> list[str]:
+    """A row's details of issue 73: a window's end taken in, federal hours, an emergency
+    ban."""
+    said = []
+    if row.end_included:
+        said.append("- Window ends: a call at the end itself is allowed (20:00:00 sharp where "
+                    "the window ends at 20:00): its words forbid calls only after it; a "
+                    "call a moment later is outside.")
+    if row.federal_hours:
+        said.append("- Hours: its words set the federal window, which the federal row "
+                    "judges; the row is here for its other rules.")
+    if row.emergency_ban:
+        said.append("- During a declared state of emergency: no calls to the state while "
+                    "an emergency given to the audit (emergencies=) is declared there; "
+                    f"findings cite {row.cite('emergency')}.")
+    return said
+
+
+def _hours(row: Jurisdiction, window: Window | None) -> str:
+    """A row's window of a day as the tables say it (:func:`window_text`), ``federal``
+    where its words set the federal hours the federal row judges."""
+    return "federal" if row.federal_hours and window == jurisdictions.WHOLE_DAY else (
+        window_text(window, row.end_included))
+
+
+def _emergency(row: Jurisdiction) -> str:
+    """What a row forbids during a declared state of emergency, in the table's words."""
+    return "no calls" if row.emergency_ban else "-"
+
+
+KINDS = {"hours": "calling hours", "days": "Sunday and holiday bans", "cap": "frequency cap",
+         "emergency": "emergency bans"}
 
 
 def _observed(row: Jurisdiction) -> str:
@@ -155,3 +190,42 @@ def _checked(states: tuple[CheckedState, ...]) -> list[str]:
 
 def _links(urls: tuple[str, ...]) -> str:
     return ", ".join(f"<{url}>" for url in urls)
+
+
+def _lists(rows: tuple[dnc_lists.DncList, ...]) -> list[str]:
+    """The Do-Not-Call lists' table (``dnc_lists.toml``): each list, what its DNC results'
+    ``list`` says, its grace, how often a state's list is taken, what exempts a call and
+    what lifts the list, its citation and status; then each row's words, sources and
+    doubts."""
+    lines = ["", "## Do-Not-Call lists", "",
+             "Each list a call to a listed number is judged by (`src/dialkit/_law/"
+             "dnc_lists.toml`; [compliance.md](compliance.md) says how the DNC results name "
+             "them). A state's own list is given as DNC rows whose `list` is its id.", "",
+             "| Id | List | DNC results' `list` | Grace | Taken | Exempted by "
+             "| Lifted by | Business lines | Citation | Reviewed | Status |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        taken = (row.scrub + (" (**required**)" if row.required else "")) if row.state else "-"
+        lines.append(
+            f"| {row.id} | {row.name} | `{row.told_as}` | {_grace(row)} | {taken} "
+            f"| {', '.join(row.exempt_by) or 'nothing'} "
+            f"| {', '.join(row.exempt_facts) or '-'} "
+            f"| {'not judged' if row.residential_only else 'judged'} | {row.citation} "
+            f"| {row.reviewed.isoformat()} | {_status(row)} |")
+    for row in rows:
+        lines += ["", f"### {row.id}: {row.name} ({_status(row)})", "",
+                  f"- The law's words: {row.text}", f"- Sources: {_links(row.sources)}"]
+        if row.doubts:
+            lines.append(f"- Doubts: {row.doubts}")
+    return lines
+
+
+def _grace(row: dnc_lists.DncList) -> str:
+    """A list's grace in words: a safe harbor, the law's days, or none."""
+    if row.grace_needs_check:
+        return f"{row.grace.days} days, with a check before the listing"
+    return f"{row.grace.days} days" if row.grace else "none"
+
+
+def _status(row: dnc_lists.DncList) -> str:
+    return "confirmed" if row.confirmed else "**unconfirmed**"

@@ -18,7 +18,14 @@ decided by a strictest row cites the first row of it that forbids the call.
 
 Each row is eight windows in seconds (Monday to Sunday, then its named
 holidays), so a million (call, zone) pairs are judged by array lookups; the
-holidays of the audited period are looked up once per row.
+holidays of the audited period are looked up once per row. A window's end is outside,
+but where the row's words forbid calls only "after" it (``end_included``: "after 8 p.m.")
+the end itself is inside: a call at 20:00:00 sharp, not one a nanosecond later.
+
+A row whose law forbids solicitation during a declared state of emergency
+(``emergency_ban``) judges each call at its moment (UTC) against the emergencies the
+rules carry (:mod:`._emergencies`): one in force in its state forbids the call whatever
+the hours, and decides it, for it is the ban that lasts.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from ..._places._areas import territories
 from ..._places._states import places
 from ..._places._subdivisions import subdivision_of
 from . import _jurisdictions as table
+from ._emergencies import Bans, bans
 from ._rules import Rules
 
 Ints = NDArray[np.int64]
@@ -91,6 +99,12 @@ class Law:
     strictest: Bools
     holiday_keys: pd.Index
     holiday_names: Objects
+    closed: Bools
+    """Per row and slot, whether the window's end itself is inside (``end_included``)."""
+    banned: Bools
+    """Whether a row's law forbids calls during a declared emergency (``emergency_ban``)."""
+    bans: Bans
+    """The declared emergencies that forbid calls, each against a row (:mod:`._emergencies`)."""
 
 
 @dataclass(frozen=True)
@@ -112,12 +126,15 @@ class Judged:
     cited: Ints
     """The row whose section decides each pair: the deciding row, or for a strictest row
     the first of its rows that forbids the pair."""
+    emergency: Ints
+    """The ban (:attr:`Law.bans`) that forbids each pair, a declared emergency in its
+    state; -1 where none does."""
 
 
 def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Rules,
           address: Objects | None = None, campaign: Bools | None = None,
           clocks: tuple[Bools, Bools] | None = None,
-          consented: Bools | None = None) -> Judged:
+          consented: Bools | None = None, at: Ints | None = None) -> Judged:
     """Judge each (call, zone) pair (``row``: its call's position in ``phones``;
     ``local``: its wall-clock time) by the rows that apply where the number is and, where
     ``address`` gives a call's lead's address state, that state's row too: of the number's
@@ -129,7 +146,9 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
     the address state's row does (:mod:`._address_clock`: that state on its own zones).
     ``consented`` says which calls had the person's prior consent standing: a row whose
     words lift it for them (``consent_lifts_hours``) does not judge their hours (its cap
-    still counts them: :attr:`Judged.own` keeps every row)."""
+    still counts them: :attr:`Judged.own` keeps every row). ``at`` is each call's moment
+    (UTC ns), which the declared emergencies the rules carry are judged at (None: none
+    is judged)."""
     by_number, at_address = clocks if clocks is not None else (True, True)
     rows, by_country = _applied(rules)
     known = ~np.isnat(local)
@@ -163,7 +182,19 @@ def judge(phones: pd.Series, row: Ints, local: NDArray[np.datetime64], rules: Ru
         decided, slot = np.where(out_p, 0, decided), np.where(out_p, slot_p, slot)
         outside |= out_p
     cited = _citing(law, decided, outside, days, weekday, nanos)
-    return Judged(law, outside & known, decided, slot, days, own, by_address, cited)
+    emergency = np.full(len(row), -1, np.int64)
+    if at is not None and len(law.bans.row):
+        for which, judges in ((0, by_number), (2, at_address), (1, by_number)):
+            banned = law.bans.during(hours[which][row], np.asarray(at)[row])
+            banned = np.where(judges, banned, -1)  # the number's state named where both are
+            hit = banned >= 0
+            decided, emergency = np.where(hit, hours[which][row], decided), np.where(
+                hit, banned, emergency)
+            by_address = np.where(hit, which == 2, by_address)
+            outside |= hit
+        cited = np.where(emergency >= 0, law.bans.area_row[np.maximum(emergency, 0)], cited)
+    return Judged(law, outside & known, decided, slot, days, own, by_address, cited,
+                  emergency)
 
 
 def _scoped(law: Law, own: tuple[Ints, Ints, Ints],
@@ -236,7 +267,9 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     Sunday, La. R.S. 45:844.14``; for the policy's window, ``window 08:00-21:00``."""
     law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
     start, end = law.start[decided, slot], law.end[decided, slot]
-    window = pd.Series("window " + _clock(start) + "-" + _clock(end), dtype=object)
+    window = pd.Series(np.where(law.closed[decided, slot],
+                                "window " + _clock(start) + " through " + _clock(end) + ":00",
+                                "window " + _clock(start) + "-" + _clock(end)), dtype=object)
     banned = end <= start
     day = pd.Series(np.array(_DAY_NAMES + ("",), object)[slot])
     holiday = slot == _HOLIDAY
@@ -246,10 +279,13 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
         day[holiday] = law.holiday_names[at]
     rule = pd.Series(np.where(banned, "no calls on " + day, np.where(
         holiday, window + " on " + day, window)), dtype=object)
+    ban = judged.emergency[pairs]
+    rule = rule.where(ban < 0, "no calls during the state of emergency declared in "
+                      + pd.Series(law.bans.words(ban), dtype=object))
     named = np.array(law.names, object)[decided]
     named = np.where(judged.by_address[pairs], named + " (the lead's address state)", named)
     by = judged.cited[pairs]
-    cited = _cited(law, by, banned)
+    cited = _cited(law, by, banned, ban >= 0)
     wide = np.flatnonzero(law.strictest[decided])  # few: numbers of no known state
     cited[wide] = (np.array(law.citations, object)[decided[wide]] + "; forbidden by "
                    + np.array(law.names, object)[by[wide]] + ", " + cited[wide])
@@ -258,11 +294,13 @@ def evidence(judged: Judged, pairs: Ints) -> pd.Series:
     return said
 
 
-def _cited(law: Law, rows: Ints, banned: Bools) -> Objects:
-    """The section of each row deciding a finding of hours: its day ban's where the day
-    is ``banned``, else its hours'."""
-    return np.where(banned, np.array(law.cites["days"], object)[rows],
-                    np.array(law.cites["hours"], object)[rows])
+def _cited(law: Law, rows: Ints, banned: Bools, emergency: Bools) -> Objects:
+    """The section of each row deciding a finding of hours: its emergency ban's where a
+    declared ``emergency`` forbids the call, its day ban's where the day is ``banned``,
+    else its hours'."""
+    return np.where(emergency, np.array(law.cites["emergency"], object)[rows], np.where(
+        banned, np.array(law.cites["days"], object)[rows],
+        np.array(law.cites["hours"], object)[rows]))
 
 
 def deciders(law: Law, rows: Ints, by_address: Bools,
@@ -295,7 +333,16 @@ def hours_cites(judged: Judged, pairs: Ints) -> Objects:
     """The section deciding each of ``pairs``' calling-hours findings: the hours' or the
     day ban's of the row that forbids it (a strictest row's: its first row that does)."""
     law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
-    return _cited(law, judged.cited[pairs], law.end[decided, slot] <= law.start[decided, slot])
+    return _cited(law, judged.cited[pairs], law.end[decided, slot] <= law.start[decided, slot],
+                  judged.emergency[pairs] >= 0)
+
+
+def closed_ends(judged: Judged, pairs: Ints) -> Floats:
+    """The end (seconds into the day) of each of ``pairs``' deciding window where that end
+    itself is inside (``end_included``); NaN elsewhere."""
+    law, decided, slot = judged.law, judged.decided[pairs], judged.slot[pairs]
+    ends: Floats = np.where(law.closed[decided, slot], law.end[decided, slot], np.nan)
+    return ends
 
 
 def _clock(seconds: Floats) -> pd.Series:
@@ -316,7 +363,7 @@ def _outside(law: Law, rows: Ints, days: Ints, weekday: Ints,
     slot = np.where(holiday, _HOLIDAY, weekday)
     cell = rows * law.start.shape[1] + slot
     start, end = ((edge * 10**9).astype(np.int64).ravel()[cell] for edge in (law.start, law.end))
-    outside: Bools = (nanos < start) | (nanos >= end)
+    outside: Bools = (nanos < start) | (nanos > end) | ((nanos == end) & ~law.closed.ravel()[cell])
     return slot, outside
 
 
@@ -392,7 +439,7 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     """The arrays of the policy's window, the applied rows and each country's strictest,
     with the holidays from the first to the last day of ``span`` (days since 1970; none
     known: the first after the last)."""
-    policy = [_seconds(rules.window or table.WHOLE_DAY)] * 8
+    policy = [(*_seconds(rules.window or table.WHOLE_DAY), False)] * 8
     windows = [policy] + [_row_windows(row) for row in rows]
     ids: list[str | None] = [None, *(row.id for row in rows)]
     names = ["", *(row.name for row in rows)]
@@ -445,8 +492,10 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     lifted = [False, *(row.consent_lifts_hours for row in rows)]
     lifted += [False] * (len(windows) - len(lifted))
     agent_row[np.flatnonzero(campaign_only)] = 0
-    start = np.array([[w[0] for w in row] for row in windows], np.float64)
-    end = np.array([[w[1] for w in row] for row in windows], np.float64)
+    start, end, closed = (np.array([[w[i] for w in row] for row in windows], kind)
+                          for i, kind in ((0, np.float64), (1, np.float64), (2, bool)))
+    banned = [False, *(row.emergency_ban for row in rows)]
+    banned += [False] * (len(windows) - len(banned))
     index = pd.Index(keys)
     unique = ~index.duplicated()
     flags = np.zeros(len(windows), bool)
@@ -456,7 +505,8 @@ def _law(rules: Rules, rows: list[table.Jurisdiction], by_country: dict[str, dic
     return Law(rules.policy, ids, names, citations, caps, cites, members,
                np.array(campaign_only, bool), np.array(lifted, bool), agent_row, start, end,
                flags, index[unique],
-               np.array(holiday_names, object)[unique])
+               np.array(holiday_names, object)[unique], closed, np.array(banned, bool),
+               bans(rules.emergencies, ids, np.array(banned, bool), members))
 
 
 def _cap(row: table.Jurisdiction) -> tuple[int, int, str, str] | None:
@@ -480,9 +530,16 @@ def cap_words(law: Law, rows: Ints, by_address: Bools) -> pd.Series:
                               np.where(each == "", "", " (" + named + each)), dtype=object)
 
 
-def _row_windows(row: table.Jurisdiction) -> list[tuple[float, float]]:
+Slot = tuple[float, float, bool]
+"""A day's window in seconds into the day, and whether its end itself is inside."""
+
+
+def _row_windows(row: table.Jurisdiction) -> list[Slot]:
+    """A row's windows, Monday to Sunday and its holidays, each with whether its end
+    itself is inside (the row's ``end_included``, of a window with an end in the day)."""
     days = [row.weekday] * 5 + [row.saturday, row.sunday, row.holiday]
-    return [_seconds(window) for window in days]
+    return [(start, end, row.end_included and start < end < 86400.0)
+            for start, end in map(_seconds, days)]
 
 
 def _seconds(window: tuple[time, time] | None) -> tuple[float, float]:
@@ -495,12 +552,14 @@ def _seconds(window: tuple[time, time] | None) -> tuple[float, float]:
     return float(start), float(end)
 
 
-def _intersection(rows: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
-    """Per slot, the window every row allows (no calls where they share none)."""
-    joined = []
+def _intersection(rows: list[list[Slot]]) -> list[Slot]:
+    """Per slot, the window every row allows (no calls where they share none); its end
+    is inside only where every row's window takes it in."""
+    joined: list[Slot] = []
     for slot in zip(*rows, strict=True):
         start, end = max(w[0] for w in slot), min(w[1] for w in slot)
-        joined.append((start, end) if end > start else (0.0, 0.0))
+        closed = all(w[1] > end or w[2] for w in slot)
+        joined.append((start, end, closed) if end > start else (0.0, 0.0, False))
     return joined
 
 

@@ -11,12 +11,14 @@ or ``policy``. A call the law forbids is a law finding whatever the policy says.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import time, timedelta
 
 from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 
 from ..._utils._base_error import InputError
+from ._emergencies import Emergency, emergencies_of
 
 RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
@@ -96,6 +98,12 @@ class Rules:
             the federal rule alone, ``US_FEDERAL``).
         policy: The name of the account's policy that ``window`` and
             ``max_calls_per_24h`` are, for the findings they decide.
+        emergencies: The states of emergency declared where the calls went
+            (:mod:`._emergencies`), which the rows whose law forbids solicitation during
+            one judge; None: none was given, which a report says where such a state's
+            numbers were called (an empty tuple: given, none declared). Carried by the
+            rules so that every judge of a call reads them: the audit, ``next_allowed``,
+            ``upcoming`` and the client's guard (``GuardSettings(rules=...)``).
     """
 
     name: str
@@ -109,6 +117,7 @@ class Rules:
     jurisdictions: tuple[str, ...] = ()
     states: bool = True
     policy: str = ""
+    emergencies: tuple[Emergency, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.window is not None or self.max_calls_per_24h is not None
@@ -135,6 +144,21 @@ class Rules:
                        abandonment_limit=policy.abandonment_limit or self.abandonment_limit,
                        abandonment_window=policy.abandonment_window or self.abandonment_window)
 
+    def with_emergencies(self, declared: Iterable[Emergency | tuple[object, ...]]) -> Rules:
+        """These rules with the ``declared`` states of emergency (:class:`Emergency`
+        values, or tuples ``(area, starts_at, ends_at[, declaration])``, times with their
+        zone) added to those they carry: what a row whose law forbids solicitation during
+        one judges, wherever these rules judge a call.
+
+        Examples:
+            >>> rules = US.with_emergencies([("LA", "2026-09-01T06:00-05:00",
+            ...                               "2026-09-10T18:00-05:00")])
+            >>> rules.describe()["declared emergencies"]
+            'US-LA from 2026-09-01 11:00 UTC to 2026-09-10 23:00 UTC'
+        """
+        return replace(self, emergencies=(*(self.emergencies or ()),
+                                          *emergencies_of(declared)))
+
     def describe(self) -> dict[str, str]:
         """Each parameter in words, for a report's cover: what the law decides, then what
         the account's policy adds."""
@@ -152,6 +176,9 @@ class Rules:
         if self.max_calls_per_24h is not None:
             words["policy: call frequency"] = (f"at most {self.max_calls_per_24h} outbound "
                                                "calls per number in any 24 hours")
+        if self.emergencies is not None:
+            words["declared emergencies"] = "; ".join(
+                each.words() for each in self.emergencies) or "none (given: none declared)"
         return {**words, "DNC scrub age": f"{self.scrub_age.days} days",
                 **abandonment_words(self)}
 

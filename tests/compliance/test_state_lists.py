@@ -1,0 +1,243 @@
+"""A US state's own Do-Not-Call list and Canada's exemptions (issue 73, items 1 and 2),
+each case derived by hand from the words the rows of ``dnc_lists.toml`` quote.
+
+- A number on a state's list (the DNC results' ``list`` is the state's id, ``US-TX``) is
+  judged by that state's row and cited by it; the state's grace (73 P.S. 2245.2(a):
+  "effective 30 days after a quarterly do-not-call list is issued") and its own
+  exemptions (Tennessee's business relationship "within the previous twelve (12)
+  months"; none read for Colorado) decide, not the federal ones.
+- Canada's DNCL "do not apply to telemarketing calls made to businesses"; a registered
+  charity's and a newspaper's calls are exempt, each its own fact; a written contract
+  "still in effect or expired within the last eighteen (18) months" exempts.
+- Where the DNC results hold no scrub of a state's list, the note says so; where they
+  hold another state's, a call to a number of a state whose law obliges a caller to
+  obtain its list is a risk.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from dialkit.compliance import AuditInputError, audit, next_allowed
+
+AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI = (
+    "+15125550123", "+13035550123", "+12155550123", "+16155550123", "+13055550123")
+TORONTO = "+14165550123"
+TEXAS, COLORADO, PENNSYLVANIA, TENNESSEE = (
+    "Tex. Bus. & Com. Code 304.052", "C.R.S. 6-1-904(1)(a)", "73 P.S. 2245.2(a)",
+    "T.C.A. 65-4-404")
+DNCL = ("CRTC Unsolicited Telecommunications Rules, Part II (National DNCL Rules); "
+        "Telecommunications Act 41.7")
+
+
+def calls(phone: str, *times: str) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": [f"call_{n}" for n in range(len(times))], "direction": "outbound",
+        "from_number": "+14155550100", "to_number": phone,
+        "created_at": pd.to_datetime(list(times), utc=True), "answered_at": pd.NaT,
+        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None})
+
+
+def listed(phone: str, on: str, since: str, *more: tuple[str, str, str]) -> pd.DataFrame:
+    rows = [(phone, on, since), *more]
+    return pd.DataFrame({"phone": [r[0] for r in rows], "listed": True,
+                         "list": [r[1] for r in rows],
+                         "listed_at": pd.to_datetime([r[2] for r in rows], utc=True),
+                         "checked_at": pd.to_datetime([r[2] for r in rows], utc=True)})
+
+
+def lead(phone: str, line: str | None = None) -> pd.DataFrame:
+    frame = pd.DataFrame({"id": ["lead_1"], "campaign_id": "cmp_1", "phone": [phone],
+                          "status": "completed"})
+    return frame if line is None else frame.assign(line=line)
+
+
+def dnc_found(report: object) -> pd.DataFrame:
+    found: pd.DataFrame = report.findings  # type: ignore[attr-defined]
+    return found[found["rule"] == "dnc_call"]
+
+
+def cited(phone: str, on: str, since: str, at: str, **given: object) -> list[str]:
+    report = audit(calls(phone, at), dnc=listed(phone, on, since), as_of="2026-11-27",
+                   **given)  # type: ignore[arg-type]
+    return dnc_found(report)["citation"].tolist()
+
+
+@pytest.mark.parametrize(("at", "found"), [
+    ("2026-02-27T16:00Z", []),          # before the listing
+    ("2026-06-02T16:00Z", [TEXAS]),     # after it: no grace was read in 304.052
+])
+def test_a_number_on_a_states_list_is_judged_by_that_states_row(at: str,
+                                                                found: list[str]) -> None:
+    assert cited(AUSTIN, "US-TX", "2026-03-01", at) == found
+
+
+def test_the_finding_names_the_state_list_and_its_row() -> None:
+    report = audit(calls(AUSTIN, "2026-06-02T16:00Z"), dnc=listed(AUSTIN, "US-TX", "2026-03-01"),
+                   as_of="2026-11-27")
+    row = dnc_found(report).iloc[0]
+    assert row["jurisdiction"] == "US-TX" and row["basis"] == "law"
+    assert "Texas no-call list" in row["evidence"] and "doubtful" in row["evidence"]
+
+
+@pytest.mark.parametrize(("at", "found"), [
+    ("2026-06-30T16:00Z", []),                # 29 days after the list's issue
+    ("2026-07-01T16:00Z", [PENNSYLVANIA]),    # the 30th day: the prohibition is effective
+])
+def test_pennsylvanias_prohibition_is_effective_30_days_after_the_list(
+        at: str, found: list[str]) -> None:
+    assert cited(PHILADELPHIA, "US-PA", "2026-06-01", at) == found
+
+
+@pytest.mark.parametrize(("at", "found"), [
+    ("2026-06-09T16:00Z", []),              # within twelve months of the purchase
+    ("2026-06-11T16:00Z", [TENNESSEE]),     # after them (the TSR's 540 days would still hold)
+])
+def test_tennessee_counts_a_business_relationship_twelve_months(at: str,
+                                                               found: list[str]) -> None:
+    ebr = pd.DataFrame({"phone": [NASHVILLE], "kind": "ebr", "relationship": "purchase",
+                        "given_at": pd.to_datetime(["2025-06-10"], utc=True)})
+    assert cited(NASHVILLE, "US-TN", "2026-01-01", at, consents=ebr) == found
+
+
+def test_a_consent_does_not_lift_a_list_whose_exemptions_were_not_read() -> None:
+    """Colorado's 6-1-903 definitions were not read: no record exempts (stricter)."""
+    written = pd.DataFrame({"phone": [DENVER], "kind": "written",
+                            "given_at": pd.to_datetime(["2026-01-01"], utc=True)})
+    assert cited(DENVER, "US-CO", "2026-01-01", "2026-06-02T16:00Z",
+                 consents=written) == [COLORADO]
+
+
+@pytest.mark.parametrize(("phone", "on", "line", "found"), [
+    (AUSTIN, "US-TX", "business", []),            # 'Business telephone numbers are NOT eligible'
+    (AUSTIN, "US-TX", "residential", [TEXAS]),
+    (PHILADELPHIA, "US-PA", "business", [PENNSYLVANIA]),   # business subscribers since 2019
+])
+def test_a_business_line_lifts_a_list_of_residential_subscribers_only(
+        phone: str, on: str, line: str, found: list[str]) -> None:
+    report = audit(calls(phone, "2026-07-15T16:00Z"), leads=lead(phone, line),
+                   dnc=listed(phone, on, "2026-01-01"), as_of="2026-11-27")
+    assert dnc_found(report)["citation"].tolist() == found
+
+
+@pytest.mark.parametrize(("facts", "found"), [
+    ({}, [TEXAS]), ({"nonprofit": True}, []),    # a charity's call is no telephone solicitation
+    ({"charity": True}, [TEXAS]),                # Canada's registered charity: not Texas's fact
+])
+def test_a_fact_lifts_only_the_lists_whose_law_names_it(facts: dict[str, bool],
+                                                      found: list[str]) -> None:
+    assert cited(AUSTIN, "US-TX", "2026-01-01", "2026-06-02T16:00Z", **facts) == found
+
+
+@pytest.mark.parametrize(("line", "facts", "found"), [
+    (None, {}, [DNCL]),
+    ("residential", {}, [DNCL]),
+    ("business", {}, []),                  # "do not apply to ... calls made to businesses"
+    (None, {"charity": True}, []),         # 41.7(1)(a)
+    (None, {"newspaper": True}, []),       # 41.7(1)(g)
+    (None, {"nonprofit": True}, [DNCL]),   # a nonprofit is not a registered charity
+])
+def test_canadas_dncl_exemptions(line: str | None, facts: dict[str, bool],
+                                 found: list[str]) -> None:
+    report = audit(calls(TORONTO, "2026-06-02T16:00Z"), leads=lead(TORONTO, line),
+                   dnc=listed(TORONTO, "national", "2026-01-01"), as_of="2026-11-27",
+                   **facts)  # type: ignore[arg-type]
+    assert dnc_found(report)["citation"].tolist() == found
+
+
+def test_the_accounts_own_list_still_binds_a_canadian_business_line() -> None:
+    """The Telemarketing Rules (Part III) bind exempt callers too: a request not to be
+    called still forbids the next call to a business line."""
+    made = calls(TORONTO, "2026-06-01T16:00Z", "2026-06-02T16:00Z").assign(
+        disposition=["do_not_call", None],
+        ended_at=pd.to_datetime(["2026-06-01T16:01Z", "2026-06-02T16:01Z"], utc=True))
+    report = audit(made, leads=lead(TORONTO, "business"),
+                   dnc=listed(TORONTO, "national", "2026-01-01"), as_of="2026-11-27")
+    assert dnc_found(report)["citation"].tolist() == [
+        "CRTC Unsolicited Telecommunications Rules, Part III (Telemarketing Rules)"]
+
+
+@pytest.mark.parametrize(("signed", "ends", "found"), [
+    ("2025-01-01", None, []),                 # in force
+    ("2025-01-01", "2025-03-01", []),         # expired, within 18 months of the call
+    ("2024-01-01", "2024-11-01", [DNCL]),     # expired 19 months before
+    ("2026-07-01", None, [DNCL]),             # signed after the call
+])
+def test_a_written_contract_exempts_while_in_force_and_18_months_after(
+        signed: str, ends: str | None, found: list[str]) -> None:
+    contracts = pd.DataFrame({"phone": [TORONTO],
+                              "signed_at": pd.to_datetime([signed], utc=True),
+                              "ends_at": pd.to_datetime([ends], utc=True)})
+    assert cited(TORONTO, "national", "2026-01-01", "2026-06-02T16:00Z",
+                 contracts=contracts) == found
+
+
+def test_a_contract_does_not_lift_the_us_registry() -> None:
+    contracts = pd.DataFrame({"phone": [AUSTIN],
+                              "signed_at": pd.to_datetime(["2025-01-01"], utc=True)})
+    assert cited(AUSTIN, "national", "2026-01-01", "2026-06-02T16:00Z",
+                 contracts=contracts) == ["16 CFR 310.4(b)(1)(iii)(B); 47 CFR 64.1200(c)(2)"]
+
+
+def test_without_any_state_list_a_note_names_the_states_called() -> None:
+    dnc = listed(AUSTIN, "national", "2020-01-01").assign(listed=False)
+    made = pd.concat([calls(DENVER, "2026-06-02T16:00Z"),
+                      calls(MIAMI, "2026-06-02T17:00Z").assign(id="call_9")])
+    report = audit(made, dnc=dnc, as_of="2026-11-27")
+    assert dnc_found(report).empty
+    note = report.notes["state_lists"]
+    assert "Colorado No-Call List (US-CO, required)" in note
+    assert "Florida Do Not Call List (US-FL)" in note and "Texas" not in note
+
+
+def test_with_another_states_list_a_required_list_missing_is_a_risk() -> None:
+    dnc = listed(AUSTIN, "US-TX", "2026-01-01").assign(listed=False)
+    made = pd.concat([calls(DENVER, "2026-06-02T16:00Z"),
+                      calls(MIAMI, "2026-06-02T17:00Z").assign(id="call_9")])
+    report = audit(made, dnc=dnc, as_of="2026-11-27")
+    found = dnc_found(report)
+    assert found["call_id"].tolist() == ["call_0"]      # Colorado's, not Florida's
+    assert found["basis"].tolist() == ["risk"] and found["citation"].tolist() == [COLORADO]
+    assert report.risks["calls"] == 1 and report.by_basis["law"] == 0
+    assert "US-CO" in report.notes["state_lists"]
+
+
+def test_a_list_the_table_does_not_know_is_refused_by_name() -> None:
+    with pytest.raises(AuditInputError, match=r"dnc\.list holds 'US-ZZ'"):
+        cited(AUSTIN, "US-ZZ", "2026-01-01", "2026-06-02T16:00Z")
+
+
+def test_next_allowed_reads_a_state_list_as_the_audit_does() -> None:
+    dnc = listed(AUSTIN, "US-TX", "2026-01-01")
+    answer = next_allowed([AUSTIN, DENVER], "2026-06-02T16:00Z", dnc=dnc)
+    assert answer["allowed"].tolist() == [False, True]
+    assert answer["rule"].iloc[0] == "dnc_call" and answer["jurisdiction"].iloc[0] == "US-TX"
+    assert pd.isna(answer["next_allowed_at"].iloc[0])
+
+
+def test_the_dask_path_reads_state_lists_and_their_absence_alike() -> None:
+    """The same inputs on Dask (two partitions each): the state's finding, the missing
+    required list's risk and the note, as pandas gives them."""
+    dd = pytest.importorskip("dask.dataframe")
+    made = pd.concat([calls(AUSTIN, "2026-06-02T16:00Z"),
+                      calls(DENVER, "2026-06-02T17:00Z").assign(id="call_9")],
+                     ignore_index=True)
+    dnc = listed(AUSTIN, "US-TX", "2026-01-01")
+    pandas = audit(made, dnc=dnc, as_of="2026-11-27")
+    dask = audit(dd.from_pandas(made, npartitions=2), dnc=dd.from_pandas(dnc, npartitions=2),
+                 as_of="2026-11-27")
+    keys = ["call_id", "basis", "citation", "jurisdiction"]
+    assert (dnc_found(dask)[keys].sort_values("call_id").values.tolist()
+            == dnc_found(pandas)[keys].sort_values("call_id").values.tolist()
+            == [["call_0", "law", TEXAS, "US-TX"], ["call_9", "risk", COLORADO, "US-CO"]])
+    assert dask.notes == pandas.notes
+
+
+def test_a_lead_on_a_states_list_still_dialable_names_the_states_law() -> None:
+    leads = lead(AUSTIN).assign(status="contacted")
+    report = audit(calls(DENVER, "2026-06-02T16:00Z"), leads=leads,
+                   dnc=listed(AUSTIN, "US-TX", "2026-01-01"), as_of="2026-11-27")
+    found = report.findings[report.findings["rule"] == "dnc_lead"]
+    assert found["citation"].tolist() == [TEXAS] and found["jurisdiction"].tolist() == ["US-TX"]
+    assert "Texas no-call list" in found["evidence"].iloc[0]
