@@ -27,7 +27,6 @@ from dialkit._utils._choices import AUDIT_INPUTS, AuditInput
 from dialkit.cli import app
 from dialkit.client import GuardSettings
 from dialkit.compliance import LawJudge, audit, next_allowed, upcoming
-from dialkit.compliance._inputs._load import Loaded
 from dialkit.compliance._inputs._options import table
 from dialkit.errors import ContactForbiddenError
 from dialkit.sandbox import Sandbox
@@ -36,14 +35,17 @@ MIAMI = "+13055550166"
 """A Florida number no lead of the seeded world holds (Florida: 3 calls per person and
 subject in 24 hours, Fla. Stat. 501.616(6)(b))."""
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "compliance.md"
+UPCOMING_FRAMES = {"calls", "leads", "dnc", "texts"}
+"""The frames of :func:`load` that ``upcoming`` reads of a mapping (or loads): not
+its ``since`` and ``until``, the period an audit reports."""
 JUDGES = {
     "next_allowed": set(inspect.signature(next_allowed).parameters),
-    "upcoming": set(inspect.signature(upcoming).parameters) | set(Loaded.__annotations__),
+    "upcoming": set(inspect.signature(upcoming).parameters) | UPCOMING_FRAMES,
     "guard": set(inspect.signature(LawJudge.contact).parameters)
     | {field.name for field in dataclasses.fields(GuardSettings)},
 }
 """What each judge before a call takes by name: ``upcoming`` its keywords and the frames
-``load`` gives it; the guard its judge's evidence and its settings."""
+``load`` gives it that it reads; the guard its judge's evidence and its settings."""
 
 
 @pytest.fixture
@@ -73,6 +75,24 @@ def test_every_keyword_input_of_audit_is_an_option_of_the_command() -> None:
                          ids=lambda each: each.name)
 def test_the_judges_before_a_call_take_what_the_audit_is_given(each: AuditInput) -> None:
     assert [judge for judge in each.ahead if each.name not in JUDGES[judge]] == []
+
+
+@pytest.mark.parametrize("judge", sorted(JUDGES))
+def test_the_declaration_names_every_judge_that_takes_an_input(judge: str) -> None:
+    """The converse (issue 73): an input a judge takes by the audit's name is declared as
+    taken by it, so that the docs' table never says "none" of a judge that reads it."""
+    taken = {each.name for each in AUDIT_INPUTS if each.name in JUDGES[judge]}
+    assert taken == {each.name for each in AUDIT_INPUTS if judge in each.ahead}
+
+
+@pytest.mark.parametrize("each", [each for each in AUDIT_INPUTS
+                                  if set(each.ahead) != set(JUDGES)],
+                         ids=lambda each: each.name)
+def test_an_input_a_judge_does_not_take_says_why(each: AuditInput) -> None:
+    """Wherever a judge before a call judges a rule an input changes, it takes that input
+    (issue 73); where one does not, the declaration says why, and the docs' table shows it."""
+    assert each.ahead_note, f"say in {each.name}'s line of AUDIT_INPUTS why not " + ", ".join(
+        sorted(set(JUDGES) - set(each.ahead)))
 
 
 def test_the_compliance_page_lists_every_input_as_declared() -> None:

@@ -73,6 +73,10 @@ class Judge(Protocol):
     lookback: timedelta
     """How far back a number's calls and texts count (the longest cap's period)."""
 
+    def read(self, settings: GuardSettings) -> None:
+        """Read the frames of ``settings`` (:data:`._settings.FRAMES`) now, as the audit
+        reads its inputs of their names, refusing one it would refuse, naming it."""
+
     def capped(self, phone: str, state: str | None, contacts: int,
                settings: GuardSettings) -> bool:
         """Whether a cap could count the number's past ``contacts`` (calls and texts; a

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
+
+import pandas as pd
 
 from .._places._blocked import blocked_regions
 from .._utils._base_error import InputError
+from .._utils._choices import AUDIT_INPUTS, SWITCH
 
 Enforced = Literal["law", "law_and_policy", "off"]
 ENFORCED: tuple[Enforced, ...] = ("law", "law_and_policy", "off")
@@ -28,9 +31,16 @@ class RuleSet(Protocol):
         """The rules in words, as a report's cover shows them."""
 
 
+FRAMES = ("emergencies", "dnc", "leads", "contracts", "reassigned")
+"""The settings that are frames, each the audit's input of its name, read by the judge with
+the audit's readers (issue 73): this layer may not import them."""
+
+
 @dataclass(frozen=True)
 class GuardSettings:
-    """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone).
+    """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone), and
+    what the account knows that the service's answers do not say, given by the audit's
+    names and read as the audit reads them (issue 73: one declaration, every judge).
 
     Attributes:
         enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
@@ -40,15 +50,52 @@ class GuardSettings:
             ``law_and_policy`` needs one or ``blocked_countries``.
         blocked_countries: The countries the account does not call, read as the audit
             and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
+        emergencies: The declared states of emergency (``area``, ``starts_at``,
+            ``ends_at``, ``declaration``), as ``audit(emergencies=...)`` takes them: a
+            contact to a state whose law forbids solicitation during one is refused
+            while it is declared there, its end the next allowed moment.
+        dnc: DNC results as ``audit(dnc=...)`` takes them (``phone``, ``listed``,
+            ``checked_at``, ``listed_at``, ``list``), judged beside the live check, which
+            names no list (read as the national register): a state's scrub (``list``
+            ``US-TX``) refuses a number on that state's list, citing its law.
+        leads: The account's leads as ``audit(leads=...)`` takes them, read for the
+            Do-Not-Call lists alone: a number every lead of which says ``line``
+            ``business`` is no residential line, and a contract may name a lead by id.
+        contracts: The written contracts with the persons called (``phone`` or
+            ``lead_id``, ``signed_at``, ``ends_at``), as the audit takes them: one in force
+            lifts Canada's DNCL.
+        reassigned: The reassigned numbers database's answers, as the audit takes them:
+            a ``yes`` voids the contracts of its number signed before it.
+        nonprofit: The account is a tax-exempt nonprofit calling for itself: the
+            National Do Not Call Registry's rule does not judge its contacts.
+        charity: The contacts are a registered charity's appeals for donations: Canada's
+            DNCL does not bind them.
+        newspaper: The contacts solicit subscriptions to a newspaper of general
+            circulation: Canada's DNCL and the state lists whose law names one do not
+            bind them.
+
+    The frames are read when the client is made, by the audit's readers (the judge's:
+    this layer may not import them), and a frame the audit would refuse is refused then,
+    naming it.
     """
 
     enforce: Enforced = "law"
     rules: RuleSet | None = None
     policy: RuleSet | None = None
     blocked_countries: Collection[str] | str = ()
+    emergencies: pd.DataFrame | None = field(default=None, compare=False)
+    dnc: pd.DataFrame | None = field(default=None, compare=False)
+    leads: pd.DataFrame | None = field(default=None, compare=False)
+    contracts: pd.DataFrame | None = field(default=None, compare=False)
+    reassigned: pd.DataFrame | None = field(default=None, compare=False)
+    nonprofit: bool = False
+    charity: bool = False
+    newspaper: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
+        for each in _SWITCHES:
+            each.told(getattr(self, each.name), "GuardSettings")
         if self.enforce not in ENFORCED:
             raise InputError(f"guard enforce={self.enforce!r} is not one of "
                              f"{', '.join(ENFORCED)}")
@@ -57,3 +104,11 @@ class GuardSettings:
             raise InputError("guard 'law_and_policy' needs the policy: pass GuardSettings("
                              "'law_and_policy', policy=dialkit.compliance.HOUSE_RULES) or "
                              "blocked_countries=[...]")
+
+    def frames_given(self) -> bool:
+        """Whether a frame is given (:data:`FRAMES`), which the judge reads once."""
+        return any(getattr(self, name) is not None for name in FRAMES)
+
+
+_SWITCHES = tuple(each for each in AUDIT_INPUTS if each.kind == SWITCH and "guard" in each.ahead)
+"""The facts the settings take, each by its audit input's declaration (True or False)."""

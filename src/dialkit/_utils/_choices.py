@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._base_error import InputError
+
 VIOLATIONS = ("law", "policy")
 """The bases (:data:`dialkit.compliance.BASES`) of a violation, a call that broke a rule,
 that ``--fail-on any`` stops on. A ``risk`` is not one."""
@@ -50,7 +52,9 @@ class AuditInput:
     program's alone); its ``kind``; the ``fact`` it tells the audit (the option's help
     and the docs' line); the ``hint`` a note adds where it asks a program for it; and the
     judges before a call that take it too (``ahead``: ``next_allowed``, ``upcoming``,
-    ``guard``), by the same name.
+    ``guard``), by the same name, and ``ahead_note``: why a judge left out does not take
+    it (issue 73: a judge that judges a rule an input changes takes it), or how one reads
+    it otherwise than the audit.
 
     The command makes its option from this line (a :data:`GIVEN` kind), the library's
     notes and the command's say how to pass it (:attr:`in_python`, :attr:`in_command`),
@@ -62,6 +66,7 @@ class AuditInput:
     fact: str
     hint: str = ""
     ahead: tuple[str, ...] = ()
+    ahead_note: str = ""
 
     @property
     def in_python(self) -> str:
@@ -77,58 +82,88 @@ class AuditInput:
         (its value follows)."""
         return f"{self.flag} FILE" if self.kind in FILES else str(self.flag)
 
+    def told(self, value: object, where: str) -> bool:
+        """A :data:`SWITCH`'s value as given to ``where`` (``next_allowed``,
+        ``GuardSettings``): ``True`` or ``False``. Anything else is refused naming it, never
+        read as either: ``"no"`` is true to Python, and a fact read so would lift a list's
+        rule from every call."""
+        if value is True or value is False:
+            return value
+        raise InputError(f"{where}({self.name}={value!r}) is not True or False: pass "
+                         f"{self.name}=True where it holds of the account's calls, else "
+                         "leave it out")
+
 
 _BEFORE_THE_CALL = ("next_allowed", "upcoming", "guard")
 AUDIT_INPUTS = (
     AuditInput("leads", "--leads", FRAME, (
         "The account's leads (client.frames.leads()): each call's lead, its address state "
         "and person are found, and the lead rules run (dnc_lead, unscreened_lead, "
-        "unknown_address_state)."), ahead=("upcoming",)),
+        "unknown_address_state)."), ahead=("upcoming", "guard"), ahead_note=(
+        "next_allowed takes them as the numbers it is asked about (phones_or_leads), read "
+        "as the audit reads them where they hold its columns (id, campaign_id, phone, "
+        "status). The guard reads of them the Do-Not-Call lists' part alone (line: "
+        "business; the lead ids contracts name); a lead's address state and campaign it "
+        "reads from the lead's own record.")),
     AuditInput("dnc", "--dnc", FRAME, (
         "The DNC results of the numbers (client.frames.dnc): phone, listed, checked_at, "
         "optionally listed_at and list; dnc_call, dnc_lead and unscreened_lead run."),
-        hint="client.frames.dnc of the numbers", ahead=_BEFORE_THE_CALL),
+        hint="client.frames.dnc of the numbers", ahead=_BEFORE_THE_CALL, ahead_note=(
+        "The guard checks each number live (an answer that names no list, read as the "
+        "national register) and judges the rows given beside it (a state's scrub: list "
+        "US-TX).")),
     AuditInput("texts", "--texts", FRAME, (
         "The account's texts (client.frames.sms_reports(): message_id, to, created_at), "
         "audited as the calls they are in law (47 CFR 64.1200(e)) by the rules of a "
         "contact, and counted with the calls toward the caps."),
-        hint="client.frames.sms_reports()", ahead=_BEFORE_THE_CALL),
+        hint="client.frames.sms_reports()", ahead=_BEFORE_THE_CALL, ahead_note=(
+        "The guard reads the account's texts itself.")),
     AuditInput("verified_caller_ids", "--verified-caller-ids", IDS, (
         "The account's verified caller ids: unverified_caller_id runs (an emulator's "
-        "account: its own by default).")),
+        "account: its own by default)."), ahead_note=(
+        "No judge before a call knows its caller id (a scheduled call's is the dialer's); "
+        "the service checks a click-to-call's against the account's own before dialling.")),
     AuditInput("consents", "--consents", RECORDS, (
         "The account's consent records (phone or lead_id, kind written, ebr or oral, "
         "given_at, revoked_at, optionally relationship purchase or inquiry): they exempt "
         "calls to listed numbers as each list's law says, a revocation is an opt-out, and "
-        "no_written_consent runs."), hint="the account's consent records"),
+        "no_written_consent runs."), hint="the account's consent records",
+        ahead=("upcoming",), ahead_note=(
+        "Not next_allowed and the guard yet: a consent also lifts the hours where a row's "
+        "words say so (16 CFR 310.4(c)), which they judge apart from a number's past; read "
+        "for the lists alone, they would answer otherwise than the audit.")),
     AuditInput("reassigned", "--reassigned", RECORDS, (
         "The reassigned numbers database's answers (phone, asked_at, answer yes, no or "
-        "no_data): a yes voids the number's consents given before it.")),
+        "no_data): a yes voids the number's consents given before it."),
+        ahead=_BEFORE_THE_CALL, ahead_note=(
+        "A yes voids a contract too (in upcoming, a consent too), which every judge before "
+        "a call reads.")),
     AuditInput("emergencies", "--emergencies", RECORDS, (  # issue 73
         "The declared states of emergency (area: a state; starts_at; ends_at, empty while "
         "in force; optionally declaration): a call to a state whose law forbids "
         "solicitation during one (Louisiana, New York) is a calling_hours finding citing "
-        "it; the guard takes them in its rules (US.with_emergencies(...))."),
-        hint="the declared states of emergency", ahead=("next_allowed", "upcoming")),
+        "it."), hint="the declared states of emergency", ahead=_BEFORE_THE_CALL),
     AuditInput("nonprofit", "--nonprofit", SWITCH, (
         "The account is a tax-exempt nonprofit calling for itself: its calls are no "
         "telephone solicitations (47 U.S.C. 227(a)(4)(C)), and the National Do Not Call "
-        "Registry's rule does not judge them.")),
+        "Registry's rule does not judge them."), ahead=_BEFORE_THE_CALL),
     AuditInput("charity", "--charity", SWITCH, (
         "The calls are made by or for a registered charity (Income Tax Act 248(1), "
         "narrower than a nonprofit) to solicit a donation: Canada's National DNCL does not "
-        "bind them (Telecommunications Act 41.7(1)(a)).")),
+        "bind them (Telecommunications Act 41.7(1)(a))."), ahead=_BEFORE_THE_CALL),
     AuditInput("newspaper", "--newspaper", SWITCH, (
         "The calls are made by or for a newspaper of general circulation to solicit "
-        "subscriptions (41.7(1)(g); some states' lists too).")),
+        "subscriptions (41.7(1)(g); some states' lists too)."), ahead=_BEFORE_THE_CALL),
     AuditInput("contracts", "--contracts", RECORDS, (
         "The written contracts with the persons called (phone or lead_id, signed_at, "
         "ends_at: empty while in force): a contract lifts the lists whose law names it "
         "(Canada's DNCL, 41.7(2)) while in force, and as long after as that law counts "
-        "it.")),
+        "it."), ahead=_BEFORE_THE_CALL),
     AuditInput("blocked_countries", "--blocked-countries", CHOICE, (
         "Countries calls must not reach, ISO codes or names (KP,IR): blocked_country runs "
-        "(a policy's finding)."), ahead=("upcoming", "guard")),
+        "(a policy's finding)."), ahead=("upcoming", "guard"), ahead_note=(
+        "Not next_allowed: it answers when the law and the policy's window and cap let a "
+        "number be called, and a blocked country has no such moment.")),
     AuditInput("rules", "--preset", CHOICE, (
         "The law: US (the federal rule and each state's), UK, CA or US_FEDERAL (the "
         "federal rule alone); by name on the command line."), ahead=_BEFORE_THE_CALL),
@@ -139,18 +174,25 @@ AUDIT_INPUTS = (
     AuditInput("campaign_id", "--campaign", CHOICE,
                "Audit this campaign only, or these.", ahead=_BEFORE_THE_CALL),
     AuditInput("since", "--since", CHOICE, (
-        "Report the calls placed from then on, each judged against every call before it.")),
+        "Report the calls placed from then on, each judged against every call before it."),
+        ahead_note="A period of the calls reported: a judge before a call reports the one to "
+                  "come."),
     AuditInput("until", "--until", CHOICE, (
         "Report the calls placed before then (those after it still count toward an "
-        "abandonment period it falls in).")),
+        "abandonment period it falls in)."),
+        ahead_note="A period of the calls reported, as since."),
     AuditInput("as_of", "--as-of", CHOICE, (
         "When the audit looks from (default now): the DNC checks' scrub age, and evidence "
-        "dated after it read the stricter way."), ahead=("upcoming",)),
+        "dated after it read the stricter way."), ahead=("upcoming",), ahead_note=(
+        "next_allowed looks from the moment it is asked about (at=), the guard from the "
+        "service's now.")),
     AuditInput("compute", None, PROGRAM, (
         "Of Dask's input: False answers the report delayed (dask.delayed); a command "
-        "prints the report, so it computes it.")),
+        "prints the report, so it computes it."),
+        ahead_note="Dask's alone: the judges before a call answer at once."),
     AuditInput("campaigns", None, PROGRAM,
-               "The old name of campaign_id, for one release: it warns."),
+               "The old name of campaign_id, for one release: it warns.",
+               ahead_note="campaign_id is their name for it."),
 )
 """Every keyword input of :func:`dialkit.compliance.audit` and the option that gives it
 (``tests/compliance/test_audit_inputs.py`` holds the two to each other)."""

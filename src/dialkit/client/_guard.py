@@ -114,6 +114,8 @@ class Guard:
         self._judged_resumes: dict[tuple[str, datetime], ResumeJudgment] = {}
         self._warned = False
         transport.on_write(self._written)
+        if settings.enforce != "off" and settings.frames_given():
+            self._judged().read(settings)  # a frame the audit would refuse: named now
 
     # the operations' questions ------------------------------------------------------------
 

@@ -8,12 +8,20 @@ a call row as the audit makes it (:func:`._texts.texts_as_calls`: a text is a ca
 law, and a cap counts it), so the guard, ``next_allowed``, ``upcoming`` and the audit
 answer alike. The account's blocked countries are judged by the audit's
 :func:`._account.blocked_country`.
+
+What the settings give by the audit's names (issue 73: the declared emergencies, DNC
+results beside the live answer, the leads' lines, the contracts, the reassigned answers,
+the account's facts) is read once, by the audit's readers (:class:`Known`), and judged by
+``next_allowed``'s code with the rest: the emergencies in the rules, the DNC rows of the
+number beside its live answer (which names no list and is read as the national register,
+so a state's list is known from the rows given alone), what lifts a list's rule as the
+audit's check of a listing reads it (:class:`._when_past.Lifting`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 import pandas as pd
@@ -28,17 +36,19 @@ from ..._guarding import (
     other_phones,
 )
 from ..._shown._words import counted
-from ..._utils._base_error import InputError
+from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import utc_times
 from ...contract import Call, Lead, SmsMessage
-from .._audit import CALL_COLUMNS
+from ...frames import maybe_pandas
+from .._audit import CALL_COLUMNS, prepared_dnc
 from .._checks._account import blocked_country
+from .._checks._emergency import with_emergencies
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import COUNTED_TEXTS, texts_as_calls
 from .._rules._law import own_caps
 from .._rules._rules import US, Rules
-from ._when import next_allowed
-from ._when_past import cap_periods
+from ._when import asked_about, judged, next_allowed, numbers_asked, with_policy
+from ._when_past import Asked, Lifting, cap_periods
 
 
 class LawJudge:
@@ -53,6 +63,21 @@ class LawJudge:
 
     def __init__(self) -> None:
         self.lookback = max(cap_periods()).to_pytimedelta()
+        self._known: Known | None = None
+
+    def read(self, settings: GuardSettings) -> None:
+        """Read ``settings`` now (:class:`Known`): a client made with frames in its guard's
+        settings has them read then, so a frame the audit would refuse is named before
+        any contact is asked about."""
+        self._settings(settings)
+
+    def _settings(self, settings: GuardSettings) -> Known:
+        """``settings`` as read, once for the settings of this judge's guard (read again
+        for others: a notebook may ask one judge with several)."""
+        known = self._known
+        if known is None or known.settings is not settings:
+            known = self._known = Known.of(settings)
+        return known
 
     def capped(self, phone: str, state: str | None, contacts: int,
                settings: GuardSettings) -> bool:
@@ -62,8 +87,9 @@ class LawJudge:
         ``state``, the lead's address, too) and of the policy can break none, and the
         hours alone judge the contact (the verdict then holds for the minute whatever
         contacts were made: ``Guard._verdict``)."""
-        policy = _policy(settings)
-        caps = [*own_caps(phone, state, _law_of(settings))]
+        known = self._settings(settings)
+        policy = known.policy
+        caps = [*own_caps(phone, state, known.law)]
         caps += [policy.max_calls_per_24h] if policy and policy.max_calls_per_24h else []
         return bool(caps) and contacts >= min(caps)
 
@@ -71,17 +97,19 @@ class LawJudge:
                 campaign_id: str | None, calls: Sequence[Call], texts: Sequence[SmsMessage],
                 dnc: LiveDnc, settings: GuardSettings) -> Verdict | None:
         """The refusal of a contact to ``phone`` at ``at`` (None: allowed): the hours and
-        days of its place (and of ``state``, the lead's address), a cap its ``calls`` and
-        ``texts`` would break, the DNC list ``dnc`` says it is on; with the policy, its
-        rules and the blocked countries."""
+        days of its place (and of ``state``, the lead's address) and a declared emergency
+        there, a cap its ``calls`` and ``texts`` would break, a DNC list ``dnc`` or the
+        settings' DNC rows say it is on, unless what the settings say lifts that list's
+        rule; with the policy, its rules and the blocked countries."""
+        known = self._settings(settings)
         blocked = _blocked(phone, at, settings)
         if blocked is not None:
             return blocked
-        contacts = _contacts(calls, texts)
-        verdicts = [_verdict(_rows(next_allowed(
-            asked, pd.Timestamp(at), rules=_law_of(settings), policy=_policy(settings),
-            calls=contacts, dnc=_dnc(dnc, at), campaign_id=campaign_id))[0])
-            for asked in _asked(phone, state, campaign_id, calls, texts)]
+        past = asked_about(known.rules, _contacts(calls, texts),
+                           _dnc(dnc, at, known.rows_of(phone)), campaign_id, None,
+                           known.lifting.of(phone))
+        verdicts = [_judged(asked, pd.Timestamp(at), past)
+                    for asked in _asked(phone, state, campaign_id, calls, texts)]
         return self._texts_said(_strictest(verdicts, at), texts, at)
 
     def _texts_said(self, verdict: Verdict | None, texts: Sequence[SmsMessage],
@@ -108,8 +136,9 @@ class LawJudge:
                               "state": [address_state(lead.custom_fields) for lead in leads],
                               OTHER_PHONES: [other_phones(lead.custom_fields)
                                              for lead in leads]}, dtype=object)
-        answer = next_allowed(frame, pd.Timestamp(at), rules=_law_of(settings),
-                              policy=_policy(settings)) if leads else None
+        known = self._settings(settings)
+        answer = next_allowed(frame, pd.Timestamp(at), rules=known.law,
+                              policy=known.policy) if leads else None
         if answer is None or answer["allowed"].all():
             return ResumeJudgment(campaign_id, at, len(leads), 0)
         refused = answer[~answer["allowed"].to_numpy(bool)]
@@ -122,14 +151,52 @@ class LawJudge:
             _verdict(_rows(refused.iloc[:1])[0]))
 
 
-def _law_of(settings: GuardSettings) -> Rules:
-    """The law the settings name (default :data:`US`)."""
-    return _own(settings.rules, "rules") or US
+@dataclass(frozen=True)
+class Known:
+    """A guard's ``settings`` as the judge reads them, once: the ``law`` they name (default
+    :data:`US`) with their declared emergencies, the ``policy`` where enforced, the
+    ``rules`` a contact is judged by (both), their DNC rows (``dnc``, checked as the
+    audit's ``dnc=``) and what lifts a list's rule (:class:`._when_past.Lifting`). Each
+    frame is read by the reader of the audit's input of its name."""
 
+    settings: GuardSettings
+    law: Rules
+    policy: Rules | None
+    rules: Rules
+    dnc: pd.DataFrame | None
+    lifting: Lifting
 
-def _policy(settings: GuardSettings) -> Rules | None:
-    """The account's policy, where the settings enforce it."""
-    return _own(settings.policy, "policy") if settings.enforce == "law_and_policy" else None
+    @classmethod
+    def of(cls, settings: GuardSettings) -> Known:
+        """Read ``settings``.
+
+        Raises:
+            InputError: Rules that are not the compliance layer's, a frame the audit
+                would refuse (an :class:`AuditInputError` naming ``GuardSettings(name=...)``
+                and the column; its ``frame`` is the input's name).
+        """
+        own = _own(settings.rules, "rules") or US
+        policy = (_own(settings.policy, "policy") if settings.enforce == "law_and_policy"
+                  else None)
+        try:
+            law = with_emergencies(own, settings.emergencies)
+            dnc = prepared_dnc(maybe_pandas(settings.dnc, "dnc"))
+            lifting = Lifting.read("GuardSettings", leads=settings.leads,
+                                   contracts=settings.contracts,
+                                   reassigned=settings.reassigned,
+                                   nonprofit=settings.nonprofit, charity=settings.charity,
+                                   newspaper=settings.newspaper)
+        except AuditInputError as error:
+            where = f"GuardSettings({error.frame}=...)" if error.frame else "GuardSettings"
+            raise AuditInputError(f"{where}: {error}", frame=error.frame) from None
+        return cls(settings, law, policy, with_policy(law, policy), dnc, lifting)
+
+    def rows_of(self, phone: str) -> pd.DataFrame | None:
+        """The settings' DNC rows of ``phone`` (None: none)."""
+        if self.dnc is None:
+            return None
+        mine = self.dnc[(self.dnc["phone"].astype(object) == phone).to_numpy(bool)]
+        return mine if len(mine) else None
 
 
 def _own(given: RuleSet | None, name: str) -> Rules | None:
@@ -173,6 +240,15 @@ def _asked(phone: str, state: str | None, campaign_id: str | None, calls: Sequen
     return [of_none, alone] if campaigns else [of_none]
 
 
+def _judged(asked: pd.DataFrame | str, moment: pd.Timestamp, past: Asked) -> Verdict | None:
+    """The verdict of ``next_allowed``'s code (:func:`._when.judged`) on ``asked`` (the
+    number, or the lead: :func:`_asked`) at ``moment``, its past as ``past`` holds it."""
+    phones, address, ids = numbers_asked(asked)
+    leads = asked if ids is not None and isinstance(asked, pd.DataFrame) else None
+    return _verdict(_rows(judged(phones, address, moment, past.rules,
+                                 replace(past, leads=leads)))[0])
+
+
 def _strictest(verdicts: Sequence[Verdict | None], at: datetime) -> Verdict | None:
     """Of a contact's verdicts at ``at`` under each subject asked, the refusal that lasts
     longest (one with no next allowed moment above all); None where each allows it."""
@@ -201,18 +277,22 @@ def _contacts(calls: Sequence[Call], texts: Sequence[SmsMessage]) -> pd.DataFram
     return texts_as_calls(sent, frame, None)
 
 
-def _dnc(live: LiveDnc, at: datetime) -> pd.DataFrame | None:
-    """The live DNC answer as the audit's ``dnc=`` row (None: not listed: nothing for
-    the list's rule to judge), ``listed_at`` where the service says it, ``checked_at``
-    when the check was made (not the contact's moment: a callback's is days ahead, and
-    evidence dated in its future would be false), or the contact's, if that is sooner."""
+def _dnc(live: LiveDnc, at: datetime, given: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The live DNC answer as the audit's ``dnc=`` row where it says listed, ``listed_at``
+    where the service says it, ``checked_at`` when the check was made (not the contact's
+    moment: a callback's is days ahead, and evidence dated in its future would be false),
+    or the contact's, if that is sooner; after it the ``given`` rows of the number (the
+    settings' ``dnc``: a state's scrub, which the live answer never names). None where
+    neither says anything: nothing for a list's rule to judge."""
     answer = live.answer
-    if not answer.listed:
-        return None
-    since = (answer.model_extra or {}).get("listed_at")
-    return pd.DataFrame({"phone": [answer.phone], "listed": [True],
-                         "checked_at": [pd.Timestamp(min(live.checked_at, at))],
-                         "listed_at": [pd.Timestamp(since) if since else pd.NaT]})
+    rows = [] if given is None else [given]
+    if answer.listed:
+        since = (answer.model_extra or {}).get("listed_at")
+        rows.insert(0, pd.DataFrame({
+            "phone": [answer.phone], "listed": [True],
+            "checked_at": [pd.Timestamp(min(live.checked_at, at))],
+            "listed_at": [pd.Timestamp(since) if since else pd.NaT]}))
+    return pd.concat(rows, ignore_index=True) if rows else None
 
 
 def _rows(answer: pd.DataFrame) -> list[dict[str, object]]:

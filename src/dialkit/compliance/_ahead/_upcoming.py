@@ -10,7 +10,9 @@ same evidence as a call already made: the hours, days and holidays of the place 
 a number on the Do-Not-Call list now (or listed after the callback was set), a cap the
 call would exceed given the calls and texts already made (a text is a call in law, and
 the audit counts it: :mod:`._texts`) and the others scheduled before it, a blocked
-country.
+country. What lifts a list's rule from a call is the audit's too, taken by the audit's
+names (issue 73): the consent records, the reassigned answers, the written contracts, the
+account's facts and the leads' business lines.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..._utils._moments import later, utc_moment, utc_times
 from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
-from ._when_past import judged_beside
+from ._when_past import judged_beside, told_facts
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -46,7 +48,11 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
              policy: Rules | None = None, blocked_countries: Collection[str] = (),
              as_of: pd.Timestamp | str | None = None,
              tz: str | None = None,
-             emergencies: pd.DataFrame | None = None) -> pd.DataFrame:
+             emergencies: pd.DataFrame | None = None,
+             consents: pd.DataFrame | None = None,
+             reassigned: pd.DataFrame | None = None,
+             contracts: pd.DataFrame | None = None, nonprofit: bool = False,
+             charity: bool = False, newspaper: bool = False) -> pd.DataFrame:
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
@@ -68,6 +74,17 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         emergencies: The declared states of emergency, as :func:`audit` takes them: a
             call due in a state whose law forbids solicitation during one, while one is
             declared there, is a ``calling_hours`` finding.
+        consents: The account's consent records, as :func:`audit` takes them: one that
+            stands at a call due exempts it from the lists whose law names it, or from
+            the hours whose words say so; a revocation lists the number.
+        reassigned: The reassigned numbers database's answers, as for :func:`audit`: a
+            ``yes`` voids the consents and contracts of its number given before it.
+        contracts: The written contracts with the persons called, as for :func:`audit`.
+        nonprofit: As for :func:`audit` (the National Do Not Call Registry's rule, and the
+            state lists whose law exempts a nonprofit's calls, do not judge the calls).
+        charity: As for :func:`audit` (Canada's National DNCL does not bind the calls).
+        newspaper: As for :func:`audit` (nor Canada's DNCL, nor the state lists whose law
+            names a newspaper).
 
     Returns:
         The findings, one per scheduled call and rule it would break, in the audit's
@@ -79,7 +96,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
 
     Raises:
         ValueError: ``horizon`` is not a length of time above zero, or ``as_of`` not a
-            time; the message names the argument.
+            time; the message names the argument. ``nonprofit``, ``charity`` or
+            ``newspaper`` neither True nor False (an ``InputError``); a frame the audit
+            would refuse (an ``AuditInputError`` naming it).
 
     Examples:
         >>> import dialkit
@@ -91,12 +110,15 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         ['callback', 'next_attempt']
     """
     moment = _moment(as_of, tz)
+    told_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
     frames = _frames(source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=rules, policy=policy, blocked_countries=blocked_countries,
-        as_of=moment, emergencies=emergencies).findings)
+        as_of=moment, emergencies=emergencies, consents=consents, reassigned=reassigned,
+        contracts=contracts, nonprofit=nonprofit, charity=charity,
+        newspaper=newspaper).findings)
     return _said(found[found["rule"].isin(RULES)], planned, moment)
 
 

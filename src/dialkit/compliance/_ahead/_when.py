@@ -12,7 +12,8 @@ each of the place's zones), the earliest that every zone's law allows.
 Frequency caps and the Do-Not-Call list depend on what was done to a number, not on its
 place: given the account's calls, texts and DNC results, :mod:`._when_past` judges them by
 the audit's own checks, as :func:`._upcoming.upcoming` does for the calls the account has
-scheduled.
+scheduled, with what lifts a list's rule as the audit takes it (issue 73: the account's
+facts, its contracts, the reassigned answers, a lead's business line).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..._places._localtime import zone_info
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
-from .._audit import CALL_COLUMNS, prepared_calls, prepared_texts, with_texts
+from .._audit import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts, with_texts
 from .._checks._emergency import with_emergencies
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock
@@ -37,7 +38,7 @@ from .._rules._emergencies import ends
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules
 from ._best_hour import best_hours
-from ._when_past import Asked, judged_by_history
+from ._when_past import Asked, Lifting, has_lead_columns, judged_by_history
 
 HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
@@ -55,14 +56,21 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                  dnc: pd.DataFrame | None = None, campaign_id: str | None = None,
                  prefer: pd.DataFrame | None = None,
                  horizon: str | pd.Timedelta = "7D",
-                 emergencies: pd.DataFrame | None = None) -> pd.DataFrame:
+                 emergencies: pd.DataFrame | None = None, nonprofit: bool = False,
+                 charity: bool = False, newspaper: bool = False,
+                 contracts: pd.DataFrame | None = None,
+                 reassigned: pd.DataFrame | None = None) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
         phones_or_leads: Numbers (E.164 text: one, a list or a Series), or leads
             (``client.frames.leads()``: their ``phone``; a ``state`` column or the
             ``state`` of ``custom_fields`` applies the address state's law too, else the
-            state of the person the lead's ``other_phones`` link it to among them).
+            state of the person the lead's ``other_phones`` link it to among them). Leads
+            with the audit's columns (``id``, ``campaign_id``, ``phone``, ``status``) are
+            the account's leads beside ``calls`` and ``dnc`` too, read as the audit reads
+            them: a number every lead of which says ``line`` ``business`` is no
+            residential line, which the lists of residential subscribers do not protect.
         at: The moment asked about (default now): an ISO 8601 date or time or a
             ``datetime``, with its zone (``Z``, an offset) or read in ``tz``; a time of
             day without either is refused, never taken as UTC (a date alone starts at
@@ -94,6 +102,18 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             call to a state whose law forbids solicitation during one is not allowed
             while it is declared there, and the next allowed moment is none inside it
             (its end, where a window is open then; NaT while it has no end).
+        nonprofit: As for :func:`audit`: the account is a tax-exempt nonprofit calling
+            for itself, so the National Do Not Call Registry's rule (and the state lists
+            whose law exempts a nonprofit's calls) does not judge the call (with ``dnc``).
+        charity: As for :func:`audit`: Canada's National DNCL does not bind the call
+            (41.7(1)(a)).
+        newspaper: As for :func:`audit`: Canada's National DNCL and the state lists whose
+            law names a newspaper do not bind the call (41.7(1)(g)).
+        contracts: The written contracts with the persons called, as :func:`audit` takes
+            them (``phone``, or ``lead_id`` of the leads asked about; ``signed_at``,
+            ``ends_at``): one in force lifts Canada's DNCL from the call.
+        reassigned: The reassigned numbers database's answers, as :func:`audit` takes
+            them: a ``yes`` voids the number's contracts signed before it.
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -114,7 +134,11 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         AuditInputError: A value that is not an E.164 number (``"415-555-0123"``, ``""``,
             ``None``), named as ``client.dnc.check`` names it, with its E.164 form where it
             can be told (``pass +14155550123 if it is a US number``); a number in E.164 that
-            no zone is known for is an answer, ``unknown_timezone``, not an error.
+            no zone is known for is an answer, ``unknown_timezone``, not an error. Leads
+            with a ``line`` but without the audit's columns of a lead (it would go
+            unread); a frame the audit would refuse (``contracts``, ``reassigned``),
+            naming it.
+        InputError: ``nonprofit``, ``charity`` or ``newspaper`` neither True nor False.
 
     Examples:
         >>> from dialkit.compliance import next_allowed
@@ -122,22 +146,49 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ...     ["allowed", "next_allowed_at"]].to_dict("records")
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
-    phones, address, leads = _numbers(phones_or_leads)
+    phones, address, leads = numbers_asked(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
     rules = with_emergencies(with_policy(rules, policy), emergencies)
-    moments = np.full(len(phones), moment.tz_convert(None).to_datetime64(), "datetime64[ns]")
-    answer = hours_at(phones, moments, rules, address)
-    if calls is not None or texts is not None or dnc is not None:
-        asked = phones_or_leads if leads is not None else None
-        answer = judged_by_history(answer, moment, Asked(
-            rules, _contacts(calls, texts, asked), dnc, campaign_id, asked,
-            lambda numbers, at: next_allowed(numbers, at, rules=rules)))
-    answer = answer[list(COLUMNS)]
+    asked = phones_or_leads if leads is not None else None
+    lifting = Lifting.read("next_allowed", has_leads=has_lead_columns(asked),
+                           nonprofit=nonprofit, charity=charity, newspaper=newspaper,
+                           contracts=contracts, reassigned=reassigned)
+    answer = judged(phones, address, moment, rules, asked_about(
+        rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting))
     if prefer is not None:
-        answer = answer.join(best_of(answer["next_allowed_at"], phones, moments, rules,
-                                     address, prefer, duration(horizon, "horizon")))
+        answer = answer.join(best_of(answer["next_allowed_at"], phones, _at(moment, phones),
+                                     rules, address, prefer, duration(horizon, "horizon")))
     return answer if leads is None else answer.assign(lead_id=leads).pipe(
         lambda frame: frame[["lead_id", *frame.columns[:-1]]])
+
+
+def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
+           rules: Rules, asked: Asked) -> pd.DataFrame:
+    """:func:`next_allowed`'s answer (its :data:`COLUMNS`) for ``phones`` at ``moment``,
+    each read already (:func:`numbers_asked`; ``rules`` with the policy and emergencies
+    added): the hours of their places, then, where ``asked`` holds the account's calls or
+    DNC results, what was done to each number (:func:`._when_past.judged_by_history`).
+    What the client guard's judge asks too, with what it read of its settings once."""
+    answer = hours_at(phones, _at(moment, phones), rules, address)
+    if asked.calls is not None or asked.dnc is not None:
+        answer = judged_by_history(answer, moment, asked)
+    return answer[list(COLUMNS)]
+
+
+def asked_about(rules: Rules, calls: pd.DataFrame | None, dnc: pd.DataFrame | None,
+                campaign_id: str | None, leads: pd.DataFrame | None,
+                lifting: Lifting) -> Asked:
+    """What :func:`judged` judges a number's past by (:class:`._when_past.Asked`): the
+    account's ``calls`` (texts among them) and ``dnc`` results, the call's campaign, the
+    ``leads`` asked about, what lifts a list's rule, and the hours of ``rules`` for the
+    moment a cap frees a number."""
+    return Asked(rules, calls, dnc, campaign_id, leads,
+                 lambda numbers, at: next_allowed(numbers, at, rules=rules), lifting)
+
+
+def _at(moment: pd.Timestamp, phones: pd.Series) -> np.ndarray:
+    """``moment`` for each of ``phones``, as :func:`hours_at` takes moments."""
+    return np.full(len(phones), moment.tz_convert(None).to_datetime64(), "datetime64[ns]")
 
 
 def _contacts(calls: pd.DataFrame | None, texts: pd.DataFrame | None,
@@ -220,13 +271,21 @@ def _joined(row: np.ndarray, zone: np.ndarray, size: int) -> pd.api.extensions.E
     return pd.array([", ".join(these) or None for these in names], dtype="str")
 
 
-def _numbers(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
+def numbers_asked(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
     """The numbers asked about, the leads' address states (None: not leads, or none), and
-    the leads' ids (None: not leads)."""
+    the leads' ids (None: not leads). Leads with a ``line`` but not the audit's columns
+    are refused: the line would go unread (it is read with the account's leads beside
+    the calls), and a business line read as a residential one is no answer to trust."""
     if isinstance(given, pd.DataFrame):
         if "phone" not in given:
             raise AuditInputError("next_allowed() needs numbers or leads with a 'phone' "
                                   f"column; these columns are {list(given.columns)}")
+        if "line" in given and not has_lead_columns(given):
+            missing = [column for column in LEAD_COLUMNS if column not in given]
+            raise AuditInputError(
+                f"next_allowed() reads the leads' line with the audit's columns of a lead "
+                f"({', '.join(LEAD_COLUMNS)}); these leads have no {', '.join(missing)}: "
+                "pass client.frames.leads() with its line column", frame="leads")
         _refuse_non_e164(given["phone"], "leads.phone")
         phones = given["phone"].reset_index(drop=True)
         ids = given["id"].to_numpy(object) if "id" in given else None

@@ -9,22 +9,37 @@ subject). A call a cap forbids is asked again at each moment a past call leaves 
 period (a call exactly one period before does not count), the earliest the audit allows
 being the moment the cap frees the number; the law's hours then give the first allowed
 moment from there. A number the audit finds listed has no next allowed moment.
+
+What lifts a list's rule from a call besides a consent (issue 73: the account's facts, its
+written contracts and the reassigned answers that void one, a number's business line) is
+read by the audit's own readers (:class:`Lifting`) and given to the audit's check of a
+listing as the audit gives it, so that a judge before the call lifts what the audit lifts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..._utils._base_error import AuditInputError
-from ...frames import utc_times
-from .._audit import CALL_COLUMNS, LEAD_COLUMNS, Options, history_findings
+from ..._utils._choices import AUDIT_INPUTS
+from ...frames import maybe_pandas, utc_times
+from .._audit import (
+    CALL_COLUMNS,
+    LEAD_COLUMNS,
+    Options,
+    history_findings,
+    prepared_contracts,
+    prepared_leads,
+    prepared_reassigned,
+)
 from .._checks._frequency import SUBJECT, subjects_to_come
 from .._checks._lead_of import other_numbers
+from .._inputs._declared import INPUTS
 from .._rules import _jurisdictions as table
 from .._rules._rules import Rules
 
@@ -38,15 +53,95 @@ _ASKED = "asked:"
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy", "next_local_time",
           "timezone")
 
+FACTS = ("nonprofit", "charity", "newspaper")
+"""The facts of the account that lift a list's rule from every call (the audit's switches
+of the same names, :data:`dialkit._utils._choices.AUDIT_INPUTS`)."""
+LISTS_READ = tuple(column.name for column in INPUTS["leads"]
+                   if column.required or "dnc_call" in column.read_by)
+"""The leads' columns a listing's judgment reads (the declaration's: ``line``, and the ids
+a contract names), where a judge reads the account's leads for the lists alone."""
+
 Hours = Callable[[list[str], pd.Timestamp], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Lifting:
+    """What lifts a Do-Not-Call list's rule from a call to come besides a consent, as the
+    audit takes it (its inputs of the same names, read by its readers): the account's
+    facts (``nonprofit``, ``charity``, ``newspaper``), its written ``contracts`` and the
+    ``reassigned`` answers that void one, and ``leads``: the account's leads read for the
+    lists alone (:data:`LISTS_READ`: a number every lead of which says ``line``
+    ``business``; the lead a contract names by id), for a judge that reads no leads of its
+    own (the client's guard). The audit's check of a listing (:func:`.._checks._dnc.dnc_call`,
+    through :func:`.._audit.history_findings`) reads them as it reads them for a call made."""
+
+    nonprofit: bool = False
+    charity: bool = False
+    newspaper: bool = False
+    contracts: pd.DataFrame | None = field(default=None, compare=False)
+    reassigned: pd.DataFrame | None = field(default=None, compare=False)
+    leads: pd.DataFrame | None = field(default=None, compare=False)
+
+    @classmethod
+    def read(cls, where: str, *, leads: object = None, has_leads: bool = False,
+             contracts: object = None, reassigned: object = None,
+             **facts: object) -> Lifting:
+        """The inputs given to ``where`` (``next_allowed``, ``GuardSettings``), each read
+        as the audit reads it: a fact ``True`` or ``False`` (:meth:`AuditInput.told`), the
+        frames (pandas, Polars or Arrow) checked by the audit's declaration of them.
+        ``has_leads``: the judge reads leads of its own, by which a contract may name a
+        lead (``next_allowed``'s leads asked about).
+
+        Raises:
+            InputError: A fact that is not ``True`` or ``False``, naming it.
+            AuditInputError: A frame the audit would refuse, naming the frame and the
+                column (``frame`` is it).
+        """
+        return cls(**told_facts(where, **facts), leads=_lists_part(leads),
+                   reassigned=prepared_reassigned(maybe_pandas(reassigned, "reassigned")),
+                   contracts=prepared_contracts(maybe_pandas(contracts, "contracts"),
+                                                has_leads or leads is not None))
+
+    def of(self, phone: str) -> Lifting:
+        """These, with the leads of ``phone`` alone (the one number a contact judges)."""
+        if self.leads is None:
+            return self
+        mine = self.leads[(self.leads["phone"].astype(object) == phone).to_numpy(bool)]
+        return replace(self, leads=mine if len(mine) else None)
+
+    def options(self) -> dict[str, Any]:
+        """The audit's :class:`~.._audit.Options` these are."""
+        return {"nonprofit": self.nonprofit, "charity": self.charity,
+                "newspaper": self.newspaper, "contracts": self.contracts,
+                "reassigned": self.reassigned}
+
+
+_DECLARED = {each.name: each for each in AUDIT_INPUTS if each.name in FACTS}
+
+
+def told_facts(where: str, **facts: object) -> dict[str, bool]:
+    """The account's :data:`FACTS` given to ``where``, each read by its declaration
+    (:meth:`~dialkit._utils._choices.AuditInput.told`: True or False, else refused)."""
+    return {name: _DECLARED[name].told(value, where) for name, value in facts.items()}
+
+
+def _lists_part(leads: object) -> pd.DataFrame | None:
+    """The account's ``leads`` checked as the audit checks them, and kept of them the
+    columns the lists read (:data:`LISTS_READ`), under the names the audit reads."""
+    read = prepared_leads(maybe_pandas(leads, "leads"), None)
+    if read is None:
+        return None
+    read = read.rename(columns={"lead_id": "id"})
+    return read[[column for column in LISTS_READ if column in read.columns]]
 
 
 @dataclass(frozen=True)
 class Asked:
     """What the caller gave :func:`._when.next_allowed` beside the numbers: the rules
     (with the policy added), the account's ``calls`` and ``dnc`` results, the campaign
-    the call would be of, the ``leads`` asked about (None: numbers), and ``hours``, the
-    hours' own answer for numbers at a moment."""
+    the call would be of, the ``leads`` asked about (None: numbers), ``hours``, the
+    hours' own answer for numbers at a moment, and what lifts a list's rule
+    (:class:`Lifting`)."""
 
     rules: Rules
     calls: pd.DataFrame | None
@@ -54,6 +149,7 @@ class Asked:
     campaign_id: str | None
     leads: pd.DataFrame | None
     hours: Hours
+    lifting: Lifting = Lifting()
 
 
 def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
@@ -86,7 +182,7 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "campaign_id": campaigns, "disposition": None})
     leads = _leads(asked)
     options = Options(rules=asked.rules, blocked=(), verified=None, campaigns=None,
-                      moment=at.max())
+                      moment=at.max(), **asked.lifting.options())
     found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
                           leads, lambda calls: history_findings(calls, leads, asked.dnc,
                                                                 options))
@@ -132,10 +228,20 @@ def _strictest(found: pd.DataFrame) -> pd.DataFrame:
 
 
 def _leads(asked: Asked) -> pd.DataFrame | None:
-    """The leads asked about, as the audit's leads where they hold the columns it reads
-    (else None: numbers, or leads of a few columns, such as the guard's)."""
+    """The account's leads the audit reads beside the calls: those read for the lists
+    alone (:attr:`Lifting.leads`, the guard's), else the leads asked about where they hold
+    the columns the audit reads (else None: numbers, or leads of a few columns, such as
+    the guard's asked contact)."""
+    if asked.lifting.leads is not None:
+        return asked.lifting.leads
     leads = asked.leads
-    return leads if leads is not None and all(c in leads for c in LEAD_COLUMNS) else None
+    return leads if has_lead_columns(leads) else None
+
+
+def has_lead_columns(leads: object) -> bool:
+    """Whether ``leads`` (the leads asked about) hold the columns the audit reads of a lead,
+    so that it reads them as the account's leads (each call's lead, person and line)."""
+    return isinstance(leads, pd.DataFrame) and all(c in leads for c in LEAD_COLUMNS)
 
 
 def _past(calls: pd.DataFrame) -> pd.DataFrame:
@@ -236,9 +342,14 @@ def cap_periods() -> set[pd.Timedelta]:
 def _forbid(answer: pd.DataFrame, row: Any) -> None:
     """``answer``'s number not allowed by the finding ``row`` (a row of ``itertuples``): a
     DNC listing for good; a cap until it frees the number, where that is later than the
-    hours' own answer."""
+    hours' own answer. The words are the finding's evidence and its citation where the
+    evidence does not hold it (a listing's evidence names its list, the citation the law:
+    Texas's list, Tex. Bus. & Com. Code 304.052), as an answer of the hours holds its
+    statute."""
     at = row.Index
     said = str(row.evidence).removeprefix("called ")
+    cited = row.citation if isinstance(row.citation, str) else ""
+    said += f"; {cited}" if cited and cited not in said else ""
     if row.rule == "call_frequency":
         freed, later = row.freed_at, row.next_at
         hours_at = answer.at[at, "next_allowed_at"]

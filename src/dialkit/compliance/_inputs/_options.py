@@ -29,13 +29,15 @@ def spelled(name: str) -> str:
 
 def table() -> str:
     """Every input of the audit as docs/compliance.md lists it: a row each, its keyword,
-    the option of ``dialkit compliance audit`` that gives it, what it tells the audit, and
-    the judges before a call that take it too."""
+    the option of ``dialkit compliance audit`` that gives it, what it tells the audit, the
+    judges before a call that take it too, and why a judge left out does not (or how one
+    reads it otherwise than the audit: :attr:`AuditInput.ahead_note`)."""
     lines = ["| `audit(...)` | `dialkit compliance audit` | what it tells the audit "
-             "| also judged before the call by |", "|---|---|---|---|"]
+             "| also judged before the call by | why not the others, or how |",
+             "|---|---|---|---|---|"]
     lines += [f"| `{_keyword(each)}` | {_option(each)} | {each.fact} | "
-              f"{', '.join(_JUDGES[judge] for judge in each.ahead) or 'none'} |"
-              for each in AUDIT_INPUTS]
+              f"{', '.join(_JUDGES[judge] for judge in each.ahead) or 'none'} | "
+              f"{each.ahead_note} |" for each in AUDIT_INPUTS]
     return "\n".join(lines) + "\n"
 
 
