@@ -18,12 +18,24 @@ number's first zone, about a third answered; a DNC result for every number.
 Each rule has a realistic share of findings: night calls, bursts of 4-5 calls to
 a number in a day, calls after a listing (numbers listed during the window, or
 with no listing date and a ``do_not_call`` disposition), unverified caller ids,
-agents joining late or never.
+agents joining late or never. Among them, at every size, each rule's edges
+(:mod:`audit_edges`: each list's grace, each scrub age, the window's bounds, the cap's
+24 hours, the abandonment limit and the bound of its periods), each saying whether the
+law makes it a finding: every run of every side must find each as the law says, and the
+frames must hold each (issue 71 item 8: the full run met a grace the smoke run never did).
+
+Every side judges by :data:`RULES` (a policy of one window, one cap and one abandonment
+limit for every call) and by each Do-Not-Call list's law, read as a user looks it up
+from dialkit's table (``dnc_lists.toml`` through ``dialkit._law``): a call to a listed
+number is a finding after the listing and past its list's grace (the US registry's safe
+harbor of 31 days after a check made before the listing; the TPS's 28 days and the
+DNCL's 31 before the call's day; none for the account's own list), and a lead is
+unscreened past its country's scrub age (``jurisdictions.toml``: 28 days in the UK).
 
 :func:`row_by_row` is the same rules as a user writes them by hand: one loop over
 the calls (``phonenumbers`` and ``zoneinfo`` on each), one over the leads, a
-deque per number for the frequency, and for abandonment a running count per campaign
-looked up with ``bisect``.
+deque per number for the frequency, and for abandonment a count per campaign and
+period.
 
 With ``--fresh-processes``, every side is also measured the same way, on the whole
 frames (the row-by-row one with ``--full-baseline``: about a minute a run) and on
@@ -40,8 +52,9 @@ same process again. It reports each run's wall, user and system seconds, its
 Issue 21 asks for a fair baseline beside the straw man: :func:`pandas_audit` is the same
 rules as a user fluent in pandas writes them, with the same findings: ``phonenumbers``
 asked once per distinct number (zones, region) and mapped back, local times by one
-``tz_convert`` per zone, the 24-hour counts and abandonment windows by sorted keys and
-``searchsorted``, the DNC rules by ``isin`` and ``groupby``. Its targets: under 0.6 s warm
+``tz_convert`` per zone, the 24-hour counts by sorted keys and ``searchsorted``, the
+abandonment periods' rates by ``groupby``, the DNC rules by ``isin``, ``merge`` with the
+lists' law and ``merge_asof`` for the last check before a call. Its targets: under 0.6 s warm
 and at least 10x that version. By default every side runs in this one process, warmed up,
 interleaved ``--runs`` times (the order turning each round), each ratio the median of the
 per-round ratios, every run's findings checked equal; ``--fresh-processes`` adds the
@@ -66,11 +79,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import defaultdict, deque
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
-from itertools import accumulate
+from functools import cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -82,11 +95,14 @@ import pyarrow as pa
 from phonenumbers import timezone as phone_timezones
 from phonenumbers.tzdata import TIMEZONE_DATA
 
+import audit_edges
 import dialkit.compliance
+from dialkit._law import _dnc_lists as list_table
+from dialkit._law import _jurisdictions as jurisdiction_table
 from dialkit._law._caller_id import BLOCKED_IDS, by_region
 from dialkit._phones._types import regions_and_types
 from dialkit._places._areas import area_zones
-from dialkit.compliance import HOUSE_RULES, Rules
+from dialkit.compliance import HOUSE_RULES, POLICY, Rules
 from dialkit.frames import SCHEMAS
 
 START = pd.Timestamp("2026-09-21", tz="UTC")
@@ -114,6 +130,14 @@ TEXT = SCHEMAS["calls"].dtypes["id"]
 WHEN = SCHEMAS["calls"].dtypes["created_at"]
 SECOND_MS = 1000
 DAY_MS = 86_400 * SECOND_MS
+RULES = POLICY("house rules: 08:00-21:00 for every call, at most 3 calls a day and 3% of "
+               "answered calls abandoned", window=HOUSE_RULES.window,
+               max_calls_per_24h=HOUSE_RULES.max_calls_per_24h, abandonment_limit=0.03)
+"""What every side judges by: the house rules (a policy alone: one window and one cap for
+every call), with an abandonment limit of their own, 3% of each campaign's calls answered
+by a live person over each successive 30 days, so that every rule of a call has findings
+(``HOUSE_RULES`` alone sets no rate since issue 37); and the Do-Not-Call lists' law, which
+judges a call to a listed number whatever the rules."""
 
 
 # The numbers ---------------------------------------------------------------------------------
@@ -273,14 +297,40 @@ def frames(calls: int, leads: int, seed: int = 11) -> dict[str, pd.DataFrame]:
     """``calls``, ``leads`` and ``dnc`` frames of an account of ``leads`` numbers (and the
     ``numbers`` themselves, with their regions)."""
     rng = np.random.default_rng(seed)
+    pool = account_pool(leads, rng)
+    return {**with_edges(account(pool, calls, rng), set(pool["phone"])), "numbers": pool}
+
+
+def account_pool(leads: int, rng: np.random.Generator,
+                 campaigns: int = CAMPAIGNS) -> pd.DataFrame:
+    """The account's ``leads`` numbers (:func:`numbers`), each with its ``campaign`` and
+    whether it is ``listed`` (0: not, 1: before the calls, 2: during them)."""
     pool = numbers(leads, rng)
-    pool["campaign"] = rng.integers(0, CAMPAIGNS, leads)
-    pool["listed"] = rng.choice(3, leads, p=[0.966, 0.03, 0.004])  # 1 before, 2 during
+    pool["campaign"] = rng.integers(0, campaigns, leads)
+    pool["listed"] = rng.choice(3, leads, p=[0.966, 0.03, 0.004])
+    return pool
+
+
+def account(pool: pd.DataFrame, calls: int, rng: np.random.Generator) -> dict[str, pd.DataFrame]:
+    """``calls`` calls to the numbers of ``pool`` (all of an account's, or a slice of them:
+    ``bench_dask_audit`` writes an account a slice at a time), their leads and DNC results."""
     call_frame = _calls(pool, calls, rng)
     asked = set(call_frame.loc[call_frame["disposition"] == "do_not_call", "to_number"])
-    pool["asked"] = pool["phone"].isin(asked)
-    return {"calls": call_frame, "leads": _leads(pool, call_frame, rng),
-            "dnc": _dnc(pool, rng), "numbers": pool}
+    pool = pool.assign(asked=pool["phone"].isin(asked))
+    return {"calls": call_frame, "leads": _leads(pool, call_frame, rng), "dnc": _dnc(pool, rng)}
+
+
+def with_edges(made: dict[str, pd.DataFrame], taken: set[str]) -> dict[str, pd.DataFrame]:
+    """The generated frames with each rule's edges seeded among them (:mod:`audit_edges`,
+    on numbers of their own, not in ``taken``), and the ``edges`` themselves: the smoke
+    run's 5,000 calls meet every list's grace, cap and abandonment period the full run
+    does (issue 71 item 8: at 1,000,000 calls the baseline met a grace the smoke never did)."""
+    seeded = audit_edges.seeded(taken, RULES, START, START + pd.Timedelta(days=DAYS), AS_OF,
+                                VERIFIED[0])
+    frames = {name: typed(pd.concat([made[name], seeded[name]], ignore_index=True), name)
+              for name in NAMES}
+    frames["calls"] = frames["calls"].sort_values("created_at", kind="stable", ignore_index=True)
+    return {**frames, "edges": seeded["edges"]}
 
 
 def _calls(pool: pd.DataFrame, count: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -461,22 +511,21 @@ def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
         found.update(_per_call(call, verified, blocked, rules))
     found.update(_frequency(outbound, rules))
     found.update(_abandonment(outbound, rules))
-    listed, since, checked, undated = _dnc_lists(dnc, outbound)
-    asked = {call["to_number"] for call in outbound if call["disposition"] == "do_not_call"
-             and call["ended_at"] is not None}  # the person's own request: no grace (TSR)
-    for call in outbound:  # an undated listing may be older than any request: every call
-        when = None if call["to_number"] in undated else since.get(call["to_number"])
-        if (call["to_number"] in listed or call["to_number"] in asked) and (
-                when is None or call["created_at"] > when):
+    listings, checks = _dnc_lists(dnc, outbound)
+    for call in outbound:
+        number = call["to_number"]
+        if any(_breaks(call, kind, since, checks.get(number, []))
+               for kind, since in listings.get(number, ())):
             found.add(("dnc_call", call["id"]))
-    stale_before = (as_of - rules.scrub_age).to_pydatetime()
+    ages = scrub_ages(rules)
     for lead in leads.to_dict("records"):
         if lead["status"] in ("dnc", "completed"):
             continue
-        if lead["phone"] in listed:
+        if any(kind == "national" for kind, _ in listings.get(lead["phone"], ())):
             found.add(("dnc_lead", lead["id"]))
-        last = checked.get(lead["phone"])
-        if last is None or last < stale_before:
+        last = max(checks.get(lead["phone"], []), default=None)
+        age = ages.get(list_country(lead["phone"]), rules.scrub_age)
+        if last is None or last < (as_of - age).to_pydatetime():
             found.add(("unscreened_lead", lead["id"]))
     return found
 
@@ -537,68 +586,114 @@ def _frequency(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, 
 
 
 def _abandonment(outbound: list[dict[str, Any]], rules: Rules) -> list[tuple[str, str]]:
-    """Each abandoned call while its campaign's rate over its window is above the limit:
-    the campaign's first window for a call within it, else the window up to the call."""
-    found: list[tuple[str, str]] = []
+    """Each abandoned call whose campaign's period abandoned more than the limit of the calls
+    answered by a live person: the successive periods counted from the campaign's first
+    call, a call in the period it was answered in."""
     if rules.abandonment_limit is None:  # a policy alone sets no rate: no law measures it
-        return found
-    late = pd.Timedelta(seconds=rules.agent_join_seconds)
-    span = rules.abandonment_window
-    by_campaign: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        return []
+    late = timedelta(seconds=rules.agent_join_seconds)
+    span = rules.abandonment_window or timedelta(days=30)
+    opened: dict[str, datetime] = {}
     for call in outbound:
-        if call["answered_at"] is not None:
-            by_campaign[call["campaign_id"] or ""].append(call)
-    for calls in by_campaign.values():
-        calls.sort(key=lambda c: c["answered_at"])
-        times = [call["answered_at"] for call in calls]
-        dropped = [call["agent_joined_at"] is None or call["agent_joined_at"] - at > late
-                   for call, at in zip(calls, times, strict=True)]
-        so_far = [0, *accumulate(dropped)]
-        opening_end = times[0] + span
-        for i, call in enumerate(calls):
-            if not dropped[i]:
-                continue
-            if times[i] < opening_end:
-                low, high = 0, bisect_left(times, opening_end)
-            else:
-                low, high = bisect_right(times, times[i] - span), i + 1
-            if (so_far[high] - so_far[low]) / (high - low) > rules.abandonment_limit:
-                found.append(("abandonment", call["id"]))
-    return found
+        campaign = call["campaign_id"] or ""
+        opened[campaign] = min(opened.get(campaign, call["created_at"]), call["created_at"])
+    periods: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    dropped = []
+    for call in outbound:
+        if call["answered_at"] is None or call["status"] == "voicemail":
+            continue
+        campaign = call["campaign_id"] or ""
+        period = (campaign, max(call["answered_at"] - opened[campaign], timedelta(0)) // span)
+        gone = (call["agent_joined_at"] is None
+                or call["agent_joined_at"] - call["answered_at"] > late)
+        periods[period][0] += 1
+        periods[period][1] += gone
+        if gone:
+            dropped.append((period, call["id"]))
+    return [("abandonment", call_id) for period, call_id in dropped
+            if periods[period][1] / periods[period][0] > rules.abandonment_limit]
 
 
 def _dnc_lists(dnc: pd.DataFrame, outbound: list[dict[str, Any]]) -> tuple[
-        set[str], dict[str, datetime], dict[str, datetime], set[str]]:
-    """The listed numbers; since when each is listed (its listing date or the first
-    ``do_not_call`` disposition, the earlier); when each number was last checked; the
-    numbers a listing of which has no date."""
-    listed: set[str] = set()
-    undated: set[str] = set()
-    since: dict[str, datetime] = {}
-    checked: dict[str, datetime] = {}
+        dict[str, list[tuple[str, datetime | None]]], dict[str, list[datetime]]]:
+    """Each number's listings, as (list, since when: None where the date is unknown): a
+    listed DNC result's on the national register, a ``do_not_call`` disposition's on the
+    account's own list from the call's end; and each number's checks, in order."""
+    listings: dict[str, list[tuple[str, datetime | None]]] = defaultdict(list)
+    checks: dict[str, list[datetime]] = defaultdict(list)
     for row in dnc.to_dict("records"):
         if pd.notna(row["checked_at"]):
-            at = row["checked_at"].to_pydatetime()
-            checked[row["phone"]] = max(checked.get(row["phone"], at), at)
+            checks[row["phone"]].append(row["checked_at"].to_pydatetime())
         if row["listed"] is True:
-            listed.add(row["phone"])
-            if pd.notna(row["listed_at"]):
-                at = row["listed_at"].to_pydatetime()
-                since[row["phone"]] = min(since.get(row["phone"], at), at)
-            else:
-                undated.add(row["phone"])
+            since = row["listed_at"]
+            listings[row["phone"]].append(("national",
+                                           None if pd.isna(since) else since.to_pydatetime()))
     for call in outbound:
         if call["disposition"] == "do_not_call" and call["ended_at"] is not None:
-            phone, at = call["to_number"], call["ended_at"]
-            since[phone] = min(since.get(phone, at), at)
-    return listed, since, checked, undated
+            listings[call["to_number"]].append(("company", call["ended_at"]))
+    for times in checks.values():
+        times.sort()
+    return listings, checks
+
+
+def _breaks(call: dict[str, Any], kind: str, since: datetime | None,
+            checks: list[datetime]) -> bool:
+    """Whether ``call`` breaks a listing on list ``kind`` since ``since``: placed after it
+    (every call, where its date is unknown) and past its list's grace, as the law of the
+    number's country has it (:func:`list_law`; none for a country the table lacks)."""
+    at = call["created_at"]
+    if since is None:
+        return True
+    if at <= since:
+        return False
+    row = list_law().get((list_country(call["to_number"]), kind))
+    if row is None or not row.grace:
+        return True
+    if row.grace_needs_check:  # a safe harbor: a check before the listing, recent enough
+        last = checks[bisect_right(checks, at) - 1] if bisect_right(checks, at) else None
+        return not (last is not None and last < since and at - last <= row.grace)
+    return at.date() - since.date() >= row.grace  # whole days before the call's (UTC)
+
+
+LIST_COUNTRY = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
+                "GB": "GB"}
+"""The country whose Do-Not-Call lists hold a number of each region, as ``dnc_lists.toml``'s
+``country`` column says: the US registry holds its territories' numbers too."""
+
+
+def list_country(number: str) -> str | None:
+    """The lists' country of a number (:data:`LIST_COUNTRY`), None for another's."""
+    try:
+        parsed = phonenumbers.parse(number)
+    except phonenumbers.NumberParseException:
+        return None
+    return LIST_COUNTRY.get(phonenumbers.region_code_for_number(parsed) or "")
+
+
+@cache
+def list_law() -> dict[tuple[str, str], list_table.DncList]:
+    """The law of each Do-Not-Call list the data can hold, by country and list (``national``,
+    ``company``: :data:`audit_edges.SEEDED_LISTS`), as a user looks it up: ``dnc_lists.toml``'s
+    rows, read by ``dialkit._law``."""
+    return {(row.country, row.list): row for row in list_table.all()
+            if row.list in audit_edges.SEEDED_LISTS}
+
+
+def scrub_ages(rules: Rules) -> dict[str, timedelta]:
+    """How old a DNC check may be, by the lists' country: its row's ``dnc_scrub_days`` in
+    ``jurisdictions.toml`` (PECR's 28 days for the UK), or the rules' where stricter."""
+    ages = {country: jurisdiction_table.get(country).dnc_scrub_age
+            for country in set(LIST_COUNTRY.values())}
+    return {country: min(age, rules.scrub_age) for country, age in ages.items()
+            if age is not None}
 
 
 # The competent pandas version -----------------------------------------------------------------
 # Fair: what a user fluent in pandas writes for the same findings. ``phonenumbers`` is asked
 # once per DISTINCT number (zones, region) and mapped back; local times by one ``tz_convert``
-# per zone; the 24-hour counts and the abandonment windows by sorted keys and
-# ``searchsorted``; the DNC rules by ``isin``, ``groupby`` and ``map``. No per-call Python.
+# per zone; the 24-hour counts by sorted keys and ``searchsorted``; the abandonment periods'
+# rates by ``groupby``; the DNC rules by ``isin``, ``groupby``, ``merge`` with the lists' law
+# and ``merge_asof``. No per-call Python.
 
 
 def pandas_audit(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
@@ -606,9 +701,10 @@ def pandas_audit(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
                  as_of: pd.Timestamp) -> pd.DataFrame:
     """The audit's findings as a frame of ``rule`` and ``id`` (call id, or lead id)."""
     out = calls[(calls["direction"] == "outbound").to_numpy(bool)].reset_index(drop=True)
-    places = _places(out["to_number"])
+    places = _places(pd.concat([out["to_number"], leads["phone"]]))
     known = out["to_number"].isin(places.loc[places["zone"].notna(), "number"]).to_numpy()
-    region = out["to_number"].map(places.drop_duplicates("number").set_index("number")["region"])
+    regions = places.drop_duplicates("number").set_index("number")["region"]
+    region = out["to_number"].map(regions)
     hidden = out["from_number"].astype(object).fillna("").astype(str).str.strip().str.lower(
         ).isin(["", *BLOCKED_IDS])
     parts = [("calling_hours", out["id"][_outside_hours(out, places, rules)]),
@@ -619,7 +715,7 @@ def pandas_audit(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
              ("caller_id", out["id"][(hidden & region.isin(CALLER_ID_LAW)).to_numpy(bool)]),
              ("call_frequency", out["id"][_over_frequency(out, rules)]),
              ("abandonment", out["id"][_abandoned_over_limit(out, rules)]),
-             *_dnc_findings(out, leads, dnc, rules, as_of)]
+             *_dnc_findings(out, leads, dnc, rules, as_of, regions)]
     return pd.concat([pd.DataFrame({"rule": rule, "id": ids.astype(object).to_numpy()})
                       for rule, ids in parts], ignore_index=True)
 
@@ -672,65 +768,84 @@ def _over_frequency(out: pd.DataFrame, rules: Rules) -> np.ndarray:
 
 
 def _abandoned_over_limit(out: pd.DataFrame, rules: Rules) -> np.ndarray:
-    """Abandoned calls while their campaign's share over its window is above the limit,
-    per campaign with cumulative sums and ``searchsorted``."""
-    if rules.abandonment_limit is None or rules.abandonment_window is None:
+    """Abandoned calls whose campaign's period abandoned more than the limit of the calls
+    answered by a live person: each call's period counted from its campaign's first call,
+    its rate a group-by of (campaign, period)."""
+    if rules.abandonment_limit is None:
         return np.zeros(len(out), bool)  # a policy alone sets no rate: no law measures it
     late = pd.Timedelta(seconds=rules.agent_join_seconds)
-    span = np.int64(rules.abandonment_window.total_seconds() * 10**6)
-    answered = out["answered_at"].notna().to_numpy()
-    joined, at = out["agent_joined_at"], out["answered_at"]
-    dropped = (joined.isna() | (joined - at > late)).to_numpy(bool)
+    span = pd.Timedelta(rules.abandonment_window or timedelta(days=30))
     campaign = out["campaign_id"].astype(object).fillna("")
+    opened = out["created_at"].groupby(campaign).transform("min")
+    live = (out["answered_at"].notna() & ~out["status"].isin(["voicemail"])).to_numpy(bool)
+    joined, at = out["agent_joined_at"], out["answered_at"]
+    dropped = (joined.isna() | (joined - at > late)).to_numpy(bool)[live]
+    period = ((at - opened).clip(lower=pd.Timedelta(0)) // span).to_numpy()[live]
+    rate = pd.Series(dropped).groupby([campaign.to_numpy()[live], period]).transform("mean")
     flagged = np.zeros(len(out), bool)
-    for _, rows in campaign[answered].groupby(campaign[answered], sort=False).groups.items():
-        rows = rows.to_numpy()
-        times = at.to_numpy("datetime64[us]")[rows].view(np.int64)
-        order = np.argsort(times, kind="stable")
-        rows, times, gone = rows[order], times[order], dropped[rows[order]]
-        so_far = np.r_[0, np.cumsum(gone)]
-        index = np.arange(len(rows))
-        opening = times < times[0] + span
-        low = np.where(opening, 0, np.searchsorted(times, times - span, side="right"))
-        high = np.where(opening, np.searchsorted(times, times[0] + span, side="left"), index + 1)
-        share = (so_far[high] - so_far[low]) / (high - low)
-        flagged[rows[gone & (share > rules.abandonment_limit)]] = True
+    flagged[np.flatnonzero(live)[dropped & (rate > rules.abandonment_limit).to_numpy()]] = True
     return flagged
 
 
 def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
-                  as_of: pd.Timestamp) -> list[tuple[str, pd.Series]]:
-    """Calls to listed numbers after their listing (or first ``do_not_call``), and active
-    leads listed or not screened within the scrub age."""
-    is_listed = dnc["listed"].fillna(False).to_numpy(bool)
-    listed = dnc.loc[is_listed, "phone"].unique()
-    asked = out[(out["disposition"] == "do_not_call").fillna(False).to_numpy(bool)
-                & out["ended_at"].notna().to_numpy()]
-    since = pd.concat([dnc.loc[is_listed, ["phone", "listed_at"]].set_axis(["phone", "at"], axis=1),
-                       asked[["to_number", "ended_at"]].set_axis(["phone", "at"], axis=1)]
-                      ).groupby("phone")["at"].min()
-    when = since.astype(WHEN).reindex(out["to_number"].to_numpy()).reset_index(drop=True)
-    requested = out["to_number"].isin(asked["to_number"].unique())  # no grace (TSR)
-    undated = dnc.loc[is_listed & dnc["listed_at"].isna().to_numpy(bool), "phone"].unique()
-    called = (out["to_number"].isin(listed) | requested).to_numpy() & (
-        when.isna() | (out["created_at"] > when) | out["to_number"].isin(undated)
-    ).to_numpy(bool)  # an undated listing may be older than any request: every call
+                  as_of: pd.Timestamp, regions: pd.Series) -> list[tuple[str, pd.Series]]:
+    """Calls to listed numbers after their listing and past its list's grace, and active
+    leads listed or not screened within their country's scrub age; each list's law read
+    from the table (:func:`list_law`), each number's country from ``regions``."""
+    listed = dnc[dnc["listed"].fillna(False).to_numpy(bool)]
+    asked = out[(out["disposition"] == "do_not_call").fillna(False).to_numpy(bool)]
+    listings = pd.concat([
+        pd.DataFrame({"phone": listed["phone"].astype(object), "list": "national",
+                      "since": listed["listed_at"]}),
+        pd.DataFrame({"phone": asked["to_number"].astype(object), "list": "company",
+                      "since": asked["ended_at"]})], ignore_index=True)
     active = leads[~leads["status"].isin(["dnc", "completed"]).to_numpy(bool)]
-    checked = dnc.groupby("phone")["checked_at"].max().astype(WHEN).reindex(
-        active["phone"].to_numpy())
-    stale = (checked.isna() | (checked < as_of - rules.scrub_age)).to_numpy(bool)
-    return [("dnc_call", out["id"][called]),
-            ("dnc_lead", active["id"][active["phone"].isin(listed).to_numpy()]),
+    checked = pd.Series(dnc.groupby("phone")["checked_at"].max().astype(WHEN).reindex(
+        active["phone"].to_numpy()).array, index=active.index)
+    age = active["phone"].astype(object).map(regions).map(LIST_COUNTRY).map(
+        scrub_ages(rules)).fillna(rules.scrub_age)
+    stale = (checked.isna() | (checked < as_of - age)).to_numpy(bool)
+    return [("dnc_call", out["id"][_listed_calls(out, listings, dnc, regions)]),
+            ("dnc_lead", active["id"][active["phone"].isin(listed["phone"]).to_numpy()]),
             ("unscreened_lead", active["id"][stale])]
+
+
+def _listed_calls(out: pd.DataFrame, listings: pd.DataFrame, dnc: pd.DataFrame,
+                  regions: pd.Series) -> np.ndarray:
+    """Which calls break a listing of their number: each call joined to its number's
+    listings and their list's law (by the number's country; none for a country the table
+    lacks), with the number's last check before it (``merge_asof``): placed after the
+    listing (every call, where its date is unknown) and past the list's grace."""
+    pairs = pd.DataFrame({"row": np.arange(len(out)), "phone": out["to_number"].astype(object),
+                          "at": out["created_at"]})
+    pairs = pairs[pairs["phone"].isin(listings["phone"])].merge(listings, on="phone")
+    pairs["country"] = pairs["phone"].map(regions).map(LIST_COUNTRY)
+    law = pd.DataFrame([(country, kind, pd.Timedelta(row.grace), row.grace_needs_check)
+                        for (country, kind), row in list_law().items()],
+                       columns=["country", "list", "grace", "harbor"])
+    pairs = pairs.merge(law, on=["country", "list"], how="left")
+    checks = dnc.loc[dnc["checked_at"].notna(), ["phone", "checked_at"]].astype(
+        {"phone": object}).sort_values("checked_at")
+    pairs = pd.merge_asof(pairs.sort_values("at"), checks, left_on="at", right_on="checked_at",
+                          by="phone")
+    at, since, checked = pairs["at"], pairs["since"], pairs["checked_at"]
+    grace = pairs["grace"].fillna(pd.Timedelta(0))
+    harbor = (checked < since) & (at - checked <= grace)  # the US registry's safe harbor
+    in_days = at.dt.normalize() - since.dt.normalize() < grace  # the TPS's, the DNCL's
+    safe = np.where(pairs["harbor"].fillna(False).to_numpy(bool), harbor, in_days)
+    broken = (since.isna() | (at > since)).to_numpy(bool) & ~safe
+    called = np.zeros(len(out), bool)
+    called[pairs["row"].to_numpy()[broken]] = True
+    return called
 
 
 # Measuring -----------------------------------------------------------------------------------
 
 def audited(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The audit with every rule on: the findings."""
+    """The audit with every rule on (:data:`RULES`): the findings."""
     return dialkit.compliance.audit(
         frame["calls"], leads=frame["leads"], dnc=frame["dnc"], verified_caller_ids=VERIFIED,
-        blocked_countries=BLOCKED, rules=HOUSE_RULES, as_of=AS_OF).findings
+        blocked_countries=BLOCKED, rules=RULES, as_of=AS_OF).findings
 
 
 def under_state_law(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -743,12 +858,12 @@ def under_state_law(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 def by_hand(frame: dict[str, pd.DataFrame]) -> set[tuple[str, str]]:
     return row_by_row(frame["calls"], frame["leads"], frame["dnc"], VERIFIED, BLOCKED,
-                      HOUSE_RULES, AS_OF)
+                      RULES, AS_OF)
 
 
 def with_pandas(frame: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pandas_audit(frame["calls"], frame["leads"], frame["dnc"], VERIFIED, BLOCKED,
-                        HOUSE_RULES, AS_OF)
+                        RULES, AS_OF)
 
 
 WARM_UP = 100
@@ -780,25 +895,28 @@ def digest(findings: set[tuple[str, str]]) -> str:
 
 
 def subset(frame: dict[str, pd.DataFrame], every: int) -> dict[str, pd.DataFrame]:
-    """The calls, leads and DNC results of every ``every``-th number (by the leads' order)."""
-    phones = set(frame["leads"]["phone"].iloc[::every])
+    """The calls, leads and DNC results of every ``every``-th number (by the leads' order),
+    and of every seeded edge."""
+    phones = set(frame["leads"]["phone"].iloc[::every]) | set(frame["edges"]["phone"])
     calls = frame["calls"]
     number = calls["to_number"].where(calls["direction"] == "outbound", calls["from_number"])
     return {"calls": calls[number.isin(phones)].reset_index(drop=True),
             "leads": frame["leads"][frame["leads"]["phone"].isin(phones)].reset_index(drop=True),
-            "dnc": frame["dnc"][frame["dnc"]["phone"].isin(phones)].reset_index(drop=True)}
+            "dnc": frame["dnc"][frame["dnc"]["phone"].isin(phones)].reset_index(drop=True),
+            "edges": frame["edges"]}
 
 
 def written(frame: dict[str, pd.DataFrame], folder: Path) -> Path:
     folder.mkdir()
-    for name in NAMES:
+    for name in (*NAMES, "edges"):
         frame[name].to_parquet(folder / f"{name}.parquet")
     return folder
 
 
 def load(folder: Path) -> dict[str, pd.DataFrame]:
-    """The frames as written, with the dtypes of ``client.frames``."""
-    return {name: typed(pd.read_parquet(folder / f"{name}.parquet"), name) for name in NAMES}
+    """The frames as written, with the dtypes of ``client.frames``, and the edges."""
+    return {**{name: typed(pd.read_parquet(folder / f"{name}.parquet"), name)
+               for name in NAMES}, "edges": pd.read_parquet(folder / "edges.parquet")}
 
 
 RUN = "import sys; sys.path.insert(0, sys.argv[3]); import bench_audit; bench_audit.measure()"
@@ -814,20 +932,34 @@ def measure() -> None:
     side(subset(frame, WARM_UP))
     measured: Run = {"warm_up": time.perf_counter() - began}
     base = high_water()
-    measured["first"], measured["second"] = timed(side, frame), timed(side, frame)
+    measured["first"], measured["second"] = (timed(side, frame, edges=True),
+                                             timed(side, frame, edges=True))
     measured["rise"], measured["peak"] = high_water() - base, high_water()
     print(json.dumps(measured))
 
 
-def timed(side: Callable[[dict[str, pd.DataFrame]], Any], frame: dict[str, pd.DataFrame]) -> Run:
-    """One run: wall, user and system seconds, and the findings (a digest, a count per rule)."""
+def timed(side: Callable[[dict[str, pd.DataFrame]], Any], frame: dict[str, pd.DataFrame],
+          edges: bool = False) -> Run:
+    """One run: wall, user and system seconds, and the findings (a digest, a count per rule;
+    with ``edges``, each seeded edge missing or found otherwise than the law says, for a
+    side that judges by :data:`RULES`)."""
     before, began = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     result = side(frame)
     seconds, after = time.perf_counter() - began, resource.getrusage(resource.RUSAGE_SELF)
     findings = found(result)
     return {"seconds": seconds, "user": after.ru_utime - before.ru_utime,
             "sys": after.ru_stime - before.ru_stime, "digest": digest(findings),
-            "per_rule": per_rule(findings), "load": os.getloadavg()[0]}
+            "per_rule": per_rule(findings), "load": os.getloadavg()[0],
+            "edges": audit_edges.problems(frame, findings) if edges else []}
+
+
+def as_the_law_says(label: str, measured: dict[str, list[Run]]) -> None:
+    """Stop where a side's last run found a seeded edge otherwise than the law says, or
+    the frames lack one (:mod:`audit_edges`), naming each."""
+    wrong = {side: ms[-1]["edges"] for side, ms in measured.items() if ms[-1]["edges"]}
+    if wrong:
+        raise AssertionError(f"{label}: the seeded edges, as the law does not say:\n" + "\n".join(
+            f"  {side}: {problem}" for side, problems in wrong.items() for problem in problems))
 
 
 def high_water() -> int:
@@ -853,6 +985,9 @@ def alternate(folder: Path, sides: tuple[str, ...], runs: int, label: str) -> di
     for run in range(runs):
         for side in sides:
             measured[side].append(in_a_fresh_process(side, folder))
+        for which in ("first", "second"):
+            as_the_law_says(f"{label}, run {run + 1} ({which} of its process)",
+                            {side: [ms[-1][which]] for side, ms in measured.items()})
         digests = {m[which]["digest"] for ms in measured.values() for m in ms
                    for which in ("first", "second")}
         if len(digests) != 1:
@@ -933,7 +1068,8 @@ def interleaved(frame: dict[str, pd.DataFrame], sides: tuple[str, ...],
     for run in range(runs):
         for side in sides[run % len(sides):] + sides[:run % len(sides)]:
             gc.collect()
-            measured[side].append(timed(SIDES[side], frame))
+            measured[side].append(timed(SIDES[side], frame, edges=True))
+        as_the_law_says(f"{len(frame['calls']):,} calls, run {run + 1}", measured)
         digests = {ms[-1]["digest"] for ms in measured.values()}
         if len(digests) != 1:
             counts = {side: ms[-1]["per_rule"] for side, ms in measured.items()}
@@ -941,7 +1077,7 @@ def interleaved(frame: dict[str, pd.DataFrame], sides: tuple[str, ...],
         print(f"{len(frame['calls']):,} calls, run {run + 1}: " + "; ".join(
             f"{side} {ms[-1]['seconds']:.3f} s" for side, ms in measured.items())
             + f"; {sum(measured['audit'][-1]['per_rule'].values()):,} findings, the same "
-            "every way", flush=True)
+            f"every way, and the {len(frame['edges'])} seeded edges as the law says", flush=True)
     return measured
 
 
@@ -986,10 +1122,10 @@ def report_interleaved(frame: dict[str, pd.DataFrame], part: dict[str, pd.DataFr
 
 
 def report_state_law(frame: dict[str, pd.DataFrame], runs: int) -> None:
-    """The audit under the ``US`` preset (state rows on) and under the federal rule alone,
-    interleaved in this process: CPU seconds (user + sys, the machine being shared), each
-    median, and the median of the per-round ratios."""
-    sides = {"US (state law)": under_state_law, "HOUSE_RULES": audited}
+    """The audit under the ``US`` preset (state rows on) and under :data:`RULES` (a policy
+    alone, the same for every call), interleaved in this process: CPU seconds (user + sys,
+    the machine being shared), each median, and the median of the per-round ratios."""
+    sides = {"US (state law)": under_state_law, "RULES": audited}
     measured: dict[str, list[Run]] = {side: [] for side in sides}
     for run in range(runs):
         for side in list(sides)[run % 2:] + list(sides)[:run % 2]:
@@ -997,14 +1133,14 @@ def report_state_law(frame: dict[str, pd.DataFrame], runs: int) -> None:
             measured[side].append(timed(sides[side], frame))
     cpu = {side: [r["user"] + r["sys"] for r in ms] for side, ms in measured.items()}
     each = [law / flat for law, flat in zip(*cpu.values(), strict=True)]
-    print(f"\n{len(frame['calls']):,} calls, state law vs the federal rule alone, CPU s:")
+    print(f"\n{len(frame['calls']):,} calls, state law vs RULES (a policy alone), CPU s:")
     for side, seconds in cpu.items():
         print(f"{side}: median {statistics.median(seconds):.2f} s CPU "
               f"({', '.join(f'{s:.2f}' for s in seconds)}), median wall "
               f"{statistics.median(r['seconds'] for r in measured[side]):.2f} s; findings per "
               f"rule: {measured[side][0]['per_rule']}")
-    print(f"ratio, state law over federal: {statistics.median(each):.2f}x; load "
-          f"{', '.join(format(r['load'], '.1f') for r in measured['HOUSE_RULES'])}")
+    print(f"ratio, state law over RULES: {statistics.median(each):.2f}x; load "
+          f"{', '.join(format(r['load'], '.1f') for r in measured['RULES'])}")
 
 
 def describe(frame: dict[str, pd.DataFrame], seconds: float) -> None:

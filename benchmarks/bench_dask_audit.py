@@ -17,7 +17,9 @@ zones, campaigns and DNC listings) is drawn once, and each chunk of ``--chunk`` 
 (its own seed) is placed on a slice of the pool by ``bench_audit``'s own functions, with
 those numbers' leads and DNC results; so each number's calls, bursts and
 ``do_not_call`` dispositions are in one chunk, and every rule finds what it finds on
-``bench_audit``'s frames, in the same shares. It is laid out as ``dialkit.frames.export``
+``bench_audit``'s frames, in the same shares; the first chunk holds ``bench_audit``'s
+seeded edges of each rule (:mod:`audit_edges`), so that both sides meet them at any size.
+It is laid out as ``dialkit.frames.export``
 lays out an account: ``calls/month=YYYY-MM/part-CCC-I.parquet`` (at most
 ``--rows-per-file`` rows a file: Dask's partitions), ``leads/campaign=cmp_…/part-0.parquet``
 (a row group per chunk), and ``dnc/part-CCC.parquet``, every file with the frames'
@@ -82,7 +84,8 @@ import dialkit.errors
 
 STAMP = "_bench_dask_audit.json"
 """The dataset's record of what it holds; written last, so a half-written one is redone."""
-FORMAT = 1
+FORMAT = 2
+"""The dataset's layout and contents: 2 since each rule's edges are seeded in its first chunk."""
 ROWS_PER_GROUP = 1 << 17
 RULES = {"HOUSE_RULES": dialkit.compliance.HOUSE_RULES, "US": dialkit.compliance.US,
          "US_FEDERAL": dialkit.compliance.US_FEDERAL,
@@ -142,16 +145,16 @@ def write(folder: Path, calls: int, leads: int, chunk: int, rows_per_file: int,
           seed: int, campaigns: int = bench_audit.CAMPAIGNS) -> dict[str, int]:
     """Write the calls, leads and DNC results, a chunk of calls at a time; the rows of each."""
     rng = np.random.default_rng(seed)
-    pool = bench_audit.numbers(leads, rng)
-    pool["campaign"] = rng.integers(0, campaigns, leads)
-    pool["listed"] = rng.choice(3, leads, p=[0.966, 0.03, 0.004])  # as bench_audit.frames
+    pool = bench_audit.account_pool(leads, rng, campaigns)
     chunks = max(1, -(-calls // chunk))
     rows = dict.fromkeys(bench_audit.NAMES, 0)
     with _campaign_files(folder / "leads") as lead_file:
         for number in range(chunks):
             count = calls * (number + 1) // chunks - calls * number // chunks
-            part = chunk_frames(pool.iloc[number::chunks].reset_index(drop=True), count,
-                                np.random.default_rng([seed, number]))
+            part = bench_audit.account(pool.iloc[number::chunks].reset_index(drop=True), count,
+                                       np.random.default_rng([seed, number]))
+            if number == 0:  # each rule's edges, once (bench_audit's)
+                part = bench_audit.with_edges(part, set(pool["phone"]))
             _write_calls(folder / "calls", part["calls"], number, rows_per_file)
             for campaign, leads_of in part["leads"].groupby("campaign_id", observed=True):
                 lead_file(str(campaign), leads_of)
@@ -163,18 +166,6 @@ def write(folder: Path, calls: int, leads: int, chunk: int, rows_per_file: int,
             print(f"  chunk {number + 1}/{chunks}: {len(part['calls']):,} calls, "
                   f"{len(part['leads']):,} leads", flush=True)
     return rows
-
-
-def chunk_frames(pool: pd.DataFrame, calls: int,
-                 rng: np.random.Generator) -> dict[str, pd.DataFrame]:
-    """``calls`` calls to the numbers of ``pool`` (a slice of the whole pool, with its
-    ``campaign`` and ``listed``), their leads and DNC results: ``bench_audit.frames``
-    after its pool is drawn, which it does not take from outside."""
-    call_frame = bench_audit._calls(pool, calls, rng)
-    asked = call_frame.loc[call_frame["disposition"] == "do_not_call", "to_number"]
-    pool = pool.assign(asked=pool["phone"].isin(set(asked)))
-    return {"calls": call_frame, "leads": bench_audit._leads(pool, call_frame, rng),
-            "dnc": bench_audit._dnc(pool, rng)}
 
 
 def _write_calls(folder: Path, calls: pd.DataFrame, number: int, rows_per_file: int) -> None:

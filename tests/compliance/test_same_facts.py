@@ -12,6 +12,9 @@ facts, drawn along each way docs/compliance.md allows them to be written:
 - one lead naming its second number, or two leads naming each other's (a person is "a
   lead across its numbers");
 - ``other_phones`` as text or as a list ("E.164 numbers in one text, or a list");
+- the rows in another order; the times as ISO text with a local offset; columns the audit
+  does not read; the text columns as pandas categories, or as Arrow-backed strings; a call
+  exported twice (issue 71's forms: "identical rows are read once");
 - a pandas frame, a CSV or Parquet file read back by ``read_export``, or a Polars frame.
 
 Each finding of a call must be the same: its rule, basis, jurisdiction, citation and
@@ -24,9 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dialkit.compliance import audit, read_export, upcoming
@@ -44,6 +49,12 @@ class Form:
     subject: bool = False
     two_leads: bool = False
     listed: bool = False
+    shuffled: bool = False
+    text_times: bool = False
+    extra: bool = False
+    text: str = "plain"
+    """How text columns are held: ``plain`` (as pandas infers them), ``category``, ``arrow``."""
+    twice: bool = False
     container: str = "pandas"
 
 
@@ -77,6 +88,8 @@ def written(people: list[tuple[str, ...]], made: list[dict[str, object]], form: 
         calls = calls.assign(subject=calls["campaign_id"].map(SUBJECTS))
     leads = pd.DataFrame(_leads(people, form), columns=["id", "campaign_id", "phone",
                                                          "status", "other_phones"])
+    calls, leads = (_held(_reshaped(frame, form, again=name == "calls"), form)
+                    for name, frame in (("calls", calls), ("leads", leads)))
     if form.container == "pandas":
         return calls, leads
     if form.container == "polars":
@@ -89,6 +102,35 @@ def written(people: list[tuple[str, ...]], made: list[dict[str, object]], form: 
          else frame.to_parquet(path))
         paths.append(read_export(path))
     return paths[0], paths[1]
+
+
+ZONE = "America/New_York"
+"""The local offset of the times written as text (-05:00 in late November)."""
+
+
+def _reshaped(frame: pd.DataFrame, form: Form, *, again: bool) -> pd.DataFrame:
+    """``frame`` with columns no rule reads, its first row given twice (``again``), its
+    rows in another order, as ``form`` says."""
+    if form.extra:
+        frame = frame.assign(agent_notes="left a message", score=np.arange(len(frame)))
+    if form.twice and again and len(frame):
+        frame = pd.concat([frame, frame.iloc[:1]], ignore_index=True)
+    if form.shuffled:
+        frame = frame.sample(frac=1, random_state=71, ignore_index=True)
+    return frame
+
+
+def _held(frame: pd.DataFrame, form: Form) -> pd.DataFrame:
+    """``frame``'s times as ISO text with a local offset and its text columns of the kind
+    ``form`` says."""
+    if form.text_times:
+        times = frame.select_dtypes("datetimetz").columns
+        frame = frame.assign(**{c: [t.tz_convert(ZONE).isoformat() if pd.notna(t) else None
+                                    for t in frame[c]] for c in times})
+    texts = [c for c in frame if c != "to_number" and frame[c].notna().any()  # CATEGORIES
+             and frame[c].dropna().map(lambda value: isinstance(value, str)).all()]
+    kinds = {"category": "category", "arrow": pd.ArrowDtype(pa.string())}
+    return frame.astype({c: kinds[form.text] for c in texts}) if form.text in kinds else frame
 
 
 def _leads(people: list[tuple[str, ...]], form: Form) -> list[dict[str, object]]:
@@ -111,19 +153,22 @@ def _leads(people: list[tuple[str, ...]], form: Form) -> list[dict[str, object]]
 def findings(calls: object, leads: object, *, evidence: bool) -> list[list[str]]:
     found = audit(calls, leads=leads).findings  # type: ignore[arg-type]
     columns = [*COMPARED, *(["evidence"] if evidence else [])]
-    return found.reindex(columns=columns).sort_values(["call_id", "rule"]).astype(
-        str).values.tolist()
+    return found.reindex(columns=columns).astype(str).sort_values(  # ids held as categories
+        ["call_id", "rule"]).values.tolist()  # sort by their codes: by their text here
 
 
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(account=accounts(), form=st.builds(
     Form, subject=st.booleans(), two_leads=st.booleans(), listed=st.booleans(),
+    shuffled=st.booleans(), text_times=st.booleans(), extra=st.booleans(),
+    text=st.sampled_from(["plain", "category", "arrow"]), twice=st.booleans(),
     container=st.sampled_from(["pandas", "csv", "parquet", "polars"])))
 def test_the_same_facts_in_any_documented_form_give_the_same_findings(
         account: tuple[list[tuple[str, ...]], list[dict[str, object]]], form: Form,
         tmp_path: Path) -> None:
     people, made = account
+    assume(not form.shuffled or len({call["created_at"] for call in made}) == len(made))  # TIES
     plain = findings(*written(people, made, Form(), tmp_path), evidence=not form.subject)
     assert findings(*written(people, made, form, tmp_path),
                     evidence=not form.subject) == plain, form
@@ -170,3 +215,37 @@ def test_the_generated_accounts_reach_the_cap_and_the_hours() -> None:
     rules = {row[1] for row in findings(*written(people, made, Form(), Path()),
                                         evidence=False)}
     assert rules == {"calling_hours", "call_frequency"}
+
+
+TIES = ("calls to one number at one instant, more than its cap: the one flagged is the last "
+        "in the frame's order (compliance._checks._frequency), so rows in another order flag "
+        "another call; the test above leaves such ties out of its shuffled rows until then")
+
+
+@pytest.mark.xfail(strict=True, reason=TIES)
+def test_calls_at_one_instant_over_the_cap_are_found_alike_in_any_order() -> None:
+    made = [{"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+             "to_number": "+13055550100", "created_at": START + pd.Timedelta(hours=3),
+             "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+             "disposition": None} for n in range(4)]
+    calls, leads = written([("+13055550100",)], made, Form(), Path())
+    assert findings(calls, leads, evidence=True) == findings(
+        calls.iloc[::-1], leads, evidence=True)  # type: ignore[union-attr]
+
+
+CATEGORIES = ("the calls' to_number held as a category, with a lead's other number called: "
+              "the lead's own number, which no call reached, is made a value of that "
+              "category it is not (compliance._checks._lead_of.own_numbers), which pandas "
+              "deprecates (an error in this suite, and in pandas to come); the test above "
+              "holds every other text column as a category until then")
+
+
+@pytest.mark.xfail(strict=True, raises=DeprecationWarning, reason=CATEGORIES)
+def test_the_numbers_called_held_as_a_category() -> None:
+    made = [{"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+             "to_number": "+13055550101", "created_at": START + pd.Timedelta(hours=n),
+             "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+             "disposition": None} for n in range(4)]
+    calls, leads = written([("+13055550100", "+13055550101")], made, Form(), Path())
+    assert findings(calls.astype({"to_number": "category"}), leads,  # type: ignore[union-attr]
+                    evidence=True) == findings(calls, leads, evidence=True)

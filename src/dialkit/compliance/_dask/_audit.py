@@ -23,8 +23,10 @@ from ..._parallel._partitions import PLANS, is_dask, is_dataset
 from ..._parallel._partitions_dask import combined, dd, delayed, frame, meta_of, run
 from .._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from .._checks._lead_of import OTHER_PHONES
+from .._checks._texts import CHANNEL
 from .._inputs._population import source_words, sources_of, span_of
 from ._parts import (
+    CHANNELS,
     NUMBER,
     ORDER,
     answered_part,
@@ -66,7 +68,7 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
     audited_leads = None if leads is None else _keyed(given["leads"], leads_part, links,
                                                       campaigns=options.campaigns)
     audited_dnc = None if dnc is None else _keyed(given["dnc"], dnc_part, links)
-    metas = {"calls": outbound._meta.drop(columns=[ORDER, NUMBER]),
+    metas = {"calls": _channel_as_text(outbound._meta.drop(columns=[ORDER, NUMBER])),
              "leads": None if leads is None else prepared_leads(given["leads"]._meta, None),
              "dnc": None if dnc is None else prepared_dnc(given["dnc"]._meta)}
     # each frame's columns and types as pandas has them, for the parts to give them back so
@@ -81,6 +83,16 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
                                         "repeated": delayed(_again)(found)},
                options=options, joined=joined,
                to_parts={"shapes": shapes})
+
+
+def _channel_as_text(calls: pd.DataFrame) -> pd.DataFrame:
+    """The calls' meta with the texts' :data:`CHANNEL` as pandas has it, text of its
+    categories' type, for the parts to give it back so (:func:`._parts.numbers_part`): a
+    category through the shuffles (:data:`._parts.CHANNELS`), it stayed one in the
+    abandoned calls, where pandas' are text (issue 71's engines compared)."""
+    if CHANNEL not in calls:
+        return calls
+    return calls.astype({CHANNEL: CHANNELS.categories.dtype})
 
 
 def _with_texts(calls: Any, leads: Any, options: Options) -> Any:
