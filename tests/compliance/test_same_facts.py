@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dialkit.compliance import audit, read_export, upcoming
@@ -127,7 +127,7 @@ def _held(frame: pd.DataFrame, form: Form) -> pd.DataFrame:
         times = frame.select_dtypes("datetimetz").columns
         frame = frame.assign(**{c: [t.tz_convert(ZONE).isoformat() if pd.notna(t) else None
                                     for t in frame[c]] for c in times})
-    texts = [c for c in frame if c != "to_number" and frame[c].notna().any()  # CATEGORIES
+    texts = [c for c in frame if frame[c].notna().any()
              and frame[c].dropna().map(lambda value: isinstance(value, str)).all()]
     kinds = {"category": "category", "arrow": pd.ArrowDtype(pa.string())}
     return frame.astype({c: kinds[form.text] for c in texts}) if form.text in kinds else frame
@@ -168,7 +168,6 @@ def test_the_same_facts_in_any_documented_form_give_the_same_findings(
         account: tuple[list[tuple[str, ...]], list[dict[str, object]]], form: Form,
         tmp_path: Path) -> None:
     people, made = account
-    assume(not form.shuffled or len({call["created_at"] for call in made}) == len(made))  # TIES
     plain = findings(*written(people, made, Form(), tmp_path), evidence=not form.subject)
     assert findings(*written(people, made, form, tmp_path),
                     evidence=not form.subject) == plain, form
@@ -217,12 +216,6 @@ def test_the_generated_accounts_reach_the_cap_and_the_hours() -> None:
     assert rules == {"calling_hours", "call_frequency"}
 
 
-TIES = ("calls to one number at one instant, more than its cap: the one flagged is the last "
-        "in the frame's order (compliance._checks._frequency), so rows in another order flag "
-        "another call; the test above leaves such ties out of its shuffled rows until then")
-
-
-@pytest.mark.xfail(strict=True, reason=TIES)
 def test_calls_at_one_instant_over_the_cap_are_found_alike_in_any_order() -> None:
     made = [{"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
              "to_number": "+13055550100", "created_at": START + pd.Timedelta(hours=3),
@@ -233,14 +226,6 @@ def test_calls_at_one_instant_over_the_cap_are_found_alike_in_any_order() -> Non
         calls.iloc[::-1], leads, evidence=True)  # type: ignore[union-attr]
 
 
-CATEGORIES = ("the calls' to_number held as a category, with a lead's other number called: "
-              "the lead's own number, which no call reached, is made a value of that "
-              "category it is not (compliance._checks._lead_of.own_numbers), which pandas "
-              "deprecates (an error in this suite, and in pandas to come); the test above "
-              "holds every other text column as a category until then")
-
-
-@pytest.mark.xfail(strict=True, raises=DeprecationWarning, reason=CATEGORIES)
 def test_the_numbers_called_held_as_a_category() -> None:
     made = [{"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
              "to_number": "+13055550101", "created_at": START + pd.Timedelta(hours=n),

@@ -5,6 +5,8 @@ law's clocks and the inputs imported the checks for them)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -35,15 +37,36 @@ def group_codes(column: pd.Series, *, sort: bool = False) -> Ints:
 
 
 
-def by_group_and_time(group: Ints, at: pd.Series, rows: Rows) -> Rows:
+def by_group_and_time(group: Ints, at: pd.Series, rows: Rows,
+                      ties: Callable[[Rows], NDArray[np.object_]] | None = None) -> Rows:
     """``rows`` sorted by group, then ``at``, stably: as numbers, where a frame's
     ``sort_values`` on the text costs half a second a million rows; by time, then stably
-    by group, a radix sort for groups that fit 16 bits (half the time of a ``lexsort``)."""
-    by_time = rows[np.argsort(pd.DatetimeIndex(at).asi8[rows], kind="stable")]
+    by group, a radix sort for groups that fit 16 bits (half the time of a ``lexsort``).
+    Rows of one group and one instant are then sorted by what ``ties`` gives of them (the
+    calls' ids), where given: which of them comes last must not hang on the order the
+    rows came in."""
+    ticks = pd.DatetimeIndex(at).asi8
+    by_time = rows[np.argsort(ticks[rows], kind="stable")]
     keys = group[by_time]
     narrow = len(keys) > 0 and keys.min() >= 0 and keys.max() < 2**15
     order: Rows = by_time[np.argsort(keys.astype(np.int16) if narrow else keys, kind="stable")]
-    return order
+    return order if ties is None else _ties_sorted(order, group, ticks, ties)
+
+
+def _ties_sorted(order: Rows, group: Ints, ticks: Ints,
+                 ties: Callable[[Rows], NDArray[np.object_]]) -> Rows:
+    """``order`` with each run of rows of one group and one instant sorted by ``ties``:
+    only the tied rows' values are asked for (a million calls hold a few, and the audit
+    keeps no call's id beside the columns its rules read)."""
+    same = (group[order][1:] == group[order][:-1]) & (ticks[order][1:] == ticks[order][:-1])
+    if not same.any():
+        return order
+    tied = np.flatnonzero(np.r_[same, False] | np.r_[False, same])
+    run = np.cumsum(np.r_[True, ~same])[tied]
+    values = ties(order[tied]).astype(str)
+    sorted_order = order.copy()
+    sorted_order[tied] = order[tied][np.lexsort((values, run))]
+    return sorted_order
 
 
 

@@ -3,8 +3,11 @@ counted over each cap's period."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from ..._arrays._groups import Bools, Ints, Rows, by_group_and_time, group_codes, millis_since_first
 from .._rules._law import Judged, Objects, cap_words, deciders
@@ -22,7 +25,8 @@ SUBJECT = "subject"
 
 
 def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
-                   others: pd.DataFrame | None = None) -> pd.DataFrame:
+                   others: pd.DataFrame | None = None,
+                   ids: Callable[[Rows], NDArray[np.object_]] | None = None) -> pd.DataFrame:
     """Calls that are at least the (cap + 1)th in the cap's period up to and including them
     (a call exactly one period before does not count). The law's caps (a state's) count
     what their statutes count, calls "to a person ... on the same subject matter or issue,
@@ -31,7 +35,9 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
     where no lead names others) and subject (:data:`SUBJECT`, else the campaign), from any
     caller id; they are counted first and named where they decide. Then the policy's
     (``max_calls_per_24h``), per number as the policy says, for the calls the law allows.
-    Only the calls of groups with more than a 24-hour cap in some two days are sorted."""
+    Only the calls of groups with more than a 24-hour cap in some two days are sorted;
+    calls of one group at one instant by their ``ids`` (the ids of calls at given rows),
+    so that the one over the cap is the same in any order of the rows."""
     number = group_codes(calls["phone"])
     person, moved = people(calls, others) if others is not None and len(others) else (
         number, np.zeros(0, np.intp))
@@ -49,7 +55,7 @@ def call_frequency(calls: pd.DataFrame, rules: Rules, times: Clock,
         rows = (_crowded(coarse, millis, least) if period == _DAY_MS
                 and not calls["at"].isna().any() else np.arange(len(calls)))
         group = _person_and_subject(person, subject, rows) if law else number
-        order = by_group_and_time(group, calls["at"], rows)
+        order = by_group_and_time(group, calls["at"], rows, ties=ids)
         counts = np.arange(len(order)) - _window_starts(group[order], millis[order], period) + 1
         flag = (counts > cap[order]) & ~over[order]
         hit = order[flag]

@@ -330,10 +330,15 @@ def people(calls: pd.DataFrame, others: pd.DataFrame) -> tuple[Rows, Rows]:
 
 def own_numbers(calls: pd.DataFrame, others: pd.DataFrame) -> tuple[Rows, pd.Series]:
     """The rows of the calls to a lead's other number (of the call's campaign,
-    :func:`other_numbers`), and that lead's own number for each, as the calls' text."""
+    :func:`other_numbers`), and that lead's own number for each, as the calls' text (their
+    categories' type where the calls hold the numbers as a category: a number no call
+    reached is no value of it)."""
     other = np.flatnonzero(isin(calls["phone"], others["number"].tolist()))
     asked = pd.DataFrame({"campaign_id": calls["campaign_id"].astype(object).to_numpy()[other],
                           "number": calls["phone"].astype(object).to_numpy()[other]})
     own = asked.merge(others, how="left", on=["campaign_id", "number"])["phone"]
     moved = other[own.notna().to_numpy(dtype=bool)]
-    return moved, pd.Series(own.dropna().to_numpy(object), dtype=calls["phone"].dtype)
+    text = calls["phone"].dtype
+    if isinstance(text, pd.CategoricalDtype):
+        text = text.categories.dtype
+    return moved, pd.Series(own.dropna().to_numpy(object), dtype=text)
