@@ -43,6 +43,7 @@ INPUT_FLAGS = {spelling: each.in_command for each in AUDIT_INPUTS if each.flag i
 (client.frames.sms_reports())``, ``audit(nonprofit=True)``, a bare ``leads=``) and as the
 command's do (``--texts FILE``, ``--nonprofit``), from its one declaration."""
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--calls FILE",
+               "callbacks=": "--callbacks FILE", "fix=": "--fix",
                "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
                "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
                "preset=": "--preset", "policy_window=": "--policy-window",
@@ -50,60 +51,87 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--cal
                "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
                "with --fix: add --fix", "strategy=": "--strategy"}
 """The compliance commands' flags for the arguments the library's messages name."""
-_FORMS: dict[str, tuple[Any, str | None, Any, str]] = {
-    FRAME: (Path | None, "FILE", None, "An export, CSV or Parquet, or a "
-            "dialkit.frames.export folder, with --calls; on the account, the account's own "
-            "are read."),
+_EXPORT = "an export, CSV or Parquet, or a dialkit.frames.export folder"
+"""What a frame's option reads."""
+Forms = dict[str, tuple[Any, str | None, Any, str]]
+"""Each kind of input a command is given (:data:`GIVEN`) as its option takes it: the
+value's type, its name in the help, the default, and what the help adds to the fact."""
+_FORMS: Forms = {
+    FRAME: (Path | None, "FILE", None, f"Read from {_EXPORT}, with --calls; on the "
+            "account, the account's own are read."),
     RECORDS: (Path | None, "FILE", None, "A CSV or Parquet file."),
     IDS: (Path | None, "FILE", None, "A file of them, one per line (or a CSV's first column)."),
     SWITCH: (bool, None, False, ""),
 }
-"""Each kind of input the command is given (:data:`GIVEN`) as its option takes it: the
-value's type, its name in the help, the default, and what the help adds to the fact."""
+"""The forms of the commands that read the account (``audit``, ``upcoming``)."""
+_OFF_THE_ACCOUNT: Forms = {**_FORMS, FRAME: (Path | None, "FILE", None, f"Read from {_EXPORT}.")}
+"""The forms of ``compliance when``, which reaches no account: a frame is its export."""
 
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 
-def _option(each: AuditInput) -> inspect.Parameter:
-    """The option of ``dialkit compliance audit`` that gives the input ``each``, made from
-    its declaration: its flag, the fact it tells as the help, and its kind's form."""
-    kind, metavar, default, form = _FORMS[each.kind]
+def _option(each: AuditInput, forms: Forms) -> inspect.Parameter:
+    """The option of a compliance command that gives the input ``each``, made from its
+    declaration: its flag, the fact it tells as the help, and its kind's form."""
+    kind, metavar, default, form = forms[each.kind]
     option = typer.Option(each.flag, metavar=metavar, help=f"{each.fact} {form}".strip())
     return inspect.Parameter(each.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                              default=default, annotation=Annotated[kind, option])
 
 
-def _given_options(command: Callable[..., None]) -> Callable[..., None]:
-    """``command`` with an option of each input of the audit it is given rather than
+def _given_options(judge: str | None = None, forms: Forms = _FORMS,
+                   ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A command with an option of each input of the audit it is given rather than
     chooses (:data:`GIVEN`: a file, a fact), made from the input's declaration
-    (:data:`AUDIT_INPUTS`) and placed after ``--calls``; ``command`` gets their values
-    as one mapping, ``given``, by keyword. So an input declared later has its option,
-    its help and its place in ``run_audit`` from that one line (issue 71: the command
-    had no ``--texts`` and no ``--nonprofit``, and audited less than the library)."""
-    signature = inspect.signature(command, eval_str=True)
-    own = [parameter for parameter in signature.parameters.values() if parameter.name != "given"]
-    made = [_option(each) for each in AUDIT_INPUTS if each.kind in GIVEN]
-    at = [parameter.name for parameter in own].index("calls") + 1
+    (:data:`AUDIT_INPUTS`) and placed after ``--calls``: every one for the audit
+    (``judge`` None), those the declaration says ``judge`` takes for a judge's command
+    (``next_allowed``: ``when``; ``upcoming``). The command gets their values as one
+    mapping, ``given``, by keyword, which its library call takes as they are. So an input
+    declared later, or given to a judge later, has its option, its help and its place in
+    the run from that one line (issue 71: the audit had no ``--texts`` and no
+    ``--nonprofit``, and ``when`` and ``upcoming`` none of the inputs their judges took)."""
+    made = [_option(each, forms) for each in AUDIT_INPUTS
+            if each.kind in GIVEN and (judge is None or judge in each.ahead)]
 
-    @functools.wraps(command)
-    def run(**values: Any) -> None:
-        given = {parameter.name: values.pop(parameter.name) for parameter in made}
-        command(**values, given=given)
+    def given_options(command: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(command, eval_str=True)
+        own = [parameter for parameter in signature.parameters.values()
+               if parameter.name != "given"]
+        at = [parameter.name for parameter in own].index("calls") + 1
 
-    run.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[*own[:at], *made, *own[at:]])
-    return run
+        @functools.wraps(command)
+        def run(**values: Any) -> None:
+            given = {parameter.name: values.pop(parameter.name) for parameter in made}
+            command(**values, given=given)
+
+        run.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[*own[:at], *made, *own[at:]])
+        return run
+
+    return given_options
+
+
+def _read_by(given: dict[str, Any], **own: Path | None) -> dict[str, Path | None]:
+    """What each option of a file a command was given reads (its own, ``calls=``, and the
+    inputs' ``given``), as :func:`refuse_overlaps` names it: no output may replace one."""
+    return {f"what {flag} reads": path for flag, path in (
+        *((f"--{name}", path) for name, path in own.items()),
+        *((each.flag, given[each.name]) for each in AUDIT_INPUTS
+          if each.kind in FILES and each.name in given))}
+
+
+BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
+    "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
 
 
 @compliance_app.command("audit")
-@_given_options
+@_given_options()
 def audit_command(
     calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
         "The account's calls: an export of client.frames.calls(), CSV or Parquet, or the "
         "folder of a dialkit.frames.export dataset (audited on Dask where it is "
         "installed). Without it, the account's history is audited."))] = None,
-    blocked_countries: Annotated[str, typer.Option(metavar="CODES", help=(
-        "Countries calls must not reach, codes or names, comma-separated: KP,IR."))] = "",
+    blocked_countries: BlockedCountries = "",
     preset: Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(
         PRESET_NAMES), help=(
         "The law: us (federal and each state's), uk, ca (each call by the law of the "
@@ -169,10 +197,8 @@ def audit_command(
     from dialkit.compliance import run_audit
 
     with _output_errors():  # before anything is read: no output may replace an input
-        refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html}, {
-            f"what {flag} reads": path for flag, path in (
-                ("--calls", calls), *((each.flag, given[each.name]) for each in AUDIT_INPUTS
-                                      if each.kind in FILES))})
+        refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html},
+                        _read_by(given, calls=calls))
     told = _about(about or [])
     with _library_errors():
         run = run_audit(calls=calls, sandbox=sandbox, preset=preset, policy=policy,
@@ -271,11 +297,24 @@ Policy = Annotated[str | None, typer.Option(metavar="POLICY", autocompletion=off
 
 
 @compliance_app.command("upcoming")
+@_given_options("upcoming")
 def upcoming_command(
+    callbacks: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "The pending callbacks (client.frames.callbacks(campaign_id, status='pending')): "
+        f"{_EXPORT}. With --calls and --leads, the exports are judged instead of the "
+        "account."))] = None,
+    calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        f"The account's calls (client.frames.calls()): {_EXPORT}. With --leads and "
+        "--callbacks, the exports are judged instead of the account (the leads' next "
+        "attempts and the callbacks, beside the calls made)."))] = None,
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
         "Only this campaign's scheduled calls (repeat for several)."))] = None,
     horizon: Annotated[str, typer.Option(metavar="SPAN", help=(
         "How far ahead to look, a number and its unit: 7d, 48h, 90min, 2w."))] = "7d",
+    as_of: Annotated[str | None, typer.Option("--as-of", metavar="TIME", help=(
+        "When to look from, an ISO 8601 date or time with its zone (default now): for "
+        "exports, when they were exported."))] = None,
+    blocked_countries: BlockedCountries = "",
     preset: Preset = "us", policy: Policy = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
@@ -289,19 +328,24 @@ def upcoming_command(
     ] = False,
     strategy: Annotated[str, typer.Option(metavar="STRATEGY", help=(
         "With --fix: next_allowed (the first lawful moment) or best (the lawful hour "
-        "most often answered)."))] = "next_allowed",
+        "most often answered)."))] = "next_allowed", *, given: dict[str, Any],
 ) -> None:
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
-    before they happen, as the audit judges calls made; print those that would break a
-    rule, soonest first, or with --fix the plan that fixes them. Exits 0 either way (1 if
-    --apply had an action refused); 2 on bad input."""
+    before they happen, as the audit judges calls made (or those of exports: --calls,
+    --leads, --callbacks); print those that would break a rule, soonest first, or with
+    --fix the plan that fixes them. Exits 0 either way (1 if --apply had an action
+    refused); 2 on bad input."""
     from dialkit.compliance import run_upcoming
     from dialkit.frames import write_csv
 
+    with _output_errors():  # before anything is read: no output may replace an input
+        refuse_overlaps({"--out": out}, _read_by(given, calls=calls, callbacks=callbacks))
     with _library_errors():
         run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
-                           preset=preset, policy=policy, fix=fix, strategy=strategy,
-                           apply=apply, prefer=_answer_rates if strategy == "best" else None)
+                           as_of=as_of, blocked_countries=blocked_countries, preset=preset,
+                           policy=policy, calls=calls, callbacks=callbacks, fix=fix,
+                           strategy=strategy, apply=apply,
+                           prefer=_answer_rates if strategy == "best" else None, **given)
     if run.plan is not None:
         return _fixed(run.plan, run.refused, apply, as_json, as_csv)
     found = run.found
@@ -358,6 +402,7 @@ def _acted_on(row: Any) -> str:
 
 
 @compliance_app.command("when")
+@_given_options("next_allowed", _OFF_THE_ACCOUNT)
 def when_command(
     numbers: Annotated[list[str], typer.Argument(metavar="NUMBER...", help=(
         "Numbers in E.164: +14155550123."))],
@@ -367,10 +412,17 @@ def when_command(
     tz: Annotated[str | None, typer.Option(metavar="ZONE", help=(
         "The zone --at is read in where it has none: America/New_York. Without it, a "
         "time without a zone is refused."))] = None,
+    calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        f"The account's calls (client.frames.calls()): {_EXPORT}. A call a cap would "
+        "count too many is not allowed until the cap frees the number."))] = None,
+    campaign: Annotated[str | None, typer.Option(metavar="ID", help=(
+        "The campaign the call would be of, for caps counted per subject (default: the "
+        "number's latest call's)."))] = None,
     preset: Preset = "us", policy: Policy = None,
-    as_json: Json = False, as_csv: Csv = False,
+    as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
+    (and, given them, by the account's calls, texts, DNC results and what lifts a list)
     and, if not, the next moment it may, in UTC and on the recipient's clock; every zone
     of the number is named where it has several."""
     import pandas as pd
@@ -378,7 +430,8 @@ def when_command(
     from dialkit.compliance import run_when
 
     with _library_errors():
-        answers = run_when(numbers, at=at, tz=tz, preset=preset, policy=policy)
+        answers = run_when(numbers, at=at, tz=tz, preset=preset, policy=policy, calls=calls,
+                           campaign_id=campaign, **given)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():

@@ -14,8 +14,8 @@ checked before a file is read or the account reached, and refused as an
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import time
 from pathlib import Path
@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .._law._jurisdictions import hours_window
 from .._utils._base_error import AuditInputError, InputError
-from .._utils._choices import AUDIT_INPUTS, FAIL_ON, FRAME, GIVEN, IDS, RECORDS, SWITCH
+from .._utils._choices import (
+    AUDIT_INPUTS,
+    FAIL_ON,
+    FRAME,
+    GIVEN,
+    IDS,
+    RECORDS,
+    SWITCH,
+    AuditInput,
+)
 from .._utils._moments import duration, period_bound, utc_moment
 from ._rules._rules import POLICIES, POLICY, PRESETS, Rules
 
@@ -35,9 +44,19 @@ if TYPE_CHECKING:
 
 Source = str | os.PathLike[str]
 """A file or folder an input is read from (:func:`read_source`)."""
-_GIVEN = {each.name: each for each in AUDIT_INPUTS if each.kind in GIVEN}
-"""The inputs of :func:`audit` that :func:`run_audit` takes by their keyword, as given
-(a file, the ids, a fact), each read by its kind."""
+
+
+def _given_to(judge: str | None) -> dict[str, AuditInput]:
+    """The inputs of :func:`audit` a run takes by their keyword, as given (a file, the ids,
+    a fact), each read by its kind: :func:`run_audit` every one (``judge`` None), a run of
+    a judge before a call those its declaration says ``judge`` takes (its ``ahead``), so
+    that an input a judge is given later is its command's at once (issue 71)."""
+    return {each.name: each for each in AUDIT_INPUTS
+            if each.kind in GIVEN and (judge is None or judge in each.ahead)}
+
+
+_GIVEN = _given_to(None)
+"""Every input of :func:`audit` a run may be given by its keyword, as given."""
 _FRAMES = [name for name, each in _GIVEN.items() if each.kind == FRAME]
 """The account's frames whose exports go with the calls' (``leads``, ``dnc``, ``texts``)."""
 
@@ -133,24 +152,18 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
             raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": _policy(policy, policy_window, policy_cap),
-                               **_given_read(given)}
+                               **_given_read(given, "run_audit", _GIVEN)}
     if as_of is not None:
         options["as_of"] = utc_moment(as_of, "as_of")
-    evidence = _of_kind(given, RECORDS)
     period = {"campaign_id": campaign_id or None, "since": since, "until": until}
     files = {"calls": calls, **_of_kind(given, FRAME)}
     service: dict[str, str] = {}
     names: dict[str, str] | None = None
-    try:
+    with _named_by_path({**files, **_of_kind(given, RECORDS)}):
         if any(value is not None for value in files.values()):
             report = _files_audited(files, options, period)
         else:
             report, service, names = _account_audited(client, sandbox, options, period)
-    except AuditInputError as error:
-        path = {**files, **evidence}.get(error.frame) if error.frame else None
-        if path is None:
-            raise
-        raise AuditInputError(f"{path}: {error}", frame=error.frame) from None
     bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
     return AuditRun(report, service, names,
                     found={basis: int(report.by_basis[basis]) for basis in bases
@@ -192,25 +205,47 @@ def _account_audited(client: Client | None, sandbox: bool, options: dict[str, An
         return report, {"service": client.service_identity}, readable_campaign_names(client)
 
 
-def _given_read(given: Mapping[str, Any]) -> dict[str, Any]:
-    """The inputs given by keyword that every audit takes as read (:func:`run_audit`'s
-    ``given``): records read from their files, caller ids from theirs, a fact as it holds;
-    a keyword that names no input refused before anything is read. The frames' exports
-    are the files audited (:func:`_files_audited`)."""
-    unknown = [name for name in given if name not in _GIVEN]
+def _given_read(given: Mapping[str, Any], where: str,
+                taken: Mapping[str, AuditInput]) -> dict[str, Any]:
+    """The inputs given by keyword to ``where`` (a run's ``given``), of those it takes
+    (``taken``), as its judge takes them: records read from their files, caller ids from
+    theirs, a fact ``True`` or ``False`` (else refused naming it: ``"no"`` is true to
+    Python); a keyword that names no input it takes refused before anything is read, and
+    before a fact is read. The frames' exports are each run's own to read (with the
+    calls'), so they are left out."""
+    unknown = [name for name in given if name not in taken]
     if unknown:
-        raise TypeError(f"run_audit() got an unexpected keyword argument {unknown[0]!r}: "
-                        f"pass one of the audit's inputs, {', '.join(_GIVEN)}, or of its "
+        raise TypeError(f"{where}() got an unexpected keyword argument {unknown[0]!r}: "
+                        f"pass one of the inputs it takes, {', '.join(taken)}, or of its "
                         "own options")
-    read = {RECORDS: _evidence, IDS: _caller_ids, SWITCH: bool}
-    return {name: read[_GIVEN[name].kind](value) for name, value in given.items()
-            if _GIVEN[name].kind in read and value is not None and value is not False}
+    read: dict[str, Callable[[Any], Any]] = {RECORDS: _read_whole, IDS: _caller_ids}
+    found: dict[str, Any] = {}
+    for name, value in given.items():
+        each = taken[name]
+        if value is not None and each.kind != FRAME:
+            found[name] = (each.told(value, where) if each.kind == SWITCH
+                           else read[each.kind](value))
+    return found
 
 
 def _of_kind(given: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    """The inputs of ``kind`` given (a file each)."""
+    """The inputs of ``kind`` given (a file each); a keyword of no input is none of them
+    (:func:`_given_read` refuses it)."""
     return {name: value for name, value in given.items()
-            if _GIVEN[name].kind == kind and value is not None}
+            if name in _GIVEN and _GIVEN[name].kind == kind and value is not None}
+
+
+@contextmanager
+def _named_by_path(paths: Mapping[str, Source | None]) -> Iterator[None]:
+    """A frame refused while judged (:attr:`AuditInputError.frame`) named by the file it
+    was read from, where it was read from one: the user fixes the file, not the keyword."""
+    try:
+        yield
+    except AuditInputError as error:
+        path = paths.get(error.frame) if error.frame else None
+        if path is None:
+            raise
+        raise AuditInputError(f"{path}: {error}", frame=error.frame) from None
 
 
 def _client(stack: ExitStack, client: Client | None, sandbox: bool) -> Client:
@@ -276,15 +311,20 @@ def _caller_ids(given: Source | Collection[str]) -> Collection[str]:
     return [line.split(",")[0].strip() for line in lines if line.strip().startswith("+")]
 
 
-def _evidence(path: Source) -> Any:
-    """A file of consent records or reassigned answers, read as ``dnc`` is; one that
-    cannot be read is refused naming it."""
+def _read_whole(path: Source) -> Any:
+    """A file of records (consents, reassigned answers, contracts, emergencies), or for a
+    judge before a call an export of a frame, read as the audit reads an export and whole
+    (a dataset's folder too: these judges read pandas); one that cannot be read is
+    refused naming it, once."""
+    from .._parallel._partitions import read_whole
     from ._inputs._read import read_source
 
     try:
-        return read_source(path)
+        return read_whole(read_source(path))
     except (OSError, InputError) as error:
-        raise AuditInputError(f"{path}: {error}") from None
+        said = str(error)
+        raise AuditInputError(said if said.startswith(f"{path}:")
+                              else f"{path}: {said}") from None
 
 
 @dataclass(frozen=True)
@@ -310,9 +350,11 @@ class UpcomingRun:
 def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                  campaign_id: str | Sequence[str] | None = None, horizon: str = "7d",
                  preset: str | Rules = "us", policy: str | Rules | None = None,
+                 blocked_countries: str | Collection[str] = (), as_of: str | None = None,
+                 calls: Source | None = None, callbacks: Source | None = None,
                  fix: bool = False, strategy: str = "next_allowed", apply: bool = False,
                  prefer: pd.DataFrame | Callable[[Client], pd.DataFrame] | None = None,
-                 ) -> UpcomingRun:
+                 **given: Any) -> UpcomingRun:
     """``dialkit compliance upcoming`` as one call: the calls the account has scheduled
     that would break a rule within ``horizon``, and with ``fix`` the plan that fixes
     them (carried out with ``apply``), from the options' own values.
@@ -326,7 +368,17 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
         preset: The law, by name (:data:`PRESETS`) or as :class:`Rules`.
         policy: The account's own stricter rule, by name (:data:`POLICIES`) or as
             :class:`Rules`.
-        fix: Plan the fix too (:func:`repair`).
+        blocked_countries: Countries calls must not reach, as :func:`audit` takes them.
+        as_of: When to look from (default now), an ISO 8601 date or time with its zone:
+            for an export, when it was exported.
+        calls: The calls' export (CSV, Parquet or a ``dialkit.frames.export`` folder);
+            with ``leads`` and ``callbacks`` (``client.frames.callbacks(campaign_id,
+            status="pending")``), and optionally ``dnc`` and ``texts``, the files judged
+            instead of the account, as :func:`run_audit` judges exports.
+        callbacks: The pending callbacks' export, with ``calls``.
+        fix: Plan the fix too (:func:`repair`), on the account: a callback is moved to no
+            moment inside a declared emergency given (``emergencies``), which the law it
+            moves by carries.
         strategy: With ``fix``: ``next_allowed`` or ``best`` (the hour most often
             answered; needs ``prefer``).
         apply: With ``fix``: carry the plan out.
@@ -334,39 +386,87 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
             or a function that makes it from the client, called only once the arguments
             were checked and the scheduled calls found (the command's way: a refused
             argument costs no read of the account's calls).
+        **given: Every other input :func:`upcoming` takes of the audit's, by its keyword,
+            as its option gives it (the declaration's, :data:`AUDIT_INPUTS`: those it
+            says ``upcoming`` takes): the exports of ``leads``, ``dnc`` and ``texts``
+            (with ``calls``), the files of ``consents``, ``reassigned``, ``contracts``
+            and ``emergencies``, and the facts (``nonprofit=True``, ...).
 
     Returns:
         The :class:`UpcomingRun`.
 
     Raises:
         AuditInputError: An argument refused (``apply`` or another ``strategy`` without
-            ``fix``, an unknown ``strategy``, preset or policy).
-        InputError: A ``horizon`` that is no length of time.
+            ``fix``, an unknown ``strategy``, preset or policy; of exports, one of
+            ``calls``, ``leads`` and ``callbacks`` missing, or ``fix`` or
+            ``campaign_id``), or a file that cannot be read or used (named by its path).
+        InputError: A ``horizon`` that is no length of time, an ``as_of`` that is no
+            time, a fact neither True nor False.
+        TypeError: A keyword that names no input :func:`upcoming` takes.
         ApiError: The account could not be read, or refused.
     """
     from ._ahead._repair import repair
     from ._ahead._upcoming import upcoming
+    from ._checks._emergency import with_emergencies
 
     if (apply or strategy != "next_allowed") and not fix:
         raise AuditInputError("apply= and strategy= go with fix=: add fix=True")
     if strategy not in ("next_allowed", "best"):
         raise AuditInputError(f"strategy={strategy!r}: pass next_allowed or best")
     rules, added = _preset(preset), _policy(policy, None, None)
-    span = duration(horizon, "horizon")
-    with ExitStack() as stack:
+    choices = {"horizon": duration(horizon, "horizon"), "rules": rules, "policy": added,
+               "blocked_countries": blocked_countries, "as_of": _as_of(as_of),
+               "campaign_id": campaign_id or None}
+    files = {"calls": calls, "callbacks": callbacks, **_of_kind(given, FRAME)}
+    exported = _exports(files, fix=fix, campaign_id=choices["campaign_id"])
+    choices.update(_given_read(given, "run_upcoming", _given_to("upcoming")))
+    with _named_by_path({**files, **_of_kind(given, RECORDS)}), ExitStack() as stack:
+        if exported:
+            return UpcomingRun(upcoming({name: _read_whole(path) for name, path in
+                                         files.items() if path is not None}, **choices))
         client = _client(stack, client, sandbox)
-        found = upcoming(client, campaign_id=campaign_id or None, horizon=span, rules=rules,
-                         policy=added)
+        found = upcoming(client, **choices)
         if not fix:
             return UpcomingRun(found)
         chosen: Literal["next_allowed", "best"] = "best" if strategy == "best" else "next_allowed"
         rates = prefer(client) if callable(prefer) else prefer
         return UpcomingRun(found, repair(found, client, strategy=chosen, dry_run=not apply,
-                                         prefer=rates, rules=rules, policy=added))
+                                         prefer=rates, policy=added, rules=with_emergencies(
+                                             rules, choices.get("emergencies"))))
+
+
+def _exports(files: Mapping[str, Source | None], *, fix: bool,
+             campaign_id: object) -> bool:
+    """Whether :func:`run_upcoming` judges exported files (any given) rather than the
+    account; refused where they cannot be: without the calls, the leads (whose next
+    attempts are scheduled calls) or the pending callbacks, with ``fix`` (a plan moves the
+    account's callbacks as they stand now, not as an export saw them) or ``campaign_id``
+    (which chooses what is read from the account; an export is judged whole)."""
+    if all(path is None for path in files.values()):
+        return False
+    missing = [f"{name}=" for name in ("calls", "leads", "callbacks") if files.get(name) is None]
+    if missing:
+        named = " and ".join([", ".join(missing[:-1]), missing[-1]] if missing[1:] else missing)
+        raise AuditInputError(f"{named} {'is' if len(missing) == 1 else 'are'} "
+                              "needed to judge exported files: the scheduled calls are the "
+                              "pending callbacks (callbacks=) and the leads' next attempts "
+                              "(leads=), judged beside the calls made (calls=)")
+    if fix or campaign_id is not None:
+        raise AuditInputError(f"{'fix=' if fix else 'campaign_id='} judges the account, not "
+                              "exported files: leave out calls= and the files exported "
+                              "with it")
+    return True
+
+
+def _as_of(as_of: str | None) -> pd.Timestamp | None:
+    """``as_of`` as a moment, refused before anything is read where it is none."""
+    return None if as_of is None else utc_moment(as_of, "as_of")
 
 
 def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = None,
-             preset: str | Rules = "us", policy: str | Rules | None = None) -> pd.DataFrame:
+             preset: str | Rules = "us", policy: str | Rules | None = None,
+             calls: Source | None = None, campaign_id: str | None = None,
+             **given: Any) -> pd.DataFrame:
     """``dialkit compliance when`` as one call: whether each number may be called ``at``
     (default now) and, if not, the next moment it may (:func:`next_allowed`).
 
@@ -377,13 +477,24 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
         tz: The zone ``at`` is read in where it has none.
         preset: The law, by name (:data:`PRESETS`) or as :class:`Rules`.
         policy: The account's own stricter rule, by name or as :class:`Rules`.
+        calls: The account's calls' export (CSV, Parquet or a ``dialkit.frames.export``
+            folder): a cap the call would break forbids it until the cap frees the number.
+        campaign_id: The campaign the call would be of, for caps counted per subject.
+        **given: Every other input :func:`next_allowed` takes of the audit's, by its
+            keyword, as its option gives it (the declaration's, :data:`AUDIT_INPUTS`:
+            those it says ``next_allowed`` takes): the exports of ``dnc`` and ``texts``,
+            the files of ``reassigned``, ``contracts`` and ``emergencies``, and the facts
+            (``nonprofit=True``, ``charity=True``, ``newspaper=True``).
 
     Returns:
         :func:`next_allowed`'s answer, a row per number.
 
     Raises:
-        AuditInputError: A preset or policy refused.
-        InputError: A moment or number that cannot be read.
+        AuditInputError: A preset or policy refused, or a file that cannot be read or
+            used (named by its path).
+        InputError: A moment or number that cannot be read, a fact neither True nor
+            False.
+        TypeError: A keyword that names no input :func:`next_allowed` takes.
     """
     import pandas as pd
 
@@ -393,4 +504,9 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
     moment = None if at is None else utc_moment(at, "at", tz=tz)
     asked = numbers[0] if len(numbers) == 1 else pd.Series(
         list(numbers), index=range(1, len(numbers) + 1), dtype=object)
-    return next_allowed(asked, moment, rules=rules, policy=added)
+    inputs = _given_read(given, "run_when", _given_to("next_allowed"))
+    files = {"calls": calls, **_of_kind(given, FRAME)}
+    with _named_by_path({**files, **_of_kind(given, RECORDS)}):
+        read = {name: _read_whole(path) for name, path in files.items() if path is not None}
+        return next_allowed(asked, moment, rules=rules, policy=added,
+                            campaign_id=campaign_id, **read, **inputs)

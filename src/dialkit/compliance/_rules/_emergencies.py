@@ -109,8 +109,8 @@ def emergencies_of(declared: Iterable[Emergency | tuple[object, ...]],
     if isinstance(declared, pd.DataFrame | str | bytes):
         raise InputError(f"{where}: pass Emergency values or tuples (area, starts_at, "
                          "ends_at); a frame of them is read as audit(emergencies=...), "
-                         "next_allowed(emergencies=...) and upcoming(emergencies=...) "
-                         "read it")
+                         "next_allowed(emergencies=...), upcoming(emergencies=...) and "
+                         "GuardSettings(emergencies=...) read it")
     found = []
     for n, each in enumerate(declared):
         if isinstance(each, Emergency):
