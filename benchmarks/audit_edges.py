@@ -10,6 +10,9 @@ frames put into every run, whatever its size, each edge the benchmark's rules tu
   and a millisecond later, and with the only check made after the listing; the last
   instant of the last day of a grace counted in days before the call's day (the TPS's 28,
   the DNCL's 31) and the first of the next; an account's own list, which gives none;
+- a state's own list the DNC results hold no row of, whose law obliges a caller to obtain
+  it (the first such row of ``dnc_lists.toml``, Colorado's): a number of its first area
+  code called three times, its earliest call one risk, the two later ones none (issue 73);
 - each country's scrub age (``jurisdictions.toml``'s ``dnc_scrub_days``, or the rules'
   where stricter): a lead checked exactly that long before the audit, and a millisecond
   longer; a listed lead still dialable, and one completed;
@@ -36,9 +39,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from dialkit._law import _dnc_lists, _jurisdictions
+from dialkit._places._areas import area_states
 from dialkit.compliance import Rules
 
 MS = pd.Timedelta(milliseconds=1)
@@ -83,6 +88,7 @@ def seeded(taken: Collection[str], rules: Rules, start: pd.Timestamp, end: pd.Ti
     from ``caller``: frames ``calls``, ``leads``, ``dnc`` and ``edges``."""
     made = _Maker(taken, start, as_of, caller, random.Random(seed))
     _lists(made)
+    _state_list(made, taken)
     _scrub_ages(made, rules)
     _hours(made, rules)
     _cap(made, rules)
@@ -238,6 +244,21 @@ def _grace_in_days(made: _Maker, row: _dnc_lists.DncList) -> None:
     made.called(f"{row.id}: called at the start of day {row.grace.days} after the listing's, "
                 f"{(last_day - since) / pd.Timedelta(hours=1):g} hours short of "
                 f"{row.grace.days} days after it", "dnc_call", phone, last_day, True)
+
+
+def _state_list(made: _Maker, taken: Collection[str]) -> None:
+    """The first state list whose law requires it (the table's order), never in the DNC
+    results: a number of the state's first area code (NANP 555-0100 to 0199), called on
+    three days at midday there, seeded out of their times' order; its earliest call is the
+    number's one risk."""
+    row = next(row for row in _dnc_lists.all() if row.state and row.required)
+    areas = np.arange(200, 1000)
+    area = int(areas[area_states(areas) == row.state][0])
+    phone = next(_unused(f"+1{area}555", range(100, 200), taken))
+    for day, found in ((9, False), (7, True), (8, False)):
+        made.called(f"{row.id} not given: a number of the state called on day {day} "
+                    f"({'its first call' if found else 'a later call'})", "dnc_call", phone,
+                    made.day(day, 18), found)
 
 
 def _scrub_ages(made: _Maker, rules: Rules) -> None:

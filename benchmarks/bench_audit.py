@@ -31,6 +31,11 @@ number is a finding after the listing and past its list's grace (the US registry
 harbor of 31 days after a check made before the listing; the TPS's 28 days and the
 DNCL's 31 before the call's day; none for the account's own list), and a lead is
 unscreened past its country's scrub age (``jurisdictions.toml``: 28 days in the UK).
+A state's own list the DNC results hold no row of, where that state's law obliges a caller
+to obtain it (the table's ``required``), is one ``dnc_call`` risk a number called there
+(its area code's state, from dialkit's table of area codes, as the zones are): on the
+number's earliest call, ties broken by call id (issue 73; the frames give no consent, no
+business line and no fact of the account that would lift it).
 
 :func:`row_by_row` is the same rules as a user writes them by hand: one loop over
 the calls (``phonenumbers`` and ``zoneinfo`` on each), one over the leads, a
@@ -101,7 +106,7 @@ from dialkit._law import _dnc_lists as list_table
 from dialkit._law import _jurisdictions as jurisdiction_table
 from dialkit._law._caller_id import BLOCKED_IDS, by_region
 from dialkit._phones._types import regions_and_types
-from dialkit._places._areas import area_zones
+from dialkit._places._areas import area_states, area_zones
 from dialkit.compliance import HOUSE_RULES, POLICY, Rules
 from dialkit.frames import SCHEMAS
 
@@ -517,6 +522,7 @@ def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
         if any(_breaks(call, kind, since, checks.get(number, []))
                for kind, since in listings.get(number, ())):
             found.add(("dnc_call", call["id"]))
+    found.update(_first_unscrubbed(outbound, leads, dnc))
     ages = scrub_ages(rules)
     for lead in leads.to_dict("records"):
         if lead["status"] in ("dnc", "completed"):
@@ -653,6 +659,53 @@ def _breaks(call: dict[str, Any], kind: str, since: datetime | None,
         last = checks[bisect_right(checks, at) - 1] if bisect_right(checks, at) else None
         return not (last is not None and last < since and at - last <= row.grace)
     return at.date() - since.date() >= row.grace  # whole days before the call's (UTC)
+
+
+def _first_unscrubbed(outbound: list[dict[str, Any]], leads: pd.DataFrame,
+                      dnc: pd.DataFrame) -> list[tuple[str, str]]:
+    """Each number's earliest call (ties: the lowest call id) of a state whose list is
+    required and not given (:func:`owed_lists`), unless its list spares the number's line."""
+    owed, business = owed_lists(dnc), business_lines(leads)
+    first: dict[str, tuple[datetime, str]] = {}
+    for call in outbound:
+        number = call["to_number"]
+        row = owed.get(us_state(number))
+        if row is None or (row.residential_only and number in business):
+            continue
+        first[number] = min(first.get(number, (call["created_at"], call["id"])),
+                            (call["created_at"], call["id"]))
+    return [("dnc_call", call_id) for _, call_id in first.values()]
+
+
+def owed_lists(dnc: pd.DataFrame) -> dict[str | None, list_table.DncList]:
+    """The states' own lists whose law obliges a caller to obtain them (``required``), by
+    state, that the DNC results hold no row of (their ``list`` column, where they have one,
+    names the lists scrubbed: ``US-TX``)."""
+    given = set(dnc["list"].dropna().astype(str)) if "list" in dnc else set()
+    return {row.state: row for row in list_table.all()
+            if row.state and row.required and row.id not in given}
+
+
+def business_lines(leads: pd.DataFrame) -> set[str]:
+    """The numbers the leads say are business lines (``line``), which a list of
+    residential subscribers does not protect."""
+    if "line" not in leads:
+        return set()
+    return set(leads.loc[(leads["line"] == "business").fillna(False).to_numpy(bool), "phone"])
+
+
+@cache
+def us_state(number: str) -> str | None:
+    """A US geographic number's state, by its area code (dialkit's table of area codes, as
+    :data:`AREA_ZONES`); None for another's, or a code of no state (toll-free)."""
+    try:
+        parsed = phonenumbers.parse(number)
+    except phonenumbers.NumberParseException:
+        return None
+    if phonenumbers.region_code_for_number(parsed) != "US":
+        return None
+    state: str | None = area_states(np.array([(parsed.national_number or 0) // 10**7]))[0]
+    return state
 
 
 LIST_COUNTRY = {**dict.fromkeys(("US", "PR", "VI", "GU", "MP", "AS"), "US"), "CA": "CA",
@@ -806,8 +859,28 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
         scrub_ages(rules)).fillna(rules.scrub_age)
     stale = (checked.isna() | (checked < as_of - age)).to_numpy(bool)
     return [("dnc_call", out["id"][_listed_calls(out, listings, dnc, regions)]),
+            ("dnc_call", _first_unscrubbed_calls(out, leads, dnc, regions)),
             ("dnc_lead", active["id"][active["phone"].isin(listed["phone"]).to_numpy()]),
             ("unscreened_lead", active["id"][stale])]
+
+
+def _first_unscrubbed_calls(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
+                            regions: pd.Series) -> pd.Series:
+    """Each number's earliest call (ties: the lowest call id) of a state whose list is
+    required and not given (:func:`owed_lists`): each distinct US number's state by its
+    area code (``area_states``, once per number), the calls a list of residential
+    subscribers spares (business lines) left out, then a sort and ``drop_duplicates``."""
+    owed = owed_lists(dnc)
+    phones = pd.Series(out["to_number"].astype(object).unique())
+    us = phones[(phones.map(regions) == "US").to_numpy(bool)]
+    states = pd.Series(area_states(us.str[2:5].astype(np.int64).to_numpy()), index=us.to_numpy())
+    rows = states.map(owed).dropna()
+    business = business_lines(leads)
+    spared = [phone for phone, row in rows.items() if row.residential_only and phone in business]
+    risky = out.loc[out["to_number"].isin(rows.index.difference(spared)).to_numpy(bool),
+                    ["id", "to_number", "created_at"]].astype({"id": object})
+    first = risky.sort_values(["created_at", "id"]).drop_duplicates("to_number")
+    return first["id"]
 
 
 def _listed_calls(out: pd.DataFrame, listings: pd.DataFrame, dnc: pd.DataFrame,

@@ -29,7 +29,7 @@ import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -266,14 +266,9 @@ def test_each_optional_input_is_left_out_while_the_others_are_given() -> None:
         assert name == "calls" or any(case.frames == (name,) for case in CASES), name
 
 
-NANOSECONDS = ("pandas' findings hold listed_at in nanoseconds where the DNC results have "
-               "no listed_at (compliance._checks._dnc.listings makes its missing dates so), "
-               "Dask's in microseconds, as every time the audit reads")
-
-
-@pytest.mark.xfail(strict=True, reason=NANOSECONDS)
 def test_pandas_findings_hold_listed_at_in_microseconds_without_listed_at() -> None:
-    """When this passes, the pandas path is mended: drop the allowance in the test below."""
+    """Missing listing dates were made in nanoseconds, where every time the audit reads is
+    in microseconds (Dask's findings were)."""
     case = next(case for case in CASES if ("dnc", "listed_at") in case.columns)
     assert on_pandas(case).findings["listed_at"].dtype == TIME_TYPE
 
@@ -284,10 +279,7 @@ def test_dask_finds_as_pandas(case: Case, cluster: Any) -> None:
     for name in DASK_FRAMES:
         if name in given:
             given[name] = dd.from_pandas(given[name], npartitions=2)
-    expected = on_pandas(case)
-    if ("dnc", "listed_at") in case.columns:  # NANOSECONDS: the one allowance, until mended
-        expected = replace(expected, findings=expected.findings.astype({"listed_at": TIME_TYPE}))
-    assert_same_report(audit(given.pop("calls"), **given, **OPTIONS), expected)
+    assert_same_report(audit(given.pop("calls"), **given, **OPTIONS), on_pandas(case))
 
 
 FLAGS = {each.name: each.flag for each in AUDIT_INPUTS}

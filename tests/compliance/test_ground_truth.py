@@ -10,17 +10,28 @@ is which; the audit's ``basis`` tells them apart the same way. Its scheduled cal
 pending callback at 22:30 local time, a lead's next attempt at 07:00, a callback whose
 number was listed after it was set; every other pending callback and next attempt lies
 where the law of the place allows it.
+
+The world's DNC results hold no state's own list, so each number it called of a state
+whose law obliges a caller to obtain its list (``dnc_lists.toml``'s ``required``) is one
+``dnc_call`` risk, on its first call (issue 73): derived here from the world's calls, the
+law's file and libphonenumber's geocoder, apart from the audit's own tables.
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import httpx
 import openpyxl
 import pandas as pd
+import phonenumbers
+import pycountry
 import pytest
+from phonenumbers import geocoder
 
 from conftest import START
 from dialkit import Client
@@ -54,6 +65,15 @@ LISTED_LATE = "upcoming_callback_dnc"
 audit's ``dnc_lead`` finds them, a lead still to be called at a listed number."""
 Details = dict[str, list[dict[str, Any]]]
 Audited = tuple[AuditReport, Truth, Bases, AuditReport, Details]
+REQUIRED = {row["state"] for row in tomllib.loads(resources.files("dialkit._law").joinpath(
+    "dnc_lists.toml").read_text("utf-8"))["list"] if row.get("required")}
+"""The states whose law obliges a caller to obtain their own list, read from the law's file."""
+STATES = {place.name: place.code.removeprefix("US-")
+          for place in pycountry.subdivisions.get(country_code="US")}
+UNSCRUBBED = "unscrubbed_state_list"
+"""The truth's key of the calls the audit must find a risk of: each the first call to a
+number of a state in :data:`REQUIRED` (:func:`_unscrubbed`); the details' key of what each
+one's evidence says of its number's calls."""
 
 
 @pytest.fixture(scope="module", params=["small", "medium"])
@@ -97,12 +117,15 @@ def audited(account: dict[str, Any]) -> Audited:
     truth = {kind: {p["call_id"] for p in found} for kind, found in problems["problems"].items()}
     late = {p["lead_id"] for p in account["upcoming-truth"]["problems"].get(LISTED_LATE, [])}
     truth.update({LISTED_LATE: late} if late else {})
+    said = _unscrubbed(frames["calls"], frames.get("texts"))
+    truth[UNSCRUBBED] = set(said)
     bases: Bases = {"law": set(), "policy": set()}
     for kind, found in problems["problems"].items():
         if kind in RULE_OF_KIND:
             for problem in found:
                 bases[problem["basis"]].add(f"{RULE_OF_KIND[kind]} {problem['call_id']}")
-    return report, truth, bases, law_only, problems["problems"]
+    derived = [{"call_id": call, "said": words} for call, words in said.items()]
+    return report, truth, bases, law_only, {**problems["problems"], UNSCRUBBED: derived}
 
 
 def _with_lists(dnc: pd.DataFrame, listings: list[dict[str, Any]],
@@ -121,8 +144,47 @@ def _with_lists(dnc: pd.DataFrame, listings: list[dict[str, Any]],
                      ignore_index=True)
 
 
+def _state(phone: str) -> str | None:
+    """A US number's state by libphonenumber's geocoder (``Colorado``, ``New York, NY``);
+    None for another number, or a place pycountry does not name a state."""
+    number = phonenumbers.parse(phone)
+    if phonenumbers.region_code_for_number(number) != "US":
+        return None
+    said = geocoder.description_for_number(number, "en")
+    code = re.search(r", ([A-Z]{2})$", said)
+    return code.group(1) if code else STATES.get(said)
+
+
+def _unscrubbed(calls: pd.DataFrame, texts: pd.DataFrame | None) -> dict[str, str]:
+    """The first call (or text, which the audit judges as a call) to each number of a
+    state in :data:`REQUIRED` (earliest, then in the frames' order), and what its
+    evidence must say of the number's calls: how many, and the last one's time."""
+    made = [calls.loc[calls["direction"] == "outbound", ["id", "to_number", "created_at"]]]
+    if texts is not None:
+        made.append(texts.rename(columns={"message_id": "id", "to": "to_number"})[
+            ["id", "to_number", "created_at"]])
+    made = pd.concat(made, ignore_index=True).astype({"to_number": object})
+    states = made["to_number"].drop_duplicates()
+    risky = made[made["to_number"].map(dict(zip(states, states.map(_state), strict=True)))
+                 .isin(REQUIRED)].sort_values("created_at", kind="stable")
+    by_number = risky.groupby("to_number")["created_at"].agg(["size", "max"])
+    said = by_number["size"].map(lambda n: "called once " if n == 1 else f"called {n} times")
+    said = said.where(by_number["size"] == 1, said + " in the calls audited with no exemption "
+                      "from its list, this the first, the last on "
+                      + by_number["max"].dt.strftime("%Y-%m-%d %H:%M:%S") + " UTC;")
+    first = risky.drop_duplicates("to_number")
+    return dict(zip(first["id"], first["to_number"].map(said), strict=True))
+
+
 def _found(report: AuditReport, rule: str) -> set[str]:
-    return set(report.findings.loc[report.findings["rule"] == rule, "call_id"])
+    """The calls a rule found broke the law or the policy (its risks apart)."""
+    found = report.findings
+    return set(found.loc[(found["rule"] == rule) & (found["basis"] != "risk"), "call_id"])
+
+
+def _risks(report: AuditReport, rule: str) -> set[str]:
+    found = report.findings
+    return set(found.loc[(found["rule"] == rule) & (found["basis"] == "risk"), "call_id"])
 
 
 def _leads_found(report: AuditReport, rule: str) -> set[str]:
@@ -134,8 +196,8 @@ def test_the_world_plants_every_kind(audited: Audited) -> None:
     assert {*FEDERAL_KINDS, "abandoned", "state_calling_hours", "state_day_ban",
             "split_zone_hours", "caller_id", "dnc_grace", "abandonment_period",
             "person_frequency"} <= set(truth)
-    assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE, "dnc_grace"} and all(
-        truth.values())
+    assert set(truth) <= {*RULE_OF_KIND, "abandoned", LISTED_LATE, "dnc_grace",
+                          UNSCRUBBED} and all(truth.values())
 
 
 @pytest.mark.parametrize("rule", sorted(set(RULE_OF_KIND.values())))
@@ -147,6 +209,24 @@ def test_the_audit_finds_exactly_the_planted_calls(audited: Audited,
     planted = set().union(*(truth.get(kind, set()) for kind, of in RULE_OF_KIND.items()
                             if of == rule))
     assert _found(report, rule) == planted
+
+
+def test_a_number_of_a_state_whose_list_is_required_is_one_risk(audited: Audited) -> None:
+    """No state's list is in the world's DNC results: each number called of a state whose
+    law obliges a caller to obtain its list is one risk, on its first call, citing that
+    state's section; the calls to other states' numbers are none."""
+    report, truth, _, _, derived = audited
+    assert _risks(report, "dnc_call") == truth[UNSCRUBBED]
+    risks = report.findings[(report.findings["rule"] == "dnc_call")
+                            & (report.findings["basis"] == "risk")]
+    said = {problem["call_id"]: problem["said"] for problem in derived[UNSCRUBBED]}
+    assert all(said[call] in evidence for call, evidence in zip(
+        risks["call_id"], risks["evidence"], strict=True))  # how many calls, the last when
+    assert risks["phone"].is_unique and risks["jurisdiction"].str.removeprefix("US-").isin(
+        REQUIRED).all()
+    assert (risks["decided_by"] == "number").all() and risks["citation"].notna().all()
+    assert risks["evidence"].str.contains("no scrub of the").all()
+    assert f"({len(risks):,} number" in report.notes["state_lists"]
 
 
 def test_counts_stay_whole_numbers_beside_other_rules(audited: Audited) -> None:
@@ -161,11 +241,11 @@ def test_a_split_area_codes_call_is_judged_in_its_later_zone(audited: Audited) -
     location)"; the exchange does not say which zone the person is in, so the call the
     number's own zone allows (before 21:00) is found in the zone already past it."""
     report, _, _, _, planted = audited
-    found = report.findings.set_index("call_id")
+    found = report.findings[report.findings["rule"] == "calling_hours"].set_index("call_id")
     for problem in planted["split_zone_hours"]:
         detail, row = problem["detail"], found.loc[problem["call_id"]]
         assert detail["local_time"] < "21:00" <= detail["stricter_local_time"]
-        assert row["rule"] == "calling_hours" and row["timezone"] == detail["stricter_timezone"]
+        assert row["timezone"] == detail["stricter_timezone"]
         assert row["basis"] == "law" and "64.1200(c)(1)" in row["citation"]
 
 
@@ -182,7 +262,8 @@ def test_a_call_that_showed_no_number_breaks_the_law(audited: Audited) -> None:
 
 def test_dnc_calls_are_dated_by_the_listing(audited: Audited) -> None:
     report, _, _, _, _ = audited
-    calls = report.findings[report.findings["rule"] == "dnc_call"]
+    calls = report.findings[(report.findings["rule"] == "dnc_call")
+                            & (report.findings["basis"] == "law")]
     assert calls["listed_at"].notna().all() and (calls["at"] > calls["listed_at"]).all()
     assert calls["evidence"].str.contains(", listed on ").all()
     assert calls["citation"].notna().all() and (calls["decided_by"] == "list").all()
@@ -215,7 +296,8 @@ def test_each_list_judges_its_calls_with_its_own_grace(audited: Audited) -> None
     to the date any call is made": a call to a registry-listed number checked before its
     listing and within 31 days is none; one with no such check is a finding."""
     report, truth, _, _, planted = audited
-    found = report.findings[report.findings["rule"] == "dnc_call"].set_index("call_id")
+    found = report.findings[(report.findings["rule"] == "dnc_call")
+                            & (report.findings["basis"] == "law")].set_index("call_id")
     on = {p["call_id"]: p["detail"]["list"] for p in planted["dnc_call"]}
     assert {"company", "national"} <= set(on.values())
     for call, listed in on.items():
@@ -224,7 +306,8 @@ def test_each_list_judges_its_calls_with_its_own_grace(audited: Audited) -> None
     for problem in planted["dnc_grace"]:
         detail = problem["detail"]
         assert detail["list"] == "national" and detail["checked_at"] < detail["listed_at"]
-    assert truth["dnc_grace"] and not truth["dnc_grace"] & set(report.findings["call_id"])
+    graced = set(report.findings.loc[report.findings["basis"] != "risk", "call_id"])
+    assert truth["dnc_grace"] and not truth["dnc_grace"] & graced
 
 
 def test_the_abandoned_calls_are_exactly_the_planted_ones(
@@ -270,7 +353,9 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
     assert _leads_found(report, "dnc_lead") == truth.get(LISTED_LATE, set())
     leads = report.findings[report.findings["rule"] == "dnc_lead"]
     assert (leads["basis"] == "risk").all()  # a lead held, not called: no violation
-    assert report.by_basis["risk"] == len(leads)
+    assert report.by_basis["risk"] == len(leads) + len(truth[UNSCRUBBED])
+    assert report.risks.to_dict() == {"calls": len(truth[UNSCRUBBED]),
+                                      "leads": leads["lead_id"].nunique()}
 
 
 def test_the_evidence_workbook_and_page(audited: Audited,
@@ -304,8 +389,10 @@ def test_the_evidence_workbook_and_page(audited: Audited,
     assert f"<h2>Findings of the account's policy: {policy:,}</h2>" in page
     assert page.index("Findings of law") < page.index("Findings of the account's policy")
     assert (cover["findings of law"], cover["findings of policy"],
-            cover["risks: leads that could be called wrongly"]) == (str(law), str(policy),
-                                                                   str(risk))
+            cover["risks: calls that may have broken a law"],
+            cover["risks: leads that could be called wrongly"]) == (
+        str(law), str(policy), *(str(n) for n in report.risks[["calls", "leads"]]))
+    assert report.risks.sum() == risk
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
     assert (summary["law"].sum(), summary["policy"].sum(), summary["risk"].sum()) == (
         law, policy, risk)

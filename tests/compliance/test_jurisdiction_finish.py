@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pycountry
 import pytest
 from matplotlib.figure import Figure
 
@@ -56,16 +57,20 @@ def test_each_planted_state_case_names_its_states_row(
 def test_the_federal_kinds_are_named_by_the_row_that_decided(
         audited: tuple[AuditReport, Any]) -> None:
     """A federal calling-hours finding is the federal row's (or a stricter state's); a
-    Do-Not-Call finding its list's country's, decided by the list; every finding of law
-    names the jurisdiction and the section that decide it."""
+    Do-Not-Call finding its list's country's, decided by the list, but the risk of a
+    state's list not given, which the number's area code decides (issue 73); every
+    finding of law names the jurisdiction and the section that decide it."""
     report, _ = audited
     found = report.findings
     hours = found[found["rule"] == "calling_hours"]
     assert hours["jurisdiction"].notna().all() and (hours["jurisdiction"] == "US").any()
     assert set(hours["decided_by"]) == {"number"}
-    listed = found[found["rule"].isin(["dnc_call", "dnc_lead"])]
+    unscrubbed = (found["rule"] == "dnc_call") & (found["basis"] == "risk")
+    listed = found[found["rule"].isin(["dnc_call", "dnc_lead"]) & ~unscrubbed]
     assert len(listed) and set(listed["decided_by"]) == {"list"}
     assert listed["jurisdiction"].notna().all()
+    assert set(found.loc[unscrubbed, "decided_by"]) <= {"number"}
+    assert found.loc[unscrubbed, "jurisdiction"].str.match(r"US-[A-Z]{2}$").all()
     law = found[found["basis"] == "law"]
     assert len(law) and law[["jurisdiction", "decided_by", "citation"]].notna().all().all()
 
@@ -76,7 +81,9 @@ def test_findings_by_state_draws_each_jurisdiction_by_name(
     ax = plot_by_state(report, ax=Figure().subplots())
     decided = report.findings["jurisdiction"].dropna()
     labels = [label.get_text() for label in ax.get_yticklabels()]
-    names = [jurisdictions.get(jid).name for jid in decided.unique()]
+    rows = {row.id: row.name for row in jurisdictions.all()}
+    names = [rows.get(jid) or pycountry.subdivisions.get(code=jid).name  # a state's own list
+             for jid in decided.unique()]
     assert len(labels) == decided.nunique() and all(
         any(label.startswith(name) for label in labels) for name in names)
     totals = [int(text.get_text().replace(",", "")) for text in ax.texts]

@@ -88,7 +88,8 @@ def test_an_export_of_calls_with_a_dnc_csv_of_text_times(tmp_path: Path) -> None
     call to a number listed since 2025 (on its country's register: the US's, Canada's)
     and checked since is a ``dnc_call`` (no consent was given), on both paths; the others
     are of the account's own list (the world's calls after a ``do_not_call``
-    disposition)."""
+    disposition), one finding of law a call; the calls to numbers of a state whose own
+    list is required and not given are risks besides, one a number (issue 73)."""
     with dialkit.Client.sandbox() as client:
         path = export(client, tmp_path / "account")
     calls = pd.read_parquet(path / "calls")
@@ -103,12 +104,16 @@ def test_an_export_of_calls_with_a_dnc_csv_of_text_times(tmp_path: Path) -> None
     dask = audit(path / "calls", dnc=dnc, as_of="2026-12-31")
     found = same(pandas, dask)
     expected = outbound.loc[outbound["to_number"].isin(listed), "id"]
-    listings = found[found["rule"] == "dnc_call"]
+    calls = found[found["rule"] == "dnc_call"]
+    listings = calls[calls["basis"] == "law"]
     others = listings[~listings["call_id"].isin(expected)]
     assert set(expected) <= set(listings["call_id"]) and len(listings) == len(
         set(listings["call_id"]))
     assert all(cites == OWN_LIST for cites in cited(others, "dnc_call"))
     assert len(expected) >= 20
+    risks = calls[calls["basis"] != "law"]
+    assert len(risks) and (risks["basis"] == "risk").all() and risks["phone"].is_unique
+    assert risks["jurisdiction"].str.match(r"US-[A-Z]{2}$").all()
 
 
 def test_a_call_to_a_business_line_on_the_registry() -> None:

@@ -9,17 +9,19 @@ each case derived by hand from the words the rows of ``dnc_lists.toml`` quote.
 - Canada's DNCL "do not apply to telemarketing calls made to businesses"; a registered
   charity's and a newspaper's calls are exempt, each its own fact; a written contract
   "still in effect or expired within the last eighteen (18) months" exempts.
-- Where the DNC results hold no scrub of a state's list, the note says so; where they
-  hold another state's, a call to a number of a state whose law obliges a caller to
-  obtain its list is a risk.
+- Where the DNC results hold no scrub of a state's list, the note says so; where the
+  state's law obliges a caller to obtain its list (Colorado: "shall ... obtain a copy"),
+  a number of that state called is a risk, whether or not other states' lists were
+  given: one a number, on its first call that the list's law would not exempt.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
-from dialkit.compliance import AuditInputError, audit, next_allowed
+from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state
 
 AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI = (
     "+15125550123", "+13035550123", "+12155550123", "+16155550123", "+13055550123")
@@ -180,27 +182,77 @@ def test_a_contract_does_not_lift_the_us_registry() -> None:
                  contracts=contracts) == ["16 CFR 310.4(b)(1)(iii)(B); 47 CFR 64.1200(c)(2)"]
 
 
-def test_without_any_state_list_a_note_names_the_states_called() -> None:
-    dnc = listed(AUSTIN, "national", "2020-01-01").assign(listed=False)
-    made = pd.concat([calls(DENVER, "2026-06-02T16:00Z"),
-                      calls(MIAMI, "2026-06-02T17:00Z").assign(id="call_9")])
-    report = audit(made, dnc=dnc, as_of="2026-11-27")
-    assert dnc_found(report).empty
-    note = report.notes["state_lists"]
-    assert "Colorado No-Call List (US-CO, required)" in note
-    assert "Florida Do Not Call List (US-FL)" in note and "Texas" not in note
-
-
-def test_with_another_states_list_a_required_list_missing_is_a_risk() -> None:
-    dnc = listed(AUSTIN, "US-TX", "2026-01-01").assign(listed=False)
+@pytest.mark.parametrize("given", ["national", "US-TX"])
+def test_a_required_list_missing_is_a_risk_whatever_other_lists_were_given(
+        given: str) -> None:
+    """Colorado's list is required, Florida's is not: its call is judged by the national
+    registry and the account's own list only, and the note says so."""
+    dnc = listed(AUSTIN, given, "2026-01-01").assign(listed=False)
     made = pd.concat([calls(DENVER, "2026-06-02T16:00Z"),
                       calls(MIAMI, "2026-06-02T17:00Z").assign(id="call_9")])
     report = audit(made, dnc=dnc, as_of="2026-11-27")
     found = dnc_found(report)
     assert found["call_id"].tolist() == ["call_0"]      # Colorado's, not Florida's
     assert found["basis"].tolist() == ["risk"] and found["citation"].tolist() == [COLORADO]
+    assert found["jurisdiction"].tolist() == ["US-CO"]
     assert report.risks["calls"] == 1 and report.by_basis["law"] == 0
-    assert "US-CO" in report.notes["state_lists"]
+    note = report.notes["state_lists"]
+    assert "Colorado No-Call List (US-CO, required)" in note and "(1 number)" in note
+    assert "Florida Do Not Call List (US-FL)" in note and "Texas" not in note
+
+
+def test_a_number_is_one_risk_on_its_first_call() -> None:
+    """Three calls to one Denver number, two to another: two risks, each on its number's
+    first call, its evidence counting the calls."""
+    made = calls(DENVER, "2026-06-03T16:00Z", "2026-06-01T16:00Z", "2026-06-02T16:00Z")
+    made = pd.concat([made, calls("+17205550123", "2026-06-04T16:00Z", "2026-06-05T16:00Z")
+                      .assign(id=["call_7", "call_8"])], ignore_index=True)
+    report = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27")
+    found = dnc_found(report)
+    assert found["call_id"].tolist() == ["call_1", "call_7"]
+    assert report.risks["calls"] == 2 and report.by_basis["risk"] == 2
+    evidence = found["evidence"].tolist()
+    assert "called 3 times" in evidence[0] and "the last on 2026-06-03 16:00:00" in evidence[0]
+    assert "called 2 times" in evidence[1] and "(2 numbers)" in report.notes["state_lists"]
+
+
+def test_the_risk_is_the_first_call_of_the_period_asked() -> None:
+    made = calls(DENVER, "2026-05-01T16:00Z", "2026-06-02T16:00Z", "2026-06-03T16:00Z")
+    report = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27",
+                   since="2026-06-01", until="2026-07-01")
+    found = dnc_found(report)
+    assert found["call_id"].tolist() == ["call_1"] and "called 2 times" in found[
+        "evidence"].iloc[0]
+
+
+@pytest.mark.parametrize(("phone", "line", "facts", "found", "noted"), [
+    (DENVER, "business", {}, [], "US-CO"),       # Colorado's list: residential subscribers
+    (PHILADELPHIA, "business", {}, [PENNSYLVANIA], "US-PA"),  # business ones since 2019
+    (PHILADELPHIA, None, {"nonprofit": True}, [], None),  # lifts Pennsylvania's list: no note
+    (DENVER, None, {"nonprofit": True}, [COLORADO], "US-CO"),    # not Colorado's
+])
+def test_what_exempts_a_listed_numbers_call_lifts_its_risk(
+        phone: str, line: str | None, facts: dict[str, bool], found: list[str],
+        noted: str | None) -> None:
+    report = audit(calls(phone, "2026-06-02T16:00Z"), leads=lead(phone, line),
+                   dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27",
+                   **facts)  # type: ignore[arg-type]
+    assert dnc_found(report)["citation"].tolist() == found
+    note = report.notes.get("state_lists")
+    assert (note is None) if noted is None else (noted in note)
+
+
+def test_a_consent_its_law_names_moves_the_risk_to_the_first_call_it_does_not_cover() -> None:
+    """T.C.A. 65-4-404 exempts a call with the person's "express invitation or
+    permission": the calls after a written consent are no risk; the one before it is."""
+    made = calls(NASHVILLE, "2026-06-01T16:00Z", "2026-06-03T16:00Z", "2026-06-04T16:00Z")
+    written = pd.DataFrame({"phone": [NASHVILLE], "kind": "written",
+                            "given_at": pd.to_datetime(["2026-06-02"], utc=True)})
+    report = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), consents=written,
+                   as_of="2026-11-27")
+    found = dnc_found(report)
+    assert found["call_id"].tolist() == ["call_0"] and found["citation"].tolist() == [TENNESSEE]
+    assert "called once" in found["evidence"].iloc[0]
 
 
 def test_a_list_the_table_does_not_know_is_refused_by_name() -> None:
@@ -218,11 +270,12 @@ def test_next_allowed_reads_a_state_list_as_the_audit_does() -> None:
 
 def test_the_dask_path_reads_state_lists_and_their_absence_alike() -> None:
     """The same inputs on Dask (two partitions each): the state's finding, the missing
-    required list's risk and the note, as pandas gives them."""
+    required list's risk (on the number's first call, whichever partition held it) and
+    the note, as pandas gives them."""
     dd = pytest.importorskip("dask.dataframe")
     made = pd.concat([calls(AUSTIN, "2026-06-02T16:00Z"),
-                      calls(DENVER, "2026-06-02T17:00Z").assign(id="call_9")],
-                     ignore_index=True)
+                      calls(DENVER, "2026-06-03T17:00Z", "2026-06-02T17:00Z").assign(
+                          id=["call_8", "call_9"])], ignore_index=True)
     dnc = listed(AUSTIN, "US-TX", "2026-01-01")
     pandas = audit(made, dnc=dnc, as_of="2026-11-27")
     dask = audit(dd.from_pandas(made, npartitions=2), dnc=dd.from_pandas(dnc, npartitions=2),
@@ -241,3 +294,12 @@ def test_a_lead_on_a_states_list_still_dialable_names_the_states_law() -> None:
     found = report.findings[report.findings["rule"] == "dnc_lead"]
     assert found["citation"].tolist() == [TEXAS] and found["jurisdiction"].tolist() == ["US-TX"]
     assert "Texas no-call list" in found["evidence"].iloc[0]
+
+
+def test_findings_by_state_name_a_state_list_the_law_of_the_place_has_no_row_of() -> None:
+    """Colorado keeps a list but no row of ``jurisdictions.toml``: its risk is drawn as
+    Colorado's."""
+    report = audit(calls(DENVER, "2026-06-02T16:00Z"),
+                   dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27")
+    ax = plot_by_state(report, ax=Figure().subplots())
+    assert [label.get_text() for label in ax.get_yticklabels()] == ["Colorado (US-CO)"]

@@ -7,6 +7,12 @@ disposition lists a number from that call on. An audit of a week must say of eac
 calls what the audit of the month says of it: on the library (``audit(since=...)``,
 ``audit(**load(client, since=...))``), on Dask, and in ``dialkit compliance audit --since``
 against the account and against an exported calls file.
+
+One finding is the period's own: the risk of a state's own Do-Not-Call list not given
+(issue 73) is one a number, on its first call in the period audited, its evidence counting
+the number's calls there. The audit of a week finds it of each number the month's audit
+finds it of that was called in the week, on its first call of the week; every other
+finding is the same.
 """
 
 from __future__ import annotations
@@ -36,10 +42,17 @@ EMPTY_DNC = pd.DataFrame({"phone": pd.Series(dtype=object), "listed": pd.Series(
                           "checked_at": pd.Series(dtype="datetime64[ns, UTC]")})
 
 
+def unscrubbed(findings: pd.DataFrame) -> pd.Series:
+    """Which findings are risks of a state's own list not given (one a number)."""
+    return (findings["rule"] == "dnc_call") & (findings["basis"] == "risk")
+
+
 def said(findings: pd.DataFrame, since: pd.Timestamp | None = None,
          until: pd.Timestamp | None = None) -> list[tuple[str, ...]]:
     """What the findings say of the calls placed from ``since`` to before ``until``
-    (every call's, where neither is given), and of the leads, sorted."""
+    (every call's, where neither is given), and of the leads, sorted; the risks of a
+    state's list not given apart (:func:`first_calls`)."""
+    findings = findings[~unscrubbed(findings)]
     at = pd.to_datetime(findings["at"], utc=True, format="ISO8601")
     of_lead = findings["call_id"].isna()
     keep = pd.Series(True, index=findings.index)
@@ -49,6 +62,36 @@ def said(findings: pd.DataFrame, since: pd.Timestamp | None = None,
         keep &= of_lead | (at < until)
     rows = findings.loc[keep, SHARED].astype(object).fillna("")
     return sorted(tuple(str(value) for value in row) for row in rows.itertuples(index=False))
+
+
+def risks_said(findings: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """The risks of a state's list not given: each call's number and how many calls
+    its evidence counts."""
+    risks = findings[unscrubbed(findings)]
+    counts = risks["evidence"].str.extract(r"called (once|\d+ times)", expand=False)
+    return dict(zip(risks["call_id"], zip(risks["phone"], counts, strict=True), strict=True))
+
+
+def first_calls(loaded: Any, whole: pd.DataFrame, since: pd.Timestamp,
+                until: pd.Timestamp | None = None) -> dict[str, tuple[str, str]]:
+    """What a period's risks of a state's list not given must be: of each number the
+    whole audit finds one of (``whole``), its first call placed in the period (or text,
+    judged as a call), and how many calls it had there."""
+    calls = loaded["calls"]
+    made = [calls.loc[calls["direction"] == "outbound", ["id", "to_number", "created_at"]]]
+    if loaded.get("texts") is not None:
+        made.append(loaded["texts"].rename(columns={"message_id": "id", "to": "to_number"})[
+            ["id", "to_number", "created_at"]])
+    made = pd.concat(made, ignore_index=True)
+    inside = made["created_at"] >= since
+    if until is not None:
+        inside &= made["created_at"] < until
+    made = made[inside & made["to_number"].isin(whole.loc[unscrubbed(whole), "phone"])]
+    made = made.sort_values("created_at", kind="stable")
+    count = made.groupby("to_number")["id"].size()
+    first = made.drop_duplicates("to_number")
+    return {str(call): (str(phone), "once" if count[phone] == 1 else f"{count[phone]} times")
+            for call, phone in zip(first["id"], first["to_number"], strict=True)}
 
 
 def cli_findings(tmp_path: Path, *flags: str) -> pd.DataFrame:
@@ -103,6 +146,8 @@ def test_a_window_of_the_account_says_what_the_whole_audit_says_of_its_calls(
     since = twelve_days(loaded)
     weekly = audit(**load(client, since=since.strftime("%Y-%m-%d")))
     assert said(weekly.findings) == said(monthly.findings, since)
+    risks = risks_said(weekly.findings)
+    assert risks and risks == first_calls(loaded, monthly.findings, since)
     assert "abandonment" in set(weekly.findings["rule"])
     assert weekly.period == f"since {since:%Y-%m-%d %H:%M} UTC"
     calls = loaded["calls"]
@@ -122,6 +167,7 @@ def test_the_command_against_the_account_says_what_the_whole_audit_says(
     calls_said = said(monthly.findings[monthly.findings["call_id"].notna()], since)
     assert said(found[found["call_id"].notna()]) == calls_said
     assert "abandonment" in set(found["rule"])
+    assert risks_said(found) == first_calls(loaded, monthly.findings, since)
 
 
 def test_the_command_on_exported_files_says_what_the_whole_audit_says(
@@ -131,6 +177,7 @@ def test_the_command_on_exported_files_says_what_the_whole_audit_says(
     found = cli_findings(tmp_path, *flags, "--since", since.isoformat())
     calls_said = said(monthly.findings[monthly.findings["call_id"].notna()], since)
     assert said(found[found["call_id"].notna()]) == calls_said
+    assert risks_said(found) == first_calls(loaded, monthly.findings, since)
 
 
 def test_a_window_on_dask_says_what_pandas_says(loaded: Any, monthly: AuditReport) -> None:
@@ -141,6 +188,7 @@ def test_a_window_on_dask_says_what_pandas_says(loaded: Any, monthly: AuditRepor
                  leads=dd.from_pandas(loaded["leads"], npartitions=2), dnc=loaded["dnc"],
                  since=since, until=until)
     assert said(lazy.findings) == said(monthly.findings, since, until)
+    assert risks_said(lazy.findings) == first_calls(loaded, monthly.findings, since, until)
     assert "abandonment" in set(lazy.findings["rule"])
     weekly = audit(**loaded, since=since, until=until)
     pd.testing.assert_frame_equal(lazy.population, weekly.population)

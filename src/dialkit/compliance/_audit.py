@@ -8,13 +8,14 @@ with those column names, or on one partition of a large account.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from .._arrays._groups import Bools
 from .._arrays._kept import hash_taken
@@ -59,8 +60,6 @@ from ._checks._dnc import (
     dnc_lead,
     list_values,
     unscreened_lead,
-    unscrubbed_note,
-    unscrubbed_states,
 )
 from ._checks._emergency import banned_states, emergency_note
 from ._checks._findings import COLUMNS
@@ -75,6 +74,7 @@ from ._checks._lead_of import (
     unread_note,
 )
 from ._checks._ring import RING_COLUMNS, short_ring
+from ._checks._state_lists import unscrubbed_note, unscrubbed_states
 from ._checks._texts import (
     CHANNEL,
     calls_only,
@@ -260,8 +260,10 @@ class AuditReport:
     def risks(self) -> pd.Series:
         """The risks (:attr:`by_basis`' ``risk``) by what they are, each counted in its own
         unit: ``calls`` that may have broken a law (the data cannot tell: a campaign call
-        without written consent to a number that may be wireless) and ``leads`` that
-        could be called wrongly (listed, unscreened, an address state unread)."""
+        without written consent to a number that may be wireless; the first call to a
+        number of a state whose own Do-Not-Call list is required and was not given, one a
+        number) and ``leads`` that could be called wrongly (listed, unscreened, an
+        address state unread)."""
         return risk_counts(self.findings)
 
     def masked_findings(self) -> pd.DataFrame:
@@ -364,7 +366,7 @@ class Options:
     contracts: pd.DataFrame | None = field(default=None, compare=False)
     """The written contracts in force (:func:`prepared_contracts`), small, whole in each part."""
     dnc_lists: frozenset[str] | None = None
-    """The state lists the DNC results hold a scrub of (:func:`._dnc.lists_given`); None
+    """The state lists the DNC results hold a scrub of (:func:`._state_lists.lists_given`); None
     where not known, and no state's missing list is judged."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
@@ -392,7 +394,7 @@ class Part:
     population: pd.DataFrame
     reached: frozenset[str] = frozenset()
     """The state lists whose states' numbers were called and the DNC results hold no
-    scrub of (:func:`._dnc.unscrubbed_states`), for the report's note."""
+    scrub of (:func:`._state_lists.unscrubbed_states`), for the report's note."""
     banned: frozenset[str] = frozenset()
     """The states whose law bans calls during a declared emergency that the reported calls
     reached (:func:`._emergency.banned_states`), for the report's note (issue 73)."""
@@ -539,7 +541,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     the population; every call given is history that the rules count."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
-    judged = _Judged.of(outbound, leads, options)
+    judged = _Judged.of(outbound, leads, options, _ids(prepared, rows))
     lead, consents, times = judged.lead, judged.consents, judged.times
     inside = options.windowed(outbound["at"])
     calls = calls_only(outbound)  # the rules of a voice call: not a text's
@@ -552,7 +554,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     reached: frozenset[str] = frozenset()
     if dnc is not None:
         found.append(judged.dnc_calls(dnc))
-        risks, reached = unscrubbed_states(_reported(outbound, inside), options.dnc_lists)
+        risks, reached = unscrubbed_states(_reported(outbound, inside), options.dnc_lists,
+                                           judged.facts(), consents, options.reassigned)
         found.append(located(risks, times))
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
@@ -586,7 +589,7 @@ def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
     leads = prepared_leads(leads, options.campaigns)
     rows = outbound_rows(prepared, options.campaigns)
     outbound = _outbound(prepared, rows)
-    judged = _Judged.of(outbound, leads, options)
+    judged = _Judged.of(outbound, leads, options, _ids(prepared, rows))
     dnc = prepared_dnc(dnc)
     found = [judged.frequency(), *([] if dnc is None else [judged.dnc_calls(dnc)])]
     return _named(_concat(found), prepared, rows, outbound, leads, judged.lead)
@@ -605,33 +608,37 @@ class _Judged:
     consents: pd.DataFrame | None
     times: Clock
     others: pd.DataFrame | None
+    ids: Callable[[Rows], NDArray[np.object_]]
 
     @classmethod
-    def of(cls, outbound: pd.DataFrame, leads: pd.DataFrame | None,
-           options: Options) -> _Judged:
+    def of(cls, outbound: pd.DataFrame, leads: pd.DataFrame | None, options: Options,
+           ids: Callable[[Rows], NDArray[np.object_]]) -> _Judged:
         rules = options.rules
         others = None if leads is None else other_numbers(leads)
         lead, address = addresses(outbound, leads, bool(rules.jurisdictions), others)
         consents = resolved(options.consents, leads, options.reassigned, options.moment)
         times = clock(outbound, rules, address, lifting(outbound, consents))
-        return cls(outbound, leads, options, lead, consents, times, others)
+        return cls(outbound, leads, options, lead, consents, times, others, ids)
 
     def frequency(self) -> pd.DataFrame:
         """The caps' findings (:func:`._frequency.call_frequency`), located."""
         subjects = with_subjects(self.outbound, self.leads, self.lead, self.others)
-        return located(call_frequency(subjects, self.options.rules, self.times, self.others),
-                       self.times)
+        return located(call_frequency(subjects, self.options.rules, self.times, self.others,
+                                      self.ids), self.times)
+
+    def facts(self) -> Facts:
+        """The facts the lists' laws turn on (:class:`._dnc.Facts`), as the caller told them."""
+        options = self.options
+        contracts = resolved(contract_records(options.contracts), self.leads,
+                             options.reassigned, options.moment)
+        return Facts(business_lines(self.leads), options.nonprofit, options.charity,
+                     options.newspaper, contracts)
 
     def dnc_calls(self, dnc: pd.DataFrame) -> pd.DataFrame:
         """The calls to listed numbers (:func:`._dnc.dnc_call`), located."""
         options = self.options
-        contracts = resolved(contract_records(options.contracts), self.leads,
-                             options.reassigned, options.moment)
         return located(dnc_call(self.outbound, dnc, self.consents, options.reassigned,
-                                options.moment, Facts(business_lines(self.leads),
-                                                      options.nonprofit, options.charity,
-                                                      options.newspaper, contracts)),
-                       self.times)
+                                options.moment, self.facts()), self.times)
 
 
 def _reported(found: pd.DataFrame, inside: Bools | None) -> pd.DataFrame:
@@ -704,7 +711,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     notes.update(assumed_facts(frame))
     if has_dnc and options.dnc_lists is not None:
         notes.update(unscrubbed_note(frozenset().union(*(part.reached for part in parts)),
-                                     options.dnc_lists))
+                                     frame))
     notes.update(emergency_note(rules, frozenset().union(*(part.banned for part in parts))))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
@@ -794,6 +801,12 @@ def _outbound(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
     for column, taken_from in (("phone", "to_number"), *((c, c) for c in FEW_VALUED)):
         hash_taken(outbound[column], prepared[taken_from], rows)
     return outbound
+
+
+def _ids(prepared: pd.DataFrame, rows: Rows) -> Callable[[Rows], NDArray[np.object_]]:
+    """The ids of the outbound calls at the rows asked (positions among ``rows``), taken
+    only when asked: the outbound calls keep none (:func:`_outbound`)."""
+    return lambda at: np.asarray(take(prepared["id"], rows[at]), dtype=object)
 
 
 def _columns_at(frame: pd.DataFrame, columns: list[str], rows: Rows) -> pd.DataFrame:

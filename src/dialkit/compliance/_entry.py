@@ -17,6 +17,7 @@ import pandas as pd
 from .._parallel._partitions import Lazy, is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from .._utils._base_error import AuditInputError
+from .._utils._choices import AUDIT_INPUTS, SWITCH
 from .._utils._moments import period_bound, period_text, utc_moment
 from ..frames import as_pandas, maybe_pandas
 from ._audit import (
@@ -28,8 +29,8 @@ from ._audit import (
     prepared_reassigned,
     prepared_texts,
 )
-from ._checks._dnc import lists_given
 from ._checks._emergency import with_emergencies
+from ._checks._state_lists import lists_given
 from ._inputs._columns import checked_dataset
 from ._rules._rules import US, Rules
 
@@ -37,6 +38,11 @@ Bound = datetime | str | None
 """A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
 """Where the calls audited come from, as a refusal names them."""
+_FACTS = {each.name: each for each in AUDIT_INPUTS if each.kind == SWITCH}
+"""The account's facts (``nonprofit``, ``charity``, ``newspaper``), each read by its
+declaration: ``True`` or ``False``, anything else refused naming it, as ``next_allowed``,
+``upcoming`` and ``GuardSettings`` refuse it (``"no"`` is true to Python, and read so it
+would lift a list's rule from every call)."""
 
 
 @overload
@@ -181,7 +187,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
         ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``); ``since`` or
-            ``until`` is none of their forms (an :class:`AuditInputError`).
+            ``until`` is none of their forms (an :class:`AuditInputError`); ``nonprofit``,
+            ``charity`` or ``newspaper`` neither True nor False (an ``InputError`` naming
+            it).
     """
     if policy is not None:
         try:
@@ -199,7 +207,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                                                  leads is not None),
                       reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
                       texts=prepared_texts(_small(texts, "texts")),
-                      nonprofit=nonprofit, charity=charity, newspaper=newspaper,
+                      nonprofit=_FACTS["nonprofit"].told(nonprofit, "audit"),
+                      charity=_FACTS["charity"].told(charity, "audit"),
+                      newspaper=_FACTS["newspaper"].told(newspaper, "audit"),
                       contracts=prepared_contracts(_small(contracts, "contracts"),
                                                    leads is not None),
                       dnc_lists=lists_given(dnc), **_window(since, until))

@@ -7,9 +7,7 @@ A state's own list (issue 73) is told by the DNC results' ``list`` (``US-IN``): 
 the state's download or a vendor's file. A listing on it is judged by the state's row
 wherever the number's area code is, for the list is the state's record of who objected.
 Where the DNC results hold no row of a state's list, calls to that state's numbers were
-judged against it by nothing: :func:`unscrubbed_states` names them for the report's note,
-and, once the results hold any state's list, makes each such call to a state whose law
-obliges a caller to obtain its list a risk.
+judged against it by nothing: :mod:`._state_lists` names them and finds their risks.
 
 A number is on a list from its listing: a row of the DNC results (its ``list``, read as
 the national register where the results do not say, and ``listed_at``), a call whose
@@ -21,19 +19,17 @@ list, a loop over the table's few rows, never over calls.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from pyarrow import ArrowInvalid
 
 from ..._arrays._codes import codes_in
 from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
-from ..._places._states import places
 from ..._utils._moments import utc_times
+from .._inputs._declared import TIME_TYPE
 from .._rules._law import COUNTRIES, scrub_ages
 from .._rules._rules import Rules
 from ._consent import _offset, exempted, standing
@@ -83,7 +79,7 @@ def contract_records(contracts: pd.DataFrame | None) -> pd.DataFrame | None:
         return None
     return contracts.assign(kind=lists.CONTRACT, given_at=contracts["signed_at"],
                             revoked_at=pd.Series(pd.NaT, index=contracts.index,
-                                                 dtype="datetime64[ns, UTC]"))
+                                                 dtype=TIME_TYPE))
 
 
 def business_lines(leads: pd.DataFrame | None) -> frozenset[str]:
@@ -134,7 +130,7 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
     told = listed["list"].astype(object) if "list" in listed else pd.Series(
         None, index=listed.index, dtype=object)
     since, reading = _dated(listed["listed_at"] if "listed_at" in listed else pd.Series(
-        pd.NaT, index=listed.index, dtype="datetime64[ns, UTC]"), "listed_at", as_of,
+        pd.NaT, index=listed.index, dtype=TIME_TYPE), "listed_at", as_of,
         np.where(told.isna(), UNREAD, ""))
     parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
                            "since": since, "source": "the DNC results", "reading": reading})]
@@ -207,7 +203,7 @@ def dnc_call(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
 def _no_call(calls: pd.DataFrame) -> pd.DataFrame:
     """The findings of ``dnc_call`` where no call broke a list's rule: none."""
     return findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object),
-                    listed_at=pd.Series(dtype="datetime64[ns, UTC]"))
+                    listed_at=pd.Series(dtype=TIME_TYPE))
 
 
 def _on(pairs: pd.DataFrame, row: lists.DncList) -> np.ndarray:
@@ -311,82 +307,6 @@ def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
     return late
 
 
-def lists_given(dnc: object) -> frozenset[str]:
-    """The state lists (``US-IN``, ...) the DNC results hold a row of, listed or not: a
-    scrub against them was given. Of a pandas or Dask frame (its ``list`` column's few
-    values computed), or a Parquet dataset's path (that column alone read); none where
-    the results have no ``list`` column."""
-    if dnc is None:
-        return frozenset()
-    if isinstance(dnc, (str, os.PathLike)):
-        try:
-            dnc = pd.read_parquet(dnc, columns=["list"])
-        except (KeyError, ValueError, ArrowInvalid):  # a dataset without the column
-            return frozenset()
-    columns = getattr(dnc, "columns", ())
-    if "list" not in columns:
-        return frozenset()
-    told = dnc["list"].dropna().astype(str).unique()  # type: ignore[index]
-    told = told.compute() if hasattr(told, "compute") else told
-    return frozenset(str(value) for value in told) & {
-        row.told_as for row in lists.all() if row.state}
-
-
-def unscrubbed_states(calls: pd.DataFrame,
-                      given: frozenset[str] | None) -> tuple[pd.DataFrame, frozenset[str]]:
-    """Of ``calls`` (``phone``, ``at``) to numbers of a state whose own list the DNC
-    results hold no row of (``given``: those they hold; None: not known, as
-    :func:`~.._audit.history_findings` asks, nothing judged): the ``risk`` findings of
-    ``dnc_call`` of the calls to a state whose law obliges a caller to obtain its list,
-    where the results hold another state's list (a scrub by state was made, and this one
-    lacks); and the states reached (their lists' ids), for the report's note."""
-    none = findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object))
-    if given is None or not len(calls):
-        return none, frozenset()
-    where = places(calls["phone"])
-    state = pd.Series(np.asarray([*where.state, None], object)[where.number],
-                      index=calls.index, dtype=object)
-    missing = {row.state: row for row in lists.all() if row.state and row.id not in given}
-    reached = frozenset(missing[code].id for code in state.dropna().unique() if code in missing)
-    risky = [missing[code] for code in sorted(missing) if missing[code].required and given
-             and missing[code].id in reached]
-    found = [_unscrubbed(calls[(state == row.state).to_numpy(bool)], row) for row in risky]
-    return (pd.concat(found) if found else none), reached
-
-
-def _unscrubbed(calls: pd.DataFrame, row: lists.DncList) -> pd.DataFrame:
-    """The risks of calls to numbers of ``row``'s state, whose list the results lack."""
-    evidence = pd.Series(
-        f"a call to a number of {row.name.split()[0]} (its area code); the DNC results "
-        f"hold no scrub of the {row.name} (list {row.id}), which its law obliges a caller "
-        f"to obtain ({row.scrub}): the number may be on it", index=calls.index, dtype=object)
-    if not row.confirmed:
-        evidence = evidence + f" (a doubtful reading: see the doubts of the lists' row {row.id})"
-    return findings("dnc_call", calls.assign(basis="risk", policy=None, jurisdiction=row.id,
-                                             decided_by="number", citation=row.citation),
-                    evidence)
-
-
-def unscrubbed_note(reached: frozenset[str], given: frozenset[str]) -> dict[str, str]:
-    """The report's note on the states whose numbers were called and whose own list the
-    DNC results hold no row of (none: no note): how to bring its scrub, and which of
-    them are risks."""
-    if not reached:
-        return {}
-    rows = [row for row in lists.all() if row.id in reached]
-    named = ", ".join(f"{row.name} ({row.id}{', required' if row.required else ''})"
-                      for row in rows)
-    risk = ("each call to a number of a state whose list is required is a risk (dnc_call)"
-            if given else "once they hold any state's list, each call to a number of a "
-                          "state whose list is required is a risk (dnc_call)")
-    return {"state_lists": (
-        f"calls reached numbers of states that keep a Do-Not-Call list of their own, which "
-        f"the DNC results hold no scrub of: {named}; those calls were judged by the "
-        "national registry and the account's own list only. Give each state's scrub (its "
-        "own download or a vendor's file) as rows of dnc= whose list is the state's id "
-        f"(US-TX); {risk}")}
-
-
 def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
     """Calls after the listing to a number of a country the table has no list for: the
     account's own DNC results forbid them, so they are policy's findings."""
@@ -430,7 +350,7 @@ def _checks_before(pairs: pd.DataFrame, dnc: pd.DataFrame) -> pd.Series:
     """Each pair's number's latest DNC check at or before the call (NaT: none), for the
     pairs on a list whose grace needs one (the US registry's): by integer codes of the
     numbers, where ``merge_asof`` by their text spent 0.3 s factorising them."""
-    found = pd.Series(pd.NaT, index=pairs.index, dtype="datetime64[ns, UTC]")
+    found = pd.Series(pd.NaT, index=pairs.index, dtype=TIME_TYPE)
     needs = np.zeros(len(pairs), bool)
     for row in (r for r in lists.all() if r.grace_needs_check):
         needs |= ((pairs["country"] == row.country) & (pairs["list"] == row.list)).to_numpy()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from ..._places._subdivisions import subdivision_name
 from ..._shown._pages import as_written
 from ..._utils._base_error import InputError
 from .._rules import _jurisdictions as table
@@ -68,6 +69,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         True
         >>> print(ax.get_title())
         Compliance audit: ... violations (... of law, 0 of policy); ... of 12 rules passed
+        risks: ... calls that may have broken a law
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
     """
@@ -189,8 +191,11 @@ def _by_state(findings: pd.DataFrame, top: int) -> tuple[pd.DataFrame, int]:
 
 
 def _state_name(jid: str) -> str:
-    """``Florida (US-FL)``; a federal or country row by its name alone."""
-    name = table.get(jid).name
+    """``Florida (US-FL)``; a federal or country row by its name alone; a state's own
+    Do-Not-Call list that the law of the place has no row of (``US-CO``, its risk where
+    its scrub was not given: issue 73) by its state's name."""
+    known = {row.id: row.name for row in table.all()}
+    name = known.get(jid) or subdivision_name(jid)
     return f"{name} ({jid})" if "-" in jid else name
 
 
