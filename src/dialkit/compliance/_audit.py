@@ -61,10 +61,9 @@ from ._checks._dnc import (
     list_values,
     unscreened_lead,
 )
-from ._checks._emergency import banned_states, emergency_note
 from ._checks._findings import COLUMNS
 from ._checks._frequency import SUBJECT, call_frequency, with_subjects
-from ._checks._hours import Clock, calling_hours, clock, located
+from ._checks._hours import Clock, banned_states, calling_hours, clock, emergency_note, located
 from ._checks._lead_of import (
     addresses,
     lead_rows,
@@ -397,7 +396,7 @@ class Part:
     scrub of (:func:`._state_lists.unscrubbed_states`), for the report's note."""
     banned: frozenset[str] = frozenset()
     """The states whose law bans calls during a declared emergency that the reported calls
-    reached (:func:`._emergency.banned_states`), for the report's note (issue 73)."""
+    reached (:func:`._hours.banned_states`), for the report's note (issue 73)."""
 
 
 def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:

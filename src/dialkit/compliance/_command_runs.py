@@ -407,7 +407,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     """
     from ._ahead._repair import repair
     from ._ahead._upcoming import upcoming
-    from ._checks._emergency import with_emergencies
+    from ._checks._hours import with_emergencies
 
     if (apply or strategy != "next_allowed") and not fix:
         raise AuditInputError("apply= and strategy= go with fix=: add fix=True")

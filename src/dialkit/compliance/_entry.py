@@ -29,7 +29,7 @@ from ._audit import (
     prepared_reassigned,
     prepared_texts,
 )
-from ._checks._emergency import with_emergencies
+from ._checks._hours import with_emergencies
 from ._checks._state_lists import lists_given
 from ._inputs._columns import checked_dataset
 from ._rules._rules import US, Rules

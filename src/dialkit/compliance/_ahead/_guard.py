@@ -42,7 +42,7 @@ from ...contract import Call, Lead, SmsMessage
 from ...frames import maybe_pandas
 from .._audit import CALL_COLUMNS, prepared_dnc
 from .._checks._account import blocked_country
-from .._checks._emergency import with_emergencies
+from .._checks._hours import with_emergencies
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import COUNTED_TEXTS, texts_as_calls
 from .._rules._law import own_caps

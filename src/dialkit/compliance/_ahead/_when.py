@@ -29,9 +29,8 @@ from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
 from .._audit import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts, with_texts
-from .._checks._emergency import with_emergencies
 from .._checks._findings import written
-from .._checks._hours import Clock, allows, calling_hours, clock
+from .._checks._hours import Clock, allows, calling_hours, clock, with_emergencies
 from .._checks._lead_of import lead_states
 from .._rules._address_clock import address_zones
 from .._rules._emergencies import ends

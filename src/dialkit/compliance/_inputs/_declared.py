@@ -102,7 +102,7 @@ INPUTS: dict[str, tuple[Column, ...]] = {
         _c("created_at", "time", *_CALLED, required=True),
         _c("status", "text", "the evidence of a text's findings"),
         _c("error_code", "text", "the evidence of a text's findings")),
-    "emergencies": (  # issue 73: read into the rules (compliance._checks._emergency)
+    "emergencies": (  # issue 73: read into the rules (compliance._checks._hours)
         _c("area", "text", "calling_hours", "unknown_jurisdiction", required=True),
         _c("starts_at", "time", "calling_hours", "unknown_jurisdiction", required=True),
         _c("ends_at", "time", "calling_hours", "unknown_jurisdiction"),
