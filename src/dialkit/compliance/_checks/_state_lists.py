@@ -21,6 +21,7 @@ from pyarrow import ArrowInvalid
 
 from ..._law import _dnc_lists as lists
 from ..._places._states import places
+from ..._places._subdivisions import subdivision_name
 from ..._shown._words import counted
 from ._consent import exempted
 from ._dnc import Facts
@@ -130,10 +131,10 @@ def _unscrubbed(calls: pd.DataFrame, number: np.ndarray, on: np.ndarray,
                     + written(calls["at"].iloc[last[code]]) + " UTC")
     hits = calls.iloc[first]
     said = np.array([_unscrubbed_words(r) for r in risky], object)
-    evidence = pd.Series(np.array([f"a number of {r.name.split()[0]} (its area code), called "
-                                   for r in risky], object)[row] + called + " in the calls "
-                         "audited with no exemption from its list" + more + said[row],
-                         index=hits.index, dtype=object)
+    of = np.array([f"a number of {subdivision_name(r.id)} (its area code), called "
+                   for r in risky], object)
+    evidence = pd.Series(of[row] + called + " in the calls audited with no exemption from "
+                         "its list" + more + said[row], index=hits.index, dtype=object)
     pick = np.array([(r.id, r.citation) for r in risky], object)[row]
     return findings("dnc_call", hits.assign(basis="risk", policy=None, decided_by="number",
                                             jurisdiction=pick[:, 0], citation=pick[:, 1]),
