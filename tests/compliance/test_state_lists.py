@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state
+from dialkit.compliance._report._plots import COLOURS
 
 AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI = (
     "+15125550123", "+13035550123", "+12155550123", "+16155550123", "+13055550123")
@@ -303,3 +305,7 @@ def test_findings_by_state_name_a_state_list_the_law_of_the_place_has_no_row_of(
                    dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27")
     ax = plot_by_state(report, ax=Figure().subplots())
     assert [label.get_text() for label in ax.get_yticklabels()] == ["Colorado (US-CO)"]
+    risk = [patch for patch in ax.patches if patch.get_width() > 0]
+    assert len(risk) == 1 and risk[0].get_facecolor() == to_rgba(COLOURS["risk"])
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == [
+        "a risk, whoever decided: no law known broken"]

@@ -36,10 +36,13 @@ _LEGEND = {"law": "violation of law", "policy": "violation of the account's poli
            "risk": "risk: a call that may have broken a law, a lead that could be called "
                    "wrongly"}
 _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
-             "address": ("#4f81bd", "the lead's address state"),
+             "address": ("#4bacc6", "the lead's address state"),
              "strictest": ("#8064a2", "no state known: the strictest row"),
-             "list": ("#9bbb59", "a Do-Not-Call list's law")}
-"""Each ``decided_by`` of a finding: its bar's colour and its legend's words."""
+             "list": ("#9bbb59", "a Do-Not-Call list's law"),
+             "risk": (COLOURS["risk"], "a risk, whoever decided: no law known broken")}
+"""Each ``decided_by`` of a finding of law or policy, and the risks apart (a state's list
+whose scrub was not given, issue 73: the red of a breach would tell of one): its bar's
+colour and its legend's words."""
 MOST_BARS = 24
 """Bars of :func:`plot_by_state` at most, by default: more would not be read."""
 
@@ -117,7 +120,8 @@ def plot_by_state(report: AuditReport, *, ax: Axes | None = None,
     """Findings by the jurisdiction whose rule decided them (``report.findings``'
     ``jurisdiction`` column): a horizontal bar per state or country, by name ("Florida
     (US-FL)"), the most findings at the top, each bar split by whose row decided (the
-    number's, the lead's address state's) and labelled with its count. Past ``top`` bars,
+    number's, the lead's address state's; the risks apart, in their own colour) and
+    labelled with its count. Past ``top`` bars,
     the jurisdictions with fewest findings are summed as one "other" bar. Findings no row
     decided (DNC, abandonment, caller id; under a flat ``POLICY``, all) are not drawn:
     the title counts them.
@@ -162,7 +166,7 @@ def plot_by_state(report: AuditReport, *, ax: Axes | None = None,
     ax.set_xlabel("findings")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.tick_params(axis="y", labelsize=8)
-    if len(counts.columns) > 1:
+    if len(counts.columns) > 1 or "risk" in counts.columns:  # a risk is never read as red
         ax.legend(title="decided by", fontsize=8, title_fontsize=8, loc="upper left",
                   bbox_to_anchor=(1.01, 1), frameon=False)
     ax.set_title(_by_state_title(len(report.findings), int(left.sum()), places), fontsize=10)
@@ -179,7 +183,8 @@ def _by_state(findings: pd.DataFrame, top: int) -> tuple[pd.DataFrame, int]:
     label = decided["jurisdiction"].map(names).where(
         decided["decided_by"] != "strictest",
         decided["jurisdiction"] + ", no known state: strictest row")
-    counts = decided.groupby([label, decided["decided_by"]]).size().unstack(fill_value=0)
+    by = decided["decided_by"].where(decided["basis"] != "risk", "risk")
+    counts = decided.groupby([label, by]).size().unstack(fill_value=0)
     counts = counts[[d for d in _DECIDERS if d in counts.columns]]
     counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False, kind="stable").index]
     places = len(counts)
