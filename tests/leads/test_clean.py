@@ -387,3 +387,10 @@ def test_parts_give_each_row_its_own_answer(part_rows: int,
     monkeypatch.setattr(_tuning, "CHUNK_ROWS", part_rows)
     parted = _clean.normalized_part(cells, region="US")
     pd.testing.assert_frame_equal(parted.astype(object), whole.astype(object))
+
+
+def test_one_row_is_said_as_one_row() -> None:
+    """A file of one row is "1 row" in the repr and the notebook's title, never "1 rows"."""
+    result = clean(pd.DataFrame({"phone": [SF]}))
+    assert repr(result).startswith("<CleanResult DataFrame: 1 row: ")
+    assert "DataFrame: 1 row, 1 accepted, 0 rejected" in result._repr_html_()

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from dialkit._shown._pages import NOT_MATH
+from dialkit._shown._words import counted
 
 from .._normalize._phones import choose
 from .._read._lead_file import LeadFile
@@ -82,11 +83,11 @@ class CleanedFile:
     def __repr__(self) -> str:
         shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
         written = f" → {self.out}" if self.out is not None else ""
-        return f"<{type(self).__name__} {self.name}: {self.rows:,} rows: {shown}{written}>"
+        return f"<{type(self).__name__} {self.name}: {counted(self.rows, 'row')}: {shown}{written}>"
 
     def _repr_html_(self) -> str:
         accepted = self.counts.get("accepted", 0)
-        title = html.escape(f"{self.name}: {self.rows:,} rows, {accepted:,} accepted, "
+        title = html.escape(f"{self.name}: {counted(self.rows, 'row')}, {accepted:,} accepted, "
                             f"{self.rows - accepted:,} rejected")
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
         return (f'<div class="{NOT_MATH}"><strong>{title}</strong>'

@@ -204,12 +204,12 @@ class CleanResult:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{status} {count:,}" for status, count in self.counts.items())
-        return f"<CleanResult {self.file.name}: {len(self.frame):,} rows: {shown}>"
+        return f"<CleanResult {self.file.name}: {counted(len(self.frame), 'row')}: {shown}>"
 
     def _repr_html_(self) -> str:
         """The counts, a bar chart of the reasons, the notes, and the first rejected rows."""
         accepted = self.counts.get("accepted", 0)
-        title = html.escape(f"{self.file.name}: {len(self.frame):,} rows, {accepted:,} "
+        title = html.escape(f"{self.file.name}: {counted(len(self.frame), 'row')}, {accepted:,} "
                             f"accepted, {len(self.frame) - accepted:,} rejected")
         notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes) + "".join(
             f"<li>{html.escape(check)} not checked: {html.escape(why)}</li>"
