@@ -109,10 +109,12 @@ ZONE = "America/New_York"
 
 
 def _reshaped(frame: pd.DataFrame, form: Form, *, again: bool) -> pd.DataFrame:
-    """``frame`` with columns no rule reads, its first row given twice (``again``), its
-    rows in another order, as ``form`` says."""
+    """``frame`` with columns no rule reads (a ``lead_id`` of another dialer's too: the
+    audit's own column of a finding, which crashed the audit when a frame brought one),
+    its first row given twice (``again``), its rows in another order, as ``form`` says."""
     if form.extra:
-        frame = frame.assign(agent_notes="left a message", score=np.arange(len(frame)))
+        frame = frame.assign(agent_notes="left a message", score=np.arange(len(frame)),
+                             lead_id=[f"L-{n}" for n in range(len(frame))])
     if form.twice and again and len(frame):
         frame = pd.concat([frame, frame.iloc[:1]], ignore_index=True)
     if form.shuffled:

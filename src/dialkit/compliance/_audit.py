@@ -434,10 +434,14 @@ def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
 
 def prepared_leads(leads: pd.DataFrame | None,
                    campaigns: Collection[str] | None) -> pd.DataFrame | None:
-    """The leads of the audited campaigns, checked, their ``id`` as ``lead_id``."""
+    """The leads of the audited campaigns, checked, their ``id`` as ``lead_id`` (a
+    ``lead_id`` column of their own, which no rule reads, is not kept beside it)."""
     if leads is None:
         return None
-    leads = _prepared(leads, LEAD_COLUMNS, "leads").rename(columns={"id": "lead_id"})
+    leads = _prepared(leads, LEAD_COLUMNS, "leads")
+    if "lead_id" in leads:
+        leads = leads.drop(columns="lead_id")
+    leads = leads.rename(columns={"id": "lead_id"})
     if "line" in leads:
         _values_of(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
@@ -868,9 +872,11 @@ def _every_column(taken: pd.DataFrame, prepared: pd.DataFrame, rows: Rows) -> pd
     """Outbound calls as a check returned them (``taken``, indexed by position among the
     outbound calls, named by :func:`_named`), with every column of the calls again, in the
     calls' order, then ``lead_id`` and the columns the check added. Only the columns
-    ``taken`` lacks are taken from the calls, chunk by chunk (:func:`take`)."""
+    ``taken`` lacks are taken from the calls, chunk by chunk (:func:`take`). The lead is
+    the one the audit found (:func:`_named`): a ``lead_id`` of the calls' own (an export of
+    another dialer's) is not read, so that a column no rule reads changes no answer."""
     at = rows[taken.index.to_numpy()]
-    names = {c: _NAMES.get(c, c) for c in prepared.columns}
+    names = {c: _NAMES.get(c, c) for c in prepared.columns if c != "lead_id"}
     rest = pd.DataFrame({name: take(prepared[c], at) for c, name in names.items()
                          if name not in taken}, index=taken.index)
     added = [c for c in taken.columns if c not in names.values() and c != "lead_id"]
