@@ -5,6 +5,7 @@ looked for again; and ``upcoming --fix`` on the command line (issue 50)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -19,10 +20,12 @@ from typer.testing import CliRunner
 from client._recording import RecordingTransport
 from conftest import KEYS, START, base_config
 from dialkit import Client
+from dialkit._utils._choices import AUDIT_INPUTS, RECORDS, SWITCH
 from dialkit.analytics import answer_rates
 from dialkit.cli import app
 from dialkit.client._http._transport import tls_context
-from dialkit.compliance import AuditInputError, next_allowed, repair, upcoming
+from dialkit.compliance import AuditInputError, next_allowed, repair, run_upcoming, upcoming
+from dialkit.compliance._ahead._repair import REPAIR_TOLD
 from dialkit.contract import Lead
 from dialkit.sandbox import Sandbox, attach_environment
 
@@ -316,3 +319,133 @@ def test_a_stale_plan_keeps_the_users_newer_schedule(sandbox: Sandbox) -> None:
         [now] = [c for c in client.callbacks.list(str(lead.campaign_id), status="pending")
                  if c.id == callback.id]
     assert pd.Timestamp(now.scheduled_at) == newer
+
+
+UTAH, TORONTO = "+18015550123", "+14165550142"
+SUNDAY_NOON = pd.Timestamp("2026-11-22T19:00Z")  # 12:00 in Salt Lake City: Utah bars Sundays
+TUESDAY_NIGHT = pd.Timestamp("2026-11-25T04:00Z")  # 23:00 in Toronto: after 21:30
+
+
+def listed_long_ago(phone: str) -> pd.DataFrame:
+    """DNC results that list ``phone`` since January, naming no list (the national
+    register of its country, as the audit reads them): past every grace."""
+    return pd.DataFrame({"phone": [phone], "listed": [True],
+                         "listed_at": [pd.Timestamp("2026-01-05T00:00Z")],
+                         "checked_at": [pd.Timestamp("2026-11-20T00:00Z")]})
+
+
+def found_at_night(phone: str, due: pd.Timestamp) -> pd.DataFrame:
+    """``upcoming``'s answer of one callback due at an hour the law forbids, as it is where
+    what lifts the list's rule was told: the hours its only finding."""
+    return pd.DataFrame({"rule": ["calling_hours"], "kind": ["callback"], "call_id": ["cb_1"],
+                         "lead_id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [phone],
+                         "at": [due], "evidence": ["due at night"]})
+
+
+BUSINESS_LEAD = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [TORONTO],
+                              "status": ["callback"], "line": ["business"]})
+CONTRACT = pd.DataFrame({"phone": [TORONTO], "signed_at": ["2026-10-01T00:00Z"],
+                         "ends_at": [None]})
+
+
+@pytest.mark.parametrize(("phone", "due", "told", "leads"), [
+    (UTAH, SUNDAY_NOON, {"nonprofit": True}, None),
+    (TORONTO, TUESDAY_NIGHT, {"charity": True}, None),
+    (TORONTO, TUESDAY_NIGHT, {"newspaper": True}, None),
+    (TORONTO, TUESDAY_NIGHT, {"contracts": CONTRACT}, None),
+    (TORONTO, TUESDAY_NIGHT, {}, BUSINESS_LEAD),
+], ids=["nonprofit", "charity", "newspaper", "contract", "business-line"])
+def test_a_callback_whose_list_does_not_bind_it_is_moved_not_cancelled(
+        phone: str, due: pd.Timestamp, told: dict[str, Any],
+        leads: pd.DataFrame | None) -> None:
+    """Issue 73: ``upcoming`` told what lifts a list's rule finds the hours alone; the plan
+    told the same moves the callback where ``next_allowed``, told the same, says the call
+    is allowed, and cancels it only where the list binds it (it cancelled every callback
+    of a listed number, whatever the account had said)."""
+    dnc = listed_long_ago(phone)
+    frames = {"dnc": dnc} if leads is None else {"dnc": dnc, "leads": leads}
+    asked = phone if leads is None else leads
+    residential = phone if leads is None else leads.assign(line="residential")
+    bound = repair(found_at_night(phone, due), None, frames={
+        "dnc": dnc, **({} if leads is None else {"leads": residential})})
+    assert bound.loc[0, "action"] == "cancel" and pd.isna(bound.loc[0, "new_at"])
+    assert pd.isna(next_allowed(residential, due, dnc=dnc)["next_allowed_at"].item())
+    moved = repair(found_at_night(phone, due), None, frames=frames, **told)
+    assert moved.loc[0, "action"] == "reschedule", moved.loc[0, "reason"]
+    said = next_allowed(asked, due, dnc=dnc, **told)
+    assert moved.loc[0, "new_at"] == said["next_allowed_at"].item() > due
+    assert next_allowed(asked, moved.loc[0, "new_at"], dnc=dnc, **told)["allowed"].item()
+
+
+def test_no_callback_is_moved_into_a_declared_emergency() -> None:
+    """La. R.S. 45:844.31(A): no telephonic solicitation during a declared state of
+    emergency. A callback due at 22:30 in New Orleans moved to 08:00 the next morning, inside
+    the emergency; told of it (as ``upcoming`` is), the plan moves it to the emergency's
+    end, Thursday 10 September 18:00 CDT, inside Louisiana's hours and outside the ban."""
+    new_orleans = "+15045550142"
+    emergency = pd.DataFrame({"area": ["Louisiana"], "starts_at": ["2026-09-01T06:00-05:00"],
+                              "ends_at": ["2026-09-10T18:00-05:00"]})
+    found = found_at_night(new_orleans, pd.Timestamp("2026-09-02T03:30Z"))
+    frames = {"dnc": pd.DataFrame({"phone": [new_orleans], "listed": [False]})}
+    unaware = repair(found, None, frames=frames).loc[0, "new_at"]
+    assert unaware == pd.Timestamp("2026-09-02T13:00Z")
+    assert not next_allowed(new_orleans, unaware, emergencies=emergency)["allowed"].item()
+    moved = repair(found, None, frames=frames, emergencies=emergency).loc[0]
+    assert (moved["action"], moved["new_local_time"]) == ("reschedule", "2026-09-10 18:00:00")
+    assert next_allowed(new_orleans, moved["new_at"], emergencies=emergency)["allowed"].item()
+
+
+def test_repair_is_told_what_upcoming_is_told_of_the_account() -> None:
+    """The account's records and facts ``upcoming`` takes by the declaration
+    (:data:`AUDIT_INPUTS`) are what ``repair`` takes, by the same names, and what the
+    command's fix passes it (:data:`REPAIR_TOLD`): a new one cannot be left out."""
+    told = {each.name for each in AUDIT_INPUTS
+            if "upcoming" in each.ahead and each.kind in (RECORDS, SWITCH)}
+    assert told == set(REPAIR_TOLD)
+    assert told <= set(inspect.signature(repair).parameters)
+
+
+def test_the_commands_fix_is_told_what_upcoming_was(sandbox: Sandbox) -> None:
+    """``dialkit compliance upcoming --fix --nonprofit`` (``run_upcoming``) over real HTTP:
+    a nonprofit's callback at night to a number on the account's DNC list is moved, as
+    the nonprofit's ``upcoming`` found only its hours; without ``--nonprofit`` the same
+    callback is cancelled. Before, the fix was never told, and cancelled it both times."""
+    night = pd.Timestamp("2026-11-03T07:00Z")  # 02:00 in New York, 23:00 in San Francisco
+    with Client(KEYS["full"], base_url=sandbox.base_url, rate_limit=None,
+                guard="off") as client:  # a callback at night, as a dialer may leave one
+        lead, _ = fresh_lead(client, night)
+        callback = client.callbacks.create(lead_id=lead.id, scheduled_at=night.to_pydatetime())
+        client.dnc.add(lead.phone)
+        asked = {"campaign_id": str(lead.campaign_id), "horizon": "14d", "as_of": START,
+                 "fix": True}
+        plans = [run_upcoming(client, **asked, **told).plan for told in ({"nonprofit": True},
+                                                                          {})]
+    actions = [plan.loc[plan["callback_id"] == callback.id, "action"].tolist()
+               for plan in plans if plan is not None]
+    assert actions == [["reschedule"], ["cancel"]]
+
+
+def test_a_callback_over_a_cap_counting_a_text_moves_to_when_the_cap_frees_it() -> None:
+    """A text is a call in law (47 CFR 64.1200(e)), and ``upcoming`` counts it toward
+    Florida's cap: two calls and a text today put a callback due now over it, and the plan
+    moves it to where ``next_allowed`` of its lead given the texts too says the cap frees
+    it (08:00 the next day), not to its due time, which the calls alone allow."""
+    miami, due = "+13055550123", pd.Timestamp("2026-11-24T15:00Z")  # Tuesday 10:00
+    calls = pd.DataFrame([{
+        "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+        "to_number": miami, "created_at": due - pd.Timedelta(hours=h), "answered_at": pd.NaT,
+        "ended_at": pd.NaT, "campaign_id": "cmp_1", "disposition": None}
+        for n, h in enumerate((5, 3))])
+    texts = pd.DataFrame({"message_id": ["sms_1"], "to": [miami],
+                          "created_at": [due - pd.Timedelta(hours=1)]})
+    found = pd.DataFrame({"rule": ["call_frequency"], "kind": ["callback"], "call_id": ["cb_1"],
+                          "lead_id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [miami],
+                          "at": [due], "evidence": ["due Tue 10:00, the third call and a text"]})
+    dnc = pd.DataFrame({"phone": [miami], "listed": [False]})
+    [row] = repair(found, None, frames={"calls": calls, "texts": texts, "dnc": dnc}).to_dict(
+        "records")
+    lead = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [miami],
+                         "status": ["callback"]})  # its campaign tells the text's
+    freed = next_allowed(lead, due, calls=calls, texts=texts)["next_allowed_at"].item()
+    assert row["action"] == "reschedule" and row["new_at"] == freed > due
+    assert next_allowed(miami, due, calls=calls)["allowed"].item()  # the calls alone: now

@@ -376,9 +376,10 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
             status="pending")``), and optionally ``dnc`` and ``texts``, the files judged
             instead of the account, as :func:`run_audit` judges exports.
         callbacks: The pending callbacks' export, with ``calls``.
-        fix: Plan the fix too (:func:`repair`), on the account: a callback is moved to no
-            moment inside a declared emergency given (``emergencies``), which the law it
-            moves by carries.
+        fix: Plan the fix too (:func:`repair`), on the account, told what ``upcoming``
+            was told (:data:`._ahead._repair.REPAIR_TOLD`): a callback is moved to no
+            moment inside a declared emergency given, and cancelled only where the list
+            its number is on binds the call.
         strategy: With ``fix``: ``next_allowed`` or ``best`` (the hour most often
             answered; needs ``prefer``).
         apply: With ``fix``: carry the plan out.
@@ -405,9 +406,8 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
         TypeError: A keyword that names no input :func:`upcoming` takes.
         ApiError: The account could not be read, or refused.
     """
-    from ._ahead._repair import repair
+    from ._ahead._repair import REPAIR_TOLD, repair
     from ._ahead._upcoming import upcoming
-    from ._checks._hours import with_emergencies
 
     if (apply or strategy != "next_allowed") and not fix:
         raise AuditInputError("apply= and strategy= go with fix=: add fix=True")
@@ -430,9 +430,9 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
             return UpcomingRun(found)
         chosen: Literal["next_allowed", "best"] = "best" if strategy == "best" else "next_allowed"
         rates = prefer(client) if callable(prefer) else prefer
+        told = {name: value for name, value in choices.items() if name in REPAIR_TOLD}
         return UpcomingRun(found, repair(found, client, strategy=chosen, dry_run=not apply,
-                                         prefer=rates, policy=added, rules=with_emergencies(
-                                             rules, choices.get("emergencies"))))
+                                         prefer=rates, policy=added, rules=rules, **told))
 
 
 def _exports(files: Mapping[str, Source | None], *, fix: bool,

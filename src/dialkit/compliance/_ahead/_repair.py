@@ -5,8 +5,11 @@ from its due time (or to the best lawful hour, :mod:`._best_hour`), judged by
 :func:`._when.next_allowed`'s own code: the hours of the place called, and for a callback
 over a cap the account's calls. A move is only ever later than the callback's due time,
 so a past call it was not over a cap with cannot put it over one. A callback whose
-number is on a Do-Not-Call list (the finding's, or a check made now) is cancelled: no
-moment is allowed. What cannot be moved is left alone, with the reason: a lead's next
+number is on a Do-Not-Call list that binds the call (the finding's, or a check made now,
+judged by the audit with what :func:`upcoming` was told lifts a list's rule: the account's
+facts, its consents and contracts, a lead's business line) is cancelled: no moment is
+allowed. A callback is moved to no moment inside a declared emergency it was told of.
+What cannot be moved is left alone, with the reason: a lead's next
 attempt (the contract lets a client change a lead's name, email and custom fields only,
 ``PATCH /v1/leads/{lead_id}``), a callback of a blocked country or with no allowed
 moment within :data:`._when.HORIZON_DAYS` days.
@@ -31,13 +34,21 @@ import pandas as pd
 from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
+from .._checks._hours import with_emergencies
+from .._entry import audit
 from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
+from ._when_past import told_facts
 
 if TYPE_CHECKING:
     from ...client import Client
 
 STRATEGIES = ("next_allowed", "best")
+REPAIR_TOLD = ("emergencies", "consents", "reassigned", "contracts", "nonprofit", "charity",
+               "newspaper")
+"""What :func:`upcoming` is told of the account that :func:`repair` is told too, by the same
+names: what lifts a list's rule (a callback on a list that does not bind it is moved, not
+cancelled) and the emergencies (no callback is moved into one)."""
 _CLOSED = ("dnc", "completed")
 """The lead statuses the dialer does not call again: a callback of such a lead is not moved
 by a plan made before its lead came to them."""
@@ -57,7 +68,12 @@ def repair(found: pd.DataFrame, client: Client | None, *,
            strategy: Literal["next_allowed", "best"] = "next_allowed", dry_run: bool = True,
            prefer: pd.DataFrame | None = None, rules: Rules = US, policy: Rules | None = None,
            frames: Mapping[str, pd.DataFrame] | None = None,
-           horizon: str | pd.Timedelta = "7D") -> pd.DataFrame:
+           horizon: str | pd.Timedelta = "7D",
+           emergencies: pd.DataFrame | None = None,
+           consents: pd.DataFrame | None = None,
+           reassigned: pd.DataFrame | None = None,
+           contracts: pd.DataFrame | None = None, nonprofit: bool = False,
+           charity: bool = False, newspaper: bool = False) -> pd.DataFrame:
     """A plan that fixes the scheduled calls :func:`upcoming` found, carried out unless
     ``dry_run``.
 
@@ -74,9 +90,17 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         prefer: ``dialkit.analytics.answer_rates(client.frames.calls())``, for ``"best"``.
         rules: The law, as for :func:`upcoming` (default ``US``).
         policy: The account's own stricter rule, as given to :func:`upcoming`.
-        frames: ``calls`` and ``dnc`` already loaded (``dnc``: every number of
-            ``found``), read instead of asking ``client``.
+        frames: ``calls``, ``texts``, ``dnc`` and ``leads`` already loaded (``dnc``:
+            every number of ``found``), read instead of asking ``client``.
         horizon: How far from its due time a callback's best hour is looked for.
+        emergencies: The declared states of emergency, as given to :func:`upcoming`: no
+            callback is moved into one where the law of the place called forbids calls
+            during it.
+        consents, reassigned, contracts, nonprofit, charity, newspaper: What lifts a
+            list's rule from a call, as given to :func:`upcoming` (issue 73): a callback
+            whose number is listed now is cancelled only where the audit, told the same,
+            would find the call (``dnc_call``) at its new moment; else it is moved, as
+            the callback of a nonprofit to a number on the national registry is.
 
     Returns:
         One row per callback or lead's next attempt found, soonest first: ``action``
@@ -111,7 +135,10 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         ['reschedule', '2026-11-23 08:00:00', 'America/Denver']
     """
     _asked(found, strategy, prefer, client, frames, dry_run)
-    rules = with_policy(rules, policy)
+    rules = with_emergencies(with_policy(rules, policy), emergencies)
+    lifting = {"consents": consents, "reassigned": reassigned, "contracts": contracts,
+               **told_facts("repair", nonprofit=nonprofit, charity=charity,
+                            newspaper=newspaper)}
     plan = _units(found)
     attempts = (plan["kind"] != "callback").to_numpy()
     if attempts.any():
@@ -119,7 +146,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     moving = plan["action"] == "reschedule"
     if moving.any():
         plan = _moved(plan, moving.to_numpy(), client, frames or {}, rules,
-                      prefer if strategy == "best" else None, horizon)
+                      prefer if strategy == "best" else None, horizon, lifting)
     plan["idempotency_key"] = _keys(plan)
     plan["status"] = np.where(plan["action"] == "leave", "left", "planned")
     if not dry_run and client is not None and (plan["action"] != "leave").any():
@@ -218,44 +245,94 @@ def _pauses(attempts: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
 
 def _moved(plan: pd.DataFrame, moving: np.ndarray, client: Client | None,
            frames: Mapping[str, pd.DataFrame], rules: Rules,
-           prefer: pd.DataFrame | None, horizon: str | pd.Timedelta) -> pd.DataFrame:
+           prefer: pd.DataFrame | None, horizon: str | pd.Timedelta,
+           lifting: Mapping[str, Any]) -> pd.DataFrame:
     """The callbacks to move, each given its new moment: cancelled instead where its
-    number is listed now, left where no moment is allowed within the days looked at."""
+    number is on a list that binds the call now (:func:`_bound`), left where no moment
+    is allowed within the days looked at."""
     rows = np.flatnonzero(moving)
     phones = plan["phone"].iloc[rows].astype(object).reset_index(drop=True)
     dnc = frames.get("dnc")
     if dnc is None and client is not None:
         dnc = client.frames.dnc(sorted(set(phones)), refresh="full")
-    listed = set() if dnc is None else set(dnc.loc[dnc["listed"].astype(bool), "phone"])
     moments = utc_times(plan["at"].iloc[rows], "plan.at").dt.tz_convert(None).to_numpy(
         "datetime64[ns]")
     answer = hours_at(phones, moments, rules, None, every_zone=False)
     capped = plan["rules"].iloc[rows].str.contains("call_frequency").to_numpy()
     if capped.any():
-        answer = _freed(answer, capped, phones, moments, client, frames, rules)
+        answer = _freed(answer, capped, plan.iloc[rows], moments, client, frames, rules)
     if prefer is not None:
         best = best_of(answer["next_allowed_at"], phones, moments, rules, None, prefer,
                        duration(horizon, "horizon"))
         answer = answer.assign(next_allowed_at=best["best_at"],
                                next_local_time=best["best_local_time"],
                                expected_rate=best["best_rate"])
-    return _placed(plan, rows, answer, phones.isin(listed).to_numpy())
+    moved = plan.iloc[rows].assign(at=answer["next_allowed_at"].fillna(
+        plan["at"].iloc[rows].reset_index(drop=True)).to_numpy())
+    return _placed(plan, rows, answer, _bound(moved, dnc, client, frames, rules, lifting))
 
 
-def _freed(answer: pd.DataFrame, capped: np.ndarray, phones: pd.Series,
+def _bound(moved: pd.DataFrame, dnc: pd.DataFrame | None, client: Client | None,
+           frames: Mapping[str, pd.DataFrame], rules: Rules,
+           lifting: Mapping[str, Any]) -> np.ndarray:
+    """Which callbacks to move the audit would find a call to a listed number
+    (``dnc_call``) of at their moment (``at``: the new one, else the due one), judged by
+    the DNC results read now and what lifts a list's rule (``lifting``: the account's
+    facts, consents, contracts, reassigned answers, and the leads' lines, read from
+    ``frames["leads"]`` or the account's leads of the callbacks' campaigns). Only the
+    callbacks whose number is listed at all are judged: few, and the leads are read only
+    for them."""
+    bound = np.zeros(len(moved), bool)
+    if dnc is None:
+        return bound
+    listed = moved["phone"].isin(set(dnc.loc[dnc["listed"].astype(bool), "phone"])).to_numpy()
+    if not listed.any():
+        return bound
+    leads = frames.get("leads")
+    if leads is None and client is not None:
+        campaigns = sorted({str(c) for c in moved["campaign_id"].dropna()})
+        leads = client.frames.leads(campaign_id=campaigns or None)
+    judged = moved[listed]
+    calls = pd.DataFrame({
+        "id": judged["callback_id"].astype(object).to_numpy(),
+        "lead_id": judged["lead_id"].astype(object).to_numpy(),
+        "campaign_id": judged["campaign_id"].astype(object).to_numpy(),
+        "direction": "outbound", "from_number": None,
+        "to_number": judged["phone"].astype(object).to_numpy(),
+        "created_at": utc_times(judged["at"], "plan.at").to_numpy(), "status": "queued",
+        "answered_at": pd.NaT, "ended_at": pd.NaT, "disposition": None})
+    findings = audit(calls, leads=leads, dnc=dnc, rules=rules, **lifting).findings
+    cancelled = set(findings.loc[findings["rule"] == "dnc_call", "call_id"].astype(object))
+    bound[np.flatnonzero(listed)] = calls["id"].isin(cancelled).to_numpy()
+    return bound
+
+
+def _freed(answer: pd.DataFrame, capped: np.ndarray, moved: pd.DataFrame,
            moments: np.ndarray, client: Client | None, frames: Mapping[str, pd.DataFrame],
            rules: Rules) -> pd.DataFrame:
     """``answer`` with the callbacks over a cap given the moment the cap frees them and
-    the hours allow, as :func:`next_allowed` judges it with the account's calls (asked
-    once per due moment: such callbacks are few)."""
-    calls = frames.get("calls")
+    the hours allow, as :func:`next_allowed` judges it with the account's calls and texts
+    (a text is a call in law, and :func:`upcoming` counted it), each asked as its lead
+    (``moved``: the callbacks' plan rows), whose campaign is the call's subject and tells
+    a text's; as its number where findings made by hand name no campaign, the subject
+    then its latest call's (asked once per due moment: such callbacks are few)."""
+    from .._inputs._load import loaded_texts
+
+    calls, texts = frames.get("calls"), frames.get("texts")
     if calls is None and client is not None:
         calls = client.frames.calls()
+    leads = pd.DataFrame({"id": moved["lead_id"].astype(object).to_numpy(),
+                          "campaign_id": moved["campaign_id"].astype(object).to_numpy(),
+                          "phone": moved["phone"].astype(object).to_numpy(),
+                          "status": "callback"})
+    asked = leads if leads["campaign_id"].notna().all() else leads["phone"]
+    if texts is None and client is not None:
+        texts = loaded_texts(client, set(leads["phone"][capped]))
     answer = answer.copy()
     rows = pd.Series(np.flatnonzero(capped))
     for moment, same in rows.groupby(moments[capped]):
-        judged = next_allowed(phones[same.to_numpy()], pd.Timestamp(moment, tz="UTC"),
-                              rules=rules, calls=calls)
+        judged = next_allowed(asked.iloc[same.to_numpy()], pd.Timestamp(moment, tz="UTC"),
+                              rules=rules, calls=calls, texts=texts)
         for column in ("next_allowed_at", "next_local_time", "timezone", "forbidden_by"):
             answer.loc[same.to_numpy(), column] = judged[column].to_numpy()
     return answer
