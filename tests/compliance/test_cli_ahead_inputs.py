@@ -176,6 +176,9 @@ def test_upcoming_judges_exports_and_counts_their_texts(exports: dict[str, Path]
     found = json.loads(given.output)
     assert [(row["call_id"], row["rule"], row["jurisdiction"]) for row in found] == [
         ("cb_1", "call_frequency", "US-FL")]
+    for campaign, count in (("cmp_1", 1), ("cmp_2", 0)):  # its campaign's alone
+        of_one = run(*judged, "--texts", exports["texts"], "--campaign", campaign)
+        assert of_one.exit_code == 0 and len(json.loads(of_one.output)) == count
 
 
 @pytest.mark.parametrize(("arguments", "said"), [
@@ -187,15 +190,13 @@ def test_upcoming_judges_exports_and_counts_their_texts(exports: dict[str, Path]
     (["upcoming", "--calls", "calls.csv", "--leads", "leads.csv", "--callbacks",
       "callbacks.csv", "--fix"], "error: --fix judges the account, not exported files: "
                                  "leave out --calls FILE"),
-    (["upcoming", "--calls", "calls.csv", "--leads", "leads.csv", "--callbacks",
-      "callbacks.csv", "--campaign", "cmp_1"], "error: --campaign judges the account, "),
     (["upcoming", "--as-of", "30"], "error: --as-of '30': pass an ISO date or time"),
     (["upcoming", "--calls", "calls.csv", "--out", "calls.csv"],
      "error: --out 'calls.csv' is what --calls reads"),
     (["when", NEW_YORK, "--contracts", "calls.csv"], "error: calls.csv: contracts has no "
                                                      "column signed_at"),
-], ids=["frame without calls", "no callbacks", "fix of exports", "campaign of exports",
-        "as-of", "out over an input", "contracts"])
+], ids=["frame without calls", "no callbacks", "fix of exports", "as-of", "out over an input",
+        "contracts"])
 def test_a_refusal_names_the_options(exports: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
                                      arguments: list[str], said: str) -> None:
     """Each is refused before the account is reached (no key is set) or a file judged."""

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import dialkit
 from dialkit.cli import app
-from dialkit.compliance import HOUSE_RULES, AuditInputError, next_allowed, upcoming
+from dialkit.compliance import HOUSE_RULES, AuditInputError, load, next_allowed, upcoming
 from dialkit.sandbox import attach_environment
 
 NOW = pd.Timestamp.now(tz="UTC").floor("min")
@@ -196,3 +196,22 @@ def test_a_callback_after_a_call_and_two_texts_is_found() -> None:
     assert found[["call_id", "rule", "jurisdiction"]].values.tolist() == [
         ["cb_1", "call_frequency", "US-FL"]]
     assert found["evidence"].iloc[0].startswith("4th call in the 24 hours")
+
+
+def test_a_campaign_of_the_frames_given_is_judged_as_the_same_campaign_of_the_account(
+        client: dialkit.Client) -> None:
+    """``upcoming(frames, campaign_id=...)`` judged every campaign's scheduled calls: the
+    argument was read only of a client. Given the account's frames whole, a campaign's
+    scheduled calls are found as the client's campaign finds them, and no other's."""
+    whole = upcoming(client, horizon="14D", as_of=NOW)
+    campaigns = sorted(set(whole["campaign_id"].astype(str)))
+    assert len(campaigns) > 1, "the seeded world schedules calls in several campaigns"
+    frames = {**load(client), "callbacks": client.frames.callbacks(
+        sorted(set(client.frames.leads()["campaign_id"].dropna())), status="pending")}
+    key = ["kind", "call_id", "lead_id", "rule", "at"]
+    for campaign in campaigns[:2]:
+        on_account = upcoming(client, campaign_id=campaign, horizon="14D", as_of=NOW)
+        given = upcoming(frames, campaign_id=campaign, horizon="14D", as_of=NOW)
+        assert set(given["campaign_id"].astype(str)) == {campaign}
+        assert given[key].astype(str).sort_values(key).to_numpy().tolist() == (
+            on_account[key].astype(str).sort_values(key).to_numpy().tolist())

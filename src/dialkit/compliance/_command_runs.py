@@ -399,8 +399,8 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     Raises:
         AuditInputError: An argument refused (``apply`` or another ``strategy`` without
             ``fix``, an unknown ``strategy``, preset or policy; of exports, one of
-            ``calls``, ``leads`` and ``callbacks`` missing, or ``fix`` or
-            ``campaign_id``), or a file that cannot be read or used (named by its path).
+            ``calls``, ``leads`` and ``callbacks`` missing, or ``fix``), or a file that
+            cannot be read or used (named by its path).
         InputError: A ``horizon`` that is no length of time, an ``as_of`` that is no
             time, a fact neither True nor False.
         TypeError: A keyword that names no input :func:`upcoming` takes.
@@ -418,7 +418,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                "blocked_countries": blocked_countries, "as_of": _as_of(as_of),
                "campaign_id": campaign_id or None}
     files = {"calls": calls, "callbacks": callbacks, **_of_kind(given, FRAME)}
-    exported = _exports(files, fix=fix, campaign_id=choices["campaign_id"])
+    exported = _exports(files, fix=fix)
     choices.update(_given_read(given, "run_upcoming", _given_to("upcoming")))
     with _named_by_path({**files, **_of_kind(given, RECORDS)}), ExitStack() as stack:
         if exported:
@@ -435,13 +435,11 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                                          prefer=rates, policy=added, rules=rules, **told))
 
 
-def _exports(files: Mapping[str, Source | None], *, fix: bool,
-             campaign_id: object) -> bool:
+def _exports(files: Mapping[str, Source | None], *, fix: bool) -> bool:
     """Whether :func:`run_upcoming` judges exported files (any given) rather than the
     account; refused where they cannot be: without the calls, the leads (whose next
-    attempts are scheduled calls) or the pending callbacks, with ``fix`` (a plan moves the
-    account's callbacks as they stand now, not as an export saw them) or ``campaign_id``
-    (which chooses what is read from the account; an export is judged whole)."""
+    attempts are scheduled calls) or the pending callbacks, or with ``fix`` (a plan moves
+    the account's callbacks as they stand now, not as an export saw them)."""
     if all(path is None for path in files.values()):
         return False
     missing = [f"{name}=" for name in ("calls", "leads", "callbacks") if files.get(name) is None]
@@ -451,10 +449,9 @@ def _exports(files: Mapping[str, Source | None], *, fix: bool,
                               "needed to judge exported files: the scheduled calls are the "
                               "pending callbacks (callbacks=) and the leads' next attempts "
                               "(leads=), judged beside the calls made (calls=)")
-    if fix or campaign_id is not None:
-        raise AuditInputError(f"{'fix=' if fix else 'campaign_id='} judges the account, not "
-                              "exported files: leave out calls= and the files exported "
-                              "with it")
+    if fix:
+        raise AuditInputError("fix= judges the account, not exported files: leave out "
+                              "calls= and the files exported with it")
     return True
 
 

@@ -60,7 +60,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
             are loaded), or the frames as ``load`` gives them plus ``callbacks``
             (``client.frames.callbacks(campaign_id, status="pending")``); ``texts``, where
             given, count toward the caps with the calls, as in the audit.
-        campaign_id: Only this campaign's scheduled calls, or these campaigns'.
+        campaign_id: Only this campaign's scheduled calls, or these campaigns', of a
+            client or of frames given (whose other campaigns' calls still count toward
+            the caps).
         horizon: How far ahead to look: a number and its unit (``"7d"``, ``"48h"``,
             ``"90min"``, ``"2w"``) or a ``timedelta``. A number without a unit
             (``"30"``: 30 nanoseconds to pandas) is refused.
@@ -112,7 +114,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     moment = _moment(as_of, tz)
     told_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
     frames = _frames(source, campaign_id)
-    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
+    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon),
+                       campaign_id)
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=rules, policy=policy, blocked_countries=blocked_countries,
@@ -138,7 +141,8 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
     """
     moment = _moment(as_of, tz)
     frames = _frames(source, campaign_id)
-    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon))
+    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon),
+                       campaign_id)
     planned = planned.sort_values("created_at", kind="stable").reset_index(drop=True)
     names, zone, _ = first_zones(planned["to_number"])
     zones = pd.Series(np.asarray([*names, None], object)[zone])  # -1, no zone: None
@@ -184,9 +188,12 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
 
 
 def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
-             until: pd.Timestamp) -> pd.DataFrame:
+             until: pd.Timestamp, campaign_id: str | Sequence[str] | None) -> pd.DataFrame:
     """The calls due from ``moment`` to ``until``, as outbound calls the audit reads: the
-    pending callbacks (to their lead's number) and the leads' next attempts."""
+    pending callbacks (to their lead's number) and the leads' next attempts, of the
+    campaigns ``campaign_id`` names (all: None). A client's frames hold those campaigns'
+    alone already; frames given hold the account's, whose calls still count toward the
+    caps, but only the campaigns' scheduled calls are judged."""
     phones = leads.set_index(leads["id"].astype(object))["phone"]
     pending = callbacks[_between(callbacks["scheduled_at"], moment, until)
                         & (callbacks["status"].astype(object) == "pending")]
@@ -208,6 +215,9 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
         "to_number": due["phone"].astype(object), "created_at": due["next_attempt_at"],
         "campaign_id": due["campaign_id"]})
     planned = pd.concat([from_callbacks, from_leads], ignore_index=True)
+    if campaign_id is not None:
+        chosen = [campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
+        planned = planned[planned["campaign_id"].astype(object).isin(chosen)]
     return planned.assign(direction="outbound", from_number=None, status="queued",
                           answered_at=pd.NaT, ended_at=pd.NaT, disposition=None)
 
