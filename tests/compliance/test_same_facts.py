@@ -109,12 +109,17 @@ ZONE = "America/New_York"
 
 
 def _reshaped(frame: pd.DataFrame, form: Form, *, again: bool) -> pd.DataFrame:
-    """``frame`` with columns no rule reads (a ``lead_id`` of another dialer's too: the
-    audit's own column of a finding, which crashed the audit when a frame brought one),
-    its first row given twice (``again``), its rows in another order, as ``form`` says."""
+    """``frame`` with columns no rule reads, its first row given twice (``again``), its
+    rows in another order, as ``form`` says. The columns include those another dialer's
+    export or a lead file has under the names of a finding's own columns (``lead_id``,
+    ``timezone``, ``at``; a call's ``phone`` and ``call_id``): they crashed the audit, or
+    stood in a lead's finding for the audit's own, until the audit left them unread."""
     if form.extra:
         frame = frame.assign(agent_notes="left a message", score=np.arange(len(frame)),
-                             lead_id=[f"L-{n}" for n in range(len(frame))])
+                             lead_id=[f"L-{n}" for n in range(len(frame))],
+                             timezone="Europe/Paris", at="soon")
+        if "to_number" in frame:
+            frame = frame.assign(phone="+33142685300", call_id="theirs")
     if form.twice and again and len(frame):
         frame = pd.concat([frame, frame.iloc[:1]], ignore_index=True)
     if form.shuffled:

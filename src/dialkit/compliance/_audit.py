@@ -107,6 +107,10 @@ FEW_VALUED = ("campaign_id", "from_number", "disposition")
 the checks group, count and compare them by their hash (:func:`hash_taken`), and the
 Dask audit shuffles them as categories."""
 _NAMES = {"id": "call_id", "to_number": "phone", "created_at": "at"}
+_OWN_NAMES = {*_NAMES.values(), "lead_id"}
+"""The names the audit gives columns of its own in what it answers of a call."""
+_LEADS_UNREAD = frozenset(COLUMNS) - {"campaign_id", "phone"}
+"""The findings' own columns a lead's column of the same name would stand in for."""
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                     "window_abandoned", "country", "from_number", "listed_at", "checked_at",
@@ -434,13 +438,16 @@ def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
 
 def prepared_leads(leads: pd.DataFrame | None,
                    campaigns: Collection[str] | None) -> pd.DataFrame | None:
-    """The leads of the audited campaigns, checked, their ``id`` as ``lead_id`` (a
-    ``lead_id`` column of their own, which no rule reads, is not kept beside it)."""
+    """The leads of the audited campaigns, checked, their ``id`` as ``lead_id``. A column
+    of their own under a name a finding gives its own (``lead_id``, ``at``, ``timezone``,
+    ``basis``, ...: a lead file's time zone) is not kept: no rule reads it, and a finding
+    of a lead would have said it as the audit's."""
     if leads is None:
         return None
     leads = _prepared(leads, LEAD_COLUMNS, "leads")
-    if "lead_id" in leads:
-        leads = leads.drop(columns="lead_id")
+    theirs = [column for column in leads.columns if column in _LEADS_UNREAD]
+    if theirs:
+        leads = leads.drop(columns=theirs)
     leads = leads.rename(columns={"id": "lead_id"})
     if "line" in leads:
         _values_of(leads["line"], LINES, "leads", "line")
@@ -872,11 +879,13 @@ def _every_column(taken: pd.DataFrame, prepared: pd.DataFrame, rows: Rows) -> pd
     """Outbound calls as a check returned them (``taken``, indexed by position among the
     outbound calls, named by :func:`_named`), with every column of the calls again, in the
     calls' order, then ``lead_id`` and the columns the check added. Only the columns
-    ``taken`` lacks are taken from the calls, chunk by chunk (:func:`take`). The lead is
-    the one the audit found (:func:`_named`): a ``lead_id`` of the calls' own (an export of
-    another dialer's) is not read, so that a column no rule reads changes no answer."""
+    ``taken`` lacks are taken from the calls, chunk by chunk (:func:`take`). A column of
+    the calls' own under a name the audit gives its own (``phone``, ``call_id``, ``at``,
+    ``lead_id``: an export of another dialer's) is not read, so that a column no rule
+    reads changes no answer: the number called is ``to_number``'s, the lead the one the
+    audit found (:func:`_named`)."""
     at = rows[taken.index.to_numpy()]
-    names = {c: _NAMES.get(c, c) for c in prepared.columns if c != "lead_id"}
+    names = {c: _NAMES.get(c, c) for c in prepared.columns if c not in _OWN_NAMES}
     rest = pd.DataFrame({name: take(prepared[c], at) for c, name in names.items()
                          if name not in taken}, index=taken.index)
     added = [c for c in taken.columns if c not in names.values() and c != "lead_id"]
