@@ -8,6 +8,7 @@ import gc
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import warnings
@@ -284,3 +285,31 @@ def test_a_killed_exports_parts_are_not_found_by_a_glob_over_its_parent(
     assert sorted(p.name for p in data.iterdir()) == ["account"]
     found = duckdb.sql(f"SELECT count(*) FROM glob('{data}/**/*.parquet')").fetchall()
     assert found[0][0] > 0
+
+
+ENDED_EXPORT = """
+import os, signal, sys
+from dialkit.frames import Cache, _export
+signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as a terminal's shell starts it
+def ended(*args, **kwargs):  # the moment the export has written its parts
+    os.kill(os.getpid(), int(sys.argv[3]))
+_export.write_json = ended
+_export.export(Cache(sys.argv[1], "b", "cred_b"), sys.argv[2])
+"""
+
+
+@pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_an_export_ended_by_a_signal_leaves_nothing_beside_its_output(
+        client: Client, tmp_path: Path, ending: signal.Signals) -> None:
+    """``kill`` or a closed terminal ends an export as Ctrl-C does: its hidden parts (the
+    account's numbers) are removed, and the process ends as the signal asks. Before, they
+    were left for the next export to remove, as ``kill -9`` still leaves them."""
+    cache = Cache(tmp_path / "cache", "b", "cred_b")
+    cache.entry("calls", {}).write(client.frames.calls())
+    data = tmp_path / "data"
+    data.mkdir()
+    ended = subprocess.run([sys.executable, "-c", ENDED_EXPORT, str(tmp_path / "cache"),
+                            str(data / "account"), str(int(ending))],
+                           capture_output=True, check=False)
+    assert ended.returncode == -ending, ended.stderr
+    assert list(data.iterdir()) == []

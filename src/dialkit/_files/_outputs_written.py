@@ -14,8 +14,11 @@ goes through :func:`written`, for three faults a plain ``open(path, "w")`` has:
   it and renamed over it: :func:`os.replace` replaces a link itself, never its target.
 - **A half output that looks whole.** A full disk or a file-size limit stops a write
   part way; a kill too. The hidden name is renamed only once the write is complete;
-  a failed write removes it, a killed one leaves it for the next write of that output
-  to remove (:func:`dialkit._files._leftovers.partial_beside`). An ``OSError`` is raised again
+  a failed write removes it, and so does one ended by Ctrl-C, ``SIGTERM`` or ``SIGHUP``
+  (:func:`dialkit._files._stopped.cleaned_up_on_signals`: an evidence workbook or an
+  export holds the account's numbers); one killed outright (``kill -9``) leaves it for
+  the next write of that output to remove
+  (:func:`dialkit._files._leftovers.partial_beside`). An ``OSError`` is raised again
   naming the output and what to do, never the hidden name.
 
 A folder of Parquet files (a dataset) is written the same way, with one more rule: a
@@ -40,6 +43,7 @@ from typing import Any
 
 from .._utils._base_error import InputError
 from ._leftovers import partial_beside
+from ._stopped import cleaned_up_on_signals
 
 UNFINISHED = ".unfinished"
 """The end of the name of each file of a dataset being written; removed when complete."""
@@ -139,18 +143,19 @@ def written(path: str | os.PathLike[str], option: str, *,
     if not folder and target.is_dir() and not target.is_symlink():
         raise InputError(f"{shown(option, target)} is a folder: name a file")
     partial = partial_beside(target)
-    try:
-        _made(partial, folder, mode)
-        yield partial
-        if folder:
-            _finish_parts(partial)
-        _put(partial, target, folder)
-    except OSError as error:
-        if not _about(error, partial):
-            raise
-        raise failed(error, target) from None
-    finally:
-        _remove(partial)
+    with cleaned_up_on_signals():  # SIGTERM and SIGHUP remove the partial, as Ctrl-C does
+        try:
+            _made(partial, folder, mode)
+            yield partial
+            if folder:
+                _finish_parts(partial)
+            _put(partial, target, folder)
+        except OSError as error:
+            if not _about(error, partial):
+                raise
+            raise failed(error, target) from None
+        finally:
+            _remove(partial)
 
 
 def _made(partial: Path, folder: bool, mode: int | None) -> None:
