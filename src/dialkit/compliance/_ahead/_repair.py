@@ -96,11 +96,16 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         emergencies: The declared states of emergency, as given to :func:`upcoming`: no
             callback is moved into one where the law of the place called forbids calls
             during it.
-        consents, reassigned, contracts, nonprofit, charity, newspaper: What lifts a
-            list's rule from a call, as given to :func:`upcoming` (issue 73): a callback
-            whose number is listed now is cancelled only where the audit, told the same,
-            would find the call (``dnc_call``) at its new moment; else it is moved, as
-            the callback of a nonprofit to a number on the national registry is.
+        consents: The account's consent records, as given to :func:`upcoming`. This
+            and the five after it are what lifts a list's rule from a call (issue 73): a
+            callback whose number is listed now is cancelled only where the audit, told
+            the same, would find the call (``dnc_call``) at its new moment; else it is
+            moved, as a nonprofit's callback to a number on the national registry is.
+        reassigned: The reassigned numbers database's answers, as for :func:`upcoming`.
+        contracts: The written contracts with the persons called, as for :func:`upcoming`.
+        nonprofit: As for :func:`upcoming`.
+        charity: As for :func:`upcoming`.
+        newspaper: As for :func:`upcoming`.
 
     Returns:
         One row per callback or lead's next attempt found, soonest first: ``action``
