@@ -59,6 +59,7 @@ from ._checks._dnc import (
     dnc_call,
     dnc_lead,
     list_values,
+    unanswered_note,
     unscreened_lead,
 )
 from ._checks._findings import COLUMNS
@@ -371,6 +372,8 @@ class Options:
     dnc_lists: frozenset[str] | None = None
     """The state lists the DNC results hold a scrub of (:func:`._state_lists.lists_given`); None
     where not known, and no state's missing list is judged."""
+    dnc_unanswered: int = 0
+    """How many DNC results leave ``listed`` empty (:func:`._dnc.unanswered`), for the note."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -456,13 +459,16 @@ def prepared_leads(leads: pd.DataFrame | None,
 
 def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
     """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
-    values ``national`` or ``company`` (shared decision 3 of issue 47)."""
+    values ``national`` or ``company`` (shared decision 3 of issue 47). A result whose
+    ``listed`` is empty (not known) is left out: no check of its number, which the
+    report's note counts (:func:`._checks._dnc.unanswered`)."""
     if dnc is None:
         return None
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
     if "list" in prepared:
         _values_of(prepared["list"], list_values(), "dnc", "list")
-    return prepared
+    answered = prepared["listed"].notna().to_numpy(bool)
+    return prepared if answered.all() else prepared[answered]
 
 
 def prepared_contracts(contracts: pd.DataFrame | None,
@@ -723,6 +729,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         notes.update(unscrubbed_note(frozenset().union(*(part.reached for part in parts)),
                                      frame))
     notes.update(emergency_note(rules, frozenset().union(*(part.banned for part in parts))))
+    notes.update(unanswered_note(options.dnc_unanswered))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

@@ -14,7 +14,7 @@ from typing import Any, Literal, overload
 
 import pandas as pd
 
-from .._parallel._partitions import Lazy, is_dataset, on_dask, read_whole
+from .._parallel._partitions import Lazy, is_dask, is_dataset, on_dask, read_whole
 from .._places._blocked import blocked_regions
 from .._utils._base_error import AuditInputError
 from .._utils._choices import AUDIT_INPUTS, SWITCH
@@ -29,6 +29,7 @@ from ._audit import (
     prepared_reassigned,
     prepared_texts,
 )
+from ._checks._dnc import unanswered
 from ._checks._hours import with_emergencies
 from ._checks._state_lists import lists_given
 from ._inputs._columns import checked_dataset
@@ -197,6 +198,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         except ValueError as error:
             raise AuditInputError(str(error)) from None
     rules = with_emergencies(rules, _small(emergencies, "emergencies"))
+    if not is_dask(dnc) and not is_dataset(dnc):  # Polars or Arrow: read once, here
+        dnc = maybe_pandas(dnc, "dnc")
     options = Options(rules=rules, blocked=_regions(blocked_countries),
                       verified=None if verified_caller_ids is None
                       else frozenset(verified_caller_ids),
@@ -212,7 +215,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       newspaper=_FACTS["newspaper"].told(newspaper, "audit"),
                       contracts=prepared_contracts(_small(contracts, "contracts"),
                                                    leads is not None),
-                      dnc_lists=lists_given(dnc), **_window(since, until))
+                      dnc_lists=lists_given(dnc), dnc_unanswered=unanswered(dnc),
+                      **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only

@@ -28,7 +28,9 @@ from ..._arrays._codes import codes_in
 from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
+from ..._shown._words import counted
 from ..._utils._moments import utc_times
+from .._inputs._columns import reduced
 from .._inputs._declared import TIME_TYPE
 from .._rules._law import COUNTRIES, scrub_ages
 from .._rules._rules import Rules
@@ -36,6 +38,8 @@ from ._consent import _offset, exempted, standing
 from ._findings import COLUMNS, findings, written
 
 UNREAD = "the DNC results do not say which list; read as the national register"
+UNANSWERED = "dnc_unanswered"
+"""The report's note on DNC results that do not say whether their number is listed."""
 NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
 """The policy a call to a listed number of a country the table lacks is a finding of."""
 
@@ -414,6 +418,29 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
         "last DNC check " + written(when, "D") + ", more than " + days
         + " days before the audit"), index=hits.index)
     return findings("unscreened_lead", hits, evidence, checked_at=when)
+
+
+def unanswered(dnc: object) -> int:
+    """How many of the DNC results (in any form the audit takes them) leave ``listed``
+    empty: a check that did not answer, which the audit reads as no check at all
+    (:func:`dialkit.compliance._audit.prepared_dnc` leaves such rows out), never as
+    "not listed"."""
+    count = None if dnc is None else reduced(dnc, "listed",
+                                             lambda column: column.isna().sum())
+    return int(count or 0)
+
+
+def unanswered_note(count: int) -> dict[str, str]:
+    """The report's note on ``count`` DNC results that do not say whether their number is
+    listed (none: no note): what the audit made of them, so that no reader takes a call
+    to such a number, found by no list, for a call to a number not listed."""
+    if not count:
+        return {}
+    return {UNANSWERED: (
+        f"listed is empty (not known) in {counted(count, 'DNC result')}: each is read as no "
+        "check of its number, so a call to it is judged by no Do-Not-Call list and a lead "
+        "of it is unscreened, unless another result of the number answers; check those "
+        "numbers again")}
 
 
 def _read(leads: pd.DataFrame) -> pd.DataFrame:

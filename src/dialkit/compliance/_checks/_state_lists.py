@@ -13,16 +13,14 @@ fact of the account (``nonprofit=``, ``newspaper=``) that lifts the list from ev
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pandas as pd
-from pyarrow import ArrowInvalid
 
 from ..._law import _dnc_lists as lists
 from ..._places._states import places
 from ..._places._subdivisions import subdivision_name
 from ..._shown._words import counted
+from .._inputs._columns import reduced
 from ._consent import exempted
 from ._dnc import Facts
 from ._findings import findings, written
@@ -36,18 +34,10 @@ def lists_given(dnc: object) -> frozenset[str]:
     scrub against them was given. Of a pandas or Dask frame (its ``list`` column's few
     values computed), or a Parquet dataset's path (that column alone read); none where
     the results have no ``list`` column."""
-    if dnc is None:
+    told = None if dnc is None else reduced(
+        dnc, "list", lambda column: column.dropna().astype(str).unique())
+    if told is None:
         return frozenset()
-    if isinstance(dnc, (str, os.PathLike)):
-        try:
-            dnc = pd.read_parquet(dnc, columns=["list"])
-        except (KeyError, ValueError, ArrowInvalid):  # a dataset without the column
-            return frozenset()
-    columns = getattr(dnc, "columns", ())
-    if "list" not in columns:
-        return frozenset()
-    told = dnc["list"].dropna().astype(str).unique()  # type: ignore[index]
-    told = told.compute() if hasattr(told, "compute") else told
     return frozenset(str(value) for value in told) & {
         row.told_as for row in lists.all() if row.state}
 

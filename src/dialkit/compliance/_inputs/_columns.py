@@ -16,7 +16,12 @@ row: read as it stands, the later ``listed_at`` let the calls before it pass.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from typing import Any
+
 import pandas as pd
+from pyarrow import ArrowInvalid
 
 from ..._arrays._checked import check_text, checked_dataset, first_row
 from ..._utils._base_error import ColumnError
@@ -109,6 +114,22 @@ def _booleans(column: pd.Series, where: str) -> pd.Series:
         raise ColumnError(f"{where} holds {column.iloc[at]!r} at row {at}: write true or "
                           "false (or leave the cell empty where it is not known)")
     return read.astype("boolean")
+
+
+def reduced(frame: object, name: str, reduce: Callable[[Any], Any]) -> Any:
+    """``reduce`` of the column ``name`` of an input in any form the audit takes it: a
+    pandas or Dask frame (reduced on Dask, then computed: a count, a few values, never
+    the column), or a Parquet dataset's path (that column alone read); None where the
+    input has no such column."""
+    if isinstance(frame, (str, os.PathLike)):
+        try:
+            frame = pd.read_parquet(frame, columns=[name])
+        except (KeyError, ValueError, ArrowInvalid):  # a dataset without the column
+            return None
+    if name not in getattr(frame, "columns", ()):
+        return None
+    answer = reduce(frame[name])  # type: ignore[index]
+    return answer.compute() if hasattr(answer, "compute") else answer
 
 
 __all__ = ["checked_dataset", "typed"]  # the dataset's check: the shared one, by the audit's name
