@@ -14,6 +14,7 @@ categories in the order it met them).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import pandas as pd
@@ -102,6 +103,12 @@ def _in_schema_order(frame: pd.DataFrame, name: str) -> pd.DataFrame:
 def maybe_pandas(value: Any, name: str, source: str | None = None) -> pd.DataFrame | None:
     """:func:`as_pandas` for an optional frame: ``None`` stays ``None``."""
     return None if value is None else as_pandas(value, name, source)
+
+
+def pandas_frames(frames: Mapping[str, Any]) -> dict[str, Any]:
+    """Each frame of ``frames`` by its name as :func:`maybe_pandas` reads it: a mapping of
+    frames given whole (``upcoming``'s, ``repair``'s), read as one frame argument is."""
+    return {name: maybe_pandas(frame, name) for name, frame in frames.items()}
 
 
 def _pandas_dtype(kind: pa.DataType) -> Any:

@@ -34,6 +34,7 @@ import pandas as pd
 from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
+from ...frames._tabular import pandas_frames
 from .._checks._hours import with_emergencies
 from .._entry import audit
 from .._rules._rules import US, Rules
@@ -140,6 +141,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         ['reschedule', '2026-11-23 08:00:00', 'America/Denver']
     """
     _asked(found, strategy, prefer, client, frames, dry_run)
+    frames = None if frames is None else pandas_frames(frames)
     rules = with_emergencies(with_policy(rules, policy), emergencies)
     lifting = {"consents": consents, "reassigned": reassigned, "contracts": contracts,
                **told_facts("repair", nonprofit=nonprofit, charity=charity,

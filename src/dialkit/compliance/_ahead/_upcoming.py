@@ -26,6 +26,7 @@ import pandas as pd
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import later, utc_moment, utc_times
+from ...frames._tabular import pandas_frames
 from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
@@ -169,13 +170,14 @@ def _until(moment: pd.Timestamp, horizon: str | pd.Timedelta) -> pd.Timestamp:
 
 def _frames(source: Client | Mapping[str, pd.DataFrame],
             campaign_id: str | Sequence[str] | None) -> Mapping[str, pd.DataFrame]:
-    """The calls, leads, DNC results and pending callbacks to judge."""
+    """The calls, leads, DNC results and pending callbacks to judge (frames given of
+    Polars or Arrow read as pandas, as the audit reads them)."""
     if isinstance(source, Mapping):
         missing = [name for name in ("calls", "leads", "callbacks") if name not in source]
         if missing:
             raise AuditInputError(f"upcoming() needs the frames calls, leads and callbacks "
                                   f"(and dnc); {missing} are missing")
-        return source
+        return pandas_frames(source)
     frames = gathered(source, campaign_id=campaign_id, since=None, until=None, rules=US,
                       leads="auto")
     campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)

@@ -28,6 +28,7 @@ from ..._places._localtime import zone_info
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
+from ...frames import as_pandas, is_tabular, maybe_pandas
 from .._audit import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts, with_texts
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock, with_emergencies
@@ -145,6 +146,10 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ...     ["allowed", "next_allowed_at"]].to_dict("records")
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
+    if is_tabular(phones_or_leads) and hasattr(phones_or_leads, "columns"):  # Polars or
+        phones_or_leads = as_pandas(phones_or_leads, "leads")  # Arrow leads (not a Series)
+    calls, texts, dnc = (maybe_pandas(frame, name) for name, frame in (
+        ("calls", calls), ("texts", texts), ("dnc", dnc)))
     phones, address, leads = numbers_asked(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
     rules = with_emergencies(with_policy(rules, policy), emergencies)
