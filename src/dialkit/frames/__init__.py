@@ -26,7 +26,14 @@ if TYPE_CHECKING:
     from ._export import export
     from ._frames import SPECS, FrameOptions, Frames, Spec
     from ._schemas import SCHEMAS, Column, Schema
-    from ._tabular import ACCEPTED, ArrowStream, as_pandas, is_tabular, maybe_pandas
+    from ._tabular import (
+        ACCEPTED,
+        ArrowStream,
+        as_pandas,
+        is_tabular,
+        maybe_pandas,
+        pandas_frames,
+    )
 
 __all__ = [
     "ACCEPTED",
@@ -53,6 +60,7 @@ __all__ = [
     "formulas_escaped",
     "is_tabular",
     "maybe_pandas",
+    "pandas_frames",
     "utc_times",
     "write_csv",
 ]

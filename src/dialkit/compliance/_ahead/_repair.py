@@ -34,7 +34,7 @@ import pandas as pd
 from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
-from ...frames._tabular import pandas_frames
+from ...frames import pandas_frames
 from .._checks._hours import with_emergencies
 from .._entry import audit
 from .._rules._rules import US, Rules

@@ -26,7 +26,7 @@ import pandas as pd
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import later, utc_moment, utc_times
-from ...frames._tabular import pandas_frames
+from ...frames import pandas_frames
 from .._entry import audit
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
