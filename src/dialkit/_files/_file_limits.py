@@ -38,6 +38,11 @@ from .._utils._base_error import (
     LimitError,  # noqa: F401
 )
 
+DELIMITERS = (",", ";", "\t", "|")
+"""The delimiters a delimited file may use (Excel's own in locales whose decimal mark is a
+comma is ``;``), in the order that breaks a tie: tried by the lead reader and by
+compliance's export reader."""
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt

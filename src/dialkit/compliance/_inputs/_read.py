@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from pathlib import Path
 
@@ -9,7 +11,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from ..._files._file_limits import FileLimits, check_delimited
+from ..._files._encoding import SNIFFED, decode
+from ..._files._file_limits import DELIMITERS, FileLimits, check_delimited
 from ..._utils._base_error import AuditInputError, LimitError
 
 
@@ -20,7 +23,8 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
 
     A CSV's text cells are read as text (an empty one as missing), and its lines are
     checked against the leads' file limits before they are parsed (a million-column
-    line took 5 GB).
+    line took 5 GB). One saved again by a spreadsheet is read as the lead reader reads
+    such a file: in its encoding, with ``;``, a tab or ``|`` between its fields.
 
     Raises:
         AuditInputError: The file cannot be read, or passes a limit (``DIALKIT_MAX_*``).
@@ -69,10 +73,26 @@ def read_source(path: str | os.PathLike[str]) -> pd.DataFrame | Path:
 
 
 def _read(path: Path) -> pd.DataFrame:
+    """A Parquet file, or a delimited text file as a spreadsheet may have saved an export
+    again: in its encoding (UTF-8, a byte order mark's, cp1252 lines: :func:`decode`), with
+    its delimiter (:func:`_delimiter`)."""
     if path.suffix.lower() == ".parquet":
         return pd.read_parquet(path)
-    check_delimited(path, ",", str(path), FileLimits.from_env(), keyword=False)
-    return pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
+    text = decode(path.read_bytes(), None).utf8
+    delimiter = _delimiter(text[:SNIFFED])
+    check_delimited(text, delimiter, str(path), FileLimits.from_env(), keyword=False)
+    return pd.read_csv(io.BytesIO(text), sep=delimiter, dtype=str,
+                       keep_default_na=False).replace({"": None})
+
+
+def _delimiter(head: bytes) -> str:
+    """The delimiter that splits the file's first line into the most columns, a comma
+    where none splits it more: an export saved again by a spreadsheet whose locale writes
+    decimals with a comma is separated by ``;``, and its "Unicode text" by tabs."""
+    line = head.split(b"\n", 1)[0].decode("utf-8", "replace")
+    widths = {each: len(next(csv.reader([line], delimiter=each), []))
+              for each in DELIMITERS}
+    return max(DELIMITERS, key=lambda each: (widths[each], -DELIMITERS.index(each)))
 
 
 def _modified(path: Path) -> str:

@@ -33,9 +33,9 @@ import pyarrow.csv as pacsv
 from dialkit._files._file_limits import FileLimits, check_delimited
 from dialkit._utils import _tuning
 
+from ..._files._encoding import BOMS, SNIFFED, cp1252_throughout
 from ..._utils._base_error import LeadFileError, LimitError
 from ._delimiter import Layout, layout
-from ._encoding import BOMS, SNIFFED, cp1252_throughout
 from ._headers import unique_headers
 from ._lead_file import (
     _EXCEL_MAGIC,

@@ -17,10 +17,8 @@ import io
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from ..._files._file_limits import DELIMITERS
 from ._headers import ALIASES, squeeze
-
-DELIMITERS = (",", ";", "\t", "|")
-"""The delimiters tried, in the order that breaks a tie the header leaves."""
 
 HEADER_ROWS = 20
 """Records searched for the header: a title, notes or blank lines may come first."""

@@ -27,18 +27,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from dialkit._files._file_limits import FileLimits, check_delimited, check_workbook
+from dialkit._files._file_limits import (
+    DELIMITERS,
+    FileLimits,
+    check_delimited,
+    check_workbook,
+)
 from dialkit._shown._words import noun
 from dialkit.frames import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
+from ..._files._encoding import BOMS, SNIFFED, decode
 from ..._utils._base_error import (
     EncodingError,
     LeadFileError,  # noqa: F401
     LimitError,
     WorkbookError,
 )
-from ._delimiter import DELIMITERS, Layout, layout, shown
-from ._encoding import BOMS, SNIFFED, decode
+from ._delimiter import Layout, layout, shown
 from ._headers import ALIASES, map_headers, unique_headers
 from ._workbook import cell_text, read_workbook
 from ._workbook_limits import check_parts

@@ -1,4 +1,5 @@
-"""The text encoding of a lead file: named, marked by a byte order mark, or found.
+"""The text encoding of a file a user gives (a lead file, an export the audit reads):
+named, marked by a byte order mark, or found.
 
 A file appended to by two tools holds UTF-8 lines and cp1252 lines, and no one
 encoding reads it: such a file is read line by line, each line in the encoding
@@ -14,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ..._utils._base_error import EncodingError
+from .._utils._base_error import EncodingError
 
 BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"),
         (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
@@ -55,7 +56,7 @@ def decode(data: bytes, encoding: str | None) -> Decoded:
                 return _after_utf8_bom(data[len(bom):])
             return Decoded(_named(data, found, given=False), found)
     if b"\x00" in data[:SNIFFED]:
-        raise EncodingError("this is a binary file, not a CSV or Excel lead file")
+        raise EncodingError("this is a binary file, not a CSV or Excel file")
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
