@@ -124,8 +124,13 @@ def test_an_export_that_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> N
     wide.write_text(",".join(["a"] * 600) + "\n", encoding="utf-8")
     with pytest.raises(AuditInputError, match=f"{re.escape(str(wide))}: line 1 has 600 col"):
         read_export(wide)
-    with pytest.raises(AuditInputError, match=r"gone\.parquet: cannot be read as \.parquet"):
+    with pytest.raises(AuditInputError, match=r"gone\.parquet: there is no such file: check "
+                                              r"the path$"):
         read_export(tmp_path / "gone.parquet")
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(b"PAR1 not a Parquet file")
+    with pytest.raises(AuditInputError, match=r"broken\.parquet: cannot be read as \.parquet"):
+        read_export(broken)
 
 
 def test_calls_and_leads_findings_together_keep_a_time_column_and_the_page_renders() -> None:

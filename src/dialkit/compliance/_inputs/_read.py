@@ -44,6 +44,8 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
         frame = _read(path)
     except LimitError as error:
         raise AuditInputError(str(error)) from None
+    except FileNotFoundError:
+        raise AuditInputError(f"{path}: there is no such file: check the path") from None
     except (OSError, ValueError) as error:
         raise AuditInputError(f"{path}: cannot be read as {path.suffix or 'CSV'} "
                               f"({error})") from None
