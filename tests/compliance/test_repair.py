@@ -449,3 +449,40 @@ def test_a_callback_over_a_cap_counting_a_text_moves_to_when_the_cap_frees_it() 
     freed = next_allowed(lead, due, calls=calls, texts=texts)["next_allowed_at"].item()
     assert row["action"] == "reschedule" and row["new_at"] == freed > due
     assert next_allowed(miami, due, calls=calls)["allowed"].item()  # the calls alone: now
+
+
+DENVER = "+13035550142"
+
+
+@pytest.mark.parametrize(("due", "action"), [
+    ("2026-11-24T17:00Z", "leave"),  # Tuesday 10:00 in Denver: the risk alone
+    ("2026-11-25T05:00Z", "reschedule"),  # Tuesday 22:00: the hours too
+])
+def test_a_risk_of_a_state_list_not_given_cancels_no_callback(due: str, action: str) -> None:
+    """Colorado obliges a caller to obtain its list (C.R.S. 6-1-904(4)): a callback to a
+    Denver number, where the DNC results hold no scrub of it, is a ``dnc_call`` risk. The
+    number is not known to be on the list, so the plan does not cancel the callback (it
+    did, saying "the number is on a Do-Not-Call list"): it leaves it, saying why, or
+    moves it for the hours."""
+    frames = {
+        "leads": pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [DENVER],
+                               "status": ["callback"], "next_attempt_at": [pd.NaT]}),
+        "calls": pd.DataFrame({"id": ["call_1"], "direction": "outbound",
+                               "from_number": "+14155550100", "to_number": ["+12145550100"],
+                               "created_at": [pd.Timestamp("2026-11-20T17:00Z")],
+                               "answered_at": pd.NaT, "ended_at": pd.NaT,
+                               "campaign_id": "cmp_1", "disposition": None}),
+        "callbacks": pd.DataFrame({"id": ["cb_1"], "lead_id": ["lead_1"],
+                                   "campaign_id": ["cmp_1"], "scheduled_at": [pd.Timestamp(due)],
+                                   "status": ["pending"]}),
+        "dnc": pd.DataFrame({"phone": ["+12145550100", DENVER], "listed": [False, False],
+                             "checked_at": pd.Timestamp("2026-11-20T00:00Z"),
+                             "list": ["US-TX", "national"]})}
+    found = upcoming(frames, as_of="2026-11-22T00:00Z")
+    assert ("dnc_call", "risk") in set(zip(found["rule"].astype(str),
+                                           found["basis"].astype(str), strict=True))
+    [row] = repair(found, None, frames=frames).to_dict("records")
+    assert row["action"] == action
+    if action == "leave":
+        assert row["reason"].startswith("a risk, not a listing: the DNC results hold no scrub")
+    assert "is on a Do-Not-Call list" not in row["reason"]

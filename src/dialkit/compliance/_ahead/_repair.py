@@ -61,6 +61,9 @@ PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "campaign_id", "phon
 _FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
 _BLOCKED = ("the account blocks calls to this country, so no moment is allowed: cancel "
             "it (client.callbacks.cancel) or leave it")
+_RISK = ("a risk, not a listing: the DNC results hold no scrub of a state's list the number "
+         "may be on, which no move changes: give the list's scrub with the DNC results, then "
+         "plan again")
 _ATTEMPT = ("a lead's next attempt is the service's to set: a client can change a lead's "
             "name, email and custom fields only (PATCH /v1/leads/{lead_id})")
 
@@ -193,13 +196,16 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     attempt = (kind != "callback").to_numpy()  # the due moment as text: only where needed
     unit[attempt] = (found["lead_id"].astype(object)[attempt] + " "
                      + found["at"][attempt].astype(str)).to_numpy(object)
-    said = found.assign(unit=unit, said=found["rule"].astype(str) + ": "
-                        + found["evidence"].astype(str),
-                        campaign_id=found.get("campaign_id"))  # found made by hand: none
+    rule = found["rule"].astype(str)
+    risk = (rule == "dnc_call").to_numpy() & (
+        found["basis"].astype(str) == "risk").to_numpy() if "basis" in found else False
+    said = found.assign(unit=unit, said=rule + ": " + found["evidence"].astype(str),
+                        campaign_id=found.get("campaign_id"),  # found made by hand: none
+                        listing=(rule == "dnc_call").to_numpy() & ~risk, acted=~risk)
     plan = said.drop_duplicates("unit").set_index("unit")[
         ["kind", "call_id", "lead_id", "campaign_id", "phone", "at", "rule", "said"]].set_axis(
         ["kind", "callback_id", "lead_id", "campaign_id", "phone", "at", "rules", "reason"],
-        axis=1)
+        axis=1).join(said.groupby("unit", sort=False)[["listing", "acted"]].any())
     many = said[said["unit"].duplicated(keep=False)]  # few: joined one by one
     if len(many):
         joined = many.groupby("unit", sort=False).agg(
@@ -208,13 +214,16 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     plan = plan.sort_values("at", kind="stable").reset_index(drop=True)
     plan["kind"] = plan["kind"].astype(object)
     plan["callback_id"] = plan["callback_id"].where(plan["kind"] == "callback", None)
-    action = np.select([plan["kind"] != "callback", plan["rules"].str.contains("dnc_call"),
-                        plan["rules"].str.contains("blocked_country")],
-                       ["leave", "cancel", "leave"], "reschedule")
+    callback = (plan["kind"] == "callback").to_numpy()
+    blocked = plan["rules"].str.contains("blocked_country").to_numpy()
+    listing, acted = plan.pop("listing").to_numpy(bool), plan.pop("acted").to_numpy(bool)
+    action = np.select([~callback, listing, blocked, ~acted],
+                       ["leave", "cancel", "leave", "leave"], "reschedule")
     reason = np.select(  # a next attempt's: :func:`_pauses`
-        [action == "cancel", (action == "leave") & (plan["kind"] == "callback")],
+        [callback & listing, callback & blocked, callback & ~acted],
         ["the number is on a Do-Not-Call list, so no moment is allowed (" + plan["reason"]
-         + ")", _BLOCKED + " (" + plan["reason"] + ")"], plan["reason"])
+         + ")", _BLOCKED + " (" + plan["reason"] + ")",
+         _RISK + " (" + plan["reason"] + ")"], plan["reason"])
     return plan.assign(action=action, reason=reason, new_at=pd.Series(
         pd.NaT, index=plan.index, dtype="datetime64[ns, UTC]"), new_local_time=None,
         timezone=None, expected_rate=np.nan)
@@ -309,7 +318,8 @@ def _bound(moved: pd.DataFrame, dnc: pd.DataFrame | None, client: Client | None,
         "created_at": utc_times(judged["at"], "plan.at").to_numpy(), "status": "queued",
         "answered_at": pd.NaT, "ended_at": pd.NaT, "disposition": None})
     findings = audit(calls, leads=leads, dnc=dnc, rules=rules, **lifting).findings
-    cancelled = set(findings.loc[findings["rule"] == "dnc_call", "call_id"].astype(object))
+    listing = (findings["rule"] == "dnc_call") & (findings["basis"] != "risk")
+    cancelled = set(findings.loc[listing, "call_id"].astype(object))
     bound[np.flatnonzero(listed)] = calls["id"].isin(cancelled).to_numpy()
     return bound
 
