@@ -78,3 +78,15 @@ def test_upcoming_and_repair_answer_alike_of_every_container(container: str,
     plan = ["action", "callback_id", "new_at", "reason"]
     assert answers(repair(found, None, frames=held), plan) == answers(
         repair(plain, None, frames=frames), plan)
+
+
+@pytest.mark.parametrize("held", ["arrow array", "arrow chunked", "polars series"])
+def test_next_allowed_takes_numbers_held_by_arrow_or_polars(held: str) -> None:
+    numbers = [SALT_LAKE, "+12125550123"]
+    given: Any = {"arrow array": lambda: pa.array(numbers),
+                  "arrow chunked": lambda: pa.chunked_array([numbers[:1], numbers[1:]]),
+                  "polars series": lambda: pytest.importorskip("polars").Series(numbers)}[held]()
+    at = "2026-11-23T18:00Z"
+    columns = ["phone", "allowed", "next_allowed_at"]
+    assert answers(next_allowed(given, at), columns) == answers(next_allowed(numbers, at),
+                                                                columns)

@@ -299,8 +299,9 @@ def numbers_asked(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
         given = [given]
     if isinstance(given, pd.Series):  # as it is: its numbers' zones are kept with its data
         phones = given.reset_index(drop=True)
-    elif isinstance(given, Iterable):
-        phones = pd.Series(list(given), dtype=object)
+    elif isinstance(given, Iterable):  # an Arrow array's items are Arrow's scalars: its list
+        phones = pd.Series(given.to_pylist() if hasattr(given, "to_pylist") else list(given),
+                           dtype=object)
     else:
         raise TypeError(f"next_allowed() takes a number, numbers or leads, not "
                         f"{type(given).__name__}")
