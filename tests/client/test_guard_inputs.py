@@ -234,8 +234,8 @@ def test_what_lifts_a_list_lifts_the_guards_refusal_as_the_audits_finding(
 @pytest.mark.parametrize(("settings", "named"), [
     ({"dnc": texas_scrub(True).drop(columns="checked_at")},
      r"GuardSettings\(dnc=\.\.\.\): dnc has no column checked_at"),
-    ({"dnc": texas_scrub(True).assign(list="texas")},
-     r"GuardSettings\(dnc=\.\.\.\): dnc.list holds 'texas'"),
+    ({"dnc": texas_scrub(True).assign(list="utah")},  # Utah keeps no list of its own
+     r"GuardSettings\(dnc=\.\.\.\): dnc.list holds 'utah'"),
     ({"emergencies": pd.DataFrame({"area": ["Atlantis"], "starts_at": ["2026-11-01"]})},
      r"GuardSettings\(emergencies=\.\.\.\): .*'Atlantis'"),
     ({"leads": lead(DALLAS, "biz")}, r"GuardSettings\(leads=\.\.\.\): leads.line holds 'biz'"),

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from dialkit.compliance import audit
+from dialkit.compliance import AuditInputError, audit, next_allowed
 
 DENVER, BOULDER, SALT_LAKE = "+13035550142", "+13035550177", "+18015550123"
 CALLED = pd.Timestamp("2026-11-24T17:00Z")  # Tuesday 10:00 in Denver and Salt Lake City
@@ -106,3 +106,29 @@ def test_a_result_that_does_not_say_whether_listed_is_no_check(engine: str,
 
 def test_results_that_all_answer_make_no_note() -> None:
     assert "dnc_unanswered" not in audit(calls(SALT_LAKE), dnc=SCRUBS).notes
+
+
+DALLAS = "+12145550142"
+
+
+@pytest.mark.parametrize("written", ["us-tx", "TX", "Texas", " texas ", "ＴＸ"])
+def test_a_states_list_is_named_as_people_write_the_state(written: str) -> None:
+    """A vendor's scrub of Texas's list says ``TX`` or ``Texas``, not ``US-TX``: read as
+    the address states are read (it was refused), with the same findings, and Colorado's
+    scrub named ``Colorado`` is a scrub of its list given (no risk for its numbers)."""
+    def told(texas: str, colorado: str) -> pd.DataFrame:
+        return results((DALLAS, True, texas), (BOULDER, False, colorado))
+
+    called = calls(DALLAS, DENVER)
+    plain = audit(called, dnc=told("US-TX", "US-CO"))
+    assert [(rule, basis) for rule, _, basis in compared(plain)[0]] == [("dnc_call", "law")]
+    assert compared(audit(called, dnc=told(written, "Colorado"))) == compared(plain)
+    assert next_allowed(DALLAS, CALLED, dnc=told(written, "CO"))["rule"].tolist() == [
+        "dnc_call"]
+
+
+@pytest.mark.parametrize("written", ["Utah", "DNC", "national registry"])
+def test_a_list_no_state_keeps_or_no_list_is_refused_by_name(written: str) -> None:
+    with pytest.raises(AuditInputError, match=rf"dnc\.list holds '{written}': pass one of "
+                                              "national, company, US-CO"):
+        audit(calls(DALLAS), dnc=results((DALLAS, True, written)))

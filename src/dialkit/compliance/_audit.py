@@ -59,6 +59,7 @@ from ._checks._dnc import (
     dnc_call,
     dnc_lead,
     list_values,
+    lists_named,
     unanswered_note,
     unscreened_lead,
 )
@@ -459,13 +460,15 @@ def prepared_leads(leads: pd.DataFrame | None,
 
 def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
     """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
-    values ``national`` or ``company`` (shared decision 3 of issue 47). A result whose
+    values ``national``, ``company`` (shared decision 3 of issue 47) or a state's list
+    (issue 73), each read as people write it (:func:`._checks._dnc.lists_named`). A result whose
     ``listed`` is empty (not known) is left out: no check of its number, which the
     report's note counts (:func:`._checks._dnc.unanswered`)."""
     if dnc is None:
         return None
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
     if "list" in prepared:
+        prepared["list"] = lists_named(prepared["list"])
         _values_of(prepared["list"], list_values(), "dnc", "list")
     answered = prepared["listed"].notna().to_numpy(bool)
     return prepared if answered.all() else prepared[answered]

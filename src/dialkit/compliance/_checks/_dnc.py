@@ -28,6 +28,7 @@ from ..._arrays._codes import codes_in
 from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
+from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._moments import utc_times
 from .._inputs._columns import reduced
@@ -46,6 +47,29 @@ NO_ROW = "the account's DNC results (no list of the number's country in the law'
 
 list_values = lists.frame_values
 """What the DNC results' ``list`` may hold (``national``, ``company``, a state list's id)."""
+
+
+def list_named(value: object) -> object:
+    """What the DNC results' ``list`` names by ``value``, written as a vendor's file or a
+    person writes it: ``national`` or ``company`` in any case and spacing, or a state's
+    list by the state's postal code, ISO code or name (``TX``, ``us-tx``, ``Texas``: the
+    address states' reading, :func:`~dialkit._places._subdivisions.subdivision_of`), as
+    its id (``US-TX``); a value that names none of them (a state that keeps no list) is
+    given back as written, for the check of the column to refuse by name."""
+    text = str(value).strip().casefold()
+    if text in ("national", "company"):
+        return text
+    state = subdivision_of(value)
+    return state if state is not None and lists.told(state) is not None else value
+
+
+def lists_named(column: pd.Series) -> pd.Series:
+    """The DNC results' ``list`` column as :func:`list_named` reads each of its values
+    (each distinct one read once; a column of the ids already, as it is)."""
+    distinct = pd.unique(column.dropna())
+    if set(map(str, distinct)) <= set(list_values()):
+        return column
+    return column.astype(object).map({value: list_named(value) for value in distinct})
 
 LINES = ("business", "residential")
 """The leads' ``line`` values: a business line, or a residential one."""

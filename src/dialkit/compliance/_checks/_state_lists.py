@@ -22,7 +22,7 @@ from ..._places._subdivisions import subdivision_name
 from ..._shown._words import counted
 from .._inputs._columns import reduced
 from ._consent import exempted
-from ._dnc import Facts
+from ._dnc import Facts, list_named
 from ._findings import findings, written
 
 NO_FACTS = Facts()
@@ -38,7 +38,7 @@ def lists_given(dnc: object) -> frozenset[str]:
         dnc, "list", lambda column: column.dropna().astype(str).unique())
     if told is None:
         return frozenset()
-    return frozenset(str(value) for value in told) & {
+    return frozenset(str(list_named(value)) for value in told) & {
         row.told_as for row in lists.all() if row.state}
 
 
