@@ -454,7 +454,7 @@ def prepared_leads(leads: pd.DataFrame | None,
         leads = leads.drop(columns=theirs)
     leads = leads.rename(columns={"id": "lead_id"})
     if "line" in leads:
-        _values_of(leads["line"], LINES, "leads", "line")
+        leads["line"] = _values_of(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
 
 
@@ -469,7 +469,7 @@ def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
     if "list" in prepared:
         prepared["list"] = lists_named(prepared["list"])
-        _values_of(prepared["list"], list_values(), "dnc", "list")
+        prepared["list"] = _values_of(prepared["list"], list_values(), "dnc", "list")
     answered = prepared["listed"].notna().to_numpy(bool)
     return prepared if answered.all() else prepared[answered]
 
@@ -504,9 +504,10 @@ def prepared_consents(consents: pd.DataFrame | None,
     if "phone" not in prepared and not has_leads:
         raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
                               "record's phone", frame="consents")
-    _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
+    prepared["kind"] = _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
     if "relationship" in prepared:
-        _values_of(prepared["relationship"], RELATIONSHIPS, "consents", "relationship")
+        prepared["relationship"] = _values_of(prepared["relationship"], RELATIONSHIPS,
+                                              "consents", "relationship")
     if "revoked_at" not in prepared:
         prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
                                            dtype="datetime64[ns, UTC]")
@@ -519,17 +520,28 @@ def prepared_reassigned(reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
     if reassigned is None:
         return None
     prepared = _prepared(reassigned, REASSIGNED_COLUMNS, "reassigned")
-    _values_of(prepared["answer"], ANSWERS, "reassigned", "answer")
+    prepared["answer"] = _values_of(prepared["answer"], ANSWERS, "reassigned", "answer")
     return prepared
 
 
-def _values_of(column: pd.Series, allowed: tuple[str, ...], frame: str, name: str) -> None:
-    """Refuse a column holding a value not among ``allowed`` (nulls pass), naming it."""
+def _values_of(column: pd.Series, allowed: tuple[str, ...], frame: str,
+               name: str) -> pd.Series:
+    """``column`` with each value that is one of ``allowed`` but for its case and the
+    spaces around it (``Written``, ``EBR``, `` yes``: as a spreadsheet or another system
+    writes it) written as ``allowed`` has it; a column holding any other value (nulls
+    pass) is refused, naming it."""
     values = pd.unique(column.dropna().astype(str))
+    if not set(values) <= set(allowed):
+        known = {value.casefold(): value for value in allowed}
+        read = {value: known.get(value.strip().casefold(), value) for value in values}
+        column = column.astype(object).map(lambda value: read.get(str(value), value)
+                                           if pd.notna(value) else value)
+        values = pd.unique(column.dropna().astype(str))
     wrong = [v for v in values if v not in allowed]
     if wrong:
         raise AuditInputError(f"{frame}.{name} holds {wrong[0]!r}: pass one of "
                               f"{', '.join(allowed)}", frame=frame)
+    return column
 
 
 def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataFrame:
