@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dialkit.compliance import AuditInputError, audit
+from dialkit.compliance import AuditInputError, audit, upcoming
 
 TORONTO = "+14165550142"
 CALLS = pd.DataFrame({"id": ["call_1"], "direction": "outbound",
@@ -78,3 +78,44 @@ def test_a_value_that_names_none_is_refused_by_name(given: dict[str, pd.DataFram
                                                     said: str) -> None:
     with pytest.raises(AuditInputError, match=said):
         found(**given)
+
+
+def listed_lead(status: str) -> pd.DataFrame:
+    return leads("residential").assign(status=status)
+
+
+def test_a_leads_status_in_another_case_is_that_status() -> None:
+    """A lead ``DNC`` (as a CRM exports it) was read as an open lead: a ``dnc_lead``
+    finding ("on the list but the lead is DNC") for a lead already closed."""
+    assert found(leads=listed_lead("DNC")) == found(leads=listed_lead("dnc"))
+    assert "dnc_lead" not in found(leads=listed_lead("DNC"))
+    assert "dnc_lead" in found(leads=listed_lead("new"))
+
+
+@pytest.mark.parametrize(("status", "kinds"), [
+    ("pending", ["callback"]), ("Pending", ["callback"]), (" PENDING ", ["callback"]),
+    ("cancelled", []), ("Cancelled", [])])
+def test_a_callbacks_status_in_another_case_is_that_status(status: str,
+                                                          kinds: list[str]) -> None:
+    """A callback ``Pending`` in an export edited by hand was silently not scheduled."""
+    given = {"calls": CALLS.iloc[:0], "dnc": DNC,
+             "leads": listed_lead("callback").assign(next_attempt_at=pd.NaT),
+             "callbacks": pd.DataFrame({"id": ["cb_1"], "lead_id": ["lead_1"],
+                                        "campaign_id": ["cmp_1"], "status": [status],
+                                        "scheduled_at": [pd.Timestamp("2026-06-03T03:00Z")]})}
+    due = upcoming(given, as_of="2026-06-02T18:00Z")  # 23:00 in Toronto: a finding
+    assert sorted(set(due["kind"].astype(str))) == kinds
+
+
+@pytest.mark.parametrize(("frame", "said"), [
+    ("leads", "leads.status holds 'open'"), ("callbacks", "callbacks.status holds 'done'")])
+def test_a_status_the_contract_does_not_name_is_refused_by_name(frame: str, said: str) -> None:
+    given = {"calls": CALLS.iloc[:0], "dnc": DNC,
+             "leads": listed_lead("open" if frame == "leads" else "new").assign(
+                 next_attempt_at=pd.NaT),
+             "callbacks": pd.DataFrame({"id": ["cb_1"], "lead_id": ["lead_1"],
+                                        "campaign_id": ["cmp_1"],
+                                        "status": ["done" if frame == "callbacks" else "pending"],
+                                        "scheduled_at": [pd.Timestamp("2026-06-03T03:00Z")]})}
+    with pytest.raises(AuditInputError, match=said):
+        upcoming(given, as_of="2026-06-02T18:00Z")

@@ -25,6 +25,7 @@ from .._shown._words import counted
 from .._utils._base_error import (
     AuditInputError,  # noqa: F401
 )
+from ..contract import LeadStatus
 from ..frames import write_csv
 from ._checks._abandonment import (
     ANSWERED_COLUMNS,
@@ -84,7 +85,7 @@ from ._checks._texts import (
     texts_note,
     with_channel,
 )
-from ._inputs._columns import typed
+from ._inputs._columns import named, typed
 from ._inputs._declared import read_by_rules, required
 from ._inputs._load import TEXT_COLUMNS
 from ._inputs._once import once_each, repeated_note
@@ -119,6 +120,8 @@ _FINDING_COLUMNS = (*COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                     "rang_seconds", "address_state")
 """The findings' columns, every rule's own after the common ones in the order the rules
 run (:func:`audited`), so that the findings of many parts have one part's order."""
+LEAD_STATUSES = tuple(status.value for status in LeadStatus)
+"""A lead's ``status`` values (the contract's); another is refused, never read as open."""
 CONSENT_COLUMNS = required("consents")
 """The consent records' columns the audit needs, beside ``phone`` or ``lead_id``."""
 REASSIGNED_COLUMNS = required("reassigned")
@@ -453,8 +456,9 @@ def prepared_leads(leads: pd.DataFrame | None,
     if theirs:
         leads = leads.drop(columns=theirs)
     leads = leads.rename(columns={"id": "lead_id"})
+    leads["status"] = named(leads["status"], LEAD_STATUSES, "leads", "status")
     if "line" in leads:
-        leads["line"] = _values_of(leads["line"], LINES, "leads", "line")
+        leads["line"] = named(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
 
 
@@ -469,7 +473,7 @@ def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
     if "list" in prepared:
         prepared["list"] = lists_named(prepared["list"])
-        prepared["list"] = _values_of(prepared["list"], list_values(), "dnc", "list")
+        prepared["list"] = named(prepared["list"], list_values(), "dnc", "list")
     answered = prepared["listed"].notna().to_numpy(bool)
     return prepared if answered.all() else prepared[answered]
 
@@ -504,9 +508,9 @@ def prepared_consents(consents: pd.DataFrame | None,
     if "phone" not in prepared and not has_leads:
         raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
                               "record's phone", frame="consents")
-    prepared["kind"] = _values_of(prepared["kind"], CONSENT_KINDS, "consents", "kind")
+    prepared["kind"] = named(prepared["kind"], CONSENT_KINDS, "consents", "kind")
     if "relationship" in prepared:
-        prepared["relationship"] = _values_of(prepared["relationship"], RELATIONSHIPS,
+        prepared["relationship"] = named(prepared["relationship"], RELATIONSHIPS,
                                               "consents", "relationship")
     if "revoked_at" not in prepared:
         prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
@@ -520,28 +524,8 @@ def prepared_reassigned(reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
     if reassigned is None:
         return None
     prepared = _prepared(reassigned, REASSIGNED_COLUMNS, "reassigned")
-    prepared["answer"] = _values_of(prepared["answer"], ANSWERS, "reassigned", "answer")
+    prepared["answer"] = named(prepared["answer"], ANSWERS, "reassigned", "answer")
     return prepared
-
-
-def _values_of(column: pd.Series, allowed: tuple[str, ...], frame: str,
-               name: str) -> pd.Series:
-    """``column`` with each value that is one of ``allowed`` but for its case and the
-    spaces around it (``Written``, ``EBR``, `` yes``: as a spreadsheet or another system
-    writes it) written as ``allowed`` has it; a column holding any other value (nulls
-    pass) is refused, naming it."""
-    values = pd.unique(column.dropna().astype(str))
-    if not set(values) <= set(allowed):
-        known = {value.casefold(): value for value in allowed}
-        read = {value: known.get(value.strip().casefold(), value) for value in values}
-        column = column.astype(object).map(lambda value: read.get(str(value), value)
-                                           if pd.notna(value) else value)
-        values = pd.unique(column.dropna().astype(str))
-    wrong = [v for v in values if v not in allowed]
-    if wrong:
-        raise AuditInputError(f"{frame}.{name} holds {wrong[0]!r}: pass one of "
-                              f"{', '.join(allowed)}", frame=frame)
-    return column
 
 
 def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataFrame:

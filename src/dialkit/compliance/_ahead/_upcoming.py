@@ -26,8 +26,11 @@ import pandas as pd
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import later, utc_moment, utc_times
+from ...contract import CallbackStatus
 from ...frames import pandas_frames
+from .._audit import LEAD_STATUSES
 from .._entry import audit
+from .._inputs._columns import named
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
 from ._when_past import judged_beside, told_facts
@@ -40,6 +43,7 @@ RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_freq
 """The rules a scheduled call can break: those of a call, not of a lead or a campaign."""
 KINDS = ("callback", "next_attempt")
 _PLANNED = "planned:"
+CALLBACK_STATUSES = tuple(status.value for status in CallbackStatus)
 """The prefix of a scheduled call's id among the calls the audit judges."""
 
 
@@ -177,7 +181,9 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
         if missing:
             raise AuditInputError(f"upcoming() needs the frames calls, leads and callbacks "
                                   f"(and dnc); {missing} are missing")
-        return pandas_frames(source)
+        given = pandas_frames(source)
+        return {**given, "leads": _statuses(given["leads"], "leads", LEAD_STATUSES),
+                "callbacks": _statuses(given["callbacks"], "callbacks", CALLBACK_STATUSES)}
     frames = gathered(source, campaign_id=campaign_id, since=None, until=None, rules=US,
                       leads="auto")
     campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
@@ -187,6 +193,16 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
                  pd.DataFrame(columns=["id", "lead_id", "campaign_id", "scheduled_at",
                                        "status"]))
     return {**frames, "callbacks": callbacks}
+
+
+def _statuses(frame: pd.DataFrame, name: str, allowed: tuple[str, ...]) -> pd.DataFrame:
+    """``frame`` given (not read from the account) with its ``status`` read as the audit
+    reads a named value (``Pending`` is ``pending``); a status the contract does not name
+    is refused by name, never read as one that is not scheduled."""
+    if "status" not in frame:
+        raise AuditInputError(f"{name} has no column status: pass client.frames.{name} "
+                              "as it comes, or an export with its columns", frame=name)
+    return frame.assign(status=named(frame["status"], allowed, name, "status"))
 
 
 def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,

@@ -24,7 +24,7 @@ import pandas as pd
 from pyarrow import ArrowInvalid
 
 from ..._arrays._checked import check_text, checked_dataset, first_row
-from ..._utils._base_error import ColumnError
+from ..._utils._base_error import AuditInputError, ColumnError
 from ..._utils._moments import utc_times
 from ._declared import INPUTS, TIME_TYPE, declared
 
@@ -114,6 +114,26 @@ def _booleans(column: pd.Series, where: str) -> pd.Series:
         raise ColumnError(f"{where} holds {column.iloc[at]!r} at row {at}: write true or "
                           "false (or leave the cell empty where it is not known)")
     return read.astype("boolean")
+
+
+def named(column: pd.Series, allowed: tuple[str, ...], frame: str, name: str) -> pd.Series:
+    """A column of named values (a consent's ``kind``, a lead's ``status`` or ``line``,
+    ...): ``column`` with each value that is one of ``allowed`` but for its case and the
+    spaces around it (``Written``, ``EBR``, `` yes``: as a spreadsheet or another system
+    writes it) written as ``allowed`` has it; a column holding any other value (nulls
+    pass) is refused, naming it."""
+    values = pd.unique(column.dropna().astype(str))
+    if not set(values) <= set(allowed):
+        known = {value.casefold(): value for value in allowed}
+        read = {value: known.get(value.strip().casefold(), value) for value in values}
+        column = column.astype(object).map(lambda value: read.get(str(value), value)
+                                           if pd.notna(value) else value)
+        values = pd.unique(column.dropna().astype(str))
+    wrong = [v for v in values if v not in allowed]
+    if wrong:
+        raise AuditInputError(f"{frame}.{name} holds {wrong[0]!r}: pass one of "
+                              f"{', '.join(allowed)}", frame=frame)
+    return column
 
 
 def reduced(frame: object, name: str, reduce: Callable[[Any], Any]) -> Any:
