@@ -117,10 +117,10 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         ['callback', 'next_attempt']
     """
     moment = _moment(as_of, tz)
+    until = _until(moment, horizon)  # the arguments refused before anything is read
     told_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
     frames = _frames(source, campaign_id)
-    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon),
-                       campaign_id)
+    planned = _planned(frames["leads"], frames["callbacks"], moment, until, campaign_id)
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=rules, policy=policy, blocked_countries=blocked_countries,
@@ -145,9 +145,9 @@ def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
         (the recipient's wall clock then, in the number's first zone).
     """
     moment = _moment(as_of, tz)
+    until = _until(moment, horizon)
     frames = _frames(source, campaign_id)
-    planned = _planned(frames["leads"], frames["callbacks"], moment, _until(moment, horizon),
-                       campaign_id)
+    planned = _planned(frames["leads"], frames["callbacks"], moment, until, campaign_id)
     planned = planned.sort_values("created_at", kind="stable").reset_index(drop=True)
     names, zone, _ = first_zones(planned["to_number"])
     zones = pd.Series(np.asarray([*names, None], object)[zone])  # -1, no zone: None
