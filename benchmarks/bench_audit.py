@@ -628,6 +628,8 @@ def _dnc_lists(dnc: pd.DataFrame, outbound: list[dict[str, Any]]) -> tuple[
     listings: dict[str, list[tuple[str, datetime | None]]] = defaultdict(list)
     checks: dict[str, list[datetime]] = defaultdict(list)
     for row in dnc.to_dict("records"):
+        if pd.isna(row["listed"]):  # a check that did not answer: no check at all
+            continue
         if pd.notna(row["checked_at"]):
             checks[row["phone"]].append(row["checked_at"].to_pydatetime())
         if row["listed"] is True:
@@ -845,7 +847,8 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
     """Calls to listed numbers after their listing and past its list's grace, and active
     leads listed or not screened within their country's scrub age; each list's law read
     from the table (:func:`list_law`), each number's country from ``regions``."""
-    listed = dnc[dnc["listed"].fillna(False).to_numpy(bool)]
+    dnc = dnc[dnc["listed"].notna().to_numpy(bool)]  # a check that did not answer: none
+    listed = dnc[dnc["listed"].to_numpy(bool)]
     asked = out[(out["disposition"] == "do_not_call").fillna(False).to_numpy(bool)]
     listings = pd.concat([
         pd.DataFrame({"phone": listed["phone"].astype(object), "list": "national",

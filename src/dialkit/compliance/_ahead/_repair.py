@@ -39,7 +39,7 @@ from .._checks._hours import with_emergencies
 from .._entry import audit
 from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
-from ._when_past import told_facts
+from ._when_past import NOT_YET_MADE, told_facts
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -197,8 +197,9 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     unit[attempt] = (found["lead_id"].astype(object)[attempt] + " "
                      + found["at"][attempt].astype(str)).to_numpy(object)
     rule = found["rule"].astype(str)
-    risk = (rule == "dnc_call").to_numpy() & (
-        found["basis"].astype(str) == "risk").to_numpy() if "basis" in found else False
+    risk = (rule == "dnc_call").to_numpy() & (  # found made by hand: no basis, no risk
+        found["basis"].astype(str) == "risk").to_numpy() if "basis" in found else np.zeros(
+        len(found), bool)
     said = found.assign(unit=unit, said=rule + ": " + found["evidence"].astype(str),
                         campaign_id=found.get("campaign_id"),  # found made by hand: none
                         listing=(rule == "dnc_call").to_numpy() & ~risk, acted=~risk)
@@ -311,12 +312,9 @@ def _bound(moved: pd.DataFrame, dnc: pd.DataFrame | None, client: Client | None,
     judged = moved[listed]
     calls = pd.DataFrame({
         "id": judged["callback_id"].astype(object).to_numpy(),
-        "lead_id": judged["lead_id"].astype(object).to_numpy(),
-        "campaign_id": judged["campaign_id"].astype(object).to_numpy(),
-        "direction": "outbound", "from_number": None,
         "to_number": judged["phone"].astype(object).to_numpy(),
-        "created_at": utc_times(judged["at"], "plan.at").to_numpy(), "status": "queued",
-        "answered_at": pd.NaT, "ended_at": pd.NaT, "disposition": None})
+        "created_at": utc_times(judged["at"], "plan.at").to_numpy(),
+        "campaign_id": judged["campaign_id"].astype(object).to_numpy(), **NOT_YET_MADE})
     findings = audit(calls, leads=leads, dnc=dnc, rules=rules, **lifting).findings
     listing = (findings["rule"] == "dnc_call") & (findings["basis"] != "risk")
     cancelled = set(findings.loc[listing, "call_id"].astype(object))

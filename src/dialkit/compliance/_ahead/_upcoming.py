@@ -33,7 +33,7 @@ from .._entry import audit
 from .._inputs._columns import named
 from .._inputs._load import gathered
 from .._rules._rules import US, Rules
-from ._when_past import judged_beside, told_facts
+from ._when_past import NOT_YET_MADE, judged_beside, told_facts
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -236,8 +236,7 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
     if campaign_id is not None:
         chosen = [campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
         planned = planned[planned["campaign_id"].astype(object).isin(chosen)]
-    return planned.assign(direction="outbound", from_number=None, status="queued",
-                          answered_at=pd.NaT, ended_at=pd.NaT, disposition=None)
+    return planned.assign(status="queued", **NOT_YET_MADE)
 
 
 def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Series:

@@ -119,6 +119,12 @@ class Lifting:
 _DECLARED = {each.name: each for each in AUDIT_INPUTS if each.name in FACTS}
 
 
+NOT_YET_MADE = {"direction": "outbound", "from_number": None, "answered_at": pd.NaT,
+                "ended_at": pd.NaT, "disposition": None}
+"""The columns of a call still to come (asked about, scheduled, or a callback's new moment),
+as the audit reads a call: outbound, from no caller id yet, neither answered nor ended."""
+
+
 def told_facts(where: str, **facts: object) -> dict[str, bool]:
     """The account's :data:`FACTS` given to ``where``, each read by its declaration
     (:meth:`~dialkit._utils._choices.AuditInput.told`: True or False, else refused)."""
@@ -177,9 +183,7 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
     :data:`RULES`' order, indexed as ``phones``."""
     proposed = pd.DataFrame({
         "id": _ASKED + pd.Series(phones.index.astype(str), index=phones.index),
-        "direction": "outbound", "from_number": None, "to_number": phones,
-        "created_at": at, "answered_at": pd.NaT, "ended_at": pd.NaT,
-        "campaign_id": campaigns, "disposition": None})
+        "to_number": phones, "created_at": at, "campaign_id": campaigns, **NOT_YET_MADE})
     leads = _leads(asked)
     options = Options(rules=asked.rules, blocked=(), verified=None, campaigns=None,
                       moment=at.max(), **asked.lifting.options())

@@ -50,15 +50,12 @@ list_values = lists.frame_values
 
 
 def list_named(value: object) -> object:
-    """What the DNC results' ``list`` names by ``value``, written as a vendor's file or a
-    person writes it: ``national`` or ``company`` in any case and spacing, or a state's
-    list by the state's postal code, ISO code or name (``TX``, ``us-tx``, ``Texas``: the
-    address states' reading, :func:`~dialkit._places._subdivisions.subdivision_of`), as
-    its id (``US-TX``); a value that names none of them (a state that keeps no list) is
-    given back as written, for the check of the column to refuse by name."""
-    text = str(value).strip().casefold()
-    if text in ("national", "company"):
-        return text
+    """The state list the DNC results' ``list`` names by ``value``, written as a vendor's
+    file or a person writes the state: its postal code, ISO code or name (``TX``,
+    ``us-tx``, ``Texas``: the address states' reading,
+    :func:`~dialkit._places._subdivisions.subdivision_of`), as its id (``US-TX``); any
+    other value given back as written (``National`` is read as ``national`` by the
+    column's check of named values, a state that keeps no list is refused by it)."""
     state = subdivision_of(value)
     return state if state is not None and lists.told(state) is not None else value
 
