@@ -24,7 +24,7 @@ def test_the_readme_example_is_five_lines() -> None:
 
 
 def test_the_readme_example_lists_calls_and_imports_leads() -> None:
-    first, records = _client_examples()
+    first, records, chains = _client_examples()
     namespace: dict[str, Any] = {}
     run(first, namespace)
     client = namespace["client"]
@@ -43,5 +43,8 @@ def test_the_readme_example_lists_calls_and_imports_leads() -> None:
         assert frame["status"].tolist() == ["accepted", "invalid"]
         assert frame["reason"].tolist()[1] == "missing_phone" and pd.isna(frame["reason"][0])
         assert client.leads.get(frame["lead_id"][0]).email == "ada@example.com"
+        run(chains, namespace)  # clients never named (issue 78)
+        assert namespace["first_sale"].disposition == "sale"
+        assert namespace["listed"] in (True, False)
     finally:
         client.close()

@@ -47,8 +47,8 @@ def passing_folder(prefix: str, owner: object) -> Path:
     processes killed before either left are removed first (:func:`sweep`).
 
     For what no later session can read: the frames of a sandbox world kept in memory
-    (``owner``: its client), whose id never comes back, stayed in the user cache (issue
-    72)."""
+    (``owner``: its client's transport, held by all it handed out), whose id never
+    comes back, stayed in the user cache (issue 72)."""
     folder = Path(tempfile.gettempdir())
     sweep(folder, prefix)
     made = Path(tempfile.mkdtemp(prefix=tagged(prefix), dir=folder))  # 0700

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
-import weakref
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -125,9 +124,6 @@ class Client:
             max_retries=max_retries, deadline=deadline, correlation_id=correlation_id,
             rate_limit=rate_limit, transport=transport,
         )
-        # A client dropped unclosed (``client = Client.sandbox()`` run again in a notebook)
-        # closes its connections when collected, not leaving sockets to warn about later.
-        weakref.finalize(self, self._transport.close)
         self._identity = Area(self._transport)
         self.own_writes = OwnWrites()
         """What this client's own writes changed, and when, from its first request: what
@@ -222,8 +218,9 @@ class Client:
         if not emulator.persistent and client._cache_dir is None:
             from .._files._leftovers import PASSING_FRAMES, passing_folder
 
-            client._cache_dir = client.guard.cache_dir = passing_folder(  # never comes back
-                PASSING_FRAMES, client)
+            # never comes back; kept while anything can still send (the transport)
+            client._cache_dir = client.guard.cache_dir = passing_folder(
+                PASSING_FRAMES, client._transport)
         return client
 
     @property

@@ -18,6 +18,7 @@ import os
 import re
 import ssl
 import time
+import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -212,6 +213,11 @@ class Transport:
             verify=tls_context(),
         )
         bound_by_deadline(self._http)
+        # A client dropped unclosed (``client = Client.sandbox()`` run again in a notebook)
+        # closes its connections once nothing can send through them: the transport is held
+        # by the client and by every resource and paginator it handed out, so a chain
+        # (``Client.sandbox().calls.list()``) keeps it open while the pages are read.
+        weakref.finalize(self, self._http.close)
 
     def shared(self, what: Hashable, make: Callable[[], T]) -> T:
         """The one ``what`` of this key at this service in this process
