@@ -208,7 +208,9 @@ class ApiConnectionError(ApiError):
 
 
 class ApiTimeoutError(ApiConnectionError):
-    """No (complete) answer arrived within the client's ``timeout`` or the call's ``deadline``."""
+    """No (complete) answer arrived within the client's ``timeout`` or the call's
+    ``deadline``; or, before anything was sent, the guard's wait for a number held by
+    another send outlasted the deadline (the message says which)."""
 
 
 class AuthenticationError(ApiError):

@@ -69,8 +69,8 @@ class Client:
         rate_limit: The key's token bucket, by default the contract's 10/s with
             a burst of 20; ``None`` turns client-side limiting off.
         deadline: Seconds a call may take in total, retries and waits included
-            (waits on the key's rate limit too); default ``$DIALKIT_TIMEOUT``, else
-            120.
+            (waits on the key's rate limit too, and the guard's for a number's turn);
+            default ``$DIALKIT_TIMEOUT``, else 120.
         transport: An httpx transport (tests that need a broken network).
         cache_dir: Where ``client.frames`` keeps its Parquet cache, and the guard the
             locks that hold a number across processes while a contact to it is judged

@@ -25,10 +25,11 @@ client of the key in the process, any process sharing the cache folder.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import logging
+import os
+import stat
 import threading
 import time
 from collections.abc import Mapping
@@ -45,7 +46,9 @@ from .._guarding import GuardSettings, Judge, LiveDnc, ResumeJudgment, Verdict, 
 from .._utils._base_error import InputError
 from .._utils._moments import held, iso_datetime
 from ..contract import CHANGED_BY, Call, SmsMessage
+from ..errors import ApiTimeoutError
 from ._guard_contacts import PLACES_CALLS, RecentContacts
+from ._http._deadline import seconds_left
 from ._http._transport import Answer, Transport
 from ._http._transport import Call as SentCall
 from ._number_locks import Held, NumberLocks
@@ -99,6 +102,9 @@ class Guard:
         self.overrides: list[Override] = []
         self.resumes: list[ResumeJudgment] = []
         self.cache_dir = cache_dir
+        self._folder: Path | None = None
+        """The lock folder (:meth:`_lock_folder`), once made; None: set aside."""
+        self._folder_asked = False
         self._transport = transport
         self._judge = judge
         self._dnc = Dnc(transport)
@@ -127,13 +133,20 @@ class Guard:
 
         With ``turn``, the contact is let go to be sent inside it: the number stays held
         until ``turn`` closes, after the send, and what was sent is counted before it is
-        let go. Without, it is judged alone (a question, nothing sent)."""
+        let go. Without, it is judged alone (a question, nothing sent). The wait for the
+        number, the reads and the send are one call, within the client's ``deadline``.
+
+        Raises:
+            ApiTimeoutError: The number's turn did not come within the deadline (another
+                thread or process holds its lock); nothing was sent.
+        """
         reason = _reason(override)
         if self._off():
             return
         with ExitStack() as alone:
-            held = (alone if turn is None else turn).enter_context(
-                self._numbers.held(phone, self._lock_folder))
+            holds = alone if turn is None else turn
+            holds.enter_context(self._transport.one_call())
+            held = self._turn(holds, operation, phone)
             if self._seen.get(held.stripe) != held.token:  # another sent under this lock
                 self._recent.placed()  # kept until a read succeeds
                 self._seen[held.stripe] = held.token
@@ -146,11 +159,30 @@ class Guard:
             if turn is not None:  # after the send, before the number is let go
                 turn.callback(self._sent, held, operation)
 
+    def _turn(self, holds: ExitStack, operation: str, phone: str) -> Held:
+        """``phone``'s lock, held in ``holds`` once had within the call's deadline; a lock
+        folder that failed it is set aside (the numbers held in this process alone)."""
+        folder = self._lock_folder()
+        try:
+            held = holds.enter_context(self._numbers.held(phone, folder, wait=seconds_left()))
+        except TimeoutError as holder:
+            raise ApiTimeoutError(
+                f"{operation} to {phone} was not sent: its turn did not come within the "
+                f"call's deadline of {self._transport.deadline:g} s. The guard holds a "
+                f"number while a contact to it is judged and sent, and {holder} held it "
+                "all that time. Try again once that send has ended, or pass a larger "
+                "deadline= to dialkit.Client.") from None
+        if held.folder != folder:
+            self._set_aside()
+        return held
+
     def _sent(self, held: Held, operation: str) -> None:
         """A contact went under ``held``: a new token, seen by this guard (which counted
         its own contact already) and by no other, and a call placed read back at the next
         contact."""
         self._seen[held.stripe] = held.sent()
+        if held.folder is None:
+            self._set_aside()
         if operation in PLACES_CALLS:
             self._recent.placed()
 
@@ -162,6 +194,8 @@ class Guard:
         if self._off():
             _reason(override)
             return
+        if turn is not None:  # the lead's read is part of the call too
+            turn.enter_context(self._transport.one_call())
         lead = self._leads.get(lead_id)
         self.contact(operation, phone or lead.phone, at=at, state=address_state(lead.custom_fields),
                      campaign_id=lead.campaign_id, override=override, turn=turn)
@@ -175,6 +209,8 @@ class Guard:
         if self._off():
             _reason(override)
             return
+        if turn is not None:  # the callbacks' reads are part of the call too
+            turn.enter_context(self._transport.one_call())
         lead_id = lead_id or self._callback_lead(callback_id)
         if lead_id is None:  # no pending callback: the service refuses it, nobody is called
             _reason(override)
@@ -285,21 +321,29 @@ class Guard:
                 checked.append("the account's policy")
         return tuple(checked)
 
-    @functools.cached_property
     def _lock_folder(self) -> Path | None:
         """Where the numbers' locks are held across processes: the key's folder under
         ``guard/`` of the cache folder, named by a digest of the service and the key's
-        credential id, made owner-only on first use; None where it cannot be made (said
-        once, at WARNING): the numbers are then held in this process alone."""
-        name = hashlib.sha256(f"{self._transport.base_url}\0{self._transport.credential_id}"
-                              .encode()).hexdigest()[:16]
-        try:
-            return private_dir(cache_root(self.cache_dir) / "guard" / name)
-        except (OSError, InputError) as cannot:
-            logger.warning("the guard cannot keep its locks in the cache folder (%s): a "
-                           "contact is held against this process's others only, not "
-                           "against other processes' contacts in flight", cannot)
-            return None
+        credential id, made owner-only on first use; None where it cannot be made or may
+        not be trusted (said once, at WARNING): the numbers are then held in this process
+        alone."""
+        if not self._folder_asked:
+            self._folder_asked = True
+            name = hashlib.sha256(f"{self._transport.base_url}\0"
+                                  f"{self._transport.credential_id}".encode()).hexdigest()[:16]
+            try:
+                self._folder = _trusted(private_dir(cache_root(self.cache_dir) / "guard"
+                                                    / name))
+            except (OSError, InputError) as cannot:
+                logger.warning("the guard cannot keep its locks in the cache folder (%s): "
+                               "a contact is held against this process's others only, not "
+                               "against other processes' contacts in flight", cannot)
+        return self._folder
+
+    def _set_aside(self) -> None:
+        """Hold the numbers in this process alone from now on: the lock folder failed (a
+        read-only folder, a full disk), said as it failed (:mod:`._number_locks`)."""
+        self._folder = None
 
     def now(self) -> datetime:
         """The service's now: its latest ``Date`` plus the time passed since (a DNC
@@ -419,6 +463,29 @@ class Guard:
 
             self._judge = LawJudge()
         return self._judge
+
+
+def _trusted(folder: Path) -> Path:
+    """``folder`` and ``guard/`` above it, where no other user can plant a file: folders
+    (not links) of this user that others may not open.
+
+    Raises:
+        InputError: One is not, naming it and what to do (the guard then holds its
+            numbers in this process alone: a link planted in a shared or group-writable
+            cache folder would have its target written).
+    """
+    if os.name != "posix":  # elsewhere a mode is no access control
+        return folder
+    for each in (folder.parent, folder):
+        found = each.lstat()
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid():
+            raise InputError(f"{each} is not a folder of this user: remove it, or pass "
+                             "another cache_dir=")
+        if stat.S_IMODE(found.st_mode) & 0o077:
+            raise InputError(f"{each} is open to other users "
+                             f"({stat.filemode(found.st_mode)}): make it the owner's alone "
+                             f"(chmod 700 {each}), or pass another cache_dir=")
+    return folder
 
 
 def _read_as_true(value: object) -> bool:

@@ -31,6 +31,22 @@ _deadline_at: ContextVar[float | None] = ContextVar("dialkit_deadline_at", defau
 """The ``time.monotonic()`` by which the call running in this context must end."""
 
 
+def deadline_at(seconds: float) -> float:
+    """When a call of ``seconds`` from now must end (``time.monotonic()``): then, or by the
+    deadline of the call it is made within, whichever comes first. A guarded method is one
+    call (issue 78): the wait for the number's turn, the guard's reads and the send share
+    its deadline, as docs/client.md says ``deadline`` bounds "retries and waits included"."""
+    at, outer = time.monotonic() + seconds, _deadline_at.get()
+    return at if outer is None else min(at, outer)
+
+
+def seconds_left() -> float:
+    """Seconds left before the deadline of the call running in this context (``math.inf``
+    outside any call, or in one with no deadline)."""
+    at = _deadline_at.get()
+    return math.inf if at is None else at - time.monotonic()
+
+
 @contextmanager
 def deadline(at: float) -> Iterator[None]:
     """Bound every network wait of the calls made inside the block by ``at`` (monotonic)."""

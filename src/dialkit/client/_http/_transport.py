@@ -20,6 +20,7 @@ import ssl
 import time
 import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
@@ -50,7 +51,7 @@ from ...errors import (
     error_from_answer,
 )
 from .._per_key import per_key
-from ._deadline import bound_by_deadline, deadline
+from ._deadline import bound_by_deadline, deadline, deadline_at
 from ._ratelimit import TokenBucket
 from ._retry import MIN_LIMIT_WAIT_SECONDS, backoff, is_transient, rate_limited
 
@@ -228,6 +229,12 @@ class Transport:
     def close(self) -> None:
         """Close the connection pool."""
         self._http.close()
+
+    def one_call(self) -> AbstractContextManager[None]:
+        """The block of one method call: every send and wait in it ends by the client's
+        deadline from now (or the enclosing call's, where that comes first). The guard runs
+        a contact's wait, reads and send in one (issue 78)."""
+        return deadline(deadline_at(self.deadline))
 
     def service_now(self) -> float | None:
         """The service's now (POSIX seconds): the ``Date`` of its latest answer, plus the
@@ -455,7 +462,7 @@ class _Attempts:
         self.key = key
         self.timeout = timeout
         self.deadline = deadline_seconds
-        self.deadline_at = time.monotonic() + deadline_seconds
+        self.deadline_at = deadline_at(deadline_seconds)
         self.origin = origin
         self.waited_on_limit = 0.0
         """Seconds slept on 429 ``rate_limit_exceeded`` answers so far."""
