@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dialkit.compliance import AuditInputError, audit
+from dialkit.compliance import AuditInputError, audit, next_allowed, upcoming
 
 US = "+12125550123"
 CALLED = "2026-06-01T15:00Z"
@@ -73,3 +73,49 @@ def test_a_check_dated_after_as_of_does_not_screen_a_lead() -> None:
     assert rules_found(report, "unscreened_lead")["lead_id"].tolist() == ["lead_1"]
     later = audit(calls(), leads=leads, dnc=checked, as_of="2026-07-15")
     assert rules_found(later, "unscreened_lead").empty
+
+
+TORONTO = "+14165550123"
+INVERTED = {  # frame: (its columns, the pair's first, the message's start)
+    "contracts": ({"phone": [TORONTO], "signed_at": pd.to_datetime(["2026-05-01"], utc=True),
+                   "ends_at": pd.to_datetime(["2026-04-01"], utc=True)},
+                  r"^contracts\.signed_at holds 2026-05-01 .* at row 0, after the row's "
+                  r"ends_at .*a contract cannot end before it was signed"),
+    "consents": ({"phone": [TORONTO], "kind": "written",
+                  "given_at": pd.to_datetime(["2026-05-01"], utc=True),
+                  "revoked_at": pd.to_datetime(["2026-04-01"], utc=True)},
+                 r"^consents\.given_at holds 2026-05-01 .* at row 0, after the row's "
+                 r"revoked_at"),
+    "emergencies": ({"area": ["US-LA"], "starts_at": pd.to_datetime(["2026-05-01"], utc=True),
+                     "ends_at": pd.to_datetime(["2026-04-01"], utc=True)},
+                    r"^emergencies\.starts_at holds 2026-05-01 .* at row 0, after the row's "
+                    r"ends_at .*an emergency cannot end before it began"),
+}
+"""A dated interval of each evidence frame that ends before it starts (issue 78: a
+contract's was accepted, and lifted Canada's DNCL, where a consent's was refused)."""
+
+
+@pytest.mark.parametrize(("frame", "judge"), [
+    (frame, judge) for frame in sorted(INVERTED)
+    for judge in ("audit", "next_allowed", "upcoming")
+    if (frame, judge) != ("consents", "next_allowed")])  # it reads no consents (issue 82)
+def test_an_interval_that_ends_before_it_starts_is_refused_by_every_judge(
+        frame: str, judge: str) -> None:
+    columns, said = INVERTED[frame]
+    given = {frame: pd.DataFrame(columns)}
+    listed = dnc("2026-01-01", "2026-01-02").assign(phone=TORONTO)
+    with pytest.raises(AuditInputError, match=said) as error:
+        if judge == "audit":
+            audit(calls().assign(to_number=TORONTO), dnc=listed, as_of="2026-08-01", **given)
+        elif judge == "next_allowed":
+            next_allowed(TORONTO, CALLED, dnc=listed, **given)
+        else:
+            upcoming({"calls": calls().iloc[:0], "dnc": listed,
+                      "leads": pd.DataFrame({"id": ["lead_1"], "campaign_id": "cmp_1",
+                                             "phone": [TORONTO], "status": "new",
+                                             "next_attempt_at": pd.to_datetime(
+                                                 [CALLED], utc=True)}),
+                      "callbacks": pd.DataFrame({"id": [], "lead_id": [], "campaign_id": [],
+                                                 "status": [], "scheduled_at": []})},
+                     as_of="2026-06-01T12:00Z", **given)
+    assert error.value.frame == frame

@@ -10,7 +10,8 @@ first value at fault and its row, and what to write instead. The text and the da
 checks are the shared ones (:mod:`dialkit._arrays._checked`), which the analytics apply too.
 
 A row whose times cannot both be true (:data:`ORDERS`: a number listed after the check
-that found it listed, a consent revoked before it was given) is refused too, naming the
+that found it listed, a consent revoked before it was given, a contract ended before it
+was signed) is refused too, naming the
 row: read as it stands, the later ``listed_at`` let the calls before it pass.
 """
 
@@ -33,9 +34,17 @@ TEXTS = {name: declared(name, "text", "phone") for name in INPUTS}
 ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after the check "
                    "that found it listed"),
           "consents": ("given_at", "revoked_at", "a consent cannot be revoked before it "
-                       "was given")}
+                       "was given"),
+          "contracts": ("signed_at", "ends_at", "a contract cannot end before it was "
+                        "signed"),
+          "emergencies": ("starts_at", "ends_at", "an emergency cannot end before it "
+                          "began")}
 """Of each frame, two times of a row that must come in this order (the first at or before
-the second, where both are known), and why."""
+the second, where both are known), and why: every dated interval of the evidence is read
+alike (issue 78), by every judge (``audit``, ``next_allowed``, ``upcoming``, ``repair``,
+the guard), since each reads its frames through :func:`typed`. A contract that "ended"
+before it was signed lifted Canada's DNCL where consents and emergencies refused the same
+inversion."""
 BOOLEANS = {name: declared(name, "boolean") for name in INPUTS}
 """The true/false columns: the DNC results' ``listed``, the calls' ``prerecorded``."""
 PHONES = {name: declared(name, "phone") for name in INPUTS}
