@@ -231,3 +231,23 @@ def test_a_profile_may_name_the_variable_that_holds_its_key(
     save_profile("acme", base_url=sandbox.base_url, api_key=KEYS["other"])
     assert "ACME_DIALER_KEY" in _own_config.read_text()  # kept as written, not the key
     assert KEYS["full"] not in _own_config.read_text()
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_a_config_file_saved_by_an_editor_reads_as_written(
+        sandbox: Sandbox, _own_config: Path, monkeypatch: pytest.MonkeyPatch,
+        encoding: str) -> None:
+    """Notepad saves with a byte order mark, or as UTF-16 ("Unicode"): the profiles read
+    as written (issue 78), not "not valid TOML"; a folder where the file should be is
+    named so, never a raw ``[Errno 21]``."""
+    _own_config.parent.mkdir(parents=True)
+    _own_config.write_text(f'[profiles.ci]\nbase_url = "{sandbox.base_url}"\n'
+                           'api_key_env = "ACME_DIALER_KEY"\n', encoding=encoding)
+    monkeypatch.setenv("ACME_DIALER_KEY", KEYS["full"])
+    assert profiles()["ci"].base_url == sandbox.base_url
+    _own_config.unlink()
+    _own_config.mkdir()
+    with pytest.raises(ValueError, match=rf"^the config file {_own_config}: is a folder, "
+                                         "where a file is wanted") as refused:
+        profiles()
+    assert "Errno" not in str(refused.value)

@@ -188,6 +188,40 @@ def test_an_output_under_a_file_names_the_output_not_its_hidden_part(
                    "is a file, not a folder: name a path in a folder\n")  # was ….partial
 
 
+# --- files that are not there, or are folders (issue 78) -------------------------------------
+
+GONE = "there is no such file: check the path"
+FOLDER = "is a folder, where a file is wanted: name a file in it"
+GIVEN_FILES = {
+    "audit --calls": ["compliance", "audit", "--calls", "GIVEN"],
+    "audit --verified-caller-ids": ["compliance", "audit", "--calls", "CALLS",
+                                    "--verified-caller-ids", "GIVEN"],
+    "audit --consents": ["compliance", "audit", "--calls", "CALLS", "--consents", "GIVEN"],
+    "sandbox serve --config": ["sandbox", "serve", "--port", "0", "--config", "GIVEN"],
+}
+"""A command for each of the ways a user's file is read, ``GIVEN`` the file at fault."""
+
+
+@pytest.mark.parametrize(("command", "given", "said"), [
+    *[(command, "gone.csv", GONE) for command in GIVEN_FILES.values()],
+    (GIVEN_FILES["audit --verified-caller-ids"], "a_folder", FOLDER),
+    (GIVEN_FILES["sandbox serve --config"], "a_folder", FOLDER),
+], ids=[*(f"{name} missing" for name in GIVEN_FILES), "ids folder", "config folder"])
+def test_a_file_that_cannot_be_opened_is_refused_naming_it(
+        command: list[str], given: str, said: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 72 promised "there is no such file" where a file of caller ids said
+    ``cannot be read ([Errno 2] No such file or directory: ...)``: one reader says it
+    for every file a command reads."""
+    calls = tmp_path / "calls.csv"
+    calls.write_text("id,direction,from_number,to_number,created_at\ncall_1,outbound,"
+                     "+14155550100,+12125550123,2026-11-24T15:00:00Z\n", encoding="utf-8")
+    (tmp_path / "a_folder").mkdir()
+    at = {"GIVEN": str(tmp_path / given), "CALLS": str(calls)}
+    err = run([at.get(arg, arg) for arg in command], monkeypatch, capsys)
+    assert err == f"error: {tmp_path / given}: {said}\n"
+
+
 # --- times and lengths of time pandas cannot hold ------------------------------------------
 
 HELD = "1677-09-21 00:12:43 to 2262-04-11 23:47:16 UTC"

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,25 @@ def test_a_run_of_files_is_the_audit_of_the_frames_read(tmp_path: Path) -> None:
     assert "unverified_caller_id" not in set(run.report.findings["rule"])
 
 
+LAWFUL = ("+12125550123", "2026-11-24T15:00:00Z")  # Tue 10:00 in New York
+
+
+@pytest.mark.parametrize(("bom", "encoding", "lines"), [
+    (codecs.BOM_UTF8, "utf-8", "+14155550100,main line\n+14155550101,Zoë\n"),  # CSV UTF-8
+    (codecs.BOM_UTF16_LE, "utf-16-le", "caller ids\tname\r\n+14155550100\tmain line\r\n"),
+    (b"", "cp1252", "+14155550101;Zoë\r\n+14155550100;main line\r\n"),  # Excel's CSV, in Europe
+], ids=["utf-8 with a byte order mark", "utf-16 unicode text", "cp1252 with semicolons"])
+def test_caller_ids_saved_by_a_spreadsheet_keep_every_id(
+        tmp_path: Path, bom: bytes, encoding: str, lines: str) -> None:
+    """Issue 78: a byte order mark stuck to the first id lost it, and two calls from it
+    were unverified, failing ``fail_on=["any"]`` on a lawful run."""
+    calls = _calls_file(tmp_path, LAWFUL, LAWFUL)
+    ids = tmp_path / "ids.csv"
+    ids.write_bytes(bom + lines.encode(encoding))
+    run = run_audit(calls=calls, verified_caller_ids=ids, fail_on=["any"])
+    assert run.report.findings.empty and not run.failed, run.report.findings
+
+
 def test_a_run_of_nothing_in_the_period_fails_unless_allowed(tmp_path: Path) -> None:
     calls = _calls_file(tmp_path, LATE_IN_NEW_YORK)
     quiet = run_audit(calls=calls, since="2026-12-01", fail_on=["law"])
@@ -119,7 +139,7 @@ def test_the_masked_findings_are_the_findings_with_their_numbers_masked(
     ({"calls": None, "leads": "leads.csv"}, "calls= is needed with leads=, dnc= or texts="),
     ({"calls": "calls.csv", "consents": "missing.csv"}, "missing.csv: "),
     ({"calls": "calls.csv", "verified_caller_ids": Path("missing.txt")},
-     "missing.txt: cannot be read"),
+     "missing.txt: there is no such file: check the path"),
 ])
 def test_a_choice_refused_is_named_in_python_words_before_anything_is_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, choices: dict[str, Any],

@@ -68,6 +68,6 @@ def test_an_export_saved_again_by_a_spreadsheet_audits_alike(
 def test_a_binary_file_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "calls.csv"
     path.write_bytes(bytes(range(256)) * 8)
-    with pytest.raises(AuditInputError, match=rf"^{path}: cannot be read as .csv \(this is "
-                                              r"a binary file, not a CSV or Excel file\)"):
+    with pytest.raises(AuditInputError, match=rf"^{path}: this is a binary file, not a CSV or "
+                                              r"Excel file$"):
         run_audit(calls=path)

@@ -3,6 +3,7 @@ checks against broken copies of the file, the package data and the docs page."""
 
 from __future__ import annotations
 
+import codecs
 import fnmatch
 import re
 import subprocess
@@ -406,12 +407,15 @@ def _broken_copy(tmp_path: Path, marker: str, key: str, old: str, new: str) -> P
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(JurisdictionDataError, match="cannot read .*nowhere.toml"):
+    with pytest.raises(JurisdictionDataError, match=r"nowhere\.toml: there is no such file: "
+                                                    r"check the path$"):
         jurisdictions.load(tmp_path / "nowhere.toml")
 
 
-def test_the_real_file_passes_the_same_checks(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bom", [b"", codecs.BOM_UTF8], ids=["utf-8", "with a byte order mark"])
+def test_the_real_file_passes_the_same_checks(tmp_path: Path, bom: bytes) -> None:
+    """Saved again by an editor that writes a byte order mark too (issue 78)."""
     copy = tmp_path / "jurisdictions.toml"
-    copy.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
+    copy.write_bytes(bom + DATA.read_bytes())
     assert jurisdictions.load(copy) == jurisdictions.load()
     assert _checked_states.load_checked(copy) == _checked_states.checked()

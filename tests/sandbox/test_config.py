@@ -7,6 +7,7 @@ of them, and a message that only says "invalid" leaves them guessing.
 
 from __future__ import annotations
 
+import codecs
 import re
 import tomllib
 from pathlib import Path
@@ -142,8 +143,21 @@ def test_cli_refuses_toml_syntax_error(tmp_path: Path) -> None:
 
 
 def test_missing_file_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="cannot read the config file"):
+    with pytest.raises(ConfigError, match=r"absent\.toml: there is no such file: check the "
+                                          r"path$"):
         load_config(tmp_path / "absent.toml")
+
+
+@pytest.mark.parametrize(("bom", "encoding"), [(codecs.BOM_UTF8, "utf-8"),
+                                               (codecs.BOM_UTF16_LE, "utf-16-le")],
+                         ids=["utf-8 with a byte order mark", "utf-16"])
+def test_a_config_saved_by_an_editor_reads_as_written(tmp_path: Path, bom: bytes,
+                                                      encoding: str) -> None:
+    """Notepad saved UTF-8 with a byte order mark, which TOML refuses at line 1 (issue 78)."""
+    plain, saved = tmp_path / "plain.toml", tmp_path / "saved.toml"
+    plain.write_text(GOOD, encoding="utf-8")
+    saved.write_bytes(bom + GOOD.encode(encoding))
+    assert load_config(saved) == load_config(plain)
 
 
 def test_good_config_is_read_with_its_values(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from .._files._text import read_text
 from .._utils._base_error import (
     LawDataError,  # noqa: F401
 )
@@ -64,16 +65,12 @@ RowT = TypeVar("RowT", bound=_Row)
 
 
 def read(path: Path | str | None, packaged: str) -> tuple[dict[str, Any], str]:
-    """A table file's TOML (the package's file ``packaged`` when ``path`` is None) and the
-    name errors call it by."""
+    """A table file's TOML (the package's file ``packaged`` when ``path`` is None; a user's
+    as an editor saved it, :func:`read_text`) and the name errors call it by."""
     if path is None:
         text = resources.files(__package__).joinpath(packaged).read_text(encoding="utf-8")
         return parse(text, packaged), packaged
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LawDataError(f"cannot read {path}: {exc}") from None
-    return parse(text, str(path)), str(path)
+    return parse(read_text(path, LawDataError), str(path)), str(path)
 
 
 def parse(text: str, where: str) -> dict[str, Any]:

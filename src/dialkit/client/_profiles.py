@@ -26,6 +26,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .._files._text import read_text
 from .._utils._base_error import InputError
 from .._utils._secrets import MaskedStr
 
@@ -109,12 +110,9 @@ def save_profile(name: str, *, base_url: str, api_key: str,
 
 def _tables(where: Path) -> dict[str, dict[str, str]]:
     """The file's profiles as written (an ``api_key_env`` not yet read), checked."""
-    try:
-        text = where.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not where.exists():  # no profiles yet
         return {}
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"the config file {where} cannot be read: {error}") from None
+    text = read_text(where, lambda said: InputError(f"the config file {said}"))
     try:
         tables = tomllib.loads(text).get("profiles", {})
     except tomllib.TOMLDecodeError as error:

@@ -14,13 +14,15 @@ checked before a file is read or the account reached, and refused as an
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._files._file_limits import DELIMITERS
+from .._files._text import read_text
 from .._law._jurisdictions import hours_window
 from .._utils._base_error import AuditInputError, InputError
 from .._utils._choices import (
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
 
 Source = str | os.PathLike[str]
 """A file or folder an input is read from (:func:`read_source`)."""
+_FIRST_CELL = re.compile(f"[{re.escape(''.join(DELIMITERS))}]")
+"""What ends the first cell of a line of caller ids: a delimiter a spreadsheet writes."""
 
 
 def _given_to(judge: str | None) -> dict[str, AuditInput]:
@@ -300,15 +304,14 @@ def _window(text: str) -> tuple[time, time]:
 
 
 def _caller_ids(given: Source | Collection[str]) -> Collection[str]:
-    """The caller ids given, or read from a file: each line's first cell that is a
-    number (``+...``)."""
+    """The caller ids given, or read from a file as a spreadsheet or an editor saved it
+    (:func:`read_text`: a byte order mark is no part of the first id): each line's first
+    cell, up to a comma, ``;``, tab or ``|``, that is a number (``+...``)."""
     if not isinstance(given, str | os.PathLike):
         return given
-    try:
-        lines = Path(given).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise AuditInputError(f"{given}: cannot be read ({error})") from None
-    return [line.split(",")[0].strip() for line in lines if line.strip().startswith("+")]
+    cells = (_FIRST_CELL.split(line, maxsplit=1)[0].strip()
+             for line in read_text(given, AuditInputError).splitlines())
+    return [cell for cell in cells if cell.startswith("+")]
 
 
 def _read_whole(path: Source) -> Any:

@@ -30,6 +30,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from dialkit.contract import Scope, Switch
 
+from .._files._text import read_text
 from .._utils._base_error import (
     ConfigError,  # noqa: F401
     InputError,
@@ -171,12 +172,11 @@ def _check_unique(config: SandboxConfig, source: str) -> None:
 
 
 def load_config(path: str | Path) -> SandboxConfig:
-    """Read and validate a TOML configuration file."""
+    """Read and validate a TOML configuration file, as an editor saved it (Notepad's byte
+    order mark too: :func:`read_text`)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config file {path}: {exc.strerror}") from None
+        data = tomllib.loads(read_text(path, ConfigError))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     return parse_config(data, str(path))

@@ -11,9 +11,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
-from ..._files._encoding import SNIFFED, decode
+from ..._files._encoding import SNIFFED
 from ..._files._file_limits import DELIMITERS, FileLimits, check_delimited
-from ..._utils._base_error import AuditInputError, LimitError
+from ..._files._text import errno_of, read_utf8, unreadable
+from ..._utils._base_error import AuditInputError, InputError
 
 
 def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -42,13 +43,10 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
     path = Path(path)
     try:
         frame = _read(path)
-    except LimitError as error:
+    except InputError as error:  # not text, or past a limit: named already
         raise AuditInputError(str(error)) from None
-    except FileNotFoundError:
-        raise AuditInputError(f"{path}: there is no such file: check the path") from None
     except (OSError, ValueError) as error:
-        raise AuditInputError(f"{path}: cannot be read as {path.suffix or 'CSV'} "
-                              f"({error})") from None
+        raise AuditInputError(_refusal(path, error)) from None
     frame.attrs.update(source=str(path), fetched_at=f"{_modified(path)} (file)")
     return frame
 
@@ -76,15 +74,23 @@ def read_source(path: str | os.PathLike[str]) -> pd.DataFrame | Path:
 
 def _read(path: Path) -> pd.DataFrame:
     """A Parquet file, or a delimited text file as a spreadsheet may have saved an export
-    again: in its encoding (UTF-8, a byte order mark's, cp1252 lines: :func:`decode`), with
-    its delimiter (:func:`_delimiter`)."""
+    again: in its encoding (UTF-8, a byte order mark's, cp1252 lines: :func:`read_utf8`),
+    with its delimiter (:func:`_delimiter`)."""
     if path.suffix.lower() == ".parquet":
         return pd.read_parquet(path)
-    text = decode(path.read_bytes(), None).utf8
+    text = read_utf8(path)
     delimiter = _delimiter(text[:SNIFFED])
     check_delimited(text, delimiter, str(path), FileLimits.from_env(), keyword=False)
     return pd.read_csv(io.BytesIO(text), sep=delimiter, dtype=str,
                        keep_default_na=False).replace({"": None})
+
+
+def _refusal(path: Path, error: OSError | ValueError) -> str:
+    """Why the file at ``path`` cannot be read: the system's reason where it could not be
+    opened (no such file, ...: :func:`unreadable`), else what its parser said."""
+    if isinstance(error, OSError) and errno_of(error):
+        return f"{path}: {unreadable(error)}"
+    return f"{path}: cannot be read as {path.suffix or 'CSV'} ({error})"
 
 
 def _delimiter(head: bytes) -> str:
