@@ -167,8 +167,9 @@ def _lost_words(plan: Plan, error: Any) -> str:
             f"{AUDIT_WORKER}, and the workers a p2p buffer of 100 MiB "
             "(docs/scale.md, \"Memory\"); make partitions smaller with "
             "calls.repartition(npartitions=...) on the Dask frame, or export(..., "
-            "partition_by=\"day\"). The workers' logs (client.get_worker_logs(nanny=True)) "
-            "say whether a nanny stopped them for memory.")
+            "partition_by=\"day\"). The workers' logs "
+            "(distributed.Client.get_worker_logs(nanny=True)) say whether a nanny stopped "
+            "them for memory.")
 
 
 def combined(plan: Plan, frames: Sequence[Any], **options: Any) -> Any:

@@ -43,6 +43,9 @@ FILES = (FRAME, RECORDS, IDS)
 GIVEN = (*FILES, SWITCH)
 """The kinds whose option the command makes from the declaration alone: a file or a
 switch, read the same way whatever the input."""
+CALLS_ASKED = "client.frames.calls() or an export"
+"""How the library's refusals ask for the calls audited, the one frame no keyword of
+:data:`AUDIT_INPUTS` names (the command's words: ``--calls FILE``)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,9 @@ class AuditInput:
     """One input of :func:`dialkit.compliance.audit`, declared once (issue 71): its keyword
     ``name``; the ``flag`` of ``dialkit compliance audit`` that gives it (None: a
     program's alone); its ``kind``; the ``fact`` it tells the audit (the option's help
-    and the docs' line); the ``hint`` a note adds where it asks a program for it; and the
+    and the docs' line); the ``hint`` a note or a refusal adds where it asks a program for
+    it: the ``client.frames`` method that gives it, where the account has one, else what
+    the records are (issue 78: never a frame that does not exist); and the
     judges before a call that take it too (``ahead``: ``next_allowed``, ``upcoming``,
     ``guard``), by the same name, and ``ahead_note``: why a judge left out does not take
     it (issue 73: a judge that judges a rule an input changes takes it), or how one reads
@@ -99,7 +104,8 @@ AUDIT_INPUTS = (
     AuditInput("leads", "--leads", FRAME, (
         "The account's leads (client.frames.leads()): each call's lead, its address state "
         "and person are found, and the lead rules run (dnc_lead, unscreened_lead, "
-        "unknown_address_state)."), ahead=("upcoming", "guard"), ahead_note=(
+        "unknown_address_state)."), hint="client.frames.leads()", ahead=("upcoming", "guard"),
+        ahead_note=(
         "next_allowed takes them as the numbers it is asked about (phones_or_leads), read "
         "as the audit reads them where they hold its columns (id, campaign_id, phone, "
         "status). The guard reads of them the Do-Not-Call lists' part alone (line: "
@@ -135,7 +141,7 @@ AUDIT_INPUTS = (
     AuditInput("reassigned", "--reassigned", RECORDS, (
         "The reassigned numbers database's answers (phone, asked_at, answer yes, no or "
         "no_data): a yes voids the number's consents given before it."),
-        ahead=_BEFORE_THE_CALL, ahead_note=(
+        hint="the reassigned numbers database's answers", ahead=_BEFORE_THE_CALL, ahead_note=(
         "A yes voids a contract too (in upcoming, a consent too), which every judge before "
         "a call reads.")),
     AuditInput("emergencies", "--emergencies", RECORDS, (  # issue 73
@@ -158,7 +164,7 @@ AUDIT_INPUTS = (
         "The written contracts with the persons called (phone or lead_id, signed_at, "
         "ends_at: empty while in force): a contract lifts the lists whose law names it "
         "(Canada's DNCL, 41.7(2)) while in force, and as long after as that law counts "
-        "it."), ahead=_BEFORE_THE_CALL),
+        "it."), hint="the account's written contracts", ahead=_BEFORE_THE_CALL),
     AuditInput("blocked_countries", "--blocked-countries", CHOICE, (
         "Countries calls must not reach, ISO codes or names (KP,IR): blocked_country runs "
         "(a policy's finding)."), ahead=("upcoming", "guard"), ahead_note=(

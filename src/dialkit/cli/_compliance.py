@@ -19,6 +19,7 @@ from dialkit._shown._words import counted
 from dialkit._utils._base_error import InputError
 from dialkit._utils._choices import (
     AUDIT_INPUTS,
+    CALLS_ASKED,
     FAIL_ON,
     FILES,
     FRAME,
@@ -43,6 +44,7 @@ INPUT_FLAGS = {spelling: each.in_command for each in AUDIT_INPUTS if each.flag i
 (client.frames.sms_reports())``, ``audit(nonprofit=True)``, a bare ``leads=``) and as the
 command's do (``--texts FILE``, ``--nonprofit``), from its one declaration."""
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--calls FILE",
+               CALLS_ASKED: "--calls FILE",
                "callbacks=": "--callbacks FILE", "fix=": "--fix",
                "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
                "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
@@ -111,11 +113,12 @@ def _given_options(judge: str | None = None, forms: Forms = _FORMS,
     return given_options
 
 
-def _read_by(given: dict[str, Any], **own: Path | None) -> dict[str, Path | None]:
-    """What each option of a file a command was given reads (its own, ``calls=``, and the
-    inputs' ``given``), as :func:`refuse_overlaps` names it: no output may replace one."""
+def _read_by(given: dict[str, Any], own: dict[str, Path | None]) -> dict[str, Path | None]:
+    """What each option of a file a command was given reads (its own, by its flag:
+    ``--calls``, and the inputs' ``given``), as :func:`refuse_overlaps` names it: no output
+    may replace one."""
     return {f"what {flag} reads": path for flag, path in (
-        *((f"--{name}", path) for name, path in own.items()),
+        *own.items(),
         *((each.flag, given[each.name]) for each in AUDIT_INPUTS
           if each.kind in FILES and each.name in given))}
 
@@ -198,7 +201,7 @@ def audit_command(
 
     with _output_errors():  # before anything is read: no output may replace an input
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html},
-                        _read_by(given, calls=calls))
+                        _read_by(given, {"--calls": calls}))
     told = _about(about or [])
     with _library_errors():
         run = run_audit(calls=calls, sandbox=sandbox, preset=preset, policy=policy,
@@ -339,7 +342,8 @@ def upcoming_command(
     from dialkit.frames import write_csv
 
     with _output_errors():  # before anything is read: no output may replace an input
-        refuse_overlaps({"--out": out}, _read_by(given, calls=calls, callbacks=callbacks))
+        refuse_overlaps({"--out": out},
+                        _read_by(given, {"--calls": calls, "--callbacks": callbacks}))
     with _library_errors():
         run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
                            as_of=as_of, blocked_countries=blocked_countries, preset=preset,

@@ -89,7 +89,7 @@ from ._inputs._columns import named, typed
 from ._inputs._declared import read_by_rules, required
 from ._inputs._load import TEXT_COLUMNS
 from ._inputs._once import once_each, repeated_note
-from ._inputs._options import spelled
+from ._inputs._options import lacking, spelled
 from ._inputs._population import by_rule, population_of, sources_of, summarised
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, period_said, risk_counts, totals_text
@@ -433,11 +433,6 @@ def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
     ``attrs`` kept (where :func:`~dialkit.compliance.load` says why none were read)."""
     if texts is None:
         return None
-    missing = [column for column in TEXT_COLUMNS if column not in texts.columns]
-    if missing:
-        raise AuditInputError(f"texts has no column {', '.join(missing)}: pass "
-                              "client.frames.sms_reports() or an export with its columns "
-                              f"({', '.join(TEXT_COLUMNS)})", frame="texts")
     prepared = _prepared(texts, TEXT_COLUMNS, "texts")
     prepared.attrs.update(texts.attrs)
     return prepared
@@ -781,9 +776,7 @@ def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.Dat
     UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data)."""
     missing = [column for column in needed if column not in frame.columns]
     if missing:
-        raise AuditInputError(f"{name} has no column {', '.join(missing)}: pass the frame of "
-                              f"client.frames.{name} or an export with its columns "
-                              f"({', '.join(needed)})", frame=name)
+        raise AuditInputError(lacking(name, missing, needed), frame=name)
     try:
         return typed(frame.copy(deep=False), name)
     except ValueError as error:  # the column, its value and row, what to write instead

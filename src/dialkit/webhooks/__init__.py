@@ -15,7 +15,7 @@
 - :mod:`dialkit.webhooks.handlers` dispatches events to functions:
   ``@on("call.completed")``.
 
-The exceptions are drawn in :mod:`dialkit.webhooks._errors`.
+The exceptions are drawn in :mod:`dialkit.errors`.
 
 Examples:
     >>> from dialkit import webhooks

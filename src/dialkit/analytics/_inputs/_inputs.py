@@ -36,6 +36,12 @@ FUNNEL_LEADS = ("id", "campaign_id", "phone")
 LOCAL = ("zone", "local_hour", "weekday", "state")
 """What :func:`~dialkit.analytics.answer_rates` can group by beyond the calls' own columns
 (each read off ``to_number``: its zone and local time, its state)."""
+SOURCES = {"calls": "client.frames.calls()", "leads": "client.frames.leads()",
+           "callbacks": "client.frames.callbacks(campaign_id)",
+           "appointments": "client.frames.appointments()"}
+"""Where each frame of the account the analytics read comes from, as a refusal names it:
+written whole, never built from the frame's name (issue 78), so that a test looks each
+method up."""
 POSITIVE = ("sale", "callback_requested", "info_sent")
 """Dispositions counted as a positive outcome unless told otherwise: a sale, and the two
 codes of a person who asked for more (a call back, information sent)."""
@@ -49,14 +55,15 @@ def prepared(frame: pd.DataFrame, needed: Collection[str], name: str,
     or a pyarrow Table is read as pandas first (:func:`dialkit.frames.as_pandas`).
 
     ``source`` says where such a frame comes from (a plot's table comes from the
-    function that computes it); by default ``client.frames.<name>()`` or an export.
+    function that computes it); by default the frame's method (:data:`SOURCES`, which
+    names every frame of the account read without one) or an export.
 
     Raises:
         AnalyticsInputError: ``frame`` lacks one of them, or holds a time that is none.
         ColumnError: A phone column holds numbers, not E.164 text (named, with its row).
         TypeError: ``frame`` is no frame (:data:`dialkit.frames.ACCEPTED`).
     """
-    source = source or f"client.frames.{name}() or an export with its columns"
+    source = source or f"{SOURCES[name]} or an export with its columns"
     frame = as_pandas(frame, name, source)
     missing = [column for column in needed if column not in frame.columns]
     if missing:

@@ -182,8 +182,10 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
             raise AuditInputError(f"upcoming() needs the frames calls, leads and callbacks "
                                   f"(and dnc); {missing} are missing")
         given = pandas_frames(source)
-        return {**given, "leads": _statuses(given["leads"], "leads", LEAD_STATUSES),
-                "callbacks": _statuses(given["callbacks"], "callbacks", CALLBACK_STATUSES)}
+        return {**given, "leads": _statuses(given["leads"], "leads", LEAD_STATUSES,
+                                            "client.frames.leads()"),
+                "callbacks": _statuses(given["callbacks"], "callbacks", CALLBACK_STATUSES,
+                                       'client.frames.callbacks(campaign_id, status="pending")')}
     frames = gathered(source, campaign_id=campaign_id, since=None, until=None, rules=US,
                       leads="auto")
     campaigns = ([campaign_id] if isinstance(campaign_id, str) else list(campaign_id)
@@ -195,13 +197,15 @@ def _frames(source: Client | Mapping[str, pd.DataFrame],
     return {**frames, "callbacks": callbacks}
 
 
-def _statuses(frame: pd.DataFrame, name: str, allowed: tuple[str, ...]) -> pd.DataFrame:
+def _statuses(frame: pd.DataFrame, name: str, allowed: tuple[str, ...],
+              source: str) -> pd.DataFrame:
     """``frame`` given (not read from the account) with its ``status`` read as the audit
     reads a named value (``Pending`` is ``pending``); a status the contract does not name
-    is refused by name, never read as one that is not scheduled."""
+    is refused by name, never read as one that is not scheduled. A frame without one is
+    refused naming ``source``, the ``client.frames`` method that gives it (issue 78)."""
     if "status" not in frame:
-        raise AuditInputError(f"{name} has no column status: pass client.frames.{name} "
-                              "as it comes, or an export with its columns", frame=name)
+        raise AuditInputError(f"{name} has no column status: pass {source} as it comes, or "
+                              "an export with its columns", frame=name)
     return frame.assign(status=named(frame["status"], allowed, name, "status"))
 
 

@@ -1,5 +1,6 @@
 """The audit's keyword inputs as the library's words name them: how a note asks a program
-for one, and the table of every input the docs show (issue 71).
+for one, how a refusal of one without its columns does (issue 78), and the table of every
+input the docs show (issue 71).
 
 Each input is declared once, in :data:`dialkit._utils._choices.AUDIT_INPUTS`, which the
 command line reads without importing pandas (a TAB completes its options): its keyword,
@@ -12,9 +13,11 @@ checked by a test.
 
 from __future__ import annotations
 
-from ..._utils._choices import AUDIT_INPUTS, SWITCH, AuditInput
+from collections.abc import Sequence
 
-__all__ = ["spelled", "table"]
+from ..._utils._choices import AUDIT_INPUTS, CALLS_ASKED, SWITCH, AuditInput
+
+__all__ = ["lacking", "spelled", "table"]
 
 _BY_NAME = {each.name: each for each in AUDIT_INPUTS}
 _JUDGES = {"next_allowed": "`next_allowed`", "upcoming": "`upcoming`", "guard": "the guard"}
@@ -25,6 +28,17 @@ def spelled(name: str) -> str:
     """How the library's words ask a program for the input ``name`` (``dnc= (client.frames.dnc
     of the numbers)``, ``audit(nonprofit=True)``): what a note says after "pass"."""
     return _BY_NAME[name].in_python
+
+
+def lacking(name: str, missing: Sequence[str], needed: Sequence[str]) -> str:
+    """The refusal of the frame ``name`` (the calls, or an input of the audit) without the
+    columns ``missing`` of those it needs, ``needed``: it asks for the input as
+    :func:`spelled` does, by the ``client.frames`` method that gives it where the account
+    has one, else by what the records are (issue 78: never a method the frames do not
+    have), so the command says it in its flags (``pass --consents FILE``)."""
+    asked = CALLS_ASKED if name == "calls" else spelled(name)
+    return (f"{name} has no column {', '.join(missing)}: pass {asked} with its columns "
+            f"({', '.join(needed)})")
 
 
 def table() -> str:

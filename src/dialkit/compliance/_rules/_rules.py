@@ -82,7 +82,7 @@ class Rules:
         scrub_age: How old a DNC check may be before a lead counts as unscreened.
         abandonment_limit: The account's own limit (policy) on the share of calls
             answered by a live person a campaign may abandon, for every number; None:
-            the law of the place called alone (``dialkit._law.abandonment.toml``:
+            the law of the place called alone (``dialkit/_law/abandonment.toml``:
             3% per successive 30 days for US numbers, Ofcom's policy of 3% per 24
             hours for UK ones, the CRTC's 5% a month for Canadian ones, doubtful).
         abandonment_window: The successive periods the policy's limit is measured over,

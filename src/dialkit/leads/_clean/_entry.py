@@ -154,7 +154,8 @@ def _deprecated_dataset(source: Any, options: CleanOptions, out: Any, rejects: A
                   DeprecationWarning, stacklevel=3)
     if progress is not None:
         raise InputError("progress= counts a file's chunks; a Dask clean's progress is "
-                         "in Dask's dashboard (Client.dashboard_link): pass no progress=")
+                         "in Dask's dashboard (distributed.Client.dashboard_link): pass no "
+                         "progress=")
     from .._dask._clean import clean_dataset_with  # imports Dask
 
     return clean_dataset_with(source, options, out=out, rejects=rejects)
