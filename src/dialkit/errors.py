@@ -42,7 +42,8 @@ dialkit, so the lowest layers can raise them; all are importable from here, and
     │    │    └── DoctypeError      a workbook whose XML declares a document type
     │    ├── ConfigError            an emulator configuration that cannot be used
     │    ├── SignatureError         a webhook delivery that must not be trusted
-    │    └── EnvelopeError          a signed body that is not an event envelope
+    │    ├── EnvelopeError          a signed body that is not an event envelope
+    │    └── SymlinkError (OSError)  a link where dialkit writes a file: never followed
     ├── CacheMissError (LookupError)  refresh="offline" asked what the cache lacks
     ├── JournalWriteError (OSError)   an import journal's line not written whole
     ├── ImportRunningError (RuntimeError)  the same import running elsewhere
@@ -99,6 +100,7 @@ from ._utils._base_error import (
     SandboxStartError,
     SignatureError,
     StoreError,
+    SymlinkError,
     TimeRangeError,
     UnknownJurisdictionError,
     WorkbookError,
@@ -465,6 +467,7 @@ __all__ = [
     "ServiceUnavailableError",
     "SignatureError",
     "StoreError",
+    "SymlinkError",
     "TimeRangeError",
     "UnknownJurisdictionError",
     "ValidationError",

@@ -11,7 +11,8 @@ goes through :func:`written`, for three faults a plain ``open(path, "w")`` has:
   folder or holds one, and two outputs that are one file.
 - **An output through a link.** ``report.csv -> precious.txt`` opened for writing
   writes into ``precious.txt``. The output is written under a new hidden name beside
-  it and renamed over it: :func:`os.replace` replaces a link itself, never its target.
+  it and renamed over it: :func:`os.replace` replaces a link itself, never its target
+  (a dataset's folder at a link replaces the link too, issue 78).
 - **A half output that looks whole.** A full disk or a file-size limit stops a write
   part way; a kill too. The hidden name is renamed only once the write is complete;
   a failed write removes it, and so does one ended by Ctrl-C, ``SIGTERM`` or ``SIGHUP``
@@ -43,6 +44,7 @@ from typing import Any
 
 from .._utils._base_error import InputError
 from ._leftovers import partial_beside
+from ._private import NO_FOLLOW
 from ._stopped import cleaned_up_on_signals
 
 UNFINISHED = ".unfinished"
@@ -163,8 +165,8 @@ def _made(partial: Path, folder: bool, mode: int | None) -> None:
     if folder:
         partial.mkdir(mode=0o777 if mode is None else mode)
         return
-    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(
-        os, "O_NOFOLLOW", 0), 0o666 if mode is None else mode))
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW,
+                     0o666 if mode is None else mode))
 
 
 def _finish_parts(folder: Path) -> None:
@@ -175,8 +177,12 @@ def _finish_parts(folder: Path) -> None:
 
 def _put(partial: Path, target: Path, folder: bool) -> None:
     """Rename ``partial`` to ``target``; an earlier folder there is moved aside first and
-    removed after (a folder cannot be renamed over one that holds files)."""
-    if not folder or not target.is_dir() or target.is_symlink():
+    removed after (a folder cannot be renamed over one that holds files), and a link
+    there is removed first (a folder cannot be renamed over a link either): the link is
+    replaced, as a file's is, never what it points to."""
+    if folder and target.is_symlink():
+        target.unlink()
+    if not folder or not target.is_dir():
         os.replace(partial, target)
         return
     old = partial_beside(target)

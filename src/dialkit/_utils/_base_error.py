@@ -9,6 +9,8 @@ whole tree. Each says ``dialkit.errors`` in a traceback, where users import it.
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -272,6 +274,41 @@ class DoctypeError(WorkbookError):
     """A workbook part that declares a DOCTYPE: its message names the part."""
 
     __module__ = "dialkit.errors"
+
+
+class SymlinkError(InputError, OSError):
+    """A symbolic link where dialkit appends to a file, opens one in place or keeps a
+    folder of its own (issue 78): refused, never followed. On a shared or group-writable
+    folder another user can plant ``name -> ~/.bashrc`` before dialkit writes ``name``;
+    followed, the write would change the file the link points to, or its mode. The user's
+    to fix (remove the link, or name another path), so an :class:`InputError`; and an
+    ``OSError`` as the refused ``open`` is (``errno`` ``ELOOP``, ``filename`` the link),
+    so that what catches a file that cannot be written catches it too.
+
+    Attributes:
+        path: The link.
+        what: What dialkit writes there (``"the MCP audit log"``), as the message says it.
+    """
+
+    __module__ = "dialkit.errors"
+
+    def __init__(self, path: str | os.PathLike[str], what: str) -> None:
+        self.path, self.what = Path(path), what
+        try:
+            to = f" (to {os.readlink(self.path)})"
+        except OSError:  # removed meanwhile
+            to = ""
+        said = (f"{self.path} is a symbolic link{to}, where dialkit writes {what}: it never "
+                "writes through a link (that would change the file the link points to). "
+                "Remove the link, or name another path")
+        super().__init__(said)
+        self.errno, self.strerror, self.filename = errno.ELOOP, said, str(self.path)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+    def __reduce__(self) -> tuple[type[SymlinkError], tuple[Path, str]]:
+        return type(self), (self.path, self.what)  # pickled by its arguments, not its text
 
 
 class AccessRefusedError(DialkitError):

@@ -44,7 +44,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from .._files._leftovers import partial_beside
-from .._files._private import FILE_MODE, private_file
+from .._files._private import FILE_MODE, NO_FOLLOW, private_file
 
 logger = logging.getLogger("dialkit.client.guard")
 
@@ -175,7 +175,7 @@ def _write_token(path: Path, token: str) -> None:
     partial = partial_beside(path)
     try:
         descriptor = private_file(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                                          | getattr(os, "O_NOFOLLOW", 0), FILE_MODE))
+                                          | NO_FOLLOW, FILE_MODE))
         with open(descriptor, "w", encoding="ascii") as out:
             out.write(token)
         os.replace(partial, path)

@@ -47,7 +47,7 @@ import pyarrow as pa
 from filelock import FileLock
 
 from .._files._cache_folder import cache_root
-from .._files._private import FILE_MODE, private_dir
+from .._files._private import FILE_MODE, private_dir, refuse_link
 from .._utils._base_error import (
     CacheMissError,  # noqa: F401
 )
@@ -141,9 +141,12 @@ class Entry:
         Temporary files left by a process killed in the middle of a write are
         removed once the lock is held: every write happens under it, so none
         of them can be in use. Then the folder gets its :data:`MARK`.
+
+        Raises:
+            dialkit.errors.SymlinkError: The lock is a symbolic link (issue 78).
         """
         private_dir(self.path)
-        with FileLock(self.path / ".lock", mode=FILE_MODE):
+        with FileLock(refuse_link(self.path / ".lock", "the frames' cache"), mode=FILE_MODE):
             _remove_temporaries(self.path)
             _remove_temporaries(self.path / "partial")
             _mark(self.path)

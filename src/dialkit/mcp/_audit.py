@@ -20,7 +20,7 @@ from typing import Literal, Protocol
 
 import orjson
 
-from .._files._private import FILE_MODE, private_dir, private_file
+from .._files._private import open_private, private_dir
 
 Confirmation = Literal["not_needed", "undecided", "asked", "given", "declined", "cancelled",
                        "unanswered", "unsupported"]
@@ -123,6 +123,8 @@ class JsonLinesAuditLog:
 
     Raises:
         OSError: The file cannot be created or opened for appending.
+        dialkit.errors.SymlinkError: The file is a symbolic link (issue 78): never
+            written through.
 
     Examples:
         >>> log = JsonLinesAuditLog("audit.jsonl")
@@ -137,10 +139,11 @@ class JsonLinesAuditLog:
 
     def _open(self) -> int:
         """The file opened for appending, owner-only (made so if it was not: a log
-        written by another tool, or by an older dialkit), in owner-only new folders."""
+        written by another tool, or by an older dialkit), in owner-only new folders; a
+        link at its name refused, each time it is opened."""
         private_dir(self.path.parent)
-        return private_file(os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
-                                    FILE_MODE))
+        return open_private(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+                            "the MCP audit log")
 
     def write(self, record: AuditRecord) -> None:
         """Append ``record`` as one line; a record of an override is on the disk (fsync)
@@ -148,7 +151,7 @@ class JsonLinesAuditLog:
 
         Raises:
             OSError: The line could not be written whole (a full disk, a folder in the
-                file's place).
+                file's place, a symbolic link: :class:`~dialkit.errors.SymlinkError`).
         """
         line = orjson.dumps(record.to_dict()) + b"\n"
         with self._lock:

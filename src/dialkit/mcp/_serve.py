@@ -91,7 +91,7 @@ def serve(client: AccountClient, *, http: int | None = None, bearer_token: str |
     sock = _listen(http)
     try:
         audit = _audit(audit_log)
-    except OSError:
+    except BaseException:  # an InputError too (a link, a file for a folder): no socket left
         sock.close()
         raise
     _serve_http(build_server(executor, tools=names, read_only=read_only, audit=audit),

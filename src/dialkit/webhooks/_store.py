@@ -34,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
+from .._files._private import open_no_link
 from .._utils._base_error import InputError, StoreError
 from ._events import Envelope, Event, event_of, parse_envelope
 
@@ -138,7 +139,8 @@ class EventStore:
             (durable against a crash of the process only; faster on slow disks).
 
     Raises:
-        StoreError: The file cannot be opened or is not an event store.
+        StoreError: The file cannot be opened (a symbolic link at its name too: it is
+            never written through, issue 78) or is not an event store.
 
     Examples:
         >>> from dialkit.webhooks import verify
@@ -272,9 +274,8 @@ def _same(seen: Delivery, new: Delivery) -> bool:
 
 def _open(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
     """A connection in WAL mode with the schema in place; ``StoreError`` saying why not."""
-    try:
-        if not path.exists():
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # personal data
+    try:  # made owner-only if missing (personal data); a link refused, never followed
+        os.close(open_no_link(path, os.O_CREAT | os.O_RDONLY, "the webhook event store"))
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                timeout=BUSY_TIMEOUT_MS / 1000)
     except (OSError, sqlite3.Error) as exc:

@@ -58,7 +58,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from filelock import FileLock, Timeout
 
-from dialkit._files._private import DIRECTORY_MODE, private_dir
+from dialkit._files._private import (
+    DIRECTORY_MODE,
+    open_private,
+    private_dir,
+    refuse_link,
+)
 from dialkit.client import batch_key
 from dialkit.contract import MAX_IMPORT_BATCH, LeadResultStatus
 
@@ -82,6 +87,8 @@ _FIELDS: dict[str, dict[str, type]] = {
     "found": {"hash": str, "rows": list},
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
+_WRITTEN = "an import's journal"
+"""What dialkit writes in the folder, for the refusal of a link (issue 78)."""
 
 
 @contextlib.contextmanager
@@ -96,10 +103,12 @@ def held(folder: Path) -> Iterator[None]:
 
     Raises:
         ImportRunningError: Another run holds the folder.
+        dialkit.errors.SymlinkError: The folder, or its lock, is a symbolic link (issue
+            78): its lines and lock would be written, and its mode set, where it points.
     """
-    private_dir(folder)
+    private_dir(refuse_link(folder, _WRITTEN))
     folder.chmod(DIRECTORY_MODE)  # an older journal's too
-    lock = FileLock(folder / LOCK, mode=0o600)
+    lock = FileLock(refuse_link(folder / LOCK, _WRITTEN), mode=0o600)
     try:
         lock.acquire(timeout=0)
     except Timeout:
@@ -405,7 +414,7 @@ class Journal:
         self._count(line)
         private_dir(self.folder)
         path = self.folder / LINES
-        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        descriptor = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, _WRITTEN)
         try:
             start = os.fstat(descriptor).st_size  # one writer: the run holds the folder
             try:
@@ -460,8 +469,9 @@ def _write_all(descriptor: int, data: bytes) -> None:
 
 
 def _cut_torn(path: Path) -> None:
-    """Cut off a last line a kill left without its newline."""
-    with open(path, "rb+") as opened:
+    """Cut off a last line a kill left without its newline (never through a link: it
+    would cut the last line of the file the link points to)."""
+    with open(open_private(path, os.O_RDWR, _WRITTEN), "rb+") as opened:
         size = opened.seek(0, os.SEEK_END)
         if size == 0:
             return  # mmap cannot map an empty file

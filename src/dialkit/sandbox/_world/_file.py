@@ -14,7 +14,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from ..._utils._base_error import ConfigError
+from ..._files._private import open_no_link, refuse_link
+from ..._utils._base_error import ConfigError, SymlinkError
 
 WORLD_MARKER = "dialkit_world"
 """The ``meta`` key every world file holds (written on first open)."""
@@ -23,6 +24,8 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 _OLDER_WORLD_KEYS = ("cursor_secret", "default_keys", "world_id")
 """``meta`` keys of a world kept before the marker was written."""
+_WRITTEN = "an emulator's world"
+"""What is written there, for the refusal of a link (issue 78)."""
 
 
 def connect_world(path: str) -> sqlite3.Connection:
@@ -31,11 +34,14 @@ def connect_world(path: str) -> sqlite3.Connection:
 
     Raises:
         ConfigError: ``path`` cannot be opened, is not SQLite, or is another program's
-            database; the message names the file and what to pass instead.
+            database, or it or a side file is a symbolic link (never followed, issue 78);
+            the message names the file and what to pass instead.
     """
     try:
         _owner_only(path)
         conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    except SymlinkError as exc:
+        raise ConfigError(f"{exc} for db= (or --db)") from None
     except (OSError, sqlite3.Error) as exc:
         raise _refused(path, f"cannot be opened ({_reason(exc)})") from None
     try:
@@ -48,14 +54,16 @@ def connect_world(path: str) -> sqlite3.Connection:
 
 def _owner_only(path: str) -> None:
     """Create ``path`` owner-only if missing (the mode given to ``open``, not the umask's);
-    make it and its side files owner-only; refuse a file that is not SQLite."""
-    os.close(os.open(path, os.O_CREAT | os.O_RDONLY, OWNER_ONLY))
-    with open(path, "rb") as file:
+    make it and its side files owner-only; refuse a file that is not SQLite, and a
+    symbolic link at any of their names (a mode is never set through a link)."""
+    with open(open_no_link(path, os.O_CREAT | os.O_RDONLY, _WRITTEN), "rb") as file:
         head = file.read(len(SQLITE_HEADER))
-    if head and head != SQLITE_HEADER:
-        raise _refused(path, "is not a SQLite file, so not an emulator world")
-    for name in (path, *(path + suffix for suffix in _SIDE_FILES)):
-        if Path(name).exists():
+        if head and head != SQLITE_HEADER:
+            raise _refused(path, "is not a SQLite file, so not an emulator world")
+        if os.name == "posix":  # elsewhere a mode is no access control
+            os.fchmod(file.fileno(), OWNER_ONLY)
+    for name in (path + suffix for suffix in _SIDE_FILES):
+        if refuse_link(Path(name), _WRITTEN).exists():
             os.chmod(name, OWNER_ONLY)
 
 
