@@ -348,7 +348,7 @@ def _abandonment(made: _Maker, rules: Rules) -> None:
         None); an edge where ``found`` is given."""
         made_id, _ = made.call(phone, at - ANSWER, campaign=made.abandoning, answered=at,
                                joined=None if late is None else at + late,
-                               disposition=None if late is None else "interested")
+                               disposition=None if late is None else "info_sent")
         if found is not None:
             made.edge(what, "abandonment", made_id, phone, found)
 

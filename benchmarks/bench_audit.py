@@ -386,7 +386,10 @@ def _utc(local_ms: np.ndarray, zones: np.ndarray) -> pd.Series:
     return at
 
 
-DISPOSITIONS = ("sale", "interested", "not_interested", "callback", "wrong_number", "do_not_call")
+DISPOSITIONS = ("sale", "info_sent", "not_interested", "callback_requested", "wrong_number",
+                "do_not_call")
+"""The service's disposition codes (``CallDisposition``): a word of the dialer's own is held
+out of abandonment's live answers until mapped (issue 79)."""
 DISPOSITION_SHARES = (0.1, 0.19, 0.45, 0.2, 0.05, 0.01)
 UNANSWERED = ("no-answer", "busy", "failed", "voicemail")
 

@@ -91,6 +91,26 @@ def test_an_answering_machine_is_not_a_live_person() -> None:
     assert "1 of 31 calls" in report.findings["evidence"].iloc[0]
 
 
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_the_summary_counts_the_live_answers_the_finding_counts(engine: str) -> None:
+    """Issue 79: 2 abandoned of 31 live answers, and 10 voicemails. The summary counted
+    every answer (2 of 41) where the finding said 2 of 31: one reading of a live answer
+    for both, and the figure is the rows it counts (the calls answered, not by a machine)."""
+    rows = [*good(0, 29, START), *(answered(n, START + pd.Timedelta(hours=2), abandoned=True)
+                                   for n in (50, 51)),
+            *good(60, 10, START + pd.Timedelta(hours=3), status="voicemail")]
+    calls = frame(rows)
+    live = int((calls["answered_at"].notna() & (calls["status"] != "voicemail")).sum())
+    given = calls if engine == "pandas" else pytest.importorskip("dask.dataframe").from_pandas(
+        calls, npartitions=2)
+    report = audit(given, rules=US)
+    said = report.findings.loc[report.findings["rule"] == "abandonment", "evidence"]
+    assert len(said) == 2 and said.str.contains(f"2 of {live} calls answered by a live").all()
+    row = report.totals.loc["abandonment"]
+    assert (row["findings"], row["audited"], row["unit"]) == (2, live, "answered calls")
+    assert int(report.population["answered"].sum()) == live == 31
+
+
 def test_each_country_of_a_campaign_by_its_own_rule() -> None:
     """One campaign: its US calls 1 of 31 (law, 3%); its UK calls 1 of 20 in 24 hours
     (Ofcom's policy, not law); its Canadian calls 2 of 50 in the month (4%: under the

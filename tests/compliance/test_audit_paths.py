@@ -22,7 +22,7 @@ from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._checks._dnc import _last_checks
 from dialkit.compliance._checks._findings import LOCAL_FORMAT, WEEKDAYS, written
 from dialkit.compliance._checks._frequency import _crowded
-from dialkit.compliance._inputs._population import population_of
+from dialkit.compliance._inputs._population import LIVE, population_of
 from dialkit.compliance._rules._rules import RULE_IDS
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
@@ -310,12 +310,10 @@ def test_population_counts_calls_as_the_group_by_it_replaces(
     campaign = whole.take(rows).reset_index(drop=True)
     if taken:
         hash_taken(campaign, whole, rows)
-    outbound = pd.DataFrame({"campaign_id": campaign, "answered_at": pd.Series(
-        [pd.Timestamp("2026-06-01", tz="UTC") if a else pd.NaT for _, a in calls],
-        dtype="datetime64[us, UTC]")})
+    outbound = pd.DataFrame({"campaign_id": campaign, LIVE: [a for _, a in calls]})
     by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
     expected = pd.DataFrame({"calls": by_campaign.size(), "answered": by_campaign[
-        "answered_at"].count(), "leads": 0}).astype("int64").rename_axis("campaign_id")
+        LIVE].sum(), "leads": 0}).astype("int64").rename_axis("campaign_id")
     pd.testing.assert_frame_equal(population_of(outbound, None), expected.sort_index())
 
 

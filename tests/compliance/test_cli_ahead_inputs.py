@@ -70,13 +70,15 @@ def _said(text: str) -> str:
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_the_audits_options_a_command_has_are_those_its_judge_takes(command: str) -> None:
     """Every input the declaration says the judge takes has its option, by the audit's
-    flag (``--preset`` for ``rules``), and no other input of the audit has one (``when``
-    takes the leads as the numbers asked about, and no consents yet)."""
+    flag (``--preset`` for ``rules``), and no other input of the audit has one, but
+    ``when``'s ``--leads``: ``next_allowed`` takes the leads as the numbers asked about
+    (the declaration's note), and ``when`` asks about the file's leads of its numbers."""
     shown = run(command, "--help")
     assert shown.exit_code == 0, shown.output
     flags = set(re.findall(r"--[a-z][a-z-]+", shown.output))
+    asked_about = {"--leads"} if command == "when" else set()
     assert {each.flag for each in AUDIT_INPUTS if each.flag in flags} == {
-        each.flag for each in AUDIT_INPUTS if COMMANDS[command] in each.ahead}
+        each.flag for each in AUDIT_INPUTS if COMMANDS[command] in each.ahead} | asked_about
 
 
 @pytest.mark.parametrize(("command", "each"), MADE,
@@ -207,10 +209,11 @@ def test_a_refusal_names_the_options(exports: dict[str, Path], monkeypatch: pyte
 
 
 @pytest.mark.parametrize(("call", "where", "name"), [
-    (lambda: run_when([NEW_YORK], consents="consents.csv"), "run_when", "consents"),
+    (lambda: run_when([NEW_YORK], blocked_countries=["KP"]), "run_when",
+     "blocked_countries"),
     (lambda: run_upcoming(verified_caller_ids=["+14155550100"]), "run_upcoming",
      "verified_caller_ids"),
-], ids=["run_when consents", "run_upcoming verified_caller_ids"])
+], ids=["run_when blocked_countries", "run_upcoming verified_caller_ids"])
 def test_a_run_refuses_an_input_its_judge_does_not_take(call: Callable[[], object],
                                                         where: str, name: str) -> None:
     with pytest.raises(TypeError, match=rf"{where}\(\) got an unexpected keyword argument "

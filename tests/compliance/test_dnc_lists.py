@@ -48,7 +48,56 @@ def test_the_tps_grace_is_pecr_21_3s_28_days(called: str, found: bool) -> None:
     if found:
         assert hits.iloc[0][["jurisdiction", "decided_by", "citation"]].tolist() == [
             "GB", "list", "PECR reg. 21(1)(b)"]
-        assert "the law's grace is 28 days" in hits.iloc[0]["evidence"]
+        assert "the law's grace of 28 days" in hits.iloc[0]["evidence"]
+
+
+@pytest.mark.parametrize(("called", "said"), [
+    ("2026-06-28T23:59:59Z", None),  # within the grace: no finding
+    ("2026-06-29T00:00:00Z", "ended at 2026-06-29 00:00:00 UTC, the moment of the call"),
+    ("2026-06-29T00:00:01Z", "ended at 2026-06-29 00:00:00 UTC, before the call (the call: "
+                             "2026-06-29 00:00:01 UTC)"),
+])
+def test_the_evidence_says_when_the_grace_ended_as_the_law_counts_it(
+        called: str, said: str | None) -> None:
+    """Issue 79: "listed on 2026-06-01 ..., 27 days before the call; the law's grace is 28
+    days" read as within the grace of a call that broke it. The grace counts whole days
+    from the listing's day: it ends on 29 June at 00:00, and the evidence says so, and
+    where the call fell against it."""
+    hits = dnc_calls(audit(calls((GB, called)), dnc=dnc((GB, "2026-06-01T09:00Z", "2026-07-10"))))
+    assert len(hits) == (said is not None)
+    if said is not None:
+        evidence = hits["evidence"].iloc[0]
+        assert ("listed on 2026-06-01 09:00:00; the law's grace of 28 days, counted in whole "
+                "days from the day of the listing (UTC), " + said) in evidence
+        assert "days before the call" not in evidence
+
+
+def test_the_registrys_safe_harbor_says_when_it_ended() -> None:
+    """The US registry's 31 days from a check made before the listing: the evidence says
+    when they ended, not only the check's day (42 days before the call)."""
+    listed = dnc((US, "2026-06-01T00:00Z", "2026-07-10"))
+    history = pd.DataFrame({"phone": [US], "listed": [False],
+                            "checked_at": pd.to_datetime(["2026-04-30T00:00Z"], utc=True)})
+    hits = dnc_calls(audit(calls((US, "2026-06-11T15:00Z")),
+                           dnc=pd.concat([listed, history], ignore_index=True)))
+    assert ("its last check before the call was on 2026-04-30, 42 days before; the 31 days "
+            "from it ended at 2026-05-31 00:00:00 UTC, before the call (the call: "
+            "2026-06-11 15:00:00 UTC)") in hits["evidence"].iloc[0]
+
+
+@pytest.mark.parametrize("second", ["2026-06-01T09:00Z", "2026-06-20T09:00Z"])
+def test_two_scrub_runs_of_a_listing_are_one_fact(second: str) -> None:
+    """Issue 79: a vendor's file of two scrub runs holds the number's listing twice (the
+    same listing checked on two dates, or a later date in the later run): the evidence
+    named each fact twice. It names the earliest listing once, and how many rows gave it."""
+    results = dnc((GB, "2026-06-01T09:00Z", "2026-07-01"), (GB, second, "2026-07-08"))
+    hits = dnc_calls(audit(calls((GB, "2026-07-09T12:00Z")), dnc=results))
+    evidence = hits["evidence"].tolist()
+    assert len(evidence) == 1
+    assert evidence[0].count("the number is on") == 1 and evidence[0].count("listed on") == 1
+    assert ("(the DNC results, 2 rows (scrub runs): the earliest listing the call breaks is "
+            "judged), listed on 2026-06-01 09:00:00;") in evidence[0]
+    assert hits["listed_at"].tolist() == [pd.Timestamp("2026-06-01T09:00Z")]
 
 
 @pytest.mark.parametrize(("called", "found"), [("2026-07-01T15:00Z", False),

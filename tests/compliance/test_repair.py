@@ -170,8 +170,11 @@ def test_the_best_strategy_moves_to_the_lawful_hour_most_often_answered(flow: Fl
 
 
 def test_a_crash_half_way_and_a_run_again_do_each_action_once(flow: Flow) -> None:
-    # soonest first: the listed callback cancelled, the late one's answer lost on the way
-    assert list(flow.crashed["status"].str[:6]) == ["done", "failed", "left"]
+    # soonest first: the listed callback cancelled, the late one's answer lost on the way;
+    # the rest left (a callback to a number no scrub of its state's list answers for is a
+    # risk, not a listing: issue 79)
+    statuses = list(flow.crashed["status"].str[:6])
+    assert statuses[:2] == ["done", "failed"] and set(statuses[2:]) == {"left"}
     assert "ApiConnectionError" in flow.crashed["status"].iloc[1]
     assert (flow.rerun["status"] == flow.plan["status"].replace("planned", "done")).all()
     planned = flow.plan.loc[flow.plan["action"] != "leave", "idempotency_key"]

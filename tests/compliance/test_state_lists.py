@@ -22,7 +22,7 @@ import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
-from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state
+from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state, plot_summary
 from dialkit.compliance._report._plots import COLOURS
 
 AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI = (
@@ -263,11 +263,14 @@ def test_a_list_the_table_does_not_know_is_refused_by_name() -> None:
 
 
 def test_next_allowed_reads_a_state_list_as_the_audit_does() -> None:
+    """Texas's listing forbids the Austin call; the Denver number, which no scrub of
+    Colorado's required list answers for, is the audit's risk (issue 79: it was allowed)."""
     dnc = listed(AUSTIN, "US-TX", "2026-01-01")
     answer = next_allowed([AUSTIN, DENVER], "2026-06-02T16:00Z", dnc=dnc)
-    assert answer["allowed"].tolist() == [False, True]
-    assert answer["rule"].iloc[0] == "dnc_call" and answer["jurisdiction"].iloc[0] == "US-TX"
-    assert pd.isna(answer["next_allowed_at"].iloc[0])
+    assert answer["allowed"].tolist() == [False, False]
+    assert answer[["rule", "jurisdiction", "basis"]].values.tolist() == [
+        ["dnc_call", "US-TX", "law"], ["dnc_call", "US-CO", "risk"]]
+    assert answer["next_allowed_at"].isna().all()
 
 
 def test_the_dask_path_reads_state_lists_and_their_absence_alike() -> None:
@@ -287,6 +290,26 @@ def test_the_dask_path_reads_state_lists_and_their_absence_alike() -> None:
             == dnc_found(pandas)[keys].sort_values("call_id").values.tolist()
             == [["call_0", "law", TEXAS, "US-TX"], ["call_9", "risk", COLORADO, "US-CO"]])
     assert dask.notes == pandas.notes
+
+
+def test_the_rate_of_a_rule_counts_its_violations_and_not_its_risks() -> None:
+    """Issue 79: of three calls, one broke Texas's list (law) and one is Colorado's risk
+    (its required list missing). The rate is of the calls that broke a law, 1 of 3: the
+    risk is counted in its own column, not in the rate (which said 2 of 3)."""
+    made = pd.concat([calls(AUSTIN, "2026-06-02T16:00Z"),
+                      calls(DENVER, "2026-06-03T17:00Z", "2026-06-02T17:00Z").assign(
+                          id=["call_8", "call_9"])], ignore_index=True)
+    report = audit(made, dnc=listed(AUSTIN, "US-TX", "2026-01-01"), as_of="2026-11-27")
+    row = report.totals.loc["dnc_call"]
+    assert row[["findings", "law", "policy", "risk", "audited"]].tolist() == [2, 1, 0, 1, 3]
+    assert row["rate"] == round(1 / 3, 4)
+    assert report.summary.set_index("rule").loc["dnc_call", "rate"] == 1 / 3
+    line = next(line for line in report.to_text().splitlines() if line.startswith("dnc_call"))
+    assert line.split()[1:] == ["2", "1", "0", "1", "3", "outbound", "calls", "33.33%",
+                                "findings"]
+    ax = plot_summary(report, ax=Figure().add_subplot())
+    assert "2 of 3 outbound calls (violations 33.33%; 1 law, 1 risk)" in [
+        text.get_text() for text in ax.texts]
 
 
 def test_a_lead_on_a_states_list_still_dialable_names_the_states_law() -> None:

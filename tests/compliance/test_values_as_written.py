@@ -11,9 +11,13 @@ written consent standing at the call exempts it (the DNCL's row, ``_law/dnc_list
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
+from dialkit.cli import app
 from dialkit.compliance import AuditInputError, audit, upcoming
 
 TORONTO = "+14165550142"
@@ -41,9 +45,9 @@ def reassigned(answer: str) -> pd.DataFrame:
                          "answer": [answer]})
 
 
-def found(**given: pd.DataFrame) -> list[str]:
+def found(**given: object) -> list[str]:
     given.setdefault("leads", leads("residential"))
-    return sorted(audit(CALLS, dnc=DNC, **given).findings["rule"].astype(str))
+    return sorted(audit(CALLS, dnc=DNC, **given).findings["rule"].astype(str))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("as_named", "as_written"), [
@@ -119,3 +123,224 @@ def test_a_status_the_contract_does_not_name_is_refused_by_name(frame: str, said
                                         "scheduled_at": [pd.Timestamp("2026-06-03T03:00Z")]})}
     with pytest.raises(AuditInputError, match=said):
         upcoming(given, as_of="2026-06-02T18:00Z")
+
+
+# Issue 79, item 1: every named column of every input read through one vocabulary. A value
+# a dialer writes its own way is the contract's word (any case; spaces, underscores and
+# hyphens alike), or the user's mapping makes it one, or the report names it and holds its
+# rows out of the rules it would decide; never a default.
+
+NEW_YORK = "+1212555{:04d}"
+MONDAY = pd.Timestamp("2026-06-01T15:00Z")  # 11:00 in New York
+
+
+def call(n: int, at: pd.Timestamp, **columns: object) -> dict[str, object]:
+    """An outbound call of campaign ``cmp_1`` to a New York number, placed at ``at``."""
+    return {"id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
+            "to_number": NEW_YORK.format(n), "created_at": at, "answered_at": pd.NaT,
+            "ended_at": at + pd.Timedelta(minutes=2), "campaign_id": "cmp_1",
+            "disposition": None, "status": "completed", **columns}
+
+
+def answered(n: int, disposition: object, *, status: str = "completed",
+             talk: float = 120) -> dict[str, object]:
+    """A call answered 10 s after it was placed, ended ``talk`` s after the answer (no join
+    times: abandonment told by the proxy, an answer with no disposition ended within 2 s)."""
+    at = MONDAY + pd.Timedelta(minutes=n)
+    return call(n, at, answered_at=at + pd.Timedelta(seconds=10),
+                ended_at=at + pd.Timedelta(seconds=10 + talk), disposition=disposition,
+                status=status)
+
+
+def campaign(live: list[object], dropped: object, machine: str) -> pd.DataFrame:
+    """A campaign of 71 live answers, 7 of them abandoned (9.9 %: the law's limit is 3 %),
+    the dispositions of the others ``live`` in turn, the abandoned ones' ``dropped``; and
+    180 calls an answering machine took (status ``machine``, a message left), which no
+    abandonment counts."""
+    rows = [answered(n, live[n % len(live)]) for n in range(64)]
+    rows += [answered(n, dropped, talk=1) for n in range(64, 71)]
+    rows += [answered(n, "voicemail_left", status=machine, talk=30) for n in range(100, 280)]
+    return pd.DataFrame(rows)
+
+
+def abandonment(report: object) -> list[str]:
+    findings = report.findings  # type: ignore[attr-defined]
+    return findings.loc[findings["rule"] == "abandonment", "evidence"].tolist()
+
+
+def test_a_dialers_words_are_the_contracts_and_abandonment_is_found() -> None:
+    """A dialer writes ``Sale``, ``NOT INTERESTED``, ``Callback-Requested``, and
+    ``Voicemail`` for its answering machine: 7 of 71 live answers dropped. Read as written,
+    the 180 ``Voicemail`` calls were live answers and the rate 7 of 251 (2.8 %) passed."""
+    as_named = audit(campaign(["sale", "not_interested", "callback_requested"], None,
+                              "voicemail"))
+    as_written = audit(campaign(["Sale", "NOT INTERESTED", "Callback-Requested"], None,
+                                "Voicemail"))
+    assert len(abandonment(as_named)) == 7
+    assert "7 of 71 calls answered by a live person" in abandonment(as_named)[0]
+    assert abandonment(as_written) == abandonment(as_named)
+    assert "values" not in as_written.notes
+
+
+def test_a_word_not_understood_is_named_and_never_a_live_answer() -> None:
+    """The dialer's own words (``Hung Up``, ``Dropped``) are no contract's: the 7 dropped
+    calls' and 5 others' rows are held out of abandonment and named with their counts, never
+    read as a live conversation's disposition (which let the 7 pass); mapped by the user,
+    ``Dropped`` is no disposition, and the 7 of 71 are found."""
+    calls = campaign(["Sale", "Hung Up", "sale", "sale", "sale", "sale", "sale", "sale",
+                      "sale", "sale", "sale", "sale", "sale"], "Dropped", "voicemail")
+    held = audit(calls)
+    assert abandonment(held) == []
+    assert held.unread.to_dict("records") == [
+        {"column": "calls.disposition", "value": "Dropped", "rows": 7},
+        {"column": "calls.disposition", "value": "Hung Up", "rows": 5}]
+    assert ("calls.disposition 'Dropped' (7 calls: held out of abandonment and short_ring)"
+            in held.notes["values"])
+    assert int(held.population["answered"].sum()) == 59  # neither word a live answer
+    mapped = audit(calls, values={"disposition": {"dropped": None}})
+    assert len(abandonment(mapped)) == 7
+    assert "7 of 66 calls answered by a live person" in abandonment(mapped)[0]
+    assert mapped.unread["value"].tolist() == ["Hung Up"]
+
+
+@pytest.mark.parametrize("direction", ["Outbound", "OUTBOUND ", "outbound"])
+def test_a_direction_in_another_case_audits_the_same_calls(direction: str) -> None:
+    """``Outbound``, as a dialer exports it, audited no call at all (and passed)."""
+    calls = campaign(["sale"], None, "voicemail")
+    report = audit(calls.assign(direction=direction))
+    assert report.calls_audited == len(calls)
+    assert abandonment(report) == abandonment(audit(calls))
+
+
+def dnc_requested(disposition: str) -> pd.DataFrame:
+    """A call whose person asked not to be called again, then two later calls to them."""
+    first = call(1, MONDAY, answered_at=MONDAY, disposition=disposition)
+    later = [call(1, MONDAY + pd.Timedelta(days=days), id=f"call_{days}") for days in (2, 3)]
+    return pd.DataFrame([first, *later])
+
+
+OTHER_DNC = pd.DataFrame({"phone": ["+12125559999"], "listed": [False],
+                          "checked_at": [pd.Timestamp("2026-05-20T00:00Z")]})
+
+
+@pytest.mark.parametrize("disposition", ["Do Not Call", "DO_NOT_CALL", "do-not-call",
+                                         "DNC (mapped)"])
+def test_a_do_not_call_disposition_as_written_is_a_request(disposition: str) -> None:
+    """``Do Not Call`` (and the contract's word in capitals) was no request: the two later
+    calls to the person were missed. A dialer's ``DNC`` is one where the user maps it."""
+    mapped = {"values": {"calls.disposition": {"DNC (mapped)": "do-not-call"}}}
+    report = audit(dnc_requested(disposition), dnc=OTHER_DNC,
+                   **(mapped if "mapped" in disposition else {}))
+    named = audit(dnc_requested("do_not_call"), dnc=OTHER_DNC)
+    dnc = report.findings.loc[report.findings["rule"] == "dnc_call", "call_id"]
+    assert sorted(dnc) == ["call_2", "call_3"]
+    assert dnc.tolist() == named.findings.loc[named.findings["rule"] == "dnc_call",
+                                              "call_id"].tolist()
+
+
+def short(status: object, disposition: object = None) -> pd.DataFrame:
+    """An unanswered call the line ended 3 s after it was placed."""
+    return pd.DataFrame([call(1, MONDAY, ended_at=MONDAY + pd.Timedelta(seconds=3),
+                              status=status, disposition=disposition)])
+
+
+def rules_found(report: object) -> list[str]:
+    return sorted(report.findings["rule"].astype(str))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("status", "disposition"), [
+    ("busy", None), ("Busy", None), ("BUSY ", None), ("completed", "Busy")])
+def test_a_busy_line_is_no_short_ring(status: str, disposition: str | None) -> None:
+    """A busy line's 3 s is the callee's end, not the dialer's: ``BUSY `` with its trailing
+    space was a ``short_ring`` breach of law, and so was a dialer's ``Busy`` disposition
+    (not understood: held out of the rule, and named)."""
+    report = audit(short(status, disposition))
+    assert "short_ring" not in rules_found(report)
+    assert ("values" in report.notes) == (disposition is not None)
+
+
+def test_a_short_ring_is_found_where_nothing_says_who_ended_it() -> None:
+    """The cases above differ from this one only by the word: the rule still runs."""
+    assert rules_found(audit(short("completed"))) == ["short_ring"]
+
+
+def test_a_value_not_understood_is_listed_with_its_count() -> None:
+    calls = pd.DataFrame([call(1, MONDAY, status="Ringing"), call(2, MONDAY, status="Ringing"),
+                          call(3, MONDAY, hangup_cause="CARRIER_ERROR_42")])
+    report = audit(calls)
+    assert report.unread.to_dict("records") == [
+        {"column": "calls.hangup_cause", "value": "CARRIER_ERROR_42", "rows": 1},
+        {"column": "calls.status", "value": "Ringing", "rows": 2}]
+    assert "calls.status 'Ringing' (2 calls: held out of abandonment and short_ring)" in (
+        report.notes["values"])
+    assert "values" not in audit(calls.assign(status="no_answer", hangup_cause="USER BUSY")
+                                 ).notes
+
+
+def test_a_direction_not_understood_is_named_not_audited() -> None:
+    calls = pd.DataFrame([call(1, MONDAY, direction="OUT"), call(2, MONDAY)])
+    report = audit(calls)
+    assert (report.calls_audited, report.held_out) == (1, 1)
+    assert "calls.direction 'OUT' (1 call: not audited)" in report.notes["values"]
+    assert audit(calls, values={"direction": {"out": "outbound"}}).calls_audited == 2
+
+
+@pytest.mark.parametrize(("values", "said"), [
+    ({"status": {"x": "busy"}}, "a column of calls and leads: write which"),
+    ({"colour": {"x": "busy"}}, "values= names 'colour', no named column"),
+    ({"disposition": {"Sale Made": "sold"}}, "maps calls.disposition 'Sale Made' to 'sold'"),
+])
+def test_a_mapping_that_names_no_value_is_refused(values: dict[str, dict[str, str]],
+                                                 said: str) -> None:
+    with pytest.raises(AuditInputError, match=said):
+        audit(short("busy"), values=values)
+
+
+def test_a_records_word_is_refused_by_count_and_read_where_mapped() -> None:
+    """A record's column (here a consent's kind) cannot hold a row out: it is refused,
+    naming each word with its count and how to map it; mapped, it is read so."""
+    with pytest.raises(AuditInputError, match=r"consents.kind holds 'Verbal'.*values=\{'kind': "
+                                              r"\{'Verbal': 'written'\}\} \(not understood: "
+                                              r"'Verbal' \(1 row\)\)"):
+        found(consents=consents("Verbal"))
+    assert found(consents=consents("Express Written"),
+                 values={"kind": {"express written": "written"}}) == found(
+        consents=consents("written"))
+
+
+def test_the_command_fails_an_audit_whose_calls_were_all_held_out(tmp_path: Path) -> None:
+    """Every call ``OUT``: 0 calls audited is no quiet period, whatever --allow-empty says,
+    and the message names the word, not the period; mapped with --value, they are
+    audited."""
+    path = tmp_path / "calls.csv"
+    dnc_requested("Do Not Call").assign(direction="OUT").to_csv(path, index=False)
+    result = CliRunner().invoke(app, ["compliance", "audit", "--calls", str(path),
+                                      "--fail-on", "law", "--allow-empty"])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("0 CALLS AUDITED: the direction of 3 calls was not "
+                                    "understood ('OUT' (3 calls))")
+    assert "--value direction:'OUT'=outbound" in result.output
+    assert "the period or campaigns asked for" not in result.output
+    mapped = CliRunner().invoke(app, ["compliance", "audit", "--calls", str(path), "--json",
+                                      "--value", "direction:OUT=outbound", "--fail-on", "law"])
+    assert mapped.exit_code == 0, mapped.output
+
+
+def test_dask_reads_the_values_as_pandas_does() -> None:
+    """The Dask path reads every partition through the same vocabulary, with the user's
+    mapping, and counts the words it did not understand across its partitions."""
+    dd = pytest.importorskip("dask.dataframe")
+    calls = pd.concat([campaign(["Sale", "Hung Up", "sale"], "Dropped", "Voicemail"),
+                       dnc_requested("Do Not Call").assign(
+                           campaign_id="cmp_2", id=lambda f: "dnc_" + f["id"]),
+                       short("BUSY ", "Busy").assign(id="call_short", direction="OUT")],
+                      ignore_index=True)
+    values = {"disposition": {"Dropped": None}}
+    on_pandas = audit(calls, dnc=OTHER_DNC, values=values)
+    on_dask = audit(dd.from_pandas(calls, npartitions=3), dnc=OTHER_DNC, values=values)
+    columns = ["rule", "call_id", "evidence"]
+    assert on_dask.findings[columns].astype(str).to_dict("records") == (
+        on_pandas.findings[columns].astype(str).to_dict("records"))
+    assert on_dask.unread.to_dict("records") == on_pandas.unread.to_dict("records")
+    assert on_dask.notes["values"] == on_pandas.notes["values"]
+    assert {"abandonment", "dnc_call"} <= set(on_pandas.findings["rule"])

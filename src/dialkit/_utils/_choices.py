@@ -108,7 +108,8 @@ AUDIT_INPUTS = (
         ahead_note=(
         "next_allowed takes them as the numbers it is asked about (phones_or_leads), read "
         "as the audit reads them where they hold its columns (id, campaign_id, phone, "
-        "status). The guard reads of them the Do-Not-Call lists' part alone (line: "
+        "status); dialkit compliance when --leads FILE asks about the file's leads of its "
+        "numbers. The guard reads of them the Do-Not-Call lists' part alone (line: "
         "business; the lead ids contracts name); a lead's address state and campaign it "
         "reads from the lead's own record.")),
     AuditInput("dnc", "--dnc", FRAME, (
@@ -134,10 +135,11 @@ AUDIT_INPUTS = (
         "given_at, revoked_at, optionally relationship purchase or inquiry): they exempt "
         "calls to listed numbers as each list's law says, a revocation is an opt-out, and "
         "no_written_consent runs."), hint="the account's consent records",
-        ahead=("upcoming",), ahead_note=(
-        "Not next_allowed and the guard yet: a consent also lifts the hours where a row's "
-        "words say so (16 CFR 310.4(c)), which they judge apart from a number's past; read "
-        "for the lists alone, they would answer otherwise than the audit.")),
+        ahead=("next_allowed", "upcoming"), ahead_note=(
+        "Not the guard yet: a consent also lifts the hours where a row's words say so (16 "
+        "CFR 310.4(c)), which next_allowed judges with the consent as it stands at the "
+        "moment asked (issue 79); the guard's settings take no records yet, and read for "
+        "the lists alone they would answer otherwise than the audit.")),
     AuditInput("reassigned", "--reassigned", RECORDS, (
         "The reassigned numbers database's answers (phone, asked_at, answer yes, no or "
         "no_data): a yes voids the number's consents given before it."),
@@ -192,6 +194,16 @@ AUDIT_INPUTS = (
         "dated after it read the stricter way."), ahead=("upcoming",), ahead_note=(
         "next_allowed looks from the moment it is asked about (at=), the guard from the "
         "service's now.")),
+    AuditInput("values", "--value", CHOICE, (  # issue 79
+        "What another tool's words mean, per named column (direction, status, disposition, "
+        "hangup_cause; line, kind, relationship, answer, list): {'disposition': {'Sale "
+        "Made': 'sale'}}, on the command line --value disposition:'Sale Made'=sale "
+        "(repeat it). The contract's words are read in any case, with spaces, underscores "
+        "and hyphens alike; a call's word understood neither way is named in the notes "
+        "and held out of the rules it decides, a record's refused."), ahead_note=(
+        "Not yet (issue 79, item 2): the judges before a call read the calls through the "
+        "same vocabulary, the contract's words in any case, without a mapping of their "
+        "own.")),
     AuditInput("compute", None, PROGRAM, (
         "Of Dask's input: False answers the report delayed (dask.delayed); a command "
         "prints the report, so it computes it."),

@@ -152,9 +152,10 @@ def audit_command(
         metavar="BASIS", autocompletion=offering(FAIL_ON),
         help=(
         "Exit 1 when the audit finds what is named: law (a violation the law decides), "
-        "any (any violation, the policy's too) or risk (a lead that could be called "
-        "wrongly: listed or unscreened, which no law forbids holding); repeat the "
-        "option to stop on several. For CI and cron."))] = None,
+        "any (any violation, the policy's too) or risk (a call that may have broken a "
+        "law, which the data cannot tell, or a lead that could be called wrongly: "
+        "listed, unscreened or of an unread address state); repeat the option to stop "
+        "on several. For CI and cron."))] = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
@@ -184,7 +185,14 @@ def audit_command(
         "For an export audited later, the day it was exported."))] = None,
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
         "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
-        "of no call fails --fail-on, for it checked nothing."))] = False,
+        "of no call fails --fail-on, for it checked nothing. Never one whose calls were "
+        "held out for a direction not understood."))] = False,
+    value: Annotated[list[str] | None, typer.Option(metavar="COLUMN:WORD=VALUE", help=(
+        "What another tool's word means (repeat for several): --value "
+        "disposition:'Sale Made'=sale, --value direction:OUT=outbound, --value "
+        "disposition:Dropped= (no value). The contract's words are read in any case, with "
+        "spaces, underscores and hyphens alike; a call's word understood neither way is "
+        "named in the notes and held out of the rules it decides."))] = None,
     about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help=(
         "What the workbook's cover and the HTML report say first, as about= in Python: "
         "account=Acme,auditor=J. Smith (repeat the option for a value with a "
@@ -208,7 +216,7 @@ def audit_command(
                         policy_window=policy_window, policy_cap=policy_cap,
                         blocked_countries=blocked_countries, campaign_id=campaign,
                         since=since, until=until, as_of=as_of, fail_on=fail_on or (),
-                        allow_empty=allow_empty, **given)
+                        allow_empty=allow_empty, values=value, **given)
     report, about_report = _in_flags(run.report), {**told, **run.service}
     with _output_errors():
         if out is not None:
@@ -218,10 +226,14 @@ def audit_command(
         if html is not None:
             report.to_html(html, mask_pii=mask_pii, about=about_report, names=run.names)
     found = report.masked_findings() if mask_pii else report.findings
+    said = _values_said(report.to_text())
     if not printed(found, as_json=as_json, as_csv=as_csv):
-        typer.echo(report.to_text())
+        typer.echo(said)
     named = " ".join(dict.fromkeys(fail_on or ()))
-    if run.unchecked:
+    if run.unchecked and report.held_out:
+        typer.echo(f"--fail-on {named}: {said.splitlines()[0]} (--allow-empty passes a "
+                   "quiet period, not calls not understood)", err=True)
+    elif run.unchecked:
         typer.echo(f"--fail-on {named}: 0 calls audited, nothing was checked (pass "
                    "--allow-empty if a period without calls is fine)", err=True)
     elif run.found:
@@ -239,8 +251,19 @@ def _in_flags(report: AuditReport) -> AuditReport:
     Python arguments to pass (issue 71)."""
     from dataclasses import replace
 
-    return replace(report, notes={rule: cli_text(note, AUDIT_FLAGS)
+    return replace(report, notes={rule: cli_text(_values_said(note), AUDIT_FLAGS)
                                   for rule, note in report.notes.items()})
+
+
+_MAPPED = re.compile(r"values=\{'([\w.]+)': \{('(?:[^'\\]|\\.)*'|\"[^\"]*\"): '([^']*)'\}\}")
+"""A mapping of one word as the library's notes say it (``values={'disposition':
+{'Hung Up': 'sale'}}``, :func:`dialkit.compliance._inputs._vocabulary.mapping_hint`)."""
+
+
+def _values_said(text: str) -> str:
+    """``text`` with each mapping of a word in the command's words: ``--value
+    disposition:'Hung Up'=sale``."""
+    return _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
 
 
 def _about(given: list[str]) -> dict[str, str]:
@@ -408,8 +431,8 @@ def _acted_on(row: Any) -> str:
 @compliance_app.command("when")
 @_given_options("next_allowed", _OFF_THE_ACCOUNT)
 def when_command(
-    numbers: Annotated[list[str], typer.Argument(metavar="NUMBER...", help=(
-        "Numbers in E.164: +14155550123."))],
+    numbers: Annotated[list[str] | None, typer.Argument(metavar="[NUMBER]...", help=(
+        "Numbers in E.164: +14155550123 (with --leads: default every lead)."))] = None,
     at: Annotated[str | None, typer.Option(metavar="TIME", help=(
         "The moment asked about, an ISO 8601 date or time with its zone "
         "(2026-11-22T19:00-05:00, or Z for UTC), or read in --tz; default now."))] = None,
@@ -422,6 +445,11 @@ def when_command(
     campaign: Annotated[str | None, typer.Option(metavar="ID", help=(
         "The campaign the call would be of, for caps counted per subject (default: the "
         "number's latest call's)."))] = None,
+    leads: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        f"The account's leads (client.frames.leads()): {_EXPORT}. The leads of the "
+        "numbers are asked about as the audit reads them: their address state, line, "
+        "the person their other numbers link them to, the consents and contracts naming "
+        "them."))] = None,
     preset: Preset = "us", policy: Policy = None,
     as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
@@ -433,22 +461,27 @@ def when_command(
 
     from dialkit.compliance import run_when
 
+    if not numbers and leads is None:
+        raise typer.BadParameter("give numbers to ask about, or --leads FILE",
+                                 param_hint="NUMBER")
     with _library_errors():
-        answers = run_when(numbers, at=at, tz=tz, preset=preset, policy=policy, calls=calls,
-                           campaign_id=campaign, **given)
+        answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
+                           calls=calls, campaign_id=campaign, leads=leads, **given)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():
         zones = "" if pd.isna(row.timezones) or "," not in row.timezones else (
             f"; judged in each of its zones: {row.timezones}")
+        asked = row.phone if pd.isna(getattr(row, "lead_id", None)) else (
+            f"{row.phone} (lead {row.lead_id})")
         if row.allowed:
-            typer.echo(f"{row.phone}: allowed ({row.next_local_time[:16]} {row.timezone}"
+            typer.echo(f"{asked}: allowed ({row.next_local_time[:16]} {row.timezone}"
                        f"{zones})")
         elif pd.isna(row.next_allowed_at):
-            typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); no allowed moment "
+            typer.echo(f"{asked}: not allowed ({row.forbidden_by}); no allowed moment "
                        f"is known{zones}")
         else:
-            typer.echo(f"{row.phone}: not allowed ({row.forbidden_by}); next allowed "
+            typer.echo(f"{asked}: not allowed ({row.forbidden_by}); next allowed "
                        f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "
                        f"{row.timezone}{zones}")
 

@@ -41,10 +41,7 @@ from ._checks._abandonment import (
 )
 from ._checks._account import blocked_country, caller_id, unverified_caller_id
 from ._checks._consent import (
-    ANSWERS,
-    CONSENT_KINDS,
     PRERECORDED,
-    RELATIONSHIPS,
     assumed,
     dated_after,
     lifting,
@@ -52,14 +49,12 @@ from ._checks._consent import (
     resolved,
 )
 from ._checks._dnc import (
-    LINES,
     Facts,
     assumed_facts,
     business_lines,
     contract_records,
     dnc_call,
     dnc_lead,
-    list_values,
     lists_named,
     unanswered_note,
     unscreened_lead,
@@ -85,12 +80,20 @@ from ._checks._texts import (
     texts_note,
     with_channel,
 )
-from ._inputs._columns import named, typed
+from ._inputs._columns import typed
 from ._inputs._declared import read_by_rules, required
 from ._inputs._load import TEXT_COLUMNS
 from ._inputs._once import once_each, repeated_note
 from ._inputs._options import lacking, spelled
-from ._inputs._population import by_rule, population_of, sources_of, summarised
+from ._inputs._population import LIVE, by_rule, population_of, sources_of, summarised
+from ._inputs._vocabulary import (
+    Values,
+    held_out,
+    summed_counts,
+    unread_counts,
+    values_note,
+    values_said,
+)
 from ._report._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._report._text import EMPTY, bases_text, period_said, risk_counts, totals_text
 from ._rules._rules import BASES, RULE_IDS, Rules
@@ -160,6 +163,9 @@ class AuditReport:
         period: The period of calls asked for (``since=``, ``until=``), in words
             (``since 30d (2026-10-26 21:40 UTC)``); None where every call given was
             audited.
+        unread: Each value of the calls' named columns not understood (``column``,
+            ``value``, ``rows``), never read as a default: its rows were held out of the
+            rules it would decide, and the notes name it (``values=`` maps it).
     """
 
     findings: pd.DataFrame
@@ -170,6 +176,9 @@ class AuditReport:
     sources: Mapping[str, str]
     notes: Mapping[str, str] = field(default_factory=dict)
     period: str | None = None
+    unread: pd.DataFrame = field(default_factory=lambda: summed_counts([]))
+    """Each value of the calls' named columns not understood (:mod:`._inputs._vocabulary`):
+    ``column``, ``value``, ``rows``; its rows were held out of the rules it would decide."""
 
     @property
     def calls_audited(self) -> int:
@@ -177,6 +186,13 @@ class AuditReport:
         calls) and every rule of calls "passes" with nothing to check, which
         :attr:`empty` and every output of the report say."""
         return int(self.population["calls"].sum())
+
+    @property
+    def held_out(self) -> int:
+        """How many calls were not audited at all for a ``direction`` not understood
+        (:attr:`unread`): an audit of no call where the file held some is no quiet period,
+        and fails ``fail_on`` whatever ``allow_empty`` says."""
+        return held_out(self.unread)
 
     @property
     def texts_audited(self) -> int:
@@ -304,10 +320,15 @@ class AuditReport:
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
-        return "\n".join([*([EMPTY] if self.empty else []),
+        return "\n".join([*([self._empty_said()] if self.empty else []),
                           f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
                           *period_said(self.period),
                           totals_text(self.totals), *notes])
+
+    def _empty_said(self) -> str:
+        """What a report of no call says first: which values held its calls out, where
+        some did, not the period asked for (:data:`EMPTY`)."""
+        return EMPTY if not self.held_out else values_said(self.unread)
 
     def _repr_html_(self) -> str:
         return page(self, mask_pii=False, about={}, shown=5)
@@ -327,9 +348,10 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
     given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
-    prepared, repeated = once_each(prepared_calls(calls))
+    read = prepared_calls(calls, options.values)
+    prepared, repeated = once_each(read)
     placed = len(prepared)  # the calls' rows; the texts' follow them
-    campaign_leads = prepared_leads(leads, options.campaigns)
+    campaign_leads = prepared_leads(leads, options.campaigns, options.values)
     prepared = with_texts(prepared, options.texts, campaign_leads)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
@@ -337,10 +359,11 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     opened = first_calls(prepared, rows[rows < placed])  # a campaign's periods: its calls'
     windows = abandonment_windows(answered, options.rules, joined, opened)
     part = audited(prepared, rows, campaign_leads,
-                   prepared_dnc(dnc), windows.index.to_numpy(), options=options,
-                   joined=joined)
+                   prepared_dnc(dnc, options.values), windows.index.to_numpy(),
+                   options=options, joined=joined)
     return report([part], windows=windows, options=options, joined=joined,
-                  sources=sources_of(given), repeated=repeated)
+                  sources=sources_of(given), repeated=repeated,
+                  unread=unread_counts(read, "calls"))
 
 
 @dataclass(frozen=True)
@@ -374,10 +397,16 @@ class Options:
     contracts: pd.DataFrame | None = field(default=None, compare=False)
     """The written contracts in force (:func:`prepared_contracts`), small, whole in each part."""
     dnc_lists: frozenset[str] | None = None
-    """The state lists the DNC results hold a scrub of (:func:`._state_lists.lists_given`); None
-    where not known, and no state's missing list is judged."""
+    """The state lists the DNC results hold a row of (:func:`._state_lists.lists_given`); None
+    where the DNC results are not the account's scrubs (the judges before a call ask so
+    of what they make up: :func:`history_findings`), and no number's missing scrub of its
+    state's list is judged. Which number a scrub answers for is its own row's
+    (:func:`._state_lists.unscrubbed_states`, issue 79)."""
     dnc_unanswered: int = 0
     """How many DNC results leave ``listed`` empty (:func:`._dnc.unanswered`), for the note."""
+    values: Values = field(default=None, compare=False)
+    """The user's meanings of the words of the inputs' named columns
+    (:mod:`._inputs._vocabulary`), checked: every path reads each input through them."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -403,16 +432,19 @@ class Part:
     dropped: pd.DataFrame
     population: pd.DataFrame
     reached: frozenset[str] = frozenset()
-    """The state lists whose states' numbers were called and the DNC results hold no
-    scrub of (:func:`._state_lists.unscrubbed_states`), for the report's note."""
+    """The state lists whose states' numbers were called with no scrub of the list
+    answering for them (:func:`._state_lists.unscrubbed_states`), for the report's note."""
     banned: frozenset[str] = frozenset()
     """The states whose law bans calls during a declared emergency that the reported calls
     reached (:func:`._hours.banned_states`), for the report's note (issue 73)."""
 
 
-def prepared_calls(calls: pd.DataFrame) -> pd.DataFrame:
-    """The calls checked for the audit's columns, times in UTC."""
-    return _prepared(calls, CALL_COLUMNS, "calls")
+def prepared_calls(calls: pd.DataFrame, values: Values = None) -> pd.DataFrame:
+    """The calls checked for the audit's columns, times in UTC, their named columns
+    (direction, status, disposition, hangup cause) read through the vocabulary with the
+    user's ``values`` (:mod:`._inputs._vocabulary`: a value not understood is kept as
+    written, and its rows held out of the rules it would decide)."""
+    return _prepared(calls, CALL_COLUMNS, "calls", values)
 
 
 def with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,
@@ -438,37 +470,35 @@ def prepared_texts(texts: pd.DataFrame | None) -> pd.DataFrame | None:
     return prepared
 
 
-def prepared_leads(leads: pd.DataFrame | None,
-                   campaigns: Collection[str] | None) -> pd.DataFrame | None:
+def prepared_leads(leads: pd.DataFrame | None, campaigns: Collection[str] | None,
+                   values: Values = None) -> pd.DataFrame | None:
     """The leads of the audited campaigns, checked, their ``id`` as ``lead_id``. A column
     of their own under a name a finding gives its own (``lead_id``, ``at``, ``timezone``,
     ``basis``, ...: a lead file's time zone) is not kept: no rule reads it, and a finding
-    of a lead would have said it as the audit's."""
+    of a lead would have said it as the audit's. Its ``status`` and ``line`` are read
+    through the vocabulary (a value not understood refused, naming it)."""
     if leads is None:
         return None
-    leads = _prepared(leads, LEAD_COLUMNS, "leads")
+    leads = _prepared(leads, LEAD_COLUMNS, "leads", values)
     theirs = [column for column in leads.columns if column in _LEADS_UNREAD]
     if theirs:
         leads = leads.drop(columns=theirs)
     leads = leads.rename(columns={"id": "lead_id"})
-    leads["status"] = named(leads["status"], LEAD_STATUSES, "leads", "status")
-    if "line" in leads:
-        leads["line"] = named(leads["line"], LINES, "leads", "line")
     return leads if campaigns is None else leads[leads["campaign_id"].isin(campaigns)]
 
 
-def prepared_dnc(dnc: pd.DataFrame | None) -> pd.DataFrame | None:
+def prepared_dnc(dnc: pd.DataFrame | None, values: Values = None) -> pd.DataFrame | None:
     """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
     values ``national``, ``company`` (shared decision 3 of issue 47) or a state's list
     (issue 73), each read as people write it (:func:`._checks._dnc.lists_named`). A result whose
-    ``listed`` is empty (not known) is left out: no check of its number, which the
+    ``listed`` is empty (not known) is left out: no check of its number, nor a scrub of it
+    against a state's list (issue 79: it let a required list's risk pass), which the
     report's note counts (:func:`._checks._dnc.unanswered`)."""
     if dnc is None:
         return None
-    prepared = _prepared(dnc, DNC_COLUMNS, "dnc")
-    if "list" in prepared:
-        prepared["list"] = lists_named(prepared["list"])
-        prepared["list"] = named(prepared["list"], list_values(), "dnc", "list")
+    if "list" in dnc:  # a state by its name or code first, then the vocabulary's words
+        dnc = dnc.assign(list=lists_named(dnc["list"]))
+    prepared = _prepared(dnc, DNC_COLUMNS, "dnc", values)
     answered = prepared["listed"].notna().to_numpy(bool)
     return prepared if answered.all() else prepared[answered]
 
@@ -489,38 +519,33 @@ def prepared_contracts(contracts: pd.DataFrame | None,
     return prepared
 
 
-def prepared_consents(consents: pd.DataFrame | None,
-                      has_leads: bool) -> pd.DataFrame | None:
+def prepared_consents(consents: pd.DataFrame | None, has_leads: bool,
+                      values: Values = None) -> pd.DataFrame | None:
     """The consent records checked: ``phone`` or ``lead_id`` (``lead_id`` needs leads),
-    ``kind`` one of :data:`._consent.CONSENT_KINDS`, times in UTC, ``revoked_at`` added
+    ``kind`` and ``relationship`` read through the vocabulary, times in UTC, ``revoked_at`` added
     empty where absent."""
     if consents is None:
         return None
-    prepared = _prepared(consents, CONSENT_COLUMNS, "consents")
+    prepared = _prepared(consents, CONSENT_COLUMNS, "consents", values)
     if "phone" not in prepared and "lead_id" not in prepared:
         raise AuditInputError("consents has no column phone or lead_id: give each record's "
                               "number (E.164) or its lead's id", frame="consents")
     if "phone" not in prepared and not has_leads:
         raise AuditInputError("consents name leads by lead_id: pass leads= too, or give each "
                               "record's phone", frame="consents")
-    prepared["kind"] = named(prepared["kind"], CONSENT_KINDS, "consents", "kind")
-    if "relationship" in prepared:
-        prepared["relationship"] = named(prepared["relationship"], RELATIONSHIPS,
-                                              "consents", "relationship")
     if "revoked_at" not in prepared:
         prepared["revoked_at"] = pd.Series(pd.NaT, index=prepared.index,
                                            dtype="datetime64[ns, UTC]")
     return prepared
 
 
-def prepared_reassigned(reassigned: pd.DataFrame | None) -> pd.DataFrame | None:
+def prepared_reassigned(reassigned: pd.DataFrame | None,
+                        values: Values = None) -> pd.DataFrame | None:
     """The reassigned numbers database's answers checked: ``answer`` one of
-    :data:`._consent.ANSWERS`, ``asked_at`` in UTC."""
+    :data:`._inputs._vocabulary.ANSWERS`, ``asked_at`` in UTC."""
     if reassigned is None:
         return None
-    prepared = _prepared(reassigned, REASSIGNED_COLUMNS, "reassigned")
-    prepared["answer"] = named(prepared["answer"], ANSWERS, "reassigned", "answer")
-    return prepared
+    return _prepared(reassigned, REASSIGNED_COLUMNS, "reassigned", values)
 
 
 def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataFrame:
@@ -529,12 +554,34 @@ def answered_calls(prepared: pd.DataFrame, rows: Rows, rules: Rules) -> pd.DataF
     their number (:data:`._abandonment.PLACE`), indexed by their position among the
     outbound calls; their campaigns' hash is the calls' own, kept (:func:`hash_taken`),
     for the order of the campaigns."""
-    where = np.searchsorted(rows, live(prepared, rows))
+    where = live_at(prepared, rows)
     columns = [c for c in ANSWERED_COLUMNS if c in prepared]
     answered = _columns_at(prepared, columns, rows[where]).set_axis(
         pd.RangeIndex(len(rows))[where])
     hash_taken(answered["campaign_id"], prepared["campaign_id"], rows[where])
     return answered.assign(**{PLACE: place_codes(answered["to_number"], rules).astype(np.int8)})
+
+
+def live_at(prepared: pd.DataFrame, rows: Rows) -> Rows:
+    """The positions among the outbound calls at ``rows`` of those a live person answered
+    (:func:`._abandonment.live`): the one reading of a live answer, which abandonment's
+    rate counts among and the population's ``answered`` counts too, so that the
+    summary's answered calls are the findings' (issue 79: a summary that counted
+    voicemails said 7 of 93 where the finding said 7 of 71)."""
+    found: Rows = np.searchsorted(rows, live(prepared, rows))
+    return found
+
+
+def _counted(outbound: pd.DataFrame, spoken: Rows, inside: Bools | None) -> pd.DataFrame:
+    """The outbound calls the population counts (those in the window, ``inside``), with
+    :data:`._population.LIVE`: whether a live person answered each (``spoken``: their
+    positions, :func:`live_at`). Only the columns counted: the campaigns' text is the
+    calls' own, whose hash is kept."""
+    spoke = np.zeros(len(outbound), bool)
+    spoke[spoken] = True
+    counted = outbound[[c for c in ("campaign_id", CHANNEL) if c in outbound]].assign(
+        **{LIVE: spoke})
+    return counted if inside is None else counted[inside]
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
@@ -563,10 +610,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
                                     times))
     reached: frozenset[str] = frozenset()
     if dnc is not None:
-        found.append(judged.dnc_calls(dnc))
-        risks, reached = unscrubbed_states(_reported(outbound, inside), options.dnc_lists,
-                                           judged.facts(), consents, options.reassigned)
-        found.append(located(risks, times))
+        risks, reached = judged.unscrubbed(dnc)
+        found += [judged.dnc_calls(dnc), risks]
     if consents is not None:
         found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
                              times))
@@ -580,8 +625,7 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         found.append(unknown_address_state(leads))
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
-    counted = outbound if inside is None else outbound[
-        [c for c in ("campaign_id", "answered_at", CHANNEL) if c in outbound]][inside]
+    counted = _counted(outbound, live_at(prepared, rows), inside)
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
                 texts_counted(population_of(calls_only(counted), leads), counted), reached,
                 banned_states(times, inside))
@@ -590,7 +634,9 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
 def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
                      dnc: pd.DataFrame | None, options: Options) -> pd.DataFrame:
     """The findings of the two rules that read what was done to a number before, the caps
-    (``call_frequency``) and a listing (``dnc_call``), of pandas ``calls`` beside the
+    (``call_frequency``) and a listing (``dnc_call``, with the risk of a number no scrub of
+    its state's required list answers for, where ``options.dnc_lists`` is not None: on
+    its first call in ``options``' window), of pandas ``calls`` beside the
     ``leads`` and ``dnc`` results, each with its ``call_id`` and ``lead_id``: the rows
     :func:`audit_frames` finds of these rules, by the same functions, without the other
     rules' work. What :func:`~._ahead._when.next_allowed` and the guard's judge ask of the
@@ -601,7 +647,8 @@ def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
     outbound = _outbound(prepared, rows)
     judged = _Judged.of(outbound, leads, options, _ids(prepared, rows))
     dnc = prepared_dnc(dnc)
-    found = [judged.frequency(), *([] if dnc is None else [judged.dnc_calls(dnc)])]
+    found = [judged.frequency(), *([] if dnc is None else [judged.dnc_calls(dnc),
+                                                           judged.unscrubbed(dnc)[0]])]
     return _named(_concat(found), prepared, rows, outbound, leads, judged.lead)
 
 
@@ -644,6 +691,19 @@ class _Judged:
         return Facts(business_lines(self.leads), options.nonprofit, options.charity,
                      options.newspaper, contracts)
 
+    def unscrubbed(self, dnc: pd.DataFrame) -> tuple[pd.DataFrame, frozenset[str]]:
+        """The risks of the calls in the window to numbers no answered row of ``dnc``
+        scrubs against their state's required list (:func:`._state_lists.unscrubbed_states`,
+        none where ``options.dnc_lists`` is None), located; and the states reached, for
+        the note. One function for the audit and the judges before a call
+        (:func:`history_findings`), so that both read a number's scrub alike."""
+        options = self.options
+        inside = options.windowed(self.outbound["at"])
+        risks, reached = unscrubbed_states(
+            _reported(self.outbound, inside), None if options.dnc_lists is None else dnc,
+            self.facts(), self.consents, options.reassigned)
+        return located(risks, self.times), reached
+
     def dnc_calls(self, dnc: pd.DataFrame) -> pd.DataFrame:
         """The calls to listed numbers (:func:`._dnc.dnc_call`), located."""
         options = self.options
@@ -665,14 +725,16 @@ def _concat(found: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, joined: bool,
-           sources: Mapping[str, str], repeated: int = 0) -> AuditReport:
+           sources: Mapping[str, str], repeated: int = 0,
+           unread: pd.DataFrame | None = None) -> AuditReport:
     """The report of the ``parts`` (one on pandas; one per partition on Dask): their
     findings and those of abandonment's rate, judged here from every campaign's
     ``windows`` (:func:`._abandonment.abandonment_windows`, indexed as the parts' dropped calls
     are), in order of rule and time; the abandoned calls in order of campaign and answer
     time; the population summed; ``sources`` names the frames given
     (:func:`._population.sources_of`), so the rules that need leads or DNC results ran
-    where they name them; ``repeated`` calls' rows were read once (:mod:`._once`)."""
+    where they name them; ``repeated`` calls' rows were read once (:mod:`._once`);
+    ``unread``: the calls' values not understood (:func:`._vocabulary.unread_counts`)."""
     rules = options.rules
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
@@ -724,6 +786,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
                                      frame))
     notes.update(emergency_note(rules, frozenset().union(*(part.banned for part in parts))))
     notes.update(unanswered_note(options.dnc_unanswered))
+    unread = summed_counts([]) if unread is None else unread
+    notes.update(values_note(unread))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)
@@ -734,7 +798,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     notes["texts"] = texts_note(options.texts, int(population.get("texts", pd.Series(
         dtype="int64")).sum()))
     return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
-                       population, sources, notes, options.period)
+                       population, sources, notes, options.period, unread)
 
 
 def _placed_in(calls: pd.DataFrame, options: Options) -> pd.DataFrame:
@@ -771,14 +835,16 @@ def _summed(populations: list[pd.DataFrame]) -> pd.DataFrame:
     return whole.astype("int64").rename_axis("campaign_id").sort_index()
 
 
-def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str) -> pd.DataFrame:
+def _prepared(frame: pd.DataFrame, needed: tuple[str, ...], name: str,
+              values: Values = None) -> pd.DataFrame:
     """A copy with the needed columns checked and the times as UTC (a column already in
-    UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data)."""
+    UTC, as ``client.frames`` types it, is kept as it is: the copy shares its data), its
+    named columns read through the vocabulary with the user's ``values``."""
     missing = [column for column in needed if column not in frame.columns]
     if missing:
         raise AuditInputError(lacking(name, missing, needed), frame=name)
     try:
-        return typed(frame.copy(deep=False), name)
+        return typed(frame.copy(deep=False), name, values)
     except ValueError as error:  # the column, its value and row, what to write instead
         raise AuditInputError(str(error), frame=name) from None
 

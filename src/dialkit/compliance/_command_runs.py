@@ -100,6 +100,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
               campaign_id: str | Sequence[str] | None = None, since: str | None = None,
               until: str | None = None, as_of: str | None = None,
               fail_on: Iterable[str] = (), allow_empty: bool = False,
+              values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
               **given: Any) -> AuditRun:
     """``dialkit compliance audit`` as one call: the audit of exported files, or of an
     account's history, against the law and policy named, judged against ``fail_on``.
@@ -129,7 +130,12 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         as_of: When the audit looks from (:func:`audit`'s ``as_of``); default now.
         fail_on: ``law``, ``any`` (every violation, the policy's too) or ``risk``: what
             makes :attr:`AuditRun.failed` true.
-        allow_empty: Let an audit of no call pass ``fail_on``.
+        allow_empty: Let an audit of no call pass ``fail_on`` (a quiet period); never
+            one whose calls an unknown ``direction`` held out (:attr:`AuditReport.held_out`):
+            that is no quiet period but calls not understood.
+        values: What another tool's words mean (:func:`audit`'s ``values``), or as the
+            command takes them, ``COLUMN:WORD=VALUE`` each (``disposition:Sale Made=sale``;
+            ``disposition:Dropped=``: no value).
         **given: Every other input of :func:`audit`, by its keyword, as its option gives
             it (each declared once, :data:`dialkit._utils._choices.AUDIT_INPUTS`, so an
             input added there is taken here too; docs/compliance.md lists them): an export
@@ -156,6 +162,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
             raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": _policy(policy, policy_window, policy_cap),
+                               "values": _values(values),
                                **_given_read(given, "run_audit", _GIVEN)}
     if as_of is not None:
         options["as_of"] = utc_moment(as_of, "as_of")
@@ -172,7 +179,27 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
     return AuditRun(report, service, names,
                     found={basis: int(report.by_basis[basis]) for basis in bases
                            if report.by_basis[basis]},
-                    unchecked=bool(named) and report.empty and not allow_empty)
+                    unchecked=bool(named) and report.empty and (
+                        not allow_empty or bool(report.held_out)))
+
+
+def _values(values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None,
+            ) -> Mapping[str, Mapping[str, str | None]] | None:
+    """``values`` as :func:`audit` takes them: a mapping as it is; the command's
+    ``COLUMN:WORD=VALUE`` texts gathered by column (the column before the first ``:``, the
+    value after the last ``=``: a word may hold either), an empty value as none; a text of
+    another form refused, naming it."""
+    if values is None or isinstance(values, Mapping):
+        return values
+    read: dict[str, dict[str, str | None]] = {}
+    for text in values:
+        column, _, rest = str(text).partition(":")
+        word, sep, meant = rest.rpartition("=")
+        if not column.strip() or not sep or not word.strip():
+            raise AuditInputError(f"values= {text!r}: write COLUMN:WORD=VALUE, as in "
+                                  "disposition:Sale Made=sale (VALUE empty: no value)")
+        read.setdefault(column.strip(), {})[word.strip()] = meant.strip() or None
+    return read
 
 
 def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],
@@ -466,7 +493,7 @@ def _as_of(as_of: str | None) -> pd.Timestamp | None:
 def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = None,
              preset: str | Rules = "us", policy: str | Rules | None = None,
              calls: Source | None = None, campaign_id: str | None = None,
-             **given: Any) -> pd.DataFrame:
+             leads: Source | None = None, **given: Any) -> pd.DataFrame:
     """``dialkit compliance when`` as one call: whether each number may be called ``at``
     (default now) and, if not, the next moment it may (:func:`next_allowed`).
 
@@ -480,6 +507,12 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
         calls: The account's calls' export (CSV, Parquet or a ``dialkit.frames.export``
             folder): a cap the call would break forbids it until the cap frees the number.
         campaign_id: The campaign the call would be of, for caps counted per subject.
+        leads: The account's leads' export (issue 79): the leads of ``numbers`` are asked
+            about as :func:`next_allowed` asks about leads (their address state, their
+            line, the person their other numbers link them to, a consent or contract
+            naming them by id), every lead where no number is given; a number no lead
+            holds is asked about alone. Their answers come first, each with its
+            ``lead_id``.
         **given: Every other input :func:`next_allowed` takes of the audit's, by its
             keyword, as its option gives it (the declaration's, :data:`AUDIT_INPUTS`:
             those it says ``next_allowed`` takes): the exports of ``dnc`` and ``texts``,
@@ -502,11 +535,32 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
 
     rules, added = _preset(preset), _policy(policy, None, None)
     moment = None if at is None else utc_moment(at, "at", tz=tz)
-    asked = numbers[0] if len(numbers) == 1 else pd.Series(
-        list(numbers), index=range(1, len(numbers) + 1), dtype=object)
     inputs = _given_read(given, "run_when", _given_to("next_allowed"))
-    files = {"calls": calls, **_of_kind(given, FRAME)}
+    files = {"calls": calls, "leads": leads, **_of_kind(given, FRAME)}
     with _named_by_path({**files, **_of_kind(given, RECORDS)}):
         read = {name: _read_whole(path) for name, path in files.items() if path is not None}
-        return next_allowed(asked, moment, rules=rules, policy=added,
-                            campaign_id=campaign_id, **read, **inputs)
+        of_leads, alone = _asked_of(numbers, read.pop("leads", None))
+        answers = [next_allowed(asked, moment, rules=rules, policy=added,
+                                campaign_id=campaign_id, **read, **inputs)
+                   for asked in (of_leads, alone) if asked is not None]
+    if not answers:
+        raise AuditInputError(f"{leads}: holds no lead: give numbers, or a file of leads")
+    return answers[0] if len(answers) == 1 else pd.concat(answers, ignore_index=True)
+
+
+def _asked_of(numbers: Sequence[str], leads: pd.DataFrame | None) -> tuple[Any, Any]:
+    """What ``when`` asks :func:`next_allowed` about: the ``leads`` holding ``numbers``
+    (every lead, with no numbers; None: no such lead), and the numbers no lead holds, one
+    alone or a series numbered from 1 as given (None: none)."""
+    import pandas as pd
+
+    if leads is not None and "phone" not in leads:
+        raise AuditInputError("leads has no column phone: pass client.frames.leads() or "
+                              "an export with its columns", frame="leads")
+    held = set() if leads is None else set(leads["phone"].astype(object))
+    if leads is not None and numbers:
+        leads = leads[leads["phone"].astype(object).isin(set(numbers)).to_numpy(bool)]
+    alone = [number for number in numbers if number not in held]
+    asked = None if not alone else alone[0] if len(alone) == 1 else pd.Series(
+        alone, index=range(1, len(alone) + 1), dtype=object)
+    return (leads if leads is not None and len(leads) else None), asked

@@ -33,6 +33,7 @@ from ._checks._dnc import unanswered
 from ._checks._hours import with_emergencies
 from ._checks._state_lists import lists_given
 from ._inputs._columns import checked_dataset
+from ._inputs._vocabulary import Values, checked_values
 from ._rules._rules import US, Rules
 
 Bound = datetime | str | None
@@ -57,7 +58,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           since: Bound = ..., until: Bound = ...,
           nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
           contracts: pd.DataFrame | None = ...,
-          emergencies: pd.DataFrame | None = ...) -> AuditReport: ...
+          emergencies: pd.DataFrame | None = ..., values: Values = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -69,7 +70,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           since: Bound = ..., until: Bound = ...,
           nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
           contracts: pd.DataFrame | None = ...,
-          emergencies: pd.DataFrame | None = ...) -> AuditReport | Lazy[AuditReport]: ...
+          emergencies: pd.DataFrame | None = ...,
+          values: Values = ...) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -82,7 +84,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           until: Bound = None,
           nonprofit: bool = False, charity: bool = False, newspaper: bool = False,
           contracts: pd.DataFrame | None = None,
-          emergencies: pd.DataFrame | None = None) -> AuditReport | Lazy[AuditReport]:
+          emergencies: pd.DataFrame | None = None,
+          values: Values = None) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -173,6 +176,17 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             law; without them, the notes name such states the calls reached. Read into
             the rules (:meth:`Rules.with_emergencies`), as ``next_allowed``, ``upcoming``
             and the client's guard read them.
+        values: What the words of another tool's export mean, per named column: a
+            column (``disposition``; ``calls.status`` or ``leads.status`` where a bare
+            name names several) to each word as written and the value it means,
+            ``{"disposition": {"Sale Made": "sale", "DNC": "do_not_call"}}`` (None: an
+            empty cell). Every named column is read through one vocabulary
+            (docs/compliance.md, "How another tool's values are read"): the contract's
+            words in any case, with spaces, underscores and hyphens alike (``Do Not
+            Call``, ``BUSY``), then these. A call's value understood neither way is named
+            in the notes (:attr:`AuditReport.unread`) and its rows held out of the rules
+            it decides (an unknown direction: the call is not audited); a record's
+            (leads, consents, reassigned, DNC results) is refused, naming it.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -190,8 +204,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``); ``since`` or
             ``until`` is none of their forms (an :class:`AuditInputError`); ``nonprofit``,
             ``charity`` or ``newspaper`` neither True nor False (an ``InputError`` naming
-            it).
+            it); ``values`` names no named column, or maps a word to no value of it.
     """
+    values = checked_values(values)
     if policy is not None:
         try:
             rules = rules.with_policy(policy)
@@ -207,8 +222,9 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
                                         else as_of, "as_of"),
                       consents=prepared_consents(_small(consents, "consents"),
-                                                 leads is not None),
-                      reassigned=prepared_reassigned(_small(reassigned, "reassigned")),
+                                                 leads is not None, values),
+                      reassigned=prepared_reassigned(_small(reassigned, "reassigned"),
+                                                     values),
                       texts=prepared_texts(_small(texts, "texts")),
                       nonprofit=_FACTS["nonprofit"].told(nonprofit, "audit"),
                       charity=_FACTS["charity"].told(charity, "audit"),
@@ -216,7 +232,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       contracts=prepared_contracts(_small(contracts, "contracts"),
                                                    leads is not None),
                       dnc_lists=lists_given(dnc), dnc_unanswered=unanswered(dnc),
-                      **_window(since, until))
+                      values=values, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only

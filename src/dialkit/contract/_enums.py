@@ -47,6 +47,50 @@ class CallDirection(StrEnum):
     OUTBOUND = "outbound"
 
 
+class CallStatus(StrEnum):
+    """Call status names the contract and the emulator write (the full set is not shown:
+    a call record's ``status`` stays ``str``). ``dialing`` is a started call's, ``completed``
+    appears in call data; the others are the emulator's outcomes of an unanswered call.
+    What the audit reads a calls file's ``status`` by (a value none of these, in any case,
+    is named and held out of the rules it decides, never read as one)."""
+
+    DIALING = "dialing"
+    COMPLETED = "completed"
+    NO_ANSWER = "no-answer"
+    BUSY = "busy"
+    FAILED = "failed"
+    VOICEMAIL = "voicemail"
+
+
+class CallDisposition(StrEnum):
+    """Disposition codes of a call the contract's service and its emulator write (the full
+    set is not shown: a call record's ``disposition`` stays ``str``). ``do_not_call`` is
+    the person's request not to be called again."""
+
+    SALE = "sale"
+    NOT_INTERESTED = "not_interested"
+    CALLBACK_REQUESTED = "callback_requested"
+    INFO_SENT = "info_sent"
+    WRONG_NUMBER = "wrong_number"
+    DO_NOT_CALL = "do_not_call"
+    VOICEMAIL_LEFT = "voicemail_left"
+    INQUIRY = "inquiry"
+
+
+class HangupCause(StrEnum):
+    """The carrier's outcomes of a call (``hangup_cause``) the service and its emulator
+    write (the full set is not shown: the record's field stays ``str``)."""
+
+    NORMAL_CLEARING = "normal_clearing"
+    NO_ANSWER = "no_answer"
+    USER_BUSY = "user_busy"
+    CALL_REJECTED = "call_rejected"
+    UNALLOCATED_NUMBER = "unallocated_number"
+    NETWORK_OUT_OF_ORDER = "network_out_of_order"
+    NO_ROUTE_DESTINATION = "no_route_destination"
+    NUMBER_CHANGED = "number_changed"
+
+
 class CallbackStatus(StrEnum):
     """States of a callback; also the callback list's ``status`` filter."""
 

@@ -105,9 +105,9 @@ class LawJudge:
         blocked = _blocked(phone, at, settings)
         if blocked is not None:
             return blocked
-        past = asked_about(known.rules, _contacts(calls, texts),
-                           _dnc(dnc, at, known.rows_of(phone)), campaign_id, None,
-                           known.lifting.of(phone))
+        past = replace(asked_about(known.rules, _contacts(calls, texts),
+                                   _dnc(dnc, at, known.rows_of(phone)), campaign_id, None,
+                                   known.lifting.of(phone)), scrubs=known.dnc is not None)
         verdicts = [_judged(asked, pd.Timestamp(at), past)
                     for asked in _asked(phone, state, campaign_id, calls, texts)]
         return self._texts_said(_strictest(verdicts, at), texts, at)
@@ -192,11 +192,12 @@ class Known:
         return cls(settings, law, policy, with_policy(law, policy), dnc, lifting)
 
     def rows_of(self, phone: str) -> pd.DataFrame | None:
-        """The settings' DNC rows of ``phone`` (None: none)."""
+        """The settings' DNC rows of ``phone``: none (an empty frame) where the settings
+        hold DNC rows but none of it, so that its state's required list is judged unscrubbed
+        (issue 79); None where the settings hold no DNC rows."""
         if self.dnc is None:
             return None
-        mine = self.dnc[(self.dnc["phone"].astype(object) == phone).to_numpy(bool)]
-        return mine if len(mine) else None
+        return self.dnc[(self.dnc["phone"].astype(object) == phone).to_numpy(bool)]
 
 
 def _own(given: RuleSet | None, name: str) -> Rules | None:
@@ -282,8 +283,9 @@ def _dnc(live: LiveDnc, at: datetime, given: pd.DataFrame | None) -> pd.DataFram
     where the service says it, ``checked_at`` when the check was made (not the contact's
     moment: a callback's is days ahead, and evidence dated in its future would be false),
     or the contact's, if that is sooner; after it the ``given`` rows of the number (the
-    settings' ``dnc``: a state's scrub, which the live answer never names). None where
-    neither says anything: nothing for a list's rule to judge."""
+    settings' ``dnc``: a state's scrub, which the live answer never names; none of the
+    number, an empty frame: the settings' scrubs hold none of it). None where neither
+    says anything: nothing for a list's rule to judge."""
     answer = live.answer
     rows = [] if given is None else [given]
     if answer.listed:
@@ -292,7 +294,8 @@ def _dnc(live: LiveDnc, at: datetime, given: pd.DataFrame | None) -> pd.DataFram
             "phone": [answer.phone], "listed": [True],
             "checked_at": [pd.Timestamp(min(live.checked_at, at))],
             "listed_at": [pd.Timestamp(since) if since else pd.NaT]}))
-    return pd.concat(rows, ignore_index=True) if rows else None
+    said = [frame for frame in rows if len(frame)]
+    return pd.concat(said, ignore_index=True) if said else (rows or [None])[0]
 
 
 def _rows(answer: pd.DataFrame) -> list[dict[str, object]]:

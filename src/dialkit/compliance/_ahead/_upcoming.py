@@ -124,10 +124,11 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=rules, policy=policy, blocked_countries=blocked_countries,
-        as_of=moment, emergencies=emergencies, consents=consents, reassigned=reassigned,
+        as_of=moment, since=moment,  # a number's risk on its first call to come (issue 79)
+        emergencies=emergencies, consents=consents, reassigned=reassigned,
         contracts=contracts, nonprofit=nonprofit, charity=charity,
         newspaper=newspaper).findings)
-    return _said(found[found["rule"].isin(RULES)], planned, moment)
+    return _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
 
 
 def scheduled(source: Client | Mapping[str, pd.DataFrame], *,
@@ -246,6 +247,17 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
 def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Series:
     moments = utc_times(times, "leads.next_attempt_at")
     return (moments >= start) & (moments < end)
+
+
+def _unless_law(found: pd.DataFrame) -> pd.DataFrame:
+    """The findings, less a call's risk of a rule that a finding of law of the call names
+    already: a number on the national registry whose state's list no scrub of it answers
+    for is forbidden by the listing, and the call is one row of ``dnc_call`` (issue 79: the
+    risk falls on the call to come, beside the listing's finding), as ``next_allowed``
+    names the listing alone."""
+    risk = (found["basis"].astype(object) == "risk").to_numpy(bool)
+    keys = found["call_id"].astype(str) + " " + found["rule"].astype(str)
+    return found[~(risk & keys.isin(set(keys[~risk])).to_numpy(bool))]
 
 
 def _said(found: pd.DataFrame, planned: pd.DataFrame, moment: pd.Timestamp) -> pd.DataFrame:

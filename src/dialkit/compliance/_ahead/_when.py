@@ -59,7 +59,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                  emergencies: pd.DataFrame | None = None, nonprofit: bool = False,
                  charity: bool = False, newspaper: bool = False,
                  contracts: pd.DataFrame | None = None,
-                 reassigned: pd.DataFrame | None = None) -> pd.DataFrame:
+                 reassigned: pd.DataFrame | None = None,
+                 consents: pd.DataFrame | None = None) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -113,7 +114,14 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             them (``phone``, or ``lead_id`` of the leads asked about; ``signed_at``,
             ``ends_at``): one in force lifts Canada's DNCL from the call.
         reassigned: The reassigned numbers database's answers, as :func:`audit` takes
-            them: a ``yes`` voids the number's contracts signed before it.
+            them: a ``yes`` voids the number's contracts and consents given before it.
+        consents: The account's consent records, as :func:`audit` takes them (``phone``,
+            or ``lead_id`` of the leads asked about; ``kind``, ``given_at``,
+            ``revoked_at``): one standing at ``at`` exempts the call from each list whose
+            law names it, and a ``written`` or ``oral`` one lifts the hours of the rows
+            whose words bind only calls made without the person's consent (16 CFR
+            310.4(c)), as the audit reads them (issue 79). The next allowed moment is
+            looked for with the consent as it stands at ``at``.
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -156,9 +164,11 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     asked = phones_or_leads if leads is not None else None
     lifting = Lifting.read("next_allowed", has_leads=has_lead_columns(asked),
                            nonprofit=nonprofit, charity=charity, newspaper=newspaper,
-                           contracts=contracts, reassigned=reassigned)
+                           contracts=contracts, reassigned=reassigned, consents=consents)
+    consented = lifting.consented(phones, moment, asked)
     answer = judged(phones, address, moment, rules, asked_about(
-        rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting))
+        rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting),
+        consented=consented)
     if prefer is not None:
         answer = answer.join(best_of(answer["next_allowed_at"], phones, _at(moment, phones),
                                      rules, address, prefer, duration(horizon, "horizon")))
@@ -167,13 +177,15 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
 
 
 def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
-           rules: Rules, asked: Asked) -> pd.DataFrame:
+           rules: Rules, asked: Asked, *,
+           consented: np.ndarray | None = None) -> pd.DataFrame:
     """:func:`next_allowed`'s answer (its :data:`COLUMNS`) for ``phones`` at ``moment``,
     each read already (:func:`numbers_asked`; ``rules`` with the policy and emergencies
     added): the hours of their places, then, where ``asked`` holds the account's calls or
-    DNC results, what was done to each number (:func:`._when_past.judged_by_history`).
-    What the client guard's judge asks too, with what it read of its settings once."""
-    answer = hours_at(phones, _at(moment, phones), rules, address)
+    DNC results, what was done to each number (:func:`._when_past.judged_by_history`);
+    ``consented``: which numbers' hours a standing consent lifts (None: none). What the
+    client guard's judge asks too, with what it read of its settings once."""
+    answer = hours_at(phones, _at(moment, phones), rules, address, consented=consented)
     if asked.calls is not None or asked.dnc is not None:
         answer = judged_by_history(answer, moment, asked)
     return answer[list(COLUMNS)]
@@ -186,8 +198,12 @@ def asked_about(rules: Rules, calls: pd.DataFrame | None, dnc: pd.DataFrame | No
     account's ``calls`` (texts among them) and ``dnc`` results, the call's campaign, the
     ``leads`` asked about, what lifts a list's rule, and the hours of ``rules`` for the
     moment a cap frees a number."""
-    return Asked(rules, calls, dnc, campaign_id, leads,
-                 lambda numbers, at: next_allowed(numbers, at, rules=rules), lifting)
+    def hours(numbers: list[str], at: pd.Timestamp) -> pd.DataFrame:
+        asked = pd.Series(numbers, dtype=object)
+        return hours_at(asked, _at(at, asked), rules, None,
+                        consented=lifting.consented(asked, at, leads))
+
+    return Asked(rules, calls, dnc, campaign_id, leads, hours, lifting)
 
 
 def _at(moment: pd.Timestamp, phones: pd.Series) -> np.ndarray:
@@ -219,13 +235,15 @@ def with_policy(rules: Rules, policy: Rules | None) -> Rules:
 
 
 def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
-             address: np.ndarray | None, *, every_zone: bool = True) -> pd.DataFrame:
+             address: np.ndarray | None, *, every_zone: bool = True,
+             consented: np.ndarray | None = None) -> pd.DataFrame:
     """The hours' answer for each number at its own moment (UTC ``datetime64[ns]``),
     asked once per place and moment: :func:`next_allowed`'s columns but for what the
     number's history adds (:mod:`._when_past`); ``timezones`` only if ``every_zone``,
     listed once per place (a place is one set of zones and rows of law: its numbers'
-    lists are alike) and gathered to its numbers."""
-    place, first = _places(phones, rules, address)
+    lists are alike) and gathered to its numbers. ``consented``: which numbers' hours a
+    standing consent lifts (:func:`.._checks._consent.lifting`), a place apart."""
+    place, first = _places(phones, rules, address, consented)
     zones = _every_zone(phones.iloc[first], rules, None if address is None
                         else address[first]).take(place) if every_zone else None
     law_place, asked = np.arange(len(first)), first  # each asked (place, moment)'s place
@@ -236,9 +254,10 @@ def hours_at(phones: pd.Series, moments: np.ndarray, rules: Rules,
     number = first[law_place]  # its place's first: 10,000 moments' numbers not parsed again
     reps = phones.iloc[number].reset_index(drop=True)
     reps_address = None if address is None else address[number]
-    now = _judged_now(reps, moments[asked], rules, reps_address)
+    reps_consented = None if consented is None else consented[number]
+    now = _judged_now(reps, moments[asked], rules, reps_address, reps_consented)
     later = _next_moments(reps, now["allowed"].to_numpy(), moments[asked], rules,
-                          reps_address, law_place)
+                          reps_address, law_place, reps_consented)
     answer = now.assign(next_allowed_at=later).pipe(_with_local_times, reps, rules,
                                                     reps_address)
     answer = answer.iloc[place].reset_index(drop=True).assign(phone=phones.astype("str").array)
@@ -334,23 +353,25 @@ def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> Non
     raise AuditInputError(f"{named} {shown(value)} is not E.164 ({e164_advice(str(value))})")
 
 
-def _places(phones: pd.Series, rules: Rules,
-            address: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _places(phones: pd.Series, rules: Rules, address: np.ndarray | None,
+            consented: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Each number's place (an index into the distinct places), and each place's first
-    number: a place is one set of zones and one set of law rows."""
+    number: a place is one set of zones and one set of law rows, and whether a consent
+    lifts its hours."""
     primary, state, by_address = law_rows(phones, rules, address)
+    lifted = 0 if consented is None else consented.astype(np.int64) << 62
     key = ((zone_sets(phones).astype(np.int64) << 36) | ((primary + 1) << 24)
-           | ((state + 1) << 12) | (by_address + 1))
+           | ((state + 1) << 12) | (by_address + 1) | lifted)
     place, _ = pd.factorize(key)
     _, first = np.unique(place, return_index=True)
     return place, first
 
 
 def _judged_now(reps: pd.Series, moment: np.ndarray, rules: Rules,
-                address: np.ndarray | None) -> pd.DataFrame:
+                address: np.ndarray | None, consented: np.ndarray | None) -> pd.DataFrame:
     """Each place's answer at its ``moment``: allowed, else the finding that forbids it."""
     calls = pd.DataFrame({"phone": reps, "at": pd.DatetimeIndex(moment).tz_localize("UTC")})
-    found = pd.concat(calling_hours(calls, clock(calls, rules, address)))
+    found = pd.concat(calling_hours(calls, clock(calls, rules, address, consented)))
     answer = pd.DataFrame({"allowed": True, "rule": None, "forbidden_by": None,
                            "jurisdiction": None, "basis": None, "policy": None},
                           index=reps.index).astype(object)
@@ -367,7 +388,8 @@ def _judged_now(reps: pd.Series, moment: np.ndarray, rules: Rules,
 
 
 def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rules: Rules,
-                  address: np.ndarray | None, place: np.ndarray) -> pd.Series:
+                  address: np.ndarray | None, place: np.ndarray,
+                  consented: np.ndarray | None) -> pd.Series:
     """Each (place, moment)'s next allowed moment (its ``moment``, UTC ``datetime64[ns]``,
     where allowed then; NaT where none is known within :data:`HORIZON_DAYS` days): the
     earliest opening of a window that the law of every zone allows. The openings are
@@ -385,13 +407,16 @@ def _next_moments(reps: pd.Series, allowed: np.ndarray, moment: np.ndarray, rule
     calls = pd.DataFrame({"phone": reps.iloc[starters].to_numpy(object),
                           "at": pd.DatetimeIndex(moment[starters]).tz_localize("UTC")})
     address = None if address is None else address[starters]
-    candidates = _openings(clock(calls, rules, address), rules, HORIZON_DAYS + int(extra))
+    consented = None if consented is None else consented[starters]
+    candidates = _openings(clock(calls, rules, address, consented), rules,
+                           HORIZON_DAYS + int(extra))
     if not len(candidates):
         return later
     row = candidates["row"].to_numpy()
     opening = candidates["at"].to_numpy("datetime64[ns]")  # not Timestamps, an object each
     ok = allows(calls["phone"].to_numpy(object)[row], opening, rules,
-                None if address is None else address[row])
+                None if address is None else address[row],
+                None if consented is None else consented[row])
     opens = opening[ok]
     key = np.sort((place[starters][row[ok]].astype(np.int64) << 42)
                   + opens.astype("datetime64[s]").astype(np.int64))

@@ -33,12 +33,15 @@ from .._audit import (
     LEAD_COLUMNS,
     Options,
     history_findings,
+    prepared_consents,
     prepared_contracts,
     prepared_leads,
     prepared_reassigned,
 )
+from .._checks._consent import lifting, resolved
 from .._checks._frequency import SUBJECT, subjects_to_come
 from .._checks._lead_of import other_numbers
+from .._checks._state_lists import lists_given
 from .._inputs._declared import INPUTS
 from .._rules import _jurisdictions as table
 from .._rules._rules import Rules
@@ -66,10 +69,11 @@ Hours = Callable[[list[str], pd.Timestamp], pd.DataFrame]
 
 @dataclass(frozen=True)
 class Lifting:
-    """What lifts a Do-Not-Call list's rule from a call to come besides a consent, as the
-    audit takes it (its inputs of the same names, read by its readers): the account's
-    facts (``nonprofit``, ``charity``, ``newspaper``), its written ``contracts`` and the
-    ``reassigned`` answers that void one, and ``leads``: the account's leads read for the
+    """What lifts a Do-Not-Call list's rule from a call to come, as the audit takes it (its
+    inputs of the same names, read by its readers): the account's facts (``nonprofit``,
+    ``charity``, ``newspaper``), its written ``contracts``, its ``consents`` (which lift
+    the hours of some rows too: :meth:`consented`) and the ``reassigned`` answers that void
+    either, and ``leads``: the account's leads read for the
     lists alone (:data:`LISTS_READ`: a number every lead of which says ``line``
     ``business``; the lead a contract names by id), for a judge that reads no leads of its
     own (the client's guard). The audit's check of a listing (:func:`.._checks._dnc.dnc_call`,
@@ -81,10 +85,11 @@ class Lifting:
     contracts: pd.DataFrame | None = field(default=None, compare=False)
     reassigned: pd.DataFrame | None = field(default=None, compare=False)
     leads: pd.DataFrame | None = field(default=None, compare=False)
+    consents: pd.DataFrame | None = field(default=None, compare=False)
 
     @classmethod
     def read(cls, where: str, *, leads: object = None, has_leads: bool = False,
-             contracts: object = None, reassigned: object = None,
+             contracts: object = None, reassigned: object = None, consents: object = None,
              **facts: object) -> Lifting:
         """The inputs given to ``where`` (``next_allowed``, ``GuardSettings``), each read
         as the audit reads it: a fact ``True`` or ``False`` (:meth:`AuditInput.told`), the
@@ -97,10 +102,11 @@ class Lifting:
             AuditInputError: A frame the audit would refuse, naming the frame and the
                 column (``frame`` is it).
         """
+        named = has_leads or leads is not None
         return cls(**told_facts(where, **facts), leads=_lists_part(leads),
                    reassigned=prepared_reassigned(maybe_pandas(reassigned, "reassigned")),
-                   contracts=prepared_contracts(maybe_pandas(contracts, "contracts"),
-                                                has_leads or leads is not None))
+                   contracts=prepared_contracts(maybe_pandas(contracts, "contracts"), named),
+                   consents=prepared_consents(maybe_pandas(consents, "consents"), named))
 
     def of(self, phone: str) -> Lifting:
         """These, with the leads of ``phone`` alone (the one number a contact judges)."""
@@ -113,7 +119,22 @@ class Lifting:
         """The audit's :class:`~.._audit.Options` these are."""
         return {"nonprofit": self.nonprofit, "charity": self.charity,
                 "newspaper": self.newspaper, "contracts": self.contracts,
-                "reassigned": self.reassigned}
+                "reassigned": self.reassigned, "consents": self.consents}
+
+    def consented(self, phones: pd.Series, moment: pd.Timestamp,
+                  leads: pd.DataFrame | None) -> np.ndarray | None:
+        """Which of ``phones`` a consent standing at ``moment`` lifts the hours of (the
+        audit's :func:`.._checks._consent.lifting`: a ``written`` or ``oral`` record, not
+        revoked nor voided by a reassigned ``yes``); a record naming a lead by id takes the
+        phone of the lead of ``leads`` (its ``id`` and ``phone``). None without consents."""
+        if self.consents is None:
+            return None
+        named = None if leads is None or "id" not in leads else pd.DataFrame(
+            {"lead_id": leads["id"].to_numpy(object), "phone": leads["phone"].to_numpy(object)})
+        records = resolved(self.consents, named, self.reassigned, moment)
+        calls = pd.DataFrame({"phone": phones.to_numpy(object),
+                              "at": pd.Series(moment, index=range(len(phones)))})
+        return lifting(calls, records)
 
 
 _DECLARED = {each.name: each for each in AUDIT_INPUTS if each.name in FACTS}
@@ -147,7 +168,11 @@ class Asked:
     (with the policy added), the account's ``calls`` and ``dnc`` results, the campaign
     the call would be of, the ``leads`` asked about (None: numbers), ``hours``, the
     hours' own answer for numbers at a moment, and what lifts a list's rule
-    (:class:`Lifting`)."""
+    (:class:`Lifting`); ``scrubs``: whether ``dnc`` holds the account's scrubs, by which
+    a number of a state whose list is required is a risk where no answered row of its own
+    scrubs it against that list, as the audit finds it (issue 79); the client's guard
+    without DNC rows in its settings holds the live answer alone, which names no state's
+    list (False)."""
 
     rules: Rules
     calls: pd.DataFrame | None
@@ -156,6 +181,7 @@ class Asked:
     leads: pd.DataFrame | None
     hours: Hours
     lifting: Lifting = Lifting()
+    scrubs: bool = True
 
 
 def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
@@ -186,7 +212,8 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
         "to_number": phones, "created_at": at, "campaign_id": campaigns, **NOT_YET_MADE})
     leads = _leads(asked)
     options = Options(rules=asked.rules, blocked=(), verified=None, campaigns=None,
-                      moment=at.max(), **asked.lifting.options())
+                      moment=at.max(), dnc_lists=_lists_given(asked), since=at.min(),
+                      **asked.lifting.options())
     found = judged_beside(None if asked.calls is None else _past(asked.calls), proposed,
                           leads, lambda calls: history_findings(calls, leads, asked.dnc,
                                                                 options))
@@ -196,6 +223,14 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
     where = found["call_id"].astype(str).str.removeprefix(_ASKED).astype(int).to_numpy()
     found = found.set_axis(where)
     return found[~found.index.duplicated()]
+
+
+def _lists_given(asked: Asked) -> frozenset[str] | None:
+    """The audit's :attr:`~.._audit.Options.dnc_lists` of ``asked``'s DNC results where
+    they are the account's scrubs (:attr:`Asked.scrubs`), so that a number no row of its
+    own scrubs against its state's required list is the risk the audit finds, on the call
+    asked (the first in the window from the earliest moment asked); None without them."""
+    return lists_given(asked.dnc) if asked.dnc is not None and asked.scrubs else None
 
 
 def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,

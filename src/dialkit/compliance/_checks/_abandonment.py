@@ -21,6 +21,8 @@ from ..._arrays._groups import Bools, Ints, Rows, by_group_and_time, group_codes
 from ..._arrays._kept import hashed
 from ..._law import _abandonment as table
 from ..._phones._zones import regions_among
+from ...contract import CallStatus
+from .._inputs._vocabulary import unread
 from .._rules._rules import Rules, period_words
 from ._findings import findings
 
@@ -35,8 +37,12 @@ PLACE = "place"
 """The answered calls' column of the law's row of their number (:func:`place_codes`)."""
 OPENED = ("campaign_id", "created_at")
 """The columns of :func:`first_calls`: each campaign's first call."""
-VOICEMAIL = "voicemail"
+VOICEMAIL = CallStatus.VOICEMAIL.value
 """The call status of a call an answering machine took: not answered by a live person."""
+TOLD_BY = ("status", "disposition")
+"""The calls' named columns that tell whether a live person answered: a call whose value of
+either is not understood (:func:`._inputs._vocabulary.unread`) is held out, no live answer
+(a dialer's word for a dropped call read as a conversation let 7 of 71 pass, issue 79)."""
 _UNMEASURED_SPAN = pd.Timedelta(days=30)
 """The periods an abandoned call no law row and no policy measures is shown over."""
 _MS = 10**3
@@ -169,15 +175,18 @@ where the calls have it)."""
 
 
 def live(prepared: pd.DataFrame, rows: Rows) -> Rows:
-    """Which of ``rows`` of the calls were answered by a live person: answered, and not by
-    an answering machine (status ``voicemail``, where the calls say; read for the
-    answered rows only)."""
+    """Which of ``rows`` of the calls were answered by a live person: answered, not by an
+    answering machine (status ``voicemail``, where the calls say), and of no status or
+    disposition not understood (:data:`TOLD_BY`: held out, never read as a live answer);
+    read for the answered rows only."""
     answered: Rows = rows[prepared["answered_at"].notna().to_numpy()[rows]]
-    if "status" not in prepared:
-        return answered
-    status = pd.Series(prepared["status"].array.take(answered)).astype("string")
-    machine: Bools = (status == VOICEMAIL).fillna(False).to_numpy(dtype=bool)
-    return answered[~machine]
+    out: Bools = np.zeros(len(answered), bool)
+    for column in (c for c in TOLD_BY if c in prepared):
+        taken = pd.Series(prepared[column].array.take(answered))
+        out |= unread(taken, "calls", column)
+        if column == "status":
+            out |= (taken.astype("string") == VOICEMAIL).fillna(False).to_numpy(dtype=bool)
+    return answered[~out]
 
 
 def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:

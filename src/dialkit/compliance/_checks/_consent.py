@@ -32,13 +32,10 @@ from ..._shown._words import counted
 from ..._utils._moments import utc_times
 from ._findings import findings, written
 
-CONSENT_KINDS = lists.KINDS
-RELATIONSHIPS = lists.RELATIONSHIPS
 PRERECORDED = "prerecorded"
 """The calls' optional column: whether a call used an artificial or prerecorded voice."""
 LIFTING = ("written", "oral")
 """The kinds of consent record that are a person's prior consent to a call."""
-ANSWERS = ("yes", "no", "no_data")
 US_REGIONS = ("US", "PR", "VI", "GU", "MP", "AS")
 
 

@@ -68,9 +68,6 @@ def lists_named(column: pd.Series) -> pd.Series:
         return column
     return column.astype(object).map({value: list_named(value) for value in distinct})
 
-LINES = ("business", "residential")
-"""The leads' ``line`` values: a business line, or a residential one."""
-
 
 @dataclass(frozen=True)
 class Facts:
@@ -269,22 +266,21 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
     if row.grace_needs_check:  # the safe harbor: a check before the listing, recent enough
         safe = checked.notna() & (checked < since) & (at - checked <= row.grace)
     else:  # the law's own grace, in whole days before the call's day
-        safe = at.dt.normalize() - since.dt.normalize() < row.grace
+        safe = at < _grace_end(since, row)
     exempt = exempted(on, consents, reassigned, row)
     if row.residential_only:  # a business line is no residential subscriber's
         exempt |= on["phone"].isin(facts.business).to_numpy(bool)
     if lists.CONTRACT in row.exempt_by and facts.contracts is not None:
         exempt |= standing(on, _in_force(facts.contracts, row), (lists.CONTRACT,))
-    hits = on[after & ~safe.fillna(False) & ~exempt]
+    hits = _once_each(on, after & ~safe.fillna(False) & ~exempt)
     late = _late(hits, row)
-    days = (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str)
+    source = hits["source"] + _runs(hits)
     words = pd.Series(np.where(
         hits["since"].isna(),
-        f"the number is on the {row.name} (" + hits["source"] + "); the date it was listed "
+        f"the number is on the {row.name} (" + source + "); the date it was listed "
         "is unknown, so this call may have been placed before it, or within its grace",
-        f"the number is on the {row.name} (" + hits["source"] + "), listed on "
-        + written(hits["since"]) + ", " + days + " days before the call" + _grace_words(row)),
-        index=hits.index, dtype=object)
+        f"the number is on the {row.name} (" + source + "), listed on "
+        + written(hits["since"]) + _grace_words(hits, row)), index=hits.index, dtype=object)
     words = words + _check_words(hits, row) + np.where(hits["reading"] != "",
                                                        "; " + hits["reading"], "")
     if not row.confirmed:
@@ -295,25 +291,81 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
                                          row.citation), basis="law", policy=None)
 
 
-def _grace_words(row: lists.DncList) -> str:
-    """What the list's grace is, in words."""
+_ONE_FACT = ["_row", "list", "source"]
+"""What makes a listing of a call one fact: its call, its list and where it was read."""
+
+
+def _once_each(pairs: pd.DataFrame, broken: pd.Series | np.ndarray) -> pd.DataFrame:
+    """The ``pairs`` of a call and a listing where the call ``broken`` the list's rule, each
+    call's listings on one list from one source as one, the earliest (the one that
+    decides), with ``_rows``: how many rows of the source list it (broken or not). A
+    vendor's file of two scrub runs holds a number's listing twice, and the evidence said
+    each fact twice (issue 79)."""
+    rows = pairs.groupby(_ONE_FACT, sort=False)["_row"].transform("size")
+    hits = pairs.assign(_rows=rows)[np.asarray(broken, bool)]
+    ordered = hits.sort_values(["_row", "since"], kind="stable")
+    return ordered[~ordered.duplicated(_ONE_FACT).to_numpy(bool)]
+
+
+def _runs(hits: pd.DataFrame) -> np.ndarray:
+    """How many rows gave each listing of :func:`_once_each`, in words where more than one
+    did (the scrub runs given, of which the earliest listing is the one judged)."""
+    many = hits["_rows"].to_numpy() > 1
+    said: np.ndarray = np.where(many, ", " + hits["_rows"].astype(str).to_numpy(object)
+                                + " rows (scrub runs): the earliest listing the call breaks "
+                                "is judged", "")
+    return said
+
+
+def _grace_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
+    """What the list's grace is, in words, after the listing's date: where the law gives
+    whole days, when the grace ended (:func:`_grace_end`) and whether the call was before
+    it, at it or after it; the calendar days alone read as within the grace where they
+    were not (issue 79: "30 days before the call; the law's grace is 30 days")."""
+    days = ", " + (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str) + (
+        " days before the call")
     if not row.grace:
-        return "; the law gives no time to honour it"
+        return days + "; the law gives no time to honour it"
     if row.grace_needs_check:
-        return (f"; the safe harbor needs a check of the number made before it was listed "
-                f"and no more than {row.grace.days} days before the call")
-    return f"; the law's grace is {row.grace.days} days"
+        return days + (f"; the safe harbor needs a check of the number made before it was "
+                       f"listed and no more than {row.grace.days} days before the call")
+    return (f"; the law's grace of {row.grace.days} days, counted in whole days from the "
+            "day of the listing (UTC), ended at " + _ended(_grace_end(hits["since"], row),
+                                                          hits["at"]))
+
+
+def _grace_end(since: pd.Series, row: lists.DncList) -> pd.Series:
+    """The moment a list's grace of whole days ends: the listing's day (UTC) and the grace
+    after it (a call is safe while its day is fewer days from the listing's day than the
+    grace). :func:`_judged` judges a call by it and the evidence says it: one moment."""
+    return since.dt.normalize() + row.grace
+
+
+def _ended(end: pd.Series, at: pd.Series) -> pd.Series:
+    """A period's ``end`` (UTC) in words, and where the call ``at`` falls against it: at
+    the moment it ended, after it (the call's moment given), or before it."""
+    call = " (the call: " + pd.Series(written(at), index=at.index) + " UTC)"
+    where = np.select([at.to_numpy() == end.to_numpy(), (at > end).to_numpy(bool)],
+                      [", the moment of the call", ", before the call" + call],
+                      ", after the call" + call)
+    return pd.Series(written(end), index=end.index) + " UTC" + where
 
 
 def _check_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
-    """For a list whose grace needs a check: the number's last check before the call."""
+    """For a list whose grace needs a check: the number's last check before the call, and
+    where it was made before the listing, when the harbor from it ended."""
     if not row.grace_needs_check:
         return pd.Series("", index=hits.index)
-    age = (hits["at"] - hits["checked"]).dt.days
+    checked = hits["checked"]
+    age = (hits["at"] - checked).dt.days
+    said = (": its last check before the call was on " + written(checked, "D") + ", "
+            + age.astype("Int64").astype(str) + " days before")
+    harbor = (f"; the {row.grace.days} days from it ended at "
+              + _ended(checked + row.grace, hits["at"]))
+    before = (checked < hits["since"]).fillna(False).to_numpy(bool)
     return pd.Series(np.where(
-        hits["checked"].isna(), ": the DNC results hold no check of it before the call",
-        ": its last check before the call was on " + written(hits["checked"], "D") + ", "
-        + age.astype("Int64").astype(str) + " days before"), index=hits.index)
+        checked.isna(), ": the DNC results hold no check of it before the call",
+        said + np.where(before, harbor, "")), index=hits.index)
 
 
 def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
@@ -336,11 +388,11 @@ def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
     """Calls after the listing to a number of a country the table has no list for: the
     account's own DNC results forbid them, so they are policy's findings."""
     state = pairs["list"].isin([row.told_as for row in lists.all() if row.state])
-    hits = pairs[pairs["country"].isna() & ~state
-                 & (pairs["since"].isna() | (pairs["at"] > pairs["since"]))]
+    hits = _once_each(pairs, pairs["country"].isna() & ~state
+                      & (pairs["since"].isna() | (pairs["at"] > pairs["since"])))
     return hits.assign(evidence="the number is on the account's DNC results since "
-                       + written(hits["since"]) + "; no law of its country is in dialkit's "
-                       "table", jurisdiction=None, decided_by=None, citation=None,
+                       + written(hits["since"]) + _runs(hits) + "; no law of its country is "
+                       "in dialkit's table", jurisdiction=None, decided_by=None, citation=None,
                        basis="policy", policy=NO_ROW)
 
 

@@ -151,11 +151,12 @@ def located(found: pd.DataFrame, times: Clock) -> pd.DataFrame:
 
 
 def allows(phones: NDArray[np.object_], at: NDArray[np.datetime64], rules: Rules,
-           address: NDArray[np.object_] | None = None) -> NDArray[np.bool_]:
+           address: NDArray[np.object_] | None = None,
+           consented: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """Whether the hours of the place called allow a call to each number at its moment,
     in every zone (a number of no known zone is not refused here: it has no moments to
-    ask about)."""
-    times = clock(pd.DataFrame({"phone": phones, "at": at}), rules, address)
+    ask about); ``consented``, as :func:`clock` takes it."""
+    times = clock(pd.DataFrame({"phone": phones, "at": at}), rules, address, consented)
     refused = np.zeros(len(phones), bool)
     refused[times.pairs.row[times.outside]] = True
     return ~refused

@@ -18,15 +18,21 @@ import numpy as np
 import pandas as pd
 
 from ..._phones._zones import Rows, regions_among
+from ...contract import CallStatus, HangupCause
+from .._inputs._vocabulary import unread
 from .._rules._rules import Rules
 from ._abandonment import places
 from ._findings import findings
 
-RING_COLUMNS = ("status", "hangup_cause")
-"""The calls' columns that say who ended an unanswered call, where the calls have them."""
-ENDED_BY_CALLEE = frozenset({"busy", "failed", "voicemail", "user_busy", "call_rejected",
-                             "unallocated_number", "network_out_of_order",
-                             "no_route_destination", "number_changed"})
+RING_COLUMNS = ("status", "hangup_cause", "disposition")
+"""The calls' columns that say who ended an unanswered call, where the calls have them; a
+call whose value of any is not understood (:func:`._inputs._vocabulary.unread`) is held
+out, not judged: a dialer's ``Busy`` read as nothing made a busy line's 3 s a breach."""
+ENDED_BY_CALLEE = frozenset(value.value for value in (
+    CallStatus.BUSY, CallStatus.FAILED, CallStatus.VOICEMAIL, HangupCause.USER_BUSY,
+    HangupCause.CALL_REJECTED, HangupCause.UNALLOCATED_NUMBER,
+    HangupCause.NETWORK_OUT_OF_ORDER, HangupCause.NO_ROUTE_DESTINATION,
+    HangupCause.NUMBER_CHANGED))
 """Statuses and hangup causes (the contract's and the emulator's) of a call the callee,
 the network or an answering machine ended, not the dialer."""
 
@@ -62,11 +68,12 @@ def short_ring(calls: pd.DataFrame, rules: Rules,
 
 def _ended_by_callee(calls: pd.DataFrame, count: int) -> np.ndarray:
     """Which of ``count`` calls' status or hangup cause says the callee or the network
-    ended them: none where the calls have neither column (``calls``, a frame of no
+    ended them, or holds them out of the rule (a value of :data:`RING_COLUMNS` not
+    understood): none where the calls have no such column (``calls``, a frame of no
     column, has no rows then: the count is the calls')."""
     ended = np.zeros(count, bool)
-    for column in RING_COLUMNS:
-        if column in calls:
-            text = calls[column].astype("string").str.lower()
-            ended |= text.isin(ENDED_BY_CALLEE).fillna(False).to_numpy(dtype=bool)
+    for column in (c for c in RING_COLUMNS if c in calls):
+        ended |= unread(calls[column], "calls", column)
+        text = calls[column].astype("string")
+        ended |= text.isin(ENDED_BY_CALLEE).fillna(False).to_numpy(dtype=bool)
     return ended

@@ -1,14 +1,19 @@
-"""The states' own Do-Not-Call lists the DNC results hold no scrub of (issue 73).
+"""The states' own Do-Not-Call lists the DNC results hold no scrub of a number called
+against (issues 73 and 79).
 
 A scrub of a state's list is a row of the DNC results whose ``list`` is the state's id
-(``US-IN``). Where the results hold none of a state's list, calls to that state's numbers
-(by area code) were judged against it by nothing: :func:`unscrubbed_states` names those
-states for the report's note (:func:`unscrubbed_note`), and where the state's law obliges
-a caller to obtain its list (``dnc_lists.toml``'s ``required``), makes each number called
-one ``dnc_call`` risk (whether or not other states' lists were given), on its first call
-in the period audited that the list's law would not exempt were the number on it: a
-consent record its law names, a business line for a list of residential subscribers, a
-fact of the account (``nonprofit=``, ``newspaper=``) that lifts the list from every call.
+(``US-IN``). The scrub that answers for a number is that number's own row of the list,
+whose ``listed`` answers (true or false): another number's row of the same list says
+nothing of it, and a row whose ``listed`` is empty (a check that did not answer) is no
+scrub, as :func:`~.._audit.prepared_dnc` leaves it out. A call to a number (of a state, by
+its area code) that no such row answers for was judged against the state's list by
+nothing: :func:`unscrubbed_states` names those states for the report's note
+(:func:`unscrubbed_note`), and where the state's law obliges a caller to obtain its list
+(``dnc_lists.toml``'s ``required``), makes each such number called one ``dnc_call`` risk
+(whether or not other numbers or other states' lists were scrubbed), on its first call in
+the period audited that the list's law would not exempt were the number on it: a consent
+record its law names, a business line for a list of residential subscribers, a fact of
+the account (``nonprofit=``, ``newspaper=``) that lifts the list from every call.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._arrays._kept import hashed
 from ..._law import _dnc_lists as lists
 from ..._places._states import places
 from ..._places._subdivisions import subdivision_name
@@ -42,38 +48,62 @@ def lists_given(dnc: object) -> frozenset[str]:
         row.told_as for row in lists.all() if row.state}
 
 
-def unscrubbed_states(calls: pd.DataFrame, given: frozenset[str] | None,
+def unscrubbed_states(calls: pd.DataFrame, scrubs: pd.DataFrame | None,
                       facts: Facts = NO_FACTS,
                       consents: pd.DataFrame | None = None,
                       reassigned: pd.DataFrame | None = None
                       ) -> tuple[pd.DataFrame, frozenset[str]]:
-    """Of ``calls`` (``phone``, ``at``) to numbers of a state whose own list the DNC
-    results hold no row of (``given``: those they hold; None: not known, as
-    :func:`~.._audit.history_findings` asks, nothing judged): the ``risk`` findings of
-    ``dnc_call`` where the state's law obliges a caller to obtain its list, whether or not
-    the results hold other states' lists (:func:`_unscrubbed`: one a number); and the
-    states reached (their lists' ids), for the report's note. A list whose law a fact of
-    the account lifts from every call (``facts``: ``nonprofit=True`` and Pennsylvania's)
-    is neither: no scrub of it was owed."""
+    """Of ``calls`` (``phone``, ``at``) to numbers of a state that keeps a list, those to
+    a number no answered row of ``scrubs`` (the DNC results as
+    :func:`~.._audit.prepared_dnc` gives them, of these numbers at least; None: not judged,
+    as :func:`~.._audit.history_findings` asks by default) scrubs against its state's list
+    (:func:`_unscrubbed`): the ``risk`` findings of ``dnc_call`` where the state's law
+    obliges a caller to obtain its list, whether or not the results hold other numbers'
+    scrubs of it or other states' lists (:func:`_risks`: one a number); and the states
+    reached (their lists' ids), for the report's note. A list whose law a fact of the
+    account lifts from every call (``facts``: ``nonprofit=True`` and Pennsylvania's) is
+    neither: no scrub of it was owed."""
     none = findings("dnc_call", calls.iloc[:0], pd.Series(dtype=object))
-    if given is None or not len(calls):
+    if scrubs is None or not len(calls):
         return none, frozenset()
     where = places(calls["phone"])
-    missing = {row.state: row for row in lists.all()
-               if row.state and row.id not in given and not facts.lifting(row)}
-    reached = frozenset(missing[code].id for code in set(where.state) if code in missing)
-    risky = [missing[code] for code in sorted(missing)
-             if missing[code].required and missing[code].id in reached]
+    owed = {row.state: row for row in lists.all() if row.state and not facts.lifting(row)}
+    left = _unscrubbed(calls["phone"], where.state, owed, scrubs)
+    reached = frozenset(owed[code].id for code in set(left) if code in owed)
+    risky = [owed[code] for code in sorted(owed)
+             if owed[code].required and owed[code].id in reached]
     if not risky:
         return none, reached
-    states = pd.Series(where.state, dtype=object).map(
+    states = pd.Series(left, dtype=object).map(
         {row.state: n for n, row in enumerate(risky)}).fillna(-1).to_numpy(np.int64)
     on = np.append(states, -1)[where.number]  # each call's risky list (-1: none, no number)
     for n, row in enumerate(risky if consents is not None or facts.business else ()):
         rows = np.flatnonzero(on == n)  # a consent its law names, a business line
         on[rows[_exempt(calls.iloc[rows], row, facts, consents, reassigned)]] = -1
-    hits = _unscrubbed(calls, where.number, on, risky)
+    hits = _risks(calls, where.number, on, risky)
     return (hits if len(hits) else none), reached
+
+
+def _unscrubbed(phones: pd.Series, state: np.ndarray, owed: dict[str, lists.DncList],
+                scrubs: pd.DataFrame) -> np.ndarray:
+    """Each distinct number of ``phones``' state (``state``, as :func:`places` gives it)
+    where its list is ``owed`` and no row of ``scrubs`` of that number is of that list,
+    else None. By the number's own row alone (issue 79): a state's scrub of other numbers
+    made every number of the state pass, unscrubbed ones too. A loop over the few states
+    whose numbers were called, each a look-up of its numbers among its list's rows."""
+    left: np.ndarray = np.array(state, dtype=object)
+    left[~pd.Series(state, dtype=object).isin(list(owed)).to_numpy(bool)] = None
+    told = (scrubs["list"] if "list" in scrubs else pd.Series(
+        None, index=scrubs.index, dtype=object)).astype(object).fillna("").to_numpy()
+    numbers = None
+    for code in set(left) - {None}:
+        done = scrubs["phone"].to_numpy(object)[told == owed[code].told_as]
+        if not len(done):
+            continue
+        numbers = hashed(phones)[1].to_numpy(zero_copy_only=False) if numbers is None else numbers
+        of_state = np.flatnonzero(left == code)
+        left[of_state[pd.Index(numbers[of_state]).isin(done)]] = None
+    return left
 
 
 def _exempt(calls: pd.DataFrame, row: lists.DncList, facts: Facts,
@@ -87,9 +117,9 @@ def _exempt(calls: pd.DataFrame, row: lists.DncList, facts: Facts,
     return exempt
 
 
-def _unscrubbed(calls: pd.DataFrame, number: np.ndarray, on: np.ndarray,
-                risky: list[lists.DncList]) -> pd.DataFrame:
-    """The risks of the calls to numbers of a state whose list the results lack (``on``:
+def _risks(calls: pd.DataFrame, number: np.ndarray, on: np.ndarray,
+           risky: list[lists.DncList]) -> pd.DataFrame:
+    """The risks of the calls to numbers no scrub of their state's list answers for (``on``:
     each call's row of ``risky``, -1 for none or a call its law exempts; ``number``: each
     call's code of its number): one a number, on its first call, its evidence counting
     the number's calls. What is unknown is the number's (is it on the list, and since
@@ -139,7 +169,8 @@ def _one_each(rows: np.ndarray, number: np.ndarray, among: np.ndarray) -> np.nda
 
 def _unscrubbed_words(row: lists.DncList) -> str:
     """What a risk of ``row``'s list not given says after the number's calls."""
-    words = (f"; the DNC results hold no scrub of the {row.name} (list {row.id}), which its "
+    words = (f"; the DNC results hold no scrub of the {row.name} (list {row.id}) that answers "
+             "for the number (a row of it whose listed is true or false), which its "
              f"law obliges a caller to obtain ({row.scrub}): the number may be on it, and "
              f"each call after its listing{' and grace' if row.grace else ''} a breach of "
              f"{row.citation} (one risk a number: its scrub judges every call)")
@@ -149,10 +180,10 @@ def _unscrubbed_words(row: lists.DncList) -> str:
 
 
 def unscrubbed_note(reached: frozenset[str], found: pd.DataFrame) -> dict[str, str]:
-    """The report's note on the states whose numbers were called and whose own list the
-    DNC results hold no row of (none: no note): how to bring its scrub, and how many
-    numbers of the states whose list is required are risks (``found``, the report's
-    findings: one a number, :func:`_unscrubbed`)."""
+    """The report's note on the states whose numbers were called with no scrub of their
+    own list answering for them (none: no note): how to bring each number's scrub, and how
+    many numbers of the states whose list is required are risks (``found``, the report's
+    findings: one a number, :func:`_risks`)."""
     if not reached:
         return {}
     rows = [row for row in lists.all() if row.id in reached]
@@ -161,13 +192,15 @@ def unscrubbed_note(reached: frozenset[str], found: pd.DataFrame) -> dict[str, s
     risks = found[(found["rule"] == "dnc_call").to_numpy(bool)
                   & (found["basis"] == "risk").to_numpy(bool)
                   & found["jurisdiction"].isin(reached).to_numpy(bool)]
-    risk = (f"each number called of a state whose list is required is one dnc_call risk, "
+    risk = ("each such number of a state whose list is required is one dnc_call risk, "
             f"on its first call the law's exemptions leave ({counted(len(risks), 'number')})"
             if any(row.required for row in rows) else
             "none of these states' laws obliges a caller to obtain its list: no risk")
     return {"state_lists": (
-        f"calls reached numbers of states that keep a Do-Not-Call list of their own, which "
-        f"the DNC results hold no scrub of: {named}; those calls were judged by the "
-        "national registry and the account's own list only. Give each state's scrub (its "
-        "own download or a vendor's file) as rows of dnc= whose list is the state's id "
-        f"(US-TX); {risk}")}
+        "calls reached numbers of states that keep a Do-Not-Call list of their own, "
+        f"numbers the DNC results hold no scrub of against that list: {named}; those "
+        "calls were judged by the national registry and the account's own list only. Give "
+        "each number's scrub of its state's list (the state's own download or a vendor's "
+        "file) as a row of dnc= whose list is the state's id (US-TX) and whose listed is "
+        "true or false (a row of another number, or one whose listed is empty, is no scrub "
+        f"of it); {risk}")}

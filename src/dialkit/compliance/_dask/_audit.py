@@ -25,6 +25,7 @@ from .._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import CHANNEL
 from .._inputs._population import source_words, sources_of, span_of
+from .._inputs._vocabulary import summed_counts
 from ._parts import (
     CHANNELS,
     NUMBER,
@@ -43,6 +44,7 @@ from ._parts import (
     read_columns,
     rest_part,
     texts_part,
+    unread_part,
 )
 
 
@@ -57,17 +59,19 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
         given["dnc"] = frame(dnc, None, "dnc", prepared_dnc)
     links = None if leads is None else _links(given["leads"])
     texted = _with_texts(given["calls"], given.get("leads"), options)
-    found = _repeats(given["calls"])
+    found = _repeats(given["calls"], options)
     outbound = _keyed(texted, outbound_part, links, campaigns=options.campaigns,
-                      found=found)
+                      found=found, values=options.values)
     answered = outbound.map_partitions(answered_part, rules=options.rules)
     joined = (answered["agent_joined_at"].notnull().any() if "agent_joined_at" in answered
               else False)
     windows = combined(PLANS["audit:abandonment"], (answered,), rules=options.rules,
                        joined=joined, opened=outbound.map_partitions(opened_part))
     audited_leads = None if leads is None else _keyed(given["leads"], leads_part, links,
-                                                      campaigns=options.campaigns)
-    audited_dnc = None if dnc is None else _keyed(given["dnc"], dnc_part, links)
+                                                      campaigns=options.campaigns,
+                                                      values=options.values)
+    audited_dnc = None if dnc is None else _keyed(given["dnc"], dnc_part, links,
+                                                  values=options.values)
     metas = {"calls": _channel_as_text(outbound._meta.drop(columns=[ORDER, NUMBER])),
              "leads": None if leads is None else prepared_leads(given["leads"]._meta, None),
              "dnc": None if dnc is None else prepared_dnc(given["dnc"]._meta)}
@@ -80,7 +84,8 @@ def audit(calls: Any, leads: Any, dnc: Any, options: Options, *, compute: bool) 
                                 outbound.map_partitions(rest_part, rules=options.rules),
                                 audited_leads, audited_dnc),
                compute=compute, finish={"sources": sources, "windows": windows,
-                                        "repeated": delayed(_again)(found)},
+                                        "repeated": delayed(_again)(found),
+                                        "unread": _unread(given["calls"], options)},
                options=options, joined=joined,
                to_parts={"shapes": shapes})
 
@@ -108,7 +113,7 @@ def _with_texts(calls: Any, leads: Any, options: Options) -> Any:
                                   meta=called_part(meta_of(calls), texts=texts))
     held = None if leads is None else leads.map_partitions(
         held_part, numbers=texts["to"].dropna().astype(str).unique().tolist(),
-        campaigns=options.campaigns,
+        campaigns=options.campaigns, values=options.values,
         meta=held_part(meta_of(leads), numbers=[], campaigns=None)).to_delayed(
         optimize_graph=False)
     like = prepared_calls(meta_of(calls))
@@ -135,11 +140,22 @@ def _keyed(data: Any, part: Any, links: Any, found: Any = None, **options: Any) 
     return data.map_partitions(part, **options, links=links, **more, meta=meta)
 
 
-def _repeats(calls: Any) -> Any:
+def _repeats(calls: Any, options: Options) -> Any:
     """The calls' repeated rows (:data:`._parts.REPEATS`: each call's rows hashed and
-    shuffled on its id), as a ``dask.delayed`` frame."""
-    keys = calls.map_partitions(keys_part, meta=keys_part(meta_of(calls)))
+    shuffled on its id, read as the pandas path reads them), as a ``dask.delayed``
+    frame."""
+    keys = calls.map_partitions(keys_part, values=options.values,
+                                meta=keys_part(meta_of(calls)))
     return combined(PLANS["audit:repeats"], (keys,))
+
+
+def _unread(calls: Any, options: Options) -> Any:
+    """The calls' values not understood (:func:`.._inputs._vocabulary.unread_counts`),
+    counted in each partition and summed, as a ``dask.delayed`` frame: the same rows the
+    pandas path counts (every row given, before repeats are read once)."""
+    counts = calls.map_partitions(unread_part, values=options.values,
+                                  meta=unread_part(meta_of(calls)))
+    return delayed(summed_counts)(counts.to_delayed(optimize_graph=False))
 
 
 def _again(found: pd.DataFrame) -> int:

@@ -55,6 +55,7 @@ from .._checks._ring import RING_COLUMNS
 from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
 from .._inputs._declared import declared
 from .._inputs._once import ID, call_keys, kept, repeats
+from .._inputs._vocabulary import VOCABULARY, Values, read_named, unread_counts
 from .._rules._rules import Rules
 
 NUMBER = "_number"
@@ -73,12 +74,14 @@ shuffle, of the same categories in the calls' partitions and the texts'."""
 
 def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
                   links: pd.Series | None = None, found: pd.DataFrame | None = None,
+                  values: Values = None,
                   partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's outbound calls (of ``campaigns``, if given), prepared, with every
     column and their :data:`ORDER`: what :func:`calls_part`, :func:`rest_part` and
     :func:`answered_part` take their shares from. A call's repeated rows ``found``
-    (:data:`REPEATS`) are read once, as :func:`._once.once_each` reads them on pandas."""
-    prepared = prepared_calls(calls)
+    (:data:`REPEATS`) are read once, as :func:`._once.once_each` reads them on pandas;
+    the named columns read with the user's ``values``."""
+    prepared = prepared_calls(calls, values)
     rows = outbound_rows(prepared, campaigns)
     keep = None if found is None else kept(
         prepared, _ordinals(np.arange(len(prepared)), partition_info), found)
@@ -88,13 +91,21 @@ def outbound_part(calls: pd.DataFrame, *, campaigns: frozenset[str] | None,
                            NUMBER: linked(number_key(taken["to_number"]), links)})
 
 
-def keys_part(calls: pd.DataFrame,
+def keys_part(calls: pd.DataFrame, values: Values = None,
               partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's calls as hashes of their ids and rows (:func:`._once.call_keys`),
     each row's place its :data:`ORDER`: shuffled on the id, every row of a call meets in
     one part of :data:`REPEATS`."""
-    prepared = prepared_calls(calls)
+    prepared = prepared_calls(calls, values)
     return call_keys(prepared, _ordinals(np.arange(len(prepared)), partition_info))
+
+
+def unread_part(calls: pd.DataFrame, values: Values = None) -> pd.DataFrame:
+    """A partition's calls' values not understood, counted
+    (:func:`.._inputs._vocabulary.unread_counts`): its named columns alone read, each by
+    its distinct values (the rest of the calls is prepared by :func:`outbound_part`)."""
+    named = calls[[c for c in VOCABULARY["calls"] if c in calls]].copy()
+    return unread_counts(read_named(named, "calls", values), "calls")
 
 
 def every_repeat(found: pd.DataFrame) -> pd.DataFrame:
@@ -116,12 +127,12 @@ def called_part(calls: pd.DataFrame, *, texts: pd.DataFrame) -> pd.DataFrame:
 
 
 def held_part(leads: pd.DataFrame, *, numbers: list[str],
-              campaigns: frozenset[str] | None) -> pd.DataFrame:
+              campaigns: frozenset[str] | None, values: Values = None) -> pd.DataFrame:
     """The ``phone`` and ``campaign_id`` of each of ``numbers`` (the texts') a partition's
     leads (of ``campaigns``, if given) hold, as their own or a person's other number
     (:func:`._lead_of.numbers_held`): every partition's, stacked, tell each text's
     campaign (:func:`texts_part`)."""
-    prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
+    prepared = prepared_leads(leads.reset_index(drop=True), campaigns, values)
     assert prepared is not None
     return numbers_held(prepared, numbers)
 
@@ -198,21 +209,22 @@ def read_columns(columns: Collection[str], name: str) -> list[str]:
 
 
 def leads_part(leads: pd.DataFrame, *, campaigns: frozenset[str] | None,
-               links: pd.Series | None = None,
+               links: pd.Series | None = None, values: Values = None,
                partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
     """A partition's leads (of ``campaigns``, if given; the columns of
     :func:`read_columns`), prepared, with their :data:`ORDER` and :data:`NUMBER`."""
-    prepared = prepared_leads(leads.reset_index(drop=True), campaigns)
+    prepared = prepared_leads(leads.reset_index(drop=True), campaigns, values)
     assert prepared is not None
     return _compact(prepared.reset_index(drop=True).assign(**{
         ORDER: _ordinals(prepared.index.to_numpy(), partition_info),
         NUMBER: linked(number_key(prepared["phone"]), links)}))
 
 
-def dnc_part(dnc: pd.DataFrame, *, links: pd.Series | None = None) -> pd.DataFrame:
+def dnc_part(dnc: pd.DataFrame, *, links: pd.Series | None = None,
+             values: Values = None) -> pd.DataFrame:
     """A partition's DNC results, prepared, the columns the rules read, with their
     :data:`NUMBER`."""
-    prepared = prepared_dnc(dnc)
+    prepared = prepared_dnc(dnc, values)
     assert prepared is not None
     return prepared[read_columns(prepared.columns, "dnc")].assign(
         **{NUMBER: linked(number_key(prepared["phone"]), links)})

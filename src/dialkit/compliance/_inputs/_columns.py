@@ -25,9 +25,10 @@ import pandas as pd
 from pyarrow import ArrowInvalid
 
 from ..._arrays._checked import check_text, checked_dataset, first_row
-from ..._utils._base_error import AuditInputError, ColumnError
+from ..._utils._base_error import ColumnError
 from ..._utils._moments import utc_times
 from ._declared import INPUTS, TIME_TYPE, declared
+from ._vocabulary import Values, named, read_named
 
 TEXTS = {name: declared(name, "text", "phone") for name in INPUTS}
 """The text columns of each frame the audit reads (where the frame has them)."""
@@ -52,15 +53,17 @@ _TRUE = frozenset({"true", "1", "yes", "t", "y"})
 _FALSE = frozenset({"false", "0", "no", "f", "n"})
 
 
-def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+def typed(frame: pd.DataFrame, name: str, values: Values = None) -> pd.DataFrame:
     """``frame`` (a copy the caller owns) read by its declaration (:mod:`._declared`): its
     times in UTC as :data:`._declared.TIME_TYPE`, its text columns checked, its numbers
     (``duration_seconds``) as numbers and :data:`BOOLEANS` as booleans (as a CSV writes
-    them).
+    them), its named columns through the vocabulary, with the user's ``values``
+    (:func:`._vocabulary.read_named`).
 
     Raises:
         ColumnError: A column holds another kind of value, or a row two times that cannot
             both be true (:data:`ORDERS`); the message names it.
+        AuditInputError: A record's named column holds a value not understood.
     """
     for column in (c for c in declared(name, "time") if c in frame):
         frame[column] = _times(frame[column], f"{name}.{column}")
@@ -72,7 +75,7 @@ def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
         if not pd.api.types.is_bool_dtype(frame[column]):
             frame[column] = _booleans(frame[column], f"{name}.{column}")
     _check_order(frame, name)
-    return frame
+    return read_named(frame, name, values)
 
 
 def _times(column: pd.Series, where: str) -> pd.Series:
@@ -125,26 +128,6 @@ def _booleans(column: pd.Series, where: str) -> pd.Series:
     return read.astype("boolean")
 
 
-def named(column: pd.Series, allowed: tuple[str, ...], frame: str, name: str) -> pd.Series:
-    """A column of named values (a consent's ``kind``, a lead's ``status`` or ``line``,
-    ...): ``column`` with each value that is one of ``allowed`` but for its case and the
-    spaces around it (``Written``, ``EBR``, `` yes``: as a spreadsheet or another system
-    writes it) written as ``allowed`` has it; a column holding any other value (nulls
-    pass) is refused, naming it."""
-    values = pd.unique(column.dropna().astype(str))
-    if not set(values) <= set(allowed):
-        known = {value.casefold(): value for value in allowed}
-        read = {value: known.get(value.strip().casefold(), value) for value in values}
-        column = column.astype(object).map(lambda value: read.get(str(value), value)
-                                           if pd.notna(value) else value)
-        values = pd.unique(column.dropna().astype(str))
-    wrong = [v for v in values if v not in allowed]
-    if wrong:
-        raise AuditInputError(f"{frame}.{name} holds {wrong[0]!r}: pass one of "
-                              f"{', '.join(allowed)}", frame=frame)
-    return column
-
-
 def reduced(frame: object, name: str, reduce: Callable[[Any], Any]) -> Any:
     """``reduce`` of the column ``name`` of an input in any form the audit takes it: a
     pandas or Dask frame (reduced on Dask, then computed: a count, a few values, never
@@ -161,4 +144,4 @@ def reduced(frame: object, name: str, reduce: Callable[[Any], Any]) -> Any:
     return answer.compute() if hasattr(answer, "compute") else answer
 
 
-__all__ = ["checked_dataset", "typed"]  # the dataset's check: the shared one, by the audit's name
+__all__ = ["checked_dataset", "named", "typed"]  # the shared check, upcoming's named: ours

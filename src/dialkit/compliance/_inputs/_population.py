@@ -36,8 +36,15 @@ SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at",
 """The column that dates each frame's rows, for its period in the report's sources."""
 
 
+LIVE = "_live"
+"""The column of the outbound calls :func:`population_of` counts as ``answered``: whether a
+live person answered the call, as abandonment reads it (``dialkit.compliance._audit.live_at``),
+not whether it has an answer time (an answering machine's has one)."""
+
+
 def population_of(outbound: pd.DataFrame, leads: pd.DataFrame | None) -> pd.DataFrame:
-    """Per campaign (null: calls of none): outbound ``calls``, ``answered``, ``leads``."""
+    """Per campaign (null: calls of none): outbound ``calls``, ``answered`` (by a live
+    person: :data:`LIVE`), ``leads``."""
     counts = _call_counts(outbound)
     if leads is not None:
         counts = counts.join(leads.groupby("campaign_id", dropna=False, observed=True)
@@ -48,16 +55,16 @@ def population_of(outbound: pd.DataFrame, leads: pd.DataFrame | None) -> pd.Data
 
 
 def _call_counts(outbound: pd.DataFrame) -> pd.DataFrame:
-    """Per campaign, outbound ``calls`` and ``answered``. Arrow text is counted by its hash
-    (kept, where the audit took the column: :func:`hashed`), then its distinct texts
-    grouped as the calls would be (the same index): a group-by of 900,000 calls' text
-    took 30 ms, hashing them again."""
+    """Per campaign, outbound ``calls`` and ``answered`` (:data:`LIVE`). Arrow text is
+    counted by its hash (kept, where the audit took the column: :func:`hashed`), then its
+    distinct texts grouped as the calls would be (the same index): a group-by of 900,000
+    calls' text took 30 ms, hashing them again."""
     campaign = outbound["campaign_id"]
-    answered = outbound["answered_at"].notna().to_numpy()
+    answered = outbound[LIVE].to_numpy(bool)
     if not (isinstance(campaign.dtype, pd.StringDtype) and campaign.dtype.storage == "pyarrow"):
         by_campaign = outbound.groupby("campaign_id", dropna=False, observed=True)
         return pd.DataFrame({"calls": by_campaign.size(),
-                             "answered": by_campaign["answered_at"].count()})
+                             "answered": by_campaign[LIVE].sum().astype("int64")})
     codes, distinct = hashed(campaign)
     calls = np.bincount(codes + 1, minlength=len(distinct) + 1)  # a null's code: -1
     taken = np.bincount(codes + 1, weights=answered, minlength=len(distinct) + 1)
@@ -72,7 +79,7 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
                ran: tuple[str, ...]) -> pd.DataFrame:
     """Per rule that ran and campaign: ``findings``, of which ``law``, ``policy`` and
     ``risk`` (each finding's ``basis``: what decided it, or that it is a risk, not a
-    violation), ``audited`` of ``unit``, ``rate``."""
+    violation), ``audited`` of ``unit``, ``rate`` (:func:`violation_rate`)."""
     campaign = findings["campaign_id"].astype(object)  # a call of none: one key, not NaN's
     found = findings.assign(campaign_id=campaign.where(campaign.notna(), _NONE)).groupby(
         ["rule", "campaign_id", "basis"], dropna=False, observed=True).size()
@@ -86,11 +93,21 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
         for campaign, audited in counted[_COUNTED[unit]].items():
             key = campaign if pd.notna(campaign) else _NONE
             counts = [int(found.get((rule, key, basis), 0)) for basis in BASES]
-            count = sum(counts)
-            rows.append((rule, campaign, count, *counts, int(audited), unit,
-                         count / audited if audited else float("nan")))
-    return pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", *BASES,
-                                       "audited", "unit", "rate"])
+            rows.append((rule, campaign, sum(counts), *counts, int(audited), unit))
+    table = pd.DataFrame(rows, columns=["rule", "campaign_id", "findings", *BASES,
+                                        "audited", "unit"])
+    return table.assign(rate=violation_rate(table))
+
+
+def violation_rate(counts: pd.DataFrame) -> pd.Series:
+    """The share of what was audited that broke the rule: the violations (``law`` and
+    ``policy``) over ``audited``, NaN where nothing was audited. The risks are counted in
+    their own column and not here (issue 79: ``dnc_call``'s rate mixed the calls that
+    broke a list's law with those that only may have), so that a rule of risks alone
+    shows a rate of 0."""
+    audited = counts["audited"].where(counts["audited"] > 0)
+    rate: pd.Series = (counts["law"] + counts["policy"]) / audited
+    return rate
 
 
 def sources_of(frames: Mapping[str, pd.DataFrame | None]) -> dict[str, str]:
@@ -124,13 +141,13 @@ def source_words(name: str, spans: pd.DataFrame, attrs: Mapping[str, object]) ->
 
 def by_rule(summary: pd.DataFrame) -> pd.DataFrame:
     """The summary over every campaign: per rule, ``findings`` (of which ``law``,
-    ``policy`` and ``risk``), ``audited``, ``unit``, ``rate`` and ``passed``, in the order
-    the rules ran."""
+    ``policy`` and ``risk``), ``audited``, ``unit``, ``rate`` (of the violations:
+    :func:`violation_rate`) and ``passed``, in the order the rules ran."""
     totals = summary.groupby("rule", sort=False).agg(
         findings=("findings", "sum"), **{basis: (basis, "sum") for basis in BASES},
         audited=("audited", "sum"), unit=("unit", "first"))
-    rate = totals["findings"] / totals["audited"].where(totals["audited"] > 0)
-    return totals.assign(rate=rate.round(4), passed=totals["findings"] == 0)
+    return totals.assign(rate=violation_rate(totals).round(4),
+                         passed=totals["findings"] == 0)
 
 
 def rate_text(rate: float) -> str:

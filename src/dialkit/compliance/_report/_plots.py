@@ -106,13 +106,16 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
 
 def _label(row: pd.Series) -> str:
     """A rule's bar's words: passed, or its findings among what was audited, the rate,
-    and how many of each basis where it has more than one (risks named always)."""
+    and how many of each basis where it has more than one (risks named always); the rate
+    is of the violations (:func:`.._inputs._population.violation_rate`), and said so
+    where risks are counted beside them (2 of 3 calls, 1 a risk: violations 33.33%)."""
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
     kinds = [f"{int(row[basis]):,} {basis}" for basis in BASES if row[basis]]
     split = f"; {', '.join(kinds)}" if len(kinds) > 1 or row["risk"] else ""
+    rate = f"{'violations ' if row['risk'] else ''}{row['rate']:.2%}"
     return (f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} "
-            f"({row['rate']:.2%}{split})")
+            f"({rate}{split})")
 
 
 def plot_by_state(report: AuditReport, *, ax: Axes | None = None,

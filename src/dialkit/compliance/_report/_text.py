@@ -30,19 +30,20 @@ def period_said(period: str | None) -> list[str]:
 
 def totals_text(totals: pd.DataFrame) -> str:
     """Per rule: findings, of which law's, policy's and risks, among how many calls or
-    leads, the rate, and the verdict (``risks`` where a rule found risks only: no call
+    leads, the rate of the violations (law's and policy's: the risks are counted apart,
+    never in the rate), and the verdict (``risks`` where a rule found risks only: no call
     broke it; ``unchecked`` where it had nothing to check, not ``passed``).
 
     Examples:
         >>> totals = pd.DataFrame({"findings": [3, 2], "law": [1, 0], "policy": [2, 0],
         ...                        "risk": [0, 2], "audited": [1200, 40],
-        ...                        "unit": ["calls", "leads"], "rate": [0.0025, 0.05],
+        ...                        "unit": ["calls", "leads"], "rate": [0.0025, 0.0],
         ...                        "passed": [False, False]},
         ...                       index=["calling_hours", "dnc_lead"])
         >>> print(totals_text(totals))
                        findings  law  policy  risk audited     of   rate   verdict
         calling_hours         3    1       2     0   1,200  calls  0.25%  findings
-        dnc_lead              2    0       0     2      40  leads  5.00%     risks
+        dnc_lead              2    0       0     2      40  leads  0.00%     risks
     """
     risks_only = totals["risk"] == totals["findings"]
     verdict = np.where(totals["audited"] == 0, "unchecked", np.where(
