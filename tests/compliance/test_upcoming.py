@@ -60,6 +60,9 @@ def test_a_callback_set_at_a_forbidden_moment_is_found_and_one_at_an_allowed_one
     client.dnc.add(listed.phone)  # listed after the callback was set
     found = upcoming(client, horizon="3D", as_of=NOW)
     ours = found[found["lead_id"].isin([bad.id, good.id, listed.id])]
+    risks = ours[(ours["basis"] == "risk").to_numpy(bool)]  # issue 79: a number of a state
+    assert (risks["rule"] == "dnc_call").all()  # whose list is required, no scrub of it
+    ours = ours[(ours["basis"] != "risk").to_numpy(bool)]
     assert set(zip(ours["call_id"], ours["rule"], ours["kind"], strict=True)) == {
         (late.id, "calling_hours", "callback"), (at_dnc.id, "dnc_call", "callback")}
     row = ours[ours["call_id"] == late.id].iloc[0]
