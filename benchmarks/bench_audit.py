@@ -31,10 +31,11 @@ number is a finding after the listing and past its list's grace (the US registry
 harbor of 31 days after a check made before the listing; the TPS's 28 days and the
 DNCL's 31 before the call's day; none for the account's own list), and a lead is
 unscreened past its country's scrub age (``jurisdictions.toml``: 28 days in the UK).
-A state's own list the DNC results hold no row of, where that state's law obliges a caller
-to obtain it (the table's ``required``), is one ``dnc_call`` risk a number called there
-(its area code's state, from dialkit's table of area codes, as the zones are): on the
-number's earliest call, ties broken by call id (issue 73; the frames give no consent, no
+A state's own list that no answered row of a number's own scrubs it against, where that
+state's law obliges a caller to obtain it (the table's ``required``), is one ``dnc_call``
+risk of a number called there (issues 73 and 79; its area code's state, from dialkit's
+table of area codes, as the zones are): on the number's earliest call, ties broken by call
+id (the frames give no consent, no
 business line and no fact of the account that would lift it).
 
 :func:`row_by_row` is the same rules as a user writes them by hand: one loop over
@@ -669,26 +670,35 @@ def _breaks(call: dict[str, Any], kind: str, since: datetime | None,
 def _first_unscrubbed(outbound: list[dict[str, Any]], leads: pd.DataFrame,
                       dnc: pd.DataFrame) -> list[tuple[str, str]]:
     """Each number's earliest call (ties: the lowest call id) of a state whose list is
-    required and not given (:func:`owed_lists`), unless its list spares the number's line."""
-    owed, business = owed_lists(dnc), business_lines(leads)
+    required (:func:`owed_lists`) and that no answered row of its own scrubs against it
+    (:func:`scrubbed`, issue 79), unless its list spares the number's line."""
+    owed, done, business = owed_lists(), scrubbed(dnc), business_lines(leads)
     first: dict[str, tuple[datetime, str]] = {}
     for call in outbound:
         number = call["to_number"]
         row = owed.get(us_state(number))
-        if row is None or (row.residential_only and number in business):
+        if row is None or (number, row.id) in done or (
+                row.residential_only and number in business):
             continue
         first[number] = min(first.get(number, (call["created_at"], call["id"])),
                             (call["created_at"], call["id"]))
     return [("dnc_call", call_id) for _, call_id in first.values()]
 
 
-def owed_lists(dnc: pd.DataFrame) -> dict[str | None, list_table.DncList]:
+def owed_lists() -> dict[str | None, list_table.DncList]:
     """The states' own lists whose law obliges a caller to obtain them (``required``), by
-    state, that the DNC results hold no row of (their ``list`` column, where they have one,
-    names the lists scrubbed: ``US-TX``)."""
-    given = set(dnc["list"].dropna().astype(str)) if "list" in dnc else set()
-    return {row.state: row for row in list_table.all()
-            if row.state and row.required and row.id not in given}
+    state."""
+    return {row.state: row for row in list_table.all() if row.state and row.required}
+
+
+def scrubbed(dnc: pd.DataFrame) -> set[tuple[str, str]]:
+    """Each (number, list) an answered row of the DNC results scrubs (their ``list``
+    column, where they have one, names the list: ``US-TX``; a row whose ``listed`` is
+    empty did not answer): a number's own row alone answers for it (issue 79)."""
+    if "list" not in dnc:
+        return set()
+    answered = dnc[dnc["listed"].notna().to_numpy(bool)]
+    return set(zip(answered["phone"].astype(str), answered["list"].astype(str), strict=True))
 
 
 def business_lines(leads: pd.DataFrame) -> set[str]:
@@ -873,14 +883,16 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
 def _first_unscrubbed_calls(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
                             regions: pd.Series) -> pd.Series:
     """Each number's earliest call (ties: the lowest call id) of a state whose list is
-    required and not given (:func:`owed_lists`): each distinct US number's state by its
-    area code (``area_states``, once per number), the calls a list of residential
-    subscribers spares (business lines) left out, then a sort and ``drop_duplicates``."""
-    owed = owed_lists(dnc)
+    required (:func:`owed_lists`) and no answered row of its own scrubs against it
+    (:func:`scrubbed`): each distinct US number's state by its area code
+    (``area_states``, once per number), the calls a list of residential subscribers
+    spares (business lines) left out, then a sort and ``drop_duplicates``."""
+    owed, done = owed_lists(), scrubbed(dnc)
     phones = pd.Series(out["to_number"].astype(object).unique())
     us = phones[(phones.map(regions) == "US").to_numpy(bool)]
     states = pd.Series(area_states(us.str[2:5].astype(np.int64).to_numpy()), index=us.to_numpy())
     rows = states.map(owed).dropna()
+    rows = rows[[(phone, row.id) not in done for phone, row in rows.items()]]
     business = business_lines(leads)
     spared = [phone for phone, row in rows.items() if row.residential_only and phone in business]
     risky = out.loc[out["to_number"].isin(rows.index.difference(spared)).to_numpy(bool),
