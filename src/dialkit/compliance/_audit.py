@@ -42,6 +42,7 @@ from ._checks._abandonment import (
 from ._checks._account import blocked_country, caller_id, unverified_caller_id
 from ._checks._consent import (
     PRERECORDED,
+    Lines,
     assumed,
     dated_after,
     lifting,
@@ -613,8 +614,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         risks, reached = judged.unscrubbed(dnc)
         found += [judged.dnc_calls(dnc), risks]
     if consents is not None:
-        found.append(located(no_written_consent(outbound, consents, business_lines(leads)),
-                             times))
+        lines = Lines.of(leads, business_lines(leads))
+        found.append(located(no_written_consent(outbound, consents, lines), times))
     found.append(located(short_ring(outbound, rules, lambda at: _columns_at(
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
     found = [_named(_reported(_concat(found), inside), prepared, rows, outbound, leads, lead)]

@@ -21,6 +21,8 @@ numbers for the TCPA's rule, on the number: no loop over calls.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -203,28 +205,65 @@ def dated_after(records: pd.DataFrame | None, reassigned: pd.DataFrame | None,
         "call, and such a revocation lists its number from a date unknown")}
 
 
-def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame,
-                       business: frozenset[str] = frozenset()) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Lines:
+    """What the leads' ``line`` says of each number, of the facts the consent rule reads:
+    a number any lead says is ``wireless`` is one (the stricter reading); one its leads say
+    is ``voip``, and none wireless, may be (whether the called party pays for the call is
+    unknown); one they say is a ``landline``, and none wireless or voip, is not. The
+    others (``business``, ``residential``, no word) are what the numbering plan says."""
+
+    wireless: frozenset[str] = frozenset()
+    voip: frozenset[str] = frozenset()
+    landline: frozenset[str] = frozenset()
+    business: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, leads: pd.DataFrame | None, business: frozenset[str]) -> Lines:
+        """The lines ``leads`` say (``business``: :func:`._dnc.business_lines`)."""
+        if leads is None or "line" not in leads or not len(leads):
+            return cls(business=business)
+        said = leads[["phone", "line"]].dropna().astype(object)
+        words = said.groupby("phone")["line"].agg(frozenset)
+        wireless = {p for p, w in words.items() if "wireless" in w}
+        voip = {p for p, w in words.items() if "voip" in w} - wireless
+        landline = {p for p, w in words.items() if "landline" in w} - wireless - voip
+        return cls(frozenset(wireless), frozenset(voip), frozenset(landline), business)
+
+
+def no_written_consent(calls: pd.DataFrame, records: pd.DataFrame, lines: Lines) -> pd.DataFrame:
     """Calls with no prior express written consent standing at them that need one: campaign
     calls (placed by the dialer, so autodialled) to US wireless numbers (47 CFR
-    64.1200(a)(2)): of law where the number's type is mobile; a risk where the numbering
-    plan cannot tell (``fixed line or mobile``, most US numbers); and any call marked
-    ``prerecorded`` (an artificial or prerecorded voice) to a US number that is not a
-    ``business`` line (47 CFR 64.1200(a)(3); (a)(2) where the number is mobile): of law."""
+    64.1200(a)(2)): of law where the number is wireless (its type in the numbering plan,
+    or its leads' ``line``); a risk where neither tells (``fixed line or mobile``, most US
+    numbers, and no lead says ``wireless`` or ``landline``, or one says ``voip``); and any
+    call marked ``prerecorded`` (an artificial or prerecorded voice) to a US number that
+    is not a ``business`` line (47 CFR 64.1200(a)(3); (a)(2) where the number is
+    wireless): of law. A risk's evidence names the fact that would settle it."""
     rows, _ = regions_among(calls["phone"], US_REGIONS)
     taken = calls.iloc[rows]
     kind = number_types(taken["phone"])
-    recorded = _prerecorded(taken) & ~taken["phone"].isin(business).to_numpy(bool)
+    phones = taken["phone"]
+    recorded = _prerecorded(taken) & ~phones.isin(lines.business).to_numpy(bool)
     placed = taken["campaign_id"].notna().to_numpy()
-    wireless = placed & ((kind == MOBILE) | (kind == MAYBE_MOBILE))
-    lacking = (wireless | recorded) & ~standing(taken, records, ("written",))
-    hits, sure = taken[lacking], ((kind == MOBILE) | recorded)[lacking]
-    voice, mobile = recorded[lacking], (kind == MOBILE)[lacking]
+    told = phones.isin(lines.wireless).to_numpy(bool)
+    mobile = (kind == MOBILE) | told
+    unsure = (kind == MAYBE_MOBILE) & ~mobile & ~phones.isin(lines.landline).to_numpy(bool)
+    lacking = ((placed & (mobile | unsure)) | recorded) & ~standing(taken, records,
+                                                                    ("written",))
+    hits, sure = taken[lacking], (mobile | recorded)[lacking]
+    voice, mobile, told = recorded[lacking], mobile[lacking], told[lacking]
+    voip = hits["phone"].isin(lines.voip).to_numpy(bool)
     evidence = pd.Series(np.where(
         voice, "a call with an artificial or prerecorded voice to a residential line (the "
         "leads do not say it is a business line)" + np.where(mobile, " or wireless number", ""),
-        np.where(sure, "a campaign call to a wireless number", "a campaign call to a number "
-                 "the numbering plan does not tell wireless from landline")),
+        np.where(sure, "a campaign call to a wireless number" + np.where(
+            told, " (its leads' line says so)", ""),
+            np.where(voip, "a campaign call to a number its leads say is a VoIP line, which "
+                     "may be wireless (whether the called party is charged for the call is "
+                     "unknown)", "a campaign call to a number the numbering plan does not "
+                     "tell wireless from landline") + "; the number's line (leads' line: "
+                     "wireless or landline) would settle it")),
         index=hits.index, dtype=object) + (
         "; no written consent in the consent records stands at the call (none for the number, "
         "given later, revoked or voided by a reassigned-number answer)")

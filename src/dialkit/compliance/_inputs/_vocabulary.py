@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -47,8 +47,21 @@ Values = Mapping[str, Mapping[str, str | None]] | None
 """The user's mapping of values (``values=``): a column (``disposition``, or ``calls.status``
 where a bare name would name several) to each word as the file writes it and the
 vocabulary's value it means (None or ``""``: no value, an empty cell)."""
-LINES = ("business", "residential")
-"""The leads' ``line`` values: a business line, or a residential one."""
+LINES = ("business", "residential", "wireless", "landline", "voip")
+"""The leads' ``line`` values, each a fact a rule reads (docs/compliance.md, "A lead's
+line"): ``business`` (the Do-Not-Call lists that protect residential lines do not judge
+it, nor the rule of prerecorded calls), ``residential`` (they do), ``wireless`` (the
+consent rule of autodialled calls judges it as of law), ``landline`` (that rule does not
+judge it) and ``voip`` (whether the called party pays for the call is unknown: that rule
+judges it as a risk)."""
+LINE_WORDS = {"mobile": "wireless", "cell": "wireless", "cellular": "wireless",
+              "mobile_phone": "wireless", "cell_phone": "wireless", "wireline": "landline",
+              "land_line": "landline", "fixed": "landline", "fixed_line": "landline",
+              "fixedvoip": "voip", "nonfixedvoip": "voip", "fixed_voip": "voip",
+              "non_fixed_voip": "voip", "unknown": None}
+"""The line types carriers' lookups and CRMs write, each as :func:`alike` reads it, and
+the value it means (None: not known, an empty cell): ``Mobile``, ``Landline``, Twilio's
+``nonFixedVoip``."""
 ANSWERS = ("yes", "no", "no_data")
 """The reassigned numbers database's answers."""
 HELD_OUT = "values"
@@ -63,6 +76,9 @@ class Words:
 
     values: tuple[str, ...]
     held_out_of: tuple[str, ...] = ()
+    also: Mapping[str, str | None] = field(default_factory=dict)
+    """Other words for the values, as other tools write them (each as :func:`alike`
+    reads it), known as the values are."""
 
 
 def _of(enum: type) -> tuple[str, ...]:
@@ -74,7 +90,7 @@ VOCABULARY: dict[str, dict[str, Words]] = {
               "status": Words(_of(CallStatus), ("abandonment", "short_ring")),
               "disposition": Words(_of(CallDisposition), ("abandonment", "short_ring")),
               "hangup_cause": Words(_of(HangupCause), ("short_ring",))},
-    "leads": {"status": Words(_of(LeadStatus)), "line": Words(LINES)},
+    "leads": {"status": Words(_of(LeadStatus)), "line": Words(LINES, also=LINE_WORDS)},
     "consents": {"kind": Words(lists.KINDS), "relationship": Words(lists.RELATIONSHIPS)},
     "reassigned": {"answer": Words(ANSWERS)},
     "dnc": {"list": Words(lists.frame_values())},
@@ -108,8 +124,8 @@ def _read(column: pd.Series, words: Words, frame: str, name: str,
     codes = _codes(column)
     if set(map(str, codes)) <= set(words.values):
         return column
-    meaning: dict[str, str | None] = dict(_known(words.values))
-    meaning.update(_mapped(values, frame, name, words.values))
+    meaning: dict[str, str | None] = _known(words)
+    meaning.update(_mapped(values, frame, name, words))
     read_as: dict[object, str | None] = {code: meaning.get(alike(code), str(code))
                                          for code in codes}
     if not words.held_out_of:
@@ -215,12 +231,12 @@ def _codes(column: pd.Series) -> list[object]:
     return list(pd.unique(column.dropna()))
 
 
-def _known(words: tuple[str, ...]) -> list[tuple[str, str]]:
-    return [(alike(word), word) for word in words]
+def _known(words: Words) -> dict[str, str | None]:
+    """Each word ``words`` knows, as :func:`alike` reads it, to the value it means."""
+    return {**words.also, **{alike(word): word for word in words.values}}
 
 
-def _mapped(values: Values, frame: str, name: str,
-            words: tuple[str, ...]) -> dict[str, str | None]:
+def _mapped(values: Values, frame: str, name: str, words: Words) -> dict[str, str | None]:
     """The user's words for ``frame.name`` (:data:`Values`), each as :func:`alike` compares
     it, to the value it means; a meaning that is no value of the column refused."""
     given = {} if values is None else dict(values.get(f"{frame}.{name}") or {})
@@ -230,17 +246,16 @@ def _mapped(values: Values, frame: str, name: str,
             for word, meant in given.items()}
 
 
-def _meaning(meant: str | None, words: tuple[str, ...], column: str,
-             word: object) -> str | None:
+def _meaning(meant: str | None, words: Words, column: str, word: object) -> str | None:
     """The value ``meant`` names of ``words`` (None: no value, an empty cell); refused
     where it names none."""
     if meant is None or not str(meant).strip():
         return None
-    known = dict(_known(words))
+    known = _known(words)
     if alike(meant) not in known:
         raise AuditInputError(f"values= maps {column} {word!r} to {meant!r}, no value of "
-                              f"it: map it to one of {', '.join(words)} (or to nothing: an "
-                              "empty cell)")
+                              f"it: map it to one of {', '.join(words.values)} (or to "
+                              "nothing: an empty cell)")
     return known[alike(meant)]
 
 
@@ -269,7 +284,7 @@ def checked_values(values: Values) -> Values:
                                   "as written and its meaning, {'Sale Made': 'sale'}")
         for each in [frame] if frame else frames:
             for word, meant in words.items():
-                _meaning(meant, VOCABULARY[each][name].values, f"{each}.{name}", word)
+                _meaning(meant, VOCABULARY[each][name], f"{each}.{name}", word)
     return values
 
 
