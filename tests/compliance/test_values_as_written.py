@@ -326,6 +326,26 @@ def test_the_command_fails_an_audit_whose_calls_were_all_held_out(tmp_path: Path
     assert mapped.exit_code == 0, mapped.output
 
 
+def test_the_cover_and_the_page_say_which_words_held_the_calls_out(tmp_path: Path) -> None:
+    """An audit of no call whose calls were all held out says why on the workbook's cover
+    and at the top of its page, as its text does (they said the period asked for had no
+    call), each in its reader's words."""
+    path = tmp_path / "calls.csv"
+    dnc_requested("Do Not Call").assign(direction="OUT").to_csv(path, index=False)
+    done = CliRunner().invoke(app, ["compliance", "audit", "--calls", str(path), "--workbook",
+                                    str(tmp_path / "evidence.xlsx"), "--html",
+                                    str(tmp_path / "report.html")])
+    assert done.exit_code == 0, done.output
+    cover = pd.read_excel(tmp_path / "evidence.xlsx", sheet_name="cover", engine="calamine")
+    audited = cover.set_index("item").loc["calls audited", "value"]
+    page = (tmp_path / "report.html").read_text()
+    for said in (audited, page):
+        assert "the direction of 3 calls was not understood" in said
+        assert "--value direction:" in said and "values=" not in said
+    library = audit(dnc_requested("Do Not Call").assign(direction="OUT")).to_html()
+    assert "values={&#x27;direction&#x27;: {&#x27;OUT&#x27;: &#x27;outbound&#x27;}}" in library
+
+
 def test_dask_reads_the_values_as_pandas_does() -> None:
     """The Dask path reads every partition through the same vocabulary, with the user's
     mapping, and counts the words it did not understand across its partitions."""

@@ -94,7 +94,7 @@ def test_leads_bring_their_address_state() -> None:
 @pytest.mark.parametrize(("given", "error", "message"), [
     (42, TypeError, "takes a number, numbers or leads, not int"),
     ([14155550123], AuditInputError, "numbers as text"),
-    (pd.DataFrame({"number": ["+14155550123"]}), AuditInputError, "a 'phone' column"),
+    (pd.DataFrame({"contact": ["+14155550123"]}), AuditInputError, "a 'phone' column"),
 ])
 def test_what_is_not_numbers_is_refused_saying_what_to_pass(
         given: object, error: type[Exception], message: str) -> None:

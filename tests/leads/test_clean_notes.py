@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from dialkit._files._headers import squeeze
 from dialkit.cli import app
 from dialkit.leads import clean, clean_file
-from dialkit.leads._read._headers import ALIASES, NAMES_SHOWN, near_notes, squeeze
+from dialkit.leads._read._headers import ALIASES, NAMES_SHOWN, near_notes
 
 VENDOR = """\
 Mobile #;Name;E-mail;Lead Ref;Country;Notes

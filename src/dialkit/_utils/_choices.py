@@ -200,10 +200,18 @@ AUDIT_INPUTS = (
         "Made': 'sale'}}, on the command line --value disposition:'Sale Made'=sale "
         "(repeat it). The contract's words are read in any case, with spaces, underscores "
         "and hyphens alike; a call's word understood neither way is named in the notes "
-        "and held out of the rules it decides, a record's refused."), ahead_note=(
-        "Not yet (issue 79, item 2): the judges before a call read the calls through the "
-        "same vocabulary, the contract's words in any case, without a mapping of their "
-        "own.")),
+        "and held out of the rules it decides, a record's refused."),
+        ahead=("next_allowed", "upcoming"), ahead_note=(
+        "Not the guard: it reads the account's own records, which the service writes in "
+        "the contract's words.")),
+    AuditInput("mapping", "--map", CHOICE, (  # issue 79
+        "Which column of another tool's export holds a column the audit reads: "
+        "{'to_number': 'Dialed', 'dnc.checked_at': 'Scrub Date'}, on the command line --map "
+        "to_number=Dialed (repeat it). Without it, a column named as the audit names it is "
+        "read in any case, else one named as dialers, CRMs and DNC vendors name it (Phone "
+        "Number, Call Start, Line Type) where exactly one is; the notes say what was read "
+        "as what."), ahead=("next_allowed", "upcoming"), ahead_note=(
+        "Not the guard: it reads the account's own records, in dialkit's columns.")),
     AuditInput("compute", None, PROGRAM, (
         "Of Dask's input: False answers the report delayed (dask.delayed); a command "
         "prints the report, so it computes it."),

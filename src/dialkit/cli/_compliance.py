@@ -51,7 +51,9 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--cal
                "preset=": "--preset", "policy_window=": "--policy-window",
                "fail_on=": "--fail-on",
                "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
-               "with --fix: add --fix", "strategy=": "--strategy"}
+               "with --fix: add --fix", "strategy=": "--strategy",
+               "mapping={'<column>': '<header>'}": "--map COLUMN=HEADER", "mapping=": "--map",
+               "values=": "--value"}
 """The compliance commands' flags for the arguments the library's messages name."""
 _EXPORT = "an export, CSV or Parquet, or a dialkit.frames.export folder"
 """What a frame's option reads."""
@@ -123,6 +125,18 @@ def _read_by(given: dict[str, Any], own: dict[str, Path | None]) -> dict[str, Pa
           if each.kind in FILES and each.name in given))}
 
 
+Words = Annotated[list[str] | None, typer.Option("--value", metavar="COLUMN:WORD=VALUE", help=(
+    "What another tool's word means (repeat for several): --value "
+    "disposition:'Sale Made'=sale, --value direction:OUT=outbound, --value "
+    "disposition:Dropped= (no value). The contract's words are read in any case, with "
+    "spaces, underscores and hyphens alike; a call's word understood neither way is "
+    "named in the notes and held out of the rules it decides."))]
+Maps = Annotated[list[str] | None, typer.Option("--map", metavar="COLUMN=HEADER", help=(
+    "Read a column from the export's column HEADER (repeat for several): --map "
+    "to_number='Dialed', --map dnc.checked_at='Scrub Date'. Without it, a column named "
+    "as dialkit names it is read, in any case, else one named as dialers, CRMs and DNC "
+    "vendors name it (Phone Number, Call Start, Line Type) where exactly one is; the "
+    "notes say what was read as what."))]
 BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
     "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
 
@@ -187,12 +201,7 @@ def audit_command(
         "Let --fail-on pass an audit of no call (a quiet period); without it, an audit "
         "of no call fails --fail-on, for it checked nothing. Never one whose calls were "
         "held out for a direction not understood."))] = False,
-    value: Annotated[list[str] | None, typer.Option(metavar="COLUMN:WORD=VALUE", help=(
-        "What another tool's word means (repeat for several): --value "
-        "disposition:'Sale Made'=sale, --value direction:OUT=outbound, --value "
-        "disposition:Dropped= (no value). The contract's words are read in any case, with "
-        "spaces, underscores and hyphens alike; a call's word understood neither way is "
-        "named in the notes and held out of the rules it decides."))] = None,
+    value: Words = None, mapping: Maps = None,
     about: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help=(
         "What the workbook's cover and the HTML report say first, as about= in Python: "
         "account=Acme,auditor=J. Smith (repeat the option for a value with a "
@@ -216,7 +225,7 @@ def audit_command(
                         policy_window=policy_window, policy_cap=policy_cap,
                         blocked_countries=blocked_countries, campaign_id=campaign,
                         since=since, until=until, as_of=as_of, fail_on=fail_on or (),
-                        allow_empty=allow_empty, values=value, **given)
+                        allow_empty=allow_empty, values=value, mapping=mapping, **given)
     report, about_report = _in_flags(run.report), {**told, **run.service}
     with _output_errors():
         if out is not None:
@@ -251,19 +260,28 @@ def _in_flags(report: AuditReport) -> AuditReport:
     Python arguments to pass (issue 71)."""
     from dataclasses import replace
 
-    return replace(report, notes={rule: cli_text(_values_said(note), AUDIT_FLAGS)
-                                  for rule, note in report.notes.items()})
+    return replace(report, notes={rule: _in_words(note) for rule, note in report.notes.items()},
+                   spoken=_in_words)
+
+
+def _in_words(text: str) -> str:
+    """The library's words for its arguments in the command's (its flags)."""
+    return cli_text(_values_said(text), AUDIT_FLAGS)
 
 
 _MAPPED = re.compile(r"values=\{'([\w.]+)': \{('(?:[^'\\]|\\.)*'|\"[^\"]*\"): '([^']*)'\}\}")
 """A mapping of one word as the library's notes say it (``values={'disposition':
 {'Hung Up': 'sale'}}``, :func:`dialkit.compliance._inputs._vocabulary.mapping_hint`)."""
+_COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
+"""A mapping of one column as the library's messages say it (``mapping={'to_number':
+'Phone Number'}``, :mod:`dialkit.compliance._inputs._headers`)."""
 
 
 def _values_said(text: str) -> str:
-    """``text`` with each mapping of a word in the command's words: ``--value
-    disposition:'Hung Up'=sale``."""
-    return _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
+    """``text`` with each mapping of a word or a column in the command's words: ``--value
+    disposition:'Hung Up'=sale``, ``--map to_number='Phone Number'``."""
+    text = _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
+    return _COLUMN.sub(lambda m: f"--map {m[1]}={m[2]}", text)
 
 
 def _about(given: list[str]) -> dict[str, str]:
@@ -297,7 +315,7 @@ def _library_errors() -> Iterator[None]:
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {cli_text(message, AUDIT_FLAGS)}", err=True)
+    typer.echo(f"error: {_in_words(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -354,7 +372,8 @@ def upcoming_command(
     ] = False,
     strategy: Annotated[str, typer.Option(metavar="STRATEGY", help=(
         "With --fix: next_allowed (the first lawful moment) or best (the lawful hour "
-        "most often answered)."))] = "next_allowed", *, given: dict[str, Any],
+        "most often answered)."))] = "next_allowed", value: Words = None,
+    mapping: Maps = None, *, given: dict[str, Any],
 ) -> None:
     """Judge the calls the account has scheduled (pending callbacks, leads' next attempts)
     before they happen, as the audit judges calls made (or those of exports: --calls,
@@ -371,8 +390,9 @@ def upcoming_command(
         run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
                            as_of=as_of, blocked_countries=blocked_countries, preset=preset,
                            policy=policy, calls=calls, callbacks=callbacks, fix=fix,
-                           strategy=strategy, apply=apply,
+                           strategy=strategy, apply=apply, values=value, mapping=mapping,
                            prefer=_answer_rates if strategy == "best" else None, **given)
+    _noted(run.found)
     if run.plan is not None:
         return _fixed(run.plan, run.refused, apply, as_json, as_csv)
     found = run.found
@@ -450,7 +470,7 @@ def when_command(
         "numbers are asked about as the audit reads them: their address state, line, "
         "the person their other numbers link them to, the consents and contracts naming "
         "them."))] = None,
-    preset: Preset = "us", policy: Policy = None,
+    preset: Preset = "us", policy: Policy = None, value: Words = None, mapping: Maps = None,
     as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
@@ -466,7 +486,9 @@ def when_command(
                                  param_hint="NUMBER")
     with _library_errors():
         answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
-                           calls=calls, campaign_id=campaign, leads=leads, **given)
+                           calls=calls, campaign_id=campaign, leads=leads, values=value,
+                           mapping=mapping, **given)
+    _noted(answers)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():
@@ -484,6 +506,13 @@ def when_command(
             typer.echo(f"{asked}: not allowed ({row.forbidden_by}); next allowed "
                        f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "
                        f"{row.timezone}{zones}")
+
+
+def _noted(answer: pd.DataFrame) -> None:
+    """The notes of a judge's answer (``attrs["notes"]``: what was read as what), on
+    standard error in the command's words, so that ``--json`` and ``--csv`` stay data."""
+    for note in answer.attrs.get("notes", {}).values():
+        typer.echo(f"note: {_in_words(note)}", err=True)
 
 
 def _span(left: pd.Timedelta) -> str:

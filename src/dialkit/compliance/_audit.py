@@ -83,6 +83,7 @@ from ._checks._texts import (
 )
 from ._inputs._columns import typed
 from ._inputs._declared import read_by_rules, required
+from ._inputs._headers import read_as_note
 from ._inputs._load import TEXT_COLUMNS
 from ._inputs._once import once_each, repeated_note
 from ._inputs._options import lacking, spelled
@@ -180,6 +181,10 @@ class AuditReport:
     unread: pd.DataFrame = field(default_factory=lambda: summed_counts([]))
     """Each value of the calls' named columns not understood (:mod:`._inputs._vocabulary`):
     ``column``, ``value``, ``rows``; its rows were held out of the rules it would decide."""
+    spoken: Callable[[str], str] = field(default=str, compare=False, repr=False)
+    """How what the report says of the library's arguments (``values={...}``) is said to
+    its reader: as it is, in Python; the command line's words where the command wrote it
+    (``--value ...``), on its text, its workbook's cover and its page alike."""
 
     @property
     def calls_audited(self) -> int:
@@ -321,15 +326,17 @@ class AuditReport:
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
-        return "\n".join([*([self._empty_said()] if self.empty else []),
+        return "\n".join([*([self.empty_said] if self.empty else []),
                           f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
                           *period_said(self.period),
                           totals_text(self.totals), *notes])
 
-    def _empty_said(self) -> str:
-        """What a report of no call says first: which values held its calls out, where
-        some did, not the period asked for (:data:`EMPTY`)."""
-        return EMPTY if not self.held_out else values_said(self.unread)
+    @property
+    def empty_said(self) -> str:
+        """What a report of no call says first, in its text, on the workbook's cover and
+        at the top of its page: which values held its calls out, where some did, not the
+        period asked for (:data:`EMPTY`)."""
+        return EMPTY if not self.held_out else self.spoken(values_said(self.unread))
 
     def _repr_html_(self) -> str:
         return page(self, mask_pii=False, about={}, shown=5)
@@ -408,6 +415,9 @@ class Options:
     values: Values = field(default=None, compare=False)
     """The user's meanings of the words of the inputs' named columns
     (:mod:`._inputs._vocabulary`), checked: every path reads each input through them."""
+    read_as: str = ""
+    """The columns of the inputs read by another name, in words (:mod:`._inputs._headers`),
+    for the report's note."""
 
     def windowed(self, at: pd.Series) -> Bools | None:
         """Which calls placed ``at`` are in the window (a call of no time is in none);
@@ -789,6 +799,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     notes.update(unanswered_note(options.dnc_unanswered))
     unread = summed_counts([]) if unread is None else unread
     notes.update(values_note(unread))
+    notes.update(read_as_note(options.read_as))
     abandoned = abandoned.drop(columns=["local_time", "timezone"])
     if len(parts) > 1:
         abandoned = _in_campaign_order(abandoned)

@@ -62,6 +62,7 @@ def _given_to(judge: str | None) -> dict[str, AuditInput]:
 _GIVEN = _given_to(None)
 """Every input of :func:`audit` a run may be given by its keyword, as given."""
 _FRAMES = [name for name, each in _GIVEN.items() if each.kind == FRAME]
+_RECORDS = [name for name, each in _GIVEN.items() if each.kind == RECORDS]
 """The account's frames whose exports go with the calls' (``leads``, ``dnc``, ``texts``)."""
 
 
@@ -101,6 +102,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
               until: str | None = None, as_of: str | None = None,
               fail_on: Iterable[str] = (), allow_empty: bool = False,
               values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
+              mapping: Mapping[str, str] | Iterable[str] | None = None,
               **given: Any) -> AuditRun:
     """``dialkit compliance audit`` as one call: the audit of exported files, or of an
     account's history, against the law and policy named, judged against ``fail_on``.
@@ -136,6 +138,9 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         values: What another tool's words mean (:func:`audit`'s ``values``), or as the
             command takes them, ``COLUMN:WORD=VALUE`` each (``disposition:Sale Made=sale``;
             ``disposition:Dropped=``: no value).
+        mapping: Which column of an export holds a column the audit reads
+            (:func:`audit`'s ``mapping``), or as the command takes them, ``COLUMN=HEADER``
+            each (``to_number=Dialed``, ``dnc.checked_at=Scrub Date``).
         **given: Every other input of :func:`audit`, by its keyword, as its option gives
             it (each declared once, :data:`dialkit._utils._choices.AUDIT_INPUTS`, so an
             input added there is taken here too; docs/compliance.md lists them): an export
@@ -162,7 +167,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
             raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": _policy(policy, policy_window, policy_cap),
-                               "values": _values(values),
+                               "values": _values(values), "mapping": _columns(mapping),
                                **_given_read(given, "run_audit", _GIVEN)}
     if as_of is not None:
         options["as_of"] = utc_moment(as_of, "as_of")
@@ -199,6 +204,22 @@ def _values(values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | Non
             raise AuditInputError(f"values= {text!r}: write COLUMN:WORD=VALUE, as in "
                                   "disposition:Sale Made=sale (VALUE empty: no value)")
         read.setdefault(column.strip(), {})[word.strip()] = meant.strip() or None
+    return read
+
+
+def _columns(mapping: Mapping[str, str] | Iterable[str] | None) -> Mapping[str, str] | None:
+    """``mapping`` as :func:`audit` takes it: a mapping as it is; the command's
+    ``COLUMN=HEADER`` texts as one (the column before the first ``=``: a header may hold
+    one); a text of another form refused, naming it."""
+    if mapping is None or isinstance(mapping, Mapping):
+        return mapping
+    read: dict[str, str] = {}
+    for text in mapping:
+        column, sep, header = str(text).partition("=")
+        if not column.strip() or not sep or not header.strip():
+            raise AuditInputError(f"mapping= {text!r}: write COLUMN=HEADER, as in "
+                                  "to_number=Phone Number")
+        read[column.strip()] = header.strip()
     return read
 
 
@@ -384,6 +405,8 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                  calls: Source | None = None, callbacks: Source | None = None,
                  fix: bool = False, strategy: str = "next_allowed", apply: bool = False,
                  prefer: pd.DataFrame | Callable[[Client], pd.DataFrame] | None = None,
+                 values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
+                 mapping: Mapping[str, str] | Iterable[str] | None = None,
                  **given: Any) -> UpcomingRun:
     """``dialkit compliance upcoming`` as one call: the calls the account has scheduled
     that would break a rule within ``horizon``, and with ``fix`` the plan that fixes
@@ -417,6 +440,9 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
             or a function that makes it from the client, called only once the arguments
             were checked and the scheduled calls found (the command's way: a refused
             argument costs no read of the account's calls).
+        values: What another tool's words mean, as :func:`run_audit` takes them.
+        mapping: Which column of an export holds a column the judge reads, as
+            :func:`run_audit` takes it.
         **given: Every other input :func:`upcoming` takes of the audit's, by its keyword,
             as its option gives it (the declaration's, :data:`AUDIT_INPUTS`: those it
             says ``upcoming`` takes): the exports of ``leads``, ``dnc`` and ``texts``
@@ -438,6 +464,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     """
     from ._ahead._repair import REPAIR_TOLD, repair
     from ._ahead._upcoming import upcoming
+    from ._inputs._headers import read_as_note, readable
 
     if (apply or strategy != "next_allowed") and not fix:
         raise AuditInputError("apply= and strategy= go with fix=: add fix=True")
@@ -451,11 +478,20 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     exported = _exports(files, fix=fix)
     choices.update(_given_read(given, "run_upcoming", _given_to("upcoming")))
     with _named_by_path({**files, **_of_kind(given, RECORDS)}), ExitStack() as stack:
+        frames = {name: _read_whole(path) for name, path in files.items()
+                  if path is not None and name != "callbacks"}
+        read, said = readable({**frames, **{name: choices[name] for name in _RECORDS
+                                            if name in choices}},
+                              _columns(mapping), _values(values))
+        choices.update({name: read[name] for name in _RECORDS if name in choices})
         if exported:
-            return UpcomingRun(upcoming({name: _read_whole(path) for name, path in
-                                         files.items() if path is not None}, **choices))
+            found = upcoming({**{name: read[name] for name in frames},
+                              "callbacks": _read_whole(files["callbacks"])}, **choices)
+            found.attrs["notes"] = read_as_note(said)
+            return UpcomingRun(found)
         client = _client(stack, client, sandbox)
         found = upcoming(client, **choices)
+        found.attrs["notes"] = read_as_note(said)
         if not fix:
             return UpcomingRun(found)
         chosen: Literal["next_allowed", "best"] = "best" if strategy == "best" else "next_allowed"
@@ -493,7 +529,10 @@ def _as_of(as_of: str | None) -> pd.Timestamp | None:
 def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = None,
              preset: str | Rules = "us", policy: str | Rules | None = None,
              calls: Source | None = None, campaign_id: str | None = None,
-             leads: Source | None = None, **given: Any) -> pd.DataFrame:
+             leads: Source | None = None,
+             values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
+             mapping: Mapping[str, str] | Iterable[str] | None = None,
+             **given: Any) -> pd.DataFrame:
     """``dialkit compliance when`` as one call: whether each number may be called ``at``
     (default now) and, if not, the next moment it may (:func:`next_allowed`).
 
@@ -513,6 +552,10 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
             naming them by id), every lead where no number is given; a number no lead
             holds is asked about alone. Their answers come first, each with its
             ``lead_id``.
+        values: What another tool's words mean, as :func:`run_audit` takes them.
+        mapping: Which column of an export holds a column the judge reads, as
+            :func:`run_audit` takes it; ``attrs["notes"]`` of the answer says what was
+            read as what.
         **given: Every other input :func:`next_allowed` takes of the audit's, by its
             keyword, as its option gives it (the declaration's, :data:`AUDIT_INPUTS`:
             those it says ``next_allowed`` takes): the exports of ``dnc`` and ``texts``,
@@ -532,20 +575,25 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
     import pandas as pd
 
     from ._ahead._when import next_allowed
+    from ._inputs._headers import read_as_note, readable
 
     rules, added = _preset(preset), _policy(policy, None, None)
     moment = None if at is None else utc_moment(at, "at", tz=tz)
     inputs = _given_read(given, "run_when", _given_to("next_allowed"))
     files = {"calls": calls, "leads": leads, **_of_kind(given, FRAME)}
     with _named_by_path({**files, **_of_kind(given, RECORDS)}):
-        read = {name: _read_whole(path) for name, path in files.items() if path is not None}
+        exported = {name: _read_whole(path) for name, path in files.items() if path is not None}
+        framed = {name: frame for name, frame in inputs.items() if name in _RECORDS}
+        read, said = readable({**exported, **framed}, _columns(mapping), _values(values))
         of_leads, alone = _asked_of(numbers, read.pop("leads", None))
         answers = [next_allowed(asked, moment, rules=rules, policy=added,
-                                campaign_id=campaign_id, **read, **inputs)
+                                campaign_id=campaign_id, **{**inputs, **read})
                    for asked in (of_leads, alone) if asked is not None]
     if not answers:
         raise AuditInputError(f"{leads}: holds no lead: give numbers, or a file of leads")
-    return answers[0] if len(answers) == 1 else pd.concat(answers, ignore_index=True)
+    answer = answers[0] if len(answers) == 1 else pd.concat(answers, ignore_index=True)
+    answer.attrs["notes"] = read_as_note(said)
+    return answer
 
 
 def _asked_of(numbers: Sequence[str], leads: pd.DataFrame | None) -> tuple[Any, Any]:

@@ -33,6 +33,7 @@ from ._checks._dnc import unanswered
 from ._checks._hours import with_emergencies
 from ._checks._state_lists import lists_given
 from ._inputs._columns import checked_dataset
+from ._inputs._headers import Columns, named_inputs
 from ._inputs._vocabulary import Values, checked_values
 from ._rules._rules import US, Rules
 
@@ -58,7 +59,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           since: Bound = ..., until: Bound = ...,
           nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
           contracts: pd.DataFrame | None = ...,
-          emergencies: pd.DataFrame | None = ..., values: Values = ...) -> AuditReport: ...
+          emergencies: pd.DataFrame | None = ..., values: Values = ...,
+          mapping: Columns = ...) -> AuditReport: ...
 @overload
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
@@ -71,7 +73,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
           nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
           contracts: pd.DataFrame | None = ...,
           emergencies: pd.DataFrame | None = ...,
-          values: Values = ...) -> AuditReport | Lazy[AuditReport]: ...
+          values: Values = ..., mapping: Columns = ...,
+          ) -> AuditReport | Lazy[AuditReport]: ...
 def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
           blocked_countries: Collection[str] = (), rules: Rules = US,
@@ -85,7 +88,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
           nonprofit: bool = False, charity: bool = False, newspaper: bool = False,
           contracts: pd.DataFrame | None = None,
           emergencies: pd.DataFrame | None = None,
-          values: Values = None) -> AuditReport | Lazy[AuditReport]:
+          values: Values = None, mapping: Columns = None,
+          ) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -187,6 +191,14 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             in the notes (:attr:`AuditReport.unread`) and its rows held out of the rules
             it decides (an unknown direction: the call is not audited); a record's
             (leads, consents, reassigned, DNC results) is refused, naming it.
+        mapping: Which column of another tool's export holds a column the audit reads:
+            the column (``to_number``; ``calls.created_at`` where a bare name names
+            several inputs' columns) to the export's header, ``{"to_number": "Dialed",
+            "dnc.checked_at": "Scrub Date"}``. Without it, a column named as the audit
+            names it is read, in any case and punctuation (``Campaign ID``), and else one
+            named as dialers, CRMs and DNC vendors name it (``Phone Number``, ``Call
+            Start``, ``Line Type``: docs/compliance.md, "How another tool's exports are
+            read"), where exactly one is; ``notes["columns"]`` says what was read as what.
 
     With a Dask frame among the inputs, or a dataset's path while Dask is installed, the
     audit runs on Dask (on the ``dask.distributed`` client in use, if any), with the same
@@ -204,9 +216,16 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
         ValueError: ``as_of`` is not a time (``"30"``, ``"yesterday"``); ``since`` or
             ``until`` is none of their forms (an :class:`AuditInputError`); ``nonprofit``,
             ``charity`` or ``newspaper`` neither True nor False (an ``InputError`` naming
-            it); ``values`` names no named column, or maps a word to no value of it.
+            it); ``values`` names no named column, or maps a word to no value of it;
+            ``mapping`` names no column the audit reads, or a header the input lacks;
+            two columns of an input could each be one it reads (an ``AuditInputError``).
     """
     values = checked_values(values)
+    named, read_as = named_inputs(
+        {"calls": calls, "leads": leads, "dnc": dnc, "consents": consents,
+         "reassigned": reassigned, "texts": texts, "contracts": contracts,
+         "emergencies": emergencies}, mapping)
+    calls, leads, dnc, consents, reassigned, texts, contracts, emergencies = named.values()
     if policy is not None:
         try:
             rules = rules.with_policy(policy)
@@ -232,7 +251,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       contracts=prepared_contracts(_small(contracts, "contracts"),
                                                    leads is not None),
                       dnc_lists=lists_given(dnc), dnc_unanswered=unanswered(dnc),
-                      values=values, **_window(since, until))
+                      values=values, read_as=read_as, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only

@@ -31,7 +31,9 @@ from ...frames import pandas_frames
 from .._audit import LEAD_STATUSES
 from .._entry import audit
 from .._inputs._columns import named
+from .._inputs._headers import Columns, read_as_note, readable
 from .._inputs._load import gathered
+from .._inputs._vocabulary import Values
 from .._rules._rules import US, Rules
 from ._when_past import NOT_YET_MADE, judged_beside, told_facts
 
@@ -42,6 +44,8 @@ RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_freq
          "dnc_call", "blocked_country")
 """The rules a scheduled call can break: those of a call, not of a lead or a campaign."""
 KINDS = ("callback", "next_attempt")
+_READ = ("calls", "leads", "dnc", "texts")
+"""The frames given to :func:`upcoming` that are the audit's inputs (its callbacks are not)."""
 _PLANNED = "planned:"
 CALLBACK_STATUSES = tuple(status.value for status in CallbackStatus)
 """The prefix of a scheduled call's id among the calls the audit judges."""
@@ -57,7 +61,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
              consents: pd.DataFrame | None = None,
              reassigned: pd.DataFrame | None = None,
              contracts: pd.DataFrame | None = None, nonprofit: bool = False,
-             charity: bool = False, newspaper: bool = False) -> pd.DataFrame:
+             charity: bool = False, newspaper: bool = False, values: Values = None,
+             mapping: Columns = None) -> pd.DataFrame:
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
@@ -92,6 +97,11 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         charity: As for :func:`audit` (Canada's National DNCL does not bind the calls).
         newspaper: As for :func:`audit` (nor Canada's DNCL, nor the state lists whose law
             names a newspaper).
+        values: What another tool's words mean, per named column, as :func:`audit`
+            takes them.
+        mapping: Which column of another tool's export holds a column the judge reads,
+            as :func:`audit` takes it (of the frames given, and of the records);
+            ``attrs["notes"]`` of the answer says what was read as what.
 
     Returns:
         The findings, one per scheduled call and rule it would break, in the audit's
@@ -119,7 +129,14 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     moment = _moment(as_of, tz)
     until = _until(moment, horizon)  # the arguments refused before anything is read
     told_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
-    frames = _frames(source, campaign_id)
+    given = dict(source) if isinstance(source, Mapping) else {}
+    read, said = readable({**{name: given.get(name) for name in _READ},
+                           "emergencies": emergencies, "consents": consents,
+                           "reassigned": reassigned, "contracts": contracts}, mapping, values)
+    emergencies, consents, reassigned, contracts = (
+        read[name] for name in ("emergencies", "consents", "reassigned", "contracts"))
+    frames = _frames({**given, **{name: read[name] for name in _READ if name in given}}
+                     if isinstance(source, Mapping) else source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, until, campaign_id)
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
@@ -128,7 +145,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         emergencies=emergencies, consents=consents, reassigned=reassigned,
         contracts=contracts, nonprofit=nonprofit, charity=charity,
         newspaper=newspaper).findings)
-    return _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
+    answer = _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
+    answer.attrs["notes"] = read_as_note(said)
+    return answer
 
 
 def scheduled(source: Client | Mapping[str, pd.DataFrame], *,

@@ -28,11 +28,13 @@ from ..._places._localtime import zone_info
 from ..._utils._base_error import AuditInputError
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
-from ...frames import as_pandas, is_tabular, maybe_pandas
+from ...frames import as_pandas, is_tabular
 from .._audit import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts, with_texts
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock, with_emergencies
 from .._checks._lead_of import lead_states
+from .._inputs._headers import Columns, read_as_note, readable
+from .._inputs._vocabulary import Values
 from .._rules._address_clock import address_zones
 from .._rules._emergencies import ends
 from .._rules._law import law_rows
@@ -60,7 +62,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                  charity: bool = False, newspaper: bool = False,
                  contracts: pd.DataFrame | None = None,
                  reassigned: pd.DataFrame | None = None,
-                 consents: pd.DataFrame | None = None) -> pd.DataFrame:
+                 consents: pd.DataFrame | None = None, values: Values = None,
+                 mapping: Columns = None) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -122,6 +125,12 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             whose words bind only calls made without the person's consent (16 CFR
             310.4(c)), as the audit reads them (issue 79). The next allowed moment is
             looked for with the consent as it stands at ``at``.
+        values: What another tool's words mean, per named column, as :func:`audit`
+            takes them (``{"disposition": {"DNC": "do_not_call"}}``).
+        mapping: Which column of another tool's export holds a column the judge reads,
+            as :func:`audit` takes it (``{"to_number": "Dialed"}``); the leads asked
+            about are the ``leads``. ``attrs["notes"]`` of the answer says what was read
+            as what.
 
     Returns:
         One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
@@ -156,8 +165,15 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     """
     if is_tabular(phones_or_leads) and hasattr(phones_or_leads, "columns"):  # Polars or
         phones_or_leads = as_pandas(phones_or_leads, "leads")  # Arrow leads (not a Series)
-    calls, texts, dnc = (maybe_pandas(frame, name) for name, frame in (
-        ("calls", calls), ("texts", texts), ("dnc", dnc)))
+    read, said = readable({
+        "leads": phones_or_leads if isinstance(phones_or_leads, pd.DataFrame) else None,
+        "calls": calls, "texts": texts, "dnc": dnc, "emergencies": emergencies,
+        "contracts": contracts, "reassigned": reassigned, "consents": consents},
+        mapping, values)
+    phones_or_leads = phones_or_leads if read["leads"] is None else read["leads"]
+    calls, texts, dnc, emergencies, contracts, reassigned, consents = (
+        read[name] for name in ("calls", "texts", "dnc", "emergencies", "contracts",
+                                "reassigned", "consents"))
     phones, address, leads = numbers_asked(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
     rules = with_emergencies(with_policy(rules, policy), emergencies)
@@ -172,8 +188,11 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     if prefer is not None:
         answer = answer.join(best_of(answer["next_allowed_at"], phones, _at(moment, phones),
                                      rules, address, prefer, duration(horizon, "horizon")))
-    return answer if leads is None else answer.assign(lead_id=leads).pipe(
-        lambda frame: frame[["lead_id", *frame.columns[:-1]]])
+    if leads is not None:
+        answer = answer.assign(lead_id=leads)
+        answer = answer[["lead_id", *answer.columns[:-1]]]
+    answer.attrs["notes"] = read_as_note(said)
+    return answer
 
 
 def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,

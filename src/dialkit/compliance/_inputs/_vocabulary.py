@@ -31,7 +31,7 @@ What an unknown value does depends on what its rows are (:attr:`Words.held_out_o
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +39,7 @@ import pandas as pd
 
 from ..._arrays._groups import Bools
 from ..._law import _dnc_lists as lists
+from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._base_error import AuditInputError
 from ...contract import CallDirection, CallDisposition, CallStatus, HangupCause, LeadStatus
@@ -79,6 +80,19 @@ class Words:
     also: Mapping[str, str | None] = field(default_factory=dict)
     """Other words for the values, as other tools write them (each as :func:`alike`
     reads it), known as the values are."""
+    reads: Callable[[object], object] | None = None
+    """How a value that is none of the words is read before it is looked up (a DNC
+    result's list written as its state, ``TX``: :func:`list_named`)."""
+
+
+def list_named(value: object) -> object:
+    """A DNC result's ``list`` as a vendor writes a state whose list it is (``TX``,
+    ``us-tx``, ``Texas``: the address states' reading,
+    :func:`~dialkit._places._subdivisions.subdivision_of`), as its list's id (``US-TX``);
+    any other value as written (the vocabulary reads ``National``; a state that keeps no
+    list is refused by it)."""
+    state = subdivision_of(value)
+    return state if state is not None and lists.told(state) is not None else value
 
 
 def _of(enum: type) -> tuple[str, ...]:
@@ -93,7 +107,7 @@ VOCABULARY: dict[str, dict[str, Words]] = {
     "leads": {"status": Words(_of(LeadStatus)), "line": Words(LINES, also=LINE_WORDS)},
     "consents": {"kind": Words(lists.KINDS), "relationship": Words(lists.RELATIONSHIPS)},
     "reassigned": {"answer": Words(ANSWERS)},
-    "dnc": {"list": Words(lists.frame_values())},
+    "dnc": {"list": Words(lists.frame_values(), reads=list_named)},
 }
 """Every named column of every input of the audit, and its values."""
 
@@ -126,11 +140,19 @@ def _read(column: pd.Series, words: Words, frame: str, name: str,
         return column
     meaning: dict[str, str | None] = _known(words)
     meaning.update(_mapped(values, frame, name, words))
-    read_as: dict[object, str | None] = {code: meaning.get(alike(code), str(code))
-                                         for code in codes}
+    read_as = {code: _meant(code, meaning, words) for code in codes}
     if not words.held_out_of:
         _refuse_unknown(column, read_as, words, frame, name)
     return _rewritten(column, read_as)
+
+
+def _meant(code: object, meaning: Mapping[str, str | None], words: Words) -> str | None:
+    """What ``code`` means by ``meaning`` (the words known and mapped, as :func:`alike`
+    reads them): itself, or as ``words`` reads it first; as written where neither tells."""
+    if alike(code) in meaning or words.reads is None:
+        return meaning.get(alike(code), str(code))
+    read = words.reads(code)
+    return meaning.get(alike(read), str(code))
 
 
 def read_named(prepared: pd.DataFrame, frame: str, values: Values = None) -> pd.DataFrame:

@@ -33,7 +33,7 @@ from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
 from .._rules._rules import BASES, RISKS, RULE_IDS, Rules
 from ._plots import COLOURS
-from ._text import EMPTY, PERIOD_ASKED, of_lead_rules, risk_counts, risks_text
+from ._text import PERIOD_ASKED, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -79,6 +79,9 @@ class Audited(Protocol):
     def calls_audited(self) -> int: ...
 
     @property
+    def empty_said(self) -> str: ...
+
+    @property
     def summary(self) -> pd.DataFrame: ...
 
     @property
@@ -117,7 +120,7 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
 
 def _calls_audited(report: Audited) -> str:
     """How many calls were audited; none said loudly, for every rule then "passes"."""
-    return f"{report.calls_audited:,}" if report.calls_audited else EMPTY
+    return f"{report.calls_audited:,}" if report.calls_audited else report.empty_said
 
 
 _COUNTED_AS = {"law": "findings of law", "policy": "findings of policy"}
@@ -257,7 +260,8 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
     totals = report.totals
     parts = [f"<style>{TABLE_STYLE}</style>",
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
-             *([f"<p><b>{html.escape(EMPTY)}</b></p>"] if not report.calls_audited else []),
+             *([f"<p><b>{html.escape(report.empty_said)}</b></p>"]
+               if not report.calls_audited else []),
              headline(report.findings),
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]

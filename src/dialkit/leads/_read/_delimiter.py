@@ -18,7 +18,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..._files._file_limits import DELIMITERS
-from ._headers import ALIASES, squeeze
+from ..._files._headers import squeeze
+from ._headers import ALIASES
 
 HEADER_ROWS = 20
 """Records searched for the header: a title, notes or blank lines may come first."""

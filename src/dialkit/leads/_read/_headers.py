@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from dialkit.contract import MAX_CUSTOM_FIELDS
+
+from ..._files._headers import header_named, squeeze
 
 ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "phone": ("phone", "phonenumber", "mobile", "mobilephone", "mobilenumber", "cell",
@@ -40,16 +41,6 @@ OTHERWISE: Mapping[str, tuple[str, ...]] = MappingProxyType({
 a file with ``Lead ID`` and ``Customer ID`` sends its ``Lead ID`` as the external id and
 keeps ``Customer ID`` as a custom field, whichever comes first."""
 
-_NOT_ALNUM = re.compile(r"[\W_]+")
-
-
-def squeeze(header: str) -> str:
-    """A header without case, accents, spaces or punctuation: ``"E-mail Address"`` →
-    ``"emailaddress"``, ``"Téléphone"`` → ``"telephone"``."""
-    letters = unicodedata.normalize("NFKD", header.casefold())
-    return _NOT_ALNUM.sub("", "".join(c for c in letters if not unicodedata.combining(c)))
-
-
 def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
                 ) -> tuple[dict[str, str], list[str], list[str]]:
     """(field → column, custom field columns, columns beyond the custom-field limit).
@@ -63,21 +54,12 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
     for names in (ALIASES, OTHERWISE):
         by_name = {alias: field for field, aliases in names.items() for alias in aliases}
         for column in columns:
-            field = _named(column, by_name)
+            field = header_named(column, by_name)
             if column not in taken and field is not None and field not in fields:
                 fields[field] = column
                 taken.add(column)
     rest = [column for column in columns if column not in taken]
     return fields, rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]
-
-
-def _named(column: str, by_name: Mapping[str, str]) -> str | None:
-    """The field a header names (:data:`ALIASES`), its ``#`` read as "number" where the
-    header without it names none."""
-    field = by_name.get(squeeze(column))
-    if field is None and "#" in column:
-        field = by_name.get(squeeze(column.replace("#", " number ")))
-    return field
 
 
 def other_phones(columns: Sequence[str], phone: str) -> list[str]:
