@@ -15,7 +15,10 @@ facts, drawn along each way docs/compliance.md allows them to be written:
 - the rows in another order; the times as ISO text with a local offset; columns the audit
   does not read; the text columns as pandas categories, or as Arrow-backed strings; a call
   exported twice (issue 71's forms: "identical rows are read once");
-- a pandas frame, a CSV or Parquet file read back by ``read_export``, or a Polars frame.
+- a pandas frame, a CSV or Parquet file read back by ``read_export``, or a Polars frame;
+- the named values in another case, or in another tool's words mapped by the user
+  (``values=``), and the columns named as another tool names them, recognised (or mapped,
+  ``mapping=``, where a column the audit does not read could be one too: issue 79).
 
 Each finding of a call must be the same: its rule, basis, jurisdiction, citation and
 count (its evidence too, but where the subject is named by a column rather than the
@@ -56,6 +59,30 @@ class Form:
     """How text columns are held: ``plain`` (as pandas infers them), ``category``, ``arrow``."""
     twice: bool = False
     container: str = "pandas"
+    words: str = "plain"
+    """How named values are written: ``plain`` (the contract's), ``cased`` (``OUTBOUND``,
+    ``New``), ``mapped`` (another tool's codes, ``OUT``, ``N``, which :meth:`told` maps)."""
+    named: bool = False
+    """Whether the columns are named as another tool names them (``Dialed Number``)."""
+
+    def told(self) -> dict[str, object]:
+        """What the audit is told of this form's words and names (``values``, ``mapping``)."""
+        said: dict[str, object] = {}
+        if self.words == "mapped":
+            said["values"] = {"direction": {"OUT": "outbound"}, "leads.status": {"N": "new"}}
+        if self.named and self.extra:  # its call_id, lead_id, phone could each be one too
+            said["mapping"] = {"calls.id": "Call ID", "to_number": "Dialed Number",
+                               "leads.id": "Record ID"}
+        return said
+
+
+_WORDS = {"cased": {"outbound": " OUTBOUND ", "new": "New"}, "mapped": {"outbound": "OUT",
+                                                                     "new": "N"}}
+_NAMES = {"calls": {"id": "Call ID", "to_number": "Dialed Number", "created_at": "Call Start",
+                    "campaign_id": "Campaign"},
+          "leads": {"id": "Record ID", "campaign_id": "Campaign", "phone": "Phone",
+                    "status": "Lead Status"}}
+"""Another tool's words for the values, and names for the columns, of the account."""
 
 
 @st.composite
@@ -88,7 +115,8 @@ def written(people: list[tuple[str, ...]], made: list[dict[str, object]], form: 
         calls = calls.assign(subject=calls["campaign_id"].map(SUBJECTS))
     leads = pd.DataFrame(_leads(people, form), columns=["id", "campaign_id", "phone",
                                                          "status", "other_phones"])
-    calls, leads = (_held(_reshaped(frame, form, again=name == "calls"), form)
+    calls, leads = (_held(_named(_reshaped(_worded(frame, form), form, again=name == "calls"),
+                                 name, form), form)
                     for name, frame in (("calls", calls), ("leads", leads)))
     if form.container == "pandas":
         return calls, leads
@@ -127,6 +155,18 @@ def _reshaped(frame: pd.DataFrame, form: Form, *, again: bool) -> pd.DataFrame:
     return frame
 
 
+def _worded(frame: pd.DataFrame, form: Form) -> pd.DataFrame:
+    """``frame``'s direction and lead status in ``form``'s words."""
+    said = _WORDS.get(form.words, {})
+    return frame.assign(**{column: frame[column].map(lambda v: said.get(v, v))
+                           for column in ("direction", "status") if column in frame})
+
+
+def _named(frame: pd.DataFrame, name: str, form: Form) -> pd.DataFrame:
+    """``frame``'s columns named as another tool names them, where ``form`` says so."""
+    return frame.rename(columns=_NAMES[name]) if form.named else frame
+
+
 def _held(frame: pd.DataFrame, form: Form) -> pd.DataFrame:
     """``frame``'s times as ISO text with a local offset and its text columns of the kind
     ``form`` says."""
@@ -157,8 +197,9 @@ def _leads(people: list[tuple[str, ...]], form: Form) -> list[dict[str, object]]
     return leads
 
 
-def findings(calls: object, leads: object, *, evidence: bool) -> list[list[str]]:
-    found = audit(calls, leads=leads).findings  # type: ignore[arg-type]
+def findings(calls: object, leads: object, *, evidence: bool,
+             **told: object) -> list[list[str]]:
+    found = audit(calls, leads=leads, **told).findings  # type: ignore[arg-type]
     columns = [*COMPARED, *(["evidence"] if evidence else [])]
     return found.reindex(columns=columns).astype(str).sort_values(  # ids held as categories
         ["call_id", "rule"]).values.tolist()  # sort by their codes: by their text here
@@ -170,14 +211,15 @@ def findings(calls: object, leads: object, *, evidence: bool) -> list[list[str]]
     Form, subject=st.booleans(), two_leads=st.booleans(), listed=st.booleans(),
     shuffled=st.booleans(), text_times=st.booleans(), extra=st.booleans(),
     text=st.sampled_from(["plain", "category", "arrow"]), twice=st.booleans(),
-    container=st.sampled_from(["pandas", "csv", "parquet", "polars"])))
+    container=st.sampled_from(["pandas", "csv", "parquet", "polars"]),
+    words=st.sampled_from(["plain", "cased", "mapped"]), named=st.booleans()))
 def test_the_same_facts_in_any_documented_form_give_the_same_findings(
         account: tuple[list[tuple[str, ...]], list[dict[str, object]]], form: Form,
         tmp_path: Path) -> None:
     people, made = account
     plain = findings(*written(people, made, Form(), tmp_path), evidence=not form.subject)
-    assert findings(*written(people, made, form, tmp_path),
-                    evidence=not form.subject) == plain, form
+    assert findings(*written(people, made, form, tmp_path), evidence=not form.subject,
+                    **form.told()) == plain, form
 
 
 @settings(max_examples=25, deadline=None)
