@@ -31,7 +31,7 @@ from dialkit.contract import LeadInput
 from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes
 from .._read._lead_file import LeadFile
-from ._custom import VERDICT_COLUMNS, CustomFields, frame_column
+from ._custom import VERDICT_COLUMNS, CustomFields, frame_column, phone_columns
 from ._hints import hint_note, unknown_note
 from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
 from ._verdicts import REASONS, STATUSES
@@ -345,7 +345,7 @@ def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
     ``country``: the column of each row's country)."""
     advice = advice or Advice()
     notes = list(file.notes)
-    fields = fields_note(file.fields, country)
+    fields = fields_note(file.fields, country, phone_columns(file))
     notes += ([fields] if fields else []) + near_notes(file.fields, file.custom_fields)
     if sources:
         (first, rows), *others = sources.items()

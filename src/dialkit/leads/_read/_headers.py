@@ -9,6 +9,7 @@ from types import MappingProxyType
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
 from ..._files._headers import header_named, squeeze
+from ._phone_names import phone_header
 
 ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "phone": ("phone", "phonenumber", "mobile", "mobilephone", "mobilenumber", "cell",
@@ -47,10 +48,17 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
 
     ``mapping`` (field → column) wins over the names, and :data:`ALIASES` over
     :data:`OTHERWISE`; of two columns with names of one field, the first is the field
-    and the second a custom field.
+    and the second a custom field. The phone is the first column in file order whose
+    header names a phone (:func:`._phone_names.phone_header`); the others are its
+    fallbacks and the lead's other numbers (:func:`other_phones`).
     """
     fields = dict(mapping or {})
     taken = set(fields.values())
+    if "phone" not in fields:  # the first of the phone columns (Phone 1 before Phone 2)
+        first = next((c for c in columns if c not in taken and phone_header(c)), None)
+        if first is not None:
+            fields["phone"] = first
+            taken.add(first)
     for names in (ALIASES, OTHERWISE):
         by_name = {alias: field for field, aliases in names.items() for alias in aliases}
         for column in columns:
@@ -63,11 +71,11 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
 
 
 def other_phones(columns: Sequence[str], phone: str) -> list[str]:
-    """The columns besides ``phone`` named for a phone (``Mobile``, ``Work phone``), in
-    file order: where the phone column holds no valid number, the first of them that
-    does gives the row's phone, and the rest are kept as the lead's other numbers."""
-    names = set(ALIASES["phone"])
-    return [column for column in columns if column != phone and squeeze(column) in names]
+    """The columns besides ``phone`` named for a phone (``Mobile``, ``Phone 2``, ``Tel.
+    privat``: :func:`._phone_names.phone_header`), in file order: where the phone column
+    holds no valid number, the first of them that does gives the row's phone, and the
+    rest are kept as the lead's other numbers."""
+    return [column for column in columns if column != phone and phone_header(column)]
 
 
 def unique_headers(names: Sequence[str]) -> list[str]:
@@ -93,13 +101,19 @@ found inside a field's name (``First``) for the two to be taken as near: ``name`
 in too many headers (``Company Name``)."""
 
 
-def fields_note(fields: Mapping[str, str], country: str | None) -> str | None:
+def fields_note(fields: Mapping[str, str], country: str | None,
+                others: Sequence[str] = ()) -> str | None:
     """Which column became which lead field (one named as the field is, but for case and
-    punctuation, left unsaid: ``First Name``, ``E-mail``), and which gave each row's
-    country, as the clean's note says it: ``columns read as: Mobile # → phone, Lead ID →
-    external_id``."""
+    punctuation, left unsaid: ``First Name``, ``E-mail``), which hold the lead's other
+    numbers (``others``: :func:`other_phones`) and how to choose another phone, and which
+    gave each row's country, as the clean's note says it: ``columns read as: Phone 1 →
+    phone, Phone 2 → the lead's other numbers (...), Lead ID → external_id``."""
     read = [f"{column} → {field}" for field, column in fields.items()
             if field != "country" and squeeze(column) != squeeze(field)]
+    if others:
+        read.insert(min(1, len(read)), f"{', '.join(others)} → the lead's other numbers "
+                    f"(its phone where {fields['phone']} holds none; another phone: "
+                    "mapping={'phone': '<column>'})")
     if country is not None:
         read.append(f"{country} → each row's region (its phone is read as a number there)")
     return f"columns read as: {', '.join(read)}" if read else None
