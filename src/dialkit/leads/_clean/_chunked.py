@@ -29,7 +29,14 @@ from .._normalize._phones import choose
 from .._read._lead_file import LeadFile
 from ._custom import CustomFields, frame_column, phone_columns
 from ._duplicates import phone_numbers
-from ._hints import Reading, changing_regions, ranked, region_counts, region_hints
+from ._hints import (
+    Reading,
+    changing_regions,
+    ninth_digit_hints,
+    ranked,
+    region_counts,
+    region_hints,
+)
 from ._judge import (
     AccountChecks,
     Normalized,
@@ -252,10 +259,11 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
     codes = checked.final(owner >= 0)
     numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
     cells = spilled[frame_column(phone_column)]
-    hints, looks_like = region_hints(
-        cells, numbers, region_code(region), lambda: regions,
-        None if country_column is None else
-        spilled[frame_column(country_column)].rename(country_column), counted.readings)
+    countries = None if country_column is None else spilled[
+        frame_column(country_column)].rename(country_column)
+    hints, looks_like = region_hints(cells, numbers, region_code(region), lambda: regions,
+                                     countries, counted.readings)
+    hints = ninth_digit_hints(hints, cells, numbers, region_code(region), countries)
     base = spilled.drop(columns=list(_INTERNAL))
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           row_hints(hints, owner, len(base)))
