@@ -98,6 +98,18 @@ def demo() -> None:
     small``), which runs the notebooks against the emulator and writes ``reports/``."""
     ensure_venv(DEMO_EXTRAS)
     _run(BIN / "dialkit", "demo", *sys.argv[2:])
+    print(reach_the_command(), flush=True)
+
+
+def reach_the_command() -> str:
+    """How to run the ``dialkit`` command the set-up installed, which is in ``.venv``, not
+    on the shell's path: the README's ``dialkit leads clean ...`` was not found after the
+    demo (issue 80)."""
+    activate = (f"{VENV.name}\\Scripts\\activate" if os.name == "nt"
+                else f". {VENV.name}/bin/activate")
+    return (f"the dialkit command is {(BIN / 'dialkit').relative_to(ROOT)}: run "
+            f"`{activate}` to call it as dialkit (dialkit leads clean FILE, dialkit sandbox "
+            "serve, ...) in this shell")
 
 
 def ensure_chromium() -> None:
