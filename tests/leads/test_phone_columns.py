@@ -63,7 +63,7 @@ def test_a_header_that_names_a_phone_in_any_language_is_read(header: str,
 
 @pytest.mark.parametrize("header", ["Fax", "Telefax", "Phone Type", "Phone Ext",
                                     "Phone Opt In", "Telephone Verified", "Hotel",
-                                    "Phone Country Code"])
+                                    "Phone Country Code", "CEP"])
 def test_a_header_that_names_something_else_is_no_phone(header: str) -> None:
     assert not phone_header(header)
 

@@ -32,7 +32,7 @@ PHONE_WORDS = frozenset({
     "portable", "telefono", "movil", "celular", "telefone", "telemovel",
     "cellulare", "telefonino",
     # Polish, Czech, Turkish, Greek
-    "komorka", "telefonu", "telefonni", "cep", "τηλεφωνο", "κινητο",
+    "komorka", "telefonu", "telefonni", "τηλεφωνο", "κινητο",
     # Russian, Kazakh, Ukrainian
     "телефон", "телефона", "тел", "мобильный", "сотовый", "телефону", "ұялы",
     # Japanese, Chinese, Korean
