@@ -13,6 +13,10 @@ frames put into every run, whatever its size, each edge the benchmark's rules tu
 - a state's own list the DNC results hold no row of, whose law obliges a caller to obtain
   it (the first such row of ``dnc_lists.toml``, Colorado's): a number of its first area
   code called three times, its earliest call one risk, the two later ones none (issue 73);
+- the next such list (Louisiana's), whose rows the results hold for some of the state's
+  numbers only: a number its own row answers for (not listed) is no risk, and one with no
+  row of its own, called twice, one risk on its earliest call: another number's scrub is
+  none of it (issue 79);
 - each country's scrub age (``jurisdictions.toml``'s ``dnc_scrub_days``, or the rules'
   where stricter): a lead checked exactly that long before the audit, and a millisecond
   longer; a listed lead still dialable, and one completed;
@@ -89,6 +93,7 @@ def seeded(taken: Collection[str], rules: Rules, start: pd.Timestamp, end: pd.Ti
     made = _Maker(taken, start, as_of, caller, random.Random(seed))
     _lists(made)
     _state_list(made, taken)
+    _state_scrubs(made, taken)
     _scrub_ages(made, rules)
     _hours(made, rules)
     _cap(made, rules)
@@ -146,10 +151,12 @@ class _Maker:
         return phone, lead
 
     def dnc(self, phone: str, checked: pd.Timestamp, listed_at: pd.Timestamp | None = None,
-            ) -> None:
-        """A DNC result of ``phone``: listed since ``listed_at`` where given."""
+            of_list: str | None = None) -> None:
+        """A DNC result of ``phone``: listed since ``listed_at`` where given; a scrub of the
+        list ``of_list`` (a state's id, ``US-LA``), else of the national register."""
         self.seeded.dnc.append({"phone": phone, "listed": listed_at is not None,
-                                "checked_at": checked, "listed_at": listed_at})
+                                "checked_at": checked, "listed_at": listed_at,
+                                "list": of_list})
 
     def call(self, phone: str, created: pd.Timestamp, *, campaign: str | None = None,
              answered: pd.Timestamp | None = None, joined: pd.Timestamp | None = None,
@@ -251,14 +258,45 @@ def _state_list(made: _Maker, taken: Collection[str]) -> None:
     results: a number of the state's first area code (NANP 555-0100 to 0199), called on
     three days at midday there, seeded out of their times' order; its earliest call is the
     number's one risk."""
-    row = next(row for row in _dnc_lists.all() if row.state and row.required)
-    areas = np.arange(200, 1000)
-    area = int(areas[area_states(areas) == row.state][0])
-    phone = next(_unused(f"+1{area}555", range(100, 200), taken))
+    row = _required_state_lists()[0]
+    phone = next(_state_numbers(row, taken))
     for day, found in ((9, False), (7, True), (8, False)):
         made.called(f"{row.id} not given: a number of the state called on day {day} "
                     f"({'its first call' if found else 'a later call'})", "dnc_call", phone,
                     made.day(day, 18), found)
+
+
+def _state_scrubs(made: _Maker, taken: Collection[str]) -> None:
+    """The second state list whose law requires it (the table's order), scrubbed for some
+    of the state's numbers (issue 79): two numbers of its first area code whose own rows
+    of it answer (not listed), each called once, no risk; and one with no row of its own,
+    called on two days at midday there, one risk of that list on its earliest call."""
+    row = _required_state_lists()[1]
+    numbers = _state_numbers(row, taken)
+    for n in range(2):
+        phone = next(numbers)
+        made.dnc(phone, made.as_of - RECENT, of_list=row.id)
+        made.called(f"{row.id} given for this number (its own row, not listed): called on "
+                    f"day {10 + n}", "dnc_call", phone, made.day(10 + n, 18), False)
+    phone = next(numbers)
+    for day, found in ((12, False), (11, True)):
+        said = "its first call: one risk of the list" if found else "a later call"
+        made.called(f"{row.id} given for other numbers of the state, none of this one: "
+                    f"called on day {day} ({said})", "dnc_call", phone, made.day(day, 18),
+                    found)
+
+
+def _required_state_lists() -> list[_dnc_lists.DncList]:
+    """The states' own lists whose law obliges a caller to obtain them, in the table's
+    order."""
+    return [row for row in _dnc_lists.all() if row.state and row.required]
+
+
+def _state_numbers(row: _dnc_lists.DncList, taken: Collection[str]) -> Iterator[str]:
+    """Fresh numbers of the first area code of ``row``'s state (NANP 555-0100 to 0199)."""
+    areas = np.arange(200, 1000)
+    area = int(areas[area_states(areas) == row.state][0])
+    return _unused(f"+1{area}555", range(100, 200), taken)
 
 
 def _scrub_ages(made: _Maker, rules: Rules) -> None:

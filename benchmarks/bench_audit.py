@@ -134,6 +134,11 @@ HIDDEN, HIDDEN_IDS = 0.001, ("anonymous", "Restricted", "")
 """The share of outbound calls that showed no number, and what their caller id said."""
 TEXT = SCHEMAS["calls"].dtypes["id"]
 WHEN = SCHEMAS["calls"].dtypes["created_at"]
+MORE_TEXT = frozenset({"list"})
+"""The frames' text columns ``client.frames`` lacks: the DNC results' ``list`` (every
+generated result's empty, the national register's; a seeded scrub's a state's list id,
+:mod:`audit_edges`). Each frame holds the same columns at every size and in every chunk
+of ``bench_dask_audit``."""
 SECOND_MS = 1000
 DAY_MS = 86_400 * SECOND_MS
 RULES = POLICY("house rules: 08:00-21:00 for every call, at most 3 calls a day and 3% of "
@@ -478,7 +483,8 @@ def _leads(pool: pd.DataFrame, calls: pd.DataFrame, rng: np.random.Generator) ->
 def _dnc(pool: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     """A result for every number: listed before the window, during it, or (half of those who
     asked not to be called, and a tenth of the rest) with no listing date; most checked in
-    the last 25 days, 5% more than 31 days before the audit."""
+    the last 25 days, 5% more than 31 days before the audit; of no list said (``list``
+    empty: the national register's)."""
     n = len(pool)
     state = pool["listed"].to_numpy()
     days = pd.to_timedelta(rng.integers(30 * DAY_MS, 2000 * DAY_MS, n), unit="ms")
@@ -493,12 +499,14 @@ def _dnc(pool: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     checked = checked.where(listed_at.isna() | (checked > listed_at), listed_at + pd.Timedelta(
         days=1))
     return typed(pd.DataFrame({"phone": pool["phone"], "listed": listed, "checked_at": checked,
-                               "listed_at": listed_at}), "dnc")
+                               "listed_at": listed_at, "list": None}), "dnc")
 
 
 def typed(frame: pd.DataFrame, name: str) -> pd.DataFrame:
-    """``frame`` with the dtypes of ``client.frames``' frame ``name`` (times: UTC)."""
-    dtypes = {column: SCHEMAS[name].dtypes.get(column, WHEN) for column in frame}
+    """``frame`` with the dtypes of ``client.frames``' frame ``name`` (times: UTC); of the
+    columns it lacks, ``list`` as text (:data:`MORE_TEXT`), the others as times."""
+    dtypes = {column: SCHEMAS[name].dtypes.get(column, TEXT if column in MORE_TEXT else WHEN)
+              for column in frame}
     return frame.astype({c: d for c, d in dtypes.items() if frame[c].dtype != d})
 
 
@@ -531,7 +539,7 @@ def row_by_row(calls: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame,
     for lead in leads.to_dict("records"):
         if lead["status"] in ("dnc", "completed"):
             continue
-        if any(kind == "national" for kind, _ in listings.get(lead["phone"], ())):
+        if listings.get(lead["phone"]):  # a listing, or the person's own request
             found.add(("dnc_lead", lead["id"]))
         last = max(checks.get(lead["phone"], []), default=None)
         age = ages.get(list_country(lead["phone"]), rules.scrub_age)
@@ -858,7 +866,8 @@ def _abandoned_over_limit(out: pd.DataFrame, rules: Rules) -> np.ndarray:
 def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
                   as_of: pd.Timestamp, regions: pd.Series) -> list[tuple[str, pd.Series]]:
     """Calls to listed numbers after their listing and past its list's grace, and active
-    leads listed or not screened within their country's scrub age; each list's law read
+    leads listed (a person's own request, a do_not_call disposition, too) or not screened
+    within their country's scrub age; each list's law read
     from the table (:func:`list_law`), each number's country from ``regions``."""
     dnc = dnc[dnc["listed"].notna().to_numpy(bool)]  # a check that did not answer: none
     listed = dnc[dnc["listed"].to_numpy(bool)]
@@ -876,7 +885,7 @@ def _dnc_findings(out: pd.DataFrame, leads: pd.DataFrame, dnc: pd.DataFrame, rul
     stale = (checked.isna() | (checked < as_of - age)).to_numpy(bool)
     return [("dnc_call", out["id"][_listed_calls(out, listings, dnc, regions)]),
             ("dnc_call", _first_unscrubbed_calls(out, leads, dnc, regions)),
-            ("dnc_lead", active["id"][active["phone"].isin(listed["phone"]).to_numpy()]),
+            ("dnc_lead", active["id"][active["phone"].isin(listings["phone"]).to_numpy()]),
             ("unscreened_lead", active["id"][stale])]
 
 

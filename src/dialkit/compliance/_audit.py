@@ -56,7 +56,7 @@ from ._checks._dnc import (
     contract_records,
     dnc_call,
     dnc_lead,
-    lists_named,
+    requests,
     unanswered_note,
     unscreened_lead,
 )
@@ -368,7 +368,7 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     windows = abandonment_windows(answered, options.rules, joined, opened)
     part = audited(prepared, rows, campaign_leads,
                    prepared_dnc(dnc, options.values), windows.index.to_numpy(),
-                   options=options, joined=joined)
+                   options=options, joined=joined, spoken=answered.index.to_numpy())
     return report([part], windows=windows, options=options, joined=joined,
                   sources=sources_of(given), repeated=repeated,
                   unread=unread_counts(read, "calls"))
@@ -501,14 +501,13 @@ def prepared_leads(leads: pd.DataFrame | None, campaigns: Collection[str] | None
 def prepared_dnc(dnc: pd.DataFrame | None, values: Values = None) -> pd.DataFrame | None:
     """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
     values ``national``, ``company`` (shared decision 3 of issue 47) or a state's list
-    (issue 73), each read as people write it (:func:`._checks._dnc.lists_named`). A result whose
+    (issue 73), each read as people write it (the vocabulary's
+    :func:`._inputs._vocabulary.list_named`). A result whose
     ``listed`` is empty (not known) is left out: no check of its number, nor a scrub of it
     against a state's list (issue 79: it let a required list's risk pass), which the
     report's note counts (:func:`._checks._dnc.unanswered`)."""
     if dnc is None:
         return None
-    if "list" in dnc:  # a state by its name or code first, then the vocabulary's words
-        dnc = dnc.assign(list=lists_named(dnc["list"]))
     prepared = _prepared(dnc, DNC_COLUMNS, "dnc", values)
     answered = prepared["listed"].notna().to_numpy(bool)
     return prepared if answered.all() else prepared[answered]
@@ -597,7 +596,7 @@ def _counted(outbound: pd.DataFrame, spoken: Rows, inside: Bools | None) -> pd.D
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
             dnc: pd.DataFrame | None, dropped: Rows, *, options: Options,
-            joined: bool) -> Part:
+            joined: bool, spoken: Rows | None = None) -> Part:
     """Every rule but abandonment's rate over the outbound calls at ``rows`` of the
     ``prepared`` calls and the ``leads`` (both as the ``prepared_*`` functions give them);
     the abandoned calls (``dropped``: their positions among the outbound calls, as
@@ -606,7 +605,9 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     abandonment's rate looks beyond one number, and that rate is judged in
     :func:`report`, so that a part need not wait for every campaign's windows. Only the
     findings of the calls in ``options``' window are kept, and only they are counted in
-    the population; every call given is history that the rules count."""
+    the population; every call given is history that the rules count. ``spoken``: the
+    positions of the calls a live person answered, where the caller read them already
+    (:func:`answered_calls`; else :func:`live_at` here)."""
     rules = options.rules
     outbound = _outbound(prepared, rows)
     judged = _Judged.of(outbound, leads, options, _ids(prepared, rows))
@@ -630,13 +631,14 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         prepared, [c for c in RING_COLUMNS if c in prepared], rows[at])), times))
     found = [_named(_reported(_concat(found), inside), prepared, rows, outbound, leads, lead)]
     if dnc is not None and leads is not None:
-        found += [dnc_lead(leads, dnc),
+        found += [dnc_lead(leads, dnc, requests(outbound, consents, options.moment)),
                   unscreened_lead(leads, dnc, rules, options.moment)]
     if leads is not None and reads_addresses(rules):
         found.append(unknown_address_state(leads))
     abandoned = located(outbound.iloc[dropped], times)
     named = _named(abandoned, prepared, rows, outbound, leads, lead)
-    counted = _counted(outbound, live_at(prepared, rows), inside)
+    counted = _counted(outbound, live_at(prepared, rows) if spoken is None else spoken,
+                       inside)
     return Part(_concat(found).reset_index(drop=True), _every_column(named, prepared, rows),
                 texts_counted(population_of(calls_only(counted), leads), counted), reached,
                 banned_states(times, inside))

@@ -250,7 +250,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       newspaper=_FACTS["newspaper"].told(newspaper, "audit"),
                       contracts=prepared_contracts(_small(contracts, "contracts"),
                                                    leads is not None),
-                      dnc_lists=lists_given(dnc), dnc_unanswered=unanswered(dnc),
+                      dnc_lists=lists_given(dnc, values), dnc_unanswered=unanswered(dnc),
                       values=values, read_as=read_as, **_window(since, until))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):

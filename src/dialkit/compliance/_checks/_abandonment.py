@@ -181,10 +181,10 @@ def live(prepared: pd.DataFrame, rows: Rows) -> Rows:
     read for the answered rows only."""
     answered: Rows = rows[prepared["answered_at"].notna().to_numpy()[rows]]
     out: Bools = np.zeros(len(answered), bool)
-    for column in (c for c in TOLD_BY if c in prepared):
-        taken = pd.Series(prepared[column].array.take(answered))
-        out |= unread(taken, "calls", column)
+    for column in (c for c in TOLD_BY if c in prepared):  # the whole column's distinct
+        out |= unread(prepared[column], "calls", column)[answered]  # values: kept
         if column == "status":
+            taken = pd.Series(prepared[column].array.take(answered))
             out |= (taken.astype("string") == VOICEMAIL).fillna(False).to_numpy(dtype=bool)
     return answered[~out]
 

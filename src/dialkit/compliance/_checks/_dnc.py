@@ -19,6 +19,7 @@ list, a loop over the table's few rows, never over calls.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,7 +29,6 @@ from ..._arrays._codes import codes_in
 from ..._arrays._groups import isin
 from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
-from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._moments import utc_times
 from .._inputs._columns import reduced
@@ -43,30 +43,6 @@ UNANSWERED = "dnc_unanswered"
 """The report's note on DNC results that do not say whether their number is listed."""
 NO_ROW = "the account's DNC results (no list of the number's country in the law's table)"
 """The policy a call to a listed number of a country the table lacks is a finding of."""
-
-
-list_values = lists.frame_values
-"""What the DNC results' ``list`` may hold (``national``, ``company``, a state list's id)."""
-
-
-def list_named(value: object) -> object:
-    """The state list the DNC results' ``list`` names by ``value``, written as a vendor's
-    file or a person writes the state: its postal code, ISO code or name (``TX``,
-    ``us-tx``, ``Texas``: the address states' reading,
-    :func:`~dialkit._places._subdivisions.subdivision_of`), as its id (``US-TX``); any
-    other value given back as written (``National`` is read as ``national`` by the
-    column's check of named values, a state that keeps no list is refused by it)."""
-    state = subdivision_of(value)
-    return state if state is not None and lists.told(state) is not None else value
-
-
-def lists_named(column: pd.Series) -> pd.Series:
-    """The DNC results' ``list`` column as :func:`list_named` reads each of its values
-    (each distinct one read once; a column of the ids already, as it is)."""
-    distinct = pd.unique(column.dropna())
-    if set(map(str, distinct)) <= set(list_values()):
-        return column
-    return column.astype(object).map({value: list_named(value) for value in distinct})
 
 
 @dataclass(frozen=True)
@@ -156,6 +132,16 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
         np.where(told.isna(), UNREAD, ""))
     parts = [pd.DataFrame({"phone": listed["phone"].astype(object), "list": told.fillna("national"),
                            "since": since, "source": "the DNC results", "reading": reading})]
+    return _with_requests([*parts, *requests(calls, consents, as_of)])
+
+
+def requests(calls: pd.DataFrame, consents: pd.DataFrame | None,
+             as_of: pd.Timestamp | None = None) -> list[pd.DataFrame]:
+    """The listings on the account's own list that the account's records make (a part
+    each, :func:`listings`' columns): a person's request not to be called again, a call's
+    ``do_not_call`` disposition (from the call's end), and a consent revoked (an opt-out,
+    from ``revoked_at``, read as :func:`_dated` reads it)."""
+    parts = []
     asked = calls.loc[isin(calls["disposition"], ["do_not_call"])]
     if len(asked):
         first = asked["ended_at"].fillna(asked["at"]).groupby(asked["phone"].astype(object)).min()
@@ -169,7 +155,7 @@ def listings(calls: pd.DataFrame, dnc: pd.DataFrame, consents: pd.DataFrame | No
         parts.append(pd.DataFrame({"phone": revoked["phone"].astype(object), "list": "company",
                                    "since": since, "source": "a consent revoked (an opt-out)",
                                    "reading": reading}))
-    return _with_requests(parts)
+    return parts
 
 
 def _dated(since: pd.Series, column: str, as_of: pd.Timestamp | None,
@@ -300,7 +286,13 @@ def _once_each(pairs: pd.DataFrame, broken: pd.Series | np.ndarray) -> pd.DataFr
     call's listings on one list from one source as one, the earliest (the one that
     decides), with ``_rows``: how many rows of the source list it (broken or not). A
     vendor's file of two scrub runs holds a number's listing twice, and the evidence said
-    each fact twice (issue 79)."""
+    each fact twice (issue 79). Where no call is in two of ``pairs`` (most lists of most
+    DNC results), each pair is a fact of one row and the grouping, the sort and the
+    look-up of duplicates are skipped: over the lists judged, 0.02 s of a million calls
+    (Run F). The pairs are then in their own order, by call as :func:`dnc_call` makes
+    them, which is what the sort gives where each call has one."""
+    if pairs["_row"].is_unique:
+        return pairs[np.asarray(broken, bool)].assign(_rows=1)
     rows = pairs.groupby(_ONE_FACT, sort=False)["_row"].transform("size")
     hits = pairs.assign(_rows=rows)[np.asarray(broken, bool)]
     ordered = hits.sort_values(["_row", "since"], kind="stable")
@@ -322,16 +314,22 @@ def _grace_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
     whole days, when the grace ended (:func:`_grace_end`) and whether the call was before
     it, at it or after it; the calendar days alone read as within the grace where they
     were not (issue 79: "30 days before the call; the law's grace is 30 days")."""
-    days = ", " + (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str) + (
-        " days before the call")
     if not row.grace:
-        return days + "; the law gives no time to honour it"
+        return _days_before(hits) + "; the law gives no time to honour it"
     if row.grace_needs_check:
-        return days + (f"; the safe harbor needs a check of the number made before it was "
-                       f"listed and no more than {row.grace.days} days before the call")
+        return _days_before(hits) + (
+            f"; the safe harbor needs a check of the number made before it was listed and "
+            f"no more than {row.grace.days} days before the call")
     return (f"; the law's grace of {row.grace.days} days, counted in whole days from the "
             "day of the listing (UTC), ended at " + _ended(_grace_end(hits["since"], row),
                                                           hits["at"]))
+
+
+def _days_before(hits: pd.DataFrame) -> pd.Series:
+    """How many whole days each listing came before its call, in words (a grace of whole
+    days says when it ended instead: :func:`_grace_words`)."""
+    return ", " + (hits["at"] - hits["since"]).dt.days.astype("Int64").astype(str) + (
+        " days before the call")
 
 
 def _grace_end(since: pd.Series, row: lists.DncList) -> pd.Series:
@@ -353,19 +351,23 @@ def _ended(end: pd.Series, at: pd.Series) -> pd.Series:
 
 def _check_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
     """For a list whose grace needs a check: the number's last check before the call, and
-    where it was made before the listing, when the harbor from it ended."""
+    where it was made before the listing, when the harbor from it ended (said of those
+    calls alone: most checks come after the listing, and the words of every call's
+    harbor, thrown away, cost 0.03 s of a million calls: Run F)."""
     if not row.grace_needs_check:
         return pd.Series("", index=hits.index)
     checked = hits["checked"]
     age = (hits["at"] - checked).dt.days
     said = (": its last check before the call was on " + written(checked, "D") + ", "
             + age.astype("Int64").astype(str) + " days before")
-    harbor = (f"; the {row.grace.days} days from it ended at "
-              + _ended(checked + row.grace, hits["at"]))
     before = (checked < hits["since"]).fillna(False).to_numpy(bool)
+    harbor = np.full(len(hits), "", object)
+    if before.any():
+        harbor[before] = (f"; the {row.grace.days} days from it ended at " + _ended(
+            checked[before] + row.grace, hits["at"][before])).to_numpy(object)
     return pd.Series(np.where(
         checked.isna(), ": the DNC results hold no check of it before the call",
-        said + np.where(before, harbor, "")), index=hits.index)
+        said + harbor), index=hits.index)
 
 
 def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
@@ -386,10 +388,12 @@ def _late(hits: pd.DataFrame, row: lists.DncList) -> np.ndarray:
 
 def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
     """Calls after the listing to a number of a country the table has no list for: the
-    account's own DNC results forbid them, so they are policy's findings."""
+    account's own DNC results forbid them, so they are policy's findings. Those pairs are
+    taken first, and :func:`_once_each` counts and merges among them alone: the rows of one
+    fact share its call's number, so its country, and its list."""
     state = pairs["list"].isin([row.told_as for row in lists.all() if row.state])
-    hits = _once_each(pairs, pairs["country"].isna() & ~state
-                      & (pairs["since"].isna() | (pairs["at"] > pairs["since"])))
+    unlisted = pairs[(pairs["country"].isna() & ~state).to_numpy(bool)]
+    hits = _once_each(unlisted, unlisted["since"].isna() | (unlisted["at"] > unlisted["since"]))
     return hits.assign(evidence="the number is on the account's DNC results since "
                        + written(hits["since"]) + _runs(hits) + "; no law of its country is "
                        "in dialkit's table", jurisdiction=None, decided_by=None, citation=None,
@@ -400,10 +404,12 @@ def _one_per_call(calls: pd.DataFrame, hits: pd.DataFrame) -> pd.DataFrame:
     """One finding per call of the ``hits`` (sorted by call, then listing; a call may break
     several lists' rules): the first listing's columns, and each further one's evidence
     and citation added. A group-by joining texts asked Python of every call (8.6 s of
-    11,000 findings); here only a call's second or third listing is."""
+    11,000 findings); here only a call's second or third listing is. The evidence is held
+    as Python text while the further listings' are added: setting a few rows of Arrow text
+    rewrites the whole column (0.006 s of a million calls' evidence, Run F)."""
     nth = hits.groupby("_row", sort=False).cumcount().to_numpy()
     first = hits[nth == 0].set_index("_row")
-    evidence, citation = first["evidence"].copy(), first["citation"].astype(object)
+    evidence, citation = first["evidence"].astype(object), first["citation"].astype(object)
     for n in range(1, int(nth.max(initial=0)) + 1):
         more = hits[nth == n].set_index("_row")
         evidence[more.index] = evidence[more.index] + "; and " + more["evidence"]
@@ -453,22 +459,33 @@ def _naive(times: pd.Series) -> np.ndarray:
     return naive
 
 
-def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame) -> pd.DataFrame:
+def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame,
+             asked: Sequence[pd.DataFrame] = ()) -> pd.DataFrame:
     """Leads whose number is listed while their status still lets them be dialled, each
-    naming the list's law (its country's row of the lists' table)."""
+    naming the list's law (its country's row of the lists' table): listed in the DNC
+    results, or on the account's own list by a request its records hold (``asked``:
+    :func:`requests`, a ``do_not_call`` disposition or a consent revoked; issue 79: such a
+    lead was no finding, and the dialer would call the person again)."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
-    dialable = ~leads["status"].isin(["dnc", "completed"]).to_numpy(dtype=bool)
-    hits = _read(leads).iloc[np.flatnonzero(isin(leads["phone"], listed["phone"]) & dialable)]
     kind = (listed["list"].astype(object).fillna("national") if "list" in listed
             else pd.Series("national", index=listed.index))
-    first = kind.groupby(listed["phone"].astype(object)).first()  # the first row's list
-    on = hits["phone"].astype(object).map(first).fillna("national")
+    told = pd.DataFrame({"phone": listed["phone"].astype(object), "list": kind,
+                         "source": None})
+    requested = [part[["phone", "list", "source"]] for part in asked if len(part)]
+    on_list = pd.concat([told, *requested], ignore_index=True) if requested else told
+    dialable = ~leads["status"].isin(["dnc", "completed"]).to_numpy(dtype=bool)
+    hits = _read(leads).iloc[np.flatnonzero(isin(leads["phone"], on_list["phone"])
+                                            & dialable)]
+    first = on_list.groupby("phone", sort=False).first()  # the first row's list
+    on = hits["phone"].astype(object).map(first["list"]).fillna("national")
+    source = hits["phone"].astype(object).map(first["source"])
     country = countries(hits["phone"])
     row = [lists.told(k) or (lists.get(c, k) if c else None)
            for c, k in zip(country, on, strict=True)]
     name = pd.Series([r.name if r else "the DNC list" for r in row], index=hits.index)
-    evidence = ("the number is on " + name + " but the lead is "
-                + hits["status"].astype(str))
+    evidence = ("the number is on " + name + source.map(
+        lambda said: "" if pd.isna(said) else f" ({said})") + " but the lead is "
+        + hits["status"].astype(str))
     return findings("dnc_lead", hits.assign(
         jurisdiction=[(r.id if r.state else r.country) if r else None for r in row],
         decided_by=["list" if r else None for r in row],
