@@ -9,7 +9,9 @@ duplicate phones and ids, limits broken, numbers of other regions with and witho
 a country; ``mix_1500.csv``: 1,500 rows of the benchmarks' realistic mix), as
 SHA-256 digests for the larger sample files. Issue 70 wrote them again, changing only
 the hints and notes: a hint never offers a row's number as another country's, and advises
-filling a blank country cell or writing the number with its calling code.
+filling a blank country cell or writing the number with its calling code. Issue 80 wrote
+the printed summaries again, changing only their note of the columns read: it names the
+lead's other phone columns and how to choose another phone.
 """
 
 from __future__ import annotations
