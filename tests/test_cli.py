@@ -74,7 +74,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
         assert text.strip(), name
         assert value or name in ("--help", "--version", "--yes", "--mask-pii", "--sandbox",
                                  "--raw-csv", "--importable", "--json", "--csv",
-                                 "--screen",
+                                 "--screen", "--no-header",
                                  "--install-completion", "--show-completion", "--verbose",
                                  "--allow-remote", "--count-leads", "--allow-empty",
                                  *(each.flag for each in AUDIT_INPUTS if each.kind == SWITCH)), \

@@ -246,21 +246,22 @@ def test_rows_of_another_width_are_mended_in_their_place_across_chunks(
     assert read(path).frame.loc[2, "Email"] is pd.NA
 
 
-def test_a_wide_row_late_in_the_file_is_refused_by_its_line_and_nothing_is_written(
+def test_a_wide_row_late_in_the_file_is_held_by_its_line_as_a_whole_clean_holds_it(
         tiny: None, tmp_path: Path) -> None:
+    """Read in chunks, a wide row past the first chunk is held and named by its line, as
+    the clean of the whole file holds it (issue 80: the whole file was refused)."""
     path = tmp_path / "late.csv"
     rows = [f"+1415555{n:04d},N{n}" for n in range(60)] + ["+14155559999,Bo,x,y"]
     path.write_text("Phone,Name\n" + "\n".join(rows) + "\n")
     out = tmp_path / "out.csv"
-    out.write_text("yesterday's file\n")
-    with pytest.raises(LeadFileError) as refused:
-        clean_file(path, out=out)
-    with pytest.raises(LeadFileError) as whole:
-        clean(path)
-    assert str(refused.value) == str(whole.value)
-    assert "line 62 has 4 fields" in str(refused.value)
-    assert out.read_text() == "yesterday's file\n"  # left as it was
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["late.csv", "out.csv"]
+    clean_file(path, out=out)
+    whole = clean(path).frame
+    streamed = pd.read_csv(out, dtype=str, keep_default_na=False)
+    held = streamed.iloc[60]
+    assert (held["status"], held["reason"]) == ("invalid", "extra_fields")
+    assert held["hint"].startswith("line 62 has 4 fields")
+    assert streamed["status"].tolist() == whole["status"].astype(str).tolist()
+    assert streamed["hint"].tolist() == whole["hint"].fillna("").astype(str).tolist()
 
 
 def test_a_clean_stopped_half_way_leaves_no_file_that_looks_whole(

@@ -93,7 +93,17 @@ bounds; a cell an ODS file repeats costs nothing there, so those may take no mor
 
 _RATIO_FROM = 1 << 20  # a smaller member cannot exhaust memory, whatever its ratio
 _CHUNK = 8 << 20
-_NEWLINE = ord("\n")
+_ENDS_SEEN = 1 << 16  # the first bytes whose line ends tell a file's
+
+
+def line_end(start: bytes) -> bytes:
+    """The byte that ends a delimited file's lines, from its first bytes: ``\\r`` where its
+    lines end in a lone carriage return (Classic Mac OS's line end, which Excel for Mac
+    still writes as "CSV (Macintosh)": a line feed there is a line break typed in a
+    quoted cell), else ``\\n`` (and CR LF)."""
+    seen = start[:_ENDS_SEEN]
+    lone = seen.count(b"\r") - seen.count(b"\r\n")
+    return b"\r" if lone > seen.count(b"\n") else b"\n"
 
 
 @dataclass(frozen=True)
@@ -257,22 +267,26 @@ def check_delimited(source: Path | bytes, delimiter: str, name: str, limits: Fil
     when past the limit, so that delimiters inside quotes are not columns (a line
     inside a quoted value that holds newlines is counted alone, as if it were a row).
     The header record is also read whole (up to the line limit), as a header whose
-    quoted values hold newlines spans lines, and its columns are every row's.
+    quoted values hold newlines spans lines, and its columns are every row's. Lines end
+    where the file's first lines say (:func:`line_end`): a file saved by Excel for Mac
+    is counted in its lines, not as one line of every row's columns.
     """
     import numpy as np
 
     scan = _Scan(delimiter, name, limits, keyword)
-    scan.header(_start(source, limits.max_line_bytes + 2))  # the longest line, its CR LF
+    start = _start(source, limits.max_line_bytes + 2)  # the longest line, its CR LF
+    scan.header(start)
+    end = line_end(start)
     line, carry = 1, b""
     for chunk in _chunks(source):
         buffer = carry + chunk
-        ends = np.flatnonzero(np.frombuffer(buffer, np.uint8) == _NEWLINE)
+        ends = np.flatnonzero(np.frombuffer(buffer, np.uint8) == end[0])
         scan.lines(buffer, ends, line)
         line += len(ends)
         carry = buffer[ends[-1] + 1:] if len(ends) else buffer
         if len(carry) > limits.max_line_bytes:
             scan.too_long(line)
-    scan.lines(carry + b"\n", np.array([len(carry)]), line)
+    scan.lines(carry + end, np.array([len(carry)]), line)
     return line if carry.strip() else line - 1
 
 

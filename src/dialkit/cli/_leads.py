@@ -26,6 +26,7 @@ from dialkit.cli._shared import (
 )
 
 CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
+               "header=None": "--no-header",
                "client= and campaign_id=": "--campaign CAMPAIGN_ID", "client=": "--campaign",
                "or a country column": "or --country-column COLUMN",
                "extension_field=": "--extension-field", "alt_phone_field=": "--alt-phone-field",
@@ -33,8 +34,14 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "out=": "--out", "rejects=": "--rejects",
                **SHELL_WAYS_OUT}  # a file past a limit: no limits= here, its variable
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
-IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
-"""``dialkit leads import``'s: ``clean``'s and the journal's folder."""
+IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal",
+                "pass header=None and": "save it with a header line (leads import reads the "
+                "first line as one), or clean it with --no-header and"}
+"""``dialkit leads import``'s: ``clean``'s and the journal's folder (a file without a
+header line is read by ``leads clean --no-header`` alone)."""
+PLACED = re.compile(r"mapping=\{'(\w+)': (\d+)\}")
+"""A refusal's way to name a column by its place (``mapping={'phone': 2}``), which the CLI
+says as ``--map phone=2``."""
 MAPPING = re.compile(r"mapping=\{'(\w+)': '<column>'\}")
 """A note's way to map one column (``mapping={'external_id': '<column>'}``), which the
 CLI says as ``--map external_id=COLUMN``: a pattern, so a TAB imports no field table."""
@@ -67,6 +74,10 @@ ExtensionField = Annotated[str, typer.Option(metavar="NAME", help=(
 AltPhoneField = Annotated[str, typer.Option(metavar="NAME", help=(
     "The custom field a lead's other numbers (a second number, the other phone "
     "columns) are sent as; '' leaves them out."))]
+NoHeader = Annotated[bool, typer.Option("--no-header", help=(
+    "The file has no header line (a dialer's list upload): its first line is a row, its "
+    "columns named by place from 0 (as pandas' header=None); name the phone's with "
+    "--map phone=0."))]
 RawCsv = Annotated[bool, typer.Option("--raw-csv", help=(
     "Write CSV cells as they are, for programs; by default a text cell starting with "
     "= + - @, a tab or a carriage return gets a leading ' (a spreadsheet shows it as "
@@ -102,6 +113,7 @@ def clean_command(
         "DIALKIT_API_KEY."))] = None,
     raw_csv: RawCsv = False, extension_field: ExtensionField = "phone_extension",
     alt_phone_field: AltPhoneField = "alt_phone", as_json: Json = False, as_csv: Csv = False,
+    no_header: NoHeader = False,
 ) -> None:
     """Check every row of a lead file (CSV, TSV, XLSX, XLS) as the service will; print
     the verdicts' summary (with --json or --csv: the summary alone, notes on standard
@@ -112,6 +124,8 @@ def clean_command(
     with _errors(CLEAN_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
+        if no_header:
+            options["header"] = None
         result = run_clean(source, campaign_id=campaign, out=out, rejects=rejects,
                            escape_formulas=not raw_csv, **options)  # progress: a bar, or lines
     if printed(result.summary, as_json=as_json, as_csv=as_csv):
@@ -198,7 +212,8 @@ def _errors(flags: dict[str, str]) -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        typer.echo(f"error: {cli_text(str(error), flags)}", err=True)
+        said = PLACED.sub(r"--map \1=\2", str(error))
+        typer.echo(f"error: {cli_text(said, flags)}", err=True)
         known = isinstance(error, CampaignError) and error.status is not None
         raise typer.Exit(1 if known else 2) from None
     except ApiError as error:

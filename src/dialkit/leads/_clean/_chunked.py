@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from dialkit._shown._pages import NOT_MATH
 from dialkit._shown._words import counted
@@ -47,7 +50,7 @@ from ._judge import (
 )
 from ._result import Advice, counts_html, notes_of, numbered, row_hints, rows_by
 from ._result import judged as with_verdicts
-from ._verdicts import VERDICTS, Checked, checks, text, verdict_frame
+from ._verdicts import EXTRA_FIELDS, VERDICTS, Checked, checks, text, verdict_frame
 
 _INTERNAL = ("__reason", "__before", "__after")
 """Columns the spill holds besides a cleaned frame's: normalize's reason (for the
@@ -199,6 +202,19 @@ class Counted:
             columns, (int(n) for n in self.sources), strict=True))
 
 
+def _held_hints(hints: pa.Array, rows: pd.Series, held: Mapping[int, str]) -> pa.Array:
+    """``hints`` with each held row's (``rows``: each row's number) replaced by why it was
+    held; the rows looked up in ``held`` at once, only the held ones' words made."""
+    places = rows.to_numpy(np.int64)
+    at = np.flatnonzero(np.isin(places, np.fromiter(held, np.int64, len(held))))
+    if not len(at):
+        return hints
+    words = pa.array([held[int(place)] for place in places[at]], hints.type)
+    index = np.full(len(places), -1, np.int64)
+    index[at] = np.arange(len(at))
+    return pc.coalesce(words.take(pa.array(index, mask=index < 0)), hints)
+
+
 def _summed(first: Counter[Any], second: Counter[Any]) -> Counter[Any]:
     """Two counters added as ``update`` adds them (a count of 0 kept, as ``+`` does not)."""
     summed = Counter(first)
@@ -227,6 +243,9 @@ def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: froze
     external = text(file.frame, file.fields.get("external_id"))
     account = None if accounts is None else accounts.of(numbers["phone_e164"], external)
     checked = checks(file.frame, file.fields, chosen.cells, numbers, blocked, account)
+    held = _held(file)
+    if held is not None:  # rows of more fields than the header: refused before any check
+        checked.before[held], checked.after[held] = EXTRA_FIELDS, 0
     numbers["alt_phone"] = chosen.alt_phone
     counted.count(numbers, chosen.source, countries, checked)
     eligible = checked.before == 0
@@ -240,6 +259,15 @@ def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: froze
     return spilled, keys
 
 
+def _held(file: LeadFile) -> np.ndarray | None:
+    """Which rows of ``file.frame`` the reader held for more fields than the header
+    (:attr:`LeadFile.held_rows`), ``None`` where none is."""
+    if not file.held_rows:
+        return None
+    held = np.fromiter(dict(file.held_rows), np.int64)  # a copy: a streamed file's reader
+    return np.isin(file.frame.index.to_numpy() + 1, held)  # may add the next chunk's
+
+
 def phone_numbers_of(frame: pd.DataFrame, phone_column: str, region: str,
                      column: str | None) -> pd.DataFrame:
     """A chunk's phone column normalised as :func:`judged_chunk` normalises it (the
@@ -250,11 +278,13 @@ def phone_numbers_of(frame: pd.DataFrame, phone_column: str, region: str,
 
 def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
                    phone_column: str, region: str, counted: Counted,
-                   custom: CustomFields, country_column: str | None = None) -> pd.DataFrame:
+                   custom: CustomFields, country_column: str | None = None,
+                   held: Mapping[int, str] | None = None) -> pd.DataFrame:
     """A chunk's cleaned rows from :func:`judged_chunk`'s frame: its verdicts (``owner``:
     per row, the number of the row it repeats, or -1), its hints (``regions``: the whole
     file's, :func:`hint_regions`; ``country_column``: the file's column of each row's
-    country); tallied into ``counted``."""
+    country; ``held``: the file's rows held for more fields than the header, whose hint
+    is why, :attr:`LeadFile.held_rows`); tallied into ``counted``."""
     checked = Checked(spilled["__before"].to_numpy(), spilled["__after"].to_numpy())
     codes = checked.final(owner >= 0)
     numbers = pd.DataFrame({"reason": spilled["__reason"], "flags": spilled["flags"]})
@@ -265,8 +295,9 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
                                      countries, counted.readings)
     hints = ninth_digit_hints(hints, cells, numbers, region_code(region), countries)
     base = spilled.drop(columns=list(_INTERNAL))
+    said = row_hints(hints, owner, len(base))
     frame = with_verdicts(base, verdict_frame(codes, base.index),
-                          row_hints(hints, owner, len(base)))
+                          said if not held else _held_hints(said, spilled["row"], held))
     changing = set() if country_column is not None else changing_regions(
         cells, frame[["phone_e164", "flags"]], region_code(region),
         set(regions) - counted.changing)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
@@ -26,7 +26,7 @@ from dialkit._parallel._partitions import on_dask
 from dialkit._places._blocked import blocked_regions
 
 from ..._utils._base_error import InputError
-from .._read._lead_file import LeadFile, Source
+from .._read._lead_file import ColumnMap, Header, LeadFile, Source
 from ._campaign import check_campaign
 from ._chunked import CleanedFile
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
@@ -42,31 +42,32 @@ if TYPE_CHECKING:
 def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
           campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
           country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: Mapping[str, str] | None = ..., encoding: str | None = ...,
+          mapping: ColumnMap | None = ..., encoding: str | None = ...,
           extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          out: None = None, rejects: None = None) -> CleanResult: ...
+          header: Header = ..., out: None = None, rejects: None = None) -> CleanResult: ...
 @overload
 def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
           campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
           country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: Mapping[str, str] | None = ..., encoding: str | None = ...,
+          mapping: ColumnMap | None = ..., encoding: str | None = ...,
           extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          out: str | os.PathLike[str], rejects: str | os.PathLike[str] | None = ...,
+          header: Header = ..., out: str | os.PathLike[str],
+          rejects: str | os.PathLike[str] | None = ...,
           escape_formulas: bool = ..., progress: Progress | bool | None = ...) -> CleanedFile: ...
 @overload
 def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
           campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
           country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: Mapping[str, str] | None = ..., encoding: str | None = ...,
+          mapping: ColumnMap | None = ..., encoding: str | None = ...,
           extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          out: None = None, rejects: str | os.PathLike[str],
+          header: Header = ..., out: None = None, rejects: str | os.PathLike[str],
           escape_formulas: bool = ..., progress: Progress | bool | None = ...) -> CleanedFile: ...
 def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
           campaign_id: str | None = None, blocked_countries: Collection[str] = (),
           country_column: str | None = None, sheet: str | int | None = None,
-          mapping: Mapping[str, str] | None = None, encoding: str | None = None,
+          mapping: ColumnMap | None = None, encoding: str | None = None,
           extension_field: str | None = EXTENSION_FIELD,
-          alt_phone_field: str | None = ALT_PHONE_FIELD,
+          alt_phone_field: str | None = ALT_PHONE_FIELD, header: Header = "infer",
           out: str | os.PathLike[str] | None = None,
           rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
           progress: Progress | bool | None = None) -> CleanResult | CleanedFile:
@@ -92,13 +93,16 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         country_column: The column of each row's country; by default the one
             named country or country code.
         sheet: As for :func:`read`.
-        mapping: As for :func:`read`.
+        mapping: As for :func:`read`: lead field → column, by its name or its place
+            from 0 (``{"phone": 0}``).
         encoding: As for :func:`read`.
         extension_field: The custom field a phone's extension is sent as, ``None``
             to leave extensions out (the E.164 phone cannot hold one).
         alt_phone_field: The custom field a row's other numbers are sent as (a
             second number in the phone cell, the other phone columns' numbers),
             ``None`` to leave them out.
+        header: As for :func:`read`: ``None`` for a file without a header line (a
+            dialer's list upload), its columns named by place, ``"0"``, ``"1"``, ...
         out: Deprecated: call :func:`clean_file`, which takes ``out``, ``rejects``,
             ``escape_formulas`` and ``progress`` and answers a :class:`CleanedFile`.
         rejects: Deprecated, as ``out``.
@@ -128,7 +132,8 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
     options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
                            blocked_countries=blocked_countries, country_column=country_column,
                            sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field)
+                           extension_field=extension_field, alt_phone_field=alt_phone_field,
+                           header=header)
     if client is None and on_dask((source,), compute=True):
         return _deprecated_dataset(source, options, out, rejects, progress)
     if out is not None or rejects is not None:
@@ -166,9 +171,10 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
                progress: Progress | bool | None = None, region: str = "US",
                client: Client | None = None, campaign_id: str | None = None,
                blocked_countries: Collection[str] = (), country_column: str | None = None,
-               sheet: str | int | None = None, mapping: Mapping[str, str] | None = None,
+               sheet: str | int | None = None, mapping: ColumnMap | None = None,
                encoding: str | None = None, extension_field: str | None = EXTENSION_FIELD,
-               alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanedFile:
+               alt_phone_field: str | None = ALT_PHONE_FIELD,
+               header: Header = "infer") -> CleanedFile:
     """Check every row of a lead file as :func:`clean` does, writing the rows to files as
     they are judged and holding none: a CSV on disk is read in chunks, in memory that does
     not grow with the file (``docs/scale.md``); anything else (a workbook, a frame, a file
@@ -191,7 +197,7 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
             and at the end of a step that ran longer (``DIALKIT_PROGRESS=0``: neither).
         region: As for :func:`clean`, as are ``client``, ``campaign_id``,
             ``blocked_countries``, ``country_column``, ``sheet``, ``mapping``,
-            ``encoding``, ``extension_field`` and ``alt_phone_field``.
+            ``encoding``, ``extension_field``, ``alt_phone_field`` and ``header``.
 
     Returns:
         A :class:`CleanedFile`: the summary, the notes, the counts and the paths
@@ -214,7 +220,8 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
     options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
                            blocked_countries=blocked_countries, country_column=country_column,
                            sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field)
+                           extension_field=extension_field, alt_phone_field=alt_phone_field,
+                           header=header)
     return clean_file_with(source, options, out=out, rejects=rejects,
                            escape_formulas=escape_formulas, progress=progress)
 
@@ -222,7 +229,7 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
 def clean_dataset(source: Any, *, out: str | os.PathLike[str] | None = None,
                   rejects: str | os.PathLike[str] | None = None, region: str = "US",
                   campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-                  country_column: str | None = None, mapping: Mapping[str, str] | None = None,
+                  country_column: str | None = None, mapping: ColumnMap | None = None,
                   extension_field: str | None = EXTENSION_FIELD,
                   alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanedDataset:
     """Check every row of a Dask DataFrame or a Parquet dataset (a folder, or a
@@ -268,10 +275,11 @@ class CleanOptions:
     blocked_countries: Collection[str] = ()
     country_column: str | None = None
     sheet: str | int | None = None
-    mapping: Mapping[str, str] | None = None
+    mapping: ColumnMap | None = None
     encoding: str | None = None
     extension_field: str | None = EXTENSION_FIELD
     alt_phone_field: str | None = ALT_PHONE_FIELD
+    header: Header = "infer"
 
     def checked(self) -> frozenset[str]:
         """The blocked regions, once what can be refused before the file is read has been

@@ -127,7 +127,7 @@ def _streamed(source: Any, options: CleanOptions, *, legacy: bool = False) -> St
     it is read whole."""
     try:
         return stream(source, mapping=options.mapping, encoding=options.encoding,
-                      legacy=legacy)
+                      legacy=legacy, header=options.header)
     except NotStreamable as why:
         if legacy or not why.encoding:
             return None
@@ -151,14 +151,15 @@ def read_for_clean(source: Source | LeadFile,
         return read_for_clean(_dask.whole(source), options)[0], _dask.normalizer(source)
     return source if isinstance(source, LeadFile) else read(
         read_whole(source), sheet=options.sheet, mapping=options.mapping,
-        encoding=options.encoding), None
+        encoding=options.encoding, header=options.header), None
 
 
 def _one_batch(source: Any, options: CleanOptions) -> _OneBatch:
     """``source`` read whole (:func:`read_for_clean`), as the one chunk of a streamed file."""
     file, normalized = read_for_clean(source, options)
     return _OneBatch(file, iter([file.frame]), Path(), list(file.blank_rows),
-                     len(file.frame) + len(file.blank_rows) + 1, normalized)
+                     len(file.frame) + len(file.blank_rows) + 1, dict(file.held_rows),
+                     normalized=normalized)
 
 
 def _outputs(out: Any, rejects: Any, source: Any) -> tuple[Path | None, Path | None]:
@@ -257,11 +258,13 @@ class _Run:
         self.keys = Keys(folder, self.size)
         self.spill = _Spill(None if folder is None or self.keys.held is not None
                             else folder / "rows.arrow")
+        self.held: dict[int, str] = {}  # the rows held for more fields, once all are read
 
     def judge(self) -> tuple[LeadFile, Owners]:
         """The first reading, then the duplicates: the file as read, and its rows' owners."""
         self._first_reading(self.spill, self.keys)
         file = self.streamed.finished()
+        self.held = dict(file.held_rows)
         self.custom.check(self.counted.held)
         return file, self.keys.owners()
 
@@ -271,7 +274,7 @@ class _Run:
         regions = hint_regions(self.counted.regions, region_code(self.region))
         return self.ahead(finished_chunk(frame, owners.of(frame["row"].to_numpy()), regions,
                                          self.columns[0], self.region, self.counted,
-                                         self.custom, self.column)
+                                         self.custom, self.column, self.held)
                           for frame in self.spill.chunks())
 
     def write(self, partial: list[Path | None], outputs: tuple[Path | None, Path | None],

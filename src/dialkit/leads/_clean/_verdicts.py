@@ -58,11 +58,13 @@ _EMAIL_RE2 = EMAIL_PATTERN.replace(r"\s", _WHITESPACE)
 """The service's email rule for RE2, whose ``\\s`` is ASCII only where Python's
 (the service's) is every Unicode space."""
 
-LOCAL_REASONS = ("unknown_country", "ambiguous_phone")
+LOCAL_REASONS = ("unknown_country", "ambiguous_phone", "extra_fields")
 """Refusals of the clean's own, beside the service's: a row whose country cell names no
 country the clean can read, or whose digits read as two valid numbers (with and without
-the country's calling code). The service would read either in some country and accept
-it; the clean does not send a number it read on a guess."""
+the country's calling code), or a text file's row with more fields than its header (a
+value with the delimiter left unquoted: its cells do not match its columns, issue 80).
+The service would read each in some way and accept it; the clean does not send a number
+it read on a guess."""
 STATUSES = [status.value for status in LeadResultStatus]
 REASONS = [*(reason.value for reason in LeadResultReason), *LOCAL_REASONS]
 _INVALID = LeadResultStatus.INVALID.value
@@ -77,7 +79,7 @@ MISSING, PHONE_TOO_LONG, INVALID_PHONE, BLOCKED = 1, 2, 3, 4
 DUPLICATE_IN_REQUEST, DUPLICATE_IN_CAMPAIGN, ID_ELSEWHERE = 5, 6, 7
 FIELD_RULES = 8  # then one per FIELD_LIMITS entry, in its order
 ON_DNC = FIELD_RULES + len(FIELD_LIMITS)
-UNKNOWN_COUNTRY, AMBIGUOUS_PHONE = ON_DNC + 1, ON_DNC + 2
+UNKNOWN_COUNTRY, AMBIGUOUS_PHONE, EXTRA_FIELDS = ON_DNC + 1, ON_DNC + 2, ON_DNC + 3
 
 VERDICTS: tuple[Verdict, ...] = (
     (LeadResultStatus.ACCEPTED.value, None, None),
@@ -92,6 +94,7 @@ VERDICTS: tuple[Verdict, ...] = (
     (LeadResultStatus.ON_DNC.value, None, None),
     (_INVALID, "unknown_country", "country"),
     (_INVALID, "ambiguous_phone", None),
+    (_INVALID, "extra_fields", None),  # before every check: the row is not read
 )
 """Every verdict a row can get, its code its place here."""
 
@@ -231,6 +234,10 @@ WORDS: Mapping[Verdict, str] = MappingProxyType({
                                           "without the country's calling code (the hint "
                                           "names both): write the number with + and its "
                                           "country code",
+    ("invalid", "extra_fields", None): "the row has more fields than the file's header (a "
+                                       "value holding the delimiter, unquoted), so its cells "
+                                       "do not match its columns and it was not read: the "
+                                       "hint names its line",
     ("blocked_country", None, None): "the number is in a country the account does not call",
     ("duplicate", "duplicate_in_request", None): "the same phone number or lead id as an "
                                                  "earlier row of the file",

@@ -8,10 +8,11 @@ counted, then left out, as :func:`read` does), so that row numbers run on across
 chunks. The head decides the layout as for :func:`read`, and the limits are
 checked over the whole file first, without holding it.
 
-A file this reader cannot take as it comes (another encoding than UTF-8, a
-header pyarrow splits otherwise than the sniffer) raises :class:`NotStreamable`,
-and is read whole by :func:`read`. A row wider or narrower than the header is
-mended as :func:`read` mends it, or refused naming its line, in the stream.
+A file this reader cannot take as it comes (another encoding than UTF-8, cp1252 or Mac
+OS Roman, a header pyarrow splits otherwise than the sniffer) raises
+:class:`NotStreamable`, and is read whole by :func:`read`. A row narrower than the
+header is mended as :func:`read` mends it, a wider one held as :func:`read` holds it
+(its first cells kept, :attr:`Streamed.held` naming it by its line), in the stream.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import csv
 import dataclasses
 import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,24 +31,25 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from dialkit._files._file_limits import FileLimits, check_delimited
+from dialkit._files._file_limits import FileLimits, check_delimited, line_end
 from dialkit._utils import _tuning
 
 from ..._files._encoding import BOMS, SNIFFED, cp1252_throughout
 from ..._utils._base_error import LeadFileError, LimitError
-from ._delimiter import Layout, layout
+from ._delimiter import TEXT, Layout, csv_options, held_words, layout, spread, text_frame
 from ._headers import unique_headers
 from ._lead_file import (
     _EXCEL_MAGIC,
-    TEXT,
+    MAC_ROMAN,
+    ColumnMap,
+    Header,
     LeadFile,
     _load,
     _no_numbers,
     _without_blank_rows,
-    csv_options,
+    header_named,
     mapped_columns,
-    text_frame,
-    widest,
+    phone_names,
 )
 
 _UTF8_BOM = BOMS[0][0]
@@ -76,6 +78,10 @@ class Streamed:
         blank_rows: The blank rows skipped so far (all of them once every chunk is read).
         lines: The file's lines, the header's included: the rows to expect, as a
             progress bar's total (a quoted value's newlines make it a little more).
+        held: The rows held so far for more fields than the header
+            (:attr:`LeadFile.held_rows`, which :attr:`file` holds too): a chunk's are in
+            it before the chunk is handed on, their words naming their lines once every
+            chunk is read.
     """
 
     file: LeadFile
@@ -83,21 +89,26 @@ class Streamed:
     path: Path
     blank_rows: list[int]
     lines: int = 0
+    held: dict[int, str] = dataclasses.field(default_factory=dict)
 
     def finished(self) -> LeadFile:
-        """:attr:`file` with every blank row that was skipped."""
-        return dataclasses.replace(self.file, blank_rows=tuple(self.blank_rows))
+        """:attr:`file` with every blank row that was skipped and every row held."""
+        return dataclasses.replace(self.file, blank_rows=tuple(self.blank_rows),
+                                   held_rows=dict(self.held))
 
 
-def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
+def stream(source: Any, *, mapping: ColumnMap | None = None,
            encoding: str | None = None, limits: FileLimits | None = None,
-           rows: int | None = None, legacy: bool = False) -> Streamed:
+           rows: int | None = None, legacy: bool = False,
+           header: Header = "infer") -> Streamed:
     """Open a lead CSV on disk to be read ``rows`` rows (by default
-    :data:`~dialkit._utils._tuning.CHUNK_ROWS`) at a time.
+    :data:`~dialkit._utils._tuning.CHUNK_ROWS`) at a time; ``mapping`` and ``header`` as
+    :func:`read` takes them.
 
-    ``legacy``: read the file in cp1252, as :func:`read` reads a file whose every byte
-    reads so and no line beyond ASCII reads as UTF-8 (checked first, the file read once
-    more): asked for once the file turned out not to be UTF-8.
+    ``legacy``: read the file as :func:`read` reads one that is not UTF-8: in Mac OS Roman
+    where its lines end in a lone CR, else in cp1252 where every byte reads so and no line
+    beyond ASCII reads as UTF-8 (checked first, the file read once more): asked for once
+    the file turned out not to be UTF-8.
 
     Raises:
         NotStreamable: The file is not a path to a UTF-8 text file (a workbook, a
@@ -107,6 +118,7 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
         LeadFileError: As :func:`read`: the file cannot be opened, is past a limit,
             has no phone column, or (as its chunks are read) no rows or a bad row.
     """
+    named = header_named(header)
     if not isinstance(source, str | os.PathLike) or encoding not in (None, "utf-8", "utf8"):
         raise NotStreamable
     loaded = _load(source)
@@ -119,11 +131,13 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
     path, name = Path(str(source)), loaded.name
     if bom and encoding is not None:  # read() keeps the encoding given: no mark written
         raise NotStreamable
-    if legacy and (bom or encoding is not None or not cp1252_throughout(path)):
+    if legacy and (bom or encoding is not None):
         raise NotStreamable
-    text = "cp1252" if legacy else "utf-8"
-    phones = [mapping["phone"]] if mapping and "phone" in mapping else []
-    found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones)
+    text = "utf-8" if not legacy else MAC_ROMAN if line_end(head) == b"\r" else "cp1252"
+    if text == "cp1252" and not cp1252_throughout(path):
+        raise NotStreamable
+    phones = [column for column in phone_names(mapping) if isinstance(column, str)]
+    found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones, named=named)
     limits = limits or FileLimits.from_env()
     try:
         lines = check_delimited(path, found.delimiter, name, limits)
@@ -131,14 +145,15 @@ def stream(source: Any, *, mapping: Mapping[str, str] | None = None,
         raise LeadFileError(str(refused)) from None
     reader = _Reader(path, name, found, limits, "utf-8-sig" if bom else text)
     columns = unique_headers(reader.names)
-    about: dict[str, Any] = {"encoding": reader.encoding,
-                             "delimiter": found.delimiter, "header_row": found.header_line}
+    about: dict[str, Any] = {"encoding": reader.encoding, "delimiter": found.delimiter,
+                             "header_row": found.header_line if named else None}
     fields, custom, unused = mapped_columns(name, columns, about, mapping)
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
-    file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), **about)
+    file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), held_rows=reader.held,
+                    **about)
     blank_rows: list[int] = []
     chunks = _chunks(reader, columns, rows or _tuning.CHUNK_ROWS, blank_rows, name)
-    return Streamed(file, chunks, path, blank_rows, lines)
+    return Streamed(file, chunks, path, blank_rows, lines, reader.held)
 
 
 def _chunks(reader: _Reader, columns: list[str], rows: int, blank_rows: list[int],
@@ -156,21 +171,23 @@ def _chunks(reader: _Reader, columns: list[str], rows: int, blank_rows: list[int
             yield frame
         del frame  # not held while the next chunk is read
     if not held:
-        raise LeadFileError(f"{name}: the file has a header but no rows"
-                            f"{f' ({len(blank_rows)} blank)' if blank_rows else ''}")
+        raise LeadFileError(f"{name}: the file has {'a header but ' * reader.found.named}no "
+                            f"rows{f' ({len(blank_rows)} blank)' if blank_rows else ''}")
 
 
 class _Reader:
     """pyarrow's streaming reader over the file, rows of another width mended as
     :func:`read` mends them (a short row filled with empty cells, empty cells past the
-    header dropped) and put back in their place."""
+    header dropped, a row with more in them held, its first cells kept) and put back in
+    their place."""
 
     def __init__(self, path: Path, name: str, found: Layout, limits: FileLimits,
                  encoding: str) -> None:
         self.path, self.name, self.found, self.encoding = path, name, found, encoding
         self.width = len(found.header)
         self.mended: list[tuple[int, list[str | None]]] = []
-        self.refused = False
+        self.held: dict[int, str] = {}  # a row held → why (its line named at the end)
+        self.unplaced = False  # a row pyarrow could not say the place of
         block = max(_tuning.READ_BLOCK, 2 * limits.max_line_bytes)
         try:
             self.reader = pacsv.open_csv(str(path), **csv_options(
@@ -201,6 +218,8 @@ class _Reader:
                 del frame  # not held while the next chunk is read
         if held.num_rows or self.mended:
             yield self._frame(held, done, last=True)
+        if self.held:
+            self.held.update(self._lines_named())
 
     def _frame(self, table: pa.Table, done: int, *, last: bool = False) -> pd.DataFrame:
         """The table's rows as text columns, the mended rows of their span put back."""
@@ -223,39 +242,35 @@ class _Reader:
 
     def _row(self, row: Any) -> str:
         """pyarrow's question about a row of another width: mend it (``"skip"`` it here,
-        put it back in :meth:`_frame`), or refuse the file (``"error"``)."""
+        put it back in :meth:`_frame`; one with more fields held too), or, where pyarrow
+        cannot say its place, read the file whole (``"error"``)."""
         if row.number is None:
-            self.refused = True
+            self.unplaced = True
             return "error"
-        cells = next(csv.reader(io.StringIO(row.text), delimiter=self.found.delimiter), [])
+        cells = next(csv.reader(io.StringIO(row.text, newline=""),
+                                delimiter=self.found.delimiter), [])
+        place = row.number - self.found.data_record - 1  # pyarrow counts every record
         if len(cells) > self.width and any(cell.strip() for cell in cells[self.width:]):
-            self.refused = True
-            return "error"
+            self.held[place + 1] = held_words(cells, row.number, self.found)  # named again
         kept = [cell or None for cell in cells[:self.width]]
-        self.mended.append((row.number - self.found.skip - 2,
-                            kept + [None] * (self.width - len(kept))))
+        self.mended.append((place, kept + [None] * (self.width - len(kept))))
         return "skip"
 
-    def _failed(self, exc: BaseException) -> Exception:
-        """What a reading error means: not UTF-8 (read whole), a row refused (named by
-        its line, as :func:`read` names it), or a file that is not CSV."""
-        said = str(exc)
-        if isinstance(exc, UnicodeDecodeError) or "UTF8" in said or "UTF-8" in said:
-            return NotStreamable(encoding=True)
-        if self.refused:
-            return self._refusal()
-        if "columns" in said or "Empty CSV" in said:
-            return NotStreamable()
-        return LeadFileError(f"{self.name}: it is not valid CSV ({said[:200]})")
-
-    def _refusal(self) -> LeadFileError:
-        """:func:`read`'s refusal of the first row too wide, found by reading the file's
-        lines again, one at a time."""
+    def _lines_named(self) -> dict[int, str]:
+        """The held rows' words as :func:`read` says them, each naming the row's physical
+        line (a quoted cell's line break is one, where pyarrow counts records): the file's
+        lines read again, one at a time, up to the last row held."""
         with open(self.path, encoding=self.encoding, newline="") as text:
             for _ in range(self.found.skip):
                 text.readline()
-            try:
-                widest(text, self.found, self.name)
-            except LeadFileError as refused:
-                return refused
-        return LeadFileError(f"{self.name}: a row has more fields than the header")
+            return spread(text, self.found, self.name, until=max(self.held))[1]
+
+    def _failed(self, exc: BaseException) -> Exception:
+        """What a reading error means: not UTF-8, or a row whose place pyarrow cannot say
+        (read whole), or a file that is not CSV."""
+        said = str(exc)
+        if isinstance(exc, UnicodeDecodeError) or "UTF8" in said or "UTF-8" in said:
+            return NotStreamable(encoding=True)
+        if self.unplaced or "columns" in said or "Empty CSV" in said:
+            return NotStreamable()
+        return LeadFileError(f"{self.name}: it is not valid CSV ({said[:200]})")

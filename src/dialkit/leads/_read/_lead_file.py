@@ -7,44 +7,52 @@ column is read as text, the cells a workbook holds as numbers are reported,
 and a file that cannot be read raises one :class:`LeadFileError` in words,
 never a codec's or pandas' traceback. What was found rather than given (the
 delimiter, the header's line, the sheet, the encoding of each line, the blank
-rows skipped) is reported in :class:`LeadFile`, never assumed silently.
+rows skipped, a row with more fields than the header) is reported in
+:class:`LeadFile`, never assumed silently.
+
+Files as other tools save them (issue 80): a CSV saved by Excel for Mac ends its lines
+in a lone carriage return and writes Mac OS Roman, and is read so; a row with more
+fields than its header (a value with the delimiter left unquoted) is held, named by its
+line, and the rest read; a file without a header line (``header=None``, a dialer's list
+upload) has its columns named by place from 0, as pandas names them, and ``mapping``
+names a column by its name or its place.
 """
 
 from __future__ import annotations
 
 import codecs
-import csv
-import io
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TypeAlias
+from typing import IO, Any, Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from dialkit._files._file_limits import (
     DELIMITERS,
     FileLimits,
-    check_delimited,
     check_workbook,
+    line_end,
 )
-from dialkit._shown._words import noun
+from dialkit._shown._words import counted, noun
 from dialkit.frames import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
 from ..._files._encoding import BOMS, SNIFFED, decode
 from ..._utils._base_error import (
     EncodingError,
+    InputError,
     LeadFileError,  # noqa: F401
     LimitError,
     WorkbookError,
 )
-from ._delimiter import Layout, layout, shown
-from ._headers import ALIASES, map_headers, unique_headers
+from ._delimiter import MISSING as MISSING  # LeadFile's docs name it here
+from ._delimiter import NotUtf8, Parsed, as_text, parse, shown
+from ._delimiter import text_frame as text_frame  # as the clean's modules import it
+from ._headers import ALIASES, map_headers
 from ._workbook import cell_text, read_workbook
 from ._workbook_limits import check_parts
 
@@ -53,15 +61,17 @@ Source: TypeAlias = "str | os.PathLike[str] | IO[bytes] | pd.DataFrame | ArrowSt
 pyarrow Table)."""
 SOURCES = f"a path, a binary file object, or {ACCEPTED}"
 """What :func:`read` takes, as its refusal says."""
+Header: TypeAlias = Literal["infer"] | None
+"""A file's header line, as pandas' ``header=`` says it: ``"infer"``, found among the first
+lines (:func:`read`), or ``None``, none: the first line is a row."""
+ColumnMap: TypeAlias = "Mapping[str, str | int]"
+"""``mapping=``: lead field → the column that holds it, by its name or by its place (an
+``int``, from 0, as pandas counts columns)."""
+MAC_ROMAN = "mac_roman"
+"""The encoding of a file that is not UTF-8 and whose lines end in a lone carriage return:
+Excel for Mac writes its "CSV (Macintosh)" so (cp1252 would read its ``é`` as ``Ž``)."""
 
-TEXT = "string[pyarrow]"
 _EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")  # xlsx/xlsm/ods (zip), xls (OLE)
-_BLOCK = 1 << 20  # pyarrow's default block: a line must fit in one
-MISSING = ("",)
-"""The cell texts read as missing: the empty cell alone. pyarrow's and pandas' readers
-also take ``NA`` (Namibia's code), ``NULL``, ``None``, ``N/A``, ``nan``,
-``#N/A`` and more for missing by default; in a lead file they are text, and what a
-phone cell's text means is the clean's to judge (``N/A`` there is no number)."""
 
 
 def _no_formulas() -> pd.DataFrame:
@@ -89,7 +99,8 @@ class LeadFile:
         delimiter: The delimiter a text file was read with (chosen among
             ``, ; tab |``), ``None`` for a workbook or a frame.
         header_row: The file's line (a workbook's row) that holds the header, 1-based:
-            titles and blank lines above it are skipped. ``None`` for a frame.
+            titles and blank lines above it are skipped. ``None`` for a frame, and for a
+            file read with ``header=None`` (its columns named by place: ``0``, ``1``, ...).
         sheet: The workbook's sheet read.
         hidden_sheet: Whether that sheet is hidden in the workbook (Excel does not show
             it): read only when asked for by name or number, or when no sheet is visible.
@@ -100,6 +111,11 @@ class LeadFile:
         other_encoding: The encoding of those lines (``cp1252``).
         formulas: A workbook's cells holding a formula with no value (``row``,
             ``column``): never calculated, so the file does not hold what Excel shows.
+        held_rows: Data rows of a text file with more fields than its header, the cells
+            past its last column holding something (a value with the delimiter left
+            unquoted: the row's cells do not match its columns): each row's number → why,
+            naming its line. The row is in ``frame`` with its first cells; the clean
+            refuses it ``extra_fields``, never a lead.
     """
 
     name: str
@@ -117,6 +133,7 @@ class LeadFile:
     other_encoding: str | None = None
     formulas: pd.DataFrame = field(default_factory=_no_formulas, repr=False)
     hidden_sheet: bool = False
+    held_rows: Mapping[int, str] = field(default_factory=dict, repr=False)
 
     @property
     def notes(self) -> list[str]:
@@ -132,6 +149,9 @@ class LeadFile:
                 f", its header on row {self.header_row}" if self.header_row != 1 else ""))
         elif self.header_row not in (None, 1):
             notes.append(f"header on line {self.header_row}")
+        if self.header_row is None and (self.delimiter or self.sheet) is not None:
+            notes.append(f"no header line: the first line is a row, the columns named by "
+                         f"place, 0 to {len(self.frame.columns) - 1}")
         if blank := len(self.blank_rows):
             notes.append(f"{blank} {noun(blank, 'blank row')} skipped ({noun(blank, 'row')} "
                          f"{_listed(self.blank_rows)})")
@@ -139,6 +159,12 @@ class LeadFile:
             notes.append(f"{noun(len(self.other_encoding_lines), 'line')} "
                          f"{_listed(self.other_encoding_lines)} read as {self.other_encoding} "
                          f"(the rest {self.encoding})")
+        if held := len(self.held_rows):
+            words = list(self.held_rows.values())
+            leads = "a lead" if held == 1 else "leads"
+            notes.append(f"{counted(held, 'row')} with more fields than the header held, not "
+                         f"read as {leads} (refused extra_fields): " + "; ".join(words[:3])
+                         + (f"; and {held - 3} more" if held > 3 else ""))
         if formulas := len(self.formulas):
             notes.append(f"{formulas} {noun(formulas, 'formula cell')} without a value (the "
                          "workbook was saved uncalculated)")
@@ -167,8 +193,8 @@ class _Read:
 
 
 def read(source: Source, *, sheet: str | int | None = None,
-         mapping: Mapping[str, str] | None = None, encoding: str | None = None,
-         limits: FileLimits | None = None) -> LeadFile:
+         mapping: ColumnMap | None = None, encoding: str | None = None,
+         limits: FileLimits | None = None, header: Header = "infer") -> LeadFile:
     """Read a lead file as text and map its headers to lead fields.
 
     Args:
@@ -176,22 +202,34 @@ def read(source: Source, *, sheet: str | int | None = None,
             object of one, or a frame: pandas', Polars' or a pyarrow Table. A text
             file's delimiter is the one of ``, ; tab |`` that gives a phone column and
             rows as wide as the header; its header is the first of its first 20 lines
-            with a phone-like name.
+            with a phone-like name. Its lines may end in LF, CR LF, or a lone CR (a CSV
+            saved by Excel for Mac). A row with more fields than the header, the cells
+            past its last column holding something, is held (:attr:`LeadFile.held_rows`)
+            and the rest read.
         sheet: The workbook's sheet, by name or 0-based index; by default the first,
             or the only other sheet that has a phone column.
-        mapping: Lead field → column, over the names found (``{"phone": "Mobil"}``).
+        mapping: Lead field → column, by the column's name (``{"phone": "Mobil"}``) or
+            its place from 0, as pandas counts columns (``{"phone": 0}``).
         encoding: The text encoding; by default UTF-8 or UTF-16 by their byte order
-            mark, else UTF-8 if the file is valid UTF-8, else each line in UTF-8 if it
-            reads so and cp1252 if not (latin-1 for the bytes cp1252 leaves undefined).
-            An encoding that contradicts the file's byte order mark is refused.
+            mark, else UTF-8 if the file is valid UTF-8, else Mac OS Roman if its lines
+            end in a lone CR (Excel for Mac's "CSV (Macintosh)"), else each line in UTF-8
+            if it reads so and cp1252 if not (latin-1 for the bytes cp1252 leaves
+            undefined). An encoding that contradicts the file's byte order mark is refused.
         limits: What a file may hold, checked before it is parsed (columns and line
             length of a CSV, a workbook's uncompressed size and compression ratio);
             by default :class:`FileLimits`' defaults and their ``DIALKIT_MAX_*``
             variables. :func:`clean` and :func:`import_leads` take what this returns.
+        header: ``None`` for a file without a header line (a dialer's list upload: numbers
+            alone, or ``number,name,...``): its first line is a row, and its columns are
+            named by place, ``"0"``, ``"1"``, ..., as ``pd.read_csv(..., header=None)``
+            names them; name the phone's with ``mapping={"phone": 0}``. By default
+            (``"infer"``) the header is found as above.
 
     Raises:
         LeadFileError: The file cannot be read, holds no rows, has no phone column, or
             is past a limit.
+        InputError: ``header`` is neither ``"infer"`` nor ``None``, or ``None`` for a
+            frame (whose columns are named already).
         TypeError: ``source`` is none of these.
 
     Examples:
@@ -202,9 +240,14 @@ def read(source: Source, *, sheet: str | int | None = None,
         >>> leads = dialkit.leads.read("vendor.csv")
         >>> leads.fields["phone"], len(leads.frame)
         ('Mobile', 3)
+        >>> with open("upload.csv", "w") as file:  # a dialer's upload: no header line
+        ...     _ = file.write("(415) 555-0199,Ada\\n212.555.0142,Alan\\n")
+        >>> leads = dialkit.leads.read("upload.csv", header=None, mapping={"phone": 0})
+        >>> leads.fields["phone"], len(leads.frame)
+        ('0', 2)
     """
-    phones = [mapping["phone"]] if mapping and "phone" in mapping else []
-    if is_tabular(source):
+    named = header_named(header, tabular := is_tabular(source))
+    if tabular:
         name = type(source).__name__  # DataFrame (pandas' or Polars'), Table (pyarrow's)
         found = _Read(*_from_frame(as_pandas(source, "source")),
                       blank_rows=False)  # a frame's rows are its own
@@ -212,7 +255,8 @@ def read(source: Source, *, sheet: str | int | None = None,
         file = _load(source)
         name = file.name
         try:
-            found = _from_file(file, sheet, encoding, limits or FileLimits.from_env(), phones)
+            found = _from_file(file, sheet, encoding, limits or FileLimits.from_env(),
+                               phone_names(mapping), named)
         except LimitError as refused:
             raise LeadFileError(str(refused)) from None
         except (EncodingError, WorkbookError) as refused:
@@ -220,17 +264,39 @@ def read(source: Source, *, sheet: str | int | None = None,
     return _mapped(name, found, mapping)
 
 
+def header_named(header: Any, tabular: bool = False) -> bool:
+    """Whether a file read with ``header=`` has a header line (``"infer"``), or not
+    (``None``); refused where it is another value, or ``None`` for a frame."""
+    if header is None and tabular:
+        raise InputError("header=None: a frame has no header line to leave out, its columns "
+                         "are named already; for a file without one, read it with "
+                         "pd.read_csv(..., header=None) or pass the file's path")
+    if header is None or (isinstance(header, str) and header == "infer"):
+        return header is not None
+    raise InputError(f"header={header!r}: pass header=None for a file without a header "
+                     "line (its columns named by place: 0, 1, 2 ...), or leave header= "
+                     "out to find the header line")
+
+
+def phone_names(mapping: ColumnMap | None) -> list[str | int]:
+    """The phone column ``mapping`` names, by name or place, as the readers look for it
+    (a header line with that name, a workbook's column whose number formats to read)."""
+    column = (mapping or {}).get("phone")
+    return [] if column is None else [column]
+
+
 def _from_file(file: _File, sheet: str | int | None, encoding: str | None,
-               limits: FileLimits, phones: list[str]) -> _Read:
+               limits: FileLimits, phones: list[str | int], named: bool) -> _Read:
     """A file's frame and what was found reading it, each limit checked first."""
     if file.head.startswith(_EXCEL_MAGIC):
         check_workbook(file.path, file.whole, file.name, limits)
         check_parts(file.data(), file.name, limits)
-        book = read_workbook(file.data(), sheet, phones)
-        return _Read(_as_text(book.frame), book.numbers,
-                     {"sheet": book.name, "header_row": book.header_row,
+        book = read_workbook(file.data(), sheet, phones, named=named)
+        return _Read(as_text(book.frame), book.numbers,
+                     {"sheet": book.name, "header_row": book.header_row or None,
                       "formulas": book.formulas, "hidden_sheet": book.hidden})
-    return _from_text(file, encoding, limits, phones)
+    names = [column for column in phones if isinstance(column, str)]
+    return _from_text(file, encoding, limits, names, named)
 
 
 @dataclass
@@ -277,7 +343,7 @@ def _load(source: str | os.PathLike[str] | IO[bytes] | ArrowStream) -> _File:
 
 
 def _from_text(file: _File, encoding: str | None, limits: FileLimits,
-               phones: list[str]) -> _Read:
+               phones: list[str], named: bool = True) -> _Read:
     """A CSV, TSV or TXT file's frame, its delimiter, header line and encoding.
 
     UTF-8 goes to pyarrow's CSV reader as it is (from the path when there is
@@ -288,129 +354,36 @@ def _from_text(file: _File, encoding: str | None, limits: FileLimits,
              and not file.head.startswith(tuple(bom for bom, _ in BOMS)))
     if plain:
         try:
-            frame, found = _parsed(file.head, Path(str(file.path)), file.name, limits, phones)
-            return _Read(frame, _no_numbers(), _about(found, "utf-8"))
-        except _NotUtf8:
+            parsed = parse(file.head, Path(str(file.path)), file.name, limits, phones, named)
+            return _Read(parsed.frame, _no_numbers(), _about(parsed, "utf-8"))
+        except NotUtf8:
             pass
-    decoded = decode(file.data(), encoding)
-    frame, found = _parsed(decoded.utf8, decoded.utf8, file.name, limits, phones)
-    about = _about(found, decoded.encoding)
+    decoded = decode(file.data(), encoding or _mac_roman(file))
+    parsed = parse(decoded.utf8, decoded.utf8, file.name, limits, phones, named)
+    about = _about(parsed, decoded.encoding)
     if decoded.other_lines:
         about.update(other_encoding_lines=decoded.other_lines, other_encoding=decoded.other)
-    return _Read(frame, _no_numbers(), about)
+    return _Read(parsed.frame, _no_numbers(), about)
 
 
-def _about(found: Layout, encoding: str) -> dict[str, Any]:
-    return {"encoding": encoding, "delimiter": found.delimiter, "header_row": found.header_line}
+def _about(parsed: Parsed, encoding: str) -> dict[str, Any]:
+    found = parsed.layout
+    return {"encoding": encoding, "delimiter": found.delimiter,
+            "header_row": found.header_line if found.named else None, "held_rows": parsed.held}
 
 
-class _NotUtf8(Exception):
-    """The bytes given to the CSV reader are not valid UTF-8."""
 
-
-def _parsed(head: bytes, source: bytes | Path, name: str, limits: FileLimits,
-            phones: list[str]) -> tuple[pd.DataFrame, Layout]:
-    """Every column as text, by pyarrow's reader; rows of another width by pandas'.
-
-    ``source`` is the UTF-8 text or the path of a UTF-8 file, ``head`` its
-    first bytes, from which the delimiter and the header's line are found
-    (:func:`layout`); its lines are checked against ``limits`` before either
-    reads it, and a block holds two of the longest lines allowed. A blank line
-    is read as a row (so that the rows after it keep their numbers) and left out
-    later. pyarrow refuses a row whose width differs from the header's, where
-    pandas fills a short row with empty cells and names the line of a long one:
-    such a file is read again by pandas. One thread: on two cores it is as fast,
-    and holds less memory at once.
-    """
-    found = layout(head[:SNIFFED].decode("utf-8", errors="ignore"), name, phones)
-    check_delimited(source, found.delimiter, name, limits)
+def _mac_roman(file: _File) -> str | None:
+    """:data:`MAC_ROMAN` for a file whose lines end in a lone CR and that is not UTF-8 (nor
+    marked as another encoding): Excel for Mac's "CSV (Macintosh)"."""
+    if (line_end(file.head) != b"\r" or b"\x00" in file.head
+            or file.head.startswith(tuple(bom for bom, _ in BOMS))):
+        return None
     try:
-        table = pacsv.read_csv(
-            pa.BufferReader(source) if isinstance(source, bytes) else str(source),
-            **csv_options(found, max(_BLOCK, 2 * limits.max_line_bytes)))
-    except UnicodeDecodeError:  # a header that is not UTF-8
-        raise _NotUtf8 from None
-    except pa.ArrowException as exc:
-        if "UTF8" in str(exc) or "UTF-8" in str(exc):
-            raise _NotUtf8 from None
-        if "columns" in str(exc) or "Empty CSV" in str(exc):
-            return _ragged(_bytes(source), found, name), found
-        raise LeadFileError(f"{name}: it is not valid CSV ({str(exc)[:200]})") from None
-    if any(kind != pa.large_string() for kind in table.schema.types):  # a header read apart
-        return _ragged(_bytes(source), found, name), found
-    return text_frame(table.rename_columns(unique_headers(table.column_names))), found
-
-
-def csv_options(found: Layout, block: int, encoding: str = "utf8",
-                **parse: Any) -> dict[str, Any]:
-    """pyarrow's options for a CSV of ``found``'s layout: every column text, only an empty
-    cell missing (:data:`MISSING`), a blank line a row (so that the rows after it keep
-    their numbers), one thread."""
-    return {"parse_options": pacsv.ParseOptions(delimiter=found.delimiter,
-                                                newlines_in_values=True,
-                                                ignore_empty_lines=False, **parse),
-            "read_options": pacsv.ReadOptions(use_threads=False, block_size=block,
-                                              skip_rows=found.skip, encoding=encoding),
-            "convert_options": pacsv.ConvertOptions(
-                column_types=dict.fromkeys(found.header, pa.large_string()),
-                null_values=MISSING, strings_can_be_null=True,
-                quoted_strings_can_be_null=True)}
-
-
-def _bytes(source: bytes | Path) -> bytes:
-    return source if isinstance(source, bytes) else source.read_bytes()
-
-
-def _ragged(utf8: bytes, found: Layout, name: str) -> pd.DataFrame:
-    """pandas' reading of a file whose rows are not all as wide as its header.
-
-    A short row is filled with empty cells. A row wider than the header is
-    refused, naming its line, unless its extra cells are empty (a delimiter
-    after the last cell, as some exports end every line): those are dropped.
-    pandas is given the widest row's width, so it never takes a wide first row's
-    first cell for an index and shifts every column by one, as it does unasked.
-    """
-    try:
-        text = utf8.decode("utf-8")
+        file.data().decode("utf-8")
     except UnicodeDecodeError:
-        raise _NotUtf8 from None
-    if found.skip:
-        text = text.split("\n", found.skip)[-1]
-    width = widest(io.StringIO(text), found, name)
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=found.delimiter, dtype=str, header=None,
-                            names=range(width), keep_default_na=False,
-                            skip_blank_lines=False)
-    except pd.errors.ParserError:
-        raise LeadFileError(f"{name}: it is not valid CSV") from None
-    except pd.errors.EmptyDataError:
-        raise LeadFileError(f"{name}: the file has no header line") from None
-    header = frame.iloc[0, :len(found.header)].fillna("").tolist()
-    frame = frame.iloc[1:, :len(found.header)].set_axis(unique_headers(header), axis=1)
-    return _as_text(frame)
-
-
-def widest(lines: Iterable[str], found: Layout, name: str) -> int:
-    """The most cells a row of ``lines`` (the file's after the lines before its header)
-    has; ``LeadFileError`` naming the first line whose cells beyond the header's width
-    hold anything."""
-    columns = len(found.header)
-    rows = csv.reader(lines, delimiter=found.delimiter)
-    try:
-        return max([columns, *(_width(row, rows.line_num + found.skip, columns, found, name)
-                             for row in rows)])
-    except csv.Error:
-        raise LeadFileError(f"{name}: line {rows.line_num + found.skip} is not valid CSV (a "
-                            "cell over 131,072 characters, or a quote left open)") from None
-
-
-def _width(row: list[str], line: int, columns: int, found: Layout, name: str) -> int:
-    """How many cells ``row`` has, refused when cells beyond the header's hold anything."""
-    if len(row) > columns and any(cell.strip() for cell in row[columns:]):
-        raise LeadFileError(
-            f"{name}: line {line} has {len(row)} fields where the header has {columns}; "
-            f"quote values that contain the delimiter ({shown(found.delimiter)})") from None
-    return len(row)
+        return MAC_ROMAN
+    return None
 
 
 def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -426,21 +399,7 @@ def _from_frame(source: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         columns[str(column)] = [cell_text(v, n, str(column), numbers)
                                 for n, v in enumerate(values.tolist(), start=1)]
     frame = pd.DataFrame(columns, index=pd.RangeIndex(len(source)), dtype=object)
-    return _as_text(frame), pd.DataFrame(numbers, columns=["row", "column", "text"])
-
-
-def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every column as text, empty cells missing, a fresh 0-based index."""
-    frame = frame.astype(TEXT).reset_index(drop=True)
-    return frame.mask(frame == "")
-
-
-def text_frame(table: pa.Table) -> pd.DataFrame:
-    """An Arrow table as a frame, its ``large_string`` columns as pyarrow-backed text
-    (no copy: empty cells are already missing)."""
-    frame: pd.DataFrame = table.to_pandas(
-        types_mapper={pa.large_string(): pd.StringDtype("pyarrow")}.get)
-    return frame
+    return as_text(frame), pd.DataFrame(numbers, columns=["row", "column", "text"])
 
 
 def _no_numbers() -> pd.DataFrame:
@@ -464,39 +423,85 @@ def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, .
     return frame[~blank], tuple((frame.index[blank] + 1).tolist())
 
 
-def _mapped(name: str, found: _Read, mapping: Mapping[str, str] | None) -> LeadFile:
+def _mapped(name: str, found: _Read, mapping: ColumnMap | None) -> LeadFile:
     fields, custom, unused = mapped_columns(name, [str(c) for c in found.frame.columns],
                                             found.about, mapping)
     frame, blank = _without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
     if frame.empty:
-        raise LeadFileError(f"{name}: the file has a header but no rows"
-                            f"{f' ({len(blank)} blank)' if blank else ''}")
+        raise LeadFileError(f"{name}: the file has {'a header but ' * _named(found.about)}no "
+                            f"rows{f' ({len(blank)} blank)' if blank else ''}")
     return LeadFile(name, frame, fields, custom, unused, found.numbers, blank_rows=blank,
                     **found.about)
 
 
+def _named(about: Mapping[str, Any]) -> bool:
+    """Whether a file read as ``about`` says has a header line (a frame's columns count)."""
+    return about.get("header_row") is not None or about.get("delimiter", about.get(
+        "sheet")) is None
+
+
 def mapped_columns(name: str, columns: Sequence[str], about: Mapping[str, Any],
-                   mapping: Mapping[str, str] | None) -> tuple[dict[str, str], list[str],
-                                                               list[str]]:
+                   mapping: ColumnMap | None) -> tuple[dict[str, str], list[str], list[str]]:
     """The lead fields of a file's columns (:func:`map_headers`), its custom fields and
     the columns past their limit; refused, naming the file, when ``mapping`` names a
-    field or column it cannot or no column holds phones. ``about`` is what reading found
-    (a text file's delimiter and header line, for the refusal)."""
+    field or column it cannot or no column holds phones. ``mapping`` names a column by
+    its name or its place from 0 (:func:`by_name`). ``about`` is what reading found (a
+    text file's delimiter and header line, for the refusal)."""
     unknown = [name for name in (mapping or {}) if name not in ALIASES]
     if unknown:
         raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
                             f"map any of {', '.join(ALIASES)}")
-    missing = [column for column in (mapping or {}).values() if column not in columns]
+    named = by_name(name, columns, mapping)
+    missing = [column for column in named.values() if column not in columns]
     if missing:
         raise LeadFileError(f"{name}: mapping= names columns the file does not have: "
                             f"{', '.join(missing)}; its columns are {', '.join(columns)}"
                             f"{_split(about)}")
-    fields, custom, unused = map_headers(columns, mapping)
+    fields, custom, unused = map_headers(columns, named or None)
     if "phone" not in fields:
         raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
-                            f"{_split(about)}; name one phone, mobile, cell or telephone, or "
-                            "pass mapping={'phone': '<column>'}")
+                            f"{_split(about)}; {_naming(columns, about)}")
     return fields, custom, unused
+
+
+def by_name(name: str, columns: Sequence[str], mapping: ColumnMap | None) -> dict[str, str]:
+    """``mapping`` with each column given by its place (an ``int``, from 0, as pandas
+    counts columns) given by its name; refused where no column has that place."""
+    named: dict[str, str] = {}
+    for field_name, column in (mapping or {}).items():
+        if isinstance(column, bool) or not isinstance(column, str | int):
+            raise InputError(f"mapping={{{field_name!r}: {column!r}}}: name the column by its "
+                             "name, or by its place from 0 (mapping={'phone': 0})")
+        if isinstance(column, int):
+            if not 0 <= column < len(columns):
+                raise LeadFileError(f"{name}: mapping= names column {column} by place, but "
+                                    f"the file's columns are 0 to {len(columns) - 1}: "
+                                    f"{', '.join(columns)}")
+            column = columns[column]
+        named[field_name] = column
+    return named
+
+
+def _naming(columns: Sequence[str], about: Mapping[str, Any]) -> str:
+    """How to name the phone's column: by a header's name or ``mapping``; and, where the
+    file was read without a header line or its header reads as a row (a cell of a phone
+    number's digits), by place."""
+    if not _named(about):
+        return ("its columns are named by place, as read with header=None: pass "
+                "mapping={'phone': 0} if the phone is in the first, 1 in the second ...")
+    place = next((n for n, column in enumerate(columns) if _number_like(column)), None)
+    way = ("name one phone, mobile, cell or telephone, or pass "
+           "mapping={'phone': '<column>'}")
+    if place is None:
+        return way
+    return (f"{way}; if that first line is a row, not a header, pass header=None and "
+            f"mapping={{'phone': {place}}}")
+
+
+def _number_like(cell: str) -> bool:
+    """Whether a header cell reads as a phone number rather than a name: 7 digits or
+    more, and no letter (``+1 (415) 555-0100``, ``4155550100``)."""
+    return sum(c.isdigit() for c in cell) >= 7 and not any(c.isalpha() for c in cell)
 
 
 def _split(about: Mapping[str, Any]) -> str:

@@ -7,7 +7,9 @@ and then said so. Which row is the header: the first of the first rows with a ph
 name, so that a merged title row above it is skipped. Which text: a number
 formatted ``00000000000`` is the ``07700900123`` Excel shows (and is still reported
 among the cells held as numbers); a formula Excel never calculated has no value
-and is reported as such, not as an empty cell.
+and is reported as such, not as an empty cell. A sheet without a header row (a list of
+numbers pasted in, read with ``header=None``) is read from its first row, its columns
+named by place from 0 as pandas names them.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from ._xlsx import CellFacts, cell_facts, shown
 class Sheet:
     """A sheet read as text: its frame (index: data row - 1), the cells it held as
     numbers and the formulas with no value (``row``, ``column``), its name, the
-    1-based sheet row of its header, and whether the workbook hides it."""
+    1-based sheet row of its header (0: none), and whether the workbook hides it."""
 
     frame: pd.DataFrame
     numbers: pd.DataFrame
@@ -44,11 +46,14 @@ class Sheet:
 
 
 def read_workbook(data: bytes, sheet: str | int | None,
-                  phone_columns: Collection[str] = ()) -> Sheet:
-    """The sheet of a workbook's bytes that holds the leads, read as text."""
+                  phone_columns: Collection[str | int] = (), *, named: bool = True) -> Sheet:
+    """The sheet of a workbook's bytes that holds the leads, read as text; ``phone_columns``
+    the phone's column by name or place (``mapping``'s); without ``named``, the sheet
+    has no header row."""
+    names = [column for column in phone_columns if isinstance(column, str)]
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        chosen = _chosen(book, sheet, phone_columns)
+        chosen = _chosen(book, sheet, names, named)
         table = chosen.to_python(skip_empty_area=True)
     except WorkbookError:
         raise
@@ -58,19 +63,24 @@ def read_workbook(data: bytes, sheet: str | int | None,
     if not table:
         raise WorkbookError(f"the sheet {chosen.name!r} is empty; expected a header row and rows")
     top, left = chosen.start or (0, 0)
-    at = _header_at(table, phone_columns)
-    header = unique_headers([_cell_text(cell) or "" for cell in table[at]])
-    phones = [n for n, name in enumerate(header) if phone_like(name, phone_columns)]
+    if named:
+        at = _header_at(table, names)
+        header = unique_headers([_cell_text(cell) or "" for cell in table[at]])
+    else:  # every row is a row: the columns named by place
+        at, header = -1, [str(n) for n in range(max(map(len, table)))]
+    phones = [n for n, name in enumerate(header)
+              if n in phone_columns or phone_like(name, names)]
     body = table[at + 1:]
     facts = _facts(data, chosen.name, body, phones, left, top + at + 1)
-    read = _sheet(body, header, phones, facts, chosen.name, top + at + 1)
+    read = _sheet(body, header, phones, facts, chosen.name, top + at + 1 if named else 0)
     return dataclasses.replace(read, hidden=chosen.name in _hidden(book))
 
 
 def _chosen(book: CalamineWorkbook, sheet: str | int | None,
-            phone_columns: Collection[str]) -> CalamineSheet:
+            phone_columns: Collection[str], named: bool = True) -> CalamineSheet:
     """The sheet asked for; else the first visible one, or the one other visible sheet
-    with a phone column (the hidden ones when none is visible)."""
+    with a phone column (the hidden ones when none is visible); without ``named`` (no
+    header row to tell them by), the first visible one."""
     if isinstance(sheet, str):
         if sheet not in book.sheet_names:
             raise WorkbookError(f"no sheet {sheet!r}; its sheets are "
@@ -81,8 +91,8 @@ def _chosen(book: CalamineWorkbook, sheet: str | int | None,
     hidden = _hidden(book)
     names = [name for name in book.sheet_names if name not in hidden] or book.sheet_names
     first = book.get_sheet_by_name(names[0])
-    if len(names) == 1 or _phone_row(first.to_python(nrows=HEADER_ROWS),
-                                     phone_columns) is not None:
+    if len(names) == 1 or not named or _phone_row(first.to_python(nrows=HEADER_ROWS),
+                                                  phone_columns) is not None:
         return first
     heads = {name: book.get_sheet_by_name(name).to_python(nrows=HEADER_ROWS)
              for name in names}
