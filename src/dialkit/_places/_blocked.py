@@ -16,6 +16,7 @@ from collections.abc import Collection
 import phonenumbers
 
 from .._utils._base_error import InputError
+from ._country_names import unread_said
 from ._regions import region_of
 
 _EXAMPLE = "such as ['KP', 'IR'], 'KP, IR' or ['North Korea', 'Iran']"
@@ -52,6 +53,9 @@ def _region(value: object) -> str:
         raise InputError(f"blocked_countries holds {value!r}, a calling code, not a "
                          f"country: {hint}")
     code = region_of(text) if text else None
+    why = unread_said(text) if text and code is None else None
+    if why:  # a territory with no plan of its own, a name two countries share
+        raise InputError(f"blocked_countries holds {value!r}: {why}")
     if code is None:
         raise InputError(f"blocked_countries holds {value!r}, which names no country "
                          f"phonenumbers knows: pass ISO 3166 codes or country "

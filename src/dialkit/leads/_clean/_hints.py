@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 from dialkit._arrays._bools import arrow_bools
 from dialkit._phones._metadata import national_lengths
 from dialkit._places._areas import area_states
+from dialkit._places._country_names import unread_said
 from dialkit._shown._words import counted
 
 from .._normalize._columns import ambiguous_readings, normalize, region_of
@@ -230,8 +231,11 @@ def _blank(countries: pd.Series) -> np.ndarray:
 
 
 def _unknown_said(column: str, cell: object) -> str:
-    return (f"the row's {column} says {str(cell).strip()!r}, which names no country the "
-            "clean can read: write its ISO code (such as 'DE') or its name")
+    text = str(cell).strip()
+    why = unread_said(text)  # a territory with no plan of its own, a name two share
+    return (f"the row's {column} says {text!r}: {why}" if why else
+            f"the row's {column} says {text!r}, which names no country the clean can "
+            "read: write its ISO code (such as 'DE') or its name")
 
 
 def _ambiguous_said(cell: str, region: str) -> str:
@@ -411,7 +415,7 @@ def hint_note(key: str, rows: int, changing: Collection[str] = ()) -> str:
 
 def unknown_note(column: str, values: Counter[str]) -> str:
     """The summary's sentence for the country cells not understood, commonest first."""
-    shown = [f"{value!r} ({counted(rows, 'row')})" for value, rows in
+    shown = [f"{value!r} ({counted(rows, 'row')}{_why(value)})" for value, rows in
              sorted(values.items(), key=lambda item: (-item[1], item[0]))[:UNKNOWN_SHOWN]]
     more = len(values) - len(shown)
     rows = sum(values.values())
@@ -419,6 +423,13 @@ def unknown_note(column: str, values: Counter[str]) -> str:
             f"{'its' if rows == 1 else 'their'} {column} names no country the clean can "
             f"read: {', '.join(shown)}{f' and {more} more' if more else ''}; write each as an "
             "ISO 3166 code (such as 'DE') or a country's name, then clean again")
+
+
+def _why(value: str) -> str:
+    """Why a cell names no region, where it names a place (a territory with no plan of its
+    own, a name two countries share), after a colon."""
+    why = unread_said(value)
+    return f": {why}" if why else ""
 
 
 UNKNOWN_SHOWN = 10
