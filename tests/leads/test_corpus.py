@@ -1,7 +1,7 @@
 """Lead files others published, cleaned as a user would clean them (issue 80's proof).
 
 ``tests/leads/corpus/`` holds real files as their publishers wrote them (CRM and lead
-samples, public directories of banks, federal authorities, tourist offices, hospitals
+samples, public directories of federal authorities, tourist offices, hospitals
 and health insurers from Austria, Japan and Brazil; their sources in
 ``corpus/SOURCES.md``), each cleaned with ``dialkit.leads.clean`` and the options a user
 would pass for it (the region of a file without a country column, the code page of a
