@@ -105,6 +105,10 @@ class Guard:
         self._folder: Path | None = None
         """The lock folder (:meth:`_lock_folder`), once made; None: set aside."""
         self._folder_asked = False
+        self._folder_making = threading.Lock()
+        """Held while the lock folder is made: the first contacts of several threads at
+        once each saw it asked for and not yet made, and held their numbers in this
+        process alone, so two processes sent past a cap together."""
         self._transport = transport
         self._judge = judge
         self._dnc = Dnc(transport)
@@ -327,18 +331,21 @@ class Guard:
         credential id, made owner-only on first use; None where it cannot be made or may
         not be trusted (said once, at WARNING): the numbers are then held in this process
         alone."""
-        if not self._folder_asked:
-            self._folder_asked = True
-            name = hashlib.sha256(f"{self._transport.base_url}\0"
-                                  f"{self._transport.credential_id}".encode()).hexdigest()[:16]
-            try:
-                self._folder = _trusted(private_dir(cache_root(self.cache_dir) / "guard"
-                                                    / name))
-            except (OSError, InputError) as cannot:
-                logger.warning("the guard cannot keep its locks in the cache folder (%s): "
-                               "a contact is held against this process's others only, not "
-                               "against other processes' contacts in flight", cannot)
-        return self._folder
+        with self._folder_making:
+            if not self._folder_asked:
+                name = hashlib.sha256(f"{self._transport.base_url}\0"
+                                      f"{self._transport.credential_id}".encode()
+                                      ).hexdigest()[:16]
+                try:
+                    self._folder = _trusted(private_dir(cache_root(self.cache_dir) / "guard"
+                                                        / name))
+                except (OSError, InputError) as cannot:
+                    logger.warning("the guard cannot keep its locks in the cache folder "
+                                   "(%s): a contact is held against this process's others "
+                                   "only, not against other processes' contacts in flight",
+                                   cannot)
+                self._folder_asked = True
+            return self._folder
 
     def _set_aside(self) -> None:
         """Hold the numbers in this process alone from now on: the lock folder failed (a
