@@ -152,3 +152,20 @@ def test_fail_on_risk_fails_for_a_number_whose_own_row_does_not_answer(
     result = _audited(tmp_path, listed)
     assert result.exit_code == code, result.output  # type: ignore[attr-defined]
     assert "Traceback" not in result.output  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("written", ["US-CO", "Colorado", "Colorado No-Call List"])
+def test_a_states_list_written_as_a_vendor_writes_it_gives_the_same_audit(
+        written: str) -> None:
+    """The same scrub with Colorado's list written as a vendor writes it (the state's name,
+    or a name of the vendor's mapped by the user, ``values=``) gives the audit of the list's
+    id: the same findings, the same notes."""
+    called = calls((DENVER, AT), (BOULDER, AT))
+    told = scrubs((DENVER, False)).assign(list=written)
+    plain = audit(called, dnc=scrubs((DENVER, False)))
+    worded = audit(called, dnc=told, values={"list": {"Colorado No-Call List": "US-CO"}})
+    columns = ["rule", "phone", "basis", "evidence"]
+    assert worded.findings[columns].values.tolist() == plain.findings[columns].values.tolist()
+    assert worded.notes == plain.notes
+    assert [(r, p) for r, p, b in plain.findings[["rule", "phone", "basis"]].values
+            if b == "risk"] == [("dnc_call", BOULDER)]
