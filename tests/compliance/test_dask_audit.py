@@ -117,7 +117,9 @@ def test_the_findings_leave_the_workers_as_each_partition_is_audited(
     finally:
         scheduler.remove_plugin(name="held")
     assert held.now == 0  # every part's answer was released
-    assert 1 <= held.most <= 4, held.most  # one a worker thread: 2 when measured
+    # a few, never the 44: 2 when measured, 5 once on a loaded machine, where the client
+    # gathers a finished part later than the workers finish the next ones
+    assert 1 <= held.most <= 8, held.most
     assert_same_report(found, audit(account["calls"], leads=account["leads"],
                                     dnc=account["dnc"], **OPTIONS))
 
