@@ -328,23 +328,32 @@ def test_the_command_reads_a_headerless_upload(tmp_path: Path) -> None:
     assert written.columns[:3].tolist() == ["0", "1", "2"] and len(written) == 30
     refused = runner.invoke(app, ["leads", "clean", str(path)])
     assert refused.exit_code == 2, refused.output
-    assert "pass --no-header and --map phone=0" in refused.output
+    assert "pass --no-header (the column whose cells hold phones" in refused.output
+    assert "--map phone=0" in refused.output
     assert "header=None" not in refused.output and "mapping=" not in refused.output
 
 
-def test_the_import_command_says_how_a_headerless_file_is_read(
+def test_the_import_command_reads_a_headerless_file(
         tmp_path: Path, client: Client, sandbox: Sandbox,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """``leads import`` reads a header line: it names the clean's flag, not one of its own."""
+    """``leads import --no-header`` imports a dialer's upload, its phone found by its
+    cells; without the flag, the refusal names it."""
     monkeypatch.setenv("DIALKIT_API_KEY", KEYS["full"])
     monkeypatch.setenv("DIALKIT_BASE_URL", sandbox.base_url)
     path = upload(tmp_path / "upload.csv", UPLOADS["number_name"][0])
     campaign = next(client.campaigns.list(status="paused")).id
-    refused = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign])
+    refused = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign,
+                                  "--journal", str(tmp_path / "journal")])
     assert refused.exit_code == 2, refused.output
-    assert "save it with a header line" in refused.output
-    assert "clean it with --no-header and --map phone=0" in refused.output
+    assert "pass --no-header" in refused.output and "--map phone=0" in refused.output
     assert "header=None" not in refused.output and "mapping=" not in refused.output
+    imported = runner.invoke(app, ["leads", "import", str(path), "--campaign", campaign,
+                                   "--no-header", "--journal", str(tmp_path / "journal")])
+    assert imported.exit_code == 0, imported.output
+    phones = {lead.phone for lead in client.leads.list(campaign_id=campaign)}
+    cleaned = clean(path, header=None).frame
+    accepted = set(cleaned.loc[cleaned["status"] == "accepted", "phone_e164"])
+    assert accepted and accepted <= phones
 
 
 def test_a_headerless_workbook_is_read_by_place(tmp_path: Path) -> None:

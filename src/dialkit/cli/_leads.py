@@ -34,11 +34,8 @@ CLEAN_FLAGS = {**ACCOUNT_FLAGS, **NO_SANDBOX_FLAGS, **LEAD_FILE_FLAGS,
                "out=": "--out", "rejects=": "--rejects",
                **SHELL_WAYS_OUT}  # a file past a limit: no limits= here, its variable
 """``dialkit leads clean``'s flags for the arguments the library's messages name."""
-IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal",
-                "pass header=None and": "save it with a header line (leads import reads the "
-                "first line as one), or clean it with --no-header and"}
-"""``dialkit leads import``'s: ``clean``'s and the journal's folder (a file without a
-header line is read by ``leads clean --no-header`` alone)."""
+IMPORT_FLAGS = {**CLEAN_FLAGS, "journal=": "--journal"}
+"""``dialkit leads import``'s: ``clean``'s and the journal's folder."""
 PLACED = re.compile(r"mapping=\{'(\w+)': (\d+)\}")
 """A refusal's way to name a column by its place (``mapping={'phone': 2}``), which the CLI
 says as ``--map phone=2``."""
@@ -76,8 +73,8 @@ AltPhoneField = Annotated[str, typer.Option(metavar="NAME", help=(
     "columns) are sent as; '' leaves them out."))]
 NoHeader = Annotated[bool, typer.Option("--no-header", help=(
     "The file has no header line (a dialer's list upload): its first line is a row, its "
-    "columns named by place from 0 (as pandas' header=None); name the phone's with "
-    "--map phone=0."))]
+    "columns named by place from 0 (as pandas' header=None); the one whose cells hold "
+    "phones is the phone, or name it with --map phone=0."))]
 RawCsv = Annotated[bool, typer.Option("--raw-csv", help=(
     "Write CSV cells as they are, for programs; by default a text cell starting with "
     "= + - @, a tab or a carriage return gets a leading ' (a spreadsheet shows it as "
@@ -157,6 +154,7 @@ def import_command(
         "Also check every number against the DNC list and the campaign's leads before "
         "sending (as leads clean --campaign); by default the service screens each lead "
         "it is sent, and the import costs a request per 200 rows."))] = False,
+    no_header: NoHeader = False,
 ) -> None:
     """Clean a lead file (CSV, TSV, XLSX, XLS), import its accepted rows once (run
     again, it resumes), and print the outcomes' summary (with --json or --csv: the
@@ -167,6 +165,8 @@ def import_command(
     with _errors(IMPORT_FLAGS):
         options = _options(region, country_column, mapping, blocked_countries, sheet, encoding)
         options.update(_custom_names(extension_field, alt_phone_field))
+        if no_header:
+            options["header"] = None
         try:
             report = run_import(source, campaign, out=out, escape_formulas=not raw_csv,
                                 journal=journal, screen=screen, **options)

@@ -35,7 +35,6 @@ from ._duplicates import phone_numbers
 from ._hints import (
     Reading,
     changing_regions,
-    ninth_digit_hints,
     ranked,
     region_counts,
     region_hints,
@@ -48,6 +47,7 @@ from ._judge import (
     stored_as_number,
     unevaluated,
 )
+from ._own_hints import ninth_digit_hints, other_number_hints
 from ._result import Advice, counts_html, notes_of, numbered, row_hints, rows_by
 from ._result import judged as with_verdicts
 from ._verdicts import EXTRA_FIELDS, VERDICTS, Checked, checks, text, verdict_frame
@@ -295,7 +295,8 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
                                      countries, counted.readings)
     hints = ninth_digit_hints(hints, cells, numbers, region_code(region), countries)
     base = spilled.drop(columns=list(_INTERNAL))
-    said = row_hints(hints, owner, len(base))
+    said = other_number_hints(row_hints(hints, owner, len(base)), codes, base["phone_e164"],
+                              base["alt_phone"])
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           said if not held else _held_hints(said, spilled["row"], held))
     changing = set() if country_column is not None else changing_regions(

@@ -26,11 +26,12 @@ have no room for it."""
 
 
 def phone_columns(file: LeadFile) -> list[str]:
-    """The file's columns besides its phone named for a phone and mapped to no other
-    field: the fallbacks for the phone, and the row's other numbers."""
+    """The file's columns besides its phone named for a phone, or read as phones by their
+    cells (:attr:`LeadFile.phone_cells`), and mapped to no other field: the fallbacks for
+    the phone, and the row's other numbers."""
     mapped = set(file.fields.values())
-    return [column for column in other_phones([str(c) for c in file.frame.columns],
-                                              file.fields["phone"]) if column not in mapped]
+    named = other_phones([str(c) for c in file.frame.columns], file.fields["phone"])
+    return [column for column in (*named, *file.phone_cells) if column not in mapped]
 
 
 def frame_column(name: str) -> str:

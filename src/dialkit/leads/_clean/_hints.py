@@ -21,7 +21,6 @@ numbers (``ambiguous_phone``), get a hint that says so and what to write.
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -105,7 +104,7 @@ def _region_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, regio
     for reading, count in zip(readings, np.bincount(codes[hinted], minlength=len(read)).tolist(),
                               strict=True):
         keys[hint_key(reading.named, column)] += count
-    return _put(hints, rows[hinted], said.take(pa.array(codes[hinted]))), +keys
+    return put_at(hints, rows[hinted], said.take(pa.array(codes[hinted]))), +keys
 
 
 def _readings(texts: pa.Array, region: str, candidates: list[str],
@@ -166,57 +165,12 @@ def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: 
                 made[key] = (_unknown_said(column or "country", key[1])
                              if refusal == "unknown_country"
                              else _ambiguous_said(str(key[0]), region_of(key[1]) or region))
-        hints = _put(hints, rows, pa.array([made[key] for key in zip(phone, country,
+        hints = put_at(hints, rows, pa.array([made[key] for key in zip(phone, country,
                                                                     strict=True)], pa.string()))
     return hints
 
 
-def ninth_digit_hints(hints: pa.Array | None, cells: pd.Series, numbers: pd.DataFrame,
-                      region: str, countries: pd.Series | None) -> pa.Array | None:
-    """``hints`` (:func:`region_hints`') with, for each ``invalid_phone`` row of Brazil (its
-    country cell's, else the file's region) left without one, the mobile its number reads
-    as with the ninth digit Brazil's mobiles gained in 2012-2016 (:func:`ninth_digit`),
-    where that is a valid mobile: named, never read so without the user's say."""
-    invalid = (numbers["reason"] == "invalid_phone").fillna(False).to_numpy(dtype=bool)
-    if hints is None:
-        hints = pa.nulls(len(cells), pa.string())
-    rows = np.flatnonzero(invalid & ~hints.is_valid().to_numpy(zero_copy_only=False))
-    if not len(rows):
-        return None if hints.null_count == len(hints) else hints
-    country = ([None] * len(rows) if countries is None
-               else countries.iloc[rows].astype(object).tolist())
-    said = [ninth_digit(str(cell), region_of(each) or region)
-            for cell, each in zip(cells.iloc[rows].astype(object), country, strict=True)]
-    hints = _put(hints, rows, pa.array(said, pa.string()))
-    return None if hints.null_count == len(hints) else hints
-
-
-_BRAZIL_OLD_MOBILE = re.compile(r"(?:\+?55)?0?(\d{2})([6-9]\d{7})")
-"""A Brazilian mobile as written before it gained its ninth digit: an area code, then
-eight digits from 6 to 9 (``553198710659``, ``(31) 8871-0659``)."""
-
-
-def ninth_digit(cell: str, region: str) -> str | None:
-    """The hint of a number of Brazil (``region`` BR, or written with ``+55``) that is no
-    valid number as written but is a valid mobile with a ``9`` before its eight digits:
-    Brazil's mobiles gained a ninth digit in 2012-2016 (Anatel), and lists kept from
-    before write them without it. None for any other cell."""
-    digits = re.sub(r"[^\d+]", "", cell)
-    if region != "BR" and not digits.startswith("+55"):
-        return None
-    old = _BRAZIL_OLD_MOBILE.fullmatch(digits)
-    if old is None:
-        return None
-    number = phonenumbers.parse(f"+55{old[1]}9{old[2]}")
-    if not (phonenumbers.is_valid_number(number)
-            and phonenumbers.number_type(number) == phonenumbers.PhoneNumberType.MOBILE):
-        return None
-    written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-    return (f"a Brazilian mobile written as before 2016, without its ninth digit, reads "
-            f"as {written}: write it so if it is that number")
-
-
-def _put(hints: pa.Array, rows: np.ndarray, said: pa.Array) -> pa.Array:
+def put_at(hints: pa.Array, rows: np.ndarray, said: pa.Array) -> pa.Array:
     """``hints`` with ``said`` at ``rows`` (sorted)."""
     positions = np.full(len(hints), -1, np.int64)
     positions[rows] = np.arange(len(rows))

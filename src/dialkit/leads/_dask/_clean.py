@@ -53,6 +53,7 @@ from .._clean._hints import hint_regions, ranked
 from .._clean._judge import country_column_of, region_code
 from .._clean._result import CleanResult
 from .._read._lead_file import LeadFile, _from_frame, _no_numbers, mapped_columns
+from .._read._phone_cells import SAMPLE_ROWS
 from ._result import CleanedDataset, output_folder, part_name, replaced
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
     blocked = options.checked()
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
-    file = _layout(name, meta_of(data), options.mapping)
+    file = _layout(name, data, options.mapping)
     job = _Clean(file, country_column_of(file, options.country_column), options.region,
                  blocked, CustomFields.of(file, options.extension_field,
                                           options.alt_phone_field))
@@ -120,11 +121,14 @@ def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
                           custom_fields=job.custom.sent, frame=frame, empty=empty)
 
 
-def _layout(name: str, meta: pd.DataFrame, mapping: Any) -> LeadFile:
-    """The file as its columns map (its frame empty), as :func:`read` maps a frame's."""
+def _layout(name: str, data: Any, mapping: Any) -> LeadFile:
+    """The file as its columns map (its frame empty), as :func:`read` maps a frame's:
+    by its first rows' cells where no header names a phone (the first partition read)."""
+    meta = meta_of(data)
     columns = [str(column) for column in meta.columns]
-    fields, custom, unused = mapped_columns(name, columns, {}, mapping)
-    return LeadFile(name, _from_frame(meta)[0], fields, custom, unused, _no_numbers())
+    mapped = mapped_columns(name, columns, {}, mapping, lambda: _from_frame(
+        data.partitions[0].compute().head(SAMPLE_ROWS))[0])
+    return LeadFile(name, _from_frame(meta)[0], **mapped._asdict(), numbers=_no_numbers())
 
 
 def _graph(job: _Clean, data: Any) -> tuple[Any, Any]:

@@ -69,7 +69,7 @@ from .._clean._result import (
 )
 from .._clean._sinks import CsvSink, FrameSink
 from .._clean._stream import clean_file_with
-from .._read._lead_file import LeadFile, Source, read
+from .._read._lead_file import Header, LeadFile, Source, read
 from ._journal import (
     PLAN,
     PLAN_COLUMNS,
@@ -213,7 +213,7 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
                  country_column: str | None = None, sheet: str | int | None = None,
                  mapping: Mapping[str, str] | None = None, encoding: str | None = None,
                  extension_field: str | None = EXTENSION_FIELD,
-                 alt_phone_field: str | None = ALT_PHONE_FIELD,
+                 alt_phone_field: str | None = ALT_PHONE_FIELD, header: Header = "infer",
                  screen: bool = False) -> ImportReport:
     """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
 
@@ -251,6 +251,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             custom field, and ``ImportReport.notes`` counts them.
         alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
             this custom field.
+        header: As for :func:`clean`: ``None`` for a file without a header line (a
+            dialer's list upload).
         screen: Also check, before the first batch is sent, every number against the
             account's DNC list and the campaign's leads, as ``clean(client=...,
             campaign_id=...)`` does: ``True`` for a plan whose local verdicts
@@ -299,7 +301,8 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
     options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
                            blocked_countries=blocked_countries, country_column=country_column,
                            sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field)
+                           extension_field=extension_field, alt_phone_field=alt_phone_field,
+                           header=header)
     said = {"region": region, "blocked_countries": sorted(blocked_countries),
             "country_column": country_column, "extension_field": extension_field,
             "alt_phone_field": alt_phone_field}  # what the journal's name is derived from
@@ -308,10 +311,11 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         digest, named = content_hash(source.frame), [source.extension_field,
                                                      source.alt_phone_field]
     elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
-        digest, named = file_hash(source), {"options": said, "read": [sheet, mapping, encoding]}
-    else:
+        read_as = [sheet, mapping, encoding, *["no header"] * (header is None)]  # a journal
+        digest, named = file_hash(source), {"options": said, "read": read_as}  # of before
+    else:  # resumes under its name
         source = source if isinstance(source, LeadFile) else read(
-            source, sheet=sheet, mapping=mapping, encoding=encoding)
+            source, sheet=sheet, mapping=mapping, encoding=encoding, header=header)
         digest, named = content_hash(source.frame), {"options": said, "fields": source.fields}
     content = digest + orjson.dumps(named, option=orjson.OPT_SORT_KEYS).hex()
     folder = journal_folder(journal, client.cache.path, content, campaign_id)

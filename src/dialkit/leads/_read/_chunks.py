@@ -36,7 +36,16 @@ from dialkit._utils import _tuning
 
 from ..._files._encoding import BOMS, SNIFFED, cp1252_throughout
 from ..._utils._base_error import LeadFileError, LimitError
-from ._delimiter import TEXT, Layout, csv_options, held_words, layout, spread, text_frame
+from ._delimiter import (
+    TEXT,
+    Layout,
+    csv_options,
+    data_records,
+    held_words,
+    layout,
+    spread,
+    text_frame,
+)
 from ._headers import unique_headers
 from ._lead_file import (
     _EXCEL_MAGIC,
@@ -51,6 +60,7 @@ from ._lead_file import (
     mapped_columns,
     phone_names,
 )
+from ._phone_cells import first_rows
 
 _UTF8_BOM = BOMS[0][0]
 
@@ -137,7 +147,8 @@ def stream(source: Any, *, mapping: ColumnMap | None = None,
     if text == "cp1252" and not cp1252_throughout(path):
         raise NotStreamable
     phones = [column for column in phone_names(mapping) if isinstance(column, str)]
-    found = layout(head[:SNIFFED].decode(text, errors="ignore"), name, phones, named=named)
+    sample = head[:SNIFFED].decode(text, errors="ignore")
+    found = layout(sample, name, phones, named=named)
     limits = limits or FileLimits.from_env()
     try:
         lines = check_delimited(path, found.delimiter, name, limits)
@@ -147,10 +158,11 @@ def stream(source: Any, *, mapping: ColumnMap | None = None,
     columns = unique_headers(reader.names)
     about: dict[str, Any] = {"encoding": reader.encoding, "delimiter": found.delimiter,
                              "header_row": found.header_line if named else None}
-    fields, custom, unused = mapped_columns(name, columns, about, mapping)
+    mapped = mapped_columns(name, columns, about, mapping, lambda: first_rows(
+        data_records(sample, found), columns))
     empty = pd.DataFrame({column: pd.Series(dtype=TEXT) for column in columns})
-    file = LeadFile(name, empty, fields, custom, unused, _no_numbers(), held_rows=reader.held,
-                    **about)
+    file = LeadFile(name, empty, **mapped._asdict(), numbers=_no_numbers(),
+                    held_rows=reader.held, **about)
     blank_rows: list[int] = []
     chunks = _chunks(reader, columns, rows or _tuning.CHUNK_ROWS, blank_rows, name)
     return Streamed(file, chunks, path, blank_rows, lines, reader.held)

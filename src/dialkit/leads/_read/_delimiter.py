@@ -148,6 +148,17 @@ def _records(sample: str, delimiter: str) -> list[tuple[list[str], int]]:
     return records[:_RECORDS]
 
 
+def data_records(sample: str, found: Layout) -> list[list[str]]:
+    """The rows of ``sample`` (a file's first bytes, decoded) after the header ``found``
+    names, as split: the first rows a streamed file's columns are judged by."""
+    records = _records(sample, found.delimiter)
+    if not found.named:
+        return [row for row, _ in records]
+    header = next((n for n, (_, line) in enumerate(records) if line >= found.header_line),
+                  len(records))
+    return [row for row, _ in records[header + 1:]]
+
+
 def header_index(rows: list[list[str]], wanted: Collection[str] = ()) -> int | None:
     """The header among a file's first rows: the first of the first :data:`HEADER_ROWS`
     with a phone-like cell, if every row above it that holds anything holds fewer cells

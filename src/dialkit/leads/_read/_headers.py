@@ -102,13 +102,16 @@ in too many headers (``Company Name``)."""
 
 
 def fields_note(fields: Mapping[str, str], country: str | None,
-                others: Sequence[str] = ()) -> str | None:
+                others: Sequence[str] = (), by_cells: bool = False) -> str | None:
     """Which column became which lead field (one named as the field is, but for case and
     punctuation, left unsaid: ``First Name``, ``E-mail``), which hold the lead's other
     numbers (``others``: :func:`other_phones`) and how to choose another phone, and which
     gave each row's country, as the clean's note says it: ``columns read as: Phone 1 →
-    phone, Phone 2 → the lead's other numbers (...), Lead ID → external_id``."""
-    read = [f"{column} → {field}" for field, column in fields.items()
+    phone, Phone 2 → the lead's other numbers (...), Lead ID → external_id``;
+    ``by_cells``: the phone columns were read so by their cells, no header naming one."""
+    read = [f"{column} → {field}" + (" (its cells hold phone numbers; no header names a "
+                                     "phone)" if by_cells and field == "phone" else "")
+            for field, column in fields.items()
             if field != "country" and squeeze(column) != squeeze(field)]
     if others:
         read.insert(min(1, len(read)), f"{', '.join(others)} → the lead's other numbers "

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, TypeAlias
+from typing import IO, Any, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,7 @@ from dialkit._files._file_limits import (
     line_end,
 )
 from dialkit._shown._words import counted, noun
+from dialkit.contract import MAX_CUSTOM_FIELDS
 from dialkit.frames import ACCEPTED, ArrowStream, as_pandas, is_tabular
 
 from ..._files._encoding import BOMS, SNIFFED, decode
@@ -53,6 +54,7 @@ from ._delimiter import MISSING as MISSING  # LeadFile's docs name it here
 from ._delimiter import NotUtf8, Parsed, as_text, parse, shown
 from ._delimiter import text_frame as text_frame  # as the clean's modules import it
 from ._headers import ALIASES, map_headers
+from ._phone_cells import SAMPLE_ROWS, phone_cells
 from ._workbook import cell_text, read_workbook
 from ._workbook_limits import check_parts
 
@@ -116,6 +118,9 @@ class LeadFile:
             unquoted: the row's cells do not match its columns): each row's number → why,
             naming its line. The row is in ``frame`` with its first cells; the clean
             refuses it ``extra_fields``, never a lead.
+        phone_cells: The columns read as phones by their cells, the phone's first, where
+            no header names a phone and ``mapping`` names none (``Number``, or a file
+            read with ``header=None``); empty where a header or ``mapping`` does.
     """
 
     name: str
@@ -134,6 +139,7 @@ class LeadFile:
     formulas: pd.DataFrame = field(default_factory=_no_formulas, repr=False)
     hidden_sheet: bool = False
     held_rows: Mapping[int, str] = field(default_factory=dict, repr=False)
+    phone_cells: tuple[str, ...] = ()
 
     @property
     def notes(self) -> list[str]:
@@ -424,14 +430,14 @@ def _without_blank_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[int, .
 
 
 def _mapped(name: str, found: _Read, mapping: ColumnMap | None) -> LeadFile:
-    fields, custom, unused = mapped_columns(name, [str(c) for c in found.frame.columns],
-                                            found.about, mapping)
+    columns = mapped_columns(name, [str(c) for c in found.frame.columns], found.about,
+                             mapping, lambda: found.frame.head(SAMPLE_ROWS))
     frame, blank = _without_blank_rows(found.frame) if found.blank_rows else (found.frame, ())
     if frame.empty:
         raise LeadFileError(f"{name}: the file has {'a header but ' * _named(found.about)}no "
                             f"rows{f' ({len(blank)} blank)' if blank else ''}")
-    return LeadFile(name, frame, fields, custom, unused, found.numbers, blank_rows=blank,
-                    **found.about)
+    return LeadFile(name, frame, **columns._asdict(), numbers=found.numbers,
+                    blank_rows=blank, **found.about)
 
 
 def _named(about: Mapping[str, Any]) -> bool:
@@ -440,13 +446,25 @@ def _named(about: Mapping[str, Any]) -> bool:
         "sheet")) is None
 
 
+class Columns(NamedTuple):
+    """What a file's columns are read as: :class:`LeadFile`'s attributes of that name."""
+
+    fields: dict[str, str]
+    custom_fields: list[str]
+    unused: list[str]
+    phone_cells: tuple[str, ...] = ()
+
+
 def mapped_columns(name: str, columns: Sequence[str], about: Mapping[str, Any],
-                   mapping: ColumnMap | None) -> tuple[dict[str, str], list[str], list[str]]:
+                   mapping: ColumnMap | None,
+                   rows: Callable[[], pd.DataFrame] | None = None) -> Columns:
     """The lead fields of a file's columns (:func:`map_headers`), its custom fields and
-    the columns past their limit; refused, naming the file, when ``mapping`` names a
-    field or column it cannot or no column holds phones. ``mapping`` names a column by
-    its name or its place from 0 (:func:`by_name`). ``about`` is what reading found (a
-    text file's delimiter and header line, for the refusal)."""
+    the columns past their limit; where neither ``mapping`` nor a header names a phone,
+    the columns whose cells hold phones (:func:`._phone_cells.phone_cells` of ``rows()``,
+    the file's first rows). Refused, naming the file, when ``mapping`` names a field or
+    column it cannot or no column holds phones. ``mapping`` names a column by its name
+    or its place from 0 (:func:`by_name`). ``about`` is what reading found (a text
+    file's delimiter and header line, for the refusal)."""
     unknown = [name for name in (mapping or {}) if name not in ALIASES]
     if unknown:
         raise LeadFileError(f"mapping= names fields a lead does not have: {', '.join(unknown)}; "
@@ -458,10 +476,17 @@ def mapped_columns(name: str, columns: Sequence[str], about: Mapping[str, Any],
                             f"{', '.join(missing)}; its columns are {', '.join(columns)}"
                             f"{_split(about)}")
     fields, custom, unused = map_headers(columns, named or None)
+    by_cells: tuple[str, ...] = ()
+    if "phone" not in fields and rows is not None and not _row_as_header(columns, about):
+        by_cells = tuple(phone_cells(rows().set_axis(columns, axis=1), set(fields.values())))
+    if by_cells:
+        fields = {"phone": by_cells[0], **fields}
+        rest = [column for column in [*custom, *unused] if column != by_cells[0]]
+        custom, unused = rest[:MAX_CUSTOM_FIELDS], rest[MAX_CUSTOM_FIELDS:]
     if "phone" not in fields:
         raise LeadFileError(f"{name}: no phone column among {', '.join(columns) or 'none'}"
                             f"{_split(about)}; {_naming(columns, about)}")
-    return fields, custom, unused
+    return Columns(fields, custom, unused, by_cells)
 
 
 def by_name(name: str, columns: Sequence[str], mapping: ColumnMap | None) -> dict[str, str]:
@@ -487,15 +512,24 @@ def _naming(columns: Sequence[str], about: Mapping[str, Any]) -> str:
     file was read without a header line or its header reads as a row (a cell of a phone
     number's digits), by place."""
     if not _named(about):
-        return ("its columns are named by place, as read with header=None: pass "
-                "mapping={'phone': 0} if the phone is in the first, 1 in the second ...")
+        return ("its columns are named by place, as read with header=None, and none holds "
+                "cells written as phones: pass mapping={'phone': 0} if the phone is in the "
+                "first, 1 in the second ...")
     place = next((n for n, column in enumerate(columns) if _number_like(column)), None)
     way = ("name one phone, mobile, cell or telephone, or pass "
            "mapping={'phone': '<column>'}")
     if place is None:
         return way
-    return (f"{way}; if that first line is a row, not a header, pass header=None and "
-            f"mapping={{'phone': {place}}}")
+    return (f"{way}; if that first line is a row, not a header, pass header=None (the "
+            f"column whose cells hold phones is then the phone; or name it by place, "
+            f"mapping={{'phone': {place}}})")
+
+
+def _row_as_header(columns: Sequence[str], about: Mapping[str, Any]) -> bool:
+    """Whether a file's header line reads as a row (a cell of a phone number's digits):
+    its first lead would be lost as a header, so its columns are not read by their cells
+    and the refusal says to pass ``header=None``."""
+    return _named(about) and any(_number_like(column) for column in columns)
 
 
 def _number_like(cell: str) -> bool:
