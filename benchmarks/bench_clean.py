@@ -41,8 +41,13 @@ row's country and the counts of the hints' regions and of the cells not understo
 against the rest of the clean. A ``--file`` is cleaned with ``--country-column
 Country`` where its header has that column.
 
+Issue 80's mixes: ``two_phones``, a file of ``Phone 1`` and ``Phone 2`` (the second empty
+in 40 % of the rows), its floor normalising each distinct pair of each phone column once;
+``country_names``, the Country cells written as names (``United States``, ``Deutschland``,
+``UK``, ``भारत``, alpha-3 codes), its floor passing them to ``normalize`` as they are.
+
 Run: ``.venv/bin/python benchmarks/bench_clean.py [--rows 1000000] [--runs 3]
-[--mix leads|no_country|iso_country] [--file LEADS.csv]``. Results go to
+[--mix leads|no_country|iso_country|two_phones|country_names] [--file LEADS.csv]``. Results go to
 ``benchmarks/RESULTS.md`` by hand, with the command.
 """
 
@@ -72,7 +77,7 @@ RUN = textwrap.dedent("""
         for line in open("/proc/self/status"):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) * 1024
-    SIDE, SOURCE, OUT, COUNTRY = sys.argv[1:5]
+    SIDE, SOURCE, OUT, COUNTRY, PHONES = sys.argv[1:6]
     if SIDE == "dialkit":
         from dialkit.cli import _imported, main
         _imported("dialkit.cli._leads")  # what the command imports when it runs, as it does
@@ -93,19 +98,23 @@ RUN = textwrap.dedent("""
             assert not done.code, done.code
     elif SIDE == "pyarrow":
         pacsv.write_csv(pacsv.read_csv(SOURCE), OUT)
-    else:  # each distinct (Phone, Country), or Phone, normalised once, its columns beside
-        table = pacsv.read_csv(SOURCE, convert_options=pacsv.ConvertOptions(
-            column_types={"Phone": pa.string(), **({COUNTRY: pa.string()} if COUNTRY else {})}))
-        pairs = (pc.binary_join_element_wise(table["Phone"], pc.fill_null(table[COUNTRY], ""),
-                                             "\\x1f") if COUNTRY else table["Phone"])
-        codes = pc.dictionary_encode(pairs).combine_chunks().indices.to_numpy()
-        _, first = np.unique(codes, return_index=True)
-        once = pa.array(first)
-        numbers = normalize(pd.Series(pd.arrays.ArrowStringArray(table["Phone"].take(once))),
-                            country=pd.Series(pd.arrays.ArrowStringArray(
-                                table[COUNTRY].take(once))) if COUNTRY else None).iloc[codes]
-        for name in numbers.columns:
-            table = table.append_column(name, pa.array(numbers[name], pa.string()))
+    else:  # each distinct (phone, Country), or phone, of each phone column normalised
+        phones = PHONES.split(",")  # once, its columns beside
+        table = pacsv.read_csv(SOURCE, convert_options=pacsv.ConvertOptions(column_types={
+            **{phone: pa.string() for phone in phones},
+            **({COUNTRY: pa.string()} if COUNTRY else {})}))
+        for phone in phones:
+            pairs = (pc.binary_join_element_wise(table[phone], pc.fill_null(table[COUNTRY], ""),
+                                                 "\\x1f") if COUNTRY else table[phone])
+            codes = pc.dictionary_encode(pairs).combine_chunks().indices.to_numpy()
+            _, first = np.unique(codes, return_index=True)
+            once = pa.array(first)
+            numbers = normalize(pd.Series(pd.arrays.ArrowStringArray(table[phone].take(once))),
+                                country=pd.Series(pd.arrays.ArrowStringArray(
+                                    table[COUNTRY].take(once))) if COUNTRY else None).iloc[codes]
+            for name in numbers.columns:
+                table = table.append_column(f"{phone} {name}", pa.array(numbers[name],
+                                                                        pa.string()))
         pacsv.write_csv(table, OUT)
     print(json.dumps({"imports": imported - began, "work": time.perf_counter() - imported,
                       "rise": high_water() - base}), file=sys.stderr)
@@ -120,12 +129,14 @@ TARGETS = {"whole": 4.0, "peak": 2.0, "import": 0.5, "floor": 3.0}
 clean's CPU and wall against the floor's)."""
 
 
-def run(side: str, source: Path, out: Path, country: str | None) -> dict[str, float]:
+def run(side: str, source: Path, out: Path, country: str | None,
+        phones: tuple[str, ...] = ("Phone",)) -> dict[str, float]:
     """One fresh process: its whole time and peak RSS from outside, the rest from inside
-    (``country``: the file's column of each row's country, if it has one)."""
+    (``country``: the file's column of each row's country, if it has one; ``phones``: its
+    phone columns, each normalised by the floor)."""
     began = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-c", RUN, side, str(source), str(out),
-                              country or ""],
+                              country or "", ",".join(phones)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     err = child.stderr.read()
@@ -277,13 +288,15 @@ def measure(options: argparse.Namespace, folder: Path) -> None:
 
         loaded = int(read(source).frame.memory_usage(deep=True).sum())
     with open(source, encoding="utf-8") as file:
-        country = "Country" if "Country" in file.readline().rstrip("\r\n").split(",") else None
+        header = file.readline().rstrip("\r\n").split(",")
+    country = "Country" if "Country" in header else None
+    phones = tuple(name for name in header if name.startswith("Phone"))
     runs: dict[str, list[dict[str, float]]] = {"dialkit": [], "pyarrow": [], "normalize": []}
     load = [f"{os.getloadavg()[0]:.2f}"]
     imports = []
     for _ in range(options.runs):
         for side in runs:
-            runs[side].append(run(side, source, folder / f"{side}.csv", country))
+            runs[side].append(run(side, source, folder / f"{side}.csv", country, phones))
             print(side, {k: round(v, 3) for k, v in runs[side][-1].items()}, flush=True)
         imports += import_seconds(options.import_runs)
     cleaned = pd.read_csv(folder / "dialkit.csv", dtype=str, usecols=["status"])

@@ -59,6 +59,15 @@ kind             share  what the cell holds
 
 and 10 % of the rows repeat an earlier row, as above.
 
+**Two phone columns** (:func:`two_phones_mix`, issue 80): ``Phone 1`` of the mix and a
+``Phone 2`` of a second draw of it (its own seed), empty in 40 % of the rows, as CRM
+exports have a person's second number; the Country column of the first.
+
+**Country names** (:func:`country_names_mix`, issue 80): :func:`iso_country_mix` with each
+Country cell written as people write a country (:data:`SPELLINGS`: ``United States``,
+``USA``, ``Deutschland``, ``México``, ``UK``, ``भारत``, in any case), none of it ISO
+alpha-2.
+
 **A Country column of ISO codes alone** (:func:`iso_country_mix`, issue 70): the mix above
 with each blank country cell filled with the region the number is of (``US`` for a US
 number, an invalid one or junk), so that every cell is an ISO code.
@@ -182,8 +191,9 @@ def _region_of(cell: str) -> str:
 def write_leads(rows: int, path: str | Path, seed: int = SEED, *,
                 mix_name: str = "leads") -> pd.DataFrame:
     """A lead CSV of ``rows`` rows of the mix (``mix_name``, one of :data:`MIXES`) at
-    ``path``: ``Lead ID``, ``First Name``, ``Last Name``, ``Email``, ``Phone``,
-    ``Country`` (not in ``no_country``), ``Source``; returns the mix."""
+    ``path``: ``Lead ID``, ``First Name``, ``Last Name``, ``Email``, ``Phone`` (``Phone
+    1`` and ``Phone 2`` in ``two_phones``), ``Country`` (not in ``no_country``),
+    ``Source``; returns the mix."""
     frame = MIXES[mix_name](rows, seed)
     lead_rows(frame, seed).to_csv(path, index=False)
     return frame
@@ -213,9 +223,11 @@ def lead_rows(frame: pd.DataFrame, seed: int, *, first_id: int = 0) -> pd.DataFr
     email = (pd.Series(first).str.lower() + "." + pd.Series(last).str.lower() + ids
              + "@example.com")
     phone = frame["phone"].where(frame["phone"].notna(), "")
+    phones = ({"Phone 1": phone, "Phone 2": frame["phone_2"].where(frame["phone_2"].notna(), "")}
+              if "phone_2" in frame else {"Phone": phone})
     country = {"Country": frame["country"]} if "country" in frame else {}
     return pd.DataFrame({"Lead ID": ids, "First Name": first, "Last Name": last,
-                         "Email": email, "Phone": phone, **country,
+                         "Email": email, **phones, **country,
                          "Source": rng.choice(["web", "partner", "event"], rows)})
 
 
@@ -391,6 +403,48 @@ def _no_country_junk(rng: np.random.Generator, count: int) -> list[str]:
 
 _NO_COUNTRY_MAKERS = {"us": _us, "foreign": _no_country_foreign, "junk": _no_country_junk,
                       "blank": lambda rng, count: [""] * count}
-MIXES = {"leads": mix, "no_country": no_country_mix, "iso_country": iso_country_mix}
-"""The mixes by name: ``rows``, ``seed`` → the frame of :func:`mix`, :func:`no_country_mix`
-or :func:`iso_country_mix`."""
+SECOND_BLANK = 0.40
+"""The share of rows of :func:`two_phones_mix` without a second number."""
+SPELLINGS = {
+    "US": ("United States", "USA", "United States of America", "U.S.A.", "united states"),
+    "CA": ("Canada", "CANADA", "CAN"), "MX": ("Mexico", "México", "MEX"),
+    "GB": ("United Kingdom", "UK", "Great Britain", "England"),
+    "IN": ("India", "भारत", "IND"), "DE": ("Germany", "Deutschland", "DEU", "GERMANY"),
+    "PH": ("Philippines", "Pilipinas", "PHL"), "FR": ("France", "FRANCE", "FRA"),
+    "BR": ("Brazil", "Brasil", "BRA"), "AU": ("Australia", "AUS", "australia"),
+    "ES": ("Spain", "España", "ESP"),
+}
+"""How a lead file writes each country of the mix: English, its own language, alpha-3,
+capitals; other regions by their English name (:func:`country_names_mix`)."""
+
+
+def two_phones_mix(rows: int, seed: int = SEED) -> pd.DataFrame:
+    """:func:`mix` with a second phone cell, ``phone_2``: another draw of the mix, empty
+    in :data:`SECOND_BLANK` of the rows."""
+    frame = mix(rows, seed)
+    second = mix(rows, seed + 7)["phone"]
+    blank = np.random.default_rng(seed + 8).random(rows) < SECOND_BLANK
+    return frame.assign(phone_2=second.where(~blank, ""))
+
+
+def country_names_mix(rows: int, seed: int = SEED) -> pd.DataFrame:
+    """:func:`iso_country_mix` with each country written as one of its :data:`SPELLINGS`,
+    drawn at random (a region not listed by its English name, ISO's)."""
+    import pycountry  # noqa: PLC0415 (this mix alone)
+
+    frame = iso_country_mix(rows, seed)
+    rng = np.random.default_rng(seed + 9)
+    codes = frame["country"].to_numpy()
+    named = np.empty(rows, dtype=object)
+    for code in np.unique(codes):
+        at = np.flatnonzero(codes == code)
+        known = pycountry.countries.get(alpha_2=code)  # not a code of its own: as it is
+        spellings = SPELLINGS.get(code) or ((code,) if known is None else (known.name,))
+        named[at] = np.array(spellings, dtype=object)[rng.integers(0, len(spellings), len(at))]
+    return frame.assign(country=named)
+
+
+MIXES = {"leads": mix, "no_country": no_country_mix, "iso_country": iso_country_mix,
+         "two_phones": two_phones_mix, "country_names": country_names_mix}
+"""The mixes by name: ``rows``, ``seed`` → the frame of :func:`mix`, :func:`no_country_mix`,
+:func:`iso_country_mix`, :func:`two_phones_mix` or :func:`country_names_mix`."""

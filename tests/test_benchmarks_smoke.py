@@ -96,11 +96,12 @@ def test_benchmark_runs(name: str, outcomes: dict[str, dict[str, Any]]) -> None:
 
 
 @pytest.mark.timeout(LIMIT_SECONDS)
-@pytest.mark.parametrize("mix", ["no_country", "iso_country"])
+@pytest.mark.parametrize("mix", ["no_country", "iso_country", "two_phones", "country_names"])
 def test_the_clean_benchmark_runs_its_other_mixes(mix: str) -> None:
-    """``bench_clean.py``'s mixes of issue 70 (a file without a Country column, and one whose
-    Country cells are all ISO codes), with its parts timed: the smoke above runs the mix
-    every lead benchmark runs, without them."""
+    """``bench_clean.py``'s mixes of issues 70 and 80 (a file without a Country column, one
+    whose Country cells are all ISO codes, one of two phone columns, one whose Country
+    cells are names), with its parts timed: the smoke above runs the mix every lead
+    benchmark runs, without them."""
     done = subprocess.run([sys.executable, "bench_clean.py", "--rows", "300", "--runs", "1",
                            "--import-runs", "0", "--mix", mix, "--phases"], cwd=BENCHMARKS,
                           capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,

@@ -161,3 +161,25 @@ def test_any_cell_gets_one_row_and_nothing_else(cells: list[object]) -> None:
     assert len(frame) == len(cells)
     assert set(frame["reason"].dropna()) <= {"missing_phone", "invalid_phone"}
     assert frame["phone_e164"].dropna().str.match(r"^\+[1-9]\d{1,14}$").all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(
+    ["(415) 555-0123", "020 7946 0958", "+44 20 7946 0958", "n/a", "5550123", "0044 20 7946 0958",
+     "4155550123 / 2125550187", "1 415 555 0123 x12"])), st.sampled_from(["", "GB", "US", "XX"])),
+    max_size=30))
+def test_a_missing_cell_changes_no_other_rows_answer(rows: list[tuple[str | None, str]]) -> None:
+    """A column with blank cells among its numbers answers each number as the column of
+    the numbers alone does (a blank is skipped, not read: issue 80's two-phone files),
+    and each blank ``missing_phone``, flagged as the row's country says."""
+    cells = pd.Series([cell for cell, _ in rows], dtype=object)
+    countries = pd.Series([country for _, country in rows], dtype=object)
+    whole = normalize(cells, country=countries)
+    filled = cells.notna()
+    alone = normalize(cells[filled], country=countries[filled])
+    pd.testing.assert_frame_equal(whole[filled], alone)
+    blanks = whole[~filled]
+    assert (blanks["reason"] == "missing_phone").all() and blanks["phone_e164"].isna().all()
+    unknown = countries[~filled] == "XX"
+    assert (blanks["flags"].fillna("") == unknown.map({True: "unknown_country",
+                                                      False: ""})).all()

@@ -57,8 +57,9 @@ _EVERYDAY = (
     ("EE. UU.", "US", "the Spanish abbreviation of Estados Unidos (RAE, Diccionario "
                       "panhispánico de dudas)"),
     ("EE.UU.", "US", "the same, as it is written without its space"),
-    ("한국", "KR", "the Korean short name of 대한민국 (NIKL, Standard Korean Dictionary: "
-                  "'대한민국'의 준말)"),
+    ("한국", "KR", "the short name of 대한민국 the State Council's Notice No. 7 of 1950 "
+                  "allows (대한 or 한국); NIKL's Standard Korean Dictionary, 한국 (韓國) "
+                  "sense 2: =대한민국"),
     ("Libyan Arab Jamahiriya", "LY", "ISO 3166-1's English short name of LY until 2011 "
                                      "(UN M49's too until then)"),
     ("United States Virgin Islands", "VI", "UN M49's English name of VI"),

@@ -52,9 +52,10 @@ from ._result import Advice, counts_html, notes_of, numbered, row_hints, rows_by
 from ._result import judged as with_verdicts
 from ._verdicts import EXTRA_FIELDS, VERDICTS, Checked, checks, text, verdict_frame
 
-_INTERNAL = ("__reason", "__before", "__after")
+_INTERNAL = ("__reason", "__before", "__after", "__other")
 """Columns the spill holds besides a cleaned frame's: normalize's reason (for the
-hints) and the codes of the checks before and after the duplicates."""
+hints), the codes of the checks before and after the duplicates, and the row's other
+valid number (:attr:`Phones.other_valid`, for the hints)."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,8 @@ def judged_chunk(file: LeadFile, column: str | None, region: str, blocked: froze
                          "passes": (checked.after == 0)[eligible]})
     spilled = numbered(file.frame, numbers).assign(__reason=numbers["reason"],
                                                    __before=checked.before,
-                                                   __after=checked.after)
+                                                   __after=checked.after,
+                                                   __other=chosen.other_valid)
     return spilled, keys
 
 
@@ -295,8 +297,7 @@ def finished_chunk(spilled: pd.DataFrame, owner: np.ndarray, regions: list[str],
                                      countries, counted.readings)
     hints = ninth_digit_hints(hints, cells, numbers, region_code(region), countries)
     base = spilled.drop(columns=list(_INTERNAL))
-    said = other_number_hints(row_hints(hints, owner, len(base)), codes, base["phone_e164"],
-                              base["alt_phone"])
+    said = other_number_hints(row_hints(hints, owner, len(base)), codes, spilled["__other"])
     frame = with_verdicts(base, verdict_frame(codes, base.index),
                           said if not held else _held_hints(said, spilled["row"], held))
     changing = set() if country_column is not None else changing_regions(

@@ -13,9 +13,11 @@ import numpy as np
 import pandas as pd
 import phonenumbers
 import pyarrow as pa
+import pyarrow.compute as pc
+
+from dialkit._arrays._bools import arrow_bools
 
 from .._normalize._columns import region_of
-from .._normalize._phones import ALT_SEPARATOR
 from ._hints import put_at
 from ._verdicts import (
     AMBIGUOUS_PHONE,
@@ -44,7 +46,9 @@ def ninth_digit_hints(hints: pa.Array | None, cells: pd.Series, numbers: pd.Data
     if hints is None:
         hints = pa.nulls(len(cells), pa.string())
     rows = np.flatnonzero(invalid & ~hints.is_valid().to_numpy(zero_copy_only=False))
-    if not len(rows):
+    digits = pc.replace_substring_regex(pa.array(cells.iloc[rows], pa.string()), _NOT_DIGIT, "")
+    rows = rows[arrow_bools(pc.match_substring_regex(digits, _BRAZIL_OLD_MOBILE.pattern))]
+    if not len(rows):  # none written as an old mobile is (a US file's: most of them)
         return None if hints.null_count == len(hints) else hints
     country = ([None] * len(rows) if countries is None
                else countries.iloc[rows].astype(object).tolist())
@@ -54,9 +58,11 @@ def ninth_digit_hints(hints: pa.Array | None, cells: pd.Series, numbers: pd.Data
     return None if hints.null_count == len(hints) else hints
 
 
-_BRAZIL_OLD_MOBILE = re.compile(r"(?:\+?55)?0?(\d{2})([6-9]\d{7})")
-"""A Brazilian mobile as written before it gained its ninth digit: an area code, then
-eight digits from 6 to 9 (``553198710659``, ``(31) 8871-0659``)."""
+_BRAZIL_OLD_MOBILE = re.compile(r"^(?:\+?55)?0?([0-9]{2})([6-9][0-9]{7})$")
+"""A Brazilian mobile as written before it gained its ninth digit, its digits alone: an
+area code, then eight digits from 6 to 9 (``553198710659``, ``(31) 8871-0659``); read by
+RE2 over a chunk's refused cells first, by ``re`` in the few it matches."""
+_NOT_DIGIT = r"[^0-9+]"  # ASCII digits, as RE2 and re both read them
 
 
 def ninth_digit(cell: str, region: str) -> str | None:
@@ -64,10 +70,10 @@ def ninth_digit(cell: str, region: str) -> str | None:
     valid number as written but is a valid mobile with a ``9`` before its eight digits:
     Brazil's mobiles gained a ninth digit in 2012-2016 (Anatel), and lists kept from
     before write them without it. None for any other cell."""
-    digits = re.sub(r"[^\d+]", "", cell)
+    digits = re.sub(_NOT_DIGIT, "", cell)
     if region != "BR" and not digits.startswith("+55"):
         return None
-    old = _BRAZIL_OLD_MOBILE.fullmatch(digits)
+    old = _BRAZIL_OLD_MOBILE.match(digits)
     if old is None:
         return None
     number = phonenumbers.parse(f"+55{old[1]}9{old[2]}")
@@ -81,40 +87,14 @@ def ninth_digit(cell: str, region: str) -> str | None:
 
 
 
-def other_number_hints(hints: pa.Array, codes: np.ndarray, phones: pd.Series,
-                       others: pd.Series) -> pa.Array:
+def other_number_hints(hints: pa.Array, codes: np.ndarray, others: pd.Series) -> pa.Array:
     """``hints`` with, for each row refused for its phone (:data:`FOR_ITS_PHONE`, by its
-    verdict's code in ``codes``) whose other numbers (``others``, its ``alt_phone``) hold
-    a valid one besides its phone (``phones``, its ``phone_e164``), that number named after
-    the row's hint."""
+    verdict's code in ``codes``) whose other phone columns hold a valid number
+    (``others``: :attr:`Phones.other_valid`), that number named after the row's hint."""
     rows = np.flatnonzero(np.isin(codes, FOR_ITS_PHONE) & others.notna().to_numpy(bool))
     if not len(rows):
         return hints
-    said = [_other_said(str(other), phone, hint) for other, phone, hint in zip(
-        others.iloc[rows].tolist(), phones.iloc[rows].fillna("").tolist(),
-        hints.take(pa.array(rows)).to_pylist(), strict=True)]
+    said = [f"{hint + '; ' if hint else ''}its other number {number} is valid: make it the "
+            "row's phone to send the lead on it" for number, hint in zip(
+                others.iloc[rows].tolist(), hints.take(pa.array(rows)).to_pylist(), strict=True)]
     return put_at(hints, rows, pa.array(said, pa.string()))
-
-
-def _other_said(others: str, phone: str, hint: str | None) -> str | None:
-    number = next((each for each in _valid(others) if each != phone), None)
-    if number is None:
-        return hint
-    said = f"its other number {number} is valid: make it the row's phone to send the lead on it"
-    return f"{hint}; {said}" if hint else said
-
-
-def _valid(others: str) -> list[str]:
-    """The valid numbers of a row's ``alt_phone`` (E.164, an extension after some)."""
-    valid = []
-    for other in others.split(ALT_SEPARATOR):
-        number = other.split(" ext. ")[0].strip()
-        if not number.startswith("+"):
-            continue  # a cell that read as no number, kept as written
-        try:
-            parsed = phonenumbers.parse(number)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number(parsed):
-            valid.append(phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164))
-    return valid

@@ -25,16 +25,18 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from dialkit._arrays._bools import arrow_bools
-from dialkit._arrays._texts import replace_rows
+from dialkit._arrays._texts import replace_rows, spread
 from dialkit._places._regions import is_missing
 from dialkit._places._regions import region_of as region_of  # published by dialkit.leads
-from dialkit.contract import is_e164
+from dialkit.contract import LeadResultReason, is_e164
 
 from ..._utils._base_error import InputError
 from . import _fast
 from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
 from ._phone_text import clean, plain
 from ._readings import other_readings
+
+_MISSING = LeadResultReason.MISSING_PHONE.value
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 
@@ -98,8 +100,14 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     cells = pd.Series(phones)
     texts = _texts(cells)
     where, names, unknown = _row_regions(country, region, cells.index)
-    columns = _read(texts, where, names, fast)
-    columns = _others(columns, texts, where, names, fast)
+    filled = np.flatnonzero(arrow_bools(texts.is_valid()))
+    if len(filled) == len(texts):
+        columns = _others(_read(texts, where, names, fast), texts, where, names, fast)
+    else:  # a missing cell is missing_phone in every region: the others alone are read
+        some, at = texts.take(pa.array(filled)), where[filled]
+        read = _others(_read(some, at, names, fast), some, at, names, fast)
+        columns = [spread(column, filled, len(texts)) for column in read]
+        columns[3] = pc.if_else(pc.is_valid(texts), columns[3], pa.scalar(_MISSING, pa.string()))
     columns = _unread(columns, unknown)
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
                          for name, column in zip(COLUMNS, columns, strict=True)},
@@ -170,7 +178,7 @@ def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_]) -> list[pa.Arra
     columns = list(columns)
     columns[4] = _flagged(columns[4], rows, columns[4].take(pa.array(rows)), "unknown_country")
     missing = arrow_bools(pc.fill_null(pc.equal(columns[3].take(pa.array(rows)),
-                                                "missing_phone"), False))
+                                                _MISSING), False))
     return _refused(columns, rows[~missing], "unknown_country")
 
 

@@ -43,6 +43,9 @@ class Phones:
         source: Per row, the place in ``columns`` of the column that gave the phone.
         alt_phone: The row's other numbers, joined by ``", "``; missing when none.
         columns: The phone column, then the fallback columns, in file order.
+        other_valid: Per row, the first valid number (E.164) of another of ``columns``
+            than the one that gave its phone, and not its phone; missing where none:
+            what the hint of a row refused for its phone offers.
     """
 
     numbers: pd.DataFrame
@@ -50,6 +53,7 @@ class Phones:
     source: np.ndarray
     alt_phone: pd.Series
     columns: list[str]
+    other_valid: pd.Series
 
 
 def choose(frame: pd.DataFrame, columns: list[str], normalized: Normalizer,
@@ -74,7 +78,19 @@ def choose(frame: pd.DataFrame, columns: list[str], normalized: Normalizer,
             source[take] = place
             need &= ~take
     alt = _alt_phones(frame, columns, found, source, normalized)
-    return Phones(numbers, cells, source, alt, columns)
+    return Phones(numbers, cells, source, alt, columns,
+                  _other_valid(found, source, numbers["phone_e164"]))
+
+
+def _other_valid(found: list[pd.DataFrame], source: np.ndarray, phone: pd.Series) -> pd.Series:
+    """:attr:`Phones.other_valid` from each column's numbers (``found``)."""
+    other = pd.Series(pd.NA, index=phone.index, dtype="string[pyarrow]")
+    for place, numbers in enumerate(found if len(found) > 1 else ()):
+        e164 = numbers["phone_e164"].astype("string[pyarrow]")
+        offered = (source != place) & e164.notna().to_numpy(bool) & (
+            e164 != phone).fillna(True).to_numpy(bool)
+        other = other.fillna(e164.where(offered))
+    return other
 
 
 def slug(column: str) -> str:
