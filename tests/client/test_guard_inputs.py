@@ -26,6 +26,7 @@ and any safe harbor), at ``/_sandbox/dnc-lists``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
@@ -39,7 +40,7 @@ from conftest import KEYS, advance
 from dialkit import Client
 from dialkit.client import GuardSettings
 from dialkit.client._http._transport import tls_context
-from dialkit.compliance import AuditInputError, audit, next_allowed
+from dialkit.compliance import HOUSE_RULES, AuditInputError, audit, next_allowed
 from dialkit.errors import ContactForbiddenError, InputError, ValidationError
 from dialkit.sandbox import Sandbox
 
@@ -259,3 +260,34 @@ def test_a_fact_that_is_not_true_or_false_is_refused_by_name(name: str, value: o
     with pytest.raises(InputError, match=rf"GuardSettings\({name}={value!r}\) is not True "
                                          r"or False"):
         GuardSettings("law", **{name: value})  # type: ignore[arg-type]
+
+
+# --- a state's required list no scrub answers for (issue 81) --------------------------------
+
+PHILADELPHIA = "+12155550142"  # 10:00 EST at the emulator's now
+"""A number of Pennsylvania, whose law obliges a caller to obtain its list."""
+
+
+def test_a_risk_is_sent_and_logged_where_the_law_alone_is_enforced(
+        guarded: Made, caplog: pytest.LogCaptureFixture) -> None:
+    """The account's scrubs hold Texas's list and none of Pennsylvania's: the law may
+    forbid the text (the audit's risk) but nothing given says it does."""
+    client, wire = guarded(dnc=texas_scrub(listed=False))
+    with caplog.at_level(logging.WARNING, logger="dialkit.client.guard"):
+        text(client, PHILADELPHIA, "pa-1")
+    assert sent(wire, "POST", "/v1/sms") == 1
+    said = [r.getMessage() for r in caplog.records if r.name == "dialkit.client.guard"]
+    assert len(said) == 1 and "sent with a risk the policy would refuse" in said[0]
+    assert "73 P.S. 2245.2(a)" in said[0] and PHILADELPHIA not in said[0]  # masked, as logs are
+
+
+def test_the_policy_refuses_a_risk(sandbox: Sandbox) -> None:
+    wire = RecordingTransport()
+    settings = GuardSettings("law_and_policy", policy=HOUSE_RULES, dnc=texas_scrub(False))
+    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
+                transport=wire, guard=settings) as client, \
+            pytest.raises(ContactForbiddenError) as refused:
+        text(client, PHILADELPHIA, "pa-2")
+    assert (refused.value.rule, refused.value.basis) == ("dnc_call", "risk")
+    assert "(list US-PA)" in refused.value.evidence
+    assert sent(wire, "POST", "/v1/sms") == 0

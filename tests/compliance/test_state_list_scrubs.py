@@ -12,6 +12,7 @@ audit on pandas and on Dask, the command line's ``--fail-on risk``, ``next_allow
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +21,7 @@ from typer.testing import CliRunner
 
 from dialkit.cli import app
 from dialkit.compliance import audit, next_allowed, upcoming
+from dialkit.errors import ComplianceRiskWarning
 
 DENVER, BOULDER = "+13035550123", "+13035550177"
 COLORADO = "C.R.S. 6-1-904(1)(a)"
@@ -113,13 +115,13 @@ def test_next_allowed_and_upcoming_read_a_numbers_own_scrub_as_the_audit_does(
     """Each number called once before: the risk is the call to come's, not the past's."""
     dnc, risky = scrubs(*rows), unscrubbed(rows)
     past = MADE.iloc[:2].assign(created_at=AT - pd.Timedelta(days=3))
-    asked = next_allowed([DENVER, BOULDER], AT, dnc=dnc, calls=past)
-    assert asked["allowed"].tolist() == [DENVER not in risky, BOULDER not in risky]
-    refused = asked[~asked["allowed"]]
-    assert refused["rule"].tolist() == ["dnc_call"] * len(risky)
-    assert refused["basis"].tolist() == ["risk"] * len(risky)
-    assert refused["jurisdiction"].tolist() == ["US-CO"] * len(risky)
-    assert refused["next_allowed_at"].isna().all()  # until the number's scrub is given
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        asked = next_allowed([DENVER, BOULDER], AT, dnc=dnc, calls=past)
+    assert asked["allowed"].all()  # a risk is no refusal (issue 81): its column says it
+    assert asked["risk"].notna().tolist() == [DENVER in risky, BOULDER in risky]
+    assert asked["risk"].dropna().str.contains("(list US-CO)", regex=False).all()
+    assert [w.category for w in said] == [ComplianceRiskWarning] * bool(risky)
     leads = pd.DataFrame({"id": ["lead_d", "lead_b"], "campaign_id": "cmp_1",
                           "phone": [DENVER, BOULDER], "status": "callback",
                           "next_attempt_at": [AT, AT]})

@@ -24,13 +24,15 @@ from matplotlib.figure import Figure
 
 from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state, plot_summary
 from dialkit.compliance._report._plots import COLOURS
+from dialkit.errors import ComplianceRiskWarning
 
-AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI = (
-    "+15125550123", "+13035550123", "+12155550123", "+16155550123", "+13055550123")
+AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI, BOSTON = (
+    "+15125550123", "+13035550123", "+12155550123", "+16155550123", "+13055550123",
+    "+16175550123")
 TORONTO = "+14165550123"
-TEXAS, COLORADO, PENNSYLVANIA, TENNESSEE = (
+TEXAS, COLORADO, PENNSYLVANIA, TENNESSEE, MASSACHUSETTS = (
     "Tex. Bus. & Com. Code 304.052", "C.R.S. 6-1-904(1)(a)", "73 P.S. 2245.2(a)",
-    "T.C.A. 65-4-404")
+    "T.C.A. 65-4-404", "201 CMR 12.02(1); M.G.L. c. 159C, s. 3")
 DNCL = ("CRTC Unsolicited Telecommunications Rules, Part II (National DNCL Rules); "
         "Telecommunications Act 41.7")
 
@@ -106,11 +108,11 @@ def test_tennessee_counts_a_business_relationship_twelve_months(at: str,
 
 
 def test_a_consent_does_not_lift_a_list_whose_exemptions_were_not_read() -> None:
-    """Colorado's 6-1-903 definitions were not read: no record exempts (stricter)."""
-    written = pd.DataFrame({"phone": [DENVER], "kind": "written",
+    """Massachusetts's 159C definitions were not read: no record exempts (stricter)."""
+    written = pd.DataFrame({"phone": [BOSTON], "kind": "written",
                             "given_at": pd.to_datetime(["2026-01-01"], utc=True)})
-    assert cited(DENVER, "US-CO", "2026-01-01", "2026-06-02T16:00Z",
-                 consents=written) == [COLORADO]
+    assert cited(BOSTON, "US-MA", "2026-01-01", "2026-06-02T16:00Z",
+                 consents=written) == [MASSACHUSETTS]
 
 
 @pytest.mark.parametrize(("phone", "on", "line", "found"), [
@@ -231,7 +233,8 @@ def test_the_risk_is_the_first_call_of_the_period_asked() -> None:
     (DENVER, "business", {}, [], "US-CO"),       # Colorado's list: residential subscribers
     (PHILADELPHIA, "business", {}, [PENNSYLVANIA], "US-PA"),  # business ones since 2019
     (PHILADELPHIA, None, {"nonprofit": True}, [], None),  # lifts Pennsylvania's list: no note
-    (DENVER, None, {"nonprofit": True}, [COLORADO], "US-CO"),    # not Colorado's
+    (DENVER, None, {"nonprofit": True}, [], None),    # and Colorado's (its charities)
+    (BOSTON, None, {"nonprofit": True}, [MASSACHUSETTS], "US-MA"),    # not Massachusetts's
 ])
 def test_what_exempts_a_listed_numbers_call_lifts_its_risk(
         phone: str, line: str | None, facts: dict[str, bool], found: list[str],
@@ -264,13 +267,18 @@ def test_a_list_the_table_does_not_know_is_refused_by_name() -> None:
 
 def test_next_allowed_reads_a_state_list_as_the_audit_does() -> None:
     """Texas's listing forbids the Austin call; the Denver number, which no scrub of
-    Colorado's required list answers for, is the audit's risk (issue 79: it was allowed)."""
+    Colorado's required list answers for, is the audit's risk: allowed, its ``risk``
+    saying so, and a warning (issue 81: a risk is no refusal)."""
     dnc = listed(AUSTIN, "US-TX", "2026-01-01")
-    answer = next_allowed([AUSTIN, DENVER], "2026-06-02T16:00Z", dnc=dnc)
-    assert answer["allowed"].tolist() == [False, False]
-    assert answer[["rule", "jurisdiction", "basis"]].values.tolist() == [
-        ["dnc_call", "US-TX", "law"], ["dnc_call", "US-CO", "risk"]]
-    assert answer["next_allowed_at"].isna().all()
+    with pytest.warns(ComplianceRiskWarning, match="1 number allowed may be on a state's"):
+        answer = next_allowed([AUSTIN, DENVER], "2026-06-02T16:00Z", dnc=dnc)
+    assert answer["allowed"].tolist() == [False, True]
+    assert answer[["rule", "jurisdiction", "basis"]].iloc[0].tolist() == [
+        "dnc_call", "US-TX", "law"]
+    assert answer["risk"].isna().tolist() == [True, False]
+    assert "Colorado No-Call List (list US-CO)" in answer["risk"].iloc[1]
+    assert COLORADO in answer["risk"].iloc[1]
+    assert pd.isna(answer["next_allowed_at"].iloc[0])
 
 
 def test_the_dask_path_reads_state_lists_and_their_absence_alike() -> None:

@@ -16,7 +16,10 @@ from ._settings import GuardSettings
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judge's refusal of one contact (the columns of ``next_allowed``)."""
+    """The judge's refusal of one contact (the columns of ``next_allowed``); of
+    :attr:`basis` ``risk``, what the law may forbid though nothing given says it does (a
+    state's required list no scrub answers for), which the guard sends with a warning
+    unless it enforces the policy (``law_and_policy``)."""
 
     rule: str
     basis: str | None
@@ -25,6 +28,11 @@ class Verdict:
     next_allowed_at: datetime | None
     next_local_time: str | None = None
     timezone: str | None = None
+
+    @property
+    def risk(self) -> bool:
+        """Whether the verdict names a risk, not a refusal of the law."""
+        return self.basis == "risk"
 
     def error(self, operation: str, phone: str | None, at: datetime) -> ContactForbiddenError:
         """The error that refuses ``operation``."""

@@ -24,8 +24,11 @@ LISTS = ("national", "company", "state")
 """The kinds of list (shared decision 3 of issue 47): the country's register, the
 account's own list of people who asked not to be called, or (issue 73) a US state's own
 list beside the national registry, which the DNC results name by its id (``US-IN``)."""
-KINDS = ("written", "ebr", "oral")
-"""The kinds of consent record (``consents=``'s ``kind``)."""
+KINDS = ("written", "ebr", "oral", "invitation")
+"""The kinds of consent record (``consents=``'s ``kind``): ``invitation`` is the person's
+own request or invitation to be called (issue 81: Fla. Stat. 501.059(1)(k)1's "express
+request of the person called", RSMo 407.1095(3)(a)'s "prior express invitation or
+permission"), which a list's law may name beside a written or oral consent."""
 CONTRACT = "contract"
 """The kind of record a written contract in force is (``contracts=``, issue 73): a list
 whose ``exempt_by`` names it is lifted by one (Canada's DNCL: Telecommunications Act
@@ -53,18 +56,25 @@ RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, CONTRACT,
                                   *law.LAW_COLUMNS})
 _STATE = re.compile(r"^[A-Z]{2}$")
 _PERIOD = re.compile(r"^([1-9][0-9]*) (days|months)$")
+LASTING = "while it lasts"
+"""A relationship's period where the law sets none (Florida's "prior or existing business
+relationship"): it exempts for as long as the record stands (its ``revoked_at``)."""
+UNCOUNTED = "not counted"
+"""A relationship's period where the law does not count that kind at all (Pennsylvania's
+inquiry, which lasts only with the person's consent: a consent record of its own)."""
 
 
 @dataclass(frozen=True)
 class Period:
-    """A length of time as a law counts it: so many days, or calendar months."""
+    """A length of time as a law counts it: so many days, or calendar months; or, of a
+    relationship, :data:`LASTING` or :data:`UNCOUNTED` (``count`` 0)."""
 
     count: int
     unit: str
-    """``days`` or ``months``."""
+    """``days``, ``months``, :data:`LASTING` or :data:`UNCOUNTED`."""
 
     def __str__(self) -> str:
-        return f"{self.count} {self.unit}"
+        return f"{self.count} {self.unit}" if self.count else self.unit
 
 
 @dataclass(frozen=True)
@@ -233,11 +243,16 @@ def _relationship(raw: Mapping[str, Any], where: str) -> Relationship:
 
 
 def _period(raw: Mapping[str, Any], key: str, where: str) -> Period:
-    """A column that is a length of time: ``"540 days"``, ``"18 months"``."""
-    found = _PERIOD.match(law.text(raw, key, where))
+    """A column that is a length of time: ``"540 days"``, ``"18 months"``; of a
+    relationship's kind, also :data:`LASTING` or :data:`UNCOUNTED`."""
+    said = law.text(raw, key, where)
+    if key in RELATIONSHIPS and said in (LASTING, UNCOUNTED):
+        return Period(0, said)
+    found = _PERIOD.match(said)
     if not found:
+        also = f", {LASTING!r} or {UNCOUNTED!r}" if key in RELATIONSHIPS else ""
         raise LawDataError(f"{where}: {key} must be a number of days or months "
-                               f"('90 days', '18 months'), not {raw[key]!r}")
+                               f"('90 days', '18 months'){also}, not {raw[key]!r}")
     return Period(int(found[1]), found[2])
 
 

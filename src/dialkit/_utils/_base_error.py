@@ -365,3 +365,12 @@ class StoreError(DialkitError, RuntimeError):
     """The event store could not be opened or written; the message names the file."""
 
     __module__ = "dialkit.errors"
+
+
+class ComplianceRiskWarning(UserWarning):
+    """A contact the law may forbid, though nothing given says it does: a number of a
+    state whose Do-Not-Call list its law obliges a caller to obtain, which no scrub given
+    answers for (issue 81). ``next_allowed`` warns so beside its ``risk`` column; the
+    client's guard sends such a contact and logs it, unless it enforces the policy."""
+
+    __module__ = "dialkit.errors"

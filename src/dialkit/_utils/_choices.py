@@ -131,7 +131,8 @@ AUDIT_INPUTS = (
         "No judge before a call knows its caller id (a scheduled call's is the dialer's); "
         "the service checks a click-to-call's against the account's own before dialling.")),
     AuditInput("consents", "--consents", RECORDS, (
-        "The account's consent records (phone or lead_id, kind written, ebr or oral, "
+        "The account's consent records (phone or lead_id, kind written, ebr, oral or "
+        "invitation (the person asked to be called), "
         "given_at, revoked_at, optionally relationship purchase or inquiry): they exempt "
         "calls to listed numbers as each list's law says, a revocation is an opt-out, and "
         "no_written_consent runs."), hint="the account's consent records",

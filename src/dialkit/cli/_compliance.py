@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +17,7 @@ import typer
 
 from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._shown._words import counted
-from dialkit._utils._base_error import InputError
+from dialkit._utils._base_error import ComplianceRiskWarning, InputError
 from dialkit._utils._choices import (
     AUDIT_INPUTS,
     CALLS_ASKED,
@@ -484,7 +485,8 @@ def when_command(
     if not numbers and leads is None:
         raise typer.BadParameter("give numbers to ask about, or --leads FILE",
                                  param_hint="NUMBER")
-    with _library_errors():
+    with _library_errors(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ComplianceRiskWarning)  # each line says its risk
         answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
                            calls=calls, campaign_id=campaign, leads=leads, values=value,
                            mapping=mapping, **given)
@@ -497,8 +499,9 @@ def when_command(
         asked = row.phone if pd.isna(getattr(row, "lead_id", None)) else (
             f"{row.phone} (lead {row.lead_id})")
         if row.allowed:
+            risk = "" if pd.isna(row.risk) else f"; a risk: {row.risk}"
             typer.echo(f"{asked}: allowed ({row.next_local_time[:16]} {row.timezone}"
-                       f"{zones})")
+                       f"{zones}{risk})")
         elif pd.isna(row.next_allowed_at):
             typer.echo(f"{asked}: not allowed ({row.forbidden_by}); no allowed moment "
                        f"is known{zones}")

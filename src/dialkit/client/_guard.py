@@ -439,13 +439,18 @@ class Guard:
 
     def _settle(self, operation: str, phone: str | None, moment: datetime,
                 verdict: Verdict | None, reason: str | None) -> None:
-        """Refuse the contact, or record its override, or let it go."""
+        """Refuse the contact, or record its override, or let it go (a risk, where the
+        law alone is enforced: logged as a warning)."""
         if reason is not None:
             self.overrides.append(Override(operation, phone, moment, reason, verdict))
             logger.warning("%s%s sent with override %r%s", operation,
                            f" to {phone}" if phone else "", reason,
                            "" if verdict is None else f" over {verdict.rule}: "
                            f"{verdict.evidence}")
+            return
+        if verdict is not None and verdict.risk and self.settings.enforce == "law":
+            logger.warning("%s%s sent with a risk the policy would refuse: %s", operation,
+                           f" to {phone}" if phone else "", verdict.evidence)
             return
         if verdict is not None:
             raise verdict.error(operation, phone, moment)

@@ -252,9 +252,10 @@ def _judged(asked: pd.DataFrame | str, moment: pd.Timestamp, past: Asked) -> Ver
 
 def _strictest(verdicts: Sequence[Verdict | None], at: datetime) -> Verdict | None:
     """Of a contact's verdicts at ``at`` under each subject asked, the refusal that lasts
-    longest (one with no next allowed moment above all); None where each allows it."""
+    longest (one with no next allowed moment above all), a risk below every refusal; None
+    where each allows it."""
     found = [verdict for verdict in verdicts if verdict is not None]
-    return max(found, key=lambda verdict: (verdict.next_allowed_at is None,
+    return max(found, key=lambda verdict: (not verdict.risk, verdict.next_allowed_at is None,
                                            verdict.next_allowed_at or at), default=None)
 
 
@@ -308,13 +309,15 @@ def _rows(answer: pd.DataFrame) -> list[dict[str, object]]:
 
 
 def _verdict(row: dict[str, object]) -> Verdict | None:
-    """A row of ``next_allowed``'s answer as a refusal (None: allowed)."""
-    if row["allowed"]:
-        return None
-
+    """A row of ``next_allowed``'s answer as a refusal, or, allowed, as the risk its
+    ``risk`` names (None: allowed, and no risk)."""
     def text(column: str) -> str | None:
         value = row[column]
         return None if value is None else str(value)
+
+    if row["allowed"]:
+        risk = text("risk")
+        return None if risk is None else Verdict("dnc_call", "risk", "US", risk, None)
 
     later = row["next_allowed_at"]
     return Verdict(str(row["rule"]), text("basis"), text("jurisdiction"),

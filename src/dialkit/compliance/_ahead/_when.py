@@ -18,6 +18,7 @@ facts, its contracts, the reassigned answers, a lead's business line).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -25,7 +26,8 @@ import pandas as pd
 
 from ..._phones._zones import ZONES, zone_sets, zoned
 from ..._places._localtime import zone_info
-from ..._utils._base_error import AuditInputError
+from ..._shown._words import counted
+from ..._utils._base_error import AuditInputError, ComplianceRiskWarning
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
 from ...frames import as_pandas, is_tabular
@@ -47,7 +49,7 @@ HORIZON_DAYS = 14
 _DAY_NS = 86_400 * 10**9
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
 COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
-           "forbidden_by", "jurisdiction", "basis", "policy", "timezones")
+           "forbidden_by", "jurisdiction", "basis", "policy", "risk", "timezones")
 """The columns of :func:`next_allowed`'s answer (``lead_id`` first, for leads)."""
 
 
@@ -141,6 +143,9 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ``unknown_timezone``) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
         the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it;
+        ``risk``, where the call is allowed but the audit would find it a risk (a state's
+        required Do-Not-Call list no scrub given answers for), the audit's words, with a
+        :class:`~dialkit.errors.ComplianceRiskWarning` (issue 81);
         ``timezones``, every zone the call is judged in: the number's
         (``America/New_York, America/Chicago`` for an area code the exchange does not
         place in one), then, for a lead whose address state is another state, that
@@ -192,7 +197,19 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         answer = answer.assign(lead_id=leads)
         answer = answer[["lead_id", *answer.columns[:-1]]]
     answer.attrs["notes"] = read_as_note(said)
+    _warn_of_risks(answer["risk"])
     return answer
+
+
+def _warn_of_risks(risks: pd.Series) -> None:
+    """A :class:`~dialkit.errors.ComplianceRiskWarning` where an answer's ``risk`` says
+    something: the call is allowed, but a scrub the law requires is missing."""
+    said = risks.dropna()
+    if len(said):
+        warnings.warn(f"{counted(len(said), 'number')} allowed may be on a state's "
+                      f"Do-Not-Call list no scrub given answers for (the answer's risk "
+                      f"column says which): {said.iloc[0]}", ComplianceRiskWarning,
+                      stacklevel=3)
 
 
 def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
@@ -207,6 +224,8 @@ def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
     answer = hours_at(phones, _at(moment, phones), rules, address, consented=consented)
     if asked.calls is not None or asked.dnc is not None:
         answer = judged_by_history(answer, moment, asked)
+    else:
+        answer = answer.assign(risk=pd.Series(pd.NA, index=answer.index, dtype="str"))
     return answer[list(COLUMNS)]
 
 

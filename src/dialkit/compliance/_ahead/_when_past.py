@@ -54,7 +54,11 @@ within as many); none found: no next allowed moment is known."""
 _ASKED = "asked:"
 """The prefix of the asked calls' ids among the calls the audit judges."""
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy", "next_local_time",
-          "timezone")
+          "timezone", "risk")
+RISK = "risk"
+"""A finding's ``basis`` that says the call may break the law, not that it does (a state's
+required list no scrub answers for: :mod:`.._checks._state_lists`): it forbids no call,
+and the answer's ``risk`` column says it (issue 81)."""
 
 FACTS = ("nonprofit", "charity", "newspaper")
 """The facts of the account that lift a list's rule from every call (the audit's switches
@@ -189,10 +193,14 @@ def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
     """``answer`` (the hours' answer, a row per number) with the numbers a DNC list or a
     cap forbids at ``moment`` not allowed, naming the finding that forbids them; a cap's
     with the moment it frees the number and the first moment the hours allow from there."""
-    answer = answer.astype({column: object for column in _TEXTS}).copy()
+    answer = answer.assign(risk=None).astype({column: object for column in _TEXTS})
     phones = answer["phone"].astype(object)
     campaigns = _campaigns(phones, asked)
-    found = _judged(phones, campaigns, pd.Series(moment, index=phones.index), asked)
+    every = _findings(phones, campaigns, pd.Series(moment, index=phones.index), asked)
+    risky = (every["basis"] == RISK).to_numpy(bool)
+    found = _first(every[~risky])
+    for row in _first(every[risky]).itertuples():
+        answer.at[row.Index, "risk"] = _said(row)
     for rule in reversed(RULES):  # the most lasting named last, over the others
         hits = found[found["rule"] == rule]
         if rule == "call_frequency":
@@ -204,9 +212,23 @@ def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
 
 def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
             asked: Asked) -> pd.DataFrame:
-    """The audit's findings of :data:`RULES` for a call to each of ``phones`` (of
-    ``campaigns``) at ``at``, beside the account's calls: the first per number, by
-    :data:`RULES`' order, indexed as ``phones``."""
+    """The audit's findings of :data:`RULES` that forbid a call to each of ``phones`` (of
+    ``campaigns``) at ``at``, beside the account's calls (not a :data:`RISK`): the first
+    per number, by :data:`RULES`' order, indexed as ``phones``."""
+    found = _findings(phones, campaigns, at, asked)
+    return _first(found[(found["basis"] != RISK).to_numpy(bool)])
+
+
+def _first(found: pd.DataFrame) -> pd.DataFrame:
+    """The first of ``found`` per number asked (its index)."""
+    return found[~found.index.duplicated()]
+
+
+def _findings(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
+              asked: Asked) -> pd.DataFrame:
+    """Every finding of :data:`RULES` of a call to each of ``phones`` (of ``campaigns``)
+    at ``at``, beside the account's calls, by :data:`RULES`' order, indexed as
+    ``phones`` (a number's several in a row)."""
     proposed = pd.DataFrame({
         "id": _ASKED + pd.Series(phones.index.astype(str), index=phones.index),
         "to_number": phones, "created_at": at, "campaign_id": campaigns, **NOT_YET_MADE})
@@ -221,8 +243,7 @@ def _judged(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
     order = found["rule"].map({rule: n for n, rule in enumerate(RULES)})
     found = found.iloc[np.argsort(order.to_numpy(), kind="stable")]
     where = found["call_id"].astype(str).str.removeprefix(_ASKED).astype(int).to_numpy()
-    found = found.set_axis(where)
-    return found[~found.index.duplicated()]
+    return found.set_axis(where)
 
 
 def _lists_given(asked: Asked) -> frozenset[str] | None:
@@ -378,6 +399,14 @@ def cap_periods() -> set[pd.Timedelta]:
                                        if row.cap_period is not None}
 
 
+def _said(row: Any) -> str:
+    """A finding (a row of ``itertuples``) in the answer's words: its evidence, and its
+    citation where the evidence does not hold it."""
+    said = str(row.evidence).removeprefix("called ")
+    cited = row.citation if isinstance(row.citation, str) else ""
+    return said + (f"; {cited}" if cited and cited not in said else "")
+
+
 def _forbid(answer: pd.DataFrame, row: Any) -> None:
     """``answer``'s number not allowed by the finding ``row`` (a row of ``itertuples``): a
     DNC listing for good; a cap until it frees the number, where that is later than the
@@ -385,10 +414,7 @@ def _forbid(answer: pd.DataFrame, row: Any) -> None:
     evidence does not hold it (a listing's evidence names its list, the citation the law:
     Texas's list, Tex. Bus. & Com. Code 304.052), as an answer of the hours holds its
     statute."""
-    at = row.Index
-    said = str(row.evidence).removeprefix("called ")
-    cited = row.citation if isinstance(row.citation, str) else ""
-    said += f"; {cited}" if cited and cited not in said else ""
+    at, said = row.Index, _said(row)
     if row.rule == "call_frequency":
         freed, later = row.freed_at, row.next_at
         hours_at = answer.at[at, "next_allowed_at"]

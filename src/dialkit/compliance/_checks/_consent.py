@@ -3,7 +3,8 @@
 ``consents=`` (shared decision 6 of issue 47): a row per record, by ``phone`` or
 ``lead_id``, of ``kind`` ``written`` (prior express written consent, a signed written
 agreement), ``ebr`` (an established business relationship, from ``given_at``: its
-``relationship``, ``purchase`` or ``inquiry``, says which, absent a purchase) or ``oral``,
+``relationship``, ``purchase`` or ``inquiry``, says which, absent a purchase), ``oral``
+or ``invitation`` (the person asked or invited the caller to call),
 with ``given_at`` and ``revoked_at`` (a revocation is an opt-out:
 :mod:`._dnc` puts the number on the account's own list from then). ``reassigned=``: the
 reassigned numbers database's answers (``phone``, ``asked_at``, ``answer`` ``yes``, ``no``
@@ -135,7 +136,10 @@ def _related(records: pd.DataFrame, at: pd.Series,
     held = pd.Series(True, index=records.index)
     for law in laws:
         for period, which in ((law.purchase, ~inquiry), (law.inquiry, inquiry)):
-            held &= ~which | (at < records["given_at"] + _offset(period))
+            if period.unit == lists.UNCOUNTED:
+                held &= ~which
+            elif period.unit != lists.LASTING:
+                held &= ~which | (at < records["given_at"] + _offset(period))
     return held
 
 

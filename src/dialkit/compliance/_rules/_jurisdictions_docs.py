@@ -208,7 +208,7 @@ def _lists(rows: tuple[dnc_lists.DncList, ...]) -> list[str]:
         taken = (row.scrub + (" (**required**)" if row.required else "")) if row.state else "-"
         lines.append(
             f"| {row.id} | {row.name} | `{row.told_as}` | {_grace(row)} | {taken} "
-            f"| {', '.join(row.exempt_by) or 'nothing'} "
+            f"| {_exempting(row)} "
             f"| {', '.join(row.exempt_facts) or '-'} "
             f"| {'not judged' if row.residential_only else 'judged'} | {row.citation} "
             f"| {row.reviewed.isoformat()} | {_status(row)} |")
@@ -218,6 +218,27 @@ def _lists(rows: tuple[dnc_lists.DncList, ...]) -> list[str]:
         if row.doubts:
             lines.append(f"- Doubts: {row.doubts}")
     return lines
+
+
+def _exempting(row: dnc_lists.DncList) -> str:
+    """What exempts a call from a list, an ``ebr`` with how long each relationship lasts
+    under each law that bounds it (``ebr (540 days after a purchase, 90 days after an
+    inquiry; ...)``)."""
+    said = []
+    for kind in row.exempt_by:
+        if kind == "ebr":
+            laws = dnc_lists.relationships(row.relationships)
+            kind += " (" + "; ".join(f"{_lasting(law.purchase, 'a purchase')}, "
+                                     f"{_lasting(law.inquiry, 'an inquiry')}"
+                                     for law in laws) + ")"
+        said.append(kind)
+    return ", ".join(said) or "nothing"
+
+
+def _lasting(period: dnc_lists.Period, after: str) -> str:
+    """How long a relationship lasts after ``after``: ``18 months after a purchase``, ``an
+    inquiry not counted``, ``a purchase while it lasts``."""
+    return f"{period} after {after}" if period.count else f"{after} {period}"
 
 
 def _grace(row: dnc_lists.DncList) -> str:

@@ -1,0 +1,140 @@
+"""Each state's Do-Not-Call list as its own words say (issue 81): each exemption a row
+quotes, inside and outside its window (a day before and after each limit), and each
+delay, judged by the audit and by ``next_allowed`` alike.
+
+The windows are the rows' own (``_law/dnc_lists.toml``, quoted there with their sources):
+Colorado's 18 months after a purchase and 30 days after an inquiry (the Attorney
+General's list of what C.R.S. 6-1-903 allows), Missouri's 180 days of "a business contact"
+(RSMo 407.1095(3)(b)), Pennsylvania's 12 months after a purchase and no inquiry without
+consent to go on (73 P.S. 2242), Florida's and Wyoming's relationship with no time limit
+(Fla. Stat. 501.059(1)(k)3, W.S. 40-12-301(a)(vi)); a request or invitation to call
+(``invitation``) where the words name one; Massachusetts's 60 days after a listing
+first appears (201 CMR 12.05(2)), Wyoming's 60 on the Telephone Preference Service;
+Mississippi's consumer "a person or business" (77-3-705(a), 2019).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+from dialkit._law import _dnc_lists as lists
+from dialkit.compliance import audit, next_allowed
+
+PHONES = {"CO": "+13035550123", "MO": "+13145550123", "PA": "+12155550123",
+          "FL": "+13055550123", "WY": "+13075550123", "MA": "+16175550123",
+          "MS": "+16015550123", "TX": "+12145550123"}
+"""A number of each state, by its area code (Denver, St. Louis, Philadelphia, Miami,
+Cheyenne, Boston, Jackson, Dallas)."""
+LISTED = "2025-01-01"
+"""When each number was listed: long before every call, past every delay."""
+
+
+def record(state: str, kind: str, given: str, relationship: str | None = None,
+           revoked: str | None = None) -> pd.DataFrame:
+    """A consent record of the state's number."""
+    return pd.DataFrame({
+        "phone": [PHONES[state]], "kind": [kind],
+        "relationship": [relationship], "given_at": pd.to_datetime([given], utc=True),
+        "revoked_at": pd.to_datetime([revoked], utc=True)})
+
+
+def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame | None = None,
+           line: str | None = None) -> tuple[bool, bool]:
+    """(whether the audit finds the call at ``at`` a breach of a Do-Not-Call list, whether
+    ``next_allowed`` forbids it then), the number on the state's list since ``listed``: a
+    revoked consent puts it on the account's own list too (an opt-out)."""
+    phone, row = PHONES[state], lists.told(f"US-{state}")
+    assert row is not None
+    dnc = pd.DataFrame({"phone": [phone], "listed": [True], "list": [row.id],
+                        "listed_at": pd.to_datetime([listed], utc=True),
+                        "checked_at": pd.to_datetime([at], utc=True)})
+    calls = pd.DataFrame({"id": ["call_1"], "direction": "outbound",
+                          "from_number": "+14155550100", "to_number": [phone],
+                          "created_at": pd.to_datetime([at], utc=True),
+                          "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+                          "disposition": None})
+    leads = None if line is None else pd.DataFrame({
+        "id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [phone], "status": ["callback"],
+        "line": [line]})
+    found = audit(calls, dnc=dnc, consents=consents, leads=leads, as_of="2026-11-27").findings
+    breach = bool((found["rule"] == "dnc_call").any())  # the state's list, or the account's
+    asked = leads.assign(next_attempt_at=pd.NaT) if leads is not None else phone  # own
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        answer = next_allowed(asked, at, dnc=dnc, consents=consents)
+    forbidden = not bool(answer["allowed"].iloc[0]) and answer["rule"].iloc[0] == "dnc_call"
+    return breach, forbidden
+
+
+CASES = [
+    # Colorado: 18 months after a purchase (from 2024-12-01: to 2026-06-01), 30 days
+    # after an inquiry (from 2026-05-01: to 2026-05-31), an invitation while it stands.
+    ("CO", "2026-05-31T16:00Z", record("CO", "ebr", "2024-12-01", "purchase"), False),
+    ("CO", "2026-06-02T16:00Z", record("CO", "ebr", "2024-12-01", "purchase"), True),
+    ("CO", "2026-05-30T16:00Z", record("CO", "ebr", "2026-05-01", "inquiry"), False),
+    ("CO", "2026-06-01T16:00Z", record("CO", "ebr", "2026-05-01", "inquiry"), True),
+    ("CO", "2026-06-02T16:00Z", record("CO", "invitation", "2026-01-01"), False),
+    ("CO", "2026-06-02T16:00Z", record("CO", "invitation", "2026-01-01",
+                                       revoked="2026-03-01"), True),
+    # Missouri: 180 days of a business contact, a purchase or an inquiry (from 2025-12-10:
+    # to 2026-06-08); an invitation or permission.
+    ("MO", "2026-06-07T16:00Z", record("MO", "ebr", "2025-12-10", "purchase"), False),
+    ("MO", "2026-06-09T16:00Z", record("MO", "ebr", "2025-12-10", "purchase"), True),
+    ("MO", "2026-06-07T16:00Z", record("MO", "ebr", "2025-12-10", "inquiry"), False),
+    ("MO", "2026-06-09T16:00Z", record("MO", "ebr", "2025-12-10", "inquiry"), True),
+    ("MO", "2026-06-02T16:00Z", record("MO", "invitation", "2026-01-01"), False),
+    # Pennsylvania: 12 months after a purchase (from 2025-06-10: to 2026-06-10); an inquiry
+    # alone not at all; an express request.
+    ("PA", "2026-06-09T16:00Z", record("PA", "ebr", "2025-06-10", "purchase"), False),
+    ("PA", "2026-06-11T16:00Z", record("PA", "ebr", "2025-06-10", "purchase"), True),
+    ("PA", "2026-05-02T16:00Z", record("PA", "ebr", "2026-05-01", "inquiry"), True),
+    ("PA", "2026-06-02T16:00Z", record("PA", "invitation", "2026-01-01"), False),
+    # Florida and Wyoming: a relationship with no time limit, until it ends.
+    ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "purchase"), False),
+    ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "inquiry"), False),
+    ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "purchase",
+                                       revoked="2026-03-01"), True),
+    ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2010-01-01", "purchase"), False),
+    ("WY", "2026-06-02T16:00Z", record("WY", "invitation", "2026-01-01"), False),
+    # Massachusetts: its exemptions' words were not read; none lifts it.
+    ("MA", "2026-06-02T16:00Z", record("MA", "invitation", "2026-01-01"), True),
+    ("MA", "2026-06-02T16:00Z", record("MA", "ebr", "2026-05-01", "purchase"), True),
+    # Texas names no invitation.
+    ("TX", "2026-06-02T16:00Z", record("TX", "invitation", "2026-01-01"), True),
+]
+
+
+@pytest.mark.parametrize(("state", "at", "consents", "breach"), CASES,
+                         ids=[f"{state}-{consents['kind'][0]}-{consents['relationship'][0] or ''}-"
+                              f"{at[:10]}{'-revoked' * bool(consents['revoked_at'].notna()[0])}"
+                              for state, at, consents, _ in CASES])
+def test_each_exemption_holds_as_long_as_its_words_say(state: str, at: str,
+                                                       consents: pd.DataFrame,
+                                                       breach: bool) -> None:
+    assert judged(state, at, consents=consents) == (breach, breach)
+
+
+@pytest.mark.parametrize(("state", "listed", "at", "breach"), [
+    ("MA", "2026-04-01", "2026-05-30T16:00Z", False),   # 59 days after the listing appears
+    ("MA", "2026-04-01", "2026-06-01T16:00Z", True),    # 61 days: effective
+    ("WY", "2026-04-01", "2026-05-30T16:00Z", False),   # the Service's 60 days
+    ("WY", "2026-04-01", "2026-06-01T16:00Z", True),
+    ("PA", "2026-05-01", "2026-05-30T16:00Z", False),   # 30 days after the quarterly list
+    ("PA", "2026-05-01", "2026-06-01T16:00Z", True),
+])
+def test_each_delay_runs_from_the_listing(state: str, listed: str, at: str,
+                                          breach: bool) -> None:
+    assert judged(state, at, listed=listed) == (breach, breach)
+
+
+@pytest.mark.parametrize(("state", "breach"), [("MS", True), ("PA", True), ("CO", False),
+                                               ("MO", False), ("MA", False)])
+def test_a_business_line_is_on_a_list_whose_words_name_businesses(state: str,
+                                                                  breach: bool) -> None:
+    """Mississippi's consumer is 'a person or business' since 2019, Pennsylvania's list
+    holds business subscribers since 2019; Colorado's, Missouri's and Massachusetts's hold
+    residential subscribers alone."""
+    assert judged(state, "2026-06-02T16:00Z", line="business") == (breach, breach)
