@@ -34,7 +34,8 @@ CONTRACT = "contract"
 whose ``exempt_by`` names it is lifted by one (Canada's DNCL: Telecommunications Act
 41.7's existing business relationship)."""
 EXEMPTING = (*KINDS, CONTRACT)
-"""What a list's ``exempt_by`` may name."""
+"""What a list's ``exempt_by`` may name; where a list's words on its exemptions were not
+reached (its ``unread``), a record of any of them makes its call a risk, not a breach."""
 FACTS = {
     "nonprofit": "a tax-exempt nonprofit calling for itself (audit(nonprofit=True))",
     "charity": "a registered charity (Income Tax Act 248(1)), or a caller on its behalf, "
@@ -51,7 +52,8 @@ a purchase or transaction, or an inquiry or application; absent, a purchase."""
 COLUMNS = frozenset({
     "id", "country", "list", "name", "grace_days", "grace_needs_check", "late_citation",
     "late_business_days", "late_since", "late_days_before", "exempt_by", "residential_only",
-    "exempt_facts", "state", "scrub", "required", "relationships", *law.LAW_COLUMNS})
+    "exempt_facts", "state", "scrub", "required", "relationships", "unread",
+    *law.LAW_COLUMNS})
 RELATIONSHIP_COLUMNS = frozenset({"id", "country", *RELATIONSHIPS, CONTRACT,
                                   *law.LAW_COLUMNS})
 _STATE = re.compile(r"^[A-Z]{2}$")
@@ -105,6 +107,9 @@ class DncList(law.LawRow):
             it (a missing scrub of it is then a risk).
         relationships: The key of the :func:`relationships` rows bounding an ``ebr``:
             the state list's id where it names its own, else the country.
+        unread: The words on the list's exemptions that were not reached (empty: none
+            left unread): a call that a record the other lists' words name would exempt
+            is then a risk naming them, not a breach (issue 81).
         citation: The section that decides a call to a listed number.
         sources, reviewed, confirmed, doubts, text: As every row of law has them
             (:class:`._rows.LawRow`).
@@ -127,6 +132,7 @@ class DncList(law.LawRow):
     scrub: str = ""
     required: bool = False
     relationships: str = ""
+    unread: str = ""
 
     @property
     def told_as(self) -> str:
@@ -289,6 +295,7 @@ def _row(raw: Mapping[str, Any], where: str) -> DncList:
         scrub=law.text(raw, "scrub", where) if state else "",
         required=law.typed(raw, "required", bool, where, None) if state else False,
         relationships=_relationship_key(raw, state, country, where),
+        unread=law.typed(raw, "unread", str, where, ""),
         **law.law_columns(raw, where))
 
 

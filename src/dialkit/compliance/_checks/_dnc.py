@@ -259,6 +259,7 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
     if lists.CONTRACT in row.exempt_by and facts.contracts is not None:
         exempt |= standing(on, _in_force(facts.contracts, row), (lists.CONTRACT,))
     hits = _once_each(on, after & ~safe.fillna(False) & ~exempt)
+    unsure = _unread(hits, row, consents, facts)
     late = _late(hits, row)
     source = hits["source"] + _runs(hits)
     words = pd.Series(np.where(
@@ -269,12 +270,32 @@ def _judged(pairs: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | No
         + written(hits["since"]) + _grace_words(hits, row)), index=hits.index, dtype=object)
     words = words + _check_words(hits, row) + np.where(hits["reading"] != "",
                                                        "; " + hits["reading"], "")
+    words = words + np.where(unsure, f"; a record stands at the call that the other lists' "
+                             f"words name as exempting it, and the {row.name}'s words on its "
+                             f"exemptions ({row.unread}) were not read: a risk, not a breach",
+                             "")
     if not row.confirmed:
         words = words + f" (a doubtful reading: see the doubts of the lists' row {row.id})"
     return hits.assign(evidence=words, jurisdiction=row.id if row.state else row.country,
                        decided_by="list",
                        citation=np.where(late, f"{row.citation}; {row.late_citation}",
-                                         row.citation), basis="law", policy=None)
+                                         row.citation),
+                       basis=np.where(unsure, "risk", "law"), policy=None)
+
+
+def _unread(hits: pd.DataFrame, row: lists.DncList, consents: pd.DataFrame | None,
+            facts: Facts) -> np.ndarray:
+    """Which calls of ``hits`` a record would exempt under the other lists' readings (a
+    consent record of any kind, its relationship bounded by the country's laws, or a
+    contract in force), where the list's words on its exemptions were not reached
+    (:attr:`~dialkit._law._dnc_lists.DncList.unread`): each is a risk, not a breach."""
+    unsure = np.zeros(len(hits), bool)
+    if not row.unread or not len(hits):
+        return unsure
+    unsure |= standing(hits, consents, lists.KINDS, lists.relationships(row.country))
+    if facts.contracts is not None:
+        unsure |= standing(hits, _in_force(facts.contracts, row), (lists.CONTRACT,))
+    return unsure
 
 
 _ONE_FACT = ["_row", "list", "source"]

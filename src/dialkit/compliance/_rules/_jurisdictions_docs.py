@@ -232,7 +232,9 @@ def _exempting(row: dnc_lists.DncList) -> str:
                                      f"{_lasting(law.inquiry, 'an inquiry')}"
                                      for law in laws) + ")"
         said.append(kind)
-    return ", ".join(said) or "nothing"
+    unread = (f"; its words on exemptions unread ({row.unread}): a record any list names "
+              "makes the call a risk" if row.unread else "")
+    return (", ".join(said) or "nothing") + unread
 
 
 def _lasting(period: dnc_lists.Period, after: str) -> str:
