@@ -35,6 +35,7 @@ from ._duplicates import phone_numbers
 from ._hints import (
     Reading,
     changing_regions,
+    ninth_digit_hints,
     ranked,
     region_counts,
     region_hints,
@@ -47,8 +48,15 @@ from ._judge import (
     stored_as_number,
     unevaluated,
 )
-from ._own_hints import ninth_digit_hints, other_number_hints
-from ._result import Advice, counts_html, notes_of, numbered, row_hints, rows_by
+from ._result import (
+    Advice,
+    counts_html,
+    notes_of,
+    numbered,
+    other_number_hints,
+    row_hints,
+    rows_by,
+)
 from ._result import judged as with_verdicts
 from ._verdicts import EXTRA_FIELDS, VERDICTS, Checked, checks, text, verdict_frame
 

@@ -15,12 +15,15 @@ country column is in use and re-reading the file so changes no valid row's numbe
 is taken for an incomplete number of that region and gets none.
 
 A row whose country cell names no country, and a row whose digits read as two
-numbers (``ambiguous_phone``), get a hint that says so and what to write.
+numbers (``ambiguous_phone``), get a hint that says so and what to write; a Brazilian
+mobile written as before it gained its ninth digit, the mobile it reads as with it
+(issue 80), never read so without the user's say.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -168,6 +171,55 @@ def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: 
         hints = put_at(hints, rows, pa.array([made[key] for key in zip(phone, country,
                                                                     strict=True)], pa.string()))
     return hints
+
+
+def ninth_digit_hints(hints: pa.Array | None, cells: pd.Series, numbers: pd.DataFrame,
+                      region: str, countries: pd.Series | None) -> pa.Array | None:
+    """``hints`` (:func:`region_hints`') with, for each ``invalid_phone`` row of Brazil (its
+    country cell's, else the file's region) left without one, the mobile its number reads
+    as with the ninth digit Brazil's mobiles gained in 2012-2016 (:func:`ninth_digit`),
+    where that is a valid mobile: named, never read so without the user's say."""
+    invalid = (numbers["reason"] == "invalid_phone").fillna(False).to_numpy(dtype=bool)
+    if hints is None:
+        hints = pa.nulls(len(cells), pa.string())
+    rows = np.flatnonzero(invalid & ~hints.is_valid().to_numpy(zero_copy_only=False))
+    digits = pc.replace_substring_regex(pa.array(cells.iloc[rows], pa.string()), _NOT_DIGIT, "")
+    rows = rows[arrow_bools(pc.match_substring_regex(digits, _BRAZIL_OLD_MOBILE.pattern))]
+    if not len(rows):  # none written as an old mobile is (a US file's: most of them)
+        return None if hints.null_count == len(hints) else hints
+    country = ([None] * len(rows) if countries is None
+               else countries.iloc[rows].astype(object).tolist())
+    said = [ninth_digit(str(cell), region_of(each) or region)
+            for cell, each in zip(cells.iloc[rows].astype(object), country, strict=True)]
+    hints = put_at(hints, rows, pa.array(said, pa.string()))
+    return None if hints.null_count == len(hints) else hints
+
+
+_BRAZIL_OLD_MOBILE = re.compile(r"^(?:\+?55)?0?([0-9]{2})([6-9][0-9]{7})$")
+"""A Brazilian mobile as written before it gained its ninth digit, its digits alone: an
+area code, then eight digits from 6 to 9 (``553198710659``, ``(31) 8871-0659``); read by
+RE2 over a chunk's refused cells first, by ``re`` in the few it matches."""
+_NOT_DIGIT = r"[^0-9+]"  # ASCII digits, as RE2 and re both read them
+
+
+def ninth_digit(cell: str, region: str) -> str | None:
+    """The hint of a number of Brazil (``region`` BR, or written with ``+55``) that is no
+    valid number as written but is a valid mobile with a ``9`` before its eight digits:
+    Brazil's mobiles gained a ninth digit in 2012-2016 (Anatel), and lists kept from
+    before write them without it. None for any other cell."""
+    digits = re.sub(_NOT_DIGIT, "", cell)
+    if region != "BR" and not digits.startswith("+55"):
+        return None
+    old = _BRAZIL_OLD_MOBILE.match(digits)
+    if old is None:
+        return None
+    number = phonenumbers.parse(f"+55{old[1]}9{old[2]}")
+    if not (phonenumbers.is_valid_number(number)
+            and phonenumbers.number_type(number) == phonenumbers.PhoneNumberType.MOBILE):
+        return None
+    written = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    return (f"a Brazilian mobile written as before 2016, without its ninth digit, reads "
+            f"as {written}: write it so if it is that number")
 
 
 def put_at(hints: pa.Array, rows: np.ndarray, said: pa.Array) -> pa.Array:

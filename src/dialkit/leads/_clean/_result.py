@@ -32,9 +32,18 @@ from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes
 from .._read._lead_file import LeadFile
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column, phone_columns
-from ._hints import hint_note, unknown_note
+from ._hints import hint_note, put_at, unknown_note
 from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
-from ._verdicts import REASONS, STATUSES
+from ._verdicts import (
+    AMBIGUOUS_PHONE,
+    DUPLICATE_IN_CAMPAIGN,
+    DUPLICATE_IN_REQUEST,
+    INVALID_PHONE,
+    MISSING,
+    PHONE_TOO_LONG,
+    REASONS,
+    STATUSES,
+)
 
 EXTENSION_FIELD = "phone_extension"
 """The custom field a phone's extension is sent as, by default."""
@@ -373,6 +382,27 @@ def row_hints(hints: pa.Array | None, owners: np.ndarray | None, rows: int) -> p
     positions[repeats] = np.arange(len(repeats))
     spread = said.take(pa.array(positions, mask=positions < 0))
     return spread if hints is None else pc.coalesce(spread, found)
+
+
+FOR_ITS_PHONE = (MISSING, PHONE_TOO_LONG, INVALID_PHONE, AMBIGUOUS_PHONE,
+                 DUPLICATE_IN_REQUEST, DUPLICATE_IN_CAMPAIGN)
+"""The verdicts a row gets for its phone alone, which another of its numbers may not get:
+a duplicate of another row's phone is the commonest (an office line a team shares, each
+person's mobile beside it). Not a blocked country or a Do-Not-Call listing: a person
+who is not to be called is not called on another number either."""
+
+
+def other_number_hints(hints: pa.Array, codes: np.ndarray, others: pd.Series) -> pa.Array:
+    """``hints`` with, for each row refused for its phone (:data:`FOR_ITS_PHONE`, by its
+    verdict's code in ``codes``) whose other phone columns hold a valid number
+    (``others``: :attr:`Phones.other_valid`), that number named after the row's hint."""
+    rows = np.flatnonzero(np.isin(codes, FOR_ITS_PHONE) & others.notna().to_numpy(bool))
+    if not len(rows):
+        return hints
+    said = [f"{hint + '; ' if hint else ''}its other number {number} is valid: make it the "
+            "row's phone to send the lead on it" for number, hint in zip(
+                others.iloc[rows].tolist(), hints.take(pa.array(rows)).to_pylist(), strict=True)]
+    return put_at(hints, rows, pa.array(said, pa.string()))
 
 
 def leads_of(rows: pd.DataFrame, fields: Mapping[str, str],
