@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 
 from dialkit._law import _dnc_lists as lists
-from dialkit.compliance import audit, next_allowed
+from dialkit.compliance import audit, next_allowed, upcoming
 
 PHONES = {"CO": "+13035550123", "MO": "+13145550123", "PA": "+12155550123",
           "FL": "+13055550123", "WY": "+13075550123", "MA": "+16175550123",
@@ -46,7 +46,8 @@ def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame 
            line: str | None = None) -> tuple[bool, bool]:
     """(whether the audit finds the call at ``at`` a breach of a Do-Not-Call list, whether
     ``next_allowed`` forbids it then), the number on the state's list since ``listed``: a
-    revoked consent puts it on the account's own list too (an opt-out)."""
+    revoked consent puts it on the account's own list too (an opt-out). ``upcoming``,
+    asked of a callback scheduled then, must find what the audit finds of the call."""
     phone, row = PHONES[state], lists.told(f"US-{state}")
     assert row is not None
     dnc = pd.DataFrame({"phone": [phone], "listed": [True], "list": [row.id],
@@ -57,12 +58,18 @@ def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame 
                           "created_at": pd.to_datetime([at], utc=True),
                           "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
                           "disposition": None})
-    leads = None if line is None else pd.DataFrame({
-        "id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [phone], "status": ["callback"],
-        "line": [line]})
-    found = audit(calls, dnc=dnc, consents=consents, leads=leads, as_of="2026-11-27").findings
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [phone],
+                          "status": ["callback"], "line": [line or "residential"]})
+    found = audit(calls, dnc=dnc, consents=consents, leads=leads if line else None,
+                  as_of="2026-11-27").findings
     breach = bool((found["rule"] == "dnc_call").any())  # the state's list, or the account's
-    asked = leads.assign(next_attempt_at=pd.NaT) if leads is not None else phone  # own
+    due = upcoming({"calls": calls.iloc[:0], "dnc": dnc, "leads": leads.assign(
+        next_attempt_at=pd.NaT), "callbacks": pd.DataFrame({
+            "id": ["cb_1"], "lead_id": ["lead_1"], "campaign_id": ["cmp_1"],
+            "scheduled_at": pd.to_datetime([at], utc=True), "status": ["pending"]})},
+        as_of=pd.Timestamp(at) - pd.Timedelta(hours=1), consents=consents)
+    assert bool((due["rule"] == "dnc_call").any()) == breach, due[["rule", "evidence"]]
+    asked = leads if line else phone
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         answer = next_allowed(asked, at, dnc=dnc, consents=consents)
