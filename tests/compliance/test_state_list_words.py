@@ -6,11 +6,11 @@ The windows are the rows' own (``_law/dnc_lists.toml``, quoted there with their 
 Colorado's 18 months after a purchase and 30 days after an inquiry (the Attorney
 General's list of what C.R.S. 6-1-903 allows), Missouri's 180 days of "a business contact"
 (RSMo 407.1095(3)(b)), Pennsylvania's 12 months after a purchase and no inquiry without
-consent to go on (73 P.S. 2242), Florida's and Wyoming's relationship with no time limit
-(Fla. Stat. 501.059(1)(k)3, W.S. 40-12-301(a)(vi)); a request or invitation to call
+consent to go on (73 P.S. 2242), Florida's relationship with no time limit (Fla. Stat.
+501.059(1)(k)3); a request or invitation to call
 (``invitation``) where the words name one, and where the words on the exemptions were not
 reached, a risk, not a breach; Massachusetts's 60 days after a listing
-first appears (201 CMR 12.05(2)), Wyoming's 60 on the Telephone Preference Service;
+first appears (201 CMR 12.05(2));
 Mississippi's consumer "a person or business" (77-3-705(a), 2019).
 """
 
@@ -25,10 +25,10 @@ from dialkit._law import _dnc_lists as lists
 from dialkit.compliance import audit, next_allowed, upcoming
 
 PHONES = {"CO": "+13035550123", "MO": "+13145550123", "PA": "+12155550123",
-          "FL": "+13055550123", "WY": "+13075550123", "MA": "+16175550123",
+          "FL": "+13055550123", "MA": "+16175550123",
           "MS": "+16015550123", "TX": "+12145550123"}
 """A number of each state, by its area code (Denver, St. Louis, Philadelphia, Miami,
-Cheyenne, Boston, Jackson, Dallas)."""
+Boston, Jackson, Dallas)."""
 LISTED = "2025-01-01"
 """When each number was listed: long before every call, past every delay."""
 
@@ -100,13 +100,11 @@ CASES = [
     ("PA", "2026-06-11T16:00Z", record("PA", "ebr", "2025-06-10", "purchase"), True),
     ("PA", "2026-05-02T16:00Z", record("PA", "ebr", "2026-05-01", "inquiry"), True),
     ("PA", "2026-06-02T16:00Z", record("PA", "invitation", "2026-01-01"), False),
-    # Florida and Wyoming: a relationship with no time limit, until it ends.
+    # Florida: a relationship with no time limit, until it ends.
     ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "purchase"), False),
     ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "inquiry"), False),
     ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "purchase",
                                        revoked="2026-03-01"), True),
-    ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2010-01-01", "purchase"), False),
-    ("WY", "2026-06-02T16:00Z", record("WY", "invitation", "2026-01-01"), False),
     # Texas names no invitation.
     ("TX", "2026-06-02T16:00Z", record("TX", "invitation", "2026-01-01"), True),
 ]
@@ -125,8 +123,6 @@ def test_each_exemption_holds_as_long_as_its_words_say(state: str, at: str,
 @pytest.mark.parametrize(("state", "listed", "at", "breach"), [
     ("MA", "2026-04-01", "2026-05-30T16:00Z", False),   # 59 days after the listing appears
     ("MA", "2026-04-01", "2026-06-01T16:00Z", True),    # 61 days: effective
-    ("WY", "2026-04-01", "2026-05-30T16:00Z", False),   # the Service's 60 days
-    ("WY", "2026-04-01", "2026-06-01T16:00Z", True),
     ("PA", "2026-05-01", "2026-05-30T16:00Z", False),   # 30 days after the quarterly list
     ("PA", "2026-05-01", "2026-06-01T16:00Z", True),
 ])
