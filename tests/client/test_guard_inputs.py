@@ -288,6 +288,61 @@ def test_the_policy_refuses_a_risk(sandbox: Sandbox) -> None:
                 transport=wire, guard=settings) as client, \
             pytest.raises(ContactForbiddenError) as refused:
         text(client, PHILADELPHIA, "pa-2")
-    assert (refused.value.rule, refused.value.basis) == ("dnc_call", "risk")
+    assert (refused.value.rule, refused.value.basis, refused.value.jurisdiction) == (
+        "dnc_call", "risk", "US-PA")  # the finding's own, not the country's
     assert "(list US-PA)" in refused.value.evidence
     assert sent(wire, "POST", "/v1/sms") == 0
+
+
+BOSTON = "+16175550142"  # 10:00 EST at the emulator's now
+"""A number of Massachusetts, whose list's words on its exemptions were not read."""
+
+
+def test_the_policy_refuses_a_listing_a_record_may_exempt_naming_its_state(
+        sandbox: Sandbox) -> None:
+    """A contract in force would exempt a call to a listed number under the other lists'
+    readings, and Massachusetts's words on its exemptions were not read: a risk, the
+    refusal naming the state's list and its jurisdiction (the finding's, not ``US``)."""
+    scrub = pd.DataFrame({"phone": [BOSTON], "listed": [True], "list": ["US-MA"],
+                          "listed_at": [LONG_AGO - pd.Timedelta(days=365)],
+                          "checked_at": [LONG_AGO]})
+    wire = RecordingTransport()
+    settings = GuardSettings("law_and_policy", policy=HOUSE_RULES, dnc=scrub,
+                             contracts=contract(phone=BOSTON))
+    with Client(KEYS["sending"], base_url=sandbox.base_url, rate_limit=None,
+                transport=wire, guard=settings) as client, \
+            pytest.raises(ContactForbiddenError) as refused:
+        text(client, BOSTON, "ma-1")
+    assert (refused.value.rule, refused.value.basis, refused.value.jurisdiction) == (
+        "dnc_call", "risk", "US-MA")
+    assert "were not read: a risk, not a breach" in refused.value.evidence
+    assert sent(wire, "POST", "/v1/sms") == 0
+
+
+DENVER = "+13035550142"  # 08:00 MST at the emulator's now
+"""A number of Colorado, whose list a customer's purchase lifts for 18 months."""
+
+
+@pytest.mark.parametrize(("bought", "refused"), [("2025-06-01T00:00Z", False),
+                                                 ("2025-04-01T00:00Z", True)])
+def test_a_consent_record_lifts_a_state_list_as_its_law_says(
+        guarded: Made, bought: str, refused: bool) -> None:
+    """A Colorado customer's purchase exempts a call to a listed number for 18 months
+    (C.R.S. 6-1-903, the Attorney General's reading): 17 months after it the text goes,
+    19 months after it the guard refuses it, as the audit finds it."""
+    scrub = pd.DataFrame({"phone": [DENVER], "listed": [True], "list": ["US-CO"],
+                          "listed_at": [LONG_AGO - pd.Timedelta(days=365)],
+                          "checked_at": [LONG_AGO]})
+    consents = pd.DataFrame({"phone": [DENVER], "kind": ["ebr"], "relationship": ["purchase"],
+                             "given_at": [bought], "revoked_at": [None]})
+    client, wire = guarded(dnc=scrub, consents=consents)
+    if refused:
+        with pytest.raises(ContactForbiddenError) as refusal:
+            text(client, DENVER, "co-1")
+        assert (refusal.value.rule, refusal.value.jurisdiction) == ("dnc_call", "US-CO")
+    else:
+        text(client, DENVER, "co-1")
+    assert sent(wire, "POST", "/v1/sms") == (0 if refused else 1)
+    at = client.guard.now()
+    found = audit(one_call(DENVER, at), dnc=scrub, consents=consents).findings
+    assert (found["rule"] == "dnc_call").any() == refused

@@ -488,5 +488,5 @@ def test_a_risk_of_a_state_list_not_given_cancels_no_callback(due: str, action: 
     [row] = repair(found, None, frames=frames).to_dict("records")
     assert row["action"] == action
     if action == "leave":
-        assert row["reason"].startswith("a risk, not a listing: the DNC results hold no scrub")
+        assert row["reason"].startswith("a risk, not a breach: the law may forbid the call")
     assert "is on a Do-Not-Call list" not in row["reason"]

@@ -1,6 +1,7 @@
 """Each state's Do-Not-Call list as its own words say (issue 81): each exemption a row
 quotes, inside and outside its window (a day before and after each limit), and each
-delay, judged by the audit and by ``next_allowed`` alike.
+delay, judged by the audit, ``next_allowed``, ``upcoming``, ``repair`` and the client
+guard's judge alike.
 
 The windows are the rows' own (``_law/dnc_lists.toml``, quoted there with their sources):
 Colorado's 18 months after a purchase and 30 days after an inquiry (the Attorney
@@ -21,14 +22,16 @@ import warnings
 import pandas as pd
 import pytest
 
+from dialkit._guarding import GuardSettings, LiveDnc
 from dialkit._law import _dnc_lists as lists
-from dialkit.compliance import audit, next_allowed, upcoming
+from dialkit.compliance import LawJudge, audit, next_allowed, repair, upcoming
+from dialkit.contract import DncCheckResult
 
 PHONES = {"CO": "+13035550123", "MO": "+13145550123", "PA": "+12155550123",
           "FL": "+13055550123", "MA": "+16175550123",
-          "MS": "+16015550123", "TX": "+12145550123"}
+          "MS": "+16015550123", "TX": "+12145550123", "WY": "+13075550123", "TN": "+16155550123"}
 """A number of each state, by its area code (Denver, St. Louis, Philadelphia, Miami,
-Boston, Jackson, Dallas)."""
+Boston, Jackson, Dallas, Cheyenne, Nashville)."""
 LISTED = "2025-01-01"
 """When each number was listed: long before every call, past every delay."""
 
@@ -47,7 +50,10 @@ def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame 
     """(whether the audit finds the call at ``at`` a breach of a Do-Not-Call list, whether
     ``next_allowed`` forbids it then), the number on the state's list since ``listed``: a
     revoked consent puts it on the account's own list too (an opt-out). ``upcoming``,
-    asked of a callback scheduled then, must find what the audit finds of the call."""
+    asked of a callback scheduled then, must find what the audit finds of the call,
+    ``repair`` must cancel that callback just where it does, and the client guard's judge
+    (its settings holding the same DNC rows, consents and lead) must refuse the contact
+    just where ``next_allowed`` forbids it."""
     phone, row = PHONES[state], lists.told(f"US-{state}")
     assert row is not None
     dnc = pd.DataFrame({"phone": [phone], "listed": [True], "list": [row.id],
@@ -69,11 +75,21 @@ def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame 
             "scheduled_at": pd.to_datetime([at], utc=True), "status": ["pending"]})},
         as_of=pd.Timestamp(at) - pd.Timedelta(hours=1), consents=consents)
     assert bool((due["rule"] == "dnc_call").any()) == breach, due[["rule", "evidence"]]
+    plan = repair(due, None, frames={"calls": calls.iloc[:0], "dnc": dnc, "leads": leads},
+                  consents=consents)
+    assert bool((plan["action"] == "cancel").any()) == breach, plan[["action", "reason"]]
     asked = leads if line else phone
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         answer = next_allowed(asked, at, dnc=dnc, consents=consents)
     forbidden = not bool(answer["allowed"].iloc[0]) and answer["rule"].iloc[0] == "dnc_call"
+    settings = GuardSettings("law", dnc=dnc, consents=consents, leads=leads if line else None)
+    moment = pd.Timestamp(at).to_pydatetime()
+    verdict = LawJudge().contact(phone, moment, state=None, campaign_id="cmp_1", calls=[],
+                                 texts=[], settings=settings, dnc=LiveDnc(
+                                     DncCheckResult(phone=phone, listed=False), moment))
+    refused = verdict is not None and not verdict.risk and verdict.rule == "dnc_call"
+    assert refused == forbidden, verdict
     return breach, forbidden
 
 
@@ -105,6 +121,15 @@ CASES = [
     ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "inquiry"), False),
     ("FL", "2026-06-02T16:00Z", record("FL", "ebr", "2016-01-01", "purchase",
                                        revoked="2026-03-01"), True),
+    # Wyoming: a relationship of a purchase or an inquiry with no limit but its ending
+    # (40-12-301(a)(vi)), a call at the request of the person called.
+    ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2016-01-01", "purchase"), False),
+    ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2016-01-01", "inquiry"), False),
+    ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2016-01-01", "inquiry",
+                                       revoked="2026-03-01"), True),
+    ("WY", "2026-06-02T16:00Z", record("WY", "invitation", "2026-01-01"), False),
+    # Tennessee: an express invitation or permission (the Commission's words).
+    ("TN", "2026-06-02T16:00Z", record("TN", "invitation", "2026-01-01"), False),
     # Texas names no invitation.
     ("TX", "2026-06-02T16:00Z", record("TX", "invitation", "2026-01-01"), True),
 ]
@@ -125,6 +150,10 @@ def test_each_exemption_holds_as_long_as_its_words_say(state: str, at: str,
     ("MA", "2026-04-01", "2026-06-01T16:00Z", True),    # 61 days: effective
     ("PA", "2026-05-01", "2026-05-30T16:00Z", False),   # 30 days after the quarterly list
     ("PA", "2026-05-01", "2026-06-01T16:00Z", True),
+    ("TN", "2026-04-01", "2026-05-30T16:00Z", False),   # 59 days after the register's
+    ("TN", "2026-04-01", "2026-06-01T16:00Z", True),    # month began (Rule .05(1)(a))
+    ("WY", "2026-04-01", "2026-05-30T16:00Z", False),   # 59 days on the Service
+    ("WY", "2026-04-01", "2026-06-01T16:00Z", True),    # 61 days
 ])
 def test_each_delay_runs_from_the_listing(state: str, listed: str, at: str,
                                           breach: bool) -> None:
@@ -132,7 +161,8 @@ def test_each_delay_runs_from_the_listing(state: str, listed: str, at: str,
 
 
 @pytest.mark.parametrize(("state", "breach"), [("MS", True), ("PA", True), ("CO", False),
-                                               ("MO", False), ("MA", False)])
+                                               ("MO", False), ("MA", False),
+                                               ("WY", False)])
 def test_a_business_line_is_on_a_list_whose_words_name_businesses(state: str,
                                                                   breach: bool) -> None:
     """Mississippi's consumer is 'a person or business' since 2019, Pennsylvania's list
@@ -163,7 +193,7 @@ def test_a_record_a_list_whose_words_were_not_read_may_honour_is_a_risk(state: s
     found = found[found["rule"] == "dnc_call"]  # not the TCPA's written consent's
     assert found["basis"].tolist() == ["risk"]
     assert f"({row.unread}) were not read" in found["evidence"].iloc[0]
-    with pytest.warns(match="may be on a state's Do-Not-Call list"):
+    with pytest.warns(match="may be a call the law forbids"):
         answer = next_allowed(phone, "2026-06-02T16:00Z", dnc=dnc, consents=consents)
     assert bool(answer["allowed"].iloc[0]) and row.unread in answer["risk"].iloc[0]
     without = audit(calls, dnc=dnc, as_of="2026-11-27").findings

@@ -270,7 +270,7 @@ def test_next_allowed_reads_a_state_list_as_the_audit_does() -> None:
     Colorado's required list answers for, is the audit's risk: allowed, its ``risk``
     saying so, and a warning (issue 81: a risk is no refusal)."""
     dnc = listed(AUSTIN, "US-TX", "2026-01-01")
-    with pytest.warns(ComplianceRiskWarning, match="1 number allowed may be on a state's"):
+    with pytest.warns(ComplianceRiskWarning, match="1 number allowed may be a call the law"):
         answer = next_allowed([AUSTIN, DENVER], "2026-06-02T16:00Z", dnc=dnc)
     assert answer["allowed"].tolist() == [False, True]
     assert answer[["rule", "jurisdiction", "basis"]].iloc[0].tolist() == [
@@ -340,3 +340,19 @@ def test_findings_by_state_name_a_state_list_the_law_of_the_place_has_no_row_of(
     assert len(risk) == 1 and risk[0].get_facecolor() == to_rgba(COLOURS["risk"])
     assert [text.get_text() for text in ax.get_legend().get_texts()] == [
         "a risk, whoever decided: no law known broken"]
+
+
+@pytest.mark.parametrize("asked", [{"since": "2026-06-01"}, {"campaign_id": "cmp_1"}])
+def test_the_note_names_the_states_of_the_calls_audited_alone(asked: dict[str, str]) -> None:
+    """A Miami number called before the window, or by another campaign, is of no call
+    audited: the note names Colorado's list alone, though every call's numbers are read
+    together (one dictionary of numbers: the note named Florida's too)."""
+    made = pd.concat([calls(MIAMI, "2026-05-02T16:00Z").assign(id="call_9",
+                                                               campaign_id="cmp_2"),
+                      calls(DENVER, "2026-06-02T16:00Z")], ignore_index=True)
+    report = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27",
+                   **asked)  # type: ignore[arg-type]
+    note = report.notes["state_lists"]
+    assert "US-CO" in note and "Florida" not in note
+    everything = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27")
+    assert "Florida Do Not Call List (US-FL)" in everything.notes["state_lists"]

@@ -20,9 +20,10 @@ from dialkit._law import _dnc_lists as lists
 from dialkit.compliance import audit, next_allowed, upcoming
 
 AREA = {"CO": "303", "FL": "305", "IN": "317", "LA": "504", "MA": "617", "MS": "601",
-        "MO": "314", "OK": "405", "PA": "215", "TN": "615", "TX": "214"}
-"""An area code of each state that keeps a list (Denver, Miami, Indianapolis, New Orleans,
-Boston, Jackson, St. Louis, Oklahoma City, Philadelphia, Nashville, Dallas)."""
+        "MO": "314", "OK": "405", "PA": "215", "TN": "615", "TX": "214", "WY": "307"}
+"""An area code of each state whose law names a list (Denver, Miami, Indianapolis, New
+Orleans, Boston, Jackson, St. Louis, Oklahoma City, Philadelphia, Nashville, Dallas,
+Cheyenne)."""
 AT = pd.Timestamp("2026-06-02T17:00Z")
 STATE_LISTS = [row for row in lists.all() if row.state]
 CASES = [(row, told) for row in STATE_LISTS

@@ -31,7 +31,7 @@ class RuleSet(Protocol):
         """The rules in words, as a report's cover shows them."""
 
 
-FRAMES = ("emergencies", "dnc", "leads", "contracts", "reassigned")
+FRAMES = ("emergencies", "dnc", "leads", "consents", "contracts", "reassigned")
 """The settings that are frames, each the audit's input of its name, read by the judge with
 the audit's readers (issue 73): this layer may not import them."""
 
@@ -61,6 +61,11 @@ class GuardSettings:
         leads: The account's leads as ``audit(leads=...)`` takes them, read for the
             Do-Not-Call lists alone: a number every lead of which says ``line``
             ``business`` is no residential line, and a contract may name a lead by id.
+        consents: The account's consent records (``phone`` or ``lead_id``, ``kind``,
+            ``given_at``, ``revoked_at``, optionally ``relationship``), as the audit takes
+            them: a record a list's law names lifts that list's rule from a contact (a
+            Colorado customer's purchase for 18 months, a request to be called), and the
+            hours where a row's words say so, as ``next_allowed`` judges them.
         contracts: The written contracts with the persons called (``phone`` or
             ``lead_id``, ``signed_at``, ``ends_at``), as the audit takes them: one in force
             lifts Canada's DNCL.
@@ -86,6 +91,7 @@ class GuardSettings:
     emergencies: pd.DataFrame | None = field(default=None, compare=False)
     dnc: pd.DataFrame | None = field(default=None, compare=False)
     leads: pd.DataFrame | None = field(default=None, compare=False)
+    consents: pd.DataFrame | None = field(default=None, compare=False)
     contracts: pd.DataFrame | None = field(default=None, compare=False)
     reassigned: pd.DataFrame | None = field(default=None, compare=False)
     nonprofit: bool = False

@@ -370,7 +370,9 @@ class StoreError(DialkitError, RuntimeError):
 class ComplianceRiskWarning(UserWarning):
     """A contact the law may forbid, though nothing given says it does: a number of a
     state whose Do-Not-Call list its law obliges a caller to obtain, which no scrub given
-    answers for (issue 81). ``next_allowed`` warns so beside its ``risk`` column; the
-    client's guard sends such a contact and logs it, unless it enforces the policy."""
+    answers for; a listed number a record given would exempt, where the list's words on
+    its exemptions were not read (issue 81). ``next_allowed`` warns so beside its
+    ``risk`` column; the client's guard sends such a contact and logs it, unless it
+    enforces the policy."""
 
     __module__ = "dialkit.errors"

@@ -136,11 +136,9 @@ AUDIT_INPUTS = (
         "given_at, revoked_at, optionally relationship purchase or inquiry): they exempt "
         "calls to listed numbers as each list's law says, a revocation is an opt-out, and "
         "no_written_consent runs."), hint="the account's consent records",
-        ahead=("next_allowed", "upcoming"), ahead_note=(
-        "Not the guard yet: a consent also lifts the hours where a row's words say so (16 "
-        "CFR 310.4(c)), which next_allowed judges with the consent as it stands at the "
-        "moment asked (issue 79); the guard's settings take no records yet, and read for "
-        "the lists alone they would answer otherwise than the audit.")),
+        ahead=_BEFORE_THE_CALL, ahead_note=(
+        "A consent also lifts the hours where a row's words say so (16 CFR 310.4(c)), "
+        "which each judge before a call reads as it stands at the moment asked.")),
     AuditInput("reassigned", "--reassigned", RECORDS, (
         "The reassigned numbers database's answers (phone, asked_at, answer yes, no or "
         "no_data): a yes voids the number's consents given before it."),

@@ -48,7 +48,7 @@ from .._checks._texts import COUNTED_TEXTS, texts_as_calls
 from .._rules._law import own_caps
 from .._rules._rules import US, Rules
 from ._when import asked_about, judged, next_allowed, numbers_asked, with_policy
-from ._when_past import Asked, Lifting, cap_periods
+from ._when_past import RISK, RISK_JURISDICTION, Asked, Lifting, cap_periods
 
 
 class LawJudge:
@@ -182,7 +182,7 @@ class Known:
             law = with_emergencies(own, settings.emergencies)
             dnc = prepared_dnc(maybe_pandas(settings.dnc, "dnc"))
             lifting = Lifting.read("GuardSettings", leads=settings.leads,
-                                   contracts=settings.contracts,
+                                   consents=settings.consents, contracts=settings.contracts,
                                    reassigned=settings.reassigned,
                                    nonprofit=settings.nonprofit, charity=settings.charity,
                                    newspaper=settings.newspaper)
@@ -246,8 +246,9 @@ def _judged(asked: pd.DataFrame | str, moment: pd.Timestamp, past: Asked) -> Ver
     number, or the lead: :func:`_asked`) at ``moment``, its past as ``past`` holds it."""
     phones, address, ids = numbers_asked(asked)
     leads = asked if ids is not None and isinstance(asked, pd.DataFrame) else None
+    consented = past.lifting.consented(phones, moment, None)
     return _verdict(_rows(judged(phones, address, moment, past.rules,
-                                 replace(past, leads=leads)))[0])
+                                 replace(past, leads=leads), consented=consented))[0])
 
 
 def _strictest(verdicts: Sequence[Verdict | None], at: datetime) -> Verdict | None:
@@ -316,8 +317,9 @@ def _verdict(row: dict[str, object]) -> Verdict | None:
         return None if value is None else str(value)
 
     if row["allowed"]:
-        risk = text("risk")
-        return None if risk is None else Verdict("dnc_call", "risk", "US", risk, None)
+        risk = text(RISK)
+        return None if risk is None else Verdict("dnc_call", RISK, text(RISK_JURISDICTION),
+                                                 risk, None)
 
     later = row["next_allowed_at"]
     return Verdict(str(row["rule"]), text("basis"), text("jurisdiction"),

@@ -61,9 +61,10 @@ PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "campaign_id", "phon
 _FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
 _BLOCKED = ("the account blocks calls to this country, so no moment is allowed: cancel "
             "it (client.callbacks.cancel) or leave it")
-_RISK = ("a risk, not a listing: the DNC results hold no scrub of a state's list the number "
-         "may be on, which no move changes: give the list's scrub with the DNC results, then "
-         "plan again")
+_RISK = ("a risk, not a breach: the law may forbid the call though nothing given says it "
+         "does, and no move changes that: settle what the finding names (a state list's "
+         "scrub, given with the DNC results; a list whose words on its exemptions were not "
+         "read, judged by its law), then plan again")
 _ATTEMPT = ("a lead's next attempt is the service's to set: a client can change a lead's "
             "name, email and custom fields only (PATCH /v1/leads/{lead_id})")
 

@@ -42,7 +42,14 @@ from .._rules._emergencies import ends
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules
 from ._best_hour import best_hours
-from ._when_past import Asked, Lifting, has_lead_columns, judged_by_history
+from ._when_past import (
+    RISK,
+    RISK_JURISDICTION,
+    Asked,
+    Lifting,
+    has_lead_columns,
+    judged_by_history,
+)
 
 HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
@@ -144,7 +151,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
         the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it;
         ``risk``, where the call is allowed but the audit would find it a risk (a state's
-        required Do-Not-Call list no scrub given answers for), the audit's words, with a
+        required Do-Not-Call list no scrub given answers for; a listing a record would
+        exempt had the list's words been read), the audit's words, with a
         :class:`~dialkit.errors.ComplianceRiskWarning` (issue 81);
         ``timezones``, every zone the call is judged in: the number's
         (``America/New_York, America/Chicago`` for an area code the exchange does not
@@ -189,7 +197,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     consented = lifting.consented(phones, moment, asked)
     answer = judged(phones, address, moment, rules, asked_about(
         rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting),
-        consented=consented)
+        consented=consented)[list(COLUMNS)]
     if prefer is not None:
         answer = answer.join(best_of(answer["next_allowed_at"], phones, _at(moment, phones),
                                      rules, address, prefer, duration(horizon, "horizon")))
@@ -203,19 +211,22 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
 
 def _warn_of_risks(risks: pd.Series) -> None:
     """A :class:`~dialkit.errors.ComplianceRiskWarning` where an answer's ``risk`` says
-    something: the call is allowed, but a scrub the law requires is missing."""
+    something: the call is allowed, but the law may forbid it (a scrub the law requires
+    is missing, or a list's words on what exempts the call were not read), in the first
+    risk's own words."""
     said = risks.dropna()
     if len(said):
-        warnings.warn(f"{counted(len(said), 'number')} allowed may be on a state's "
-                      f"Do-Not-Call list no scrub given answers for (the answer's risk "
-                      f"column says which): {said.iloc[0]}", ComplianceRiskWarning,
+        warnings.warn(f"{counted(len(said), 'number')} allowed may be a call the law "
+                      f"forbids, though nothing given says so (the answer's risk column "
+                      f"says why, for each): {said.iloc[0]}", ComplianceRiskWarning,
                       stacklevel=3)
 
 
 def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
            rules: Rules, asked: Asked, *,
            consented: np.ndarray | None = None) -> pd.DataFrame:
-    """:func:`next_allowed`'s answer (its :data:`COLUMNS`) for ``phones`` at ``moment``,
+    """:func:`next_allowed`'s answer (its :data:`COLUMNS`, and a risk's jurisdiction:
+    :data:`._when_past.RISK_JURISDICTION`, for the guard's verdict) for ``phones`` at ``moment``,
     each read already (:func:`numbers_asked`; ``rules`` with the policy and emergencies
     added): the hours of their places, then, where ``asked`` holds the account's calls or
     DNC results, what was done to each number (:func:`._when_past.judged_by_history`);
@@ -225,8 +236,9 @@ def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
     if asked.calls is not None or asked.dnc is not None:
         answer = judged_by_history(answer, moment, asked)
     else:
-        answer = answer.assign(risk=pd.Series(pd.NA, index=answer.index, dtype="str"))
-    return answer[list(COLUMNS)]
+        none = pd.Series(pd.NA, index=answer.index, dtype="str")
+        answer = answer.assign(**{RISK: none, RISK_JURISDICTION: none})
+    return answer[[*COLUMNS, RISK_JURISDICTION]]
 
 
 def asked_about(rules: Rules, calls: pd.DataFrame | None, dnc: pd.DataFrame | None,

@@ -53,12 +53,16 @@ MAX_ROUNDS = 24
 within as many); none found: no next allowed moment is known."""
 _ASKED = "asked:"
 """The prefix of the asked calls' ids among the calls the audit judges."""
-_TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy", "next_local_time",
-          "timezone", "risk")
 RISK = "risk"
 """A finding's ``basis`` that says the call may break the law, not that it does (a state's
-required list no scrub answers for: :mod:`.._checks._state_lists`): it forbids no call,
-and the answer's ``risk`` column says it (issue 81)."""
+required list no scrub answers for: :mod:`.._checks._state_lists`; a listing whose list's
+words on its exemptions were not read, where a record would exempt it: :mod:`.._checks._dnc`):
+it forbids no call, and the answer's ``risk`` column says it (issue 81)."""
+RISK_JURISDICTION = "risk_jurisdiction"
+"""The jurisdiction of the finding a ``risk`` says (``US-CO``), beside the answer's own
+columns for the client's guard, whose verdict names it as a refusal's names its own."""
+_TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy", "next_local_time",
+          "timezone", RISK, RISK_JURISDICTION)
 
 FACTS = ("nonprofit", "charity", "newspaper")
 """The facts of the account that lift a list's rule from every call (the audit's switches
@@ -130,9 +134,11 @@ class Lifting:
         """Which of ``phones`` a consent standing at ``moment`` lifts the hours of (the
         audit's :func:`.._checks._consent.lifting`: a ``written`` or ``oral`` record, not
         revoked nor voided by a reassigned ``yes``); a record naming a lead by id takes the
-        phone of the lead of ``leads`` (its ``id`` and ``phone``). None without consents."""
+        phone of the lead of ``leads`` (its ``id`` and ``phone``; None: the account's
+        leads these hold, the guard's). None without consents."""
         if self.consents is None:
             return None
+        leads = self.leads if leads is None else leads
         named = None if leads is None or "id" not in leads else pd.DataFrame(
             {"lead_id": leads["id"].to_numpy(object), "phone": leads["phone"].to_numpy(object)})
         records = resolved(self.consents, named, self.reassigned, moment)
@@ -192,15 +198,18 @@ def judged_by_history(answer: pd.DataFrame, moment: pd.Timestamp,
                       asked: Asked) -> pd.DataFrame:
     """``answer`` (the hours' answer, a row per number) with the numbers a DNC list or a
     cap forbids at ``moment`` not allowed, naming the finding that forbids them; a cap's
-    with the moment it frees the number and the first moment the hours allow from there."""
-    answer = answer.assign(risk=None).astype({column: object for column in _TEXTS})
+    with the moment it frees the number and the first moment the hours allow from there.
+    A :data:`RISK` forbids nothing: its words and jurisdiction are the number's ``risk``
+    and :data:`RISK_JURISDICTION`."""
+    answer = answer.assign(**{RISK: None, RISK_JURISDICTION: None}).astype(
+        {column: object for column in _TEXTS})
     phones = answer["phone"].astype(object)
     campaigns = _campaigns(phones, asked)
     every = _findings(phones, campaigns, pd.Series(moment, index=phones.index), asked)
     risky = (every["basis"] == RISK).to_numpy(bool)
     found = _first(every[~risky])
     for row in _first(every[risky]).itertuples():
-        answer.at[row.Index, "risk"] = _said(row)
+        answer.loc[row.Index, [RISK, RISK_JURISDICTION]] = [_said(row), row.jurisdiction]
     for rule in reversed(RULES):  # the most lasting named last, over the others
         hits = found[found["rule"] == rule]
         if rule == "call_frequency":

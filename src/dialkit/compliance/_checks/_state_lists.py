@@ -74,7 +74,8 @@ def unscrubbed_states(calls: pd.DataFrame, scrubs: pd.DataFrame | None,
     where = places(calls["phone"])
     owed = {row.state: row for row in lists.all() if row.state and not facts.lifting(row)}
     left = _unscrubbed(calls["phone"], where.state, owed, scrubs)
-    reached = frozenset(owed[code].id for code in set(left) if code in owed)
+    reached = frozenset(owed[code].id for code in set(left[_called(where.number)])
+                        if code in owed)
     risky = [owed[code] for code in sorted(owed)
              if owed[code].required and owed[code].id in reached]
     if not risky:
@@ -87,6 +88,15 @@ def unscrubbed_states(calls: pd.DataFrame, scrubs: pd.DataFrame | None,
         on[rows[_exempt(calls.iloc[rows], row, facts, consents, reassigned)]] = -1
     hits = _risks(calls, where.number, on, risky)
     return (hits if len(hits) else none), reached
+
+
+def _called(number: np.ndarray) -> np.ndarray:
+    """The distinct numbers ``calls`` reached (each call's code, :func:`places`' ``number``;
+    -1 for none). A column's codes may name numbers none of these calls reached: a
+    campaign's calls, or a window's, keep the dictionary of every call, and the note named
+    the states of those numbers too (issue 81: a Wyoming number of another campaign)."""
+    called = np.unique(number)
+    return called[called >= 0]
 
 
 def _unscrubbed(phones: pd.Series, state: np.ndarray, owed: dict[str, lists.DncList],
