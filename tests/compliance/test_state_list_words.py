@@ -8,7 +8,8 @@ Colorado's 18 months after a purchase and 30 days after an inquiry (the Attorney
 General's list of what C.R.S. 6-1-903 allows), Missouri's 180 days of "a business contact"
 (RSMo 407.1095(3)(b)), Pennsylvania's 12 months after a purchase and no inquiry without
 consent to go on (73 P.S. 2242), Florida's relationship with no time limit (Fla. Stat.
-501.059(1)(k)3); a request or invitation to call
+501.059(1)(k)3) and Texas's (Tex. Bus. & Com. Code 304.002(4), 304.004(2)); a request or
+invitation to call
 (``invitation``) where the words name one, and where the words on the exemptions were not
 reached, a risk, not a breach; Massachusetts's 60 days after a listing
 first appears (201 CMR 12.05(2));
@@ -130,7 +131,10 @@ CASES = [
     ("WY", "2026-06-02T16:00Z", record("WY", "invitation", "2026-01-01"), False),
     # Tennessee: an express invitation or permission (the Commission's words).
     ("TN", "2026-06-02T16:00Z", record("TN", "invitation", "2026-01-01"), False),
-    # Texas names no invitation.
+    # Texas: a relationship formed by a voluntary two-way communication, a purchase or
+    # not, while it lasts (304.002(4), 304.004(2)); no invitation named.
+    ("TX", "2026-06-02T16:00Z", record("TX", "ebr", "2016-01-01", "purchase"), False),
+    ("TX", "2026-06-02T16:00Z", record("TX", "ebr", "2016-01-01", "inquiry"), False),
     ("TX", "2026-06-02T16:00Z", record("TX", "invitation", "2026-01-01"), True),
 ]
 
