@@ -30,9 +30,10 @@ from dialkit.contract import DncCheckResult
 
 PHONES = {"CO": "+13035550123", "MO": "+13145550123", "PA": "+12155550123",
           "FL": "+13055550123", "MA": "+16175550123",
-          "MS": "+16015550123", "TX": "+12145550123", "WY": "+13075550123", "TN": "+16155550123"}
+          "MS": "+16015550123", "TX": "+12145550123", "WY": "+13075550123", "TN": "+16155550123",
+          "OK": "+14055550123"}
 """A number of each state, by its area code (Denver, St. Louis, Philadelphia, Miami,
-Boston, Jackson, Dallas, Cheyenne, Nashville)."""
+Boston, Jackson, Dallas, Cheyenne, Nashville, Oklahoma City)."""
 LISTED = "2025-01-01"
 """When each number was listed: long before every call, past every delay."""
 
@@ -129,6 +130,11 @@ CASES = [
     ("WY", "2026-06-02T16:00Z", record("WY", "ebr", "2016-01-01", "inquiry",
                                        revoked="2026-03-01"), True),
     ("WY", "2026-06-02T16:00Z", record("WY", "invitation", "2026-01-01"), False),
+    # Oklahoma: a relationship formed within 24 months, or an existing one not
+    # terminated (775B.2(3)), of an inquiry as of a purchase.
+    ("OK", "2026-06-02T16:00Z", record("OK", "ebr", "2016-01-01", "inquiry"), False),
+    ("OK", "2026-06-02T16:00Z", record("OK", "ebr", "2016-01-01", "purchase",
+                                       revoked="2026-03-01"), True),
     # Tennessee: an express invitation or permission (the Commission's words).
     ("TN", "2026-06-02T16:00Z", record("TN", "invitation", "2026-01-01"), False),
     # Texas: a relationship formed by a voluntary two-way communication, a purchase or
