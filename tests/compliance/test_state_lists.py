@@ -356,3 +356,19 @@ def test_the_note_names_the_states_of_the_calls_audited_alone(asked: dict[str, s
     assert "US-CO" in note and "Florida" not in note
     everything = audit(made, dnc=listed(AUSTIN, "national", "2020-01-01"), as_of="2026-11-27")
     assert "Florida Do Not Call List (US-FL)" in everything.notes["state_lists"]
+
+
+INDIANAPOLIS = "+13175550123"
+INDIANA = "IC 24-4.7-4-1"
+
+
+@pytest.mark.parametrize(("ends", "found"), [(None, []), ("2026-05-01", [INDIANA])])
+def test_indianas_list_spares_a_contract_not_yet_performed(ends: str | None,
+                                                           found: list[str]) -> None:
+    """IC 24-4.7-1-1(2): a call 'in connection with an existing debt or contract for which
+    payment or performance has not been completed': a contract in force, not one ended."""
+    contracts = pd.DataFrame({"phone": [INDIANAPOLIS],
+                              "signed_at": pd.to_datetime(["2025-01-01"], utc=True),
+                              "ends_at": pd.to_datetime([ends], utc=True)})
+    assert cited(INDIANAPOLIS, "US-IN", "2026-01-01", "2026-06-02T16:00Z",
+                 contracts=contracts) == found
