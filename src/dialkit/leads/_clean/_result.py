@@ -32,7 +32,7 @@ from ..._utils._base_error import InputError
 from .._read._headers import fields_note, near_notes
 from .._read._lead_file import LeadFile
 from ._custom import VERDICT_COLUMNS, CustomFields, frame_column, phone_columns
-from ._hints import hint_note, put_at, unknown_note
+from ._hints import hint_note, put_at, text_array, unknown_note
 from ._sinks import EXCEL_ROWS, CsvSink, XlsxSink
 from ._verdicts import (
     AMBIGUOUS_PHONE,
@@ -399,10 +399,15 @@ def other_number_hints(hints: pa.Array, codes: np.ndarray, others: pd.Series) ->
     rows = np.flatnonzero(np.isin(codes, FOR_ITS_PHONE) & others.notna().to_numpy(bool))
     if not len(rows):
         return hints
-    said = [f"{hint + '; ' if hint else ''}its other number {number} is valid: make it the "
-            "row's phone to send the lead on it" for number, hint in zip(
-                others.iloc[rows].tolist(), hints.take(pa.array(rows)).to_pylist(), strict=True)]
-    return put_at(hints, rows, pa.array(said, pa.string()))
+    at = pa.array(rows)
+    hint = hints.take(at)
+    before = pc.if_else(pc.fill_null(pc.greater(pc.utf8_length(hint), 0), False),
+                        pc.binary_join_element_wise(hint, "; ", ""), "")
+    said = pc.binary_join_element_wise(  # over Arrow: a duplicate of two phones' file is
+        before, "its other number ",  # refused with another number on most of its rows
+        pc.cast(text_array(others).take(at), hints.type),
+        " is valid: make it the row's phone to send the lead on it", "")
+    return put_at(hints, rows, said)
 
 
 def leads_of(rows: pd.DataFrame, fields: Mapping[str, str],
