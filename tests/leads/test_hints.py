@@ -134,3 +134,27 @@ def test_a_number_of_a_calling_code_of_no_region_is_a_reading_too() -> None:
     assert keys == {"GB": 1}
     assert hints is not None
     assert hints.to_pylist()[0].startswith("a valid non-geographic number, +80012345678")
+
+
+def test_each_ambiguous_cell_names_the_readings_of_its_own_region() -> None:
+    """Cells of digits of two regions, read in one file: each hint names its own region's
+    numbers, as ``phonenumbers`` reads the digits as written and the other way they mean
+    (with the calling code first; with the leading 0 a spreadsheet dropped)."""
+    cells = pd.Series(["4915120413050.0", "6031234.0", "4915120413050.0"], dtype="string[pyarrow]")
+    countries = pd.Series(["Germany", "GA", "DE"], dtype="string[pyarrow]", name="Country")
+    numbers = normalize(cells, country=countries)
+    assert numbers["reason"].tolist() == ["ambiguous_phone"] * 3
+
+    def e164(digits: str, region: str) -> str:
+        return phonenumbers.format_number(phonenumbers.parse(digits, region), _F.E164)
+
+    german = (f"{e164('4915120413050', 'DE')} as written; "
+              f"{e164('+4915120413050', 'DE')} with its calling code first")
+    gabon = (f"{e164('6031234', 'GA')} as written; {e164('06031234', 'GA')} with the "
+             "leading 0 a spreadsheet drops from a number")
+    hints, _ = region_hints(cells, numbers, "US", lambda: ["GB"], countries)
+    assert hints is not None
+    assert hints.to_pylist() == [
+        f"the digits read as more than one valid {region} number: {readings}; write the "
+        "number with + and its country code"
+        for region, readings in (("DE", german), ("GA", gabon), ("DE", german))]

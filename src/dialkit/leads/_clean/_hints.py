@@ -154,6 +154,7 @@ def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: 
     and ``ambiguous_phone`` (both numbers its digits read as), each made once per
     distinct cell (and country)."""
     reason = numbers["reason"]
+    column = None if countries is None else str(countries.name)
     for refusal in ("unknown_country", "ambiguous_phone"):
         rows = np.flatnonzero((reason == refusal).fillna(False).to_numpy(dtype=bool))
         if not len(rows):
@@ -161,13 +162,10 @@ def _own_said(hints: pa.Array, cells: pd.Series, numbers: pd.DataFrame, region: 
         phone = cells.iloc[rows].astype(object).tolist()
         country = ([None] * len(rows) if countries is None
                    else countries.iloc[rows].astype(object).tolist())
-        column = None if countries is None else str(countries.name)
-        made: dict[tuple[object, object], str] = {}
-        for key in zip(phone, country, strict=True):
-            if key not in made:
-                made[key] = (_unknown_said(column or "country", key[1])
-                             if refusal == "unknown_country"
-                             else _ambiguous_said(str(key[0]), region_of(key[1]) or region))
+        keys = list(dict.fromkeys(zip(phone, country, strict=True)))
+        said = ([_unknown_said(column or "country", cell) for _, cell in keys]
+                if refusal == "unknown_country" else _ambiguous_said(keys, region))
+        made = dict(zip(keys, said, strict=True))
         hints = put_at(hints, rows, pa.array([made[key] for key in zip(phone, country,
                                                                     strict=True)], pa.string()))
     return hints
@@ -252,10 +250,14 @@ def _unknown_said(column: str, cell: object) -> str:
             "read: write its ISO code (such as 'DE') or its name")
 
 
-def _ambiguous_said(cell: str, region: str) -> str:
-    readings = "; ".join(f"{number} {said}" for number, said in ambiguous_readings(cell, region))
-    return (f"the digits read as more than one valid {region} number: {readings}; write the "
-            "number with + and its country code")
+def _ambiguous_said(keys: list[tuple[object, object]], region: str) -> list[str]:
+    """The hint of each ``ambiguous_phone`` (cell, country cell), its numbers read in the
+    country cell's region (else ``region``)."""
+    regions = [region_of(country) or region for _, country in keys]
+    readings = ambiguous_readings([str(cell) for cell, _ in keys], regions)
+    return [f"the digits read as more than one valid {each} number: "
+            f"{'; '.join(f'{number} {how}' for number, how in read)}; write the number with + "
+            "and its country code" for read, each in zip(readings, regions, strict=True)]
 
 
 def ranked(counts: Counter[str]) -> dict[str, int]:

@@ -156,16 +156,21 @@ def _others(columns: list[pa.Array], texts: pa.Array, where: NDArray[np.int64],
     return _refused(columns, both, "ambiguous_phone")
 
 
-def ambiguous_readings(cell: str, region: str) -> list[tuple[str, str]]:
-    """The numbers an ``ambiguous_phone`` cell reads as in ``region``, each with how it
-    was read (as written first), for its hint."""
-    texts, where = pa.array([cell], pa.string()), np.zeros(1, np.int64)
-    found = {_read(texts, where, [region], False)[0][0].as_py(): "as written"}
-    for other in other_readings(texts, where, [region]):
-        if len(other.rows):
-            found.setdefault(_read(other.texts, where, [region], False)[0][0].as_py(),
-                             other.said)
-    return [(number, said) for number, said in found.items() if number is not None]
+def ambiguous_readings(cells: Sequence[str], regions: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """The numbers each ``ambiguous_phone`` cell reads as in its region (``regions``, one
+    a cell), each with how it was read (as written first), for its hint: all the cells
+    read in one call per reading, as a call's fixed cost is most of a cell's."""
+    names = sorted(set(regions))
+    texts = pa.array(cells, pa.string())
+    where = np.array([names.index(region) for region in regions], np.int64)
+    found: list[dict[str | None, str]] = [
+        {number: "as written"} for number in _read(texts, where, names, False)[0].to_pylist()]
+    for other in other_readings(texts, where, names):
+        numbers = _read(other.texts, where[other.rows], names, False)[0].to_pylist()
+        for row, number in zip(other.rows.tolist(), numbers, strict=True):
+            found[row].setdefault(number, other.said)
+    return [[(number, said) for number, said in each.items() if number is not None]
+            for each in found]
 
 
 def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_]) -> list[pa.Array]:
