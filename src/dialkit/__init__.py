@@ -30,4 +30,4 @@ __version__ = "0.1.0"
 __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "errors"]
 
 __getattr__, __dir__ = _lazy.exports(__name__)  # the imports above, on first use
-_library_logging()  # dialkit's loggers: a NullHandler, numbers masked (issue 72)
+_library_logging()  # dialkit's loggers: a NullHandler, numbers masked

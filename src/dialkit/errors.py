@@ -1,4 +1,4 @@
-"""Every exception dialkit raises, in one tree (issues 49 and 63).
+"""Every exception dialkit raises, in one tree.
 
 Every error dialkit raises derives from :class:`DialkitError`, so one ``except
 DialkitError`` catches them all; an error of bad input derives from :class:`InputError`,

@@ -1,7 +1,7 @@
 """A column of values checked for the kind it must hold, where it is read: text where text
 is needed (a phone number above all), and the files of a Parquet dataset against each
 other. One home for the check every reader of phone columns applies (the audit, the
-analytics: issue 61), below both.
+analytics), below both.
 
 An export that went through a spreadsheet, or ``pd.read_csv`` without ``dtype=str``, holds
 phone numbers as integers (``14155550123``: the ``+`` and any leading 0 gone); such a

@@ -1,6 +1,6 @@
 """Whole-column helpers to group, sort and compare rows, where no loop over rows runs in
 Python: the audit's rules group calls by number and campaign, order them by time and ask
-which numbers are among others (issue 63: they lived among the findings' columns, so the
+which numbers are among others (they once lived among the findings' columns, so the
 law's clocks and the inputs imported the checks for them)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The array helpers of the column readers: a text column's bytes and lengths, takes and
-replacements of some rows, pattern matches, and rows grouped by a key (issue 49: one set,
+replacements of some rows, pattern matches, and rows grouped by a key (one set,
 where ``leads/_normalize/_fast.py`` and ``_places/_texts.py`` each kept their own).
 """
 

@@ -1,4 +1,4 @@
-"""Files dialkit reads and writes, for every layer (issue 63): outputs written whole or not
+"""Files dialkit reads and writes, for every layer: outputs written whole or not
 at all (``_outputs_written``) and what a killed write leaves (``_leftovers``), owner-only
 folders and files (``_private``), limits checked before a parser sees a file
 (``_file_limits``), files shipped in the package (``_packaged``), workbooks and CSV that

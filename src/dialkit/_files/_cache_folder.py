@@ -1,5 +1,5 @@
 """The cache folder: where the frames' Parquet cache (``dialkit.frames``) and the client
-guard's locks across processes (``dialkit.client``, issue 71) are kept, found one way by
+guard's locks across processes (``dialkit.client``) are kept, found one way by
 both (the client may not import the frames: docs/design.md, "Layers")."""
 
 from __future__ import annotations

@@ -12,14 +12,14 @@ rows and 8 columns written by xlsxwriter is 467 MiB uncompressed, its sheet
 compressed 11:1 (18:1 when every row is the same); real lead files have tens of
 columns and lines under a few KiB. A workbook is also weighed as it will be read
 (:func:`check_read`), so that one inside the limits peaks at most about
-``max_workbook_bytes`` over reading a small one (issue 62): that million-row
+``max_workbook_bytes`` over reading a small one: that million-row
 workbook would weigh about 2 GB, past the default; its CSV is read in chunks. Each
 limit can be raised with ``limits=FileLimits(...)`` or its environment variable.
 
 Shared by the lead reader and compliance's export reader, so it lives below both
 (standard library and numpy only); ``dialkit.leads.FileLimits`` publishes it. numpy is
 imported by the scan, when a file is read: the commands' tables of messages
-(:data:`SHELL_WAYS_OUT`) are built at every TAB of shell completion (issue 48).
+(:data:`SHELL_WAYS_OUT`) are built at every TAB of shell completion.
 """
 
 from __future__ import annotations
@@ -74,14 +74,14 @@ rows x 16,384 columns (24,576,000 cells) peaked at 1,646 MiB, 65 bytes a cell;
 VALUE_CELL_EXTRA = 100
 """Bytes a cell with a value takes as an XLSX sheet is read, beyond its grid cell's
 :data:`GRID_CELL_BYTES` and its text's :data:`TEXT_BYTE_COPIES`: its Python object in
-calamine's rows and its place in the frame. Measured (issue 62): 100,000 rows x 10
+calamine's rows and its place in the frame. Measured: 100,000 rows x 10
 distinct short texts peaked 241 MB over a small workbook's read, 241 bytes a cell,
 of which 80 its grid cell and about 35 its text."""
 
 TEXT_BYTE_COPIES = 5
 """Times a cell's text is held as an XLSX sheet is read (calamine's string, the Python
 one, the frame's and the cleaning's), a shared string once for every cell that shows
-it. Measured (issue 62): 5,000 cells showing one shared string of 30,000 bytes (a 47 KB
+it. Measured: 5,000 cells showing one shared string of 30,000 bytes (a 47 KB
 file) peaked 584 MB over a small workbook's read, 3.9 times the 150 MB they show."""
 
 VALUE_CELL_BYTES = 400

@@ -48,7 +48,7 @@ def passing_folder(prefix: str, owner: object) -> Path:
 
     For what no later session can read: the frames of a sandbox world kept in memory
     (``owner``: its client's transport, held by all it handed out), whose id never
-    comes back, stayed in the user cache (issue 72)."""
+    comes back, stayed in the user cache."""
     folder = Path(tempfile.gettempdir())
     sweep(folder, prefix)
     made = Path(tempfile.mkdtemp(prefix=tagged(prefix), dir=folder))  # 0700

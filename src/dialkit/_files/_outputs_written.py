@@ -12,7 +12,7 @@ goes through :func:`written`, for three faults a plain ``open(path, "w")`` has:
 - **An output through a link.** ``report.csv -> precious.txt`` opened for writing
   writes into ``precious.txt``. The output is written under a new hidden name beside
   it and renamed over it: :func:`os.replace` replaces a link itself, never its target
-  (a dataset's folder at a link replaces the link too, issue 78).
+  (a dataset's folder at a link replaces the link too).
 - **A half output that looks whole.** A full disk or a file-size limit stops a write
   part way; a kill too. The hidden name is renamed only once the write is complete;
   a failed write removes it, and so does one ended by Ctrl-C, ``SIGTERM`` or ``SIGHUP``

@@ -7,7 +7,7 @@ folder made, not to the parents ``parents=True`` makes on the way (those get the
 umask's ``0755``), and an existing file keeps its mode; so every mode here is set
 with ``chmod`` after the fact, on each folder made.
 
-Nothing here writes through a symbolic link (issue 78). On a shared or group-writable
+Nothing here writes through a symbolic link. On a shared or group-writable
 folder another user can plant ``name -> ~/.bashrc`` where dialkit is about to write
 ``name``: a file written whole goes under a new name and is renamed over it
 (:func:`os.replace` replaces the link itself), and a file appended to or opened in place
@@ -46,7 +46,7 @@ def private_dir(path: Path) -> Path:
     Raises:
         InputError: A file stands where a folder of the path must be (a
             ``$DIALKIT_CACHE_DIR`` or a ``--journal`` that names a file): the user's to
-            fix, named so (issue 72), not a ``NotADirectoryError`` told as dialkit's bug.
+            fix, named so, not a ``NotADirectoryError`` told as dialkit's bug.
     """
     for folder in [*reversed(path.parents), path]:
         if folder.is_dir():

@@ -5,7 +5,7 @@ Ctrl-C raises ``KeyboardInterrupt`` in the main thread, so every ``with`` and
 ``finally`` on the way out runs: a clean's hidden outputs (:mod:`._outputs_written`)
 and its spill in the temporary folder (as large as the lead file again, with its phone
 numbers) are removed. ``SIGTERM`` and ``SIGHUP`` end the process at once by default,
-and leave both behind (issue 72). Within :func:`cleaned_up_on_signals` they raise
+and leave both behind. Within :func:`cleaned_up_on_signals` they raise
 :class:`Stopped` instead, so the same clean-up runs; then the signal is sent again with
 its default action, and the process ends as the signal asked (its exit status says
 so), not as if the work had failed.

@@ -1,6 +1,5 @@
 """A text file a user names (an export, a file of caller ids, a TOML configuration or
-table), read as an editor or a spreadsheet saved it, by one reader for every layer (issue
-78).
+table), read as an editor or a spreadsheet saved it, by one reader for every layer.
 
 Excel's "CSV UTF-8" and Notepad write a byte order mark, Excel's "Unicode text" is
 UTF-16, and a list appended to by an older tool holds cp1252 lines: read as plain UTF-8,

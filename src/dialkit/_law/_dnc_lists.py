@@ -21,16 +21,16 @@ from . import _rows as law
 
 DATA_FILE = "dnc_lists.toml"
 LISTS = ("national", "company", "state")
-"""The kinds of list (shared decision 3 of issue 47): the country's register, the
-account's own list of people who asked not to be called, or (issue 73) a US state's own
-list beside the national registry, which the DNC results name by its id (``US-IN``)."""
+"""The kinds of list: the country's register, the account's own list of people who
+asked not to be called, or a US state's own list beside the national registry, which the
+DNC results name by its id (``US-IN``)."""
 KINDS = ("written", "ebr", "oral", "invitation")
 """The kinds of consent record (``consents=``'s ``kind``): ``invitation`` is the person's
-own request or invitation to be called (issue 81: Fla. Stat. 501.059(1)(k)1's "express
+own request or invitation to be called (Fla. Stat. 501.059(1)(k)1's "express
 request of the person called", RSMo 407.1095(3)(a)'s "prior express invitation or
 permission"), which a list's law may name beside a written or oral consent."""
 CONTRACT = "contract"
-"""The kind of record a written contract in force is (``contracts=``, issue 73): a list
+"""The kind of record a written contract in force is (``contracts=``): a list
 whose ``exempt_by`` names it is lifted by one (Canada's DNCL: Telecommunications Act
 41.7's existing business relationship)."""
 EXEMPTING = (*KINDS, CONTRACT)
@@ -109,7 +109,7 @@ class DncList(law.LawRow):
             the state list's id where it names its own, else the country.
         unread: The words on the list's exemptions that were not reached (empty: none
             left unread): a call that a record the other lists' words name would exempt
-            is then a risk naming them, not a breach (issue 81).
+            is then a risk naming them, not a breach.
         citation: The section that decides a call to a listed number.
         sources, reviewed, confirmed, doubts, text: As every row of law has them
             (:class:`._rows.LawRow`).

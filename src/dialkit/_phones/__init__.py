@@ -1,6 +1,6 @@
 """Phone numbers read a whole column at a time, as ``phonenumbers`` reads them one by one.
 
-One package owns how the toolkit reads numbers (issue 49):
+One package owns how the toolkit reads numbers:
 
 - :mod:`._metadata`: the only module that touches ``phonenumbers``' private functions
   and Python's ``re._parser``; the calling codes and the lengths ``parse`` keeps.

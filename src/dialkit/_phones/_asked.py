@@ -6,7 +6,7 @@ A module of its own that imports only ``phonenumbers``: the emulator takes it wi
 loading pandas and pyarrow, which :mod:`._zones` imports (2.0-3.2 s more at an
 emulator's start on a loaded machine, where the emulator loads neither). The modules
 outside this package that read one number ask these functions, not ``phonenumbers``
-(issue 63: nine of the emulator's modules imported it).
+(nine of the emulator's modules once imported it).
 """
 
 from __future__ import annotations

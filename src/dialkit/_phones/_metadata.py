@@ -1,6 +1,6 @@
 """What the column readers take from ``phonenumbers`` beyond its public functions, and
 Python's own reader of regular expressions: the one module that touches either's
-private names (issue 49), so that a release that moves one breaks here and nowhere else.
+private names, so that a release that moves one breaks here and nowhere else.
 
 ``phonenumbers`` keeps private the steps its ``parse`` takes (the length test, the
 extension's patterns, a calling code's zones); reproducing them over columns, or finding

@@ -1,6 +1,6 @@
 """``phonenumbers.parse`` over a column: each number's calling code and national
-significant number, the one parse the leads' verdicts and the zone lookup share (issue
-49: each kept its own).
+significant number, the one parse the leads' verdicts and the zone lookup share
+(before, each kept its own).
 
 The steps are ``phonenumbers``' own (``_maybe_strip_i18n_prefix_and_normalize``,
 ``_extract_country_code``, ``_maybe_extract_country_code``,

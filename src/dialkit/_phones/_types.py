@@ -62,7 +62,7 @@ def read_numbers(texts: pa.Array) -> tuple[NDArray[np.object_], Ints, Ints, pa.A
     number of each text (``None``, ``UNKNOWN``, 0 and null where ``parse`` raises): the
     texts written as E.164 a column at a time, the others asked of ``phonenumbers``
     itself, one by one. The one reading of a column of distinct numbers that the line
-    types, the regions and the states of numbers share (issue 49: each asked its own)."""
+    types, the regions and the states of numbers share (before, each asked its own)."""
     region = np.full(len(texts), None, object)
     kind = np.full(len(texts), PhoneNumberType.UNKNOWN, np.int64)
     code = np.zeros(len(texts), np.int64)

@@ -1,5 +1,5 @@
-"""The region a country's name names, read from the registries that keep names (issues 70
-and 80, STYLE.md point 18; the sources are :mod:`._name_sources`).
+"""The region a country's name names, read from the registries that keep names (STYLE.md
+point 18; the sources are :mod:`._name_sources`).
 
 An alpha-2 code is read as written (:func:`._regions.region_of`), never here: ``N.A.``
 folds to ``na`` and is no country (Namibia is ``NA``). An alpha-3 code in capitals is read

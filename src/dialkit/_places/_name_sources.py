@@ -1,4 +1,4 @@
-"""The names of places the registries keep (issues 70 and 80, STYLE.md point 18), in two
+"""The names of places the registries keep (STYLE.md point 18), in two
 ranks, and the few names people write that none of them gives.
 
 The first rank, the names a place goes by now in its own languages and in English:

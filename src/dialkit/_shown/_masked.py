@@ -1,5 +1,5 @@
-"""Phone numbers masked where dialkit shows them to more eyes than their owner's
-(issue 72): as ``+1415*****23``, the first four digits and the last two, enough to match
+"""Phone numbers masked where dialkit shows them to more eyes than their owner's:
+as ``+1415*****23``, the first four digits and the last two, enough to match
 a number one already has but not to dial it; as an audit's ``--mask-pii`` writes them.
 
 **Logs.** The client's guard warns of each contact sent with ``override=``, naming the

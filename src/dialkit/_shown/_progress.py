@@ -1,5 +1,5 @@
 """How long work shows how far it has come: a bar where someone watches (a widget in a
-notebook, text on a terminal), log lines where nobody does (issue 62).
+notebook, text on a terminal), log lines where nobody does.
 
 A script under nohup, cron or CI has no terminal to draw a bar on: by default its long
 steps (a lead file's clean and import, a frame's load of many pages) log a line on the
@@ -96,7 +96,7 @@ class Progress:
 
     The bar is drawn with the pages already loaded (``loading calls: 1 page``), never at
     0: an executed notebook keeps a widget's first state as its text, and a reopened one
-    read "loading calls: 0 pages" (issue 72). Its unit agrees with its count, and once
+    read "loading calls: 0 pages". Its unit agrees with its count, and once
     the load ends it says what was loaded: ``loaded calls: 12 pages, rows=1200``."""
 
     def __init__(self, name: str, how: Shown, *, resumed: int = 0) -> None:

@@ -22,7 +22,7 @@ def interval() -> float:
 
     Raises:
         InputError: The variable is set to no number of seconds, 0 or more (``abc``,
-            ``-1``, ``inf``): the user's to fix, not dialkit's bug (issue 72).
+            ``-1``, ``inf``): the user's to fix, not dialkit's bug.
     """
     said = os.environ.get(SECONDS_VARIABLE, "").strip()
     if not said:

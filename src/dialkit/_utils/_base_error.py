@@ -1,5 +1,5 @@
-"""Every error dialkit raises but the service's answers, in one place (issue 63), under
-the base that one ``except dialkit.errors.DialkitError`` catches (issue 49).
+"""Every error dialkit raises but the service's answers, in one place, under the base
+that one ``except dialkit.errors.DialkitError`` catches.
 
 A module of no dialkit imports, so the lowest layers (the law's tables, the file limits)
 can raise them without loading the contract; :mod:`dialkit.errors`, which adds the
@@ -44,7 +44,7 @@ class InputError(DialkitError, ValueError):
     file or a frame's column; the message names it and what to pass instead.
 
     The command line answers it as ``error: <message>`` (exit status 2); any other
-    exception is dialkit's own fault, answered as an internal error (issue 61). Every
+    exception is dialkit's own fault, answered as an internal error. Every
     error of bad input derives from it, so ``except InputError`` catches no bug.
     """
 
@@ -117,8 +117,8 @@ class AuditInputError(InputError):
 class TimeRangeError(InputError):
     """A time, or a length of time, outside what pandas holds: its nanosecond timestamps
     run from 1677-09-21 00:12:43 to 2262-04-11 23:47:16 UTC, and one outside them wraps
-    round to another moment (``dialkit compliance when --at 0206-11-03T15:00Z`` answered
-    for another, issue 72). Refused, never wrapped: the message names the value and the
+    round to another moment (``dialkit compliance when --at 0206-11-03T15:00Z`` once
+    answered for another). Refused, never wrapped: the message names the value and the
     range."""
 
     __module__ = "dialkit.errors"
@@ -212,7 +212,7 @@ class ImportOutcomes(Protocol):
     """What an import that stopped hands back (:class:`ImportStoppedError`'s ``report``,
     a :class:`dialkit.leads.ImportReport`), as far as its error needs to say: a Protocol,
     for this module is below every layer and names none of them, not even for the type
-    checker (issue 72)."""
+    checker."""
 
     @property
     def counts(self) -> pd.Series:
@@ -278,7 +278,7 @@ class DoctypeError(WorkbookError):
 
 class SymlinkError(InputError, OSError):
     """A symbolic link where dialkit appends to a file, opens one in place or keeps a
-    folder of its own (issue 78): refused, never followed. On a shared or group-writable
+    folder of its own: refused, never followed. On a shared or group-writable
     folder another user can plant ``name -> ~/.bashrc`` before dialkit writes ``name``;
     followed, the write would change the file the link points to, or its mode. The user's
     to fix (remove the link, or name another path), so an :class:`InputError`; and an
@@ -371,7 +371,7 @@ class ComplianceRiskWarning(UserWarning):
     """A contact the law may forbid, though nothing given says it does: a number of a
     state whose Do-Not-Call list its law obliges a caller to obtain, which no scrub given
     answers for; a listed number a record given would exempt, where the list's words on
-    its exemptions were not read (issue 81). ``next_allowed`` warns so beside its
+    its exemptions were not read. ``next_allowed`` warns so beside its
     ``risk`` column; the client's guard sends such a contact and logs it, unless it
     enforces the policy."""
 

@@ -2,7 +2,7 @@
 
 Shell completion offers these values after ``--preset``, ``--policy`` and ``--fail-on``
 from this module alone, without importing the audit, pandas or ``phonenumbers`` (a TAB
-took 1-3 s when it imported them, issue 48); the code that acts on a value builds its
+took 1-3 s when it imported them); the code that acts on a value builds its
 table from the same names, so a value is added in one place. So are the audit's inputs
 (:data:`AUDIT_INPUTS`): the command makes its options from them, and the library's notes
 and the command's name them from them too.
@@ -50,15 +50,15 @@ CALLS_ASKED = "client.frames.calls() or an export"
 
 @dataclass(frozen=True)
 class AuditInput:
-    """One input of :func:`dialkit.compliance.audit`, declared once (issue 71): its keyword
+    """One input of :func:`dialkit.compliance.audit`, declared once: its keyword
     ``name``; the ``flag`` of ``dialkit compliance audit`` that gives it (None: a
     program's alone); its ``kind``; the ``fact`` it tells the audit (the option's help
     and the docs' line); the ``hint`` a note or a refusal adds where it asks a program for
     it: the ``client.frames`` method that gives it, where the account has one, else what
-    the records are (issue 78: never a frame that does not exist); and the
+    the records are (never a frame that does not exist); and the
     judges before a call that take it too (``ahead``: ``next_allowed``, ``upcoming``,
     ``guard``), by the same name, and ``ahead_note``: why a judge left out does not take
-    it (issue 73: a judge that judges a rule an input changes takes it), or how one reads
+    it (a judge that judges a rule an input changes takes it), or how one reads
     it otherwise than the audit.
 
     The command makes its option from this line (a :data:`GIVEN` kind), the library's
@@ -145,7 +145,7 @@ AUDIT_INPUTS = (
         hint="the reassigned numbers database's answers", ahead=_BEFORE_THE_CALL, ahead_note=(
         "A yes voids a contract too (in upcoming, a consent too), which every judge before "
         "a call reads.")),
-    AuditInput("emergencies", "--emergencies", RECORDS, (  # issue 73
+    AuditInput("emergencies", "--emergencies", RECORDS, (
         "The declared states of emergency (area: a state; starts_at; ends_at, empty while "
         "in force; optionally declaration): a call to a state whose law forbids "
         "solicitation during one (Louisiana, New York) is a calling_hours finding citing "
@@ -193,7 +193,7 @@ AUDIT_INPUTS = (
         "dated after it read the stricter way."), ahead=("upcoming",), ahead_note=(
         "next_allowed looks from the moment it is asked about (at=), the guard from the "
         "service's now.")),
-    AuditInput("values", "--value", CHOICE, (  # issue 79
+    AuditInput("values", "--value", CHOICE, (
         "What another tool's words mean, per named column (direction, status, disposition, "
         "hangup_cause; line, kind, relationship, answer, list): {'disposition': {'Sale "
         "Made': 'sale'}}, on the command line --value disposition:'Sale Made'=sale "
@@ -203,7 +203,7 @@ AUDIT_INPUTS = (
         ahead=("next_allowed", "upcoming"), ahead_note=(
         "Not the guard: it reads the account's own records, which the service writes in "
         "the contract's words.")),
-    AuditInput("mapping", "--map", CHOICE, (  # issue 79
+    AuditInput("mapping", "--map", CHOICE, (
         "Which column of another tool's export holds a column the audit reads: "
         "{'to_number': 'Dialed', 'dnc.checked_at': 'Scrub Date'}, on the command line --map "
         "to_number=Dialed (repeat it). Without it, a column named as the audit names it is "

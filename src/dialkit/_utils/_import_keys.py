@@ -1,9 +1,9 @@
-"""The Idempotency-Keys of a lead import, derived from its content (issue 63: the client's
+"""The Idempotency-Keys of a lead import, derived from its content (the client's
 ``leads.import_batch`` and the leads' import journal both derive them, so they live below
 both): the same batch to the same campaign, the same key; and a refused key's next in a
 fixed chain. Which refusals are stored answers to walk past is a question of the service's
 answer, so the client answers it (``dialkit.client.stored_refusal``): this module, of the
-shared helpers below the contract, imports nothing of dialkit (issue 72)."""
+shared helpers below the contract, imports nothing of dialkit."""
 
 from __future__ import annotations
 

@@ -3,11 +3,11 @@
 ``import dialkit.leads`` used to import everything every function of the
 package needs: pandas, pyarrow, ``phonenumbers``' geocoder, httpx through the
 client. A package that lists its exports here imports each one's module on its
-first use, so a notebook or a command pays only for what it calls (issue 21:
-``import dialkit.leads`` under 0.5 s).
+first use, so a notebook or a command pays only for what it calls
+(``import dialkit.leads`` under 0.5 s).
 
 A package names each export once, in its ``if TYPE_CHECKING:`` block, the imports
-the type checker and the docs read (issue 49: the same names were kept by hand in
+the type checker and the docs read (before, the same names were kept by hand in
 that block, in ``__all__`` and in a map here). The map of which module holds each
 export is read from that block on the first lookup, not at import, and
 ``tests/test_exports.py`` holds ``__all__`` equal to the names the package offers.
@@ -44,7 +44,7 @@ def exports(package: str, where: Mapping[str, str] | None = None, *,
     def __getattr__(name: str) -> Any:
         if name in gone:
             warnings.warn(f"{package}.{name} is internal and leaves {package} in the next "
-                          "release (issue 49); stop using it", DeprecationWarning,
+                          "release; stop using it", DeprecationWarning,
                           stacklevel=2)
             return _load(package, gone[name], name)
         module_name = places().get(name)

@@ -20,7 +20,7 @@ pandas keeps the toolkit's times in nanoseconds, from 1677-09-21 to 2262-04-11: 
 outside them wraps round to another moment once the audit's arrays take it (``--at
 0206-11-03T15:00Z`` was answered for another moment, exit 0), and a longer length of time
 overflows. Every reader here that answers in pandas' types refuses such a value with a
-:class:`~dialkit.errors.TimeRangeError` naming it and the range (issue 72); the readers
+:class:`~dialkit.errors.TimeRangeError` naming it and the range; the readers
 without pandas answer Python's own types, which hold years 1 to 9999 exactly, and a
 caller that hands their answer to pandas checks it with :func:`held`.
 
@@ -132,7 +132,7 @@ def utc_times(values: pd.Series, where: str, *, strict: bool = True) -> pd.Serie
     """``values`` as UTC timestamps: kept as they are when already so (the frames'
     type), else read as ISO 8601 (text from a CSV export; times without an offset
     are taken as UTC), and times of another zone converted: every column of times the
-    toolkit reads in UTC is read here (issue 63), none by its own ``pd.to_datetime``.
+    toolkit reads in UTC is read here, none by its own ``pd.to_datetime``.
 
     ``strict=False`` reads a value that is no time, or one outside :data:`HELD`, as
     missing (``NaT``), for a figure that only describes the data (a frame's first and

@@ -84,7 +84,7 @@ def checked_port(port: int, name: str = "port") -> int:
 
     Raises:
         InputError: Any other number (``socket`` would raise ``OverflowError``, told as a
-            bug in dialkit, issue 72); the message names ``name`` (``port``, ``http``).
+            bug in dialkit); the message names ``name`` (``port``, ``http``).
 
     Examples:
         >>> checked_port(8787)

@@ -64,9 +64,9 @@ def sendable(secret: str, what: str, why: str = "which no HTTP header can carry"
 
     A key pasted from a document or a chat may hold a character that looks like none or
     like another: a zero-width space, a no-break space, an en dash for a hyphen, a line
-    break. httpx refuses it as it sends (``UnicodeEncodeError``, told as a bug in dialkit
-    before issue 72); here it is refused before anything is sent, naming the secret only
-    by its last four characters (:func:`mask`) and the character by its place and name.
+    break. httpx refuses it as it sends (``UnicodeEncodeError``, once told as a bug in
+    dialkit); here it is refused before anything is sent, naming the secret only by its
+    last four characters (:func:`mask`) and the character by its place and name.
 
     Raises:
         InputError: ``secret`` holds such a character; the message names ``what`` (``the

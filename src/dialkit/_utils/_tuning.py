@@ -1,5 +1,5 @@
 """Every tuning value of the toolkit in one place: sizes of parts, batches and buffers,
-and thread counts (issue 49).
+and thread counts.
 
 A tuning value changes how fast or in how much memory the work is done, never its
 answer, so tests shrink them to reach a path (a spill, a second part) with a small
@@ -23,7 +23,7 @@ REQUESTS_AT_ONCE = 4
 rate limiter, not this, sets the pace."""
 
 # --- phone numbers -------------------------------------------------------------------
-# "Re-measured": issue 49, ``bench_normalize.py --rows 1000000 --tricks 5`` (each setting
+# "Re-measured": ``bench_normalize.py --rows 1000000 --tricks 5`` (each setting
 # against this one on the 1M-row mix, medians of 5 rounds in turn, a loaded machine).
 
 PHONE_THREAD_ROWS = 100_000

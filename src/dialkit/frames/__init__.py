@@ -9,7 +9,7 @@ leads as a partitioned Parquet dataset for Dask, DuckDB, Polars or Spark.
 Each export is imported on first use (:mod:`dialkit._utils._lazy`, from the imports under
 ``TYPE_CHECKING``), so a module that needs the schemas or the writers does not load the
 cache's Parquet and the client's HTTP stack with them. ``watched`` and ``windows`` were
-internal and warn for a release (issue 49).
+internal and warn for a release.
 """
 
 from typing import TYPE_CHECKING

@@ -143,7 +143,7 @@ class Entry:
         of them can be in use. Then the folder gets its :data:`MARK`.
 
         Raises:
-            dialkit.errors.SymlinkError: The lock is a symbolic link (issue 78).
+            dialkit.errors.SymlinkError: The lock is a symbolic link.
         """
         private_dir(self.path)
         with FileLock(refuse_link(self.path / ".lock", "the frames' cache"), mode=FILE_MODE):

@@ -115,7 +115,7 @@ def export(client_or_cache: Client | Cache, path: str | os.PathLike[str], *,
     frames = _frames(client_or_cache)
     keys = {"calls": ("month" if partition_by == "month" else "day", _period(partition_by)),
             "leads": ("campaign", _campaign)}
-    sweep(target.parent, f".{target.name}.")  # those of exports before issue 46 too
+    sweep(target.parent, f".{target.name}.")  # older exports' leftovers too (no .partial)
     with written(target, "path", folder=True, mode=DIRECTORY_MODE) as temporary:
         done = {name: _write(temporary / name, frame, *keys[name])
                 for name, frame in frames.items()}

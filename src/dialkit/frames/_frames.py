@@ -396,7 +396,7 @@ class _Load:
 
 def _reached(page: pa.Table, boundary: datetime) -> bool:
     """Whether a page (newest first) reaches records older than ``boundary``: every
-    record of ``boundary``'s own instant is read (issue 71). The contract orders a list
+    record of ``boundary``'s own instant is read. The contract orders a list
     newest first and no further; the emulator orders one instant's records by id, which
     an import draws at random, so the leads another client imported in the newest cached
     instant lie among the cached ones, and a read that stopped at the first cached one

@@ -7,7 +7,7 @@ dialkit.leads`` is cheap, ``dialkit.leads.clean`` brings pandas and
 
 :func:`run_clean` and :func:`run_import` are ``dialkit leads clean`` and ``import`` as
 calls, the account and the outcome file decided as the commands decide them, so a
-scheduled job runs what the shell runs (issue 63).
+scheduled job runs what the shell runs.
 
 Examples:
     >>> import dialkit.leads

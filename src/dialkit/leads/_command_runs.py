@@ -1,4 +1,4 @@
-"""``dialkit leads clean`` and ``import`` as library calls (issue 63): what the commands
+"""``dialkit leads clean`` and ``import`` as library calls: what the commands
 decided besides the clean and the import (which account to check or import with, which
 outcome file may be written and how), taken as plain Python values, so a scheduled job
 runs what the shell runs; the commands parse their options, call one of these, print.

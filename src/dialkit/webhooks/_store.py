@@ -140,7 +140,7 @@ class EventStore:
 
     Raises:
         StoreError: The file cannot be opened (a symbolic link at its name too: it is
-            never written through, issue 78) or is not an event store.
+            never written through) or is not an event store.
 
     Examples:
         >>> from dialkit.webhooks import verify

@@ -5,7 +5,7 @@ Every function takes frames with the documented columns of ``client.frames``
 a CSV export: a CSV's times arrive as text and are read here as UTC. Phone numbers
 that ``pd.read_csv`` read as integers (the ``+`` and any leading 0 gone) are refused
 as the audit refuses them (:func:`dialkit._arrays._checked.check_text`), never given a
-``+`` by guess (issue 61: one file of a dataset held so answered with wrong cells).
+``+`` by guess (one file of a dataset held so once answered with wrong cells).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ SOURCES = {"calls": "client.frames.calls()", "leads": "client.frames.leads()",
            "callbacks": "client.frames.callbacks(campaign_id)",
            "appointments": "client.frames.appointments()"}
 """Where each frame of the account the analytics read comes from, as a refusal names it:
-written whole, never built from the frame's name (issue 78), so that a test looks each
+written whole, never built from the frame's name, so that a test looks each
 method up."""
 POSITIVE = ("sale", "callback_requested", "info_sent")
 """Dispositions counted as a positive outcome unless told otherwise: a sale, and the two

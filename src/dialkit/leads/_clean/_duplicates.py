@@ -124,7 +124,7 @@ def spill_folder() -> Path:
 SPILL_RATIO = 2.6
 """About how many times the lead file's bytes a streamed clean spills at most (its judged
 rows, its keys' buckets and their owners): 78 MB for 400,000 rows of
-``benchmarks/leads_mix.py``, a file of 30 MB (issue 72)."""
+``benchmarks/leads_mix.py``, a file of 30 MB."""
 FULL = {errno.ENOSPC: "set TMPDIR to a folder on a disk with room",
         errno.EDQUOT: "set TMPDIR to a folder on a disk with room, or free space "
                       "within your disk quota",
@@ -141,7 +141,7 @@ def spilling(folder: Path | None, file_bytes: int) -> Iterator[None]:
 
     Only the spill is written in the block (the outputs come after, with their own
     errors: :func:`dialkit._files._outputs_written.written`); without this, pyarrow's
-    error, which names no file, was told as the output's (issue 72).
+    error, which names no file, was told as the output's.
 
     Raises:
         OSError: The spill could not be written: its ``errno``, and as ``filename`` the

@@ -16,8 +16,8 @@ is taken for an incomplete number of that region and gets none.
 
 A row whose country cell names no country, and a row whose digits read as two
 numbers (``ambiguous_phone``), get a hint that says so and what to write; a Brazilian
-mobile written as before it gained its ninth digit, the mobile it reads as with it
-(issue 80), never read so without the user's say.
+mobile written as before it gained its ninth digit, the mobile it reads as with it,
+never read so without the user's say.
 """
 
 from __future__ import annotations

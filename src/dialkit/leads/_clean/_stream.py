@@ -365,7 +365,7 @@ class _Spill:
     Text is spilled as Arrow's ``string``, with 32-bit offsets: a ``large_string``'s
     offsets were 100 of the 190 bytes a row of the mix spilled, and writing a file costs
     CPU in the kernel once the page cache is full; a 20,000,000-row clean took 0.95x the
-    CPU with them halved (``benchmarks/RESULTS.md``, issue 64). A chunk with a column of
+    CPU with them halved (``benchmarks/RESULTS.md``). A chunk with a column of
     more text than 32-bit offsets reach (:data:`NARROW_BYTES`) starts a stream of
     ``large_string`` of its own."""
 

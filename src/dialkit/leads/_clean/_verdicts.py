@@ -62,7 +62,7 @@ LOCAL_REASONS = ("unknown_country", "ambiguous_phone", "extra_fields")
 """Refusals of the clean's own, beside the service's: a row whose country cell names no
 country the clean can read, or whose digits read as two valid numbers (with and without
 the country's calling code), or a text file's row with more fields than its header (a
-value with the delimiter left unquoted: its cells do not match its columns, issue 80).
+value with the delimiter left unquoted: its cells do not match its columns).
 The service would read each in some way and accept it; the clean does not send a number
 it read on a guess."""
 STATUSES = [status.value for status in LeadResultStatus]

@@ -88,7 +88,7 @@ _FIELDS: dict[str, dict[str, type]] = {
 }
 _STATUSES = frozenset(status.value for status in LeadResultStatus)
 _WRITTEN = "an import's journal"
-"""What dialkit writes in the folder, for the refusal of a link (issue 78)."""
+"""What dialkit writes in the folder, for the refusal of a link."""
 
 
 @contextlib.contextmanager
@@ -103,8 +103,8 @@ def held(folder: Path) -> Iterator[None]:
 
     Raises:
         ImportRunningError: Another run holds the folder.
-        dialkit.errors.SymlinkError: The folder, or its lock, is a symbolic link (issue
-            78): its lines and lock would be written, and its mode set, where it points.
+        dialkit.errors.SymlinkError: The folder, or its lock, is a symbolic link: its
+            lines and lock would be written, and its mode set, where it points.
     """
     private_dir(refuse_link(folder, _WRITTEN))
     folder.chmod(DIRECTORY_MODE)  # an older journal's too

@@ -551,7 +551,7 @@ class _Run:
                             self.resumed, str(self.book.folder), self._notes(named))
 
     def _notes(self, named: Counter[str]) -> tuple[str, ...]:
-        """The clean's notes, as ``leads clean`` says them (issue 62: the import said
+        """The clean's notes, as ``leads clean`` says them (before, the import said
         nothing of a Country cell that contradicts its row's number; kept in the plan, a
         journal of an earlier version has none), then what the import itself found."""
         notes = [*self.planned.about.get("notes", ())]
@@ -637,7 +637,7 @@ def _found(answers: dict[str, np.ndarray], at: int, lead_id: str, given: set[str
     file has it: a repeat of that row (the local screen answered both
     ``duplicate_in_campaign``), which an import without the lead in the campaign
     refuses as ``duplicate_in_request``, and so the report says, whichever import made
-    the lead (issue 48: the second import of one file counted its repeats imported)."""
+    the lead (before, the second import of one file counted its repeats imported)."""
     if lead_id in given:
         answers["status"][at], answers["reason"][at] = _REPEAT
         answers["field"][at] = None

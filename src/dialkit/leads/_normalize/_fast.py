@@ -95,8 +95,7 @@ def verdicts(texts: pa.Array, regions: Ints, names: Sequence[str]) -> Verdicts:
     are met once, not once per part. A part holds at most ``_tuning.PHONE_PART_ROWS``
     rows (its working memory grows with it). Cut by work (a region's fixed work counted
     as 400 rows') and the busiest part first, as they were, the 500,000 rows a clean
-    normalises at a time took 1.09x the CPU and 1.02x the wall (medians of 9 rounds in
-    turn, issue 49)."""
+    normalises at a time took 1.09x the CPU and 1.02x the wall (medians of 9 rounds in turn)."""
     threads = min(len(texts) // _tuning.PHONE_THREAD_ROWS, len(os.sched_getaffinity(0)),
                   _tuning.WORKERS)
     if threads < 2:
@@ -127,7 +126,7 @@ def _leading(texts: pa.Array) -> Ints:
     first bytes too, a calling code's rows lie together: 30 such groups in a part of
     national numbers; normalising the 1M-row mix's column took 0.92x the wall time cold,
     0.85x warm (medians of 5 interleaved fresh processes), the sort's 20 ms a call
-    included. Re-measured for issue 49 (``bench_normalize.py --tricks``): by region
+    included. Re-measured (``bench_normalize.py --tricks``): by region
     alone, 1.17x the CPU and 1.21x the wall."""
     offsets, data = buffers(texts)
     sizes = np.diff(offsets)

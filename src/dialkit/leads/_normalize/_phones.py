@@ -112,7 +112,7 @@ def _alt_phones(frame: pd.DataFrame, columns: list[str], found: list[pd.DataFram
     numbers are written only at the rows whose phone another column gave (the first
     column's at the few its fallbacks filled), and two parts joined only at the rows
     that hold both: text kernels over every row of every part made this 0.43 CPU s of a
-    500,000-row chunk of two phone columns, 0.29 so (issue 80)."""
+    500,000-row chunk of two phone columns, 0.29 so."""
     parts: list[pa.Array] = []
     for place, column in enumerate(columns):
         numbers = found[place]

@@ -30,7 +30,7 @@ ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 country.
 
 The external id's names are those vendors' files give the row's own id (``Lead ID``, ``Lead
-#``, ``Lead No``, issue 62; :data:`OTHERWISE` has more); not ``Reference`` or ``Lead Ref``,
+#``, ``Lead No``; :data:`OTHERWISE` has more); not ``Reference`` or ``Lead Ref``,
 which as often hold a campaign's or a source's code (such a column gets a note instead,
 :func:`near_notes`), nor ``Account`` or ``Client`` ids, which name the vendor's customer."""
 

@@ -10,7 +10,7 @@ delimiter, the header's line, the sheet, the encoding of each line, the blank
 rows skipped, a row with more fields than the header) is reported in
 :class:`LeadFile`, never assumed silently.
 
-Files as other tools save them (issue 80): a CSV saved by Excel for Mac ends its lines
+Files as other tools save them: a CSV saved by Excel for Mac ends its lines
 in a lone carriage return and writes Mac OS Roman, and is read so; a row with more
 fields than its header (a value with the delimiter left unquoted) is held, named by its
 line, and the rest read; a file without a header line (``header=None``, a dialer's list

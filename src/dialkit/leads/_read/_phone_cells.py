@@ -1,5 +1,5 @@
 """Which columns of a lead file hold phone numbers, by what their cells hold, where no
-header names a phone (issue 80): a file whose numbers sit under ``Number``, ``Contact``
+header names a phone: a file whose numbers sit under ``Number``, ``Contact``
 or ``Primary``, or a dialer's upload read without a header line (its columns ``0``,
 ``1``, ...).
 

@@ -1,5 +1,5 @@
-"""Which columns of a lead file hold phone numbers, by the words of their headers (issue
-80): ``Phone``, ``Phone 1``, ``Phone 2``, ``Mobile Phone Number``, ``Tel2``,
+"""Which columns of a lead file hold phone numbers, by the words of their headers:
+``Phone``, ``Phone 1``, ``Phone 2``, ``Mobile Phone Number``, ``Tel2``,
 ``Mobiltelefon``, ``Teléfono``, ``Téléphone``, ``Handy``, ``Cellulare``, ``電話番号``,
 ``Номер телефона``, ``Direct Dial``, in the languages lead files come in. A list of whole
 headers always misses one (``Phone 1`` was no phone, so a file's first number was never

@@ -13,7 +13,7 @@ ODS tables are scanned too: a row or a cell there can say it repeats a million t
 (``table:number-rows-repeated``), and calamine expands it (a 1.5 KB file asked for 2.9
 GB). An XLS grid cannot pass 65,536 rows x 256 columns.
 
-A sheet's cells are then weighed as calamine will hold them (issue 62): each cell with
+A sheet's cells are then weighed as calamine will hold them: each cell with
 a value and the text it shows, a shared string at every cell that shows it, so that a
 47 KB file whose 5,000 cells show one 30,000-byte string (584 MB read) is refused
 before it is read, as the limits promise.
