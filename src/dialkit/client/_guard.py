@@ -1,8 +1,11 @@
 """The guard on every operation that reaches a person (issue 50).
 
-``calls.create``, ``leads.create(dial_now=True)``, ``callbacks.create`` and
-``reschedule``, ``sms.send`` (a text is a call under 47 U.S.C. 227(b)) and
-``campaigns.resume`` ask it before they send. It gathers the evidence over the API
+The operations the contract marks as calling or texting a person
+(:data:`dialkit.contract.CONTACTS`: a click-to-call, a text, which is a call under
+47 U.S.C. 227(b), a lead added with ``dial_now``, a callback scheduled or moved, a campaign
+resumed) ask it before they send, each through one entry, :meth:`Guard.tool`, which reads
+the request where the mark says it names the person (:mod:`._guard_asked`): the client's
+methods and ``dialkit mcp serve``'s tool calls alike. It gathers the evidence over the API
 (a live ``dnc.check`` of the number, cached :data:`DNC_CACHE_SECONDS`; the account's
 calls and texts back over the caps' period, newest first, kept for the next contact:
 :mod:`._guard_contacts`) and the moment of the contact (the service's now, from its
@@ -28,8 +31,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import logging
-import os
-import stat
 import threading
 import time
 from collections.abc import Mapping
@@ -38,20 +39,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import TypeAdapter, ValidationError
-
 from .._files._cache_folder import cache_root
 from .._files._private import private_dir
 from .._guarding import GuardSettings, Judge, LiveDnc, ResumeJudgment, Verdict, address_state
 from .._utils._base_error import InputError
 from .._utils._moments import held, iso_datetime
-from ..contract import CHANGED_BY, Call, SmsMessage
+from ..contract import CHANGED_BY, CONTACTS, Call, SmsMessage
 from ..errors import ApiTimeoutError
+from ._guard_asked import asked
 from ._guard_contacts import PLACES_CALLS, RecentContacts
 from ._http._deadline import seconds_left
 from ._http._transport import Answer, Transport
 from ._http._transport import Call as SentCall
-from ._number_locks import Held, NumberLocks
+from ._number_locks import Held, NumberLocks, trusted
 from ._resources._callbacks import Callbacks
 from ._resources._campaigns import Campaigns
 from ._resources._dnc import Dnc
@@ -70,7 +70,6 @@ DIALLABLE = ("new", "contacted", "callback")
 _VERDICTS_KEPT = 4096
 _LISTING_WRITES = frozenset(name for name, lists in CHANGED_BY.items() if "dnc" in lists)
 """The writes that can put a number on a Do-Not-Call list."""
-_BOOLEAN: TypeAdapter[bool] = TypeAdapter(bool)
 
 
 @dataclass(frozen=True)
@@ -190,45 +189,34 @@ class Guard:
         if operation in PLACES_CALLS:
             self._recent.placed()
 
-    def lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
-                     override: str | None, phone: str | None = None,
-                     turn: ExitStack | None = None) -> None:
+    def _lead_contact(self, operation: str, lead_id: str, *, at: datetime | str | None,
+                      override: str | None, phone: str | None = None,
+                      turn: ExitStack | None = None) -> None:
         """:meth:`contact` for a lead, its address state and campaign read: to its number,
         or to ``phone`` (a click-to-call names the number it dials)."""
-        if self._off():
-            _reason(override)
-            return
         if turn is not None:  # the lead's read is part of the call too
             turn.enter_context(self._transport.one_call())
         lead = self._leads.get(lead_id)
         self.contact(operation, phone or lead.phone, at=at, state=address_state(lead.custom_fields),
                      campaign_id=lead.campaign_id, override=override, turn=turn)
 
-    def callback_contact(self, callback_id: str, lead_id: str | None, *,
-                         at: datetime | str, override: str | None,
-                         turn: ExitStack | None = None) -> None:
-        """:meth:`lead_contact` for a callback moved to ``at``: its lead given, or found
+    def _callback_contact(self, operation: str, callback_id: str, lead_id: str | None, *,
+                          at: datetime | str | None, override: str | None,
+                          turn: ExitStack | None = None) -> None:
+        """:meth:`_lead_contact` for a callback moved to ``at``: its lead given, or found
         among the pending callbacks of the account's campaigns (the contract has no read
         of one callback), and kept."""
-        if self._off():
-            _reason(override)
-            return
         if turn is not None:  # the callbacks' reads are part of the call too
             turn.enter_context(self._transport.one_call())
         lead_id = lead_id or self._callback_lead(callback_id)
         if lead_id is None:  # no pending callback: the service refuses it, nobody is called
-            _reason(override)
             return
-        self.lead_contact("callbacks.reschedule", lead_id, at=at, override=override,
-                          turn=turn)
+        self._lead_contact(operation, lead_id, at=at, override=override, turn=turn)
 
-    def resume(self, campaign_id: str, *, override: str | None) -> ResumeJudgment | None:
+    def _resume(self, operation: str, campaign_id: str, *, override: str | None) -> None:
         """Judge a campaign's diallable leads at the service's now; refuse the resume
         where most are forbidden, unless overridden."""
-        reason = _reason(override)
-        if self._off():
-            return None
-        judged = self._resume_judgment(campaign_id)
+        judged = self._resume_judgment(operation, campaign_id)
         moment = judged.at
         refusal = None
         if judged.diallable and judged.forbidden > MOST * judged.diallable:
@@ -238,10 +226,9 @@ class Guard:
                 f"{judged.forbidden} of {judged.diallable} diallable leads may not be "
                 f"called now ({_counts(judged.by_rule)}); the first: {judged.first.evidence}",
                 judged.opens_at)
-        self._settle("campaigns.resume", None, moment, refusal, reason)
-        return judged
+        self._settle(operation, None, moment, refusal, _reason(override))
 
-    def _resume_judgment(self, campaign_id: str) -> ResumeJudgment:
+    def _resume_judgment(self, operation: str, campaign_id: str) -> ResumeJudgment:
         """The law's judgment of a campaign's diallable leads now, made once a minute: a
         resume asked through ``mcp serve`` is judged before the user's question, on the
         retry and at the send, one request that :attr:`resumes` records once."""
@@ -263,51 +250,45 @@ class Guard:
             self._judged_resumes = {k: v for k, v in self._judged_resumes.items()
                                     if k[1] == key[1]} | {key: judged}
             self.resumes.append(judged)
-        logger.info("campaigns.resume %s: %d of %d diallable leads may not be called now%s",
-                    campaign_id, judged.forbidden, judged.diallable,
+        logger.info("%s %s: %d of %d diallable leads may not be called now%s",
+                    operation, campaign_id, judged.forbidden, judged.diallable,
                     "" if judged.opens_at is None else
                     f"; the first opens at {judged.opens_at:%Y-%m-%d %H:%M} UTC")
         return judged
 
     def tool(self, operation: str, path: Mapping[str, str], body: object, *,
-             override: str | None = None, turn: ExitStack | None = None) -> bool:
-        """Judge an operation named as the contract names it, with its wire ``path`` and
-        ``body`` (a tool call of ``dialkit mcp serve``), as the client's own method would:
-        refused, or with ``override`` (a reason the user confirmed) sent and recorded;
-        with ``turn``, the number held until it closes, as :meth:`contact` holds it.
+             override: str | None = None, turn: ExitStack | None = None,
+             callback_lead: str | None = None) -> bool:
+        """Judge a request of an operation named as the contract names it, with its wire
+        ``path`` and ``body``: the one entry of every path (the client's methods, a tool
+        call of ``dialkit mcp serve``), which judges the operations the contract marks
+        (:data:`~dialkit.contract.CONTACTS`) and lets every other pass. Refused, or with
+        ``override`` (a reason the user gave) sent and recorded; with ``turn``, the number
+        held until it closes, as :meth:`contact` holds it.
+
+        Args:
+            callback_lead: The lead of the callback a reschedule moves, where the caller
+                knows it (the contract has no read of one callback).
 
         Returns:
             Whether it judged a contact: False for one that reaches nobody now, or whose
             body the service will refuse anyway (it passes), or with the guard off.
         """
-        sent = body if isinstance(body, Mapping) else {}
-        text = {key: value for key, value in sent.items() if isinstance(value, str)}
-        if self._off():
-            _reason(override)
+        request = asked(operation, path, body)
+        _reason(override)
+        if request is None or self._off():
             return False
-        if operation == "calls.create" and "lead_id" in text and "to" in text:
-            self.lead_contact(operation, text["lead_id"], at=None, override=override,
-                              phone=text["to"], turn=turn)
-        elif operation in ("calls.create", "sms.send") and "to" in text:
-            self.contact(operation, text["to"], campaign_id=text.get("campaign_id"),
-                         override=override, turn=turn)
-        elif operation == "leads.create" and _read_as_true(sent.get("dial_now")) \
-                and "phone" in text:
-            self.contact(operation, text["phone"], campaign_id=text.get("campaign_id"),
-                         state=address_state(sent.get("custom_fields")), override=override,
-                         turn=turn)
-        elif operation == "callbacks.create" and {"lead_id", "scheduled_at"} <= set(text):
-            self.lead_contact(operation, text["lead_id"], at=text["scheduled_at"],
-                              override=override, turn=turn)
-        elif operation == "callbacks.reschedule" and "scheduled_at" in text \
-                and "callback_id" in path:
-            self.callback_contact(path["callback_id"], None, at=text["scheduled_at"],
-                                  override=override, turn=turn)
-        elif operation == "campaigns.resume" and "campaign_id" in path:
-            self.resume(path["campaign_id"], override=override)
+        if request.person == "campaign":
+            self._resume(operation, request.named, override=override)
+        elif request.person == "callback":
+            self._callback_contact(operation, request.named, callback_lead, at=request.at,
+                                   override=override, turn=turn)
+        elif request.lead is not None:
+            self._lead_contact(operation, request.lead, at=request.at, override=override,
+                               phone=request.phone, turn=turn)
         else:
-            _reason(override)
-            return False
+            self.contact(operation, request.named, at=request.at, state=request.state,
+                         campaign_id=request.campaign_id, override=override, turn=turn)
         return True
 
     def checks(self) -> tuple[str, ...]:
@@ -337,7 +318,7 @@ class Guard:
                                       f"{self._transport.credential_id}".encode()
                                       ).hexdigest()[:16]
                 try:
-                    self._folder = _trusted(private_dir(cache_root(self.cache_dir) / "guard"
+                    self._folder = trusted(private_dir(cache_root(self.cache_dir) / "guard"
                                                         / name))
                 except (OSError, InputError) as cannot:
                     logger.warning("the guard cannot keep its locks in the cache folder "
@@ -461,10 +442,11 @@ class Guard:
             return False
         if not self._warned:
             self._warned = True
-            logger.warning("the guard is off for this client: calls.create, "
-                           "leads.create(dial_now=True), callbacks.create and reschedule, "
-                           "sms.send and campaigns.resume are sent without checking calling "
-                           "hours, the Do-Not-Call list, frequency caps or blocked countries")
+            logger.warning("the guard is off for this client: %s are sent without checking "
+                           "calling hours, the Do-Not-Call list, frequency caps or blocked "
+                           "countries", ", ".join(
+                               name if contact.when is None else f"{name}({contact.when}=True)"
+                               for name, contact in CONTACTS.items()))
         return True
 
     def _judged(self) -> Judge:
@@ -475,40 +457,6 @@ class Guard:
 
             self._judge = LawJudge()
         return self._judge
-
-
-def _trusted(folder: Path) -> Path:
-    """``folder`` and ``guard/`` above it, where no other user can plant a file: folders
-    (not links) of this user that others may not open.
-
-    Raises:
-        InputError: One is not, naming it and what to do (the guard then holds its
-            numbers in this process alone: a link planted in a shared or group-writable
-            cache folder would have its target written).
-    """
-    if os.name != "posix":  # elsewhere a mode is no access control
-        return folder
-    for each in (folder.parent, folder):
-        found = each.lstat()
-        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid():
-            raise InputError(f"{each} is not a folder of this user: remove it, or pass "
-                             "another cache_dir=")
-        if stat.S_IMODE(found.st_mode) & 0o077:
-            raise InputError(f"{each} is open to other users "
-                             f"({stat.filemode(found.st_mode)}): make it the owner's alone "
-                             f"(chmod 700 {each}), or pass another cache_dir=")
-    return folder
-
-
-def _read_as_true(value: object) -> bool:
-    """Whether the service reads ``value`` as a boolean's true: its request models are
-    pydantic's, which read ``"true"``, ``"yes"``, ``"on"``, ``1`` as ``True`` (a tool
-    call's arguments reach the guard as sent); a value it refuses is no contact, for the
-    whole request is refused."""
-    try:
-        return _BOOLEAN.validate_python(value)
-    except ValidationError:
-        return False
 
 
 def _reason(override: str | None) -> str | None:

@@ -26,7 +26,8 @@ holder stopped with Ctrl-Z would hold the numbers of its lock for every process 
 key), and the wait ends in :class:`TimeoutError` naming what held it; a lock file that
 cannot be opened, or a token that cannot be read or written (a read-only folder, a full
 disk), lets the number be held in this process alone, said once by the guard, and never
-hides the answer of a contact that left.
+hides the answer of a contact that left. A lock folder is used only where no other user
+can plant a file in it (:func:`trusted`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import hashlib
 import logging
 import math
 import os
+import stat
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -45,6 +47,7 @@ from filelock import FileLock, Timeout
 
 from .._files._leftovers import partial_beside
 from .._files._private import FILE_MODE, NO_FOLLOW, private_file
+from .._utils._base_error import InputError
 
 logger = logging.getLogger("dialkit.client.guard")
 
@@ -182,3 +185,26 @@ def _write_token(path: Path, token: str) -> None:
     except OSError:
         partial.unlink(missing_ok=True)
         raise
+
+
+def trusted(folder: Path) -> Path:
+    """``folder`` and ``guard/`` above it, where no other user can plant a file: folders
+    (not links) of this user that others may not open.
+
+    Raises:
+        InputError: One is not, naming it and what to do (the guard then holds its
+            numbers in this process alone: a link planted in a shared or group-writable
+            cache folder would have its target written).
+    """
+    if os.name != "posix":  # elsewhere a mode is no access control
+        return folder
+    for each in (folder.parent, folder):
+        found = each.lstat()
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid():
+            raise InputError(f"{each} is not a folder of this user: remove it, or pass "
+                             "another cache_dir=")
+        if stat.S_IMODE(found.st_mode) & 0o077:
+            raise InputError(f"{each} is open to other users "
+                             f"({stat.filemode(found.st_mode)}): make it the owner's alone "
+                             f"(chmod 700 {each}), or pass another cache_dir=")
+    return folder

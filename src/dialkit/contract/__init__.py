@@ -10,7 +10,8 @@ limit, error code or scope is written down once:
 - typed ids (:data:`LeadId`, :data:`CampaignId`, ...) check prefix and UUID;
 - :class:`ErrorCode` with :data:`ERROR_STATUS` and the :class:`Problem` body;
 - :class:`Scope`, tiers and account :class:`Switch` values;
-- :data:`OPERATIONS`, the table of every operation's method, path and scope;
+- :data:`OPERATIONS`, the table of every operation's method, path and scope, and
+  :data:`CONTACTS`, those that call or text a person, with where each names them;
 - named limits such as :data:`MAX_IMPORT_BATCH` and :data:`DNC_CHECK_BATCH`.
 
 Examples:
@@ -130,7 +131,15 @@ from ._limits import (
     WEBHOOK_URL_MIN,
     RateLimit,
 )
-from ._operations import CHANGED_BY, OPERATIONS, Operation, operation_by_name
+from ._operations import (
+    CHANGED_BY,
+    CONTACTS,
+    OPERATIONS,
+    Contact,
+    Operation,
+    Person,
+    operation_by_name,
+)
 from ._requests import (
     E164,
     E164_PATTERN,
@@ -214,6 +223,7 @@ __all__ = [
     "CALLING_HOURS",
     "CHANGED_BY",
     "CLICK_TO_CALL_MAX_MINUTES",
+    "CONTACTS",
     "CORRELATION_ID_PATTERN",
     "Call",
     "CallCreateRequest",
@@ -231,6 +241,7 @@ __all__ = [
     "CampaignId",
     "CampaignStatus",
     "ConsentId",
+    "Contact",
     "DEFAULT_PAGE_LIMIT",
     "DIAL_WINDOW_DEFAULT",
     "DIAL_WINDOW_MAX",
@@ -296,6 +307,7 @@ __all__ = [
     "PHONE_MAX",
     "Page",
     "PageInfo",
+    "Person",
     "Problem",
     "RATE_LIMIT_PER_ACCOUNT",
     "RATE_LIMIT_PER_CLIENT",

@@ -4,13 +4,60 @@ The client builds requests from it and the emulator routes and authorises
 with it, so a path or scope is written down once. Names are
 ``<area>.<verb>`` in the contract's words (``leads.import``,
 ``webhooks.rotate_secret``), ``me`` for the identity call.
+
+An operation that calls or texts a person carries a :class:`Contact`: where its
+request names the person. The client's guard judges such a request before it is
+sent, whichever path sends it (the client's methods, ``dialkit mcp serve``'s
+tools), and the tool server asks for an ``override`` of exactly these, so a new
+operation that reaches a person is guarded once its row has its mark.
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Literal
 
 from ._scopes import SCOPE_SWITCH, SCOPE_TIER, Scope, Switch
+
+Person = Literal["phone", "lead", "callback", "campaign"]
+"""What names the person a contact reaches: a number called or texted, a lead (called
+at its number), a callback (its lead's), or a campaign (whose dialler calls its leads)."""
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """How an operation reaches a person, and where its request names them: what the
+    client's guard reads to judge the contact before it is sent (api-v1.md: a
+    click-to-call and a text name a number, a single add with ``dial_now`` the number
+    added, a callback its lead, a reschedule its callback, a resume its campaign).
+
+    Each name is a path parameter where the operation's path has that placeholder, else
+    a field of the body. A request without its ``named_by`` or ``at`` as text is one the
+    service refuses whole: it reaches nobody.
+
+    Attributes:
+        person: What kind of thing names the person (:data:`Person`).
+        named_by: The field that names it.
+        at: The field of the moment the contact is made (a callback's
+            ``scheduled_at``); None: when the service takes the request.
+        lead: A field that may name the lead a number is called for: its address
+            state and campaign are then the lead's.
+        campaign: A field that may name the campaign the contact is made for.
+        state: A field whose object may hold the person's address state (a lead's
+            ``custom_fields``, as the audit reads them).
+        when: A boolean field without which the request reaches nobody now
+            (``dial_now``), read as the service reads a boolean.
+    """
+
+    person: Person
+    named_by: str
+    at: str | None = None
+    lead: str | None = None
+    campaign: str | None = None
+    state: str | None = None
+    when: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +76,8 @@ class Operation:
         sending: True for click-to-call and SMS, which need a sending key.
         tier_blocked: True when the operation answers 403
             ``tier_not_enabled`` for every account (WhatsApp for now).
+        contact: How it calls or texts a person, for the client's guard to judge
+            (:class:`Contact`); None for an operation that makes no such contact.
     """
 
     name: str
@@ -38,6 +87,7 @@ class Operation:
     write: bool
     sending: bool = False
     tier_blocked: bool = False
+    contact: Contact | None = None
 
     @property
     def changes(self) -> bool:
@@ -55,13 +105,19 @@ class Operation:
         """The account switch the operation needs, if it is tier 2."""
         return None if self.scope is None else SCOPE_SWITCH.get(self.scope)
 
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """The names of the path template's placeholders, in order (``("lead_id",)``)."""
+        return tuple(_PLACEHOLDER.findall(self.path))
+
 
 def _read(name: str, path: str, scope: Scope | None) -> Operation:
     return Operation(name, "GET", path, scope, write=False)
 
 
-def _post(name: str, path: str, scope: Scope, *, sending: bool = False) -> Operation:
-    return Operation(name, "POST", path, scope, write=True, sending=sending)
+def _post(name: str, path: str, scope: Scope, *, sending: bool = False,
+          contact: Contact | None = None) -> Operation:
+    return Operation(name, "POST", path, scope, write=True, sending=sending, contact=contact)
 
 
 _S = Scope
@@ -78,17 +134,20 @@ OPERATIONS: tuple[Operation, ...] = (
     _read("leads.list", "/v1/leads", _S.LEADS_READ),
     _read("leads.get", _LEAD, _S.LEADS_READ),
     _read("leads.history", f"{_LEAD}/history", _S.LEADS_READ),
-    _post("leads.create", "/v1/leads", _S.LEADS_WRITE),
+    _post("leads.create", "/v1/leads", _S.LEADS_WRITE, contact=Contact(
+        "phone", "phone", campaign="campaign_id", state="custom_fields", when="dial_now")),
     Operation("leads.update", "PATCH", _LEAD, _S.LEADS_WRITE, write=False),
     _post("leads.import", "/v1/leads/import", _S.LEADS_WRITE),
     _read("campaigns.list", "/v1/campaigns", _S.CAMPAIGNS_READ),
     _read("campaigns.get", _CAMPAIGN, _S.CAMPAIGNS_READ),
     _read("campaigns.progress", f"{_CAMPAIGN}/progress", _S.CAMPAIGNS_READ),
     _post("campaigns.pause", f"{_CAMPAIGN}/pause", _S.CAMPAIGNS_PAUSE),
-    _post("campaigns.resume", f"{_CAMPAIGN}/resume", _S.CAMPAIGNS_RESUME),
+    _post("campaigns.resume", f"{_CAMPAIGN}/resume", _S.CAMPAIGNS_RESUME,
+          contact=Contact("campaign", "campaign_id")),
     _read("calls.list", "/v1/calls", _S.CALLS_READ),
     _read("calls.get", _CALL, _S.CALLS_READ),
-    _post("calls.create", "/v1/calls", _S.CALLS_ORIGINATE, sending=True),
+    _post("calls.create", "/v1/calls", _S.CALLS_ORIGINATE, sending=True,
+          contact=Contact("phone", "to", lead="lead_id", campaign="campaign_id")),
     _read("calls.recording", f"{_CALL}/recording", _S.RECORDINGS_READ),
     _read("calls.transcript", f"{_CALL}/transcript", _S.TRANSCRIPTS_READ),
     _read("calls.summary", f"{_CALL}/summary", _S.SUMMARIES_READ),
@@ -106,9 +165,11 @@ OPERATIONS: tuple[Operation, ...] = (
     _post("dnc.add", "/v1/dnc", _S.DNC_ADD),
     _post("consents.create", "/v1/consents", _S.CONSENT_WRITE),
     _read("callbacks.list", "/v1/callbacks", _S.CALLBACKS_READ),
-    _post("callbacks.create", "/v1/callbacks", _S.CALLBACKS_WRITE),
+    _post("callbacks.create", "/v1/callbacks", _S.CALLBACKS_WRITE,
+          contact=Contact("lead", "lead_id", at="scheduled_at")),
     _post("callbacks.cancel", f"{_CALLBACK}/cancel", _S.CALLBACKS_CANCEL),
-    _post("callbacks.reschedule", f"{_CALLBACK}/reschedule", _S.CALLBACKS_WRITE),
+    _post("callbacks.reschedule", f"{_CALLBACK}/reschedule", _S.CALLBACKS_WRITE,
+          contact=Contact("callback", "callback_id", at="scheduled_at")),
     _read("appointments.list", "/v1/appointments", _S.APPOINTMENTS_READ),
     _read("appointments.get", _APPOINTMENT, _S.APPOINTMENTS_READ),
     _post("appointments.create", "/v1/appointments", _S.APPOINTMENTS_WRITE),
@@ -118,7 +179,8 @@ OPERATIONS: tuple[Operation, ...] = (
         f"{_APPOINTMENT}/reschedule",
         _S.APPOINTMENTS_WRITE,
     ),
-    _post("sms.send", "/v1/sms", _S.MESSAGES_SEND, sending=True),
+    _post("sms.send", "/v1/sms", _S.MESSAGES_SEND, sending=True,
+          contact=Contact("phone", "to")),
     _read("sms.delivery_reports", "/v1/sms/delivery-reports", _S.SMS_READ),
     _read("sms.usage", "/v1/sms/usage", _S.SMS_READ),
     Operation(
@@ -136,6 +198,12 @@ OPERATIONS: tuple[Operation, ...] = (
 _BY_NAME: Mapping[str, Operation] = MappingProxyType(
     {operation.name: operation for operation in OPERATIONS}
 )
+
+CONTACTS: Mapping[str, Contact] = MappingProxyType({
+    operation.name: operation.contact for operation in OPERATIONS
+    if operation.contact is not None})
+"""The operations that call or text a person, by name, each with its :class:`Contact`:
+the ones the client's guard judges, read from the table's marks."""
 
 
 CHANGED_BY: Mapping[str, tuple[str, ...]] = MappingProxyType({

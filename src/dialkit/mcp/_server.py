@@ -44,12 +44,12 @@ from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text, guard_text
 from ._executor import Executor, GuardCheck, GuardedExecutor, Identity, ToolAnswer, ToolCall
 from ._tools import (
-    GUARDED,
     OVERRIDE_ARGUMENT,
     TOOLS,
     TOOLS_BY_NAME,
     ToolSpec,
     arguments_digest,
+    guarded,
     is_read,
     reaches_people,
 )
@@ -214,7 +214,7 @@ class _Runner:
         """The executor's guard's judgment of a guarded tool's call (issue 50); ``None``
         where the executor has no guard, or the tool is not guarded."""
         judge = getattr(self.executor, "judge", None)
-        if judge is None or spec.operation.name not in GUARDED:
+        if judge is None or not guarded(spec.operation):
             return None
         request = spec.request(note.arguments)
         check: GuardCheck = await cast(GuardedExecutor, self.executor).judge(ToolCall(
@@ -238,7 +238,7 @@ class _Runner:
         if not needed:
             return "not_needed"
         question = confirmation_text(spec.name, arguments)
-        if spec.operation.name in GUARDED:
+        if guarded(spec.operation):
             question += " " + guard_text(check, note.override)
         verdict = await confirm(ctx, question, self.timeout)
         if isinstance(verdict, InputRequiredResult):
@@ -365,8 +365,8 @@ class _Note:
         self.arguments = arguments
         self.identity = identity
         spec = TOOLS_BY_NAME.get(tool)
-        guarded = spec is not None and spec.operation.name in GUARDED
-        given = arguments.get(OVERRIDE_ARGUMENT) if guarded and isinstance(
+        judged = spec is not None and guarded(spec.operation)
+        given = arguments.get(OVERRIDE_ARGUMENT) if judged and isinstance(
             arguments, Mapping) else None
         self.override: Any = given.strip() if isinstance(given, str) else given
         self.overridden: Any = None

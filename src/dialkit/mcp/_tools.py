@@ -38,7 +38,6 @@ from dialkit.contract import (
 
 from ._shapes import ANY_OBJECT, EMPTY_BODY, FREE_BODY, IF_MATCH_FIELD, NO_JSON, SHAPES, Shape
 
-_PLACEHOLDER = re.compile(r"{(\w+)}")
 _PATH_TYPES: dict[str, Any] = {
     "lead_id": LeadId, "campaign_id": CampaignId, "call_id": CallId,
     "webhook_id": WebhookEndpointId, "event_id": WebhookEventId,
@@ -53,9 +52,8 @@ _IDEMPOTENCY_FIELD = Field(
     "call never does it twice (within 24 h). Pass a new value only to do the same thing again "
     "on purpose.")
 OVERRIDE_ARGUMENT = "override"
-GUARDED = frozenset({"calls.create", "sms.send", "leads.create", "callbacks.create",
-                     "callbacks.reschedule", "campaigns.resume"})
-"""The operations the client's guard judges (issue 50): their tools take ``override``."""
+"""The argument of a guarded tool (:func:`guarded`) that carries the user's reason to send a
+contact the guard refused."""
 _OVERRIDE_FIELD = Field(
     None, min_length=1, max_length=500,
     description="Leave out. Only when the user asks to make a contact that the law's guard "
@@ -69,15 +67,23 @@ def tool_name(operation: Operation) -> str:
     return operation.name.replace(".", "_")
 
 
+def guarded(operation: Operation) -> bool:
+    """Whether the client's guard judges the operation's calls: the contract marks it as
+    calling or texting a person (:attr:`~dialkit.contract.Operation.contact`), so its tool
+    takes ``override`` and a guarded executor judges each call before the user is asked."""
+    return operation.contact is not None
+
+
 def reaches_people(operation: Operation) -> bool:
     """Whether the operation can reach a person: its tool asks the user first.
 
-    Tier 2 operations (click-to-call, SMS, campaign resume, callback and
-    appointment writes, consent writes) and WhatsApp sending; a single lead
-    add does when it targets a running campaign or asks ``dial_now``, which the
-    tool server decides per call (reading the campaign's status first).
+    Tier 2 operations (which the contract says can reach or unlock real people:
+    click-to-call, SMS, campaign resume, callback and appointment writes, consent
+    writes), WhatsApp sending, and every operation the guard judges (:func:`guarded`):
+    a single lead add does when it targets a running campaign or asks ``dial_now``,
+    which the tool server decides per call (reading the campaign's status first).
     """
-    return operation.tier == 2 or operation.tier_blocked or operation.name == "leads.create"
+    return operation.tier == 2 or operation.tier_blocked or guarded(operation)
 
 
 def is_read(operation: Operation) -> bool:
@@ -122,7 +128,7 @@ class ToolSpec:
     @property
     def path_names(self) -> tuple[str, ...]:
         """The path template's placeholders."""
-        return tuple(_PLACEHOLDER.findall(self.operation.path))
+        return self.operation.placeholders
 
     @property
     def query_names(self) -> tuple[str, ...]:
@@ -147,7 +153,7 @@ class ToolSpec:
             rest.pop(name, None)
         if_match = rest.pop(IF_MATCH_ARGUMENT, None) if self.shape.if_match else None
         chosen = rest.pop(IDEMPOTENCY_ARGUMENT, None) if self.takes_key else None
-        override = rest.pop(OVERRIDE_ARGUMENT, None) if self.operation.name in GUARDED else None
+        override = rest.pop(OVERRIDE_ARGUMENT, None) if guarded(self.operation) else None
         body = self._body(rest)
         key = None
         if self.takes_key:
@@ -241,7 +247,7 @@ def _wire(value: Any) -> str:
 def _input_model(operation: Operation, shape: Shape) -> type[BaseModel]:
     """A pydantic model of every argument: path values, query, body fields, headers."""
     fields: dict[str, Any] = {}
-    for name in _PLACEHOLDER.findall(operation.path):
+    for name in operation.placeholders:
         fields[name] = (_PATH_TYPES.get(name, str), Field(description=f"The {name} (path)."))
     if shape.query is not None:
         for name, info in shape.query.model_fields.items():
@@ -256,7 +262,7 @@ def _input_model(operation: Operation, shape: Shape) -> type[BaseModel]:
         fields[IF_MATCH_ARGUMENT] = (str | None, IF_MATCH_FIELD)
     if operation.write or operation.method == "PATCH":
         fields[IDEMPOTENCY_ARGUMENT] = (str | None, _IDEMPOTENCY_FIELD)
-    if operation.name in GUARDED:
+    if guarded(operation):
         fields[OVERRIDE_ARGUMENT] = (str | None, _OVERRIDE_FIELD)
     extra: Literal["allow", "forbid"] = "allow" if shape.body == FREE_BODY else "forbid"
     model: type[BaseModel] = create_model(

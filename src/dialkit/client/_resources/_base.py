@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from pydantic import BaseModel
@@ -83,10 +84,26 @@ class Area:
         self._guard = guard
         """The client's guard, for the operations that reach a person (None: unguarded)."""
 
-    def _model(self, model: type[Result], call: Call) -> Result:
-        """Send ``call`` and parse its answer as ``model``."""
-        answer = self._transport.send(call)
+    def _model(self, model: type[Result], call: Call, *, override: str | None = None,
+               callback_lead: str | None = None) -> Result:
+        """Send ``call`` (:meth:`_sent`) and parse its answer as ``model``."""
+        answer = self._sent(call, override=override, callback_lead=callback_lead)
         return attach(_parse(model, answer), answer.info)
+
+    def _sent(self, call: Call, *, override: str | None = None,
+              callback_lead: str | None = None) -> Answer:
+        """Send ``call``, asking the client's guard first, so that every operation the
+        contract marks as reaching a person (:data:`~dialkit.contract.CONTACTS`) is
+        judged whichever method sends it, by the guard's one entry (:meth:`Guard.tool`:
+        its ``override`` and ``callback_lead``), and sent as one step with its judgment:
+        the number held from the judgment until the service answers. Every write is sent
+        here; only reads (pages, the DNC check, a recording) go to the transport as
+        they are."""
+        with ExitStack() as turn:
+            if self._guard is not None:
+                self._guard.tool(call.operation, call.path or {}, call.body, override=override,
+                                 turn=turn, callback_lead=callback_lead)
+            return self._transport.send(call)
 
     def _data(self, call: Call) -> ApiData:
         """Send ``call`` whose answer's shape is not shown: plain data."""
@@ -94,7 +111,7 @@ class Area:
 
     def _info(self, call: Call) -> ResponseInfo:
         """Send ``call`` whose answer has no body."""
-        return self._transport.send(call).info
+        return self._sent(call).info
 
     def _list(
         self,

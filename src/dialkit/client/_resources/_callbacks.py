@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from datetime import datetime
 from typing import Unpack
 
@@ -53,11 +52,8 @@ class Callbacks(Area):
         """
         body = request_body(CallbackCreateRequest, lead_id=lead_id, scheduled_at=scheduled_at,
                             notes=notes)
-        with ExitStack() as turn:  # judged and sent as one step (issue 71)
-            if self._guard is not None:
-                self._guard.lead_contact("callbacks.create", lead_id, at=body["scheduled_at"],
-                                         override=override, turn=turn)
-            return self._model(Callback, Call("callbacks.create", body=body, **options))
+        return self._model(Callback, Call("callbacks.create", body=body, **options),
+                           override=override)
 
     def cancel(self, callback_id: str, **options: Unpack[WriteOptions]) -> Callback:
         """Cancel a pending callback; cancelling a cancelled one changes nothing.
@@ -81,8 +77,4 @@ class Callbacks(Area):
         """
         body = request_body(CallbackRescheduleRequest, scheduled_at=scheduled_at)
         call = Call("callbacks.reschedule", {"callback_id": callback_id}, body=body, **options)
-        with ExitStack() as turn:  # judged and sent as one step (issue 71)
-            if self._guard is not None:
-                self._guard.callback_contact(callback_id, lead_id, at=body["scheduled_at"],
-                                             override=override, turn=turn)
-            return self._model(Callback, call)
+        return self._model(Callback, call, override=override, callback_lead=lead_id)

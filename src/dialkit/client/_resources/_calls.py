@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import BinaryIO, Unpack
 
@@ -81,14 +80,8 @@ class Calls(Area):
             CallCreateRequest, to=to, agent_extension=agent_extension, agent_email=agent_email,
             caller_id=caller_id, campaign_id=campaign_id, lead_id=lead_id,
         )
-        with ExitStack() as turn:  # judged and sent as one step (issue 71)
-            if self._guard is not None and lead_id is not None:
-                self._guard.lead_contact("calls.create", lead_id, at=None, override=override,
-                                         phone=to, turn=turn)
-            elif self._guard is not None:
-                self._guard.contact("calls.create", to, campaign_id=campaign_id,
-                                    override=override, turn=turn)
-            return self._model(StartedCall, ApiCall("calls.create", body=body, **options))
+        return self._model(StartedCall, ApiCall("calls.create", body=body, **options),
+                           override=override)
 
     def recording(
         self, call_id: str, to: str | os.PathLike[str] | BinaryIO, **options: Unpack[Options]

@@ -56,7 +56,5 @@ class Campaigns(Area):
             ConflictError: ``campaign_not_paused``, or ``registry_stale_blocked``
                 when a national do-not-call list is outdated.
         """
-        if self._guard is not None:
-            self._guard.resume(campaign_id, override=override)
         call = Call("campaigns.resume", {"campaign_id": campaign_id}, body={}, **options)
-        return self._model(Campaign, call)
+        return self._model(Campaign, call, override=override)

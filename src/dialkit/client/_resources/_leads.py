@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import ExitStack
 from typing import Any, Unpack
 
-from ..._guarding import address_state
 from ..._utils._import_keys import MAX_KEY_CHAIN, import_key, next_import_key
 from ...contract import (
     MAX_PAGE_LIMIT,
@@ -105,12 +103,8 @@ class Leads(Area):
             "email": email, "custom_fields": custom_fields, "source": source,
             "dial_now": dial_now, "dial_within_seconds": dial_within_seconds,
         })
-        with ExitStack() as turn:  # judged and sent as one step (issue 71)
-            if body.get("dial_now") is True and self._guard is not None:  # as the service reads it
-                self._guard.contact("leads.create", phone, campaign_id=campaign_id,
-                                    state=address_state(custom_fields), override=override,
-                                    turn=turn)
-            return self._model(LeadCreated, Call("leads.create", body=body, **options))
+        return self._model(LeadCreated, Call("leads.create", body=body, **options),
+                           override=override)
 
     def update(
         self,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from typing import Any, Unpack
 
 from ...contract import MAX_PAGE_LIMIT, SmsMessage, SmsSendRequest
@@ -31,10 +30,8 @@ class Sms(Area):
             ConflictError: ``duplicate_client_reference``: nothing is sent again.
         """
         payload = request_body(SmsSendRequest, to=to, body=body, client_reference=client_reference)
-        with ExitStack() as turn:  # judged and sent as one step (issue 71)
-            if self._guard is not None:
-                self._guard.contact("sms.send", to, override=override, turn=turn)
-            return self._model(SmsMessage, Call("sms.send", body=payload, **options))
+        return self._model(SmsMessage, Call("sms.send", body=payload, **options),
+                           override=override)
 
     def delivery_reports(
         self,
