@@ -1,4 +1,4 @@
-"""What the client's guard and its judge exchange (issues 50, 63 and 72): the settings
+"""What the client's guard and its judge exchange: the settings
 (:mod:`._settings`), the evidence the client gathers and the judge's answers and
 interface (:mod:`._judgment`), and a lead's fields as both read them (:mod:`._lead_fields`).
 

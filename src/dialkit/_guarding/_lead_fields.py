@@ -15,6 +15,6 @@ def address_state(fields: object) -> str | None:
 def other_phones(fields: object) -> object:
     """A lead's other numbers, from its ``custom_fields`` (``other_phones``: E.164 numbers
     in one text or a list, as the audit reads them), as written; None where it names none:
-    a person's address state follows each of their numbers (issue 71)."""
+    a person's address state follows each of their numbers."""
     said = fields.get("other_phones") if isinstance(fields, Mapping) else None
     return said if isinstance(said, str | list) and said else None

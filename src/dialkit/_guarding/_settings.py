@@ -20,7 +20,7 @@ ENFORCED: tuple[Enforced, ...] = ("law", "law_and_policy", "off")
 class RuleSet(Protocol):
     """Rules the guard carries to its judge (``dialkit.compliance.Rules``: ``US``,
     ``HOUSE_RULES``, a ``POLICY(...)``). The guard never reads them, and this layer may not
-    name the compliance layer that defines them (issue 72), so it names only what every
+    name the compliance layer that defines them, so it names only what every
     set of rules has; the judge checks that they are its own ``Rules``."""
 
     @property
@@ -33,14 +33,14 @@ class RuleSet(Protocol):
 
 FRAMES = ("emergencies", "dnc", "leads", "consents", "contracts", "reassigned")
 """The settings that are frames, each the audit's input of its name, read by the judge with
-the audit's readers (issue 73): this layer may not import them."""
+the audit's readers: this layer may not import them."""
 
 
 @dataclass(frozen=True)
 class GuardSettings:
     """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone), and
     what the account knows that the service's answers do not say, given by the audit's
-    names and read as the audit reads them (issue 73: one declaration, every judge).
+    names and read as the audit reads them (one declaration, every judge).
 
     Attributes:
         enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and

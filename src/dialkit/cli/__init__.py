@@ -99,7 +99,7 @@ class LazyGroups(TyperGroup):
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
         """The groups a TAB after ``dialkit`` offers, listed as ``--help`` lists them: it
-        imported all ten before issue 48 (4 s a TAB)."""
+        once imported all ten (4 s a TAB)."""
         with self._listed():
             return super().shell_complete(ctx, incomplete)
 
@@ -132,7 +132,7 @@ def _as_typed(command: Any, ctx: Any) -> None:
     Completion parses the words typed so far without acting on them (click's
     ``resilient_parsing``), and reads no value but to tell an option's name from its
     value; typer's check of each value imported pydantic and built an adapter per
-    parameter: 0.15-0.25 s of a TAB's 0.3 s (issue 48). A typer that checks values with
+    parameter: 0.15-0.25 s of a TAB's 0.3 s. A typer that checks values with
     click's types has no ``_runtime_param``: nothing to do there."""
     for param in command.get_params(ctx):  # its help option too
         if hasattr(param, "_runtime_param"):
@@ -207,10 +207,10 @@ def _log_to_stderr(verbose: int, command: Any = None) -> None:
     """The standard ``logging`` output on standard error: dialkit's and httpx's records
     from INFO on at ``-v``, every library's from DEBUG on at ``-vv``; without ``-v``, the
     progress lines (``dialkit.progress``), logged where standard error is no terminal to
-    draw a bar on (issue 62: an import under nohup or cron said nothing until its end),
+    draw a bar on (an import under nohup or cron once said nothing until its end),
     and dialkit's warnings (:class:`_Warnings`), for the time of ``command`` (a click
     context) where given. dialkit's records show their phone numbers masked
-    (:func:`~dialkit._shown._masked.library_logging`, issue 72)."""
+    (:func:`~dialkit._shown._masked.library_logging`)."""
     from dialkit._shown._masked import LOGGER, library_logging
     from dialkit._shown._progress_lines import PROGRESS_LOGGER
 
@@ -243,7 +243,7 @@ def _log_to_stderr(verbose: int, command: Any = None) -> None:
 class _Warnings(logging.StreamHandler[TextIO]):
     """dialkit's warnings (an override the guard let through, a spoilt cache file) on
     standard error, as Python's last-resort handler printed them before dialkit's loggers
-    had a ``NullHandler`` of their own (issue 72): the message alone, and only while the
+    had a ``NullHandler`` of their own: the message alone, and only while the
     root logger has no handler (``sandbox serve`` gives it one, which shows them then)."""
 
     def __init__(self, stream: TextIO) -> None:
@@ -305,7 +305,6 @@ def _one_blas_thread() -> None:
 
     No command multiplies matrices, but OpenBLAS starts its threads when numpy is
     imported, and they spin waiting for work that never comes: a ``dialkit leads clean``
-    of ten rows takes 0.46 CPU s without them, against 0.64 (``benchmarks/RESULTS.md``,
-    issue 64). The command owns its process; the library leaves the caller's threads
-    alone."""
+    of ten rows takes 0.46 CPU s without them, against 0.64 (``benchmarks/RESULTS.md``).
+    The command owns its process; the library leaves the caller's threads alone."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

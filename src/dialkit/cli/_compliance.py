@@ -34,7 +34,7 @@ from dialkit._utils._choices import (
 )
 from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, offering, printed
 
-if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none (issue 48)
+if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none
     import pandas as pd
 
     from dialkit.compliance import AuditReport
@@ -93,7 +93,7 @@ def _given_options(judge: str | None = None, forms: Forms = _FORMS,
     (``next_allowed``: ``when``; ``upcoming``). The command gets their values as one
     mapping, ``given``, by keyword, which its library call takes as they are. So an input
     declared later, or given to a judge later, has its option, its help and its place in
-    the run from that one line (issue 71: the audit had no ``--texts`` and no
+    the run from that one line (once, the audit had no ``--texts`` and no
     ``--nonprofit``, and ``when`` and ``upcoming`` none of the inputs their judges took)."""
     made = [_option(each, forms) for each in AUDIT_INPUTS
             if each.kind in GIVEN and (judge is None or judge in each.ahead)]
@@ -158,7 +158,7 @@ def audit_command(
     policy: Annotated[str | None, typer.Option(metavar="POLICY", autocompletion=offering(
         POLICY_NAMES), help=(
         "Add the account's own stricter rule, reported as policy: house-rules (08:00-21:00 "
-        "for every call, at most 3 calls a day: the presets before issue 37)."))] = None,
+        "for every call, at most 3 calls a day: what the presets once applied)."))] = None,
     policy_window: Annotated[str | None, typer.Option(metavar="HH:MM-HH:MM", help=(
         "Add a policy calling window for every call, recipient local time."))] = None,
     policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
@@ -257,8 +257,8 @@ def audit_command(
 def _in_flags(report: AuditReport) -> AuditReport:
     """``report`` with its notes in the command's words (``pass --texts FILE``, where the
     library says ``pass texts= (client.frames.sms_reports())``), for what it prints and
-    every file it writes: the workbook's cover and the HTML page told a shell user which
-    Python arguments to pass (issue 71)."""
+    every file it writes: the workbook's cover and the HTML page once told a shell user
+    which Python arguments to pass."""
     from dataclasses import replace
 
     return replace(report, notes={rule: _in_words(note) for rule, note in report.notes.items()},

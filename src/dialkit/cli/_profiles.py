@@ -57,7 +57,7 @@ def add_command(
     if not key:
         typer.echo("error: no API key given: type it at the prompt or pipe it in", err=True)
         raise typer.Exit(2)
-    try:  # a key no header carries would fail every command later (issue 72): not saved
+    try:  # a key no header carries would fail every command later: not saved
         written = save_profile(name, base_url=base_url, api_key=sendable(key, "the API key"))
     except (OSError, InputError) as error:
         typer.echo(f"error: {error}", err=True)

@@ -25,7 +25,7 @@ acts on them, and the command modules import pandas, the client or the audit ins
 commands only. ``tests/test_cli_completion.py`` holds each option's offer equal to what
 the command accepts, and every completion free of pandas, numpy and ``phonenumbers``.
 
-**An exception no command answered: dialkit's own fault, told as such (issue 61).** Each
+**An exception no command answered: dialkit's own fault, told as such.** Each
 command answers the errors it expects: bad input (an :class:`~dialkit.errors.InputError`)
 as ``error: ...`` with exit status 2, a refusal of the service with 1. Anything else is a
 bug in dialkit, never the user's input: it is told as an internal error with exit status
@@ -143,7 +143,7 @@ def printed(frame: pd.DataFrame, *, as_json: bool, as_csv: bool) -> bool:
         rows = json.loads(frame.to_json(orient="records", date_format="iso"))
         typer.echo(json.dumps(rows, ensure_ascii=False))  # pandas writes "/" as "\\/"
     elif as_csv:
-        from dialkit.frames import write_csv  # pandas: not for shell completion (issue 48)
+        from dialkit.frames import write_csv  # pandas: not for shell completion
 
         typer.echo(write_csv(frame), nl=False)
     return as_json or as_csv

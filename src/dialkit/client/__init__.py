@@ -7,10 +7,10 @@ where the contract does not show a shape, and lists are
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
 profiles of one config file (:func:`profiles`, :func:`save_profile`). :func:`batch_key`
 is the Idempotency-Key a lead import derives, for a journal to record before sending
-(public again in issue 63: the leads' import journal takes it by name), and
+(public again: the leads' import journal takes it by name), and
 :func:`stored_refusal` says whether a refusal is the stored answer to walk past under the
-chain's next key (issue 72: the journal asks it too); ``TokenBucket``
-was internal and warns for a release (issue 49).
+chain's next key (the journal asks it too); ``TokenBucket``
+was internal and warns for a release.
 """
 
 from .._guarding import GuardSettings, ResumeJudgment

@@ -1,4 +1,4 @@
-"""The guard on every operation that reaches a person (issue 50).
+"""The guard on every operation that reaches a person.
 
 The operations the contract marks as calling or texting a person
 (:data:`dialkit.contract.CONTACTS`: a click-to-call, a text, which is a call under
@@ -19,7 +19,7 @@ A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` 
 rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
 it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
 
-A contact is judged and sent as one step (issue 71): the operation passes a ``turn`` (an
+A contact is judged and sent as one step: the operation passes a ``turn`` (an
 :class:`~contextlib.ExitStack` it sends inside), and the number's lock
 (:mod:`._number_locks`) is held in it from the judgment until the service answers, so
 the judgment of a contact counts every contact judged before it, in any thread, any

@@ -1,4 +1,4 @@
-"""What the guard's caps count: the account's recent calls and texts (issues 50 and 62).
+"""What the guard's caps count: the account's recent calls and texts.
 
 A cap counts the calls to a person, and a text is a call in law (47 CFR 64.1200(e); FCC
 04-194: the rules "apply to any type of call, including both voice and text calls"), as

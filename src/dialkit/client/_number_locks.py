@@ -1,4 +1,4 @@
-"""A number's turn (issue 71): one contact to it at a time, held from the guard's judgment
+"""A number's turn: one contact to it at a time, held from the guard's judgment
 until the service answers the send, in every thread and client of one key in this
 process and, through files in the cache folder, in every process of this machine.
 
@@ -21,7 +21,7 @@ lock wait for each other's send. What no lock of this machine can hold is a cont
 on another machine (or in a process with another cache folder): it is counted once it is
 read back from the service, never while in flight (docs/client.md, "The guard").
 
-At their edges (issue 78): a lock is waited for no longer than the call's deadline (a
+At their edges: a lock is waited for no longer than the call's deadline (a
 holder stopped with Ctrl-Z would hold the numbers of its lock for every process of the
 key), and the wait ends in :class:`TimeoutError` naming what held it; a lock file that
 cannot be opened, or a token that cannot be read or written (a read-only folder, a full

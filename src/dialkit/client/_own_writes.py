@@ -1,4 +1,4 @@
-"""What a client's own writes changed, and when, recorded from its first request (issue 71).
+"""What a client's own writes changed, and when, recorded from its first request.
 
 ``client.frames`` imports :mod:`dialkit.frames` on first use (docs/design.md), so the
 frames cannot watch the writes sent before that use: their cache, written by an earlier

@@ -1,4 +1,4 @@
-"""What every client of one key shares in a process (issues 49 and 71): the key's
+"""What every client of one key shares in a process: the key's
 rate-limit bucket, and the locks its guards hold a number by while they judge a contact
 to it and send it. The service limits a key, not a client, and a number's caps count
 every contact made to it: two clients of one key (a notebook's and a thread pool's, the

@@ -219,10 +219,10 @@ CHANGED_BY: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 """What each operation that changes the account's data changes, by the list it shows
 in (``dnc``: a number's answer on the Do-Not-Call list), so that what a client keeps of
-the account (its cached frames, its guard's DNC answers) is made stale by its own writes
-(issue 62). A lead added with ``dial_now`` or a click-to-call makes a call and moves its
-lead; a callback moves its lead's status; a number listed, or a consent recorded (a
-revocation lists the number on the account's own list), moves the lead's status too."""
+the account (its cached frames, its guard's DNC answers) is made stale by its own writes.
+A lead added with ``dial_now`` or a click-to-call makes a call and moves its lead; a
+callback moves its lead's status; a number listed, or a consent recorded (a revocation
+lists the number on the account's own list), moves the lead's status too."""
 
 
 def operation_by_name(name: str) -> Operation:

@@ -10,7 +10,7 @@ This package depends only on :mod:`dialkit.contract` and the MCP SDK: what
 runs a tool call is an :class:`Executor` given to :func:`build_server`. The
 emulator serves the tools at ``/mcp`` through its own request pipeline;
 ``dialkit mcp serve`` runs them through :class:`dialkit.Client`. ``allowed`` and
-``derived_key`` were internal and warn for a release (issue 49).
+``derived_key`` were internal and warn for a release.
 
 Examples:
     >>> from dialkit.mcp import TOOLS

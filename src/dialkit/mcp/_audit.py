@@ -55,7 +55,7 @@ class AuditRecord:
         code: The problem's ``code`` of a refusal, or why nothing ran.
         request_id: ``X-Request-ID`` of the service's answer.
         replayed: The answer was the stored answer of an earlier identical call.
-        override: The reason given to send a contact the guard forbids (issue 50), as the
+        override: The reason given to send a contact the guard forbids, as the
             user was asked to confirm it.
         overridden: The rule the override was given over (``calling_hours``), where the
             guard forbade the contact when the user was asked.
@@ -123,7 +123,7 @@ class JsonLinesAuditLog:
 
     Raises:
         OSError: The file cannot be created or opened for appending.
-        dialkit.errors.SymlinkError: The file is a symbolic link (issue 78): never
+        dialkit.errors.SymlinkError: The file is a symbolic link: never
             written through.
 
     Examples:

@@ -43,7 +43,7 @@ class OperationSender(Protocol):
 
 
 class ToolGuard(Protocol):
-    """The client's guard (issue 50), as a tool call asks it before the call is sent."""
+    """The client's guard, as a tool call asks it before the call is sent."""
 
     def tool(self, operation: str, path: Mapping[str, str], body: Any, /, *,
              override: str | None = None, turn: ExitStack | None = None) -> bool: ...
@@ -177,7 +177,7 @@ class ClientExecutor:
                           request_id=info.request_id, replayed=info.replayed, etag=info.etag)
 
     def _sent(self, guard: ToolGuard | None, sent: Any, override: str | None) -> SentAnswer:
-        """``sent``, judged by ``guard`` and sent as one step (issue 71): the number it
+        """``sent``, judged by ``guard`` and sent as one step: the number it
         contacts held from the judgment until the service answers. A contact the law
         forbids is not sent: the tool's error."""
         with ExitStack() as turn:

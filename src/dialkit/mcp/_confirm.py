@@ -224,7 +224,7 @@ NO_GUARD = ("No calling hours, Do-Not-Call list or frequency cap was checked: th
 
 
 def guard_text(check: GuardCheck | None, override: str | None) -> str:
-    """What a question adds of the guard's judgment (issue 50): the rules it checked; with
+    """What a question adds of the guard's judgment: the rules it checked; with
     an ``override``, the rule it forbids the contact by, its evidence and the reason, which
     the user confirms as theirs. ``check`` ``None``: the server has no guard.
 

@@ -52,8 +52,8 @@ class ToolCall:
         if_match: ``If-Match``, where the operation takes one.
         credentials: The bearer token the MCP request carried (``None`` on stdio).
         source: The MCP client's address, where the transport knows it.
-        override: The reason, confirmed by the user, to send a contact the guard forbids
-            (issue 50); ``None``: the guard refuses it.
+        override: The reason, confirmed by the user, to send a contact the guard forbids;
+            ``None``: the guard refuses it.
     """
 
     operation: Operation
@@ -69,7 +69,7 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class GuardCheck:
-    """What a guard said of a tool call before the user is asked (issue 50).
+    """What a guard said of a tool call before the user is asked.
 
     Attributes:
         checked: The rules it judged the contact by, in words; empty where it judged

@@ -70,7 +70,7 @@ are not an object: nothing was sent."""
 UNKNOWN_TOOL = "unknown_tool"
 """The code of a call to a tool this server does not serve: nothing was sent."""
 CONTACT_FORBIDDEN = "contact_forbidden"
-"""The code of a call the guard refused before asking the user (issue 50): nothing was sent."""
+"""The code of a call the guard refused before asking the user: nothing was sent."""
 CONFIRMATION_UNDECIDED = "confirmation_undecided"
 """The code of a call refused because whether to ask the user could not be decided."""
 OVERRIDE_RECORDED = "override_recorded"
@@ -211,7 +211,7 @@ class _Runner:
 
     async def _guard_check(self, spec: ToolSpec, note: _Note, credentials: str | None,
                            source: str | None) -> GuardCheck | None:
-        """The executor's guard's judgment of a guarded tool's call (issue 50); ``None``
+        """The executor's guard's judgment of a guarded tool's call; ``None``
         where the executor has no guard, or the tool is not guarded."""
         judge = getattr(self.executor, "judge", None)
         if judge is None or not guarded(spec.operation):

@@ -170,7 +170,7 @@ class ToolSpec:
         checked against the schema before anything else (the guard, the question, the
         service): the service reads ``"true"``, ``1`` and ``"yes"`` as a boolean's true,
         so a ``dial_now`` that is not a JSON boolean would otherwise be a dial-now the
-        guard never saw as one (issue 62).
+        guard never saw as one.
         """
         properties = self.input_schema.get("properties", {})
         missing = [name for name in self.input_schema.get("required", ()) if name not in arguments]

@@ -34,7 +34,7 @@ _deadline_at: ContextVar[float | None] = ContextVar("dialkit_deadline_at", defau
 def deadline_at(seconds: float) -> float:
     """When a call of ``seconds`` from now must end (``time.monotonic()``): then, or by the
     deadline of the call it is made within, whichever comes first. A guarded method is one
-    call (issue 78): the wait for the number's turn, the guard's reads and the send share
+    call: the wait for the number's turn, the guard's reads and the send share
     its deadline, as docs/client.md says ``deadline`` bounds "retries and waits included"."""
     at, outer = time.monotonic() + seconds, _deadline_at.get()
     return at if outer is None else min(at, outer)

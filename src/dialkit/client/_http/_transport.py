@@ -233,13 +233,13 @@ class Transport:
     def one_call(self) -> AbstractContextManager[None]:
         """The block of one method call: every send and wait in it ends by the client's
         deadline from now (or the enclosing call's, where that comes first). The guard runs
-        a contact's wait, reads and send in one (issue 78)."""
+        a contact's wait, reads and send in one."""
         return deadline(deadline_at(self.deadline))
 
     def service_now(self) -> float | None:
         """The service's now (POSIX seconds): the ``Date`` of its latest answer, plus the
         time passed here since (None before any answer had one). The service's clock, not
-        this machine's, says when a contact happens (the client's guard, issue 50)."""
+        this machine's, says when a contact happens (for the client's guard)."""
         said = self._service_date
         return None if said is None else said[0] + time.monotonic() - said[1]
 

@@ -1,3 +1,3 @@
-"""What the client asks (issue 63): one module per area of the contract
+"""What the client asks: one module per area of the contract
 (``client.calls``, ``client.leads``, ...) over what every resource class shares
 (``_base``)."""
