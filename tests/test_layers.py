@@ -26,7 +26,7 @@ An import counts wherever it is written, in a function too, and under
 module names a layer it may not import even for the type checker, and no cycle of imports
 runs between two packages, type-checking ones included. No two modules import each other
 at run time, directly or round a longer cycle; inside one package a name for the type
-checker alone may point back (``compliance._report._plots`` names ``AuditReport``).
+checker alone may point back (``sandbox._world._law._law`` names ``Frame``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import pytest
 from conftest import KEYS, guard_truth
 from dialkit import Client
 from dialkit.compliance import next_allowed
-from dialkit.compliance._audit import CALL_COLUMNS
+from dialkit.compliance._inputs._prepared import CALL_COLUMNS
 from dialkit.errors import ContactForbiddenError, ValidationError
 from dialkit.sandbox import Sandbox
 

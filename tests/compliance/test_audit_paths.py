@@ -18,12 +18,13 @@ from phonenumbers import timezone as phone_timezones
 from dialkit._arrays._groups import by_group_and_time, millis_since_first
 from dialkit._arrays._kept import hash_taken
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit
-from dialkit.compliance._audit import _in_rule_order, take
 from dialkit.compliance._checks._dnc import _last_checks
 from dialkit.compliance._checks._findings import LOCAL_FORMAT, WEEKDAYS, written
 from dialkit.compliance._checks._frequency import _crowded
 from dialkit.compliance._inputs._population import LIVE, population_of
+from dialkit.compliance._rows import take
 from dialkit.compliance._rules._rules import RULE_IDS
+from dialkit.compliance._run import _in_rule_order
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),

@@ -15,8 +15,7 @@ from dialkit import Client, compliance
 from dialkit._demo._index import evidence
 from dialkit._shown._pages import middle_cut
 from dialkit.compliance import HOUSE_RULES, AuditReport, audit, plot_summary
-from dialkit.compliance._report._evidence import page
-from dialkit.compliance._report._plots import COLOURS
+from dialkit.compliance._report._evidence import COLOURS, page
 
 LONG_CAMPAIGN = "cmp_" + "x" * 126
 NAMES = {"cmp_1": "Spring renewals"}

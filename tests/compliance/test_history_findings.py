@@ -10,7 +10,7 @@ import pandas as pd
 
 from dialkit import Client
 from dialkit.compliance import US, audit, load
-from dialkit.compliance._audit import Options, history_findings
+from dialkit.compliance._part import Options, history_findings
 
 RULES = ["call_frequency", "dnc_call"]
 KEY = ["call_id", "lead_id", "rule", "phone", "evidence", "jurisdiction", "basis", "policy"]

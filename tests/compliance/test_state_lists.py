@@ -23,7 +23,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 from dialkit.compliance import AuditInputError, audit, next_allowed, plot_by_state, plot_summary
-from dialkit.compliance._report._plots import COLOURS
+from dialkit.compliance._report._evidence import COLOURS
 from dialkit.errors import ComplianceRiskWarning
 
 AUSTIN, DENVER, PHILADELPHIA, NASHVILLE, MIAMI, BOSTON = (

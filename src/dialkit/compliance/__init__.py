@@ -26,10 +26,10 @@ from ._ahead._guard import LawJudge
 from ._ahead._repair import repair
 from ._ahead._upcoming import scheduled, upcoming
 from ._ahead._when import next_allowed
-from ._audit import AuditReport
 from ._entry import audit
 from ._inputs._load import load
 from ._inputs._read import read_export
+from ._report._audit_report import AuditReport
 from ._report._plots import plot_by_state, plot_summary, plot_upcoming
 from ._rules import _jurisdictions as jurisdictions
 from ._rules._rules import (

@@ -7,64 +7,45 @@ parses, calls one of these, prints).
 The choices are the options' own: a preset and a policy by name (or as :class:`Rules`),
 a policy window as ``"HH:MM-HH:MM"``, a period in :func:`audit`'s words (``30d``,
 ``yesterday``, an ISO time), ``fail_on`` by the names ``law``, ``any``, ``risk``. Each is
-checked before a file is read or the account reached, and refused as an
-:class:`~dialkit.errors.InputError` naming the argument.
+checked before a file is read or the account reached (:mod:`._command_choices`), and
+refused as an :class:`~dialkit.errors.InputError` naming the argument.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import time
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._files._file_limits import DELIMITERS
-from .._files._text import read_text
-from .._law._jurisdictions import hours_window
-from .._utils._base_error import AuditInputError, InputError
-from .._utils._choices import (
-    AUDIT_INPUTS,
-    FAIL_ON,
-    FRAME,
-    GIVEN,
-    IDS,
-    RECORDS,
-    SWITCH,
-    AuditInput,
+from .._utils._base_error import AuditInputError
+from .._utils._choices import FAIL_ON, FRAME, RECORDS
+from .._utils._moments import duration, utc_moment
+from ._command_choices import (
+    FRAME_INPUTS,
+    GIVEN_INPUTS,
+    RECORD_INPUTS,
+    Source,
+    as_of_moment,
+    check_bounds,
+    client_of,
+    given_read,
+    given_to,
+    mapping_read,
+    named_by_path,
+    of_kind,
+    policy_rules,
+    preset_rules,
+    read_whole_file,
+    values_read,
 )
-from .._utils._moments import duration, period_bound, utc_moment
-from ._rules._rules import POLICIES, POLICY, PRESETS, Rules
+from ._rules._rules import Rules
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..client import Client
-    from ._audit import AuditReport
-
-Source = str | os.PathLike[str]
-"""A file or folder an input is read from (:func:`read_source`)."""
-_FIRST_CELL = re.compile(f"[{re.escape(''.join(DELIMITERS))}]")
-"""What ends the first cell of a line of caller ids: a delimiter a spreadsheet writes."""
-
-
-def _given_to(judge: str | None) -> dict[str, AuditInput]:
-    """The inputs of :func:`audit` a run takes by their keyword, as given (a file, the ids,
-    a fact), each read by its kind: :func:`run_audit` every one (``judge`` None), a run of
-    a judge before a call those its declaration says ``judge`` takes (its ``ahead``), so
-    that an input a judge is given later is its command's at once (issue 71)."""
-    return {each.name: each for each in AUDIT_INPUTS
-            if each.kind in GIVEN and (judge is None or judge in each.ahead)}
-
-
-_GIVEN = _given_to(None)
-"""Every input of :func:`audit` a run may be given by its keyword, as given."""
-_FRAMES = [name for name, each in _GIVEN.items() if each.kind == FRAME]
-_RECORDS = [name for name, each in _GIVEN.items() if each.kind == RECORDS]
-"""The account's frames whose exports go with the calls' (``leads``, ``dnc``, ``texts``)."""
-
+    from ._report._audit_report import AuditReport
 
 @dataclass(frozen=True)
 class AuditRun:
@@ -161,21 +142,21 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         ApiError: The account could not be read.
     """
     named = tuple(fail_on)
-    rules = _preset(preset)
+    rules = preset_rules(preset)
     for name in named:
         if name not in FAIL_ON:
             raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
-                               "policy": _policy(policy, policy_window, policy_cap),
-                               "values": _values(values), "mapping": _columns(mapping),
-                               **_given_read(given, "run_audit", _GIVEN)}
+                               "policy": policy_rules(policy, policy_window, policy_cap),
+                               "values": values_read(values), "mapping": mapping_read(mapping),
+                               **given_read(given, "run_audit", GIVEN_INPUTS)}
     if as_of is not None:
         options["as_of"] = utc_moment(as_of, "as_of")
     period = {"campaign_id": campaign_id or None, "since": since, "until": until}
-    files = {"calls": calls, **_of_kind(given, FRAME)}
+    files = {"calls": calls, **of_kind(given, FRAME)}
     service: dict[str, str] = {}
     names: dict[str, str] | None = None
-    with _named_by_path({**files, **_of_kind(given, RECORDS)}):
+    with named_by_path({**files, **of_kind(given, RECORDS)}):
         if any(value is not None for value in files.values()):
             report = _files_audited(files, options, period)
         else:
@@ -188,41 +169,6 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
                         not allow_empty or bool(report.held_out)))
 
 
-def _values(values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None,
-            ) -> Mapping[str, Mapping[str, str | None]] | None:
-    """``values`` as :func:`audit` takes them: a mapping as it is; the command's
-    ``COLUMN:WORD=VALUE`` texts gathered by column (the column before the first ``:``, the
-    value after the last ``=``: a word may hold either), an empty value as none; a text of
-    another form refused, naming it."""
-    if values is None or isinstance(values, Mapping):
-        return values
-    read: dict[str, dict[str, str | None]] = {}
-    for text in values:
-        column, _, rest = str(text).partition(":")
-        word, sep, meant = rest.rpartition("=")
-        if not column.strip() or not sep or not word.strip():
-            raise AuditInputError(f"values= {text!r}: write COLUMN:WORD=VALUE, as in "
-                                  "disposition:Sale Made=sale (VALUE empty: no value)")
-        read.setdefault(column.strip(), {})[word.strip()] = meant.strip() or None
-    return read
-
-
-def _columns(mapping: Mapping[str, str] | Iterable[str] | None) -> Mapping[str, str] | None:
-    """``mapping`` as :func:`audit` takes it: a mapping as it is; the command's
-    ``COLUMN=HEADER`` texts as one (the column before the first ``=``: a header may hold
-    one); a text of another form refused, naming it."""
-    if mapping is None or isinstance(mapping, Mapping):
-        return mapping
-    read: dict[str, str] = {}
-    for text in mapping:
-        column, sep, header = str(text).partition("=")
-        if not column.strip() or not sep or not header.strip():
-            raise AuditInputError(f"mapping= {text!r}: write COLUMN=HEADER, as in "
-                                  "to_number=Phone Number")
-        read[column.strip()] = header.strip()
-    return read
-
-
 def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],
                    period: dict[str, Any]) -> AuditReport:
     """The audit of exported files; the period refused before a file is read."""
@@ -230,10 +176,10 @@ def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],
     from ._inputs._read import read_source
 
     if files["calls"] is None:
-        needing = [f"{name}=" for name in _FRAMES]
+        needing = [f"{name}=" for name in FRAME_INPUTS]
         raise AuditInputError(f"calls= is needed with {', '.join(needing[:-1])} or "
                               f"{needing[-1]}")
-    _bounds(period)
+    check_bounds(period)
     frames: dict[str, Any] = {name: read_source(path) for name, path in files.items()
                               if path is not None}
     report: AuditReport = audit(**frames, **options, **period)
@@ -248,134 +194,13 @@ def _account_audited(client: Client | None, sandbox: bool, options: dict[str, An
     from ._entry import audit
     from ._inputs._load import load, readable_campaign_names
 
-    _bounds(period)
+    check_bounds(period)
     with ExitStack() as stack:
-        client = _client(stack, client, sandbox)
+        client = client_of(stack, client, sandbox)
         if client.emulator is not None:  # the emulator knows the account's caller ids
             options.setdefault("verified_caller_ids", client.emulator.caller_ids())
         report = audit(**load(client, **period, rules=options["rules"]), **options)
         return report, {"service": client.service_identity}, readable_campaign_names(client)
-
-
-def _given_read(given: Mapping[str, Any], where: str,
-                taken: Mapping[str, AuditInput]) -> dict[str, Any]:
-    """The inputs given by keyword to ``where`` (a run's ``given``), of those it takes
-    (``taken``), as its judge takes them: records read from their files, caller ids from
-    theirs, a fact ``True`` or ``False`` (else refused naming it: ``"no"`` is true to
-    Python); a keyword that names no input it takes refused before anything is read, and
-    before a fact is read. The frames' exports are each run's own to read (with the
-    calls'), so they are left out."""
-    unknown = [name for name in given if name not in taken]
-    if unknown:
-        raise TypeError(f"{where}() got an unexpected keyword argument {unknown[0]!r}: "
-                        f"pass one of the inputs it takes, {', '.join(taken)}, or of its "
-                        "own options")
-    read: dict[str, Callable[[Any], Any]] = {RECORDS: _read_whole, IDS: _caller_ids}
-    found: dict[str, Any] = {}
-    for name, value in given.items():
-        each = taken[name]
-        if value is not None and each.kind != FRAME:
-            found[name] = (each.told(value, where) if each.kind == SWITCH
-                           else read[each.kind](value))
-    return found
-
-
-def _of_kind(given: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    """The inputs of ``kind`` given (a file each); a keyword of no input is none of them
-    (:func:`_given_read` refuses it)."""
-    return {name: value for name, value in given.items()
-            if name in _GIVEN and _GIVEN[name].kind == kind and value is not None}
-
-
-@contextmanager
-def _named_by_path(paths: Mapping[str, Source | None]) -> Iterator[None]:
-    """A frame refused while judged (:attr:`AuditInputError.frame`) named by the file it
-    was read from, where it was read from one: the user fixes the file, not the keyword."""
-    try:
-        yield
-    except AuditInputError as error:
-        path = paths.get(error.frame) if error.frame else None
-        if path is None:
-            raise
-        raise AuditInputError(f"{path}: {error}", frame=error.frame) from None
-
-
-def _client(stack: ExitStack, client: Client | None, sandbox: bool) -> Client:
-    """``client``, or the one a command makes: ``Client.sandbox()`` with ``sandbox``, else
-    ``Client()`` (``DIALKIT_API_KEY``), closed when ``stack`` closes."""
-    if client is not None:
-        return client
-    from ..client import Client
-
-    made: Client = stack.enter_context(Client.sandbox() if sandbox else Client())
-    return made
-
-
-def _bounds(period: Mapping[str, Any]) -> None:
-    """``since`` and ``until`` read as :func:`load` and :func:`audit` read them, so a bad
-    one is refused before anything is read (the audit reads the whole history and
-    reports the period's)."""
-    for name in ("since", "until"):
-        if period[name] is not None:
-            period_bound(period[name], name)
-
-
-def _preset(preset: str | Rules) -> Rules:
-    if isinstance(preset, Rules):
-        return preset
-    if preset not in PRESETS:
-        raise AuditInputError(f"preset={preset!r}: pass one of {', '.join(PRESETS)}")
-    return PRESETS[preset]
-
-
-def _policy(name: str | Rules | None, window: str | None, cap: int | None) -> Rules | None:
-    """The policy named, or made of ``policy_window`` and ``policy_cap`` (both kinds
-    together: the stricter of each)."""
-    named = name if name is None or isinstance(name, Rules) else POLICIES.get(name)
-    if named is None and name is not None:
-        raise AuditInputError(f"policy={name!r}: pass one of {', '.join(POLICIES)}")
-    if window is None and cap is None:
-        return named
-    made = POLICY("command line: " + ", ".join(
-        ([f"window {window}"] if window else []) + ([f"at most {cap} calls a day"] if cap else [])),
-        window=_window(window) if window else None, max_calls_per_24h=cap)
-    return made if named is None else named.with_policy(made)
-
-
-def _window(text: str) -> tuple[time, time]:
-    """``"HH:MM-HH:MM"`` as the window's start and end, the start before the end."""
-    try:
-        return hours_window(text)
-    except ValueError:
-        raise AuditInputError(f"policy_window={text!r}: pass the allowed hours as "
-                              "HH:MM-HH:MM, e.g. 09:00-20:00") from None
-
-
-def _caller_ids(given: Source | Collection[str]) -> Collection[str]:
-    """The caller ids given, or read from a file as a spreadsheet or an editor saved it
-    (:func:`read_text`: a byte order mark is no part of the first id): each line's first
-    cell, up to a comma, ``;``, tab or ``|``, that is a number (``+...``)."""
-    if not isinstance(given, str | os.PathLike):
-        return given
-    cells = (_FIRST_CELL.split(line, maxsplit=1)[0].strip()
-             for line in read_text(given, AuditInputError).splitlines())
-    return [cell for cell in cells if cell.startswith("+")]
-
-
-def _read_whole(path: Source) -> Any:
-    """A file of records (consents, reassigned answers, contracts, emergencies), or for a
-    judge before a call an export of a frame, read as the audit reads an export and whole
-    (a dataset's folder too: these judges read pandas); one that cannot be read is
-    refused naming it, once."""
-    from .._parallel._partitions import read_whole
-    from ._inputs._read import read_source
-
-    try:
-        return read_whole(read_source(path))
-    except (OSError, InputError) as error:
-        said = str(error)
-        raise AuditInputError(said if said.startswith(f"{path}:")
-                              else f"{path}: {said}") from None
 
 
 @dataclass(frozen=True)
@@ -470,26 +295,26 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
         raise AuditInputError("apply= and strategy= go with fix=: add fix=True")
     if strategy not in ("next_allowed", "best"):
         raise AuditInputError(f"strategy={strategy!r}: pass next_allowed or best")
-    rules, added = _preset(preset), _policy(policy, None, None)
+    rules, added = preset_rules(preset), policy_rules(policy, None, None)
     choices = {"horizon": duration(horizon, "horizon"), "rules": rules, "policy": added,
-               "blocked_countries": blocked_countries, "as_of": _as_of(as_of),
+               "blocked_countries": blocked_countries, "as_of": as_of_moment(as_of),
                "campaign_id": campaign_id or None}
-    files = {"calls": calls, "callbacks": callbacks, **_of_kind(given, FRAME)}
+    files = {"calls": calls, "callbacks": callbacks, **of_kind(given, FRAME)}
     exported = _exports(files, fix=fix)
-    choices.update(_given_read(given, "run_upcoming", _given_to("upcoming")))
-    with _named_by_path({**files, **_of_kind(given, RECORDS)}), ExitStack() as stack:
-        frames = {name: _read_whole(path) for name, path in files.items()
+    choices.update(given_read(given, "run_upcoming", given_to("upcoming")))
+    with named_by_path({**files, **of_kind(given, RECORDS)}), ExitStack() as stack:
+        frames = {name: read_whole_file(path) for name, path in files.items()
                   if path is not None and name != "callbacks"}
-        read, said = readable({**frames, **{name: choices[name] for name in _RECORDS
+        read, said = readable({**frames, **{name: choices[name] for name in RECORD_INPUTS
                                             if name in choices}},
-                              _columns(mapping), _values(values))
-        choices.update({name: read[name] for name in _RECORDS if name in choices})
+                              mapping_read(mapping), values_read(values))
+        choices.update({name: read[name] for name in RECORD_INPUTS if name in choices})
         if exported:
             found = upcoming({**{name: read[name] for name in frames},
-                              "callbacks": _read_whole(files["callbacks"])}, **choices)
+                              "callbacks": read_whole_file(files["callbacks"])}, **choices)
             found.attrs["notes"] = read_as_note(said)
             return UpcomingRun(found)
-        client = _client(stack, client, sandbox)
+        client = client_of(stack, client, sandbox)
         found = upcoming(client, **choices)
         found.attrs["notes"] = read_as_note(said)
         if not fix:
@@ -519,11 +344,6 @@ def _exports(files: Mapping[str, Source | None], *, fix: bool) -> bool:
         raise AuditInputError("fix= judges the account, not exported files: leave out "
                               "calls= and the files exported with it")
     return True
-
-
-def _as_of(as_of: str | None) -> pd.Timestamp | None:
-    """``as_of`` as a moment, refused before anything is read where it is none."""
-    return None if as_of is None else utc_moment(as_of, "as_of")
 
 
 def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = None,
@@ -577,14 +397,14 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
     from ._ahead._when import next_allowed
     from ._inputs._headers import read_as_note, readable
 
-    rules, added = _preset(preset), _policy(policy, None, None)
+    rules, added = preset_rules(preset), policy_rules(policy, None, None)
     moment = None if at is None else utc_moment(at, "at", tz=tz)
-    inputs = _given_read(given, "run_when", _given_to("next_allowed"))
-    files = {"calls": calls, "leads": leads, **_of_kind(given, FRAME)}
-    with _named_by_path({**files, **_of_kind(given, RECORDS)}):
-        exported = {name: _read_whole(path) for name, path in files.items() if path is not None}
-        framed = {name: frame for name, frame in inputs.items() if name in _RECORDS}
-        read, said = readable({**exported, **framed}, _columns(mapping), _values(values))
+    inputs = given_read(given, "run_when", given_to("next_allowed"))
+    files = {"calls": calls, "leads": leads, **of_kind(given, FRAME)}
+    with named_by_path({**files, **of_kind(given, RECORDS)}):
+        exported = {name: read_whole_file(path) for name, path in files.items() if path is not None}
+        framed = {name: frame for name, frame in inputs.items() if name in RECORD_INPUTS}
+        read, said = readable({**exported, **framed}, mapping_read(mapping), values_read(values))
         of_leads, alone = _asked_of(numbers, read.pop("leads", None))
         answers = [next_allowed(asked, moment, rules=rules, policy=added,
                                 campaign_id=campaign_id, **{**inputs, **read})

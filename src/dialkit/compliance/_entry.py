@@ -1,5 +1,5 @@
 """``dialkit.compliance.audit``: the caller's options read once, then the audit run on
-pandas (:func:`._audit.audit_frames`) or, for Dask's inputs, on Dask (:mod:`._dask`).
+pandas (:func:`._run.audit_frames`) or, for Dask's inputs, on Dask (:mod:`._dask`).
 
 This module is the only one that reaches for the Dask path, so that the pandas path's
 modules, which the Dask path is made of, import nothing of it.
@@ -20,22 +20,22 @@ from .._utils._base_error import AuditInputError
 from .._utils._choices import AUDIT_INPUTS, SWITCH
 from .._utils._moments import period_bound, period_text, utc_moment
 from ..frames import as_pandas, maybe_pandas
-from ._audit import (
-    AuditReport,
-    Options,
-    audit_frames,
+from ._inputs._columns import checked_dataset
+from ._inputs._emergencies import with_emergencies
+from ._inputs._headers import Columns, named_inputs
+from ._inputs._prepared import (
+    lists_given,
     prepared_consents,
     prepared_contracts,
     prepared_reassigned,
     prepared_texts,
+    unanswered,
 )
-from ._checks._dnc import unanswered
-from ._checks._hours import with_emergencies
-from ._checks._state_lists import lists_given
-from ._inputs._columns import checked_dataset
-from ._inputs._headers import Columns, named_inputs
 from ._inputs._vocabulary import Values, checked_values
+from ._part import Options
+from ._report._audit_report import AuditReport
 from ._rules._rules import US, Rules
+from ._run import audit_frames
 
 Bound = datetime | str | None
 """A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""

@@ -40,11 +40,11 @@ from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import utc_times
 from ...contract import Call, Lead, SmsMessage
 from ...frames import maybe_pandas
-from .._audit import CALL_COLUMNS, prepared_dnc
 from .._checks._account import blocked_country
-from .._checks._hours import with_emergencies
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import COUNTED_TEXTS, texts_as_calls
+from .._inputs._emergencies import with_emergencies
+from .._inputs._prepared import CALL_COLUMNS, prepared_dnc
 from .._rules._law import own_caps
 from .._rules._rules import US, Rules
 from ._when import asked_about, judged, next_allowed, numbers_asked, with_policy

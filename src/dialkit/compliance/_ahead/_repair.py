@@ -35,8 +35,8 @@ from ..._utils._base_error import AuditInputError, InputError
 from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
 from ...frames import pandas_frames
-from .._checks._hours import with_emergencies
 from .._entry import audit
+from .._inputs._emergencies import with_emergencies
 from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
 from ._when_past import NOT_YET_MADE, told_facts

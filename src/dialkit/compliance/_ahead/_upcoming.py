@@ -28,11 +28,11 @@ from ..._utils._base_error import AuditInputError
 from ..._utils._moments import later, utc_moment, utc_times
 from ...contract import CallbackStatus
 from ...frames import pandas_frames
-from .._audit import LEAD_STATUSES
 from .._entry import audit
 from .._inputs._columns import named
 from .._inputs._headers import Columns, read_as_note, readable
 from .._inputs._load import gathered
+from .._inputs._prepared import LEAD_STATUSES
 from .._inputs._vocabulary import Values
 from .._rules._rules import US, Rules
 from ._when_past import NOT_YET_MADE, judged_beside, told_facts

@@ -31,16 +31,18 @@ from ..._utils._base_error import AuditInputError, ComplianceRiskWarning
 from ..._utils._moments import duration, utc_moment
 from ...contract import E164_PATTERN
 from ...frames import as_pandas, is_tabular
-from .._audit import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts, with_texts
 from .._checks._findings import written
-from .._checks._hours import Clock, allows, calling_hours, clock, with_emergencies
+from .._checks._hours import Clock, allows, calling_hours, clock
 from .._checks._lead_of import lead_states
+from .._inputs._emergencies import with_emergencies
 from .._inputs._headers import Columns, read_as_note, readable
+from .._inputs._prepared import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts
 from .._inputs._vocabulary import Values
 from .._rules._address_clock import address_zones
 from .._rules._emergencies import ends
 from .._rules._law import law_rows
 from .._rules._rules import US, Rules
+from .._run import with_texts
 from ._best_hour import best_hours
 from ._when_past import (
     RISK,
@@ -264,7 +266,7 @@ def _at(moment: pd.Timestamp, phones: pd.Series) -> np.ndarray:
 def _contacts(calls: pd.DataFrame | None, texts: pd.DataFrame | None,
               leads: object) -> pd.DataFrame | None:
     """The account's calls with its texts after them as the calls they are in law
-    (:func:`._audit.with_texts`: the audit's own rows), for the caps to count both; the
+    (:func:`.._run.with_texts`: the audit's own rows), for the caps to count both; the
     calls as given without texts. A text's campaign is told by ``leads`` (the leads asked
     about, where they name campaigns), as the audit tells it by the account's."""
     if texts is None:

@@ -3,7 +3,7 @@
 
 Judged by the audit's own checks, not by a second count: the call asked about is added to
 the account's calls at the moment asked and the audit's functions of these two rules
-(:func:`._audit.history_findings`) judge them all, so the answer and the audit cannot
+(:func:`.._part.history_findings`) judge them all, so the answer and the audit cannot
 disagree, whatever the audit counts (per number, person or
 subject). A call a cap forbids is asked again at each moment a past call leaves a cap's
 period (a call exactly one period before does not count), the earliest the audit allows
@@ -28,21 +28,20 @@ import pandas as pd
 from ..._utils._base_error import AuditInputError
 from ..._utils._choices import AUDIT_INPUTS
 from ...frames import maybe_pandas, utc_times
-from .._audit import (
+from .._checks._consent import lifting, resolved
+from .._checks._frequency import SUBJECT, subjects_to_come
+from .._checks._lead_of import other_numbers
+from .._inputs._declared import INPUTS
+from .._inputs._prepared import (
     CALL_COLUMNS,
     LEAD_COLUMNS,
-    Options,
-    history_findings,
+    lists_given,
     prepared_consents,
     prepared_contracts,
     prepared_leads,
     prepared_reassigned,
 )
-from .._checks._consent import lifting, resolved
-from .._checks._frequency import SUBJECT, subjects_to_come
-from .._checks._lead_of import other_numbers
-from .._checks._state_lists import lists_given
-from .._inputs._declared import INPUTS
+from .._part import Options, history_findings
 from .._rules import _jurisdictions as table
 from .._rules._rules import Rules
 
@@ -85,7 +84,7 @@ class Lifting:
     lists alone (:data:`LISTS_READ`: a number every lead of which says ``line``
     ``business``; the lead a contract names by id), for a judge that reads no leads of its
     own (the client's guard). The audit's check of a listing (:func:`.._checks._dnc.dnc_call`,
-    through :func:`.._audit.history_findings`) reads them as it reads them for a call made."""
+    through :func:`.._part.history_findings`) reads them as it reads them for a call made."""
 
     nonprofit: bool = False
     charity: bool = False
@@ -124,7 +123,7 @@ class Lifting:
         return replace(self, leads=mine if len(mine) else None)
 
     def options(self) -> dict[str, Any]:
-        """The audit's :class:`~.._audit.Options` these are."""
+        """The audit's :class:`~.._part.Options` these are."""
         return {"nonprofit": self.nonprofit, "charity": self.charity,
                 "newspaper": self.newspaper, "contracts": self.contracts,
                 "reassigned": self.reassigned, "consents": self.consents}
@@ -256,7 +255,7 @@ def _findings(phones: pd.Series, campaigns: pd.Series, at: pd.Series,
 
 
 def _lists_given(asked: Asked) -> frozenset[str] | None:
-    """The audit's :attr:`~.._audit.Options.dnc_lists` of ``asked``'s DNC results where
+    """The audit's :attr:`~.._part.Options.dnc_lists` of ``asked``'s DNC results where
     they are the account's scrubs (:attr:`Asked.scrubs`), so that a number no row of its
     own scrubs against its state's required list is the risk the audit finds, on the call
     asked (the first in the window from the earliest moment asked); None without them."""
@@ -268,7 +267,7 @@ def judged_beside(calls: pd.DataFrame | None, coming: pd.DataFrame,
                   judge: Callable[[pd.DataFrame], pd.DataFrame]) -> pd.DataFrame:
     """The audit's findings of the calls still ``coming`` (outbound calls, each with an
     ``id`` of its own), judged beside the account's ``calls`` by ``judge`` (the audit's
-    findings of a frame of calls: the whole audit's, or :func:`._audit.history_findings`),
+    findings of a frame of calls: the whole audit's, or :func:`.._part.history_findings`),
     so that what is said of a call before it is made and the audit of it once made
     cannot disagree. A call to come takes its subject as the past
     calls of its person and campaign took theirs (:func:`._frequency.subjects_to_come`);

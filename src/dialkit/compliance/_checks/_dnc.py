@@ -31,12 +31,11 @@ from ..._law import _dnc_lists as lists
 from ..._phones._zones import regions_among
 from ..._shown._words import counted
 from ..._utils._moments import utc_times
-from .._inputs._columns import reduced
 from .._inputs._declared import TIME_TYPE
 from .._rules._law import COUNTRIES, scrub_ages
-from .._rules._rules import Rules
+from .._rules._rules import FINDING_COLUMNS, Rules
 from ._consent import _offset, exempted, standing
-from ._findings import COLUMNS, findings, written
+from ._findings import findings, written
 
 UNREAD = "the DNC results do not say which list; read as the national register"
 UNANSWERED = "dnc_unanswered"
@@ -531,16 +530,6 @@ def unscreened_lead(leads: pd.DataFrame, dnc: pd.DataFrame, rules: Rules,
     return findings("unscreened_lead", hits, evidence, checked_at=when)
 
 
-def unanswered(dnc: object) -> int:
-    """How many of the DNC results (in any form the audit takes them) leave ``listed``
-    empty: a check that did not answer, which the audit reads as no check at all
-    (:func:`dialkit.compliance._audit.prepared_dnc` leaves such rows out), never as
-    "not listed"."""
-    count = None if dnc is None else reduced(dnc, "listed",
-                                             lambda column: column.isna().sum())
-    return int(count or 0)
-
-
 def unanswered_note(count: int) -> dict[str, str]:
     """The report's note on ``count`` DNC results that do not say whether their number is
     listed (none: no note): what the audit made of them, so that no reader takes a call
@@ -558,7 +547,7 @@ def _read(leads: pd.DataFrame) -> pd.DataFrame:
     """The leads' columns a finding of a lead reads (:func:`findings`; ``status`` for the
     evidence): of 200,000 leads, taking a few rows of all their columns (names, emails,
     custom fields) took 15 ms of joining each text column's chunks."""
-    return leads[[c for c in leads.columns if c in (*COLUMNS, "status")]]
+    return leads[[c for c in leads.columns if c in (*FINDING_COLUMNS, "status")]]
 
 
 def _last_checks(phones: pd.Series, dnc: pd.DataFrame) -> pd.Series:

@@ -1,5 +1,6 @@
-"""What every rule's findings share: their columns, and the whole-column helpers the
-rules group, sort and compare calls with (none loops over calls in Python)."""
+"""What every rule's findings share: each finding made with the common columns (named
+once with the rules, :data:`.._rules._rules.FINDING_COLUMNS`), and the whole-column
+helpers the rules group, sort and compare calls with (none loops over calls in Python)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,6 @@ from numpy.typing import NDArray
 
 from .._rules._rules import ACCOUNT_RULES, RISK_RULES, SEVERITY
 
-COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
-           "local_time", "timezone", "evidence", "jurisdiction", "decided_by", "basis",
-           "policy", "citation")
-"""The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
-name the row of the law of the place called that decided (:func:`._law.deciders`); they
-are missing for the findings no row decides (DNC, caller id, abandonment, ...).
-``basis`` says whether law or the account's policy decides the finding, and ``policy``
-names the policy (missing for law's findings); ``citation`` names the section of law that
-decides a finding of law (missing for policy's)."""
 _LAW = ("jurisdiction", "decided_by", "basis", "policy", "citation")
 _NO_TIME = "datetime64[us, UTC]"
 """The ``at`` of a lead's finding, which has no moment: typed as the calls' times, so that

@@ -3,8 +3,8 @@ number, judged by the law of the place called (:mod:`._law`): its windows, its S
 and holiday bans, and its ban during a state of emergency declared there (the rules'
 :attr:`~.._rules._rules.Rules.emergencies`), judged at the call's moment.
 
-The declared states of emergency an audit is given (``emergencies=``) are read here too,
-by their declaration (:data:`.._inputs._declared.INPUTS` ``emergencies``), into the rules'
+The declared states of emergency an audit is given (``emergencies=``) are read with the
+other inputs (:mod:`.._inputs._emergencies`) into the rules'
 :class:`.._rules._emergencies.Emergency` values, which every judge of a call then reads
 from the rules: the audit on pandas and on Dask, ``next_allowed``, ``upcoming`` and the
 client's guard (issue 73). Without the frame an emergency cannot be judged: a report
@@ -24,13 +24,9 @@ from ..._arrays._groups import Bools, Ints, Rows
 from ..._law import _jurisdictions as table
 from ..._phones._zones import ZONES, Zoned, zoned
 from ..._places._localtime import wall_clock
-from ..._utils._base_error import AuditInputError, ColumnError, InputError
-from ...frames import maybe_pandas
-from .._inputs._columns import typed
-from .._inputs._declared import declared, required
+from .._inputs._emergencies import FRAME
 from .._inputs._options import spelled
 from .._rules._address_clock import address_zones
-from .._rules._emergencies import Emergency, emergency
 from .._rules._law import Judged, closed_ends, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
 from ._findings import WEEKDAYS, findings, written
@@ -160,44 +156,6 @@ def allows(phones: NDArray[np.object_], at: NDArray[np.datetime64], rules: Rules
     refused = np.zeros(len(phones), bool)
     refused[times.pairs.row[times.outside]] = True
     return ~refused
-
-
-FRAME = "emergencies"
-"""The input's name: its keyword, its declaration's and its errors' frame."""
-
-
-def with_emergencies(rules: Rules, emergencies: object) -> Rules:
-    """``rules`` carrying the emergencies of the frame ``emergencies`` (pandas, Polars or
-    Arrow; None: ``rules`` as they are, none given), each row read by the declaration.
-
-    Raises:
-        AuditInputError: The frame lacks ``area`` or ``starts_at``, holds a value that is
-            not of its column's kind, an area that names no state, or an end not after
-            its start; the message names the column and the row (``frame`` is
-            ``emergencies``).
-    """
-    if emergencies is None:
-        return rules
-    return rules.with_emergencies(declared_emergencies(emergencies))
-
-
-def declared_emergencies(emergencies: object) -> tuple[Emergency, ...]:
-    """The frame's declared emergencies, each row checked (:func:`with_emergencies`)."""
-    frame = maybe_pandas(emergencies, FRAME)
-    assert frame is not None
-    missing = [column for column in required(FRAME) if column not in frame.columns]
-    if missing:
-        raise AuditInputError(f"{FRAME} has no column {', '.join(missing)}: give each "
-                              "declared emergency's area (a state: US-LA, LA, Louisiana) and "
-                              "starts_at, and ends_at where it has ended "
-                              f"({', '.join(declared(FRAME))})", frame=FRAME)
-    try:
-        read = typed(frame[[c for c in declared(FRAME) if c in frame]].copy(), FRAME)
-        return tuple(emergency(**{column: row.get(column) for column in declared(FRAME)},
-                               where=f"{FRAME} row {n}")  # the columns are its arguments
-                     for n, row in enumerate(read.to_dict("records")))
-    except (ColumnError, InputError) as error:
-        raise AuditInputError(str(error), frame=FRAME) from None
 
 
 def banned_states(times: Clock, inside: Bools | None = None) -> frozenset[str]:

@@ -23,8 +23,8 @@ from ..._phones._zones import Rows
 from ..._places._subdivisions import subdivisions
 from ..._shown._words import counted
 from ...contract import E164_PATTERN
-from .._rules._rules import Rules
-from ._findings import COLUMNS, findings
+from .._rules._rules import FINDING_COLUMNS, Rules
+from ._findings import findings
 
 
 def lead_rows(calls: pd.DataFrame, leads: pd.DataFrame, at: Rows | None = None) -> Rows:
@@ -138,7 +138,7 @@ def unknown_address_state(leads: pd.DataFrame) -> pd.DataFrame:
     states = address_states(leads)
     cells = np.full(len(leads), None, object) if states is None else states
     unread = np.flatnonzero(pd.notna(cells) & pd.isna(subdivisions(cells)))
-    hits = leads[[c for c in leads.columns if c in COLUMNS]].iloc[unread]
+    hits = leads[[c for c in leads.columns if c in FINDING_COLUMNS]].iloc[unread]
     said = pd.Series(cells[unread], index=hits.index, dtype=object).astype(str)
     evidence = ("the address state " + said.map(repr) + " names no US state, DC, territory "
                 "or Canadian province this audit reads (FL, US-FL, Fla. or Florida): the "

@@ -5,8 +5,8 @@ A scrub of a state's list is a row of the DNC results whose ``list`` is the stat
 (``US-IN``). The scrub that answers for a number is that number's own row of the list,
 whose ``listed`` answers (true or false): another number's row of the same list says
 nothing of it, and a row whose ``listed`` is empty (a check that did not answer) is no
-scrub, as :func:`~.._audit.prepared_dnc` leaves it out. A call to a number (of a state, by
-its area code) that no such row answers for was judged against the state's list by
+scrub, as :func:`~.._inputs._prepared.prepared_dnc` leaves it out. A call to a number (of a
+state, by its area code) that no such row answers for was judged against the state's list by
 nothing: :func:`unscrubbed_states` names those states for the report's note
 (:func:`unscrubbed_note`), and where the state's law obliges a caller to obtain its list
 (``dnc_lists.toml``'s ``required``), makes each such number called one ``dnc_call`` risk
@@ -26,31 +26,12 @@ from ..._law import _dnc_lists as lists
 from ..._places._states import places
 from ..._places._subdivisions import subdivision_name
 from ..._shown._words import counted
-from .._inputs._columns import reduced
-from .._inputs._vocabulary import Values
-from .._inputs._vocabulary import read as named_read
 from ._consent import exempted
 from ._dnc import Facts
 from ._findings import findings, written
 
 NO_FACTS = Facts()
 """No fact told: no business line, no fact of the account lifting a list."""
-
-
-def lists_given(dnc: object, values: Values = None) -> frozenset[str]:
-    """The state lists (``US-IN``, ...) the DNC results hold a row of, listed or not: a
-    scrub against them was given. Of a pandas or Dask frame (its ``list`` column's few
-    values computed), or a Parquet dataset's path (that column alone read), each value
-    read through the vocabulary with the user's ``values`` as the rows are (a state as
-    people write it, a vendor's word mapped); none where the results have no ``list``
-    column."""
-    told = None if dnc is None else reduced(
-        dnc, "list", lambda column: column.dropna().astype(str).unique())
-    if told is None:
-        return frozenset()
-    read = named_read(pd.Series(list(told), dtype=object), "dnc", "list", values)
-    return frozenset(map(str, read.dropna())) & {row.told_as for row in lists.all()
-                                                  if row.state}
 
 
 def unscrubbed_states(calls: pd.DataFrame, scrubs: pd.DataFrame | None,
@@ -60,9 +41,9 @@ def unscrubbed_states(calls: pd.DataFrame, scrubs: pd.DataFrame | None,
                       ) -> tuple[pd.DataFrame, frozenset[str]]:
     """Of ``calls`` (``phone``, ``at``) to numbers of a state that keeps a list, those to
     a number no answered row of ``scrubs`` (the DNC results as
-    :func:`~.._audit.prepared_dnc` gives them, of these numbers at least; None: not judged,
-    as :func:`~.._audit.history_findings` asks by default) scrubs against its state's list
-    (:func:`_unscrubbed`): the ``risk`` findings of ``dnc_call`` where the state's law
+    :func:`~.._inputs._prepared.prepared_dnc` gives them, of these numbers at least; None:
+    not judged, as :func:`~.._part.history_findings` asks by default) scrubs against its
+    state's list (:func:`_unscrubbed`): the ``risk`` findings of ``dnc_call`` where the state's law
     obliges a caller to obtain its list, whether or not the results hold other numbers'
     scrubs of it or other states' lists (:func:`_risks`: one a number); and the states
     reached (their lists' ids), for the report's note. A list whose law a fact of the

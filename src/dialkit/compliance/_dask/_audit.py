@@ -21,11 +21,12 @@ import pandas as pd
 
 from ..._parallel._partitions import PLANS, is_dask, is_dataset
 from ..._parallel._partitions_dask import combined, dd, delayed, frame, meta_of, run
-from .._audit import Options, prepared_calls, prepared_dnc, prepared_leads
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import CHANNEL
 from .._inputs._population import source_words, sources_of, span_of
+from .._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
 from .._inputs._vocabulary import summed_counts
+from .._part import Options
 from ._parts import (
     CHANNELS,
     NUMBER,

@@ -3,10 +3,10 @@
 Every rule but one looks at one number at a time (its calls, its leads, its DNC results),
 so the audit of a partition that holds all rows of some numbers is those numbers' share
 of the whole audit (:func:`numbers_part`, which is the pandas path's
-:func:`._audit.audited`). The one exception is abandonment, whose rate is over a
+:func:`.._part.audited`). The one exception is abandonment, whose rate is over a
 campaign's answered calls: :func:`campaign_part` finds each abandoned call's window over
 a partition that holds whole campaigns, and the report judges the windows, which are few,
-with the abandoned calls each part made ready (:func:`._audit.report`), so that no part
+with the abandoned calls each part made ready (:func:`.._run.report`), so that no part
 waits for them. The functions here only prepare partitions (the pandas path's
 ``prepared_*`` functions, plus each row's place in the frame and the key it is shuffled
 on) and hand them to the pandas path; :mod:`._dask` builds the Dask graph of them.
@@ -36,27 +36,18 @@ import pyarrow.compute as pc
 from ..._arrays._bools import arrow_bools
 from ..._parallel._partitions import Plan, register
 from ..._utils._base_error import AuditInputError
-from .._audit import (
-    FEW_VALUED,
-    READ_COLUMNS,
-    Options,
-    Part,
-    answered_calls,
-    audited,
-    outbound_rows,
-    prepared_calls,
-    prepared_dnc,
-    prepared_leads,
-    report,
-)
 from .._checks import _abandonment as abandonment
 from .._checks._lead_of import numbers_held, other_numbers, smallest_linked
 from .._checks._ring import RING_COLUMNS
 from .._checks._texts import CHANNEL, calls_only, refuse_shared_ids, texts_as_calls
 from .._inputs._declared import declared
 from .._inputs._once import ID, call_keys, kept, repeats
+from .._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
 from .._inputs._vocabulary import VOCABULARY, Values, read_named, unread_counts
+from .._part import Options, Part, audited
+from .._rows import FEW_VALUED, READ_COLUMNS, answered_calls, outbound_rows
 from .._rules._rules import Rules
+from .._run import report
 
 NUMBER = "_number"
 """The column the calls, leads and DNC results are shuffled on: the number called
@@ -307,7 +298,7 @@ def number_key(numbers: pd.Series) -> Any:
 
 
 def _compact(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with its text columns of few values (:data:`._audit.FEW_VALUED`) as
+    """``frame`` with its text columns of few values (:data:`.._rows.FEW_VALUED`) as
     categories: a byte or two a row through the shuffles instead of the text."""
     return frame.astype({c: "category" for c in (*FEW_VALUED, *RING_COLUMNS) if c in frame
                          and not isinstance(frame[c].dtype, pd.CategoricalDtype)})

@@ -5,8 +5,8 @@ called, campaigns, statuses), times (checked by :func:`dialkit.frames.utc_times`
 numbers (``duration_seconds``) and true/false (``listed``). Ids or a direction held as
 numbers were audited as nothing at all, and phone numbers held as integers ended in a
 traceback deep in pyarrow. Each is refused with a :class:`ColumnError` (which
-:class:`~._audit.AuditInputError` carries with the frame's name) naming the column, the
-first value at fault and its row, and what to write instead. The text and the dataset's
+:class:`~dialkit.compliance.AuditInputError` carries with the frame's name) naming the
+column, the first value at fault and its row, and what to write instead. The text and the dataset's
 checks are the shared ones (:mod:`dialkit._arrays._checked`), which the analytics apply too.
 
 A row whose times cannot both be true (:data:`ORDERS`: a number listed after the check

@@ -38,7 +38,7 @@ SPANS = {"calls": "created_at", "leads": "created_at", "dnc": "checked_at",
 
 LIVE = "_live"
 """The column of the outbound calls :func:`population_of` counts as ``answered``: whether a
-live person answered the call, as abandonment reads it (``dialkit.compliance._audit.live_at``),
+live person answered the call, as abandonment reads it (``dialkit.compliance._rows.live_at``),
 not whether it has an answer time (an answering machine's has one)."""
 
 

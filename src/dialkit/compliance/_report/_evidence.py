@@ -28,11 +28,9 @@ from ..._shown._masked import mask_phone
 from ..._shown._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_names, html_table
 from ..._shown._words import counted
 from ...frames import excel_writer
-from .._checks._findings import COLUMNS
 from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
-from .._rules._rules import BASES, RISKS, RULE_IDS, Rules
-from ._plots import COLOURS
+from .._rules._rules import BASES, FINDING_COLUMNS, RISKS, RULE_IDS, Rules
 from ._text import PERIOD_ASKED, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:
@@ -47,6 +45,9 @@ PAGE_STYLE = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
 (a dozen columns: ids, times, the evidence and its citation in words; fourteen where a
 text's ``channel`` and a listing's date are among them) within a window of 1,400 px."""
 
+COLOURS = {"law": "#c0504d", "policy": "#f79646", "risk": "#4f81bd"}
+"""Each basis's colour, on the page's charts and in the plots (:mod:`._plots`): a risk is
+drawn in blue, never in a violation's red or orange."""
 _PHONE_COLUMNS = ("phone", "from_number")
 _WIDEST = 60
 _FIRST_READ = ("severity", "at", "local_time", "timezone", "evidence")
@@ -223,7 +224,7 @@ def _own_columns(rows: pd.DataFrame, *, every_common: bool = True) -> pd.DataFra
     width), and those of the other columns (other rules' own) that hold a value here."""
     if every_common:
         return rows[[c for c in rows.columns
-                     if c in (*COLUMNS, CHANNEL) or rows[c].notna().any()]]
+                     if c in (*FINDING_COLUMNS, CHANNEL) or rows[c].notna().any()]]
     texted = CHANNEL in rows and (rows[CHANNEL] == "text").any()
     return rows[[c for c in rows.columns
                  if rows[c].notna().any() and (c != CHANNEL or texted)]]

@@ -20,16 +20,14 @@ from ..._shown._pages import as_written
 from ..._utils._base_error import InputError
 from .._rules import _jurisdictions as table
 from .._rules._rules import BASES
+from ._evidence import COLOURS
 from ._text import risk_counts, risks_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes  # matplotlib is imported when a plot is drawn
 
-    from .._audit import AuditReport
+    from ._audit_report import AuditReport
 
-COLOURS = {"law": "#c0504d", "policy": "#f79646", "risk": "#4f81bd"}
-"""Each basis's colour, here and on the evidence page's charts: a risk is drawn in blue,
-never in a violation's red or orange."""
 _FOUND, _POLICY, _PASSED = COLOURS["law"], COLOURS["policy"], "#4f6228"
 """The law's bars, the policy's, and the words of a rule that passed."""
 _LEGEND = {"law": "violation of law", "policy": "violation of the account's policy",

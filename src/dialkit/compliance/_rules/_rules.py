@@ -64,6 +64,18 @@ RISK_RULES = {"dnc_lead": "a listed number still dialable as a lead",
 wrongly. No law forbids holding a listed or unscreened number, or an address written
 wrongly; calling it may."""
 
+FINDING_COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "phone", "at",
+                   "local_time", "timezone", "evidence", "jurisdiction", "decided_by", "basis",
+                   "policy", "citation")
+"""The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
+name the row of the law of the place called that decided (:func:`._law.deciders`); they
+are missing for the findings no row decides (DNC, caller id, abandonment, ...).
+``basis`` says whether law or the account's policy decides the finding, and ``policy``
+names the policy (missing for law's findings); ``citation`` names the section of law that
+decides a finding of law (missing for policy's). Declared here, with the rules whose
+findings they are, because the audit's inputs read them too: a lead's column of one of
+these names is not kept (:func:`.._inputs._prepared.prepared_leads`)."""
+
 Window = tuple[time, time]
 
 

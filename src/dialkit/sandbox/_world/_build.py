@@ -15,7 +15,7 @@ the large world within its build budget. For the same reason ids are formatted
 column-wise, and SQLite formats the timestamps as it stores them.
 
 The world is clean except for compliance problems planted on purpose and listed
-in the ``planted`` table (see :mod:`._calls` for the rules).
+in the ``planted`` table (see :mod:`._planted` for the rules).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .._state._clock import isoformat
 from .._state._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
 from . import _calls as wc
 from . import _guarded as wg
+from . import _planted as wp
 from . import _upcoming as wu
 from ._activity import write_activity
 from ._calls import HOUR_MS, MINUTE_MS, Calls, Frame
@@ -338,7 +339,7 @@ class _World:
         base = wc.outbound_calls(self.rng["calls"], self.frame)
         self.listed_at, self.listed_by = wc.dnc_listing(
             self.rng["listing"], base, self.leads.created, self.leads.dialed, anchor)
-        self.by_lead = wc.plant(self.rng["plant"], self.frame, base, self.listed_at,
+        self.by_lead = wp.plant(self.rng["plant"], self.frame, base, self.listed_at,
                                 self.listed_by,
                                 shape.planted, shape.state_planted)
         self.periods = measure(self.frame, self.by_lead)
@@ -569,31 +570,31 @@ class _World:
         dialled = self._dialled(calls)
         for i in np.flatnonzero(calls.kind > 0).tolist():
             phone = str(dialled[i])
-            kinds = (wc.FREQUENCY, wc.STATE_FREQUENCY) if calls.kind[i] == wc.STATE_FREQUENCY \
+            kinds = (wp.FREQUENCY, wp.STATE_FREQUENCY) if calls.kind[i] == wp.STATE_FREQUENCY \
                 else (int(calls.kind[i]),)
             for kind in kinds:  # today's federal preset finds a state's cap too (cap 3)
-                yield (account, wc.KINDS[kind], call_ids[self.rank[i]], phone,
+                yield (account, wp.KINDS[kind], call_ids[self.rank[i]], phone,
                        json.dumps(self._detail(i, kind, int(counts[i]))))
 
     def _detail(self, i: int, kind: int, count: int) -> dict[str, Any]:
         calls, lead = self.by_lead, int(self.by_lead.lead[i])
         zone = str(self.leads.phones.zone[lead])
         local = datetime.fromtimestamp(int(calls.created[i]) / 1000, ZoneInfo(zone))
-        if kind == wc.SPLIT_ZONE_HOURS:
+        if kind == wp.SPLIT_ZONE_HOURS:
             return split_detail(str(self.leads.phones.e164[lead]), local)
-        if kind == wc.CALLER_ID:
+        if kind == wp.CALLER_ID:
             return {"from_number": "anonymous", "citation": "16 CFR 310.4(a)(8)"}
-        if wc.ABANDONED < kind < wc.SPLIT_ZONE_HOURS:
-            found = detail(self.frame.law, wc.KINDS[kind] or "", lead, local, zone)
-            return found | ({"calls_in_24h": count} if kind == wc.STATE_FREQUENCY else {})
-        if kind == wc.OUTSIDE_HOURS:
+        if wp.ABANDONED < kind < wp.SPLIT_ZONE_HOURS:
+            found = detail(self.frame.law, wp.KINDS[kind] or "", lead, local, zone)
+            return found | ({"calls_in_24h": count} if kind == wp.STATE_FREQUENCY else {})
+        if kind == wp.OUTSIDE_HOURS:
             return {"local_time": local.strftime("%H:%M"), "timezone": zone}
-        if kind in (wc.DNC_CALL, wc.DNC_GRACE):
+        if kind in (wp.DNC_CALL, wp.DNC_GRACE):
             return _listing(int(self.listed_at[lead]), str(self.listed_by[lead]),
-                            grace=kind == wc.DNC_GRACE)
-        if kind == wc.FREQUENCY:
+                            grace=kind == wp.DNC_GRACE)
+        if kind == wp.FREQUENCY:
             return {"calls_in_24h": count}
-        if kind == wc.PERSON_FREQUENCY:
+        if kind == wp.PERSON_FREQUENCY:
             return {"calls_in_24h": count, "lead_phone": str(self.leads.phones.e164[lead]),
                     "other_phone": self.other[lead], "citation": "Fla. Stat. 501.616(6)(b)"}
         joined, start = int(calls.joined[i]), int(self.periods.start[i])
@@ -625,7 +626,7 @@ def _listing(listed_at: int, source: str, *, grace: bool) -> dict[str, Any]:
     registry) and, for a ``dnc_grace`` call, the registry check that covers it."""
     found = {"listed_at": _stamp(listed_at), "source": source,
              "list": wc.LIST_OF_SOURCE[source]}
-    return found | ({"checked_at": _stamp(wc.registry_check(listed_at))} if grace else {})
+    return found | ({"checked_at": _stamp(wp.registry_check(listed_at))} if grace else {})
 
 
 def _stamp(ms: int) -> str:

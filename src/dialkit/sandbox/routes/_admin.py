@@ -25,8 +25,9 @@ from .._state._clock import isoformat
 from .._state._compliance import verified_caller_ids
 from .._state._service import Service
 from .._state._store import seed_dataset
-from .._world._calls import BASIS, LIST_OF_SOURCE
+from .._world._calls import LIST_OF_SOURCE
 from .._world._law._law import hours_basis
+from .._world._planted import BASIS
 from ._routing import json_response
 
 router = APIRouter(prefix="/_sandbox", tags=["sandbox admin"])

@@ -53,7 +53,7 @@ FEDERAL = (8 * HOUR_MS, 21 * HOUR_MS)
 """The federal window (TSR, TCPA) in local ms: every row's window is cut to it."""
 
 KINDS = ("state_calling_hours", "state_day_ban", "state_holiday", "state_frequency")
-"""The planted kinds of the place's law, in the order :data:`.._calls.KINDS` ends with."""
+"""The planted kinds of the place's law, in the order :data:`.._planted.KINDS` ends with."""
 
 _MIDDAY = (12 * HOUR_MS, 16 * HOUR_MS)
 """When day-ban and holiday calls are placed: inside every row's weekday window."""
