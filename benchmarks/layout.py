@@ -91,7 +91,7 @@ def traced() -> tuple[list[str], list[str]]:
     from bench_guard import EASTERN, START, emulator_config
     from dialkit import compliance
     from dialkit._guarding import GuardSettings, LiveDnc
-    from dialkit.compliance._ahead._guard import LawJudge
+    from dialkit.compliance._ahead._judge import LawJudge
     from dialkit.contract import DncCheckResult
 
     with dialkit.Client.sandbox(emulator_config(), key="sending", rate_limit=None) as client:

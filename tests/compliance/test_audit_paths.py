@@ -22,7 +22,7 @@ from dialkit.compliance._checks._dnc import _last_checks
 from dialkit.compliance._checks._findings import LOCAL_FORMAT, WEEKDAYS, written
 from dialkit.compliance._checks._frequency import _crowded
 from dialkit.compliance._inputs._population import LIVE, population_of
-from dialkit.compliance._rows import take
+from dialkit.compliance._rows import values_at
 from dialkit.compliance._rules._rules import RULE_IDS
 from dialkit.compliance._run import _in_rule_order
 
@@ -102,7 +102,7 @@ def test_a_few_rows_taken_chunk_by_chunk_are_what_pandas_takes(
     at = np.array(data.draw(st.lists(st.integers(0, size - 1), max_size=8) if size
                             else st.just([])), np.intp)
     expected = column.array.take(at)
-    got = take(column, at)
+    got = values_at(column, at)
     assert got.dtype == expected.dtype
     pd.testing.assert_extension_array_equal(got, expected)
 

@@ -56,7 +56,7 @@ def judged(state: str, at: str, *, listed: str = LISTED, consents: pd.DataFrame 
     ``repair`` must cancel that callback just where it does, and the client guard's judge
     (its settings holding the same DNC rows, consents and lead) must refuse the contact
     just where ``next_allowed`` forbids it."""
-    phone, row = PHONES[state], lists.told(f"US-{state}")
+    phone, row = PHONES[state], lists.state_list(f"US-{state}")
     assert row is not None
     dnc = pd.DataFrame({"phone": [phone], "listed": [True], "list": [row.id],
                         "listed_at": pd.to_datetime([listed], utc=True),
@@ -188,7 +188,7 @@ def test_a_record_a_list_whose_words_were_not_read_may_honour_is_a_risk(state: s
     """Massachusetts's and Mississippi's words on their exemptions were not reached: a call
     a record would exempt under the other lists' readings is a risk naming those words,
     which ``next_allowed`` allows with its ``risk`` column, not a breach of law."""
-    phone, row = PHONES[state], lists.told(f"US-{state}")
+    phone, row = PHONES[state], lists.state_list(f"US-{state}")
     assert row is not None and row.unread
     consents = record(state, kind, "2026-05-01", "purchase" if kind == "ebr" else None)
     dnc = pd.DataFrame({"phone": [phone], "listed": [True], "list": [row.id],

@@ -101,7 +101,7 @@ class GuardSettings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
         for each in _SWITCHES:
-            each.told(getattr(self, each.name), "GuardSettings")
+            each.checked_switch(getattr(self, each.name), "GuardSettings")
         if self.enforce not in ENFORCED:
             raise InputError(f"guard enforce={self.enforce!r} is not one of "
                              f"{', '.join(ENFORCED)}")

@@ -135,7 +135,7 @@ class DncList(law.LawRow):
     unread: str = ""
 
     @property
-    def told_as(self) -> str:
+    def results_name(self) -> str:
         """What the DNC results' ``list`` column says of a listing on this list:
         ``national``, ``company``, or a state list's id (``US-IN``)."""
         return self.id if self.list == "state" else self.list
@@ -184,7 +184,7 @@ def relationships(country: str | None = None) -> tuple[Relationship, ...]:
                  if row.country == country or (country is None and "-" not in row.country))
 
 
-def told(value: str) -> DncList | None:
+def state_list(value: str) -> DncList | None:
     """The state list the DNC results name by ``value`` (``US-IN``); None for another
     value (``national`` and ``company`` name a list of the number's country)."""
     row = _table().get(value)

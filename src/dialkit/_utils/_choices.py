@@ -87,7 +87,7 @@ class AuditInput:
         (its value follows)."""
         return f"{self.flag} FILE" if self.kind in FILES else str(self.flag)
 
-    def told(self, value: object, where: str) -> bool:
+    def checked_switch(self, value: object, where: str) -> bool:
         """A :data:`SWITCH`'s value as given to ``where`` (``next_allowed``,
         ``GuardSettings``): ``True`` or ``False``. Anything else is refused naming it, never
         read as either: ``"no"`` is true to Python, and a fact read so would lift a list's

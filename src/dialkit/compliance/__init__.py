@@ -22,7 +22,7 @@ from dialkit._places._localtime import first_zones, local_call_times
 
 from .._utils import _lazy
 from .._utils._base_error import AuditInputError
-from ._ahead._guard import LawJudge
+from ._ahead._judge import LawJudge
 from ._ahead._repair import repair
 from ._ahead._upcoming import scheduled, upcoming
 from ._ahead._when import next_allowed

@@ -115,7 +115,7 @@ def given_read(given: Mapping[str, Any], where: str,
     for name, value in given.items():
         each = taken[name]
         if value is not None and each.kind != FRAME:
-            found[name] = (each.told(value, where) if each.kind == SWITCH
+            found[name] = (each.checked_switch(value, where) if each.kind == SWITCH
                            else read[each.kind](value))
     return found
 

@@ -231,7 +231,7 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             rules = rules.with_policy(policy)
         except ValueError as error:
             raise AuditInputError(str(error)) from None
-    rules = with_emergencies(rules, _small(emergencies, "emergencies"))
+    rules = with_emergencies(rules, _whole(emergencies, "emergencies"))
     if not is_dask(dnc) and not is_dataset(dnc):  # Polars or Arrow: read once, here
         dnc = maybe_pandas(dnc, "dnc")
     options = Options(rules=rules, blocked=_regions(blocked_countries),
@@ -240,15 +240,15 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       campaigns=_campaigns(campaign_id, campaigns),
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
                                         else as_of, "as_of"),
-                      consents=prepared_consents(_small(consents, "consents"),
+                      consents=prepared_consents(_whole(consents, "consents"),
                                                  leads is not None, values),
-                      reassigned=prepared_reassigned(_small(reassigned, "reassigned"),
+                      reassigned=prepared_reassigned(_whole(reassigned, "reassigned"),
                                                      values),
-                      texts=prepared_texts(_small(texts, "texts")),
-                      nonprofit=_FACTS["nonprofit"].told(nonprofit, "audit"),
-                      charity=_FACTS["charity"].told(charity, "audit"),
-                      newspaper=_FACTS["newspaper"].told(newspaper, "audit"),
-                      contracts=prepared_contracts(_small(contracts, "contracts"),
+                      texts=prepared_texts(_whole(texts, "texts")),
+                      nonprofit=_FACTS["nonprofit"].checked_switch(nonprofit, "audit"),
+                      charity=_FACTS["charity"].checked_switch(charity, "audit"),
+                      newspaper=_FACTS["newspaper"].checked_switch(newspaper, "audit"),
+                      contracts=prepared_contracts(_whole(contracts, "contracts"),
                                                    leads is not None),
                       dnc_lists=lists_given(dnc, values), dnc_unanswered=unanswered(dnc),
                       values=values, read_as=read_as, **_window(since, until))
@@ -277,7 +277,7 @@ def _window(since: Bound, until: Bound) -> dict[str, Any]:
             **{name: moment for name, (_, moment) in bounds.items()}}
 
 
-def _small(frame: Any, name: str) -> pd.DataFrame | None:
+def _whole(frame: Any, name: str) -> pd.DataFrame | None:
     """A frame every part of the audit gets whole (the consent records, the reassigned
     answers): a Dask frame or a dataset computed, a Polars frame or Arrow table as pandas."""
     if frame is None:

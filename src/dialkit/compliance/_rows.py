@@ -74,7 +74,7 @@ def outbound_calls(prepared: pd.DataFrame, rows: Rows) -> pd.DataFrame:
 def call_ids(prepared: pd.DataFrame, rows: Rows) -> Callable[[Rows], NDArray[np.object_]]:
     """The ids of the outbound calls at the rows asked (positions among ``rows``), taken
     only when asked: the outbound calls keep none (:func:`outbound_calls`)."""
-    return lambda at: np.asarray(take(prepared["id"], rows[at]), dtype=object)
+    return lambda at: np.asarray(values_at(prepared["id"], rows[at]), dtype=object)
 
 
 def columns_at(frame: pd.DataFrame, columns: list[str], rows: Rows) -> pd.DataFrame:
@@ -103,7 +103,7 @@ def with_ids(found: pd.DataFrame, prepared: pd.DataFrame, rows: Rows, outbound: 
     them, with their ``call_id`` and ``lead_id`` (:func:`._lead_of.lead_rows`; ``lead``, where every
     call's lead was found already): looked up for these few rows only."""
     at = found.index.to_numpy()
-    call_id = pd.Series(take(prepared["id"], rows[at]), index=found.index)
+    call_id = pd.Series(values_at(prepared["id"], rows[at]), index=found.index)
     if leads is None:
         return found.assign(call_id=call_id, lead_id=pd.NA)
     its = lead[at] if lead is not None else lead_rows(outbound, leads, at)
@@ -112,7 +112,7 @@ def with_ids(found: pd.DataFrame, prepared: pd.DataFrame, rows: Rows, outbound: 
     return found.assign(call_id=call_id, lead_id=lead_id)
 
 
-def take(column: pd.Series, at: Rows) -> pd.api.extensions.ExtensionArray:
+def values_at(column: pd.Series, at: Rows) -> pd.api.extensions.ExtensionArray:
     """``column.array.take(at)`` for a few rows; of an Arrow text column in chunks (as
     Parquet gives it), chunk by chunk: ``pyarrow`` joins a column's chunks to take from it,
     a copy of the whole column (6 ms for 8,000 of a million ids in 8 chunks; 0.9 ms chunk
@@ -144,7 +144,7 @@ def every_column(taken: pd.DataFrame, prepared: pd.DataFrame, rows: Rows) -> pd.
     audit found (:func:`with_ids`)."""
     at = rows[taken.index.to_numpy()]
     names = {c: _NAMES.get(c, c) for c in prepared.columns if c not in _OWN_NAMES}
-    rest = pd.DataFrame({name: take(prepared[c], at) for c, name in names.items()
+    rest = pd.DataFrame({name: values_at(prepared[c], at) for c, name in names.items()
                          if name not in taken}, index=taken.index)
     added = [c for c in taken.columns if c not in names.values() and c != "lead_id"]
     return pd.concat([taken, rest], axis=1)[[*names.values(), "lead_id", *added]]

@@ -16,11 +16,11 @@ from .._phones._zones import Rows
 from .._utils._base_error import AuditInputError
 from ._checks._abandonment import (
     abandonment,
+    abandonment_said,
     abandonment_windows,
     campaign_codes,
     first_calls,
     has_join_times,
-    told,
 )
 from ._checks._consent import assumed, dated_after
 from ._checks._dnc import assumed_facts, unanswered_note
@@ -104,7 +104,7 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country", "short_ring", "caller_id",
            *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
-    notes = {"abandonment": told(rules, joined)[0]}
+    notes = {"abandonment": abandonment_said(rules, joined)[0]}
     if options.verified is None:
         notes["unverified_caller_id"] = f"not run: pass {spelled('verified_caller_ids')}"
     else:

@@ -22,7 +22,7 @@ from .._utils import _extras, _lazy
 
 with _extras.needs("mcp"):
     from .._utils._base_error import AccessRefusedError
-    from ._audit import (
+    from ._call_log import (
         AuditLog,
         AuditRecord,
         Confirmation,

@@ -33,7 +33,7 @@ from dialkit._phones._asked import asked_number, international_text
 from dialkit._utils._moments import iso_datetime
 from dialkit.contract import ID_PREFIXES, is_e164, is_valid_id
 
-from ._audit import Confirmation
+from ._call_log import Confirmation
 from ._executor import GuardCheck
 
 CONFIRM_TIMEOUT_SECONDS = 120.0

@@ -26,7 +26,7 @@ from dialkit._utils._net import bearer_token, checked_port, listening_socket, se
 from dialkit.contract import ErrorCode
 
 from .._utils._base_error import InputError
-from ._audit import AuditLog, JsonLinesAuditLog
+from ._call_log import AuditLog, JsonLinesAuditLog
 from ._client_executor import AccountClient, ClientExecutor
 from ._http import StreamableHttp
 from ._server import build_server, select_tools

@@ -40,7 +40,7 @@ from dialkit._utils._net import bearer_token
 from dialkit.contract import CampaignStatus, ErrorCode, Operation, Scope, operation_by_name
 
 from .._utils._base_error import AccessRefusedError, InputError
-from ._audit import AuditLog, AuditRecord, Confirmation, Outcome
+from ._call_log import AuditLog, AuditRecord, Confirmation, Outcome
 from ._confirm import CONFIRM_TIMEOUT_SECONDS, REFUSALS, confirm, confirmation_text, guard_text
 from ._executor import Executor, GuardCheck, GuardedExecutor, Identity, ToolAnswer, ToolCall
 from ._tools import (

@@ -39,7 +39,7 @@ from .._entry import audit
 from .._inputs._emergencies import with_emergencies
 from .._rules._rules import US, Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
-from ._when_past import NOT_YET_MADE, told_facts
+from ._when_past import NOT_YET_MADE, checked_facts
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -148,7 +148,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
     frames = None if frames is None else pandas_frames(frames)
     rules = with_emergencies(with_policy(rules, policy), emergencies)
     lifting = {"consents": consents, "reassigned": reassigned, "contracts": contracts,
-               **told_facts("repair", nonprofit=nonprofit, charity=charity,
+               **checked_facts("repair", nonprofit=nonprofit, charity=charity,
                             newspaper=newspaper)}
     plan = _units(found)
     attempts = (plan["kind"] != "callback").to_numpy()

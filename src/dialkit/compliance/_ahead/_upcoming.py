@@ -35,7 +35,7 @@ from .._inputs._load import gathered
 from .._inputs._prepared import LEAD_STATUSES
 from .._inputs._vocabulary import Values
 from .._rules._rules import US, Rules
-from ._when_past import NOT_YET_MADE, judged_beside, told_facts
+from ._when_past import NOT_YET_MADE, checked_facts, judged_beside
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -128,7 +128,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
     """
     moment = _moment(as_of, tz)
     until = _until(moment, horizon)  # the arguments refused before anything is read
-    told_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
+    checked_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
     given = dict(source) if isinstance(source, Mapping) else {}
     read, said = readable({**{name: given.get(name) for name in _READ},
                            "emergencies": emergencies, "consents": consents,

@@ -110,7 +110,7 @@ class Lifting:
                 column (``frame`` is it).
         """
         named = has_leads or leads is not None
-        return cls(**told_facts(where, **facts), leads=_lists_part(leads),
+        return cls(**checked_facts(where, **facts), leads=_lists_part(leads),
                    reassigned=prepared_reassigned(maybe_pandas(reassigned, "reassigned")),
                    contracts=prepared_contracts(maybe_pandas(contracts, "contracts"), named),
                    consents=prepared_consents(maybe_pandas(consents, "consents"), named))
@@ -155,10 +155,10 @@ NOT_YET_MADE = {"direction": "outbound", "from_number": None, "answered_at": pd.
 as the audit reads a call: outbound, from no caller id yet, neither answered nor ended."""
 
 
-def told_facts(where: str, **facts: object) -> dict[str, bool]:
+def checked_facts(where: str, **facts: object) -> dict[str, bool]:
     """The account's :data:`FACTS` given to ``where``, each read by its declaration
     (:meth:`~dialkit._utils._choices.AuditInput.told`: True or False, else refused)."""
-    return {name: _DECLARED[name].told(value, where) for name, value in facts.items()}
+    return {name: _DECLARED[name].checked_switch(value, where) for name, value in facts.items()}
 
 
 def _lists_part(leads: object) -> pd.DataFrame | None:

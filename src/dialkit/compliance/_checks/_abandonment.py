@@ -131,7 +131,7 @@ def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,
     decider = windows["decider"].to_numpy(np.int64)[over]
     rows = places(rules)
     law = _law_columns(decider, rows, rules)
-    evidence = (f"abandoned ({told(rules, joined)[1]}); the campaign abandoned "
+    evidence = (f"abandoned ({abandonment_said(rules, joined)[1]}); the campaign abandoned "
                 + hits["window_abandoned"].astype(str) + " of "
                 + hits["window_answered"].astype(str) + " calls answered by a live person ("
                 + (hits["window_rate"] * 100).round(1).astype(str) + "%) in its period "
@@ -154,7 +154,7 @@ def campaign_codes(calls: pd.DataFrame) -> Ints:
     return group_codes(campaign.fillna("") if campaign.hasnans else campaign, sort=True)
 
 
-def told(rules: Rules, joined: bool) -> tuple[str, str]:
+def abandonment_said(rules: Rules, joined: bool) -> tuple[str, str]:
     """How abandoned calls were told apart: in full (for the report's notes) and in short
     (for each finding's evidence)."""
     counted = ("; counted among calls answered by a live person (not status 'voicemail'), "

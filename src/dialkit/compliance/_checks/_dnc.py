@@ -217,7 +217,7 @@ def _on(pairs: pd.DataFrame, row: lists.DncList) -> np.ndarray:
     """Which pairs' listing is on ``row``'s list: a state's list by the results' word for
     it (``US-IN``) whatever the number's area code; another by the number's country and
     the list's kind."""
-    told: np.ndarray = (pairs["list"] == row.told_as).to_numpy(bool)
+    told: np.ndarray = (pairs["list"] == row.results_name).to_numpy(bool)
     if row.state:
         return told
     of_country: np.ndarray = told & (pairs["country"] == row.country).to_numpy(bool)
@@ -411,7 +411,7 @@ def _unlisted_country(pairs: pd.DataFrame) -> pd.DataFrame:
     account's own DNC results forbid them, so they are policy's findings. Those pairs are
     taken first, and :func:`_once_each` counts and merges among them alone: the rows of one
     fact share its call's number, so its country, and its list."""
-    state = pairs["list"].isin([row.told_as for row in lists.all() if row.state])
+    state = pairs["list"].isin([row.results_name for row in lists.all() if row.state])
     unlisted = pairs[(pairs["country"].isna() & ~state).to_numpy(bool)]
     hits = _once_each(unlisted, unlisted["since"].isna() | (unlisted["at"] > unlisted["since"]))
     return hits.assign(evidence="the number is on the account's DNC results since "
@@ -500,7 +500,7 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame,
     on = hits["phone"].astype(object).map(first["list"]).fillna("national")
     source = hits["phone"].astype(object).map(first["source"])
     country = countries(hits["phone"])
-    row = [lists.told(k) or (lists.get(c, k) if c else None)
+    row = [lists.state_list(k) or (lists.get(c, k) if c else None)
            for c, k in zip(country, on, strict=True)]
     name = pd.Series([r.name if r else "the DNC list" for r in row], index=hits.index)
     evidence = ("the number is on " + name + source.map(

@@ -108,7 +108,7 @@ def _scrubbed_numbers(scrubs: pd.DataFrame, owed: dict[str, lists.DncList]
     calls (Run F)."""
     if "list" not in scrubs:
         return {}
-    state_of = {row.told_as: code for code, row in owed.items()}
+    state_of = {row.results_name: code for code, row in owed.items()}
     told = scrubs["list"].astype(object)
     of_a_state = told.isin(list(state_of)).to_numpy(bool)
     if not of_a_state.any():

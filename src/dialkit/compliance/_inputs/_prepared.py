@@ -164,7 +164,7 @@ def lists_given(dnc: object, values: Values = None) -> frozenset[str]:
     if told is None:
         return frozenset()
     read = named_read(pd.Series(list(told), dtype=object), "dnc", "list", values)
-    return frozenset(map(str, read.dropna())) & {row.told_as for row in lists.all()
+    return frozenset(map(str, read.dropna())) & {row.results_name for row in lists.all()
                                                   if row.state}
 
 

@@ -93,7 +93,7 @@ def list_named(value: object) -> object:
     any other value as written (the vocabulary reads ``National``; a state that keeps no
     list is refused by it)."""
     state = subdivision_of(value)
-    return state if state is not None and lists.told(state) is not None else value
+    return state if state is not None and lists.state_list(state) is not None else value
 
 
 def _of(enum: type) -> tuple[str, ...]:

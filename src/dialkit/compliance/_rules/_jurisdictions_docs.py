@@ -207,7 +207,7 @@ def _lists(rows: tuple[dnc_lists.DncList, ...]) -> list[str]:
     for row in rows:
         taken = (row.scrub + (" (**required**)" if row.required else "")) if row.state else "-"
         lines.append(
-            f"| {row.id} | {row.name} | `{row.told_as}` | {_grace(row)} | {taken} "
+            f"| {row.id} | {row.name} | `{row.results_name}` | {_grace(row)} | {taken} "
             f"| {_exempting(row)} "
             f"| {', '.join(row.exempt_facts) or '-'} "
             f"| {'not judged' if row.residential_only else 'judged'} | {row.citation} "

@@ -11,7 +11,7 @@ answer alike. The account's blocked countries are judged by the audit's
 
 What the settings give by the audit's names (issue 73: the declared emergencies, DNC
 results beside the live answer, the leads' lines, the contracts, the reassigned answers,
-the account's facts) is read once, by the audit's readers (:class:`Known`), and judged by
+the account's facts) is read once, by the audit's readers (:class:`ReadSettings`), and judged by
 ``next_allowed``'s code with the rest: the emergencies in the rules, the DNC rows of the
 number beside its live answer (which names no list and is read as the national register,
 so a state's list is known from the rows given alone), what lifts a list's rule as the
@@ -63,20 +63,20 @@ class LawJudge:
 
     def __init__(self) -> None:
         self.lookback = max(cap_periods()).to_pytimedelta()
-        self._known: Known | None = None
+        self._known: ReadSettings | None = None
 
     def read(self, settings: GuardSettings) -> None:
-        """Read ``settings`` now (:class:`Known`): a client made with frames in its guard's
+        """Read ``settings`` now (:class:`ReadSettings`): a client made with frames in its guard's
         settings has them read then, so a frame the audit would refuse is named before
         any contact is asked about."""
         self._settings(settings)
 
-    def _settings(self, settings: GuardSettings) -> Known:
+    def _settings(self, settings: GuardSettings) -> ReadSettings:
         """``settings`` as read, once for the settings of this judge's guard (read again
         for others: a notebook may ask one judge with several)."""
         known = self._known
         if known is None or known.settings is not settings:
-            known = self._known = Known.of(settings)
+            known = self._known = ReadSettings.of(settings)
         return known
 
     def capped(self, phone: str, state: str | None, contacts: int,
@@ -152,7 +152,7 @@ class LawJudge:
 
 
 @dataclass(frozen=True)
-class Known:
+class ReadSettings:
     """A guard's ``settings`` as the judge reads them, once: the ``law`` they name (default
     :data:`US`) with their declared emergencies, the ``policy`` where enforced, the
     ``rules`` a contact is judged by (both), their DNC rows (``dnc``, checked as the
@@ -167,7 +167,7 @@ class Known:
     lifting: Lifting
 
     @classmethod
-    def of(cls, settings: GuardSettings) -> Known:
+    def of(cls, settings: GuardSettings) -> ReadSettings:
         """Read ``settings``.
 
         Raises:
@@ -175,9 +175,9 @@ class Known:
                 would refuse (an :class:`AuditInputError` naming ``GuardSettings(name=...)``
                 and the column; its ``frame`` is the input's name).
         """
-        own = _own(settings.rules, "rules") or US
-        policy = (_own(settings.policy, "policy") if settings.enforce == "law_and_policy"
-                  else None)
+        own = _compliance_rules(settings.rules, "rules") or US
+        policy = (_compliance_rules(settings.policy, "policy")
+                  if settings.enforce == "law_and_policy" else None)
         try:
             law = with_emergencies(own, settings.emergencies)
             dnc = prepared_dnc(maybe_pandas(settings.dnc, "dnc"))
@@ -200,7 +200,7 @@ class Known:
         return self.dnc[(self.dnc["phone"].astype(object) == phone).to_numpy(bool)]
 
 
-def _own(given: RuleSet | None, name: str) -> Rules | None:
+def _compliance_rules(given: RuleSet | None, name: str) -> Rules | None:
     """``given`` as the audit's own :class:`Rules`: the settings hold a
     :class:`~dialkit._guarding.RuleSet`, for they may not name this layer (issue 72)."""
     if given is None or isinstance(given, Rules):
