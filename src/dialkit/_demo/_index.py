@@ -15,8 +15,8 @@ import pandas as pd
 from .._files._outputs_written import written
 from .._shown._words import counted
 
-if TYPE_CHECKING:  # types only: _demo imports this module to write its index
-    from ._run import DemoReport, NotebookRun
+if TYPE_CHECKING:
+    from ._report import DemoReport, NotebookRun
 
 RATE_LIMIT_NOTE = ("rate limiting off: at the service's documented 10 requests per second "
                    "per key, a medium world's calls would take over a minute per notebook")

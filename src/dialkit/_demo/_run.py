@@ -21,10 +21,9 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from .._files import _packaged
 from .._files._outputs_written import why_not_written, written
@@ -33,6 +32,7 @@ from .._utils._base_error import InputError
 from .._utils._extras import needs
 from ..client import API_KEY_VARIABLE, BASE_URL_VARIABLE
 from ._index import headlines, write_index
+from ._report import DemoReport, NotebookRun, title_of
 
 with needs("demo"):  # the kernel's and the emulator's first: an install without either
     # is told so at once, not after nbformat's imports (its schema checks': seconds)
@@ -67,52 +67,6 @@ _INLINE_PLOTS = "module://matplotlib_inline.backend_inline"
 Echo = Callable[[str], None]
 _EXPORT_LOG = logging.getLogger("dialkit.demo.export")
 _EXPORT_LOG.setLevel(logging.ERROR)
-
-
-@dataclass(frozen=True)
-class NotebookRun:
-    """How one notebook went: ``done``, or ``failed`` (and where)."""
-
-    name: str
-    status: Literal["done", "failed"]
-    seconds: float
-    html: Path
-    files: tuple[Path, ...] = ()
-    """The files the notebook wrote into the output folder."""
-    problem: str | None = None
-    """Where and why it failed, in one line."""
-
-    @property
-    def title(self) -> str:
-        """``Lead cleaning``: how the index and the page's browser tab name the notebook."""
-        return title_of(self.name)
-
-
-def title_of(name: str) -> str:
-    """A notebook's title from its file's stem (``lead_cleaning`` → ``Lead cleaning``)."""
-    return name.replace("_", " ").capitalize()
-
-
-@dataclass(frozen=True)
-class DemoReport:
-    """What :func:`run_demo` did: where, on which world, each notebook's run."""
-
-    out: Path
-    scale: str
-    runs: tuple[NotebookRun, ...]
-    seconds: float
-    headlines: dict[str, list[str]] = field(default_factory=dict)
-    """Headline figures by notebook name, read from the files it wrote."""
-
-    @property
-    def index(self) -> Path:
-        """The page that links everything."""
-        return self.out / "index.html"
-
-    @property
-    def ok(self) -> bool:
-        """Whether no notebook failed."""
-        return all(run.status != "failed" for run in self.runs)
 
 
 def default_notebooks() -> list[Path]:

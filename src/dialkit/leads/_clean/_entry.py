@@ -3,15 +3,11 @@ memory: a :class:`CleanResult`), :func:`clean_file` (the rows written to files a
 are judged: a :class:`CleanedFile`), :func:`clean_dataset` (a Dask frame's rows judged on
 its workers: a :class:`CleanedDataset`).
 
-Each gathers its keyword arguments into one :class:`CleanOptions` and hands them to its
-driver: :mod:`._stream` for a clean in memory (one chunk) or written to files,
+Each gathers its keyword arguments into one :class:`CleanOptions` (:mod:`._options`: what
+a lead clean is asked to do, whichever way it runs) and hands them to its driver:
+:mod:`._stream` for a clean in memory (one chunk) or written to files,
 :mod:`.._dask._clean` on Dask. ``clean``'s older shapes (``out=``, a Dask source without a
 client) still answer as before, with a :class:`DeprecationWarning`, for one release.
-
-:class:`CleanOptions` is what a lead clean is asked to do, whichever way it runs: the
-three take the same keyword arguments, each gathers them once, and the drivers (a file
-in memory, in chunks, a Dask frame's partitions, an import) read them as typed
-attributes, not as a ``dict`` of anything passed from hand to hand.
 """
 
 from __future__ import annotations
@@ -19,16 +15,14 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
 from dialkit._parallel._partitions import on_dask
-from dialkit._places._blocked import blocked_regions
 
 from ..._utils._base_error import InputError
 from .._read._lead_file import ColumnMap, Header, LeadFile, Source
-from ._campaign import check_campaign
 from ._chunked import CleanedFile
+from ._options import CleanOptions
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
 from ._stream import Progress, clean_file_with, clean_whole
 
@@ -262,50 +256,3 @@ def clean_dataset(source: Any, *, out: str | os.PathLike[str] | None = None,
     from .._dask._clean import clean_dataset_with  # imports Dask
 
     return clean_dataset_with(source, options, out=out, rejects=rejects)
-
-# What a clean is asked to do ----------------------------------------------------------------
-
-@dataclass(frozen=True, kw_only=True)
-class CleanOptions:
-    """The arguments of a clean, as :func:`dialkit.leads.clean` documents them."""
-
-    region: str = "US"
-    client: Client | None = None
-    campaign_id: str | None = None
-    blocked_countries: Collection[str] = ()
-    country_column: str | None = None
-    sheet: str | int | None = None
-    mapping: ColumnMap | None = None
-    encoding: str | None = None
-    extension_field: str | None = EXTENSION_FIELD
-    alt_phone_field: str | None = ALT_PHONE_FIELD
-    header: Header = "infer"
-
-    def checked(self) -> frozenset[str]:
-        """The blocked regions, once what can be refused before the file is read has been
-        checked: the countries, the custom fields' names, and (with a client) the campaign,
-        so that a mistyped id fails before a long file is read."""
-        blocked = frozenset(blocked_regions(self.blocked_countries))
-        if self.client is not None and self.campaign_id is not None:
-            check_campaign(self.client, self.campaign_id)
-        field_name("extension_field", self.extension_field)
-        field_name("alt_phone_field", self.alt_phone_field)
-        return blocked
-
-    def skipped(self) -> dict[str, str]:
-        """The checks that do not run, each with what would run it."""
-        skipped = {}
-        if self.client is None or self.campaign_id is None:
-            skipped["duplicate_in_campaign"] = ("needs the campaign's leads: pass client= "
-                                                "and campaign_id=")
-        if self.client is None:
-            skipped["on_dnc"] = "needs the account's DNC list: pass client="
-        return skipped
-
-
-def field_name(option: str, name: str | None) -> str | None:
-    """``name``, refused when it is not a custom field's name (nor ``None``)."""
-    if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise InputError(f"{option}={name!r}: pass the custom field's name, or None to leave "
-                         "it out")
-    return name

@@ -54,7 +54,7 @@ from dialkit.errors import (
 from ..._utils._base_error import ImportStoppedError
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
-from .._clean._entry import CleanOptions
+from .._clean._options import CleanOptions
 from .._clean._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,

@@ -1,4 +1,5 @@
-"""Sending caps and balance: what click-to-call and SMS count against.
+"""Sending caps and balance: what click-to-call and SMS count against, each send at its
+price (:mod:`._prices`).
 
 The contract does not show the values; the emulator takes them from the
 configuration (``daily_cap`` and ``per_minute_cap`` of a key, ``daily_cap``,
@@ -16,11 +17,8 @@ from dialkit.contract import ErrorCode
 from .._http._problems import ApiProblem
 from ._clock import isoformat
 
-if TYPE_CHECKING:  # the world imports the prices, and the service imports the world
+if TYPE_CHECKING:
     from ._service import RequestContext
-
-PRICES = {"call": 0.05, "sms": 0.01}
-"""Estimated cost of one call or one SMS segment (the emulator's own figures)."""
 
 
 def _sent_since(ctx: RequestContext, since: str, credential_id: str | None) -> tuple[int, float]:

@@ -25,9 +25,9 @@ import orjson
 
 from dialkit.contract import WEBHOOK_RETRY_MINUTES
 
-from .._state._caps import PRICES
 from .._state._clock import isoformat, parse_timestamp
 from .._state._events import SCHEMA_VERSION, CallFacts, call_events
+from .._state._prices import PRICES
 
 EVENT_CALLS = 150
 """The most recent outbound calls that get events."""

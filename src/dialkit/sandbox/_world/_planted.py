@@ -28,7 +28,7 @@ Each planted problem sits on a lead of its own, so no call is two problems
 (except that a state's cap of three is the house rules' cap too: such a call
 is listed as ``state_frequency`` and ``frequency``). Moved, burst and DNC calls go
 to numbers whose place has no rule stricter than the federal one; the ``state_*``
-kinds are planted by :mod:`._law._law`.
+kinds are planted by :mod:`._law._cases`.
 
 What decides each kind (:data:`BASIS`): the law, but for ``frequency``, which no law
 of those places forbids (federal law sets no cap): a finding of the account's policy
@@ -59,6 +59,7 @@ from ._calls import (
 from ._law import _law as law
 from ._law import _periods as periods
 from ._law import _plants as plants
+from ._law._cases import plan_cases
 from ._numbers import COUNTRIES, DAY_MS, I64
 from ._statuses import BUSY, COMPLETED, NO_ANSWER, VOICEMAIL
 
@@ -147,9 +148,9 @@ def _plant_state(rng: np.random.Generator, frame: Frame, calls: Calls,
         calls.hangup[last] != UNALLOCATED)
     first, last = first[fit], last[fit]
     leads = calls.lead[last]
-    cases = law.plan_cases(rng, frame, leads, (frame.day_of(leads, calls.created[first]),
-                                               frame.day_of(leads, calls.created[last])),
-                           per_case)
+    cases = plan_cases(rng, frame, leads, (frame.day_of(leads, calls.created[first]),
+                                           frame.day_of(leads, calls.created[last])),
+                       per_case)
     sizes = [len(case.local) for case in cases]
     lead = np.repeat(np.array([c.lead for c in cases], dtype=np.int64), sizes)
     day = np.repeat(np.array([c.day for c in cases], dtype=np.int64), sizes)

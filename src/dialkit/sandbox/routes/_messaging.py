@@ -39,7 +39,7 @@ from dialkit.contract import (
 )
 
 from .._http._problems import ApiProblem
-from .._state._caps import PRICES, check_caps, record_send
+from .._state._caps import check_caps, record_send
 from .._state._clock import isoformat, parse_timestamp
 from .._state._compliance import (
     is_listed,
@@ -47,6 +47,7 @@ from .._state._compliance import (
     require_phone,
     within_calling_hours,
 )
+from .._state._prices import PRICES
 from .._state._service import RequestContext
 from ._dnc import consent_withdrawn
 from ._routing import Ctx, ListQuery, endpoint, json_response, paginate, query_model

@@ -30,9 +30,10 @@ from dialkit.contract import (
 )
 
 from ..._http._problems import ApiProblem
-from ..._state._caps import PRICES, check_caps, record_send
+from ..._state._caps import check_caps, record_send
 from ..._state._clock import isoformat
 from ..._state._compliance import check_destination, require_phone, within_calling_hours
+from ..._state._prices import PRICES
 from ..._state._service import RequestContext
 from .._dnc import consent_withdrawn
 from .._routing import find

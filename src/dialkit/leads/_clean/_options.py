@@ -1,0 +1,72 @@
+"""What a lead clean is asked to do, whichever way it runs: :class:`CleanOptions`.
+
+:func:`~._entry.clean`, :func:`~._entry.clean_file` and :func:`~._entry.clean_dataset`
+take the same keyword arguments, each gathers them once into a :class:`CleanOptions`, and
+the drivers (a file in memory or in chunks: :mod:`._stream`; a Dask frame's partitions:
+:mod:`.._dask._clean`; an import) read them as typed attributes, not as a ``dict`` of
+anything passed from hand to hand. The options are a module of their own, below the entry
+points and the drivers alike: the entry points hand them to the drivers, so the drivers
+taking them from the entry points would close a circle of imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dialkit._places._blocked import blocked_regions
+
+from ..._utils._base_error import InputError
+from .._read._lead_file import ColumnMap, Header
+from ._campaign import check_campaign
+from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD
+
+if TYPE_CHECKING:
+    from dialkit.client import Client
+
+
+@dataclass(frozen=True, kw_only=True)
+class CleanOptions:
+    """The arguments of a clean, as :func:`dialkit.leads.clean` documents them."""
+
+    region: str = "US"
+    client: Client | None = None
+    campaign_id: str | None = None
+    blocked_countries: Collection[str] = ()
+    country_column: str | None = None
+    sheet: str | int | None = None
+    mapping: ColumnMap | None = None
+    encoding: str | None = None
+    extension_field: str | None = EXTENSION_FIELD
+    alt_phone_field: str | None = ALT_PHONE_FIELD
+    header: Header = "infer"
+
+    def checked(self) -> frozenset[str]:
+        """The blocked regions, once what can be refused before the file is read has been
+        checked: the countries, the custom fields' names, and (with a client) the campaign,
+        so that a mistyped id fails before a long file is read."""
+        blocked = frozenset(blocked_regions(self.blocked_countries))
+        if self.client is not None and self.campaign_id is not None:
+            check_campaign(self.client, self.campaign_id)
+        field_name("extension_field", self.extension_field)
+        field_name("alt_phone_field", self.alt_phone_field)
+        return blocked
+
+    def skipped(self) -> dict[str, str]:
+        """The checks that do not run, each with what would run it."""
+        skipped = {}
+        if self.client is None or self.campaign_id is None:
+            skipped["duplicate_in_campaign"] = ("needs the campaign's leads: pass client= "
+                                                "and campaign_id=")
+        if self.client is None:
+            skipped["on_dnc"] = "needs the account's DNC list: pass client="
+        return skipped
+
+
+def field_name(option: str, name: str | None) -> str | None:
+    """``name``, refused when it is not a custom field's name (nor ``None``)."""
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise InputError(f"{option}={name!r}: pass the custom field's name, or None to leave "
+                         "it out")
+    return name
