@@ -27,8 +27,8 @@ module names a layer it may not import even for the type checker. The cycles are
 the same way, every import of the three kinds (a module's top, ``TYPE_CHECKING``, a
 function), none excused, and no two modules import each other, directly or round a longer
 cycle, but in one group, the one left (:data:`LEFT_PACKAGES`, :data:`CLOSING`): the
-client, the frames and compliance, joined by the client's two exceptions and a name the
-client's resources give the guard. Breaking it is a design decision still to be taken;
+client, the frames and compliance, joined by the client's two exceptions to the layers.
+Breaking it is a design decision still to be taken;
 the test names it exactly and fails on any other cycle, or if it reaches another package.
 """
 
@@ -87,12 +87,10 @@ CLOSING = frozenset({
     ("dialkit.client._client", "Client.frames", "dialkit.frames"),
     ("dialkit.client._client", TYPING, "dialkit.frames"),
     ("dialkit.client._guard", "Guard._judged", "dialkit.compliance"),
-    ("dialkit.client._resources._base", TYPING, "dialkit.client._guard"),
 })
 """The imports that close the group left, each one a cycle of its own: the three of
-:data:`ALLOWED` that reach the frames and the judge, and, inside the client, the name its
-resources' base gives the guard for the type checker (``Guard``), while the guard imports
-the resources. Without them no two modules of the package import each other."""
+:data:`ALLOWED` that reach the frames and the judge. Without them no two modules of the
+package import each other."""
 
 @dataclass(frozen=True)
 class Import:
@@ -355,10 +353,10 @@ def test_no_modules_import_each_other_but_the_group_left() -> None:
     """Every import counted (a module's top, ``TYPE_CHECKING``, a function) and none
     excused, the package holds one group of modules that import each other and no other:
     the client, the frames and compliance (:data:`LEFT_PACKAGES`), joined by the client's
-    two exceptions to the layers and held inside the client by the name its resources give
-    the guard (:data:`CLOSING`). That group is the one left; breaking it is a design
-    decision (where ``Client.frames`` and the guard's judge are wired), so until then the
-    test names it, and fails on any other cycle or if the group reaches another package."""
+    two exceptions to the layers (:data:`CLOSING`). That group is the one left; breaking
+    it is a design decision (where ``Client.frames`` and the guard's judge are wired), so
+    until then the test names it, and fails on any other cycle or if the group reaches
+    another package."""
     left, others = the_group_left(_ours())
     assert not others, "import cycles, every import counted:\n" + "\n".join(
         " -> ".join(c) for c in others)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel
 
@@ -17,10 +17,16 @@ from .._http._pagination import ListIterator
 from .._http._results import ApiData, Result, attach
 from .._http._transport import Answer, Call, Transport
 
-if TYPE_CHECKING:
-    from .._guard import Guard
-
 Model = TypeVar("Model", bound=BaseModel)
+
+
+class GuardEntry(Protocol):
+    """The guard's one entry as the resources call it (:meth:`Guard.tool`): named here by
+    what it does, for the guard imports the resources it judges for."""
+
+    def tool(self, operation: str, path: Mapping[str, str], body: object, *,
+             override: str | None = None, turn: ExitStack | None = None,
+             callback_lead: str | None = None) -> bool: ...
 
 
 class Options(TypedDict, total=False):
@@ -79,7 +85,7 @@ def plain_body(fields: Mapping[str, Any]) -> dict[str, Any]:
 class Area:
     """Base of the resource classes: one per area of the contract."""
 
-    def __init__(self, transport: Transport, guard: Guard | None = None) -> None:
+    def __init__(self, transport: Transport, guard: GuardEntry | None = None) -> None:
         self._transport = transport
         self._guard = guard
         """The client's guard, for the operations that reach a person (None: unguarded)."""
