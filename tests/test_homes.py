@@ -43,7 +43,7 @@ def utc_times(values, where):
     (homes.utc_to_datetime, "src/dialkit/frames/_schemas.py", 1),
     (homes.e164_patterns, "src/dialkit/mcp/_confirm.py", 2),
     (homes.e164_patterns, "src/dialkit/contract/_requests.py", 0),
-    (homes.phonenumbers_imports, "src/dialkit/sandbox/_world/_law/_law.py", 1),
+    (homes.phonenumbers_imports, "src/dialkit/sandbox/_world/_kept_law/_place.py", 1),
     (homes.phonenumbers_imports, "src/dialkit/_phones/_asked.py", 0),
     (homes.phonenumbers_imports, "src/dialkit/leads/_normalize/_fast.py", 0),
     (homes.calling_hours, "src/dialkit/sandbox/_state/_compliance.py", 1),

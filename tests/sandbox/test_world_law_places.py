@@ -11,7 +11,7 @@ import pandas as pd
 
 from dialkit._law import _jurisdictions as jurisdictions
 from dialkit._places._states import places
-from dialkit.sandbox._world._law._law import area_jurisdiction
+from dialkit.sandbox._world._kept_law._place import area_jurisdiction
 
 TABLE = tomllib.loads(resources.files("dialkit._places").joinpath("area_codes.toml")
                       .read_text(encoding="utf-8"))["states"]

@@ -6,7 +6,7 @@ each running campaign it places calls at a bounded rate
 leads; ``contacted`` ones whose ``next_attempt_at`` has come; leads with a
 pending callback at its ``scheduled_at``), dial-now leads first, and only
 within 08:00-21:00 at the recipient and the hours and days the law of the place
-called allows (:mod:`.._world._law._law`), and never to a number on the Do-Not-Call
+called allows (:mod:`.._world._kept_law._place`), and never to a number on the Do-Not-Call
 list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
 call). A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
@@ -41,7 +41,7 @@ from dialkit._phones._asked import PhoneNumber, time_zones, valid_number
 from .._state._clock import parse_timestamp
 from .._state._compliance import within_calling_hours
 from .._state._service import Service
-from .._world._law._law import allows, area_jurisdiction
+from .._world._kept_law._place import allows, area_jurisdiction
 from .._world._numbers import country_of
 from ._calls import (
     MAX_ATTEMPTS,
@@ -220,7 +220,7 @@ class _Run:
 
     def callable_at(self, lead: _Lead, moment: int) -> bool:
         """Whether ``moment`` is within calling hours at the lead, federal and those of the
-        place called (:mod:`.._world._law._law`), cached per zone, place and quarter."""
+        place called (:mod:`.._world._kept_law._place`), cached per zone, place and quarter."""
         quarter = moment // _QUARTER_MS
         place = area_jurisdiction(lead.country or "", lead.phone[:5])
         key = (lead.zone, place, quarter)

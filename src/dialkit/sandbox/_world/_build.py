@@ -41,9 +41,9 @@ from . import _planted as wp
 from . import _upcoming as wu
 from ._activity import write_activity
 from ._calls import HOUR_MS, MINUTE_MS, Calls, Frame
-from ._law._law import detail, law_of
-from ._law._periods import PERIOD_MS, measure
-from ._law._plants import ANONYMOUS, split_detail
+from ._kept_law._periods import PERIOD_MS, measure
+from ._kept_law._place import detail, law_of
+from ._kept_law._plants import ANONYMOUS, split_detail
 from ._numbers import COUNTRIES, DAY_MS, I64, LocalClock, Numbers, world_numbers
 from ._statuses import STATUSES
 
@@ -76,7 +76,7 @@ SHAPES: dict[str, Shape] = {
 """Tests use ``small``, the demo ``medium`` (~70k calls), benchmarks ``large`` (>1M calls).
 
 ``planted`` problems of each federal kind; ``state_planted`` of each (row, kind) of the
-place's law (:mod:`._law._law`)."""
+place's law (:mod:`._kept_law._place`)."""
 
 _FIRST_NAMES = ("Ada", "Ben", "Chloe", "Dev", "Elena", "Farid", "Grace", "Hugo", "Ines", "Jamal",
                 "Kira", "Liam", "Maya", "Noah", "Olga", "Priya", "Rosa", "Sam", "Uma", "Wen")

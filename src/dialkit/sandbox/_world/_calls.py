@@ -10,7 +10,7 @@ the tuples below) and becomes text only when it is written.
 Clean by construction. The dialer reaches a lead at most once per local
 calendar day, between 08:00 and 20:55 at the recipient (the first time zone
 ``phonenumbers`` gives the number) or inside the shorter window of the law of
-the place called, never on a day that law bans (:mod:`._law._law`), never
+the place called, never on a day that law bans (:mod:`._kept_law._place`), never
 after the number joined the DNC list,
 and an agent (or an AI agent) joins every answered call within 1.5 s. So no
 24-hour window holds more than two outbound calls to one number, and every
@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from numpy.typing import NDArray
 
-from ._law import _law as law
+from ._kept_law import _place as law
 from ._numbers import DAY_MS, I64, LocalClock
 from ._statuses import COMPLETED, FAILED, NO_ANSWER, VOICEMAIL
 

@@ -35,7 +35,7 @@ of those places forbids (federal law sets no cap): a finding of the account's po
 (``dialkit.compliance.HOUSE_RULES``: at most three calls a day), except a call that
 is also ``state_frequency``, which the state's law decides; and for an
 ``outside_calling_hours`` call to a UK number, whose law sets no hours
-(:func:`._law._law.hours_basis`): the house rules' window's.
+(:func:`._kept_law._place.hours_basis`): the house rules' window's.
 """
 
 from __future__ import annotations
@@ -56,10 +56,10 @@ from ._calls import (
     finished,
     frequency_counts,
 )
-from ._law import _law as law
-from ._law import _periods as periods
-from ._law import _plants as plants
-from ._law._cases import plan_cases
+from ._kept_law import _periods as periods
+from ._kept_law import _place as law
+from ._kept_law import _plants as plants
+from ._kept_law._cases import plan_cases
 from ._numbers import COUNTRIES, DAY_MS, I64
 from ._statuses import BUSY, COMPLETED, NO_ANSWER, VOICEMAIL
 
@@ -79,7 +79,7 @@ calls a day) for ``frequency``, whose calls that are also ``state_frequency`` ar
 def plant(rng: np.random.Generator, frame: Frame, calls: Calls, listed_at: I64,
           listed_by: NDArray[np.str_], per_kind: int, per_case: int) -> Calls:
     """Plant ``per_kind`` problems of each federal kind and ``per_case`` of each (row, kind)
-    of the place's law (:mod:`._law._law`); return every call, sorted by lead and time.
+    of the place's law (:mod:`._kept_law._place`); return every call, sorted by lead and time.
 
     ``calls`` (sorted by lead) change in place. ``listed_at`` gives each lead's DNC
     listing time (``-1``: not listed), ``listed_by`` on whose word (:func:`dnc_listing`);

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._numbers import I64
-from ._law import FEDERAL, HOUR_MS, KINDS, MINUTE_MS, Law
+from ._place import FEDERAL, HOUR_MS, KINDS, MINUTE_MS, Law
 
 if TYPE_CHECKING:
     from dialkit._law._jurisdictions import Jurisdiction

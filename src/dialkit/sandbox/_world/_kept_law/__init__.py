@@ -1,5 +1,5 @@
 """The law as the seeded world keeps it, counts it and breaks it on purpose: the law of the
-place each lead's number is in (:mod:`._law`) and the cases planted against it
+place each lead's number is in (:mod:`._place`) and the cases planted against it
 (:mod:`._cases`), every zone of a split area code (:mod:`._zones`), the abandoned calls
 counted by the law's 30-day periods (:mod:`._periods`), and the planted problems of
 issue 47 (:mod:`._plants`).
