@@ -18,7 +18,7 @@ from dialkit.contract import CLICK_TO_CALL_MAX_MINUTES
 
 from .._state._clock import parse_timestamp
 from .._state._store import Store
-from ._calls import Outcome, PlacedCall, draw_outcome, epoch_ms, record_call_events, stamp
+from ._one_call import Outcome, PlacedCall, draw_outcome, epoch_ms, record_call_events, stamp
 
 
 def finish_click_to_calls(store: Store, dataset: str, account: str, end_ms: int) -> list[int]:

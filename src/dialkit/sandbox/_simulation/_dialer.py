@@ -10,7 +10,7 @@ called allows (:mod:`.._world._kept_law._place`), and never to a number on the D
 list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
 call). A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
-(:mod:`._calls`). Click-to-calls that are over end and free
+(:mod:`._one_call`). Click-to-calls that are over end and free
 their agent (:mod:`._clicks`), and a campaign whose leads are all
 finished becomes ``completed``.
 
@@ -43,7 +43,8 @@ from .._state._compliance import within_calling_hours
 from .._state._service import Service
 from .._world._kept_law._place import allows, area_jurisdiction
 from .._world._numbers import country_of
-from ._calls import (
+from ._clicks import finish_click_to_calls
+from ._one_call import (
     MAX_ATTEMPTS,
     RETRY_AFTER_MS,
     PlacedCall,
@@ -56,7 +57,6 @@ from ._calls import (
     typed_id,
     write_call,
 )
-from ._clicks import finish_click_to_calls
 
 log = logging.getLogger("dialkit.sandbox.simulation")
 

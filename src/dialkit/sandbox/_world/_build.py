@@ -35,12 +35,12 @@ from numpy.typing import NDArray
 
 from .._state._clock import isoformat
 from .._state._store import COPIED_TABLES, LAYERED_TABLES, Store, seed_dataset
-from . import _calls as wc
 from . import _guarded as wg
+from . import _history as wc
 from . import _planted as wp
 from . import _upcoming as wu
 from ._activity import write_activity
-from ._calls import HOUR_MS, MINUTE_MS, Calls, Frame
+from ._history import HOUR_MS, MINUTE_MS, Calls, Frame
 from ._kept_law._periods import PERIOD_MS, measure
 from ._kept_law._place import detail, law_of
 from ._kept_law._plants import ANONYMOUS, split_detail

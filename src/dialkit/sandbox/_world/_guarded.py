@@ -40,7 +40,7 @@ from ._numbers import COUNTRIES, DAY_MS, I64
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from ._calls import Frame, Outcomes
+    from ._history import Frame, Outcomes
 
 KINDS = ("guard_dnc", "guard_hours", "guard_cap")
 RULE = {"guard_dnc": "dnc_call", "guard_hours": "calling_hours", "guard_cap": "call_frequency"}
@@ -77,7 +77,7 @@ def choose(frame: Frame, outcomes: Outcomes, listed_at: I64, shown: NDArray[np.b
     """The three leads (module docstring), each picked by a rule of the anchor alone, so
     the same world always plants the same ones. ``last_at`` is each lead's last call (-1:
     none); ``taken`` marks the leads other plants hold."""
-    from ._calls import CONTACTED, DONE, NEW, PAUSED, RUNNING  # noqa: PLC0415 - no cycle
+    from ._history import CONTACTED, DONE, NEW, PAUSED, RUNNING  # noqa: PLC0415 - no cycle
 
     nanp = np.isin(np.asarray(COUNTRIES, object)[frame.lead_country], ["US", "CA"])
     free = shown & ~taken & nanp

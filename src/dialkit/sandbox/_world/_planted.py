@@ -1,5 +1,5 @@
 """The problems planted on purpose in the seeded world's clean call history
-(:mod:`._calls`), one kind per rule the audit must find, each listed with its
+(:mod:`._history`), one kind per rule the audit must find, each listed with its
 ground truth in the ``planted`` table:
 
 - ``outside_calling_hours``: a call moved to 06:00-07:45 or 21:15-23:30 local time,
@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._calls import (
+from ._history import (
     ANSWERED_OUTCOMES,
     CONCLUSIVE,
     HOUR_MS,

@@ -39,7 +39,7 @@ from ._numbers import COUNTRIES, DAY_MS, I64
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from ._calls import Calls, Frame, Outcomes
+    from ._history import Calls, Frame, Outcomes
 
 KINDS = ("upcoming_callback_hours", "upcoming_attempt_hours", "upcoming_callback_dnc")
 RULE = {"upcoming_callback_hours": "calling_hours", "upcoming_attempt_hours": "calling_hours",
@@ -67,7 +67,7 @@ def scheduled(rng: np.random.Generator, frame: Frame, calls: Calls, outcomes: Ou
               shown: NDArray[np.bool_]) -> Scheduled:
     """The world's scheduled calls made lawful, then a few planted (module docstring), on
     leads of campaigns the API lists (``shown``: not archived)."""
-    from ._calls import CALLBACK_DUE, CONTACTED, PAUSED  # noqa: PLC0415 - no cycle
+    from ._history import CALLBACK_DUE, CONTACTED, PAUSED  # noqa: PLC0415 - no cycle
 
     due = np.flatnonzero(outcomes.next_attempt >= 0)
     at = outcomes.next_attempt.copy()

@@ -25,7 +25,7 @@ from .._state._clock import isoformat
 from .._state._compliance import verified_caller_ids
 from .._state._service import Service
 from .._state._store import seed_dataset
-from .._world._calls import LIST_OF_SOURCE
+from .._world._history import LIST_OF_SOURCE
 from .._world._kept_law._place import hours_basis
 from .._world._planted import BASIS
 from ._routing import json_response

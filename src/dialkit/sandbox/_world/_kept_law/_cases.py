@@ -21,7 +21,7 @@ from ._place import FEDERAL, HOUR_MS, KINDS, MINUTE_MS, Law
 if TYPE_CHECKING:
     from dialkit._law._jurisdictions import Jurisdiction
 
-    from .._calls import Frame
+    from .._history import Frame
 
 _MIDDAY = (12 * HOUR_MS, 16 * HOUR_MS)
 """When day-ban and holiday calls are placed: inside every row's weekday window."""

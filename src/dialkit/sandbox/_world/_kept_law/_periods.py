@@ -33,7 +33,7 @@ from .._numbers import COUNTRIES, DAY_MS, I64
 from .._statuses import VOICEMAIL
 
 if TYPE_CHECKING:
-    from .._calls import Calls, Frame
+    from .._history import Calls, Frame
 
 PERIOD_MS = 30 * DAY_MS
 LIMIT = 0.03

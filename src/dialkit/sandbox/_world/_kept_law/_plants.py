@@ -28,7 +28,7 @@ from dialkit._places._areas import area_zones
 from .._numbers import COUNTRIES, I64
 
 if TYPE_CHECKING:
-    from .._calls import Calls, Frame
+    from .._history import Calls, Frame
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
 _NINE_PM = 21 * HOUR_MS

@@ -1,6 +1,6 @@
 """One simulated dialer call: its outcome, and every row and event it leaves behind.
 
-The outcome model follows the seeded world (:mod:`.._world._calls`), so that
+The outcome model follows the seeded world (:mod:`.._world._history`), so that
 simulated calls read like the seeded ones: the same statuses, dispositions and
 hangup causes, similar ring and talk times, an agent who joins an answered
 call within 1.5 s, and a ``call_attempt`` history entry of the same form. The
@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from .._state._clock import isoformat
 from .._state._events import CallFacts, call_events, record_event
 from .._state._store import Store
-from .._world._calls import DISPOSITIONS, HANGUP_CAUSES
+from .._world._history import DISPOSITIONS, HANGUP_CAUSES
 from .._world._statuses import STATUSES
 
 MINUTE_MS, HOUR_MS = 60_000, 3_600_000
