@@ -69,7 +69,7 @@ SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
            ("dialkit.client._client", TYPING, "dialkit.frames"),
            ("dialkit.client._client", TYPING, "dialkit.sandbox"),
-           ("dialkit.client._guard", "Guard._judged", "dialkit.compliance")}
+           ("dialkit.client._guard", "Guard._loaded_judge", "dialkit.compliance")}
 """The imports against the layers: ``Client.frames``, a lazy convenience (issue 24), and
 the guard's judge, imported on its first use (issue 50): the law is judged by the
 compliance layer's one judge, which the client may not copy, and every client (the CLI's,
@@ -86,7 +86,7 @@ a move of a name: where ``Client.frames`` and the guard's judge are wired (likel
 CLOSING = frozenset({
     ("dialkit.client._client", "Client.frames", "dialkit.frames"),
     ("dialkit.client._client", TYPING, "dialkit.frames"),
-    ("dialkit.client._guard", "Guard._judged", "dialkit.compliance"),
+    ("dialkit.client._guard", "Guard._loaded_judge", "dialkit.compliance"),
 })
 """The imports that close the group left, each one a cycle of its own: the three of
 :data:`ALLOWED` that reach the frames and the judge. Without them no two modules of the

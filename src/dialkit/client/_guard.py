@@ -124,7 +124,7 @@ class Guard:
         self._warned = False
         transport.on_write(self._written)
         if settings.enforce != "off" and settings.frames_given():
-            self._judged().read(settings)  # a frame the audit would refuse: named now
+            self._loaded_judge().read(settings)  # a frame the audit would refuse: named now
 
     # the operations' questions ------------------------------------------------------------
 
@@ -155,7 +155,7 @@ class Guard:
                 self._seen[held.stripe] = held.token
             dnc = self._dnc_answer(phone)
             moment = self.now() if at is None else _utc(at)
-            since = min(moment, self.now()) - self._judged().lookback
+            since = min(moment, self.now()) - self._loaded_judge().lookback
             calls, texts = self._recent.since(since)
             verdict = self._verdict(phone, moment, state, campaign_id, calls, texts, dnc)
             self._settle(operation, phone, moment, verdict, reason)
@@ -245,7 +245,7 @@ class Guard:
             return known
         leads = [lead for lead in itertools.chain(() if first is None else (first,), listed)
                  if lead.status in DIALLABLE]
-        judged = self._judged().campaign(campaign_id, leads, now, self.settings)
+        judged = self._loaded_judge().campaign(campaign_id, leads, now, self.settings)
         with self._lock:
             self._judged_resumes = {k: v for k, v in self._judged_resumes.items()
                                     if k[1] == key[1]} | {key: judged}
@@ -382,7 +382,7 @@ class Guard:
         (Fla. Stat. 501.616(6)(a)) still holds, and the rest of its minute does not."""
         mine = [call for call in calls if call.to_number == phone]
         sent = [text for text in texts if text.to == phone]
-        if not self._judged().capped(phone, state, len(mine) + len(sent), self.settings):
+        if not self._loaded_judge().capped(phone, state, len(mine) + len(sent), self.settings):
             mine, sent = [], []
         minute = moment.replace(second=0, microsecond=0)
         key = (phone, state, campaign_id, minute, moment == minute,
@@ -392,7 +392,7 @@ class Guard:
         with self._lock:
             if key in self._verdicts:
                 return self._verdicts[key]
-        verdict = self._judged().contact(phone, moment, state=state, campaign_id=campaign_id,
+        verdict = self._loaded_judge().contact(phone, moment, state=state, campaign_id=campaign_id,
                                          calls=mine, texts=sent, dnc=dnc,
                                          settings=self.settings)
         with self._lock:
@@ -449,7 +449,7 @@ class Guard:
                                for name, contact in CONTACTS.items()))
         return True
 
-    def _judged(self) -> Judge:
+    def _loaded_judge(self) -> Judge:
         """The law's judge, imported on first use (the one import of compliance from the
         client: tests/test_layers.py's ALLOWED)."""
         if self._judge is None:
