@@ -47,8 +47,7 @@ from .._inputs._emergencies import with_emergencies
 from .._inputs._prepared import CALL_COLUMNS, prepared_dnc
 from .._rules._law import own_caps
 from .._rules._rules import US, Rules
-from ._asked import numbers_asked
-from ._when import asked_about, judged, next_allowed, with_policy
+from ._when import asked_about, judged, next_allowed, numbers_asked, with_policy
 from ._when_past import RISK, RISK_JURISDICTION, Asked, Lifting, cap_periods
 
 
