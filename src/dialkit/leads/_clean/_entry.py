@@ -3,7 +3,7 @@ memory: a :class:`CleanResult`), :func:`clean_file` (the rows written to files a
 are judged: a :class:`CleanedFile`), :func:`clean_dataset` (a Dask frame's rows judged on
 its workers: a :class:`CleanedDataset`).
 
-Each gathers its keyword arguments into one :class:`CleanOptions` (:mod:`._options`: what
+Each gathers its keyword arguments into one :class:`CleanOptions` (:mod:`.._options`: what
 a lead clean is asked to do, whichever way it runs) and hands them to its driver:
 :mod:`._stream` for a clean in memory (one chunk) or written to files,
 :mod:`.._dask._clean` on Dask. ``clean``'s older shapes (``out=``, a Dask source without a
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, overload
 from dialkit._parallel._partitions import on_dask
 
 from ..._utils._base_error import InputError
+from .._options import CleanOptions
 from .._read._lead_file import ColumnMap, Header, LeadFile, Source
 from ._chunked import CleanedFile
-from ._options import CleanOptions
 from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
 from ._stream import Progress, clean_file_with, clean_whole
 

@@ -54,7 +54,7 @@ from ._result import CleanResult, had_bom
 from ._sinks import EXCEL_ROWS, CsvSink, FrameSink, ProgressBar, XlsxSink
 
 if TYPE_CHECKING:
-    from ._options import CleanOptions
+    from .._options import CleanOptions
 
 T = TypeVar("T")
 

@@ -57,7 +57,7 @@ from .._read._phone_cells import SAMPLE_ROWS
 from ._result import CleanedDataset, output_folder, part_name, replaced
 
 if TYPE_CHECKING:
-    from .._clean._options import CleanOptions
+    from .._options import CleanOptions
 
 PART_BITS = 32
 """A partition's rows are numbered from its number shifted by this many bits until the

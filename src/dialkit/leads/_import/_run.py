@@ -54,7 +54,6 @@ from dialkit.errors import (
 from ..._utils._base_error import ImportStoppedError
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
-from .._clean._options import CleanOptions
 from .._clean._result import (
     ALT_PHONE_FIELD,
     EXTENSION_FIELD,
@@ -69,6 +68,7 @@ from .._clean._result import (
 )
 from .._clean._sinks import CsvSink, FrameSink
 from .._clean._stream import clean_file_with
+from .._options import CleanOptions
 from .._read._lead_file import Header, LeadFile, Source, read
 from ._journal import (
     PLAN,

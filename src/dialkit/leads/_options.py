@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from dialkit._places._blocked import blocked_regions
 
-from ..._utils._base_error import InputError
-from .._read._lead_file import ColumnMap, Header
-from ._campaign import check_campaign
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD
+from .._utils._base_error import InputError
+from ._clean._campaign import check_campaign
+from ._clean._result import ALT_PHONE_FIELD, EXTENSION_FIELD
+from ._read._lead_file import ColumnMap, Header
 
 if TYPE_CHECKING:
     from dialkit.client import Client
