@@ -99,7 +99,7 @@ class Lifting:
              contracts: object = None, reassigned: object = None, consents: object = None,
              **facts: object) -> Lifting:
         """The inputs given to ``where`` (``next_allowed``, ``GuardSettings``), each read
-        as the audit reads it: a fact ``True`` or ``False`` (:meth:`AuditInput.told`), the
+        as the audit reads it: a fact ``True`` or ``False`` (:meth:`AuditInput.checked_switch`), the
         frames (pandas, Polars or Arrow) checked by the audit's declaration of them.
         ``has_leads``: the judge reads leads of its own, by which a contract may name a
         lead (``next_allowed``'s leads asked about).
@@ -157,7 +157,7 @@ as the audit reads a call: outbound, from no caller id yet, neither answered nor
 
 def checked_facts(where: str, **facts: object) -> dict[str, bool]:
     """The account's :data:`FACTS` given to ``where``, each read by its declaration
-    (:meth:`~dialkit._utils._choices.AuditInput.told`: True or False, else refused)."""
+    (:meth:`~dialkit._utils._choices.AuditInput.checked_switch`: True or False, else refused)."""
     return {name: _DECLARED[name].checked_switch(value, where) for name, value in facts.items()}
 
 
