@@ -14,8 +14,9 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pandas as pd
 import pytest
@@ -23,10 +24,11 @@ from typer.testing import CliRunner
 
 from conftest import KEYS
 from dialkit import Client
-from dialkit._utils._choices import AUDIT_INPUTS, AuditInput
+from dialkit._utils._choices import AUDIT_INPUTS, CALLS_COLUMNS, JUDGES, AuditInput
 from dialkit.cli import app
 from dialkit.client import GuardSettings
-from dialkit.compliance import LawJudge, audit, next_allowed, upcoming
+from dialkit.compliance import AuditInputError, audit, next_allowed, repair, upcoming
+from dialkit.compliance._inputs._keywords import AuditInputs
 from dialkit.compliance._inputs._options import table
 from dialkit.errors import ContactForbiddenError
 from dialkit.sandbox import Sandbox
@@ -38,14 +40,36 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "compliance.md"
 UPCOMING_FRAMES = {"calls", "leads", "dnc", "texts"}
 """The frames of :func:`load` that ``upcoming`` reads of a mapping (or loads): not
 its ``since`` and ``until``, the period an audit reports."""
-JUDGES = {
-    "next_allowed": set(inspect.signature(next_allowed).parameters),
-    "upcoming": set(inspect.signature(upcoming).parameters) | UPCOMING_FRAMES,
-    "guard": set(inspect.signature(LawJudge.contact).parameters)
-    | {field.name for field in dataclasses.fields(GuardSettings)},
+DECLARED = {each.name for each in AUDIT_INPUTS}
+
+
+def taken(judge: Callable[..., object]) -> set[str]:
+    """The names ``judge`` takes: its own parameters, and the declaration's readers of it
+    where it takes the typed set (``**inputs: Unpack[AuditInputs]``), which it reads by
+    :func:`inputs_of` (the refusals of the others: below)."""
+    parameters = inspect.signature(judge).parameters.values()
+    own = {each.name for each in parameters if each.kind is not inspect.Parameter.VAR_KEYWORD}
+    typed = [each.name for each in parameters if each.kind is inspect.Parameter.VAR_KEYWORD]
+    if not typed:
+        return own
+    assert [each.annotation for each in parameters
+            if each.kind is inspect.Parameter.VAR_KEYWORD] == ["Unpack[AuditInputs]"]
+    assert judge.__globals__["AuditInputs"] is AuditInputs
+    assert own & DECLARED == set(), f"{judge.__name__} names an input in its own parameters"
+    return own | {each.name for each in AUDIT_INPUTS if judge.__name__ in each.readers}
+
+
+TAKEN = {
+    "audit": taken(audit),
+    "next_allowed": taken(next_allowed),
+    "upcoming": taken(upcoming) | UPCOMING_FRAMES,
+    "repair": taken(repair),
+    "guard": {field.name for field in dataclasses.fields(GuardSettings)},
 }
-"""What each judge before a call takes by name: ``upcoming`` its keywords and the frames
-``load`` gives it that it reads; the guard its judge's evidence and its settings."""
+"""What each judge takes by name: ``upcoming`` its keywords and the frames ``load`` gives
+it that it reads; the guard its settings (what it reads of the service, the texts, a lead's
+campaign, is no input given to it)."""
+CALLS = pd.DataFrame(columns=[column.name for column in CALLS_COLUMNS])
 
 
 @pytest.fixture
@@ -56,43 +80,72 @@ def sender(sandbox: Sandbox) -> Iterator[Client]:
 
 
 def test_every_keyword_input_of_audit_is_an_option_of_the_command() -> None:
-    keywords = {parameter.name for parameter in inspect.signature(audit).parameters.values()
-                if parameter.kind is inspect.Parameter.KEYWORD_ONLY}
     declared = {each.name: each.flag for each in AUDIT_INPUTS}
-    assert set(declared) == keywords, (
-        "declare each keyword input of audit once in AUDIT_INPUTS "
-        "(src/dialkit/_utils/_choices.py): its line gives it its option of dialkit "
-        "compliance audit, its words in the notes and its row in docs/compliance.md")
-    assert {name for name, flag in declared.items() if flag is None} == {"compute",
-                                                                         "campaigns"}
+    assert {name for name, flag in declared.items() if flag is None} == {"campaigns"}
     shown = CliRunner().invoke(app, ["compliance", "audit", "--help"])
     assert shown.exit_code == 0, shown.output
     options = set(re.findall(r"(--[a-z][a-z-]+)", shown.output))
     assert {flag for flag in declared.values() if flag} - options == set()
 
 
-@pytest.mark.parametrize("each", [each for each in AUDIT_INPUTS if each.ahead],
-                         ids=lambda each: each.name)
-def test_the_judges_before_a_call_take_what_the_audit_is_given(each: AuditInput) -> None:
-    assert [judge for judge in each.ahead if each.name not in JUDGES[judge]] == []
+def test_the_declaration_names_only_the_judges() -> None:
+    assert {judge for each in AUDIT_INPUTS for judge in each.not_read} <= set(JUDGES)
+    assert [each.name for each in AUDIT_INPUTS if not all(each.not_read.values())] == []
 
 
-@pytest.mark.parametrize("judge", sorted(JUDGES))
-def test_the_declaration_names_every_judge_that_takes_an_input(judge: str) -> None:
-    """The converse (issue 73): an input a judge takes by the audit's name is declared as
-    taken by it, so that the docs' table never says "none" of a judge that reads it."""
-    taken = {each.name for each in AUDIT_INPUTS if each.name in JUDGES[judge]}
-    assert taken == {each.name for each in AUDIT_INPUTS if judge in each.ahead}
+@pytest.mark.parametrize("judge", JUDGES)
+def test_each_judge_takes_exactly_the_inputs_the_declaration_says_it_reads(judge: str) -> None:
+    """Wherever a judge judges a rule an input changes, it takes that input by the audit's
+    name (issue 73), and where it does not, the declaration says why (``not_read``), and
+    the docs' table shows it: so an input is added once, with each judge's answer."""
+    assert TAKEN[judge] & DECLARED == {each.name for each in AUDIT_INPUTS
+                                       if judge in each.readers}, (
+        f"declare in AUDIT_INPUTS (src/dialkit/_utils/_choices.py) that {judge} reads each "
+        "input it takes, and say in not_read why it does not take the others")
 
 
-@pytest.mark.parametrize("each", [each for each in AUDIT_INPUTS
-                                  if set(each.ahead) != set(JUDGES)],
-                         ids=lambda each: each.name)
-def test_an_input_a_judge_does_not_take_says_why(each: AuditInput) -> None:
-    """Wherever a judge before a call judges a rule an input changes, it takes that input
-    (issue 73); where one does not, the declaration says why, and the docs' table shows it."""
-    assert each.ahead_note, f"say in {each.name}'s line of AUDIT_INPUTS why not " + ", ".join(
-        sorted(set(JUDGES) - set(each.ahead)))
+def test_the_typed_inputs_are_the_declarations() -> None:
+    assert set(AuditInputs.__annotations__) == DECLARED
+
+
+CALLED = {
+    "audit": lambda **given: audit(CALLS, **given),
+    "next_allowed": lambda **given: next_allowed("+14155550123", "2026-11-02T15:00Z", **given),
+    "upcoming": lambda **given: upcoming({}, **given),
+    "repair": lambda **given: repair(pd.DataFrame(), None, **given),
+}
+"""Each judge that takes the typed set, called with nothing of its own to judge: its inputs
+are read, and refused, before anything else."""
+NOT_READ = [(judge, each) for judge in CALLED for each in AUDIT_INPUTS
+            if judge not in each.readers]
+
+
+@pytest.mark.parametrize(("judge", "each"), NOT_READ,
+                         ids=[f"{judge} {each.name}" for judge, each in NOT_READ])
+def test_an_input_a_judge_does_not_read_is_refused_saying_why(
+        judge: str, each: AuditInput) -> None:
+    with pytest.raises(TypeError, match=rf"^{judge}\(\) does not read {each.name}=: ") as refused:
+        CALLED[judge](**{each.name: None})
+    assert each.not_read[judge] in str(refused.value)
+
+
+@pytest.mark.parametrize("judge", CALLED)
+def test_a_keyword_that_is_no_input_is_refused_naming_those_the_judge_reads(judge: str) -> None:
+    with pytest.raises(TypeError, match=rf"^{judge}\(\) takes no verfied_caller_ids=: pass one "
+                                        "of the inputs it reads, ") as refused:
+        CALLED[judge](verfied_caller_ids=["+14155550100"])
+    assert all(f" {each.name}=" in str(refused.value) for each in AUDIT_INPUTS
+               if judge in each.readers)
+
+
+def test_next_allowed_asks_about_one_campaign() -> None:
+    with pytest.raises(AuditInputError, match=r"campaign_id=\['c1', 'c2'\]\) names no one "):
+        next_allowed("+14155550123", "2026-11-02T15:00Z", campaign_id=["c1", "c2"])
+
+
+def test_upcoming_of_a_client_refuses_a_frame_beside_it() -> None:
+    with pytest.raises(AuditInputError, match=r"^upcoming\(client, dnc=\) loads the account's"):
+        upcoming(cast(Client, object()), dnc=pd.DataFrame())
 
 
 def test_the_compliance_page_lists_every_input_as_declared() -> None:

@@ -6,7 +6,7 @@ same inputs").
 those and ``consents=``, but ``when`` and ``upcoming`` had none of them: a shell user was
 told a Louisiana number could be called during a declared emergency, and a nonprofit's
 call to a number on the US registry was refused. The commands' options are made from the
-declaration's list of what each judge takes (:attr:`AuditInput.ahead`), so the test of
+declaration's list of what each judge takes (:attr:`AuditInput.readers`), so the test of
 each command is generated from it too; the answers are checked against the law's rows
 (La. R.S. 45:844.31(A); 47 U.S.C. 227(a)(4)(C); Fla. Stat. 501.616(6)(b)), never against
 the code's own output. The account's case runs against an emulator over real HTTP.
@@ -35,7 +35,7 @@ runner = CliRunner()
 COMMANDS = {"when": "next_allowed", "upcoming": "upcoming"}
 """Each command of a judge before a call, and its judge as the declaration names it."""
 MADE = [(command, each) for command, judge in COMMANDS.items() for each in AUDIT_INPUTS
-        if judge in each.ahead and each.kind in GIVEN]
+        if judge in each.readers and each.kind in GIVEN]
 """Every input each command's judge takes that it is given (a file, a fact), by the
 declaration."""
 
@@ -78,7 +78,7 @@ def test_the_audits_options_a_command_has_are_those_its_judge_takes(command: str
     flags = set(re.findall(r"--[a-z][a-z-]+", shown.output))
     asked_about = {"--leads"} if command == "when" else set()
     assert {each.flag for each in AUDIT_INPUTS if each.flag in flags} == {
-        each.flag for each in AUDIT_INPUTS if COMMANDS[command] in each.ahead} | asked_about
+        each.flag for each in AUDIT_INPUTS if COMMANDS[command] in each.readers} | asked_about
 
 
 @pytest.mark.parametrize(("command", "each"), MADE,
@@ -216,10 +216,12 @@ def test_a_refusal_names_the_options(exports: dict[str, Path], monkeypatch: pyte
 ], ids=["run_when blocked_countries", "run_upcoming verified_caller_ids"])
 def test_a_run_refuses_an_input_its_judge_does_not_take(call: Callable[[], object],
                                                         where: str, name: str) -> None:
-    with pytest.raises(TypeError, match=rf"{where}\(\) got an unexpected keyword argument "
-                                        rf"'{name}': pass one of the inputs it takes, "
-                                        r".*emergencies"):
+    """Refused as its judge refuses it, saying the declaration's why."""
+    with pytest.raises(TypeError, match=rf"^{where}\(\) does not read {name}=: ") as refused:
         call()
+    judge = {"run_when": "next_allowed", "run_upcoming": "upcoming"}[where]
+    assert next(each for each in AUDIT_INPUTS if each.name == name).not_read[judge] in str(
+        refused.value)
 
 
 @pytest.mark.parametrize("fact", ["nonprofit", "charity", "newspaper"])

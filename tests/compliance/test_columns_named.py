@@ -87,8 +87,8 @@ def test_two_columns_that_could_each_be_one_are_refused_by_name() -> None:
 @pytest.mark.parametrize(("mapping", "said"), [
     ({"to_number": "Dialed"}, "reads calls.to_number from 'Dialed', but no column of calls "
                               "is named so: its columns are 'Call ID'"),
-    ({"phone": "Phone Number"}, "names 'phone', a column of leads, dnc, consents, contracts, "
-                                "reassigned: write which, as leads.phone"),
+    ({"phone": "Phone Number"}, "names 'phone', a column of leads, dnc, consents, reassigned, "
+                                "contracts: write which, as leads.phone"),
     ({"phone_number": "Phone Number"}, "names 'phone_number', no column the audit reads"),
     ({"leads.state": "State"}, "names leads.state, but no leads were given"),
     ({"calls.to_number": ""}, "pass the header of the column that holds it"),

@@ -31,7 +31,7 @@ class RuleSet(Protocol):
         """The rules in words, as a report's cover shows them."""
 
 
-FRAMES = ("emergencies", "dnc", "leads", "consents", "contracts", "reassigned")
+FRAMES = tuple(each.name for each in AUDIT_INPUTS if each.columns and "guard" in each.readers)
 """The settings that are frames, each the audit's input of its name, read by the judge with
 the audit's readers: this layer may not import them."""
 
@@ -40,7 +40,8 @@ the audit's readers: this layer may not import them."""
 class GuardSettings:
     """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone), and
     what the account knows that the service's answers do not say, given by the audit's
-    names and read as the audit reads them (one declaration, every judge).
+    names and read as the audit reads them (one declaration, every judge: its fields are the
+    inputs :data:`~dialkit._utils._choices.AUDIT_INPUTS` says the guard reads, a test holds).
 
     Attributes:
         enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
@@ -116,5 +117,5 @@ class GuardSettings:
         return any(getattr(self, name) is not None for name in FRAMES)
 
 
-_SWITCHES = tuple(each for each in AUDIT_INPUTS if each.kind == SWITCH and "guard" in each.ahead)
+_SWITCHES = tuple(each for each in AUDIT_INPUTS if each.kind == SWITCH and "guard" in each.readers)
 """The facts the settings take, each by its audit input's declaration (True or False)."""

@@ -96,7 +96,7 @@ def _given_options(judge: str | None = None, forms: Forms = _FORMS,
     the run from that one line (once, the audit had no ``--texts`` and no
     ``--nonprofit``, and ``when`` and ``upcoming`` none of the inputs their judges took)."""
     made = [_option(each, forms) for each in AUDIT_INPUTS
-            if each.kind in GIVEN and (judge is None or judge in each.ahead)]
+            if each.kind in GIVEN and (judge is None or judge in each.readers)]
 
     def given_options(command: Callable[..., None]) -> Callable[..., None]:
         signature = inspect.signature(command, eval_str=True)

@@ -33,6 +33,7 @@ from .._utils._choices import (
     AuditInput,
 )
 from .._utils._moments import period_bound, utc_moment
+from ._inputs._keywords import refusal
 from ._rules._rules import POLICIES, POLICY, PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -49,10 +50,10 @@ _FIRST_CELL = re.compile(f"[{re.escape(''.join(DELIMITERS))}]")
 def given_to(judge: str | None) -> dict[str, AuditInput]:
     """The inputs of :func:`audit` a run takes by their keyword, as given (a file, the ids,
     a fact), each read by its kind: :func:`run_audit` every one (``judge`` None), a run of
-    a judge before a call those its declaration says ``judge`` takes (its ``ahead``), so
+    a judge before a call those its declaration says ``judge`` reads (its ``readers``), so
     that an input a judge is given later is its command's at once (issue 71)."""
     return {each.name: each for each in AUDIT_INPUTS
-            if each.kind in GIVEN and (judge is None or judge in each.ahead)}
+            if each.kind in GIVEN and (judge is None or judge in each.readers)}
 
 
 GIVEN_INPUTS = given_to(None)
@@ -97,19 +98,17 @@ def mapping_read(mapping: Mapping[str, str] | Iterable[str] | None) -> Mapping[s
     return read
 
 
-def given_read(given: Mapping[str, Any], where: str,
-               taken: Mapping[str, AuditInput]) -> dict[str, Any]:
-    """The inputs given by keyword to ``where`` (a run's ``given``), of those it takes
-    (``taken``), as its judge takes them: records read from their files, caller ids from
-    theirs, a fact ``True`` or ``False`` (else refused naming it: ``"no"`` is true to
+def given_read(given: Mapping[str, Any], where: str, judge: str) -> dict[str, Any]:
+    """The inputs given by keyword to ``where``, a run of ``judge``, of those it takes
+    (:func:`given_to`), as its judge takes them: records read from their files, caller ids
+    from theirs, a fact ``True`` or ``False`` (else refused naming it: ``"no"`` is true to
     Python); a keyword that names no input it takes refused before anything is read, and
-    before a fact is read. The frames' exports are each run's own to read (with the
-    calls'), so they are left out."""
+    before a fact is read, as the judge refuses it. The frames' exports are each run's own
+    to read (with the calls'), so they are left out."""
+    taken = given_to(judge)
     unknown = [name for name in given if name not in taken]
     if unknown:
-        raise TypeError(f"{where}() got an unexpected keyword argument {unknown[0]!r}: "
-                        f"pass one of the inputs it takes, {', '.join(taken)}, or of its "
-                        "own options")
+        raise refusal(where, judge, unknown[0], taken)
     read: dict[str, Callable[[Any], Any]] = {RECORDS: read_whole_file, IDS: _caller_ids}
     found: dict[str, Any] = {}
     for name, value in given.items():

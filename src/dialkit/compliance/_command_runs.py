@@ -23,14 +23,12 @@ from .._utils._choices import FAIL_ON, FRAME, RECORDS
 from .._utils._moments import duration, utc_moment
 from ._command_choices import (
     FRAME_INPUTS,
-    GIVEN_INPUTS,
     RECORD_INPUTS,
     Source,
     as_of_moment,
     check_bounds,
     client_of,
     given_read,
-    given_to,
     mapping_read,
     named_by_path,
     of_kind,
@@ -149,7 +147,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": policy_rules(policy, policy_window, policy_cap),
                                "values": values_read(values), "mapping": mapping_read(mapping),
-                               **given_read(given, "run_audit", GIVEN_INPUTS)}
+                               **given_read(given, "run_audit", "audit")}
     if as_of is not None:
         options["as_of"] = utc_moment(as_of, "as_of")
     period = {"campaign_id": campaign_id or None, "since": since, "until": until}
@@ -301,7 +299,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                "campaign_id": campaign_id or None}
     files = {"calls": calls, "callbacks": callbacks, **of_kind(given, FRAME)}
     exported = _exports(files, fix=fix)
-    choices.update(given_read(given, "run_upcoming", given_to("upcoming")))
+    choices.update(given_read(given, "run_upcoming", "upcoming"))
     with named_by_path({**files, **of_kind(given, RECORDS)}), ExitStack() as stack:
         frames = {name: read_whole_file(path) for name, path in files.items()
                   if path is not None and name != "callbacks"}
@@ -399,7 +397,7 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
 
     rules, added = preset_rules(preset), policy_rules(policy, None, None)
     moment = None if at is None else utc_moment(at, "at", tz=tz)
-    inputs = given_read(given, "run_when", given_to("next_allowed"))
+    inputs = given_read(given, "run_when", "next_allowed")
     files = {"calls": calls, "leads": leads, **of_kind(given, FRAME)}
     with named_by_path({**files, **of_kind(given, RECORDS)}):
         exported = {name: read_whole_file(path) for name, path in files.items() if path is not None}

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Collection
-from datetime import datetime
-from typing import Any, Literal, overload
+from typing import Any, Literal, Unpack, overload
 
 import pandas as pd
 
@@ -21,8 +20,8 @@ from .._utils._choices import AUDIT_INPUTS, SWITCH
 from .._utils._moments import period_bound, period_text, utc_moment
 from ..frames import as_pandas, maybe_pandas
 from ._inputs._columns import checked_dataset
-from ._inputs._emergencies import with_emergencies
-from ._inputs._headers import Columns, named_inputs
+from ._inputs._headers import named_inputs
+from ._inputs._keywords import AuditInputs, Bound, inputs_of
 from ._inputs._prepared import (
     lists_given,
     prepared_consents,
@@ -30,17 +29,18 @@ from ._inputs._prepared import (
     prepared_reassigned,
     prepared_texts,
     unanswered,
+    with_emergencies,
 )
-from ._inputs._vocabulary import Values, checked_values
+from ._inputs._vocabulary import checked_values
 from ._part import Options
 from ._report._audit_report import AuditReport
-from ._rules._rules import US, Rules
 from ._run import audit_frames
 
-Bound = datetime | str | None
-"""A bound of the period audited (``since``, ``until``), in the forms :func:`load` reads."""
 CALLS = "client.frames.calls(), an export read by read_export, or a Parquet dataset's path"
 """Where the calls audited come from, as a refusal names them."""
+_FRAMES = tuple(each.name for each in AUDIT_INPUTS if each.columns)
+"""The inputs that are frames, whose columns ``mapping`` may name in another tool's
+export."""
 _FACTS = {each.name: each for each in AUDIT_INPUTS if each.kind == SWITCH}
 """The account's facts (``nonprofit``, ``charity``, ``newspaper``), each read by its
 declaration: ``True`` or ``False``, anything else refused naming it, as ``next_allowed``,
@@ -49,47 +49,13 @@ would lift a list's rule from every call)."""
 
 
 @overload
-def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
-          dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
-          blocked_countries: Collection[str] = ..., rules: Rules = ...,
-          policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
-          as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
-          compute: Literal[True] = ..., consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
-          since: Bound = ..., until: Bound = ...,
-          nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
-          contracts: pd.DataFrame | None = ...,
-          emergencies: pd.DataFrame | None = ..., values: Values = ...,
-          mapping: Columns = ...) -> AuditReport: ...
+def audit(calls: pd.DataFrame, *, compute: Literal[True] = ...,
+          **inputs: Unpack[AuditInputs]) -> AuditReport: ...
 @overload
-def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = ...,
-          dnc: pd.DataFrame | None = ..., verified_caller_ids: Collection[str] | None = ...,
-          blocked_countries: Collection[str] = ..., rules: Rules = ...,
-          policy: Rules | None = ..., campaign_id: str | Collection[str] | None = ...,
-          as_of: pd.Timestamp | str | None = ..., campaigns: Collection[str] | None = ...,
-          compute: bool, consents: pd.DataFrame | None = ...,
-          reassigned: pd.DataFrame | None = ..., texts: pd.DataFrame | None = ...,
-          since: Bound = ..., until: Bound = ...,
-          nonprofit: bool = ..., charity: bool = ..., newspaper: bool = ...,
-          contracts: pd.DataFrame | None = ...,
-          emergencies: pd.DataFrame | None = ...,
-          values: Values = ..., mapping: Columns = ...,
-          ) -> AuditReport | Lazy[AuditReport]: ...
-def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
-          dnc: pd.DataFrame | None = None, verified_caller_ids: Collection[str] | None = None,
-          blocked_countries: Collection[str] = (), rules: Rules = US,
-          policy: Rules | None = None, campaign_id: str | Collection[str] | None = None,
-          as_of: pd.Timestamp | str | None = None,
-          campaigns: Collection[str] | None = None, compute: bool = True,
-          consents: pd.DataFrame | None = None,
-          reassigned: pd.DataFrame | None = None,
-          texts: pd.DataFrame | None = None, since: Bound = None,
-          until: Bound = None,
-          nonprofit: bool = False, charity: bool = False, newspaper: bool = False,
-          contracts: pd.DataFrame | None = None,
-          emergencies: pd.DataFrame | None = None,
-          values: Values = None, mapping: Columns = None,
-          ) -> AuditReport | Lazy[AuditReport]:
+def audit(calls: pd.DataFrame, *, compute: bool,
+          **inputs: Unpack[AuditInputs]) -> AuditReport | Lazy[AuditReport]: ...
+def audit(calls: pd.DataFrame, *, compute: bool = True,
+          **inputs: Unpack[AuditInputs]) -> AuditReport | Lazy[AuditReport]:
     """Audit what the account did against ``rules``.
 
     Args:
@@ -98,6 +64,11 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             Parquet dataset (``dialkit.frames.export``'s ``calls`` folder): see below.
             An optional ``prerecorded`` (true/false) marks calls with an artificial or
             prerecorded voice, which need a written consent (``no_written_consent``).
+        compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
+            ``compute()`` gives the report (typed ``Lazy[AuditReport]``); pandas' input
+            is audited at once either way, so ``compute=False`` is typed as either.
+
+    Keyword Args:
         leads: Leads, for the lead rules and to name each call's lead.
         dnc: DNC results (``client.frames.dnc(...)``; a ``listed_at`` column, where
             the data have it, dates each listing).
@@ -124,9 +95,6 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             8601 date or time or a ``datetime``: a time of day with its zone (one
             without is refused, never taken as UTC); a date alone starts at midnight UTC.
         campaigns: The old name of ``campaign_id``, kept for one release: it warns.
-        compute: For Dask's input: ``False`` returns a ``dask.delayed`` object whose
-            ``compute()`` gives the report (typed ``Lazy[AuditReport]``); pandas' input
-            is audited at once either way, so ``compute=False`` is typed as either.
         consents: The account's consent records, a row each: ``phone`` or ``lead_id``,
             ``kind`` (``written``: prior express written consent or a signed written
             agreement; ``ebr``: an established business relationship, from its purchase
@@ -210,6 +178,8 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     frame of the same rows would be.
 
     Raises:
+        TypeError: A keyword that is none of the judges' inputs (naming those it reads),
+            or an input it does not read (saying why, as its declaration does).
         TypeError: A frame is neither pandas', Polars' nor a pyarrow Table.
         AuditInputError: A frame lacks a column the audit needs or holds a time that is
             not one; a ``blocked_countries`` value names no country.
@@ -220,12 +190,12 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
             ``mapping`` names no column the audit reads, or a header the input lacks;
             two columns of an input could each be one it reads (an ``AuditInputError``).
     """
-    values = checked_values(values)
+    given = inputs_of("audit", inputs)
+    values = checked_values(given["values"])
     named, read_as = named_inputs(
-        {"calls": calls, "leads": leads, "dnc": dnc, "consents": consents,
-         "reassigned": reassigned, "texts": texts, "contracts": contracts,
-         "emergencies": emergencies}, mapping)
-    calls, leads, dnc, consents, reassigned, texts, contracts, emergencies = named.values()
+        {"calls": calls, **{name: given[name] for name in _FRAMES}}, given["mapping"])
+    calls, leads, dnc, texts, consents, reassigned, emergencies, contracts = named.values()
+    rules, policy = given["rules"], given["policy"]
     if policy is not None:
         try:
             rules = rules.with_policy(policy)
@@ -234,10 +204,10 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     rules = with_emergencies(rules, _whole(emergencies, "emergencies"))
     if not is_dask(dnc) and not is_dataset(dnc):  # Polars or Arrow: read once, here
         dnc = maybe_pandas(dnc, "dnc")
-    options = Options(rules=rules, blocked=_regions(blocked_countries),
-                      verified=None if verified_caller_ids is None
-                      else frozenset(verified_caller_ids),
-                      campaigns=_campaigns(campaign_id, campaigns),
+    verified, as_of = given["verified_caller_ids"], given["as_of"]
+    options = Options(rules=rules, blocked=_regions(given["blocked_countries"]),
+                      verified=None if verified is None else frozenset(verified),
+                      campaigns=_campaigns(given["campaign_id"], given["campaigns"]),
                       moment=utc_moment(pd.Timestamp.now(tz="UTC") if as_of is None
                                         else as_of, "as_of"),
                       consents=prepared_consents(_whole(consents, "consents"),
@@ -245,13 +215,13 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
                       reassigned=prepared_reassigned(_whole(reassigned, "reassigned"),
                                                      values),
                       texts=prepared_texts(_whole(texts, "texts")),
-                      nonprofit=_FACTS["nonprofit"].checked_switch(nonprofit, "audit"),
-                      charity=_FACTS["charity"].checked_switch(charity, "audit"),
-                      newspaper=_FACTS["newspaper"].checked_switch(newspaper, "audit"),
+                      nonprofit=_fact(given, "nonprofit"), charity=_fact(given, "charity"),
+                      newspaper=_fact(given, "newspaper"),
                       contracts=prepared_contracts(_whole(contracts, "contracts"),
                                                    leads is not None),
                       dnc_lists=lists_given(dnc, values), dnc_unanswered=unanswered(dnc),
-                      values=values, read_as=read_as, **_window(since, until))
+                      values=values, read_as=read_as,
+                      **_window(given["since"], given["until"]))
     _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
     if on_dask((calls, leads, dnc), compute):
         from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only
@@ -261,6 +231,11 @@ def audit(calls: pd.DataFrame, *, leads: pd.DataFrame | None = None,
     return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
                         maybe_pandas(read_whole(leads), "leads"),
                         maybe_pandas(read_whole(dnc), "dnc"), options)
+
+
+def _fact(given: dict[str, Any], name: str) -> bool:
+    """The account's fact ``name`` as given to the audit, read by its declaration."""
+    return _FACTS[name].checked_switch(given[name], "audit")
 
 
 def _window(since: Bound, until: Bound) -> dict[str, Any]:

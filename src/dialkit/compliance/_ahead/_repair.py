@@ -26,30 +26,32 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 import numpy as np
 import pandas as pd
 
 from ..._utils._base_error import AuditInputError, InputError
+from ..._utils._choices import AUDIT_INPUTS, RECORDS, SWITCH
 from ..._utils._moments import duration, utc_times
 from ...errors import ApiError, ContactForbiddenError
 from ...frames import pandas_frames
 from .._entry import audit
-from .._inputs._emergencies import with_emergencies
-from .._rules._rules import US, Rules
+from .._inputs._keywords import AuditInputs, inputs_of
+from .._inputs._prepared import with_emergencies
+from .._rules._rules import Rules
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
-from ._when_past import NOT_YET_MADE, checked_facts
+from ._when_past import FACTS, NOT_YET_MADE, checked_facts
 
 if TYPE_CHECKING:
     from ...client import Client
 
 STRATEGIES = ("next_allowed", "best")
-REPAIR_TOLD = ("emergencies", "consents", "reassigned", "contracts", "nonprofit", "charity",
-               "newspaper")
-"""What :func:`upcoming` is told of the account that :func:`repair` is told too, by the same
-names: what lifts a list's rule (a callback on a list that does not bind it is moved, not
-cancelled) and the emergencies (no callback is moved into one)."""
+REPAIR_TOLD = tuple(each.name for each in AUDIT_INPUTS
+                    if "repair" in each.readers and each.kind in (RECORDS, SWITCH))
+"""The account's records and facts :func:`repair` reads, by the declaration's names, as
+:func:`upcoming` was told them: what lifts a list's rule (a callback on a list that does not
+bind it is moved, not cancelled) and the emergencies (no callback is moved into one)."""
 _CLOSED = ("dnc", "completed")
 """The lead statuses the dialer does not call again: a callback of such a lead is not moved
 by a plan made before its lead came to them."""
@@ -71,14 +73,9 @@ _ATTEMPT = ("a lead's next attempt is the service's to set: a client can change 
 
 def repair(found: pd.DataFrame, client: Client | None, *,
            strategy: Literal["next_allowed", "best"] = "next_allowed", dry_run: bool = True,
-           prefer: pd.DataFrame | None = None, rules: Rules = US, policy: Rules | None = None,
+           prefer: pd.DataFrame | None = None,
            frames: Mapping[str, pd.DataFrame] | None = None,
-           horizon: str | pd.Timedelta = "7D",
-           emergencies: pd.DataFrame | None = None,
-           consents: pd.DataFrame | None = None,
-           reassigned: pd.DataFrame | None = None,
-           contracts: pd.DataFrame | None = None, nonprofit: bool = False,
-           charity: bool = False, newspaper: bool = False) -> pd.DataFrame:
+           horizon: str | pd.Timedelta = "7D", **inputs: Unpack[AuditInputs]) -> pd.DataFrame:
     """A plan that fixes the scheduled calls :func:`upcoming` found, carried out unless
     ``dry_run``.
 
@@ -93,11 +90,13 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         dry_run: Only plan (the default); ``False`` carries the plan out, each action
             once however often it is run.
         prefer: ``dialkit.analytics.answer_rates(client.frames.calls())``, for ``"best"``.
-        rules: The law, as for :func:`upcoming` (default ``US``).
-        policy: The account's own stricter rule, as given to :func:`upcoming`.
         frames: ``calls``, ``texts``, ``dnc`` and ``leads`` already loaded (``dnc``:
             every number of ``found``), read instead of asking ``client``.
         horizon: How far from its due time a callback's best hour is looked for.
+
+    Keyword Args:
+        rules: The law, as for :func:`upcoming` (default ``US``).
+        policy: The account's own stricter rule, as given to :func:`upcoming`.
         emergencies: The declared states of emergency, as given to :func:`upcoming`: no
             callback is moved into one where the law of the place called forbids calls
             during it.
@@ -126,6 +125,8 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         time), and for a move, its lead not ``dnc`` or ``completed`` since.
 
     Raises:
+        TypeError: A keyword that is none of the judges' inputs (naming those it reads),
+            or an input it does not read (saying why, as its declaration does).
         AuditInputError: ``found`` is not :func:`upcoming`'s answer, or ``strategy``
             ``"best"`` has no ``prefer``; an unknown ``strategy`` is a ``ValueError``.
 
@@ -144,12 +145,12 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         >>> plan.loc[0, ["action", "new_local_time", "timezone"]].tolist()
         ['reschedule', '2026-11-23 08:00:00', 'America/Denver']
     """
+    given = inputs_of("repair", inputs)
     _asked(found, strategy, prefer, client, frames, dry_run)
     frames = None if frames is None else pandas_frames(frames)
-    rules = with_emergencies(with_policy(rules, policy), emergencies)
-    lifting = {"consents": consents, "reassigned": reassigned, "contracts": contracts,
-               **checked_facts("repair", nonprofit=nonprofit, charity=charity,
-                            newspaper=newspaper)}
+    rules = with_emergencies(with_policy(given["rules"], given["policy"]), given["emergencies"])
+    lifting = {name: given[name] for name in ("consents", "reassigned", "contracts")} | (
+        checked_facts("repair", **{name: given[name] for name in FACTS}))
     plan = _units(found)
     attempts = (plan["kind"] != "callback").to_numpy()
     if attempts.any():

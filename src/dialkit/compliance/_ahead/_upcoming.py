@@ -17,25 +17,26 @@ account's facts and the leads' business lines.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from ..._places._localtime import first_zones, local_times
 from ..._utils._base_error import AuditInputError
+from ..._utils._choices import AUDIT_INPUTS, RECORDS
 from ..._utils._moments import later, utc_moment, utc_times
 from ...contract import CallbackStatus
 from ...frames import pandas_frames
 from .._entry import audit
 from .._inputs._columns import named
-from .._inputs._headers import Columns, read_as_note, readable
+from .._inputs._headers import read_as_note, readable
+from .._inputs._keywords import AuditInputs, inputs_of
 from .._inputs._load import gathered
 from .._inputs._prepared import LEAD_STATUSES
-from .._inputs._vocabulary import Values
-from .._rules._rules import US, Rules
-from ._when_past import NOT_YET_MADE, checked_facts, judged_beside
+from .._rules._rules import US
+from ._when_past import FACTS, NOT_YET_MADE, checked_facts, judged_beside
 
 if TYPE_CHECKING:
     from ...client import Client
@@ -46,43 +47,41 @@ RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_freq
 KINDS = ("callback", "next_attempt")
 _READ = ("calls", "leads", "dnc", "texts")
 """The frames given to :func:`upcoming` that are the audit's inputs (its callbacks are not)."""
+_RECORDS = tuple(each.name for each in AUDIT_INPUTS
+                 if each.kind == RECORDS and "upcoming" in each.readers)
+"""The account's records :func:`upcoming` is told, read as the audit reads them."""
 _PLANNED = "planned:"
 CALLBACK_STATUSES = tuple(status.value for status in CallbackStatus)
 """The prefix of a scheduled call's id among the calls the audit judges."""
 
 
 def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
-             campaign_id: str | Sequence[str] | None = None,
-             horizon: str | pd.Timedelta = "7D", rules: Rules = US,
-             policy: Rules | None = None, blocked_countries: Collection[str] = (),
-             as_of: pd.Timestamp | str | None = None,
-             tz: str | None = None,
-             emergencies: pd.DataFrame | None = None,
-             consents: pd.DataFrame | None = None,
-             reassigned: pd.DataFrame | None = None,
-             contracts: pd.DataFrame | None = None, nonprofit: bool = False,
-             charity: bool = False, newspaper: bool = False, values: Values = None,
-             mapping: Columns = None) -> pd.DataFrame:
+             horizon: str | pd.Timedelta = "7D", tz: str | None = None,
+             **inputs: Unpack[AuditInputs]) -> pd.DataFrame:
     """The scheduled calls that would break a rule, found before they are made.
 
     Args:
         source: A client (its calls, texts, leads, DNC results and pending callbacks
             are loaded), or the frames as ``load`` gives them plus ``callbacks``
             (``client.frames.callbacks(campaign_id, status="pending")``); ``texts``, where
-            given, count toward the caps with the calls, as in the audit.
-        campaign_id: Only this campaign's scheduled calls, or these campaigns', of a
-            client or of frames given (whose other campaigns' calls still count toward
-            the caps).
+            given, count toward the caps with the calls, as in the audit. ``leads=``,
+            ``dnc=`` and ``texts=`` given by keyword join the frames given (a client loads
+            its own: beside one they are refused).
         horizon: How far ahead to look: a number and its unit (``"7d"``, ``"48h"``,
             ``"90min"``, ``"2w"``) or a ``timedelta``. A number without a unit
             (``"30"``: 30 nanoseconds to pandas) is refused.
+        tz: The zone ``as_of`` is read in where it has none (``"America/New_York"``).
+
+    Keyword Args:
+        campaign_id: Only this campaign's scheduled calls, or these campaigns', of a
+            client or of frames given (whose other campaigns' calls still count toward
+            the caps).
         rules: The law, as for :func:`audit` (default ``US``).
         policy: The account's own stricter rule, as for :func:`audit`.
         blocked_countries: As for :func:`audit`.
         as_of: The moment to look from (default now): an ISO 8601 date or time or a
             ``datetime``, with its zone or read in ``tz``; a time of day without either
             is refused, never taken as UTC (a date alone starts at midnight UTC).
-        tz: The zone ``as_of`` is read in where it has none (``"America/New_York"``).
         emergencies: The declared states of emergency, as :func:`audit` takes them: a
             call due in a state whose law forbids solicitation during one, while one is
             declared there, is a ``calling_hours`` finding.
@@ -112,6 +111,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         ``called``.
 
     Raises:
+        TypeError: A keyword that is none of the judges' inputs (naming those it reads),
+            or an input it does not read (saying why, as its declaration does).
         ValueError: ``horizon`` is not a length of time above zero, or ``as_of`` not a
             time; the message names the argument. ``nonprofit``, ``charity`` or
             ``newspaper`` neither True nor False (an ``InputError``); a frame the audit
@@ -126,28 +127,42 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         >>> sorted(set(soon["kind"].astype(str)))
         ['callback', 'next_attempt']
     """
-    moment = _moment(as_of, tz)
+    told = inputs_of("upcoming", inputs)
+    campaign_id = told["campaign_id"]
+    moment = _moment(told["as_of"], tz)
     until = _until(moment, horizon)  # the arguments refused before anything is read
-    checked_facts("upcoming", nonprofit=nonprofit, charity=charity, newspaper=newspaper)
-    given = dict(source) if isinstance(source, Mapping) else {}
+    facts = checked_facts("upcoming", **{name: told[name] for name in FACTS})
+    given = _given(source, told)
     read, said = readable({**{name: given.get(name) for name in _READ},
-                           "emergencies": emergencies, "consents": consents,
-                           "reassigned": reassigned, "contracts": contracts}, mapping, values)
-    emergencies, consents, reassigned, contracts = (
-        read[name] for name in ("emergencies", "consents", "reassigned", "contracts"))
+                           **{name: told[name] for name in _RECORDS}},
+                          told["mapping"], told["values"])
     frames = _frames({**given, **{name: read[name] for name in _READ if name in given}}
                      if isinstance(source, Mapping) else source, campaign_id)
     planned = _planned(frames["leads"], frames["callbacks"], moment, until, campaign_id)
     found = judged_beside(frames["calls"], planned, frames["leads"], lambda calls: audit(
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
-        rules=rules, policy=policy, blocked_countries=blocked_countries,
+        rules=told["rules"], policy=told["policy"],
+        blocked_countries=told["blocked_countries"],
         as_of=moment, since=moment,  # a number's risk on its first call to come (issue 79)
-        emergencies=emergencies, consents=consents, reassigned=reassigned,
-        contracts=contracts, nonprofit=nonprofit, charity=charity,
-        newspaper=newspaper).findings)
+        emergencies=read["emergencies"], consents=read["consents"],
+        reassigned=read["reassigned"], contracts=read["contracts"],
+        nonprofit=facts["nonprofit"], charity=facts["charity"],
+        newspaper=facts["newspaper"]).findings)
     answer = _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
     answer.attrs["notes"] = read_as_note(said)
     return answer
+
+
+def _given(source: Client | Mapping[str, pd.DataFrame],
+           told: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """The frames given, of a mapping and by keyword (``leads=``, ``dnc=``, ``texts=``, which
+    join the mapping's); a client loads its own, so a frame given beside one is refused."""
+    framed = {name: told[name] for name in _READ if told.get(name) is not None}
+    if framed and not isinstance(source, Mapping):
+        raise AuditInputError(
+            f"upcoming(client, {'=, '.join(framed)}=) loads the account's own frames: pass "
+            "the frames as one mapping (calls, leads, callbacks and these), or leave them out")
+    return {**(dict(source) if isinstance(source, Mapping) else {}), **framed}
 
 
 def scheduled(source: Client | Mapping[str, pd.DataFrame], *,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
+from typing import Unpack
 
 import numpy as np
 import pandas as pd
@@ -28,21 +29,20 @@ from ..._phones._zones import ZONES, zone_sets, zoned
 from ..._places._localtime import zone_info
 from ..._shown._words import counted
 from ..._utils._base_error import AuditInputError, ComplianceRiskWarning
+from ..._utils._choices import AUDIT_INPUTS
 from ..._utils._moments import duration, utc_moment
-from ...contract import E164_PATTERN
 from ...frames import as_pandas, is_tabular
 from .._checks._findings import written
 from .._checks._hours import Clock, allows, calling_hours, clock
-from .._checks._lead_of import lead_states
-from .._inputs._emergencies import with_emergencies
-from .._inputs._headers import Columns, read_as_note, readable
-from .._inputs._prepared import CALL_COLUMNS, LEAD_COLUMNS, prepared_calls, prepared_texts
-from .._inputs._vocabulary import Values
+from .._inputs._headers import read_as_note, readable
+from .._inputs._keywords import AuditInputs, inputs_of
+from .._inputs._prepared import CALL_COLUMNS, prepared_calls, prepared_texts, with_emergencies
 from .._rules._address_clock import address_zones
 from .._rules._emergencies import ends
 from .._rules._law import law_rows
-from .._rules._rules import US, Rules
+from .._rules._rules import Rules
 from .._run import with_texts
+from ._asked import numbers_asked, one_campaign
 from ._best_hour import best_hours
 from ._when_past import (
     RISK,
@@ -57,24 +57,19 @@ HORIZON_DAYS = 14
 """How far ahead the next allowed moment is looked for; none within it: ``NaT``."""
 _DAY_NS = 86_400 * 10**9
 _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
+_FRAMES = tuple(each.name for each in AUDIT_INPUTS
+                if each.columns and "next_allowed" in each.readers)
+"""The frames of the account :func:`next_allowed` reads besides the calls."""
 COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
            "forbidden_by", "jurisdiction", "basis", "policy", "risk", "timezones")
 """The columns of :func:`next_allowed`'s answer (``lead_id`` first, for leads)."""
 
 
 def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str,
-                 at: pd.Timestamp | str | None = None, *, rules: Rules = US,
-                 policy: Rules | None = None, tz: str | None = None,
-                 calls: pd.DataFrame | None = None, texts: pd.DataFrame | None = None,
-                 dnc: pd.DataFrame | None = None, campaign_id: str | None = None,
-                 prefer: pd.DataFrame | None = None,
+                 at: pd.Timestamp | str | None = None, *, tz: str | None = None,
+                 calls: pd.DataFrame | None = None, prefer: pd.DataFrame | None = None,
                  horizon: str | pd.Timedelta = "7D",
-                 emergencies: pd.DataFrame | None = None, nonprofit: bool = False,
-                 charity: bool = False, newspaper: bool = False,
-                 contracts: pd.DataFrame | None = None,
-                 reassigned: pd.DataFrame | None = None,
-                 consents: pd.DataFrame | None = None, values: Values = None,
-                 mapping: Columns = None) -> pd.DataFrame:
+                 **inputs: Unpack[AuditInputs]) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
     Args:
@@ -90,12 +85,21 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             ``datetime``, with its zone (``Z``, an offset) or read in ``tz``; a time of
             day without either is refused, never taken as UTC (a date alone starts at
             midnight UTC). Other text (``"30"``) is refused.
-        rules: The law, as for :func:`audit` (default ``US``).
-        policy: The account's own window, added as for :func:`audit`.
         tz: The zone ``at`` is read in where it has none (``"America/New_York"``).
         calls: The account's calls (``client.frames.calls()``): a call at ``at`` that
             a cap would count too many is not allowed until the cap frees the number
             (:mod:`._when_past`), judged by the audit's own count.
+        prefer: The account's answer rates by the recipient's local hour and weekday
+            (``dialkit.analytics.answer_rates(client.frames.calls())``): adds the best
+            lawful hour within ``horizon`` (:mod:`._best_hour`: ``best_at``,
+            ``best_local_time``, ``best_rate``) and ``next_rate``, the expected answer
+            rate at ``next_allowed_at``.
+        horizon: How far from ``at`` the best lawful hour is looked for (with
+            ``prefer``): ``"7d"``, ``"48h"`` or a ``timedelta``.
+
+    Keyword Args:
+        rules: The law, as for :func:`audit` (default ``US``).
+        policy: The account's own window, added as for :func:`audit`.
         texts: The account's texts (``client.frames.sms_reports()``), counted with the
             calls as the audit, :func:`upcoming` and the client's guard count them: a text
             is a call in law (47 CFR 64.1200(e)), so a Florida number texted three times
@@ -105,14 +109,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         dnc: DNC results, as for :func:`audit`: a number the audit would find a call
             to (``dnc_call``) is not allowed, and has no next allowed moment.
         campaign_id: The campaign the call would be of, for caps counted per subject
-            (default: the lead's, else the number's latest call's).
-        prefer: The account's answer rates by the recipient's local hour and weekday
-            (``dialkit.analytics.answer_rates(client.frames.calls())``): adds the best
-            lawful hour within ``horizon`` (:mod:`._best_hour`: ``best_at``,
-            ``best_local_time``, ``best_rate``) and ``next_rate``, the expected answer
-            rate at ``next_allowed_at``.
-        horizon: How far from ``at`` the best lawful hour is looked for (with
-            ``prefer``): ``"7d"``, ``"48h"`` or a ``timedelta``.
+            (default: the lead's, else the number's latest call's): one id (a call is of
+            one campaign; several are refused).
         emergencies: The declared states of emergency, as :func:`audit` takes them: a
             call to a state whose law forbids solicitation during one is not allowed
             while it is declared there, and the next allowed moment is none inside it
@@ -163,6 +161,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ``America/New_York, America/Chicago, America/Denver``).
 
     Raises:
+        TypeError: A keyword that is none of the judges' inputs (naming those it reads),
+            or an input it does not read (saying why, as its declaration does).
         AuditInputError: A value that is not an E.164 number (``"415-555-0123"``, ``""``,
             ``None``), named as ``client.dnc.check`` names it, with its E.164 form where it
             can be told (``pass +14155550123 if it is a US number``); a number in E.164 that
@@ -178,24 +178,26 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ...     ["allowed", "next_allowed_at"]].to_dict("records")
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
+    given = inputs_of("next_allowed", inputs)
+    campaign_id = one_campaign(given["campaign_id"])
     if is_tabular(phones_or_leads) and hasattr(phones_or_leads, "columns"):  # Polars or
         phones_or_leads = as_pandas(phones_or_leads, "leads")  # Arrow leads (not a Series)
     read, said = readable({
         "leads": phones_or_leads if isinstance(phones_or_leads, pd.DataFrame) else None,
-        "calls": calls, "texts": texts, "dnc": dnc, "emergencies": emergencies,
-        "contracts": contracts, "reassigned": reassigned, "consents": consents},
-        mapping, values)
+        "calls": calls, **{name: given[name] for name in _FRAMES}},
+        given["mapping"], given["values"])
     phones_or_leads = phones_or_leads if read["leads"] is None else read["leads"]
     calls, texts, dnc, emergencies, contracts, reassigned, consents = (
         read[name] for name in ("calls", "texts", "dnc", "emergencies", "contracts",
                                 "reassigned", "consents"))
     phones, address, leads = numbers_asked(phones_or_leads)
     moment = utc_moment(pd.Timestamp.now(tz="UTC") if at is None else at, "at", tz=tz)
-    rules = with_emergencies(with_policy(rules, policy), emergencies)
+    rules = with_emergencies(with_policy(given["rules"], given["policy"]), emergencies)
     asked = phones_or_leads if leads is not None else None
     lifting = Lifting.read("next_allowed", has_leads=has_lead_columns(asked),
-                           nonprofit=nonprofit, charity=charity, newspaper=newspaper,
-                           contracts=contracts, reassigned=reassigned, consents=consents)
+                           nonprofit=given["nonprofit"], charity=given["charity"],
+                           newspaper=given["newspaper"], contracts=contracts,
+                           reassigned=reassigned, consents=consents)
     consented = lifting.consented(phones, moment, asked)
     answer = judged(phones, address, moment, rules, asked_about(
         rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting),
@@ -229,7 +231,7 @@ def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
            consented: np.ndarray | None = None) -> pd.DataFrame:
     """:func:`next_allowed`'s answer (its :data:`COLUMNS`, and a risk's jurisdiction:
     :data:`._when_past.RISK_JURISDICTION`, for the guard's verdict) for ``phones`` at ``moment``,
-    each read already (:func:`numbers_asked`; ``rules`` with the policy and emergencies
+    each read already (:func:`._asked.numbers_asked`; ``rules`` with the policy and emergencies
     added): the hours of their places, then, where ``asked`` holds the account's calls or
     DNC results, what was done to each number (:func:`._when_past.judged_by_history`);
     ``consented``: which numbers' hours a standing consent lifts (None: none). What the
@@ -344,65 +346,6 @@ def _joined(row: np.ndarray, zone: np.ndarray, size: int) -> pd.api.extensions.E
     for each, at in zip(row.tolist(), zone.tolist(), strict=True):
         names[each].append(ZONES[at])
     return pd.array([", ".join(these) or None for these in names], dtype="str")
-
-
-def numbers_asked(given: object) -> tuple[pd.Series, np.ndarray | None, object]:
-    """The numbers asked about, the leads' address states (None: not leads, or none), and
-    the leads' ids (None: not leads). Leads with a ``line`` but not the audit's columns
-    are refused: the line would go unread (it is read with the account's leads beside
-    the calls), and a business line read as a residential one is no answer to trust."""
-    if isinstance(given, pd.DataFrame):
-        if "phone" not in given:
-            raise AuditInputError("next_allowed() needs numbers or leads with a 'phone' "
-                                  f"column; these columns are {list(given.columns)}")
-        if "line" in given and not has_lead_columns(given):
-            missing = [column for column in LEAD_COLUMNS if column not in given]
-            raise AuditInputError(
-                f"next_allowed() reads the leads' line with the audit's columns of a lead "
-                f"({', '.join(LEAD_COLUMNS)}); these leads have no {', '.join(missing)}: "
-                "pass client.frames.leads() with its line column", frame="leads")
-        _refuse_non_e164(given["phone"], "leads.phone")
-        phones = given["phone"].reset_index(drop=True)
-        ids = given["id"].to_numpy(object) if "id" in given else None
-        return phones, lead_states(given.reset_index(drop=True)), ids
-    if isinstance(given, str) or given is None:
-        _refuse_non_e164(pd.Series([given], dtype=object), "phones_or_leads", one=True)
-        given = [given]
-    if isinstance(given, pd.Series):  # as it is: its numbers' zones are kept with its data
-        phones = given.reset_index(drop=True)
-    elif isinstance(given, Iterable):  # an Arrow array's items are Arrow's scalars: its list
-        phones = pd.Series(given.to_pylist() if hasattr(given, "to_pylist") else list(given),
-                           dtype=object)
-    else:
-        raise TypeError(f"next_allowed() takes a number, numbers or leads, not "
-                        f"{type(given).__name__}")
-    if pd.api.types.infer_dtype(phones, skipna=True) not in ("string", "empty"):
-        raise AuditInputError("next_allowed() takes numbers as text (E.164, "
-                              "'+14155550123'), a list or Series of them, or leads")
-    _refuse_non_e164(given if isinstance(given, pd.Series) else phones, "phones_or_leads")
-    return phones, None, None
-
-
-def _refuse_non_e164(phones: pd.Series, where: str, *, one: bool = False) -> None:
-    """Refuse the first value of ``phones`` that is not an E.164 number (an empty one too),
-    as ``client.dnc.check`` refuses it: named by ``where`` and its label (``phones_or_leads[2]``),
-    with its E.164 form where it can be told (:func:`~dialkit._phones._asked.e164_advice`).
-    A number the law cannot place is an answer (``unknown_timezone``); a value that is no
-    number is the caller's mistake, and an answer "not allowed" would hide it."""
-    text = phones.astype("string[pyarrow]")  # a number (14155550123) as its digits: refused
-    bad = (text.isna() | ~text.str.fullmatch(E164_PATTERN[1:-1])).to_numpy(bool, na_value=True)
-    if not bad.any():
-        return
-    from ..._phones._asked import e164_advice  # the message's words: only on a refusal
-    from ..._utils._secrets import shown
-
-    label = phones.index[bad.argmax()]
-    value = phones[label]
-    named = where if one else f"{where}[{label!r}]"
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        raise AuditInputError(f"{named} is empty: pass a number in E.164, "
-                              "e.g. +14155550123")
-    raise AuditInputError(f"{named} {shown(value)} is not E.164 ({e164_advice(str(value))})")
 
 
 def _places(phones: pd.Series, rules: Rules, address: np.ndarray | None,

@@ -4,7 +4,7 @@ and holiday bans, and its ban during a state of emergency declared there (the ru
 :attr:`~.._rules._rules.Rules.emergencies`), judged at the call's moment.
 
 The declared states of emergency an audit is given (``emergencies=``) are read with the
-other inputs (:mod:`.._inputs._emergencies`) into the rules'
+other inputs (:mod:`.._inputs._prepared`) into the rules'
 :class:`.._rules._emergencies.Emergency` values, which every judge of a call then reads
 from the rules: the audit on pandas and on Dask, ``next_allowed``, ``upcoming`` and the
 client's guard (issue 73). Without the frame an emergency cannot be judged: a report
@@ -24,8 +24,8 @@ from ..._arrays._groups import Bools, Ints, Rows
 from ..._law import _jurisdictions as table
 from ..._phones._zones import ZONES, Zoned, zoned
 from ..._places._localtime import wall_clock
-from .._inputs._emergencies import FRAME
 from .._inputs._options import spelled
+from .._inputs._prepared import FRAME
 from .._rules._address_clock import address_zones
 from .._rules._law import Judged, closed_ends, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules

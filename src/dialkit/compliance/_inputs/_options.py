@@ -20,8 +20,9 @@ from ..._utils._choices import AUDIT_INPUTS, CALLS_ASKED, SWITCH, AuditInput
 __all__ = ["lacking", "spelled", "table"]
 
 _BY_NAME = {each.name: each for each in AUDIT_INPUTS}
-_JUDGES = {"next_allowed": "`next_allowed`", "upcoming": "`upcoming`", "guard": "the guard"}
-"""The judges before a call (:attr:`AuditInput.ahead`) as the docs name them."""
+_JUDGES = {"next_allowed": "`next_allowed`", "upcoming": "`upcoming`", "repair": "`repair`",
+           "guard": "the guard"}
+"""The judges besides the audit (:attr:`AuditInput.readers`) as the docs name them."""
 
 
 def spelled(name: str) -> str:
@@ -44,15 +45,34 @@ def lacking(name: str, missing: Sequence[str], needed: Sequence[str]) -> str:
 def table() -> str:
     """Every input of the audit as docs/compliance.md lists it: a row each, its keyword,
     the option of ``dialkit compliance audit`` that gives it, what it tells the audit, the
-    judges before a call that take it too, and why a judge left out does not (or how one
-    reads it otherwise than the audit: :attr:`AuditInput.ahead_note`)."""
+    other judges that read it too, and why each judge left out does not (or how one reads
+    it otherwise than the audit: :attr:`AuditInput.how`)."""
     lines = ["| `audit(...)` | `dialkit compliance audit` | what it tells the audit "
-             "| also judged before the call by | why not the others, or how |",
+             "| also judged by | why not the others, or how |",
              "|---|---|---|---|---|"]
     lines += [f"| `{_keyword(each)}` | {_option(each)} | {each.fact} | "
-              f"{', '.join(_JUDGES[judge] for judge in each.ahead) or 'none'} | "
-              f"{each.ahead_note} |" for each in AUDIT_INPUTS]
+              f"{_also(each)} | {_why_not(each)} |" for each in AUDIT_INPUTS]
     return "\n".join(lines) + "\n"
+
+
+def _also(each: AuditInput) -> str:
+    """The judges besides the audit that read ``each``, as the docs name them."""
+    return ", ".join(_JUDGES[judge] for judge in each.readers if judge in _JUDGES) or "none"
+
+
+def _why_not(each: AuditInput) -> str:
+    """Why each judge that does not read ``each`` does not (a reason shared by several
+    said once, naming them), then how one that reads it reads it otherwise."""
+    judges: dict[str, list[str]] = {}
+    for judge, why in each.not_read.items():
+        judges.setdefault(why, []).append(_JUDGES.get(judge, judge))
+    said = [f"Not {_listed(names)}: {why}" for why, names in judges.items()]
+    return " ".join([*said, each.how]).strip()
+
+
+def _listed(names: list[str]) -> str:
+    """``a``, ``a nor b``, ``a, b nor c``."""
+    return " nor ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def _keyword(each: AuditInput) -> str:

@@ -5,7 +5,7 @@ Some states forbid telephone solicitation while an emergency is declared there (
 with ``emergency_ban``). The ban is law; whether an emergency is declared, where and
 until when, is a fact of the day (a governor's proclamation, the Louisiana PSC's notice
 that its ban is in force), which no table of law can hold. The account gives them
-(``audit(emergencies=...)``, an area, from, to: :mod:`.._inputs._emergencies` reads them),
+(``audit(emergencies=...)``, an area, from, to: :mod:`.._inputs._prepared` reads them),
 and the rules carry them (:attr:`._rules.Rules.emergencies`) to every judge that reads
 the rules: the audit on pandas and on Dask, ``next_allowed``, ``upcoming`` and the
 client's guard (issue 73), so that none of them can judge a call without them.
