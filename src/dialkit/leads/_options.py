@@ -1,8 +1,13 @@
 """What a lead clean is asked to do, whichever way it runs: :class:`CleanOptions`.
 
-:func:`~._entry.clean`, :func:`~._entry.clean_file` and :func:`~._entry.clean_dataset`
-take the same keyword arguments, each gathers them once into a :class:`CleanOptions`, and
-the drivers (a file in memory or in chunks: :mod:`._stream`; a Dask frame's partitions:
+The options are declared once, as typed sets (STYLE.md point 19): :class:`CleanArgs`, what
+every clean takes, and :class:`FileArgs`, with how a file is read. :func:`dialkit.leads.clean`,
+:func:`~dialkit.leads.clean_file` and :func:`~dialkit.leads.import_leads` take ``**options:
+Unpack[FileArgs]``, :func:`~dialkit.leads.clean_dataset` (a Dask source has no sheet,
+encoding or header) ``**options: Unpack[CleanArgs]``, beside their own parameters; each
+gathers them by :func:`options_of` into a :class:`CleanOptions` (whose fields are the two
+sets' keys with their defaults, a test holds them equal), and the drivers (a file in
+memory or in chunks: :mod:`._stream`; a Dask frame's partitions:
 :mod:`.._dask._clean`; an import) read them as typed attributes, not as a ``dict`` of
 anything passed from hand to hand. The options are a module of their own, below the entry
 points and the drivers alike: the entry points hand them to the drivers, so the drivers
@@ -13,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from dialkit._places._blocked import blocked_regions
 
@@ -26,9 +31,44 @@ if TYPE_CHECKING:
     from dialkit.client import Client
 
 
+class CleanArgs(TypedDict, total=False):
+    """What every clean takes, a file's or a Dask source's: what each means is
+    :func:`dialkit.leads.clean`'s docstring."""
+
+    region: str
+    blocked_countries: Collection[str]
+    country_column: str | None
+    mapping: ColumnMap | None
+    extension_field: str | None
+    alt_phone_field: str | None
+
+
+class FileArgs(CleanArgs, total=False):
+    """A clean's options with how a file is read (as :func:`dialkit.leads.read` takes
+    them)."""
+
+    sheet: str | int | None
+    encoding: str | None
+    header: Header
+
+
+def options_of(function: str, given: CleanArgs | FileArgs, takes: type[CleanArgs], *,
+               client: Client | None = None, campaign_id: str | None = None) -> CleanOptions:
+    """The options ``function`` was given (it ``takes`` :class:`CleanArgs` or
+    :class:`FileArgs`), one it does not take refused with the :class:`TypeError` Python
+    raises for such a keyword, naming the ones it does."""
+    known = sorted(takes.__annotations__)
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument {unknown[0]!r}; "
+                        f"its options are {', '.join(known)}")
+    return CleanOptions(client=client, campaign_id=campaign_id, **given)
+
+
 @dataclass(frozen=True, kw_only=True)
 class CleanOptions:
-    """The arguments of a clean, as :func:`dialkit.leads.clean` documents them."""
+    """The arguments of a clean, as :func:`dialkit.leads.clean` documents them: the
+    account's (``client``, ``campaign_id``) and :class:`FileArgs`' with their defaults."""
 
     region: str = "US"
     client: Client | None = None

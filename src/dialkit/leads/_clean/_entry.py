@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Unpack, overload
 
 from dialkit._parallel._partitions import on_dask
 
 from ..._utils._base_error import InputError
-from .._options import CleanOptions
-from .._read._lead_file import ColumnMap, Header, LeadFile, Source
+from .._options import CleanArgs, CleanOptions, FileArgs, options_of
+from .._read._lead_file import LeadFile, Source
 from ._chunked import CleanedFile
-from ._result import ALT_PHONE_FIELD, EXTENSION_FIELD, CleanResult
+from ._result import CleanResult
 from ._stream import Progress, clean_file_with, clean_whole
 
 if TYPE_CHECKING:
@@ -33,38 +32,24 @@ if TYPE_CHECKING:
 
 
 @overload
-def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
-          campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
-          country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: ColumnMap | None = ..., encoding: str | None = ...,
-          extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          header: Header = ..., out: None = None, rejects: None = None) -> CleanResult: ...
+def clean(source: Source | LeadFile, *, client: Client | None = ...,
+          campaign_id: str | None = ..., out: None = None, rejects: None = None,
+          **options: Unpack[FileArgs]) -> CleanResult: ...
 @overload
-def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
-          campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
-          country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: ColumnMap | None = ..., encoding: str | None = ...,
-          extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          header: Header = ..., out: str | os.PathLike[str],
-          rejects: str | os.PathLike[str] | None = ...,
-          escape_formulas: bool = ..., progress: Progress | bool | None = ...) -> CleanedFile: ...
+def clean(source: Source | LeadFile, *, client: Client | None = ...,
+          campaign_id: str | None = ..., out: str | os.PathLike[str],
+          rejects: str | os.PathLike[str] | None = ..., escape_formulas: bool = ...,
+          progress: Progress | bool | None = ..., **options: Unpack[FileArgs]) -> CleanedFile: ...
 @overload
-def clean(source: Source | LeadFile, *, region: str = ..., client: Client | None = ...,
-          campaign_id: str | None = ..., blocked_countries: Collection[str] = ...,
-          country_column: str | None = ..., sheet: str | int | None = ...,
-          mapping: ColumnMap | None = ..., encoding: str | None = ...,
-          extension_field: str | None = ..., alt_phone_field: str | None = ...,
-          header: Header = ..., out: None = None, rejects: str | os.PathLike[str],
-          escape_formulas: bool = ..., progress: Progress | bool | None = ...) -> CleanedFile: ...
-def clean(source: Source | LeadFile, *, region: str = "US", client: Client | None = None,
-          campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-          country_column: str | None = None, sheet: str | int | None = None,
-          mapping: ColumnMap | None = None, encoding: str | None = None,
-          extension_field: str | None = EXTENSION_FIELD,
-          alt_phone_field: str | None = ALT_PHONE_FIELD, header: Header = "infer",
-          out: str | os.PathLike[str] | None = None,
+def clean(source: Source | LeadFile, *, client: Client | None = ...,
+          campaign_id: str | None = ..., out: None = None, rejects: str | os.PathLike[str],
+          escape_formulas: bool = ..., progress: Progress | bool | None = ...,
+          **options: Unpack[FileArgs]) -> CleanedFile: ...
+def clean(source: Source | LeadFile, *, client: Client | None = None,
+          campaign_id: str | None = None, out: str | os.PathLike[str] | None = None,
           rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-          progress: Progress | bool | None = None) -> CleanResult | CleanedFile:
+          progress: Progress | bool | None = None,
+          **options: Unpack[FileArgs]) -> CleanResult | CleanedFile:
     """Check every row of a lead file as the service will, before importing it.
 
     Args:
@@ -74,12 +59,19 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             on this machine (the service is asked from here), their phones normalised on
             Dask's workers. Without ``client``, clean a Dask source on the workers with
             :func:`clean_dataset`.
-        region: The default region of numbers written nationally.
         client: With a client, the checks that need the account run too: the
             DNC screen (``client.frames.dnc``, cached) and, with ``campaign_id``,
             the leads already in the campaign (and, when the file has external
             ids, the ids this API client uses in other campaigns).
         campaign_id: The campaign the leads are for.
+        out: Deprecated: call :func:`clean_file`, which takes ``out``, ``rejects``,
+            ``escape_formulas`` and ``progress`` and answers a :class:`CleanedFile`.
+        rejects: Deprecated, as ``out``.
+        escape_formulas: Deprecated, as ``out``.
+        progress: Deprecated, as ``out``.
+
+    Keyword Args:
+        region: The default region of numbers written nationally.
         blocked_countries: Countries the account blocks: ISO 3166 codes or names
             (as a country cell is read), in a list or one comma-separated text (``"KP, IR"``), as
             :func:`dialkit.compliance.audit` takes them; the service knows the
@@ -97,11 +89,6 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
             ``None`` to leave them out.
         header: As for :func:`read`: ``None`` for a file without a header line (a
             dialer's list upload), its columns named by place, ``"0"``, ``"1"``, ...
-        out: Deprecated: call :func:`clean_file`, which takes ``out``, ``rejects``,
-            ``escape_formulas`` and ``progress`` and answers a :class:`CleanedFile`.
-        rejects: Deprecated, as ``out``.
-        escape_formulas: Deprecated, as ``out``.
-        progress: Deprecated, as ``out``.
 
     Returns:
         A :class:`CleanResult`: one row per input row with its ``status``,
@@ -123,25 +110,21 @@ def clean(source: Source | LeadFile, *, region: str = "US", client: Client | Non
         0  accepted           None  None    2
         1   invalid  invalid_phone  None    1
     """
-    options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
-                           blocked_countries=blocked_countries, country_column=country_column,
-                           sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field,
-                           header=header)
+    asked = options_of("clean", options, FileArgs, client=client, campaign_id=campaign_id)
     if client is None and on_dask((source,), compute=True):
-        return _deprecated_dataset(source, options, out, rejects, progress)
+        return _deprecated_dataset(source, asked, out, rejects, progress)
     if out is not None or rejects is not None:
         warnings.warn("clean(out=..., rejects=...) is deprecated and will be removed in the "
                       "next release: call dialkit.leads.clean_file(), which takes the same "
                       "arguments and answers a CleanedFile", DeprecationWarning, stacklevel=2)
-        return clean_file_with(source, options, out=out, rejects=rejects,
+        return clean_file_with(source, asked, out=out, rejects=rejects,
                                escape_formulas=escape_formulas, progress=progress)
     if progress is not None or escape_formulas is not True:
         warnings.warn("clean(progress=..., escape_formulas=...) does nothing without out=, "
                       "and is deprecated: pass them to dialkit.leads.clean_file(), or "
                       "escape_formulas to CleanResult.to_csv()", DeprecationWarning,
                       stacklevel=2)
-    return clean_whole(source, options)
+    return clean_whole(source, asked)
 
 
 def _deprecated_dataset(source: Any, options: CleanOptions, out: Any, rejects: Any,
@@ -162,13 +145,8 @@ def _deprecated_dataset(source: Any, options: CleanOptions, out: Any, rejects: A
 
 def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None = None,
                rejects: str | os.PathLike[str] | None = None, escape_formulas: bool = True,
-               progress: Progress | bool | None = None, region: str = "US",
-               client: Client | None = None, campaign_id: str | None = None,
-               blocked_countries: Collection[str] = (), country_column: str | None = None,
-               sheet: str | int | None = None, mapping: ColumnMap | None = None,
-               encoding: str | None = None, extension_field: str | None = EXTENSION_FIELD,
-               alt_phone_field: str | None = ALT_PHONE_FIELD,
-               header: Header = "infer") -> CleanedFile:
+               progress: Progress | bool | None = None, client: Client | None = None,
+               campaign_id: str | None = None, **options: Unpack[FileArgs]) -> CleanedFile:
     """Check every row of a lead file as :func:`clean` does, writing the rows to files as
     they are judged and holding none: a CSV on disk is read in chunks, in memory that does
     not grow with the file (``docs/scale.md``); anything else (a workbook, a frame, a file
@@ -189,9 +167,13 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
             since the clean began. By default, bars where someone watches (a notebook,
             a terminal), else a line on the ``dialkit.progress`` logger every 10 seconds,
             and at the end of a step that ran longer (``DIALKIT_PROGRESS=0``: neither).
-        region: As for :func:`clean`, as are ``client``, ``campaign_id``,
-            ``blocked_countries``, ``country_column``, ``sheet``, ``mapping``,
-            ``encoding``, ``extension_field``, ``alt_phone_field`` and ``header``.
+        client: As for :func:`clean`, as is ``campaign_id``.
+        campaign_id: As for :func:`clean`.
+
+    Keyword Args:
+        region: As for :func:`clean`, as are ``blocked_countries``, ``country_column``,
+            ``sheet``, ``mapping``, ``encoding``, ``extension_field``,
+            ``alt_phone_field`` and ``header``.
 
     Returns:
         A :class:`CleanedFile`: the summary, the notes, the counts and the paths
@@ -211,21 +193,15 @@ def clean_file(source: Source | LeadFile, *, out: str | os.PathLike[str] | None 
         >>> dialkit.leads.clean_file("vendor.csv", out="cleaned.csv")
         <CleanedFile vendor.csv: 2 rows: accepted 1, invalid 1 → cleaned.csv>
     """
-    options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
-                           blocked_countries=blocked_countries, country_column=country_column,
-                           sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field,
-                           header=header)
-    return clean_file_with(source, options, out=out, rejects=rejects,
+    asked = options_of("clean_file", options, FileArgs, client=client,
+                       campaign_id=campaign_id)
+    return clean_file_with(source, asked, out=out, rejects=rejects,
                            escape_formulas=escape_formulas, progress=progress)
 
 
 def clean_dataset(source: Any, *, out: str | os.PathLike[str] | None = None,
-                  rejects: str | os.PathLike[str] | None = None, region: str = "US",
-                  campaign_id: str | None = None, blocked_countries: Collection[str] = (),
-                  country_column: str | None = None, mapping: ColumnMap | None = None,
-                  extension_field: str | None = EXTENSION_FIELD,
-                  alt_phone_field: str | None = ALT_PHONE_FIELD) -> CleanedDataset:
+                  rejects: str | os.PathLike[str] | None = None, campaign_id: str | None = None,
+                  **options: Unpack[CleanArgs]) -> CleanedDataset:
     """Check every row of a Dask DataFrame or a Parquet dataset (a folder, or a
     ``.parquet`` file) as :func:`clean` does, on Dask's workers: each partition is
     judged there, the duplicates across partitions found by a shuffle on the number,
@@ -240,8 +216,11 @@ def clean_dataset(source: Any, *, out: str | os.PathLike[str] | None = None,
             which holds every row here). A folder written earlier is replaced once the
             new one is complete; one holding other files is refused.
         rejects: A folder the rejected rows' partitions are written to, likewise.
-        region: As for :func:`clean`, as are ``campaign_id``, ``blocked_countries``,
-            ``country_column``, ``mapping``, ``extension_field`` and ``alt_phone_field``.
+        campaign_id: As for :func:`clean`.
+
+    Keyword Args:
+        region: As for :func:`clean`, as are ``blocked_countries``, ``country_column``,
+            ``mapping``, ``extension_field`` and ``alt_phone_field``.
 
     Returns:
         A :class:`CleanedDataset`: the summary, notes and counts, computed from each
@@ -249,10 +228,7 @@ def clean_dataset(source: Any, *, out: str | os.PathLike[str] | None = None,
         ``.compute()`` gives the :class:`CleanResult`, ``.to_parquet(folder)`` writes
         them from the workers).
     """
-    options = CleanOptions(region=region, campaign_id=campaign_id,
-                           blocked_countries=blocked_countries, country_column=country_column,
-                           mapping=mapping, extension_field=extension_field,
-                           alt_phone_field=alt_phone_field)
+    asked = options_of("clean_dataset", options, CleanArgs, campaign_id=campaign_id)
     from .._dask._clean import clean_dataset_with  # imports Dask
 
-    return clean_dataset_with(source, options, out=out, rejects=rejects)
+    return clean_dataset_with(source, asked, out=out, rejects=rejects)

@@ -23,12 +23,12 @@ import html
 import os
 import shutil
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import orjson
@@ -55,8 +55,6 @@ from ..._utils._base_error import ImportStoppedError
 from .._clean._campaign import check_campaign, not_importable
 from .._clean._custom import CustomFields, frame_column
 from .._clean._result import (
-    ALT_PHONE_FIELD,
-    EXTENSION_FIELD,
     CleanResult,
     RowTally,
     _cells,
@@ -68,8 +66,8 @@ from .._clean._result import (
 )
 from .._clean._sinks import CsvSink, FrameSink
 from .._clean._stream import clean_file_with
-from .._options import CleanOptions
-from .._read._lead_file import Header, LeadFile, Source, read
+from .._options import CleanOptions, FileArgs, options_of
+from .._read._lead_file import LeadFile, Source, read
 from ._journal import (
     PLAN,
     PLAN_COLUMNS,
@@ -209,12 +207,7 @@ class ImportReport:
 
 def import_leads(client: Client, source: Source | LeadFile | CleanResult, campaign_id: str, *,
                  journal: str | os.PathLike[str] | None = None, progress: bool | None = None,
-                 region: str = "US", blocked_countries: Collection[str] = (),
-                 country_column: str | None = None, sheet: str | int | None = None,
-                 mapping: Mapping[str, str] | None = None, encoding: str | None = None,
-                 extension_field: str | None = EXTENSION_FIELD,
-                 alt_phone_field: str | None = ALT_PHONE_FIELD, header: Header = "infer",
-                 screen: bool = False) -> ImportReport:
+                 screen: bool = False, **options: Unpack[FileArgs]) -> ImportReport:
     """Clean a lead file, import its accepted rows exactly once, and reconcile every row.
 
     A row the service (or the local screen) answers ``duplicate_in_campaign``
@@ -240,19 +233,6 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             and where nobody watches (a script under nohup or cron), a line on the
             ``dialkit.progress`` logger every 10 seconds, and at the end of a step that
             ran longer.
-        region: As for :func:`clean` (a :class:`CleanResult` is imported with the
-            options it was cleaned with), and so the rest.
-        blocked_countries: As for :func:`clean`.
-        country_column: As for :func:`clean`.
-        sheet: As for :func:`clean`.
-        mapping: As for :func:`clean`.
-        encoding: As for :func:`clean`.
-        extension_field: As for :func:`clean`: each lead carries its extension as this
-            custom field, and ``ImportReport.notes`` counts them.
-        alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
-            this custom field.
-        header: As for :func:`clean`: ``None`` for a file without a header line (a
-            dialer's list upload).
         screen: Also check, before the first batch is sent, every number against the
             account's DNC list and the campaign's leads, as ``clean(client=...,
             campaign_id=...)`` does: ``True`` for a plan whose local verdicts
@@ -262,6 +242,15 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
             read of the campaign's leads, two thirds of a large import's requests. A
             journal already planned resumes as it was planned.
 
+
+    Keyword Args:
+        region: As for :func:`clean` (a :class:`CleanResult` is imported with the
+            options it was cleaned with), as are ``blocked_countries``, ``country_column``,
+            ``sheet``, ``mapping``, ``encoding`` and ``header``.
+        extension_field: As for :func:`clean`: each lead carries its extension as this
+            custom field, and ``ImportReport.notes`` counts them.
+        alt_phone_field: As for :func:`clean`: each lead carries its other numbers as
+            this custom field.
     Returns:
         An :class:`ImportReport` with one outcome per row of the file.
 
@@ -297,32 +286,31 @@ def import_leads(client: Client, source: Source | LeadFile | CleanResult, campai
         Name: rows, dtype: int64
         >>> client.close()
     """
-    blocked_countries = blocked_regions(blocked_countries)  # before anything is read
-    options = CleanOptions(region=region, client=client, campaign_id=campaign_id,
-                           blocked_countries=blocked_countries, country_column=country_column,
-                           sheet=sheet, mapping=mapping, encoding=encoding,
-                           extension_field=extension_field, alt_phone_field=alt_phone_field,
-                           header=header)
-    said = {"region": region, "blocked_countries": sorted(blocked_countries),
-            "country_column": country_column, "extension_field": extension_field,
-            "alt_phone_field": alt_phone_field}  # what the journal's name is derived from
+    asked = options_of("import_leads", options, FileArgs, client=client,
+                       campaign_id=campaign_id)
+    blocked_countries = blocked_regions(asked.blocked_countries)  # before anything is read
+    said = {"region": asked.region, "blocked_countries": sorted(blocked_countries),
+            "country_column": asked.country_column, "extension_field": asked.extension_field,
+            "alt_phone_field": asked.alt_phone_field}  # what the journal's name is derived from
     named: Any
     if isinstance(source, CleanResult):
         digest, named = content_hash(source.frame), [source.extension_field,
                                                      source.alt_phone_field]
     elif isinstance(source, str | os.PathLike):  # read a block at a time, not whole
-        read_as = [sheet, mapping, encoding, *["no header"] * (header is None)]  # a journal
-        digest, named = file_hash(source), {"options": said, "read": read_as}  # of before
+        read_as = [asked.sheet, asked.mapping, asked.encoding,  # a journal of before
+                   *["no header"] * (asked.header is None)]
+        digest, named = file_hash(source), {"options": said, "read": read_as}
     else:  # resumes under its name
         source = source if isinstance(source, LeadFile) else read(
-            source, sheet=sheet, mapping=mapping, encoding=encoding, header=header)
+            source, sheet=asked.sheet, mapping=asked.mapping, encoding=asked.encoding,
+            header=asked.header)
         digest, named = content_hash(source.frame), {"options": said, "fields": source.fields}
     content = digest + orjson.dumps(named, option=orjson.OPT_SORT_KEYS).hex()
     folder = journal_folder(journal, client.cache.path, content, campaign_id)
     with held(folder):
         book = Journal.open(folder)
         if book.planned is None:
-            book.write_plan(_plan(source, folder, progress, options, screen))
+            book.write_plan(_plan(source, folder, progress, asked, screen))
         return _Run(client, campaign_id, book, shown(progress)).run()
 
 
