@@ -19,7 +19,10 @@ import them. Beside the layers: ``mcp`` imports only the contract and the shared
 (it takes an executor); ``sandbox`` only those and ``mcp``; and no module outside the
 sandbox imports it but through its public ``dialkit.sandbox``, and then only
 ``Client.sandbox()``, the demo and the CLI. The exceptions are :data:`ALLOWED`:
-``Client.frames``, which imports ``dialkit.frames`` on first use, and the guard's judge.
+``Client.frames``, which imports ``dialkit.frames`` on first use, and the emulator
+``Client.sandbox()`` starts. The guard's judge is no exception: the client asks for it by
+its interface, and the ``dialkit`` package wires the compliance layer's in
+(``dialkit/_utils/_wiring.py``).
 
 An import counts wherever it is written, in a function too, and under
 ``if TYPE_CHECKING:`` too (issue 72): a name the type checker reads is a dependence, so no
@@ -27,9 +30,9 @@ module names a layer it may not import even for the type checker. The cycles are
 the same way, every import of the three kinds (a module's top, ``TYPE_CHECKING``, a
 function), none excused, and no two modules import each other, directly or round a longer
 cycle, but in one group, the one left (:data:`LEFT_PACKAGES`, :data:`CLOSING`): the
-client, the frames and compliance, joined by the client's two exceptions to the layers.
-Breaking it is a design decision still to be taken;
-the test names it exactly and fails on any other cycle, or if it reaches another package.
+client and the frames, joined by ``Client.frames``. Breaking it is a design decision still
+to be taken; the test names it exactly and fails on any other cycle, or if it reaches
+another package.
 """
 
 from __future__ import annotations
@@ -68,29 +71,23 @@ SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 """Who may import the public ``dialkit.sandbox``, from where (``""``: anywhere in it)."""
 ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
            ("dialkit.client._client", TYPING, "dialkit.frames"),
-           ("dialkit.client._client", TYPING, "dialkit.sandbox"),
-           ("dialkit.client._guard", "Guard._loaded_judge", "dialkit.compliance")}
-"""The imports against the layers: ``Client.frames``, a lazy convenience (issue 24), and
-the guard's judge, imported on its first use (issue 50): the law is judged by the
-compliance layer's one judge, which the client may not copy, and every client (the CLI's,
-``mcp serve``'s) must hold the guard without its user wiring one in. The client names
-for the type checker what those two give it: ``Frames`` and ``Cache``, and the emulator
-``Client.sandbox()`` starts (``Sandbox``, ``RemoteSandbox``, ``SandboxConfig``)."""
-LEFT_PACKAGES = frozenset({"dialkit.client", "dialkit.frames", "dialkit.compliance"})
+           ("dialkit.client._client", TYPING, "dialkit.sandbox")}
+"""The imports against the layers: ``Client.frames``, a lazy convenience (issue 24). The
+client names for the type checker what it gives (``Frames`` and ``Cache``), and the
+emulator ``Client.sandbox()`` starts (``Sandbox``, ``RemoteSandbox``, ``SandboxConfig``)."""
+LEFT_PACKAGES = frozenset({"dialkit.client", "dialkit.frames"})
 """The packages of the one group of modules that still import each other, every import
-counted: the client imports ``dialkit.frames`` and its guard imports its judge
-from ``dialkit.compliance`` (:data:`ALLOWED`), while the frames and the audit import the
-client, as their layers allow. It is left because breaking it is a design decision, not
-a move of a name: where ``Client.frames`` and the guard's judge are wired (likely at the
-``dialkit`` package, the application layer, as the one place that joins them)."""
+counted: the client imports ``dialkit.frames`` (:data:`ALLOWED`), while the frames import
+the client, as their layer allows. It is left because breaking it is a design decision,
+not a move of a name: ``client.frames`` is typed as the frames' own class for its users,
+and naming that class, even for the type checker alone, is an import."""
 CLOSING = frozenset({
     ("dialkit.client._client", "Client.frames", "dialkit.frames"),
     ("dialkit.client._client", TYPING, "dialkit.frames"),
-    ("dialkit.client._guard", "Guard._loaded_judge", "dialkit.compliance"),
 })
-"""The imports that close the group left, each one a cycle of its own: the three of
-:data:`ALLOWED` that reach the frames and the judge. Without them no two modules of the
-package import each other."""
+"""The imports that close the group left, each one a cycle of its own: the two of
+:data:`ALLOWED` that reach the frames. Without them no two modules of the package import
+each other."""
 
 @dataclass(frozen=True)
 class Import:
@@ -352,11 +349,11 @@ def test_the_package_keeps_its_layers() -> None:
 def test_no_modules_import_each_other_but_the_group_left() -> None:
     """Every import counted (a module's top, ``TYPE_CHECKING``, a function) and none
     excused, the package holds one group of modules that import each other and no other:
-    the client, the frames and compliance (:data:`LEFT_PACKAGES`), joined by the client's
-    two exceptions to the layers (:data:`CLOSING`). That group is the one left; breaking
-    it is a design decision (where ``Client.frames`` and the guard's judge are wired), so
-    until then the test names it, and fails on any other cycle or if the group reaches
-    another package."""
+    the client and the frames (:data:`LEFT_PACKAGES`), joined by ``Client.frames``
+    (:data:`CLOSING`). That group is the one left; breaking it is a design decision (how
+    ``client.frames`` keeps its type without the client naming the frames), so until then
+    the test names it, and fails on any other cycle or if the group reaches another
+    package."""
     left, others = the_group_left(_ours())
     assert not others, "import cycles, every import counted:\n" + "\n".join(
         " -> ".join(c) for c in others)

@@ -17,7 +17,7 @@ Examples:
 from typing import TYPE_CHECKING
 
 from ._shown._masked import library_logging as _library_logging
-from ._utils import _lazy
+from ._utils import _lazy, _wiring
 
 if TYPE_CHECKING:
     from . import errors
@@ -31,3 +31,14 @@ __all__ = ["ApiData", "Client", "ListIterator", "ResponseInfo", "__version__", "
 
 __getattr__, __dir__ = _lazy.exports(__name__)  # the imports above, on first use
 _library_logging()  # dialkit's loggers: a NullHandler, numbers masked
+
+
+def _law_judge() -> object:
+    """The judge of the law the client's guard asks (:mod:`dialkit._utils._wiring`): the
+    compliance layer's :class:`~dialkit.compliance.LawJudge`, imported on its first use."""
+    from .compliance import LawJudge
+
+    return LawJudge()
+
+
+_wiring.wire_law_judge(_law_judge)

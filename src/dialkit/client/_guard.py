@@ -11,9 +11,9 @@ calls and texts back over the caps' period, newest first, kept for the next cont
 :mod:`._guard_contacts`) and the moment of the contact (the service's now, from its
 ``Date`` header, or ``scheduled_at``), and asks the law's one judge,
 :class:`dialkit.compliance.LawJudge`, which judges by ``next_allowed``, the audit's own code.
-The client may not import the compliance layer, so the judge is imported on the guard's
-first use, as ``Client.frames`` imports the frames (docs/design.md): one judge, never a
-copy of it here.
+The client may not import the compliance layer, so the guard asks for the judge by its
+interface, and the ``dialkit`` package wires the compliance layer's in
+(:mod:`dialkit._utils._wiring`): one judge, never a copy of it here.
 
 A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
 rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
@@ -44,6 +44,7 @@ from .._files._private import private_dir
 from .._guarding import GuardSettings, Judge, LiveDnc, ResumeJudgment, Verdict, address_state
 from .._utils._base_error import InputError
 from .._utils._moments import held, iso_datetime
+from .._utils._wiring import law_judge
 from ..contract import CHANGED_BY, CONTACTS, Call, SmsMessage
 from ..errors import ApiTimeoutError
 from ._guard_asked import asked
@@ -450,12 +451,9 @@ class Guard:
         return True
 
     def _loaded_judge(self) -> Judge:
-        """The law's judge, imported on first use (the one import of compliance from the
-        client: tests/test_layers.py's ALLOWED)."""
+        """The law's judge, made on first use as the ``dialkit`` package wired it."""
         if self._judge is None:
-            from ..compliance import LawJudge
-
-            self._judge = LawJudge()
+            self._judge = law_judge()
         return self._judge
 
 
