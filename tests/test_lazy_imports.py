@@ -24,7 +24,8 @@ NEVER = ["fastapi", "uvicorn", "starlette", "mcp", "matplotlib", "ipywidgets", "
          "dialkit.analytics", "dialkit.cli._mcp", "dialkit.cli._sandbox",
          "dialkit.cli._webhooks", "dialkit.cli._compliance", "dialkit.cli._campaigns",
          "dialkit.cli._cache", "dialkit.cli._samples", "dialkit.samples",
-         "dialkit.leads._import._run", "dialkit.leads._import._journal"]
+         "dialkit.leads._import._run", "dialkit.leads._import._report",
+         "dialkit.leads._import._journal"]
 """Loaded by no case below."""
 
 

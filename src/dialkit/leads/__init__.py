@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from ._clean._result import CleanResult
     from ._command_runs import run_clean, run_import
     from ._dask._result import CleanedDataset
-    from ._import._run import OUTCOMES, ImportReport, import_leads
+    from ._import._report import OUTCOMES, ImportReport
+    from ._import._run import import_leads
     from ._normalize._columns import normalize
     from ._read._headers import ALIASES
     from ._read._lead_file import LeadFile, read

@@ -17,7 +17,7 @@ from .._utils._base_error import InputError
 if TYPE_CHECKING:
     from ..client import Client
     from ._clean._chunked import CleanedFile
-    from ._import._run import ImportReport
+    from ._import._report import ImportReport
 
 FilePath = str | os.PathLike[str]
 """A file given by its path."""
