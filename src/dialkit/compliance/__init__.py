@@ -3,7 +3,7 @@ abandonment, blocked countries and caller ids, with the evidence for each findin
 
 :func:`run_audit`, :func:`run_upcoming` and :func:`run_when` are the ``dialkit
 compliance`` commands as calls (options in, the command's answer out), so a notebook or
-a scheduled job decides exactly as the shell does (issue 63: the CLI only parses and
+a scheduled job decides exactly as the shell does (the CLI only parses and
 prints).
 
 Examples:

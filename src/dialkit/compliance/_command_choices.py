@@ -51,7 +51,7 @@ def given_to(judge: str | None) -> dict[str, AuditInput]:
     """The inputs of :func:`audit` a run takes by their keyword, as given (a file, the ids,
     a fact), each read by its kind: :func:`run_audit` every one (``judge`` None), a run of
     a judge before a call those its declaration says ``judge`` reads (its ``readers``), so
-    that an input a judge is given later is its command's at once (issue 71)."""
+    that an input a judge is given later is its command's at once."""
     return {each.name: each for each in AUDIT_INPUTS
             if each.kind in GIVEN and (judge is None or judge in each.readers)}
 

@@ -1,7 +1,7 @@
 """The compliance commands' work as library calls: what ``dialkit compliance audit``,
 ``upcoming`` and ``when`` decide from their options (the law and policy named, the
 period, the files or the account, what fails a run), taken as plain Python values, so a
-notebook or a scheduler gets the command's answer without a shell (issue 63: the CLI
+notebook or a scheduler gets the command's answer without a shell (the CLI
 parses, calls one of these, prints).
 
 The choices are the options' own: a preset and a policy by name (or as :class:`Rules`),
@@ -364,7 +364,7 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
         calls: The account's calls' export (CSV, Parquet or a ``dialkit.frames.export``
             folder): a cap the call would break forbids it until the cap frees the number.
         campaign_id: The campaign the call would be of, for caps counted per subject.
-        leads: The account's leads' export (issue 79): the leads of ``numbers`` are asked
+        leads: The account's leads' export: the leads of ``numbers`` are asked
             about as :func:`next_allowed` asks about leads (their address state, their
             line, the person their other numbers link them to, a consent or contract
             naming them by id), every lead where no number is given; a number no lead

@@ -86,7 +86,7 @@ def audit(calls: pd.DataFrame, *, compute: bool = True,
         policy: The account's own stricter rule, added to the law's and reported as
             policy: ``POLICY("quiet hours", window=(time(9), time(20)))`` or
             ``HOUSE_RULES`` (08:00-21:00 for every call, at most 3 calls a day: what the
-            presets applied as if law before issue 37). A call the law forbids is a law
+            presets once applied as if law). A call the law forbids is a law
             finding whatever the policy says.
         campaign_id: Audit this campaign only, or these (a list of ids).
         as_of: When the audit looks from (for the DNC scrub age; a time of the evidence
@@ -140,7 +140,7 @@ def audit(calls: pd.DataFrame, *, compute: bool = True,
             ``lead_id``, ``signed_at``, ``ends_at``: empty while in force): a contract
             lifts the lists whose law names it (Canada's DNCL, 41.7(2)) while in force
             and as long after as that law counts it (docs/compliance.md).
-        emergencies: The states of emergency declared where the calls went (issue 73):
+        emergencies: The states of emergency declared where the calls went:
             ``area`` (a state: ``US-LA``, ``LA``, ``Louisiana``), ``starts_at``, ``ends_at``
             (empty while in force) and optionally ``declaration`` (what declared it). A
             call to a state whose law forbids solicitation during one (Louisiana, New
@@ -285,7 +285,7 @@ def _regions(blocked: Collection[str]) -> tuple[str, ...]:
 def _campaigns(campaign_id: str | Collection[str] | None,
                campaigns: Collection[str] | None) -> frozenset[str] | None:
     """The campaigns audited, as a set of ids (``None``: every campaign); ``campaigns=``,
-    the name before ``campaign_id=`` (issue 24), still works for a release, and warns."""
+    the name before ``campaign_id=``, still works for a release, and warns."""
     if campaigns is not None:
         if campaign_id is not None:
             raise AuditInputError("pass campaign_id= alone: campaigns= is its old name")

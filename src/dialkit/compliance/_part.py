@@ -78,11 +78,11 @@ class Options:
     (:mod:`._texts`); small, so every part gets them whole (on Dask, their rows are
     shuffled with the calls)."""
     nonprofit: bool = False
-    """Whether the account is a tax-exempt nonprofit calling for itself (issue 61)."""
+    """Whether the account is a tax-exempt nonprofit calling for itself."""
     charity: bool = False
     newspaper: bool = False
     """Whether the account is (or calls for) a registered charity soliciting a donation, a
-    newspaper soliciting subscriptions (issue 73: Canada's DNCL does not bind them)."""
+    newspaper soliciting subscriptions (Canada's DNCL does not bind them)."""
     contracts: pd.DataFrame | None = field(default=None, compare=False)
     """The written contracts in force (:func:`._inputs._prepared.prepared_contracts`),
     small, whole in each part."""
@@ -92,7 +92,7 @@ class Options:
     account's scrubs (the judges before a call ask so of what they make up:
     :func:`history_findings`), and no number's missing scrub of its state's list is judged.
     Which number a scrub answers for is its own row's
-    (:func:`._state_lists.unscrubbed_states`, issue 79)."""
+    (:func:`._state_lists.unscrubbed_states`)."""
     dnc_unanswered: int = 0
     """How many DNC results leave ``listed`` empty (:func:`._inputs._prepared.unanswered`),
     for the note."""
@@ -132,7 +132,7 @@ class Part:
     answering for them (:func:`._state_lists.unscrubbed_states`), for the report's note."""
     banned: frozenset[str] = frozenset()
     """The states whose law bans calls during a declared emergency that the reported calls
-    reached (:func:`._hours.banned_states`), for the report's note (issue 73)."""
+    reached (:func:`._hours.banned_states`), for the report's note."""
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
@@ -207,7 +207,7 @@ def history_findings(calls: pd.DataFrame, leads: pd.DataFrame | None,
     ``leads`` and ``dnc`` results, each with its ``call_id`` and ``lead_id``: the rows
     :func:`._run.audit_frames` finds of these rules, by the same functions, without the other
     rules' work. What :func:`~._ahead._when.next_allowed` and the guard's judge ask of the
-    calls they make up (issue 63: they call the checks, not the public audit)."""
+    calls they make up (they call the checks, not the public audit)."""
     prepared, _ = once_each(prepared_calls(calls))
     leads = prepared_leads(leads, options.campaigns)
     rows = outbound_rows(prepared, options.campaigns)

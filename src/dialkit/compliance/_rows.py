@@ -168,7 +168,7 @@ def live_at(prepared: pd.DataFrame, rows: Rows) -> Rows:
     """The positions among the outbound calls at ``rows`` of those a live person answered
     (:func:`._abandonment.live`): the one reading of a live answer, which abandonment's
     rate counts among and the population's ``answered`` counts too, so that the
-    summary's answered calls are the findings' (issue 79: a summary that counted
+    summary's answered calls are the findings' (a summary that counted
     voicemails said 7 of 93 where the finding said 7 of 71)."""
     found: Rows = np.searchsorted(rows, live(prepared, rows))
     return found

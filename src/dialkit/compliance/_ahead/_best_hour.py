@@ -1,4 +1,4 @@
-"""The best lawful hour (issue 50): among the moments the law allows within a horizon, the
+"""The best lawful hour: among the moments the law allows within a horizon, the
 one the account's own calls say is most likely to be answered.
 
 The rates are the account's answer rates by the recipient's local hour and weekday

@@ -1,4 +1,4 @@
-"""The law's judge of the client's guard (issue 50): one contact, or a campaign's leads,
+"""The law's judge of the client's guard: one contact, or a campaign's leads,
 judged by :func:`._when.next_allowed`, the audit's own code, never a copy of it.
 
 The client gathers the evidence over the API (:mod:`dialkit.client._guard`): the number's
@@ -9,7 +9,7 @@ law, and a cap counts it), so the guard, ``next_allowed``, ``upcoming`` and the 
 answer alike. The account's blocked countries are judged by the audit's
 :func:`._account.blocked_country`.
 
-What the settings give by the audit's names (issue 73: the declared emergencies, DNC
+What the settings give by the audit's names (the declared emergencies, DNC
 results beside the live answer, the leads' lines, the contracts, the reassigned answers,
 the account's facts) is read once, by the audit's readers (:class:`ReadSettings`), and judged by
 ``next_allowed``'s code with the rest: the emergencies in the rules, the DNC rows of the
@@ -54,7 +54,7 @@ from ._when_past import RISK, RISK_JURISDICTION, Asked, Lifting, cap_periods
 class LawJudge:
     """The law's judge the client's guard (:class:`dialkit.client.Guard`) asks before an
     operation reaches a person: one contact, or a campaign's leads, judged by
-    :func:`next_allowed`'s code. Public so that the client imports it by name (issue 63);
+    :func:`next_allowed`'s code. Public so that the client imports it by name;
     a notebook can ask it too, as the guard would."""
 
     lookback: timedelta
@@ -193,8 +193,8 @@ class ReadSettings:
 
     def rows_of(self, phone: str) -> pd.DataFrame | None:
         """The settings' DNC rows of ``phone``: none (an empty frame) where the settings
-        hold DNC rows but none of it, so that its state's required list is judged unscrubbed
-        (issue 79); None where the settings hold no DNC rows."""
+        hold DNC rows but none of it, so that its state's required list is judged unscrubbed;
+        None where the settings hold no DNC rows."""
         if self.dnc is None:
             return None
         return self.dnc[(self.dnc["phone"].astype(object) == phone).to_numpy(bool)]
@@ -202,7 +202,7 @@ class ReadSettings:
 
 def _compliance_rules(given: RuleSet | None, name: str) -> Rules | None:
     """``given`` as the audit's own :class:`Rules`: the settings hold a
-    :class:`~dialkit._guarding.RuleSet`, for they may not name this layer (issue 72)."""
+    :class:`~dialkit._guarding.RuleSet`, for they may not name this layer."""
     if given is None or isinstance(given, Rules):
         return given
     raise InputError(f"GuardSettings({name}={given!r}) is not a set of dialkit.compliance's "

@@ -101,7 +101,7 @@ def repair(found: pd.DataFrame, client: Client | None, *,
             callback is moved into one where the law of the place called forbids calls
             during it.
         consents: The account's consent records, as given to :func:`upcoming`. This
-            and the five after it are what lifts a list's rule from a call (issue 73): a
+            and the five after it are what lifts a list's rule from a call: a
             callback whose number is listed now is cancelled only where the audit, told
             the same, would find the call (``dnc_call``) at its new moment; else it is
             moved, as a nonprofit's callback to a number on the national registry is.
@@ -246,7 +246,7 @@ def _campaign_names(client: Client | None,
 
 
 def _pauses(attempts: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
-    """Why a lead's next attempt is left, and what stops it (issue 62: the line said
+    """Why a lead's next attempt is left, and what stops it (the line once said
     "pause its campaign (client.campaigns.pause)", naming no campaign): the campaign by
     id and name, and the call that pauses it."""
     said = []

@@ -11,7 +11,7 @@ a number on the Do-Not-Call list now (or listed after the callback was set), a c
 call would exceed given the calls and texts already made (a text is a call in law, and
 the audit counts it: :mod:`._texts`) and the others scheduled before it, a blocked
 country. What lifts a list's rule from a call is the audit's too, taken by the audit's
-names (issue 73): the consent records, the reassigned answers, the written contracts, the
+names: the consent records, the reassigned answers, the written contracts, the
 account's facts and the leads' business lines.
 """
 
@@ -143,7 +143,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         calls, leads=frames["leads"], dnc=frames.get("dnc"), texts=frames.get("texts"),
         rules=told["rules"], policy=told["policy"],
         blocked_countries=told["blocked_countries"],
-        as_of=moment, since=moment,  # a number's risk on its first call to come (issue 79)
+        as_of=moment, since=moment,  # a number's risk on its first call to come
         emergencies=read["emergencies"], consents=read["consents"],
         reassigned=read["reassigned"], contracts=read["contracts"],
         nonprofit=facts["nonprofit"], charity=facts["charity"],
@@ -237,7 +237,7 @@ def _statuses(frame: pd.DataFrame, name: str, allowed: tuple[str, ...],
     """``frame`` given (not read from the account) with its ``status`` read as the audit
     reads a named value (``Pending`` is ``pending``); a status the contract does not name
     is refused by name, never read as one that is not scheduled. A frame without one is
-    refused naming ``source``, the ``client.frames`` method that gives it (issue 78)."""
+    refused naming ``source``, the ``client.frames`` method that gives it."""
     if "status" not in frame:
         raise AuditInputError(f"{name} has no column status: pass {source} as it comes, or "
                               "an export with its columns", frame=name)
@@ -286,7 +286,7 @@ def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Ser
 def _unless_law(found: pd.DataFrame) -> pd.DataFrame:
     """The findings, less a call's risk of a rule that a finding of law of the call names
     already: a number on the national registry whose state's list no scrub of it answers
-    for is forbidden by the listing, and the call is one row of ``dnc_call`` (issue 79: the
+    for is forbidden by the listing, and the call is one row of ``dnc_call`` (the
     risk falls on the call to come, beside the listing's finding), as ``next_allowed``
     names the listing alone."""
     risk = (found["basis"].astype(object) == "risk").to_numpy(bool)

@@ -12,7 +12,7 @@ each of the place's zones), the earliest that every zone's law allows.
 Frequency caps and the Do-Not-Call list depend on what was done to a number, not on its
 place: given the account's calls, texts and DNC results, :mod:`._when_past` judges them by
 the audit's own checks, as :func:`._upcoming.upcoming` does for the calls the account has
-scheduled, with what lifts a list's rule as the audit takes it (issue 73: the account's
+scheduled, with what lifts a list's rule as the audit takes it (the account's
 facts, its contracts, the reassigned answers, a lead's business line).
 """
 
@@ -132,7 +132,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             ``revoked_at``): one standing at ``at`` exempts the call from each list whose
             law names it, and a ``written`` or ``oral`` one lifts the hours of the rows
             whose words bind only calls made without the person's consent (16 CFR
-            310.4(c)), as the audit reads them (issue 79). The next allowed moment is
+            310.4(c)), as the audit reads them. The next allowed moment is
             looked for with the consent as it stands at ``at``.
         values: What another tool's words mean, per named column, as :func:`audit`
             takes them (``{"disposition": {"DNC": "do_not_call"}}``).
@@ -153,7 +153,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         ``risk``, where the call is allowed but the audit would find it a risk (a state's
         required Do-Not-Call list no scrub given answers for; a listing a record would
         exempt had the list's words been read), the audit's words, with a
-        :class:`~dialkit.errors.ComplianceRiskWarning` (issue 81);
+        :class:`~dialkit.errors.ComplianceRiskWarning`;
         ``timezones``, every zone the call is judged in: the number's
         (``America/New_York, America/Chicago`` for an area code the exchange does not
         place in one), then, for a lead whose address state is another state, that

@@ -10,7 +10,7 @@ period (a call exactly one period before does not count), the earliest the audit
 being the moment the cap frees the number; the law's hours then give the first allowed
 moment from there. A number the audit finds listed has no next allowed moment.
 
-What lifts a list's rule from a call besides a consent (issue 73: the account's facts, its
+What lifts a list's rule from a call besides a consent (the account's facts, its
 written contracts and the reassigned answers that void one, a number's business line) is
 read by the audit's own readers (:class:`Lifting`) and given to the audit's check of a
 listing as the audit gives it, so that a judge before the call lifts what the audit lifts.
@@ -56,7 +56,7 @@ RISK = "risk"
 """A finding's ``basis`` that says the call may break the law, not that it does (a state's
 required list no scrub answers for: :mod:`.._checks._state_lists`; a listing whose list's
 words on its exemptions were not read, where a record would exempt it: :mod:`.._checks._dnc`):
-it forbids no call, and the answer's ``risk`` column says it (issue 81)."""
+it forbids no call, and the answer's ``risk`` column says it."""
 RISK_JURISDICTION = "risk_jurisdiction"
 """The jurisdiction of the finding a ``risk`` says (``US-CO``), beside the answer's own
 columns for the client's guard, whose verdict names it as a refusal's names its own."""
@@ -179,7 +179,7 @@ class Asked:
     hours' own answer for numbers at a moment, and what lifts a list's rule
     (:class:`Lifting`); ``scrubs``: whether ``dnc`` holds the account's scrubs, by which
     a number of a state whose list is required is a risk where no answered row of its own
-    scrubs it against that list, as the audit finds it (issue 79); the client's guard
+    scrubs it against that list, as the audit finds it; the client's guard
     without DNC rows in its settings holds the live answer alone, which names no state's
     list (False)."""
 

@@ -1,4 +1,4 @@
-"""The audit's checks (issue 63), one module per rule family: calling hours (``_hours``),
+"""The audit's checks, one module per rule family: calling hours (``_hours``),
 frequency (``_frequency``), Do-Not-Call (``_dnc``), abandonment (``_abandonment``) and
 ring time (``_ring``), the account's own settings (``_account``), texts judged as calls
 (``_texts``), each call's lead and address (``_lead_of``) and the consent that exempts a

@@ -42,7 +42,7 @@ VOICEMAIL = CallStatus.VOICEMAIL.value
 TOLD_BY = ("status", "disposition")
 """The calls' named columns that tell whether a live person answered: a call whose value of
 either is not understood (:func:`._inputs._vocabulary.unread`) is held out, no live answer
-(a dialer's word for a dropped call read as a conversation let 7 of 71 pass, issue 79)."""
+(a dialer's word for a dropped call read as a conversation let 7 of 71 pass)."""
 _UNMEASURED_SPAN = pd.Timedelta(days=30)
 """The periods an abandoned call no law row and no policy measures is shown over."""
 _MS = 10**3

@@ -1,6 +1,6 @@
 """Evidence that exempts: the account's consent records and reassigned-number answers.
 
-``consents=`` (shared decision 6 of issue 47): a row per record, by ``phone`` or
+``consents=``: a row per record, by ``phone`` or
 ``lead_id``, of ``kind`` ``written`` (prior express written consent, a signed written
 agreement), ``ebr`` (an established business relationship, from ``given_at``: its
 ``relationship``, ``purchase`` or ``inquiry``, says which, absent a purchase), ``oral``
@@ -70,9 +70,9 @@ def _after_as_of(records: pd.DataFrame, reassigned: pd.DataFrame | None,
                  as_of: pd.Timestamp) -> np.ndarray:
     """Which records hold a ``given_at`` or ``revoked_at`` after ``as_of``, or are of a
     number with a reassigned ``yes`` asked after it. No record made by then could hold
-    such a time (issue 61 read a ``listed_at`` and a ``checked_at`` so), and read as it
+    such a time (a ``listed_at`` and a ``checked_at`` are read so too), and read as it
     stands it let the calls before it pass: a consent "revoked" in 2036 stood at every
-    call (issue 71). The moment it was given, revoked or voided is unknown, so the record
+    call. The moment it was given, revoked or voided is unknown, so the record
     is read as standing at no call: the stricter reading, never permission."""
     later: np.ndarray = _after(records["given_at"], as_of) | _after(records["revoked_at"], as_of)
     if reassigned is None:

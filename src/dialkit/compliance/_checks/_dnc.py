@@ -3,7 +3,7 @@ numbers were not screened recently enough, each judged by the law of the list th
 is on (:mod:`.._law._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
 account's own list, a US state's own list) and that list's grace.
 
-A state's own list (issue 73) is told by the DNC results' ``list`` (``US-IN``): a scrub of
+A state's own list is told by the DNC results' ``list`` (``US-IN``): a scrub of
 the state's download or a vendor's file. A listing on it is judged by the state's row
 wherever the number's area code is, for the list is the state's record of who objected.
 Where the DNC results hold no row of a state's list, calls to that state's numbers were
@@ -47,10 +47,10 @@ NO_ROW = "the account's DNC results (no list of the number's country in the law'
 @dataclass(frozen=True)
 class Facts:
     """Facts a list's law turns on that the contract's records do not carry, as the
-    caller told them (issue 61): the numbers that are ``business`` lines (a lead's
+    caller told them: the numbers that are ``business`` lines (a lead's
     ``line``); whether the account is a tax-exempt ``nonprofit`` calling for itself, a
     registered ``charity`` (or calls for one) soliciting a donation, a ``newspaper`` (or
-    calls for one) soliciting subscriptions (issue 73: each its own fact,
+    calls for one) soliciting subscriptions (each its own fact,
     :data:`.._law._dnc_lists.FACTS`); and the written ``contracts`` in force, as records
     of kind ``contract`` (:func:`contract_records`, resolved as consents are)."""
 
@@ -159,8 +159,8 @@ def requests(calls: pd.DataFrame, consents: pd.DataFrame | None,
 
 def _dated(since: pd.Series, column: str, as_of: pd.Timestamp | None,
            reading: np.ndarray) -> tuple[pd.Series, pd.Series]:
-    """A listing's ``since`` (its ``column``), NaT where it is after ``as_of`` (issue 61:
-    no record made by then could hold it; issue 71: a consent's ``revoked_at`` too), and
+    """A listing's ``since`` (its ``column``), NaT where it is after ``as_of`` (no
+    record made by then could hold it, as a consent's ``revoked_at`` is read too), and
     its ``reading`` with the words saying so after what it said."""
     said = pd.Series(reading, index=since.index, dtype=object)
     later = np.zeros(0, bool) if as_of is None else (since > as_of).fillna(False).to_numpy(bool)
@@ -176,7 +176,7 @@ def _dated(since: pd.Series, column: str, as_of: pd.Timestamp | None,
 def _with_requests(parts: list[pd.DataFrame]) -> pd.DataFrame:
     """The listings of ``parts`` as one frame, times in UTC. A listing of the DNC results
     that says neither its list nor its date stays beside the account's own request for
-    the number (issue 61): it may be that request, or a national listing older than it,
+    the number: it may be that request, or a national listing older than it,
     and read as the request it let the calls between the two pass; undated, every call
     to the number is a finding that says the date is unknown, the stricter reading."""
     whole = pd.concat([p for p in parts if len(p)] or parts[:1], ignore_index=True)
@@ -306,7 +306,7 @@ def _once_each(pairs: pd.DataFrame, broken: pd.Series | np.ndarray) -> pd.DataFr
     call's listings on one list from one source as one, the earliest (the one that
     decides), with ``_rows``: how many rows of the source list it (broken or not). A
     vendor's file of two scrub runs holds a number's listing twice, and the evidence said
-    each fact twice (issue 79). Where no call is in two of ``pairs`` (most lists of most
+    each fact twice. Where no call is in two of ``pairs`` (most lists of most
     DNC results), each pair is a fact of one row and the grouping, the sort and the
     look-up of duplicates are skipped: over the lists judged, 0.02 s of a million calls
     (Run F). The pairs are then in their own order, by call as :func:`dnc_call` makes
@@ -333,7 +333,7 @@ def _grace_words(hits: pd.DataFrame, row: lists.DncList) -> pd.Series:
     """What the list's grace is, in words, after the listing's date: where the law gives
     whole days, when the grace ended (:func:`_grace_end`) and whether the call was before
     it, at it or after it; the calendar days alone read as within the grace where they
-    were not (issue 79: "30 days before the call; the law's grace is 30 days")."""
+    were not (a finding said "30 days before the call; the law's grace is 30 days")."""
     if not row.grace:
         return _days_before(hits) + "; the law gives no time to honour it"
     if row.grace_needs_check:
@@ -484,8 +484,8 @@ def dnc_lead(leads: pd.DataFrame, dnc: pd.DataFrame,
     """Leads whose number is listed while their status still lets them be dialled, each
     naming the list's law (its country's row of the lists' table): listed in the DNC
     results, or on the account's own list by a request its records hold (``asked``:
-    :func:`requests`, a ``do_not_call`` disposition or a consent revoked; issue 79: such a
-    lead was no finding, and the dialer would call the person again)."""
+    :func:`requests`, a ``do_not_call`` disposition or a consent revoked; read
+    otherwise, such a lead was no finding, and the dialer would call the person again)."""
     listed = dnc.loc[dnc["listed"].fillna(False).astype(bool)]
     kind = (listed["list"].astype(object).fillna("national") if "list" in listed
             else pd.Series("national", index=listed.index))

@@ -7,7 +7,7 @@ The declared states of emergency an audit is given (``emergencies=``) are read w
 other inputs (:mod:`.._inputs._prepared`) into the rules'
 :class:`.._rules._emergencies.Emergency` values, which every judge of a call then reads
 from the rules: the audit on pandas and on Dask, ``next_allowed``, ``upcoming`` and the
-client's guard (issue 73). Without the frame an emergency cannot be judged: a report
+client's guard. Without the frame an emergency cannot be judged: a report
 whose calls reached a state whose law bans them during one says so in its notes
 (:func:`emergency_note`), naming the states, rather than passing those calls as if no
 emergency had been declared."""

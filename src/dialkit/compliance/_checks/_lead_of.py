@@ -88,8 +88,8 @@ def person_states(calls: pd.DataFrame, leads: pd.DataFrame, states: NDArray[np.o
     """Each call's address state: ``own``, its lead's, where that says one; else, for a call
     to one of the numbers of a person the leads link (``others``: :func:`other_numbers`,
     in the call's campaign), the first address state the person's leads say (``states``,
-    in the leads' order). A call to a Florida lead's other number found no lead, and was
-    judged by New York's hours alone (issue 71)."""
+    in the leads' order). Without it, a call to a Florida lead's other number found no lead,
+    and was judged by New York's hours alone."""
     if others is None or not len(others):
         return own
     linked = np.flatnonzero(pd.isna(own) & isin(calls["phone"], pd.unique(np.r_[
@@ -246,7 +246,7 @@ def numbers_held(leads: pd.DataFrame, numbers: list[str]) -> pd.DataFrame:
     """Each of ``numbers`` a lead holds, with the lead's campaign (``phone`` and
     ``campaign_id``, as Python text): as its own ``phone``, or as one its
     :data:`OTHER_PHONES` names. A text to a person's other number is of the person's
-    campaign, as one to their own number is (issue 71)."""
+    campaign, as one to their own number is."""
     own = leads.loc[isin(leads["phone"], numbers), ["phone", "campaign_id"]].astype(object)
     named = _numbers_named(leads)
     if named is None or not len(named):

@@ -1,5 +1,5 @@
 """The states' own Do-Not-Call lists the DNC results hold no scrub of a number called
-against (issues 73 and 79).
+against.
 
 A scrub of a state's list is a row of the DNC results whose ``list`` is the state's id
 (``US-IN``). The scrub that answers for a number is that number's own row of the list,
@@ -75,7 +75,7 @@ def _called(number: np.ndarray) -> np.ndarray:
     """The distinct numbers ``calls`` reached (each call's code, :func:`places`' ``number``;
     -1 for none). A column's codes may name numbers none of these calls reached: a
     campaign's calls, or a window's, keep the dictionary of every call, and the note named
-    the states of those numbers too (issue 81: a Wyoming number of another campaign)."""
+    the states of those numbers too (a Wyoming number of another campaign)."""
     called = np.unique(number)
     return called[called >= 0]
 
@@ -84,8 +84,8 @@ def _unscrubbed(phones: pd.Series, state: np.ndarray, owed: dict[str, lists.DncL
                 scrubs: pd.DataFrame) -> np.ndarray:
     """Each distinct number of ``phones``' state (``state``, as :func:`places` gives it)
     where its list is ``owed`` and no row of ``scrubs`` of that number is of that list,
-    else None. By the number's own row alone (issue 79): a state's scrub of other numbers
-    made every number of the state pass, unscrubbed ones too. A loop over the few states
+    else None. By the number's own row alone: counting a state's scrub of other
+    numbers made every number of the state pass, unscrubbed ones too. A loop over the few states
     whose list has rows (:func:`_scrubbed_numbers`), each a look-up of its numbers among
     them."""
     left: np.ndarray = np.array(state, dtype=object)

@@ -1,4 +1,4 @@
-"""The account's texts, audited as the calls they are in law (issue 61, item 12).
+"""The account's texts, audited as the calls they are in law.
 
 A marketing text is a call under the TCPA: the FCC has held since 2003 that its rules on
 calls to wireless numbers "apply to any type of call, including both voice and text

@@ -95,7 +95,7 @@ def _channel_as_text(calls: pd.DataFrame) -> pd.DataFrame:
     """The calls' meta with the texts' :data:`CHANNEL` as pandas has it, text of its
     categories' type, for the parts to give it back so (:func:`._parts.numbers_part`): a
     category through the shuffles (:data:`._parts.CHANNELS`), it stayed one in the
-    abandoned calls, where pandas' are text (issue 71's engines compared)."""
+    abandoned calls, where pandas' are text (as the two engines compared showed)."""
     if CHANNEL not in calls:
         return calls
     return calls.astype({CHANNEL: CHANNELS.categories.dtype})

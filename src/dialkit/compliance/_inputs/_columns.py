@@ -42,7 +42,7 @@ ORDERS = {"dnc": ("listed_at", "checked_at", "a number cannot be listed after th
                           "began")}
 """Of each frame, two times of a row that must come in this order (the first at or before
 the second, where both are known), and why: every dated interval of the evidence is read
-alike (issue 78), by every judge (``audit``, ``next_allowed``, ``upcoming``, ``repair``,
+alike, by every judge (``audit``, ``next_allowed``, ``upcoming``, ``repair``,
 the guard), since each reads its frames through :func:`typed`. A contract that "ended"
 before it was signed lifted Canada's DNCL where consents and emergencies refused the same
 inversion."""

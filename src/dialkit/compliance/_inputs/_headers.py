@@ -1,4 +1,4 @@
-"""Which column of another tool's export holds which column the audit reads (issue 79):
+"""Which column of another tool's export holds which column the audit reads:
 a dialer's ``Phone Number`` and ``Call Start``, a CRM's ``Lead ID`` and ``Line Type``, a
 DNC vendor's ``Scrub Date``, each read as the column it names, or as the user maps it
 (``mapping={"to_number": "Dialed"}``, ``--map to_number=Dialed``), as a lead file's

@@ -3,7 +3,7 @@ every number called in the period asked or held.
 
 A month-end audit of a large account is bound by the API's own limit (10 requests a
 second a key, 100 records a page, 100 numbers a DNC check), so it reads no more than it
-needs (issue 62): every call once, then from the top until the cached ones (a
+needs: every call once, then from the top until the cached ones (a
 ``do_not_call`` disposition or a campaign's first call may lie years back); the leads
 whole once a week, and on the days between only those created since the cached ones
 (their DNC coverage is judged over every lead that may still be dialled, and the list
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 _READ_BY = {"calls": "client.frames.calls", "leads": "client.frames.leads",
             "dnc": "client.frames.dnc"}
 """The method each frame :func:`load` reads comes from, as its ``attrs`` name it: written
-whole, never built from the frame's name (issue 78), so that a test looks each up."""
+whole, never built from the frame's name, so that a test looks each up."""
 
 
 class Loaded(TypedDict):

@@ -1,4 +1,4 @@
-"""A call is one call however often it was exported (issue 71, item 3).
+"""A call is one call however often it was exported.
 
 Two overlapping exports concatenated hold some calls twice, and each copy counted toward
 Florida's cap: another call became a false ``call_frequency`` finding. Rows of one call

@@ -1,6 +1,6 @@
 """The audit's keyword inputs as the library's words name them: how a note asks a program
-for one, how a refusal of one without its columns does (issue 78), and the table of every
-input the docs show (issue 71).
+for one, how a refusal of one without its columns does, and the table of every
+input the docs show.
 
 Each input is declared once, in :data:`dialkit._utils._choices.AUDIT_INPUTS`, which the
 command line reads without importing pandas (a TAB completes its options): its keyword,
@@ -35,7 +35,7 @@ def lacking(name: str, missing: Sequence[str], needed: Sequence[str]) -> str:
     """The refusal of the frame ``name`` (the calls, or an input of the audit) without the
     columns ``missing`` of those it needs, ``needed``: it asks for the input as
     :func:`spelled` does, by the ``client.frames`` method that gives it where the account
-    has one, else by what the records are (issue 78: never a method the frames do not
+    has one, else by what the records are (never a method the frames do not
     have), so the command says it in its flags (``pass --consents FILE``)."""
     asked = CALLS_ASKED if name == "calls" else spelled(name)
     return (f"{name} has no column {', '.join(missing)}: pass {asked} with its columns "

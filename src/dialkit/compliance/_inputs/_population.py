@@ -102,7 +102,7 @@ def summarised(findings: pd.DataFrame, population: pd.DataFrame,
 def violation_rate(counts: pd.DataFrame) -> pd.Series:
     """The share of what was audited that broke the rule: the violations (``law`` and
     ``policy``) over ``audited``, NaN where nothing was audited. The risks are counted in
-    their own column and not here (issue 79: ``dnc_call``'s rate mixed the calls that
+    their own column and not here (``dnc_call``'s rate once mixed the calls that
     broke a list's law with those that only may have), so that a rule of risks alone
     shows a rate of 0."""
     audited = counts["audited"].where(counts["audited"] > 0)

@@ -84,11 +84,10 @@ def prepared_leads(leads: pd.DataFrame | None, campaigns: Collection[str] | None
 
 def prepared_dnc(dnc: pd.DataFrame | None, values: Values = None) -> pd.DataFrame | None:
     """The DNC results checked, times in UTC, ``listed`` as booleans, a ``list`` column's
-    values ``national``, ``company`` (shared decision 3 of issue 47) or a state's list
-    (issue 73), each read as people write it (the vocabulary's
-    :func:`._vocabulary.list_named`). A result whose
+    values ``national``, ``company`` or a state's list, each read as people write it (the
+    vocabulary's :func:`._vocabulary.list_named`). A result whose
     ``listed`` is empty (not known) is left out: no check of its number, nor a scrub of it
-    against a state's list (issue 79: it let a required list's risk pass), which the
+    against a state's list (counted as one, it let a required list's risk pass), which the
     report's note counts (:func:`unanswered`)."""
     if dnc is None:
         return None
@@ -99,7 +98,7 @@ def prepared_dnc(dnc: pd.DataFrame | None, values: Values = None) -> pd.DataFram
 
 def prepared_contracts(contracts: pd.DataFrame | None,
                        has_leads: bool) -> pd.DataFrame | None:
-    """The written contracts (issue 73) checked as the consent records are: ``phone`` or
+    """The written contracts checked as the consent records are: ``phone`` or
     ``lead_id``, ``signed_at`` and ``ends_at`` (added empty: in force) in UTC."""
     if contracts is None:
         return None

@@ -1,5 +1,5 @@
 """The vocabulary of the audit's named columns: every value a named column of an input may
-hold, each column read through it by one function, :func:`read` (issue 79; STYLE.md
+hold, each column read through it by one function, :func:`read` (STYLE.md
 point 18).
 
 A value is known where it is one of the column's words (the contract's enums,

@@ -154,7 +154,7 @@ class AuditReport:
         findings of each rule, campaigns by name and id when ``names`` are given (as
         :meth:`to_excel`); returned, or written to ``path`` and nothing returned, as
         pandas' ``to_html(buf)`` does (a notebook cell ending with it showed 150,000
-        characters of HTML, issue 72)."""
+        characters of HTML)."""
         body = page(self, mask_pii=mask_pii, about=about or {}, names=names)
         text = ("<!doctype html><meta charset='utf-8'><title>Compliance audit</title>"
                 f"<style>{PAGE_STYLE}</style>{body}")

@@ -39,7 +39,7 @@ _DECIDERS = {"number": ("#c0504d", "the number's state or country"),
              "list": ("#9bbb59", "a Do-Not-Call list's law"),
              "risk": (COLOURS["risk"], "a risk, whoever decided: no law known broken")}
 """Each ``decided_by`` of a finding of law or policy, and the risks apart (a state's list
-whose scrub was not given, issue 73: the red of a breach would tell of one): its bar's
+whose scrub was not given: the red of a breach would tell of one): its bar's
 colour and its legend's words."""
 MOST_BARS = 24
 """Bars of :func:`plot_by_state` at most, by default: more would not be read."""
@@ -199,7 +199,7 @@ def _by_state(findings: pd.DataFrame, top: int) -> tuple[pd.DataFrame, int]:
 def _state_name(jid: str) -> str:
     """``Florida (US-FL)``; a federal or country row by its name alone; a state's own
     Do-Not-Call list that the law of the place has no row of (``US-CO``, its risk where
-    its scrub was not given: issue 73) by its state's name."""
+    its scrub was not given) by its state's name."""
     known = {row.id: row.name for row in table.all()}
     name = known.get(jid) or subdivision_name(jid)
     return f"{name} ({jid})" if "-" in jid else name

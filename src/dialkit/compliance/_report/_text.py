@@ -24,7 +24,7 @@ def period_said(period: str | None) -> list[str]:
     """The summary's line of the period asked for, with its dates in UTC (``period asked:
     since 30d (2026-10-26 21:40 UTC)``); none where every call given was audited. A
     printed audit of a week said only its counts, and the week was on the workbook's
-    cover alone (issue 71)."""
+    cover alone."""
     return [] if period is None else [f"{PERIOD_ASKED}: {period}"]
 
 

@@ -1,6 +1,6 @@
 """The US states researched without a row in the jurisdiction table, and what was found.
 
-Issue 22 asks for every US state and DC to be looked at: a state whose rule
+Every US state and DC is looked at: a state whose rule
 differs from the federal one gets a row in ``jurisdictions.toml``; every other
 state is listed there as a ``[[checked]]`` entry, saying that the federal rule
 applies (with the sources checked and any rule that covers some calls only,

@@ -8,7 +8,7 @@ that its ban is in force), which no table of law can hold. The account gives the
 (``audit(emergencies=...)``, an area, from, to: :mod:`.._inputs._prepared` reads them),
 and the rules carry them (:attr:`._rules.Rules.emergencies`) to every judge that reads
 the rules: the audit on pandas and on Dask, ``next_allowed``, ``upcoming`` and the
-client's guard (issue 73), so that none of them can judge a call without them.
+client's guard, so that none of them can judge a call without them.
 
 An emergency's area is a state (``US-LA``), read as a lead's address state is read
 (``LA``, ``Louisiana``, ``La.``): the statutes' areas are a state (Louisiana: the

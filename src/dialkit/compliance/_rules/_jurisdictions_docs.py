@@ -1,5 +1,5 @@
 """The generated parts of docs/jurisdictions.md and docs/compliance.md: the jurisdiction
-table and the Do-Not-Call lists' table (issue 73) as markdown.
+table and the Do-Not-Call lists' table as markdown.
 
 Kept apart from the table's loader (:mod:`dialkit._law._jurisdictions`) because it is only
 needed to write and to check the docs pages; ``_jurisdictions.markdown()`` calls
@@ -98,7 +98,7 @@ def _details(row: Jurisdiction) -> list[str]:
     if row.applies_to != "all":
         lines.append("- Calls covered: campaign calls only (placed by the dialer, with a "
                      "campaign_id); an agent's click-to-call is not judged by this row.")
-    lines += _issue_73(row)
+    lines += _end_hours_emergency(row)
     if row.consent_lifts_hours:
         lines.append("- Consent lifts it: its words bind calls made without the person's "
                      "prior consent, so a call with a written or oral consent record standing "
@@ -127,9 +127,9 @@ def _details(row: Jurisdiction) -> list[str]:
     return lines
 
 
-def _issue_73(row: Jurisdiction) -> list[str]:
-    """A row's details of issue 73: a window's end taken in, federal hours, an emergency
-    ban."""
+def _end_hours_emergency(row: Jurisdiction) -> list[str]:
+    """A row's details of its window's end, hours and emergencies: a window's end taken
+    in, federal hours, an emergency ban."""
     said = []
     if row.end_included:
         said.append("- Window ends: a call at the end itself is allowed (20:00:00 sharp where "

@@ -268,15 +268,15 @@ UK_OFCOM = UK
 """Another name of :data:`UK`."""
 HOUSE_RULES = POLICY("house rules: 08:00-21:00 for every call, at most 3 calls a day",
                      window=(time(8), time(21)), max_calls_per_24h=3)
-"""The stricter rule dialkit's presets applied as if law before issue 37: the federal
+"""The stricter rule dialkit's presets once applied as if law: the federal
 hours for every call, whatever the place's law, and at most 3 calls per number in any
 24 hours. Reported as policy: ``audit(rules=US, policy=HOUSE_RULES)``."""
 US_WITH_HOUSE_RULES = US.with_policy(HOUSE_RULES)
-""":data:`US` as it judged before issue 37, its house rules now reported as policy."""
+""":data:`US` as it once judged, its house rules now reported as policy."""
 UK_WITH_HOUSE_RULES = UK.with_policy(HOUSE_RULES)
-""":data:`UK` as it judged before issue 37, its house rules now reported as policy."""
+""":data:`UK` as it once judged, its house rules now reported as policy."""
 CA_WITH_HOUSE_RULES = CA.with_policy(HOUSE_RULES)
-""":data:`CA` as it judged before issue 37, its house rules now reported as policy."""
+""":data:`CA` as it once judged, its house rules now reported as policy."""
 PRESETS = dict(zip(PRESET_NAMES, (US, UK, CA, US_FEDERAL), strict=True))
 """The law presets by the names the CLI takes."""
 POLICIES = dict(zip(POLICY_NAMES, (HOUSE_RULES,), strict=True))

@@ -2,7 +2,7 @@
 
 Building the tool server loads the MCP SDK and every tool's schema (2 CPU-seconds in a
 fresh process, 0.05 s each start after): most emulators, in tests and notebooks, never
-serve ``/mcp``, so :class:`McpMount` builds it when first asked (issue 49). Its session
+serve ``/mcp``, so :class:`McpMount` builds it when first asked. Its session
 managers need a task group that lives as long as the emulator: :meth:`McpMount.running`,
 entered by the application's lifespan, holds one, and the first request starts the
 sessions in it, whenever in the emulator's life that request comes.

@@ -9,7 +9,7 @@ limits here, so that tools pointed at ``/_sandbox/openapi.json`` (schemathesis,
 Prism, client generators) send what the emulator takes and expect what it says.
 
 Every rule JSON Schema can state is in the document, so a tool that knows only the
-document agrees with the emulator (issue 63): lengths, the E.164 ``pattern``, the webhook
+document agrees with the emulator: lengths, the E.164 ``pattern``, the webhook
 URL's scheme and shape (:data:`~dialkit.contract.WEBHOOK_URL_PATTERN`), the IANA zone
 names. What no document can foretell gets a named ``format`` besides, so a tool can be
 given a generator for it (tests/sandbox/openapi_formats.py does), and each operation's

@@ -415,7 +415,7 @@ def _parse_body(scope: Scope, body: bytes, json_body: JsonBody) -> Any:
 def _stamped(send: Send, request_id: str, now: Callable[[], datetime]) -> Send:
     """``send`` that adds the headers every answer carries: ``Date`` is the service
     clock's (a manual clock's too), as a real service's is its own, so that a client's
-    guard judges a call at the service's now (issue 50)."""
+    guard judges a call at the service's now."""
     async def stamped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = [(k, v) for k, v in message.get("headers", [])

@@ -25,7 +25,7 @@ _SIDE_FILES = ("-wal", "-shm", "-journal")
 _OLDER_WORLD_KEYS = ("cursor_secret", "default_keys", "world_id")
 """``meta`` keys of a world kept before the marker was written."""
 _WRITTEN = "an emulator's world"
-"""What is written there, for the refusal of a link (issue 78)."""
+"""What is written there, for the refusal of a link."""
 
 
 def connect_world(path: str) -> sqlite3.Connection:
@@ -34,7 +34,7 @@ def connect_world(path: str) -> sqlite3.Connection:
 
     Raises:
         ConfigError: ``path`` cannot be opened, is not SQLite, or is another program's
-            database, or it or a side file is a symbolic link (never followed, issue 78);
+            database, or it or a side file is a symbolic link (never followed);
             the message names the file and what to pass instead.
     """
     try:

@@ -1,4 +1,4 @@
-"""The numbers the client's guard must refuse at the world's "now" (issue 50), listed in
+"""The numbers the client's guard must refuse at the world's "now", listed in
 the ``planted`` table as ``guard_*`` kinds and served by ``GET /_sandbox/guard-truth``, so
 that tests and notebooks find them without hard-coding a number.
 

@@ -38,7 +38,7 @@ HANGUP_CAUSES = ("normal_clearing", "no_answer", "user_busy", "call_rejected",
                  "unallocated_number", "network_out_of_order")
 NORMAL, NO_ANSWER_CAUSE, USER_BUSY, REJECTED, UNALLOCATED, OUT_OF_ORDER = range(6)
 LIST_OF_SOURCE = {"customer_request": "company", "registry": "national"}
-"""The DNC list a listing's source puts the number on (issue 47): the account's own list
+"""The DNC list a listing's source puts the number on: the account's own list
 where the customer asked, the national registry where the registry listed it."""
 AI_AGENTS = ("Ava (AI)", "Orion (AI)")
 CAMPAIGN_STATUSES = ("draft", "ready", "running", "paused", "completed")

@@ -1,4 +1,4 @@
-"""The calls the seeded world has scheduled (issue 38): pending callbacks and leads' next
+"""The calls the seeded world has scheduled: pending callbacks and leads' next
 attempts, each at a moment the law of the place called allows, but for a few planted
 ones that the law forbids, listed in the ``planted`` table as ``upcoming_*`` kinds and
 served by ``GET /_sandbox/upcoming-truth``. The planted callbacks are of paused

@@ -162,7 +162,7 @@ async def dnc_lists(request: Request, account: str) -> Any:
     """The seeded world's DNC listings as a scrub vendor or the account's records tell
     them (the contract's DNC check says only whether a number is listed): each number's
     ``list`` (``company`` where the customer asked the account, ``national`` where the
-    registry listed it) and ``listed_at``, for an audit's ``dnc=`` frame (issue 47)."""
+    registry listed it) and ``listed_at``, for an audit's ``dnc=`` frame."""
     service = _service(request)
     _known(service, account)
     rows = service.store.rows("SELECT phone, added_at, source FROM dnc WHERE dataset = ? "
@@ -179,11 +179,10 @@ async def ground_truth(request: Request, account: str,
     """The compliance problems planted in an account's seeded world, by kind.
 
     ``law`` picks which: ``federal`` (the federal kinds and the house rules' frequency),
-    ``place`` (the ``state_*`` kinds: the law of the place called, issue 22) or ``all``.
+    ``place`` (the ``state_*`` kinds: the law of the place called) or ``all``.
     Each problem says its ``basis``: ``law``, or ``policy`` for a ``frequency`` call that
     only the house rules' cap forbids and an ``outside_calling_hours`` call to a place
-    whose law sets no hours (the UK), which only the house rules' window forbids
-    (issue 37).
+    whose law sets no hours (the UK), which only the house rules' window forbids.
     """
     service = _service(request)
     _known(service, account)
@@ -211,8 +210,8 @@ async def ground_truth(request: Request, account: str,
 
 @router.get("/upcoming-truth", summary="The planted problems of the scheduled calls")
 async def upcoming_truth(request: Request, account: str) -> Any:
-    """The scheduled calls planted in an account's seeded world that break the law (issue
-    38), by kind: each with its lead's id, number, the rule of ``compliance.upcoming`` that
+    """The scheduled calls planted in an account's seeded world that break the law, by kind:
+    each with its lead's id, number, the rule of ``compliance.upcoming`` that
     finds it and when it is due."""
     return _planted_leads(request, account, "upcoming_")
 
@@ -220,7 +219,7 @@ async def upcoming_truth(request: Request, account: str) -> Any:
 @router.get("/guard-truth", summary="The numbers the client's guard must refuse now")
 async def guard_truth(request: Request, account: str) -> Any:
     """The numbers planted in an account's seeded world that the client's guard must refuse
-    at the world's "now" (issue 50), by kind (``guard_dnc``, ``guard_hours``,
+    at the world's "now", by kind (``guard_dnc``, ``guard_hours``,
     ``guard_cap``): each with its lead's id, number, the rule that refuses it and what the
     world knows of why."""
     return _planted_leads(request, account, "guard_")

@@ -9,7 +9,7 @@ key of its choosing, wipe a kept world or read the tool audit log. So, as ``/mcp
   one whose ``Origin`` is another site's (403): the MCP SDK's rule over the same names
   ``/mcp`` gets (:attr:`AdminAccess.allowed_hosts`, :attr:`AdminAccess.allowed_origins`),
   so the two agree (a test holds them equal). The rule is a few lines, written here: the
-  SDK's module costs 2 CPU-seconds of imports, which only ``/mcp`` needs (issue 49);
+  SDK's module costs 2 CPU-seconds of imports, which only ``/mcp`` needs;
 - every write, and the read of the tool audit log, needs the admin key in the
   ``X-Sandbox-Admin-Key`` header (401): made at start and printed by
   ``dialkit sandbox serve`` (or chosen with ``--admin-key``), ``Sandbox.admin_key``

@@ -1,4 +1,4 @@
-"""The world's abandoned calls, counted as the law counts them (issue 47), by the world's own
+"""The world's abandoned calls, counted as the law counts them, by the world's own
 arithmetic, not the audit's.
 
 47 CFR 64.1200(a)(7) allows no more than "three percent of all telemarketing calls that

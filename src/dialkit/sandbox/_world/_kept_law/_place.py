@@ -1,4 +1,4 @@
-"""The law of the place each lead's number is in, for the seeded world (issue 22).
+"""The law of the place each lead's number is in, for the seeded world.
 
 The world is clean under the law of the place called, not only under the federal
 rule: its dialer keeps to every row of :mod:`dialkit._law._jurisdictions`

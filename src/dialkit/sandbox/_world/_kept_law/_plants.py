@@ -1,5 +1,5 @@
-"""The world's planted problems of issue 47: a call judged in every zone of a split area
-code, and a call that showed no caller id.
+"""Two problems planted in the world beside its cases (:mod:`._cases`): a call judged in
+every zone of a split area code, and a call that showed no caller id.
 
 - ``split_zone_hours``: a call to a number of a split area code (:mod:`._zones`)
   moved to the last minutes before 21:00 at the number's own (first) zone, when another

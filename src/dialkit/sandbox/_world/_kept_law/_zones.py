@@ -1,4 +1,4 @@
-"""Every zone of a split area code, for the seeded world (issue 47, item 1).
+"""Every zone of a split area code, for the seeded world.
 
 A number of an area code whose exchanges lie in more than one zone (423: Chicago and
 New York), of an exchange ``phonenumbers`` does not place (every ``555`` exchange of the
