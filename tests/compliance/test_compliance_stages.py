@@ -71,7 +71,7 @@ def test_no_compliance_modules_import_each_other() -> None:
     ("dialkit.compliance._report._plots", "dialkit.compliance._run", 1),
     ("dialkit.compliance._inputs._prepared", "dialkit.compliance._checks._findings", 1),
     ("dialkit.compliance._run", "dialkit.compliance._report._audit_report", 0),
-    ("dialkit.compliance._checks._dnc", "dialkit.compliance._rules._law", 0),
+    ("dialkit.compliance._checks._dnc", "dialkit.compliance._rules._place_law", 0),
     ("dialkit.compliance._ahead._when_past", "dialkit.compliance._part", 0),
     ("dialkit.compliance", "dialkit.compliance._ahead._judge", 0),
     ("dialkit.compliance._command_runs", "dialkit.compliance._ahead._when", 0),

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 
 from dialkit.compliance import HOUSE_RULES, US, audit, jurisdictions
-from dialkit.compliance._rules._law import own_caps
+from dialkit.compliance._rules._place_law import own_caps
 
 MIAMI, MIAMI_MOBILE, NEW_YORK = "+13055550123", "+13055550199", "+12125550123"
 OWN_WORDS = "More than three commercial telephone solicitation phone calls from any number " \

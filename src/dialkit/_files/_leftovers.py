@@ -62,7 +62,7 @@ def sweep(folder: Path, prefix: str, *, suffix: str = "") -> None:
     user's only (a temporary folder such as ``/tmp`` is shared)."""
     for item in folder.glob(glob.escape(prefix) + "*" + glob.escape(suffix)):
         pid = item.name[len(prefix):].partition(".")[0]
-        if not pid.isdigit() or running(int(pid)) or not _own(item):
+        if not pid.isdigit() or running(int(pid)) or not _owned(item):
             continue
         if item.is_dir() and not item.is_symlink():
             shutil.rmtree(item, ignore_errors=True)
@@ -85,7 +85,8 @@ def running(pid: int) -> bool:
     return True
 
 
-def _own(item: Path) -> bool:
+def _owned(item: Path) -> bool:
+    """Whether this user owns ``item``: another user's leftover is not ours to remove."""
     try:
         return item.lstat().st_uid == os.getuid()
     except OSError:  # gone meanwhile

@@ -44,7 +44,7 @@ from .._checks._account import blocked_country
 from .._checks._lead_of import OTHER_PHONES
 from .._checks._texts import COUNTED_TEXTS, texts_as_calls
 from .._inputs._prepared import CALL_COLUMNS, prepared_dnc, with_emergencies
-from .._rules._law import own_caps
+from .._rules._place_law import own_caps
 from .._rules._rules import US, Rules
 from ._asked import numbers_asked
 from ._when import asked_about, judged, next_allowed, with_policy

@@ -39,7 +39,7 @@ from .._inputs._keywords import AuditInputs, inputs_of
 from .._inputs._prepared import CALL_COLUMNS, prepared_calls, prepared_texts, with_emergencies
 from .._rules._address_clock import address_zones
 from .._rules._emergencies import ends
-from .._rules._law import law_rows
+from .._rules._place_law import law_rows
 from .._rules._rules import Rules
 from .._run import with_texts
 from ._asked import numbers_asked, one_campaign

@@ -12,9 +12,9 @@ or ``no_data``); a ``yes`` says the number was disconnected since the consent wa
 so the consent no longer speaks for whoever holds it now (47 CFR 64.1200(m)).
 
 A record exempts a call to a listed number where its kind is one the list's law names
-(:class:`.._law._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call (an
+(:class:`dialkit._law._dnc_lists.DncList`'s ``exempt_by``) and it stands at the call (an
 ``ebr`` while the period of every law of the country that counts it holds: the TSR's
-and the FCC's in the US, :func:`.._law._dnc_lists.relationships`); the
+and the FCC's in the US, :func:`dialkit._law._dnc_lists.relationships`); the
 TCPA's rule for wireless numbers (:func:`no_written_consent`) needs a ``written`` one.
 Records are joined with the few calls to listed numbers, or with the campaign calls to US
 numbers for the TCPA's rule, on the number: no loop over calls.

@@ -1,6 +1,6 @@
 """Do-Not-Call: calls to listed numbers, listed leads still dialable, and leads whose
 numbers were not screened recently enough, each judged by the law of the list the number
-is on (:mod:`.._law._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
+is on (:mod:`dialkit._law._dnc_lists`: the US registry, the UK's TPS, Canada's DNCL, the
 account's own list, a US state's own list) and that list's grace.
 
 A state's own list is told by the DNC results' ``list`` (``US-IN``): a scrub of
@@ -32,7 +32,7 @@ from ..._phones._zones import regions_among
 from ..._shown._words import counted
 from ..._utils._moments import utc_times
 from .._inputs._declared import TIME_TYPE
-from .._rules._law import COUNTRIES, scrub_ages
+from .._rules._place_law import COUNTRIES, scrub_ages
 from .._rules._rules import FINDING_COLUMNS, Rules
 from ._consent import _offset, exempted, standing
 from ._findings import findings, written
@@ -51,7 +51,7 @@ class Facts:
     ``line``); whether the account is a tax-exempt ``nonprofit`` calling for itself, a
     registered ``charity`` (or calls for one) soliciting a donation, a ``newspaper`` (or
     calls for one) soliciting subscriptions (each its own fact,
-    :data:`.._law._dnc_lists.FACTS`); and the written ``contracts`` in force, as records
+    :data:`dialkit._law._dnc_lists.FACTS`); and the written ``contracts`` in force, as records
     of kind ``contract`` (:func:`contract_records`, resolved as consents are)."""
 
     business: frozenset[str] = frozenset()

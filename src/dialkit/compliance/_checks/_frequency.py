@@ -10,7 +10,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..._arrays._groups import Bools, Ints, Rows, by_group_and_time, group_codes, millis_since_first
-from .._rules._law import Judged, Objects, cap_words, deciders
+from .._rules._place_law import Judged, Objects, cap_words, deciders
 from .._rules._rules import Rules
 from ._findings import findings
 from ._hours import Clock

@@ -1,5 +1,5 @@
 """Calling hours: each outbound call in its recipient's time, in every zone of its
-number, judged by the law of the place called (:mod:`._law`): its windows, its Sunday
+number, judged by the law of the place called (:mod:`.._rules._place_law`): its windows, its Sunday
 and holiday bans, and its ban during a state of emergency declared there (the rules'
 :attr:`~.._rules._rules.Rules.emergencies`), judged at the call's moment.
 
@@ -27,7 +27,7 @@ from ..._places._localtime import wall_clock
 from .._inputs._options import spelled
 from .._inputs._prepared import FRAME
 from .._rules._address_clock import address_zones
-from .._rules._law import Judged, closed_ends, deciders, evidence, hours_cites, judge
+from .._rules._place_law import Judged, closed_ends, deciders, evidence, hours_cites, judge
 from .._rules._rules import Rules
 from ._findings import WEEKDAYS, findings, written
 
@@ -50,7 +50,7 @@ class Clock:
 def clock(calls: pd.DataFrame, rules: Rules, address: NDArray[np.object_] | None = None,
           consented: NDArray[np.bool_] | None = None) -> Clock:
     """The calls' local times in every zone of their numbers, against the law of the place
-    called (:mod:`._law`; ``rules.window`` where the preset applies no row): where the
+    called (:mod:`.._rules._place_law`; ``rules.window`` where the preset applies no row): where the
     number is and, where given, each call's lead's ``address`` state. A row for campaign
     calls only judges the calls with a ``campaign_id`` (:func:`campaign_calls`); a row
     whose words bind calls made without consent does not judge the ``consented`` ones

@@ -25,7 +25,7 @@ from ..._arrays._groups import isin
 from ..._shown._pages import campaign_names
 from ..._utils._moments import period_bound
 from ...errors import PermissionDeniedError
-from .._rules._law import scrub_ages
+from .._rules._place_law import scrub_ages
 from .._rules._rules import US, Rules
 from ._declared import required
 

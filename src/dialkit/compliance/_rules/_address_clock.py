@@ -1,7 +1,7 @@
 """The clocks a lead's address state's rule is judged on: that state's own zones.
 
 A New York number whose lead lives in Texas is called where the person is: Texas's rule
-applies (:mod:`._law`), and its hours are Texas's clock's, Central and, for El Paso,
+applies (:mod:`._place_law`), and its hours are Texas's clock's, Central and, for El Paso,
 Mountain (:func:`.._places._state_zones.state_zones`: where the state's own number would
 ring), not New York's. So the (call, zone) pairs a clock judges are the number's zones,
 on which the number's rows judge, and, for a call whose address state is not the
@@ -18,7 +18,7 @@ import pandas as pd
 from ..._arrays._groups import Bools, Ints
 from ..._phones._zones import ZONES, Zoned
 from ..._places._state_zones import state_zones
-from ._law import Objects, _applied, law_rows
+from ._place_law import Objects, _applied, law_rows
 from ._rules import Rules
 
 

@@ -141,7 +141,7 @@ def _missing(value: object) -> bool:
 @dataclass(frozen=True)
 class Bans:
     """The declared emergencies that forbid calls, each against one law row of an
-    audit's :class:`._law.Law`: ban ``b`` forbids the calls that row ``row[b]`` judges
+    audit's :class:`._place_law.Law`: ban ``b`` forbids the calls that row ``row[b]`` judges
     from ``start[b]`` to before ``end[b]`` (UTC ns), for the emergency ``events[b]``,
     whose area is row ``area_row[b]``'s (a country's strictest row forbids a call during
     an emergency of any of its states, and that state's row is cited)."""

@@ -68,7 +68,7 @@ FINDING_COLUMNS = ("rule", "severity", "campaign_id", "call_id", "lead_id", "pho
                    "local_time", "timezone", "evidence", "jurisdiction", "decided_by", "basis",
                    "policy", "citation")
 """The columns every finding has, whatever its rule. ``jurisdiction`` and ``decided_by``
-name the row of the law of the place called that decided (:func:`._law.deciders`); they
+name the row of the law of the place called that decided (:func:`._place_law.deciders`); they
 are missing for the findings no row decides (DNC, caller id, abandonment, ...).
 ``basis`` says whether law or the account's policy decides the finding, and ``policy``
 names the policy (missing for law's findings); ``citation`` names the section of law that
