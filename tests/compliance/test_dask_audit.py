@@ -77,20 +77,6 @@ def test_the_export_is_in_many_partitions(account: dict[str, Any]) -> None:
     assert calls.npartitions == 44  # six weeks and two days, UTC
 
 
-@pytest.mark.timeout(300)  # 35 s on a quiet machine; 114 s beside a whole suite's load
-def test_the_audit_on_dask_equals_pandas(cluster: Any, account: dict[str, Any]) -> None:
-    expected = audit(account["calls"], leads=account["leads"], dnc=account["dnc"], **OPTIONS)
-    path = account["path"]
-    found = audit(path / "calls", leads=path / "leads", dnc=_dnc(account), **OPTIONS)
-    counts = expected.findings["rule"].value_counts()
-    # every rule has findings to compare, but the consent rule, which needs consents=, and
-    # the address states' (the generator writes none: test_address_states compares it)
-    assert set(counts.index) == set(RULE_IDS) - {"no_written_consent", "unknown_address_state"}
-    assert_same_report(found, expected)
-    assert found.sources["calls"] == f"{expected.sources['calls']}; from {path / 'calls'}"
-    assert found.sources["dnc"] == expected.sources["dnc"]
-
-
 class _Held(distributed.diagnostics.plugin.SchedulerPlugin):
     """The scheduler's count of the answers of tasks named ``name`` held in the workers'
     memory at once, at most."""
@@ -104,11 +90,16 @@ class _Held(distributed.diagnostics.plugin.SchedulerPlugin):
             self.most = max(self.most, self.now)
 
 
-def test_the_findings_leave_the_workers_as_each_partition_is_audited(
-        cluster: Any, account: dict[str, Any]) -> None:
-    """Each partition's audit (its findings and abandoned calls) comes to the client as
-    soon as it is done: the workers never hold more than a few of the 44 at once (they
-    held all 44 until the last was done, computed in one go, issue 62)."""
+@pytest.fixture(scope="module")
+def expected(account: dict[str, Any]) -> AuditReport:
+    """pandas' audit of the account, which the Dask audits must equal."""
+    return audit(account["calls"], leads=account["leads"], dnc=account["dnc"], **OPTIONS)
+
+
+@pytest.fixture(scope="module")
+def on_dask(cluster: Any, account: dict[str, Any]) -> tuple[AuditReport, _Held]:
+    """The audit of the exported account on Dask, and the scheduler's count of the
+    partitions' answers the workers held at once meanwhile (one audit for both tests)."""
     held = _Held("numbers_part")
     scheduler = cluster.cluster.scheduler  # a LocalCluster's runs in this process
     scheduler.add_plugin(held, name="held")
@@ -117,12 +108,34 @@ def test_the_findings_leave_the_workers_as_each_partition_is_audited(
         found = audit(path / "calls", leads=path / "leads", dnc=_dnc(account), **OPTIONS)
     finally:
         scheduler.remove_plugin(name="held")
+    return found, held
+
+
+@pytest.mark.timeout(300)  # 35 s on a quiet machine; 114 s beside a whole suite's load
+def test_the_audit_on_dask_equals_pandas(on_dask: tuple[AuditReport, _Held],
+                                         expected: AuditReport,
+                                         account: dict[str, Any]) -> None:
+    found, _ = on_dask
+    counts = expected.findings["rule"].value_counts()
+    # every rule has findings to compare, but the consent rule, which needs consents=, and
+    # the address states' (the generator writes none: test_address_states compares it)
+    assert set(counts.index) == set(RULE_IDS) - {"no_written_consent", "unknown_address_state"}
+    assert_same_report(found, expected)
+    path = account["path"]
+    assert found.sources["calls"] == f"{expected.sources['calls']}; from {path / 'calls'}"
+    assert found.sources["dnc"] == expected.sources["dnc"]
+
+
+def test_the_findings_leave_the_workers_as_each_partition_is_audited(
+        on_dask: tuple[AuditReport, _Held]) -> None:
+    """Each partition's audit (its findings and abandoned calls) comes to the client as
+    soon as it is done: the workers never hold more than a few of the 44 at once (they
+    held all 44 until the last was done, computed in one go, issue 62)."""
+    _, held = on_dask
     assert held.now == 0  # every part's answer was released
     # a few, never the 44: 2 when measured, 5 once on a loaded machine, where the client
     # gathers a finished part later than the workers finish the next ones
     assert 1 <= held.most <= 8, held.most
-    assert_same_report(found, audit(account["calls"], leads=account["leads"],
-                                    dnc=account["dnc"], **OPTIONS))
 
 
 def test_the_dashboards_performance_report_of_an_audit(
