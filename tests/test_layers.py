@@ -18,21 +18,18 @@ library, third-party packages and each other, nothing of the contract; the contr
 import them. Beside the layers: ``mcp`` imports only the contract and the shared helpers
 (it takes an executor); ``sandbox`` only those and ``mcp``; and no module outside the
 sandbox imports it but through its public ``dialkit.sandbox``, and then only
-``Client.sandbox()``, the demo and the CLI. The exceptions are :data:`ALLOWED`:
-``Client.frames``, which imports ``dialkit.frames`` on first use, and the emulator
-``Client.sandbox()`` starts. The guard's judge is no exception: the client asks for it by
-its interface, and the ``dialkit`` package wires the compliance layer's in
-(``dialkit/_utils/_wiring.py``).
+``Client.sandbox()``, the demo and the CLI. The one exception is :data:`ALLOWED`: the
+client names for the type checker the emulator ``Client.sandbox()`` starts. Neither the
+guard's judge nor ``client.frames`` is an exception: the client declares what it knows of
+each (the judge's interface, the frames' methods) and the ``dialkit`` package wires the
+compliance layer's judge and the frames layer's loading in (``dialkit/_utils/_wiring.py``).
 
 An import counts wherever it is written, in a function too, and under
 ``if TYPE_CHECKING:`` too (issue 72): a name the type checker reads is a dependence, so no
 module names a layer it may not import even for the type checker. The cycles are counted
 the same way, every import of the three kinds (a module's top, ``TYPE_CHECKING``, a
 function), none excused, and no two modules import each other, directly or round a longer
-cycle, but in one group, the one left (:data:`LEFT_PACKAGES`, :data:`CLOSING`): the
-client and the frames, joined by ``Client.frames``. Breaking it is a design decision still
-to be taken; the test names it exactly and fails on any other cycle, or if it reaches
-another package.
+cycle.
 """
 
 from __future__ import annotations
@@ -69,25 +66,10 @@ MAY_IMPORT = {
 """Which layers each layer's modules may import."""
 SANDBOX_USERS = {"application": "", "client": "Client.sandbox"}
 """Who may import the public ``dialkit.sandbox``, from where (``""``: anywhere in it)."""
-ALLOWED = {("dialkit.client._client", "Client.frames", "dialkit.frames"),
-           ("dialkit.client._client", TYPING, "dialkit.frames"),
-           ("dialkit.client._client", TYPING, "dialkit.sandbox")}
-"""The imports against the layers: ``Client.frames``, a lazy convenience (issue 24). The
-client names for the type checker what it gives (``Frames`` and ``Cache``), and the
-emulator ``Client.sandbox()`` starts (``Sandbox``, ``RemoteSandbox``, ``SandboxConfig``)."""
-LEFT_PACKAGES = frozenset({"dialkit.client", "dialkit.frames"})
-"""The packages of the one group of modules that still import each other, every import
-counted: the client imports ``dialkit.frames`` (:data:`ALLOWED`), while the frames import
-the client, as their layer allows. It is left because breaking it is a design decision,
-not a move of a name: ``client.frames`` is typed as the frames' own class for its users,
-and naming that class, even for the type checker alone, is an import."""
-CLOSING = frozenset({
-    ("dialkit.client._client", "Client.frames", "dialkit.frames"),
-    ("dialkit.client._client", TYPING, "dialkit.frames"),
-})
-"""The imports that close the group left, each one a cycle of its own: the two of
-:data:`ALLOWED` that reach the frames. Without them no two modules of the package import
-each other."""
+ALLOWED = {("dialkit.client._client", TYPING, "dialkit.sandbox")}
+"""The imports against the layers: the client names for the type checker the emulator
+``Client.sandbox()`` starts (``Sandbox``, ``RemoteSandbox``, ``SandboxConfig``), which
+imports nothing of the client."""
 
 @dataclass(frozen=True)
 class Import:
@@ -346,47 +328,14 @@ def test_the_package_keeps_its_layers() -> None:
     assert not found, "imports against the layers (tests/test_layers.py):\n" + "\n".join(found)
 
 
-def test_no_modules_import_each_other_but_the_group_left() -> None:
+def test_no_modules_import_each_other() -> None:
     """Every import counted (a module's top, ``TYPE_CHECKING``, a function) and none
-    excused, the package holds one group of modules that import each other and no other:
-    the client and the frames (:data:`LEFT_PACKAGES`), joined by ``Client.frames``
-    (:data:`CLOSING`). That group is the one left; breaking it is a design decision (how
-    ``client.frames`` keeps its type without the client naming the frames), so until then
-    the test names it, and fails on any other cycle or if the group reaches another
-    package."""
-    left, others = the_group_left(_ours())
-    assert not others, "import cycles, every import counted:\n" + "\n".join(
-        " -> ".join(c) for c in others)
-    packages = {package_of(module) for module in left}
-    assert packages == LEFT_PACKAGES, (
-        f"the group left spans {sorted(packages)}, not {sorted(LEFT_PACKAGES)}: a package "
-        "it reaches must not import back into it (or, if it is broken, update LEFT_PACKAGES "
-        "and CLOSING)")
-
-
-def test_the_group_left_is_closed_by_the_imports_named_and_by_no_other() -> None:
-    """Left out, the imports of :data:`CLOSING` leave no cycle in the package; each of them
-    alone closes one again, and lies inside the group left."""
-    found = _ours()
-    assert cycles(found, excused=set(CLOSING)) == []
-    left, _ = the_group_left(found)
-    for each in sorted(CLOSING):
-        assert cycles(found, excused=set(CLOSING - {each})), f"{each} closes no cycle"
-        assert {each[0], each[2]} <= left, f"{each} is not inside the group left"
-    assert {each for each in CLOSING if layer_of(each[0]) != layer_of(each[2])} <= ALLOWED
-
-
-def the_group_left(found: Iterable[Import],
-                   closing: frozenset[tuple[str, str, str]] = CLOSING,
-                   ) -> tuple[set[str], list[list[str]]]:
-    """The imports ``found``, none excused: the one group of modules importing each other
-    that the ``closing`` imports start from (empty if there is none, or more than one),
-    and one cycle through each other group."""
-    graph = _graph(found, excused=set())
-    groups = [group for group in _components(graph) if len(group) > 1]
-    holding = [group for group in groups if any(each[0] in group for each in closing)]
-    left = holding[0] if len(holding) == 1 else set()
-    return left, [_cycle(group, graph) for group in groups if group is not left]
+    excused, no two modules of the package import each other, directly or round a longer
+    cycle (issue 82: the last group, the client, the frames and compliance, was closed by
+    ``Client.frames`` and the guard's judge, now wired at the ``dialkit`` package)."""
+    found = cycles(_ours(), excused=set())
+    assert not found, "import cycles, every import counted:\n" + "\n".join(
+        " -> ".join(c) for c in found)
 
 
 def test_no_cycle_runs_between_packages_even_for_the_type_checker() -> None:
@@ -429,9 +378,9 @@ def test_a_private_module_of_another_package_is_told(importer: str, imported: st
     assert private_of_another(importer, imported) is private
 
 
-def test_client_frames_is_the_one_exception_and_is_still_there() -> None:
+def test_the_exception_is_still_there() -> None:
     found = {(i.importer, i.scope, i.imported) for i in _ours()}
-    assert found >= ALLOWED | CLOSING
+    assert found >= ALLOWED
 
 
 # The check itself fails where it should ------------------------------------------------------
@@ -489,6 +438,8 @@ def test_a_breach_names_both_modules_and_the_rule(fake: Path) -> None:
         "public API, dialkit.sandbox, only",
         "dialkit.client._client line 3 (under TYPE_CHECKING) imports dialkit.analytics: the "
         "client layer imports only contract, guarding, shared (and itself), not analytics",
+        "dialkit.client._client line 8 (in Client.frames) imports dialkit.frames: the "
+        "client layer imports only contract, guarding, shared (and itself), not frames",
         "dialkit.client._client line 10 (in Client.other) imports dialkit.sandbox._server: "
         "only Client.sandbox(), the demo and the CLI may start the emulator, through "
         "dialkit.sandbox",
@@ -514,23 +465,7 @@ def test_a_cycle_between_packages_is_found_through_a_type_checking_import(fake: 
     assert cycles_between_packages(imports(fake)) == []
 
 
-def test_the_group_left_is_named_and_any_other_cycle_is_told(fake: Path) -> None:
-    """The fake holds two groups, every import counted: the audit's (through a function)
-    and the helper's that names ``dialkit.leads`` for the type checker. Named by an import
-    that closes it, the audit's is the group left and the other is told; named by nothing,
-    no group is left and both are told."""
-    found = imports(fake, typing=True)
-    closing = frozenset({("dialkit.compliance._audit", "audit", "dialkit.compliance._evidence")})
-    audit = ["dialkit.compliance._audit", "dialkit.compliance._evidence",
-             "dialkit.compliance._audit"]
-    helper = ["dialkit._places._regions", "dialkit.leads", "dialkit._places._regions"]
-    assert the_group_left(found, closing) == (set(audit), [helper])
-    left, others = the_group_left(found, frozenset())
-    assert left == set()
-    assert sorted(others) == [helper, audit]
-
-
-def test_client_frames_is_allowed_and_an_unplaced_module_is_refused(fake: Path) -> None:
+def test_a_function_level_import_is_found_and_an_unplaced_module_is_refused(fake: Path) -> None:
     found = imports(fake)
     assert Import("dialkit.client._client", "Client.frames", "dialkit.frames", 8) in found
     assert not any(i.imported == "dialkit.analytics" for i in found)  # under TYPE_CHECKING

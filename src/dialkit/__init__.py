@@ -14,6 +14,7 @@ Examples:
     'completed'
 """
 
+import os as _os
 from typing import TYPE_CHECKING
 
 from ._shown._masked import library_logging as _library_logging
@@ -41,4 +42,12 @@ def _law_judge() -> object:
     return LawJudge()
 
 
-_wiring.wire_law_judge(_law_judge)
+def _frames(client: "Client", cache_dir: "str | _os.PathLike[str] | None") -> object:
+    """``client.frames`` (:mod:`dialkit._utils._wiring`): the frames layer's
+    :class:`~dialkit.frames.CachedFrames`, imported on first use."""
+    from .frames import Cache, CachedFrames
+
+    return CachedFrames(client, Cache.for_client(client, cache_dir))
+
+
+_wiring.wire(law_judge=_law_judge, frames=_frames)

@@ -3,7 +3,9 @@
 Most users need only :class:`Client` (also at ``dialkit.Client``); results are
 the contract's models from :mod:`dialkit.contract`, plain :class:`ApiData`
 where the contract does not show a shape, and lists are
-:class:`ListIterator` objects; a lead import answers an :class:`ImportResult`.
+:class:`ListIterator` objects; a lead import answers an :class:`ImportResult`;
+``client.frames`` offers the :class:`Frames` declared here, which :mod:`dialkit.frames`
+loads.
 Errors are in :mod:`dialkit.errors`. Several accounts are kept apart as named
 profiles of one config file (:func:`profiles`, :func:`save_profile`). :func:`batch_key`
 is the Idempotency-Key a lead import derives, for a journal to record before sending
@@ -16,6 +18,7 @@ was internal and warns for a release.
 from .._guarding import GuardSettings, ResumeJudgment
 from .._utils import _lazy
 from ._client import API_KEY_VARIABLE, BASE_URL_VARIABLE, Client
+from ._frames_offered import REFRESH_CHOICES, FrameCache, FrameOptions, Frames, Refresh
 from ._guard import Guard, Override
 from ._http._pagination import ListIterator, RawPage
 from ._http._results import ApiData, ImportResult
@@ -38,6 +41,9 @@ __all__ = [
     "BASE_URL_VARIABLE",
     "CONFIG_VARIABLE",
     "Client",
+    "FrameCache",
+    "FrameOptions",
+    "Frames",
     "Guard",
     "GuardSettings",
     "ImportResult",
@@ -47,7 +53,9 @@ __all__ = [
     "OwnWrites",
     "PROFILE_VARIABLE",
     "Profile",
+    "REFRESH_CHOICES",
     "RawPage",
+    "Refresh",
     "ResumeJudgment",
     "UNSET",
     "Unset",

@@ -15,7 +15,9 @@ import httpx
 from .._guarding import Enforced, GuardSettings
 from .._utils._base_error import InputError
 from .._utils._secrets import sendable
+from .._utils._wiring import frames_of
 from ..contract import RATE_LIMIT_PER_KEY, RateLimit
+from ._frames_offered import FrameCache, Frames
 from ._guard import Guard
 from ._http._results import ApiData
 from ._http._retry import DEFAULT_DEADLINE_SECONDS
@@ -35,7 +37,6 @@ from ._resources._reports import Reports
 from ._resources._webhooks import WebhookEvents, Webhooks
 
 if TYPE_CHECKING:
-    from ..frames import Cache, Frames
     from ..sandbox import RemoteSandbox, Sandbox, SandboxConfig
 
 API_KEY_VARIABLE = "DIALKIT_API_KEY"
@@ -242,14 +243,12 @@ class Client:
     @property
     def frames(self) -> Frames:
         """Typed DataFrames of the account's data, cached as Parquet (see ``docs/frames.md``)."""
-        if self._frames is None:
-            from ..frames import Cache, Frames
-
-            self._frames = Frames(self, Cache.for_client(self, self._cache_dir))
+        if self._frames is None:  # the frames layer's, as the dialkit package wired it
+            self._frames = frames_of(self, self._cache_dir)
         return self._frames
 
     @property
-    def cache(self) -> Cache:
+    def cache(self) -> FrameCache:
         """The Parquet cache behind :attr:`frames`: ``info()``, ``clear()``, file paths."""
         return self.frames.cache
 

@@ -21,10 +21,11 @@ if TYPE_CHECKING:
     from .._files._outputs import excel_writer, formulas_escaped, write_csv
     from .._utils._base_error import CacheMissError
     from .._utils._moments import utc_times
+    from ..client import FrameOptions, Frames
     from ._cache import Cache, Cleared, Entry, cache_info, clear_cache
     from ._dnc import checked_in_parts
     from ._export import export
-    from ._frames import SPECS, FrameOptions, Frames, Spec
+    from ._frames import SPECS, CachedFrames, Spec
     from ._schemas import SCHEMAS, Column, Schema
     from ._tabular import (
         ACCEPTED,
@@ -41,6 +42,7 @@ __all__ = [
     "CACHE_DIR_VARIABLE",
     "Cache",
     "CacheMissError",
+    "CachedFrames",
     "Cleared",
     "Column",
     "Entry",

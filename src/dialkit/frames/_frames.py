@@ -1,5 +1,7 @@
 """``client.frames``: one call, and a typed DataFrame of the account's data.
 
+The client declares the methods (:class:`dialkit.client.Frames`); :class:`CachedFrames`
+loads what they ask, and the ``dialkit`` package makes one of it each client's frames.
 Each frame is loaded from the cache while it is younger than ``max_age``,
 else from the network: incrementally for lists whose records settle soon
 after creation (calls, SMS reports, webhook events: fetch from the top until
@@ -17,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
@@ -26,7 +28,7 @@ from .._shown._progress import Progress, Shown, shown
 from .._utils import _tuning
 from .._utils._base_error import InputError
 from .._utils._moments import duration, iso_date
-from ..client import ListIterator, RawPage
+from ..client import REFRESH_CHOICES, FrameOptions, Frames, ListIterator, RawPage, Refresh
 from ..contract import MAX_PAGE_LIMIT, ErrorCode
 from ..errors import ApiError
 from . import _schemas as schemas
@@ -38,30 +40,6 @@ from ._schemas import Schema
 
 if TYPE_CHECKING:
     from ..client import Client
-
-Refresh = Literal["auto", "incremental", "new", "full", "offline"]
-
-
-class FrameOptions(TypedDict, total=False):
-    """Options every frame method takes.
-
-    Attributes:
-        refresh: ``"auto"``, ``"incremental"``, ``"new"``, ``"full"`` or ``"offline"``.
-        max_age: How old a cached frame ``"auto"`` reuses: a ``timedelta``, seconds, or
-            text with its unit (``"1d"``, ``"12h"``).
-        progress: Show a progress bar on loads of more than one page; by
-            default a bar only where someone watches (in a notebook, or when
-            standard error is a terminal), and where nobody does (a script's log)
-            a line on the ``dialkit.progress`` logger every 10 seconds.
-    """
-
-    refresh: Refresh
-    max_age: timedelta | float | str
-    progress: bool | None
-
-
-REFRESH_CHOICES: tuple[str, ...] = ("auto", "incremental", "new", "full", "offline")
-
 
 @dataclass(frozen=True, slots=True)
 class Spec:
@@ -105,91 +83,24 @@ SPECS: Mapping[str, Spec] = {
 }
 """Every list frame; ``docs/frames.md`` explains each ``max_age`` and ``overlap``."""
 
-class Frames:
-    """Typed DataFrames of the account's data, cached as Parquet.
+class CachedFrames(Frames):
+    """The frames of ``client.frames``, loaded from the client's pages and cached in
+    ``cache``: what :class:`~dialkit.client.Frames` declares, done."""
 
-    Every method takes ``refresh`` (``"auto"``: the cache while younger than
-    ``max_age``, else a refresh; ``"incremental"``; ``"new"``: the records created
-    since the cached ones, the leads' others as last read until a week after their
-    last whole read; ``"full"``; ``"offline"``: the cache only,
-    :class:`CacheMissError` if absent), ``max_age`` (a
-    ``timedelta`` or seconds) and ``progress`` (a progress bar on loads of more
-    than one page; by default in a notebook or a terminal only).
-
-    Examples:
-        >>> client = dialkit.Client.sandbox()
-        >>> calls = client.frames.calls(direction="outbound")
-        >>> calls["direction"].unique().tolist()
-        ['outbound']
-        >>> int(calls.groupby("disposition", observed=True).size().sum()) <= len(calls)
-        True
-        >>> client.close()
-    """
+    cache: Cache
 
     def __init__(self, client: Client, cache: Cache) -> None:
         self.client = client
         self.cache = cache
 
-    def calls(self, *, campaign_id: str | Sequence[str] | None = None,
-              direction: str | Sequence[str] | None = None,
-              **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Every call of the account, newest first (schema: ``docs/frames.md#calls``)."""
-        return self._list("calls", {"campaign_id": campaign_id, "direction": direction}, options)
-
-    def leads(self, *, campaign_id: str | Sequence[str] | None = None,
-              status: str | Sequence[str] | None = None, external_id: str | None = None,
-              **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Every lead, newest first; ``custom_fields`` is one JSON-text column."""
-        filters = {"campaign_id": campaign_id, "status": status, "external_id": external_id}
-        return self._list("leads", filters, options)
-
-    def campaigns(self, *, status: str | Sequence[str] | None = None,
-                  **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Every campaign, archived ones excepted."""
-        return self._list("campaigns", {"status": status}, options)
-
-    def callbacks(self, campaign_id: str | Sequence[str], *,
-                  status: str | Sequence[str] | None = None,
-                  **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """The callbacks of one campaign, or of several (one partition each)."""
-        return self._list("callbacks", {"campaign_id": campaign_id, "status": status}, options)
-
-    def appointments(self, *, status: str | Sequence[str] | None = None,
-                     **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Every appointment."""
-        return self._list("appointments", {"status": status}, options)
-
-    def webhook_events(self, *, type: str | Sequence[str] | None = None,  # noqa: A002
-                       **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Webhook events of the last 30 days; ``deliveries`` and ``data`` are JSON text."""
-        return self._list("webhook_events", {"type": type}, options)
-
-    def sms_reports(self, *, client_reference: str | None = None,
-                    **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """SMS delivery reports (the emulator's shape; unknown fields dropped)."""
-        return self._list("sms_reports", {"client_reference": client_reference}, options)
-
-    def dispositions(self, start: date | str, end: date | str, *,
-                     campaign_id: str | None = None,
-                     **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Disposition counts from ``start`` to ``end`` (inclusive), any length of range.
-
-        The range is split into windows of at most 92 days, one request each;
-        one row per window and disposition code, as the service answered.
-        """
+    def _dispositions(self, start: date | str, end: date | str, campaign_id: str | None,
+                      options: FrameOptions) -> pd.DataFrame:
         refresh, max_age, _ = _options(options, _HOUR)
         return load_dispositions(self.client, self.cache, _day(start, "start"),
                                  _day(end, "end"), campaign_id, refresh=refresh,
                                  max_age=max_age)
 
-    def dnc(self, phones: Sequence[str] | pd.Series,
-            **options: Unpack[FrameOptions]) -> pd.DataFrame:
-        """Whether each distinct phone is on the DNC list: ``phone``, ``listed``, ``checked_at``,
-        ``listed_at`` (since when, where the service says so).
-
-        Results are cached per phone and reused up to ``max_age`` (default 24 h);
-        ``refresh="full"`` checks every phone again.
-        """
+    def _dnc(self, phones: Sequence[str] | pd.Series, options: FrameOptions) -> pd.DataFrame:
         refresh, max_age, progress = _options(options, timedelta(hours=24))
         written = self.client.own_writes.numbers()  # the client's own, since its start
         return load_dnc(self.client, self.cache, list(phones), refresh=refresh, max_age=max_age,
@@ -283,7 +194,7 @@ class _Start:
 class _Load:
     """One partition's load: from the cache, or resumed, incremental or full from the API."""
 
-    def __init__(self, frames: Frames, spec: Spec, filters: dict[str, Any], refresh: Refresh,
+    def __init__(self, frames: CachedFrames, spec: Spec, filters: dict[str, Any], refresh: Refresh,
                  max_age: timedelta, progress: Shown, written: datetime | None) -> None:
         self.client = frames.client
         self.spec = spec
