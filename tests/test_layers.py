@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -376,6 +377,42 @@ def test_no_package_imports_another_packages_private_module() -> None:
 def test_a_private_module_of_another_package_is_told(importer: str, imported: str,
                                                      private: bool) -> None:
     assert private_of_another(importer, imported) is private
+
+
+LAYER_ORDER = ("application", "leads", "compliance", "analytics", "webhooks", "frames",
+               "client", "sandbox", "mcp", "guarding", "contract", "shared")
+"""The layers from the top down, as the drawing lists them (the emulator below the client,
+which ``Client.sandbox()`` starts; it imports nothing of the client)."""
+DESIGN = SRC.parents[1] / "docs" / "design.md"
+DRAWING = re.compile(r"(<!-- the layers' imports: tests/test_layers.py -->\n```text\n)(.*?)(```)",
+                     re.S)
+
+
+def drawing(found: Iterable[Import]) -> str:
+    """Each layer and the layers its modules import, every import counted, from the top
+    down: an arrow that pointed up the list would be a circle."""
+    reached: dict[str, set[str]] = {layer: set() for layer in LAYER_ORDER}
+    for each in found:
+        mine, theirs = layer_of(each.importer), layer_of(each.imported)
+        if mine != theirs:
+            reached[mine].add(theirs)
+    width = max(map(len, LAYER_ORDER))
+    return "".join(f"{layer:<{width}} -> "
+                   f"{', '.join(sorted(reached[layer], key=LAYER_ORDER.index)) or 'nothing'}\n"
+                   for layer in LAYER_ORDER)
+
+
+def test_the_design_draws_the_layers_imports_and_none_points_up() -> None:
+    """docs/design.md's drawing of the layers' imports is the code's, and each layer
+    imports only layers below it in the drawing: no circle, even between layers."""
+    drawn = drawing(_ours())
+    for line in drawn.splitlines():
+        layer, _, reached = line.partition(" -> ")
+        below = LAYER_ORDER[LAYER_ORDER.index(layer.strip()) + 1:]
+        assert reached == "nothing" or set(reached.split(", ")) <= set(below), line
+    page = DRAWING.search(DESIGN.read_text(encoding="utf-8"))
+    assert page is not None, "docs/design.md has no drawing of the layers' imports"
+    assert page.group(2) == drawn, f"docs/design.md's drawing is not the code's:\n{drawn}"
 
 
 def test_the_exception_is_still_there() -> None:
