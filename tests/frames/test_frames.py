@@ -442,3 +442,21 @@ def test_bad_options_are_refused_before_any_request(
         case.load(nowhere, **options)
     assert nowhere.wire.sent == []
     assert nowhere.client.cache.info().empty
+
+
+def test_client_frames_is_what_the_client_declares_and_the_frames_layer_loads(
+        client: Client) -> None:
+    """The client declares ``client.frames`` (``dialkit.client.Frames``, exported by
+    ``dialkit.frames`` too) and the ``dialkit`` package wires the frames layer's loader in:
+    one object per client, its cache the client's, every declared method loading."""
+    import dialkit.client
+    import dialkit.frames
+
+    frames = client.frames
+    assert dialkit.frames.Frames is dialkit.client.Frames
+    assert isinstance(frames, dialkit.frames.CachedFrames)
+    assert client.frames is frames and client.cache is frames.cache
+    assert isinstance(frames.cache, dialkit.frames.Cache)
+    assert len(frames.campaigns()) == len(list(client.campaigns.list()))
+    with pytest.raises(TypeError, match="abstract"):
+        dialkit.frames.Frames()  # type: ignore[abstract]

@@ -9,14 +9,17 @@ it back would close a circle. So the client asks for them here, by what it knows
 (the judge's interface, :class:`dialkit._guarding.Judge`; the frames it declares,
 :class:`dialkit.client.Frames`), and ``dialkit/__init__.py``, which Python runs before any
 module of the package, says here how each is made, importing its layer on first use. This
-module is light (no import), as ``import dialkit`` must be.
+module imports nothing at run time but ``collections.abc`` and ``typing``: ``import
+dialkit`` must stay light.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _make_law_judge: Callable[[], Any] | None = None
 """How the law's judge is made, as ``dialkit/__init__.py`` wired it."""

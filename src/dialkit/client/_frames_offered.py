@@ -5,9 +5,10 @@ The frames layer loads the frames from the client's pages and keeps them as Parq
 imports the client, so the client importing it back, even for the type checker alone,
 would close a circle of imports. So the methods users call (their filters, options and
 docstrings) are written here once, each handing its request to one of three loaders,
-which :class:`dialkit.frames.Frames`'s loading subclass implements; the ``dialkit``
-package wires that subclass in (:mod:`dialkit._utils._wiring`), and ``client.frames``
-is one of it. The cache behind it is named by what users ask of it (:class:`FrameCache`).
+which the frames layer's :class:`dialkit.frames.CachedFrames` implements; the ``dialkit``
+package wires it in (:mod:`dialkit._utils._wiring`), and ``client.frames`` is one of it
+(``dialkit.frames.Frames`` is this class, exported there too). The cache behind it is
+named by what users ask of it (:class:`FrameCache`).
 """
 
 from __future__ import annotations
