@@ -27,7 +27,7 @@ from dialkit import Client
 from dialkit._utils._choices import AUDIT_INPUTS, CALLS_COLUMNS, JUDGES, AuditInput
 from dialkit.cli import app
 from dialkit.client import GuardSettings
-from dialkit.compliance import AuditInputError, audit, next_allowed, repair, upcoming
+from dialkit.compliance import AuditInputError, Monitor, audit, next_allowed, repair, upcoming
 from dialkit.compliance._inputs._keywords import AuditInputs
 from dialkit.compliance._inputs._options import table
 from dialkit.errors import ContactForbiddenError
@@ -44,10 +44,13 @@ DECLARED = {each.name for each in AUDIT_INPUTS}
 
 
 def taken(judge: Callable[..., object]) -> set[str]:
-    """The names ``judge`` takes: its own parameters, and the declaration's readers of it
-    where it takes the typed set (``**inputs: Unpack[AuditInputs]``), which it reads by
-    :func:`inputs_of` (the refusals of the others: below)."""
+    """The names ``judge`` (a function, or a class by its ``__init__``) takes: its own
+    parameters, and the declaration's readers of it where it takes the typed set
+    (``**inputs: Unpack[AuditInputs]``), which it reads by :func:`inputs_of` (the refusals
+    of the others: below)."""
     parameters = inspect.signature(judge).parameters.values()
+    name = judge.__name__
+    judge = judge.__init__ if isinstance(judge, type) else judge  # type: ignore[misc]
     own = {each.name for each in parameters if each.kind is not inspect.Parameter.VAR_KEYWORD}
     typed = [each.name for each in parameters if each.kind is inspect.Parameter.VAR_KEYWORD]
     if not typed:
@@ -55,8 +58,8 @@ def taken(judge: Callable[..., object]) -> set[str]:
     assert [each.annotation for each in parameters
             if each.kind is inspect.Parameter.VAR_KEYWORD] == ["Unpack[AuditInputs]"]
     assert judge.__globals__["AuditInputs"] is AuditInputs
-    assert own & DECLARED == set(), f"{judge.__name__} names an input in its own parameters"
-    return own | {each.name for each in AUDIT_INPUTS if judge.__name__ in each.readers}
+    assert own & DECLARED == set(), f"{name} names an input in its own parameters"
+    return own | {each.name for each in AUDIT_INPUTS if name in each.readers}
 
 
 TAKEN = {
@@ -65,6 +68,7 @@ TAKEN = {
     "upcoming": taken(upcoming) | UPCOMING_FRAMES,
     "repair": taken(repair),
     "guard": {field.name for field in dataclasses.fields(GuardSettings)},
+    "Monitor": taken(Monitor),
 }
 """What each judge takes by name: ``upcoming`` its keywords and the frames ``load`` gives
 it that it reads; the guard its settings (what it reads of the service, the texts, a lead's
@@ -113,6 +117,7 @@ CALLED = {
     "next_allowed": lambda **given: next_allowed("+14155550123", "2026-11-02T15:00Z", **given),
     "upcoming": lambda **given: upcoming({}, **given),
     "repair": lambda **given: repair(pd.DataFrame(), None, **given),
+    "Monitor": lambda **given: Monitor(**given),
 }
 """Each judge that takes the typed set, called with nothing of its own to judge: its inputs
 are read, and refused, before anything else."""

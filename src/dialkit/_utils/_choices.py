@@ -43,10 +43,11 @@ FILES = (FRAME, RECORDS, IDS)
 GIVEN = (*FILES, SWITCH)
 """The kinds whose option the command makes from the declaration alone: a file or a
 switch, read the same way whatever the input."""
-JUDGES = ("audit", "next_allowed", "upcoming", "repair", "guard")
-"""The judges of the law that take the audit's inputs: the audit of calls made, and the
-judges before a call (the guard: ``GuardSettings`` and its judge's evidence). Each
-input's declaration says, for each of them that does not read it, why."""
+JUDGES = ("audit", "next_allowed", "upcoming", "repair", "guard", "Monitor")
+"""The judges of the law that take the audit's inputs: the audit of calls made, the
+judges before a call (the guard: ``GuardSettings`` and its judge's evidence), and the
+audit kept as the calls happen (``Monitor``). Each input's declaration says, for each of
+them that does not read it, why."""
 REPORT = "the report"
 """The reader of a column only the report lists (an abandoned call's row whole)."""
 CALLS_ASKED = "client.frames.calls() or an export"
@@ -161,6 +162,7 @@ _READ_AS_WRITTEN = ("it reads the account's own records and frames, which the se
 _AUDIT_ALONE = "a period of the calls reported: a judge before a call judges the one to come."
 _WHEN_MOMENT = "it looks from the moment it is asked about (at=)."
 _GUARD_NOW = "it looks from the service's now."
+_MONITOR_CLOCK = "it looks from the latest event it has read, as the audit it equals does."
 AUDIT_INPUTS = (
     AuditInput("leads", "--leads", FRAME, (
         "The account's leads (client.frames.leads()): each call's lead, its address state "
@@ -300,7 +302,7 @@ AUDIT_INPUTS = (
         "When the audit looks from (default now): the DNC checks' scrub age, and evidence "
         "dated after it read the stricter way."), not_read={
         "next_allowed": _WHEN_MOMENT, "repair": "it looks from each callback's due time.",
-        "guard": _GUARD_NOW}),
+        "guard": _GUARD_NOW, "Monitor": _MONITOR_CLOCK}),
     AuditInput("values", "--value", CHOICE, (
         "What another tool's words mean, per named column (direction, status, disposition, "
         "hangup_cause; line, kind, relationship, answer, list): {'disposition': {'Sale "

@@ -53,6 +53,7 @@ from ._rules._rules import (
 if TYPE_CHECKING:  # what the commands run, imported on first use: it makes a Client, and
     # the client's guard imports this package for its judge (no cycle, tests/test_layers.py)
     from ._command_runs import AuditRun, UpcomingRun, run_audit, run_upcoming, run_when
+    from ._live._monitor import Changes, Monitor
 
 __all__ = [
     "AuditInputError",
@@ -61,8 +62,10 @@ __all__ = [
     "BASES",
     "CA",
     "CA_WITH_HOUSE_RULES",
+    "Changes",
     "HOUSE_RULES",
     "LawJudge",
+    "Monitor",
     "POLICIES",
     "POLICY",
     "PRESETS",

@@ -21,7 +21,7 @@ __all__ = ["lacking", "spelled", "table"]
 
 _BY_NAME = {each.name: each for each in AUDIT_INPUTS}
 _JUDGES = {"next_allowed": "`next_allowed`", "upcoming": "`upcoming`", "repair": "`repair`",
-           "guard": "the guard"}
+           "guard": "the guard", "Monitor": "`Monitor`"}
 """The judges besides the audit (:attr:`AuditInput.readers`) as the docs name them."""
 
 

@@ -1,0 +1,134 @@
+"""The monitor's state in one SQLite file: every fact read, each call's folded row, the
+events held, the findings announced and the clock, written in one transaction an
+observation.
+
+One transaction is what makes a kill harmless: killed before it commits, the observation
+left nothing and is read again from the receiver's store (its events are new to the
+state); after, everything it changed is there. A fact is kept once by its event id, so a
+replay adds nothing. The findings themselves are not kept: they are the audit's of the
+calls kept, judged again on a restart; what is kept is each finding as it was announced
+(its row as JSON, by its key), so that a restart announces only what changed since, and
+never a finding twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from ..._files._private import open_no_link, private_file
+from ._facts import Fact, Held
+
+FORMAT = 1
+"""The state's format: a file of another is refused, not read as this one."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS facts (event_id TEXT PRIMARY KEY, call_id TEXT NOT NULL,
+                                  fact TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS facts_by_call ON facts (call_id);
+CREATE TABLE IF NOT EXISTS calls (id TEXT PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS held (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL,
+                                 why TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY, row TEXT NOT NULL);
+"""
+
+
+class StateError(ValueError):
+    """A state file the monitor cannot use (another format, not a monitor's)."""
+
+
+class State:
+    """The SQLite file (or memory) a :class:`~._monitor.Monitor` keeps."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = None if path is None else Path(path)
+        if self.path is not None:  # owner-only (phone numbers); a link refused, not followed
+            os.close(private_file(open_no_link(self.path, os.O_CREAT | os.O_RDONLY,
+                                               "the monitor's state")))
+        try:
+            self._db = sqlite3.connect(":memory:" if self.path is None else self.path,
+                                       isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StateError(f"{self.path} is not a monitor's state ({error}): name a new "
+                             "file, or the one a Monitor wrote") from None
+        kept = self.meta("format")
+        if kept is None:
+            self._db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
+        elif kept != str(FORMAT):
+            raise StateError(f"{self.path} is a monitor's state of format {kept}; this "
+                             f"dialkit reads format {FORMAT}: name a new file")
+
+    def close(self) -> None:
+        """Close the file."""
+        self._db.close()
+
+    def meta(self, key: str) -> str | None:
+        """A value the state keeps beside its tables (the clock, the inputs' fingerprint)."""
+        found = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def known(self, event_ids: Sequence[str]) -> set[str]:
+        """Which of the events are kept already."""
+        found: set[str] = set()
+        for start in range(0, len(event_ids), 500):
+            part = event_ids[start:start + 500]
+            found.update(row[0] for row in self._db.execute(
+                f"SELECT event_id FROM facts WHERE event_id IN ({','.join('?' * len(part))})",
+                part))
+        return found
+
+    def facts_of(self, call_ids: Iterable[str]) -> dict[str, list[Fact]]:
+        """Every fact kept of each call."""
+        found: dict[str, list[Fact]] = {}
+        ids = sorted(set(call_ids))
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            for call_id, fact in self._db.execute(
+                    f"SELECT call_id, fact FROM facts WHERE call_id IN "
+                    f"({','.join('?' * len(part))})", part):
+                found.setdefault(call_id, []).append(Fact.from_json(fact))
+        return found
+
+    def calls(self) -> list[dict[str, Any]]:
+        """Every call's folded row."""
+        return [json.loads(row) for (row,) in self._db.execute("SELECT row FROM calls")]
+
+    def held(self) -> list[Held]:
+        """The events held, as they came."""
+        return [Held(*row) for row in self._db.execute(
+            "SELECT event_id, kind, why FROM held ORDER BY rowid")]
+
+    def announced(self) -> dict[str, str]:
+        """Each finding announced and not withdrawn: its row as JSON, by its key."""
+        return dict(self._db.execute("SELECT key, row FROM announced"))
+
+    def commit(self, facts: Sequence[Fact], calls: Mapping[str, dict[str, Any] | None],
+               held: Sequence[Held], announced: Mapping[str, str], withdrawn: Iterable[str],
+               meta: Mapping[str, str]) -> None:
+        """Everything one observation changed, in one transaction."""
+        with closing(self._db.cursor()) as cursor:
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                cursor.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
+                                   [(f.event_id, f.call_id, f.to_json()) for f in facts])
+                cursor.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?)",
+                                   [(k, json.dumps(row)) for k, row in calls.items() if row])
+                cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
+                                   [(h.event_id, h.kind, h.why) for h in held])
+                cursor.executemany("DELETE FROM announced WHERE key = ?",
+                                   [(key,) for key in withdrawn])
+                cursor.executemany("INSERT OR REPLACE INTO announced VALUES (?, ?)",
+                                   announced.items())
+                cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+                cursor.execute("COMMIT")
+            except BaseException:
+                cursor.execute("ROLLBACK")
+                raise
