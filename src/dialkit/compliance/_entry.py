@@ -190,7 +190,24 @@ def audit(calls: pd.DataFrame, *, compute: bool = True,
             ``mapping`` names no column the audit reads, or a header the input lacks;
             two columns of an input could each be one it reads (an ``AuditInputError``).
     """
-    given = inputs_of("audit", inputs)
+    calls, leads, dnc, options = read_inputs("audit", calls, inputs)
+    _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
+    if on_dask((calls, leads, dnc), compute):
+        from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only
+        answer: AuditReport | Lazy[AuditReport] = on_dask_audit(calls, leads, dnc, options,
+                                                                compute=compute)
+        return answer
+    return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
+                        maybe_pandas(read_whole(leads), "leads"),
+                        maybe_pandas(read_whole(dnc), "dnc"), options)
+
+
+def read_inputs(judge: str, calls: Any, inputs: AuditInputs) -> tuple[Any, Any, Any, Options]:
+    """The calls, leads and DNC results as ``judge`` (``audit``, ``Monitor``) reads them
+    (another tool's headers named, Polars' and Arrow's DNC results as pandas), and the
+    :class:`Options` of every other input, read once: the audit reads them for each run,
+    the monitor once for all its runs (``as_of`` is its own, each run's)."""
+    given = inputs_of(judge, inputs)
     values = checked_values(given["values"])
     named, read_as = named_inputs(
         {"calls": calls, **{name: given[name] for name in _FRAMES}}, given["mapping"])
@@ -204,7 +221,7 @@ def audit(calls: pd.DataFrame, *, compute: bool = True,
     rules = with_emergencies(rules, _whole(emergencies, "emergencies"))
     if not is_dask(dnc) and not is_dataset(dnc):  # Polars or Arrow: read once, here
         dnc = maybe_pandas(dnc, "dnc")
-    verified, as_of = given["verified_caller_ids"], given["as_of"]
+    verified, as_of = given["verified_caller_ids"], given.get("as_of")
     options = Options(rules=rules, blocked=_regions(given["blocked_countries"]),
                       verified=None if verified is None else frozenset(verified),
                       campaigns=_campaigns(given["campaign_id"], given["campaigns"]),
@@ -222,15 +239,7 @@ def audit(calls: pd.DataFrame, *, compute: bool = True,
                       dnc_lists=lists_given(dnc, values), dnc_unanswered=unanswered(dnc),
                       values=values, read_as=read_as,
                       **_window(given["since"], given["until"]))
-    _check_datasets({"calls": calls, "leads": leads, "dnc": dnc})
-    if on_dask((calls, leads, dnc), compute):
-        from ._dask._audit import audit as on_dask_audit  # for Dask's inputs only
-        answer: AuditReport | Lazy[AuditReport] = on_dask_audit(calls, leads, dnc, options,
-                                                                compute=compute)
-        return answer
-    return audit_frames(as_pandas(read_whole(calls), "calls", CALLS),
-                        maybe_pandas(read_whole(leads), "leads"),
-                        maybe_pandas(read_whole(dnc), "dnc"), options)
+    return calls, leads, dnc, options
 
 
 def _fact(given: dict[str, Any], name: str) -> bool:

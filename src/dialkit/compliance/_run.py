@@ -8,6 +8,7 @@ the Dask audit runs the same part and the same :func:`report` on its partitions.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -57,6 +58,46 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
     given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
+    run = ready(calls, leads, options)
+    windows = abandonment_windows(run.answered, options.rules, run.joined, run.opened)
+    part = audited(run.calls, run.rows, run.leads, prepared_dnc(dnc, options.values),
+                   windows.index.to_numpy(), options=options, joined=run.joined,
+                   spoken=run.answered.index.to_numpy())
+    return report([part], windows=windows, options=options, joined=run.joined,
+                  sources=sources_of(given), repeated=run.repeated,
+                  unread=unread_counts(run.read, "calls"))
+
+
+@dataclass(frozen=True)
+class Ready:
+    """The calls made ready for the rules (:func:`ready`), and what abandonment's rate
+    reads of all of them.
+
+    Attributes:
+        calls: The calls prepared and read once each, the texts after them.
+        rows: The outbound rows among them (of the campaigns asked for).
+        leads: The leads prepared (of those campaigns).
+        answered: The outbound calls a live person answered
+            (:func:`._rows.answered_calls`).
+        joined: Whether they hold agent join times (:func:`._abandonment.has_join_times`).
+        opened: Each campaign's first call, where its periods are counted from.
+        repeated: Rows of a call read once (:mod:`._inputs._once`).
+        read: The calls as read, for the values not understood.
+    """
+
+    calls: pd.DataFrame
+    rows: np.ndarray
+    leads: pd.DataFrame | None
+    answered: pd.DataFrame
+    joined: bool
+    opened: pd.DataFrame
+    repeated: int
+    read: pd.DataFrame
+
+
+def ready(calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options) -> Ready:
+    """The calls and leads made ready for the rules, as :func:`audit_frames` judges them
+    and the monitor measures abandonment's periods (:class:`Ready`)."""
     read = prepared_calls(calls, options.values)
     prepared, repeated = once_each(read)
     placed = len(prepared)  # the calls' rows; the texts' follow them
@@ -64,15 +105,9 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
     prepared = with_texts(prepared, options.texts, campaign_leads)
     rows = outbound_rows(prepared, options.campaigns)
     answered = answered_calls(prepared, rows, options.rules)
-    joined = has_join_times(answered)
     opened = first_calls(prepared, rows[rows < placed])  # a campaign's periods: its calls'
-    windows = abandonment_windows(answered, options.rules, joined, opened)
-    part = audited(prepared, rows, campaign_leads,
-                   prepared_dnc(dnc, options.values), windows.index.to_numpy(),
-                   options=options, joined=joined, spoken=answered.index.to_numpy())
-    return report([part], windows=windows, options=options, joined=joined,
-                  sources=sources_of(given), repeated=repeated,
-                  unread=unread_counts(read, "calls"))
+    return Ready(prepared, rows, campaign_leads, answered, has_join_times(answered), opened,
+                 int(repeated), read)
 
 
 def with_texts(prepared: pd.DataFrame, texts: pd.DataFrame | None,

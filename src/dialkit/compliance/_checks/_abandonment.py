@@ -100,22 +100,44 @@ def abandonment_windows(answered: pd.DataFrame, rules: Rules, joined: bool,
     ``joined`` is whether the calls hold join times anywhere (:func:`has_join_times`), so
     that every part tells abandonment one way (:func:`dropped`).
     """
-    campaign = campaign_codes(answered)
-    flags = dropped(answered, rules, joined)
-    at = _millis(answered["answered_at"])
-    start = _starts(answered, campaign, opened)
-    place = answered[PLACE].to_numpy(np.int64)
-    law = _judged(campaign, place, at, start, flags, places(rules))
-    chosen = law
-    if rules.abandonment_limit is not None:
-        policy = _measure(campaign, at, start, flags, _span_ms(policy_span(rules)),
-                          rules.abandonment_limit, POLICY)
-        chosen = _chosen(law, policy, place)
+    campaign, flags, chosen = _measured(answered, rules, joined, opened)
     order = by_group_and_time(campaign, answered["answered_at"], np.arange(len(answered)))
     picked = order[flags[order]]
     return pd.DataFrame({name: column[picked] for name, column in zip(
         WINDOW_COLUMNS, (*chosen[:3], _times(chosen[3]), _times(chosen[4]), *chosen[5:]),
         strict=True)}, index=answered.index[picked])
+
+
+def abandonment_periods(answered: pd.DataFrame, rules: Rules, joined: bool,
+                        opened: pd.DataFrame) -> pd.DataFrame:
+    """Every period that judges an answered call, abandoned or not, a row each: its
+    ``campaign_id`` (none as ``""``), the measure that decides it (``decider``, as
+    :data:`WINDOW_COLUMNS` says), and that measure's figures, as :func:`abandonment_windows`
+    tells them of each abandoned call: how near each period is to its limit, for the
+    monitor's gauges."""
+    _, _, chosen = _measured(answered, rules, joined, opened)
+    frame = pd.DataFrame({"campaign_id": answered["campaign_id"].fillna("").to_numpy(object),
+                          **{name: column for name, column in zip(
+                              WINDOW_COLUMNS, (*chosen[:3], _times(chosen[3]),
+                                               _times(chosen[4]), *chosen[5:]), strict=True)}})
+    return frame.drop_duplicates(["campaign_id", "decider", "window_start"], ignore_index=True)
+
+
+def _measured(answered: pd.DataFrame, rules: Rules, joined: bool, opened: pd.DataFrame
+              ) -> tuple[Ints, Bools, Measure]:
+    """Each answered call's campaign code, whether it was abandoned, and the measure of
+    its period that decides it (the law's, or the policy's where that finds it over)."""
+    campaign = campaign_codes(answered)
+    flags = dropped(answered, rules, joined)
+    at = _millis(answered["answered_at"])
+    start = _starts(answered, campaign, opened)
+    place = answered[PLACE].to_numpy(np.int64)
+    chosen = _judged(campaign, place, at, start, flags, places(rules))
+    if rules.abandonment_limit is not None:
+        policy = _measure(campaign, at, start, flags, _span_ms(policy_span(rules)),
+                          rules.abandonment_limit, POLICY)
+        chosen = _chosen(chosen, policy, place)
+    return campaign, flags, chosen
 
 
 def abandonment(calls: pd.DataFrame, windows: pd.DataFrame,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -22,11 +22,14 @@ from typing import Any, Unpack
 
 import pandas as pd
 
-from ...frames import SCHEMAS
-from .._entry import audit
-from .._inputs._keywords import AuditInputs, inputs_of
+from ..._parallel._partitions import read_whole
+from ...frames import SCHEMAS, maybe_pandas
+from .._entry import read_inputs
+from .._inputs._keywords import AuditInputs
 from .._report._audit_report import AuditReport
+from .._run import audit_frames
 from ._facts import FRAME, Fact, Held, facts_of, folded
+from ._gauges import Gauges, gauges_of, provisional_of
 from ._state import State
 
 
@@ -81,18 +84,22 @@ class Monitor:
         >>> monitor.close()
     """
 
-    def __init__(self, state: str | Path | None = None,
+    def __init__(self, state: str | Path | None = None, *,
+                 on_finding: Callable[[pd.DataFrame], object] | None = None,
                  **inputs: Unpack[AuditInputs]) -> None:
-        inputs_of("Monitor", inputs)  # an input it does not read is refused, saying why
+        _, leads, dnc, self._options = read_inputs("Monitor", _calls_frame(()), inputs)
+        self._leads = maybe_pandas(read_whole(leads), "leads")
+        self._dnc = maybe_pandas(read_whole(dnc), "dnc")
         self._inputs: dict[str, Any] = dict(inputs)
+        self._on_finding = on_finding
         self._lock = threading.Lock()
         self._state = State(state)
         try:
             self._calls = {row["id"]: row for row in self._state.calls()}
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
-            self._findings, self._notes = self._judged(self._calls, self._as_of)
-        except BaseException:  # the inputs are read (or refused) by the judgment
+            self._report = self._judged(self._calls, self._as_of)
+        except BaseException:
             self._state.close()
             raise
 
@@ -111,7 +118,7 @@ class Monitor:
     def findings(self) -> pd.DataFrame:
         """The findings now: :func:`~dialkit.compliance.audit`'s of the calls observed, with
         the monitor's inputs, ``as_of`` :attr:`as_of`, row for row."""
-        return self._findings.copy()
+        return self._report.findings.copy()
 
     @property
     def as_of(self) -> pd.Timestamp | None:
@@ -133,7 +140,21 @@ class Monitor:
     @property
     def notes(self) -> dict[str, str]:
         """The audit's notes for the findings now (a rule that did not run, and why)."""
-        return dict(self._notes)
+        return dict(self._report.notes)
+
+    @property
+    def provisional(self) -> pd.DataFrame:
+        """The findings a later event can still change, and ``why``: an abandonment in a
+        period still running (its rate moves with every answered call to come), or told by
+        the proxy before the call's disposition is logged (a disposition takes it back)."""
+        return provisional_of(self._report, self._as_of)
+
+    def gauges(self) -> Gauges:
+        """What is coming, at :attr:`as_of`: each campaign's current abandonment period by
+        country (its rate, limit, and how many more abandoned calls breach it), and each
+        number called in the last 24 hours (its contacts then, whether a call is allowed
+        now, and when next)."""
+        return gauges_of(self.calls, self._leads, self._options, self._as_of, self._inputs)
 
     def observe(self, events: Any) -> Changes:
         """Read ``events`` (an event, an iterable of them, a frame of the receiver's store or
@@ -153,21 +174,23 @@ class Monitor:
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
             calls = {**self._calls, **{k: v for k, v in changed.items() if v}}
-            findings, notes = ((self._findings, self._notes) if not changed and as_of == self._as_of
-                               else self._judged(calls, as_of))
+            report = (self._report if not changed and as_of == self._as_of
+                      else self._judged(calls, as_of))
             announced = self._state.announced()
-            now = _announcements(findings)
+            now = _announcements(report.findings)
             added = {key: row for key, row in now.items() if announced.get(key) != row}
             gone = [key for key in announced if key not in now]
             self._state.commit(new, changed, held, added, gone,
                                {} if as_of is None else {"as_of": as_of.isoformat()})
-            self._calls, self._as_of = calls, as_of
-            self._findings, self._notes = findings, notes
-        keys = list(now)
+            self._calls, self._as_of, self._report = calls, as_of, report
+        findings = report.findings
         was = [json.loads(announced[key]) for key in announced if key in added or key in gone]
-        return Changes(findings.iloc[[n for n, key in enumerate(keys) if key in added]]
-                       .reset_index(drop=True), pd.DataFrame(was, columns=findings.columns),
-                       len(new), len(facts) - len(new), tuple(held), as_of)
+        changes = Changes(findings.iloc[[n for n, key in enumerate(now) if key in added]]
+                          .reset_index(drop=True), pd.DataFrame(was, columns=findings.columns),
+                          len(new), len(facts) - len(new), tuple(held), as_of)
+        if self._on_finding is not None and len(changes.added):
+            self._on_finding(changes.added)  # after the state holds them: none lost
+        return changes
 
     def _new(self, facts: list[Fact]) -> list[Fact]:
         """The facts not kept yet, each once (a frame's row of a call: unless kept as it is)."""
@@ -180,10 +203,12 @@ class Monitor:
                 or (fact.kind == FRAME and kept_as.get(fact.event_id) != fact)]
 
     def _judged(self, calls: Mapping[str, dict[str, Any]], as_of: pd.Timestamp | None
-                ) -> tuple[pd.DataFrame, dict[str, str]]:
-        """The audit's findings and notes of ``calls`` at ``as_of`` (before any event: now)."""
-        report: AuditReport = audit(_calls_frame(calls.values()), **self._inputs, as_of=as_of)
-        return report.findings, dict(report.notes)
+                ) -> AuditReport:
+        """The audit of ``calls`` at ``as_of`` (before any event: now), with the inputs
+        read once."""
+        options = self._options if as_of is None else dataclasses.replace(
+            self._options, moment=as_of)
+        return audit_frames(_calls_frame(calls.values()), self._leads, self._dnc, options)
 
 
 def _latest_of_each(facts: Iterable[Fact]) -> list[Fact]:

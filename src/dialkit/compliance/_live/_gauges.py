@@ -1,0 +1,132 @@
+"""What is coming, before it is a breach: the monitor's gauges and its provisional findings.
+
+An abandonment period's rate is over its limit only when the period's abandoned calls are,
+so an officer wants to see the margin while the period runs: how many more abandoned calls
+put it over, with the calls answered so far. A number's calls count toward its caps for
+24 hours, and its next lawful moment may be hours away. Both are read with the audit's own
+functions (abandonment's periods as the audit measures them, ``next_allowed`` for each
+number), so a gauge and the finding it warns of never disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..._utils._choices import AUDIT_INPUTS
+from .._ahead._when import next_allowed
+from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
+from .._part import Options
+from .._report._audit_report import AuditReport
+from .._run import ready
+
+_NEXT_ALLOWED_READS = frozenset(each.name for each in AUDIT_INPUTS
+                                if "next_allowed" in each.readers)
+_DAY = pd.Timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Gauges:
+    """The monitor's gauges at one moment.
+
+    Attributes:
+        abandonment: Each campaign's current abandonment period by the law's row that
+            measures it (``jurisdiction``; ``policy`` for the account's own limit):
+            ``period_start``, ``period_end``, ``answered``, ``abandoned``, ``rate``,
+            ``limit`` and ``to_breach``, how many more abandoned calls put the rate over
+            the limit (0: it is over).
+        numbers: Each number called in the 24 hours up to the moment: ``contacts_24h``
+            (its outbound calls then), ``allowed`` now, ``next_allowed_at``, ``hours_away``
+            and the ``rule`` that waits, as :func:`~dialkit.compliance.next_allowed` says.
+        as_of: The moment they look from.
+    """
+
+    abandonment: pd.DataFrame
+    numbers: pd.DataFrame
+    as_of: pd.Timestamp | None
+
+
+def gauges_of(calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options,
+              as_of: pd.Timestamp | None, inputs: Mapping[str, Any]) -> Gauges:
+    """The :class:`Gauges` of ``calls`` at ``as_of`` (None: before any event, empty)."""
+    if as_of is None or not len(calls):
+        return Gauges(_periods_now(pd.DataFrame(), options, as_of), _numbers(
+            calls.iloc[:0], as_of, inputs), as_of)
+    run = ready(calls, leads, options)
+    periods = abandonment_periods(run.answered, options.rules, run.joined, run.opened)
+    return Gauges(_periods_now(periods, options, as_of), _numbers(calls, as_of, inputs), as_of)
+
+
+def _periods_now(periods: pd.DataFrame, options: Options, as_of: pd.Timestamp | None
+                 ) -> pd.DataFrame:
+    columns = ["campaign_id", "jurisdiction", "period_start", "period_end", "answered",
+               "abandoned", "rate", "limit", "to_breach"]
+    if as_of is None or not len(periods):
+        return pd.DataFrame(columns=columns)
+    now = periods[(periods["window_start"] <= as_of) & (as_of < periods["window_end"])
+                  & (periods["decider"] != UNMEASURED)]
+    rows = places(options.rules)
+    names = {n: row.id for n, row in enumerate(rows)} | {POLICY: "policy"}
+    limit, answered = now["window_limit"].to_numpy(float), now["window_answered"].to_numpy()
+    abandoned = now["window_abandoned"].to_numpy()
+    return pd.DataFrame({
+        "campaign_id": now["campaign_id"].to_numpy(object),
+        "jurisdiction": [names[int(d)] for d in now["decider"]],
+        "period_start": now["window_start"].to_numpy(), "period_end": now["window_end"].to_numpy(),
+        "answered": answered, "abandoned": abandoned,
+        "rate": now["window_rate"].to_numpy(float), "limit": limit,
+        "to_breach": [_to_breach(a, d, lim) for a, d, lim in zip(answered, abandoned, limit,
+                                                                   strict=True)],
+    }, columns=columns).sort_values(["campaign_id", "jurisdiction"], ignore_index=True)
+
+
+def _to_breach(answered: int, abandoned: int, limit: float) -> int:
+    """How many more abandoned calls (each answered too) put ``abandoned`` of ``answered``
+    over ``limit``: the least k with (abandoned + k) / (answered + k) > limit."""
+    if abandoned > limit * answered:
+        return 0
+    return math.floor((limit * answered - abandoned) / (1 - limit)) + 1
+
+
+def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None,
+             inputs: Mapping[str, Any]) -> pd.DataFrame:
+    columns = ["to_number", "contacts_24h", "allowed", "next_allowed_at", "hours_away", "rule"]
+    if as_of is None:
+        return pd.DataFrame(columns=columns)
+    outbound = calls[(calls["direction"].astype(object) == "outbound")
+                     & (calls["created_at"] > as_of - _DAY) & (calls["created_at"] <= as_of)]
+    counts = outbound.groupby("to_number", observed=True).size()
+    if not len(counts):
+        return pd.DataFrame(columns=columns)
+    asked = {name: value for name, value in inputs.items() if name in _NEXT_ALLOWED_READS}
+    answer = next_allowed(pd.Series(counts.index, dtype=object), as_of, calls=calls, **asked)
+    away = (answer["next_allowed_at"] - as_of) / pd.Timedelta(hours=1)
+    return pd.DataFrame({
+        "to_number": counts.index.to_numpy(object), "contacts_24h": counts.to_numpy(np.int64),
+        "allowed": answer["allowed"].to_numpy(bool),
+        "next_allowed_at": answer["next_allowed_at"].to_numpy(),
+        "hours_away": away.round(1).to_numpy(float),
+        "rule": answer["rule"].to_numpy(object) if "rule" in answer else None,
+    }, columns=columns)
+
+
+def provisional_of(report: AuditReport, as_of: pd.Timestamp | None) -> pd.DataFrame:
+    """The abandonment findings of ``report`` a later event can still change, and why."""
+    found = report.findings[report.findings["rule"] == "abandonment"]
+    abandoned = report.abandoned.set_index("call_id")
+    whys = []
+    for call_id in found["call_id"]:
+        call, said = abandoned.loc[call_id], []
+        if as_of is None or call["window_end"] > as_of:
+            said.append(f"its period runs to {call['window_end']:%Y-%m-%d %H:%M UTC}: each "
+                        "call answered until then changes its rate")
+        if pd.isna(call["disposition"]) and pd.isna(call.get("agent_joined_at")):
+            said.append("told abandoned by the proxy: a disposition logged for it takes it back")
+        whys.append("; ".join(said))
+    marked = found.assign(why=whys)
+    return marked[marked["why"] != ""].reset_index(drop=True)

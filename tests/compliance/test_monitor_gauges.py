@@ -1,0 +1,86 @@
+"""What is coming (issue 83, items 1 and 3): each gauge held to what the audit then finds.
+
+A gauge that says "2 more abandoned calls breach the period" is tried: one more is no
+finding, the second is. A provisional finding is one a later event does change; the hook
+is called once a finding is kept.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dialkit.compliance import Monitor
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_monitor import _answered, _logged  # noqa: E402
+
+VERIFIED = ["+14155550100"]
+
+
+def _talked(monitor: Monitor, calls: range) -> None:
+    monitor.observe([*(_answered(n, 60) for n in calls), *(_logged(n, "sale") for n in calls)])
+
+
+@pytest.mark.parametrize("answered", [20, 33, 70])
+def test_the_calls_to_breach_a_period_are_exactly_those_the_audit_then_finds(
+        answered: int) -> None:
+    with Monitor(verified_caller_ids=VERIFIED) as monitor:
+        _talked(monitor, range(answered))
+        (period,) = monitor.gauges().abandonment.itertuples()
+        assert (period.jurisdiction, period.answered, period.abandoned, period.limit) == (
+            "US", answered, 0, 0.03)
+        for n in range(answered, answered + period.to_breach - 1):
+            monitor.observe(_answered(n, 2))  # hung up in 2 s, no disposition: abandoned
+        assert monitor.findings.empty, "one short of the gauge's count is no breach"
+        assert monitor.gauges().abandonment["to_breach"].tolist() == [1]
+        monitor.observe(_answered(answered + period.to_breach - 1, 2))
+        assert set(monitor.findings["rule"]) == {"abandonment"}
+        assert monitor.gauges().abandonment["to_breach"].tolist() == [0]
+
+
+def test_a_provisional_finding_is_one_a_later_event_changes() -> None:
+    with Monitor(verified_caller_ids=VERIFIED) as monitor:
+        _talked(monitor, range(20))
+        monitor.observe(_answered(20, 2))
+        marked = monitor.provisional
+        assert marked["call_id"].tolist() == ["call_20"]
+        assert "a disposition logged for it takes it back" in marked["why"][0]
+        assert "its period runs to 2026-12-02 15:00 UTC" in marked["why"][0]
+        monitor.observe(_logged(20, "not_interested"))  # as the mark said
+        assert monitor.findings.empty and monitor.provisional.empty
+
+
+def test_a_number_called_in_the_last_day_shows_its_contacts_and_next_moment() -> None:
+    florida = "+13055550166"  # 3 calls per person and subject in 24 hours
+    events = [{"id": f"evt_{n}", "type": "call.completed", "created_at": f"{at}:30Z",
+               "data": {"call_id": f"call_{n}", "direction": "outbound", "status": "completed",
+                        "from": VERIFIED[0], "to": florida, "campaign_id": "cmp_1",
+                        "started_at": f"{at}:00Z", "ended_at": f"{at}:30Z"}}
+              for n, at in enumerate(["2026-11-02T14:00", "2026-11-02T15:00",
+                                      "2026-11-02T16:00"])]  # each event as the call ends
+    with Monitor(verified_caller_ids=VERIFIED) as monitor:
+        monitor.observe(events)
+        numbers = monitor.gauges().numbers.set_index("to_number")
+        assert numbers.loc[florida, "contacts_24h"] == 3
+        assert not numbers.loc[florida, "allowed"]
+        assert numbers.loc[florida, "next_allowed_at"] == pd.Timestamp("2026-11-03T14:00:00Z")
+        assert numbers.loc[florida, "hours_away"] == 22.0  # from 16:00:30
+        assert numbers.loc[florida, "rule"] == "call_frequency"
+
+
+def test_the_hook_hears_each_finding_once_after_the_state_holds_it(tmp_path: Path) -> None:
+    heard: list[pd.DataFrame] = []
+    path = tmp_path / "state.sqlite"
+    with Monitor(path, verified_caller_ids=VERIFIED, on_finding=heard.append) as monitor:
+        _talked(monitor, range(20))
+        monitor.observe(_answered(20, 2))
+        monitor.observe(_answered(20, 2))  # a retry: nothing new
+        assert [frame["call_id"].tolist() for frame in heard] == [["call_20"]]
+        assert not monitor.observe(_answered(20, 2)).added.shape[0]
+    with Monitor(path, verified_caller_ids=VERIFIED, on_finding=heard.append) as again:
+        again.observe(_answered(20, 2))
+    assert len(heard) == 1
