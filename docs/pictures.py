@@ -42,6 +42,7 @@ GALLERY: dict[str, Callable[[dict[str, Any]], Any]] = {
     "plot_summary": lambda d: compliance.plot_summary(d["report"]),
     "plot_by_state": lambda d: compliance.plot_by_state(d["report"]),
     "plot_upcoming": lambda d: compliance.plot_upcoming(d["scheduled"], d["upcoming"]),
+    "plot_abandonment": lambda d: compliance.plot_abandonment(d["gauges"].abandonment),
 }
 """Each plot function of the gallery, drawn from the world's tables."""
 README = {"funnel": "plot_funnel", "audit_summary": "plot_summary"}
@@ -50,12 +51,16 @@ README = {"funnel": "plot_funnel", "audit_summary": "plot_summary"}
 
 def tables(client: dialkit.Client) -> dict[str, Any]:
     """What the plots draw: the frames, the funnel, the audit (with the house rules, so
-    law and policy show apart) and the scheduled calls as the compliance notebook
-    judges them."""
+    law and policy show apart), the scheduled calls as the compliance notebook
+    judges them, and a monitor's gauges after the world's calls."""
     frames = analytics.load(client)
     audited = compliance.load(client)
     as_of = audited["calls"]["created_at"].max()
-    return {
+    with compliance.Monitor(leads=audited["leads"], dnc=audited["dnc"],
+                            verified_caller_ids=client.emulator.caller_ids()) as monitor:
+        monitor.observe(audited["calls"])
+        gauges = monitor.gauges()
+    return {"gauges": gauges,
         "frames": frames, "funnel": analytics.funnel(**frames),
         "report": compliance.audit(**audited, blocked_countries=["KP", "IR"],
                                    verified_caller_ids=client.emulator.caller_ids(),

@@ -38,6 +38,7 @@ dialkit, so the lowest layers can raise them; all are importable from here, and
     │    ├── ImportJournalError     an import journal that cannot be trusted
     │    ├── EncodingError          a lead file in no encoding that can be told
     │    ├── LeadFileError          a lead file that cannot be read
+    │    ├── MonitorStateError      a file that is not a compliance monitor's state
     │    ├── WorkbookError          a workbook that cannot be read
     │    │    └── DoctypeError      a workbook whose XML declares a document type
     │    ├── ConfigError            an emulator configuration that cannot be used
@@ -98,6 +99,7 @@ from ._utils._base_error import (
     LawDataError,
     LeadFileError,
     LimitError,
+    MonitorStateError,
     SandboxStartError,
     SignatureError,
     StoreError,
@@ -461,6 +463,7 @@ __all__ = [
     "LeadFileError",
     "LimitError",
     "MalformedResponseError",
+    "MonitorStateError",
     "NotFoundError",
     "OutcomeUnknownError",
     "PermissionDeniedError",

@@ -281,3 +281,32 @@ def _told(findings: pd.DataFrame) -> list[str]:
     rows = json.loads(findings.to_json(orient="records", date_format="iso", date_unit="us"))
     return [json.dumps({k: v for k, v in row.items() if v is not None}, sort_keys=True)
             for row in rows]
+
+
+def test_a_call_that_showed_no_caller_number_is_judged_as_the_audit_judges_it() -> None:
+    """The caller id may be anything a carrier shows (the contract types it as text): only
+    the number called must be E.164."""
+    good = events_of(str(TRUTH.index[0]))[0]
+    hidden = [{**good, "id": f"evt_hidden_{shown}", "data": {
+        **good["data"], "call_id": f"call_hidden_{shown}", "from": shown}}
+        for shown in ("anonymous", "Restricted", "")]
+    calls = pd.concat([TRUTH.iloc[[0]]] * 3, ignore_index=True).assign(
+        id=[e["data"]["call_id"] for e in hidden], disposition=None,
+        from_number=pd.array(["anonymous", "Restricted", ""], dtype="string"))
+    calls = calls.sort_values(["created_at", "id"], ignore_index=True)
+    with Monitor(**INPUTS) as monitor:
+        assert monitor.observe(hidden).held == ()
+        found = monitor.findings
+        assert_frame_equal(found, audit(calls, **INPUTS, as_of=monitor.as_of).findings)
+        assert {"call_hidden_anonymous", "call_hidden_Restricted"} <= set(
+            found.loc[found["rule"] == "caller_id", "call_id"])
+
+
+def test_each_row_of_a_frame_it_cannot_read_is_held_by_its_call() -> None:
+    frame = TRUTH.iloc[:4].reset_index(drop=True)
+    frame["to_number"] = frame["to_number"].astype(object)
+    frame.loc[1:3, "to_number"] = ["2125550100", None, "+1 212 555 0100"]
+    with Monitor(**INPUTS) as monitor:
+        monitor.observe(frame)
+        assert monitor.held["event_id"].tolist() == [f"frame:{i}" for i in frame["id"][1:]]
+        assert monitor.calls["id"].tolist() == [frame["id"][0]]

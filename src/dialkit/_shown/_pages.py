@@ -18,6 +18,7 @@ or as mathematics: every table escapes it, a page's outputs are marked
 from __future__ import annotations
 
 import html
+import io
 import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from matplotlib.text import Text
 
 WIDEST = 60
@@ -191,3 +193,20 @@ def _cell(text: str, number: bool) -> str:
     attributes = (f' class="{classes}"' if classes else "") + (
         f' title="{html.escape(whole)}"' if whole else "")
     return f"<td{attributes}>{html.escape(seen) if number else breakable(seen)}</td>"
+
+
+def svg_of(figure: Figure) -> bytes:
+    """A figure as SVG bytes, undated (the same figure gives the same bytes): what a
+    notebook's widget shows, sharp at any width and any screen's pixel density."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def hidden_beside_a_widget(css_class: str) -> str:
+    """The CSS that hides a view's HTML (of ``css_class``) in an output after one where its
+    widget is drawn (JupyterLab, Notebook 7, nbclassic; a page whose widget renderer
+    loaded): a notebook view shows its widget, then the same view as HTML for wherever
+    no kernel draws the widget, and where one does only the widget is seen."""
+    return (f".jp-OutputArea-child:has(.widget-vbox)~.jp-OutputArea-child .{css_class},"
+            f".output_area:has(.widget-vbox)~.output_area .{css_class}{{display:none}}")

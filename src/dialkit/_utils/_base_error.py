@@ -258,6 +258,13 @@ class EncodingError(InputError):
     __module__ = "dialkit.errors"
 
 
+class MonitorStateError(InputError):
+    """A file that is not a monitor's state, or one of another format: the message names
+    the file and what to pass instead."""
+
+    __module__ = "dialkit.errors"
+
+
 class LeadFileError(InputError):
     """A lead file that cannot be read: the message names the file and the cause."""
 

@@ -30,7 +30,7 @@ from ._entry import audit
 from ._inputs._load import load
 from ._inputs._read import read_export
 from ._report._audit_report import AuditReport
-from ._report._plots import plot_by_state, plot_summary, plot_upcoming
+from ._report._plots import plot_abandonment, plot_by_state, plot_summary, plot_upcoming
 from ._rules import _jurisdictions as jurisdictions
 from ._rules._rules import (
     BASES,
@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # what the commands run, imported on first use: it makes a Cl
     # the client's guard imports this package for its judge (no cycle, tests/test_layers.py)
     from ._command_runs import AuditRun, UpcomingRun, run_audit, run_upcoming, run_when
     from ._live._monitor import Changes, Monitor
+    from ._live._view import LiveView
 
 __all__ = [
     "AuditInputError",
@@ -65,6 +66,7 @@ __all__ = [
     "Changes",
     "HOUSE_RULES",
     "LawJudge",
+    "LiveView",
     "Monitor",
     "POLICIES",
     "POLICY",
@@ -84,6 +86,7 @@ __all__ = [
     "load",
     "local_call_times",
     "next_allowed",
+    "plot_abandonment",
     "plot_by_state",
     "plot_summary",
     "plot_upcoming",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
-import io
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..._shown._pages import NOT_MATH, campaign_names
+from ..._shown._pages import NOT_MATH, campaign_names, hidden_beside_a_widget, svg_of
 from ..._shown._words import noun
 from ..._utils._base_error import AnalyticsInputError
 from ..._utils._extras import needs
@@ -66,11 +65,8 @@ _ALT = {"funnel": "The funnel: leads at each stage", "answer_rates":
 STATIC_NOTE = ("The explorer's controls need a running notebook kernel; below, the "
                "view as drawn.")
 """What stands for the widget where it cannot be drawn (its text, above the view)."""
-BESIDE_A_WIDGET = (
-    ".jp-OutputArea-child:has(.widget-vbox)~.jp-OutputArea-child .dialkit-explorer,"
-    ".output_area:has(.widget-vbox)~.output_area .dialkit-explorer{display:none}")
-"""The view as HTML hidden after an output where the widget is drawn (JupyterLab,
-Notebook 7, nbclassic; a page whose widget renderer loaded)."""
+BESIDE_A_WIDGET = hidden_beside_a_widget("dialkit-explorer")
+"""The view as HTML hidden after an output where the widget is drawn."""
 UPDATING = "<i>Updating…</i>"
 """What the status line says while the views are recomputed (the kernel is busy)."""
 
@@ -367,9 +363,7 @@ def _svg(plot: Callable[..., Axes], data: pd.DataFrame, size: tuple[float, float
     glyphs whatever fonts the browser has)."""
     figure = Figure(figsize=size, layout="constrained")
     plot(data, ax=figure.add_subplot()).title.set_wrap(True)  # a long name: two lines
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
+    return svg_of(figure)
 
 
 def _funnel_html(table: pd.DataFrame, names: Mapping[str, str]) -> str:

@@ -100,7 +100,7 @@ def _read_all(events: Iterable[Any]) -> tuple[list[Fact], list[Held], int]:
     facts: list[Fact] = []
     held: list[Held] = []
     other = 0
-    for event in events:
+    for place, event in enumerate(events):
         kind = str(_field(event, "type"))
         if kind not in (*CALL_EVENTS, DISPOSITION_EVENT, FRAME):
             other += 1
@@ -108,8 +108,17 @@ def _read_all(events: Iterable[Any]) -> tuple[list[Fact], list[Held], int]:
         try:
             facts.append(_fact(kind, event))
         except _Unread as why:
-            held.append(Held(str(_field(event, "id") or "(no id)"), kind, str(why)))
+            held.append(Held(_named(kind, event, place), kind, str(why)))
     return facts, held, other
+
+
+def _named(kind: str, event: Any, place: int) -> str:
+    """What names an event held: its id; a frame's row, its call's id (else its place,
+    counted from 0, as the frame's rows are)."""
+    if kind != FRAME:
+        return str(_field(event, "id") or f"(event {place} given, without an id)")
+    call_id = (_field(event, "data") or {}).get("id")
+    return f"{FRAME}:{call_id}" if call_id else f"{FRAME}: row {place}, without an id"
 
 
 def _field(event: Any, name: str) -> Any:
@@ -162,13 +171,11 @@ def _fact(kind: str, event: Any) -> Fact:
 
 def _call(data: Mapping[str, Any], started: Any) -> dict[str, Any]:
     """The calls frame's columns of a call record, checked as the audit would check them."""
-    for column in ("to_number", "from_number"):
-        number = data.get(column)
-        if number is not None and not _E164.match(str(number)):
-            raise _Unread(f"its {column.removesuffix('_number')} number {number!r} is not "
-                          "in E.164 (+ and the country code)")
-    if data.get("to_number") is None:
+    number = data.get("to_number")  # the caller id may be anything: the audit judges it
+    if number is None:
         raise _Unread("it names no number called (to)")
+    if not _E164.match(str(number)):
+        raise _Unread(f"its to number {number!r} is not in E.164 (+ and the country code)")
     created = _time(started, "started_at")
     if created is None:
         raise _Unread("it has no start time (started_at)")

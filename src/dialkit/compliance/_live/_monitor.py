@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Unpack
+from typing import TYPE_CHECKING, Any, Unpack
 
 import pandas as pd
 
@@ -31,6 +31,9 @@ from .._run import audit_frames
 from ._facts import FRAME, Fact, Held, facts_of, folded
 from ._gauges import Gauges, gauges_of, provisional_of
 from ._state import State
+
+if TYPE_CHECKING:
+    from ._view import LiveView
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class Monitor:
         self._dnc = maybe_pandas(read_whole(dnc), "dnc")
         self._inputs: dict[str, Any] = dict(inputs)
         self._on_finding = on_finding
+        self._listeners: list[Callable[[Changes], object]] = []
         self._lock = threading.Lock()
         self._state = State(state)
         try:
@@ -190,7 +194,21 @@ class Monitor:
                           len(new), len(facts) - len(new), tuple(held), as_of)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
+        for listener in self._listeners:
+            listener(changes)
         return changes
+
+    def subscribe(self, listener: Callable[[Changes], object]) -> None:
+        """Call ``listener`` with each observation's :class:`Changes`, once the state
+        holds them (a live view redraws so)."""
+        self._listeners.append(listener)
+
+    def view(self) -> LiveView:
+        """The monitor's gauges and latest findings in a notebook, redrawn as events land
+        (:class:`~dialkit.compliance.LiveView`; needs the ``notebook`` extra)."""
+        from ._view import LiveView  # ipywidgets: imported where a view is asked for
+
+        return LiveView(self)
 
     def _new(self, facts: list[Fact]) -> list[Fact]:
         """The facts not kept yet, each once (a frame's row of a call: unless kept as it is)."""

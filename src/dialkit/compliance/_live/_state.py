@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..._files._private import open_no_link, private_file
+from ..._utils._base_error import MonitorStateError
 from ._facts import Fact, Held
 
 FORMAT = 1
@@ -39,10 +40,6 @@ CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY, row TEXT NOT NULL);
 """
 
 
-class StateError(ValueError):
-    """A state file the monitor cannot use (another format, not a monitor's)."""
-
-
 class State:
     """The SQLite file (or memory) a :class:`~._monitor.Monitor` keeps."""
 
@@ -57,13 +54,13 @@ class State:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
-            raise StateError(f"{self.path} is not a monitor's state ({error}): name a new "
+            raise MonitorStateError(f"{self.path} is not a monitor's state ({error}): name a new "
                              "file, or the one a Monitor wrote") from None
         kept = self.meta("format")
         if kept is None:
             self._db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
         elif kept != str(FORMAT):
-            raise StateError(f"{self.path} is a monitor's state of format {kept}; this "
+            raise MonitorStateError(f"{self.path} is a monitor's state of format {kept}; this "
                              f"dialkit reads format {FORMAT}: name a new file")
 
     def close(self) -> None:

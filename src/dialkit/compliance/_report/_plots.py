@@ -270,3 +270,61 @@ def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
     ax.legend(loc="upper left", fontsize=8)
     ax.spines[["top", "right"]].set_visible(False)
     return ax
+
+
+_NEAR = 2
+"""Abandoned calls to a breach at most, for a period's bar to be drawn as near it."""
+
+
+def plot_abandonment(periods: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Each campaign's current abandonment period against its limit: one bar per campaign
+    and law's row, its rate, the limit marked on it, in the law's colour where the rate
+    is over, amber where a breach is :data:`_NEAR`, and the calls to a breach written
+    beside.
+
+    Args:
+        periods: ``Monitor.gauges().abandonment`` (``campaign_id``, ``jurisdiction``,
+            ``answered``, ``abandoned``, ``rate``, ``limit``, ``to_breach``).
+        ax: The matplotlib Axes to draw on; a new figure's when ``None``.
+
+    Returns:
+        The Axes drawn on.
+
+    Examples:
+        >>> import pandas as pd
+        >>> from dialkit import compliance
+        >>> periods = pd.DataFrame({"campaign_id": ["cmp_a", "cmp_b"],
+        ...     "jurisdiction": ["US", "GB"], "answered": [31, 200], "abandoned": [1, 2],
+        ...     "rate": [1 / 31, 0.01], "limit": [0.03, 0.03], "to_breach": [0, 4]})
+        >>> ax = compliance.plot_abandonment(periods)
+        >>> [label.get_text() for label in ax.get_yticklabels()]
+        ['cmp_b (GB)', 'cmp_a (US)']
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(8, 0.45 * max(len(periods), 2) + 1))
+    shown = periods.iloc[::-1]  # the first campaign at the top
+    labels = [f"{campaign} ({place})" for campaign, place in zip(
+        shown["campaign_id"], shown["jurisdiction"], strict=True)]
+    colours = [_FOUND if left == 0 else "#f79646" if left <= _NEAR else _PASSED
+               for left in shown["to_breach"]]
+    rates = shown["rate"].to_numpy(float) * 100
+    ax.barh(labels, rates, color=colours)
+    for y, (limit, left, answered, abandoned) in enumerate(zip(
+            shown["limit"], shown["to_breach"], shown["answered"], shown["abandoned"],
+            strict=True)):
+        ax.plot([limit * 100] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.5)
+        said = "over the limit" if left == 0 else f"{left:,} more to a breach"
+        ax.annotate(f"{abandoned:,} of {answered:,} answered; {said}",
+                    (max(rates[y], limit * 100), y), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    widest = max([*(rates if len(rates) else [0]), *(shown["limit"] * 100)], default=3)
+    ax.set_xlim(0, widest * 2.2 or 1)
+    ax.set_xlabel("abandoned, % of calls answered by a live person (the line: the limit)")
+    over = int((shown["to_breach"] == 0).sum())
+    ax.set_title(f"Abandonment in each campaign's current period: {over} of {len(shown)} "
+                 "over the limit", fontsize=10)
+    as_written(ax.get_yticklabels())
+    ax.spines[["top", "right"]].set_visible(False)
+    return ax
