@@ -38,7 +38,8 @@ def test_every_command_is_documented() -> None:
     assert documented == {(), ("demo",), ("sandbox", "serve"), ("cache", "info"),
                           ("cache", "clear"), ("leads", "clean"), ("leads", "import"),
                           ("compliance", "audit"), ("compliance", "upcoming"),
-                          ("compliance", "when"), ("webhooks", "listen"), ("mcp", "serve"),
+                          ("compliance", "when"), ("compliance", "watch"),
+                          ("webhooks", "listen"), ("mcp", "serve"),
                           ("campaigns", "list"), ("samples",), ("profiles", "list"),
                           ("profiles", "add")}
 
@@ -60,6 +61,7 @@ def test_version_is_the_installed_packages() -> None:
                                      ["cache"], ["cache", "info"], ["cache", "clear"],
                                      ["leads"], ["leads", "clean"], ["leads", "import"],
                                      ["compliance"], ["compliance", "audit"],
+                                     ["compliance", "watch"],
                                      ["campaigns"], ["campaigns", "list"], ["samples"],
                                      ["profiles"], ["profiles", "list"], ["profiles", "add"]],
                          ids=lambda c: " ".join(c) or "dialkit")
@@ -76,7 +78,7 @@ def test_help_names_values_and_says_what_each_option_does(command: list[str]) ->
                                  "--raw-csv", "--importable", "--json", "--csv",
                                  "--screen", "--no-header",
                                  "--install-completion", "--show-completion", "--verbose",
-                                 "--allow-remote", "--count-leads", "--allow-empty",
+                                 "--allow-remote", "--count-leads", "--allow-empty", "--follow",
                                  *(each.flag for each in AUDIT_INPUTS if each.kind == SWITCH)), \
             f"{name} has no value name"
 

@@ -54,6 +54,8 @@ def offered(words: str) -> list[str]:
     ("dialkit compliance when +14155550123 --policy ", list(POLICIES)),
     ("dialkit compliance audit --fail-on ", list(FAIL_ON)),
     ("dialkit compliance audit --fail-on law --fail-on ", list(FAIL_ON)),
+    ("dialkit compliance watch --fail-on ", list(FAIL_ON)),
+    ("dialkit compliance watch --preset ", list(PRESETS)),
     ("dialkit demo --scale ", [scale.value for scale in DemoScale]),
     ("dialkit webhooks listen --synchronous ", [mode.value for mode in SyncMode]),
 ], ids=lambda value: value.strip() if isinstance(value, str) else None)
@@ -87,6 +89,7 @@ def test_every_value_offered_is_taken_and_no_other(option: str) -> None:
 
 TABS = ["dialkit ", "dialkit compliance ", "dialkit compliance audit --preset ",
         "dialkit compliance audit --", "dialkit compliance when +14155550123 --",
+        "dialkit compliance watch --",
         "dialkit leads clean --", "dialkit leads import leads.csv --campaign cmp_1 --",
         "dialkit campaigns list --", "dialkit cache info --", "dialkit profiles add --",
         "dialkit samples --", "dialkit webhooks listen --synchronous ", "dialkit mcp serve --",

@@ -2,7 +2,8 @@
 reads, then the checks, then what it hands on, then the audit run itself (``_rows``,
 ``_part``, ``_run``, ``_entry``), then what runs on it (the law judged ahead, the audit on
 Dask, the audit kept as the calls happen: ``_live``), and last what the command line runs
-(its choices read, ``_command_choices``, then ``_command_runs``). A stage imports only the
+(its choices read, ``_command_choices``, then ``_command_runs``, and the monitor the
+``watch`` command runs, ``_command_monitor``). A stage imports only the
 stages before it and itself: the data go one way, none back up; and no two modules of the
 package import each other, even for the type checker alone."""
 
@@ -14,7 +15,7 @@ from test_layers import SRC, Import, cycles, imports
 
 PACKAGE = "dialkit.compliance"
 STAGES = ("_rules", "_inputs", "_checks", "_report", "", "_ahead", "_dask", "_live",
-          "_command_choices", "_command_runs")
+          "_command_choices", "_command_runs", "_command_monitor")
 """The stages in order; ``""``: the audit run's own modules at the package's top (``_rows``,
 ``_part``, ``_run``, ``_entry``); last, what the commands run: their choices read as plain
 values (``_command_choices``), then the runs (``_command_runs``), which ask them all."""

@@ -4,7 +4,8 @@ abandonment, blocked countries and caller ids, with the evidence for each findin
 :func:`run_audit`, :func:`run_upcoming` and :func:`run_when` are the ``dialkit
 compliance`` commands as calls (options in, the command's answer out), so a notebook or
 a scheduled job decides exactly as the shell does (the CLI only parses and
-prints).
+prints); :func:`run_monitor` makes the :class:`Monitor` ``dialkit compliance watch``
+judges a receiver's store with.
 
 Examples:
     >>> import dialkit.compliance
@@ -52,6 +53,7 @@ from ._rules._rules import (
 
 if TYPE_CHECKING:  # what the commands run, imported on first use: it makes a Client, and
     # the client's guard imports this package for its judge (no cycle, tests/test_layers.py)
+    from ._command_monitor import MonitorRun, run_monitor
     from ._command_runs import AuditRun, UpcomingRun, run_audit, run_upcoming, run_when
     from ._live._monitor import Changes, Monitor
     from ._live._view import LiveView
@@ -68,6 +70,7 @@ __all__ = [
     "LawJudge",
     "LiveView",
     "Monitor",
+    "MonitorRun",
     "POLICIES",
     "POLICY",
     "PRESETS",
@@ -93,6 +96,7 @@ __all__ = [
     "read_export",
     "repair",
     "run_audit",
+    "run_monitor",
     "run_upcoming",
     "run_when",
     "scheduled",

@@ -25,6 +25,7 @@ from .._law._jurisdictions import hours_window
 from .._utils._base_error import AuditInputError, InputError
 from .._utils._choices import (
     AUDIT_INPUTS,
+    FAIL_ON,
     FRAME,
     GIVEN,
     IDS,
@@ -157,6 +158,24 @@ def check_bounds(period: Mapping[str, Any]) -> None:
     for name in ("since", "until"):
         if period[name] is not None:
             period_bound(period[name], name)
+
+
+def fail_on_read(fail_on: Iterable[str]) -> tuple[str, ...]:
+    """The names of ``fail_on`` (``--fail-on``), each one of :data:`FAIL_ON`; another is
+    refused, naming it."""
+    named = tuple(fail_on)
+    for name in named:
+        if name not in FAIL_ON:
+            raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
+    return named
+
+
+def found_on(by_basis: Mapping[str, int], fail_on: Iterable[str]) -> dict[str, int]:
+    """Each basis the names of ``fail_on`` stop on that the findings counted ``by_basis``
+    hold, with its count, in ``fail_on``'s order: what fails a run, the audit's or a
+    monitor's alike."""
+    bases = dict.fromkeys(basis for name in fail_on for basis in FAIL_ON[name])
+    return {basis: int(by_basis.get(basis, 0)) for basis in bases if by_basis.get(basis, 0)}
 
 
 def preset_rules(preset: str | Rules) -> Rules:

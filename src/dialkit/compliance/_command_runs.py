@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._utils._base_error import AuditInputError
-from .._utils._choices import FAIL_ON, FRAME, RECORDS
+from .._utils._choices import FRAME, RECORDS
 from .._utils._moments import duration, utc_moment
 from ._command_choices import (
     FRAME_INPUTS,
@@ -28,6 +28,8 @@ from ._command_choices import (
     as_of_moment,
     check_bounds,
     client_of,
+    fail_on_read,
+    found_on,
     given_read,
     mapping_read,
     named_by_path,
@@ -139,11 +141,8 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         TypeError: A keyword that names no input of :func:`audit`.
         ApiError: The account could not be read.
     """
-    named = tuple(fail_on)
     rules = preset_rules(preset)
-    for name in named:
-        if name not in FAIL_ON:
-            raise AuditInputError(f"fail_on={name!r}: pass law, any or risk")
+    named = fail_on_read(fail_on)
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": policy_rules(policy, policy_window, policy_cap),
                                "values": values_read(values), "mapping": mapping_read(mapping),
@@ -159,10 +158,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
             report = _files_audited(files, options, period)
         else:
             report, service, names = _account_audited(client, sandbox, options, period)
-    bases = dict.fromkeys(basis for name in named for basis in FAIL_ON[name])
-    return AuditRun(report, service, names,
-                    found={basis: int(report.by_basis[basis]) for basis in bases
-                           if report.by_basis[basis]},
+    return AuditRun(report, service, names, found=found_on(report.by_basis, named),
                     unchecked=bool(named) and report.empty and (
                         not allow_empty or bool(report.held_out)))
 

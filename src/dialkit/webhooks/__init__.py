@@ -10,7 +10,8 @@
   duplicate delivery once, counting it (distinct deliveries and repeats apart).
 - :func:`events_frame` reads the store into the frame of
   ``client.frames.webhook_events()`` plus ``received_at``, ``deliveries_seen``
-  and ``repeats``.
+  and ``repeats``; :func:`events_after` reads only the events stored after a
+  cursor, and the cursor to read from next, to follow the store as it fills.
 - :func:`secrets_from_env` reads the secrets from ``DIALKIT_WEBHOOK_SECRETS``.
 - :mod:`dialkit.webhooks.handlers` dispatches events to functions:
   ``@on("call.completed")``.
@@ -37,7 +38,7 @@ from ._events import (
     EventData,
     SummaryDetails,
 )
-from ._frame import events_frame
+from ._frame import NewEvents, events_after, events_frame
 from ._receiver import Receiver
 from ._store import EventStore, Stored
 from ._verify import SECRETS_VARIABLE, secrets_from_env, sign, verify
@@ -55,12 +56,14 @@ __all__ = [
     "Event",
     "EventData",
     "EventStore",
+    "NewEvents",
     "Receiver",
     "SECRETS_VARIABLE",
     "SignatureError",
     "StoreError",
     "Stored",
     "SummaryDetails",
+    "events_after",
     "events_frame",
     "handlers",
     "secrets_from_env",

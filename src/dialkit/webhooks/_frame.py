@@ -6,13 +6,13 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
 from dialkit.frames import SCHEMAS, Column
 
-from .._utils._base_error import StoreError
+from .._utils._base_error import InputError, StoreError
 from ._store import FORMAT_VERSION, EventStore
 
 COLUMNS = (*SCHEMAS["webhook_events"].columns, Column("received_at", "timestamp"),
@@ -23,9 +23,24 @@ COLUMNS = (*SCHEMAS["webhook_events"].columns, Column("received_at", "timestamp"
 _SELECT = """
 SELECT id, type, created_at, json_extract(body, '$.api_version'),
        json_extract(body, '$.schema_version'), deliveries, json_extract(body, '$.data'),
-       received_at, deliveries_seen, repeats
-FROM events
+       received_at, deliveries_seen, repeats, rowid
+FROM events WHERE rowid > ?
 """
+"""The frame's columns of each event stored after a cursor, then the event's ``rowid``."""
+
+
+class NewEvents(NamedTuple):
+    """What :func:`events_after` read.
+
+    Attributes:
+        frame: The events stored after the cursor given, as :func:`events_frame` types and
+            orders them.
+        cursor: Where the read ended: pass it as ``after=`` to read only the events stored
+            since (the cursor given, where none was).
+    """
+
+    frame: pd.DataFrame
+    cursor: int
 
 
 def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
@@ -56,6 +71,47 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
         >>> frame.groupby("type", observed=True).size().to_dict()
         {'call.completed': 1}
     """
+    return events_after(db).frame
+
+
+def events_after(db: EventStore | str | os.PathLike[str], after: int = 0) -> NewEvents:
+    """The events a receiver stored after the cursor ``after``, and the cursor after them:
+    a reader that follows the store while a receiver writes it reads each event once
+    (``dialkit compliance watch --follow`` does).
+
+    The cursor is the order the store added its events in (SQLite's ``rowid``): a new event
+    is added after every event already committed, and a later delivery of one already
+    stored (a retry, a replay) updates its row in place, so it is not read again. The
+    store never deletes an event, so no cursor is ever given again. Read-only, as
+    :func:`events_frame`.
+
+    Args:
+        db: The receiver's store, or the path of its SQLite file.
+        after: 0 (every event), or the :attr:`NewEvents.cursor` an earlier read returned.
+
+    Returns:
+        The events stored since (:func:`events_frame`'s columns, ordered by
+        ``created_at``) and the cursor to pass next.
+
+    Raises:
+        StoreError: There is no readable event store at ``db``.
+        InputError: ``after`` is not a cursor (a whole number, 0 or more).
+
+    Examples:
+        >>> from dialkit.webhooks import EventStore, verify
+        >>> # body, headers: a call.completed delivery signed with "whsec_test",
+        >>> # built as in verify's example
+        >>> with EventStore("events.sqlite") as store:
+        ...     _ = store.add(verify(body, headers, "whsec_test"), body)
+        >>> read = events_after("events.sqlite")  # every event stored so far
+        >>> len(read.frame), read.cursor
+        (1, 1)
+        >>> events_after("events.sqlite", after=read.cursor).frame.empty  # none since
+        True
+    """
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise InputError(f"after={after!r}: pass 0 (every event), or the cursor an earlier "
+                         "events_after returned")
     path = db.path if isinstance(db, EventStore) else Path(db)
     if not path.is_file():
         raise StoreError(f"no event store at {path}")
@@ -63,13 +119,14 @@ def events_frame(db: EventStore | str | os.PathLike[str]) -> pd.DataFrame:
         EventStore(path).close()  # brings a store of an older dialkit up to date
     try:
         with _reader(path) as conn:
-            rows = conn.execute(_SELECT).fetchall()
+            rows = conn.execute(_SELECT, (after,)).fetchall()
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read the event store {path}: {exc}") from None
-    values = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    *values, rowids = list(zip(*rows, strict=True)) if rows else [()] * (len(COLUMNS) + 1)
     frame = pd.DataFrame({column.name: _typed(column, list(vals))
                           for column, vals in zip(COLUMNS, values, strict=True)})
-    return frame.sort_values(["created_at", "id"], kind="stable").reset_index(drop=True)
+    frame = frame.sort_values(["created_at", "id"], kind="stable").reset_index(drop=True)
+    return NewEvents(frame, max(rowids, default=after))
 
 
 def _typed(column: Column, values: list[Any]) -> pd.Series:

@@ -1,119 +1,50 @@
-"""``dialkit compliance audit``, ``upcoming`` and ``when``: the audit of
+"""``dialkit compliance audit``, ``upcoming``, ``when`` and ``watch``: the audit of
 :mod:`dialkit.compliance` from a shell, on an account or on exported frames; the calls the
-account has scheduled, judged before they happen; and when numbers may be called."""
+account has scheduled, judged before they happen; when numbers may be called; and the
+findings of a webhook receiver's store as its events land (:mod:`._watch`).
+What the commands share is :mod:`._options`."""
 
 from __future__ import annotations
 
-import functools
-import inspect
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dialkit._files._outputs_written import refuse_overlaps
-from dialkit._shown._words import counted
 from dialkit._utils._base_error import ComplianceRiskWarning, InputError
-from dialkit._utils._choices import (
-    AUDIT_INPUTS,
-    CALLS_ASKED,
-    FAIL_ON,
-    FILES,
-    FRAME,
-    GIVEN,
-    IDS,
-    POLICY_NAMES,
-    PRESET_NAMES,
-    RECORDS,
-    SWITCH,
-    AuditInput,
+from dialkit._utils._choices import AUDIT_INPUTS, FAIL_ON, FILES, POLICY_NAMES, PRESET_NAMES
+from dialkit.cli._compliance._options import (
+    EXPORT,
+    OFF_THE_ACCOUNT,
+    BlockedCountries,
+    Maps,
+    Policy,
+    PolicyCap,
+    PolicyWindow,
+    Preset,
+    Words,
+    fail,
+    fail_on_told,
+    found_said,
+    given_options,
+    in_words,
+    library_errors,
+    values_said,
 )
-from dialkit.cli._shared import ACCOUNT_FLAGS, SANDBOX_FLAGS, Csv, Json, cli_text, offering, printed
+from dialkit.cli._compliance._watch import watch_command
+from dialkit.cli._shared import Csv, Json, offering, printed
 
 if TYPE_CHECKING:  # the commands import them when they run: a TAB needs none
     import pandas as pd
 
     from dialkit.compliance import AuditReport
 
-INPUT_FLAGS = {spelling: each.in_command for each in AUDIT_INPUTS if each.flag is not None
-               for spelling in (each.in_python, f"{each.name}=")}
-"""Each input of the audit as the library's words ask for it (``texts=
-(client.frames.sms_reports())``, ``audit(nonprofit=True)``, a bare ``leads=``) and as the
-command's do (``--texts FILE``, ``--nonprofit``), from its one declaration."""
-AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--calls FILE",
-               CALLS_ASKED: "--calls FILE",
-               "callbacks=": "--callbacks FILE", "fix=": "--fix",
-               "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
-               "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
-               "preset=": "--preset", "policy_window=": "--policy-window",
-               "fail_on=": "--fail-on",
-               "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
-               "with --fix: add --fix", "strategy=": "--strategy",
-               "mapping={'<column>': '<header>'}": "--map COLUMN=HEADER", "mapping=": "--map",
-               "values=": "--value"}
-"""The compliance commands' flags for the arguments the library's messages name."""
-_EXPORT = "an export, CSV or Parquet, or a dialkit.frames.export folder"
-"""What a frame's option reads."""
-Forms = dict[str, tuple[Any, str | None, Any, str]]
-"""Each kind of input a command is given (:data:`GIVEN`) as its option takes it: the
-value's type, its name in the help, the default, and what the help adds to the fact."""
-_FORMS: Forms = {
-    FRAME: (Path | None, "FILE", None, f"Read from {_EXPORT}, with --calls; on the "
-            "account, the account's own are read."),
-    RECORDS: (Path | None, "FILE", None, "A CSV or Parquet file."),
-    IDS: (Path | None, "FILE", None, "A file of them, one per line (or a CSV's first column)."),
-    SWITCH: (bool, None, False, ""),
-}
-"""The forms of the commands that read the account (``audit``, ``upcoming``)."""
-_OFF_THE_ACCOUNT: Forms = {**_FORMS, FRAME: (Path | None, "FILE", None, f"Read from {_EXPORT}.")}
-"""The forms of ``compliance when``, which reaches no account: a frame is its export."""
-
 compliance_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
-
-
-def _option(each: AuditInput, forms: Forms) -> inspect.Parameter:
-    """The option of a compliance command that gives the input ``each``, made from its
-    declaration: its flag, the fact it tells as the help, and its kind's form."""
-    kind, metavar, default, form = forms[each.kind]
-    option = typer.Option(each.flag, metavar=metavar, help=f"{each.fact} {form}".strip())
-    return inspect.Parameter(each.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                             default=default, annotation=Annotated[kind, option])
-
-
-def _given_options(judge: str | None = None, forms: Forms = _FORMS,
-                   ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A command with an option of each input of the audit it is given rather than
-    chooses (:data:`GIVEN`: a file, a fact), made from the input's declaration
-    (:data:`AUDIT_INPUTS`) and placed after ``--calls``: every one for the audit
-    (``judge`` None), those the declaration says ``judge`` takes for a judge's command
-    (``next_allowed``: ``when``; ``upcoming``). The command gets their values as one
-    mapping, ``given``, by keyword, which its library call takes as they are. So an input
-    declared later, or given to a judge later, has its option, its help and its place in
-    the run from that one line (once, the audit had no ``--texts`` and no
-    ``--nonprofit``, and ``when`` and ``upcoming`` none of the inputs their judges took)."""
-    made = [_option(each, forms) for each in AUDIT_INPUTS
-            if each.kind in GIVEN and (judge is None or judge in each.readers)]
-
-    def given_options(command: Callable[..., None]) -> Callable[..., None]:
-        signature = inspect.signature(command, eval_str=True)
-        own = [parameter for parameter in signature.parameters.values()
-               if parameter.name != "given"]
-        at = [parameter.name for parameter in own].index("calls") + 1
-
-        @functools.wraps(command)
-        def run(**values: Any) -> None:
-            given = {parameter.name: values.pop(parameter.name) for parameter in made}
-            command(**values, given=given)
-
-        run.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[*own[:at], *made, *own[at:]])
-        return run
-
-    return given_options
 
 
 def _read_by(given: dict[str, Any], own: dict[str, Path | None]) -> dict[str, Path | None]:
@@ -126,24 +57,8 @@ def _read_by(given: dict[str, Any], own: dict[str, Path | None]) -> dict[str, Pa
           if each.kind in FILES and each.name in given))}
 
 
-Words = Annotated[list[str] | None, typer.Option("--value", metavar="COLUMN:WORD=VALUE", help=(
-    "What another tool's word means (repeat for several): --value "
-    "disposition:'Sale Made'=sale, --value direction:OUT=outbound, --value "
-    "disposition:Dropped= (no value). The contract's words are read in any case, with "
-    "spaces, underscores and hyphens alike; a call's word understood neither way is "
-    "named in the notes and held out of the rules it decides."))]
-Maps = Annotated[list[str] | None, typer.Option("--map", metavar="COLUMN=HEADER", help=(
-    "Read a column from the export's column HEADER (repeat for several): --map "
-    "to_number='Dialed', --map dnc.checked_at='Scrub Date'. Without it, a column named "
-    "as dialkit names it is read, in any case, else one named as dialers, CRMs and DNC "
-    "vendors name it (Phone Number, Call Start, Line Type) where exactly one is; the "
-    "notes say what was read as what."))]
-BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
-    "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
-
-
 @compliance_app.command("audit")
-@_given_options()
+@given_options()
 def audit_command(
     calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
         "The account's calls: an export of client.frames.calls(), CSV or Parquet, or the "
@@ -159,10 +74,7 @@ def audit_command(
         POLICY_NAMES), help=(
         "Add the account's own stricter rule, reported as policy: house-rules (08:00-21:00 "
         "for every call, at most 3 calls a day: what the presets once applied)."))] = None,
-    policy_window: Annotated[str | None, typer.Option(metavar="HH:MM-HH:MM", help=(
-        "Add a policy calling window for every call, recipient local time."))] = None,
-    policy_cap: Annotated[int | None, typer.Option(metavar="N", min=1, help=(
-        "Add a policy cap: at most N outbound calls per number in any 24 hours."))] = None,
+    policy_window: PolicyWindow = None, policy_cap: PolicyCap = None,
     fail_on: Annotated[list[str] | None, typer.Option(
         metavar="BASIS", autocompletion=offering(FAIL_ON),
         help=(
@@ -221,7 +133,7 @@ def audit_command(
         refuse_overlaps({"--out": out, "--workbook": workbook, "--html": html},
                         _read_by(given, {"--calls": calls}))
     told = _about(about or [])
-    with _library_errors():
+    with library_errors():
         run = run_audit(calls=calls, sandbox=sandbox, preset=preset, policy=policy,
                         policy_window=policy_window, policy_cap=policy_cap,
                         blocked_countries=blocked_countries, campaign_id=campaign,
@@ -236,20 +148,17 @@ def audit_command(
         if html is not None:
             report.to_html(html, mask_pii=mask_pii, about=about_report, names=run.names)
     found = report.masked_findings() if mask_pii else report.findings
-    said = _values_said(report.to_text())
+    said = values_said(report.to_text())
     if not printed(found, as_json=as_json, as_csv=as_csv):
         typer.echo(said)
-    named = " ".join(dict.fromkeys(fail_on or ()))
     if run.unchecked and report.held_out:
-        typer.echo(f"--fail-on {named}: {said.splitlines()[0]} (--allow-empty passes a "
-                   "quiet period, not calls not understood)", err=True)
+        fail_on_told(fail_on, f"{said.splitlines()[0]} (--allow-empty passes a quiet "
+                     "period, not calls not understood)")
     elif run.unchecked:
-        typer.echo(f"--fail-on {named}: 0 calls audited, nothing was checked (pass "
-                   "--allow-empty if a period without calls is fine)", err=True)
+        fail_on_told(fail_on, "0 calls audited, nothing was checked (pass --allow-empty if "
+                     "a period without calls is fine)")
     elif run.found:
-        typer.echo(f"--fail-on {named}: " + ", ".join(
-            counted(n, "risk") if basis == "risk" else f"{counted(n, 'finding')} of {basis}"
-            for basis, n in run.found.items()), err=True)
+        fail_on_told(fail_on, found_said(run.found))
     if run.failed:
         raise typer.Exit(1)
 
@@ -261,28 +170,9 @@ def _in_flags(report: AuditReport) -> AuditReport:
     which Python arguments to pass."""
     from dataclasses import replace
 
-    return replace(report, notes={rule: _in_words(note) for rule, note in report.notes.items()},
-                   spoken=_in_words)
+    return replace(report, notes={rule: in_words(note) for rule, note in report.notes.items()},
+                   spoken=in_words)
 
-
-def _in_words(text: str) -> str:
-    """The library's words for its arguments in the command's (its flags)."""
-    return cli_text(_values_said(text), AUDIT_FLAGS)
-
-
-_MAPPED = re.compile(r"values=\{'([\w.]+)': \{('(?:[^'\\]|\\.)*'|\"[^\"]*\"): '([^']*)'\}\}")
-"""A mapping of one word as the library's notes say it (``values={'disposition':
-{'Hung Up': 'sale'}}``, :func:`dialkit.compliance._inputs._vocabulary.mapping_hint`)."""
-_COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
-"""A mapping of one column as the library's messages say it (``mapping={'to_number':
-'Phone Number'}``, :mod:`dialkit.compliance._inputs._headers`)."""
-
-
-def _values_said(text: str) -> str:
-    """``text`` with each mapping of a word or a column in the command's words: ``--value
-    disposition:'Hung Up'=sale``, ``--map to_number='Phone Number'``."""
-    text = _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
-    return _COLUMN.sub(lambda m: f"--map {m[1]}={m[2]}", text)
 
 
 def _about(given: list[str]) -> dict[str, str]:
@@ -293,31 +183,11 @@ def _about(given: list[str]) -> dict[str, str]:
         for item in re.split(r",\s*(?=[^,=]+=)", text):
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                _fail(f"--about {text!r}: pass KEY=VALUE items, comma-separated, e.g. "
+                fail(f"--about {text!r}: pass KEY=VALUE items, comma-separated, e.g. "
                       "account=Acme,auditor=J. Smith")
             items[key.strip()] = value.strip()
     return items
 
-
-@contextmanager
-def _library_errors() -> Iterator[None]:
-    """The library's refusal as ``error: ...`` in the command's flags: exit status 2 for
-    bad input; 1 where the service refused or gave no answer in time, as docs/cli.md
-    says."""
-    from dialkit.errors import ApiError
-
-    try:
-        yield
-    except ApiError as error:
-        typer.echo(f"error: {cli_text(str(error), AUDIT_FLAGS)}", err=True)
-        raise typer.Exit(1) from None
-    except InputError as error:
-        _fail(str(error))
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {_in_words(message)}", err=True)
-    raise typer.Exit(2)
 
 
 @contextmanager
@@ -328,28 +198,21 @@ def _output_errors() -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        _fail(str(error))
+        fail(str(error))
     except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}")
+        fail(f"{error.filename}: {error.strerror}")
 
-
-Preset = Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(PRESET_NAMES),
-                                     help=(
-    "The law: us, uk, ca or us-federal, as for audit."))]
-Policy = Annotated[str | None, typer.Option(metavar="POLICY", autocompletion=offering(
-    POLICY_NAMES), help=(
-    "Add the account's own stricter rule, reported as policy: house-rules."))]
 
 
 @compliance_app.command("upcoming")
-@_given_options("upcoming")
+@given_options("upcoming")
 def upcoming_command(
     callbacks: Annotated[Path | None, typer.Option(metavar="FILE", help=(
         "The pending callbacks (client.frames.callbacks(campaign_id, status='pending')): "
-        f"{_EXPORT}. With --calls and --leads, the exports are judged instead of the "
+        f"{EXPORT}. With --calls and --leads, the exports are judged instead of the "
         "account."))] = None,
     calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        f"The account's calls (client.frames.calls()): {_EXPORT}. With --leads and "
+        f"The account's calls (client.frames.calls()): {EXPORT}. With --leads and "
         "--callbacks, the exports are judged instead of the account (the leads' next "
         "attempts and the callbacks, beside the calls made)."))] = None,
     campaign: Annotated[list[str] | None, typer.Option(metavar="ID", help=(
@@ -387,7 +250,7 @@ def upcoming_command(
     with _output_errors():  # before anything is read: no output may replace an input
         refuse_overlaps({"--out": out},
                         _read_by(given, {"--calls": calls, "--callbacks": callbacks}))
-    with _library_errors():
+    with library_errors():
         run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
                            as_of=as_of, blocked_countries=blocked_countries, preset=preset,
                            policy=policy, calls=calls, callbacks=callbacks, fix=fix,
@@ -450,7 +313,7 @@ def _acted_on(row: Any) -> str:
 
 
 @compliance_app.command("when")
-@_given_options("next_allowed", _OFF_THE_ACCOUNT)
+@given_options("next_allowed", OFF_THE_ACCOUNT)
 def when_command(
     numbers: Annotated[list[str] | None, typer.Argument(metavar="[NUMBER]...", help=(
         "Numbers in E.164: +14155550123 (with --leads: default every lead)."))] = None,
@@ -461,13 +324,13 @@ def when_command(
         "The zone --at is read in where it has none: America/New_York. Without it, a "
         "time without a zone is refused."))] = None,
     calls: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        f"The account's calls (client.frames.calls()): {_EXPORT}. A call a cap would "
+        f"The account's calls (client.frames.calls()): {EXPORT}. A call a cap would "
         "count too many is not allowed until the cap frees the number."))] = None,
     campaign: Annotated[str | None, typer.Option(metavar="ID", help=(
         "The campaign the call would be of, for caps counted per subject (default: the "
         "number's latest call's)."))] = None,
     leads: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        f"The account's leads (client.frames.leads()): {_EXPORT}. The leads of the "
+        f"The account's leads (client.frames.leads()): {EXPORT}. The leads of the "
         "numbers are asked about as the audit reads them: their address state, line, "
         "the person their other numbers link them to, the consents and contracts naming "
         "them."))] = None,
@@ -485,7 +348,7 @@ def when_command(
     if not numbers and leads is None:
         raise typer.BadParameter("give numbers to ask about, or --leads FILE",
                                  param_hint="NUMBER")
-    with _library_errors(), warnings.catch_warnings():
+    with library_errors(), warnings.catch_warnings():
         warnings.simplefilter("ignore", ComplianceRiskWarning)  # each line says its risk
         answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
                            calls=calls, campaign_id=campaign, leads=leads, values=value,
@@ -515,7 +378,7 @@ def _noted(answer: pd.DataFrame) -> None:
     """The notes of a judge's answer (``attrs["notes"]``: what was read as what), on
     standard error in the command's words, so that ``--json`` and ``--csv`` stay data."""
     for note in answer.attrs.get("notes", {}).values():
-        typer.echo(f"note: {_in_words(note)}", err=True)
+        typer.echo(f"note: {in_words(note)}", err=True)
 
 
 def _span(left: pd.Timedelta) -> str:
@@ -523,3 +386,6 @@ def _span(left: pd.Timedelta) -> str:
     minutes = max(int(left.total_seconds() // 60), 0)
     days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
     return f"{days} d {hours} h" if days else f"{hours} h {mins} min" if hours else f"{mins} min"
+
+
+compliance_app.command("watch")(watch_command)
