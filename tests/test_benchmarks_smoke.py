@@ -47,6 +47,8 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "bench_import_stream.py": ("--rows", "300", "--runs", "1", "--folder",
                                "/tmp/dialkit-bench-import-smoke"),
     "bench_mcp.py": ("--calls", "3", "--warm-up", "1"),
+    "bench_monitor.py": ("--calls", "2000", "--leads", "400", "--events", "5", "--runs", "1",
+                         "--batch", "5", "--baseline-sample", "2", "--rss-every", "5"),
     "bench_month_end.py": ("--scale", "small", "--imported", "200", "--rate-limit-scale", "20"),
     "bench_normalize.py": ("--rows", "2000", "--runs", "1", "--repeats", "1", "--tricks", "1"),
     "bench_webhooks.py": ("--seconds", "0.3", "--runs", "1", "--connections", "2",
