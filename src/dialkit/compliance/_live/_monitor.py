@@ -99,10 +99,11 @@ class Monitor:
         self._lock = threading.Lock()
         self._state = State(state)
         try:
-            self._calls = {row["id"]: row for row in self._state.calls()}
+            self._frame = _calls_frame(self._state.calls())
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
-            self._report = self._judged(self._calls, self._as_of)
+            self._report = self._judged(self._frame, self._as_of)
+            self._told = Told(self._state.announced())
         except BaseException:
             self._state.close()
             raise
@@ -133,7 +134,7 @@ class Monitor:
     def calls(self) -> pd.DataFrame:
         """The calls observed, a row each (its events folded), as ``client.frames.calls()``
         types them, by start time then id: what the findings judge."""
-        return _calls_frame(self._calls.values())
+        return self._frame.copy()
 
     @property
     def held(self) -> pd.DataFrame:
@@ -173,24 +174,23 @@ class Monitor:
             touched = self._state.facts_of({fact.call_id for fact in new})
             for fact in new:
                 touched.setdefault(fact.call_id, []).append(fact)
+            kept = self._state.rows_of(touched)
             changed = {call_id: row for call_id, all_facts in touched.items()
-                       if (row := folded(_latest_of_each(all_facts))) != self._calls.get(call_id)}
+                       if (row := folded(_latest_of_each(all_facts))) is not None
+                       and row != kept.get(call_id)}
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
-            calls = {**self._calls, **{k: v for k, v in changed.items() if v}}
+            frame = _with_rows(self._frame, changed) if changed else self._frame
             report = (self._report if not changed and as_of == self._as_of
-                      else self._judged(calls, as_of))
-            announced = self._state.announced()
-            now = _announcements(report.findings)
-            added = {key: row for key, row in now.items() if announced.get(key) != row}
-            gone = [key for key in announced if key not in now]
+                      else self._judged(frame, as_of))
+            added, gone = self._told.changes(report.findings)
             self._state.commit(new, changed, held, added, gone,
                                {} if as_of is None else {"as_of": as_of.isoformat()})
-            self._calls, self._as_of, self._report = calls, as_of, report
+            was = self._told.settle(added, gone)
+            self._frame, self._as_of, self._report = frame, as_of, report
         findings = report.findings
-        was = [json.loads(announced[key]) for key in announced if key in added or key in gone]
-        changes = Changes(findings.iloc[[n for n, key in enumerate(now) if key in added]]
-                          .reset_index(drop=True), pd.DataFrame(was, columns=findings.columns),
+        changes = Changes(findings.iloc[self._told.places(added)].reset_index(drop=True),
+                          pd.DataFrame(was, columns=findings.columns),
                           len(new), len(facts) - len(new), tuple(held), as_of)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
@@ -220,13 +220,12 @@ class Monitor:
         return [fact for fact in unique if fact.event_id not in known
                 or (fact.kind == FRAME and kept_as.get(fact.event_id) != fact)]
 
-    def _judged(self, calls: Mapping[str, dict[str, Any]], as_of: pd.Timestamp | None
-                ) -> AuditReport:
+    def _judged(self, calls: pd.DataFrame, as_of: pd.Timestamp | None) -> AuditReport:
         """The audit of ``calls`` at ``as_of`` (before any event: now), with the inputs
         read once."""
         options = self._options if as_of is None else dataclasses.replace(
             self._options, moment=as_of)
-        return audit_frames(_calls_frame(calls.values()), self._leads, self._dnc, options)
+        return audit_frames(calls, self._leads, self._dnc, options)
 
 
 def _latest_of_each(facts: Iterable[Fact]) -> list[Fact]:
@@ -235,17 +234,76 @@ def _latest_of_each(facts: Iterable[Fact]) -> list[Fact]:
 
 
 def _calls_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Call rows as ``client.frames.calls()`` types them, by start time then id."""
     frame = SCHEMAS["calls"].frame(rows)
-    return frame.sort_values(["created_at", "id"], kind="stable").reset_index(drop=True)
+    return frame.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
 
 
-def _announcements(findings: pd.DataFrame) -> dict[str, str]:
-    """Each finding's row as JSON, by its key, in the findings' order: what the state keeps
-    of the findings announced. The key tells one finding from another: its rule and call,
-    or lead; a ``dnc_call`` may hold two rows of one call, its listing's and the state
-    list's risk (``decided_by`` ``number``)."""
+_DIRECTION = next(column for column in SCHEMAS["calls"].columns if column.name == "direction")
+
+
+def _with_rows(frame: pd.DataFrame, rows: Mapping[str, dict[str, Any]]) -> pd.DataFrame:
+    """``frame`` with ``rows`` (by call id) in place of its rows of those calls, in order."""
+    fresh = _calls_frame(rows.values())
+    kept = frame[~frame["id"].isin(list(rows)).to_numpy(dtype=bool)]
+    direction = _DIRECTION.categorical(  # the contract's values, and a newer one in either
+        [*kept["direction"].cat.categories, *fresh["direction"].cat.categories])
+    both = pd.concat([part.astype({"direction": direction}) for part in (kept, fresh)],
+                     ignore_index=True)
+    return both.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+
+
+class Told:
+    """The findings announced, as the state keeps them (each one's row as JSON, by its
+    key), and the row hashes of the findings last judged, so that an observation writes
+    as JSON only the findings that are new or changed, not every finding again."""
+
+    def __init__(self, announced: Mapping[str, str]) -> None:
+        self.announced = dict(announced)
+        self._hashes: dict[str, int] = {}
+        self._keys: list[str] = []
+
+    def changes(self, findings: pd.DataFrame) -> tuple[dict[str, str], list[str]]:
+        """The findings to announce (new, or changed: their row as JSON, by key) and the
+        keys of those withdrawn."""
+        keys = _keys(findings)
+        hashes = pd.util.hash_pandas_object(findings.astype(str), index=False).to_numpy()
+        fresh = [n for n, (key, value) in enumerate(zip(keys, hashes.tolist(), strict=True))
+                 if self._hashes.get(key) != value]
+        rows = _rows_json(findings.iloc[fresh])
+        added = {keys[n]: row for n, row in zip(fresh, rows, strict=True)
+                 if self.announced.get(keys[n]) != row}
+        self._keys, self._hashes = keys, dict(zip(keys, hashes.tolist(), strict=True))
+        gone = [key for key in self.announced if key not in self._hashes]
+        return added, gone
+
+    def settle(self, added: Mapping[str, str], gone: list[str]) -> list[dict[str, Any]]:
+        """Take ``added`` and ``gone`` as told (once the state holds them); the rows they
+        replace or withdraw, as they were told."""
+        was = [json.loads(self.announced[key]) for key in [*added, *gone]
+               if key in self.announced]
+        for key in gone:
+            del self.announced[key]
+        self.announced.update(added)
+        return was
+
+    def places(self, added: Mapping[str, str]) -> list[int]:
+        """The rows of the findings last judged that were ``added``."""
+        return [n for n, key in enumerate(self._keys) if key in added]
+
+
+def _keys(findings: pd.DataFrame) -> list[str]:
+    """Each finding's key: its rule and call, or lead; a ``dnc_call`` may hold two rows of
+    one call, its listing's and the state list's risk (``decided_by`` ``number``)."""
+    risk = ((findings["rule"] == "dnc_call") & (findings["decided_by"] == "number")).fillna(False)
+    return [json.dumps([rule, None if pd.isna(call) else call, None if pd.isna(lead) else lead,
+                        bool(flag)]) for rule, call, lead, flag in zip(
+        findings["rule"], findings["call_id"], findings["lead_id"], risk, strict=True)]
+
+
+def _rows_json(findings: pd.DataFrame) -> list[str]:
+    """Each finding's row as JSON, its nulls left out (a column another rule's finding
+    brings changes no row)."""
     rows = json.loads(findings.to_json(orient="records", date_format="iso", date_unit="us"))
-    return {json.dumps([row.get("rule"), row.get("call_id"), row.get("lead_id"),
-                        row.get("rule") == "dnc_call" and row.get("decided_by") == "number"]):
-            json.dumps({k: v for k, v in row.items() if v is not None}, sort_keys=True)
-            for row in rows}  # a column another rule's finding brings changes no row
+    return [json.dumps({k: v for k, v in row.items() if v is not None}, sort_keys=True)
+            for row in rows]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -74,25 +74,29 @@ class State:
 
     def known(self, event_ids: Sequence[str]) -> set[str]:
         """Which of the events are kept already."""
-        found: set[str] = set()
-        for start in range(0, len(event_ids), 500):
-            part = event_ids[start:start + 500]
-            found.update(row[0] for row in self._db.execute(
-                f"SELECT event_id FROM facts WHERE event_id IN ({','.join('?' * len(part))})",
-                part))
-        return found
+        return {event_id for (event_id,) in self._each(
+            "SELECT event_id FROM facts WHERE event_id", event_ids)}
 
     def facts_of(self, call_ids: Iterable[str]) -> dict[str, list[Fact]]:
         """Every fact kept of each call."""
         found: dict[str, list[Fact]] = {}
-        ids = sorted(set(call_ids))
-        for start in range(0, len(ids), 500):
-            part = ids[start:start + 500]
-            for call_id, fact in self._db.execute(
-                    f"SELECT call_id, fact FROM facts WHERE call_id IN "
-                    f"({','.join('?' * len(part))})", part):
-                found.setdefault(call_id, []).append(Fact.from_json(fact))
+        for call_id, fact in self._each("SELECT call_id, fact FROM facts WHERE call_id",
+                                        call_ids):
+            found.setdefault(call_id, []).append(Fact.from_json(fact))
         return found
+
+    def rows_of(self, call_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The folded row kept of each of the calls that has one."""
+        return {call_id: json.loads(row)
+                for call_id, row in self._each("SELECT id, row FROM calls WHERE id", call_ids)}
+
+    def _each(self, select: str, values: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``select ... IN (values)``, asked 500 values at a time (SQLite's
+        bound parameters are limited)."""
+        given = sorted(set(values))
+        for start in range(0, len(given), 500):
+            part = given[start:start + 500]
+            yield from self._db.execute(f"{select} IN ({','.join('?' * len(part))})", part)
 
     def calls(self) -> list[dict[str, Any]]:
         """Every call's folded row."""
@@ -107,7 +111,7 @@ class State:
         """Each finding announced and not withdrawn: its row as JSON, by its key."""
         return dict(self._db.execute("SELECT key, row FROM announced"))
 
-    def commit(self, facts: Sequence[Fact], calls: Mapping[str, dict[str, Any] | None],
+    def commit(self, facts: Sequence[Fact], calls: Mapping[str, dict[str, Any]],
                held: Sequence[Held], announced: Mapping[str, str], withdrawn: Iterable[str],
                meta: Mapping[str, str]) -> None:
         """Everything one observation changed, in one transaction."""
@@ -117,7 +121,7 @@ class State:
                 cursor.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
                                    [(f.event_id, f.call_id, f.to_json()) for f in facts])
                 cursor.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?)",
-                                   [(k, json.dumps(row)) for k, row in calls.items() if row])
+                                   [(k, json.dumps(row)) for k, row in calls.items()])
                 cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
                                    [(h.event_id, h.kind, h.why) for h in held])
                 cursor.executemany("DELETE FROM announced WHERE key = ?",
