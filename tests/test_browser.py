@@ -26,7 +26,8 @@ from browser import Browser, chromium
 from demo_run import small_demo
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "reports" / "screenshots"
-PAGES = ["index", "lead_cleaning", "campaign_funnel", "compliance_audit", "report"]
+PAGES = ["index", "lead_cleaning", "campaign_funnel", "compliance_audit", "live_compliance",
+         "report"]
 WIDTHS = (1400, 1000)
 """A desktop screen, and a laptop's window beside another."""
 FITTING = {("report", 1400)}

@@ -20,13 +20,13 @@ import dialkit._demo._run
 from demo_run import HOSTILE_NAMES, live_markup, small_demo
 from dialkit import Client
 from dialkit._demo._pages import readable
-from dialkit._demo._run import DEMO_START, demo_config, run_demo
+from dialkit._demo._run import DEMO_START, NOTEBOOKS, demo_config, run_demo
 from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.sandbox import RemoteSandbox, SandboxConfig, attach_environment, start
 
 runner = CliRunner()
-NOTEBOOK_PAGES = ["lead_cleaning.html", "campaign_funnel.html", "compliance_audit.html"]
+NOTEBOOK_PAGES = [f"{name}.html" for name in NOTEBOOKS]
 FILES = ["messy_us_cleaned.xlsx", "messy_us_cleaned.csv", "funnel.csv", "evidence.xlsx",
          "report.html"]
 
@@ -42,9 +42,9 @@ def test_the_demo_writes_each_notebook_its_files_and_an_index(demo: tuple[Path, 
     out, result = demo
 
     assert result.exit_code == 0, result.output
-    for name in ("lead_cleaning", "campaign_funnel", "compliance_audit"):
-        assert re.search(rf"^\[\d/3\] {name}: running$", result.output, re.MULTILINE)
-        assert re.search(rf"^\[\d/3\] {name}: done in \d+\.\d s$", result.output, re.MULTILINE)
+    for name in NOTEBOOKS:
+        assert re.search(rf"^\[\d/4\] {name}: running$", result.output, re.MULTILINE)
+        assert re.search(rf"^\[\d/4\] {name}: done in \d+\.\d s$", result.output, re.MULTILINE)
     assert "small world with rate limiting off" in result.output
     assert result.output.rstrip().endswith(f"open {out / 'index.html'}")
     index = (out / "index.html").read_text()
@@ -80,7 +80,8 @@ def test_the_summary_shows_the_files_own_figures(demo: tuple[Path, Result]) -> N
 
 
 REWRITES = {"lead_cleaning": ["messy_us_cleaned.xlsx", "messy_us_cleaned.csv"],
-            "campaign_funnel": ["funnel.csv"], "compliance_audit": ["evidence.xlsx", "report.html"]}
+            "campaign_funnel": ["funnel.csv"], "compliance_audit": ["evidence.xlsx", "report.html"],
+            "live_compliance": []}
 """The files each notebook writes, by notebook."""
 
 

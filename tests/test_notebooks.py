@@ -28,7 +28,8 @@ notebooks are saved without outputs, so the expected output lives beside the tes
 
 def test_there_are_notebooks() -> None:
     assert {path.name for path in NOTEBOOKS} == {
-        "lead_cleaning.ipynb", "compliance_audit.ipynb", "campaign_funnel.ipynb"}
+        "lead_cleaning.ipynb", "compliance_audit.ipynb", "campaign_funnel.ipynb",
+        "live_compliance.ipynb"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

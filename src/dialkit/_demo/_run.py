@@ -50,7 +50,7 @@ with needs("demo"):
 
     from ._pages import readable
 
-NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit")
+NOTEBOOKS = ("lead_cleaning", "campaign_funnel", "compliance_audit", "live_compliance")
 """The notebooks the demo runs, in this order: the package's ``dialkit.notebooks``
 (the repository's ``notebooks/`` folder, mapped there by pyproject.toml)."""
 OUTPUT_DIR_VARIABLE = "DIALKIT_OUTPUT_DIR"

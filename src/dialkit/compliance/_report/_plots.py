@@ -274,6 +274,12 @@ def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
 
 _NEAR = 2
 """Abandoned calls to a breach at most, for a period's bar to be drawn as near it."""
+_SHORT = 16
+"""A campaign id's characters at most on a bar's label."""
+
+
+def _short(campaign: str) -> str:
+    return campaign if len(campaign) <= _SHORT else f"{campaign[:12]}…"
 
 
 def plot_abandonment(periods: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -299,13 +305,17 @@ def plot_abandonment(periods: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         >>> ax = compliance.plot_abandonment(periods)
         >>> [label.get_text() for label in ax.get_yticklabels()]
         ['cmp_b (GB)', 'cmp_a (US)']
+
+    A campaign id longer than :data:`_SHORT` characters is shown by its start
+    (``cmp_09f971c2…``, "cmp_" and the first 8 digits of its UUID), as the analytics
+    explorer labels campaigns it has no name of.
     """
     if ax is None:
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=(8, 0.45 * max(len(periods), 2) + 1))
     shown = periods.iloc[::-1]  # the first campaign at the top
-    labels = [f"{campaign} ({place})" for campaign, place in zip(
+    labels = [f"{_short(str(campaign))} ({place})" for campaign, place in zip(
         shown["campaign_id"], shown["jurisdiction"], strict=True)]
     colours = [_FOUND if left == 0 else "#f79646" if left <= _NEAR else _PASSED
                for left in shown["to_breach"]]
