@@ -5,10 +5,12 @@ The service delivers each event at least once and in no particular order (contra
 twice, a replay a day late. So a call's row is a function of the *set* of its facts, never
 of their order: the best call record (a frame's row, then ``call.completed``, then
 ``ai_call.completed``; of two alike, the later event, then the greater id) with the latest
-logged disposition over it. A fact seen twice changes nothing; a disposition whose call has
-not come is kept and waits for it. An event the audit could not read (no call id, a number
-not in E.164, a time without its offset) is held and named, never read as a default: one
-such row would make the whole audit refuse its calls.
+logged disposition over it (a ``disposition.logged``, or the disposition a call event's
+envelope carries in ``call_details``, by when each was logged). A fact seen twice changes
+nothing; a disposition whose call has not come is kept and waits for it. An event the audit
+could not read (no call id, a number called not in E.164, a time without its offset) is
+held and named, never read as a default: one such row would make the whole audit refuse
+its calls.
 """
 
 from __future__ import annotations
@@ -166,7 +168,25 @@ def _fact(kind: str, event: Any) -> Fact:
     call = _call({**data, "id": call_id, "from_number": data.get("from"),
                   "to_number": data.get("to"),
                   "disposition": data.get("disposition_code")}, data.get("started_at"))
-    return Fact(str(event_id), kind, at, str(call_id), call)
+    code, logged_at = _details_disposition(event)
+    return Fact(str(event_id), kind, at, str(call_id), call, code, logged_at)
+
+
+def _details_disposition(event: Any) -> tuple[str | None, str | None]:
+    """The disposition the envelope's ``call_details`` says the call was logged with (its
+    code and when), where it says one: the contract's call events carry it there, and a
+    call the agent never spoke on has no ``disposition.logged`` of its own."""
+    details = _field(event, "call_details")
+    if hasattr(details, "model_dump"):
+        details = details.model_dump(mode="json")
+    said = details.get("disposition") if isinstance(details, Mapping) else None
+    if not isinstance(said, Mapping) or not said.get("code"):
+        return None, None
+    try:
+        logged_at = _time(said.get("logged_at"), "call_details.disposition.logged_at")
+    except _Unread:  # a detail the call's record does not rest on: the disposition, undated
+        logged_at = None
+    return str(said["code"]), logged_at
 
 
 def _call(data: Mapping[str, Any], started: Any) -> dict[str, Any]:
@@ -212,10 +232,9 @@ def _latest(call: Mapping[str, Any]) -> str:
 
 def folded(facts: Iterable[Fact]) -> dict[str, Any] | None:
     """The call's row from every fact of it, in any order (none until its record comes)."""
-    records: list[Fact] = []
-    dispositions: list[Fact] = []
-    for fact in facts:
-        (records if fact.call is not None else dispositions).append(fact)
+    facts = list(facts)
+    records = [fact for fact in facts if fact.call is not None]
+    dispositions = [fact for fact in facts if fact.disposition is not None]
     if not records:
         return None
     best = max(records, key=lambda fact: (_RANK[fact.kind], fact.at, fact.event_id))
