@@ -66,6 +66,7 @@ def test_a_number_called_in_the_last_day_shows_its_contacts_and_next_moment() ->
         monitor.observe(events)
         numbers = monitor.gauges().numbers.set_index("to_number")
         assert numbers.loc[florida, "contacts_24h"] == 3
+        assert numbers.loc[florida, "left_under_caps"] == 0
         assert not numbers.loc[florida, "allowed"]
         assert numbers.loc[florida, "next_allowed_at"] == pd.Timestamp("2026-11-03T14:00:00Z")
         assert numbers.loc[florida, "hours_away"] == 22.0  # from 16:00:30
@@ -84,3 +85,30 @@ def test_the_hook_hears_each_finding_once_after_the_state_holds_it(tmp_path: Pat
     with Monitor(path, verified_caller_ids=VERIFIED, on_finding=heard.append) as again:
         again.observe(_answered(20, 2))
     assert len(heard) == 1
+
+
+@pytest.mark.parametrize(("called", "left"), [(1, 2), (2, 1)])
+def test_the_calls_left_under_a_cap_are_those_the_audit_then_allows(
+        called: int, left: int) -> None:
+    """Florida allows 3 a day; New York none but the policy's (here none): 5 is 5 or more."""
+    numbers = {"+13055550166": called, "+12125550123": called}
+    events = [{"id": f"evt_{number}_{n}", "type": "call.completed",
+               "created_at": f"2026-11-02T1{4 + n}:00:30Z",
+               "data": {"call_id": f"call_{number}_{n}", "direction": "outbound",
+                        "status": "completed", "from": VERIFIED[0], "to": number,
+                        "campaign_id": "cmp_1", "started_at": f"2026-11-02T1{4 + n}:00:00Z"}}
+              for number, count in numbers.items() for n in range(count)]
+    with Monitor(verified_caller_ids=VERIFIED) as monitor:
+        monitor.observe(events)
+        shown = monitor.gauges().numbers.set_index("to_number")["left_under_caps"]
+        assert shown.to_dict() == {"+13055550166": left, "+12125550123": 5}
+        at = monitor.as_of + pd.Timedelta(seconds=1)
+        more = [{"id": f"evt_more_{n}", "type": "call.completed", "created_at": at.isoformat(),
+                 "data": {"call_id": f"call_more_{n}", "direction": "outbound",
+                          "status": "completed", "from": VERIFIED[0], "to": "+13055550166",
+                          "campaign_id": "cmp_1", "started_at": at.isoformat()}}
+                for n in range(left + 1)]
+        monitor.observe(more[:left])
+        assert "call_frequency" not in set(monitor.findings["rule"])
+        monitor.observe(more[left:])
+        assert set(monitor.findings["rule"]) == {"call_frequency"}

@@ -30,6 +30,12 @@ from .._run import ready
 _NEXT_ALLOWED_READS = frozenset(each.name for each in AUDIT_INPUTS
                                 if "next_allowed" in each.readers)
 _DAY = pd.Timedelta(hours=24)
+_UNSAID = ("answered_at", "ended_at", "agent_joined_at", "disposition", "status",
+           "hangup_cause", "duration_seconds")
+"""What a call tried ahead does not have yet (the latest call's, copied for the rest)."""
+CAP_LOOKAHEAD = 5
+"""The most calls a gauge tries ahead under the caps: ``left_under_caps`` of 5 is 5 or
+more."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,10 @@ class Gauges:
             ``limit`` and ``to_breach``, how many more abandoned calls put the rate over
             the limit (0: it is over).
         numbers: Each number called in the 24 hours up to the moment: ``contacts_24h``
-            (its outbound calls then), ``allowed`` now, ``next_allowed_at``, ``hours_away``
-            and the ``rule`` that waits, as :func:`~dialkit.compliance.next_allowed` says.
+            (its outbound calls then), ``left_under_caps`` (how many more calls the caps
+            let through now, :data:`CAP_LOOKAHEAD` meaning that many or more), ``allowed``
+            now, ``next_allowed_at``, ``hours_away`` and the ``rule`` that waits, as
+            :func:`~dialkit.compliance.next_allowed` says.
         as_of: The moment they look from.
     """
 
@@ -97,7 +105,8 @@ def _to_breach(answered: int, abandoned: int, limit: float) -> int:
 
 def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None,
              inputs: Mapping[str, Any]) -> pd.DataFrame:
-    columns = ["to_number", "contacts_24h", "allowed", "next_allowed_at", "hours_away", "rule"]
+    columns = ["to_number", "contacts_24h", "left_under_caps", "allowed", "next_allowed_at",
+               "hours_away", "rule"]
     if as_of is None:
         return pd.DataFrame(columns=columns)
     outbound = calls[(calls["direction"].astype(object) == "outbound")
@@ -105,19 +114,58 @@ def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None,
     counts = outbound.groupby("to_number", observed=True).size()
     if not len(counts):
         return pd.DataFrame(columns=columns)
+    numbers = pd.Series(counts.index, dtype=object)
     asked = {name: value for name, value in inputs.items() if name in _NEXT_ALLOWED_READS}
-    with warnings.catch_warnings():  # a risk is the answer's risk column: no warning a gauge
-        warnings.simplefilter("ignore", ComplianceRiskWarning)
-        answer = next_allowed(pd.Series(counts.index, dtype=object), as_of, calls=calls,
-                              **asked)
+    answer = _asked(numbers, as_of, calls, asked)
     away = (answer["next_allowed_at"] - as_of) / pd.Timedelta(hours=1)
     return pd.DataFrame({
-        "to_number": counts.index.to_numpy(object), "contacts_24h": counts.to_numpy(np.int64),
+        "to_number": numbers.to_numpy(object), "contacts_24h": counts.to_numpy(np.int64),
+        "left_under_caps": _left(numbers, outbound, as_of, calls, asked, answer),
         "allowed": answer["allowed"].to_numpy(bool),
         "next_allowed_at": answer["next_allowed_at"].to_numpy(),
         "hours_away": away.round(1).to_numpy(float),
         "rule": answer["rule"].to_numpy(object) if "rule" in answer else None,
     }, columns=columns)
+
+
+def _asked(numbers: pd.Series, as_of: pd.Timestamp, calls: pd.DataFrame,
+           asked: Mapping[str, Any]) -> pd.DataFrame:
+    """:func:`next_allowed` of ``numbers`` at ``as_of`` given ``calls``; a risk is its
+    answer's ``risk`` column, not a warning a gauge gives."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ComplianceRiskWarning)
+        return next_allowed(numbers, as_of, calls=calls, **asked)
+
+
+def _left(numbers: pd.Series, outbound: pd.DataFrame, as_of: pd.Timestamp,
+          calls: pd.DataFrame, asked: Mapping[str, Any], answer: pd.DataFrame) -> np.ndarray:
+    """How many more calls to each number a cap lets through now, up to
+    :data:`CAP_LOOKAHEAD` (that many or more): the calls are added one at a time, each a
+    millisecond before the moment, and ``next_allowed`` asked again, so each cap counts
+    them as the audit would (the person's other numbers, the subject, the policy's cap)."""
+    left = np.full(len(numbers), CAP_LOOKAHEAD, np.int64)
+    capped = (answer["rule"] == "call_frequency").to_numpy(dtype=bool) if "rule" in answer \
+        else np.zeros(len(numbers), bool)
+    left[capped] = 0
+    latest = outbound.sort_values("created_at").drop_duplicates("to_number", keep="last")
+    latest = latest.set_index("to_number").reindex(numbers)
+    added: list[pd.DataFrame] = []
+    for more in range(1, CAP_LOOKAHEAD):
+        open_ = np.flatnonzero(left == CAP_LOOKAHEAD)
+        if not len(open_):
+            break
+        tried = latest.iloc[open_].reset_index()
+        unsaid = pd.Series(False, index=tried.index)  # a call not yet made: no answer, no end
+        added.append(tried.assign(
+            id=[f"gauge_{more}_{n}" for n in open_],
+            created_at=as_of - pd.Timedelta(milliseconds=more),
+            **{column: tried[column].where(unsaid) for column in _UNSAID if column in tried}))
+        trial = pd.concat([calls, *added], ignore_index=True)
+        asked_now = _asked(numbers.iloc[open_], as_of, trial, asked)
+        hit = (asked_now["rule"] == "call_frequency").to_numpy(dtype=bool) \
+            if "rule" in asked_now else np.zeros(len(open_), bool)
+        left[open_[hit]] = more
+    return left
 
 
 def provisional_of(report: AuditReport, as_of: pd.Timestamp | None) -> pd.DataFrame:
