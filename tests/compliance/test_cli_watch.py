@@ -30,6 +30,7 @@ from typer.testing import CliRunner
 
 from dialkit.cli import app
 from dialkit.compliance import audit
+from dialkit.compliance._live._state import FORMAT
 from dialkit.frames import SCHEMAS
 from dialkit.webhooks import EventStore, Receiver, verify
 
@@ -232,8 +233,8 @@ def test_bad_input_is_named_with_what_to_pass(tmp_path: Path) -> None:
                        "events: pass the SQLite file `dialkit webhooks listen --db` stores "
                        "events in",
         (str(store), "--state", str(other)): f"error: --state {other} is a monitor's state of "
-                                              "format 99; this dialkit reads format 1: name a "
-                                              "new file",
+                                              f"format 99; this dialkit reads format {FORMAT}: "
+                                              "name a new file",
         (str(store), "--state", str(store)): f"error: --state {store} is the --events store: "
                                               "name a file of its own for the monitor's state",
         (str(store), "--follow", "--json"): "error: --json and --csv print the findings once, "

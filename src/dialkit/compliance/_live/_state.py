@@ -25,8 +25,9 @@ from ..._files._private import open_no_link, private_file
 from ..._utils._base_error import MonitorStateError
 from ._facts import Fact, Held
 
-FORMAT = 1
-"""The state's format: a file of another is refused, not read as this one."""
+FORMAT = 2
+"""The state's format: a file of another is refused, not read as this one (2: the
+findings announced are keyed by their ids written after their lengths)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
