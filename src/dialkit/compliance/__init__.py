@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # what the commands run, imported on first use: it makes a Cl
     # the client's guard imports this package for its judge (no cycle, tests/test_layers.py)
     from ._command_monitor import MonitorRun, run_monitor
     from ._command_runs import AuditRun, UpcomingRun, run_audit, run_upcoming, run_when
+    from ._live._gauges import Gauges
     from ._live._monitor import Changes, Monitor
     from ._live._view import LiveView
 
@@ -66,6 +67,7 @@ __all__ = [
     "CA",
     "CA_WITH_HOUSE_RULES",
     "Changes",
+    "Gauges",
     "HOUSE_RULES",
     "LawJudge",
     "LiveView",

@@ -157,8 +157,8 @@ class Monitor:
     def gauges(self) -> Gauges:
         """What is coming, at :attr:`as_of`: each campaign's current abandonment period by
         country (its rate, limit, and how many more abandoned calls breach it), and each
-        number called in the last 24 hours (its contacts then, whether a call is allowed
-        now, and when next)."""
+        number called in the last 24 hours (its contacts then, the calls its caps still let
+        through, whether a call is allowed now, and when next): :class:`Gauges`."""
         return gauges_of(self.calls, self._leads, self._options, self._as_of, self._inputs)
 
     def observe(self, events: Any) -> Changes:
@@ -188,10 +188,10 @@ class Monitor:
                                {} if as_of is None else {"as_of": as_of.isoformat()})
             was = self._told.settle(added, gone)
             self._frame, self._as_of, self._report = frame, as_of, report
-        findings = report.findings
-        changes = Changes(findings.iloc[self._told.places(added)].reset_index(drop=True),
-                          pd.DataFrame(was, columns=findings.columns),
-                          len(new), len(facts) - len(new), tuple(held), as_of)
+            findings = report.findings
+            changes = Changes(findings.iloc[self._told.places(added)].reset_index(drop=True),
+                              pd.DataFrame(was, columns=findings.columns),
+                              len(new), len(facts) - len(new), tuple(held), as_of)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
         for listener in self._listeners:
@@ -212,7 +212,7 @@ class Monitor:
 
     def _new(self, facts: list[Fact]) -> list[Fact]:
         """The facts not kept yet, each once (a frame's row of a call: unless kept as it is)."""
-        unique = list({fact.event_id: fact for fact in facts}.values())
+        unique = _latest_of_each(facts)
         known = self._state.known([fact.event_id for fact in unique])
         kept = self._state.facts_of({f.call_id for f in unique
                                      if f.kind == FRAME and f.event_id in known})
