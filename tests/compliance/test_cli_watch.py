@@ -152,13 +152,18 @@ def test_a_restart_on_its_state_tells_nothing_twice_and_a_withdrawal_once(
     assert [line.split("  ")[1] for line in first.stdout.splitlines()] == ["abandonment"]
     again = watch(tmp_path, "--events", str(store), "--state", str(state))
     assert (again.exit_code, again.stdout) == (0, "")
-    assert "0 events read (21 seen before)" in again.stderr
+    assert "0 events read (0 seen before)" in again.stderr  # read on from where it was
     stored(store, [logged(20, "not_interested")])
     later = watch(tmp_path, "--events", str(store), "--state", str(state))
+    assert "1 event read (0 seen before)" in later.stderr
     assert later.stdout.startswith("withdrawn: 2026-11-02 15:30 UTC  abandonment  law  call "
                                    "call_20")
     assert len(later.stdout.splitlines()) == 1
     assert watch(tmp_path, "--events", str(store), "--state", str(state)).stdout == ""
+    store.rename(tmp_path / "old.sqlite")  # a store made anew: its cursor counts from 0 again
+    anew = watch(tmp_path, "--events", str(stored(store, events)), "--state", str(state))
+    assert (anew.exit_code, anew.stdout) == (0, "")
+    assert "0 events read (21 seen before)" in anew.stderr
 
 
 def _lines(stream: IO[str]) -> queue.Queue[str]:

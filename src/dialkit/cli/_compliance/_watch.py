@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # the command imports them when it runs: a TAB needs none
     from dialkit.compliance import Changes, MonitorRun
     from dialkit.webhooks import NewEvents
 
+_NONE_AFTER = 2**62
+"""A cursor past any store's events: a read after it only checks the store can be read."""
 STORE = Path("events.sqlite")
 """The store read by default: the one ``dialkit webhooks listen`` writes by default."""
 INTERVAL_SECONDS = 1.0
@@ -109,7 +111,7 @@ def watch_command(
     if state is not None and state.resolve() == events.resolve():
         fail(f"--state {state} is the --events store: name a file of its own for the "
              "monitor's state")
-    read = _read(events, 0)
+    _read(events, _NONE_AFTER)  # a store that cannot be read is refused before the state
     with library_errors():
         run = run_monitor(state, preset=preset, policy=policy, policy_window=policy_window,
                           policy_cap=policy_cap, blocked_countries=blocked_countries,
@@ -117,18 +119,20 @@ def watch_command(
                           fail_on=fail_on or (), allow_empty=allow_empty, values=value,
                           mapping=mapping, **given)
     with run:
+        read = _read(events, run.monitor.read_to(_store(events)))
         if follow:
             _followed(run, events, read, interval)
         else:
-            _once(run, read, as_json, as_csv)
+            _once(run, read, _store(events), as_json, as_csv)
         _verdict(run, fail_on)
 
 
-def _once(run: MonitorRun, read: NewEvents, as_json: bool, as_csv: bool) -> None:
-    """The store's events judged once: each finding new to the state printed a line (with
-    --json or --csv, every finding standing, as the audit's table), and what was read."""
+def _once(run: MonitorRun, read: NewEvents, store: str, as_json: bool, as_csv: bool) -> None:
+    """The store's events judged once (those after where the state read it to): each
+    finding new to the state printed a line (with --json or --csv, every finding standing,
+    as the audit's table), and what was read."""
     with library_errors():
-        changes = run.monitor.observe(read.frame)
+        changes = run.monitor.observe(read.frame, read_to=(store, read.cursor))
     if not printed(run.monitor.findings, as_json=as_json, as_csv=as_csv):
         _told(changes)
     _held(changes)
@@ -145,7 +149,8 @@ def _followed(run: MonitorRun, events: Path, read: NewEvents, interval: float) -
         while True:
             if first or not read.frame.empty:
                 with library_errors():
-                    changes = run.monitor.observe(read.frame)
+                    changes = run.monitor.observe(read.frame,
+                                                  read_to=(_store(events), read.cursor))
                 _told(changes)
                 _held(changes)
                 notes = _noted(run.monitor.notes, notes)
@@ -156,6 +161,13 @@ def _followed(run: MonitorRun, events: Path, read: NewEvents, interval: float) -
                 return
             time.sleep(interval)
             read = _read(events, read.cursor)
+
+
+def _store(events: Path) -> str:
+    """The store as the monitor's state names where it read it to: its path and its file's
+    inode, so that a store made anew at the same path (its cursor counting from 0 again)
+    is read from its start, not from the old one's cursor."""
+    return f"{events.resolve()}#{events.stat().st_ino}"
 
 
 def _read(events: Path, cursor: int) -> NewEvents:

@@ -161,9 +161,16 @@ class Monitor:
         through, whether a call is allowed now, and when next): :class:`Gauges`."""
         return gauges_of(self.calls, self._leads, self._options, self._as_of, self._inputs)
 
-    def observe(self, events: Any) -> Changes:
+    def observe(self, events: Any, *, read_to: tuple[str, int] | None = None) -> Changes:
         """Read ``events`` (an event, an iterable of them, a frame of the receiver's store or
         of calls) and judge what they change.
+
+        Args:
+            events: What to read.
+            read_to: Where a reader of a store has read it to, ``(store, cursor)``: kept
+                in the same transaction as what the events change, so that a reader that
+                restarts reads on from there (:meth:`read_to`), never an event twice
+                uncounted nor one lost.
 
         Returns:
             The findings added and withdrawn, and what was read.
@@ -184,8 +191,10 @@ class Monitor:
             report = (self._report if not changed and as_of == self._as_of
                       else self._judged(frame, as_of))
             added, gone = self._told.changes(report.findings)
-            self._state.commit(new, changed, held, added, gone,
-                               {} if as_of is None else {"as_of": as_of.isoformat()})
+            meta = {} if as_of is None else {"as_of": as_of.isoformat()}
+            if read_to is not None:
+                meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
+            self._state.commit(new, changed, held, added, gone, meta)
             was = self._told.settle(added, gone)
             self._frame, self._as_of, self._report = frame, as_of, report
             findings = report.findings
@@ -197,6 +206,12 @@ class Monitor:
         for listener in self._listeners:
             listener(changes)
         return changes
+
+    def read_to(self, store: str) -> int:
+        """Where the events of ``store`` were read to (:meth:`observe`'s ``read_to``); 0
+        where none were."""
+        kept = self._state.meta(f"read_to:{store}")
+        return 0 if kept is None else int(kept)
 
     def subscribe(self, listener: Callable[[Changes], object]) -> None:
         """Call ``listener`` with each observation's :class:`Changes`, once the state
