@@ -34,6 +34,7 @@ from dialkit.frames import SCHEMAS
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import audit_edges  # noqa: E402
 import bench_audit  # noqa: E402
+import bench_monitor  # noqa: E402
 
 EDGES = audit_edges.seeded(set(), bench_audit.RULES, bench_audit.START,
                            bench_audit.START + pd.Timedelta(days=bench_audit.DAYS),
@@ -46,28 +47,10 @@ INPUTS: dict[str, Any] = {"leads": EDGES["leads"], "dnc": EDGES["dnc"],
                           "blocked_countries": bench_audit.BLOCKED, "rules": bench_audit.RULES}
 
 
-def _iso(moment: Any) -> str | None:
-    return None if pd.isna(moment) else pd.Timestamp(moment).isoformat()
-
-
 def events_of(call_id: str) -> list[dict[str, Any]]:
-    """The events the service sends of one call: its end, and its disposition if logged."""
-    call = TRUTH.loc[call_id]
-    ended = _iso(call["ended_at"]) or _iso(call["created_at"])
-    data = {"call_id": call_id, "direction": call["direction"], "status": call["status"],
-            "from": call["from_number"], "to": call["to_number"],
-            "campaign_id": call["campaign_id"], "started_at": _iso(call["created_at"]),
-            "answered_at": _iso(call["answered_at"]), "ended_at": _iso(call["ended_at"]),
-            "duration_seconds": None if pd.isna(call["duration_seconds"])
-            else float(call["duration_seconds"]),
-            "hangup_cause": None if pd.isna(call["hangup_cause"]) else call["hangup_cause"]}
-    events = [{"id": f"evt_end_{call_id}", "type": "call.completed", "created_at": ended,
-               "data": data}]
-    if not pd.isna(call["disposition"]):
-        events.append({"id": f"evt_disposition_{call_id}", "type": "disposition.logged",
-                       "created_at": ended, "data": {"call_id": call_id, "logged_at": ended,
-                                                     "disposition_code": call["disposition"]}})
-    return events
+    """The events the service sends of one call: its end, and its disposition if logged
+    (the benchmark's mapping of a call row to its deliveries)."""
+    return bench_monitor.events_of(TRUTH.loc[call_id])
 
 
 def expected(seen: Iterable[dict[str, Any]]) -> pd.DataFrame:
