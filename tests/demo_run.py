@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from bs4 import BeautifulSoup
 from click.testing import Result
 from filelock import FileLock
@@ -33,6 +34,10 @@ import dialkit._demo._run
 from dialkit.cli import app
 from dialkit.sandbox import Sandbox
 
+RUNS_THE_DEMO = pytest.mark.timeout(360)
+"""The timeout of a module's tests, any of which may run the demo in its setup: four
+notebooks, each in a kernel of its own, take about a minute here and twice that on a
+slower machine beside the other worker's tests (pyproject's 120 s is one test's)."""
 HOSTILE_NAMES = (
     "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", r"$\frac{1}{0}$",
     '=HYPERLINK("http://x","y")', r"$\href{javascript:alert(1)}{click}$",

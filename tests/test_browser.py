@@ -23,7 +23,9 @@ import pytest
 from click.testing import Result
 
 from browser import Browser, chromium
-from demo_run import small_demo
+from demo_run import RUNS_THE_DEMO, small_demo
+
+pytestmark = RUNS_THE_DEMO
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "reports" / "screenshots"
 PAGES = ["index", "lead_cleaning", "campaign_funnel", "compliance_audit", "live_compliance",

@@ -17,13 +17,15 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from typer.testing import CliRunner
 
 import dialkit._demo._run
-from demo_run import HOSTILE_NAMES, live_markup, small_demo
+from demo_run import HOSTILE_NAMES, RUNS_THE_DEMO, live_markup, small_demo
 from dialkit import Client
 from dialkit._demo._pages import readable
 from dialkit._demo._run import DEMO_START, NOTEBOOKS, demo_config, run_demo
 from dialkit._utils import _tuning
 from dialkit.cli import app
 from dialkit.sandbox import RemoteSandbox, SandboxConfig, attach_environment, start
+
+pytestmark = RUNS_THE_DEMO
 
 runner = CliRunner()
 NOTEBOOK_PAGES = [f"{name}.html" for name in NOTEBOOKS]

@@ -10,6 +10,7 @@ number), so a gauge and the finding it warns of never disagree.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping
@@ -23,7 +24,8 @@ from ..._utils._base_error import ComplianceRiskWarning
 from ..._utils._choices import AUDIT_INPUTS
 from .._ahead._when import next_allowed
 from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
-from .._part import Options
+from .._checks._lead_of import other_numbers
+from .._part import Options, history_findings
 from .._report._audit_report import AuditReport
 from .._run import ready
 
@@ -66,10 +68,11 @@ def gauges_of(calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options,
     """The :class:`Gauges` of ``calls`` at ``as_of`` (None: before any event, empty)."""
     if as_of is None or not len(calls):
         return Gauges(_periods_now(pd.DataFrame(), options, as_of), _numbers(
-            calls.iloc[:0], as_of, inputs), as_of)
+            calls.iloc[:0], as_of, inputs, leads, options), as_of)
     run = ready(calls, leads, options)
     periods = abandonment_periods(run.answered, options.rules, run.joined, run.opened)
-    return Gauges(_periods_now(periods, options, as_of), _numbers(calls, as_of, inputs), as_of)
+    return Gauges(_periods_now(periods, options, as_of), _numbers(
+        calls, as_of, inputs, leads, options), as_of)
 
 
 def _periods_now(periods: pd.DataFrame, options: Options, as_of: pd.Timestamp | None
@@ -103,8 +106,8 @@ def _to_breach(answered: int, abandoned: int, limit: float) -> int:
     return math.floor((limit * answered - abandoned) / (1 - limit)) + 1
 
 
-def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None,
-             inputs: Mapping[str, Any]) -> pd.DataFrame:
+def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None, inputs: Mapping[str, Any],
+             leads: pd.DataFrame | None, options: Options) -> pd.DataFrame:
     columns = ["to_number", "contacts_24h", "left_under_caps", "allowed", "next_allowed_at",
                "hours_away", "rule"]
     if as_of is None:
@@ -116,16 +119,28 @@ def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None,
         return pd.DataFrame(columns=columns)
     numbers = pd.Series(counts.index, dtype=object)
     asked = {name: value for name, value in inputs.items() if name in _NEXT_ALLOWED_READS}
+    calls = calls[calls["to_number"].isin(_persons_numbers(numbers, leads)).to_numpy(bool)]
     answer = _asked(numbers, as_of, calls, asked)
     away = (answer["next_allowed_at"] - as_of) / pd.Timedelta(hours=1)
     return pd.DataFrame({
         "to_number": numbers.to_numpy(object), "contacts_24h": counts.to_numpy(np.int64),
-        "left_under_caps": _left(numbers, outbound, as_of, calls, asked, answer),
+        "left_under_caps": _left(numbers, outbound, as_of, calls, leads, options),
         "allowed": answer["allowed"].to_numpy(bool),
         "next_allowed_at": answer["next_allowed_at"].to_numpy(),
         "hours_away": away.round(1).to_numpy(float),
         "rule": answer["rule"].to_numpy(object) if "rule" in answer else None,
     }, columns=columns)
+
+
+def _persons_numbers(numbers: pd.Series, leads: pd.DataFrame | None) -> set[str]:
+    """``numbers`` and every other number of their persons (:func:`._lead_of.other_numbers`,
+    which links each number of a person to the person's own): the calls ``next_allowed``
+    needs of the account, as no rule it asks looks beyond a person (the Dask audit's
+    parts rest on it), so that a gauge judges a few persons' calls, not the account's."""
+    others = other_numbers(leads)
+    asked = set(numbers)
+    own = asked | set(others.loc[others["number"].isin(asked), "phone"])
+    return own | set(others.loc[others["phone"].isin(own), "number"])
 
 
 def _asked(numbers: pd.Series, as_of: pd.Timestamp, calls: pd.DataFrame,
@@ -138,33 +153,30 @@ def _asked(numbers: pd.Series, as_of: pd.Timestamp, calls: pd.DataFrame,
 
 
 def _left(numbers: pd.Series, outbound: pd.DataFrame, as_of: pd.Timestamp,
-          calls: pd.DataFrame, asked: Mapping[str, Any], answer: pd.DataFrame) -> np.ndarray:
-    """How many more calls to each number a cap lets through now, up to
-    :data:`CAP_LOOKAHEAD` (that many or more): the calls are added one at a time, each a
-    millisecond before the moment, and ``next_allowed`` asked again, so each cap counts
-    them as the audit would (the person's other numbers, the subject, the policy's cap)."""
-    left = np.full(len(numbers), CAP_LOOKAHEAD, np.int64)
-    capped = (answer["rule"] == "call_frequency").to_numpy(dtype=bool) if "rule" in answer \
-        else np.zeros(len(numbers), bool)
-    left[capped] = 0
+          calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options) -> np.ndarray:
+    """How many more calls to each number the caps let through now, up to
+    :data:`CAP_LOOKAHEAD` (that many or more): that many calls to each are added after the
+    moment, a millisecond apart, each a copy of the number's latest (its campaign, so its
+    subject) not yet answered, and the caps judged once by the audit's own count
+    (:func:`.._part.history_findings`: the person's other numbers, the subject, the
+    policy's cap, the texts); the first call a cap finds is one too many."""
     latest = outbound.sort_values("created_at").drop_duplicates("to_number", keep="last")
-    latest = latest.set_index("to_number").reindex(numbers)
-    added: list[pd.DataFrame] = []
-    for more in range(1, CAP_LOOKAHEAD):
-        open_ = np.flatnonzero(left == CAP_LOOKAHEAD)
-        if not len(open_):
-            break
-        tried = latest.iloc[open_].reset_index()
-        unsaid = pd.Series(False, index=tried.index)  # a call not yet made: no answer, no end
-        added.append(tried.assign(
-            id=[f"gauge_{more}_{n}" for n in open_],
-            created_at=as_of - pd.Timedelta(milliseconds=more),
-            **{column: tried[column].where(unsaid) for column in _UNSAID if column in tried}))
-        trial = pd.concat([calls, *added], ignore_index=True)
-        asked_now = _asked(numbers.iloc[open_], as_of, trial, asked)
-        hit = (asked_now["rule"] == "call_frequency").to_numpy(dtype=bool) \
-            if "rule" in asked_now else np.zeros(len(open_), bool)
-        left[open_[hit]] = more
+    latest = latest.set_index("to_number").reindex(numbers).reset_index()
+    unsaid = pd.Series(False, index=latest.index)  # a call not yet made: no answer, no end
+    tried = pd.concat([latest.assign(
+        id=[f"gauge_{more}_{n}" for n in range(len(numbers))],
+        created_at=as_of + pd.Timedelta(milliseconds=more),
+        **{column: latest[column].where(unsaid) for column in _UNSAID if column in latest})
+        for more in range(1, CAP_LOOKAHEAD + 1)], ignore_index=True)
+    trial = ready(pd.concat([calls, tried], ignore_index=True), leads, options).calls
+    found = history_findings(trial, leads, None, dataclasses.replace(
+        options, moment=as_of + pd.Timedelta(milliseconds=CAP_LOOKAHEAD),
+        since=as_of + pd.Timedelta(milliseconds=1), until=None))
+    capped = found.loc[found["rule"] == "call_frequency", "call_id"].astype(str)
+    more, number = (capped.str.extract(r"^gauge_(\d+)_(\d+)$").dropna().astype(int)
+                    .to_numpy().T.reshape(2, -1))
+    left = np.full(len(numbers), CAP_LOOKAHEAD, np.int64)
+    np.minimum.at(left, number, more - 1)
     return left
 
 
