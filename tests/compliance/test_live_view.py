@@ -61,6 +61,17 @@ def test_a_burst_of_events_is_drawn_once_more_after_its_last() -> None:
         assert view.drawn == 2 and "34 calls" in view.status.value
 
 
+def test_a_closed_view_is_no_longer_drawn_and_costs_the_monitor_nothing() -> None:
+    with _monitor() as monitor:
+        view = monitor.view()
+        view._every = 0
+        view.close()
+        monitor.observe(_answered(30, 2))
+        assert view.drawn == 1 and "30 calls" in view.status.value
+        with pytest.raises(ValueError, match="was not subscribed"):
+            monitor.unsubscribe(view._heard)
+
+
 def test_the_view_as_its_reader_sees_it(tmp_path: Path) -> None:
     binary = chromium()
     if binary is None:

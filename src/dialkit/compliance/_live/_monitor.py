@@ -203,7 +203,7 @@ class Monitor:
                               len(new), len(facts) - len(new), tuple(held), as_of)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
-        for listener in self._listeners:
+        for listener in list(self._listeners):  # one may unsubscribe as it hears
             listener(changes)
         return changes
 
@@ -217,6 +217,14 @@ class Monitor:
         """Call ``listener`` with each observation's :class:`Changes`, once the state
         holds them (a live view redraws so)."""
         self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[Changes], object]) -> None:
+        """Stop calling ``listener`` (:meth:`subscribe`); one never subscribed is refused."""
+        try:
+            self._listeners.remove(listener)
+        except ValueError:
+            raise ValueError("unsubscribe(): that listener was not subscribed to this "
+                             "monitor (or was unsubscribed already)") from None
 
     def view(self) -> LiveView:
         """The monitor's gauges and latest findings in a notebook, redrawn as events land

@@ -46,6 +46,7 @@ class Watched(Protocol):
     def calls(self) -> pd.DataFrame: ...  # noqa: D102
     def gauges(self) -> Gauges: ...  # noqa: D102
     def subscribe(self, listener: Callable[[Any], object]) -> None: ...  # noqa: D102
+    def unsubscribe(self, listener: Callable[[Any], object]) -> None: ...  # noqa: D102
 
 REDRAW_SECONDS = 1.0
 """The view's redraws at most this often, the last of a burst of events drawn too."""
@@ -118,6 +119,17 @@ class LiveView:
                 "campaign's current period against its limit\" style=\"width: 100%; "
                 f'max-width: 768px; height: auto">{self.periods.value}{self.waiting.value}'
                 f"{self.findings.value}</div>")
+
+    def close(self) -> None:
+        """Stop following the monitor (a redraw still due is dropped) and close the
+        widgets: a view no longer shown costs the monitor nothing."""
+        self.monitor.unsubscribe(self._heard)
+        with self._lock:
+            if self._later is not None:
+                self._later.cancel()
+            for part in self.widget.children:
+                part.close()
+            self.widget.close()
 
     def _heard(self, changes: object) -> None:
         """An observation landed: redraw now, or once the interval has passed."""
