@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 
-from conftest import KEYS, add_fault, assert_problem, base_config, client_for, write
-from dialkit.sandbox import Sandbox
+from conftest import KEYS, START, add_fault, assert_problem, base_config, client_for, write
+from dialkit.errors import InputError
+from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
 
 IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
 
@@ -246,6 +248,36 @@ def test_dnc_lists_say_which_list_and_since_when(sandbox: Sandbox) -> None:
         listed = listings[problem["phone"]]
         assert (listed["list"], listed["listed_at"]) == (problem["detail"]["list"],
                                                          problem["detail"]["listed_at"])
+
+
+def test_a_handle_moves_the_clock_and_the_dialer_with_it(own: Sandbox) -> None:
+    """``Sandbox.advance`` (and an attached process's ``RemoteSandbox.advance``) is the
+    admin surface's ``POST /_sandbox/clock``: the campaigns dial through the time moved."""
+    with client_for(own, KEYS["full"]) as http:
+        before = http.get("/v1/calls", params={"limit": 100}).json()["data"]  # the data set
+        moved = own.advance(3600)
+        after = http.get("/v1/calls", params={"limit": 100}).json()["data"]  # newest first
+    assert moved.now == datetime.fromisoformat(START) + timedelta(hours=1)
+    assert moved.simulated["calls_placed"] > 0 and before
+    new = [call for call in after if call["created_at"] >= "2026-11-02T15:00"]
+    assert 0 < len(new) <= moved.simulated["calls_placed"]  # this key's data set's share
+    assert all(call["created_at"] < "2026-11-02T16:00" for call in new)
+    remote = RemoteSandbox.from_environment(attach_environment(own, key="acme/full/test"))
+    assert remote is not None and remote.advance(600).now == moved.now + timedelta(minutes=10)
+    assert admin(own, "GET", "/clock").json()["now"] == "2026-11-02T16:10:00.000Z"
+
+
+def test_a_clock_that_cannot_move_is_said_so(own: Sandbox, sandbox: Sandbox,
+                                             make_sandbox: Callable[..., Sandbox]) -> None:
+    with pytest.raises(InputError, match="greater than or equal to 0"):
+        own.advance(-1)
+    config = base_config()
+    config["server"]["clock"] = "real"
+    with pytest.raises(InputError, match="The clock is real"):
+        make_sandbox(config).advance(60)
+    unkeyed = RemoteSandbox(own.base_url, own.keys)
+    with pytest.raises(InputError, match="DIALKIT_SANDBOX_ADMIN_KEY is not set"):
+        unkeyed.advance(60)
 
 
 def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,

@@ -23,10 +23,11 @@ with _extras.needs("sandbox"):
     )
     from ._remote import RemoteSandbox, attach_environment
     from ._serve import serve
-    from ._server import ApiKey, Sandbox, start
+    from ._server import Advanced, ApiKey, Sandbox, start
 
 __all__ = [
     "AccountConfig",
+    "Advanced",
     "ApiKey",
     "ClientConfig",
     "ConfigError",

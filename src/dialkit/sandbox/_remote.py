@@ -18,7 +18,14 @@ import httpx
 
 from .._utils._base_error import InputError
 from ._http._checks._admin_access import ADMIN_KEY_HEADER, AdminKey
-from ._server import ApiKey, Sandbox, key_for
+from ._server import (
+    ADMIN_TIMEOUT_SECONDS,
+    Advanced,
+    ApiKey,
+    Sandbox,
+    advance_clock,
+    key_for,
+)
 
 SANDBOX_URL_VARIABLE = "DIALKIT_SANDBOX_URL"
 """The running emulator's base URL; when set, ``Client.sandbox()`` attaches to it."""
@@ -31,7 +38,6 @@ SANDBOX_ADMIN_KEY_VARIABLE = "DIALKIT_SANDBOX_ADMIN_KEY"
 """The emulator's admin key, for the ``/_sandbox`` writes of the attached process
 (optional: reads need none); ``dialkit sandbox serve`` takes it too (``--admin-key``)."""
 
-_ADMIN_TIMEOUT_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -93,10 +99,15 @@ class RemoteSandbox:
                              "key the emulator printed at start ('admin key: ...')")
         return {ADMIN_KEY_HEADER: str(self.admin_key)}
 
+    def advance(self, seconds: float) -> Advanced:
+        """Move the emulator's manual clock ``seconds`` forward, as :meth:`Sandbox.advance`
+        does (needs the admin key: :attr:`admin_headers`)."""
+        return advance_clock(self.base_url, self.admin_headers, seconds)
+
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the key's own account), for
         ``dialkit.compliance.audit(verified_caller_ids=...)``."""
-        with httpx.Client(base_url=self.base_url, timeout=_ADMIN_TIMEOUT_SECONDS) as http:
+        with httpx.Client(base_url=self.base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
             if account is None:
                 me = http.get("/v1/me", headers={"Authorization": f"Bearer {self.keys['test']}"})
                 account = str(me.raise_for_status().json()["account"]["name"])
