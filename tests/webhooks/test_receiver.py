@@ -24,6 +24,7 @@ from webhook_servers import START, delivery, envelope, new_id, reserve, serve, u
 from conftest import KEYS, client_for, write
 from dialkit import Client
 from dialkit.contract import Scope, Switch
+from dialkit.errors import InputError
 from dialkit.sandbox import Sandbox, parse_config, start
 from dialkit.webhooks import (
     AppointmentData,
@@ -399,3 +400,26 @@ def test_the_senders_text_is_logged_escaped_on_one_line(
     [line] = [r.getMessage() for r in caplog.records if r.name == "dialkit.webhooks"]
     assert "\x9b" not in line and "\\x9b" in line and "x" * 100 not in line
     receiver.close()
+
+
+def test_a_receiver_served_by_itself_stores_each_delivery_once_until_stopped(db: Path) -> None:
+    """``Receiver.serve``: a notebook's own endpoint, on a thread of its process."""
+    receiver = Receiver(db, SECRET, now=lambda: CLOCK)
+    body, headers = delivery(envelope(), SECRET, CLOCK)
+    with receiver.serve() as served:
+        assert served.url.startswith("http://127.0.0.1:") and served.url.endswith("/hooks")
+        answers = [httpx.post(served.url, content=body, headers=headers) for _ in range(2)]
+    assert [answer.status_code for answer in answers] == [200, 200]  # a replay, stored once
+    with pytest.raises(httpx.ConnectError):
+        httpx.post(served.url, content=body, headers=headers)
+    assert len(events_frame(db)) == 1
+
+
+def test_a_port_another_receiver_holds_is_said_so(db: Path, tmp_path: Path) -> None:
+    with Receiver(db, SECRET).serve() as first:
+        port = int(first.url.rsplit(":", 1)[1].removesuffix("/hooks"))
+        second = Receiver(tmp_path / "second.sqlite", SECRET)
+        with pytest.raises(InputError, match=f"cannot listen on 127.0.0.1:{port}: .*pass "
+                                              "another port, or 0"):
+            second.serve(port=port)
+        second.close()

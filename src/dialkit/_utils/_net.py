@@ -20,6 +20,9 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -120,6 +123,18 @@ def listening_socket(host: str, port: int, *, name: str = "port") -> socket.sock
     return sock
 
 
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
+"""Bind addresses that listen on every interface."""
+
+
+def shown_host(host: str) -> str:
+    """How ``host`` (a bound address) is written in a URL that works: a wildcard bind as
+    the loopback address, an IPv6 address in brackets."""
+    if host in WILDCARD_HOSTS:
+        return "[::1]" if host == "::" else "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
 def bearer_token(authorization: str | bytes | None) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header; ``None`` for any other.
 
@@ -161,6 +176,36 @@ def server_config(app: Any, *, limits: ServerLimits | None = None,
                           http=guarded(http or AutoHTTPProtocol, limits),
                           h11_max_incomplete_event_size=limits.max_head_bytes,
                           timeout_keep_alive=limits.keep_alive, **options)
+
+
+def serve_on_a_thread(server: uvicorn.Server, sock: socket.socket, *, name: str,
+                      within: float, error: Callable[[str], Exception]) -> threading.Thread:
+    """Run ``server`` on the listening ``sock`` in a daemon thread named ``name``, and
+    return once it serves: an in-process server (the emulator, a webhook receiver in a
+    notebook) is ready when its start returns. ``error`` of what happened is raised where
+    the thread stops first (the socket closed) or the server does not serve within
+    ``within`` seconds (it is told to stop)."""
+    failures: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            server.run(sockets=[sock])
+        except BaseException as exc:  # reported below, by the thread that waits
+            failures.append(exc)
+
+    thread = threading.Thread(target=serve, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + within
+    while not server.started:
+        if not thread.is_alive():
+            sock.close()
+            cause = f": {failures[0]!r}" if failures else "; see the log above"
+            raise error(f"the server thread stopped during start-up{cause}")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise error(f"the server did not start within {within:.0f} s")
+        time.sleep(0.01)
+    return thread
 
 
 def head_bounded(app: Any, max_head_bytes: int) -> Any:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,7 +27,13 @@ from .._utils._base_error import (
     SandboxStartError,  # noqa: F401
 )
 from .._utils._moments import iso_datetime
-from .._utils._net import checked_port, listening_socket, server_config
+from .._utils._net import (
+    checked_port,
+    listening_socket,
+    serve_on_a_thread,
+    server_config,
+    shown_host,
+)
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
 from ._http._app import create_app
@@ -39,7 +44,6 @@ from ._http._checks._admin_access import (
     admin_key_or_new,
     is_loopback,
     served_names,
-    shown_host,
 )
 from ._http._protocol import protocol_for
 from ._state._compliance import verified_caller_ids
@@ -374,28 +378,9 @@ def start(config: SandboxConfig | str | Path | None = None, *, host: str = "127.
                     admin_key=admin_key, allow_remote=allow_remote)
     sock, service = ready.sock, ready.service
     server = make_server(service, ready.admin)
-    failures: list[BaseException] = []
-
-    def serve() -> None:
-        try:
-            server.run(sockets=[sock])
-        except BaseException as exc:  # reported by start(), which waits for this thread
-            failures.append(exc)
-
-    thread = threading.Thread(target=serve, name="dialkit-sandbox", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + STARTUP_DEADLINE_SECONDS
-    while not server.started:
-        if not thread.is_alive():
-            sock.close()
-            cause = f": {failures[0]!r}" if failures else "; see the log above"
-            raise SandboxStartError(f"the emulator's server thread stopped during start-up"
-                                    f"{cause}")
-        if time.monotonic() > deadline:
-            server.should_exit = True
-            raise SandboxStartError(f"the emulator did not start within "
-                                    f"{STARTUP_DEADLINE_SECONDS:.0f} s")
-        time.sleep(0.01)
+    thread = serve_on_a_thread(
+        server, sock, name="dialkit-sandbox", within=STARTUP_DEADLINE_SECONDS,
+        error=lambda why: SandboxStartError(f"the emulator did not start: {why}"))
     return Sandbox(served_url(sock), keys_of(ready.config), ready.admin.key, service, server,
                    thread)
 

@@ -40,6 +40,7 @@ from ._events import (
 )
 from ._frame import NewEvents, events_after, events_frame
 from ._receiver import Receiver
+from ._served import Served
 from ._store import EventStore, Stored
 from ._verify import SECRETS_VARIABLE, secrets_from_env, sign, verify
 
@@ -59,6 +60,7 @@ __all__ = [
     "NewEvents",
     "Receiver",
     "SECRETS_VARIABLE",
+    "Served",
     "SignatureError",
     "StoreError",
     "Stored",

@@ -21,7 +21,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -29,10 +29,14 @@ from dialkit._utils._secrets import mask
 from dialkit.contract import MAX_BODY_BYTES, SIGNATURE_TOLERANCE_SECONDS
 
 from .._utils._base_error import EnvelopeError, SignatureError, StoreError
+from .._utils._net import ServerLimits
 from ._events import Event, event_of
 from ._store import EventStore, Row, Stored, row_of
 from ._verify import Secrets, check_lowered, clock_seconds, secret_keys
 from .handlers import Handlers
+
+if TYPE_CHECKING:
+    from ._served import Served
 
 log = logging.getLogger("dialkit.webhooks")
 
@@ -102,6 +106,32 @@ class Receiver:
             await self._lifespan(receive, send)
         elif scope["type"] == "http":
             await self._http(scope, receive, send)
+
+    def serve(self, host: str = "127.0.0.1", port: int = 0, *, path: str = "/hooks",
+              limits: ServerLimits | None = None) -> Served:
+        """Serve this receiver in this process, on a thread, until the answer's
+        :meth:`~Served.stop` (or the end of its ``with``): a notebook's own endpoint, as
+        ``dialkit webhooks listen`` serves one (uvicorn, the same ``limits``).
+
+        Args:
+            host: The address to listen on (loopback by default: an emulator started with
+                ``allow_loopback_webhooks`` delivers there).
+            port: The port; 0 picks a free one.
+            path: The path of :attr:`Served.url` (the receiver answers on any).
+            limits: The server's limits (:class:`dialkit._utils._net.ServerLimits`).
+
+        Raises:
+            InputError: ``port`` cannot be listened on (taken, or no port).
+
+        Examples:
+            >>> receiver = Receiver("events.sqlite", "whsec_test_secret")
+            >>> with receiver.serve() as served:
+            ...     served.url.startswith("http://127.0.0.1:")
+            True
+        """
+        from ._served import served  # uvicorn: imported where a receiver is served
+
+        return served(self, host, port, path, limits)
 
     def close(self) -> None:
         """Close the store if the receiver opened it (or was told to: ``close_store``)."""

@@ -33,6 +33,7 @@ from dialkit._utils._secrets import MaskedStr
 from dialkit.contract import ErrorCode
 
 from ...._utils._base_error import InputError
+from ...._utils._net import WILDCARD_HOSTS, shown_host
 from .._problems import ApiProblem
 
 if TYPE_CHECKING:
@@ -46,8 +47,6 @@ MIN_ADMIN_KEY_LENGTH = 16
 """The shortest admin key taken: one that guards a surface that can rewrite the keys."""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 """The names every emulator answers to."""
-WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
-"""Bind addresses that listen on every interface."""
 
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 _SENSITIVE_READS = frozenset({f"{ADMIN_PREFIX}/mcp/audit"})
@@ -81,14 +80,6 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-def shown_host(host: str) -> str:
-    """How ``host`` (a bound address) is written in a URL that works: a wildcard bind as
-    the loopback address, an IPv6 address in brackets."""
-    if host in WILDCARD_HOSTS:
-        return "[::1]" if host == "::" else "127.0.0.1"
-    return f"[{host}]" if ":" in host else host
 
 
 def served_names(host: str) -> tuple[str, ...]:
