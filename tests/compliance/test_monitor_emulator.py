@@ -1,28 +1,26 @@
 """The service's own deliveries into a monitor (issue 83, item 5): the emulator dials its
-running campaigns for an hour of its clock, delivers each call's end and disposition to a
-real ``Receiver`` on loopback, and the receiver's handlers hand each event to a
-``Monitor``. Its findings then equal the audit's of the same calls as the API lists them
-(without the agent join times, which no event carries), as of the latest event."""
+running campaigns for an hour of its clock (``Sandbox.advance``), delivers each call's end
+and disposition to a real ``Receiver`` served on loopback in this process
+(``Receiver.serve``), and the receiver's handlers hand each event to a ``Monitor``: the
+public path a notebook takes. Its findings then equal the audit's of the same calls as the
+API lists them (without the agent join times, which no event carries), as of the latest
+event."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 from pandas.testing import assert_frame_equal
 
-from conftest import KEYS, START, advance, base_config
+from conftest import KEYS, START, base_config
 from dialkit import Client
 from dialkit.compliance import Monitor, audit
 from dialkit.sandbox import Sandbox
 from dialkit.webhooks import Receiver
 from dialkit.webhooks.handlers import Handlers
 from receivers import wait_for
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "webhooks"))
-from webhook_servers import reserve, serve, url_of  # noqa: E402
 
 KINDS = ["call.completed", "disposition.logged"]
 
@@ -36,19 +34,18 @@ def test_an_hour_of_the_emulators_deliveries_judged_as_they_land_equals_the_audi
     inputs = {"verified_caller_ids": ()}  # every caller id unverified: findings to compare
     with Client(KEYS["full"], base_url=world.base_url, rate_limit=None) as client, \
             Monitor(**inputs) as monitor:
-        sock = reserve()
-        hook = client.webhooks.create(url=url_of(sock), events=KINDS)
         handlers = Handlers()
         for kind in KINDS:
             handlers.on(kind)(monitor.observe)
-        receiver = Receiver(tmp_path / "events.sqlite", hook.secret,
+        receiver = Receiver(tmp_path / "events.sqlite", "whsec_until_the_hook_exists",
                             now=world.service.clock.now, handlers=handlers)
-        with serve(receiver, sock):
-            placed = advance(world, 3600)["simulated"]["calls_placed"]
+        with receiver.serve() as served:
+            hook = client.webhooks.create(url=served.url, events=KINDS)
+            receiver.rotate_secrets(hook.secret)
+            placed = world.advance(3600).simulated["calls_placed"]
             assert placed > 0
             wait_for(lambda: len(monitor.calls) >= placed, timeout=30,
                      what="the monitor to read every call's end")
-        receiver.close()
         listed = client.frames.calls(refresh="full", progress=False)
     calls = listed[listed["ended_at"] > pd.Timestamp(START)]  # the seeded world's ended before
     calls = calls.assign(agent_joined_at=calls["agent_joined_at"].where(
