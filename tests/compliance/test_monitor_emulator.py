@@ -38,7 +38,7 @@ def test_an_hour_of_the_emulators_deliveries_judged_as_they_land_equals_the_audi
         for kind in KINDS:
             handlers.on(kind)(monitor.observe)
         receiver = Receiver(tmp_path / "events.sqlite", "whsec_until_the_hook_exists",
-                            now=world.service.clock.now, handlers=handlers)
+                            now=world.now, handlers=handlers)
         with receiver.serve() as served:
             hook = client.webhooks.create(url=served.url, events=KINDS)
             receiver.rotate_secrets(hook.secret)

@@ -264,6 +264,7 @@ def test_a_handle_moves_the_clock_and_the_dialer_with_it(own: Sandbox) -> None:
     assert all(call["created_at"] < "2026-11-02T16:00" for call in new)
     remote = RemoteSandbox.from_environment(attach_environment(own, key="acme/full/test"))
     assert remote is not None and remote.advance(600).now == moved.now + timedelta(minutes=10)
+    assert own.now() == remote.now() == moved.now + timedelta(minutes=10)
     assert admin(own, "GET", "/clock").json()["now"] == "2026-11-02T16:10:00.000Z"
 
 

@@ -13,10 +13,12 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 import httpx
 
 from .._utils._base_error import InputError
+from .._utils._moments import iso_datetime
 from ._http._checks._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import (
     ADMIN_TIMEOUT_SECONDS,
@@ -98,6 +100,14 @@ class RemoteSandbox:
             raise InputError(f"{SANDBOX_ADMIN_KEY_VARIABLE} is not set: set it to the admin "
                              "key the emulator printed at start ('admin key: ...')")
         return {ADMIN_KEY_HEADER: str(self.admin_key)}
+
+    def now(self) -> datetime:
+        """The emulator's service time (UTC), read from its ``GET /_sandbox/clock``, as
+        :meth:`Sandbox.now` gives it: a receiver's clock for the emulator's deliveries
+        (each call is a request)."""
+        with httpx.Client(base_url=self.base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
+            answer = http.get("/_sandbox/clock").raise_for_status()
+        return iso_datetime(answer.json()["now"])
 
     def advance(self, seconds: float) -> Advanced:
         """Move the emulator's manual clock ``seconds`` forward, as :meth:`Sandbox.advance`

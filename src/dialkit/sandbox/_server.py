@@ -296,6 +296,12 @@ class Sandbox:
         """
         return {ADMIN_KEY_HEADER: str(self.admin_key)}
 
+    def now(self) -> datetime:
+        """The emulator's service time (UTC): what its deliveries are signed with, so a
+        receiver of them takes it as its clock (``Receiver(..., now=sandbox.now)``); on a
+        manual clock it moves only by :meth:`advance`."""
+        return self.service.clock.now()
+
     def advance(self, seconds: float) -> Advanced:
         """Move a manual clock ``seconds`` forward (``clock = "manual"``, as the demo's
         and a pinned world's): the running campaigns dial through the time passed (the

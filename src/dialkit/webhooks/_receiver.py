@@ -59,7 +59,7 @@ class Receiver:
         tolerance: Seconds a ``Service-Timestamp`` may be from the receiver's clock.
         now: The receiver's clock (returning Unix seconds or an aware datetime);
             the real clock by default. Tests against the emulator's manual clock
-            pass the emulator's: ``now=sandbox.service.clock.now``.
+            pass the emulator's: ``now=sandbox.now``.
         handlers: Called with each new event after it is stored and answered
             (never for a duplicate); see :mod:`dialkit.webhooks.handlers`.
         close_store: Close the store when the server serving the receiver shuts down
