@@ -66,6 +66,7 @@ def test_a_closed_view_is_no_longer_drawn_and_costs_the_monitor_nothing() -> Non
         view = monitor.view()
         view._every = 0
         view.close()
+        view.close()  # again: nothing more
         monitor.observe(_answered(30, 2))
         assert view.drawn == 1 and "30 calls" in view.status.value
         with pytest.raises(ValueError, match="was not subscribed"):

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from pandas.testing import assert_frame_equal
 
-from dialkit.compliance import Monitor
+from dialkit.compliance import Monitor, audit, next_allowed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_monitor import _answered, _logged  # noqa: E402
@@ -112,3 +113,34 @@ def test_the_calls_left_under_a_cap_are_those_the_audit_then_allows(
         assert "call_frequency" not in set(monitor.findings["rule"])
         monitor.observe(more[left:])
         assert set(monitor.findings["rule"]) == {"call_frequency"}
+
+
+def test_a_persons_numbers_are_gauged_as_next_allowed_judges_every_call() -> None:
+    """The gauges read only the calls of the persons called in the last day, and say what
+    ``next_allowed`` says given every call of the account; the calls left under the caps
+    count the person, as the audit does: a Florida person's own number and the one their
+    lead names (3 calls a person in 24 hours) have none left."""
+    own, other, stranger = "+13055550166", "+13055550177", "+12125550123"
+    leads = pd.DataFrame({"id": ["lead_1", "lead_2"], "campaign_id": "cmp_1",
+                          "phone": [own, stranger], "status": "contacted",
+                          "other_phones": [other, None]})
+    called = [(own, "2026-10-20T15:00"), (stranger, "2026-11-02T13:00"),
+              (own, "2026-11-02T14:00"), (other, "2026-11-02T15:00"), (own, "2026-11-02T16:00")]
+    events = [{"id": f"evt_{n}", "type": "call.completed", "created_at": f"{at}:30Z",
+               "data": {"call_id": f"call_{n}", "direction": "outbound", "status": "completed",
+                        "from": VERIFIED[0], "to": number, "campaign_id": "cmp_1",
+                        "started_at": f"{at}:00Z"}} for n, (number, at) in enumerate(called)]
+    with Monitor(leads=leads, verified_caller_ids=VERIFIED) as monitor:
+        monitor.observe(events)
+        shown = monitor.gauges().numbers.set_index("to_number").sort_index()
+        whole = next_allowed(pd.Series(shown.index), monitor.as_of, calls=monitor.calls)
+    columns = ["allowed", "next_allowed_at", "rule"]
+    assert_frame_equal(shown[columns], whole.set_index("phone")[columns].rename_axis(
+        "to_number"), check_dtype=False)
+    assert shown["left_under_caps"].to_dict() == {other: 0, own: 0, stranger: 5}
+    monitor_calls = monitor.calls
+    fourth = monitor_calls[monitor_calls["to_number"] == own].iloc[[-1]].assign(
+        id="call_4th", created_at=monitor.as_of + pd.Timedelta(seconds=1))
+    found = audit(pd.concat([monitor_calls, fourth], ignore_index=True), leads=leads,
+                  verified_caller_ids=VERIFIED).findings
+    assert "call_4th" in set(found.loc[found["rule"] == "call_frequency", "call_id"])

@@ -17,6 +17,7 @@ import pytest
 from conftest import KEYS, START, add_fault, assert_problem, base_config, client_for, write
 from dialkit.errors import InputError
 from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
+from dialkit.sandbox._http._checks._admin_access import AdminKey
 
 IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
 
@@ -279,6 +280,10 @@ def test_a_clock_that_cannot_move_is_said_so(own: Sandbox, sandbox: Sandbox,
     unkeyed = RemoteSandbox(own.base_url, own.keys)
     with pytest.raises(InputError, match="DIALKIT_SANDBOX_ADMIN_KEY is not set"):
         unkeyed.advance(60)
+    wrong = RemoteSandbox(own.base_url, own.keys, admin_key=AdminKey("x" * 24))
+    with pytest.raises(InputError, match="not moved 60 s: This admin key is not valid") as told:
+        wrong.advance(60)
+    assert "x" * 24 not in str(told.value)
 
 
 def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,

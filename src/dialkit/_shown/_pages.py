@@ -150,6 +150,12 @@ def campaign_names(campaigns: pd.DataFrame | None) -> dict[str, str]:
     return dict(zip(known["id"].astype(str), known["name"].astype(str), strict=True))
 
 
+def short_id(campaign: str) -> str:
+    """A campaign's id by its start, ``cmp_`` and its UUID's first 8 digits: enough to tell
+    an account's campaigns apart on a chart or a label that has no name for one."""
+    return campaign[:12]
+
+
 def as_written(texts: Iterable[Text]) -> None:
     """Draw each of ``texts`` exactly as written (call it once per text): matplotlib reads
     a text between two ``$`` as mathematics (``$\\frac{1}{0}$`` drawn as a fraction, a

@@ -135,6 +135,13 @@ def shown_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+def served_url(sock: socket.socket, path: str = "") -> str:
+    """The URL of a listening socket (and ``path``), one that works here (never
+    ``0.0.0.0``): what an in-process server is reached at."""
+    bound_host, bound_port = sock.getsockname()[:2]
+    return f"http://{shown_host(bound_host)}:{bound_port}{path}"
+
+
 def bearer_token(authorization: str | bytes | None) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header; ``None`` for any other.
 

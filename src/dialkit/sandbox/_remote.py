@@ -41,7 +41,6 @@ SANDBOX_ADMIN_KEY_VARIABLE = "DIALKIT_SANDBOX_ADMIN_KEY"
 (optional: reads need none); ``dialkit sandbox serve`` takes it too (``--admin-key``)."""
 
 
-
 @dataclass(frozen=True)
 class RemoteSandbox:
     """An emulator another process started, seen from a process attached to it.

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from .._utils._net import served_url
 from ._config import SandboxConfig
-from ._server import keys_of, make_server, prepare, served_url
+from ._server import keys_of, make_server, prepare
 
 
 def serve(config: SandboxConfig | str | Path | None = None, *, host: str = "127.0.0.1",

@@ -31,8 +31,8 @@ from .._utils._net import (
     checked_port,
     listening_socket,
     serve_on_a_thread,
+    served_url,
     server_config,
-    shown_host,
 )
 from .._utils._secrets import MaskedStr
 from ._config import SandboxConfig, default_config, generate_key, load_config
@@ -124,12 +124,6 @@ def check_bind(host: str, admin_key: str | None, allow_remote: bool) -> None:
         "/_sandbox answers to the names %s", host, ", ".join(served_names(host)))
 
 
-def served_url(sock: socket.socket) -> str:
-    """The base URL of a listening socket, one that works here (never ``0.0.0.0``)."""
-    bound_host, bound_port = sock.getsockname()[:2]
-    return f"http://{shown_host(bound_host)}:{bound_port}"
-
-
 @dataclass(frozen=True)
 class Advanced:
     """What moving an emulator's manual clock did (:meth:`Sandbox.advance`).
@@ -154,11 +148,19 @@ def advance_clock(base_url: str, headers: Mapping[str, str], seconds: float) -> 
     with httpx.Client(base_url=base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
         answer = http.post("/_sandbox/clock", json={"advance_seconds": seconds},
                            headers=dict(headers))
-    if answer.status_code == httpx.codes.BAD_REQUEST:
+    if answer.is_client_error:  # a real clock, a negative interval, a wrong admin key
         raise InputError(f"the emulator's clock was not moved {seconds!r} s: "
-                         f"{answer.json().get('detail', answer.text)}")
+                         f"{_detail(answer)}")
     body = answer.raise_for_status().json()
     return Advanced(iso_datetime(body["now"]), dict(body["simulated"]))
+
+
+def _detail(answer: httpx.Response) -> str:
+    """What a refusal of the admin surface says (its problem's ``detail``), else its text."""
+    try:
+        return str(answer.json()["detail"])
+    except (ValueError, KeyError, TypeError):
+        return answer.text[:200]
 
 
 def bind(host: str, port: int) -> socket.socket:

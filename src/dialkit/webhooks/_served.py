@@ -16,8 +16,8 @@ from .._utils._net import (
     ServerLimits,
     listening_socket,
     serve_on_a_thread,
+    served_url,
     server_config,
-    shown_host,
 )
 
 if TYPE_CHECKING:
@@ -72,5 +72,4 @@ def served(receiver: Any, host: str, port: int, path: str,
                                           log_level="warning"))
     thread = serve_on_a_thread(server, sock, name="dialkit-receiver", within=START_SECONDS,
                                error=lambda why: OSError(f"the receiver did not start: {why}"))
-    bound_host, bound_port = sock.getsockname()[:2]
-    return Served(f"http://{shown_host(bound_host)}:{bound_port}{path}", server, thread)
+    return Served(served_url(sock, path), server, thread)

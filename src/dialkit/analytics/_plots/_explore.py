@@ -27,7 +27,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..._shown._pages import NOT_MATH, campaign_names, hidden_beside_a_widget, svg_of
+from ..._shown._pages import (
+    NOT_MATH,
+    campaign_names,
+    hidden_beside_a_widget,
+    short_id,
+    svg_of,
+)
 from ..._shown._words import noun
 from ..._utils._base_error import AnalyticsInputError
 from ..._utils._extras import needs
@@ -315,7 +321,7 @@ def campaign_labels(ids: list[str], campaigns: pd.DataFrame | None) -> dict[str,
     shared = Counter(names.get(c) for c in ids)
     labels = {}
     for campaign in ids:
-        short = campaign[:12]  # "cmp_" and the UUID's first 8 digits
+        short = short_id(campaign)
         name = names.get(campaign)
         if name is None:
             labels[campaign] = short if campaigns is None else f"archived campaign {short}"

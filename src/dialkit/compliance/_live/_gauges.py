@@ -54,7 +54,10 @@ class Gauges:
             (its outbound calls then), ``left_under_caps`` (how many more calls the caps
             let through now, :data:`CAP_LOOKAHEAD` meaning that many or more), ``allowed``
             now, ``next_allowed_at``, ``hours_away`` and the ``rule`` that waits, as
-            :func:`~dialkit.compliance.next_allowed` says.
+            :func:`~dialkit.compliance.next_allowed` says. ``next_allowed`` is asked of the
+            numbers, not the leads, so it counts a cap per number: where a lead links a
+            person's numbers, ``left_under_caps`` (which counts the person, as the audit
+            does) can be 0 while ``allowed`` is still true (a known gap).
         as_of: The moment they look from.
     """
 
@@ -161,7 +164,8 @@ def _left(numbers: pd.Series, outbound: pd.DataFrame, as_of: pd.Timestamp,
     (:func:`.._part.history_findings`: the person's other numbers, the subject, the
     policy's cap, the texts); the first call a cap finds is one too many."""
     latest = outbound.sort_values("created_at").drop_duplicates("to_number", keep="last")
-    latest = latest.set_index("to_number").reindex(numbers).reset_index()
+    latest = latest.set_index("to_number").reindex(numbers.to_numpy()).rename_axis(
+        "to_number").reset_index()
     unsaid = pd.Series(False, index=latest.index)  # a call not yet made: no answer, no end
     tried = pd.concat([latest.assign(
         id=[f"gauge_{more}_{n}" for n in range(len(numbers))],

@@ -94,6 +94,7 @@ class LiveView:
         self._later: threading.Timer | None = None
         self._static: Any = None
         self._lock = threading.Lock()
+        self._closed = False
         self.redraw()
         monitor.subscribe(self._heard)
 
@@ -122,7 +123,11 @@ class LiveView:
 
     def close(self) -> None:
         """Stop following the monitor (a redraw still due is dropped) and close the
-        widgets: a view no longer shown costs the monitor nothing."""
+        widgets: a view no longer shown costs the monitor nothing. Closing it again
+        does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         self.monitor.unsubscribe(self._heard)
         with self._lock:
             if self._later is not None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ..._places._subdivisions import subdivision_name
-from ..._shown._pages import as_written
+from ..._shown._pages import as_written, short_id
 from ..._utils._base_error import InputError
 from .._rules import _jurisdictions as table
 from .._rules._rules import BASES
@@ -275,11 +275,11 @@ def plot_upcoming(scheduled: pd.DataFrame, found: pd.DataFrame, *,
 _NEAR = 2
 """Abandoned calls to a breach at most, for a period's bar to be drawn as near it."""
 _SHORT = 16
-"""A campaign id's characters at most on a bar's label."""
+"""A campaign id's characters at most on a bar's label (a longer one: its start)."""
 
 
 def _short(campaign: str) -> str:
-    return campaign if len(campaign) <= _SHORT else f"{campaign[:12]}…"
+    return campaign if len(campaign) <= _SHORT else f"{short_id(campaign)}…"
 
 
 def plot_abandonment(periods: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
