@@ -9,15 +9,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from conftest import KEYS, START, add_fault, assert_problem, base_config, client_for, write
+from dialkit import Client
 from dialkit.errors import InputError
 from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
 from dialkit.sandbox._http._checks._admin_access import AdminKey
+from dialkit.webhooks import Receiver, events_after
 
 IMPORT_LEAD = {"leads": [{"phone": "+442079460997", "full_name": "Fault Test"}]}
 
@@ -267,6 +270,32 @@ def test_a_handle_moves_the_clock_and_the_dialer_with_it(own: Sandbox) -> None:
     assert remote is not None and remote.advance(600).now == moved.now + timedelta(minutes=10)
     assert own.now() == remote.now() == moved.now + timedelta(minutes=10)
     assert admin(own, "GET", "/clock").json()["now"] == "2026-11-02T16:10:00.000Z"
+
+
+def test_an_advance_that_delivers_answers_once_the_receiver_holds_every_event(
+        make_sandbox: Callable[..., Sandbox], tmp_path: Path) -> None:
+    """``advance(..., deliver=True)`` waits for the deliveries it made due: the receiver's
+    store holds each call's events when it answers, nothing read later needs a wait."""
+    config = base_config()
+    config["accounts"] = config["accounts"][:1]
+    config["server"]["allow_loopback_webhooks"] = True
+    world = make_sandbox(config)
+    store = tmp_path / "events.sqlite"
+    receiver = Receiver(store, "whsec_until_the_hook_exists", now=world.now)
+    with receiver.serve() as served, Client(KEYS["full"], base_url=world.base_url,
+                                            rate_limit=None) as client:
+        hook = client.webhooks.create(url=served.url,
+                                      events=["call.completed", "disposition.logged"])
+        receiver.rotate_secrets(hook.secret)
+        moved = world.advance(3600, deliver=True)
+        assert moved.delivered == moved.simulated["events_recorded"] > 0
+        assert len(events_after(store).frame) == moved.delivered
+        remote = RemoteSandbox.from_environment(attach_environment(world, key="acme/full/test"))
+        assert remote is not None
+        more = remote.advance(1800, deliver=True)
+        assert more.delivered == more.simulated["events_recorded"] > 0
+        assert len(events_after(store).frame) == moved.delivered + more.delivered
+    assert world.advance(60).delivered == 0  # not asked: the emulator's loop delivers
 
 
 def test_a_clock_that_cannot_move_is_said_so(own: Sandbox, sandbox: Sandbox,

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from dialkit.cli import app
 from dialkit.contract import Scope, Switch
-from dialkit.sandbox import ConfigError, default_config, load_config, parse_config
+from dialkit.sandbox import ConfigError, ServerConfig, default_config, load_config, parse_config
 
 KEY = "svc_test_cfgkey0001_AAAAbbbbCCCCddddEEEEffff0001"
 OTHER = "svc_test_cfgkey0002_AAAAbbbbCCCCddddEEEEffff0002"
@@ -191,3 +191,11 @@ def test_default_config_holds_every_scope_and_switch() -> None:
     assert [k.sending for k in client.keys] == [False, True]
     assert all(k.is_test for k in client.keys)
     assert default_config().accounts[0].clients[0].keys[0].key != client.keys[0].key
+    assert config.server == ServerConfig()
+
+
+def test_default_config_takes_the_server_tables_settings() -> None:
+    server = default_config(clock="manual", allow_loopback_webhooks=True,
+                            rate_limit_scale=0).server
+    assert (server.clock, server.allow_loopback_webhooks, server.rate_limit_scale) == (
+        "manual", True, 0)

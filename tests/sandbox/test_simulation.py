@@ -12,16 +12,20 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
+import pandas as pd
 import phonenumbers
 import pytest
 from phonenumbers import timezone as phone_timezones
 
 from conftest import KEYS, START, advance, base_config, client_for, write
-from dialkit.sandbox import Sandbox
+from dialkit import Client
+from dialkit.compliance import audit
+from dialkit.sandbox import Sandbox, default_config
 from dialkit.sandbox._simulation import _dialer as _simulation
 
 NOW = datetime.fromisoformat(START)
@@ -117,13 +121,35 @@ def test_advance_places_calls_in_running_campaigns(world: Sandbox, full: httpx.C
         assert call["duration_seconds"] == pytest.approx(spent, abs=0.002)
         assert (call["answered_at"] is not None) == (call["status"] == "completed")
         assert call["status"] in {"completed", "no-answer", "busy", "failed", "voicemail"}
-        if call["status"] == "completed":
+        if call["status"] == "completed" and call["agent_joined_at"] is not None:
             assert call["disposition"] in FINAL.keys() | {"info_sent"}
+        elif call["status"] == "completed":  # abandoned: no agent was free to take it
+            assert call["disposition"] is None
         else:
             voicemail = call["status"] == "voicemail"
             assert call["disposition"] == ("voicemail_left" if voicemail else None)
     answered = sum(c["status"] == "completed" for c in calls)
     assert body["simulated"]["calls_answered"] == answered
+
+
+def test_a_predictive_campaign_abandons_a_share_of_its_answered_calls(
+        world: Sandbox, full: httpx.Client) -> None:
+    modes = {c["id"]: c["dialer_mode"] for c in every(full, "/v1/campaigns")}
+    for campaign in every(full, "/v1/campaigns", status="paused"):
+        assert write(full, f"/v1/campaigns/{campaign['id']}/resume",
+                     key=f"r-{campaign['id']}").status_code == 200
+    dialling = set(running_ids(full))
+    assert {modes[c] for c in dialling} >= {"predictive", "power"}
+    advance(world, 30 * 86400)
+    answered = [c for c in simulated_calls(full) if c["status"] == "completed"]
+    dropped = [c for c in answered if c["agent_joined_at"] is None]
+    predictive = [c for c in answered if modes[c["campaign_id"]] == "predictive"]
+    assert {modes[c["campaign_id"]] for c in dropped} == {"predictive"}
+    assert 0.01 < len(dropped) / len(predictive) < 0.1  # ABANDON_SHARE, 4 %
+    for call in dropped:  # the recorded message, then the line drops: nobody logs a thing
+        talk = (when(call["ended_at"]) - when(call["answered_at"])).total_seconds()
+        assert 2 <= talk <= 4 and call["disposition"] is None
+        assert call["hangup_cause"] == "normal_clearing"
 
 
 def test_leads_follow_their_calls(world: Sandbox, full: httpx.Client) -> None:
@@ -347,3 +373,29 @@ def test_the_loop_moves_a_real_clock_interval_by_interval(
     assert len(seen) >= 3
     assert all(end > start for start, end in seen)
     assert all(later[0] == earlier[1] for earlier, later in pairwise(seen))
+
+
+def test_the_dialers_calls_keep_the_hours_the_audit_judges(tmp_path: Path) -> None:
+    """Every simulated call is inside the hours the compliance audit judges it by, in each
+    zone of its number and by the law of its place (its lead's country or, without one,
+    its number's): a lead of 807, which spans Toronto's zone and Winnipeg's, added to be
+    dialled at once at 9:00 in Toronto is not called before 9:00 in Kenora, Canada's
+    opening hour."""
+    config = default_config(start_time=datetime.fromisoformat("2026-11-02T14:00:00+00:00"),
+                            clock="manual")
+    with Client.sandbox(config, cache_dir=tmp_path) as client:
+        campaign = next(client.campaigns.list(status="paused")).id
+        client.campaigns.resume(campaign)
+        client.leads.create(campaign_id=campaign, phone="+18075550150", dial_now=True,
+                            dial_within_seconds=3600,  # the guard refuses it: 8:00 in Kenora
+                            override="the emulator's dialer is to wait for 9:00 in Kenora")
+        placed = client.emulator.advance(3 * 3600).simulated["calls_placed"]
+        calls = client.frames.calls(refresh="full", progress=False)
+        leads = client.frames.leads(refresh="full", progress=False)
+    calls = calls[calls["ended_at"] > pd.Timestamp("2026-11-02T14:00:00Z")]
+    assert len(calls) == placed > 0
+    kenora = calls[calls["to_number"] == "+18075550150"]
+    assert len(kenora) == 1 and kenora["created_at"].iloc[0] >= pd.Timestamp("2026-11-02T15:00Z")
+    report = audit(calls, leads=leads, as_of=calls["ended_at"].max())
+    hours = report.findings[report.findings["rule"] == "calling_hours"]
+    assert hours.empty, hours[["phone", "evidence"]].to_string()

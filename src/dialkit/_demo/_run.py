@@ -83,10 +83,9 @@ def demo_config(scale: str = DEFAULT_SCALE) -> SandboxConfig:
     if scale not in get_args(Scale):
         raise InputError(f"scale {scale!r} is not a world the emulator has: pass "
                          f"{', '.join(get_args(Scale))}")
-    base = default_config(start_time=DEMO_START)
-    server = base.server.model_copy(update={"rate_limit_scale": 0, "clock": "manual"})
+    base = default_config(start_time=DEMO_START, clock="manual", rate_limit_scale=0)
     accounts = [account.model_copy(update={"scale": scale}) for account in base.accounts]
-    return base.model_copy(update={"server": server, "accounts": accounts})
+    return base.model_copy(update={"accounts": accounts})
 
 
 def run_demo(out: str | Path, *, scale: str = DEFAULT_SCALE,

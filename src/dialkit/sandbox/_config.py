@@ -191,11 +191,17 @@ def generate_key(*, test: bool = True) -> str:
 
 
 def default_config(start_time: datetime | None = None,
-                   keys: tuple[str, str] | None = None) -> SandboxConfig:
+                   keys: tuple[str, str] | None = None, *,
+                   clock: Literal["real", "manual"] = "real",
+                   allow_loopback_webhooks: bool = False,
+                   rate_limit_scale: float = 1.0) -> SandboxConfig:
     """One account, one client with every scope, every switch on, a test and a sending key.
 
     ``keys`` (test, sending) are the keys of a world kept in a file; new random
-    ones otherwise.
+    ones otherwise. The rest are the ``[server]`` table's: a ``"manual"`` clock moves
+    only by ``Sandbox.advance`` (a pinned world, the demo's), and
+    ``allow_loopback_webhooks`` lets the emulator deliver to a receiver on this machine
+    (``Receiver.serve()``, which listens on loopback).
     """
     test, sending = keys or (generate_key(), generate_key())
     client = ClientConfig(
@@ -204,4 +210,6 @@ def default_config(start_time: datetime | None = None,
         keys=[KeyConfig(key=test), KeyConfig(key=sending, sending=True)],
     )
     account = AccountConfig(name="demo", switches=list(Switch), clients=[client])
-    return SandboxConfig(server=ServerConfig(start_time=start_time), accounts=[account])
+    server = ServerConfig(start_time=start_time, clock=clock, rate_limit_scale=rate_limit_scale,
+                          allow_loopback_webhooks=allow_loopback_webhooks)
+    return SandboxConfig(server=server, accounts=[account])

@@ -108,10 +108,10 @@ class RemoteSandbox:
             answer = http.get("/_sandbox/clock").raise_for_status()
         return iso_datetime(answer.json()["now"])
 
-    def advance(self, seconds: float) -> Advanced:
+    def advance(self, seconds: float, *, deliver: bool = False) -> Advanced:
         """Move the emulator's manual clock ``seconds`` forward, as :meth:`Sandbox.advance`
         does (needs the admin key: :attr:`admin_headers`)."""
-        return advance_clock(self.base_url, self.admin_headers, seconds)
+        return advance_clock(self.base_url, self.admin_headers, seconds, deliver)
 
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the key's own account), for

@@ -132,27 +132,32 @@ class Advanced:
         now: The service's time after it (UTC).
         simulated: What the dialer did over the interval, counted (``calls_placed``,
             ``calls_answered``, ``events_recorded``, ``callbacks_due``, ...).
+        delivered: The webhook deliveries attempted before it answered (``deliver=True``;
+            0 otherwise, the deliveries then made by the emulator's own loop).
     """
 
     now: datetime
     simulated: Mapping[str, int]
+    delivered: int = 0
 
 
 ADMIN_TIMEOUT_SECONDS = 30.0
 """How long a request to an emulator's admin surface may take (a long advance dials)."""
 
 
-def advance_clock(base_url: str, headers: Mapping[str, str], seconds: float) -> Advanced:
+def advance_clock(base_url: str, headers: Mapping[str, str], seconds: float,
+                  deliver: bool = False) -> Advanced:
     """``POST /_sandbox/clock`` of the emulator at ``base_url``: its manual clock moved
     ``seconds`` forward, its dialer run over them (:meth:`Sandbox.advance`)."""
     with httpx.Client(base_url=base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
-        answer = http.post("/_sandbox/clock", json={"advance_seconds": seconds},
+        answer = http.post("/_sandbox/clock", json={"advance_seconds": seconds,
+                                                    "deliver": deliver},
                            headers=dict(headers))
     if answer.is_client_error:  # a real clock, a negative interval, a wrong admin key
         raise InputError(f"the emulator's clock was not moved {seconds!r} s: "
                          f"{_detail(answer)}")
     body = answer.raise_for_status().json()
-    return Advanced(iso_datetime(body["now"]), dict(body["simulated"]))
+    return Advanced(iso_datetime(body["now"]), dict(body["simulated"]), int(body["delivered"]))
 
 
 def _detail(answer: httpx.Response) -> str:
@@ -304,24 +309,27 @@ class Sandbox:
         manual clock it moves only by :meth:`advance`."""
         return self.service.clock.now()
 
-    def advance(self, seconds: float) -> Advanced:
+    def advance(self, seconds: float, *, deliver: bool = False) -> Advanced:
         """Move a manual clock ``seconds`` forward (``clock = "manual"``, as the demo's
         and a pinned world's): the running campaigns dial through the time passed (the
         dialer simulation), callbacks come due, and each event is recorded and delivered
-        to the account's webhooks as it would have been.
+        to the account's webhooks as it would have been. The deliveries go out as the
+        emulator's loop sends them, within moments; ``deliver=True`` answers only once
+        each one then due was attempted, so that a receiver has what it will get (a
+        notebook or a test reads it next).
 
         Raises:
             InputError: The clock is real (it moves by itself), or ``seconds`` is negative.
 
         Examples:
             >>> import dialkit.sandbox
-            >>> base = dialkit.sandbox.default_config(start_time="2026-11-02T15:00:00Z")
-            >>> manual = base.server.model_copy(update={"clock": "manual"})
-            >>> with dialkit.sandbox.start(base.model_copy(update={"server": manual})) as sandbox:
+            >>> pinned = dialkit.sandbox.default_config(start_time="2026-11-02T15:00:00Z",
+            ...                                         clock="manual")
+            >>> with dialkit.sandbox.start(pinned) as sandbox:
             ...     sandbox.advance(600).now.isoformat()
             '2026-11-02T15:10:00+00:00'
         """
-        return advance_clock(self.base_url, self.admin_headers, seconds)
+        return advance_clock(self.base_url, self.admin_headers, seconds, deliver)
 
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the first configured), for

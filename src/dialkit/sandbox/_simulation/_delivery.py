@@ -44,6 +44,9 @@ log = logging.getLogger("dialkit.sandbox.delivery")
 POLL_SECONDS = 0.2
 """How often the loop looks for due deliveries."""
 
+SETTLE_POLL_SECONDS = 0.01
+"""How often :func:`deliver_settled` looks whether the loop's attempts are over."""
+
 WAITING = ("pending", "retry_scheduled")
 """Delivery states that still expect an attempt."""
 
@@ -113,6 +116,19 @@ async def deliver_due(service: Service, client: httpx.AsyncClient | None = None)
     finally:
         _CLAIMED[service].difference_update(d["id"] for d in due)
     return len(due)
+
+
+async def deliver_settled(service: Service) -> int:
+    """Attempt every due delivery now, and wait for those the loop's passes are attempting
+    too (:func:`deliver_due`): after it, each delivery due by the service's clock has been
+    attempted (one that failed waits for its retry, on the service clock). Returns how many
+    this call attempted. A manual clock's advance asks it, so that its caller reads what was
+    delivered; the wait is bounded by the contract's 10 s a receiver may take."""
+    attempted = await deliver_due(service)
+    deadline = asyncio.get_running_loop().time() + WEBHOOK_ANSWER_SECONDS + 1
+    while _CLAIMED.get(service) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(SETTLE_POLL_SECONDS)
+    return attempted
 
 
 async def delivery_loop(service: Service) -> None:

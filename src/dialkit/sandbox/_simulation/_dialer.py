@@ -5,14 +5,16 @@ each running campaign it places calls at a bounded rate
 (:data:`CALLS_PER_MINUTE`), choosing among the leads that are due (``new``
 leads; ``contacted`` ones whose ``next_attempt_at`` has come; leads with a
 pending callback at its ``scheduled_at``), dial-now leads first, and only
-within 08:00-21:00 at the recipient and the hours and days the law of the place
-called allows (:mod:`.._world._kept_law._place`), and never to a number on the Do-Not-Call
-list (a due lead whose number was listed meanwhile becomes ``dnc`` without a
-call). A callback is completed by the call it brought. Each call leaves a call
+within 08:00-21:00 at the recipient (in each of its number's zones) and the hours
+and days the law of the place called allows (:mod:`.._world._kept_law._place`),
+and never to a number on the Do-Not-Call list (a due lead whose number was listed
+meanwhile becomes ``dnc`` without a call). A ``predictive`` campaign abandons a
+share of its answered calls (:data:`~._one_call.ABANDON_SHARE`), as such dialers
+do. A callback is completed by the call it brought. Each call leaves a call
 record, the lead's new state, a history entry and its webhook events
-(:mod:`._one_call`). Click-to-calls that are over end and free
-their agent (:mod:`._clicks`), and a campaign whose leads are all
-finished becomes ``completed``.
+(:mod:`._one_call`). Click-to-calls that are over end and free their agent
+(:mod:`._clicks`), and a campaign whose leads are all finished becomes
+``completed``.
 
 A call is written once it has ended, so nothing the API shows lies in the
 future: the rate counts calls by their end, and a call that ends in the
@@ -36,18 +38,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from dialkit._phones._asked import PhoneNumber, time_zones, valid_number
+import pandas as pd
+
+from dialkit._phones._asked import PhoneNumber, valid_number
+from dialkit._phones._zones import zones_of
+from dialkit.contract import CALLING_HOURS
 
 from .._state._clock import parse_timestamp
-from .._state._compliance import within_calling_hours
 from .._state._service import Service
 from .._world._kept_law._place import allows, area_jurisdiction
 from .._world._numbers import country_of
 from ._clicks import finish_click_to_calls
 from ._one_call import (
+    ABANDON_SHARE,
     MAX_ATTEMPTS,
     RETRY_AFTER_MS,
+    Outcome,
     PlacedCall,
+    abandoned,
     draw_outcome,
     epoch_ms,
     lead_status,
@@ -155,7 +163,8 @@ class _Lead:
     phone: str
     country: str | None
     number: PhoneNumber
-    zone: str
+    zones: tuple[str, ...]
+    place: str
     created: int
     due: int
     priority_until: int | None
@@ -169,12 +178,20 @@ class _Lead:
 
 
 @functools.lru_cache(maxsize=1_000_000)
-def _phone_facts(phone: str) -> tuple[PhoneNumber | None, str]:
-    """A lead's parsed number and time zone, kept across runs: parsing every due lead
-    again each run would cost the real-clock loop seconds on the large world."""
-    number = valid_number(phone)
-    zones = time_zones(number) if number is not None else ()
-    return number, zones[0] if zones else "UTC"
+def _parsed(phone: str) -> PhoneNumber | None:
+    """A lead's parsed number, kept across runs: parsing every due lead again each run
+    would cost the real-clock loop seconds on the large world."""
+    return valid_number(phone)
+
+
+def _zones(phones: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each number's time zones as the compliance audit judges its hours (every zone of
+    an area code whose exchanges lie in two: 807 in Toronto's and Winnipeg's), read in one
+    call for a campaign's leads; UTC where none is known."""
+    found: dict[str, list[str]] = {}
+    for phone, zone in zones_of(pd.Series(phones, dtype=object)).itertuples(index=False):
+        found.setdefault(phone, []).extend([zone] if zone else [])
+    return {phone: tuple(zones) or ("UTC",) for phone, zones in found.items()}
 
 
 def _ms(text: str | None) -> int | None:
@@ -205,7 +222,7 @@ class _Run:
         self.rng = random.Random(f"{dataset}|{stamp(start)}")
         self.counts = dict.fromkeys(COUNTERS, 0)
         self.layers = self.store.layers(dataset, account)
-        self._hours: dict[tuple[str, str, int], bool] = {}
+        self._hours: dict[tuple[tuple[str, ...], str, int], bool] = {}
         self._listed: dict[str, bool] = {}
         self.callers = self._caller_ids()
         self.agents = self._agent_extensions()
@@ -220,14 +237,17 @@ class _Run:
 
     def callable_at(self, lead: _Lead, moment: int) -> bool:
         """Whether ``moment`` is within calling hours at the lead, federal and those of the
-        place called (:mod:`.._world._kept_law._place`), cached per zone, place and quarter."""
+        place called (:mod:`.._world._kept_law._place`), in each of its number's time zones
+        (as the audit judges a split area code), cached per zones, place and quarter."""
         quarter = moment // _QUARTER_MS
-        place = area_jurisdiction(lead.country or "", lead.phone[:5])
-        key = (lead.zone, place, quarter)
+        key = (lead.zones, lead.place, quarter)
         if key not in self._hours:
             when = parse_timestamp(stamp(quarter * _QUARTER_MS))
-            local = when.astimezone(ZoneInfo(lead.zone)).replace(tzinfo=None)
-            self._hours[key] = within_calling_hours(lead.number, when) and allows(place, local)
+            start, end = CALLING_HOURS
+            self._hours[key] = all(
+                start <= local.hour < end and allows(lead.place, local)
+                for local in (when.astimezone(ZoneInfo(zone)).replace(tzinfo=None)
+                              for zone in lead.zones))
         return self._hours[key]
 
     def next_opening(self, lead: _Lead, moment: int) -> int:
@@ -286,6 +306,10 @@ class _Dialer:
         self.since = epoch_ms(parse_timestamp(since))
         self.leads = self._load()
         self.last_end: int | None = None
+        # which answered calls a predictive campaign abandons: a generator of its own,
+        # seeded as the run's is, and by the campaign
+        self.drops = (random.Random(f"{run.dataset}|{self.campaign_id}|{stamp(run.start)}")
+                      if campaign["dialer_mode"] == "predictive" else None)
 
     def _load(self) -> dict[str, _Lead]:
         """The campaign's leads that may still be called, by id."""
@@ -304,18 +328,25 @@ class _Dialer:
             f"AND (status IN ({marks}) OR id IN (SELECT lead_id FROM callbacks WHERE "
             f"dataset = ? AND status = 'pending')) ORDER BY id",
             (run.dataset, self.campaign_id, *_UNFINISHED, run.dataset))
-        leads = (self._lead(row, callbacks.get(row["id"], [])) for row in rows)
+        zones = _zones([row["phone"] for row in rows])
+        leads = (self._lead(row, callbacks.get(row["id"], []), zones.get(row["phone"], ("UTC",)))
+                 for row in rows)
         return {lead.id: lead for lead in leads if lead is not None}
 
-    def _lead(self, row: sqlite3.Row, callbacks: list[tuple[int, str]]) -> _Lead | None:
-        """A lead as the dialer sees it, or ``None`` if it must not or cannot be called."""
-        number, zone = _phone_facts(row["phone"])
+    def _lead(self, row: sqlite3.Row, callbacks: list[tuple[int, str]],
+              zones: tuple[str, ...]) -> _Lead | None:
+        """A lead as the dialer sees it (``zones``: its number's), or ``None`` if it must
+        not or cannot be called."""
+        number = _parsed(row["phone"])
         if number is None or row["country"] in self.run.blocked:
             return None
         if not callbacks and row["attempts"] >= MAX_ATTEMPTS:
             return None
         created = epoch_ms(parse_timestamp(row["created_at"]))
-        return _Lead(row["id"], row["phone"], row["country"], number, zone, created,
+        # the place's law: the lead's country, else its number's (as the audit reads it)
+        place = area_jurisdiction(row["country"] or country_of(row["phone"]) or "",
+                                  row["phone"][:5])
+        return _Lead(row["id"], row["phone"], row["country"], number, zones, place, created,
                      max(_due(row, callbacks), created), _ms(row["priority_until"]),
                      row["attempts"], callbacks)
 
@@ -331,6 +362,7 @@ class _Dialer:
                 opening = self._next_opportunity(dialled)
                 end = max(end + _SLOT_MS, opening + outcome.duration_ms)
                 continue
+            outcome, dialled = self._dropped(outcome, lead, end)
             call = PlacedCall(typed_id(run.rng, "call_"), run.dataset, run.account,
                               self.campaign_id, lead.id, run.caller_id(lead.country), lead.phone,
                               dialled, outcome, run.agent())
@@ -338,6 +370,18 @@ class _Dialer:
             placed += 1
             end += _SLOT_MS
         self._complete_if_done()
+
+    def _dropped(self, outcome: Outcome, lead: _Lead, end: int) -> tuple[Outcome, int]:
+        """``outcome`` and when it was dialled to end at ``end``; for a predictive campaign's
+        answered call that no agent was free for, its abandoned form, dialled later to end
+        then (where that is still within the lead's calling hours). Drawn once a lead is
+        picked: a short call drawn before would more often fit the next lead's opening."""
+        dialled = end - outcome.duration_ms
+        if self.drops is None or not outcome.answered or self.drops.random() >= ABANDON_SHARE:
+            return outcome, dialled
+        dropped = abandoned(outcome, self.drops)
+        later = end - dropped.duration_ms
+        return (dropped, later) if self.run.callable_at(lead, later) else (outcome, dialled)
 
     def _pick(self, moment: int) -> _Lead | None:
         """The first lead in dialling order that may be called at ``moment``.

@@ -20,6 +20,7 @@ from .._config import AccountConfig
 from .._http._checks._faults import FaultRule
 from .._http._mcp_audit import audit_records, clear_audit
 from .._http._problems import ApiProblem
+from .._simulation._delivery import deliver_settled
 from .._simulation._dialer import simulate_all, totals
 from .._state._clock import isoformat
 from .._state._compliance import verified_caller_ids
@@ -44,6 +45,7 @@ class ClockAdvance(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     advance_seconds: float = Field(ge=0, le=400 * 86400)
+    deliver: bool = False
 
 
 @router.post("/reset", summary="Back to the seeded world")
@@ -73,7 +75,9 @@ async def advance_clock(request: Request, body: ClockAdvance) -> Any:
     """Move the manual clock forward; the dialer simulation moves with it.
 
     Every data set in use runs through the elapsed interval (:mod:`.._simulation._dialer`);
-    the answer counts what happened, in total (``simulated``) and per data set.
+    the answer counts what happened, in total (``simulated``) and per data set. With
+    ``deliver``, it answers once every webhook delivery then due was attempted
+    (``delivered``: how many it attempted), so that a receiver has had what it will get.
     """
     service = _service(request)
     if not service.clock.manual:
@@ -83,8 +87,9 @@ async def advance_clock(request: Request, body: ClockAdvance) -> Any:
     before = service.clock.now()
     now = service.advance_clock(body.advance_seconds)
     results = simulate_all(service, before, now)
+    delivered = await deliver_settled(service) if body.deliver else 0
     return json_response({"now": isoformat(now), "manual": True, "simulated": totals(results),
-                          "datasets": results})
+                          "datasets": results, "delivered": delivered})
 
 
 @router.get("/faults", summary="Active fault rules")
