@@ -144,3 +144,20 @@ def test_a_persons_numbers_are_gauged_as_next_allowed_judges_every_call() -> Non
     found = audit(pd.concat([monitor_calls, fourth], ignore_index=True), leads=leads,
                   verified_caller_ids=VERIFIED).findings
     assert "call_4th" in set(found.loc[found["rule"] == "call_frequency", "call_id"])
+
+
+def test_the_gauges_of_one_judgment_are_the_same_answer_each_time_asked() -> None:
+    """A view and its notebook ask the gauges after the same observation: one answer,
+    which neither can change for the other, and a new one once an event changes the calls."""
+    with Monitor(verified_caller_ids=VERIFIED) as monitor:
+        _talked(monitor, range(20))
+        first = monitor.gauges()
+        first.abandonment.loc[:, "to_breach"] = 99  # the caller's copy
+        first.numbers.loc[:, "contacts_24h"] = -1
+        again = monitor.gauges()
+        assert again.abandonment["to_breach"].tolist() == [1]
+        assert again.numbers["contacts_24h"].tolist() == [1] * 20 and again.as_of == first.as_of
+        monitor.observe(_answered(19, 60))  # a repeat: nothing changes
+        assert_frame_equal(monitor.gauges().abandonment, again.abandonment)
+        monitor.observe(_answered(20, 2))  # abandoned: over the limit
+        assert monitor.gauges().abandonment["to_breach"].tolist() == [0]

@@ -97,6 +97,7 @@ class Monitor:
         self._on_finding = on_finding
         self._listeners: list[Callable[[Changes], object]] = []
         self._lock = threading.Lock()
+        self._gauged: tuple[AuditReport, Gauges] | None = None  # the gauges of a judgment
         self._state = State(state)
         try:
             self._frame = _calls_frame(self._state.calls())
@@ -158,8 +159,20 @@ class Monitor:
         """What is coming, at :attr:`as_of`: each campaign's current abandonment period by
         country (its rate, limit, and how many more abandoned calls breach it), and each
         number called in the last 24 hours (its contacts then, the calls its caps still let
-        through, whether a call is allowed now, and when next): :class:`Gauges`."""
-        return gauges_of(self.calls, self._leads, self._options, self._as_of, self._inputs)
+        through, whether a call is allowed now, and when next): :class:`Gauges`. Judged
+        once per judgment of the calls: asked again before an observation changes them (a
+        view redrawing, and its notebook reading the same figures), the same answer,
+        copied."""
+        with self._lock:
+            report, calls, as_of = self._report, self._frame, self._as_of
+        kept = self._gauged
+        if kept is None or kept[0] is not report:
+            kept = (report, gauges_of(calls.copy(), self._leads, self._options, as_of,
+                                      self._inputs))
+            self._gauged = kept
+        gauges = kept[1]
+        return dataclasses.replace(gauges, abandonment=gauges.abandonment.copy(),
+                                   numbers=gauges.numbers.copy())
 
     def observe(self, events: Any, *, read_to: tuple[str, int] | None = None) -> Changes:
         """Read ``events`` (an event, an iterable of them, a frame of the receiver's store or
