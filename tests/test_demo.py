@@ -257,3 +257,20 @@ def test_the_demo_world_is_the_same_on_every_run(tmp_path: Path,
     pd.testing.assert_frame_equal(first, second)
     assert first_now == second_now
     assert pd.Timestamp(first_now) == DEMO_START
+
+
+def test_the_live_page_shows_the_morning_of_dialling_filled_in(demo: tuple[Path, Result]) -> None:
+    """Issue 83, item 5: the live notebook's second view is the monitor of a morning of the
+    emulator's dialling, delivered to a receiver in the notebook, as drawn when it ended."""
+    out, result = demo
+    page = BeautifulSoup((out / "live_compliance.html").read_text(encoding="utf-8"),
+                         features="html.parser")
+    statuses = [view.find("p").get_text(" ", strip=True)
+                for view in page.select("div.dialkit-live")]
+    assert result.exit_code == 0, result.output
+    assert len(statuses) == 2, statuses  # the weeks replayed, then the morning
+    morning = re.fullmatch(r"Live compliance : as of 2026-11-02 16:5\d:\d\d UTC; "
+                           r"([\d,]+) calls, .*", statuses[1])
+    assert morning is not None and int(morning[1].replace(",", "")) > 100, statuses[1]
+    assert re.search(r"The predictive campaign was (over its limit at the end of \d+|never "
+                     r"over its limit)", page.get_text())  # the morning's own figures
