@@ -24,7 +24,7 @@ from dialkit.compliance._checks._frequency import _crowded
 from dialkit.compliance._inputs._population import LIVE, population_of
 from dialkit.compliance._rows import values_at
 from dialkit.compliance._rules._rules import RULE_IDS
-from dialkit.compliance._run import _in_rule_order
+from dialkit.compliance._run import in_rule_order
 
 NUMBERS = st.sampled_from(["+12125550123", "+13125550101", "+442071234567", "", None])
 TIMES = st.one_of(st.none(), st.datetimes(min_value=pd.Timestamp("2026-01-01").to_pydatetime(),
@@ -330,4 +330,4 @@ def test_findings_are_in_the_order_of_rule_then_time(found: list[tuple[str, int 
     order = {rule: n for n, rule in enumerate(RULE_IDS)}
     expected = frame.sort_values(["rule", "at"], key=lambda c: c.map(order) if c.name == "rule"
                                  else c, kind="stable")
-    assert _in_rule_order(frame).tolist() == expected.index.tolist()
+    assert in_rule_order(frame).tolist() == expected.index.tolist()

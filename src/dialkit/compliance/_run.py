@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._arrays._groups import Bools
 from .._phones._zones import Rows
 from .._utils._base_error import AuditInputError
 from ._checks._abandonment import (
@@ -28,7 +29,7 @@ from ._checks._dnc import assumed_facts, unanswered_note
 from ._checks._hours import emergency_note
 from ._checks._lead_of import reads_addresses, unread_note
 from ._checks._state_lists import unscrubbed_note
-from ._checks._texts import texts_as_calls, texts_note, with_channel
+from ._checks._texts import CHANNEL, texts_as_calls, texts_note, with_channel
 from ._inputs._headers import read_as_note
 from ._inputs._once import once_each, repeated_note
 from ._inputs._options import spelled
@@ -41,6 +42,15 @@ from ._rows import answered_calls, outbound_rows
 from ._rules._rules import FINDING_COLUMNS, RULE_IDS
 
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
+OWN_COLUMNS = {"call_frequency": ("calls_in_24h",),
+               "abandonment": ("window_rate", "window_answered", "window_abandoned"),
+               "blocked_country": ("country",), "caller_id": ("from_number",),
+               "unverified_caller_id": ("from_number",), "dnc_call": ("listed_at",),
+               "unscreened_lead": ("checked_at",), "short_ring": ("rang_seconds",),
+               "unknown_address_state": ("address_state",)}
+"""The columns each rule's findings add to the common ones (a ``dnc_call`` of a state
+list's risk adds none: :func:`is_risk_of_a_list`): the findings hold a rule's columns
+where they hold one of its findings, as the rules' frames concatenated give them."""
 _COLUMN_ORDER = (*FINDING_COLUMNS, "calls_in_24h", "window_rate", "window_answered",
                  "window_abandoned", "country", "from_number", "listed_at", "checked_at",
                  "rang_seconds", "address_state")
@@ -57,15 +67,38 @@ def audit_frames(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFr
                  options: Options) -> AuditReport:
     """:func:`dialkit.compliance.audit` of pandas frames: every rule over the whole account
     as one part."""
+    return judgment(calls, leads, dnc, options).report
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """An audit of pandas frames (:func:`judgment`): its report, and what a monitor keeps
+    of the run to judge a part of the calls again (:mod:`._live._scope`).
+
+    Attributes:
+        report: The audit's report.
+        part: The one part's audit: its ``dropped`` calls are every abandoned call made
+            ready for abandonment's rate.
+        ready: The calls as made ready.
+    """
+
+    report: AuditReport
+    part: Part
+    ready: Ready
+
+
+def judgment(calls: pd.DataFrame, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
+             options: Options) -> Judgment:
+    """:func:`audit_frames`, with the part and the calls made ready kept."""
     given = {"calls": calls, "leads": leads, "dnc": dnc, "texts": options.texts}
     run = ready(calls, leads, options)
     windows = abandonment_windows(run.answered, options.rules, run.joined, run.opened)
     part = audited(run.calls, run.rows, run.leads, prepared_dnc(dnc, options.values),
                    windows.index.to_numpy(), options=options, joined=run.joined,
                    spoken=run.answered.index.to_numpy())
-    return report([part], windows=windows, options=options, joined=run.joined,
-                  sources=sources_of(given), repeated=run.repeated,
-                  unread=unread_counts(run.read, "calls"))
+    return Judgment(report([part], windows=windows, options=options, joined=run.joined,
+                           sources=sources_of(given), repeated=run.repeated,
+                           unread=unread_counts(run.read, "calls")), part, run)
 
 
 @dataclass(frozen=True)
@@ -171,11 +204,9 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
                            "windows were told apart differently")
     found, abandoned = abandonment(dropped, windows.set_axis(at), rules, joined)
     found, abandoned = _placed_in(found, options), _placed_in(abandoned, options)
-    frame = concatenated([*(part.findings for part in parts), found]).reset_index(drop=True)
-    frame = frame[sorted(frame.columns, key=_COLUMN_ORDER.index)]  # as one part has them
-    for column in _COUNTS.intersection(frame.columns):  # left float by the concat's gaps
-        frame[column] = frame[column].astype("Int64")
-    frame = with_channel(frame.iloc[_in_rule_order(frame)].reset_index(drop=True),
+    frame = arranged(concatenated([*(part.findings for part in parts), found])
+                     .reset_index(drop=True))
+    frame = with_channel(frame.iloc[in_rule_order(frame)].reset_index(drop=True),
                          options.texts)
     notes.update(unread_note(frame))
     notes.update(repeated_note(int(repeated)))
@@ -208,15 +239,48 @@ def _placed_in(calls: pd.DataFrame, options: Options) -> pd.DataFrame:
     return calls if inside is None else calls[inside]
 
 
-def _in_rule_order(findings: pd.DataFrame) -> Rows:
+def in_rule_order(findings: pd.DataFrame, ties: Rows | None = None) -> Rows:
     """The order of findings by rule (as :data:`RULE_IDS` lists them), then time (none
-    last), then as given: one ``lexsort`` of integers, where a ``sort_values`` keyed by
-    a map of the rules' text took 27 ms of 34,000 findings."""
+    last), then by ``ties`` where given (the monitor's, gathering findings of several
+    judgments: see :func:`._live._scope.Scope.again`), then as given: one ``lexsort`` of
+    integers, where a ``sort_values`` keyed by a map of the rules' text took 27 ms of
+    34,000 findings."""
     rule = pd.Categorical(findings["rule"], categories=RULE_IDS).codes
     at = findings["at"]
     when = np.where(at.isna().to_numpy(), np.iinfo(np.int64).max, pd.DatetimeIndex(at).asi8)
-    order: Rows = np.lexsort((when, rule))
+    order: Rows = np.lexsort((when, rule) if ties is None else (ties, when, rule))
     return order
+
+
+def is_risk_of_a_list(findings: pd.DataFrame) -> Bools:
+    """Which findings are a ``dnc_call`` of a state list's risk (a number no scrub of its
+    state's list answers for: ``decided_by`` ``number``), not of a listing."""
+    risk: Bools = ((findings["rule"] == "dnc_call") & (findings["decided_by"] == "number")
+                   ).fillna(False).to_numpy(dtype=bool)
+    return risk
+
+
+_TYPES = {"campaign_id": "string", "phone": "string", "evidence": "str"}
+"""The types of the common columns whose rules' frames differ (a lead's text, a call's),
+so that the findings' types are the same whichever rules found them."""
+
+
+def arranged(frame: pd.DataFrame, *, gathered: bool = False) -> pd.DataFrame:
+    """Findings of the rules, with the columns in the order the rules run
+    (:data:`_COLUMN_ORDER`, as one part has them), of the same types whichever rules found
+    them (:data:`_TYPES`), the counts as integers (left float by the concat's gaps).
+    ``gathered`` from several judgments of calls with no window (the monitor's), with the
+    columns one audit of them all gives: the common ones and each present rule's own
+    (:data:`OWN_COLUMNS`); a window's findings keep the columns of the rules of every
+    call given."""
+    rules = frame.loc[~is_risk_of_a_list(frame), "rule"].unique().tolist()
+    own = {column for rule in rules for column in OWN_COLUMNS.get(rule, ())}
+    columns = [c for c in _COLUMN_ORDER if c in frame.columns
+               and (not gathered or c in FINDING_COLUMNS or c in own)]
+    if CHANNEL in frame.columns:  # as :func:`._texts.with_channel` places it
+        columns.insert(columns.index("call_id") + 1, CHANNEL)
+    return frame[columns].astype({**_TYPES, **dict.fromkeys(
+        _COUNTS.intersection(columns), "Int64")})
 
 
 def _in_campaign_order(abandoned: pd.DataFrame) -> pd.DataFrame:

@@ -4,9 +4,11 @@ moment.
 The monitor folds each event into its call's row (:mod:`._facts`), keeps every fact and
 row in its state (:mod:`._state`), and judges the calls with the audit itself, with the
 same inputs and ``as_of`` the latest event, so that its findings are the audit's by
-construction (a second copy of the law would drift from the first). What an observation
-returns is the difference: the findings added, and those withdrawn by a later fact (a late
-call that makes another the fourth of a day moves the finding from one call to the other).
+construction (a second copy of the law would drift from the first): after the first
+judgment, only what the changed calls can change is judged again, by the audit's own
+parts (:mod:`._scope`). What an observation returns is the difference: the findings
+added, and those withdrawn by a later fact (a late call that makes another the fourth of
+a day moves the finding from one call to the other).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from ..._parallel._partitions import read_whole
 from ...frames import SCHEMAS, maybe_pandas
 from .._entry import read_inputs
 from .._inputs._keywords import AuditInputs
+from .._part import Options
 from .._report._audit_report import AuditReport
-from .._run import audit_frames
+from .._run import is_risk_of_a_list
 from ._facts import FRAME, Fact, Held, facts_of, folded
 from ._gauges import Gauges, gauges_of, provisional_of
+from ._scope import Judged, Scope
 from ._state import State
 
 if TYPE_CHECKING:
@@ -47,6 +51,9 @@ class Changes:
         repeated: Events it had seen already (a retry, a replay): they change nothing.
         held: Events it could not read, and why (also in :attr:`Monitor.held`).
         as_of: The monitor's clock after it: the latest event's time.
+        judged: How many calls it judged again: those of the numbers (and persons) the
+            events touched and the answered calls of their campaigns, or every call where
+            a part could not tell (:mod:`dialkit.compliance` docs, "Live").
     """
 
     added: pd.DataFrame
@@ -55,11 +62,13 @@ class Changes:
     repeated: int
     held: tuple[Held, ...] = field(default=())
     as_of: pd.Timestamp | None = None
+    judged: int = 0
 
     def __repr__(self) -> str:
         return (f"Changes(added={len(self.added)}, withdrawn={len(self.withdrawn)}, "
                 f"events={self.events}, repeated={self.repeated}, held={len(self.held)}, "
-                f"as_of={None if self.as_of is None else self.as_of.isoformat()})")
+                f"as_of={None if self.as_of is None else self.as_of.isoformat()}, "
+                f"judged={self.judged})")
 
 
 class Monitor:
@@ -97,13 +106,14 @@ class Monitor:
         self._on_finding = on_finding
         self._listeners: list[Callable[[Changes], object]] = []
         self._lock = threading.Lock()
-        self._gauged: tuple[AuditReport, Gauges] | None = None  # the gauges of a judgment
+        self._gauged: tuple[Judged, Gauges] | None = None  # the gauges of a judgment
+        self._scope = Scope(self._leads, self._dnc, self._options)
         self._state = State(state)
         try:
             self._frame = _calls_frame(self._state.calls())
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
-            self._report = self._judged(self._frame, self._as_of)
+            self._judged = self._scope.whole(self._frame, self._at(self._as_of))
             self._told = Told(self._state.announced())
         except BaseException:
             self._state.close()
@@ -124,7 +134,7 @@ class Monitor:
     def findings(self) -> pd.DataFrame:
         """The findings now: :func:`~dialkit.compliance.audit`'s of the calls observed, with
         the monitor's inputs, ``as_of`` :attr:`as_of`, row for row."""
-        return self._report.findings.copy()
+        return self._judged.findings.copy()
 
     @property
     def as_of(self) -> pd.Timestamp | None:
@@ -146,14 +156,14 @@ class Monitor:
     @property
     def notes(self) -> dict[str, str]:
         """The audit's notes for the findings now (a rule that did not run, and why)."""
-        return dict(self._report.notes)
+        return dict(self._report().notes)
 
     @property
     def provisional(self) -> pd.DataFrame:
         """The findings a later event can still change, and ``why``: an abandonment in a
         period still running (its rate moves with every answered call to come), or told by
         the proxy before the call's disposition is logged (a disposition takes it back)."""
-        return provisional_of(self._report, self._as_of)
+        return provisional_of(self._report(), self._as_of)
 
     def gauges(self) -> Gauges:
         """What is coming, at :attr:`as_of`: each campaign's current abandonment period by
@@ -164,10 +174,10 @@ class Monitor:
         view redrawing, and its notebook reading the same figures), the same answer,
         copied."""
         with self._lock:
-            report, calls, as_of = self._report, self._frame, self._as_of
+            judged, calls, as_of = self._judged, self._frame, self._as_of
         kept = self._gauged
-        if kept is None or kept[0] is not report:
-            kept = (report, gauges_of(calls.copy(), self._leads, self._options, as_of,
+        if kept is None or kept[0] is not judged:
+            kept = (judged, gauges_of(calls.copy(), self._leads, self._options, as_of,
                                       self._inputs))
             self._gauged = kept
         gauges = kept[1]
@@ -201,19 +211,23 @@ class Monitor:
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
             frame = _with_rows(self._frame, changed) if changed else self._frame
-            report = (self._report if not changed and as_of == self._as_of
-                      else self._judged(frame, as_of))
-            added, gone = self._told.changes(report.findings)
+            same = not changed and as_of == self._as_of
+            judged = (self._judged if same else self._scope.again(
+                          self._judged, frame, {i: kept[i] for i in changed if i in kept},
+                          changed, _calls_frame(changed.values()), self._as_of,
+                          self._at(as_of)))
+            added, gone = self._told.changes(judged.findings)
             meta = {} if as_of is None else {"as_of": as_of.isoformat()}
             if read_to is not None:
                 meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
             self._state.commit(new, changed, held, added, gone, meta)
             was = self._told.settle(added, gone)
-            self._frame, self._as_of, self._report = frame, as_of, report
-            findings = report.findings
+            self._frame, self._as_of, self._judged = frame, as_of, judged
+            findings = judged.findings
             changes = Changes(findings.iloc[self._told.places(added)].reset_index(drop=True),
                               pd.DataFrame(was, columns=findings.columns),
-                              len(new), len(facts) - len(new), tuple(held), as_of)
+                              len(new), len(facts) - len(new), tuple(held), as_of,
+                              0 if same else judged.judged)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
         for listener in list(self._listeners):  # one may unsubscribe as it hears
@@ -256,12 +270,21 @@ class Monitor:
         return [fact for fact in unique if fact.event_id not in known
                 or (fact.kind == FRAME and kept_as.get(fact.event_id) != fact)]
 
-    def _judged(self, calls: pd.DataFrame, as_of: pd.Timestamp | None) -> AuditReport:
-        """The audit of ``calls`` at ``as_of`` (before any event: now), with the inputs
-        read once."""
-        options = self._options if as_of is None else dataclasses.replace(
+    def _at(self, as_of: pd.Timestamp | None) -> Options:
+        """The audit's options at ``as_of`` (before any event: now)."""
+        return self._options if as_of is None else dataclasses.replace(
             self._options, moment=as_of)
-        return audit_frames(calls, self._leads, self._dnc, options)
+
+    def _report(self) -> AuditReport:
+        """The whole audit's report of the calls now (its notes, its abandoned calls),
+        judged whole once where only a part was judged again since."""
+        with self._lock:
+            report = self._judged.report
+            if report is None:
+                self._judged = self._scope.whole(self._frame, self._at(self._as_of))
+                report = self._judged.report
+            assert report is not None  # a whole judgment's
+            return report
 
 
 def _latest_of_each(facts: Iterable[Fact]) -> list[Fact]:
@@ -336,9 +359,8 @@ def _keys(findings: pd.DataFrame) -> list[str]:
         text = findings[column].astype("string").fillna("")
         return text.str.len().astype(str) + ":" + text
 
-    risk = ((findings["rule"] == "dnc_call") & (findings["decided_by"] == "number")).fillna(False)
     keys = (said("rule") + said("call_id") + said("lead_id")
-            + risk.to_numpy(dtype=bool).astype(int).astype(str))
+            + is_risk_of_a_list(findings).astype(int).astype(str))
     return [str(key) for key in keys]
 
 

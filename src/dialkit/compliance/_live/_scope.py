@@ -1,0 +1,266 @@
+"""What an observation can change, judged again alone: the monitor's findings kept equal to
+the whole audit's without the whole audit after each event.
+
+The audit is built to be judged in parts (:mod:`.._part`, as Dask judges it): every rule
+but abandonment's rate looks at one number's calls, leads and DNC results, and a person's
+numbers (those the leads link, :func:`.._checks._lead_of.other_numbers`) go together; the
+rate looks at one campaign's answered calls. So the findings a changed call can change
+are those of its person's numbers and, for abandonment, those of its campaign, and the
+monitor judges those again with the same functions, by the same :func:`.._run.report`,
+and keeps every other finding as it was (:meth:`Scope.again`). The moment (``as_of``)
+moves findings of its own: a DNC check, listing or consent dated between the old moment
+and the new one changes how its number is judged, so its number is judged again too.
+
+What the parts cannot tell is judged whole (:meth:`Scope.whole`): the first judgment,
+whether any call holds an agent's join time changing (it changes how every answered call
+is told abandoned), a campaign's first call moving, a call of no number, texts (judged
+beside the calls of their person, not yet scoped), a window of calls asked for, and a
+dated row of no number.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._checks._abandonment import abandonment_windows, dropped, first_calls
+from .._checks._lead_of import other_numbers, smallest_linked
+from .._inputs._once import once_each
+from .._inputs._population import sources_of
+from .._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
+from .._part import Options, Part, audited
+from .._report._audit_report import AuditReport
+from .._rows import answered_calls, outbound_rows
+from .._rules._place_law import scrub_ages
+from .._run import arranged, in_rule_order, judgment, report
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The monitor's judgment of its calls, and what judging a part of them again needs.
+
+    Attributes:
+        findings: The audit's findings of the calls, row for row.
+        opened: Each campaign's first call (:func:`.._checks._abandonment.first_calls`).
+        joined: Whether any answered call holds an agent's join time.
+        dropped: Every abandoned call made ready for abandonment's rate, by call id.
+        report: The whole audit's report, where this judgment was one (None: a part was
+            judged again; the notes and the abandoned calls are then asked of a whole
+            judgment).
+        judged: How many calls were judged to make it (every call, for a whole one).
+    """
+
+    findings: pd.DataFrame
+    opened: pd.DataFrame
+    joined: bool
+    dropped: pd.DataFrame
+    report: AuditReport | None
+    judged: int
+
+
+class Scope:
+    """The monitor's inputs, prepared once, and how far a change of calls reaches."""
+
+    def __init__(self, leads: pd.DataFrame | None, dnc: pd.DataFrame | None,
+                 options: Options) -> None:
+        self._raw = leads, dnc
+        self.sources = sources_of({"calls": None, "leads": leads, "dnc": dnc,
+                                   "texts": options.texts})
+        self.leads = prepared_leads(leads, options.campaigns, options.values)
+        self.dnc = prepared_dnc(dnc, options.values)
+        self.scoped = (options.texts is None or not len(options.texts)) and (
+            options.since is None and options.until is None) and (
+            self.leads is None or bool(self.leads["lead_id"].is_unique))
+        self._people = _people(self.leads)
+        self._places = (pd.Series(np.arange(len(self.leads)), index=self.leads["lead_id"])
+                        if self.leads is not None else None)
+        self._dated = _dated(self.dnc, options)
+
+    def whole(self, calls: pd.DataFrame, options: Options) -> Judged:
+        """The audit of every call."""
+        judged = judgment(calls, *self._raw, options)
+        part = judged.part
+        return Judged(judged.report.findings, judged.ready.opened, judged.ready.joined,
+                      part.dropped.set_axis(part.dropped["call_id"].astype(object)),
+                      judged.report, len(calls))
+
+    def again(self, kept: Judged, calls: pd.DataFrame, was: Mapping[str, Mapping[str, Any]],
+              now: Mapping[str, Mapping[str, Any]], fresh: pd.DataFrame,
+              moved_from: pd.Timestamp | None, options: Options) -> Judged:
+        """``kept`` judged again where the rows ``was`` became ``now`` (by call id; typed as
+        a frame of calls: ``fresh``) and the moment moved from ``moved_from`` to
+        ``options.moment``, ``calls`` being every call now: the findings of the calls of the
+        numbers (and persons) they touched, and abandonment's of their campaigns; the whole
+        audit where a part cannot tell."""
+        rows = [*was.values(), *now.values()]
+        crossed = self._crossed(moved_from, options.moment)
+        if (not self.scoped or moved_from is None or crossed is None
+                or any(pd.isna(row.get("to_number")) for row in rows)
+                or _joined(now.values()) > kept.joined or (kept.joined and _joined(was.values()))
+                or any(_moved(row, now[call_id]) for call_id, row in was.items())):
+            return self.whole(calls, options)
+        numbers = self._person_numbers({str(row["to_number"]) for row in rows} | crossed)
+        campaigns = {"" if pd.isna(row.get("campaign_id")) else str(row["campaign_id"])
+                     for row in rows}
+        opened = _opened(kept.opened, fresh, options)
+        mine = calls["to_number"].isin(numbers).to_numpy(bool)
+        part, dropped_now = self._part(calls[mine], numbers, kept.joined, options)
+        gone = calls.loc[mine, "id"].astype(object)
+        store = pd.concat([kept.dropped[~kept.dropped.index.isin(gone)], dropped_now])
+        windows, answered = self._windows(calls, campaigns, kept.joined, opened, options)
+        found = report([dataclasses.replace(part, dropped=store)], windows=windows,
+                       options=options, joined=kept.joined, sources=self.sources).findings
+        old = kept.findings
+        dropped_rule = (old["rule"] == "abandonment").to_numpy(bool)
+        touched = np.where(dropped_rule,
+                           old["campaign_id"].astype(object).fillna("").isin(campaigns),
+                           old["phone"].astype(object).isin(numbers))
+        merged = pd.concat([old[~touched], found], ignore_index=True)
+        merged = arranged(merged, gathered=True).iloc[in_rule_order(merged, self._ties(merged))]
+        return Judged(merged.reset_index(drop=True), opened, kept.joined, store, None,
+                      int(mine.sum()) + answered)
+
+    def _part(self, mine: pd.DataFrame, numbers: Collection[str], joined: bool,
+              options: Options) -> tuple[Part, pd.DataFrame]:
+        """Every rule but abandonment's rate over the calls ``mine``, and the leads and DNC
+        results, of ``numbers``; and their abandoned calls made ready, by call id."""
+        prepared, _ = once_each(prepared_calls(mine, options.values))
+        rows = outbound_rows(prepared, options.campaigns)
+        answered = answered_calls(prepared, rows, options.rules)
+        flags = dropped(answered, options.rules, joined)
+        part = audited(prepared, rows, _of(self.leads, numbers), _of(self.dnc, numbers),
+                       answered.index.to_numpy()[flags], options=options, joined=joined,
+                       spoken=answered.index.to_numpy())
+        return part, part.dropped.set_axis(part.dropped["call_id"].astype(object))
+
+    @staticmethod
+    def _windows(calls: pd.DataFrame, campaigns: Collection[str], joined: bool,
+                 opened: pd.DataFrame, options: Options) -> tuple[pd.DataFrame, int]:
+        """Each abandoned call of ``campaigns`` with the period that judges it
+        (:func:`.._checks._abandonment.abandonment_windows`), by call id; and how many
+        answered calls of theirs were measured."""
+        asked = (calls["campaign_id"].astype(object).fillna("").isin(campaigns).to_numpy(bool)
+                 & calls["answered_at"].notna().to_numpy(bool))
+        prepared, _ = once_each(prepared_calls(calls[asked], options.values))
+        rows = outbound_rows(prepared, options.campaigns)
+        answered = answered_calls(prepared, rows, options.rules)
+        windows = abandonment_windows(answered, options.rules, joined, opened)
+        ids = prepared["id"].to_numpy(object)[rows[windows.index.to_numpy()]]
+        return windows.set_axis(pd.Index(ids, dtype=object)), len(answered)
+
+    def _person_numbers(self, numbers: set[str]) -> set[str]:
+        """``numbers`` and every number the leads link to one of them (its person's)."""
+        group, members = self._people
+        linked = {group[n] for n in numbers if n in group}
+        return numbers.union(*(members[g] for g in linked))
+
+    def _crossed(self, was: pd.Timestamp | None, now: pd.Timestamp) -> set[str] | None:
+        """The numbers a moment moved from ``was`` to ``now`` judges anew: those of a DNC
+        result, consent, contract or reassigned answer dated from ``was`` on (one dated
+        after the moment is read as unknown, and its finding says the moment), or of a
+        check whose age runs out between the two; None where such a row has no number,
+        or ``was`` is None."""
+        if was is None:
+            return None
+        (dates, of_dates), (ages, of_ages) = self._dated
+        low, high = sorted((was.value, now.value))
+        inside = np.r_[of_dates[np.searchsorted(dates, low, "left"):],
+                       of_ages[np.searchsorted(ages, low, "left"):
+                               np.searchsorted(ages, high, "right")]]
+        if pd.isna(inside).any():
+            return None
+        return set(inside.tolist())
+
+    def _ties(self, findings: pd.DataFrame) -> np.ndarray:
+        """How findings of one rule and moment gathered from several judgments are
+        ordered as one audit of the calls orders them: a call's by its id (the monitor's
+        calls are in order of time, then id), a lead's by its place among the leads."""
+        call: np.ndarray = pd.factorize(findings["call_id"].astype(object), sort=True)[0]
+        if self._places is None:
+            return call
+        lead = self._places.reindex(findings["lead_id"].astype(object).to_numpy())
+        ties: np.ndarray = np.where(call >= 0, call, lead.fillna(-1).to_numpy(np.int64))
+        return ties
+
+
+def _people(leads: pd.DataFrame | None) -> tuple[dict[str, int], dict[int, set[str]]]:
+    """Each number a lead links to another (its person's), as a group of every campaign's
+    links at once, and each group's numbers: a part of some numbers holds all their
+    persons' numbers, whatever campaign links them."""
+    linked = other_numbers(leads)
+    if not len(linked):
+        return {}, {}
+    codes, texts = pd.factorize(np.r_[linked["number"].to_numpy(object),
+                                      linked["phone"].to_numpy(object)])
+    half = len(linked)
+    root = smallest_linked(codes[:half], codes[half:], len(texts))
+    group = dict(zip(texts.astype(str).tolist(), root.tolist(), strict=True))
+    members: dict[int, set[str]] = {}
+    for number, each in group.items():
+        members.setdefault(each, set()).add(number)
+    return group, members
+
+
+Dated = tuple[np.ndarray, np.ndarray]
+"""Moments in order, and the number of each (None: a row of no number)."""
+
+
+def _dated(dnc: pd.DataFrame | None, options: Options) -> tuple[Dated, Dated]:
+    """The moments the moment passing changes how a number is judged: every date of the
+    DNC results, consents, contracts and reassigned answers; and each DNC check's age
+    running out (:func:`.._rules._place_law.scrub_ages`)."""
+    frames = [frame for frame in (options.consents, options.reassigned, options.contracts,
+                                  dnc) if frame is not None]
+    aged = [] if dnc is None or "checked_at" not in dnc else [pd.DataFrame({
+        "phone": dnc["phone"].to_numpy(object),
+        "aged": dnc["checked_at"] + scrub_ages(dnc["phone"], options.rules).to_numpy()})]
+    return _moments(frames), _moments(aged)
+
+
+def _moments(frames: list[pd.DataFrame]) -> Dated:
+    """Every time of ``frames``, in order, with its row's number."""
+    times: list[np.ndarray] = [np.zeros(0, np.int64)]
+    numbers: list[np.ndarray] = [np.zeros(0, object)]
+    for frame in frames:
+        phone = (frame["phone"].astype(object).to_numpy() if "phone" in frame
+                 else np.full(len(frame), None, object))
+        for column in frame.columns:
+            if isinstance(frame[column].dtype, pd.DatetimeTZDtype):
+                at = frame[column].notna().to_numpy(bool)
+                times.append(pd.DatetimeIndex(frame[column]).as_unit("ns").asi8[at])
+                numbers.append(phone[at])
+    every, whose = np.concatenate(times), np.concatenate(numbers)
+    order = np.argsort(every, kind="stable")
+    return every[order], whose[order]
+
+
+def _of(frame: pd.DataFrame | None, numbers: Collection[str]) -> pd.DataFrame | None:
+    """The rows of ``frame`` (leads, DNC results) of ``numbers``, in their order."""
+    if frame is None:
+        return None
+    return frame[frame["phone"].astype(object).isin(numbers).to_numpy(bool)]
+
+
+def _joined(rows: Collection[Mapping[str, Any]]) -> bool:
+    """Whether any of the call rows holds an agent's join time."""
+    return any(pd.notna(row.get("agent_joined_at")) for row in rows)
+
+
+def _moved(was: Mapping[str, Any], now: Mapping[str, Any]) -> bool:
+    """Whether a call's campaign, direction or start changed (it may have been, or be, its
+    campaign's first call, from which abandonment's periods count)."""
+    return any(was.get(key) != now.get(key) for key in ("campaign_id", "direction",
+                                                       "created_at"))
+
+
+def _opened(kept: pd.DataFrame, rows: pd.DataFrame, options: Options) -> pd.DataFrame:
+    """Each campaign's first call, the calls ``rows`` added."""
+    prepared = prepared_calls(rows, options.values)
+    both = pd.concat([kept, first_calls(prepared, outbound_rows(prepared, options.campaigns))],
+                     ignore_index=True)
+    return both.groupby("campaign_id", sort=True, as_index=False)["created_at"].min()

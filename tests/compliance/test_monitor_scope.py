@@ -1,0 +1,114 @@
+"""After its first judgment the monitor judges again only what an observation can change
+(the calls of the numbers and persons it touched, abandonment of the campaigns it touched,
+the numbers whose dated rows the moment passed), and its findings stay the whole audit's,
+row for row and type for type (issue 83, items 2 and the performance targets).
+
+The account is the audit benchmark's (``bench_audit.frames``: every rule's edges among a
+few thousand calls over six weeks, campaigns over their abandonment limit), with what the
+benchmark's account lacks and a part could miss: persons whose leads link their numbers
+(``other_phones``), and consents, DNC checks and listings dated among the streamed calls,
+so that the moment passes them. Most calls are observed as a frame, the last ones as the
+service's deliveries (the benchmark's stream: in time order, some repeated, some late).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from pandas.testing import assert_frame_equal
+
+from dialkit.compliance import Monitor, audit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_monitor  # noqa: E402
+
+TAIL = 300
+"""The calls delivered as events; those before are observed as one frame."""
+
+
+def _account() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The benchmark's account split into kept calls and a tail, with persons, consents
+    and DNC rows dated inside the tail's span, and the inputs every side judges by."""
+    made = bench_monitor.account(2500, 600, TAIL)
+    made["kept"], made["tail"] = (_dropping(made[part]) for part in ("kept", "tail"))
+    rng = np.random.default_rng(83)
+    leads = made["leads"].copy()
+    pairs = leads.groupby("campaign_id").head(40).index.to_numpy()[:60].reshape(-1, 2)
+    others = pd.Series(pd.NA, index=leads.index, dtype="string")
+    others[pairs[:, 0]] = leads.loc[pairs[:, 1], "phone"].to_numpy()
+    leads["other_phones"] = others
+    tail = made["tail"]
+    start, end = tail["created_at"].min(), tail["created_at"].max()
+    numbers = rng.choice(tail["to_number"].unique(), 40, replace=False)
+    moments = start + (end - start) * pd.Series(rng.random(40))
+    consents = pd.DataFrame({"phone": numbers[:20], "kind": "written",
+                             "given_at": moments[:20].to_numpy(),
+                             "revoked_at": pd.Series(pd.NaT, index=range(20),
+                                                     dtype="datetime64[us, UTC]")})
+    dnc = pd.concat([made["dnc"], pd.DataFrame({
+        "phone": numbers[20:], "listed": True, "checked_at": moments[20:].to_numpy(),
+        "listed_at": (moments[20:] - pd.Timedelta(days=1)).to_numpy(), "list": "national"})],
+        ignore_index=True)
+    inputs = {**bench_monitor.inputs_of(leads, dnc), "consents": consents}
+    return {**made, "leads": leads, "dnc": dnc}, inputs
+
+
+def _dropping(calls: pd.DataFrame) -> pd.DataFrame:
+    """``calls`` where every eighth answered call of the busiest campaign was abandoned as
+    the events tell it (no disposition, the line dropped 2 s after the answer): the
+    benchmark's campaigns abandon by their join times, which no event carries."""
+    busiest = calls["campaign_id"].value_counts().index[0]
+    answered = calls.index[(calls["campaign_id"] == busiest).fillna(False).to_numpy(bool)
+                           & calls["answered_at"].notna().to_numpy(bool)
+                           & (calls["status"] != "voicemail").fillna(True).to_numpy(bool)][::8]
+    calls = calls.copy()
+    calls.loc[answered, "disposition"] = None
+    calls.loc[answered, "ended_at"] = calls.loc[answered, "answered_at"] + pd.Timedelta(seconds=2)
+    calls.loc[answered, "duration_seconds"] = 2
+    return calls
+
+
+MADE, INPUTS = _account()
+DELIVERIES = bench_monitor.stream(MADE["tail"])
+KEPT_AT = bench_monitor.latest(MADE["kept"])
+
+
+def expected(deliveries: list[dict[str, Any]]) -> pd.DataFrame:
+    """The whole audit of the calls held after ``deliveries``, as of the latest."""
+    calls, as_of = bench_monitor.so_far(MADE["kept"], MADE["tail"], KEPT_AT, deliveries)
+    ordered = calls.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+    return audit(ordered, **INPUTS, as_of=as_of).findings
+
+
+def test_the_account_holds_what_a_part_could_miss() -> None:
+    """The rules a part could judge wrongly are among the findings of the whole stream."""
+    found = expected(DELIVERIES)
+    assert {"abandonment", "call_frequency", "dnc_call", "dnc_lead", "unscreened_lead",
+            "calling_hours"} <= set(found["rule"])
+    tail = set(MADE["tail"]["to_number"])
+    assert (found["rule"].eq("abandonment") & found["phone"].isin(tail)).any()
+
+
+def test_judged_again_in_parts_batch_by_batch_the_findings_are_the_whole_audits() -> None:
+    with Monitor(**INPUTS) as monitor:
+        monitor.observe(MADE["kept"])
+        assert_frame_equal(monitor.findings, expected([]))
+        for start in range(0, len(DELIVERIES), 45):
+            changes = monitor.observe(DELIVERIES[start:start + 45])
+            assert 0 < changes.judged < len(monitor.calls)  # a part, not the whole
+            assert_frame_equal(monitor.findings, expected(DELIVERIES[:start + 45]))
+
+
+def test_judged_again_in_parts_event_by_event_the_findings_are_the_whole_audits() -> None:
+    with Monitor(**INPUTS) as monitor:
+        monitor.observe(MADE["kept"])
+        for n, event in enumerate(DELIVERIES[:16], 1):
+            assert monitor.observe(event).judged < len(MADE["kept"]) / 3
+            assert_frame_equal(monitor.findings, expected(DELIVERIES[:n]))
+        assert monitor.notes == audit(*bench_monitor.so_far(
+            MADE["kept"], MADE["tail"], KEPT_AT, DELIVERIES[:16])[:1], **INPUTS,
+            as_of=monitor.as_of).notes
