@@ -293,7 +293,8 @@ def profiled(made: dict[str, Any], folder: Path, options: dict[str, Any]) -> dic
     print(f"restart {restart:.2f} s; profiling {options['profile']} observes", flush=True)
     profile = cProfile.Profile()
     for event in made["stream"][:options["profile"]]:
-        profile.runcall(monitor.observe, event)
+        changes = profile.runcall(monitor.observe, event)
+        print(f"  {changes!r}", flush=True)
     monitor.close()
     copy.unlink()
     for order in ("cumulative", "tottime"):

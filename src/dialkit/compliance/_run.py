@@ -7,7 +7,7 @@ the Dask audit runs the same part and the same :func:`report` on its partitions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -239,16 +239,29 @@ def _placed_in(calls: pd.DataFrame, options: Options) -> pd.DataFrame:
     return calls if inside is None else calls[inside]
 
 
-def in_rule_order(findings: pd.DataFrame, ties: Rows | None = None) -> Rows:
+def in_rule_order(findings: pd.DataFrame,
+                  ties: Callable[[Rows], Rows] | None = None) -> Rows:
     """The order of findings by rule (as :data:`RULE_IDS` lists them), then time (none
-    last), then by ``ties`` where given (the monitor's, gathering findings of several
-    judgments: see :func:`._live._scope.Scope.again`), then as given: one ``lexsort`` of
-    integers, where a ``sort_values`` keyed by a map of the rules' text took 27 ms of
-    34,000 findings."""
+    last), then as given: one ``lexsort`` of integers, where a ``sort_values`` keyed by
+    a map of the rules' text took 27 ms of 34,000 findings. ``ties`` orders the findings
+    of one rule and time before that (the monitor's, gathered from several judgments:
+    :func:`._live._scope.Scope.again`): given the positions of those that tie, their keys,
+    compared only among them."""
     rule = pd.Categorical(findings["rule"], categories=RULE_IDS).codes
     at = findings["at"]
     when = np.where(at.isna().to_numpy(), np.iinfo(np.int64).max, pd.DatetimeIndex(at).asi8)
-    order: Rows = np.lexsort((when, rule) if ties is None else (ties, when, rule))
+    order: Rows = np.lexsort((when, rule))
+    if ties is None:
+        return order
+    same = (rule[order][1:] == rule[order][:-1]) & (when[order][1:] == when[order][:-1])
+    tied = np.zeros(len(order), bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    if not tied.any():
+        return order
+    keys = np.zeros(len(order), np.int64)
+    keys[order[tied]] = ties(order[tied])
+    order = np.lexsort((keys, when, rule))
     return order
 
 

@@ -22,15 +22,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Unpack
 
+import numpy as np
 import pandas as pd
 
 from ..._parallel._partitions import read_whole
-from ...frames import SCHEMAS, maybe_pandas
+from ...frames import maybe_pandas
 from .._entry import read_inputs
 from .._inputs._keywords import AuditInputs
 from .._part import Options
 from .._report._audit_report import AuditReport
 from .._run import is_risk_of_a_list
+from ._calls import Calls, calls_frame
 from ._facts import FRAME, Fact, Held, facts_of, folded
 from ._gauges import Gauges, gauges_of, provisional_of
 from ._scope import Judged, Scope
@@ -99,7 +101,7 @@ class Monitor:
     def __init__(self, state: str | Path | None = None, *,
                  on_finding: Callable[[pd.DataFrame], object] | None = None,
                  **inputs: Unpack[AuditInputs]) -> None:
-        _, leads, dnc, self._options = read_inputs("Monitor", _calls_frame(()), inputs)
+        _, leads, dnc, self._options = read_inputs("Monitor", calls_frame(()), inputs)
         self._leads = maybe_pandas(read_whole(leads), "leads")
         self._dnc = maybe_pandas(read_whole(dnc), "dnc")
         self._inputs: dict[str, Any] = dict(inputs)
@@ -110,10 +112,10 @@ class Monitor:
         self._scope = Scope(self._leads, self._dnc, self._options)
         self._state = State(state)
         try:
-            self._frame = _calls_frame(self._state.calls())
+            self._calls = Calls(calls_frame(self._state.calls()))
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
-            self._judged = self._scope.whole(self._frame, self._at(self._as_of))
+            self._judged = self._scope.whole(self._calls.frame, self._at(self._as_of))
             self._told = Told(self._state.announced())
         except BaseException:
             self._state.close()
@@ -145,7 +147,7 @@ class Monitor:
     def calls(self) -> pd.DataFrame:
         """The calls observed, a row each (its events folded), as ``client.frames.calls()``
         types them, by start time then id: what the findings judge."""
-        return self._frame.copy()
+        return self._calls.frame.copy()
 
     @property
     def held(self) -> pd.DataFrame:
@@ -174,7 +176,7 @@ class Monitor:
         view redrawing, and its notebook reading the same figures), the same answer,
         copied."""
         with self._lock:
-            judged, calls, as_of = self._judged, self._frame, self._as_of
+            judged, calls, as_of = self._judged, self._calls.frame, self._as_of
         kept = self._gauged
         if kept is None or kept[0] is not judged:
             kept = (judged, gauges_of(calls.copy(), self._leads, self._options, as_of,
@@ -210,21 +212,24 @@ class Monitor:
                        and row != kept.get(call_id)}
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
-            frame = _with_rows(self._frame, changed) if changed else self._frame
             same = not changed and as_of == self._as_of
-            judged = (self._judged if same else self._scope.again(
-                          self._judged, frame, {i: kept[i] for i in changed if i in kept},
-                          changed, _calls_frame(changed.values()), self._as_of,
-                          self._at(as_of)))
-            added, gone = self._told.changes(judged.findings)
-            meta = {} if as_of is None else {"as_of": as_of.isoformat()}
-            if read_to is not None:
-                meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
-            self._state.commit(new, changed, held, added, gone, meta)
-            was = self._told.settle(added, gone)
-            self._frame, self._as_of, self._judged = frame, as_of, judged
+            try:
+                self._calls.update(changed)
+                judged = (self._judged if same else self._scope.again(
+                    self._judged, self._calls, {i: kept[i] for i in changed if i in kept},
+                    changed, calls_frame(changed.values()), self._as_of, self._at(as_of)))
+                told = self._told.changes(judged) if not same else Told.NOTHING
+                meta = {} if as_of is None else {"as_of": as_of.isoformat()}
+                if read_to is not None:
+                    meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
+                self._state.commit(new, changed, held, told.added, told.gone, meta)
+            except BaseException:  # the state holds none of it: nor do the calls
+                self._calls = Calls(calls_frame(self._state.calls()))
+                raise
+            was = self._told.settle(told)
+            self._as_of, self._judged = as_of, judged
             findings = judged.findings
-            changes = Changes(findings.iloc[self._told.places(added)].reset_index(drop=True),
+            changes = Changes(findings.iloc[told.places].reset_index(drop=True),
                               pd.DataFrame(was, columns=findings.columns),
                               len(new), len(facts) - len(new), tuple(held), as_of,
                               0 if same else judged.judged)
@@ -281,7 +286,7 @@ class Monitor:
         with self._lock:
             report = self._judged.report
             if report is None:
-                self._judged = self._scope.whole(self._frame, self._at(self._as_of))
+                self._judged = self._scope.whole(self._calls.frame, self._at(self._as_of))
                 report = self._judged.report
             assert report is not None  # a whole judgment's
             return report
@@ -292,63 +297,87 @@ def _latest_of_each(facts: Iterable[Fact]) -> list[Fact]:
     return list({fact.event_id: fact for fact in facts}.values())
 
 
-def _calls_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """Call rows as ``client.frames.calls()`` types them, by start time then id."""
-    frame = SCHEMAS["calls"].frame(rows)
-    return frame.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+@dataclass(frozen=True)
+class Telling:
+    """What one judgment tells (:meth:`Told.changes`).
 
+    Attributes:
+        added: The findings to announce (new, or changed): their row as JSON, by key.
+        gone: The keys of the findings withdrawn.
+        places: The positions among the judgment's findings of those announced.
+        keys: Every finding's key, in order.
+        hashes: The row hash of each finding read, by key.
+        dropped: The keys read before that this judgment no longer holds.
+    """
 
-_DIRECTION = next(column for column in SCHEMAS["calls"].columns if column.name == "direction")
-
-
-def _with_rows(frame: pd.DataFrame, rows: Mapping[str, dict[str, Any]]) -> pd.DataFrame:
-    """``frame`` with ``rows`` (by call id) in place of its rows of those calls, in order."""
-    fresh = _calls_frame(rows.values())
-    kept = frame[~frame["id"].isin(list(rows)).to_numpy(dtype=bool)]
-    direction = _DIRECTION.categorical(  # the contract's values, and a newer one in either
-        [*kept["direction"].cat.categories, *fresh["direction"].cat.categories])
-    both = pd.concat([part.astype({"direction": direction}) for part in (kept, fresh)],
-                     ignore_index=True)
-    return both.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+    added: dict[str, str]
+    gone: list[str]
+    places: list[int]
+    keys: np.ndarray
+    hashes: dict[str, int]
+    dropped: list[str]
 
 
 class Told:
     """The findings announced, as the state keeps them (each one's row as JSON, by its
-    key), and the row hashes of the findings last judged, so that an observation writes
-    as JSON only the findings that are new or changed, not every finding again."""
+    key), and the row hashes and keys of the findings last judged, so that an observation
+    writes as JSON only the findings that are new or changed, and reads only those judged
+    anew, not every finding again (after its first, which reads all: what a restart's
+    judgment changed, its inputs new, is told once)."""
+
+    NOTHING = Telling({}, [], [], np.zeros(0, object), {}, [])
+    """What a judgment that judged nothing tells."""
 
     def __init__(self, announced: Mapping[str, str]) -> None:
         self.announced = dict(announced)
         self._hashes: dict[str, int] = {}
-        self._keys: list[str] = []
+        self._keys: np.ndarray | None = None  # None: nothing read yet
 
-    def changes(self, findings: pd.DataFrame) -> tuple[dict[str, str], list[str]]:
-        """The findings to announce (new, or changed: their row as JSON, by key) and the
-        keys of those withdrawn."""
-        keys = _keys(findings)
-        hashes = pd.util.hash_pandas_object(findings, index=False).to_numpy()
-        fresh = [n for n, (key, value) in enumerate(zip(keys, hashes.tolist(), strict=True))
-                 if self._hashes.get(key) != value]
-        rows = _rows_json(findings.iloc[fresh])
-        added = {keys[n]: row for n, row in zip(fresh, rows, strict=True)
+    def changes(self, judged: Judged) -> Telling:
+        """What ``judged`` tells beside the judgment before: of the findings it judged
+        anew (``judged.fresh``), those whose row changed; of those it did not keep, those
+        gone."""
+        findings, before = judged.findings, self._keys
+        whole = before is None or judged.kept is None
+        fresh = np.arange(len(findings)) if before is None else judged.fresh
+        read = findings.iloc[fresh]
+        keys = _keys(read)
+        hashes = pd.util.hash_pandas_object(read, index=False).to_numpy().tolist()
+        told = [n for n, (key, value) in enumerate(zip(keys, hashes, strict=True))
+                if self._hashes.get(key) != value]
+        added = {keys[n]: row for n, row in zip(told, _rows_json(read.iloc[told]), strict=True)
                  if self.announced.get(keys[n]) != row}
-        self._keys, self._hashes = keys, dict(zip(keys, hashes.tolist(), strict=True))
-        gone = [key for key in self.announced if key not in self._hashes]
-        return added, gone
+        every = np.empty(len(findings), object)
+        every[fresh] = keys
+        now = set(keys)
+        if whole:
+            dropped = list(self._hashes)
+            gone = [key for key in self.announced if key not in now]
+        else:
+            assert before is not None and judged.kept is not None
+            rest = np.ones(len(every), bool)
+            rest[fresh] = False
+            every[rest] = before[judged.kept]
+            dropped = [key for key in before[~judged.kept].tolist() if key not in now]
+            gone = [key for key in dropped if key in self.announced]
+        places = sorted(int(fresh[n]) for n, key in enumerate(keys) if key in added)
+        return Telling(added, gone, places, every, dict(zip(keys, hashes, strict=True)),
+                       dropped)
 
-    def settle(self, added: Mapping[str, str], gone: list[str]) -> list[dict[str, Any]]:
-        """Take ``added`` and ``gone`` as told (once the state holds them); the rows they
-        replace or withdraw, as they were told."""
-        was = [json.loads(self.announced[key]) for key in [*added, *gone]
+    def settle(self, told: Telling) -> list[dict[str, Any]]:
+        """Take ``told`` as told (once the state holds it); the rows it replaces or
+        withdraws, as they were told."""
+        was = [json.loads(self.announced[key]) for key in [*told.added, *told.gone]
                if key in self.announced]
-        for key in gone:
+        for key in told.gone:
             del self.announced[key]
-        self.announced.update(added)
+        self.announced.update(told.added)
+        if told is not Told.NOTHING:
+            for key in told.dropped:
+                self._hashes.pop(key, None)
+            self._hashes.update(told.hashes)
+            self._keys = told.keys
         return was
-
-    def places(self, added: Mapping[str, str]) -> list[int]:
-        """The rows of the findings last judged that were ``added``."""
-        return [n for n, key in enumerate(self._keys) if key in added]
 
 
 def _keys(findings: pd.DataFrame) -> list[str]:
