@@ -97,18 +97,49 @@ def test_judged_again_in_parts_batch_by_batch_the_findings_are_the_whole_audits(
     with Monitor(**INPUTS) as monitor:
         monitor.observe(MADE["kept"])
         assert_frame_equal(monitor.findings, expected([]))
-        for start in range(0, len(DELIVERIES), 45):
-            changes = monitor.observe(DELIVERIES[start:start + 45])
+        for start in range(0, len(DELIVERIES), 60):
+            changes = monitor.observe(DELIVERIES[start:start + 60])
             assert 0 < changes.judged < len(monitor.calls)  # a part, not the whole
-            assert_frame_equal(monitor.findings, expected(DELIVERIES[:start + 45]))
+            assert_frame_equal(monitor.findings, expected(DELIVERIES[:start + 60]))
 
 
 def test_judged_again_in_parts_event_by_event_the_findings_are_the_whole_audits() -> None:
     with Monitor(**INPUTS) as monitor:
         monitor.observe(MADE["kept"])
-        for n, event in enumerate(DELIVERIES[:16], 1):
+        for n, event in enumerate(DELIVERIES[:12], 1):
             assert monitor.observe(event).judged < len(MADE["kept"]) / 3
             assert_frame_equal(monitor.findings, expected(DELIVERIES[:n]))
         assert monitor.notes == audit(*bench_monitor.so_far(
-            MADE["kept"], MADE["tail"], KEPT_AT, DELIVERIES[:16])[:1], **INPUTS,
+            MADE["kept"], MADE["tail"], KEPT_AT, DELIVERIES[:12])[:1], **INPUTS,
             as_of=monitor.as_of).notes
+
+
+MIAMI, MIAMI_MOBILE = "+13055550123", "+13055550199"
+
+
+def _event(n: int, number: str, hour: int) -> dict[str, Any]:
+    """A call's end: unanswered after 45 s of ringing."""
+    at, end = f"2026-11-24T{hour}:00:00Z", f"2026-11-24T{hour}:00:45Z"
+    return {"id": f"evt_{n}", "type": "call.completed", "created_at": end,
+            "data": {"call_id": f"call_{n}", "direction": "outbound", "status": "no_answer",
+                     "from": "+14155550100", "to": number, "campaign_id": "cmp_1",
+                     "started_at": at, "ended_at": end}}
+
+
+def test_a_persons_other_number_is_judged_with_the_number_an_event_touched() -> None:
+    """Florida's cap counts calls "to a person ... regardless of the phone number used":
+    the fourth call, to the lead's other number, is over it only with the two calls to the
+    lead's own number, which no event of this observation touched; and a late third call
+    to the own number moves the finding onto the call after it."""
+    leads = pd.DataFrame({"id": ["lead_1"], "campaign_id": ["cmp_1"], "phone": [MIAMI],
+                          "status": ["callback"], "other_phones": [MIAMI_MOBILE]})
+    stream = [_event(1, MIAMI, 14), _event(2, MIAMI_MOBILE, 15), _event(4, MIAMI_MOBILE, 17),
+              _event(3, MIAMI, 16)]
+    with Monitor(leads=leads) as monitor:
+        monitor.observe(stream[:2])
+        found = [monitor.observe(event).added for event in stream[2:]]
+        calls = monitor.calls
+        assert_frame_equal(monitor.findings,
+                           audit(calls, leads=leads, as_of=monitor.as_of).findings)
+    assert found[0].empty  # three calls to the person
+    assert found[1][["rule", "call_id"]].values.tolist() == [["call_frequency", "call_4"]]
