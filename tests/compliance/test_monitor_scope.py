@@ -143,3 +143,41 @@ def test_a_persons_other_number_is_judged_with_the_number_an_event_touched() -> 
                            audit(calls, leads=leads, as_of=monitor.as_of).findings)
     assert found[0].empty  # three calls to the person
     assert found[1][["rule", "call_id"]].values.tolist() == [["call_frequency", "call_4"]]
+
+
+def _call(n: int, day: str, *, answered: bool = True, abandoned: bool = False) -> dict[str, Any]:
+    """Call ``n`` of ``cmp_1`` on ``day`` at 10:00 in New York, to a number of its own:
+    answered and talked through (a sale), abandoned (no disposition, 2 s of talk), or
+    unanswered."""
+    at = pd.Timestamp(f"{day}T15:00:00Z")
+    talk = pd.Timedelta(seconds=2 if abandoned else 60)
+    return {"id": f"call_{n:03d}", "direction": "outbound", "from_number": "+14155550100",
+            "to_number": f"+1212555{100 + n % 100:04d}", "campaign_id": "cmp_1",
+            "status": "completed" if answered else "no_answer", "created_at": at,
+            "answered_at": at if answered else pd.NaT,
+            "ended_at": at + (talk if answered else pd.Timedelta(seconds=30)),
+            "duration_seconds": talk.total_seconds() if answered else 0,
+            "disposition": "sale" if answered and not abandoned else None}
+
+
+def test_a_campaigns_late_first_call_moves_its_periods_and_their_findings() -> None:
+    """47 CFR 64.1200(a)(7) counts a campaign's periods from its first call: an unanswered
+    call that arrives late, dated before every other, moves every period, and the
+    abandoned call of a period over 3 % falls in one under it."""
+    calls = pd.DataFrame([_call(0, "2026-11-01", answered=False),
+                          *(_call(n, "2026-11-20") for n in range(1, 21)),
+                          _call(21, "2026-11-28", abandoned=True),
+                          *(_call(n, "2026-11-28") for n in range(22, 31)),
+                          *(_call(n, "2026-12-03") for n in range(31, 91)),
+                          {**_call(92, "2026-12-04", answered=False), "campaign_id": "cmp_2",
+                           "created_at": pd.Timestamp("2026-12-04T03:00:00Z")}])  # 22:00
+    late = pd.DataFrame([_call(91, "2026-10-27", answered=False)])
+    with Monitor() as monitor:
+        monitor.observe(calls)
+        assert monitor.findings[["rule", "call_id"]].values.tolist() == [
+            ["calling_hours", "call_092"], ["abandonment", "call_021"]]  # 1 of 30: 3.3 %
+        changes = monitor.observe(late)
+        assert changes.withdrawn["call_id"].tolist() == ["call_021"]  # 1 of 70: 1.4 %
+        assert changes.judged < len(monitor.calls)
+        assert_frame_equal(monitor.findings,
+                           audit(monitor.calls, as_of=monitor.as_of).findings)

@@ -276,6 +276,10 @@ def is_risk_of_a_list(findings: pd.DataFrame) -> Bools:
 _TYPES = {"campaign_id": "string", "phone": "string", "evidence": "str"}
 """The types of the common columns whose rules' frames differ (a lead's text, a call's),
 so that the findings' types are the same whichever rules found them."""
+_NONE_WHERE_UNKNOWN = ("call_id", "lead_id", "local_time", "timezone")
+"""The common columns of Python text, None where a finding has none (a lead's finding no
+call, a call no lead of the campaign, a number no known zone: as
+:func:`._checks._hours.located` gives the zones), whichever rules' frames they came in."""
 
 
 def arranged(frame: pd.DataFrame, *, gathered: bool = False) -> pd.DataFrame:
@@ -292,8 +296,11 @@ def arranged(frame: pd.DataFrame, *, gathered: bool = False) -> pd.DataFrame:
                and (not gathered or c in FINDING_COLUMNS or c in own)]
     if CHANNEL in frame.columns:  # as :func:`._texts.with_channel` places it
         columns.insert(columns.index("call_id") + 1, CHANNEL)
-    return frame[columns].astype({**_TYPES, **dict.fromkeys(
+    frame = frame[columns].astype({**_TYPES, **dict.fromkeys(
         _COUNTS.intersection(columns), "Int64")})
+    return frame.assign(**{column: frame[column].astype(object).where(frame[column].notna(),
+                                                                       None)
+                           for column in _NONE_WHERE_UNKNOWN})
 
 
 def _in_campaign_order(abandoned: pd.DataFrame) -> pd.DataFrame:

@@ -136,18 +136,21 @@ class Monitor:
     def findings(self) -> pd.DataFrame:
         """The findings now: :func:`~dialkit.compliance.audit`'s of the calls observed, with
         the monitor's inputs, ``as_of`` :attr:`as_of`, row for row."""
-        return self._judged.findings.copy()
+        with self._lock:  # an observation's calls and findings, seen together
+            return self._judged.findings.copy()
 
     @property
     def as_of(self) -> pd.Timestamp | None:
         """The latest event's time (None before any): the moment the findings look from."""
-        return self._as_of
+        with self._lock:
+            return self._as_of
 
     @property
     def calls(self) -> pd.DataFrame:
         """The calls observed, a row each (its events folded), as ``client.frames.calls()``
         types them, by start time then id: what the findings judge."""
-        return self._calls.frame.copy()
+        with self._lock:
+            return self._calls.frame.copy()
 
     @property
     def held(self) -> pd.DataFrame:

@@ -106,9 +106,10 @@ class Scope:
         """``kept`` judged again where the rows ``was`` became ``now`` (by call id; typed as
         a frame of calls: ``fresh``) and the moment moved from ``moved_from`` to
         ``options.moment``, ``calls`` being every call now: the findings of the calls of the
-        numbers (and persons) they touched, and abandonment's of their campaigns; the whole
-        audit where a part cannot tell. The findings kept stay in the order they were, so
-        that those judged anew are placed among them by one sort."""
+        numbers (and persons) they touched, and abandonment's of their campaigns where a
+        row was answered (before or now: no other call is in its rate) or the first call
+        moved; the whole audit where a part cannot tell. The findings kept stay in the
+        order they were, so that those judged anew are placed among them by one sort."""
         rows = [*was.values(), *now.values()]
         crossed = self._crossed(moved_from, options.moment)
         if (not self.scoped or moved_from is None or crossed is None
@@ -117,9 +118,10 @@ class Scope:
                 or any(_moved(row, now[call_id]) for call_id, row in was.items())):
             return self.whole(calls.frame, options)
         numbers = self._person_numbers({str(row["to_number"]) for row in rows} | crossed)
-        campaigns = {"" if pd.isna(row.get("campaign_id")) else str(row["campaign_id"])
-                     for row in rows}
         opened = _opened(kept.opened, fresh, options)
+        campaigns = {"" if pd.isna(row.get("campaign_id")) else str(row["campaign_id"])
+                     for row in rows if pd.notna(row.get("answered_at"))} | _moved_first(
+            kept.opened, opened)
         mine = calls.of_numbers(numbers)
         part, dropped_now = self._part(mine, numbers, kept.joined, options)
         gone = mine["id"].astype(object)
@@ -134,6 +136,8 @@ class Scope:
         touched = np.where(dropped_rule, _among(old["campaign_id"], campaigns),
                            _among(old["phone"], numbers))
         merged = pd.concat([old[~touched], found], ignore_index=True)
+        if not len(merged):  # no finding left: the types of none are the whole audit's
+            return self.whole(calls.frame, options)
         order = in_rule_order(merged, self._ties(merged))
         placed = np.empty(len(order), np.int64)
         placed[order] = np.arange(len(order))
@@ -286,6 +290,13 @@ def _answered(kept: pd.DataFrame, fresh: pd.DataFrame, options: Options) -> pd.D
     rows = outbound_rows(prepared, options.campaigns)
     now = _by_id(answered_calls(prepared, rows, options.rules), prepared, rows)
     return pd.concat([kept[~kept.index.isin(fresh["id"].astype(object))], now])
+
+
+def _moved_first(was: pd.DataFrame, now: pd.DataFrame) -> set[str]:
+    """The campaigns whose first call (:func:`_opened`) is not what it was: all their
+    abandonment periods count from it."""
+    both = now.merge(was, on="campaign_id", how="left", suffixes=("", "_was"))
+    return set(both.loc[both["created_at"] != both["created_at_was"], "campaign_id"])
 
 
 def _opened(kept: pd.DataFrame, rows: pd.DataFrame, options: Options) -> pd.DataFrame:
