@@ -22,6 +22,7 @@ import pandas as pd
 from pandas.testing import assert_frame_equal
 
 from dialkit.compliance import Monitor, audit
+from dialkit.compliance._live._calls import _AT_LEAST
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_monitor  # noqa: E402
@@ -181,3 +182,22 @@ def test_a_campaigns_late_first_call_moves_its_periods_and_their_findings() -> N
         assert changes.judged < len(monitor.calls)
         assert_frame_equal(monitor.findings,
                            audit(monitor.calls, as_of=monitor.as_of).findings)
+
+
+def test_calls_past_the_share_that_remakes_the_frame_are_judged_as_the_audit_judges() -> None:
+    """More calls changed than the monitor keeps beside its frame (``_calls._AT_LEAST``),
+    with no whole judgment between: the frame is remade while parts are judged, and the
+    parts taken after it are still every call of their numbers."""
+    made = bench_monitor.account(3000, 700, 2400)
+    inputs = bench_monitor.inputs_of(made["leads"], made["dnc"])
+    deliveries = bench_monitor.stream(made["tail"])
+    kept_at = bench_monitor.latest(made["kept"])
+    with Monitor(**inputs) as monitor:
+        monitor.observe(made["kept"])
+        for start in range(0, len(deliveries), 700):
+            monitor.observe(deliveries[start:start + 700])
+            calls, as_of = bench_monitor.so_far(made["kept"], made["tail"], kept_at,
+                                                deliveries[:start + 700])
+            calls = calls.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+            assert_frame_equal(monitor.findings, audit(calls, **inputs, as_of=as_of).findings)
+        assert len(monitor.calls) - len(made["kept"]) > _AT_LEAST  # each a changed row

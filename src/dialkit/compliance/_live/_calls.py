@@ -4,10 +4,10 @@ pass over every call.
 The calls are a frame as of the last time it was made (in order of start, then id, as
 ``client.frames.calls()`` types them) and the rows changed since, by call id. A part's
 rows (a few numbers' calls) are taken from the frame by an index of its rows by number,
-with the changed rows in their place. The
-frame is made again (a sort of every call) only where the whole is asked for (the whole
-audit, :attr:`Calls.frame`) or the changed rows grow past a share of it: re-sorting a
-million calls for each event took 0.2 s of an observation's 0.6 s at 200,000 calls.
+with the changed rows in their place. The frame is made again (a sort of every call) only
+where the whole is asked for (the whole audit, :attr:`Calls.frame`) or the changed rows
+grow past a share of it: re-sorting a million calls for each event took 0.2 s of an
+observation's 0.6 s at 200,000 calls.
 """
 
 from __future__ import annotations
@@ -57,12 +57,7 @@ class Calls:
     def _made(self, frame: pd.DataFrame) -> None:
         self._frame = frame
         self._changed: dict[str, Mapping[str, Any]] = {}
-        self._count = len(frame)
-        self._ids = pd.Index(frame["id"].astype(object))
         self._by_number = _Index(frame["to_number"])
-
-    def __len__(self) -> int:
-        return self._count
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -73,8 +68,6 @@ class Calls:
 
     def update(self, rows: Mapping[str, Mapping[str, Any]]) -> None:
         """Take ``rows`` (by call id) in place of the calls' rows, or as new calls."""
-        fresh = [call_id for call_id in rows if call_id not in self._changed]
-        self._count += int((self._ids.get_indexer(fresh) < 0).sum())
         self._changed.update(rows)
         if len(self._changed) > max(_AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
             self._made(with_rows(self._frame, self._changed))

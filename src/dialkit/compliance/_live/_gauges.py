@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,6 @@ from ..._utils._base_error import ComplianceRiskWarning
 from ..._utils._choices import AUDIT_INPUTS
 from .._ahead._when import next_allowed
 from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
-from .._checks._lead_of import other_numbers
 from .._part import Options, history_findings
 from .._report._audit_report import AuditReport
 from .._run import ready
@@ -66,16 +65,22 @@ class Gauges:
     as_of: pd.Timestamp | None
 
 
+Persons = Callable[[set[str]], set[str]]
+"""Numbers, and every other number of their persons (the monitor's
+:meth:`._scope.Scope.person_numbers`)."""
+
+
 def gauges_of(calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options,
-              as_of: pd.Timestamp | None, inputs: Mapping[str, Any]) -> Gauges:
+              as_of: pd.Timestamp | None, inputs: Mapping[str, Any],
+              persons: Persons) -> Gauges:
     """The :class:`Gauges` of ``calls`` at ``as_of`` (None: before any event, empty)."""
     if as_of is None or not len(calls):
         return Gauges(_periods_now(pd.DataFrame(), options, as_of), _numbers(
-            calls.iloc[:0], as_of, inputs, leads, options), as_of)
+            calls.iloc[:0], as_of, inputs, leads, options, persons), as_of)
     run = ready(calls, leads, options)
     periods = abandonment_periods(run.answered, options.rules, run.joined, run.opened)
     return Gauges(_periods_now(periods, options, as_of), _numbers(
-        calls, as_of, inputs, leads, options), as_of)
+        calls, as_of, inputs, leads, options, persons), as_of)
 
 
 def _periods_now(periods: pd.DataFrame, options: Options, as_of: pd.Timestamp | None
@@ -110,7 +115,7 @@ def _to_breach(answered: int, abandoned: int, limit: float) -> int:
 
 
 def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None, inputs: Mapping[str, Any],
-             leads: pd.DataFrame | None, options: Options) -> pd.DataFrame:
+             leads: pd.DataFrame | None, options: Options, persons: Persons) -> pd.DataFrame:
     columns = ["to_number", "contacts_24h", "left_under_caps", "allowed", "next_allowed_at",
                "hours_away", "rule"]
     if as_of is None:
@@ -122,7 +127,9 @@ def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None, inputs: Mapping[st
         return pd.DataFrame(columns=columns)
     numbers = pd.Series(counts.index, dtype=object)
     asked = {name: value for name, value in inputs.items() if name in _NEXT_ALLOWED_READS}
-    calls = calls[calls["to_number"].isin(_persons_numbers(numbers, leads)).to_numpy(bool)]
+    # no rule next_allowed asks looks beyond a person (the audit's parts rest on it): a
+    # gauge judges a few persons' calls, not the account's
+    calls = calls[calls["to_number"].isin(persons(set(numbers))).to_numpy(bool)]
     answer = _asked(numbers, as_of, calls, asked)
     away = (answer["next_allowed_at"] - as_of) / pd.Timedelta(hours=1)
     return pd.DataFrame({
@@ -133,17 +140,6 @@ def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None, inputs: Mapping[st
         "hours_away": away.round(1).to_numpy(float),
         "rule": answer["rule"].to_numpy(object) if "rule" in answer else None,
     }, columns=columns)
-
-
-def _persons_numbers(numbers: pd.Series, leads: pd.DataFrame | None) -> set[str]:
-    """``numbers`` and every other number of their persons (:func:`._lead_of.other_numbers`,
-    which links each number of a person to the person's own): the calls ``next_allowed``
-    needs of the account, as no rule it asks looks beyond a person (the Dask audit's
-    parts rest on it), so that a gauge judges a few persons' calls, not the account's."""
-    others = other_numbers(leads)
-    asked = set(numbers)
-    own = asked | set(others.loc[others["number"].isin(asked), "phone"])
-    return own | set(others.loc[others["phone"].isin(own), "number"])
 
 
 def _asked(numbers: pd.Series, as_of: pd.Timestamp, calls: pd.DataFrame,

@@ -183,7 +183,7 @@ class Monitor:
         kept = self._gauged
         if kept is None or kept[0] is not judged:
             kept = (judged, gauges_of(calls.copy(), self._leads, self._options, as_of,
-                                      self._inputs))
+                                      self._inputs, self._scope.person_numbers))
             self._gauged = kept
         gauges = kept[1]
         return dataclasses.replace(gauges, abandonment=gauges.abandonment.copy(),
