@@ -36,6 +36,7 @@ from ._calls import Calls, calls_frame
 from ._facts import FRAME, Fact, Held, facts_of, folded
 from ._gauges import Gauges, gauges_of, provisional_of
 from ._scope import Judged, Scope
+from ._settle import LATE, STEP, Settled, kept_calls, look_back
 from ._state import State
 
 if TYPE_CHECKING:
@@ -110,8 +111,10 @@ class Monitor:
         self._lock = threading.Lock()
         self._gauged: tuple[Judged, Gauges] | None = None  # the gauges of a judgment
         self._scope = Scope(self._leads, self._dnc, self._options)
+        self._look_back = look_back(self._options.rules)
         self._state = State(state)
         try:
+            self._scope.settled = self._state.settled()
             self._calls = Calls(calls_frame(self._state.calls()))
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
@@ -213,6 +216,7 @@ class Monitor:
             changed = {call_id: row for call_id, all_facts in touched.items()
                        if (row := folded(_latest_of_each(all_facts))) is not None
                        and row != kept.get(call_id)}
+            new, held = self._settled_apart(new, changed, held)
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
             same = not changed and as_of == self._as_of
@@ -221,7 +225,8 @@ class Monitor:
                 judged = (self._judged if same else self._scope.again(
                     self._judged, self._calls, {i: kept[i] for i in changed if i in kept},
                     changed, calls_frame(changed.values()), self._as_of, self._at(as_of)))
-                told = self._told.changes(judged) if not same else Told.NOTHING
+                told = (self._told.changes(judged, self._scope.settled) if not same
+                        else Told.NOTHING)
                 meta = {} if as_of is None else {"as_of": as_of.isoformat()}
                 if read_to is not None:
                     meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
@@ -231,6 +236,7 @@ class Monitor:
                 raise
             was = self._told.settle(told)
             self._as_of, self._judged = as_of, judged
+            self._settle()
             findings = judged.findings
             changes = Changes(findings.iloc[told.places].reset_index(drop=True),
                               pd.DataFrame(was, columns=findings.columns),
@@ -277,6 +283,55 @@ class Monitor:
         kept_as = {f.event_id: f for each in kept.values() for f in each}
         return [fact for fact in unique if fact.event_id not in known
                 or (fact.kind == FRAME and kept_as.get(fact.event_id) != fact)]
+
+    def _settled_apart(self, new: list[Fact], changed: dict[str, dict[str, Any]],
+                       held: list[Held]) -> tuple[list[Fact], list[Held]]:
+        """The facts of calls started before the settled moment held, not read
+        (:mod:`._settle`: a disposition logged weeks after its call); ``changed`` without
+        their calls."""
+        late = {call_id for call_id, row in changed.items()
+                if self._scope.settled.late(pd.Timestamp(row.get("created_at")))}
+        if not late:
+            return new, held
+        for call_id in late:
+            del changed[call_id]
+        before = self._scope.settled.before
+        why = (f"its call started before {before}: the findings of calls that old are "
+               "settled (no event older than the service's history of events can land), "
+               "so the monitor no longer judges them")
+        return ([fact for fact in new if fact.call_id not in late],
+                [*held, *(Held(fact.event_id, fact.kind, why) for fact in new
+                          if fact.call_id in late)])
+
+    def _settle(self) -> None:
+        """Settle the findings no event can change any more and drop the calls no finding
+        still judged reads (:mod:`._settle`), once the settled moment can move a step."""
+        scope, as_of, judged = self._scope, self._as_of, self._judged
+        if as_of is None or not scope.scoped:
+            return
+        before = as_of - LATE - self._look_back
+        if scope.settled.before is not None and before < scope.settled.before + STEP:
+            return
+        still = scope.open_numbers(as_of)
+        if still is None:  # a dated row of no number: no finding can be told settled
+            return
+        now = Settled(before, still)
+        findings = judged.findings
+        rows = now.rows(findings)
+        new = findings[rows & ~scope.settled.rows(findings)]
+        risky = set(findings.loc[is_risk_of_a_list(findings), "phone"].dropna().tolist())
+        frame = self._calls.frame
+        keep = kept_calls(frame, before - self._look_back, judged.opened, still | risky)
+        gone = frame["id"][~keep].astype(str).tolist()
+        keys = _keys(new)
+        self._state.settle(new, gone, keys, {"settled_before": before.isoformat(),
+                                             "settled_open": json.dumps(sorted(still))})
+        scope.settled = dataclasses.replace(now, findings=findings[rows].reset_index(drop=True))
+        self._calls = Calls(frame[keep].reset_index(drop=True))
+        self._judged = dataclasses.replace(
+            judged, answered=judged.answered[~judged.answered.index.isin(gone)],
+            dropped=judged.dropped[~judged.dropped.index.isin(gone)])
+        self._told.forget(keys)
 
     def _at(self, as_of: pd.Timestamp | None) -> Options:
         """The audit's options at ``as_of`` (before any event: now)."""
@@ -336,13 +391,14 @@ class Told:
         self._hashes: dict[str, int] = {}
         self._keys: np.ndarray | None = None  # None: nothing read yet
 
-    def changes(self, judged: Judged) -> Telling:
+    def changes(self, judged: Judged, settled: Settled) -> Telling:
         """What ``judged`` tells beside the judgment before: of the findings it judged
-        anew (``judged.fresh``), those whose row changed; of those it did not keep, those
-        gone."""
+        anew (``judged.fresh``; the first read every one but those ``settled``), those
+        whose row changed; of those it did not keep, those gone."""
         findings, before = judged.findings, self._keys
         whole = before is None or judged.kept is None
-        fresh = np.arange(len(findings)) if before is None else judged.fresh
+        fresh = judged.fresh if before is not None else np.flatnonzero(
+            ~settled.rows(findings))  # the first: every finding judged, not those settled
         read = findings.iloc[fresh]
         keys = _keys(read)
         hashes = pd.util.hash_pandas_object(read, index=False).to_numpy().tolist()
@@ -366,6 +422,12 @@ class Told:
         places = sorted(int(fresh[n]) for n, key in enumerate(keys) if key in added)
         return Telling(added, gone, places, every, dict(zip(keys, hashes, strict=True)),
                        dropped)
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Forget the findings of ``keys`` (settled: never judged again, so never told)."""
+        for key in keys:
+            self.announced.pop(key, None)
+            self._hashes.pop(key, None)
 
     def settle(self, told: Telling) -> list[dict[str, Any]]:
         """Take ``told`` as told (once the state holds it); the rows it replaces or

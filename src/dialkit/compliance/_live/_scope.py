@@ -40,6 +40,7 @@ from .._rows import answered_calls, outbound_rows
 from .._rules._place_law import scrub_ages
 from .._run import arranged, in_rule_order, judgment, report
 from ._calls import Calls
+from ._settle import Settled
 
 
 @dataclass(frozen=True)
@@ -91,15 +92,30 @@ class Scope:
         self._places = (pd.Series(np.arange(len(self.leads)), index=self.leads["lead_id"])
                         if self.leads is not None else None)
         self._dated = _dated(self.dnc, options)
+        self.settled = Settled()
+
+    def open_numbers(self, as_of: pd.Timestamp) -> frozenset[str] | None:
+        """The numbers whose findings cannot settle at ``as_of``: those of a row dated
+        after it (read as unknown, the finding quoting the moment) and their persons'
+        other numbers; None where such a row has no number."""
+        dates, numbers = self._dated[0]
+        after = numbers[np.searchsorted(dates, as_of.value, "right"):]
+        if pd.isna(after).any():
+            return None
+        return frozenset(self.person_numbers(set(after.tolist())))
 
     def whole(self, calls: pd.DataFrame, options: Options) -> Judged:
         """The audit of every call."""
         judged = judgment(calls, *self._raw, options)
         part, found, run = judged.part, judged.report.findings, judged.ready
+        fresh = np.arange(len(found))
+        if self.settled.before is not None:  # the settled findings in place of their calls'
+            found, fresh = self._gathered(self.settled.findings,
+                                          found[~self.settled.rows(found)])
         return Judged(found, run.opened, run.joined,
                       part.dropped.set_axis(part.dropped["call_id"].astype(object)),
-                      _by_id(run.answered, run.calls, run.rows), judged.report, len(calls),
-                      np.arange(len(found)))
+                      _by_id(run.answered, run.calls, run.rows),
+                      dataclasses.replace(judged.report, findings=found), len(calls), fresh)
 
     def again(self, kept: Judged, calls: Calls, was: Mapping[str, Mapping[str, Any]],
               now: Mapping[str, Mapping[str, Any]], fresh: pd.DataFrame,
@@ -135,17 +151,24 @@ class Scope:
         old = kept.findings
         abandonment = (old["rule"] == "abandonment").to_numpy(bool)
         touched = np.where(abandonment, _among(old["campaign_id"], campaigns),
-                           _among(old["phone"], numbers))
-        merged = pd.concat([old[~touched], found], ignore_index=True)
-        if not len(merged):  # no finding left: the types of none are the whole audit's
-            return self.whole(calls.frame, options)
+                           _among(old["phone"], numbers)) & ~self.settled.rows(old)
+        live = ~self.settled.rows(found)
+        if not (len(old) - touched.sum() + live.sum()):
+            return self.whole(calls.frame, options)  # none left: the types of none are its
+        merged, fresh = self._gathered(old[~touched], found[live])
+        return Judged(merged, opened, kept.joined, store, answered, None,
+                      len(mine) + int((~asked.index.isin(gone)).sum()), fresh, ~touched)
+
+    def _gathered(self, kept: pd.DataFrame, fresh: pd.DataFrame) -> tuple[pd.DataFrame,
+                                                                         np.ndarray]:
+        """The findings ``kept`` and those judged anew (``fresh``) as one audit orders and
+        types them, and where the fresh ones are placed among them."""
+        merged = pd.concat([kept, fresh], ignore_index=True)
         order = in_rule_order(merged, self._ties(merged))
         placed = np.empty(len(order), np.int64)
         placed[order] = np.arange(len(order))
-        return Judged(arranged(merged, gathered=True).iloc[order].reset_index(drop=True),
-                      opened, kept.joined, store, answered, None,
-                      len(mine) + int((~asked.index.isin(gone)).sum()),
-                      placed[len(merged) - len(found):], ~touched)
+        return (arranged(merged, gathered=True).iloc[order].reset_index(drop=True),
+                placed[len(kept):])
 
     def _part(self, mine: pd.DataFrame, numbers: Collection[str], joined: bool,
               options: Options) -> tuple[Part, pd.DataFrame]:

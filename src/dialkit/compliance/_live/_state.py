@@ -13,21 +13,26 @@ never a finding twice.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from ..._files._private import open_no_link, private_file
 from ..._utils._base_error import MonitorStateError
 from ._facts import Fact, Held
+from ._settle import Settled
 
-FORMAT = 2
+FORMAT = 3
 """The state's format: a file of another is refused, not read as this one (2: the
-findings announced are keyed by their ids written after their lengths)."""
+findings announced are keyed by their ids written after their lengths; 3: the findings
+settled are kept, their calls dropped)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,6 +43,7 @@ CREATE TABLE IF NOT EXISTS calls (id TEXT PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS held (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL,
                                  why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS settled (step INTEGER PRIMARY KEY, findings BLOB NOT NULL);
 """
 
 
@@ -112,25 +118,58 @@ class State:
         """Each finding announced and not withdrawn: its row as JSON, by its key."""
         return dict(self._db.execute("SELECT key, row FROM announced"))
 
-    def commit(self, facts: Sequence[Fact], calls: Mapping[str, dict[str, Any]],
-               held: Sequence[Held], announced: Mapping[str, str], withdrawn: Iterable[str],
+    def settled(self) -> Settled:
+        """The findings settled (:mod:`._settle`), as each step settled them."""
+        before = self.meta("settled_before")
+        if before is None:
+            return Settled()
+        steps = [pd.read_parquet(io.BytesIO(blob)) for (blob,) in self._db.execute(
+            "SELECT findings FROM settled ORDER BY step")]
+        return Settled(pd.Timestamp(before), frozenset(json.loads(
+            self.meta("settled_open") or "[]")), pd.concat(steps, ignore_index=True))
+
+    def settle(self, findings: pd.DataFrame, calls: Sequence[str], keys: Sequence[str],
                meta: Mapping[str, str]) -> None:
-        """Everything one observation changed, in one transaction."""
+        """One step of settling, in one transaction: the ``findings`` it settled kept
+        (Parquet: their types as judged), the ``calls`` it dropped and their facts deleted,
+        the settled findings' ``keys`` no longer among those announced (never told again)."""
+        blob = io.BytesIO()
+        findings.reset_index(drop=True).to_parquet(blob)
+        with self._transaction() as cursor:
+            cursor.execute("INSERT INTO settled (findings) VALUES (?)", (blob.getvalue(),))
+            for start in range(0, len(calls), 500):
+                part = calls[start:start + 500]
+                marks = ",".join("?" * len(part))
+                cursor.execute(f"DELETE FROM calls WHERE id IN ({marks})", part)
+                cursor.execute(f"DELETE FROM facts WHERE call_id IN ({marks})", part)
+            cursor.executemany("DELETE FROM announced WHERE key = ?", [(k,) for k in keys])
+            cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+        """A cursor whose work is committed whole, or rolled back whole."""
         with closing(self._db.cursor()) as cursor:
             cursor.execute("BEGIN IMMEDIATE")
             try:
-                cursor.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
-                                   [(f.event_id, f.call_id, f.to_json()) for f in facts])
-                cursor.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?)",
-                                   [(k, json.dumps(row)) for k, row in calls.items()])
-                cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
-                                   [(h.event_id, h.kind, h.why) for h in held])
-                cursor.executemany("DELETE FROM announced WHERE key = ?",
-                                   [(key,) for key in withdrawn])
-                cursor.executemany("INSERT OR REPLACE INTO announced VALUES (?, ?)",
-                                   announced.items())
-                cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+                yield cursor
                 cursor.execute("COMMIT")
             except BaseException:
                 cursor.execute("ROLLBACK")
                 raise
+
+    def commit(self, facts: Sequence[Fact], calls: Mapping[str, dict[str, Any]],
+               held: Sequence[Held], announced: Mapping[str, str], withdrawn: Iterable[str],
+               meta: Mapping[str, str]) -> None:
+        """Everything one observation changed, in one transaction."""
+        with self._transaction() as cursor:
+            cursor.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
+                               [(f.event_id, f.call_id, f.to_json()) for f in facts])
+            cursor.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?)",
+                               [(k, json.dumps(row)) for k, row in calls.items()])
+            cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
+                               [(h.event_id, h.kind, h.why) for h in held])
+            cursor.executemany("DELETE FROM announced WHERE key = ?",
+                               [(key,) for key in withdrawn])
+            cursor.executemany("INSERT OR REPLACE INTO announced VALUES (?, ?)",
+                               announced.items())
+            cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
