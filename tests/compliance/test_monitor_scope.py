@@ -22,7 +22,7 @@ import pandas as pd
 from pandas.testing import assert_frame_equal
 
 from dialkit.compliance import Monitor, audit
-from dialkit.compliance._live._calls import _AT_LEAST
+from dialkit.compliance._live._calls import AT_LEAST
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_monitor  # noqa: E402
@@ -185,7 +185,7 @@ def test_a_campaigns_late_first_call_moves_its_periods_and_their_findings() -> N
 
 
 def test_calls_past_the_share_that_remakes_the_frame_are_judged_as_the_audit_judges() -> None:
-    """More calls changed than the monitor keeps beside its frame (``_calls._AT_LEAST``),
+    """More calls changed than the monitor keeps beside its frame (``_calls.AT_LEAST``),
     with no whole judgment between: the frame is remade while parts are judged, and the
     parts taken after it are still every call of their numbers."""
     made = bench_monitor.account(3000, 700, 2400)
@@ -200,4 +200,4 @@ def test_calls_past_the_share_that_remakes_the_frame_are_judged_as_the_audit_jud
                                                 deliveries[:start + 700])
             calls = calls.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
             assert_frame_equal(monitor.findings, audit(calls, **inputs, as_of=as_of).findings)
-        assert len(monitor.calls) - len(made["kept"]) > _AT_LEAST  # each a changed row
+        assert len(monitor.calls) - len(made["kept"]) > AT_LEAST  # each a changed row

@@ -23,7 +23,7 @@ from ...frames import SCHEMAS
 MADE_AGAIN_AFTER = 0.05
 """The share of the calls changed since the frame was made at which it is made again: the
 changed rows are read into a frame for each part taken, so they are kept few."""
-_AT_LEAST = 2_000
+AT_LEAST = 2_000
 """Changed rows kept before the frame is made again, however few the calls."""
 
 
@@ -66,10 +66,16 @@ class Calls:
             self._made(with_rows(self._frame, self._changed))
         return self._frame
 
+    @property
+    def made(self) -> int:
+        """How many calls the frame held when it was last made (the rows changed since
+        not counted): a size to measure a share against, without making it again."""
+        return len(self._frame)
+
     def update(self, rows: Mapping[str, Mapping[str, Any]]) -> None:
         """Take ``rows`` (by call id) in place of the calls' rows, or as new calls."""
         self._changed.update(rows)
-        if len(self._changed) > max(_AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
+        if len(self._changed) > max(AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
             self._made(with_rows(self._frame, self._changed))
 
     def of_numbers(self, numbers: Collection[str]) -> pd.DataFrame:

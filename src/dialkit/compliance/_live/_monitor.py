@@ -32,11 +32,12 @@ from .._inputs._keywords import AuditInputs
 from .._part import Options
 from .._report._audit_report import AuditReport
 from .._run import is_risk_of_a_list
-from ._calls import Calls, calls_frame
+from ._calls import AT_LEAST, MADE_AGAIN_AFTER, Calls, calls_frame
 from ._facts import FRAME, Fact, Held, facts_of, folded
 from ._gauges import Gauges, gauges_of, provisional_of
 from ._scope import Judged, Scope
 from ._settle import LATE, STEP, Settled, kept_calls, look_back
+from ._snapshot import fingerprint, to_blob
 from ._state import State
 
 if TYPE_CHECKING:
@@ -112,21 +113,66 @@ class Monitor:
         self._gauged: tuple[Judged, Gauges] | None = None  # the gauges of a judgment
         self._scope = Scope(self._leads, self._dnc, self._options)
         self._look_back = look_back(self._options.rules)
+        self._fingerprint = fingerprint(self._leads, self._dnc, self._options)
         self._state = State(state)
         try:
             self._scope.settled = self._state.settled()
-            self._calls = Calls(calls_frame(self._state.calls()))
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
-            self._judged = self._scope.whole(self._calls.frame, self._at(self._as_of))
+            self._unsnapped: set[str] = set()  # the calls changed since the last snapshot
+            self._calls, self._judged = self._restarted()
             self._told = Told(self._state.announced())
         except BaseException:
             self._state.close()
             raise
 
     def close(self) -> None:
-        """Close the state file."""
+        """Close the state file, its calls and judgment kept whole (a restart reads them
+        back, :mod:`._snapshot`)."""
+        with self._lock:
+            if self._unsnapped:
+                self._snapshot()
         self._state.close()
+
+    def _restarted(self) -> tuple[Calls, Judged]:
+        """The calls and their judgment as the state keeps them: the last snapshot's, the
+        calls changed since judged again as one observation (:meth:`Scope.again`); or, with
+        no snapshot, every call judged."""
+        kept = self._state.snapshot()
+        if kept is None:
+            calls = Calls(calls_frame(self._state.calls()))
+            return calls, self._scope.whole(calls.frame, self._at(self._as_of))
+        now, was = self._state.since_snapshot()
+        calls = Calls(kept["calls"])
+        calls.update(now)
+        self._unsnapped = set(now)
+        if self._state.meta("snapshot_inputs") != self._fingerprint:  # judged by others
+            return calls, self._scope.whole(calls.frame, self._at(self._as_of))
+        at = self._state.meta("snapshot_as_of")
+        then = pd.Timestamp(at) if at else None
+        findings = kept["findings"]
+        judged = Judged(findings, kept["opened"], self._state.meta("snapshot_joined") == "1",
+                        kept["dropped"], kept["answered"], None, 0, np.arange(len(findings)))
+        if not now and then == self._as_of:
+            return calls, judged
+        return calls, self._scope.again(judged, calls, was, now, calls_frame(now.values()),
+                                        then, self._at(self._as_of))
+
+    def _snapshot(self) -> None:
+        """Keep the calls and their judgment whole in the state (:mod:`._snapshot`)."""
+        if self._state.path is None:  # a state in memory is never read again
+            self._unsnapped.clear()
+            return
+        judged = self._judged
+        frames = {"calls": self._calls.frame, "findings": judged.findings,
+                  "opened": judged.opened, "dropped": judged.dropped,
+                  "answered": judged.answered}
+        self._state.keep_snapshot(
+            {name: to_blob(frame) for name, frame in frames.items()},
+            {"snapshot_inputs": self._fingerprint,
+             "snapshot_as_of": "" if self._as_of is None else self._as_of.isoformat(),
+             "snapshot_joined": "1" if judged.joined else "0"})
+        self._unsnapped.clear()
 
     def __enter__(self) -> Monitor:
         return self
@@ -236,7 +282,10 @@ class Monitor:
                 raise
             was = self._told.settle(told)
             self._as_of, self._judged = as_of, judged
-            self._settle()
+            self._unsnapped.update(changed)
+            if self._settle() or len(self._unsnapped) > max(
+                    AT_LEAST, MADE_AGAIN_AFTER * self._calls.made):
+                self._snapshot()
             findings = judged.findings
             changes = Changes(findings.iloc[told.places].reset_index(drop=True),
                               pd.DataFrame(was, columns=findings.columns),
@@ -303,18 +352,19 @@ class Monitor:
                 [*held, *(Held(fact.event_id, fact.kind, why) for fact in new
                           if fact.call_id in late)])
 
-    def _settle(self) -> None:
+    def _settle(self) -> bool:
         """Settle the findings no event can change any more and drop the calls no finding
-        still judged reads (:mod:`._settle`), once the settled moment can move a step."""
+        still judged reads (:mod:`._settle`), once the settled moment can move a step;
+        whether it did."""
         scope, as_of, judged = self._scope, self._as_of, self._judged
         if as_of is None or not scope.scoped:
-            return
+            return False
         before = as_of - LATE - self._look_back
         if scope.settled.before is not None and before < scope.settled.before + STEP:
-            return
+            return False
         still = scope.open_numbers(as_of)
         if still is None:  # a dated row of no number: no finding can be told settled
-            return
+            return False
         now = Settled(before, still)
         findings = judged.findings
         rows = now.rows(findings)
@@ -332,6 +382,7 @@ class Monitor:
             judged, answered=judged.answered[~judged.answered.index.isin(gone)],
             dropped=judged.dropped[~judged.dropped.index.isin(gone)])
         self._told.forget(keys)
+        return True
 
     def _at(self, as_of: pd.Timestamp | None) -> Options:
         """The audit's options at ``as_of`` (before any event: now)."""

@@ -13,7 +13,6 @@ never a finding twice.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sqlite3
@@ -28,23 +27,32 @@ from ..._files._private import open_no_link, private_file
 from ..._utils._base_error import MonitorStateError
 from ._facts import Fact, Held
 from ._settle import Settled
+from ._snapshot import from_blob, to_blob
 
 FORMAT = 3
 """The state's format: a file of another is refused, not read as this one (2: the
 findings announced are keyed by their ids written after their lengths; 3: the findings
-settled are kept, their calls dropped)."""
+settled are kept, their calls dropped; the calls and their judgment kept whole now and
+then, and each call's row as it was then where it changed since)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS facts (event_id TEXT PRIMARY KEY, call_id TEXT NOT NULL,
                                   fact TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS facts_by_call ON facts (call_id);
-CREATE TABLE IF NOT EXISTS calls (id TEXT PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS calls (id TEXT PRIMARY KEY, row TEXT NOT NULL,
+                                  fresh INTEGER NOT NULL DEFAULT 1, was TEXT);
 CREATE TABLE IF NOT EXISTS held (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL,
                                  why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settled (step INTEGER PRIMARY KEY, findings BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshot (name TEXT PRIMARY KEY, frame BLOB NOT NULL);
 """
+
+_CALL_CHANGED = """INSERT INTO calls (id, row) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET
+    was = CASE WHEN calls.fresh = 0 THEN calls.row ELSE calls.was END,
+    row = excluded.row, fresh = 1"""
+"""A call's row in place of the one kept: the row the last snapshot held kept beside it."""
 
 
 class State:
@@ -123,7 +131,7 @@ class State:
         before = self.meta("settled_before")
         if before is None:
             return Settled()
-        steps = [pd.read_parquet(io.BytesIO(blob)) for (blob,) in self._db.execute(
+        steps = [from_blob(blob) for (blob,) in self._db.execute(
             "SELECT findings FROM settled ORDER BY step")]
         return Settled(pd.Timestamp(before), frozenset(json.loads(
             self.meta("settled_open") or "[]")), pd.concat(steps, ignore_index=True))
@@ -133,16 +141,41 @@ class State:
         """One step of settling, in one transaction: the ``findings`` it settled kept
         (Parquet: their types as judged), the ``calls`` it dropped and their facts deleted,
         the settled findings' ``keys`` no longer among those announced (never told again)."""
-        blob = io.BytesIO()
-        findings.reset_index(drop=True).to_parquet(blob)
         with self._transaction() as cursor:
-            cursor.execute("INSERT INTO settled (findings) VALUES (?)", (blob.getvalue(),))
+            cursor.execute("INSERT INTO settled (findings) VALUES (?)",
+                           (to_blob(findings.reset_index(drop=True)),))
             for start in range(0, len(calls), 500):
                 part = calls[start:start + 500]
                 marks = ",".join("?" * len(part))
                 cursor.execute(f"DELETE FROM calls WHERE id IN ({marks})", part)
                 cursor.execute(f"DELETE FROM facts WHERE call_id IN ({marks})", part)
             cursor.executemany("DELETE FROM announced WHERE key = ?", [(k,) for k in keys])
+            cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
+
+    def snapshot(self) -> dict[str, pd.DataFrame] | None:
+        """The frames kept whole at the last snapshot, by name (None: none yet)."""
+        kept = {name: from_blob(blob) for name, blob in self._db.execute(
+            "SELECT name, frame FROM snapshot")}
+        return kept or None
+
+    def since_snapshot(self) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """The rows of the calls changed since the last snapshot (new ones too), and of
+        those it held, the row it held, by call id."""
+        now, was = {}, {}
+        for call_id, row, then in self._db.execute(
+                "SELECT id, row, was FROM calls WHERE fresh = 1"):
+            now[call_id] = json.loads(row)
+            if then is not None:
+                was[call_id] = json.loads(then)
+        return now, was
+
+    def keep_snapshot(self, frames: dict[str, bytes], meta: Mapping[str, str]) -> None:
+        """A snapshot: ``frames`` (written by :func:`._snapshot.to_blob`) in place of the
+        last one's, every call's row now the one it holds, in one transaction."""
+        with self._transaction() as cursor:
+            cursor.execute("DELETE FROM snapshot")
+            cursor.executemany("INSERT INTO snapshot VALUES (?, ?)", frames.items())
+            cursor.execute("UPDATE calls SET fresh = 0, was = NULL WHERE fresh = 1")
             cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
 
     @contextmanager
@@ -164,8 +197,7 @@ class State:
         with self._transaction() as cursor:
             cursor.executemany("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
                                [(f.event_id, f.call_id, f.to_json()) for f in facts])
-            cursor.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?)",
-                               [(k, json.dumps(row)) for k, row in calls.items()])
+            cursor.executemany(_CALL_CHANGED, [(k, json.dumps(row)) for k, row in calls.items()])
             cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
                                [(h.event_id, h.kind, h.why) for h in held])
             cursor.executemany("DELETE FROM announced WHERE key = ?",

@@ -1,0 +1,76 @@
+"""A restart reads the calls and their judgment kept whole at the last snapshot and judges
+again only the calls changed since, and its findings are the audit's, as a restart that
+judged every call (issue 83, item 4 and the restart target).
+
+The account is the audit benchmark's: its calls observed as one frame (a snapshot is kept
+after it, so many calls having changed), then the benchmark's stream of deliveries in
+batches (too few calls for another), and a second monitor opened on the state as the first
+was killed: without closing it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+from pandas.testing import assert_frame_equal
+
+from dialkit.compliance import Monitor, audit
+from dialkit.compliance._live._snapshot import from_blob, to_blob
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_monitor  # noqa: E402
+
+MADE = bench_monitor.account(2500, 600, 200)
+INPUTS = bench_monitor.inputs_of(MADE["leads"], MADE["dnc"])
+DELIVERIES = bench_monitor.stream(MADE["tail"])
+KEPT_AT = bench_monitor.latest(MADE["kept"])
+
+
+def expected(deliveries: list[dict]) -> pd.DataFrame:
+    calls, as_of = bench_monitor.so_far(MADE["kept"], MADE["tail"], KEPT_AT, deliveries)
+    ordered = calls.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
+    return audit(ordered, **INPUTS, as_of=as_of).findings
+
+
+def test_a_restart_after_a_kill_judges_only_the_calls_changed_since_the_snapshot(
+        tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite"
+    half = len(DELIVERIES) // 2
+    killed = Monitor(path, **INPUTS)  # never closed: killed, as far as the state knows
+    killed.observe(MADE["kept"])
+    for start in range(0, half, 50):
+        killed.observe(DELIVERIES[start:min(start + 50, half)])
+    with Monitor(path, **INPUTS) as again:
+        assert_frame_equal(again.findings, killed.findings)
+        assert_frame_equal(again.findings, expected(DELIVERIES[:half]))
+        assert_frame_equal(again.calls, killed.calls)
+        assert 0 < again._judged.judged < len(MADE["kept"]) / 2  # the calls since, a part
+        again.observe(DELIVERIES[half:])
+        assert_frame_equal(again.findings, expected(DELIVERIES))
+        findings = again.findings
+    killed._state.close()  # as a kill leaves it: no snapshot at its close
+    with Monitor(path, **INPUTS) as closed:  # closed: its snapshot holds every call
+        assert_frame_equal(closed.findings, findings)
+        assert closed._judged.judged == 0
+
+
+def test_a_frame_kept_is_read_back_with_its_types() -> None:
+    """Parquet reads Python text back as pandas' text, and a category of no values
+    without its categories: a snapshot gives back the types it was given."""
+    index = pd.Index(["call_1", "call_2"], dtype=object)
+    frame = pd.DataFrame({
+        "text": pd.Series(["a", None], index=index, dtype=object),
+        "arrow": pd.Series(["b", None], index=index, dtype="string"),
+        "direction": pd.Series(pd.Categorical([None, None], categories=["inbound",
+                                                                        "outbound"]),
+                               index=index),
+        "at": pd.Series(pd.to_datetime(["2026-11-02T10:00:00Z", None], utc=True),
+                        index=index).dt.as_unit("us"),
+        "count": pd.Series([1, None], index=index, dtype="Int64")})
+    assert frame["text"].dtype == object and frame["text"].tolist() == ["a", None]
+    back = from_blob(to_blob(frame))
+    assert_frame_equal(back, frame)
+    assert back["text"].tolist() == ["a", None]
+    assert back.index.dtype == object
