@@ -13,16 +13,20 @@ observed a week at a time.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pytest
 from pandas.testing import assert_frame_equal
 
 from dialkit.compliance import Monitor, audit
 from dialkit.compliance._live._settle import LATE, look_back
 from dialkit.compliance._run import is_risk_of_a_list
+from dialkit.errors import MonitorStateError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_audit  # noqa: E402
@@ -124,6 +128,10 @@ def test_settled_the_findings_stay_the_audits_and_the_calls_kept_are_bounded(
     assert set(bench_monitor.told(changes.withdrawn)) == before - now
     assert "call_after_restart" in set(changes.added["call_id"])
     assert [len(told) for told in heard] == [len(changes.added)]
+    with closing(sqlite3.connect(state)) as kept, kept:  # the settled findings lost
+        kept.execute("UPDATE settled SET findings = x'00ff'")
+    with pytest.raises(MonitorStateError, match="the findings it settled cannot be read"):
+        Monitor(state, **INPUTS)
 
 
 def test_an_event_of_a_call_older_than_the_settled_moment_is_held_and_named() -> None:

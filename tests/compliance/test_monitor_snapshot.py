@@ -10,7 +10,9 @@ was killed: without closing it.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pandas as pd
@@ -57,8 +59,8 @@ def test_a_restart_after_a_kill_judges_only_the_calls_changed_since_the_snapshot
 
 
 def test_a_frame_kept_is_read_back_with_its_types() -> None:
-    """Parquet reads Python text back as pandas' text, and a category of no values
-    without its categories: a snapshot gives back the types it was given."""
+    """Arrow reads Python text back as pandas' text, and a category of no values without
+    its categories: a snapshot gives back the types it was given."""
     index = pd.Index(["call_1", "call_2"], dtype=object)
     frame = pd.DataFrame({
         "text": pd.Series(["a", None], index=index, dtype=object),
@@ -74,3 +76,20 @@ def test_a_frame_kept_is_read_back_with_its_types() -> None:
     assert_frame_equal(back, frame)
     assert back["text"].tolist() == ["a", None]
     assert back.index.dtype == object
+
+
+def test_a_snapshot_that_cannot_be_read_is_made_again_from_the_calls(tmp_path: Path) -> None:
+    """A snapshot only saves judging the calls, whose rows the state keeps: one that cannot
+    be read (a disk's bad sector, another program's write) is not the monitor's truth."""
+    path = tmp_path / "state.sqlite"
+    with Monitor(path, **INPUTS) as monitor:
+        monitor.observe(MADE["kept"])
+        findings = monitor.findings
+    with closing(sqlite3.connect(path)) as state, state:
+        state.execute("UPDATE snapshot SET frame = x'00ff' WHERE name = 'findings'")
+    with Monitor(path, **INPUTS) as again:
+        assert_frame_equal(again.findings, findings)
+        assert again._judged.judged == len(MADE["kept"])  # every call, from its row
+    with Monitor(path, **INPUTS) as later:  # the snapshot made again at that restart
+        assert_frame_equal(later.findings, findings)
+        assert later._judged.judged == 0

@@ -2,7 +2,7 @@
 pass over every call.
 
 The calls are a frame as of the last time it was made (in order of start, then id, as
-``client.frames.calls()`` types them) and the rows changed since, by call id. A part's
+``client.frames.calls()`` types them) and the rows changed since, typed as one frame. A part's
 rows (a few numbers' calls) are taken from the frame by an index of its rows by number,
 with the changed rows in their place. The frame is made again (a sort of every call) only
 where the whole is asked for (the whole audit, :attr:`Calls.frame`) or the changed rows
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import isin
 from ...frames import SCHEMAS
 
 MADE_AGAIN_AFTER = 0.05
@@ -36,15 +37,20 @@ def calls_frame(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
 _DIRECTION = next(column for column in SCHEMAS["calls"].columns if column.name == "direction")
 
 
-def with_rows(frame: pd.DataFrame, rows: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
-    """``frame`` with ``rows`` (by call id) in place of its rows of those calls, in order."""
-    fresh = calls_frame(rows.values())
-    kept = frame[~frame["id"].isin(list(rows)).to_numpy(dtype=bool)]
-    direction = _DIRECTION.categorical(  # the contract's values, and a newer one in either
-        [*kept["direction"].cat.categories, *fresh["direction"].cat.categories])
-    both = pd.concat([part.astype({"direction": direction}) for part in (kept, fresh)],
+def _with_typed(frame: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the calls ``fresh`` (typed as it is) in place of its rows of them."""
+    kept = frame[~frame["id"].isin(fresh["id"]).to_numpy(dtype=bool)]
+    return _stacked([kept, fresh]).sort_values(["created_at", "id"], kind="stable",
+                                               ignore_index=True)
+
+
+def _stacked(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Frames of calls one after the other, the direction's categories of all of them (the
+    contract's values, and a newer one in any)."""
+    direction = _DIRECTION.categorical(
+        [value for part in parts for value in part["direction"].cat.categories])
+    return pd.concat([part.astype({"direction": direction}) for part in parts],
                      ignore_index=True)
-    return both.sort_values(["created_at", "id"], kind="stable", ignore_index=True)
 
 
 class Calls:
@@ -56,14 +62,14 @@ class Calls:
 
     def _made(self, frame: pd.DataFrame) -> None:
         self._frame = frame
-        self._changed: dict[str, Mapping[str, Any]] = {}
+        self._changed = frame.iloc[:0]  # the rows changed since it was made, typed
         self._by_number = _Index(frame["to_number"])
 
     @property
     def frame(self) -> pd.DataFrame:
         """Every call, in order of start, then id."""
-        if self._changed:
-            self._made(with_rows(self._frame, self._changed))
+        if len(self._changed):
+            self._made(_with_typed(self._frame, self._changed))
         return self._frame
 
     @property
@@ -72,29 +78,32 @@ class Calls:
         not counted): a size to measure a share against, without making it again."""
         return len(self._frame)
 
-    def update(self, rows: Mapping[str, Mapping[str, Any]]) -> None:
-        """Take ``rows`` (by call id) in place of the calls' rows, or as new calls."""
-        self._changed.update(rows)
+    def update(self, rows: pd.DataFrame) -> None:
+        """Take the calls ``rows`` (typed as :func:`calls_frame` types them) in place of
+        their rows, or as new calls."""
+        kept = self._changed[~self._changed["id"].isin(rows["id"]).to_numpy(bool)]
+        self._changed = _stacked([kept, rows])
         if len(self._changed) > max(AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
-            self._made(with_rows(self._frame, self._changed))
+            self._made(_with_typed(self._frame, self._changed))
 
     def of_numbers(self, numbers: Collection[str]) -> pd.DataFrame:
         """The calls to ``numbers``, in order: the frame's rows of them but those changed
         since it was made, and the changed rows of them."""
         taken = self._frame.take(np.sort(self._by_number.rows(numbers)))
-        if not self._changed:
+        if not len(self._changed):
             return taken.reset_index(drop=True)
-        taken = taken[~taken["id"].isin(list(self._changed)).to_numpy(bool)]
-        mine = {call_id: row for call_id, row in self._changed.items()
-                if row.get("to_number") in numbers}
-        return with_rows(taken, mine) if mine else taken.reset_index(drop=True)
+        changed = self._changed
+        mine = changed[isin(changed["to_number"], list(numbers))]
+        taken = taken[~taken["id"].isin(changed["id"]).to_numpy(bool)]
+        return _stacked([taken, mine]).sort_values(["created_at", "id"], kind="stable",
+                                                   ignore_index=True)
 
 
 class _Index:
     """The rows of a column's values: each value's rows, in one array ordered by value."""
 
     def __init__(self, column: pd.Series) -> None:
-        codes, values = pd.factorize(column.astype(object).fillna(""))
+        codes, values = pd.factorize(column.fillna(""))  # Arrow's: 5x pandas' of objects
         self._codes = dict(zip(values.tolist(), range(len(values)), strict=True))
         self._order = np.argsort(codes, kind="stable")
         self._bounds = np.searchsorted(codes[self._order], np.arange(len(values) + 1))

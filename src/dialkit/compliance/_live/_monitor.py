@@ -120,7 +120,9 @@ class Monitor:
             kept_at = self._state.meta("as_of")
             self._as_of = None if kept_at is None else pd.Timestamp(kept_at)
             self._unsnapped: set[str] = set()  # the calls changed since the last snapshot
-            self._calls, self._judged = self._restarted()
+            self._calls, self._judged, due = self._restarted()
+            if due and self._as_of is not None:
+                self._snapshot()
             self._told = Told(self._state.announced())
         except BaseException:
             self._state.close()
@@ -134,29 +136,31 @@ class Monitor:
                 self._snapshot()
         self._state.close()
 
-    def _restarted(self) -> tuple[Calls, Judged]:
+    def _restarted(self) -> tuple[Calls, Judged, bool]:
         """The calls and their judgment as the state keeps them: the last snapshot's, the
-        calls changed since judged again as one observation (:meth:`Scope.again`); or, with
-        no snapshot, every call judged."""
+        calls changed since judged again as one observation (:meth:`Scope.again`); or,
+        with no snapshot (or one of other inputs), every call judged, and whether a
+        snapshot is due (so that the next restart reads this judgment)."""
         kept = self._state.snapshot()
         if kept is None:
             calls = Calls(calls_frame(self._state.calls()))
-            return calls, self._scope.whole(calls.frame, self._at(self._as_of))
+            return calls, self._scope.whole(calls.frame, self._at(self._as_of)), True
         now, was = self._state.since_snapshot()
+        fresh = calls_frame(now.values())
         calls = Calls(kept["calls"])
-        calls.update(now)
+        calls.update(fresh)
         self._unsnapped = set(now)
         if self._state.meta("snapshot_inputs") != self._fingerprint:  # judged by others
-            return calls, self._scope.whole(calls.frame, self._at(self._as_of))
+            return calls, self._scope.whole(calls.frame, self._at(self._as_of)), True
         at = self._state.meta("snapshot_as_of")
         then = pd.Timestamp(at) if at else None
         findings = kept["findings"]
         judged = Judged(findings, kept["opened"], self._state.meta("snapshot_joined") == "1",
                         kept["dropped"], kept["answered"], None, 0, np.arange(len(findings)))
         if not now and then == self._as_of:
-            return calls, judged
-        return calls, self._scope.again(judged, calls, was, now, calls_frame(now.values()),
-                                        then, self._at(self._as_of))
+            return calls, judged, False
+        return calls, self._scope.again(judged, calls, was, now, fresh, then,
+                                        self._at(self._as_of)), False
 
     def _snapshot(self) -> None:
         """Keep the calls and their judgment whole in the state (:mod:`._snapshot`)."""
@@ -267,10 +271,11 @@ class Monitor:
                          if t is not None], default=None)
             same = not changed and as_of == self._as_of
             try:
-                self._calls.update(changed)
+                fresh = calls_frame(changed.values())
+                self._calls.update(fresh)
                 judged = (self._judged if same else self._scope.again(
                     self._judged, self._calls, {i: kept[i] for i in changed if i in kept},
-                    changed, calls_frame(changed.values()), self._as_of, self._at(as_of)))
+                    changed, fresh, self._as_of, self._at(as_of)))
                 told = (self._told.changes(judged, self._scope.settled) if not same
                         else Told.NOTHING)
                 meta = {} if as_of is None else {"as_of": as_of.isoformat()}

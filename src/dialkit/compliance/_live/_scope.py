@@ -163,7 +163,8 @@ class Scope:
                                                                          np.ndarray]:
         """The findings ``kept`` and those judged anew (``fresh``) as one audit orders and
         types them, and where the fresh ones are placed among them."""
-        merged = pd.concat([kept, fresh], ignore_index=True)
+        merged = pd.concat([part for part in (kept, fresh) if len(part)] or [fresh],
+                           ignore_index=True)
         order = in_rule_order(merged, self._ties(merged))
         placed = np.empty(len(order), np.int64)
         placed[order] = np.arange(len(order))

@@ -3,7 +3,8 @@ that a restart reads them back and judges again only the calls that changed sinc
 observation would, not every call: at a million calls, reading each call's row back and
 judging them all took 12 s.
 
-A frame is kept as Parquet with the types it had: Parquet itself reads Python text back as
+A frame is kept as an Arrow IPC file (Feather), compressed by zstd: at a million calls it
+read back in half the time Parquet took, and smaller. Arrow reads Python text back as
 pandas' text type, and a category of no values without its categories, so each column's
 type is written beside the table and given back after reading. A judgment kept is read
 back only by a monitor of the same inputs (:func:`fingerprint`): one given others judges
@@ -21,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow.feather as feather
 
 _TYPES = b"dialkit.types"
 """The table's metadata key of its columns' (and index's) pandas types."""
@@ -29,7 +30,7 @@ _INDEX = "__index__"
 
 
 def to_blob(frame: pd.DataFrame) -> bytes:
-    """``frame`` as Parquet bytes, its types written beside it."""
+    """``frame`` as Feather bytes, its types written beside it."""
     types = {str(name): _type(frame[name].dtype) for name in frame.columns}
     if not isinstance(frame.index, pd.RangeIndex):
         types[_INDEX] = _type(frame.index.dtype)
@@ -38,13 +39,13 @@ def to_blob(frame: pd.DataFrame) -> bytes:
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            _TYPES: json.dumps(types).encode()})
     written = io.BytesIO()
-    pq.write_table(table, written)
+    feather.write_feather(table, written, compression="zstd")
     return written.getvalue()
 
 
 def from_blob(blob: bytes) -> pd.DataFrame:
     """The frame :func:`to_blob` wrote, with its types."""
-    table = pq.read_table(io.BytesIO(blob))
+    table = feather.read_table(io.BytesIO(blob))
     types = json.loads((table.schema.metadata or {})[_TYPES])
     frame = table.to_pandas()
     for name in frame.columns:

@@ -46,9 +46,12 @@ CREATE TABLE IF NOT EXISTS held (event_id TEXT PRIMARY KEY, kind TEXT NOT NULL,
                                  why TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settled (step INTEGER PRIMARY KEY, findings BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS calls_fresh ON calls (id) WHERE fresh = 1;
 CREATE TABLE IF NOT EXISTS snapshot (name TEXT PRIMARY KEY, frame BLOB NOT NULL);
 """
 
+SNAPSHOT_FRAMES = ("calls", "findings", "opened", "dropped", "answered")
+"""The frames a snapshot keeps."""
 _CALL_CHANGED = """INSERT INTO calls (id, row) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET
     was = CASE WHEN calls.fresh = 0 THEN calls.row ELSE calls.was END,
     row = excluded.row, fresh = 1"""
@@ -131,19 +134,26 @@ class State:
         before = self.meta("settled_before")
         if before is None:
             return Settled()
-        steps = [from_blob(blob) for (blob,) in self._db.execute(
-            "SELECT findings FROM settled ORDER BY step")]
+        try:
+            steps = [from_blob(blob) for (blob,) in self._db.execute(
+                "SELECT findings FROM settled ORDER BY step")]
+        except (ValueError, KeyError, OSError) as error:  # no calls left to judge them by
+            raise MonitorStateError(
+                f"{self.path}: the findings it settled cannot be read ({error}), and their "
+                "calls were dropped: restore the file from a copy, or name a new one") from None
         return Settled(pd.Timestamp(before), frozenset(json.loads(
-            self.meta("settled_open") or "[]")), pd.concat(steps, ignore_index=True))
+            self.meta("settled_open") or "[]")),
+            pd.concat(steps, ignore_index=True) if steps else pd.DataFrame())
 
     def settle(self, findings: pd.DataFrame, calls: Sequence[str], keys: Sequence[str],
                meta: Mapping[str, str]) -> None:
         """One step of settling, in one transaction: the ``findings`` it settled kept
-        (Parquet: their types as judged), the ``calls`` it dropped and their facts deleted,
+        (Feather: their types as judged), the ``calls`` it dropped and their facts deleted,
         the settled findings' ``keys`` no longer among those announced (never told again)."""
         with self._transaction() as cursor:
-            cursor.execute("INSERT INTO settled (findings) VALUES (?)",
-                           (to_blob(findings.reset_index(drop=True)),))
+            if len(findings):
+                cursor.execute("INSERT INTO settled (findings) VALUES (?)",
+                               (to_blob(findings.reset_index(drop=True)),))
             for start in range(0, len(calls), 500):
                 part = calls[start:start + 500]
                 marks = ",".join("?" * len(part))
@@ -153,10 +163,14 @@ class State:
             cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
 
     def snapshot(self) -> dict[str, pd.DataFrame] | None:
-        """The frames kept whole at the last snapshot, by name (None: none yet)."""
-        kept = {name: from_blob(blob) for name, blob in self._db.execute(
-            "SELECT name, frame FROM snapshot")}
-        return kept or None
+        """The frames kept whole at the last snapshot, by name (None: none yet, or one
+        that cannot be read: it only saves judging the calls, whose rows are kept)."""
+        try:
+            kept = {name: from_blob(blob) for name, blob in self._db.execute(
+                "SELECT name, frame FROM snapshot")}
+        except (ValueError, KeyError, OSError):  # Arrow's errors are ValueErrors or OSErrors
+            return None
+        return kept if set(kept) == set(SNAPSHOT_FRAMES) else None
 
     def since_snapshot(self) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         """The rows of the calls changed since the last snapshot (new ones too), and of
