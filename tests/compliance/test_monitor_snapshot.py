@@ -10,7 +10,9 @@ was killed: without closing it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -19,7 +21,7 @@ import pandas as pd
 from pandas.testing import assert_frame_equal
 
 from dialkit.compliance import Monitor, audit
-from dialkit.compliance._live._snapshot import from_blob, to_blob
+from dialkit.compliance._live._snapshot import fingerprint, from_blob, to_blob
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_monitor  # noqa: E402
@@ -93,3 +95,24 @@ def test_a_snapshot_that_cannot_be_read_is_made_again_from_the_calls(tmp_path: P
     with Monitor(path, **INPUTS) as later:  # the snapshot made again at that restart
         assert_frame_equal(later.findings, findings)
         assert later._judged.judged == 0
+
+
+def test_the_inputs_fingerprint_is_the_same_in_every_process() -> None:
+    """A restart reads the snapshot's judgment only where the inputs' fingerprint is the
+    one kept: sets of text (verified caller ids, blocked countries) hash in another order
+    in each process, and a fingerprint that followed them would judge every restart whole."""
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_monitor; "
+              "from dialkit.compliance import Monitor; "
+              "made = bench_monitor.account(300, 60, 10); "
+              "print(Monitor(**bench_monitor.inputs_of(made['leads'], made['dnc']))"
+              "._fingerprint)")
+    folder = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    printed = {subprocess.run([sys.executable, "-c", script, folder], check=True,
+                              capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")}
+    assert len(printed) == 1 and len(printed.pop().strip()) == 64
+    assert fingerprint(INPUTS["leads"]) != fingerprint(INPUTS["leads"].iloc[1:])
+    mixed = pd.DataFrame({"other_phones": [["+13055550177"], "+13055550188", None]})
+    assert fingerprint(mixed) == fingerprint(mixed.copy())
+    assert fingerprint(mixed) != fingerprint(mixed.iloc[::-1])
