@@ -43,7 +43,7 @@ TOLD_BY = ("status", "disposition")
 """The calls' named columns that tell whether a live person answered: a call whose value of
 either is not understood (:func:`._inputs._vocabulary.unread`) is held out, no live answer
 (a dialer's word for a dropped call read as a conversation let 7 of 71 pass)."""
-_UNMEASURED_SPAN = pd.Timedelta(days=30)
+UNMEASURED_SPAN = pd.Timedelta(days=30)
 """The periods an abandoned call no law row and no policy measures is shown over."""
 _MS = 10**3
 
@@ -242,7 +242,7 @@ def _judged(campaign: Ints, place: Ints, at: Ints, start: Ints, flags: Bools,
             rows: tuple[table.Place, ...]) -> Measure:
     """Each answered call measured by its place's row (a few rows: one pass each), or
     over 30-day periods with no limit where no row applies."""
-    unmeasured = _measure(campaign, at, start, flags, _span_ms(_UNMEASURED_SPAN), np.inf,
+    unmeasured = _measure(campaign, at, start, flags, _span_ms(UNMEASURED_SPAN), np.inf,
                           UNMEASURED)
     columns = [np.array(column, copy=True) for column in unmeasured]
     for n, row in enumerate(rows):

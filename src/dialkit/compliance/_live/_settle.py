@@ -33,7 +33,8 @@ import pandas as pd
 
 from ..._arrays._groups import Bools, isin
 from ...contract import WEBHOOK_RETENTION_DAYS
-from .._checks._abandonment import places, policy_span
+from .._ahead._when_past import cap_periods
+from .._checks._abandonment import UNMEASURED_SPAN, places, policy_span
 from .._rules._rules import Rules
 from .._run import is_risk_of_a_list
 
@@ -48,10 +49,10 @@ time, not a pass over every call at each event."""
 
 
 def look_back(rules: Rules) -> pd.Timedelta:
-    """The furthest a finding of a call reads other calls back: a cap's 24 hours, and the
-    longest abandonment period of the law's rows and of the account's policy (30 days
-    where nothing measures it)."""
-    spans = [pd.Timedelta(hours=24), pd.Timedelta(days=30), pd.Timedelta(policy_span(rules))]
+    """The furthest a finding of a call reads other calls back: the caps' periods, and the
+    longest abandonment period of the law's rows and of the account's policy (and the
+    periods an abandoned call nothing measures is shown over)."""
+    spans = [*cap_periods(), UNMEASURED_SPAN, pd.Timedelta(policy_span(rules))]
     spans += [CALENDAR_MONTH if row.span is None else pd.Timedelta(row.span)
               for row in places(rules)]
     return max(spans)
