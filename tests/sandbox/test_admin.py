@@ -6,6 +6,7 @@ clock stays where the other tests expect it.
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -17,7 +18,7 @@ import pytest
 
 from conftest import KEYS, START, add_fault, assert_problem, base_config, client_for, write
 from dialkit import Client
-from dialkit.errors import InputError
+from dialkit.errors import ApiConnectionError, InputError
 from dialkit.sandbox import RemoteSandbox, Sandbox, attach_environment
 from dialkit.sandbox._http._checks._admin_access import AdminKey
 from dialkit.webhooks import Receiver, events_after
@@ -313,6 +314,20 @@ def test_a_clock_that_cannot_move_is_said_so(own: Sandbox, sandbox: Sandbox,
     with pytest.raises(InputError, match="not moved 60 s: This admin key is not valid") as told:
         wrong.advance(60)
     assert "x" * 24 not in str(told.value)
+
+
+def test_an_emulator_that_stopped_is_named_not_a_transport_traceback() -> None:
+    """An emulator another process started may have stopped: its admin surface's silence is
+    the service's connection error, naming the emulator and what was asked."""
+    with socket.socket() as free:  # a port nothing listens on once closed
+        free.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{free.getsockname()[1]}"
+    gone = RemoteSandbox(url, KEYS, admin_key=AdminKey("k" * 24))
+    for asked, words in ((gone.now, "its clock"), (lambda: gone.advance(60), "a move of its clock"),
+                         (lambda: gone.caller_ids("acme"), "the caller ids asked")):
+        with pytest.raises(ApiConnectionError, match=f"the emulator at {url} did not answer "
+                                                     f"{words} .*: is it still running"):
+            asked()
 
 
 def test_caller_ids_are_the_ones_the_world_dials_from(sandbox: Sandbox,

@@ -21,10 +21,10 @@ from .._utils._base_error import InputError
 from .._utils._moments import iso_datetime
 from ._http._checks._admin_access import ADMIN_KEY_HEADER, AdminKey
 from ._server import (
-    ADMIN_TIMEOUT_SECONDS,
     Advanced,
     ApiKey,
     Sandbox,
+    admin_surface,
     advance_clock,
     key_for,
 )
@@ -104,7 +104,7 @@ class RemoteSandbox:
         """The emulator's service time (UTC), read from its ``GET /_sandbox/clock``, as
         :meth:`Sandbox.now` gives it: a receiver's clock for the emulator's deliveries
         (each call is a request)."""
-        with httpx.Client(base_url=self.base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
+        with admin_surface(self.base_url, "its clock") as http:
             answer = http.get("/_sandbox/clock").raise_for_status()
         return iso_datetime(answer.json()["now"])
 
@@ -116,7 +116,7 @@ class RemoteSandbox:
     def caller_ids(self, account: str | None = None) -> list[str]:
         """The verified caller ids of ``account`` (default: the key's own account), for
         ``dialkit.compliance.audit(verified_caller_ids=...)``."""
-        with httpx.Client(base_url=self.base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
+        with admin_surface(self.base_url, "the caller ids asked") as http:
             if account is None:
                 me = http.get("/v1/me", headers={"Authorization": f"Bearer {self.keys['test']}"})
                 account = str(me.raise_for_status().json()["account"]["name"])

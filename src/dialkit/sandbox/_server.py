@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +36,7 @@ from .._utils._net import (
     server_config,
 )
 from .._utils._secrets import MaskedStr
+from ..errors import ApiConnectionError, ApiTimeoutError, ServiceUnavailableError
 from ._config import SandboxConfig, default_config, generate_key, load_config
 from ._http._app import create_app
 from ._http._checks._admin_access import (
@@ -145,18 +147,39 @@ ADMIN_TIMEOUT_SECONDS = 30.0
 """How long a request to an emulator's admin surface may take (a long advance dials)."""
 
 
+@contextmanager
+def admin_surface(base_url: str, asked: str) -> Iterator[httpx.Client]:
+    """A client of the admin surface of the emulator at ``base_url``, its failures to
+    answer (``asked``: what was asked, in words) raised as the service's would be, naming
+    the emulator and what to check: an emulator another process started may have stopped."""
+    try:
+        with httpx.Client(base_url=base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
+            yield http
+    except httpx.TimeoutException:
+        raise ApiTimeoutError(f"the emulator at {base_url} did not answer {asked} within "
+                              f"{ADMIN_TIMEOUT_SECONDS:g} s") from None
+    except httpx.TransportError as error:
+        raise ApiConnectionError(f"the emulator at {base_url} did not answer {asked} "
+                                 f"({type(error).__name__}: {error}): is it still running "
+                                 "(dialkit sandbox)?") from None
+    except httpx.HTTPStatusError as error:
+        raise ServiceUnavailableError(f"the emulator at {base_url} failed {asked}: "
+                                      f"{_detail(error.response)}",
+                                      status=error.response.status_code) from None
+
+
 def advance_clock(base_url: str, headers: Mapping[str, str], seconds: float,
                   deliver: bool = False) -> Advanced:
     """``POST /_sandbox/clock`` of the emulator at ``base_url``: its manual clock moved
     ``seconds`` forward, its dialer run over them (:meth:`Sandbox.advance`)."""
-    with httpx.Client(base_url=base_url, timeout=ADMIN_TIMEOUT_SECONDS) as http:
+    with admin_surface(base_url, "a move of its clock") as http:
         answer = http.post("/_sandbox/clock", json={"advance_seconds": seconds,
                                                     "deliver": deliver},
                            headers=dict(headers))
-    if answer.is_client_error:  # a real clock, a negative interval, a wrong admin key
-        raise InputError(f"the emulator's clock was not moved {seconds!r} s: "
-                         f"{_detail(answer)}")
-    body = answer.raise_for_status().json()
+        if answer.is_client_error:  # a real clock, a negative interval, a wrong admin key
+            raise InputError(f"the emulator's clock was not moved {seconds!r} s: "
+                             f"{_detail(answer)}")
+        body = answer.raise_for_status().json()
     delivered = int(body.get("delivered", 0))  # an emulator before it waits for none
     return Advanced(iso_datetime(body["now"]), dict(body["simulated"]), delivered)
 
