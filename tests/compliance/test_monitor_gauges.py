@@ -115,11 +115,12 @@ def test_the_calls_left_under_a_cap_are_those_the_audit_then_allows(
         assert set(monitor.findings["rule"]) == {"call_frequency"}
 
 
-def test_a_persons_numbers_are_gauged_as_next_allowed_judges_every_call() -> None:
-    """The gauges read only the calls of the persons called in the last day, and say what
-    ``next_allowed`` says given every call of the account; the calls left under the caps
-    count the person, as the audit does: a Florida person's own number and the one their
-    lead names (3 calls a person in 24 hours) have none left."""
+def test_a_persons_numbers_are_gauged_as_the_audit_counts_the_person() -> None:
+    """The gauges read only the calls of the persons called in the last day. A Florida
+    person's own number and the one their lead names (3 calls a person in 24 hours) have
+    no call left, and wait for the moment the first of the person's three calls leaves the
+    24 hours: a call to either number before it is a finding of the audit, one then is
+    not. A number of nobody's person says what ``next_allowed`` says of it."""
     own, other, stranger = "+13055550166", "+13055550177", "+12125550123"
     leads = pd.DataFrame({"id": ["lead_1", "lead_2"], "campaign_id": "cmp_1",
                           "phone": [own, stranger], "status": "contacted",
@@ -133,17 +134,22 @@ def test_a_persons_numbers_are_gauged_as_next_allowed_judges_every_call() -> Non
     with Monitor(leads=leads, verified_caller_ids=VERIFIED) as monitor:
         monitor.observe(events)
         shown = monitor.gauges().numbers.set_index("to_number").sort_index()
-        whole = next_allowed(pd.Series(shown.index), monitor.as_of, calls=monitor.calls)
+        whole = next_allowed(pd.Series([stranger]), monitor.as_of, calls=monitor.calls)
+        calls = monitor.calls
     columns = ["allowed", "next_allowed_at", "rule"]
-    assert_frame_equal(shown[columns], whole.set_index("phone")[columns].rename_axis(
-        "to_number"), check_dtype=False)
+    assert_frame_equal(shown.loc[[stranger], columns], whole.set_index("phone")[
+        columns].rename_axis("to_number"), check_dtype=False)
     assert shown["left_under_caps"].to_dict() == {other: 0, own: 0, stranger: 5}
-    monitor_calls = monitor.calls
-    fourth = monitor_calls[monitor_calls["to_number"] == own].iloc[[-1]].assign(
-        id="call_4th", created_at=monitor.as_of + pd.Timedelta(seconds=1))
-    found = audit(pd.concat([monitor_calls, fourth], ignore_index=True), leads=leads,
-                  verified_caller_ids=VERIFIED).findings
-    assert "call_4th" in set(found.loc[found["rule"] == "call_frequency", "call_id"])
+    freed = pd.Timestamp("2026-11-03T14:00:00Z")  # the person's 14:00 call, 24 hours on
+    for number in (own, other):
+        assert shown.loc[number, columns].tolist() == [False, freed, "call_frequency"]
+        for at, capped in ((freed - pd.Timedelta(milliseconds=1), True), (freed, False)):
+            tried = calls[calls["to_number"] == number].iloc[[-1]].assign(
+                id="call_tried", created_at=at)
+            found = audit(pd.concat([calls, tried], ignore_index=True), leads=leads,
+                          verified_caller_ids=VERIFIED).findings
+            assert capped == ("call_tried" in set(
+                found.loc[found["rule"] == "call_frequency", "call_id"]))
 
 
 def test_the_gauges_of_one_judgment_are_the_same_answer_each_time_asked() -> None:

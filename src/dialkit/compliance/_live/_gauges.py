@@ -23,6 +23,7 @@ import pandas as pd
 from ..._utils._base_error import ComplianceRiskWarning
 from ..._utils._choices import AUDIT_INPUTS
 from .._ahead._when import next_allowed
+from .._ahead._when_past import cap_periods
 from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
 from .._part import Options, history_findings
 from .._report._audit_report import AuditReport
@@ -53,10 +54,10 @@ class Gauges:
             (its outbound calls then), ``left_under_caps`` (how many more calls the caps
             let through now, :data:`CAP_LOOKAHEAD` meaning that many or more), ``allowed``
             now, ``next_allowed_at``, ``hours_away`` and the ``rule`` that waits, as
-            :func:`~dialkit.compliance.next_allowed` says. ``next_allowed`` is asked of the
-            numbers, not the leads, so it counts a cap per number: where a lead links a
-            person's numbers, ``left_under_caps`` (which counts the person, as the audit
-            does) can be 0 while ``allowed`` is still true (a known gap).
+            :func:`~dialkit.compliance.next_allowed` says of the number; where a lead
+            links a person's numbers and the person's cap holds one (no call left under
+            the caps, counted as the audit counts the person), it waits for the first
+            moment a call then is one the caps let through, and then for its hours.
         as_of: The moment they look from.
     """
 
@@ -131,10 +132,13 @@ def _numbers(calls: pd.DataFrame, as_of: pd.Timestamp | None, inputs: Mapping[st
     # gauge judges a few persons' calls, not the account's
     calls = calls[calls["to_number"].isin(persons(set(numbers))).to_numpy(bool)]
     answer = _asked(numbers, as_of, calls, asked)
+    left = _left(numbers, outbound, as_of, calls, leads, options)
+    answer = _persons_capped(answer, numbers, left, outbound, as_of, calls, leads, options,
+                             asked, persons)
     away = (answer["next_allowed_at"] - as_of) / pd.Timedelta(hours=1)
     return pd.DataFrame({
         "to_number": numbers.to_numpy(object), "contacts_24h": counts.to_numpy(np.int64),
-        "left_under_caps": _left(numbers, outbound, as_of, calls, leads, options),
+        "left_under_caps": left,
         "allowed": answer["allowed"].to_numpy(bool),
         "next_allowed_at": answer["next_allowed_at"].to_numpy(),
         "hours_away": away.round(1).to_numpy(float),
@@ -155,29 +159,111 @@ def _left(numbers: pd.Series, outbound: pd.DataFrame, as_of: pd.Timestamp,
           calls: pd.DataFrame, leads: pd.DataFrame | None, options: Options) -> np.ndarray:
     """How many more calls to each number the caps let through now, up to
     :data:`CAP_LOOKAHEAD` (that many or more): that many calls to each are added after the
-    moment, a millisecond apart, each a copy of the number's latest (its campaign, so its
-    subject) not yet answered, and the caps judged once by the audit's own count
-    (:func:`.._part.history_findings`: the person's other numbers, the subject, the
-    policy's cap, the texts); the first call a cap finds is one too many."""
-    latest = outbound.sort_values("created_at").drop_duplicates("to_number", keep="last")
-    latest = latest.set_index("to_number").reindex(numbers.to_numpy()).rename_axis(
-        "to_number").reset_index()
-    unsaid = pd.Series(False, index=latest.index)  # a call not yet made: no answer, no end
+    moment, a millisecond apart, and the first call a cap finds is one too many
+    (:func:`_capped`)."""
+    latest = _latest(numbers, outbound)
     tried = pd.concat([latest.assign(
         id=[f"gauge_{more}_{n}" for n in range(len(numbers))],
-        created_at=as_of + pd.Timedelta(milliseconds=more),
-        **{column: latest[column].where(unsaid) for column in _UNSAID if column in latest})
+        created_at=as_of + pd.Timedelta(milliseconds=more))
         for more in range(1, CAP_LOOKAHEAD + 1)], ignore_index=True)
-    trial = ready(pd.concat([calls, tried], ignore_index=True), leads, options).calls
-    found = history_findings(trial, leads, None, dataclasses.replace(
-        options, moment=as_of + pd.Timedelta(milliseconds=CAP_LOOKAHEAD),
-        since=as_of + pd.Timedelta(milliseconds=1), until=None))
-    capped = found.loc[found["rule"] == "call_frequency", "call_id"].astype(str)
-    more, number = (capped.str.extract(r"^gauge_(\d+)_(\d+)$").dropna().astype(int)
-                    .to_numpy().T.reshape(2, -1))
+    more, number = _capped(tried, calls, leads, options)
     left = np.full(len(numbers), CAP_LOOKAHEAD, np.int64)
     np.minimum.at(left, number, more - 1)
     return left
+
+
+def _latest(numbers: pd.Series, outbound: pd.DataFrame) -> pd.DataFrame:
+    """Each number's latest call (its campaign, so its subject), as a call not yet made (no
+    answer, no end), a row each in the order of ``numbers``."""
+    latest = outbound.sort_values("created_at").drop_duplicates("to_number", keep="last")
+    latest = latest.set_index("to_number").reindex(numbers.to_numpy()).rename_axis(
+        "to_number").reset_index()
+    unsaid = pd.Series(False, index=latest.index)
+    return latest.assign(**{column: latest[column].where(unsaid) for column in _UNSAID
+                            if column in latest})
+
+
+def _capped(tried: pd.DataFrame, calls: pd.DataFrame, leads: pd.DataFrame | None,
+            options: Options) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the calls ``tried`` (ids ``gauge_<k>_<n>``: a trial ``k`` of the ``n``-th
+    number asked) a cap finds, beside ``calls``: their ``k`` and ``n``, judged once by the
+    audit's own count (:func:`.._part.history_findings`: the person's other numbers, the
+    subject, the policy's cap, the texts)."""
+    at = tried["created_at"]
+    trial = ready(pd.concat([calls, tried], ignore_index=True), leads, options).calls
+    found = history_findings(trial, leads, None, dataclasses.replace(
+        options, moment=at.max(), since=at.min(), until=None))
+    capped = found.loc[found["rule"] == "call_frequency", "call_id"].astype(str)
+    more, number = (capped.str.extract(r"^gauge_(\d+)_(\d+)$").dropna().astype(int)
+                    .to_numpy().T.reshape(2, -1))
+    return more, number
+
+
+def _persons_capped(answer: pd.DataFrame, numbers: pd.Series, left: np.ndarray,
+                    outbound: pd.DataFrame, as_of: pd.Timestamp, calls: pd.DataFrame,
+                    leads: pd.DataFrame | None, options: Options, asked: Mapping[str, Any],
+                    persons: Persons) -> pd.DataFrame:
+    """``answer`` (``next_allowed``'s, asked of the numbers) where a person's cap holds a
+    number it does not count: no call left under the caps (:func:`_left`, which counts the
+    person) while the number alone is allowed. Such a number waits for the first moment a
+    call of its person's last 24 hours leaves the cap's window and a call then is one the
+    caps let through (tried by :func:`_capped`, the person's numbers one at a time, as a
+    number's trials would count each other's), then for what ``next_allowed`` says of it
+    at that moment (its hours)."""
+    held = np.flatnonzero((left == 0) & answer["allowed"].to_numpy(bool))
+    if not len(held):
+        return answer
+    answer = answer.copy()
+    latest = _latest(numbers, outbound)
+    moments = _freeing(numbers, held, as_of, calls, persons)
+    freed: dict[int, pd.Timestamp] = {}
+    for turn in _turns(numbers, held, persons):  # a number of each person at a time
+        for tried_at in range(max(len(moments[n]) for n in turn)):
+            left_to_try = [n for n in turn if n not in freed and tried_at < len(moments[n])]
+            if not left_to_try:
+                break
+            tried = latest.iloc[left_to_try].assign(
+                id=[f"gauge_0_{n}" for n in left_to_try],
+                created_at=[moments[n][tried_at] for n in left_to_try])
+            still = set(_capped(tried, calls, leads, options)[1].tolist())
+            freed.update({n: moments[n][tried_at] for n in left_to_try if n not in still})
+    for n, at in freed.items():
+        then = _asked(numbers.iloc[[n]], at, calls, asked).iloc[0]
+        waits = bool(then["allowed"])
+        answer.loc[answer.index[n], ["allowed", "next_allowed_at", "rule"]] = [
+            False, at if waits else then["next_allowed_at"],
+            "call_frequency" if waits else then["rule"]]
+    return answer
+
+
+def _freeing(numbers: pd.Series, held: np.ndarray, as_of: pd.Timestamp,
+             calls: pd.DataFrame, persons: Persons) -> dict[int, list[pd.Timestamp]]:
+    """For each number at ``held``, the moments after ``as_of`` its person's calls leave
+    a cap's window (:func:`.._ahead._when_past.cap_periods`), in order: a call exactly a
+    period before another does not count in it."""
+    spans = cap_periods()
+    recent = calls[(calls["direction"].astype(object) == "outbound").to_numpy(bool)
+                   & (calls["created_at"] > as_of - max(spans)).to_numpy(bool)]
+    found = {}
+    for n in held.tolist():
+        theirs = recent.loc[recent["to_number"].isin(persons({str(numbers.iloc[n])})),
+                            "created_at"]
+        found[n] = sorted({at + span for at in theirs for span in spans if at + span > as_of})
+    return found
+
+
+def _turns(numbers: pd.Series, held: np.ndarray, persons: Persons) -> list[list[int]]:
+    """The numbers at ``held`` in turns of at most one number of each person."""
+    turns: list[list[int]] = []
+    seen: dict[frozenset[str], int] = {}
+    for n in held.tolist():
+        person = frozenset(persons({str(numbers.iloc[n])}))
+        turn = seen.get(person, 0)
+        seen[person] = turn + 1
+        if turn == len(turns):
+            turns.append([])
+        turns[turn].append(n)
+    return turns
 
 
 def provisional_of(report: AuditReport, as_of: pd.Timestamp | None) -> pd.DataFrame:
