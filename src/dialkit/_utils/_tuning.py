@@ -82,13 +82,17 @@ writer turns the part before into text: writing the 1M-row mix 0.37 against 0.45
 of wall time, and 0.44 against 0.41 CPU s, medians of 5-6 interleaved runs in one
 process (parts of 2**16 rows: the same wall time, 0.51-0.53 CPU s)."""
 
-HELD_BYTES = 80 << 20
+HELD_BYTES = 96 << 20
 """A streamed file up to this size keeps its rows' keys and judged chunks in memory (the
 mix's 1,000,000 rows are 75 MB, their keys 30 MB) and judges them at once, as a file read
 whole is judged: the buckets' writing and reading back took 0.29 s of such a file's
 clean, against 0.15; its numbers are screened through the client's cache of DNC checks,
 as a file read whole's are. The mix's 1,100,000 rows, 79 MiB, peak at 622 MiB so, below
-a streamed file's 694-730 MiB; at 128 MiB the peak was 815 MiB."""
+a streamed file's 694-730 MiB; at 128 MiB the peak was 815 MiB. Raised from 80 MiB: at
+1,320,000 rows of the mix (95.8 MiB) held took 0.91x the CPU of spilled (5.80-5.85
+against 6.40-6.43 s) and peaked at 747-765 MiB against 679-700; a file of two phone
+columns spills more than it holds (1,130,000 rows, 91.7 MiB: 752-885 MiB held, 1016-1021
+spilled), and its 1,000,000 rows (81 MiB) took 0.93x the CPU held."""
 
 BUCKET_BYTES = 32 << 20
 """Bytes of a streamed file whose rows' keys go to one bucket on disk: a bucket of the
