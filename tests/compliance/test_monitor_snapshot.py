@@ -5,7 +5,7 @@ judged every call (issue 83, item 4 and the restart target).
 The account is the audit benchmark's: its calls observed as one frame (a snapshot is kept
 after it, so many calls having changed), then the benchmark's stream of deliveries in
 batches (too few calls for another), and a second monitor opened on the state as the first
-was killed: without closing it.
+was killed: its file let go without a snapshot.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from contextlib import closing
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from pandas.testing import assert_frame_equal
 
 from dialkit.compliance import Monitor, audit
 from dialkit.compliance._live._snapshot import fingerprint, from_blob, to_blob
+from dialkit.errors import MonitorStateError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_monitor  # noqa: E402
@@ -42,10 +44,13 @@ def test_a_restart_after_a_kill_judges_only_the_calls_changed_since_the_snapshot
         tmp_path: Path) -> None:
     path = tmp_path / "state.sqlite"
     half = len(DELIVERIES) // 2
-    killed = Monitor(path, **INPUTS)  # never closed: killed, as far as the state knows
+    killed = Monitor(path, **INPUTS)
     killed.observe(MADE["kept"])
     for start in range(0, half, 50):
         killed.observe(DELIVERIES[start:min(start + 50, half)])
+    with pytest.raises(MonitorStateError, match="is held by another monitor"):
+        Monitor(path, **INPUTS)  # two monitors of one state would write over each other
+    killed._state.close()  # as a kill leaves it: no snapshot at its close, its lock let go
     with Monitor(path, **INPUTS) as again:
         assert_frame_equal(again.findings, killed.findings)
         assert_frame_equal(again.findings, expected(DELIVERIES[:half]))
@@ -54,7 +59,6 @@ def test_a_restart_after_a_kill_judges_only_the_calls_changed_since_the_snapshot
         again.observe(DELIVERIES[half:])
         assert_frame_equal(again.findings, expected(DELIVERIES))
         findings = again.findings
-    killed._state.close()  # as a kill leaves it: no snapshot at its close
     with Monitor(path, **INPUTS) as closed:  # closed: its snapshot holds every call
         assert_frame_equal(closed.findings, findings)
         assert closed._judged.judged == 0

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from filelock import FileLock, Timeout
 
-from ..._files._private import open_no_link, private_file
+from ..._files._private import open_no_link, private_file, refuse_link
 from ..._utils._base_error import MonitorStateError
 from ._facts import Fact, Held
 from ._settle import Settled
@@ -52,6 +53,24 @@ CREATE TABLE IF NOT EXISTS snapshot (name TEXT PRIMARY KEY, frame BLOB NOT NULL)
 
 SNAPSHOT_FRAMES = ("calls", "findings", "opened", "dropped", "answered")
 """The frames a snapshot keeps."""
+def _held(path: Path) -> FileLock:
+    """``path`` made (owner-only: phone numbers; a link refused, not followed) and held for
+    one monitor: two monitors of one state would each write the other's snapshot and
+    findings over. The hold is a lock on a file beside it, which the kernel releases when
+    the process ends however it ends (a kill -9 too), so a killed monitor never blocks its
+    restart."""
+    os.close(private_file(open_no_link(path, os.O_CREAT | os.O_RDONLY, "the monitor's state")))
+    lock = FileLock(refuse_link(path.with_name(path.name + ".lock"), "the monitor's lock"),
+                    mode=0o600)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise MonitorStateError(f"{path} is held by another monitor (its lock, "
+                                f"{lock.lock_file}): close that monitor, or stop its process, "
+                                "or name another file") from None
+    return lock
+
+
 _CALL_CHANGED = """INSERT INTO calls (id, row) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET
     was = CASE WHEN calls.fresh = 0 THEN calls.row ELSE calls.was END,
     row = excluded.row, fresh = 1"""
@@ -63,27 +82,32 @@ class State:
 
     def __init__(self, path: str | Path | None) -> None:
         self.path = None if path is None else Path(path)
-        if self.path is not None:  # owner-only (phone numbers); a link refused, not followed
-            os.close(private_file(open_no_link(self.path, os.O_CREAT | os.O_RDONLY,
-                                               "the monitor's state")))
+        self._lock = None if self.path is None else _held(self.path)
         try:
             self._db = sqlite3.connect(":memory:" if self.path is None else self.path,
                                        isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
+            self._release()
             raise MonitorStateError(f"{self.path} is not a monitor's state ({error}): name a new "
                              "file, or the one a Monitor wrote") from None
         kept = self.meta("format")
         if kept is None:
             self._db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
         elif kept != str(FORMAT):
+            self.close()
             raise MonitorStateError(f"{self.path} is a monitor's state of format {kept}; this "
                              f"dialkit reads format {FORMAT}: name a new file")
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file, and let another monitor hold it."""
         self._db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
 
     def meta(self, key: str) -> str | None:
         """A value the state keeps beside its tables (the clock, the inputs' fingerprint)."""
