@@ -227,12 +227,15 @@ def _persons_capped(answer: pd.DataFrame, numbers: pd.Series, left: np.ndarray,
                 created_at=[moments[n][tried_at] for n in left_to_try])
             still = set(_capped(tried, calls, leads, options)[1].tolist())
             freed.update({n: moments[n][tried_at] for n in left_to_try if n not in still})
-    for n, at in freed.items():
-        then = _asked(numbers.iloc[[n]], at, calls, asked).iloc[0]
-        waits = bool(then["allowed"])
-        answer.loc[answer.index[n], ["allowed", "next_allowed_at", "rule"]] = [
-            False, at if waits else then["next_allowed_at"],
-            "call_frequency" if waits else then["rule"]]
+    for at in sorted(set(freed.values())):  # one ask a moment (a person's numbers share it)
+        held_then = [n for n, freed_at in freed.items() if freed_at == at]
+        then = _asked(numbers.iloc[held_then], at, calls, asked)
+        waits = then["allowed"].to_numpy(bool)
+        answer.loc[answer.index[held_then], ["allowed", "next_allowed_at", "rule"]] = (
+            pd.DataFrame({"allowed": False,
+                          "next_allowed_at": then["next_allowed_at"].where(~waits, at),
+                          "rule": then["rule"].astype(object).where(~waits, "call_frequency")}
+                         ).to_numpy(object))
     return answer
 
 

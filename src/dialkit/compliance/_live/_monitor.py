@@ -38,7 +38,7 @@ from ._gauges import Gauges, gauges_of, provisional_of
 from ._scope import Judged, Scope
 from ._settle import LATE, STEP, Settled, kept_calls, look_back
 from ._snapshot import fingerprint, to_blob
-from ._state import State
+from ._state import SNAPSHOT_FRAMES, State
 
 if TYPE_CHECKING:
     from ._view import LiveView
@@ -168,9 +168,8 @@ class Monitor:
             self._unsnapped.clear()
             return
         judged = self._judged
-        frames = {"calls": self._calls.frame, "findings": judged.findings,
-                  "opened": judged.opened, "dropped": judged.dropped,
-                  "answered": judged.answered}
+        frames = {name: self._calls.frame if name == "calls" else getattr(judged, name)
+                  for name in SNAPSHOT_FRAMES}
         self._state.keep_snapshot(
             {name: to_blob(frame) for name, frame in frames.items()},
             {"snapshot_inputs": self._fingerprint,

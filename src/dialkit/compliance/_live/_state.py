@@ -52,7 +52,18 @@ CREATE TABLE IF NOT EXISTS snapshot (name TEXT PRIMARY KEY, frame BLOB NOT NULL)
 """
 
 SNAPSHOT_FRAMES = ("calls", "findings", "opened", "dropped", "answered")
-"""The frames a snapshot keeps."""
+"""The frames a snapshot keeps: the calls, and the judgment's (:class:`._scope.Judged`)."""
+
+
+def _parts(values: Iterable[str]) -> Iterator[tuple[list[str], str]]:
+    """``values`` (each once, in order) 500 at a time, with the ``?`` marks of an ``IN``
+    of them: SQLite's bound parameters are limited."""
+    given = sorted(set(values))
+    for start in range(0, len(given), 500):
+        part = given[start:start + 500]
+        yield part, ",".join("?" * len(part))
+
+
 def _held(path: Path) -> FileLock:
     """``path`` made (owner-only: phone numbers; a link refused, not followed) and held for
     one monitor: two monitors of one state would each write the other's snapshot and
@@ -133,12 +144,9 @@ class State:
                 for call_id, row in self._each("SELECT id, row FROM calls WHERE id", call_ids)}
 
     def _each(self, select: str, values: Iterable[str]) -> Iterator[tuple[Any, ...]]:
-        """The rows of ``select ... IN (values)``, asked 500 values at a time (SQLite's
-        bound parameters are limited)."""
-        given = sorted(set(values))
-        for start in range(0, len(given), 500):
-            part = given[start:start + 500]
-            yield from self._db.execute(f"{select} IN ({','.join('?' * len(part))})", part)
+        """The rows of ``select ... IN (values)``."""
+        for part, marks in _parts(values):
+            yield from self._db.execute(f"{select} IN ({marks})", part)
 
     def calls(self) -> list[dict[str, Any]]:
         """Every call's folded row."""
@@ -178,9 +186,7 @@ class State:
             if len(findings):
                 cursor.execute("INSERT INTO settled (findings) VALUES (?)",
                                (to_blob(findings.reset_index(drop=True)),))
-            for start in range(0, len(calls), 500):
-                part = calls[start:start + 500]
-                marks = ",".join("?" * len(part))
+            for part, marks in _parts(calls):
                 cursor.execute(f"DELETE FROM calls WHERE id IN ({marks})", part)
                 cursor.execute(f"DELETE FROM facts WHERE call_id IN ({marks})", part)
             cursor.executemany("DELETE FROM announced WHERE key = ?", [(k,) for k in keys])
