@@ -146,6 +146,26 @@ def test_a_persons_other_number_is_judged_with_the_number_an_event_touched() -> 
     assert found[1][["rule", "call_id"]].values.tolist() == [["call_frequency", "call_4"]]
 
 
+def test_a_check_dated_after_the_moment_is_judged_again_once_the_moment_passes_it() -> None:
+    """A scrub dated after the calls screens no lead until the moment passes it, and no
+    finding quotes the moment against it: an event of another number judges that number
+    alone, and the event that moves the moment past the check judges its number again."""
+    leads = pd.DataFrame({"id": ["lead_1", "lead_2"], "campaign_id": ["cmp_1", "cmp_1"],
+                          "phone": [MIAMI, "+12125550100"], "status": ["callback", "new"]})
+    dnc = pd.DataFrame({"phone": [MIAMI], "listed": [False],
+                        "checked_at": [pd.Timestamp("2026-11-24T16:30:00Z")]})
+    with Monitor(leads=leads, dnc=dnc) as monitor:
+        monitor.observe(_event(1, MIAMI, 14))
+        assert "unscreened_lead" in set(monitor.findings["rule"])  # not checked by 14:00
+        before = monitor.observe(_event(2, "+12125550100", 15))
+        assert before.judged == 1  # the call of the number the event touched
+        after = monitor.observe(_event(3, "+12125550100", 17))  # past the check
+        assert after.judged == 3
+        assert after.withdrawn["rule"].tolist() == ["unscreened_lead"]
+        assert_frame_equal(monitor.findings, audit(monitor.calls, leads=leads, dnc=dnc,
+                                                   as_of=monitor.as_of).findings)
+
+
 def _call(n: int, day: str, *, answered: bool = True, abandoned: bool = False) -> dict[str, Any]:
     """Call ``n`` of ``cmp_1`` on ``day`` at 10:00 in New York, to a number of its own:
     answered and talked through (a sale), abandoned (no disposition, 2 s of talk), or
