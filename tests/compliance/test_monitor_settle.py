@@ -154,3 +154,40 @@ def test_an_event_of_a_call_older_than_the_settled_moment_is_held_and_named() ->
         assert [held.event_id for held in changes.held] == ["evt_too_late"]
         assert "settled" in changes.held[0].why
         assert monitor.held["event_id"].tolist() == ["evt_too_late"]
+
+
+def _disposition(call_id: str, at: pd.Timestamp) -> dict[str, Any]:
+    return {"id": f"evt_disposition_{call_id}", "type": "disposition.logged",
+            "created_at": at.isoformat(),
+            "data": {"call_id": call_id, "logged_at": at.isoformat(),
+                     "disposition_code": "sale"}}
+
+
+def test_a_disposition_whose_call_never_came_waits_while_the_call_could_land(
+        tmp_path: Path) -> None:
+    """A monitor reading a store from its middle meets dispositions of calls before it:
+    each waits for its call until it is older than the settled moment (were the call to
+    land then, it would be held), then is held and named, its fact no longer kept; one
+    logged since still waits."""
+    state = tmp_path / "monitor.sqlite"
+    weeks = _weeks()
+    with Monitor(state, **INPUTS) as monitor:
+        monitor.observe(weeks[0])
+        first = _disposition("call_before_the_store", monitor.as_of)
+        assert monitor.observe(first).held == ()
+        held: list[str] = []
+        for n, week in enumerate(weeks[1:], 1):
+            if n == len(weeks) - 2:
+                monitor.observe(_disposition("call_lately", monitor.as_of))
+            held += [each.event_id for each in monitor.observe(week).held]
+            if monitor.as_of - pd.Timestamp(first["created_at"]) < LATE + look_back(
+                    INPUTS["rules"]):
+                assert not held  # were its call to land, it would be judged
+        assert_frame_equal(monitor.findings, _audit(CALLS, monitor.as_of))
+        assert held == [first["id"]]
+        assert monitor.held["event_id"].tolist() == [first["id"]]
+        assert "settled" in monitor.held["why"].iloc[0]
+    with closing(sqlite3.connect(state)) as kept:
+        waiting = [call for (call,) in kept.execute(
+            "SELECT call_id FROM facts WHERE call_id NOT IN (SELECT id FROM calls)")]
+    assert waiting == ["call_lately"]

@@ -287,14 +287,15 @@ class Monitor:
             was = self._told.settle(told)
             self._as_of, self._judged = as_of, judged
             self._unsnapped.update(changed)
-            if self._settle() or len(self._unsnapped) > max(
+            unwaited = self._settle()
+            if unwaited is not None or len(self._unsnapped) > max(
                     AT_LEAST, MADE_AGAIN_AFTER * self._calls.made):
                 self._snapshot()
             findings = judged.findings
             changes = Changes(findings.iloc[told.places].reset_index(drop=True),
                               pd.DataFrame(was, columns=findings.columns),
-                              len(new), len(facts) - len(new), tuple(held), as_of,
-                              0 if same else judged.judged)
+                              len(new), len(facts) - len(new),
+                              (*held, *(unwaited or ())), as_of, 0 if same else judged.judged)
         if self._on_finding is not None and len(changes.added):
             self._on_finding(changes.added)  # after the state holds them: none lost
         for listener in list(self._listeners):  # one may unsubscribe as it hears
@@ -348,27 +349,22 @@ class Monitor:
             return new, held
         for call_id in late:
             del changed[call_id]
-        before = self._scope.settled.before
-        why = (f"its call started before {before}: the findings of calls that old are "
-               "settled (no event older than the service's history of events can land), "
-               "so the monitor no longer judges them")
         return ([fact for fact in new if fact.call_id not in late],
-                [*held, *(Held(fact.event_id, fact.kind, why) for fact in new
-                          if fact.call_id in late)])
+                [*held, *self._scope.settled.held(f for f in new if f.call_id in late)])
 
-    def _settle(self) -> bool:
-        """Settle the findings no event can change any more and drop the calls no finding
-        still judged reads (:mod:`._settle`), once the settled moment can move a step;
-        whether it did."""
+    def _settle(self) -> list[Held] | None:
+        """Settle the findings no event can change any more, drop the calls no finding
+        still judged reads, and hold the facts no call will come for (:mod:`._settle`),
+        once the settled moment can move a step: the facts it held (None: it did not)."""
         scope, as_of, judged = self._scope, self._as_of, self._judged
         if as_of is None or not scope.scoped:
-            return False
+            return None
         before = as_of - LATE - self._look_back
         if scope.settled.before is not None and before < scope.settled.before + STEP:
-            return False
+            return None
         still = scope.open_numbers(as_of)
         if still is None:  # a dated row of no number: no finding can be told settled
-            return False
+            return None
         now = Settled(before, still)
         findings = judged.findings
         rows = now.rows(findings)
@@ -377,16 +373,16 @@ class Monitor:
         frame = self._calls.frame
         keep = kept_calls(frame, before - self._look_back, judged.opened, still | risky)
         gone = frame["id"][~keep].astype(str).tolist()
-        keys = _keys(new)
+        keys, held = _keys(new), now.unwaited(self._state.waiting())
         self._state.settle(new, gone, keys, {"settled_before": before.isoformat(),
-                                             "settled_open": json.dumps(sorted(still))})
+                                             "settled_open": json.dumps(sorted(still))}, held)
         scope.settled = dataclasses.replace(now, findings=findings[rows].reset_index(drop=True))
         self._calls = Calls(frame[keep].reset_index(drop=True))
         self._judged = dataclasses.replace(
             judged, answered=judged.answered[~judged.answered.index.isin(gone)],
             dropped=judged.dropped[~judged.dropped.index.isin(gone)])
         self._told.forget(keys)
-        return True
+        return held
 
     def _at(self, as_of: pd.Timestamp | None) -> Options:
         """The audit's options at ``as_of`` (before any event: now)."""

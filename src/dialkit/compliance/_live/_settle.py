@@ -20,12 +20,14 @@ So, the moment being ``as_of``:
   the number is judged by), and every call of a number whose findings are not settled.
 
 An event about a call started before :attr:`Settled.before` (a disposition logged weeks
-after its call) would change nothing the monitor still judges: it is held and named.
+after its call) would change nothing the monitor still judges: it is held and named; and
+so is a disposition waiting for a call not kept (never read, or dropped) once it is older
+than :attr:`Settled.before` (:meth:`Settled.unwaited`), so that the facts stay bounded too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +39,7 @@ from .._ahead._when_past import cap_periods
 from .._checks._abandonment import UNMEASURED_SPAN, places, policy_span
 from .._rules._rules import Rules
 from .._run import is_risk_of_a_list
+from ._facts import Fact, Held
 
 LATE = pd.Timedelta(days=WEBHOOK_RETENTION_DAYS)
 """How long after it happened an event can still land: the contract's history of events,
@@ -89,6 +92,26 @@ class Settled:
         """Whether a call started at ``started`` is settled (an event of it is held)."""
         return self.before is not None and pd.notna(started) and started < self.before
 
+    def held(self, facts: Iterable[Fact]) -> list[Held]:
+        """``facts`` of calls started before :attr:`before`, held and named."""
+        why = (f"its call started before {self.before}: the findings of calls that old are "
+               "settled (no event older than the service's history of events can land), so "
+               "the monitor no longer judges them")
+        return [Held(fact.event_id, fact.kind, why) for fact in facts]
+
+    def unwaited(self, waiting: Collection[Fact]) -> list[Held]:
+        """Of the facts of calls not kept (:meth:`._state.State.waiting`: a disposition
+        waiting for its call), those of calls whose every fact is before :attr:`before`,
+        held (:meth:`held`): a call's event happens before any disposition logged of it,
+        so such a call started before it too, and would be held were it to land."""
+        if self.before is None:
+            return []
+        latest: dict[str, pd.Timestamp] = {}
+        for fact in waiting:
+            at = pd.Timestamp(fact.at)
+            latest[fact.call_id] = max(latest.get(fact.call_id, at), at)
+        return self.held(fact for fact in waiting if latest[fact.call_id] < self.before)
+
 
 def kept_calls(calls: pd.DataFrame, before: pd.Timestamp, opened: pd.DataFrame,
                still: Collection[str]) -> Bools:
@@ -103,3 +126,4 @@ def kept_calls(calls: pd.DataFrame, before: pd.Timestamp, opened: pd.DataFrame,
                    | (calls["disposition"] == "do_not_call").fillna(False).to_numpy(bool)
                    | isin(calls["to_number"], list(still)))
     return kept
+

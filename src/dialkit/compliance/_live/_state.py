@@ -177,11 +177,18 @@ class State:
             self.meta("settled_open") or "[]")),
             pd.concat(steps, ignore_index=True) if steps else pd.DataFrame())
 
+    def waiting(self) -> list[Fact]:
+        """The facts of calls whose record has not come (a disposition before its call):
+        read once a step of settling, a pass over the facts' index (0.6 s of a million)."""
+        return [Fact.from_json(fact) for (fact,) in self._db.execute(
+            "SELECT fact FROM facts WHERE call_id NOT IN (SELECT id FROM calls)")]
+
     def settle(self, findings: pd.DataFrame, calls: Sequence[str], keys: Sequence[str],
-               meta: Mapping[str, str]) -> None:
+               meta: Mapping[str, str], unwaited: Sequence[Held] = ()) -> None:
         """One step of settling, in one transaction: the ``findings`` it settled kept
         (Feather: their types as judged), the ``calls`` it dropped and their facts deleted,
-        the settled findings' ``keys`` no longer among those announced (never told again)."""
+        the settled findings' ``keys`` no longer among those announced (never told again),
+        and the facts no call will come for (``unwaited``) held in place of their facts."""
         with self._transaction() as cursor:
             if len(findings):
                 cursor.execute("INSERT INTO settled (findings) VALUES (?)",
@@ -189,6 +196,10 @@ class State:
             for part, marks in _parts(calls):
                 cursor.execute(f"DELETE FROM calls WHERE id IN ({marks})", part)
                 cursor.execute(f"DELETE FROM facts WHERE call_id IN ({marks})", part)
+            cursor.executemany("DELETE FROM facts WHERE event_id = ?",
+                               [(h.event_id,) for h in unwaited])
+            cursor.executemany("INSERT OR IGNORE INTO held VALUES (?, ?, ?)",
+                               [(h.event_id, h.kind, h.why) for h in unwaited])
             cursor.executemany("DELETE FROM announced WHERE key = ?", [(k,) for k in keys])
             cursor.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", meta.items())
 
