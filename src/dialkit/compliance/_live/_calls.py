@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from ..._arrays._groups import isin
 from ...frames import SCHEMAS
@@ -53,6 +54,22 @@ def _stacked(parts: list[pd.DataFrame]) -> pd.DataFrame:
                      ignore_index=True)
 
 
+def in_one_chunk(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each Arrow column in one chunk: pyarrow joins a column's chunks to
+    take rows from it, a copy of the whole column for each part taken (the calls, and the
+    leads and DNC results a part reads). A part of 8 calls from the million of a snapshot
+    read back (16 chunks a column) took 24 ms so, 0.3 ms from one chunk; joining them once
+    took 0.19 s."""
+    joined = {}
+    for name, column in frame.items():
+        arrow = column.array.__arrow_array__() if isinstance(
+            column.dtype, pd.StringDtype | pd.ArrowDtype) else None
+        if isinstance(arrow, pa.ChunkedArray) and arrow.num_chunks > 1:
+            joined[name] = pd.Series(pd.array(arrow.combine_chunks(), dtype=column.dtype),
+                                     index=frame.index)
+    return frame.assign(**joined) if joined else frame
+
+
 class Calls:
     """The monitor's calls: :attr:`frame` whole, :meth:`of_numbers` a part,
     :meth:`update` with rows changed."""
@@ -61,7 +78,7 @@ class Calls:
         self._made(frame)
 
     def _made(self, frame: pd.DataFrame) -> None:
-        self._frame = frame
+        self._frame = in_one_chunk(frame)
         self._changed = frame.iloc[:0]  # the rows changed since it was made, typed
         self._by_number = _Index(frame["to_number"])
 
@@ -81,7 +98,7 @@ class Calls:
     def update(self, rows: pd.DataFrame) -> None:
         """Take the calls ``rows`` (typed as :func:`calls_frame` types them) in place of
         their rows, or as new calls."""
-        kept = self._changed[~self._changed["id"].isin(rows["id"]).to_numpy(bool)]
+        kept = self._changed[~isin(self._changed["id"], rows["id"])]
         self._changed = _stacked([kept, rows])
         if len(self._changed) > max(AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
             self._made(_with_typed(self._frame, self._changed))
@@ -94,7 +111,7 @@ class Calls:
             return taken.reset_index(drop=True)
         changed = self._changed
         mine = changed[isin(changed["to_number"], list(numbers))]
-        taken = taken[~taken["id"].isin(changed["id"]).to_numpy(bool)]
+        taken = taken[~isin(taken["id"], changed["id"])]  # pandas': 0.09 s of 50,000 changed
         return _stacked([taken, mine]).sort_values(["created_at", "id"], kind="stable",
                                                    ignore_index=True)
 

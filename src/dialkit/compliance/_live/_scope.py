@@ -39,7 +39,7 @@ from .._report._audit_report import AuditReport
 from .._rows import answered_calls, outbound_rows
 from .._rules._place_law import scrub_ages
 from .._run import arranged, in_rule_order, judgment, report
-from ._calls import Calls
+from ._calls import Calls, in_one_chunk
 from ._settle import Settled
 
 
@@ -83,8 +83,10 @@ class Scope:
         self._raw = leads, dnc
         self.sources = sources_of({"calls": None, "leads": leads, "dnc": dnc,
                                    "texts": options.texts})
-        self.leads = prepared_leads(leads, options.campaigns, options.values)
-        self.dnc = prepared_dnc(dnc, options.values)
+        prepared = (prepared_leads(leads, options.campaigns, options.values),
+                    prepared_dnc(dnc, options.values))  # each part takes its numbers' rows
+        self.leads, self.dnc = (None if frame is None else in_one_chunk(frame)
+                                for frame in prepared)
         self.scoped = (options.texts is None or not len(options.texts)) and (
             options.since is None and options.until is None) and (
             self.leads is None or bool(self.leads["lead_id"].is_unique))
@@ -317,11 +319,16 @@ def _by_id(answered: pd.DataFrame, prepared: pd.DataFrame, rows: np.ndarray) -> 
 
 
 def _answered(kept: pd.DataFrame, fresh: pd.DataFrame, options: Options) -> pd.DataFrame:
-    """The answered calls (:func:`_by_id`), the calls ``fresh`` in place of their rows."""
+    """The answered calls (:func:`_by_id`), the calls ``fresh`` in place of their rows:
+    ``kept`` itself where none of them was or is answered (most events), not a copy of
+    every answered call."""
     prepared = prepared_calls(fresh, options.values)
     rows = outbound_rows(prepared, options.campaigns)
     now = _by_id(answered_calls(prepared, rows, options.rules), prepared, rows)
-    return pd.concat([kept[~kept.index.isin(fresh["id"].astype(object))], now])
+    was = kept.index.isin(fresh["id"].astype(object))
+    if not len(now) and not was.any():
+        return kept
+    return pd.concat([kept[~was], now])
 
 
 def _moved_first(was: pd.DataFrame, now: pd.DataFrame) -> set[str]:
