@@ -38,8 +38,9 @@ def to_blob(frame: pd.DataFrame) -> bytes:
                                                                        pd.RangeIndex))
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            _TYPES: json.dumps(types).encode()})
-    written = io.BytesIO()
-    feather.write_feather(table, written, compression="zstd")
+    written = io.BytesIO()  # one batch: read back in one chunk a column (._calls.in_one_chunk)
+    feather.write_feather(table.combine_chunks(), written, compression="zstd",
+                          chunksize=max(len(frame), 1))
     return written.getvalue()
 
 
