@@ -40,7 +40,7 @@ _DIRECTION = next(column for column in SCHEMAS["calls"].columns if column.name =
 
 def _with_typed(frame: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with the calls ``fresh`` (typed as it is) in place of its rows of them."""
-    kept = frame[~frame["id"].isin(fresh["id"]).to_numpy(dtype=bool)]
+    kept = frame[~isin(frame["id"], fresh["id"])]
     return _stacked([kept, fresh]).sort_values(["created_at", "id"], kind="stable",
                                                ignore_index=True)
 

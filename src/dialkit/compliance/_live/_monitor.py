@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 import numpy as np
 import pandas as pd
 
+from ..._arrays._groups import isin
 from ..._parallel._partitions import read_whole
 from ...frames import maybe_pandas
 from .._entry import read_inputs
@@ -379,8 +380,8 @@ class Monitor:
         scope.settled = dataclasses.replace(now, findings=findings[rows].reset_index(drop=True))
         self._calls = Calls(frame[keep].reset_index(drop=True))
         self._judged = dataclasses.replace(
-            judged, answered=judged.answered[~judged.answered.index.isin(gone)],
-            dropped=judged.dropped[~judged.dropped.index.isin(gone)])
+            judged, answered=judged.answered[~isin(judged.answered.index, gone)],
+            dropped=judged.dropped[~isin(judged.dropped.index, gone)])
         self._told.forget(keys)
         return held
 

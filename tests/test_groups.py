@@ -1,0 +1,30 @@
+"""``_arrays._groups.isin``, the toolkit's membership of text by its distinct values, gives
+pandas' own answer for columns and indexes alike, Arrow-backed or Python text, with
+missing values among them and among what is asked (the monitor asks it of indexes of call
+ids, where pandas made an Arrow scalar of each id asked)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dialkit._arrays._groups import isin
+
+TEXTS = st.lists(st.one_of(st.none(), st.sampled_from(["call_1", "call_2", "", "+1212"])),
+                 max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(column=TEXTS, values=TEXTS, dtype=st.sampled_from(["string[pyarrow]", "object"]),
+       index=st.booleans())
+def test_isin_is_pandas_answer_for_columns_and_indexes(column: list[str | None],
+                                                        values: list[str | None], dtype: str,
+                                                        index: bool) -> None:
+    texts = pd.Series(column, dtype=dtype)
+    asked = pd.Series(values, dtype=dtype)
+    expected = texts.isin(asked).to_numpy(bool)
+    found = isin(pd.Index(texts) if index else texts, asked)
+    assert isinstance(found, np.ndarray) and found.dtype == bool
+    assert found.tolist() == expected.tolist()
