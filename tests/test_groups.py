@@ -1,7 +1,8 @@
 """``_arrays._groups.isin``, the toolkit's membership of text by its distinct values, gives
 pandas' own answer for columns and indexes alike, Arrow-backed or Python text, with
-missing values among them and among what is asked (the monitor asks it of indexes of call
-ids, where pandas made an Arrow scalar of each id asked)."""
+missing values among them and among what is asked, by the column's kept hash or asked once
+(the monitor asks it of indexes of call ids, where pandas made an Arrow scalar of each id
+asked)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ TEXTS = st.lists(st.one_of(st.none(), st.sampled_from(["call_1", "call_2", "", "
 
 @settings(max_examples=60, deadline=None)
 @given(column=TEXTS, values=TEXTS, dtype=st.sampled_from(["string[pyarrow]", "object"]),
-       index=st.booleans())
+       index=st.booleans(), keep=st.booleans())
 def test_isin_is_pandas_answer_for_columns_and_indexes(column: list[str | None],
                                                         values: list[str | None], dtype: str,
-                                                        index: bool) -> None:
+                                                        index: bool, keep: bool) -> None:
     texts = pd.Series(column, dtype=dtype)
     asked = pd.Series(values, dtype=dtype)
     expected = texts.isin(asked).to_numpy(bool)
-    found = isin(pd.Index(texts) if index else texts, asked)
+    found = isin(pd.Index(texts) if index else texts, asked, keep=keep)
     assert isinstance(found, np.ndarray) and found.dtype == bool
     assert found.tolist() == expected.tolist()

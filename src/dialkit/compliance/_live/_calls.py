@@ -40,7 +40,7 @@ _DIRECTION = next(column for column in SCHEMAS["calls"].columns if column.name =
 
 def _with_typed(frame: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with the calls ``fresh`` (typed as it is) in place of its rows of them."""
-    kept = frame[~isin(frame["id"], fresh["id"])]
+    kept = frame[~isin(frame["id"], fresh["id"], keep=False)]
     return _stacked([kept, fresh]).sort_values(["created_at", "id"], kind="stable",
                                                ignore_index=True)
 
@@ -98,7 +98,7 @@ class Calls:
     def update(self, rows: pd.DataFrame) -> None:
         """Take the calls ``rows`` (typed as :func:`calls_frame` types them) in place of
         their rows, or as new calls."""
-        kept = self._changed[~isin(self._changed["id"], rows["id"])]
+        kept = self._changed[~isin(self._changed["id"], rows["id"], keep=False)]
         self._changed = _stacked([kept, rows])
         if len(self._changed) > max(AT_LEAST, MADE_AGAIN_AFTER * len(self._frame)):
             self._made(_with_typed(self._frame, self._changed))
@@ -111,7 +111,7 @@ class Calls:
             return taken.reset_index(drop=True)
         changed = self._changed
         mine = changed[isin(changed["to_number"], list(numbers))]
-        taken = taken[~isin(taken["id"], changed["id"])]  # pandas': 0.09 s of 50,000 changed
+        taken = taken[~isin(taken["id"], changed["id"], keep=False)]  # pandas': 0.09 s
         return _stacked([taken, mine]).sort_values(["created_at", "id"], kind="stable",
                                                    ignore_index=True)
 

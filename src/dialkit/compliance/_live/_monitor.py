@@ -380,8 +380,8 @@ class Monitor:
         scope.settled = dataclasses.replace(now, findings=findings[rows].reset_index(drop=True))
         self._calls = Calls(frame[keep].reset_index(drop=True))
         self._judged = dataclasses.replace(
-            judged, answered=judged.answered[~isin(judged.answered.index, gone)],
-            dropped=judged.dropped[~isin(judged.dropped.index, gone)])
+            judged, answered=judged.answered[~isin(judged.answered.index, gone, keep=False)],
+            dropped=judged.dropped[~isin(judged.dropped.index, gone, keep=False)])
         self._told.forget(keys)
         return held
 

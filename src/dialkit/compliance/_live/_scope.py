@@ -144,7 +144,8 @@ class Scope:
         mine = calls.of_numbers(numbers)
         part, dropped_now = self._part(mine, numbers, kept.joined, options)
         gone = mine["id"]
-        store = pd.concat([kept.dropped[~isin(kept.dropped.index, gone)], dropped_now])
+        store = pd.concat([kept.dropped[~isin(kept.dropped.index, gone, keep=False)],
+                           dropped_now])
         answered = _answered(kept.answered, fresh, options)
         asked = answered[_among(answered["campaign_id"], campaigns)]
         windows = abandonment_windows(asked, options.rules, kept.joined, opened)
@@ -159,7 +160,8 @@ class Scope:
             return self.whole(calls.frame, options)  # none left: the types of none are its
         merged, fresh = self._gathered(old[~touched], found[live])
         return Judged(merged, opened, kept.joined, store, answered, None,
-                      len(mine) + int((~isin(asked.index, gone)).sum()), fresh, ~touched)
+                      len(mine) + int((~isin(asked.index, gone, keep=False)).sum()), fresh,
+                      ~touched)
 
     def _gathered(self, kept: pd.DataFrame, fresh: pd.DataFrame) -> tuple[pd.DataFrame,
                                                                          np.ndarray]:
@@ -325,7 +327,7 @@ def _answered(kept: pd.DataFrame, fresh: pd.DataFrame, options: Options) -> pd.D
     prepared = prepared_calls(fresh, options.values)
     rows = outbound_rows(prepared, options.campaigns)
     now = _by_id(answered_calls(prepared, rows, options.rules), prepared, rows)
-    was = isin(kept.index, fresh["id"])
+    was = isin(kept.index, fresh["id"], keep=False)
     if not len(now) and not was.any():
         return kept
     return pd.concat([kept[~was], now])
