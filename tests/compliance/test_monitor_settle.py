@@ -168,13 +168,17 @@ def test_a_disposition_whose_call_never_came_waits_while_the_call_could_land(
     """A monitor reading a store from its middle meets dispositions of calls before it:
     each waits for its call until it is older than the settled moment (were the call to
     land then, it would be held), then is held and named, its fact no longer kept; one
-    logged since still waits."""
+    logged since still waits, and one whose call came later is the call's."""
     state = tmp_path / "monitor.sqlite"
     weeks = _weeks()
+    logged = weeks[1][weeks[1]["disposition"].notna().to_numpy(bool)].iloc[0]
+    early = {**_disposition(str(logged["id"]), logged["ended_at"]),  # before its call came
+             "data": {"call_id": str(logged["id"]), "logged_at": logged["ended_at"].isoformat(),
+                      "disposition_code": str(logged["disposition"])}}
     with Monitor(state, **INPUTS) as monitor:
         monitor.observe(weeks[0])
         first = _disposition("call_before_the_store", monitor.as_of)
-        assert monitor.observe(first).held == ()
+        assert monitor.observe([first, early]).held == ()
         held: list[str] = []
         for n, week in enumerate(weeks[1:], 1):
             if n == len(weeks) - 2:

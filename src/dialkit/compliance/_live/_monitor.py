@@ -263,9 +263,11 @@ class Monitor:
             for fact in new:
                 touched.setdefault(fact.call_id, []).append(fact)
             kept = self._state.rows_of(touched)
-            changed = {call_id: row for call_id, all_facts in touched.items()
-                       if (row := folded(_latest_of_each(all_facts))) is not None
-                       and row != kept.get(call_id)}
+            rows = {call_id: folded(_latest_of_each(all_facts))
+                    for call_id, all_facts in touched.items()}
+            changed = {call_id: row for call_id, row in rows.items()
+                       if row is not None and row != kept.get(call_id)}
+            waiting = [call_id for call_id, row in rows.items() if row is None]
             new, held = self._settled_apart(new, changed, held)
             as_of = max([t for t in (self._as_of, *(pd.Timestamp(f.at) for f in new))
                          if t is not None], default=None)
@@ -281,7 +283,7 @@ class Monitor:
                 meta = {} if as_of is None else {"as_of": as_of.isoformat()}
                 if read_to is not None:
                     meta[f"read_to:{read_to[0]}"] = str(int(read_to[1]))
-                self._state.commit(new, changed, held, told.added, told.gone, meta)
+                self._state.commit(new, changed, waiting, held, told.added, told.gone, meta)
             except BaseException:  # the state holds none of it: nor do the calls
                 self._calls = Calls(calls_frame(self._state.calls()))
                 raise
@@ -374,9 +376,11 @@ class Monitor:
         frame = self._calls.frame
         keep = kept_calls(frame, before - self._look_back, judged.opened, still | risky)
         gone = frame["id"][~keep].astype(str).tolist()
-        keys, held = _keys(new), now.unwaited(self._state.waiting())
+        keys, unwaited = _keys(new), now.unwaited(self._state.waiting())
+        held = now.held(unwaited)
         self._state.settle(new, gone, keys, {"settled_before": before.isoformat(),
-                                             "settled_open": json.dumps(sorted(still))}, held)
+                                             "settled_open": json.dumps(sorted(still))},
+                           unwaited, held)
         scope.settled = dataclasses.replace(now, findings=findings[rows].reset_index(drop=True))
         self._calls = Calls(frame[keep].reset_index(drop=True))
         self._judged = dataclasses.replace(

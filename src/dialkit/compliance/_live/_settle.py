@@ -99,18 +99,18 @@ class Settled:
                "the monitor no longer judges them")
         return [Held(fact.event_id, fact.kind, why) for fact in facts]
 
-    def unwaited(self, waiting: Collection[Fact]) -> list[Held]:
+    def unwaited(self, waiting: Collection[Fact]) -> list[Fact]:
         """Of the facts of calls not kept (:meth:`._state.State.waiting`: a disposition
         waiting for its call), those of calls whose every fact is before :attr:`before`,
-        held (:meth:`held`): a call's event happens before any disposition logged of it,
-        so such a call started before it too, and would be held were it to land."""
+        to be held (:meth:`held`): a call's event happens before any disposition logged of
+        it, so such a call started before it too, and would be held were it to land."""
         if self.before is None:
             return []
         latest: dict[str, pd.Timestamp] = {}
         for fact in waiting:
             at = pd.Timestamp(fact.at)
             latest[fact.call_id] = max(latest.get(fact.call_id, at), at)
-        return self.held(fact for fact in waiting if latest[fact.call_id] < self.before)
+        return [fact for fact in waiting if latest[fact.call_id] < self.before]
 
 
 def kept_calls(calls: pd.DataFrame, before: pd.Timestamp, opened: pd.DataFrame,
