@@ -166,6 +166,22 @@ def test_a_check_dated_after_the_moment_is_judged_again_once_the_moment_passes_i
                                                    as_of=monitor.as_of).findings)
 
 
+def test_a_listing_dated_after_the_moment_is_judged_again_as_the_moment_moves() -> None:
+    """A listing dated after the moment is read as unknown, and its finding quotes the
+    moment: an event of another number moves the moment, and the listed number's finding
+    is judged again (its check, dated with it, only once the moment passes it)."""
+    listed_at = pd.Timestamp("2026-11-24T18:00:00Z")
+    dnc = pd.DataFrame({"phone": [MIAMI], "listed": [True], "listed_at": [listed_at],
+                        "checked_at": [listed_at], "list": ["national"]})
+    with Monitor(dnc=dnc) as monitor:
+        for n, (number, hour) in enumerate([(MIAMI, 14), ("+12125550100", 15),
+                                            ("+12125550100", 16)], 1):
+            monitor.observe(_event(n, number, hour))
+            assert_frame_equal(monitor.findings,
+                               audit(monitor.calls, dnc=dnc, as_of=monitor.as_of).findings)
+        assert monitor.findings["evidence"].str.contains("is after the audit's as_of").any()
+
+
 def _call(n: int, day: str, *, answered: bool = True, abandoned: bool = False) -> dict[str, Any]:
     """Call ``n`` of ``cmp_1`` on ``day`` at 10:00 in New York, to a number of its own:
     answered and talked through (a sale), abandoned (no disposition, 2 s of talk), or

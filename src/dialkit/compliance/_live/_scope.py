@@ -261,13 +261,11 @@ def _dated(dnc: pd.DataFrame | None, options: Options) -> tuple[Dated, Dated]:
     frames = [frame for frame in (options.consents, options.reassigned, options.contracts)
               if frame is not None]
     crossing = []
-    if dnc is not None and "checked_at" in dnc:
+    if dnc is not None:  # prepared: checked_at is required
         frames.append(dnc.drop(columns="checked_at"))
         crossing.append(pd.DataFrame({
             "phone": dnc["phone"].to_numpy(object), "checked_at": dnc["checked_at"],
             "aged": dnc["checked_at"] + scrub_ages(dnc["phone"], options.rules).to_numpy()}))
-    elif dnc is not None:
-        frames.append(dnc)
     return _moments(frames), _moments(crossing)
 
 
