@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ..._arrays._groups import isin
+from ..._arrays._groups import isin, stably_by
 from ...frames import SCHEMAS
 
 MADE_AGAIN_AFTER = 0.05
@@ -122,8 +122,8 @@ class _Index:
     def __init__(self, column: pd.Series) -> None:
         codes, values = pd.factorize(column.fillna(""))  # Arrow's: 5x pandas' of objects
         self._codes = dict(zip(values.tolist(), range(len(values)), strict=True))
-        self._order = np.argsort(codes, kind="stable")
-        self._bounds = np.searchsorted(codes[self._order], np.arange(len(values) + 1))
+        self._order = stably_by(codes)
+        self._bounds = np.r_[0, np.cumsum(np.bincount(codes, minlength=len(values)))]
 
     def rows(self, values: Collection[str]) -> np.ndarray:
         """The rows of ``values`` (no value as ``""``), unordered."""

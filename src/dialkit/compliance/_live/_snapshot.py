@@ -46,7 +46,7 @@ def to_blob(frame: pd.DataFrame) -> bytes:
 
 def from_blob(blob: bytes) -> pd.DataFrame:
     """The frame :func:`to_blob` wrote, with its types."""
-    table = feather.read_table(io.BytesIO(blob))
+    table = feather.read_table(pa.BufferReader(blob))  # the blob's bytes, not a copy
     types = json.loads((table.schema.metadata or {})[_TYPES])
     frame = table.to_pandas()
     for name in frame.columns:
@@ -88,7 +88,7 @@ def _feed(digest: Any, value: Any) -> None:
     members in order, not as hashing placed them)."""
     if isinstance(value, pd.DataFrame):
         digest.update(repr((list(value.columns), value.dtypes.astype(str).tolist())).encode())
-        digest.update(_arrow_bytes(value))
+        _feed_arrow(digest, value)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for each in dataclasses.fields(value):
             if each.name != "moment":
@@ -108,14 +108,32 @@ def _feed(digest: Any, value: Any) -> None:
         digest.update(f"{type(value).__name__}:{value!r};".encode())
 
 
-def _arrow_bytes(frame: pd.DataFrame) -> bytes:
-    """``frame``'s values as an Arrow IPC stream (a ninth of the time pandas' hashing of
-    200,000 leads took); a frame Arrow cannot type (cells of mixed kinds) by its text."""
+def _feed_arrow(digest: Any, frame: pd.DataFrame) -> None:
+    """Feed ``frame``'s values to ``digest`` as an Arrow IPC stream, written into it piece by
+    piece, not kept whole (a ninth of the time pandas' hashing of 200,000 leads took); a
+    frame Arrow cannot type (cells of mixed kinds) by its text."""
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         table = pa.Table.from_pandas(frame.astype(str), preserve_index=False)
-    written = io.BytesIO()
-    with pa.ipc.new_stream(written, table.schema) as stream:
+    with pa.PythonFile(_Digesting(digest), mode="w") as sink, \
+            pa.ipc.new_stream(sink, table.schema) as stream:
         stream.write_table(table)
-    return written.getvalue()
+
+
+@dataclasses.dataclass
+class _Digesting:
+    """A file that feeds what is written to it to a digest."""
+
+    digest: Any
+    closed: bool = False
+
+    def write(self, data: Any) -> int:
+        self.digest.update(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
