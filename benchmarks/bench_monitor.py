@@ -24,10 +24,10 @@ the last one this process may use by default), in turn, ``--runs`` times:
   restart, timed without the imports, which are reported apart), then ``observe(event)``
   for each delivery, then a restart as a kill would leave the state (a copy read by
   SQLite's backup, the monitor not closed: the calls changed since its last snapshot
-  judged again): the sustained rate (deliveries over the loop's wall time), each
-  observe's p50, p99 and max, the resident memory every ``--rss-every`` deliveries and the
-  peak. ``--budget`` stops a stream that takes longer (the figures are then of the
-  deliveries observed, and say so).
+  judged again), in a fresh process as after a kill: the sustained rate (deliveries over
+  the loop's wall time), each observe's p50, p99 and max, the resident memory every
+  ``--rss-every`` deliveries and the peak. ``--budget`` stops a stream that takes longer
+  (the figures are then of the deliveries observed, and say so).
 - **monitor, batches**: the same in batches of ``--batch`` deliveries.
 - **audit**: the frame of the calls delivered so far (built untimed), then the audit timed,
   after each of ``--baseline-sample`` deliveries spread over the stream (the last one
@@ -200,7 +200,8 @@ def measure(imported: float) -> None:
     began = time.perf_counter()
     made = load(folder)
     figures = {"import": imported, "read": time.perf_counter() - began}
-    work = {"setup": setup, "monitor": observed, "audit": audited, "profile": profiled}[what]
+    work = {"setup": setup, "monitor": observed, "killed": after_a_kill, "audit": audited,
+            "profile": profiled}[what]
     print(json.dumps({**figures, **work(made, folder, options)}))
 
 
@@ -257,7 +258,7 @@ def observed(made: dict[str, Any], folder: Path, options: dict[str, Any]) -> dic
     if memory[-1][0] != done:
         memory.append((done, rss()))
     (folder / f"{options['tag']}.json").write_text(json.dumps(told(monitor.findings)))
-    killed = killed_restart(copy, folder / f"{options['tag']}-killed.sqlite", made)
+    killed = killed_restart(copy, folder / f"{options['tag']}-killed.sqlite", options["on_cpu"])
     monitor.close()
     for path in folder.glob(f"{copy.name}*"):
         path.unlink()
@@ -265,19 +266,27 @@ def observed(made: dict[str, Any], folder: Path, options: dict[str, Any]) -> dic
             "rss": memory, "peak": peak, "killed": killed}
 
 
-def killed_restart(state: Path, copy: Path, made: dict[str, Any]) -> float:
+def killed_restart(state: Path, copy: Path, cpu: int) -> float:
     """The seconds a monitor takes to start on ``state`` as a kill after the stream left it
-    (read by SQLite's backup, the running monitor not closed: no snapshot at its close,
-    the calls changed since the last one judged again)."""
+    (read by SQLite's backup, the running monitor not closed: no snapshot at its close, the
+    calls changed since the last one judged again), in a fresh process, as the one started
+    after a kill is: nothing the stream's process read or made is at hand."""
     with closing(sqlite3.connect(state)) as source, closing(sqlite3.connect(copy)) as target:
         source.backup(target)
-    began = time.perf_counter()
-    monitor = Monitor(copy, **inputs_of(made["leads"], made["dnc"]))
-    took = time.perf_counter() - began
-    monitor.close()
+    took = float(in_a_fresh_process("killed", copy.parent, cpu, state=copy.name)["restart"])
     for path in copy.parent.glob(f"{copy.name}*"):
         path.unlink()
     return took
+
+
+def after_a_kill(made: dict[str, Any], folder: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """A monitor started on the state file ``options["state"]`` names: the seconds its start
+    took (its close, which takes a snapshot, untimed)."""
+    began = time.perf_counter()
+    monitor = Monitor(folder / options["state"], **inputs_of(made["leads"], made["dnc"]))
+    took = time.perf_counter() - began
+    monitor.close()
+    return {"restart": took}
 
 
 def audited(made: dict[str, Any], folder: Path, options: dict[str, Any]) -> dict[str, Any]:
@@ -371,7 +380,7 @@ def runs_of(made: dict[str, Any], deliveries: list[dict[str, Any]], folder: Path
                 tag = f"{side}-{run}"
                 figures = in_a_fresh_process("monitor", folder, options.cpu, tag=tag,
                                              batch=sizes[side], budget=options.budget,
-                                             rss_every=options.rss_every)
+                                             rss_every=options.rss_every, on_cpu=options.cpu)
                 wrong += [d for d in [differences(made, deliveries, folder, tag,
                                                   figures["done"])] if d]
             measured[side].append({**figures, "load": os.getloadavg()[0]})
