@@ -25,9 +25,10 @@ the last one this process may use by default), in turn, ``--runs`` times:
   for each delivery, then a restart as a kill would leave the state (a copy read by
   SQLite's backup, the monitor not closed: the calls changed since its last snapshot
   judged again), in a fresh process as after a kill: the sustained rate (deliveries over
-  the loop's wall time), each observe's p50, p99 and max, the resident memory every
-  ``--rss-every`` deliveries and the peak. ``--budget`` stops a stream that takes longer
-  (the figures are then of the deliveries observed, and say so).
+  the loop's wall time), each observe's p50, p99 and max (and the first apart: what a
+  restart leaves to it), the resident memory every ``--rss-every`` deliveries and the
+  peak. ``--budget`` stops a stream that takes longer (the figures are then of the
+  deliveries observed, and say so).
 - **monitor, batches**: the same in batches of ``--batch`` deliveries.
 - **audit**: the frame of the calls delivered so far (built untimed), then the audit timed,
   after each of ``--baseline-sample`` deliveries spread over the stream (the last one
@@ -468,6 +469,8 @@ def report(made: dict[str, Any], setup_figures: dict[str, Any] | None, total: in
     _row("restart from state (imports apart)", f"<= {TARGET_RESTART:g} s",
          _median(one + batches, lambda r: r["restart"]), _median(base, lambda r: r["first"]),
          "time", TARGET_RESTART)
+    _row("the first observe after the restart, one event", "",
+         _median(one, lambda r: r["took"][0]), None, "time", None)
     _row("restart after a kill, the stream observed", f"<= {TARGET_RESTART:g} s",
          _median(one + batches, lambda r: r["killed"]), _median(base, lambda r: r["first"]),
          "time", TARGET_RESTART)

@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from dialkit.compliance import Monitor, audit
+from dialkit.compliance import Changes, Monitor, audit
 from dialkit.compliance._live._snapshot import fingerprint, from_blob, to_blob
 from dialkit.errors import MonitorStateError
 
@@ -120,3 +120,58 @@ def test_the_inputs_fingerprint_is_the_same_in_every_process() -> None:
     mixed = pd.DataFrame({"other_phones": [["+13055550177"], "+13055550188", None]})
     assert fingerprint(mixed) == fingerprint(mixed.copy())
     assert fingerprint(mixed) != fingerprint(mixed.iloc[::-1])
+
+
+def _same_changes(mine: Changes, theirs: Changes) -> None:
+    assert_frame_equal(mine.added, theirs.added)
+    assert_frame_equal(mine.withdrawn, theirs.withdrawn)
+
+
+def test_after_a_restart_a_monitor_tells_what_one_never_stopped_tells(tmp_path: Path) -> None:
+    """A snapshot keeps, beside its findings, the key and row hash of each as they were
+    told, and a restart takes them (and what it judges again of the calls changed since)
+    as told: its observations then tell, added and withdrawn, what a monitor that never
+    stopped tells of the same events, after a close and after a kill alike."""
+    path, quarter = tmp_path / "state.sqlite", len(DELIVERIES) // 4
+    parts = [DELIVERIES[n * quarter:(n + 1) * quarter] for n in range(3)]
+    never = Monitor(**INPUTS)
+    never.observe(MADE["kept"])
+    monitor = Monitor(path, **INPUTS)
+    monitor.observe(MADE["kept"])
+    _same_changes(monitor.observe(parts[0]), never.observe(parts[0]))
+    monitor.close()  # a snapshot of the judgment told
+    monitor = Monitor(path, **INPUTS)
+    assert monitor._told.kept() is not None  # resumed: the next reads only what it judges
+    for part in parts[1:]:
+        _same_changes(monitor.observe(part), never.observe(part))
+    monitor._state.close()  # as a kill leaves it: the calls of two parts to judge again
+    with Monitor(path, **INPUTS) as monitor:
+        assert monitor._told.kept() is not None and monitor._judged.judged > 0
+        _same_changes(monitor.observe(DELIVERIES[3 * quarter:]),
+                      never.observe(DELIVERIES[3 * quarter:]))
+        assert_frame_equal(monitor.findings, expected(DELIVERIES))
+
+
+def test_a_restart_whose_judgment_is_not_what_was_told_tells_it_again(
+        tmp_path: Path) -> None:
+    """Where what a restart judges again is not what the state says was told (a row of
+    ``announced`` lost), nothing is taken as told: the first observation reads every
+    finding and tells the lost one again."""
+    path, half = tmp_path / "state.sqlite", len(DELIVERIES) // 2
+    monitor = Monitor(path, **INPUTS)
+    monitor.observe(MADE["kept"])
+    for start in range(0, half, 20):
+        monitor.observe(DELIVERIES[start:min(start + 20, half)])
+    findings, since = monitor.findings, monitor._unsnapped  # calls since the last snapshot
+    lost = findings[findings["call_id"].isin(since)].iloc[0]
+    monitor._state.close()  # killed: the calls since are judged again at the restart
+    with closing(sqlite3.connect(path)) as state, state:
+        gone = [key for (key,) in state.execute("SELECT key FROM announced")
+                if key.startswith(f"{len(lost['rule'])}:{lost['rule']}")
+                and f":{lost['call_id']}" in key]
+        assert len(gone) == 1
+        state.execute("DELETE FROM announced WHERE key = ?", gone)
+    with Monitor(path, **INPUTS) as again:
+        assert again._told.kept() is None  # not resumed: the next reads every finding
+        added = again.observe(DELIVERIES[half:]).added
+        assert ((added["rule"] == lost["rule"]) & (added["call_id"] == lost["call_id"])).any()

@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS waiting (call_id TEXT PRIMARY KEY);
 
 SNAPSHOT_FRAMES = ("calls", "findings", "opened", "dropped", "answered")
 """The frames a snapshot keeps: the calls, and the judgment's (:class:`._scope.Judged`)."""
+TOLD = "told"
+"""The frame a snapshot keeps beside them once its findings were told: each one's key and
+row hash as the monitor last told them (:class:`._monitor.Told`)."""
 
 
 def _parts(values: Iterable[str]) -> Iterator[tuple[list[str], str]]:
@@ -217,7 +220,7 @@ class State:
                 "SELECT name, frame FROM snapshot")}
         except (ValueError, KeyError, OSError):  # Arrow's errors are ValueErrors or OSErrors
             return None
-        return kept if set(kept) == set(SNAPSHOT_FRAMES) else None
+        return kept if set(SNAPSHOT_FRAMES) <= set(kept) <= {*SNAPSHOT_FRAMES, TOLD} else None
 
     def since_snapshot(self) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         """The rows of the calls changed since the last snapshot (new ones too), and of
