@@ -233,6 +233,7 @@ def restarted(made: dict[str, Any], folder: Path, tag: str) -> tuple[Monitor, fl
     """A monitor on a fresh copy of the kept state, and the seconds its start took."""
     copy = folder / f"{tag}.sqlite"
     shutil.copyfile(folder / "kept.sqlite", copy)
+    os.sync()  # the copy written out: a state a monitor restarts on is not still being written
     began = time.perf_counter()
     monitor = Monitor(copy, **inputs_of(made["leads"], made["dnc"]))
     return monitor, time.perf_counter() - began, copy
@@ -274,6 +275,7 @@ def killed_restart(state: Path, copy: Path, cpu: int) -> float:
     after a kill is: nothing the stream's process read or made is at hand."""
     with closing(sqlite3.connect(state)) as source, closing(sqlite3.connect(copy)) as target:
         source.backup(target)
+    os.sync()  # as above: a kill leaves no write of the whole file pending, the backup does
     took = float(in_a_fresh_process("killed", copy.parent, cpu, state=copy.name)["restart"])
     for path in copy.parent.glob(f"{copy.name}*"):
         path.unlink()
