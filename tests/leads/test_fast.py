@@ -213,7 +213,7 @@ def test_more_parts_than_threads_give_each_row_its_own_answer(
     cells = pd.Series([*mix["Phone"].tolist(), *singles], dtype="string[pyarrow]")
     countries = pd.Series([*mix["Country"].tolist(), *REGIONS], dtype="string[pyarrow]")
     texts = _texts(cells)
-    where, names, _ = _row_regions(countries, "US", cells.index)
+    where, names, _, _ = _row_regions(countries, "US", cells.index)
     whole = _fast._verdicts(texts, where, names)
     monkeypatch.setattr(_tuning, "PHONE_THREAD_ROWS", 2)
     monkeypatch.setattr(_tuning, "PHONE_PART_ROWS", part_rows)

@@ -54,7 +54,9 @@ def test_the_first_phone_column_is_the_phone_and_the_second_its_fallback(
     "Phone 1", "Phone1", "phone_1", "Mobile Phone Number", "Tel2", "Telefone", "Teléfono",
     "Téléphone", "Mobiltelefon", "Handy", "Cellulare", "電話番号", "携帯電話番号", "Телефон",
     "Номер телефона", "Direct Dial", "Número de teléfono", "Tel. privat", "Work Phone",
-    "Phone (Work)", "Mobile #", "CellPhone", "Telefonnummer 2", "Celular"])
+    "Phone (Work)", "Mobile #", "CellPhone", "Telefonnummer 2", "Celular", "Telpon",
+    "Telepon", "No. Telp", "Numero_telefonico", "Número telefónico", "gemeente.contact.telefoon",
+    "contact.phone", "Home_Phone__c", "GSM", "Selfoon"])
 def test_a_header_that_names_a_phone_in_any_language_is_read(header: str,
                                                               tmp_path: Path) -> None:
     done = clean(written(tmp_path, f'Name,"{header}"', [f"Ann,{GOOD}"]))
@@ -63,7 +65,8 @@ def test_a_header_that_names_a_phone_in_any_language_is_read(header: str,
 
 @pytest.mark.parametrize("header", ["Fax", "Telefax", "Phone Type", "Phone Ext",
                                     "Phone Opt In", "Telephone Verified", "Hotel",
-                                    "Phone Country Code", "CEP"])
+                                    "Phone Country Code", "CEP", "NPSN", "contact.fax",
+                                    "Phone.Type", "gemeente.contact.emailadres"])
 def test_a_header_that_names_something_else_is_no_phone(header: str) -> None:
     assert not phone_header(header)
 
@@ -96,3 +99,25 @@ def test_dask_reads_every_phone_column_as_pandas_does(tmp_path: Path) -> None:
     on_dask = clean_dataset(dd.read_csv(path, dtype=str)).compute().frame
     assert on_dask["phone_e164"].tolist() == on_pandas["phone_e164"].tolist() == [
         e164(GOOD), e164(OTHER)]
+
+
+def test_a_register_number_beside_a_phone_column_is_never_the_phone(tmp_path: Path) -> None:
+    """A school register (issue 97): the schools' 8-digit register numbers (``NPSN``) before
+    the phone column (``Telpon``), which no header list knew, were read as the phone by
+    their cells, so each lead carried its register number as another number, and a school
+    with no number was refused ``invalid_phone`` for its register number."""
+    jakarta = phonenumbers.example_number_for_type("ID", phonenumbers.PhoneNumberType.FIXED_LINE)
+    national = phonenumbers.format_number(jakarta, phonenumbers.PhoneNumberFormat.NATIONAL)
+    path = written(tmp_path, "NPSN,Nama Sekolah,Telpon,Email", [
+        f"10260556,SD Satu,{national},", "10205538,SD Dua,,sd@example.com",
+        f"70028952,SD Tiga,{national.replace('-', '')},"])
+    done = clean(path, region="ID")
+    assert done.file.fields["phone"] == "Telpon" and done.file.phone_cells == ()
+    assert done.frame["phone_e164"].tolist()[::2] == [
+        phonenumbers.format_number(jakarta, phonenumbers.PhoneNumberFormat.E164)] * 2
+    assert [str(reason) for reason in done.frame["reason"]] == [
+        "nan", "missing_phone", "duplicate_in_request"]
+    assert done.frame["alt_phone"].isna().all()
+    assert "NPSN" in done.file.custom_fields
+    assert "columns read as: Telpon → phone" in done.notes
+

@@ -8,8 +8,9 @@ spelled as people spell it, from registries, not from us: the ISO 3166 codes
 (pycountry), CLDR's name of the country in 25 languages (Babel), its calling code
 (``+49``, ``0049``); with a blank country in a file of that region; and with a country
 nobody can read. The property: every row accepted holds the example's own E.164 number,
-and no row whose country cannot be read is accepted. A number refused is a loss; a
-number of someone else is a stranger called.
+and no row whose country cannot be read is accepted but one whose number is written in
+full, ``+`` and its country code, which names its country itself (issue 97). A number
+refused is a loss; a number of someone else is a stranger called.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ _F = phonenumbers.PhoneNumberFormat
 @dataclass(frozen=True)
 class Row:
     """A phone cell, a country cell, the file's region, and the number the person owns
-    (``None``: the row must not be accepted, its country being unreadable)."""
+    (``None``: the row must not be accepted, its country being unreadable and its number
+    written without its country code)."""
 
     phone: str
     country: str
@@ -89,7 +91,8 @@ def truth() -> list[Row]:
         for cell in cells:
             rows += [Row(cell, spelled, "US", e164) for spelled in _spellings(region)]
             rows.append(Row(cell, "", region, e164))
-            rows.append(Row(cell, UNREADABLE[n % len(UNREADABLE)], "US", None))
+            rows.append(Row(cell, UNREADABLE[n % len(UNREADABLE)], "US",
+                            e164 if cell.startswith("+") else None))
     return rows
 
 
@@ -124,7 +127,8 @@ def test_a_file_of_the_truth_set_accepts_no_number_but_the_persons(data: st.Data
         cell = data.draw(st.sampled_from(cells))
         country = data.draw(st.sampled_from(
             [*_spellings(other), *([""] if other == region else []), UNREADABLE[0]]))
-        rows.append(Row(cell, country, region, None if country == UNREADABLE[0] else e164))
+        rows.append(Row(cell, country, region, None if country == UNREADABLE[0]
+                        and not cell.startswith("+") else e164))
     frame = pd.DataFrame({"Phone": [row.phone for row in rows],
                           "Country": [row.country for row in rows]})
     result = clean(frame, region=region, country_column="Country")
@@ -132,5 +136,5 @@ def test_a_file_of_the_truth_set_accepts_no_number_but_the_persons(data: st.Data
     e164 = [v if ok else None for v, ok in zip(result.frame["phone_e164"], accepted,
                                                 strict=True)]
     assert _wrong(rows, e164) == []
-    unread = [row.owned is None for row in rows]
+    unread = [row.owned is None for row in rows]  # nor one written nationally, unread
     assert not any(ok and not_read for ok, not_read in zip(accepted, unread, strict=True))

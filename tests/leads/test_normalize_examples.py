@@ -141,7 +141,9 @@ SEEN = {  # issue 20, default region US
     "a second extension": ("(530) 583-6985 x302/x2303", "+15305836985", "302", "extension"),
     "an extension after two numbers": ("415 555 0123 / 212 555 0142 x9", "+14155550123", None,
                                        "two_numbers"),
-    "no lost plus across a slash": ("4420 7946 0/123", None, None, None),
+    # read as a number and its second line's last digits (issue 97), each invalid
+    "no lost plus across a slash": ("4420 7946 0/123", None, None, "two_numbers"),
+    "a second line's last digits": ("415 555 0123/45", "+14155550123", None, "two_numbers"),
     "two numbers": ("4420 7946/0123 4567", None, None, "two_numbers"),
     "a label before the number": ("Tel: 415 555 0123", "+14155550123", None, None),
     "vanity": ("1-800-FLOWERS ext. 12", "+18003569377", "12", "extension,vanity"),

@@ -111,6 +111,22 @@ def test_numbers_that_are_no_phones_are_never_read_as_one(column: str, tmp_path:
         read(tmp_path / "ids.csv")
 
 
+@pytest.mark.parametrize("header", ["Name,Contacto,Latitud,Longitud", "Name,Contacto,A,B"])
+def test_coordinates_are_never_read_as_phones(header: str, tmp_path: Path) -> None:
+    """A business register's coordinates (issue 97): ``-99.25929282`` is written as a
+    phone is (ten digits, a dash, a dot), and was read as the number of each row whose
+    phone cell is empty. A coordinate's header, and a decimal whatever its header, is no
+    phone's."""
+    rows = [f"Shop {n},{'' if n % 4 else phone(n)},19.{43 + n:08d},-99.{25929282 + n:08d}"
+            for n in range(ROWS)]
+    (tmp_path / "register.csv").write_text(header + "\n" + "\n".join(rows) + "\n")
+    result = clean(tmp_path / "register.csv")
+    assert result.file.phone_cells == ("Contacto",)
+    empty = result.frame["Contacto"].isna().to_numpy()
+    assert (result.frame["reason"][empty] == "missing_phone").all() and empty.sum() == ROWS * 3 // 4
+    assert result.frame["alt_phone"].isna().all()
+
+
 def test_a_header_that_is_a_row_is_never_read_by_its_cells(tmp_path: Path) -> None:
     """A header-less upload read as if its first line were a header: the first lead would
     be lost as the columns' names, so the file is refused, saying how to read it."""

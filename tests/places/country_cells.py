@@ -31,6 +31,7 @@ CELLS = {
     "British Virgin Islands": "VG", "US Virgin Islands": "VI", "Curacao": "CW",
     "Kosovo": "XK", "Sao Tome and Principe": "ST", "Falkland Islands": "FK",
     # each country's own name, and the names in the languages lead files come in
+    "Estados Unidos Mexicanos": "MX", "Suid-Afrika": "ZA",
     "Deutschland": "DE", "México": "MX", "Brasil": "BR", "España": "ES", "Espana": "ES",
     "Österreich": "AT", "Nederland": "NL", "Italia": "IT", "Polska": "PL", "日本": "JP",
     "Schweiz": "CH", "Suisse": "CH", "Svizzera": "CH", "Belgique": "BE", "België": "BE",

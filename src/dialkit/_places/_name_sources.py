@@ -4,8 +4,9 @@ ranks, and the few names people write that none of them gives.
 The first rank, the names a place goes by now in its own languages and in English:
 
 - CLDR's territory names, as Babel ships them (``Locale.territories``), in each official
-  language of each region ``phonenumbers`` supports, de facto ones too, as CLDR records
-  them (``babel.languages.get_official_languages``; 105 of Babel 2.19's locales);
+  language of each region ``phonenumbers`` supports, de facto ones too, and each language
+  official in part of one that many of its people speak (:data:`REGIONAL_SHARE`), as CLDR
+  records them (``babel.languages``; 118 of Babel 2.19's locales, 105 before issue 97);
 - ISO 3166-1, as pycountry ships it: each country's alpha-3 code and its short, official
   and common English names;
 - :data:`EVERYDAY_NAMES`, each with its source (:data:`EVERYDAY_SOURCES`).
@@ -73,11 +74,17 @@ _EVERYDAY = (
     ("Northern Ireland", "GB", "ISO 3166-2:GB, a province of GB (GB-NIR)"),
     ("Republic of Ireland", "IE", "the description of the state in Ireland's Republic of "
                                   "Ireland Act 1948"),
+    ("Estados Unidos Mexicanos", "MX", "Mexico's name in its Constitution (Constitución "
+                                       "Política de los Estados Unidos Mexicanos, art. 43); "
+                                       "pycountry's Spanish catalogue gives it as ISO's "
+                                       "official name, but it holds the US's Spanish name, so "
+                                       "the catalogue's reading of it is left out"),
 )
 EVERYDAY_NAMES: Mapping[str, str] = MappingProxyType(
     {name: region for name, region, _ in _EVERYDAY})
 """Names people write that no source of either rank gives (a test holds each absent from
-all of them), each with its region."""
+all of them), or that one gives and its rank leaves out (``Estados Unidos Mexicanos``: a
+catalogue's name that holds another country's name), each with its region."""
 EVERYDAY_SOURCES: Mapping[str, str] = MappingProxyType(
     {name: source for name, _, source in _EVERYDAY})
 """Where each of :data:`EVERYDAY_NAMES` is written as a name of its region."""
@@ -134,14 +141,25 @@ def more_names() -> Iterator[tuple[str, str]]:
     yield from former_names()
 
 
+REGIONAL_SHARE = 5.0
+"""The share of a region's people (in %) that must speak a language official in part of
+it for its names to be read (Afrikaans in South Africa, 13 %: ``Suid-Afrika``; Galician in
+Spain, 7 %; not Hawaiian in the US)."""
+
+
 def cldr_languages() -> list[str]:
     """The official languages (de facto ones too) of the regions ``phonenumbers``
-    supports, as CLDR records them, of which Babel ships a locale."""
+    supports, and those official in part of one spoken by :data:`REGIONAL_SHARE` of its
+    people, as CLDR records them, of which Babel ships a locale."""
     from babel import localedata
-    from babel.languages import get_official_languages
+    from babel.languages import get_official_languages, get_territory_language_info
 
     languages = {language for region in phonenumbers.SUPPORTED_REGIONS
                  for language in get_official_languages(region, de_facto=True)}
+    languages |= {language for region in phonenumbers.SUPPORTED_REGIONS
+                  for language, said in get_territory_language_info(region).items()
+                  if said["official_status"] == "official_regional"
+                  and float(said["population_percent"] or 0) >= REGIONAL_SHARE}
     return sorted(language for language in languages if localedata.exists(language))
 
 

@@ -37,6 +37,9 @@ from ._phone_text import clean, plain
 from ._readings import other_readings
 
 _MISSING = LeadResultReason.MISSING_PHONE.value
+NO_REGION = "ZZ"
+"""``phonenumbers``' unknown region: only a number written with ``+`` and its country code
+reads in it."""
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 
@@ -99,7 +102,7 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     region = _region(region)
     cells = pd.Series(phones)
     texts = _texts(cells)
-    where, names, unknown = _row_regions(country, region, cells.index)
+    where, names, unknown, named = _row_regions(country, region, cells.index)
     filled = np.flatnonzero(arrow_bools(texts.is_valid()))
     if len(filled) == len(texts):
         columns = _others(_read(texts, where, names, fast), texts, where, names, fast)
@@ -108,7 +111,8 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
         read = _others(_read(some, at, names, fast), some, at, names, fast)
         columns = [spread(column, filled, len(texts)) for column in read]
         columns[3] = pc.if_else(pc.is_valid(texts), columns[3], pa.scalar(_MISSING, pa.string()))
-    columns = _unread(columns, unknown)
+    columns = _unread(columns, unknown, texts, fast)
+    columns = _elsewhere(columns, named, names, where)
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
                          for name, column in zip(COLUMNS, columns, strict=True)},
                         index=cells.index)
@@ -173,18 +177,51 @@ def ambiguous_readings(cells: Sequence[str], regions: Sequence[str]) -> list[lis
             for each in found]
 
 
-def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_]) -> list[pa.Array]:
-    """``columns`` with the rows whose country cell names no region flagged
-    ``unknown_country`` and refused so (but where the cell holds no number at all):
-    a number is never read in a country the row did not name."""
+def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_], texts: pa.Array,
+            fast: bool) -> list[pa.Array]:
+    """``columns`` with the rows whose country cell names no region read in none, flagged
+    ``unknown_country``: a number written in full (``+`` and its country code) is read
+    whatever the cell says, and a number written without its country (its ``+`` too:
+    digits are not guessed to be international, ``added_plus``) is refused
+    ``unknown_country`` (but where the cell holds no number at all): a number is never
+    read in a country the row did not name."""
     rows = np.flatnonzero(unknown)
     if not len(rows):
         return columns
-    columns = list(columns)
-    columns[4] = _flagged(columns[4], rows, columns[4].take(pa.array(rows)), "unknown_country")
-    missing = arrow_bools(pc.fill_null(pc.equal(columns[3].take(pa.array(rows)),
-                                                _MISSING), False))
-    return _refused(columns, rows[~missing], "unknown_country")
+    alone = _read(texts.take(pa.array(rows)), np.zeros(len(rows), np.int64), [NO_REGION], fast)
+    columns = [replace_rows(column, rows, read) for column, read in zip(columns, alone,
+                                                                          strict=True)]
+    columns[4] = _flagged(columns[4], rows, alone[4], "unknown_country")
+    unread = pc.or_kleene(pc.fill_null(pc.not_equal(alone[3], _MISSING), False),
+                          pc.match_substring(alone[4], "added_plus"))
+    return _refused(columns, rows[arrow_bools(pc.fill_null(unread, False))], "unknown_country")
+
+
+def _elsewhere(columns: list[pa.Array], named: NDArray[np.bool_], names: list[str],
+               where: NDArray[np.int64]) -> list[pa.Array]:
+    """``columns`` with the valid numbers of another country than their row's country cell
+    names flagged ``other_country`` (``+1 321 505 4969`` beside ``Ghana``, a Canadian
+    number beside ``US``): the lead is kept, its number read as written, and the flag says
+    the cell does not match it. A number the named country shares (an Australian mobile
+    of Christmas Island, whose calling code is Australia's) is its own."""
+    rows = np.flatnonzero(named)
+    said = pa.array(np.array(names, dtype=object)[where[rows]], pa.string())
+    differ = arrow_bools(pc.fill_null(pc.not_equal(columns[1].take(pa.array(rows)), said),
+                                      False))
+    rows, said = rows[differ], said.filter(pa.array(differ))
+    pairs = list(zip(columns[0].take(pa.array(rows)).to_pylist(), said.to_pylist(),
+                     strict=True))
+    shared = {pair: _shared(*pair) for pair in set(pairs)}  # each distinct pair once
+    other = rows[np.array([not shared[pair] for pair in pairs], dtype=bool)]
+    return [*columns[:4], _flagged(columns[4], other, columns[4].take(pa.array(other)),
+                                   "other_country")]
+
+
+def _shared(e164: str, region: str) -> bool:
+    """Whether the number ``e164`` is valid in ``region`` too, under its calling code."""
+    number = phonenumbers.parse(e164)
+    return (number.country_code == phonenumbers.country_code_for_region(region)
+            and phonenumbers.is_valid_number_for_region(number, region))
 
 
 def _flagged(flags: pa.Array, rows: NDArray[np.intp], old: pa.Array, flag: str) -> pa.Array:
@@ -273,15 +310,15 @@ def _valid(text: str, region: str) -> phonenumbers.PhoneNumber | None:
     return number if phonenumbers.is_valid_number(number) else None
 
 
-def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
-                 index: pd.Index) -> tuple[NDArray[np.int64], list[str], NDArray[np.bool_]]:
-    """Each row's region as an index into the regions found (the first is ``region``), and
-    which rows named a country no region matches. Each distinct country cell is read once.
-    A blank cell (empty or spaces, as a CSV's empty field reads) is a missing one: the
-    file's default region, not an unknown country."""
+def _row_regions(country: Sequence[Any] | pd.Series | None, region: str, index: pd.Index
+                 ) -> tuple[NDArray[np.int64], list[str], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Each row's region as an index into the regions found (the first is ``region``),
+    which rows named a country no region matches, and which named one it does. Each
+    distinct country cell is read once. A blank cell (empty or spaces, as a CSV's empty
+    field reads) is a missing one: the file's default region, not an unknown country."""
     rows = len(index)
     if country is None:
-        return np.zeros(rows, np.int64), [region], np.zeros(rows, bool)
+        return np.zeros(rows, np.int64), [region], np.zeros(rows, bool), np.zeros(rows, bool)
     values = pd.Series(country)
     if len(values) != rows:
         raise InputError(f"country has {len(values)} values for {rows} phones: pass "
@@ -294,7 +331,8 @@ def _row_regions(country: Sequence[Any] | pd.Series | None, region: str,
     lookup = np.array([names.index(f or region) for f in found] + [0], np.int64)
     unknown = np.array([f is None and bool(v.strip()) for f, v in zip(found, texts,
                                                                         strict=True)] + [False])
-    return lookup[codes], names, unknown[codes]
+    named = np.array([f is not None for f in found] + [False])
+    return lookup[codes], names, unknown[codes], named[codes]
 
 
 def _region(region: str) -> str:

@@ -39,6 +39,11 @@ _EXCEL_FLOAT = re.compile(r"^\+?\d+\.0+$")
 _EXCEL_SCIENTIFIC = re.compile(r"^[+-]?\d(?:[.,]\d+)?[eE][+-]?\d+$")
 SECOND_NUMBER = re.compile(r"\s*(?:/|,|;|\bor\b|\band\b|&)\s*(?=[+(\d])", re.IGNORECASE)
 """Where a cell holds a second number (split once; :mod:`._phones` keeps the second)."""
+LAST_DIGITS = re.compile(r"(?P<first>[+(\d][\d ().\-]*\d) */ *(?P<last>\d{1,3})")
+"""A second line written as the first's last digits after a slash (``0132531271/2``: 013
+253 1271 and 013 253 1272), as an office with consecutive lines writes them."""
+SECOND_DIGITS = 6
+"""Digits each of two numbers written whole needs."""
 _LETTERS = re.compile(r"[A-Za-z]")
 _PLAIN = re.compile(r"[\d ().\-]+")
 """Digits and separators only: text whose digits are all one number's."""
@@ -122,14 +127,26 @@ def _number_alone(text: str, result: Cleaned) -> str:
     extension the first one's is not."""
     extension, text = _extension(text)
     parts = SECOND_NUMBER.split(text, maxsplit=1)
-    if len(parts) == 2 and sum(c.isdigit() for c in parts[1]) >= 6 \
-            and sum(c.isdigit() for c in parts[0]) >= 6:
+    if len(parts) == 2 and sum(c.isdigit() for c in parts[0]) >= SECOND_DIGITS and (
+            sum(c.isdigit() for c in parts[1]) >= SECOND_DIGITS or LAST_DIGITS.fullmatch(text)):
         result.flags.append("two_numbers")
         extension, text = _extension(parts[0].strip())
     if extension is not None:
         result.extension = extension
         result.flags.append("extension")
     return text
+
+
+def second_number(cell: str) -> str | None:
+    """The second number of a cell flagged ``two_numbers``: written whole after the first,
+    or the first with its last digits replaced (:data:`LAST_DIGITS`)."""
+    shorthand = LAST_DIGITS.fullmatch(normalized_text(cell))
+    if shorthand:
+        first, last = shorthand["first"], shorthand["last"]
+        digits = "".join(c for c in first if c.isdigit())
+        return "+" * first.startswith("+") + digits[:-len(last)] + last
+    parts = SECOND_NUMBER.split(cell, maxsplit=1)
+    return parts[1].strip() or None if len(parts) == 2 else None
 
 
 def _extension(text: str) -> tuple[str | None, str]:

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from dialkit._arrays._bools import arrow_bools
 from dialkit._arrays._texts import replace_rows, spread, take
 
-from ._phone_text import SECOND_NUMBER
+from ._phone_text import second_number
 
 ALT_SEPARATOR = ", "
 """Between the numbers of one row's ``alt_phone`` (custom field values are scalars)."""
@@ -169,11 +169,6 @@ def _second_numbers(cells: pd.Series, numbers: pd.DataFrame,
     if not two.any():
         return None
     rows = np.flatnonzero(two)
-    texts = [_after_first(cell) for cell in cells.iloc[rows].tolist()]
+    texts = [second_number(cell) for cell in cells.iloc[rows].tolist()]
     seconds = pd.Series(texts, index=cells.index[rows], dtype="string[pyarrow]")
     return spread(_written(seconds, normalized(seconds)), rows, len(cells))
-
-
-def _after_first(cell: str) -> str | None:
-    parts = SECOND_NUMBER.split(cell, maxsplit=1)
-    return parts[1].strip() or None if len(parts) == 2 else None

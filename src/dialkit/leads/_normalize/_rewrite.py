@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from dialkit._arrays._bools import arrow_bools
 
-from ._phone_text import normalized_text
+from ._phone_text import SECOND_DIGITS, normalized_text
 
 FLAGS = ("excel_float", "two_numbers", "extension")
 """The flags a rewrite records, by bit (``1 << place``), in ``clean``'s order."""
@@ -63,8 +63,6 @@ _TWO_NUMBERS = (r"(?i)^ *" + _NUMBER + r" *(?:[/,;&]| +(?:or|and) +) *"
 _READ_AS_EXTENSION = r"(?:;|,,)[:.]?[ ,\-]*[0-9]{1,15} *$|,[:.]?[ ,\-]*[0-9]{1,9} *$"
 """A cell whose end ``phonenumbers`` reads as an extension (``;`` or ``,`` then digits), to
 be split as two numbers only after it, never by :data:`_TWO_NUMBERS`."""
-_SECOND_DIGITS = 6
-"""Digits each of two numbers needs (``_phone_text._number_alone``'s rule)."""
 
 Ints = NDArray[np.int64]
 
@@ -131,7 +129,7 @@ def _read(cells: pa.Array, pattern: str) -> tuple[NDArray[np.bool_], pa.Array, p
         ok = ~arrow_bools(pc.match_substring_regex(cells, _READ_AS_EXTENSION))
         for name in ("number", "second"):
             ok &= arrow_bools(pc.greater_equal(pc.count_substring_regex(
-                parts.field(name), "[0-9]"), _SECOND_DIGITS))
+                parts.field(name), "[0-9]"), SECOND_DIGITS))
         hit[rows[~ok]] = False
         parts = parts.filter(pa.array(ok))
     chosen = parts

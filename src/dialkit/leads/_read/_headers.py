@@ -9,7 +9,7 @@ from types import MappingProxyType
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
 from ..._files._headers import header_named, squeeze
-from ._phone_names import phone_header
+from ._phone_names import own_name, phone_header
 
 ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "phone": ("phone", "phonenumber", "mobile", "mobilephone", "mobilenumber", "cell",
@@ -50,7 +50,8 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
     :data:`OTHERWISE`; of two columns with names of one field, the first is the field
     and the second a custom field. The phone is the first column in file order whose
     header names a phone (:func:`._phone_names.phone_header`); the others are its
-    fallbacks and the lead's other numbers (:func:`other_phones`).
+    fallbacks and the lead's other numbers (:func:`other_phones`). A header written as a
+    path of names is read by its last (``contact.email``: :func:`._phone_names.own_name`).
     """
     fields = dict(mapping or {})
     taken = set(fields.values())
@@ -62,7 +63,7 @@ def map_headers(columns: Sequence[str], mapping: Mapping[str, str] | None
     for names in (ALIASES, OTHERWISE):
         by_name = {alias: field for field, aliases in names.items() for alias in aliases}
         for column in columns:
-            field = header_named(column, by_name)
+            field = header_named(own_name(column), by_name)
             if column not in taken and field is not None and field not in fields:
                 fields[field] = column
                 taken.add(column)

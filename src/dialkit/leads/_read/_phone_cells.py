@@ -33,14 +33,16 @@ OTHER_NUMBERS = NOT_A_NUMBER | frozenset({
     "id", "ref", "reference", "identifier", "key", "zip", "zipcode", "postal", "postcode",
     "plz", "cep", "amount", "price", "total", "balance", "sum", "account", "order",
     "invoice", "sku", "ssn", "tax", "vat", "iban", "card", "age", "year", "score", "qty",
-    "quantity", "datum", "fecha", "data", "birth", "dob",
+    "quantity", "datum", "fecha", "data", "birth", "dob", "latitude", "longitude", "latitud",
+    "longitud", "lat", "lon", "lng", "long", "coord", "coor", "coordinate", "coordinates",
 })
 """Words of a header that name a number other than a phone's (``Account No``, ``Zip``,
-``Order Date``): such a column is never read as phones by its cells."""
+``Order Date``, ``Longitude``): such a column is never read as phones by its cells."""
 
 _EXTENSION = r"\s*(?:x|ext\.?|extension|#)\s*\d{1,6}$"
 _WRITTEN = r"(?:\+|00)?[\d\s().\-/]+"
-_DATE = r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d+\.\d+"
+_DATE = r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|-?\d+\.\d+"
+"""A date, or a decimal (a coordinate: ``-99.25929282``): never a phone by its cells."""
 _COUNTING_STEP = 1_000
 """The largest step between a column's sorted bare numbers for it to count up as row
 ids do (``1001``, ``1002``, ``1010``); phone numbers lie millions apart."""

@@ -1,12 +1,14 @@
 """Which columns of a lead file hold phone numbers, by the words of their headers:
 ``Phone``, ``Phone 1``, ``Phone 2``, ``Mobile Phone Number``, ``Tel2``,
 ``Mobiltelefon``, ``Teléfono``, ``Téléphone``, ``Handy``, ``Cellulare``, ``電話番号``,
-``Номер телефона``, ``Direct Dial``, in the languages lead files come in. A list of whole
-headers always misses one (``Phone 1`` was no phone, so a file's first number was never
-read): a header is read as a phone's where one of its words names a phone and every
+``Номер телефона``, ``Direct Dial``, ``Telpon``, in the languages lead files come in. A list
+of whole headers always misses one (``Phone 1`` was no phone, so a file's first number was
+never read): a header is read as a phone's where one of its words names a phone and every
 other word says whose or which (``home``, ``2``, ``second``, ``number``), and none names
 something else about it (``Phone Type``, ``Phone Ext``, a ``Fax``: never a number to
-dial).
+dial). A header written as a path of names (``gemeente.contact.telefoon``, as a JSON
+export flattens its fields) is read by its last name, and a Salesforce custom field by its
+name without the API's ``__c`` (``Home_Phone__c``).
 
 The words are compared as :func:`dialkit._files._headers.squeeze` compares headers:
 without case or accents.
@@ -26,11 +28,13 @@ PHONE_WORDS = frozenset({
     "directdial", "landline",
     # German, Dutch, the Nordic languages
     "telefon", "telefonnummer", "mobil", "mobiltelefon", "mobilnummer", "handy",
-    "handynummer", "festnetz", "telefoon", "telefoonnummer", "mobiel", "puhelin",
-    "puhelinnumero", "matkapuhelin",
+    "handynummer", "festnetz", "telefoon", "telefoonnummer", "mobiel", "gsm", "puhelin",
+    "puhelinnumero", "matkapuhelin", "tlf",
     # French, Spanish, Portuguese, Italian
-    "portable", "telefono", "movil", "celular", "telefone", "telemovel",
-    "cellulare", "telefonino",
+    "portable", "telefono", "telefonico", "tfno", "movil", "celular", "telefone", "fone",
+    "telemovel", "cellulare", "telefonino",
+    # Indonesian, Malay, Afrikaans
+    "telpon", "telepon", "telp", "handphone", "selfoon",
     # Polish, Czech, Turkish, Greek
     "komorka", "telefonu", "telefonni", "τηλεφωνο", "κινητο",
     # Russian, Kazakh, Ukrainian
@@ -53,6 +57,7 @@ WHICH = frozenset({
     "casa", "trabajo", "oficina", "domicile", "travail", "bureau", "residencial",
     "comercial", "principal", "contato", "contacto", "privat", "geschaftlich", "buro",
     "arbeit", "dienstlich", "рабочий", "домашний", "контактный", "основной", "дополнительный",
+    "nomor",
 })
 """Words beside a phone word that say whose number or which: a header of them and a phone
 word is a phone's (``Home Phone``, ``Phone Number 2``, ``Número de teléfono``)."""
@@ -82,10 +87,27 @@ _RUN_TOGETHER = re.compile(f"(?:{_either(WHICH)})*(?:{_either(PHONE_WORDS)})"
 """A header's words run together (``workphone``, ``altphone``, ``mobilephonenumber``)."""
 
 
+_PATH = re.compile(r"[^\s.]+(?:\.[^\s.]+)+")
+"""A header written as a path of names, dotted without spaces (``contact.phone``); not
+``Tel. privat``, nor pandas' ``Phone.1`` for a second ``Phone`` (its last part a number)."""
+_CUSTOM_FIELD = re.compile(r"__c$")
+
+
+def own_name(header: str) -> str:
+    """The part of a header that names its column: a path's last name that holds a letter
+    (``gemeente.contact.telefoon`` → ``telefoon``), a Salesforce custom field's name
+    without ``__c`` (``Home_Phone__c`` → ``Home_Phone``)."""
+    header = _CUSTOM_FIELD.sub("", header)
+    if not _PATH.fullmatch(header):
+        return header
+    return next((part for part in reversed(header.split(".")) if not part.isdigit()), header)
+
+
 def words(header: str) -> list[str]:
-    """The words of a header as :data:`PHONE_WORDS` are written: its camel case parts and
-    its runs of digits apart (``MobilePhone2`` → ``mobile``, ``phone``, ``2``)."""
-    split = _CASE.sub(" ", header)
+    """The words of a header as :data:`PHONE_WORDS` are written (of its :func:`own_name`):
+    its camel case parts and its runs of digits apart (``MobilePhone2`` → ``mobile``,
+    ``phone``, ``2``)."""
+    split = _CASE.sub(" ", own_name(header))
     letters = unicodedata.normalize("NFKD", split.casefold())
     plain = "".join(c for c in letters if not unicodedata.combining(c))
     return _WORDS.findall(plain)
