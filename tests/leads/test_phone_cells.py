@@ -127,6 +127,60 @@ def test_coordinates_are_never_read_as_phones(header: str, tmp_path: Path) -> No
     assert result.frame["alt_phone"].isna().all()
 
 
+def school_register(path: Path) -> pd.DataFrame:
+    """A school register (issue 97): the schools' 8-digit register numbers first, then the
+    schools' numbers under a header no phone word names, a third of them empty."""
+    fixed = phonenumbers.example_number_for_type("ID", phonenumbers.PhoneNumberType.FIXED_LINE)
+    digits = str(fixed.national_number)
+    frame = pd.DataFrame({
+        "NPSN": [f"{10260556 + 7919 * n}" for n in range(ROWS)],
+        "Nama": [f"SD {n}" for n in range(ROWS)],
+        "Kontak": ["" if n % 3 == 0 else f"(0{digits[:2]}) {digits[2:-2]}{n:02d}"
+                   for n in range(ROWS)],
+    })
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def test_a_column_of_no_valid_number_is_not_the_phone_beside_one_of_numbers(
+        tmp_path: Path) -> None:
+    """Both columns are written as phones; only the second's cells are numbers in Indonesia.
+    The register numbers were the phone, and each lead carried its own as its other number,
+    a school with no number refused for its register number; now they are a custom field,
+    whole, in chunks and on Dask alike, and the note says why."""
+    source = school_register(tmp_path / "register.csv")
+    whole, streamed, files = both(tmp_path / "register.csv", tmp_path, region="ID")
+    assert_same(whole, streamed, files)
+    assert (whole.file.fields["phone"], whole.file.phone_cells, whole.file.numberless) == (
+        "Kontak", ("Kontak",), ("NPSN",))
+    assert "NPSN" in whole.file.custom_fields and whole.frame["alt_phone"].isna().all()
+    expected = [e164(cell, "ID") if cell else None for cell in source["Kontak"]]
+    assert None not in expected[1:3]
+    assert cells_of(whole.frame["phone_e164"]) == expected
+    assert cells_of(whole.frame["reason"])[::3] == ["missing_phone"] * len(expected[::3])
+    note = next(note for note in whole.notes if note.startswith("columns read as"))
+    assert "Kontak → phone (its cells hold phone numbers" in note
+    assert "NPSN → custom fields, not phones (written as phones, but none of the first 100 " \
+           "cells is a valid number, and Kontak's are)" in note
+    dd = pytest.importorskip("dask.dataframe")
+    on_dask = clean_dataset(dd.read_csv(tmp_path / "register.csv", dtype=str,
+                                        keep_default_na=False), region="ID").compute()
+    assert on_dask.file.numberless == ("NPSN",)
+    assert cells_of(on_dask.frame["phone_e164"]) == expected
+
+
+def test_a_column_of_no_valid_number_alone_is_still_the_phone(tmp_path: Path) -> None:
+    """Where no column's cells are numbers, the columns are read as before: each row is
+    refused for its phone, never for a column taken away."""
+    school_register(tmp_path / "register.csv")
+    result = clean(tmp_path / "register.csv", region="US")
+    assert result.file.phone_cells == ("NPSN", "Kontak") and result.file.numberless == ()
+
+
+def cells_of(column: pd.Series) -> list[object]:
+    return [None if pd.isna(value) else str(value) for value in column]
+
+
 def test_a_header_that_is_a_row_is_never_read_by_its_cells(tmp_path: Path) -> None:
     """A header-less upload read as if its first line were a header: the first lead would
     be lost as the columns' names, so the file is refused, saying how to read it."""

@@ -3,7 +3,8 @@ other numbers, within the contract's limit of custom fields per lead."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,8 +14,10 @@ from dialkit._shown._words import counted
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
 from ..._utils._base_error import InputError
+from .._normalize._columns import normalize
 from .._read._headers import other_phones
 from .._read._lead_file import LeadFile
+from .._read._phone_cells import SAMPLE_ROWS
 
 VERDICT_COLUMNS = ("row", "phone_e164", "country", "extension", "alt_phone", "status",
                    "reason", "field", "flags", "hint")
@@ -32,6 +35,31 @@ def phone_columns(file: LeadFile) -> list[str]:
     mapped = set(file.fields.values())
     named = other_phones([str(c) for c in file.frame.columns], file.fields["phone"])
     return [column for column in (*named, *file.phone_cells) if column not in mapped]
+
+
+def with_numbers(file: LeadFile, rows: Callable[[], pd.DataFrame], region: str,
+                 country: str | None) -> LeadFile:
+    """``file`` without the columns read as phones by their cells none of whose first
+    rows' cells (``rows()``, :data:`SAMPLE_ROWS` of them) is a valid number in its row's
+    region where another such column's are: a school register's 8-digit numbers (``NPSN``)
+    beside its phones were the phone, each lead's register number sent as its other
+    number. Such a column is a custom field, and :attr:`LeadFile.numberless` names it."""
+    if len(file.phone_cells) < 2:
+        return file
+    first = rows().head(SAMPLE_ROWS)
+    countries = None if country is None else first[country]
+    valid = [column for column in file.phone_cells if normalize(
+        first[column], region=region, country=countries)["phone_e164"].notna().any()]
+    if not valid or len(valid) == len(file.phone_cells):
+        return file
+    fields = {"phone": valid[0], **{field: column for field, column in file.fields.items()
+                                     if field != "phone"}}
+    rest = [column for column in map(str, file.frame.columns) if column not in
+            fields.values()]
+    return dataclasses.replace(
+        file, fields=fields, phone_cells=tuple(valid), custom_fields=rest[:MAX_CUSTOM_FIELDS],
+        unused=rest[MAX_CUSTOM_FIELDS:],
+        numberless=tuple(column for column in file.phone_cells if column not in valid))
 
 
 def frame_column(name: str) -> str:

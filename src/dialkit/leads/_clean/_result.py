@@ -354,7 +354,8 @@ def notes_of(file: LeadFile, sources: Mapping[str, int], sent: str | None,
     ``country``: the column of each row's country)."""
     advice = advice or Advice()
     notes = list(file.notes)
-    fields = fields_note(file.fields, country, phone_columns(file), bool(file.phone_cells))
+    fields = fields_note(file.fields, country, phone_columns(file), bool(file.phone_cells),
+                         file.numberless)
     notes += ([fields] if fields else []) + near_notes(file.fields, file.custom_fields)
     if sources:
         (first, rows), *others = sources.items()

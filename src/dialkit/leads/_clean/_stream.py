@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import tempfile
 import time
@@ -46,7 +47,7 @@ from ..._utils._base_error import InputError
 from .._read._chunks import NotStreamable, Streamed, stream
 from .._read._lead_file import LeadFile, Source, read, text_frame
 from ._chunked import CleanedFile, Counted, finished_chunk, judged_chunk, phone_numbers_of
-from ._custom import CustomFields, phone_columns
+from ._custom import CustomFields, phone_columns, with_numbers
 from ._duplicates import Keys, Owners, spill_folder, spilling
 from ._hints import hint_regions, ranked
 from ._judge import AccountChecks, Normalized, country_column_of, region_code
@@ -235,6 +236,16 @@ class _Sinks:
             opened.close()
 
 
+def _peeked(streamed: Streamed) -> pd.DataFrame:
+    """The first chunk of ``streamed``, left to be read again (its file's empty frame where
+    it has none)."""
+    first = next(streamed.chunks, None)
+    if first is None:
+        return streamed.file.frame
+    streamed.chunks = itertools.chain([first], streamed.chunks)
+    return first
+
+
 class _Run:
     """One streamed clean: the first reading, the duplicates, the second reading."""
 
@@ -251,6 +262,8 @@ class _Run:
         self.ahead = _ahead if whole is None else iter
         self.region = options.region
         self.column = country_column_of(self.file, options.country_column)
+        self.file = streamed.file = with_numbers(self.file, lambda: _peeked(streamed),
+                                                 self.region, self.column)
         self.columns = [self.file.fields["phone"], *phone_columns(self.file)]
         self.counted = Counted(np.zeros(len(self.columns), np.int64))
         self.custom = CustomFields.of(self.file, options.extension_field,

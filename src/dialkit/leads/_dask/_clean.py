@@ -47,7 +47,7 @@ from dialkit._parallel._partitions import is_dataset
 from dialkit._parallel._partitions_dask import dask, dd, delayed, meta_of
 
 from .._clean._chunked import Counted, finished_chunk, judged_chunk
-from .._clean._custom import CustomFields, phone_columns
+from .._clean._custom import CustomFields, phone_columns, with_numbers
 from .._clean._duplicates import PAIR, by_row, firsts, looked_up, shared, walked
 from .._clean._hints import hint_regions, ranked
 from .._clean._judge import country_column_of, region_code
@@ -97,9 +97,10 @@ def clean_dataset_with(source: Any, options: CleanOptions, *, out: Any = None,
     data = dd.read_parquet(str(source)) if is_dataset(source) else source
     name = Path(str(source)).name if is_dataset(source) else "DataFrame"  # as read() has it
     file = _layout(name, data, options.mapping)
-    job = _Clean(file, country_column_of(file, options.country_column), options.region,
-                 blocked, CustomFields.of(file, options.extension_field,
-                                          options.alt_phone_field))
+    column = country_column_of(file, options.country_column)
+    file = with_numbers(file, lambda: _first_rows(data), options.region, column)
+    job = _Clean(file, column, options.region, blocked,
+                 CustomFields.of(file, options.extension_field, options.alt_phone_field))
     frame, total = _graph(job, data)
     with replaced(folders[0], "out") as partial_out, \
             replaced(folders[1], "rejects") as partial_rejects:
@@ -126,9 +127,14 @@ def _layout(name: str, data: Any, mapping: Any) -> LeadFile:
     by its first rows' cells where no header names a phone (the first partition read)."""
     meta = meta_of(data)
     columns = [str(column) for column in meta.columns]
-    mapped = mapped_columns(name, columns, {}, mapping, lambda: _from_frame(
-        data.partitions[0].compute().head(SAMPLE_ROWS))[0])
+    mapped = mapped_columns(name, columns, {}, mapping, lambda: _first_rows(data))
     return LeadFile(name, _from_frame(meta)[0], **mapped._asdict(), numbers=_no_numbers())
+
+
+def _first_rows(data: Any) -> pd.DataFrame:
+    """The first rows of a Dask frame's first partition, as text: what decides which
+    columns hold phones, as a file's first rows do."""
+    return _from_frame(data.partitions[0].compute().head(SAMPLE_ROWS))[0]
 
 
 def _graph(job: _Clean, data: Any) -> tuple[Any, Any]:

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from dialkit.contract import MAX_CUSTOM_FIELDS
 
 from ..._files._headers import header_named, squeeze
+from ._phone_cells import SAMPLE_ROWS
 from ._phone_names import own_name, phone_header
 
 ALIASES: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -103,13 +104,15 @@ in too many headers (``Company Name``)."""
 
 
 def fields_note(fields: Mapping[str, str], country: str | None,
-                others: Sequence[str] = (), by_cells: bool = False) -> str | None:
+                others: Sequence[str] = (), by_cells: bool = False,
+                numberless: Sequence[str] = ()) -> str | None:
     """Which column became which lead field (one named as the field is, but for case and
     punctuation, left unsaid: ``First Name``, ``E-mail``), which hold the lead's other
     numbers (``others``: :func:`other_phones`) and how to choose another phone, and which
     gave each row's country, as the clean's note says it: ``columns read as: Phone 1 →
     phone, Phone 2 → the lead's other numbers (...), Lead ID → external_id``;
-    ``by_cells``: the phone columns were read so by their cells, no header naming one."""
+    ``by_cells``: the phone columns were read so by their cells, no header naming one;
+    ``numberless``: columns written as phones but holding no valid number, not read so."""
     read = [f"{column} → {field}" + (" (its cells hold phone numbers; no header names a "
                                      "phone)" if by_cells and field == "phone" else "")
             for field, column in fields.items()
@@ -118,6 +121,10 @@ def fields_note(fields: Mapping[str, str], country: str | None,
         read.insert(min(1, len(read)), f"{', '.join(others)} → the lead's other numbers "
                     f"(its phone where {fields['phone']} holds none; another phone: "
                     "mapping={'phone': '<column>'})")
+    if numberless:
+        read.insert(min(1, len(read)), f"{', '.join(numberless)} → custom fields, not phones "
+                    f"(written as phones, but none of the first {SAMPLE_ROWS} cells is a "
+                    f"valid number, and {fields['phone']}'s are)")
     if country is not None:
         read.append(f"{country} → each row's region (its phone is read as a number there)")
     return f"columns read as: {', '.join(read)}" if read else None

@@ -121,6 +121,11 @@ class LeadFile:
         phone_cells: The columns read as phones by their cells, the phone's first, where
             no header names a phone and ``mapping`` names none (``Number``, or a file
             read with ``header=None``); empty where a header or ``mapping`` does.
+        numberless: Columns whose cells are written as phones, but none of whose first
+            rows' cells is a valid number where another such column's are (a register's
+            8-digit numbers beside its phones): the clean sends them as custom fields,
+            neither the phone nor its fallbacks (:func:`read` alone knows no region, and
+            leaves this empty).
     """
 
     name: str
@@ -140,6 +145,7 @@ class LeadFile:
     hidden_sheet: bool = False
     held_rows: Mapping[int, str] = field(default_factory=dict, repr=False)
     phone_cells: tuple[str, ...] = ()
+    numberless: tuple[str, ...] = ()
 
     @property
     def notes(self) -> list[str]:
