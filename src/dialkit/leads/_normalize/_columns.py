@@ -33,6 +33,7 @@ from dialkit.contract import LeadResultReason, is_e164
 from ..._utils._base_error import InputError
 from . import _fast
 from ._fast import COLUMNS, MIN_INTERNATIONAL_DIGITS
+from ._other_country import other_country
 from ._phone_text import clean, plain
 from ._readings import other_readings
 
@@ -112,7 +113,8 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
         columns = [spread(column, filled, len(texts)) for column in read]
         columns[3] = pc.if_else(pc.is_valid(texts), columns[3], pa.scalar(_MISSING, pa.string()))
     columns = _unread(columns, unknown, texts, fast)
-    columns = _elsewhere(columns, named, names, where)
+    other = other_country(columns[1], columns[0], named, names, where)
+    columns[4] = _flagged(columns[4], other, columns[4].take(pa.array(other)), "other_country")
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
                          for name, column in zip(COLUMNS, columns, strict=True)},
                         index=cells.index)
@@ -195,33 +197,6 @@ def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_], texts: pa.Array
     unread = pc.or_kleene(pc.fill_null(pc.not_equal(alone[3], _MISSING), False),
                           pc.match_substring(alone[4], "added_plus"))
     return _refused(columns, rows[arrow_bools(pc.fill_null(unread, False))], "unknown_country")
-
-
-def _elsewhere(columns: list[pa.Array], named: NDArray[np.bool_], names: list[str],
-               where: NDArray[np.int64]) -> list[pa.Array]:
-    """``columns`` with the valid numbers of another country than their row's country cell
-    names flagged ``other_country`` (``+1 321 505 4969`` beside ``Ghana``, a Canadian
-    number beside ``US``): the lead is kept, its number read as written, and the flag says
-    the cell does not match it. A number the named country shares (an Australian mobile
-    of Christmas Island, whose calling code is Australia's) is its own."""
-    rows = np.flatnonzero(named)
-    said = pa.array(np.array(names, dtype=object)[where[rows]], pa.string())
-    differ = arrow_bools(pc.fill_null(pc.not_equal(columns[1].take(pa.array(rows)), said),
-                                      False))
-    rows, said = rows[differ], said.filter(pa.array(differ))
-    pairs = list(zip(columns[0].take(pa.array(rows)).to_pylist(), said.to_pylist(),
-                     strict=True))
-    shared = {pair: _shared(*pair) for pair in set(pairs)}  # each distinct pair once
-    other = rows[np.array([not shared[pair] for pair in pairs], dtype=bool)]
-    return [*columns[:4], _flagged(columns[4], other, columns[4].take(pa.array(other)),
-                                   "other_country")]
-
-
-def _shared(e164: str, region: str) -> bool:
-    """Whether the number ``e164`` is valid in ``region`` too, under its calling code."""
-    number = phonenumbers.parse(e164)
-    return (number.country_code == phonenumbers.country_code_for_region(region)
-            and phonenumbers.is_valid_number_for_region(number, region))
 
 
 def _flagged(flags: pa.Array, rows: NDArray[np.intp], old: pa.Array, flag: str) -> pa.Array:
