@@ -127,6 +127,20 @@ def test_coordinates_are_never_read_as_phones(header: str, tmp_path: Path) -> No
     assert result.frame["alt_phone"].isna().all()
 
 
+def test_numbers_with_excel_s_text_mark_are_read_by_their_cells(tmp_path: Path) -> None:
+    """Austria's authorities write their numbers ``'+431531200``: under a header no phone
+    word names, the cells are still phones (issue 97)."""
+    vienna = phonenumbers.format_number(phonenumbers.example_number("AT"),
+                                        phonenumbers.PhoneNumberFormat.E164)
+    path = tmp_path / "authorities.csv"
+    path.write_text("Name,Kontakt\n" + "".join(
+        f"Amt {n},'{vienna[:-2]}{n:02d}\n" for n in range(0, 60, 7)))
+    result = clean(path, region="AT")
+    assert result.file.phone_cells == ("Kontakt",)
+    assert cells_of(result.frame["phone_e164"]) == [
+        e164(f"{vienna[:-2]}{n:02d}", "AT") for n in range(0, 60, 7)]
+
+
 def school_register(path: Path) -> pd.DataFrame:
     """A school register (issue 97): the schools' 8-digit register numbers first, then the
     schools' numbers under a header no phone word names, a third of them empty."""

@@ -325,8 +325,11 @@ def test_a_vicidial_upload_is_read_by_place(mapping: dict[str, int] | None,
     assert verdicts(result) == [("accepted", None)] * 3 + [
         ("duplicate", "duplicate_in_request")]
     assert cells(result.frame["26"]) == [None, MULTI_ALT, f"{digits(US[4])}__airport", None]
-    assert result.notes[:2] == ("columns split at '|'", "no header line: the first line is "
-                                "a row, the columns named by place, 0 to 26")
+    assert result.notes[:3] == (
+        "columns split at '|'", "no header line: the first line is a row, the columns named "
+        "by place, 0 to 26", "6 columns past the 20 custom fields a lead may carry, not sent: "
+        "21, 22, 23, 24, 25, 26 (drop the columns not needed, so that those needed fit)")
+    assert result.file.unused == ["21", "22", "23", "24", "25", "26"]
 
 
 def test_a_vicidial_upload_s_alternate_phone_is_found_by_its_cells(tmp_path: Path) -> None:

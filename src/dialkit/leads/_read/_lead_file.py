@@ -180,6 +180,10 @@ class LeadFile:
         if formulas := len(self.formulas):
             notes.append(f"{formulas} {noun(formulas, 'formula cell')} without a value (the "
                          "workbook was saved uncalculated)")
+        if self.unused:
+            notes.append(f"{counted(len(self.unused), 'column')} past the {MAX_CUSTOM_FIELDS} "
+                         f"custom fields a lead may carry, not sent: {_listed(self.unused)}"
+                         " (drop the columns not needed, so that those needed fit)")
         return notes
 
 
@@ -188,7 +192,7 @@ def _utf8(encoding: str) -> bool:
     return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
 
 
-def _listed(numbers: Sequence[int], shown_at_most: int = 10) -> str:
+def _listed(numbers: Sequence[int | str], shown_at_most: int = 10) -> str:
     listed = ", ".join(map(str, numbers[:shown_at_most]))
     return listed + (f" and {len(numbers) - shown_at_most} more"
                      if len(numbers) > shown_at_most else "")

@@ -40,7 +40,9 @@ OTHER_NUMBERS = NOT_A_NUMBER | frozenset({
 ``Order Date``, ``Longitude``): such a column is never read as phones by its cells."""
 
 _EXTENSION = r"\s*(?:x|ext\.?|extension|#)\s*\d{1,6}$"
-_WRITTEN = r"(?:\+|00)?[\d\s().\-/]+"
+_WRITTEN = r"'?(?:\+|00)?[\d\s().\-/]+"
+"""A phone as people write it: digits grouped, a ``+`` or ``00`` first, and Excel's text
+mark before it where a spreadsheet kept one (``'+431531200``)."""
 _DATE = r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|-?\d+\.\d+"
 """A date, or a decimal (a coordinate: ``-99.25929282``): never a phone by its cells."""
 _COUNTING_STEP = 1_000
