@@ -94,6 +94,7 @@ LONGEST_FIRST = [
     "tests/leads/test_dask_clean.py",  # about 70 s
     "tests/analytics/test_dask.py",  # about 60 s: 41-52 s larger than a worker, ...
     "tests/compliance/test_ground_truth.py",  # about 45 s: the medium world's 26-30 s, once
+    "tests/leads/test_corpus.py",  # about 35 s: 41 published files, cleaned whole and on Dask
     "notebooks/",  # about 25 s each: a kernel and a world (collected after tests/)
 ]
 """The modules (or folders, ending ``/``) that take longest on a quiet 2-core machine
