@@ -104,14 +104,7 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     cells = pd.Series(phones)
     texts = _texts(cells)
     where, names, unknown, named = _row_regions(country, region, cells.index)
-    filled = np.flatnonzero(arrow_bools(texts.is_valid()))
-    if len(filled) == len(texts):
-        columns = _others(_read(texts, where, names, fast), texts, where, names, fast)
-    else:  # a missing cell is missing_phone in every region: the others alone are read
-        some, at = texts.take(pa.array(filled)), where[filled]
-        read = _others(_read(some, at, names, fast), some, at, names, fast)
-        columns = [spread(column, filled, len(texts)) for column in read]
-        columns[3] = pc.if_else(pc.is_valid(texts), columns[3], pa.scalar(_MISSING, pa.string()))
+    columns = _others(_read(texts, where, names, fast), texts, where, names, fast)
     columns = _unread(columns, unknown, texts, fast)
     other = other_country(columns[1], columns[0], named, names, where)
     columns[4] = _flagged(columns[4], other, columns[4].take(pa.array(other)), "other_country")
@@ -130,9 +123,25 @@ def _read(texts: pa.Array, where: NDArray[np.int64], names: list[str],
         rest = np.flatnonzero(~found.done)
     else:
         columns, rest = [pa.nulls(len(texts), pa.string())] * len(COLUMNS), np.arange(len(texts))
-    slow = _slow(texts.take(pa.array(rest)).to_pylist(), [names[w] for w in where[rest].tolist()])
     return [replace_rows(column, rest, values)
-            for column, values in zip(columns, slow, strict=True)]
+            for column, values in zip(columns, _slow_rows(texts, where, names, rest), strict=True)]
+
+
+def _slow_rows(texts: pa.Array, where: NDArray[np.int64], names: list[str],
+               rows: NDArray[np.intp]) -> list[pa.Array]:
+    """The columns of :data:`COLUMNS` for ``rows`` of ``texts``, by :func:`_slow`; a missing
+    cell is ``missing_phone`` in every region, answered so unread: through ``phonenumbers``
+    the blanks of a column 40 % empty (a second phone column) took 3.0 CPU s, against 1.6
+    for its filled cells. Only the rows the fast path left are taken apart so: taking the
+    filled cells out of the whole column first and spreading the answers back cost the
+    1M-row mix 1.07x the CPU of its normalising (a column 40 % blank, 0.94x)."""
+    cells = texts.take(pa.array(rows))
+    filled = np.flatnonzero(arrow_bools(cells.is_valid()))
+    read = _slow(cells.take(pa.array(filled)).to_pylist(),
+                 [names[w] for w in where[rows[filled]].tolist()])
+    columns = [spread(column, filled, len(rows)) for column in read]
+    columns[3] = pc.if_else(cells.is_valid(), columns[3], pa.scalar(_MISSING, pa.string()))
+    return columns
 
 
 def _others(columns: list[pa.Array], texts: pa.Array, where: NDArray[np.int64],
