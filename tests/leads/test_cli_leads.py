@@ -191,9 +191,10 @@ def test_an_import_prints_the_notes_the_clean_prints(
                                    "--journal", str(tmp_path / "journal")])
     assert cleaned.exit_code == 0 and imported.exit_code == 0, imported.output
     said = [line for line in cleaned.stdout.splitlines() if line.startswith("note: ")]
-    assert ("note: 2 rows were not read: their Country names no country the clean can read: "
-            "'Atlantis' (1 row), 'atlantis' (1 row); write each as an ISO 3166 code (such as "
-            "'DE') or a country's name, then clean again") in said
+    assert ("note: 2 rows: their Country names no country the clean can read: 'Atlantis' "
+            "(1 row), 'atlantis' (1 row) (a number written with + and its country code is "
+            "read as written, any other refused unknown_country); write each as an ISO 3166 "
+            "code (such as 'DE') or a country's name, then clean again") in said
     assert "note: columns read as: Mobile # → phone, Name → full_name, Lead # → " \
            "external_id, Country → each row's region (its phone is read as a number " \
            "there)" in said

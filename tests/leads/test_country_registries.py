@@ -351,6 +351,10 @@ def test_the_clean_reads_no_territory_with_no_plan_nor_korea() -> None:
     assert result.frame["phone_e164"].fillna("").tolist() == [
         "+64211234567", "", "+12025550111", ""]
     assert all("unknown_country" in flags for flags in result.frame["flags"])
+    note = next(note for note in result.notes if "names no country" in note)
+    assert note.startswith("4 rows: their Country names no country the clean can read: "
+                           "'Pitcairn Islands' (2 rows")  # read or refused, each named
+    assert "a number written with + and its country code is read as written" in note
 
 
 def test_blocked_countries_reads_the_issues_names() -> None:

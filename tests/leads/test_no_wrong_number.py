@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 import phonenumbers
@@ -25,7 +26,7 @@ from babel import Locale
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dialkit.leads import clean, normalize
+from dialkit.leads import clean, normalize, read
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "zh", "ru", "ar", "hi",
              "ko", "tr", "sv", "da", "nb", "fi", "el", "hu", "cs", "ro", "uk", "vi")
@@ -138,3 +139,28 @@ def test_a_file_of_the_truth_set_accepts_no_number_but_the_persons(data: st.Data
     assert _wrong(rows, e164) == []
     unread = [row.owned is None for row in rows]  # nor one written nationally, unread
     assert not any(ok and not_read for ok, not_read in zip(accepted, unread, strict=True))
+
+
+def _in_no_region(cell: str) -> str | None:
+    """libphonenumber's reading of a cell with no country: a number written with its
+    country code, else none."""
+    try:
+        number = phonenumbers.parse(cell, "ZZ")
+    except phonenumbers.NumberParseException:
+        return None
+    return phonenumbers.format_number(number, _F.E164) if phonenumbers.is_valid_number(
+        number) else None
+
+
+def test_beside_an_unreadable_country_a_cell_reads_as_libphonenumber_reads_it_in_none() -> None:
+    """Issue 97: a cell whose country names none is read as libphonenumber reads it in no
+    region (a number written with its country code; of two numbers in a cell, the first),
+    never in the file's region: every example writing, and the realistic mix's cells."""
+    mix = read(Path(__file__).parents[1] / "fixtures" / "clean" / "mix_1500.csv").frame
+    cells = [cell for _, _, written in _writings() for cell in written]
+    cells += mix["Phone"].dropna().tolist()
+    found = normalize(cells, region="US", country=[UNREADABLE[0]] * len(cells))
+    for cell, number, flags in zip(cells, found["phone_e164"], found["flags"], strict=True):
+        first = cell.split(", ")[0] if "two_numbers" in str(flags) else cell
+        assert (None if pd.isna(number) else number) == _in_no_region(first), cell
+    assert found["phone_e164"].notna().sum() > 1000

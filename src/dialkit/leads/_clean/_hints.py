@@ -435,9 +435,10 @@ def unknown_note(column: str, values: Counter[str]) -> str:
              sorted(values.items(), key=lambda item: (-item[1], item[0]))[:UNKNOWN_SHOWN]]
     more = len(values) - len(shown)
     rows = sum(values.values())
-    return (f"{counted(rows, 'row')} {'was' if rows == 1 else 'were'} not read: "
-            f"{'its' if rows == 1 else 'their'} {column} names no country the clean can "
-            f"read: {', '.join(shown)}{f' and {more} more' if more else ''}; write each as an "
+    return (f"{counted(rows, 'row')}: {'its' if rows == 1 else 'their'} {column} names no "
+            f"country the clean can read: {', '.join(shown)}"
+            f"{f' and {more} more' if more else ''} (a number written with + and its country "
+            "code is read as written, any other refused unknown_country); write each as an "
             "ISO 3166 code (such as 'DE') or a country's name, then clean again")
 
 

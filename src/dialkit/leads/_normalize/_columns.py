@@ -38,9 +38,9 @@ from ._phone_text import clean, plain
 from ._readings import other_readings
 
 _MISSING = LeadResultReason.MISSING_PHONE.value
-NO_REGION = "ZZ"
-"""``phonenumbers``' unknown region: only a number written with ``+`` and its country code
-reads in it."""
+IN_FULL = r"^[^\p{Nd}+\x{FF0B}]*[+\x{FF0B}]"
+"""A cell whose number is written in full: a plus sign (ASCII or full width) before its
+first digit, so that ``phonenumbers`` reads its country code, not its default region."""
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 
@@ -105,7 +105,7 @@ def _frame(phones: Sequence[Any] | pd.Series, *, region: str,
     texts = _texts(cells)
     where, names, unknown, named = _row_regions(country, region, cells.index)
     columns = _others(_read(texts, where, names, fast), texts, where, names, fast)
-    columns = _unread(columns, unknown, texts, fast)
+    columns = _unread(columns, unknown, texts)
     other = other_country(columns[1], columns[0], named, names, where)
     columns[4] = _flagged(columns[4], other, columns[4].take(pa.array(other)), "other_country")
     return pd.DataFrame({name: pd.arrays.ArrowStringArray(column)
@@ -188,24 +188,26 @@ def ambiguous_readings(cells: Sequence[str], regions: Sequence[str]) -> list[lis
             for each in found]
 
 
-def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_], texts: pa.Array,
-            fast: bool) -> list[pa.Array]:
-    """``columns`` with the rows whose country cell names no region read in none, flagged
-    ``unknown_country``: a number written in full (``+`` and its country code) is read
-    whatever the cell says, and a number written without its country (its ``+`` too:
-    digits are not guessed to be international, ``added_plus``) is refused
-    ``unknown_country`` (but where the cell holds no number at all): a number is never
-    read in a country the row did not name."""
+def _unread(columns: list[pa.Array], unknown: NDArray[np.bool_],
+            texts: pa.Array) -> list[pa.Array]:
+    """``columns`` with the rows whose country cell names no region flagged
+    ``unknown_country``: a number written in full (a ``+`` before its first digit, and its
+    country code) is read whatever the cell says, as it reads in every region; any other is
+    refused ``unknown_country`` (but where the cell holds no number at all), digits never
+    guessed to be international (``added_plus``): a number is never read in a country the
+    row did not name."""
     rows = np.flatnonzero(unknown)
     if not len(rows):
         return columns
-    alone = _read(texts.take(pa.array(rows)), np.zeros(len(rows), np.int64), [NO_REGION], fast)
-    columns = [replace_rows(column, rows, read) for column, read in zip(columns, alone,
-                                                                          strict=True)]
-    columns[4] = _flagged(columns[4], rows, alone[4], "unknown_country")
-    unread = pc.or_kleene(pc.fill_null(pc.not_equal(alone[3], _MISSING), False),
-                          pc.match_substring(alone[4], "added_plus"))
-    return _refused(columns, rows[arrow_bools(pc.fill_null(unread, False))], "unknown_country")
+    at = pa.array(rows)
+    kept = pc.and_(pc.and_(pc.match_substring_regex(texts.take(at), IN_FULL),
+                           pc.is_null(columns[3].take(at))),
+                   pc.invert(pc.fill_null(pc.match_substring(columns[4].take(at),
+                                                             "added_plus"), False)))
+    missing = pc.equal(columns[3].take(at), _MISSING)
+    columns = [*columns[:4], _flagged(columns[4], rows, columns[4].take(at), "unknown_country")]
+    refused = pc.invert(pc.or_(pc.fill_null(kept, False), pc.fill_null(missing, False)))
+    return _refused(columns, rows[arrow_bools(refused)], "unknown_country")
 
 
 def _flagged(flags: pa.Array, rows: NDArray[np.intp], old: pa.Array, flag: str) -> pa.Array:

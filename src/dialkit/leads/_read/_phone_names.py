@@ -89,12 +89,13 @@ _RUN_TOGETHER = re.compile(f"(?:{_either(WHICH)})*(?:{_either(PHONE_WORDS)})"
 
 _PATH = re.compile(r"[^\s.]+(?:\.[^\s.]+)+")
 """A header written as a path of names, dotted without spaces (``contact.phone``); not
-``Tel. privat``, nor pandas' ``Phone.1`` for a second ``Phone`` (its last part a number)."""
+``Tel. privat``. Pandas' ``Phone.1`` for a second ``Phone`` reads as ``Phone``: a part
+that is a number names nothing."""
 _CUSTOM_FIELD = re.compile(r"__c$")
 
 
 def own_name(header: str) -> str:
-    """The part of a header that names its column: a path's last name that holds a letter
+    """The part of a header that names its column: a path's last name that is no number
     (``gemeente.contact.telefoon`` → ``telefoon``), a Salesforce custom field's name
     without ``__c`` (``Home_Phone__c`` → ``Home_Phone``)."""
     header = _CUSTOM_FIELD.sub("", header)
