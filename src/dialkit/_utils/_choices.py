@@ -28,6 +28,10 @@ them."""
 FAIL_ON = {"law": ("law",), "any": VIOLATIONS, "risk": ("risk",)}
 """The bases each ``fail_on`` name (``--fail-on``) stops on: a risk is no violation, so
 only ``risk`` stops on one."""
+NOT_JUDGED_EXIT = 3
+"""The exit status of a compliance command whose ``--fail-on`` stops on a rule not judged
+for some calls (``law``, ``any``) and on nothing else: not 1, which says a rule was broken,
+nor 0, which says every call was judged (docs/cli.md, "Exit status")."""
 
 
 FRAME, RECORDS, IDS, SWITCH, CHOICE, PROGRAM = (

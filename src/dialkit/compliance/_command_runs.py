@@ -61,6 +61,9 @@ class AuditRun:
             findings, in ``fail_on``'s order.
         unchecked: ``fail_on`` was given and the audit saw no call, without
             ``allow_empty``: it checked nothing, so it fails.
+        not_judged: Each rule not judged that ``fail_on`` stops on (``law``, ``any``),
+            with its calls not judged, those ``accept_unjudged`` accepts left out: a rule
+            that could not read some calls has not passed them.
     """
 
     report: AuditReport
@@ -68,11 +71,13 @@ class AuditRun:
     names: dict[str, str] | None = None
     found: dict[str, int] = field(default_factory=dict)
     unchecked: bool = False
+    not_judged: dict[str, int] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
-        """Whether the run fails ``fail_on``: a basis it names found, or nothing checked."""
-        return self.unchecked or bool(self.found)
+        """Whether the run fails ``fail_on``: a basis it names found, nothing checked, or a
+        rule not judged."""
+        return self.unchecked or bool(self.found) or bool(self.not_judged)
 
 
 def run_audit(*, calls: Source | None = None, client: Client | None = None,
@@ -82,6 +87,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
               campaign_id: str | Sequence[str] | None = None, since: str | None = None,
               until: str | None = None, as_of: str | None = None,
               fail_on: Iterable[str] = (), allow_empty: bool = False,
+              accept_unjudged: str | Collection[str] = (),
               values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
               mapping: Mapping[str, str] | Iterable[str] | None = None,
               **given: Any) -> AuditRun:
@@ -116,6 +122,11 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         allow_empty: Let an audit of no call pass ``fail_on`` (a quiet period); never
             one whose calls an unknown ``direction`` held out (:attr:`AuditReport.held_out`):
             that is no quiet period but calls not understood.
+        accept_unjudged: What may stay not judged without failing ``fail_on``: countries
+            (``FR``, ``France``: their calls' rules of the place called, and their
+            ``no_law_held`` risks) and rules (``abandonment``: every reason it was not
+            judged), a list or one comma-separated text. Accepted, they are still
+            reported.
         values: What another tool's words mean (:func:`audit`'s ``values``), or as the
             command takes them, ``COLUMN:WORD=VALUE`` each (``disposition:Sale Made=sale``;
             ``disposition:Dropped=``: no value).
@@ -141,8 +152,11 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         TypeError: A keyword that names no input of :func:`audit`.
         ApiError: The account could not be read.
     """
+    from ._unjudged import accepted_keys, accepted_risks, failing
+
     rules = preset_rules(preset)
     named = fail_on_read(fail_on)
+    accepting = accepted_keys(accept_unjudged)
     options: dict[str, Any] = {"rules": rules, "blocked_countries": blocked_countries,
                                "policy": policy_rules(policy, policy_window, policy_cap),
                                "values": values_read(values), "mapping": mapping_read(mapping),
@@ -158,9 +172,11 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
             report = _files_audited(files, options, period)
         else:
             report, service, names = _account_audited(client, sandbox, options, period)
-    return AuditRun(report, service, names, found=found_on(report.by_basis, named),
+    counted = accepted_risks(report.findings, accepting)["basis"].value_counts()
+    return AuditRun(report, service, names, found=found_on(counted, named),
                     unchecked=bool(named) and report.empty and (
-                        not allow_empty or bool(report.held_out)))
+                        not allow_empty or bool(report.held_out)),
+                    not_judged=failing(report.unjudged, named, accepting))
 
 
 def _files_audited(files: Mapping[str, Source | None], options: dict[str, Any],

@@ -34,6 +34,7 @@ from ._checks._dnc import (
 )
 from ._checks._frequency import call_frequency, with_subjects
 from ._checks._hours import Clock, banned_states, calling_hours, clock, located
+from ._checks._no_law import no_law_held
 from ._checks._lead_of import addresses, other_numbers, reads_addresses, unknown_address_state
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._state_lists import unscrubbed_states
@@ -52,6 +53,7 @@ from ._rows import (
     with_ids,
 )
 from ._rules._rules import Rules
+from ._unjudged import of_part, unjudged_frame
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ class Part:
     banned: frozenset[str] = frozenset()
     """The states whose law bans calls during a declared emergency that the reported calls
     reached (:func:`._hours.banned_states`), for the report's note."""
+    unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
+    """What the rules could not judge of the part's calls in the window
+    (:func:`._unjudged.of_part`)."""
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
@@ -155,7 +160,8 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
     lead, consents, times = judged.lead, judged.consents, judged.times
     inside = options.windowed(outbound["at"])
     calls = calls_only(outbound)  # the rules of a voice call: not a text's
-    found = [*calling_hours(outbound, times), judged.frequency()]
+    found = [*calling_hours(outbound, times), located(no_law_held(outbound, rules), times),
+             judged.frequency()]
     found += [located(blocked_country(outbound, options.blocked), times)]
     found.append(located(caller_id(calls), times))
     if options.verified is not None:
@@ -179,11 +185,12 @@ def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,
         found.append(unknown_address_state(leads))
     abandoned = located(outbound.iloc[dropped], times)
     named = with_ids(abandoned, prepared, rows, outbound, leads, lead)
-    counted = _counted(outbound, live_at(prepared, rows) if spoken is None else spoken,
-                       inside)
+    spoke = live_at(prepared, rows) if spoken is None else spoken
+    counted = _counted(outbound, spoke, inside)
     return Part(concatenated(found).reset_index(drop=True), every_column(named, prepared, rows),
                 texts_counted(population_of(calls_only(counted), leads), counted), reached,
-                banned_states(times, inside))
+                banned_states(times, inside),
+                of_part(outbound, prepared, rows, rules, inside, spoke))
 
 
 def _counted(outbound: pd.DataFrame, spoken: Rows, inside: Bools | None) -> pd.DataFrame:

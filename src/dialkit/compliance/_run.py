@@ -33,13 +33,14 @@ from ._checks._texts import CHANNEL, texts_as_calls, texts_note, with_channel
 from ._inputs._headers import read_as_note
 from ._inputs._once import once_each, repeated_note
 from ._inputs._options import spelled
-from ._inputs._population import sources_of
+from ._inputs._population import UNITS, sources_of
 from ._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
 from ._inputs._vocabulary import summed_counts, unread_counts, values_note
 from ._part import Options, Part, audited, concatenated
 from ._report._audit_report import AuditReport
 from ._rows import answered_calls, outbound_rows
 from ._rules._rules import FINDING_COLUMNS, RULE_IDS
+from ._unjudged import NO_LAW, of_every_rule, summed
 
 _COUNTS = {"calls_in_24h", "window_answered", "window_abandoned"}
 OWN_COLUMNS = {"call_frequency": ("calls_in_24h",),
@@ -170,7 +171,8 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
     has_leads, has_dnc = "leads" in sources, "dnc" in sources
     ran = ["calling_hours", "unknown_timezone", "call_frequency", "abandonment",
            "blocked_country", "short_ring", "caller_id",
-           *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else [])]
+           *(["unknown_jurisdiction"] if rules.jurisdictions and rules.states else []),
+           *([NO_LAW] if rules.jurisdictions else [])]
     notes = {"abandonment": abandonment_said(rules, joined)[0]}
     if options.verified is None:
         notes["unverified_caller_id"] = f"not run: pass {spelled('verified_caller_ids')}"
@@ -227,8 +229,12 @@ def report(parts: Sequence[Part], *, windows: pd.DataFrame, options: Options, jo
         notes["abandonment"] = NO_ANSWERED
     notes["texts"] = texts_note(options.texts, int(population.get("texts", pd.Series(
         dtype="int64")).sum()))
-    return AuditReport(frame, abandoned, rules, tuple(r for r in RULE_IDS if r in ran),
-                       population, sources, notes, options.period, unread)
+    ran = [r for r in RULE_IDS if r in ran]
+    timezones = int((frame["rule"] == "unknown_timezone").sum())
+    unjudged = summed([*(part.unjudged for part in parts),
+                       of_every_rule(unread, ran, UNITS, timezones)], ran)
+    return AuditReport(frame, abandoned, rules, tuple(ran), population, sources, notes,
+                       options.period, unread, unjudged=unjudged)
 
 
 def _placed_in(calls: pd.DataFrame, options: Options) -> pd.DataFrame:

@@ -17,7 +17,14 @@ import typer
 
 from dialkit._files._outputs_written import refuse_overlaps
 from dialkit._utils._base_error import ComplianceRiskWarning, InputError
-from dialkit._utils._choices import AUDIT_INPUTS, FAIL_ON, FILES, POLICY_NAMES, PRESET_NAMES
+from dialkit._utils._choices import (
+    AUDIT_INPUTS,
+    FAIL_ON,
+    FILES,
+    NOT_JUDGED_EXIT,
+    POLICY_NAMES,
+    PRESET_NAMES,
+)
 from dialkit.cli._compliance._options import (
     EXPORT,
     OFF_THE_ACCOUNT,
@@ -82,7 +89,13 @@ def audit_command(
         "any (any violation, the policy's too) or risk (a call that may have broken a "
         "law, which the data cannot tell, or a lead that could be called wrongly: "
         "listed, unscreened or of an unread address state); repeat the option to stop "
-        "on several. For CI and cron."))] = None,
+        "on several; law and any also stop on a rule not judged for some calls (exit "
+        "3 where nothing else stops). For CI and cron."))] = None,
+    accept_unjudged: Annotated[list[str] | None, typer.Option(
+        "--accept-unjudged", metavar="COUNTRY|RULE", help=(
+            "Let --fail-on pass what was not judged of this country (FR, France: dialkit "
+            "holds no law of it) or rule (abandonment); repeat the option, or separate "
+            "with commas. Still reported."))] = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(
@@ -126,7 +139,8 @@ def audit_command(
     """Audit calls, leads and DNC results against the law of the place called (and a
     policy, if given); print the findings by rule, law's, policy's and the risks apart
     (with --json or --csv: every finding, a row each). Exits 0 whether or not there are
-    findings, unless --fail-on names what was found (exit 1); 2 on bad input."""
+    findings, unless --fail-on names what was found (exit 1), or a rule it stops on was
+    not judged for some calls and nothing else stops (exit 3); 2 on bad input."""
     from dialkit.compliance import run_audit
 
     with _output_errors():  # before anything is read: no output may replace an input
@@ -138,7 +152,8 @@ def audit_command(
                         policy_window=policy_window, policy_cap=policy_cap,
                         blocked_countries=blocked_countries, campaign_id=campaign,
                         since=since, until=until, as_of=as_of, fail_on=fail_on or (),
-                        allow_empty=allow_empty, values=value, mapping=mapping, **given)
+                        allow_empty=allow_empty, accept_unjudged=accept_unjudged or (),
+                        values=value, mapping=mapping, **given)
     report, about_report = _in_flags(run.report), {**told, **run.service}
     with _output_errors():
         if out is not None:
@@ -159,8 +174,12 @@ def audit_command(
                      "a period without calls is fine)")
     elif run.found:
         fail_on_told(fail_on, found_said(run.found))
+    if run.not_judged:
+        from dialkit.compliance._unjudged import failing_said
+
+        fail_on_told(fail_on, in_words(failing_said(run.not_judged)))
     if run.failed:
-        raise typer.Exit(1)
+        raise typer.Exit(1 if run.unchecked or run.found else NOT_JUDGED_EXIT)
 
 
 def _in_flags(report: AuditReport) -> AuditReport:

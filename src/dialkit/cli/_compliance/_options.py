@@ -42,7 +42,7 @@ AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--cal
                "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
                "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
                "preset=": "--preset", "policy_window=": "--policy-window",
-               "fail_on=": "--fail-on",
+               "fail_on=": "--fail-on", "accept_unjudged=": "--accept-unjudged",
                "apply= and strategy= go with fix=: add fix=True": "--apply and --strategy go "
                "with --fix: add --fix", "strategy=": "--strategy",
                "mapping={'<column>': '<header>'}": "--map COLUMN=HEADER", "mapping=": "--map",
@@ -148,10 +148,18 @@ _COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
 'Phone Number'}``, :mod:`dialkit.compliance._inputs._headers`)."""
 
 
+_ACCEPTED = re.compile(r"accept_unjudged=\[([^\]]*)\]")
+"""What may stay not judged as the library's words say it (``accept_unjudged=['AU',
+'FR']``, :mod:`dialkit.compliance._unjudged`)."""
+
+
 def values_said(text: str) -> str:
-    """``text`` with each mapping of a word or a column in the command's words: ``--value
-    disposition:'Hung Up'=sale``, ``--map to_number='Phone Number'``."""
+    """``text`` with each mapping of a word or a column, and what may stay not judged, in
+    the command's words: ``--value disposition:'Hung Up'=sale``, ``--map
+    to_number='Phone Number'``, ``--accept-unjudged AU,FR``."""
     text = _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
+    text = _ACCEPTED.sub(lambda m: "--accept-unjudged " + ",".join(
+        word.strip(" '\"") for word in m[1].split(",")), text)
     return _COLUMN.sub(lambda m: f"--map {m[1]}={m[2]}", text)
 
 

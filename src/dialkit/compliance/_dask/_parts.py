@@ -275,7 +275,7 @@ def numbers_part(calls: pd.DataFrame, rest: pd.DataFrame, leads: pd.DataFrame | 
                    None if dnc is None else _as_given(dnc, shapes["dnc"]), dropped,
                    options=options, joined=bool(joined))
     return Part(part.findings, part.dropped.set_axis(order[part.dropped.index.to_numpy()]),
-                part.population, part.reached, part.banned)
+                part.population, part.reached, part.banned, part.unjudged)
 
 
 def number_key(numbers: pd.Series) -> Any:

@@ -21,6 +21,7 @@ from ...frames import write_csv
 from .._inputs._population import by_rule, summarised
 from .._inputs._vocabulary import held_out, summed_counts, values_said
 from .._rules._rules import BASES, RULE_IDS, Rules
+from .._unjudged import rules_said, unjudged_frame, verdicts_said, with_verdicts
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._text import EMPTY, bases_text, period_said, risk_counts, totals_text
 
@@ -69,6 +70,11 @@ class AuditReport:
     unread: pd.DataFrame = field(default_factory=lambda: summed_counts([]))
     """Each value of the calls' named columns not understood (:mod:`.._inputs._vocabulary`):
     ``column``, ``value``, ``rows``; its rows were held out of the rules it would decide."""
+    unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
+    """What each rule could not judge (:mod:`.._unjudged`): ``rule``, ``calls``, ``why``,
+    ``give`` (what to give so it can) and ``country`` (whose law is not held; None for a
+    value not understood or a fact missing). A rule with a row here is *not judged*, never
+    passed, unless it broke: :attr:`totals`' ``verdict``."""
     spoken: Callable[[str], str] = field(default=str, compare=False, repr=False)
     """How what the report says of the library's arguments (``values={...}``) is said to
     its reader: as it is, in Python; the command line's words where the command wrote it
@@ -110,14 +116,26 @@ class AuditReport:
     def totals(self) -> pd.DataFrame:
         """The summary over every campaign, one row per rule that ran: ``findings`` (of
         which ``law``, ``policy`` and ``risk``), ``audited``, ``unit``, ``rate``,
-        ``passed``."""
-        return by_rule(self.summary)
+        ``passed``, ``not_judged`` (the calls it could not judge: :attr:`unjudged`) and
+        ``verdict`` (``broken``, ``not judged``, ``risks``, ``unchecked`` or ``passed``:
+        a rule passed only where every call it applies to was read and none broke it)."""
+        return with_verdicts(by_rule(self.summary), self.unjudged)
 
     @property
     def passed(self) -> pd.Series:
-        """Per rule that ran: whether it found nothing."""
+        """Per rule that ran: whether it found nothing and judged every call it applies
+        to (a rule not judged for some calls has not passed)."""
         found = set(self.findings["rule"])
-        return pd.Series({rule: rule not in found for rule in self.ran}, name="passed")
+        unread = set(self.unjudged["rule"])
+        return pd.Series({rule: rule not in found and rule not in unread
+                          for rule in self.ran}, name="passed")
+
+    @property
+    def unjudged_said(self) -> list[str]:
+        """Each row of :attr:`unjudged` in words, its rule first, in the reader's words
+        (``rule: not judged for 3 calls: disposition 'Abandoned' not understood; map it:
+        ...``)."""
+        return [f"{rule}: " + self.spoken(text) for rule, text in rules_said(self.unjudged)]
 
     def to_csv(self, path: str | os.PathLike[str], *, mask_pii: bool = False,
                escape_formulas: bool = True) -> None:
@@ -200,24 +218,27 @@ class AuditReport:
             >>> calls = pd.DataFrame({
             ...     "id": ["call_1"], "direction": "outbound", "from_number": "+14155550100",
             ...     "to_number": "+12125550123", "created_at": pd.Timestamp("2026-06-01T15:00Z"),
-            ...     "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
+            ...     "answered_at": pd.NaT, "ended_at": pd.Timestamp("2026-06-01T15:00:30Z"),
+            ...     "campaign_id": "cmp_1",
             ...     "disposition": None})
             >>> from dialkit.compliance import audit
             >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
             0 findings: 0 of law, 0 of policy, 0 risks (US federal and state law (TSR,
             TCPA, state statutes))
-                                  findings  law  policy  risk audited              of   rate verdict
+            verdicts: 0 rules broken, 1 unchecked, 8 passed
+                                  findings  law  policy  risk audited              of   rate not judged  verdict
             rule
-            calling_hours                0    0       0     0       1  outbound calls  0.00%  passed
+            calling_hours                0    0       0     0       1  outbound calls  0.00%              passed
             ...
             unverified_caller_id: not run: pass verified_caller_ids=
             ...
         """
         notes = (f"{rule}: {note}" for rule, note in self.notes.items())
+        totals = self.totals
         return "\n".join([*([self.empty_said] if self.empty else []),
                           f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
-                          *period_said(self.period),
-                          totals_text(self.totals), *notes])
+                          verdicts_said(totals), *period_said(self.period),
+                          totals_text(totals), *self.unjudged_said, *notes])
 
     @property
     def empty_said(self) -> str:

@@ -31,6 +31,7 @@ from ...frames import excel_writer
 from .._checks._texts import CHANNEL
 from .._inputs._population import rate_text
 from .._rules._rules import BASES, FINDING_COLUMNS, RISKS, RULE_IDS, Rules
+from .._unjudged import verdicts_said
 from ._text import PERIOD_ASKED, of_lead_rules, risk_counts, risks_text
 
 if TYPE_CHECKING:
@@ -88,6 +89,9 @@ class Audited(Protocol):
     @property
     def totals(self) -> pd.DataFrame: ...
 
+    @property
+    def unjudged_said(self) -> list[str]: ...
+
 
 def masked(frame: pd.DataFrame, mask_pii: bool) -> pd.DataFrame:
     """``frame`` with its phone columns masked when asked (a copy; the report keeps its own)."""
@@ -105,6 +109,10 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
     beside the data's own (``data: calls``), and how many calls were audited, with a
     warning where none was."""
     rows = {**about, "calls audited": _calls_audited(report),
+            "verdicts": verdicts_said(report.totals).removeprefix("verdicts: "),
+            **{f"not judged: {line.partition(': ')[0]}"
+               + (f" ({n})" if n > 1 else ""): line.partition(": ")[2]
+               for line, n in _numbered(report.unjudged_said)},
             **({PERIOD_ASKED: report.period} if report.period else {}),
             **{f"data: {name}": words for name, words in report.sources.items()},
             **report.rules.describe(),
@@ -117,6 +125,18 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
             **{f"risks: {_plural(unit)}": str(int(count))
                for unit, count in risk_counts(report.findings).items()}}
     return pd.DataFrame({"item": list(rows), "value": list(rows.values())})
+
+
+def _numbered(lines: list[str]) -> list[tuple[str, int]]:
+    """Each line of :attr:`AuditReport.unjudged_said` with its place among its rule's (a
+    rule not judged for several reasons has a cover row each)."""
+    seen: dict[str, int] = {}
+    numbered = []
+    for line in lines:
+        rule = line.partition(": ")[0]
+        seen[rule] = seen.get(rule, 0) + 1
+        numbered.append((line, seen[rule]))
+    return numbered
 
 
 def _calls_audited(report: Audited) -> str:
@@ -263,7 +283,7 @@ def page(report: Audited, *, mask_pii: bool, about: Mapping[str, str],
              f"<h2>Compliance audit: {html.escape(report.rules.name)}</h2>",
              *([f"<p><b>{html.escape(report.empty_said)}</b></p>"]
                if not report.calls_audited else []),
-             headline(report.findings),
+             headline(report.findings), _not_judged(totals),
              html_table(cover(report, about)), "<h3>Findings by rule</h3>",
              html_table(totals, index=True, texts={"rate": totals["rate"].map(rate_text)})]
     kinds = _kinds(report.findings)
@@ -297,6 +317,19 @@ def headline(findings: pd.DataFrame) -> str:
             f"{html.escape(risks_text(risks))}</b>: no rule is known to be broken; the data "
             "cannot tell whether a call did, and no law forbids holding a lead, only "
             "calling it.</p>")
+
+
+def _not_judged(totals: pd.DataFrame) -> str:
+    """The page's words on the rules not judged, after the headline: none were, or which
+    and for how many calls (the cover says why each, and what to give)."""
+    rules = totals[totals["not_judged"] > 0]
+    if rules.empty:
+        return "<p>Every rule judged every call it applies to.</p>"
+    each = ", ".join(f"{html.escape(str(rule))} ({counted(int(n), 'call')})"
+                     for rule, n in rules["not_judged"].items())
+    return (f"<p><b>Not judged: {counted(len(rules), 'rule')}</b> for calls not read: "
+            f"{each}. Neither broken nor passed for those calls: the cover says why, and "
+            "what to give.</p>")
 
 
 def _section(rows: pd.DataFrame, rule: str, basis: str, *, mask_pii: bool,

@@ -31,28 +31,30 @@ def period_said(period: str | None) -> list[str]:
 def totals_text(totals: pd.DataFrame) -> str:
     """Per rule: findings, of which law's, policy's and risks, among how many calls or
     leads, the rate of the violations (law's and policy's: the risks are counted apart,
-    never in the rate), and the verdict (``risks`` where a rule found risks only: no call
-    broke it; ``unchecked`` where it had nothing to check, not ``passed``).
+    never in the rate), the calls it could not judge, and the verdict (``broken``, ``not
+    judged``, ``risks`` where a rule found risks only, ``unchecked`` where it had nothing
+    to check, ``passed``: :data:`.._unjudged.VERDICTS`).
 
     Examples:
-        >>> totals = pd.DataFrame({"findings": [3, 2], "law": [1, 0], "policy": [2, 0],
-        ...                        "risk": [0, 2], "audited": [1200, 40],
-        ...                        "unit": ["calls", "leads"], "rate": [0.0025, 0.0],
-        ...                        "passed": [False, False]},
-        ...                       index=["calling_hours", "dnc_lead"])
+        >>> totals = pd.DataFrame({"findings": [3, 2, 0], "law": [1, 0, 0],
+        ...                        "policy": [2, 0, 0], "risk": [0, 2, 0],
+        ...                        "audited": [1200, 40, 20],
+        ...                        "unit": ["calls", "leads", "answered calls"],
+        ...                        "rate": [0.0025, 0.0, 0.0], "not_judged": [0, 0, 3],
+        ...                        "verdict": ["broken", "risks", "not judged"]},
+        ...                       index=["calling_hours", "dnc_lead", "abandonment"])
         >>> print(totals_text(totals))
-                       findings  law  policy  risk audited     of   rate   verdict
-        calling_hours         3    1       2     0   1,200  calls  0.25%  findings
-        dnc_lead              2    0       0     2      40  leads  0.00%     risks
+                       findings  law  policy  risk audited              of   rate not judged     verdict
+        calling_hours         3    1       2     0   1,200           calls  0.25%                 broken
+        dnc_lead              2    0       0     2      40           leads  0.00%                  risks
+        abandonment           0    0       0     0      20  answered calls  0.00%          3  not judged
     """
-    risks_only = totals["risk"] == totals["findings"]
-    verdict = np.where(totals["audited"] == 0, "unchecked", np.where(
-        totals["passed"], "passed", np.where(risks_only, "risks", "findings")))
     return str(pd.DataFrame({
         "findings": totals["findings"], "law": totals["law"], "policy": totals["policy"],
         "risk": totals["risk"], "audited": totals["audited"].map("{:,}".format),
         "of": totals["unit"], "rate": totals["rate"].map(rate_text),
-        "verdict": verdict}, index=totals.index).to_string())
+        "not judged": totals["not_judged"].map(lambda n: f"{n:,}" if n else ""),
+        "verdict": totals["verdict"]}, index=totals.index).to_string())
 
 
 def bases_text(counts: pd.Series, risks: pd.Series) -> str:

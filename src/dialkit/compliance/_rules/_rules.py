@@ -20,14 +20,15 @@ from dialkit._utils._choices import POLICY_NAMES, PRESET_NAMES
 from ..._utils._base_error import InputError
 from ._emergencies import Emergency, emergencies_of
 
-RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "call_frequency",
+RULE_IDS = ("calling_hours", "unknown_timezone", "unknown_jurisdiction", "no_law_held",
+            "call_frequency",
             "dnc_call", "dnc_lead", "unscreened_lead", "abandonment", "blocked_country",
             "unverified_caller_id", "short_ring", "no_written_consent", "caller_id",
             "unknown_address_state")
 """Every rule's stable id, used in findings, workbook sheets and the CLI."""
 
 SEVERITY = {"calling_hours": "high", "unknown_timezone": "medium",
-            "unknown_jurisdiction": "medium", "call_frequency": "medium",
+            "unknown_jurisdiction": "medium", "no_law_held": "high", "call_frequency": "medium",
             "dnc_call": "high", "dnc_lead": "high", "unscreened_lead": "medium",
             "abandonment": "high", "blocked_country": "high", "unverified_caller_id": "medium",
             "short_ring": "high", "no_written_consent": "high", "caller_id": "high",
@@ -283,7 +284,7 @@ POLICIES = dict(zip(POLICY_NAMES, (HOUSE_RULES,), strict=True))
 """The named policies by the names the CLI takes (``--policy``)."""
 
 
-TEXT_RULES = frozenset({"calling_hours", "unknown_timezone", "unknown_jurisdiction",
+TEXT_RULES = frozenset({"calling_hours", "unknown_timezone", "unknown_jurisdiction", "no_law_held",
                         "call_frequency", "dnc_call", "blocked_country",
                         "no_written_consent"})
 """The rules that judge texts as calls: their findings are counted among the calls and

@@ -1,0 +1,43 @@
+"""A call to a number of a country whose law the rules hold no row of: a risk of law.
+
+The presets judge the US (and its territories), Canada and the UK by the law of the place
+called. A call anywhere else (a French mobile at 22:30 on a Saturday, an Australian one on
+a Sunday) was judged by nothing, and every rule passed it without a word (issue 98). It is
+now one finding a call, a risk (the data and the rules cannot tell whether it broke the
+law of its country), naming the country and the law dialkit holds; and each rule of the
+place called is *not judged* for it (:mod:`.._unjudged`). Under a policy alone (no law
+applied) it does not run: the account asked for its own rule only.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pycountry
+
+from .._rules._held import held_said, unheld
+from .._rules._rules import Rules
+from ._findings import findings
+
+RULE = "no_law_held"
+
+
+def no_law_held(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """The calls (the audit's columns: ``phone``, ``at``) to a number of a country whose
+    law ``rules`` holds no row of, one risk each, ``jurisdiction`` the country's code."""
+    at, regions = unheld(calls["phone"], rules)
+    hits = calls.iloc[at].assign(jurisdiction=regions, decided_by="number", basis="risk",
+                                 policy=None, citation=None)
+    names = {region: _name(region) for region in set(regions)}
+    evidence = pd.Series([
+        f"called a number of {names[region]} ({region}), whose law dialkit holds no row "
+        f"of: no rule of hours, caps, Do-Not-Call lists, abandonment, ring time or caller "
+        f"id judged it ({held_said(rules)})" for region in regions], index=hits.index,
+        dtype=object)
+    return findings(RULE, hits, evidence)
+
+
+def _name(region: str) -> str:
+    """The country's name in English as ISO 3166 gives it (its common name where it has
+    one: ``Bolivia``, not ``Bolivia, Plurinational State of``); its code where none."""
+    country = pycountry.countries.get(alpha_2=region)
+    return region if country is None else getattr(country, "common_name", country.name)
