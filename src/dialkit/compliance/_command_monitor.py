@@ -35,6 +35,7 @@ from ._command_choices import (
 )
 from ._live._monitor import Monitor
 from ._rules._rules import Rules
+from ._unjudged import accepted_keys, accepted_risks, failing
 
 
 @dataclass(frozen=True)
@@ -49,18 +50,29 @@ class MonitorRun:
         allow_empty: Whether a monitor that has judged no call passes ``fail_on``.
         texts: Whether texts were given, which are judged as calls: a monitor with
             them has judged something before any call.
+        accepting: What may stay not judged (``accept_unjudged``, read: countries' codes
+            and rules' ids).
     """
 
     monitor: Monitor
     fail_on: tuple[str, ...] = ()
     allow_empty: bool = False
     texts: bool = False
+    accepting: frozenset[str] = frozenset()
 
     @property
     def found(self) -> dict[str, int]:
         """Each basis ``fail_on`` stops on that the findings now hold, with its count of
-        findings, in ``fail_on``'s order (as :attr:`AuditRun.found`)."""
-        return found_on(self.monitor.findings["basis"].value_counts(), self.fail_on)
+        findings, in ``fail_on``'s order (as :attr:`AuditRun.found`); an accepted
+        country's ``no_law_held`` risks left out."""
+        findings = accepted_risks(self.monitor.findings, self.accepting)
+        return found_on(findings["basis"].value_counts(), self.fail_on)
+
+    @property
+    def not_judged(self) -> dict[str, int]:
+        """Each rule not judged for some calls now that ``fail_on`` stops on, with its
+        calls, those accepted left out (as :attr:`AuditRun.not_judged`)."""
+        return failing(self.monitor.unjudged, self.fail_on, self.accepting)
 
     @property
     def unchecked(self) -> bool:
@@ -73,9 +85,9 @@ class MonitorRun:
 
     @property
     def failed(self) -> bool:
-        """Whether the run fails ``fail_on`` now: a basis it names found, or nothing
-        checked."""
-        return self.unchecked or bool(self.found)
+        """Whether the run fails ``fail_on`` now: a basis it names found, nothing
+        checked, or a rule not judged."""
+        return self.unchecked or bool(self.found) or bool(self.not_judged)
 
     def close(self) -> None:
         """Close the monitor (its state file)."""
@@ -94,7 +106,7 @@ def run_monitor(state: str | os.PathLike[str] | None = None, *, preset: str | Ru
                 policy_cap: int | None = None, blocked_countries: str | Collection[str] = (),
                 campaign_id: str | Sequence[str] | None = None, since: str | None = None,
                 until: str | None = None, fail_on: Iterable[str] = (),
-                allow_empty: bool = False,
+                allow_empty: bool = False, accept_unjudged: str | Collection[str] = (),
                 values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
                 mapping: Mapping[str, str] | Iterable[str] | None = None,
                 **given: Any) -> MonitorRun:
@@ -117,6 +129,8 @@ def run_monitor(state: str | os.PathLike[str] | None = None, *, preset: str | Ru
         until: Report the calls placed before then.
         fail_on: ``law``, ``any`` or ``risk``: what makes :attr:`MonitorRun.failed` true.
         allow_empty: Let a monitor that has judged no call pass ``fail_on``.
+        accept_unjudged: What may stay not judged without failing ``fail_on``, as
+            :func:`run_audit` takes it.
         values: What another tool's words mean, as :func:`run_audit` takes them.
         mapping: Which column of an export holds a column the audit reads, as
             :func:`run_audit` takes it.
@@ -152,6 +166,7 @@ def run_monitor(state: str | os.PathLike[str] | None = None, *, preset: str | Ru
     """
     rules = preset_rules(preset)
     named = fail_on_read(fail_on)
+    accepting = accepted_keys(accept_unjudged)
     inputs: dict[str, Any] = {
         "rules": rules, "blocked_countries": blocked_countries,
         "policy": policy_rules(policy, policy_window, policy_cap),
@@ -164,7 +179,8 @@ def run_monitor(state: str | os.PathLike[str] | None = None, *, preset: str | Ru
         inputs.update({name: read_whole_file(path) for name, path in files.items()})
         monitor = _opened(state, {**inputs, **period})
     texts = inputs.get("texts")
-    return MonitorRun(monitor, named, allow_empty, texts=texts is not None and len(texts) > 0)
+    return MonitorRun(monitor, named, allow_empty, texts=texts is not None and len(texts) > 0,
+                      accepting=accepting)
 
 
 def _opened(state: str | os.PathLike[str] | None, inputs: dict[str, Any]) -> Monitor:

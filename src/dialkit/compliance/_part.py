@@ -34,8 +34,8 @@ from ._checks._dnc import (
 )
 from ._checks._frequency import call_frequency, with_subjects
 from ._checks._hours import Clock, banned_states, calling_hours, clock, located
-from ._checks._no_law import no_law_held
 from ._checks._lead_of import addresses, other_numbers, reads_addresses, unknown_address_state
+from ._checks._no_law import no_law_held
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._state_lists import unscrubbed_states
 from ._checks._texts import CHANNEL, calls_only, texts_counted

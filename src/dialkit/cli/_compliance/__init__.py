@@ -28,6 +28,7 @@ from dialkit._utils._choices import (
 from dialkit.cli._compliance._options import (
     EXPORT,
     OFF_THE_ACCOUNT,
+    AcceptUnjudged,
     BlockedCountries,
     Maps,
     Policy,
@@ -91,11 +92,7 @@ def audit_command(
         "listed, unscreened or of an unread address state); repeat the option to stop "
         "on several; law and any also stop on a rule not judged for some calls (exit "
         "3 where nothing else stops). For CI and cron."))] = None,
-    accept_unjudged: Annotated[list[str] | None, typer.Option(
-        "--accept-unjudged", metavar="COUNTRY|RULE", help=(
-            "Let --fail-on pass what was not judged of this country (FR, France: dialkit "
-            "holds no law of it) or rule (abandonment); repeat the option, or separate "
-            "with commas. Still reported."))] = None,
+    accept_unjudged: AcceptUnjudged = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
     workbook: Annotated[Path | None, typer.Option(metavar="EVIDENCE", help=(

@@ -121,6 +121,11 @@ Maps = Annotated[list[str] | None, typer.Option("--map", metavar="COLUMN=HEADER"
     "as dialkit names it is read, in any case, else one named as dialers, CRMs and DNC "
     "vendors name it (Phone Number, Call Start, Line Type) where exactly one is; the "
     "notes say what was read as what."))]
+AcceptUnjudged = Annotated[list[str] | None, typer.Option(
+    "--accept-unjudged", metavar="COUNTRY|RULE", help=(
+        "Let --fail-on pass what was not judged of this country (FR, France: dialkit holds "
+        "no law of it) or rule (abandonment); repeat the option, or separate with commas. "
+        "Still reported."))]
 BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
     "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
 Preset = Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(PRESET_NAMES),

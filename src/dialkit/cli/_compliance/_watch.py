@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dialkit._shown._words import counted
-from dialkit._utils._choices import AUDIT_INPUTS, FAIL_ON
+from dialkit._utils._choices import AUDIT_INPUTS, FAIL_ON, NOT_JUDGED_EXIT
 from dialkit.cli._compliance._options import (
     OFF_THE_ACCOUNT,
+    AcceptUnjudged,
     BlockedCountries,
     Maps,
     Policy,
@@ -95,7 +96,7 @@ def watch_command(
     allow_empty: Annotated[bool, typer.Option("--allow-empty", help=(
         "Let --fail-on pass when no call was judged (a quiet period); never when events "
         "were held, not understood."))] = False,
-    value: Words = None, mapping: Maps = None,
+    accept_unjudged: AcceptUnjudged = None, value: Words = None, mapping: Maps = None,
     as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Judge the calls of a webhook receiver's store (what dialkit webhooks listen writes)
@@ -116,7 +117,8 @@ def watch_command(
         run = run_monitor(state, preset=preset, policy=policy, policy_window=policy_window,
                           policy_cap=policy_cap, blocked_countries=blocked_countries,
                           campaign_id=campaign, since=since, until=until,
-                          fail_on=fail_on or (), allow_empty=allow_empty, values=value,
+                          fail_on=fail_on or (), allow_empty=allow_empty,
+                          accept_unjudged=accept_unjudged or (), values=value,
                           mapping=mapping, **given)
     with run:
         read = _read(events, run.monitor.read_to(_store(events)))
@@ -248,8 +250,8 @@ def _summed(run: MonitorRun, changes: Changes, following: Path | None = None) ->
 
 
 def _verdict(run: MonitorRun, fail_on: list[str] | None) -> None:
-    """Exit 1 where the findings fail --fail-on, or nothing was judged, as the audit's
-    run does, saying why on standard error."""
+    """Exit 1 where the findings fail --fail-on, or nothing was judged, 3 where only a
+    rule not judged does, as the audit's run does, saying why on standard error."""
     if run.unchecked and not run.monitor.held.empty:
         fail_on_told(fail_on, f"no call judged, {counted(len(run.monitor.held), 'event')} "
                      "held (--allow-empty passes a quiet period, not events not understood)")
@@ -258,8 +260,15 @@ def _verdict(run: MonitorRun, fail_on: list[str] | None) -> None:
                      "a period without calls is fine)")
     elif run.found:
         fail_on_told(fail_on, found_said(run.found))
-    if run.failed:
+    not_judged = run.not_judged
+    if not_judged:
+        from dialkit.compliance._unjudged import failing_said
+
+        fail_on_told(fail_on, in_words(failing_said(not_judged)))
+    if run.unchecked or run.found:
         raise typer.Exit(1)
+    if not_judged:
+        raise typer.Exit(NOT_JUDGED_EXIT)
 
 
 @contextmanager

@@ -219,6 +219,14 @@ class Monitor:
         return dict(self._report().notes)
 
     @property
+    def unjudged(self) -> pd.DataFrame:
+        """What each rule could not judge of the calls observed, a row per reason
+        (``rule``, ``calls``, ``why``, ``give``, ``country``), as the audit of them says
+        (:attr:`AuditReport.unjudged`): a rule with a row here has not passed those
+        calls."""
+        return self._report().unjudged.copy()
+
+    @property
     def provisional(self) -> pd.DataFrame:
         """The findings a later event can still change, and ``why``: an abandonment in a
         period still running (its rate moves with every answered call to come), or told by

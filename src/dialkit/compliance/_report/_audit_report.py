@@ -225,10 +225,10 @@ class AuditReport:
             >>> print(audit(calls).to_text())  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
             0 findings: 0 of law, 0 of policy, 0 risks (US federal and state law (TSR,
             TCPA, state statutes))
-            verdicts: 0 rules broken, 1 unchecked, 8 passed
-                                  findings  law  policy  risk audited              of   rate not judged  verdict
+            verdicts: 0 rules broken, 1 with nothing to check, 8 passed
+                      findings law policy risk audited of rate not judged verdict
             rule
-            calling_hours                0    0       0     0       1  outbound calls  0.00%              passed
+            calling_hours        0 0 0 0 1 outbound calls 0.00% passed
             ...
             unverified_caller_id: not run: pass verified_caller_ids=
             ...

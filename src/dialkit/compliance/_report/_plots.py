@@ -50,7 +50,8 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     apart, and the risks (a call that may have broken a law, a lead that could be called
     wrongly, which no law forbids holding) in a colour of their own, stacked in one bar
     per rule; each rule labelled with its count among the calls or leads audited and its
-    rate; a rule that found nothing is marked passed. The title counts violations and,
+    rate; a rule that found nothing is marked passed, one that could not read some calls
+    not judged for them (never passed). The title counts violations and,
     on a line of their own, the risks, each in what it is (calls, leads).
 
     Args:
@@ -69,7 +70,7 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
         >>> len(ax.patches) == 3 * len(report.ran)  # the law's, the policy's, the risks
         True
         >>> print(ax.get_title())
-        Compliance audit: ... violations (... of law, 0 of policy); ... of 12 rules passed
+        Compliance audit: ... violations (... of law, 0 of policy); ... of 13 rules passed
         risks: ... calls that may have broken a law
         US federal and state law (TSR, TCPA, state statutes)
         >>> client.close()
@@ -92,9 +93,11 @@ def plot_summary(report: AuditReport, *, ax: Axes | None = None) -> Axes:
     ax.set_xlabel("findings")
     law, policy, risk = (int(totals[basis].sum()) for basis in BASES)
     risks = f"risks: {risks_text(risk_counts(report.findings))}\n" if risk else ""
+    unread = int((totals["not_judged"] > 0).sum())
     as_written([ax.set_title(
         f"Compliance audit: {law + policy:,} violations ({law:,} of law, {policy:,} of "
-        f"policy); {int(totals['passed'].sum())} of {len(totals)} rules passed\n{risks}"
+        f"policy); {int(totals['passed'].sum())} of {len(totals)} rules passed"
+        + (f", {unread:,} not judged for some calls" if unread else "") + f"\n{risks}"
         + textwrap.fill(report.rules.name, 90), fontsize=10)])
     if law or policy or risk:
         ax.legend(loc="upper left", bbox_to_anchor=(0, -0.1), fontsize=8, frameon=False)
@@ -109,11 +112,15 @@ def _label(row: pd.Series) -> str:
     where risks are counted beside them (2 of 3 calls, 1 a risk: violations 33.33%)."""
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
+    unread = (f"not judged for {int(row['not_judged']):,} calls" if row["not_judged"]
+              else "")
+    if not row["findings"] and unread:
+        return f"{unread}: 0 found of {int(row['audited']):,} {row['unit']}"
     kinds = [f"{int(row[basis]):,} {basis}" for basis in BASES if row[basis]]
     split = f"; {', '.join(kinds)}" if len(kinds) > 1 or row["risk"] else ""
     rate = f"{'violations ' if row['risk'] else ''}{row['rate']:.2%}"
     return (f"{int(row['findings']):,} of {int(row['audited']):,} {row['unit']} "
-            f"({rate}{split})")
+            f"({rate}{split})" + (f"; {unread}" if unread else ""))
 
 
 def plot_by_state(report: AuditReport, *, ax: Axes | None = None,

@@ -43,11 +43,11 @@ def totals_text(totals: pd.DataFrame) -> str:
         ...                        "rate": [0.0025, 0.0, 0.0], "not_judged": [0, 0, 3],
         ...                        "verdict": ["broken", "risks", "not judged"]},
         ...                       index=["calling_hours", "dnc_lead", "abandonment"])
-        >>> print(totals_text(totals))
-                       findings  law  policy  risk audited              of   rate not judged     verdict
-        calling_hours         3    1       2     0   1,200           calls  0.25%                 broken
-        dnc_lead              2    0       0     2      40           leads  0.00%                  risks
-        abandonment           0    0       0     0      20  answered calls  0.00%          3  not judged
+        >>> print(totals_text(totals))  # doctest: +NORMALIZE_WHITESPACE
+               findings law policy risk audited of rate not judged verdict
+        calling_hours  3 1 2 0 1,200 calls 0.25% broken
+        dnc_lead       2 0 0 2    40 leads 0.00% risks
+        abandonment    0 0 0 0    20 answered calls 0.00% 3 not judged
     """
     return str(pd.DataFrame({
         "findings": totals["findings"], "law": totals["law"], "policy": totals["policy"],

@@ -33,15 +33,18 @@ def unheld(phones: pd.Series, rules: Rules) -> tuple[Rows, np.ndarray]:
     """The positions of ``phones`` whose number is of a known country whose law ``rules``
     does not hold, and each one's region (``FR``). None under a policy alone (the user
     asked for no law), nor for a number of no known region (its time zone is unknown
-    too: ``unknown_timezone`` tells it)."""
+    too: ``unknown_timezone`` tells it), such as an international freephone number
+    (``phonenumbers``' non-geographic ``001``)."""
     if not rules.jurisdictions or not len(phones):
         return np.zeros(0, np.intp), np.zeros(0, object)
     where = places(phones)
     held = held_regions(rules)
-    region = np.append(where.region, None)[where.number]  # -1 (no number): the None
-    known = pd.notna(region)
-    mine = np.flatnonzero(known & ~np.isin(region.astype(str), sorted(held)))
-    return mine, region[mine]
+    region = np.concatenate([where.region, [None]])  # a row of no number (-1): the None
+    foreign = np.array([isinstance(code, str) and code.isalpha() and code not in held
+                        for code in region], bool)  # each distinct number once
+    mine = np.flatnonzero(foreign[where.number])
+    region = region[where.number[mine]]
+    return mine, region
 
 
 def held_said(rules: Rules) -> str:
