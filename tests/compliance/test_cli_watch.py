@@ -140,6 +140,25 @@ def test_fail_on_exits_as_the_audits_does(tmp_path: Path) -> None:
     assert quiet.exit_code == 0, quiet.stderr
 
 
+def test_fail_on_stops_on_a_rule_not_judged_unless_accepted(tmp_path: Path) -> None:
+    """Issue 98: a call to Paris (libphonenumber's example French mobile) on a weekday
+    morning breaks no rule dialkit holds, and is judged by none: --fail-on law stops on
+    the rules not judged (exit 3, not 1: nothing was found), --accept-unjudged France
+    passes it, and --fail-on risk stops on its no_law_held risk unless accepted too."""
+    store = stored(tmp_path / "events.sqlite", [call(1, "2026-11-02T09:00:00Z",
+                                                     to="+33612345678")])
+    stopped = watch(tmp_path, "--events", str(store), "--fail-on", "law")
+    assert stopped.exit_code == 3, stopped.stderr
+    assert stopped.stderr.splitlines()[-1].startswith(
+        "--fail-on law: 4 rules not judged: calling_hours (1 call), call_frequency (1 call), "
+        "abandonment (1 call), caller_id (1 call)")
+    accepted = watch(tmp_path, "--events", str(store), "--fail-on", "law", "--fail-on", "risk",
+                     "--accept-unjudged", "France")
+    assert accepted.exit_code == 0, accepted.stderr
+    risky = watch(tmp_path, "--events", str(store), "--fail-on", "risk")
+    assert (risky.exit_code, risky.stderr.splitlines()[-1]) == (1, "--fail-on risk: 1 risk")
+
+
 def test_a_restart_on_its_state_tells_nothing_twice_and_a_withdrawal_once(
         tmp_path: Path) -> None:
     """Twenty calls talked, one hung up in 2 s with no disposition: abandoned by the proxy

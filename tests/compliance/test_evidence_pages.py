@@ -87,31 +87,33 @@ def test_campaigns_are_named_on_the_page_and_in_the_workbook(report: AuditReport
 
 
 LATE_IN_NEW_YORK = "2026-11-24T02:30:00Z"  # Mon 21:30 in New York: the TSR's hours forbid it
-IRAN = "+982122223333"
 
 
 @pytest.fixture(scope="module")
 def each_basis() -> AuditReport:
     """One finding of law (a call at 21:30 in New York), one of the account's policy (a
-    call to a country it blocks, at an hour Iran's law does not judge) and two risks: a
-    lead at a listed number and one never screened, neither called. No law forbids
-    holding them; only calling them would break one."""
+    call from a caller id it did not verify, at 10:00 in Chicago) and two risks: a lead at a
+    listed number and one never screened, neither called. No law forbids holding them;
+    only calling them would break one. (A call to a country the account blocks would be a
+    risk besides: no law of Iran's is held.)"""
+    placed = pd.to_datetime([LATE_IN_NEW_YORK, "2026-11-24T16:00:00Z"])
     calls = pd.DataFrame({
-        "id": ["call_late", "call_iran"], "direction": "outbound",
-        "from_number": "+14155550100", "to_number": ["+12125550123", IRAN],
-        "created_at": pd.to_datetime([LATE_IN_NEW_YORK, "2026-11-24T10:00:00Z"]),
-        "answered_at": pd.NaT, "ended_at": pd.NaT, "campaign_id": "cmp_1",
-        "disposition": None})
+        "id": ["call_late", "call_unverified"], "direction": "outbound",
+        "from_number": ["+14155550100", "+14155550199"],
+        "to_number": ["+12125550123", "+13125550111"], "created_at": placed,
+        "answered_at": pd.NaT, "ended_at": placed + pd.Timedelta(seconds=30),
+        "campaign_id": "cmp_1", "disposition": None})
     leads = pd.DataFrame({"id": ["lead_listed", "lead_unscreened"], "campaign_id": "cmp_1",
                           "phone": ["+12125550199", "+12125550198"], "status": "new"})
     dnc = pd.DataFrame({"phone": ["+12125550199"], "listed": [True],
                         "checked_at": [pd.Timestamp("2026-11-20T00:00Z")]})
-    return audit(calls, leads=leads, dnc=dnc, blocked_countries=["IR"], as_of="2026-11-25")
+    return audit(calls, leads=leads, dnc=dnc, verified_caller_ids=["+14155550100"],
+                 as_of="2026-11-25")
 
 
 def test_violations_and_risks_are_counted_apart(each_basis: AuditReport) -> None:
     found = each_basis.findings.set_index("rule")["basis"].to_dict()
-    assert found == {"calling_hours": "law", "blocked_country": "policy",
+    assert found == {"calling_hours": "law", "unverified_caller_id": "policy",
                      "dnc_lead": "risk", "unscreened_lead": "risk"}
     assert each_basis.by_basis.to_dict() == {"law": 1, "policy": 1, "risk": 2}
     totals = each_basis.totals
@@ -123,7 +125,7 @@ def test_violations_and_risks_are_counted_apart(each_basis: AuditReport) -> None
                               "could be called wrongly (")
     verdicts = {line.split()[0]: line.split()[-1] for line in text[2:] if "leads" in line
                 or "calls" in line}
-    assert (verdicts["dnc_lead"], verdicts["calling_hours"]) == ("risks", "findings")
+    assert (verdicts["dnc_lead"], verdicts["calling_hours"]) == ("risks", "broken")
     assert "(1 law, 1 policy, 2 risk)" in repr(each_basis)
 
 
@@ -140,7 +142,7 @@ def test_the_workbook_keeps_risks_apart(each_basis: AuditReport, tmp_path: Path)
     path = tmp_path / "evidence.xlsx"
     each_basis.to_excel(path)
     book = openpyxl.load_workbook(path)
-    assert book.sheetnames[2:6] == ["calling_hours", "blocked_country",  # law, policy
+    assert book.sheetnames[2:6] == ["calling_hours", "unverified_caller_id",  # law, policy
                                     "dnc_lead", "unscreened_lead"]  # then the risks
     assert set(book.sheetnames[2:]) == set(each_basis.ran)
     cover = {row[0].value: row[1].value for row in book["cover"].iter_rows(min_row=2)}
@@ -148,9 +150,9 @@ def test_the_workbook_keeps_risks_apart(each_basis: AuditReport, tmp_path: Path)
             cover["risks: calls that may have broken a law"],
             cover["risks: leads that could be called wrongly"]) == ("4", "1", "1", "0", "2")
     summary = pd.read_excel(path, sheet_name="summary", engine="calamine")
+    rules = ["dnc_lead", "unscreened_lead", "calling_hours", "unverified_caller_id"]
     assert summary.groupby("rule")[["law", "policy", "risk"]].sum().loc[
-        ["dnc_lead", "unscreened_lead", "calling_hours", "blocked_country"]].values.tolist() == [
-        [0, 0, 1], [0, 0, 1], [1, 0, 0], [0, 1, 0]]
+        rules].values.tolist() == [[0, 0, 1], [0, 0, 1], [1, 0, 0], [0, 1, 0]]
     for rule in ("dnc_lead", "unscreened_lead"):
         header = [c.value for c in book[rule][1]]
         assert [row[header.index("basis")].value for row in book[rule].iter_rows(min_row=2)
@@ -182,11 +184,11 @@ def test_the_summary_chart_draws_risks_in_their_own_colour(each_basis: AuditRepo
         if bar.get_width():  # type: ignore[attr-defined]
             rule = rules[round(bar.get_y() + bar.get_height() / 2)]  # type: ignore[attr-defined]
             drawn.setdefault(rule, set()).add(to_hex(bar.get_facecolor()))
-    assert drawn == {"calling_hours": {COLOURS["law"]}, "blocked_country": {COLOURS["policy"]},
+    assert drawn == {"calling_hours": {COLOURS["law"]}, "unverified_caller_id": {COLOURS["policy"]},
                      "dnc_lead": {COLOURS["risk"]}, "unscreened_lead": {COLOURS["risk"]}}
     assert len(set(COLOURS.values())) == 3
     assert ax.get_title().startswith(
-        "Compliance audit: 2 violations (1 of law, 1 of policy); 8 of 12 rules passed\n"
+        "Compliance audit: 2 violations (1 of law, 1 of policy); 9 of 14 rules passed\n"
         "risks: 2 leads that could be called wrongly\n")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "violation of law", "violation of the account's policy",
@@ -200,7 +202,7 @@ def test_the_demos_headline_figures_show_violations_and_risks_apart(
     assert evidence(path) == [
         f"4 findings; {len(each_basis.ran) - 4} of {len(each_basis.ran)} rules passed",
         "violations: 2 (1 of law, 1 of the account's policy): calling_hours 1, "
-        "blocked_country 1",
+        "unverified_caller_id 1",
         "risks: 0 calls that may have broken a law",
         "risks: 2 leads that could be called wrongly: dnc_lead 1, unscreened_lead 1"]
 

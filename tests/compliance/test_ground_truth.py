@@ -345,8 +345,9 @@ def test_the_world_has_no_other_findings(audited: Audited) -> None:
                                "dnc_call", "dnc_lead", "unscreened_lead", "abandonment",
                                "blocked_country", "unverified_caller_id",
                                "unknown_jurisdiction", "short_ring", "caller_id",
-                               "unknown_address_state"}
+                               "unknown_address_state", "no_law_held"}
     assert not set(report.findings["rule"]) & {"unknown_timezone", "blocked_country",
+                                                "no_law_held",
                                                 "unknown_jurisdiction", "unscreened_lead",
                                                 "unknown_address_state",
                                                 "unverified_caller_id"}

@@ -175,7 +175,8 @@ def test_blocked_countries_caller_ids_and_inbound_calls() -> None:
                   {"to_number": NY, "created_at": "2026-06-01T04:00Z", "direction": "inbound",
                    "from_number": "+19995550100"})
     found = rules_found(frame, blocked_countries=["IR"], verified_caller_ids=["+14155550100"])
-    assert found == [("blocked_country", "call_0"), ("unverified_caller_id", "call_1")]
+    assert found == [("no_law_held", "call_0"),  # and Iran's law is not held: a risk besides
+                     ("blocked_country", "call_0"), ("unverified_caller_id", "call_1")]
 
 
 def answered(n: int, at: str, joined_after: float | None) -> dict[str, Any]:
@@ -261,7 +262,8 @@ def test_a_frame_without_a_needed_column_is_named() -> None:
 
 
 def test_rules_that_did_not_run_say_why() -> None:
-    report = audit(calls({"to_number": NY, "created_at": "2026-06-01T15:00Z"}))
+    report = audit(calls({"to_number": NY, "created_at": "2026-06-01T15:00Z",
+                          "ended_at": "2026-06-01T15:00:30Z"}))  # rang 30 s: judged
     assert set(report.notes) >= {"dnc_call", "dnc_lead", "unscreened_lead",
                                  "unverified_caller_id"}
     assert report.passed.to_dict() == {rule: True for rule in report.ran}

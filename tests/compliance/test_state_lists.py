@@ -314,7 +314,7 @@ def test_the_rate_of_a_rule_counts_its_violations_and_not_its_risks() -> None:
     assert report.summary.set_index("rule").loc["dnc_call", "rate"] == 1 / 3
     line = next(line for line in report.to_text().splitlines() if line.startswith("dnc_call"))
     assert line.split()[1:] == ["2", "1", "0", "1", "3", "outbound", "calls", "33.33%",
-                                "findings"]
+                                "broken"]
     ax = plot_summary(report, ax=Figure().add_subplot())
     assert "2 of 3 outbound calls (violations 33.33%; 1 law, 1 risk)" in [
         text.get_text() for text in ax.texts]

@@ -249,3 +249,14 @@ def test_calls_that_cannot_be_read_never_turn_broken_into_passed(
     columns = ["rule", "call_id", "evidence", "basis"]
     pd.testing.assert_frame_equal(ours[columns].reset_index(drop=True),
                                   before.findings[columns].reset_index(drop=True))
+
+
+def test_dask_says_what_pandas_says_was_not_judged() -> None:
+    """The same calls in two partitions: each rule's calls not judged, and why, summed
+    over the parts as one part of them all says them."""
+    dd = pytest.importorskip("dask.dataframe")
+    calls = frame(*(row for _, _, rows, _ in WAYS for row in rows))
+    whole = audit(calls)
+    parted = audit(dd.from_pandas(calls, npartitions=2))
+    pd.testing.assert_frame_equal(parted.unjudged, whole.unjudged)
+    pd.testing.assert_frame_equal(parted.totals, whole.totals)

@@ -19,6 +19,7 @@ from typing import Any
 from .._files._outputs_written import why_not_written
 from .._utils._base_error import AuditInputError, InputError, MonitorStateError
 from .._utils._choices import FRAME, RECORDS
+from ._checks._unjudged import accepted_keys, accepted_risks, failing
 from ._command_choices import (
     Source,
     check_bounds,
@@ -35,7 +36,6 @@ from ._command_choices import (
 )
 from ._live._monitor import Monitor
 from ._rules._rules import Rules
-from ._unjudged import accepted_keys, accepted_risks, failing
 
 
 @dataclass(frozen=True)

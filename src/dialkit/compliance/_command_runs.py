@@ -152,7 +152,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         TypeError: A keyword that names no input of :func:`audit`.
         ApiError: The account could not be read.
     """
-    from ._unjudged import accepted_keys, accepted_risks, failing
+    from ._checks._unjudged import accepted_keys, accepted_risks, failing
 
     rules = preset_rules(preset)
     named = fail_on_read(fail_on)

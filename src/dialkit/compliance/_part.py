@@ -39,6 +39,7 @@ from ._checks._no_law import no_law_held
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._state_lists import unscrubbed_states
 from ._checks._texts import CHANNEL, calls_only, texts_counted
+from ._checks._unjudged import of_part, unjudged_frame
 from ._inputs._once import once_each
 from ._inputs._population import LIVE, population_of
 from ._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
@@ -53,7 +54,6 @@ from ._rows import (
     with_ids,
 )
 from ._rules._rules import Rules
-from ._unjudged import of_part, unjudged_frame
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class Part:
     reached (:func:`._hours.banned_states`), for the report's note."""
     unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
     """What the rules could not judge of the part's calls in the window
-    (:func:`._unjudged.of_part`)."""
+    (:func:`._checks._unjudged.of_part`)."""
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,

@@ -172,7 +172,7 @@ def audit_command(
     elif run.found:
         fail_on_told(fail_on, found_said(run.found))
     if run.not_judged:
-        from dialkit.compliance._unjudged import failing_said
+        from dialkit.compliance._checks._unjudged import failing_said
 
         fail_on_told(fail_on, in_words(failing_said(run.not_judged)))
     if run.failed:

@@ -155,7 +155,7 @@ _COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
 
 _ACCEPTED = re.compile(r"accept_unjudged=\[([^\]]*)\]")
 """What may stay not judged as the library's words say it (``accept_unjudged=['AU',
-'FR']``, :mod:`dialkit.compliance._unjudged`)."""
+'FR']``, :mod:`dialkit.compliance._checks._unjudged`)."""
 
 
 def values_said(text: str) -> str:

@@ -18,10 +18,10 @@ import pandas as pd
 from ..._files._outputs_written import written
 from ..._shown._words import counted
 from ...frames import write_csv
+from .._checks._unjudged import rules_said, unjudged_frame, verdicts_said, with_verdicts
 from .._inputs._population import by_rule, summarised
 from .._inputs._vocabulary import held_out, summed_counts, values_said
 from .._rules._rules import BASES, RULE_IDS, Rules
-from .._unjudged import rules_said, unjudged_frame, verdicts_said, with_verdicts
 from ._evidence import PAGE_STYLE, Names, masked, page, write_workbook
 from ._text import EMPTY, bases_text, period_said, risk_counts, totals_text
 
@@ -71,7 +71,7 @@ class AuditReport:
     """Each value of the calls' named columns not understood (:mod:`.._inputs._vocabulary`):
     ``column``, ``value``, ``rows``; its rows were held out of the rules it would decide."""
     unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
-    """What each rule could not judge (:mod:`.._unjudged`): ``rule``, ``calls``, ``why``,
+    """What each rule could not judge (:mod:`.._checks._unjudged`): ``rule``, ``calls``, ``why``,
     ``give`` (what to give so it can) and ``country`` (whose law is not held; None for a
     value not understood or a fact missing). A rule with a row here is *not judged*, never
     passed, unless it broke: :attr:`totals`' ``verdict``."""
@@ -237,7 +237,7 @@ class AuditReport:
         totals = self.totals
         return "\n".join([*([self.empty_said] if self.empty else []),
                           f"{bases_text(self.by_basis, self.risks)} ({self.rules.name})",
-                          verdicts_said(totals), *period_said(self.period),
+                          *period_said(self.period), verdicts_said(totals),
                           totals_text(totals), *self.unjudged_said, *notes])
 
     @property

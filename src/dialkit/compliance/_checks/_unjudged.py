@@ -24,23 +24,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._arrays._groups import Bools
-from .._phones._zones import Rows, regions_among
-from .._places._regions import region_of
-from .._shown._words import counted
-from .._utils._base_error import AuditInputError
-from ._checks._abandonment import TOLD_BY, places
-from ._checks._ring import RING_COLUMNS
-from ._checks._texts import CHANNEL
-from ._inputs._vocabulary import mapping_hint, unread
-from ._rules._held import held_said, unheld
-from ._rules._rules import RULE_IDS, Rules
+from ..._arrays._groups import Bools
+from ..._phones._zones import Rows, regions_among
+from ..._places._regions import region_of
+from ..._shown._words import counted
+from ..._utils._base_error import AuditInputError
+from .._inputs._vocabulary import mapping_hint, unread
+from .._rules._held import held_said, unheld
+from .._rules._rules import RULE_IDS, Rules
+from ._abandonment import TOLD_BY, places
+from ._no_law import RULE as NO_LAW
+from ._ring import RING_COLUMNS
+from ._texts import CHANNEL
 
 COLUMNS = ("rule", "calls", "why", "give", "country")
 """The columns of :func:`unjudged_frame`."""
-NO_LAW = "no_law_held"
-"""The rule of a call to a number whose country's law the rules hold no row of: a risk
-of law, one finding a call."""
 BY_PLACE = {"calling_hours": "contacts", "call_frequency": "contacts", "dnc_call": "contacts",
             "caller_id": "voice", "short_ring": "unanswered", "abandonment": "live"}
 """The rules of law that judge a call by the law of the place called, and which of a
