@@ -44,6 +44,8 @@ from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._base_error import AuditInputError
 from ...contract import CallDirection, CallDisposition, CallStatus, HangupCause, LeadStatus
+from . import _causes as causes
+from . import _dialer_words as dialer_words
 
 Values = Mapping[str, Mapping[str, str | None]] | None
 """The user's mapping of values (``values=``): a column (``disposition``, or ``calls.status``
@@ -100,23 +102,43 @@ def _of(enum: type) -> tuple[str, ...]:
     return tuple(member.value for member in enum)  # type: ignore[attr-defined]
 
 
+def alike(value: object) -> str:
+    """``value`` as the vocabulary compares it: in lower case, its spaces, underscores and
+    hyphens one underscore, none around it (``Do Not Call`` -> ``do_not_call``)."""
+    return _ALIKE.sub("_", str(value).strip().casefold()).strip("_")
+
+
+def _dialers(column: str) -> dict[str, str | None]:
+    """The dialers' words for ``column`` (:func:`._dialer_words.words_of`), as
+    :func:`alike` reads them."""
+    return {alike(word): value for word, value in dialer_words.words_of(column).items()}
+
+
+def _hangup_causes() -> Words:
+    """The hangup causes (:mod:`._causes`): the contract's eight first, as they are, then
+    every other cause the standards and the switches name, by name or number in any
+    case."""
+    contract = _of(HangupCause)
+    others = tuple(name for name in causes.names() if name not in contract)
+    return Words((*contract, *others), ("short_ring",),
+                 also={alike(word): name for word, name in causes.other_words().items()},
+                 reads=causes.numbered)
+
+
 VOCABULARY: dict[str, dict[str, Words]] = {
     "calls": {"direction": Words(_of(CallDirection), ("every rule",)),
-              "status": Words(_of(CallStatus), ("abandonment", "short_ring")),
-              "disposition": Words(_of(CallDisposition), ("abandonment", "short_ring")),
-              "hangup_cause": Words(_of(HangupCause), ("short_ring",))},
+              "status": Words((*_of(CallStatus), *dialer_words.STATUS_FACTS),
+                              ("abandonment", "short_ring"), also=_dialers("status")),
+              "disposition": Words((*_of(CallDisposition), *dialer_words.DISPOSITION_FACTS),
+                                   ("abandonment", "short_ring"),
+                                   also=_dialers("disposition")),
+              "hangup_cause": _hangup_causes()},
     "leads": {"status": Words(_of(LeadStatus)), "line": Words(LINES, also=LINE_WORDS)},
     "consents": {"kind": Words(lists.KINDS), "relationship": Words(lists.RELATIONSHIPS)},
     "reassigned": {"answer": Words(ANSWERS)},
     "dnc": {"list": Words(lists.frame_values(), reads=list_named)},
 }
 """Every named column of every input of the audit, and its values."""
-
-
-def alike(value: object) -> str:
-    """``value`` as the vocabulary compares it: in lower case, its spaces, underscores and
-    hyphens one underscore, none around it (``Do Not Call`` -> ``do_not_call``)."""
-    return _ALIKE.sub("_", str(value).strip().casefold()).strip("_")
 
 
 def read(column: pd.Series, frame: str, name: str, values: Values = None) -> pd.Series:
