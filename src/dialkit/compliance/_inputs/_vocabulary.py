@@ -6,7 +6,11 @@ A value is known where it is one of the column's words (the contract's enums,
 :mod:`dialkit.contract`, or the law table's) written in any case, with spaces around it,
 and with spaces, underscores and hyphens taken alike (``Do Not Call``, ``DO_NOT_CALL`` and
 ``do-not-call`` are the contract's ``do_not_call``; ``BUSY`` with a trailing space is
-``busy``); or where the user mapped it (``values={"disposition": {"Sale Made":
+``busy``); where a standard or a dialer writes it for one (:attr:`Words.also`: the hangup
+causes of Q.850, the switches and SIP, :mod:`._causes`, by name or number; the dialers'
+statuses and dispositions, :mod:`._dialer_words`, with the facts they add beside the
+contract's values, ``abandoned``, ``answering_machine``, ``canceled``, ...); or where the
+user mapped it (``values={"disposition": {"Sale Made":
 "sale"}}``, ``--value disposition:"Sale Made"=sale``). Any other value is never read as a
 default: a dialer's ``Outbound`` audited no call, its own disposition words were taken as
 a live conversation's (so abandonment passed), ``Do Not Call`` was no request, and a
@@ -68,6 +72,8 @@ the value it means (None: not known, an empty cell): ``Mobile``, ``Landline``, T
 ``nonFixedVoip``."""
 ANSWERS = ("yes", "no", "no_data")
 """The reassigned numbers database's answers."""
+LISTED = 14
+"""How many of a column's values a message names (:func:`listed`)."""
 HELD_OUT = "values"
 """The report's note of the calls' values not understood (:func:`values_note`)."""
 _ALIKE = re.compile(r"[\s_\-]+")
@@ -253,7 +259,15 @@ def mapping_hint(column: str, word: str, meaning: str | None = None) -> str:
     words = VOCABULARY[frame][name].values
     key = name if _bare_names(name) == [frame] else column
     said = f"values={{{key!r}: {{{word!r}: {meaning or words[0]!r}}}}}"
-    return said if meaning else f"{said} ({name} one of {', '.join(words)})"
+    return said if meaning else f"{said} ({name} one of {listed(words)})"
+
+
+def listed(values: tuple[str, ...]) -> str:
+    """``values`` as a message names them: the first :data:`LISTED` (the contract's come
+    first), and how many more (the hangup causes are a hundred: docs/compliance.md
+    names their sources)."""
+    more = len(values) - LISTED
+    return ", ".join(values[:LISTED]) + (f", and {more} more" if more > 0 else "")
 
 
 def values_said(counts: pd.DataFrame) -> str:
@@ -310,7 +324,7 @@ def _meaning(meant: str | None, words: Words, column: str, word: object) -> str 
     known = _known(words)
     if alike(meant) not in known:
         raise AuditInputError(f"values= maps {column} {word!r} to {meant!r}, no value of "
-                              f"it: map it to one of {', '.join(words.values)} (or to "
+                              f"it: map it to one of {listed(words.values)} (or to "
                               "nothing: an empty cell)")
     return known[alike(meant)]
 
