@@ -249,3 +249,24 @@ def test_a_word_no_dialer_writes_is_still_named_and_held_out() -> None:
     report = audit(calls, rules=US)
     assert sorted(report.unread["value"]) == ["10", "499", "802", "Hung Up"]
     assert "short_ring" not in set(report.findings["rule"])
+
+
+def test_dask_reads_the_standards_words_as_pandas_does() -> None:
+    """The Dask path reads each partition through the same vocabulary: the abandoned
+    word, a machine's and the causes give the findings pandas gives."""
+    dd = pytest.importorskip("dask.dataframe")
+    rows = [answered(n, joined=True) for n in range(14)]
+    rows += [answered(n, joined=True, disposition="DROP") for n in range(14, 17)]
+    rows += [answered(n, joined=True, status="AMD") for n in range(17, 20)]
+    rows += [{**call(n), "hangup_cause": cause, "status": "completed"}
+             for n, cause in enumerate(["487", "USER_BUSY", "no_user_response"], start=30)]
+    calls = pd.DataFrame(rows)
+    on_pandas = audit(calls, rules=US)
+    on_dask = audit(dd.from_pandas(calls, npartitions=3), rules=US)
+    columns = ["rule", "call_id", "evidence"]  # in any order: two of the calls tie
+    assert sorted(map(tuple, on_dask.findings[columns].astype(str).to_numpy())) == sorted(
+        map(tuple, on_pandas.findings[columns].astype(str).to_numpy()))
+    found = on_pandas.findings
+    assert sorted(found.loc[found["rule"] == "short_ring", "call_id"]) == ["call_30", "call_32"]
+    assert "3 of 17 calls answered by a live person" in found.loc[
+        found["rule"] == "abandonment", "evidence"].iloc[0]
