@@ -241,12 +241,14 @@ def test_the_command_says_what_it_read_as_what(tmp_path: Path) -> None:
 
 
 def test_a_word_left_unmapped_is_named_with_its_column(tmp_path: Path) -> None:
-    """The coded dialer's ``NI`` without its mapping: named, never read as a default."""
+    """The coded dialer's ``INFO`` without its mapping: named, never read as a default
+    (its ``NI`` and ``DNC`` are VICIdial's, read without one since issue 98)."""
     tool = TOOLS[1]
     read = {name: read_export(path) for name, path in tool.files(tmp_path).items()}
     values = {**tool.values, "disposition": {"SALE": "sale"}}
     report = audit(read.pop("calls"), **read, **OPTIONS, mapping=tool.mapping, values=values)
-    assert "calls.disposition 'NI'" in report.notes["values"]
+    assert "calls.disposition 'INFO'" in report.notes["values"]
+    assert "'NI'" not in report.notes["values"]
 
 
 def _asked(folder: Path, tool: Tool | None) -> dict[str, Any]:

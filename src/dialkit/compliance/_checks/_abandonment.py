@@ -5,13 +5,18 @@ over the law's successive periods, place by place (:mod:`dialkit._law._abandonme
 for a single calling campaign", "separately for each successive 30-day period or
 portion thereof that such calling campaign continues": the periods are counted from the
 campaign's first call, not rolled up to each call. The denominator is the calls answered
-by a live person (an answering machine's, status ``voicemail``, are not). A campaign
+by a live person: not an answering machine's (status ``voicemail``, disposition
+``answering_machine``), nor an attempt no one answered (busy, no answer, failed,
+cancelled), as the vocabulary reads a dialer's words (:mod:`.._inputs._dialer_words`). A
+call whose status or disposition says it was abandoned (``DROP``, ``Abandoned``) is
+abandoned, whatever its join time or the proxy says. A campaign
 calling several countries is measured country by country, each by its own row; the
 account's own limit (``Rules.abandonment_limit``), where set, is policy on top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
 import numpy as np
@@ -22,6 +27,7 @@ from ..._arrays._kept import hashed
 from ..._law import _abandonment as table
 from ..._phones._zones import regions_among
 from ...contract import CallStatus
+from .._inputs._dialer_words import ABANDONED, ANSWERING_MACHINE, CANCELED
 from .._inputs._vocabulary import unread
 from .._rules._rules import Rules, period_words
 from ._findings import findings
@@ -37,8 +43,13 @@ PLACE = "place"
 """The answered calls' column of the law's row of their number (:func:`place_codes`)."""
 OPENED = ("campaign_id", "created_at")
 """The columns of :func:`first_calls`: each campaign's first call."""
-VOICEMAIL = CallStatus.VOICEMAIL.value
-"""The call status of a call an answering machine took: not answered by a live person."""
+NOT_LIVE = {
+    "status": frozenset(status.value for status in (
+        CallStatus.VOICEMAIL, CallStatus.BUSY, CallStatus.NO_ANSWER, CallStatus.FAILED)
+    ) | {CANCELED},
+    "disposition": frozenset((ANSWERING_MACHINE, "busy", "no_answer", "failed", CANCELED))}
+"""Each of :data:`TOLD_BY`'s values of an answered call no live person answered: an
+answering machine took it, or it is an attempt no one answered."""
 TOLD_BY = ("status", "disposition")
 """The calls' named columns that tell whether a live person answered: a call whose value of
 either is not understood (:func:`._inputs._vocabulary.unread`) is held out, no live answer
@@ -179,9 +190,10 @@ def campaign_codes(calls: pd.DataFrame) -> Ints:
 def abandonment_said(rules: Rules, joined: bool) -> tuple[str, str]:
     """How abandoned calls were told apart: in full (for the report's notes) and in short
     (for each finding's evidence)."""
-    counted = ("; counted among calls answered by a live person (not status 'voicemail'), "
-               "per campaign and country, over the law's successive periods from the "
-               "campaign's first call")
+    counted = ("; a call whose status or disposition says abandoned is abandoned; counted "
+               "among calls answered by a live person (not an answering machine's nor an "
+               "attempt no one answered), per campaign and country, over the law's "
+               "successive periods from the campaign's first call")
     if joined:
         return (f"agent_joined_at: answered, and no agent joined within "
                 f"{rules.agent_join_seconds:g} s{counted}", "no agent joined in time")
@@ -193,26 +205,28 @@ def abandonment_said(rules: Rules, joined: bool) -> tuple[str, str]:
 ANSWERED_COLUMNS = ("campaign_id", "to_number", "answered_at", "agent_joined_at",
                     "ended_at", "disposition", "status")
 """The columns of the answered calls that :func:`abandonment_windows` reads (``status``
-where the calls have it)."""
+where the calls have it): the :data:`TOLD_BY` columns in both modes, which say a call was
+abandoned whatever the join times or the proxy say (:func:`dropped`)."""
 
 
 def live(prepared: pd.DataFrame, rows: Rows) -> Rows:
-    """Which of ``rows`` of the calls were answered by a live person: answered, not by an
-    answering machine (status ``voicemail``, where the calls say), and of no status or
-    disposition not understood (:data:`TOLD_BY`: held out, never read as a live answer);
-    read for the answered rows only."""
+    """Which of ``rows`` of the calls were answered by a live person: answered, of no
+    status or disposition that says otherwise (:data:`NOT_LIVE`: an answering machine's, an
+    attempt no one answered) and of none not understood (:data:`TOLD_BY`: held out, never
+    read as a live answer); read for the answered rows only."""
     answered: Rows = rows[prepared["answered_at"].notna().to_numpy()[rows]]
     out: Bools = np.zeros(len(answered), bool)
     for column in (c for c in TOLD_BY if c in prepared):  # the whole column's distinct
         out |= unread(prepared[column], "calls", column)[answered]  # values: kept
-        if column == "status":
-            taken = pd.Series(prepared[column].array.take(answered))
-            out |= (taken.astype("string") == VOICEMAIL).fillna(False).to_numpy(dtype=bool)
+        taken = pd.Series(prepared[column].array.take(answered))
+        out |= _said(taken, NOT_LIVE[column])
     return answered[~out]
 
 
 def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
-    """Which answered calls were abandoned, told as :func:`told` says."""
+    """Which answered calls were abandoned: those whose status or disposition says so
+    (:data:`ABANDONED`), and the others as the join times or the proxy tell
+    (:func:`abandonment_said`)."""
     if joined:
         late = answered["agent_joined_at"] - answered["answered_at"]
         told_so = answered["agent_joined_at"].isna() | (
@@ -221,8 +235,16 @@ def dropped(answered: pd.DataFrame, rules: Rules, joined: bool) -> Bools:
         talk = answered["ended_at"] - answered["answered_at"]
         told_so = answered["disposition"].isna() & (
             talk < pd.Timedelta(seconds=rules.proxy_talk_seconds))
-    flags: Bools = told_so.to_numpy(dtype=bool)
+    flags: Bools = told_so.to_numpy(dtype=bool, copy=True)  # the proxy's may be read-only
+    for column in (c for c in TOLD_BY if c in answered):
+        flags |= _said(answered[column], {ABANDONED})
     return flags
+
+
+def _said(values: pd.Series, words: Collection[str]) -> Bools:
+    """Which of ``values`` (a named column, read by the vocabulary) is one of ``words``."""
+    said: Bools = values.astype("string").isin(words).fillna(False).to_numpy(dtype=bool)
+    return said
 
 
 def has_join_times(answered: pd.DataFrame) -> bool:

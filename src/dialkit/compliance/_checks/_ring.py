@@ -6,8 +6,13 @@ carry no ring start, only ``created_at`` and ``ended_at``: the whole time from t
 creation to its end counts as ringing, so a call that ended sooner certainly rang less
 (a finding is certain), a longer one may still have rung less (not found). A call the
 callee or the network ended (busy, rejected, failed, no route) or an answering machine
-took was not disconnected by the dialer and is not judged. The ring time is the place
-called's (:mod:`dialkit._law._abandonment`): only rows that set one judge.
+took was not disconnected by the dialer and is not judged: its status, its disposition or
+its hangup cause says so, each read for who ended the call (the causes by the table of
+:mod:`.._inputs._causes`: Q.850, the switches' own, SIP's responses). A call the dialer
+cancelled (``originator_cancel``, SIP 487, a ``canceled`` status) or let ring unanswered
+(``no_answer``, ``allotted_timeout``) is judged, and so is one whose cause does not say
+who ended it, the stricter reading. The ring time is the place called's
+(:mod:`dialkit._law._abandonment`): only rows that set one judge.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import numpy as np
 import pandas as pd
 
 from ..._phones._zones import Rows, regions_among
-from ...contract import CallStatus, HangupCause
+from ...contract import CallStatus
+from .._inputs import _causes as causes
+from .._inputs._dialer_words import ANSWERING_MACHINE
 from .._inputs._vocabulary import unread
 from .._rules._rules import Rules
 from ._abandonment import places
@@ -28,13 +35,13 @@ RING_COLUMNS = ("status", "hangup_cause", "disposition")
 """The calls' columns that say who ended an unanswered call, where the calls have them; a
 call whose value of any is not understood (:func:`._inputs._vocabulary.unread`) is held
 out, not judged: a dialer's ``Busy`` read as nothing made a busy line's 3 s a breach."""
-ENDED_BY_CALLEE = frozenset(value.value for value in (
-    CallStatus.BUSY, CallStatus.FAILED, CallStatus.VOICEMAIL, HangupCause.USER_BUSY,
-    HangupCause.CALL_REJECTED, HangupCause.UNALLOCATED_NUMBER,
-    HangupCause.NETWORK_OUT_OF_ORDER, HangupCause.NO_ROUTE_DESTINATION,
-    HangupCause.NUMBER_CHANGED))
-"""Statuses and hangup causes (the contract's and the emulator's) of a call the callee,
-the network or an answering machine ended, not the dialer."""
+ENDED_BY_CALLEE = {
+    "status": frozenset(status.value for status in (
+        CallStatus.BUSY, CallStatus.FAILED, CallStatus.VOICEMAIL)),
+    "disposition": frozenset((ANSWERING_MACHINE, "busy", "failed")),
+    "hangup_cause": causes.not_the_callers()}
+"""Each of :data:`RING_COLUMNS`' values of a call the callee, the network or an answering
+machine ended, not the dialer (as the vocabulary reads them)."""
 
 
 def short_ring(calls: pd.DataFrame, rules: Rules,
@@ -75,5 +82,5 @@ def _ended_by_callee(calls: pd.DataFrame, count: int) -> np.ndarray:
     for column in (c for c in RING_COLUMNS if c in calls):
         ended |= unread(calls[column], "calls", column)
         text = calls[column].astype("string")
-        ended |= text.isin(ENDED_BY_CALLEE).fillna(False).to_numpy(dtype=bool)
+        ended |= text.isin(ENDED_BY_CALLEE[column]).fillna(False).to_numpy(dtype=bool)
     return ended

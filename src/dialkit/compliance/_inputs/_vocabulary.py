@@ -6,7 +6,11 @@ A value is known where it is one of the column's words (the contract's enums,
 :mod:`dialkit.contract`, or the law table's) written in any case, with spaces around it,
 and with spaces, underscores and hyphens taken alike (``Do Not Call``, ``DO_NOT_CALL`` and
 ``do-not-call`` are the contract's ``do_not_call``; ``BUSY`` with a trailing space is
-``busy``); or where the user mapped it (``values={"disposition": {"Sale Made":
+``busy``); where a standard or a dialer writes it for one (:attr:`Words.also`: the hangup
+causes of Q.850, the switches and SIP, :mod:`._causes`, by name or number; the dialers'
+statuses and dispositions, :mod:`._dialer_words`, with the facts they add beside the
+contract's values, ``abandoned``, ``answering_machine``, ``canceled``, ...); or where the
+user mapped it (``values={"disposition": {"Sale Made":
 "sale"}}``, ``--value disposition:"Sale Made"=sale``). Any other value is never read as a
 default: a dialer's ``Outbound`` audited no call, its own disposition words were taken as
 a live conversation's (so abandonment passed), ``Do Not Call`` was no request, and a
@@ -44,6 +48,8 @@ from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._base_error import AuditInputError
 from ...contract import CallDirection, CallDisposition, CallStatus, HangupCause, LeadStatus
+from . import _causes as causes
+from . import _dialer_words as dialer_words
 
 Values = Mapping[str, Mapping[str, str | None]] | None
 """The user's mapping of values (``values=``): a column (``disposition``, or ``calls.status``
@@ -66,6 +72,8 @@ the value it means (None: not known, an empty cell): ``Mobile``, ``Landline``, T
 ``nonFixedVoip``."""
 ANSWERS = ("yes", "no", "no_data")
 """The reassigned numbers database's answers."""
+LISTED = 14
+"""How many of a column's values a message names (:func:`listed`)."""
 HELD_OUT = "values"
 """The report's note of the calls' values not understood (:func:`values_note`)."""
 _ALIKE = re.compile(r"[\s_\-]+")
@@ -100,23 +108,43 @@ def _of(enum: type) -> tuple[str, ...]:
     return tuple(member.value for member in enum)  # type: ignore[attr-defined]
 
 
+def alike(value: object) -> str:
+    """``value`` as the vocabulary compares it: in lower case, its spaces, underscores and
+    hyphens one underscore, none around it (``Do Not Call`` -> ``do_not_call``)."""
+    return _ALIKE.sub("_", str(value).strip().casefold()).strip("_")
+
+
+def _dialers(column: str) -> dict[str, str | None]:
+    """The dialers' words for ``column`` (:func:`._dialer_words.words_of`), as
+    :func:`alike` reads them."""
+    return {alike(word): value for word, value in dialer_words.words_of(column).items()}
+
+
+def _hangup_causes() -> Words:
+    """The hangup causes (:mod:`._causes`): the contract's eight first, as they are, then
+    every other cause the standards and the switches name, by name or number in any
+    case."""
+    contract = _of(HangupCause)
+    others = tuple(name for name in causes.names() if name not in contract)
+    return Words((*contract, *others), ("short_ring",),
+                 also={alike(word): name for word, name in causes.other_words().items()},
+                 reads=causes.numbered)
+
+
 VOCABULARY: dict[str, dict[str, Words]] = {
     "calls": {"direction": Words(_of(CallDirection), ("every rule",)),
-              "status": Words(_of(CallStatus), ("abandonment", "short_ring")),
-              "disposition": Words(_of(CallDisposition), ("abandonment", "short_ring")),
-              "hangup_cause": Words(_of(HangupCause), ("short_ring",))},
+              "status": Words((*_of(CallStatus), *dialer_words.STATUS_FACTS),
+                              ("abandonment", "short_ring"), also=_dialers("status")),
+              "disposition": Words((*_of(CallDisposition), *dialer_words.DISPOSITION_FACTS),
+                                   ("abandonment", "short_ring"),
+                                   also=_dialers("disposition")),
+              "hangup_cause": _hangup_causes()},
     "leads": {"status": Words(_of(LeadStatus)), "line": Words(LINES, also=LINE_WORDS)},
     "consents": {"kind": Words(lists.KINDS), "relationship": Words(lists.RELATIONSHIPS)},
     "reassigned": {"answer": Words(ANSWERS)},
     "dnc": {"list": Words(lists.frame_values(), reads=list_named)},
 }
 """Every named column of every input of the audit, and its values."""
-
-
-def alike(value: object) -> str:
-    """``value`` as the vocabulary compares it: in lower case, its spaces, underscores and
-    hyphens one underscore, none around it (``Do Not Call`` -> ``do_not_call``)."""
-    return _ALIKE.sub("_", str(value).strip().casefold()).strip("_")
 
 
 def read(column: pd.Series, frame: str, name: str, values: Values = None) -> pd.Series:
@@ -231,7 +259,15 @@ def mapping_hint(column: str, word: str, meaning: str | None = None) -> str:
     words = VOCABULARY[frame][name].values
     key = name if _bare_names(name) == [frame] else column
     said = f"values={{{key!r}: {{{word!r}: {meaning or words[0]!r}}}}}"
-    return said if meaning else f"{said} ({name} one of {', '.join(words)})"
+    return said if meaning else f"{said} ({name} one of {listed(words)})"
+
+
+def listed(values: tuple[str, ...]) -> str:
+    """``values`` as a message names them: the first :data:`LISTED` (the contract's come
+    first), and how many more (the hangup causes are a hundred: docs/compliance.md
+    names their sources)."""
+    more = len(values) - LISTED
+    return ", ".join(values[:LISTED]) + (f", and {more} more" if more > 0 else "")
 
 
 def values_said(counts: pd.DataFrame) -> str:
@@ -288,7 +324,7 @@ def _meaning(meant: str | None, words: Words, column: str, word: object) -> str 
     known = _known(words)
     if alike(meant) not in known:
         raise AuditInputError(f"values= maps {column} {word!r} to {meant!r}, no value of "
-                              f"it: map it to one of {', '.join(words.values)} (or to "
+                              f"it: map it to one of {listed(words.values)} (or to "
                               "nothing: an empty cell)")
     return known[alike(meant)]
 
