@@ -151,6 +151,21 @@ def test_the_monitor_says_not_judged_as_the_audit(
     assert int(unjudged.loc[unjudged["rule"] == rule, "calls"].sum()) == count, unjudged
 
 
+def test_the_monitors_gauges_and_view_say_what_was_not_judged() -> None:
+    """A call to Paris is no all-clear in the live view either: its status line names the
+    rules not judged, and the gauges carry them."""
+    calls = frame(call(FRANCE), call())
+    with Monitor() as monitor:
+        view = monitor.view()
+        view._every = 0  # every observation redraws
+        monitor.observe([event for row in calls.to_dict("records")
+                         for event in bench_monitor.events_of(row)])
+        gauges = monitor.gauges()
+        pd.testing.assert_frame_equal(gauges.unjudged, monitor.unjudged)
+        assert "<b>Not judged</b>" in view.status.value
+        assert "calling_hours (1 call)" in view.status.value
+
+
 PARIS_SATURDAY_NIGHT = pd.Timestamp("2026-11-28T21:30Z")  # 22:30 in Paris
 SYDNEY_SUNDAY_NIGHT = pd.Timestamp("2026-11-29T11:30Z")  # 22:30 in Sydney (AEDT)
 

@@ -25,6 +25,7 @@ from ..._utils._choices import AUDIT_INPUTS
 from .._ahead._when import next_allowed
 from .._ahead._when_past import cap_periods
 from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
+from .._checks._unjudged import unjudged_frame
 from .._part import Options, history_findings
 from .._report._audit_report import AuditReport
 from .._run import ready
@@ -59,11 +60,15 @@ class Gauges:
             the caps, counted as the audit counts the person), it waits for the first
             moment a call then is one the caps let through, and then for its hours.
         as_of: The moment they look from.
+        unjudged: What each rule could not judge of the calls so far, a row per reason
+            (:attr:`Monitor.unjudged`): a gauge of a rule not judged for some calls reads
+            only the calls it could.
     """
 
     abandonment: pd.DataFrame
     numbers: pd.DataFrame
     as_of: pd.Timestamp | None
+    unjudged: pd.DataFrame = dataclasses.field(default_factory=unjudged_frame)
 
 
 Persons = Callable[[set[str]], set[str]]

@@ -237,7 +237,8 @@ class Monitor:
         """What is coming, at :attr:`as_of`: each campaign's current abandonment period by
         country (its rate, limit, and how many more abandoned calls breach it), and each
         number called in the last 24 hours (its contacts then, the calls its caps still let
-        through, whether a call is allowed now, and when next): :class:`Gauges`. Judged
+        through, whether a call is allowed now, and when next), and what each rule could not
+        judge (:attr:`unjudged`): :class:`Gauges`. Judged
         once per judgment of the calls: asked again before an observation changes them (a
         view redrawing, and its notebook reading the same figures), the same answer,
         copied."""
@@ -250,7 +251,7 @@ class Monitor:
             self._gauged = kept
         gauges = kept[1]
         return dataclasses.replace(gauges, abandonment=gauges.abandonment.copy(),
-                                   numbers=gauges.numbers.copy())
+                                   numbers=gauges.numbers.copy(), unjudged=self.unjudged)
 
     def observe(self, events: Any, *, read_to: tuple[str, int] | None = None) -> Changes:
         """Read ``events`` (an event, an iterable of them, a frame of the receiver's store or

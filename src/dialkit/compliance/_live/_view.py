@@ -9,6 +9,7 @@ once more after the last of a burst, so the picture is never older than that.
 from __future__ import annotations
 
 import base64
+import html
 import threading
 import time
 from collections.abc import Callable
@@ -152,7 +153,7 @@ class LiveView:
             gauges, findings = self.monitor.gauges(), self.monitor.findings
             provisional = set(self.monitor.provisional["call_id"])
             self.status.value = _status(gauges, findings, len(provisional),
-                                        len(self.monitor.calls))
+                                        len(self.monitor.calls)) + _unjudged(gauges)
             figure = Figure(figsize=(8, 0.45 * max(len(gauges.abandonment), 2) + 1.2),
                             layout="constrained")
             plot_abandonment(gauges.abandonment, ax=figure.add_subplot())
@@ -172,6 +173,18 @@ def _status(gauges: Gauges, findings: pd.DataFrame, provisional: int, calls: int
     told = f", {provisional:,} of them provisional" if provisional else ""
     return (f"<b>Live compliance</b>: {when}; {calls:,} {noun(calls, 'call')}, "
             f"{len(findings):,} {noun(len(findings), 'finding')}{told}.")
+
+
+def _unjudged(gauges: Gauges) -> str:
+    """The rules not judged for some calls, after the status: a gauge or a finding of such a
+    rule reads only the calls it could judge."""
+    calls = gauges.unjudged.groupby("rule", sort=False)["calls"].sum()
+    if not len(calls):
+        return ""
+    each = ", ".join(f"{html.escape(str(rule))} ({n:,} {noun(int(n), 'call')})"
+                     for rule, n in calls.items())
+    return (f"<br><b>Not judged</b> for calls not read (a country whose law dialkit holds no "
+            f"row of, a word not understood, a fact missing): {each}.")
 
 
 def _periods_table(periods: pd.DataFrame) -> str:
