@@ -188,7 +188,8 @@ def test_the_issues_three_calls_are_no_all_clear() -> None:
     totals = report.totals
     assert totals.loc["calling_hours", ["verdict", "not_judged"]].tolist() == ["not judged", 3]
     assert not totals["passed"][["calling_hours", "call_frequency", "caller_id"]].any()
-    assert "verdicts: 0 rules broken" in report.to_text()
+    assert "verdicts: 0 rules broken, 4 not judged" in report.to_text()
+    assert repr(report).endswith("no_law_held 3; 4 rules not judged for some calls>")
 
 
 def test_a_country_accepted_passes_fail_on_and_is_still_reported(tmp_path: Path) -> None:

@@ -255,6 +255,9 @@ class AuditReport:
         shown = ", ".join(f"{rule} {counts[rule]}" for rule in RULE_IDS if rule in counts)
         law, policy, risk = self.by_basis
         empty = f" {EMPTY.split(':')[0]}:" if self.empty else ""
+        unread = self.unjudged["rule"].nunique()
         return (f"<AuditReport {self.rules.name}:{empty} "
                 f"{counted(len(self.findings), 'finding')} ({law} law, {policy} policy, "
-                f"{risk} risk): {shown or 'none'}>")
+                f"{risk} risk): {shown or 'none'}"
+                + (f"; {counted(unread, 'rule')} not judged for some calls" if unread else "")
+                + ">")
