@@ -38,7 +38,7 @@ def unheld(phones: pd.Series, rules: Rules) -> tuple[Rows, np.ndarray]:
         return np.zeros(0, np.intp), np.zeros(0, object)
     where = places(phones)
     held = held_regions(rules)
-    region = np.append(where.region, None)[where.number]  # -1 (no number): the None
+    region = np.append(where.region, np.array([None], object))[where.number]  # -1: None
     known = pd.notna(region)
     mine = np.flatnonzero(known & ~np.isin(region.astype(str), sorted(held)))
     return mine, region[mine]
