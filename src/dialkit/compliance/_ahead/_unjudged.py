@@ -25,6 +25,7 @@ from ..._places._blocked import blocked_regions
 from ..._places._country_names import english_name
 from .._rules._held import held_said, unheld
 from .._rules._rules import Rules
+from ._when_past import RISK, RISK_JURISDICTION
 
 NO_LAW_HELD = "no_law_held"
 """The rule a call to a number whose country's law is not held reads, as the audit names it."""
@@ -72,3 +73,29 @@ class Accepting:
 
 NONE_ACCEPTED = Accepting()
 """No country accepted: every number whose law is not held is ``no_law_held``."""
+
+
+def law_read(answer: pd.DataFrame, phones: pd.Series, rules: Rules,
+             accepting: Accepting) -> pd.DataFrame:
+    """``answer`` (:func:`._when.next_allowed`'s, a row per number of ``phones``) with
+    ``judged``: False where no law of the place called was read (:data:`NOT_READ`); and
+    each number of a country whose law ``rules`` do not hold, unless ``accepting`` accepts
+    it, not allowed as ``no_law_held`` whatever the rest said (what is held, the policy,
+    judges only part of such a call), with no next allowed moment: none is judged
+    allowed."""
+    rows, regions, accepted = accepting.unheld(phones, rules)
+    read = ~answer["rule"].isin(NOT_READ).to_numpy(bool)
+    read[rows] = False
+    answer = answer.assign(judged=read)
+    refused, regions = answer.index[rows[~accepted]], regions[~accepted].astype(str)
+    if not len(refused):
+        return answer
+    said = {region: accepting.said(region, rules) for region in set(regions)}
+    answer.loc[refused, ["allowed", "next_allowed_at"]] = [False, pd.NaT]
+    answer.loc[refused, ["rule", "basis"]] = [NO_LAW_HELD, RISK]
+    answer.loc[refused, "jurisdiction"] = regions
+    answer.loc[refused, "forbidden_by"] = [said[region] for region in regions]
+    answer.loc[refused, ["policy", "next_local_time", "timezone", RISK,
+                         RISK_JURISDICTION]] = None
+    return answer
+

@@ -49,7 +49,7 @@ from .._rules._rules import Rules
 from .._run import with_texts
 from ._asked import numbers_asked, one_campaign
 from ._best_hour import best_hours
-from ._unjudged import NO_LAW_HELD, NONE_ACCEPTED, NOT_READ, Accepting
+from ._unjudged import NONE_ACCEPTED, Accepting, law_read
 from ._when_past import (
     RISK,
     RISK_JURISDICTION,
@@ -256,40 +256,16 @@ def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
     added): the hours of their places, then, where ``asked`` holds the account's calls or
     DNC results, what was done to each number (:func:`._when_past.judged_by_history`);
     ``consented``: which numbers' hours a standing consent lifts (None: none); last, the
-    numbers whose law no row of ``rules`` holds (:func:`_law_read`), ``accepting`` the
-    countries accepted unjudged. What the client guard's judge asks too, with what it read
-    of its settings once."""
+    numbers whose law no row of ``rules`` holds (:func:`._unjudged.law_read`),
+    ``accepting`` the countries accepted unjudged. What the client guard's judge asks too,
+    with what it read of its settings once."""
     answer = hours_at(phones, _at(moment, phones), rules, address, consented=consented)
     if asked.calls is not None or asked.dnc is not None:
         answer = judged_by_history(answer, moment, asked)
     else:
         none = pd.Series(pd.NA, index=answer.index, dtype="str")
         answer = answer.assign(**{RISK: none, RISK_JURISDICTION: none})
-    return _law_read(answer, phones, rules, accepting)[[*COLUMNS, RISK_JURISDICTION]]
-
-
-def _law_read(answer: pd.DataFrame, phones: pd.Series, rules: Rules,
-              accepting: Accepting) -> pd.DataFrame:
-    """``answer`` with ``judged``: False where no law of the place called was read
-    (:data:`._unjudged.NOT_READ`); and each number of a country whose law ``rules`` do not
-    hold, unless ``accepting`` accepts it, not allowed as ``no_law_held`` whatever the rest
-    said (what is held, the policy, judges only part of such a call), with no next allowed
-    moment: no moment is judged allowed."""
-    rows, regions, accepted = accepting.unheld(phones, rules)
-    read = ~answer["rule"].isin(NOT_READ).to_numpy(bool)
-    read[rows] = False
-    answer = answer.assign(judged=read)
-    refused, regions = answer.index[rows[~accepted]], regions[~accepted].astype(str)
-    if not len(refused):
-        return answer
-    said = {region: accepting.said(region, rules) for region in set(regions)}
-    answer.loc[refused, ["allowed", "next_allowed_at"]] = [False, pd.NaT]
-    answer.loc[refused, ["rule", "basis"]] = [NO_LAW_HELD, RISK]
-    answer.loc[refused, "jurisdiction"] = regions
-    answer.loc[refused, "forbidden_by"] = [said[region] for region in regions]
-    answer.loc[refused, ["policy", "next_local_time", "timezone", RISK,
-                         RISK_JURISDICTION]] = None
-    return answer
+    return law_read(answer, phones, rules, accepting)[[*COLUMNS, RISK_JURISDICTION]]
 
 
 def asked_about(rules: Rules, calls: pd.DataFrame | None, dnc: pd.DataFrame | None,
