@@ -42,7 +42,9 @@ PACIFIC = "+14155550123"
 REASON = "The customer asked to be called at once"
 CHECKED = ("Checked now: the calling hours and days of the place called (and of the lead's "
            "address state); the Do-Not-Call lists (a live check); the frequency caps (the "
-           "number's recent calls and texts); none forbids it.")
+           "number's recent calls and texts); that the law of the country called is held (a "
+           "contact to a country whose law is not held is refused, not judged); none forbids "
+           "it.")
 
 
 @pytest.fixture

@@ -19,7 +19,10 @@ class Verdict:
     """The judge's refusal of one contact (the columns of ``next_allowed``); of
     :attr:`basis` ``risk``, what the law may forbid though nothing given says it does (a
     state's required list no scrub answers for), which the guard sends with a warning
-    unless it enforces the policy (``law_and_policy``)."""
+    unless it enforces the policy (``law_and_policy``). Not :attr:`judged`, a contact no
+    law of whose place was read (``no_law_held``: a country whose law the rules do not
+    hold): a risk in the audit's words, refused all the same unless the settings accept
+    its country (``accept_unjudged``), for nothing was judged that could allow it."""
 
     rule: str
     basis: str | None
@@ -28,11 +31,13 @@ class Verdict:
     next_allowed_at: datetime | None
     next_local_time: str | None = None
     timezone: str | None = None
+    judged: bool = True
 
     @property
     def risk(self) -> bool:
-        """Whether the verdict names a risk, not a refusal of the law."""
-        return self.basis == "risk"
+        """Whether the verdict names a risk of a contact judged, not a refusal of the law
+        (nor a contact not judged, which is refused)."""
+        return self.basis == "risk" and self.judged
 
     def error(self, operation: str, phone: str | None, at: datetime) -> ContactForbiddenError:
         """The error that refuses ``operation``."""

@@ -41,7 +41,8 @@ class GuardSettings:
     """What the guard enforces (``Client(guard=...)``; text is ``enforce`` alone), and
     what the account knows that the service's answers do not say, given by the audit's
     names and read as the audit reads them (one declaration, every judge: its fields are the
-    inputs :data:`~dialkit._utils._choices.AUDIT_INPUTS` says the guard reads, a test holds).
+    inputs :data:`~dialkit._utils._choices.AUDIT_INPUTS` says the guard reads, a test holds),
+    besides its own (``enforce``, ``accept_unjudged``).
 
     Attributes:
         enforce: ``law`` (default), ``law_and_policy`` (also ``policy`` and
@@ -51,6 +52,15 @@ class GuardSettings:
             ``law_and_policy`` needs one or ``blocked_countries``.
         blocked_countries: The countries the account does not call, read as the audit
             and ``leads.clean`` read them (``["KP", "IR"]``, ``"KP, Iran"``).
+        accept_unjudged: The countries whose law ``rules`` do not hold that the account
+            calls on purpose, read as ``blocked_countries`` (``["FR"]``, ``"FR, Spain"``).
+            A contact to a number of any other country whose law is not held (France,
+            Australia, Germany under ``US``, which holds the US's, Canada's and the UK's)
+            is refused, ``no_law_held``, whatever ``enforce`` but ``off``: no hours, list
+            or cap of its law was read. One of these is judged by what is held (the
+            policy and the blocked countries, under ``law_and_policy``; the live DNC
+            answer; the caps of the policy), as ``next_allowed(accept_unjudged=...)``
+            judges it.
         emergencies: The declared states of emergency (``area``, ``starts_at``,
             ``ends_at``, ``declaration``), as ``audit(emergencies=...)`` takes them: a
             contact to a state whose law forbids solicitation during one is refused
@@ -89,6 +99,7 @@ class GuardSettings:
     rules: RuleSet | None = None
     policy: RuleSet | None = None
     blocked_countries: Collection[str] | str = ()
+    accept_unjudged: Collection[str] | str = ()
     emergencies: pd.DataFrame | None = field(default=None, compare=False)
     dnc: pd.DataFrame | None = field(default=None, compare=False)
     leads: pd.DataFrame | None = field(default=None, compare=False)
@@ -101,6 +112,8 @@ class GuardSettings:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "blocked_countries", blocked_regions(self.blocked_countries))
+        object.__setattr__(self, "accept_unjudged", blocked_regions(self.accept_unjudged,
+                                                                    "accept_unjudged"))
         for each in _SWITCHES:
             each.checked_switch(getattr(self, each.name), "GuardSettings")
         if self.enforce not in ENFORCED:

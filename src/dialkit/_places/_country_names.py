@@ -155,7 +155,7 @@ def unread_said(name: str) -> str | None:
                 "code of the one meant")
     place = text.upper() if text.upper() in planless() else place_named(text)
     if place in planless():
-        return (f"{_english(place)} ({place}) has no telephone numbering plan of its own: "
+        return (f"{english_name(place)} ({place}) has no telephone numbering plan of its own: "
                 "write the country whose plan the number is in, or the number with + and "
                 "its country code")
     if place is not None and place in _formers():
@@ -258,14 +258,16 @@ def _formers() -> Mapping[str, str]:
                              if former.alpha_4 in {named for _, named in former_names()}})
 
 
-def _english(place: str) -> str:
+def english_name(place: str) -> str:
+    """A region's name in English, as CLDR writes it (``France``); its code where CLDR
+    has none."""
     from babel import Locale
 
     return str(Locale.parse("en").territories.get(place, place))
 
 
 def _listed(places: Iterable[str]) -> str:
-    named = sorted(f"{_english(place)} ({place})" for place in places)
+    named = sorted(f"{english_name(place)} ({place})" for place in places)
     return f"{', '.join(named[:-1])} and {named[-1]}"
 
 

@@ -16,7 +16,9 @@ interface, and the ``dialkit`` package wires the compliance layer's in
 (:mod:`dialkit._utils._wiring`): one judge, never a copy of it here.
 
 A forbidden contact is not sent: :class:`~dialkit.errors.ContactForbiddenError` names the
-rule, its citation, the evidence and the next allowed moment. ``override="reason"`` sends
+rule, its citation, the evidence and the next allowed moment. So is a contact to a country
+whose law the rules do not hold (``no_law_held``: nothing judged it), unless the settings
+accept its country (``GuardSettings(accept_unjudged=...)``). ``override="reason"`` sends
 it anyway, recorded in :attr:`Guard.overrides` and logged at WARNING.
 
 A contact is judged and sent as one step: the operation passes a ``turn`` (an
@@ -297,9 +299,13 @@ class Guard:
         what an assistant's confirmation question says was checked."""
         if self.settings.enforce == "off":
             return ()
+        accepted = self.settings.accept_unjudged
         checked = ["the calling hours and days of the place called (and of the lead's "
                    "address state)", "the Do-Not-Call lists (a live check)",
-                   "the frequency caps (the number's recent calls and texts)"]
+                   "the frequency caps (the number's recent calls and texts)",
+                   "that the law of the country called is held (a contact to a country "
+                   "whose law is not held is refused, not judged" + (
+                       f"; {', '.join(accepted)} accepted unjudged)" if accepted else ")")]
         if self.settings.enforce == "law_and_policy":
             if self.settings.blocked_countries:
                 checked.append("the account's blocked countries")

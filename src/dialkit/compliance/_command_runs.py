@@ -362,6 +362,7 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
              leads: Source | None = None,
              values: Mapping[str, Mapping[str, str | None]] | Iterable[str] | None = None,
              mapping: Mapping[str, str] | Iterable[str] | None = None,
+             accept_unjudged: str | Collection[str] = (),
              **given: Any) -> pd.DataFrame:
     """``dialkit compliance when`` as one call: whether each number may be called ``at``
     (default now) and, if not, the next moment it may (:func:`next_allowed`).
@@ -386,6 +387,8 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
         mapping: Which column of an export holds a column the judge reads, as
             :func:`run_audit` takes it; ``attrs["notes"]`` of the answer says what was
             read as what.
+        accept_unjudged: The countries whose law the preset does not hold that the
+            account calls on purpose, as :func:`next_allowed` takes them (``"FR, ES"``).
         **given: Every other input :func:`next_allowed` takes of the audit's, by its
             keyword, as its option gives it (the declaration's, :data:`AUDIT_INPUTS`:
             those it says ``next_allowed`` takes): the exports of ``dnc`` and ``texts``,
@@ -417,7 +420,8 @@ def run_when(numbers: Sequence[str], *, at: str | None = None, tz: str | None = 
         read, said = readable({**exported, **framed}, mapping_read(mapping), values_read(values))
         of_leads, alone = _asked_of(numbers, read.pop("leads", None))
         answers = [next_allowed(asked, moment, rules=rules, policy=added,
-                                campaign_id=campaign_id, **{**inputs, **read})
+                                campaign_id=campaign_id, accept_unjudged=accept_unjudged,
+                                **{**inputs, **read})
                    for asked in (of_leads, alone) if asked is not None]
     if not answers:
         raise AuditInputError(f"{leads}: holds no lead: give numbers, or a file of leads")

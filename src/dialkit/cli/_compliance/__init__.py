@@ -351,12 +351,14 @@ def when_command(
         "the person their other numbers link them to, the consents and contracts naming "
         "them."))] = None,
     preset: Preset = "us", policy: Policy = None, value: Words = None, mapping: Maps = None,
+    accept_unjudged: AcceptUnjudged = "",
     as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
     (and, given them, by the account's calls, texts, DNC results and what lifts a list)
     and, if not, the next moment it may, in UTC and on the recipient's clock; every zone
-    of the number is named where it has several."""
+    of the number is named where it has several. A number of a country whose law the
+    preset does not hold is not judged, unless --accept-unjudged names its country."""
     import pandas as pd
 
     from dialkit.compliance import run_when
@@ -368,22 +370,24 @@ def when_command(
         warnings.simplefilter("ignore", ComplianceRiskWarning)  # each line says its risk
         answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
                            calls=calls, campaign_id=campaign, leads=leads, values=value,
-                           mapping=mapping, **given)
+                           mapping=mapping, accept_unjudged=accept_unjudged, **given)
     _noted(answers)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return
     for row in answers.itertuples():
-        zones = "" if pd.isna(row.timezones) or "," not in row.timezones else (
+        unread = not row.judged and pd.isna(row.next_allowed_at)  # judged in no zone
+        zones = "" if unread or pd.isna(row.timezones) or "," not in row.timezones else (
             f"; judged in each of its zones: {row.timezones}")
         asked = row.phone if pd.isna(getattr(row, "lead_id", None)) else (
             f"{row.phone} (lead {row.lead_id})")
         if row.allowed:
             risk = "" if pd.isna(row.risk) else f"; a risk: {row.risk}"
-            typer.echo(f"{asked}: allowed ({row.next_local_time[:16]} {row.timezone}"
+            unread = "" if row.judged else ", by no law read: its country is accepted unjudged"
+            typer.echo(f"{asked}: allowed{unread} ({row.next_local_time[:16]} {row.timezone}"
                        f"{zones}{risk})")
-        elif pd.isna(row.next_allowed_at):
-            typer.echo(f"{asked}: not allowed ({row.forbidden_by}); no allowed moment "
-                       f"is known{zones}")
+        elif pd.isna(row.next_allowed_at):  # a country not judged says how to accept it
+            typer.echo(f"{asked}: not allowed ({in_words(row.forbidden_by)}); no allowed "
+                       f"moment is known{zones}")
         else:
             typer.echo(f"{asked}: not allowed ({row.forbidden_by}); next allowed "
                        f"{row.next_allowed_at:%Y-%m-%d %H:%M} UTC, {row.next_local_time[:16]} "

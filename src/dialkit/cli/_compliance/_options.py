@@ -39,7 +39,8 @@ command's do (``--texts FILE``, ``--nonprofit``), from its one declaration."""
 AUDIT_FLAGS = {**ACCOUNT_FLAGS, **SANDBOX_FLAGS, **INPUT_FLAGS, "calls=": "--calls FILE",
                CALLS_ASKED: "--calls FILE",
                "callbacks=": "--callbacks FILE", "fix=": "--fix",
-               "blocked_countries holds": "--blocked-countries holds", "at=": "--at",
+               "blocked_countries holds": "--blocked-countries holds",
+               "accept_unjudged holds": "--accept-unjudged holds", "at=": "--at",
                "horizon=": "--horizon", "tz=": "--tz", "phones_or_leads": "NUMBER",
                "preset=": "--preset", "policy_window=": "--policy-window",
                "fail_on=": "--fail-on", "accept_unjudged=": "--accept-unjudged",
@@ -128,6 +129,11 @@ AcceptUnjudged = Annotated[list[str] | None, typer.Option(
         "Still reported."))]
 BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
     "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
+AcceptUnjudged = Annotated[str, typer.Option(metavar="CODES", help=(
+    "Countries whose law the preset does not hold (it holds the US's, Canada's and the "
+    "UK's) that the account calls on purpose, codes or names, comma-separated: FR,ES. "
+    "Their numbers are judged by the policy alone; any other such number is not judged "
+    "(no_law_held)."))]
 Preset = Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(PRESET_NAMES),
                                      help=(
     "The law: us, uk, ca or us-federal, as for audit."))]
@@ -142,7 +148,12 @@ PolicyCap = Annotated[int | None, typer.Option(metavar="N", min=1, help=(
 
 def in_words(text: str) -> str:
     """The library's words for its arguments in the command's (its flags)."""
-    return cli_text(values_said(text), AUDIT_FLAGS)
+    return cli_text(values_said(_ACCEPTING.sub(r"--accept-unjudged \1", text)), AUDIT_FLAGS)
+
+
+_ACCEPTING = re.compile(r"\w+\(accept_unjudged=\['(\w+)'\]\)")
+"""How a judge's words say to accept a country whose law is not held
+(``next_allowed(accept_unjudged=['FR'])``: :mod:`dialkit.compliance._ahead._unjudged`)."""
 
 
 _MAPPED = re.compile(r"values=\{'([\w.]+)': \{('(?:[^'\\]|\\.)*'|\"[^\"]*\"): '([^']*)'\}\}")

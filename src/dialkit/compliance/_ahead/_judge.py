@@ -7,7 +7,9 @@ contact. Here they become the frames ``next_allowed`` reads (``calls=``, ``dnc=`
 a call row as the audit makes it (:func:`._texts.texts_as_calls`: a text is a call in
 law, and a cap counts it), so the guard, ``next_allowed``, ``upcoming`` and the audit
 answer alike. The account's blocked countries are judged by the audit's
-:func:`._account.blocked_country`.
+:func:`._account.blocked_country`. A contact to a country whose law the rules do not hold
+is refused as ``next_allowed`` answers it, ``no_law_held`` (:mod:`._unjudged`), unless
+the settings accept its country (``accept_unjudged``).
 
 What the settings give by the audit's names (the declared emergencies, DNC
 results beside the live answer, the leads' lines, the contracts, the reassigned answers,
@@ -47,7 +49,8 @@ from .._inputs._prepared import CALL_COLUMNS, prepared_dnc, with_emergencies
 from .._rules._place_law import own_caps
 from .._rules._rules import US, Rules
 from ._asked import numbers_asked
-from ._when import asked_about, judged, next_allowed, with_policy
+from ._unjudged import Accepting
+from ._when import asked_about, judged, with_policy
 from ._when_past import RISK, RISK_JURISDICTION, Asked, Lifting, cap_periods
 
 
@@ -108,7 +111,7 @@ class LawJudge:
         past = replace(asked_about(known.rules, _contacts(calls, texts),
                                    _dnc(dnc, at, known.rows_of(phone)), campaign_id, None,
                                    known.lifting.of(phone)), scrubs=known.dnc is not None)
-        verdicts = [_judged(asked, pd.Timestamp(at), past)
+        verdicts = [_judged(asked, pd.Timestamp(at), past, known.accepting)
                     for asked in _asked(phone, state, campaign_id, calls, texts)]
         return self._texts_said(_strictest(verdicts, at), texts, at)
 
@@ -127,18 +130,19 @@ class LawJudge:
     def campaign(self, campaign_id: str, leads: Sequence[Lead], at: datetime,
                  settings: GuardSettings) -> ResumeJudgment:
         """How many of ``leads`` the hours and days of their place and address state
-        forbid at ``at``, by rule, and when they open, judged at once (``next_allowed``
-        asks each place once); the first refusal in full. A lead whose own record says
-        no state takes its person's (its ``other_phones`` linking it to another of the
-        leads: :func:`._lead_of.lead_states`), as the audit judges its calls."""
+        forbid at ``at``, by rule, and when they open, judged at once (``next_allowed``'s
+        code asks each place once), a lead of a country whose law is not held among them
+        (``no_law_held``) unless the settings accept it; the first refusal in full. A lead
+        whose own record says no state takes its person's (its ``other_phones`` linking it
+        to another of the leads: :func:`._lead_of.lead_states`), as the audit judges its
+        calls."""
         frame = pd.DataFrame({"phone": [lead.phone for lead in leads],
                               "campaign_id": [campaign_id] * len(leads),  # the leads': asked
                               "state": [address_state(lead.custom_fields) for lead in leads],
                               OTHER_PHONES: [other_phones(lead.custom_fields)
                                              for lead in leads]}, dtype=object)
         known = self._settings(settings)
-        answer = next_allowed(frame, pd.Timestamp(at), rules=known.law,
-                              policy=known.policy) if leads else None
+        answer = _hours_judged(frame, pd.Timestamp(at), known) if leads else None
         if answer is None or answer["allowed"].all():
             return ResumeJudgment(campaign_id, at, len(leads), 0)
         refused = answer[~answer["allowed"].to_numpy(bool)]
@@ -156,8 +160,9 @@ class ReadSettings:
     """A guard's ``settings`` as the judge reads them, once: the ``law`` they name (default
     :data:`US`) with their declared emergencies, the ``policy`` where enforced, the
     ``rules`` a contact is judged by (both), their DNC rows (``dnc``, checked as the
-    audit's ``dnc=``) and what lifts a list's rule (:class:`._when_past.Lifting`). Each
-    frame is read by the reader of the audit's input of its name."""
+    audit's ``dnc=``), what lifts a list's rule (:class:`._when_past.Lifting`) and the
+    countries accepted unjudged (:class:`._unjudged.Accepting`). Each frame is read by the
+    reader of the audit's input of its name."""
 
     settings: GuardSettings
     law: Rules
@@ -165,6 +170,7 @@ class ReadSettings:
     rules: Rules
     dnc: pd.DataFrame | None
     lifting: Lifting
+    accepting: Accepting
 
     @classmethod
     def of(cls, settings: GuardSettings) -> ReadSettings:
@@ -189,7 +195,8 @@ class ReadSettings:
         except AuditInputError as error:
             where = f"GuardSettings({error.frame}=...)" if error.frame else "GuardSettings"
             raise AuditInputError(f"{where}: {error}", frame=error.frame) from None
-        return cls(settings, law, policy, with_policy(law, policy), dnc, lifting)
+        return cls(settings, law, policy, with_policy(law, policy), dnc, lifting,
+                   Accepting(tuple(settings.accept_unjudged), "GuardSettings"))
 
     def rows_of(self, phone: str) -> pd.DataFrame | None:
         """The settings' DNC rows of ``phone``: none (an empty frame) where the settings
@@ -241,14 +248,28 @@ def _asked(phone: str, state: str | None, campaign_id: str | None, calls: Sequen
     return [of_none, alone] if campaigns else [of_none]
 
 
-def _judged(asked: pd.DataFrame | str, moment: pd.Timestamp, past: Asked) -> Verdict | None:
+def _judged(asked: pd.DataFrame | str, moment: pd.Timestamp, past: Asked,
+            accepting: Accepting) -> Verdict | None:
     """The verdict of ``next_allowed``'s code (:func:`._when.judged`) on ``asked`` (the
-    number, or the lead: :func:`_asked`) at ``moment``, its past as ``past`` holds it."""
+    number, or the lead: :func:`_asked`) at ``moment``, its past as ``past`` holds it, the
+    countries ``accepting`` accepts unjudged."""
     phones, address, ids = numbers_asked(asked)
     leads = asked if ids is not None and isinstance(asked, pd.DataFrame) else None
     consented = past.lifting.consented(phones, moment, None)
     return _verdict(_rows(judged(phones, address, moment, past.rules,
-                                 replace(past, leads=leads), consented=consented))[0])
+                                 replace(past, leads=leads), consented=consented,
+                                 accepting=accepting))[0])
+
+
+def _hours_judged(leads: pd.DataFrame, moment: pd.Timestamp,
+                  known: ReadSettings) -> pd.DataFrame:
+    """``next_allowed``'s answer (:func:`._when.judged`) for a campaign's ``leads`` at
+    ``moment`` by their places alone (no past, no list), as ``known`` settings say, with
+    the countries they accept unjudged."""
+    phones, address, _ = numbers_asked(leads)
+    return judged(phones, address, moment, known.rules,
+                  asked_about(known.rules, None, None, None, None, Lifting()),
+                  accepting=known.accepting)
 
 
 def _strictest(verdicts: Sequence[Verdict | None], at: datetime) -> Verdict | None:
@@ -325,4 +346,4 @@ def _verdict(row: dict[str, object]) -> Verdict | None:
     return Verdict(str(row["rule"]), text("basis"), text("jurisdiction"),
                    text("forbidden_by") or str(row["rule"]),
                    None if later is None else pd.Timestamp(later).to_pydatetime(),
-                   text("next_local_time"), text("timezone"))
+                   text("next_local_time"), text("timezone"), bool(row["judged"]))

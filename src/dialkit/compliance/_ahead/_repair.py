@@ -12,7 +12,9 @@ allowed. A callback is moved to no moment inside a declared emergency it was tol
 What cannot be moved is left alone, with the reason: a lead's next
 attempt (the contract lets a client change a lead's name, email and custom fields only,
 ``PATCH /v1/leads/{lead_id}``), a callback of a blocked country or with no allowed
-moment within :data:`._when.HORIZON_DAYS` days.
+moment within :data:`._when.HORIZON_DAYS` days, and a callback :func:`upcoming` found
+not judged (``no_law_held``: no law of its country is held, so no moment is known to be
+allowed, and a move would pass it off as judged).
 
 Carrying out sends each action with an ``Idempotency-Key`` made from its plan row (the
 callback, the action, the due and the new moment): a second run of the same plan, or a
@@ -40,6 +42,7 @@ from .._entry import audit
 from .._inputs._keywords import AuditInputs, inputs_of
 from .._inputs._prepared import with_emergencies
 from .._rules._rules import Rules
+from ._unjudged import NO_LAW_HELD
 from ._when import HORIZON_DAYS, best_of, hours_at, next_allowed, with_policy
 from ._when_past import FACTS, NOT_YET_MADE, checked_facts
 
@@ -63,6 +66,9 @@ PLAN_COLUMNS = ("action", "kind", "callback_id", "lead_id", "campaign_id", "phon
 _FOUND = ("rule", "kind", "call_id", "lead_id", "phone", "at", "evidence")
 _BLOCKED = ("the account blocks calls to this country, so no moment is allowed: cancel "
             "it (client.callbacks.cancel) or leave it")
+_UNJUDGED = ("no law of the country called is held, so no moment is judged allowed and a "
+             "move would read as one: cancel it (client.callbacks.cancel), or accept the "
+             "country and plan again")
 _RISK = ("a risk, not a breach: the law may forbid the call though nothing given says it "
          "does, and no move changes that: settle what the finding names (a state list's "
          "scrub, given with the DNC results; a list whose words on its exemptions were not "
@@ -120,6 +126,8 @@ def repair(found: pd.DataFrame, client: Client | None, *,
         (those it breaks, comma-joined), ``reason``, ``idempotency_key`` and ``status``
         (``planned``, ``left``; once carried out ``done``, ``failed: ...`` or
         ``skipped: ...``; a run again sends the failed ones with the same keys). A
+        callback found ``no_law_held`` (its country's law is not held) is left, saying
+        why: no moment is judged allowed for it. A
         callback is acted on only while it is as the plan saw it, read just before: still
         pending, still due at ``at`` (one moved since, by someone else, keeps its new
         time), and for a move, its lead not ``dnc`` or ``completed`` since.
@@ -219,13 +227,15 @@ def _units(found: pd.DataFrame) -> pd.DataFrame:
     plan["callback_id"] = plan["callback_id"].where(plan["kind"] == "callback", None)
     callback = (plan["kind"] == "callback").to_numpy()
     blocked = plan["rules"].str.contains("blocked_country").to_numpy()
+    unjudged = plan["rules"].str.contains(NO_LAW_HELD).to_numpy()
     listing, acted = plan.pop("listing").to_numpy(bool), plan.pop("acted").to_numpy(bool)
-    action = np.select([~callback, listing, blocked, ~acted],
+    action = np.select([~callback, listing, blocked | unjudged, ~acted],
                        ["leave", "cancel", "leave", "leave"], "reschedule")
     reason = np.select(  # a next attempt's: :func:`_pauses`
-        [callback & listing, callback & blocked, callback & ~acted],
+        [callback & listing, callback & blocked, callback & unjudged, callback & ~acted],
         ["the number is on a Do-Not-Call list, so no moment is allowed (" + plan["reason"]
          + ")", _BLOCKED + " (" + plan["reason"] + ")",
+         _UNJUDGED + " (" + plan["reason"] + ")",
          _RISK + " (" + plan["reason"] + ")"], plan["reason"])
     return plan.assign(action=action, reason=reason, new_at=pd.Series(
         pd.NaT, index=plan.index, dtype="datetime64[ns, UTC]"), new_local_time=None,

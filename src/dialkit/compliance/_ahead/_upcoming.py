@@ -13,11 +13,16 @@ the audit counts it: :mod:`._texts`) and the others scheduled before it, a block
 country. What lifts a list's rule from a call is the audit's too, taken by the audit's
 names: the consent records, the reassigned answers, the written contracts, the
 account's facts and the leads' business lines.
+
+A call due to a number of a country whose law the rules do not hold (France under the
+presets) is judged by no row of law: it is found ``no_law_held`` (:mod:`._unjudged`: *not
+judged*, with what law is held and how to accept the country), never passed over, unless
+its country is accepted (``accept_unjudged``), which leaves it to the policy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
@@ -35,14 +40,15 @@ from .._inputs._headers import read_as_note, readable
 from .._inputs._keywords import AuditInputs, inputs_of
 from .._inputs._load import gathered
 from .._inputs._prepared import LEAD_STATUSES
-from .._rules._rules import US
-from ._when_past import FACTS, NOT_YET_MADE, checked_facts, judged_beside
+from .._rules._rules import US, Rules
+from ._unjudged import NO_LAW_HELD, SEVERITY, Accepting
+from ._when_past import FACTS, NOT_YET_MADE, RISK, checked_facts, judged_beside
 
 if TYPE_CHECKING:
     from ...client import Client
 
-RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", "call_frequency",
-         "dnc_call", "blocked_country")
+RULES = ("calling_hours", "unknown_jurisdiction", "unknown_timezone", NO_LAW_HELD,
+         "call_frequency", "dnc_call", "blocked_country")
 """The rules a scheduled call can break: those of a call, not of a lead or a campaign."""
 KINDS = ("callback", "next_attempt")
 _READ = ("calls", "leads", "dnc", "texts")
@@ -57,8 +63,10 @@ CALLBACK_STATUSES = tuple(status.value for status in CallbackStatus)
 
 def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
              horizon: str | pd.Timedelta = "7D", tz: str | None = None,
+             accept_unjudged: Collection[str] | str = (),
              **inputs: Unpack[AuditInputs]) -> pd.DataFrame:
-    """The scheduled calls that would break a rule, found before they are made.
+    """The scheduled calls that would break a rule, or that no law held judges, found
+    before they are made.
 
     Args:
         source: A client (its calls, texts, leads, DNC results and pending callbacks
@@ -71,6 +79,11 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
             ``"90min"``, ``"2w"``) or a ``timedelta``. A number without a unit
             (``"30"``: 30 nanoseconds to pandas) is refused.
         tz: The zone ``as_of`` is read in where it has none (``"America/New_York"``).
+        accept_unjudged: The countries whose law ``rules`` do not hold that the account
+            calls on purpose, as :func:`next_allowed` takes them (``["FR"]``): a call due
+            to one is judged by the policy and the blocked countries alone. A call due to
+            any other such country is found ``no_law_held`` (basis ``risk``,
+            ``jurisdiction`` the country): not judged.
 
     Keyword Args:
         campaign_id: Only this campaign's scheduled calls, or these campaigns', of a
@@ -108,15 +121,17 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         ``at`` the moment it is due; ``basis`` law or policy), plus ``kind``
         (``callback`` or ``next_attempt``), ``due_in`` (the time left before the call)
         and the evidence, which says ``due Sun 21:30 ...`` where the audit says
-        ``called``.
+        ``called`` (``due Sat 22:30 Europe/Paris: not judged: dialkit holds no law for
+        France (FR) ...`` for a call no law held judges).
 
     Raises:
         TypeError: A keyword that is none of the judges' inputs (naming those it reads),
             or an input it does not read (saying why, as its declaration does).
         ValueError: ``horizon`` is not a length of time above zero, or ``as_of`` not a
             time; the message names the argument. ``nonprofit``, ``charity`` or
-            ``newspaper`` neither True nor False (an ``InputError``); a frame the audit
-            would refuse (an ``AuditInputError`` naming it).
+            ``newspaper`` neither True nor False, ``accept_unjudged`` naming no country
+            (an ``InputError``); a frame the audit would refuse (an ``AuditInputError``
+            naming it).
 
     Examples:
         >>> import dialkit
@@ -128,6 +143,7 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         ['callback', 'next_attempt']
     """
     told = inputs_of("upcoming", inputs)
+    accepting = Accepting.read(accept_unjudged, "upcoming")
     campaign_id = told["campaign_id"]
     moment = _moment(told["as_of"], tz)
     until = _until(moment, horizon)  # the arguments refused before anything is read
@@ -148,6 +164,8 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         reassigned=read["reassigned"], contracts=read["contracts"],
         nonprofit=facts["nonprofit"], charity=facts["charity"],
         newspaper=facts["newspaper"]).findings)
+    found = pd.concat([found, _unjudged(planned, told["rules"], accepting, found.columns)],
+                      ignore_index=True)
     answer = _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
     answer.attrs["notes"] = read_as_note(said)
     return answer
@@ -281,6 +299,29 @@ def _planned(leads: pd.DataFrame, callbacks: pd.DataFrame, moment: pd.Timestamp,
 def _between(times: pd.Series, start: pd.Timestamp, end: pd.Timestamp) -> pd.Series:
     moments = utc_times(times, "leads.next_attempt_at")
     return (moments >= start) & (moments < end)
+
+
+def _unjudged(planned: pd.DataFrame, rules: Rules, accepting: Accepting,
+              columns: pd.Index) -> pd.DataFrame:
+    """The ``no_law_held`` finding of each call ``planned`` to a number whose country's law
+    ``rules`` do not hold and ``accepting`` does not accept, in the audit's ``columns``:
+    its evidence says when it is due on the recipient's clock (in the number's first
+    zone) and why no law judged it (:meth:`._unjudged.Accepting.said`)."""
+    calls = planned.reset_index(drop=True)
+    rows, regions, accepted = accepting.unheld(calls["to_number"], rules)
+    calls, regions = calls.iloc[rows[~accepted]], regions[~accepted].astype(str)
+    names, zone, _ = first_zones(calls["to_number"])
+    zones = pd.Series(np.asarray([*names, None], object)[zone], index=calls.index)
+    at = utc_times(calls["created_at"], "planned.created_at")
+    local = local_times(at, zones)
+    shown = local.dt.strftime("%a %H:%M ").fillna("") + zones.fillna("")
+    said = [accepting.said(region, rules) for region in regions]
+    return pd.DataFrame({
+        "rule": NO_LAW_HELD, "severity": SEVERITY, "campaign_id": calls["campaign_id"],
+        "call_id": calls["id"], "lead_id": calls["lead_id"], "phone": calls["to_number"],
+        "at": at, "local_time": local.dt.strftime("%Y-%m-%d %H:%M:%S"), "timezone": zones,
+        "evidence": "called " + shown.str.strip() + ": " + pd.Series(said, index=calls.index),
+        "jurisdiction": regions, "basis": RISK}).reindex(columns=columns)
 
 
 def _unless_law(found: pd.DataFrame) -> pd.DataFrame:

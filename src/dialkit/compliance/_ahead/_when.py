@@ -9,6 +9,11 @@ hundred places. The next allowed moment is found among the moments a window open
 distinct start of the applied windows, on each of the next :data:`HORIZON_DAYS` days, in
 each of the place's zones), the earliest that every zone's law allows.
 
+A number of a country whose law the rules do not hold (France under the presets, which
+hold the US's, Canada's and the UK's) is judged by no row of law: it is not allowed, but
+*not judged* (``judged`` False, ``no_law_held``: :mod:`._unjudged`), unless the caller
+accepts its country (``accept_unjudged``), which leaves it to the policy.
+
 Frequency caps and the Do-Not-Call list depend on what was done to a number, not on its
 place: given the account's calls, texts and DNC results, :mod:`._when_past` judges them by
 the audit's own checks, as :func:`._upcoming.upcoming` does for the calls the account has
@@ -19,7 +24,7 @@ facts, its contracts, the reassigned answers, a lead's business line).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Unpack
 
 import numpy as np
@@ -44,6 +49,7 @@ from .._rules._rules import Rules
 from .._run import with_texts
 from ._asked import numbers_asked, one_campaign
 from ._best_hour import best_hours
+from ._unjudged import NONE_ACCEPTED, Accepting, law_read
 from ._when_past import (
     RISK,
     RISK_JURISDICTION,
@@ -60,7 +66,7 @@ _TEXTS = ("rule", "forbidden_by", "jurisdiction", "basis", "policy")
 _FRAMES = tuple(each.name for each in AUDIT_INPUTS
                 if each.columns and "next_allowed" in each.readers)
 """The frames of the account :func:`next_allowed` reads besides the calls."""
-COLUMNS = ("phone", "allowed", "next_allowed_at", "next_local_time", "timezone", "rule",
+COLUMNS = ("phone", "allowed", "judged", "next_allowed_at", "next_local_time", "timezone", "rule",
            "forbidden_by", "jurisdiction", "basis", "policy", "risk", "timezones")
 """The columns of :func:`next_allowed`'s answer (``lead_id`` first, for leads)."""
 
@@ -69,6 +75,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
                  at: pd.Timestamp | str | None = None, *, tz: str | None = None,
                  calls: pd.DataFrame | None = None, prefer: pd.DataFrame | None = None,
                  horizon: str | pd.Timedelta = "7D",
+                 accept_unjudged: Collection[str] | str = (),
                  **inputs: Unpack[AuditInputs]) -> pd.DataFrame:
     """Whether a call to each number is allowed at ``at`` and, if not, the next moment it is.
 
@@ -96,6 +103,11 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             rate at ``next_allowed_at``.
         horizon: How far from ``at`` the best lawful hour is looked for (with
             ``prefer``): ``"7d"``, ``"48h"`` or a ``timedelta``.
+        accept_unjudged: The countries whose law ``rules`` do not hold that the account
+            calls on purpose, read as the audit reads ``blocked_countries`` (``["FR"]``,
+            ``"FR, Spain"``): a number of one is judged by what is held (the policy, its
+            caps, the DNC results given) and allowed where nothing forbids it, still
+            ``judged`` False. Any other such number is ``no_law_held``.
 
     Keyword Args:
         rules: The law, as for :func:`audit` (default ``US``).
@@ -142,12 +154,19 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             as what.
 
     Returns:
-        One row per number, in order: ``allowed``; ``next_allowed_at`` (UTC: ``at``
+        One row per number, in order: ``allowed``; ``judged``, False where no law of the
+        place called was read (``no_law_held``: a country whose law ``rules`` do not hold,
+        :data:`dialkit.compliance.US` holding the US's, Canada's and the UK's;
+        ``unknown_timezone``), so that ``allowed`` False with ``judged`` False reads *not
+        judged*, and True with it *allowed by no law, its country accepted*;
+        ``next_allowed_at`` (UTC: ``at``
         itself where allowed; ``NaT`` where no time zone is known or nothing is allowed
         within :data:`HORIZON_DAYS` days), ``next_local_time`` and ``timezone`` (the
         recipient's wall clock then, in the number's first zone); where the call is not
         allowed now, the ``rule`` (``calling_hours``, ``unknown_jurisdiction``,
-        ``unknown_timezone``) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
+        ``unknown_timezone``, ``no_law_held``: basis ``risk``, ``jurisdiction`` the country,
+        no next allowed moment, its words naming the law held and how to accept the
+        country) and ``forbidden_by`` (the audit's evidence, ``Sun 12:00
         America/Denver (Utah: no calls on Sunday, Utah Code 13-25a-103(3) ...)``), with
         the ``jurisdiction``, ``basis`` and ``policy`` of the rule that forbids it;
         ``risk``, where the call is allowed but the audit would find it a risk (a state's
@@ -170,7 +189,8 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
             with a ``line`` but without the audit's columns of a lead (it would go
             unread); a frame the audit would refuse (``contracts``, ``reassigned``),
             naming it.
-        InputError: ``nonprofit``, ``charity`` or ``newspaper`` neither True nor False.
+        InputError: ``nonprofit``, ``charity`` or ``newspaper`` neither True nor False;
+            ``accept_unjudged`` naming no country.
 
     Examples:
         >>> from dialkit.compliance import next_allowed
@@ -179,6 +199,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
         [{'allowed': False, 'next_allowed_at': Timestamp('2026-11-23 15:00:00+0000', tz='UTC')}]
     """
     given = inputs_of("next_allowed", inputs)
+    accepting = Accepting.read(accept_unjudged, "next_allowed")
     campaign_id = one_campaign(given["campaign_id"])
     if is_tabular(phones_or_leads) and hasattr(phones_or_leads, "columns"):  # Polars or
         phones_or_leads = as_pandas(phones_or_leads, "leads")  # Arrow leads (not a Series)
@@ -201,7 +222,7 @@ def next_allowed(phones_or_leads: pd.DataFrame | pd.Series | Iterable[str] | str
     consented = lifting.consented(phones, moment, asked)
     answer = judged(phones, address, moment, rules, asked_about(
         rules, _contacts(calls, texts, asked), dnc, campaign_id, asked, lifting),
-        consented=consented)[list(COLUMNS)]
+        consented=consented, accepting=accepting)[list(COLUMNS)]
     if prefer is not None:
         answer = answer.join(best_of(answer["next_allowed_at"], phones, _at(moment, phones),
                                      rules, address, prefer, duration(horizon, "horizon")))
@@ -227,22 +248,24 @@ def _warn_of_risks(risks: pd.Series) -> None:
 
 
 def judged(phones: pd.Series, address: np.ndarray | None, moment: pd.Timestamp,
-           rules: Rules, asked: Asked, *,
-           consented: np.ndarray | None = None) -> pd.DataFrame:
+           rules: Rules, asked: Asked, *, consented: np.ndarray | None = None,
+           accepting: Accepting = NONE_ACCEPTED) -> pd.DataFrame:
     """:func:`next_allowed`'s answer (its :data:`COLUMNS`, and a risk's jurisdiction:
     :data:`._when_past.RISK_JURISDICTION`, for the guard's verdict) for ``phones`` at ``moment``,
     each read already (:func:`._asked.numbers_asked`; ``rules`` with the policy and emergencies
     added): the hours of their places, then, where ``asked`` holds the account's calls or
     DNC results, what was done to each number (:func:`._when_past.judged_by_history`);
-    ``consented``: which numbers' hours a standing consent lifts (None: none). What the
-    client guard's judge asks too, with what it read of its settings once."""
+    ``consented``: which numbers' hours a standing consent lifts (None: none); last, the
+    numbers whose law no row of ``rules`` holds (:func:`._unjudged.law_read`),
+    ``accepting`` the countries accepted unjudged. What the client guard's judge asks too,
+    with what it read of its settings once."""
     answer = hours_at(phones, _at(moment, phones), rules, address, consented=consented)
     if asked.calls is not None or asked.dnc is not None:
         answer = judged_by_history(answer, moment, asked)
     else:
         none = pd.Series(pd.NA, index=answer.index, dtype="str")
         answer = answer.assign(**{RISK: none, RISK_JURISDICTION: none})
-    return answer[[*COLUMNS, RISK_JURISDICTION]]
+    return law_read(answer, phones, rules, accepting)[[*COLUMNS, RISK_JURISDICTION]]
 
 
 def asked_about(rules: Rules, calls: pd.DataFrame | None, dnc: pd.DataFrame | None,

@@ -48,8 +48,9 @@ def unheld(phones: pd.Series, rules: Rules) -> tuple[Rows, np.ndarray]:
 
 
 def held_said(rules: Rules) -> str:
-    """The law ``rules`` holds, in words, for a finding's evidence and a refusal's reason:
-    ``dialkit holds the law of US, CA, GB (and PR, VI, GU, MP, AS as the US's)``."""
+    """The law ``rules`` holds, in words, for a finding's evidence and a refusal's reason,
+    under ``US``: dialkit holds the law of US, CA, GB (and PR, VI, GU, MP, AS as the
+    US's)."""
     countries = list(rules.jurisdictions)
     owned = [region for region, country in territories().items() if country in countries]
     return ("dialkit holds the law of " + ", ".join(countries)
