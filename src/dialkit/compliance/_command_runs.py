@@ -237,6 +237,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
                  campaign_id: str | Sequence[str] | None = None, horizon: str = "7d",
                  preset: str | Rules = "us", policy: str | Rules | None = None,
                  blocked_countries: str | Collection[str] = (), as_of: str | None = None,
+                 accept_unjudged: str | Collection[str] = (),
                  calls: Source | None = None, callbacks: Source | None = None,
                  fix: bool = False, strategy: str = "next_allowed", apply: bool = False,
                  prefer: pd.DataFrame | Callable[[Client], pd.DataFrame] | None = None,
@@ -259,6 +260,8 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
         blocked_countries: Countries calls must not reach, as :func:`audit` takes them.
         as_of: When to look from (default now), an ISO 8601 date or time with its zone:
             for an export, when it was exported.
+        accept_unjudged: The countries whose law the preset does not hold that the account
+            calls on purpose, as :func:`upcoming` takes them.
         calls: The calls' export (CSV, Parquet or a ``dialkit.frames.export`` folder);
             with ``leads`` and ``callbacks`` (``client.frames.callbacks(campaign_id,
             status="pending")``), and optionally ``dnc`` and ``texts``, the files judged
@@ -308,7 +311,7 @@ def run_upcoming(client: Client | None = None, *, sandbox: bool = False,
     rules, added = preset_rules(preset), policy_rules(policy, None, None)
     choices = {"horizon": duration(horizon, "horizon"), "rules": rules, "policy": added,
                "blocked_countries": blocked_countries, "as_of": as_of_moment(as_of),
-               "campaign_id": campaign_id or None}
+               "campaign_id": campaign_id or None, "accept_unjudged": accept_unjudged}
     files = {"calls": calls, "callbacks": callbacks, **of_kind(given, FRAME)}
     exported = _exports(files, fix=fix)
     choices.update(given_read(given, "run_upcoming", "upcoming"))

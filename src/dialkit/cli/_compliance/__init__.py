@@ -28,6 +28,7 @@ from dialkit._utils._choices import (
 from dialkit.cli._compliance._options import (
     EXPORT,
     OFF_THE_ACCOUNT,
+    AcceptCountries,
     AcceptUnjudged,
     BlockedCountries,
     Maps,
@@ -238,7 +239,7 @@ def upcoming_command(
     as_of: Annotated[str | None, typer.Option("--as-of", metavar="TIME", help=(
         "When to look from, an ISO 8601 date or time with its zone (default now): for "
         "exports, when they were exported."))] = None,
-    blocked_countries: BlockedCountries = "",
+    blocked_countries: BlockedCountries = "", accept_unjudged: AcceptCountries = None,
     preset: Preset = "us", policy: Policy = None,
     out: Annotated[Path | None, typer.Option(metavar="FINDINGS", help=(
         "Write one row per finding (CSV)."))] = None,
@@ -268,7 +269,8 @@ def upcoming_command(
                         _read_by(given, {"--calls": calls, "--callbacks": callbacks}))
     with library_errors():
         run = run_upcoming(sandbox=sandbox, campaign_id=campaign, horizon=horizon,
-                           as_of=as_of, blocked_countries=blocked_countries, preset=preset,
+                           as_of=as_of, blocked_countries=blocked_countries,
+                           accept_unjudged=accept_unjudged or (), preset=preset,
                            policy=policy, calls=calls, callbacks=callbacks, fix=fix,
                            strategy=strategy, apply=apply, values=value, mapping=mapping,
                            prefer=_answer_rates if strategy == "best" else None, **given)
@@ -351,7 +353,7 @@ def when_command(
         "the person their other numbers link them to, the consents and contracts naming "
         "them."))] = None,
     preset: Preset = "us", policy: Policy = None, value: Words = None, mapping: Maps = None,
-    accept_unjudged: AcceptUnjudged = "",
+    accept_unjudged: AcceptCountries = None,
     as_json: Json = False, as_csv: Csv = False, *, given: dict[str, Any],
 ) -> None:
     """Whether each number may be called now (or --at TIME) by the law of the place called
@@ -370,7 +372,7 @@ def when_command(
         warnings.simplefilter("ignore", ComplianceRiskWarning)  # each line says its risk
         answers = run_when(numbers or [], at=at, tz=tz, preset=preset, policy=policy,
                            calls=calls, campaign_id=campaign, leads=leads, values=value,
-                           mapping=mapping, accept_unjudged=accept_unjudged, **given)
+                           mapping=mapping, accept_unjudged=accept_unjudged or (), **given)
     _noted(answers)
     if printed(answers, as_json=as_json, as_csv=as_csv):
         return

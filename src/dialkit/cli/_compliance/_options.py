@@ -129,11 +129,12 @@ AcceptUnjudged = Annotated[list[str] | None, typer.Option(
         "Still reported."))]
 BlockedCountries = Annotated[str, typer.Option(metavar="CODES", help=(
     "Countries calls must not reach, codes or names, comma-separated: KP,IR."))]
-AcceptUnjudged = Annotated[str, typer.Option(metavar="CODES", help=(
-    "Countries whose law the preset does not hold (it holds the US's, Canada's and the "
-    "UK's) that the account calls on purpose, codes or names, comma-separated: FR,ES. "
-    "Their numbers are judged by the policy alone; any other such number is not judged "
-    "(no_law_held)."))]
+AcceptCountries = Annotated[list[str] | None, typer.Option(
+    "--accept-unjudged", metavar="CODES", help=(
+        "Countries whose law the preset does not hold (it holds the US's, Canada's and the "
+        "UK's) that the account calls on purpose, codes or names, comma-separated or the "
+        "option repeated: FR,ES. Their numbers are judged by the policy alone; any other "
+        "such number is not judged (no_law_held)."))]
 Preset = Annotated[str, typer.Option(metavar="PRESET", autocompletion=offering(PRESET_NAMES),
                                      help=(
     "The law: us, uk, ca or us-federal, as for audit."))]
@@ -148,12 +149,7 @@ PolicyCap = Annotated[int | None, typer.Option(metavar="N", min=1, help=(
 
 def in_words(text: str) -> str:
     """The library's words for its arguments in the command's (its flags)."""
-    return cli_text(values_said(_ACCEPTING.sub(r"--accept-unjudged \1", text)), AUDIT_FLAGS)
-
-
-_ACCEPTING = re.compile(r"\w+\(accept_unjudged=\['(\w+)'\]\)")
-"""How a judge's words say to accept a country whose law is not held
-(``next_allowed(accept_unjudged=['FR'])``: :mod:`dialkit.compliance._ahead._unjudged`)."""
+    return cli_text(values_said(text), AUDIT_FLAGS)
 
 
 _MAPPED = re.compile(r"values=\{'([\w.]+)': \{('(?:[^'\\]|\\.)*'|\"[^\"]*\"): '([^']*)'\}\}")
@@ -164,9 +160,10 @@ _COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
 'Phone Number'}``, :mod:`dialkit.compliance._inputs._headers`)."""
 
 
-_ACCEPTED = re.compile(r"accept_unjudged=\[([^\]]*)\]")
-"""What may stay not judged as the library's words say it (``accept_unjudged=['AU',
-'FR']``, :mod:`dialkit.compliance._checks._unjudged`)."""
+_ACCEPTED = re.compile(r"(\w+\()?accept_unjudged=\[([^\]]*)\](?(1)\))")
+"""What may stay not judged as the library's words say it: ``accept_unjudged=['AU',
+'FR']`` (:mod:`dialkit.compliance._checks._unjudged`), or as a judge's argument,
+``next_allowed(accept_unjudged=['FR'])`` (:mod:`dialkit.compliance._ahead._unjudged`)."""
 
 
 def values_said(text: str) -> str:
@@ -175,7 +172,7 @@ def values_said(text: str) -> str:
     to_number='Phone Number'``, ``--accept-unjudged AU,FR``."""
     text = _MAPPED.sub(lambda m: f"--value {m[1]}:{m[2]}={m[3]}", text)
     text = _ACCEPTED.sub(lambda m: "--accept-unjudged " + ",".join(
-        word.strip(" '\"") for word in m[1].split(",")), text)
+        word.strip(" '\"") for word in m[2].split(",")), text)
     return _COLUMN.sub(lambda m: f"--map {m[1]}={m[2]}", text)
 
 

@@ -23,17 +23,15 @@ import pandas as pd
 from ..._phones._zones import Rows
 from ..._places._blocked import blocked_regions
 from ..._places._country_names import english_name
+from .._checks._no_law import RULE as NO_LAW_HELD
 from .._rules._held import held_said, unheld
 from .._rules._rules import Rules
 from ._when_past import RISK, RISK_JURISDICTION
 
-NO_LAW_HELD = "no_law_held"
-"""The rule a call to a number whose country's law is not held reads, as the audit names it."""
+__all__ = ["ACCEPT", "NONE_ACCEPTED", "NOT_READ", "NO_LAW_HELD", "Accepting", "law_read"]
+
 ACCEPT = "accept_unjudged"
 """The name every judge takes the accepted countries by (the audit's ``--accept-unjudged``)."""
-SEVERITY = "high"
-"""How serious the audit holds a ``no_law_held`` finding (its ``SEVERITY``, once the audit
-reports the rule: issue 98)."""
 NOT_READ = ("unknown_timezone", NO_LAW_HELD)
 """The rules whose answer says that no law of the place called was read for the number:
 its country's law is not held, or no zone is known to read its clock by."""

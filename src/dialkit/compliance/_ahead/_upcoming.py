@@ -40,8 +40,8 @@ from .._inputs._headers import read_as_note, readable
 from .._inputs._keywords import AuditInputs, inputs_of
 from .._inputs._load import gathered
 from .._inputs._prepared import LEAD_STATUSES
-from .._rules._rules import US, Rules
-from ._unjudged import NO_LAW_HELD, SEVERITY, Accepting
+from .._rules._rules import SEVERITY, US, Rules
+from ._unjudged import NO_LAW_HELD, Accepting
 from ._when_past import FACTS, NOT_YET_MADE, RISK, checked_facts, judged_beside
 
 if TYPE_CHECKING:
@@ -164,8 +164,9 @@ def upcoming(source: Client | Mapping[str, pd.DataFrame], *,
         reassigned=read["reassigned"], contracts=read["contracts"],
         nonprofit=facts["nonprofit"], charity=facts["charity"],
         newspaper=facts["newspaper"]).findings)
-    found = pd.concat([found, _unjudged(planned, told["rules"], accepting, found.columns)],
-                      ignore_index=True)
+    found = pd.concat([found[found["rule"] != NO_LAW_HELD],  # said for the call to come:
+                       _unjudged(planned, told["rules"], accepting, found.columns)],
+                      ignore_index=True)  # when due, how to accept it in upcoming's words
     answer = _said(_unless_law(found[found["rule"].isin(RULES)]), planned, moment)
     answer.attrs["notes"] = read_as_note(said)
     return answer
@@ -317,7 +318,7 @@ def _unjudged(planned: pd.DataFrame, rules: Rules, accepting: Accepting,
     shown = local.dt.strftime("%a %H:%M ").fillna("") + zones.fillna("")
     said = [accepting.said(region, rules) for region in regions]
     return pd.DataFrame({
-        "rule": NO_LAW_HELD, "severity": SEVERITY, "campaign_id": calls["campaign_id"],
+        "rule": NO_LAW_HELD, "severity": SEVERITY[NO_LAW_HELD], "campaign_id": calls["campaign_id"],
         "call_id": calls["id"], "lead_id": calls["lead_id"], "phone": calls["to_number"],
         "at": at, "local_time": local.dt.strftime("%Y-%m-%d %H:%M:%S"), "timezone": zones,
         "evidence": "called " + shown.str.strip() + ": " + pd.Series(said, index=calls.index),

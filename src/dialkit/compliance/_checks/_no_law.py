@@ -12,8 +12,8 @@ applied) it does not run: the account asked for its own rule only.
 from __future__ import annotations
 
 import pandas as pd
-import pycountry
 
+from ..._places._country_names import english_name
 from .._rules._held import held_said, unheld
 from .._rules._rules import Rules
 from ._findings import findings
@@ -27,7 +27,7 @@ def no_law_held(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     at, regions = unheld(calls["phone"], rules)
     hits = calls.iloc[at].assign(jurisdiction=regions, decided_by="number", basis="risk",
                                  policy=None, citation=None)
-    names = {region: _name(region) for region in set(regions)}
+    names = {region: english_name(region) for region in set(regions)}
     evidence = pd.Series([
         f"called a number of {names[region]} ({region}), whose law dialkit holds no row "
         f"of: no rule of hours, caps, Do-Not-Call lists, abandonment, ring time or caller "
@@ -35,9 +35,3 @@ def no_law_held(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
         dtype=object)
     return findings(RULE, hits, evidence)
 
-
-def _name(region: str) -> str:
-    """The country's name in English as ISO 3166 gives it (its common name where it has
-    one: ``Bolivia``, not ``Bolivia, Plurinational State of``); its code where none."""
-    country = pycountry.countries.get(alpha_2=region)
-    return region if country is None else getattr(country, "common_name", country.name)

@@ -26,9 +26,9 @@ import pandas as pd
 
 from ..._arrays._groups import Bools
 from ..._phones._zones import Rows, regions_among
-from ..._places._regions import region_of
+from ..._places._blocked import blocked_regions
 from ..._shown._words import counted
-from ..._utils._base_error import AuditInputError
+from ..._utils._base_error import AuditInputError, InputError
 from .._inputs._vocabulary import mapping_hint, unread
 from .._rules._held import held_said, unheld
 from .._rules._rules import RULE_IDS, Rules
@@ -183,22 +183,18 @@ def of_every_rule(unread: pd.DataFrame, ran: Collection[str], units: dict[str, s
 
 def accepted_keys(accept: str | Collection[str] | None) -> frozenset[str]:
     """``accept_unjudged`` as given (``"FR, abandonment"``, ``["France", "abandonment"]``):
-    each a rule's id or a country, named as ``blocked_countries`` names one (its ISO code
-    in any case, its name), as its code; anything else refused, naming it."""
+    each a rule's id or a country, read as ``blocked_countries`` reads one (its ISO code in
+    any case, its name), as its code; anything else refused, naming it."""
     if accept is None:
         return frozenset()
     given = [accept] if isinstance(accept, str) else list(accept)
-    keys = set()
-    for each in (word.strip() for text in given for word in str(text).split(",")):
-        if not each:
-            continue
-        country = None if each in RULE_IDS else region_of(each)
-        if each not in RULE_IDS and country is None:
-            raise AuditInputError(f"{ACCEPT}= names {each!r}, neither a country nor a rule: "
-                                  "pass countries as ISO codes or names (FR, France) or "
-                                  f"rules' ids ({', '.join(RULE_IDS)})")
-        keys.add(country or each)
-    return frozenset(keys)
+    words = [word.strip() for text in given for word in str(text).split(",") if word.strip()]
+    rules = {word for word in words if word in RULE_IDS}
+    try:
+        countries = blocked_regions([word for word in words if word not in rules], ACCEPT)
+    except InputError as error:
+        raise AuditInputError(f"{error}; or rules' ids ({', '.join(RULE_IDS)})") from None
+    return frozenset({*rules, *countries})
 
 
 def accepted(unjudged: pd.DataFrame, keys: frozenset[str]) -> Bools:
