@@ -80,7 +80,8 @@ def of_part(outbound: pd.DataFrame, prepared: pd.DataFrame, rows: Rows, rules: R
         float, na_value=np.nan)
     soon = ringing & (rang < _longest_ring(rules))
     found += _unread_rows("short_ring", RING_COLUMNS, soon, prepared, rows)
-    endless = ringing & np.isnan(rang) & ~_still_dialing(prepared, rows)
+    endless = ringing & np.isnan(rang)
+    endless[endless] = ~_still_dialing(prepared, rows[endless])
     if endless.any():
         found.append(("short_ring", int(endless.sum()),
                       "no end time (ended_at): how long the call rang is not known",
@@ -140,8 +141,8 @@ def _longest_ring(rules: Rules) -> float:
 
 
 def _still_dialing(prepared: pd.DataFrame, rows: Rows) -> Bools:
-    """Which calls the service says are still being dialled (status ``dialing``): no end
-    time yet is no missing fact."""
+    """Which of the prepared calls at ``rows`` (the few of no end time) the service says
+    are still being dialled (status ``dialing``): no end time yet is no missing fact."""
     if "status" not in prepared:
         return np.zeros(len(rows), bool)
     status = pd.Series(prepared["status"].array.take(rows)).astype("string")

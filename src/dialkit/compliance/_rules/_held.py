@@ -39,12 +39,11 @@ def unheld(phones: pd.Series, rules: Rules) -> tuple[Rows, np.ndarray]:
         return np.zeros(0, np.intp), np.zeros(0, object)
     where = places(phones)
     held = held_regions(rules)
-    region = np.concatenate([where.region, [None]])  # a row of no number (-1): the None
-    foreign = np.array([isinstance(code, str) and code.isalpha() and code not in held
-                        for code in region], bool)  # each distinct number once
+    codes, distinct = pd.factorize(where.region)  # a few dozen regions: each asked once
+    foreign = np.array([code.isalpha() and code not in held for code in distinct] + [False],
+                       bool)[np.append(codes, -1)]  # the last: no region, or no number
     mine = np.flatnonzero(foreign[where.number])
-    region = region[where.number[mine]]
-    return mine, region
+    return mine, where.region[where.number[mine]]
 
 
 def held_said(rules: Rules) -> str:
