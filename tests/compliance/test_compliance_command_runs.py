@@ -33,10 +33,13 @@ LATE_IN_LONDON = ("+442079460000", "2026-11-24T21:30:00Z")   # 21:30: only a pol
 
 
 def _calls_file(tmp_path: Path, *rows: tuple[str, str]) -> Path:
+    """Unanswered calls that rang 30 s (with no end time, short_ring could not judge them,
+    and fail_on would stop on it)."""
     path = tmp_path / "calls.csv"
     pd.DataFrame([{
         "id": f"call_{n}", "direction": "outbound", "from_number": "+14155550100",
-        "to_number": number, "created_at": at, "answered_at": None, "ended_at": None,
+        "to_number": number, "created_at": at, "answered_at": None,
+        "ended_at": (pd.Timestamp(at) + pd.Timedelta(seconds=30)).isoformat(),
         "campaign_id": "cmp_1", "disposition": None} for n, (number, at) in enumerate(rows)],
     ).to_csv(path, index=False)
     return path

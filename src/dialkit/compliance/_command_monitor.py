@@ -19,7 +19,7 @@ from typing import Any
 from .._files._outputs_written import why_not_written
 from .._utils._base_error import AuditInputError, InputError, MonitorStateError
 from .._utils._choices import FRAME, RECORDS
-from ._checks._unjudged import accepted_keys, accepted_risks, failing
+from ._checks._unread._unjudged import accepted_keys, accepted_risks, failing, failing_said
 from ._command_choices import (
     Source,
     check_bounds,
@@ -88,6 +88,11 @@ class MonitorRun:
         """Whether the run fails ``fail_on`` now: a basis it names found, nothing
         checked, or a rule not judged."""
         return self.unchecked or bool(self.found) or bool(self.not_judged)
+
+    @property
+    def not_judged_said(self) -> str:
+        """:attr:`not_judged` in words (as :attr:`AuditRun.not_judged_said`)."""
+        return failing_said(self.not_judged)
 
     def close(self) -> None:
         """Close the monitor (its state file)."""

@@ -79,6 +79,14 @@ class AuditRun:
         rule not judged."""
         return self.unchecked or bool(self.found) or bool(self.not_judged)
 
+    @property
+    def not_judged_said(self) -> str:
+        """:attr:`not_judged` in words, as ``--fail-on`` says why it stopped: ``2 rules not
+        judged: abandonment (3 calls), ...``."""
+        from ._checks._unread._unjudged import failing_said
+
+        return failing_said(self.not_judged)
+
 
 def run_audit(*, calls: Source | None = None, client: Client | None = None,
               sandbox: bool = False, preset: str | Rules = "us",
@@ -152,7 +160,7 @@ def run_audit(*, calls: Source | None = None, client: Client | None = None,
         TypeError: A keyword that names no input of :func:`audit`.
         ApiError: The account could not be read.
     """
-    from ._checks._unjudged import accepted_keys, accepted_risks, failing
+    from ._checks._unread._unjudged import accepted_keys, accepted_risks, failing
 
     rules = preset_rules(preset)
     named = fail_on_read(fail_on)

@@ -35,11 +35,11 @@ from ._checks._dnc import (
 from ._checks._frequency import call_frequency, with_subjects
 from ._checks._hours import Clock, banned_states, calling_hours, clock, located
 from ._checks._lead_of import addresses, other_numbers, reads_addresses, unknown_address_state
-from ._checks._no_law import no_law_held
 from ._checks._ring import RING_COLUMNS, short_ring
 from ._checks._state_lists import unscrubbed_states
 from ._checks._texts import CHANNEL, calls_only, texts_counted
-from ._checks._unjudged import of_part, unjudged_frame
+from ._checks._unread._no_law import no_law_held
+from ._checks._unread._unjudged import of_part, unjudged_frame
 from ._inputs._once import once_each
 from ._inputs._population import LIVE, population_of
 from ._inputs._prepared import prepared_calls, prepared_dnc, prepared_leads
@@ -137,7 +137,7 @@ class Part:
     reached (:func:`._hours.banned_states`), for the report's note."""
     unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
     """What the rules could not judge of the part's calls in the window
-    (:func:`._checks._unjudged.of_part`)."""
+    (:func:`._checks._unread._unjudged.of_part`)."""
 
 
 def audited(prepared: pd.DataFrame, rows: Rows, leads: pd.DataFrame | None,

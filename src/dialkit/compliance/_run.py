@@ -28,10 +28,10 @@ from ._checks._consent import assumed, dated_after
 from ._checks._dnc import assumed_facts, unanswered_note
 from ._checks._hours import emergency_note
 from ._checks._lead_of import reads_addresses, unread_note
-from ._checks._no_law import RULE as NO_LAW
 from ._checks._state_lists import unscrubbed_note
 from ._checks._texts import CHANNEL, texts_as_calls, texts_note, with_channel
-from ._checks._unjudged import of_every_rule, summed
+from ._checks._unread._no_law import RULE as NO_LAW
+from ._checks._unread._unjudged import of_every_rule, summed
 from ._inputs._headers import read_as_note
 from ._inputs._once import once_each, repeated_note
 from ._inputs._options import spelled

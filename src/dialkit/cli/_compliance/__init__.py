@@ -173,9 +173,7 @@ def audit_command(
     elif run.found:
         fail_on_told(fail_on, found_said(run.found))
     if run.not_judged:
-        from dialkit.compliance._checks._unjudged import failing_said
-
-        fail_on_told(fail_on, in_words(failing_said(run.not_judged)))
+        fail_on_told(fail_on, in_words(run.not_judged_said))
     if run.failed:
         raise typer.Exit(1 if run.unchecked or run.found else NOT_JUDGED_EXIT)
 

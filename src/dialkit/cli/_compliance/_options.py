@@ -162,7 +162,7 @@ _COLUMN = re.compile(r"mapping=\{'([\w.]+)': ('(?:[^'\\]|\\.)*'|\"[^\"]*\")\}")
 
 _ACCEPTED = re.compile(r"(\w+\()?accept_unjudged=\[([^\]]*)\](?(1)\))")
 """What may stay not judged as the library's words say it: ``accept_unjudged=['AU',
-'FR']`` (:mod:`dialkit.compliance._checks._unjudged`), or as a judge's argument,
+'FR']`` (:mod:`dialkit.compliance._checks._unread._unjudged`), or as a judge's argument,
 ``next_allowed(accept_unjudged=['FR'])`` (:mod:`dialkit.compliance._ahead._unjudged`)."""
 
 

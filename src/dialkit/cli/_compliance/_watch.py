@@ -262,9 +262,7 @@ def _verdict(run: MonitorRun, fail_on: list[str] | None) -> None:
         fail_on_told(fail_on, found_said(run.found))
     not_judged = run.not_judged
     if not_judged:
-        from dialkit.compliance._checks._unjudged import failing_said
-
-        fail_on_told(fail_on, in_words(failing_said(not_judged)))
+        fail_on_told(fail_on, in_words(run.not_judged_said))
     if run.unchecked or run.found:
         raise typer.Exit(1)
     if not_judged:

@@ -23,7 +23,7 @@ import pandas as pd
 from ..._phones._zones import Rows
 from ..._places._blocked import blocked_regions
 from ..._places._country_names import english_name
-from .._checks._no_law import RULE as NO_LAW_HELD
+from .._checks._unread._no_law import RULE as NO_LAW_HELD
 from .._rules._held import held_said, unheld
 from .._rules._rules import Rules
 from ._when_past import RISK, RISK_JURISDICTION

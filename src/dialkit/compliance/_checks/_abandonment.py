@@ -7,7 +7,7 @@ portion thereof that such calling campaign continues": the periods are counted f
 campaign's first call, not rolled up to each call. The denominator is the calls answered
 by a live person: not an answering machine's (status ``voicemail``, disposition
 ``answering_machine``), nor an attempt no one answered (busy, no answer, failed,
-cancelled), as the vocabulary reads a dialer's words (:mod:`.._inputs._dialer_words`). A
+cancelled), as the vocabulary reads a dialer's words (:mod:`.._inputs._words._dialer_words`). A
 call whose status or disposition says it was abandoned (``DROP``, ``Abandoned``) is
 abandoned, whatever its join time or the proxy says. A campaign
 calling several countries is measured country by country, each by its own row; the
@@ -27,8 +27,8 @@ from ..._arrays._kept import hashed
 from ..._law import _abandonment as table
 from ..._phones._zones import regions_among
 from ...contract import CallStatus
-from .._inputs._dialer_words import ABANDONED, ANSWERING_MACHINE, CANCELED
 from .._inputs._vocabulary import unread
+from .._inputs._words._dialer_words import ABANDONED, ANSWERING_MACHINE, CANCELED
 from .._rules._rules import Rules, period_words
 from ._findings import findings
 

@@ -8,7 +8,7 @@ creation to its end counts as ringing, so a call that ended sooner certainly ran
 callee or the network ended (busy, rejected, failed, no route) or an answering machine
 took was not disconnected by the dialer and is not judged: its status, its disposition or
 its hangup cause says so, each read for who ended the call (the causes by the table of
-:mod:`.._inputs._causes`: Q.850, the switches' own, SIP's responses). A call the dialer
+:mod:`.._inputs._words._causes`: Q.850, the switches' own, SIP's responses). A call the dialer
 cancelled (``originator_cancel``, SIP 487, a ``canceled`` status) or let ring unanswered
 (``no_answer``, ``allotted_timeout``) is judged, and so is one whose cause does not say
 who ended it, the stricter reading. The ring time is the place called's
@@ -24,9 +24,9 @@ import pandas as pd
 
 from ..._phones._zones import Rows, regions_among
 from ...contract import CallStatus
-from .._inputs import _causes as causes
-from .._inputs._dialer_words import ANSWERING_MACHINE
 from .._inputs._vocabulary import unread
+from .._inputs._words import _causes as causes
+from .._inputs._words._dialer_words import ANSWERING_MACHINE
 from .._rules._rules import Rules
 from ._abandonment import places
 from ._findings import findings

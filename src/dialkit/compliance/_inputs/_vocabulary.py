@@ -7,8 +7,8 @@ A value is known where it is one of the column's words (the contract's enums,
 and with spaces, underscores and hyphens taken alike (``Do Not Call``, ``DO_NOT_CALL`` and
 ``do-not-call`` are the contract's ``do_not_call``; ``BUSY`` with a trailing space is
 ``busy``); where a standard or a dialer writes it for one (:attr:`Words.also`: the hangup
-causes of Q.850, the switches and SIP, :mod:`._causes`, by name or number; the dialers'
-statuses and dispositions, :mod:`._dialer_words`, with the facts they add beside the
+causes of Q.850, the switches and SIP, :mod:`._words._causes`, by name or number; the dialers'
+statuses and dispositions, :mod:`._words._dialer_words`, with the facts they add beside the
 contract's values, ``abandoned``, ``answering_machine``, ``canceled``, ...); or where the
 user mapped it (``values={"disposition": {"Sale Made":
 "sale"}}``, ``--value disposition:"Sale Made"=sale``). Any other value is never read as a
@@ -48,8 +48,8 @@ from ..._places._subdivisions import subdivision_of
 from ..._shown._words import counted
 from ..._utils._base_error import AuditInputError
 from ...contract import CallDirection, CallDisposition, CallStatus, HangupCause, LeadStatus
-from . import _causes as causes
-from . import _dialer_words as dialer_words
+from ._words import _causes as causes
+from ._words import _dialer_words as dialer_words
 
 Values = Mapping[str, Mapping[str, str | None]] | None
 """The user's mapping of values (``values=``): a column (``disposition``, or ``calls.status``
@@ -115,13 +115,13 @@ def alike(value: object) -> str:
 
 
 def _dialers(column: str) -> dict[str, str | None]:
-    """The dialers' words for ``column`` (:func:`._dialer_words.words_of`), as
+    """The dialers' words for ``column`` (:func:`._words._dialer_words.words_of`), as
     :func:`alike` reads them."""
     return {alike(word): value for word, value in dialer_words.words_of(column).items()}
 
 
 def _hangup_causes() -> Words:
-    """The hangup causes (:mod:`._causes`): the contract's eight first, as they are, then
+    """The hangup causes (:mod:`._words._causes`): the contract's eight first, as they are, then
     every other cause the standards and the switches name, by name or number in any
     case."""
     contract = _of(HangupCause)

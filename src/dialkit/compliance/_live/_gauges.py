@@ -25,7 +25,7 @@ from ..._utils._choices import AUDIT_INPUTS
 from .._ahead._when import next_allowed
 from .._ahead._when_past import cap_periods
 from .._checks._abandonment import POLICY, UNMEASURED, abandonment_periods, places
-from .._checks._unjudged import unjudged_frame
+from .._checks._unread._unjudged import unjudged_frame
 from .._part import Options, history_findings
 from .._report._audit_report import AuditReport
 from .._run import ready

@@ -18,7 +18,7 @@ import pandas as pd
 from ..._files._outputs_written import written
 from ..._shown._words import counted
 from ...frames import write_csv
-from .._checks._unjudged import rules_said, unjudged_frame, verdicts_said, with_verdicts
+from .._checks._unread._unjudged import rules_said, unjudged_frame, verdicts_said, with_verdicts
 from .._inputs._population import by_rule, summarised
 from .._inputs._vocabulary import held_out, summed_counts, values_said
 from .._rules._rules import BASES, RULE_IDS, Rules
@@ -71,10 +71,10 @@ class AuditReport:
     """Each value of the calls' named columns not understood (:mod:`.._inputs._vocabulary`):
     ``column``, ``value``, ``rows``; its rows were held out of the rules it would decide."""
     unjudged: pd.DataFrame = field(default_factory=unjudged_frame)
-    """What each rule could not judge (:mod:`.._checks._unjudged`): ``rule``, ``calls``, ``why``,
-    ``give`` (what to give so it can) and ``country`` (whose law is not held; None for a
-    value not understood or a fact missing). A rule with a row here is *not judged*, never
-    passed, unless it broke: :attr:`totals`' ``verdict``."""
+    """What each rule could not judge (:mod:`.._checks._unread._unjudged`): ``rule``,
+    ``calls``, ``why``, ``give`` (what to give so it can) and ``country`` (whose law is not
+    held; None for a value not understood or a fact missing). A rule with a row here is
+    *not judged*, never passed, unless it broke: :attr:`totals`' ``verdict``."""
     spoken: Callable[[str], str] = field(default=str, compare=False, repr=False)
     """How what the report says of the library's arguments (``values={...}``) is said to
     its reader: as it is, in Python; the command line's words where the command wrote it

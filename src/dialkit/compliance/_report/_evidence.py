@@ -29,7 +29,7 @@ from ..._shown._pages import NOT_MATH, TABLE_STYLE, campaign_label, campaign_nam
 from ..._shown._words import counted
 from ...frames import excel_writer
 from .._checks._texts import CHANNEL
-from .._checks._unjudged import verdicts_said
+from .._checks._unread._unjudged import verdicts_said
 from .._inputs._population import rate_text
 from .._rules._rules import BASES, FINDING_COLUMNS, RISKS, RULE_IDS, Rules
 from ._text import PERIOD_ASKED, of_lead_rules, risk_counts, risks_text

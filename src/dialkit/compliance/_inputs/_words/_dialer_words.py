@@ -45,7 +45,7 @@ class Word:
     source: str
 
 
-_VICI = "VICIdial (docs/VICIDIAL_statuses.txt): "
+_VICI = "VICIdial (its statuses list, VICIDIAL_statuses.txt): "
 _DIAL = "Asterisk Dial() DIALSTATUS: "
 WORDS = (
     Word("DROP", ABANDONED, ABANDONED, _VICI + "Agent Not Available, dropped while the "

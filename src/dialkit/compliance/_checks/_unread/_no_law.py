@@ -5,7 +5,7 @@ called. A call anywhere else (a French mobile at 22:30 on a Saturday, an Austral
 a Sunday) was judged by nothing, and every rule passed it without a word (issue 98). It is
 now one finding a call, a risk (the data and the rules cannot tell whether it broke the
 law of its country), naming the country and the law dialkit holds; and each rule of the
-place called is *not judged* for it (:mod:`.._checks._unjudged`). Under a policy alone (no law
+place called is *not judged* for it (:mod:`._unjudged`). Under a policy alone (no law
 applied) it does not run: the account asked for its own rule only.
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..._places._country_names import english_name
-from .._rules._held import held_said, unheld
-from .._rules._rules import Rules
-from ._findings import findings
+from ...._places._country_names import english_name
+from ..._rules._held import held_said, unheld
+from ..._rules._rules import Rules
+from .._findings import findings
 
 RULE = "no_law_held"
 

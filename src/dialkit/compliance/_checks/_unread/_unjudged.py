@@ -24,18 +24,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..._arrays._groups import Bools
-from ..._phones._zones import Rows, regions_among
-from ..._places._blocked import blocked_regions
-from ..._shown._words import counted
-from ..._utils._base_error import AuditInputError, InputError
-from .._inputs._vocabulary import mapping_hint, unread
-from .._rules._held import held_said, unheld
-from .._rules._rules import RULE_IDS, Rules
-from ._abandonment import TOLD_BY, places
+from ...._arrays._groups import Bools
+from ...._phones._zones import Rows, regions_among
+from ...._places._blocked import blocked_regions
+from ...._shown._words import counted
+from ...._utils._base_error import AuditInputError, InputError
+from ..._inputs._vocabulary import mapping_hint, unread
+from ..._rules._held import held_said, unheld
+from ..._rules._rules import RULE_IDS, Rules
+from .._abandonment import TOLD_BY, places
+from .._ring import RING_COLUMNS
+from .._texts import CHANNEL
 from ._no_law import RULE as NO_LAW
-from ._ring import RING_COLUMNS
-from ._texts import CHANNEL
 
 COLUMNS = ("rule", "calls", "why", "give", "country")
 """The columns of :func:`unjudged_frame`."""
