@@ -27,11 +27,10 @@ def no_law_held(calls: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     at, regions = unheld(calls["phone"], rules)
     hits = calls.iloc[at].assign(jurisdiction=regions, decided_by="number", basis="risk",
                                  policy=None, citation=None)
-    names = {region: english_name(region) for region in set(regions)}
-    evidence = pd.Series([
-        f"called a number of {names[region]} ({region}), whose law dialkit holds no row "
-        f"of: no rule of hours, caps, Do-Not-Call lists, abandonment, ring time or caller "
-        f"id judged it ({held_said(rules)})" for region in regions], index=hits.index,
-        dtype=object)
+    held = held_said(rules)
+    said = {region: f"called a number of {english_name(region)} ({region}), whose law dialkit "
+            f"holds no row of: no rule of hours, caps, Do-Not-Call lists, abandonment, ring "
+            f"time or caller id judged it ({held})" for region in set(regions)}
+    evidence = pd.Series([said[region] for region in regions], index=hits.index, dtype=object)
     return findings(RULE, hits, evidence)
 
