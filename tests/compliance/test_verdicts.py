@@ -217,9 +217,9 @@ def test_the_cover_and_the_page_say_what_was_not_judged(tmp_path: Path) -> None:
     cover = pd.read_excel(path, sheet_name="cover", engine="calamine").set_index("item")["value"]
     assert cover["verdicts"] == "0 rules broken, 4 not judged, 1 of risks alone, 4 passed"
     assert cover["not judged: abandonment"].startswith(
-        "not judged for 1 call: no law held for FR (1): dialkit holds the law of US")
+        "for 1 call: no law held for FR (1): dialkit holds the law of US")
     assert cover["not judged: abandonment (2)"].startswith(
-        "not judged for 1 call: disposition 'Zorgle Outcome' not understood; map it: "
+        "for 1 call: disposition 'Zorgle Outcome' not understood; map it: "
         "values={'disposition': {'Zorgle Outcome': ")
     page = report.to_html()
     assert "<b>Not judged: 4 rules</b>" in page and "abandonment (2 calls)" in page

@@ -111,7 +111,8 @@ def cover(report: Audited, about: Mapping[str, str]) -> pd.DataFrame:
     rows = {**about, "calls audited": _calls_audited(report),
             "verdicts": verdicts_said(report.totals).removeprefix("verdicts: "),
             **{f"not judged: {line.partition(': ')[0]}"
-               + (f" ({n})" if n > 1 else ""): line.partition(": ")[2]
+               + (f" ({n})" if n > 1 else ""): line.partition(": ")[2].removeprefix(
+                   "not judged ")
                for line, n in _numbered(report.unjudged_said)},
             **({PERIOD_ASKED: report.period} if report.period else {}),
             **{f"data: {name}": words for name, words in report.sources.items()},
