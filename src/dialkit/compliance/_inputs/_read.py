@@ -36,8 +36,8 @@ def read_export(path: str | os.PathLike[str]) -> pd.DataFrame:
         >>> from dialkit.compliance import audit
         >>> calls = read_export("calls.parquet")
         >>> text = audit(calls).to_text()
-        >>> text.splitlines()[1].split()  # a line per rule follows
-        ['findings', 'law', 'policy', 'risk', 'audited', 'of', 'rate', 'verdict']
+        >>> text.splitlines()[2].split()  # after the verdicts, a line per rule follows
+        ['findings', 'law', 'policy', 'risk', 'audited', 'of', 'rate', 'not', 'judged', 'verdict']
         >>> client.close()
     """
     path = Path(path)
