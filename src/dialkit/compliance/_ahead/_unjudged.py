@@ -24,14 +24,13 @@ from ..._phones._zones import Rows
 from ..._places._blocked import blocked_regions
 from ..._places._country_names import english_name
 from .._checks._unread._no_law import RULE as NO_LAW_HELD
+from .._checks._unread._unjudged import ACCEPT
 from .._rules._held import held_said, unheld
 from .._rules._rules import Rules
 from ._when_past import RISK, RISK_JURISDICTION
 
 __all__ = ["ACCEPT", "NONE_ACCEPTED", "NOT_READ", "NO_LAW_HELD", "Accepting", "law_read"]
 
-ACCEPT = "accept_unjudged"
-"""The name every judge takes the accepted countries by (the audit's ``--accept-unjudged``)."""
 NOT_READ = ("unknown_timezone", NO_LAW_HELD)
 """The rules whose answer says that no law of the place called was read for the number:
 its country's law is not held, or no zone is known to read its clock by."""

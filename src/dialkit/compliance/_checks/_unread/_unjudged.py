@@ -46,8 +46,8 @@ country's calls each applies to (every contact, the voice calls, the unanswered 
 those a live person answered): each is not judged for the calls to a country whose law
 is not held."""
 ACCEPT = "accept_unjudged"
-"""The argument (``--accept-unjudged`` on the command line) that accepts what was not
-judged, by country or rule."""
+"""The argument every judge accepts what was not judged by (``--accept-unjudged`` on the
+command line): countries, and for the audit and the monitor rules too."""
 
 
 def unjudged_frame(rows: Iterable[tuple[str, int, str, str, str | None]] = ()) -> pd.DataFrame:
