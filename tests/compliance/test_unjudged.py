@@ -13,6 +13,9 @@ tests/mcp/test_mcp_guard_unjudged.py.
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pandas as pd
 import phonenumbers
 import pytest
@@ -152,3 +155,26 @@ def test_when_says_not_judged_and_how_to_accept_it_in_its_flags() -> None:
     accepted = CliRunner().invoke(app, [*asked, "--accept-unjudged", "France"])
     assert accepted.output == (f"{mobile('FR')}: allowed, by no law read: its country is "
                                "accepted unjudged (2026-11-07 22:30 Europe/Paris)\n")
+
+
+def test_the_upcoming_command_finds_it_and_takes_the_country_accepted(tmp_path: Path) -> None:
+    """``dialkit compliance upcoming`` of exports says a callback to Paris is not judged, and
+    ``--accept-unjudged France`` passes it to the policy alone, as ``upcoming`` does."""
+    paths = []
+    for name, frame in scheduled("FR").items():
+        paths += [f"--{name}", str(tmp_path / f"{name}.csv")]
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+    asked = ["compliance", "upcoming", *paths, "--as-of",
+             (ASKED["FR"][1] - pd.Timedelta(hours=1)).isoformat(), "--csv"]
+    found = CliRunner().invoke(app, asked)
+    assert found.exit_code == 0, found.output
+    rows = pd.read_csv(io.StringIO(found.stdout))
+    assert rows[["rule", "call_id", "jurisdiction"]].values.tolist() == [
+        ["no_law_held", "cb_1", "FR"]]
+    assert "accept it with --accept-unjudged FR" in rows["evidence"].iloc[0]
+    accepted = CliRunner().invoke(app, [*asked, "--accept-unjudged", "France"])
+    assert accepted.exit_code == 0, accepted.output
+    assert pd.read_csv(io.StringIO(accepted.stdout)).empty
+    refused = CliRunner().invoke(app, [*asked, "--accept-unjudged", "Atlantis"])
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("error: --accept-unjudged holds 'Atlantis', which names")

@@ -223,6 +223,16 @@ def test_the_cover_and_the_page_say_what_was_not_judged(tmp_path: Path) -> None:
         "values={'disposition': {'Zorgle Outcome': ")
     page = report.to_html()
     assert "<b>Not judged: 4 rules</b>" in page and "abandonment (2 calls)" in page
+    from matplotlib.figure import Figure
+
+    from dialkit.compliance import plot_summary
+
+    ax = plot_summary(report, ax=Figure().add_subplot())
+    assert ", 4 not judged for some calls\n" in ax.get_title()
+    labels = {text.get_text() for text in ax.texts}
+    assert {"not judged for 1 call: 0 found of 2 outbound calls",  # caller_id: France
+            "not judged for 2 calls: 0 found of 1 answered calls"} <= labels  # the word's
+    # call is no live answer read, so it is not among those audited
 
 
 def test_a_policy_alone_asks_no_law_and_finds_none_missing() -> None:

@@ -275,8 +275,8 @@ def upcoming_command(
     _noted(run.found)
     if run.plan is not None:
         return _fixed(run.plan, run.refused, apply, as_json, as_csv)
-    found = run.found
-    if out is not None:
+    found = run.found.assign(evidence=run.found["evidence"].map(in_words))  # a no_law_held
+    if out is not None:  # row says how to accept its country: in the command's flags
         with _output_errors():
             write_csv(found, out, option="--out")
     if printed(found, as_json=as_json, as_csv=as_csv):

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..._places._subdivisions import subdivision_name
 from ..._shown._pages import as_written, short_id
+from ..._shown._words import counted
 from ..._utils._base_error import InputError
 from .._rules import _jurisdictions as table
 from .._rules._rules import BASES
@@ -112,7 +113,7 @@ def _label(row: pd.Series) -> str:
     where risks are counted beside them (2 of 3 calls, 1 a risk: violations 33.33%)."""
     if row["passed"]:
         return f"passed: 0 of {int(row['audited']):,} {row['unit']}"
-    unread = (f"not judged for {int(row['not_judged']):,} calls" if row["not_judged"]
+    unread = (f"not judged for {counted(int(row['not_judged']), 'call')}" if row["not_judged"]
               else "")
     if not row["findings"] and unread:
         return f"{unread}: 0 found of {int(row['audited']):,} {row['unit']}"
